@@ -1,0 +1,44 @@
+# socmon: the two commands of the README, and the pieces they are made of.
+#   make run    installs what is needed, builds, runs socmon on the virtual ESP SoC
+#   make test   installs what is needed, builds, runs every test (plain, sanitizers, fuzzers)
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+BUILD ?= build
+
+.PHONY: all deps build run test test-plain test-asan test-fuzz bench clean
+
+all: build
+
+deps:
+	@sh scripts/install-deps.sh
+
+build: deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	./$(BUILD)/socmon stat -t esp -w multifft
+	./$(BUILD)/socmon record -t esp -w multifft -I 200us -o socmon-esp.rec
+	./$(BUILD)/socmon report -i socmon-esp.rec --summary
+
+test-plain: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+test-asan: deps
+	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DSOCMON_SANITIZE=ON >/dev/null
+	cmake --build build-asan -j $(JOBS)
+	cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		ctest --output-on-failure -j $(JOBS)
+
+test-fuzz: deps
+	CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DSOCMON_FUZZ=ON -DSOCMON_TESTS=OFF >/dev/null
+	cmake --build build-fuzz -j $(JOBS)
+	cd build-fuzz && ctest --output-on-failure -j $(JOBS)
+
+test: test-plain test-asan test-fuzz
+	@echo "socmon: all test suites passed"
+
+bench: build
+	cmake --build $(BUILD) --target bench
+
+clean:
+	rm -rf build build-asan build-fuzz

@@ -1,0 +1,51 @@
+/* The interval sampler: reads a set every interval and appends to a timeline.
+ *
+ * On a simulated target it advances the model by exactly one interval per
+ * sample. With realtime pacing (always on hardware, optional on models) it
+ * sleeps to absolute deadlines on CLOCK_MONOTONIC, so lateness never
+ * accumulates; a wake-up later than one whole interval records the sample as
+ * SOCMON_SAMPLE_MISSED with the count of intervals missed: never silently
+ * merged into its neighbour. The sampler refuses an interval longer than the
+ * shortest socmon_max_interval_ns of the set's counters, because a counter
+ * could then wrap twice unseen. */
+#ifndef SOCMON_SAMPLER_H
+#define SOCMON_SAMPLER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "socmon/sample.h"
+#include "socmon/target.h"
+#include "socmon/timeline.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct socmon_sampler_opts {
+    uint64_t interval_ns;   /* > 0 */
+    uint64_t duration_ns;   /* 0: until the workload is done */
+    int realtime;           /* pace against the wall clock even on a model */
+} socmon_sampler_opts;
+
+typedef struct socmon_sampler_stats {
+    uint64_t samples;       /* samples taken, the initial one included */
+    uint64_t missed;        /* intervals missed */
+    uint64_t jitter_max_ns; /* realtime: largest wake-up lateness */
+    double jitter_mean_ns;
+} socmon_sampler_stats;
+
+/* Called after each sample except the first: prev and cur are consecutive,
+ * deltas[] their wrap-safe differences. A non-OK return stops the run and is
+ * returned. */
+typedef socmon_status (*socmon_sample_fn)(void *user, const socmon_sample *prev,
+                                          const socmon_sample *cur, const uint64_t *deltas);
+
+/* tl (may be NULL) receives every sample, the initial one included. */
+socmon_status socmon_sampler_run(socmon_target *t, socmon_set *set,
+                                 const socmon_sampler_opts *opts, socmon_timeline *tl,
+                                 socmon_sample_fn fn, void *user, socmon_sampler_stats *stats);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

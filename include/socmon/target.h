@@ -1,0 +1,76 @@
+/* Targets: a device plus a way to make time pass on it.
+ *
+ * A target is what the CLI and library users open by name: the built-in
+ * virtual ESP SoC ("esp"), a Tensix core model ("tensix"), a Zynq model
+ * ("zynq"), or real hardware. On a model target, time is simulated: advancing
+ * runs the workload model for that long. On hardware, advancing sleeps.
+ *
+ * A target spec is NAME or NAME:key=value,key=value (e.g.
+ * "esp:soc=my.soc", "tensix:bound=math,tiles=64"). Unknown keys are errors
+ * naming the key and listing the valid ones. */
+#ifndef SOCMON_TARGET_H
+#define SOCMON_TARGET_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "socmon/device.h"
+#include "socmon/metrics.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct socmon_target socmon_target;
+
+typedef struct socmon_kv {
+    const char *key;
+    const char *value;
+} socmon_kv;
+
+/* What a target implementation provides. Built-in targets are listed in
+ * src/targets/registry.c; users may open their own with socmon_target_open_ops. */
+typedef struct socmon_target_ops {
+    const char *name;
+    const char *desc;
+    const char *options_help;        /* one line per key: "soc=FILE  SoC description" */
+    const char *const *option_keys;  /* NULL-terminated list of accepted keys */
+    const char *const *workloads;    /* NULL-terminated; workloads[0] is the default */
+    const char *metrics;             /* name of the built-in metric file, or NULL */
+    int simulated;                   /* 1: time is simulated, no sleeping needed */
+    const char *hotspots;            /* counter pattern whose largest deltas `stat` lists
+                                        as hot spots (e.g. NoC backpressure), or NULL */
+    socmon_status (*open)(const socmon_kv *opts, size_t nopts, void **priv,
+                          socmon_device **dev);
+    /* Begin a workload (NULL: the default). */
+    socmon_status (*start)(void *priv, const char *workload);
+    /* Let ns of target time pass; *done = 1 once the workload has finished. */
+    socmon_status (*advance)(void *priv, uint64_t ns, int *done);
+    uint64_t (*now_ns)(void *priv);
+    void (*close)(void *priv);       /* frees priv and the device */
+} socmon_target_ops;
+
+size_t socmon_target_count(void);
+const socmon_target_ops *socmon_target_at(size_t i);
+const socmon_target_ops *socmon_target_lookup(const char *name);
+
+socmon_status socmon_target_open(const char *spec, socmon_target **out);
+socmon_status socmon_target_open_ops(const socmon_target_ops *ops, const socmon_kv *opts,
+                                     size_t nopts, socmon_target **out);
+void socmon_target_close(socmon_target *t);
+
+const socmon_target_ops *socmon_target_ops_of(const socmon_target *t);
+const char *socmon_target_spec(const socmon_target *t);
+socmon_device *socmon_target_device(const socmon_target *t);
+socmon_status socmon_target_start(socmon_target *t, const char *workload);
+socmon_status socmon_target_advance(socmon_target *t, uint64_t ns, int *done);
+uint64_t socmon_target_now_ns(const socmon_target *t);
+/* Loads the target's built-in metric file (SOCMON_ENOENT if it has none). */
+socmon_status socmon_target_metrics(const socmon_target *t, socmon_metricset **out);
+
+/* Built-in metric files compiled into the library from metrics/NAME.json. */
+const char *socmon_builtin_metrics(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,33 @@
+/* The built-in targets. Each target file defines one socmon_target_ops. */
+#include <stddef.h>
+#include <string.h>
+
+#include "socmon/target.h"
+
+/* One extern and one table entry per target. */
+/* TARGET-EXTERNS */
+
+static const socmon_target_ops *const builtin[] = {
+    /* TARGET-ENTRIES */
+    NULL
+};
+
+size_t socmon_target_count(void)
+{
+    return sizeof builtin / sizeof builtin[0] - 1;
+}
+
+const socmon_target_ops *socmon_target_at(size_t i)
+{
+    return i < socmon_target_count() ? builtin[i] : NULL;
+}
+
+const socmon_target_ops *socmon_target_lookup(const char *name)
+{
+    if (!name)
+        return NULL;
+    for (size_t i = 0; i < socmon_target_count(); i++)
+        if (strcmp(builtin[i]->name, name) == 0)
+            return builtin[i];
+    return NULL;
+}
