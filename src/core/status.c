@@ -73,6 +73,15 @@ socmon_status socmon_fail_prefix(socmon_status st, const char *fmt, ...)
     vsnprintf(prefix, sizeof prefix, fmt, ap);
     va_end(ap);
     memcpy(old, last_msg, sizeof old);
-    snprintf(last_msg, sizeof last_msg, "%s%s", prefix, old);
+    /* Truncation is acceptable: the message is for humans and stays bounded. */
+    size_t a = strnlen(prefix, sizeof prefix - 1);
+    size_t b = strnlen(old, sizeof old - 1);
+    if (a > MSG_MAX - 1)
+        a = MSG_MAX - 1;
+    if (b > MSG_MAX - 1 - a)
+        b = MSG_MAX - 1 - a;
+    memcpy(last_msg, prefix, a);
+    memcpy(last_msg + a, old, b);
+    last_msg[a + b] = '\0';
     return st;
 }

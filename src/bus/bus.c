@@ -1,0 +1,128 @@
+/* The generic bus: dispatch to a backend's callbacks and count every access. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "bus/bus_internal.h"
+
+struct socmon_bus {
+    socmon_bus_ops ops;
+    void *priv;
+    char *name;
+    socmon_bus_stats stats;
+};
+
+socmon_status socmon_bus_new(const char *name, const socmon_bus_ops *ops, void *priv,
+                             socmon_bus **out)
+{
+    if (!out)
+        return socmon_fail(SOCMON_EINVAL, "socmon_bus_new: out is NULL");
+    *out = NULL;
+    if (!ops || !ops->read32 || !ops->write32)
+        return socmon_fail(SOCMON_EINVAL, "socmon_bus_new: ops must provide read32 and write32");
+    socmon_bus *b = calloc(1, sizeof *b);
+    if (!b)
+        return socmon_fail(SOCMON_ENOMEM, "socmon_bus_new: out of memory");
+    b->name = strdup(name ? name : "bus");
+    if (!b->name) {
+        free(b);
+        return socmon_fail(SOCMON_ENOMEM, "socmon_bus_new: out of memory");
+    }
+    b->ops = *ops;
+    b->priv = priv;
+    *out = b;
+    return SOCMON_OK;
+}
+
+void socmon_bus_free(socmon_bus *bus)
+{
+    if (!bus)
+        return;
+    if (bus->ops.destroy)
+        bus->ops.destroy(bus->priv);
+    free(bus->name);
+    free(bus);
+}
+
+socmon_status socmon_bus_read32(socmon_bus *bus, uint64_t addr, uint32_t *val)
+{
+    if (!bus || !val)
+        return socmon_fail(SOCMON_EINVAL, "socmon_bus_read32: %s is NULL", bus ? "val" : "bus");
+    bus->stats.reads++;
+    socmon_status st = bus->ops.read32(bus->priv, addr, val);
+    if (st != SOCMON_OK)
+        bus->stats.errors++;
+    return st;
+}
+
+socmon_status socmon_bus_write32(socmon_bus *bus, uint64_t addr, uint32_t val)
+{
+    if (!bus)
+        return socmon_fail(SOCMON_EINVAL, "socmon_bus_write32: bus is NULL");
+    bus->stats.writes++;
+    socmon_status st = bus->ops.write32(bus->priv, addr, val);
+    if (st != SOCMON_OK)
+        bus->stats.errors++;
+    return st;
+}
+
+void socmon_bus_fence(socmon_bus *bus)
+{
+    if (!bus)
+        return;
+    bus->stats.fences++;
+    if (bus->ops.fence)
+        bus->ops.fence(bus->priv);
+}
+
+const char *socmon_bus_name(const socmon_bus *bus)
+{
+    return bus ? bus->name : "";
+}
+
+void socmon_bus_stats_get(const socmon_bus *bus, socmon_bus_stats *out)
+{
+    if (!out)
+        return;
+    if (!bus) {
+        memset(out, 0, sizeof *out);
+        return;
+    }
+    *out = bus->stats;
+}
+
+void socmon_bus_stats_reset(socmon_bus *bus)
+{
+    if (bus)
+        memset(&bus->stats, 0, sizeof bus->stats);
+}
+
+socmon_status socmon_bus_read64_hilohi(socmon_bus *bus, uint64_t lo_addr, uint64_t hi_addr,
+                                       unsigned max_tries, uint64_t *val)
+{
+    if (!val)
+        return socmon_fail(SOCMON_EINVAL, "socmon_bus_read64_hilohi: val is NULL");
+    if (max_tries == 0)
+        max_tries = 8;
+    uint32_t hi1, lo, hi2;
+    for (unsigned i = 0; i < max_tries; i++) {
+        socmon_status st;
+        if ((st = socmon_bus_read32(bus, hi_addr, &hi1)) != SOCMON_OK ||
+            (st = socmon_bus_read32(bus, lo_addr, &lo)) != SOCMON_OK ||
+            (st = socmon_bus_read32(bus, hi_addr, &hi2)) != SOCMON_OK)
+            return st;
+        /* Equal hi reads bracket the lo read: no carry crossed it. */
+        if (hi1 == hi2) {
+            *val = ((uint64_t)hi1 << 32) | lo;
+            return SOCMON_OK;
+        }
+    }
+    return socmon_fail(SOCMON_EAGAIN,
+                       "hi-lo-hi read at lo 0x%llx hi 0x%llx: high word changed on all %u tries",
+                       (unsigned long long)lo_addr, (unsigned long long)hi_addr, max_tries);
+}
+
+void *socmon_bus_backend_priv(socmon_bus *bus, socmon_bus_read_fn read_fn)
+{
+    return bus && bus->ops.read32 == read_fn ? bus->priv : NULL;
+}

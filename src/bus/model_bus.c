@@ -1,0 +1,146 @@
+/* The model bus: routes each access to the register model mapped at its address.
+ *
+ * Regions are kept sorted by base so lookup is a binary search; the last hit
+ * is cached because drivers read runs of registers in the same region. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "bus/bus_internal.h"
+
+typedef struct region {
+    uint64_t base, size;
+    const socmon_regmodel_ops *ops;
+    void *model;
+} region;
+
+typedef struct model_bus {
+    region *r;
+    size_t n, cap;
+    size_t last;
+} model_bus;
+
+static const region *find(model_bus *mb, uint64_t addr)
+{
+    if (mb->last < mb->n) {
+        const region *c = &mb->r[mb->last];
+        if (addr >= c->base && addr - c->base < c->size)
+            return c;
+    }
+    size_t lo = 0, hi = mb->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const region *c = &mb->r[mid];
+        if (addr < c->base)
+            hi = mid;
+        else if (addr - c->base >= c->size)
+            lo = mid + 1;
+        else {
+            mb->last = mid;
+            return c;
+        }
+    }
+    return NULL;
+}
+
+static socmon_status check(model_bus *mb, uint64_t addr, const region **out)
+{
+    if (addr & 3)
+        return socmon_fail(SOCMON_EIO, "model bus: unaligned access at 0x%llx (must be 4-byte aligned)",
+                           (unsigned long long)addr);
+    *out = find(mb, addr);
+    if (!*out)
+        return socmon_fail(SOCMON_EIO, "model bus: no register model mapped at 0x%llx",
+                           (unsigned long long)addr);
+    return SOCMON_OK;
+}
+
+static socmon_status mb_read(void *priv, uint64_t addr, uint32_t *val)
+{
+    const region *r;
+    socmon_status st = check(priv, addr, &r);
+    if (st != SOCMON_OK)
+        return st;
+    if (!r->ops->read) {
+        *val = 0;
+        return SOCMON_OK;
+    }
+    return r->ops->read(r->model, addr - r->base, val);
+}
+
+static socmon_status mb_write(void *priv, uint64_t addr, uint32_t val)
+{
+    const region *r;
+    socmon_status st = check(priv, addr, &r);
+    if (st != SOCMON_OK)
+        return st;
+    return r->ops->write ? r->ops->write(r->model, addr - r->base, val) : SOCMON_OK;
+}
+
+static void mb_fence(void *priv)
+{
+    (void)priv; /* models apply accesses in program order already */
+}
+
+static void mb_destroy(void *priv)
+{
+    model_bus *mb = priv;
+    free(mb->r);
+    free(mb);
+}
+
+static const socmon_bus_ops model_ops = {mb_read, mb_write, mb_fence, mb_destroy};
+
+socmon_status socmon_bus_model_new(socmon_bus **out)
+{
+    model_bus *mb = calloc(1, sizeof *mb);
+    if (!mb)
+        return socmon_fail(SOCMON_ENOMEM, "model bus: out of memory");
+    socmon_status st = socmon_bus_new("model", &model_ops, mb, out);
+    if (st != SOCMON_OK)
+        free(mb);
+    return st;
+}
+
+static model_bus *model_of(socmon_bus *bus)
+{
+    return socmon_bus_backend_priv(bus, mb_read);
+}
+
+socmon_status socmon_bus_model_map(socmon_bus *bus, uint64_t base, uint64_t size,
+                                   const socmon_regmodel_ops *ops, void *model)
+{
+    model_bus *mb = model_of(bus);
+    if (!mb)
+        return socmon_fail(SOCMON_EINVAL, "socmon_bus_model_map: bus '%s' is not a model bus",
+                           socmon_bus_name(bus));
+    if (!ops)
+        return socmon_fail(SOCMON_EINVAL, "socmon_bus_model_map: ops is NULL");
+    if (size == 0 || base + size - 1 < base)
+        return socmon_fail(SOCMON_ERANGE, "socmon_bus_model_map: region 0x%llx size 0x%llx is empty or wraps",
+                           (unsigned long long)base, (unsigned long long)size);
+    size_t at = 0;
+    while (at < mb->n && mb->r[at].base < base)
+        at++;
+    const region *prev = at > 0 ? &mb->r[at - 1] : NULL, *next = at < mb->n ? &mb->r[at] : NULL;
+    if ((prev && prev->base + prev->size > base) || (next && base + size > next->base)) {
+        const region *o = (prev && prev->base + prev->size > base) ? prev : next;
+        return socmon_fail(SOCMON_ERANGE,
+                           "socmon_bus_model_map: region 0x%llx..0x%llx overlaps 0x%llx..0x%llx",
+                           (unsigned long long)base, (unsigned long long)(base + size - 1),
+                           (unsigned long long)o->base, (unsigned long long)(o->base + o->size - 1));
+    }
+    if (mb->n == mb->cap) {
+        size_t cap = mb->cap ? mb->cap * 2 : 8;
+        region *r = realloc(mb->r, cap * sizeof *r);
+        if (!r)
+            return socmon_fail(SOCMON_ENOMEM, "model bus: out of memory");
+        mb->r = r;
+        mb->cap = cap;
+    }
+    memmove(&mb->r[at + 1], &mb->r[at], (mb->n - at) * sizeof *mb->r);
+    mb->r[at] = (region){base, size, ops, model};
+    mb->n++;
+    mb->last = 0;
+    return SOCMON_OK;
+}
