@@ -1,0 +1,145 @@
+/* The interval sampler. See include/socmon/sampler.h for the contract. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/error.h"
+#include "socmon/delta.h"
+#include "socmon/sampler.h"
+
+static uint64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void sleep_until(uint64_t deadline_ns)
+{
+    struct timespec ts = {(time_t)(deadline_ns / 1000000000u), (long)(deadline_ns % 1000000000u)};
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+        ;
+}
+
+/* Refuse intervals in which some counter could wrap twice unseen. */
+static socmon_status check_interval(const socmon_set *set, uint64_t interval_ns)
+{
+    for (size_t i = 0; i < socmon_set_size(set); i++) {
+        const socmon_counter *c = socmon_set_counter(set, i);
+        uint64_t lim = socmon_max_interval_ns(c->width, c->max_rate_hz);
+        if (interval_ns > lim)
+            return socmon_fail(SOCMON_ERANGE,
+                               "interval %.6g s too long for counter '%s': %u bits at up to %.4g events/s "
+                               "wrap every %.6g s; sample at least that often",
+                               (double)interval_ns / 1e9, socmon_set_full_name(set, i), c->width,
+                               c->max_rate_hz, (double)lim / 1e9);
+    }
+    return SOCMON_OK;
+}
+
+/* A device may flag values undefined (SOCMON_EUNDEF); that sample is kept
+ * with SOCMON_SAMPLE_UNDEF so the gap shows, and the run goes on. */
+static socmon_status read_sample(socmon_set *set, uint64_t t_ns, socmon_sample *s)
+{
+    socmon_status st = socmon_set_read(set, t_ns, s);
+    return st == SOCMON_EUNDEF ? SOCMON_OK : st;
+}
+
+socmon_status socmon_sampler_run(socmon_target *t, socmon_set *set, const socmon_sampler_opts *opts,
+                                 socmon_timeline *tl, socmon_sample_fn fn, void *user,
+                                 socmon_sampler_stats *stats)
+{
+    if (!t || !set || !opts)
+        return socmon_fail(SOCMON_EINVAL, "socmon_sampler_run: NULL argument");
+    if (opts->interval_ns == 0)
+        return socmon_fail(SOCMON_EINVAL, "sampling interval must be > 0");
+    if (tl && socmon_timeline_ncounters(tl) != socmon_set_size(set))
+        return socmon_fail(SOCMON_EINVAL, "timeline holds %zu counters, set has %zu",
+                           socmon_timeline_ncounters(tl), socmon_set_size(set));
+    socmon_status st = check_interval(set, opts->interval_ns);
+    if (st != SOCMON_OK)
+        return st;
+    const socmon_target_ops *ops = socmon_target_ops_of(t);
+    int realtime = opts->realtime || !ops->simulated;
+    if (!realtime && opts->duration_ns == 0 && !ops->workloads)
+        return socmon_fail(SOCMON_EINVAL, "target '%s' has no workload to finish: give a duration", ops->name);
+
+    socmon_sample a, b;
+    uint64_t *deltas = calloc(socmon_set_size(set) + 1, sizeof *deltas);
+    if (!deltas || socmon_sample_alloc(set, &a) != SOCMON_OK) {
+        free(deltas);
+        return socmon_fail(SOCMON_ENOMEM, "sampler: out of memory");
+    }
+    if ((st = socmon_sample_alloc(set, &b)) != SOCMON_OK) {
+        socmon_sample_free(&a);
+        free(deltas);
+        return st;
+    }
+    socmon_sample *prev = &a, *cur = &b;
+    socmon_sampler_stats s = {0};
+    double jitter_sum = 0;
+    uint64_t elapsed = 0, deadline = 0;
+    int done = 0;
+
+    st = read_sample(set, socmon_target_now_ns(t), prev);
+    if (st == SOCMON_OK && tl)
+        st = socmon_timeline_append(tl, prev);
+    if (st == SOCMON_OK)
+        s.samples++;
+    if (realtime)
+        deadline = mono_ns() + opts->interval_ns;
+
+    while (st == SOCMON_OK) {
+        if (opts->duration_ns ? elapsed >= opts->duration_ns : done)
+            break;
+        uint64_t step = opts->interval_ns;
+        uint32_t missed = 0;
+        if (realtime) {
+            sleep_until(deadline);
+            uint64_t now = mono_ns();
+            uint64_t late = now > deadline ? now - deadline : 0;
+            if (late > s.jitter_max_ns)
+                s.jitter_max_ns = late;
+            jitter_sum += (double)late;
+            /* Woke a whole interval (or more) late: those intervals are gone.
+             * Say so in the sample instead of stretching it silently. */
+            if (late >= opts->interval_ns) {
+                missed = (uint32_t)(late / opts->interval_ns);
+                deadline += (uint64_t)missed * opts->interval_ns;
+                step += (uint64_t)missed * opts->interval_ns;
+            }
+            deadline += opts->interval_ns;
+        }
+        int d = 0;
+        if ((st = socmon_target_advance(t, step, &d)) != SOCMON_OK)
+            break;
+        done |= d;
+        elapsed += step;
+        if ((st = read_sample(set, socmon_target_now_ns(t), cur)) != SOCMON_OK)
+            break;
+        if (missed) {
+            cur->flags |= SOCMON_SAMPLE_MISSED;
+            cur->missed = missed;
+            s.missed += missed;
+        }
+        if (tl && (st = socmon_timeline_append(tl, cur)) != SOCMON_OK)
+            break;
+        s.samples++;
+        socmon_set_diff(set, prev, cur, deltas);
+        if (fn && (st = fn(user, prev, cur, deltas)) != SOCMON_OK)
+            break;
+        socmon_sample *tmp = prev;
+        prev = cur;
+        cur = tmp;
+    }
+    if (s.samples > 1)
+        s.jitter_mean_ns = jitter_sum / (double)(s.samples - 1);
+    if (stats)
+        *stats = s;
+    socmon_sample_free(&a);
+    socmon_sample_free(&b);
+    free(deltas);
+    return st;
+}

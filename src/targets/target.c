@@ -1,0 +1,197 @@
+/* Opening targets by spec ("esp:soc=my.soc") and the calls that forward to them. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "socmon/target.h"
+
+#define MAX_OPTS 32
+
+struct socmon_target {
+    const socmon_target_ops *ops;
+    void *priv;
+    socmon_device *dev;
+    char *spec;
+};
+
+static void known_targets(char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < socmon_target_count() && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", socmon_target_at(i)->name);
+}
+
+static socmon_status check_key(const socmon_target_ops *ops, const char *key)
+{
+    size_t used = 0;
+    char valid[256] = "";
+    for (const char *const *k = ops->option_keys; k && *k; k++) {
+        if (strcmp(*k, key) == 0)
+            return SOCMON_OK;
+        if (used < sizeof valid)
+            used += (size_t)snprintf(valid + used, sizeof valid - used, "%s%s", used ? ", " : "", *k);
+    }
+    return socmon_fail(SOCMON_EINVAL, "target '%s': unknown option '%s' (valid: %s)", ops->name, key,
+                       *valid ? valid : "none");
+}
+
+socmon_status socmon_target_open(const char *spec, socmon_target **out)
+{
+    if (!out)
+        return socmon_fail(SOCMON_EINVAL, "socmon_target_open: out is NULL");
+    *out = NULL;
+    if (!spec || !*spec)
+        return socmon_fail(SOCMON_EINVAL, "empty target spec (expected NAME or NAME:key=value,...)");
+    char *copy = strdup(spec);
+    if (!copy)
+        return socmon_fail(SOCMON_ENOMEM, "socmon_target_open: out of memory");
+    char *opts = strchr(copy, ':');
+    if (opts)
+        *opts++ = '\0';
+    const socmon_target_ops *ops = socmon_target_lookup(copy);
+    socmon_status st = SOCMON_OK;
+    socmon_kv kv[MAX_OPTS];
+    size_t nkv = 0;
+    if (!ops) {
+        char known[256];
+        known_targets(known, sizeof known);
+        st = socmon_fail(SOCMON_ENOENT, "unknown target '%s' (known: %s)", copy, known);
+    }
+    for (char *save = NULL, *p = (st == SOCMON_OK && opts) ? strtok_r(opts, ",", &save) : NULL; p;
+         p = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(p, '=');
+        if (!eq || eq == p) {
+            st = socmon_fail(SOCMON_EINVAL, "target '%s': option '%s' is not key=value", ops->name, p);
+            break;
+        }
+        *eq = '\0';
+        if ((st = check_key(ops, p)) != SOCMON_OK)
+            break;
+        if (nkv == MAX_OPTS) {
+            st = socmon_fail(SOCMON_ERANGE, "target '%s': more than %d options", ops->name, MAX_OPTS);
+            break;
+        }
+        kv[nkv++] = (socmon_kv){p, eq + 1};
+    }
+    if (st == SOCMON_OK)
+        st = socmon_target_open_ops(ops, kv, nkv, out);
+    if (st == SOCMON_OK) {
+        char *s = strdup(spec);
+        if (!s) {
+            socmon_target_close(*out);
+            *out = NULL;
+            st = socmon_fail(SOCMON_ENOMEM, "socmon_target_open: out of memory");
+        } else {
+            free((*out)->spec);
+            (*out)->spec = s;
+        }
+    }
+    free(copy);
+    return st;
+}
+
+socmon_status socmon_target_open_ops(const socmon_target_ops *ops, const socmon_kv *opts, size_t nopts,
+                                     socmon_target **out)
+{
+    if (!out)
+        return socmon_fail(SOCMON_EINVAL, "socmon_target_open_ops: out is NULL");
+    *out = NULL;
+    if (!ops || !ops->open || !ops->advance || !ops->now_ns || !ops->close)
+        return socmon_fail(SOCMON_EINVAL, "socmon_target_open_ops: ops incomplete");
+    socmon_target *t = calloc(1, sizeof *t);
+    if (!t || !(t->spec = strdup(ops->name))) {
+        free(t);
+        return socmon_fail(SOCMON_ENOMEM, "socmon_target_open: out of memory");
+    }
+    t->ops = ops;
+    socmon_status st = ops->open(opts, nopts, &t->priv, &t->dev);
+    if (st == SOCMON_OK && !t->dev) {
+        ops->close(t->priv);
+        st = socmon_fail(SOCMON_EINVAL, "target '%s' opened without a device", ops->name);
+    }
+    if (st != SOCMON_OK) {
+        free(t->spec);
+        free(t);
+        return st;
+    }
+    *out = t;
+    return SOCMON_OK;
+}
+
+void socmon_target_close(socmon_target *t)
+{
+    if (!t)
+        return;
+    t->ops->close(t->priv);
+    free(t->spec);
+    free(t);
+}
+
+const socmon_target_ops *socmon_target_ops_of(const socmon_target *t)
+{
+    return t ? t->ops : NULL;
+}
+
+const char *socmon_target_spec(const socmon_target *t)
+{
+    return t ? t->spec : "";
+}
+
+socmon_device *socmon_target_device(const socmon_target *t)
+{
+    return t ? t->dev : NULL;
+}
+
+socmon_status socmon_target_start(socmon_target *t, const char *workload)
+{
+    if (!t)
+        return socmon_fail(SOCMON_EINVAL, "socmon_target_start: target is NULL");
+    if (workload && t->ops->workloads) {
+        int known = 0;
+        char list[256] = "";
+        size_t used = 0;
+        for (const char *const *w = t->ops->workloads; *w; w++) {
+            known |= strcmp(*w, workload) == 0;
+            if (used < sizeof list)
+                used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "", *w);
+        }
+        if (!known)
+            return socmon_fail(SOCMON_ENOENT, "target '%s': unknown workload '%s' (known: %s)", t->ops->name,
+                               workload, list);
+    }
+    if (!t->ops->start)
+        return workload ? socmon_fail(SOCMON_ENOTSUP, "target '%s' runs no workloads", t->ops->name)
+                        : SOCMON_OK;
+    return t->ops->start(t->priv, workload);
+}
+
+socmon_status socmon_target_advance(socmon_target *t, uint64_t ns, int *done)
+{
+    int d = 0;
+    if (!t)
+        return socmon_fail(SOCMON_EINVAL, "socmon_target_advance: target is NULL");
+    socmon_status st = t->ops->advance(t->priv, ns, &d);
+    if (done)
+        *done = d;
+    return st;
+}
+
+uint64_t socmon_target_now_ns(const socmon_target *t)
+{
+    return t ? t->ops->now_ns(t->priv) : 0;
+}
+
+socmon_status socmon_target_metrics(const socmon_target *t, socmon_metricset **out)
+{
+    if (!t || !out)
+        return socmon_fail(SOCMON_EINVAL, "socmon_target_metrics: NULL argument");
+    *out = NULL;
+    const char *text = socmon_builtin_metrics(t->ops->metrics);
+    if (!text)
+        return socmon_fail(SOCMON_ENOENT, "target '%s' has no built-in metrics", t->ops->name);
+    char src[96];
+    snprintf(src, sizeof src, "metrics/%s.json", t->ops->metrics);
+    return socmon_metricset_load_string(text, src, out);
+}
