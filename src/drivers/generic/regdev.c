@@ -1,0 +1,126 @@
+/* The generic register-counter driver (see regdev.h). */
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "core/error.h"
+#include "drivers/generic/regdev.h"
+#include "socmon/delta.h"
+
+typedef struct regslot {
+    uint64_t reg;
+    uint64_t reg_hi;  /* 0: a single register */
+    unsigned width;
+} regslot;
+
+typedef struct regdev {
+    socmon_bus *bus;
+    socmon_device *dev;  /* the device that owns us, for counter names in errors */
+    size_t n;
+    regslot slot[];
+} regdev;
+
+static socmon_status read_slot(regdev *d, uint32_t i, uint64_t *out)
+{
+    const regslot *s = &d->slot[i];
+    socmon_status st;
+    uint64_t v;
+    if (s->reg_hi) {
+        st = socmon_bus_read64_hilohi(d->bus, s->reg, s->reg_hi, 0, &v);
+    } else {
+        uint32_t w = 0;
+        st = socmon_bus_read32(d->bus, s->reg, &w);
+        v = w;
+    }
+    if (st != SOCMON_OK)
+        return st;
+    *out = v & socmon_width_mask(s->width);
+    return SOCMON_OK;
+}
+
+static socmon_status regdev_read(void *drv, const uint32_t *idx, size_t n, uint64_t *out)
+{
+    regdev *d = drv;
+    for (size_t k = 0; k < n; k++) {
+        if (idx[k] >= d->n)
+            return socmon_fail(SOCMON_ERANGE,
+                               "device '%s': counter index %" PRIu32 " out of range 0..%zu",
+                               socmon_device_name(d->dev), idx[k], d->n ? d->n - 1 : 0);
+        socmon_status st = read_slot(d, idx[k], &out[k]);
+        if (st != SOCMON_OK)
+            return socmon_fail_prefix(st, "device '%s': counter %s: ", socmon_device_name(d->dev),
+                                      socmon_device_full_name(d->dev, idx[k]));
+    }
+    return SOCMON_OK;
+}
+
+static void regdev_destroy(void *drv)
+{
+    free(drv);
+}
+
+static const socmon_device_ops regdev_ops = {
+    .read = regdev_read,
+    .destroy = regdev_destroy,
+};
+
+static socmon_status check_counter(const char *name, const socmon_counter *c, size_t i)
+{
+    const char *cn = c->name ? c->name : "(null)";
+    if (c->reg_hi == 0 && c->width > 32)
+        return socmon_fail(SOCMON_EINVAL,
+                           "regdev '%s': counter %zu (%s) width %u needs reg_hi: one 32-bit register "
+                           "holds at most 32 bits",
+                           name, i, cn, c->width);
+    if (c->reg_hi != 0 && c->reg_hi == c->reg)
+        return socmon_fail(SOCMON_EINVAL,
+                           "regdev '%s': counter %zu (%s) reg_hi 0x%" PRIx64 " equals reg", name, i, cn,
+                           c->reg_hi);
+    return SOCMON_OK;
+}
+
+socmon_status socmon_regdev_new(const char *name, socmon_bus *bus, const socmon_counter *counters,
+                                size_t n, socmon_device **out)
+{
+    if (!out)
+        return socmon_fail(SOCMON_EINVAL, "regdev: out is NULL");
+    *out = NULL;
+    if (!name || !*name)
+        return socmon_fail(SOCMON_EINVAL, "regdev: name is NULL or empty");
+    if (!bus)
+        return socmon_fail(SOCMON_EINVAL, "regdev '%s': bus is NULL", name);
+    if (n && !counters)
+        return socmon_fail(SOCMON_EINVAL, "regdev '%s': counters is NULL with n=%zu", name, n);
+    for (size_t i = 0; i < n; i++) {
+        socmon_status st = check_counter(name, &counters[i], i);
+        if (st != SOCMON_OK)
+            return st;
+    }
+
+    regdev *d = calloc(1, sizeof *d + n * sizeof d->slot[0]);
+    if (!d)
+        return socmon_fail(SOCMON_ENOMEM, "regdev '%s': out of memory for %zu counters", name, n);
+    d->bus = bus;
+    d->n = n;
+    for (size_t i = 0; i < n; i++) {
+        d->slot[i].reg = counters[i].reg;
+        d->slot[i].reg_hi = counters[i].reg_hi;
+        d->slot[i].width = counters[i].width;
+    }
+
+    socmon_device *dev;
+    socmon_status st = socmon_device_new(name, &regdev_ops, d, &dev);
+    if (st != SOCMON_OK) {
+        free(d);
+        return st;
+    }
+    d->dev = dev;
+    for (size_t i = 0; i < n; i++) {
+        st = socmon_device_add_counter(dev, &counters[i], NULL);
+        if (st != SOCMON_OK) {
+            socmon_device_free(dev); /* destroys d too */
+            return socmon_fail_prefix(st, "regdev '%s': counter %zu: ", name, i);
+        }
+    }
+    *out = dev;
+    return SOCMON_OK;
+}

@@ -1,0 +1,21 @@
+/* A generic driver for counters that are plain registers.
+ *
+ * Many monitor blocks need nothing more: each counter is one 32-bit register
+ * (width <= 32) or a lo/hi register pair (width up to 64, read hi-lo-hi).
+ * Drivers whose blocks need a protocol (freeze, snapshot, select) wrap their
+ * own ops; everything else, and the benchmarks, build on this one. */
+#ifndef SOCMON_DRIVERS_GENERIC_REGDEV_H
+#define SOCMON_DRIVERS_GENERIC_REGDEV_H
+
+#include <stddef.h>
+
+#include "socmon/bus.h"
+#include "socmon/device.h"
+
+/* Builds a device named name whose counters are counters[0..n) (copied), read
+ * through bus. The device does not own the bus: free the device first. A
+ * counter with reg_hi == 0 must have width <= 32. */
+socmon_status socmon_regdev_new(const char *name, socmon_bus *bus, const socmon_counter *counters,
+                                size_t n, socmon_device **out);
+
+#endif
