@@ -110,4 +110,17 @@ socmon_status socmon_esp_soc_acc_invoke(socmon_esp_soc *soc, unsigned acc_ordina
 uint32_t socmon_esp_soc_peek(const socmon_esp_soc *soc, unsigned tile, unsigned mon);
 socmon_status socmon_esp_soc_poke(socmon_esp_soc *soc, unsigned tile, unsigned mon, uint32_t v);
 
+/* ---- additions by the model (additive) ---- */
+
+/* Tile reset: the only thing that clears the counters (ESP has no software
+ * clear). Also clears burst registers, caches, the NoC and time. */
+socmon_status socmon_esp_soc_reset(socmon_esp_soc *soc);
+/* Simulated tile-clock cycles since reset (desc->clock_hz per second). */
+uint64_t socmon_esp_soc_cycles(const socmon_esp_soc *soc);
+/* 1 if monitor mon is wired in tile (defined for its type), else 0. */
+int socmon_esp_soc_defined(const socmon_esp_soc *soc, unsigned tile, unsigned mon);
+/* Writes software made to a tile's config CSRs (0x180..0x1FC) since reset.
+ * The driver must never write there; tests check this stays 0. */
+uint64_t socmon_esp_soc_config_writes(const socmon_esp_soc *soc, unsigned tile);
+
 #endif
