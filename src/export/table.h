@@ -1,0 +1,29 @@
+/* Text tables with aligned columns, and RFC 4180 CSV fields. */
+#ifndef SOCMON_EXPORT_TABLE_H
+#define SOCMON_EXPORT_TABLE_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include "socmon/status.h"
+
+typedef struct socmon_table socmon_table;
+
+/* ncols columns; align[i] is 'l' or 'r'. headers may be NULL (no header row). */
+socmon_status socmon_table_new(size_t ncols, const char *align, const char *const *headers,
+                               socmon_table **out);
+void socmon_table_free(socmon_table *t);
+/* Adds a row of ncols cells (copied; NULL prints as empty). */
+socmon_status socmon_table_add(socmon_table *t, const char *const *cells);
+size_t socmon_table_rows(const socmon_table *t);
+/* Prints with columns padded to their widest cell, separated by two spaces. */
+void socmon_table_print(const socmon_table *t, FILE *fp, const char *indent);
+
+/* Writes one CSV field: quoted (with doubled quotes) when it holds sep, a
+ * quote, CR or LF, or leading/trailing space. */
+void socmon_csv_field(FILE *fp, const char *s, char sep);
+
+/* Formats a value for humans: integers as is, others with 4 significant
+ * digits, NaN as "-". */
+void socmon_format_value(char *buf, size_t len, double v);
+
+#endif
