@@ -64,11 +64,19 @@ typedef struct socmon_metric_schema {
 
 /* Metrics whose counters are absent from the schema are skipped, not errors
  * (a MANY read may hold only some counters): socmon_metrics_nresults tells
- * what remains. A name that is neither counter, parameter nor metric of the
- * file at all is an error naming the metric and the name. */
+ * what remains and socmon_metrics_skipped why a metric gave nothing. Any name
+ * that is not a counter, parameter, earlier metric or interval_s counts as an
+ * absent counter: the schema cannot tell a typo from a counter this read lacks.
+ * Errors (SOCMON_EPARSE) are the file's own faults, caught at load: syntax,
+ * unknown function, wrong argument count, duplicate or malformed metric name;
+ * and at bind, a metric using itself or a later metric. ms must outlive m. */
 socmon_status socmon_metrics_bind(const socmon_metricset *ms, const socmon_metric_schema *schema,
                                   socmon_metrics **out);
 void socmon_metrics_free(socmon_metrics *m);
+/* Why metric i of the set (as in socmon_metricset_def) has no results, e.g.
+ * "'l3_misses' is not a counter, parameter or earlier metric of this schema";
+ * NULL if it has results. */
+const char *socmon_metrics_skipped(const socmon_metrics *m, size_t i);
 
 typedef struct socmon_metric_result_info {
     const socmon_metric_def *def;

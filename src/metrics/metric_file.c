@@ -1,0 +1,290 @@
+/* Metric files: JSON -> socmon_metricset, with every expression parsed.
+ *
+ * All checks that do not depend on a schema happen here, so a broken file is
+ * reported once, at load, with the file, the metric and the position. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "core/error.h"
+#include "metrics/metrics_internal.h"
+
+#define MAX_FILE_BYTES (16u << 20)
+
+static void metric_free(metric *m)
+{
+    free(m->name);
+    free(m->unit);
+    free(m->desc);
+    free(m->expr);
+    if (m->labels)
+        for (size_t i = 0; i < m->def.nlabels; i++)
+            free(m->labels[i]);
+    free(m->labels);
+    expr_tree_free(&m->tree);
+}
+
+void socmon_metricset_free(socmon_metricset *ms)
+{
+    if (!ms)
+        return;
+    for (size_t i = 0; i < ms->n; i++)
+        metric_free(&ms->m[i]);
+    free(ms->m);
+    free(ms);
+}
+
+size_t socmon_metricset_count(const socmon_metricset *ms)
+{
+    return ms ? ms->n : 0;
+}
+
+const socmon_metric_def *socmon_metricset_def(const socmon_metricset *ms, size_t i)
+{
+    return ms && i < ms->n ? &ms->m[i].def : NULL;
+}
+
+socmon_status metricset_add(socmon_metricset *ms, metric *m)
+{
+    if (ms->n == ms->cap) {
+        size_t cap = ms->cap ? ms->cap * 2 : 8;
+        metric *nm = realloc(ms->m, cap * sizeof *nm);
+        if (!nm) {
+            metric_free(m);
+            return socmon_fail(SOCMON_ENOMEM, "out of memory loading metrics");
+        }
+        ms->m = nm;
+        ms->cap = cap;
+    }
+    /* def points into the copy that lives in the array, not into *m. */
+    metric *d = &ms->m[ms->n++];
+    *d = *m;
+    d->def.name = d->name;
+    d->def.unit = d->unit ? d->unit : "";
+    d->def.desc = d->desc ? d->desc : "";
+    d->def.expr = d->expr;
+    d->def.labels = (const char *const *)d->labels;
+    return SOCMON_OK;
+}
+
+static int is_identifier(const char *s)
+{
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_'))
+        return 0;
+    for (s++; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_' ||
+              (*s >= '0' && *s <= '9')))
+            return 0;
+    return 1;
+}
+
+/* "file: metric 'ipc' (metrics[2]): " or "file: metrics[2]: " before a name is known. */
+static socmon_status mfail(const char *src, size_t i, const char *name, const char *fmt, ...)
+    SOCMON_PRINTF(4, 5);
+static socmon_status mfail(const char *src, size_t i, const char *name, const char *fmt, ...)
+{
+    char what[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    if (name)
+        return socmon_fail(SOCMON_EPARSE, "%s: metric '%s' (metrics[%zu]): %s", src, name, i,
+                           what);
+    return socmon_fail(SOCMON_EPARSE, "%s: metrics[%zu]: %s", src, i, what);
+}
+
+static socmon_status opt_string(const char *src, size_t i, const char *name, json_t *obj,
+                                const char *key, char **out)
+{
+    json_t *v = json_object_get(obj, key);
+    if (!v)
+        return SOCMON_OK;
+    if (!json_is_string(v))
+        return mfail(src, i, name, "\"%s\" must be a string", key);
+    if (!(*out = strdup(json_string_value(v))))
+        return socmon_fail(SOCMON_ENOMEM, "out of memory loading metrics");
+    return SOCMON_OK;
+}
+
+static socmon_status load_metric(socmon_metricset *ms, const char *src, size_t i, json_t *o)
+{
+    static const char *const keys[] = {"name", "expr", "unit", "desc", "per", "labels"};
+    if (!json_is_object(o))
+        return mfail(src, i, NULL, "%s", "expected an object {\"name\": ..., \"expr\": ...}");
+    json_t *jn = json_object_get(o, "name");
+    if (!jn)
+        return mfail(src, i, NULL, "%s", "missing \"name\"");
+    if (!json_is_string(jn))
+        return mfail(src, i, NULL, "%s", "\"name\" must be a string");
+    const char *name = json_string_value(jn);
+    if (!is_identifier(name))
+        return mfail(src, i, NULL, "name '%s' is not an identifier ([A-Za-z_][A-Za-z0-9_]*)",
+                     name);
+    const char *key;
+    json_t *val;
+    json_object_foreach(o, key, val) {
+        size_t k = 0;
+        while (k < sizeof keys / sizeof keys[0] && strcmp(keys[k], key) != 0)
+            k++;
+        if (k == sizeof keys / sizeof keys[0])
+            return mfail(src, i, name,
+                         "unknown key '%s' (known: name, expr, unit, desc, per, labels)", key);
+    }
+    for (size_t j = 0; j < ms->n; j++)
+        if (strcmp(ms->m[j].name, name) == 0) {
+            return mfail(src, i, name, "duplicate name, first defined at metrics[%zu]", j);
+        }
+    json_t *je = json_object_get(o, "expr");
+    if (!je)
+        return mfail(src, i, name, "%s", "missing \"expr\"");
+    if (!json_is_string(je))
+        return mfail(src, i, name, "%s", "\"expr\" must be a string");
+
+    metric m;
+    memset(&m, 0, sizeof m);
+    socmon_status st = SOCMON_ENOMEM;
+    if (!(m.name = strdup(name)) || !(m.expr = strdup(json_string_value(je)))) {
+        st = socmon_fail(SOCMON_ENOMEM, "out of memory loading metrics");
+        goto fail;
+    }
+    if ((st = opt_string(src, i, name, o, "unit", &m.unit)) ||
+        (st = opt_string(src, i, name, o, "desc", &m.desc)))
+        goto fail;
+    json_t *jp = json_object_get(o, "per");
+    if (jp) {
+        const char *per = json_is_string(jp) ? json_string_value(jp) : NULL;
+        if (per && strcmp(per, "instance") == 0)
+            m.def.per_instance = 1;
+        else if (!per || strcmp(per, "device") != 0) {
+            st = mfail(src, i, name, "%s", "\"per\" must be \"instance\" or \"device\"");
+            goto fail;
+        }
+    }
+    json_t *jl = json_object_get(o, "labels");
+    if (jl) {
+        if (!json_is_array(jl)) {
+            st = mfail(src, i, name, "%s", "\"labels\" must be an array of strings");
+            goto fail;
+        }
+        size_t nl = json_array_size(jl);
+        if (nl && !(m.labels = calloc(nl, sizeof *m.labels))) {
+            st = socmon_fail(SOCMON_ENOMEM, "out of memory loading metrics");
+            goto fail;
+        }
+        for (size_t k = 0; k < nl; k++) {
+            json_t *s = json_array_get(jl, k);
+            if (!json_is_string(s)) {
+                st = mfail(src, i, name, "%s", "\"labels\" must be an array of strings");
+                goto fail;
+            }
+            if (!(m.labels[k] = strdup(json_string_value(s)))) {
+                st = socmon_fail(SOCMON_ENOMEM, "out of memory loading metrics");
+                goto fail;
+            }
+            m.def.nlabels = k + 1;
+        }
+    }
+    if ((st = expr_parse(m.expr, &m.tree))) {
+        if (st == SOCMON_EPARSE)
+            socmon_fail_prefix(st, "%s: metric '%s' (metrics[%zu]): expr ", src, name, i);
+        goto fail;
+    }
+    return metricset_add(ms, &m);
+fail:
+    metric_free(&m);
+    return st;
+}
+
+static socmon_status load_root(socmon_metricset *ms, const char *src, json_t *root)
+{
+    if (!json_is_object(root))
+        return socmon_fail(SOCMON_EPARSE, "%s: expected a JSON object {\"metrics\": [...]}", src);
+    const char *key;
+    json_t *val;
+    json_object_foreach(root, key, val) {
+        if (strcmp(key, "metrics") != 0 && strcmp(key, "description") != 0)
+            return socmon_fail(SOCMON_EPARSE,
+                               "%s: unknown top-level key '%s' (known: description, metrics)",
+                               src, key);
+    }
+    json_t *d = json_object_get(root, "description");
+    if (d && !json_is_string(d))
+        return socmon_fail(SOCMON_EPARSE, "%s: \"description\" must be a string", src);
+    json_t *arr = json_object_get(root, "metrics");
+    if (!arr)
+        return socmon_fail(SOCMON_EPARSE, "%s: missing \"metrics\" array", src);
+    if (!json_is_array(arr))
+        return socmon_fail(SOCMON_EPARSE, "%s: \"metrics\" must be an array", src);
+    for (size_t i = 0; i < json_array_size(arr); i++) {
+        socmon_status st = load_metric(ms, src, i, json_array_get(arr, i));
+        if (st)
+            return st;
+    }
+    return SOCMON_OK;
+}
+
+socmon_status socmon_metricset_load_string(const char *text, const char *srcname,
+                                           socmon_metricset **out)
+{
+    if (!out)
+        return socmon_fail(SOCMON_EINVAL, "socmon_metricset_load_string: out is NULL");
+    *out = NULL;
+    if (!text)
+        return socmon_fail(SOCMON_EINVAL, "socmon_metricset_load_string: text is NULL");
+    const char *src = srcname && *srcname ? srcname : "<string>";
+    json_error_t jerr;
+    json_t *root = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
+    if (!root)
+        return socmon_fail(SOCMON_EPARSE, "%s:%d:%d: invalid JSON: %s", src, jerr.line,
+                           jerr.column, jerr.text);
+    socmon_metricset *ms = calloc(1, sizeof *ms);
+    socmon_status st = ms ? load_root(ms, src, root)
+                          : socmon_fail(SOCMON_ENOMEM, "out of memory loading metrics");
+    json_decref(root);
+    if (st) {
+        socmon_metricset_free(ms);
+        return st;
+    }
+    *out = ms;
+    return SOCMON_OK;
+}
+
+socmon_status socmon_metricset_load_file(const char *path, socmon_metricset **out)
+{
+    if (!out)
+        return socmon_fail(SOCMON_EINVAL, "socmon_metricset_load_file: out is NULL");
+    *out = NULL;
+    if (!path)
+        return socmon_fail(SOCMON_EINVAL, "socmon_metricset_load_file: path is NULL");
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return socmon_fail(errno == ENOENT ? SOCMON_ENOENT : SOCMON_EIO,
+                           "cannot open metric file '%s': %s", path, strerror(errno));
+    char *buf = malloc(MAX_FILE_BYTES + 1);
+    if (!buf) {
+        fclose(f);
+        return socmon_fail(SOCMON_ENOMEM, "out of memory reading '%s'", path);
+    }
+    size_t n = fread(buf, 1, MAX_FILE_BYTES + 1, f);
+    int err = ferror(f);
+    fclose(f);
+    socmon_status st;
+    if (err)
+        st = socmon_fail(SOCMON_EIO, "cannot read metric file '%s'", path);
+    else if (n > MAX_FILE_BYTES)
+        st = socmon_fail(SOCMON_ERANGE, "metric file '%s' is larger than %u bytes", path,
+                         MAX_FILE_BYTES);
+    else if (memchr(buf, '\0', n))
+        st = socmon_fail(SOCMON_EPARSE, "%s: contains a NUL byte", path);
+    else {
+        buf[n] = '\0';
+        st = socmon_metricset_load_string(buf, path, out);
+    }
+    free(buf);
+    return st;
+}

@@ -1,0 +1,24 @@
+/* Internal: a loaded metric set, shared by the file loader and the binder. */
+#ifndef SOCMON_METRICS_INTERNAL_H
+#define SOCMON_METRICS_INTERNAL_H
+
+#include "socmon/metrics.h"
+#include "metrics/expr.h"
+
+typedef struct metric {
+    socmon_metric_def def;   /* its strings point at the owned copies below */
+    char *name, *unit, *desc, *expr;
+    char **labels;
+    expr_tree tree;
+} metric;
+
+struct socmon_metricset {
+    size_t n, cap;
+    metric *m;
+};
+
+/* Appends a metric whose expression is parsed already (takes ownership of
+ * every string and of tree). Used by the file loader and by socmon_expr_eval. */
+socmon_status metricset_add(socmon_metricset *ms, metric *m);
+
+#endif
