@@ -1,0 +1,379 @@
+/* ESP tile monitors: register protocol and counter schema (see esp_driver.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "drivers/esp/esp_driver.h"
+
+const char *const socmon_esp_dir_names[SOCMON_ESP_NDIRS] = {"local", "east", "west", "south",
+                                                             "north"};
+
+struct socmon_esp_drv {
+    socmon_bus *bus;
+    socmon_esp_soc_desc desc;
+};
+
+int socmon_esp_mon_defined(const socmon_esp_soc_desc *d, unsigned tile, unsigned mon)
+{
+    if (!d || tile >= d->rows * d->cols || mon >= SOCMON_ESP_NMON)
+        return 0;
+    const socmon_esp_tile_desc *t = &d->tiles[tile];
+    int ch = d->cache_hierarchy;
+    if (mon == SOCMON_ESP_MON_DDR)
+        return t->type == SOCMON_ESP_TILE_MEM;
+    if (mon <= SOCMON_ESP_MON_COH_DMA_RSP)
+        return t->type == SOCMON_ESP_TILE_MEM && ch;
+    if (mon <= SOCMON_ESP_MON_L2_MISS)
+        return ch && (t->type == SOCMON_ESP_TILE_CPU || (t->type == SOCMON_ESP_TILE_ACC && t->has_l2));
+    if (mon <= SOCMON_ESP_MON_LLC_MISS)
+        return t->type == SOCMON_ESP_TILE_MEM && ch;
+    if (mon <= SOCMON_ESP_MON_ACC_INVOC)
+        return t->type == SOCMON_ESP_TILE_ACC;
+    if (mon < SOCMON_ESP_MON_NOC_INJ)
+        return d->dvfs && (t->type == SOCMON_ESP_TILE_CPU || t->type == SOCMON_ESP_TILE_ACC);
+    /* Every tile, empty ones included, has a router. */
+    if (mon < SOCMON_ESP_MON_NOC_QFULL)
+        return mon - SOCMON_ESP_MON_NOC_INJ < d->noc_planes;
+    unsigned q = mon - SOCMON_ESP_MON_NOC_QFULL;
+    return q / SOCMON_ESP_NDIRS < d->noc_planes && q % SOCMON_ESP_NDIRS < d->noc_queues;
+}
+
+socmon_status socmon_esp_desc_check(const socmon_esp_soc_desc *d)
+{
+    if (!d)
+        return socmon_fail(SOCMON_EINVAL, "esp: SoC description is NULL");
+    if (d->rows < 1 || d->rows > SOCMON_ESP_MAX_ROWS)
+        return socmon_fail(SOCMON_ERANGE, "esp: rows %u out of range 1..%u", d->rows,
+                           SOCMON_ESP_MAX_ROWS);
+    if (d->cols < 1 || d->cols > SOCMON_ESP_MAX_COLS)
+        return socmon_fail(SOCMON_ERANGE, "esp: cols %u out of range 1..%u", d->cols,
+                           SOCMON_ESP_MAX_COLS);
+    if (d->noc_planes < 1 || d->noc_planes > 6)
+        return socmon_fail(SOCMON_ERANGE, "esp: noc_planes %u out of range 1..6", d->noc_planes);
+    if (d->noc_queues < 1 || d->noc_queues > SOCMON_ESP_NDIRS)
+        return socmon_fail(SOCMON_ERANGE, "esp: noc_queues %u out of range 1..5", d->noc_queues);
+    if (!(d->clock_hz > 0))
+        return socmon_fail(SOCMON_ERANGE, "esp: clock_hz %g must be positive", d->clock_hz);
+    for (unsigned t = 0; t < d->rows * d->cols; t++)
+        if (d->tiles[t].type > SOCMON_ESP_TILE_IO)
+            return socmon_fail(SOCMON_ERANGE, "esp: tile %u has unknown type %d", t,
+                               (int)d->tiles[t].type);
+    return SOCMON_OK;
+}
+
+socmon_status socmon_esp_drv_new(socmon_bus *bus, const socmon_esp_soc_desc *d,
+                                 socmon_esp_drv **out)
+{
+    if (!out)
+        return socmon_fail(SOCMON_EINVAL, "esp driver: out is NULL");
+    *out = NULL;
+    if (!bus)
+        return socmon_fail(SOCMON_EINVAL, "esp driver: bus is NULL");
+    socmon_status st = socmon_esp_desc_check(d);
+    if (st != SOCMON_OK)
+        return st;
+    socmon_esp_drv *drv = malloc(sizeof *drv);
+    if (!drv)
+        return socmon_fail(SOCMON_ENOMEM, "esp driver: out of memory");
+    drv->bus = bus;
+    drv->desc = *d;
+    *out = drv;
+    return SOCMON_OK;
+}
+
+void socmon_esp_drv_free(socmon_esp_drv *drv)
+{
+    free(drv);
+}
+
+const socmon_esp_soc_desc *socmon_esp_drv_desc(const socmon_esp_drv *drv)
+{
+    return &drv->desc;
+}
+
+socmon_bus *socmon_esp_drv_bus(const socmon_esp_drv *drv)
+{
+    return drv->bus;
+}
+
+uint64_t socmon_esp_drv_addr(const socmon_esp_drv *drv, unsigned tile, int mon)
+{
+    return drv->desc.monitor_base + (uint64_t)tile * SOCMON_ESP_TILE_SIZE +
+           4u * (uint64_t)(mon + 1);
+}
+
+static unsigned ntiles(const socmon_esp_drv *drv)
+{
+    return drv->desc.rows * drv->desc.cols;
+}
+
+static socmon_status check_tile(const socmon_esp_drv *drv, unsigned tile)
+{
+    if (tile >= ntiles(drv))
+        return socmon_fail(SOCMON_ERANGE, "tile_index %u out of range 0..%u", tile,
+                           ntiles(drv) - 1);
+    return SOCMON_OK;
+}
+
+socmon_status socmon_esp_drv_burst(socmon_esp_drv *drv, unsigned tile, int on)
+{
+    socmon_status st = check_tile(drv, tile);
+    if (st != SOCMON_OK)
+        return st;
+    /* The freeze must land before the reads it protects, and the release
+     * after them: fence on both sides. */
+    if (!on)
+        socmon_bus_fence(drv->bus);
+    st = socmon_bus_write32(drv->bus, socmon_esp_drv_addr(drv, tile, -1), on ? 1u : 0u);
+    if (on)
+        socmon_bus_fence(drv->bus);
+    return st;
+}
+
+socmon_status socmon_esp_drv_release_all(socmon_esp_drv *drv)
+{
+    for (unsigned t = 0; t < ntiles(drv); t++) {
+        socmon_status st = socmon_bus_write32(drv->bus, socmon_esp_drv_addr(drv, t, -1), 0);
+        if (st != SOCMON_OK)
+            return st;
+    }
+    socmon_bus_fence(drv->bus);
+    return SOCMON_OK;
+}
+
+socmon_status socmon_esp_drv_read(socmon_esp_drv *drv, unsigned tile, unsigned mon,
+                                  uint32_t *val)
+{
+    socmon_status st = check_tile(drv, tile);
+    if (st != SOCMON_OK)
+        return st;
+    if (mon >= SOCMON_ESP_NMON)
+        return socmon_fail(SOCMON_ERANGE, "mon_index %u out of range 0..%u", mon,
+                           SOCMON_ESP_NMON - 1);
+    if (!val)
+        return socmon_fail(SOCMON_EINVAL, "esp driver: val is NULL");
+    return socmon_bus_read32(drv->bus, socmon_esp_drv_addr(drv, tile, (int)mon), val);
+}
+
+socmon_status socmon_esp_drv_read64_live(socmon_esp_drv *drv, unsigned tile, unsigned mon_lo,
+                                         uint64_t *val)
+{
+    socmon_status st = check_tile(drv, tile);
+    if (st != SOCMON_OK)
+        return st;
+    if (mon_lo != SOCMON_ESP_MON_ACC_MEM_LO && mon_lo != SOCMON_ESP_MON_ACC_TOT_LO)
+        return socmon_fail(SOCMON_ERANGE, "mon_index %u is not the low word of a 64-bit pair (%u or %u)",
+                           mon_lo, SOCMON_ESP_MON_ACC_MEM_LO, SOCMON_ESP_MON_ACC_TOT_LO);
+    return socmon_bus_read64_hilohi(drv->bus, socmon_esp_drv_addr(drv, tile, (int)mon_lo),
+                                    socmon_esp_drv_addr(drv, tile, (int)mon_lo + 1), 0, val);
+}
+
+/* ---- the device ---- */
+
+typedef struct esp_ctr {
+    uint16_t tile;
+    uint8_t mon;      /* low word for a 64-bit pair */
+    uint8_t is64;
+} esp_ctr;
+
+typedef struct esp_dev {
+    socmon_esp_drv *drv;
+    esp_ctr *c;
+    size_t n;
+} esp_dev;
+
+static socmon_status dev_read(void *priv, const uint32_t *idx, size_t n, uint64_t *out)
+{
+    esp_dev *ed = priv;
+    socmon_esp_drv *drv = ed->drv;
+    uint8_t touched[SOCMON_ESP_MAX_TILES] = {0};
+    uint16_t order[SOCMON_ESP_MAX_TILES];
+    unsigned nt = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (idx[i] >= ed->n)
+            return socmon_fail(SOCMON_ERANGE, "esp device: counter index %u out of range 0..%zu",
+                               idx[i], ed->n - 1);
+        unsigned t = ed->c[idx[i]].tile;
+        if (!touched[t]) {
+            touched[t] = 1;
+            order[nt++] = (uint16_t)t;
+        }
+    }
+    /* Freeze every touched tile back to back, so their snapshots are as close
+     * in time as the bus allows, then read, then release. Within a snapshot a
+     * lo/hi pair cannot tear, so two plain reads suffice. */
+    socmon_status st = SOCMON_OK;
+    unsigned frozen = 0;
+    for (; frozen < nt && st == SOCMON_OK; frozen++)
+        st = socmon_bus_write32(drv->bus, socmon_esp_drv_addr(drv, order[frozen], -1), 1);
+    if (st != SOCMON_OK)
+        frozen--;
+    socmon_bus_fence(drv->bus);
+    for (size_t i = 0; i < n && st == SOCMON_OK; i++) {
+        const esp_ctr *c = &ed->c[idx[i]];
+        uint32_t lo = 0, hi = 0;
+        st = socmon_bus_read32(drv->bus, socmon_esp_drv_addr(drv, c->tile, c->mon), &lo);
+        if (st == SOCMON_OK && c->is64)
+            st = socmon_bus_read32(drv->bus, socmon_esp_drv_addr(drv, c->tile, c->mon + 1), &hi);
+        out[i] = ((uint64_t)hi << 32) | lo;
+    }
+    socmon_bus_fence(drv->bus);
+    /* Release what we froze even after a failed read: a tile left frozen
+     * would serve stale values to every later live reader. */
+    for (unsigned k = 0; k < frozen; k++) {
+        socmon_status s2 = socmon_bus_write32(drv->bus, socmon_esp_drv_addr(drv, order[k], -1), 0);
+        if (st == SOCMON_OK)
+            st = s2;
+    }
+    return st;
+}
+
+static void dev_destroy(void *priv)
+{
+    esp_dev *ed = priv;
+    if (!ed)
+        return;
+    socmon_esp_drv_free(ed->drv);
+    free(ed->c);
+    free(ed);
+}
+
+static const socmon_device_ops esp_dev_ops = {dev_read, dev_destroy};
+
+typedef struct mon_info {
+    const char *name;
+    const char *desc;
+    const char *unit;
+} mon_info;
+
+static const mon_info base_mons[SOCMON_ESP_MON_DVFS] = {
+    {"ddr_accesses", "off-chip memory (DDR) accesses", "events"},
+    {"coh_reqs", "coherence requests received by the LLC", "events"},
+    {"coh_fwds", "coherence forwards sent by the LLC", "events"},
+    {"coh_rsps_rcv", "coherence responses received by the LLC", "events"},
+    {"coh_rsps_snd", "coherence responses sent by the LLC", "events"},
+    {"dma_reqs", "DMA requests received by the memory tile", "events"},
+    {"dma_rsps", "DMA responses sent by the memory tile", "events"},
+    {"coh_dma_reqs", "coherent-DMA requests received by the LLC", "events"},
+    {"coh_dma_rsps", "coherent-DMA responses sent by the LLC", "events"},
+    {"l2_hits", "L2 cache hits", "events"},
+    {"l2_misses", "L2 cache misses", "events"},
+    {"llc_hits", "LLC hits", "events"},
+    {"llc_misses", "LLC misses", "events"},
+    {"acc_tlb_cycles", "accelerator TLB-loading cycles", "cycles"},
+    {"acc_mem_cycles", "accelerator cycles issuing or awaiting memory requests", "cycles"},
+    {NULL, NULL, NULL},   /* 15: high word of 14 */
+    {"acc_tot_cycles", "accelerator total execution cycles", "cycles"},
+    {NULL, NULL, NULL},   /* 17: high word of 16 */
+    {"acc_invocations", "accelerator invocations", "events"},
+};
+
+static void mon_name(unsigned mon, char *name, size_t nsz, char *desc, size_t dsz,
+                     const char **unit)
+{
+    if (mon < SOCMON_ESP_MON_DVFS) {
+        snprintf(name, nsz, "%s", base_mons[mon].name);
+        snprintf(desc, dsz, "%s", base_mons[mon].desc);
+        *unit = base_mons[mon].unit;
+    } else if (mon < SOCMON_ESP_MON_NOC_INJ) {
+        snprintf(name, nsz, "dvfs_op%u", mon - SOCMON_ESP_MON_DVFS);
+        snprintf(desc, dsz, "cycles at DVFS operating point %u", mon - SOCMON_ESP_MON_DVFS);
+        *unit = "cycles";
+    } else if (mon < SOCMON_ESP_MON_NOC_QFULL) {
+        snprintf(name, nsz, "noc_inj_p%u", mon - SOCMON_ESP_MON_NOC_INJ);
+        snprintf(desc, dsz, "packets injected into NoC plane %u", mon - SOCMON_ESP_MON_NOC_INJ);
+        *unit = "events";
+    } else {
+        unsigned q = mon - SOCMON_ESP_MON_NOC_QFULL;
+        const char *dir = socmon_esp_dir_names[q % SOCMON_ESP_NDIRS];
+        snprintf(name, nsz, "noc_bp_p%u_%s", q / SOCMON_ESP_NDIRS, dir);
+        snprintf(desc, dsz, "cycles the %s queue of NoC plane %u was full (backpressure)", dir,
+                 q / SOCMON_ESP_NDIRS);
+        *unit = "cycles";
+    }
+}
+
+static socmon_status add_counters(socmon_device *dev, esp_dev *ed, const socmon_esp_soc_desc *d)
+{
+    unsigned nt = d->rows * d->cols;
+    ed->c = malloc((size_t)nt * SOCMON_ESP_NMON * sizeof *ed->c);
+    if (!ed->c)
+        return socmon_fail(SOCMON_ENOMEM, "esp device: out of memory");
+    for (unsigned t = 0; t < nt; t++) {
+        char inst[16];
+        snprintf(inst, sizeof inst, "tile%u", t);
+        for (unsigned m = 0; m < SOCMON_ESP_NMON; m++) {
+            if (m == SOCMON_ESP_MON_ACC_MEM_HI || m == SOCMON_ESP_MON_ACC_TOT_HI)
+                continue;
+            if (!socmon_esp_mon_defined(d, t, m))
+                continue;
+            char name[32], desc[96];
+            const char *unit;
+            mon_name(m, name, sizeof name, desc, sizeof desc, &unit);
+            int is64 = m == SOCMON_ESP_MON_ACC_MEM_LO || m == SOCMON_ESP_MON_ACC_TOT_LO;
+            uint64_t reg = d->monitor_base + (uint64_t)t * SOCMON_ESP_TILE_SIZE + 4u * (m + 1);
+            socmon_counter c = {
+                .name = name, .instance = inst, .desc = desc, .unit = unit,
+                .width = is64 ? 64 : 32, .reg = reg, .reg_hi = is64 ? reg + 4 : 0,
+                /* Each monitor increments at most once per tile clock cycle. */
+                .max_rate_hz = d->clock_hz,
+            };
+            socmon_status st = socmon_device_add_counter(dev, &c, NULL);
+            if (st != SOCMON_OK)
+                return st;
+            ed->c[ed->n++] = (esp_ctr){(uint16_t)t, (uint8_t)m, (uint8_t)is64};
+        }
+    }
+    return SOCMON_OK;
+}
+
+socmon_status socmon_esp_device_new(socmon_bus *bus, const socmon_esp_soc_desc *d,
+                                    const char *name, socmon_device **out)
+{
+    if (!out)
+        return socmon_fail(SOCMON_EINVAL, "esp device: out is NULL");
+    *out = NULL;
+    esp_dev *ed = calloc(1, sizeof *ed);
+    if (!ed)
+        return socmon_fail(SOCMON_ENOMEM, "esp device: out of memory");
+    socmon_status st = socmon_esp_drv_new(bus, d, &ed->drv);
+    if (st != SOCMON_OK) {
+        free(ed);
+        return st;
+    }
+    socmon_device *dev = NULL;
+    st = socmon_device_new(name ? name : "esp", &esp_dev_ops, ed, &dev);
+    if (st != SOCMON_OK) {
+        dev_destroy(ed);
+        return st;
+    }
+    if ((st = add_counters(dev, ed, d)) != SOCMON_OK) {
+        socmon_device_free(dev);
+        return st;
+    }
+    const struct {
+        const char *name;
+        double v;
+    } params[] = {
+        {"clock_hz", d->clock_hz},
+        {"rows", d->rows},
+        {"cols", d->cols},
+        {"ntiles", d->rows * d->cols},
+        {"ncpu", socmon_esp_desc_tiles_of(d, SOCMON_ESP_TILE_CPU, NULL, 0)},
+        {"nmem", socmon_esp_desc_tiles_of(d, SOCMON_ESP_TILE_MEM, NULL, 0)},
+        {"nacc", socmon_esp_desc_tiles_of(d, SOCMON_ESP_TILE_ACC, NULL, 0)},
+        {"noc_planes", d->noc_planes},
+    };
+    for (size_t i = 0; i < sizeof params / sizeof params[0]; i++)
+        if ((st = socmon_device_set_param(dev, params[i].name, params[i].v)) != SOCMON_OK) {
+            socmon_device_free(dev);
+            return st;
+        }
+    if ((st = socmon_esp_drv_release_all(ed->drv)) != SOCMON_OK) {
+        socmon_device_free(dev);
+        return socmon_fail_prefix(st, "esp device: clearing burst registers: ");
+    }
+    *out = dev;
+    return SOCMON_OK;
+}

@@ -1,0 +1,601 @@
+/* The ESP Monitors API's process-wide state and the calls that use it.
+ *
+ * ESP's API has no handle: esp_monitor maps the monitors on first use and
+ * esp_monitor_free unmaps them. So this file holds the one piece of
+ * process-wide mutable state in socmon, `ctx` below, which source
+ * compatibility requires; it is guarded by a mutex. Everything it holds is
+ * socmon's ordinary objects: the ESP driver over a bus, and on the virtual
+ * SoC the model behind that bus. No register is touched here except through
+ * the driver. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "drivers/esp/esp_driver.h"
+#include "libesp.h"
+#include "vendor/esp/esp_api.h"
+
+#define GRAVEYARD 64   /* freed vals blocks remembered to catch use after free */
+
+typedef struct vals_node {
+    void *vals;
+    size_t size;
+    struct vals_node *next;
+} vals_node;
+
+typedef struct buf_node {
+    void *buf;
+    size_t size;
+    struct buf_node *next;
+} buf_node;
+
+static struct esp_api_ctx {
+    pthread_mutex_t lock;
+    int have_desc;
+    socmon_esp_soc_desc desc;       /* as the user sees it (real monitor base) */
+    int mapped;
+    int devmem;
+    socmon_bus *bus;
+    socmon_esp_soc *soc;            /* virtual SoC only */
+    socmon_esp_drv *drv;
+    unsigned char *scratch;         /* a result is built here, then copied out */
+    size_t scratch_size;
+    vals_node *allocs;              /* esp_monitor_vals_alloc results */
+    void *freed[GRAVEYARD];         /* freed by esp_monitor_free, kept poisoned */
+    unsigned nfreed;
+    buf_node *bufs;                 /* esp_alloc buffers */
+} ctx = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* Like errno and socmon_errmsg: each thread sees its own last status. */
+static _Thread_local socmon_status last_status;
+
+socmon_status esp_api_set_status(socmon_status st)
+{
+    last_status = st;
+    return st;
+}
+
+socmon_status esp_monitor_status(void)
+{
+    return last_status;
+}
+
+const char *esp_monitor_errmsg(void)
+{
+    return last_status == SOCMON_OK ? "" : socmon_errmsg();
+}
+
+/* ---- SoC description and mapping ---- */
+
+static socmon_status load_desc(void)
+{
+    if (ctx.have_desc)
+        return SOCMON_OK;
+    const char *path = getenv("SOCMON_ESP_SOC");
+    socmon_status st;
+    if (path && *path) {
+        st = socmon_esp_soc_desc_load(path, &ctx.desc);
+        if (st != SOCMON_OK)
+            return socmon_fail_prefix(st, "SOCMON_ESP_SOC: ");
+    } else {
+        socmon_esp_soc_desc_default(&ctx.desc);
+    }
+    if ((st = socmon_esp_desc_check(&ctx.desc)) != SOCMON_OK)
+        return st;
+    ctx.have_desc = 1;
+    return SOCMON_OK;
+}
+
+socmon_status esp_api_check_layout(const socmon_esp_api_layout *l, const socmon_esp_soc_desc *d)
+{
+    unsigned ncpu = socmon_esp_desc_tiles_of(d, SOCMON_ESP_TILE_CPU, NULL, 0);
+    unsigned nmem = socmon_esp_desc_tiles_of(d, SOCMON_ESP_TILE_MEM, NULL, 0);
+    unsigned nacc = socmon_esp_desc_tiles_of(d, SOCMON_ESP_TILE_ACC, NULL, 0);
+    if (l->rows != d->rows || l->cols != d->cols || l->ntiles != d->rows * d->cols ||
+        l->ncpu != ncpu || l->nmem != nmem || l->nacc != nacc)
+        return socmon_fail(SOCMON_ESTATE,
+                           "soc_defs.h describes a %ux%u SoC with %u CPU, %u memory and %u "
+                           "accelerator tiles, but the SoC in use is %ux%u with %u, %u and %u: "
+                           "regenerate soc_defs.h (tools/esp_socdefs) or set SOCMON_ESP_SOC",
+                           l->rows, l->cols, l->ncpu, l->nmem, l->nacc, d->rows, d->cols, ncpu,
+                           nmem, nacc);
+    return SOCMON_OK;
+}
+
+socmon_status esp_api_desc(const socmon_esp_api_layout *l, socmon_esp_soc_desc *out)
+{
+    pthread_mutex_lock(&ctx.lock);
+    socmon_status st = load_desc();
+    if (st == SOCMON_OK)
+        st = esp_api_check_layout(l, &ctx.desc);
+    if (st == SOCMON_OK)
+        *out = ctx.desc;
+    pthread_mutex_unlock(&ctx.lock);
+    return st;
+}
+
+static socmon_status parse_devmem(const char *spec, uint64_t *base)
+{
+    if (strcmp(spec, "devmem") == 0)
+        return SOCMON_OK;
+    if (strncmp(spec, "devmem:", 7) == 0) {
+        char *end = NULL;
+        unsigned long long v = strtoull(spec + 7, &end, 0);
+        if (end != spec + 7 && *end == '\0' && v % 4 == 0) {
+            *base = v;
+            return SOCMON_OK;
+        }
+    }
+    return socmon_fail(SOCMON_EINVAL,
+                       "SOCMON_ESP '%s' not understood (valid: virtual, devmem, devmem:BASE "
+                       "with BASE a 4-byte-aligned address such as 0x60090000)", spec);
+}
+
+static void unmap(void)
+{
+    socmon_esp_drv_free(ctx.drv);
+    socmon_bus_free(ctx.bus);
+    socmon_esp_soc_free(ctx.soc);
+    ctx.drv = NULL;
+    ctx.bus = NULL;
+    ctx.soc = NULL;
+    ctx.mapped = 0;
+    ctx.devmem = 0;
+}
+
+static socmon_status map(void)
+{
+    if (ctx.mapped)
+        return SOCMON_OK;
+    socmon_status st = load_desc();
+    if (st != SOCMON_OK)
+        return st;
+    const char *mode = getenv("SOCMON_ESP");
+    socmon_esp_soc_desc drvdesc = ctx.desc;
+    if (mode && *mode && strcmp(mode, "virtual") != 0) {
+        uint64_t base = ctx.desc.monitor_base;
+        if ((st = parse_devmem(mode, &base)) != SOCMON_OK)
+            return st;
+        uint64_t size = (uint64_t)ctx.desc.rows * ctx.desc.cols * SOCMON_ESP_TILE_SIZE;
+        if ((st = socmon_bus_mmio_open("/dev/mem", base, size, &ctx.bus)) != SOCMON_OK)
+            return socmon_fail_prefix(st, "esp_monitor: mapping the monitors: ");
+        drvdesc.monitor_base = 0;   /* mmio bus addresses are offsets in the window */
+        ctx.devmem = 1;
+    } else {
+        if ((st = socmon_bus_model_new(&ctx.bus)) != SOCMON_OK ||
+            (st = socmon_esp_soc_new(&ctx.desc, &ctx.soc)) != SOCMON_OK ||
+            (st = socmon_esp_soc_map(ctx.soc, ctx.bus)) != SOCMON_OK) {
+            unmap();
+            return st;
+        }
+    }
+    if ((st = socmon_esp_drv_new(ctx.bus, &drvdesc, &ctx.drv)) != SOCMON_OK ||
+        (st = socmon_esp_drv_release_all(ctx.drv)) != SOCMON_OK) {
+        unmap();
+        return st;
+    }
+    ctx.mapped = 1;
+    return SOCMON_OK;
+}
+
+/* ---- esp_monitor ---- */
+
+/* One planned read: monitor mon of tile goes to byte offset dst of the
+ * result (and to dst2 too unless it is (size_t)-1). */
+typedef void (*emit_fn)(void *user, unsigned tile, unsigned mon, size_t dst, size_t dst2);
+
+#define NO_DST ((size_t)-1)
+
+static void plan(const socmon_esp_api_layout *l, const esp_monitor_args_t *a,
+                 const socmon_esp_soc_desc *d, emit_fn emit, void *user)
+{
+    int all = a->read_mode == ESP_MON_READ_ALL;
+    unsigned mask = all ? 0x1ffu : a->read_mask;
+    unsigned idx[SOCMON_ESP_MAX_TILES];
+    unsigned nt = d->rows * d->cols;
+#define EMIT(t, m, dst, dst2)                                                                  \
+    do {                                                                                       \
+        if (socmon_esp_mon_defined(d, (t), (m)))                                               \
+            emit(user, (t), (m), (dst), (dst2));                                               \
+    } while (0)
+    unsigned nmem = socmon_esp_desc_tiles_of(d, SOCMON_ESP_TILE_MEM, idx, SOCMON_ESP_MAX_TILES);
+    for (unsigned m = 0; m < nmem; m++) {
+        if (mask & (1u << ESP_MON_READ_DDR_ACCESSES))
+            EMIT(idx[m], SOCMON_ESP_MON_DDR, 4u * m, NO_DST);
+        if (mask & (1u << ESP_MON_READ_MEM_REQS))
+            for (unsigned k = 0; k < 8; k++)
+                EMIT(idx[m], SOCMON_ESP_MON_COH_REQ + k, l->off_mem_reqs + 32u * m + 4u * k, NO_DST);
+        /* LLC counts go to llc_stats[m] and, as ESP's library puts them, to
+         * l2_stats[memory tile]. */
+        if (mask & (1u << ESP_MON_READ_LLC_STATS))
+            for (unsigned k = 0; k < 2; k++)
+                EMIT(idx[m], SOCMON_ESP_MON_LLC_HIT + k, l->off_llc + 8u * m + 4u * k,
+                     l->off_l2 + 8u * idx[m] + 4u * k);
+    }
+    if (mask & (1u << ESP_MON_READ_L2_STATS))
+        for (unsigned t = 0; t < nt; t++)
+            if (d->tiles[t].type != SOCMON_ESP_TILE_MEM)
+                for (unsigned k = 0; k < 2; k++)
+                    EMIT(t, SOCMON_ESP_MON_L2_HIT + k, l->off_l2 + 8u * t + 4u * k, NO_DST);
+    if (mask & (1u << ESP_MON_READ_ACC_STATS)) {
+        unsigned nacc = socmon_esp_desc_tiles_of(d, SOCMON_ESP_TILE_ACC, idx, SOCMON_ESP_MAX_TILES);
+        for (unsigned x = 0; x < nacc; x++)
+            if (all || x == a->acc_index)
+                for (unsigned k = 0; k < 6; k++)
+                    EMIT(idx[x], SOCMON_ESP_MON_ACC_TLB + k, l->off_acc + 24u * x + 4u * k, NO_DST);
+    }
+    for (unsigned t = 0; t < nt; t++) {
+        int this_tile = all || t == a->tile_index;
+        if (this_tile && (mask & (1u << ESP_MON_READ_DVFS_OP)))
+            for (unsigned p = 0; p < DVFS_OP_POINTS; p++)
+                EMIT(t, SOCMON_ESP_MON_DVFS + p, l->off_dvfs + 4u * (t * DVFS_OP_POINTS + p), NO_DST);
+        if (this_tile && (mask & (1u << ESP_MON_READ_NOC_INJECTS)))
+            for (unsigned p = 0; p < NOC_PLANES; p++)
+                EMIT(t, SOCMON_ESP_MON_NOC_INJ + p, l->off_inj + 4u * (t * NOC_PLANES + p), NO_DST);
+        for (unsigned p = 0; p < NOC_PLANES; p++) {
+            int want = (this_tile && (mask & (1u << ESP_MON_READ_NOC_QUEUE_FULL_TILE))) ||
+                       (p == a->noc_index && (mask & (1u << ESP_MON_READ_NOC_QUEUE_FULL_PLANE)));
+            if (want)
+                for (unsigned q = 0; q < NOC_QUEUES; q++)
+                    EMIT(t, SOCMON_ESP_MON_NOC_QFULL + p * NOC_QUEUES + q,
+                         l->off_qfull + 4u * ((t * NOC_PLANES + p) * NOC_QUEUES + q), NO_DST);
+        }
+    }
+#undef EMIT
+}
+
+typedef struct touch_state {
+    uint8_t touched[SOCMON_ESP_MAX_TILES];
+    uint16_t order[SOCMON_ESP_MAX_TILES];
+    unsigned n;
+} touch_state;
+
+static void emit_touch(void *user, unsigned tile, unsigned mon, size_t dst, size_t dst2)
+{
+    touch_state *ts = user;
+    if (!ts->touched[tile]) {
+        ts->touched[tile] = 1;
+        ts->order[ts->n++] = (uint16_t)tile;
+    }
+}
+
+typedef struct read_state {
+    socmon_esp_drv *drv;
+    unsigned char *out;
+    socmon_status st;
+} read_state;
+
+static void emit_read(void *user, unsigned tile, unsigned mon, size_t dst, size_t dst2)
+{
+    read_state *rs = user;
+    uint32_t v = 0;
+    if (rs->st != SOCMON_OK)
+        return;
+    rs->st = socmon_esp_drv_read(rs->drv, tile, mon, &v);
+    memcpy(rs->out + dst, &v, sizeof v);
+    if (dst2 != NO_DST)
+        memcpy(rs->out + dst2, &v, sizeof v);
+}
+
+static int is_freed(const void *p)
+{
+    for (unsigned i = 0; i < ctx.nfreed && i < GRAVEYARD; i++)
+        if (ctx.freed[i] == p)
+            return 1;
+    return 0;
+}
+
+static socmon_status check_args(const esp_monitor_args_t *a, const socmon_esp_soc_desc *d,
+                                const void *vals)
+{
+    unsigned nt = d->rows * d->cols;
+    unsigned nacc = socmon_esp_desc_tiles_of(d, SOCMON_ESP_TILE_ACC, NULL, 0);
+    switch (a->read_mode) {
+    case ESP_MON_READ_SINGLE:
+        if (a->tile_index >= nt)
+            return socmon_fail(SOCMON_ERANGE, "esp_monitor: tile_index %u out of range 0..%u",
+                               a->tile_index, nt - 1);
+        if (a->mon_index >= SOCMON_ESP_NMON)
+            return socmon_fail(SOCMON_ERANGE, "esp_monitor: mon_index %u out of range 0..%u",
+                               a->mon_index, SOCMON_ESP_NMON - 1);
+        return SOCMON_OK;
+    case ESP_MON_READ_ALL:
+    case ESP_MON_READ_MANY:
+        break;
+    default:
+        return socmon_fail(SOCMON_EINVAL,
+                           "esp_monitor: read_mode %d unknown (0 ALL, 1 SINGLE, 2 MANY)",
+                           (int)a->read_mode);
+    }
+    if (!vals)
+        return socmon_fail(SOCMON_EINVAL, "esp_monitor: vals is NULL (ALL and MANY modes "
+                                          "write their results there)");
+    if (is_freed(vals))
+        return socmon_fail(SOCMON_ESTATE, "esp_monitor: vals %p was freed by esp_monitor_free "
+                                          "(use after free)", vals);
+    if (a->read_mode == ESP_MON_READ_ALL)
+        return SOCMON_OK;
+    unsigned m = a->read_mask;
+    if (m & ~0x1ffu)
+        return socmon_fail(SOCMON_ERANGE,
+                           "esp_monitor: read_mask 0x%x has unknown bits 0x%x (valid bits 0..8, "
+                           "mask 0x1ff)", m, m & ~0x1ffu);
+    if ((m & (1u << ESP_MON_READ_ACC_STATS)) && a->acc_index >= nacc) {
+        if (nacc == 0)
+            return socmon_fail(SOCMON_ERANGE, "esp_monitor: acc_index %u: the SoC has no "
+                                              "accelerators", a->acc_index);
+        return socmon_fail(SOCMON_ERANGE, "esp_monitor: acc_index %u out of range 0..%u",
+                           a->acc_index, nacc - 1);
+    }
+    unsigned tile_bits = (1u << ESP_MON_READ_DVFS_OP) | (1u << ESP_MON_READ_NOC_INJECTS) |
+                         (1u << ESP_MON_READ_NOC_QUEUE_FULL_TILE);
+    if ((m & tile_bits) && a->tile_index >= nt)
+        return socmon_fail(SOCMON_ERANGE, "esp_monitor: tile_index %u out of range 0..%u",
+                           a->tile_index, nt - 1);
+    if ((m & (1u << ESP_MON_READ_NOC_QUEUE_FULL_PLANE)) && a->noc_index >= NOC_PLANES)
+        return socmon_fail(SOCMON_ERANGE, "esp_monitor: noc_index %u out of range 0..%u",
+                           a->noc_index, NOC_PLANES - 1);
+    return SOCMON_OK;
+}
+
+static socmon_status monitor_locked(const socmon_esp_api_layout *l, const esp_monitor_args_t *a,
+                                    void *vals, unsigned *ret)
+{
+    socmon_status st = load_desc();
+    if (st == SOCMON_OK)
+        st = esp_api_check_layout(l, &ctx.desc);
+    if (st == SOCMON_OK)
+        st = check_args(a, &ctx.desc, vals);
+    if (st == SOCMON_OK)
+        st = map();
+    if (st != SOCMON_OK)
+        return st;
+    if (a->read_mode == ESP_MON_READ_SINGLE) {
+        /* A live read, as ESP defines it: no snapshot, one bus access. */
+        uint32_t v = 0;
+        st = socmon_esp_drv_read(ctx.drv, a->tile_index, a->mon_index, &v);
+        *ret = st == SOCMON_OK ? v : 0;
+        return st;
+    }
+    if (ctx.scratch_size < l->size) {
+        unsigned char *p = realloc(ctx.scratch, l->size);
+        if (!p)
+            return socmon_fail(SOCMON_ENOMEM, "esp_monitor: out of memory");
+        ctx.scratch = p;
+        ctx.scratch_size = l->size;
+    }
+    memset(ctx.scratch, 0, l->size);
+    touch_state ts;
+    memset(ts.touched, 0, sizeof ts.touched);
+    ts.n = 0;
+    plan(l, a, &ctx.desc, emit_touch, &ts);
+    /* Freeze every tile the call reads, read, release: values of one tile
+     * are from one instant. */
+    unsigned frozen = 0;
+    for (; frozen < ts.n && st == SOCMON_OK; frozen++)
+        st = socmon_esp_drv_burst(ctx.drv, ts.order[frozen], 1);
+    if (st != SOCMON_OK)
+        frozen--;
+    read_state rs = {ctx.drv, ctx.scratch, st};
+    if (st == SOCMON_OK)
+        plan(l, a, &ctx.desc, emit_read, &rs);
+    for (unsigned k = 0; k < frozen; k++) {
+        socmon_status s2 = socmon_esp_drv_burst(ctx.drv, ts.order[k], 0);
+        if (rs.st == SOCMON_OK)
+            rs.st = s2;
+    }
+    if (rs.st == SOCMON_OK)
+        memcpy(vals, ctx.scratch, l->size);
+    *ret = 0;
+    return rs.st;
+}
+
+unsigned int socmon_esp_api_monitor(const socmon_esp_api_layout *l, const esp_monitor_args_t *args,
+                                    void *vals)
+{
+    unsigned ret = 0;
+    pthread_mutex_lock(&ctx.lock);
+    socmon_status st = monitor_locked(l, args, vals, &ret);
+    pthread_mutex_unlock(&ctx.lock);
+    esp_api_set_status(st);
+    return st == SOCMON_OK ? ret : 0;
+}
+
+/* ---- allocation and teardown ---- */
+
+void *socmon_esp_api_vals_alloc(const socmon_esp_api_layout *l)
+{
+    vals_node *n = malloc(sizeof *n);
+    void *v = calloc(1, l->size);
+    if (!n || !v) {
+        free(n);
+        free(v);
+        socmon_fail(SOCMON_ENOMEM, "esp_monitor_vals_alloc: out of memory (%zu bytes)", l->size);
+        esp_api_set_status(SOCMON_ENOMEM);
+        return NULL;
+    }
+    n->vals = v;
+    n->size = l->size;
+    pthread_mutex_lock(&ctx.lock);
+    n->next = ctx.allocs;
+    ctx.allocs = n;
+    /* A fresh block may reuse a freed address: it is not freed any more. */
+    for (unsigned i = 0; i < ctx.nfreed && i < GRAVEYARD; i++)
+        if (ctx.freed[i] == v)
+            ctx.freed[i] = NULL;
+    pthread_mutex_unlock(&ctx.lock);
+    esp_api_set_status(SOCMON_OK);
+    return v;
+}
+
+void esp_monitor_free(void)
+{
+    pthread_mutex_lock(&ctx.lock);
+    if (ctx.mapped)
+        socmon_esp_drv_release_all(ctx.drv);
+    unmap();
+    while (ctx.allocs) {
+        vals_node *n = ctx.allocs;
+        ctx.allocs = n->next;
+        /* Keep the last GRAVEYARD blocks allocated (their addresses cannot be
+         * handed out again) so esp_monitor can name a use after free. */
+        unsigned slot = ctx.nfreed % GRAVEYARD;
+        if (ctx.nfreed >= GRAVEYARD)
+            free(ctx.freed[slot]);
+        ctx.freed[slot] = n->vals;
+        ctx.nfreed++;
+        free(n);
+    }
+    free(ctx.scratch);
+    ctx.scratch = NULL;
+    ctx.scratch_size = 0;
+    /* The SoC description is read again on the next mapping, so a changed
+     * SOCMON_ESP_SOC takes effect. */
+    ctx.have_desc = 0;
+    pthread_mutex_unlock(&ctx.lock);
+    esp_api_set_status(SOCMON_OK);
+}
+
+/* ---- libesp shims: buffers and accelerator runs on the virtual SoC ---- */
+
+void *esp_alloc(size_t size)
+{
+    buf_node *n = malloc(sizeof *n);
+    void *b = calloc(1, size ? size : 1);
+    if (!n || !b) {
+        free(n);
+        free(b);
+        esp_api_set_status(socmon_fail(SOCMON_ENOMEM, "esp_alloc: out of memory (%zu bytes)", size));
+        return NULL;
+    }
+    n->buf = b;
+    n->size = size;
+    pthread_mutex_lock(&ctx.lock);
+    n->next = ctx.bufs;
+    ctx.bufs = n;
+    pthread_mutex_unlock(&ctx.lock);
+    esp_api_set_status(SOCMON_OK);
+    return b;
+}
+
+void esp_free(void *buf)
+{
+    if (!buf)
+        return;
+    pthread_mutex_lock(&ctx.lock);
+    socmon_status st = SOCMON_OK;
+    buf_node **pp = &ctx.bufs;
+    while (*pp && (*pp)->buf != buf)
+        pp = &(*pp)->next;
+    if (*pp) {
+        buf_node *n = *pp;
+        *pp = n->next;
+        free(n->buf);
+        free(n);
+    } else {
+        st = socmon_fail(SOCMON_EINVAL, "esp_free: %p is not a live esp_alloc buffer", buf);
+    }
+    pthread_mutex_unlock(&ctx.lock);
+    esp_api_set_status(st);
+}
+
+void esp_cleanup(void)
+{
+    pthread_mutex_lock(&ctx.lock);
+    while (ctx.bufs) {
+        buf_node *n = ctx.bufs;
+        ctx.bufs = n->next;
+        free(n->buf);
+        free(n);
+    }
+    pthread_mutex_unlock(&ctx.lock);
+    esp_api_set_status(SOCMON_OK);
+}
+
+/* "fft_stratus.1" -> the second accelerator tile named "fft_stratus", or
+ * named "fft" (a prefix followed by '_'). */
+static socmon_status find_acc(const char *devname, unsigned *ordinal)
+{
+    if (!devname)
+        return socmon_fail(SOCMON_EINVAL, "esp_run: devname is NULL");
+    const char *dot = strrchr(devname, '.');
+    size_t stem = dot ? (size_t)(dot - devname) : strlen(devname);
+    unsigned k = 0;
+    if (dot) {
+        char *end = NULL;
+        unsigned long v = strtoul(dot + 1, &end, 10);
+        if (end == dot + 1 || *end || v > SOCMON_ESP_MAX_TILES)
+            return socmon_fail(SOCMON_EINVAL, "esp_run: devname '%s': expected NAME.INDEX", devname);
+        k = (unsigned)v;
+    }
+    unsigned idx[SOCMON_ESP_MAX_TILES];
+    unsigned nacc = socmon_esp_desc_tiles_of(&ctx.desc, SOCMON_ESP_TILE_ACC, idx,
+                                             SOCMON_ESP_MAX_TILES);
+    unsigned seen = 0;
+    for (unsigned a = 0; a < nacc; a++) {
+        const char *name = ctx.desc.tiles[idx[a]].name;
+        size_t len = strlen(name);
+        int match = len > 0 && len <= stem && strncmp(devname, name, len) == 0 &&
+                    (len == stem || devname[len] == '_');
+        if (match && seen++ == k) {
+            *ordinal = a;
+            return SOCMON_OK;
+        }
+    }
+    return socmon_fail(SOCMON_ENOENT,
+                       "esp_run: devname '%s' matches no accelerator of the SoC (%u tiles named "
+                       "like '%.*s'; index %u requested)", devname, seen, (int)stem, devname, k);
+}
+
+static size_t buf_size(const void *buf)
+{
+    for (buf_node *n = ctx.bufs; n; n = n->next)
+        if (n->buf == buf)
+            return n->size;
+    return 0;
+}
+
+static const socmon_esp_coherence coh_map[] = {
+    [ACC_COH_NONE] = SOCMON_ESP_COH_NONE,
+    [ACC_COH_LLC] = SOCMON_ESP_COH_LLC,
+    [ACC_COH_RECALL] = SOCMON_ESP_COH_DMA,
+    [ACC_COH_FULL] = SOCMON_ESP_COH_FULL,
+    [ACC_COH_AUTO] = SOCMON_ESP_COH_LLC,   /* ESP's runtime picks; LLC-coherent is its usual pick */
+};
+
+static socmon_status run_one(esp_thread_info_t *c)
+{
+    unsigned acc = 0;
+    socmon_status st = find_acc(c->devname, &acc);
+    if (st != SOCMON_OK)
+        return st;
+    enum accelerator_coherence coh = c->esp_desc ? c->esp_desc->coherence : ACC_COH_NONE;
+    if ((unsigned)coh > ACC_COH_AUTO)
+        return socmon_fail(SOCMON_EINVAL, "esp_run: %s: coherence %d unknown (0..4)", c->devname,
+                           (int)coh);
+    size_t bytes = c->esp_desc && c->esp_desc->footprint ? c->esp_desc->footprint
+                                                          : buf_size(c->hw_buf);
+    if (bytes == 0)
+        return socmon_fail(SOCMON_EINVAL, "esp_run: %s: no footprint and hw_buf %p is not an "
+                                          "esp_alloc buffer: how many bytes does it move?",
+                           c->devname, c->hw_buf);
+    uint64_t t0 = socmon_esp_soc_now_ns(ctx.soc);
+    st = socmon_esp_soc_acc_invoke(ctx.soc, acc, bytes, coh_map[coh]);
+    c->hw_ns = socmon_esp_soc_now_ns(ctx.soc) - t0;
+    return st;
+}
+
+void esp_run(esp_thread_info_t cfg[], unsigned nacc)
+{
+    pthread_mutex_lock(&ctx.lock);
+    socmon_status st = cfg || nacc == 0 ? map() : socmon_fail(SOCMON_EINVAL, "esp_run: cfg is NULL");
+    if (st == SOCMON_OK && ctx.devmem)
+        st = socmon_fail(SOCMON_ENOTSUP, "esp_run: runs accelerators of the virtual SoC only "
+                                         "(SOCMON_ESP selects hardware; use ESP's own libesp there)");
+    for (unsigned i = 0; i < nacc && st == SOCMON_OK; i++)
+        if (cfg[i].run)
+            st = run_one(&cfg[i]);
+    pthread_mutex_unlock(&ctx.lock);
+    esp_api_set_status(st);
+}
