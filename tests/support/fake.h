@@ -1,0 +1,37 @@
+/* Test doubles: a device whose counters live in an array, and a simulated
+ * target whose counters grow at fixed rates as time advances. */
+#ifndef SOCMON_TEST_FAKE_H
+#define SOCMON_TEST_FAKE_H
+
+#include <stdint.h>
+#include "socmon/socmon.h"
+
+#define FAKE_MAX 16
+
+typedef struct fake_dev {
+    uint64_t value[FAKE_MAX];
+    unsigned width[FAKE_MAX];
+    size_t n;
+    unsigned reads;   /* read callbacks served */
+} fake_dev;
+
+/* A device "fake" with n counters c0..c{n-1} of the given widths, instance
+ * "u0" for even and "u1" for odd indices. The device does not own fd. */
+socmon_status fake_device_new(fake_dev *fd, size_t n, const unsigned *widths, socmon_device **out);
+
+/* The fake target: counter i grows by rate[i] events per microsecond of
+ * simulated time; the workload "finite" ends after end_ns. */
+typedef struct fake_target_cfg {
+    size_t n;
+    unsigned width[FAKE_MAX];
+    double rate_per_us[FAKE_MAX];
+    double max_rate_hz[FAKE_MAX];
+    uint64_t end_ns;
+    int simulated;
+} fake_target_cfg;
+
+extern fake_target_cfg fake_cfg;          /* read by the open callback */
+extern const socmon_target_ops fake_target_ops;
+extern const socmon_target_ops fake_rt_target_ops;
+
+#endif
