@@ -173,8 +173,13 @@ socmon_status socmon_bus_mmio_open(const char *path, uint64_t offset, uint64_t s
     if (m->map == MAP_FAILED) {
         m->map = NULL;
         mmio_destroy(m);
-        if (err == EACCES || err == EPERM)
-            return open_error(path, err);
+        if (err == EPERM || err == EACCES)
+            /* open passed, so this is the kernel's range check (STRICT_DEVMEM), not file modes */
+            return socmon_fail(SOCMON_EPERM,
+                               "mmio %s: mmap of 0x%" PRIx64 "+0x%" PRIx64
+                               " refused: the kernel restricts this range (CONFIG_STRICT_DEVMEM; "
+                               "use the device's UIO node instead)",
+                               path, offset, size);
         return socmon_fail(SOCMON_EIO, "mmio %s: mmap of 0x%" PRIx64 "+0x%" PRIx64 " failed: %s",
                            path, offset, size, strerror(err));
     }

@@ -219,6 +219,8 @@ static void test_permission_denied(void **state)
     int status;
     assert_int_equal(waitpid(pid, &status, 0), pid);
     assert_true(WIFEXITED(status));
+    if (WEXITSTATUS(status) == 3) /* e.g. a user namespace without uid 65534 */
+        skip();
     assert_int_equal(WEXITSTATUS(status), 0);
 }
 
