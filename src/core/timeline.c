@@ -230,44 +230,44 @@ socmon_status socmon_timeline_append(socmon_timeline *tl, const socmon_sample *s
 
 /* Decodes the sample at data[*pos..len) against *t and vals (updated in
  * place). On a malformed sample returns SOCMON_EPARSE with a message giving
- * the absolute offset base + position and what was wrong. */
+ * the absolute offset base + position, chunk ci, sample si and what was wrong. */
 static socmon_status decode_sample(const uint8_t *data, size_t len, size_t *pos, size_t base,
-                                   size_t nc, uint64_t *t, uint32_t *flags, uint32_t *missed,
-                                   uint64_t *vals)
+                                   size_t ci, size_t si, size_t nc, uint64_t *t, uint32_t *flags,
+                                   uint32_t *missed, uint64_t *vals)
 {
     uint64_t x;
     size_t at = *pos;
     int e = socmon_varint_get(data, len, pos, &x);
     if (e)
-        return socmon_fail(SOCMON_EPARSE, "offset %zu: timestamp: %s", base + at,
+        return socmon_fail(SOCMON_EPARSE, "offset %zu: chunk %zu sample %zu: timestamp: %s", base + at, ci, si,
                            socmon_varint_strerror(e));
     *t += x;
     at = *pos;
     e = socmon_varint_get(data, len, pos, &x);
     if (e)
-        return socmon_fail(SOCMON_EPARSE, "offset %zu: flags: %s", base + at,
+        return socmon_fail(SOCMON_EPARSE, "offset %zu: chunk %zu sample %zu: flags: %s", base + at, ci, si,
                            socmon_varint_strerror(e));
     if (x >> 33)
-        return socmon_fail(SOCMON_EPARSE, "offset %zu: flags field 0x%llx above 33 bits",
-                           base + at, (unsigned long long)x);
+        return socmon_fail(SOCMON_EPARSE, "offset %zu: chunk %zu sample %zu: flags field 0x%llx above 33 bits",
+                           base + at, ci, si, (unsigned long long)x);
     *flags = (uint32_t)(x >> 1);
     *missed = 0;
     if (x & 1) {
         at = *pos;
         e = socmon_varint_get(data, len, pos, &x);
         if (e)
-            return socmon_fail(SOCMON_EPARSE, "offset %zu: missed count: %s", base + at,
+            return socmon_fail(SOCMON_EPARSE, "offset %zu: chunk %zu sample %zu: missed count: %s", base + at, ci, si,
                                socmon_varint_strerror(e));
         if (x == 0 || x > UINT32_MAX)
-            return socmon_fail(SOCMON_EPARSE, "offset %zu: missed count %llu out of range 1..%u",
-                               base + at, (unsigned long long)x, UINT32_MAX);
+            return socmon_fail(SOCMON_EPARSE, "offset %zu: chunk %zu sample %zu: missed count %llu out of range 1..%u",
+                               base + at, ci, si, (unsigned long long)x, UINT32_MAX);
         *missed = (uint32_t)x;
     }
     for (size_t j = 0; j < nc; j++) {
         at = *pos;
         e = socmon_varint_get(data, len, pos, &x);
         if (e)
-            return socmon_fail(SOCMON_EPARSE, "offset %zu: counter %zu: %s", base + at, j,
+            return socmon_fail(SOCMON_EPARSE, "offset %zu: chunk %zu sample %zu: counter %zu: %s", base + at, ci, si, j,
                                socmon_varint_strerror(e));
         vals[j] += x;
     }
@@ -306,8 +306,8 @@ socmon_status socmon_timeline_get(const socmon_timeline *tl, size_t i, socmon_sa
     if (tl->ncounters > 0)
         memset(s->v, 0, tl->ncounters * sizeof *s->v);
     for (size_t j = 0; j <= i % tl->k; j++) {
-        st = decode_sample(c->data, c->len, &pos, 0, tl->ncounters, &t, &s->flags, &s->missed,
-                           s->v);
+        st = decode_sample(c->data, c->len, &pos, 0, i / tl->k, j, tl->ncounters, &t, &s->flags,
+                           &s->missed, s->v);
         if (st != SOCMON_OK)
             return st;
     }
@@ -349,8 +349,8 @@ socmon_status socmon_timeline_iter_next(socmon_timeline_iter *it, socmon_sample 
             memset(it->prev, 0, tl->ncounters * sizeof *it->prev);
     }
     const chunk *c = &tl->chunks[it->chunk];
-    st = decode_sample(c->data, c->len, &it->pos, 0, tl->ncounters, &it->t_prev, &s->flags,
-                       &s->missed, it->prev);
+    st = decode_sample(c->data, c->len, &it->pos, 0, it->chunk, it->next % tl->k, tl->ncounters,
+                       &it->t_prev, &s->flags, &s->missed, it->prev);
     if (st != SOCMON_OK)
         return st;
     s->t_ns = it->t_prev;
@@ -373,11 +373,11 @@ socmon_status socmon_timeline_add_chunk(socmon_timeline *tl, const uint8_t *data
                                         size_t nsamples, size_t file_offset)
 {
     if (tl->nchunks > 0 && tl->chunks[tl->nchunks - 1].n != tl->k)
-        return socmon_fail(SOCMON_EPARSE, "offset %zu: chunk after a partial chunk of %zu samples (chunks hold %zu)",
-                           file_offset, tl->chunks[tl->nchunks - 1].n, tl->k);
+        return socmon_fail(SOCMON_EPARSE, "offset %zu: chunk %zu follows a partial chunk of %zu samples (chunks hold %zu)",
+                           file_offset, tl->nchunks, tl->chunks[tl->nchunks - 1].n, tl->k);
     if (nsamples < 1 || nsamples > tl->k)
-        return socmon_fail(SOCMON_EPARSE, "offset %zu: chunk sample count %zu out of range 1..%zu",
-                           file_offset, nsamples, tl->k);
+        return socmon_fail(SOCMON_EPARSE, "offset %zu: chunk %zu sample count %zu out of range 1..%zu",
+                           file_offset, tl->nchunks, nsamples, tl->k);
     if (tl->len > SIZE_MAX - nsamples)
         return socmon_fail(SOCMON_EPARSE, "offset %zu: too many samples", file_offset);
 
@@ -389,14 +389,14 @@ socmon_status socmon_timeline_add_chunk(socmon_timeline *tl, const uint8_t *data
     if (tl->ncounters > 0)
         memset(tl->last, 0, tl->ncounters * sizeof *tl->last);
     for (size_t i = 0; i < nsamples; i++) {
-        socmon_status st = decode_sample(data, len, &pos, file_offset, tl->ncounters, &t, &flags,
-                                         &missed, tl->last);
+        socmon_status st = decode_sample(data, len, &pos, file_offset, tl->nchunks, i,
+                                         tl->ncounters, &t, &flags, &missed, tl->last);
         if (st != SOCMON_OK)
-            return socmon_fail_prefix(st, "chunk sample %zu of %zu: ", i, nsamples);
+            return st;
     }
     if (pos != len)
-        return socmon_fail(SOCMON_EPARSE, "offset %zu: %zu trailing bytes after the chunk's %zu samples",
-                           file_offset + pos, len - pos, nsamples);
+        return socmon_fail(SOCMON_EPARSE, "offset %zu: chunk %zu: %zu trailing bytes after its %zu samples",
+                           file_offset + pos, tl->nchunks, len - pos, nsamples);
     tl->t_last = t;
 
     socmon_status st = push_chunk(tl);
