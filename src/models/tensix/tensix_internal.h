@@ -1,0 +1,60 @@
+/* Internal state of the Tensix core model, shared by its source files. */
+#ifndef SOCMON_MODELS_TENSIX_INTERNAL_H
+#define SOCMON_MODELS_TENSIX_INTERNAL_H
+
+#include "drivers/tensix/tensix_hw.h"
+#include "models/tensix/tensix_model.h"
+
+#define TX_NSIG 94           /* one signal per event of the guide's table */
+#define TX_RATIO_ONE (1u << 20)
+
+enum { TX_PH_FILL, TX_PH_STEADY, TX_PH_DRAIN, TX_PH_IDLE, TX_NPHASES };
+
+typedef struct tx_bank {
+    uint32_t ref_reg, mode_reg, ctrl_reg;   /* as last written */
+    int running;
+    unsigned mode;                          /* latched at the start edge */
+    uint32_t ref_period;                    /* latched at the start edge */
+    unsigned mux;                           /* L1 only: MUX_CTRL bit 4 at the start edge */
+    uint64_t start_cycle, stop_cycle;
+    uint64_t start_cnt[TX_NSIG], stop_cnt[TX_NSIG];
+} tx_bank;
+
+struct socmon_tensix_core {
+    socmon_tensix_kernel_params p;
+    socmon_tensix_stage_costs costs;
+    uint64_t now;                           /* cycles since creation */
+
+    /* Kernel: each signal counts floor(ratio * parent's count) within a
+     * phase, so a child never advances more than its parent in any window. */
+    int phase;
+    uint64_t phase_left;                    /* cycles left in phase (IDLE: unbounded) */
+    uint64_t phase_root;                    /* cycles elapsed in the current phase */
+    int parent[TX_NSIG];                    /* -1: the cycle count */
+    unsigned order[TX_NSIG];                /* parents before children */
+    uint32_t ratio[TX_NPHASES][TX_NSIG];    /* fixed point, TX_RATIO_ONE = 1.0 */
+    uint64_t base[TX_NSIG];                 /* totals at the start of the phase */
+    uint64_t inphase[TX_NSIG];
+
+    tx_bank bank[SOCMON_TENSIX_NBANKS];
+    uint32_t all_reg, mux_reg;
+    int l1_undef;
+
+    uint8_t *l1;
+};
+
+/* tensix_kernel.c */
+socmon_status tx_kernel_init(socmon_tensix_core *c);
+void tx_kernel_begin(socmon_tensix_core *c);
+/* Runs n cycles of the kernel (crossing phases as needed). */
+void tx_kernel_step(socmon_tensix_core *c, uint64_t n);
+uint64_t tx_signal_total(const socmon_tensix_core *c, unsigned sig);
+int tx_signal_index(unsigned bank, unsigned counter_id, unsigned l1_mux);
+
+/* tensix_regs.c */
+void tx_regs_reset(socmon_tensix_core *c);
+/* Cycles until the earliest mode-1 auto-stop; UINT64_MAX if none pending. */
+uint64_t tx_regs_next_deadline(const socmon_tensix_core *c);
+void tx_regs_expire(socmon_tensix_core *c);
+
+#endif
