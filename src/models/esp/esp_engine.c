@@ -48,7 +48,3 @@ socmon_status socmon_esp_soc_cpu_access(socmon_esp_soc *soc, unsigned cpu_ordina
 socmon_status socmon_esp_soc_acc_invoke(socmon_esp_soc *soc, unsigned acc_ordinal,
                                         uint64_t bytes, socmon_esp_coherence mode)
 { return socmon_fail(SOCMON_ENOTSUP, "esp acc_invoke: workload model not landed yet"); }
-socmon_status socmon_esp_soc_desc_parse(const char *text, const char *srcname, socmon_esp_soc_desc *d)
-{ return socmon_fail(SOCMON_ENOTSUP, "esp: SoC file parser not landed yet"); }
-socmon_status socmon_esp_soc_desc_load(const char *path, socmon_esp_soc_desc *d)
-{ return socmon_fail(SOCMON_ENOTSUP, "esp: SoC file parser not landed yet"); }
