@@ -123,8 +123,11 @@ socmon_status socmon_bus_model_map(socmon_bus *bus, uint64_t base, uint64_t size
     while (at < mb->n && mb->r[at].base < base)
         at++;
     const region *prev = at > 0 ? &mb->r[at - 1] : NULL, *next = at < mb->n ? &mb->r[at] : NULL;
-    if ((prev && prev->base + prev->size > base) || (next && base + size > next->base)) {
-        const region *o = (prev && prev->base + prev->size > base) ? prev : next;
+    /* Inclusive ends: a region may end at the top of the address space. */
+    int hit_prev = prev && prev->base + (prev->size - 1) >= base;
+    int hit_next = next && base + (size - 1) >= next->base;
+    if (hit_prev || hit_next) {
+        const region *o = hit_prev ? prev : next;
         return socmon_fail(SOCMON_ERANGE,
                            "socmon_bus_model_map: region 0x%llx..0x%llx overlaps 0x%llx..0x%llx",
                            (unsigned long long)base, (unsigned long long)(base + size - 1),

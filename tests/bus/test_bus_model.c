@@ -117,6 +117,18 @@ static void test_overlap_rejected(void **state)
     socmon_bus_free(bus);
 }
 
+static void test_overlap_at_top_of_address_space(void **state)
+{
+    socmon_bus *bus;
+    assert_int_equal(socmon_bus_model_new(&bus), SOCMON_OK);
+    assert_int_equal(socmon_bus_model_map(bus, 0xFFFFFFFFFFFFF000ull, 0x1000, &p_ops, NULL), SOCMON_OK);
+    assert_int_equal(socmon_bus_model_map(bus, 0xFFFFFFFFFFFFF800ull, 0x100, &p_ops, NULL), SOCMON_ERANGE);
+    assert_int_equal(socmon_bus_model_map(bus, 0xFFFFFFFFFFFFE000ull, 0x2000, &p_ops, NULL), SOCMON_ERANGE);
+    assert_non_null(strstr(socmon_errmsg(), "overlaps"));
+    assert_int_equal(socmon_bus_model_map(bus, 0xFFFFFFFFFFFFE000ull, 0x1000, &p_ops, NULL), SOCMON_OK);
+    socmon_bus_free(bus);
+}
+
 static void test_unmapped_and_unaligned(void **state)
 {
     probe a = {.id = 1};
@@ -196,6 +208,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dispatch_by_region),
         cmocka_unit_test(test_overlap_rejected),
+        cmocka_unit_test(test_overlap_at_top_of_address_space),
         cmocka_unit_test(test_unmapped_and_unaligned),
         cmocka_unit_test(test_stats_count_every_access),
         cmocka_unit_test(test_map_needs_model_bus),
