@@ -1,0 +1,45 @@
+/* Shared pieces of the socmon subcommands. */
+#ifndef SOCMON_CLI_H
+#define SOCMON_CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "socmon/socmon.h"
+
+#define SOCMON_DEFAULT_TARGET "esp"
+
+typedef enum { OUT_TABLE, OUT_CSV, OUT_JSON } out_format;
+
+/* What most subcommands open: a target, a counter set, and the target's metrics bound to it. */
+typedef struct cli_session {
+    socmon_target *target;
+    socmon_set *set;
+    socmon_metricset *ms;      /* NULL if the target has none */
+    socmon_metrics *metrics;   /* bound to set; NULL if no metrics */
+    socmon_counter *schema;    /* the set's counters, contiguous, for binding */
+    const char **names;        /* the set's full counter names */
+} cli_session;
+
+int cmd_list(int argc, char **argv);
+int cmd_read(int argc, char **argv);
+int cmd_stat(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+
+/* Prints "socmon: <what>: <message>" for a failed status and returns exit code 1. */
+int cli_error(const char *what, socmon_status st);
+/* "200us", "1.5ms", "2s", "100ns"; a bare number means milliseconds (like perf -I). */
+int cli_parse_duration(const char *s, uint64_t *ns);
+int cli_parse_sep(const char *s, char *sep);
+
+socmon_status cli_session_open(cli_session *cs, const char *target, const char *events);
+void cli_session_close(cli_session *cs);
+/* Binds a metric set to a schema of counters plus the given device parameters. */
+socmon_status cli_bind_metrics(const socmon_metricset *ms, const socmon_counter *counters, size_t n,
+                               size_t nparams, const char *const *pnames, const double *pvalues,
+                               socmon_metrics **out);
+
+/* Human-readable duration, e.g. "1.200 ms". */
+void cli_format_ns(char *buf, size_t len, uint64_t ns);
+
+#endif

@@ -1,0 +1,301 @@
+/* socmon report: a recording shown per interval or summed. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/opts.h"
+#include "cli/output.h"
+#include "export/table.h"
+
+#define REPORT_OPTS (OPT_INPUT | OPT_FORMAT | OPT_SUMMARY | OPT_ALL)
+
+static void help(FILE *fp)
+{
+    fprintf(fp, "usage: socmon report [options]\n\n"
+                "Reads a recording made by 'socmon record'. By default prints one row per interval with\n"
+                "the device-wide metrics (CSV and JSON hold every metric and, with --all, every counter\n"
+                "delta); --summary prints totals, metrics and hot spots over the whole recording.\n\n");
+    cli_help_opts(fp, REPORT_OPTS);
+}
+
+typedef struct report {
+    socmon_recording *rec;
+    const char **names;
+    char **owned;
+    socmon_metricset *ms;
+    socmon_metrics *m;
+    const socmon_target_ops *ops;
+} report;
+
+static void report_free(report *r)
+{
+    for (size_t i = 0; r->owned && i < r->rec->ncounters; i++)
+        free(r->owned[i]);
+    free(r->owned);
+    free(r->names);
+    socmon_metrics_free(r->m);
+    socmon_metricset_free(r->ms);
+    socmon_recording_free(r->rec);
+}
+
+static socmon_status report_open(report *r, const char *path)
+{
+    memset(r, 0, sizeof *r);
+    socmon_status st = socmon_recording_load(path, &r->rec);
+    if (st != SOCMON_OK)
+        return st;
+    size_t n = r->rec->ncounters;
+    r->names = calloc(n + 1, sizeof *r->names);
+    r->owned = calloc(n + 1, sizeof *r->owned);
+    if (!r->names || !r->owned)
+        return SOCMON_ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        const socmon_counter *c = &r->rec->counters[i];
+        size_t len = strlen(c->instance) + strlen(c->name) + 2;
+        if (!(r->owned[i] = malloc(len)))
+            return SOCMON_ENOMEM;
+        snprintf(r->owned[i], len, "%s%s%s", c->instance, *c->instance ? "." : "", c->name);
+        r->names[i] = r->owned[i];
+    }
+    char tname[64];
+    snprintf(tname, sizeof tname, "%.*s", (int)strcspn(r->rec->target, ":"), r->rec->target);
+    r->ops = socmon_target_lookup(tname);
+    const char *text = r->ops ? socmon_builtin_metrics(r->ops->metrics) : NULL;
+    if (!text)
+        return SOCMON_OK; /* counters only */
+    if ((st = socmon_metricset_load_string(text, r->ops->metrics, &r->ms)) != SOCMON_OK)
+        return st;
+    return cli_bind_metrics(r->ms, r->rec->counters, n, r->rec->nparams,
+                            (const char *const *)r->rec->param_names, r->rec->param_values, &r->m);
+}
+
+static void print_cell(char sep, int first, const char *s)
+{
+    if (!first)
+        putchar(sep);
+    socmon_csv_field(stdout, s, sep);
+}
+
+static int per_interval(report *r, const cli_opts *o)
+{
+    size_t n = r->rec->ncounters, nm = r->m ? socmon_metrics_nresults(r->m) : 0;
+    socmon_sample a = {0}, b = {0};
+    a.n = b.n = n;
+    a.v = calloc(n + 1, sizeof *a.v);
+    b.v = calloc(n + 1, sizeof *b.v);
+    uint64_t *d = calloc(n + 1, sizeof *d);
+    double *mv = calloc(nm + 1, sizeof *mv);
+    socmon_timeline_iter it;
+    int rc = 0;
+    if (!a.v || !b.v || !d || !mv || socmon_timeline_iter_init(r->rec->tl, &it) != SOCMON_OK) {
+        fprintf(stderr, "socmon report: out of memory\n");
+        free(a.v), free(b.v), free(d), free(mv);
+        return 1;
+    }
+    /* Table mode shows device-wide metrics only; the machine formats show all. */
+    int table = o->fmt == OUT_TABLE;
+    json_t *rows = o->fmt == OUT_JSON ? json_array() : NULL;
+    socmon_table *tab = NULL;
+    if (table) {
+        size_t cols = 2;
+        for (size_t k = 0; k < nm; k++)
+            cols += !*socmon_metrics_result(r->m, k)->instance;
+        if (cols == 2)
+            cols++; /* no metrics: show the events total */
+        char *align = malloc(cols + 1);
+        const char **hdr = calloc(cols, sizeof *hdr);
+        if (align && hdr) {
+            memset(align, 'r', cols);
+            align[cols] = '\0';
+            align[cols - 1] = 'l';
+            size_t c = 0;
+            hdr[c++] = "time";
+            for (size_t k = 0; k < nm; k++)
+                if (!*socmon_metrics_result(r->m, k)->instance)
+                    hdr[c++] = socmon_metrics_result(r->m, k)->def->name;
+            if (c == 1)
+                hdr[c++] = "events";
+            hdr[c++] = "flags";
+            socmon_table_new(cols, align, hdr, &tab);
+        }
+        free(align);
+        free(hdr);
+        if (!tab) {
+            rc = 1;
+            goto out;
+        }
+    } else if (o->fmt == OUT_CSV) {
+        print_cell(o->sep, 1, "t_ns");
+        print_cell(o->sep, 0, "interval_ns");
+        print_cell(o->sep, 0, "flags");
+        for (size_t k = 0; k < nm; k++) {
+            const socmon_metric_result_info *ri = socmon_metrics_result(r->m, k);
+            char h[160];
+            snprintf(h, sizeof h, "%s%s%s", ri->instance, *ri->instance ? "." : "", ri->def->name);
+            print_cell(o->sep, 0, h);
+        }
+        for (size_t i = 0; o->all && i < n; i++)
+            print_cell(o->sep, 0, r->names[i]);
+        putchar('\n');
+    }
+    size_t idx = 0;
+    uint64_t t0 = 0;
+    while (socmon_timeline_iter_next(&it, &b) == SOCMON_OK) {
+        if (idx++ == 0) {
+            t0 = b.t_ns;
+            memcpy(a.v, b.v, n * sizeof *a.v);
+            a.t_ns = b.t_ns;
+            continue;
+        }
+        for (size_t i = 0; i < n; i++)
+            d[i] = socmon_delta(a.v[i], b.v[i], r->rec->counters[i].width);
+        uint64_t dt = b.t_ns - a.t_ns;
+        if (r->m)
+            socmon_metrics_eval(r->m, d, (double)dt / 1e9, mv);
+        char flags[48] = "";
+        if (b.flags & SOCMON_SAMPLE_MISSED)
+            snprintf(flags, sizeof flags, "missed=%u", b.missed);
+        if (b.flags & SOCMON_SAMPLE_UNDEF)
+            strncat(flags, *flags ? " undef" : "undef", sizeof flags - strlen(flags) - 1);
+        if (table) {
+            const char *row[64 + 3];
+            char cells[64 + 3][48];
+            size_t c = 0;
+            cli_format_ns(cells[c], sizeof cells[c], b.t_ns - t0);
+            row[c] = cells[c];
+            c++;
+            for (size_t k = 0; k < nm && c < 64; k++) {
+                const socmon_metric_result_info *ri = socmon_metrics_result(r->m, k);
+                if (*ri->instance)
+                    continue;
+                const char *label = cli_metric_label(ri->def, mv[k]);
+                if (label)
+                    snprintf(cells[c], sizeof cells[c], "%s", label);
+                else
+                    socmon_format_value(cells[c], sizeof cells[c], mv[k]);
+                row[c] = cells[c];
+                c++;
+            }
+            if (c == 1) {
+                uint64_t sum = 0;
+                for (size_t i = 0; i < n; i++)
+                    sum += d[i];
+                snprintf(cells[c], sizeof cells[c], "%llu", (unsigned long long)sum);
+                row[c] = cells[c];
+                c++;
+            }
+            row[c] = flags;
+            socmon_table_add(tab, row);
+        } else if (o->fmt == OUT_CSV) {
+            printf("%llu%c%llu%c", (unsigned long long)b.t_ns, o->sep, (unsigned long long)dt, o->sep);
+            socmon_csv_field(stdout, flags, o->sep);
+            for (size_t k = 0; k < nm; k++) {
+                char v[48];
+                socmon_format_value(v, sizeof v, mv[k]);
+                print_cell(o->sep, 0, isnan(mv[k]) ? "" : v);
+            }
+            for (size_t i = 0; o->all && i < n; i++)
+                printf("%c%llu", o->sep, (unsigned long long)d[i]);
+            putchar('\n');
+        } else {
+            json_t *row = json_pack("{s:I, s:I, s:s}", "t_ns", (json_int_t)b.t_ns, "interval_ns", (json_int_t)dt,
+                                    "flags", flags);
+            json_t *mo = json_object();
+            for (size_t k = 0; k < nm; k++) {
+                const socmon_metric_result_info *ri = socmon_metrics_result(r->m, k);
+                char h[160];
+                snprintf(h, sizeof h, "%s%s%s", ri->instance, *ri->instance ? "." : "", ri->def->name);
+                json_object_set_new(mo, h, isfinite(mv[k]) ? json_real(mv[k]) : json_null());
+            }
+            json_object_set_new(row, "metrics", mo);
+            if (o->all) {
+                json_t *co = json_object();
+                for (size_t i = 0; i < n; i++)
+                    json_object_set_new(co, r->names[i], json_integer((json_int_t)d[i]));
+                json_object_set_new(row, "deltas", co);
+            }
+            json_array_append_new(rows, row);
+        }
+        memcpy(a.v, b.v, n * sizeof *a.v);
+        a.t_ns = b.t_ns;
+    }
+    if (tab) {
+        printf("recording of '%s' (%s), %zu samples\n\n", r->rec->target, r->rec->device,
+               socmon_timeline_len(r->rec->tl));
+        socmon_table_print(tab, stdout, "  ");
+    }
+    if (rows) {
+        json_t *doc = json_pack("{s:s, s:s, s:I, s:o}", "target", r->rec->target, "device", r->rec->device,
+                                "interval_ns", (json_int_t)r->rec->interval_ns, "intervals", rows);
+        json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+        putchar('\n');
+        json_decref(doc);
+    }
+out:
+    socmon_table_free(tab);
+    socmon_timeline_iter_free(&it);
+    free(a.v), free(b.v), free(d), free(mv);
+    return rc ? rc : (fflush(stdout) == 0 ? 0 : 1);
+}
+
+static int summary(report *r, const cli_opts *o)
+{
+    size_t n = r->rec->ncounters, nm = r->m ? socmon_metrics_nresults(r->m) : 0;
+    size_t len = socmon_timeline_len(r->rec->tl);
+    socmon_sample a = {0}, b = {0};
+    a.n = b.n = n;
+    a.v = calloc(n + 1, sizeof *a.v);
+    b.v = calloc(n + 1, sizeof *b.v);
+    uint64_t *acc = calloc(n + 1, sizeof *acc);
+    double *mv = calloc(nm + 1, sizeof *mv);
+    socmon_timeline_iter it;
+    if (!a.v || !b.v || !acc || !mv || socmon_timeline_iter_init(r->rec->tl, &it) != SOCMON_OK) {
+        free(a.v), free(b.v), free(acc), free(mv);
+        fprintf(stderr, "socmon report: out of memory\n");
+        return 1;
+    }
+    uint64_t t0 = 0, t1 = 0, missed = 0;
+    for (size_t idx = 0; socmon_timeline_iter_next(&it, &b) == SOCMON_OK; idx++) {
+        if (idx == 0)
+            t0 = b.t_ns;
+        else
+            for (size_t i = 0; i < n; i++)
+                acc[i] += socmon_delta(a.v[i], b.v[i], r->rec->counters[i].width);
+        missed += b.missed;
+        t1 = b.t_ns;
+        memcpy(a.v, b.v, n * sizeof *a.v);
+    }
+    socmon_timeline_iter_free(&it);
+    if (r->m)
+        socmon_metrics_eval(r->m, acc, (double)(t1 - t0) / 1e9, mv);
+    cli_out out = {o->fmt, o->sep, o->all, NULL};
+    cli_schema sch = {n, r->rec->counters, r->names};
+    cli_out_begin(&out, "Recording summary", r->rec->target, NULL, t1 - t0);
+    if (o->fmt == OUT_TABLE)
+        printf("  %zu samples, %llu intervals missed\n\n", len, (unsigned long long)missed);
+    else if (o->fmt == OUT_JSON) {
+        json_object_set_new(out.json, "samples", json_integer((json_int_t)len));
+        json_object_set_new(out.json, "missed", json_integer((json_int_t)missed));
+    }
+    cli_out_counters(&out, &sch, acc);
+    cli_out_metrics(&out, r->m, mv);
+    cli_out_hotspots(&out, &sch, acc, r->ops ? r->ops->hotspots : NULL, 10);
+    free(a.v), free(b.v), free(acc), free(mv);
+    return cli_out_end(&out);
+}
+
+int cmd_report(int argc, char **argv)
+{
+    cli_opts o;
+    int rc = cli_parse_opts(argc, argv, REPORT_OPTS, help, &o);
+    if (rc >= 0)
+        return rc;
+    report r;
+    socmon_status st = report_open(&r, o.input ? o.input : "socmon.rec");
+    if (st != SOCMON_OK)
+        rc = cli_error("report", st);
+    else
+        rc = o.summary ? summary(&r, &o) : per_interval(&r, &o);
+    report_free(&r);
+    return rc;
+}

@@ -1,0 +1,128 @@
+/* socmon stat and socmon read: counts over a run, and one snapshot. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/opts.h"
+#include "cli/output.h"
+
+#define STAT_OPTS (OPT_TARGET | OPT_EVENTS | OPT_WORKLOAD | OPT_FORMAT | OPT_ALL | OPT_DURATION | \
+                   OPT_INTERVAL | OPT_REALTIME)
+#define READ_OPTS (OPT_TARGET | OPT_EVENTS | OPT_WORKLOAD | OPT_FORMAT | OPT_ALL | OPT_DURATION)
+
+static void stat_help(FILE *fp)
+{
+    fprintf(fp, "usage: socmon stat [options]\n\n"
+                "Runs a workload on the target and prints how much every counter moved, the target's\n"
+                "derived metrics, and hot spots. The counters are sampled every interval while it runs,\n"
+                "so none can wrap twice unseen, and the deltas are summed.\n\n");
+    cli_help_opts(fp, STAT_OPTS);
+}
+
+static void read_help(FILE *fp)
+{
+    fprintf(fp, "usage: socmon read [options]\n\n"
+                "Prints the current raw value of every selected counter. With -w or -d, first runs\n"
+                "that workload (or for that long) on a model target.\n\n");
+    cli_help_opts(fp, READ_OPTS);
+}
+
+static socmon_status accumulate(void *user, const socmon_sample *prev, const socmon_sample *cur,
+                                const uint64_t *deltas)
+{
+    uint64_t *acc = user;
+    for (size_t i = 0; i < cur->n; i++)
+        acc[i] += deltas[i];
+    return SOCMON_OK;
+}
+
+/* Runs the workload (or for the duration) through the sampler; acc may be NULL. */
+static socmon_status run(cli_session *cs, const cli_opts *o, uint64_t *acc, uint64_t *elapsed)
+{
+    socmon_status st = socmon_target_start(cs->target, o->workload);
+    if (st != SOCMON_OK)
+        return st;
+    socmon_sampler_opts so = {o->interval_ns, o->duration_ns, o->realtime};
+    uint64_t t0 = socmon_target_now_ns(cs->target);
+    st = socmon_sampler_run(cs->target, cs->set, &so, NULL, acc ? accumulate : NULL, acc, NULL);
+    *elapsed = socmon_target_now_ns(cs->target) - t0;
+    return st;
+}
+
+static const char *workload_name(const cli_session *cs, const char *w)
+{
+    const socmon_target_ops *ops = socmon_target_ops_of(cs->target);
+    return w ? w : (ops->workloads ? ops->workloads[0] : NULL);
+}
+
+int cmd_stat(int argc, char **argv)
+{
+    cli_opts o;
+    int rc = cli_parse_opts(argc, argv, STAT_OPTS, stat_help, &o);
+    if (rc >= 0)
+        return rc;
+    cli_session cs;
+    socmon_status st = cli_session_open(&cs, o.target, o.events);
+    if (st != SOCMON_OK) {
+        rc = cli_error("stat", st);
+        cli_session_close(&cs);
+        return rc;
+    }
+    const socmon_target_ops *ops = socmon_target_ops_of(cs.target);
+    if (!ops->simulated && !o.duration_ns) {
+        fprintf(stderr, "socmon stat: target '%s' is hardware: give a duration with -d\n", ops->name);
+        cli_session_close(&cs);
+        return 2;
+    }
+    size_t n = socmon_set_size(cs.set);
+    uint64_t *acc = calloc(n, sizeof *acc), elapsed = 0;
+    double *mv = calloc(cs.metrics ? socmon_metrics_nresults(cs.metrics) + 1 : 1, sizeof *mv);
+    if (!acc || !mv) {
+        fprintf(stderr, "socmon stat: out of memory\n");
+        rc = 1;
+    } else if ((st = run(&cs, &o, acc, &elapsed)) != SOCMON_OK) {
+        rc = cli_error("stat", st);
+    } else if (cs.metrics && (st = socmon_metrics_eval(cs.metrics, acc, (double)elapsed / 1e9, mv)) != SOCMON_OK) {
+        rc = cli_error("stat: metrics", st);
+    } else {
+        cli_out out = {o.fmt, o.sep, o.all, NULL};
+        cli_out_begin(&out, "Performance counter stats", socmon_target_spec(cs.target),
+                      workload_name(&cs, o.workload), elapsed);
+        cli_schema sch = {n, cs.schema, cs.names};
+        cli_out_counters(&out, &sch, acc);
+        cli_out_metrics(&out, cs.metrics, mv);
+        cli_out_hotspots(&out, &sch, acc, ops->hotspots, 10);
+        rc = cli_out_end(&out);
+    }
+    free(acc);
+    free(mv);
+    cli_session_close(&cs);
+    return rc;
+}
+
+int cmd_read(int argc, char **argv)
+{
+    cli_opts o;
+    int rc = cli_parse_opts(argc, argv, READ_OPTS, read_help, &o);
+    if (rc >= 0)
+        return rc;
+    cli_session cs;
+    socmon_status st = cli_session_open(&cs, o.target, o.events);
+    socmon_sample s = {0};
+    uint64_t elapsed = 0;
+    if (st == SOCMON_OK && (o.workload || o.duration_ns))
+        st = run(&cs, &o, NULL, &elapsed);
+    if (st == SOCMON_OK && (st = socmon_sample_alloc(cs.set, &s)) == SOCMON_OK)
+        st = socmon_set_read(cs.set, socmon_target_now_ns(cs.target), &s);
+    if (st != SOCMON_OK) {
+        rc = cli_error("read", st);
+    } else {
+        cli_out out = {o.fmt, o.sep, o.all, NULL};
+        cli_out_begin(&out, "Counter values", socmon_target_spec(cs.target), o.workload, elapsed);
+        cli_schema sch = {socmon_set_size(cs.set), cs.schema, cs.names};
+        cli_out_counters(&out, &sch, s.v);
+        rc = cli_out_end(&out);
+    }
+    socmon_sample_free(&s);
+    cli_session_close(&cs);
+    return rc;
+}

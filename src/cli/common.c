@@ -1,0 +1,120 @@
+/* Helpers shared by the subcommands: errors, durations, opening a session. */
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+int cli_error(const char *what, socmon_status st)
+{
+    const char *msg = socmon_errmsg();
+    fprintf(stderr, "socmon: %s: %s\n", what, *msg ? msg : socmon_status_str(st));
+    return 1;
+}
+
+int cli_parse_duration(const char *s, uint64_t *ns)
+{
+    char *end = NULL;
+    if (!s || !*s || isspace((unsigned char)*s))
+        return -1;
+    double v = strtod(s, &end);
+    if (end == s || !(v > 0) || !isfinite(v))
+        return -1;
+    double scale;
+    if (!*end || strcmp(end, "ms") == 0)
+        scale = 1e6;
+    else if (strcmp(end, "us") == 0)
+        scale = 1e3;
+    else if (strcmp(end, "ns") == 0)
+        scale = 1;
+    else if (strcmp(end, "s") == 0)
+        scale = 1e9;
+    else
+        return -1;
+    double r = v * scale;
+    if (r < 1 || r > 1e18)
+        return -1;
+    *ns = (uint64_t)llround(r);
+    return 0;
+}
+
+int cli_parse_sep(const char *s, char *sep)
+{
+    if (!s || strlen(s) != 1 || *s == '"' || *s == '\n' || *s == '\r')
+        return -1;
+    *sep = *s;
+    return 0;
+}
+
+void cli_format_ns(char *buf, size_t len, uint64_t ns)
+{
+    if (ns >= 1000000000u)
+        snprintf(buf, len, "%.3f s", (double)ns / 1e9);
+    else if (ns >= 1000000u)
+        snprintf(buf, len, "%.3f ms", (double)ns / 1e6);
+    else if (ns >= 1000u)
+        snprintf(buf, len, "%.3f us", (double)ns / 1e3);
+    else
+        snprintf(buf, len, "%llu ns", (unsigned long long)ns);
+}
+
+socmon_status cli_bind_metrics(const socmon_metricset *ms, const socmon_counter *counters, size_t n,
+                               size_t nparams, const char *const *pnames, const double *pvalues,
+                               socmon_metrics **out)
+{
+    socmon_metric_schema schema = {n, counters, nparams, pnames, pvalues};
+    return socmon_metrics_bind(ms, &schema, out);
+}
+
+socmon_status cli_session_open(cli_session *cs, const char *target, const char *events)
+{
+    memset(cs, 0, sizeof *cs);
+    socmon_status st = socmon_target_open(target ? target : SOCMON_DEFAULT_TARGET, &cs->target);
+    if (st != SOCMON_OK)
+        return st;
+    socmon_device *dev = socmon_target_device(cs->target);
+    if ((st = socmon_set_new(dev, events, &cs->set)) != SOCMON_OK)
+        return st;
+    size_t n = socmon_set_size(cs->set);
+    cs->schema = calloc(n, sizeof *cs->schema);
+    cs->names = calloc(n, sizeof *cs->names);
+    if (!cs->schema || !cs->names)
+        return SOCMON_ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        cs->schema[i] = *socmon_set_counter(cs->set, i);
+        cs->names[i] = socmon_set_full_name(cs->set, i);
+    }
+    st = socmon_target_metrics(cs->target, &cs->ms);
+    if (st == SOCMON_ENOENT) {
+        socmon_clear_error();
+        return SOCMON_OK;
+    }
+    if (st != SOCMON_OK)
+        return st;
+    size_t np = socmon_device_nparams(dev);
+    const char **pn = calloc(np + 1, sizeof *pn);
+    double *pv = calloc(np + 1, sizeof *pv);
+    if (!pn || !pv) {
+        free(pn);
+        free(pv);
+        return SOCMON_ENOMEM;
+    }
+    for (size_t i = 0; i < np; i++)
+        socmon_device_param_at(dev, i, &pn[i], &pv[i]);
+    st = cli_bind_metrics(cs->ms, cs->schema, n, np, pn, pv, &cs->metrics);
+    free(pn);
+    free(pv);
+    return st;
+}
+
+void cli_session_close(cli_session *cs)
+{
+    socmon_metrics_free(cs->metrics);
+    socmon_metricset_free(cs->ms);
+    free(cs->schema);
+    free(cs->names);
+    socmon_set_free(cs->set);
+    socmon_target_close(cs->target);
+    memset(cs, 0, sizeof *cs);
+}

@@ -1,0 +1,130 @@
+/* One getopt table for every subcommand; each says which options it takes. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/opts.h"
+
+static const struct {
+    unsigned bit;
+    struct option lo;
+    const char *help;
+} table[] = {
+    {OPT_TARGET, {"target", required_argument, 0, 't'},
+     "-t, --target SPEC     NAME or NAME:key=value,... (default " SOCMON_DEFAULT_TARGET "; see 'socmon list')"},
+    {OPT_EVENTS, {"events", required_argument, 0, 'e'},
+     "-e, --events PATTERNS comma-separated globs on counter names, e.g. 'tile*.l2_*' (default: all)"},
+    {OPT_WORKLOAD, {"workload", required_argument, 0, 'w'},
+     "-w, --workload NAME   workload the model runs (default: the target's first; 'socmon list workloads')"},
+    {OPT_FORMAT, {"field-separator", required_argument, 0, 'x'},
+     "-x, --field-separator SEP  CSV output with this separator (e.g. -x,)"},
+    {OPT_FORMAT, {"json", no_argument, 0, 'J'}, "    --json            JSON output"},
+    {OPT_ALL, {"all", no_argument, 0, 'a'}, "-a, --all             also show counters that read 0"},
+    {OPT_DURATION, {"duration", required_argument, 0, 'd'},
+     "-d, --duration TIME   how long to run (e.g. 10ms, 2s; bare numbers are ms). Default: until\n"
+     "                        the workload finishes"},
+    {OPT_INTERVAL, {"interval", required_argument, 0, 'I'},
+     "-I, --interval TIME   sampling interval (e.g. 200us, 50ms; bare numbers are ms; default 1ms)"},
+    {OPT_OUTPUT, {"output", required_argument, 0, 'o'}, "-o, --output FILE     recording to write (default socmon.rec)"},
+    {OPT_INPUT, {"input", required_argument, 0, 'i'}, "-i, --input FILE      recording to read (default socmon.rec)"},
+    {OPT_REALTIME, {"realtime", no_argument, 0, 'R'},
+     "    --realtime        pace a model against the wall clock (hardware always is)"},
+    {OPT_QUIET, {"quiet", no_argument, 0, 'q'}, "-q, --quiet           no live per-interval lines"},
+    {OPT_SUMMARY, {"summary", no_argument, 0, 'S'},
+     "    --summary         totals over the whole recording instead of one row per interval"},
+    {OPT_EVERY, {"every", required_argument, 0, 'E'}, "    --every N         show every Nth interval live (default 1)"},
+};
+
+#define NOPTS (sizeof table / sizeof table[0])
+
+void cli_help_opts(FILE *fp, unsigned allowed)
+{
+    for (size_t i = 0; i < NOPTS; i++)
+        if (table[i].bit & allowed)
+            fprintf(fp, "  %s\n", table[i].help);
+    fprintf(fp, "  -h, --help            this help\n");
+}
+
+int cli_parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE *), cli_opts *o)
+{
+    struct option lo[NOPTS + 2];
+    char so[2 * NOPTS + 3] = "h";
+    size_t n = 0, sl = 1;
+    for (size_t i = 0; i < NOPTS; i++) {
+        if (!(table[i].bit & allowed))
+            continue;
+        lo[n++] = table[i].lo;
+        if (table[i].lo.val < 'A' || table[i].lo.val > 'z' || strchr("JRSE", table[i].lo.val))
+            continue;
+        so[sl++] = (char)table[i].lo.val;
+        if (table[i].lo.has_arg)
+            so[sl++] = ':';
+    }
+    so[sl] = '\0';
+    lo[n++] = (struct option){"help", no_argument, 0, 'h'};
+    lo[n] = (struct option){0, 0, 0, 0};
+
+    memset(o, 0, sizeof *o);
+    o->target = SOCMON_DEFAULT_TARGET;
+    o->interval_ns = 1000000;
+    o->every = 1;
+    o->sep = ',';
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
+        switch (c) {
+        case 't': o->target = optarg; break;
+        case 'e': o->events = optarg; break;
+        case 'w': o->workload = optarg; break;
+        case 'o': o->output = optarg; break;
+        case 'i': o->input = optarg; break;
+        case 'a': o->all = 1; break;
+        case 'q': o->quiet = 1; break;
+        case 'R': o->realtime = 1; break;
+        case 'S': o->summary = 1; break;
+        case 'J': o->fmt = OUT_JSON; break;
+        case 'x':
+            if (cli_parse_sep(optarg, &o->sep) != 0) {
+                fprintf(stderr, "socmon %s: -x takes one separator character, got '%s'\n", argv[0], optarg);
+                return 2;
+            }
+            o->fmt = OUT_CSV;
+            break;
+        case 'd':
+        case 'I':
+            if (cli_parse_duration(optarg, c == 'd' ? &o->duration_ns : &o->interval_ns) != 0) {
+                fprintf(stderr, "socmon %s: bad %s '%s' (expected e.g. 500us, 10ms, 2s; at least 1ns)\n",
+                        argv[0], c == 'd' ? "duration" : "interval", optarg);
+                return 2;
+            }
+            break;
+        case 'E': {
+            char *end;
+            long v = strtol(optarg, &end, 10);
+            if (*end || v < 1 || v > 1000000000) {
+                fprintf(stderr, "socmon %s: --every takes a count 1..1000000000, got '%s'\n", argv[0], optarg);
+                return 2;
+            }
+            o->every = (unsigned)v;
+            break;
+        }
+        case 'h': help(stdout); return 0;
+        default:
+            if (optopt)
+                fprintf(stderr, "socmon %s: option -%c %s\n", argv[0], optopt,
+                        strchr(so, optopt) ? "needs a value" : "is not known here");
+            else
+                fprintf(stderr, "socmon %s: option '%s' is not known here or needs a value\n", argv[0],
+                        argv[optind - 1]);
+            help(stderr);
+            return 2;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "socmon %s: unexpected argument '%s'\n", argv[0], argv[optind]);
+        help(stderr);
+        return 2;
+    }
+    return -1;
+}

@@ -1,0 +1,40 @@
+/* Options shared by read, stat, record and report, parsed in one place. */
+#ifndef SOCMON_CLI_OPTS_H
+#define SOCMON_CLI_OPTS_H
+
+#include <stdint.h>
+#include "cli/cli.h"
+
+enum {
+    OPT_TARGET = 1 << 0,    /* -t */
+    OPT_EVENTS = 1 << 1,    /* -e */
+    OPT_WORKLOAD = 1 << 2,  /* -w */
+    OPT_FORMAT = 1 << 3,    /* -x SEP, --json */
+    OPT_ALL = 1 << 4,       /* --all */
+    OPT_DURATION = 1 << 5,  /* -d/--duration */
+    OPT_INTERVAL = 1 << 6,  /* -I */
+    OPT_OUTPUT = 1 << 7,    /* -o */
+    OPT_INPUT = 1 << 8,     /* -i */
+    OPT_REALTIME = 1 << 9,  /* --realtime */
+    OPT_QUIET = 1 << 10,    /* -q */
+    OPT_SUMMARY = 1 << 11,  /* --summary */
+    OPT_EVERY = 1 << 12     /* --every N */
+};
+
+typedef struct cli_opts {
+    const char *target, *events, *workload, *output, *input;
+    out_format fmt;
+    char sep;
+    int all, realtime, quiet, summary;
+    uint64_t duration_ns, interval_ns;
+    unsigned every;
+} cli_opts;
+
+/* Parses argv (argv[0] is the subcommand). Returns -1 to continue, or an exit
+ * code (0 after --help, 2 on a usage error, with the message printed). */
+int cli_parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE *), cli_opts *o);
+
+/* The option lines for --help, for the options in `allowed`. */
+void cli_help_opts(FILE *fp, unsigned allowed);
+
+#endif
