@@ -158,7 +158,12 @@ static socmon_status map(void)
         if ((st = parse_devmem(mode, &base)) != SOCMON_OK)
             return st;
         uint64_t size = (uint64_t)ctx.desc.rows * ctx.desc.cols * SOCMON_ESP_TILE_SIZE;
-        if ((st = socmon_bus_mmio_open("/dev/mem", base, size, &ctx.bus)) != SOCMON_OK)
+        /* SOCMON_ESP_DEVMEM names another device or file (e.g. /dev/uio0, or
+         * a plain file in tests); the default is ESP Linux's /dev/mem. */
+        const char *dev = getenv("SOCMON_ESP_DEVMEM");
+        if (!dev || !*dev)
+            dev = "/dev/mem";
+        if ((st = socmon_bus_mmio_open(dev, base, size, &ctx.bus)) != SOCMON_OK)
             return socmon_fail_prefix(st, "esp_monitor: mapping the monitors: ");
         drvdesc.monitor_base = 0;   /* mmio bus addresses are offsets in the window */
         ctx.devmem = 1;
@@ -177,6 +182,22 @@ static socmon_status map(void)
     }
     ctx.mapped = 1;
     return SOCMON_OK;
+}
+
+socmon_esp_soc *esp_api_virtual_soc(void)
+{
+    pthread_mutex_lock(&ctx.lock);
+    socmon_esp_soc *soc = map() == SOCMON_OK ? ctx.soc : NULL;
+    pthread_mutex_unlock(&ctx.lock);
+    return soc;
+}
+
+socmon_bus *esp_api_bus(void)
+{
+    pthread_mutex_lock(&ctx.lock);
+    socmon_bus *bus = map() == SOCMON_OK ? ctx.bus : NULL;
+    pthread_mutex_unlock(&ctx.lock);
+    return bus;
 }
 
 /* ---- esp_monitor ---- */

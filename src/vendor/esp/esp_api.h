@@ -15,4 +15,9 @@ socmon_status esp_api_desc(const socmon_esp_api_layout *l, socmon_esp_soc_desc *
 /* Fails unless the caller's layout describes SoC d. */
 socmon_status esp_api_check_layout(const socmon_esp_api_layout *l, const socmon_esp_soc_desc *d);
 
+/* For tests and benchmarks: map (if needed) and return the virtual SoC and
+ * the bus the driver uses (NULL and NULL in hardware mode or on failure). */
+socmon_esp_soc *esp_api_virtual_soc(void);
+socmon_bus *esp_api_bus(void);
+
 #endif
