@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "socmon/bus.h"
 #include "socmon/device.h"
 #include "socmon/metrics.h"
 
@@ -66,6 +67,16 @@ socmon_status socmon_target_advance(socmon_target *t, uint64_t ns, int *done);
 uint64_t socmon_target_now_ns(const socmon_target *t);
 /* Loads the target's built-in metric file (SOCMON_ENOENT if it has none). */
 socmon_status socmon_target_metrics(const socmon_target *t, socmon_metricset **out);
+
+/* For target implementations. A target that reaches its device over a bus
+ * lists "trace_bus" among its option keys and passes its bus through this:
+ * with trace_bus=PATH in opts, *out is a recording bus over inner that logs
+ * every access to PATH (the CLI's --trace-bus); without it, *out = inner.
+ * Free *trace (may be NULL) after the last use of *out. */
+typedef struct socmon_bus_trace socmon_bus_trace;
+socmon_status socmon_bus_trace_open(const socmon_kv *opts, size_t nopts, socmon_bus *inner,
+                                    socmon_bus **out, socmon_bus_trace **trace);
+void socmon_bus_trace_close(socmon_bus_trace *trace);
 
 /* Built-in metric files compiled into the library from metrics/NAME.json. */
 const char *socmon_builtin_metrics(const char *name);

@@ -32,7 +32,8 @@ int cli_error(const char *what, socmon_status st);
 int cli_parse_duration(const char *s, uint64_t *ns);
 int cli_parse_sep(const char *s, char *sep);
 
-socmon_status cli_session_open(cli_session *cs, const char *target, const char *events);
+/* trace (may be NULL) adds trace_bus=FILE to the target spec. */
+socmon_status cli_session_open(cli_session *cs, const char *target, const char *events, const char *trace);
 void cli_session_close(cli_session *cs);
 /* Binds a metric set to a schema of counters plus the given device parameters. */
 socmon_status cli_bind_metrics(const socmon_metricset *ms, const socmon_counter *counters, size_t n,

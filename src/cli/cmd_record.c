@@ -8,7 +8,7 @@
 #include "export/table.h"
 
 #define RECORD_OPTS (OPT_TARGET | OPT_EVENTS | OPT_WORKLOAD | OPT_DURATION | OPT_INTERVAL | OPT_OUTPUT | \
-                     OPT_REALTIME | OPT_QUIET | OPT_EVERY)
+                     OPT_REALTIME | OPT_QUIET | OPT_EVERY | OPT_TRACE)
 #define LIVE_MAX 6
 
 static void help(FILE *fp)
@@ -74,7 +74,7 @@ int cmd_record(int argc, char **argv)
     const char *path = o.output ? o.output : "socmon.rec";
     cli_session cs;
     socmon_recording *rec = NULL;
-    socmon_status st = cli_session_open(&cs, o.target, o.events);
+    socmon_status st = cli_session_open(&cs, o.target, o.events, o.trace);
     const socmon_target_ops *ops = cs.target ? socmon_target_ops_of(cs.target) : NULL;
     if (st == SOCMON_OK && !ops->simulated && !o.duration_ns) {
         fprintf(stderr, "socmon record: target '%s' is hardware: give a duration with -d\n", ops->name);

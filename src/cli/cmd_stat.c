@@ -6,8 +6,8 @@
 #include "cli/output.h"
 
 #define STAT_OPTS (OPT_TARGET | OPT_EVENTS | OPT_WORKLOAD | OPT_FORMAT | OPT_ALL | OPT_DURATION | \
-                   OPT_INTERVAL | OPT_REALTIME)
-#define READ_OPTS (OPT_TARGET | OPT_EVENTS | OPT_WORKLOAD | OPT_FORMAT | OPT_ALL | OPT_DURATION)
+                   OPT_INTERVAL | OPT_REALTIME | OPT_TRACE)
+#define READ_OPTS (OPT_TARGET | OPT_EVENTS | OPT_WORKLOAD | OPT_FORMAT | OPT_ALL | OPT_DURATION | OPT_TRACE)
 
 static void stat_help(FILE *fp)
 {
@@ -61,7 +61,7 @@ int cmd_stat(int argc, char **argv)
     if (rc >= 0)
         return rc;
     cli_session cs;
-    socmon_status st = cli_session_open(&cs, o.target, o.events);
+    socmon_status st = cli_session_open(&cs, o.target, o.events, o.trace);
     if (st != SOCMON_OK) {
         rc = cli_error("stat", st);
         cli_session_close(&cs);
@@ -106,7 +106,7 @@ int cmd_read(int argc, char **argv)
     if (rc >= 0)
         return rc;
     cli_session cs;
-    socmon_status st = cli_session_open(&cs, o.target, o.events);
+    socmon_status st = cli_session_open(&cs, o.target, o.events, o.trace);
     socmon_sample s = {0};
     uint64_t elapsed = 0;
     if (st == SOCMON_OK && (o.workload || o.duration_ns))

@@ -67,10 +67,23 @@ socmon_status cli_bind_metrics(const socmon_metricset *ms, const socmon_counter 
     return socmon_metrics_bind(ms, &schema, out);
 }
 
-socmon_status cli_session_open(cli_session *cs, const char *target, const char *events)
+socmon_status cli_session_open(cli_session *cs, const char *target, const char *events, const char *trace)
 {
     memset(cs, 0, sizeof *cs);
-    socmon_status st = socmon_target_open(target ? target : SOCMON_DEFAULT_TARGET, &cs->target);
+    if (!target)
+        target = SOCMON_DEFAULT_TARGET;
+    socmon_status st;
+    if (trace) {
+        size_t len = strlen(target) + strlen(trace) + 16;
+        char *spec = malloc(len);
+        if (!spec)
+            return SOCMON_ENOMEM;
+        snprintf(spec, len, "%s%strace_bus=%s", target, strchr(target, ':') ? "," : ":", trace);
+        st = socmon_target_open(spec, &cs->target);
+        free(spec);
+    } else {
+        st = socmon_target_open(target, &cs->target);
+    }
     if (st != SOCMON_OK)
         return st;
     socmon_device *dev = socmon_target_device(cs->target);

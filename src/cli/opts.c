@@ -33,6 +33,8 @@ static const struct {
     {OPT_SUMMARY, {"summary", no_argument, 0, 'S'},
      "    --summary         totals over the whole recording instead of one row per interval"},
     {OPT_EVERY, {"every", required_argument, 0, 'E'}, "    --every N         show every Nth interval live (default 1)"},
+    {OPT_TRACE, {"trace-bus", required_argument, 0, 'T'},
+     "    --trace-bus FILE  log every register access of the driver to FILE ('-': stderr)"},
 };
 
 #define NOPTS (sizeof table / sizeof table[0])
@@ -54,7 +56,7 @@ int cli_parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE *)
         if (!(table[i].bit & allowed))
             continue;
         lo[n++] = table[i].lo;
-        if (table[i].lo.val < 'A' || table[i].lo.val > 'z' || strchr("JRSE", table[i].lo.val))
+        if (table[i].lo.val < 'A' || table[i].lo.val > 'z' || strchr("JRSET", table[i].lo.val))
             continue;
         so[sl++] = (char)table[i].lo.val;
         if (table[i].lo.has_arg)
@@ -84,6 +86,7 @@ int cli_parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE *)
         case 'R': o->realtime = 1; break;
         case 'S': o->summary = 1; break;
         case 'J': o->fmt = OUT_JSON; break;
+        case 'T': o->trace = optarg; break;
         case 'x':
             if (cli_parse_sep(optarg, &o->sep) != 0) {
                 fprintf(stderr, "socmon %s: -x takes one separator character, got '%s'\n", argv[0], optarg);

@@ -18,11 +18,12 @@ enum {
     OPT_REALTIME = 1 << 9,  /* --realtime */
     OPT_QUIET = 1 << 10,    /* -q */
     OPT_SUMMARY = 1 << 11,  /* --summary */
-    OPT_EVERY = 1 << 12     /* --every N */
+    OPT_EVERY = 1 << 12,    /* --every N */
+    OPT_TRACE = 1 << 13     /* --trace-bus FILE */
 };
 
 typedef struct cli_opts {
-    const char *target, *events, *workload, *output, *input;
+    const char *target, *events, *workload, *output, *input, *trace;
     out_format fmt;
     char sep;
     int all, realtime, quiet, summary;

@@ -1,0 +1,102 @@
+#!/bin/sh
+# The socmon command line as a user meets it: help, errors, every output
+# format, and a record/report round trip on the virtual ESP SoC.
+set -u
+BIN=${SOCMON_BIN:?SOCMON_BIN must point at the socmon binary}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# expect CODE PATTERN -- command...: exit code and a pattern in stdout+stderr
+expect() {
+    code=$1 pat=$2
+    shift 3
+    out=$("$@" 2>&1)
+    rc=$?
+    if [ "$rc" != "$code" ]; then
+        bad "$* exited $rc, expected $code"; echo "$out" | head -20; return
+    fi
+    if ! printf '%s' "$out" | grep -q -- "$pat"; then
+        bad "$*: output lacks '$pat'"; echo "$out" | head -20; return
+    fi
+    ok
+}
+
+expect 0 "usage: socmon" -- "$BIN" --help
+expect 2 "usage: socmon" -- "$BIN"
+expect 2 "unknown command 'frob'" -- "$BIN" frob
+expect 0 "socmon 0" -- "$BIN" --version
+for c in list read stat record report; do
+    expect 0 "usage: socmon $c" -- "$BIN" $c --help
+done
+expect 0 "esp" -- "$BIN" list targets
+expect 0 "multifft (default)" -- "$BIN" list workloads -t esp
+expect 0 "tile0" -- "$BIN" list counters -t esp
+expect 0 "l2_hit_rate" -- "$BIN" list metrics -t esp
+expect 2 "unknown list 'bogus'" -- "$BIN" list bogus
+
+# Errors name the bad value.
+expect 1 "unknown target 'nosuch' (known: " -- "$BIN" stat -t nosuch
+expect 1 "unknown option 'bogus'" -- "$BIN" stat -t esp:bogus=1
+expect 1 "is not key=value" -- "$BIN" stat -t esp:soc
+expect 1 "unknown workload 'nope'" -- "$BIN" stat -w nope
+expect 1 "'zzz\*' matches no counter" -- "$BIN" stat -e 'zzz*'
+expect 2 "bad interval '0'" -- "$BIN" record -I 0
+expect 2 "bad interval '5parsecs'" -- "$BIN" record -I 5parsecs
+expect 2 "bad duration '-3ms'" -- "$BIN" stat -d -3ms
+expect 2 "-x takes one separator character, got ';;'" -- "$BIN" stat -x ';;'
+expect 2 "unexpected argument 'extra'" -- "$BIN" stat extra
+expect 2 "needs a value" -- "$BIN" stat -t
+
+# stat in the three formats.
+expect 0 "Performance counter stats for target 'esp', workload 'multifft'" -- "$BIN" stat
+expect 0 "Hot spots" -- "$BIN" stat -w noc_stress
+"$BIN" stat -x, > "$TMP/stat.csv" 2>&1 || bad "stat -x, failed"
+head -1 "$TMP/stat.csv" | grep -q '^type,name,instance,value,unit$' && ok || bad "CSV header: $(head -1 "$TMP/stat.csv")"
+grep -q '^metric,' "$TMP/stat.csv" && ok || bad "CSV has no metric rows"
+grep -q '^counter,tile' "$TMP/stat.csv" && ok || bad "CSV has no counter rows"
+"$BIN" stat --json > "$TMP/stat.json" 2>&1 || bad "stat --json failed"
+python3 - "$TMP/stat.json" <<'PY' && ok || bad "stat --json is not the expected JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["target"] == "esp" and d["workload"] == "multifft", d
+assert d["elapsed_ns"] > 0
+assert any(c["name"].endswith("ddr_accesses") and c["value"] > 0 for c in d["counters"]), "no DDR accesses"
+assert any(m["name"] == "l2_hit_rate" for m in d["metrics"]), "no l2_hit_rate"
+PY
+
+# read: a snapshot after a workload shows moving counters; before, all zero.
+expect 0 "counters read 0" -- "$BIN" read
+expect 0 "ddr_accesses" -- "$BIN" read -w multifft
+
+# record -> report round trip.
+expect 0 "wrote .* samples (0 intervals missed) to $TMP/r.rec" -- "$BIN" record -I 200us -o "$TMP/r.rec" -q
+expect 0 "recording of 'esp'" -- "$BIN" report -i "$TMP/r.rec"
+expect 0 "Recording summary" -- "$BIN" report -i "$TMP/r.rec" --summary
+"$BIN" report -i "$TMP/r.rec" -x, > "$TMP/r.csv" || bad "report -x, failed"
+head -1 "$TMP/r.csv" | grep -q '^t_ns,interval_ns,flags,' && ok || bad "report CSV header"
+rows=$(($(wc -l < "$TMP/r.csv") - 1))
+[ "$rows" -gt 2 ] && ok || bad "report CSV has $rows rows"
+"$BIN" report -i "$TMP/r.rec" --json > "$TMP/r.json" || bad "report --json failed"
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert len(d['intervals']) == $rows" "$TMP/r.json" \
+    && ok || bad "report --json intervals != CSV rows"
+# The stat totals equal the summed recording: both count the same deterministic model run.
+"$BIN" stat -x, -e '*ddr_accesses' > "$TMP/s1.csv"
+"$BIN" report -i "$TMP/r.rec" --summary -x, > "$TMP/s2.csv"
+a=$(grep '^counter,.*ddr_accesses' "$TMP/s1.csv" | cut -d, -f4 | head -1)
+b=$(grep '^counter,.*ddr_accesses' "$TMP/s2.csv" | cut -d, -f4 | head -1)
+[ -n "$a" ] && [ "$a" = "$b" ] && ok || bad "stat DDR accesses '$a' != recorded total '$b'"
+
+# Bad recordings get a clear error, never a crash.
+expect 1 "report: " -- "$BIN" report -i "$TMP/missing.rec"
+head -c 100 "$TMP/r.rec" > "$TMP/trunc.rec"
+expect 1 "report: " -- "$BIN" report -i "$TMP/trunc.rec"
+printf 'not a recording at all' > "$TMP/junk.rec"
+expect 1 "report: " -- "$BIN" report -i "$TMP/junk.rec"
+
+echo "cli: $pass passed, $fail failed"
+[ "$fail" = 0 ]
