@@ -6,6 +6,7 @@
  * the cycle count or another signal, so every documented relation (count <=
  * cycles, FPU_OR_SFPU >= FPU and SFPU, writes <= write-port-available <= busy,
  * waits <= stalls) holds exactly over any window a bank can measure. */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,6 +109,35 @@ void socmon_tensix_kernel_params_default(socmon_tensix_kernel_params *p)
     p->platform = &platforms[0];
 }
 
+#define TX_MAX_TILES (1ull << 24)
+
+socmon_status socmon_tensix_kernel_params_set(socmon_tensix_kernel_params *p, const char *key,
+                                              const char *value)
+{
+    if (!p || !key || !value)
+        return socmon_fail(SOCMON_EINVAL, "tensix option: NULL argument");
+    if (strcmp(key, "tiles") == 0) {
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(value, &end, 10);
+        if (errno || end == value || *end || value[0] == '-' || v < 1 || v > TX_MAX_TILES)
+            return socmon_fail(SOCMON_ERANGE, "tiles '%s' out of range 1..%llu", value,
+                               (unsigned long long)TX_MAX_TILES);
+        p->tiles = v;
+        return SOCMON_OK;
+    }
+    if (strcmp(key, "format") == 0)
+        return socmon_tensix_format_parse(value, &p->format);
+    if (strcmp(key, "fidelity") == 0)
+        return socmon_tensix_fidelity_parse(value, &p->fidelity);
+    if (strcmp(key, "bound") == 0)
+        return socmon_tensix_bound_parse(value, &p->bound);
+    if (strcmp(key, "platform") == 0)
+        return socmon_tensix_platform_find(value, &p->platform);
+    return socmon_fail(SOCMON_EINVAL, "tensix option '%s' unknown (valid: %s)", key,
+                       SOCMON_TENSIX_OPTION_KEYS);
+}
+
 static uint64_t div_up(uint64_t a, uint64_t b)
 {
     return (a + b - 1) / b;
@@ -118,7 +148,6 @@ static uint64_t max2(uint64_t a, uint64_t b)
     return a > b ? a : b;
 }
 
-#define TX_MAX_TILES (1ull << 24)
 #define TX_ISSUE_GAP 6u   /* cycles the unpack thread needs to issue the next tile */
 
 socmon_status socmon_tensix_kernel_costs(const socmon_tensix_kernel_params *p,

@@ -65,6 +65,11 @@ typedef struct socmon_tensix_kernel_params {
 } socmon_tensix_kernel_params;
 
 void socmon_tensix_kernel_params_default(socmon_tensix_kernel_params *p);
+/* Sets one option: tiles=N, format=, fidelity=, bound=, platform=. Unknown
+ * keys and bad values are errors naming them and the valid set. */
+socmon_status socmon_tensix_kernel_params_set(socmon_tensix_kernel_params *p, const char *key,
+                                              const char *value);
+#define SOCMON_TENSIX_OPTION_KEYS "tiles, format, fidelity, bound, platform"
 
 /* Per-tile stage costs in cycles, as the kernel model derives them. */
 typedef struct socmon_tensix_stage_costs {
