@@ -6,9 +6,11 @@
 
 /* One extern and one table entry per target. */
 /* TARGET-EXTERNS */
+extern const socmon_target_ops socmon_target_esp_ops;
 
 static const socmon_target_ops *const builtin[] = {
     /* TARGET-ENTRIES */
+    &socmon_target_esp_ops,
     NULL
 };
 
