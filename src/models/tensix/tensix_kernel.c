@@ -225,6 +225,9 @@ static const char *const chains[][2] = {
     {"SYNC_INSTRN_AVAILABLE_1", "THREAD_STALLS_1"},
     {"WAITING_FOR_NONZERO_SEM_2", "THREAD_STALLS_2"},
     {"SYNC_INSTRN_AVAILABLE_2", "THREAD_STALLS_2"},
+    {"WAITING_FOR_UNPACK_IDLE_0", "THREAD_STALLS_0"},
+    {"WAITING_FOR_MATH_IDLE_1", "THREAD_STALLS_1"},
+    {"WAITING_FOR_PACK_IDLE_2", "THREAD_STALLS_2"},
 };
 
 /* What the pipeline does in one phase, per "period" of P cycles. */
@@ -295,6 +298,10 @@ static void rates(socmon_tensix_core *c, int ph, const tx_activity *a)
     set(c, ph, "WAITING_FOR_SRCB_VALID", frac(src_wait, stall1));
     set(c, ph, "WAITING_FOR_NONFULL_SEM_1", frac(dest_wait, stall1));
     set(c, ph, "WAITING_FOR_NONZERO_SEM_2", 1);
+    /* The engine a thread drives is often still busy when it stalls. */
+    set(c, ph, "WAITING_FOR_UNPACK_IDLE_0", 0.5);
+    set(c, ph, "WAITING_FOR_MATH_IDLE_1", 0.1);
+    set(c, ph, "WAITING_FOR_PACK_IDLE_2", 0.5);
 
     /* Math: 15/16 of the math cycles run FPU ops, 2/16 SFPU, overlapping 1/16. */
     set(c, ph, "FPU_OR_SFPU_INSTRN", a->tm ? frac(a->M, P) : 0);
@@ -330,8 +337,8 @@ static void rates(socmon_tensix_core *c, int ph, const tx_activity *a)
     set(c, ph, "L1_ARB_TDMA_BUNDLE_0", frac(0.03 * U, P));
     set(c, ph, "L1_ARB_UNPACKER", frac(0.03 * (a->U0 + a->U1), P));
     set(c, ph, "L1_NO_ARB_UNPACKER", frac(0.97 * U, P));
-    set(c, ph, "NOC_RING1_OUTGOING_0", frac(a->nout, P));
-    set(c, ph, "NOC_RING1_OUTGOING_1", 0);
+    set(c, ph, "NOC_RING1_OUTGOING_0", frac(ceil(a->nout / 2), P));   /* output split over both channels */
+    set(c, ph, "NOC_RING1_OUTGOING_1", frac(floor(a->nout / 2), P));
     set(c, ph, "NOC_RING1_INCOMING_0", frac(a->nout > 0 ? ceil(a->nout / 8) : 0, P));
     set(c, ph, "NOC_RING1_INCOMING_1", frac(req, P));
     set(c, ph, "TDMA_BUNDLE_1_ARB", frac(0.02 * a->K, P));
