@@ -7,10 +7,12 @@
 /* One extern and one table entry per target. */
 /* TARGET-EXTERNS */
 extern const socmon_target_ops socmon_target_esp_ops;
+extern const socmon_target_ops socmon_target_zynq_ops;
 
 static const socmon_target_ops *const builtin[] = {
     /* TARGET-ENTRIES */
     &socmon_target_esp_ops,
+    &socmon_target_zynq_ops,
     NULL
 };
 

@@ -1,0 +1,211 @@
+/* Cortex-A9 PMU (ARMv7 PMUv1) memory-mapped window, driven by a CPU activity
+ * model of one core.
+ *
+ * The activity model turns a profile (utilisation, IPC, load/store mix, miss
+ * and stall rates) into events per non-idle cycle for every A9 event number,
+ * all derived from the same few quantities so that counters agree with each
+ * other (refills never exceed accesses, stalls never exceed cycles). Fractions
+ * carry over between steps, so counts over any split of time add up exactly. */
+#include <math.h>
+#include <string.h>
+
+#include "models/zynq/zynq_internal.h"
+
+void za9_init(za9_model *p)
+{
+    memset(p, 0, sizeof *p);
+    p->pmcr = 0;
+    p->locked = 1;   /* CoreSight: memory-mapped writes need the LAR key first */
+}
+
+static double clamp01(double x)
+{
+    return x < 0 ? 0 : (x > 1 ? 1 : x);
+}
+
+double za9_event_rate(const socmon_zynq_cpu_profile *p, unsigned code)
+{
+    double inst = p->ipc;
+    double ldst = inst * p->ldst_per_inst;
+    double st = ldst * p->store_frac;
+    double refill = ldst * p->l1d_miss;
+    double br = inst * p->br_per_inst;
+    double ifill = inst * 0.002;
+    double itlb = inst * 0.0002, dtlb = ldst * 0.001;
+    switch (code) {
+    case 0x01: return ifill;
+    case 0x02: return itlb;
+    case 0x03: return refill;
+    case 0x04: return ldst;
+    case 0x05: return dtlb;
+    case 0x06: return ldst - st;
+    case 0x07: return st;
+    case 0x09: case 0x0A: return 1e-6;
+    case 0x0B: return 1e-7;
+    case 0x0C: return br;
+    case 0x0D: return br * 0.7;
+    case 0x0F: return ldst * 0.001;
+    case 0x10: return br * p->br_miss;
+    case 0x11: return 1.0;
+    case 0x12: return br;
+    case 0x50: return refill * 0.05;
+    case 0x51: return refill * 0.02;
+    case 0x60: return clamp01(ifill * 20);
+    case 0x61: return clamp01(refill * p->stall_per_miss);
+    case 0x62: return clamp01((itlb + dtlb) * 30);
+    case 0x63: return inst * 1e-4;
+    case 0x64: return inst * 1e-6;
+    case 0x65: return refill * 0.5;
+    case 0x66: return clamp01(1.0 - inst / 2.0);
+    case 0x67: return clamp01(1.0 - inst / 2.0) * 0.3;
+    case 0x68: return inst;
+    case 0x6E: return br * 0.1;
+    case 0x70: return inst * 0.6;
+    case 0x71: return inst * 0.25;
+    case 0x72: return ldst;
+    case 0x73: return inst * 0.02;
+    case 0x74: return inst * 0.01;
+    case 0x81: return clamp01(st * p->wstall_per_store);
+    case 0x82: return clamp01(itlb * 20);
+    case 0x83: return clamp01(dtlb * 20);
+    case 0x84: return clamp01(itlb * 2);
+    case 0x85: return clamp01(dtlb * 2);
+    case 0x86: return clamp01(inst * 1e-3);
+    case 0x8A: return 1.0;
+    case 0x8B: return 0.05;
+    case 0x90: case 0x91: case 0x92: return inst * 1e-4;
+    case 0x93: return 1e-6;
+    default: return 0.0;   /* 0x00 (software only), Java, PLE, unimplemented numbers */
+    }
+}
+
+static void add32(uint32_t *c, uint64_t inc, uint32_t *ovs, uint32_t bit)
+{
+    uint64_t s = (uint64_t)*c + inc;
+    if (s > 0xFFFFFFFFull)
+        *ovs |= bit;   /* 32-bit wrap sets the overflow flag */
+    *c = (uint32_t)s;
+}
+
+void za9_advance(za9_model *p, uint64_t cycles)
+{
+    double a = p->active_frac + clamp01(p->prof.util) * (double)cycles;
+    uint64_t active = (uint64_t)a;
+    p->active_frac = a - (double)active;
+    if (!(p->pmcr & SOCMON_ZA9_PMCR_E) || active == 0)
+        return;
+    if (p->cnten & SOCMON_ZA9_CCNT_BIT) {
+        uint64_t inc = active;
+        if (p->pmcr & SOCMON_ZA9_PMCR_D) {
+            p->div_left += active;
+            inc = p->div_left / 64;
+            p->div_left %= 64;
+        }
+        add32(&p->ccnt, inc, &p->ovs, SOCMON_ZA9_CCNT_BIT);
+    }
+    /* two counters on one event see the same count: draw each event once */
+    unsigned seen_ev[SOCMON_ZA9_NCOUNTERS];
+    uint64_t seen_cnt[SOCMON_ZA9_NCOUNTERS];
+    unsigned nseen = 0;
+    for (unsigned n = 0; n < SOCMON_ZA9_NCOUNTERS; n++) {
+        if (!(p->cnten & (1u << n)))
+            continue;
+        unsigned ev = p->evtype[n] & 0xFFu;
+        uint64_t cnt = 0;
+        unsigned i;
+        for (i = 0; i < nseen; i++)
+            if (seen_ev[i] == ev)
+                break;
+        if (i < nseen) {
+            cnt = seen_cnt[i];
+        } else {
+            double e = p->acc[ev] + za9_event_rate(&p->prof, ev) * (double)active;
+            cnt = (uint64_t)e;
+            p->acc[ev] = e - (double)cnt;
+            seen_ev[nseen] = ev;
+            seen_cnt[nseen++] = cnt;
+        }
+        add32(&p->evcnt[n], cnt, &p->ovs, 1u << n);
+    }
+}
+
+int za9_irq(const za9_model *p)
+{
+    return (p->ovs & p->inten & SOCMON_ZA9_CNT_MASK) != 0;
+}
+
+static socmon_status pmu_read(void *model, uint64_t off, uint32_t *val)
+{
+    za9_model *p = model;
+    if (off < SOCMON_ZA9_PMXEVCNTR(SOCMON_ZA9_NCOUNTERS)) {
+        *val = p->evcnt[off / 4];
+        return SOCMON_OK;
+    }
+    if (off >= SOCMON_ZA9_PMXEVTYPER(0) && off < SOCMON_ZA9_PMXEVTYPER(SOCMON_ZA9_NCOUNTERS)) {
+        *val = p->evtype[(off - SOCMON_ZA9_PMXEVTYPER(0)) / 4];
+        return SOCMON_OK;
+    }
+    switch (off) {
+    case SOCMON_ZA9_PMCCNTR: *val = p->ccnt; break;
+    case SOCMON_ZA9_PMCNTENSET: case SOCMON_ZA9_PMCNTENCLR: *val = p->cnten; break;
+    case SOCMON_ZA9_PMINTENSET: case SOCMON_ZA9_PMINTENCLR: *val = p->inten; break;
+    case SOCMON_ZA9_PMOVSR: *val = p->ovs; break;
+    case SOCMON_ZA9_PMCR:
+        /* P and C are actions and read as zero */
+        *val = (SOCMON_ZA9_PMCR_RESET & ~SOCMON_ZA9_PMCR_WMASK) |
+               (p->pmcr & ~(SOCMON_ZA9_PMCR_P | SOCMON_ZA9_PMCR_C));
+        break;
+    case SOCMON_ZA9_PMUSERENR: *val = p->userenr; break;
+    case SOCMON_ZA9_PMLSR: *val = 0x1u | (p->locked ? 0x2u : 0u); break;
+    case SOCMON_ZA9_PMDEVTYPE: *val = 0x16u; break;   /* performance monitor, processor */
+    default: *val = 0; break;
+    }
+    return SOCMON_OK;
+}
+
+static socmon_status pmu_write(void *model, uint64_t off, uint32_t v)
+{
+    za9_model *p = model;
+    if (off == SOCMON_ZA9_PMLAR) {
+        p->locked = v != SOCMON_ZA9_LAR_KEY;
+        return SOCMON_OK;
+    }
+    if (p->locked)
+        return SOCMON_OK;   /* writes are ignored while the lock is set */
+    if (off < SOCMON_ZA9_PMXEVCNTR(SOCMON_ZA9_NCOUNTERS)) {
+        p->evcnt[off / 4] = v;
+        return SOCMON_OK;
+    }
+    if (off >= SOCMON_ZA9_PMXEVTYPER(0) && off < SOCMON_ZA9_PMXEVTYPER(SOCMON_ZA9_NCOUNTERS)) {
+        p->evtype[(off - SOCMON_ZA9_PMXEVTYPER(0)) / 4] = v & 0xFFu;
+        return SOCMON_OK;
+    }
+    switch (off) {
+    case SOCMON_ZA9_PMCCNTR: p->ccnt = v; break;
+    case SOCMON_ZA9_PMCNTENSET: p->cnten |= v & SOCMON_ZA9_CNT_MASK; break;
+    case SOCMON_ZA9_PMCNTENCLR: p->cnten &= ~(v & SOCMON_ZA9_CNT_MASK); break;
+    case SOCMON_ZA9_PMINTENSET: p->inten |= v & SOCMON_ZA9_CNT_MASK; break;
+    case SOCMON_ZA9_PMINTENCLR: p->inten &= ~(v & SOCMON_ZA9_CNT_MASK); break;
+    case SOCMON_ZA9_PMOVSR: p->ovs &= ~(v & SOCMON_ZA9_CNT_MASK); break;
+    case SOCMON_ZA9_PMSWINC:
+        if (p->pmcr & SOCMON_ZA9_PMCR_E)
+            for (unsigned n = 0; n < SOCMON_ZA9_NCOUNTERS; n++)
+                if ((v & (1u << n)) && (p->cnten & (1u << n)) && p->evtype[n] == 0x00)
+                    add32(&p->evcnt[n], 1, &p->ovs, 1u << n);
+        break;
+    case SOCMON_ZA9_PMCR:
+        if (v & SOCMON_ZA9_PMCR_P)
+            memset(p->evcnt, 0, sizeof p->evcnt);
+        if (v & SOCMON_ZA9_PMCR_C) {
+            p->ccnt = 0;
+            p->div_left = 0;
+        }
+        p->pmcr = v & SOCMON_ZA9_PMCR_WMASK & ~(SOCMON_ZA9_PMCR_P | SOCMON_ZA9_PMCR_C);
+        break;
+    case SOCMON_ZA9_PMUSERENR: p->userenr = v & 1u; break;
+    default: break;
+    }
+    return SOCMON_OK;
+}
+
+const socmon_regmodel_ops za9_regops = {pmu_read, pmu_write};

@@ -1,0 +1,308 @@
+/* The Zynq model: one APM (PL side) and two Cortex-A9 PMUs (PS side) on one
+ * simulated clock, plus the workloads that drive them. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "models/zynq/zynq_internal.h"
+
+#define PHASE_NS 250000000ull   /* "mixed" changes phase every 250 ms */
+
+enum { WL_MIXED, WL_STEADY, WL_IDLE };
+
+static const char *const workloads[] = {"mixed", "steady", "idle", NULL};
+
+struct socmon_zynq_soc {
+    socmon_zynq_desc d;
+    uint64_t apm_hz, cpu_hz;
+    uint64_t now_ns, start_ns, duration_ns;
+    int workload, phase, started;
+    zapm_model apm;
+    za9_model pmu[SOCMON_ZYNQ_NCORES];
+};
+
+void socmon_zynq_desc_default(socmon_zynq_desc *d)
+{
+    memset(d, 0, sizeof *d);
+    d->nslots = 5;
+    d->apm_hz = 200e6;
+    d->bus_width_bytes = 8;
+    d->gcc_width = 64;
+    d->cpu_hz = 666666667.0;
+    d->apm_base = SOCMON_ZYNQ_APM_DEFAULT_BASE;
+    d->pmu_base[0] = SOCMON_ZA9_CPU0_BASE;
+    d->pmu_base[1] = SOCMON_ZA9_CPU1_BASE;
+    d->seed = 0x5EED2016u;
+    d->traffic.wr_mbps = 400;
+    d->traffic.rd_mbps = 800;
+    d->traffic.burst_bytes = 128;
+    d->traffic.lat_ns = 250;
+    d->traffic.lat_jitter_ns = 0;
+}
+
+static socmon_status check_traffic(const socmon_zynq_traffic *t, unsigned width, double apm_hz)
+{
+    if (!(t->wr_mbps >= 0 && t->wr_mbps <= 1e6))
+        return socmon_fail(SOCMON_ERANGE, "wr_mbps %g out of range 0..1000000", t->wr_mbps);
+    if (!(t->rd_mbps >= 0 && t->rd_mbps <= 1e6))
+        return socmon_fail(SOCMON_ERANGE, "rd_mbps %g out of range 0..1000000", t->rd_mbps);
+    if (t->burst_bytes == 0 || t->burst_bytes % width || t->burst_bytes / width > 256)
+        return socmon_fail(SOCMON_ERANGE,
+                           "burst %u bytes invalid: must be 1..256 beats of the %u-byte bus",
+                           t->burst_bytes, width);
+    if (!(t->lat_ns > 0 && t->lat_ns <= 1e6))
+        return socmon_fail(SOCMON_ERANGE, "lat_ns %g out of range (0, 1000000]", t->lat_ns);
+    if (!(t->lat_jitter_ns >= 0 && t->lat_jitter_ns <= t->lat_ns))
+        return socmon_fail(SOCMON_ERANGE, "lat_jitter_ns %g out of range 0..lat_ns (%g)",
+                           t->lat_jitter_ns, t->lat_ns);
+    (void)apm_hz;
+    return SOCMON_OK;
+}
+
+socmon_status socmon_zynq_desc_check(const socmon_zynq_desc *d)
+{
+    if (!d)
+        return socmon_fail(SOCMON_EINVAL, "zynq: NULL description");
+    if (d->nslots < 1 || d->nslots > SOCMON_ZAPM_MAX_SLOTS)
+        return socmon_fail(SOCMON_ERANGE, "slots %u out of range 1..%u", d->nslots,
+                           SOCMON_ZAPM_MAX_SLOTS);
+    if (!(d->apm_hz >= 1e6 && d->apm_hz <= 1e9))
+        return socmon_fail(SOCMON_ERANGE, "apm_hz %g out of range 1e6..1e9", d->apm_hz);
+    if (!(d->cpu_hz >= 1e6 && d->cpu_hz <= 4e9))
+        return socmon_fail(SOCMON_ERANGE, "cpu_hz %g out of range 1e6..4e9", d->cpu_hz);
+    unsigned w = d->bus_width_bytes;
+    if (w != 4 && w != 8 && w != 16 && w != 32 && w != 64 && w != 128)
+        return socmon_fail(SOCMON_ERANGE, "bus width %u bytes invalid (4, 8, 16, 32, 64, 128)", w);
+    if (d->gcc_width != 0 && d->gcc_width != 32 && d->gcc_width != 64)
+        return socmon_fail(SOCMON_ERANGE, "gcc_width %d invalid (0, 32 or 64)", d->gcc_width);
+    return check_traffic(&d->traffic, w, d->apm_hz);
+}
+
+socmon_status socmon_zynq_soc_new(const socmon_zynq_desc *d, socmon_zynq_soc **out)
+{
+    if (!out)
+        return socmon_fail(SOCMON_EINVAL, "zynq: NULL output");
+    socmon_status st = socmon_zynq_desc_check(d);
+    if (st)
+        return st;
+    socmon_zynq_soc *soc = calloc(1, sizeof *soc);
+    if (!soc)
+        return socmon_fail(SOCMON_ENOMEM, "zynq: out of memory");
+    soc->d = *d;
+    soc->apm_hz = (uint64_t)(d->apm_hz + 0.5);
+    soc->cpu_hz = (uint64_t)(d->cpu_hz + 0.5);
+    zapm_init(&soc->apm, d->nslots, d->bus_width_bytes, d->gcc_width, d->seed);
+    for (unsigned c = 0; c < SOCMON_ZYNQ_NCORES; c++)
+        za9_init(&soc->pmu[c]);
+    *out = soc;
+    return SOCMON_OK;
+}
+
+void socmon_zynq_soc_free(socmon_zynq_soc *soc)
+{
+    free(soc);
+}
+
+const socmon_zynq_desc *socmon_zynq_soc_desc(const socmon_zynq_soc *soc)
+{
+    return &soc->d;
+}
+
+socmon_status socmon_zynq_soc_map(socmon_zynq_soc *soc, socmon_bus *bus)
+{
+    socmon_status st = socmon_bus_model_map(bus, soc->d.apm_base, SOCMON_ZAPM_WINDOW,
+                                            &zapm_regops, &soc->apm);
+    for (unsigned c = 0; !st && c < SOCMON_ZYNQ_NCORES; c++)
+        st = socmon_bus_model_map(bus, soc->d.pmu_base[c], SOCMON_ZA9_WINDOW, &za9_regops,
+                                  &soc->pmu[c]);
+    return st ? socmon_fail_prefix(st, "zynq: ") : SOCMON_OK;
+}
+
+const char *const *socmon_zynq_workloads(void)
+{
+    return workloads;
+}
+
+/* cycles of a clock of hz elapsed at t_ns, exact in integers */
+static uint64_t cycles_at(uint64_t t_ns, uint64_t hz)
+{
+    return (t_ns / 1000000000ull) * hz + (t_ns % 1000000000ull) * hz / 1000000000ull;
+}
+
+static void apply_traffic(socmon_zynq_soc *soc, unsigned slot, const socmon_zynq_traffic *t,
+                          double scale)
+{
+    double hz = (double)soc->apm_hz;
+    double lat = t->lat_ns * 1e-9 * hz, jit = t->lat_jitter_ns * 1e-9 * hz;
+    double wr = t->wr_mbps * scale, rd = t->rd_mbps * scale;
+    zapm_set_chan(&soc->apm, slot, 0, wr > 0 ? t->burst_bytes * hz / (wr * 1e6) : 0,
+                  t->burst_bytes, lat, jit);
+    zapm_set_chan(&soc->apm, slot, 1, rd > 0 ? t->burst_bytes * hz / (rd * 1e6) : 0,
+                  t->burst_bytes, lat, jit);
+}
+
+static const socmon_zynq_cpu_profile prof_compute = {0.95, 1.1, 0.30, 0.30, 0.01, 12, 0.05, 0.12, 0.04};
+static const socmon_zynq_cpu_profile prof_memory = {0.90, 0.35, 0.45, 0.40, 0.12, 20, 0.8, 0.08, 0.02};
+static const socmon_zynq_cpu_profile prof_idle = {0.03, 0.5, 0.25, 0.30, 0.05, 10, 0.1, 0.15, 0.05};
+static const socmon_zynq_cpu_profile prof_steady0 = {0.80, 0.7, 0.35, 0.35, 0.05, 15, 0.3, 0.10, 0.03};
+static const socmon_zynq_cpu_profile prof_steady1 = {0.40, 0.9, 0.30, 0.30, 0.02, 15, 0.2, 0.10, 0.03};
+
+static void apply_phase(socmon_zynq_soc *soc)
+{
+    const socmon_zynq_traffic *t = &soc->d.traffic;
+    if (soc->workload == WL_STEADY) {
+        for (unsigned s = 0; s < soc->d.nslots; s++)
+            apply_traffic(soc, s, t, 1.0);
+        soc->pmu[0].prof = prof_steady0;
+        soc->pmu[1].prof = prof_steady1;
+        return;
+    }
+    if (soc->workload == WL_IDLE) {
+        for (unsigned s = 0; s < soc->d.nslots; s++)
+            apply_traffic(soc, s, t, 0.0);
+        soc->pmu[0].prof = soc->pmu[1].prof = prof_idle;
+        return;
+    }
+    static const double scale[3] = {0.25, 1.0, 0.0};
+    const socmon_zynq_cpu_profile *p[3] = {&prof_compute, &prof_memory, &prof_idle};
+    int ph = soc->phase % 3;
+    for (unsigned s = 0; s < soc->d.nslots; s++)
+        apply_traffic(soc, s, t, scale[ph] * (1.0 - 0.15 * s));
+    soc->pmu[0].prof = *p[ph];
+    soc->pmu[1].prof = *p[ph];
+    soc->pmu[1].prof.util *= 0.6;   /* the second core is less busy */
+}
+
+socmon_status socmon_zynq_soc_start(socmon_zynq_soc *soc, const char *workload,
+                                    uint64_t duration_ns)
+{
+    int w = -1;
+    if (!workload)
+        workload = workloads[0];
+    for (int i = 0; workloads[i]; i++)
+        if (strcmp(workloads[i], workload) == 0)
+            w = i;
+    if (w < 0)
+        return socmon_fail(SOCMON_ENOENT, "zynq workload '%s' unknown (mixed, steady, idle)",
+                           workload);
+    soc->workload = w;
+    soc->phase = 0;
+    soc->started = 1;
+    soc->start_ns = soc->now_ns;
+    soc->duration_ns = duration_ns;
+    apply_phase(soc);
+    return SOCMON_OK;
+}
+
+static void run_to(socmon_zynq_soc *soc, uint64_t t)
+{
+    for (unsigned c = 0; c < SOCMON_ZYNQ_NCORES; c++)
+        za9_advance(&soc->pmu[c], cycles_at(t, soc->cpu_hz) - cycles_at(soc->now_ns, soc->cpu_hz));
+    zapm_advance_to(&soc->apm, cycles_at(t, soc->apm_hz));
+    soc->now_ns = t;
+}
+
+socmon_status socmon_zynq_soc_advance(socmon_zynq_soc *soc, uint64_t ns, int *done)
+{
+    if (!soc)
+        return socmon_fail(SOCMON_EINVAL, "zynq: NULL model");
+    if (ns > UINT64_MAX / 2 - soc->now_ns)
+        return socmon_fail(SOCMON_ERANGE, "zynq: advance of %llu ns overflows the clock",
+                           (unsigned long long)ns);
+    uint64_t end = soc->now_ns + ns;
+    while (soc->now_ns < end) {
+        uint64_t t = end;
+        if (soc->started && soc->workload == WL_MIXED) {
+            uint64_t next = soc->start_ns + (uint64_t)(soc->phase + 1) * PHASE_NS;
+            if (next <= end) {
+                run_to(soc, next);
+                soc->phase++;
+                apply_phase(soc);
+                continue;
+            }
+        }
+        run_to(soc, t);
+    }
+    if (done)
+        *done = soc->started && soc->duration_ns &&
+                soc->now_ns - soc->start_ns >= soc->duration_ns;
+    return SOCMON_OK;
+}
+
+uint64_t socmon_zynq_soc_now_ns(const socmon_zynq_soc *soc)
+{
+    return soc->now_ns;
+}
+
+socmon_status socmon_zynq_soc_set_traffic(socmon_zynq_soc *soc, unsigned slot,
+                                          const socmon_zynq_traffic *tr)
+{
+    if (slot >= soc->d.nslots)
+        return socmon_fail(SOCMON_ERANGE, "slot %u out of range 0..%u", slot, soc->d.nslots - 1);
+    socmon_status st = check_traffic(tr, soc->d.bus_width_bytes, soc->d.apm_hz);
+    if (st)
+        return st;
+    apply_traffic(soc, slot, tr, 1.0);
+    return SOCMON_OK;
+}
+
+socmon_status socmon_zynq_soc_set_cpu(socmon_zynq_soc *soc, unsigned core,
+                                      const socmon_zynq_cpu_profile *p)
+{
+    if (core >= SOCMON_ZYNQ_NCORES)
+        return socmon_fail(SOCMON_ERANGE, "core %u out of range 0..%u", core,
+                           SOCMON_ZYNQ_NCORES - 1);
+    if (!(p->util >= 0 && p->util <= 1))
+        return socmon_fail(SOCMON_ERANGE, "util %g out of range 0..1", p->util);
+    if (!(p->ipc >= 0 && p->ipc <= 4))
+        return socmon_fail(SOCMON_ERANGE, "ipc %g out of range 0..4", p->ipc);
+    soc->pmu[core].prof = *p;
+    return SOCMON_OK;
+}
+
+int socmon_zynq_apm_irq(const socmon_zynq_soc *soc)
+{
+    return zapm_irq(&soc->apm);
+}
+
+int socmon_zynq_pmu_irq(const socmon_zynq_soc *soc, unsigned core)
+{
+    return core < SOCMON_ZYNQ_NCORES && za9_irq(&soc->pmu[core]);
+}
+
+uint32_t socmon_zynq_apm_peek(const socmon_zynq_soc *soc, unsigned k)
+{
+    if (k >= SOCMON_ZAPM_PER_SLOT * soc->d.nslots)
+        return 0;
+    return soc->apm.slot[k / SOCMON_ZAPM_PER_SLOT].mc[k % SOCMON_ZAPM_PER_SLOT];
+}
+
+socmon_status socmon_zynq_apm_poke(socmon_zynq_soc *soc, unsigned k, uint32_t v)
+{
+    unsigned n = SOCMON_ZAPM_PER_SLOT * soc->d.nslots;
+    if (k >= n)
+        return socmon_fail(SOCMON_ERANGE, "apm counter %u out of range 0..%u", k, n - 1);
+    soc->apm.slot[k / SOCMON_ZAPM_PER_SLOT].mc[k % SOCMON_ZAPM_PER_SLOT] = v;
+    return SOCMON_OK;
+}
+
+socmon_status socmon_zynq_pmu_poke(socmon_zynq_soc *soc, unsigned core, unsigned n, uint32_t v)
+{
+    if (core >= SOCMON_ZYNQ_NCORES)
+        return socmon_fail(SOCMON_ERANGE, "core %u out of range 0..%u", core,
+                           SOCMON_ZYNQ_NCORES - 1);
+    if (n == 31)
+        soc->pmu[core].ccnt = v;
+    else if (n < SOCMON_ZA9_NCOUNTERS)
+        soc->pmu[core].evcnt[n] = v;
+    else
+        return socmon_fail(SOCMON_ERANGE, "pmu counter %u invalid (0..5, or 31 for CCNT)", n);
+    return SOCMON_OK;
+}
+
+uint64_t socmon_zynq_apm_stalls(const socmon_zynq_soc *soc, unsigned slot)
+{
+    if (slot >= soc->d.nslots)
+        return 0;
+    return soc->apm.slot[slot].wr.stalls + soc->apm.slot[slot].rd.stalls;
+}
