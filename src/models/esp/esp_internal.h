@@ -25,7 +25,6 @@ typedef struct esp_tile {
     unsigned op_point;             /* current DVFS op point 0..3 */
 } esp_tile;
 
-struct esp_engine;                 /* workload model state (esp_engine.c) */
 
 struct socmon_esp_soc {
     socmon_esp_soc_desc desc;
@@ -47,5 +46,196 @@ const char *esp_tile_type_name(socmon_esp_tile_type t);
 socmon_status esp_engine_new(socmon_esp_soc *soc);
 void esp_engine_free(socmon_esp_soc *soc);
 void esp_engine_reset(socmon_esp_soc *soc);
+
+/* ---- workload model ---- */
+
+#define ESP_LINE 16u              /* ESP's 128-bit cache line */
+#define ESP_PAGE 4096u            /* home interleaving and TLB granule */
+#define ESP_L2_SETS 512u          /* 32 KiB, 4-way */
+#define ESP_L2_WAYS 4u
+#define ESP_LLC_SETS 1024u        /* 256 KiB per memory tile, 16-way */
+#define ESP_LLC_WAYS 16u
+#define ESP_QDEPTH 4u             /* router input queue depth, flits */
+#define ESP_FLITS_CTRL 2u         /* header + address */
+#define ESP_FLITS_DATA 3u         /* header + a line in two 64-bit flits */
+#define ESP_FLITS_DMA_WRITE 4u    /* header + address + a line */
+#define ESP_MAX_HOPS 6
+#define ESP_ACC_MAX_OUT 8u        /* outstanding DMA lines per accelerator */
+
+/* NoC planes (0-based; the monitors' plane p is ESP's NoC p+1). */
+enum { ESP_P_COH_REQ = 0, ESP_P_COH_FWD = 1, ESP_P_COH_RSP = 2, ESP_P_DMA_REQ = 3,
+       ESP_P_MISC = 4, ESP_P_DMA_RSP = 5, ESP_NPLANES = 6 };
+/* Router ports, in the monitors' direction order. */
+enum { ESP_D_LOCAL = 0, ESP_D_EAST, ESP_D_WEST, ESP_D_SOUTH, ESP_D_NORTH, ESP_NDIRS };
+
+typedef struct esp_cache {
+    unsigned sets, ways;
+    uint64_t *tag;       /* line number + 1; 0 = invalid */
+    uint8_t *dirty;
+    uint16_t *holder;    /* LLC only: tile + 1 of the private L2 holding the line */
+    uint64_t *stamp;     /* LRU */
+    uint64_t clock;
+} esp_cache;
+
+socmon_status esp_cache_init(esp_cache *c, unsigned sets, unsigned ways, int with_holder);
+void esp_cache_destroy(esp_cache *c);
+void esp_cache_clear(esp_cache *c);
+/* Way index holding line (touching it for LRU), or -1. */
+int esp_cache_find(esp_cache *c, uint64_t line);
+/* Way to fill line into: an invalid way, else the least recently used. */
+int esp_cache_victim(const esp_cache *c, uint64_t line);
+static inline unsigned esp_cache_slot(const esp_cache *c, uint64_t line, int way)
+{
+    return (unsigned)(line % c->sets) * c->ways + (unsigned)way;
+}
+void esp_cache_fill(esp_cache *c, unsigned slot, uint64_t line, int dirty);
+
+typedef struct esp_effect {
+    uint16_t tile;
+    uint8_t mon;
+} esp_effect;
+
+typedef struct esp_hop {
+    uint16_t src, dst;
+    uint8_t plane, flits;
+    uint8_t nsend, nrecv;
+    esp_effect send[2];          /* counted when the packet is handed to the NoC */
+    esp_effect recv[5];          /* counted when its last flit arrives */
+} esp_hop;
+
+struct esp_act;
+
+/* One transaction: packets that follow each other, each sent by the tile the
+ * previous one reached. Only one hop is in flight at a time. */
+typedef struct esp_chain {
+    struct esp_act *act;         /* told when the last hop arrives; may be NULL */
+    uint8_t nhops, cur;
+    uint8_t flits_out, flits_in; /* of the current hop */
+    esp_hop hops[ESP_MAX_HOPS];
+    struct esp_chain *next;      /* pending-injection list or free list */
+} esp_chain;
+
+typedef struct esp_seg {
+    esp_chain *ch;
+    uint8_t n;                   /* flits of ch's current hop in this queue */
+} esp_seg;
+
+typedef struct esp_queue {
+    esp_seg seg[ESP_QDEPTH];
+    uint8_t head, nseg, occ, fresh; /* fresh: flits that arrived this cycle */
+} esp_queue;
+
+typedef struct esp_router {
+    esp_queue q[ESP_NDIRS];
+    uint8_t rr;                  /* round-robin start among inputs */
+    uint8_t active;              /* on the plane's active list */
+    uint16_t occ;                /* flits in all its queues */
+} esp_router;
+
+typedef struct esp_noc {
+    unsigned rows, cols, n;
+    esp_router *r[ESP_NPLANES];              /* [plane][tile] */
+    uint16_t *act_list[ESP_NPLANES];         /* active routers per plane */
+    unsigned nact[ESP_NPLANES];
+    esp_chain **pend_head, **pend_tail;      /* [tile*ESP_NPLANES + plane] */
+    uint64_t flits_in_net, pending;
+} esp_noc;
+
+socmon_status esp_noc_init(esp_noc *noc, unsigned rows, unsigned cols);
+void esp_noc_destroy(esp_noc *noc);
+void esp_noc_clear(esp_noc *noc);
+/* Hands a chain's current hop to its source tile's injection queue. */
+void esp_noc_send(socmon_esp_soc *soc, esp_chain *ch);
+/* One cycle of every plane: inject, route, eject, count backpressure. */
+void esp_noc_cycle(socmon_esp_soc *soc);
+int esp_noc_idle(const esp_noc *noc);
+
+/* Transactions (esp_txn.c). Each returns 1 if it left work in flight whose
+ * completion will be reported to act, 0 if it finished at once. */
+esp_chain *esp_chain_alloc(socmon_esp_soc *soc, struct esp_act *act);
+void esp_chain_free(socmon_esp_soc *soc, esp_chain *ch);
+/* The last flit of ch's current hop arrived. */
+void esp_chain_arrived(socmon_esp_soc *soc, esp_chain *ch);
+int esp_txn_l2_access(socmon_esp_soc *soc, struct esp_act *act, unsigned tile, uint64_t line,
+                      int store);
+int esp_txn_dma(socmon_esp_soc *soc, struct esp_act *act, unsigned acc_tile, uint64_t line,
+                int write, socmon_esp_coherence mode);
+int esp_txn_uncached(socmon_esp_soc *soc, struct esp_act *act, unsigned tile, uint64_t line,
+                     int store);
+/* Writes one private-cache line back (Put); 1 if a Put was sent. */
+int esp_txn_l2_evict(socmon_esp_soc *soc, struct esp_act *act, unsigned tile, unsigned slot);
+unsigned esp_home(const socmon_esp_soc *soc, uint64_t line);
+
+/* Activities (esp_engine.c). */
+typedef enum { ACT_CPU, ACT_ACC, ACT_FLUSH, ACT_IDLE } esp_act_kind;
+typedef enum { PH_TLB, PH_READ, PH_COMPUTE, PH_WRITE, PH_DRAIN, PH_DONE } esp_acc_phase;
+
+typedef struct esp_act {
+    esp_act_kind kind;
+    unsigned tile;
+    int finished;
+    uint64_t outstanding;
+    uint64_t base;               /* first byte of the buffer */
+    /* cpu */
+    uint64_t footprint_lines, total, done_n, stores, last_line;
+    /* acc */
+    socmon_esp_coherence mode;
+    esp_acc_phase phase;
+    uint64_t reads, writes, issued, phase_end;
+    /* flush */
+    int flush_llc;
+    unsigned ft, fslot;          /* iterator over tiles and cache slots */
+    /* idle */
+    uint64_t until;
+} esp_act;
+
+typedef struct esp_stats_int {
+    uint64_t packets[ESP_NPLANES], flits_injected[ESP_NPLANES], flits_ejected[ESP_NPLANES];
+    uint64_t dma_lines[4];       /* lines moved by DMA per coherence mode (FULL: via L2) */
+    uint64_t l2_accesses, llc_writebacks, llc_flush_writebacks, uncached, invocations;
+} esp_stats_int;
+
+/* Cache state of the whole SoC, indexed by tile (NULL where the tile has none). */
+typedef struct esp_caches {
+    esp_cache *l2;               /* [tile], sets == 0 when absent */
+    esp_cache *llc;              /* [tile] */
+} esp_caches;
+
+/* A workload script entry: one activity; entries with the same group start
+ * together once every activity of the previous group has finished. */
+typedef struct esp_spec {
+    unsigned group;
+    esp_act_kind kind;
+    unsigned ord;                /* cpu or acc ordinal */
+    unsigned buf;                /* buffer number: address (buf + 1) << 28 */
+    uint64_t a, b, c;            /* cpu: loads, stores, footprint; acc: bytes; idle: cycles */
+    socmon_esp_coherence mode;   /* acc */
+    int flag;                    /* flush: LLC too */
+} esp_spec;
+
+typedef struct esp_engine {
+    esp_noc noc;
+    esp_caches c;
+    esp_stats_int st;
+    esp_chain *free_chains;
+    void **blocks;
+    unsigned nblocks;
+    esp_act **acts;              /* running activities; chains point at them */
+    unsigned nacts, capacts;
+    int oom;                     /* a transaction could not be allocated */
+    esp_spec *script;
+    unsigned nscript, capscript, next_spec;
+    int script_running;
+    uint64_t *op_since;          /* [tile]: cycle the current op point began */
+    unsigned *cpu, ncpu, *acc, nacc, *mem, nmem;
+} esp_engine;
+
+/* Buffer addresses used by workloads and primitives. */
+#define ESP_BUF_ADDR(b) (((uint64_t)(b) + 1) << 28)
+#define ESP_BUF_MAX (UINT64_C(1) << 28)
+
+/* Workload scripts (esp_workloads.c). */
+socmon_status esp_script_build(socmon_esp_soc *soc, const char *name);
+socmon_status esp_script_add(esp_engine *e, const esp_spec *s);
 
 #endif

@@ -123,4 +123,27 @@ int socmon_esp_soc_defined(const socmon_esp_soc *soc, unsigned tile, unsigned mo
  * The driver must never write there; tests check this stays 0. */
 uint64_t socmon_esp_soc_config_writes(const socmon_esp_soc *soc, unsigned tile);
 
+/* Runs a cache flush as ESP's esp_run does before an invocation: every
+ * private L2 writes its lines back (coherence requests to the LLCs); with
+ * llc_too the LLCs also write dirty lines to DDR and empty (before
+ * non-coherent DMA). Runs to completion in simulated time. */
+socmon_status socmon_esp_soc_flush(socmon_esp_soc *soc, int llc_too);
+
+/* Model-internal tallies that the monitors should agree with (tests check the
+ * conservation laws of docs/esp-model.md against them). Counts since reset. */
+typedef struct socmon_esp_model_stats {
+    uint64_t cycles;
+    uint64_t packets[6];          /* packets that entered the NoC, per plane */
+    uint64_t flits_injected[6], flits_ejected[6];
+    uint64_t flits_in_network;    /* injected, not yet ejected */
+    uint64_t packets_waiting;     /* handed to a tile, not fully injected yet */
+    uint64_t dma_lines[4];        /* accelerator lines moved, per socmon_esp_coherence */
+    uint64_t l2_accesses;         /* lookups in any private L2 */
+    uint64_t llc_writebacks;      /* dirty LLC victims written to DDR */
+    uint64_t llc_flush_writebacks;/* dirty LLC lines written to DDR by flushes */
+    uint64_t uncached_accesses;   /* CPU accesses without a cache hierarchy */
+    uint64_t invocations;
+} socmon_esp_model_stats;
+void socmon_esp_soc_stats(const socmon_esp_soc *soc, socmon_esp_model_stats *out);
+
 #endif

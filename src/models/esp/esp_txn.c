@@ -1,0 +1,258 @@
+/* Memory transactions: what a cache miss, a DMA line or a write-back does to
+ * the caches, which monitors it moves, and which packets it sends.
+ *
+ * Cache state changes at once when a transaction is issued (the model has no
+ * races to resolve); the monitors at the far end move when the packets
+ * arrive, so snapshots taken mid-flight see requests that are still on the
+ * NoC as not yet received. A transaction is a chain of hops (esp_internal.h):
+ *
+ *   L2 miss     X->H Get [H->Y fwd, Y->H rsp]* H->X data      (planes 0, 1, 2)
+ *   L2 evict    X->H Put, H->X ack                              (planes 0, 2)
+ *   DMA read    A->H req [H->Y fwd, Y->H rsp]* H->A data        (planes 3, 1, 2, 5)
+ *   DMA write   A->H req+data [H->Y fwd, Y->H rsp]*             (planes 3, 1, 2)
+ *   uncached    C->H req [H->C data]                            (plane 4)
+ *
+ * [..]* are recalls: of the LLC's victim from the L2 holding it (the LLC is
+ * inclusive), and for a Get or coherent DMA of the requested line from the
+ * L2 holding it. The model keeps at most one private copy of a line. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "models/esp/esp_internal.h"
+
+#define CHAIN_BLOCK 256
+
+esp_chain *esp_chain_alloc(socmon_esp_soc *soc, esp_act *act)
+{
+    esp_engine *e = soc->eng;
+    if (!e->free_chains) {
+        esp_chain *blk = calloc(CHAIN_BLOCK, sizeof *blk);
+        void **nb = blk ? realloc(e->blocks, (e->nblocks + 1) * sizeof *nb) : NULL;
+        if (!nb) {
+            free(blk);
+            e->oom = 1; /* reported by the next advance or primitive */
+            return NULL;
+        }
+        e->blocks = nb;
+        e->blocks[e->nblocks++] = blk;
+        for (unsigned i = 0; i < CHAIN_BLOCK; i++) {
+            blk[i].next = e->free_chains;
+            e->free_chains = &blk[i];
+        }
+    }
+    esp_chain *ch = e->free_chains;
+    e->free_chains = ch->next;
+    memset(ch, 0, sizeof *ch);
+    ch->act = act;
+    if (act)
+        act->outstanding++;
+    return ch;
+}
+
+void esp_chain_free(socmon_esp_soc *soc, esp_chain *ch)
+{
+    ch->next = soc->eng->free_chains;
+    soc->eng->free_chains = ch;
+}
+
+void esp_chain_arrived(socmon_esp_soc *soc, esp_chain *ch)
+{
+    const esp_hop *h = &ch->hops[ch->cur];
+    for (unsigned i = 0; i < h->nrecv; i++)
+        esp_count(soc, h->recv[i].tile, h->recv[i].mon, 1);
+    if (++ch->cur < ch->nhops) {
+        esp_noc_send(soc, ch);
+        return;
+    }
+    if (ch->act)
+        ch->act->outstanding--;
+    esp_chain_free(soc, ch);
+}
+
+static esp_hop *hop(esp_chain *ch, unsigned src, unsigned dst, unsigned plane, unsigned flits)
+{
+    /* Chains are at most Get + two recalls + data (6 hops): no overflow. */
+    esp_hop *h = &ch->hops[ch->nhops++];
+    h->src = (uint16_t)src;
+    h->dst = (uint16_t)dst;
+    h->plane = (uint8_t)plane;
+    h->flits = (uint8_t)flits;
+    return h;
+}
+
+static void on_send(esp_hop *h, unsigned tile, unsigned mon)
+{
+    h->send[h->nsend++] = (esp_effect){(uint16_t)tile, (uint8_t)mon};
+}
+
+static void on_recv(esp_hop *h, unsigned tile, unsigned mon)
+{
+    h->recv[h->nrecv++] = (esp_effect){(uint16_t)tile, (uint8_t)mon};
+}
+
+unsigned esp_home(const socmon_esp_soc *soc, uint64_t line)
+{
+    /* Memory is interleaved over the memory tiles page by page. */
+    const esp_engine *e = soc->eng;
+    return e->mem[(line * ESP_LINE / ESP_PAGE) % e->nmem];
+}
+
+static int slot_of(const esp_cache *c, uint64_t line)
+{
+    unsigned base = (unsigned)(line % c->sets) * c->ways;
+    for (unsigned w = 0; w < c->ways; w++)
+        if (c->tag[base + w] == line + 1)
+            return (int)(base + w);
+    return -1;
+}
+
+/* The LLC at H takes line back from the L2 of tile y: a forward and a
+ * response. Returns whether the L2's copy was dirty. */
+static int recall(socmon_esp_soc *soc, esp_chain *ch, unsigned H, unsigned y, uint64_t line)
+{
+    esp_cache *l2 = &soc->eng->c.l2[y];
+    int s = l2->sets ? slot_of(l2, line) : -1;
+    if (s < 0)
+        return 0;
+    int dirty = l2->dirty[s];
+    l2->tag[s] = 0;
+    l2->dirty[s] = 0;
+    on_send(hop(ch, H, y, ESP_P_COH_FWD, ESP_FLITS_CTRL), H, SOCMON_ESP_MON_COH_FWD);
+    on_recv(hop(ch, y, H, ESP_P_COH_RSP, dirty ? ESP_FLITS_DATA : ESP_FLITS_CTRL), H,
+            SOCMON_ESP_MON_COH_RSP_RCV);
+    return dirty;
+}
+
+/* Looks line up in H's LLC for the request in hop 0, filling it on a miss.
+ * Returns its slot. */
+static unsigned llc_get(socmon_esp_soc *soc, esp_chain *ch, unsigned H, uint64_t line)
+{
+    esp_cache *llc = &soc->eng->c.llc[H];
+    esp_hop *h0 = &ch->hops[0];
+    int w = esp_cache_find(llc, line);
+    if (w >= 0) {
+        on_recv(h0, H, SOCMON_ESP_MON_LLC_HIT);
+        return esp_cache_slot(llc, line, w);
+    }
+    on_recv(h0, H, SOCMON_ESP_MON_LLC_MISS);
+    on_recv(h0, H, SOCMON_ESP_MON_DDR); /* the fill */
+    unsigned s = esp_cache_slot(llc, line, esp_cache_victim(llc, line));
+    if (llc->tag[s]) {
+        int dirty = llc->dirty[s];
+        if (llc->holder[s])
+            dirty |= recall(soc, ch, H, llc->holder[s] - 1u, llc->tag[s] - 1);
+        if (dirty) {
+            on_recv(h0, H, SOCMON_ESP_MON_DDR); /* the write-back */
+            soc->eng->st.llc_writebacks++;
+        }
+    }
+    esp_cache_fill(llc, s, line, 0);
+    return s;
+}
+
+int esp_txn_l2_evict(socmon_esp_soc *soc, esp_act *act, unsigned tile, unsigned slot)
+{
+    esp_cache *l2 = &soc->eng->c.l2[tile];
+    if (!l2->tag[slot])
+        return 0;
+    uint64_t line = l2->tag[slot] - 1;
+    int dirty = l2->dirty[slot];
+    unsigned H = esp_home(soc, line);
+    esp_cache *llc = &soc->eng->c.llc[H];
+    int s = slot_of(llc, line);
+    if (s >= 0) {
+        llc->holder[s] = 0;
+        llc->dirty[s] |= (uint8_t)dirty;
+    }
+    l2->tag[slot] = 0;
+    l2->dirty[slot] = 0;
+    esp_chain *ch = esp_chain_alloc(soc, act);
+    if (!ch)
+        return 0;
+    on_recv(hop(ch, tile, H, ESP_P_COH_REQ, dirty ? ESP_FLITS_DATA : ESP_FLITS_CTRL), H,
+            SOCMON_ESP_MON_COH_REQ);
+    on_send(hop(ch, H, tile, ESP_P_COH_RSP, ESP_FLITS_CTRL), H, SOCMON_ESP_MON_COH_RSP_SND);
+    esp_noc_send(soc, ch);
+    return 1;
+}
+
+int esp_txn_l2_access(socmon_esp_soc *soc, esp_act *act, unsigned X, uint64_t line, int store)
+{
+    esp_engine *e = soc->eng;
+    esp_cache *l2 = &e->c.l2[X];
+    e->st.l2_accesses++;
+    int w = esp_cache_find(l2, line);
+    if (w >= 0) {
+        esp_count(soc, X, SOCMON_ESP_MON_L2_HIT, 1);
+        if (store)
+            l2->dirty[esp_cache_slot(l2, line, w)] = 1;
+        return 0;
+    }
+    esp_count(soc, X, SOCMON_ESP_MON_L2_MISS, 1);
+    unsigned vs = esp_cache_slot(l2, line, esp_cache_victim(l2, line));
+    esp_txn_l2_evict(soc, NULL, X, vs);
+    esp_chain *ch = esp_chain_alloc(soc, act);
+    if (!ch)
+        return 0;
+    unsigned H = esp_home(soc, line);
+    esp_cache *llc = &e->c.llc[H];
+    on_recv(hop(ch, X, H, ESP_P_COH_REQ, ESP_FLITS_CTRL), H, SOCMON_ESP_MON_COH_REQ);
+    unsigned s = llc_get(soc, ch, H, line);
+    if (llc->holder[s] && llc->holder[s] - 1u != X)
+        llc->dirty[s] |= (uint8_t)recall(soc, ch, H, llc->holder[s] - 1u, line);
+    on_send(hop(ch, H, X, ESP_P_COH_RSP, ESP_FLITS_DATA), H, SOCMON_ESP_MON_COH_RSP_SND);
+    llc->holder[s] = (uint16_t)(X + 1);
+    esp_cache_fill(l2, vs, line, store);
+    esp_noc_send(soc, ch);
+    return 1;
+}
+
+int esp_txn_dma(socmon_esp_soc *soc, esp_act *act, unsigned A, uint64_t line, int write,
+                socmon_esp_coherence mode)
+{
+    esp_engine *e = soc->eng;
+    e->st.dma_lines[mode]++;
+    if (mode == SOCMON_ESP_COH_FULL)
+        return esp_txn_l2_access(soc, act, A, line, write);
+    esp_chain *ch = esp_chain_alloc(soc, act);
+    if (!ch)
+        return 0;
+    unsigned H = esp_home(soc, line);
+    int coh = mode == SOCMON_ESP_COH_DMA;
+    on_recv(hop(ch, A, H, ESP_P_DMA_REQ, write ? ESP_FLITS_DMA_WRITE : ESP_FLITS_CTRL), H,
+            coh ? SOCMON_ESP_MON_COH_DMA_REQ : SOCMON_ESP_MON_DMA_REQ);
+    if (mode == SOCMON_ESP_COH_NONE) {
+        /* Straight to DDR: the LLC is bypassed (software flushed it first). */
+        on_recv(&ch->hops[0], H, SOCMON_ESP_MON_DDR);
+    } else {
+        esp_cache *llc = &e->c.llc[H];
+        unsigned s = llc_get(soc, ch, H, line);
+        if (coh && llc->holder[s]) {
+            llc->dirty[s] |= (uint8_t)recall(soc, ch, H, llc->holder[s] - 1u, line);
+            llc->holder[s] = 0;
+        }
+        if (write)
+            llc->dirty[s] = 1;
+    }
+    if (!write)
+        on_send(hop(ch, H, A, ESP_P_DMA_RSP, ESP_FLITS_DATA), H,
+                coh ? SOCMON_ESP_MON_COH_DMA_RSP : SOCMON_ESP_MON_DMA_RSP);
+    esp_noc_send(soc, ch);
+    return 1;
+}
+
+int esp_txn_uncached(socmon_esp_soc *soc, esp_act *act, unsigned C, uint64_t line, int store)
+{
+    esp_chain *ch = esp_chain_alloc(soc, act);
+    if (!ch)
+        return 0;
+    soc->eng->st.uncached++;
+    unsigned H = esp_home(soc, line);
+    on_recv(hop(ch, C, H, ESP_P_MISC, store ? ESP_FLITS_DATA : ESP_FLITS_CTRL), H,
+            SOCMON_ESP_MON_DDR);
+    if (!store)
+        hop(ch, H, C, ESP_P_MISC, ESP_FLITS_CTRL);
+    esp_noc_send(soc, ch);
+    return 1;
+}
