@@ -8,11 +8,13 @@
 /* TARGET-EXTERNS */
 extern const socmon_target_ops socmon_target_esp_ops;
 extern const socmon_target_ops socmon_target_zynq_ops;
+extern const socmon_target_ops socmon_target_tensix_ops;
 
 static const socmon_target_ops *const builtin[] = {
     /* TARGET-ENTRIES */
     &socmon_target_esp_ops,
     &socmon_target_zynq_ops,
+    &socmon_target_tensix_ops,
     NULL
 };
 
