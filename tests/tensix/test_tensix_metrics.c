@@ -1,0 +1,303 @@
+/* metrics/tensix.json: every formula on hand-computed inputs, the tie rule,
+ * skipped metrics, and the bound classifier on kernels built to be math-,
+ * unpack- and pack-bound, on every platform. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "socmon/socmon.h"
+
+typedef struct cv {
+    const char *instance, *name;
+    uint64_t v;
+} cv;
+
+#define MAXC 64
+
+typedef struct run {
+    socmon_metricset *ms;
+    socmon_metrics *m;
+    double out[64];
+} run;
+
+static void eval(run *r, const cv *c, size_t n)
+{
+    socmon_counter ctr[MAXC];
+    uint64_t d[MAXC];
+    for (size_t i = 0; i < n; i++) {
+        ctr[i] = (socmon_counter){.name = c[i].name, .instance = c[i].instance, .width = 32};
+        d[i] = c[i].v;
+    }
+    static const char *const pn[] = {"noc_word_bytes", "unpack_peak_bpc", "pack_peak_bpc", "clock_hz"};
+    static const double pv[] = {32, 80, 80, 1e9};
+    socmon_metric_schema sch = {n, ctr, 4, pn, pv};
+    const char *text = socmon_builtin_metrics("tensix");
+    assert_non_null(text);
+    assert_int_equal(socmon_metricset_load_string(text, "tensix.json", &r->ms), SOCMON_OK);
+    if (socmon_metrics_bind(r->ms, &sch, &r->m) != SOCMON_OK)
+        fail_msg("bind: %s", socmon_errmsg());
+    assert_true(socmon_metrics_nresults(r->m) <= 64);
+    assert_int_equal(socmon_metrics_eval(r->m, d, 1e-3, r->out), SOCMON_OK);
+}
+
+static void done(run *r)
+{
+    socmon_metrics_free(r->m);
+    socmon_metricset_free(r->ms);
+}
+
+static int idx(const run *r, const char *name)
+{
+    for (size_t i = 0; i < socmon_metrics_nresults(r->m); i++)
+        if (strcmp(socmon_metrics_result(r->m, i)->def->name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+static double val(const run *r, const char *name)
+{
+    int i = idx(r, name);
+    if (i < 0)
+        fail_msg("metric %s missing", name);
+    return r->out[i];
+}
+
+#define NEAR(a, b) assert_true(fabs((a) - (b)) < 1e-9)
+
+static const cv base[] = {
+    {"fpu", "cycles", 1000}, {"fpu", "FPU_INSTRUCTION", 600}, {"fpu", "SFPU_INSTRUCTION", 100},
+    {"fpu", "FPU_OR_SFPU_INSTRN", 650},
+    {"tdma_unpack", "cycles", 900}, {"tdma_unpack", "SRCA_WRITE", 300},
+    {"tdma_unpack", "UNPACK0_BUSY_THREAD0", 400}, {"tdma_unpack", "SRCB_WRITE", 100},
+    {"tdma_unpack", "UNPACK1_BUSY_THREAD0", 500},
+    {"tdma_pack", "cycles", 800}, {"tdma_pack", "PACKER_BUSY", 200},
+    {"l1", "cycles", 500}, {"l1", "NOC_RING0_INCOMING_1", 100}, {"l1", "NOC_RING0_INCOMING_0", 150},
+    {"l1", "NOC_RING0_OUTGOING_1", 50}, {"l1", "NOC_RING0_OUTGOING_0", 25},
+    {"l1", "L1_ARB_TDMA_BUNDLE_1", 10}, {"l1", "L1_ARB_TDMA_BUNDLE_0", 20},
+    {"l1", "L1_ARB_UNPACKER", 30}, {"l1", "L1_NO_ARB_UNPACKER", 140},
+    {"instrn_thread", "cycles", 1200}, {"instrn_thread", "THREAD_STALLS_0", 300},
+    {"instrn_thread", "THREAD_STALLS_1", 600}, {"instrn_thread", "THREAD_STALLS_2", 900},
+    {"instrn_thread", "THREAD_INSTRUCTIONS_0", 120}, {"instrn_thread", "THREAD_INSTRUCTIONS_1", 240},
+    {"instrn_thread", "THREAD_INSTRUCTIONS_2", 360},
+};
+#define NBASE (sizeof base / sizeof base[0])
+
+static void test_formulas_by_hand(void **state)
+{
+    (void)state;
+    run r;
+    eval(&r, base, NBASE);
+    NEAR(val(&r, "wall_cycles"), 1200);
+    NEAR(val(&r, "fpu_util"), 600.0 / 1000);
+    NEAR(val(&r, "sfpu_util"), 100.0 / 1000);
+    NEAR(val(&r, "math_util"), 650.0 / 1000);
+    NEAR(val(&r, "unpack0_util"), 300.0 / 400);
+    NEAR(val(&r, "unpack1_util"), 100.0 / 500);
+    NEAR(val(&r, "unpack_util"), (0.75 + 0.2) / 2);
+    NEAR(val(&r, "pack_util"), 200.0 / 800);
+    NEAR(val(&r, "unpack_est_bpc"), 0.475 * 80);
+    NEAR(val(&r, "pack_est_bpc"), 0.25 * 80);
+    NEAR(val(&r, "noc_txn_per_cycle"), 325.0 / 500);
+    NEAR(val(&r, "noc_bytes_per_cycle"), 325.0 / 500 * 32);
+    NEAR(val(&r, "l1_congestion_index"), 60.0 / 200);
+    NEAR(val(&r, "stall_rate"), 1800.0 / 3600);
+    NEAR(val(&r, "issue_rate"), 720.0 / 3600);
+    NEAR(val(&r, "math_bound_score"), 0.65);
+    NEAR(val(&r, "unpack_bound_score"), 0.475);
+    NEAR(val(&r, "pack_bound_score"), 0.25);
+    NEAR(val(&r, "risc_bound_score"), 0.5 - 0.5 * 0.2);
+    NEAR(val(&r, "dominant_bound"), 0);
+    NEAR(val(&r, "dominant_bound_score"), 0.65);
+    const socmon_metric_def *def = socmon_metrics_result(r.m, (size_t)idx(&r, "dominant_bound"))->def;
+    assert_int_equal(def->nlabels, 4);
+    assert_string_equal(def->labels[0], "math-bound");
+    assert_string_equal(def->labels[1], "unpack-bound");
+    assert_string_equal(def->labels[2], "pack-bound");
+    assert_string_equal(def->labels[3], "risc-bound");
+    /* Ring-1 metrics need mux-1 counters: absent here, so skipped. */
+    assert_int_equal(idx(&r, "noc1_txn_per_cycle"), -1);
+    done(&r);
+}
+
+static void with(cv *c, const char *name, uint64_t v)
+{
+    for (size_t i = 0; i < NBASE; i++)
+        if (strcmp(c[i].name, name) == 0) {   /* names in base are unique */
+            c[i].v = v;
+            return;
+        }
+    fail_msg("no counter %s", name);
+}
+
+/* An unpacker with no busy cycles leaves the other one's utilisation. */
+static void test_unpack_mean_of_defined(void **state)
+{
+    (void)state;
+    cv c[NBASE];
+    memcpy(c, base, sizeof c);
+    with(c, "UNPACK1_BUSY_THREAD0", 0);
+    with(c, "SRCB_WRITE", 0);
+    run r;
+    eval(&r, c, NBASE);
+    assert_true(isnan(val(&r, "unpack1_util")));
+    NEAR(val(&r, "unpack_util"), 0.75);
+    done(&r);
+    with(c, "UNPACK0_BUSY_THREAD0", 0);
+    with(c, "SRCA_WRITE", 0);
+    eval(&r, c, NBASE);
+    assert_true(isnan(val(&r, "unpack_util")));
+    /* An undefined score is left out of the classification. */
+    NEAR(val(&r, "dominant_bound"), 0);
+    done(&r);
+}
+
+/* Ties go to the earliest of math, unpack, pack, risc. */
+static void test_ties(void **state)
+{
+    (void)state;
+    cv c[NBASE];
+    memcpy(c, base, sizeof c);
+    /* math 0.75 == unpack 0.75 (both unpackers at 0.75) */
+    with(c, "FPU_OR_SFPU_INSTRN", 750);
+    with(c, "SRCB_WRITE", 375);
+    run r;
+    eval(&r, c, NBASE);
+    NEAR(val(&r, "math_bound_score"), 0.75);
+    NEAR(val(&r, "unpack_bound_score"), 0.75);
+    NEAR(val(&r, "dominant_bound"), 0);
+    done(&r);
+    /* unpack 0.75 == pack 0.75, math lower */
+    with(c, "FPU_OR_SFPU_INSTRN", 100);
+    with(c, "PACKER_BUSY", 600);
+    eval(&r, c, NBASE);
+    NEAR(val(&r, "dominant_bound"), 1);
+    done(&r);
+    /* pack 0.9 == risc 0.9: stalls 1.0, issue 0.2 -> 1.0 - 0.1 */
+    with(c, "PACKER_BUSY", 720);
+    with(c, "THREAD_STALLS_0", 1200);
+    with(c, "THREAD_STALLS_1", 1200);
+    with(c, "THREAD_STALLS_2", 1200);
+    eval(&r, c, NBASE);
+    NEAR(val(&r, "risc_bound_score"), 0.9);
+    NEAR(val(&r, "pack_bound_score"), 0.9);
+    NEAR(val(&r, "dominant_bound"), 2);
+    done(&r);
+    /* risc alone on top */
+    with(c, "PACKER_BUSY", 100);
+    eval(&r, c, NBASE);
+    NEAR(val(&r, "dominant_bound"), 3);
+    done(&r);
+}
+
+typedef struct acc {
+    uint64_t *sum;
+} acc;
+
+static socmon_status add(void *user, const socmon_sample *prev, const socmon_sample *cur,
+                         const uint64_t *deltas)
+{
+    acc *a = user;
+    for (size_t i = 0; i < cur->n; i++)
+        a->sum[i] += deltas[i];
+    return SOCMON_OK;
+}
+
+/* Runs a target spec to the end of its kernel; returns the dominant bound's label. */
+static const char *classify(const char *spec, char *label, size_t cap, double *scores)
+{
+    socmon_target *t;
+    if (socmon_target_open(spec, &t) != SOCMON_OK)
+        fail_msg("open %s: %s", spec, socmon_errmsg());
+    socmon_device *dev = socmon_target_device(t);
+    socmon_set *set;
+    assert_int_equal(socmon_set_new(dev, NULL, &set), SOCMON_OK);
+    size_t n = socmon_set_size(set);
+    uint64_t sum[128] = {0};
+    assert_true(n <= 128);
+    acc a = {sum};
+    assert_int_equal(socmon_target_start(t, NULL), SOCMON_OK);
+    socmon_sampler_opts so = {.interval_ns = 7000};
+    assert_int_equal(socmon_sampler_run(t, set, &so, NULL, add, &a, NULL), SOCMON_OK);
+    socmon_counter ctr[128];
+    for (size_t i = 0; i < n; i++)
+        ctr[i] = *socmon_set_counter(set, i);
+    const char *pn[8];
+    double pv[8];
+    size_t np = socmon_device_nparams(dev);
+    for (size_t i = 0; i < np && i < 8; i++)
+        socmon_device_param_at(dev, i, &pn[i], &pv[i]);
+    socmon_metric_schema sch = {n, ctr, np, pn, pv};
+    socmon_metricset *ms;
+    socmon_metrics *m;
+    assert_int_equal(socmon_target_metrics(t, &ms), SOCMON_OK);
+    assert_int_equal(socmon_metrics_bind(ms, &sch, &m), SOCMON_OK);
+    double out[64];
+    assert_int_equal(socmon_metrics_eval(m, sum, 1e-3, out), SOCMON_OK);
+    run r = {ms, m, {0}};
+    memcpy(r.out, out, sizeof out);
+    int b = (int)val(&r, "dominant_bound");
+    const socmon_metric_def *def = socmon_metrics_result(m, (size_t)idx(&r, "dominant_bound"))->def;
+    snprintf(label, cap, "%s", def->labels[b]);
+    scores[0] = val(&r, "math_bound_score");
+    scores[1] = val(&r, "unpack_bound_score");
+    scores[2] = val(&r, "pack_bound_score");
+    scores[3] = val(&r, "risc_bound_score");
+    done(&r);
+    socmon_set_free(set);
+    socmon_target_close(t);
+    return label;
+}
+
+static void test_classifier_names_the_bound(void **state)
+{
+    (void)state;
+    static const char *const platforms[] = {"wormhole_b0", "blackhole", "quasar"};
+    static const char *const formats[] = {"Float16_b", "Bfp8_b", "Float32"};
+    static const char *const bounds[] = {"math", "unpack", "pack"};
+    for (size_t p = 0; p < 3; p++)
+        for (size_t f = 0; f < 3; f++)
+            for (size_t b = 0; b < 3; b++) {
+                char spec[160], label[32], want[32];
+                double s[4];
+                snprintf(spec, sizeof spec, "tensix:bound=%s,tiles=48,platform=%s,format=%s",
+                         bounds[b], platforms[p], formats[f]);
+                classify(spec, label, sizeof label, s);
+                snprintf(want, sizeof want, "%s-bound", bounds[b]);
+                if (strcmp(label, want) != 0)
+                    fail_msg("%s: classified %s (math %.3f unpack %.3f pack %.3f risc %.3f)", spec,
+                             label, s[0], s[1], s[2], s[3]);
+                /* and clearly so: a margin of 0.2 over the runner-up */
+                for (int k = 0; k < 4; k++)
+                    if (k != (int)b)
+                        assert_true(s[b] > s[k] + 0.2);
+            }
+}
+
+/* Natural costs: high fidelity makes a matmul math-bound, low fidelity unpack-bound. */
+static void test_classifier_natural_kernels(void **state)
+{
+    (void)state;
+    char label[32];
+    double s[4];
+    classify("tensix:fidelity=HiFi4,tiles=48", label, sizeof label, s);
+    assert_string_equal(label, "math-bound");
+    classify("tensix:fidelity=LoFi,tiles=48", label, sizeof label, s);
+    assert_string_equal(label, "unpack-bound");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_formulas_by_hand),
+        cmocka_unit_test(test_unpack_mean_of_defined),
+        cmocka_unit_test(test_ties),
+        cmocka_unit_test(test_classifier_names_the_bound),
+        cmocka_unit_test(test_classifier_natural_kernels),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
