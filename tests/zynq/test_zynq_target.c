@@ -1,0 +1,302 @@
+/* The "zynq" target: options, counters, workloads on the timeline, missed
+ * intervals, and the drivers' protocol and errors. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "drivers/zynq/zynq_drv.h"
+#include "models/zynq/zynq_model.h"
+#include "zynq/zynq_metrics_helper.h"
+
+extern const socmon_target_ops socmon_target_zynq_ops;
+
+static void open_fails(const char *spec, socmon_status want, const char *needle)
+{
+    socmon_target *t = NULL;
+    assert_int_equal(socmon_target_open(spec, &t), want);
+    assert_null(t);
+    if (!strstr(socmon_errmsg(), needle))
+        fail_msg("'%s': message '%s' does not name '%s'", spec, socmon_errmsg(), needle);
+}
+
+static void test_bad_options(void **state)
+{
+    (void)state;
+    open_fails("zynq:burst=100", SOCMON_ERANGE, "burst 100");
+    open_fails("zynq:burst=4096", SOCMON_ERANGE, "burst 4096");
+    open_fails("zynq:wr_mbps=fast", SOCMON_EINVAL, "wr_mbps=fast");
+    open_fails("zynq:rd_mbps=-5", SOCMON_ERANGE, "rd_mbps=-5");
+    open_fails("zynq:slots=9", SOCMON_ERANGE, "slots=9");
+    open_fails("zynq:slots=0", SOCMON_ERANGE, "slots=0");
+    open_fails("zynq:ccnt_div=8", SOCMON_EINVAL, "ccnt_div=8");
+    open_fails("zynq:lat_ns=100,jitter_ns=200", SOCMON_ERANGE, "lat_jitter_ns 200");
+    open_fails("zynq:lat_ns=", SOCMON_EINVAL, "lat_ns=");
+    open_fails("zynq:colour=red", SOCMON_EINVAL, "colour");
+    socmon_target *t = NULL;
+    assert_int_equal(socmon_target_open("zynq", &t), SOCMON_OK);
+    assert_int_equal(socmon_target_start(t, "turbo"), SOCMON_ENOENT);
+    assert_non_null(strstr(socmon_errmsg(), "turbo"));
+    socmon_target_close(t);
+}
+
+static void test_counters_and_params(void **state)
+{
+    (void)state;
+    socmon_target *t = NULL;
+    assert_int_equal(socmon_target_open("zynq", &t), SOCMON_OK);
+    socmon_device *dev = socmon_target_device(t);
+    /* 5 slots x 6 APM counters, then 2 cores x (CCNT + 6 events) */
+    assert_int_equal(socmon_device_ncounters(dev), 5 * 6 + 2 * 7);
+    uint32_t i;
+    assert_int_equal(socmon_device_find(dev, "slot0.wr_bytes", &i), SOCMON_OK);
+    assert_int_equal(i, 0);
+    assert_int_equal(socmon_device_find(dev, "slot4.rd_lat", &i), SOCMON_OK);
+    assert_int_equal(i, 29);
+    assert_int_equal(socmon_device_find(dev, "cpu0.ccnt", &i), SOCMON_OK);
+    assert_int_equal(i, 30);
+    assert_int_equal(socmon_device_find(dev, "cpu1.mem_write_stall", &i), SOCMON_OK);
+    assert_int_equal(socmon_device_counter(dev, i)->width, 32);
+    const char *pn[] = {"apm_clock_hz", "cpu_clock_hz", "ref_clock_hz", "pmu_ccnt_div",
+                        "bus_width_bytes"};
+    for (size_t k = 0; k < sizeof pn / sizeof pn[0]; k++) {
+        double v = 0;
+        assert_int_equal(socmon_device_param(dev, pn[k], &v), SOCMON_OK);
+        assert_true(v > 0);
+    }
+    assert_string_equal(socmon_target_ops_of(t)->metrics, "zynq");
+    socmon_target_close(t);
+}
+
+typedef struct mixed {
+    zm z;
+    unsigned n;
+    double wr0[64], wr1[64], util0[64];
+} mixed;
+
+static socmon_status collect(void *user, const socmon_sample *prev, const socmon_sample *cur,
+                             const uint64_t *deltas)
+{
+    mixed *m = user;
+    double dt = (double)(cur->t_ns - prev->t_ns) / 1e9;
+    assert_int_equal(socmon_metrics_eval(m->z.m, deltas, dt, m->z.out), SOCMON_OK);
+    assert_true(m->n < 64);
+    m->wr0[m->n] = m->z.out[zm_find(&m->z, "wr_throughput", "slot0")];
+    m->wr1[m->n] = m->z.out[zm_find(&m->z, "wr_throughput", "slot1")];
+    m->util0[m->n] = m->z.out[zm_find(&m->z, "cpu_util", "cpu0")];
+    m->n++;
+    return SOCMON_OK;
+}
+
+/* PL and PS on one timeline: the phases of "mixed" show in both at once. */
+static void test_mixed_phases_on_one_timeline(void **state)
+{
+    (void)state;
+    socmon_target *t = NULL;
+    socmon_set *set = NULL;
+    socmon_timeline *tl = NULL;
+    assert_int_equal(socmon_target_open("zynq:duration_ms=750", &t), SOCMON_OK);
+    assert_int_equal(socmon_target_start(t, NULL), SOCMON_OK);
+    assert_int_equal(socmon_set_new(socmon_target_device(t), "slot*.wr_*,cpu0.*", &set), SOCMON_OK);
+    assert_int_equal(socmon_timeline_new(socmon_set_size(set), &tl), SOCMON_OK);
+    mixed m = {0};
+    assert_int_equal(zm_bind(&m.z, set), SOCMON_OK);
+    socmon_sampler_opts o = {50000000, 0, 0};
+    assert_int_equal(socmon_sampler_run(t, set, &o, tl, collect, &m, NULL), SOCMON_OK);
+    assert_int_equal(m.n, 15);
+    assert_int_equal(socmon_timeline_len(tl), 16);
+    for (unsigned i = 0; i < 15; i++) {
+        int ph = (int)(i / 5);
+        double want0 = ph == 0 ? 100 : (ph == 1 ? 400 : 0);   /* 25 %, 100 %, idle */
+        double want_u = ph == 0 ? 95 : (ph == 1 ? 90 : 3);
+        if (ph < 2) {
+            assert_true(fabs(m.wr0[i] - want0) <= 0.01 * want0);
+            assert_true(fabs(m.wr1[i] - 0.85 * want0) <= 0.01 * 0.85 * want0);
+        } else {
+            assert_true(m.wr0[i] < 0.1);   /* at most a burst in flight at the switch */
+        }
+        assert_true(fabs(m.util0[i] - want_u) <= 0.01 * want_u);
+    }
+    zm_free(&m.z);
+    socmon_timeline_free(tl);
+    socmon_set_free(set);
+    socmon_target_close(t);
+}
+
+/* ---- a target made late on purpose ---- */
+
+typedef struct late {
+    int calls;
+    socmon_target_ops ops;
+} late;
+static late L;
+
+static socmon_status late_advance(void *priv, uint64_t ns, int *done)
+{
+    if (++L.calls == 3) {
+        struct timespec ts = {0, 45000000};   /* 45 ms inside a 10 ms interval */
+        nanosleep(&ts, NULL);
+    }
+    return socmon_target_zynq_ops.advance(priv, ns, done);
+}
+
+static void test_missed_intervals_are_marked(void **state)
+{
+    (void)state;
+    L.calls = 0;
+    L.ops = socmon_target_zynq_ops;
+    L.ops.advance = late_advance;
+    socmon_target *t = NULL;
+    socmon_set *set = NULL;
+    socmon_timeline *tl = NULL;
+    socmon_kv kv[] = {{"slots", "1"}};
+    assert_int_equal(socmon_target_open_ops(&L.ops, kv, 1, &t), SOCMON_OK);
+    assert_int_equal(socmon_target_start(t, "steady"), SOCMON_OK);
+    assert_int_equal(socmon_set_new(socmon_target_device(t), "slot0.*", &set), SOCMON_OK);
+    assert_int_equal(socmon_timeline_new(socmon_set_size(set), &tl), SOCMON_OK);
+    socmon_sampler_opts o = {10000000, 200000000, 1};
+    socmon_sampler_stats st;
+    assert_int_equal(socmon_sampler_run(t, set, &o, tl, NULL, NULL, &st), SOCMON_OK);
+    assert_true(st.missed >= 2);
+    socmon_sample s, p;
+    assert_int_equal(socmon_sample_alloc(set, &s), SOCMON_OK);
+    assert_int_equal(socmon_sample_alloc(set, &p), SOCMON_OK);
+    uint64_t marked = 0;
+    for (size_t i = 1; i < socmon_timeline_len(tl); i++) {
+        assert_int_equal(socmon_timeline_get(tl, i - 1, &p), SOCMON_OK);
+        assert_int_equal(socmon_timeline_get(tl, i, &s), SOCMON_OK);
+        uint64_t span = s.t_ns - p.t_ns;
+        if (s.flags & SOCMON_SAMPLE_MISSED) {
+            /* the sample says how many intervals it covers; none vanished */
+            assert_int_equal(span, (uint64_t)(s.missed + 1) * o.interval_ns);
+            marked += s.missed;
+            /* and its deltas still measure the configured bandwidth */
+            double mbps = (double)socmon_delta(p.v[0], s.v[0], 32) / ((double)span / 1e9) / 1e6;
+            assert_true(fabs(mbps - 400) <= 4);
+        } else {
+            assert_int_equal(span, o.interval_ns);
+        }
+    }
+    assert_int_equal(marked, st.missed);
+    socmon_sample_free(&s);
+    socmon_sample_free(&p);
+    socmon_timeline_free(tl);
+    socmon_set_free(set);
+    socmon_target_close(t);
+}
+
+/* ---- drivers ---- */
+
+typedef struct sr_count {
+    unsigned sr_reads, reads;
+} sr_count;
+
+static void count_sr(void *user, const socmon_bus_access *a)
+{
+    sr_count *c = user;
+    if (a->op == 'R') {
+        c->reads++;
+        if (a->addr == SOCMON_ZYNQ_APM_DEFAULT_BASE + SOCMON_ZAPM_SR)
+            c->sr_reads++;
+    }
+}
+
+static void test_driver_protocol(void **state)
+{
+    (void)state;
+    socmon_zynq_desc d;
+    socmon_zynq_desc_default(&d);
+    d.nslots = 2;
+    socmon_zynq_soc *soc;
+    socmon_bus *mb, *rb;
+    sr_count c = {0, 0};
+    assert_int_equal(socmon_zynq_soc_new(&d, &soc), SOCMON_OK);
+    assert_int_equal(socmon_bus_model_new(&mb), SOCMON_OK);
+    assert_int_equal(socmon_zynq_soc_map(soc, mb), SOCMON_OK);
+    assert_int_equal(socmon_bus_record_new(mb, count_sr, &c, &rb), SOCMON_OK);
+    socmon_zynq_part parts[2];
+    socmon_zapm_config ac = {2, 200e6, 8};
+    assert_int_equal(socmon_zapm_part_new(rb, d.apm_base, &ac, &parts[0]), SOCMON_OK);
+    socmon_za9_config pc;
+    socmon_za9_config_spa(&pc, d.cpu_hz);
+    assert_int_equal(socmon_za9_part_new(rb, &pc, &parts[1]), SOCMON_OK);
+    socmon_device *dev;
+    assert_int_equal(socmon_zynq_device_new("z", parts, 2, &dev), SOCMON_OK);
+    /* the driver left SICR at 0: reading samples must not reset counters */
+    uint32_t v;
+    assert_int_equal(socmon_bus_read32(mb, d.apm_base + SOCMON_ZAPM_SICR, &v), SOCMON_OK);
+    assert_int_equal(v, 0);
+    assert_int_equal(socmon_bus_read32(mb, d.apm_base + SOCMON_ZAPM_CTL, &v), SOCMON_OK);
+    assert_int_equal(v & 0xFF, SOCMON_ZAPM_CR_MCNTR_EN | SOCMON_ZAPM_CR_SPA_LATENCY);
+    assert_int_equal(socmon_zynq_soc_start(soc, "steady", 0), SOCMON_OK);
+    assert_int_equal(socmon_zynq_soc_advance(soc, 1000000, NULL), SOCMON_OK);
+    /* PL and PS counters, in any order, in one read: one latch of the APM */
+    uint32_t idx[] = {13, 0, 5, 12, 7, 19};
+    uint64_t a[6], b[6];
+    c.sr_reads = c.reads = 0;
+    assert_int_equal(socmon_device_read(dev, idx, 6, a), SOCMON_OK);
+    assert_int_equal(c.sr_reads, 1);
+    assert_int_equal(c.reads, 1 + 6);
+    for (int k = 0; k < 6; k++) {
+        assert_int_equal(socmon_device_read(dev, &idx[k], 1, &b[k]), SOCMON_OK);
+        assert_true(b[k] == a[k]);   /* no time passed */
+    }
+    assert_true(a[1] > 0 && a[0] > 0);                           /* slot0 bytes, cpu1 insts */
+    assert_int_equal(socmon_zynq_apm_peek(soc, 0), (uint32_t)a[1]);   /* latched = live */
+    socmon_device_free(dev);
+    socmon_bus_free(rb);
+    socmon_bus_free(mb);
+    socmon_zynq_soc_free(soc);
+}
+
+static void test_driver_errors(void **state)
+{
+    (void)state;
+    socmon_bus *mb;
+    socmon_zynq_part p;
+    assert_int_equal(socmon_bus_model_new(&mb), SOCMON_OK);
+    socmon_zapm_config ac = {9, 200e6, 8};
+    assert_int_equal(socmon_zapm_part_new(mb, 0, &ac, &p), SOCMON_ERANGE);
+    assert_non_null(strstr(socmon_errmsg(), "slots 9"));
+    ac.nslots = 1;
+    /* nothing mapped there: the bus error comes back with the address */
+    assert_int_equal(socmon_zapm_part_new(mb, 0x1000, &ac, &p), SOCMON_EIO);
+    assert_non_null(strstr(socmon_errmsg(), "0x1000"));
+    socmon_za9_config pc;
+    socmon_za9_config_spa(&pc, 666e6);
+    pc.events[1] = pc.events[0];
+    assert_int_equal(socmon_za9_part_new(mb, &pc, &p), SOCMON_EINVAL);
+    assert_non_null(strstr(socmon_errmsg(), "0x68"));
+    socmon_za9_config_spa(&pc, 666e6);
+    pc.events[2] = 0x08;
+    assert_int_equal(socmon_za9_part_new(mb, &pc, &p), SOCMON_ENOENT);
+    assert_non_null(strstr(socmon_errmsg(), "0x08"));
+    socmon_za9_config_spa(&pc, 666e6);
+    pc.ncores = 5;
+    assert_int_equal(socmon_za9_part_new(mb, &pc, &p), SOCMON_ERANGE);
+    assert_non_null(strstr(socmon_errmsg(), "cores 5"));
+#if !(defined(__linux__) && (defined(__arm__) || defined(__aarch64__)))
+    socmon_za9_config_spa(&pc, 666e6);
+    assert_int_equal(socmon_za9_perf_part_new(&pc, &p), SOCMON_ENOTSUP);
+    assert_non_null(strstr(socmon_errmsg(), "Arm Linux"));
+#endif
+    socmon_bus_free(mb);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bad_options),
+        cmocka_unit_test(test_counters_and_params),
+        cmocka_unit_test(test_mixed_phases_on_one_timeline),
+        cmocka_unit_test(test_missed_intervals_are_marked),
+        cmocka_unit_test(test_driver_protocol),
+        cmocka_unit_test(test_driver_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
