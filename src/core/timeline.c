@@ -8,6 +8,7 @@
  * "previous" is 0 for a chunk's first sample, so every chunk decodes on its
  * own: random access decodes at most one chunk, and a file can be checked
  * chunk by chunk. Chunks hold chunk_samples samples except the last. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -228,49 +229,72 @@ socmon_status socmon_timeline_append(socmon_timeline *tl, const socmon_sample *s
     return SOCMON_OK;
 }
 
+/* Where a malformed sample went wrong; kept out of line so the decoder's
+ * loop stays small. */
+typedef struct where {
+    size_t base;  /* file offset of the chunk's first byte */
+    size_t ci, si;
+} where;
+
+#if defined(__GNUC__)
+__attribute__((noinline, cold))
+#endif
+static socmon_status bad_sample(const where *w, size_t at, const char *field, const char *why)
+{
+    return socmon_fail(SOCMON_EPARSE, "offset %zu: chunk %zu sample %zu: %s: %s", w->base + at,
+                       w->ci, w->si, field, why);
+}
+
 /* Decodes the sample at data[*pos..len) against *t and vals (updated in
  * place). On a malformed sample returns SOCMON_EPARSE with a message giving
- * the absolute offset base + position, chunk ci, sample si and what was wrong. */
-static socmon_status decode_sample(const uint8_t *data, size_t len, size_t *pos, size_t base,
-                                   size_t ci, size_t si, size_t nc, uint64_t *t, uint32_t *flags,
-                                   uint32_t *missed, uint64_t *vals)
+ * the file offset, chunk, sample and field, and what was wrong. */
+static socmon_status decode_sample(const uint8_t *data, size_t len, size_t *pos, const where *w,
+                                   size_t nc, uint64_t *t, uint32_t *flags, uint32_t *missed,
+                                   uint64_t *vals)
 {
+    char field[48];
     uint64_t x;
-    size_t at = *pos;
-    int e = socmon_varint_get(data, len, pos, &x);
+    size_t p = *pos, at = p;
+    int e = socmon_varint_get(data, len, &p, &x);
     if (e)
-        return socmon_fail(SOCMON_EPARSE, "offset %zu: chunk %zu sample %zu: timestamp: %s", base + at, ci, si,
-                           socmon_varint_strerror(e));
+        return bad_sample(w, at, "timestamp", socmon_varint_strerror(e));
     *t += x;
-    at = *pos;
-    e = socmon_varint_get(data, len, pos, &x);
+    at = p;
+    e = socmon_varint_get(data, len, &p, &x);
     if (e)
-        return socmon_fail(SOCMON_EPARSE, "offset %zu: chunk %zu sample %zu: flags: %s", base + at, ci, si,
-                           socmon_varint_strerror(e));
-    if (x >> 33)
-        return socmon_fail(SOCMON_EPARSE, "offset %zu: chunk %zu sample %zu: flags field 0x%llx above 33 bits",
-                           base + at, ci, si, (unsigned long long)x);
+        return bad_sample(w, at, "flags", socmon_varint_strerror(e));
+    if (x >> 33) {
+        snprintf(field, sizeof field, "flags field 0x%llx", (unsigned long long)x);
+        return bad_sample(w, at, field, "above 33 bits");
+    }
     *flags = (uint32_t)(x >> 1);
     *missed = 0;
     if (x & 1) {
-        at = *pos;
-        e = socmon_varint_get(data, len, pos, &x);
+        at = p;
+        e = socmon_varint_get(data, len, &p, &x);
         if (e)
-            return socmon_fail(SOCMON_EPARSE, "offset %zu: chunk %zu sample %zu: missed count: %s", base + at, ci, si,
-                               socmon_varint_strerror(e));
-        if (x == 0 || x > UINT32_MAX)
-            return socmon_fail(SOCMON_EPARSE, "offset %zu: chunk %zu sample %zu: missed count %llu out of range 1..%u",
-                               base + at, ci, si, (unsigned long long)x, UINT32_MAX);
+            return bad_sample(w, at, "missed count", socmon_varint_strerror(e));
+        if (x == 0 || x > UINT32_MAX) {
+            snprintf(field, sizeof field, "missed count %llu", (unsigned long long)x);
+            return bad_sample(w, at, field, "out of range 1..4294967295");
+        }
         *missed = (uint32_t)x;
     }
     for (size_t j = 0; j < nc; j++) {
-        at = *pos;
-        e = socmon_varint_get(data, len, pos, &x);
-        if (e)
-            return socmon_fail(SOCMON_EPARSE, "offset %zu: chunk %zu sample %zu: counter %zu: %s", base + at, ci, si, j,
-                               socmon_varint_strerror(e));
+        /* Most deltas of a slowly moving counter fit one byte. */
+        if (p < len && data[p] < 0x80) {
+            vals[j] += data[p++];
+            continue;
+        }
+        at = p;
+        e = socmon_varint_get(data, len, &p, &x);
+        if (e) {
+            snprintf(field, sizeof field, "counter %zu", j);
+            return bad_sample(w, at, field, socmon_varint_strerror(e));
+        }
         vals[j] += x;
     }
+    *pos = p;
     return SOCMON_OK;
 }
 
@@ -306,8 +330,9 @@ socmon_status socmon_timeline_get(const socmon_timeline *tl, size_t i, socmon_sa
     if (tl->ncounters > 0)
         memset(s->v, 0, tl->ncounters * sizeof *s->v);
     for (size_t j = 0; j <= i % tl->k; j++) {
-        st = decode_sample(c->data, c->len, &pos, 0, i / tl->k, j, tl->ncounters, &t, &s->flags,
-                           &s->missed, s->v);
+        where w = {0, i / tl->k, j};
+        st = decode_sample(c->data, c->len, &pos, &w, tl->ncounters, &t, &s->flags, &s->missed,
+                           s->v);
         if (st != SOCMON_OK)
             return st;
     }
@@ -349,8 +374,9 @@ socmon_status socmon_timeline_iter_next(socmon_timeline_iter *it, socmon_sample 
             memset(it->prev, 0, tl->ncounters * sizeof *it->prev);
     }
     const chunk *c = &tl->chunks[it->chunk];
-    st = decode_sample(c->data, c->len, &it->pos, 0, it->chunk, it->next % tl->k, tl->ncounters,
-                       &it->t_prev, &s->flags, &s->missed, it->prev);
+    where w = {0, it->chunk, it->next % tl->k};
+    st = decode_sample(c->data, c->len, &it->pos, &w, tl->ncounters, &it->t_prev, &s->flags,
+                       &s->missed, it->prev);
     if (st != SOCMON_OK)
         return st;
     s->t_ns = it->t_prev;
@@ -389,8 +415,9 @@ socmon_status socmon_timeline_add_chunk(socmon_timeline *tl, const uint8_t *data
     if (tl->ncounters > 0)
         memset(tl->last, 0, tl->ncounters * sizeof *tl->last);
     for (size_t i = 0; i < nsamples; i++) {
-        socmon_status st = decode_sample(data, len, &pos, file_offset, tl->nchunks, i,
-                                         tl->ncounters, &t, &flags, &missed, tl->last);
+        where w = {file_offset, tl->nchunks, i};
+        socmon_status st = decode_sample(data, len, &pos, &w, tl->ncounters, &t, &flags, &missed,
+                                         tl->last);
         if (st != SOCMON_OK)
             return st;
     }

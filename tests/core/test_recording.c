@@ -549,7 +549,7 @@ static void test_recording_bad_chunk_contents(void **state)
     assert_int_equal(parse_with_chunk((const uint8_t *)"\x85\x00\x00\x03", 4), SOCMON_EPARSE);
     assert_msg("timestamp", "non-canonical");
     assert_int_equal(parse_with_chunk((const uint8_t *)"\x05\x01\x00\x03", 4), SOCMON_EPARSE);
-    assert_msg("missed count 0 out of range", NULL);
+    assert_msg("missed count 0: out of range", NULL);
     assert_int_equal(parse_with_chunk((const uint8_t *)"\x05\x80\x80\x80\x80\x40\x03", 7), SOCMON_EPARSE);
     assert_msg("flags field", "above 33 bits");
 }
