@@ -478,6 +478,11 @@ static socmon_status run(socmon_esp_soc *soc, uint64_t target, int stop_when_qui
         soc->cycles++;
         reap(soc);
     }
+    /* Idle time that ends exactly at target is over now, not one step later. */
+    for (unsigned i = 0; i < e->nacts; i++)
+        if (e->acts[i]->kind == ACT_IDLE && soc->cycles >= e->acts[i]->until)
+            e->acts[i]->finished = 1;
+    reap(soc);
     if (e->script_running && e->nacts == 0 && e->next_spec >= e->nscript)
         e->script_running = 0;
     dvfs_settle_all(soc);

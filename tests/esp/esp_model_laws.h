@@ -1,0 +1,119 @@
+/* Shared by the ESP model tests: the conservation laws of docs/esp-model.md,
+ * checked on a quiescent SoC whose counters started at 0 (no pokes). */
+#ifndef TESTS_ESP_MODEL_LAWS_H
+#define TESTS_ESP_MODEL_LAWS_H
+
+#include <stdint.h>
+#include "models/esp/esp_soc.h"
+
+/* Sum of monitor mon over the tiles of a type (type < 0: all tiles). */
+static inline uint64_t law_sum(const socmon_esp_soc *soc, int type, unsigned mon)
+{
+    const socmon_esp_soc_desc *d = socmon_esp_soc_get_desc(soc);
+    uint64_t s = 0;
+    for (unsigned t = 0; t < d->rows * d->cols; t++)
+        if (type < 0 || (int)d->tiles[t].type == type)
+            s += socmon_esp_soc_peek(soc, t, mon);
+    return s;
+}
+
+static inline uint64_t law_acc64(const socmon_esp_soc *soc, unsigned t, unsigned lo)
+{
+    return (uint64_t)socmon_esp_soc_peek(soc, t, lo + 1) << 32 | socmon_esp_soc_peek(soc, t, lo);
+}
+
+#define LAW_EQ(a, b, what)                                                                   \
+    do {                                                                                     \
+        uint64_t a_ = (a), b_ = (b);                                                         \
+        if (a_ != b_)                                                                        \
+            fail_msg("%s: law '%s' broken: %llu != %llu", label, what, (unsigned long long)a_, \
+                     (unsigned long long)b_);                                                \
+    } while (0)
+
+static inline void check_laws(const socmon_esp_soc *soc, const char *label)
+{
+    const socmon_esp_soc_desc *d = socmon_esp_soc_get_desc(soc);
+    socmon_esp_model_stats st;
+    socmon_esp_soc_stats(soc, &st);
+    const int MEM = SOCMON_ESP_TILE_MEM, ACC = SOCMON_ESP_TILE_ACC;
+    unsigned n = d->rows * d->cols;
+
+    /* The model is quiet: every flit that entered the NoC left it. */
+    LAW_EQ(st.flits_in_network, 0, "NoC drained");
+    LAW_EQ(st.packets_waiting, 0, "no packet waiting to be injected");
+    for (unsigned p = 0; p < 6; p++) {
+        LAW_EQ(st.flits_injected[p], st.flits_ejected[p], "flits injected == flits ejected");
+        LAW_EQ(law_sum(soc, -1, SOCMON_ESP_MON_NOC_INJ + p), st.packets[p],
+               "injection monitors == packets sent");
+    }
+    /* Every coherence request gets one response; every forward one answer. */
+    uint64_t coh_req = law_sum(soc, MEM, SOCMON_ESP_MON_COH_REQ);
+    uint64_t coh_fwd = law_sum(soc, MEM, SOCMON_ESP_MON_COH_FWD);
+    uint64_t rsp_rcv = law_sum(soc, MEM, SOCMON_ESP_MON_COH_RSP_RCV);
+    uint64_t rsp_snd = law_sum(soc, MEM, SOCMON_ESP_MON_COH_RSP_SND);
+    uint64_t dma_req = law_sum(soc, MEM, SOCMON_ESP_MON_DMA_REQ);
+    uint64_t dma_rsp = law_sum(soc, MEM, SOCMON_ESP_MON_DMA_RSP);
+    uint64_t cdma_req = law_sum(soc, MEM, SOCMON_ESP_MON_COH_DMA_REQ);
+    uint64_t cdma_rsp = law_sum(soc, MEM, SOCMON_ESP_MON_COH_DMA_RSP);
+    LAW_EQ(coh_req, rsp_snd, "coherence requests == coherence responses sent");
+    LAW_EQ(coh_fwd, rsp_rcv, "coherence forwards == coherence responses received");
+    /* Plane by plane, what tiles inject is what memory tiles receive or send. */
+    uint64_t l2_inj0 = 0, l2_acc = 0, l2_miss = 0;
+    for (unsigned t = 0; t < n; t++)
+        if (socmon_esp_soc_defined(soc, t, SOCMON_ESP_MON_L2_HIT)) {
+            l2_inj0 += socmon_esp_soc_peek(soc, t, SOCMON_ESP_MON_NOC_INJ + 0);
+            l2_miss += socmon_esp_soc_peek(soc, t, SOCMON_ESP_MON_L2_MISS);
+            l2_acc += socmon_esp_soc_peek(soc, t, SOCMON_ESP_MON_L2_HIT) +
+                      socmon_esp_soc_peek(soc, t, SOCMON_ESP_MON_L2_MISS);
+        }
+    if (d->cache_hierarchy) {
+        LAW_EQ(l2_inj0, coh_req, "L2 tiles' plane-0 injections == coherence requests received");
+        LAW_EQ(law_sum(soc, -1, SOCMON_ESP_MON_NOC_INJ + 0), coh_req, "plane 0 carries only coherence requests");
+        LAW_EQ(law_sum(soc, MEM, SOCMON_ESP_MON_NOC_INJ + 1), coh_fwd, "mem plane-1 injections == forwards");
+        LAW_EQ(law_sum(soc, -1, SOCMON_ESP_MON_NOC_INJ + 2), rsp_snd + rsp_rcv,
+               "plane-2 injections == responses sent + received");
+        LAW_EQ(law_sum(soc, ACC, SOCMON_ESP_MON_NOC_INJ + 3), dma_req + cdma_req,
+               "DMA requests issued by accelerators == DMA requests received at memory");
+        LAW_EQ(law_sum(soc, MEM, SOCMON_ESP_MON_NOC_INJ + 5), dma_rsp + cdma_rsp,
+               "mem plane-5 injections == DMA responses sent");
+        LAW_EQ(dma_req, st.dma_lines[0] + st.dma_lines[1], "DMA requests == non-/LLC-coherent lines");
+        LAW_EQ(cdma_req, st.dma_lines[2], "coherent-DMA requests == coherent-DMA lines");
+        LAW_EQ(l2_acc, st.l2_accesses, "L2 hits + misses == L2 accesses");
+        LAW_EQ(law_sum(soc, MEM, SOCMON_ESP_MON_LLC_HIT) + law_sum(soc, MEM, SOCMON_ESP_MON_LLC_MISS),
+               l2_miss + st.dma_lines[1] + st.dma_lines[2],
+               "LLC lookups == L2 misses + LLC-coherent and coherent DMA lines");
+        if (dma_rsp > dma_req || cdma_rsp > cdma_req)
+            fail_msg("%s: more DMA responses than requests", label);
+    } else {
+        LAW_EQ(coh_req + coh_fwd + dma_req + cdma_req + l2_acc, 0, "no coherence monitors without caches");
+        LAW_EQ(law_sum(soc, ACC, SOCMON_ESP_MON_NOC_INJ + 3), st.dma_lines[0],
+               "DMA requests issued == non-coherent DMA lines");
+    }
+    LAW_EQ(law_sum(soc, MEM, SOCMON_ESP_MON_DDR),
+           law_sum(soc, MEM, SOCMON_ESP_MON_LLC_MISS) + st.llc_writebacks + st.llc_flush_writebacks +
+               st.dma_lines[0] + st.uncached_accesses,
+           "DDR accesses == LLC fills + write-backs + non-coherent DMA lines + uncached accesses");
+    /* Every cycle of a CPU or accelerator tile is spent at one op point. */
+    uint64_t inv = 0;
+    for (unsigned t = 0; t < n; t++) {
+        if (socmon_esp_soc_defined(soc, t, SOCMON_ESP_MON_DVFS)) {
+            uint64_t s = 0;
+            for (unsigned o = 0; o < 4; o++)
+                s += socmon_esp_soc_peek(soc, t, SOCMON_ESP_MON_DVFS + o);
+            LAW_EQ(s, st.cycles, "DVFS op-point cycles == cycles");
+        }
+        for (unsigned q = 0; q < 30; q++)
+            if (socmon_esp_soc_peek(soc, t, SOCMON_ESP_MON_NOC_QFULL + q) > st.cycles)
+                fail_msg("%s: tile %u queue %u full for more cycles than elapsed", label, t, q);
+        if (d->tiles[t].type == SOCMON_ESP_TILE_ACC) {
+            uint64_t tot = law_acc64(soc, t, SOCMON_ESP_MON_ACC_TOT_LO);
+            if (law_acc64(soc, t, SOCMON_ESP_MON_ACC_MEM_LO) > tot ||
+                socmon_esp_soc_peek(soc, t, SOCMON_ESP_MON_ACC_TLB) > tot || tot > st.cycles)
+                fail_msg("%s: tile %u: accelerator cycles inconsistent", label, t);
+            inv += socmon_esp_soc_peek(soc, t, SOCMON_ESP_MON_ACC_INVOC);
+        }
+    }
+    LAW_EQ(inv, st.invocations, "invocation monitors == invocations");
+}
+
+#endif
