@@ -251,6 +251,61 @@ static void test_timeline_zero_counters(void **state)
     socmon_timeline_free(tl);
 }
 
+/* Chunks copied from one timeline into another (as the loader does) give the
+ * same samples, and appends continue after a partial last chunk. */
+static void test_timeline_add_chunk_adopts_and_validates(void **state)
+{
+    expect e;
+    expect_init(&e, 50, 3);
+    fill_hard(&e, 11);
+    socmon_timeline *a = build(&e, 8), *b = NULL;
+    assert_int_equal(socmon_timeline_new_chunked(3, 8, &b), SOCMON_OK);
+    const uint8_t *data;
+    size_t len, n;
+    for (size_t i = 0; i < socmon_timeline_nchunks(a); i++) {
+        socmon_timeline_chunk(a, i, &data, &len, &n);
+        assert_int_equal(n, i < 6 ? 8 : 2);
+        assert_int_equal(socmon_timeline_add_chunk(b, data, len, n, 1000), SOCMON_OK);
+    }
+    /* 50 = 6 x 8 + 2: the last chunk is partial, so no chunk may follow it */
+    socmon_timeline_chunk(a, 0, &data, &len, &n);
+    assert_int_equal(socmon_timeline_add_chunk(b, data, len, n, 1000), SOCMON_EPARSE);
+    assert_non_null(strstr(socmon_errmsg(), "follows a partial chunk of 2 samples"));
+    check_all(b, &e);
+
+    /* appending to both keeps them equal, across the next boundaries */
+    expect more;
+    expect_init(&more, 70, 3);
+    fill_hard(&more, 12);
+    for (size_t i = 0; i < more.n; i++) {
+        socmon_sample s = {more.t[i], more.flags[i], more.missed[i], 3, more.v + 3 * i};
+        assert_int_equal(socmon_timeline_append(b, &s), SOCMON_OK);
+    }
+    for (size_t i = 0; i < more.n; i++) {
+        uint64_t v[3];
+        socmon_sample s = {0, 0, 0, 3, v};
+        assert_int_equal(socmon_timeline_get(b, 50 + i, &s), SOCMON_OK);
+        assert_sample(&more, i, &s);
+    }
+
+    /* a chunk that claims more samples than its bytes hold */
+    socmon_timeline *c = NULL;
+    assert_int_equal(socmon_timeline_new_chunked(3, 8, &c), SOCMON_OK);
+    socmon_timeline_chunk(a, 6, &data, &len, &n);
+    assert_int_equal(socmon_timeline_add_chunk(c, data, len, 3, 500), SOCMON_EPARSE);
+    assert_non_null(strstr(socmon_errmsg(), "offset 5"));
+    assert_non_null(strstr(socmon_errmsg(), "chunk 0 sample 2"));
+    assert_int_equal(socmon_timeline_add_chunk(c, data, len, 9, 500), SOCMON_EPARSE);
+    assert_non_null(strstr(socmon_errmsg(), "sample count 9 out of range 1..8"));
+    assert_int_equal(socmon_timeline_len(c), 0);
+
+    socmon_timeline_free(a);
+    socmon_timeline_free(b);
+    socmon_timeline_free(c);
+    expect_free(&e);
+    expect_free(&more);
+}
+
 static void test_timeline_bad_arguments(void **state)
 {
     socmon_timeline *tl = NULL;
@@ -295,6 +350,7 @@ int main(void)
         cmocka_unit_test(test_timeline_iter_sees_later_appends),
         cmocka_unit_test(test_timeline_compact_for_slow_counters),
         cmocka_unit_test(test_timeline_zero_counters),
+        cmocka_unit_test(test_timeline_add_chunk_adopts_and_validates),
         cmocka_unit_test(test_timeline_bad_arguments),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
