@@ -42,7 +42,8 @@ typedef struct socmon_target_ops {
                                         as hot spots (e.g. NoC backpressure), or NULL */
     socmon_status (*open)(const socmon_kv *opts, size_t nopts, void **priv,
                           socmon_device **dev);
-    /* Begin a workload (NULL: the default). */
+    /* Begin a workload (NULL: the default). open starts none: until start,
+     * advancing a model lets idle time pass. */
     socmon_status (*start)(void *priv, const char *workload);
     /* Let ns of target time pass; *done = 1 once the workload has finished. */
     socmon_status (*advance)(void *priv, uint64_t ns, int *done);

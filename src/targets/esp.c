@@ -16,6 +16,7 @@ typedef struct esp_target {
     socmon_bus_trace *trace;
     socmon_device *dev;
     uint64_t t0_ns;             /* hardware: CLOCK_MONOTONIC at open */
+    int started;                /* a workload was started (else advance starts the default) */
 } esp_target;
 
 static const char *const keys[] = {"soc", "base", "devmem", "dev", "trace_bus", NULL};
@@ -108,8 +109,8 @@ static socmon_status esp_open(const socmon_kv *opts, size_t nopts, void **priv,
         drvdesc.monitor_base = 0;   /* the window starts at the monitor base */
         e->t0_ns = mono_ns();
     } else if ((st = socmon_bus_model_new(&e->bus)) || (st = socmon_esp_soc_new(&d, &e->soc)) ||
-               (st = socmon_esp_soc_map(e->soc, e->bus)) ||
-               (st = socmon_esp_soc_start(e->soc, NULL))) {
+               (st = socmon_esp_soc_map(e->soc, e->bus))) {
+        /* No workload yet: socmon_target_start picks one (the sampler's caller does). */
         goto fail;
     }
     socmon_bus *use = NULL;
@@ -131,14 +132,23 @@ static socmon_status esp_start(void *priv, const char *workload)
         return workload ? socmon_fail(SOCMON_ENOTSUP, "esp: workload '%s': on hardware (devmem=1) "
                                                       "run your program yourself", workload)
                         : SOCMON_OK;
-    return socmon_esp_soc_start(e->soc, workload);
+    socmon_status st = socmon_esp_soc_start(e->soc, workload);
+    e->started |= st == SOCMON_OK;
+    return st;
 }
 
 static socmon_status esp_advance(void *priv, uint64_t ns, int *done)
 {
     esp_target *e = priv;
-    if (e->soc)
+    if (e->soc) {
+        /* A target nobody started still runs (and finishes) the default workload. */
+        if (!e->started) {
+            socmon_status st = esp_start(e, NULL);
+            if (st != SOCMON_OK)
+                return st;
+        }
         return socmon_esp_soc_advance(e->soc, ns, done);
+    }
     /* Hardware: time passes by itself; the workload is whatever runs there. */
     struct timespec ts = {(time_t)(ns / 1000000000ull), (long)(ns % 1000000000ull)};
     while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
