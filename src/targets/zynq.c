@@ -15,12 +15,14 @@
 typedef struct zynq_target {
     socmon_zynq_soc *soc;
     socmon_bus *bus;
+    socmon_bus_trace *trace;
     socmon_device *dev;
     uint64_t duration_ns;
 } zynq_target;
 
 static const char *const keys[] = {"wr_mbps", "rd_mbps", "lat_ns", "jitter_ns", "burst",
-                                   "slots", "ccnt_div", "duration_ms", "seed", NULL};
+                                   "slots", "ccnt_div", "duration_ms", "seed", "trace_bus",
+                                   NULL};
 
 static socmon_status num(const socmon_kv *kv, double lo, double hi, double *out)
 {
@@ -71,7 +73,7 @@ static socmon_status parse(const socmon_kv *o, size_t n, socmon_zynq_desc *d, in
         } else if (!strcmp(k, "seed")) {
             if (!(st = num(&o[i], 0, 9007199254740992.0, &v)))
                 d->seed = (uint64_t)v;
-        } else {
+        } else if (strcmp(k, "trace_bus") != 0) {
             st = socmon_fail(SOCMON_EINVAL, "zynq: unknown option '%s'", k);
         }
         if (st)
@@ -85,7 +87,8 @@ static void zynq_close(void *priv)
     zynq_target *z = priv;
     if (!z)
         return;
-    socmon_device_free(z->dev);   /* before the bus its drivers use */
+    socmon_device_free(z->dev);   /* before the buses its drivers use */
+    socmon_bus_trace_close(z->trace);
     socmon_bus_free(z->bus);
     socmon_zynq_soc_free(z->soc);
     free(z);
@@ -108,14 +111,17 @@ static socmon_status zynq_open(const socmon_kv *opts, size_t nopts, void **priv,
     if ((st = socmon_zynq_soc_new(&d, &z->soc)) || (st = socmon_bus_model_new(&z->bus)) ||
         (st = socmon_zynq_soc_map(z->soc, z->bus)))
         goto fail;
+    socmon_bus *use = NULL;
+    if ((st = socmon_bus_trace_open(opts, nopts, z->bus, &use, &z->trace)))
+        goto fail;
     socmon_zynq_part parts[2];
     socmon_zapm_config ac = {d.nslots, d.apm_hz, d.bus_width_bytes};
-    if ((st = socmon_zapm_part_new(z->bus, d.apm_base, &ac, &parts[0])))
+    if ((st = socmon_zapm_part_new(use, d.apm_base, &ac, &parts[0])))
         goto fail;
     socmon_za9_config pc;
     socmon_za9_config_spa(&pc, d.cpu_hz);
     pc.ccnt_div64 = div64;
-    if ((st = socmon_za9_part_new(z->bus, &pc, &parts[1]))) {
+    if ((st = socmon_za9_part_new(use, &pc, &parts[1]))) {
         parts[0].destroy(parts[0].drv);
         goto fail;
     }
@@ -178,7 +184,8 @@ const socmon_target_ops socmon_target_zynq_ops = {
                     "slots=N       monitored AXI slots 1..8 (5: HP0-3 + ACP)\n"
                     "ccnt_div=N    1 or 64: PMCR.D cycle counter divider (1)\n"
                     "duration_ms=N workload length in simulated ms, 0 = endless (2000)\n"
-                    "seed=N        latency draws (fixed default: runs repeat exactly)\n",
+                    "seed=N        latency draws (fixed default: runs repeat exactly)\n"
+                    "trace_bus=F   log every register access to F ('-' = stderr)\n",
     .option_keys = keys,
     .workloads = zynq_workloads,
     .metrics = "zynq",

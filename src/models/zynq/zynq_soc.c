@@ -1,5 +1,6 @@
 /* The Zynq model: one APM (PL side) and two Cortex-A9 PMUs (PS side) on one
  * simulated clock, plus the workloads that drive them. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -129,11 +130,19 @@ static uint64_t cycles_at(uint64_t t_ns, uint64_t hz)
     return (t_ns / 1000000000ull) * hz + (t_ns % 1000000000ull) * hz / 1000000000ull;
 }
 
+/* 250 ns at 200 MHz is 50 cycles, not 50.000000000000007: whole cycle counts
+ * stay whole so steady traffic can be counted in bulk */
+static double snap(double cycles)
+{
+    double r = floor(cycles + 0.5);
+    return fabs(cycles - r) < 1e-9 ? r : cycles;
+}
+
 static void apply_traffic(socmon_zynq_soc *soc, unsigned slot, const socmon_zynq_traffic *t,
                           double scale)
 {
     double hz = (double)soc->apm_hz;
-    double lat = t->lat_ns * 1e-9 * hz, jit = t->lat_jitter_ns * 1e-9 * hz;
+    double lat = snap(t->lat_ns * hz / 1e9), jit = snap(t->lat_jitter_ns * hz / 1e9);
     double wr = t->wr_mbps * scale, rd = t->rd_mbps * scale;
     zapm_set_chan(&soc->apm, slot, 0, wr > 0 ? t->burst_bytes * hz / (wr * 1e6) : 0,
                   t->burst_bytes, lat, jit);
