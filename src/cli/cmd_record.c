@@ -8,8 +8,9 @@
 #include "export/table.h"
 
 #define RECORD_OPTS (OPT_TARGET | OPT_EVENTS | OPT_WORKLOAD | OPT_DURATION | OPT_INTERVAL | OPT_OUTPUT | \
-                     OPT_REALTIME | OPT_QUIET | OPT_EVERY | OPT_TRACE)
+                     OPT_REALTIME | OPT_QUIET | OPT_EVERY | OPT_TRACE | OPT_METRICS)
 #define LIVE_MAX 6
+#define LIVE_PICK_MAX 32
 
 static void help(FILE *fp)
 {
@@ -25,7 +26,7 @@ typedef struct live {
     cli_session *cs;
     const cli_opts *o;
     double *mv;
-    size_t shown[LIVE_MAX], nshown;
+    size_t shown[LIVE_PICK_MAX], nshown;
     uint64_t t0, n;
 } live;
 
@@ -49,7 +50,11 @@ static socmon_status on_sample(void *user, const socmon_sample *prev, const socm
                 snprintf(v, sizeof v, "%s", label);
             else
                 socmon_format_value(v, sizeof v, l->mv[l->shown[k]]);
-            printf("  %s=%s%s", r->def->name, v, label || !r->def->unit ? "" : r->def->unit);
+            const char *unit = label || !r->def->unit || strcmp(r->def->unit, "%") ? "" : "%";
+            if (*r->instance)
+                printf("  %s.%s=%s%s", r->instance, r->def->name, v, unit);
+            else
+                printf("  %s=%s%s", r->def->name, v, unit);
         }
     } else {
         uint64_t sum = 0;
@@ -94,9 +99,14 @@ int cmd_record(int argc, char **argv)
     live l = {&cs, &o, NULL, {0}, 0, socmon_target_now_ns(cs.target), 0};
     if (cs.metrics) {
         l.mv = calloc(socmon_metrics_nresults(cs.metrics) + 1, sizeof *l.mv);
-        for (size_t i = 0; i < socmon_metrics_nresults(cs.metrics) && l.nshown < LIVE_MAX; i++)
-            if (!*socmon_metrics_result(cs.metrics, i)->instance)
-                l.shown[l.nshown++] = i;
+        l.nshown = cli_pick_metrics(cs.metrics, o.metrics, l.shown, o.metrics ? LIVE_PICK_MAX : LIVE_MAX);
+        if (o.metrics && !l.nshown) {
+            fprintf(stderr, "socmon record: -M '%s' matches no metric (see 'socmon list metrics')\n", o.metrics);
+            free(l.mv);
+            socmon_recording_free(rec);
+            cli_session_close(&cs);
+            return 2;
+        }
     }
     if (!o.quiet) {
         char iv[32];

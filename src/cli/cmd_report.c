@@ -7,14 +7,17 @@
 #include "cli/output.h"
 #include "export/table.h"
 
-#define REPORT_OPTS (OPT_INPUT | OPT_FORMAT | OPT_SUMMARY | OPT_ALL)
+#define REPORT_OPTS (OPT_INPUT | OPT_FORMAT | OPT_SUMMARY | OPT_ALL | OPT_METRICS)
+#define TABLE_METRICS 8
+#define TABLE_METRICS_MAX 64
 
 static void help(FILE *fp)
 {
     fprintf(fp, "usage: socmon report [options]\n\n"
                 "Reads a recording made by 'socmon record'. By default prints one row per interval with\n"
-                "the device-wide metrics (CSV and JSON hold every metric and, with --all, every counter\n"
-                "delta); --summary prints totals, metrics and hot spots over the whole recording.\n\n");
+                "the first device-wide metrics (choose others with -M; CSV and JSON hold every metric\n"
+                "and, with --all, every counter delta); --summary prints totals, metrics and hot spots\n"
+                "over the whole recording.\n\n");
     cli_help_opts(fp, REPORT_OPTS);
 }
 
@@ -96,31 +99,32 @@ static int per_interval(report *r, const cli_opts *o)
     int table = o->fmt == OUT_TABLE;
     json_t *rows = o->fmt == OUT_JSON ? json_array() : NULL;
     socmon_table *tab = NULL;
+    size_t pick[TABLE_METRICS_MAX], npick = 0;
     if (table) {
-        size_t cols = 2;
-        for (size_t k = 0; k < nm; k++)
-            cols += !*socmon_metrics_result(r->m, k)->instance;
-        if (cols == 2)
-            cols++; /* no metrics: show the events total */
-        char *align = malloc(cols + 1);
-        const char **hdr = calloc(cols, sizeof *hdr);
-        if (align && hdr) {
-            memset(align, 'r', cols);
-            align[cols] = '\0';
-            align[cols - 1] = 'l';
-            size_t c = 0;
-            hdr[c++] = "time";
-            for (size_t k = 0; k < nm; k++)
-                if (!*socmon_metrics_result(r->m, k)->instance)
-                    hdr[c++] = socmon_metrics_result(r->m, k)->def->name;
-            if (c == 1)
-                hdr[c++] = "events";
-            hdr[c++] = "flags";
-            socmon_table_new(cols, align, hdr, &tab);
+        npick = cli_pick_metrics(r->m, o->metrics, pick, o->metrics ? TABLE_METRICS_MAX : TABLE_METRICS);
+        if (o->metrics && !npick) {
+            fprintf(stderr, "socmon report: -M '%s' matches no metric of this recording\n", o->metrics);
+            rc = 2;
+            goto out;
         }
-        free(align);
-        free(hdr);
-        if (!tab) {
+        size_t cols = 2 + (npick ? npick : 1);
+        char align[TABLE_METRICS_MAX + 4];
+        const char *hdr[TABLE_METRICS_MAX + 3];
+        char names[TABLE_METRICS_MAX][96];
+        memset(align, 'r', cols);
+        align[cols] = '\0';
+        align[cols - 1] = 'l';
+        size_t c = 0;
+        hdr[c++] = "time";
+        for (size_t k = 0; k < npick; k++) {
+            const socmon_metric_result_info *ri = socmon_metrics_result(r->m, pick[k]);
+            snprintf(names[k], sizeof names[k], "%s%s%s", ri->instance, *ri->instance ? "." : "", ri->def->name);
+            hdr[c++] = names[k];
+        }
+        if (!npick)
+            hdr[c++] = "events";
+        hdr[c++] = "flags";
+        if (socmon_table_new(cols, align, hdr, &tab) != SOCMON_OK) {
             rc = 1;
             goto out;
         }
@@ -158,21 +162,19 @@ static int per_interval(report *r, const cli_opts *o)
         if (b.flags & SOCMON_SAMPLE_UNDEF)
             strncat(flags, *flags ? " undef" : "undef", sizeof flags - strlen(flags) - 1);
         if (table) {
-            const char *row[64 + 3];
-            char cells[64 + 3][48];
+            const char *row[TABLE_METRICS_MAX + 3];
+            char cells[TABLE_METRICS_MAX + 3][48];
             size_t c = 0;
             cli_format_ns(cells[c], sizeof cells[c], b.t_ns - t0);
             row[c] = cells[c];
             c++;
-            for (size_t k = 0; k < nm && c < 64; k++) {
-                const socmon_metric_result_info *ri = socmon_metrics_result(r->m, k);
-                if (*ri->instance)
-                    continue;
-                const char *label = cli_metric_label(ri->def, mv[k]);
+            for (size_t k = 0; k < npick; k++) {
+                const socmon_metric_result_info *ri = socmon_metrics_result(r->m, pick[k]);
+                const char *label = cli_metric_label(ri->def, mv[pick[k]]);
                 if (label)
                     snprintf(cells[c], sizeof cells[c], "%s", label);
                 else
-                    socmon_format_value(cells[c], sizeof cells[c], mv[k]);
+                    socmon_format_value(cells[c], sizeof cells[c], mv[pick[k]]);
                 row[c] = cells[c];
                 c++;
             }
@@ -223,6 +225,9 @@ static int per_interval(report *r, const cli_opts *o)
         printf("recording of '%s' (%s), %zu samples\n\n", r->rec->target, r->rec->device,
                socmon_timeline_len(r->rec->tl));
         socmon_table_print(tab, stdout, "  ");
+        if (!o->metrics && nm > npick)
+            printf("\n  %zu of %zu metric results shown; choose with -M 'name*', or use -x, / --json for all\n",
+                   npick, nm);
     }
     if (rows) {
         json_t *doc = json_pack("{s:s, s:s, s:I, s:o}", "target", r->rec->target, "device", r->rec->device,

@@ -1,4 +1,5 @@
 /* One getopt table for every subcommand; each says which options it takes. */
+#include <fnmatch.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,9 @@ static const struct {
     {OPT_SUMMARY, {"summary", no_argument, 0, 'S'},
      "    --summary         totals over the whole recording instead of one row per interval"},
     {OPT_EVERY, {"every", required_argument, 0, 'E'}, "    --every N         show every Nth interval live (default 1)"},
+    {OPT_METRICS, {"metrics", required_argument, 0, 'M'},
+     "-M, --metrics PATTERNS which metrics to show, globs on metric names (default: the first\n"
+     "                        device-wide ones)"},
     {OPT_TRACE, {"trace-bus", required_argument, 0, 'T'},
      "    --trace-bus FILE  log every register access of the driver to FILE ('-': stderr)"},
 };
@@ -87,6 +91,7 @@ int cli_parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE *)
         case 'S': o->summary = 1; break;
         case 'J': o->fmt = OUT_JSON; break;
         case 'T': o->trace = optarg; break;
+        case 'M': o->metrics = optarg; break;
         case 'x':
             if (cli_parse_sep(optarg, &o->sep) != 0) {
                 fprintf(stderr, "socmon %s: -x takes one separator character, got '%s'\n", argv[0], optarg);
@@ -130,4 +135,29 @@ int cli_parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE *)
         return 2;
     }
     return -1;
+}
+
+static int matches_any(const char *name, const char *patterns)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", patterns);
+    char *save = NULL;
+    for (char *p = strtok_r(buf, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+        while (*p == ' ')
+            p++;
+        if (*p && fnmatch(p, name, 0) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+size_t cli_pick_metrics(const socmon_metrics *m, const char *patterns, size_t *out, size_t max)
+{
+    size_t k = 0;
+    for (size_t i = 0; m && i < socmon_metrics_nresults(m) && k < max; i++) {
+        const socmon_metric_result_info *r = socmon_metrics_result(m, i);
+        if (patterns ? matches_any(r->def->name, patterns) : !*r->instance)
+            out[k++] = i;
+    }
+    return k;
 }

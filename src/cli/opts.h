@@ -19,11 +19,12 @@ enum {
     OPT_QUIET = 1 << 10,    /* -q */
     OPT_SUMMARY = 1 << 11,  /* --summary */
     OPT_EVERY = 1 << 12,    /* --every N */
-    OPT_TRACE = 1 << 13     /* --trace-bus FILE */
+    OPT_TRACE = 1 << 13,    /* --trace-bus FILE */
+    OPT_METRICS = 1 << 14   /* -M PATTERNS */
 };
 
 typedef struct cli_opts {
-    const char *target, *events, *workload, *output, *input, *trace;
+    const char *target, *events, *workload, *output, *input, *trace, *metrics;
     out_format fmt;
     char sep;
     int all, realtime, quiet, summary;
@@ -34,6 +35,11 @@ typedef struct cli_opts {
 /* Parses argv (argv[0] is the subcommand). Returns -1 to continue, or an exit
  * code (0 after --help, 2 on a usage error, with the message printed). */
 int cli_parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE *), cli_opts *o);
+
+/* Picks the metric results a line or table shows: those whose name matches
+ * o->metrics (comma-separated globs), or else the first `max` device-wide
+ * ones. Returns how many were put in out[] (at most max). */
+size_t cli_pick_metrics(const socmon_metrics *m, const char *patterns, size_t *out, size_t max);
 
 /* The option lines for --help, for the options in `allowed`. */
 void cli_help_opts(FILE *fp, unsigned allowed);

@@ -91,6 +91,16 @@ a=$(grep '^counter,.*ddr_accesses' "$TMP/s1.csv" | cut -d, -f4 | head -1)
 b=$(grep '^counter,.*ddr_accesses' "$TMP/s2.csv" | cut -d, -f4 | head -1)
 [ -n "$a" ] && [ "$a" = "$b" ] && ok || bad "stat DDR accesses '$a' != recorded total '$b'"
 
+# Choosing metrics for the live line and the table.
+expect 0 "tile2.acc_util=" -- "$BIN" record -I 500us -o "$TMP/m.rec" -M 'acc_util'
+expect 2 "-M 'nothing' matches no metric" -- "$BIN" record -o "$TMP/m.rec" -M nothing
+expect 0 "tile2.acc_util" -- "$BIN" report -i "$TMP/r.rec" -M 'acc_util'
+expect 0 "metric results shown" -- "$BIN" report -i "$TMP/r.rec"
+# --trace-bus logs the driver's register accesses: burst writes and monitor reads.
+expect 0 "Performance counter stats" -- "$BIN" stat -e 'tile1.ddr_accesses' --trace-bus "$TMP/trace.txt"
+grep -q '^W 0x[0-9a-f]* = 0x00000001' "$TMP/trace.txt" && grep -q '^R 0x' "$TMP/trace.txt" && ok \
+    || bad "bus trace lacks burst writes or reads: $(head -3 "$TMP/trace.txt")"
+
 # Bad recordings get a clear error, never a crash.
 expect 1 "report: " -- "$BIN" report -i "$TMP/missing.rec"
 head -c 100 "$TMP/r.rec" > "$TMP/trunc.rec"
