@@ -1,0 +1,12 @@
+/* Internal: the results list behind llk_perf_results. */
+#ifndef SOCMON_VENDOR_TENSIX_HOST_INTERNAL_H
+#define SOCMON_VENDOR_TENSIX_HOST_INTERNAL_H
+
+#include "llk_perf_host.h"
+
+struct llk_perf_results {
+    llk_perf_row *rows;
+    size_t n, cap;
+};
+
+#endif

@@ -1,0 +1,259 @@
+/* Host-side Tensix metrics: metrics/tensix.json evaluated on read results.
+ *
+ * The formulas live in the metric file; this file only turns result rows
+ * into a schema (one counter per bank and name, counts averaged over the
+ * threads that read it, each bank's cycles the maximum, as the guide's
+ * metrics.py does) and the platform table into parameters. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "drivers/tensix/tensix_hw.h"
+#include "llk_perf_host.h"
+#include "models/tensix/tensix_model.h"
+#include "socmon/metrics.h"
+#include "vendor/tensix/llk_perf_host_internal.h"
+#include "vendor/tensix/llk_perf_text.h"
+
+typedef struct mres {
+    const char *name, *unit, *label;
+    double value;
+} mres;
+
+struct llk_perf_metrics {
+    socmon_metricset *ms;      /* owns the strings of res[] */
+    const socmon_tensix_platform *pf;
+    size_t n;
+    mres *res;
+};
+
+void llk_perf_metrics_free(llk_perf_metrics *m)
+{
+    if (!m)
+        return;
+    socmon_metricset_free(m->ms);
+    free(m->res);
+    free(m);
+}
+
+typedef struct agg {
+    unsigned bank;
+    const char *name;     /* "cycles" or the event name */
+    double sum;
+    unsigned n;
+    uint64_t max;
+} agg;
+
+static agg *find_or_add(agg *a, size_t *n, unsigned bank, const char *name)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (a[i].bank == bank && strcmp(a[i].name, name) == 0)
+            return &a[i];
+    a[*n] = (agg){bank, name, 0, 0, 0};
+    return &a[(*n)++];
+}
+
+socmon_status llk_perf_compute_metrics(const llk_perf_results *r, const char *platform,
+                                       llk_perf_metrics **out)
+{
+    if (!r || !out)
+        return socmon_fail(SOCMON_EINVAL, "compute_metrics: NULL argument");
+    *out = NULL;
+    const socmon_tensix_platform *pf = socmon_tensix_platform_at(0);
+    socmon_status st;
+    if (platform && (st = socmon_tensix_platform_find(platform, &pf)) != SOCMON_OK)
+        return socmon_fail_prefix(st, "compute_metrics: ");
+    size_t cap = socmon_tensix_nevents() + SOCMON_TENSIX_NBANKS, na = 0;
+    agg *a = calloc(cap, sizeof *a);
+    socmon_counter *ctr = calloc(cap, sizeof *ctr);
+    uint64_t *d = calloc(cap, sizeof *d);
+    llk_perf_metrics *m = calloc(1, sizeof *m);
+    if (!a || !ctr || !d || !m) {
+        st = socmon_fail(SOCMON_ENOMEM, "compute_metrics: out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < r->n; i++) {
+        const llk_perf_row *w = &r->rows[i];
+        if (w->undefined)
+            continue;   /* undefined results never enter a metric */
+        agg *c = find_or_add(a, &na, w->bank, "cycles");
+        if (w->cycles > c->max)
+            c->max = w->cycles;
+        agg *e = find_or_add(a, &na, w->bank, w->counter_name);
+        e->sum += w->count;
+        e->n++;
+    }
+    for (size_t i = 0; i < na; i++) {
+        ctr[i] = (socmon_counter){.name = a[i].name, .instance = socmon_tensix_bank(a[i].bank)->lname,
+                                  .width = 64};
+        d[i] = strcmp(a[i].name, "cycles") == 0 ? a[i].max : (uint64_t)llround(a[i].sum / a[i].n);
+    }
+    const char *pn[] = {"noc_word_bytes", "unpack_peak_bpc", "pack_peak_bpc", "clock_hz"};
+    double pv[] = {pf->noc_word_bytes, pf->unpack_peak_bpc, pf->pack_peak_bpc, pf->clock_hz};
+    socmon_metric_schema sch = {na, ctr, 4, pn, pv};
+    socmon_metrics *bound = NULL;
+    const char *text = socmon_builtin_metrics("tensix");
+    if (!text) {
+        st = socmon_fail(SOCMON_ENOENT, "compute_metrics: built-in metric file 'tensix' missing");
+        goto out;
+    }
+    if ((st = socmon_metricset_load_string(text, "metrics/tensix.json", &m->ms)) != SOCMON_OK ||
+        (st = socmon_metrics_bind(m->ms, &sch, &bound)) != SOCMON_OK)
+        goto out;
+    m->n = socmon_metrics_nresults(bound);
+    double *v = calloc(m->n + 1, sizeof *v);
+    m->res = calloc(m->n + 1, sizeof *m->res);
+    if (!v || !m->res) {
+        free(v);
+        socmon_metrics_free(bound);
+        st = socmon_fail(SOCMON_ENOMEM, "compute_metrics: out of memory");
+        goto out;
+    }
+    st = socmon_metrics_eval(bound, d, 0, v);
+    for (size_t i = 0; i < m->n && st == SOCMON_OK; i++) {
+        const socmon_metric_def *def = socmon_metrics_result(bound, i)->def;
+        m->res[i] = (mres){def->name, def->unit ? def->unit : "", NULL, v[i]};
+        if (def->nlabels && !isnan(v[i]) && v[i] >= 0 && v[i] < (double)def->nlabels)
+            m->res[i].label = def->labels[(size_t)v[i]];
+    }
+    free(v);
+    socmon_metrics_free(bound);
+    m->pf = pf;
+out:
+    free(a);
+    free(ctr);
+    free(d);
+    if (st != SOCMON_OK) {
+        llk_perf_metrics_free(m);
+        return st;
+    }
+    *out = m;
+    return SOCMON_OK;
+}
+
+size_t llk_perf_metrics_count(const llk_perf_metrics *m)
+{
+    return m ? m->n : 0;
+}
+
+socmon_status llk_perf_metrics_at(const llk_perf_metrics *m, size_t i, const char **name,
+                                  double *value, const char **unit, const char **label)
+{
+    if (!m || i >= m->n)
+        return socmon_fail(SOCMON_ERANGE, "metric index %zu out of range 0..%zu", i,
+                           m && m->n ? m->n - 1 : 0);
+    if (name)
+        *name = m->res[i].name;
+    if (value)
+        *value = m->res[i].value;
+    if (unit)
+        *unit = m->res[i].unit;
+    if (label)
+        *label = m->res[i].label;
+    return SOCMON_OK;
+}
+
+socmon_status llk_perf_metrics_value(const llk_perf_metrics *m, const char *name, double *value)
+{
+    for (size_t i = 0; m && name && i < m->n; i++)
+        if (strcmp(m->res[i].name, name) == 0) {
+            *value = m->res[i].value;
+            return SOCMON_OK;
+        }
+    return socmon_fail(SOCMON_ENOENT, "metric '%s' not computed (unknown, or its counters were not read)",
+                       name ? name : "(null)");
+}
+
+const char *llk_perf_metrics_platform(const llk_perf_metrics *m)
+{
+    return m && m->pf ? m->pf->name : "";
+}
+
+static const mres *get(const llk_perf_metrics *m, const char *name)
+{
+    for (size_t i = 0; i < m->n; i++)
+        if (strcmp(m->res[i].name, name) == 0 && !isnan(m->res[i].value))
+            return &m->res[i];
+    return NULL;
+}
+
+static void format_metrics(const llk_perf_metrics *m, tx_text *t)
+{
+    tx_text_add(t, "\n");
+    tx_text_rep(t, "=", 100);
+    tx_text_add(t, "\nKERNEL METRICS (platform %s)\n", llk_perf_metrics_platform(m));
+    tx_text_rep(t, "=", 100);
+    tx_text_add(t, "\n");
+    const mres *u = get(m, "unpack_util"), *ub = get(m, "unpack_est_bpc");
+    const mres *p = get(m, "pack_util"), *pb = get(m, "pack_est_bpc");
+    const mres *nb = get(m, "noc_bytes_per_cycle"), *nt = get(m, "noc_txn_per_cycle");
+    const mres *b = get(m, "dominant_bound"), *bs = get(m, "dominant_bound_score");
+    if (u && ub)
+        tx_text_add(t, "  Unpacker  util=%.3f \xe2\x86\x92 est ~%.2f B/cyc\n", u->value, ub->value);
+    if (p && pb)
+        tx_text_add(t, "  Packer    util=%.3f \xe2\x86\x92 est ~%.2f B/cyc\n", p->value, pb->value);
+    if (nb && nt)
+        tx_text_add(t, "  NoC       %.2f B/cyc (txn/cyc %.2f)\n", nb->value, nt->value);
+    if (b && b->label)
+        tx_text_add(t, "  Bound     %s (score %.3f)\n", b->label, bs ? bs->value : NAN);
+    tx_text_add(t, "\n");
+    for (size_t i = 0; i < m->n; i++) {
+        const mres *r = &m->res[i];
+        tx_text_add(t, "  %-24s ", r->name);
+        if (r->label)
+            tx_text_add(t, "%12s\n", r->label);
+        else if (isnan(r->value))
+            tx_text_add(t, "%12s  %s\n", "N/A", r->unit);
+        else
+            tx_text_add(t, "%12.4f  %s\n", r->value, r->unit);
+    }
+    tx_text_rep(t, "=", 100);
+    tx_text_add(t, "\n\n");
+}
+
+socmon_status llk_perf_format_metrics(const llk_perf_metrics *m, char *buf, size_t cap, size_t *len)
+{
+    if (!m)
+        return socmon_fail(SOCMON_EINVAL, "format_metrics: metrics is NULL");
+    tx_text t = {0};
+    format_metrics(m, &t);
+    return tx_text_finish(&t, buf, cap, len);
+}
+
+socmon_status llk_perf_print_metrics(const llk_perf_metrics *m, FILE *fp)
+{
+    if (!m)
+        return socmon_fail(SOCMON_EINVAL, "print_metrics: metrics is NULL");
+    tx_text t = {0};
+    format_metrics(m, &t);
+    return tx_text_print(&t, fp);
+}
+
+socmon_status llk_perf_export_metrics(const llk_perf_metrics *m, const char *filename,
+                                      const socmon_kv *params, size_t nparams, const char *worker_id)
+{
+    if (!m)
+        return socmon_fail(SOCMON_EINVAL, "export_metrics: metrics is NULL");
+    if (nparams && !params)
+        return socmon_fail(SOCMON_EINVAL, "export_metrics: %zu params but params is NULL", nparams);
+    tx_text head = {0}, row = {0};
+    for (size_t i = 0; i < m->n; i++) {
+        tx_text_add(&head, "%s%s", i ? "," : "", m->res[i].name);
+        if (i)
+            tx_text_add(&row, ",");
+        if (m->res[i].label)
+            tx_text_add(&row, "%s", m->res[i].label);
+        else if (!isnan(m->res[i].value))
+            tx_text_add(&row, "%.10g", m->res[i].value);
+    }
+    tx_text_add(&head, "%s", "");   /* an empty metric set still gets a header */
+    tx_csv_params_header(&head, params, nparams);
+    tx_csv_params_values(&row, params, nparams);
+    tx_text_add(&row, "\n");
+    socmon_status st = head.oom ? socmon_fail(SOCMON_ENOMEM, "export_metrics: out of memory")
+                                : tx_csv_append(filename, worker_id, head.buf, &row);
+    free(head.buf);
+    free(row.buf);
+    return st;
+}
