@@ -283,7 +283,7 @@ static void mon_name(unsigned mon, char *name, size_t nsz, char *desc, size_t ds
     } else if (mon < SOCMON_ESP_MON_NOC_QFULL) {
         snprintf(name, nsz, "noc_inj_p%u", mon - SOCMON_ESP_MON_NOC_INJ);
         snprintf(desc, dsz, "packets injected into NoC plane %u", mon - SOCMON_ESP_MON_NOC_INJ);
-        *unit = "events";
+        *unit = "packets";
     } else {
         unsigned q = mon - SOCMON_ESP_MON_NOC_QFULL;
         const char *dir = socmon_esp_dir_names[q % SOCMON_ESP_NDIRS];
