@@ -138,6 +138,9 @@ typedef struct esp_noc {
     uint16_t *act_list[ESP_NPLANES];         /* active routers per plane */
     unsigned nact[ESP_NPLANES];
     esp_chain **pend_head, **pend_tail;      /* [tile*ESP_NPLANES + plane] */
+    uint16_t *inj_list[ESP_NPLANES];         /* tiles with packets to inject */
+    unsigned ninj[ESP_NPLANES];
+    uint8_t *row, *col;                      /* [tile] */
     uint64_t flits_in_net, pending;
 } esp_noc;
 

@@ -24,8 +24,17 @@ socmon_status esp_noc_init(esp_noc *noc, unsigned rows, unsigned cols)
     for (unsigned p = 0; p < ESP_NPLANES; p++) {
         noc->r[p] = calloc(noc->n, sizeof *noc->r[p]);
         noc->act_list[p] = calloc(noc->n, sizeof *noc->act_list[p]);
-        if (!noc->r[p] || !noc->act_list[p])
+        noc->inj_list[p] = calloc(noc->n, sizeof *noc->inj_list[p]);
+        if (!noc->r[p] || !noc->act_list[p] || !noc->inj_list[p])
             goto oom;
+    }
+    noc->row = calloc(noc->n, 1);
+    noc->col = calloc(noc->n, 1);
+    if (!noc->row || !noc->col)
+        goto oom;
+    for (unsigned t = 0; t < noc->n; t++) {
+        noc->row[t] = (uint8_t)(t / cols);
+        noc->col[t] = (uint8_t)(t % cols);
     }
     noc->pend_head = calloc((size_t)noc->n * ESP_NPLANES, sizeof *noc->pend_head);
     noc->pend_tail = calloc((size_t)noc->n * ESP_NPLANES, sizeof *noc->pend_tail);
@@ -42,7 +51,10 @@ void esp_noc_destroy(esp_noc *noc)
     for (unsigned p = 0; p < ESP_NPLANES; p++) {
         free(noc->r[p]);
         free(noc->act_list[p]);
+        free(noc->inj_list[p]);
     }
+    free(noc->row);
+    free(noc->col);
     free(noc->pend_head);
     free(noc->pend_tail);
     memset(noc, 0, sizeof *noc);
@@ -53,6 +65,7 @@ void esp_noc_clear(esp_noc *noc)
     for (unsigned p = 0; p < ESP_NPLANES; p++) {
         memset(noc->r[p], 0, noc->n * sizeof *noc->r[p]);
         noc->nact[p] = 0;
+        noc->ninj[p] = 0;
     }
     memset(noc->pend_head, 0, (size_t)noc->n * ESP_NPLANES * sizeof *noc->pend_head);
     memset(noc->pend_tail, 0, (size_t)noc->n * ESP_NPLANES * sizeof *noc->pend_tail);
@@ -84,17 +97,19 @@ void esp_noc_send(socmon_esp_soc *soc, esp_chain *ch)
     }
     size_t k = (size_t)h->src * ESP_NPLANES + h->plane;
     ch->next = NULL;
-    if (noc->pend_tail[k])
+    if (noc->pend_tail[k]) {
         noc->pend_tail[k]->next = ch;
-    else
+    } else {
         noc->pend_head[k] = ch;
+        noc->inj_list[h->plane][noc->ninj[h->plane]++] = h->src;
+    }
     noc->pend_tail[k] = ch;
     noc->pending++;
 }
 
 static unsigned route(const esp_noc *noc, unsigned t, unsigned dst)
 {
-    unsigned r = t / noc->cols, c = t % noc->cols, dr = dst / noc->cols, dc = dst % noc->cols;
+    unsigned r = noc->row[t], c = noc->col[t], dr = noc->row[dst], dc = noc->col[dst];
     if (dc > c)
         return ESP_D_EAST;
     if (dc < c)
@@ -190,32 +205,35 @@ static void route_plane(socmon_esp_soc *soc, unsigned p)
 static void inject_plane(socmon_esp_soc *soc, unsigned p)
 {
     esp_noc *noc = &soc->eng->noc;
-    for (unsigned t = 0; t < noc->n; t++) {
+    unsigned keep = 0;
+    for (unsigned i = 0; i < noc->ninj[p]; i++) {
+        unsigned t = noc->inj_list[p][i];
         size_t k = (size_t)t * ESP_NPLANES + p;
         esp_chain *ch = noc->pend_head[k];
-        if (!ch)
-            continue;
         esp_router *R = &noc->r[p][t];
         esp_queue *q = &R->q[ESP_D_LOCAL];
-        if (q->occ >= ESP_QDEPTH)
-            continue;
-        if (ch->flits_out == 0) {
-            esp_count(soc, t, SOCMON_ESP_MON_NOC_INJ + p, 1); /* a packet enters the NoC */
-            soc->eng->st.packets[p]++;
+        if (q->occ < ESP_QDEPTH) {
+            if (ch->flits_out == 0) {
+                esp_count(soc, t, SOCMON_ESP_MON_NOC_INJ + p, 1); /* a packet enters the NoC */
+                soc->eng->st.packets[p]++;
+            }
+            q_push(q, ch);
+            R->occ++;
+            noc->flits_in_net++;
+            soc->eng->st.flits_injected[p]++;
+            activate(noc, p, t);
+            if (++ch->flits_out == ch->hops[ch->cur].flits) {
+                noc->pend_head[k] = ch->next;
+                if (!ch->next)
+                    noc->pend_tail[k] = NULL;
+                ch->next = NULL;
+                noc->pending--;
+            }
         }
-        q_push(q, ch);
-        R->occ++;
-        noc->flits_in_net++;
-        soc->eng->st.flits_injected[p]++;
-        activate(noc, p, t);
-        if (++ch->flits_out == ch->hops[ch->cur].flits) {
-            noc->pend_head[k] = ch->next;
-            if (!ch->next)
-                noc->pend_tail[k] = NULL;
-            ch->next = NULL;
-            noc->pending--;
-        }
+        if (noc->pend_head[k])
+            noc->inj_list[p][keep++] = (uint16_t)t;
     }
+    noc->ninj[p] = keep;
 }
 
 static void settle_plane(socmon_esp_soc *soc, unsigned p)
@@ -246,7 +264,7 @@ void esp_noc_cycle(socmon_esp_soc *soc)
     for (unsigned p = 0; p < ESP_NPLANES; p++) {
         if (noc->nact[p])
             route_plane(soc, p);
-        if (noc->pending)
+        if (noc->ninj[p])
             inject_plane(soc, p);
         if (noc->nact[p])
             settle_plane(soc, p);
