@@ -1,0 +1,335 @@
+"""Tensix performance counters from Python, over socmon's C library.
+
+The functions follow the Tensix Performance Counters Guide (tt-llk's
+helpers/counters.py and helpers/metrics.py): configure_counters,
+read_counters, print_counters, export_counters, compute_metrics,
+print_metrics and export_metrics. Where tt-llk takes a core location "x,y",
+these take a location object: a Simulator (a Tensix core model that runs a
+matmul-like kernel), or anything with ``bus`` and ``l1_base`` attributes.
+
+Only the standard library is used (ctypes). The shared library libsocmon.so
+is found through the SOCMON_LIBDIR environment variable, next to this
+module, or on the system library path.
+
+    from socmon_tensix import Simulator, configure_counters, read_counters, \\
+        print_counters, compute_metrics
+    sim = Simulator(bound="math", tiles=64)
+    configure_counters(sim)
+    sim.run()
+    results = read_counters(sim)
+    print_counters(results)
+    print(compute_metrics(results)["dominant_bound"])   # "math-bound"
+"""
+
+import ctypes
+import ctypes.util
+import math
+import os
+
+__all__ = [
+    "BANKS", "THREADS", "SocmonError", "Simulator", "configure_counters", "configure_slots",
+    "read_counters", "print_counters", "format_counters", "export_counters", "compute_metrics",
+    "print_metrics", "format_metrics", "export_metrics", "slot_word",
+]
+
+BANKS = ["INSTRN_THREAD", "FPU", "TDMA_UNPACK", "L1", "TDMA_PACK"]
+THREADS = ["UNPACK", "MATH", "PACK"]
+
+
+class SocmonError(Exception):
+    """A socmon call failed; .status is the SOCMON_E* name, str() the message."""
+
+    def __init__(self, status, message):
+        super().__init__(message)
+        self.status = status
+
+
+def _load():
+    names = ["libsocmon.so"]
+    dirs = []
+    if os.environ.get("SOCMON_LIBDIR"):
+        dirs.append(os.environ["SOCMON_LIBDIR"])
+    dirs.append(os.path.dirname(os.path.abspath(__file__)))
+    for d in dirs:
+        for n in names:
+            p = os.path.join(d, n)
+            if os.path.exists(p):
+                return ctypes.CDLL(p)
+    found = ctypes.util.find_library("socmon")
+    if found:
+        return ctypes.CDLL(found)
+    raise ImportError("socmon_tensix: libsocmon.so not found (set SOCMON_LIBDIR to the directory "
+                      "holding it, e.g. the build directory)")
+
+
+_lib = _load()
+_vp = ctypes.c_void_p
+
+
+class _Row(ctypes.Structure):
+    _fields_ = [("thread", ctypes.c_uint), ("bank", ctypes.c_uint), ("counter_id", ctypes.c_uint),
+                ("l1_mux", ctypes.c_int), ("cycles", ctypes.c_uint32), ("count", ctypes.c_uint32),
+                ("undefined", ctypes.c_int), ("thread_name", ctypes.c_char_p),
+                ("bank_name", ctypes.c_char_p), ("counter_name", ctypes.c_char_p)]
+
+
+class _KV(ctypes.Structure):
+    _fields_ = [("key", ctypes.c_char_p), ("value", ctypes.c_char_p)]
+
+
+def _proto(name, restype, *argtypes):
+    f = getattr(_lib, name)
+    f.restype = restype
+    f.argtypes = list(argtypes)
+    return f
+
+
+_int = ctypes.c_int
+_errmsg = _proto("socmon_errmsg", ctypes.c_char_p)
+_status_name = _proto("socmon_status_name", ctypes.c_char_p, _int)
+_sim_new = _proto("llk_perf_sim_new", _int, ctypes.c_char_p, ctypes.POINTER(_vp))
+_sim_free = _proto("llk_perf_sim_free", None, _vp)
+_sim_bus = _proto("llk_perf_sim_bus", _vp, _vp)
+_sim_l1 = _proto("llk_perf_sim_l1_base", ctypes.c_uint64, _vp)
+_sim_regs = _proto("llk_perf_sim_regs_base", ctypes.c_uint64, _vp)
+_sim_platform = _proto("llk_perf_sim_platform", ctypes.c_char_p, _vp)
+_sim_run = _proto("llk_perf_sim_run", _int, _vp)
+_bus_read = _proto("socmon_bus_read32", _int, _vp, ctypes.c_uint64, ctypes.POINTER(ctypes.c_uint32))
+_bus_write = _proto("socmon_bus_write32", _int, _vp, ctypes.c_uint64, ctypes.c_uint32)
+_configure = _proto("llk_perf_configure_counters", _int, _vp, ctypes.c_uint64)
+_configure_slots = _proto("llk_perf_configure_slots", _int, _vp, ctypes.c_uint64, ctypes.c_uint,
+                          ctypes.POINTER(ctypes.c_uint32), ctypes.c_size_t)
+_read = _proto("llk_perf_read_counters", _int, _vp, ctypes.c_uint64, ctypes.POINTER(_vp))
+_res_new = _proto("llk_perf_results_new", _int, ctypes.POINTER(_vp))
+_res_add = _proto("llk_perf_results_add", _int, _vp, ctypes.c_uint, ctypes.c_uint, ctypes.c_uint,
+                  ctypes.c_uint, ctypes.c_uint32, ctypes.c_uint32, _int)
+_res_count = _proto("llk_perf_results_count", ctypes.c_size_t, _vp)
+_res_row = _proto("llk_perf_results_row", ctypes.POINTER(_Row), _vp, ctypes.c_size_t)
+_res_free = _proto("llk_perf_results_free", None, _vp)
+_fmt_counters = _proto("llk_perf_format_counters", _int, _vp, ctypes.c_char_p, ctypes.c_size_t,
+                       ctypes.POINTER(ctypes.c_size_t))
+_export_counters = _proto("llk_perf_export_counters", _int, _vp, ctypes.c_char_p,
+                          ctypes.POINTER(_KV), ctypes.c_size_t, ctypes.c_char_p)
+_compute = _proto("llk_perf_compute_metrics", _int, _vp, ctypes.c_char_p, ctypes.POINTER(_vp))
+_m_count = _proto("llk_perf_metrics_count", ctypes.c_size_t, _vp)
+_m_at = _proto("llk_perf_metrics_at", _int, _vp, ctypes.c_size_t, ctypes.POINTER(ctypes.c_char_p),
+               ctypes.POINTER(ctypes.c_double), ctypes.POINTER(ctypes.c_char_p),
+               ctypes.POINTER(ctypes.c_char_p))
+_m_free = _proto("llk_perf_metrics_free", None, _vp)
+_fmt_metrics = _proto("llk_perf_format_metrics", _int, _vp, ctypes.c_char_p, ctypes.c_size_t,
+                      ctypes.POINTER(ctypes.c_size_t))
+_export_metrics = _proto("llk_perf_export_metrics", _int, _vp, ctypes.c_char_p, ctypes.POINTER(_KV),
+                         ctypes.c_size_t, ctypes.c_char_p)
+
+
+def _check(st):
+    if st != 0:
+        raise SocmonError(_status_name(st).decode(), _errmsg().decode(errors="replace"))
+
+
+def _b(s):
+    return None if s is None else str(s).encode()
+
+
+def slot_word(bank, counter_id, l1_mux=0):
+    """The 32-bit config word of a counter slot: valid, mux, counter id, bank."""
+    b = BANKS.index(bank) if isinstance(bank, str) else int(bank)
+    return (1 << 31) | ((l1_mux & 1) << 17) | ((counter_id & 0x1FF) << 8) | (b & 0xFF)
+
+
+class Simulator:
+    """A simulated Tensix core. Options as the "tensix" target's: bound
+    (natural, math, unpack, pack, balanced), tiles, format, fidelity, platform."""
+
+    def __init__(self, **options):
+        opts = ",".join("%s=%s" % (k, v) for k, v in options.items() if v is not None)
+        h = _vp()
+        _check(_sim_new(_b(opts), ctypes.byref(h)))
+        self._h = h
+        self.bus = _sim_bus(h)
+        self.l1_base = _sim_l1(h)
+        self.regs_base = _sim_regs(h)
+        self.platform = _sim_platform(h).decode()
+
+    def run(self):
+        """One kernel run, every thread's counters started before it and stopped after."""
+        _check(_sim_run(self._h))
+
+    def read32(self, addr):
+        v = ctypes.c_uint32()
+        _check(_bus_read(self.bus, addr, ctypes.byref(v)))
+        return v.value
+
+    def write32(self, addr, value):
+        _check(_bus_write(self.bus, addr, value))
+
+    def close(self):
+        if self._h:
+            _sim_free(self._h)
+            self._h = None
+            self.bus = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+
+class Results(list):
+    """Counter rows (dicts); .platform is the location's platform if known."""
+    platform = None
+
+
+def configure_counters(location):
+    """Configure all counters (the guide's 86 slots) on all three threads."""
+    _check(_configure(location.bus, location.l1_base))
+
+
+def configure_slots(location, thread, words):
+    """Configure one thread's slots from config words (see slot_word)."""
+    t = THREADS.index(thread) if isinstance(thread, str) else int(thread)
+    arr = (ctypes.c_uint32 * max(1, len(words)))(*words)
+    _check(_configure_slots(location.bus, location.l1_base, t, arr, len(words)))
+
+
+def _row_dict(r):
+    undefined = bool(r.undefined)
+    return {
+        "thread": r.thread_name.decode(),
+        "bank": r.bank_name.decode(),
+        "counter_name": r.counter_name.decode(),
+        "counter_id": r.counter_id,
+        "cycles": None if undefined else r.cycles,
+        "count": None if undefined else r.count,
+        "l1_mux": None if r.l1_mux < 0 else r.l1_mux,
+        "undefined": undefined,
+    }
+
+
+def read_counters(location):
+    """Counter results of every thread: a list of dicts with thread, bank,
+    counter_name, counter_id, cycles, count, l1_mux (None off L1) and
+    undefined (cycles and count are None when the L1 mux changed mid-run)."""
+    h = _vp()
+    _check(_read(location.bus, location.l1_base, ctypes.byref(h)))
+    try:
+        out = Results(_row_dict(_res_row(h, i).contents) for i in range(_res_count(h)))
+    finally:
+        _res_free(h)
+    out.platform = getattr(location, "platform", None)
+    return out
+
+
+class _CResults:
+    """Rows handed back to C for printing, export and metrics."""
+
+    def __init__(self, rows):
+        self.h = _vp()
+        _check(_res_new(ctypes.byref(self.h)))
+        try:
+            for r in rows:
+                mux = r.get("l1_mux")
+                undef = bool(r.get("undefined")) or r.get("count") is None
+                _check(_res_add(self.h, THREADS.index(r["thread"]), BANKS.index(r["bank"]),
+                                int(r["counter_id"]), int(mux or 0),
+                                0 if undef else int(r["cycles"]), 0 if undef else int(r["count"]),
+                                1 if undef else 0))
+        except Exception:
+            _res_free(self.h)
+            raise
+
+    def __enter__(self):
+        return self.h
+
+    def __exit__(self, *exc):
+        _res_free(self.h)
+
+
+def _fmt(fn, h):
+    n = ctypes.c_size_t()
+    _check(fn(h, None, 0, ctypes.byref(n)))
+    buf = ctypes.create_string_buffer(n.value + 1)
+    _check(fn(h, buf, n.value + 1, ctypes.byref(n)))
+    return buf.value.decode()
+
+
+def format_counters(results):
+    with _CResults(results) as h:
+        return _fmt(_fmt_counters, h)
+
+
+def print_counters(results):
+    """Display results as counters.py does: per thread, per bank, count and rate."""
+    print(format_counters(results), end="")
+
+
+def _kv(test_params):
+    items = list((test_params or {}).items())
+    arr = (_KV * max(1, len(items)))()
+    for i, (k, v) in enumerate(items):
+        arr[i].key = _b(k)
+        arr[i].value = _b(v)
+    return arr, len(items)
+
+
+def export_counters(results, filename, test_params=None, worker_id="gw0"):
+    """Append results to FILENAME.WORKER_ID.csv, test parameters as extra columns."""
+    arr, n = _kv(test_params)
+    with _CResults(results) as h:
+        _check(_export_counters(h, _b(filename), arr, n, _b(worker_id)))
+
+
+class _CMetrics:
+    def __init__(self, results, platform):
+        platform = platform or getattr(results, "platform", None)
+        self.h = _vp()
+        with _CResults(results) as r:
+            _check(_compute(r, _b(platform), ctypes.byref(self.h)))
+
+    def __enter__(self):
+        return self.h
+
+    def __exit__(self, *exc):
+        _m_free(self.h)
+
+
+def compute_metrics(results, platform=None):
+    """The guide's metrics as a dict: utilisations, NoC and estimated
+    bytes/cycle, stall and issue rates, the four bound scores, and
+    dominant_bound as its label ("math-bound", ...). Undefined values are None."""
+    out = {}
+    with _CMetrics(results, platform) as m:
+        for i in range(_m_count(m)):
+            name, unit, label = ctypes.c_char_p(), ctypes.c_char_p(), ctypes.c_char_p()
+            v = ctypes.c_double()
+            _check(_m_at(m, i, ctypes.byref(name), ctypes.byref(v), ctypes.byref(unit),
+                         ctypes.byref(label)))
+            if label.value is not None:
+                out[name.value.decode()] = label.value.decode()
+            else:
+                out[name.value.decode()] = None if math.isnan(v.value) else v.value
+    return out
+
+
+def format_metrics(results, platform=None):
+    with _CMetrics(results, platform) as m:
+        return _fmt(_fmt_metrics, m)
+
+
+def print_metrics(results, platform=None):
+    """Print the kernel metrics, with the guide's util -> est B/cyc lines."""
+    print(format_metrics(results, platform), end="")
+
+
+def export_metrics(results, filename, test_params=None, worker_id="gw0", platform=None):
+    """Append one row of metrics to FILENAME.WORKER_ID.csv, then test parameters."""
+    arr, n = _kv(test_params)
+    with _CMetrics(results, platform) as m:
+        _check(_export_metrics(m, _b(filename), arr, n, _b(worker_id)))
