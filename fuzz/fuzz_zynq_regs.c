@@ -1,0 +1,69 @@
+/* Fuzzes the Zynq register models and the time engine behind them: any
+ * sequence of register reads and writes (APM, both PMU windows), traffic
+ * settings and time steps must neither crash nor trip the sanitizers, every
+ * aligned access inside a window must succeed, and a failing call must say why.
+ *
+ * Input: records of 8 bytes: op, 2-byte offset, 4-byte value, 1 spare. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/zynq/zynq_model.h"
+#include "socmon/socmon.h"
+
+static uint32_t le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size > 4096)
+        return 0;
+    socmon_zynq_desc d;
+    socmon_zynq_desc_default(&d);
+    d.nslots = size ? 1 + data[0] % 8 : 5;
+    socmon_zynq_soc *soc = NULL;
+    socmon_bus *bus = NULL;
+    if (socmon_zynq_soc_new(&d, &soc) || socmon_bus_model_new(&bus) || socmon_zynq_soc_map(soc, bus))
+        abort();
+    for (size_t i = 1; i + 8 <= size; i += 8) {
+        const uint8_t *r = data + i;
+        uint32_t off = ((uint32_t)r[1] | (uint32_t)r[2] << 8) & ~3u;
+        uint32_t v = le32(r + 3);
+        uint32_t got;
+        socmon_status st = SOCMON_OK;
+        switch (r[0] % 6) {
+        case 0:
+            st = socmon_bus_read32(bus, d.apm_base + (off % SOCMON_ZAPM_WINDOW), &got);
+            break;
+        case 1:
+            st = socmon_bus_write32(bus, d.apm_base + (off % SOCMON_ZAPM_WINDOW), v);
+            break;
+        case 2:
+            st = socmon_bus_read32(bus, d.pmu_base[r[7] & 1] + (off % SOCMON_ZA9_WINDOW), &got);
+            break;
+        case 3:
+            st = socmon_bus_write32(bus, d.pmu_base[r[7] & 1] + (off % SOCMON_ZA9_WINDOW), v);
+            break;
+        case 4:
+            /* small steps: a sample interval of 0 lapses every 3 cycles */
+            st = socmon_zynq_soc_advance(soc, v % 200000, NULL);
+            break;
+        case 5: {
+            socmon_zynq_traffic t = {(double)(v & 0xFFF), (double)(v >> 20), (uint32_t)off,
+                                     1 + (double)r[7] * 8, (double)(r[7] & 0x1F)};
+            st = socmon_zynq_soc_set_traffic(soc, r[7] % 8, &t);
+            if (st && !*socmon_errmsg())
+                abort();
+            st = SOCMON_OK;
+            break;
+        }
+        }
+        if (st)
+            abort();   /* aligned accesses inside a mapped window never fail */
+    }
+    socmon_bus_free(bus);
+    socmon_zynq_soc_free(soc);
+    return 0;
+}
