@@ -266,7 +266,9 @@ static void rates(socmon_tensix_core *c, int ph, const tx_activity *a)
     double stall2 = a->tk && P > a->K ? P - a->K : 0;
     double src_wait = 0, dest_wait = 0;
     if (a->tm) {
-        src_wait = (work0 < P ? work0 : P) - a->M;
+        /* Math waits for sources when unpack paces it more than pack does,
+         * and for a free destination the rest of its stall. */
+        src_wait = work0 >= a->K ? (work0 < P ? work0 : P) - a->M : 0;
         if (src_wait < 0)
             src_wait = 0;
         if (src_wait > stall1)

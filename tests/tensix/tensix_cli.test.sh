@@ -1,0 +1,45 @@
+#!/bin/sh
+# socmon stat/record/report on the "tensix" target: the bound each kernel
+# shape is built for is the one shown, and bad options are named.
+set -u
+BIN=${SOCMON_BIN:?SOCMON_BIN must point at the socmon binary}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+pass=0
+fail=0
+
+# expect CODE PATTERN -- command...: exit code and a pattern in stdout+stderr
+expect() {
+    code=$1 pat=$2
+    shift 3
+    out=$("$@" 2>&1)
+    rc=$?
+    if [ "$rc" != "$code" ]; then
+        fail=$((fail + 1)); echo "FAIL: $* exited $rc, expected $code"; echo "$out" | head -20; return
+    fi
+    if ! printf '%s' "$out" | grep -q -- "$pat"; then
+        fail=$((fail + 1)); echo "FAIL: $*: output lacks '$pat'"; echo "$out" | head -40; return
+    fi
+    pass=$((pass + 1))
+}
+
+expect 0 "^tensix " -- "$BIN" list
+for b in math unpack pack; do
+    expect 0 "dominant_bound  *$b-bound" -- "$BIN" stat -t "tensix:bound=$b,tiles=64"
+    expect 0 "dominant_bound  *$b-bound" -- "$BIN" stat -t "tensix:bound=$b,tiles=64,platform=blackhole"
+done
+expect 0 "dominant_bound  *math-bound" -- "$BIN" stat -t "tensix:fidelity=HiFi4,tiles=64"
+expect 0 "fpu.FPU_OR_SFPU_INSTRN" -- "$BIN" stat -t tensix:tiles=16
+expect 0 "noc1_bytes_per_cycle" -- "$BIN" stat -t tensix:tiles=16,l1_mux=1
+expect 0 "l1.NOC_RING1_OUTGOING_0" -- "$BIN" stat -t tensix:tiles=16,l1_mux=1
+expect 0 "dominant_bound=pack-bound" -- "$BIN" record -t tensix:bound=pack,tiles=128 -I 5us \
+    -M 'dominant_bound' -o "$TMP/t.rec"
+expect 0 "pack-bound" -- "$BIN" report -i "$TMP/t.rec" --summary
+expect 1 "unknown option 'bogus' (valid: tiles, format" -- "$BIN" stat -t tensix:bogus=1
+expect 1 "bound 'risc' unknown" -- "$BIN" stat -t tensix:bound=risc
+expect 1 "tiles '0' out of range" -- "$BIN" stat -t tensix:tiles=0
+expect 1 "l1_mux=2 must be 0 or 1" -- "$BIN" stat -t tensix:l1_mux=2
+expect 1 "unknown workload 'conv' (known: matmul)" -- "$BIN" stat -t tensix -w conv
+
+echo "tensix cli: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
