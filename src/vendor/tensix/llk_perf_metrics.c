@@ -110,7 +110,8 @@ socmon_status llk_perf_compute_metrics(const llk_perf_results *r, const char *pl
         st = socmon_fail(SOCMON_ENOMEM, "compute_metrics: out of memory");
         goto out;
     }
-    st = socmon_metrics_eval(bound, d, 0, v);
+    /* Nothing to evaluate when every metric was skipped (no counters they use). */
+    st = m->n ? socmon_metrics_eval(bound, d, 0, v) : SOCMON_OK;
     for (size_t i = 0; i < m->n && st == SOCMON_OK; i++) {
         const socmon_metric_def *def = socmon_metrics_result(bound, i)->def;
         m->res[i] = (mres){def->name, def->unit ? def->unit : "", NULL, v[i]};
