@@ -3,7 +3,13 @@
  * socmon_sampler_run. Prints samples taken, intervals missed and the wake-up
  * jitter, plus what one interval costs (model advance + driver read).
  *
+ * A sampler is only as punctual as the scheduler lets it be: on a busy host a
+ * SCHED_OTHER thread can lose the CPU for milliseconds. The benchmark asks for
+ * SCHED_FIFO (as a realtime monitor would run) and says whether it got it;
+ * SOCMON_BENCH_NO_RT=1 measures plain scheduling instead.
+ *
  * Usage: bench_zynq_sampling [interval_us [seconds]]   (defaults 1000, 10) */
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +79,14 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s [interval_us >= 100 [seconds >= 1]]\n", argv[0]);
         return 2;
     }
+    const char *sched = "SCHED_OTHER";
+    if (!getenv("SOCMON_BENCH_NO_RT")) {
+        struct sched_param sp = {.sched_priority = 50};
+        if (sched_setscheduler(0, SCHED_FIFO, &sp) == 0)
+            sched = "SCHED_FIFO 50";
+        else
+            sched = "SCHED_OTHER (SCHED_FIFO not permitted)";
+    }
     socmon_target_ops ops = socmon_target_zynq_ops;
     ops.advance = timed_advance;
     char dur[32];
@@ -97,8 +111,9 @@ int main(int argc, char **argv)
         return 1;
     socmon_sampler_opts o = {R.interval_ns, seconds * 1000000000ull, 1};
     socmon_sampler_stats s;
-    printf("zynq realtime sampling: %zu counters every %llu us for %llu s ...\n",
-           socmon_set_size(set), (unsigned long long)interval_us, (unsigned long long)seconds);
+    printf("zynq realtime sampling: %zu counters every %llu us for %llu s, %s ...\n",
+           socmon_set_size(set), (unsigned long long)interval_us, (unsigned long long)seconds,
+           sched);
     fflush(stdout);
     R.t0 = mono_ns();   /* the sampler's first deadline is one interval after its first read */
     uint64_t w0 = R.t0;
