@@ -21,15 +21,22 @@ typedef struct cref {
     int inst;   /* instance index, -1 for a device-wide counter */
 } cref;
 
+typedef struct iref {
+    const char *name;
+    uint32_t idx;
+} iref;
+
 typedef struct binder {
     socmon_metrics *m;
     const socmon_metricset *ms;
     const socmon_metric_schema *sc;
-    cref *byname;       /* counters sorted by (name, schema index) */
+    cref *byname;       /* counters sorted by (name, instance index, schema index) */
+    iref *inst_sorted;  /* instances sorted by name, for "inst.name" */
     int **mres;         /* per metric: result index per instance, or [0] if device-wide */
     char *mper;         /* per metric: compiled per instance */
     size_t cur;         /* metric being bound */
     size_t depth;       /* stack depth while compiling */
+    int *agg;           /* per node of the current metric: its temp slot, or -1 */
     char reason[256];   /* why the current metric is skipped */
 } binder;
 
@@ -53,36 +60,58 @@ static int cref_cmp(const void *x, const void *y)
 {
     const cref *a = x, *b = y;
     int c = strcmp(a->name, b->name);
-    return c ? c : (a->idx > b->idx) - (a->idx < b->idx);
+    if (c)
+        return c;
+    if (a->inst != b->inst)
+        return a->inst < b->inst ? -1 : 1;
+    return (a->idx > b->idx) - (a->idx < b->idx);
 }
 
-/* [lo, hi) of the counters called name, in schema order. */
+/* <0, 0, >0 as the counter name s sorts before, equal to, after name[0..len). */
+static int name_cmp(const char *s, const char *name, size_t len)
+{
+    int c = strncmp(s, name, len);
+    return c ? c : s[len] != '\0';
+}
+
+/* [lo, hi) of the counters called name (binary searches: a name may be
+ * shared by thousands of instances). */
 static void name_range(const binder *b, const char *name, size_t len, size_t *lo, size_t *hi)
 {
     size_t l = 0, h = b->sc->ncounters;
     while (l < h) {
         size_t mid = l + (h - l) / 2;
-        int c = strncmp(b->byname[mid].name, name, len);
-        if (c == 0 && b->byname[mid].name[len] != '\0')
-            c = 1;
-        if (c < 0)
+        if (name_cmp(b->byname[mid].name, name, len) < 0)
             l = mid + 1;
         else
             h = mid;
     }
-    *lo = *hi = l;
-    while (*hi < b->sc->ncounters && strncmp(b->byname[*hi].name, name, len) == 0 &&
-           b->byname[*hi].name[len] == '\0')
-        (*hi)++;
+    *lo = l;
+    h = b->sc->ncounters;
+    while (l < h) {
+        size_t mid = l + (h - l) / 2;
+        if (name_cmp(b->byname[mid].name, name, len) <= 0)
+            l = mid + 1;
+        else
+            h = mid;
+    }
+    *hi = l;
 }
 
 static long find_counter(const binder *b, const char *name, int inst)
 {
     size_t lo, hi;
     name_range(b, name, strlen(name), &lo, &hi);
-    for (size_t i = lo; i < hi; i++)
-        if (b->byname[i].inst == inst)
-            return b->byname[i].idx;
+    while (lo < hi) {   /* the range is sorted by instance */
+        size_t mid = lo + (hi - lo) / 2;
+        if (b->byname[mid].inst < inst)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    size_t end = b->sc->ncounters;
+    if (lo < end && b->byname[lo].inst == inst && strcmp(b->byname[lo].name, name) == 0)
+        return b->byname[lo].idx;
     return -1;
 }
 
@@ -94,11 +123,26 @@ static long find_metric(const binder *b, const char *name)
     return -1;
 }
 
+/* Compares the instance called name[0..len) with a NUL-terminated one. */
+static int inst_cmp(const char *name, size_t len, const char *inst)
+{
+    int c = strncmp(name, inst, len);
+    return c ? c : inst[len] ? -1 : 0;
+}
+
 static int find_inst(const binder *b, const char *name, size_t len)
 {
-    for (size_t i = 0; i < b->m->ninst; i++)
-        if (strncmp(b->m->inst[i], name, len) == 0 && b->m->inst[i][len] == '\0')
-            return (int)i;
+    size_t lo = 0, hi = b->m->ninst;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = inst_cmp(name, len, b->inst_sorted[mid].name);
+        if (c == 0)
+            return (int)b->inst_sorted[mid].idx;
+        if (c < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
     return -1;
 }
 
@@ -326,6 +370,25 @@ static socmon_status emit_name(binder *b, const char *name, int inst)
 
 static socmon_status compile(binder *b, const expr_tree *t, int node, int inst);
 
+static socmon_status compile_aggregate(binder *b, const expr_tree *t, const expr_node *n);
+
+/* An aggregate chooses its own instances, so its value is the same in every
+ * result of the metric: compute it once (OP_TSET) and reuse it (OP_TGET).
+ * The program has no jumps, so the first use always runs before the others. */
+static socmon_status compile_aggregate_once(binder *b, const expr_tree *t, int node)
+{
+    if (b->agg[node] >= 0)
+        return emit(b, OP_TGET, (uint32_t)b->agg[node], 0, 0, 1);
+    socmon_status st = compile_aggregate(b, t, &t->nodes[node]);
+    if (st)
+        return st;
+    if (b->m->ntemps >= SOCMON_METRICS_MAX_CODE)
+        return socmon_fail(SOCMON_ERANGE, "too many aggregates (limit %u)",
+                           SOCMON_METRICS_MAX_CODE);
+    b->agg[node] = (int)b->m->ntemps++;
+    return emit(b, OP_TSET, (uint32_t)b->agg[node], 0, 0, 0);
+}
+
 /* sum/avg/count/min/max over the instances that have what the argument uses. */
 static socmon_status compile_aggregate(binder *b, const expr_tree *t, const expr_node *n)
 {
@@ -394,7 +457,7 @@ static socmon_status compile(binder *b, const expr_tree *t, int node, int inst)
         return emit(b, OP_SEL, 0, 0, 0, -2);
     case EX_CALL:
         if (expr_fn_is_aggregate(n->op, n->nargs))
-            return compile_aggregate(b, t, n);
+            return compile_aggregate_once(b, t, node);
         for (int a = n->a; a >= 0; a = t->nodes[a].next)
             if ((st = compile(b, t, a, inst)))
                 return st;
@@ -449,6 +512,11 @@ static socmon_status bind_metric(binder *b)
         return oom();
     for (size_t i = 0; i < nslots; i++)
         b->mres[b->cur][i] = -1;
+    free(b->agg);
+    if (!(b->agg = malloc((size_t)(mt->tree.n ? mt->tree.n : 1) * sizeof(int))))
+        return oom();
+    for (int i = 0; i < mt->tree.n; i++)
+        b->agg[i] = -1;
     int st = check_names(b, &mt->tree);
     if (st < 0)
         return (socmon_status)st;
@@ -492,34 +560,74 @@ static socmon_status check_schema(const socmon_metric_schema *sc)
     return SOCMON_OK;
 }
 
-/* Instances in schema order of first appearance; byname sorted. */
+static int iref_cmp(const void *x, const void *y)
+{
+    const iref *a = x, *b = y;
+    int c = strcmp(a->name, b->name);
+    return c ? c : (a->idx > b->idx) - (a->idx < b->idx);
+}
+
+static int u32_cmp(const void *x, const void *y)
+{
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* Instances in schema order of first appearance: counters sorted by
+ * (instance, index) give each instance's first counter; O(n log n), as a
+ * schema may hold thousands of instances. */
 static socmon_status index_schema(binder *b)
 {
     const socmon_metric_schema *sc = b->sc;
     socmon_metrics *m = b->m;
-    if (!(b->byname = malloc((sc->ncounters ? sc->ncounters : 1) * sizeof *b->byname)) ||
-        !(m->inst = calloc(sc->ncounters ? sc->ncounters : 1, sizeof *m->inst)))
-        return oom();
+    size_t n = sc->ncounters ? sc->ncounters : 1;
+    iref *ir = malloc(n * sizeof *ir);
+    int *cinst = malloc(n * sizeof *cinst);
+    uint32_t *first = malloc(n * sizeof *first);
+    socmon_status st = SOCMON_OK;
+    if (!ir || !cinst || !first || !(b->byname = malloc(n * sizeof *b->byname)) ||
+        !(m->inst = calloc(n, sizeof *m->inst)) ||
+        !(b->inst_sorted = malloc(n * sizeof *b->inst_sorted))) {
+        st = oom();
+        goto out;
+    }
+    size_t nir = 0;
     for (size_t i = 0; i < sc->ncounters; i++) {
         const char *in = sc->counters[i].instance ? sc->counters[i].instance : "";
-        int ii = -1;
-        if (*in) {
-            /* linear: instances are few (tiles, cores) and bind runs once */
-            for (size_t k = m->ninst; k-- > 0;)
-                if (strcmp(m->inst[k], in) == 0) {
-                    ii = (int)k;
-                    break;
-                }
-            if (ii < 0) {
-                if (!(m->inst[m->ninst] = strdup(in)))
-                    return oom();
-                ii = (int)m->ninst++;
-            }
-        }
-        b->byname[i] = (cref){sc->counters[i].name, (uint32_t)i, ii};
+        cinst[i] = -1;
+        if (*in)
+            ir[nir++] = (iref){in, (uint32_t)i};
     }
+    qsort(ir, nir, sizeof *ir, iref_cmp);
+    /* first[k]: schema index of the first counter of the k-th distinct name */
+    size_t nd = 0;
+    for (size_t i = 0; i < nir; i++)
+        if (i == 0 || strcmp(ir[i].name, ir[i - 1].name) != 0)
+            first[nd++] = ir[i].idx;
+    /* ascending first counters: instance numbers follow first appearance */
+    qsort(first, nd, sizeof *first, u32_cmp);
+    for (size_t j = 0; j < nd; j++) {
+        const char *in = sc->counters[first[j]].instance;
+        if (!(m->inst[j] = strdup(in))) {
+            st = oom();
+            goto out;
+        }
+        m->ninst = j + 1;
+        b->inst_sorted[j] = (iref){m->inst[j], (uint32_t)j};
+    }
+    qsort(b->inst_sorted, nd, sizeof *b->inst_sorted, iref_cmp);
+    for (size_t i = 0; i < nir; i++) {
+        int ii = find_inst(b, ir[i].name, strlen(ir[i].name));
+        cinst[ir[i].idx] = ii;
+    }
+    for (size_t i = 0; i < sc->ncounters; i++)
+        b->byname[i] = (cref){sc->counters[i].name, (uint32_t)i, cinst[i]};
     qsort(b->byname, sc->ncounters, sizeof *b->byname, cref_cmp);
-    return SOCMON_OK;
+out:
+    free(ir);
+    free(cinst);
+    free(first);
+    return st;
 }
 
 void socmon_metrics_free(socmon_metrics *m)
@@ -537,6 +645,7 @@ void socmon_metrics_free(socmon_metrics *m)
     free(m->code);
     free(m->pool);
     free(m->stack);
+    free(m->temps);
     free(m->res);
     free(m);
 }
@@ -569,7 +678,8 @@ socmon_status socmon_metrics_bind(const socmon_metricset *ms, const socmon_metri
         b.mper[b.cur] = (char)(ms->m[b.cur].def.per_instance && m->ninst > 0);
         st = bind_metric(&b);
     }
-    if (!st && !(m->stack = malloc((m->maxstack ? m->maxstack : 1) * sizeof *m->stack)))
+    if (!st && (!(m->stack = malloc((m->maxstack ? m->maxstack : 1) * sizeof *m->stack)) ||
+                !(m->temps = calloc(m->ntemps ? m->ntemps : 1, sizeof *m->temps))))
         st = oom();
     if (b.mres)
         for (size_t j = 0; j < ms->n; j++)
@@ -577,6 +687,8 @@ socmon_status socmon_metrics_bind(const socmon_metricset *ms, const socmon_metri
     free(b.mres);
     free(b.mper);
     free(b.byname);
+    free(b.inst_sorted);
+    free(b.agg);
     if (st) {
         socmon_metrics_free(m);
         return st;

@@ -24,7 +24,9 @@ typedef enum opcode {
     OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE, OP_AND, OP_OR,
     OP_SEL,       /* c a b -> c ? a : b */
     OP_MIN, OP_MAX, OP_ARGMAX, OP_AVG,   /* n operands -> 1 */
-    OP_STORE      /* out[a] = pop */
+    OP_STORE,     /* out[a] = pop */
+    OP_TSET,      /* temps[a] = top (stays on the stack) */
+    OP_TGET       /* push temps[a] */
 } opcode;
 
 typedef struct insn {
@@ -43,6 +45,8 @@ struct socmon_metrics {
     size_t npool, cappool;
     double *stack;
     size_t maxstack;
+    double *temps;      /* aggregates, computed once per interval */
+    size_t ntemps;
     size_t nres, capres;
     socmon_metric_result_info *res;
     size_t ninst;

@@ -61,6 +61,8 @@ void metrics_run(const socmon_metrics *m, const uint64_t *deltas, double interva
         case OP_ABS: sp[-1] = fabs(sp[-1]); break;
         case OP_SQRT: a = sp[-1]; sp[-1] = a >= 0 ? sqrt(a) : NAN; break;
         case OP_STORE: out[ip->a] = *--sp; break;
+        case OP_TSET: m->temps[ip->a] = sp[-1]; break;
+        case OP_TGET: *sp++ = m->temps[ip->a]; break;
         case OP_SEL:
             sp -= 2;
             a = sp[-1];

@@ -25,7 +25,7 @@ static const uint64_t fx_deltas[NCTR] = {
     [CYCLES] = 4000};
 
 /* Evaluates expr on the fixture with interval 0.5 s; fails the test on error. */
-static double fx_eval(const char *expr)
+static inline double fx_eval(const char *expr)
 {
     double v = -12345;
     socmon_status st = socmon_expr_eval(expr, &fx_schema, fx_deltas, 0.5, &v);
@@ -35,7 +35,7 @@ static double fx_eval(const char *expr)
 }
 
 /* Expects expr to fail with st and a message containing every piece. */
-static void fx_eval_fails(const char *expr, socmon_status want, const char *piece1,
+static inline void fx_eval_fails(const char *expr, socmon_status want, const char *piece1,
                           const char *piece2)
 {
     double v = 0;
