@@ -14,7 +14,7 @@ fi
 pre=$(ldd "$lib" 2>/dev/null | awk '/lib(asan|ubsan)\.so/ {print $3}' | tr '\n' ' ')
 if [ -n "$pre" ]; then
     LD_PRELOAD="$pre"
-    ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"   # last setting wins
     export LD_PRELOAD ASAN_OPTIONS
 fi
 cd "$SOCMON_SRC/tests/tensix/py"
