@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/error.h"
 #include "drivers/zynq/zynq_drv.h"
@@ -13,8 +14,9 @@
 #include "socmon/target.h"
 
 typedef struct zynq_target {
-    socmon_zynq_soc *soc;
+    socmon_zynq_soc *soc;   /* NULL on a board (hw=1) */
     socmon_bus *bus;
+    uint64_t t0_ns;         /* board: CLOCK_MONOTONIC at open */
     socmon_bus_trace *trace;
     socmon_device *dev;
     uint64_t duration_ns;
@@ -22,7 +24,13 @@ typedef struct zynq_target {
 
 static const char *const keys[] = {"wr_mbps", "rd_mbps", "lat_ns", "jitter_ns", "burst",
                                    "slots", "ccnt_div", "duration_ms", "seed", "trace_bus",
-                                   NULL};
+                                   "hw", "apm_dev", "mem_dev", "apm_mhz", "cpu_mhz", NULL};
+
+typedef struct board_opts {
+    int hw;
+    const char *apm_dev, *mem_dev;
+    int duration_given;
+} board_opts;
 
 static socmon_status num(const socmon_kv *kv, double lo, double hi, double *out)
 {
@@ -39,7 +47,7 @@ static socmon_status num(const socmon_kv *kv, double lo, double hi, double *out)
 }
 
 static socmon_status parse(const socmon_kv *o, size_t n, socmon_zynq_desc *d, int *div64,
-                           uint64_t *duration_ns)
+                           uint64_t *duration_ns, board_opts *b)
 {
     for (size_t i = 0; i < n; i++) {
         const char *k = o[i].key;
@@ -70,9 +78,23 @@ static socmon_status parse(const socmon_kv *o, size_t n, socmon_zynq_desc *d, in
         } else if (!strcmp(k, "duration_ms")) {
             if (!(st = num(&o[i], 0, 1e9, &v)))
                 *duration_ns = (uint64_t)(v * 1e6);
+            b->duration_given = 1;
         } else if (!strcmp(k, "seed")) {
             if (!(st = num(&o[i], 0, 9007199254740992.0, &v)))
                 d->seed = (uint64_t)v;
+        } else if (!strcmp(k, "hw")) {
+            if (!(st = num(&o[i], 0, 1, &v)))
+                b->hw = v != 0;
+        } else if (!strcmp(k, "apm_dev")) {
+            b->apm_dev = o[i].value;
+        } else if (!strcmp(k, "mem_dev")) {
+            b->mem_dev = o[i].value;
+        } else if (!strcmp(k, "apm_mhz")) {
+            if (!(st = num(&o[i], 1, 1000, &v)))
+                d->apm_hz = v * 1e6;
+        } else if (!strcmp(k, "cpu_mhz")) {
+            if (!(st = num(&o[i], 1, 4000, &v)))
+                d->cpu_hz = v * 1e6;
         } else if (strcmp(k, "trace_bus") != 0) {
             st = socmon_fail(SOCMON_EINVAL, "zynq: unknown option '%s'", k);
         }
@@ -80,6 +102,93 @@ static socmon_status parse(const socmon_kv *o, size_t n, socmon_zynq_desc *d, in
             return st;
     }
     return socmon_zynq_desc_check(d);
+}
+
+/* ---- on a board: the APM through UIO map 0, the PMUs through /dev/mem,
+ * presented as one bus at the same addresses the model uses ---- */
+
+typedef struct board_bus {
+    socmon_bus *apm, *pmu;
+    uint64_t apm_base;
+} board_bus;
+
+#define PMU_SPAN (SOCMON_ZA9_CPU1_BASE + SOCMON_ZA9_WINDOW - SOCMON_ZA9_CPU0_BASE)
+
+static socmon_status board_route(board_bus *b, uint64_t addr, socmon_bus **bus, uint64_t *off)
+{
+    if (addr >= b->apm_base && addr - b->apm_base < SOCMON_ZAPM_WINDOW) {
+        *bus = b->apm;
+        *off = addr - b->apm_base;
+        return SOCMON_OK;
+    }
+    if (addr >= SOCMON_ZA9_CPU0_BASE && addr - SOCMON_ZA9_CPU0_BASE < PMU_SPAN) {
+        *bus = b->pmu;
+        *off = addr - SOCMON_ZA9_CPU0_BASE;
+        return SOCMON_OK;
+    }
+    return socmon_fail(SOCMON_EIO, "zynq board: address 0x%llx is in neither the APM nor a PMU window",
+                       (unsigned long long)addr);
+}
+
+static socmon_status board_read(void *priv, uint64_t addr, uint32_t *val)
+{
+    socmon_bus *bus;
+    uint64_t off;
+    socmon_status st = board_route(priv, addr, &bus, &off);
+    return st ? st : socmon_bus_read32(bus, off, val);
+}
+
+static socmon_status board_write(void *priv, uint64_t addr, uint32_t val)
+{
+    socmon_bus *bus;
+    uint64_t off;
+    socmon_status st = board_route(priv, addr, &bus, &off);
+    return st ? st : socmon_bus_write32(bus, off, val);
+}
+
+static void board_fence(void *priv)
+{
+    board_bus *b = priv;
+    socmon_bus_fence(b->apm);
+    socmon_bus_fence(b->pmu);
+}
+
+static void board_destroy(void *priv)
+{
+    board_bus *b = priv;
+    socmon_bus_free(b->apm);
+    socmon_bus_free(b->pmu);
+    free(b);
+}
+
+static const socmon_bus_ops board_ops = {board_read, board_write, board_fence, board_destroy};
+
+static socmon_status board_bus_open(const board_opts *o, uint64_t apm_base, socmon_bus **out)
+{
+    board_bus *b = calloc(1, sizeof *b);
+    if (!b)
+        return socmon_fail(SOCMON_ENOMEM, "zynq: out of memory");
+    b->apm_base = apm_base;
+    socmon_status st = socmon_zapm_bus_uio(o->apm_dev ? o->apm_dev : "/dev/uio0", &b->apm);
+    if (!st)
+        st = socmon_bus_mmio_open(o->mem_dev ? o->mem_dev : "/dev/mem", SOCMON_ZA9_CPU0_BASE,
+                                  PMU_SPAN, &b->pmu);
+    if (!st)
+        st = socmon_bus_new("zynq-board", &board_ops, b, out);
+    if (st) {
+        socmon_bus_free(b->apm);
+        socmon_bus_free(b->pmu);
+        free(b);
+        return socmon_fail_prefix(st, "zynq hw=1: ");
+    }
+    return SOCMON_OK;
+}
+
+static uint64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 static void zynq_close(void *priv)
@@ -101,16 +210,26 @@ static socmon_status zynq_open(const socmon_kv *opts, size_t nopts, void **priv,
     socmon_zynq_desc_default(&d);
     int div64 = 0;
     uint64_t duration_ns = 2000000000ull;
-    socmon_status st = parse(opts, nopts, &d, &div64, &duration_ns);
+    board_opts bo = {0, NULL, NULL, 0};
+    socmon_status st = parse(opts, nopts, &d, &div64, &duration_ns, &bo);
     if (st)
         return st;
+    if ((bo.apm_dev || bo.mem_dev) && !bo.hw)
+        return socmon_fail(SOCMON_EINVAL, "zynq: apm_dev/mem_dev need hw=1 (the model has no devices)");
+    if (bo.hw && !bo.duration_given)
+        duration_ns = 0;   /* a board runs until stopped */
     zynq_target *z = calloc(1, sizeof *z);
     if (!z)
         return socmon_fail(SOCMON_ENOMEM, "zynq: out of memory");
     z->duration_ns = duration_ns;
-    if ((st = socmon_zynq_soc_new(&d, &z->soc)) || (st = socmon_bus_model_new(&z->bus)) ||
-        (st = socmon_zynq_soc_map(z->soc, z->bus)))
+    if (bo.hw) {
+        if ((st = board_bus_open(&bo, d.apm_base, &z->bus)))
+            goto fail;
+        z->t0_ns = mono_ns();
+    } else if ((st = socmon_zynq_soc_new(&d, &z->soc)) || (st = socmon_bus_model_new(&z->bus)) ||
+               (st = socmon_zynq_soc_map(z->soc, z->bus))) {
         goto fail;
+    }
     socmon_bus *use = NULL;
     if ((st = socmon_bus_trace_open(opts, nopts, z->bus, &use, &z->trace)))
         goto fail;
@@ -141,7 +260,7 @@ static socmon_status zynq_open(const socmon_kv *opts, size_t nopts, void **priv,
     for (size_t i = 0; i < sizeof params / sizeof params[0] && !st; i++)
         st = socmon_device_set_param(z->dev, params[i].name, params[i].v);
     /* a target nobody starts still runs (and finishes) the default workload */
-    if (!st)
+    if (!st && z->soc)
         st = socmon_zynq_soc_start(z->soc, NULL, z->duration_ns);
     if (st)
         goto fail;
@@ -156,19 +275,33 @@ fail:
 static socmon_status zynq_start(void *priv, const char *workload)
 {
     zynq_target *z = priv;
+    if (!z->soc)
+        return workload ? socmon_fail(SOCMON_ENOTSUP,
+                                      "zynq hw=1: the board runs its own software, not workload '%s'",
+                                      workload)
+                        : SOCMON_OK;
     return socmon_zynq_soc_start(z->soc, workload, z->duration_ns);
 }
 
 static socmon_status zynq_advance(void *priv, uint64_t ns, int *done)
 {
     zynq_target *z = priv;
-    return socmon_zynq_soc_advance(z->soc, ns, done);
+    if (z->soc)
+        return socmon_zynq_soc_advance(z->soc, ns, done);
+    /* on a board time passes by itself; the realtime sampler paces to
+     * absolute deadlines, this sleep only serves callers that do not */
+    struct timespec ts = {(time_t)(ns / 1000000000u), (long)(ns % 1000000000u)};
+    while (clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts) == EINTR)
+        ;
+    if (done)
+        *done = z->duration_ns && mono_ns() - z->t0_ns >= z->duration_ns;
+    return SOCMON_OK;
 }
 
 static uint64_t zynq_now(void *priv)
 {
     zynq_target *z = priv;
-    return socmon_zynq_soc_now_ns(z->soc);
+    return z->soc ? socmon_zynq_soc_now_ns(z->soc) : mono_ns() - z->t0_ns;
 }
 
 static const char *const zynq_workloads[] = {"mixed", "steady", "idle", NULL};
@@ -185,7 +318,12 @@ const socmon_target_ops socmon_target_zynq_ops = {
                     "ccnt_div=N    1 or 64: PMCR.D cycle counter divider (1)\n"
                     "duration_ms=N workload length in simulated ms, 0 = endless (2000)\n"
                     "seed=N        latency draws (fixed default: runs repeat exactly)\n"
-                    "trace_bus=F   log every register access to F ('-' = stderr)\n",
+                    "trace_bus=F   log every register access to F ('-' = stderr)\n"
+                    "hw=1          a real Zynq instead of the model (use --realtime)\n"
+                    "apm_dev=F     hw: the APM's UIO device, map 0 (/dev/uio0)\n"
+                    "mem_dev=F     hw: memory device for the PMU windows (/dev/mem)\n"
+                    "apm_mhz=N     APM core clock in MHz (200)\n"
+                    "cpu_mhz=N     Cortex-A9 clock in MHz (666.67)\n",
     .option_keys = keys,
     .workloads = zynq_workloads,
     .metrics = "zynq",

@@ -105,6 +105,7 @@ static void test_pl_metrics(void **state)
     close_to(get(f, "wr_throughput", "slot1"), 50);
     close_to(get(f, "pl_wr_throughput", ""), 150);
     close_to(get(f, "pl_rd_throughput", ""), 256);
+    close_to(get(f, "pl_rd_latency_ns", ""), 350);
     /* no transactions: latency undefined, not 0 */
     assert_true(isnan(get(f, "avg_rd_latency", "slot1")));
     /* PL metrics do not exist for CPU instances */
@@ -125,6 +126,10 @@ static void test_ps_metrics(void **state)
     close_to(get(f, "wr_stall_cpi", "cpu0"), 0.1);
     close_to(get(f, "br_mpki", "cpu0"), 2);
     close_to(get(f, "cpu_util", "cpu1"), 0);
+    /* device-wide PS figures: mean utilisation, aggregate IPC and miss rate */
+    close_to(get(f, "ps_cpu_util", ""), get(f, "cpu_util", "cpu0") / 2);
+    close_to(get(f, "ps_ipc", ""), 12500000.0 / 16666667);
+    close_to(get(f, "ps_l1d_miss_rate", ""), 5);
     assert_true(isnan(get(f, "ipc", "cpu1")));
     assert_int_equal(zm_find(&f->z, "ipc", "slot0"), -1);
 }

@@ -6,9 +6,11 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "drivers/zynq/zynq_drv.h"
 #include "models/zynq/zynq_model.h"
@@ -288,6 +290,72 @@ static void test_driver_errors(void **state)
     socmon_bus_free(mb);
 }
 
+/* ---- hw=1 over plain files standing in for /dev/uioN and /dev/mem ---- */
+
+static void put32(int fd, uint64_t off, uint32_t v)
+{
+    assert_int_equal(pwrite(fd, &v, 4, (off_t)off), 4);
+}
+
+static uint32_t get32(int fd, uint64_t off)
+{
+    uint32_t v = 0;
+    assert_int_equal(pread(fd, &v, 4, (off_t)off), 4);
+    return v;
+}
+
+static void test_board_path_over_files(void **state)
+{
+    (void)state;
+    char apm[] = "/tmp/socmon_zynq_apmXXXXXX", mem[] = "/tmp/socmon_zynq_memXXXXXX";
+    int fa = mkstemp(apm), fm = mkstemp(mem);
+    assert_true(fa >= 0 && fm >= 0);
+    assert_int_equal(ftruncate(fa, SOCMON_ZAPM_WINDOW), 0);
+    assert_int_equal(ftruncate(fm, (off_t)(SOCMON_ZA9_CPU1_BASE + SOCMON_ZA9_WINDOW)), 0);
+    /* what a real A9 PMU shows before anyone touches it */
+    put32(fm, SOCMON_ZA9_CPU0_BASE + SOCMON_ZA9_PMCR, SOCMON_ZA9_PMCR_RESET);
+    put32(fm, SOCMON_ZA9_CPU1_BASE + SOCMON_ZA9_PMCR, SOCMON_ZA9_PMCR_RESET);
+    char spec[200];
+    snprintf(spec, sizeof spec, "zynq:hw=1,slots=2,apm_dev=%s,mem_dev=%s", apm, mem);
+    socmon_target *t = NULL;
+    assert_int_equal(socmon_target_open(spec, &t), SOCMON_OK);
+    /* the drivers programmed the "hardware" */
+    assert_int_equal(get32(fa, SOCMON_ZAPM_CTL) & 0xFF,
+                     SOCMON_ZAPM_CR_MCNTR_EN | SOCMON_ZAPM_CR_SPA_LATENCY);
+    assert_int_equal(get32(fa, SOCMON_ZAPM_SICR), 0);
+    assert_int_equal(get32(fm, SOCMON_ZA9_CPU1_BASE + SOCMON_ZA9_PMLAR), SOCMON_ZA9_LAR_KEY);
+    assert_int_equal(get32(fm, SOCMON_ZA9_CPU1_BASE + SOCMON_ZA9_PMXEVTYPER(0)), 0x68);
+    assert_int_equal(get32(fm, SOCMON_ZA9_CPU0_BASE + SOCMON_ZA9_PMCNTENSET), 0x8000003Fu);
+    /* and reads come from the sampled APM copies and the PMU counters */
+    put32(fa, socmon_zapm_smc_offset(6 + SOCMON_ZAPM_RD_BYTES), 12345);
+    put32(fm, SOCMON_ZA9_CPU1_BASE + SOCMON_ZA9_PMCCNTR, 777);
+    socmon_device *dev = socmon_target_device(t);
+    uint32_t idx[2];
+    uint64_t v[2];
+    assert_int_equal(socmon_device_find(dev, "slot1.rd_bytes", &idx[0]), SOCMON_OK);
+    assert_int_equal(socmon_device_find(dev, "cpu1.ccnt", &idx[1]), SOCMON_OK);
+    assert_int_equal(socmon_device_read(dev, idx, 2, v), SOCMON_OK);
+    assert_int_equal(v[0], 12345);
+    assert_int_equal(v[1], 777);
+    /* a board has no workloads and its time is the wall clock */
+    assert_int_equal(socmon_target_start(t, "steady"), SOCMON_ENOTSUP);
+    assert_non_null(strstr(socmon_errmsg(), "steady"));
+    uint64_t t1 = socmon_target_now_ns(t);
+    int done = 1;
+    assert_int_equal(socmon_target_advance(t, 2000000, &done), SOCMON_OK);
+    assert_int_equal(done, 0);
+    assert_true(socmon_target_now_ns(t) - t1 >= 2000000);
+    socmon_target_close(t);
+    snprintf(spec, sizeof spec, "zynq:hw=1,apm_dev=/nonexistent/uio7,mem_dev=%s", mem);
+    open_fails(spec, SOCMON_ENOENT, "/nonexistent/uio7");
+    snprintf(spec, sizeof spec, "zynq:apm_dev=%s", apm);
+    open_fails(spec, SOCMON_EINVAL, "hw=1");
+    close(fa);
+    close(fm);
+    unlink(apm);
+    unlink(mem);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -297,6 +365,7 @@ int main(void)
         cmocka_unit_test(test_missed_intervals_are_marked),
         cmocka_unit_test(test_driver_protocol),
         cmocka_unit_test(test_driver_errors),
+        cmocka_unit_test(test_board_path_over_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -88,17 +88,17 @@ static void complete(zapm_model *m, zapm_slot *s, zapm_chan *c, int cnt)
     uint32_t sbit = c->is_read ? SOCMON_ZAPM_CR_RDLAT_START : SOCMON_ZAPM_CR_WRLAT_START;
     uint32_t ebit = c->is_read ? SOCMON_ZAPM_CR_RDLAT_END : SOCMON_ZAPM_CR_WRLAT_END;
     uint64_t start = (m->cr & sbit) ? x->accept : x->issue;
-    uint64_t stop = (m->cr & ebit) ? x->end - c->beats + 1 : x->end;
+    uint64_t stop = (m->cr & ebit) ? x->end - x->beats + 1 : x->end;
     uint64_t lat = stop - start;
     if (cnt) {
         if (c->is_read) {
             s->mc[SOCMON_ZAPM_RD_LAT] += (uint32_t)lat;
-            s->mc[SOCMON_ZAPM_RD_BYTES] += (c->beats - x->beats_seen) * m->bus_width;
+            s->mc[SOCMON_ZAPM_RD_BYTES] += (x->beats - x->beats_seen) * m->bus_width;
             minmax_add(&s->rd_minmax, lat);
         } else {
             s->mc[SOCMON_ZAPM_WR_LAT] += (uint32_t)lat;
             /* all WSTRB lanes set: the burst's bytes arrive with WLAST */
-            s->mc[SOCMON_ZAPM_WR_BYTES] += c->bytes;
+            s->mc[SOCMON_ZAPM_WR_BYTES] += x->bytes;
             minmax_add(&s->wr_minmax, lat);
         }
     }
@@ -130,6 +130,8 @@ static void accept(zapm_slot *s, zapm_chan *c, uint64_t t_iss, uint64_t t_acc, i
     q->issue = t_iss;
     q->accept = t_acc;
     q->end = end;
+    q->beats = c->beats;
+    q->bytes = c->bytes;
     q->beats_seen = 0;
     c->n++;
     c->last_end = end;
@@ -215,12 +217,12 @@ static void chan_run(zapm_model *m, zapm_slot *s, zapm_chan *c, uint64_t T)
         /* read bytes count per beat as the beats arrive */
         for (unsigned i = 0; i < c->n; i++) {
             zapm_txn *x = &c->q[(c->head + i) % ZAPM_DEPTH];
-            uint64_t first = x->end - c->beats + 1;
+            uint64_t first = x->end - x->beats + 1;
             if (T < first)
                 break;   /* later transactions start later still */
             uint64_t seen = T - first + 1;
-            if (seen > c->beats)
-                seen = c->beats;
+            if (seen > x->beats)
+                seen = x->beats;
             if (cnt)
                 s->mc[SOCMON_ZAPM_RD_BYTES] += (uint32_t)(seen - x->beats_seen) * m->bus_width;
             x->beats_seen = (uint32_t)seen;

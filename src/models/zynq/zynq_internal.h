@@ -11,6 +11,8 @@ typedef struct zapm_txn {
     uint64_t issue;      /* address valid (cycle) */
     uint64_t accept;     /* address handshake */
     uint64_t end;        /* last data beat */
+    uint32_t beats;      /* as issued: a reconfigured channel keeps its old bursts */
+    uint32_t bytes;
     uint32_t beats_seen; /* read beats already counted */
 } zapm_txn;
 
