@@ -132,16 +132,16 @@ static socmon_status board_route(board_bus *b, uint64_t addr, socmon_bus **bus, 
 
 static socmon_status board_read(void *priv, uint64_t addr, uint32_t *val)
 {
-    socmon_bus *bus;
-    uint64_t off;
+    socmon_bus *bus = NULL;
+    uint64_t off = 0;
     socmon_status st = board_route(priv, addr, &bus, &off);
     return st ? st : socmon_bus_read32(bus, off, val);
 }
 
 static socmon_status board_write(void *priv, uint64_t addr, uint32_t val)
 {
-    socmon_bus *bus;
-    uint64_t off;
+    socmon_bus *bus = NULL;
+    uint64_t off = 0;
     socmon_status st = board_route(priv, addr, &bus, &off);
     return st ? st : socmon_bus_write32(bus, off, val);
 }
