@@ -98,6 +98,9 @@ const char *llk_perf_sim_platform(const llk_perf_sim *s);
 /* Runs the kernel once with every thread's counters started before and
  * stopped after it, as ScopedPerfCounters in each TRISC kernel would. */
 socmon_status llk_perf_sim_run(llk_perf_sim *s);
+/* Runs the kernel once, to its last cycle, touching no counter: the "kernel
+ * work" to wrap in your own llk_perf_start/stop or LLK_PERF_SCOPED calls. */
+socmon_status llk_perf_sim_kernel(llk_perf_sim *s);
 
 #ifdef __cplusplus
 }

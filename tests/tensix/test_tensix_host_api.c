@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "drivers/tensix/tensix_hw.h"
+#include "llk_perf_counters.h"
 #include "llk_perf_host.h"
 
 static char dir[64];
@@ -69,6 +70,38 @@ static void test_configure_run_read(void **state)
     assert_true(w->count >= llk_perf_results_row(r, 86 + 61)->count);   /* >= FPU_INSTRUCTION */
     assert_null(llk_perf_results_row(r, 3 * 86));
     llk_perf_results_free(r);
+}
+
+static void three_scoped_threads(llk_perf_sim *s)
+{
+    socmon_bus *bus = llk_perf_sim_bus(s);
+    uint64_t regs = llk_perf_sim_regs_base(s), l1 = llk_perf_sim_l1_base(s);
+    LLK_PERF_SCOPED(unpack, bus, regs, l1, LLK_PERF_THREAD_UNPACK);
+    LLK_PERF_SCOPED(math, bus, regs, l1, LLK_PERF_THREAD_MATH);
+    LLK_PERF_SCOPED(pack, bus, regs, l1, LLK_PERF_THREAD_PACK);
+    assert_int_equal(llk_perf_sim_kernel(s), SOCMON_OK);
+}
+
+/* The device-side scoped form around the simulator's kernel gives what
+ * llk_perf_sim_run gives. */
+static void test_scoped_threads_equal_sim_run(void **state)
+{
+    (void)state;
+    llk_perf_sim *s;
+    llk_perf_results *a = run_sim("tiles=24,bound=pack", NULL), *b;
+    assert_int_equal(llk_perf_sim_new("tiles=24,bound=pack", &s), SOCMON_OK);
+    assert_int_equal(llk_perf_configure_counters(llk_perf_sim_bus(s), 0), SOCMON_OK);
+    three_scoped_threads(s);
+    assert_int_equal(llk_perf_read_counters(llk_perf_sim_bus(s), 0, &b), SOCMON_OK);
+    assert_int_equal(llk_perf_results_count(a), llk_perf_results_count(b));
+    for (size_t i = 0; i < llk_perf_results_count(a); i++) {
+        assert_int_equal(llk_perf_results_row(a, i)->cycles, llk_perf_results_row(b, i)->cycles);
+        assert_int_equal(llk_perf_results_row(a, i)->count, llk_perf_results_row(b, i)->count);
+    }
+    assert_true(llk_perf_results_row(b, 0)->cycles > 0);
+    llk_perf_results_free(a);
+    llk_perf_results_free(b);
+    llk_perf_sim_free(s);
 }
 
 static void test_print(void **state)
@@ -327,6 +360,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_configure_run_read),
+        cmocka_unit_test(test_scoped_threads_equal_sim_run),
         cmocka_unit_test(test_print),
         cmocka_unit_test(test_export_counters_csv),
         cmocka_unit_test(test_undefined_rows),

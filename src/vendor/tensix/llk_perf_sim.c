@@ -91,6 +91,19 @@ const char *llk_perf_sim_platform(const llk_perf_sim *s)
     return s ? socmon_tensix_core_params(s->core)->platform->name : "";
 }
 
+socmon_status llk_perf_sim_kernel(llk_perf_sim *s)
+{
+    if (!s)
+        return socmon_fail(SOCMON_EINVAL, "llk_perf_sim_kernel: sim is NULL");
+    socmon_tensix_stage_costs k;
+    socmon_status st = socmon_tensix_kernel_costs(socmon_tensix_core_params(s->core), &k);
+    if (st == SOCMON_OK)
+        st = socmon_tensix_core_kernel_start(s->core);
+    if (st == SOCMON_OK)
+        st = socmon_tensix_core_advance(s->core, k.total, NULL);
+    return st;
+}
+
 socmon_status llk_perf_sim_run(llk_perf_sim *s)
 {
     if (!s)
@@ -101,14 +114,9 @@ socmon_status llk_perf_sim_run(llk_perf_sim *s)
     for (; ninit < SOCMON_TENSIX_NTHREADS && st == SOCMON_OK; ninit++)
         if ((st = llk_perf_init(&pc[ninit], s->bus, SOCMON_TENSIX_REGS_BASE, SIM_L1_BASE, ninit)) == SOCMON_OK)
             st = llk_perf_start(&pc[ninit]);
-    socmon_tensix_stage_costs k;
-    if (st == SOCMON_OK)
-        st = socmon_tensix_kernel_costs(socmon_tensix_core_params(s->core), &k);
-    if (st == SOCMON_OK)
-        st = socmon_tensix_core_kernel_start(s->core);
     /* Exactly the kernel: the threads stop the counters the cycle it ends. */
     if (st == SOCMON_OK)
-        st = socmon_tensix_core_advance(s->core, k.total, NULL);
+        st = llk_perf_sim_kernel(s);
     char msg[512] = "";
     for (unsigned t = 0; t < ninit; t++) {
         if (st == SOCMON_OK) {
