@@ -117,6 +117,7 @@ typedef struct esp_chain {
 
 typedef struct esp_seg {
     esp_chain *ch;
+    uint16_t dst;                /* ch's current destination, kept here for routing */
     uint8_t n;                   /* flits of ch's current hop in this queue */
 } esp_seg;
 

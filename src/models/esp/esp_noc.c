@@ -107,6 +107,12 @@ void esp_noc_send(socmon_esp_soc *soc, esp_chain *ch)
     noc->pending++;
 }
 
+/* NoC monitors are wired in every tile: no definedness check needed. */
+static inline void noc_count(socmon_esp_soc *soc, unsigned t, unsigned mon)
+{
+    soc->tiles[t].count[mon]++;
+}
+
 static unsigned route(const esp_noc *noc, unsigned t, unsigned dst)
 {
     unsigned r = noc->row[t], c = noc->col[t], dr = noc->row[dst], dc = noc->col[dst];
@@ -130,7 +136,7 @@ static void q_push(esp_queue *q, esp_chain *ch)
             goto done;
         }
     }
-    q->seg[(q->head + q->nseg) % ESP_QDEPTH] = (esp_seg){ch, 1};
+    q->seg[(q->head + q->nseg) % ESP_QDEPTH] = (esp_seg){ch, ch->hops[ch->cur].dst, 1};
     q->nseg++;
 done:
     q->occ++;
@@ -171,12 +177,12 @@ static void route_plane(socmon_esp_soc *soc, unsigned p)
             esp_queue *q = &R->q[d];
             if (q->occ == q->fresh)
                 continue;
-            esp_chain *ch = q->seg[q->head].ch;
-            unsigned o = route(noc, t, ch->hops[ch->cur].dst);
+            unsigned o = route(noc, t, q->seg[q->head].dst);
             if (used & (1u << o))
                 continue;
+            esp_chain *ch;
             if (o == ESP_D_LOCAL) {
-                q_pop(q);
+                ch = q_pop(q);
                 R->occ--;
                 noc->flits_in_net--;
                 soc->eng->st.flits_ejected[p]++;
@@ -190,7 +196,7 @@ static void route_plane(socmon_esp_soc *soc, unsigned p)
                 esp_router *N = &noc->r[p][nb];
                 if (N->q[in].occ >= ESP_QDEPTH)
                     continue;
-                q_pop(q);
+                ch = q_pop(q);
                 R->occ--;
                 q_push(&N->q[in], ch);
                 N->occ++;
@@ -214,7 +220,7 @@ static void inject_plane(socmon_esp_soc *soc, unsigned p)
         esp_queue *q = &R->q[ESP_D_LOCAL];
         if (q->occ < ESP_QDEPTH) {
             if (ch->flits_out == 0) {
-                esp_count(soc, t, SOCMON_ESP_MON_NOC_INJ + p, 1); /* a packet enters the NoC */
+                noc_count(soc, t, SOCMON_ESP_MON_NOC_INJ + p); /* a packet enters the NoC */
                 soc->eng->st.packets[p]++;
             }
             q_push(q, ch);
@@ -246,7 +252,7 @@ static void settle_plane(socmon_esp_soc *soc, unsigned p)
         for (unsigned d = 0; d < ESP_NDIRS; d++) {
             R->q[d].fresh = 0;
             if (R->q[d].occ == ESP_QDEPTH)
-                esp_count(soc, t, SOCMON_ESP_MON_NOC_QFULL + p * ESP_NDIRS + d, 1);
+                noc_count(soc, t, SOCMON_ESP_MON_NOC_QFULL + p * ESP_NDIRS + d);
         }
         if (R->occ)
             noc->act_list[p][keep++] = (uint16_t)t;
