@@ -34,6 +34,12 @@ static struct esp_api_ctx {
     pthread_mutex_t lock;
     int have_desc;
     socmon_esp_soc_desc desc;       /* as the user sees it (real monitor base) */
+    /* Derived from desc once per load, so a call does not rescan the grid. */
+    unsigned nmem, nacc;
+    unsigned mem[SOCMON_ESP_MAX_TILES], acc[SOCMON_ESP_MAX_TILES];
+    uint64_t defined[SOCMON_ESP_MAX_TILES];  /* bit m: monitor m defined in the tile */
+    socmon_esp_api_layout checked;           /* last layout found to match desc */
+    int have_checked;
     int mapped;
     int devmem;
     socmon_bus *bus;
@@ -83,6 +89,15 @@ static socmon_status load_desc(void)
     }
     if ((st = socmon_esp_desc_check(&ctx.desc)) != SOCMON_OK)
         return st;
+    ctx.nmem = socmon_esp_desc_tiles_of(&ctx.desc, SOCMON_ESP_TILE_MEM, ctx.mem, SOCMON_ESP_MAX_TILES);
+    ctx.nacc = socmon_esp_desc_tiles_of(&ctx.desc, SOCMON_ESP_TILE_ACC, ctx.acc, SOCMON_ESP_MAX_TILES);
+    for (unsigned t = 0; t < ctx.desc.rows * ctx.desc.cols; t++) {
+        ctx.defined[t] = 0;
+        for (unsigned m = 0; m < SOCMON_ESP_NMON; m++)
+            if (socmon_esp_mon_defined(&ctx.desc, t, m))
+                ctx.defined[t] |= (uint64_t)1 << m;
+    }
+    ctx.have_checked = 0;
     ctx.have_desc = 1;
     return SOCMON_OK;
 }
@@ -208,20 +223,20 @@ typedef void (*emit_fn)(void *user, unsigned tile, unsigned mon, size_t dst, siz
 
 #define NO_DST ((size_t)-1)
 
-static void plan(const socmon_esp_api_layout *l, const esp_monitor_args_t *a,
-                 const socmon_esp_soc_desc *d, emit_fn emit, void *user)
+static void plan(const socmon_esp_api_layout *l, const esp_monitor_args_t *a, emit_fn emit,
+                 void *user)
 {
+    const socmon_esp_soc_desc *d = &ctx.desc;
     int all = a->read_mode == ESP_MON_READ_ALL;
     unsigned mask = all ? 0x1ffu : a->read_mask;
-    unsigned idx[SOCMON_ESP_MAX_TILES];
+    const unsigned *idx = ctx.mem;
     unsigned nt = d->rows * d->cols;
 #define EMIT(t, m, dst, dst2)                                                                  \
     do {                                                                                       \
-        if (socmon_esp_mon_defined(d, (t), (m)))                                               \
+        if (ctx.defined[t] & ((uint64_t)1 << (m)))                                             \
             emit(user, (t), (m), (dst), (dst2));                                               \
     } while (0)
-    unsigned nmem = socmon_esp_desc_tiles_of(d, SOCMON_ESP_TILE_MEM, idx, SOCMON_ESP_MAX_TILES);
-    for (unsigned m = 0; m < nmem; m++) {
+    for (unsigned m = 0; m < ctx.nmem; m++) {
         if (mask & (1u << ESP_MON_READ_DDR_ACCESSES))
             EMIT(idx[m], SOCMON_ESP_MON_DDR, 4u * m, NO_DST);
         if (mask & (1u << ESP_MON_READ_MEM_REQS))
@@ -240,8 +255,8 @@ static void plan(const socmon_esp_api_layout *l, const esp_monitor_args_t *a,
                 for (unsigned k = 0; k < 2; k++)
                     EMIT(t, SOCMON_ESP_MON_L2_HIT + k, l->off_l2 + 8u * t + 4u * k, NO_DST);
     if (mask & (1u << ESP_MON_READ_ACC_STATS)) {
-        unsigned nacc = socmon_esp_desc_tiles_of(d, SOCMON_ESP_TILE_ACC, idx, SOCMON_ESP_MAX_TILES);
-        for (unsigned x = 0; x < nacc; x++)
+        idx = ctx.acc;
+        for (unsigned x = 0; x < ctx.nacc; x++)
             if (all || x == a->acc_index)
                 for (unsigned k = 0; k < 6; k++)
                     EMIT(idx[x], SOCMON_ESP_MON_ACC_TLB + k, l->off_acc + 24u * x + 4u * k, NO_DST);
@@ -311,7 +326,7 @@ static socmon_status check_args(const esp_monitor_args_t *a, const socmon_esp_so
                                 const void *vals)
 {
     unsigned nt = d->rows * d->cols;
-    unsigned nacc = socmon_esp_desc_tiles_of(d, SOCMON_ESP_TILE_ACC, NULL, 0);
+    unsigned nacc = ctx.nacc;
     switch (a->read_mode) {
     case ESP_MON_READ_SINGLE:
         if (a->tile_index >= nt)
@@ -364,8 +379,12 @@ static socmon_status monitor_locked(const socmon_esp_api_layout *l, const esp_mo
                                     void *vals, unsigned *ret)
 {
     socmon_status st = load_desc();
-    if (st == SOCMON_OK)
+    if (st == SOCMON_OK && !(ctx.have_checked && memcmp(&ctx.checked, l, sizeof *l) == 0)) {
         st = esp_api_check_layout(l, &ctx.desc);
+        ctx.have_checked = st == SOCMON_OK;
+        if (st == SOCMON_OK)
+            ctx.checked = *l;
+    }
     if (st == SOCMON_OK)
         st = check_args(a, &ctx.desc, vals);
     if (st == SOCMON_OK)
@@ -390,7 +409,7 @@ static socmon_status monitor_locked(const socmon_esp_api_layout *l, const esp_mo
     touch_state ts;
     memset(ts.touched, 0, sizeof ts.touched);
     ts.n = 0;
-    plan(l, a, &ctx.desc, emit_touch, &ts);
+    plan(l, a, emit_touch, &ts);
     /* Freeze every tile the call reads, read, release: values of one tile
      * are from one instant. */
     unsigned frozen = 0;
@@ -400,7 +419,7 @@ static socmon_status monitor_locked(const socmon_esp_api_layout *l, const esp_mo
         frozen--;
     read_state rs = {ctx.drv, ctx.scratch, st};
     if (st == SOCMON_OK)
-        plan(l, a, &ctx.desc, emit_read, &rs);
+        plan(l, a, emit_read, &rs);
     for (unsigned k = 0; k < frozen; k++) {
         socmon_status s2 = socmon_esp_drv_burst(ctx.drv, ts.order[k], 0);
         if (rs.st == SOCMON_OK)
