@@ -169,9 +169,9 @@ static socmon_status board_bus_open(const board_opts *o, uint64_t apm_base, socm
     if (!b)
         return socmon_fail(SOCMON_ENOMEM, "zynq: out of memory");
     b->apm_base = apm_base;
-    socmon_status st = socmon_zapm_bus_uio(o->apm_dev ? o->apm_dev : "/dev/uio0", &b->apm);
+    socmon_status st = socmon_zapm_bus_uio(o->apm_dev, &b->apm);
     if (!st)
-        st = socmon_bus_mmio_open(o->mem_dev ? o->mem_dev : "/dev/mem", SOCMON_ZA9_CPU0_BASE,
+        st = socmon_bus_mmio_open(o->mem_dev, SOCMON_ZA9_CPU0_BASE,
                                   PMU_SPAN, &b->pmu);
     if (!st)
         st = socmon_bus_new("zynq-board", &board_ops, b, out);
@@ -216,6 +216,11 @@ static socmon_status zynq_open(const socmon_kv *opts, size_t nopts, void **priv,
         return st;
     if ((bo.apm_dev || bo.mem_dev) && !bo.hw)
         return socmon_fail(SOCMON_EINVAL, "zynq: apm_dev/mem_dev need hw=1 (the model has no devices)");
+    /* no default device paths: writing APM and PMU registers into whatever
+     * /dev/uio0 or /dev/mem happens to be on this host must be asked for */
+    if (bo.hw && (!bo.apm_dev || !bo.mem_dev))
+        return socmon_fail(SOCMON_EINVAL, "zynq hw=1 needs apm_dev=/dev/uioN (the APM's UIO device) and "
+                                          "mem_dev=/dev/mem (for the PMU windows)");
     if (bo.hw && !bo.duration_given)
         duration_ns = 0;   /* a board runs until stopped */
     zynq_target *z = calloc(1, sizeof *z);
@@ -320,8 +325,8 @@ const socmon_target_ops socmon_target_zynq_ops = {
                     "seed=N        latency draws (fixed default: runs repeat exactly)\n"
                     "trace_bus=F   log every register access to F ('-' = stderr)\n"
                     "hw=1          a real Zynq instead of the model (use --realtime)\n"
-                    "apm_dev=F     hw: the APM's UIO device, map 0 (/dev/uio0)\n"
-                    "mem_dev=F     hw: memory device for the PMU windows (/dev/mem)\n"
+                    "apm_dev=F     hw: the APM's UIO device, map 0 (e.g. /dev/uio0; required)\n"
+                    "mem_dev=F     hw: memory device for the PMU windows (/dev/mem; required)\n"
                     "apm_mhz=N     APM core clock in MHz (200)\n"
                     "cpu_mhz=N     Cortex-A9 clock in MHz (666.67)\n",
     .option_keys = keys,

@@ -350,6 +350,8 @@ static void test_board_path_over_files(void **state)
     open_fails(spec, SOCMON_ENOENT, "/nonexistent/uio7");
     snprintf(spec, sizeof spec, "zynq:apm_dev=%s", apm);
     open_fails(spec, SOCMON_EINVAL, "hw=1");
+    snprintf(spec, sizeof spec, "zynq:hw=1,apm_dev=%s", apm);
+    open_fails(spec, SOCMON_EINVAL, "mem_dev");
     close(fa);
     close(fm);
     unlink(apm);
