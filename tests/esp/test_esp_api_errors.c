@@ -151,6 +151,13 @@ static void test_layout_mismatch(void **state)
     assert_int_equal(esp_monitor_status(), SOCMON_ESTATE);
     assert_non_null(strstr(esp_monitor_errmsg(), "soc_defs.h describes a 2x3 SoC"));
     assert_non_null(strstr(esp_monitor_errmsg(), "4x4"));
+    /* SINGLE writes no vals: it works with any soc_defs.h, on the SoC's own tile range. */
+    esp_monitor_args_t single = {ESP_MON_READ_SINGLE, 0, 15, 0, 0, 0};
+    esp_monitor(single, NULL);
+    assert_int_equal(esp_monitor_status(), SOCMON_OK);
+    single.tile_index = 16;
+    esp_monitor(single, NULL);
+    assert_non_null(strstr(esp_monitor_errmsg(), "tile_index 16 out of range 0..15"));
     setenv("SOCMON_ESP_SOC", "/nonexistent/x.soc", 1);
     esp_monitor_free();
     assert_int_equal(esp_monitor(a, &v), 0);

@@ -379,7 +379,9 @@ static socmon_status monitor_locked(const socmon_esp_api_layout *l, const esp_mo
                                     void *vals, unsigned *ret)
 {
     socmon_status st = load_desc();
-    if (st == SOCMON_OK && !(ctx.have_checked && memcmp(&ctx.checked, l, sizeof *l) == 0)) {
+    /* SINGLE writes no vals and takes a global tile index: the layout does not matter. */
+    if (st == SOCMON_OK && a->read_mode != ESP_MON_READ_SINGLE &&
+        !(ctx.have_checked && memcmp(&ctx.checked, l, sizeof *l) == 0)) {
         st = esp_api_check_layout(l, &ctx.desc);
         ctx.have_checked = st == SOCMON_OK;
         if (st == SOCMON_OK)
