@@ -1,0 +1,44 @@
+#!/bin/sh
+# socmon list/stat/record/report on the "zynq" target: PL and PS metrics on
+# one live line and in the recording, bad options named.
+set -u
+BIN=${SOCMON_BIN:?SOCMON_BIN must point at the socmon binary}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+pass=0
+fail=0
+
+# expect CODE PATTERN -- command...: exit code and a pattern in stdout+stderr
+expect() {
+    code=$1 pat=$2
+    shift 3
+    out=$("$@" 2>&1)
+    rc=$?
+    if [ "$rc" != "$code" ]; then
+        fail=$((fail + 1)); echo "FAIL: $* exited $rc, expected $code"; echo "$out" | head -20; return
+    fi
+    if ! printf '%s' "$out" | grep -q -- "$pat"; then
+        fail=$((fail + 1)); echo "FAIL: $*: output lacks '$pat'"; echo "$out" | head -40; return
+    fi
+    pass=$((pass + 1))
+}
+
+expect 0 "^zynq " -- "$BIN" list
+# configured traffic comes back: 5 slots x 300 MB/s of writes
+expect 0 "pl_wr_throughput  *1500" -- "$BIN" stat -t "zynq:wr_mbps=300,duration_ms=200" -w steady
+expect 0 "avg_rd_latency_ns  *slot0  *400" -- "$BIN" stat -t "zynq:lat_ns=400,duration_ms=100" -w steady
+# live line: PL and PS side by side, one line per 50 ms interval
+expect 0 "200.000 ms  pl_wr_throughput=.*ps_cpu_util=" -- \
+    "$BIN" record -t "zynq:duration_ms=200" -w steady -I 50ms -o "$TMP/z.rec"
+lines=$("$BIN" record -t "zynq:duration_ms=200" -w steady -I 50ms -o "$TMP/z.rec" 2>&1 | grep -c "ms  pl_wr")
+if [ "$lines" = 4 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $lines live lines, want 4"; fi
+expect 0 "ps_ipc" -- "$BIN" report -i "$TMP/z.rec"
+expect 0 "cpu0.*cpu_util" -- "$BIN" report -i "$TMP/z.rec" -x, -M 'cpu_util'
+expect 0 "intervals missed\|0 intervals" -- "$BIN" report -i "$TMP/z.rec" --summary
+# bad options name the value
+expect 1 "burst 100" -- "$BIN" stat -t "zynq:burst=100"
+expect 1 "slots=12" -- "$BIN" stat -t "zynq:slots=12"
+expect 1 "mem_dev" -- "$BIN" stat -t "zynq:hw=1,apm_dev=$TMP/none"
+
+echo "zynq cli: $pass passed, $fail failed"
+[ "$fail" = 0 ]
