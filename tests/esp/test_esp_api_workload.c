@@ -7,6 +7,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <pthread.h>
+
 #include "esp_monitors.h"
 #include "libesp.h"
 #include "vendor/esp/esp_api.h"
@@ -152,12 +154,59 @@ static void test_esp_run(void **state)
     esp_monitor_free();
 }
 
+/* The API serialises its callers: readers on two threads see accelerator
+ * runs a third thread starts through esp_run, counts never going backwards,
+ * and each thread gets its own status. */
+static void *reader(void *arg)
+{
+    unsigned *bad = arg;
+    esp_monitor_args_t a = {ESP_MON_READ_MANY, 1 << ESP_MON_READ_ACC_STATS, 0, 1, 0, 0};
+    esp_monitor_vals_t v;
+    unsigned last = 0;
+    for (int i = 0; i < 300; i++) {
+        esp_monitor(a, &v);
+        if (esp_monitor_status() != SOCMON_OK || v.acc_stats[1].acc_invocations < last)
+            (*bad)++;
+        last = v.acc_stats[1].acc_invocations;
+    }
+    a.tile_index = 200;   /* an error on this thread only */
+    a.read_mask = 1 << ESP_MON_READ_NOC_INJECTS;
+    esp_monitor(a, &v);
+    if (esp_monitor_status() != SOCMON_ERANGE)
+        (*bad)++;
+    return NULL;
+}
+
+static void test_threads(void **state)
+{
+    unsigned bad[2] = {0, 0};
+    pthread_t th[2];
+    esp_monitor_args_t a = {ESP_MON_READ_MANY, 1 << ESP_MON_READ_ACC_STATS, 0, 1, 0, 0};
+    esp_monitor_vals_t s, e;
+    esp_monitor(a, &s);
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(pthread_create(&th[i], NULL, reader, &bad[i]), 0);
+    struct esp_access acc = {.coherence = ACC_COH_NONE, .footprint = 256};
+    esp_thread_info_t cfg = {.run = true, .devname = "fft.1", .esp_desc = &acc};
+    for (int i = 0; i < 50; i++) {
+        esp_run(&cfg, 1);
+        assert_int_equal(esp_monitor_status(), SOCMON_OK);
+    }
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(pthread_join(th[i], NULL), 0);
+    assert_int_equal(bad[0] + bad[1], 0);
+    esp_monitor(a, &e);
+    assert_int_equal(esp_monitor_status(), SOCMON_OK);
+    assert_int_equal(sub_monitor_vals(s.acc_stats[1].acc_invocations, e.acc_stats[1].acc_invocations), 50);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_counts_known_in_advance),
         cmocka_unit_test(test_wrap_while_counting),
         cmocka_unit_test(test_esp_run),
+        cmocka_unit_test(test_threads),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     esp_monitor_free();
