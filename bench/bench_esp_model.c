@@ -41,6 +41,7 @@ int main(void)
 {
     static const char *const socs[] = {NULL, "esp_4x4.soc", "esp_8x8.soc"};
     static const char *const labels[] = {"2x3", "4x4", "8x8"};
+    setvbuf(stdout, NULL, _IOLBF, 0); /* a line per result as it comes */
     printf("ESP model: workloads advanced in 200 us steps\n");
     for (unsigned s = 0; s < 3; s++) {
         socmon_esp_soc_desc d;
