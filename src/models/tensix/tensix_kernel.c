@@ -120,7 +120,10 @@ socmon_status socmon_tensix_kernel_params_set(socmon_tensix_kernel_params *p, co
         char *end;
         errno = 0;
         unsigned long long v = strtoull(value, &end, 10);
-        if (errno || end == value || *end || value[0] == '-' || v < 1 || v > TX_MAX_TILES)
+        if (end == value || *end || value[0] == '-' || value[0] == '+')
+            return socmon_fail(SOCMON_EINVAL, "tiles '%s' is not a whole number (1..%llu)", value,
+                               (unsigned long long)TX_MAX_TILES);
+        if (errno || v < 1 || v > TX_MAX_TILES)
             return socmon_fail(SOCMON_ERANGE, "tiles '%s' out of range 1..%llu", value,
                                (unsigned long long)TX_MAX_TILES);
         p->tiles = v;

@@ -1,0 +1,125 @@
+/* The "tensix" target: counters armed for exactly the kernel's window,
+ * options, the device's schema and parameters. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "models/tensix/tensix_model.h"
+#include "socmon/socmon.h"
+
+static socmon_status add(void *user, const socmon_sample *prev, const socmon_sample *cur,
+                         const uint64_t *deltas)
+{
+    uint64_t *sum = user;
+    for (size_t i = 0; i < cur->n; i++)
+        sum[i] += deltas[i];
+    return SOCMON_OK;
+}
+
+/* Sampled over a run much longer than the kernel, every bank's cycles add up
+ * to the kernel's length: the threads stopped the counters when it ended. */
+static void test_window_is_the_kernel(void **state)
+{
+    (void)state;
+    socmon_target *t;
+    assert_int_equal(socmon_target_open("tensix:tiles=10,bound=math,platform=blackhole", &t), SOCMON_OK);
+    socmon_tensix_kernel_params p;
+    socmon_tensix_kernel_params_default(&p);
+    p.tiles = 10;
+    p.bound = SOCMON_TENSIX_BOUND_MATH;
+    assert_int_equal(socmon_tensix_platform_find("blackhole", &p.platform), SOCMON_OK);
+    socmon_tensix_stage_costs k;
+    assert_int_equal(socmon_tensix_kernel_costs(&p, &k), SOCMON_OK);
+
+    socmon_device *dev = socmon_target_device(t);
+    socmon_set *set;
+    assert_int_equal(socmon_set_new(dev, "*.cycles,fpu.FPU_OR_SFPU_INSTRN", &set), SOCMON_OK);
+    assert_int_equal(socmon_set_size(set), 6);
+    uint64_t sum[6] = {0};
+    assert_int_equal(socmon_target_start(t, NULL), SOCMON_OK);
+    socmon_sampler_opts so = {.interval_ns = 333, .duration_ns = 50000};
+    assert_int_equal(socmon_sampler_run(t, set, &so, NULL, add, sum, NULL), SOCMON_OK);
+    for (size_t i = 0; i < 5; i++)
+        assert_int_equal(sum[i], k.total);
+    assert_true(sum[5] > 0 && sum[5] <= k.total);
+    assert_true(socmon_target_now_ns(t) >= 50000);
+
+    double v;
+    assert_int_equal(socmon_device_param(dev, "noc_word_bytes", &v), SOCMON_OK);
+    assert_true(v == 256);
+    assert_int_equal(socmon_device_param(dev, "clock_hz", &v), SOCMON_OK);
+    assert_true(v == 1.35e9);
+    assert_int_equal(socmon_device_param(dev, "unpack_peak_bpc", &v), SOCMON_OK);
+    assert_true(v == 120);
+    /* A second start runs the kernel again from a cleared window. */
+    memset(sum, 0, sizeof sum);
+    assert_int_equal(socmon_target_start(t, "matmul"), SOCMON_OK);
+    so.duration_ns = 0;   /* until the workload is done */
+    assert_int_equal(socmon_sampler_run(t, set, &so, NULL, add, sum, NULL), SOCMON_OK);
+    assert_int_equal(sum[0], k.total);
+    socmon_set_free(set);
+    socmon_target_close(t);
+}
+
+static void test_schema(void **state)
+{
+    (void)state;
+    socmon_target *t;
+    assert_int_equal(socmon_target_open("tensix", &t), SOCMON_OK);
+    socmon_device *dev = socmon_target_device(t);
+    assert_int_equal(socmon_device_ncounters(dev), 86 + 5);
+    uint32_t i;
+    assert_int_equal(socmon_device_find(dev, "l1.NOC_RING0_INCOMING_0", &i), SOCMON_OK);
+    assert_int_equal(socmon_device_find(dev, "l1.NOC_RING1_INCOMING_0", &i), SOCMON_ENOENT);
+    assert_int_equal(socmon_device_find(dev, "instrn_thread.THREAD_INSTRUCTIONS_2", &i), SOCMON_OK);
+    socmon_target_close(t);
+    assert_int_equal(socmon_target_open("tensix:l1_mux=1", &t), SOCMON_OK);
+    dev = socmon_target_device(t);
+    assert_int_equal(socmon_device_find(dev, "l1.TDMA_PACKER_2_WR", &i), SOCMON_OK);
+    assert_int_equal(socmon_device_find(dev, "l1.L1_ARB_UNPACKER", &i), SOCMON_ENOENT);
+    socmon_target_close(t);
+    const socmon_target_ops *ops = socmon_target_lookup("tensix");
+    assert_non_null(ops);
+    assert_string_equal(ops->metrics, "tensix");
+    assert_true(ops->simulated);
+    assert_string_equal(ops->workloads[0], "matmul");
+}
+
+static void expect_open_error(const char *spec, socmon_status want, const char *needle)
+{
+    socmon_target *t = NULL;
+    socmon_clear_error();
+    assert_int_equal(socmon_target_open(spec, &t), want);
+    assert_null(t);
+    if (!strstr(socmon_errmsg(), needle))
+        fail_msg("'%s': message '%s' lacks '%s'", spec, socmon_errmsg(), needle);
+}
+
+static void test_option_errors(void **state)
+{
+    (void)state;
+    expect_open_error("tensix:colour=red", SOCMON_EINVAL, "'colour'");
+    expect_open_error("tensix:tiles=abc", SOCMON_EINVAL, "tiles 'abc' is not a whole number");
+    expect_open_error("tensix:tiles=99999999999", SOCMON_ERANGE, "out of range 1..16777216");
+    expect_open_error("tensix:format=int4", SOCMON_EINVAL, "format 'int4' unknown");
+    expect_open_error("tensix:fidelity=max", SOCMON_EINVAL, "fidelity 'max'");
+    expect_open_error("tensix:platform=grayskull", SOCMON_ENOENT, "platform 'grayskull'");
+    expect_open_error("tensix:l1_mux=x", SOCMON_EINVAL, "l1_mux=x");
+    socmon_target *t;
+    assert_int_equal(socmon_target_open("tensix", &t), SOCMON_OK);
+    assert_int_equal(socmon_target_start(t, "conv2d"), SOCMON_ENOENT);
+    socmon_target_close(t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_window_is_the_kernel),
+        cmocka_unit_test(test_schema),
+        cmocka_unit_test(test_option_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
