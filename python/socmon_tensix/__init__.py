@@ -187,16 +187,27 @@ class Results(list):
     platform = None
 
 
+def _where(location):
+    if not (hasattr(location, "bus") and hasattr(location, "l1_base")):
+        raise SocmonError("SOCMON_ENOTSUP",
+                          "location %r: socmon reaches a core through a Simulator or an object with "
+                          "bus and l1_base attributes, not a core coordinate" % (location,))
+    if not location.bus:
+        raise SocmonError("SOCMON_ESTATE", "location %r is closed" % (location,))
+    return location.bus, location.l1_base
+
+
 def configure_counters(location):
     """Configure all counters (the guide's 86 slots) on all three threads."""
-    _check(_configure(location.bus, location.l1_base))
+    _check(_configure(*_where(location)))
 
 
 def configure_slots(location, thread, words):
     """Configure one thread's slots from config words (see slot_word)."""
     t = THREADS.index(thread) if isinstance(thread, str) else int(thread)
     arr = (ctypes.c_uint32 * max(1, len(words)))(*words)
-    _check(_configure_slots(location.bus, location.l1_base, t, arr, len(words)))
+    bus, l1 = _where(location)
+    _check(_configure_slots(bus, l1, t, arr, len(words)))
 
 
 def _row_dict(r):
@@ -218,7 +229,8 @@ def read_counters(location):
     counter_name, counter_id, cycles, count, l1_mux (None off L1) and
     undefined (cycles and count are None when the L1 mux changed mid-run)."""
     h = _vp()
-    _check(_read(location.bus, location.l1_base, ctypes.byref(h)))
+    bus, l1 = _where(location)
+    _check(_read(bus, l1, ctypes.byref(h)))
     try:
         out = Results(_row_dict(_res_row(h, i).contents) for i in range(_res_count(h)))
     finally:

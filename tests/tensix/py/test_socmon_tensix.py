@@ -164,6 +164,17 @@ class MetricsTest(unittest.TestCase):
         finally:
             shutil.rmtree(d)
 
+    def test_bad_location(self):
+        with self.assertRaises(st.SocmonError) as cm:
+            st.configure_counters("0,0")
+        self.assertEqual(cm.exception.status, "SOCMON_ENOTSUP")
+        self.assertIn("'0,0'", str(cm.exception))
+        sim = st.Simulator()
+        sim.close()
+        with self.assertRaises(st.SocmonError) as cm:
+            st.read_counters(sim)
+        self.assertEqual(cm.exception.status, "SOCMON_ESTATE")
+
     def test_bad_options(self):
         with self.assertRaises(st.SocmonError) as cm:
             st.Simulator(bound="sideways")
