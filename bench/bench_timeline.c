@@ -5,7 +5,8 @@
  * The counters move the way hardware counters do between 1 ms samples: a
  * cycle counter at 78 MHz, event counters spread over five decades of rate
  * (10..10^5 a millisecond, with +-25% noise), and a few that barely move;
- * half of them are 32-bit and wrap. In-memory figures are CPU time.
+ * half of them are 32-bit and wrap. In-memory figures are CPU time; save and
+ * load give wall time (with fsync and page cache) and CPU time.
  * Usage: bench_timeline [max_samples]   (default 10000000) */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,9 +24,8 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* CPU time of this thread: the in-memory figures should not depend on what
- * else the machine is running. Save and load use wall time (they wait on
- * the disk). */
+/* CPU time of this thread: the figures should not depend on what else the
+ * machine is running; wall time is printed too where the disk matters. */
 static double cpu_s(void)
 {
     struct timespec ts;
@@ -134,29 +134,33 @@ static int run(size_t n, size_t nc)
            t_iter * 1e9 / (double)n, t_get * 1e9 / (double)gets);
 
     char path[] = "/tmp/socmon-bench-XXXXXX";
+    double c0;
     int fd = mkstemp(path);
     if (fd < 0)
         return 1;
     close(fd);
     t0 = now_s();
+    c0 = cpu_s();
     if (socmon_recording_save(rec, path) != SOCMON_OK)
         return die("save");
-    double t_save = now_s() - t0;
+    double t_save = now_s() - t0, c_save = cpu_s() - c0;
     FILE *f = fopen(path, "rb");
     fseek(f, 0, SEEK_END);
     double fsize = (double)ftell(f);
     fclose(f);
     socmon_recording *back = NULL;
     t0 = now_s();
+    c0 = cpu_s();
     if (socmon_recording_load(path, &back) != SOCMON_OK)
         return die("load");
-    double t_load = now_s() - t0;
+    double t_load = now_s() - t0, c_load = cpu_s() - c0;
     unlink(path);
     if (socmon_timeline_len(back->tl) != n)
         return die("load length");
-    printf("recording %4zu k samples x %2zu counters: file %7.1f MB, save %6.0f MB/s, "
-           "load (validating) %6.0f MB/s\n",
-           n / 1000, nc, fsize / 1e6, fsize / 1e6 / t_save, fsize / 1e6 / t_load);
+    printf("recording %4zu k samples x %2zu counters: file %7.1f MB, save %5.0f MB/s "
+           "(CPU %5.0f), load (validating) %5.0f MB/s (CPU %5.0f)\n",
+           n / 1000, nc, fsize / 1e6, fsize / 1e6 / t_save, fsize / 1e6 / c_save,
+           fsize / 1e6 / t_load, fsize / 1e6 / c_load);
     fflush(stdout);
     socmon_recording_free(back);
     socmon_recording_free(rec);
