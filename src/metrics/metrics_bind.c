@@ -315,6 +315,19 @@ static socmon_status emit(binder *b, opcode op, uint32_t a, uint32_t n, double k
         m->code = nc;
         m->capcode = cap;
     }
+    /* Peephole: a binary operator whose right operand is a single push takes
+     * that operand from the instruction itself (n = 1 + the push's opcode),
+     * halving dispatches in typical expressions like "hits / cycles". No
+     * jumps exist, so the push cannot be the target of one. */
+    if (op >= OP_ADD && op <= OP_OR && m->ncode > 0) {
+        insn *prev = &m->code[m->ncode - 1];
+        if (prev->op == OP_CONST || prev->op == OP_DELTA || prev->op == OP_RES ||
+            prev->op == OP_TGET || prev->op == OP_INTERVAL) {
+            *prev = (insn){op, prev->a, 1 + prev->op, prev->k};
+            b->depth = (size_t)((long)b->depth + push);
+            return SOCMON_OK;
+        }
+    }
     m->code[m->ncode++] = (insn){op, a, n, k};
     b->depth = (size_t)((long)b->depth + push);
     if (b->depth > m->maxstack)

@@ -20,6 +20,8 @@ typedef enum opcode {
     OP_RSUM,      /* push sum of out[pool[a .. a+n)] */
     OP_INTERVAL,  /* push interval_s */
     OP_NEG, OP_NOT, OP_ABS, OP_SQRT,
+    /* binary: pop b, a; push a op b. With n != 0, b is not popped but comes
+     * from this instruction as if pushed by opcode n - 1 (a, k). */
     OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MOD,
     OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE, OP_AND, OP_OR,
     OP_SEL,       /* c a b -> c ? a : b */

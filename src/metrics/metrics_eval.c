@@ -87,7 +87,14 @@ void metrics_run(const socmon_metrics *m, const uint64_t *deltas, double interva
             break;
         }
         default:   /* binary */
-            b = *--sp;
+            switch (ip->n) {
+            case 0: b = *--sp; break;
+            case 1 + OP_CONST: b = ip->k; break;
+            case 1 + OP_DELTA: b = (double)deltas[ip->a]; break;
+            case 1 + OP_RES: b = out[ip->a]; break;
+            case 1 + OP_TGET: b = m->temps[ip->a]; break;
+            default: b = interval_s; break;
+            }
             a = sp[-1];
             switch ((opcode)ip->op) {
             case OP_ADD: a = a + b; break;
