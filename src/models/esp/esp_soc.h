@@ -73,7 +73,7 @@ typedef struct socmon_esp_soc_desc {
 /* The built-in SoC: 2x3 with one CPU, one memory tile, three accelerators
  * (one with an L2) and one IO tile. */
 void socmon_esp_soc_desc_default(socmon_esp_soc_desc *d);
-/* Parses an SoC description file (format in docs/esp.md). Errors name the
+/* Parses an SoC description file (format in docs/esp-model.md). Errors name the
  * source, the line and the field. */
 socmon_status socmon_esp_soc_desc_parse(const char *text, const char *srcname,
                                         socmon_esp_soc_desc *d);
