@@ -228,6 +228,10 @@ static void test_cpu_profile_errors(void **state)
     assert_int_equal(socmon_zynq_soc_set_cpu(f->soc, 0, &p), SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "util 1.5"));
     p.util = 0.5;
+    p.l1d_miss = -0.1;
+    assert_int_equal(socmon_zynq_soc_set_cpu(f->soc, 0, &p), SOCMON_ERANGE);
+    assert_non_null(strstr(socmon_errmsg(), "l1d_miss -0.1"));
+    p.l1d_miss = 0.1;
     assert_int_equal(socmon_zynq_soc_set_cpu(f->soc, 2, &p), SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "core 2"));
     assert_int_equal(socmon_zynq_pmu_poke(f->soc, 0, 9, 0), SOCMON_ERANGE);

@@ -34,6 +34,7 @@ static void test_bad_options(void **state)
     open_fails("zynq:burst=4096", SOCMON_ERANGE, "burst 4096");
     open_fails("zynq:wr_mbps=fast", SOCMON_EINVAL, "wr_mbps=fast");
     open_fails("zynq:rd_mbps=-5", SOCMON_ERANGE, "rd_mbps=-5");
+    open_fails("zynq:wr_mbps=1e-300", SOCMON_ERANGE, "wr_mbps 1e-300");
     open_fails("zynq:slots=9", SOCMON_ERANGE, "slots=9");
     open_fails("zynq:slots=0", SOCMON_ERANGE, "slots=0");
     open_fails("zynq:ccnt_div=8", SOCMON_EINVAL, "ccnt_div=8");

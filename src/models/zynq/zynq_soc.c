@@ -43,10 +43,11 @@ void socmon_zynq_desc_default(socmon_zynq_desc *d)
 
 static socmon_status check_traffic(const socmon_zynq_traffic *t, unsigned width, double apm_hz)
 {
-    if (!(t->wr_mbps >= 0 && t->wr_mbps <= 1e6))
-        return socmon_fail(SOCMON_ERANGE, "wr_mbps %g out of range 0..1000000", t->wr_mbps);
-    if (!(t->rd_mbps >= 0 && t->rd_mbps <= 1e6))
-        return socmon_fail(SOCMON_ERANGE, "rd_mbps %g out of range 0..1000000", t->rd_mbps);
+    /* 0 is off; below 0.001 MB/s the issue period would not fit the clock */
+    if (!(t->wr_mbps == 0 || (t->wr_mbps >= 1e-3 && t->wr_mbps <= 1e6)))
+        return socmon_fail(SOCMON_ERANGE, "wr_mbps %g out of range: 0 or 0.001..1000000", t->wr_mbps);
+    if (!(t->rd_mbps == 0 || (t->rd_mbps >= 1e-3 && t->rd_mbps <= 1e6)))
+        return socmon_fail(SOCMON_ERANGE, "rd_mbps %g out of range: 0 or 0.001..1000000", t->rd_mbps);
     if (t->burst_bytes == 0 || t->burst_bytes % width || t->burst_bytes / width > 256)
         return socmon_fail(SOCMON_ERANGE,
                            "burst %u bytes invalid: must be 1..256 beats of the %u-byte bus",
@@ -265,6 +266,17 @@ socmon_status socmon_zynq_soc_set_cpu(socmon_zynq_soc *soc, unsigned core,
         return socmon_fail(SOCMON_ERANGE, "util %g out of range 0..1", p->util);
     if (!(p->ipc >= 0 && p->ipc <= 4))
         return socmon_fail(SOCMON_ERANGE, "ipc %g out of range 0..4", p->ipc);
+    const struct {
+        const char *name;
+        double v, max;
+    } f[] = {{"ldst_per_inst", p->ldst_per_inst, 2},   {"store_frac", p->store_frac, 1},
+             {"l1d_miss", p->l1d_miss, 1},             {"stall_per_miss", p->stall_per_miss, 1000},
+             {"wstall_per_store", p->wstall_per_store, 1000}, {"br_per_inst", p->br_per_inst, 1},
+             {"br_miss", p->br_miss, 1}};
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+        if (!(f[i].v >= 0 && f[i].v <= f[i].max))   /* also rejects NaN */
+            return socmon_fail(SOCMON_ERANGE, "%s %g out of range 0..%g", f[i].name, f[i].v,
+                               f[i].max);
     soc->pmu[core].prof = *p;
     return SOCMON_OK;
 }
