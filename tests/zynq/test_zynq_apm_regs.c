@@ -370,6 +370,8 @@ static void test_desc_errors(void **state)
     assert_int_equal(socmon_zynq_soc_new(&d, &soc), SOCMON_OK);
     assert_int_equal(socmon_zynq_soc_start(soc, "bogus", 0), SOCMON_ENOENT);
     assert_non_null(strstr(socmon_errmsg(), "bogus"));
+    assert_int_equal(socmon_zynq_soc_advance(soc, UINT64_MAX / 4, NULL), SOCMON_ERANGE);
+    assert_non_null(strstr(socmon_errmsg(), "advance of"));
     socmon_zynq_traffic t = {100, 100, 128, 0, 0};
     assert_int_equal(socmon_zynq_soc_set_traffic(soc, 0, &t), SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "lat_ns 0"));

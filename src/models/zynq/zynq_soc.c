@@ -216,8 +216,9 @@ socmon_status socmon_zynq_soc_advance(socmon_zynq_soc *soc, uint64_t ns, int *do
 {
     if (!soc)
         return socmon_fail(SOCMON_EINVAL, "zynq: NULL model");
-    if (ns > UINT64_MAX / 2 - soc->now_ns)
-        return socmon_fail(SOCMON_ERANGE, "zynq: advance of %llu ns overflows the clock",
+    /* 1e17 ns (three years) keeps every clock's cycle count inside 64 bits */
+    if (ns > 100000000000000000ull - soc->now_ns)
+        return socmon_fail(SOCMON_ERANGE, "zynq: advance of %llu ns runs past the model's 1e17 ns",
                            (unsigned long long)ns);
     uint64_t end = soc->now_ns + ns;
     while (soc->now_ns < end) {
