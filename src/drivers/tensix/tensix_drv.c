@@ -288,8 +288,8 @@ static socmon_status dev_read(void *priv, const uint32_t *idx, size_t n, uint64_
     char msg[256] = "";
     for (size_t i = 0; i < n; i++) {
         if (idx[i] >= td->n)
-            return socmon_fail(SOCMON_ERANGE, "tensix device: counter index %u out of range 0..%zu",
-                               idx[i], td->n - 1);
+            return socmon_fail(SOCMON_ERANGE, "tensix device: counter index %u out of range (%zu counters)",
+                               idx[i], td->n);
         const dev_counter *c = &td->c[idx[i]];
         const socmon_tensix_bank_regs *r = socmon_tensix_bank(c->bank);
         uint32_t cyc = 0, cnt = 0;
