@@ -233,6 +233,16 @@ static void test_time(void **state)
     assert_int_equal(socmon_esp_soc_advance(NULL, 1, &done), SOCMON_EINVAL);
     assert_int_equal(socmon_esp_soc_start(NULL, "idle"), SOCMON_EINVAL);
     socmon_esp_soc_free(soc);
+    /* At 100 GHz, 2^63 ns is more cycles than the model counts: refused, time unchanged. */
+    d.clock_hz = 1e11;
+    assert_int_equal(socmon_esp_soc_new(&d, &soc), SOCMON_OK);
+    assert_int_equal(socmon_esp_soc_advance(soc, UINT64_C(1) << 63, &done), SOCMON_ERANGE);
+    assert_non_null(strstr(socmon_errmsg(), "2^63 cycles"));
+    assert_int_equal(socmon_esp_soc_now_ns(soc), 0);
+    /* A long idle stretch is skipped, not simulated cycle by cycle. */
+    assert_int_equal(socmon_esp_soc_advance(soc, UINT64_C(1) << 40, &done), SOCMON_OK);
+    assert_int_equal(socmon_esp_soc_cycles(soc), (UINT64_C(1) << 40) * 100);
+    socmon_esp_soc_free(soc);
 }
 
 static void test_reset_mid_workload(void **state)

@@ -325,7 +325,6 @@ static void acc_step(socmon_esp_soc *soc, esp_act *a)
             return; /* done: this cycle is not counted */
         }
         break;
-    case PH_DRAIN:
     case PH_DONE:
         return;
     }
@@ -561,8 +560,12 @@ socmon_status socmon_esp_soc_advance(socmon_esp_soc *soc, uint64_t ns, int *done
     if (ns > UINT64_MAX - soc->ns)
         return socmon_fail(SOCMON_ERANGE, "esp advance: ns %llu would overflow the clock",
                            (unsigned long long)ns);
+    long double cyc = (long double)(soc->ns + ns) * soc->desc.clock_hz / 1e9L;
+    if (cyc >= 0x1p63L)
+        return socmon_fail(SOCMON_ERANGE, "esp advance: ns %llu takes the model past 2^63 cycles",
+                           (unsigned long long)ns);
     soc->ns += ns;
-    uint64_t target = (uint64_t)((long double)soc->ns * soc->desc.clock_hz / 1e9L);
+    uint64_t target = (uint64_t)cyc;
     socmon_status st = run(soc, target, 0);
     if (done)
         *done = !soc->eng->script_running && quiet(soc);

@@ -172,7 +172,7 @@ unsigned esp_home(const socmon_esp_soc *soc, uint64_t line);
 
 /* Activities (esp_engine.c). */
 typedef enum { ACT_CPU, ACT_ACC, ACT_FLUSH, ACT_IDLE } esp_act_kind;
-typedef enum { PH_TLB, PH_READ, PH_COMPUTE, PH_WRITE, PH_DRAIN, PH_DONE } esp_acc_phase;
+typedef enum { PH_TLB, PH_READ, PH_COMPUTE, PH_WRITE, PH_DONE } esp_acc_phase;
 
 typedef struct esp_act {
     esp_act_kind kind;
@@ -181,7 +181,7 @@ typedef struct esp_act {
     uint64_t outstanding;
     uint64_t base;               /* first byte of the buffer */
     /* cpu */
-    uint64_t footprint_lines, total, done_n, stores, last_line;
+    uint64_t footprint_lines, total, done_n, stores;
     /* acc */
     socmon_esp_coherence mode;
     esp_acc_phase phase;

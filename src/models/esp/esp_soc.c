@@ -1,5 +1,4 @@
 /* The virtual ESP SoC object: creation, reset, time. */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
