@@ -33,11 +33,7 @@ typedef struct buf_node {
 static struct esp_api_ctx {
     pthread_mutex_t lock;
     int have_desc;
-    socmon_esp_soc_desc desc;       /* as the user sees it (real monitor base) */
-    /* Derived from desc once per load, so a call does not rescan the grid. */
-    unsigned nmem, nacc;
-    unsigned mem[SOCMON_ESP_MAX_TILES], acc[SOCMON_ESP_MAX_TILES];
-    uint64_t defined[SOCMON_ESP_MAX_TILES];  /* bit m: monitor m defined in the tile */
+    esp_api_soc info;               /* the SoC as the user sees it (real monitor base) */
     socmon_esp_api_layout checked;           /* last layout found to match desc */
     int have_checked;
     int mapped;
@@ -81,22 +77,15 @@ static socmon_status load_desc(void)
     const char *path = getenv("SOCMON_ESP_SOC");
     socmon_status st;
     if (path && *path) {
-        st = socmon_esp_soc_desc_load(path, &ctx.desc);
+        st = socmon_esp_soc_desc_load(path, &ctx.info.desc);
         if (st != SOCMON_OK)
             return socmon_fail_prefix(st, "SOCMON_ESP_SOC: ");
     } else {
-        socmon_esp_soc_desc_default(&ctx.desc);
+        socmon_esp_soc_desc_default(&ctx.info.desc);
     }
-    if ((st = socmon_esp_desc_check(&ctx.desc)) != SOCMON_OK)
+    if ((st = socmon_esp_desc_check(&ctx.info.desc)) != SOCMON_OK)
         return st;
-    ctx.nmem = socmon_esp_desc_tiles_of(&ctx.desc, SOCMON_ESP_TILE_MEM, ctx.mem, SOCMON_ESP_MAX_TILES);
-    ctx.nacc = socmon_esp_desc_tiles_of(&ctx.desc, SOCMON_ESP_TILE_ACC, ctx.acc, SOCMON_ESP_MAX_TILES);
-    for (unsigned t = 0; t < ctx.desc.rows * ctx.desc.cols; t++) {
-        ctx.defined[t] = 0;
-        for (unsigned m = 0; m < SOCMON_ESP_NMON; m++)
-            if (socmon_esp_mon_defined(&ctx.desc, t, m))
-                ctx.defined[t] |= (uint64_t)1 << m;
-    }
+    esp_api_soc_init(&ctx.info);
     ctx.have_checked = 0;
     ctx.have_desc = 1;
     return SOCMON_OK;
@@ -123,9 +112,9 @@ socmon_status esp_api_desc(const socmon_esp_api_layout *l, socmon_esp_soc_desc *
     pthread_mutex_lock(&ctx.lock);
     socmon_status st = load_desc();
     if (st == SOCMON_OK)
-        st = esp_api_check_layout(l, &ctx.desc);
+        st = esp_api_check_layout(l, &ctx.info.desc);
     if (st == SOCMON_OK)
-        *out = ctx.desc;
+        *out = ctx.info.desc;
     pthread_mutex_unlock(&ctx.lock);
     return st;
 }
@@ -167,12 +156,12 @@ static socmon_status map(void)
     if (st != SOCMON_OK)
         return st;
     const char *mode = getenv("SOCMON_ESP");
-    socmon_esp_soc_desc drvdesc = ctx.desc;
+    socmon_esp_soc_desc drvdesc = ctx.info.desc;
     if (mode && *mode && strcmp(mode, "virtual") != 0) {
-        uint64_t base = ctx.desc.monitor_base;
+        uint64_t base = ctx.info.desc.monitor_base;
         if ((st = parse_devmem(mode, &base)) != SOCMON_OK)
             return st;
-        uint64_t size = (uint64_t)ctx.desc.rows * ctx.desc.cols * SOCMON_ESP_TILE_SIZE;
+        uint64_t size = (uint64_t)ctx.info.desc.rows * ctx.info.desc.cols * SOCMON_ESP_TILE_SIZE;
         /* SOCMON_ESP_DEVMEM names another device or file (e.g. /dev/uio0, or
          * a plain file in tests); the default is ESP Linux's /dev/mem. */
         const char *dev = getenv("SOCMON_ESP_DEVMEM");
@@ -184,7 +173,7 @@ static socmon_status map(void)
         ctx.devmem = 1;
     } else {
         if ((st = socmon_bus_model_new(&ctx.bus)) != SOCMON_OK ||
-            (st = socmon_esp_soc_new(&ctx.desc, &ctx.soc)) != SOCMON_OK ||
+            (st = socmon_esp_soc_new(&ctx.info.desc, &ctx.soc)) != SOCMON_OK ||
             (st = socmon_esp_soc_map(ctx.soc, ctx.bus)) != SOCMON_OK) {
             unmap();
             return st;
@@ -217,70 +206,6 @@ socmon_bus *esp_api_bus(void)
 
 /* ---- esp_monitor ---- */
 
-/* One planned read: monitor mon of tile goes to byte offset dst of the
- * result (and to dst2 too unless it is (size_t)-1). */
-typedef void (*emit_fn)(void *user, unsigned tile, unsigned mon, size_t dst, size_t dst2);
-
-#define NO_DST ((size_t)-1)
-
-static void plan(const socmon_esp_api_layout *l, const esp_monitor_args_t *a, emit_fn emit,
-                 void *user)
-{
-    const socmon_esp_soc_desc *d = &ctx.desc;
-    int all = a->read_mode == ESP_MON_READ_ALL;
-    unsigned mask = all ? 0x1ffu : a->read_mask;
-    const unsigned *idx = ctx.mem;
-    unsigned nt = d->rows * d->cols;
-#define EMIT(t, m, dst, dst2)                                                                  \
-    do {                                                                                       \
-        if (ctx.defined[t] & ((uint64_t)1 << (m)))                                             \
-            emit(user, (t), (m), (dst), (dst2));                                               \
-    } while (0)
-    for (unsigned m = 0; m < ctx.nmem; m++) {
-        if (mask & (1u << ESP_MON_READ_DDR_ACCESSES))
-            EMIT(idx[m], SOCMON_ESP_MON_DDR, 4u * m, NO_DST);
-        if (mask & (1u << ESP_MON_READ_MEM_REQS))
-            for (unsigned k = 0; k < 8; k++)
-                EMIT(idx[m], SOCMON_ESP_MON_COH_REQ + k, l->off_mem_reqs + 32u * m + 4u * k, NO_DST);
-        /* LLC counts go to llc_stats[m] and, as ESP's library puts them, to
-         * l2_stats[memory tile]. */
-        if (mask & (1u << ESP_MON_READ_LLC_STATS))
-            for (unsigned k = 0; k < 2; k++)
-                EMIT(idx[m], SOCMON_ESP_MON_LLC_HIT + k, l->off_llc + 8u * m + 4u * k,
-                     l->off_l2 + 8u * idx[m] + 4u * k);
-    }
-    if (mask & (1u << ESP_MON_READ_L2_STATS))
-        for (unsigned t = 0; t < nt; t++)
-            if (d->tiles[t].type != SOCMON_ESP_TILE_MEM)
-                for (unsigned k = 0; k < 2; k++)
-                    EMIT(t, SOCMON_ESP_MON_L2_HIT + k, l->off_l2 + 8u * t + 4u * k, NO_DST);
-    if (mask & (1u << ESP_MON_READ_ACC_STATS)) {
-        idx = ctx.acc;
-        for (unsigned x = 0; x < ctx.nacc; x++)
-            if (all || x == a->acc_index)
-                for (unsigned k = 0; k < 6; k++)
-                    EMIT(idx[x], SOCMON_ESP_MON_ACC_TLB + k, l->off_acc + 24u * x + 4u * k, NO_DST);
-    }
-    for (unsigned t = 0; t < nt; t++) {
-        int this_tile = all || t == a->tile_index;
-        if (this_tile && (mask & (1u << ESP_MON_READ_DVFS_OP)))
-            for (unsigned p = 0; p < DVFS_OP_POINTS; p++)
-                EMIT(t, SOCMON_ESP_MON_DVFS + p, l->off_dvfs + 4u * (t * DVFS_OP_POINTS + p), NO_DST);
-        if (this_tile && (mask & (1u << ESP_MON_READ_NOC_INJECTS)))
-            for (unsigned p = 0; p < NOC_PLANES; p++)
-                EMIT(t, SOCMON_ESP_MON_NOC_INJ + p, l->off_inj + 4u * (t * NOC_PLANES + p), NO_DST);
-        for (unsigned p = 0; p < NOC_PLANES; p++) {
-            int want = (this_tile && (mask & (1u << ESP_MON_READ_NOC_QUEUE_FULL_TILE))) ||
-                       (p == a->noc_index && (mask & (1u << ESP_MON_READ_NOC_QUEUE_FULL_PLANE)));
-            if (want)
-                for (unsigned q = 0; q < NOC_QUEUES; q++)
-                    EMIT(t, SOCMON_ESP_MON_NOC_QFULL + p * NOC_QUEUES + q,
-                         l->off_qfull + 4u * ((t * NOC_PLANES + p) * NOC_QUEUES + q), NO_DST);
-        }
-    }
-#undef EMIT
-}
-
 typedef struct touch_state {
     uint8_t touched[SOCMON_ESP_MAX_TILES];
     uint16_t order[SOCMON_ESP_MAX_TILES];
@@ -310,7 +235,7 @@ static void emit_read(void *user, unsigned tile, unsigned mon, size_t dst, size_
         return;
     rs->st = socmon_esp_drv_read(rs->drv, tile, mon, &v);
     memcpy(rs->out + dst, &v, sizeof v);
-    if (dst2 != NO_DST)
+    if (dst2 != ESP_API_NO_DST)
         memcpy(rs->out + dst2, &v, sizeof v);
 }
 
@@ -322,59 +247,6 @@ static int is_freed(const void *p)
     return 0;
 }
 
-static socmon_status check_args(const esp_monitor_args_t *a, const socmon_esp_soc_desc *d,
-                                const void *vals)
-{
-    unsigned nt = d->rows * d->cols;
-    unsigned nacc = ctx.nacc;
-    switch (a->read_mode) {
-    case ESP_MON_READ_SINGLE:
-        if (a->tile_index >= nt)
-            return socmon_fail(SOCMON_ERANGE, "esp_monitor: tile_index %u out of range 0..%u",
-                               a->tile_index, nt - 1);
-        if (a->mon_index >= SOCMON_ESP_NMON)
-            return socmon_fail(SOCMON_ERANGE, "esp_monitor: mon_index %u out of range 0..%u",
-                               a->mon_index, SOCMON_ESP_NMON - 1);
-        return SOCMON_OK;
-    case ESP_MON_READ_ALL:
-    case ESP_MON_READ_MANY:
-        break;
-    default:
-        return socmon_fail(SOCMON_EINVAL,
-                           "esp_monitor: read_mode %d unknown (0 ALL, 1 SINGLE, 2 MANY)",
-                           (int)a->read_mode);
-    }
-    if (!vals)
-        return socmon_fail(SOCMON_EINVAL, "esp_monitor: vals is NULL (ALL and MANY modes "
-                                          "write their results there)");
-    if (is_freed(vals))
-        return socmon_fail(SOCMON_ESTATE, "esp_monitor: vals %p was freed by esp_monitor_free "
-                                          "(use after free)", vals);
-    if (a->read_mode == ESP_MON_READ_ALL)
-        return SOCMON_OK;
-    unsigned m = a->read_mask;
-    if (m & ~0x1ffu)
-        return socmon_fail(SOCMON_ERANGE,
-                           "esp_monitor: read_mask 0x%x has unknown bits 0x%x (valid bits 0..8, "
-                           "mask 0x1ff)", m, m & ~0x1ffu);
-    if ((m & (1u << ESP_MON_READ_ACC_STATS)) && a->acc_index >= nacc) {
-        if (nacc == 0)
-            return socmon_fail(SOCMON_ERANGE, "esp_monitor: acc_index %u: the SoC has no "
-                                              "accelerators", a->acc_index);
-        return socmon_fail(SOCMON_ERANGE, "esp_monitor: acc_index %u out of range 0..%u",
-                           a->acc_index, nacc - 1);
-    }
-    unsigned tile_bits = (1u << ESP_MON_READ_DVFS_OP) | (1u << ESP_MON_READ_NOC_INJECTS) |
-                         (1u << ESP_MON_READ_NOC_QUEUE_FULL_TILE);
-    if ((m & tile_bits) && a->tile_index >= nt)
-        return socmon_fail(SOCMON_ERANGE, "esp_monitor: tile_index %u out of range 0..%u",
-                           a->tile_index, nt - 1);
-    if ((m & (1u << ESP_MON_READ_NOC_QUEUE_FULL_PLANE)) && a->noc_index >= NOC_PLANES)
-        return socmon_fail(SOCMON_ERANGE, "esp_monitor: noc_index %u out of range 0..%u",
-                           a->noc_index, NOC_PLANES - 1);
-    return SOCMON_OK;
-}
-
 static socmon_status monitor_locked(const socmon_esp_api_layout *l, const esp_monitor_args_t *a,
                                     void *vals, unsigned *ret)
 {
@@ -382,13 +254,16 @@ static socmon_status monitor_locked(const socmon_esp_api_layout *l, const esp_mo
     /* SINGLE writes no vals and takes a global tile index: the layout does not matter. */
     if (st == SOCMON_OK && a->read_mode != ESP_MON_READ_SINGLE &&
         !(ctx.have_checked && memcmp(&ctx.checked, l, sizeof *l) == 0)) {
-        st = esp_api_check_layout(l, &ctx.desc);
+        st = esp_api_check_layout(l, &ctx.info.desc);
         ctx.have_checked = st == SOCMON_OK;
         if (st == SOCMON_OK)
             ctx.checked = *l;
     }
     if (st == SOCMON_OK)
-        st = check_args(a, &ctx.desc, vals);
+        st = esp_api_check_args(&ctx.info, a, vals);
+    if (st == SOCMON_OK && a->read_mode != ESP_MON_READ_SINGLE && is_freed(vals))
+        st = socmon_fail(SOCMON_ESTATE, "esp_monitor: vals %p was freed by esp_monitor_free "
+                                        "(use after free)", vals);
     if (st == SOCMON_OK)
         st = map();
     if (st != SOCMON_OK)
@@ -411,7 +286,7 @@ static socmon_status monitor_locked(const socmon_esp_api_layout *l, const esp_mo
     touch_state ts;
     memset(ts.touched, 0, sizeof ts.touched);
     ts.n = 0;
-    plan(l, a, emit_touch, &ts);
+    esp_api_plan(&ctx.info, l, a, emit_touch, &ts);
     /* Freeze every tile the call reads, read, release: values of one tile
      * are from one instant. */
     unsigned frozen = 0;
@@ -421,7 +296,7 @@ static socmon_status monitor_locked(const socmon_esp_api_layout *l, const esp_mo
         frozen--;
     read_state rs = {ctx.drv, ctx.scratch, st};
     if (st == SOCMON_OK)
-        plan(l, a, emit_read, &rs);
+        esp_api_plan(&ctx.info, l, a, emit_read, &rs);
     for (unsigned k = 0; k < frozen; k++) {
         socmon_status s2 = socmon_esp_drv_burst(ctx.drv, ts.order[k], 0);
         if (rs.st == SOCMON_OK)
@@ -571,12 +446,11 @@ static socmon_status find_acc(const char *devname, unsigned *ordinal)
             return socmon_fail(SOCMON_EINVAL, "esp_run: devname '%s': expected NAME.INDEX", devname);
         k = (unsigned)v;
     }
-    unsigned idx[SOCMON_ESP_MAX_TILES];
-    unsigned nacc = socmon_esp_desc_tiles_of(&ctx.desc, SOCMON_ESP_TILE_ACC, idx,
-                                             SOCMON_ESP_MAX_TILES);
+    const unsigned *idx = ctx.info.acc;
+    unsigned nacc = ctx.info.nacc;
     unsigned seen = 0;
     for (unsigned a = 0; a < nacc; a++) {
-        const char *name = ctx.desc.tiles[idx[a]].name;
+        const char *name = ctx.info.desc.tiles[idx[a]].name;
         size_t len = strlen(name);
         int match = len > 0 && len <= stem && strncmp(devname, name, len) == 0 &&
                     (len == stem || devname[len] == '_');
