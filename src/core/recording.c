@@ -221,10 +221,12 @@ static socmon_status check_for_save(const socmon_recording *rec)
         if (!*c->name)
             return socmon_fail(SOCMON_EINVAL, "recording: counter %zu has an empty name", i);
         if (c->width < 1 || c->width > 64)
-            return socmon_fail(SOCMON_ERANGE, "recording: counter %zu (%s) width %u out of range 1..64",
+            return socmon_fail(SOCMON_ERANGE, "recording: counter %zu (%s) width %u out of "
+                                              "range 1..64",
                                i, c->name, c->width);
         if (!isfinite(c->max_rate_hz) || c->max_rate_hz < 0)
-            return socmon_fail(SOCMON_ERANGE, "recording: counter %zu (%s) max_rate_hz %g is not a finite value >= 0",
+            return socmon_fail(SOCMON_ERANGE, "recording: counter %zu (%s) max_rate_hz %g is "
+                                              "not a finite value >= 0",
                                i, c->name, c->max_rate_hz);
     }
     for (size_t i = 0; i < rec->nparams; i++) {
@@ -426,7 +428,8 @@ socmon_status socmon_recording_save(const socmon_recording *rec, const char *pat
     w.f = fopen(tmp, "wb");
     if (!w.f) {
         int e = errno;
-        st = socmon_fail(e == EACCES ? SOCMON_EPERM : SOCMON_EIO, "recording_save: cannot create %s: %s",
+        st = socmon_fail(e == EACCES ? SOCMON_EPERM : SOCMON_EIO, "recording_save: cannot "
+                                                                  "create %s: %s",
                          tmp, strerror(e));
         free(tmp);
         return st;

@@ -186,7 +186,8 @@ socmon_status socmon_timeline_append(socmon_timeline *tl, const socmon_sample *s
     if (!tl || !s)
         return socmon_fail(SOCMON_EINVAL, "timeline_append: %s is NULL", tl ? "sample" : "timeline");
     if (s->n != tl->ncounters)
-        return socmon_fail(SOCMON_EINVAL, "timeline_append: sample has %zu values, timeline has %zu counters",
+        return socmon_fail(SOCMON_EINVAL, "timeline_append: sample has %zu values, timeline "
+                                          "has %zu counters",
                            s->n, tl->ncounters);
     if (s->n > 0 && !s->v)
         return socmon_fail(SOCMON_EINVAL, "timeline_append: sample values are NULL");
@@ -304,7 +305,8 @@ static socmon_status check_sample(const socmon_timeline *tl, const socmon_sample
     if (!s)
         return socmon_fail(SOCMON_EINVAL, "%s: sample is NULL", fn);
     if (s->n != tl->ncounters)
-        return socmon_fail(SOCMON_EINVAL, "%s: sample has room for %zu values, timeline has %zu counters",
+        return socmon_fail(SOCMON_EINVAL, "%s: sample has room for %zu values, timeline has "
+                                          "%zu counters",
                            fn, s->n, tl->ncounters);
     if (s->n > 0 && !s->v)
         return socmon_fail(SOCMON_EINVAL, "%s: sample values are NULL", fn);
@@ -399,10 +401,12 @@ socmon_status socmon_timeline_add_chunk(socmon_timeline *tl, const uint8_t *data
                                         size_t nsamples, size_t file_offset)
 {
     if (tl->nchunks > 0 && tl->chunks[tl->nchunks - 1].n != tl->k)
-        return socmon_fail(SOCMON_EPARSE, "offset %zu: chunk %zu follows a partial chunk of %zu samples (chunks hold %zu)",
+        return socmon_fail(SOCMON_EPARSE, "offset %zu: chunk %zu follows a partial chunk of "
+                                          "%zu samples (chunks hold %zu)",
                            file_offset, tl->nchunks, tl->chunks[tl->nchunks - 1].n, tl->k);
     if (nsamples < 1 || nsamples > tl->k)
-        return socmon_fail(SOCMON_EPARSE, "offset %zu: chunk %zu sample count %zu out of range 1..%zu",
+        return socmon_fail(SOCMON_EPARSE, "offset %zu: chunk %zu sample count %zu out of range "
+                                          "1..%zu",
                            file_offset, tl->nchunks, nsamples, tl->k);
     if (tl->len > SIZE_MAX - nsamples)
         return socmon_fail(SOCMON_EPARSE, "offset %zu: too many samples", file_offset);
@@ -422,7 +426,8 @@ socmon_status socmon_timeline_add_chunk(socmon_timeline *tl, const uint8_t *data
             return st;
     }
     if (pos != len)
-        return socmon_fail(SOCMON_EPARSE, "offset %zu: chunk %zu: %zu trailing bytes after its %zu samples",
+        return socmon_fail(SOCMON_EPARSE, "offset %zu: chunk %zu: %zu trailing bytes after its "
+                                          "%zu samples",
                            file_offset + pos, tl->nchunks, len - pos, nsamples);
     tl->t_last = t;
 
