@@ -26,17 +26,6 @@ static inline size_t socmon_varint_put(uint8_t *p, uint64_t v)
     return n;
 }
 
-/* Bytes socmon_varint_put would write for v. */
-static inline size_t socmon_varint_len(uint64_t v)
-{
-    size_t n = 1;
-    while (v >= 0x80) {
-        v >>= 7;
-        n++;
-    }
-    return n;
-}
-
 enum {
     SOCMON_VARINT_OK = 0,
     SOCMON_VARINT_TRUNCATED = 1,  /* ran past the end of the buffer */
