@@ -33,6 +33,8 @@ static long first_max(const double *v, uint32_t n, int want_min)
 void metrics_run(const socmon_metrics *m, const uint64_t *deltas, double interval_s,
                  double *out)
 {
+    if (m->ncode == 0)   /* nothing bound: code may be NULL */
+        return;
     double *sp = m->stack;
     const uint32_t *pool = m->pool;
     for (const insn *ip = m->code, *end = m->code + m->ncode; ip < end; ip++) {
