@@ -14,7 +14,8 @@
  * the built-in `interval_s`. Operators: + - * / % unary -, comparisons,
  * && || !, c ? a : b. Functions: min, max, abs, sqrt, sum(x) and avg(x) over
  * instances, count(x) (instances having counter x), argmax(a, b, ...) (index
- * of the first largest: ties go to the earliest argument). Division by zero
+ * of the first largest: ties go to the earliest argument); min(x) and max(x)
+ * with one argument are over instances. Division by zero
  * gives NaN, which outputs show as "-".
  *
  * Binding a metric set to a schema resolves every name once; evaluation per
