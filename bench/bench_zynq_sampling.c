@@ -40,8 +40,10 @@ static uint64_t mono_ns(void)
 static socmon_status timed_advance(void *priv, uint64_t ns, int *done)
 {
     uint64_t now = mono_ns();
+    /* this wake-up was due one interval after the previous deadline; a
+     * late one also covers the intervals it missed (ns says how many) */
+    uint64_t due = R.t0 + (R.k + 1) * R.interval_ns;
     R.k += ns / R.interval_ns;
-    uint64_t due = R.t0 + R.k * R.interval_ns;
     if (R.n < R.cap)
         R.late[R.n] = now > due ? now - due : 0;
     R.t_entry = now;
