@@ -130,7 +130,7 @@ static int bench_api(const char *name, const socmon_esp_soc_desc *d)
             free(vals);
             return 1;
         }
-        socmon_bus *bus = esp_api_bus();
+        socmon_bus *bus = socmon_esp_api_bus();
         socmon_bus_stats_reset(bus);
         unsigned long calls = 0;
         double t0 = now_s(), t1 = t0;

@@ -22,7 +22,7 @@ static uint64_t acc64(unsigned lo, unsigned hi)
 
 static void test_counts_known_in_advance(void **state)
 {
-    socmon_esp_soc *soc = esp_api_virtual_soc();
+    socmon_esp_soc *soc = socmon_esp_api_virtual_soc();
     assert_non_null(soc);
     esp_monitor_args_t all = {ESP_MON_READ_ALL, 0, 0, 0, 0, 0};
     esp_monitor_vals_t s, e;
@@ -92,7 +92,7 @@ static void test_counts_known_in_advance(void **state)
  * pair carrying from lo into hi, read through MANY and SINGLE. */
 static void test_wrap_while_counting(void **state)
 {
-    socmon_esp_soc *soc = esp_api_virtual_soc();
+    socmon_esp_soc *soc = socmon_esp_api_virtual_soc();
     unsigned t = ACC_TILE[1];
     assert_int_equal(socmon_esp_soc_poke(soc, 1, 0, 0xFFFFFF00u), SOCMON_OK);
     assert_int_equal(socmon_esp_soc_poke(soc, t, 16, 0xFFFFFFF0u), SOCMON_OK);

@@ -33,7 +33,7 @@ typedef struct buf_node {
 static struct esp_api_ctx {
     pthread_mutex_t lock;
     int have_desc;
-    esp_api_soc info;               /* the SoC as the user sees it (real monitor base) */
+    socmon_esp_api_soc info;               /* the SoC as the user sees it (real monitor base) */
     socmon_esp_api_layout checked;           /* last layout found to match desc */
     int have_checked;
     int mapped;
@@ -52,7 +52,7 @@ static struct esp_api_ctx {
 /* Like errno and socmon_errmsg: each thread sees its own last status. */
 static _Thread_local socmon_status last_status;
 
-socmon_status esp_api_set_status(socmon_status st)
+socmon_status socmon_esp_api_set_status(socmon_status st)
 {
     last_status = st;
     return st;
@@ -85,13 +85,13 @@ static socmon_status load_desc(void)
     }
     if ((st = socmon_esp_desc_check(&ctx.info.desc)) != SOCMON_OK)
         return st;
-    esp_api_soc_init(&ctx.info);
+    socmon_esp_api_soc_init(&ctx.info);
     ctx.have_checked = 0;
     ctx.have_desc = 1;
     return SOCMON_OK;
 }
 
-socmon_status esp_api_check_layout(const socmon_esp_api_layout *l, const socmon_esp_soc_desc *d)
+socmon_status socmon_esp_api_check_layout(const socmon_esp_api_layout *l, const socmon_esp_soc_desc *d)
 {
     unsigned ncpu = socmon_esp_desc_tiles_of(d, SOCMON_ESP_TILE_CPU, NULL, 0);
     unsigned nmem = socmon_esp_desc_tiles_of(d, SOCMON_ESP_TILE_MEM, NULL, 0);
@@ -107,12 +107,12 @@ socmon_status esp_api_check_layout(const socmon_esp_api_layout *l, const socmon_
     return SOCMON_OK;
 }
 
-socmon_status esp_api_desc(const socmon_esp_api_layout *l, socmon_esp_soc_desc *out)
+socmon_status socmon_esp_api_desc(const socmon_esp_api_layout *l, socmon_esp_soc_desc *out)
 {
     pthread_mutex_lock(&ctx.lock);
     socmon_status st = load_desc();
     if (st == SOCMON_OK)
-        st = esp_api_check_layout(l, &ctx.info.desc);
+        st = socmon_esp_api_check_layout(l, &ctx.info.desc);
     if (st == SOCMON_OK)
         *out = ctx.info.desc;
     pthread_mutex_unlock(&ctx.lock);
@@ -188,7 +188,7 @@ static socmon_status map(void)
     return SOCMON_OK;
 }
 
-socmon_esp_soc *esp_api_virtual_soc(void)
+socmon_esp_soc *socmon_esp_api_virtual_soc(void)
 {
     pthread_mutex_lock(&ctx.lock);
     socmon_esp_soc *soc = map() == SOCMON_OK ? ctx.soc : NULL;
@@ -196,7 +196,7 @@ socmon_esp_soc *esp_api_virtual_soc(void)
     return soc;
 }
 
-socmon_bus *esp_api_bus(void)
+socmon_bus *socmon_esp_api_bus(void)
 {
     pthread_mutex_lock(&ctx.lock);
     socmon_bus *bus = map() == SOCMON_OK ? ctx.bus : NULL;
@@ -235,7 +235,7 @@ static void emit_read(void *user, unsigned tile, unsigned mon, size_t dst, size_
         return;
     rs->st = socmon_esp_drv_read(rs->drv, tile, mon, &v);
     memcpy(rs->out + dst, &v, sizeof v);
-    if (dst2 != ESP_API_NO_DST)
+    if (dst2 != SOCMON_ESP_API_NO_DST)
         memcpy(rs->out + dst2, &v, sizeof v);
 }
 
@@ -254,13 +254,13 @@ static socmon_status monitor_locked(const socmon_esp_api_layout *l, const esp_mo
     /* SINGLE writes no vals and takes a global tile index: the layout does not matter. */
     if (st == SOCMON_OK && a->read_mode != ESP_MON_READ_SINGLE &&
         !(ctx.have_checked && memcmp(&ctx.checked, l, sizeof *l) == 0)) {
-        st = esp_api_check_layout(l, &ctx.info.desc);
+        st = socmon_esp_api_check_layout(l, &ctx.info.desc);
         ctx.have_checked = st == SOCMON_OK;
         if (st == SOCMON_OK)
             ctx.checked = *l;
     }
     if (st == SOCMON_OK)
-        st = esp_api_check_args(&ctx.info, a, vals);
+        st = socmon_esp_api_check_args(&ctx.info, a, vals);
     if (st == SOCMON_OK && a->read_mode != ESP_MON_READ_SINGLE && is_freed(vals))
         st = socmon_fail(SOCMON_ESTATE, "esp_monitor: vals %p was freed by esp_monitor_free "
                                         "(use after free)", vals);
@@ -286,7 +286,7 @@ static socmon_status monitor_locked(const socmon_esp_api_layout *l, const esp_mo
     touch_state ts;
     memset(ts.touched, 0, sizeof ts.touched);
     ts.n = 0;
-    esp_api_plan(&ctx.info, l, a, emit_touch, &ts);
+    socmon_esp_api_plan(&ctx.info, l, a, emit_touch, &ts);
     /* Freeze every tile the call reads, read, release: values of one tile
      * are from one instant. */
     unsigned frozen = 0;
@@ -296,7 +296,7 @@ static socmon_status monitor_locked(const socmon_esp_api_layout *l, const esp_mo
         frozen--;
     read_state rs = {ctx.drv, ctx.scratch, st};
     if (st == SOCMON_OK)
-        esp_api_plan(&ctx.info, l, a, emit_read, &rs);
+        socmon_esp_api_plan(&ctx.info, l, a, emit_read, &rs);
     for (unsigned k = 0; k < frozen; k++) {
         socmon_status s2 = socmon_esp_drv_burst(ctx.drv, ts.order[k], 0);
         if (rs.st == SOCMON_OK)
@@ -315,7 +315,7 @@ unsigned int socmon_esp_api_monitor(const socmon_esp_api_layout *l, const esp_mo
     pthread_mutex_lock(&ctx.lock);
     socmon_status st = monitor_locked(l, args, vals, &ret);
     pthread_mutex_unlock(&ctx.lock);
-    esp_api_set_status(st);
+    socmon_esp_api_set_status(st);
     return st == SOCMON_OK ? ret : 0;
 }
 
@@ -329,7 +329,7 @@ void *socmon_esp_api_vals_alloc(const socmon_esp_api_layout *l)
         free(n);
         free(v);
         socmon_fail(SOCMON_ENOMEM, "esp_monitor_vals_alloc: out of memory (%zu bytes)", l->size);
-        esp_api_set_status(SOCMON_ENOMEM);
+        socmon_esp_api_set_status(SOCMON_ENOMEM);
         return NULL;
     }
     n->vals = v;
@@ -342,7 +342,7 @@ void *socmon_esp_api_vals_alloc(const socmon_esp_api_layout *l)
         if (ctx.freed[i] == v)
             ctx.freed[i] = NULL;
     pthread_mutex_unlock(&ctx.lock);
-    esp_api_set_status(SOCMON_OK);
+    socmon_esp_api_set_status(SOCMON_OK);
     return v;
 }
 
@@ -371,7 +371,7 @@ void esp_monitor_free(void)
      * SOCMON_ESP_SOC takes effect. */
     ctx.have_desc = 0;
     pthread_mutex_unlock(&ctx.lock);
-    esp_api_set_status(SOCMON_OK);
+    socmon_esp_api_set_status(SOCMON_OK);
 }
 
 /* ---- libesp shims: buffers and accelerator runs on the virtual SoC ---- */
@@ -383,7 +383,7 @@ void *esp_alloc(size_t size)
     if (!n || !b) {
         free(n);
         free(b);
-        esp_api_set_status(socmon_fail(SOCMON_ENOMEM, "esp_alloc: out of memory (%zu bytes)", size));
+        socmon_esp_api_set_status(socmon_fail(SOCMON_ENOMEM, "esp_alloc: out of memory (%zu bytes)", size));
         return NULL;
     }
     n->buf = b;
@@ -392,7 +392,7 @@ void *esp_alloc(size_t size)
     n->next = ctx.bufs;
     ctx.bufs = n;
     pthread_mutex_unlock(&ctx.lock);
-    esp_api_set_status(SOCMON_OK);
+    socmon_esp_api_set_status(SOCMON_OK);
     return b;
 }
 
@@ -414,7 +414,7 @@ void esp_free(void *buf)
         st = socmon_fail(SOCMON_EINVAL, "esp_free: %p is not a live esp_alloc buffer", buf);
     }
     pthread_mutex_unlock(&ctx.lock);
-    esp_api_set_status(st);
+    socmon_esp_api_set_status(st);
 }
 
 void esp_cleanup(void)
@@ -427,7 +427,7 @@ void esp_cleanup(void)
         free(n);
     }
     pthread_mutex_unlock(&ctx.lock);
-    esp_api_set_status(SOCMON_OK);
+    socmon_esp_api_set_status(SOCMON_OK);
 }
 
 /* "fft_stratus.1" -> the second accelerator tile named "fft_stratus", or
@@ -513,5 +513,5 @@ void esp_run(esp_thread_info_t cfg[], unsigned nacc)
         if (cfg[i].run)
             st = run_one(&cfg[i]);
     pthread_mutex_unlock(&ctx.lock);
-    esp_api_set_status(st);
+    socmon_esp_api_set_status(st);
 }
