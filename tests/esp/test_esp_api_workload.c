@@ -197,7 +197,8 @@ static void test_threads(void **state)
     assert_int_equal(bad[0] + bad[1], 0);
     esp_monitor(a, &e);
     assert_int_equal(esp_monitor_status(), SOCMON_OK);
-    assert_int_equal(sub_monitor_vals(s.acc_stats[1].acc_invocations, e.acc_stats[1].acc_invocations), 50);
+    assert_int_equal(
+        sub_monitor_vals(s.acc_stats[1].acc_invocations, e.acc_stats[1].acc_invocations), 50);
 }
 
 int main(void)

@@ -383,7 +383,8 @@ void *esp_alloc(size_t size)
     if (!n || !b) {
         free(n);
         free(b);
-        socmon_esp_api_set_status(socmon_fail(SOCMON_ENOMEM, "esp_alloc: out of memory (%zu bytes)", size));
+        socmon_esp_api_set_status(
+            socmon_fail(SOCMON_ENOMEM, "esp_alloc: out of memory (%zu bytes)", size));
         return NULL;
     }
     n->buf = b;

@@ -23,7 +23,8 @@ socmon_status socmon_esp_api_check_args(const socmon_esp_api_soc *s, const esp_m
 /* One planned read: monitor mon of tile goes to byte offset dst of the
  * result, and to dst2 too unless it is SOCMON_ESP_API_NO_DST. */
 #define SOCMON_ESP_API_NO_DST ((size_t)-1)
-typedef void (*socmon_esp_api_emit_fn)(void *user, unsigned tile, unsigned mon, size_t dst, size_t dst2);
+typedef void (*socmon_esp_api_emit_fn)(void *user, unsigned tile, unsigned mon, size_t dst,
+                                       size_t dst2);
 
 /* Calls emit for every defined monitor the call (mode, mask, indices) reads. */
 void socmon_esp_api_plan(const socmon_esp_api_soc *s, const socmon_esp_api_layout *l,

@@ -74,6 +74,7 @@ void socmon_esp_api_plan(const socmon_esp_api_soc *s, const socmon_esp_api_layou
                   const esp_monitor_args_t *a, socmon_esp_api_emit_fn emit, void *user)
 {
     const socmon_esp_soc_desc *d = &s->desc;
+    const size_t none = SOCMON_ESP_API_NO_DST;
     int all = a->read_mode == ESP_MON_READ_ALL;
     unsigned mask = all ? 0x1ffu : a->read_mask;
     const unsigned *idx = s->mem;
@@ -85,10 +86,10 @@ void socmon_esp_api_plan(const socmon_esp_api_soc *s, const socmon_esp_api_layou
     } while (0)
     for (unsigned m = 0; m < s->nmem; m++) {
         if (mask & (1u << ESP_MON_READ_DDR_ACCESSES))
-            EMIT(idx[m], SOCMON_ESP_MON_DDR, 4u * m, SOCMON_ESP_API_NO_DST);
+            EMIT(idx[m], SOCMON_ESP_MON_DDR, 4u * m, none);
         if (mask & (1u << ESP_MON_READ_MEM_REQS))
             for (unsigned k = 0; k < 8; k++)
-                EMIT(idx[m], SOCMON_ESP_MON_COH_REQ + k, l->off_mem_reqs + 32u * m + 4u * k, SOCMON_ESP_API_NO_DST);
+                EMIT(idx[m], SOCMON_ESP_MON_COH_REQ + k, l->off_mem_reqs + 32u * m + 4u * k, none);
         /* LLC counts go to llc_stats[m] and, as ESP's library puts them, to
          * l2_stats[memory tile]. */
         if (mask & (1u << ESP_MON_READ_LLC_STATS))
@@ -100,29 +101,29 @@ void socmon_esp_api_plan(const socmon_esp_api_soc *s, const socmon_esp_api_layou
         for (unsigned t = 0; t < nt; t++)
             if (d->tiles[t].type != SOCMON_ESP_TILE_MEM)
                 for (unsigned k = 0; k < 2; k++)
-                    EMIT(t, SOCMON_ESP_MON_L2_HIT + k, l->off_l2 + 8u * t + 4u * k, SOCMON_ESP_API_NO_DST);
+                    EMIT(t, SOCMON_ESP_MON_L2_HIT + k, l->off_l2 + 8u * t + 4u * k, none);
     if (mask & (1u << ESP_MON_READ_ACC_STATS)) {
         idx = s->acc;
         for (unsigned x = 0; x < s->nacc; x++)
             if (all || x == a->acc_index)
                 for (unsigned k = 0; k < 6; k++)
-                    EMIT(idx[x], SOCMON_ESP_MON_ACC_TLB + k, l->off_acc + 24u * x + 4u * k, SOCMON_ESP_API_NO_DST);
+                    EMIT(idx[x], SOCMON_ESP_MON_ACC_TLB + k, l->off_acc + 24u * x + 4u * k, none);
     }
     for (unsigned t = 0; t < nt; t++) {
         int this_tile = all || t == a->tile_index;
         if (this_tile && (mask & (1u << ESP_MON_READ_DVFS_OP)))
             for (unsigned p = 0; p < DVFS_OP_POINTS; p++)
-                EMIT(t, SOCMON_ESP_MON_DVFS + p, l->off_dvfs + 4u * (t * DVFS_OP_POINTS + p), SOCMON_ESP_API_NO_DST);
+                EMIT(t, SOCMON_ESP_MON_DVFS + p, l->off_dvfs + 4u * (t * DVFS_OP_POINTS + p), none);
         if (this_tile && (mask & (1u << ESP_MON_READ_NOC_INJECTS)))
             for (unsigned p = 0; p < NOC_PLANES; p++)
-                EMIT(t, SOCMON_ESP_MON_NOC_INJ + p, l->off_inj + 4u * (t * NOC_PLANES + p), SOCMON_ESP_API_NO_DST);
+                EMIT(t, SOCMON_ESP_MON_NOC_INJ + p, l->off_inj + 4u * (t * NOC_PLANES + p), none);
         for (unsigned p = 0; p < NOC_PLANES; p++) {
             int want = (this_tile && (mask & (1u << ESP_MON_READ_NOC_QUEUE_FULL_TILE))) ||
                        (p == a->noc_index && (mask & (1u << ESP_MON_READ_NOC_QUEUE_FULL_PLANE)));
             if (want)
                 for (unsigned q = 0; q < NOC_QUEUES; q++)
                     EMIT(t, SOCMON_ESP_MON_NOC_QFULL + p * NOC_QUEUES + q,
-                         l->off_qfull + 4u * ((t * NOC_PLANES + p) * NOC_QUEUES + q), SOCMON_ESP_API_NO_DST);
+                         l->off_qfull + 4u * ((t * NOC_PLANES + p) * NOC_QUEUES + q), none);
         }
     }
 #undef EMIT
