@@ -49,8 +49,8 @@ static void one(const uint8_t *p)
         break;
     case 3: {   /* counts move between reads */
         socmon_esp_soc *soc = socmon_esp_api_virtual_soc();
-        uint32_t v = (uint32_t)p[8] << 24 | p[9];
-        if (soc && socmon_esp_soc_poke(soc, p[4] % SOC_NTILES, p[6] % 59, v) != SOCMON_OK)
+        uint32_t val = (uint32_t)p[8] << 24 | p[9];
+        if (soc && socmon_esp_soc_poke(soc, p[4] % SOC_NTILES, p[6] % 59, val) != SOCMON_OK)
             socmon_clear_error();
         break;
     }
