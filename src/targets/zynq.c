@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "core/error.h"
+#include "drivers/zynq/a9_events.h"
 #include "drivers/zynq/zynq_drv.h"
 #include "models/zynq/zynq_model.h"
 #include "socmon/target.h"
@@ -24,13 +25,39 @@ typedef struct zynq_target {
 
 static const char *const keys[] = {"wr_mbps", "rd_mbps", "lat_ns", "jitter_ns", "burst",
                                    "slots", "ccnt_div", "duration_ms", "seed", "trace_bus",
-                                   "hw", "apm_dev", "mem_dev", "apm_mhz", "cpu_mhz", NULL};
+                                   "hw", "apm_dev", "mem_dev", "apm_mhz", "cpu_mhz", "pmu_events",
+                                   NULL};
 
 typedef struct board_opts {
     int hw;
     const char *apm_dev, *mem_dev;
     int duration_given;
+    unsigned nevents;                      /* 0: the SPA set */
+    uint8_t events[SOCMON_ZA9_NCOUNTERS];
 } board_opts;
+
+/* "inst_rename+0x06+mem_write": '+' because ',' separates target options */
+static socmon_status parse_events(const char *list, board_opts *b)
+{
+    char buf[256];
+    if (strlen(list) >= sizeof buf)
+        return socmon_fail(SOCMON_EINVAL, "zynq: pmu_events list longer than %zu characters",
+                           sizeof buf - 1);
+    strcpy(buf, list);
+    b->nevents = 0;
+    for (char *save = NULL, *p = strtok_r(buf, "+", &save); p; p = strtok_r(NULL, "+", &save)) {
+        if (b->nevents == SOCMON_ZA9_NCOUNTERS)
+            return socmon_fail(SOCMON_ERANGE, "zynq: pmu_events=%s: more than %u events (the A9 has %u counters)",
+                               list, SOCMON_ZA9_NCOUNTERS, SOCMON_ZA9_NCOUNTERS);
+        socmon_status st = socmon_za9_event_parse(p, &b->events[b->nevents]);
+        if (st)
+            return socmon_fail_prefix(st, "zynq: pmu_events: ");
+        b->nevents++;
+    }
+    if (!b->nevents)
+        return socmon_fail(SOCMON_EINVAL, "zynq: pmu_events is empty (e.g. pmu_events=inst_rename+mem_read)");
+    return SOCMON_OK;
+}
 
 static socmon_status num(const socmon_kv *kv, double lo, double hi, double *out)
 {
@@ -85,6 +112,8 @@ static socmon_status parse(const socmon_kv *o, size_t n, socmon_zynq_desc *d, in
         } else if (!strcmp(k, "hw")) {
             if (!(st = num(&o[i], 0, 1, &v)))
                 b->hw = v != 0;
+        } else if (!strcmp(k, "pmu_events")) {
+            st = parse_events(o[i].value, b);
         } else if (!strcmp(k, "apm_dev")) {
             b->apm_dev = o[i].value;
         } else if (!strcmp(k, "mem_dev")) {
@@ -210,7 +239,7 @@ static socmon_status zynq_open(const socmon_kv *opts, size_t nopts, void **priv,
     socmon_zynq_desc_default(&d);
     int div64 = 0;
     uint64_t duration_ns = 2000000000ull;
-    board_opts bo = {0, NULL, NULL, 0};
+    board_opts bo = {0, NULL, NULL, 0, 0, {0}};
     socmon_status st = parse(opts, nopts, &d, &div64, &duration_ns, &bo);
     if (st)
         return st;
@@ -245,6 +274,10 @@ static socmon_status zynq_open(const socmon_kv *opts, size_t nopts, void **priv,
     socmon_za9_config pc;
     socmon_za9_config_spa(&pc, d.cpu_hz);
     pc.ccnt_div64 = div64;
+    if (bo.nevents) {
+        pc.nevents = bo.nevents;
+        memcpy(pc.events, bo.events, bo.nevents);
+    }
     if ((st = socmon_za9_part_new(use, &pc, &parts[1]))) {
         parts[0].destroy(parts[0].drv);
         goto fail;
@@ -328,7 +361,10 @@ const socmon_target_ops socmon_target_zynq_ops = {
                     "apm_dev=F     hw: the APM's UIO device, map 0 (e.g. /dev/uio0; required)\n"
                     "mem_dev=F     hw: memory device for the PMU windows (/dev/mem; required)\n"
                     "apm_mhz=N     APM core clock in MHz (200)\n"
-                    "cpu_mhz=N     Cortex-A9 clock in MHz (666.67)\n",
+                    "cpu_mhz=N     Cortex-A9 clock in MHz (666.67)\n"
+                    "pmu_events=L  up to 6 A9 events joined by '+', names or numbers\n"
+                    "              (default inst_rename+l1d_refill+l1d_access+dcache_dep_stall+\n"
+                    "              mem_write_stall+br_mis_pred, the SPA set)\n",
     .option_keys = keys,
     .workloads = zynq_workloads,
     .metrics = "zynq",

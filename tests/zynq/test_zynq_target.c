@@ -41,10 +41,50 @@ static void test_bad_options(void **state)
     open_fails("zynq:lat_ns=100,jitter_ns=200", SOCMON_ERANGE, "lat_jitter_ns 200");
     open_fails("zynq:lat_ns=", SOCMON_EINVAL, "lat_ns=");
     open_fails("zynq:colour=red", SOCMON_EINVAL, "colour");
+    open_fails("zynq:pmu_events=inst_rename+0x08", SOCMON_ENOENT, "0x08");
+    open_fails("zynq:pmu_events=0x68+0x68", SOCMON_EINVAL, "0x68");
+    open_fails("zynq:pmu_events=1+2+3+4+5+6+7", SOCMON_ERANGE, "more than 6");
+    open_fails("zynq:pmu_events=+", SOCMON_EINVAL, "empty");
     socmon_target *t = NULL;
     assert_int_equal(socmon_target_open("zynq", &t), SOCMON_OK);
     assert_int_equal(socmon_target_start(t, "turbo"), SOCMON_ENOENT);
     assert_non_null(strstr(socmon_errmsg(), "turbo"));
+    socmon_target_close(t);
+}
+
+/* Other A9 events on the PS side: counts follow the CPU model's mix. */
+static void test_pmu_event_choice(void **state)
+{
+    (void)state;
+    socmon_target *t = NULL;
+    socmon_set *set = NULL;
+    assert_int_equal(socmon_target_open("zynq:slots=1,pmu_events=mem_read+0x07+cpu_cycles", &t),
+                     SOCMON_OK);
+    assert_int_equal(socmon_target_start(t, "steady"), SOCMON_OK);
+    assert_int_equal(socmon_device_ncounters(socmon_target_device(t)), 6 + 2 * 4);
+    assert_int_equal(socmon_set_new(socmon_target_device(t), "cpu0.*", &set), SOCMON_OK);
+    socmon_sample a, b;
+    uint64_t d[4];
+    assert_int_equal(socmon_sample_alloc(set, &a), SOCMON_OK);
+    assert_int_equal(socmon_sample_alloc(set, &b), SOCMON_OK);
+    assert_int_equal(socmon_set_read(set, 0, &a), SOCMON_OK);
+    assert_int_equal(socmon_target_advance(t, 100000000, NULL), SOCMON_OK);
+    assert_int_equal(socmon_set_read(set, 100000000, &b), SOCMON_OK);
+    assert_int_equal(socmon_set_diff(set, &a, &b, d), SOCMON_OK);
+    assert_string_equal(socmon_set_full_name(set, 1), "cpu0.mem_read");
+    /* steady core 0: IPC 0.7, 0.35 loads/stores per instruction, 35 % stores */
+    assert_true(d[3] == d[0]);                             /* cpu_cycles event == CCNT */
+    assert_true(fabs((double)d[1] / d[0] - 0.7 * 0.35 * 0.65) < 1e-4);
+    assert_true(fabs((double)d[2] / d[0] - 0.7 * 0.35 * 0.35) < 1e-4);
+    /* the SPA metrics that need absent events are skipped, the rest still bind */
+    zm z;
+    assert_int_equal(zm_bind(&z, set), SOCMON_OK);
+    assert_int_equal(zm_find(&z, "ipc", "cpu0"), -1);
+    assert_true(zm_find(&z, "cpu_util", "cpu0") >= 0);
+    zm_free(&z);
+    socmon_sample_free(&a);
+    socmon_sample_free(&b);
+    socmon_set_free(set);
     socmon_target_close(t);
 }
 
@@ -364,6 +404,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bad_options),
         cmocka_unit_test(test_counters_and_params),
+        cmocka_unit_test(test_pmu_event_choice),
         cmocka_unit_test(test_mixed_phases_on_one_timeline),
         cmocka_unit_test(test_missed_intervals_are_marked),
         cmocka_unit_test(test_driver_protocol),
