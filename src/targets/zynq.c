@@ -1,7 +1,8 @@
 /* The "zynq" target: a Zynq-7000 with an AXI Performance Monitor on the PL
- * ports and the two Cortex-A9 PMUs, modelled, driven by the real drivers over
- * a model bus. PL and PS counters sit on one device, so one set, one sample
- * and one timeline hold both, as the SPA monitor framework shows them. */
+ * ports and the two Cortex-A9 PMUs, modelled (default) or on a board (hw=1),
+ * read by the same drivers either way. PL and PS counters sit on one device,
+ * so one set, one sample and one timeline hold both, as the SPA monitor
+ * framework shows them. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
