@@ -74,7 +74,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     unsigned ntiles = d.rows * d.cols;
     int done = 1;
     uint64_t budget_ns = 300000; /* keeps one input well under a second */
-    for (unsigned ops = 0; in.n > 0 && ops < 32; ops++) {
+    for (unsigned ops = 0; in.n > 0 && ops < 16; ops++) {
         unsigned op = next(&in), a = next(&in), b = next(&in);
         uint32_t v;
         switch (op % 8) {
