@@ -270,6 +270,36 @@ static void test_reset_mid_workload(void **state)
     socmon_esp_soc_free(soc);
 }
 
+/* XY routing: with the memory tile in the middle of a 3x3 grid, traffic from
+ * the corners goes along its row first. The tile above memory relays both top
+ * corners' DMA requests south (its West and East inputs fill); the tile left
+ * of memory never sees them on its North input, as it would with YX routing. */
+static void test_xy_routing(void **state)
+{
+    const char *text = "rows 3\ncols 3\n"
+                       "tile 0 0 acc a\ntile 0 1 io\ntile 0 2 acc a\n"
+                       "tile 1 0 cpu\ntile 1 1 mem\ntile 1 2 io\n"
+                       "tile 2 0 acc a\ntile 2 1 io\ntile 2 2 acc a\n";
+    socmon_esp_soc_desc d;
+    socmon_esp_soc *soc;
+    assert_int_equal(socmon_esp_soc_desc_parse(text, "xy.soc", &d), SOCMON_OK);
+    assert_int_equal(socmon_esp_soc_new(&d, &soc), SOCMON_OK);
+    run_to_done(soc, "noc_stress");
+    check_laws(soc, "noc_stress 3x3");
+    const unsigned P = 3, BP = SOCMON_ESP_MON_NOC_QFULL + P * 5;
+    enum { L, E, W, S, N };
+    assert_true(socmon_esp_soc_peek(soc, 1, BP + W) > 0);
+    assert_true(socmon_esp_soc_peek(soc, 1, BP + E) > 0);
+    assert_int_equal(socmon_esp_soc_peek(soc, 1, BP + N), 0);
+    assert_int_equal(socmon_esp_soc_peek(soc, 3, BP + N), 0);
+    assert_int_equal(socmon_esp_soc_peek(soc, 3, BP + S), 0);
+    /* Only accelerators inject DMA requests; IO tiles inject nothing. */
+    assert_int_equal(socmon_esp_soc_peek(soc, 1, SOCMON_ESP_MON_NOC_INJ + P), 0);
+    assert_int_equal(socmon_esp_soc_peek(soc, 5, SOCMON_ESP_MON_NOC_INJ + P), 0);
+    assert_true(socmon_esp_soc_peek(soc, 0, SOCMON_ESP_MON_NOC_INJ + P) > 0);
+    socmon_esp_soc_free(soc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -278,6 +308,7 @@ int main(void)
         cmocka_unit_test(test_laws_without_caches_or_dvfs),
         cmocka_unit_test(test_multifft_covers_the_modes),
         cmocka_unit_test(test_noc_stress_backpressure),
+        cmocka_unit_test(test_xy_routing),
         cmocka_unit_test(test_laws_each_mode),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_snapshot_of_running_model),
