@@ -46,6 +46,9 @@ const char *esp_tile_type_name(socmon_esp_tile_type t);
 socmon_status esp_engine_new(socmon_esp_soc *soc);
 void esp_engine_free(socmon_esp_soc *soc);
 void esp_engine_reset(socmon_esp_soc *soc);
+#define ESP_NO_TILE UINT32_MAX
+/* Moves a tile to DVFS op point op (ESP_NO_TILE: ignored). */
+void esp_set_op(socmon_esp_soc *soc, unsigned tile, unsigned op);
 
 /* ---- workload model ---- */
 
@@ -206,6 +209,15 @@ typedef struct esp_caches {
     esp_cache *l2;               /* [tile], sets == 0 when absent */
     esp_cache *llc;              /* [tile] */
 } esp_caches;
+
+struct esp_spec;
+/* Activities (esp_acts.c). */
+socmon_status esp_act_start(socmon_esp_soc *soc, const struct esp_spec *s);
+void esp_act_step(socmon_esp_soc *soc, esp_act *a);
+/* The first cycle at which a needs a step; soc->cycles if it is busy now. */
+uint64_t esp_act_next(const socmon_esp_soc *soc, const esp_act *a);
+/* Fast-forward of n cycles in which a only waits. */
+void esp_act_skip(socmon_esp_soc *soc, esp_act *a, uint64_t n);
 
 /* A workload script entry: one activity; entries with the same group start
  * together once every activity of the previous group has finished. */

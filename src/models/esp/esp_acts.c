@@ -1,0 +1,270 @@
+/* Activities: what a CPU stream, an accelerator invocation, a cache flush and
+ * idle time do in one cycle, and when they next need a cycle.
+ *
+ * Timing (docs/esp-model.md): a CPU issues one load or store per cycle and
+ * stalls on an L2 miss until the data arrives. An accelerator invocation
+ * loads its TLB (16 cycles + 1 per 4 KiB page), reads its input by DMA (one
+ * line per cycle, up to 8 lines in flight), computes (2 cycles per line read),
+ * writes its output, and waits for the last write to arrive. */
+#include <stdlib.h>
+
+#include "core/error.h"
+#include "models/esp/esp_internal.h"
+
+#define MAX_ACCESSES (UINT64_C(1) << 32)
+
+static uint64_t tlb_cycles(uint64_t bytes)
+{
+    return 16 + (bytes + ESP_PAGE - 1) / ESP_PAGE;
+}
+
+static socmon_status check_spec(const socmon_esp_soc *soc, const esp_spec *s, unsigned *tile)
+{
+    const esp_engine *e = soc->eng;
+    *tile = ESP_NO_TILE;
+    switch (s->kind) {
+    case ACT_CPU:
+    case ACT_ACC:
+        if (e->nmem == 0)
+            return socmon_fail(SOCMON_ENOTSUP, "esp %s: this SoC has no memory tile",
+                               s->kind == ACT_CPU ? "cpu_access" : "acc_invoke");
+        break;
+    default:
+        break;
+    }
+    switch (s->kind) {
+    case ACT_CPU:
+        if (e->ncpu == 0)
+            return socmon_fail(SOCMON_ERANGE, "esp cpu_access: cpu_ordinal %u: this SoC has no "
+                               "cpu tiles", s->ord);
+        if (s->ord >= e->ncpu)
+            return socmon_fail(SOCMON_ERANGE, "esp cpu_access: cpu_ordinal %u out of range 0..%u",
+                               s->ord, e->ncpu - 1);
+        if (s->a > MAX_ACCESSES || s->b > MAX_ACCESSES - s->a)
+            return socmon_fail(SOCMON_ERANGE, "esp cpu_access: loads+stores %llu+%llu above the "
+                               "limit of 2^32 per call", (unsigned long long)s->a,
+                               (unsigned long long)s->b);
+        if ((s->a || s->b) && (s->c < 1 || s->c > ESP_BUF_MAX))
+            return socmon_fail(SOCMON_ERANGE,
+                               "esp cpu_access: footprint_bytes %llu out of range 1..%llu",
+                               (unsigned long long)s->c, (unsigned long long)ESP_BUF_MAX);
+        *tile = e->cpu[s->ord];
+        break;
+    case ACT_ACC: {
+        if (s->ord >= e->nacc)
+            return e->nacc ? socmon_fail(SOCMON_ERANGE, "esp acc_invoke: acc_ordinal %u out of "
+                                         "range 0..%u", s->ord, e->nacc - 1)
+                           : socmon_fail(SOCMON_ERANGE, "esp acc_invoke: acc_ordinal %u: this "
+                                         "SoC has no accelerator tiles", s->ord);
+        if (s->a < 1 || s->a > ESP_BUF_MAX)
+            return socmon_fail(SOCMON_ERANGE, "esp acc_invoke: bytes %llu out of range 1..%llu",
+                               (unsigned long long)s->a, (unsigned long long)ESP_BUF_MAX);
+        if ((unsigned)s->mode > SOCMON_ESP_COH_FULL)
+            return socmon_fail(SOCMON_EINVAL, "esp acc_invoke: coherence mode %d out of range "
+                               "0..3 (none, llc, dma, full)", (int)s->mode);
+        unsigned t = e->acc[s->ord];
+        if (s->mode != SOCMON_ESP_COH_NONE && !soc->desc.cache_hierarchy)
+            return socmon_fail(SOCMON_ENOTSUP, "esp acc_invoke: coherence mode %d needs "
+                               "cache_hierarchy on; this SoC only has non-coherent DMA (0)",
+                               (int)s->mode);
+        if (s->mode == SOCMON_ESP_COH_FULL && !soc->desc.tiles[t].has_l2)
+            return socmon_fail(SOCMON_ENOTSUP, "esp acc_invoke: acc %u (tile %u) has no L2: "
+                               "fully coherent mode (3) needs one", s->ord, t);
+        *tile = t;
+        break;
+    }
+    case ACT_FLUSH:
+    case ACT_IDLE:
+        break;
+    }
+    return SOCMON_OK;
+}
+
+socmon_status esp_act_start(socmon_esp_soc *soc, const esp_spec *s)
+{
+    esp_engine *e = soc->eng;
+    unsigned tile;
+    socmon_status st = check_spec(soc, s, &tile);
+    if (st != SOCMON_OK)
+        return st;
+    if (e->nacts == e->capacts) {
+        unsigned cap = e->capacts ? e->capacts * 2 : 16;
+        esp_act **na = realloc(e->acts, cap * sizeof *na);
+        if (!na)
+            return socmon_fail(SOCMON_ENOMEM, "esp model: out of memory");
+        e->acts = na;
+        e->capacts = cap;
+    }
+    esp_act *a = calloc(1, sizeof *a);
+    if (!a)
+        return socmon_fail(SOCMON_ENOMEM, "esp model: out of memory");
+    a->kind = s->kind;
+    a->tile = tile;
+    a->base = ESP_BUF_ADDR(s->buf);
+    switch (s->kind) {
+    case ACT_CPU:
+        a->total = s->a + s->b;
+        a->stores = s->b;
+        a->footprint_lines = (s->c + ESP_LINE - 1) / ESP_LINE;
+        break;
+    case ACT_ACC: {
+        uint64_t lines = (s->a + ESP_LINE - 1) / ESP_LINE;
+        a->mode = s->mode;
+        a->reads = (lines + 1) / 2;
+        a->writes = lines - a->reads;
+        a->phase = PH_TLB;
+        a->phase_end = soc->cycles + tlb_cycles(s->a);
+        esp_count(soc, tile, SOCMON_ESP_MON_ACC_INVOC, 1);
+        e->st.invocations++;
+        break;
+    }
+    case ACT_FLUSH:
+        a->flush_llc = s->flag;
+        a->phase = PH_READ; /* walking the L2s */
+        break;
+    case ACT_IDLE:
+        a->until = soc->cycles + s->a;
+        break;
+    }
+    esp_set_op(soc, tile, 0);
+    e->acts[e->nacts++] = a;
+    return SOCMON_OK;
+}
+
+static void cpu_step(socmon_esp_soc *soc, esp_act *a)
+{
+    if (a->outstanding)
+        return; /* stalled on a miss */
+    if (a->done_n == a->total) {
+        a->finished = 1;
+        return;
+    }
+    uint64_t i = a->done_n++;
+    uint64_t line = a->base / ESP_LINE + (i / 2) % a->footprint_lines; /* 8-byte words */
+    /* Stores spread evenly among the loads. */
+    int store = (i + 1) * a->stores / a->total > i * a->stores / a->total;
+    if (soc->desc.cache_hierarchy)
+        esp_txn_l2_access(soc, a, a->tile, line, store);
+    else
+        esp_txn_uncached(soc, a, a->tile, line, store);
+}
+
+static void acc_dma_phase(socmon_esp_soc *soc, esp_act *a, uint64_t n, int write)
+{
+    int busy = a->outstanding > 0;
+    if (a->issued < n && a->outstanding < ESP_ACC_MAX_OUT) {
+        esp_txn_dma(soc, a, a->tile, a->base / ESP_LINE + a->issued, write, a->mode);
+        a->issued++;
+        busy = 1;
+    }
+    if (busy)
+        esp_count(soc, a->tile, SOCMON_ESP_MON_ACC_MEM_LO, 1);
+}
+
+static void acc_step(socmon_esp_soc *soc, esp_act *a)
+{
+    uint64_t now = soc->cycles;
+    switch (a->phase) {
+    case PH_TLB:
+        if (now < a->phase_end) {
+            esp_count(soc, a->tile, SOCMON_ESP_MON_ACC_TLB, 1);
+            break;
+        }
+        a->phase = PH_READ;
+        a->issued = 0;
+        /* fall through */
+    case PH_READ:
+        acc_dma_phase(soc, a, a->reads, 0);
+        if (a->issued == a->reads && a->outstanding == 0) {
+            a->phase = PH_COMPUTE;
+            a->phase_end = now + 1 + 2 * a->reads;
+        }
+        break;
+    case PH_COMPUTE:
+        if (now < a->phase_end)
+            break;
+        a->phase = PH_WRITE;
+        a->issued = 0;
+        /* fall through */
+    case PH_WRITE:
+        acc_dma_phase(soc, a, a->writes, 1);
+        if (a->issued == a->writes && a->outstanding == 0) {
+            a->phase = PH_DONE;
+            a->finished = 1;
+            return; /* done: this cycle is not counted */
+        }
+        break;
+    case PH_DONE:
+        return;
+    }
+    esp_count(soc, a->tile, SOCMON_ESP_MON_ACC_TOT_LO, 1);
+}
+
+static void flush_step(socmon_esp_soc *soc, esp_act *a)
+{
+    esp_engine *e = soc->eng;
+    if (a->phase == PH_READ) {
+        /* One private-cache line written back per cycle, tile by tile. */
+        while (a->ft < soc->ntiles) {
+            esp_cache *l2 = &e->c.l2[a->ft];
+            unsigned n = l2->sets * l2->ways;
+            while (a->fslot < n && !l2->tag[a->fslot])
+                a->fslot++;
+            if (a->fslot < n) {
+                esp_txn_l2_evict(soc, a, a->ft, a->fslot++);
+                return;
+            }
+            a->ft++;
+            a->fslot = 0;
+        }
+        /* Then the LLCs (non-coherent DMA needs memory itself up to date):
+         * every dirty line is written to DDR, one per cycle. */
+        uint64_t wb = 0;
+        for (unsigned t = 0; a->flush_llc && t < soc->ntiles; t++) {
+            esp_cache *llc = &e->c.llc[t];
+            for (unsigned s = 0; s < llc->sets * llc->ways; s++)
+                if (llc->tag[s] && llc->dirty[s]) {
+                    esp_count(soc, t, SOCMON_ESP_MON_DDR, 1);
+                    wb++;
+                }
+            esp_cache_clear(llc);
+        }
+        e->st.llc_flush_writebacks += wb;
+        a->phase = PH_COMPUTE;
+        a->phase_end = soc->cycles + wb;
+    }
+    if (soc->cycles >= a->phase_end && a->outstanding == 0)
+        a->finished = 1;
+}
+
+void esp_act_step(socmon_esp_soc *soc, esp_act *a)
+{
+    switch (a->kind) {
+    case ACT_CPU: cpu_step(soc, a); break;
+    case ACT_ACC: acc_step(soc, a); break;
+    case ACT_FLUSH: flush_step(soc, a); break;
+    case ACT_IDLE: a->finished = soc->cycles >= a->until; break;
+    }
+}
+
+/* The first cycle at which a needs a step; soc->cycles if it is busy now. */
+uint64_t esp_act_next(const socmon_esp_soc *soc, const esp_act *a)
+{
+    if (a->kind == ACT_IDLE)
+        return a->until;
+    if (a->kind == ACT_ACC && (a->phase == PH_TLB || a->phase == PH_COMPUTE))
+        return a->phase_end;
+    if (a->kind == ACT_FLUSH && a->phase == PH_COMPUTE && a->outstanding == 0)
+        return a->phase_end;
+    return soc->cycles;
+}
+
+/* Fast-forward of n cycles in which every activity only waits. */
+void esp_act_skip(socmon_esp_soc *soc, esp_act *a, uint64_t n)
+{
+    if (a->kind != ACT_ACC)
+        return;
+    if (a->phase == PH_TLB)
+        esp_count(soc, a->tile, SOCMON_ESP_MON_ACC_TLB, n);
+    esp_count(soc, a->tile, SOCMON_ESP_MON_ACC_TOT_LO, n);
+}
