@@ -112,8 +112,13 @@ socmon_status socmon_esp_soc_poke(socmon_esp_soc *soc, unsigned tile, unsigned m
 
 /* ---- additions by the model (additive) ---- */
 
+/* While a workload from socmon_esp_soc_start is running (advance has not
+ * reported done), the primitives and another start fail with SOCMON_ESTATE.
+ * Primitive counts are documented in docs/esp-model.md section 3. */
+
 /* Tile reset: the only thing that clears the counters (ESP has no software
- * clear). Also clears burst registers, caches, the NoC and time. */
+ * clear). Also clears burst registers, caches, the NoC, a running workload
+ * and time. */
 socmon_status socmon_esp_soc_reset(socmon_esp_soc *soc);
 /* Simulated tile-clock cycles since reset (desc->clock_hz per second). */
 uint64_t socmon_esp_soc_cycles(const socmon_esp_soc *soc);
