@@ -181,6 +181,7 @@ static void test_metric_references(void **state)
               " {\"name\": \"total\", \"expr\": \"acc\"},"
               " {\"name\": \"frac\", \"per\": \"instance\", \"expr\": \"acc / total\"},"
               " {\"name\": \"t1acc\", \"expr\": \"tile1.acc + 0 * total\"},"
+              " {\"name\": \"acc_avg\", \"expr\": \"avg(acc)\"},"
               " {\"name\": \"cycles\", \"expr\": \"cycles * 2\"},"
               " {\"name\": \"dbl\", \"expr\": \"cycles + interval_s\"}]}",
               &fx_schema, fx_deltas, 0.25);
@@ -191,6 +192,7 @@ static void test_metric_references(void **state)
     assert_true(val(&b, "total", "") == a0 + a1);     /* device-wide: sum of the results */
     assert_true(val(&b, "frac", "tile1") == a1 / (a0 + a1));
     assert_true(val(&b, "t1acc", "") == a1);
+    assert_true(val(&b, "acc_avg", "") == (a0 + a1) / 2);   /* avg over acc's instances */
     /* a metric named like a counter: inside itself the name is the counter,
      * after it the metric */
     assert_true(val(&b, "cycles", "") == 2 * D(CYCLES));
@@ -239,9 +241,12 @@ static void test_skipped_metrics(void **state)
               " {\"name\": \"ok\", \"expr\": \"cycles / clock_hz\"},"
               " {\"name\": \"far\", \"expr\": \"tile7.l2_hits\"},"
               " {\"name\": \"t2m\", \"expr\": \"tile2.l2_misses\"},"
-              " {\"name\": \"inagg\", \"expr\": \"sum(dram_rd)\"}]}",
+              " {\"name\": \"inagg\", \"expr\": \"sum(dram_rd)\"},"
+              " {\"name\": \"hr\", \"per\": \"instance\", \"expr\": \"l2_hits / l2_misses\"},"
+              " {\"name\": \"hr_t2\", \"expr\": \"tile2.hr\"},"
+              " {\"name\": \"hr_avg\", \"expr\": \"avg(hr) + 0 * count(tile9.x)\"}]}",
               &fx_schema, fx_deltas, 1);
-    assert_int_equal(socmon_metrics_nresults(b.m), 1);
+    assert_int_equal(socmon_metrics_nresults(b.m), 1 + 2);
     assert_true(val(&b, "ok", "") == D(CYCLES) / fx_pvalues[0]);
     assert_non_null(strstr(socmon_metrics_skipped(b.m, 0), "'l3_misses'"));
     assert_non_null(strstr(socmon_metrics_skipped(b.m, 1), "'l3'"));
@@ -250,7 +255,12 @@ static void test_skipped_metrics(void **state)
     assert_non_null(strstr(socmon_metrics_skipped(b.m, 3), "'tile7'"));
     assert_non_null(strstr(socmon_metrics_skipped(b.m, 4), "'tile2.l2_misses'"));
     assert_non_null(strstr(socmon_metrics_skipped(b.m, 5), "'dram_rd'"));
+    /* hr has results for tile0 and tile1 only */
     assert_null(socmon_metrics_skipped(b.m, 6));
+    assert_non_null(strstr(socmon_metrics_skipped(b.m, 7), "no result for 'tile2.hr'"));
+    /* an unknown instance inside an aggregate skips the metric too */
+    assert_non_null(strstr(socmon_metrics_skipped(b.m, 8), "'tile9'"));
+    assert_null(socmon_metrics_skipped(b.m, 9));
     unbind(&b);
 }
 
