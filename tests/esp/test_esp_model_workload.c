@@ -300,6 +300,51 @@ static void test_xy_routing(void **state)
     socmon_esp_soc_free(soc);
 }
 
+/* Mid-run, nothing is received before it is sent and no counter goes back:
+ * sampled every 20 us while workloads run. */
+static void test_causality_mid_run(void **state)
+{
+    static const char *const w[] = {"multifft", "noc_stress", "acc_sweep"};
+    for (unsigned i = 0; i < 3; i++) {
+        socmon_esp_soc_desc d;
+        socmon_esp_soc *soc;
+        socmon_esp_soc_desc_default(&d);
+        assert_int_equal(socmon_esp_soc_new(&d, &soc), SOCMON_OK);
+        assert_int_equal(socmon_esp_soc_start(soc, w[i]), SOCMON_OK);
+        uint32_t prev[6][SOCMON_ESP_NMON] = {{0}};
+        int done = 0;
+        unsigned mid = 0;
+        while (!done) {
+            assert_int_equal(socmon_esp_soc_advance(soc, 20000, &done), SOCMON_OK);
+            for (unsigned t = 0; t < 6; t++)
+                for (unsigned m = 0; m < SOCMON_ESP_NMON; m++) {
+                    uint32_t v = socmon_esp_soc_peek(soc, t, m);
+                    if (v < prev[t][m])
+                        fail_msg("%s: tile %u monitor %u went back %u -> %u", w[i], t, m, prev[t][m], v);
+                    prev[t][m] = v;
+                }
+            const int MEM = SOCMON_ESP_TILE_MEM, ACC = SOCMON_ESP_TILE_ACC;
+            uint64_t dreq = law_sum(soc, MEM, SOCMON_ESP_MON_DMA_REQ) + law_sum(soc, MEM, SOCMON_ESP_MON_COH_DMA_REQ);
+            uint64_t drsp = law_sum(soc, MEM, SOCMON_ESP_MON_DMA_RSP) + law_sum(soc, MEM, SOCMON_ESP_MON_COH_DMA_RSP);
+            uint64_t creq = law_sum(soc, MEM, SOCMON_ESP_MON_COH_REQ);
+            assert_true(dreq <= law_sum(soc, ACC, SOCMON_ESP_MON_NOC_INJ + 3));
+            assert_true(drsp <= dreq);
+            assert_true(creq <= law_sum(soc, -1, SOCMON_ESP_MON_NOC_INJ + 0));
+            assert_true(law_sum(soc, MEM, SOCMON_ESP_MON_COH_RSP_SND) <= creq);
+            assert_true(law_sum(soc, MEM, SOCMON_ESP_MON_COH_RSP_RCV) <= law_sum(soc, MEM, SOCMON_ESP_MON_COH_FWD));
+            socmon_esp_model_stats st;
+            socmon_esp_soc_stats(soc, &st);
+            for (unsigned p = 0; p < 6; p++)
+                assert_true(st.flits_ejected[p] <= st.flits_injected[p]);
+            if (st.flits_in_network > 0)
+                mid++;
+        }
+        assert_true(mid > 10); /* the samples did catch traffic in flight */
+        check_laws(soc, w[i]);
+        socmon_esp_soc_free(soc);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -309,6 +354,7 @@ int main(void)
         cmocka_unit_test(test_multifft_covers_the_modes),
         cmocka_unit_test(test_noc_stress_backpressure),
         cmocka_unit_test(test_xy_routing),
+        cmocka_unit_test(test_causality_mid_run),
         cmocka_unit_test(test_laws_each_mode),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_snapshot_of_running_model),
