@@ -59,6 +59,20 @@ static socmon_status after_read(void *user, const socmon_sample *prev, const soc
     return SOCMON_OK;
 }
 
+/* Steal time (ms) from /proc/stat: on a VM, time the hypervisor ran someone
+ * else; no priority inside the guest can win that back. -1 if unknown. */
+static double steal_ms(void)
+{
+    FILE *fp = fopen("/proc/stat", "r");
+    unsigned long long v[8] = {0};
+    int n = fp ? fscanf(fp, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
+                        &v[3], &v[4], &v[5], &v[6], &v[7])
+               : 0;
+    if (fp)
+        fclose(fp);
+    return n == 8 ? (double)v[7] * 1000.0 / 100.0 : -1;   /* USER_HZ is 100 on Linux */
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -119,8 +133,10 @@ int main(int argc, char **argv)
     fflush(stdout);
     R.t0 = mono_ns();   /* the sampler's first deadline is one interval after its first read */
     uint64_t w0 = R.t0;
+    double steal0 = steal_ms();
     st = socmon_sampler_run(t, set, &o, NULL, after_read, NULL, &s);
     uint64_t wall = mono_ns() - w0;
+    double steal = steal_ms() - steal0;
     if (st) {
         fprintf(stderr, "bench_zynq_sampling: %s\n", socmon_errmsg());
         return 1;
@@ -142,6 +158,9 @@ int main(int argc, char **argv)
     printf("per interval (model advance + driver read of all counters): mean %.1f us, p99 %.1f us, "
            "max %.1f us\n",
            mean_cost / 1e3, pct(R.cost, n, 0.99) / 1e3, pct(R.cost, n, 1.0) / 1e3);
+    if (steal0 >= 0)
+        printf("host: %.0f ms of CPU time stolen by the hypervisor during the run (all CPUs)\n",
+               steal);
     free(R.late);
     free(R.cost);
     socmon_set_free(set);
