@@ -192,6 +192,9 @@ static void test_bad_arguments(void **state)
     assert_int_equal(socmon_esp_soc_cpu_access(soc, 0, 1, 0, (1u << 28) + 1), SOCMON_ERANGE);
     assert_int_equal(socmon_esp_soc_cpu_access(soc, 0, UINT64_MAX, 1, 64), SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "loads+stores"));
+    assert_int_equal(socmon_esp_soc_cpu_access(soc, 0, UINT64_C(1) << 30, (UINT64_C(1) << 30) + 1, 64),
+                     SOCMON_ERANGE);
+    assert_non_null(strstr(socmon_errmsg(), "2^31"));
     assert_int_equal(socmon_esp_soc_acc_invoke(soc, 3, 64, SOCMON_ESP_COH_NONE), SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "acc_ordinal 3 out of range 0..2"));
     assert_int_equal(socmon_esp_soc_acc_invoke(soc, 0, 0, SOCMON_ESP_COH_NONE), SOCMON_ERANGE);

@@ -11,7 +11,7 @@
 #include "core/error.h"
 #include "models/esp/esp_internal.h"
 
-#define MAX_ACCESSES (UINT64_C(1) << 32)
+#define MAX_ACCESSES (UINT64_C(1) << 31) /* keeps (i+1)*stores in 64 bits */
 
 static uint64_t tlb_cycles(uint64_t bytes)
 {
@@ -42,7 +42,7 @@ static socmon_status check_spec(const socmon_esp_soc *soc, const esp_spec *s, un
                                s->ord, e->ncpu - 1);
         if (s->a > MAX_ACCESSES || s->b > MAX_ACCESSES - s->a)
             return socmon_fail(SOCMON_ERANGE, "esp cpu_access: loads+stores %llu+%llu above the "
-                               "limit of 2^32 per call", (unsigned long long)s->a,
+                               "limit of 2^31 per call", (unsigned long long)s->a,
                                (unsigned long long)s->b);
         if ((s->a || s->b) && (s->c < 1 || s->c > ESP_BUF_MAX))
             return socmon_fail(SOCMON_ERANGE,
