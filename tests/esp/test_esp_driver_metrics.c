@@ -151,10 +151,21 @@ static void test_metrics(void **state)
     assert_true(get("noc_bp_hot_dir", "") == 1);   /* local, east, ... */
 }
 
+static void test_no_backpressure_has_no_hot_spot(void **state)
+{
+    memset(f.delta, 0, f.n * sizeof *f.delta);
+    set("tile0.noc_inj_p3", 40);
+    assert_int_equal(socmon_metrics_eval(f.m, f.delta, 0.001, f.out), SOCMON_OK);
+    /* argmax of all zeros would name plane 0 and "local": a false hot spot. */
+    assert_true(isnan(get("noc_bp_hot_plane", "")));
+    assert_true(isnan(get("noc_bp_hot_dir", "")));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_metrics),
+        cmocka_unit_test(test_no_backpressure_has_no_hot_spot),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
