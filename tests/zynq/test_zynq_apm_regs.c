@@ -299,6 +299,28 @@ static void test_latency_points(void **state)
     assert_int_equal(rd(f, SOCMON_ZAPM_CTL) & 0xFF, 0xD1);
 }
 
+static void test_latency_distribution_bounds(void **state)
+{
+    fx *f = *state;
+    wr(f, SOCMON_ZAPM_SICR, 0);
+    wr(f, SOCMON_ZAPM_CTL, SOCMON_ZAPM_CR_MCNTR_EN | SOCMON_ZAPM_CR_SPA_LATENCY);
+    /* 300 +- 100 ns = 60 +- 20 cycles, drawn per transaction */
+    socmon_zynq_traffic t = {0, 400, 128, 300, 100};
+    assert_int_equal(socmon_zynq_soc_set_traffic(f->soc, 1, &t), SOCMON_OK);
+    cycles(f, 2000000);
+    (void)rd(f, SOCMON_ZAPM_SR);
+    uint32_t mm = rd(f, socmon_zapm_rd_minmax_offset(1) + 0x100);
+    uint32_t mn = mm & 0xFFFF, mx = mm >> 16;
+    assert_in_range(mn, 40, 42);   /* the extremes of 30k draws sit at the bounds */
+    assert_in_range(mx, 78, 80);
+    uint32_t n = rd(f, socmon_zapm_smc_offset(6 + SOCMON_ZAPM_RD_TXNS));
+    uint32_t lat = rd(f, socmon_zapm_smc_offset(6 + SOCMON_ZAPM_RD_LAT));
+    assert_in_range(n, 31000, 31300);
+    /* mean 60 cycles: in order, no interleaving adds a little where a short
+     * draw follows a long one */
+    assert_true((double)lat / n >= 59.5 && (double)lat / n < 61);
+}
+
 static void test_32_outstanding(void **state)
 {
     fx *f = *state;
@@ -393,6 +415,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_global_clock_counter, setup, teardown),
         cmocka_unit_test_setup_teardown(test_profile_hdl_has_no_gcc, setup_nogcc, teardown),
         cmocka_unit_test_setup_teardown(test_latency_points, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_latency_distribution_bounds, setup, teardown),
         cmocka_unit_test_setup_teardown(test_32_outstanding, setup, teardown),
         cmocka_unit_test_setup_teardown(test_counters_wrap, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bus_errors, setup, teardown),
