@@ -100,8 +100,15 @@ void cli_out_metrics(cli_out *o, const socmon_metrics *m, const double *values)
             return;
         printf("\n Metrics:\n\n");
     }
+    size_t hidden = 0;
     for (size_t i = 0; i < n; i++) {
         const socmon_metric_result_info *r = socmon_metrics_result(m, i);
+        /* Per-instance results that are 0 or undefined crowd the table (idle
+         * tiles); like zero counters they show with --all and in CSV/JSON. */
+        if (o->fmt == OUT_TABLE && !o->all && *r->instance && (values[i] == 0 || isnan(values[i]))) {
+            hidden++;
+            continue;
+        }
         const char *label = cli_metric_label(r->def, values[i]);
         char v[48];
         if (label)
@@ -125,6 +132,8 @@ void cli_out_metrics(cli_out *o, const socmon_metrics *m, const double *values)
     }
     if (tab) {
         socmon_table_print(tab, stdout, "  ");
+        if (hidden)
+            printf("  (%zu per-instance results are 0 or undefined and not shown; --all shows them)\n", hidden);
         socmon_table_free(tab);
     }
     if (arr)
