@@ -22,8 +22,16 @@ static int list_targets(void)
     for (size_t i = 0; i < socmon_target_count(); i++) {
         const socmon_target_ops *o = socmon_target_at(i);
         printf("%-8s %s%s\n", o->name, o->desc, o->simulated ? " (model)" : "");
-        if (o->options_help && *o->options_help)
-            printf("         options: %s\n", o->options_help);
+        if (o->options_help && *o->options_help) {
+            /* One option per line, aligned under the first. */
+            printf("         options:");
+            const char *p = o->options_help;
+            for (int first = 1; *p; first = 0) {
+                size_t len = strcspn(p, "\n");
+                printf("%s%.*s\n", first ? " " : "                  ", (int)len, p);
+                p += len + (p[len] == '\n');
+            }
+        }
         if (o->workloads && o->workloads[0]) {
             printf("         workloads:");
             for (const char *const *w = o->workloads; *w; w++)
