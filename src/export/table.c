@@ -138,8 +138,8 @@ void socmon_format_value(char *buf, size_t len, double v)
         snprintf(buf, len, "-");
     else if (isinf(v))
         snprintf(buf, len, v > 0 ? "inf" : "-inf");
-    else if (v == floor(v) && fabs(v) < 1e15)
-        snprintf(buf, len, "%.0f", v);
+    else if (fabs(v - nearbyint(v)) <= 1e-9 * fmax(1.0, fabs(v)) && fabs(v) < 1e15)
+        snprintf(buf, len, "%.0f", nearbyint(v)); /* whole up to float noise: 350, not 350.00 */
     else if (fabs(v) >= 1e6 || fabs(v) < 1e-3)
         snprintf(buf, len, "%.4g", v);
     else
