@@ -49,6 +49,11 @@ typedef struct socmon_target_ops {
     socmon_status (*advance)(void *priv, uint64_t ns, int *done);
     uint64_t (*now_ns)(void *priv);
     void (*close)(void *priv);       /* frees priv and the device */
+    /* Optional: 1 if this opened instance is real hardware although the
+     * target is a model by default (e.g. esp:devmem=1), so it is paced in
+     * real time. */
+    int (*hardware)(void *priv);
+    uint64_t default_interval_ns;    /* sampling interval when none is given; 0: 1 ms */
 } socmon_target_ops;
 
 size_t socmon_target_count(void);
@@ -66,6 +71,8 @@ socmon_device *socmon_target_device(const socmon_target *t);
 socmon_status socmon_target_start(socmon_target *t, const char *workload);
 socmon_status socmon_target_advance(socmon_target *t, uint64_t ns, int *done);
 uint64_t socmon_target_now_ns(const socmon_target *t);
+/* 1 if time on this target is real (hardware): sampling sleeps to deadlines. */
+int socmon_target_is_hardware(const socmon_target *t);
 /* Loads the target's built-in metric file (SOCMON_ENOENT if it has none). */
 socmon_status socmon_target_metrics(const socmon_target *t, socmon_metricset **out);
 

@@ -40,6 +40,9 @@ socmon_status cli_bind_metrics(const socmon_metricset *ms, const socmon_counter 
                                size_t nparams, const char *const *pnames, const double *pvalues,
                                socmon_metrics **out);
 
+/* The interval to sample at: the user's, else the target's default, else 1 ms. */
+uint64_t cli_interval(const socmon_target *t, uint64_t given_ns, int given);
+
 /* Human-readable duration, e.g. "1.200 ms". */
 void cli_format_ns(char *buf, size_t len, uint64_t ns);
 

@@ -81,13 +81,15 @@ int cmd_record(int argc, char **argv)
     socmon_recording *rec = NULL;
     socmon_status st = cli_session_open(&cs, o.target, o.events, o.trace);
     const socmon_target_ops *ops = cs.target ? socmon_target_ops_of(cs.target) : NULL;
-    if (st == SOCMON_OK && !ops->simulated && !o.duration_ns) {
+    if (st == SOCMON_OK && socmon_target_is_hardware(cs.target) && !o.duration_ns) {
         fprintf(stderr, "socmon record: target '%s' is hardware: give a duration with -d\n", ops->name);
         cli_session_close(&cs);
         return 2;
     }
-    if (st == SOCMON_OK)
+    if (st == SOCMON_OK) {
+        o.interval_ns = cli_interval(cs.target, o.interval_ns, o.interval_set);
         st = socmon_recording_new(cs.set, socmon_target_spec(cs.target), o.interval_ns, &rec);
+    }
     if (st == SOCMON_OK)
         st = socmon_target_start(cs.target, o.workload);
     if (st != SOCMON_OK) {
@@ -113,7 +115,7 @@ int cmd_record(int argc, char **argv)
         cli_format_ns(iv, sizeof iv, o.interval_ns);
         printf("recording target '%s'%s%s, %zu counters every %s%s\n", socmon_target_spec(cs.target),
                o.workload ? ", workload " : "", o.workload ? o.workload : "", socmon_set_size(cs.set), iv,
-               o.realtime || !ops->simulated ? " (real time)" : " (simulated time)");
+               o.realtime || socmon_target_is_hardware(cs.target) ? " (real time)" : " (simulated time)");
     }
     socmon_sampler_opts so = {o.interval_ns, o.duration_ns, o.realtime};
     socmon_sampler_stats stats = {0};

@@ -41,7 +41,8 @@ static socmon_status run(cli_session *cs, const cli_opts *o, uint64_t *acc, uint
     socmon_status st = socmon_target_start(cs->target, o->workload);
     if (st != SOCMON_OK)
         return st;
-    socmon_sampler_opts so = {o->interval_ns, o->duration_ns, o->realtime};
+    socmon_sampler_opts so = {cli_interval(cs->target, o->interval_ns, o->interval_set), o->duration_ns,
+                              o->realtime};
     uint64_t t0 = socmon_target_now_ns(cs->target);
     st = socmon_sampler_run(cs->target, cs->set, &so, NULL, acc ? accumulate : NULL, acc, NULL);
     *elapsed = socmon_target_now_ns(cs->target) - t0;
@@ -68,7 +69,7 @@ int cmd_stat(int argc, char **argv)
         return rc;
     }
     const socmon_target_ops *ops = socmon_target_ops_of(cs.target);
-    if (!ops->simulated && !o.duration_ns) {
+    if (socmon_target_is_hardware(cs.target) && !o.duration_ns) {
         fprintf(stderr, "socmon stat: target '%s' is hardware: give a duration with -d\n", ops->name);
         cli_session_close(&cs);
         return 2;

@@ -131,3 +131,11 @@ void cli_session_close(cli_session *cs)
     socmon_target_close(cs->target);
     memset(cs, 0, sizeof *cs);
 }
+
+uint64_t cli_interval(const socmon_target *t, uint64_t given_ns, int given)
+{
+    const socmon_target_ops *ops = socmon_target_ops_of(t);
+    if (given || !ops || !ops->default_interval_ns)
+        return given_ns;
+    return ops->default_interval_ns;
+}

@@ -25,7 +25,8 @@ static const struct {
      "-d, --duration TIME   how long to run (e.g. 10ms, 2s; bare numbers are ms). Default: until\n"
      "                        the workload finishes"},
     {OPT_INTERVAL, {"interval", required_argument, 0, 'I'},
-     "-I, --interval TIME   sampling interval (e.g. 200us, 50ms; bare numbers are ms; default 1ms)"},
+     "-I, --interval TIME   sampling interval (e.g. 200us, 50ms; bare numbers are ms; default: the\n"
+     "                        target's, 1ms for most, 50ms for zynq)"},
     {OPT_OUTPUT, {"output", required_argument, 0, 'o'}, "-o, --output FILE     recording to write (default socmon.rec)"},
     {OPT_INPUT, {"input", required_argument, 0, 'i'}, "-i, --input FILE      recording to read (default socmon.rec)"},
     {OPT_REALTIME, {"realtime", no_argument, 0, 'R'},
@@ -101,6 +102,7 @@ int cli_parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE *)
             break;
         case 'd':
         case 'I':
+            o->interval_set |= c == 'I';
             if (cli_parse_duration(optarg, c == 'd' ? &o->duration_ns : &o->interval_ns) != 0) {
                 fprintf(stderr, "socmon %s: bad %s '%s' (expected e.g. 500us, 10ms, 2s; at least 1ns)\n",
                         argv[0], c == 'd' ? "duration" : "interval", optarg);

@@ -29,6 +29,7 @@ typedef struct cli_opts {
     char sep;
     int all, realtime, quiet, summary;
     uint64_t duration_ns, interval_ns;
+    int interval_set;       /* -I given; otherwise the target's default applies */
     unsigned every;
 } cli_opts;
 

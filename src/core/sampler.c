@@ -62,7 +62,7 @@ socmon_status socmon_sampler_run(socmon_target *t, socmon_set *set, const socmon
     if (st != SOCMON_OK)
         return st;
     const socmon_target_ops *ops = socmon_target_ops_of(t);
-    int realtime = opts->realtime || !ops->simulated;
+    int realtime = opts->realtime || socmon_target_is_hardware(t);
     if (!realtime && opts->duration_ns == 0 && !ops->workloads)
         return socmon_fail(SOCMON_EINVAL, "target '%s' has no workload to finish: give a duration", ops->name);
 

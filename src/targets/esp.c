@@ -164,6 +164,11 @@ static uint64_t esp_now(void *priv)
     return e->soc ? socmon_esp_soc_now_ns(e->soc) : mono_ns() - e->t0_ns;
 }
 
+static int esp_hardware(void *priv)
+{
+    return ((esp_target *)priv)->soc == NULL;
+}
+
 const socmon_target_ops socmon_target_esp_ops = {
     .name = "esp",
     .desc = "ESP SoC tile monitors (59 per tile) on the virtual SoC, or on silicon with devmem=1",
@@ -182,4 +187,5 @@ const socmon_target_ops socmon_target_esp_ops = {
     .advance = esp_advance,
     .now_ns = esp_now,
     .close = esp_close,
+    .hardware = esp_hardware,
 };

@@ -183,6 +183,13 @@ uint64_t socmon_target_now_ns(const socmon_target *t)
     return t ? t->ops->now_ns(t->priv) : 0;
 }
 
+int socmon_target_is_hardware(const socmon_target *t)
+{
+    if (!t)
+        return 0;
+    return !t->ops->simulated || (t->ops->hardware && t->ops->hardware(t->priv));
+}
+
 socmon_status socmon_target_metrics(const socmon_target *t, socmon_metricset **out)
 {
     if (!t || !out)

@@ -345,6 +345,11 @@ static uint64_t zynq_now(void *priv)
 
 static const char *const zynq_workloads[] = {"mixed", "steady", "idle", NULL};
 
+static int zynq_hardware(void *priv)
+{
+    return ((zynq_target *)priv)->soc == NULL;
+}
+
 const socmon_target_ops socmon_target_zynq_ops = {
     .name = "zynq",
     .desc = "Zynq-7000 model: AXI Performance Monitor (PL) and two Cortex-A9 PMUs (PS)",
@@ -358,7 +363,7 @@ const socmon_target_ops socmon_target_zynq_ops = {
                     "duration_ms=N workload length in simulated ms, 0 = endless (2000)\n"
                     "seed=N        latency draws (fixed default: runs repeat exactly)\n"
                     "trace_bus=F   log every register access to F ('-' = stderr)\n"
-                    "hw=1          a real Zynq instead of the model (use --realtime)\n"
+                    "hw=1          a real Zynq instead of the model (sampled in real time)\n"
                     "apm_dev=F     hw: the APM's UIO device, map 0 (e.g. /dev/uio0; required)\n"
                     "mem_dev=F     hw: memory device for the PMU windows (/dev/mem; required)\n"
                     "apm_mhz=N     APM core clock in MHz (200)\n"
@@ -376,4 +381,6 @@ const socmon_target_ops socmon_target_zynq_ops = {
     .advance = zynq_advance,
     .now_ns = zynq_now,
     .close = zynq_close,
+    .hardware = zynq_hardware,
+    .default_interval_ns = 50000000, /* the monitor framework's default */
 };

@@ -101,6 +101,10 @@ expect 0 "Performance counter stats" -- "$BIN" stat -e 'tile1.ddr_accesses' --tr
 grep -q '^W 0x[0-9a-f]* = 0x00000001' "$TMP/trace.txt" && grep -q '^R 0x' "$TMP/trace.txt" && ok \
     || bad "bus trace lacks burst writes or reads: $(head -3 "$TMP/trace.txt")"
 
+# A target's own default interval applies when -I is not given (zynq: 50 ms).
+expect 0 "every 50.000 ms" -- "$BIN" record -t zynq -d 100ms -o "$TMP/z.rec"
+expect 0 "every 1.000 ms" -- "$BIN" record -t zynq -d 3ms -I 1ms -o "$TMP/z.rec"
+
 # Bad recordings get a clear error, never a crash.
 expect 1 "report: " -- "$BIN" report -i "$TMP/missing.rec"
 head -c 100 "$TMP/r.rec" > "$TMP/trunc.rec"

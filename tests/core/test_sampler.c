@@ -129,6 +129,37 @@ static void test_callback_error_stops(void **state)
     socmon_target_close(t);
 }
 
+static int always_hardware(void *priv)
+{
+    return 1;
+}
+
+static void test_hardware_instance_of_a_model_target_is_paced(void **state)
+{
+    fake_cfg = (fake_target_cfg){1, {64}, {1.0}, {0}, 0, 1};
+    socmon_target *t;
+    socmon_set *set;
+    open_fake(&fake_target_ops, &t, &set);
+    assert_false(socmon_target_is_hardware(t));
+    socmon_set_free(set);
+    socmon_target_close(t);
+
+    /* Like esp:devmem=1: a model target whose opened instance is silicon. */
+    socmon_target_ops ops = fake_target_ops;
+    ops.hardware = always_hardware;
+    open_fake(&ops, &t, &set);
+    assert_true(socmon_target_is_hardware(t));
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    socmon_sampler_opts o = {5000000, 20000000, 0};
+    assert_int_equal(socmon_sampler_run(t, set, &o, NULL, NULL, NULL, NULL), SOCMON_OK);
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    double wall = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
+    assert_true(wall >= 0.019); /* slept to its deadlines instead of simulating */
+    socmon_set_free(set);
+    socmon_target_close(t);
+}
+
 static void test_realtime_marks_missed_intervals(void **state)
 {
     fake_cfg = (fake_target_cfg){1, {64}, {1.0}, {0}, 0, 0};
@@ -171,6 +202,7 @@ int main(void)
         cmocka_unit_test(test_narrow_counter_wraps_every_interval),
         cmocka_unit_test(test_runs_until_workload_done),
         cmocka_unit_test(test_callback_error_stops),
+        cmocka_unit_test(test_hardware_instance_of_a_model_target_is_paced),
         cmocka_unit_test(test_realtime_marks_missed_intervals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
