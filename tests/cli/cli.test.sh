@@ -1,30 +1,7 @@
 #!/bin/sh
 # The socmon command line as a user meets it: help, errors, every output
 # format, and a record/report round trip on the virtual ESP SoC.
-set -u
-BIN=${SOCMON_BIN:?SOCMON_BIN must point at the socmon binary}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-
-# expect CODE PATTERN -- command...: exit code and a pattern in stdout+stderr
-expect() {
-    code=$1 pat=$2
-    shift 3
-    out=$("$@" 2>&1)
-    rc=$?
-    if [ "$rc" != "$code" ]; then
-        bad "$* exited $rc, expected $code"; echo "$out" | head -20; return
-    fi
-    if ! printf '%s' "$out" | grep -q -- "$pat"; then
-        bad "$*: output lacks '$pat'"; echo "$out" | head -20; return
-    fi
-    ok
-}
+. "${SOCMON_SRC:?SOCMON_SRC must point at the source tree}/tests/support/expect.sh"
 
 expect 0 "usage: socmon" -- "$BIN" --help
 expect 2 "usage: socmon" -- "$BIN"
@@ -112,5 +89,4 @@ expect 1 "report: " -- "$BIN" report -i "$TMP/trunc.rec"
 printf 'not a recording at all' > "$TMP/junk.rec"
 expect 1 "report: " -- "$BIN" report -i "$TMP/junk.rec"
 
-echo "cli: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish "cli"

@@ -1,13 +1,8 @@
 #!/bin/sh
 # The README's main job on the ESP target, as a user runs it: stat and record
 # on the virtual SoC, with the ESP metrics, hot spots and target options.
-set -u
-BIN=${SOCMON_BIN:?SOCMON_BIN must point at the socmon binary}
+. "${SOCMON_SRC:?SOCMON_SRC must point at the source tree}/tests/support/expect.sh"
 SRC=${SOCMON_SRC:?SOCMON_SRC must point at the source tree}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-fail=0
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
 out=$("$BIN" stat -t esp -w multifft 2>&1) || bad "stat -t esp -w multifft exited $?"
 for pat in "tile2.acc_invocations" "tile1.ddr_accesses" "acc_util " "llc_hit_rate" \
@@ -39,5 +34,4 @@ printf '%s' "$out" | grep -q "/nonexistent.soc" || bad "missing soc file: '$out'
 grep -q "^W 0x60090000 = 0x00000001" "$TMP/bus.txt" || bad "no burst write to tile 0 in the bus trace"
 grep -q "^W 0x60090000 = 0x00000000" "$TMP/bus.txt" || bad "no burst release of tile 0 in the bus trace"
 
-[ "$fail" = 0 ] && echo "esp_cli: all checks passed"
-exit "$fail"
+finish "esp cli"

@@ -1,27 +1,7 @@
 #!/bin/sh
 # socmon stat/record/report on the "tensix" target: the bound each kernel
 # shape is built for is the one shown, and bad options are named.
-set -u
-BIN=${SOCMON_BIN:?SOCMON_BIN must point at the socmon binary}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-pass=0
-fail=0
-
-# expect CODE PATTERN -- command...: exit code and a pattern in stdout+stderr
-expect() {
-    code=$1 pat=$2
-    shift 3
-    out=$("$@" 2>&1)
-    rc=$?
-    if [ "$rc" != "$code" ]; then
-        fail=$((fail + 1)); echo "FAIL: $* exited $rc, expected $code"; echo "$out" | head -20; return
-    fi
-    if ! printf '%s' "$out" | grep -q -- "$pat"; then
-        fail=$((fail + 1)); echo "FAIL: $*: output lacks '$pat'"; echo "$out" | head -40; return
-    fi
-    pass=$((pass + 1))
-}
+. "${SOCMON_SRC:?SOCMON_SRC must point at the source tree}/tests/support/expect.sh"
 
 expect 0 "^tensix " -- "$BIN" list
 for b in math unpack pack; do
@@ -41,5 +21,4 @@ expect 1 "tiles '0' out of range" -- "$BIN" stat -t tensix:tiles=0
 expect 1 "l1_mux=2 must be 0 or 1" -- "$BIN" stat -t tensix:l1_mux=2
 expect 1 "unknown workload 'conv' (known: matmul)" -- "$BIN" stat -t tensix -w conv
 
-echo "tensix cli: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish "tensix cli"

@@ -1,27 +1,7 @@
 #!/bin/sh
 # socmon list/stat/record/report on the "zynq" target: PL and PS metrics on
 # one live line and in the recording, bad options named.
-set -u
-BIN=${SOCMON_BIN:?SOCMON_BIN must point at the socmon binary}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-pass=0
-fail=0
-
-# expect CODE PATTERN -- command...: exit code and a pattern in stdout+stderr
-expect() {
-    code=$1 pat=$2
-    shift 3
-    out=$("$@" 2>&1)
-    rc=$?
-    if [ "$rc" != "$code" ]; then
-        fail=$((fail + 1)); echo "FAIL: $* exited $rc, expected $code"; echo "$out" | head -20; return
-    fi
-    if ! printf '%s' "$out" | grep -q -- "$pat"; then
-        fail=$((fail + 1)); echo "FAIL: $*: output lacks '$pat'"; echo "$out" | head -40; return
-    fi
-    pass=$((pass + 1))
-}
+. "${SOCMON_SRC:?SOCMON_SRC must point at the source tree}/tests/support/expect.sh"
 
 expect 0 "^zynq " -- "$BIN" list
 # configured traffic comes back: 5 slots x 300 MB/s of writes
@@ -40,5 +20,4 @@ expect 1 "burst 100" -- "$BIN" stat -t "zynq:burst=100"
 expect 1 "slots=12" -- "$BIN" stat -t "zynq:slots=12"
 expect 1 "mem_dev" -- "$BIN" stat -t "zynq:hw=1,apm_dev=$TMP/none"
 
-echo "zynq cli: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish "zynq cli"
