@@ -4,34 +4,34 @@
 . "${SOCMON_SRC:?SOCMON_SRC must point at the source tree}/tests/support/expect.sh"
 SRC=${SOCMON_SRC:?SOCMON_SRC must point at the source tree}
 
-out=$("$BIN" stat -t esp -w multifft 2>&1) || bad "stat -t esp -w multifft exited $?"
+out=$("$BIN" stat -t esp -w multifft 2>&1) && ok || bad "stat -t esp -w multifft exited $?"
 for pat in "tile2.acc_invocations" "tile1.ddr_accesses" "acc_util " "llc_hit_rate" \
            "noc_bp_hot_plane" "Hot spots" "noc_bp_p"; do
-    printf '%s' "$out" | grep -q -- "$pat" || bad "stat output lacks '$pat'"
+    printf '%s' "$out" | grep -q -- "$pat" && ok || bad "stat output lacks '$pat'"
 done
 # multifft keeps its accelerators busy: some utilisation, a finite communication share.
 util=$(printf '%s\n' "$out" | awk '$1 == "acc_util" && $2 == "tile2" { print $3 }')
-awk -v u="$util" 'BEGIN { exit !(u > 0 && u <= 100) }' || bad "acc_util tile2 '$util' not in (0, 100]"
+awk -v u="$util" 'BEGIN { exit !(u > 0 && u <= 100) }' && ok || bad "acc_util tile2 '$util' not in (0, 100]"
 
 # JSON output names every ESP metric; the 4x4 SoC file and another workload work.
-"$BIN" stat -t "esp:soc=$SRC/socs/esp_4x4.soc" -w acc_sweep --json >"$TMP/s.json" 2>&1 ||
+"$BIN" stat -t "esp:soc=$SRC/socs/esp_4x4.soc" -w acc_sweep --json >"$TMP/s.json" 2>&1 && ok ||
     bad "stat on esp_4x4.soc exited $?"
-grep -q '"tile15' "$TMP/s.json" || bad "4x4 JSON lacks tile15"
+grep -q '"tile15' "$TMP/s.json" && ok || bad "4x4 JSON lacks tile15"
 
 # record / report round trip at the README's interval.
-"$BIN" record -t esp -w multifft -I 200us -o "$TMP/r.rec" >/dev/null 2>&1 || bad "record exited $?"
-"$BIN" report -i "$TMP/r.rec" --summary >"$TMP/rep.txt" 2>&1 || bad "report exited $?"
-grep -q "acc_tot_cycles" "$TMP/rep.txt" || bad "report lacks acc_tot_cycles"
+"$BIN" record -t esp -w multifft -I 200us -o "$TMP/r.rec" >/dev/null 2>&1 && ok || bad "record exited $?"
+"$BIN" report -i "$TMP/r.rec" --summary >"$TMP/rep.txt" 2>&1 && ok || bad "report exited $?"
+grep -q "acc_tot_cycles" "$TMP/rep.txt" && ok || bad "report lacks acc_tot_cycles"
 
 # Bad target options are errors naming the option.
-out=$("$BIN" stat -t esp:bogus=1 2>&1) && bad "esp:bogus=1 succeeded"
-printf '%s' "$out" | grep -q "unknown option 'bogus'" || bad "esp:bogus=1: '$out'"
-out=$("$BIN" stat -t esp:soc=/nonexistent.soc 2>&1) && bad "missing soc file succeeded"
-printf '%s' "$out" | grep -q "/nonexistent.soc" || bad "missing soc file: '$out'"
+out=$("$BIN" stat -t esp:bogus=1 2>&1) && bad "esp:bogus=1 succeeded" || ok
+printf '%s' "$out" | grep -q "unknown option 'bogus'" && ok || bad "esp:bogus=1: '$out'"
+out=$("$BIN" stat -t esp:soc=/nonexistent.soc 2>&1) && bad "missing soc file succeeded" || ok
+printf '%s' "$out" | grep -q "/nonexistent.soc" && ok || bad "missing soc file: '$out'"
 
 # --trace-bus shows the snapshot protocol: burst writes around monitor reads.
-"$BIN" stat -t esp -w idle -d 1ms --trace-bus "$TMP/bus.txt" >/dev/null 2>&1 || bad "trace-bus run exited $?"
-grep -q "^W 0x60090000 = 0x00000001" "$TMP/bus.txt" || bad "no burst write to tile 0 in the bus trace"
-grep -q "^W 0x60090000 = 0x00000000" "$TMP/bus.txt" || bad "no burst release of tile 0 in the bus trace"
+"$BIN" stat -t esp -w idle -d 1ms --trace-bus "$TMP/bus.txt" >/dev/null 2>&1 && ok || bad "trace-bus run exited $?"
+grep -q "^W 0x60090000 = 0x00000001" "$TMP/bus.txt" && ok || bad "no burst write to tile 0 in the bus trace"
+grep -q "^W 0x60090000 = 0x00000000" "$TMP/bus.txt" && ok || bad "no burst release of tile 0 in the bus trace"
 
 finish "esp cli"
