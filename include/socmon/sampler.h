@@ -3,9 +3,12 @@
  * On a simulated target it advances the model by exactly one interval per
  * sample. With realtime pacing (always on hardware, optional on models) it
  * sleeps to absolute deadlines on CLOCK_MONOTONIC, so lateness never
- * accumulates; a wake-up later than one whole interval records the sample as
- * SOCMON_SAMPLE_MISSED with the count of intervals missed: never silently
- * merged into its neighbour. The sampler refuses an interval longer than the
+ * accumulates. On hardware, a wake-up later than one whole interval records
+ * the sample as SOCMON_SAMPLE_MISSED with the count of intervals missed: never
+ * silently merged into its neighbour. A model paced in real time loses
+ * nothing when the host is late (its clock only moves when advanced), so the
+ * sampler catches up, taking the late samples at their exact simulated
+ * instants; the lateness shows in the jitter statistics. The sampler refuses an interval longer than the
  * shortest socmon_max_interval_ns of the set's counters, because a counter
  * could then wrap twice unseen. */
 #ifndef SOCMON_SAMPLER_H

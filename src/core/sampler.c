@@ -62,7 +62,8 @@ socmon_status socmon_sampler_run(socmon_target *t, socmon_set *set, const socmon
     if (st != SOCMON_OK)
         return st;
     const socmon_target_ops *ops = socmon_target_ops_of(t);
-    int realtime = opts->realtime || socmon_target_is_hardware(t);
+    int hardware = socmon_target_is_hardware(t);
+    int realtime = opts->realtime || hardware;
     if (!realtime && opts->duration_ns == 0 && !ops->workloads)
         return socmon_fail(SOCMON_EINVAL, "target '%s' has no workload to finish: give a duration", ops->name);
 
@@ -103,9 +104,11 @@ socmon_status socmon_sampler_run(socmon_target *t, socmon_set *set, const socmon
             if (late > s.jitter_max_ns)
                 s.jitter_max_ns = late;
             jitter_sum += (double)late;
-            /* Woke a whole interval (or more) late: those intervals are gone.
-             * Say so in the sample instead of stretching it silently. */
-            if (late >= opts->interval_ns) {
+            /* Woke a whole interval (or more) late. On hardware those
+             * intervals are gone: say so in the sample instead of stretching
+             * it silently. A model's clock waited for us, so nothing was lost:
+             * take the backlog of samples at their exact simulated instants. */
+            if (late >= opts->interval_ns && hardware) {
                 missed = (uint32_t)(late / opts->interval_ns);
                 deadline += (uint64_t)missed * opts->interval_ns;
                 step += (uint64_t)missed * opts->interval_ns;
