@@ -72,10 +72,16 @@ static inline void check_laws(const socmon_esp_soc *soc, const char *label)
         LAW_EQ(law_sum(soc, MEM, SOCMON_ESP_MON_NOC_INJ + 1), coh_fwd, "mem plane-1 injections == forwards");
         LAW_EQ(law_sum(soc, -1, SOCMON_ESP_MON_NOC_INJ + 2), rsp_snd + rsp_rcv,
                "plane-2 injections == responses sent + received");
-        LAW_EQ(law_sum(soc, ACC, SOCMON_ESP_MON_NOC_INJ + 3), dma_req + cdma_req,
-               "DMA requests issued by accelerators == DMA requests received at memory");
-        LAW_EQ(law_sum(soc, MEM, SOCMON_ESP_MON_NOC_INJ + 5), dma_rsp + cdma_rsp,
-               "mem plane-5 injections == DMA responses sent");
+        /* ESP's crossed DMA planes: requests on NoC6 (plane 5), responses on
+         * NoC4 (plane 3); coherent DMA the other way round. */
+        LAW_EQ(law_sum(soc, ACC, SOCMON_ESP_MON_NOC_INJ + 5), dma_req,
+               "accelerator plane-5 injections == DMA requests received at memory");
+        LAW_EQ(law_sum(soc, ACC, SOCMON_ESP_MON_NOC_INJ + 3), cdma_req,
+               "accelerator plane-3 injections == coherent-DMA requests received at memory");
+        LAW_EQ(law_sum(soc, MEM, SOCMON_ESP_MON_NOC_INJ + 3), dma_rsp,
+               "mem plane-3 injections == DMA responses sent");
+        LAW_EQ(law_sum(soc, MEM, SOCMON_ESP_MON_NOC_INJ + 5), cdma_rsp,
+               "mem plane-5 injections == coherent-DMA responses sent");
         LAW_EQ(dma_req, st.dma_lines[0] + st.dma_lines[1], "DMA requests == non-/LLC-coherent lines");
         LAW_EQ(cdma_req, st.dma_lines[2], "coherent-DMA requests == coherent-DMA lines");
         LAW_EQ(l2_acc, st.l2_accesses, "L2 hits + misses == L2 accesses");
@@ -86,7 +92,7 @@ static inline void check_laws(const socmon_esp_soc *soc, const char *label)
             fail_msg("%s: more DMA responses than requests", label);
     } else {
         LAW_EQ(coh_req + coh_fwd + dma_req + cdma_req + l2_acc, 0, "no coherence monitors without caches");
-        LAW_EQ(law_sum(soc, ACC, SOCMON_ESP_MON_NOC_INJ + 3), st.dma_lines[0],
+        LAW_EQ(law_sum(soc, ACC, SOCMON_ESP_MON_NOC_INJ + 5), st.dma_lines[0],
                "DMA requests issued == non-coherent DMA lines");
     }
     LAW_EQ(law_sum(soc, MEM, SOCMON_ESP_MON_DDR),

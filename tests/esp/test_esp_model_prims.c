@@ -48,8 +48,8 @@ static void test_noncoherent_dma(void **state)
     assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_DDR), 63);
     assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_LLC_HIT) + pk(state, MEM, SOCMON_ESP_MON_LLC_MISS), 0);
     assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_COH_DMA_REQ), 0);
-    assert_int_equal(inj(state, ACC1, 3), 63);
-    assert_int_equal(inj(state, MEM, 5), 32);
+    assert_int_equal(inj(state, ACC1, 5), 63); /* requests on NoC6 */
+    assert_int_equal(inj(state, MEM, 3), 32);  /* responses on NoC4 */
     assert_int_equal(pk(state, ACC1, SOCMON_ESP_MON_ACC_INVOC), 1);
     assert_int_equal(pk(state, ACC1, SOCMON_ESP_MON_ACC_TLB), 16 + 1);
     uint64_t tot = law_acc64(*state, ACC1, SOCMON_ESP_MON_ACC_TOT_LO);
@@ -85,6 +85,11 @@ static void test_coherent_dma(void **state)
     assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_COH_DMA_REQ), 63);
     assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_COH_DMA_RSP), 32);
     assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_DMA_REQ), 0);
+    /* Coherent DMA crosses the other way: requests on NoC4, responses on NoC6. */
+    assert_int_equal(inj(state, 4, 3), 63);
+    assert_int_equal(inj(state, 4, 5), 0);
+    assert_int_equal(inj(state, MEM, 5), 32);
+    assert_int_equal(inj(state, MEM, 3), 0);
     assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_LLC_MISS), 32);
     assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_LLC_HIT), 31);
     assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_COH_FWD), 0);

@@ -112,14 +112,14 @@ static void test_noc_stress_backpressure(void **state)
     assert_int_equal(socmon_esp_soc_new(&d, &soc), SOCMON_OK);
     run_to_done(soc, "noc_stress");
     /* The memory tile (1) takes one flit per cycle per plane: the DMA request
-     * plane (3) backs up into its East and South inputs. */
-    uint32_t east = socmon_esp_soc_peek(soc, 1, SOCMON_ESP_MON_NOC_QFULL + 3 * 5 + 1);
-    uint32_t south = socmon_esp_soc_peek(soc, 1, SOCMON_ESP_MON_NOC_QFULL + 3 * 5 + 3);
+     * plane (5, ESP's NoC6) backs up into its East and South inputs. */
+    uint32_t east = socmon_esp_soc_peek(soc, 1, SOCMON_ESP_MON_NOC_QFULL + 5 * 5 + 1);
+    uint32_t south = socmon_esp_soc_peek(soc, 1, SOCMON_ESP_MON_NOC_QFULL + 5 * 5 + 3);
     assert_true(east > 1000);
     assert_true(south > 1000);
     /* Nothing comes from the west or north of tile 1 on that plane. */
-    assert_int_equal(socmon_esp_soc_peek(soc, 1, SOCMON_ESP_MON_NOC_QFULL + 3 * 5 + 2), 0);
-    assert_int_equal(socmon_esp_soc_peek(soc, 1, SOCMON_ESP_MON_NOC_QFULL + 3 * 5 + 4), 0);
+    assert_int_equal(socmon_esp_soc_peek(soc, 1, SOCMON_ESP_MON_NOC_QFULL + 5 * 5 + 2), 0);
+    assert_int_equal(socmon_esp_soc_peek(soc, 1, SOCMON_ESP_MON_NOC_QFULL + 5 * 5 + 4), 0);
     check_laws(soc, "noc_stress");
     socmon_esp_soc_free(soc);
 }
@@ -286,7 +286,7 @@ static void test_xy_routing(void **state)
     assert_int_equal(socmon_esp_soc_new(&d, &soc), SOCMON_OK);
     run_to_done(soc, "noc_stress");
     check_laws(soc, "noc_stress 3x3");
-    const unsigned P = 3, BP = SOCMON_ESP_MON_NOC_QFULL + P * 5;
+    const unsigned P = 5, BP = SOCMON_ESP_MON_NOC_QFULL + P * 5; /* DMA requests: NoC6 */
     enum { L, E, W, S, N };
     assert_true(socmon_esp_soc_peek(soc, 1, BP + W) > 0);
     assert_true(socmon_esp_soc_peek(soc, 1, BP + E) > 0);
@@ -327,7 +327,9 @@ static void test_causality_mid_run(void **state)
             uint64_t dreq = law_sum(soc, MEM, SOCMON_ESP_MON_DMA_REQ) + law_sum(soc, MEM, SOCMON_ESP_MON_COH_DMA_REQ);
             uint64_t drsp = law_sum(soc, MEM, SOCMON_ESP_MON_DMA_RSP) + law_sum(soc, MEM, SOCMON_ESP_MON_COH_DMA_RSP);
             uint64_t creq = law_sum(soc, MEM, SOCMON_ESP_MON_COH_REQ);
-            assert_true(dreq <= law_sum(soc, ACC, SOCMON_ESP_MON_NOC_INJ + 3));
+            /* DMA requests ride NoC6 (plane 5), coherent-DMA requests NoC4 (plane 3). */
+            assert_true(dreq <= law_sum(soc, ACC, SOCMON_ESP_MON_NOC_INJ + 3) +
+                                    law_sum(soc, ACC, SOCMON_ESP_MON_NOC_INJ + 5));
             assert_true(drsp <= dreq);
             assert_true(creq <= law_sum(soc, -1, SOCMON_ESP_MON_NOC_INJ + 0));
             assert_true(law_sum(soc, MEM, SOCMON_ESP_MON_COH_RSP_SND) <= creq);

@@ -24,14 +24,14 @@ static void test_wrap_32(void **state)
     socmon_esp_soc *soc = fresh();
     assert_int_equal(socmon_esp_soc_poke(soc, CPU, SOCMON_ESP_MON_L2_HIT, 0xFFFFFFF0u), SOCMON_OK);
     assert_int_equal(socmon_esp_soc_poke(soc, MEM, SOCMON_ESP_MON_DDR, 0xFFFFFFF6u), SOCMON_OK);
-    assert_int_equal(socmon_esp_soc_poke(soc, ACC1, SOCMON_ESP_MON_NOC_INJ + 3, 0xFFFFFFFFu), SOCMON_OK);
+    assert_int_equal(socmon_esp_soc_poke(soc, ACC1, SOCMON_ESP_MON_NOC_INJ + 5, 0xFFFFFFFFu), SOCMON_OK);
     assert_int_equal(socmon_esp_soc_poke(soc, MEM, SOCMON_ESP_MON_COH_REQ, 0xFFFFFF00u), SOCMON_OK);
     assert_int_equal(socmon_esp_soc_poke(soc, MEM, SOCMON_ESP_MON_COH_RSP_SND, 0xFFFFFF00u), SOCMON_OK);
     assert_int_equal(socmon_esp_soc_cpu_access(soc, 0, 128, 0, 1024), SOCMON_OK);         /* 64 hits */
     assert_int_equal(socmon_esp_soc_peek(soc, CPU, SOCMON_ESP_MON_L2_HIT), 0x30);
     assert_int_equal(socmon_esp_soc_acc_invoke(soc, 1, 1000, SOCMON_ESP_COH_NONE), SOCMON_OK); /* 63 lines */
     assert_int_equal(socmon_esp_soc_peek(soc, MEM, SOCMON_ESP_MON_DDR), (0xFFFFFFF6u + 64 + 63) & 0xFFFFFFFFu);
-    assert_int_equal(socmon_esp_soc_peek(soc, ACC1, SOCMON_ESP_MON_NOC_INJ + 3), 62);
+    assert_int_equal(socmon_esp_soc_peek(soc, ACC1, SOCMON_ESP_MON_NOC_INJ + 5), 62);
     /* 8192 loads over 64 KiB: 6144 coherence requests, each answered. */
     assert_int_equal(socmon_esp_soc_cpu_access(soc, 0, 8192, 0, 65536), SOCMON_OK);
     uint32_t want = (uint32_t)(0xFFFFFF00u + 64 + 6144 - 1024 /* 1 KiB already in L2 */ / 16);

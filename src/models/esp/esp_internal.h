@@ -65,11 +65,12 @@ void esp_set_op(socmon_esp_soc *soc, unsigned tile, unsigned op);
 #define ESP_MAX_HOPS 6
 #define ESP_ACC_MAX_OUT 8u        /* outstanding DMA lines per accelerator */
 
-/* NoC planes (0-based; the monitors' plane p is ESP's NoC p+1). Planes 0-2 are
- * ESP's; ESP sends non-coherent DMA requests on NoC6 and responses on NoC4,
- * the model all DMA requests on 3 and responses on 5 (docs/esp-model.md). */
-enum { ESP_P_COH_REQ = 0, ESP_P_COH_FWD = 1, ESP_P_COH_RSP = 2, ESP_P_DMA_REQ = 3,
-       ESP_P_MISC = 4, ESP_P_DMA_RSP = 5, ESP_NPLANES = 6 };
+/* NoC planes (0-based; the monitors' plane p is ESP's NoC p+1), as ESP's
+ * tile queues use them (docs/esp-model.md). The two DMA planes cross: NoC6
+ * carries DMA requests and coherent-DMA responses, NoC4 DMA responses and
+ * coherent-DMA requests, so neither kind can block the other's replies. */
+enum { ESP_P_COH_REQ = 0, ESP_P_COH_FWD = 1, ESP_P_COH_RSP = 2, ESP_P_NOC4 = 3,
+       ESP_P_MISC = 4, ESP_P_NOC6 = 5, ESP_NPLANES = 6 };
 /* Router ports, in the monitors' direction order. */
 enum { ESP_D_LOCAL = 0, ESP_D_EAST, ESP_D_WEST, ESP_D_SOUTH, ESP_D_NORTH, ESP_NDIRS };
 

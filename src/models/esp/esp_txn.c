@@ -8,8 +8,9 @@
  *
  *   L2 miss     X->H Get [H->Y fwd, Y->H rsp]* H->X data      (planes 0, 1, 2)
  *   L2 evict    X->H Put, H->X ack                              (planes 0, 2)
- *   DMA read    A->H req [H->Y fwd, Y->H rsp]* H->A data        (planes 3, 1, 2, 5)
- *   DMA write   A->H req+data [H->Y fwd, Y->H rsp]*             (planes 3, 1, 2)
+ *   DMA read    A->H req [H->Y fwd, Y->H rsp]* H->A data        (planes 5, 1, 2, 3;
+ *                                                                coherent DMA: 3, 1, 2, 5)
+ *   DMA write   A->H req+data [H->Y fwd, Y->H rsp]*             (planes 5 or 3, 1, 2)
  *   uncached    C->H req [H->C data]                            (plane 4)
  *
  * [..]* are recalls: of the LLC's victim from the L2 holding it (the LLC is
@@ -220,7 +221,8 @@ int esp_txn_dma(socmon_esp_soc *soc, esp_act *act, unsigned A, uint64_t line, in
         return 0;
     unsigned H = esp_home(soc, line);
     int coh = mode == SOCMON_ESP_COH_DMA;
-    on_recv(hop(ch, A, H, ESP_P_DMA_REQ, write ? ESP_FLITS_DMA_WRITE : ESP_FLITS_CTRL), H,
+    unsigned req_plane = coh ? ESP_P_NOC4 : ESP_P_NOC6, rsp_plane = coh ? ESP_P_NOC6 : ESP_P_NOC4;
+    on_recv(hop(ch, A, H, req_plane, write ? ESP_FLITS_DMA_WRITE : ESP_FLITS_CTRL), H,
             coh ? SOCMON_ESP_MON_COH_DMA_REQ : SOCMON_ESP_MON_DMA_REQ);
     if (mode == SOCMON_ESP_COH_NONE) {
         /* Straight to DDR: the LLC is bypassed (software flushed it first). */
@@ -236,7 +238,7 @@ int esp_txn_dma(socmon_esp_soc *soc, esp_act *act, unsigned A, uint64_t line, in
             llc->dirty[s] = 1;
     }
     if (!write)
-        on_send(hop(ch, H, A, ESP_P_DMA_RSP, ESP_FLITS_DATA), H,
+        on_send(hop(ch, H, A, rsp_plane, ESP_FLITS_DATA), H,
                 coh ? SOCMON_ESP_MON_COH_DMA_RSP : SOCMON_ESP_MON_DMA_RSP);
     esp_noc_send(soc, ch);
     return 1;
