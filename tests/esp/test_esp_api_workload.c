@@ -154,6 +154,39 @@ static void test_esp_run(void **state)
     esp_monitor_free();
 }
 
+/* esp_run flushes as ESP's does: before a non-coherent run the CPU's dirty
+ * lines reach the LLC (coherence requests) and the LLC's reach DDR; a
+ * coherent-DMA run recalls instead and flushes nothing up front. */
+static void test_esp_run_flushes_like_esp(void **state)
+{
+    socmon_esp_soc *soc = socmon_esp_api_virtual_soc();
+    assert_non_null(soc);
+    esp_monitor_args_t a = {ESP_MON_READ_MANY,
+                            1 << ESP_MON_READ_MEM_REQS | 1 << ESP_MON_READ_DDR_ACCESSES, 0, 0, 0, 0};
+    esp_monitor_vals_t s, e, d;
+    struct esp_access acc = {.coherence = ACC_COH_NONE, .footprint = 64};
+    esp_thread_info_t cfg = {.run = true, .devname = "fft.1", .esp_desc = &acc};
+
+    assert_int_equal(socmon_esp_soc_cpu_access(soc, 0, 0, 512, 8192), SOCMON_OK); /* dirty L2 lines */
+    esp_monitor(a, &s);
+    esp_run(&cfg, 1);
+    assert_int_equal(esp_monitor_status(), SOCMON_OK);
+    esp_monitor(a, &e);
+    d = esp_monitor_diff(s, e);
+    assert_true(d.mem_reqs[0].coh_reqs > 0);               /* L2 write-backs (Puts) */
+    assert_true(d.ddr_accesses[0] > d.mem_reqs[0].dma_reqs); /* LLC write-backs + the DMA */
+
+    acc.coherence = ACC_COH_RECALL;
+    assert_int_equal(socmon_esp_soc_cpu_access(soc, 0, 0, 512, 8192), SOCMON_OK);
+    esp_monitor(a, &s);
+    esp_run(&cfg, 1);
+    esp_monitor(a, &e);
+    d = esp_monitor_diff(s, e);
+    assert_int_equal(d.mem_reqs[0].coh_reqs, 0);           /* no flush: recalls instead */
+    assert_true(d.mem_reqs[0].coh_dma_reqs > 0);
+    esp_monitor_free();
+}
+
 /* The API serialises its callers: readers on two threads see accelerator
  * runs a third thread starts through esp_run, counts never going backwards,
  * and each thread gets its own status. */
@@ -207,6 +240,7 @@ int main(void)
         cmocka_unit_test(test_counts_known_in_advance),
         cmocka_unit_test(test_wrap_while_counting),
         cmocka_unit_test(test_esp_run),
+        cmocka_unit_test(test_esp_run_flushes_like_esp),
         cmocka_unit_test(test_threads),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

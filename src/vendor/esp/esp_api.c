@@ -498,7 +498,13 @@ static socmon_status run_one(esp_thread_info_t *c)
                                           "esp_alloc buffer: how many bytes does it move?",
                            c->devname, c->hw_buf);
     uint64_t t0 = socmon_esp_soc_now_ns(ctx.soc);
-    st = socmon_esp_soc_acc_invoke(ctx.soc, acc, bytes, coh_map[coh]);
+    socmon_esp_coherence mode = coh_map[coh];
+    /* As ESP's esp_run: private caches are flushed before a DMA that does not
+     * recall them, and the LLC too before a non-coherent one. */
+    if (mode == SOCMON_ESP_COH_NONE || mode == SOCMON_ESP_COH_LLC)
+        st = socmon_esp_soc_flush(ctx.soc, mode == SOCMON_ESP_COH_NONE);
+    if (st == SOCMON_OK)
+        st = socmon_esp_soc_acc_invoke(ctx.soc, acc, bytes, mode);
     c->hw_ns = socmon_esp_soc_now_ns(ctx.soc) - t0;
     return st;
 }
