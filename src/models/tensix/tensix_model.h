@@ -37,6 +37,18 @@ typedef enum socmon_tensix_bound {
     SOCMON_TENSIX_NBOUNDS
 } socmon_tensix_bound;
 
+/* Which kernel runs (docs/tensix.md, "Kernels"). Every counter of the guide
+ * is driven by at least one of them. */
+typedef enum socmon_tensix_kernel {
+    SOCMON_TENSIX_KERNEL_MATMUL = 0, /* unpack A and B -> FPU matmul -> pack */
+    SOCMON_TENSIX_KERNEL_SFPU,       /* eltwise unary: unpack A -> datacopy + SFPU op -> pack */
+    SOCMON_TENSIX_KERNEL_REDUCE,     /* reduce with transpose: MOVE + FPU pool, THCON reconfiguration */
+    SOCMON_TENSIX_KERNEL_TOPK,       /* search: XSEARCH on every thread, SFPU compare/swap */
+    SOCMON_TENSIX_KERNEL_SYNC,       /* synthetic: every thread issues every type, waits on every condition */
+    SOCMON_TENSIX_NKERNELS
+} socmon_tensix_kernel;
+#define SOCMON_TENSIX_KERNEL_NAMES "matmul, sfpu, reduce, topk, sync"
+
 /* The guide's platform bandwidth table, plus a clock for cycles <-> ns. */
 typedef struct socmon_tensix_platform {
     const char *name;           /* "wormhole_b0", "blackhole", "quasar" */
@@ -55,6 +67,8 @@ const char *socmon_tensix_bound_name(socmon_tensix_bound b);
 socmon_status socmon_tensix_format_parse(const char *s, socmon_tensix_format *out);
 socmon_status socmon_tensix_fidelity_parse(const char *s, socmon_tensix_fidelity *out);
 socmon_status socmon_tensix_bound_parse(const char *s, socmon_tensix_bound *out);
+const char *socmon_tensix_kernel_name(socmon_tensix_kernel k);
+socmon_status socmon_tensix_kernel_parse(const char *s, socmon_tensix_kernel *out);
 
 typedef struct socmon_tensix_kernel_params {
     uint64_t tiles;                   /* 1..2^24 */
@@ -62,14 +76,15 @@ typedef struct socmon_tensix_kernel_params {
     socmon_tensix_fidelity fidelity;
     socmon_tensix_bound bound;
     const socmon_tensix_platform *platform;  /* NULL: Wormhole B0 */
+    socmon_tensix_kernel kernel;      /* default matmul */
 } socmon_tensix_kernel_params;
 
 void socmon_tensix_kernel_params_default(socmon_tensix_kernel_params *p);
-/* Sets one option: tiles=N, format=, fidelity=, bound=, platform=. Unknown
+/* Sets one option: tiles=N, format=, fidelity=, bound=, platform=, kernel=. Unknown
  * keys and bad values are errors naming them and the valid set. */
 socmon_status socmon_tensix_kernel_params_set(socmon_tensix_kernel_params *p, const char *key,
                                               const char *value);
-#define SOCMON_TENSIX_OPTION_KEYS "tiles, format, fidelity, bound, platform"
+#define SOCMON_TENSIX_OPTION_KEYS "tiles, format, fidelity, bound, platform, kernel"
 
 /* Per-tile stage costs in cycles, as the kernel model derives them. */
 typedef struct socmon_tensix_stage_costs {
@@ -95,6 +110,9 @@ socmon_status socmon_tensix_core_map(socmon_tensix_core *c, socmon_bus *model_bu
 
 /* Begins the kernel at the current cycle (again from tile 0 if it ran before). */
 socmon_status socmon_tensix_core_kernel_start(socmon_tensix_core *c);
+/* Selects the kernel the next kernel_start runs; a kernel still running is
+ * cut short where it is (its counts so far are kept, no counter goes back). */
+socmon_status socmon_tensix_core_set_kernel(socmon_tensix_core *c, socmon_tensix_kernel k);
 /* Runs `cycles` clock cycles; *done (may be NULL) = 1 once the kernel has ended. */
 socmon_status socmon_tensix_core_advance(socmon_tensix_core *c, uint64_t cycles, int *done);
 uint64_t socmon_tensix_core_now(const socmon_tensix_core *c);
