@@ -64,6 +64,11 @@ static const char *const le[][2] = {
     {"WAITING_FOR_PACK_IDLE_2", "THREAD_STALLS_2"},
 };
 
+/* The per-thread wait reasons (ids 31..57): each <= THREAD_STALLS_t. */
+static const char *const thread_waits[] = {"THCON_IDLE", "UNPACK_IDLE", "PACK_IDLE", "MATH_IDLE",
+                                           "NONZERO_SEM", "NONFULL_SEM", "MOVE_IDLE", "MMIO_IDLE",
+                                           "SFPU_IDLE"};
+
 static void check_window(const snap *a, const snap *b, const char *what)
 {
     uint64_t cycles = b->t - a->t;
@@ -78,6 +83,16 @@ static void check_window(const snap *a, const snap *b, const char *what)
                      (unsigned long long)d(a, b, le[k][0]), le[k][1],
                      (unsigned long long)d(a, b, le[k][1]), (unsigned long long)a->t,
                      (unsigned long long)b->t);
+    for (size_t w = 0; w < sizeof thread_waits / sizeof thread_waits[0]; w++)
+        for (int t = 0; t < 3; t++) {
+            char wait[48], stalls[32];
+            snprintf(wait, sizeof wait, "WAITING_FOR_%s_%d", thread_waits[w], t);
+            snprintf(stalls, sizeof stalls, "THREAD_STALLS_%d", t);
+            if (d(a, b, wait) > d(a, b, stalls))
+                fail_msg("%s: %s %llu > %s %llu over [%llu, %llu)", what, wait,
+                         (unsigned long long)d(a, b, wait), stalls, (unsigned long long)d(a, b, stalls),
+                         (unsigned long long)a->t, (unsigned long long)b->t);
+        }
 }
 
 static uint32_t lcg(uint32_t *s)
@@ -86,49 +101,57 @@ static uint32_t lcg(uint32_t *s)
     return *s >> 8;
 }
 
-/* Random windows over whole runs (fill, steady, drain, idle) of every kernel shape. */
+/* Snapshots of one run at random steps (fill, steady, drain, idle); checks
+ * every step and 200 random longer windows. */
+static void check_run(const socmon_tensix_kernel_params *p, uint32_t *seed)
+{
+    static snap s[400];
+    socmon_tensix_stage_costs k;
+    assert_int_equal(socmon_tensix_kernel_costs(p, &k), SOCMON_OK);
+    socmon_tensix_core *c;
+    assert_int_equal(socmon_tensix_core_new(p, &c), SOCMON_OK);
+    assert_int_equal(socmon_tensix_core_kernel_start(c), SOCMON_OK);
+    uint64_t span = k.total + 200;
+    take(c, &s[0]);
+    size_t n = 1;
+    while (n < 400 && socmon_tensix_core_now(c) < span) {
+        assert_int_equal(socmon_tensix_core_advance(c, 1 + lcg(seed) % (k.period * 2), NULL), SOCMON_OK);
+        take(c, &s[n++]);
+    }
+    char what[128];
+    snprintf(what, sizeof what, "%s/%s/%s/%s/%s", socmon_tensix_kernel_name(p->kernel), p->platform->name,
+             socmon_tensix_bound_name(p->bound), socmon_tensix_format_name(p->format),
+             socmon_tensix_fidelity_name(p->fidelity));
+    for (size_t i = 1; i < n; i++)
+        check_window(&s[i - 1], &s[i], what);
+    for (int r = 0; r < 200; r++) {
+        size_t i = lcg(seed) % n, j = lcg(seed) % n;
+        if (i < j)
+            check_window(&s[i], &s[j], what);
+    }
+    socmon_tensix_core_free(c);
+}
+
+/* Every kernel, platform and bound, and a spread of formats and fidelities. */
 static void test_relations_hold_in_every_window(void **state)
 {
     (void)state;
     uint32_t seed = 12345;
-    static snap s[400];
-    for (size_t pf = 0; socmon_tensix_platform_at(pf); pf++)
-        for (int b = 0; b < SOCMON_TENSIX_NBOUNDS; b++)
-            for (int fmt = 0; fmt < SOCMON_TENSIX_NFORMATS; fmt += 2)
-                for (int fid = 0; fid < SOCMON_TENSIX_NFIDELITIES; fid += 3) {
-                    socmon_tensix_kernel_params p;
-                    socmon_tensix_kernel_params_default(&p);
-                    p.tiles = 20;
-                    p.bound = (socmon_tensix_bound)b;
-                    p.format = (socmon_tensix_format)fmt;
-                    p.fidelity = (socmon_tensix_fidelity)fid;
-                    p.platform = socmon_tensix_platform_at(pf);
-                    socmon_tensix_stage_costs k;
-                    assert_int_equal(socmon_tensix_kernel_costs(&p, &k), SOCMON_OK);
-                    socmon_tensix_core *c;
-                    assert_int_equal(socmon_tensix_core_new(&p, &c), SOCMON_OK);
-                    assert_int_equal(socmon_tensix_core_kernel_start(c), SOCMON_OK);
-                    uint64_t span = k.total + 200;
-                    take(c, &s[0]);
-                    size_t n = 1;
-                    while (n < 400 && socmon_tensix_core_now(c) < span) {
-                        assert_int_equal(socmon_tensix_core_advance(c, 1 + lcg(&seed) % (k.period * 2), NULL),
-                                         SOCMON_OK);
-                        take(c, &s[n++]);
+    for (int kn = 0; kn < SOCMON_TENSIX_NKERNELS; kn++)
+        for (size_t pf = 0; socmon_tensix_platform_at(pf); pf++)
+            for (int b = 0; b < SOCMON_TENSIX_NBOUNDS; b++)
+                for (int fmt = 0; fmt < SOCMON_TENSIX_NFORMATS; fmt += 2)
+                    for (int fid = 0; fid < SOCMON_TENSIX_NFIDELITIES; fid += 3) {
+                        socmon_tensix_kernel_params p;
+                        socmon_tensix_kernel_params_default(&p);
+                        p.tiles = 20;
+                        p.bound = (socmon_tensix_bound)b;
+                        p.format = (socmon_tensix_format)fmt;
+                        p.fidelity = (socmon_tensix_fidelity)fid;
+                        p.platform = socmon_tensix_platform_at(pf);
+                        p.kernel = (socmon_tensix_kernel)kn;
+                        check_run(&p, &seed);
                     }
-                    char what[96];
-                    snprintf(what, sizeof what, "%s/%s/%s/%s", p.platform->name,
-                             socmon_tensix_bound_name(p.bound), socmon_tensix_format_name(p.format),
-                             socmon_tensix_fidelity_name(p.fidelity));
-                    for (size_t i = 1; i < n; i++)
-                        check_window(&s[i - 1], &s[i], what);
-                    for (int r = 0; r < 200; r++) {
-                        size_t i = lcg(&seed) % n, j = lcg(&seed) % n;
-                        if (i < j)
-                            check_window(&s[i], &s[j], what);
-                    }
-                    socmon_tensix_core_free(c);
-                }
 }
 
 /* The kernel lasts costs.total cycles; after that nothing counts. */
@@ -160,7 +183,8 @@ static void test_kernel_length_and_idle(void **state)
     socmon_tensix_core_free(c);
 }
 
-/* Counters no modelled instruction stream touches; every other one moves. */
+/* Counters the matmul kernel does not touch (the other kernels drive them);
+ * every other one moves. */
 static const char *const never[] = {
     "FPU_INSTRN_AVAILABLE_0", "FPU_INSTRN_AVAILABLE_2", "UNPACK_INSTRN_AVAILABLE_1",
     "UNPACK_INSTRN_AVAILABLE_2", "PACK_INSTRN_AVAILABLE_0", "PACK_INSTRN_AVAILABLE_1",
@@ -220,6 +244,151 @@ static void test_counters_driven(void **state)
         }
     }
     assert_int_equal(moving, 94 - 13 - 22);   /* 13 instruction types, 22 per-thread waits idle */
+}
+
+/* Runs kernel kn with default parameters to its end; totals[i] = signal i. */
+static void run_kernel(socmon_tensix_kernel kn, uint64_t *totals)
+{
+    socmon_tensix_kernel_params p;
+    socmon_tensix_kernel_params_default(&p);
+    p.kernel = kn;
+    socmon_tensix_stage_costs k;
+    assert_int_equal(socmon_tensix_kernel_costs(&p, &k), SOCMON_OK);
+    socmon_tensix_core *c;
+    assert_int_equal(socmon_tensix_core_new(&p, &c), SOCMON_OK);
+    snap a, b;
+    take(c, &a);
+    int done = 0;
+    assert_int_equal(socmon_tensix_core_kernel_start(c), SOCMON_OK);
+    assert_int_equal(socmon_tensix_core_advance(c, k.total, &done), SOCMON_OK);
+    assert_int_equal(done, 1);
+    take(c, &b);
+    check_window(&a, &b, socmon_tensix_kernel_name(kn));
+    for (size_t i = 0; i < NSIG; i++)
+        totals[i] = b.v[i] - a.v[i];
+    socmon_tensix_core_free(c);
+}
+
+static uint64_t tot(const uint64_t *totals, const char *name)
+{
+    const socmon_tensix_event *e = socmon_tensix_event_by_name(name);
+    assert_non_null(e);
+    return totals[e - socmon_tensix_event_at(0)];
+}
+
+/* The issue's promise: every counter of the guide counts in at least one
+ * kernel (with its default parameters), with the relations holding. */
+static void test_every_counter_driven_by_some_kernel(void **state)
+{
+    (void)state;
+    static uint64_t totals[SOCMON_TENSIX_NKERNELS][NSIG];
+    for (int kn = 0; kn < SOCMON_TENSIX_NKERNELS; kn++)
+        run_kernel((socmon_tensix_kernel)kn, totals[kn]);
+    unsigned undriven = 0;
+    for (size_t i = 0; i < NSIG; i++) {
+        uint64_t any = 0;
+        for (int kn = 0; kn < SOCMON_TENSIX_NKERNELS; kn++)
+            any |= totals[kn][i];
+        if (!any) {
+            print_error("%s is driven by no kernel\n", socmon_tensix_event_at(i)->name);
+            undriven++;
+        }
+    }
+    assert_int_equal(undriven, 0);
+    /* The guide's table has 94 events; the model drives each of them. */
+    assert_non_null(socmon_tensix_event_at(NSIG - 1));
+    assert_null(socmon_tensix_event_at(NSIG));
+}
+
+/* What distinguishes each kernel shows in its counters. */
+static void test_kernels_show_their_work(void **state)
+{
+    (void)state;
+    uint64_t mm[NSIG], sf[NSIG], rd[NSIG], tk[NSIG], sy[NSIG];
+    run_kernel(SOCMON_TENSIX_KERNEL_MATMUL, mm);
+    run_kernel(SOCMON_TENSIX_KERNEL_SFPU, sf);
+    run_kernel(SOCMON_TENSIX_KERNEL_REDUCE, rd);
+    run_kernel(SOCMON_TENSIX_KERNEL_TOPK, tk);
+    run_kernel(SOCMON_TENSIX_KERNEL_SYNC, sy);
+    /* sfpu: the SFPU does the math, the FPU nothing; srcB is never written. */
+    assert_true(tot(sf, "SFPU_INSTRUCTION") > 0);
+    assert_int_equal(tot(sf, "FPU_INSTRUCTION"), 0);
+    assert_true(tot(sf, "SFPU_INSTRUCTION") * 10 > tot(sf, "FPU_OR_SFPU_INSTRN") * 9);
+    assert_int_equal(tot(sf, "SRCB_WRITE"), 0);
+    assert_int_equal(tot(sf, "UNPACK1_BUSY_THREAD0"), 0);
+    assert_true(tot(sf, "SRCA_WRITE") > 0);
+    assert_true(tot(sf, "WAITING_FOR_SFPU_IDLE_2") > 0);
+    /* matmul: the FPU dominates; it issues no XSEARCH and waits on no SFPU. */
+    assert_true(tot(mm, "FPU_INSTRUCTION") > 4 * tot(mm, "SFPU_INSTRUCTION"));
+    assert_int_equal(tot(mm, "XSEARCH_INSTRN_AVAILABLE_1"), 0);
+    assert_int_equal(tot(mm, "WAITING_FOR_SFPU_IDLE_1"), 0);
+    /* reduce: transposes (MOVE) and pools on the FPU; reconfigures via THCON. */
+    assert_true(tot(rd, "MOVE_INSTRN_AVAILABLE_1") > tot(mm, "MOVE_INSTRN_AVAILABLE_1"));
+    assert_true(tot(rd, "FPU_OR_SFPU_INSTRN") < tot(rd, "MATH_INSTRN_AVAILABLE"));
+    assert_true(tot(rd, "THCON_INSTRN_AVAILABLE_2") > 0 && tot(rd, "WAITING_FOR_THCON_IDLE_2") > 0);
+    assert_int_equal(tot(rd, "SFPU_INSTRUCTION"), 0);
+    /* topk: XSEARCH on every thread; values and indices double the packing. */
+    for (int t = 0; t < 3; t++) {
+        char n[40];
+        snprintf(n, sizeof n, "XSEARCH_INSTRN_AVAILABLE_%d", t);
+        assert_true(tot(tk, n) > 0);
+    }
+    socmon_tensix_kernel_params p;
+    socmon_tensix_kernel_params_default(&p);
+    socmon_tensix_stage_costs ktk, ksf;
+    p.kernel = SOCMON_TENSIX_KERNEL_SFPU;
+    assert_int_equal(socmon_tensix_kernel_costs(&p, &ksf), SOCMON_OK);
+    p.kernel = SOCMON_TENSIX_KERNEL_TOPK;
+    assert_int_equal(socmon_tensix_kernel_costs(&p, &ktk), SOCMON_OK);
+    assert_true(ktk.pack + 1 >= 2 * ksf.pack && ktk.pack <= 2 * ksf.pack);
+    assert_true(tot(tk, "PACKER_BUSY") > tot(sf, "PACKER_BUSY"));
+    /* sync: every per-thread wait reason of every thread counts. */
+    for (size_t w = 0; w < sizeof thread_waits / sizeof thread_waits[0]; w++)
+        for (int t = 0; t < 3; t++) {
+            char n[48];
+            snprintf(n, sizeof n, "WAITING_FOR_%s_%d", thread_waits[w], t);
+            if (tot(sy, n) == 0)
+                fail_msg("sync: %s did not count", n);
+        }
+}
+
+/* Switching kernels keeps every counter monotonic and runs the new kernel's length. */
+static void test_set_kernel(void **state)
+{
+    (void)state;
+    socmon_tensix_kernel_params p;
+    socmon_tensix_kernel_params_default(&p);
+    socmon_tensix_core *c;
+    assert_int_equal(socmon_tensix_core_new(&p, &c), SOCMON_OK);
+    snap a, b, e;
+    assert_int_equal(socmon_tensix_core_kernel_start(c), SOCMON_OK);
+    assert_int_equal(socmon_tensix_core_advance(c, 500, NULL), SOCMON_OK);
+    take(c, &a);
+    /* Cut matmul short mid-steady-state: nothing goes back. */
+    assert_int_equal(socmon_tensix_core_set_kernel(c, SOCMON_TENSIX_KERNEL_TOPK), SOCMON_OK);
+    take(c, &b);
+    check_window(&a, &b, "set_kernel");
+    for (size_t i = 0; i < NSIG; i++)
+        assert_true(b.v[i] >= a.v[i]);
+    int done = 0;
+    assert_int_equal(socmon_tensix_core_advance(c, 100, &done), SOCMON_OK);
+    assert_int_equal(done, 1);   /* the cut kernel does not resume */
+    assert_int_equal(socmon_tensix_core_params(c)->kernel, SOCMON_TENSIX_KERNEL_TOPK);
+    socmon_tensix_stage_costs k;
+    assert_int_equal(socmon_tensix_kernel_costs(socmon_tensix_core_params(c), &k), SOCMON_OK);
+    assert_int_equal(socmon_tensix_core_kernel_start(c), SOCMON_OK);
+    assert_int_equal(socmon_tensix_core_advance(c, k.total - 1, &done), SOCMON_OK);
+    assert_int_equal(done, 0);
+    assert_int_equal(socmon_tensix_core_advance(c, 1, &done), SOCMON_OK);
+    assert_int_equal(done, 1);
+    take(c, &e);
+    check_window(&b, &e, "topk after set_kernel");
+    assert_true(d(&b, &e, "XSEARCH_INSTRN_AVAILABLE_0") > 0);
+    socmon_clear_error();
+    assert_int_equal(socmon_tensix_core_set_kernel(c, SOCMON_TENSIX_NKERNELS), SOCMON_EINVAL);
+    assert_non_null(strstr(socmon_errmsg(), "kernel 5 out of range 0..4"));
+    assert_int_equal(socmon_tensix_core_params(c)->kernel, SOCMON_TENSIX_KERNEL_TOPK);
+    socmon_tensix_core_free(c);
 }
 
 /* bound=X makes stage X the steady-state period, 3x the next slowest. */
@@ -289,6 +458,10 @@ static void test_params(void **state)
     expect_param_error("fidelity", "HiFi5", "fidelity 'HiFi5' unknown");
     expect_param_error("bound", "risc", "bound 'risc' unknown (valid: natural, math, unpack, pack, balanced)");
     expect_param_error("platform", "grayskull", "platform 'grayskull' unknown");
+    assert_int_equal(socmon_tensix_kernel_params_set(&p, "kernel", "SFPU"), SOCMON_OK);
+    assert_int_equal(p.kernel, SOCMON_TENSIX_KERNEL_SFPU);
+    assert_string_equal(socmon_tensix_kernel_name(p.kernel), "sfpu");
+    expect_param_error("kernel", "conv", "kernel 'conv' unknown (valid: matmul, sfpu, reduce, topk, sync)");
     expect_param_error("color", "red", "option 'color' unknown (valid: tiles, format");
     p.tiles = 0;
     socmon_tensix_core *c = NULL;
@@ -302,6 +475,9 @@ int main(void)
         cmocka_unit_test(test_relations_hold_in_every_window),
         cmocka_unit_test(test_kernel_length_and_idle),
         cmocka_unit_test(test_counters_driven),
+        cmocka_unit_test(test_every_counter_driven_by_some_kernel),
+        cmocka_unit_test(test_kernels_show_their_work),
+        cmocka_unit_test(test_set_kernel),
         cmocka_unit_test(test_bound_option_shapes_costs),
         cmocka_unit_test(test_params),
     };
