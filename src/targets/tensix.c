@@ -1,5 +1,6 @@
-/* The "tensix" target: a Tensix core model running a matmul-like kernel,
- * with the guide's 86 counter slots configured on all three threads.
+/* The "tensix" target: a Tensix core model running one of its kernels
+ * (workloads matmul, sfpu, reduce, topk, sync), with the guide's 86 counter
+ * slots configured on all three threads.
  *
  * As on the device, each kernel thread starts the counters when the kernel
  * starts and stops them when it ends (llk_perf API over the model bus), so
@@ -33,7 +34,7 @@ typedef struct tx_target {
 
 static const char *const keys[] = {"tiles", "format", "fidelity", "bound", "platform", "l1_mux",
                                    "trace_bus", NULL};
-static const char *const workloads[] = {"matmul", NULL};
+static const char *const workloads[] = {"matmul", "sfpu", "reduce", "topk", "sync", NULL};
 
 static void tx_close(void *priv)
 {
@@ -125,9 +126,13 @@ fail:
 static socmon_status tx_start(void *priv, const char *workload)
 {
     tx_target *t = priv;
-    if (workload && strcmp(workload, "matmul") != 0)
-        return socmon_fail(SOCMON_ENOENT, "tensix: workload '%s' unknown (valid: matmul)", workload);
+    socmon_tensix_kernel kernel = SOCMON_TENSIX_KERNEL_MATMUL;
+    if (workload && socmon_tensix_kernel_parse(workload, &kernel) != SOCMON_OK)
+        return socmon_fail(SOCMON_ENOENT, "tensix: workload '%s' unknown (valid: %s)", workload,
+                           SOCMON_TENSIX_KERNEL_NAMES);
     socmon_status st;
+    if ((st = socmon_tensix_core_set_kernel(t->core, kernel)) != SOCMON_OK)
+        return st;
     for (unsigned th = 0; th < 3; th++)
         if ((st = llk_perf_start(&t->pc[th])) != SOCMON_OK)
             return st;
@@ -176,7 +181,8 @@ static uint64_t tx_now(void *priv)
 
 const socmon_target_ops socmon_target_tensix_ops = {
     .name = "tensix",
-    .desc = "Tensix core model: five counter banks, 86 slots on three threads, a matmul kernel",
+    .desc = "Tensix core model: five counter banks, 86 slots on three threads, "
+            "kernels matmul, sfpu, reduce, topk, sync",
     .options_help = "bound=B       natural (default), math, unpack, pack or balanced\n"
                     "tiles=N       tiles the kernel processes (default 1024)\n"
                     "format=F      Float32, Float16, Float16_b (default), Bfp8_b, Bfp4_b\n"

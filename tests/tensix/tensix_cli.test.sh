@@ -1,6 +1,7 @@
 #!/bin/sh
 # socmon stat/record/report on the "tensix" target: the bound each kernel
-# shape is built for is the one shown, and bad options are named.
+# shape is built for is the one shown, each workload (kernel) shows its
+# signature, and bad options are named.
 . "${SOCMON_SRC:?SOCMON_SRC must point at the source tree}/tests/support/expect.sh"
 
 expect 0 "^tensix " -- "$BIN" list
@@ -19,6 +20,12 @@ expect 1 "unknown option 'bogus' (valid: tiles, format" -- "$BIN" stat -t tensix
 expect 1 "bound 'risc' unknown" -- "$BIN" stat -t tensix:bound=risc
 expect 1 "tiles '0' out of range" -- "$BIN" stat -t tensix:tiles=0
 expect 1 "l1_mux=2 must be 0 or 1" -- "$BIN" stat -t tensix:l1_mux=2
-expect 1 "unknown workload 'conv' (known: matmul)" -- "$BIN" stat -t tensix -w conv
+expect 1 "unknown workload 'conv' (known: matmul, sfpu, reduce, topk, sync)" -- "$BIN" stat -t tensix -w conv
+# The other kernels: an SFPU op is math-bound with the FPU idle; top-k searches.
+expect 0 "dominant_bound  *math-bound" -- "$BIN" stat -t tensix:tiles=64 -w sfpu
+expect 0 "fpu_util  *0 " -- "$BIN" stat -t tensix:tiles=64 -w sfpu
+expect 0 "instrn_thread.XSEARCH_INSTRN_AVAILABLE_1  *[1-9]" -- "$BIN" stat -t tensix:tiles=64 -w topk
+expect 0 "instrn_thread.WAITING_FOR_MMIO_IDLE_0  *[1-9]" -- "$BIN" stat -t tensix:tiles=64 -w sync
+expect 0 "workloads: matmul sfpu reduce topk sync" -- "$BIN" list
 
 finish "tensix cli"

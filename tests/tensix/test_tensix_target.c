@@ -64,6 +64,66 @@ static void test_window_is_the_kernel(void **state)
     socmon_target_close(t);
 }
 
+/* Each workload is a kernel of the model; its window is that kernel's length
+ * and its signature shows in the counters the target reads. */
+static void test_workloads_are_the_kernels(void **state)
+{
+    (void)state;
+    const socmon_target_ops *ops = socmon_target_lookup("tensix");
+    assert_non_null(ops);
+    size_t nw = 0;
+    for (; ops->workloads[nw]; nw++) {
+        socmon_tensix_kernel kn;
+        assert_int_equal(socmon_tensix_kernel_parse(ops->workloads[nw], &kn), SOCMON_OK);
+        assert_int_equal((size_t)kn, nw);
+    }
+    assert_int_equal(nw, SOCMON_TENSIX_NKERNELS);
+    socmon_target *t;
+    assert_int_equal(socmon_target_open("tensix:tiles=12", &t), SOCMON_OK);
+    socmon_device *dev = socmon_target_device(t);
+    socmon_set *set;
+    assert_int_equal(socmon_set_new(dev, "fpu.cycles,fpu.FPU_INSTRUCTION,fpu.SFPU_INSTRUCTION,"
+                                         "instrn_thread.XSEARCH_INSTRN_AVAILABLE_1,"
+                                         "instrn_thread.WAITING_FOR_MMIO_IDLE_2", &set), SOCMON_OK);
+    for (size_t w = 0; w < nw; w++) {
+        socmon_tensix_kernel_params p;
+        socmon_tensix_kernel_params_default(&p);
+        p.tiles = 12;
+        p.kernel = (socmon_tensix_kernel)w;
+        socmon_tensix_stage_costs k;
+        assert_int_equal(socmon_tensix_kernel_costs(&p, &k), SOCMON_OK);
+        uint64_t sum[5] = {0};
+        assert_int_equal(socmon_target_start(t, ops->workloads[w]), SOCMON_OK);
+        socmon_sampler_opts so = {.interval_ns = 250, .duration_ns = 0};
+        assert_int_equal(socmon_sampler_run(t, set, &so, NULL, add, sum, NULL), SOCMON_OK);
+        assert_int_equal(sum[0], k.total);
+        switch (p.kernel) {
+        case SOCMON_TENSIX_KERNEL_MATMUL:
+        case SOCMON_TENSIX_KERNEL_REDUCE:
+            assert_true(sum[1] > sum[2]);
+            assert_int_equal(sum[3], 0);
+            break;
+        case SOCMON_TENSIX_KERNEL_SFPU:
+            assert_true(sum[2] > 0 && sum[1] == 0);
+            break;
+        case SOCMON_TENSIX_KERNEL_TOPK:
+            assert_true(sum[2] > 0 && sum[3] > 0);
+            break;
+        default:
+            assert_true(sum[1] > 0 && sum[2] > 0 && sum[3] > 0 && sum[4] > 0);
+            break;
+        }
+        if (p.kernel != SOCMON_TENSIX_KERNEL_SYNC)
+            assert_int_equal(sum[4], 0);
+    }
+    socmon_clear_error();
+    assert_int_equal(socmon_target_start(t, "conv2d"), SOCMON_ENOENT);
+    assert_non_null(
+        strstr(socmon_errmsg(), "unknown workload 'conv2d' (known: matmul, sfpu, reduce, topk, sync)"));
+    socmon_set_free(set);
+    socmon_target_close(t);
+}
+
 static void test_schema(void **state)
 {
     (void)state;
@@ -118,6 +178,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_window_is_the_kernel),
+        cmocka_unit_test(test_workloads_are_the_kernels),
         cmocka_unit_test(test_schema),
         cmocka_unit_test(test_option_errors),
     };
