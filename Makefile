@@ -1,21 +1,29 @@
 # socmon: the two commands of the README, and the pieces they are made of.
 #   make run    installs what is needed, builds, runs socmon on the virtual ESP SoC
 #   make test   installs what is needed, builds, runs every test (plain, sanitizers, fuzzers)
+MAKEFLAGS += --no-print-directory
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 BUILD ?= build
 
-.PHONY: all deps build run test test-plain test-asan test-fuzz bench clean
+.PHONY: all deps configure cli build run test test-plain test-asan test-fuzz bench clean
 
 all: build
 
 deps:
 	@sh scripts/install-deps.sh
 
-build: deps
+configure: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+
+# Just the socmon command: what `make run` needs.
+cli: configure
+	cmake --build $(BUILD) -j $(JOBS) --target socmon_cli
+
+# Everything: library, CLI, tests, examples, benchmarks.
+build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
-run: build
+run: cli
 	./$(BUILD)/socmon stat -t esp -w multifft
 	./$(BUILD)/socmon record -t esp -w multifft -I 200us -o socmon-esp.rec
 	./$(BUILD)/socmon report -i socmon-esp.rec --summary
