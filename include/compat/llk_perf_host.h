@@ -88,7 +88,8 @@ socmon_status llk_perf_export_metrics(const llk_perf_metrics *m, const char *fil
 
 typedef struct llk_perf_sim llk_perf_sim;
 
-/* options: "key=value,..." with tiles, format, fidelity, bound, platform (or NULL). */
+/* options: "key=value,..." with tiles, format, fidelity, bound, platform, kernel
+ * (matmul default, sfpu, reduce, topk, sync), or NULL. */
 socmon_status llk_perf_sim_new(const char *options, llk_perf_sim **out);
 void llk_perf_sim_free(llk_perf_sim *s);
 socmon_bus *llk_perf_sim_bus(const llk_perf_sim *s);

@@ -320,6 +320,40 @@ static void test_metrics_average_threads(void **state)
     llk_perf_results_free(r);
 }
 
+/* kernel= picks the simulated kernel; the host path reads and classifies it. */
+static void test_sim_kernels(void **state)
+{
+    (void)state;
+    static const char *const kernels[] = {"matmul", "sfpu", "reduce", "topk", "sync"};
+    for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++) {
+        char opts[64];
+        snprintf(opts, sizeof opts, "kernel=%s,tiles=32", kernels[k]);
+        llk_perf_results *r = run_sim(opts, NULL);
+        assert_int_equal(llk_perf_results_count(r), 3 * 86);
+        for (size_t i = 0; i < 3 * 86; i++)
+            assert_true(llk_perf_results_row(r, i)->count <= llk_perf_results_row(r, i)->cycles);
+        llk_perf_metrics *m;
+        assert_int_equal(llk_perf_compute_metrics(r, NULL, &m), SOCMON_OK);
+        double fpu, sfpu, u1;
+        assert_int_equal(llk_perf_metrics_value(m, "fpu_util", &fpu), SOCMON_OK);
+        assert_int_equal(llk_perf_metrics_value(m, "sfpu_util", &sfpu), SOCMON_OK);
+        assert_int_equal(llk_perf_metrics_value(m, "unpack1_util", &u1), SOCMON_OK);
+        if (!strcmp(kernels[k], "sfpu") || !strcmp(kernels[k], "topk")) {
+            /* SFPU work only, and no srcB operand: unpacker 1 is 0/0. */
+            assert_true(fpu == 0 && sfpu > 0.8);
+            assert_true(isnan(u1));
+            assert_string_equal(bound_of(m), "math-bound");
+        } else {
+            assert_true(fpu > 0 && u1 > 0);
+        }
+        llk_perf_metrics_free(m);
+        llk_perf_results_free(r);
+    }
+    llk_perf_sim *s;
+    assert_int_equal(llk_perf_sim_new("kernel=conv", &s), SOCMON_ENOENT);
+    assert_non_null(strstr(socmon_errmsg(), "kernel 'conv' unknown (valid: matmul, sfpu, reduce, topk, sync)"));
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -366,6 +400,7 @@ int main(void)
         cmocka_unit_test(test_undefined_rows),
         cmocka_unit_test(test_compute_metrics),
         cmocka_unit_test(test_metrics_average_threads),
+        cmocka_unit_test(test_sim_kernels),
         cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, make_dir, remove_dir);

@@ -339,7 +339,8 @@ static void rates(socmon_tensix_core *c, int ph, const tx_activity *a)
     tx_set_ratio(c, ph, "L1_ARB_TDMA_BUNDLE_0", frac(0.03 * U, P));
     tx_set_ratio(c, ph, "L1_ARB_UNPACKER", frac(0.03 * (a->U0 + a->U1), P));
     tx_set_ratio(c, ph, "L1_NO_ARB_UNPACKER", frac(0.97 * U, P));
-    tx_set_ratio(c, ph, "NOC_RING1_OUTGOING_0", frac(ceil(a->nout / 2), P));   /* output split over both channels */
+    /* Output is split over both ring-1 channels. */
+    tx_set_ratio(c, ph, "NOC_RING1_OUTGOING_0", frac(ceil(a->nout / 2), P));
     tx_set_ratio(c, ph, "NOC_RING1_OUTGOING_1", frac(floor(a->nout / 2), P));
     tx_set_ratio(c, ph, "NOC_RING1_INCOMING_0", frac(a->nout > 0 ? ceil(a->nout / 8) : 0, P));
     tx_set_ratio(c, ph, "NOC_RING1_INCOMING_1", frac(req, P));
