@@ -1,4 +1,5 @@
 /* socmon record: an interval timeline into a recording file, shown live. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -77,6 +78,16 @@ int cmd_record(int argc, char **argv)
     if (rc >= 0)
         return rc;
     const char *path = o.output ? o.output : "socmon.rec";
+    /* Find out now, not after a long run, that the recording cannot be written. */
+    char probe[4096];
+    snprintf(probe, sizeof probe, "%s.tmp", path);
+    FILE *pf = fopen(probe, "w");
+    if (!pf) {
+        fprintf(stderr, "socmon record: cannot write '%s': %s\n", probe, strerror(errno));
+        return 1;
+    }
+    fclose(pf);
+    remove(probe);
     cli_session cs;
     socmon_recording *rec = NULL;
     socmon_status st = cli_session_open(&cs, o.target, o.events, o.trace);
