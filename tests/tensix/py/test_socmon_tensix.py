@@ -116,6 +116,23 @@ class MetricsTest(unittest.TestCase):
                 self.assertEqual(m["dominant_bound"], bound + "-bound", (bound, platform, m))
                 self.assertEqual(m["dominant_bound_score"], m[bound + "_bound_score"])
 
+    def test_kernels(self):
+        # kernel= picks the simulated kernel: an SFPU op leaves the FPU idle and
+        # unpacks no srcB (unpacker 1 is 0/0, None); top-k issues XSEARCH.
+        _, rows = run(kernel="sfpu", tiles=32)
+        m = st.compute_metrics(rows)
+        self.assertEqual(m["dominant_bound"], "math-bound", m)
+        self.assertEqual(m["fpu_util"], 0)
+        self.assertGreater(m["sfpu_util"], 0.8)
+        self.assertIsNone(m["unpack1_util"])
+        _, rows = run(kernel="topk", tiles=32)
+        xs = [r["count"] for r in rows[:86] if r["counter_name"].startswith("XSEARCH_INSTRN_AVAILABLE_")]
+        self.assertEqual(len(xs), 3)
+        self.assertTrue(all(x > 0 for x in xs), xs)
+        with self.assertRaises(st.SocmonError) as cm:
+            st.Simulator(kernel="conv")
+        self.assertIn("kernel 'conv' unknown", str(cm.exception))
+
     def test_platform_table(self):
         _, rows = run(platform="blackhole")
         m = st.compute_metrics(rows)   # the platform comes with the results
