@@ -139,7 +139,8 @@ def slot_word(bank, counter_id, l1_mux=0):
 
 class Simulator:
     """A simulated Tensix core. Options as the "tensix" target's: bound
-    (natural, math, unpack, pack, balanced), tiles, format, fidelity, platform."""
+    (natural, math, unpack, pack, balanced), tiles, format, fidelity, platform,
+    and kernel (matmul, sfpu, reduce, topk, sync: the target's workloads)."""
 
     def __init__(self, **options):
         opts = ",".join("%s=%s" % (k, v) for k, v in options.items() if v is not None)
