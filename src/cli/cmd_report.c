@@ -273,7 +273,7 @@ static int summary(report *r, const cli_opts *o)
     socmon_timeline_iter_free(&it);
     if (r->m)
         socmon_metrics_eval(r->m, acc, (double)(t1 - t0) / 1e9, mv);
-    cli_out out = {o->fmt, o->sep, o->all, NULL};
+    cli_out out = {o->fmt, o->sep, o->all, NULL, r->ms};
     cli_schema sch = {n, r->rec->counters, r->names};
     cli_out_begin(&out, "Recording summary", r->rec->target, NULL, t1 - t0);
     if (o->fmt == OUT_TABLE)

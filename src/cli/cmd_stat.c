@@ -85,7 +85,7 @@ int cmd_stat(int argc, char **argv)
     } else if (cs.metrics && (st = socmon_metrics_eval(cs.metrics, acc, (double)elapsed / 1e9, mv)) != SOCMON_OK) {
         rc = cli_error("stat: metrics", st);
     } else {
-        cli_out out = {o.fmt, o.sep, o.all, NULL};
+        cli_out out = {o.fmt, o.sep, o.all, NULL, cs.ms};
         cli_out_begin(&out, "Performance counter stats", socmon_target_spec(cs.target),
                       workload_name(&cs, o.workload), elapsed);
         cli_schema sch = {n, cs.schema, cs.names};
@@ -117,7 +117,7 @@ int cmd_read(int argc, char **argv)
     if (st != SOCMON_OK) {
         rc = cli_error("read", st);
     } else {
-        cli_out out = {o.fmt, o.sep, o.all, NULL};
+        cli_out out = {o.fmt, o.sep, o.all, NULL, cs.ms};
         cli_out_begin(&out, "Counter values", socmon_target_spec(cs.target), o.workload, elapsed);
         cli_schema sch = {socmon_set_size(cs.set), cs.schema, cs.names};
         cli_out_counters(&out, &sch, s.v);

@@ -134,6 +134,15 @@ void cli_out_metrics(cli_out *o, const socmon_metrics *m, const double *values)
         socmon_table_print(tab, stdout, "  ");
         if (hidden)
             printf("  (%zu per-instance results are 0 or undefined and not shown; --all shows them)\n", hidden);
+        /* Metrics a counter selection (-e) leaves without inputs: say so, once. */
+        size_t nskip = 0, first = 0;
+        for (size_t i = 0; o->ms && i < socmon_metricset_count(o->ms); i++)
+            if (socmon_metrics_skipped(m, i) && !nskip++)
+                first = i;
+        if (nskip)
+            printf("  (%zu metric%s not computed: %s: %s%s)\n", nskip, nskip == 1 ? "" : "s",
+                   socmon_metricset_def(o->ms, first)->name, socmon_metrics_skipped(m, first),
+                   nskip > 1 ? "; and others" : "");
         socmon_table_free(tab);
     }
     if (arr)
@@ -160,9 +169,17 @@ void cli_out_hotspots(cli_out *o, const cli_schema *s, const uint64_t *values, c
     hot *h = calloc(total + 1, sizeof *h);
     if (!h)
         return;
+    size_t matching = 0;
     for (size_t i = 0; i < total; i++)
-        if (values[i] && fnmatch(pattern, s->names[i], 0) == 0)
-            h[k++] = (hot){i, values[i]};
+        if (fnmatch(pattern, s->names[i], 0) == 0) {
+            matching++;
+            if (values[i])
+                h[k++] = (hot){i, values[i]};
+        }
+    if (!matching) { /* the selection (-e) holds none of these counters */
+        free(h);
+        return;
+    }
     qsort(h, k, sizeof *h, by_value_desc);
     if (k > n)
         k = n;

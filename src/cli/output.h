@@ -10,6 +10,7 @@ typedef struct cli_out {
     char sep;
     int all;             /* show zero counters too */
     json_t *json;        /* the document being built in JSON mode */
+    const socmon_metricset *ms;  /* the definitions behind the metrics, for notes; may be NULL */
 } cli_out;
 
 void cli_out_begin(cli_out *o, const char *kind, const char *target, const char *workload,

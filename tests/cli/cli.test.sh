@@ -46,6 +46,11 @@ assert any(c["name"].endswith("ddr_accesses") and c["value"] > 0 for c in d["cou
 assert any(m["name"] == "l2_hit_rate" for m in d["metrics"]), "no l2_hit_rate"
 PY
 
+# A counter selection says which metrics it leaves uncomputed, and drops hot spots it cannot see.
+expect 0 "metrics not computed: llc_hit_rate: 'llc_hits' is not a counter" -- "$BIN" stat -e 'tile*.l2_*'
+out=$("$BIN" stat -e 'tile*.l2_*' 2>&1)
+printf '%s' "$out" | grep -q "Hot spots" && bad "hot spots shown for a selection without NoC counters" || ok
+
 # read: a snapshot after a workload shows moving counters; before, all zero.
 expect 0 "counters read 0" -- "$BIN" read
 expect 0 "ddr_accesses" -- "$BIN" read -w multifft
