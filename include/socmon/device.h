@@ -29,7 +29,8 @@ typedef struct socmon_counter {
 typedef struct socmon_device socmon_device;
 
 typedef struct socmon_device_ops {
-    /* Read counters idx[0..n) into out[0..n), masked to their widths. */
+    /* Read counters idx[0..n) into out[0..n), masked to their widths.
+     * socmon_device_read has already checked every idx[i] < ncounters. */
     socmon_status (*read)(void *drv, const uint32_t *idx, size_t n, uint64_t *out);
     void (*destroy)(void *drv);   /* optional: release drv */
 } socmon_device_ops;

@@ -45,7 +45,10 @@ typedef struct socmon_target_ops {
     /* Begin a workload (NULL: the default). open starts none: until start,
      * advancing a model lets idle time pass. */
     socmon_status (*start)(void *priv, const char *workload);
-    /* Let ns of target time pass; *done = 1 once the workload has finished. */
+    /* Let ns of target time pass; *done = 1 once the workload has finished.
+     * A model simulates ns. Hardware needs no help for time to pass: its
+     * advance only updates *done and returns at once; the waiting is done
+     * by socmon_target_advance (or the sampler, to its deadlines). */
     socmon_status (*advance)(void *priv, uint64_t ns, int *done);
     uint64_t (*now_ns)(void *priv);
     void (*close)(void *priv);       /* frees priv and the device */
@@ -69,6 +72,7 @@ const socmon_target_ops *socmon_target_ops_of(const socmon_target *t);
 const char *socmon_target_spec(const socmon_target *t);
 socmon_device *socmon_target_device(const socmon_target *t);
 socmon_status socmon_target_start(socmon_target *t, const char *workload);
+/* Lets ns of target time pass: simulates them on a model, sleeps on hardware. */
 socmon_status socmon_target_advance(socmon_target *t, uint64_t ns, int *done);
 uint64_t socmon_target_now_ns(const socmon_target *t);
 /* 1 if time on this target is real (hardware): sampling sleeps to deadlines. */

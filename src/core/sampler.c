@@ -5,16 +5,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/clock.h"
 #include "core/error.h"
 #include "socmon/delta.h"
 #include "socmon/sampler.h"
-
-static uint64_t mono_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
+#include "targets/target_internal.h"
 
 static void sleep_until(uint64_t deadline_ns)
 {
@@ -90,7 +85,7 @@ socmon_status socmon_sampler_run(socmon_target *t, socmon_set *set, const socmon
     if (st == SOCMON_OK)
         s.samples++;
     if (realtime)
-        deadline = mono_ns() + opts->interval_ns;
+        deadline = socmon_mono_ns() + opts->interval_ns;
 
     while (st == SOCMON_OK) {
         if (opts->duration_ns ? elapsed >= opts->duration_ns : done)
@@ -99,7 +94,7 @@ socmon_status socmon_sampler_run(socmon_target *t, socmon_set *set, const socmon
         uint32_t missed = 0;
         if (realtime) {
             sleep_until(deadline);
-            uint64_t now = mono_ns();
+            uint64_t now = socmon_mono_ns();
             uint64_t late = now > deadline ? now - deadline : 0;
             if (late > s.jitter_max_ns)
                 s.jitter_max_ns = late;
@@ -116,7 +111,8 @@ socmon_status socmon_sampler_run(socmon_target *t, socmon_set *set, const socmon
             deadline += opts->interval_ns;
         }
         int d = 0;
-        if ((st = socmon_target_advance(t, step, &d)) != SOCMON_OK)
+        /* Already waited (realtime) or simulating: never sleep again here. */
+        if ((st = socmon_target_step(t, step, &d)) != SOCMON_OK)
             break;
         done |= d;
         elapsed += step;

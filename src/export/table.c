@@ -111,15 +111,22 @@ void socmon_table_print(const socmon_table *t, FILE *fp, const char *indent)
     free(w);
 }
 
+int socmon_csv_needs_quotes(const char *s, char sep)
+{
+    size_t n = strlen(s);
+    if (n && (s[0] == ' ' || s[n - 1] == ' '))
+        return 1;
+    for (const char *p = s; *p; p++)
+        if (*p == sep || *p == '"' || *p == '\n' || *p == '\r')
+            return 1;
+    return 0;
+}
+
 void socmon_csv_field(FILE *fp, const char *s, char sep)
 {
     if (!s)
         s = "";
-    size_t n = strlen(s);
-    int quote = n && (s[0] == ' ' || s[n - 1] == ' ');
-    for (const char *p = s; *p && !quote; p++)
-        quote = *p == sep || *p == '"' || *p == '\n' || *p == '\r';
-    if (!quote) {
+    if (!socmon_csv_needs_quotes(s, sep)) {
         fputs(s, fp);
         return;
     }

@@ -18,6 +18,10 @@ size_t socmon_table_rows(const socmon_table *t);
 /* Prints with columns padded to their widest cell, separated by two spaces. */
 void socmon_table_print(const socmon_table *t, FILE *fp, const char *indent);
 
+/* 1 if a CSV field must be quoted: it holds sep, a quote, CR or LF, or
+ * leading/trailing space (RFC 4180, plus the spaces spreadsheets trim). */
+int socmon_csv_needs_quotes(const char *s, char sep);
+
 /* Writes one CSV field: quoted (with doubled quotes) when it holds sep, a
  * quote, CR or LF, or leading/trailing space. */
 void socmon_csv_field(FILE *fp, const char *s, char sep);

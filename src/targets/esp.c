@@ -3,8 +3,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "core/clock.h"
 #include "core/error.h"
 #include "drivers/esp/esp_driver.h"
 #include "models/esp/esp_soc.h"
@@ -24,13 +24,6 @@ static const char *const keys[] = {"soc", "base", "devmem", "dev", "trace_bus", 
 /* Must equal socmon_esp_workloads() (a test checks): target ops are static data. */
 static const char *const esp_workloads[] = {"multifft", "cpu_stream", "acc_sweep", "noc_stress",
                                             "idle", NULL};
-
-static uint64_t mono_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static void esp_close(void *priv)
 {
@@ -107,7 +100,7 @@ static socmon_status esp_open(const socmon_kv *opts, size_t nopts, void **priv,
         if ((st = socmon_bus_mmio_open(path, d.monitor_base, size, &e->bus)))
             goto fail;
         drvdesc.monitor_base = 0;   /* the window starts at the monitor base */
-        e->t0_ns = mono_ns();
+        e->t0_ns = socmon_mono_ns();
     } else if ((st = socmon_bus_model_new(&e->bus)) || (st = socmon_esp_soc_new(&d, &e->soc)) ||
                (st = socmon_esp_soc_map(e->soc, e->bus))) {
         /* No workload yet: socmon_target_start picks one (the sampler's caller does). */
@@ -149,10 +142,8 @@ static socmon_status esp_advance(void *priv, uint64_t ns, int *done)
         }
         return socmon_esp_soc_advance(e->soc, ns, done);
     }
-    /* Hardware: time passes by itself; the workload is whatever runs there. */
-    struct timespec ts = {(time_t)(ns / 1000000000ull), (long)(ns % 1000000000ull)};
-    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
-    }
+    /* Hardware: time passes by itself (socmon_target_advance or the sampler
+     * does the waiting); the workload is whatever runs there. */
     if (done)
         *done = 0;
     return SOCMON_OK;
@@ -161,7 +152,7 @@ static socmon_status esp_advance(void *priv, uint64_t ns, int *done)
 static uint64_t esp_now(void *priv)
 {
     esp_target *e = priv;
-    return e->soc ? socmon_esp_soc_now_ns(e->soc) : mono_ns() - e->t0_ns;
+    return e->soc ? socmon_esp_soc_now_ns(e->soc) : socmon_mono_ns() - e->t0_ns;
 }
 
 static int esp_hardware(void *priv)

@@ -1,10 +1,12 @@
 /* Opening targets by spec ("esp:soc=my.soc") and the calls that forward to them. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/error.h"
-#include "socmon/target.h"
+#include "targets/target_internal.h"
 
 #define MAX_OPTS 32
 
@@ -167,7 +169,7 @@ socmon_status socmon_target_start(socmon_target *t, const char *workload)
     return t->ops->start(t->priv, workload);
 }
 
-socmon_status socmon_target_advance(socmon_target *t, uint64_t ns, int *done)
+socmon_status socmon_target_step(socmon_target *t, uint64_t ns, int *done)
 {
     int d = 0;
     if (!t)
@@ -176,6 +178,16 @@ socmon_status socmon_target_advance(socmon_target *t, uint64_t ns, int *done)
     if (done)
         *done = d;
     return st;
+}
+
+socmon_status socmon_target_advance(socmon_target *t, uint64_t ns, int *done)
+{
+    if (t && socmon_target_is_hardware(t)) {
+        struct timespec ts = {(time_t)(ns / 1000000000u), (long)(ns % 1000000000u)};
+        while (clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts) == EINTR)
+            ;
+    }
+    return socmon_target_step(t, ns, done);
 }
 
 uint64_t socmon_target_now_ns(const socmon_target *t)

@@ -7,8 +7,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "core/clock.h"
 #include "core/error.h"
 #include "drivers/zynq/a9_events.h"
 #include "drivers/zynq/zynq_drv.h"
@@ -214,13 +214,6 @@ static socmon_status board_bus_open(const board_opts *o, uint64_t apm_base, socm
     return SOCMON_OK;
 }
 
-static uint64_t mono_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static void zynq_close(void *priv)
 {
     zynq_target *z = priv;
@@ -260,7 +253,7 @@ static socmon_status zynq_open(const socmon_kv *opts, size_t nopts, void **priv,
     if (bo.hw) {
         if ((st = board_bus_open(&bo, d.apm_base, &z->bus)))
             goto fail;
-        z->t0_ns = mono_ns();
+        z->t0_ns = socmon_mono_ns();
     } else if ((st = socmon_zynq_soc_new(&d, &z->soc)) || (st = socmon_bus_model_new(&z->bus)) ||
                (st = socmon_zynq_soc_map(z->soc, z->bus))) {
         goto fail;
@@ -327,20 +320,17 @@ static socmon_status zynq_advance(void *priv, uint64_t ns, int *done)
     zynq_target *z = priv;
     if (z->soc)
         return socmon_zynq_soc_advance(z->soc, ns, done);
-    /* on a board time passes by itself; the realtime sampler paces to
-     * absolute deadlines, this sleep only serves callers that do not */
-    struct timespec ts = {(time_t)(ns / 1000000000u), (long)(ns % 1000000000u)};
-    while (clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts) == EINTR)
-        ;
+    /* on a board time passes by itself: socmon_target_advance or the
+     * sampler does the waiting */
     if (done)
-        *done = z->duration_ns && mono_ns() - z->t0_ns >= z->duration_ns;
+        *done = z->duration_ns && socmon_mono_ns() - z->t0_ns >= z->duration_ns;
     return SOCMON_OK;
 }
 
 static uint64_t zynq_now(void *priv)
 {
     zynq_target *z = priv;
-    return z->soc ? socmon_zynq_soc_now_ns(z->soc) : mono_ns() - z->t0_ns;
+    return z->soc ? socmon_zynq_soc_now_ns(z->soc) : socmon_mono_ns() - z->t0_ns;
 }
 
 static const char *const zynq_workloads[] = {"mixed", "steady", "idle", NULL};

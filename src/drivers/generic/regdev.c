@@ -41,10 +41,6 @@ static socmon_status regdev_read(void *drv, const uint32_t *idx, size_t n, uint6
 {
     regdev *d = drv;
     for (size_t k = 0; k < n; k++) {
-        if (idx[k] >= d->n)
-            return socmon_fail(SOCMON_ERANGE,
-                               "device '%s': counter index %" PRIu32 " out of range 0..%zu",
-                               socmon_device_name(d->dev), idx[k], d->n ? d->n - 1 : 0);
         socmon_status st = read_slot(d, idx[k], &out[k]);
         if (st != SOCMON_OK)
             return socmon_fail_prefix(st, "device '%s': counter %s: ", socmon_device_name(d->dev),

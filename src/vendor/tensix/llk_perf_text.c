@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "export/table.h"
 #include "vendor/tensix/llk_perf_text.h"
 
 static int grow(tx_text *t, size_t more)
@@ -91,7 +92,7 @@ socmon_status tx_text_print(tx_text *t, FILE *fp)
 
 void tx_csv_field(tx_text *t, const char *s)
 {
-    if (!strpbrk(s, ",\"\r\n")) {
+    if (!socmon_csv_needs_quotes(s, ',')) {
         tx_text_add(t, "%s", s);
         return;
     }
