@@ -28,6 +28,8 @@
 #ifndef SOCMON_COMPAT_ESP_MONITORS_H
 #define SOCMON_COMPAT_ESP_MONITORS_H
 
+#include "socmon/export.h"
+
 /* What ESP's monitors.h includes: programs rely on these. */
 #include <fcntl.h>
 #include <stddef.h>
@@ -40,9 +42,7 @@
 #include <soc_defs.h>
 #include "socmon/status.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+SOCMON_BEGIN_DECLS
 
 #define DVFS_OP_POINTS 4
 #define NOC_PLANES 6
@@ -240,7 +240,5 @@ static inline void esp_monitor_print_console(esp_monitor_args_t args, esp_monito
     SOCMON_ESP_PICK3(__VA_ARGS__, esp_monitor_fprint, esp_monitor_print_console,          \
                      esp_monitor_print_console)(__VA_ARGS__)
 
-#ifdef __cplusplus
-}
-#endif
+SOCMON_END_DECLS
 #endif

@@ -14,6 +14,8 @@
 #ifndef SOCMON_COMPAT_LIBESP_H
 #define SOCMON_COMPAT_LIBESP_H
 
+#include "socmon/export.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -21,9 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+SOCMON_BEGIN_DECLS
 
 enum accelerator_coherence { ACC_COH_NONE = 0, ACC_COH_LLC, ACC_COH_RECALL, ACC_COH_FULL, ACC_COH_AUTO };
 
@@ -61,7 +61,5 @@ void esp_free(void *buf);
 /* Frees every esp_alloc buffer not yet freed. */
 void esp_cleanup(void);
 
-#ifdef __cplusplus
-}
-#endif
+SOCMON_END_DECLS
 #endif

@@ -18,14 +18,14 @@
 #ifndef SOCMON_COMPAT_LLK_PERF_COUNTERS_H
 #define SOCMON_COMPAT_LLK_PERF_COUNTERS_H
 
+#include "socmon/export.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include "socmon/bus.h"
 #include "socmon/status.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+SOCMON_BEGIN_DECLS
 
 typedef enum llk_perf_counter_bank {
     LLK_PERF_INSTRN_THREAD = 0,
@@ -86,7 +86,5 @@ void llk_perf_scoped_end(llk_perf_counters *pc);
     (void)llk_perf_scoped_begin(&name, (bus), (regs_base), (l1_base), (thread))
 #endif
 
-#ifdef __cplusplus
-}
-#endif
+SOCMON_END_DECLS
 #endif

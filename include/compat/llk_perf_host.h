@@ -10,6 +10,8 @@
 #ifndef SOCMON_COMPAT_LLK_PERF_HOST_H
 #define SOCMON_COMPAT_LLK_PERF_HOST_H
 
+#include "socmon/export.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -17,9 +19,7 @@
 #include "socmon/status.h"
 #include "socmon/target.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+SOCMON_BEGIN_DECLS
 
 typedef struct llk_perf_row {
     unsigned thread;            /* 0 UNPACK, 1 MATH, 2 PACK */
@@ -103,7 +103,5 @@ socmon_status llk_perf_sim_run(llk_perf_sim *s);
  * work" to wrap in your own llk_perf_start/stop or LLK_PERF_SCOPED calls. */
 socmon_status llk_perf_sim_kernel(llk_perf_sim *s);
 
-#ifdef __cplusplus
-}
-#endif
+SOCMON_END_DECLS
 #endif

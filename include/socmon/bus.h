@@ -8,14 +8,14 @@
 #ifndef SOCMON_BUS_H
 #define SOCMON_BUS_H
 
+#include "socmon/export.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include "socmon/status.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+SOCMON_BEGIN_DECLS
 
 typedef struct socmon_bus socmon_bus;
 
@@ -24,6 +24,11 @@ typedef struct socmon_bus_ops {
     socmon_status (*write32)(void *priv, uint64_t addr, uint32_t val);
     void (*fence)(void *priv);     /* optional: order earlier accesses before later ones */
     void (*destroy)(void *priv);   /* optional: release priv */
+    /* Optional: one native 64-bit access (a 64-bit CSR or AXI register).
+     * Without them socmon_bus_read64/write64 split the access into 32-bit
+     * ones at addr (low word) and addr+4 (high word). */
+    socmon_status (*read64)(void *priv, uint64_t addr, uint64_t *val);
+    socmon_status (*write64)(void *priv, uint64_t addr, uint64_t val);
 } socmon_bus_ops;
 
 typedef struct socmon_bus_stats {
@@ -53,6 +58,13 @@ void socmon_bus_stats_reset(socmon_bus *bus);
 socmon_status socmon_bus_read64_hilohi(socmon_bus *bus, uint64_t lo_addr, uint64_t hi_addr,
                                        unsigned max_tries, uint64_t *val);
 
+/* A 64-bit register at addr: one access where the bus has 64-bit accesses,
+ * else hi-lo-hi over the low word at addr and the high word at addr+4 (a
+ * read; see above) or the low word then the high word (a write). A native
+ * access counts as one read or write in the bus statistics. */
+socmon_status socmon_bus_read64(socmon_bus *bus, uint64_t addr, uint64_t *val);
+socmon_status socmon_bus_write64(socmon_bus *bus, uint64_t addr, uint64_t val);
+
 /* ---- model bus: dispatches accesses to register models in this process ---- */
 
 /* One register region of a model, in the style of QEMU's MemoryRegionOps:
@@ -60,6 +72,10 @@ socmon_status socmon_bus_read64_hilohi(socmon_bus *bus, uint64_t lo_addr, uint64
 typedef struct socmon_regmodel_ops {
     socmon_status (*read)(void *model, uint64_t offset, uint32_t *val);
     socmon_status (*write)(void *model, uint64_t offset, uint32_t val);
+    /* Optional: 64-bit registers accessed whole (8-byte aligned). Without
+     * them a 64-bit access to the region is split into 32-bit ones. */
+    socmon_status (*read64)(void *model, uint64_t offset, uint64_t *val);
+    socmon_status (*write64)(void *model, uint64_t offset, uint64_t val);
 } socmon_regmodel_ops;
 
 socmon_status socmon_bus_model_new(socmon_bus **out);
@@ -82,20 +98,19 @@ socmon_status socmon_bus_mmio_open(const char *path, uint64_t offset, uint64_t s
 typedef struct socmon_bus_access {
     char op;          /* 'R', 'W' or 'F' */
     uint64_t addr;
-    uint32_t val;
+    uint64_t val;
     socmon_status st;
+    unsigned bits;    /* 32, or 64 for a native 64-bit access; 0 for a fence */
 } socmon_bus_access;
 
 typedef void (*socmon_bus_access_fn)(void *user, const socmon_bus_access *acc);
 
 /* Wraps inner (not owned) and calls fn for every access after it completes.
  * socmon_bus_record_file is the same with a text line per access on fp:
- * "R 0x00000104 = 0x0000002a". */
+ * "R 0x00000104 = 0x0000002a" (a 64-bit access prints 16 hex digits). */
 socmon_status socmon_bus_record_new(socmon_bus *inner, socmon_bus_access_fn fn, void *user,
                                     socmon_bus **out);
 socmon_status socmon_bus_record_file(socmon_bus *inner, FILE *fp, socmon_bus **out);
 
-#ifdef __cplusplus
-}
-#endif
+SOCMON_END_DECLS
 #endif

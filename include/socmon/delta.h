@@ -9,11 +9,11 @@
 #ifndef SOCMON_DELTA_H
 #define SOCMON_DELTA_H
 
+#include "socmon/export.h"
+
 #include <stdint.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+SOCMON_BEGIN_DECLS
 
 /* All-ones mask of `width` bits, width 1..64. */
 static inline uint64_t socmon_width_mask(unsigned width)
@@ -35,7 +35,5 @@ static inline uint64_t socmon_delta(uint64_t start, uint64_t end, unsigned width
  * max_rate_hz <= 0 means unknown: returns UINT64_MAX. */
 uint64_t socmon_max_interval_ns(unsigned width, double max_rate_hz);
 
-#ifdef __cplusplus
-}
-#endif
+SOCMON_END_DECLS
 #endif

@@ -7,13 +7,13 @@
 #ifndef SOCMON_DEVICE_H
 #define SOCMON_DEVICE_H
 
+#include "socmon/export.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include "socmon/status.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+SOCMON_BEGIN_DECLS
 
 typedef struct socmon_counter {
     const char *name;      /* short name within its instance, e.g. "l2_hits" */
@@ -62,7 +62,5 @@ socmon_status socmon_device_param_at(const socmon_device *dev, size_t i, const c
 socmon_status socmon_device_read(socmon_device *dev, const uint32_t *idx, size_t n,
                                  uint64_t *out);
 
-#ifdef __cplusplus
-}
-#endif
+SOCMON_END_DECLS
 #endif

@@ -23,13 +23,13 @@
 #ifndef SOCMON_METRICS_H
 #define SOCMON_METRICS_H
 
+#include "socmon/export.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include "socmon/device.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+SOCMON_BEGIN_DECLS
 
 typedef struct socmon_metricset socmon_metricset;
 typedef struct socmon_metrics socmon_metrics;   /* a metric set bound to a schema */
@@ -94,7 +94,5 @@ socmon_status socmon_metrics_eval(socmon_metrics *m, const uint64_t *deltas, dou
 socmon_status socmon_expr_eval(const char *expr, const socmon_metric_schema *schema,
                                const uint64_t *deltas, double interval_s, double *out);
 
-#ifdef __cplusplus
-}
-#endif
+SOCMON_END_DECLS
 #endif

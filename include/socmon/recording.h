@@ -8,14 +8,14 @@
 #ifndef SOCMON_RECORDING_H
 #define SOCMON_RECORDING_H
 
+#include "socmon/export.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include "socmon/sample.h"
 #include "socmon/timeline.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+SOCMON_BEGIN_DECLS
 
 typedef struct socmon_recording {
     char *target;              /* target spec, e.g. "esp" */
@@ -40,7 +40,5 @@ socmon_status socmon_recording_load(const char *path, socmon_recording **out);
 /* Same as load, from memory (used by the fuzzer). */
 socmon_status socmon_recording_parse(const void *buf, size_t len, socmon_recording **out);
 
-#ifdef __cplusplus
-}
-#endif
+SOCMON_END_DECLS
 #endif

@@ -6,13 +6,13 @@
 #ifndef SOCMON_SAMPLE_H
 #define SOCMON_SAMPLE_H
 
+#include "socmon/export.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include "socmon/device.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+SOCMON_BEGIN_DECLS
 
 enum {
     SOCMON_SAMPLE_MISSED = 1u << 0,  /* one or more intervals before this sample were missed */
@@ -49,7 +49,5 @@ socmon_status socmon_set_read(socmon_set *set, uint64_t t_ns, socmon_sample *s);
 socmon_status socmon_set_diff(const socmon_set *set, const socmon_sample *a,
                               const socmon_sample *b, uint64_t *deltas);
 
-#ifdef __cplusplus
-}
-#endif
+SOCMON_END_DECLS
 #endif

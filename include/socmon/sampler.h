@@ -14,15 +14,15 @@
 #ifndef SOCMON_SAMPLER_H
 #define SOCMON_SAMPLER_H
 
+#include "socmon/export.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include "socmon/sample.h"
 #include "socmon/target.h"
 #include "socmon/timeline.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+SOCMON_BEGIN_DECLS
 
 typedef struct socmon_sampler_opts {
     uint64_t interval_ns;   /* > 0 */
@@ -48,7 +48,5 @@ socmon_status socmon_sampler_run(socmon_target *t, socmon_set *set,
                                  const socmon_sampler_opts *opts, socmon_timeline *tl,
                                  socmon_sample_fn fn, void *user, socmon_sampler_stats *stats);
 
-#ifdef __cplusplus
-}
-#endif
+SOCMON_END_DECLS
 #endif

@@ -9,9 +9,9 @@
 #ifndef SOCMON_STATUS_H
 #define SOCMON_STATUS_H
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+#include "socmon/export.h"
+
+SOCMON_BEGIN_DECLS
 
 typedef enum socmon_status {
     SOCMON_OK = 0,
@@ -37,7 +37,13 @@ const char *socmon_errmsg(void);
 /* Forget this thread's last message. */
 void socmon_clear_error(void);
 
-#ifdef __cplusplus
-}
-#endif
+/* For code that fails on socmon's behalf (the library, user targets and
+ * buses, compatibility layers): sets this thread's message (printf-style)
+ * and returns st, so a failure path reads
+ *     return socmon_fail(SOCMON_ERANGE, "tile_index %u out of range 0..%u", t, n - 1); */
+socmon_status socmon_fail(socmon_status st, const char *fmt, ...) SOCMON_PRINTF(2, 3);
+/* Prefixes the current message with context: "esp: " + "tile_index 9 ...". */
+socmon_status socmon_fail_prefix(socmon_status st, const char *fmt, ...) SOCMON_PRINTF(2, 3);
+
+SOCMON_END_DECLS
 #endif

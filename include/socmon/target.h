@@ -11,15 +11,15 @@
 #ifndef SOCMON_TARGET_H
 #define SOCMON_TARGET_H
 
+#include "socmon/export.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include "socmon/bus.h"
 #include "socmon/device.h"
 #include "socmon/metrics.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+SOCMON_BEGIN_DECLS
 
 typedef struct socmon_target socmon_target;
 
@@ -93,7 +93,5 @@ void socmon_bus_trace_close(socmon_bus_trace *trace);
 /* Built-in metric files compiled into the library from metrics/NAME.json. */
 const char *socmon_builtin_metrics(const char *name);
 
-#ifdef __cplusplus
-}
-#endif
+SOCMON_END_DECLS
 #endif

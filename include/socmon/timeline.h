@@ -7,14 +7,14 @@
 #ifndef SOCMON_TIMELINE_H
 #define SOCMON_TIMELINE_H
 
+#include "socmon/export.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include "socmon/sample.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+SOCMON_BEGIN_DECLS
 
 typedef struct socmon_timeline socmon_timeline;
 
@@ -45,7 +45,5 @@ socmon_status socmon_timeline_iter_init(const socmon_timeline *tl, socmon_timeli
 socmon_status socmon_timeline_iter_next(socmon_timeline_iter *it, socmon_sample *s);
 void socmon_timeline_iter_free(socmon_timeline_iter *it);
 
-#ifdef __cplusplus
-}
-#endif
+SOCMON_END_DECLS
 #endif

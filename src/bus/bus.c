@@ -122,6 +122,34 @@ socmon_status socmon_bus_read64_hilohi(socmon_bus *bus, uint64_t lo_addr, uint64
                        (unsigned long long)lo_addr, (unsigned long long)hi_addr, max_tries);
 }
 
+socmon_status socmon_bus_read64(socmon_bus *bus, uint64_t addr, uint64_t *val)
+{
+    if (!bus || !val)
+        return socmon_fail(SOCMON_EINVAL, "socmon_bus_read64: %s is NULL", bus ? "val" : "bus");
+    if (!bus->ops.read64)
+        return socmon_bus_read64_hilohi(bus, addr, addr + 4, 0, val);
+    bus->stats.reads++;
+    socmon_status st = bus->ops.read64(bus->priv, addr, val);
+    if (st != SOCMON_OK)
+        bus->stats.errors++;
+    return st;
+}
+
+socmon_status socmon_bus_write64(socmon_bus *bus, uint64_t addr, uint64_t val)
+{
+    if (!bus)
+        return socmon_fail(SOCMON_EINVAL, "socmon_bus_write64: bus is NULL");
+    if (!bus->ops.write64) {
+        socmon_status st = socmon_bus_write32(bus, addr, (uint32_t)val);
+        return st ? st : socmon_bus_write32(bus, addr + 4, (uint32_t)(val >> 32));
+    }
+    bus->stats.writes++;
+    socmon_status st = bus->ops.write64(bus->priv, addr, val);
+    if (st != SOCMON_OK)
+        bus->stats.errors++;
+    return st;
+}
+
 void *socmon_bus_backend_priv(socmon_bus *bus, socmon_bus_read_fn read_fn)
 {
     return bus && bus->ops.read32 == read_fn ? bus->priv : NULL;

@@ -77,6 +77,50 @@ static socmon_status mb_write(void *priv, uint64_t addr, uint32_t val)
     return r->ops->write ? r->ops->write(r->model, addr - r->base, val) : SOCMON_OK;
 }
 
+/* A region without 64-bit callbacks sees 32-bit accesses: hi-lo-hi for a
+ * read, low word then high word for a write. */
+static socmon_status mb_read64(void *priv, uint64_t addr, uint64_t *val)
+{
+    const region *r;
+    socmon_status st = check(priv, addr, &r);
+    if (st != SOCMON_OK)
+        return st;
+    if (!r->ops->read64) {
+        uint32_t hi1, lo, hi2;
+        for (int i = 0; i < 8; i++) {
+            if ((st = mb_read(priv, addr + 4, &hi1)) || (st = mb_read(priv, addr, &lo)) ||
+                (st = mb_read(priv, addr + 4, &hi2)))
+                return st;
+            if (hi1 == hi2) {
+                *val = (uint64_t)hi1 << 32 | lo;
+                return SOCMON_OK;
+            }
+        }
+        return socmon_fail(SOCMON_EAGAIN, "model bus: 64-bit read at 0x%llx: high word changed on all 8 tries",
+                           (unsigned long long)addr);
+    }
+    if (addr & 7)
+        return socmon_fail(SOCMON_EIO, "model bus: unaligned 64-bit access at 0x%llx (must be 8-byte aligned)",
+                           (unsigned long long)addr);
+    return r->ops->read64(r->model, addr - r->base, val);
+}
+
+static socmon_status mb_write64(void *priv, uint64_t addr, uint64_t val)
+{
+    const region *r;
+    socmon_status st = check(priv, addr, &r);
+    if (st != SOCMON_OK)
+        return st;
+    if (!r->ops->write64) {
+        st = mb_write(priv, addr, (uint32_t)val);
+        return st ? st : mb_write(priv, addr + 4, (uint32_t)(val >> 32));
+    }
+    if (addr & 7)
+        return socmon_fail(SOCMON_EIO, "model bus: unaligned 64-bit access at 0x%llx (must be 8-byte aligned)",
+                           (unsigned long long)addr);
+    return r->ops->write64(r->model, addr - r->base, val);
+}
+
 static void mb_fence(void *priv)
 {
     (void)priv; /* models apply accesses in program order already */
@@ -89,7 +133,8 @@ static void mb_destroy(void *priv)
     free(mb);
 }
 
-static const socmon_bus_ops model_ops = {mb_read, mb_write, mb_fence, mb_destroy};
+static const socmon_bus_ops model_ops = {
+    .read32 = mb_read, .write32 = mb_write, .fence = mb_fence, .destroy = mb_destroy, .read64 = mb_read64, .write64 = mb_write64};
 
 socmon_status socmon_bus_model_new(socmon_bus **out)
 {

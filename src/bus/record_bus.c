@@ -15,9 +15,9 @@ typedef struct recorder {
     void *user;
 } recorder;
 
-static void report(recorder *r, char op, uint64_t addr, uint32_t val, socmon_status st)
+static void report(recorder *r, char op, uint64_t addr, uint64_t val, socmon_status st, unsigned bits)
 {
-    socmon_bus_access acc = {.op = op, .addr = addr, .val = val, .st = st};
+    socmon_bus_access acc = {.op = op, .addr = addr, .val = val, .st = st, .bits = bits};
     r->fn(r->user, &acc);
 }
 
@@ -27,7 +27,7 @@ static socmon_status rec_read32(void *priv, uint64_t addr, uint32_t *val)
     uint32_t v = 0;
     socmon_status st = socmon_bus_read32(r->inner, addr, &v);
     *val = v;
-    report(r, 'R', addr, v, st);
+    report(r, 'R', addr, v, st, 32);
     return st;
 }
 
@@ -35,7 +35,7 @@ static socmon_status rec_write32(void *priv, uint64_t addr, uint32_t val)
 {
     recorder *r = priv;
     socmon_status st = socmon_bus_write32(r->inner, addr, val);
-    report(r, 'W', addr, val, st);
+    report(r, 'W', addr, val, st, 32);
     return st;
 }
 
@@ -43,7 +43,27 @@ static void rec_fence(void *priv)
 {
     recorder *r = priv;
     socmon_bus_fence(r->inner);
-    report(r, 'F', 0, 0, SOCMON_OK);
+    report(r, 'F', 0, 0, SOCMON_OK, 0);
+}
+
+/* Forwarded whole, so the trace shows the access the driver made: one
+ * 64-bit access, or the inner bus's split of it into 32-bit ones. */
+static socmon_status rec_read64(void *priv, uint64_t addr, uint64_t *val)
+{
+    recorder *r = priv;
+    uint64_t v = 0;
+    socmon_status st = socmon_bus_read64(r->inner, addr, &v);
+    *val = v;
+    report(r, 'R', addr, v, st, 64);
+    return st;
+}
+
+static socmon_status rec_write64(void *priv, uint64_t addr, uint64_t val)
+{
+    recorder *r = priv;
+    socmon_status st = socmon_bus_write64(r->inner, addr, val);
+    report(r, 'W', addr, val, st, 64);
+    return st;
 }
 
 static void rec_destroy(void *priv)
@@ -56,6 +76,8 @@ static const socmon_bus_ops rec_ops = {
     .write32 = rec_write32,
     .fence = rec_fence,
     .destroy = rec_destroy,
+    .read64 = rec_read64,
+    .write64 = rec_write64,
 };
 
 socmon_status socmon_bus_record_new(socmon_bus *inner, socmon_bus_access_fn fn, void *user,
@@ -93,8 +115,10 @@ static void write_line(void *user, const socmon_bus_access *acc)
     FILE *fp = user;
     if (acc->op == 'F')
         fprintf(fp, "F");
+    else if (acc->bits == 64)
+        fprintf(fp, "%c 0x%08" PRIx64 " = 0x%016" PRIx64, acc->op, acc->addr, acc->val);
     else
-        fprintf(fp, "%c 0x%08" PRIx64 " = 0x%08" PRIx32, acc->op, acc->addr, acc->val);
+        fprintf(fp, "%c 0x%08" PRIx64 " = 0x%08" PRIx64, acc->op, acc->addr, acc->val);
     if (acc->st != SOCMON_OK)
         fprintf(fp, " ! %s", socmon_status_name(acc->st));
     fputc('\n', fp);

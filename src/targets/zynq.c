@@ -191,7 +191,8 @@ static void board_destroy(void *priv)
     free(b);
 }
 
-static const socmon_bus_ops board_ops = {board_read, board_write, board_fence, board_destroy};
+static const socmon_bus_ops board_ops = {
+    .read32 = board_read, .write32 = board_write, .fence = board_fence, .destroy = board_destroy};
 
 static socmon_status board_bus_open(const board_opts *o, uint64_t apm_base, socmon_bus **out)
 {

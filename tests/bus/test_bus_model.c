@@ -44,8 +44,8 @@ static socmon_status picky_read(void *model, uint64_t off, uint32_t *val)
     return off == 8 ? SOCMON_EIO : SOCMON_OK;
 }
 
-static const socmon_regmodel_ops p_ops = {p_read, p_write};
-static const socmon_regmodel_ops picky_ops = {picky_read, p_write};
+static const socmon_regmodel_ops p_ops = {.read = p_read, .write = p_write};
+static const socmon_regmodel_ops picky_ops = {.read = picky_read, .write = p_write};
 
 static void test_dispatch_by_region(void **state)
 {
@@ -203,6 +203,98 @@ static void test_map_needs_model_bus(void **state)
     socmon_bus_free(bus);
 }
 
+/* A model with one native 64-bit register at 0x0 and 32-bit halves elsewhere. */
+typedef struct wide {
+    uint64_t reg;
+    unsigned r64, w64;
+} wide;
+
+static socmon_status w_read64(void *model, uint64_t off, uint64_t *val)
+{
+    wide *w = model;
+    w->r64++;
+    *val = w->reg + off;
+    return SOCMON_OK;
+}
+
+static socmon_status w_write64(void *model, uint64_t off, uint64_t val)
+{
+    wide *w = model;
+    w->w64++;
+    w->reg = val;
+    return SOCMON_OK;
+}
+
+static void test_64bit_native_and_split(void **state)
+{
+    socmon_bus *bus;
+    wide w = {.reg = 0x1122334455667788ull};
+    probe p = {.id = 7};
+    const socmon_regmodel_ops wide_ops = {p_read, p_write, w_read64, w_write64};
+    assert_int_equal(socmon_bus_model_new(&bus), SOCMON_OK);
+    assert_int_equal(socmon_bus_model_map(bus, 0x1000, 0x100, &wide_ops, &w), SOCMON_OK);
+    assert_int_equal(socmon_bus_model_map(bus, 0x2000, 0x100, &p_ops, &p), SOCMON_OK);
+
+    /* native: one access each way, counted once */
+    uint64_t v = 0;
+    assert_int_equal(socmon_bus_read64(bus, 0x1008, &v), SOCMON_OK);
+    assert_true(v == 0x1122334455667790ull);
+    assert_int_equal(socmon_bus_write64(bus, 0x1000, 0xA5A5A5A5DEADBEEFull), SOCMON_OK);
+    assert_true(w.reg == 0xA5A5A5A5DEADBEEFull);
+    assert_int_equal(w.r64, 1);
+    assert_int_equal(w.w64, 1);
+    socmon_bus_stats s;
+    socmon_bus_stats_get(bus, &s);
+    assert_int_equal(s.reads, 1);
+    assert_int_equal(s.writes, 1);
+    assert_int_equal(socmon_bus_read64(bus, 0x1004, &v), SOCMON_EIO); /* 8-byte alignment */
+
+    /* split: hi-lo-hi for a read, low word then high word for a write */
+    assert_int_equal(socmon_bus_read64(bus, 0x2010, &v), SOCMON_OK);
+    assert_true(v == ((uint64_t)(7u << 16 | 0x14) << 32 | (7u << 16 | 0x10)));
+    assert_int_equal(p.reads, 3);
+    assert_int_equal(p.last_off, 0x14);
+    assert_int_equal(socmon_bus_write64(bus, 0x2020, 0x0000000200000001ull), SOCMON_OK);
+    assert_int_equal(p.writes, 2);
+    assert_int_equal(p.last_off, 0x24);
+    assert_int_equal(p.last_val, 2);
+    assert_int_equal(socmon_bus_read64(bus, 0x3000, &v), SOCMON_EIO); /* unmapped */
+    socmon_bus_free(bus);
+}
+
+/* A bus with only 32-bit callbacks: the generic layer splits 64-bit accesses. */
+static uint32_t regs32[4];
+static socmon_status r32(void *priv, uint64_t addr, uint32_t *val)
+{
+    *val = regs32[addr / 4 % 4];
+    return SOCMON_OK;
+}
+static socmon_status w32(void *priv, uint64_t addr, uint32_t val)
+{
+    regs32[addr / 4 % 4] = val;
+    return SOCMON_OK;
+}
+
+static void test_64bit_on_a_32bit_bus(void **state)
+{
+    const socmon_bus_ops ops = {.read32 = r32, .write32 = w32};
+    socmon_bus *bus;
+    assert_int_equal(socmon_bus_new("b32", &ops, NULL, &bus), SOCMON_OK);
+    assert_int_equal(socmon_bus_write64(bus, 0, 0x0123456789ABCDEFull), SOCMON_OK);
+    assert_int_equal(regs32[0], 0x89ABCDEFu);
+    assert_int_equal(regs32[1], 0x01234567u);
+    uint64_t v;
+    assert_int_equal(socmon_bus_read64(bus, 0, &v), SOCMON_OK);
+    assert_true(v == 0x0123456789ABCDEFull);
+    socmon_bus_stats s;
+    socmon_bus_stats_get(bus, &s);
+    assert_int_equal(s.writes, 2);
+    assert_int_equal(s.reads, 3);
+    assert_int_equal(socmon_bus_read64(bus, 0, NULL), SOCMON_EINVAL);
+    assert_int_equal(socmon_bus_write64(NULL, 0, 0), SOCMON_EINVAL);
+    socmon_bus_free(bus);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -212,6 +304,8 @@ int main(void)
         cmocka_unit_test(test_unmapped_and_unaligned),
         cmocka_unit_test(test_stats_count_every_access),
         cmocka_unit_test(test_map_needs_model_bus),
+        cmocka_unit_test(test_64bit_native_and_split),
+        cmocka_unit_test(test_64bit_on_a_32bit_bus),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -29,7 +29,7 @@ static socmon_status rf_write(void *model, uint64_t off, uint32_t val)
     return SOCMON_OK;
 }
 
-static const socmon_regmodel_ops rf_ops = {rf_read, rf_write};
+static const socmon_regmodel_ops rf_ops = {.read = rf_read, .write = rf_write};
 
 typedef struct log {
     socmon_bus_access acc[32];
@@ -130,13 +130,20 @@ static void test_file_lines(void **state)
     socmon_bus_fence(rec);
     assert_int_equal(socmon_bus_read32(rec, 0x102, &v), SOCMON_EIO);
     assert_int_equal(socmon_bus_write32(rec, 0x1234567890ull, 1), SOCMON_EIO);
+    /* a 64-bit access is logged as the driver made it: one line, 16 digits */
+    uint64_t v64;
+    assert_int_equal(socmon_bus_write64(rec, 0x108, 0x0000000700000005ull), SOCMON_OK);
+    assert_int_equal(socmon_bus_read64(rec, 0x108, &v64), SOCMON_OK);
+    assert_true(v64 == 0x0000000700000005ull);
     socmon_bus_free(rec);
     fclose(fp);
     assert_string_equal(buf, "R 0x00000104 = 0x0000002a\n"
                              "W 0x0000013c = 0xdeadbeef\n"
                              "F\n"
                              "R 0x00000102 = 0x00000000 ! SOCMON_EIO\n"
-                             "W 0x1234567890 = 0x00000001 ! SOCMON_EIO\n");
+                             "W 0x1234567890 = 0x00000001 ! SOCMON_EIO\n"
+                             "W 0x00000108 = 0x0000000700000005\n"
+                             "R 0x00000108 = 0x0000000700000005\n");
     free(buf);
     socmon_bus_free(inner);
 }

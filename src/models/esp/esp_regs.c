@@ -98,7 +98,7 @@ static socmon_status tile_write(void *model, uint64_t off, uint32_t val)
     return SOCMON_OK;
 }
 
-static const socmon_regmodel_ops tile_ops = {tile_read, tile_write};
+static const socmon_regmodel_ops tile_ops = {.read = tile_read, .write = tile_write};
 
 socmon_status socmon_esp_soc_map(socmon_esp_soc *soc, socmon_bus *model_bus)
 {

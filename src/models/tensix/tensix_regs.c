@@ -185,7 +185,7 @@ static socmon_status regs_write(void *model, uint64_t off, uint32_t val)
     return SOCMON_OK;
 }
 
-const socmon_regmodel_ops socmon_tensix_regs_ops = {regs_read, regs_write};
+const socmon_regmodel_ops socmon_tensix_regs_ops = {.read = regs_read, .write = regs_write};
 
 static socmon_status l1_read(void *model, uint64_t off, uint32_t *val)
 {
@@ -207,7 +207,7 @@ static socmon_status l1_write(void *model, uint64_t off, uint32_t val)
     return SOCMON_OK;
 }
 
-const socmon_regmodel_ops socmon_tensix_l1_ops = {l1_read, l1_write};
+const socmon_regmodel_ops socmon_tensix_l1_ops = {.read = l1_read, .write = l1_write};
 
 /* ---- the core ---- */
 

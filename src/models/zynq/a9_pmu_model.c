@@ -208,4 +208,4 @@ static socmon_status pmu_write(void *model, uint64_t off, uint32_t v)
     return SOCMON_OK;
 }
 
-const socmon_regmodel_ops za9_regops = {pmu_read, pmu_write};
+const socmon_regmodel_ops za9_regops = {.read = pmu_read, .write = pmu_write};

@@ -408,4 +408,4 @@ static socmon_status apm_write(void *model, uint64_t off, uint32_t v)
     return SOCMON_OK;
 }
 
-const socmon_regmodel_ops zapm_regops = {apm_read, apm_write};
+const socmon_regmodel_ops zapm_regops = {.read = apm_read, .write = apm_write};
