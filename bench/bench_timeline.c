@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "socmon/recording.h"
+#include "core/recording_internal.h" /* builds a recording field by field */
 #include "socmon/timeline.h"
 
 static double now_s(void)

@@ -17,17 +17,10 @@
 
 SOCMON_BEGIN_DECLS
 
-typedef struct socmon_recording {
-    char *target;              /* target spec, e.g. "esp" */
-    char *device;              /* device name */
-    uint64_t interval_ns;      /* requested sampling interval */
-    size_t ncounters;
-    socmon_counter *counters;  /* strings owned by the recording */
-    size_t nparams;
-    char **param_names;
-    double *param_values;
-    socmon_timeline *tl;       /* owned */
-} socmon_recording;
+/* Opaque: a recording's layout is the library's own, so it can change (e.g.
+ * for streaming recordings) without breaking programs built against an older
+ * version. Read it through the accessors below. */
+typedef struct socmon_recording socmon_recording;
 
 /* Builds an empty recording whose schema is the set's counters and the
  * device's parameters. */
@@ -39,6 +32,26 @@ socmon_status socmon_recording_save(const socmon_recording *rec, const char *pat
 socmon_status socmon_recording_load(const char *path, socmon_recording **out);
 /* Same as load, from memory (used by the fuzzer). */
 socmon_status socmon_recording_parse(const void *buf, size_t len, socmon_recording **out);
+
+/* ---- what a recording holds (rec must not be NULL) ----
+ * Strings and arrays belong to the recording: valid until it is freed. */
+
+/* The target spec it was recorded from, e.g. "esp" or "tensix:bound=pack". */
+const char *socmon_recording_target(const socmon_recording *rec);
+/* The device's name. */
+const char *socmon_recording_device(const socmon_recording *rec);
+/* The sampling interval that was requested, in ns. */
+uint64_t socmon_recording_interval_ns(const socmon_recording *rec);
+/* The schema: ncounters counters, in the order of every sample's values. */
+size_t socmon_recording_ncounters(const socmon_recording *rec);
+const socmon_counter *socmon_recording_counters(const socmon_recording *rec);
+/* The device parameters (e.g. clock_hz): nparams names and values. */
+size_t socmon_recording_nparams(const socmon_recording *rec);
+const char *const *socmon_recording_param_names(const socmon_recording *rec);
+const double *socmon_recording_param_values(const socmon_recording *rec);
+/* The samples. Writable, so that a sampler run can append to a new
+ * recording (socmon_sampler_run(..., socmon_recording_timeline(rec), ...)). */
+socmon_timeline *socmon_recording_timeline(socmon_recording *rec);
 
 SOCMON_END_DECLS
 #endif

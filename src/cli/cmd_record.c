@@ -130,20 +130,21 @@ int cmd_record(int argc, char **argv)
     }
     socmon_sampler_opts so = {o.interval_ns, o.duration_ns, o.realtime};
     socmon_sampler_stats stats = {0};
-    st = socmon_sampler_run(cs.target, cs.set, &so, rec->tl, on_sample, &l, &stats);
+    socmon_timeline *tl = socmon_recording_timeline(rec);
+    st = socmon_sampler_run(cs.target, cs.set, &so, tl, on_sample, &l, &stats);
     /* Keep what was recorded even if the run stopped early. */
-    socmon_status sst = socmon_timeline_len(rec->tl) ? socmon_recording_save(rec, path) : SOCMON_OK;
+    socmon_status sst = socmon_timeline_len(tl) ? socmon_recording_save(rec, path) : SOCMON_OK;
     if (st != SOCMON_OK)
         rc = cli_error("record", st);
     else if (sst != SOCMON_OK)
         rc = cli_error("record: saving", sst);
     else
         rc = 0;
-    if (sst == SOCMON_OK && socmon_timeline_len(rec->tl)) {
+    if (sst == SOCMON_OK && socmon_timeline_len(tl)) {
         struct stat sb;
         long long size = stat(path, &sb) == 0 ? (long long)sb.st_size : -1;
         fprintf(rc ? stderr : stdout, "wrote %zu samples (%llu intervals missed) to %s (%lld bytes)\n",
-                socmon_timeline_len(rec->tl), (unsigned long long)stats.missed, path, size);
+                socmon_timeline_len(tl), (unsigned long long)stats.missed, path, size);
     }
     free(l.mv);
     socmon_recording_free(rec);

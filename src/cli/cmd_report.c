@@ -32,7 +32,7 @@ typedef struct report {
 
 static void report_free(report *r)
 {
-    for (size_t i = 0; r->owned && i < r->rec->ncounters; i++)
+    for (size_t i = 0; r->owned && i < socmon_recording_ncounters(r->rec); i++)
         free(r->owned[i]);
     free(r->owned);
     free(r->names);
@@ -47,13 +47,13 @@ static socmon_status report_open(report *r, const char *path)
     socmon_status st = socmon_recording_load(path, &r->rec);
     if (st != SOCMON_OK)
         return st;
-    size_t n = r->rec->ncounters;
+    size_t n = socmon_recording_ncounters(r->rec);
     r->names = calloc(n + 1, sizeof *r->names);
     r->owned = calloc(n + 1, sizeof *r->owned);
     if (!r->names || !r->owned)
         return SOCMON_ENOMEM;
     for (size_t i = 0; i < n; i++) {
-        const socmon_counter *c = &r->rec->counters[i];
+        const socmon_counter *c = &socmon_recording_counters(r->rec)[i];
         size_t len = strlen(c->instance) + strlen(c->name) + 2;
         if (!(r->owned[i] = malloc(len)))
             return SOCMON_ENOMEM;
@@ -61,15 +61,17 @@ static socmon_status report_open(report *r, const char *path)
         r->names[i] = r->owned[i];
     }
     char tname[64];
-    snprintf(tname, sizeof tname, "%.*s", (int)strcspn(r->rec->target, ":"), r->rec->target);
+    const char *spec = socmon_recording_target(r->rec);
+    snprintf(tname, sizeof tname, "%.*s", (int)strcspn(spec, ":"), spec);
     r->ops = socmon_target_lookup(tname);
     const char *text = r->ops ? socmon_builtin_metrics(r->ops->metrics) : NULL;
     if (!text)
         return SOCMON_OK; /* counters only */
     if ((st = socmon_metricset_load_string(text, r->ops->metrics, &r->ms)) != SOCMON_OK)
         return st;
-    return cli_bind_metrics(r->ms, r->rec->counters, n, r->rec->nparams,
-                            (const char *const *)r->rec->param_names, r->rec->param_values, &r->m);
+    return cli_bind_metrics(r->ms, socmon_recording_counters(r->rec), n,
+                            socmon_recording_nparams(r->rec), socmon_recording_param_names(r->rec),
+                            socmon_recording_param_values(r->rec), &r->m);
 }
 
 static void print_cell(char sep, int first, const char *s)
@@ -81,7 +83,7 @@ static void print_cell(char sep, int first, const char *s)
 
 static int per_interval(report *r, const cli_opts *o)
 {
-    size_t n = r->rec->ncounters, nm = r->m ? socmon_metrics_nresults(r->m) : 0;
+    size_t n = socmon_recording_ncounters(r->rec), nm = r->m ? socmon_metrics_nresults(r->m) : 0;
     socmon_sample a = {0}, b = {0};
     a.n = b.n = n;
     a.v = calloc(n + 1, sizeof *a.v);
@@ -90,7 +92,8 @@ static int per_interval(report *r, const cli_opts *o)
     double *mv = calloc(nm + 1, sizeof *mv);
     socmon_timeline_iter it;
     int rc = 0;
-    if (!a.v || !b.v || !d || !mv || socmon_timeline_iter_init(r->rec->tl, &it) != SOCMON_OK) {
+    if (!a.v || !b.v || !d || !mv ||
+        socmon_timeline_iter_init(socmon_recording_timeline(r->rec), &it) != SOCMON_OK) {
         fprintf(stderr, "socmon report: out of memory\n");
         free(a.v), free(b.v), free(d), free(mv);
         return 1;
@@ -152,7 +155,7 @@ static int per_interval(report *r, const cli_opts *o)
             continue;
         }
         for (size_t i = 0; i < n; i++)
-            d[i] = socmon_delta(a.v[i], b.v[i], r->rec->counters[i].width);
+            d[i] = socmon_delta(a.v[i], b.v[i], socmon_recording_counters(r->rec)[i].width);
         uint64_t dt = b.t_ns - a.t_ns;
         if (r->m)
             socmon_metrics_eval(r->m, d, (double)dt / 1e9, mv);
@@ -222,16 +225,17 @@ static int per_interval(report *r, const cli_opts *o)
         a.t_ns = b.t_ns;
     }
     if (tab) {
-        printf("recording of '%s' (%s), %zu samples\n\n", r->rec->target, r->rec->device,
-               socmon_timeline_len(r->rec->tl));
+        printf("recording of '%s' (%s), %zu samples\n\n", socmon_recording_target(r->rec),
+               socmon_recording_device(r->rec), socmon_timeline_len(socmon_recording_timeline(r->rec)));
         socmon_table_print(tab, stdout, "  ");
         if (!o->metrics && nm > npick)
             printf("\n  %zu of %zu metric results shown; choose with -M 'name*', or use -x, / --json for all\n",
                    npick, nm);
     }
     if (rows) {
-        json_t *doc = json_pack("{s:s, s:s, s:I, s:o}", "target", r->rec->target, "device", r->rec->device,
-                                "interval_ns", (json_int_t)r->rec->interval_ns, "intervals", rows);
+        json_t *doc = json_pack("{s:s, s:s, s:I, s:o}", "target", socmon_recording_target(r->rec),
+                                "device", socmon_recording_device(r->rec), "interval_ns",
+                                (json_int_t)socmon_recording_interval_ns(r->rec), "intervals", rows);
         json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
         putchar('\n');
         json_decref(doc);
@@ -245,8 +249,8 @@ out:
 
 static int summary(report *r, const cli_opts *o)
 {
-    size_t n = r->rec->ncounters, nm = r->m ? socmon_metrics_nresults(r->m) : 0;
-    size_t len = socmon_timeline_len(r->rec->tl);
+    size_t n = socmon_recording_ncounters(r->rec), nm = r->m ? socmon_metrics_nresults(r->m) : 0;
+    size_t len = socmon_timeline_len(socmon_recording_timeline(r->rec));
     socmon_sample a = {0}, b = {0};
     a.n = b.n = n;
     a.v = calloc(n + 1, sizeof *a.v);
@@ -254,7 +258,8 @@ static int summary(report *r, const cli_opts *o)
     uint64_t *acc = calloc(n + 1, sizeof *acc);
     double *mv = calloc(nm + 1, sizeof *mv);
     socmon_timeline_iter it;
-    if (!a.v || !b.v || !acc || !mv || socmon_timeline_iter_init(r->rec->tl, &it) != SOCMON_OK) {
+    if (!a.v || !b.v || !acc || !mv ||
+        socmon_timeline_iter_init(socmon_recording_timeline(r->rec), &it) != SOCMON_OK) {
         free(a.v), free(b.v), free(acc), free(mv);
         fprintf(stderr, "socmon report: out of memory\n");
         return 1;
@@ -265,7 +270,7 @@ static int summary(report *r, const cli_opts *o)
             t0 = b.t_ns;
         else
             for (size_t i = 0; i < n; i++)
-                acc[i] += socmon_delta(a.v[i], b.v[i], r->rec->counters[i].width);
+                acc[i] += socmon_delta(a.v[i], b.v[i], socmon_recording_counters(r->rec)[i].width);
         missed += b.missed;
         t1 = b.t_ns;
         memcpy(a.v, b.v, n * sizeof *a.v);
@@ -274,8 +279,8 @@ static int summary(report *r, const cli_opts *o)
     if (r->m)
         socmon_metrics_eval(r->m, acc, (double)(t1 - t0) / 1e9, mv);
     cli_out out = {o->fmt, o->sep, o->all, NULL, r->ms};
-    cli_schema sch = {n, r->rec->counters, r->names};
-    cli_out_begin(&out, "Recording summary", r->rec->target, NULL, t1 - t0);
+    cli_schema sch = {n, socmon_recording_counters(r->rec), r->names};
+    cli_out_begin(&out, "Recording summary", socmon_recording_target(r->rec), NULL, t1 - t0);
     if (o->fmt == OUT_TABLE)
         printf("  %zu samples, %llu intervals missed\n\n", len, (unsigned long long)missed);
     else if (o->fmt == OUT_JSON) {

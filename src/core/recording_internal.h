@@ -1,11 +1,25 @@
-/* Internal: the recording file format's constants and an in-memory writer.
- * The byte layout is described in docs/recording-format.md. */
+/* Internal: the recording's layout (opaque in socmon/recording.h), the file
+ * format's constants and an in-memory writer. The byte layout is described in
+ * docs/recording-format.md. Tests and benchmarks include this header to build
+ * recordings field by field. */
 #ifndef SOCMON_CORE_RECORDING_INTERNAL_H
 #define SOCMON_CORE_RECORDING_INTERNAL_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include "socmon/recording.h"
+
+struct socmon_recording {
+    char *target;              /* target spec, e.g. "esp" */
+    char *device;              /* device name */
+    uint64_t interval_ns;      /* requested sampling interval */
+    size_t ncounters;
+    socmon_counter *counters;  /* strings owned by the recording */
+    size_t nparams;
+    char **param_names;
+    double *param_values;
+    socmon_timeline *tl;       /* owned */
+};
 
 #define SOCMON_REC_MAGIC "SOCMONRC"   /* 8 bytes at offset 0 */
 #define SOCMON_REC_END "SOCMEND!"     /* 8 bytes before the final CRC-32 */
