@@ -1,7 +1,11 @@
-/* socmon: one library for the performance monitors of SoCs, accelerators and CPUs. */
+/* socmon: one library for the performance monitors of SoCs, accelerators and CPUs.
+ *
+ * The umbrella header: includes every public socmon/ header. Vendor-compatible
+ * APIs have their own headers (installed in include/socmon/compat). */
 #ifndef SOCMON_H
 #define SOCMON_H
 
+#include "socmon/version.h"
 #include "socmon/status.h"
 #include "socmon/bus.h"
 #include "socmon/delta.h"
@@ -12,7 +16,6 @@
 #include "socmon/metrics.h"
 #include "socmon/target.h"
 #include "socmon/sampler.h"
-
-#define SOCMON_VERSION "0.1.0"
+#include "socmon/data.h"
 
 #endif

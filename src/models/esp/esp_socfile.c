@@ -18,8 +18,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/error.h"
+#include "socmon/data.h"
 #include "models/esp/esp_internal.h"
 
 #define MAX_TOK 8
@@ -281,6 +283,15 @@ socmon_status socmon_esp_soc_desc_load(const char *path, socmon_esp_soc_desc *d)
 {
     if (!path || !d)
         return socmon_fail(SOCMON_EINVAL, "esp soc load: %s is NULL", path ? "desc" : "path");
+    /* A bare name that is no file here ("esp_4x4") names an installed SoC
+     * description: share/socmon/socs/esp_4x4.soc (socmon/data.h). */
+    char found[4096];
+    if (!strchr(path, '/') && access(path, F_OK) != 0) {
+        socmon_status rst = socmon_data_path("socs", path, found, sizeof found);
+        if (rst != SOCMON_OK)
+            return socmon_fail_prefix(rst, "esp soc file: ");
+        path = found;
+    }
     FILE *fp = fopen(path, "rb");
     if (!fp)
         return socmon_fail(errno == ENOENT ? SOCMON_ENOENT : errno == EACCES ? SOCMON_EPERM : SOCMON_EIO,
