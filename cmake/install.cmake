@@ -1,0 +1,63 @@
+# What `cmake --install` (and `make install PREFIX=...`) puts where; the layout
+# is described in docs/install.md. Included at the end of CMakeLists.txt.
+#
+#   bin/socmon, bin/socmon-esp-socdefs     the CLI; soc_defs.h/soc_locs.h generator
+#   lib/libsocmon.a, lib/libsocmon.so*     static and shared (SONAME libsocmon.so.0)
+#   include/socmon/*.h                     the public API
+#   include/socmon/compat/*.h              vendor-compatible headers (esp_monitors.h, ...)
+#   share/socmon/{socs,metrics}/           SoC descriptions and metric files
+#   share/man/man1/socmon.1                the manual page
+#   lib/pkgconfig/socmon.pc                pkg-config
+#   lib/cmake/socmon/                      find_package(socmon): socmon::socmon, ::socmon_static
+include(CMakePackageConfigHelpers)
+
+set(SOCMON_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/socmon)
+
+install(TARGETS socmon socmon_shared EXPORT socmonTargets
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS socmon_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+if(TARGET esp_socdefs)
+  # Installed under a name that says whose tool it is.
+  install(PROGRAMS $<TARGET_FILE:esp_socdefs> DESTINATION ${CMAKE_INSTALL_BINDIR}
+          RENAME socmon-esp-socdefs)
+endif()
+
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/include/socmon/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/socmon
+        FILES_MATCHING PATTERN "*.h")
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/include/compat/
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/socmon/compat FILES_MATCHING PATTERN "*.h")
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/socs/ DESTINATION ${CMAKE_INSTALL_DATADIR}/socmon/socs
+        FILES_MATCHING PATTERN "*.soc")
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/metrics/ DESTINATION ${CMAKE_INSTALL_DATADIR}/socmon/metrics
+        FILES_MATCHING PATTERN "*.json")
+install(FILES ${CMAKE_SOURCE_DIR}/docs/socmon.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+
+# pkg-config: paths relative to the .pc file, so it stays right under
+# `cmake --install --prefix` (the data path compiled into the library does
+# not: configure with CMAKE_INSTALL_PREFIX, as `make install PREFIX=` does).
+configure_file(${CMAKE_SOURCE_DIR}/cmake/socmon.pc.in ${CMAKE_BINARY_DIR}/socmon.pc @ONLY)
+install(FILES ${CMAKE_BINARY_DIR}/socmon.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+# The CMake package.
+install(EXPORT socmonTargets NAMESPACE socmon:: DESTINATION ${SOCMON_CMAKE_DIR})
+set(SOCMON_PKG_DATADIR ${CMAKE_INSTALL_DATADIR}/socmon)
+set(SOCMON_PKG_BINDIR ${CMAKE_INSTALL_BINDIR})
+configure_package_config_file(${CMAKE_SOURCE_DIR}/cmake/socmonConfig.cmake.in
+  ${CMAKE_BINARY_DIR}/socmonConfig.cmake INSTALL_DESTINATION ${SOCMON_CMAKE_DIR}
+  PATH_VARS SOCMON_PKG_DATADIR SOCMON_PKG_BINDIR)
+# 0.x: a new minor version may change the ABI (SOVERSION is the major).
+write_basic_package_version_file(${CMAKE_BINARY_DIR}/socmonConfigVersion.cmake
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
+install(FILES ${CMAKE_BINARY_DIR}/socmonConfig.cmake ${CMAKE_BINARY_DIR}/socmonConfigVersion.cmake
+        DESTINATION ${SOCMON_CMAKE_DIR})
+
+# The library looks for its data under the prefix it was configured with; say
+# so when the files go somewhere else.
+install(CODE "
+  if(NOT \"\${CMAKE_INSTALL_PREFIX}\" STREQUAL \"${CMAKE_INSTALL_PREFIX}\")
+    message(WARNING \"socmon was configured for prefix ${CMAKE_INSTALL_PREFIX} but is installed to \"
+      \"\${CMAKE_INSTALL_PREFIX}: it will look for its data in ${SOCMON_INSTALL_DATADIR} \"
+      \"(set SOCMON_DATADIR, or configure with -DCMAKE_INSTALL_PREFIX=\${CMAKE_INSTALL_PREFIX})\")
+  endif()")
