@@ -1,11 +1,14 @@
 # socmon: the two commands of the README, and the pieces they are made of.
 #   make run    installs what is needed, builds, runs socmon on the virtual ESP SoC
-#   make test   installs what is needed, builds, runs every test (plain, sanitizers, fuzzers)
+#   make test   installs what is needed, builds, runs every test (plain, sanitizers, fuzzers,
+#               and the install test)
+#   make install PREFIX=DIR   installs socmon under DIR (default /usr/local; docs/install.md)
 MAKEFLAGS += --no-print-directory
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 BUILD ?= build
+PREFIX ?= /usr/local
 
-.PHONY: all deps configure cli build run test test-plain test-asan test-fuzz bench clean
+.PHONY: all deps configure cli build run install test test-plain test-asan test-fuzz test-install bench clean
 
 all: build
 
@@ -15,9 +18,9 @@ deps:
 configure: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 
-# Just the socmon command: what `make run` needs.
+# The socmon command and the shared library: what `make run` needs.
 cli: configure
-	cmake --build $(BUILD) -j $(JOBS) --target socmon_cli
+	cmake --build $(BUILD) -j $(JOBS) --target socmon_cli socmon_shared
 
 # Everything: library, CLI, tests, examples, benchmarks.
 build: configure
@@ -42,11 +45,25 @@ test-fuzz: deps
 	cmake --build build-fuzz -j $(JOBS)
 	cd build-fuzz && ctest --output-on-failure -j $(JOBS)
 
-test: test-plain test-asan test-fuzz
+# Installs into a temporary prefix, moves the source copy away, builds the
+# examples against the install (pkg-config and find_package), runs socmon.
+test-install: deps
+	sh scripts/test-install.sh
+
+# The library looks for its data under the prefix it was configured with, so
+# the prefix is set at configure time, in a build tree of its own (build/ keeps
+# the default prefix and its tests their data from this tree).
+install: deps
+	cmake -S . -B $(BUILD)-install -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSOCMON_TESTS=OFF \
+		-DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
+	cmake --build $(BUILD)-install -j $(JOBS) --target socmon socmon_shared socmon_cli esp_socdefs
+	cmake --install $(BUILD)-install
+
+test: test-plain test-asan test-fuzz test-install
 	@echo "socmon: all test suites passed"
 
 bench: build
 	cmake --build $(BUILD) --target bench
 
 clean:
-	rm -rf build build-asan build-fuzz
+	rm -rf build build-asan build-fuzz build-install

@@ -1,0 +1,163 @@
+#!/bin/sh
+# The install test (issue 9's acceptance): socmon installed into a temporary
+# prefix works with its source tree gone.
+#
+#   1. copy the source tree (the files git knows, committed or not) to a
+#      temporary directory; configure, build and install from the copy into a
+#      temporary prefix;
+#   2. rename the copy away, so no path into it works any more;
+#   3. copy examples/ elsewhere and build every example twice: with a plain cc
+#      line from pkg-config (and once statically), and with CMake's
+#      find_package(socmon) (ctest runs them with their checks);
+#   4. run the installed socmon from a directory outside any source tree:
+#      --help, --version, list, stat on every target, stat -t esp:soc=esp_4x4.
+# Any failure stops it with a message. Usage: scripts/test-install.sh [SRC]
+# (default: the tree this script is in). KEEP=1 keeps the temporary directory.
+set -eu
+
+SRC=$(cd "${1:-$(dirname "$0")/..}" && pwd)
+JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+CC=${CC:-cc}
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/socmon-install.XXXXXX")
+if [ "${KEEP:-0}" = 1 ]; then
+    echo "test-install: keeping $WORK"
+else
+    trap 'rm -rf "$WORK"' EXIT
+fi
+P=$WORK/prefix
+step() { echo "test-install: $*"; }
+die() { echo "test-install: FAILED: $*" >&2; exit 1; }
+run() {
+    rc=0
+    "$@" >"$WORK/last.log" 2>&1 || rc=$?
+    [ "$rc" = 0 ] || { cat "$WORK/last.log" >&2; die "$* (exit $rc)"; }
+}
+
+# ---- 1. copy, build and install ----
+step "copying $SRC"
+mkdir "$WORK/src"
+if git -C "$SRC" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    (cd "$SRC" && git ls-files -z --cached --others --exclude-standard |
+        xargs -0 sh -c 'for f; do [ -e "$f" ] && printf "%s\n" "$f"; done' sh) >"$WORK/files"
+    (cd "$SRC" && tar -cf - -T "$WORK/files") | (cd "$WORK/src" && tar -xf -)
+else
+    (cd "$SRC" && tar -cf - --exclude='./build*' .) | (cd "$WORK/src" && tar -xf -)
+fi
+step "configuring and building (prefix $P)"
+run cmake -S "$WORK/src" -B "$WORK/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSOCMON_TESTS=OFF \
+    -DCMAKE_INSTALL_PREFIX="$P"
+# Just what is installed: the libraries, the CLI and the SoC header generator.
+run cmake --build "$WORK/build" -j "$JOBS" --target socmon socmon_shared socmon_cli esp_socdefs
+run cmake --install "$WORK/build"
+grep -q "warning" "$WORK/last.log" && { cat "$WORK/last.log"; die "cmake --install warned"; }
+
+# ---- 2. the source tree goes away ----
+mv "$WORK/src" "$WORK/src.gone"
+mv "$WORK/build" "$WORK/build.gone"
+cp -R "$WORK/src.gone/examples" "$WORK/examples"
+
+step "checking the installed files"
+for f in bin/socmon bin/socmon-esp-socdefs lib/libsocmon.a lib/libsocmon.so lib/libsocmon.so.0 \
+         include/socmon/socmon.h include/socmon/version.h include/socmon/compat/esp_monitors.h \
+         share/socmon/socs/esp_4x4.soc share/socmon/metrics/esp.json share/man/man1/socmon.1 \
+         lib/pkgconfig/socmon.pc lib/cmake/socmon/socmonConfig.cmake \
+         lib/cmake/socmon/socmonConfigVersion.cmake; do
+    [ -e "$P/$f" ] || die "$P/$f was not installed"
+done
+soname=$(objdump -p "$P/lib/libsocmon.so" | awk '$1 == "SONAME" { print $2 }')
+[ "$soname" = libsocmon.so.0 ] || die "SONAME is '$soname', expected libsocmon.so.0"
+# Every public header compiles on its own from the installed include path.
+for h in "$P"/include/socmon/*.h; do
+    printf '#include <socmon/%s>\nint main(void) { return 0; }\n' "$(basename "$h")" >"$WORK/h.c"
+    run "$CC" -std=c11 -Wall -Werror -I"$P/include" -I"$P/include/socmon/compat" -c "$WORK/h.c" \
+        -o "$WORK/h.o"
+done
+
+# ---- 3. the examples, with pkg-config and with find_package ----
+export PKG_CONFIG_PATH="$P/lib/pkgconfig"
+CFLAGS_PC=$(pkg-config --cflags socmon) || die "pkg-config --cflags socmon"
+LIBS_PC=$(pkg-config --libs socmon) || die "pkg-config --libs socmon"
+LIBDIR=$(pkg-config --variable=libdir socmon)
+LIBS_STATIC=$(pkg-config --static --libs socmon | sed 's/-lsocmon\b/-l:libsocmon.a/')
+cd "$WORK"
+mkdir pc && cd pc
+run_example() { # NAME BINARY [ARGS...]: runs BINARY in pc/, output in pc/BINARY.out
+    bin=$2
+    shift 2
+    rc=0
+    (cd "$WORK/pc" && "./$bin" "$@") >"$WORK/pc/$bin.out" 2>&1 || rc=$?
+    [ "$rc" = 0 ] || { cat "$WORK/pc/$bin.out"; die "example $bin (pkg-config build) exited $rc"; }
+}
+for dir in "$WORK"/examples/*/; do
+    name=$(basename "$dir")
+    step "example $name: pkg-config"
+    # shellcheck disable=SC2086
+    run "$CC" -std=c11 -Wall -Werror $CFLAGS_PC "$dir"/*.c -o "ex_$name" $LIBS_PC -Wl,-rpath,"$LIBDIR"
+    args=""
+    [ "$name" = tensix_perf ] && args=sfpu
+    # shellcheck disable=SC2086
+    run_example "$name" "ex_$name" $args
+done
+grep -q "tile[0-9]*\.ddr_accesses *[1-9]" ex_quickstart.out || die "quickstart printed no DDR accesses"
+grep -q "math-bound" ex_tensix_perf.out || die "tensix_perf did not classify the sfpu kernel"
+# The static library: Requires.private and Libs.private must be enough.
+# shellcheck disable=SC2086
+run "$CC" -std=c11 $CFLAGS_PC "$WORK"/examples/quickstart/*.c -o ex_quickstart_static $LIBS_STATIC
+readelf -d ex_quickstart_static | grep -q "libsocmon" && die "static build still needs libsocmon.so"
+run_example quickstart ex_quickstart_static
+# ESP's example built for another SoC: soc_defs.h from the installed description.
+mkdir gen4x4
+run "$P/bin/socmon-esp-socdefs" "$P/share/socmon/socs/esp_4x4.soc" gen4x4
+# shellcheck disable=SC2086
+run "$CC" -std=c11 -Igen4x4 $CFLAGS_PC "$WORK"/examples/esp_all/main.c -o ex_esp_all_4x4 $LIBS_PC \
+    -Wl,-rpath,"$LIBDIR"
+SOCMON_ESP_SOC=esp_4x4 run_example esp_all ex_esp_all_4x4
+
+for dir in "$WORK"/examples/*/; do
+    name=$(basename "$dir")
+    step "example $name: find_package(socmon)"
+    run cmake -S "$dir" -B "$WORK/cm/$name" -DCMAKE_PREFIX_PATH="$P" -DCMAKE_BUILD_TYPE=RelWithDebInfo
+    run cmake --build "$WORK/cm/$name" -j "$JOBS"
+    (cd "$WORK/cm/$name" && ctest --output-on-failure) >"$WORK/last.log" 2>&1 ||
+        { cat "$WORK/last.log"; die "ctest of example $name (find_package build)"; }
+    grep -q "tests passed, 0 tests failed" "$WORK/last.log" || die "example $name registered no test"
+done
+step "socmon::socmon_static through find_package"
+mkdir "$WORK/static_pkg"
+cat >"$WORK/static_pkg/CMakeLists.txt" <<EOT
+cmake_minimum_required(VERSION 3.21)
+project(socmon_static_check LANGUAGES C)
+find_package(socmon 0.1 REQUIRED)
+add_executable(qs "$WORK/examples/quickstart/quickstart.c")
+target_link_libraries(qs PRIVATE socmon::socmon_static)
+EOT
+run cmake -S "$WORK/static_pkg" -B "$WORK/static_pkg/b" -DCMAKE_PREFIX_PATH="$P"
+run cmake --build "$WORK/static_pkg/b"
+run "$WORK/static_pkg/b/qs"
+
+# ---- 4. the installed socmon, from outside any source tree ----
+mkdir "$WORK/elsewhere" && cd "$WORK/elsewhere"
+S="$P/bin/socmon"
+check() { # PATTERN COMMAND...
+    pat=$1
+    shift
+    rc=0
+    "$@" >"$WORK/out.txt" 2>&1 || rc=$?
+    [ "$rc" = 0 ] || { cat "$WORK/out.txt"; die "$* exited $rc"; }
+    grep -q -- "$pat" "$WORK/out.txt" || { head -30 "$WORK/out.txt"; die "$*: no '$pat' in its output"; }
+    step "ok: $*"
+}
+check "usage: socmon" "$S" --help
+check "socmon $(sed -n 's/^#define SOCMON_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\)$/\2/p' \
+    "$P/include/socmon/version.h" | paste -sd.)" "$S" --version
+check "^tensix" "$S" list
+check "tile1.ddr_accesses" "$S" stat -t esp
+check "slot0.wr_bytes" "$S" stat -t zynq
+check "Performance counter stats for target 'tensix'" "$S" stat -t tensix
+check "tile15\." "$S" stat -t esp:soc=esp_4x4
+check "wrote .* samples" "$S" record -t esp -I 200us -o "$WORK/elsewhere/r.rec"
+check "Recording summary" "$S" report -i "$WORK/elsewhere/r.rec" --summary
+# An unknown SoC name says where it looked: the install prefix, not a source tree.
+"$S" stat -t esp:soc=no_such_soc >"$WORK/out.txt" 2>&1 && die "soc=no_such_soc succeeded"
+grep -q "$P/share/socmon/socs" "$WORK/out.txt" || { cat "$WORK/out.txt"; die "soc lookup outside the prefix"; }
+step "all passed"
