@@ -3,7 +3,7 @@
 # already present are skipped, so a second run costs one dpkg query.
 set -eu
 
-PKGS="build-essential cmake pkg-config libcmocka-dev libjansson-dev clang libclang-rt-14-dev python3"
+PKGS="build-essential cmake pkg-config libcmocka-dev libjansson-dev zlib1g-dev clang libclang-rt-14-dev python3"
 
 missing=""
 for p in $PKGS; do

@@ -14,28 +14,27 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
-#include "core/crc32_table.h"
 #include "core/error.h"
 #include "core/recording_internal.h"
 #include "core/timeline_internal.h"
 
 /* ---- CRC-32 ---- */
 
+/* zlib's CRC-32 (reflected 0xEDB88320, the one v1 files were written with);
+ * it takes an unsigned length, so feed it in pieces. */
 uint32_t socmon_crc32(uint32_t crc, const void *buf, size_t len)
 {
-    const uint8_t *p = buf;
-    const uint32_t(*t)[256] = crc32_tables;
-    crc = ~crc;
-    /* Four bytes a step: one table per byte position, so the four lookups
-     * do not wait on each other (crc32_table.h). */
-    for (; len >= 4; len -= 4, p += 4) {
-        crc ^= (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-        crc = t[3][crc & 0xff] ^ t[2][(crc >> 8) & 0xff] ^ t[1][(crc >> 16) & 0xff] ^ t[0][crc >> 24];
+    const Bytef *p = buf;
+    uLong c = crc;
+    while (len > 0) {
+        uInt n = len > 0x40000000u ? 0x40000000u : (uInt)len;
+        c = crc32(c, p, n);
+        p += n;
+        len -= n;
     }
-    for (; len > 0; len--, p++)
-        crc = (crc >> 8) ^ t[0][(crc ^ *p) & 0xff];
-    return ~crc;
+    return (uint32_t)c;
 }
 
 /* ---- building and freeing ---- */
