@@ -4,10 +4,9 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "drivers/tensix/tensix_drv.h"
+#include "socmon/tensix.h"
 #include "llk_perf_counters.h"
 #include "llk_perf_host.h"
-#include "models/tensix/tensix_model.h"
 
 static double now_s(void)
 {

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "drivers/tensix/tensix_drv.h"
+#include "socmon/tensix.h"
 #include "llk_perf_counters.h"
 #include "llk_perf_host.h"
 

@@ -10,10 +10,9 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "drivers/tensix/tensix_drv.h"
 #include "llk_perf_counters.h"
-#include "models/tensix/tensix_model.h"
 #include "socmon/target.h"
+#include "socmon/tensix.h"
 
 #define L1_BASE 0x0ull
 

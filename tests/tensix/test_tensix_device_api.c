@@ -8,9 +8,8 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "drivers/tensix/tensix_drv.h"
+#include "socmon/tensix.h"
 #include "llk_perf_counters.h"
-#include "models/tensix/tensix_model.h"
 
 #define REGS LLK_PERF_REGS_BASE
 

@@ -8,8 +8,8 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "drivers/tensix/tensix_drv.h"
-#include "models/tensix/tensix_model.h"
+#include "hw/tensix_bank.h"
+#include "socmon/tensix.h"
 #include "socmon/socmon.h"
 
 #define REGS SOCMON_TENSIX_REGS_BASE
@@ -72,7 +72,7 @@ static void test_start_sequence(void **state)
     f->w[78] = socmon_tensix_slot_encode(SOCMON_TENSIX_BANK_L1, 0, 1);
     for (size_t i = 79; i < 86; i++)
         f->w[i] = socmon_tensix_slot_encode(SOCMON_TENSIX_BANK_L1, (unsigned)(i - 78), 1);
-    assert_int_equal(socmon_bus_write32(f->model, REGS + SOCMON_TENSIX_PERF_CNT_MUX_CTRL, 0x5), SOCMON_OK);
+    assert_int_equal(socmon_bus_write32(f->model, REGS + A_TENSIX_PERF_CNT_MUX_CTRL, 0x5), SOCMON_OK);
     f->nlog = 0;
     assert_int_equal(socmon_tensix_drv_start(f->d, f->w, f->n), SOCMON_OK);
     socmon_bus_access w[64];
@@ -81,9 +81,9 @@ static void test_start_sequence(void **state)
     assert_int_equal(nw, 5 * 4 + 1);
     size_t k = 0;
     for (unsigned i = 0; i < 5; i++) {
-        uint32_t base = socmon_tensix_bank(order[i])->ctrl_base;
+        uint32_t base = tensix_bank(order[i])->ref;
         if (order[i] == SOCMON_TENSIX_BANK_L1) {
-            assert_int_equal(w[k].addr, REGS + SOCMON_TENSIX_PERF_CNT_MUX_CTRL);
+            assert_int_equal(w[k].addr, REGS + A_TENSIX_PERF_CNT_MUX_CTRL);
             assert_int_equal(w[k].val, 0x15);   /* bit 4 set, other bits kept */
             k++;
         }
@@ -182,9 +182,9 @@ static void test_l1_undefined(void **state)
     for (int back = 0; back < 2; back++) {
         assert_int_equal(socmon_tensix_drv_start(f->d, f->w, f->n), SOCMON_OK);
         assert_int_equal(socmon_tensix_core_advance(f->c, 300, NULL), SOCMON_OK);
-        socmon_bus_write32(f->model, REGS + SOCMON_TENSIX_PERF_CNT_MUX_CTRL, 0x10);
+        socmon_bus_write32(f->model, REGS + A_TENSIX_PERF_CNT_MUX_CTRL, 0x10);
         if (back)   /* changed back: only the model's mark can tell */
-            socmon_bus_write32(f->model, REGS + SOCMON_TENSIX_PERF_CNT_MUX_CTRL, 0);
+            socmon_bus_write32(f->model, REGS + A_TENSIX_PERF_CNT_MUX_CTRL, 0);
         socmon_tensix_result r[86];
         size_t nr = 0;
         socmon_clear_error();
@@ -201,7 +201,7 @@ static void test_l1_undefined(void **state)
             else
                 assert_int_equal(r[i].cycles, 300);
         }
-        socmon_bus_write32(f->model, REGS + SOCMON_TENSIX_PERF_CNT_MUX_CTRL, 0);
+        socmon_bus_write32(f->model, REGS + A_TENSIX_PERF_CNT_MUX_CTRL, 0);
     }
 }
 
@@ -229,7 +229,7 @@ static void test_device(void **state)
     assert_int_equal(v[0], 1234);
     assert_int_equal(v[1], s1 - s0);
     /* Undefined L1 values: EUNDEF naming the bank, other values still read. */
-    socmon_bus_write32(f->model, REGS + SOCMON_TENSIX_PERF_CNT_MUX_CTRL, 0x10);
+    socmon_bus_write32(f->model, REGS + A_TENSIX_PERF_CNT_MUX_CTRL, 0x10);
     assert_int_equal(socmon_device_read(dev, idx, 3, v), SOCMON_EUNDEF);
     assert_non_null(strstr(socmon_errmsg(), "L1"));
     assert_int_equal(v[0], 1234);

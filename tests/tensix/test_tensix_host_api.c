@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "drivers/tensix/tensix_hw.h"
+#include "socmon/tensix.h"
 #include "llk_perf_counters.h"
 #include "llk_perf_host.h"
 

@@ -9,8 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "drivers/tensix/tensix_hw.h"
-#include "models/tensix/tensix_model.h"
+#include "socmon/tensix.h"
 
 #define NSIG 94
 

@@ -7,8 +7,9 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "drivers/tensix/tensix_hw.h"
-#include "models/tensix/tensix_model.h"
+#include "hw/tensix_bank.h"
+#include "models/tensix/tensix_internal.h"
+#include "socmon/tensix.h"
 #include "socmon/bus.h"
 
 #define REGS SOCMON_TENSIX_REGS_BASE
@@ -57,26 +58,26 @@ static void run(fx *f, uint64_t cycles)
     assert_int_equal(socmon_tensix_core_advance(f->c, cycles, NULL), SOCMON_OK);
 }
 
-static const socmon_tensix_bank_regs *B(unsigned b)
+static const tensix_bank_regs *B(unsigned b)
 {
-    return socmon_tensix_bank(b);
+    return tensix_bank(b);
 }
 
 static void sel(fx *f, unsigned b, unsigned id)
 {
-    wr(f, B(b)->ctrl_base + 4, id << 8);
+    wr(f, B(b)->mode, id << 8);
 }
 
 static void start(fx *f, unsigned b)
 {
-    wr(f, B(b)->ctrl_base + 8, 0);
-    wr(f, B(b)->ctrl_base + 8, 1);
+    wr(f, B(b)->ctrl, 0);
+    wr(f, B(b)->ctrl, 1);
 }
 
 static void stop(fx *f, unsigned b)
 {
-    wr(f, B(b)->ctrl_base + 8, 0);
-    wr(f, B(b)->ctrl_base + 8, 2);
+    wr(f, B(b)->ctrl, 0);
+    wr(f, B(b)->ctrl, 2);
 }
 
 static uint32_t out_l(fx *f, unsigned b)
@@ -101,14 +102,14 @@ static void test_register_map(void **state)
         {SOCMON_TENSIX_BANK_TDMA_PACK, 0x0F0, 0x110, 0x114},
     };
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
-        assert_int_equal(B(map[i].bank)->ctrl_base, map[i].ctrl);
+        assert_int_equal(B(map[i].bank)->ref, map[i].ctrl);
         assert_int_equal(B(map[i].bank)->out_l, map[i].l);
         assert_int_equal(B(map[i].bank)->out_h, map[i].h);
     }
-    assert_int_equal(SOCMON_TENSIX_PERF_CNT_ALL, 0x03C);
-    assert_int_equal(SOCMON_TENSIX_PERF_CNT_MUX_CTRL, 0x218);
+    assert_int_equal(A_TENSIX_PERF_CNT_ALL, 0x03C);
+    assert_int_equal(A_TENSIX_PERF_CNT_MUX_CTRL, 0x218);
     assert_int_equal(SOCMON_TENSIX_REGS_BASE, 0xFFB12000ull);
-    assert_null(socmon_tensix_bank(5));
+    assert_null(tensix_bank(5));
 }
 
 /* Reference period, mode and control registers hold what is written, at
@@ -117,17 +118,17 @@ static void test_registers_read_back(void **state)
 {
     fx *f = *state;
     for (unsigned b = 0; b < SOCMON_TENSIX_NBANKS; b++) {
-        wr(f, B(b)->ctrl_base, 0x1000 + b);
-        wr(f, B(b)->ctrl_base + 4, 0x2000 + b);
+        wr(f, B(b)->ref, 0x1000 + b);
+        wr(f, B(b)->mode, 0x2000 + b);
     }
     for (unsigned b = 0; b < SOCMON_TENSIX_NBANKS; b++) {
-        assert_int_equal(rd(f, B(b)->ctrl_base), 0x1000 + b);
-        assert_int_equal(rd(f, B(b)->ctrl_base + 4), 0x2000 + b);
+        assert_int_equal(rd(f, B(b)->ref), 0x1000 + b);
+        assert_int_equal(rd(f, B(b)->mode), 0x2000 + b);
         wr(f, B(b)->out_l, 1234);
         assert_int_equal(out_l(f, b), 0);
     }
-    wr(f, SOCMON_TENSIX_PERF_CNT_MUX_CTRL, 0x10);
-    assert_int_equal(rd(f, SOCMON_TENSIX_PERF_CNT_MUX_CTRL), 0x10);
+    wr(f, A_TENSIX_PERF_CNT_MUX_CTRL, 0x10);
+    assert_int_equal(rd(f, A_TENSIX_PERF_CNT_MUX_CTRL), 0x10);
 }
 
 /* Mode 0: OUT_L is exactly the elapsed cycles; OUT_H the selected counter's
@@ -137,7 +138,7 @@ static void test_mode0_counts_window(void **state)
     fx *f = *state;
     unsigned b = SOCMON_TENSIX_BANK_FPU;
     run(f, 100);
-    wr(f, B(b)->ctrl_base + 4, 0);
+    wr(f, B(b)->mode, 0);
     uint64_t s0 = socmon_tensix_core_signal(f->c, b, 257, 0);
     start(f, b);
     run(f, 1000);
@@ -161,13 +162,13 @@ static void test_start_rising_edge_and_clear(void **state)
     unsigned b = SOCMON_TENSIX_BANK_TDMA_UNPACK;
     start(f, b);
     run(f, 300);
-    wr(f, B(b)->ctrl_base + 8, 1);   /* 1 -> 1: no edge, keeps counting */
+    wr(f, B(b)->ctrl, 1);   /* 1 -> 1: no edge, keeps counting */
     run(f, 200);
     assert_int_equal(out_l(f, b), 500);
-    wr(f, B(b)->ctrl_base + 8, 0);
+    wr(f, B(b)->ctrl, 0);
     assert_int_equal(out_l(f, b), 500); /* falling edge: nothing */
     run(f, 10);
-    wr(f, B(b)->ctrl_base + 8, 1);   /* 0 -> 1: restart from zero */
+    wr(f, B(b)->ctrl, 1);   /* 0 -> 1: restart from zero */
     sel(f, b, 7);
     assert_int_equal(out_l(f, b), 0);
     assert_int_equal(out_h(f, b), 0);
@@ -182,17 +183,17 @@ static void test_stop_rising_edge(void **state)
     unsigned b = SOCMON_TENSIX_BANK_TDMA_PACK;
     start(f, b);
     run(f, 50);
-    wr(f, B(b)->ctrl_base + 8, 3);   /* 1 -> 3: stop edge only */
+    wr(f, B(b)->ctrl, 3);   /* 1 -> 3: stop edge only */
     run(f, 50);
     assert_int_equal(out_l(f, b), 50);
-    wr(f, B(b)->ctrl_base + 8, 2);   /* 3 -> 2: start falls, no edge */
+    wr(f, B(b)->ctrl, 2);   /* 3 -> 2: start falls, no edge */
     run(f, 50);
     assert_int_equal(out_l(f, b), 50);
     stop(f, b);                       /* another stop edge while stopped */
     assert_int_equal(out_l(f, b), 50);
     /* Start and stop rising in one write: start first, so an empty window. */
-    wr(f, B(b)->ctrl_base + 8, 0);
-    wr(f, B(b)->ctrl_base + 8, 3);
+    wr(f, B(b)->ctrl, 0);
+    wr(f, B(b)->ctrl, 3);
     run(f, 50);
     assert_int_equal(out_l(f, b), 0);
 }
@@ -202,8 +203,8 @@ static void test_mode1_reference_period(void **state)
 {
     fx *f = *state;
     unsigned b = SOCMON_TENSIX_BANK_FPU;
-    wr(f, B(b)->ctrl_base, 123);
-    wr(f, B(b)->ctrl_base + 4, SOCMON_TENSIX_MODE_REF_PERIOD | (0u << 8));
+    wr(f, B(b)->ref, 123);
+    wr(f, B(b)->mode, TENSIX_MODE_REF_PERIOD | (0u << 8));
     uint64_t s0 = socmon_tensix_core_signal(f->c, b, 0, 0);
     start(f, b);
     run(f, 100);
@@ -218,7 +219,7 @@ static void test_mode1_reference_period(void **state)
     run(f, 5000);
     assert_int_equal(out_l(f, b), 123);
     /* Mode 0 ignores the period. */
-    wr(f, B(b)->ctrl_base + 4, SOCMON_TENSIX_MODE_CONTINUOUS);
+    wr(f, B(b)->mode, TENSIX_MODE_CONTINUOUS);
     start(f, b);
     run(f, 5000);
     assert_int_equal(out_l(f, b), 5000);
@@ -229,8 +230,8 @@ static void test_mode2_no_reference(void **state)
 {
     fx *f = *state;
     unsigned b = SOCMON_TENSIX_BANK_FPU;
-    wr(f, B(b)->ctrl_base, 10);
-    wr(f, B(b)->ctrl_base + 4, SOCMON_TENSIX_MODE_NO_REF | (257u << 8));
+    wr(f, B(b)->ref, 10);
+    wr(f, B(b)->mode, TENSIX_MODE_NO_REF | (257u << 8));
     uint64_t s0 = socmon_tensix_core_signal(f->c, b, 257, 0);
     start(f, b);
     run(f, 700);
@@ -246,10 +247,10 @@ static void test_mode_latched_at_start(void **state)
 {
     fx *f = *state;
     unsigned b = SOCMON_TENSIX_BANK_INSTRN_THREAD;
-    wr(f, B(b)->ctrl_base, 5);
-    wr(f, B(b)->ctrl_base + 4, SOCMON_TENSIX_MODE_CONTINUOUS);
+    wr(f, B(b)->ref, 5);
+    wr(f, B(b)->mode, TENSIX_MODE_CONTINUOUS);
     start(f, b);
-    wr(f, B(b)->ctrl_base + 4, SOCMON_TENSIX_MODE_REF_PERIOD);
+    wr(f, B(b)->mode, TENSIX_MODE_REF_PERIOD);
     run(f, 60);
     assert_int_equal(out_l(f, b), 60);
 }
@@ -270,7 +271,7 @@ static void test_counter_sel(void **state)
     assert_true(a1 > a0);
     sel(f, b, 256);
     assert_int_equal(out_h(f, b), a1 - a0);
-    wr(f, B(b)->ctrl_base + 4, (256u << 8) | (1u << 17) | (1u << 31));   /* reserved bits */
+    wr(f, B(b)->mode, (256u << 8) | (1u << 17) | (1u << 31));   /* reserved bits */
     assert_int_equal(out_h(f, b), a1 - a0);
     sel(f, b, 24);
     assert_int_equal(out_h(f, b), t1 - t0);
@@ -285,10 +286,10 @@ static void test_counter_sel(void **state)
 static void test_perf_cnt_all(void **state)
 {
     fx *f = *state;
-    wr(f, SOCMON_TENSIX_PERF_CNT_ALL, 0);
-    wr(f, SOCMON_TENSIX_PERF_CNT_ALL, 1);
+    wr(f, A_TENSIX_PERF_CNT_ALL, 0);
+    wr(f, A_TENSIX_PERF_CNT_ALL, 1);
     run(f, 77);
-    wr(f, SOCMON_TENSIX_PERF_CNT_ALL, 2);   /* 1 -> 2: stop edge */
+    wr(f, A_TENSIX_PERF_CNT_ALL, 2);   /* 1 -> 2: stop edge */
     run(f, 10);
     assert_int_equal(out_l(f, SOCMON_TENSIX_BANK_INSTRN_THREAD), 77);
     assert_int_equal(out_l(f, SOCMON_TENSIX_BANK_FPU), 77);
@@ -304,13 +305,13 @@ static void test_l1_mux_latch(void **state)
     fx *f = *state;
     unsigned b = SOCMON_TENSIX_BANK_L1;
     for (unsigned mux = 0; mux < 2; mux++) {
-        wr(f, SOCMON_TENSIX_PERF_CNT_MUX_CTRL, mux << 4);
+        wr(f, A_TENSIX_PERF_CNT_MUX_CTRL, mux << 4);
         uint64_t r0 = socmon_tensix_core_signal(f->c, b, 1, mux);
         start(f, b);
         run(f, 3000);
         stop(f, b);
         uint64_t r1 = socmon_tensix_core_signal(f->c, b, 1, mux);
-        wr(f, SOCMON_TENSIX_PERF_CNT_MUX_CTRL, (1 - mux) << 4);
+        wr(f, A_TENSIX_PERF_CNT_MUX_CTRL, (1 - mux) << 4);
         sel(f, b, 1);
         assert_int_equal(out_h(f, b), r1 - r0);
         assert_int_equal(socmon_tensix_core_l1_undefined(f->c), 0);
@@ -318,9 +319,9 @@ static void test_l1_mux_latch(void **state)
     /* The two signal sets differ, so the latch is visible. */
     assert_true(socmon_tensix_core_signal(f->c, b, 1, 0) != socmon_tensix_core_signal(f->c, b, 1, 1));
     /* Other MUX_CTRL bits do not touch the L1 set. */
-    wr(f, SOCMON_TENSIX_PERF_CNT_MUX_CTRL, 0);
+    wr(f, A_TENSIX_PERF_CNT_MUX_CTRL, 0);
     start(f, b);
-    wr(f, SOCMON_TENSIX_PERF_CNT_MUX_CTRL, 0x0F);
+    wr(f, A_TENSIX_PERF_CNT_MUX_CTRL, 0x0F);
     run(f, 10);
     assert_int_equal(socmon_tensix_core_l1_undefined(f->c), 0);
 }
@@ -331,11 +332,11 @@ static void test_l1_mux_change_while_running(void **state)
 {
     fx *f = *state;
     unsigned b = SOCMON_TENSIX_BANK_L1;
-    wr(f, SOCMON_TENSIX_PERF_CNT_MUX_CTRL, 0);
+    wr(f, A_TENSIX_PERF_CNT_MUX_CTRL, 0);
     start(f, b);
     run(f, 100);
-    wr(f, SOCMON_TENSIX_PERF_CNT_MUX_CTRL, 1u << 4);
-    wr(f, SOCMON_TENSIX_PERF_CNT_MUX_CTRL, 0);   /* changing it back does not help */
+    wr(f, A_TENSIX_PERF_CNT_MUX_CTRL, 1u << 4);
+    wr(f, A_TENSIX_PERF_CNT_MUX_CTRL, 0);   /* changing it back does not help */
     run(f, 100);
     stop(f, b);
     assert_int_equal(socmon_tensix_core_l1_undefined(f->c), 1);

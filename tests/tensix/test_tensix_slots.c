@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "drivers/tensix/tensix_drv.h"
-#include "drivers/tensix/tensix_hw.h"
+#include "hw/tensix_bank.h"
+#include "socmon/tensix.h"
 
 static void test_encode_decode_round_trip(void **state)
 {
@@ -24,7 +24,7 @@ static void test_encode_decode_round_trip(void **state)
                 assert_int_equal(s.bank, bank);
                 assert_int_equal(s.counter_id, id);
                 assert_int_equal(s.l1_mux, mux);
-                assert_int_equal(w & SOCMON_TENSIX_SLOT_RESERVED, 0);
+                assert_int_equal(w & R_TENSIX_SLOT_RESERVED_MASK, 0);
             }
     /* Every documented event round-trips through a word and validates. */
     for (size_t i = 0; i < socmon_tensix_nevents(); i++) {

@@ -7,7 +7,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "models/tensix/tensix_model.h"
+#include "socmon/tensix.h"
 #include "socmon/socmon.h"
 
 static socmon_status add(void *user, const socmon_sample *prev, const socmon_sample *cur,

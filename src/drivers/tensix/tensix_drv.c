@@ -1,9 +1,17 @@
-/* Tensix bank protocol: start/stop on rising edges, select-then-read readout. */
+/* The Tensix counter-bank driver (include/socmon/tensix.h): the banks'
+ * protocol over a socmon_bus, and a socmon_device over a slot configuration.
+ *
+ * start() starts each bank that a valid slot names (once, at its first slot;
+ * the L1 mux comes from the first L1 slot); stop() stops them all, then reads
+ * every valid slot in slot order; a read selects the counter and polls the
+ * mode register until the selection shows. docs/tensix.md, "Driver
+ * protocol", says why each step differs from tt-llk's. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/error.h"
-#include "drivers/tensix/tensix_drv.h"
+#include "hw/tensix_bank.h"
+#include "socmon/tensix.h"
 
 struct socmon_tensix_drv {
     socmon_bus *bus;
@@ -52,47 +60,9 @@ static socmon_status rd(socmon_tensix_drv *d, uint32_t off, uint32_t *v)
     return socmon_bus_read32(d->bus, d->regs + off, v);
 }
 
-socmon_status socmon_tensix_slots_check(const uint32_t *words, size_t n, socmon_tensix_slot *out,
-                                        size_t *nvalid)
-{
-    if (!words && n)
-        return socmon_fail(SOCMON_EINVAL, "tensix slots: words is NULL");
-    if (n > SOCMON_TENSIX_CONFIG_WORDS)
-        return socmon_fail(SOCMON_ERANGE, "tensix slots: %zu slots, at most %u", n,
-                           SOCMON_TENSIX_CONFIG_WORDS);
-    size_t nv = 0;
-    int mux_slot = -1;
-    unsigned mux = 0;
-    for (size_t i = 0; i < n; i++) {
-        socmon_tensix_slot s;
-        socmon_status st = socmon_tensix_slot_check((unsigned)i, words[i], &s);
-        if (st != SOCMON_OK)
-            return st;
-        if (out)
-            out[i] = s;
-        if (!s.valid)
-            continue;
-        nv++;
-        if (s.bank != SOCMON_TENSIX_BANK_L1)
-            continue;
-        if (mux_slot < 0) {
-            mux_slot = (int)i;
-            mux = s.l1_mux;
-        } else if (s.l1_mux != mux) {
-            return socmon_fail(SOCMON_EINVAL,
-                               "slot %zu (word 0x%08x): L1 mux %u conflicts with mux %u of slot %d "
-                               "(one measurement latches one mux setting)",
-                               i, words[i], s.l1_mux, mux, mux_slot);
-        }
-    }
-    if (nvalid)
-        *nvalid = nv;
-    return SOCMON_OK;
-}
-
 static socmon_status check_thread(unsigned thread)
 {
-    if (thread >= SOCMON_TENSIX_NTHREADS)
+    if (thread >= TENSIX_NTHREADS)
         return socmon_fail(SOCMON_ERANGE, "tensix thread %u out of range 0..2 (UNPACK, MATH, PACK)",
                            thread);
     return SOCMON_OK;
@@ -103,8 +73,8 @@ socmon_status socmon_tensix_drv_load_config(socmon_tensix_drv *d, unsigned threa
     socmon_status st = check_thread(thread);
     if (st != SOCMON_OK)
         return st;
-    uint64_t a = d->l1 + socmon_tensix_config_addr(thread);
-    for (unsigned i = 0; i < SOCMON_TENSIX_CONFIG_WORDS; i++)
+    uint64_t a = d->l1 + tensix_config_addr(thread);
+    for (unsigned i = 0; i < TENSIX_CONFIG_WORDS; i++)
         if ((st = socmon_bus_read32(d->bus, a + 4u * i, &words[i])) != SOCMON_OK)
             return st;
     return SOCMON_OK;
@@ -116,11 +86,11 @@ socmon_status socmon_tensix_drv_store_config(socmon_tensix_drv *d, unsigned thre
     socmon_status st = check_thread(thread);
     if (st != SOCMON_OK)
         return st;
-    if (n > SOCMON_TENSIX_CONFIG_WORDS)
+    if (n > TENSIX_CONFIG_WORDS)
         return socmon_fail(SOCMON_ERANGE, "tensix config: %zu words for thread %s, at most %u", n,
-                           socmon_tensix_thread_name(thread), SOCMON_TENSIX_CONFIG_WORDS);
-    uint64_t a = d->l1 + socmon_tensix_config_addr(thread);
-    unsigned total = SOCMON_TENSIX_CONFIG_WORDS + SOCMON_TENSIX_DATA_WORDS;
+                           socmon_tensix_thread_name(thread), TENSIX_CONFIG_WORDS);
+    uint64_t a = d->l1 + tensix_config_addr(thread);
+    unsigned total = TENSIX_CONFIG_WORDS + TENSIX_DATA_WORDS;
     for (unsigned i = 0; i < total; i++)
         if ((st = socmon_bus_write32(d->bus, a + 4u * i, i < n ? words[i] : 0)) != SOCMON_OK)
             return st;
@@ -130,11 +100,11 @@ socmon_status socmon_tensix_drv_store_config(socmon_tensix_drv *d, unsigned thre
 static socmon_status set_l1_mux(socmon_tensix_drv *d, unsigned mux)
 {
     uint32_t cur;
-    socmon_status st = rd(d, SOCMON_TENSIX_PERF_CNT_MUX_CTRL, &cur);
+    socmon_status st = rd(d, A_TENSIX_PERF_CNT_MUX_CTRL, &cur);
     if (st != SOCMON_OK)
         return st;
-    uint32_t v = (cur & ~(1u << SOCMON_TENSIX_L1_MUX_BIT)) | ((mux & 1u) << SOCMON_TENSIX_L1_MUX_BIT);
-    return v == cur ? SOCMON_OK : wr(d, SOCMON_TENSIX_PERF_CNT_MUX_CTRL, v);
+    uint32_t v = SM_FIELD_DP32(cur, TENSIX_PERF_CNT_MUX_CTRL, L1_MUX, mux);
+    return v == cur ? SOCMON_OK : wr(d, A_TENSIX_PERF_CNT_MUX_CTRL, v);
 }
 
 /* Banks in the order of their first valid slot; returns how many. */
@@ -146,7 +116,7 @@ static unsigned banks_in_use(const socmon_tensix_slot *s, size_t n, unsigned *or
             continue;
         seen |= 1u << s[i].bank;
         order[nb++] = s[i].bank;
-        if (s[i].bank == SOCMON_TENSIX_BANK_L1)
+        if (s[i].bank == TENSIX_BANK_L1)
             *mux = s[i].l1_mux;
     }
     return nb;
@@ -154,8 +124,8 @@ static unsigned banks_in_use(const socmon_tensix_slot *s, size_t n, unsigned *or
 
 socmon_status socmon_tensix_drv_start(socmon_tensix_drv *d, const uint32_t *words, size_t n)
 {
-    socmon_tensix_slot s[SOCMON_TENSIX_CONFIG_WORDS];
-    unsigned order[SOCMON_TENSIX_NBANKS], mux = 0;
+    socmon_tensix_slot s[TENSIX_CONFIG_WORDS];
+    unsigned order[TENSIX_NBANKS], mux = 0;
     if (!d)
         return socmon_fail(SOCMON_EINVAL, "tensix start: driver is NULL");
     socmon_status st = socmon_tensix_slots_check(words, n, s, NULL);
@@ -163,17 +133,17 @@ socmon_status socmon_tensix_drv_start(socmon_tensix_drv *d, const uint32_t *word
         return st;
     unsigned nb = banks_in_use(s, n, order, &mux);
     for (unsigned i = 0; i < nb; i++) {
-        const socmon_tensix_bank_regs *r = socmon_tensix_bank(order[i]);
-        if (order[i] == SOCMON_TENSIX_BANK_L1) {
+        const tensix_bank_regs *r = tensix_bank(order[i]);
+        if (order[i] == TENSIX_BANK_L1) {
             /* The mux is latched at start: it must be set before the edge. */
             if ((st = set_l1_mux(d, mux)) != SOCMON_OK)
                 return st;
             d->l1_mux_latched = (int)mux;
         }
-        if ((st = wr(d, r->ctrl_base, 0xFFFFFFFFu)) != SOCMON_OK ||
-            (st = wr(d, r->ctrl_base + 4, SOCMON_TENSIX_MODE_CONTINUOUS)) != SOCMON_OK ||
-            (st = wr(d, r->ctrl_base + 8, 0)) != SOCMON_OK ||
-            (st = wr(d, r->ctrl_base + 8, SOCMON_TENSIX_CTRL_START)) != SOCMON_OK)
+        if ((st = wr(d, r->ref, 0xFFFFFFFFu)) != SOCMON_OK ||
+            (st = wr(d, r->mode, TENSIX_MODE_CONTINUOUS)) != SOCMON_OK ||
+            (st = wr(d, r->ctrl, 0)) != SOCMON_OK ||
+            (st = wr(d, r->ctrl, R_TENSIX_CTRL_START_MASK)) != SOCMON_OK)
             return st;
     }
     return SOCMON_OK;
@@ -182,17 +152,17 @@ socmon_status socmon_tensix_drv_start(socmon_tensix_drv *d, const uint32_t *word
 socmon_status socmon_tensix_drv_read(socmon_tensix_drv *d, unsigned bank, unsigned counter_id,
                                      uint32_t *cycles, uint32_t *count)
 {
-    const socmon_tensix_bank_regs *r = socmon_tensix_bank(bank);
+    const tensix_bank_regs *r = tensix_bank(bank);
     if (!r)
         return socmon_fail(SOCMON_ERANGE, "tensix bank %u out of range 0..4", bank);
-    if (counter_id > SOCMON_TENSIX_MODE_SEL_MASK)
+    if (counter_id > (R_TENSIX_MODE_SEL_MASK >> R_TENSIX_MODE_SEL_SHIFT))
         return socmon_fail(SOCMON_ERANGE, "tensix counter id %u out of range 0..511", counter_id);
-    uint32_t sel = counter_id << SOCMON_TENSIX_MODE_SEL_SHIFT, back = ~sel;
-    socmon_status st = wr(d, r->ctrl_base + 4, sel);
+    uint32_t sel = SM_FIELD_DP32(0, TENSIX_MODE, SEL, counter_id), back = ~sel;
+    socmon_status st = wr(d, r->mode, sel);
     /* Read the mode register back until it shows the selection, so OUT_H is
      * not read before the select has taken effect. */
     for (unsigned t = 0; st == SOCMON_OK && back != sel && t < SETTLE_TRIES; t++)
-        st = rd(d, r->ctrl_base + 4, &back);
+        st = rd(d, r->mode, &back);
     if (st != SOCMON_OK)
         return st;
     if (back != sel)
@@ -200,12 +170,12 @@ socmon_status socmon_tensix_drv_read(socmon_tensix_drv *d, unsigned bank, unsign
                            r->name, back, sel);
     if ((st = rd(d, r->out_l, cycles)) != SOCMON_OK)
         return st;
-    if (bank == SOCMON_TENSIX_BANK_L1 && d->l1_mux_latched >= 0) {
+    if (bank == TENSIX_BANK_L1 && d->l1_mux_latched >= 0) {
         /* On hardware the driver's own check: the mux must still be the latched one. */
         uint32_t m;
-        if ((st = rd(d, SOCMON_TENSIX_PERF_CNT_MUX_CTRL, &m)) != SOCMON_OK)
+        if ((st = rd(d, A_TENSIX_PERF_CNT_MUX_CTRL, &m)) != SOCMON_OK)
             return st;
-        unsigned now = (m >> SOCMON_TENSIX_L1_MUX_BIT) & 1u;
+        unsigned now = SM_FIELD_EX32(m, TENSIX_PERF_CNT_MUX_CTRL, L1_MUX);
         if ((int)now != d->l1_mux_latched)
             return socmon_fail(SOCMON_EUNDEF,
                                "tensix L1 bank: results undefined, mux is %u but %d was latched at start",
@@ -217,8 +187,8 @@ socmon_status socmon_tensix_drv_read(socmon_tensix_drv *d, unsigned bank, unsign
 socmon_status socmon_tensix_drv_stop(socmon_tensix_drv *d, const uint32_t *words, size_t n,
                                      socmon_tensix_result *res, size_t cap, size_t *nres)
 {
-    socmon_tensix_slot s[SOCMON_TENSIX_CONFIG_WORDS];
-    unsigned order[SOCMON_TENSIX_NBANKS], mux = 0;
+    socmon_tensix_slot s[TENSIX_CONFIG_WORDS];
+    unsigned order[TENSIX_NBANKS], mux = 0;
     size_t nv = 0, k = 0;
     if (!d || (!res && cap) || !nres)
         return socmon_fail(SOCMON_EINVAL, "tensix stop: NULL argument");
@@ -231,9 +201,9 @@ socmon_status socmon_tensix_drv_stop(socmon_tensix_drv *d, const uint32_t *words
     /* Stop every bank first, so the readout does not stretch later windows. */
     unsigned nb = banks_in_use(s, n, order, &mux);
     for (unsigned i = 0; i < nb; i++) {
-        const socmon_tensix_bank_regs *r = socmon_tensix_bank(order[i]);
-        if ((st = wr(d, r->ctrl_base + 8, 0)) != SOCMON_OK ||
-            (st = wr(d, r->ctrl_base + 8, SOCMON_TENSIX_CTRL_STOP)) != SOCMON_OK)
+        const tensix_bank_regs *r = tensix_bank(order[i]);
+        if ((st = wr(d, r->ctrl, 0)) != SOCMON_OK ||
+            (st = wr(d, r->ctrl, R_TENSIX_CTRL_STOP_MASK)) != SOCMON_OK)
             return st;
     }
     socmon_status undef = SOCMON_OK;
@@ -278,7 +248,7 @@ typedef struct dev_counter {
 typedef struct tensix_dev {
     socmon_tensix_drv *d;
     size_t n;
-    dev_counter c[SOCMON_TENSIX_CONFIG_WORDS + SOCMON_TENSIX_NBANKS];
+    dev_counter c[TENSIX_CONFIG_WORDS + TENSIX_NBANKS];
 } tensix_dev;
 
 static socmon_status dev_read(void *priv, const uint32_t *idx, size_t n, uint64_t *out)
@@ -291,7 +261,7 @@ static socmon_status dev_read(void *priv, const uint32_t *idx, size_t n, uint64_
             return socmon_fail(SOCMON_ERANGE, "tensix device: counter index %u out of range (%zu counters)",
                                idx[i], td->n);
         const dev_counter *c = &td->c[idx[i]];
-        const socmon_tensix_bank_regs *r = socmon_tensix_bank(c->bank);
+        const tensix_bank_regs *r = tensix_bank(c->bank);
         uint32_t cyc = 0, cnt = 0;
         socmon_status st;
         if (c->is_cycles)
@@ -325,7 +295,7 @@ static const socmon_device_ops dev_ops = {dev_read, dev_destroy};
 static socmon_status add(socmon_device *dev, tensix_dev *td, unsigned bank,
                          const socmon_tensix_event *e, double clock_hz)
 {
-    const socmon_tensix_bank_regs *r = socmon_tensix_bank(bank);
+    const tensix_bank_regs *r = tensix_bank(bank);
     socmon_counter c = {
         .name = e ? e->name : "cycles",
         .instance = r->lname,
@@ -345,8 +315,8 @@ static socmon_status add(socmon_device *dev, tensix_dev *td, unsigned bank,
 socmon_status socmon_tensix_drv_device(socmon_tensix_drv *d, const char *name, const uint32_t *words,
                                        size_t n, double clock_hz, socmon_device **out)
 {
-    socmon_tensix_slot s[SOCMON_TENSIX_CONFIG_WORDS];
-    unsigned order[SOCMON_TENSIX_NBANKS], mux = 0;
+    socmon_tensix_slot s[TENSIX_CONFIG_WORDS];
+    unsigned order[TENSIX_NBANKS], mux = 0;
     if (!d || !out)
         return socmon_fail(SOCMON_EINVAL, "tensix device: NULL argument");
     *out = NULL;

@@ -1,17 +1,19 @@
-/* Internal state of the Tensix core model, shared by its source files. */
+/* Internal state of the Tensix core model, shared by its source files.
+ *
+ * The model's public API is in include/socmon/tensix.h; the register facts
+ * it implements are in src/hw/tensix_bank.h. */
 #ifndef SOCMON_MODELS_TENSIX_INTERNAL_H
 #define SOCMON_MODELS_TENSIX_INTERNAL_H
 
-#include "drivers/tensix/tensix_hw.h"
-#include "models/tensix/tensix_model.h"
+#include "hw/tensix_bank.h"
+#include "socmon/tensix.h"
 
-#define TX_NSIG 94           /* one signal per event of the guide's table */
+#define TX_NSIG TENSIX_NEVENTS   /* one signal per event of TENSIX_EVENTS, same index */
 #define TX_RATIO_ONE (1u << 20)
 
 enum { TX_PH_FILL, TX_PH_STEADY, TX_PH_DRAIN, TX_PH_IDLE, TX_NPHASES };
 
 typedef struct tx_bank {
-    uint32_t ref_reg, mode_reg, ctrl_reg;   /* as last written */
     int running;
     unsigned mode;                          /* latched at the start edge */
     uint32_t ref_period;                    /* latched at the start edge */
@@ -36,8 +38,8 @@ struct socmon_tensix_core {
     uint64_t base[TX_NSIG];                 /* totals at the start of the phase */
     uint64_t inphase[TX_NSIG];
 
-    tx_bank bank[SOCMON_TENSIX_NBANKS];
-    uint32_t all_reg, mux_reg;
+    tx_bank bank[TENSIX_NBANKS];
+    uint32_t reg[TENSIX_NREGS];             /* storage of TENSIX_REGINFO's registers */
     int l1_undef;
 
     uint8_t *l1;
@@ -79,5 +81,9 @@ void tx_regs_reset(socmon_tensix_core *c);
 /* Cycles until the earliest mode-1 auto-stop; UINT64_MAX if none pending. */
 uint64_t tx_regs_next_deadline(const socmon_tensix_core *c);
 void tx_regs_expire(socmon_tensix_core *c);
+
+/* The two regions the core maps on a model bus; tests drive them directly. */
+extern const socmon_regmodel_ops socmon_tensix_regs_ops;
+extern const socmon_regmodel_ops socmon_tensix_l1_ops;
 
 #endif

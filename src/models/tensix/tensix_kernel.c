@@ -8,6 +8,7 @@
  * waits <= stalls) holds exactly over any window a bank can measure. */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -60,44 +61,49 @@ const char *socmon_tensix_bound_name(socmon_tensix_bound b)
     return (unsigned)b < SOCMON_TENSIX_NBOUNDS ? bound_names[b] : "?";
 }
 
-static int lookup(const char *s, const char *const *names, unsigned n)
+/* The index of s in names (case-insensitive); else an error naming what and the valid set. */
+static socmon_status lookup(const char *what, const char *s, const char *const *names, unsigned n,
+                            int *out)
 {
-    for (unsigned i = 0; s && i < n; i++)
-        if (strcasecmp(s, names[i]) == 0)
-            return (int)i;
-    return -1;
+    char valid[128] = "";
+    size_t len = 0;
+    for (unsigned i = 0; i < n; i++) {
+        if (s && strcasecmp(s, names[i]) == 0) {
+            *out = (int)i;
+            return SOCMON_OK;
+        }
+        len += (size_t)snprintf(valid + len, sizeof valid - len, "%s%s", i ? ", " : "", names[i]);
+        if (len >= sizeof valid)
+            len = sizeof valid - 1;
+    }
+    return socmon_fail(SOCMON_EINVAL, "%s '%s' unknown (valid: %s)", what, s ? s : "(null)", valid);
 }
 
 socmon_status socmon_tensix_format_parse(const char *s, socmon_tensix_format *out)
 {
-    int i = lookup(s, format_names, SOCMON_TENSIX_NFORMATS);
-    if (i < 0)
-        return socmon_fail(SOCMON_EINVAL,
-                           "format '%s' unknown (valid: Float32, Float16, Float16_b, Bfp8_b, Bfp4_b)",
-                           s ? s : "(null)");
-    *out = (socmon_tensix_format)i;
-    return SOCMON_OK;
+    int i;
+    socmon_status st = lookup("format", s, format_names, SOCMON_TENSIX_NFORMATS, &i);
+    if (st == SOCMON_OK)
+        *out = (socmon_tensix_format)i;
+    return st;
 }
 
 socmon_status socmon_tensix_fidelity_parse(const char *s, socmon_tensix_fidelity *out)
 {
-    int i = lookup(s, fidelity_names, SOCMON_TENSIX_NFIDELITIES);
-    if (i < 0)
-        return socmon_fail(SOCMON_EINVAL, "fidelity '%s' unknown (valid: LoFi, HiFi2, HiFi3, HiFi4)",
-                           s ? s : "(null)");
-    *out = (socmon_tensix_fidelity)i;
-    return SOCMON_OK;
+    int i;
+    socmon_status st = lookup("fidelity", s, fidelity_names, SOCMON_TENSIX_NFIDELITIES, &i);
+    if (st == SOCMON_OK)
+        *out = (socmon_tensix_fidelity)i;
+    return st;
 }
 
 socmon_status socmon_tensix_bound_parse(const char *s, socmon_tensix_bound *out)
 {
-    int i = lookup(s, bound_names, SOCMON_TENSIX_NBOUNDS);
-    if (i < 0)
-        return socmon_fail(SOCMON_EINVAL,
-                           "bound '%s' unknown (valid: natural, math, unpack, pack, balanced)",
-                           s ? s : "(null)");
-    *out = (socmon_tensix_bound)i;
-    return SOCMON_OK;
+    int i;
+    socmon_status st = lookup("bound", s, bound_names, SOCMON_TENSIX_NBOUNDS, &i);
+    if (st == SOCMON_OK)
+        *out = (socmon_tensix_bound)i;
+    return st;
 }
 
 void socmon_tensix_kernel_params_default(socmon_tensix_kernel_params *p)
@@ -206,14 +212,12 @@ socmon_status socmon_tensix_kernel_costs(const socmon_tensix_kernel_params *p,
 
 int tx_signal_index(unsigned bank, unsigned counter_id, unsigned l1_mux)
 {
-    const socmon_tensix_event *e = socmon_tensix_event_find(bank, counter_id, l1_mux);
-    return e ? (int)(e - socmon_tensix_event_at(0)) : -1;
+    return tensix_event_index(bank, counter_id, l1_mux);
 }
 
 static int sig(const char *name)
 {
-    const socmon_tensix_event *e = socmon_tensix_event_by_name(name);
-    return e ? (int)(e - socmon_tensix_event_at(0)) : -1;
+    return tensix_event_index_by_name(name);
 }
 
 /* Parent relations: child counts a subset of its parent's cycles. */

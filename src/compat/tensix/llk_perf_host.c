@@ -2,11 +2,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/error.h"
-#include "drivers/tensix/tensix_drv.h"
+#include "compat/tensix/llk_perf_host_internal.h"
+#include "compat/tensix/llk_perf_text.h"
 #include "llk_perf_host.h"
-#include "vendor/tensix/llk_perf_host_internal.h"
-#include "vendor/tensix/llk_perf_text.h"
+#include "socmon/tensix.h"
 
 socmon_status llk_perf_results_new(llk_perf_results **out)
 {
@@ -39,7 +38,7 @@ socmon_status llk_perf_results_add(llk_perf_results *r, unsigned thread, unsigne
     const socmon_tensix_event *e = socmon_tensix_event_find(bank, counter_id, l1_mux);
     if (!e)
         return socmon_fail(SOCMON_ENOENT, "llk_perf_results_add: counter id %u unknown for bank %s%s",
-                           counter_id, socmon_tensix_bank(bank)->name,
+                           counter_id, socmon_tensix_bank_name(bank),
                            bank == SOCMON_TENSIX_BANK_L1 ? (l1_mux ? " mux 1" : " mux 0") : "");
     if (r->n == r->cap) {
         size_t cap = r->cap ? 2 * r->cap : 64;
@@ -53,7 +52,7 @@ socmon_status llk_perf_results_add(llk_perf_results *r, unsigned thread, unsigne
         .thread = thread, .bank = bank, .counter_id = counter_id,
         .l1_mux = bank == SOCMON_TENSIX_BANK_L1 ? (int)l1_mux : -1,
         .cycles = undefined ? 0 : cycles, .count = undefined ? 0 : count, .undefined = !!undefined,
-        .thread_name = socmon_tensix_thread_name(thread), .bank_name = socmon_tensix_bank(bank)->name,
+        .thread_name = socmon_tensix_thread_name(thread), .bank_name = socmon_tensix_bank_name(bank),
         .counter_name = e->name,
     };
     return SOCMON_OK;

@@ -4,8 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export/table.h"
-#include "vendor/tensix/llk_perf_text.h"
+#include "compat/tensix/llk_perf_text.h"
 
 static int grow(tx_text *t, size_t more)
 {
@@ -90,9 +89,18 @@ socmon_status tx_text_print(tx_text *t, FILE *fp)
     return st;
 }
 
+/* socmon's CSV quoting rule (the one src/export uses): RFC 4180 (a comma,
+ * quote or line break), plus a leading or trailing space, which readers would
+ * otherwise trim. Restated here: a compat layer sees only the public API. */
+static int needs_quotes(const char *s)
+{
+    size_t n = strlen(s);
+    return (n && (s[0] == ' ' || s[n - 1] == ' ')) || strpbrk(s, ",\"\r\n") != NULL;
+}
+
 void tx_csv_field(tx_text *t, const char *s)
 {
-    if (!socmon_csv_needs_quotes(s, ',')) {
+    if (!needs_quotes(s)) {
         tx_text_add(t, "%s", s);
         return;
     }

@@ -1,11 +1,11 @@
 /* Internal: a growable text buffer and CSV helpers for the Tensix host API. */
-#ifndef SOCMON_VENDOR_TENSIX_TEXT_H
-#define SOCMON_VENDOR_TENSIX_TEXT_H
+#ifndef SOCMON_COMPAT_TENSIX_TEXT_H
+#define SOCMON_COMPAT_TENSIX_TEXT_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "core/error.h"
+#include "socmon/status.h"
 #include "socmon/target.h"
 
 typedef struct tx_text {

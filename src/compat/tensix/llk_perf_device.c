@@ -1,9 +1,10 @@
-/* Device-side Tensix counters API (llk_perf_counters.h) over the driver. */
+/* Device-side Tensix counters API (llk_perf_counters.h) over the public
+ * Tensix driver (socmon/tensix.h). */
+#include <stdio.h>
 #include <string.h>
 
-#include "core/error.h"
-#include "drivers/tensix/tensix_drv.h"
 #include "llk_perf_counters.h"
+#include "socmon/tensix.h"
 
 socmon_status llk_perf_init(llk_perf_counters *pc, socmon_bus *bus, uint64_t regs_base,
                             uint64_t l1_base, unsigned thread)

@@ -4,11 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/error.h"
-#include "drivers/tensix/tensix_hw.h"
 #include "llk_perf_counters.h"
 #include "llk_perf_host.h"
-#include "models/tensix/tensix_model.h"
+#include "socmon/tensix.h"
 
 #define SIM_L1_BASE 0x0ull
 

@@ -8,13 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/error.h"
-#include "drivers/tensix/tensix_hw.h"
+#include "compat/tensix/llk_perf_host_internal.h"
+#include "compat/tensix/llk_perf_text.h"
 #include "llk_perf_host.h"
-#include "models/tensix/tensix_model.h"
 #include "socmon/metrics.h"
-#include "vendor/tensix/llk_perf_host_internal.h"
-#include "vendor/tensix/llk_perf_text.h"
+#include "socmon/target.h"
+#include "socmon/tensix.h"
 
 typedef struct mres {
     const char *name, *unit, *label;
@@ -85,7 +84,7 @@ socmon_status llk_perf_compute_metrics(const llk_perf_results *r, const char *pl
         e->n++;
     }
     for (size_t i = 0; i < na; i++) {
-        ctr[i] = (socmon_counter){.name = a[i].name, .instance = socmon_tensix_bank(a[i].bank)->lname,
+        ctr[i] = (socmon_counter){.name = a[i].name, .instance = socmon_tensix_bank_instance(a[i].bank),
                                   .width = 64};
         d[i] = strcmp(a[i].name, "cycles") == 0 ? a[i].max : (uint64_t)llround(a[i].sum / a[i].n);
     }

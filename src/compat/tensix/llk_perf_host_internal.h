@@ -1,6 +1,6 @@
 /* Internal: the results list behind llk_perf_results. */
-#ifndef SOCMON_VENDOR_TENSIX_HOST_INTERNAL_H
-#define SOCMON_VENDOR_TENSIX_HOST_INTERNAL_H
+#ifndef SOCMON_COMPAT_TENSIX_HOST_INTERNAL_H
+#define SOCMON_COMPAT_TENSIX_HOST_INTERNAL_H
 
 #include "llk_perf_host.h"
 
