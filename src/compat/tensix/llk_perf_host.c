@@ -257,9 +257,5 @@ socmon_status llk_perf_export_counters(const llk_perf_results *r, const char *fi
         tx_csv_params_values(&rows, params, nparams);
         tx_text_add(&rows, "\n");
     }
-    socmon_status st = head.oom ? socmon_fail(SOCMON_ENOMEM, "export_counters: out of memory")
-                                : tx_csv_append(filename, worker_id, head.buf, &rows);
-    free(head.buf);
-    free(rows.buf);
-    return st;
+    return tx_csv_export(filename, worker_id, &head, &rows);
 }

@@ -251,9 +251,5 @@ socmon_status llk_perf_export_metrics(const llk_perf_metrics *m, const char *fil
     tx_csv_params_header(&head, params, nparams);
     tx_csv_params_values(&row, params, nparams);
     tx_text_add(&row, "\n");
-    socmon_status st = head.oom ? socmon_fail(SOCMON_ENOMEM, "export_metrics: out of memory")
-                                : tx_csv_append(filename, worker_id, head.buf, &row);
-    free(head.buf);
-    free(row.buf);
-    return st;
+    return tx_csv_export(filename, worker_id, &head, &row);
 }

@@ -126,13 +126,11 @@ void tx_csv_params_values(tx_text *t, const socmon_kv *params, size_t n)
     }
 }
 
-socmon_status tx_csv_append(const char *filename, const char *worker_id, const char *header,
-                            const tx_text *rows)
+static socmon_status csv_append(const char *filename, const char *worker_id, const char *header,
+                                const tx_text *rows)
 {
     if (!filename || !*filename)
         return socmon_fail(SOCMON_EINVAL, "tensix export: empty file name");
-    if (rows->oom)
-        return socmon_fail(SOCMON_ENOMEM, "tensix export: out of memory");
     char path[4096];
     if ((size_t)snprintf(path, sizeof path, "%s.%s.csv", filename, worker_id ? worker_id : "gw0") >=
         sizeof path)
@@ -165,4 +163,14 @@ socmon_status tx_csv_append(const char *filename, const char *worker_id, const c
     if (bad)
         return socmon_fail(SOCMON_EIO, "tensix export: writing %s failed", path);
     return SOCMON_OK;
+}
+
+socmon_status tx_csv_export(const char *filename, const char *worker_id, tx_text *head, tx_text *rows)
+{
+    socmon_status st = head->oom || rows->oom
+                           ? socmon_fail(SOCMON_ENOMEM, "tensix export: out of memory")
+                           : csv_append(filename, worker_id, head->buf ? head->buf : "", rows);
+    free(head->buf);
+    free(rows->buf);
+    return st;
 }

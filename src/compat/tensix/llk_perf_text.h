@@ -23,10 +23,10 @@ socmon_status tx_text_finish(tx_text *t, char *buf, size_t cap, size_t *len);
 socmon_status tx_text_print(tx_text *t, FILE *fp);
 /* A CSV field, quoted when it holds a comma, quote or line break. */
 void tx_csv_field(tx_text *t, const char *s);
-/* Appends t's rows to FILENAME.WORKER.csv; writes header when the file is
- * new, and refuses a file whose header differs. Frees nothing. */
-socmon_status tx_csv_append(const char *filename, const char *worker_id, const char *header,
-                            const tx_text *rows);
+/* Appends rows to FILENAME.WORKER.csv (worker NULL: "gw0"); writes head as
+ * the header when the file is new, and refuses a file whose header differs.
+ * Frees both texts, whatever happens. */
+socmon_status tx_csv_export(const char *filename, const char *worker_id, tx_text *head, tx_text *rows);
 void tx_csv_params_header(tx_text *t, const socmon_kv *params, size_t n);
 void tx_csv_params_values(tx_text *t, const socmon_kv *params, size_t n);
 
