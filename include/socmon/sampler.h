@@ -5,7 +5,9 @@
  * sleeps to absolute deadlines on CLOCK_MONOTONIC, so lateness never
  * accumulates. On hardware, a wake-up later than one whole interval records
  * the sample as SOCMON_SAMPLE_MISSED with the count of intervals missed: never
- * silently merged into its neighbour. A model paced in real time loses
+ * silently merged into its neighbour; with a duration, only the intervals the
+ * run still had count, so samples - 1 + missed is always
+ * ceil(duration / interval). A model paced in real time loses
  * nothing when the host is late (its clock only moves when advanced), so the
  * sampler catches up, taking the late samples at their exact simulated
  * instants; the lateness shows in the jitter statistics. The sampler refuses an interval longer than the

@@ -43,7 +43,7 @@ static void open_fake(const socmon_target_ops *ops, socmon_target **t, socmon_se
 
 static void test_simulated_counts(void **state)
 {
-    fake_cfg = (fake_target_cfg){2, {32, 32}, {3.0, 0.5}, {0, 0}, 0, 1};
+    fake_cfg = (fake_target_cfg){2, {32, 32}, {3.0, 0.5}, {0, 0}, 0, 1, 0, 0};
     socmon_target *t;
     socmon_set *set;
     open_fake(&fake_target_ops, &t, &set);
@@ -74,7 +74,7 @@ static void test_narrow_counter_wraps_every_interval(void **state)
 {
     /* 8 bits at 2 events/us wraps every 128 us; sampling every 100 us sees
      * each wrap once, so the summed deltas are exact. */
-    fake_cfg = (fake_target_cfg){1, {8}, {2.0}, {2e6}, 0, 1};
+    fake_cfg = (fake_target_cfg){1, {8}, {2.0}, {2e6}, 0, 1, 0, 0};
     socmon_target *t;
     socmon_set *set;
     open_fake(&fake_target_ops, &t, &set);
@@ -94,7 +94,7 @@ static void test_narrow_counter_wraps_every_interval(void **state)
 
 static void test_runs_until_workload_done(void **state)
 {
-    fake_cfg = (fake_target_cfg){1, {32}, {1.0}, {0}, 550000, 1};
+    fake_cfg = (fake_target_cfg){1, {32}, {1.0}, {0}, 550000, 1, 0, 0};
     socmon_target *t;
     socmon_set *set;
     open_fake(&fake_target_ops, &t, &set);
@@ -116,7 +116,7 @@ static void test_runs_until_workload_done(void **state)
 
 static void test_callback_error_stops(void **state)
 {
-    fake_cfg = (fake_target_cfg){1, {32}, {1.0}, {0}, 0, 1};
+    fake_cfg = (fake_target_cfg){1, {32}, {1.0}, {0}, 0, 1, 0, 0};
     socmon_target *t;
     socmon_set *set;
     open_fake(&fake_target_ops, &t, &set);
@@ -136,7 +136,7 @@ static int always_hardware(void *priv)
 
 static void test_hardware_instance_of_a_model_target_is_paced(void **state)
 {
-    fake_cfg = (fake_target_cfg){1, {64}, {1.0}, {0}, 0, 1};
+    fake_cfg = (fake_target_cfg){1, {64}, {1.0}, {0}, 0, 1, 0, 0};
     socmon_target *t;
     socmon_set *set;
     open_fake(&fake_target_ops, &t, &set);
@@ -169,7 +169,7 @@ static void test_hardware_instance_of_a_model_target_is_paced(void **state)
 
 static void test_realtime_marks_missed_intervals(void **state)
 {
-    fake_cfg = (fake_target_cfg){1, {64}, {1.0}, {0}, 0, 0};
+    fake_cfg = (fake_target_cfg){1, {64}, {1.0}, {0}, 0, 0, 0, 0};
     socmon_target *t;
     socmon_set *set;
     open_fake(&fake_rt_target_ops, &t, &set);
@@ -202,6 +202,43 @@ static void test_realtime_marks_missed_intervals(void **state)
     socmon_target_close(t);
 }
 
+/* A wake-up late by many intervals near the end of a run marks as missed only
+ * the intervals the run still had: samples + missed cover the duration
+ * exactly, however late the host was. The fake target stalls 20 ms (ten
+ * 2 ms intervals) inside the given advance call. */
+static void run_with_stall(unsigned stall_on, uint64_t duration_ns, socmon_sampler_stats *st)
+{
+    fake_cfg = (fake_target_cfg){1, {64}, {1.0}, {0}, 0, 0, 0, 0};
+    fake_cfg.stall_on = stall_on;
+    fake_cfg.stall_ns = 20000000;
+    socmon_target *t;
+    socmon_set *set;
+    open_fake(&fake_rt_target_ops, &t, &set);
+    socmon_sampler_opts o = {2000000, duration_ns, 0};
+    assert_int_equal(socmon_sampler_run(t, set, &o, NULL, NULL, NULL, st), SOCMON_OK);
+    assert_true(st->jitter_max_ns >= 17000000);   /* the stall did make it late */
+    socmon_set_free(set);
+    socmon_target_close(t);
+}
+
+static void test_missed_intervals_clamped_to_the_run(void **state)
+{
+    socmon_sampler_stats st;
+    /* Stall in the 2nd step (4 ms into 12 ms): 4 intervals are left, so the
+     * late 3rd sample marks 3 missed (not the ~9 it slept through) and ends the run. */
+    run_with_stall(2, 12000000, &st);
+    assert_int_equal(st.missed, 3);
+    assert_int_equal(st.samples, 4);
+    /* Stall in the 4th step of 10 ms: one interval left, nothing to mark missed. */
+    run_with_stall(4, 10000000, &st);
+    assert_int_equal(st.missed, 0);
+    assert_int_equal(st.samples, 6);
+    /* A duration that is not a whole number of intervals: ceil(11/2) = 6 intervals. */
+    run_with_stall(2, 11000000, &st);
+    assert_int_equal(st.samples - 1 + st.missed, 6);
+    assert_int_equal(st.missed, 3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -211,6 +248,7 @@ int main(void)
         cmocka_unit_test(test_callback_error_stops),
         cmocka_unit_test(test_hardware_instance_of_a_model_target_is_paced),
         cmocka_unit_test(test_realtime_marks_missed_intervals),
+        cmocka_unit_test(test_missed_intervals_clamped_to_the_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -39,6 +39,7 @@ typedef struct fake_target {
     uint64_t now_ns;      /* simulated */
     uint64_t t0_mono;     /* realtime mode */
     int done;
+    unsigned advances;    /* advance calls so far */
     socmon_device *device;
 } fake_target;
 
@@ -87,6 +88,11 @@ static void grow(fake_target *t, uint64_t ns)
 static socmon_status ft_advance(void *priv, uint64_t ns, int *done)
 {
     fake_target *t = priv;
+    if (++t->advances == t->cfg.stall_on) {
+        /* Makes the caller late on purpose: a host that stalled. */
+        struct timespec ts = {(time_t)(t->cfg.stall_ns / 1000000000u), (long)(t->cfg.stall_ns % 1000000000u)};
+        nanosleep(&ts, NULL);
+    }
     if (t->cfg.simulated) {
         grow(t, ns);
     } else {

@@ -28,6 +28,8 @@ typedef struct fake_target_cfg {
     double max_rate_hz[FAKE_MAX];
     uint64_t end_ns;
     int simulated;
+    unsigned stall_on;    /* 1-based advance call that first sleeps stall_ns of wall time */
+    uint64_t stall_ns;
 } fake_target_cfg;
 
 extern fake_target_cfg fake_cfg;          /* read by the open callback */

@@ -1,4 +1,7 @@
-/* The interval sampler. See include/socmon/sampler.h for the contract. */
+/* The interval sampler. See include/socmon/sampler.h for the contract.
+ *
+ * It lives with the targets, not in core, because it drives a target's
+ * clock (socmon_target_step) between reads: core never calls a target. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -32,6 +35,23 @@ static socmon_status check_interval(const socmon_set *set, uint64_t interval_ns)
                                c->max_rate_hz, (double)lim / 1e9);
     }
     return SOCMON_OK;
+}
+
+/* Whole intervals a wake-up `late` ns past its deadline slept through, never
+ * more than the run has left: with a duration the run is
+ * ceil(duration / interval) intervals, sampled or missed, and the interval
+ * about to be sampled is one of them. Without this clamp a late wake-up near
+ * the end counted intervals past the end of the run as missed. */
+static uint32_t missed_in_run(uint64_t late, const socmon_sampler_opts *opts, uint64_t elapsed)
+{
+    uint64_t missed = late / opts->interval_ns;
+    if (opts->duration_ns) {
+        uint64_t left = opts->duration_ns - elapsed;   /* > 0: the loop still runs */
+        uint64_t intervals_left = left / opts->interval_ns + (left % opts->interval_ns != 0);
+        if (missed > intervals_left - 1)
+            missed = intervals_left - 1;
+    }
+    return missed > UINT32_MAX ? UINT32_MAX : (uint32_t)missed;
 }
 
 /* A device may flag values undefined (SOCMON_EUNDEF); that sample is kept
@@ -104,7 +124,7 @@ socmon_status socmon_sampler_run(socmon_target *t, socmon_set *set, const socmon
              * it silently. A model's clock waited for us, so nothing was lost:
              * take the backlog of samples at their exact simulated instants. */
             if (late >= opts->interval_ns && hardware) {
-                missed = (uint32_t)(late / opts->interval_ns);
+                missed = missed_in_run(late, opts, elapsed);
                 deadline += (uint64_t)missed * opts->interval_ns;
                 step += (uint64_t)missed * opts->interval_ns;
             }
