@@ -6,8 +6,9 @@
  * runs the workload model for that long. On hardware, advancing sleeps.
  *
  * A target spec is NAME or NAME:key=value,key=value (e.g.
- * "esp:soc=my.soc", "tensix:bound=math,tiles=64"). Unknown keys are errors
- * naming the key and listing the valid ones. */
+ * "esp:soc=my.soc", "tensix:bound=math,tiles=64"). Each target declares its
+ * options as a table (socmon_option): unknown keys are errors naming the key
+ * and listing the valid ones; bad values name the value and its valid range. */
 #ifndef SOCMON_TARGET_H
 #define SOCMON_TARGET_H
 
@@ -28,22 +29,84 @@ typedef struct socmon_kv {
     const char *value;
 } socmon_kv;
 
+/* ---- target options, declared as tables ----
+ *
+ * A target declares its options as a table of socmon_option, ended by an
+ * entry with name NULL. One parser (socmon_options_parse) turns
+ * key=value pairs into the target's own options struct: it rejects unknown
+ * keys (listing the valid ones), converts and range-checks each value with a
+ * message naming the key, the value and the valid range or set
+ * ("zynq: slots=9 out of range 1..8"), and fills in defaults. `socmon list`
+ * and the CLI's help print the same table (socmon_options_help). */
+typedef enum socmon_opt_type {
+    SOCMON_OPT_BOOL,     /* "0" or "1"; stored as int */
+    SOCMON_OPT_UINT,     /* whole number, decimal or 0x hex, within lo..hi; uint64_t */
+    SOCMON_OPT_DOUBLE,   /* number within lo..hi; double */
+    SOCMON_OPT_STRING,   /* any text; const char * (into the caller's kv value) */
+    SOCMON_OPT_PATH,     /* a file or device name, not empty; const char * */
+    SOCMON_OPT_CHOICE,   /* one of choices[]; stored as unsigned, its index */
+    SOCMON_OPT_LIST      /* items joined by '+' (',' separates options), 1..hi of them
+                            (hi 0: any number); const char *, items parsed by the target */
+} socmon_opt_type;
+
+typedef struct socmon_option socmon_option;
+
+struct socmon_option {
+    const char *name;
+    socmon_opt_type type;
+    const char *help;             /* one line, without the default */
+    const char *def;              /* default, as the text a user would give; NULL: none
+                                     (the field keeps what the target put there) */
+    double lo, hi;                /* UINT/DOUBLE: valid range (lo == hi == 0: any);
+                                     LIST: hi = most items */
+    const char *const *choices;   /* CHOICE: NULL-terminated */
+    const char *arg;              /* placeholder in help ("FILE"); NULL: from the type */
+    size_t offset;                /* where the value goes in the options struct */
+    /* Optional: converts the value instead of the type's rule (for
+     * vocabularies owned by a model). out is the whole options struct; a
+     * failure's message gets "TARGET: " in front. The type still decides
+     * the help's placeholder and choices. */
+    socmon_status (*parse)(const socmon_option *opt, const char *value, void *out);
+};
+
+/* Parses kv into out (a struct the table's offsets point into): first every
+ * default, then each given value. *given (may be NULL) gets bit i set for
+ * each table entry i given in kv (tables hold at most 64 options). The
+ * strings stored point into kv. who names the target in messages. */
+socmon_status socmon_options_parse(const char *who, const socmon_option *table, const socmon_kv *kv,
+                                   size_t nkv, void *out, uint64_t *given);
+/* SOCMON_OK if key is in the table, else SOCMON_EINVAL naming the valid keys. */
+socmon_status socmon_options_check_key(const char *who, const socmon_option *table, const char *key);
+/* Writes the table's help, one option a line ("  slots=N  monitored AXI
+ * slots (1..8, default 5)"), each line starting with indent; returns the
+ * length it needed, like snprintf. */
+size_t socmon_options_help(const socmon_option *table, const char *indent, char *buf, size_t len);
+
+/* ---- targets ---- */
+
 /* What a target implementation provides. Built-in targets are listed in
- * src/targets/registry.c; users may open their own with socmon_target_open_ops. */
-typedef struct socmon_target_ops {
+ * src/targets/registry.c; users may open their own with socmon_target_open_ops.
+ * A target backed by a socmon model is declared with the generic model target
+ * (src/targets/model_target.h); a user's own target fills these callbacks. */
+typedef struct socmon_target_ops socmon_target_ops;
+
+struct socmon_target_ops {
     const char *name;
     const char *desc;
-    const char *options_help;        /* one line per key: "soc=FILE  SoC description" */
-    const char *const *option_keys;  /* NULL-terminated list of accepted keys */
+    const socmon_option *options;    /* the option table, or NULL: no options */
     const char *const *workloads;    /* NULL-terminated; workloads[0] is the default */
     const char *metrics;             /* name of the built-in metric file, or NULL */
     int simulated;                   /* 1: time is simulated, no sleeping needed */
     const char *hotspots;            /* counter pattern whose largest deltas `stat` lists
                                         as hot spots (e.g. NoC backpressure), or NULL */
-    socmon_status (*open)(const socmon_kv *opts, size_t nopts, void **priv,
+    /* self: the ops being opened (a copy, if the caller copied them). kv
+     * holds only keys of self->options (socmon_target_open_ops checked);
+     * open converts the values with socmon_options_parse into its own
+     * options struct. Sets *priv and *dev, or fails and frees what it made. */
+    socmon_status (*open)(const socmon_target_ops *self, const socmon_kv *kv, size_t nkv, void **priv,
                           socmon_device **dev);
-    /* Begin a workload (NULL: the default). open starts none: until start,
-     * advancing a model lets idle time pass. */
+    /* Begin a workload (NULL: the default). A model target nobody started
+     * runs its default workload from the first advance. */
     socmon_status (*start)(void *priv, const char *workload);
     /* Let ns of target time pass; *done = 1 once the workload has finished.
      * A model simulates ns. Hardware needs no help for time to pass: its
@@ -56,8 +119,15 @@ typedef struct socmon_target_ops {
      * target is a model by default (e.g. esp:devmem=1), so it is paced in
      * real time. */
     int (*hardware)(void *priv);
+    /* Optional: the bus the device's driver reads through (model or
+     * hardware, trace wrapper included), for socmon_target_bus. */
+    socmon_bus *(*bus)(void *priv);
+    /* Optional: the model instance behind this opened instance, NULL on hardware. */
+    void *(*model)(void *priv);
     uint64_t default_interval_ns;    /* sampling interval when none is given; 0: 1 ms */
-} socmon_target_ops;
+    const void *impl;                /* for the implementation: the generic model
+                                        target keeps its declaration here */
+};
 
 size_t socmon_target_count(void);
 const socmon_target_ops *socmon_target_at(size_t i);
@@ -77,11 +147,20 @@ socmon_status socmon_target_advance(socmon_target *t, uint64_t ns, int *done);
 uint64_t socmon_target_now_ns(const socmon_target *t);
 /* 1 if time on this target is real (hardware): sampling sleeps to deadlines. */
 int socmon_target_is_hardware(const socmon_target *t);
+/* The bus the target's driver reads through (model bus or the hardware
+ * mapping, behind the trace_bus recorder if one was asked for): a user's own
+ * driver can run against socmon's model or the board through it. NULL if
+ * the target has no bus. Owned by the target. */
+socmon_bus *socmon_target_bus(const socmon_target *t);
+/* The model instance behind t if t is the model target named target_name
+ * ("esp", "zynq", "tensix") and not a hardware instance of it, else NULL.
+ * Its type is the model's (socmon/esp.h and the like give typed accessors). */
+void *socmon_target_model(const socmon_target *t, const char *target_name);
 /* Loads the target's built-in metric file (SOCMON_ENOENT if it has none). */
 socmon_status socmon_target_metrics(const socmon_target *t, socmon_metricset **out);
 
 /* For target implementations. A target that reaches its device over a bus
- * lists "trace_bus" among its option keys and passes its bus through this:
+ * lists "trace_bus" among its options and passes its bus through this:
  * with trace_bus=PATH in opts, *out is a recording bus over inner that logs
  * every access to PATH (the CLI's --trace-bus); without it, *out = inner.
  * Free *trace (may be NULL) after the last use of *out. */

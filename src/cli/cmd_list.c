@@ -1,5 +1,6 @@
 /* socmon list: what can be measured. */
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -7,8 +8,10 @@
 
 static void help(FILE *fp)
 {
-    fprintf(fp, "usage: socmon list [targets|counters|metrics|workloads] [-t TARGET] [-e PATTERNS]\n\n"
+    fprintf(fp, "usage: socmon list [targets|TARGET|counters|metrics|workloads] [-t TARGET] [-e PATTERNS]\n\n"
                 "  targets     built-in targets with their options and workloads (default)\n"
+                "  TARGET      one target (esp, zynq, tensix): its options with their ranges and\n"
+                "              defaults, workloads, metrics\n"
                 "  counters    every counter of a target: name, width, unit, description\n"
                 "  metrics     the target's derived metrics with their formulas\n"
                 "  workloads   the workloads a model target can run\n\n"
@@ -17,28 +20,62 @@ static void help(FILE *fp)
                 "  -h, --help\n");
 }
 
+/* A target's options, from its option table (the one its parser uses). */
+static void print_options(const socmon_target_ops *o, const char *first, const char *indent)
+{
+    size_t len = socmon_options_help(o->options, "", NULL, 0);
+    char *text = len ? malloc(len + 1) : NULL;
+    if (!text)
+        return;
+    socmon_options_help(o->options, "", text, len + 1);
+    /* One option per line, aligned under the first. */
+    const char *p = text;
+    for (int line = 0; *p; line++) {
+        size_t n = strcspn(p, "\n");
+        printf("%s%.*s\n", line ? indent : first, (int)n, p);
+        p += n + (p[n] == '\n');
+    }
+    free(text);
+}
+
+static void print_workloads(const socmon_target_ops *o, const char *label)
+{
+    if (!o->workloads || !o->workloads[0])
+        return;
+    printf("%s", label);
+    for (const char *const *w = o->workloads; *w; w++)
+        printf(" %s", *w);
+    printf("\n");
+}
+
 static int list_targets(void)
 {
     for (size_t i = 0; i < socmon_target_count(); i++) {
         const socmon_target_ops *o = socmon_target_at(i);
         printf("%-8s %s%s\n", o->name, o->desc, o->simulated ? " (model)" : "");
-        if (o->options_help && *o->options_help) {
-            /* One option per line, aligned under the first. */
-            printf("         options:");
-            const char *p = o->options_help;
-            for (int first = 1; *p; first = 0) {
-                size_t len = strcspn(p, "\n");
-                printf("%s%.*s\n", first ? " " : "                  ", (int)len, p);
-                p += len + (p[len] == '\n');
-            }
-        }
-        if (o->workloads && o->workloads[0]) {
-            printf("         workloads:");
-            for (const char *const *w = o->workloads; *w; w++)
-                printf(" %s", *w);
-            printf("\n");
-        }
+        print_options(o, "         options: ", "                  ");
+        print_workloads(o, "         workloads:");
     }
+    printf("\n'socmon list TARGET' shows one target; give options as -t NAME:key=value,...\n");
+    return 0;
+}
+
+static int list_target(const socmon_target_ops *o)
+{
+    printf("%s: %s%s\n\n", o->name, o->desc, o->simulated ? " (model)" : "");
+    printf("usage: -t %s[:key=value,...]\n", o->name);
+    if (o->options && o->options->name) {
+        printf("\noptions:\n");
+        print_options(o, "  ", "  ");
+    }
+    if (o->workloads && o->workloads[0]) {
+        printf("\n");
+        print_workloads(o, "workloads (-w; the first is the default):");
+    }
+    if (o->metrics)
+        printf("metrics: built-in metrics/%s.json ('socmon list metrics -t %s')\n", o->metrics, o->name);
+    printf("default interval: %.6g ms\n",
+           (double)(o->default_interval_ns ? o->default_interval_ns : 1000000) / 1e6);
     return 0;
 }
 
@@ -136,6 +173,8 @@ int cmd_list(int argc, char **argv)
         return list_metrics(target);
     if (strcmp(what, "workloads") == 0)
         return list_workloads(target);
-    fprintf(stderr, "socmon: list: unknown list '%s' (targets, counters, metrics, workloads)\n", what);
+    if (socmon_target_lookup(what))
+        return list_target(socmon_target_lookup(what));
+    fprintf(stderr, "socmon: list: unknown list '%s' (targets, a target's name, counters, metrics, workloads)\n", what);
     return 2;
 }

@@ -25,20 +25,6 @@ static void known_targets(char *buf, size_t len)
         used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", socmon_target_at(i)->name);
 }
 
-static socmon_status check_key(const socmon_target_ops *ops, const char *key)
-{
-    size_t used = 0;
-    char valid[256] = "";
-    for (const char *const *k = ops->option_keys; k && *k; k++) {
-        if (strcmp(*k, key) == 0)
-            return SOCMON_OK;
-        if (used < sizeof valid)
-            used += (size_t)snprintf(valid + used, sizeof valid - used, "%s%s", used ? ", " : "", *k);
-    }
-    return socmon_fail(SOCMON_EINVAL, "target '%s': unknown option '%s' (valid: %s)", ops->name, key,
-                       *valid ? valid : "none");
-}
-
 socmon_status socmon_target_open(const char *spec, socmon_target **out)
 {
     if (!out)
@@ -69,7 +55,7 @@ socmon_status socmon_target_open(const char *spec, socmon_target **out)
             break;
         }
         *eq = '\0';
-        if ((st = check_key(ops, p)) != SOCMON_OK)
+        if ((st = socmon_options_check_key(ops->name, ops->options, p)) != SOCMON_OK)
             break;
         if (nkv == MAX_OPTS) {
             st = socmon_fail(SOCMON_ERANGE, "target '%s': more than %d options", ops->name, MAX_OPTS);
@@ -108,7 +94,14 @@ socmon_status socmon_target_open_ops(const socmon_target_ops *ops, const socmon_
         return socmon_fail(SOCMON_ENOMEM, "socmon_target_open: out of memory");
     }
     t->ops = ops;
-    socmon_status st = ops->open(opts, nopts, &t->priv, &t->dev);
+    socmon_status st = SOCMON_OK;
+    if (!opts && nopts)
+        st = socmon_fail(SOCMON_EINVAL, "socmon_target_open_ops: opts is NULL");
+    /* Keys first, for every target: its open parses the values. */
+    for (size_t i = 0; i < nopts && st == SOCMON_OK; i++)
+        st = socmon_options_check_key(ops->name, ops->options, opts[i].key);
+    if (st == SOCMON_OK)
+        st = ops->open(ops, opts, nopts, &t->priv, &t->dev);
     if (st == SOCMON_OK && !t->dev) {
         ops->close(t->priv);
         st = socmon_fail(SOCMON_EINVAL, "target '%s' opened without a device", ops->name);
@@ -200,6 +193,18 @@ int socmon_target_is_hardware(const socmon_target *t)
     if (!t)
         return 0;
     return !t->ops->simulated || (t->ops->hardware && t->ops->hardware(t->priv));
+}
+
+socmon_bus *socmon_target_bus(const socmon_target *t)
+{
+    return t && t->ops->bus ? t->ops->bus(t->priv) : NULL;
+}
+
+void *socmon_target_model(const socmon_target *t, const char *target_name)
+{
+    if (!t || !target_name || !t->ops->model || strcmp(t->ops->name, target_name) != 0)
+        return NULL;
+    return t->ops->model(t->priv);
 }
 
 socmon_status socmon_target_metrics(const socmon_target *t, socmon_metricset **out)

@@ -2,136 +2,131 @@
  * ports and the two Cortex-A9 PMUs, modelled (default) or on a board (hw=1),
  * read by the same drivers either way. PL and PS counters sit on one device,
  * so one set, one sample and one timeline hold both, as the SPA monitor
- * framework shows them. */
-#include <errno.h>
-#include <math.h>
+ * framework shows them. The generic model target (model_target.h) does the
+ * rest. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/clock.h"
 #include "core/error.h"
 #include "drivers/zynq/a9_events.h"
 #include "drivers/zynq/zynq_drv.h"
 #include "models/zynq/zynq_model.h"
-#include "socmon/target.h"
+#include "targets/model_target.h"
 
-typedef struct zynq_target {
-    socmon_zynq_soc *soc;   /* NULL on a board (hw=1) */
-    socmon_bus *bus;
-    uint64_t t0_ns;         /* board: CLOCK_MONOTONIC at open */
-    socmon_bus_trace *trace;
-    socmon_device *dev;
-    uint64_t duration_ns;
-} zynq_target;
-
-static const char *const keys[] = {"wr_mbps", "rd_mbps", "lat_ns", "jitter_ns", "burst",
-                                   "slots", "ccnt_div", "duration_ms", "seed", "trace_bus",
-                                   "hw", "apm_dev", "mem_dev", "apm_mhz", "cpu_mhz", "pmu_events",
-                                   NULL};
-
-typedef struct board_opts {
+typedef struct zynq_opts {
+    double wr_mbps, rd_mbps, lat_ns, jitter_ns, duration_ms, apm_mhz, cpu_mhz;
+    uint64_t burst, slots, seed;
+    unsigned ccnt_div;   /* index into ccnt_divs */
     int hw;
-    const char *apm_dev, *mem_dev;
-    int duration_given;
+    const char *apm_dev, *mem_dev, *pmu_events, *trace_bus;
+} zynq_opts;
+
+static const char *const ccnt_divs[] = {"1", "64", NULL};   /* PMCR.D clear or set */
+
+/* Defaults equal socmon_zynq_desc_default() (a test checks); the model's
+ * seed and CPU clock stay the model's unless given. */
+static const socmon_option zynq_options[] = {
+    {.name = "wr_mbps", .type = SOCMON_OPT_DOUBLE, .help = "write traffic per slot, MB/s", .def = "400",
+     .lo = 0, .hi = 1e6, .offset = offsetof(zynq_opts, wr_mbps)},
+    {.name = "rd_mbps", .type = SOCMON_OPT_DOUBLE, .help = "read traffic per slot, MB/s", .def = "800",
+     .lo = 0, .hi = 1e6, .offset = offsetof(zynq_opts, rd_mbps)},
+    {.name = "lat_ns", .type = SOCMON_OPT_DOUBLE, .help = "address-accept to last-data latency, ns",
+     .def = "250", .lo = 1, .hi = 1e6, .offset = offsetof(zynq_opts, lat_ns)},
+    {.name = "jitter_ns", .type = SOCMON_OPT_DOUBLE, .help = "latency drawn uniformly in lat_ns +- jitter_ns",
+     .def = "0", .lo = 0, .hi = 1e6, .offset = offsetof(zynq_opts, jitter_ns)},
+    {.name = "burst", .type = SOCMON_OPT_UINT, .help = "bytes per transaction, multiple of 8, <= 2048",
+     .def = "128", .lo = 1, .hi = 1 << 16, .offset = offsetof(zynq_opts, burst)},
+    {.name = "slots", .type = SOCMON_OPT_UINT, .help = "monitored AXI slots; 5 = HP0-3 + ACP", .def = "5",
+     .lo = 1, .hi = SOCMON_ZAPM_MAX_SLOTS, .offset = offsetof(zynq_opts, slots)},
+    {.name = "ccnt_div", .type = SOCMON_OPT_CHOICE, .arg = "N", .help = "PMCR.D cycle counter divider",
+     .def = "1", .choices = ccnt_divs, .offset = offsetof(zynq_opts, ccnt_div)},
+    {.name = "duration_ms", .type = SOCMON_OPT_DOUBLE,
+     .help = "workload length in simulated ms, 0 = endless (with hw=1: 0 unless given)", .def = "2000", .lo = 0, .hi = 1e9,
+     .offset = offsetof(zynq_opts, duration_ms)},
+    {.name = "seed", .type = SOCMON_OPT_UINT, .help = "latency draws; fixed unless given, so runs repeat exactly",
+     .lo = 0, .hi = 9007199254740992.0, .offset = offsetof(zynq_opts, seed)},
+    SOCMON_OPTION_TRACE_BUS(zynq_opts),
+    {.name = "hw", .type = SOCMON_OPT_BOOL, .help = "1: a real Zynq instead of the model (sampled in real time)",
+     .def = "0", .offset = offsetof(zynq_opts, hw)},
+    {.name = "apm_dev", .type = SOCMON_OPT_PATH, .help = "hw: the APM's UIO device, map 0 (e.g. /dev/uio0; required)",
+     .offset = offsetof(zynq_opts, apm_dev)},
+    {.name = "mem_dev", .type = SOCMON_OPT_PATH, .help = "hw: memory device for the PMU windows (/dev/mem; required)",
+     .offset = offsetof(zynq_opts, mem_dev)},
+    {.name = "apm_mhz", .type = SOCMON_OPT_DOUBLE, .help = "APM core clock in MHz", .def = "200", .lo = 1,
+     .hi = 1000, .offset = offsetof(zynq_opts, apm_mhz)},
+    {.name = "cpu_mhz", .type = SOCMON_OPT_DOUBLE, .help = "Cortex-A9 clock in MHz; 666.67 unless given", .lo = 1,
+     .hi = 4000, .offset = offsetof(zynq_opts, cpu_mhz)},
+    {.name = "pmu_events", .type = SOCMON_OPT_LIST, .arg = "E+E",
+     .help = "A9 events, names or numbers (default: the SPA set inst_rename+l1d_refill+l1d_access+"
+             "dcache_dep_stall+mem_write_stall+br_mis_pred)",
+     .hi = SOCMON_ZA9_NCOUNTERS, .offset = offsetof(zynq_opts, pmu_events)},
+    {0},
+};
+
+static const char *const zynq_workloads[] = {"mixed", "steady", "idle", NULL};
+
+typedef struct zynq_state {
+    socmon_zynq_desc desc;
+    int div64;
+    uint64_t duration_ns;
     unsigned nevents;                      /* 0: the SPA set */
     uint8_t events[SOCMON_ZA9_NCOUNTERS];
-} board_opts;
+} zynq_state;
 
-/* "inst_rename+0x06+mem_write": '+' because ',' separates target options */
-static socmon_status parse_events(const char *list, board_opts *b)
+/* "inst_rename+0x06+mem_write": '+' because ',' separates target options;
+ * the table already checked there are 1..6 of them */
+static socmon_status parse_events(const char *list, zynq_state *z)
 {
     char buf[256];
     if (strlen(list) >= sizeof buf)
         return socmon_fail(SOCMON_EINVAL, "zynq: pmu_events list longer than %zu characters",
                            sizeof buf - 1);
     strcpy(buf, list);
-    b->nevents = 0;
+    z->nevents = 0;
     for (char *save = NULL, *p = strtok_r(buf, "+", &save); p; p = strtok_r(NULL, "+", &save)) {
-        if (b->nevents == SOCMON_ZA9_NCOUNTERS)
-            return socmon_fail(SOCMON_ERANGE, "zynq: pmu_events=%s: more than %u events (the A9 has %u counters)",
-                               list, SOCMON_ZA9_NCOUNTERS, SOCMON_ZA9_NCOUNTERS);
-        socmon_status st = socmon_za9_event_parse(p, &b->events[b->nevents]);
+        socmon_status st = socmon_za9_event_parse(p, &z->events[z->nevents]);
         if (st)
             return socmon_fail_prefix(st, "zynq: pmu_events: ");
-        b->nevents++;
+        z->nevents++;
     }
-    if (!b->nevents)
-        return socmon_fail(SOCMON_EINVAL, "zynq: pmu_events is empty (e.g. pmu_events=inst_rename+mem_read)");
     return SOCMON_OK;
 }
 
-static socmon_status num(const socmon_kv *kv, double lo, double hi, double *out)
+static socmon_status zynq_prepare(socmon_model_target *mt)
 {
-    char *end = NULL;
-    errno = 0;
-    double v = strtod(kv->value, &end);
-    if (!*kv->value || *end || errno || !isfinite(v))
-        return socmon_fail(SOCMON_EINVAL, "zynq: %s=%s is not a number", kv->key, kv->value);
-    if (v < lo || v > hi)
-        return socmon_fail(SOCMON_ERANGE, "zynq: %s=%s out of range %g..%g", kv->key, kv->value,
-                           lo, hi);
-    *out = v;
+    const zynq_opts *o = mt->opts;
+    zynq_state *z = mt->priv;
+    socmon_zynq_desc *d = &z->desc;
+    socmon_zynq_desc_default(d);
+    d->traffic.wr_mbps = o->wr_mbps;
+    d->traffic.rd_mbps = o->rd_mbps;
+    d->traffic.lat_ns = o->lat_ns;
+    d->traffic.lat_jitter_ns = o->jitter_ns;
+    d->traffic.burst_bytes = (uint32_t)o->burst;
+    d->nslots = (unsigned)o->slots;
+    d->apm_hz = o->apm_mhz * 1e6;
+    if (socmon_model_target_given(mt, "cpu_mhz"))
+        d->cpu_hz = o->cpu_mhz * 1e6;
+    if (socmon_model_target_given(mt, "seed"))
+        d->seed = o->seed;
+    z->div64 = o->ccnt_div == 1;
+    z->duration_ns = (uint64_t)(o->duration_ms * 1e6);
+    socmon_status st = SOCMON_OK;
+    if (o->pmu_events && (st = parse_events(o->pmu_events, z)))
+        return st;
+    if ((st = socmon_zynq_desc_check(d)))
+        return st;
+    if ((o->apm_dev || o->mem_dev) && !o->hw)
+        return socmon_fail(SOCMON_EINVAL, "zynq: apm_dev/mem_dev need hw=1 (the model has no devices)");
+    /* no default device paths: writing APM and PMU registers into whatever
+     * /dev/uio0 or /dev/mem happens to be on this host must be asked for */
+    if (o->hw && (!o->apm_dev || !o->mem_dev))
+        return socmon_fail(SOCMON_EINVAL, "zynq hw=1 needs apm_dev=/dev/uioN (the APM's UIO device) and "
+                                          "mem_dev=/dev/mem (for the PMU windows)");
+    if (o->hw && !socmon_model_target_given(mt, "duration_ms"))
+        z->duration_ns = 0;   /* a board runs until stopped */
     return SOCMON_OK;
-}
-
-static socmon_status parse(const socmon_kv *o, size_t n, socmon_zynq_desc *d, int *div64,
-                           uint64_t *duration_ns, board_opts *b)
-{
-    for (size_t i = 0; i < n; i++) {
-        const char *k = o[i].key;
-        double v = 0;
-        socmon_status st = SOCMON_OK;
-        if (!strcmp(k, "wr_mbps"))
-            st = num(&o[i], 0, 1e6, &d->traffic.wr_mbps);
-        else if (!strcmp(k, "rd_mbps"))
-            st = num(&o[i], 0, 1e6, &d->traffic.rd_mbps);
-        else if (!strcmp(k, "lat_ns"))
-            st = num(&o[i], 1, 1e6, &d->traffic.lat_ns);
-        else if (!strcmp(k, "jitter_ns"))
-            st = num(&o[i], 0, 1e6, &d->traffic.lat_jitter_ns);
-        else if (!strcmp(k, "burst")) {
-            if (!(st = num(&o[i], 1, 1 << 16, &v)))
-                d->traffic.burst_bytes = (uint32_t)v;
-            if (!st && v != floor(v))
-                st = socmon_fail(SOCMON_EINVAL, "zynq: burst=%s must be a whole number of bytes",
-                                 o[i].value);
-        } else if (!strcmp(k, "slots")) {
-            if (!(st = num(&o[i], 1, SOCMON_ZAPM_MAX_SLOTS, &v)))
-                d->nslots = (unsigned)v;
-        } else if (!strcmp(k, "ccnt_div")) {
-            if (!(st = num(&o[i], 1, 64, &v)) && v != 1 && v != 64)
-                st = socmon_fail(SOCMON_EINVAL, "zynq: ccnt_div=%s must be 1 or 64 (PMCR.D)",
-                                 o[i].value);
-            *div64 = v == 64;
-        } else if (!strcmp(k, "duration_ms")) {
-            if (!(st = num(&o[i], 0, 1e9, &v)))
-                *duration_ns = (uint64_t)(v * 1e6);
-            b->duration_given = 1;
-        } else if (!strcmp(k, "seed")) {
-            if (!(st = num(&o[i], 0, 9007199254740992.0, &v)))
-                d->seed = (uint64_t)v;
-        } else if (!strcmp(k, "hw")) {
-            if (!(st = num(&o[i], 0, 1, &v)))
-                b->hw = v != 0;
-        } else if (!strcmp(k, "pmu_events")) {
-            st = parse_events(o[i].value, b);
-        } else if (!strcmp(k, "apm_dev")) {
-            b->apm_dev = o[i].value;
-        } else if (!strcmp(k, "mem_dev")) {
-            b->mem_dev = o[i].value;
-        } else if (!strcmp(k, "apm_mhz")) {
-            if (!(st = num(&o[i], 1, 1000, &v)))
-                d->apm_hz = v * 1e6;
-        } else if (!strcmp(k, "cpu_mhz")) {
-            if (!(st = num(&o[i], 1, 4000, &v)))
-                d->cpu_hz = v * 1e6;
-        } else if (strcmp(k, "trace_bus") != 0) {
-            st = socmon_fail(SOCMON_EINVAL, "zynq: unknown option '%s'", k);
-        }
-        if (st)
-            return st;
-    }
-    return socmon_zynq_desc_check(d);
 }
 
 /* ---- on a board: the APM through UIO map 0, the PMUs through /dev/mem,
@@ -194,16 +189,16 @@ static void board_destroy(void *priv)
 static const socmon_bus_ops board_ops = {
     .read32 = board_read, .write32 = board_write, .fence = board_fence, .destroy = board_destroy};
 
-static socmon_status board_bus_open(const board_opts *o, uint64_t apm_base, socmon_bus **out)
+static socmon_status board_bus_open(const char *apm_dev, const char *mem_dev, uint64_t apm_base,
+                                    socmon_bus **out)
 {
     board_bus *b = calloc(1, sizeof *b);
     if (!b)
         return socmon_fail(SOCMON_ENOMEM, "zynq: out of memory");
     b->apm_base = apm_base;
-    socmon_status st = socmon_zapm_bus_uio(o->apm_dev, &b->apm);
+    socmon_status st = socmon_zapm_bus_uio(apm_dev, &b->apm);
     if (!st)
-        st = socmon_bus_mmio_open(o->mem_dev, SOCMON_ZA9_CPU0_BASE,
-                                  PMU_SPAN, &b->pmu);
+        st = socmon_bus_mmio_open(mem_dev, SOCMON_ZA9_CPU0_BASE, PMU_SPAN, &b->pmu);
     if (!st)
         st = socmon_bus_new("zynq-board", &board_ops, b, out);
     if (st) {
@@ -215,163 +210,113 @@ static socmon_status board_bus_open(const board_opts *o, uint64_t apm_base, socm
     return SOCMON_OK;
 }
 
-static void zynq_close(void *priv)
+static socmon_status zynq_hw_bus(socmon_model_target *mt, socmon_bus **bus)
 {
-    zynq_target *z = priv;
-    if (!z)
-        return;
-    socmon_device_free(z->dev);   /* before the buses its drivers use */
-    socmon_bus_trace_close(z->trace);
-    socmon_bus_free(z->bus);
-    socmon_zynq_soc_free(z->soc);
-    free(z);
+    const zynq_opts *o = mt->opts;
+    if (!o->hw)
+        return SOCMON_OK;
+    return board_bus_open(o->apm_dev, o->mem_dev, ((zynq_state *)mt->priv)->desc.apm_base, bus);
 }
 
-static socmon_status zynq_open(const socmon_kv *opts, size_t nopts, void **priv,
-                               socmon_device **dev)
+static socmon_status zynq_model_new(socmon_model_target *mt, void **model)
 {
-    socmon_zynq_desc d;
-    socmon_zynq_desc_default(&d);
-    int div64 = 0;
-    uint64_t duration_ns = 2000000000ull;
-    board_opts bo = {0, NULL, NULL, 0, 0, {0}};
-    socmon_status st = parse(opts, nopts, &d, &div64, &duration_ns, &bo);
+    return socmon_zynq_soc_new(&((zynq_state *)mt->priv)->desc, (socmon_zynq_soc **)model);
+}
+
+static socmon_status zynq_map(socmon_model_target *mt, socmon_bus *bus)
+{
+    return socmon_zynq_soc_map(mt->model, bus);
+}
+
+/* The APM part and the PMU part on one device, with what the metric file
+ * needs besides counters. */
+static socmon_status zynq_device_new(socmon_model_target *mt, socmon_bus *bus, socmon_device **dev)
+{
+    const zynq_state *z = mt->priv;
+    const socmon_zynq_desc *d = &z->desc;
+    socmon_zynq_part parts[2];
+    socmon_zapm_config ac = {d->nslots, d->apm_hz, d->bus_width_bytes};
+    socmon_status st = socmon_zapm_part_new(bus, d->apm_base, &ac, &parts[0]);
     if (st)
         return st;
-    if ((bo.apm_dev || bo.mem_dev) && !bo.hw)
-        return socmon_fail(SOCMON_EINVAL, "zynq: apm_dev/mem_dev need hw=1 (the model has no devices)");
-    /* no default device paths: writing APM and PMU registers into whatever
-     * /dev/uio0 or /dev/mem happens to be on this host must be asked for */
-    if (bo.hw && (!bo.apm_dev || !bo.mem_dev))
-        return socmon_fail(SOCMON_EINVAL, "zynq hw=1 needs apm_dev=/dev/uioN (the APM's UIO device) and "
-                                          "mem_dev=/dev/mem (for the PMU windows)");
-    if (bo.hw && !bo.duration_given)
-        duration_ns = 0;   /* a board runs until stopped */
-    zynq_target *z = calloc(1, sizeof *z);
-    if (!z)
-        return socmon_fail(SOCMON_ENOMEM, "zynq: out of memory");
-    z->duration_ns = duration_ns;
-    if (bo.hw) {
-        if ((st = board_bus_open(&bo, d.apm_base, &z->bus)))
-            goto fail;
-        z->t0_ns = socmon_mono_ns();
-    } else if ((st = socmon_zynq_soc_new(&d, &z->soc)) || (st = socmon_bus_model_new(&z->bus)) ||
-               (st = socmon_zynq_soc_map(z->soc, z->bus))) {
-        goto fail;
-    }
-    socmon_bus *use = NULL;
-    if ((st = socmon_bus_trace_open(opts, nopts, z->bus, &use, &z->trace)))
-        goto fail;
-    socmon_zynq_part parts[2];
-    socmon_zapm_config ac = {d.nslots, d.apm_hz, d.bus_width_bytes};
-    if ((st = socmon_zapm_part_new(use, d.apm_base, &ac, &parts[0])))
-        goto fail;
     socmon_za9_config pc;
-    socmon_za9_config_spa(&pc, d.cpu_hz);
-    pc.ccnt_div64 = div64;
-    if (bo.nevents) {
-        pc.nevents = bo.nevents;
-        memcpy(pc.events, bo.events, bo.nevents);
+    socmon_za9_config_spa(&pc, d->cpu_hz);
+    pc.ccnt_div64 = z->div64;
+    if (z->nevents) {
+        pc.nevents = z->nevents;
+        memcpy(pc.events, z->events, z->nevents);
     }
-    if ((st = socmon_za9_part_new(use, &pc, &parts[1]))) {
+    if ((st = socmon_za9_part_new(bus, &pc, &parts[1]))) {
         parts[0].destroy(parts[0].drv);
-        goto fail;
+        return st;
     }
-    if ((st = socmon_zynq_device_new("zynq", parts, 2, &z->dev)))
-        goto fail;
-    /* what the metric file needs besides counters */
+    if ((st = socmon_zynq_device_new("zynq", parts, 2, dev)))
+        return st;
     const struct {
         const char *name;
         double v;
     } params[] = {
-        {"apm_clock_hz", d.apm_hz},
-        {"cpu_clock_hz", d.cpu_hz},
-        {"ref_clock_hz", d.cpu_hz / 2},   /* the A9 global timer: SPA's reference clock */
-        {"pmu_ccnt_div", div64 ? 64 : 1},
-        {"bus_width_bytes", d.bus_width_bytes},
+        {"apm_clock_hz", d->apm_hz},
+        {"cpu_clock_hz", d->cpu_hz},
+        {"ref_clock_hz", d->cpu_hz / 2},   /* the A9 global timer: SPA's reference clock */
+        {"pmu_ccnt_div", z->div64 ? 64 : 1},
+        {"bus_width_bytes", d->bus_width_bytes},
     };
     for (size_t i = 0; i < sizeof params / sizeof params[0] && !st; i++)
-        st = socmon_device_set_param(z->dev, params[i].name, params[i].v);
-    /* a target nobody starts still runs (and finishes) the default workload */
-    if (!st && z->soc)
-        st = socmon_zynq_soc_start(z->soc, NULL, z->duration_ns);
-    if (st)
-        goto fail;
-    *priv = z;
-    *dev = z->dev;
-    return SOCMON_OK;
-fail:
-    zynq_close(z);
+        st = socmon_device_set_param(*dev, params[i].name, params[i].v);
     return st;
 }
 
-static socmon_status zynq_start(void *priv, const char *workload)
+static socmon_status zynq_start(socmon_model_target *mt, const char *workload)
 {
-    zynq_target *z = priv;
-    if (!z->soc)
-        return workload ? socmon_fail(SOCMON_ENOTSUP,
-                                      "zynq hw=1: the board runs its own software, not workload '%s'",
-                                      workload)
-                        : SOCMON_OK;
-    return socmon_zynq_soc_start(z->soc, workload, z->duration_ns);
+    return socmon_zynq_soc_start(mt->model, workload, ((zynq_state *)mt->priv)->duration_ns);
 }
 
-static socmon_status zynq_advance(void *priv, uint64_t ns, int *done)
+static socmon_status zynq_advance(socmon_model_target *mt, uint64_t ns, int *done)
 {
-    zynq_target *z = priv;
-    if (z->soc)
-        return socmon_zynq_soc_advance(z->soc, ns, done);
-    /* on a board time passes by itself: socmon_target_advance or the
-     * sampler does the waiting */
-    if (done)
-        *done = z->duration_ns && socmon_mono_ns() - z->t0_ns >= z->duration_ns;
-    return SOCMON_OK;
+    return socmon_zynq_soc_advance(mt->model, ns, done);
 }
 
-static uint64_t zynq_now(void *priv)
+static uint64_t zynq_now(socmon_model_target *mt)
 {
-    zynq_target *z = priv;
-    return z->soc ? socmon_zynq_soc_now_ns(z->soc) : socmon_mono_ns() - z->t0_ns;
+    return socmon_zynq_soc_now_ns(mt->model);
 }
 
-static const char *const zynq_workloads[] = {"mixed", "steady", "idle", NULL};
-
-static int zynq_hardware(void *priv)
+static int zynq_hw_done(socmon_model_target *mt, uint64_t elapsed_ns)
 {
-    return ((zynq_target *)priv)->soc == NULL;
+    uint64_t duration = ((zynq_state *)mt->priv)->duration_ns;
+    return duration && elapsed_ns >= duration;
 }
+
+static void zynq_model_free(void *model)
+{
+    socmon_zynq_soc_free(model);
+}
+
+static const socmon_model_target_decl zynq_decl = {
+    .opts_size = sizeof(zynq_opts),
+    .priv_size = sizeof(zynq_state),
+    .hw_option = "hw=1",
+    .prepare = zynq_prepare,
+    .hw_bus = zynq_hw_bus,
+    .model_new = zynq_model_new,
+    .map = zynq_map,
+    .device_new = zynq_device_new,
+    .start = zynq_start,
+    .advance = zynq_advance,
+    .now_ns = zynq_now,
+    .hw_done = zynq_hw_done,
+    .model_free = zynq_model_free,
+};
 
 const socmon_target_ops socmon_target_zynq_ops = {
     .name = "zynq",
     .desc = "Zynq-7000 model: AXI Performance Monitor (PL) and two Cortex-A9 PMUs (PS)",
-    .options_help = "wr_mbps=N     write traffic per slot, MB/s (400)\n"
-                    "rd_mbps=N     read traffic per slot, MB/s (800)\n"
-                    "lat_ns=N      address-accept to last-data latency, ns (250)\n"
-                    "jitter_ns=N   latency drawn uniformly in lat_ns +- jitter_ns (0)\n"
-                    "burst=N       bytes per transaction, multiple of 8, <= 2048 (128)\n"
-                    "slots=N       monitored AXI slots 1..8 (5: HP0-3 + ACP)\n"
-                    "ccnt_div=N    1 or 64: PMCR.D cycle counter divider (1)\n"
-                    "duration_ms=N workload length in simulated ms, 0 = endless (2000)\n"
-                    "seed=N        latency draws (fixed default: runs repeat exactly)\n"
-                    "trace_bus=F   log every register access to F ('-' = stderr)\n"
-                    "hw=1          a real Zynq instead of the model (sampled in real time)\n"
-                    "apm_dev=F     hw: the APM's UIO device, map 0 (e.g. /dev/uio0; required)\n"
-                    "mem_dev=F     hw: memory device for the PMU windows (/dev/mem; required)\n"
-                    "apm_mhz=N     APM core clock in MHz (200)\n"
-                    "cpu_mhz=N     Cortex-A9 clock in MHz (666.67)\n"
-                    "pmu_events=L  up to 6 A9 events joined by '+', names or numbers\n"
-                    "              (default inst_rename+l1d_refill+l1d_access+dcache_dep_stall+\n"
-                    "              mem_write_stall+br_mis_pred, the SPA set)\n",
-    .option_keys = keys,
+    .options = zynq_options,
     .workloads = zynq_workloads,
     .metrics = "zynq",
     .simulated = 1,
     .hotspots = NULL,
-    .open = zynq_open,
-    .start = zynq_start,
-    .advance = zynq_advance,
-    .now_ns = zynq_now,
-    .close = zynq_close,
-    .hardware = zynq_hardware,
     .default_interval_ns = 50000000, /* the monitor framework's default */
+    SOCMON_MODEL_TARGET_OPS(zynq_decl),
 };

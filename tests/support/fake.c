@@ -50,8 +50,13 @@ static uint64_t mono(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static socmon_status ft_open(const socmon_kv *opts, size_t nopts, void **priv, socmon_device **dev)
+static socmon_status ft_open(const socmon_target_ops *self, const socmon_kv *kv, size_t nkv, void **priv,
+                             socmon_device **dev)
 {
+    uint64_t speed = 0;
+    socmon_status pst = socmon_options_parse(self->name, self->options, kv, nkv, &speed, NULL);
+    if (pst != SOCMON_OK)
+        return pst;
     fake_target *t = calloc(1, sizeof *t);
     if (!t)
         return SOCMON_ENOMEM;
@@ -114,15 +119,21 @@ static void ft_close(void *priv)
     free(priv);
 }
 
-static const char *const ft_keys[] = {"speed", NULL};
+/* One option, to exercise the generic parser through socmon_target_open_ops. */
+static const socmon_option ft_options[] = {
+    {.name = "speed", .type = SOCMON_OPT_UINT, .help = "ignored", .def = "1", .lo = 1, .hi = 10, .offset = 0},
+    {0},
+};
 static const char *const ft_workloads[] = {"finite", "other", NULL};
 
 /* simulated is taken from fake_cfg at open; the ops flag must match what tests set. */
 const socmon_target_ops fake_target_ops = {
-    "fake", "test target", "speed=N", ft_keys, ft_workloads, NULL, 1, NULL,
-    ft_open, ft_start, ft_advance, ft_now, ft_close};
+    .name = "fake", .desc = "test target", .options = ft_options, .workloads = ft_workloads,
+    .simulated = 1, .open = ft_open, .start = ft_start, .advance = ft_advance, .now_ns = ft_now,
+    .close = ft_close};
 
 /* The same target presented as hardware: the sampler paces it in real time. */
 const socmon_target_ops fake_rt_target_ops = {
-    "fake-rt", "test target in real time", "speed=N", ft_keys, ft_workloads, NULL, 0, NULL,
-    ft_open, ft_start, ft_advance, ft_now, ft_close};
+    .name = "fake-rt", .desc = "test target in real time", .options = ft_options,
+    .workloads = ft_workloads, .simulated = 0, .open = ft_open, .start = ft_start,
+    .advance = ft_advance, .now_ns = ft_now, .close = ft_close};
