@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "socmon/tensix.h"
@@ -174,6 +175,26 @@ static void test_option_errors(void **state)
     socmon_target_close(t);
 }
 
+/* The option table lists the model's vocabularies for the help: each listed
+ * choice must be one the model accepts. */
+static void test_option_choices_are_the_models(void **state)
+{
+    (void)state;
+    const socmon_target_ops *ops = socmon_target_lookup("tensix");
+    size_t checked = 0;
+    for (const socmon_option *o = ops->options; o->name; o++) {
+        for (const char *const *c = o->choices; c && *c; c++, checked++) {
+            char spec[96];
+            snprintf(spec, sizeof spec, "tensix:tiles=16,%s=%s", o->name, *c);
+            socmon_target *t = NULL;
+            if (socmon_target_open(spec, &t) != SOCMON_OK)
+                fail_msg("%s: %s", spec, socmon_errmsg());
+            socmon_target_close(t);
+        }
+    }
+    assert_int_equal(checked, 5 + 4 + 5 + 3);   /* formats, fidelities, bounds, platforms */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -181,6 +202,7 @@ int main(void)
         cmocka_unit_test(test_workloads_are_the_kernels),
         cmocka_unit_test(test_schema),
         cmocka_unit_test(test_option_errors),
+        cmocka_unit_test(test_option_choices_are_the_models),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,5 +19,10 @@ expect 0 "intervals missed\|0 intervals" -- "$BIN" report -i "$TMP/z.rec" --summ
 expect 1 "burst 100" -- "$BIN" stat -t "zynq:burst=100"
 expect 1 "slots=12" -- "$BIN" stat -t "zynq:slots=12"
 expect 1 "mem_dev" -- "$BIN" stat -t "zynq:hw=1,apm_dev=$TMP/none"
+expect 1 "zynq: slots=9 out of range 1..8" -- "$BIN" stat -t "zynq:slots=9"
+# one target's options, from the same table the parser uses
+expect 0 "slots=N  .*(1..8; default 5)" -- "$BIN" list zynq
+expect 0 "ccnt_div=N  .*(1 or 64; default 1)" -- "$BIN" list zynq
+expect 0 "default interval: 50 ms" -- "$BIN" list zynq
 
 finish "zynq cli"
