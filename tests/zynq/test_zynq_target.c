@@ -410,6 +410,15 @@ static void test_board_path_over_files(void **state)
     assert_int_equal(socmon_device_read(dev, idx, 2, v), SOCMON_OK);
     assert_int_equal(v[0], 12345);
     assert_int_equal(v[1], 777);
+    /* the target's bus reaches the board at the model's addresses; no model behind it */
+    uint32_t raw = 0;
+    assert_int_equal(socmon_bus_read32(socmon_target_bus(t),
+                                       SOCMON_ZYNQ_APM_DEFAULT_BASE + socmon_zapm_smc_offset(6 + SOCMON_ZAPM_RD_BYTES),
+                                       &raw),
+                     SOCMON_OK);
+    assert_int_equal(raw, 12345);
+    assert_null(socmon_target_model(t, "zynq"));
+    assert_true(socmon_target_is_hardware(t));
     /* a board has no workloads and its time is the wall clock */
     assert_int_equal(socmon_target_start(t, "steady"), SOCMON_ENOTSUP);
     assert_non_null(strstr(socmon_errmsg(), "steady"));
