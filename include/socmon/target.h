@@ -134,6 +134,11 @@ const socmon_target_ops *socmon_target_at(size_t i);
 const socmon_target_ops *socmon_target_lookup(const char *name);
 
 socmon_status socmon_target_open(const char *spec, socmon_target **out);
+/* Opens a target from its ops, for targets a user declares: fill name,
+ * desc, options (or NULL), workloads, simulated and the callbacks open,
+ * advance, now_ns and close (start, hardware, bus, model optional). Keys of
+ * opts are checked against ops->options before ops->open runs; open parses
+ * the values with socmon_options_parse. docs/architecture.md shows one. */
 socmon_status socmon_target_open_ops(const socmon_target_ops *ops, const socmon_kv *opts,
                                      size_t nopts, socmon_target **out);
 void socmon_target_close(socmon_target *t);

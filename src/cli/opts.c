@@ -12,7 +12,7 @@ static const struct {
     const char *help;
 } table[] = {
     {OPT_TARGET, {"target", required_argument, 0, 't'},
-     "-t, --target SPEC     NAME or NAME:key=value,... (default " SOCMON_DEFAULT_TARGET "; see 'socmon list')"},
+     "-t, --target SPEC     NAME or NAME:key=value,... (default " SOCMON_DEFAULT_TARGET "; options: 'socmon list NAME')"},
     {OPT_EVENTS, {"events", required_argument, 0, 'e'},
      "-e, --events PATTERNS comma-separated globs on counter names, e.g. 'tile*.l2_*' (default: all)"},
     {OPT_WORKLOAD, {"workload", required_argument, 0, 'w'},

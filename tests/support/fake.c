@@ -32,6 +32,7 @@ socmon_status fake_device_new(fake_dev *fd, size_t n, const unsigned *widths, so
 }
 
 fake_target_cfg fake_cfg;
+unsigned fake_stalls;
 
 typedef struct fake_target {
     fake_dev dev;
@@ -97,6 +98,7 @@ static socmon_status ft_advance(void *priv, uint64_t ns, int *done)
         /* Makes the caller late on purpose: a host that stalled. */
         struct timespec ts = {(time_t)(t->cfg.stall_ns / 1000000000u), (long)(t->cfg.stall_ns % 1000000000u)};
         nanosleep(&ts, NULL);
+        fake_stalls++;
     }
     if (t->cfg.simulated) {
         grow(t, ns);

@@ -33,6 +33,7 @@ typedef struct fake_target_cfg {
 } fake_target_cfg;
 
 extern fake_target_cfg fake_cfg;          /* read by the open callback */
+extern unsigned fake_stalls;              /* stalls made (stall_on reached) */
 extern const socmon_target_ops fake_target_ops;
 extern const socmon_target_ops fake_rt_target_ops;
 
