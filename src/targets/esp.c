@@ -37,7 +37,7 @@ static socmon_status parse_base(const socmon_option *opt, const char *v, void *o
 }
 
 static const socmon_option esp_options[] = {
-    {.name = "soc", .type = SOCMON_OPT_PATH, .help = "SoC description (docs/esp-model.md); default: built-in 2x3",
+    {.name = "soc", .type = SOCMON_OPT_PATH, .help = "SoC description: a path or an installed name (esp_4x4); default: built-in 2x3",
      .offset = offsetof(esp_opts, soc)},
     {.name = "base", .type = SOCMON_OPT_UINT, .arg = "ADDR",
      .help = "monitor base address (default from the SoC: 0x60090000)", .offset = offsetof(esp_opts, base),
