@@ -13,7 +13,7 @@
 
 #include "drivers/esp/esp_driver.h"
 #include "socmon/socmon.h"
-#include "vendor/esp/esp_api.h"
+#include "compat/esp/esp_api.h"
 
 typedef struct soc_counts {
     unsigned nt, ncpu, nmem, nacc, nacc_l2;

@@ -10,7 +10,7 @@
 
 #include "esp_monitors.h"
 #include "libesp.h"
-#include "vendor/esp/esp_api.h"
+#include "compat/esp/esp_api.h"
 
 static FILE *sink;
 

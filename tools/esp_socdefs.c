@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "socmon/status.h"
-#include "vendor/esp/esp_socdefs.h"
+#include "compat/esp/esp_socdefs.h"
 
 static int usage(FILE *fp)
 {

@@ -3,7 +3,7 @@
  * Names, types, field order and values follow ESP's guide ("How to: gather
  * performance data with the ESP Monitors API"), so programs written for ESP
  * compile unchanged. The implementation is a thin layer over socmon's ESP
- * driver (src/vendor/esp/); docs/esp.md lists every difference from ESP's
+ * public API (src/compat/esp/ over socmon/esp.h); docs/esp.md lists every difference from ESP's
  * reference library, all of them bug fixes:
  *   - sub_monitor_vals and esp_monitor_diff are exact modulo 2^32 (2^64 for
  *     the accelerator pairs); the reference is off by one on wrap.

@@ -9,7 +9,7 @@
 
 #include "esp_monitors.h"
 #include "libesp.h"
-#include "vendor/esp/esp_api.h"
+#include "compat/esp/esp_api.h"
 
 typedef struct bad_case {
     esp_monitor_args_t args;

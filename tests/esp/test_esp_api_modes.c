@@ -8,7 +8,7 @@
 
 #include "esp_monitors.h"
 #include "drivers/esp/esp_driver.h"
-#include "vendor/esp/esp_api.h"
+#include "compat/esp/esp_api.h"
 
 #define NT SOC_NTILES
 static const unsigned MEM = 1, CPU = 0, ACC_L2 = 2;

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "esp_monitors.h"
-#include "vendor/esp/esp_socdefs.h"
+#include "compat/esp/esp_socdefs.h"
 
 static char *gen(const socmon_esp_soc_desc *d, int which, socmon_status *st)
 {

@@ -11,7 +11,8 @@
 
 #include "esp_monitors.h"
 #include "libesp.h"
-#include "vendor/esp/esp_api.h"
+#include "compat/esp/esp_api.h"
+#include "models/esp/esp_soc.h"
 
 static const unsigned CPU = 0, ACC_TILE[3] = {2, 3, 4};
 

@@ -6,8 +6,29 @@
 #include "core/error.h"
 #include "drivers/esp/esp_driver.h"
 
-const char *const socmon_esp_dir_names[SOCMON_ESP_NDIRS] = {"local", "east", "west", "south",
-                                                             "north"};
+/* The public numbering restates the hardware's (src/hw/esp_monitor.h). */
+#define SAME(a, b) ((int)(a) == (int)(b))
+_Static_assert(SAME(SOCMON_ESP_NMON, ESP_NMON) && SAME(SOCMON_ESP_NDIRS, ESP_NDIRS) &&
+                   SAME(SOCMON_ESP_TILE_SIZE, ESP_TILE_SIZE) &&
+                   SOCMON_ESP_DEFAULT_BASE == ESP_MON_BASE_ARIANE,
+               "socmon/esp.h and hw/esp_monitor.h disagree on the window");
+_Static_assert(SAME(SOCMON_ESP_MON_DDR, ESP_MON_DDR) && SAME(SOCMON_ESP_MON_COH_REQ, ESP_MON_COH_REQ) &&
+                   SAME(SOCMON_ESP_MON_COH_DMA_RSP, ESP_MON_COH_DMA_RSP) &&
+                   SAME(SOCMON_ESP_MON_L2_HIT, ESP_MON_L2_HIT) &&
+                   SAME(SOCMON_ESP_MON_LLC_MISS, ESP_MON_LLC_MISS) &&
+                   SAME(SOCMON_ESP_MON_ACC_TLB, ESP_MON_ACC_TLB) &&
+                   SAME(SOCMON_ESP_MON_ACC_MEM_LO, ESP_MON_ACC_MEM_LO) &&
+                   SAME(SOCMON_ESP_MON_ACC_TOT_HI, ESP_MON_ACC_TOT_HI) &&
+                   SAME(SOCMON_ESP_MON_ACC_INVOC, ESP_MON_ACC_INVOC) &&
+                   SAME(SOCMON_ESP_MON_DVFS, ESP_MON_DVFS) &&
+                   SAME(SOCMON_ESP_MON_NOC_INJ, ESP_MON_NOC_INJ) &&
+                   SAME(SOCMON_ESP_MON_NOC_QFULL, ESP_MON_NOC_QFULL),
+               "socmon/esp.h and hw/esp_monitor.h disagree on the monitor numbering");
+_Static_assert(SAME(SOCMON_ESP_TILE_EMPTY, ESP_TILE_EMPTY) && SAME(SOCMON_ESP_TILE_CPU, ESP_TILE_CPU) &&
+                   SAME(SOCMON_ESP_TILE_MEM, ESP_TILE_MEM) && SAME(SOCMON_ESP_TILE_ACC, ESP_TILE_ACC) &&
+                   SAME(SOCMON_ESP_TILE_IO, ESP_TILE_IO),
+               "socmon/esp.h and hw/esp_monitor.h disagree on the tile types");
+#undef SAME
 
 struct socmon_esp_drv {
     socmon_bus *bus;
@@ -16,27 +37,13 @@ struct socmon_esp_drv {
 
 int socmon_esp_mon_defined(const socmon_esp_soc_desc *d, unsigned tile, unsigned mon)
 {
-    if (!d || tile >= d->rows * d->cols || mon >= SOCMON_ESP_NMON)
+    if (!d || d->rows > SOCMON_ESP_MAX_ROWS || d->cols > SOCMON_ESP_MAX_COLS ||
+        tile >= d->rows * d->cols || mon >= SOCMON_ESP_NMON)
         return 0;
     const socmon_esp_tile_desc *t = &d->tiles[tile];
-    int ch = d->cache_hierarchy;
-    if (mon == SOCMON_ESP_MON_DDR)
-        return t->type == SOCMON_ESP_TILE_MEM;
-    if (mon <= SOCMON_ESP_MON_COH_DMA_RSP)
-        return t->type == SOCMON_ESP_TILE_MEM && ch;
-    if (mon <= SOCMON_ESP_MON_L2_MISS)
-        return ch && (t->type == SOCMON_ESP_TILE_CPU || (t->type == SOCMON_ESP_TILE_ACC && t->has_l2));
-    if (mon <= SOCMON_ESP_MON_LLC_MISS)
-        return t->type == SOCMON_ESP_TILE_MEM && ch;
-    if (mon <= SOCMON_ESP_MON_ACC_INVOC)
-        return t->type == SOCMON_ESP_TILE_ACC;
-    if (mon < SOCMON_ESP_MON_NOC_INJ)
-        return d->dvfs && (t->type == SOCMON_ESP_TILE_CPU || t->type == SOCMON_ESP_TILE_ACC);
-    /* Every tile, empty ones included, has a router. */
-    if (mon < SOCMON_ESP_MON_NOC_QFULL)
-        return mon - SOCMON_ESP_MON_NOC_INJ < d->noc_planes;
-    unsigned q = mon - SOCMON_ESP_MON_NOC_QFULL;
-    return q / SOCMON_ESP_NDIRS < d->noc_planes && q % SOCMON_ESP_NDIRS < d->noc_queues;
+    uint64_t wired = esp_tile_wired((unsigned)t->type, t->type == SOCMON_ESP_TILE_CPU || t->has_l2,
+                                    d->cache_hierarchy, d->dvfs, d->noc_planes, d->noc_queues);
+    return (wired & ESP_MON_BIT(mon)) != 0;
 }
 
 socmon_status socmon_esp_desc_check(const socmon_esp_soc_desc *d)
@@ -99,8 +106,8 @@ socmon_bus *socmon_esp_drv_bus(const socmon_esp_drv *drv)
 
 uint64_t socmon_esp_drv_addr(const socmon_esp_drv *drv, unsigned tile, int mon)
 {
-    return drv->desc.monitor_base + (uint64_t)tile * SOCMON_ESP_TILE_SIZE +
-           4u * (uint64_t)(mon + 1);
+    uint64_t tbase = drv->desc.monitor_base + (uint64_t)tile * ESP_TILE_SIZE;
+    return mon < 0 ? tbase + A_ESP_BURST : tbase + esp_mon_offset((unsigned)mon);
 }
 
 static unsigned ntiles(const socmon_esp_drv *drv)
@@ -162,7 +169,7 @@ socmon_status socmon_esp_drv_read64_live(socmon_esp_drv *drv, unsigned tile, uns
     socmon_status st = check_tile(drv, tile);
     if (st != SOCMON_OK)
         return st;
-    if (mon_lo != SOCMON_ESP_MON_ACC_MEM_LO && mon_lo != SOCMON_ESP_MON_ACC_TOT_LO)
+    if (!esp_mon_is_pair_lo(mon_lo))
         return socmon_fail(SOCMON_ERANGE, "mon_index %u is not the low word of a 64-bit pair (%u or %u)",
                            mon_lo, SOCMON_ESP_MON_ACC_MEM_LO, SOCMON_ESP_MON_ACC_TOT_LO);
     return socmon_bus_read64_hilohi(drv->bus, socmon_esp_drv_addr(drv, tile, (int)mon_lo),
@@ -283,10 +290,10 @@ static void mon_name(unsigned mon, char *name, size_t nsz, char *desc, size_t ds
         *unit = "packets";
     } else {
         unsigned q = mon - SOCMON_ESP_MON_NOC_QFULL;
-        const char *dir = socmon_esp_dir_names[q % SOCMON_ESP_NDIRS];
-        snprintf(name, nsz, "noc_bp_p%u_%s", q / SOCMON_ESP_NDIRS, dir);
+        const char *dir = ESP_DIR_NAMES[q % ESP_NDIRS];
+        snprintf(name, nsz, "noc_bp_p%u_%s", q / ESP_NDIRS, dir);
         snprintf(desc, dsz, "cycles the %s queue of NoC plane %u was full (backpressure)", dir,
-                 q / SOCMON_ESP_NDIRS);
+                 q / ESP_NDIRS);
         *unit = "cycles";
     }
 }
@@ -301,15 +308,15 @@ static socmon_status add_counters(socmon_device *dev, esp_dev *ed, const socmon_
         char inst[16];
         snprintf(inst, sizeof inst, "tile%u", t);
         for (unsigned m = 0; m < SOCMON_ESP_NMON; m++) {
-            if (m == SOCMON_ESP_MON_ACC_MEM_HI || m == SOCMON_ESP_MON_ACC_TOT_HI)
+            if (esp_mon_is_pair_hi(m))
                 continue;
             if (!socmon_esp_mon_defined(d, t, m))
                 continue;
             char name[32], desc[96];
             const char *unit;
             mon_name(m, name, sizeof name, desc, sizeof desc, &unit);
-            int is64 = m == SOCMON_ESP_MON_ACC_MEM_LO || m == SOCMON_ESP_MON_ACC_TOT_LO;
-            uint64_t reg = d->monitor_base + (uint64_t)t * SOCMON_ESP_TILE_SIZE + 4u * (m + 1);
+            int is64 = esp_mon_is_pair_lo(m);
+            uint64_t reg = socmon_esp_drv_addr(ed->drv, t, (int)m);
             socmon_counter c = {
                 .name = name, .instance = inst, .desc = desc, .unit = unit,
                 .width = is64 ? 64 : 32, .reg = reg, .reg_hi = is64 ? reg + 4 : 0,

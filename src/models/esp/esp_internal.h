@@ -4,23 +4,21 @@
 #define SOCMON_MODELS_ESP_INTERNAL_H
 
 #include <stdint.h>
+#include "hw/esp_monitor.h"
 #include "models/esp/esp_soc.h"
-
-#define ESP_CFG_WORDS 32u      /* 0x180..0x1FC */
-#define ESP_CFG_OFFSET 0x180u
 
 struct socmon_esp_soc;
 
 /* One tile's register window: the live counters, the snapshot taken on the
- * burst register's rising edge, and the config CSRs. */
+ * burst register's rising edge, and the words of the access table
+ * (ESP_TILE_REGINFO: burst register, config CSRs), by word index. */
 typedef struct esp_tile {
     struct socmon_esp_soc *soc;    /* back pointer: the region callbacks get the tile */
     unsigned index;
     uint64_t defined;              /* bit m set: monitor m is wired in this tile */
-    uint32_t count[SOCMON_ESP_NMON];
-    uint32_t frozen[SOCMON_ESP_NMON];
-    uint32_t burst;
-    uint32_t cfg[ESP_CFG_WORDS];
+    uint32_t count[ESP_NMON];
+    uint32_t frozen[ESP_NMON];
+    uint32_t word[ESP_TILE_WORDS];  /* storage of the access-table registers */
     uint64_t cfg_writes;           /* software must not write them: counted for tests */
     unsigned op_point;             /* current DVFS op point 0..3 */
 } esp_tile;
@@ -35,8 +33,12 @@ struct socmon_esp_soc {
     struct esp_engine *eng;
 };
 
-/* Which monitors are wired in a tile of this type (bit m = monitor m). */
+/* Which monitors are wired in a tile of this type (bit m = monitor m), from
+ * the wiring table of hw/esp_monitor.h. */
 uint64_t esp_defined_mask(const socmon_esp_soc_desc *d, unsigned tile);
+/* Puts a tile's registers in their reset state (counters, snapshot, the
+ * access table's reset values, TILE_ID = the tile's index). */
+void esp_tile_reset(esp_tile *t);
 /* Adds n to a live monitor if it is wired in the tile; wraps modulo 2^32. The
  * two 64-bit accelerator pairs (14/15, 16/17) carry from lo into hi. */
 void esp_count(socmon_esp_soc *soc, unsigned tile, unsigned mon, uint64_t n);
@@ -70,9 +72,8 @@ void esp_set_op(socmon_esp_soc *soc, unsigned tile, unsigned op);
  * carries DMA requests and coherent-DMA responses, NoC4 DMA responses and
  * coherent-DMA requests, so neither kind can block the other's replies. */
 enum { ESP_P_COH_REQ = 0, ESP_P_COH_FWD = 1, ESP_P_COH_RSP = 2, ESP_P_NOC4 = 3,
-       ESP_P_MISC = 4, ESP_P_NOC6 = 5, ESP_NPLANES = 6 };
-/* Router ports, in the monitors' direction order. */
-enum { ESP_D_LOCAL = 0, ESP_D_EAST, ESP_D_WEST, ESP_D_SOUTH, ESP_D_NORTH, ESP_NDIRS };
+       ESP_P_MISC = 4, ESP_P_NOC6 = 5 };
+/* Router ports are numbered in the monitors' direction order (ESP_DIR_*, ESP_NDIRS). */
 
 typedef struct esp_cache {
     unsigned sets, ways;

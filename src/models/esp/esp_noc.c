@@ -117,14 +117,14 @@ static unsigned route(const esp_noc *noc, unsigned t, unsigned dst)
 {
     unsigned r = noc->row[t], c = noc->col[t], dr = noc->row[dst], dc = noc->col[dst];
     if (dc > c)
-        return ESP_D_EAST;
+        return ESP_DIR_EAST;
     if (dc < c)
-        return ESP_D_WEST;
+        return ESP_DIR_WEST;
     if (dr > r)
-        return ESP_D_SOUTH;
+        return ESP_DIR_SOUTH;
     if (dr < r)
-        return ESP_D_NORTH;
-    return ESP_D_LOCAL;
+        return ESP_DIR_NORTH;
+    return ESP_DIR_LOCAL;
 }
 
 static void q_push(esp_queue *q, esp_chain *ch)
@@ -181,7 +181,7 @@ static void route_plane(socmon_esp_soc *soc, unsigned p)
             if (used & (1u << o))
                 continue;
             esp_chain *ch;
-            if (o == ESP_D_LOCAL) {
+            if (o == ESP_DIR_LOCAL) {
                 ch = q_pop(q);
                 R->occ--;
                 noc->flits_in_net--;
@@ -189,10 +189,10 @@ static void route_plane(socmon_esp_soc *soc, unsigned p)
                 if (++ch->flits_in == ch->hops[ch->cur].flits)
                     esp_chain_arrived(soc, ch);
             } else {
-                unsigned nb = o == ESP_D_EAST ? t + 1 : o == ESP_D_WEST ? t - 1
-                            : o == ESP_D_SOUTH ? t + noc->cols : t - noc->cols;
-                unsigned in = o == ESP_D_EAST ? ESP_D_WEST : o == ESP_D_WEST ? ESP_D_EAST
-                            : o == ESP_D_SOUTH ? ESP_D_NORTH : ESP_D_SOUTH;
+                unsigned nb = o == ESP_DIR_EAST ? t + 1 : o == ESP_DIR_WEST ? t - 1
+                            : o == ESP_DIR_SOUTH ? t + noc->cols : t - noc->cols;
+                unsigned in = o == ESP_DIR_EAST ? ESP_DIR_WEST : o == ESP_DIR_WEST ? ESP_DIR_EAST
+                            : o == ESP_DIR_SOUTH ? ESP_DIR_NORTH : ESP_DIR_SOUTH;
                 esp_router *N = &noc->r[p][nb];
                 if (N->q[in].occ >= ESP_QDEPTH)
                     continue;
@@ -217,7 +217,7 @@ static void inject_plane(socmon_esp_soc *soc, unsigned p)
         size_t k = (size_t)t * ESP_NPLANES + p;
         esp_chain *ch = noc->pend_head[k];
         esp_router *R = &noc->r[p][t];
-        esp_queue *q = &R->q[ESP_D_LOCAL];
+        esp_queue *q = &R->q[ESP_DIR_LOCAL];
         if (q->occ < ESP_QDEPTH) {
             if (ch->flits_out == 0) {
                 noc_count(soc, t, SOCMON_ESP_MON_NOC_INJ + p); /* a packet enters the NoC */

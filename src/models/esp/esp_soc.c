@@ -43,17 +43,8 @@ static socmon_status check_desc(const socmon_esp_soc_desc *d)
 
 static void reset_tiles(socmon_esp_soc *soc)
 {
-    for (unsigned t = 0; t < soc->ntiles; t++) {
-        esp_tile *tl = &soc->tiles[t];
-        memset(tl->count, 0, sizeof tl->count);
-        memset(tl->frozen, 0, sizeof tl->frozen);
-        memset(tl->cfg, 0, sizeof tl->cfg);
-        tl->burst = 0;
-        tl->cfg_writes = 0;
-        tl->cfg[0] = 1;  /* VALID */
-        tl->cfg[1] = t;  /* TILE_ID */
-        tl->op_point = 3; /* idle tiles sit at the lowest V/F point */
-    }
+    for (unsigned t = 0; t < soc->ntiles; t++)
+        esp_tile_reset(&soc->tiles[t]);
 }
 
 socmon_status socmon_esp_soc_new(const socmon_esp_soc_desc *d, socmon_esp_soc **out)

@@ -11,10 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/error.h"
-#include "drivers/esp/esp_driver.h"
 #include "libesp.h"
-#include "vendor/esp/esp_api.h"
+#include "socmon/esp.h"
+#include "compat/esp/esp_api.h"
 
 #define GRAVEYARD 64   /* freed vals blocks remembered to catch use after free */
 

@@ -1,7 +1,6 @@
 /* Generating soc_defs.h and soc_locs.h from an SoC description. */
-#include "core/error.h"
-#include "drivers/esp/esp_driver.h"
-#include "vendor/esp/esp_socdefs.h"
+#include "compat/esp/esp_socdefs.h"
+#include "socmon/esp.h"
 
 static void locs(FILE *fp, const char *name, const char *count, const unsigned *idx, unsigned n,
                  unsigned cols)

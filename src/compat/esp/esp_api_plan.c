@@ -3,9 +3,8 @@
  * skipping monitors undefined for a tile's type. Stateless. */
 #include <string.h>
 
-#include "core/error.h"
-#include "drivers/esp/esp_driver.h"
-#include "vendor/esp/esp_api.h"
+#include "compat/esp/esp_api.h"
+#include "socmon/esp.h"
 
 void socmon_esp_api_soc_init(socmon_esp_api_soc *s)
 {

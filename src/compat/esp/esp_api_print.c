@@ -2,9 +2,8 @@
  * reading the SoC description (esp_api.c). */
 #include <string.h>
 
-#include "core/error.h"
 #include "socmon/delta.h"
-#include "vendor/esp/esp_api.h"
+#include "compat/esp/esp_api.h"
 
 /* ESP's reference returns 0xFFFFFFFF - s + e on wrap, one short; the count of
  * events is (e - s) mod 2^32, which unsigned arithmetic gives directly. */

@@ -1,9 +1,10 @@
-/* Internal to the ESP Monitors API layer (src/vendor/esp/). */
-#ifndef SOCMON_VENDOR_ESP_API_H
-#define SOCMON_VENDOR_ESP_API_H
+/* Internal to the ESP Monitors API layer (src/compat/esp/), which is built
+ * on the public API only: socmon/ headers and the compat headers. */
+#ifndef SOCMON_COMPAT_ESP_API_H
+#define SOCMON_COMPAT_ESP_API_H
 
 #include "esp_monitors.h"
-#include "models/esp/esp_soc.h"
+#include "socmon/esp.h"
 
 /* An SoC description with what each call needs precomputed. */
 typedef struct socmon_esp_api_soc {
