@@ -38,7 +38,7 @@ struct socmon_esp_drv {
 int socmon_esp_mon_defined(const socmon_esp_soc_desc *d, unsigned tile, unsigned mon)
 {
     if (!d || d->rows > SOCMON_ESP_MAX_ROWS || d->cols > SOCMON_ESP_MAX_COLS ||
-        tile >= d->rows * d->cols || mon >= SOCMON_ESP_NMON)
+        tile >= d->rows * d->cols || mon >= ESP_NMON)
         return 0;
     const socmon_esp_tile_desc *t = &d->tiles[tile];
     uint64_t wired = esp_tile_wired((unsigned)t->type, t->type == SOCMON_ESP_TILE_CPU || t->has_l2,
@@ -155,9 +155,9 @@ socmon_status socmon_esp_drv_read(socmon_esp_drv *drv, unsigned tile, unsigned m
     socmon_status st = check_tile(drv, tile);
     if (st != SOCMON_OK)
         return st;
-    if (mon >= SOCMON_ESP_NMON)
+    if (mon >= ESP_NMON)
         return socmon_fail(SOCMON_ERANGE, "mon_index %u out of range 0..%u", mon,
-                           SOCMON_ESP_NMON - 1);
+                           ESP_NMON - 1);
     if (!val)
         return socmon_fail(SOCMON_EINVAL, "esp driver: val is NULL");
     return socmon_bus_read32(drv->bus, socmon_esp_drv_addr(drv, tile, (int)mon), val);
@@ -171,7 +171,7 @@ socmon_status socmon_esp_drv_read64_live(socmon_esp_drv *drv, unsigned tile, uns
         return st;
     if (!esp_mon_is_pair_lo(mon_lo))
         return socmon_fail(SOCMON_ERANGE, "mon_index %u is not the low word of a 64-bit pair (%u or %u)",
-                           mon_lo, SOCMON_ESP_MON_ACC_MEM_LO, SOCMON_ESP_MON_ACC_TOT_LO);
+                           mon_lo, ESP_MON_ACC_MEM_LO, ESP_MON_ACC_TOT_LO);
     return socmon_bus_read64_hilohi(drv->bus, socmon_esp_drv_addr(drv, tile, (int)mon_lo),
                                     socmon_esp_drv_addr(drv, tile, (int)mon_lo + 1), 0, val);
 }
@@ -251,7 +251,7 @@ typedef struct mon_info {
     const char *unit;
 } mon_info;
 
-static const mon_info base_mons[SOCMON_ESP_MON_DVFS] = {
+static const mon_info base_mons[ESP_MON_DVFS] = {
     {"ddr_accesses", "off-chip memory (DDR) accesses", "events"},
     {"coh_reqs", "coherence requests received by the LLC", "events"},
     {"coh_fwds", "coherence forwards sent by the LLC", "events"},
@@ -276,20 +276,20 @@ static const mon_info base_mons[SOCMON_ESP_MON_DVFS] = {
 static void mon_name(unsigned mon, char *name, size_t nsz, char *desc, size_t dsz,
                      const char **unit)
 {
-    if (mon < SOCMON_ESP_MON_DVFS) {
+    if (mon < ESP_MON_DVFS) {
         snprintf(name, nsz, "%s", base_mons[mon].name);
         snprintf(desc, dsz, "%s", base_mons[mon].desc);
         *unit = base_mons[mon].unit;
-    } else if (mon < SOCMON_ESP_MON_NOC_INJ) {
-        snprintf(name, nsz, "dvfs_op%u", mon - SOCMON_ESP_MON_DVFS);
-        snprintf(desc, dsz, "cycles at DVFS operating point %u", mon - SOCMON_ESP_MON_DVFS);
+    } else if (mon < ESP_MON_NOC_INJ) {
+        snprintf(name, nsz, "dvfs_op%u", mon - ESP_MON_DVFS);
+        snprintf(desc, dsz, "cycles at DVFS operating point %u", mon - ESP_MON_DVFS);
         *unit = "cycles";
-    } else if (mon < SOCMON_ESP_MON_NOC_QFULL) {
-        snprintf(name, nsz, "noc_inj_p%u", mon - SOCMON_ESP_MON_NOC_INJ);
-        snprintf(desc, dsz, "packets injected into NoC plane %u", mon - SOCMON_ESP_MON_NOC_INJ);
+    } else if (mon < ESP_MON_NOC_QFULL) {
+        snprintf(name, nsz, "noc_inj_p%u", mon - ESP_MON_NOC_INJ);
+        snprintf(desc, dsz, "packets injected into NoC plane %u", mon - ESP_MON_NOC_INJ);
         *unit = "packets";
     } else {
-        unsigned q = mon - SOCMON_ESP_MON_NOC_QFULL;
+        unsigned q = mon - ESP_MON_NOC_QFULL;
         const char *dir = ESP_DIR_NAMES[q % ESP_NDIRS];
         snprintf(name, nsz, "noc_bp_p%u_%s", q / ESP_NDIRS, dir);
         snprintf(desc, dsz, "cycles the %s queue of NoC plane %u was full (backpressure)", dir,
@@ -301,13 +301,13 @@ static void mon_name(unsigned mon, char *name, size_t nsz, char *desc, size_t ds
 static socmon_status add_counters(socmon_device *dev, esp_dev *ed, const socmon_esp_soc_desc *d)
 {
     unsigned nt = d->rows * d->cols;
-    ed->c = malloc((size_t)nt * SOCMON_ESP_NMON * sizeof *ed->c);
+    ed->c = malloc((size_t)nt * ESP_NMON * sizeof *ed->c);
     if (!ed->c)
         return socmon_fail(SOCMON_ENOMEM, "esp device: out of memory");
     for (unsigned t = 0; t < nt; t++) {
         char inst[16];
         snprintf(inst, sizeof inst, "tile%u", t);
-        for (unsigned m = 0; m < SOCMON_ESP_NMON; m++) {
+        for (unsigned m = 0; m < ESP_NMON; m++) {
             if (esp_mon_is_pair_hi(m))
                 continue;
             if (!socmon_esp_mon_defined(d, t, m))

@@ -114,7 +114,7 @@ socmon_status esp_act_start(socmon_esp_soc *soc, const esp_spec *s)
         a->writes = lines - a->reads;
         a->phase = PH_TLB;
         a->phase_end = soc->cycles + tlb_cycles(s->a);
-        esp_count(soc, tile, SOCMON_ESP_MON_ACC_INVOC, 1);
+        esp_count(soc, tile, ESP_MON_ACC_INVOC, 1);
         e->st.invocations++;
         break;
     }
@@ -158,7 +158,7 @@ static void acc_dma_phase(socmon_esp_soc *soc, esp_act *a, uint64_t n, int write
         busy = 1;
     }
     if (busy)
-        esp_count(soc, a->tile, SOCMON_ESP_MON_ACC_MEM_LO, 1);
+        esp_count(soc, a->tile, ESP_MON_ACC_MEM_LO, 1);
 }
 
 static void acc_step(socmon_esp_soc *soc, esp_act *a)
@@ -167,7 +167,7 @@ static void acc_step(socmon_esp_soc *soc, esp_act *a)
     switch (a->phase) {
     case PH_TLB:
         if (now < a->phase_end) {
-            esp_count(soc, a->tile, SOCMON_ESP_MON_ACC_TLB, 1);
+            esp_count(soc, a->tile, ESP_MON_ACC_TLB, 1);
             break;
         }
         a->phase = PH_READ;
@@ -197,7 +197,7 @@ static void acc_step(socmon_esp_soc *soc, esp_act *a)
     case PH_DONE:
         return;
     }
-    esp_count(soc, a->tile, SOCMON_ESP_MON_ACC_TOT_LO, 1);
+    esp_count(soc, a->tile, ESP_MON_ACC_TOT_LO, 1);
 }
 
 static void flush_step(socmon_esp_soc *soc, esp_act *a)
@@ -224,7 +224,7 @@ static void flush_step(socmon_esp_soc *soc, esp_act *a)
             esp_cache *llc = &e->c.llc[t];
             for (unsigned s = 0; s < llc->sets * llc->ways; s++)
                 if (llc->tag[s] && llc->dirty[s]) {
-                    esp_count(soc, t, SOCMON_ESP_MON_DDR, 1);
+                    esp_count(soc, t, ESP_MON_DDR, 1);
                     wb++;
                 }
             esp_cache_clear(llc);
@@ -265,6 +265,6 @@ void esp_act_skip(socmon_esp_soc *soc, esp_act *a, uint64_t n)
     if (a->kind != ACT_ACC)
         return;
     if (a->phase == PH_TLB)
-        esp_count(soc, a->tile, SOCMON_ESP_MON_ACC_TLB, n);
-    esp_count(soc, a->tile, SOCMON_ESP_MON_ACC_TOT_LO, n);
+        esp_count(soc, a->tile, ESP_MON_ACC_TLB, n);
+    esp_count(soc, a->tile, ESP_MON_ACC_TOT_LO, n);
 }

@@ -93,7 +93,7 @@ socmon_status esp_engine_new(socmon_esp_soc *soc)
 static void dvfs_settle(socmon_esp_soc *soc, unsigned t)
 {
     esp_tile *tl = &soc->tiles[t];
-    esp_count(soc, t, SOCMON_ESP_MON_DVFS + tl->op_point, soc->cycles - soc->eng->op_since[t]);
+    esp_count(soc, t, ESP_MON_DVFS + tl->op_point, soc->cycles - soc->eng->op_since[t]);
     soc->eng->op_since[t] = soc->cycles;
 }
 

@@ -220,7 +220,7 @@ static void inject_plane(socmon_esp_soc *soc, unsigned p)
         esp_queue *q = &R->q[ESP_DIR_LOCAL];
         if (q->occ < ESP_QDEPTH) {
             if (ch->flits_out == 0) {
-                noc_count(soc, t, SOCMON_ESP_MON_NOC_INJ + p); /* a packet enters the NoC */
+                noc_count(soc, t, ESP_MON_NOC_INJ + p); /* a packet enters the NoC */
                 soc->eng->st.packets[p]++;
             }
             q_push(q, ch);
@@ -252,7 +252,7 @@ static void settle_plane(socmon_esp_soc *soc, unsigned p)
         for (unsigned d = 0; d < ESP_NDIRS; d++) {
             R->q[d].fresh = 0;
             if (R->q[d].occ == ESP_QDEPTH)
-                noc_count(soc, t, SOCMON_ESP_MON_NOC_QFULL + p * ESP_NDIRS + d);
+                noc_count(soc, t, ESP_MON_NOC_QFULL + p * ESP_NDIRS + d);
         }
         if (R->occ)
             noc->act_list[p][keep++] = (uint16_t)t;

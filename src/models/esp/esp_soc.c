@@ -22,8 +22,8 @@ static socmon_status check_desc(const socmon_esp_soc_desc *d)
     if (!(d->clock_hz >= 1e3 && d->clock_hz <= 1e11))
         return socmon_fail(SOCMON_ERANGE, "esp soc: clock_hz %g out of range 1e3..1e11",
                            d->clock_hz);
-    if (d->monitor_base % SOCMON_ESP_TILE_SIZE != 0 ||
-        d->monitor_base > UINT64_MAX - (uint64_t)SOCMON_ESP_MAX_TILES * SOCMON_ESP_TILE_SIZE)
+    if (d->monitor_base % ESP_TILE_SIZE != 0 ||
+        d->monitor_base > UINT64_MAX - (uint64_t)SOCMON_ESP_MAX_TILES * ESP_TILE_SIZE)
         return socmon_fail(SOCMON_ERANGE,
                            "esp soc: monitor_base 0x%llx must be a multiple of 0x200 and leave "
                            "room for the tile windows", (unsigned long long)d->monitor_base);

@@ -119,9 +119,9 @@ static int recall(socmon_esp_soc *soc, esp_chain *ch, unsigned H, unsigned y, ui
     int dirty = l2->dirty[s];
     l2->tag[s] = 0;
     l2->dirty[s] = 0;
-    on_send(hop(ch, H, y, ESP_P_COH_FWD, ESP_FLITS_CTRL), H, SOCMON_ESP_MON_COH_FWD);
+    on_send(hop(ch, H, y, ESP_P_COH_FWD, ESP_FLITS_CTRL), H, ESP_MON_COH_FWD);
     on_recv(hop(ch, y, H, ESP_P_COH_RSP, dirty ? ESP_FLITS_DATA : ESP_FLITS_CTRL), H,
-            SOCMON_ESP_MON_COH_RSP_RCV);
+            ESP_MON_COH_RSP_RCV);
     return dirty;
 }
 
@@ -133,18 +133,18 @@ static unsigned llc_get(socmon_esp_soc *soc, esp_chain *ch, unsigned H, uint64_t
     esp_hop *h0 = &ch->hops[0];
     int w = esp_cache_find(llc, line);
     if (w >= 0) {
-        on_recv(h0, H, SOCMON_ESP_MON_LLC_HIT);
+        on_recv(h0, H, ESP_MON_LLC_HIT);
         return esp_cache_slot(llc, line, w);
     }
-    on_recv(h0, H, SOCMON_ESP_MON_LLC_MISS);
-    on_recv(h0, H, SOCMON_ESP_MON_DDR); /* the fill */
+    on_recv(h0, H, ESP_MON_LLC_MISS);
+    on_recv(h0, H, ESP_MON_DDR); /* the fill */
     unsigned s = esp_cache_slot(llc, line, esp_cache_victim(llc, line));
     if (llc->tag[s]) {
         int dirty = llc->dirty[s];
         if (llc->holder[s])
             dirty |= recall(soc, ch, H, llc->holder[s] - 1u, llc->tag[s] - 1);
         if (dirty) {
-            on_recv(h0, H, SOCMON_ESP_MON_DDR); /* the write-back */
+            on_recv(h0, H, ESP_MON_DDR); /* the write-back */
             soc->eng->st.llc_writebacks++;
         }
     }
@@ -172,8 +172,8 @@ int esp_txn_l2_evict(socmon_esp_soc *soc, esp_act *act, unsigned tile, unsigned 
     if (!ch)
         return 0;
     on_recv(hop(ch, tile, H, ESP_P_COH_REQ, dirty ? ESP_FLITS_DATA : ESP_FLITS_CTRL), H,
-            SOCMON_ESP_MON_COH_REQ);
-    on_send(hop(ch, H, tile, ESP_P_COH_RSP, ESP_FLITS_CTRL), H, SOCMON_ESP_MON_COH_RSP_SND);
+            ESP_MON_COH_REQ);
+    on_send(hop(ch, H, tile, ESP_P_COH_RSP, ESP_FLITS_CTRL), H, ESP_MON_COH_RSP_SND);
     esp_noc_send(soc, ch);
     return 1;
 }
@@ -185,12 +185,12 @@ int esp_txn_l2_access(socmon_esp_soc *soc, esp_act *act, unsigned X, uint64_t li
     e->st.l2_accesses++;
     int w = esp_cache_find(l2, line);
     if (w >= 0) {
-        esp_count(soc, X, SOCMON_ESP_MON_L2_HIT, 1);
+        esp_count(soc, X, ESP_MON_L2_HIT, 1);
         if (store)
             l2->dirty[esp_cache_slot(l2, line, w)] = 1;
         return 0;
     }
-    esp_count(soc, X, SOCMON_ESP_MON_L2_MISS, 1);
+    esp_count(soc, X, ESP_MON_L2_MISS, 1);
     unsigned vs = esp_cache_slot(l2, line, esp_cache_victim(l2, line));
     esp_txn_l2_evict(soc, NULL, X, vs);
     esp_chain *ch = esp_chain_alloc(soc, act);
@@ -198,11 +198,11 @@ int esp_txn_l2_access(socmon_esp_soc *soc, esp_act *act, unsigned X, uint64_t li
         return 0;
     unsigned H = esp_home(soc, line);
     esp_cache *llc = &e->c.llc[H];
-    on_recv(hop(ch, X, H, ESP_P_COH_REQ, ESP_FLITS_CTRL), H, SOCMON_ESP_MON_COH_REQ);
+    on_recv(hop(ch, X, H, ESP_P_COH_REQ, ESP_FLITS_CTRL), H, ESP_MON_COH_REQ);
     unsigned s = llc_get(soc, ch, H, line);
     if (llc->holder[s] && llc->holder[s] - 1u != X)
         llc->dirty[s] |= (uint8_t)recall(soc, ch, H, llc->holder[s] - 1u, line);
-    on_send(hop(ch, H, X, ESP_P_COH_RSP, ESP_FLITS_DATA), H, SOCMON_ESP_MON_COH_RSP_SND);
+    on_send(hop(ch, H, X, ESP_P_COH_RSP, ESP_FLITS_DATA), H, ESP_MON_COH_RSP_SND);
     llc->holder[s] = (uint16_t)(X + 1);
     esp_cache_fill(l2, vs, line, store);
     esp_noc_send(soc, ch);
@@ -223,10 +223,10 @@ int esp_txn_dma(socmon_esp_soc *soc, esp_act *act, unsigned A, uint64_t line, in
     int coh = mode == SOCMON_ESP_COH_DMA;
     unsigned req_plane = coh ? ESP_P_NOC4 : ESP_P_NOC6, rsp_plane = coh ? ESP_P_NOC6 : ESP_P_NOC4;
     on_recv(hop(ch, A, H, req_plane, write ? ESP_FLITS_DMA_WRITE : ESP_FLITS_CTRL), H,
-            coh ? SOCMON_ESP_MON_COH_DMA_REQ : SOCMON_ESP_MON_DMA_REQ);
+            coh ? ESP_MON_COH_DMA_REQ : ESP_MON_DMA_REQ);
     if (mode == SOCMON_ESP_COH_NONE) {
         /* Straight to DDR: the LLC is bypassed (software flushed it first). */
-        on_recv(&ch->hops[0], H, SOCMON_ESP_MON_DDR);
+        on_recv(&ch->hops[0], H, ESP_MON_DDR);
     } else {
         esp_cache *llc = &e->c.llc[H];
         unsigned s = llc_get(soc, ch, H, line);
@@ -239,7 +239,7 @@ int esp_txn_dma(socmon_esp_soc *soc, esp_act *act, unsigned A, uint64_t line, in
     }
     if (!write)
         on_send(hop(ch, H, A, rsp_plane, ESP_FLITS_DATA), H,
-                coh ? SOCMON_ESP_MON_COH_DMA_RSP : SOCMON_ESP_MON_DMA_RSP);
+                coh ? ESP_MON_COH_DMA_RSP : ESP_MON_DMA_RSP);
     esp_noc_send(soc, ch);
     return 1;
 }
@@ -252,7 +252,7 @@ int esp_txn_uncached(socmon_esp_soc *soc, esp_act *act, unsigned C, uint64_t lin
     soc->eng->st.uncached++;
     unsigned H = esp_home(soc, line);
     on_recv(hop(ch, C, H, ESP_P_MISC, store ? ESP_FLITS_DATA : ESP_FLITS_CTRL), H,
-            SOCMON_ESP_MON_DDR);
+            ESP_MON_DDR);
     if (!store)
         hop(ch, H, C, ESP_P_MISC, ESP_FLITS_CTRL);
     esp_noc_send(soc, ch);
