@@ -216,5 +216,11 @@ socmon_status socmon_esp_soc_poke(socmon_esp_soc *soc, unsigned tile, unsigned m
  * reset: a driver must never write there, and a test can check it did not. */
 uint64_t socmon_esp_soc_config_writes(const socmon_esp_soc *soc, unsigned tile);
 
+/* The virtual SoC behind an open "esp" target (socmon/target.h), so a
+ * program can turn its knobs while socmon samples it; NULL if t is another
+ * target or runs on silicon (esp:devmem=1). The target owns it. */
+struct socmon_target;
+socmon_esp_soc *socmon_esp_soc_of_target(const struct socmon_target *t);
+
 SOCMON_END_DECLS
 #endif

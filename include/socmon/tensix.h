@@ -286,5 +286,10 @@ uint64_t socmon_tensix_core_signal(const socmon_tensix_core *c, unsigned bank, u
 /* 1 if PERF_CNT_MUX_CTRL changed while the L1 bank was running (until L1's next start). */
 int socmon_tensix_core_l1_undefined(const socmon_tensix_core *c);
 
+/* The core model behind an open "tensix" target (socmon/target.h); NULL if t
+ * is another target. The target owns it. */
+struct socmon_target;
+socmon_tensix_core *socmon_tensix_core_of_target(const struct socmon_target *t);
+
 SOCMON_END_DECLS
 #endif

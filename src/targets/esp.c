@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "drivers/esp/esp_driver.h"
 #include "models/esp/esp_soc.h"
+#include "socmon/esp.h"
 #include "targets/model_target.h"
 
 typedef struct esp_opts {
@@ -143,3 +144,8 @@ const socmon_target_ops socmon_target_esp_ops = {
     .hotspots = "*.noc_bp_*",
     SOCMON_MODEL_TARGET_OPS(esp_decl),
 };
+
+socmon_esp_soc *socmon_esp_soc_of_target(const socmon_target *t)
+{
+    return socmon_target_model(t, "esp");
+}

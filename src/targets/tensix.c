@@ -214,3 +214,8 @@ const socmon_target_ops socmon_target_tensix_ops = {
     .hotspots = "instrn_thread.WAITING_FOR_*",
     SOCMON_MODEL_TARGET_OPS(tx_decl),
 };
+
+socmon_tensix_core *socmon_tensix_core_of_target(const socmon_target *t)
+{
+    return socmon_target_model(t, "tensix");
+}

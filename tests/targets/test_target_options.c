@@ -10,7 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "models/esp/esp_soc.h"
+#include "socmon/esp.h"
+#include "socmon/tensix.h"
 #include "models/zynq/zynq_model.h"
 #include "socmon/socmon.h"
 
@@ -182,6 +183,8 @@ static void test_bus_and_model_handles(void **state)
     assert_non_null(soc);
     assert_null(socmon_target_model(t, "zynq"));   /* not that target */
     assert_null(socmon_target_model(NULL, "esp"));
+    assert_ptr_equal(socmon_esp_soc_of_target(t), soc);   /* the typed accessor */
+    assert_null(socmon_tensix_core_of_target(t));
     socmon_bus *bus = socmon_target_bus(t);
     assert_non_null(bus);
     const socmon_esp_soc_desc *d = socmon_esp_soc_get_desc(soc);
@@ -202,6 +205,7 @@ static void test_bus_and_model_handles(void **state)
     assert_int_equal(socmon_target_open(spec, &t), SOCMON_OK);
     socmon_zynq_soc *z = socmon_target_model(t, "zynq");
     assert_non_null(z);
+    assert_null(socmon_esp_soc_of_target(t));
     FILE *fp = fopen(path, "r");
     assert_non_null(fp);
     fseek(fp, 0, SEEK_END);
