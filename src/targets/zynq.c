@@ -228,17 +228,13 @@ static socmon_status zynq_map(socmon_model_target *mt, socmon_bus *bus)
     return socmon_zynq_soc_map(mt->model, bus);
 }
 
-/* The APM part and the PMU part on one device, with what the metric file
- * needs besides counters. */
+/* The APM part and the PMU part on one device; the driver adds what the
+ * metric file needs besides counters (clocks, bus width, CCNT divider). */
 static socmon_status zynq_device_new(socmon_model_target *mt, socmon_bus *bus, socmon_device **dev)
 {
     const zynq_state *z = mt->priv;
     const socmon_zynq_desc *d = &z->desc;
-    socmon_zynq_part parts[2];
     socmon_zapm_config ac = {d->nslots, d->apm_hz, d->bus_width_bytes};
-    socmon_status st = socmon_zapm_part_new(bus, d->apm_base, &ac, &parts[0]);
-    if (st)
-        return st;
     socmon_za9_config pc;
     socmon_za9_config_spa(&pc, d->cpu_hz);
     pc.ccnt_div64 = z->div64;
@@ -246,25 +242,7 @@ static socmon_status zynq_device_new(socmon_model_target *mt, socmon_bus *bus, s
         pc.nevents = z->nevents;
         memcpy(pc.events, z->events, z->nevents);
     }
-    if ((st = socmon_za9_part_new(bus, &pc, &parts[1]))) {
-        parts[0].destroy(parts[0].drv);
-        return st;
-    }
-    if ((st = socmon_zynq_device_new("zynq", parts, 2, dev)))
-        return st;
-    const struct {
-        const char *name;
-        double v;
-    } params[] = {
-        {"apm_clock_hz", d->apm_hz},
-        {"cpu_clock_hz", d->cpu_hz},
-        {"ref_clock_hz", d->cpu_hz / 2},   /* the A9 global timer: SPA's reference clock */
-        {"pmu_ccnt_div", z->div64 ? 64 : 1},
-        {"bus_width_bytes", d->bus_width_bytes},
-    };
-    for (size_t i = 0; i < sizeof params / sizeof params[0] && !st; i++)
-        st = socmon_device_set_param(*dev, params[i].name, params[i].v);
-    return st;
+    return socmon_zynq_device_new(bus, d->apm_base, &ac, &pc, dev);
 }
 
 static socmon_status zynq_start(socmon_model_target *mt, const char *workload)

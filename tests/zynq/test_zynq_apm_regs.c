@@ -79,11 +79,11 @@ static void traffic(fx *f, unsigned slot, double wr_mbps, double rd_mbps, double
 static void test_reset_values(void **state)
 {
     fx *f = *state;
-    assert_int_equal(rd(f, SOCMON_ZAPM_SICR), SOCMON_ZAPM_SICR_RESET_VALUE);
-    assert_int_equal(rd(f, SOCMON_ZAPM_CTL), 0);
-    assert_int_equal(rd(f, SOCMON_ZAPM_IS), 0);
-    assert_int_equal(rd(f, SOCMON_ZAPM_SI_LOW), 0);
-    assert_int_equal(rd(f, SOCMON_ZAPM_GCC_LOW), 0);
+    assert_int_equal(rd(f, A_ZAPM_SICR), ZAPM_SICR_RESET);
+    assert_int_equal(rd(f, A_ZAPM_CTL), 0);
+    assert_int_equal(rd(f, A_ZAPM_IS), 0);
+    assert_int_equal(rd(f, A_ZAPM_SI_LOW), 0);
+    assert_int_equal(rd(f, A_ZAPM_GCC_LOW), 0);
     for (unsigned k = 0; k < 12; k++)
         assert_int_equal(rd(f, socmon_zapm_mc_offset(k)), 0);
     /* min latency starts all-ones, max at 0 */
@@ -119,7 +119,7 @@ static void test_disabled_counts_nothing(void **state)
     traffic(f, 0, 400, 800, 250);
     cycles(f, 10000);
     assert_int_equal(socmon_zynq_apm_peek(f->soc, SOCMON_ZAPM_WR_TXNS), 0);
-    wr(f, SOCMON_ZAPM_CTL, SOCMON_ZAPM_CR_MCNTR_EN | SOCMON_ZAPM_CR_SPA_LATENCY);
+    wr(f, A_ZAPM_CTL, ZAPM_CR_MCNTR_EN | ZAPM_CR_SPA_LATENCY);
     cycles(f, 6400);
     /* one write every 64 cycles */
     uint32_t n = socmon_zynq_apm_peek(f->soc, SOCMON_ZAPM_WR_TXNS);
@@ -132,22 +132,22 @@ static void test_disabled_counts_nothing(void **state)
 static void test_sample_read_latches(void **state)
 {
     fx *f = *state;
-    wr(f, SOCMON_ZAPM_SICR, 0);   /* no reset on sample */
-    wr(f, SOCMON_ZAPM_CTL, SOCMON_ZAPM_CR_MCNTR_EN | SOCMON_ZAPM_CR_SPA_LATENCY);
+    wr(f, A_ZAPM_SICR, 0);   /* no reset on sample */
+    wr(f, A_ZAPM_CTL, ZAPM_CR_MCNTR_EN | ZAPM_CR_SPA_LATENCY);
     traffic(f, 0, 400, 800, 250);
     cycles(f, 5000);
     uint32_t live = rd(f, socmon_zapm_mc_offset(SOCMON_ZAPM_WR_BYTES));
     assert_true(live > 0);
     /* the sampled copy moves only on a sample pulse */
     assert_int_equal(rd(f, socmon_zapm_smc_offset(SOCMON_ZAPM_WR_BYTES)), 0);
-    assert_int_equal(rd(f, SOCMON_ZAPM_SR), 0);   /* first read: the SR clock starts */
+    assert_int_equal(rd(f, A_ZAPM_SR), 0);   /* first read: the SR clock starts */
     for (unsigned j = 0; j < SOCMON_ZAPM_PER_SLOT; j++)
         assert_int_equal(rd(f, socmon_zapm_smc_offset(j)), rd(f, socmon_zapm_mc_offset(j)));
     cycles(f, 5000);
     assert_int_equal(rd(f, socmon_zapm_smc_offset(SOCMON_ZAPM_WR_BYTES)), live);
     assert_true(rd(f, socmon_zapm_mc_offset(SOCMON_ZAPM_WR_BYTES)) > live);
     /* SR counts register clocks since its first read */
-    assert_int_equal(rd(f, SOCMON_ZAPM_SR), 5000);
+    assert_int_equal(rd(f, A_ZAPM_SR), 5000);
     assert_true(rd(f, socmon_zapm_smc_offset(SOCMON_ZAPM_WR_BYTES)) > live);
     /* counters keep running (free-running, cumulative) */
     assert_int_equal(rd(f, socmon_zapm_mc_offset(SOCMON_ZAPM_WR_BYTES)),
@@ -158,12 +158,12 @@ static void test_reset_on_sample(void **state)
 {
     fx *f = *state;
     /* SICR keeps its reset value 0x100: every sample also clears the live counters */
-    wr(f, SOCMON_ZAPM_CTL, SOCMON_ZAPM_CR_MCNTR_EN | SOCMON_ZAPM_CR_SPA_LATENCY);
+    wr(f, A_ZAPM_CTL, ZAPM_CR_MCNTR_EN | ZAPM_CR_SPA_LATENCY);
     traffic(f, 0, 400, 0, 250);
     cycles(f, 6400);
     uint32_t before = rd(f, socmon_zapm_mc_offset(SOCMON_ZAPM_WR_TXNS));
     assert_true(before > 0);
-    (void)rd(f, SOCMON_ZAPM_SR);
+    (void)rd(f, A_ZAPM_SR);
     assert_int_equal(rd(f, socmon_zapm_smc_offset(SOCMON_ZAPM_WR_TXNS)), before);
     assert_int_equal(rd(f, socmon_zapm_mc_offset(SOCMON_ZAPM_WR_TXNS)), 0);
 }
@@ -171,24 +171,24 @@ static void test_reset_on_sample(void **state)
 static void test_reset_bit_is_a_level(void **state)
 {
     fx *f = *state;
-    wr(f, SOCMON_ZAPM_SICR, 0);
-    wr(f, SOCMON_ZAPM_CTL, SOCMON_ZAPM_CR_MCNTR_EN | SOCMON_ZAPM_CR_SPA_LATENCY);
+    wr(f, A_ZAPM_SICR, 0);
+    wr(f, A_ZAPM_CTL, ZAPM_CR_MCNTR_EN | ZAPM_CR_SPA_LATENCY);
     traffic(f, 0, 400, 800, 250);
     cycles(f, 5000);
-    (void)rd(f, SOCMON_ZAPM_SR);
+    (void)rd(f, A_ZAPM_SR);
     assert_true(rd(f, socmon_zapm_smc_offset(SOCMON_ZAPM_RD_BYTES)) > 0);
     /* held in reset: live and sampled counters read 0 however long it lasts */
-    wr(f, SOCMON_ZAPM_CTL, SOCMON_ZAPM_CR_MCNTR_EN | SOCMON_ZAPM_CR_MCNTR_RESET);
+    wr(f, A_ZAPM_CTL, ZAPM_CR_MCNTR_EN | ZAPM_CR_MCNTR_RESET);
     assert_int_equal(rd(f, socmon_zapm_smc_offset(SOCMON_ZAPM_RD_BYTES)), 0);
     cycles(f, 5000);
-    (void)rd(f, SOCMON_ZAPM_SR);
+    (void)rd(f, A_ZAPM_SR);
     for (unsigned j = 0; j < SOCMON_ZAPM_PER_SLOT; j++) {
         assert_int_equal(rd(f, socmon_zapm_mc_offset(j)), 0);
         assert_int_equal(rd(f, socmon_zapm_smc_offset(j)), 0);
     }
     assert_int_equal(rd(f, socmon_zapm_wr_minmax_offset(0)), 0x0000FFFF);
     /* released: counting resumes from 0 */
-    wr(f, SOCMON_ZAPM_CTL, SOCMON_ZAPM_CR_MCNTR_EN | SOCMON_ZAPM_CR_SPA_LATENCY);
+    wr(f, A_ZAPM_CTL, ZAPM_CR_MCNTR_EN | ZAPM_CR_SPA_LATENCY);
     cycles(f, 6400);
     assert_in_range(rd(f, socmon_zapm_mc_offset(SOCMON_ZAPM_WR_TXNS)), 99, 101);
 }
@@ -197,87 +197,87 @@ static void test_interval_lapse_and_w1c(void **state)
 {
     fx *f = *state;
     const uint32_t si = 997;   /* lapse period SI + 3 = 1000 cycles */
-    wr(f, SOCMON_ZAPM_SICR, 0);
-    wr(f, SOCMON_ZAPM_CTL, SOCMON_ZAPM_CR_MCNTR_EN | SOCMON_ZAPM_CR_SPA_LATENCY);
+    wr(f, A_ZAPM_SICR, 0);
+    wr(f, A_ZAPM_CTL, ZAPM_CR_MCNTR_EN | ZAPM_CR_SPA_LATENCY);
     traffic(f, 0, 400, 800, 250);
-    wr(f, SOCMON_ZAPM_SI_LOW, si);
-    wr(f, SOCMON_ZAPM_SICR, SOCMON_ZAPM_SICR_LOAD);
-    wr(f, SOCMON_ZAPM_SICR, SOCMON_ZAPM_SICR_EN);
+    wr(f, A_ZAPM_SI_LOW, si);
+    wr(f, A_ZAPM_SICR, ZAPM_SICR_LOAD);
+    wr(f, A_ZAPM_SICR, ZAPM_SICR_EN);
     cycles(f, 999);
-    assert_int_equal(rd(f, SOCMON_ZAPM_IS), 0);
+    assert_int_equal(rd(f, A_ZAPM_IS), 0);
     assert_int_equal(rd(f, socmon_zapm_smc_offset(SOCMON_ZAPM_WR_TXNS)), 0);
     cycles(f, 1);
-    assert_int_equal(rd(f, SOCMON_ZAPM_IS), SOCMON_ZAPM_IXR_SIC_LAPSE);
+    assert_int_equal(rd(f, A_ZAPM_IS), ZAPM_IXR_SIC_LAPSE);
     /* the lapse latched the counters without any SR read */
     uint32_t at_lapse = rd(f, socmon_zapm_smc_offset(SOCMON_ZAPM_WR_TXNS));
     assert_int_equal(at_lapse, rd(f, socmon_zapm_mc_offset(SOCMON_ZAPM_WR_TXNS)));
     assert_true(at_lapse > 0);
     /* IRQ needs both the enable bit and the global enable */
     assert_false(socmon_zynq_apm_irq(f->soc));
-    wr(f, SOCMON_ZAPM_IE, SOCMON_ZAPM_IXR_SIC_LAPSE);
+    wr(f, A_ZAPM_IE, ZAPM_IXR_SIC_LAPSE);
     assert_false(socmon_zynq_apm_irq(f->soc));
-    wr(f, SOCMON_ZAPM_GIE, 1);
+    wr(f, A_ZAPM_GIE, 1);
     assert_true(socmon_zynq_apm_irq(f->soc));
     /* write 0 changes nothing; write 1 clears */
-    wr(f, SOCMON_ZAPM_IS, 0);
-    assert_int_equal(rd(f, SOCMON_ZAPM_IS), SOCMON_ZAPM_IXR_SIC_LAPSE);
-    wr(f, SOCMON_ZAPM_IS, SOCMON_ZAPM_IXR_SIC_LAPSE);
-    assert_int_equal(rd(f, SOCMON_ZAPM_IS), 0);
+    wr(f, A_ZAPM_IS, 0);
+    assert_int_equal(rd(f, A_ZAPM_IS), ZAPM_IXR_SIC_LAPSE);
+    wr(f, A_ZAPM_IS, ZAPM_IXR_SIC_LAPSE);
+    assert_int_equal(rd(f, A_ZAPM_IS), 0);
     assert_false(socmon_zynq_apm_irq(f->soc));
     /* and the next lapse comes one period later */
     cycles(f, 999);
-    assert_int_equal(rd(f, SOCMON_ZAPM_IS), 0);
+    assert_int_equal(rd(f, A_ZAPM_IS), 0);
     cycles(f, 1);
-    assert_int_equal(rd(f, SOCMON_ZAPM_IS), SOCMON_ZAPM_IXR_SIC_LAPSE);
+    assert_int_equal(rd(f, A_ZAPM_IS), ZAPM_IXR_SIC_LAPSE);
     assert_true(socmon_zynq_apm_irq(f->soc));
     /* stopping the metric counters stops the interval counter too */
-    wr(f, SOCMON_ZAPM_IS, SOCMON_ZAPM_IXR_MASK);
-    wr(f, SOCMON_ZAPM_CTL, 0);
+    wr(f, A_ZAPM_IS, ZAPM_IXR_MASK);
+    wr(f, A_ZAPM_CTL, 0);
     cycles(f, 5000);
-    assert_int_equal(rd(f, SOCMON_ZAPM_IS), 0);
+    assert_int_equal(rd(f, A_ZAPM_IS), 0);
 }
 
 static void test_global_clock_counter(void **state)
 {
     fx *f = *state;
-    wr(f, SOCMON_ZAPM_CTL, SOCMON_ZAPM_CR_GCC_EN);
+    wr(f, A_ZAPM_CTL, ZAPM_CR_GCC_EN);
     cycles(f, 12345);
     uint64_t v = 0;
-    assert_int_equal(socmon_bus_read64_hilohi(f->bus, APM(SOCMON_ZAPM_GCC_LOW),
-                                              APM(SOCMON_ZAPM_GCC_HIGH), 0, &v),
+    assert_int_equal(socmon_bus_read64_hilohi(f->bus, APM(A_ZAPM_GCC_LOW),
+                                              APM(A_ZAPM_GCC_HIGH), 0, &v),
                      SOCMON_OK);
     assert_int_equal(v, 12345);
-    wr(f, SOCMON_ZAPM_CTL, SOCMON_ZAPM_CR_GCC_EN | SOCMON_ZAPM_CR_GCC_RESET);
+    wr(f, A_ZAPM_CTL, ZAPM_CR_GCC_EN | ZAPM_CR_GCC_RESET);
     cycles(f, 100);
-    assert_int_equal(rd(f, SOCMON_ZAPM_GCC_LOW), 0);
-    wr(f, SOCMON_ZAPM_CTL, SOCMON_ZAPM_CR_GCC_EN);
+    assert_int_equal(rd(f, A_ZAPM_GCC_LOW), 0);
+    wr(f, A_ZAPM_CTL, ZAPM_CR_GCC_EN);
     cycles(f, 77);
-    assert_int_equal(rd(f, SOCMON_ZAPM_GCC_LOW), 77);
+    assert_int_equal(rd(f, A_ZAPM_GCC_LOW), 77);
     /* the GCC bits read back; disabled, it holds */
-    assert_int_equal(rd(f, SOCMON_ZAPM_CTL), SOCMON_ZAPM_CR_GCC_EN);
-    wr(f, SOCMON_ZAPM_CTL, 0);
+    assert_int_equal(rd(f, A_ZAPM_CTL), ZAPM_CR_GCC_EN);
+    wr(f, A_ZAPM_CTL, 0);
     cycles(f, 1000);
-    assert_int_equal(rd(f, SOCMON_ZAPM_GCC_LOW), 77);
+    assert_int_equal(rd(f, A_ZAPM_GCC_LOW), 77);
 }
 
 static void test_profile_hdl_has_no_gcc(void **state)
 {
     fx *f = *state;
-    wr(f, SOCMON_ZAPM_CTL, SOCMON_ZAPM_CR_GCC_EN);
+    wr(f, A_ZAPM_CTL, ZAPM_CR_GCC_EN);
     cycles(f, 1000);
-    assert_int_equal(rd(f, SOCMON_ZAPM_GCC_LOW), 0);
-    assert_int_equal(rd(f, SOCMON_ZAPM_GCC_HIGH), 0);
+    assert_int_equal(rd(f, A_ZAPM_GCC_LOW), 0);
+    assert_int_equal(rd(f, A_ZAPM_GCC_HIGH), 0);
 }
 
 static void test_latency_points(void **state)
 {
     fx *f = *state;
-    wr(f, SOCMON_ZAPM_SICR, 0);
+    wr(f, A_ZAPM_SICR, 0);
     traffic(f, 0, 400, 400, 250);   /* 50 cycles, 16-beat bursts */
     /* SPA: address accept to last beat */
-    wr(f, SOCMON_ZAPM_CTL, SOCMON_ZAPM_CR_MCNTR_EN | SOCMON_ZAPM_CR_SPA_LATENCY);
+    wr(f, A_ZAPM_CTL, ZAPM_CR_MCNTR_EN | ZAPM_CR_SPA_LATENCY);
     cycles(f, 64000);
-    (void)rd(f, SOCMON_ZAPM_SR);
+    (void)rd(f, A_ZAPM_SR);
     uint32_t n = rd(f, socmon_zapm_smc_offset(SOCMON_ZAPM_WR_TXNS));
     uint32_t lat = rd(f, socmon_zapm_smc_offset(SOCMON_ZAPM_WR_LAT));
     assert_in_range(n, 999, 1001);
@@ -287,28 +287,28 @@ static void test_latency_points(void **state)
     /* min/max words: both 50 */
     assert_int_equal(rd(f, socmon_zapm_smc_offset(5) + 4), (50u << 16) | 50u);
     /* end at the first beat: 16 beats earlier, 15 cycles less */
-    wr(f, SOCMON_ZAPM_CTL, SOCMON_ZAPM_CR_MCNTR_RESET);
-    wr(f, SOCMON_ZAPM_CTL, SOCMON_ZAPM_CR_MCNTR_EN | SOCMON_ZAPM_CR_SPA_LATENCY |
-                               SOCMON_ZAPM_CR_RDLAT_END);
+    wr(f, A_ZAPM_CTL, ZAPM_CR_MCNTR_RESET);
+    wr(f, A_ZAPM_CTL, ZAPM_CR_MCNTR_EN | ZAPM_CR_SPA_LATENCY |
+                               ZAPM_CR_RDLAT_END);
     cycles(f, 64000);
-    (void)rd(f, SOCMON_ZAPM_SR);
+    (void)rd(f, A_ZAPM_SR);
     n = rd(f, socmon_zapm_smc_offset(SOCMON_ZAPM_RD_TXNS));
     lat = rd(f, socmon_zapm_smc_offset(SOCMON_ZAPM_RD_LAT));
     assert_in_range(lat, (n - 1) * 35u, n * 35u);
     assert_int_equal(rd(f, socmon_zapm_smc_offset(5) + 8), (35u << 16) | 35u);
-    assert_int_equal(rd(f, SOCMON_ZAPM_CTL) & 0xFF, 0xD1);
+    assert_int_equal(rd(f, A_ZAPM_CTL) & 0xFF, 0xD1);
 }
 
 static void test_latency_distribution_bounds(void **state)
 {
     fx *f = *state;
-    wr(f, SOCMON_ZAPM_SICR, 0);
-    wr(f, SOCMON_ZAPM_CTL, SOCMON_ZAPM_CR_MCNTR_EN | SOCMON_ZAPM_CR_SPA_LATENCY);
+    wr(f, A_ZAPM_SICR, 0);
+    wr(f, A_ZAPM_CTL, ZAPM_CR_MCNTR_EN | ZAPM_CR_SPA_LATENCY);
     /* 300 +- 100 ns = 60 +- 20 cycles, drawn per transaction */
     socmon_zynq_traffic t = {0, 400, 128, 300, 100};
     assert_int_equal(socmon_zynq_soc_set_traffic(f->soc, 1, &t), SOCMON_OK);
     cycles(f, 2000000);
-    (void)rd(f, SOCMON_ZAPM_SR);
+    (void)rd(f, A_ZAPM_SR);
     uint32_t mm = rd(f, socmon_zapm_rd_minmax_offset(1) + 0x100);
     uint32_t mn = mm & 0xFFFF, mx = mm >> 16;
     assert_in_range(mn, 40, 42);   /* the extremes of 30k draws sit at the bounds */
@@ -324,14 +324,14 @@ static void test_latency_distribution_bounds(void **state)
 static void test_32_outstanding(void **state)
 {
     fx *f = *state;
-    wr(f, SOCMON_ZAPM_SICR, 0);
-    wr(f, SOCMON_ZAPM_CTL, SOCMON_ZAPM_CR_MCNTR_EN | SOCMON_ZAPM_CR_SPA_LATENCY);
+    wr(f, A_ZAPM_SICR, 0);
+    wr(f, A_ZAPM_CTL, ZAPM_CR_MCNTR_EN | ZAPM_CR_SPA_LATENCY);
     /* 64-byte reads wanted every 4 cycles with 400-cycle latency: 100 would
      * be in flight; the slot accepts 32, so 32 per 400 cycles get through */
     socmon_zynq_traffic t = {0, 3200, 64, 2000, 0};
     assert_int_equal(socmon_zynq_soc_set_traffic(f->soc, 0, &t), SOCMON_OK);
     cycles(f, 400000);
-    (void)rd(f, SOCMON_ZAPM_SR);
+    (void)rd(f, A_ZAPM_SR);
     uint32_t n = rd(f, socmon_zapm_smc_offset(SOCMON_ZAPM_RD_TXNS));
     uint32_t lat = rd(f, socmon_zapm_smc_offset(SOCMON_ZAPM_RD_LAT));
     assert_in_range(n, 31000, 32100);
@@ -339,10 +339,10 @@ static void test_32_outstanding(void **state)
     assert_in_range(lat / (n - 32), 399, 401);
     assert_true(socmon_zynq_apm_stalls(f->soc, 0) > 1000);
     /* from address issue instead, the waiting shows in the latency */
-    wr(f, SOCMON_ZAPM_CTL, SOCMON_ZAPM_CR_MCNTR_RESET);
-    wr(f, SOCMON_ZAPM_CTL, SOCMON_ZAPM_CR_MCNTR_EN);
+    wr(f, A_ZAPM_CTL, ZAPM_CR_MCNTR_RESET);
+    wr(f, A_ZAPM_CTL, ZAPM_CR_MCNTR_EN);
     cycles(f, 40000);
-    (void)rd(f, SOCMON_ZAPM_SR);
+    (void)rd(f, A_ZAPM_SR);
     n = rd(f, socmon_zapm_smc_offset(SOCMON_ZAPM_RD_TXNS));
     lat = rd(f, socmon_zapm_smc_offset(SOCMON_ZAPM_RD_LAT));
     assert_true(lat / n > 800);
@@ -351,8 +351,8 @@ static void test_32_outstanding(void **state)
 static void test_counters_wrap(void **state)
 {
     fx *f = *state;
-    wr(f, SOCMON_ZAPM_SICR, 0);
-    wr(f, SOCMON_ZAPM_CTL, SOCMON_ZAPM_CR_MCNTR_EN | SOCMON_ZAPM_CR_SPA_LATENCY);
+    wr(f, A_ZAPM_SICR, 0);
+    wr(f, A_ZAPM_CTL, ZAPM_CR_MCNTR_EN | ZAPM_CR_SPA_LATENCY);
     assert_int_equal(socmon_zynq_apm_poke(f->soc, SOCMON_ZAPM_RD_BYTES, 0xFFFFFF00u), SOCMON_OK);
     traffic(f, 0, 0, 800, 250);
     cycles(f, 3200);   /* 100 reads of 128 bytes */

@@ -69,29 +69,29 @@ static void busy(fx *f, unsigned core, double util, double ipc)
 static void test_reset_and_lock(void **state)
 {
     fx *f = *state;
-    assert_int_equal(rd(f, 0, SOCMON_ZA9_PMCR), SOCMON_ZA9_PMCR_RESET);
-    assert_int_equal((rd(f, 0, SOCMON_ZA9_PMCR) >> 11) & 0x1F, 6);   /* N = 6 counters */
-    assert_int_equal(rd(f, 0, SOCMON_ZA9_PMLSR), 0x3);                /* locked */
-    wr(f, 0, SOCMON_ZA9_PMCNTENSET, 0xFFFFFFFF);
-    assert_int_equal(rd(f, 0, SOCMON_ZA9_PMCNTENSET), 0);              /* ignored while locked */
-    wr(f, 0, SOCMON_ZA9_PMLAR, 0x12345678);
-    assert_int_equal(rd(f, 0, SOCMON_ZA9_PMLSR), 0x3);
-    wr(f, 0, SOCMON_ZA9_PMLAR, SOCMON_ZA9_LAR_KEY);
-    assert_int_equal(rd(f, 0, SOCMON_ZA9_PMLSR), 0x1);
-    wr(f, 0, SOCMON_ZA9_PMCNTENSET, 0xFFFFFFFF);
-    assert_int_equal(rd(f, 0, SOCMON_ZA9_PMCNTENSET), SOCMON_ZA9_CNT_MASK);
-    wr(f, 0, SOCMON_ZA9_PMCNTENCLR, 0x3);
-    assert_int_equal(rd(f, 0, SOCMON_ZA9_PMCNTENSET), SOCMON_ZA9_CNT_MASK & ~0x3u);
+    assert_int_equal(rd(f, 0, A_ZA9_PMCR), ZA9_PMCR_RESET);
+    assert_int_equal((rd(f, 0, A_ZA9_PMCR) >> 11) & 0x1F, 6);   /* N = 6 counters */
+    assert_int_equal(rd(f, 0, A_ZA9_PMLSR), 0x3);                /* locked */
+    wr(f, 0, A_ZA9_PMCNTENSET, 0xFFFFFFFF);
+    assert_int_equal(rd(f, 0, A_ZA9_PMCNTENSET), 0);              /* ignored while locked */
+    wr(f, 0, A_ZA9_PMLAR, 0x12345678);
+    assert_int_equal(rd(f, 0, A_ZA9_PMLSR), 0x3);
+    wr(f, 0, A_ZA9_PMLAR, ZA9_LAR_KEY);
+    assert_int_equal(rd(f, 0, A_ZA9_PMLSR), 0x1);
+    wr(f, 0, A_ZA9_PMCNTENSET, 0xFFFFFFFF);
+    assert_int_equal(rd(f, 0, A_ZA9_PMCNTENSET), ZA9_CNT_MASK);
+    wr(f, 0, A_ZA9_PMCNTENCLR, 0x3);
+    assert_int_equal(rd(f, 0, A_ZA9_PMCNTENSET), ZA9_CNT_MASK & ~0x3u);
     /* the other core's window is separate and still locked */
-    assert_int_equal(rd(f, 1, SOCMON_ZA9_PMLSR), 0x3);
-    assert_int_equal(rd(f, 0, SOCMON_ZA9_PMDEVTYPE), 0x16);
+    assert_int_equal(rd(f, 1, A_ZA9_PMLSR), 0x3);
+    assert_int_equal(rd(f, 0, A_ZA9_PMDEVTYPE), 0x16);
 }
 
 static void unlock_enable(fx *f, unsigned core, uint32_t pmcr)
 {
-    wr(f, core, SOCMON_ZA9_PMLAR, SOCMON_ZA9_LAR_KEY);
-    wr(f, core, SOCMON_ZA9_PMCR, pmcr | SOCMON_ZA9_PMCR_P | SOCMON_ZA9_PMCR_C);
-    wr(f, core, SOCMON_ZA9_PMCNTENSET, SOCMON_ZA9_CNT_MASK);
+    wr(f, core, A_ZA9_PMLAR, ZA9_LAR_KEY);
+    wr(f, core, A_ZA9_PMCR, pmcr | ZA9_PMCR_P | ZA9_PMCR_C);
+    wr(f, core, A_ZA9_PMCNTENSET, ZA9_CNT_MASK);
 }
 
 static void test_ccnt_counts_non_idle_cycles(void **state)
@@ -99,109 +99,109 @@ static void test_ccnt_counts_non_idle_cycles(void **state)
     fx *f = *state;
     busy(f, 0, 0.5, 1.0);
     cycles(f, 1000);   /* not enabled yet */
-    assert_int_equal(rd(f, 0, SOCMON_ZA9_PMCCNTR), 0);
-    unlock_enable(f, 0, SOCMON_ZA9_PMCR_E);
+    assert_int_equal(rd(f, 0, A_ZA9_PMCCNTR), 0);
+    unlock_enable(f, 0, ZA9_PMCR_E);
     cycles(f, 100000);
-    assert_int_equal(rd(f, 0, SOCMON_ZA9_PMCCNTR), 50000);
+    assert_int_equal(rd(f, 0, A_ZA9_PMCCNTR), 50000);
     /* PMCR.E off stops everything; the enable bit alone does not restart it */
-    wr(f, 0, SOCMON_ZA9_PMCR, 0);
+    wr(f, 0, A_ZA9_PMCR, 0);
     cycles(f, 100000);
-    assert_int_equal(rd(f, 0, SOCMON_ZA9_PMCCNTR), 50000);
+    assert_int_equal(rd(f, 0, A_ZA9_PMCCNTR), 50000);
     /* P and C are actions: they clear and read back as 0 */
-    wr(f, 0, SOCMON_ZA9_PMCR, SOCMON_ZA9_PMCR_C);
-    assert_int_equal(rd(f, 0, SOCMON_ZA9_PMCCNTR), 0);
-    assert_int_equal(rd(f, 0, SOCMON_ZA9_PMCR) & 0x3F, 0);
+    wr(f, 0, A_ZA9_PMCR, ZA9_PMCR_C);
+    assert_int_equal(rd(f, 0, A_ZA9_PMCCNTR), 0);
+    assert_int_equal(rd(f, 0, A_ZA9_PMCR) & 0x3F, 0);
 }
 
 static void test_divider(void **state)
 {
     fx *f = *state;
     busy(f, 0, 1.0, 1.0);
-    unlock_enable(f, 0, SOCMON_ZA9_PMCR_E | SOCMON_ZA9_PMCR_D);
-    assert_int_equal(rd(f, 0, SOCMON_ZA9_PMCR) & 0x3F, SOCMON_ZA9_PMCR_E | SOCMON_ZA9_PMCR_D);
+    unlock_enable(f, 0, ZA9_PMCR_E | ZA9_PMCR_D);
+    assert_int_equal(rd(f, 0, A_ZA9_PMCR) & 0x3F, ZA9_PMCR_E | ZA9_PMCR_D);
     cycles(f, 64 * 1000 + 63);
-    assert_int_equal(rd(f, 0, SOCMON_ZA9_PMCCNTR), 1000);
+    assert_int_equal(rd(f, 0, A_ZA9_PMCCNTR), 1000);
     cycles(f, 1);   /* the 64th cycle of the next group completes it */
-    assert_int_equal(rd(f, 0, SOCMON_ZA9_PMCCNTR), 1001);
+    assert_int_equal(rd(f, 0, A_ZA9_PMCCNTR), 1001);
     /* event counters are not divided */
-    wr(f, 0, SOCMON_ZA9_PMXEVTYPER(0), 0x11);   /* CPU_CYCLES */
-    uint32_t c0 = rd(f, 0, SOCMON_ZA9_PMXEVCNTR(0));
+    wr(f, 0, za9_pmxevtyper(0), 0x11);   /* CPU_CYCLES */
+    uint32_t c0 = rd(f, 0, za9_pmxevcntr(0));
     cycles(f, 6400);
-    assert_int_equal(rd(f, 0, SOCMON_ZA9_PMXEVCNTR(0)) - c0, 6400);
-    assert_int_equal(rd(f, 0, SOCMON_ZA9_PMCCNTR), 1101);
+    assert_int_equal(rd(f, 0, za9_pmxevcntr(0)) - c0, 6400);
+    assert_int_equal(rd(f, 0, A_ZA9_PMCCNTR), 1101);
 }
 
 static void test_overflow_flags_w1c(void **state)
 {
     fx *f = *state;
     busy(f, 1, 1.0, 1.0);
-    unlock_enable(f, 1, SOCMON_ZA9_PMCR_E);
-    wr(f, 1, SOCMON_ZA9_PMXEVTYPER(2), 0x68);
-    wr(f, 1, SOCMON_ZA9_PMCCNTR, 0xFFFFFF00u);
-    wr(f, 1, SOCMON_ZA9_PMXEVCNTR(2), 0xFFFFFF80u);
+    unlock_enable(f, 1, ZA9_PMCR_E);
+    wr(f, 1, za9_pmxevtyper(2), 0x68);
+    wr(f, 1, A_ZA9_PMCCNTR, 0xFFFFFF00u);
+    wr(f, 1, za9_pmxevcntr(2), 0xFFFFFF80u);
     cycles(f, 100);
-    assert_int_equal(rd(f, 1, SOCMON_ZA9_PMOVSR), 0);
-    assert_int_equal(rd(f, 1, SOCMON_ZA9_PMCCNTR), 0xFFFFFF64u);
+    assert_int_equal(rd(f, 1, A_ZA9_PMOVSR), 0);
+    assert_int_equal(rd(f, 1, A_ZA9_PMCCNTR), 0xFFFFFF64u);
     cycles(f, 200);
-    uint32_t ov = rd(f, 1, SOCMON_ZA9_PMOVSR);
-    assert_int_equal(ov, SOCMON_ZA9_CCNT_BIT | (1u << 2));
-    assert_int_equal(rd(f, 1, SOCMON_ZA9_PMCCNTR), 300 - 0x100);   /* wrapped */
-    assert_int_equal(rd(f, 1, SOCMON_ZA9_PMXEVCNTR(2)), 300 - 0x80);
+    uint32_t ov = rd(f, 1, A_ZA9_PMOVSR);
+    assert_int_equal(ov, ZA9_CCNT_BIT | (1u << 2));
+    assert_int_equal(rd(f, 1, A_ZA9_PMCCNTR), 300 - 0x100);   /* wrapped */
+    assert_int_equal(rd(f, 1, za9_pmxevcntr(2)), 300 - 0x80);
     /* IRQ only for counters whose interrupt is enabled */
     assert_false(socmon_zynq_pmu_irq(f->soc, 1));
-    wr(f, 1, SOCMON_ZA9_PMINTENSET, 1u << 2);
+    wr(f, 1, A_ZA9_PMINTENSET, 1u << 2);
     assert_true(socmon_zynq_pmu_irq(f->soc, 1));
     assert_false(socmon_zynq_pmu_irq(f->soc, 0));
     /* write 1 to clear, one flag at a time */
-    wr(f, 1, SOCMON_ZA9_PMOVSR, 1u << 2);
-    assert_int_equal(rd(f, 1, SOCMON_ZA9_PMOVSR), SOCMON_ZA9_CCNT_BIT);
+    wr(f, 1, A_ZA9_PMOVSR, 1u << 2);
+    assert_int_equal(rd(f, 1, A_ZA9_PMOVSR), ZA9_CCNT_BIT);
     assert_false(socmon_zynq_pmu_irq(f->soc, 1));
     /* PMCR.C resets the counter but not its flag */
-    wr(f, 1, SOCMON_ZA9_PMCR, SOCMON_ZA9_PMCR_E | SOCMON_ZA9_PMCR_C);
-    assert_int_equal(rd(f, 1, SOCMON_ZA9_PMOVSR), SOCMON_ZA9_CCNT_BIT);
-    wr(f, 1, SOCMON_ZA9_PMOVSR, 0xFFFFFFFF);
-    assert_int_equal(rd(f, 1, SOCMON_ZA9_PMOVSR), 0);
-    wr(f, 1, SOCMON_ZA9_PMINTENCLR, 0xFFFFFFFF);
-    assert_int_equal(rd(f, 1, SOCMON_ZA9_PMINTENSET), 0);
+    wr(f, 1, A_ZA9_PMCR, ZA9_PMCR_E | ZA9_PMCR_C);
+    assert_int_equal(rd(f, 1, A_ZA9_PMOVSR), ZA9_CCNT_BIT);
+    wr(f, 1, A_ZA9_PMOVSR, 0xFFFFFFFF);
+    assert_int_equal(rd(f, 1, A_ZA9_PMOVSR), 0);
+    wr(f, 1, A_ZA9_PMINTENCLR, 0xFFFFFFFF);
+    assert_int_equal(rd(f, 1, A_ZA9_PMINTENSET), 0);
 }
 
 static void test_event_selection(void **state)
 {
     fx *f = *state;
     busy(f, 0, 0.8, 1.25);
-    unlock_enable(f, 0, SOCMON_ZA9_PMCR_E);
+    unlock_enable(f, 0, ZA9_PMCR_E);
     const uint8_t ev[6] = {0x68, 0x04, 0x03, 0x11, 0x08, 0x68};
     for (unsigned n = 0; n < 6; n++)
-        wr(f, 0, SOCMON_ZA9_PMXEVTYPER(n), ev[n]);
-    assert_int_equal(rd(f, 0, SOCMON_ZA9_PMXEVTYPER(1)), 0x04);
+        wr(f, 0, za9_pmxevtyper(n), ev[n]);
+    assert_int_equal(rd(f, 0, za9_pmxevtyper(1)), 0x04);
     cycles(f, 1000000);
-    uint32_t inst = rd(f, 0, SOCMON_ZA9_PMXEVCNTR(0));
-    uint32_t acc = rd(f, 0, SOCMON_ZA9_PMXEVCNTR(1));
-    uint32_t refill = rd(f, 0, SOCMON_ZA9_PMXEVCNTR(2));
-    assert_int_equal(rd(f, 0, SOCMON_ZA9_PMXEVCNTR(3)), 800000);      /* cycles as an event */
-    assert_int_equal(rd(f, 0, SOCMON_ZA9_PMXEVCNTR(4)), 0);           /* 0x08: not on an A9 */
-    assert_int_equal(rd(f, 0, SOCMON_ZA9_PMXEVCNTR(5)), inst);        /* same event, same count */
+    uint32_t inst = rd(f, 0, za9_pmxevcntr(0));
+    uint32_t acc = rd(f, 0, za9_pmxevcntr(1));
+    uint32_t refill = rd(f, 0, za9_pmxevcntr(2));
+    assert_int_equal(rd(f, 0, za9_pmxevcntr(3)), 800000);      /* cycles as an event */
+    assert_int_equal(rd(f, 0, za9_pmxevcntr(4)), 0);           /* 0x08: not on an A9 */
+    assert_int_equal(rd(f, 0, za9_pmxevcntr(5)), inst);        /* same event, same count */
     assert_int_equal(inst, 1000000);                                   /* 1.25 * 800000 */
     assert_int_equal(acc, 400000);                                     /* 0.4 per instruction */
     assert_int_equal(refill, 40000);                                   /* 10 % of accesses */
-    assert_int_equal(rd(f, 0, SOCMON_ZA9_PMCCNTR), 800000);
+    assert_int_equal(rd(f, 0, A_ZA9_PMCCNTR), 800000);
     /* disabling one counter freezes just that one */
-    wr(f, 0, SOCMON_ZA9_PMCNTENCLR, 1u << 1);
+    wr(f, 0, A_ZA9_PMCNTENCLR, 1u << 1);
     cycles(f, 1000);
-    assert_int_equal(rd(f, 0, SOCMON_ZA9_PMXEVCNTR(1)), acc);
-    assert_true(rd(f, 0, SOCMON_ZA9_PMXEVCNTR(0)) > inst);
+    assert_int_equal(rd(f, 0, za9_pmxevcntr(1)), acc);
+    assert_true(rd(f, 0, za9_pmxevcntr(0)) > inst);
 }
 
 static void test_swinc(void **state)
 {
     fx *f = *state;
-    unlock_enable(f, 0, SOCMON_ZA9_PMCR_E);
-    wr(f, 0, SOCMON_ZA9_PMXEVTYPER(0), 0x00);
-    wr(f, 0, SOCMON_ZA9_PMXEVTYPER(1), 0x68);
-    wr(f, 0, SOCMON_ZA9_PMSWINC, 0x3);
-    wr(f, 0, SOCMON_ZA9_PMSWINC, 0x1);
-    assert_int_equal(rd(f, 0, SOCMON_ZA9_PMXEVCNTR(0)), 2);
-    assert_int_equal(rd(f, 0, SOCMON_ZA9_PMXEVCNTR(1)), 0);   /* not a SW_INCR counter */
+    unlock_enable(f, 0, ZA9_PMCR_E);
+    wr(f, 0, za9_pmxevtyper(0), 0x00);
+    wr(f, 0, za9_pmxevtyper(1), 0x68);
+    wr(f, 0, A_ZA9_PMSWINC, 0x3);
+    wr(f, 0, A_ZA9_PMSWINC, 0x1);
+    assert_int_equal(rd(f, 0, za9_pmxevcntr(0)), 2);
+    assert_int_equal(rd(f, 0, za9_pmxevcntr(1)), 0);   /* not a SW_INCR counter */
 }
 
 static void test_event_table(void **state)

@@ -276,7 +276,7 @@ static void count_sr(void *user, const socmon_bus_access *a)
     sr_count *c = user;
     if (a->op == 'R') {
         c->reads++;
-        if (a->addr == SOCMON_ZYNQ_APM_DEFAULT_BASE + SOCMON_ZAPM_SR)
+        if (a->addr == SOCMON_ZYNQ_APM_DEFAULT_BASE + A_ZAPM_SR)
             c->sr_reads++;
     }
 }
@@ -301,13 +301,13 @@ static void test_driver_protocol(void **state)
     socmon_za9_config_spa(&pc, d.cpu_hz);
     assert_int_equal(socmon_za9_part_new(rb, &pc, &parts[1]), SOCMON_OK);
     socmon_device *dev;
-    assert_int_equal(socmon_zynq_device_new("z", parts, 2, &dev), SOCMON_OK);
+    assert_int_equal(zynq_parts_device_new("z", parts, 2, &dev), SOCMON_OK);
     /* the driver left SICR at 0: reading samples must not reset counters */
     uint32_t v;
-    assert_int_equal(socmon_bus_read32(mb, d.apm_base + SOCMON_ZAPM_SICR, &v), SOCMON_OK);
+    assert_int_equal(socmon_bus_read32(mb, d.apm_base + A_ZAPM_SICR, &v), SOCMON_OK);
     assert_int_equal(v, 0);
-    assert_int_equal(socmon_bus_read32(mb, d.apm_base + SOCMON_ZAPM_CTL, &v), SOCMON_OK);
-    assert_int_equal(v & 0xFF, SOCMON_ZAPM_CR_MCNTR_EN | SOCMON_ZAPM_CR_SPA_LATENCY);
+    assert_int_equal(socmon_bus_read32(mb, d.apm_base + A_ZAPM_CTL, &v), SOCMON_OK);
+    assert_int_equal(v & 0xFF, ZAPM_CR_MCNTR_EN | ZAPM_CR_SPA_LATENCY);
     assert_int_equal(socmon_zynq_soc_start(soc, "steady", 0), SOCMON_OK);
     assert_int_equal(socmon_zynq_soc_advance(soc, 1000000, NULL), SOCMON_OK);
     /* PL and PS counters, in any order, in one read: one latch of the APM */
@@ -386,22 +386,22 @@ static void test_board_path_over_files(void **state)
     assert_int_equal(ftruncate(fa, SOCMON_ZAPM_WINDOW), 0);
     assert_int_equal(ftruncate(fm, (off_t)(SOCMON_ZA9_CPU1_BASE + SOCMON_ZA9_WINDOW)), 0);
     /* what a real A9 PMU shows before anyone touches it */
-    put32(fm, SOCMON_ZA9_CPU0_BASE + SOCMON_ZA9_PMCR, SOCMON_ZA9_PMCR_RESET);
-    put32(fm, SOCMON_ZA9_CPU1_BASE + SOCMON_ZA9_PMCR, SOCMON_ZA9_PMCR_RESET);
+    put32(fm, SOCMON_ZA9_CPU0_BASE + A_ZA9_PMCR, ZA9_PMCR_RESET);
+    put32(fm, SOCMON_ZA9_CPU1_BASE + A_ZA9_PMCR, ZA9_PMCR_RESET);
     char spec[200];
     snprintf(spec, sizeof spec, "zynq:hw=1,slots=2,apm_dev=%s,mem_dev=%s", apm, mem);
     socmon_target *t = NULL;
     assert_int_equal(socmon_target_open(spec, &t), SOCMON_OK);
     /* the drivers programmed the "hardware" */
-    assert_int_equal(get32(fa, SOCMON_ZAPM_CTL) & 0xFF,
-                     SOCMON_ZAPM_CR_MCNTR_EN | SOCMON_ZAPM_CR_SPA_LATENCY);
-    assert_int_equal(get32(fa, SOCMON_ZAPM_SICR), 0);
-    assert_int_equal(get32(fm, SOCMON_ZA9_CPU1_BASE + SOCMON_ZA9_PMLAR), SOCMON_ZA9_LAR_KEY);
-    assert_int_equal(get32(fm, SOCMON_ZA9_CPU1_BASE + SOCMON_ZA9_PMXEVTYPER(0)), 0x68);
-    assert_int_equal(get32(fm, SOCMON_ZA9_CPU0_BASE + SOCMON_ZA9_PMCNTENSET), 0x8000003Fu);
+    assert_int_equal(get32(fa, A_ZAPM_CTL) & 0xFF,
+                     ZAPM_CR_MCNTR_EN | ZAPM_CR_SPA_LATENCY);
+    assert_int_equal(get32(fa, A_ZAPM_SICR), 0);
+    assert_int_equal(get32(fm, SOCMON_ZA9_CPU1_BASE + A_ZA9_PMLAR), ZA9_LAR_KEY);
+    assert_int_equal(get32(fm, SOCMON_ZA9_CPU1_BASE + za9_pmxevtyper(0)), 0x68);
+    assert_int_equal(get32(fm, SOCMON_ZA9_CPU0_BASE + A_ZA9_PMCNTENSET), 0x8000003Fu);
     /* and reads come from the sampled APM copies and the PMU counters */
     put32(fa, socmon_zapm_smc_offset(6 + SOCMON_ZAPM_RD_BYTES), 12345);
-    put32(fm, SOCMON_ZA9_CPU1_BASE + SOCMON_ZA9_PMCCNTR, 777);
+    put32(fm, SOCMON_ZA9_CPU1_BASE + A_ZA9_PMCCNTR, 777);
     socmon_device *dev = socmon_target_device(t);
     uint32_t idx[2];
     uint64_t v[2];

@@ -16,8 +16,8 @@
 void socmon_za9_config_spa(socmon_za9_config *cfg, double cpu_hz)
 {
     static const uint8_t spa[SOCMON_ZA9_NCOUNTERS] = {
-        SOCMON_ZA9_EV_INST_RENAME, SOCMON_ZA9_EV_L1D_REFILL, SOCMON_ZA9_EV_L1D_ACCESS,
-        SOCMON_ZA9_EV_DCACHE_STALL, SOCMON_ZA9_EV_MEM_WRITE_STALL, SOCMON_ZA9_EV_BR_MIS_PRED};
+        ZA9_EV_INST_RENAME, ZA9_EV_L1D_REFILL, ZA9_EV_L1D_ACCESS,
+        ZA9_EV_DCACHE_STALL, ZA9_EV_MEM_WRITE_STALL, ZA9_EV_BR_MIS_PRED};
     *cfg = (socmon_za9_config){0};
     cfg->ncores = 2;
     cfg->bases[0] = SOCMON_ZA9_CPU0_BASE;
@@ -64,7 +64,7 @@ void za9_fill_counters(za9_drv *d, const socmon_za9_config *cfg, int bus_path)
         c->desc = cfg->ccnt_div64 ? "non-idle cycles / 64 (PMCR.D)" : "non-idle cycles";
         c->unit = "cycles";
         c->width = bus_path ? 32 : 64;
-        c->reg = bus_path ? cfg->bases[k] + SOCMON_ZA9_PMCCNTR : 0;
+        c->reg = bus_path ? cfg->bases[k] + A_ZA9_PMCCNTR : 0;
         c->max_rate_hz = cfg->ccnt_div64 ? cfg->cpu_hz / 64 : cfg->cpu_hz;
         for (unsigned n = 0; n < cfg->nevents; n++) {
             const socmon_za9_event *e = socmon_za9_event_by_code(cfg->events[n]);
@@ -74,7 +74,7 @@ void za9_fill_counters(za9_drv *d, const socmon_za9_config *cfg, int bus_path)
             c->desc = e->desc;
             c->unit = "events";
             c->width = bus_path ? 32 : 64;
-            c->reg = bus_path ? cfg->bases[k] + SOCMON_ZA9_PMXEVCNTR(n) : 0;
+            c->reg = bus_path ? cfg->bases[k] + za9_pmxevcntr(n) : 0;
             c->max_rate_hz = 2 * cfg->cpu_hz;   /* dual-issue: at most two per cycle */
         }
     }
@@ -104,34 +104,34 @@ static void pmu_destroy(void *p)
 static socmon_status core_init(socmon_bus *bus, uint64_t b, const socmon_za9_config *cfg)
 {
     uint32_t v;
-    socmon_status st = socmon_bus_write32(bus, b + SOCMON_ZA9_PMLAR, SOCMON_ZA9_LAR_KEY);
+    socmon_status st = socmon_bus_write32(bus, b + A_ZA9_PMLAR, ZA9_LAR_KEY);
     if (!st)
-        st = socmon_bus_read32(bus, b + SOCMON_ZA9_PMLSR, &v);
+        st = socmon_bus_read32(bus, b + A_ZA9_PMLSR, &v);
     if (st)
         return st;
-    if (v & 0x2u)
+    if (v & ZA9_PMLSR_SLK)
         return socmon_fail(SOCMON_EIO, "PMU at 0x%llx stays locked after the LAR key (PMLSR 0x%x)",
                            (unsigned long long)b, v);
-    if ((st = socmon_bus_read32(bus, b + SOCMON_ZA9_PMCR, &v)) != SOCMON_OK)
+    if ((st = socmon_bus_read32(bus, b + A_ZA9_PMCR, &v)) != SOCMON_OK)
         return st;
-    unsigned ncnt = (v >> 11) & 0x1Fu;
+    unsigned ncnt = SM_FIELD_EX32(v, ZA9_PMCR, N);
     if (ncnt < cfg->nevents)
         return socmon_fail(SOCMON_ENOTSUP, "PMU at 0x%llx has %u counters (PMCR 0x%08x), %u requested",
                            (unsigned long long)b, ncnt, v, cfg->nevents);
-    st = socmon_bus_write32(bus, b + SOCMON_ZA9_PMCNTENCLR, SOCMON_ZA9_CNT_MASK);
+    st = socmon_bus_write32(bus, b + A_ZA9_PMCNTENCLR, ZA9_CNT_MASK);
     if (!st)
-        st = socmon_bus_write32(bus, b + SOCMON_ZA9_PMINTENCLR, SOCMON_ZA9_CNT_MASK);
+        st = socmon_bus_write32(bus, b + A_ZA9_PMINTENCLR, ZA9_CNT_MASK);
     if (!st)
-        st = socmon_bus_write32(bus, b + SOCMON_ZA9_PMOVSR, SOCMON_ZA9_CNT_MASK);
+        st = socmon_bus_write32(bus, b + A_ZA9_PMOVSR, ZA9_CNT_MASK);
     for (unsigned n = 0; n < cfg->nevents && !st; n++)
-        st = socmon_bus_write32(bus, b + SOCMON_ZA9_PMXEVTYPER(n), cfg->events[n]);
-    uint32_t pmcr = SOCMON_ZA9_PMCR_E | SOCMON_ZA9_PMCR_P | SOCMON_ZA9_PMCR_C |
-                    (cfg->ccnt_div64 ? SOCMON_ZA9_PMCR_D : 0);
+        st = socmon_bus_write32(bus, b + za9_pmxevtyper(n), cfg->events[n]);
+    uint32_t pmcr = ZA9_PMCR_E | ZA9_PMCR_P | ZA9_PMCR_C |
+                    (cfg->ccnt_div64 ? ZA9_PMCR_D : 0);
     if (!st)
-        st = socmon_bus_write32(bus, b + SOCMON_ZA9_PMCR, pmcr);
+        st = socmon_bus_write32(bus, b + A_ZA9_PMCR, pmcr);
     if (!st)
-        st = socmon_bus_write32(bus, b + SOCMON_ZA9_PMCNTENSET,
-                                SOCMON_ZA9_CCNT_BIT | ((1u << cfg->nevents) - 1));
+        st = socmon_bus_write32(bus, b + A_ZA9_PMCNTENSET,
+                                ZA9_CCNT_BIT | ((1u << cfg->nevents) - 1));
     return st;
 }
 

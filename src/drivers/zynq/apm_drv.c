@@ -41,7 +41,7 @@ static socmon_status apm_read(void *p, const uint32_t *idx, size_t n, uint64_t *
     zapm_drv *d = p;
     uint32_t v;
     /* one sample pulse: every sampled copy is from the same core clock edge */
-    socmon_status st = socmon_bus_read32(d->bus, d->base + SOCMON_ZAPM_SR, &v);
+    socmon_status st = socmon_bus_read32(d->bus, d->base + A_ZAPM_SR, &v);
     for (size_t i = 0; i < n && !st; i++) {
         if (idx[i] >= SOCMON_ZAPM_PER_SLOT * d->nslots)
             return socmon_fail(SOCMON_ERANGE, "apm: counter %u out of range 0..%u", idx[i],
@@ -94,20 +94,20 @@ socmon_status socmon_zapm_part_new(socmon_bus *bus, uint64_t base, const socmon_
         }
     }
     uint32_t sr;
-    socmon_status st = wr(d, SOCMON_ZAPM_CTL, SOCMON_ZAPM_CR_MCNTR_RESET);
+    socmon_status st = wr(d, A_ZAPM_CTL, ZAPM_CR_MCNTR_RESET);
     if (!st)
-        st = wr(d, SOCMON_ZAPM_CTL, 0);
+        st = wr(d, A_ZAPM_CTL, 0);
     if (!st)
-        st = wr(d, SOCMON_ZAPM_SICR, 0);
+        st = wr(d, A_ZAPM_SICR, 0);
     if (!st)
-        st = wr(d, SOCMON_ZAPM_IE, 0);
+        st = wr(d, A_ZAPM_IE, 0);
     if (!st)
-        st = wr(d, SOCMON_ZAPM_IS, SOCMON_ZAPM_IXR_MASK);
+        st = wr(d, A_ZAPM_IS, ZAPM_IXR_MASK);
     if (!st)
-        st = wr(d, SOCMON_ZAPM_CTL, SOCMON_ZAPM_CR_MCNTR_EN | SOCMON_ZAPM_CR_SPA_LATENCY |
-                                        SOCMON_ZAPM_CR_GCC_EN);
+        st = wr(d, A_ZAPM_CTL, ZAPM_CR_MCNTR_EN | ZAPM_CR_SPA_LATENCY |
+                                        ZAPM_CR_GCC_EN);
     if (!st)
-        st = socmon_bus_read32(bus, base + SOCMON_ZAPM_SR, &sr);
+        st = socmon_bus_read32(bus, base + A_ZAPM_SR, &sr);
     if (st) {
         free(d);
         return socmon_fail_prefix(st, "apm at 0x%llx: ", (unsigned long long)base);

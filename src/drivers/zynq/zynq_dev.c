@@ -1,6 +1,7 @@
 /* One device over several Zynq driver parts (APM + PMUs): the counter list is
  * the parts' lists one after another, and a read is split by part so that
- * each part sees all of its counters in one call (the APM latches once). */
+ * each part sees all of its counters in one call (the APM latches once).
+ * The public device calls of socmon/zynq.h are built here from the parts. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,8 +78,8 @@ static socmon_status zdev_read(void *p, const uint32_t *idx, size_t n, uint64_t 
 
 static const socmon_device_ops zdev_ops = {zdev_read, zdev_destroy};
 
-socmon_status socmon_zynq_device_new(const char *name, socmon_zynq_part *parts, size_t nparts,
-                                     socmon_device **out)
+socmon_status zynq_parts_device_new(const char *name, socmon_zynq_part *parts, size_t nparts,
+                                    socmon_device **out)
 {
     socmon_status st;
     zdev *z = calloc(1, sizeof *z);
@@ -119,4 +120,86 @@ socmon_status socmon_zynq_device_new(const char *name, socmon_zynq_part *parts, 
     }
     *out = dev;
     return SOCMON_OK;
+}
+
+/* ---- the public device calls (include/socmon/zynq.h) ---- */
+
+/* What metrics/zynq.json needs besides counters, for the blocks present. */
+static socmon_status set_params(socmon_device *dev, const socmon_zapm_config *apm,
+                                const socmon_za9_config *pmu)
+{
+    socmon_status st = SOCMON_OK;
+    if (apm) {
+        st = socmon_device_set_param(dev, "apm_clock_hz", apm->clock_hz);
+        if (!st)
+            st = socmon_device_set_param(dev, "bus_width_bytes",
+                                         apm->bus_width_bytes ? apm->bus_width_bytes : 8);
+    }
+    if (pmu && !st) {
+        st = socmon_device_set_param(dev, "cpu_clock_hz", pmu->cpu_hz);
+        if (!st)   /* the A9 global timer: SPA's reference clock */
+            st = socmon_device_set_param(dev, "ref_clock_hz", pmu->cpu_hz / 2);
+        if (!st)
+            st = socmon_device_set_param(dev, "pmu_ccnt_div", pmu->ccnt_div64 ? 64 : 1);
+    }
+    return st;
+}
+
+static socmon_status finish(const char *name, socmon_zynq_part *parts, size_t n,
+                            const socmon_zapm_config *apm, const socmon_za9_config *pmu,
+                            socmon_device **out)
+{
+    socmon_device *dev = NULL;
+    socmon_status st = zynq_parts_device_new(name, parts, n, &dev);
+    if (!st && (st = set_params(dev, apm, pmu)) != SOCMON_OK)
+        socmon_device_free(dev);
+    if (!st)
+        *out = dev;
+    return st;
+}
+
+socmon_status socmon_zapm_device_new(socmon_bus *bus, uint64_t base, const socmon_zapm_config *cfg,
+                                     socmon_device **out)
+{
+    if (!out)
+        return socmon_fail(SOCMON_EINVAL, "apm: NULL output");
+    socmon_zynq_part part;
+    socmon_status st = socmon_zapm_part_new(bus, base, cfg, &part);
+    return st ? st : finish("zynq-apm", &part, 1, cfg, NULL, out);
+}
+
+socmon_status socmon_za9_device_new(socmon_bus *bus, const socmon_za9_config *cfg,
+                                    socmon_device **out)
+{
+    if (!out)
+        return socmon_fail(SOCMON_EINVAL, "a9 pmu: NULL output");
+    socmon_zynq_part part;
+    socmon_status st = socmon_za9_part_new(bus, cfg, &part);
+    return st ? st : finish("zynq-a9pmu", &part, 1, NULL, cfg, out);
+}
+
+socmon_status socmon_za9_perf_device_new(const socmon_za9_config *cfg, socmon_device **out)
+{
+    if (!out)
+        return socmon_fail(SOCMON_EINVAL, "a9 perf: NULL output");
+    socmon_zynq_part part;
+    socmon_status st = socmon_za9_perf_part_new(cfg, &part);
+    return st ? st : finish("zynq-a9perf", &part, 1, NULL, cfg, out);
+}
+
+socmon_status socmon_zynq_device_new(socmon_bus *bus, uint64_t apm_base,
+                                     const socmon_zapm_config *apm, const socmon_za9_config *pmu,
+                                     socmon_device **out)
+{
+    if (!apm || !pmu || !out)
+        return socmon_fail(SOCMON_EINVAL, "zynq: NULL argument");
+    socmon_zynq_part parts[2];
+    socmon_status st = socmon_zapm_part_new(bus, apm_base, apm, &parts[0]);
+    if (st)
+        return st;
+    if ((st = socmon_za9_part_new(bus, pmu, &parts[1])) != SOCMON_OK) {
+        parts[0].destroy(parts[0].drv);
+        return st;
+    }
+    return finish("zynq", parts, 2, apm, pmu, out);
 }

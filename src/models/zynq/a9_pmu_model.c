@@ -14,7 +14,8 @@
 void za9_init(za9_model *p)
 {
     memset(p, 0, sizeof *p);
-    p->pmcr = 0;
+    for (unsigned r = 0; r < ZA9_NREGS; r++)
+        p->reg[r] = ZA9_REGINFO[r].reset;
     p->locked = 1;   /* CoreSight: memory-mapped writes need the LAR key first */
 }
 
@@ -92,16 +93,16 @@ void za9_advance(za9_model *p, uint64_t cycles)
     double a = p->active_frac + clamp01(p->prof.util) * (double)cycles;
     uint64_t active = (uint64_t)a;
     p->active_frac = a - (double)active;
-    if (!(p->pmcr & SOCMON_ZA9_PMCR_E) || active == 0)
+    if (!(p->reg[ZA9_REG_CR] & ZA9_PMCR_E) || active == 0)
         return;
-    if (p->cnten & SOCMON_ZA9_CCNT_BIT) {
+    if (p->cnten & ZA9_CCNT_BIT) {
         uint64_t inc = active;
-        if (p->pmcr & SOCMON_ZA9_PMCR_D) {
+        if (p->reg[ZA9_REG_CR] & ZA9_PMCR_D) {
             p->div_left += active;
             inc = p->div_left / 64;
             p->div_left %= 64;
         }
-        add32(&p->ccnt, inc, &p->ovs, SOCMON_ZA9_CCNT_BIT);
+        add32(&p->reg[ZA9_REG_CCNTR], inc, &p->reg[ZA9_REG_OVSR], ZA9_CCNT_BIT);
     }
     /* two counters on one event see the same count: draw each event once */
     unsigned seen_ev[SOCMON_ZA9_NCOUNTERS];
@@ -110,7 +111,7 @@ void za9_advance(za9_model *p, uint64_t cycles)
     for (unsigned n = 0; n < SOCMON_ZA9_NCOUNTERS; n++) {
         if (!(p->cnten & (1u << n)))
             continue;
-        unsigned ev = p->evtype[n] & 0xFFu;
+        unsigned ev = p->reg[ZA9_REG_EVTYPER0 + n] & 0xFFu;
         uint64_t cnt = 0;
         unsigned i;
         for (i = 0; i < nseen; i++)
@@ -125,85 +126,70 @@ void za9_advance(za9_model *p, uint64_t cycles)
             seen_ev[nseen] = ev;
             seen_cnt[nseen++] = cnt;
         }
-        add32(&p->evcnt[n], cnt, &p->ovs, 1u << n);
+        add32(&p->reg[ZA9_REG_EVCNTR0 + n], cnt, &p->reg[ZA9_REG_OVSR], 1u << n);
     }
 }
 
 int za9_irq(const za9_model *p)
 {
-    return (p->ovs & p->inten & SOCMON_ZA9_CNT_MASK) != 0;
+    return (p->reg[ZA9_REG_OVSR] & p->inten & ZA9_CNT_MASK) != 0;
 }
 
 static socmon_status pmu_read(void *model, uint64_t off, uint32_t *val)
 {
     za9_model *p = model;
-    if (off < SOCMON_ZA9_PMXEVCNTR(SOCMON_ZA9_NCOUNTERS)) {
-        *val = p->evcnt[off / 4];
-        return SOCMON_OK;
-    }
-    if (off >= SOCMON_ZA9_PMXEVTYPER(0) && off < SOCMON_ZA9_PMXEVTYPER(SOCMON_ZA9_NCOUNTERS)) {
-        *val = p->evtype[(off - SOCMON_ZA9_PMXEVTYPER(0)) / 4];
+    int r = za9_reg_index(off);
+    if (r >= 0) {
+        *val = socmon_reg_read(&ZA9_REGINFO[r], &p->reg[r]);
         return SOCMON_OK;
     }
     switch (off) {
-    case SOCMON_ZA9_PMCCNTR: *val = p->ccnt; break;
-    case SOCMON_ZA9_PMCNTENSET: case SOCMON_ZA9_PMCNTENCLR: *val = p->cnten; break;
-    case SOCMON_ZA9_PMINTENSET: case SOCMON_ZA9_PMINTENCLR: *val = p->inten; break;
-    case SOCMON_ZA9_PMOVSR: *val = p->ovs; break;
-    case SOCMON_ZA9_PMCR:
-        /* P and C are actions and read as zero */
-        *val = (SOCMON_ZA9_PMCR_RESET & ~SOCMON_ZA9_PMCR_WMASK) |
-               (p->pmcr & ~(SOCMON_ZA9_PMCR_P | SOCMON_ZA9_PMCR_C));
-        break;
-    case SOCMON_ZA9_PMUSERENR: *val = p->userenr; break;
-    case SOCMON_ZA9_PMLSR: *val = 0x1u | (p->locked ? 0x2u : 0u); break;
-    case SOCMON_ZA9_PMDEVTYPE: *val = 0x16u; break;   /* performance monitor, processor */
+    case A_ZA9_PMCNTENSET: case A_ZA9_PMCNTENCLR: *val = p->cnten; break;
+    case A_ZA9_PMINTENSET: case A_ZA9_PMINTENCLR: *val = p->inten; break;
+    case A_ZA9_PMLSR: *val = ZA9_PMLSR_SLI | (p->locked ? ZA9_PMLSR_SLK : 0u); break;
     default: *val = 0; break;
     }
     return SOCMON_OK;
 }
 
+/* The access table does the storing (read-only, reserved and W1C bits);
+ * what follows is the lock, the SET/CLR pairs and the actions. */
 static socmon_status pmu_write(void *model, uint64_t off, uint32_t v)
 {
     za9_model *p = model;
-    if (off == SOCMON_ZA9_PMLAR) {
-        p->locked = v != SOCMON_ZA9_LAR_KEY;
+    if (off == A_ZA9_PMLAR) {
+        p->locked = v != ZA9_LAR_KEY;
         return SOCMON_OK;
     }
     if (p->locked)
         return SOCMON_OK;   /* writes are ignored while the lock is set */
-    if (off < SOCMON_ZA9_PMXEVCNTR(SOCMON_ZA9_NCOUNTERS)) {
-        p->evcnt[off / 4] = v;
-        return SOCMON_OK;
-    }
-    if (off >= SOCMON_ZA9_PMXEVTYPER(0) && off < SOCMON_ZA9_PMXEVTYPER(SOCMON_ZA9_NCOUNTERS)) {
-        p->evtype[(off - SOCMON_ZA9_PMXEVTYPER(0)) / 4] = v & 0xFFu;
-        return SOCMON_OK;
-    }
+    int r = za9_reg_index(off);
+    if (r >= 0)
+        p->reg[r] = socmon_reg_write(&ZA9_REGINFO[r], p->reg[r], v);
     switch (off) {
-    case SOCMON_ZA9_PMCCNTR: p->ccnt = v; break;
-    case SOCMON_ZA9_PMCNTENSET: p->cnten |= v & SOCMON_ZA9_CNT_MASK; break;
-    case SOCMON_ZA9_PMCNTENCLR: p->cnten &= ~(v & SOCMON_ZA9_CNT_MASK); break;
-    case SOCMON_ZA9_PMINTENSET: p->inten |= v & SOCMON_ZA9_CNT_MASK; break;
-    case SOCMON_ZA9_PMINTENCLR: p->inten &= ~(v & SOCMON_ZA9_CNT_MASK); break;
-    case SOCMON_ZA9_PMOVSR: p->ovs &= ~(v & SOCMON_ZA9_CNT_MASK); break;
-    case SOCMON_ZA9_PMSWINC:
-        if (p->pmcr & SOCMON_ZA9_PMCR_E)
+    case A_ZA9_PMCNTENSET: p->cnten |= v & ZA9_CNT_MASK; break;
+    case A_ZA9_PMCNTENCLR: p->cnten &= ~(v & ZA9_CNT_MASK); break;
+    case A_ZA9_PMINTENSET: p->inten |= v & ZA9_CNT_MASK; break;
+    case A_ZA9_PMINTENCLR: p->inten &= ~(v & ZA9_CNT_MASK); break;
+    case A_ZA9_PMSWINC:
+        if (p->reg[ZA9_REG_CR] & ZA9_PMCR_E)
             for (unsigned n = 0; n < SOCMON_ZA9_NCOUNTERS; n++)
-                if ((v & (1u << n)) && (p->cnten & (1u << n)) && p->evtype[n] == 0x00)
-                    add32(&p->evcnt[n], 1, &p->ovs, 1u << n);
+                if ((v & (1u << n)) && (p->cnten & (1u << n)) && p->reg[ZA9_REG_EVTYPER0 + n] == 0x00)
+                    add32(&p->reg[ZA9_REG_EVCNTR0 + n], 1, &p->reg[ZA9_REG_OVSR], 1u << n);
         break;
-    case SOCMON_ZA9_PMCR:
-        if (v & SOCMON_ZA9_PMCR_P)
-            memset(p->evcnt, 0, sizeof p->evcnt);
-        if (v & SOCMON_ZA9_PMCR_C) {
-            p->ccnt = 0;
+    case A_ZA9_PMCR:
+        /* P and C act once and read as zero */
+        if (v & ZA9_PMCR_P)
+            for (unsigned n = 0; n < SOCMON_ZA9_NCOUNTERS; n++)
+                p->reg[ZA9_REG_EVCNTR0 + n] = 0;
+        if (v & ZA9_PMCR_C) {
+            p->reg[ZA9_REG_CCNTR] = 0;
             p->div_left = 0;
         }
-        p->pmcr = v & SOCMON_ZA9_PMCR_WMASK & ~(SOCMON_ZA9_PMCR_P | SOCMON_ZA9_PMCR_C);
+        p->reg[ZA9_REG_CR] &= ~(ZA9_PMCR_P | ZA9_PMCR_C);
         break;
-    case SOCMON_ZA9_PMUSERENR: p->userenr = v & 1u; break;
-    default: break;
+    default:
+        break;
     }
     return SOCMON_OK;
 }

@@ -29,12 +29,13 @@ static double rng_unit(uint64_t *s)
 
 static int counting(const zapm_model *m)
 {
-    return (m->cr & SOCMON_ZAPM_CR_MCNTR_EN) && !(m->cr & SOCMON_ZAPM_CR_MCNTR_RESET);
+    uint32_t cr = m->reg[ZAPM_REG_CTL];
+    return (cr & ZAPM_CR_MCNTR_EN) && !(cr & ZAPM_CR_MCNTR_RESET);
 }
 
 static void minmax_reset(zapm_slot *s)
 {
-    s->wr_minmax = s->rd_minmax = 0x0000FFFFu;   /* min all-ones, max 0 */
+    s->wr_minmax = s->rd_minmax = ZAPM_MINMAX_RESET;   /* min all-ones, max 0 */
 }
 
 static void minmax_add(uint32_t *mm, uint64_t lat)
@@ -54,12 +55,13 @@ void zapm_init(zapm_model *m, unsigned nslots, unsigned bus_width, int gcc_width
     m->nslots = nslots;
     m->bus_width = bus_width;
     m->gcc_width = gcc_width;
-    m->sicr = SOCMON_ZAPM_SICR_RESET_VALUE;
+    for (unsigned r = 0; r < ZAPM_NREGS; r++)
+        m->reg[r] = ZAPM_REGINFO[r].reset;
     m->sic_left = 3;
     for (unsigned i = 0; i < SOCMON_ZAPM_MAX_SLOTS; i++) {
         zapm_slot *s = &m->slot[i];
         minmax_reset(s);
-        s->s_wr_minmax = s->s_rd_minmax = 0x0000FFFFu;
+        s->s_wr_minmax = s->s_rd_minmax = ZAPM_MINMAX_RESET;
         s->wr.is_read = 0;
         s->rd.is_read = 1;
         s->wr.rng = seed ^ (0x1000u + 2 * i);
@@ -85,10 +87,10 @@ void zapm_set_chan(zapm_model *m, unsigned slot, int is_read, double period, uin
 static void complete(zapm_model *m, zapm_slot *s, zapm_chan *c, int cnt)
 {
     zapm_txn *x = &c->q[c->head];
-    uint32_t sbit = c->is_read ? SOCMON_ZAPM_CR_RDLAT_START : SOCMON_ZAPM_CR_WRLAT_START;
-    uint32_t ebit = c->is_read ? SOCMON_ZAPM_CR_RDLAT_END : SOCMON_ZAPM_CR_WRLAT_END;
-    uint64_t start = (m->cr & sbit) ? x->accept : x->issue;
-    uint64_t stop = (m->cr & ebit) ? x->end - x->beats + 1 : x->end;
+    uint32_t sbit = c->is_read ? ZAPM_CR_RDLAT_START : ZAPM_CR_WRLAT_START;
+    uint32_t ebit = c->is_read ? ZAPM_CR_RDLAT_END : ZAPM_CR_WRLAT_END;
+    uint64_t start = (m->reg[ZAPM_REG_CTL] & sbit) ? x->accept : x->issue;
+    uint64_t stop = (m->reg[ZAPM_REG_CTL] & ebit) ? x->end - x->beats + 1 : x->end;
     uint64_t lat = stop - start;
     if (cnt) {
         if (c->is_read) {
@@ -175,8 +177,8 @@ static void chan_bulk(zapm_model *m, zapm_slot *s, zapm_chan *c, uint64_t T, int
     while (t_of(c, kd + 1) <= lim)
         kd++;
     uint64_t nb = kd - c->k + 1;
-    uint32_t ebit = c->is_read ? SOCMON_ZAPM_CR_RDLAT_END : SOCMON_ZAPM_CR_WRLAT_END;
-    uint64_t lc = (m->cr & ebit) ? L - c->beats + 1 : L;
+    uint32_t ebit = c->is_read ? ZAPM_CR_RDLAT_END : ZAPM_CR_WRLAT_END;
+    uint64_t lc = (m->reg[ZAPM_REG_CTL] & ebit) ? L - c->beats + 1 : L;
     if (cnt) {
         int r = c->is_read;
         s->mc[r ? SOCMON_ZAPM_RD_TXNS : SOCMON_ZAPM_WR_TXNS] += (uint32_t)nb;
@@ -246,7 +248,7 @@ static void reset_counters(zapm_model *m, int sampled_too)
         minmax_reset(s);
         if (sampled_too) {
             memset(s->smc, 0, sizeof s->smc);
-            s->s_wr_minmax = s->s_rd_minmax = 0x0000FFFFu;
+            s->s_wr_minmax = s->s_rd_minmax = ZAPM_MINMAX_RESET;
         }
     }
 }
@@ -260,7 +262,7 @@ static void latch(zapm_model *m)
         s->s_wr_minmax = s->wr_minmax;
         s->s_rd_minmax = s->rd_minmax;
     }
-    if (m->sicr & SOCMON_ZAPM_SICR_MCNTR_RST)
+    if (m->reg[ZAPM_REG_SICR] & ZAPM_SICR_MCNTR_RST)
         reset_counters(m, 0);
 }
 
@@ -268,16 +270,17 @@ static uint64_t sic_period(const zapm_model *m)
 {
     /* load-to-load period of the down-counter: SI plus the underflow, carry
      * and reload stages of the HDL counter (docs/zynq.md) */
-    return (uint64_t)m->si + 3;
+    return (uint64_t)m->reg[ZAPM_REG_SI_LOW] + 3;
 }
 
 static void sic_update(zapm_model *m)
 {
-    int run = (m->sicr & SOCMON_ZAPM_SICR_EN) && !(m->sicr & SOCMON_ZAPM_SICR_LOAD) &&
-              (m->cr & SOCMON_ZAPM_CR_MCNTR_EN);
+    uint32_t sicr = m->reg[ZAPM_REG_SICR];
+    int run = (sicr & ZAPM_SICR_EN) && !(sicr & ZAPM_SICR_LOAD) &&
+              (m->reg[ZAPM_REG_CTL] & ZAPM_CR_MCNTR_EN);
     if (m->sic_running && !run)
         m->sic_left = m->sic_next - m->now;
-    if (m->sicr & SOCMON_ZAPM_SICR_LOAD)
+    if (sicr & ZAPM_SICR_LOAD)
         m->sic_left = sic_period(m);
     if (!m->sic_running && run)
         m->sic_next = m->now + m->sic_left;
@@ -292,7 +295,7 @@ void zapm_advance_to(zapm_model *m, uint64_t T)
         run_all(m, m->sic_next);
         m->now = m->sic_next;
         latch(m);
-        m->is |= SOCMON_ZAPM_IXR_SIC_LAPSE;
+        m->reg[ZAPM_REG_IS] |= ZAPM_IXR_SIC_LAPSE;
         m->sic_next += sic_period(m);
     }
     run_all(m, T);
@@ -301,7 +304,7 @@ void zapm_advance_to(zapm_model *m, uint64_t T)
 
 int zapm_irq(const zapm_model *m)
 {
-    return (m->gie & 1u) && (m->is & m->ie) != 0;
+    return (m->reg[ZAPM_REG_GIE] & 1u) && (m->reg[ZAPM_REG_IS] & m->reg[ZAPM_REG_IE]) != 0;
 }
 
 static uint64_t gcc_value(const zapm_model *m)
@@ -339,19 +342,13 @@ static socmon_status apm_read(void *model, uint64_t off, uint32_t *val)
 {
     zapm_model *m = model;
     switch (off) {
-    case SOCMON_ZAPM_GCC_HIGH:
+    case A_ZAPM_GCC_HIGH:
         *val = m->gcc_width == 64 ? (uint32_t)(gcc_value(m) >> 32) : 0;
         return SOCMON_OK;
-    case SOCMON_ZAPM_GCC_LOW:
+    case A_ZAPM_GCC_LOW:
         *val = m->gcc_width ? (uint32_t)gcc_value(m) : 0;
         return SOCMON_OK;
-    case SOCMON_ZAPM_SI_LOW: *val = m->si; return SOCMON_OK;
-    case SOCMON_ZAPM_SICR: *val = m->sicr; return SOCMON_OK;
-    case SOCMON_ZAPM_GIE: *val = m->gie; return SOCMON_OK;
-    case SOCMON_ZAPM_IE: *val = m->ie; return SOCMON_OK;
-    case SOCMON_ZAPM_IS: *val = m->is; return SOCMON_OK;
-    case SOCMON_ZAPM_CTL: *val = m->cr & SOCMON_ZAPM_CR_READ_MASK; return SOCMON_OK;
-    case SOCMON_ZAPM_SR:
+    case A_ZAPM_SR:
         /* free-running register-clock count since the first SR read; the
          * model's register clock is its core clock */
         if (!m->sr_started) {
@@ -361,50 +358,40 @@ static socmon_status apm_read(void *model, uint64_t off, uint32_t *val)
         *val = (uint32_t)(m->now - m->sr_base);
         latch(m);
         return SOCMON_OK;
-    default: {
-        uint32_t *w = counter_word(m, off);
-        *val = w ? *w : 0;   /* undecoded addresses read 0, as AXI4-Lite slaves do */
+    default:
+        break;
+    }
+    int r = zapm_reg_index(off);
+    if (r >= 0) {
+        *val = socmon_reg_read(&ZAPM_REGINFO[r], &m->reg[r]);
         return SOCMON_OK;
     }
-    }
+    uint32_t *w = counter_word(m, off);
+    *val = w ? *w : 0;   /* undecoded addresses read 0, as AXI4-Lite slaves do */
+    return SOCMON_OK;
 }
 
+/* The access table does the storing (read-only, reserved and W1C bits);
+ * what follows is what a write sets in motion. */
 static socmon_status apm_write(void *model, uint64_t off, uint32_t v)
 {
     zapm_model *m = model;
-    switch (off) {
-    case SOCMON_ZAPM_SI_LOW:
-        m->si = v;
-        break;
-    case SOCMON_ZAPM_SICR:
-        m->sicr = v & (SOCMON_ZAPM_SICR_EN | SOCMON_ZAPM_SICR_LOAD | SOCMON_ZAPM_SICR_MCNTR_RST);
-        sic_update(m);
-        break;
-    case SOCMON_ZAPM_GIE:
-        m->gie = v & 1u;
-        break;
-    case SOCMON_ZAPM_IE:
-        m->ie = v & SOCMON_ZAPM_IXR_MASK;
-        break;
-    case SOCMON_ZAPM_IS:
-        m->is &= ~v;   /* write 1 to clear */
-        break;
-    case SOCMON_ZAPM_CTL:
-        if (m->gcc_running)
-            m->gcc_acc += m->now - m->gcc_start;
-        m->cr = v;
-        if (v & SOCMON_ZAPM_CR_MCNTR_RESET)
+    int r = zapm_reg_index(off);
+    if (r < 0)
+        return SOCMON_OK;   /* counters and undecoded addresses ignore writes */
+    if (r == ZAPM_REG_CTL && m->gcc_running)
+        m->gcc_acc += m->now - m->gcc_start;
+    m->reg[r] = socmon_reg_write(&ZAPM_REGINFO[r], m->reg[r], v);
+    if (r == ZAPM_REG_CTL) {
+        if (v & ZAPM_CR_MCNTR_RESET)
             reset_counters(m, 1);
-        if (v & SOCMON_ZAPM_CR_GCC_RESET)
+        if (v & ZAPM_CR_GCC_RESET)
             m->gcc_acc = 0;
-        m->gcc_running = m->gcc_width && (v & SOCMON_ZAPM_CR_GCC_EN) &&
-                         !(v & SOCMON_ZAPM_CR_GCC_RESET);
+        m->gcc_running = m->gcc_width && (v & ZAPM_CR_GCC_EN) && !(v & ZAPM_CR_GCC_RESET);
         m->gcc_start = m->now;
-        sic_update(m);
-        break;
-    default:
-        break;   /* read-only or undecoded: ignored */
     }
+    if (r == ZAPM_REG_CTL || r == ZAPM_REG_SICR)
+        sic_update(m);
     return SOCMON_OK;
 }
 

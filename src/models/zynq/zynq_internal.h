@@ -42,7 +42,7 @@ typedef struct zapm_model {
     unsigned nslots, bus_width;
     int gcc_width;
     uint64_t now;                   /* core clock cycles */
-    uint32_t cr, sicr, si, gie, ie, is;
+    uint32_t reg[ZAPM_NREGS];       /* ZAPM_REGINFO's registers (GCC and SR computed) */
     /* sample interval counter */
     int sic_running;
     uint64_t sic_next, sic_left;
@@ -64,8 +64,8 @@ int zapm_irq(const zapm_model *m);
 extern const socmon_regmodel_ops zapm_regops;
 
 typedef struct za9_model {
-    uint32_t evcnt[SOCMON_ZA9_NCOUNTERS], evtype[SOCMON_ZA9_NCOUNTERS];
-    uint32_t ccnt, pmcr, cnten, inten, ovs, userenr;
+    uint32_t reg[ZA9_NREGS];        /* ZA9_REGINFO's registers: counters, types, PMOVSR, PMCR... */
+    uint32_t cnten, inten;          /* behind the SET/CLR pairs */
     int locked;
     socmon_zynq_cpu_profile prof;
     double active_frac;             /* fractional non-idle cycles carried over */

@@ -314,9 +314,9 @@ socmon_status socmon_zynq_pmu_poke(socmon_zynq_soc *soc, unsigned core, unsigned
         return socmon_fail(SOCMON_ERANGE, "core %u out of range 0..%u", core,
                            SOCMON_ZYNQ_NCORES - 1);
     if (n == 31)
-        soc->pmu[core].ccnt = v;
+        soc->pmu[core].reg[ZA9_REG_CCNTR] = v;
     else if (n < SOCMON_ZA9_NCOUNTERS)
-        soc->pmu[core].evcnt[n] = v;
+        soc->pmu[core].reg[ZA9_REG_EVCNTR0 + n] = v;
     else
         return socmon_fail(SOCMON_ERANGE, "pmu counter %u invalid (0..5, or 31 for CCNT)", n);
     return SOCMON_OK;

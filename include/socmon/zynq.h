@@ -1,0 +1,181 @@
+/* Zynq-7000 monitors: socmon's register-accurate model of an AXI Performance
+ * Monitor (PL) and the two Cortex-A9 PMUs (PS), and socmon's drivers for them.
+ *
+ * The model answers on a socmon_bus exactly as the silicon answers on the
+ * AXI/APB bus: map it onto a model bus (socmon_bus_model_new), and any driver
+ * that reaches registers through socmon_bus_read32/write32 runs against it,
+ * socmon's own (below) or yours (for example Xilinx's standalone xaxipmon
+ * driver through a Xil_In32/Xil_Out32 shim over the bus). The traffic and CPU
+ * knobs say what the model counts, so a test can check that a driver reads
+ * what the configured traffic implies. Register map and behaviour:
+ * docs/zynq.md.
+ *
+ * Every function that can fail returns a socmon_status and leaves a message
+ * naming the bad value (socmon_errmsg()). */
+#ifndef SOCMON_ZYNQ_H
+#define SOCMON_ZYNQ_H
+
+#include "socmon/export.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include "socmon/bus.h"
+#include "socmon/device.h"
+#include "socmon/status.h"
+
+SOCMON_BEGIN_DECLS
+
+/* ==== the model ==== */
+
+#define SOCMON_ZYNQ_NCORES 2u                        /* Cortex-A9 cores of a Zynq-7000 */
+#define SOCMON_ZYNQ_APM_DEFAULT_BASE 0x43C00000ull   /* first GP0 PL peripheral address */
+
+/* Traffic of one monitored AXI slot. Rates of 0 mean no traffic in that
+ * direction. lat_ns is the address-accept to last-data latency the slave
+ * gives an unloaded transaction; each transaction draws its latency
+ * uniformly from [lat_ns - lat_jitter_ns, lat_ns + lat_jitter_ns]. */
+typedef struct socmon_zynq_traffic {
+    double wr_mbps;            /* 1 MB = 1e6 bytes; 0 or 0.001..1e6 */
+    double rd_mbps;
+    uint32_t burst_bytes;      /* bytes per transaction: 1..256 beats of the bus width */
+    double lat_ns;             /* (0, 1e6] */
+    double lat_jitter_ns;      /* 0..lat_ns */
+} socmon_zynq_traffic;
+
+/* What one Cortex-A9 core does, as rates per non-idle cycle. */
+typedef struct socmon_zynq_cpu_profile {
+    double util;               /* fraction of cycles not in WFI, 0..1 */
+    double ipc;                /* instructions through rename per non-idle cycle, 0..4 */
+    double ldst_per_inst;      /* L1D accesses per instruction, 0..2 */
+    double store_frac;         /* fraction of those that are stores, 0..1 */
+    double l1d_miss;           /* refills per L1D access, 0..1 */
+    double stall_per_miss;     /* data-side stall cycles per refill, 0..1000 */
+    double wstall_per_store;   /* write stall cycles per store, 0..1000 */
+    double br_per_inst;        /* 0..1 */
+    double br_miss;            /* mispredictions per branch, 0..1 */
+} socmon_zynq_cpu_profile;
+
+/* What the model is: its shape, clocks, addresses and default traffic. */
+typedef struct socmon_zynq_desc {
+    unsigned nslots;                     /* 1..8 monitored AXI slots */
+    double apm_hz;                       /* APM core clock (1e6..1e9): latencies count in it */
+    unsigned bus_width_bytes;            /* data width of the monitored ports: 4..128 */
+    int gcc_width;                       /* global clock counter: 0 (absent, as the v5.0
+                                            Profile HDL), 32 or 64 */
+    double cpu_hz;                       /* Cortex-A9 clock, 1e6..4e9 */
+    uint64_t apm_base;                   /* where socmon_zynq_soc_map puts the APM */
+    uint64_t pmu_base[SOCMON_ZYNQ_NCORES];/* and each core's PMU window */
+    uint64_t seed;                       /* for latency draws: runs repeat exactly */
+    socmon_zynq_traffic traffic;         /* the configured traffic, for every slot */
+} socmon_zynq_desc;
+
+/* 5 slots (HP0..HP3 + ACP, as the SPM design), 64-bit ports at 200 MHz, 64-bit
+ * GCC, 400 MB/s write and 800 MB/s read per slot, 128-byte bursts, 250 ns, no
+ * jitter, A9 at 666.67 MHz, APM at SOCMON_ZYNQ_APM_DEFAULT_BASE, PMUs at
+ * 0xF8891000 and 0xF8893000. */
+void socmon_zynq_desc_default(socmon_zynq_desc *d);
+/* SOCMON_ERANGE (or EINVAL for NULL) naming the first field out of range. */
+socmon_status socmon_zynq_desc_check(const socmon_zynq_desc *d);
+
+typedef struct socmon_zynq_soc socmon_zynq_soc;
+
+/* A model at time 0 with every register at its reset value and no traffic
+ * until socmon_zynq_soc_start (or set_traffic/set_cpu). d is copied. */
+socmon_status socmon_zynq_soc_new(const socmon_zynq_desc *d, socmon_zynq_soc **out);
+void socmon_zynq_soc_free(socmon_zynq_soc *soc);
+const socmon_zynq_desc *socmon_zynq_soc_desc(const socmon_zynq_soc *soc);
+/* Maps the APM window (64 KiB at apm_base) and both PMU windows (4 KiB each)
+ * onto a bus made by socmon_bus_model_new. The model must outlive the bus's
+ * use of it. Fails if a window overlaps one already mapped. */
+socmon_status socmon_zynq_soc_map(socmon_zynq_soc *soc, socmon_bus *model_bus);
+
+/* Workloads, NULL-terminated; [0] ("mixed") is the default.
+ *   mixed   250 ms phases: compute-bound, memory-bound, idle, repeating
+ *   steady  the configured traffic on every slot and a constant CPU load
+ *   idle    no traffic, both cores almost always in WFI */
+const char *const *socmon_zynq_workloads(void);
+/* Starts a workload (NULL: the default) now; duration_ns 0 never finishes.
+ * SOCMON_ENOENT for an unknown name. */
+socmon_status socmon_zynq_soc_start(socmon_zynq_soc *soc, const char *workload,
+                                    uint64_t duration_ns);
+/* Runs the model ns nanoseconds of simulated time; *done (may be NULL) says
+ * whether the workload has finished. SOCMON_ERANGE past 1e17 ns. */
+socmon_status socmon_zynq_soc_advance(socmon_zynq_soc *soc, uint64_t ns, int *done);
+uint64_t socmon_zynq_soc_now_ns(const socmon_zynq_soc *soc);
+
+/* Knobs: one slot's traffic (0..nslots-1) or one core's activity (0..1)
+ * from now on, replacing what the workload set until its next phase.
+ * SOCMON_ERANGE naming the bad field. */
+socmon_status socmon_zynq_soc_set_traffic(socmon_zynq_soc *soc, unsigned slot,
+                                          const socmon_zynq_traffic *tr);
+socmon_status socmon_zynq_soc_set_cpu(socmon_zynq_soc *soc, unsigned core,
+                                      const socmon_zynq_cpu_profile *p);
+
+/* Interrupt outputs, for interrupt-driven drivers: APM IRQ = GIE & |(IS & IE);
+ * PMU IRQ = |(PMOVSR & PMINTEN). */
+int socmon_zynq_apm_irq(const socmon_zynq_soc *soc);
+int socmon_zynq_pmu_irq(const socmon_zynq_soc *soc, unsigned core);
+
+/* ==== socmon's drivers ====
+ * Each makes a socmon_device whose counters socmon reads, samples and turns
+ * into metrics (metrics/zynq.json). They program the block when created and
+ * only read afterwards; the bus is not owned and must outlive the device. */
+
+/* AXI Performance Monitor in Profile mode. */
+typedef struct socmon_zapm_config {
+    unsigned nslots;            /* 1..8 monitored slots */
+    double clock_hz;            /* APM core clock (> 0): bounds counter rates */
+    unsigned bus_width_bytes;   /* widest monitored port (0: 8), for the byte counters' rate */
+} socmon_zapm_config;
+
+/* Cortex-A9 PMUs. */
+#define SOCMON_ZA9_MAX_CORES 4u
+#define SOCMON_ZA9_MAX_EVENTS 6u   /* event counters of an A9 PMU */
+typedef struct socmon_za9_config {
+    unsigned ncores;                         /* 1..4 */
+    uint64_t bases[SOCMON_ZA9_MAX_CORES];    /* memory-mapped PMU window per core */
+    unsigned nevents;                        /* 0..6 */
+    uint8_t events[SOCMON_ZA9_MAX_EVENTS];   /* A9 event numbers, distinct */
+    int ccnt_div64;                          /* PMCR.D: CCNT counts every 64th cycle */
+    double cpu_hz;                           /* > 0 */
+} socmon_za9_config;
+
+/* The SPA monitor framework's programming: INST_RENAME, L1D refill, L1D
+ * access, DCACHE_DEP_STALL, MEM_WRITE_STALL, BR_MIS_PRED; 2 cores at the
+ * Zynq-7000 bases, no divider. */
+void socmon_za9_config_spa(socmon_za9_config *cfg, double cpu_hz);
+
+/* The APM at base: resets the counters, sets SPA's latency points (address
+ * accept to last data), turns reset-on-sample off so counters run free
+ * (consumers take deltas), enables counting. Counters per slot, instance
+ * "slotN": wr_bytes, wr_txns, wr_lat, rd_bytes, rd_txns, rd_lat (32-bit); a
+ * device read latches them all at once through the sample register. Params:
+ * apm_clock_hz, bus_width_bytes. SOCMON_ERANGE for a bad config, or the bus's
+ * error. */
+socmon_status socmon_zapm_device_new(socmon_bus *bus, uint64_t base, const socmon_zapm_config *cfg,
+                                     socmon_device **out);
+/* The PMUs at cfg->bases: unlocks each window, stops and clears every counter
+ * and interrupt, selects the events, resets and enables. Counters per core,
+ * instance "cpuN": ccnt, then one per event named for it ("inst_rename",
+ * 32-bit). Params: cpu_clock_hz, ref_clock_hz (cpu/2, the A9 global timer),
+ * pmu_ccnt_div. SOCMON_ENOENT for a number that is not an A9 event, EIO if
+ * a window stays locked. */
+socmon_status socmon_za9_device_new(socmon_bus *bus, const socmon_za9_config *cfg,
+                                    socmon_device **out);
+/* Both on one device, as the "zynq" target builds it: the APM's counters,
+ * then the cores', so one sample holds PL and PS with one timestamp. Params of
+ * both. */
+socmon_status socmon_zynq_device_new(socmon_bus *bus, uint64_t apm_base,
+                                     const socmon_zapm_config *apm, const socmon_za9_config *pmu,
+                                     socmon_device **out);
+/* The PMU counters through Linux perf_event instead of the window (for
+ * software on the Zynq's own cores; 64-bit counts, bases ignored).
+ * SOCMON_ENOTSUP except on Arm Linux. */
+socmon_status socmon_za9_perf_device_new(const socmon_za9_config *cfg, socmon_device **out);
+
+/* The register window of an APM bound to Linux's uio_xilinx_apm driver: map 0
+ * of /dev/uioN, addresses 0..0xFFFF. */
+socmon_status socmon_zapm_bus_uio(const char *uio_path, socmon_bus **out);
+
+SOCMON_END_DECLS
+#endif

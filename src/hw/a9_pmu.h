@@ -1,0 +1,141 @@
+/* Cortex-A9 PMU (ARMv7 PMUv1) through its memory-mapped (debug APB) window,
+ * as on the Zynq-7000: every register-level fact, once.
+ *
+ * Included by the driver (src/drivers/zynq) and by the model
+ * (src/models/zynq); neither includes the other. Holds the window layout, the
+ * Zynq-7000 bases, PMCR's fields and reset value, the counter-bit layout of
+ * the enable/overflow registers, the CoreSight lock, the access table of the
+ * registers with plain behaviour, and the events the SPA framework programs.
+ *
+ * Sources (docs/zynq.md, "Sources"), from ../shared/specs/xilinx_apm_pmu.md:
+ *  - §5.1 (Zynq-7000 PMU headers derived from UG585, Linux perf_event_v7.c,
+ *    QEMU cortex_a9_initfn, A9 TRM Table 11-2): offsets, bases 0xF8891000 and
+ *    0xF8893000, PMCR reset 0x41093000 (IMP 0x41, IDCODE 0x09, N = 6), the
+ *    writable PMCR mask 0x3F, P and C read as zero, PMOVSR write-1-to-clear;
+ *  - CoreSight: the lock key 0xC5ACCE55 and PMDEVTYPE 0x16 are the standard
+ *    CoreSight values (the spec marks the key as not re-verified);
+ *  - §5.2 / §4 (A9 TRM Table 11-6, SPA Table 4): the SPA event numbers. */
+#ifndef SOCMON_HW_A9_PMU_H
+#define SOCMON_HW_A9_PMU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hw/regfields.h"
+
+#define SOCMON_ZA9_WINDOW        0x1000u
+#define SOCMON_ZA9_CPU0_BASE     0xF8891000ull
+#define SOCMON_ZA9_CPU1_BASE     0xF8893000ull
+#define SOCMON_ZA9_NCOUNTERS     6u         /* event counters per core: PMCR.N */
+
+/* ---- registers (spec §5.1, memory-mapped offsets) ---- */
+SM_REG32(ZA9_PMXEVCNTR0, 0x000)   /* event counter n at 0x000 + 4n */
+SM_REG32(ZA9_PMCCNTR, 0x07C)
+SM_REG32(ZA9_PMXEVTYPER0, 0x400)  /* event type n at 0x400 + 4n */
+SM_REG32(ZA9_PMCNTENSET, 0xC00)
+SM_REG32(ZA9_PMCNTENCLR, 0xC20)
+SM_REG32(ZA9_PMINTENSET, 0xC40)
+SM_REG32(ZA9_PMINTENCLR, 0xC60)
+SM_REG32(ZA9_PMOVSR, 0xC80)
+SM_REG32(ZA9_PMSWINC, 0xCA0)
+SM_REG32(ZA9_PMCR, 0xE04)
+SM_REG32(ZA9_PMUSERENR, 0xE08)
+SM_REG32(ZA9_PMLAR, 0xFB0)        /* CoreSight lock access */
+SM_REG32(ZA9_PMLSR, 0xFB4)
+SM_REG32(ZA9_PMAUTHSTATUS, 0xFB8)
+SM_REG32(ZA9_PMDEVTYPE, 0xFCC)
+
+static inline uint32_t za9_pmxevcntr(unsigned n)
+{
+    return A_ZA9_PMXEVCNTR0 + 4u * n;
+}
+static inline uint32_t za9_pmxevtyper(unsigned n)
+{
+    return A_ZA9_PMXEVTYPER0 + 4u * n;
+}
+
+/* PMCR: E enables; P and C are write-only actions (reset the event counters,
+ * the cycle counter) and read 0; D makes CCNT count every 64th cycle. */
+SM_FIELD(ZA9_PMCR, E, 0, 1)
+SM_FIELD(ZA9_PMCR, P, 1, 1)
+SM_FIELD(ZA9_PMCR, C, 2, 1)
+SM_FIELD(ZA9_PMCR, D, 3, 1)
+SM_FIELD(ZA9_PMCR, X, 4, 1)
+SM_FIELD(ZA9_PMCR, DP, 5, 1)
+SM_FIELD(ZA9_PMCR, N, 11, 5)
+SM_FIELD(ZA9_PMCR, IDCODE, 16, 8)
+SM_FIELD(ZA9_PMCR, IMP, 24, 8)
+#define ZA9_PMCR_E        0x01u
+#define ZA9_PMCR_P        0x02u
+#define ZA9_PMCR_C        0x04u
+#define ZA9_PMCR_D        0x08u
+#define ZA9_PMCR_X        0x10u
+#define ZA9_PMCR_DP       0x20u
+#define ZA9_PMCR_WMASK    0x3Fu          /* ARMV7_PMNC_MASK */
+#define ZA9_PMCR_RESET    0x41093000u
+
+/* PMCNTEN*, PMINTEN*, PMOVSR: bit 31 is CCNT, bits 0..5 the event counters. */
+#define ZA9_CCNT_BIT      0x80000000u
+#define ZA9_CNT_MASK      (ZA9_CCNT_BIT | 0x3Fu)
+
+#define ZA9_LAR_KEY       0xC5ACCE55u
+SM_FIELD(ZA9_PMLSR, SLI, 0, 1)           /* lock implemented */
+SM_FIELD(ZA9_PMLSR, SLK, 1, 1)           /* locked: memory-mapped writes ignored */
+#define ZA9_PMLSR_SLI     0x1u
+#define ZA9_PMLSR_SLK     0x2u
+#define ZA9_DEVTYPE       0x16u          /* performance monitor, processor */
+
+/* ---- access table ----
+ * The registers with plain behaviour, in ZA9_REG_* order: the counters and
+ * event types (plain storage; the model counts into the counters), PMOVSR
+ * (write-1-to-clear), PMCR (reset 0x41093000; bits 31:6 read-only), PMUSERENR
+ * (bit 0), PMAUTHSTATUS (reads 0) and PMDEVTYPE (read-only 0x16). Special,
+ * and so not here: the SET/CLR pairs, PMSWINC (an action), PMLAR (the key)
+ * and PMLSR (the lock state). P and C of PMCR are actions the model clears
+ * after acting on them. */
+enum {
+    ZA9_REG_EVCNTR0 = 0,
+    ZA9_REG_CCNTR = ZA9_REG_EVCNTR0 + SOCMON_ZA9_NCOUNTERS,
+    ZA9_REG_EVTYPER0,
+    ZA9_REG_OVSR = ZA9_REG_EVTYPER0 + SOCMON_ZA9_NCOUNTERS,
+    ZA9_REG_CR,
+    ZA9_REG_USERENR,
+    ZA9_REG_AUTHSTATUS,
+    ZA9_REG_DEVTYPE,
+    ZA9_NREGS
+};
+#define ZA9_EVCNTR_INFO(n) [ZA9_REG_EVCNTR0 + n] = {"PMXEVCNTR" #n, 0x000u + 4u * n, 0, 0, 0, 0, 0}
+#define ZA9_EVTYPER_INFO(n) \
+    [ZA9_REG_EVTYPER0 + n] = {"PMXEVTYPER" #n, 0x400u + 4u * n, 0, 0, 0, 0, ~0xFFu}
+static const socmon_reginfo ZA9_REGINFO[ZA9_NREGS] SM_UNUSED = {
+    ZA9_EVCNTR_INFO(0), ZA9_EVCNTR_INFO(1), ZA9_EVCNTR_INFO(2),
+    ZA9_EVCNTR_INFO(3), ZA9_EVCNTR_INFO(4), ZA9_EVCNTR_INFO(5),
+    [ZA9_REG_CCNTR] = {"PMCCNTR", A_ZA9_PMCCNTR, 0, 0, 0, 0, 0},
+    ZA9_EVTYPER_INFO(0), ZA9_EVTYPER_INFO(1), ZA9_EVTYPER_INFO(2),
+    ZA9_EVTYPER_INFO(3), ZA9_EVTYPER_INFO(4), ZA9_EVTYPER_INFO(5),
+    [ZA9_REG_OVSR] = {"PMOVSR", A_ZA9_PMOVSR, 0, 0, ZA9_CNT_MASK, 0, ~ZA9_CNT_MASK},
+    [ZA9_REG_CR] = {"PMCR", A_ZA9_PMCR, ZA9_PMCR_RESET, ~ZA9_PMCR_WMASK, 0, 0, 0},
+    [ZA9_REG_USERENR] = {"PMUSERENR", A_ZA9_PMUSERENR, 0, 0, 0, 0, ~1u},
+    [ZA9_REG_AUTHSTATUS] = {"PMAUTHSTATUS", A_ZA9_PMAUTHSTATUS, 0, 0, 0, 0, 0xFFFFFFFFu},
+    [ZA9_REG_DEVTYPE] = {"PMDEVTYPE", A_ZA9_PMDEVTYPE, ZA9_DEVTYPE, 0xFFFFFFFFu, 0, 0, 0},
+};
+
+/* Index of the register at byte offset off in ZA9_REGINFO, or -1. */
+static inline int za9_reg_index(uint64_t off)
+{
+    const socmon_reginfo *ri =
+        off < SOCMON_ZA9_WINDOW ? socmon_reginfo_find(ZA9_REGINFO, ZA9_NREGS, (uint32_t)off)
+                                : NULL;
+    return ri ? (int)(ri - ZA9_REGINFO) : -1;
+}
+
+/* The Cortex-A9 events the SPA monitor framework programs (SPA Table 4 and
+ * the sixth counter Vitis adds, spec §4). */
+#define ZA9_EV_L1D_REFILL      0x03u
+#define ZA9_EV_L1D_ACCESS      0x04u
+#define ZA9_EV_BR_MIS_PRED     0x10u
+#define ZA9_EV_DCACHE_STALL    0x61u
+#define ZA9_EV_INST_RENAME     0x68u
+#define ZA9_EV_MEM_WRITE_STALL 0x81u
+
+#endif
