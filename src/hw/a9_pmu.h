@@ -65,13 +65,7 @@ SM_FIELD(ZA9_PMCR, DP, 5, 1)
 SM_FIELD(ZA9_PMCR, N, 11, 5)
 SM_FIELD(ZA9_PMCR, IDCODE, 16, 8)
 SM_FIELD(ZA9_PMCR, IMP, 24, 8)
-#define ZA9_PMCR_E        0x01u
-#define ZA9_PMCR_P        0x02u
-#define ZA9_PMCR_C        0x04u
-#define ZA9_PMCR_D        0x08u
-#define ZA9_PMCR_X        0x10u
-#define ZA9_PMCR_DP       0x20u
-#define ZA9_PMCR_WMASK    0x3Fu          /* ARMV7_PMNC_MASK */
+#define ZA9_PMCR_WMASK    0x3Fu          /* E..DP: the writable bits (ARMV7_PMNC_MASK) */
 #define ZA9_PMCR_RESET    0x41093000u
 
 /* PMCNTEN*, PMINTEN*, PMOVSR: bit 31 is CCNT, bits 0..5 the event counters. */
@@ -81,8 +75,6 @@ SM_FIELD(ZA9_PMCR, IMP, 24, 8)
 #define ZA9_LAR_KEY       0xC5ACCE55u
 SM_FIELD(ZA9_PMLSR, SLI, 0, 1)           /* lock implemented */
 SM_FIELD(ZA9_PMLSR, SLK, 1, 1)           /* locked: memory-mapped writes ignored */
-#define ZA9_PMLSR_SLI     0x1u
-#define ZA9_PMLSR_SLK     0x2u
 #define ZA9_DEVTYPE       0x16u          /* performance monitor, processor */
 
 /* ---- access table ----

@@ -56,32 +56,18 @@ SM_FIELD(ZAPM_CTL, RDLAT_START, 6, 1)
 SM_FIELD(ZAPM_CTL, RDLAT_END, 7, 1)
 SM_FIELD(ZAPM_CTL, GCC_EN, 16, 1)
 SM_FIELD(ZAPM_CTL, GCC_RESET, 17, 1)
-/* The same bits as constants (SM_FIELD masks are not constant expressions). */
-#define ZAPM_CR_MCNTR_EN     0x00000001u
-#define ZAPM_CR_MCNTR_RESET  0x00000002u
-#define ZAPM_CR_EXTTRIG      0x00000004u
-#define ZAPM_CR_IDFILTER     0x00000008u
-#define ZAPM_CR_WRLAT_START  0x00000010u
-#define ZAPM_CR_WRLAT_END    0x00000020u
-#define ZAPM_CR_RDLAT_START  0x00000040u
-#define ZAPM_CR_RDLAT_END    0x00000080u
-#define ZAPM_CR_GCC_EN       0x00010000u
-#define ZAPM_CR_GCC_RESET    0x00020000u
 /* Bits a count-only configuration (no event log) decodes and reads back. */
 #define ZAPM_CR_READ_MASK    0x000300FFu
 /* SPA's latency: address accept to last data beat. */
-#define ZAPM_CR_SPA_LATENCY  (ZAPM_CR_WRLAT_START | ZAPM_CR_RDLAT_START)
+#define ZAPM_CR_SPA_LATENCY  (R_ZAPM_CTL_WRLAT_START_MASK | R_ZAPM_CTL_RDLAT_START_MASK)
 
 /* Sample interval control (spec §1.4). LOAD is a level: the down-counter
  * reloads while it is set. MCNTR_RST: each sample also clears the counters. */
 SM_FIELD(ZAPM_SICR, EN, 0, 1)
 SM_FIELD(ZAPM_SICR, LOAD, 1, 1)
 SM_FIELD(ZAPM_SICR, MCNTR_RST, 8, 1)
-#define ZAPM_SICR_EN         0x001u
-#define ZAPM_SICR_LOAD       0x002u
-#define ZAPM_SICR_MCNTR_RST  0x100u
-#define ZAPM_SICR_RESET      0x100u
-#define ZAPM_SICR_MASK       (ZAPM_SICR_EN | ZAPM_SICR_LOAD | ZAPM_SICR_MCNTR_RST)
+#define ZAPM_SICR_RESET      0x100u       /* MCNTR_RST set */
+#define ZAPM_SICR_DECODED    0x103u       /* EN, LOAD, MCNTR_RST; the rest reads 0 */
 
 /* Interrupt bits as the model places them today: HDL Intr_In = {FIFO_full,
  * sample_lapse} on bits [1:0]. Spec §1.6 (revised) finds the Profile-mode
@@ -107,7 +93,7 @@ static const socmon_reginfo ZAPM_REGINFO[ZAPM_NREGS] SM_UNUSED = {
     [ZAPM_REG_GCC_LOW] = {"GCC_LOW", A_ZAPM_GCC_LOW, 0, 0xFFFFFFFFu, 0, 0, 0},
     [ZAPM_REG_SI_HIGH] = {"SI_HIGH", A_ZAPM_SI_HIGH, 0, 0, 0, 0, 0xFFFFFFFFu},
     [ZAPM_REG_SI_LOW] = {"SI_LOW", A_ZAPM_SI_LOW, 0, 0, 0, 0, 0},
-    [ZAPM_REG_SICR] = {"SICR", A_ZAPM_SICR, ZAPM_SICR_RESET, 0, 0, 0, ~ZAPM_SICR_MASK},
+    [ZAPM_REG_SICR] = {"SICR", A_ZAPM_SICR, ZAPM_SICR_RESET, 0, 0, 0, ~ZAPM_SICR_DECODED},
     [ZAPM_REG_SR] = {"SR", A_ZAPM_SR, 0, 0xFFFFFFFFu, 0, 0, 0},
     [ZAPM_REG_GIE] = {"GIE", A_ZAPM_GIE, 0, 0, 0, 0, ~1u},
     [ZAPM_REG_IE] = {"IE", A_ZAPM_IE, 0, 0, 0, 0, ~ZAPM_IXR_MASK},

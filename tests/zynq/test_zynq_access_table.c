@@ -128,9 +128,9 @@ static void test_apm_is_is_write_one_to_clear(void **state)
     const uint64_t b = f->d.apm_base;
     /* a sample-interval lapse sets IS; stop the counter so it stays put */
     wr(f, b + A_ZAPM_SI_LOW, 10);
-    wr(f, b + A_ZAPM_SICR, ZAPM_SICR_LOAD);
-    wr(f, b + A_ZAPM_CTL, ZAPM_CR_MCNTR_EN);
-    wr(f, b + A_ZAPM_SICR, ZAPM_SICR_EN);
+    wr(f, b + A_ZAPM_SICR, R_ZAPM_SICR_LOAD_MASK);
+    wr(f, b + A_ZAPM_CTL, R_ZAPM_CTL_MCNTR_EN_MASK);
+    wr(f, b + A_ZAPM_SICR, R_ZAPM_SICR_EN_MASK);
     assert_int_equal(socmon_zynq_soc_advance(f->soc, 1000, NULL), SOCMON_OK);
     wr(f, b + A_ZAPM_CTL, 0);
     uint32_t is = rd(f, b + A_ZAPM_IS);
@@ -165,7 +165,7 @@ static void test_pmu_reset_values_and_masks(void **state)
         wr(f, b + ri->addr, 0xFFFFFFFFu);
         uint32_t want = expect_after(ri, old, 0xFFFFFFFFu);
         if (r == ZA9_REG_CR)
-            want &= ~(ZA9_PMCR_P | ZA9_PMCR_C);   /* actions: done, then read 0 */
+            want &= ~(R_ZA9_PMCR_P_MASK | R_ZA9_PMCR_C_MASK);   /* actions: done, then read 0 */
         uint32_t now = rd(f, b + ri->addr);
         assert_int_equal(now, want);
         wr(f, b + ri->addr, 0);
@@ -190,7 +190,7 @@ static void test_pmu_ovsr_is_write_one_to_clear(void **state)
     assert_int_equal(socmon_zynq_pmu_poke(f->soc, 0, 0, 0xFFFFFFF0u), SOCMON_OK);
     wr(f, b + za9_pmxevtyper(0), 0x11);   /* CPU_CYCLES: one per active cycle */
     wr(f, b + A_ZA9_PMCNTENSET, ZA9_CCNT_BIT | 1u);
-    wr(f, b + A_ZA9_PMCR, ZA9_PMCR_E);
+    wr(f, b + A_ZA9_PMCR, R_ZA9_PMCR_E_MASK);
     assert_int_equal(socmon_zynq_soc_advance(f->soc, 1000, NULL), SOCMON_OK);
     wr(f, b + A_ZA9_PMCR, 0);
     assert_int_equal(rd(f, b + A_ZA9_PMOVSR), ZA9_CCNT_BIT | 1u);
@@ -206,18 +206,19 @@ static void test_pmu_table_writes_need_the_unlock(void **state)
 {
     fx *f = *state;
     const uint64_t b = f->d.pmu_base[0];
-    wr(f, b + A_ZA9_PMCR, ZA9_PMCR_E | ZA9_PMCR_D);
+    wr(f, b + A_ZA9_PMCR, R_ZA9_PMCR_E_MASK | R_ZA9_PMCR_D_MASK);
     wr(f, b + za9_pmxevcntr(3), 77);
     assert_int_equal(rd(f, b + A_ZA9_PMCR), 0x41093000u);
     assert_int_equal(rd(f, b + za9_pmxevcntr(3)), 0);
-    assert_int_equal(rd(f, b + A_ZA9_PMLSR), ZA9_PMLSR_SLI | ZA9_PMLSR_SLK);
+    assert_int_equal(rd(f, b + A_ZA9_PMLSR), R_ZA9_PMLSR_SLI_MASK | R_ZA9_PMLSR_SLK_MASK);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_apm_reset_values_and_masks, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_apm_read_only_registers_ignore_writes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_apm_read_only_registers_ignore_writes, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_apm_is_is_write_one_to_clear, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pmu_reset_values_and_masks, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pmu_ovsr_is_write_one_to_clear, setup, teardown),

@@ -119,7 +119,7 @@ static void test_disabled_counts_nothing(void **state)
     traffic(f, 0, 400, 800, 250);
     cycles(f, 10000);
     assert_int_equal(socmon_zynq_apm_peek(f->soc, SOCMON_ZAPM_WR_TXNS), 0);
-    wr(f, A_ZAPM_CTL, ZAPM_CR_MCNTR_EN | ZAPM_CR_SPA_LATENCY);
+    wr(f, A_ZAPM_CTL, R_ZAPM_CTL_MCNTR_EN_MASK | ZAPM_CR_SPA_LATENCY);
     cycles(f, 6400);
     /* one write every 64 cycles */
     uint32_t n = socmon_zynq_apm_peek(f->soc, SOCMON_ZAPM_WR_TXNS);
@@ -133,7 +133,7 @@ static void test_sample_read_latches(void **state)
 {
     fx *f = *state;
     wr(f, A_ZAPM_SICR, 0);   /* no reset on sample */
-    wr(f, A_ZAPM_CTL, ZAPM_CR_MCNTR_EN | ZAPM_CR_SPA_LATENCY);
+    wr(f, A_ZAPM_CTL, R_ZAPM_CTL_MCNTR_EN_MASK | ZAPM_CR_SPA_LATENCY);
     traffic(f, 0, 400, 800, 250);
     cycles(f, 5000);
     uint32_t live = rd(f, socmon_zapm_mc_offset(SOCMON_ZAPM_WR_BYTES));
@@ -158,7 +158,7 @@ static void test_reset_on_sample(void **state)
 {
     fx *f = *state;
     /* SICR keeps its reset value 0x100: every sample also clears the live counters */
-    wr(f, A_ZAPM_CTL, ZAPM_CR_MCNTR_EN | ZAPM_CR_SPA_LATENCY);
+    wr(f, A_ZAPM_CTL, R_ZAPM_CTL_MCNTR_EN_MASK | ZAPM_CR_SPA_LATENCY);
     traffic(f, 0, 400, 0, 250);
     cycles(f, 6400);
     uint32_t before = rd(f, socmon_zapm_mc_offset(SOCMON_ZAPM_WR_TXNS));
@@ -172,13 +172,13 @@ static void test_reset_bit_is_a_level(void **state)
 {
     fx *f = *state;
     wr(f, A_ZAPM_SICR, 0);
-    wr(f, A_ZAPM_CTL, ZAPM_CR_MCNTR_EN | ZAPM_CR_SPA_LATENCY);
+    wr(f, A_ZAPM_CTL, R_ZAPM_CTL_MCNTR_EN_MASK | ZAPM_CR_SPA_LATENCY);
     traffic(f, 0, 400, 800, 250);
     cycles(f, 5000);
     (void)rd(f, A_ZAPM_SR);
     assert_true(rd(f, socmon_zapm_smc_offset(SOCMON_ZAPM_RD_BYTES)) > 0);
     /* held in reset: live and sampled counters read 0 however long it lasts */
-    wr(f, A_ZAPM_CTL, ZAPM_CR_MCNTR_EN | ZAPM_CR_MCNTR_RESET);
+    wr(f, A_ZAPM_CTL, R_ZAPM_CTL_MCNTR_EN_MASK | R_ZAPM_CTL_MCNTR_RESET_MASK);
     assert_int_equal(rd(f, socmon_zapm_smc_offset(SOCMON_ZAPM_RD_BYTES)), 0);
     cycles(f, 5000);
     (void)rd(f, A_ZAPM_SR);
@@ -188,7 +188,7 @@ static void test_reset_bit_is_a_level(void **state)
     }
     assert_int_equal(rd(f, socmon_zapm_wr_minmax_offset(0)), 0x0000FFFF);
     /* released: counting resumes from 0 */
-    wr(f, A_ZAPM_CTL, ZAPM_CR_MCNTR_EN | ZAPM_CR_SPA_LATENCY);
+    wr(f, A_ZAPM_CTL, R_ZAPM_CTL_MCNTR_EN_MASK | ZAPM_CR_SPA_LATENCY);
     cycles(f, 6400);
     assert_in_range(rd(f, socmon_zapm_mc_offset(SOCMON_ZAPM_WR_TXNS)), 99, 101);
 }
@@ -198,11 +198,11 @@ static void test_interval_lapse_and_w1c(void **state)
     fx *f = *state;
     const uint32_t si = 997;   /* lapse period SI + 3 = 1000 cycles */
     wr(f, A_ZAPM_SICR, 0);
-    wr(f, A_ZAPM_CTL, ZAPM_CR_MCNTR_EN | ZAPM_CR_SPA_LATENCY);
+    wr(f, A_ZAPM_CTL, R_ZAPM_CTL_MCNTR_EN_MASK | ZAPM_CR_SPA_LATENCY);
     traffic(f, 0, 400, 800, 250);
     wr(f, A_ZAPM_SI_LOW, si);
-    wr(f, A_ZAPM_SICR, ZAPM_SICR_LOAD);
-    wr(f, A_ZAPM_SICR, ZAPM_SICR_EN);
+    wr(f, A_ZAPM_SICR, R_ZAPM_SICR_LOAD_MASK);
+    wr(f, A_ZAPM_SICR, R_ZAPM_SICR_EN_MASK);
     cycles(f, 999);
     assert_int_equal(rd(f, A_ZAPM_IS), 0);
     assert_int_equal(rd(f, socmon_zapm_smc_offset(SOCMON_ZAPM_WR_TXNS)), 0);
@@ -240,21 +240,21 @@ static void test_interval_lapse_and_w1c(void **state)
 static void test_global_clock_counter(void **state)
 {
     fx *f = *state;
-    wr(f, A_ZAPM_CTL, ZAPM_CR_GCC_EN);
+    wr(f, A_ZAPM_CTL, R_ZAPM_CTL_GCC_EN_MASK);
     cycles(f, 12345);
     uint64_t v = 0;
     assert_int_equal(socmon_bus_read64_hilohi(f->bus, APM(A_ZAPM_GCC_LOW),
                                               APM(A_ZAPM_GCC_HIGH), 0, &v),
                      SOCMON_OK);
     assert_int_equal(v, 12345);
-    wr(f, A_ZAPM_CTL, ZAPM_CR_GCC_EN | ZAPM_CR_GCC_RESET);
+    wr(f, A_ZAPM_CTL, R_ZAPM_CTL_GCC_EN_MASK | R_ZAPM_CTL_GCC_RESET_MASK);
     cycles(f, 100);
     assert_int_equal(rd(f, A_ZAPM_GCC_LOW), 0);
-    wr(f, A_ZAPM_CTL, ZAPM_CR_GCC_EN);
+    wr(f, A_ZAPM_CTL, R_ZAPM_CTL_GCC_EN_MASK);
     cycles(f, 77);
     assert_int_equal(rd(f, A_ZAPM_GCC_LOW), 77);
     /* the GCC bits read back; disabled, it holds */
-    assert_int_equal(rd(f, A_ZAPM_CTL), ZAPM_CR_GCC_EN);
+    assert_int_equal(rd(f, A_ZAPM_CTL), R_ZAPM_CTL_GCC_EN_MASK);
     wr(f, A_ZAPM_CTL, 0);
     cycles(f, 1000);
     assert_int_equal(rd(f, A_ZAPM_GCC_LOW), 77);
@@ -263,7 +263,7 @@ static void test_global_clock_counter(void **state)
 static void test_profile_hdl_has_no_gcc(void **state)
 {
     fx *f = *state;
-    wr(f, A_ZAPM_CTL, ZAPM_CR_GCC_EN);
+    wr(f, A_ZAPM_CTL, R_ZAPM_CTL_GCC_EN_MASK);
     cycles(f, 1000);
     assert_int_equal(rd(f, A_ZAPM_GCC_LOW), 0);
     assert_int_equal(rd(f, A_ZAPM_GCC_HIGH), 0);
@@ -275,7 +275,7 @@ static void test_latency_points(void **state)
     wr(f, A_ZAPM_SICR, 0);
     traffic(f, 0, 400, 400, 250);   /* 50 cycles, 16-beat bursts */
     /* SPA: address accept to last beat */
-    wr(f, A_ZAPM_CTL, ZAPM_CR_MCNTR_EN | ZAPM_CR_SPA_LATENCY);
+    wr(f, A_ZAPM_CTL, R_ZAPM_CTL_MCNTR_EN_MASK | ZAPM_CR_SPA_LATENCY);
     cycles(f, 64000);
     (void)rd(f, A_ZAPM_SR);
     uint32_t n = rd(f, socmon_zapm_smc_offset(SOCMON_ZAPM_WR_TXNS));
@@ -287,9 +287,9 @@ static void test_latency_points(void **state)
     /* min/max words: both 50 */
     assert_int_equal(rd(f, socmon_zapm_smc_offset(5) + 4), (50u << 16) | 50u);
     /* end at the first beat: 16 beats earlier, 15 cycles less */
-    wr(f, A_ZAPM_CTL, ZAPM_CR_MCNTR_RESET);
-    wr(f, A_ZAPM_CTL, ZAPM_CR_MCNTR_EN | ZAPM_CR_SPA_LATENCY |
-                               ZAPM_CR_RDLAT_END);
+    wr(f, A_ZAPM_CTL, R_ZAPM_CTL_MCNTR_RESET_MASK);
+    wr(f, A_ZAPM_CTL, R_ZAPM_CTL_MCNTR_EN_MASK | ZAPM_CR_SPA_LATENCY |
+                               R_ZAPM_CTL_RDLAT_END_MASK);
     cycles(f, 64000);
     (void)rd(f, A_ZAPM_SR);
     n = rd(f, socmon_zapm_smc_offset(SOCMON_ZAPM_RD_TXNS));
@@ -303,7 +303,7 @@ static void test_latency_distribution_bounds(void **state)
 {
     fx *f = *state;
     wr(f, A_ZAPM_SICR, 0);
-    wr(f, A_ZAPM_CTL, ZAPM_CR_MCNTR_EN | ZAPM_CR_SPA_LATENCY);
+    wr(f, A_ZAPM_CTL, R_ZAPM_CTL_MCNTR_EN_MASK | ZAPM_CR_SPA_LATENCY);
     /* 300 +- 100 ns = 60 +- 20 cycles, drawn per transaction */
     socmon_zynq_traffic t = {0, 400, 128, 300, 100};
     assert_int_equal(socmon_zynq_soc_set_traffic(f->soc, 1, &t), SOCMON_OK);
@@ -325,7 +325,7 @@ static void test_32_outstanding(void **state)
 {
     fx *f = *state;
     wr(f, A_ZAPM_SICR, 0);
-    wr(f, A_ZAPM_CTL, ZAPM_CR_MCNTR_EN | ZAPM_CR_SPA_LATENCY);
+    wr(f, A_ZAPM_CTL, R_ZAPM_CTL_MCNTR_EN_MASK | ZAPM_CR_SPA_LATENCY);
     /* 64-byte reads wanted every 4 cycles with 400-cycle latency: 100 would
      * be in flight; the slot accepts 32, so 32 per 400 cycles get through */
     socmon_zynq_traffic t = {0, 3200, 64, 2000, 0};
@@ -339,8 +339,8 @@ static void test_32_outstanding(void **state)
     assert_in_range(lat / (n - 32), 399, 401);
     assert_true(socmon_zynq_apm_stalls(f->soc, 0) > 1000);
     /* from address issue instead, the waiting shows in the latency */
-    wr(f, A_ZAPM_CTL, ZAPM_CR_MCNTR_RESET);
-    wr(f, A_ZAPM_CTL, ZAPM_CR_MCNTR_EN);
+    wr(f, A_ZAPM_CTL, R_ZAPM_CTL_MCNTR_RESET_MASK);
+    wr(f, A_ZAPM_CTL, R_ZAPM_CTL_MCNTR_EN_MASK);
     cycles(f, 40000);
     (void)rd(f, A_ZAPM_SR);
     n = rd(f, socmon_zapm_smc_offset(SOCMON_ZAPM_RD_TXNS));
@@ -352,7 +352,7 @@ static void test_counters_wrap(void **state)
 {
     fx *f = *state;
     wr(f, A_ZAPM_SICR, 0);
-    wr(f, A_ZAPM_CTL, ZAPM_CR_MCNTR_EN | ZAPM_CR_SPA_LATENCY);
+    wr(f, A_ZAPM_CTL, R_ZAPM_CTL_MCNTR_EN_MASK | ZAPM_CR_SPA_LATENCY);
     assert_int_equal(socmon_zynq_apm_poke(f->soc, SOCMON_ZAPM_RD_BYTES, 0xFFFFFF00u), SOCMON_OK);
     traffic(f, 0, 0, 800, 250);
     cycles(f, 3200);   /* 100 reads of 128 bytes */

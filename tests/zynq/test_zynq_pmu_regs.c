@@ -90,7 +90,7 @@ static void test_reset_and_lock(void **state)
 static void unlock_enable(fx *f, unsigned core, uint32_t pmcr)
 {
     wr(f, core, A_ZA9_PMLAR, ZA9_LAR_KEY);
-    wr(f, core, A_ZA9_PMCR, pmcr | ZA9_PMCR_P | ZA9_PMCR_C);
+    wr(f, core, A_ZA9_PMCR, pmcr | R_ZA9_PMCR_P_MASK | R_ZA9_PMCR_C_MASK);
     wr(f, core, A_ZA9_PMCNTENSET, ZA9_CNT_MASK);
 }
 
@@ -100,7 +100,7 @@ static void test_ccnt_counts_non_idle_cycles(void **state)
     busy(f, 0, 0.5, 1.0);
     cycles(f, 1000);   /* not enabled yet */
     assert_int_equal(rd(f, 0, A_ZA9_PMCCNTR), 0);
-    unlock_enable(f, 0, ZA9_PMCR_E);
+    unlock_enable(f, 0, R_ZA9_PMCR_E_MASK);
     cycles(f, 100000);
     assert_int_equal(rd(f, 0, A_ZA9_PMCCNTR), 50000);
     /* PMCR.E off stops everything; the enable bit alone does not restart it */
@@ -108,7 +108,7 @@ static void test_ccnt_counts_non_idle_cycles(void **state)
     cycles(f, 100000);
     assert_int_equal(rd(f, 0, A_ZA9_PMCCNTR), 50000);
     /* P and C are actions: they clear and read back as 0 */
-    wr(f, 0, A_ZA9_PMCR, ZA9_PMCR_C);
+    wr(f, 0, A_ZA9_PMCR, R_ZA9_PMCR_C_MASK);
     assert_int_equal(rd(f, 0, A_ZA9_PMCCNTR), 0);
     assert_int_equal(rd(f, 0, A_ZA9_PMCR) & 0x3F, 0);
 }
@@ -117,8 +117,8 @@ static void test_divider(void **state)
 {
     fx *f = *state;
     busy(f, 0, 1.0, 1.0);
-    unlock_enable(f, 0, ZA9_PMCR_E | ZA9_PMCR_D);
-    assert_int_equal(rd(f, 0, A_ZA9_PMCR) & 0x3F, ZA9_PMCR_E | ZA9_PMCR_D);
+    unlock_enable(f, 0, R_ZA9_PMCR_E_MASK | R_ZA9_PMCR_D_MASK);
+    assert_int_equal(rd(f, 0, A_ZA9_PMCR) & 0x3F, R_ZA9_PMCR_E_MASK | R_ZA9_PMCR_D_MASK);
     cycles(f, 64 * 1000 + 63);
     assert_int_equal(rd(f, 0, A_ZA9_PMCCNTR), 1000);
     cycles(f, 1);   /* the 64th cycle of the next group completes it */
@@ -135,7 +135,7 @@ static void test_overflow_flags_w1c(void **state)
 {
     fx *f = *state;
     busy(f, 1, 1.0, 1.0);
-    unlock_enable(f, 1, ZA9_PMCR_E);
+    unlock_enable(f, 1, R_ZA9_PMCR_E_MASK);
     wr(f, 1, za9_pmxevtyper(2), 0x68);
     wr(f, 1, A_ZA9_PMCCNTR, 0xFFFFFF00u);
     wr(f, 1, za9_pmxevcntr(2), 0xFFFFFF80u);
@@ -157,7 +157,7 @@ static void test_overflow_flags_w1c(void **state)
     assert_int_equal(rd(f, 1, A_ZA9_PMOVSR), ZA9_CCNT_BIT);
     assert_false(socmon_zynq_pmu_irq(f->soc, 1));
     /* PMCR.C resets the counter but not its flag */
-    wr(f, 1, A_ZA9_PMCR, ZA9_PMCR_E | ZA9_PMCR_C);
+    wr(f, 1, A_ZA9_PMCR, R_ZA9_PMCR_E_MASK | R_ZA9_PMCR_C_MASK);
     assert_int_equal(rd(f, 1, A_ZA9_PMOVSR), ZA9_CCNT_BIT);
     wr(f, 1, A_ZA9_PMOVSR, 0xFFFFFFFF);
     assert_int_equal(rd(f, 1, A_ZA9_PMOVSR), 0);
@@ -169,7 +169,7 @@ static void test_event_selection(void **state)
 {
     fx *f = *state;
     busy(f, 0, 0.8, 1.25);
-    unlock_enable(f, 0, ZA9_PMCR_E);
+    unlock_enable(f, 0, R_ZA9_PMCR_E_MASK);
     const uint8_t ev[6] = {0x68, 0x04, 0x03, 0x11, 0x08, 0x68};
     for (unsigned n = 0; n < 6; n++)
         wr(f, 0, za9_pmxevtyper(n), ev[n]);
@@ -195,7 +195,7 @@ static void test_event_selection(void **state)
 static void test_swinc(void **state)
 {
     fx *f = *state;
-    unlock_enable(f, 0, ZA9_PMCR_E);
+    unlock_enable(f, 0, R_ZA9_PMCR_E_MASK);
     wr(f, 0, za9_pmxevtyper(0), 0x00);
     wr(f, 0, za9_pmxevtyper(1), 0x68);
     wr(f, 0, A_ZA9_PMSWINC, 0x3);

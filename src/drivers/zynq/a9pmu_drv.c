@@ -109,7 +109,7 @@ static socmon_status core_init(socmon_bus *bus, uint64_t b, const socmon_za9_con
         st = socmon_bus_read32(bus, b + A_ZA9_PMLSR, &v);
     if (st)
         return st;
-    if (v & ZA9_PMLSR_SLK)
+    if (v & R_ZA9_PMLSR_SLK_MASK)
         return socmon_fail(SOCMON_EIO, "PMU at 0x%llx stays locked after the LAR key (PMLSR 0x%x)",
                            (unsigned long long)b, v);
     if ((st = socmon_bus_read32(bus, b + A_ZA9_PMCR, &v)) != SOCMON_OK)
@@ -125,8 +125,8 @@ static socmon_status core_init(socmon_bus *bus, uint64_t b, const socmon_za9_con
         st = socmon_bus_write32(bus, b + A_ZA9_PMOVSR, ZA9_CNT_MASK);
     for (unsigned n = 0; n < cfg->nevents && !st; n++)
         st = socmon_bus_write32(bus, b + za9_pmxevtyper(n), cfg->events[n]);
-    uint32_t pmcr = ZA9_PMCR_E | ZA9_PMCR_P | ZA9_PMCR_C |
-                    (cfg->ccnt_div64 ? ZA9_PMCR_D : 0);
+    uint32_t pmcr = R_ZA9_PMCR_E_MASK | R_ZA9_PMCR_P_MASK | R_ZA9_PMCR_C_MASK |
+                    (cfg->ccnt_div64 ? R_ZA9_PMCR_D_MASK : 0);
     if (!st)
         st = socmon_bus_write32(bus, b + A_ZA9_PMCR, pmcr);
     if (!st)

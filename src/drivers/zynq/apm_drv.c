@@ -94,7 +94,7 @@ socmon_status socmon_zapm_part_new(socmon_bus *bus, uint64_t base, const socmon_
         }
     }
     uint32_t sr;
-    socmon_status st = wr(d, A_ZAPM_CTL, ZAPM_CR_MCNTR_RESET);
+    socmon_status st = wr(d, A_ZAPM_CTL, R_ZAPM_CTL_MCNTR_RESET_MASK);
     if (!st)
         st = wr(d, A_ZAPM_CTL, 0);
     if (!st)
@@ -104,8 +104,8 @@ socmon_status socmon_zapm_part_new(socmon_bus *bus, uint64_t base, const socmon_
     if (!st)
         st = wr(d, A_ZAPM_IS, ZAPM_IXR_MASK);
     if (!st)
-        st = wr(d, A_ZAPM_CTL, ZAPM_CR_MCNTR_EN | ZAPM_CR_SPA_LATENCY |
-                                        ZAPM_CR_GCC_EN);
+        st = wr(d, A_ZAPM_CTL, R_ZAPM_CTL_MCNTR_EN_MASK | ZAPM_CR_SPA_LATENCY |
+                                        R_ZAPM_CTL_GCC_EN_MASK);
     if (!st)
         st = socmon_bus_read32(bus, base + A_ZAPM_SR, &sr);
     if (st) {

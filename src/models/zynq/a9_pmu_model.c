@@ -93,11 +93,11 @@ void za9_advance(za9_model *p, uint64_t cycles)
     double a = p->active_frac + clamp01(p->prof.util) * (double)cycles;
     uint64_t active = (uint64_t)a;
     p->active_frac = a - (double)active;
-    if (!(p->reg[ZA9_REG_CR] & ZA9_PMCR_E) || active == 0)
+    if (!(p->reg[ZA9_REG_CR] & R_ZA9_PMCR_E_MASK) || active == 0)
         return;
     if (p->cnten & ZA9_CCNT_BIT) {
         uint64_t inc = active;
-        if (p->reg[ZA9_REG_CR] & ZA9_PMCR_D) {
+        if (p->reg[ZA9_REG_CR] & R_ZA9_PMCR_D_MASK) {
             p->div_left += active;
             inc = p->div_left / 64;
             p->div_left %= 64;
@@ -146,7 +146,7 @@ static socmon_status pmu_read(void *model, uint64_t off, uint32_t *val)
     switch (off) {
     case A_ZA9_PMCNTENSET: case A_ZA9_PMCNTENCLR: *val = p->cnten; break;
     case A_ZA9_PMINTENSET: case A_ZA9_PMINTENCLR: *val = p->inten; break;
-    case A_ZA9_PMLSR: *val = ZA9_PMLSR_SLI | (p->locked ? ZA9_PMLSR_SLK : 0u); break;
+    case A_ZA9_PMLSR: *val = R_ZA9_PMLSR_SLI_MASK | (p->locked ? R_ZA9_PMLSR_SLK_MASK : 0u); break;
     default: *val = 0; break;
     }
     return SOCMON_OK;
@@ -172,21 +172,22 @@ static socmon_status pmu_write(void *model, uint64_t off, uint32_t v)
     case A_ZA9_PMINTENSET: p->inten |= v & ZA9_CNT_MASK; break;
     case A_ZA9_PMINTENCLR: p->inten &= ~(v & ZA9_CNT_MASK); break;
     case A_ZA9_PMSWINC:
-        if (p->reg[ZA9_REG_CR] & ZA9_PMCR_E)
+        if (p->reg[ZA9_REG_CR] & R_ZA9_PMCR_E_MASK)
             for (unsigned n = 0; n < SOCMON_ZA9_NCOUNTERS; n++)
-                if ((v & (1u << n)) && (p->cnten & (1u << n)) && p->reg[ZA9_REG_EVTYPER0 + n] == 0x00)
+                if ((v & (1u << n)) && (p->cnten & (1u << n)) &&
+                    p->reg[ZA9_REG_EVTYPER0 + n] == 0x00)
                     add32(&p->reg[ZA9_REG_EVCNTR0 + n], 1, &p->reg[ZA9_REG_OVSR], 1u << n);
         break;
     case A_ZA9_PMCR:
         /* P and C act once and read as zero */
-        if (v & ZA9_PMCR_P)
+        if (v & R_ZA9_PMCR_P_MASK)
             for (unsigned n = 0; n < SOCMON_ZA9_NCOUNTERS; n++)
                 p->reg[ZA9_REG_EVCNTR0 + n] = 0;
-        if (v & ZA9_PMCR_C) {
+        if (v & R_ZA9_PMCR_C_MASK) {
             p->reg[ZA9_REG_CCNTR] = 0;
             p->div_left = 0;
         }
-        p->reg[ZA9_REG_CR] &= ~(ZA9_PMCR_P | ZA9_PMCR_C);
+        p->reg[ZA9_REG_CR] &= ~(R_ZA9_PMCR_P_MASK | R_ZA9_PMCR_C_MASK);
         break;
     default:
         break;

@@ -30,7 +30,7 @@ static double rng_unit(uint64_t *s)
 static int counting(const zapm_model *m)
 {
     uint32_t cr = m->reg[ZAPM_REG_CTL];
-    return (cr & ZAPM_CR_MCNTR_EN) && !(cr & ZAPM_CR_MCNTR_RESET);
+    return (cr & R_ZAPM_CTL_MCNTR_EN_MASK) && !(cr & R_ZAPM_CTL_MCNTR_RESET_MASK);
 }
 
 static void minmax_reset(zapm_slot *s)
@@ -87,8 +87,8 @@ void zapm_set_chan(zapm_model *m, unsigned slot, int is_read, double period, uin
 static void complete(zapm_model *m, zapm_slot *s, zapm_chan *c, int cnt)
 {
     zapm_txn *x = &c->q[c->head];
-    uint32_t sbit = c->is_read ? ZAPM_CR_RDLAT_START : ZAPM_CR_WRLAT_START;
-    uint32_t ebit = c->is_read ? ZAPM_CR_RDLAT_END : ZAPM_CR_WRLAT_END;
+    uint32_t sbit = c->is_read ? R_ZAPM_CTL_RDLAT_START_MASK : R_ZAPM_CTL_WRLAT_START_MASK;
+    uint32_t ebit = c->is_read ? R_ZAPM_CTL_RDLAT_END_MASK : R_ZAPM_CTL_WRLAT_END_MASK;
     uint64_t start = (m->reg[ZAPM_REG_CTL] & sbit) ? x->accept : x->issue;
     uint64_t stop = (m->reg[ZAPM_REG_CTL] & ebit) ? x->end - x->beats + 1 : x->end;
     uint64_t lat = stop - start;
@@ -177,7 +177,7 @@ static void chan_bulk(zapm_model *m, zapm_slot *s, zapm_chan *c, uint64_t T, int
     while (t_of(c, kd + 1) <= lim)
         kd++;
     uint64_t nb = kd - c->k + 1;
-    uint32_t ebit = c->is_read ? ZAPM_CR_RDLAT_END : ZAPM_CR_WRLAT_END;
+    uint32_t ebit = c->is_read ? R_ZAPM_CTL_RDLAT_END_MASK : R_ZAPM_CTL_WRLAT_END_MASK;
     uint64_t lc = (m->reg[ZAPM_REG_CTL] & ebit) ? L - c->beats + 1 : L;
     if (cnt) {
         int r = c->is_read;
@@ -262,7 +262,7 @@ static void latch(zapm_model *m)
         s->s_wr_minmax = s->wr_minmax;
         s->s_rd_minmax = s->rd_minmax;
     }
-    if (m->reg[ZAPM_REG_SICR] & ZAPM_SICR_MCNTR_RST)
+    if (m->reg[ZAPM_REG_SICR] & R_ZAPM_SICR_MCNTR_RST_MASK)
         reset_counters(m, 0);
 }
 
@@ -276,11 +276,11 @@ static uint64_t sic_period(const zapm_model *m)
 static void sic_update(zapm_model *m)
 {
     uint32_t sicr = m->reg[ZAPM_REG_SICR];
-    int run = (sicr & ZAPM_SICR_EN) && !(sicr & ZAPM_SICR_LOAD) &&
-              (m->reg[ZAPM_REG_CTL] & ZAPM_CR_MCNTR_EN);
+    int run = (sicr & R_ZAPM_SICR_EN_MASK) && !(sicr & R_ZAPM_SICR_LOAD_MASK) &&
+              (m->reg[ZAPM_REG_CTL] & R_ZAPM_CTL_MCNTR_EN_MASK);
     if (m->sic_running && !run)
         m->sic_left = m->sic_next - m->now;
-    if (sicr & ZAPM_SICR_LOAD)
+    if (sicr & R_ZAPM_SICR_LOAD_MASK)
         m->sic_left = sic_period(m);
     if (!m->sic_running && run)
         m->sic_next = m->now + m->sic_left;
@@ -304,7 +304,8 @@ void zapm_advance_to(zapm_model *m, uint64_t T)
 
 int zapm_irq(const zapm_model *m)
 {
-    return (m->reg[ZAPM_REG_GIE] & 1u) && (m->reg[ZAPM_REG_IS] & m->reg[ZAPM_REG_IE]) != 0;
+    return (m->reg[ZAPM_REG_GIE] & R_ZAPM_GIE_EN_MASK) &&
+           (m->reg[ZAPM_REG_IS] & m->reg[ZAPM_REG_IE]) != 0;
 }
 
 static uint64_t gcc_value(const zapm_model *m)
@@ -383,11 +384,12 @@ static socmon_status apm_write(void *model, uint64_t off, uint32_t v)
         m->gcc_acc += m->now - m->gcc_start;
     m->reg[r] = socmon_reg_write(&ZAPM_REGINFO[r], m->reg[r], v);
     if (r == ZAPM_REG_CTL) {
-        if (v & ZAPM_CR_MCNTR_RESET)
+        if (v & R_ZAPM_CTL_MCNTR_RESET_MASK)
             reset_counters(m, 1);
-        if (v & ZAPM_CR_GCC_RESET)
+        if (v & R_ZAPM_CTL_GCC_RESET_MASK)
             m->gcc_acc = 0;
-        m->gcc_running = m->gcc_width && (v & ZAPM_CR_GCC_EN) && !(v & ZAPM_CR_GCC_RESET);
+        m->gcc_running = m->gcc_width && (v & R_ZAPM_CTL_GCC_EN_MASK) &&
+                         !(v & R_ZAPM_CTL_GCC_RESET_MASK);
         m->gcc_start = m->now;
     }
     if (r == ZAPM_REG_CTL || r == ZAPM_REG_SICR)
