@@ -5,7 +5,11 @@
  * and stall rates) into events per non-idle cycle for every A9 event number,
  * all derived from the same few quantities so that counters agree with each
  * other (refills never exceed accesses, stalls never exceed cycles). Fractions
- * carry over between steps, so counts over any split of time add up exactly. */
+ * carry over between steps, so counts over any split of time add up exactly.
+ *
+ * Register facts come from src/hw/a9_pmu.h: the plain registers (counters,
+ * event types, PMOVSR, PMCR, ...) live in p->reg[] and its access table does
+ * their storing; this file adds the lock, the SET/CLR pairs and the actions. */
 #include <math.h>
 #include <string.h>
 

@@ -7,7 +7,11 @@
  * schedule, completing in order without interleaving, with at most 32
  * transactions outstanding: the limits under which the APM's latency FIFOs
  * pair start and end correctly. A master that wants more waits (its address is
- * valid but not accepted), which docs/zynq.md explains. */
+ * valid but not accepted), which docs/zynq.md explains.
+ *
+ * Register facts come from src/hw/zynq_apm.h: the plain registers live in
+ * m->reg[] and its access table does their storing; this file adds only what
+ * a table cannot say (counting, sample pulses, GCC, level resets). */
 #include <math.h>
 #include <string.h>
 
