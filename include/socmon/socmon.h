@@ -1,6 +1,7 @@
 /* socmon: one library for the performance monitors of SoCs, accelerators and CPUs.
  *
- * The umbrella header: includes every public socmon/ header. Vendor-compatible
+ * The umbrella header: includes every public socmon/ header, the blocks'
+ * (esp.h, tensix.h, zynq.h: their models and drivers) included. Vendor-compatible
  * APIs have their own headers (installed in include/socmon/compat). */
 #ifndef SOCMON_H
 #define SOCMON_H
@@ -17,5 +18,8 @@
 #include "socmon/target.h"
 #include "socmon/sampler.h"
 #include "socmon/data.h"
+#include "socmon/esp.h"
+#include "socmon/tensix.h"
+#include "socmon/zynq.h"
 
 #endif

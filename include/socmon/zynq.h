@@ -177,5 +177,11 @@ socmon_status socmon_za9_perf_device_new(const socmon_za9_config *cfg, socmon_de
  * of /dev/uioN, addresses 0..0xFFFF. */
 socmon_status socmon_zapm_bus_uio(const char *uio_path, socmon_bus **out);
 
+/* The model behind an open "zynq" target (socmon/target.h), so a program
+ * can turn its traffic knobs while socmon samples it; NULL if t is another
+ * target or a board (zynq:hw=1). The target owns it. */
+struct socmon_target;
+socmon_zynq_soc *socmon_zynq_soc_of_target(const struct socmon_target *t);
+
 SOCMON_END_DECLS
 #endif

@@ -12,6 +12,7 @@
 #include "drivers/zynq/a9_events.h"
 #include "drivers/zynq/zynq_drv.h"
 #include "models/zynq/zynq_model.h"
+#include "socmon/zynq.h"
 #include "targets/model_target.h"
 
 typedef struct zynq_opts {
@@ -298,3 +299,8 @@ const socmon_target_ops socmon_target_zynq_ops = {
     .default_interval_ns = 50000000, /* the monitor framework's default */
     SOCMON_MODEL_TARGET_OPS(zynq_decl),
 };
+
+socmon_zynq_soc *socmon_zynq_soc_of_target(const socmon_target *t)
+{
+    return socmon_target_model(t, "zynq");
+}

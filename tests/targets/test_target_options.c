@@ -205,6 +205,7 @@ static void test_bus_and_model_handles(void **state)
     assert_int_equal(socmon_target_open(spec, &t), SOCMON_OK);
     socmon_zynq_soc *z = socmon_target_model(t, "zynq");
     assert_non_null(z);
+    assert_ptr_equal(socmon_zynq_soc_of_target(t), z);
     assert_null(socmon_esp_soc_of_target(t));
     FILE *fp = fopen(path, "r");
     assert_non_null(fp);

@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""socmon's layering rules, checked on every #include "..." under src/ and include/.
+
+Data flows one way: bus -> drivers -> core -> metrics -> export -> cli/agent, with models on the
+other side of the bus and src/hw/ holding the register facts both sides share. Each rule below
+lists the folders a file in that layer may include from; anything else is a violation, printed
+as file:line with the rule it breaks. Exit status 1 on any violation."""
+import os, re, sys
+
+src = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("SOCMON_SRC", ".")
+compat_headers = set(os.listdir(os.path.join(src, "include", "compat")))
+
+def allowed(layer, sub):
+    """Prefixes a file of src/<layer>/<sub>/ may include."""
+    pub = ["socmon/"]
+    return {
+        "hw": ["hw/"],
+        "core": pub + ["core/"],
+        "bus": pub + ["core/error.h", "bus/"],
+        "drivers": pub + ["hw/", "core/", "bus/", "drivers/generic/", f"drivers/{sub}/"],
+        "models": pub + ["hw/", "core/", "bus/", f"models/{sub}/"],
+        "metrics": pub + ["core/", "metrics/"],
+        "export": pub + ["core/", "metrics/", "export/"],
+        "compat": pub + [f"compat/{sub}/"] + sorted(compat_headers),
+        "targets": pub + ["hw/", "core/", "bus/", "drivers/", "models/", "metrics/", "targets/"]
+                   + sorted(compat_headers),
+    }.get(layer)
+
+inc = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+bad = 0
+checked = 0
+for root, _, files in os.walk(os.path.join(src, "src")):
+    rel = os.path.relpath(root, os.path.join(src, "src")).split(os.sep)
+    layer, sub = rel[0], (rel[1] if len(rel) > 1 else "")
+    if layer in (".", "cli", "agent"):
+        continue  # the top: may use anything
+    rules = allowed(layer, sub)
+    if rules is None:
+        bad += 1
+        print(f"src/{layer}/: not a known layer (add its rule to this script and docs/architecture.md)")
+        continue
+    for f in sorted(files):
+        if not f.endswith((".c", ".h", ".cc", ".hpp")):
+            continue
+        path = os.path.join(root, f)
+        for n, line in enumerate(open(path, encoding="utf-8", errors="replace"), 1):
+            m = inc.match(line)
+            if not m:
+                continue
+            checked += 1
+            target = m.group(1)
+            if not any(target == r or (r.endswith("/") and target.startswith(r)) for r in rules):
+                bad += 1
+                print(f"{os.path.relpath(path, src)}:{n}: {layer}/ may not include \"{target}\"")
+# Public headers are the API: they include only other public headers.
+for d in ("socmon", "compat"):
+    for f in sorted(os.listdir(os.path.join(src, "include", d))):
+        path = os.path.join(src, "include", d, f)
+        for n, line in enumerate(open(path, encoding="utf-8"), 1):
+            m = inc.match(line)
+            if m:
+                checked += 1
+                t = m.group(1)
+                if not (t.startswith("socmon/") or t in compat_headers):
+                    bad += 1
+                    print(f"include/{d}/{f}:{n}: a public header may not include \"{t}\"")
+print(f"layering: {checked - bad} passed, {bad} failed")
+sys.exit(1 if bad else 0)
