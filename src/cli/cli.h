@@ -8,8 +8,6 @@
 
 #define SOCMON_DEFAULT_TARGET "esp"
 
-typedef enum { OUT_TABLE, OUT_CSV, OUT_JSON } out_format;
-
 /* What most subcommands open: a target, a counter set, and the target's metrics bound to it. */
 typedef struct cli_session {
     socmon_target *target;
@@ -42,8 +40,5 @@ socmon_status cli_bind_metrics(const socmon_metricset *ms, const socmon_counter 
 
 /* The interval to sample at: the user's, else the target's default, else 1 ms. */
 uint64_t cli_interval(const socmon_target *t, uint64_t given_ns, int given);
-
-/* Human-readable duration, e.g. "1.200 ms". */
-void cli_format_ns(char *buf, size_t len, uint64_t ns);
 
 #endif

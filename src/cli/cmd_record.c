@@ -6,7 +6,6 @@
 
 #include "cli/opts.h"
 #include "cli/output.h"
-#include "export/table.h"
 
 #define RECORD_OPTS (OPT_TARGET | OPT_EVENTS | OPT_WORKLOAD | OPT_DURATION | OPT_INTERVAL | OPT_OUTPUT | \
                      OPT_REALTIME | OPT_QUIET | OPT_EVERY | OPT_TRACE | OPT_METRICS)
@@ -26,8 +25,8 @@ static void help(FILE *fp)
 typedef struct live {
     cli_session *cs;
     const cli_opts *o;
+    socmon_output *out;     /* the live lines; NULL with -q */
     double *mv;
-    size_t shown[LIVE_PICK_MAX], nshown;
     uint64_t t0, n;
 } live;
 
@@ -36,38 +35,15 @@ static socmon_status on_sample(void *user, const socmon_sample *prev, const socm
 {
     live *l = user;
     l->n++;
-    if (l->o->quiet || (l->n - 1) % l->o->every)
+    if (!l->out || (l->n - 1) % l->o->every)
         return SOCMON_OK;
-    char t[32];
-    cli_format_ns(t, sizeof t, cur->t_ns - l->t0);
-    printf("%12s", t);
-    if (l->cs->metrics && socmon_metrics_eval(l->cs->metrics, deltas, (double)(cur->t_ns - prev->t_ns) / 1e9,
-                                              l->mv) == SOCMON_OK) {
-        for (size_t k = 0; k < l->nshown; k++) {
-            const socmon_metric_result_info *r = socmon_metrics_result(l->cs->metrics, l->shown[k]);
-            const char *label = cli_metric_label(r->def, l->mv[l->shown[k]]);
-            char v[48];
-            if (label)
-                snprintf(v, sizeof v, "%s", label);
-            else
-                socmon_format_value(v, sizeof v, l->mv[l->shown[k]]);
-            const char *unit = label || !r->def->unit || strcmp(r->def->unit, "%") ? "" : "%";
-            if (*r->instance)
-                printf("  %s.%s=%s%s", r->instance, r->def->name, v, unit);
-            else
-                printf("  %s=%s%s", r->def->name, v, unit);
-        }
-    } else {
-        uint64_t sum = 0;
-        for (size_t i = 0; i < cur->n; i++)
-            sum += deltas[i];
-        printf("  events=%llu", (unsigned long long)sum);
-    }
-    if (cur->flags & SOCMON_SAMPLE_MISSED)
-        printf("  MISSED %u interval%s", cur->missed, cur->missed == 1 ? "" : "s");
-    if (cur->flags & SOCMON_SAMPLE_UNDEF)
-        printf("  UNDEFINED values");
-    printf("\n");
+    socmon_metrics *m = l->cs->metrics;
+    uint64_t dt = cur->t_ns - prev->t_ns;
+    const double *mv = m && socmon_metrics_eval(m, deltas, (double)dt / 1e9, l->mv) == SOCMON_OK ? l->mv : NULL;
+    socmon_interval_row row = {cur->t_ns, cur->t_ns - l->t0, dt, cur->flags, cur->missed, mv, deltas};
+    /* A failing display must not stop the recording: the output keeps its first write error
+     * and the command reports it once the recording is saved. */
+    socmon_output_row(l->out, &row);
     return SOCMON_OK;
 }
 
@@ -109,11 +85,12 @@ int cmd_record(int argc, char **argv)
         cli_session_close(&cs);
         return rc;
     }
-    live l = {&cs, &o, NULL, {0}, 0, socmon_target_now_ns(cs.target), 0};
+    live l = {&cs, &o, NULL, NULL, socmon_target_now_ns(cs.target), 0};
+    size_t shown[LIVE_PICK_MAX], nshown = 0;
     if (cs.metrics) {
         l.mv = calloc(socmon_metrics_nresults(cs.metrics) + 1, sizeof *l.mv);
-        l.nshown = cli_pick_metrics(cs.metrics, o.metrics, l.shown, o.metrics ? LIVE_PICK_MAX : LIVE_MAX);
-        if (o.metrics && !l.nshown) {
+        nshown = cli_pick_metrics(cs.metrics, o.metrics, shown, o.metrics ? LIVE_PICK_MAX : LIVE_MAX);
+        if (o.metrics && !nshown) {
             fprintf(stderr, "socmon record: -M '%s' matches no metric (see 'socmon list metrics')\n", o.metrics);
             free(l.mv);
             socmon_recording_free(rec);
@@ -121,12 +98,20 @@ int cmd_record(int argc, char **argv)
             return 2;
         }
     }
+    size_t nset = socmon_set_size(cs.set);
+    socmon_counter_list sch = {nset, cs.schema, cs.names};
+    cli_output co = {0};
+    socmon_status ost = SOCMON_OK;
     if (!o.quiet) {
-        char iv[32];
-        cli_format_ns(iv, sizeof iv, o.interval_ns);
-        printf("recording target '%s'%s%s, %zu counters every %s%s\n", socmon_target_spec(cs.target),
-               o.workload ? ", workload " : "", o.workload ? o.workload : "", socmon_set_size(cs.set), iv,
-               o.realtime || socmon_target_is_hardware(cs.target) ? " (real time)" : " (simulated time)");
+        socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = "recording",
+                               .target = socmon_target_spec(cs.target), .workload = o.workload,
+                               .interval_ns = o.interval_ns, .ncounters = nset,
+                               .simulated = !o.realtime && !socmon_target_is_hardware(cs.target)};
+        socmon_interval_cols cols = {cs.metrics, shown, nshown, &sch};
+        if ((ost = cli_output_open(&co, &o, "live")) == SOCMON_OK &&
+            (ost = socmon_output_begin(co.out, &run)) == SOCMON_OK &&
+            (ost = socmon_output_begin_intervals(co.out, &cols)) == SOCMON_OK)
+            l.out = co.out;
     }
     socmon_sampler_opts so = {o.interval_ns, o.duration_ns, o.realtime};
     socmon_sampler_stats stats = {0};
@@ -134,12 +119,17 @@ int cmd_record(int argc, char **argv)
     st = socmon_sampler_run(cs.target, cs.set, &so, tl, on_sample, &l, &stats);
     /* Keep what was recorded even if the run stopped early. */
     socmon_status sst = socmon_timeline_len(tl) ? socmon_recording_save(rec, path) : SOCMON_OK;
+    if (ost == SOCMON_OK && l.out)
+        ost = socmon_output_end_intervals(l.out);
     if (st != SOCMON_OK)
         rc = cli_error("record", st);
     else if (sst != SOCMON_OK)
         rc = cli_error("record: saving", sst);
     else
         rc = 0;
+    /* The live lines' first write error, if any; nothing to report with -q. */
+    if (co.sink && cli_output_close(&co, "record", ost) && !rc)
+        rc = 1;
     if (sst == SOCMON_OK && socmon_timeline_len(tl)) {
         struct stat sb;
         long long size = stat(path, &sb) == 0 ? (long long)sb.st_size : -1;

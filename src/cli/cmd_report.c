@@ -5,7 +5,6 @@
 
 #include "cli/opts.h"
 #include "cli/output.h"
-#include "export/table.h"
 
 #define REPORT_OPTS (OPT_INPUT | OPT_FORMAT | OPT_SUMMARY | OPT_ALL | OPT_METRICS)
 #define TABLE_METRICS 8
@@ -23,6 +22,8 @@ static void help(FILE *fp)
 
 typedef struct report {
     socmon_recording *rec;
+    size_t n;                          /* the recording's counters */
+    const socmon_counter *counters;
     const char **names;
     char **owned;
     socmon_metricset *ms;
@@ -32,7 +33,7 @@ typedef struct report {
 
 static void report_free(report *r)
 {
-    for (size_t i = 0; r->owned && i < socmon_recording_ncounters(r->rec); i++)
+    for (size_t i = 0; r->owned && i < r->n; i++)
         free(r->owned[i]);
     free(r->owned);
     free(r->names);
@@ -47,13 +48,14 @@ static socmon_status report_open(report *r, const char *path)
     socmon_status st = socmon_recording_load(path, &r->rec);
     if (st != SOCMON_OK)
         return st;
-    size_t n = socmon_recording_ncounters(r->rec);
+    size_t n = r->n = socmon_recording_ncounters(r->rec);
+    r->counters = socmon_recording_counters(r->rec);
     r->names = calloc(n + 1, sizeof *r->names);
     r->owned = calloc(n + 1, sizeof *r->owned);
     if (!r->names || !r->owned)
         return SOCMON_ENOMEM;
     for (size_t i = 0; i < n; i++) {
-        const socmon_counter *c = &socmon_recording_counters(r->rec)[i];
+        const socmon_counter *c = &r->counters[i];
         size_t len = strlen(c->instance) + strlen(c->name) + 2;
         if (!(r->owned[i] = malloc(len)))
             return SOCMON_ENOMEM;
@@ -69,229 +71,141 @@ static socmon_status report_open(report *r, const char *path)
         return SOCMON_OK; /* counters only */
     if ((st = socmon_metricset_load_string(text, r->ops->metrics, &r->ms)) != SOCMON_OK)
         return st;
-    return cli_bind_metrics(r->ms, socmon_recording_counters(r->rec), n,
-                            socmon_recording_nparams(r->rec), socmon_recording_param_names(r->rec),
-                            socmon_recording_param_values(r->rec), &r->m);
+    return cli_bind_metrics(r->ms, r->counters, n, socmon_recording_nparams(r->rec),
+                            socmon_recording_param_names(r->rec), socmon_recording_param_values(r->rec), &r->m);
 }
 
-static void print_cell(char sep, int first, const char *s)
+/* The interval rows of a recording: a -> b is one interval, d its deltas. */
+typedef struct walk {
+    socmon_sample a, b;
+    uint64_t *d;
+    double *mv;
+    socmon_timeline_iter it;
+} walk;
+
+static void walk_free(walk *w)
 {
-    if (!first)
-        putchar(sep);
-    socmon_csv_field(stdout, s, sep);
+    socmon_timeline_iter_free(&w->it);
+    free(w->a.v), free(w->b.v), free(w->d), free(w->mv);
+}
+
+static socmon_status walk_init(walk *w, const report *r)
+{
+    size_t n = r->n, nm = r->m ? socmon_metrics_nresults(r->m) : 0;
+    memset(w, 0, sizeof *w);
+    w->a.n = w->b.n = n;
+    w->a.v = calloc(n + 1, sizeof *w->a.v);
+    w->b.v = calloc(n + 1, sizeof *w->b.v);
+    w->d = calloc(n + 1, sizeof *w->d);
+    w->mv = calloc(nm + 1, sizeof *w->mv);
+    if (!w->a.v || !w->b.v || !w->d || !w->mv || socmon_timeline_iter_init(socmon_recording_timeline(r->rec), &w->it) != SOCMON_OK) {
+        free(w->a.v), free(w->b.v), free(w->d), free(w->mv);
+        return socmon_fail(SOCMON_ENOMEM, "out of memory");
+    }
+    return SOCMON_OK;
+}
+
+/* The next sample into w->b, with w->d its deltas from the one before (none for the first:
+ * returns 0 after the last). w->a keeps the previous sample until the next call. */
+static int walk_next(walk *w, const report *r, size_t idx)
+{
+    if (idx) {
+        memcpy(w->a.v, w->b.v, w->a.n * sizeof *w->a.v);
+        w->a.t_ns = w->b.t_ns;
+    }
+    if (socmon_timeline_iter_next(&w->it, &w->b) != SOCMON_OK)
+        return 0;
+    for (size_t i = 0; idx && i < w->b.n; i++)
+        w->d[i] = socmon_delta(w->a.v[i], w->b.v[i], r->counters[i].width);
+    return 1;
 }
 
 static int per_interval(report *r, const cli_opts *o)
 {
-    size_t n = socmon_recording_ncounters(r->rec), nm = r->m ? socmon_metrics_nresults(r->m) : 0;
-    socmon_sample a = {0}, b = {0};
-    a.n = b.n = n;
-    a.v = calloc(n + 1, sizeof *a.v);
-    b.v = calloc(n + 1, sizeof *b.v);
-    uint64_t *d = calloc(n + 1, sizeof *d);
-    double *mv = calloc(nm + 1, sizeof *mv);
-    socmon_timeline_iter it;
-    int rc = 0;
-    if (!a.v || !b.v || !d || !mv ||
-        socmon_timeline_iter_init(socmon_recording_timeline(r->rec), &it) != SOCMON_OK) {
-        fprintf(stderr, "socmon report: out of memory\n");
-        free(a.v), free(b.v), free(d), free(mv);
-        return 1;
+    size_t n = r->n, nm = r->m ? socmon_metrics_nresults(r->m) : 0;
+    walk w;
+    cli_output co = {0};
+    socmon_status st = walk_init(&w, r);
+    if (st != SOCMON_OK)
+        return cli_error("report", st);
+    if ((st = cli_output_open(&co, o, NULL)) != SOCMON_OK) {
+        walk_free(&w);
+        return cli_output_close(&co, "report", st);
     }
-    /* Table mode shows device-wide metrics only; the machine formats show all. */
-    int table = o->fmt == OUT_TABLE;
-    json_t *rows = o->fmt == OUT_JSON ? json_array() : NULL;
-    socmon_table *tab = NULL;
+    /* Human formats show some metrics (the -M choice); machine formats all of them. */
     size_t pick[TABLE_METRICS_MAX], npick = 0;
-    if (table) {
+    if (socmon_output_selects_metrics(co.out)) {
         npick = cli_pick_metrics(r->m, o->metrics, pick, o->metrics ? TABLE_METRICS_MAX : TABLE_METRICS);
         if (o->metrics && !npick) {
             fprintf(stderr, "socmon report: -M '%s' matches no metric of this recording\n", o->metrics);
-            rc = 2;
-            goto out;
+            walk_free(&w);
+            cli_output_discard(&co);
+            return 2;
         }
-        size_t cols = 2 + (npick ? npick : 1);
-        char align[TABLE_METRICS_MAX + 4];
-        const char *hdr[TABLE_METRICS_MAX + 3];
-        char names[TABLE_METRICS_MAX][96];
-        memset(align, 'r', cols);
-        align[cols] = '\0';
-        align[cols - 1] = 'l';
-        size_t c = 0;
-        hdr[c++] = "time";
-        for (size_t k = 0; k < npick; k++) {
-            const socmon_metric_result_info *ri = socmon_metrics_result(r->m, pick[k]);
-            snprintf(names[k], sizeof names[k], "%s%s%s", ri->instance, *ri->instance ? "." : "", ri->def->name);
-            hdr[c++] = names[k];
-        }
-        if (!npick)
-            hdr[c++] = "events";
-        hdr[c++] = "flags";
-        if (socmon_table_new(cols, align, hdr, &tab) != SOCMON_OK) {
-            rc = 1;
-            goto out;
-        }
-    } else if (o->fmt == OUT_CSV) {
-        print_cell(o->sep, 1, "t_ns");
-        print_cell(o->sep, 0, "interval_ns");
-        print_cell(o->sep, 0, "flags");
-        for (size_t k = 0; k < nm; k++) {
-            const socmon_metric_result_info *ri = socmon_metrics_result(r->m, k);
-            char h[160];
-            snprintf(h, sizeof h, "%s%s%s", ri->instance, *ri->instance ? "." : "", ri->def->name);
-            print_cell(o->sep, 0, h);
-        }
-        for (size_t i = 0; o->all && i < n; i++)
-            print_cell(o->sep, 0, r->names[i]);
-        putchar('\n');
     }
-    size_t idx = 0;
+    socmon_counter_list sch = {n, r->counters, r->names};
+    socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .target = socmon_recording_target(r->rec),
+                           .device = socmon_recording_device(r->rec), .interval_ns = socmon_recording_interval_ns(r->rec), .ncounters = n,
+                           .recording = 1, .samples = socmon_timeline_len(socmon_recording_timeline(r->rec))};
+    socmon_interval_cols cols = {r->m, pick, npick, &sch};
+    st = socmon_output_begin(co.out, &run);
+    if (st == SOCMON_OK)
+        st = socmon_output_begin_intervals(co.out, &cols);
     uint64_t t0 = 0;
-    while (socmon_timeline_iter_next(&it, &b) == SOCMON_OK) {
-        if (idx++ == 0) {
-            t0 = b.t_ns;
-            memcpy(a.v, b.v, n * sizeof *a.v);
-            a.t_ns = b.t_ns;
+    for (size_t idx = 0; st == SOCMON_OK && walk_next(&w, r, idx); idx++) {
+        if (idx == 0) {
+            t0 = w.b.t_ns;
             continue;
         }
-        for (size_t i = 0; i < n; i++)
-            d[i] = socmon_delta(a.v[i], b.v[i], socmon_recording_counters(r->rec)[i].width);
-        uint64_t dt = b.t_ns - a.t_ns;
+        uint64_t dt = w.b.t_ns - w.a.t_ns;
         if (r->m)
-            socmon_metrics_eval(r->m, d, (double)dt / 1e9, mv);
-        char flags[48] = "";
-        if (b.flags & SOCMON_SAMPLE_MISSED)
-            snprintf(flags, sizeof flags, "missed=%u", b.missed);
-        if (b.flags & SOCMON_SAMPLE_UNDEF)
-            strncat(flags, *flags ? " undef" : "undef", sizeof flags - strlen(flags) - 1);
-        if (table) {
-            const char *row[TABLE_METRICS_MAX + 3];
-            char cells[TABLE_METRICS_MAX + 3][48];
-            size_t c = 0;
-            cli_format_ns(cells[c], sizeof cells[c], b.t_ns - t0);
-            row[c] = cells[c];
-            c++;
-            for (size_t k = 0; k < npick; k++) {
-                const socmon_metric_result_info *ri = socmon_metrics_result(r->m, pick[k]);
-                const char *label = cli_metric_label(ri->def, mv[pick[k]]);
-                if (label)
-                    snprintf(cells[c], sizeof cells[c], "%s", label);
-                else
-                    socmon_format_value(cells[c], sizeof cells[c], mv[pick[k]]);
-                row[c] = cells[c];
-                c++;
-            }
-            if (c == 1) {
-                uint64_t sum = 0;
-                for (size_t i = 0; i < n; i++)
-                    sum += d[i];
-                snprintf(cells[c], sizeof cells[c], "%llu", (unsigned long long)sum);
-                row[c] = cells[c];
-                c++;
-            }
-            row[c] = flags;
-            socmon_table_add(tab, row);
-        } else if (o->fmt == OUT_CSV) {
-            printf("%llu%c%llu%c", (unsigned long long)b.t_ns, o->sep, (unsigned long long)dt, o->sep);
-            socmon_csv_field(stdout, flags, o->sep);
-            for (size_t k = 0; k < nm; k++) {
-                char v[48];
-                socmon_format_value(v, sizeof v, mv[k]);
-                print_cell(o->sep, 0, isnan(mv[k]) ? "" : v);
-            }
-            for (size_t i = 0; o->all && i < n; i++)
-                printf("%c%llu", o->sep, (unsigned long long)d[i]);
-            putchar('\n');
-        } else {
-            json_t *row = json_pack("{s:I, s:I, s:s}", "t_ns", (json_int_t)b.t_ns, "interval_ns", (json_int_t)dt,
-                                    "flags", flags);
-            json_t *mo = json_object();
-            for (size_t k = 0; k < nm; k++) {
-                const socmon_metric_result_info *ri = socmon_metrics_result(r->m, k);
-                char h[160];
-                snprintf(h, sizeof h, "%s%s%s", ri->instance, *ri->instance ? "." : "", ri->def->name);
-                json_object_set_new(mo, h, isfinite(mv[k]) ? json_real(mv[k]) : json_null());
-            }
-            json_object_set_new(row, "metrics", mo);
-            if (o->all) {
-                json_t *co = json_object();
-                for (size_t i = 0; i < n; i++)
-                    json_object_set_new(co, r->names[i], json_integer((json_int_t)d[i]));
-                json_object_set_new(row, "deltas", co);
-            }
-            json_array_append_new(rows, row);
-        }
-        memcpy(a.v, b.v, n * sizeof *a.v);
-        a.t_ns = b.t_ns;
+            socmon_metrics_eval(r->m, w.d, (double)dt / 1e9, w.mv);
+        socmon_interval_row row = {w.b.t_ns, w.b.t_ns - t0, dt, w.b.flags, w.b.missed, r->m ? w.mv : NULL, w.d};
+        st = socmon_output_row(co.out, &row);
     }
-    if (tab) {
-        printf("recording of '%s' (%s), %zu samples\n\n", socmon_recording_target(r->rec),
-               socmon_recording_device(r->rec), socmon_timeline_len(socmon_recording_timeline(r->rec)));
-        socmon_table_print(tab, stdout, "  ");
-        if (!o->metrics && nm > npick)
-            printf("\n  %zu of %zu metric results shown; choose with -M 'name*', or use -x, / --json for all\n",
-                   npick, nm);
+    if (st == SOCMON_OK)
+        st = socmon_output_end_intervals(co.out);
+    if (st == SOCMON_OK && !o->metrics && nm > npick) {
+        char note[160];
+        snprintf(note, sizeof note, "%zu of %zu metric results shown; choose with -M 'name*', or use -x, / --json for all",
+                 npick, nm);
+        st = socmon_output_note(co.out, note);
     }
-    if (rows) {
-        json_t *doc = json_pack("{s:s, s:s, s:I, s:o}", "target", socmon_recording_target(r->rec),
-                                "device", socmon_recording_device(r->rec), "interval_ns",
-                                (json_int_t)socmon_recording_interval_ns(r->rec), "intervals", rows);
-        json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-        putchar('\n');
-        json_decref(doc);
-    }
-out:
-    socmon_table_free(tab);
-    socmon_timeline_iter_free(&it);
-    free(a.v), free(b.v), free(d), free(mv);
-    return rc ? rc : (fflush(stdout) == 0 ? 0 : 1);
+    walk_free(&w);
+    return cli_output_close(&co, "report", st);
 }
 
 static int summary(report *r, const cli_opts *o)
 {
-    size_t n = socmon_recording_ncounters(r->rec), nm = r->m ? socmon_metrics_nresults(r->m) : 0;
-    size_t len = socmon_timeline_len(socmon_recording_timeline(r->rec));
-    socmon_sample a = {0}, b = {0};
-    a.n = b.n = n;
-    a.v = calloc(n + 1, sizeof *a.v);
-    b.v = calloc(n + 1, sizeof *b.v);
+    size_t n = r->n;
+    walk w;
+    socmon_status st = walk_init(&w, r);
     uint64_t *acc = calloc(n + 1, sizeof *acc);
-    double *mv = calloc(nm + 1, sizeof *mv);
-    socmon_timeline_iter it;
-    if (!a.v || !b.v || !acc || !mv ||
-        socmon_timeline_iter_init(socmon_recording_timeline(r->rec), &it) != SOCMON_OK) {
-        free(a.v), free(b.v), free(acc), free(mv);
-        fprintf(stderr, "socmon report: out of memory\n");
-        return 1;
+    if (st != SOCMON_OK || !acc) {
+        if (st == SOCMON_OK)
+            walk_free(&w);
+        free(acc);
+        return cli_error("report", st != SOCMON_OK ? st : socmon_fail(SOCMON_ENOMEM, "out of memory"));
     }
     uint64_t t0 = 0, t1 = 0, missed = 0;
-    for (size_t idx = 0; socmon_timeline_iter_next(&it, &b) == SOCMON_OK; idx++) {
+    for (size_t idx = 0; walk_next(&w, r, idx); idx++) {
         if (idx == 0)
-            t0 = b.t_ns;
-        else
-            for (size_t i = 0; i < n; i++)
-                acc[i] += socmon_delta(a.v[i], b.v[i], socmon_recording_counters(r->rec)[i].width);
-        missed += b.missed;
-        t1 = b.t_ns;
-        memcpy(a.v, b.v, n * sizeof *a.v);
+            t0 = w.b.t_ns;
+        for (size_t i = 0; idx && i < n; i++)
+            acc[i] += w.d[i];
+        missed += w.b.missed;
+        t1 = w.b.t_ns;
     }
-    socmon_timeline_iter_free(&it);
     if (r->m)
-        socmon_metrics_eval(r->m, acc, (double)(t1 - t0) / 1e9, mv);
-    cli_out out = {o->fmt, o->sep, o->all, NULL, r->ms};
-    cli_schema sch = {n, socmon_recording_counters(r->rec), r->names};
-    cli_out_begin(&out, "Recording summary", socmon_recording_target(r->rec), NULL, t1 - t0);
-    if (o->fmt == OUT_TABLE)
-        printf("  %zu samples, %llu intervals missed\n\n", len, (unsigned long long)missed);
-    else if (o->fmt == OUT_JSON) {
-        json_object_set_new(out.json, "samples", json_integer((json_int_t)len));
-        json_object_set_new(out.json, "missed", json_integer((json_int_t)missed));
-    }
-    cli_out_counters(&out, &sch, acc);
-    cli_out_metrics(&out, r->m, mv);
-    cli_out_hotspots(&out, &sch, acc, r->ops ? r->ops->hotspots : NULL, 10);
-    free(a.v), free(b.v), free(acc), free(mv);
-    return cli_out_end(&out);
+        socmon_metrics_eval(r->m, acc, (double)(t1 - t0) / 1e9, w.mv);
+    cli_totals t = {{.doc = SOCMON_DOC_TOTALS, .title = "Recording summary", .target = socmon_recording_target(r->rec),
+                     .elapsed_ns = t1 - t0, .recording = 1, .samples = socmon_timeline_len(socmon_recording_timeline(r->rec)),
+                     .missed = missed},
+                    {n, r->counters, r->names}, acc, r->ms, r->m, w.mv, r->ops ? r->ops->hotspots : NULL};
+    int rc = cli_print_totals("report", o, &t);
+    walk_free(&w);
+    free(acc);
+    return rc;
 }
 
 int cmd_report(int argc, char **argv)

@@ -85,14 +85,11 @@ int cmd_stat(int argc, char **argv)
     } else if (cs.metrics && (st = socmon_metrics_eval(cs.metrics, acc, (double)elapsed / 1e9, mv)) != SOCMON_OK) {
         rc = cli_error("stat: metrics", st);
     } else {
-        cli_out out = {o.fmt, o.sep, o.all, NULL, cs.ms};
-        cli_out_begin(&out, "Performance counter stats", socmon_target_spec(cs.target),
-                      workload_name(&cs, o.workload), elapsed);
-        cli_schema sch = {n, cs.schema, cs.names};
-        cli_out_counters(&out, &sch, acc);
-        cli_out_metrics(&out, cs.metrics, mv);
-        cli_out_hotspots(&out, &sch, acc, ops->hotspots, 10);
-        rc = cli_out_end(&out);
+        cli_totals t = {{.doc = SOCMON_DOC_TOTALS, .title = "Performance counter stats",
+                         .target = socmon_target_spec(cs.target), .workload = workload_name(&cs, o.workload),
+                         .elapsed_ns = elapsed},
+                        {n, cs.schema, cs.names}, acc, cs.ms, cs.metrics, mv, ops->hotspots};
+        rc = cli_print_totals("stat", &o, &t);
     }
     free(acc);
     free(mv);
@@ -117,11 +114,10 @@ int cmd_read(int argc, char **argv)
     if (st != SOCMON_OK) {
         rc = cli_error("read", st);
     } else {
-        cli_out out = {o.fmt, o.sep, o.all, NULL, cs.ms};
-        cli_out_begin(&out, "Counter values", socmon_target_spec(cs.target), o.workload, elapsed);
-        cli_schema sch = {socmon_set_size(cs.set), cs.schema, cs.names};
-        cli_out_counters(&out, &sch, s.v);
-        rc = cli_out_end(&out);
+        cli_totals t = {{.doc = SOCMON_DOC_TOTALS, .title = "Counter values", .target = socmon_target_spec(cs.target),
+                         .workload = o.workload, .elapsed_ns = elapsed},
+                        {socmon_set_size(cs.set), cs.schema, cs.names}, s.v, NULL, NULL, NULL, NULL};
+        rc = cli_print_totals("read", &o, &t);
     }
     socmon_sample_free(&s);
     cli_session_close(&cs);

@@ -47,18 +47,6 @@ int cli_parse_sep(const char *s, char *sep)
     return 0;
 }
 
-void cli_format_ns(char *buf, size_t len, uint64_t ns)
-{
-    if (ns >= 1000000000u)
-        snprintf(buf, len, "%.3f s", (double)ns / 1e9);
-    else if (ns >= 1000000u)
-        snprintf(buf, len, "%.3f ms", (double)ns / 1e6);
-    else if (ns >= 1000u)
-        snprintf(buf, len, "%.3f us", (double)ns / 1e3);
-    else
-        snprintf(buf, len, "%llu ns", (unsigned long long)ns);
-}
-
 socmon_status cli_bind_metrics(const socmon_metricset *ms, const socmon_counter *counters, size_t n,
                                size_t nparams, const char *const *pnames, const double *pvalues,
                                socmon_metrics **out)

@@ -1,4 +1,5 @@
 /* socmon: performance monitors of SoCs, accelerators and CPUs, from the command line. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -30,6 +31,19 @@ static void usage(FILE *fp)
                 "         socmon record -t esp -I 200us -o run.rec && socmon report -i run.rec\n");
 }
 
+/* Output a command printed straight to stdout (listings, status lines) is checked here, once:
+ * a full disk or a closed pipe is an error, never exit status 0. The output formats check
+ * their own writes and have reported them already when rc is not 0. */
+static int finish(int rc)
+{
+    errno = 0;
+    if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout))) {
+        fprintf(stderr, "socmon: writing stdout: %s\n", strerror(errno ? errno : EIO));
+        return 1;
+    }
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -46,7 +60,7 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(argv[1], commands[i].name) == 0)
-            return commands[i].fn(argc - 1, argv + 1);
+            return finish(commands[i].fn(argc - 1, argv + 1));
     fprintf(stderr, "socmon: unknown command '%s'\n\n", argv[1]);
     usage(stderr);
     return 2;

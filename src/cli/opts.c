@@ -76,6 +76,7 @@ int cli_parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE *)
     o->interval_ns = 1000000;
     o->every = 1;
     o->sep = ',';
+    o->format = "table";
     optind = 1;
     opterr = 0;
     int c;
@@ -90,7 +91,7 @@ int cli_parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE *)
         case 'q': o->quiet = 1; break;
         case 'R': o->realtime = 1; break;
         case 'S': o->summary = 1; break;
-        case 'J': o->fmt = OUT_JSON; break;
+        case 'J': o->format = "json"; break;
         case 'T': o->trace = optarg; break;
         case 'M': o->metrics = optarg; break;
         case 'x':
@@ -98,7 +99,7 @@ int cli_parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE *)
                 fprintf(stderr, "socmon %s: -x takes one separator character, got '%s'\n", argv[0], optarg);
                 return 2;
             }
-            o->fmt = OUT_CSV;
+            o->format = "csv";
             break;
         case 'd':
         case 'I':

@@ -25,7 +25,7 @@ enum {
 
 typedef struct cli_opts {
     const char *target, *events, *workload, *output, *input, *trace, *metrics;
-    out_format fmt;
+    const char *format;     /* output format: "table", "csv" (-x) or "json" (--json) */
     char sep;
     int all, realtime, quiet, summary;
     uint64_t duration_ns, interval_ns;

@@ -1,36 +1,36 @@
-/* Printing counter values and metrics as a table, CSV or JSON. */
+/* The CLI's side of the output interface (export/output.h): the format the options chose
+ * (table, or csv with -x, or json with --json), written to stdout, and the one sequence every
+ * command that prints totals uses. No command knows which format it talks to. */
 #ifndef SOCMON_CLI_OUTPUT_H
 #define SOCMON_CLI_OUTPUT_H
 
-#include <jansson.h>
-#include "cli/cli.h"
+#include "cli/opts.h"
+#include "export/output.h"
 
-typedef struct cli_out {
-    out_format fmt;
-    char sep;
-    int all;             /* show zero counters too */
-    json_t *json;        /* the document being built in JSON mode */
-    const socmon_metricset *ms;  /* the definitions behind the metrics, for notes; may be NULL */
-} cli_out;
+typedef struct cli_output {
+    socmon_sink *sink;   /* stdout */
+    socmon_output *out;
+} cli_output;
 
-void cli_out_begin(cli_out *o, const char *kind, const char *target, const char *workload,
-                   uint64_t elapsed_ns);
-/* A list of counters with their full names: from a live set or a recording. */
-typedef struct cli_schema {
-    size_t n;
-    const socmon_counter *c;
-    const char *const *names;
-} cli_schema;
+/* Opens `format` (NULL: the one the options chose) on stdout, with the options' separator and --all. */
+socmon_status cli_output_open(cli_output *co, const cli_opts *o, const char *format);
+/* Ends the document if st is still SOCMON_OK, closes the sink and frees; reports the first
+ * failure as "socmon: <cmd>: <message>". Returns the exit code (0 or 1). */
+int cli_output_close(cli_output *co, const char *cmd, socmon_status st);
+/* Frees an output that wrote nothing, without ending its document (a usage error came up). */
+void cli_output_discard(cli_output *co);
 
-/* values[i] belongs to counter i of the schema. */
-void cli_out_counters(cli_out *o, const cli_schema *s, const uint64_t *values);
-void cli_out_metrics(cli_out *o, const socmon_metrics *m, const double *values);
-/* The n largest nonzero values among counters matching pattern. */
-void cli_out_hotspots(cli_out *o, const cli_schema *s, const uint64_t *values, const char *pattern,
-                      size_t n);
-int cli_out_end(cli_out *o);
-
-/* The label a metric value stands for, or NULL. */
-const char *cli_metric_label(const socmon_metric_def *d, double v);
+/* The totals of a run (stat, read, report --summary): counters, then metrics when m is given,
+ * then hot spots among counters matching `hotspots` when given. Returns the exit code. */
+typedef struct cli_totals {
+    socmon_run_info run;
+    socmon_counter_list counters;
+    const uint64_t *values;
+    const socmon_metricset *ms;
+    const socmon_metrics *m;
+    const double *mv;
+    const char *hotspots;
+} cli_totals;
+int cli_print_totals(const char *cmd, const cli_opts *o, const cli_totals *t);
 
 #endif

@@ -1,4 +1,4 @@
-/* Aligned text tables and CSV quoting for the CLI and exporters. */
+/* Aligned text tables, CSV quoting and value formatting for the CLI and the output formats. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,36 +79,50 @@ size_t socmon_table_rows(const socmon_table *t)
     return t ? t->rows - (size_t)t->has_header : 0;
 }
 
-void socmon_table_print(const socmon_table *t, FILE *fp, const char *indent)
+socmon_status socmon_table_write(const socmon_table *t, socmon_sink *s, const char *indent)
 {
-    if (!t || !fp)
-        return;
+    if (!t || !s)
+        return socmon_fail(SOCMON_EINVAL, "socmon_table_write: NULL argument");
     size_t *w = calloc(t->ncols, sizeof *w);
     if (!w)
-        return;
+        return socmon_fail(SOCMON_ENOMEM, "socmon_table_write: out of memory");
     for (size_t r = 0; r < t->rows; r++)
         for (size_t c = 0; c < t->ncols; c++) {
             size_t l = strlen(t->cells[r * t->ncols + c]);
             if (l > w[c])
                 w[c] = l;
         }
-    for (size_t r = 0; r < t->rows; r++) {
-        fputs(indent ? indent : "", fp);
-        for (size_t c = 0; c < t->ncols; c++) {
-            const char *s = t->cells[r * t->ncols + c];
+    socmon_status st = SOCMON_OK;
+    for (size_t r = 0; r < t->rows && st == SOCMON_OK; r++) {
+        st = socmon_sink_puts(s, indent ? indent : "");
+        for (size_t c = 0; c < t->ncols && st == SOCMON_OK; c++) {
+            const char *cell = t->cells[r * t->ncols + c];
             int last = c + 1 == t->ncols;
             if (t->align[c] == 'r')
-                fprintf(fp, "%*s", (int)w[c], s);
+                st = socmon_sink_printf(s, "%*s", (int)w[c], cell);
             else if (last)
-                fputs(s, fp); /* no trailing padding */
+                st = socmon_sink_puts(s, cell); /* no trailing padding */
             else
-                fprintf(fp, "%-*s", (int)w[c], s);
-            if (!last)
-                fputs("  ", fp);
+                st = socmon_sink_printf(s, "%-*s", (int)w[c], cell);
+            if (!last && st == SOCMON_OK)
+                st = socmon_sink_puts(s, "  ");
         }
-        fputc('\n', fp);
+        if (st == SOCMON_OK)
+            st = socmon_sink_putc(s, '\n');
     }
     free(w);
+    return st;
+}
+
+/* The FILE forms keep their old signatures for callers that print straight to a stream;
+ * they go through a borrowed-FILE sink so both forms write the same bytes. */
+void socmon_table_print(const socmon_table *t, FILE *fp, const char *indent)
+{
+    socmon_sink *s;
+    if (!t || !fp || socmon_sink_file(fp, "table", &s) != SOCMON_OK)
+        return;
+    socmon_table_write(t, s, indent);
+    socmon_sink_close(s);
 }
 
 int socmon_csv_needs_quotes(const char *s, char sep)
@@ -122,21 +136,32 @@ int socmon_csv_needs_quotes(const char *s, char sep)
     return 0;
 }
 
-void socmon_csv_field(FILE *fp, const char *s, char sep)
+socmon_status socmon_csv_write(socmon_sink *s, const char *field, char sep)
 {
-    if (!s)
-        s = "";
-    if (!socmon_csv_needs_quotes(s, sep)) {
-        fputs(s, fp);
+    if (!field)
+        field = "";
+    if (!socmon_csv_needs_quotes(field, sep))
+        return socmon_sink_puts(s, field);
+    socmon_status st = socmon_sink_putc(s, '"');
+    for (const char *p = field; *p && st == SOCMON_OK; p++) {
+        size_t run = strcspn(p, "\""); /* copy up to the next quote, then double it */
+        st = socmon_sink_write(s, p, run);
+        p += run;
+        if (!*p)
+            break;
+        if (st == SOCMON_OK)
+            st = socmon_sink_puts(s, "\"\"");
+    }
+    return st == SOCMON_OK ? socmon_sink_putc(s, '"') : st;
+}
+
+void socmon_csv_field(FILE *fp, const char *field, char sep)
+{
+    socmon_sink *s;
+    if (!fp || socmon_sink_file(fp, "csv", &s) != SOCMON_OK)
         return;
-    }
-    fputc('"', fp);
-    for (const char *p = s; *p; p++) {
-        if (*p == '"')
-            fputc('"', fp);
-        fputc(*p, fp);
-    }
-    fputc('"', fp);
+    socmon_csv_write(s, field, sep);
+    socmon_sink_close(s);
 }
 
 void socmon_format_value(char *buf, size_t len, double v)
@@ -151,4 +176,16 @@ void socmon_format_value(char *buf, size_t len, double v)
         snprintf(buf, len, "%.4g", v);
     else
         snprintf(buf, len, "%.*f", fabs(v) >= 1000 ? 1 : fabs(v) >= 100 ? 2 : fabs(v) >= 10 ? 3 : 4, v);
+}
+
+void socmon_format_ns(char *buf, size_t len, uint64_t ns)
+{
+    if (ns >= 1000000000u)
+        snprintf(buf, len, "%.3f s", (double)ns / 1e9);
+    else if (ns >= 1000000u)
+        snprintf(buf, len, "%.3f ms", (double)ns / 1e6);
+    else if (ns >= 1000u)
+        snprintf(buf, len, "%.3f us", (double)ns / 1e3);
+    else
+        snprintf(buf, len, "%llu ns", (unsigned long long)ns);
 }

@@ -1,0 +1,120 @@
+/* The CSV format (-x SEP): one record per line for spreadsheets and scripts. Totals are
+ * "type,name,instance,value,unit" records (counter, metric, hotspot); a timeline has one column
+ * per metric result and, with opts.all, one per counter delta. Every field that needs it is
+ * quoted by the one rule in export/table.c (socmon_csv_write). */
+#include <math.h>
+#include <stdlib.h>
+
+#include "export/output_format.h"
+#include "export/table.h"
+
+static socmon_status csv_begin(socmon_output *o)
+{
+    char c = o->opts.sep;
+    if (o->run.doc != SOCMON_DOC_TOTALS)
+        return SOCMON_OK; /* a timeline's header names its columns: begin_intervals */
+    return socmon_sink_printf(o->sink, "type%cname%cinstance%cvalue%cunit\n", c, c, c, c);
+}
+
+static socmon_status csv_record(socmon_output *o, const char *type, const char *name, const char *inst,
+                                const char *val, const char *unit)
+{
+    const char *f[] = {type, name, inst, val, unit};
+    socmon_status st = SOCMON_OK;
+    for (int i = 0; i < 5 && st == SOCMON_OK; i++) {
+        if (i)
+            socmon_sink_putc(o->sink, o->opts.sep);
+        st = socmon_csv_write(o->sink, f[i], o->opts.sep);
+    }
+    return st == SOCMON_OK ? socmon_sink_putc(o->sink, '\n') : st;
+}
+
+static socmon_status counter_records(socmon_output *o, const socmon_counter_rows *r, const char *type)
+{
+    socmon_status st = SOCMON_OK;
+    for (size_t j = 0; j < r->n && st == SOCMON_OK; j++) {
+        size_t i = r->idx[j];
+        char v[32];
+        snprintf(v, sizeof v, "%llu", (unsigned long long)r->values[i]);
+        st = csv_record(o, type, r->list->names[i], r->list->c[i].instance, v, r->list->c[i].unit);
+    }
+    return st;
+}
+
+static socmon_status csv_counters(socmon_output *o, const socmon_counter_rows *r)
+{
+    return counter_records(o, r, "counter");
+}
+
+static socmon_status csv_hotspots(socmon_output *o, const socmon_counter_rows *r)
+{
+    return counter_records(o, r, "hotspot");
+}
+
+static socmon_status csv_metrics(socmon_output *o, const socmon_metricset *ms, const socmon_metrics *m,
+                                 const double *values)
+{
+    socmon_status st = SOCMON_OK;
+    for (size_t i = 0; i < socmon_metrics_nresults(m) && st == SOCMON_OK; i++) {
+        const socmon_metric_result_info *r = socmon_metrics_result(m, i);
+        char v[48];
+        const char *unit;
+        socmon_metric_text(r->def, values[i], v, sizeof v, &unit);
+        st = csv_record(o, "metric", r->def->name, r->instance, v, unit);
+    }
+    return st;
+}
+
+static size_t nresults(const socmon_output *o)
+{
+    return o->cols.metrics ? socmon_metrics_nresults(o->cols.metrics) : 0;
+}
+
+static socmon_status csv_begin_intervals(socmon_output *o)
+{
+    const socmon_interval_cols *c = &o->cols;
+    char sep = o->opts.sep;
+    socmon_status st = socmon_sink_printf(o->sink, "t_ns%cinterval_ns%cflags", sep, sep);
+    for (size_t k = 0; k < nresults(o) && st == SOCMON_OK; k++) {
+        char h[160];
+        socmon_result_name(socmon_metrics_result(c->metrics, k), h, sizeof h);
+        socmon_sink_putc(o->sink, sep);
+        st = socmon_csv_write(o->sink, h, sep);
+    }
+    for (size_t i = 0; o->opts.all && i < c->counters->n && st == SOCMON_OK; i++) {
+        socmon_sink_putc(o->sink, sep);
+        st = socmon_csv_write(o->sink, c->counters->names[i], sep);
+    }
+    return st == SOCMON_OK ? socmon_sink_putc(o->sink, '\n') : st;
+}
+
+/* Metric values are plain numbers here (no labels, empty when undefined): columns a
+ * spreadsheet can compute with. */
+static socmon_status csv_row(socmon_output *o, const socmon_interval_row *row)
+{
+    char sep = o->opts.sep, flags[48];
+    socmon_row_flags(row, flags, sizeof flags);
+    socmon_sink_printf(o->sink, "%llu%c%llu%c", (unsigned long long)row->t_ns, sep,
+                       (unsigned long long)row->dt_ns, sep);
+    socmon_status st = socmon_csv_write(o->sink, flags, sep);
+    for (size_t k = 0; k < nresults(o) && st == SOCMON_OK; k++) {
+        double x = row->metrics ? row->metrics[k] : NAN; /* not evaluated: empty, columns stay aligned */
+        char v[48];
+        socmon_format_value(v, sizeof v, x);
+        socmon_sink_putc(o->sink, sep);
+        st = socmon_csv_write(o->sink, isnan(x) ? "" : v, sep);
+    }
+    for (size_t i = 0; o->opts.all && i < o->cols.counters->n && st == SOCMON_OK; i++)
+        st = socmon_sink_printf(o->sink, "%c%llu", sep, (unsigned long long)row->deltas[i]);
+    return st == SOCMON_OK ? socmon_sink_putc(o->sink, '\n') : st;
+}
+
+const socmon_output_format socmon_format_csv = {
+    .name = "csv",
+    .begin = csv_begin,
+    .counters = csv_counters,
+    .metrics = csv_metrics,
+    .hotspots = csv_hotspots,
+    .begin_intervals = csv_begin_intervals,
+    .row = csv_row,
+};

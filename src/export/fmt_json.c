@@ -1,0 +1,177 @@
+/* The JSON format (--json): one document per run, built with jansson and written at end(), so
+ * what a program parses is always complete. Totals: {kind, target, workload, elapsed_ns,
+ * counters, metrics, hotspots}; a timeline: {target, device, interval_ns, intervals: [...]}.
+ * Numbers keep their types: counter values and deltas are integers, metric values reals, an
+ * undefined metric is null. */
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "core/error.h"
+#include "export/output_format.h"
+
+typedef struct json_state {
+    json_t *doc;
+    json_t *rows;   /* borrowed from doc: the "intervals" array */
+} json_state;
+
+static socmon_status nomem(const char *what)
+{
+    return socmon_fail(SOCMON_ENOMEM, "json: out of memory for %s", what);
+}
+
+static socmon_status json_begin(socmon_output *o)
+{
+    const socmon_run_info *r = &o->run;
+    json_state *js = calloc(1, sizeof *js);
+    if (!js)
+        return nomem("the document");
+    o->state = js;
+    if (r->doc == SOCMON_DOC_TOTALS) {
+        js->doc = json_pack("{s:s?, s:s, s:s?, s:I}", "kind", r->title, "target", r->target, "workload", r->workload,
+                            "elapsed_ns", (json_int_t)r->elapsed_ns);
+        if (js->doc && r->recording) {
+            json_object_set_new(js->doc, "samples", json_integer((json_int_t)r->samples));
+            json_object_set_new(js->doc, "missed", json_integer((json_int_t)r->missed));
+        }
+    } else {
+        js->doc = json_pack("{s:s, s:s?, s:I}", "target", r->target, "device", r->device, "interval_ns",
+                            (json_int_t)r->interval_ns);
+    }
+    return js->doc ? SOCMON_OK : nomem("the document");
+}
+
+/* Adds arr to the document under key; arr is released on every failure (jansson's _new calls
+ * take their argument even when they fail). */
+static socmon_status put(socmon_output *o, const char *key, json_t *arr, int ok)
+{
+    json_state *js = o->state;
+    if (!ok || !arr) {
+        json_decref(arr);
+        return nomem(key);
+    }
+    return json_object_set_new(js->doc, key, arr) == 0 ? SOCMON_OK : nomem(key);
+}
+
+static socmon_status json_counters(socmon_output *o, const socmon_counter_rows *r)
+{
+    json_t *arr = json_array();
+    int ok = arr != NULL;
+    for (size_t j = 0; ok && j < r->n; j++) {
+        size_t i = r->idx[j];
+        const socmon_counter *c = &r->list->c[i];
+        ok = json_array_append_new(arr, json_pack("{s:s, s:s, s:I, s:s}", "name", r->list->names[i], "instance",
+                                                  c->instance, "value", (json_int_t)r->values[i], "unit",
+                                                  c->unit)) == 0;
+    }
+    return put(o, "counters", arr, ok);
+}
+
+static json_t *real_or_null(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+static socmon_status json_metrics(socmon_output *o, const socmon_metricset *ms, const socmon_metrics *m,
+                                  const double *values)
+{
+    json_t *arr = json_array();
+    int ok = arr != NULL;
+    for (size_t i = 0; ok && i < socmon_metrics_nresults(m); i++) {
+        const socmon_metric_result_info *r = socmon_metrics_result(m, i);
+        json_t *j = json_pack("{s:s, s:s, s:s}", "name", r->def->name, "instance", r->instance, "unit",
+                              r->def->unit ? r->def->unit : "");
+        const char *label = socmon_metric_label(r->def, values[i]);
+        ok = j && json_object_set_new(j, "value", real_or_null(values[i])) == 0 &&
+             (!label || json_object_set_new(j, "label", json_string(label)) == 0);
+        if (json_array_append_new(arr, j) != 0)
+            ok = 0;
+    }
+    return put(o, "metrics", arr, ok);
+}
+
+static socmon_status json_hotspots(socmon_output *o, const socmon_counter_rows *r)
+{
+    json_t *arr = json_array();
+    int ok = arr != NULL;
+    for (size_t j = 0; ok && j < r->n; j++) {
+        size_t i = r->idx[j];
+        ok = json_array_append_new(arr, json_pack("{s:s, s:I, s:s}", "name", r->list->names[i], "value",
+                                                  (json_int_t)r->values[i], "unit", r->list->c[i].unit)) == 0;
+    }
+    return put(o, "hotspots", arr, ok);
+}
+
+static socmon_status json_begin_intervals(socmon_output *o)
+{
+    json_state *js = o->state;
+    js->rows = json_array();
+    socmon_status st = put(o, "intervals", js->rows, js->rows != NULL);
+    if (st != SOCMON_OK)
+        js->rows = NULL;
+    return st;
+}
+
+static socmon_status json_row(socmon_output *o, const socmon_interval_row *row)
+{
+    json_state *js = o->state;
+    const socmon_interval_cols *c = &o->cols;
+    char flags[48];
+    socmon_row_flags(row, flags, sizeof flags);
+    json_t *j = json_pack("{s:I, s:I, s:s}", "t_ns", (json_int_t)row->t_ns, "interval_ns", (json_int_t)row->dt_ns,
+                          "flags", flags);
+    if (!j || json_array_append_new(js->rows, j) != 0)
+        return nomem("an interval");
+    /* j is the array's now; members are added in the order they print. */
+    json_t *mo = json_object();
+    if (!mo || json_object_set_new(j, "metrics", mo) != 0)
+        return nomem("an interval's metrics");
+    size_t nm = c->metrics ? socmon_metrics_nresults(c->metrics) : 0;
+    for (size_t k = 0; k < nm; k++) {
+        char h[160];
+        socmon_result_name(socmon_metrics_result(c->metrics, k), h, sizeof h);
+        if (json_object_set_new(mo, h, real_or_null(row->metrics ? row->metrics[k] : NAN)) != 0)
+            return nomem("an interval's metrics");
+    }
+    if (!o->opts.all)
+        return SOCMON_OK;
+    json_t *co = json_object();
+    if (!co || json_object_set_new(j, "deltas", co) != 0)
+        return nomem("an interval's deltas");
+    for (size_t i = 0; i < c->counters->n; i++)
+        if (json_object_set_new(co, c->counters->names[i], json_integer((json_int_t)row->deltas[i])) != 0)
+            return nomem("an interval's deltas");
+    return SOCMON_OK;
+}
+
+static socmon_status json_end(socmon_output *o)
+{
+    json_state *js = o->state;
+    char *text = js ? json_dumps(js->doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
+    if (!text)
+        return socmon_fail(SOCMON_ENOMEM, "json: could not serialise the document");
+    socmon_sink_puts(o->sink, text);
+    free(text);
+    return socmon_sink_putc(o->sink, '\n');
+}
+
+static void json_release(socmon_output *o)
+{
+    json_state *js = o->state;
+    if (js)
+        json_decref(js->doc);
+    free(js);
+    o->state = NULL;
+}
+
+const socmon_output_format socmon_format_json = {
+    .name = "json",
+    .begin = json_begin,
+    .counters = json_counters,
+    .metrics = json_metrics,
+    .hotspots = json_hotspots,
+    .begin_intervals = json_begin_intervals,
+    .row = json_row,
+    .end = json_end,
+    .release = json_release,
+};

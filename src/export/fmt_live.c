@@ -1,0 +1,91 @@
+/* The live format: the lines `socmon record` prints while it samples, one per interval as it
+ * arrives ("  1.200 ms  l2_hit_rate_all=49.838%  ..."), so nothing waits for the run to end.
+ * It shows the chosen metric results (cols.shown) as name=value, or the sum of all deltas when
+ * the metrics could not be evaluated, and says when intervals were missed. Totals look as in
+ * the table format. */
+#include <string.h>
+
+#include "export/output_format.h"
+#include "export/table.h"
+#include "socmon/sample.h"
+
+static socmon_status live_begin(socmon_output *o)
+{
+    const socmon_run_info *r = &o->run;
+    if (r->doc == SOCMON_DOC_TOTALS)
+        return socmon_format_table.begin(o);
+    char iv[32];
+    socmon_format_ns(iv, sizeof iv, r->interval_ns);
+    return socmon_sink_printf(o->sink, "%s target '%s'%s%s, %zu counters every %s%s\n",
+                              r->title ? r->title : "sampling", r->target, r->workload ? ", workload " : "",
+                              r->workload ? r->workload : "", r->ncounters, iv,
+                              r->simulated ? " (simulated time)" : " (real time)");
+}
+
+static socmon_status live_counters(socmon_output *o, const socmon_counter_rows *r)
+{
+    return socmon_format_table.counters(o, r);
+}
+
+static socmon_status live_metrics(socmon_output *o, const socmon_metricset *ms, const socmon_metrics *m,
+                                  const double *values)
+{
+    return socmon_format_table.metrics(o, ms, m, values);
+}
+
+static socmon_status live_hotspots(socmon_output *o, const socmon_counter_rows *r)
+{
+    return socmon_format_table.hotspots(o, r);
+}
+
+static socmon_status live_row(socmon_output *o, const socmon_interval_row *row)
+{
+    const socmon_interval_cols *c = &o->cols;
+    socmon_sink *s = o->sink;
+    char t[32];
+    socmon_format_ns(t, sizeof t, row->since_ns);
+    socmon_sink_printf(s, "%12s", t);
+    if (row->metrics) {
+        for (size_t k = 0; k < c->nshown; k++) {
+            const socmon_metric_result_info *r = socmon_metrics_result(c->metrics, c->shown[k]);
+            char v[48];
+            const char *unit;
+            socmon_metric_text(r->def, row->metrics[c->shown[k]], v, sizeof v, &unit);
+            /* Only a percent sign reads well glued to a number. */
+            socmon_sink_printf(s, "  %s%s%s=%s%s", r->instance, *r->instance ? "." : "", r->def->name, v,
+                               strcmp(unit, "%") ? "" : "%");
+        }
+    } else {
+        uint64_t sum = 0;
+        for (size_t i = 0; i < c->counters->n; i++)
+            sum += row->deltas[i];
+        socmon_sink_printf(s, "  events=%llu", (unsigned long long)sum);
+    }
+    if (row->flags & SOCMON_SAMPLE_MISSED)
+        socmon_sink_printf(s, "  MISSED %u interval%s", row->missed, row->missed == 1 ? "" : "s");
+    if (row->flags & SOCMON_SAMPLE_UNDEF)
+        socmon_sink_puts(s, "  UNDEFINED values");
+    return socmon_sink_putc(s, '\n');
+}
+
+static socmon_status live_note(socmon_output *o, const char *text)
+{
+    return socmon_sink_printf(o->sink, "%s\n", text);
+}
+
+static socmon_status live_end(socmon_output *o)
+{
+    return socmon_format_table.end(o);
+}
+
+const socmon_output_format socmon_format_live = {
+    .name = "live",
+    .selects_metrics = 1,
+    .begin = live_begin,
+    .counters = live_counters,
+    .metrics = live_metrics,
+    .hotspots = live_hotspots,
+    .row = live_row,
+    .note = live_note,
+    .end = live_end,
+};

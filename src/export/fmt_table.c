@@ -1,0 +1,240 @@
+/* The table format: what people read in a terminal. Totals come as headed sections of aligned
+ * columns; zero counters and idle per-instance metric results are left out unless opts.all
+ * (with a line saying how many); a timeline is one aligned table of the chosen metrics, so its
+ * rows are kept until end_intervals, when the column widths are known. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "export/output_format.h"
+#include "export/table.h"
+
+/* Cell sizes of the timeline table: longer metric names and values are cut, never overflow. */
+#define NAME_MAX_LEN 96
+#define CELL_MAX_LEN 48
+
+static socmon_status table_begin(socmon_output *o)
+{
+    const socmon_run_info *r = &o->run;
+    if (r->doc != SOCMON_DOC_TOTALS)
+        return SOCMON_OK; /* the timeline's heading comes with its table */
+    /* A sink repeats its first failure, so the status of the last write covers them all. */
+    socmon_sink *s = o->sink;
+    socmon_sink_printf(s, "\n %s for target '%s'", r->title ? r->title : "Results", r->target);
+    if (r->workload)
+        socmon_sink_printf(s, ", workload '%s'", r->workload);
+    if (r->elapsed_ns) {
+        char el[32];
+        socmon_format_ns(el, sizeof el, r->elapsed_ns);
+        socmon_sink_printf(s, " (%s)", el);
+    }
+    socmon_status st = socmon_sink_puts(s, ":\n\n");
+    if (r->recording)
+        st = socmon_sink_printf(s, "  %zu samples, %llu intervals missed\n\n", r->samples,
+                                (unsigned long long)r->missed);
+    return st;
+}
+
+/* Writes t with the CLI's two-space indent and frees it. */
+static socmon_status write_table(socmon_output *o, socmon_table *t)
+{
+    socmon_status st = socmon_table_write(t, o->sink, "  ");
+    socmon_table_free(t);
+    return st;
+}
+
+static socmon_status table_counters(socmon_output *o, const socmon_counter_rows *r)
+{
+    const char *hdr[] = {"counter", "value", "unit"};
+    socmon_table *t;
+    socmon_status st = socmon_table_new(3, "lrl", hdr, &t);
+    for (size_t j = 0; j < r->n && st == SOCMON_OK; j++) {
+        size_t i = r->idx[j];
+        char v[32];
+        snprintf(v, sizeof v, "%llu", (unsigned long long)r->values[i]);
+        const char *row[] = {r->list->names[i], v, r->list->c[i].unit};
+        st = socmon_table_add(t, row);
+    }
+    if (st != SOCMON_OK) {
+        socmon_table_free(t);
+        return st;
+    }
+    if ((st = write_table(o, t)) == SOCMON_OK && r->hidden)
+        st = socmon_sink_printf(o->sink, "  (%zu counters read 0 and are not shown; --all shows them)\n", r->hidden);
+    return st;
+}
+
+/* Metrics a counter selection (-e) leaves without inputs: said once, naming the first. */
+static socmon_status skipped_note(socmon_output *o, const socmon_metricset *ms, const socmon_metrics *m)
+{
+    size_t nskip = 0, first = 0;
+    for (size_t i = 0; ms && i < socmon_metricset_count(ms); i++)
+        if (socmon_metrics_skipped(m, i) && !nskip++)
+            first = i;
+    if (!nskip)
+        return SOCMON_OK;
+    return socmon_sink_printf(o->sink, "  (%zu metric%s not computed: %s: %s%s)\n", nskip, nskip == 1 ? "" : "s",
+                              socmon_metricset_def(ms, first)->name, socmon_metrics_skipped(m, first),
+                              nskip > 1 ? "; and others" : "");
+}
+
+static socmon_status table_metrics(socmon_output *o, const socmon_metricset *ms, const socmon_metrics *m,
+                                   const double *values)
+{
+    const char *hdr[] = {"metric", "instance", "value", "unit", "description"};
+    socmon_table *t;
+    socmon_status st = socmon_table_new(5, "llrll", hdr, &t);
+    if (st != SOCMON_OK)
+        return st;
+    socmon_sink_puts(o->sink, "\n Metrics:\n\n");
+    size_t hidden = 0;
+    for (size_t i = 0; i < socmon_metrics_nresults(m) && st == SOCMON_OK; i++) {
+        const socmon_metric_result_info *r = socmon_metrics_result(m, i);
+        /* Per-instance results that are 0 or undefined crowd the table (idle tiles); like
+         * zero counters they show with opts.all, and always in the machine formats. */
+        if (!o->opts.all && *r->instance && (values[i] == 0 || isnan(values[i]))) {
+            hidden++;
+            continue;
+        }
+        char v[48];
+        const char *unit;
+        socmon_metric_text(r->def, values[i], v, sizeof v, &unit);
+        const char *row[] = {r->def->name, r->instance, v, unit, r->def->desc};
+        st = socmon_table_add(t, row);
+    }
+    if (st != SOCMON_OK) {
+        socmon_table_free(t);
+        return st;
+    }
+    if ((st = write_table(o, t)) == SOCMON_OK && hidden)
+        st = socmon_sink_printf(o->sink, "  (%zu per-instance results are 0 or undefined and not shown; --all shows them)\n",
+                                hidden);
+    return st == SOCMON_OK ? skipped_note(o, ms, m) : st;
+}
+
+static socmon_status table_hotspots(socmon_output *o, const socmon_counter_rows *r)
+{
+    socmon_status st = socmon_sink_printf(o->sink, "\n Hot spots (largest %s):\n\n", r->pattern);
+    if (!r->n)
+        st = socmon_sink_puts(o->sink, "  none: every such counter read 0\n");
+    for (size_t j = 0; j < r->n && st == SOCMON_OK; j++) {
+        size_t i = r->idx[j];
+        char v[32];
+        snprintf(v, sizeof v, "%llu", (unsigned long long)r->values[i]);
+        st = socmon_sink_printf(o->sink, "  %-28s %14s %s\n", r->list->names[i], v, r->list->c[i].unit);
+    }
+    return st;
+}
+
+/* Timeline: time, the chosen metrics (or, with none, the sum of all deltas), flags. */
+static socmon_status table_begin_intervals(socmon_output *o)
+{
+    const socmon_interval_cols *c = &o->cols;
+    size_t cols = 2 + (c->nshown ? c->nshown : 1);
+    char *align = malloc(cols + 1);
+    const char **hdr = calloc(cols, sizeof *hdr);
+    char(*names)[NAME_MAX_LEN] = calloc(c->nshown + 1, sizeof *names);
+    socmon_status st = SOCMON_OK;
+    if (!align || !hdr || !names) {
+        st = socmon_fail(SOCMON_ENOMEM, "table: out of memory for %zu columns", cols);
+        goto out;
+    }
+    memset(align, 'r', cols);
+    align[cols - 1] = 'l';
+    align[cols] = '\0';
+    size_t k = 0;
+    hdr[k++] = "time";
+    for (size_t j = 0; j < c->nshown; j++) {
+        socmon_result_name(socmon_metrics_result(c->metrics, c->shown[j]), names[j], sizeof names[j]);
+        hdr[k++] = names[j];
+    }
+    if (!c->nshown)
+        hdr[k++] = "events";
+    hdr[k] = "flags";
+    socmon_table *t;
+    if ((st = socmon_table_new(cols, align, hdr, &t)) == SOCMON_OK)
+        o->state = t;
+out:
+    free(align), free(hdr), free(names);
+    return st;
+}
+
+static socmon_status table_row(socmon_output *o, const socmon_interval_row *row)
+{
+    const socmon_interval_cols *c = &o->cols;
+    size_t cols = 2 + (c->nshown ? c->nshown : 1);
+    const char **cell = calloc(cols, sizeof *cell);
+    char(*text)[CELL_MAX_LEN] = calloc(cols, sizeof *text);
+    socmon_status st = SOCMON_OK;
+    if (!cell || !text) {
+        st = socmon_fail(SOCMON_ENOMEM, "table: out of memory for a row");
+        goto out;
+    }
+    size_t k = 0;
+    socmon_format_ns(text[k], sizeof text[k], row->since_ns);
+    for (size_t j = 0; j < c->nshown; j++) {
+        k++;
+        const socmon_metric_result_info *r = socmon_metrics_result(c->metrics, c->shown[j]);
+        socmon_metric_text(r->def, row->metrics ? row->metrics[c->shown[j]] : NAN, text[k], sizeof text[k], NULL);
+    }
+    if (!c->nshown) {
+        uint64_t sum = 0;
+        for (size_t i = 0; i < c->counters->n; i++)
+            sum += row->deltas[i];
+        k++;
+        snprintf(text[k], sizeof text[k], "%llu", (unsigned long long)sum);
+    }
+    k++;
+    socmon_row_flags(row, text[k], sizeof text[k]);
+    for (size_t i = 0; i < cols; i++)
+        cell[i] = text[i];
+    st = socmon_table_add(o->state, cell);
+out:
+    free(cell), free(text);
+    return st;
+}
+
+static socmon_status table_end_intervals(socmon_output *o)
+{
+    const socmon_run_info *r = &o->run;
+    socmon_table *t = o->state;
+    o->state = NULL;
+    if (r->recording)
+        socmon_sink_printf(o->sink, "recording of '%s' (%s), %zu samples\n\n", r->target,
+                           r->device ? r->device : "?", r->samples);
+    else
+        socmon_sink_printf(o->sink, "%s of target '%s'\n\n", r->title ? r->title : "intervals", r->target);
+    return write_table(o, t);
+}
+
+static socmon_status table_note(socmon_output *o, const char *text)
+{
+    return socmon_sink_printf(o->sink, "\n  %s\n", text);
+}
+
+static socmon_status table_end(socmon_output *o)
+{
+    return o->run.doc == SOCMON_DOC_TOTALS ? socmon_sink_putc(o->sink, '\n') : SOCMON_OK;
+}
+
+static void table_release(socmon_output *o)
+{
+    socmon_table_free(o->state);
+    o->state = NULL;
+}
+
+const socmon_output_format socmon_format_table = {
+    .name = "table",
+    .selects_metrics = 1,
+    .begin = table_begin,
+    .counters = table_counters,
+    .metrics = table_metrics,
+    .hotspots = table_hotspots,
+    .begin_intervals = table_begin_intervals,
+    .row = table_row,
+    .end_intervals = table_end_intervals,
+    .note = table_note,
+    .end = table_end,
+    .release = table_release,
+};

@@ -1,0 +1,268 @@
+/* The output interface's front: the format registry, the order of calls, and the choices
+ * every format shares (which counters to show, which are hot spots, how a metric value reads),
+ * so the formats themselves only render (export/fmt_*.c). */
+#include <fnmatch.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "export/output_format.h"
+#include "export/table.h"
+#include "socmon/sample.h"
+
+/* Adding a format: its file, and its line here. */
+static const socmon_output_format *const formats[] = {
+    &socmon_format_table,
+    &socmon_format_csv,
+    &socmon_format_json,
+    &socmon_format_live,
+};
+#define NFORMATS (sizeof formats / sizeof formats[0])
+
+enum { STAGE_OPEN, STAGE_BEGUN, STAGE_INTERVALS, STAGE_ENDED };
+
+const socmon_output_format *socmon_output_format_find(const char *name)
+{
+    for (size_t i = 0; name && i < NFORMATS; i++)
+        if (strcmp(formats[i]->name, name) == 0)
+            return formats[i];
+    return NULL;
+}
+
+const char *socmon_output_format_name(size_t i)
+{
+    return i < NFORMATS ? formats[i]->name : NULL;
+}
+
+socmon_status socmon_output_open(const char *name, socmon_sink *sink, const socmon_output_opts *opts,
+                                 socmon_output **out)
+{
+    if (!sink || !out)
+        return socmon_fail(SOCMON_EINVAL, "socmon_output_open: NULL argument");
+    const socmon_output_format *f = socmon_output_format_find(name);
+    if (!f) {
+        char known[128] = "";
+        for (size_t i = 0; i < NFORMATS; i++)
+            snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "", formats[i]->name);
+        return socmon_fail(SOCMON_ENOENT, "unknown output format '%s' (known: %s)", name ? name : "(null)", known);
+    }
+    socmon_output *o = calloc(1, sizeof *o);
+    if (!o)
+        return socmon_fail(SOCMON_ENOMEM, "socmon_output_open: out of memory");
+    o->fmt = f;
+    o->sink = sink;
+    o->opts = opts ? *opts : (socmon_output_opts){',', 0};
+    *out = o;
+    return SOCMON_OK;
+}
+
+void socmon_output_free(socmon_output *o)
+{
+    if (!o)
+        return;
+    if (o->fmt->release)
+        o->fmt->release(o);
+    free(o);
+}
+
+int socmon_output_selects_metrics(const socmon_output *o)
+{
+    return o && o->fmt->selects_metrics;
+}
+
+static socmon_status check(const socmon_output *o, int stage, const char *call)
+{
+    if (!o)
+        return socmon_fail(SOCMON_EINVAL, "%s: NULL output", call);
+    if (o->stage != stage)
+        return socmon_fail(SOCMON_ESTATE, "%s: not valid here (%s)", call,
+                           o->stage == STAGE_OPEN        ? "begin was not called"
+                           : o->stage == STAGE_INTERVALS ? "inside begin_intervals/end_intervals"
+                           : o->stage == STAGE_ENDED     ? "the output has ended"
+                                                         : "no begin_intervals");
+    return SOCMON_OK;
+}
+
+socmon_status socmon_output_begin(socmon_output *o, const socmon_run_info *run)
+{
+    socmon_status st = check(o, STAGE_OPEN, "socmon_output_begin");
+    if (st != SOCMON_OK)
+        return st;
+    if (!run || !run->target)
+        return socmon_fail(SOCMON_EINVAL, "socmon_output_begin: need run information with a target");
+    o->run = *run;
+    o->stage = STAGE_BEGUN;
+    return o->fmt->begin ? o->fmt->begin(o) : SOCMON_OK;
+}
+
+socmon_status socmon_output_counters(socmon_output *o, const socmon_counter_list *s, const uint64_t *values)
+{
+    socmon_status st = check(o, STAGE_BEGUN, "socmon_output_counters");
+    if (st != SOCMON_OK)
+        return st;
+    if (!s || (s->n && !values))
+        return socmon_fail(SOCMON_EINVAL, "socmon_output_counters: NULL argument");
+    size_t *idx = calloc(s->n + 1, sizeof *idx);
+    if (!idx)
+        return socmon_fail(SOCMON_ENOMEM, "socmon_output_counters: out of memory");
+    socmon_counter_rows r = {s, values, idx, 0, 0, NULL};
+    for (size_t i = 0; i < s->n; i++) {
+        if (values[i] || o->opts.all)
+            idx[r.n++] = i;
+        else
+            r.hidden++;
+    }
+    st = o->fmt->counters ? o->fmt->counters(o, &r) : SOCMON_OK;
+    free(idx);
+    return st;
+}
+
+socmon_status socmon_output_metrics(socmon_output *o, const socmon_metricset *ms, const socmon_metrics *m,
+                                    const double *values)
+{
+    socmon_status st = check(o, STAGE_BEGUN, "socmon_output_metrics");
+    if (st != SOCMON_OK || !m)
+        return st;
+    if (!values)
+        return socmon_fail(SOCMON_EINVAL, "socmon_output_metrics: NULL values");
+    return o->fmt->metrics ? o->fmt->metrics(o, ms, m, values) : SOCMON_OK;
+}
+
+typedef struct hot {
+    size_t i;
+    uint64_t v;
+} hot;
+
+/* Largest first; equal values keep the schema's order, so the listing is stable. */
+static int by_value_desc(const void *a, const void *b)
+{
+    const hot *x = a, *y = b;
+    return x->v < y->v ? 1 : x->v > y->v ? -1 : (x->i > y->i) - (x->i < y->i);
+}
+
+socmon_status socmon_output_hotspots(socmon_output *o, const socmon_counter_list *s, const uint64_t *values,
+                                     const char *pattern, size_t n)
+{
+    socmon_status st = check(o, STAGE_BEGUN, "socmon_output_hotspots");
+    if (st != SOCMON_OK || !pattern)
+        return st;
+    if (!s || (s->n && !values))
+        return socmon_fail(SOCMON_EINVAL, "socmon_output_hotspots: NULL argument");
+    hot *h = calloc(s->n + 1, sizeof *h);
+    size_t *idx = calloc(s->n + 1, sizeof *idx);
+    if (!h || !idx) {
+        free(h), free(idx);
+        return socmon_fail(SOCMON_ENOMEM, "socmon_output_hotspots: out of memory");
+    }
+    size_t k = 0, matching = 0;
+    for (size_t i = 0; i < s->n; i++)
+        if (fnmatch(pattern, s->names[i], 0) == 0) {
+            matching++;
+            if (values[i])
+                h[k++] = (hot){i, values[i]};
+        }
+    /* No such counter in the selection (-e): no section at all, rather than "none". */
+    if (matching) {
+        qsort(h, k, sizeof *h, by_value_desc);
+        if (k > n)
+            k = n;
+        for (size_t j = 0; j < k; j++)
+            idx[j] = h[j].i;
+        socmon_counter_rows r = {s, values, idx, k, 0, pattern};
+        st = o->fmt->hotspots ? o->fmt->hotspots(o, &r) : SOCMON_OK;
+    }
+    free(h), free(idx);
+    return st;
+}
+
+socmon_status socmon_output_begin_intervals(socmon_output *o, const socmon_interval_cols *cols)
+{
+    socmon_status st = check(o, STAGE_BEGUN, "socmon_output_begin_intervals");
+    if (st != SOCMON_OK)
+        return st;
+    if (!cols || !cols->counters || (cols->nshown && !cols->shown))
+        return socmon_fail(SOCMON_EINVAL, "socmon_output_begin_intervals: need the columns and counters");
+    size_t nm = cols->metrics ? socmon_metrics_nresults(cols->metrics) : 0;
+    for (size_t k = 0; k < cols->nshown; k++)
+        if (cols->shown[k] >= nm)
+            return socmon_fail(SOCMON_ERANGE, "socmon_output_begin_intervals: shown result %zu out of range 0..%zu",
+                               cols->shown[k], nm ? nm - 1 : 0);
+    o->cols = *cols;
+    o->stage = STAGE_INTERVALS;
+    return o->fmt->begin_intervals ? o->fmt->begin_intervals(o) : SOCMON_OK;
+}
+
+socmon_status socmon_output_row(socmon_output *o, const socmon_interval_row *row)
+{
+    socmon_status st = check(o, STAGE_INTERVALS, "socmon_output_row");
+    if (st != SOCMON_OK)
+        return st;
+    if (!row || (o->cols.counters->n && !row->deltas))
+        return socmon_fail(SOCMON_EINVAL, "socmon_output_row: need a row with deltas");
+    return o->fmt->row ? o->fmt->row(o, row) : SOCMON_OK;
+}
+
+socmon_status socmon_output_end_intervals(socmon_output *o)
+{
+    socmon_status st = check(o, STAGE_INTERVALS, "socmon_output_end_intervals");
+    if (st != SOCMON_OK)
+        return st;
+    o->stage = STAGE_BEGUN;
+    return o->fmt->end_intervals ? o->fmt->end_intervals(o) : SOCMON_OK;
+}
+
+socmon_status socmon_output_note(socmon_output *o, const char *text)
+{
+    socmon_status st = check(o, STAGE_BEGUN, "socmon_output_note");
+    if (st != SOCMON_OK)
+        return st;
+    return o->fmt->note && text ? o->fmt->note(o, text) : SOCMON_OK;
+}
+
+socmon_status socmon_output_end(socmon_output *o)
+{
+    socmon_status st = check(o, STAGE_BEGUN, "socmon_output_end");
+    if (st != SOCMON_OK)
+        return st;
+    o->stage = STAGE_ENDED;
+    st = o->fmt->end ? o->fmt->end(o) : SOCMON_OK;
+    socmon_status fst = socmon_sink_flush(o->sink);
+    return st != SOCMON_OK ? st : fst;
+}
+
+const char *socmon_metric_label(const socmon_metric_def *d, double v)
+{
+    if (!d->nlabels || isnan(v) || v < 0 || v != floor(v) || v >= (double)d->nlabels)
+        return NULL;
+    return d->labels[(size_t)v];
+}
+
+const char *socmon_metric_text(const socmon_metric_def *d, double v, char *buf, size_t len,
+                               const char **unit)
+{
+    const char *label = socmon_metric_label(d, v);
+    if (label)
+        snprintf(buf, len, "%s", label);
+    else
+        socmon_format_value(buf, len, v);
+    if (unit)
+        *unit = label ? "" : (d->unit ? d->unit : "");
+    return buf;
+}
+
+void socmon_result_name(const socmon_metric_result_info *r, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s%s%s", r->instance, *r->instance ? "." : "", r->def->name);
+}
+
+void socmon_row_flags(const socmon_interval_row *row, char *buf, size_t len)
+{
+    if (!len)
+        return;
+    *buf = '\0';
+    if (row->flags & SOCMON_SAMPLE_MISSED)
+        snprintf(buf, len, "missed=%u", row->missed);
+    if (row->flags & SOCMON_SAMPLE_UNDEF)
+        strncat(buf, *buf ? " undef" : "undef", len - strlen(buf) - 1);
+}

@@ -1,0 +1,114 @@
+/* The output interface: one set of calls through which every command emits its results, and
+ * which every output format (table, CSV, JSON, the live lines of `socmon record`) implements.
+ *
+ * A command produces its data once and calls, in order:
+ *   begin(run)  [counters] [metrics] [hotspots]        a document of totals (stat, read, summary)
+ *   begin(run)  begin_intervals(cols) row()... end_intervals   a timeline (report, record)
+ *   [note(text)] ... end()
+ * The format decides how each piece looks and where it goes (its byte sink); the caller never
+ * asks which format it talks to. A format is found by name (socmon_output_format_find), so adding
+ * one is a file with its ops table and one line in the registry (export/output.c).
+ *
+ * Strings and arrays passed to begin and begin_intervals are borrowed until end and
+ * end_intervals return. */
+#ifndef SOCMON_EXPORT_OUTPUT_H
+#define SOCMON_EXPORT_OUTPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "export/sink.h"
+#include "socmon/device.h"
+#include "socmon/metrics.h"
+
+typedef struct socmon_output socmon_output;
+
+typedef enum socmon_doc {
+    SOCMON_DOC_TOTALS,     /* counts over a whole run: counters, metrics, hot spots */
+    SOCMON_DOC_INTERVALS   /* a timeline: one row per sampling interval */
+} socmon_doc;
+
+/* What the document describes. Fields a document kind does not use are ignored. */
+typedef struct socmon_run_info {
+    socmon_doc doc;
+    const char *title;      /* "Performance counter stats", "recording", ...: table heading, JSON "kind" */
+    const char *target;     /* the target spec */
+    const char *device;     /* the device name, or NULL */
+    const char *workload;   /* or NULL */
+    uint64_t elapsed_ns;    /* TOTALS: how long the run lasted (0: human formats do not show it) */
+    uint64_t interval_ns;   /* INTERVALS: the sampling interval */
+    size_t ncounters;       /* INTERVALS: counters sampled */
+    int simulated;          /* time is a model's simulated time, not the wall clock */
+    int recording;          /* read back from a recording: samples and missed are known */
+    size_t samples;
+    uint64_t missed;        /* intervals the sampler missed over the run */
+} socmon_run_info;
+
+/* Counters with their full names ("tile0.l2_hits"): from a live set or a recording. */
+typedef struct socmon_counter_list {
+    size_t n;
+    const socmon_counter *c;
+    const char *const *names;
+} socmon_counter_list;
+
+/* The columns of a timeline. */
+typedef struct socmon_interval_cols {
+    const socmon_metrics *metrics;  /* bound metrics, or NULL: rows then carry no metric values */
+    const size_t *shown;            /* the metric results a human format shows (the -M choice or the
+                                       first device-wide ones); machine formats show them all */
+    size_t nshown;
+    const socmon_counter_list *counters; /* whose deltas rows carry (machine formats list them with
+                                            the `all` option) */
+} socmon_interval_cols;
+
+/* One interval of a timeline. */
+typedef struct socmon_interval_row {
+    uint64_t t_ns;          /* the sample's timestamp */
+    uint64_t since_ns;      /* time since the start of the run (what humans read) */
+    uint64_t dt_ns;         /* the interval's length */
+    unsigned flags;         /* SOCMON_SAMPLE_MISSED, SOCMON_SAMPLE_UNDEF */
+    unsigned missed;        /* intervals missed before this one */
+    const double *metrics;  /* one per result of cols.metrics, or NULL (not evaluated) */
+    const uint64_t *deltas; /* one per counter of cols.counters */
+} socmon_interval_row;
+
+typedef struct socmon_output_opts {
+    char sep;               /* CSV field separator */
+    int all;                /* show counters that read 0 and per-instance results that are 0 or
+                               undefined; timelines carry every counter's delta */
+} socmon_output_opts;
+
+/* Looks up a format by name ("table", "csv", "json", "live"); NULL if none has that name. */
+const struct socmon_output_format *socmon_output_format_find(const char *name);
+/* The name of registered format i, or NULL past the last (for listings). */
+const char *socmon_output_format_name(size_t i);
+
+/* An output writing format `name` to sink (borrowed: the caller closes it after free). */
+socmon_status socmon_output_open(const char *name, socmon_sink *sink, const socmon_output_opts *opts,
+                                 socmon_output **out);
+void socmon_output_free(socmon_output *o);
+/* 1 if the format shows only the chosen metric results (cols.shown) rather than all of them:
+ * a command checks its choice only where it is used. */
+int socmon_output_selects_metrics(const socmon_output *o);
+
+socmon_status socmon_output_begin(socmon_output *o, const socmon_run_info *run);
+/* values[i] belongs to counter i; counters that read 0 are shown only with opts.all. */
+socmon_status socmon_output_counters(socmon_output *o, const socmon_counter_list *s, const uint64_t *values);
+/* ms (may be NULL) names metrics a counter selection left uncomputed; m NULL: nothing to show. */
+socmon_status socmon_output_metrics(socmon_output *o, const socmon_metricset *ms, const socmon_metrics *m,
+                                    const double *values);
+/* The n largest nonzero values among counters whose full name matches pattern (fnmatch). Nothing
+ * is shown when pattern is NULL or no counter of s matches it. */
+socmon_status socmon_output_hotspots(socmon_output *o, const socmon_counter_list *s, const uint64_t *values,
+                                     const char *pattern, size_t n);
+socmon_status socmon_output_begin_intervals(socmon_output *o, const socmon_interval_cols *cols);
+socmon_status socmon_output_row(socmon_output *o, const socmon_interval_row *row);
+socmon_status socmon_output_end_intervals(socmon_output *o);
+/* A remark for people (a hint about options): human formats print it, machine formats omit it. */
+socmon_status socmon_output_note(socmon_output *o, const char *text);
+/* Finishes the document and flushes the sink: any write error of the document is returned here. */
+socmon_status socmon_output_end(socmon_output *o);
+
+/* The label a metric value stands for (a "hot direction" index), or NULL. */
+const char *socmon_metric_label(const socmon_metric_def *d, double v);
+
+#endif

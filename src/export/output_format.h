@@ -1,0 +1,62 @@
+/* What an output format implements, and the helpers formats share.
+ *
+ * A format is an ops table; export/output.c checks the order of calls, picks the counters to
+ * show (zero filtering, hot spot ranking) and then calls the format, so a format only renders.
+ * Every op may be NULL: the format has nothing to write for that piece. */
+#ifndef SOCMON_EXPORT_OUTPUT_FORMAT_H
+#define SOCMON_EXPORT_OUTPUT_FORMAT_H
+
+#include "export/output.h"
+
+/* Counters already chosen for display, in display order. */
+typedef struct socmon_counter_rows {
+    const socmon_counter_list *list;
+    const uint64_t *values;     /* values[i] belongs to list counter i */
+    const size_t *idx;          /* the counters to show */
+    size_t n;
+    size_t hidden;              /* counters left out because they read 0 */
+    const char *pattern;        /* hot spots: the pattern they were chosen by */
+} socmon_counter_rows;
+
+typedef struct socmon_output_format {
+    const char *name;
+    int selects_metrics;        /* shows only cols.shown of a timeline's metric results */
+    socmon_status (*begin)(socmon_output *o);             /* o->run is set */
+    socmon_status (*counters)(socmon_output *o, const socmon_counter_rows *r);
+    socmon_status (*metrics)(socmon_output *o, const socmon_metricset *ms, const socmon_metrics *m,
+                             const double *values);
+    socmon_status (*hotspots)(socmon_output *o, const socmon_counter_rows *r);
+    socmon_status (*begin_intervals)(socmon_output *o);   /* o->cols is set */
+    socmon_status (*row)(socmon_output *o, const socmon_interval_row *row);
+    socmon_status (*end_intervals)(socmon_output *o);
+    socmon_status (*note)(socmon_output *o, const char *text);
+    socmon_status (*end)(socmon_output *o);
+    void (*release)(socmon_output *o);                    /* frees o->state, also after a failure */
+} socmon_output_format;
+
+struct socmon_output {
+    const socmon_output_format *fmt;
+    socmon_sink *sink;
+    socmon_output_opts opts;
+    socmon_run_info run;
+    socmon_interval_cols cols;
+    int stage;                  /* where in the call order the output is (output.c) */
+    void *state;                /* the format's own */
+};
+
+/* The formats (one file each) and their registry entries in output.c. */
+extern const socmon_output_format socmon_format_table;
+extern const socmon_output_format socmon_format_csv;
+extern const socmon_output_format socmon_format_json;
+extern const socmon_output_format socmon_format_live;
+
+/* A metric value as text: its label if it has one, else the number for humans ("-" for NaN).
+ * *unit gets the unit to show beside it ("" beside a label). Returns buf. */
+const char *socmon_metric_text(const socmon_metric_def *d, double v, char *buf, size_t len,
+                               const char **unit);
+/* "instance.name", or "name" for a device-wide result. */
+void socmon_result_name(const socmon_metric_result_info *r, char *buf, size_t len);
+/* A row's flags for machine formats and the table: "", "missed=3", "undef", "missed=3 undef". */
+void socmon_row_flags(const socmon_interval_row *row, char *buf, size_t len);
+
+#endif
