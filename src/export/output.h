@@ -19,6 +19,7 @@
 #include "export/sink.h"
 #include "socmon/device.h"
 #include "socmon/metrics.h"
+#include "socmon/sample.h"
 
 typedef struct socmon_output socmon_output;
 

@@ -96,4 +96,17 @@ expect 1 "report: " -- "$BIN" report -i "$TMP/trunc.rec"
 printf 'not a recording at all' > "$TMP/junk.rec"
 expect 1 "report: " -- "$BIN" report -i "$TMP/junk.rec"
 
+# Output that cannot be written (a full disk) is an error, never exit 0 with the output lost.
+if [ -w /dev/full ]; then
+    for args in "stat" "stat -x," "stat --json" "read -a" "report -i $TMP/r.rec" "report -i $TMP/r.rec --json" \
+                "report -i $TMP/r.rec --summary -x;" "record -I 200us -o $TMP/full.rec" \
+                "record -q -I 200us -o $TMP/full.rec" "list counters"; do
+        # shellcheck disable=SC2086
+        err=$("$BIN" $args 2>&1 >/dev/full)
+        rc=$?
+        if [ "$rc" = 1 ] && printf '%s' "$err" | grep -q "writing stdout: No space left"; then ok
+        else bad "socmon $args > /dev/full: exit $rc, '$err'"; fi
+    done
+fi
+
 finish "cli"

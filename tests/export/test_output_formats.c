@@ -1,0 +1,337 @@
+/* Each output format rendered into a memory sink from one small schema: the exact text of
+ * the human formats (alignment with a long name, hidden zero and undefined results, labels,
+ * "-" for undefined), CSV quoting with two separators, and JSON types (integers, reals, null,
+ * labels), for a document of totals and for a timeline. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export/output_fixture.h"
+#include "socmon/sample.h"
+
+/* The results of the fixture's metrics, in order. */
+enum { R_RATE0, R_RATE1, R_HITS, R_BUSIER, R_SEVENTH, NRES };
+static const size_t shown[] = {R_RATE0, R_RATE1, R_BUSIER};
+
+static void render_totals(const char *format, char sep, int all, char **text)
+{
+    fx f;
+    fx_setup(&f);
+    assert_int_equal(socmon_metrics_nresults(f.m), NRES);
+    fx_open(&f, format, sep, all);
+    fx_totals(&f);
+    *text = strdup(fx_text(&f));
+    fx_close(&f);
+    fx_teardown(&f);
+}
+
+static void render_timeline(const char *format, int all, char **text)
+{
+    fx f;
+    fx_setup(&f);
+    fx_open(&f, format, ',', all);
+    fx_timeline(&f, shown, 3);
+    *text = strdup(fx_text(&f));
+    fx_close(&f);
+    fx_teardown(&f);
+}
+
+static void expect_text(char *got, const char *want)
+{
+    if (strcmp(got, want) != 0)
+        fail_msg("got:\n%s\nwant:\n%s", got, want);
+    free(got);
+}
+
+static void test_table_totals(void **state)
+{
+    char *t;
+    render_totals("table", ',', 0, &t);
+    expect_text(t, "\n Stats for target 'fx', workload 'w' (1.500 ms):\n\n"
+                   "  counter                                   value  unit\n"
+                   "  tile0.l2_hits                               300  events\n"
+                   "  tile0.l2_misses                             100  events\n"
+                   "  a_counter_with_a_rather_long_name  123456789012  cycles\n"
+                   "  tile1.odd                                     5  say \"hi\", twice\n"
+                   "  (2 counters read 0 and are not shown; --all shows them)\n"
+                   "\n Metrics:\n\n"
+                   "  metric    instance   value  unit    description\n"
+                   "  hit_rate  tile0         75  %       L2 hits per access\n"
+                   "  hits                   300  events  all L2 hits\n"
+                   "  busier               tile0          the tile with more hits\n"
+                   "  seventh             42.857          a fraction\n"
+                   "  (1 per-instance results are 0 or undefined and not shown; --all shows them)\n"
+                   "  (1 metric not computed: l3: 'l3_misses' is not a counter, parameter or earlier metric"
+                   " of this schema)\n"
+                   "\n Hot spots (largest tile*):\n\n"
+                   "  tile0.l2_hits                           300 events\n"
+                   "  tile0.l2_misses                         100 events\n"
+                   "\n");
+}
+
+static void test_table_totals_all(void **state)
+{
+    char *t;
+    render_totals("table", ',', 1, &t);
+    /* Zero counters and the undefined tile1 result appear; undefined reads "-". */
+    assert_non_null(strstr(t, "  tile1.l2_hits                                 0  events\n"));
+    assert_non_null(strstr(t, "  hit_rate  tile1          -  %       L2 hits per access\n"));
+    assert_null(strstr(t, "not shown"));
+    free(t);
+}
+
+static void test_table_timeline(void **state)
+{
+    char *t;
+    render_timeline("table", 0, &t);
+    expect_text(t, "recording of 'fx' (dev), 3 samples\n\n"
+                   "      time  tile0.hit_rate  tile1.hit_rate  busier  flags\n"
+                   "  1.000 us              75               -   tile0  \n"
+                   "  3.000 us              75               -   tile0  missed=1 undef\n"
+                   "\n  a hint for people\n");
+}
+
+static void test_table_timeline_without_metrics(void **state)
+{
+    /* No metric chosen: one column with the sum of all deltas. */
+    fx f;
+    fx_setup(&f);
+    fx_open(&f, "table", ',', 0);
+    fx_timeline(&f, NULL, 0);
+    assert_non_null(strstr(fx_text(&f), "      time        events  flags\n"
+                                        "  1.000 us  123456789417  \n"));
+    fx_close(&f);
+    fx_teardown(&f);
+}
+
+static void test_csv_totals_quoting(void **state)
+{
+    char *t;
+    render_totals("csv", ';', 0, &t);
+    expect_text(t, "type;name;instance;value;unit\n"
+                   "counter;tile0.l2_hits;tile0;300;events\n"
+                   "counter;tile0.l2_misses;tile0;100;events\n"
+                   "counter;a_counter_with_a_rather_long_name;;123456789012;cycles\n"
+                   "counter;tile1.odd;tile1;5;\"say \"\"hi\"\", twice\"\n"
+                   "metric;hit_rate;tile0;75;%\n"
+                   "metric;hit_rate;tile1;-;%\n"
+                   "metric;hits;;300;events\n"
+                   "metric;busier;;tile0;\n"
+                   "metric;seventh;;42.857;\n"
+                   "hotspot;tile0.l2_hits;tile0;300;events\n"
+                   "hotspot;tile0.l2_misses;tile0;100;events\n");
+    /* Only the active separator forces quotes: with ',' the comma in the unit does. */
+    render_totals("csv", '|', 0, &t);
+    assert_non_null(strstr(t, "counter|tile1.odd|tile1|5|\"say \"\"hi\"\", twice\"\n"));
+    assert_non_null(strstr(t, "counter|tile0.l2_hits|tile0|300|events\n"));
+    free(t);
+}
+
+static void test_csv_timeline(void **state)
+{
+    char *t;
+    render_timeline("csv", 1, &t);
+    /* Machine formats carry every result, as numbers (no labels; undefined is empty), and
+     * no notes. */
+    expect_text(t, "t_ns,interval_ns,flags,tile0.hit_rate,tile1.hit_rate,hits,busier,seventh,tile0.l2_hits,"
+                   "tile0.l2_misses,tile1.l2_hits,tile1.l2_misses,a_counter_with_a_rather_long_name,tile1.odd\n"
+                   "5000,1000,,75,,300,0,42.857,300,100,0,0,123456789012,5\n"
+                   "7000,2000,missed=1 undef,75,,300,0,42.857,300,100,0,0,123456789012,5\n");
+    render_timeline("csv", 0, &t);
+    assert_non_null(strstr(t, "busier,seventh\n5000,1000,,75,,300,0,42.857\n"));
+    free(t);
+}
+
+static json_t *parse(char *text)
+{
+    json_error_t err;
+    json_t *doc = json_loads(text, 0, &err);
+    if (!doc)
+        fail_msg("not JSON (%s at line %d): %s", err.text, err.line, text);
+    free(text);
+    return doc;
+}
+
+static void test_json_totals_types(void **state)
+{
+    char *t;
+    render_totals("json", ',', 0, &t);
+    json_t *doc = parse(t);
+    assert_string_equal(json_string_value(json_object_get(doc, "kind")), "Stats");
+    assert_string_equal(json_string_value(json_object_get(doc, "workload")), "w");
+    assert_true(json_is_integer(json_object_get(doc, "elapsed_ns")));
+    json_t *c = json_object_get(doc, "counters");
+    assert_int_equal(json_array_size(c), 4); /* zeros left out without all */
+    json_t *big = json_array_get(c, 2);
+    assert_true(json_is_integer(json_object_get(big, "value")));
+    assert_int_equal(json_integer_value(json_object_get(big, "value")), 123456789012ll);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(c, 3), "unit")), "say \"hi\", twice");
+    json_t *m = json_object_get(doc, "metrics");
+    assert_int_equal(json_array_size(m), NRES); /* machine formats hide nothing */
+    assert_true(json_is_real(json_object_get(json_array_get(m, R_RATE0), "value")));
+    assert_true(json_is_null(json_object_get(json_array_get(m, R_RATE1), "value")));
+    json_t *busier = json_array_get(m, R_BUSIER);
+    assert_true(json_is_real(json_object_get(busier, "value")));
+    assert_string_equal(json_string_value(json_object_get(busier, "label")), "tile0");
+    assert_null(json_object_get(json_array_get(m, R_HITS), "label"));
+    json_t *h = json_object_get(doc, "hotspots");
+    assert_int_equal(json_array_size(h), 2);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(h, 0), "name")), "tile0.l2_hits");
+    json_decref(doc);
+}
+
+static void test_json_timeline(void **state)
+{
+    char *t;
+    render_timeline("json", 1, &t);
+    json_t *doc = parse(t);
+    assert_null(json_object_get(doc, "kind"));
+    assert_string_equal(json_string_value(json_object_get(doc, "device")), "dev");
+    json_t *rows = json_object_get(doc, "intervals");
+    assert_int_equal(json_array_size(rows), 2);
+    json_t *r2 = json_array_get(rows, 1);
+    assert_string_equal(json_string_value(json_object_get(r2, "flags")), "missed=1 undef");
+    json_t *m = json_object_get(r2, "metrics");
+    assert_int_equal(json_object_size(m), NRES);
+    assert_true(json_is_null(json_object_get(m, "tile1.hit_rate")));
+    assert_true(json_is_real(json_object_get(m, "seventh")));
+    json_t *d = json_object_get(r2, "deltas");
+    assert_int_equal(json_object_size(d), NCTR);
+    assert_int_equal(json_integer_value(json_object_get(d, "a_counter_with_a_rather_long_name")), 123456789012ll);
+    json_decref(doc);
+    render_timeline("json", 0, &t);
+    doc = parse(t);
+    assert_null(json_object_get(json_array_get(json_object_get(doc, "intervals"), 0), "deltas"));
+    json_decref(doc);
+}
+
+static void test_live_lines(void **state)
+{
+    char *t;
+    render_timeline("live", 0, &t);
+    expect_text(t, "recording target 'fx', 6 counters every 1.000 us (real time)\n"
+                   "    1.000 us  tile0.hit_rate=75%  tile1.hit_rate=-%  busier=tile0\n"
+                   "    3.000 us  tile0.hit_rate=75%  tile1.hit_rate=-%  busier=tile0  MISSED 1 interval"
+                   "  UNDEFINED values\n"
+                   "a hint for people\n");
+}
+
+static void test_live_without_metric_values(void **state)
+{
+    fx f;
+    fx_setup(&f);
+    fx_open(&f, "live", ',', 0);
+    socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .target = "fx", .workload = "w",
+                           .interval_ns = 2000000, .ncounters = NCTR, .simulated = 1};
+    socmon_interval_cols cols = {f.m, shown, 3, &fx_list};
+    assert_int_equal(socmon_output_begin(f.out, &run), SOCMON_OK);
+    assert_int_equal(socmon_output_begin_intervals(f.out, &cols), SOCMON_OK);
+    socmon_interval_row r = {9, 2000000, 2000000, SOCMON_SAMPLE_MISSED, 3, NULL, fx_values};
+    assert_int_equal(socmon_output_row(f.out, &r), SOCMON_OK);
+    assert_string_equal(fx_text(&f), "recording target 'fx', workload w, 6 counters every 2.000 ms (simulated time)\n"
+                                     "    2.000 ms  events=123456789417  MISSED 3 intervals\n");
+    fx_close(&f);
+    fx_teardown(&f);
+}
+
+static void test_hotspot_sections(void **state)
+{
+    fx f;
+    fx_setup(&f);
+    fx_open(&f, "table", ',', 0);
+    socmon_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = "T", .target = "fx"};
+    assert_int_equal(socmon_output_begin(f.out, &run), SOCMON_OK);
+    /* Matching counters that all read 0: the section says so. */
+    assert_int_equal(socmon_output_hotspots(f.out, &fx_list, fx_values, "tile1.l2_*", 10), SOCMON_OK);
+    /* No counter of the selection matches: no section at all. */
+    assert_int_equal(socmon_output_hotspots(f.out, &fx_list, fx_values, "tile9.*", 10), SOCMON_OK);
+    assert_int_equal(socmon_output_hotspots(f.out, &fx_list, fx_values, NULL, 10), SOCMON_OK);
+    assert_int_equal(socmon_output_end(f.out), SOCMON_OK);
+    assert_string_equal(fx_text(&f), "\n T for target 'fx':\n\n"
+                                     "\n Hot spots (largest tile1.l2_*):\n\n"
+                                     "  none: every such counter read 0\n\n");
+    fx_close(&f);
+    fx_teardown(&f);
+}
+
+static void test_registry(void **state)
+{
+    const char *names[] = {"table", "csv", "json", "live"};
+    size_t n = 0;
+    while (socmon_output_format_name(n))
+        n++;
+    assert_int_equal(n, 4);
+    for (size_t i = 0; i < 4; i++) {
+        assert_string_equal(socmon_output_format_name(i), names[i]);
+        assert_non_null(socmon_output_format_find(names[i]));
+    }
+    assert_null(socmon_output_format_find("yaml"));
+    socmon_sink *s;
+    socmon_output *o = NULL;
+    assert_int_equal(socmon_sink_memory(&s), SOCMON_OK);
+    assert_int_equal(socmon_output_open("yaml", s, NULL, &o), SOCMON_ENOENT);
+    assert_non_null(strstr(socmon_errmsg(), "'yaml' (known: table, csv, json, live)"));
+    assert_null(o);
+    /* Human formats show the chosen metrics of a timeline; machine formats all of them. */
+    int want[] = {1, 0, 0, 1};
+    for (size_t i = 0; i < 4; i++) {
+        assert_int_equal(socmon_output_open(names[i], s, NULL, &o), SOCMON_OK);
+        assert_int_equal(socmon_output_selects_metrics(o), want[i]);
+        socmon_output_free(o);
+    }
+    assert_int_equal(socmon_sink_close(s), SOCMON_OK);
+}
+
+static void test_call_order(void **state)
+{
+    fx f;
+    fx_setup(&f);
+    fx_open(&f, "json", ',', 0);
+    socmon_interval_cols cols = {f.m, shown, 3, &fx_list};
+    socmon_interval_row row = {1, 1, 1, 0, 0, f.mv, fx_values};
+    assert_int_equal(socmon_output_counters(f.out, &fx_list, fx_values), SOCMON_ESTATE);
+    assert_non_null(strstr(socmon_errmsg(), "begin was not called"));
+    socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .target = "fx"};
+    assert_int_equal(socmon_output_begin(f.out, NULL), SOCMON_EINVAL);
+    assert_int_equal(socmon_output_begin(f.out, &run), SOCMON_OK);
+    assert_int_equal(socmon_output_begin(f.out, &run), SOCMON_ESTATE);
+    assert_int_equal(socmon_output_row(f.out, &row), SOCMON_ESTATE);
+    size_t bad[] = {NRES};
+    socmon_interval_cols badcols = {f.m, bad, 1, &fx_list};
+    assert_int_equal(socmon_output_begin_intervals(f.out, &badcols), SOCMON_ERANGE);
+    assert_int_equal(socmon_output_begin_intervals(f.out, &cols), SOCMON_OK);
+    assert_int_equal(socmon_output_counters(f.out, &fx_list, fx_values), SOCMON_ESTATE);
+    assert_int_equal(socmon_output_end(f.out), SOCMON_ESTATE);
+    assert_int_equal(socmon_output_row(f.out, &row), SOCMON_OK);
+    assert_int_equal(socmon_output_end_intervals(f.out), SOCMON_OK);
+    assert_int_equal(socmon_output_end(f.out), SOCMON_OK);
+    assert_int_equal(socmon_output_note(f.out, "late"), SOCMON_ESTATE);
+    assert_int_equal(socmon_output_end(f.out), SOCMON_ESTATE);
+    fx_close(&f);
+    fx_teardown(&f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_table_totals),
+        cmocka_unit_test(test_table_totals_all),
+        cmocka_unit_test(test_table_timeline),
+        cmocka_unit_test(test_table_timeline_without_metrics),
+        cmocka_unit_test(test_csv_totals_quoting),
+        cmocka_unit_test(test_csv_timeline),
+        cmocka_unit_test(test_json_totals_types),
+        cmocka_unit_test(test_json_timeline),
+        cmocka_unit_test(test_live_lines),
+        cmocka_unit_test(test_live_without_metric_values),
+        cmocka_unit_test(test_hotspot_sections),
+        cmocka_unit_test(test_registry),
+        cmocka_unit_test(test_call_order),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

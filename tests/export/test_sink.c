@@ -1,0 +1,197 @@
+/* Byte sinks: what they collect, and that no write error is lost: a full device (/dev/full)
+ * fails at the write or at the flush that stdio defers it to, the failure sticks, close
+ * repeats it, and an output on a failing sink ends with the error instead of success. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "export/output_fixture.h"
+#include "export/table.h"
+
+static void test_memory_sink(void **state)
+{
+    socmon_sink *s;
+    assert_int_equal(socmon_sink_memory(&s), SOCMON_OK);
+    size_t len = 99;
+    assert_string_equal(socmon_sink_memory_data(s, &len), "");
+    assert_int_equal(len, 0);
+    assert_int_equal(socmon_sink_puts(s, "ab"), SOCMON_OK);
+    assert_int_equal(socmon_sink_putc(s, 'c'), SOCMON_OK);
+    assert_int_equal(socmon_sink_write(s, "d\0e", 3), SOCMON_OK); /* bytes, not strings */
+    /* Longer than printf's stack buffer. */
+    char big[1000];
+    memset(big, 'x', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    assert_int_equal(socmon_sink_printf(s, "[%s]%d", big, 42), SOCMON_OK);
+    const char *d = socmon_sink_memory_data(s, &len);
+    assert_int_equal(len, 6 + 999 + 4);
+    assert_memory_equal(d, "abcd\0e[x", 8);
+    assert_string_equal(d + len - 4, "x]42");
+    assert_int_equal(socmon_sink_flush(s), SOCMON_OK);
+    assert_int_equal(socmon_sink_close(s), SOCMON_OK);
+    assert_int_equal(socmon_sink_close(NULL), SOCMON_OK);
+}
+
+static void test_path_sink_roundtrip(void **state)
+{
+    char path[] = "/tmp/socmon_sink_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    socmon_sink *s;
+    assert_int_equal(socmon_sink_open_path(path, &s), SOCMON_OK);
+    assert_int_equal(socmon_sink_printf(s, "%s=%d\n", "n", 7), SOCMON_OK);
+    assert_int_equal(socmon_sink_close(s), SOCMON_OK);
+    FILE *fp = fopen(path, "r");
+    assert_non_null(fp);
+    char buf[32] = "";
+    assert_non_null(fgets(buf, sizeof buf, fp));
+    fclose(fp);
+    remove(path);
+    assert_string_equal(buf, "n=7\n");
+}
+
+static void test_path_sink_bad_path(void **state)
+{
+    socmon_sink *s = NULL;
+    assert_int_equal(socmon_sink_open_path("/nonexistent-dir/x.csv", &s), SOCMON_ENOENT);
+    assert_null(s);
+    assert_non_null(strstr(socmon_errmsg(), "/nonexistent-dir/x.csv"));
+}
+
+/* /dev/full accepts the open and fails every write with ENOSPC. */
+static void test_file_sink_full_device(void **state)
+{
+    FILE *fp = fopen("/dev/full", "w");
+    if (!fp)
+        skip();
+    socmon_sink *s;
+    assert_int_equal(socmon_sink_file(fp, "/dev/full", &s), SOCMON_OK);
+    /* A small write only fills stdio's buffer; the flush is where the device says no. */
+    assert_int_equal(socmon_sink_puts(s, "hello\n"), SOCMON_OK);
+    assert_int_equal(socmon_sink_flush(s), SOCMON_EIO);
+    assert_non_null(strstr(socmon_errmsg(), "writing /dev/full"));
+    assert_non_null(strstr(socmon_errmsg(), "No space"));
+    /* The failure sticks, with its message, even after other errors elsewhere. */
+    socmon_fail(SOCMON_EINVAL, "something else");
+    assert_int_equal(socmon_sink_puts(s, "more"), SOCMON_EIO);
+    assert_non_null(strstr(socmon_errmsg(), "No space"));
+    assert_int_equal(socmon_sink_close(s), SOCMON_EIO);
+    fclose(fp); /* borrowed: the sink never closes it */
+}
+
+static void test_path_sink_full_device(void **state)
+{
+    socmon_sink *s;
+    if (socmon_sink_open_path("/dev/full", &s) != SOCMON_OK)
+        skip();
+    /* More than any stdio buffer: fails at the write itself. */
+    char *big = calloc(1, 1 << 20);
+    assert_non_null(big);
+    assert_int_equal(socmon_sink_write(s, big, 1 << 20), SOCMON_EIO);
+    free(big);
+    assert_int_equal(socmon_sink_close(s), SOCMON_EIO);
+    assert_non_null(strstr(socmon_errmsg(), "No space"));
+}
+
+/* A sink that takes `budget` bytes and then fails, as a socket whose peer went away would. */
+typedef struct failing {
+    socmon_sink base;
+    size_t budget, written;
+} failing;
+
+static socmon_status failing_write(socmon_sink *s, const void *buf, size_t len)
+{
+    failing *f = (failing *)s;
+    if (f->written + len > f->budget)
+        return socmon_fail(SOCMON_EIO, "peer went away after %zu bytes", f->written);
+    f->written += len;
+    return SOCMON_OK;
+}
+
+static socmon_status failing_flush(socmon_sink *s)
+{
+    return SOCMON_OK;
+}
+
+static socmon_status failing_close(socmon_sink *s)
+{
+    free(s);
+    return SOCMON_OK;
+}
+
+static const socmon_sink_ops failing_ops = {failing_write, failing_flush, failing_close};
+
+static socmon_sink *failing_new(size_t budget)
+{
+    failing *f = calloc(1, sizeof *f);
+    assert_non_null(f);
+    f->base.ops = &failing_ops;
+    f->budget = budget;
+    return &f->base;
+}
+
+/* Every format reports a sink that fails part-way through the document, wherever it fails. */
+static void test_output_on_failing_sink(void **state)
+{
+    const char *formats[] = {"table", "csv", "json", "live"};
+    const size_t budgets[] = {0, 10, 200};
+    for (size_t i = 0; i < 4; i++)
+        for (size_t b = 0; b < 3; b++) {
+            fx f;
+            fx_setup(&f);
+            socmon_sink *s = failing_new(budgets[b]);
+            socmon_output *o;
+            socmon_output_opts oo = {',', 1};
+            assert_int_equal(socmon_output_open(formats[i], s, &oo, &o), SOCMON_OK);
+            socmon_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = "T", .target = "fx"};
+            socmon_status st = socmon_output_begin(o, &run);
+            if (st == SOCMON_OK)
+                st = socmon_output_counters(o, &fx_list, fx_values);
+            if (st == SOCMON_OK)
+                st = socmon_output_metrics(o, f.ms, f.m, f.mv);
+            if (st == SOCMON_OK)
+                st = socmon_output_end(o);
+            if (st != SOCMON_EIO)
+                fail_msg("%s with %zu bytes: %s (%s)", formats[i], budgets[b], socmon_status_name(st),
+                         socmon_errmsg());
+            assert_non_null(strstr(socmon_errmsg(), "peer went away"));
+            socmon_output_free(o);
+            assert_int_equal(socmon_sink_close(s), SOCMON_EIO);
+            fx_teardown(&f);
+        }
+}
+
+static void test_table_and_csv_report_sink_errors(void **state)
+{
+    const char *hdr[] = {"a", "b"};
+    socmon_table *t;
+    assert_int_equal(socmon_table_new(2, "lr", hdr, &t), SOCMON_OK);
+    socmon_sink *s = failing_new(3);
+    assert_int_equal(socmon_table_write(t, s, "  "), SOCMON_EIO);
+    socmon_table_free(t);
+    assert_int_equal(socmon_sink_close(s), SOCMON_EIO);
+    s = failing_new(2);
+    assert_int_equal(socmon_csv_write(s, "a,\"b\"", ','), SOCMON_EIO);
+    assert_int_equal(socmon_sink_close(s), SOCMON_EIO);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_memory_sink),
+        cmocka_unit_test(test_path_sink_roundtrip),
+        cmocka_unit_test(test_path_sink_bad_path),
+        cmocka_unit_test(test_file_sink_full_device),
+        cmocka_unit_test(test_path_sink_full_device),
+        cmocka_unit_test(test_output_on_failing_sink),
+        cmocka_unit_test(test_table_and_csv_report_sink_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
