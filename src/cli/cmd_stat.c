@@ -55,71 +55,65 @@ static const char *workload_name(const cli_session *cs, const char *w)
     return w ? w : (ops->workloads ? ops->workloads[0] : NULL);
 }
 
-int cmd_stat(int argc, char **argv)
+static int stat_body(cli_session *cs, const cli_opts *o)
 {
-    cli_opts o;
-    int rc = cli_parse_opts(argc, argv, STAT_OPTS, stat_help, &o);
-    if (rc >= 0)
-        return rc;
-    cli_session cs;
-    socmon_status st = cli_session_open(&cs, o.target, o.events, o.trace);
-    if (st != SOCMON_OK) {
-        rc = cli_error("stat", st);
-        cli_session_close(&cs);
-        return rc;
-    }
-    const socmon_target_ops *ops = socmon_target_ops_of(cs.target);
-    if (socmon_target_is_hardware(cs.target) && !o.duration_ns) {
+    const socmon_target_ops *ops = socmon_target_ops_of(cs->target);
+    if (socmon_target_is_hardware(cs->target) && !o->duration_ns) {
         fprintf(stderr, "socmon stat: target '%s' is hardware: give a duration with -d\n", ops->name);
-        cli_session_close(&cs);
         return 2;
     }
-    size_t n = socmon_set_size(cs.set);
+    size_t n = socmon_set_size(cs->set);
     uint64_t *acc = calloc(n, sizeof *acc), elapsed = 0;
-    double *mv = calloc(cs.metrics ? socmon_metrics_nresults(cs.metrics) + 1 : 1, sizeof *mv);
+    double *mv = calloc(cs->metrics ? socmon_metrics_nresults(cs->metrics) + 1 : 1, sizeof *mv);
+    socmon_status st;
+    int rc;
     if (!acc || !mv) {
         fprintf(stderr, "socmon stat: out of memory\n");
         rc = 1;
-    } else if ((st = run(&cs, &o, acc, &elapsed)) != SOCMON_OK) {
+    } else if ((st = run(cs, o, acc, &elapsed)) != SOCMON_OK) {
         rc = cli_error("stat", st);
-    } else if (cs.metrics && (st = socmon_metrics_eval(cs.metrics, acc, (double)elapsed / 1e9, mv)) != SOCMON_OK) {
+    } else if (cs->metrics && (st = socmon_metrics_eval(cs->metrics, acc, (double)elapsed / 1e9, mv)) != SOCMON_OK) {
         rc = cli_error("stat: metrics", st);
     } else {
         cli_totals t = {{.doc = SOCMON_DOC_TOTALS, .title = "Performance counter stats",
-                         .target = socmon_target_spec(cs.target), .workload = workload_name(&cs, o.workload),
+                         .target = socmon_target_spec(cs->target), .workload = workload_name(cs, o->workload),
                          .elapsed_ns = elapsed},
-                        {n, cs.schema, cs.names}, acc, cs.ms, cs.metrics, mv, ops->hotspots};
-        rc = cli_print_totals("stat", &o, &t);
+                        {n, cs->schema, cs->names}, acc, cs->ms, cs->metrics, mv, ops->hotspots};
+        rc = cli_print_totals("stat", o, &t);
     }
     free(acc);
     free(mv);
-    cli_session_close(&cs);
     return rc;
+}
+
+static int read_body(cli_session *cs, const cli_opts *o)
+{
+    socmon_sample s = {0};
+    uint64_t elapsed = 0;
+    socmon_status st = SOCMON_OK;
+    if (o->workload || o->duration_ns)
+        st = run(cs, o, NULL, &elapsed);
+    if (st == SOCMON_OK && (st = socmon_sample_alloc(cs->set, &s)) == SOCMON_OK)
+        st = socmon_set_read(cs->set, socmon_target_now_ns(cs->target), &s);
+    int rc;
+    if (st != SOCMON_OK) {
+        rc = cli_error("read", st);
+    } else {
+        cli_totals t = {{.doc = SOCMON_DOC_TOTALS, .title = "Counter values", .target = socmon_target_spec(cs->target),
+                         .workload = o->workload, .elapsed_ns = elapsed},
+                        {socmon_set_size(cs->set), cs->schema, cs->names}, s.v, NULL, NULL, NULL, NULL};
+        rc = cli_print_totals("read", o, &t);
+    }
+    socmon_sample_free(&s);
+    return rc;
+}
+
+int cmd_stat(int argc, char **argv)
+{
+    return cli_run_session(argc, argv, STAT_OPTS, stat_help, "stat", stat_body);
 }
 
 int cmd_read(int argc, char **argv)
 {
-    cli_opts o;
-    int rc = cli_parse_opts(argc, argv, READ_OPTS, read_help, &o);
-    if (rc >= 0)
-        return rc;
-    cli_session cs;
-    socmon_status st = cli_session_open(&cs, o.target, o.events, o.trace);
-    socmon_sample s = {0};
-    uint64_t elapsed = 0;
-    if (st == SOCMON_OK && (o.workload || o.duration_ns))
-        st = run(&cs, &o, NULL, &elapsed);
-    if (st == SOCMON_OK && (st = socmon_sample_alloc(cs.set, &s)) == SOCMON_OK)
-        st = socmon_set_read(cs.set, socmon_target_now_ns(cs.target), &s);
-    if (st != SOCMON_OK) {
-        rc = cli_error("read", st);
-    } else {
-        cli_totals t = {{.doc = SOCMON_DOC_TOTALS, .title = "Counter values", .target = socmon_target_spec(cs.target),
-                         .workload = o.workload, .elapsed_ns = elapsed},
-                        {socmon_set_size(cs.set), cs.schema, cs.names}, s.v, NULL, NULL, NULL, NULL};
-        rc = cli_print_totals("read", &o, &t);
-    }
-    socmon_sample_free(&s);
-    cli_session_close(&cs);
-    return rc;
+    return cli_run_session(argc, argv, READ_OPTS, read_help, "read", read_body);
 }

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "cli/opts.h"
 
 int cli_error(const char *what, socmon_status st)
 {
@@ -107,6 +107,20 @@ socmon_status cli_session_open(cli_session *cs, const char *target, const char *
     free(pn);
     free(pv);
     return st;
+}
+
+int cli_run_session(int argc, char **argv, unsigned allowed, void (*help)(FILE *), const char *cmd,
+                    int (*body)(cli_session *cs, const cli_opts *o))
+{
+    cli_opts o;
+    int rc = cli_parse_opts(argc, argv, allowed, help, &o);
+    if (rc >= 0)
+        return rc;
+    cli_session cs;
+    socmon_status st = cli_session_open(&cs, o.target, o.events, o.trace);
+    rc = st == SOCMON_OK ? body(&cs, &o) : cli_error(cmd, st);
+    cli_session_close(&cs);
+    return rc;
 }
 
 void cli_session_close(cli_session *cs)

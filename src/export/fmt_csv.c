@@ -110,11 +110,6 @@ static socmon_status csv_row(socmon_output *o, const socmon_interval_row *row)
 }
 
 const socmon_output_format socmon_format_csv = {
-    .name = "csv",
-    .begin = csv_begin,
-    .counters = csv_counters,
-    .metrics = csv_metrics,
-    .hotspots = csv_hotspots,
-    .begin_intervals = csv_begin_intervals,
-    .row = csv_row,
+    .name = "csv", .begin = csv_begin, .counters = csv_counters, .metrics = csv_metrics,
+    .hotspots = csv_hotspots, .begin_intervals = csv_begin_intervals, .row = csv_row,
 };

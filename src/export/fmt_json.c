@@ -165,13 +165,7 @@ static void json_release(socmon_output *o)
 }
 
 const socmon_output_format socmon_format_json = {
-    .name = "json",
-    .begin = json_begin,
-    .counters = json_counters,
-    .metrics = json_metrics,
-    .hotspots = json_hotspots,
-    .begin_intervals = json_begin_intervals,
-    .row = json_row,
-    .end = json_end,
+    .name = "json", .begin = json_begin, .counters = json_counters, .metrics = json_metrics,
+    .hotspots = json_hotspots, .begin_intervals = json_begin_intervals, .row = json_row, .end = json_end,
     .release = json_release,
 };

@@ -79,13 +79,6 @@ static socmon_status live_end(socmon_output *o)
 }
 
 const socmon_output_format socmon_format_live = {
-    .name = "live",
-    .selects_metrics = 1,
-    .begin = live_begin,
-    .counters = live_counters,
-    .metrics = live_metrics,
-    .hotspots = live_hotspots,
-    .row = live_row,
-    .note = live_note,
-    .end = live_end,
+    .name = "live", .selects_metrics = 1, .begin = live_begin, .counters = live_counters,
+    .metrics = live_metrics, .hotspots = live_hotspots, .row = live_row, .note = live_note, .end = live_end,
 };

@@ -225,16 +225,8 @@ static void table_release(socmon_output *o)
 }
 
 const socmon_output_format socmon_format_table = {
-    .name = "table",
-    .selects_metrics = 1,
-    .begin = table_begin,
-    .counters = table_counters,
-    .metrics = table_metrics,
-    .hotspots = table_hotspots,
-    .begin_intervals = table_begin_intervals,
-    .row = table_row,
-    .end_intervals = table_end_intervals,
-    .note = table_note,
-    .end = table_end,
+    .name = "table", .selects_metrics = 1, .begin = table_begin, .counters = table_counters,
+    .metrics = table_metrics, .hotspots = table_hotspots, .begin_intervals = table_begin_intervals,
+    .row = table_row, .end_intervals = table_end_intervals, .note = table_note, .end = table_end,
     .release = table_release,
 };

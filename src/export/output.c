@@ -71,38 +71,38 @@ int socmon_output_selects_metrics(const socmon_output *o)
     return o && o->fmt->selects_metrics;
 }
 
-static socmon_status check(const socmon_output *o, int stage, const char *call)
+/* Checks that a call comes at stage `from` and moves the output to stage `to`. */
+static socmon_status move(socmon_output *o, int from, int to, const char *call)
 {
     if (!o)
         return socmon_fail(SOCMON_EINVAL, "%s: NULL output", call);
-    if (o->stage != stage)
+    if (o->stage != from)
         return socmon_fail(SOCMON_ESTATE, "%s: not valid here (%s)", call,
                            o->stage == STAGE_OPEN        ? "begin was not called"
                            : o->stage == STAGE_INTERVALS ? "inside begin_intervals/end_intervals"
                            : o->stage == STAGE_ENDED     ? "the output has ended"
                                                          : "no begin_intervals");
+    o->stage = to;
     return SOCMON_OK;
 }
 
 socmon_status socmon_output_begin(socmon_output *o, const socmon_run_info *run)
 {
-    socmon_status st = check(o, STAGE_OPEN, "socmon_output_begin");
-    if (st != SOCMON_OK)
-        return st;
     if (!run || !run->target)
         return socmon_fail(SOCMON_EINVAL, "socmon_output_begin: need run information with a target");
-    o->run = *run;
-    o->stage = STAGE_BEGUN;
-    return o->fmt->begin ? o->fmt->begin(o) : SOCMON_OK;
+    socmon_status st = move(o, STAGE_OPEN, STAGE_BEGUN, "socmon_output_begin");
+    if (st == SOCMON_OK)
+        o->run = *run;
+    return st == SOCMON_OK && o->fmt->begin ? o->fmt->begin(o) : st;
 }
 
 socmon_status socmon_output_counters(socmon_output *o, const socmon_counter_list *s, const uint64_t *values)
 {
-    socmon_status st = check(o, STAGE_BEGUN, "socmon_output_counters");
-    if (st != SOCMON_OK)
-        return st;
     if (!s || (s->n && !values))
         return socmon_fail(SOCMON_EINVAL, "socmon_output_counters: NULL argument");
+    socmon_status st = move(o, STAGE_BEGUN, STAGE_BEGUN, "socmon_output_counters");
+    if (st != SOCMON_OK || !o->fmt->counters)
+        return st;
     size_t *idx = calloc(s->n + 1, sizeof *idx);
     if (!idx)
         return socmon_fail(SOCMON_ENOMEM, "socmon_output_counters: out of memory");
@@ -113,7 +113,7 @@ socmon_status socmon_output_counters(socmon_output *o, const socmon_counter_list
         else
             r.hidden++;
     }
-    st = o->fmt->counters ? o->fmt->counters(o, &r) : SOCMON_OK;
+    st = o->fmt->counters(o, &r);
     free(idx);
     return st;
 }
@@ -121,12 +121,10 @@ socmon_status socmon_output_counters(socmon_output *o, const socmon_counter_list
 socmon_status socmon_output_metrics(socmon_output *o, const socmon_metricset *ms, const socmon_metrics *m,
                                     const double *values)
 {
-    socmon_status st = check(o, STAGE_BEGUN, "socmon_output_metrics");
-    if (st != SOCMON_OK || !m)
-        return st;
-    if (!values)
+    if (m && !values)
         return socmon_fail(SOCMON_EINVAL, "socmon_output_metrics: NULL values");
-    return o->fmt->metrics ? o->fmt->metrics(o, ms, m, values) : SOCMON_OK;
+    socmon_status st = move(o, STAGE_BEGUN, STAGE_BEGUN, "socmon_output_metrics");
+    return st == SOCMON_OK && m && o->fmt->metrics ? o->fmt->metrics(o, ms, m, values) : st;
 }
 
 typedef struct hot {
@@ -144,11 +142,11 @@ static int by_value_desc(const void *a, const void *b)
 socmon_status socmon_output_hotspots(socmon_output *o, const socmon_counter_list *s, const uint64_t *values,
                                      const char *pattern, size_t n)
 {
-    socmon_status st = check(o, STAGE_BEGUN, "socmon_output_hotspots");
-    if (st != SOCMON_OK || !pattern)
-        return st;
-    if (!s || (s->n && !values))
+    if (pattern && (!s || (s->n && !values)))
         return socmon_fail(SOCMON_EINVAL, "socmon_output_hotspots: NULL argument");
+    socmon_status st = move(o, STAGE_BEGUN, STAGE_BEGUN, "socmon_output_hotspots");
+    if (st != SOCMON_OK || !pattern || !o->fmt->hotspots)
+        return st;
     hot *h = calloc(s->n + 1, sizeof *h);
     size_t *idx = calloc(s->n + 1, sizeof *idx);
     if (!h || !idx) {
@@ -170,7 +168,7 @@ socmon_status socmon_output_hotspots(socmon_output *o, const socmon_counter_list
         for (size_t j = 0; j < k; j++)
             idx[j] = h[j].i;
         socmon_counter_rows r = {s, values, idx, k, 0, pattern};
-        st = o->fmt->hotspots ? o->fmt->hotspots(o, &r) : SOCMON_OK;
+        st = o->fmt->hotspots(o, &r);
     }
     free(h), free(idx);
     return st;
@@ -178,9 +176,6 @@ socmon_status socmon_output_hotspots(socmon_output *o, const socmon_counter_list
 
 socmon_status socmon_output_begin_intervals(socmon_output *o, const socmon_interval_cols *cols)
 {
-    socmon_status st = check(o, STAGE_BEGUN, "socmon_output_begin_intervals");
-    if (st != SOCMON_OK)
-        return st;
     if (!cols || !cols->counters || (cols->nshown && !cols->shown))
         return socmon_fail(SOCMON_EINVAL, "socmon_output_begin_intervals: need the columns and counters");
     size_t nm = cols->metrics ? socmon_metrics_nresults(cols->metrics) : 0;
@@ -188,44 +183,38 @@ socmon_status socmon_output_begin_intervals(socmon_output *o, const socmon_inter
         if (cols->shown[k] >= nm)
             return socmon_fail(SOCMON_ERANGE, "socmon_output_begin_intervals: shown result %zu out of range 0..%zu",
                                cols->shown[k], nm ? nm - 1 : 0);
-    o->cols = *cols;
-    o->stage = STAGE_INTERVALS;
-    return o->fmt->begin_intervals ? o->fmt->begin_intervals(o) : SOCMON_OK;
+    socmon_status st = move(o, STAGE_BEGUN, STAGE_INTERVALS, "socmon_output_begin_intervals");
+    if (st == SOCMON_OK)
+        o->cols = *cols;
+    return st == SOCMON_OK && o->fmt->begin_intervals ? o->fmt->begin_intervals(o) : st;
 }
 
 socmon_status socmon_output_row(socmon_output *o, const socmon_interval_row *row)
 {
-    socmon_status st = check(o, STAGE_INTERVALS, "socmon_output_row");
-    if (st != SOCMON_OK)
-        return st;
-    if (!row || (o->cols.counters->n && !row->deltas))
-        return socmon_fail(SOCMON_EINVAL, "socmon_output_row: need a row with deltas");
-    return o->fmt->row ? o->fmt->row(o, row) : SOCMON_OK;
+    socmon_status st = move(o, STAGE_INTERVALS, STAGE_INTERVALS, "socmon_output_row");
+    if (st == SOCMON_OK && (!row || (o->cols.counters->n && !row->deltas)))
+        st = socmon_fail(SOCMON_EINVAL, "socmon_output_row: need a row with deltas");
+    return st == SOCMON_OK && o->fmt->row ? o->fmt->row(o, row) : st;
 }
 
 socmon_status socmon_output_end_intervals(socmon_output *o)
 {
-    socmon_status st = check(o, STAGE_INTERVALS, "socmon_output_end_intervals");
-    if (st != SOCMON_OK)
-        return st;
-    o->stage = STAGE_BEGUN;
-    return o->fmt->end_intervals ? o->fmt->end_intervals(o) : SOCMON_OK;
+    socmon_status st = move(o, STAGE_INTERVALS, STAGE_BEGUN, "socmon_output_end_intervals");
+    return st == SOCMON_OK && o->fmt->end_intervals ? o->fmt->end_intervals(o) : st;
 }
 
 socmon_status socmon_output_note(socmon_output *o, const char *text)
 {
-    socmon_status st = check(o, STAGE_BEGUN, "socmon_output_note");
-    if (st != SOCMON_OK)
-        return st;
-    return o->fmt->note && text ? o->fmt->note(o, text) : SOCMON_OK;
+    socmon_status st = move(o, STAGE_BEGUN, STAGE_BEGUN, "socmon_output_note");
+    return st == SOCMON_OK && text && o->fmt->note ? o->fmt->note(o, text) : st;
 }
 
+/* The sink is flushed even after a failing end: its own error is the one to report then. */
 socmon_status socmon_output_end(socmon_output *o)
 {
-    socmon_status st = check(o, STAGE_BEGUN, "socmon_output_end");
+    socmon_status st = move(o, STAGE_BEGUN, STAGE_ENDED, "socmon_output_end");
     if (st != SOCMON_OK)
         return st;
-    o->stage = STAGE_ENDED;
     st = o->fmt->end ? o->fmt->end(o) : SOCMON_OK;
     socmon_status fst = socmon_sink_flush(o->sink);
     return st != SOCMON_OK ? st : fst;
