@@ -25,8 +25,9 @@ typedef struct socmon_bus_ops {
     void (*fence)(void *priv);     /* optional: order earlier accesses before later ones */
     void (*destroy)(void *priv);   /* optional: release priv */
     /* Optional: one native 64-bit access (a 64-bit CSR or AXI register).
-     * Without them socmon_bus_read64/write64 split the access into 32-bit
-     * ones at addr (low word) and addr+4 (high word). */
+     * Without them, or where they answer SOCMON_ENOTSUP for an address,
+     * socmon_bus_read64/write64 split the access into 32-bit ones at addr
+     * (low word) and addr+4 (high word). */
     socmon_status (*read64)(void *priv, uint64_t addr, uint64_t *val);
     socmon_status (*write64)(void *priv, uint64_t addr, uint64_t val);
 } socmon_bus_ops;

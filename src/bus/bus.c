@@ -44,26 +44,27 @@ void socmon_bus_free(socmon_bus *bus)
     free(bus);
 }
 
+/* Counts one access of a kind (reads or writes), and its failure. */
+static socmon_status tally(socmon_bus *bus, uint64_t *kind, socmon_status st)
+{
+    (*kind)++;
+    if (st != SOCMON_OK)
+        bus->stats.errors++;
+    return st;
+}
+
 socmon_status socmon_bus_read32(socmon_bus *bus, uint64_t addr, uint32_t *val)
 {
     if (!bus || !val)
         return socmon_fail(SOCMON_EINVAL, "socmon_bus_read32: %s is NULL", bus ? "val" : "bus");
-    bus->stats.reads++;
-    socmon_status st = bus->ops.read32(bus->priv, addr, val);
-    if (st != SOCMON_OK)
-        bus->stats.errors++;
-    return st;
+    return tally(bus, &bus->stats.reads, bus->ops.read32(bus->priv, addr, val));
 }
 
 socmon_status socmon_bus_write32(socmon_bus *bus, uint64_t addr, uint32_t val)
 {
     if (!bus)
         return socmon_fail(SOCMON_EINVAL, "socmon_bus_write32: bus is NULL");
-    bus->stats.writes++;
-    socmon_status st = bus->ops.write32(bus->priv, addr, val);
-    if (st != SOCMON_OK)
-        bus->stats.errors++;
-    return st;
+    return tally(bus, &bus->stats.writes, bus->ops.write32(bus->priv, addr, val));
 }
 
 void socmon_bus_fence(socmon_bus *bus)
@@ -122,32 +123,28 @@ socmon_status socmon_bus_read64_hilohi(socmon_bus *bus, uint64_t lo_addr, uint64
                        (unsigned long long)lo_addr, (unsigned long long)hi_addr, max_tries);
 }
 
+/* A backend's 64-bit callback may answer SOCMON_ENOTSUP for an address it
+ * cannot access whole (the model bus, for a region without 64-bit
+ * callbacks): the access is then split like on a bus without them. */
 socmon_status socmon_bus_read64(socmon_bus *bus, uint64_t addr, uint64_t *val)
 {
     if (!bus || !val)
         return socmon_fail(SOCMON_EINVAL, "socmon_bus_read64: %s is NULL", bus ? "val" : "bus");
-    if (!bus->ops.read64)
-        return socmon_bus_read64_hilohi(bus, addr, addr + 4, 0, val);
-    bus->stats.reads++;
-    socmon_status st = bus->ops.read64(bus->priv, addr, val);
-    if (st != SOCMON_OK)
-        bus->stats.errors++;
-    return st;
+    socmon_status st = bus->ops.read64 ? bus->ops.read64(bus->priv, addr, val) : SOCMON_ENOTSUP;
+    if (st != SOCMON_ENOTSUP)
+        return tally(bus, &bus->stats.reads, st);
+    return socmon_bus_read64_hilohi(bus, addr, addr + 4, 0, val);
 }
 
 socmon_status socmon_bus_write64(socmon_bus *bus, uint64_t addr, uint64_t val)
 {
     if (!bus)
         return socmon_fail(SOCMON_EINVAL, "socmon_bus_write64: bus is NULL");
-    if (!bus->ops.write64) {
-        socmon_status st = socmon_bus_write32(bus, addr, (uint32_t)val);
-        return st ? st : socmon_bus_write32(bus, addr + 4, (uint32_t)(val >> 32));
-    }
-    bus->stats.writes++;
-    socmon_status st = bus->ops.write64(bus->priv, addr, val);
-    if (st != SOCMON_OK)
-        bus->stats.errors++;
-    return st;
+    socmon_status st = bus->ops.write64 ? bus->ops.write64(bus->priv, addr, val) : SOCMON_ENOTSUP;
+    if (st != SOCMON_ENOTSUP)
+        return tally(bus, &bus->stats.writes, st);
+    st = socmon_bus_write32(bus, addr, (uint32_t)val);
+    return st ? st : socmon_bus_write32(bus, addr + 4, (uint32_t)(val >> 32));
 }
 
 void *socmon_bus_backend_priv(socmon_bus *bus, socmon_bus_read_fn read_fn)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/grow.h"
 #include "bus/bus_internal.h"
 
 typedef struct region {
@@ -77,48 +78,34 @@ static socmon_status mb_write(void *priv, uint64_t addr, uint32_t val)
     return r->ops->write ? r->ops->write(r->model, addr - r->base, val) : SOCMON_OK;
 }
 
-/* A region without 64-bit callbacks sees 32-bit accesses: hi-lo-hi for a
- * read, low word then high word for a write. */
-static socmon_status mb_read64(void *priv, uint64_t addr, uint64_t *val)
+/* A region with 64-bit callbacks takes a 64-bit access whole (8-byte
+ * aligned); for any other SOCMON_ENOTSUP makes the generic bus split it into
+ * 32-bit accesses (hi-lo-hi for a read, low word then high word for a write). */
+static socmon_status region64(void *priv, uint64_t addr, int write, const region **out)
 {
-    const region *r;
-    socmon_status st = check(priv, addr, &r);
+    socmon_status st = check(priv, addr, out);
     if (st != SOCMON_OK)
         return st;
-    if (!r->ops->read64) {
-        uint32_t hi1, lo, hi2;
-        for (int i = 0; i < 8; i++) {
-            if ((st = mb_read(priv, addr + 4, &hi1)) || (st = mb_read(priv, addr, &lo)) ||
-                (st = mb_read(priv, addr + 4, &hi2)))
-                return st;
-            if (hi1 == hi2) {
-                *val = (uint64_t)hi1 << 32 | lo;
-                return SOCMON_OK;
-            }
-        }
-        return socmon_fail(SOCMON_EAGAIN, "model bus: 64-bit read at 0x%llx: high word changed on all 8 tries",
-                           (unsigned long long)addr);
-    }
+    if (write ? !(*out)->ops->write64 : !(*out)->ops->read64)
+        return SOCMON_ENOTSUP;
     if (addr & 7)
         return socmon_fail(SOCMON_EIO, "model bus: unaligned 64-bit access at 0x%llx (must be 8-byte aligned)",
                            (unsigned long long)addr);
-    return r->ops->read64(r->model, addr - r->base, val);
+    return SOCMON_OK;
+}
+
+static socmon_status mb_read64(void *priv, uint64_t addr, uint64_t *val)
+{
+    const region *r;
+    socmon_status st = region64(priv, addr, 0, &r);
+    return st ? st : r->ops->read64(r->model, addr - r->base, val);
 }
 
 static socmon_status mb_write64(void *priv, uint64_t addr, uint64_t val)
 {
     const region *r;
-    socmon_status st = check(priv, addr, &r);
-    if (st != SOCMON_OK)
-        return st;
-    if (!r->ops->write64) {
-        st = mb_write(priv, addr, (uint32_t)val);
-        return st ? st : mb_write(priv, addr + 4, (uint32_t)(val >> 32));
-    }
-    if (addr & 7)
-        return socmon_fail(SOCMON_EIO, "model bus: unaligned 64-bit access at 0x%llx (must be 8-byte aligned)",
-                           (unsigned long long)addr);
-    return r->ops->write64(r->model, addr - r->base, val);
+    socmon_status st = region64(priv, addr, 1, &r);
+    return st ? st : r->ops->write64(r->model, addr - r->base, val);
 }
 
 static void mb_fence(void *priv)
@@ -178,14 +165,8 @@ socmon_status socmon_bus_model_map(socmon_bus *bus, uint64_t base, uint64_t size
                            (unsigned long long)base, (unsigned long long)(base + size - 1),
                            (unsigned long long)o->base, (unsigned long long)(o->base + o->size - 1));
     }
-    if (mb->n == mb->cap) {
-        size_t cap = mb->cap ? mb->cap * 2 : 8;
-        region *r = realloc(mb->r, cap * sizeof *r);
-        if (!r)
-            return socmon_fail(SOCMON_ENOMEM, "model bus: out of memory");
-        mb->r = r;
-        mb->cap = cap;
-    }
+    if (SOCMON_GROW(mb->r, mb->cap, mb->n, 8))
+        return socmon_fail(SOCMON_ENOMEM, "model bus: out of memory");
     memmove(&mb->r[at + 1], &mb->r[at], (mb->n - at) * sizeof *mb->r);
     mb->r[at] = (region){base, size, ops, model};
     mb->n++;

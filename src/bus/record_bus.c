@@ -21,22 +21,48 @@ static void report(recorder *r, char op, uint64_t addr, uint64_t val, socmon_sta
     r->fn(r->user, &acc);
 }
 
+/* Forwards one access of `bits` (32, or 64 forwarded whole, so the trace
+ * shows the access the driver made) and reports it. */
+static socmon_status forward(recorder *r, char op, unsigned bits, uint64_t addr, uint64_t *val)
+{
+    socmon_status st;
+    uint32_t v32 = (uint32_t)*val;
+    if (op == 'R' && bits == 32) {
+        v32 = 0;
+        st = socmon_bus_read32(r->inner, addr, &v32);
+        *val = v32;
+    } else if (op == 'R') {
+        *val = 0;
+        st = socmon_bus_read64(r->inner, addr, val);
+    } else {
+        st = bits == 32 ? socmon_bus_write32(r->inner, addr, v32) : socmon_bus_write64(r->inner, addr, *val);
+    }
+    report(r, op, addr, *val, st, bits);
+    return st;
+}
+
 static socmon_status rec_read32(void *priv, uint64_t addr, uint32_t *val)
 {
-    recorder *r = priv;
-    uint32_t v = 0;
-    socmon_status st = socmon_bus_read32(r->inner, addr, &v);
-    *val = v;
-    report(r, 'R', addr, v, st, 32);
+    uint64_t v = 0;
+    socmon_status st = forward(priv, 'R', 32, addr, &v);
+    *val = (uint32_t)v;
     return st;
 }
 
 static socmon_status rec_write32(void *priv, uint64_t addr, uint32_t val)
 {
-    recorder *r = priv;
-    socmon_status st = socmon_bus_write32(r->inner, addr, val);
-    report(r, 'W', addr, val, st, 32);
-    return st;
+    uint64_t v = val;
+    return forward(priv, 'W', 32, addr, &v);
+}
+
+static socmon_status rec_read64(void *priv, uint64_t addr, uint64_t *val)
+{
+    return forward(priv, 'R', 64, addr, val);
+}
+
+static socmon_status rec_write64(void *priv, uint64_t addr, uint64_t val)
+{
+    return forward(priv, 'W', 64, addr, &val);
 }
 
 static void rec_fence(void *priv)
@@ -44,26 +70,6 @@ static void rec_fence(void *priv)
     recorder *r = priv;
     socmon_bus_fence(r->inner);
     report(r, 'F', 0, 0, SOCMON_OK, 0);
-}
-
-/* Forwarded whole, so the trace shows the access the driver made: one
- * 64-bit access, or the inner bus's split of it into 32-bit ones. */
-static socmon_status rec_read64(void *priv, uint64_t addr, uint64_t *val)
-{
-    recorder *r = priv;
-    uint64_t v = 0;
-    socmon_status st = socmon_bus_read64(r->inner, addr, &v);
-    *val = v;
-    report(r, 'R', addr, v, st, 64);
-    return st;
-}
-
-static socmon_status rec_write64(void *priv, uint64_t addr, uint64_t val)
-{
-    recorder *r = priv;
-    socmon_status st = socmon_bus_write64(r->inner, addr, val);
-    report(r, 'W', addr, val, st, 64);
-    return st;
 }
 
 static void rec_destroy(void *priv)

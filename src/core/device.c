@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/grow.h"
 #include "socmon/device.h"
 
 typedef struct param {
@@ -197,14 +198,8 @@ socmon_status socmon_device_set_param(socmon_device *dev, const char *name, doub
             dev->p[i].value = value;
             return SOCMON_OK;
         }
-    if (dev->np == dev->pcap) {
-        size_t cap = dev->pcap ? dev->pcap * 2 : 8;
-        param *np = realloc(dev->p, cap * sizeof *np);
-        if (!np)
-            return socmon_fail(SOCMON_ENOMEM, "socmon_device_set_param: out of memory");
-        dev->p = np;
-        dev->pcap = cap;
-    }
+    if (SOCMON_GROW(dev->p, dev->pcap, dev->np, 8))
+        return socmon_fail(SOCMON_ENOMEM, "socmon_device_set_param: out of memory");
     char *copy = strdup(name);
     if (!copy)
         return socmon_fail(SOCMON_ENOMEM, "socmon_device_set_param: out of memory");

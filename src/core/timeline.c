@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/grow.h"
 #include "core/timeline_internal.h"
 #include "core/varint.h"
 
@@ -127,16 +128,8 @@ void socmon_timeline_chunk(const socmon_timeline *tl, size_t i, const uint8_t **
 /* Makes room for one more chunk in the chunk array; a new chunk starts empty. */
 static socmon_status push_chunk(socmon_timeline *tl)
 {
-    if (tl->nchunks == tl->chunks_cap) {
-        size_t cap = tl->chunks_cap ? tl->chunks_cap * 2 : 16;
-        if (cap > SIZE_MAX / sizeof *tl->chunks)
-            return socmon_fail(SOCMON_ENOMEM, "timeline: too many chunks (%zu)", tl->nchunks);
-        chunk *c = realloc(tl->chunks, cap * sizeof *c);
-        if (!c)
-            return socmon_fail(SOCMON_ENOMEM, "timeline: out of memory for %zu chunks", cap);
-        tl->chunks = c;
-        tl->chunks_cap = cap;
-    }
+    if (SOCMON_GROW(tl->chunks, tl->chunks_cap, tl->nchunks, 16))
+        return socmon_fail(SOCMON_ENOMEM, "timeline: out of memory for %zu chunks", tl->nchunks + 1);
     memset(&tl->chunks[tl->nchunks], 0, sizeof *tl->chunks);
     tl->nchunks++;
     return SOCMON_OK;

@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "core/error.h"
+#include "core/grow.h"
 #include "metrics/metrics_internal.h"
 
 #define MAX_FILE_BYTES (16u << 20)
@@ -50,15 +51,9 @@ const socmon_metric_def *socmon_metricset_def(const socmon_metricset *ms, size_t
 
 socmon_status metricset_add(socmon_metricset *ms, metric *m)
 {
-    if (ms->n == ms->cap) {
-        size_t cap = ms->cap ? ms->cap * 2 : 8;
-        metric *nm = realloc(ms->m, cap * sizeof *nm);
-        if (!nm) {
-            metric_free(m);
-            return socmon_fail(SOCMON_ENOMEM, "out of memory loading metrics");
-        }
-        ms->m = nm;
-        ms->cap = cap;
+    if (SOCMON_GROW(ms->m, ms->cap, ms->n, 8)) {
+        metric_free(m);
+        return socmon_fail(SOCMON_ENOMEM, "out of memory loading metrics");
     }
     /* def points into the copy that lives in the array, not into *m. */
     metric *d = &ms->m[ms->n++];

@@ -244,7 +244,7 @@ typedef struct esp_engine {
     unsigned nacts, capacts;
     int oom;                     /* a transaction could not be allocated */
     esp_spec *script;
-    unsigned nscript, capscript, next_spec;
+    size_t nscript, capscript, next_spec;
     int script_running;
     uint64_t *op_since;          /* [tile]: cycle the current op point began */
     unsigned *cpu, ncpu, *acc, nacc, *mem, nmem;

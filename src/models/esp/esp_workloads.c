@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/grow.h"
 #include "models/esp/esp_internal.h"
 
 #define KIB 1024u
@@ -24,14 +25,8 @@ const char *const *socmon_esp_workloads(void)
 
 socmon_status esp_script_add(esp_engine *e, const esp_spec *s)
 {
-    if (e->nscript == e->capscript) {
-        unsigned cap = e->capscript ? e->capscript * 2 : 64;
-        esp_spec *n = realloc(e->script, cap * sizeof *n);
-        if (!n)
-            return socmon_fail(SOCMON_ENOMEM, "esp model: out of memory for a workload script");
-        e->script = n;
-        e->capscript = cap;
-    }
+    if (SOCMON_GROW(e->script, e->capscript, e->nscript, 64))
+        return socmon_fail(SOCMON_ENOMEM, "esp model: out of memory for a workload script");
     e->script[e->nscript++] = *s;
     return SOCMON_OK;
 }
