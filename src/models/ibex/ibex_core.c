@@ -1,0 +1,172 @@
+/* The Ibex model's lifecycle and accessors: create/reset, RAM loading,
+ * SimCtrl output, counter and CSR peeks. */
+#include <stdlib.h>
+#include <string.h>
+#include "core/error.h"
+#include "models/ibex/ibex_internal.h"
+
+socmon_status ibex_create(const ibex_config *cfg, ibex_core **out)
+{
+    ibex_core *c;
+    if (!cfg || !out)
+        return socmon_fail(SOCMON_EINVAL, "ibex: NULL config or output pointer");
+    *out = NULL;
+    if (cfg->mhpm_num > IBEX_MHPM_NUM_MAX)
+        return socmon_fail(SOCMON_ERANGE, "ibex: mhpm_num %u out of range 0..%u", cfg->mhpm_num,
+                           IBEX_MHPM_NUM_MAX);
+    if (cfg->mhpm_width < 1 || cfg->mhpm_width > IBEX_MHPM_WIDTH_MAX)
+        return socmon_fail(SOCMON_ERANGE, "ibex: mhpm_width %u out of range 1..%u",
+                           cfg->mhpm_width, IBEX_MHPM_WIDTH_MAX);
+    if ((unsigned)cfg->rv32m > IBEX_RV32M_SINGLE)
+        return socmon_fail(SOCMON_EINVAL, "ibex: rv32m %d unknown", (int)cfg->rv32m);
+    c = calloc(1, sizeof *c);
+    if (!c)
+        return socmon_fail(SOCMON_ENOMEM, "ibex: out of memory");
+    c->ram = calloc(1, IBEX_SS_RAM_SIZE);
+    /* one slot per halfword; calloc leaves them all H_DECODE */
+    c->ops = calloc(IBEX_SS_RAM_SIZE / 2, sizeof *c->ops);
+    if (!c->ram || !c->ops) {
+        ibex_destroy(c);
+        return socmon_fail(SOCMON_ENOMEM, "ibex: out of memory for %u KiB of RAM",
+                           IBEX_SS_RAM_SIZE / 1024);
+    }
+    c->cfg = *cfg;
+    c->cfg.wb_stage = cfg->wb_stage != 0;
+    c->cfg.bt_alu = cfg->bt_alu != 0;
+    ibex_timing_init(&c->cfg, &c->t);
+    ibex_reset(c);
+    *out = c;
+    return SOCMON_OK;
+}
+
+void ibex_destroy(ibex_core *c)
+{
+    if (!c)
+        return;
+    free(c->ram);
+    free(c->ops);
+    free(c->out_buf);
+    free(c);
+}
+
+void ibex_reset(ibex_core *c)
+{
+    memset(c->x, 0, sizeof c->x);
+    c->pc = IBEX_SS_RESET_PC;
+    c->priv = 3;
+    c->mstatus = IBEX_MSTATUS_RESET;
+    c->mie = c->mscratch = c->mepc = c->mcause = c->mtval = c->cpuctrlsts = 0;
+    c->mtvec = (IBEX_SS_BOOT_ADDR & IBEX_MTVEC_BASE_MASK) | IBEX_MTVEC_MODE;
+    c->misa = IBEX_MISA_BASE | (c->cfg.rv32m != IBEX_RV32M_NONE ? IBEX_MISA_M : 0);
+    ibex_counters_reset(c);
+    c->seq = 0;
+    c->bubble_at = 0;
+    c->wb_op = NULL;
+    c->ld_rd = 0;
+    c->mtimecmp = 0;
+    c->timer_irq = 0;
+    c->mtime_adj = 0;
+    c->halted = 0;
+    c->halt_time = 0;
+    c->out_len = 0;
+    memset(&c->stats, 0, sizeof c->stats);
+    /* the predecoded slots stay valid: RAM is kept */
+}
+
+const ibex_config *ibex_get_config(const ibex_core *c)
+{
+    return &c->cfg;
+}
+
+socmon_status ibex_load(ibex_core *c, uint32_t addr, const void *data, size_t n)
+{
+    uint32_t off = addr - IBEX_SS_RAM_BASE;
+    if (!c || (!data && n))
+        return socmon_fail(SOCMON_EINVAL, "ibex: NULL core or data");
+    if (n == 0)
+        return SOCMON_OK;
+    if (off >= IBEX_SS_RAM_SIZE || n > IBEX_SS_RAM_SIZE - off)
+        return socmon_fail(SOCMON_ERANGE,
+                           "ibex: %zu bytes at 0x%08x not inside RAM 0x%08x..0x%08x", n, addr,
+                           IBEX_SS_RAM_BASE, IBEX_SS_RAM_BASE + IBEX_SS_RAM_SIZE - 1);
+    memcpy(c->ram + off, data, n);
+    for (uint32_t i = off; i < off + n; i += 2)
+        ibex_invalidate(c, i, 2);
+    return SOCMON_OK;
+}
+
+void ibex_set_output(ibex_core *c, ibex_output_fn fn, void *ctx)
+{
+    c->out_fn = fn;
+    c->out_ctx = ctx;
+}
+
+void ibex_output_byte(ibex_core *c, uint8_t b)
+{
+    if (c->out_fn) {
+        c->out_fn(c->out_ctx, b);
+        return;
+    }
+    if (c->out_len + 2 > c->out_cap) {
+        size_t cap = c->out_cap ? c->out_cap * 2 : 256;
+        char *p = realloc(c->out_buf, cap);
+        if (!p)
+            return;   /* output dropped; the run itself goes on */
+        c->out_buf = p;
+        c->out_cap = cap;
+    }
+    c->out_buf[c->out_len++] = (char)b;
+    c->out_buf[c->out_len] = '\0';
+}
+
+const char *ibex_output(const ibex_core *c, size_t *len)
+{
+    if (len)
+        *len = c->out_len;
+    return c->out_buf && c->out_len ? c->out_buf : "";
+}
+
+uint64_t ibex_counter(ibex_core *c, unsigned i)
+{
+    ibex_sync(c);
+    if (i >= IBEX_CNT_MAX || i == IBEX_CNT_TIME || (i >= 3 && i >= 3 + c->cfg.mhpm_num))
+        return 0;
+    return c->cnt[i];
+}
+
+uint64_t ibex_time(ibex_core *c)
+{
+    return ibex_now(c);
+}
+
+uint32_t ibex_pc(const ibex_core *c)
+{
+    return c->pc;
+}
+
+uint32_t ibex_reg(const ibex_core *c, unsigned r)
+{
+    return r < 32 ? c->x[r] : 0;
+}
+
+void ibex_set_reg(ibex_core *c, unsigned r, uint32_t v)
+{
+    if (r > 0 && r < 32)
+        c->x[r] = v;
+}
+
+socmon_status ibex_csr_peek(ibex_core *c, uint32_t csr, uint32_t *val)
+{
+    uint32_t v;
+    ibex_sync(c);
+    if (csr > 0xFFF || ibex_csr_read(c, csr, &v, c->seq + 1) != 0)
+        return socmon_fail(SOCMON_ENOENT, "ibex: CSR 0x%03x is not readable in M-mode", csr);
+    *val = v;
+    return SOCMON_OK;
+}
+
+void ibex_get_stats(const ibex_core *c, ibex_stats *st)
+{
+    *st = c->stats;
+    st->instructions = c->seq;
+}

@@ -1,0 +1,532 @@
+/* The interpreter loop: fetch the predecoded op of the PC's RAM halfword
+ * (decoding it on first use), charge its static cycles, run its handler.
+ *
+ * Timing model. Ibex (no writeback stage) has two stages, IF and ID/EX;
+ * with 1-cycle memory and its prefetch buffer, sequential code never waits
+ * for fetch, so an instruction's cost is its ID/EX cycles plus the bubble
+ * after a PC change. Costs are those of ibex_timing.c; the dynamic parts
+ * are here:
+ * - taken branches, jumps and every other PC change pay one more cycle and
+ *   one NumCyclesIF when the target is a 32-bit instruction straddling a
+ *   word (two fetches; measured for jumps, spec §7);
+ * - misaligned accesses split over two words cost one more cycle;
+ * - with the writeback stage, an instruction reading the rd of the load just
+ *   before it stalls one cycle (stall_ld_hz, counted as NumCyclesLSU);
+ * - the slow multiplier and the divider depend on the operands.
+ * Events are summed in locals (cycles, retired, compressed) and in c->ev;
+ * ibex_sync() applies them to the counters at the points that need them.
+ *
+ * The bubble/WB bookkeeping (bubble_at, wb_op) exists only for the
+ * speculative minstret read of the writeback configuration (ibex_csr.c). */
+#include <string.h>
+#include "models/ibex/ibex_internal.h"
+
+#define LIKELY(x) __builtin_expect(!!(x), 1)
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/* Trap entry: the handler's first instruction is in ID 4 cycles after the
+ * trapping one (spec §7); mret: 3 cycles. Each includes one NumCyclesIF. */
+#define TRAP_CYCLES 4u
+#define MRET_CYCLES 3u
+/* An interrupt taken between two instructions: IRQ_TAKEN then the fetch of
+ * the vector (rtl/ibex_controller.sv; not measured). */
+#define IRQ_CYCLES 2u
+/* WFI: DECODE, FLUSH, WAIT_SLEEP, SLEEP (clock gated while nothing is
+ * pending, so those cycles do not count), FIRST_FETCH (not measured). */
+#define WFI_CYCLES 4u
+
+static inline uint32_t ld32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static inline uint16_t ld16(const uint8_t *p)
+{
+    return (uint16_t)(p[0] | p[1] << 8);
+}
+
+/* 1 if the instruction at target is 32 bits wide and straddles a word. */
+static inline int straddles(const ibex_core *c, uint32_t target)
+{
+    uint32_t off = target - IBEX_SS_RAM_BASE;
+    return (target & 2) && off < IBEX_SS_RAM_SIZE && (c->ram[off] & 3) == 3;
+}
+
+static int irq_enabled(const ibex_core *c)
+{
+    return (c->mstatus & IBEX_MSTATUS_MIE) && (c->mie & IBEX_MIX_MTI);
+}
+
+/* Cycles that may pass before the loop must look at the world again. */
+static uint64_t cycles_until_check(const ibex_core *c, uint64_t max_cycles)
+{
+    uint64_t now = ibex_now(c), lim = UINT64_MAX;
+    if (max_cycles)
+        lim = max_cycles > now ? max_cycles - now : 0;
+    if (irq_enabled(c)) {
+        uint64_t mt = now + c->mtime_adj;
+        if (c->timer_irq || mt >= c->mtimecmp)
+            return 0;
+        if (c->mtimecmp - mt < lim)
+            lim = c->mtimecmp - mt;
+    }
+    return lim;
+}
+
+void ibex_trap(ibex_core *c, uint32_t cause, uint32_t tval, uint32_t epc)
+{
+    uint32_t ms = c->mstatus;
+    c->mepc = epc;
+    c->mcause = cause;
+    c->mtval = tval;
+    ms &= ~(IBEX_MSTATUS_MPIE | (3u << IBEX_MSTATUS_MPP_SHIFT));
+    if (c->mstatus & IBEX_MSTATUS_MIE)
+        ms |= IBEX_MSTATUS_MPIE;
+    ms |= (uint32_t)c->priv << IBEX_MSTATUS_MPP_SHIFT;
+    c->mstatus = ms & ~IBEX_MSTATUS_MIE;
+    c->priv = 3;
+    if (cause & IBEX_MCAUSE_IRQ) {
+        c->stats.interrupts++;
+        c->pc = (c->mtvec & IBEX_MTVEC_BASE_MASK) + 4 * (cause & 31);
+    } else {
+        if (c->cpuctrlsts & IBEX_CPUCTRLSTS_SYNC_EXC_SEEN)
+            c->cpuctrlsts |= IBEX_CPUCTRLSTS_DOUBLE_FAULT;
+        c->cpuctrlsts |= IBEX_CPUCTRLSTS_SYNC_EXC_SEEN;
+        c->stats.exceptions++;
+        c->pc = c->mtvec & IBEX_MTVEC_BASE_MASK;
+    }
+    c->stats.last_cause = cause;
+    c->stats.last_epc = epc;
+}
+
+static void do_mret(ibex_core *c)
+{
+    uint32_t ms = c->mstatus;
+    unsigned mpp = ms >> IBEX_MSTATUS_MPP_SHIFT & 3;
+    c->priv = mpp;
+    ms &= ~(IBEX_MSTATUS_MIE | (3u << IBEX_MSTATUS_MPP_SHIFT));
+    if (c->mstatus & IBEX_MSTATUS_MPIE)
+        ms |= IBEX_MSTATUS_MIE;
+    ms |= IBEX_MSTATUS_MPIE;   /* MPIE = 1, MPP = U */
+    if (mpp != 3)
+        ms &= ~IBEX_MSTATUS_MPRV;
+    c->mstatus = ms;
+    c->cpuctrlsts &= ~IBEX_CPUCTRLSTS_SYNC_EXC_SEEN;
+    c->pc = c->mepc;
+}
+
+static uint32_t mulh(uint32_t a, uint32_t b, int sa, int sb)
+{
+    int64_t x = sa ? (int64_t)(int32_t)a : (int64_t)a;
+    int64_t y = sb ? (int64_t)(int32_t)b : (int64_t)b;
+    if (!sa && !sb)
+        return (uint32_t)(((uint64_t)a * b) >> 32);
+    return (uint32_t)((uint64_t)(x * y) >> 32);
+}
+
+socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why)
+{
+    uint32_t *const x = c->x;
+    uint8_t *const ram = c->ram;
+    ibex_op *const ops = c->ops;
+    const ibex_timing t = c->t;
+    const int wb = c->cfg.wb_stage != 0;
+    const int slow_mul = c->cfg.rv32m == IBEX_RV32M_SLOW;
+    uint32_t pc = c->pc;
+    uint64_t seq = c->seq, bubble_at = c->bubble_at;
+    const ibex_op *wbop = c->wb_op;
+    unsigned ldrd = c->ld_rd;
+    uint64_t cyc = 0, ret = 0, comp = 0, limit = 0;
+    const ibex_op *op;
+    ibex_stop stop = IBEX_STOP_LIMIT;
+
+/* Hands the locals to the core (before anything out of line) and back. */
+#define SAVE()                                                                \
+    do {                                                                      \
+        c->ev[IBEX_CNT_CYCLE] += cyc;                                         \
+        c->ev[IBEX_CNT_INSTRET] += ret;                                       \
+        c->ev[IBEX_CNT_COMPRESSED] += comp;                                   \
+        cyc = ret = comp = 0;                                                 \
+        c->pc = pc;                                                           \
+        c->seq = seq;                                                         \
+        c->bubble_at = bubble_at;                                             \
+        c->wb_op = wbop;                                                      \
+        c->ld_rd = ldrd;                                                      \
+    } while (0)
+#define LOAD()                                                                \
+    do {                                                                      \
+        pc = c->pc;                                                           \
+        bubble_at = c->bubble_at;                                             \
+        wbop = c->wb_op;                                                      \
+        ldrd = c->ld_rd;                                                      \
+    } while (0)
+/* The instruction did not complete: it is neither retired nor compressed-retired. */
+#define UNRETIRE() (ret--, comp -= op->compressed)
+#define EXCEPTION(cause, tval)                                                \
+    do {                                                                      \
+        UNRETIRE();                                                           \
+        cyc += TRAP_CYCLES;                                                   \
+        c->ev[IBEX_CNT_IF_WAIT] += 1;                                         \
+        bubble_at = seq + 1;                                                  \
+        ldrd = 0;                                                             \
+        SAVE();                                                               \
+        ibex_trap(c, (cause), (tval), pc);                                    \
+        LOAD();                                                               \
+        limit = 0;                                                            \
+        goto next;                                                            \
+    } while (0)
+/* PC change to target (the cycles of the change are already charged). */
+#define REDIRECT(target)                                                      \
+    do {                                                                      \
+        pc = (target);                                                        \
+        if (UNLIKELY(straddles(c, pc))) {                                     \
+            cyc++;                                                            \
+            c->ev[IBEX_CNT_IF_WAIT]++;                                        \
+            bubble_at = seq + 1;                                              \
+        }                                                                     \
+    } while (0)
+#define TAKEN(cond)                                                           \
+    do {                                                                      \
+        c->ev[IBEX_CNT_BRANCHES]++;                                           \
+        if (cond) {                                                           \
+            cyc += t.br_taken - 1u;                                           \
+            c->ev[IBEX_CNT_TAKEN]++;                                          \
+            c->ev[IBEX_CNT_IF_WAIT]++;                                        \
+            bubble_at = seq + 1;                                              \
+            REDIRECT(pc + (uint32_t)op->imm);                                 \
+        } else {                                                              \
+            pc += op->len;                                                    \
+        }                                                                     \
+    } while (0)
+#define JUMPED()                                                              \
+    do {                                                                      \
+        c->ev[IBEX_CNT_JUMPS]++;                                              \
+        if (t.jump_if) {                                                      \
+            c->ev[IBEX_CNT_IF_WAIT] += t.jump_if;                             \
+            bubble_at = seq + 1;                                              \
+        }                                                                     \
+    } while (0)
+#define RD(v) (x[op->rd] = (v))
+
+    for (;;) {
+        uint32_t off;
+        if (UNLIKELY(cyc >= limit)) {
+            SAVE();
+            ibex_sync(c);
+            if (c->halted) {
+                stop = IBEX_STOP_HALT;
+                break;
+            }
+            if (max_cycles && ibex_now(c) >= max_cycles) {
+                stop = IBEX_STOP_LIMIT;
+                break;
+            }
+            if (irq_enabled(c) && ibex_timer_pending(c)) {
+                c->ev[IBEX_CNT_CYCLE] += IRQ_CYCLES;
+                c->ev[IBEX_CNT_IF_WAIT] += IRQ_CYCLES;
+                c->bubble_at = c->seq + 1;
+                c->ld_rd = 0;
+                ibex_trap(c, IBEX_MCAUSE_IRQ | IBEX_CAUSE_IRQ_TIMER, 0, c->pc);
+                LOAD();
+                continue;
+            }
+            limit = cycles_until_check(c, max_cycles);
+            if (limit == 0)
+                limit = 1;
+        }
+        off = pc - IBEX_SS_RAM_BASE;
+        if (UNLIKELY(off >= IBEX_SS_RAM_SIZE))
+            goto fetch_fault;
+        op = &ops[off >> 1];
+        if (UNLIKELY(op->h == H_DECODE)) {
+            uint16_t lo = ld16(ram + off);
+            if ((lo & 3) == 3 && off + 2 >= IBEX_SS_RAM_SIZE)
+                goto fetch_fault;
+            ibex_predecode(c, lo, (lo & 3) == 3 ? ld16(ram + off + 2) : 0, &ops[off >> 1]);
+        }
+        seq++;
+        cyc += op->cyc;
+        ret++;
+        comp += op->compressed;
+        if (UNLIKELY(ldrd)) {
+            if (op->rs1 == ldrd || op->rs2 == ldrd) {
+                cyc++;
+                c->ev[IBEX_CNT_LSU_WAIT]++;
+                bubble_at = seq;   /* the load has left WB when this one executes */
+            }
+            ldrd = 0;
+        }
+
+        switch (op->h) {
+        case H_LUI: RD((uint32_t)op->imm); pc += 4; break;
+        case H_AUIPC: RD(pc + (uint32_t)op->imm); pc += 4; break;
+        case H_JAL: {
+            uint32_t link = pc + op->len;
+            JUMPED();
+            REDIRECT(pc + (uint32_t)op->imm);
+            RD(link);
+            break;
+        }
+        case H_JALR: {
+            uint32_t link = pc + op->len, target = (x[op->rs1] + (uint32_t)op->imm) & ~1u;
+            JUMPED();
+            REDIRECT(target);
+            RD(link);
+            break;
+        }
+        case H_BEQ: TAKEN(x[op->rs1] == x[op->rs2]); break;
+        case H_BNE: TAKEN(x[op->rs1] != x[op->rs2]); break;
+        case H_BLT: TAKEN((int32_t)x[op->rs1] < (int32_t)x[op->rs2]); break;
+        case H_BGE: TAKEN((int32_t)x[op->rs1] >= (int32_t)x[op->rs2]); break;
+        case H_BLTU: TAKEN(x[op->rs1] < x[op->rs2]); break;
+        case H_BGEU: TAKEN(x[op->rs1] >= x[op->rs2]); break;
+
+        case H_LB: case H_LH: case H_LW: case H_LBU: case H_LHU: {
+            static const uint8_t size_of[] = {[H_LB] = 1, [H_LH] = 2, [H_LW] = 4, [H_LBU] = 1,
+                                              [H_LHU] = 2};
+            uint32_t a = x[op->rs1] + (uint32_t)op->imm, v, aoff = a - IBEX_SS_RAM_BASE;
+            unsigned size = size_of[op->h];
+            c->ev[IBEX_CNT_LOADS]++;
+            c->ev[IBEX_CNT_LSU_WAIT] += t.mem_lsu;
+            if (UNLIKELY((a & 3) + size > 4)) {   /* split into two bus transactions */
+                cyc++;
+                c->ev[IBEX_CNT_LSU_WAIT] += t.split_lsu;
+            }
+            if (LIKELY(aoff <= IBEX_SS_RAM_SIZE - size)) {
+                const uint8_t *p = ram + aoff;
+                v = size == 4 ? ld32(p) : size == 2 ? ld16(p) : p[0];
+            } else {
+                int err;
+                SAVE();
+                ibex_sync(c);
+                err = ibex_bus_load(c, a, size, &v);
+                LOAD();
+                if (err) {
+                    cyc -= 1;   /* not measured: the error response then trap entry */
+                    EXCEPTION(IBEX_CAUSE_LOAD_ACCESS, a);
+                }
+            }
+            if (op->h == H_LB)
+                v = (uint32_t)(int32_t)(int8_t)v;
+            else if (op->h == H_LH)
+                v = (uint32_t)(int32_t)(int16_t)v;
+            RD(v);
+            if (wb && op->rd != IBEX_RD_DISCARD)
+                ldrd = op->rd;
+            pc += op->len;
+            break;
+        }
+        case H_SB: case H_SH: case H_SW: {
+            unsigned size = op->h == H_SB ? 1 : op->h == H_SH ? 2 : 4;
+            uint32_t a = x[op->rs1] + (uint32_t)op->imm, v = x[op->rs2], aoff = a - IBEX_SS_RAM_BASE;
+            c->ev[IBEX_CNT_STORES]++;
+            c->ev[IBEX_CNT_LSU_WAIT] += t.mem_lsu;
+            if (UNLIKELY((a & 3) + size > 4)) {
+                cyc++;
+                c->ev[IBEX_CNT_LSU_WAIT] += t.split_lsu;
+            }
+            if (LIKELY(aoff <= IBEX_SS_RAM_SIZE - size)) {
+                uint8_t *p = ram + aoff;
+                p[0] = (uint8_t)v;
+                if (size > 1)
+                    p[1] = (uint8_t)(v >> 8);
+                if (size == 4) {
+                    p[2] = (uint8_t)(v >> 16);
+                    p[3] = (uint8_t)(v >> 24);
+                }
+                ibex_invalidate(c, aoff, size);
+            } else {
+                int err;
+                SAVE();
+                ibex_sync(c);
+                err = ibex_bus_store(c, a, size, v);
+                LOAD();
+                limit = 0;   /* a halt, or a timer write that moves the interrupt */
+                if (err) {
+                    cyc -= 1;
+                    EXCEPTION(IBEX_CAUSE_STORE_ACCESS, a);
+                }
+            }
+            pc += op->len;
+            break;
+        }
+
+        case H_ADDI: RD(x[op->rs1] + (uint32_t)op->imm); pc += op->len; break;
+        case H_SLTI: RD((int32_t)x[op->rs1] < op->imm); pc += op->len; break;
+        case H_SLTIU: RD(x[op->rs1] < (uint32_t)op->imm); pc += op->len; break;
+        case H_XORI: RD(x[op->rs1] ^ (uint32_t)op->imm); pc += op->len; break;
+        case H_ORI: RD(x[op->rs1] | (uint32_t)op->imm); pc += op->len; break;
+        case H_ANDI: RD(x[op->rs1] & (uint32_t)op->imm); pc += op->len; break;
+        case H_SLLI: RD(x[op->rs1] << op->imm); pc += op->len; break;
+        case H_SRLI: RD(x[op->rs1] >> op->imm); pc += op->len; break;
+        case H_SRAI: RD((uint32_t)((int32_t)x[op->rs1] >> op->imm)); pc += op->len; break;
+        case H_ADD: RD(x[op->rs1] + x[op->rs2]); pc += op->len; break;
+        case H_SUB: RD(x[op->rs1] - x[op->rs2]); pc += op->len; break;
+        case H_SLL: RD(x[op->rs1] << (x[op->rs2] & 31)); pc += op->len; break;
+        case H_SLT: RD((int32_t)x[op->rs1] < (int32_t)x[op->rs2]); pc += op->len; break;
+        case H_SLTU: RD(x[op->rs1] < x[op->rs2]); pc += op->len; break;
+        case H_XOR: RD(x[op->rs1] ^ x[op->rs2]); pc += op->len; break;
+        case H_SRL: RD(x[op->rs1] >> (x[op->rs2] & 31)); pc += op->len; break;
+        case H_SRA: RD((uint32_t)((int32_t)x[op->rs1] >> (x[op->rs2] & 31))); pc += op->len; break;
+        case H_OR: RD(x[op->rs1] | x[op->rs2]); pc += op->len; break;
+        case H_AND: RD(x[op->rs1] & x[op->rs2]); pc += op->len; break;
+
+        case H_MUL:
+            if (slow_mul) {
+                unsigned n = ibex_slow_mul_cycles(x[op->rs2]);
+                cyc += n;
+                c->ev[IBEX_CNT_MUL_WAIT] += n - 1;
+            } else {
+                c->ev[IBEX_CNT_MUL_WAIT] += t.mul - 1u;
+            }
+            RD(x[op->rs1] * x[op->rs2]);
+            pc += 4;
+            break;
+        case H_MULH: case H_MULHSU: case H_MULHU:
+            c->ev[IBEX_CNT_MUL_WAIT] += t.mulh - 1u;
+            RD(mulh(x[op->rs1], x[op->rs2], op->h != H_MULHU, op->h == H_MULH));
+            pc += 4;
+            break;
+        case H_DIV: case H_DIVU: case H_REM: case H_REMU: {
+            uint32_t a = x[op->rs1], b = x[op->rs2], r;
+            /* rtl/ibex_multdiv_*.sv: divide by zero finishes after MD_IDLE;
+             * everything else (INT_MIN / -1 too) runs the full 37 cycles. */
+            unsigned n = b == 0 ? 2 : 37;
+            cyc += n;
+            c->ev[IBEX_CNT_DIV_WAIT] += n - 1;
+            if (b == 0)
+                r = (op->h == H_DIV || op->h == H_DIVU) ? 0xFFFFFFFFu : a;
+            else if (op->h == H_DIV)
+                r = (a == 0x80000000u && b == 0xFFFFFFFFu) ? a
+                                                            : (uint32_t)((int32_t)a / (int32_t)b);
+            else if (op->h == H_REM)
+                r = (a == 0x80000000u && b == 0xFFFFFFFFu) ? 0
+                                                            : (uint32_t)((int32_t)a % (int32_t)b);
+            else
+                r = op->h == H_DIVU ? a / b : a % b;
+            RD(r);
+            pc += 4;
+            break;
+        }
+
+        case H_FENCE: pc += 4; break;
+        case H_FENCEI:
+            /* Decoded as a jump to PC+4 (rtl/ibex_decoder.sv); predecoded
+             * slots are invalidated by every store already, so there is
+             * nothing else to drop. */
+            JUMPED();
+            REDIRECT(pc + 4);
+            break;
+
+        case H_CSR: {
+            int bad;
+            ret--;   /* ibex_csr_exec counts the CSR instruction itself */
+            SAVE();
+            ibex_sync(c);
+            bad = ibex_csr_exec(c, op, seq);
+            LOAD();
+            if (bad) {
+                ret++;   /* EXCEPTION takes it back */
+                EXCEPTION(IBEX_CAUSE_ILLEGAL, (uint32_t)op->imm);
+            }
+            limit = 0;   /* mcountinhibit, mstatus or mie may have changed */
+            pc += 4;
+            break;
+        }
+        case H_ECALL:
+            EXCEPTION(c->priv == 3 ? IBEX_CAUSE_ECALL_M : IBEX_CAUSE_ECALL_U, 0);
+        case H_EBREAK:
+            EXCEPTION(IBEX_CAUSE_BREAKPOINT, 0);
+        case H_ILLEGAL:
+            EXCEPTION(IBEX_CAUSE_ILLEGAL, op->aux);
+        case H_MRET:
+            if (c->priv != 3)
+                EXCEPTION(IBEX_CAUSE_ILLEGAL, 0x30200073u);
+            cyc += MRET_CYCLES;
+            c->ev[IBEX_CNT_IF_WAIT]++;
+            bubble_at = seq + 1;
+            SAVE();
+            do_mret(c);
+            LOAD();
+            REDIRECT(pc);
+            limit = 0;
+            break;
+        case H_WFI:
+            if (c->priv != 3 && (c->mstatus & IBEX_MSTATUS_TW))
+                EXCEPTION(IBEX_CAUSE_ILLEGAL, 0x10500073u);
+            cyc += WFI_CYCLES;
+            c->ev[IBEX_CNT_IF_WAIT]++;
+            bubble_at = seq + 1;
+            pc += 4;
+            SAVE();
+            ibex_sync(c);
+            if (!((c->mie & IBEX_MIX_MTI) && ibex_timer_pending(c))) {
+                /* Asleep with the core clock gated: mtime runs, mcycle does not. */
+                uint64_t mt = ibex_now(c) + c->mtime_adj;
+                if (!(c->mie & IBEX_MIX_MTI)) {
+                    stop = IBEX_STOP_SLEEP;
+                    goto out;
+                }
+                if (max_cycles && c->now + (c->mtimecmp - mt) > max_cycles) {
+                    c->now = max_cycles;
+                    stop = IBEX_STOP_LIMIT;
+                    goto out;
+                }
+                c->now += c->mtimecmp - mt;
+            }
+            LOAD();
+            limit = 0;
+            break;
+        default:
+            /* not reached: every handler index is a case */
+            pc += op->len;
+            break;
+        }
+        wbop = op;
+    next:
+        continue;
+    fetch_fault:
+        /* No instruction: nothing to retire. A fault at the vector itself
+         * would repeat forever. */
+        seq++;
+        cyc += TRAP_CYCLES;
+        c->ev[IBEX_CNT_IF_WAIT]++;
+        bubble_at = seq + 1;
+        ldrd = 0;
+        SAVE();
+        if ((c->mtvec & IBEX_MTVEC_BASE_MASK) == pc && c->stats.last_cause == IBEX_CAUSE_INSN_ACCESS &&
+            c->stats.exceptions > 0) {
+            ibex_sync(c);
+            c->stats.instructions = c->seq;
+            if (why)
+                *why = IBEX_STOP_LIMIT;
+            return socmon_fail(SOCMON_ESTATE,
+                               "ibex: instruction fetch fault at the trap vector 0x%08x: the core "
+                               "cannot make progress", pc);
+        }
+        ibex_trap(c, IBEX_CAUSE_INSN_ACCESS, pc, pc);
+        LOAD();
+        limit = 0;
+    }
+    SAVE();
+out:
+    ibex_sync(c);
+    if (stop == IBEX_STOP_HALT) {
+        /* simulator_ctrl.sv ends the simulation two edges after the halting
+         * write's request; the core keeps clocking until then. */
+        c->ev[IBEX_CNT_CYCLE] += wb ? 2 : 1;
+        ibex_sync(c);
+    }
+    c->stats.instructions = c->seq;
+    if (why)
+        *why = stop;
+    return SOCMON_OK;
+#undef SAVE
+#undef LOAD
+#undef UNRETIRE
+#undef EXCEPTION
+#undef REDIRECT
+#undef TAKEN
+#undef JUMPED
+#undef RD
+}

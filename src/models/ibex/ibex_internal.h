@@ -1,0 +1,140 @@
+/* Internal to src/models/ibex: the predecoded op, the core state and the
+ * functions the interpreter's files share.
+ *
+ * Speed comes from two things: each RAM halfword has a slot holding its
+ * instruction decoded once (handler index + operands + the static part of its
+ * timing), and events are summed raw in ev[] and only applied to the
+ * architectural counters (with mcountinhibit and the counter width) when a
+ * CSR instruction, the bus or the caller needs them: between two such
+ * points mcountinhibit cannot change, so summing first is exact. */
+#ifndef SOCMON_MODELS_IBEX_INTERNAL_H
+#define SOCMON_MODELS_IBEX_INTERNAL_H
+
+#include <stdint.h>
+#include "hw/ibex_csr.h"
+#include "models/ibex/ibex_model.h"
+
+/* Handler indices (op.h). H_DECODE marks a slot not decoded yet (or
+ * invalidated by a store). */
+enum {
+    H_DECODE = 0,
+    H_LUI, H_AUIPC, H_JAL, H_JALR,
+    H_BEQ, H_BNE, H_BLT, H_BGE, H_BLTU, H_BGEU,
+    H_LB, H_LH, H_LW, H_LBU, H_LHU, H_SB, H_SH, H_SW,
+    H_ADDI, H_SLTI, H_SLTIU, H_XORI, H_ORI, H_ANDI, H_SLLI, H_SRLI, H_SRAI,
+    H_ADD, H_SUB, H_SLL, H_SLT, H_SLTU, H_XOR, H_SRL, H_SRA, H_OR, H_AND,
+    H_MUL, H_MULH, H_MULHSU, H_MULHU, H_DIV, H_DIVU, H_REM, H_REMU,
+    H_FENCE, H_FENCEI, H_CSR, H_ECALL, H_EBREAK, H_MRET, H_WFI, H_ILLEGAL,
+    H_COUNT
+};
+
+#define IBEX_RD_DISCARD 32u   /* rd = x0 writes go to x[32], so handlers never test rd */
+
+/* CSR op kinds in op.sub (after the decoder's rule: csrrs/csrrc with
+ * rs1 = x0 or uimm = 0 are reads). */
+enum { CSROP_READ = 0, CSROP_WRITE = 1, CSROP_SET = 2, CSROP_CLEAR = 3, CSROP_IMM = 4 };
+
+typedef struct ibex_op {
+    uint8_t h;           /* handler */
+    uint8_t rd;          /* 1..31, or IBEX_RD_DISCARD */
+    uint8_t rs1, rs2;    /* registers read (0 if not read: the load-use check relies on it) */
+    uint8_t len;         /* 2 or 4 */
+    uint8_t cyc;         /* static cycles charged before the handler runs */
+    uint8_t compressed;  /* 1 for a 16-bit instruction */
+    uint8_t sub;         /* CSR op kind (CSROP_*) */
+    int32_t imm;         /* immediate; for CSR ops the raw instruction */
+    uint32_t aux;        /* CSR address, or the raw instruction (mtval of an illegal one) */
+} ibex_op;
+
+/* Per-configuration timing, filled once from the config (ibex_timing.c). */
+typedef struct ibex_timing {
+    uint8_t mem;          /* aligned load/store cycles: 2 (no WB stage) or 1 */
+    uint8_t mem_lsu;      /* NumCyclesLSU of an aligned access: 1 or 0 */
+    uint8_t split_lsu;    /* extra NumCyclesLSU of a split access: 1 or 0 */
+    uint8_t br_taken;     /* taken branch: cycles, of which 1 is NumCyclesIF */
+    uint8_t jump;         /* jump cycles */
+    uint8_t jump_if;      /* NumCyclesIF of a jump */
+    uint8_t mul, mulh;    /* total cycles (stalls = cycles - 1); slow: computed */
+} ibex_timing;
+
+struct ibex_core {
+    ibex_config cfg;
+    ibex_timing t;
+    uint32_t x[33];                /* x[0] stays 0; x[32] absorbs writes to x0 */
+    uint32_t pc;
+    uint8_t *ram;
+    ibex_op *ops;                  /* one slot per RAM halfword */
+
+    /* CSRs */
+    unsigned priv;                 /* 3 = M, 0 = U */
+    uint32_t mstatus, mie, mtvec, mscratch, mepc, mcause, mtval, cpuctrlsts;
+    uint32_t misa;
+    uint32_t inhibit, inhibit_mask;
+
+    /* counters: cnt[] holds what the RTL holds; ev[] raw events not yet applied */
+    uint64_t cnt[IBEX_CNT_MAX];
+    uint64_t ev[IBEX_CNT_EVENTS];
+    uint64_t hpm_mask;
+    uint64_t now;                  /* ungated cycles already applied (ev[0] excluded) */
+
+    /* pipeline state the counters depend on (see ibex_exec.c) */
+    uint64_t seq;                  /* instructions started */
+    uint64_t bubble_at;            /* seq of an instruction that follows a bubble */
+    const ibex_op *wb_op;          /* last instruction that completed (entered WB) */
+
+    /* simple_system devices */
+    uint64_t mtimecmp;
+    int timer_irq;                 /* timer.sv's sticky interrupt_q */
+    uint64_t mtime_adj;            /* mtime - now (mtime writes move it) */
+    int halted;
+    uint64_t halt_time;
+    unsigned ld_rd;                /* WB stage: rd of the load now in WB, else 0 */
+
+    ibex_output_fn out_fn;
+    void *out_ctx;
+    char *out_buf;
+    size_t out_len, out_cap;
+
+    ibex_stats stats;
+};
+
+/* ibex_decode.c: fills *op for the instruction at RAM halfword lo/hi. */
+void ibex_predecode(const ibex_core *c, uint16_t lo, uint16_t hi, ibex_op *op);
+/* ibex_timing.c */
+void ibex_timing_init(const ibex_config *cfg, ibex_timing *t);
+unsigned ibex_slow_mul_cycles(uint32_t op_b);
+
+/* ibex_counters.c: apply pending events (with the current inhibit). */
+void ibex_sync(ibex_core *c);
+/* Executes the CSR instruction op (at sequence number seq). Returns 0, or 1
+ * if it is illegal (nothing done; the caller traps). ibex_sync must have run. */
+int ibex_csr_exec(ibex_core *c, const ibex_op *op, uint64_t seq);
+/* A CSR's value as csrr reads it, or -1 if the access is illegal. */
+int ibex_csr_read(ibex_core *c, uint32_t addr, uint32_t *val, uint64_t seq);
+void ibex_counters_reset(ibex_core *c);
+
+/* ibex_mem.c: device and out-of-RAM accesses. size 1, 2, 4. Return 0, or 1
+ * on a bus error. Callers have synced the counters (the timer reads mtime). */
+int ibex_bus_load(ibex_core *c, uint32_t addr, unsigned size, uint32_t *val);
+int ibex_bus_store(ibex_core *c, uint32_t addr, unsigned size, uint32_t val);
+int ibex_timer_pending(const ibex_core *c);
+/* Marks the predecoded slots covering [addr, addr+size) stale. */
+static inline void ibex_invalidate(ibex_core *c, uint32_t off, unsigned size)
+{
+    uint32_t first = off >> 1, last = (off + size - 1) >> 1;
+    if (first > 0)
+        first--;   /* a 32-bit instruction starting 2 bytes before */
+    for (uint32_t i = first; i <= last; i++)
+        c->ops[i].h = H_DECODE;
+}
+
+/* ibex_trap.c */
+void ibex_trap(ibex_core *c, uint32_t cause, uint32_t tval, uint32_t epc);
+void ibex_output_byte(ibex_core *c, uint8_t b);
+
+static inline uint64_t ibex_now(const ibex_core *c)
+{
+    return c->now + c->ev[IBEX_CNT_CYCLE];
+}
+
+#endif

@@ -1,0 +1,124 @@
+/* The Ibex core model: an RV32IMC + Zicsr + Zifencei interpreter with Ibex's
+ * timing and performance counters (lowRISC/ibex at 0a13971f), running
+ * programs written for Ibex's examples/simple_system (RAM, SimCtrl, timer).
+ *
+ * This is the interface a target (issue 9's generic model target), tests,
+ * the fuzzers and the benchmark use; everything else is internal to
+ * src/models/ibex. docs/ibex.md describes the model and its timing table. */
+#ifndef SOCMON_MODELS_IBEX_MODEL_H
+#define SOCMON_MODELS_IBEX_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "socmon/status.h"
+
+/* Ibex's RV32M parameter. */
+typedef enum ibex_rv32m {
+    IBEX_RV32M_NONE,     /* M instructions are illegal */
+    IBEX_RV32M_SLOW,     /* iterative multiplier: MUL ~clog2(op_b), MULH 32 stalls */
+    IBEX_RV32M_FAST,     /* 3-cycle MUL, 4-cycle MULH */
+    IBEX_RV32M_SINGLE,   /* single-cycle MUL, 2-cycle MULH */
+} ibex_rv32m;
+
+/* The parameters that change what the model does. A preset fills every
+ * field; options then override single fields (the names are the issue's
+ * target options: config, rv32m, wb_stage, bt_alu, mhpm_num, mhpm_width). */
+typedef struct ibex_config {
+    char name[16];          /* preset it started from: "small" or "maxperf" */
+    ibex_rv32m rv32m;
+    int wb_stage;           /* WritebackStage */
+    int bt_alu;             /* BranchTargetALU */
+    unsigned mhpm_num;      /* MHPMCounterNum 0..29 */
+    unsigned mhpm_width;    /* MHPMCounterWidth 1..64 */
+} ibex_config;
+
+/* "small" (the default) or "maxperf", as ibex_configs.yaml defines them,
+ * with mhpm_num = 10 and mhpm_width = 40. */
+socmon_status ibex_config_preset(ibex_config *cfg, const char *name);
+/* One option by name: "config" (re-applies a preset), "rv32m"
+ * (fast|single|slow|none), "wb_stage" / "bt_alu" (0|1), "mhpm_num" (0..29),
+ * "mhpm_width" (1..64). */
+socmon_status ibex_config_set(ibex_config *cfg, const char *key, const char *value);
+const char *ibex_rv32m_name(ibex_rv32m m);
+
+typedef struct ibex_core ibex_core;
+
+socmon_status ibex_create(const ibex_config *cfg, ibex_core **out);
+void ibex_destroy(ibex_core *c);
+/* Back to the state after reset: registers, CSRs and counters 0, PC at the
+ * reset entry (0x100080), timer and SimCtrl cleared. RAM is kept. */
+void ibex_reset(ibex_core *c);
+const ibex_config *ibex_get_config(const ibex_core *c);
+
+/* Copies n bytes into RAM at addr (the whole range must be inside RAM). */
+socmon_status ibex_load(ibex_core *c, uint32_t addr, const void *data, size_t n);
+/* Loads an RV32 little-endian ELF executable from memory or a file: every
+ * PT_LOAD segment into RAM (bss zeroed), PC = e_entry. A bad file gets
+ * SOCMON_EPARSE (not ELF, not RV32, truncated, no loadable segment) or
+ * SOCMON_ERANGE (a segment or the entry outside RAM) with a message. */
+socmon_status ibex_load_elf_mem(ibex_core *c, const void *image, size_t n);
+socmon_status ibex_load_elf_file(ibex_core *c, const char *path);
+
+/* SimCtrl output: each byte the program writes to 0x20000 goes to fn
+ * (called once per byte, in order). Without a callback the bytes collect in
+ * a buffer that ibex_output returns. */
+typedef void (*ibex_output_fn)(void *ctx, uint8_t byte);
+void ibex_set_output(ibex_core *c, ibex_output_fn fn, void *ctx);
+const char *ibex_output(const ibex_core *c, size_t *len);
+
+typedef enum ibex_stop {
+    IBEX_STOP_HALT,      /* the program wrote 1 to SimCtrl's halt register */
+    IBEX_STOP_LIMIT,     /* max_cycles elapsed */
+    IBEX_STOP_SLEEP,     /* WFI with no interrupt that could ever wake it */
+} ibex_stop;
+
+/* Runs until halt, until max_cycles core clock cycles have elapsed since
+ * reset (0: no limit), or until the core sleeps forever. */
+socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why);
+
+/* Counter i (0 = mcycle, 2 = minstret, 3.. = mhpmcounterN) as the RTL holds
+ * it (0 if not implemented), the value a debugger would read after halt. */
+uint64_t ibex_counter(ibex_core *c, unsigned i);
+/* Ungated clock cycles since reset (what mtime counts). */
+uint64_t ibex_time(ibex_core *c);
+/* Architectural state, for tests and tools. */
+uint32_t ibex_pc(const ibex_core *c);
+uint32_t ibex_reg(const ibex_core *c, unsigned r);
+void ibex_set_reg(ibex_core *c, unsigned r, uint32_t v);
+/* CSR value as a csrr in M-mode would read it now; SOCMON_ENOENT if the
+ * access would trap. */
+socmon_status ibex_csr_peek(ibex_core *c, uint32_t csr, uint32_t *val);
+
+typedef struct ibex_stats {
+    uint64_t instructions;   /* executed (also those inhibited or trapping) */
+    uint64_t exceptions;     /* synchronous traps taken */
+    uint64_t interrupts;     /* interrupts taken */
+    uint32_t last_cause;     /* mcause of the last trap */
+    uint32_t last_epc;
+} ibex_stats;
+void ibex_get_stats(const ibex_core *c, ibex_stats *st);
+
+/* ---- the predecoder, exposed for tests and the decoder fuzzer ---- */
+/* Instruction classes (what the timing table is indexed by). */
+typedef enum ibex_iclass {
+    IBEX_IC_ALU, IBEX_IC_LOAD, IBEX_IC_STORE, IBEX_IC_BRANCH, IBEX_IC_JUMP,
+    IBEX_IC_MUL, IBEX_IC_MULH, IBEX_IC_DIV, IBEX_IC_CSR, IBEX_IC_FENCE, IBEX_IC_FENCEI,
+    IBEX_IC_ECALL, IBEX_IC_EBREAK, IBEX_IC_MRET, IBEX_IC_WFI, IBEX_IC_ILLEGAL,
+} ibex_iclass;
+
+typedef struct ibex_decoded {
+    ibex_iclass iclass;
+    const char *mnemonic;   /* of the (expanded) 32-bit form, e.g. "addi" */
+    unsigned len;           /* 2 or 4 */
+    unsigned rd, rs1, rs2;  /* 0 when not used */
+    int32_t imm;            /* immediate, uimm for csr*i, CSR address for CSR ops in csr */
+    uint32_t csr;
+} ibex_decoded;
+
+/* Decodes the instruction whose low halfword is lo and next halfword hi
+ * (ignored for a 16-bit instruction), as the model will execute it with
+ * config cfg. Never fails: anything not RV32IMC/Zicsr/Zifencei (or M with
+ * rv32m=none) is IBEX_IC_ILLEGAL. */
+void ibex_decode(const ibex_config *cfg, uint16_t lo, uint16_t hi, ibex_decoded *d);
+
+#endif
