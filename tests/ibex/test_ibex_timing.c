@@ -128,7 +128,7 @@ CASE(fence, asm32(p, FENCE), W(1, 1), W(1, 1))
 CASE(fence_i, asm32(p, FENCE_I), W(2, 1, 0, 0, 0, 0, 1), W(2, 1, 0, 1, 0, 0, 1))
 
 /* ecall -> handler at the vector base that skips it: csrr/addi/csrw mepc/mret.
- * Trap entry 4 cycles (not retired), mret 3; one NumCyclesIF each. */
+ * Trap entry 3 cycles (not retired), mret 3; one NumCyclesIF each. */
 static void ecall_handler(asm_prog *p)
 {
     asm32(p, CSRR(20, IBEX_CSR_MEPC));
@@ -142,7 +142,7 @@ static void body_ecall(asm_prog *p)
 }
 static void test_ecall_mret(void **state)
 {
-    static const uint64_t w[NEV] = W(4 + 3 + 3, 4, 0, 2);
+    static const uint64_t w[NEV] = W(3 + 3 + 3, 4, 0, 2);
     (void)state;
     check("small", body_ecall, ecall_handler, w);
     check("maxperf", body_ecall, ecall_handler, w);
@@ -156,7 +156,7 @@ static void body_illegal(asm_prog *p)
 }
 static void test_illegal(void **state)
 {
-    static const uint64_t w[NEV] = W(10, 4, 0, 2);
+    static const uint64_t w[NEV] = W(9, 4, 0, 2);
     ibex_config cfg;
     uint64_t d[NEV];
     uint32_t v;
@@ -230,7 +230,7 @@ static void test_slow_mul(void **state)
 /* rv32m=none: M instructions are illegal (trap, not counted). */
 static void test_rv32m_none(void **state)
 {
-    static const uint64_t w[NEV] = W(10, 4, 0, 2);
+    static const uint64_t w[NEV] = W(9, 4, 0, 2);
     ibex_config cfg;
     uint64_t d[NEV];
     ibex_core *c;
