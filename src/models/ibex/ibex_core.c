@@ -59,6 +59,11 @@ void ibex_reset(ibex_core *c)
     c->mtvec = (IBEX_SS_BOOT_ADDR & IBEX_MTVEC_BASE_MASK) | IBEX_MTVEC_MODE;
     c->misa = IBEX_MISA_BASE | (c->cfg.rv32m != IBEX_RV32M_NONE ? IBEX_MISA_M : 0);
     ibex_counters_reset(c);
+    /* Counters run from reset (mcountinhibit resets to 0): the controller's
+     * RESET, BOOT_SET and FIRST_FETCH cycles before the first instruction
+     * reaches ID count as cycles and as NumCyclesIF (fixtures: whole). */
+    c->ev[IBEX_CNT_CYCLE] = IBEX_BOOT_CYCLES;
+    c->ev[IBEX_CNT_IF_WAIT] = IBEX_BOOT_CYCLES;
     c->seq = 0;
     c->bubble_at = 0;
     c->wb_op = NULL;
@@ -66,6 +71,9 @@ void ibex_reset(ibex_core *c)
     c->mtimecmp = 0;
     c->timer_irq = 0;
     c->mtime_adj = 0;
+    c->irq_not_before = 0;
+    c->req_ago = 0;
+    c->wfi_wake = 0;
     c->halted = 0;
     c->halt_time = 0;
     c->out_len = 0;

@@ -61,6 +61,19 @@ static int irq_enabled(const ibex_core *c)
     return (c->mstatus & IBEX_MSTATUS_MIE) && (c->mie & IBEX_MIX_MTI);
 }
 
+/* The interrupt is taken before the first instruction that would enter ID
+ * after the cycle in which it became pending (in that cycle the controller
+ * halts IF, or, with ID empty, goes to IRQ_TAKEN), i.e. before an
+ * instruction whose first cycle is >= pending + 1. Just after a WFI wakes,
+ * FIRST_FETCH takes it at once. */
+static uint64_t irq_take_cycle(const ibex_core *c)
+{
+    uint64_t p = ibex_timer_irq_cycle(c);
+    if (p == UINT64_MAX || c->wfi_wake)
+        return p;
+    return p + 1;
+}
+
 /* Cycles that may pass before the loop must look at the world again. */
 static uint64_t cycles_until_check(const ibex_core *c, uint64_t max_cycles)
 {
@@ -68,11 +81,11 @@ static uint64_t cycles_until_check(const ibex_core *c, uint64_t max_cycles)
     if (max_cycles)
         lim = max_cycles > now ? max_cycles - now : 0;
     if (irq_enabled(c)) {
-        uint64_t mt = now + c->mtime_adj;
-        if (c->timer_irq || mt >= c->mtimecmp)
+        uint64_t at = irq_take_cycle(c);
+        if (now >= at)
             return 0;
-        if (c->mtimecmp - mt < lim)
-            lim = c->mtimecmp - mt;
+        if (at - now < lim)
+            lim = at - now;
     }
     return lim;
 }
@@ -225,7 +238,7 @@ socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why)
                 stop = IBEX_STOP_LIMIT;
                 break;
             }
-            if (irq_enabled(c) && ibex_timer_pending(c)) {
+            if (irq_enabled(c) && ibex_now(c) >= irq_take_cycle(c)) {
                 c->ev[IBEX_CNT_CYCLE] += IRQ_CYCLES;
                 c->ev[IBEX_CNT_IF_WAIT] += IRQ_IF_CYCLES;
                 c->bubble_at = c->seq + 1;
@@ -234,6 +247,7 @@ socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why)
                 LOAD();
                 continue;
             }
+            c->wfi_wake = 0;
             limit = cycles_until_check(c, max_cycles);
             if (limit == 0)
                 limit = 1;
@@ -301,6 +315,7 @@ socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why)
                 v = size == 4 ? ld32(p) : size == 2 ? ld16(p) : p[0];
             } else {
                 int err;
+                c->req_ago = op->cyc + ((a & 3) + size > 4);
                 SAVE();
                 ibex_sync(c);
                 err = ibex_bus_load(c, a, size, &v);
@@ -341,6 +356,7 @@ socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why)
                 ibex_invalidate(c, aoff, size);
             } else {
                 int err;
+                c->req_ago = op->cyc + ((a & 3) + size > 4);
                 SAVE();
                 ibex_sync(c);
                 err = ibex_bus_store(c, a, size, v);
@@ -465,18 +481,19 @@ socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why)
             ibex_sync(c);
             if (!((c->mie & IBEX_MIX_MTI) && ibex_timer_pending(c))) {
                 /* Asleep with the core clock gated: mtime runs, mcycle does not. */
-                uint64_t mt = ibex_now(c) + c->mtime_adj;
-                if (!(c->mie & IBEX_MIX_MTI)) {
+                uint64_t p = ibex_timer_irq_cycle(c);
+                if (!(c->mie & IBEX_MIX_MTI) || p == UINT64_MAX) {
                     stop = IBEX_STOP_SLEEP;
                     goto out;
                 }
-                if (max_cycles && c->now + (c->mtimecmp - mt) > max_cycles) {
+                if (max_cycles && p > max_cycles) {
                     c->now = max_cycles;
                     stop = IBEX_STOP_LIMIT;
                     goto out;
                 }
-                c->now += c->mtimecmp - mt;
+                c->now = p;
             }
+            c->wfi_wake = 1;
             LOAD();
             limit = 0;
             break;

@@ -28,6 +28,7 @@ enum {
     H_COUNT
 };
 
+#define IBEX_BOOT_CYCLES 3u  /* reset to the first instruction in ID */
 #define IBEX_RD_DISCARD 32u   /* rd = x0 writes go to x[32], so handlers never test rd */
 
 /* CSR op kinds in op.sub (after the decoder's rule: csrrs/csrrc with
@@ -85,7 +86,10 @@ struct ibex_core {
     /* simple_system devices */
     uint64_t mtimecmp;
     int timer_irq;                 /* timer.sv's sticky interrupt_q */
-    uint64_t mtime_adj;            /* mtime - now (mtime writes move it) */
+    uint64_t mtime_adj;            /* mtime_q at cycle t is t + mtime_adj */
+    uint64_t irq_not_before;       /* a mtimecmp write at cycle w: interrupt_q from w+2 */
+    uint64_t req_ago;              /* cycles of the current instruction charged after its bus request */
+    int wfi_wake;                  /* just woke from WFI: the interrupt is taken at once */
     int halted;
     uint64_t halt_time;
     unsigned ld_rd;                /* WB stage: rd of the load now in WB, else 0 */
@@ -118,6 +122,9 @@ void ibex_counters_reset(ibex_core *c);
 int ibex_bus_load(ibex_core *c, uint32_t addr, unsigned size, uint32_t *val);
 int ibex_bus_store(ibex_core *c, uint32_t addr, unsigned size, uint32_t val);
 int ibex_timer_pending(const ibex_core *c);
+/* The first cycle in which the timer interrupt is pending (interrupt_q = 1),
+ * UINT64_MAX if never (until software writes the timer). */
+uint64_t ibex_timer_irq_cycle(const ibex_core *c);
 /* Marks the predecoded slots covering [addr, addr+size) stale. */
 static inline void ibex_invalidate(ibex_core *c, uint32_t off, unsigned size)
 {

@@ -16,14 +16,32 @@
 #include <string.h>
 #include "models/ibex/ibex_internal.h"
 
-static uint64_t mtime(const ibex_core *c)
+/* The cycle of the current bus request (loads and stores charge their
+ * cycles before the bus is reached). */
+static uint64_t req_cycle(const ibex_core *c)
 {
-    return ibex_now(c) + c->mtime_adj;
+    return ibex_now(c) - c->req_ago;
+}
+
+/* interrupt_q(t+1) = (mtime_q(t) >= mtimecmp | interrupt_q(t)) & ~mtimecmp write(t),
+ * with mtime_q(t) = t + mtime_adj. */
+uint64_t ibex_timer_irq_cycle(const ibex_core *c)
+{
+    uint64_t t, p;
+    if (c->timer_irq)
+        return 0;
+    t = c->mtimecmp - c->mtime_adj;   /* first cycle with mtime_q >= mtimecmp */
+    if (c->mtimecmp < c->mtime_adj)
+        t = 0;
+    if (t == UINT64_MAX)
+        return UINT64_MAX;
+    p = t + 1;
+    return p > c->irq_not_before ? p : c->irq_not_before;
 }
 
 int ibex_timer_pending(const ibex_core *c)
 {
-    return c->timer_irq || mtime(c) >= c->mtimecmp;
+    return ibex_now(c) >= ibex_timer_irq_cycle(c);
 }
 
 static uint32_t merge(uint32_t old, uint32_t val, unsigned be)
@@ -68,7 +86,7 @@ static int word_access(ibex_core *c, uint32_t waddr, unsigned be, int we, uint32
     }
     if (waddr - IBEX_SS_TIMER_BASE < IBEX_SS_TIMER_SIZE) {
         uint32_t off = waddr - IBEX_SS_TIMER_BASE;
-        uint64_t t = mtime(c);
+        uint64_t w = req_cycle(c), t = w + c->mtime_adj;   /* rdata_q latches mtime_q(w) */
         switch (off) {
         case IBEX_SS_TIMER_MTIME:
         case IBEX_SS_TIMER_MTIME + 4: {
@@ -78,9 +96,9 @@ static int word_access(ibex_core *c, uint32_t waddr, unsigned be, int we, uint32
                 uint32_t half = merge(*rdata, wdata, be);
                 uint64_t nt = hi ? ((uint64_t)half << 32 | (t & 0xFFFFFFFFu))
                                  : ((t & ~UINT64_C(0xFFFFFFFF)) | half);
-                if (t >= c->mtimecmp)
+                if (ibex_timer_irq_cycle(c) <= w)
                     c->timer_irq = 1;   /* interrupt_q was already set */
-                c->mtime_adj = nt - ibex_now(c);
+                c->mtime_adj = nt - (w + 1);
             }
             return 0;
         }
@@ -93,6 +111,7 @@ static int word_access(ibex_core *c, uint32_t waddr, unsigned be, int we, uint32
                 c->mtimecmp = hi ? ((uint64_t)half << 32 | (c->mtimecmp & 0xFFFFFFFFu))
                                  : ((c->mtimecmp & ~UINT64_C(0xFFFFFFFF)) | half);
                 c->timer_irq = 0;   /* a mtimecmp write clears interrupt_q */
+                c->irq_not_before = w + 2;
             }
             return 0;
         }
