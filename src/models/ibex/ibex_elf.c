@@ -68,6 +68,15 @@ static socmon_status check_and_load(ibex_core *c, char *img, size_t n, int load)
                          eh->e_type);
         goto done;
     }
+    /* libelf quietly reports fewer program headers when the table is cut
+     * off, so check the header's own count against the file size first. */
+    if (eh->e_phnum && eh->e_phnum != PN_XNUM &&
+        (eh->e_phoff > n || (uint64_t)eh->e_phnum * sizeof(Elf32_Phdr) > n - eh->e_phoff)) {
+        st = socmon_fail(SOCMON_EPARSE,
+                         "ibex: truncated ELF file: %u program headers at offset %u, file is %zu "
+                         "bytes", eh->e_phnum, eh->e_phoff, n);
+        goto done;
+    }
     if (elf_getphdrnum(e, &nph) != 0) {
         st = socmon_fail(SOCMON_EPARSE, "ibex: bad program header count: %s", elf_errmsg(-1));
         goto done;

@@ -1,0 +1,157 @@
+/* ELF loading: a valid RV32 executable runs; every kind of bad file gets
+ * its own clear error and loads nothing. Images are built by hand here. */
+#include <elf.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+#include "ibex/ibex_asm.h"
+
+/* ELF header + one PT_LOAD program header + 16 bytes of code that halt. */
+typedef struct image {
+    Elf32_Ehdr eh;
+    Elf32_Phdr ph[2];
+    uint32_t code[8];
+} image;
+
+static void make_image(image *im)
+{
+    const uint32_t prog[] = {
+        LUI(30, 0x20), ADDI(29, 0, 'k'), SW(29, 30, 0), ADDI(29, 0, 1), SW(29, 30, 8), JAL(0, 0),
+    };
+    memset(im, 0, sizeof *im);
+    memcpy(im->eh.e_ident, ELFMAG, SELFMAG);
+    im->eh.e_ident[EI_CLASS] = ELFCLASS32;
+    im->eh.e_ident[EI_DATA] = ELFDATA2LSB;
+    im->eh.e_ident[EI_VERSION] = EV_CURRENT;
+    im->eh.e_type = ET_EXEC;
+    im->eh.e_machine = 243;   /* EM_RISCV */
+    im->eh.e_version = EV_CURRENT;
+    im->eh.e_entry = 0x00100200u;
+    im->eh.e_phoff = offsetof(image, ph);
+    im->eh.e_ehsize = sizeof(Elf32_Ehdr);
+    im->eh.e_phentsize = sizeof(Elf32_Phdr);
+    im->eh.e_phnum = 1;
+    im->ph[0].p_type = PT_LOAD;
+    im->ph[0].p_offset = offsetof(image, code);
+    im->ph[0].p_vaddr = im->ph[0].p_paddr = 0x00100200u;
+    im->ph[0].p_filesz = sizeof prog;
+    im->ph[0].p_memsz = sizeof prog + 64;   /* with a bss tail */
+    im->ph[0].p_flags = PF_R | PF_X;
+    memcpy(im->code, prog, sizeof prog);
+}
+
+static ibex_core *core(void)
+{
+    ibex_config cfg;
+    ibex_core *c;
+    assert_int_equal(ibex_config_preset(&cfg, "small"), SOCMON_OK);
+    assert_int_equal(ibex_create(&cfg, &c), SOCMON_OK);
+    return c;
+}
+
+static void test_valid_runs(void **state)
+{
+    image im;
+    ibex_core *c = core();
+    ibex_stop why;
+    size_t n;
+    (void)state;
+    make_image(&im);
+    assert_int_equal(ibex_load_elf_mem(c, &im, sizeof im), SOCMON_OK);
+    assert_int_equal(ibex_pc(c), 0x00100200u);
+    assert_int_equal(ibex_run(c, 10000, &why), SOCMON_OK);
+    assert_int_equal(why, IBEX_STOP_HALT);
+    assert_string_equal(ibex_output(c, &n), "k");
+    ibex_destroy(c);
+}
+
+static void expect_error(const image *im, size_t n, socmon_status want, const char *text)
+{
+    ibex_core *c = core();
+    socmon_status st = ibex_load_elf_mem(c, im, n);
+    if (st != want || !strstr(socmon_errmsg(), text))
+        print_error("got %d '%s', want %d '...%s...'\n", st, socmon_errmsg(), want, text);
+    assert_int_equal(st, want);
+    assert_non_null(strstr(socmon_errmsg(), text));
+    assert_int_equal(ibex_pc(c), IBEX_SS_RESET_PC);   /* nothing loaded */
+    ibex_destroy(c);
+}
+
+static void test_bad_files(void **state)
+{
+    image im;
+    (void)state;
+    make_image(&im);
+    memcpy(im.eh.e_ident, "\177ELG", 4);
+    expect_error(&im, sizeof im, SOCMON_EPARSE, "not an ELF file");
+    expect_error(&im, 0, SOCMON_EPARSE, "not an ELF file");
+    make_image(&im);
+    im.eh.e_ident[EI_CLASS] = ELFCLASS64;
+    expect_error(&im, sizeof im, SOCMON_EPARSE, "not an RV32");
+    make_image(&im);
+    im.eh.e_ident[EI_DATA] = ELFDATA2MSB;
+    expect_error(&im, sizeof im, SOCMON_EPARSE, "little-endian");
+    make_image(&im);
+    im.eh.e_machine = 40;   /* ARM */
+    expect_error(&im, sizeof im, SOCMON_EPARSE, "not a RISC-V");
+    make_image(&im);
+    im.eh.e_type = ET_DYN;
+    expect_error(&im, sizeof im, SOCMON_EPARSE, "not an executable");
+    make_image(&im);
+    expect_error(&im, 30, SOCMON_EPARSE, "truncated");
+    expect_error(&im, offsetof(image, ph) + 10, SOCMON_EPARSE, "truncated");
+    expect_error(&im, offsetof(image, code) + 4, SOCMON_EPARSE, "truncated");
+    make_image(&im);
+    im.ph[0].p_type = PT_NOTE;
+    expect_error(&im, sizeof im, SOCMON_EPARSE, "no loadable segment");
+    make_image(&im);
+    im.eh.e_phnum = 0;
+    expect_error(&im, sizeof im, SOCMON_EPARSE, "no loadable segment");
+    make_image(&im);
+    im.ph[0].p_paddr = 0x00001000u;
+    expect_error(&im, sizeof im, SOCMON_ERANGE, "outside RAM");
+    make_image(&im);
+    im.ph[0].p_paddr = 0x001FFFF0u;   /* runs past the end of RAM */
+    expect_error(&im, sizeof im, SOCMON_ERANGE, "outside RAM");
+    make_image(&im);
+    im.eh.e_entry = 0x00020000u;
+    expect_error(&im, sizeof im, SOCMON_ERANGE, "entry point 0x00020000");
+    make_image(&im);
+    im.ph[0].p_filesz = im.ph[0].p_memsz + 1;
+    expect_error(&im, sizeof im, SOCMON_EPARSE, "larger than memory size");
+}
+
+static void test_file_errors(void **state)
+{
+    ibex_core *c = core();
+    FILE *f;
+    image im;
+    (void)state;
+    assert_int_equal(ibex_load_elf_file(c, "/nonexistent/prog.elf"), SOCMON_ENOENT);
+    assert_non_null(strstr(socmon_errmsg(), "/nonexistent/prog.elf"));
+    make_image(&im);
+    im.eh.e_ident[EI_CLASS] = ELFCLASS64;
+    f = fopen("ibex_elf_test.elf", "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(&im, sizeof im, 1, f), 1);
+    fclose(f);
+    assert_int_equal(ibex_load_elf_file(c, "ibex_elf_test.elf"), SOCMON_EPARSE);
+    assert_non_null(strstr(socmon_errmsg(), "ibex_elf_test.elf"));
+    assert_non_null(strstr(socmon_errmsg(), "RV32"));
+    remove("ibex_elf_test.elf");
+    ibex_destroy(c);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_valid_runs),
+        cmocka_unit_test(test_bad_files),
+        cmocka_unit_test(test_file_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
