@@ -87,14 +87,23 @@ static socmon_status check_and_load(ibex_core *c, char *img, size_t n, int load)
                          "bytes", nph, eh->e_phoff, n);
         goto done;
     }
+    if (nph && eh->e_phentsize != sizeof(Elf32_Phdr)) {
+        st = socmon_fail(SOCMON_EPARSE, "ibex: program header size %u, want %zu",
+                         eh->e_phentsize, sizeof(Elf32_Phdr));
+        goto done;
+    }
     {
-        Elf32_Phdr *ph = nph ? elf32_getphdr(e) : NULL;
-        if (nph && !ph) {
+        if (nph && !elf32_getphdr(e)) {
             st = socmon_fail(SOCMON_EPARSE, "ibex: bad program headers: %s", elf_errmsg(-1));
             goto done;
         }
         for (size_t i = 0; i < nph; i++) {
-            const Elf32_Phdr *p = &ph[i];
+            /* libelf hands out the table in place when it needs no
+             * conversion, at whatever alignment e_phoff gives: copy each
+             * entry out (the table is inside the file, checked above). */
+            Elf32_Phdr ph;
+            const Elf32_Phdr *p = &ph;
+            memcpy(&ph, img + eh->e_phoff + i * sizeof ph, sizeof ph);
             if (p->p_type != PT_LOAD || p->p_memsz == 0)
                 continue;
             if (p->p_filesz > p->p_memsz) {
