@@ -1,0 +1,121 @@
+/* Ibex model speed: simulated instructions per second with every counter
+ * counting (mcountinhibit = 0, 10 counters of 40 bits), on a loop-heavy
+ * program (load/add/store, ALU chain, multiply, compressed ops, a taken
+ * branch per iteration), in the small and maxperf configurations.
+ * Goal (issue 10): at least 50 M instructions/s, RelWithDebInfo. */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "hw/ibex_csr.h"
+#include "models/ibex/ibex_model.h"
+
+static uint32_t enc_i(int32_t imm, unsigned rs1, unsigned f3, unsigned rd, unsigned opc)
+{
+    return ((uint32_t)imm & 0xFFF) << 20 | rs1 << 15 | f3 << 12 | rd << 7 | opc;
+}
+static uint32_t enc_r(unsigned f7, unsigned rs2, unsigned rs1, unsigned f3, unsigned rd)
+{
+    return f7 << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 | rd << 7 | 0x33;
+}
+static uint32_t enc_s(int32_t imm, unsigned rs2, unsigned rs1)
+{
+    uint32_t u = (uint32_t)imm;
+    return (u >> 5 & 0x7F) << 25 | rs2 << 20 | rs1 << 15 | 2u << 12 | (u & 31) << 7 | 0x23;
+}
+static uint32_t enc_bne(int32_t off, unsigned rs1, unsigned rs2)
+{
+    uint32_t u = (uint32_t)off;
+    return (u >> 12 & 1) << 31 | (u >> 5 & 0x3F) << 25 | rs2 << 20 | rs1 << 15 | 1u << 12 |
+           (u >> 1 & 0xF) << 8 | (u >> 11 & 1) << 7 | 0x63;
+}
+
+typedef struct prog {
+    uint8_t mem[4096];
+    size_t n;
+} prog;
+
+static void w32(prog *p, uint32_t w)
+{
+    memcpy(p->mem + p->n, &(uint8_t[4]){(uint8_t)w, (uint8_t)(w >> 8), (uint8_t)(w >> 16),
+                                        (uint8_t)(w >> 24)}, 4);
+    p->n += 4;
+}
+static void w16(prog *p, uint16_t h)
+{
+    p->mem[p->n++] = (uint8_t)h;
+    p->mem[p->n++] = (uint8_t)(h >> 8);
+}
+
+/* x1 = data, x5 = iterations; 12 instructions per iteration. */
+static void build(prog *p, uint32_t iters)
+{
+    size_t loop;
+    p->n = 0;
+    w32(p, 0x00100000u | 1u << 7 | 0x37);                    /* lui x1, 0x100 */
+    w32(p, enc_i(0x400, 1, 0, 1, 0x13));                       /* addi x1, x1, 0x400 */
+    w32(p, ((iters + 0x800) >> 12) << 12 | 5u << 7 | 0x37);   /* lui x5, hi(iters) */
+    w32(p, enc_i((int32_t)((iters & 0xFFF) ^ 0x800) - 0x800, 5, 0, 5, 0x13));
+    loop = p->n;
+    w32(p, enc_i(0, 1, 2, 6, 0x03));          /* lw x6, 0(x1) */
+    w32(p, enc_i(1, 6, 0, 6, 0x13));          /* addi x6, x6, 1 */
+    w32(p, enc_s(0, 6, 1));                   /* sw x6, 0(x1) */
+    w32(p, enc_r(0, 6, 7, 0, 7));             /* add x7, x7, x6 */
+    w32(p, enc_r(0, 7, 8, 4, 8));             /* xor x8, x8, x7 */
+    w32(p, enc_i(3, 8, 1, 9, 0x13));          /* slli x9, x8, 3 */
+    w32(p, enc_r(1, 6, 9, 0, 10));            /* mul x10, x9, x6 */
+    w16(p, 0x0505);                           /* c.addi x10, 1 */
+    w16(p, 0x0585);                           /* c.addi x11, 1 */
+    w32(p, enc_r(0, 10, 11, 6, 11));          /* or x11, x11, x10 */
+    w32(p, enc_i(-1, 5, 0, 5, 0x13));         /* addi x5, x5, -1 */
+    w32(p, enc_bne((int32_t)(loop - p->n), 5, 0));
+    /* halt: sw 1 -> SimCtrl 0x20008 */
+    w32(p, 0x20u << 12 | 30u << 7 | 0x37);    /* lui x30, 0x20 */
+    w32(p, enc_i(1, 0, 0, 29, 0x13));
+    w32(p, enc_s(8, 29, 30));
+    w32(p, 0x0000006Fu);
+}
+
+static double seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int main(void)
+{
+    static const char *const presets[] = {"small", "maxperf"};
+    const uint32_t iters = 4000000;   /* 48 M instructions */
+    prog p;
+    build(&p, iters);
+    for (int k = 0; k < 2; k++) {
+        ibex_config cfg;
+        ibex_core *c;
+        ibex_stop why;
+        ibex_stats st;
+        double t0, dt;
+        if (ibex_config_preset(&cfg, presets[k]) != SOCMON_OK || ibex_create(&cfg, &c) != SOCMON_OK ||
+            ibex_load(c, IBEX_SS_RESET_PC, p.mem, p.n) != SOCMON_OK) {
+            fprintf(stderr, "bench_ibex: %s\n", socmon_errmsg());
+            return 1;
+        }
+        t0 = seconds();
+        if (ibex_run(c, 0, &why) != SOCMON_OK || why != IBEX_STOP_HALT) {
+            fprintf(stderr, "bench_ibex: run did not halt\n");
+            return 1;
+        }
+        dt = seconds() - t0;
+        ibex_get_stats(c, &st);
+        printf("ibex %-7s: %llu instructions, %llu cycles (IPC %.3f) in %.3f s: %.1f M instr/s "
+               "(goal >= 50), all counters on\n",
+               presets[k], (unsigned long long)st.instructions,
+               (unsigned long long)ibex_counter(c, 0),
+               (double)ibex_counter(c, 2) / (double)ibex_counter(c, 0), dt,
+               (double)st.instructions / dt / 1e6);
+        ibex_destroy(c);
+    }
+    printf("ibex per-function attribution: not implemented yet (socmon report --by-symbol, issue 10)\n");
+    return 0;
+}
