@@ -91,6 +91,29 @@ static void diff_lines(const char *cfgname, const char *name, const char *want, 
     }
 }
 
+/* A fixture directory name: a preset, optionally with _w<width> or
+ * _n<count> (tests/ibex/fixtures/README.md). */
+static int config_of(const char *dir, ibex_config *cfg)
+{
+    char preset[32], opt[16];
+    const char *us = strchr(dir, '_');
+    size_t n = us ? (size_t)(us - dir) : strlen(dir);
+    if (n >= sizeof preset)
+        return -1;
+    memcpy(preset, dir, n);
+    preset[n] = '\0';
+    if (ibex_config_preset(cfg, preset) != SOCMON_OK)
+        return -1;
+    if (!us)
+        return 0;
+    snprintf(opt, sizeof opt, "%s", us + 2);
+    if (us[1] == 'w')
+        return ibex_config_set(cfg, "mhpm_width", opt) == SOCMON_OK ? 0 : -1;
+    if (us[1] == 'n')
+        return ibex_config_set(cfg, "mhpm_num", opt) == SOCMON_OK ? 0 : -1;
+    return -1;
+}
+
 /* Runs program name in config cfgname; returns the number of mismatches. */
 static int check_program(const char *cfgname, const char *name)
 {
@@ -112,8 +135,8 @@ static int check_program(const char *cfgname, const char *name)
         free(want_cnt);
         return 1;
     }
-    if (ibex_config_preset(&cfg, cfgname) != SOCMON_OK) {
-        print_error("%s: no such preset: %s\n", cfgname, socmon_errmsg());
+    if (config_of(cfgname, &cfg) != 0) {
+        print_error("%s: not a configuration name: %s\n", cfgname, socmon_errmsg());
         free(want_out);
         free(want_cnt);
         return 1;
@@ -162,22 +185,31 @@ out:
 
 static void test_programs_match_rtl(void **state)
 {
-    static const char *const configs[] = {"small", "maxperf"};
-    char dir[1200];
-    int bad = 0, ran = 0;
+    char dir[1600];
+    int bad = 0, ran = 0, both = 0;
+    DIR *top;
+    struct dirent *ce;
     (void)state;
     if (!compiler_present()) {
         fprintf(stderr, "SKIP: riscv64-unknown-elf-gcc not installed (scripts/install-deps.sh "
                         "installs gcc-riscv64-unknown-elf)\n");
         skip();
     }
-    for (size_t k = 0; k < sizeof configs / sizeof configs[0]; k++) {
+    snprintf(dir, sizeof dir, "%s/fixtures", src_dir);
+    top = opendir(dir);
+    assert_non_null(top);
+    while ((ce = readdir(top)) != NULL) {
         DIR *d;
         struct dirent *e;
-        snprintf(dir, sizeof dir, "%s/fixtures/%s", src_dir, configs[k]);
+        char cfgname[256];
+        if (ce->d_name[0] == '.' || strlen(ce->d_name) >= sizeof cfgname)
+            continue;
+        snprintf(cfgname, sizeof cfgname, "%s", ce->d_name);
+        snprintf(dir, sizeof dir, "%s/fixtures/%s", src_dir, cfgname);
         d = opendir(dir);
         if (!d)
             continue;
+        both += strcmp(cfgname, "small") == 0 || strcmp(cfgname, "maxperf") == 0;
         while ((e = readdir(d)) != NULL) {
             size_t n = strlen(e->d_name);
             char name[256];
@@ -185,12 +217,14 @@ static void test_programs_match_rtl(void **state)
                 continue;
             memcpy(name, e->d_name, n - 4);
             name[n - 4] = '\0';
-            bad += check_program(configs[k], name);
+            bad += check_program(cfgname, name);
             ran++;
         }
         closedir(d);
     }
+    closedir(top);
     fprintf(stderr, "ibex programs: %d runs, %d mismatches\n", ran, bad);
+    assert_int_equal(both, 2);   /* small and maxperf are always there */
     assert_true(ran > 0);
     assert_int_equal(bad, 0);
 }

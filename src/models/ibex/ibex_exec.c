@@ -321,8 +321,11 @@ socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why)
                 err = ibex_bus_load(c, a, size, &v);
                 LOAD();
                 if (err) {
-                    cyc -= 1;   /* not measured: the error response then trap entry */
-                    EXCEPTION(IBEX_CAUSE_LOAD_ACCESS, a);
+                    /* request (+ second request) then trap entry, in both
+                     * configurations (fixtures: faults) */
+                    cyc -= op->cyc;
+                    cyc += 1;
+                    EXCEPTION(IBEX_CAUSE_LOAD_ACCESS, c->fault_addr);
                 }
             }
             if (op->h == H_LB)
@@ -363,8 +366,9 @@ socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why)
                 LOAD();
                 limit = 0;   /* a halt, or a timer write that moves the interrupt */
                 if (err) {
-                    cyc -= 1;
-                    EXCEPTION(IBEX_CAUSE_STORE_ACCESS, a);
+                    cyc -= op->cyc;
+                    cyc += 1;
+                    EXCEPTION(IBEX_CAUSE_STORE_ACCESS, c->fault_addr);
                 }
             }
             pc += op->len;

@@ -90,6 +90,7 @@ struct ibex_core {
     uint64_t irq_not_before;       /* a mtimecmp write at cycle w: interrupt_q from w+2 */
     uint64_t req_ago;              /* cycles of the current instruction charged after its bus request */
     int wfi_wake;                  /* just woke from WFI: the interrupt is taken at once */
+    uint32_t fault_addr;           /* address of the bus transaction that got an error (mtval) */
     int halted;
     uint64_t halt_time;
     unsigned ld_rd;                /* WB stage: rd of the load now in WB, else 0 */

@@ -135,8 +135,10 @@ static int access(ibex_core *c, uint32_t addr, unsigned size, int we, uint32_t v
             n = size - done;
         for (unsigned b = 0; b < n; b++)
             be |= 1u << (lane + b);
-        if (word_access(c, waddr, be, we, (val >> (8 * done)) << (8 * lane), &rdata))
+        if (word_access(c, waddr, be, we, (val >> (8 * done)) << (8 * lane), &rdata) && !err) {
             err = 1;
+            c->fault_addr = a;   /* lsu_addr_last: this transaction's address */
+        }
         result |= ((rdata >> (8 * lane)) & (n == 4 ? 0xFFFFFFFFu : ((1u << (8 * n)) - 1))) << (8 * done);
         done += n;
     }

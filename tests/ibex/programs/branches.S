@@ -98,10 +98,27 @@ main:
 2:SM_STOP
   SM_PRINT
 
+  /* The spec (§1.5, inferred, unverified) suspects that with the writeback stage a branch held in
+   * its first cycle behind an outstanding load/store counts in NumBranches more than once. */
+  la s0, word
+  SM_BEGIN "branches right after a store and an independent load"
+  sw s2, 4(s0)
+  beq s2, s3, 1f
+  lw a0, 0(s0)
+  bne s2, s3, 1f
+  nop
+1:sw s2, 4(s0)
+  bne s2, s3, 2f
+  nop
+2:lw a0, 0(s0)
+  beq a0, a0, 3f
+  nop
+3:SM_END
+
   lw ra, 12(sp)
   addi sp, sp, 16
   ret
 
   .data
   .balign 4
-word: .word 1
+word: .word 1, 0

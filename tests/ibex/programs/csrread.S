@@ -29,6 +29,13 @@ main:
   SM_PRINT_REG "minstret2", s5
   SM_PRINT_REG "mcycle3", s6
 
+  SM_BEGIN "minstret read first after the start"
+  R s2, minstret
+  R s3, minstret
+  SM_END
+  SM_PRINT_REG "minstret1", s2
+  SM_PRINT_REG "minstret2", s3
+
   SM_BEGIN "minstret after load, branch, jump"
   lw a0, 0(s0)
   R s2, minstret

@@ -84,7 +84,9 @@ extern volatile uint32_t sm_trap_count, sm_last_mcause, sm_last_mtval;
 #define SM_CSR_READ(csr) ({ uint32_t v_; __asm__ volatile("csrr %0, " #csr : "=r"(v_)); v_; })
 #define SM_CSR_WRITE(csr, v) __asm__ volatile("csrw " #csr ", %0" : : "r"((uint32_t)(v)))
 #define SM_START() __asm__ volatile("csrw mcountinhibit, x0")
-#define SM_STOP() __asm__ volatile("csrw mcountinhibit, %0" : : "r"(0xffffffffu))
+/* x31 = -1 like the assembly bracket (one extra instruction inside the window), so every
+ * window ends with the same `csrw mcountinhibit, x31`. */
+#define SM_STOP() __asm__ volatile("li t6, -1\n\tcsrw mcountinhibit, t6" : : : "t6")
 
 #endif
 #endif
