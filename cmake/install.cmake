@@ -35,8 +35,21 @@ install(DIRECTORY ${CMAKE_SOURCE_DIR}/metrics/ DESTINATION ${CMAKE_INSTALL_DATAD
 install(FILES ${CMAKE_SOURCE_DIR}/docs/socmon.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 
 # pkg-config: paths relative to the .pc file, so it stays right under
-# `cmake --install --prefix` (the data path compiled into the library does
-# not: configure with CMAKE_INSTALL_PREFIX, as `make install PREFIX=` does).
+# `cmake --install --prefix` and a moved prefix. The way up from
+# LIBDIR/pkgconfig to the prefix depends on LIBDIR (lib/x86_64-linux-gnu on
+# Debian is three levels deep); a directory given as an absolute path stays one.
+file(RELATIVE_PATH SOCMON_PC_UP ${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig ${CMAKE_INSTALL_PREFIX})
+string(REGEX REPLACE "/$" "" SOCMON_PC_UP "${SOCMON_PC_UP}")
+if(SOCMON_PC_UP STREQUAL "")
+  set(SOCMON_PC_UP .)
+endif()
+foreach(d LIBDIR INCLUDEDIR DATADIR)
+  if(IS_ABSOLUTE "${CMAKE_INSTALL_${d}}")
+    set(SOCMON_PC_${d} "${CMAKE_INSTALL_${d}}")
+  else()
+    set(SOCMON_PC_${d} "\${prefix}/${CMAKE_INSTALL_${d}}")
+  endif()
+endforeach()
 configure_file(${CMAKE_SOURCE_DIR}/cmake/socmon.pc.in ${CMAKE_BINARY_DIR}/socmon.pc @ONLY)
 install(FILES ${CMAKE_BINARY_DIR}/socmon.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 

@@ -25,6 +25,10 @@ else
     trap 'rm -rf "$WORK"' EXIT
 fi
 P=$WORK/prefix
+# A multiarch libdir, as GNUInstallDirs picks for PREFIX=/usr on Debian: the
+# .pc file must find the prefix three levels up, not two.
+MA=$("$CC" -print-multiarch 2>/dev/null || true)
+LIB=lib/${MA:-x86_64-linux-gnu}
 step() { echo "test-install: $*"; }
 die() { echo "test-install: FAILED: $*" >&2; exit 1; }
 run() {
@@ -45,7 +49,7 @@ else
 fi
 step "configuring and building (prefix $P)"
 run cmake -S "$WORK/src" -B "$WORK/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSOCMON_TESTS=OFF \
-    -DCMAKE_INSTALL_PREFIX="$P"
+    -DCMAKE_INSTALL_PREFIX="$P" -DCMAKE_INSTALL_LIBDIR="$LIB"
 # Just what is installed: the libraries, the CLI and the SoC header generator.
 run cmake --build "$WORK/build" -j "$JOBS" --target socmon socmon_shared socmon_cli esp_socdefs
 run cmake --install "$WORK/build"
@@ -57,14 +61,14 @@ mv "$WORK/build" "$WORK/build.gone"
 cp -R "$WORK/src.gone/examples" "$WORK/examples"
 
 step "checking the installed files"
-for f in bin/socmon bin/socmon-esp-socdefs lib/libsocmon.a lib/libsocmon.so lib/libsocmon.so.0 \
+for f in bin/socmon bin/socmon-esp-socdefs $LIB/libsocmon.a $LIB/libsocmon.so $LIB/libsocmon.so.0 \
          include/socmon/socmon.h include/socmon/version.h include/socmon/compat/esp_monitors.h \
          share/socmon/socs/esp_4x4.soc share/socmon/metrics/esp.json share/man/man1/socmon.1 \
-         lib/pkgconfig/socmon.pc lib/cmake/socmon/socmonConfig.cmake \
-         lib/cmake/socmon/socmonConfigVersion.cmake; do
+         $LIB/pkgconfig/socmon.pc $LIB/cmake/socmon/socmonConfig.cmake \
+         $LIB/cmake/socmon/socmonConfigVersion.cmake; do
     [ -e "$P/$f" ] || die "$P/$f was not installed"
 done
-soname=$(objdump -p "$P/lib/libsocmon.so" | awk '$1 == "SONAME" { print $2 }')
+soname=$(objdump -p "$P/$LIB/libsocmon.so" | awk '$1 == "SONAME" { print $2 }')
 [ "$soname" = libsocmon.so.0 ] || die "SONAME is '$soname', expected libsocmon.so.0"
 # Every public header compiles on its own from the installed include path.
 for h in "$P"/include/socmon/*.h; do
@@ -74,7 +78,15 @@ for h in "$P"/include/socmon/*.h; do
 done
 
 # ---- 3. the examples, with pkg-config and with find_package ----
-export PKG_CONFIG_PATH="$P/lib/pkgconfig"
+export PKG_CONFIG_PATH="$P/$LIB/pkgconfig"
+pcdir() { # VARIABLE: the directory pkg-config gives for it, resolved
+    d=$(pkg-config --variable="$1" socmon) || die "pkg-config --variable=$1 socmon"
+    (cd "$d" 2>/dev/null && pwd -P) || die "pkg-config $1 '$d' does not exist"
+}
+for v in includedir:include libdir:$LIB datadir:share/socmon; do
+    got=$(pcdir "${v%%:*}")
+    [ "$got" = "$(cd "$P/${v#*:}" && pwd -P)" ] || die "pkg-config ${v%%:*} is $got, expected $P/${v#*:}"
+done
 CFLAGS_PC=$(pkg-config --cflags socmon) || die "pkg-config --cflags socmon"
 LIBS_PC=$(pkg-config --libs socmon) || die "pkg-config --libs socmon"
 LIBDIR=$(pkg-config --variable=libdir socmon)
