@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/opts.h"
+#include "socmon/target.h"
 
 static const struct {
     unsigned bit;
@@ -49,7 +50,37 @@ void cli_help_opts(FILE *fp, unsigned allowed)
     for (size_t i = 0; i < NOPTS; i++)
         if (table[i].bit & allowed)
             fprintf(fp, "  %s\n", table[i].help);
-    fprintf(fp, "  -h, --help            this help\n");
+    fprintf(fp, "  -h, --help            this help (with -t NAME: also NAME's options)\n");
+}
+
+/* --help: the command's help, and with -t SPEC (before or after --help) the
+ * options of that target, from the table its parser uses. */
+static int show_help(void (*help)(FILE *), const char *cmd, const char *spec)
+{
+    help(stdout);
+    if (!spec)
+        return 0;
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(spec, ":"), spec);
+    const socmon_target_ops *t = socmon_target_lookup(name);
+    if (!t) {
+        fprintf(stderr, "socmon %s: unknown target '%s' (see 'socmon list targets')\n", cmd, name);
+        return 2;
+    }
+    size_t len = t->options ? socmon_options_help(t->options, "  ", NULL, 0) : 0;
+    if (!len) {
+        printf("\nTarget '%s' has no options.\n", t->name);
+        return 0;
+    }
+    char *text = malloc(len + 1);
+    if (!text)
+        return 0;
+    socmon_options_help(t->options, "  ", text, len + 1);
+    printf("\nOptions of target '%s' (-t %s:key=value,...):\n%s", t->name, t->name, text);
+    if (text[len - 1] != '\n')
+        printf("\n");
+    free(text);
+    return 0;
 }
 
 int cli_parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE *), cli_opts *o)
@@ -79,10 +110,11 @@ int cli_parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE *)
     o->format = "table";
     optind = 1;
     opterr = 0;
-    int c;
+    int c, want_help = 0;
+    const char *spec = NULL; /* -t as given, for --help */
     while ((c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
         switch (c) {
-        case 't': o->target = optarg; break;
+        case 't': o->target = spec = optarg; break;
         case 'e': o->events = optarg; break;
         case 'w': o->workload = optarg; break;
         case 'o': o->output = optarg; break;
@@ -120,8 +152,10 @@ int cli_parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE *)
             o->every = (unsigned)v;
             break;
         }
-        case 'h': help(stdout); return 0;
+        case 'h': want_help = 1; break;
         default:
+            if (want_help) /* --help wins over a bad option, as it did before -t joined it */
+                break;
             if (optopt)
                 fprintf(stderr, "socmon %s: option -%c %s\n", argv[0], optopt,
                         strchr(so, optopt) ? "needs a value" : "is not known here");
@@ -132,6 +166,8 @@ int cli_parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE *)
             return 2;
         }
     }
+    if (want_help)
+        return show_help(help, argv[0], spec);
     if (optind < argc) {
         fprintf(stderr, "socmon %s: unexpected argument '%s'\n", argv[0], argv[optind]);
         help(stderr);

@@ -10,6 +10,16 @@ expect 0 "socmon 0" -- "$BIN" --version
 for c in list read stat record report; do
     expect 0 "usage: socmon $c" -- "$BIN" $c --help
 done
+# --help with -t (either order) appends that target's option table.
+for args in "stat -t zynq --help" "stat --help -t zynq:slots=3" "record -t zynq -h" "read --help -t zynq"; do
+    expect 0 "Options of target 'zynq'" -- "$BIN" $args
+    expect 0 "  slots=" -- "$BIN" $args
+done
+expect 0 "  soc=" -- "$BIN" stat --help -t esp
+out=$("$BIN" stat --help 2>&1)
+printf '%s' "$out" | grep -q "Options of target" && bad "stat --help without -t shows a target's options" || ok
+expect 2 "unknown target 'nosuch'" -- "$BIN" stat --help -t nosuch
+expect 0 "usage: socmon stat" -- "$BIN" stat --help --bogus
 expect 0 "esp" -- "$BIN" list targets
 expect 0 "multifft (default)" -- "$BIN" list workloads -t esp
 expect 0 "tile0" -- "$BIN" list counters -t esp
