@@ -65,12 +65,3 @@ write_basic_package_version_file(${CMAKE_BINARY_DIR}/socmonConfigVersion.cmake
   VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
 install(FILES ${CMAKE_BINARY_DIR}/socmonConfig.cmake ${CMAKE_BINARY_DIR}/socmonConfigVersion.cmake
         DESTINATION ${SOCMON_CMAKE_DIR})
-
-# The library looks for its data under the prefix it was configured with; say
-# so when the files go somewhere else.
-install(CODE "
-  if(NOT \"\${CMAKE_INSTALL_PREFIX}\" STREQUAL \"${CMAKE_INSTALL_PREFIX}\")
-    message(WARNING \"socmon was configured for prefix ${CMAKE_INSTALL_PREFIX} but is installed to \"
-      \"\${CMAKE_INSTALL_PREFIX}: it will look for its data in ${SOCMON_INSTALL_DATADIR} \"
-      \"(set SOCMON_DATADIR, or configure with -DCMAKE_INSTALL_PREFIX=\${CMAKE_INSTALL_PREFIX})\")
-  endif()")

@@ -10,7 +10,9 @@
 #      line from pkg-config (and once statically), and with CMake's
 #      find_package(socmon) (ctest runs them with their checks);
 #   4. run the installed socmon from a directory outside any source tree:
-#      --help, --version, list, stat on every target, stat -t esp:soc=esp_4x4.
+#      --help, --version, list, stat on every target, stat -t esp:soc=esp_4x4;
+#   5. the same with a copy installed with --prefix A and moved to B, while
+#      the configured prefix is out of the way: its data is found in B.
 # Any failure stops it with a message. Usage: scripts/test-install.sh [SRC]
 # (default: the tree this script is in). KEEP=1 keeps the temporary directory.
 set -eu
@@ -54,6 +56,11 @@ run cmake -S "$WORK/src" -B "$WORK/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSO
 run cmake --build "$WORK/build" -j "$JOBS" --target socmon socmon_shared socmon_cli esp_socdefs
 run cmake --install "$WORK/build"
 grep -q "warning" "$WORK/last.log" && { cat "$WORK/last.log"; die "cmake --install warned"; }
+# A second copy installed elsewhere and then moved (step 5): it must find its
+# data next to itself, not under the configured prefix.
+run cmake --install "$WORK/build" --prefix "$WORK/relocA"
+grep -q "warning" "$WORK/last.log" && { cat "$WORK/last.log"; die "cmake --install --prefix warned"; }
+mv "$WORK/relocA" "$WORK/relocB"
 
 # ---- 2. the source tree goes away ----
 mv "$WORK/src" "$WORK/src.gone"
@@ -172,4 +179,21 @@ check "Recording summary" "$S" report -i "$WORK/elsewhere/r.rec" --summary
 # An unknown SoC name says where it looked: the install prefix, not a source tree.
 "$S" stat -t esp:soc=no_such_soc >"$WORK/out.txt" 2>&1 && die "soc=no_such_soc succeeded"
 grep -q "$P/share/socmon/socs" "$WORK/out.txt" || { cat "$WORK/out.txt"; die "soc lookup outside the prefix"; }
+
+# ---- 5. an install moved away from where it was installed ----
+mv "$P" "$P.away"
+B=$WORK/relocB
+check "tile15\." "$B/bin/socmon" stat -t esp:soc=esp_4x4
+"$B/bin/socmon" stat -t esp:soc=no_such_soc >"$WORK/out.txt" 2>&1 && die "relocated: soc=no_such_soc succeeded"
+grep -q "$(cd "$B/share/socmon/socs" && pwd -P)" "$WORK/out.txt" ||
+    { cat "$WORK/out.txt"; die "relocated socmon does not look in $B/share/socmon/socs"; }
+PKG_CONFIG_PATH="$B/$LIB/pkgconfig" pkg-config --variable=includedir socmon >"$WORK/out.txt"
+[ "$(cd "$(cat "$WORK/out.txt")" && pwd -P)" = "$(cd "$B/include" && pwd -P)" ] ||
+    die "relocated socmon.pc: includedir $(cat "$WORK/out.txt") is not $B/include"
+# The shared library finds the data next to itself (bare SoC name through SOCMON_ESP_SOC).
+SOCMON_ESP_SOC=esp_4x4 LD_LIBRARY_PATH="$B/$LIB" "$WORK/pc/ex_esp_all_4x4" >"$WORK/out.txt" 2>&1 ||
+    { cat "$WORK/out.txt"; die "esp_all (4x4) against the relocated libsocmon.so"; }
+LD_LIBRARY_PATH="$B/$LIB" ldd "$WORK/pc/ex_esp_all_4x4" | grep -q "$B/$LIB/libsocmon.so" || die "ex_esp_all_4x4 did not use $B/$LIB"
+step "ok: relocated install ($B)"
+mv "$P.away" "$P"
 step "all passed"

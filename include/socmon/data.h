@@ -2,15 +2,19 @@
  * (metrics/NAME.json), found by name wherever socmon is installed.
  *
  * `socmon -t esp:soc=esp_4x4` and SOCMON_ESP_SOC=esp_4x4 name a file this way.
- * A name is looked up, in order, in
- *   1. $SOCMON_DATADIR/KIND/, when SOCMON_DATADIR is set and not empty (a
- *      directory laid out as share/socmon: socs/, metrics/);
- *   2. the install datadir compiled in, PREFIX/share/socmon/KIND/ (as
- *      configured by CMAKE_INSTALL_PREFIX);
- *   3. only when that install datadir does not exist (a build tree that was
- *      never installed), the source tree's KIND/ folder.
- * An installed socmon therefore never reads the source tree it was built
- * from. docs/install.md describes the layout. */
+ * A name is looked up in KIND/ under the first of these data roots that
+ * applies:
+ *   1. $SOCMON_DATADIR, when set and not empty (a directory laid out as
+ *      share/socmon: socs/, metrics/); ctest sets it to the source tree;
+ *   2. the install holding the code: share/socmon found from the directory
+ *      of libsocmon.so (or of the program the static library is linked
+ *      into) the way the configured LIBDIR (or BINDIR) leads to it, when
+ *      that directory exists; so a copy installed with
+ *      `cmake --install --prefix OTHER`, or a moved prefix, finds its own;
+ *   3. the configured install datadir, PREFIX/share/socmon.
+ * No path into the source tree is compiled in: a build tree that was never
+ * installed finds nothing without SOCMON_DATADIR. docs/install.md
+ * describes the layout. */
 #ifndef SOCMON_DATA_H
 #define SOCMON_DATA_H
 
@@ -30,7 +34,7 @@ SOCMON_BEGIN_DECLS
  * directory tried), SOCMON_ERANGE (buf too small). */
 socmon_status socmon_data_path(const char *kind, const char *name, char *buf, size_t len);
 
-/* The directory step 2 or 3 above would search for KIND, without checking
+/* The directory the rules above would search for KIND, without checking
  * that a file is there (e.g. for `socmon list` to print). Same errors. */
 socmon_status socmon_data_dir(const char *kind, char *buf, size_t len);
 

@@ -1,28 +1,31 @@
 /* Finding socmon's data files (socs/, metrics/) by name: the search order is
- * documented in include/socmon/data.h.
+ * documented in include/socmon/data.h and docs/install.md.
  *
- * CMake compiles in two directories: SOCMON_INSTALL_DATADIR (the configured
- * PREFIX/share/socmon) and SOCMON_SOURCE_DATADIR (the source tree). The
- * library cannot tell whether it is the copy in the build tree or the
- * installed one, so it asks the file system instead: when the install
- * datadir exists, socmon is installed and only that directory counts; the
- * source tree is a fallback for a build tree that was never installed (what
- * the tests run from). SOCMON_DATADIR overrides both, for relocated installs
- * and for tests that need their own files. */
+ * No source-tree path is compiled in: an installed library must never read
+ * the tree it was built from, and a build tree must not silently read what
+ * an earlier `make install` left under its prefix in place of its own files
+ * (ctest gives tests SOCMON_DATADIR instead). What is compiled in is the
+ * configured install datadir and the relative way to it from BINDIR and
+ * LIBDIR, so an install copied elsewhere (`cmake --install --prefix OTHER`,
+ * or a moved prefix) finds its own data next to the code that runs: dladdr
+ * names the file holding this function (libsocmon.so, or the program the
+ * static library is linked into). */
+#define _GNU_SOURCE /* dladdr */
+#include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "core/datapath.h"
 #include "core/error.h"
 #include "socmon/data.h"
 
-#ifndef SOCMON_INSTALL_DATADIR
-#error "SOCMON_INSTALL_DATADIR must be defined by the build (CMakeLists.txt)"
-#endif
-#ifndef SOCMON_SOURCE_DATADIR
-#error "SOCMON_SOURCE_DATADIR must be defined by the build (CMakeLists.txt)"
+#if !defined(SOCMON_INSTALL_DATADIR) || !defined(SOCMON_DATA_FROM_BIN) || !defined(SOCMON_DATA_FROM_LIB)
+#error "SOCMON_INSTALL_DATADIR, SOCMON_DATA_FROM_BIN and SOCMON_DATA_FROM_LIB come from CMakeLists.txt"
 #endif
 
 static const char *kind_ext(const char *kind)
@@ -46,23 +49,6 @@ static int is_file(const char *path)
     return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
 }
 
-/* The data root (the directory holding socs/ and metrics/) to search, and
- * what it is called in messages. */
-static const char *data_root(const char **what)
-{
-    const char *env = getenv("SOCMON_DATADIR");
-    if (env && *env) {
-        *what = "SOCMON_DATADIR";
-        return env;
-    }
-    if (is_dir(SOCMON_INSTALL_DATADIR)) {
-        *what = "install datadir";
-        return SOCMON_INSTALL_DATADIR;
-    }
-    *what = "source tree (socmon is not installed)";
-    return SOCMON_SOURCE_DATADIR;
-}
-
 static socmon_status put(char *buf, size_t len, const char *what, const char *a, const char *b,
                          const char *c, const char *d)
 {
@@ -71,6 +57,73 @@ static socmon_status put(char *buf, size_t len, const char *what, const char *a,
         return socmon_fail(SOCMON_ERANGE, "data path for '%s': %d bytes do not fit in a buffer of %zu",
                            what, n, len);
     return SOCMON_OK;
+}
+
+socmon_status socmon_data_root_near(const char *obj, char *buf, size_t len)
+{
+    const char *slash = obj ? strrchr(obj, '/') : NULL;
+    if (!slash)
+        return socmon_fail(SOCMON_EINVAL, "data root: '%s' is no path", obj ? obj : "(null)");
+    const char *rels[] = {SOCMON_DATA_FROM_BIN, SOCMON_DATA_FROM_LIB};
+    char cand[PATH_MAX], real[PATH_MAX];
+    for (size_t i = 0; i < 2; i++) {
+        int n = snprintf(cand, sizeof cand, "%.*s/%s", (int)(slash - obj), obj, rels[i]);
+        if (n < 0 || (size_t)n >= sizeof cand || !realpath(cand, real) || !is_dir(real))
+            continue;
+        return put(buf, len, obj, real, "", "", "");
+    }
+    return socmon_fail(SOCMON_ENOENT, "data root: no %s or %s next to %s", SOCMON_DATA_FROM_BIN,
+                       SOCMON_DATA_FROM_LIB, obj);
+}
+
+/* The file that holds this code: libsocmon.so, or the program it is linked
+ * into. For a program, dladdr gives argv[0], which has no '/' when the
+ * program was found on PATH and may be relative to a directory the program
+ * has left: /proc/self/exe is the program then. */
+static int code_file(char *buf, size_t len)
+{
+    Dl_info info;
+    if (dladdr((void *)socmon_data_root_near, &info) && info.dli_fname && strchr(info.dli_fname, '/')) {
+        char real[PATH_MAX];
+        struct stat a, b;
+        if (realpath(info.dli_fname, real) && stat(real, &a) == 0 &&
+            (info.dli_fname[0] == '/' || (stat("/proc/self/exe", &b) == 0 && a.st_ino == b.st_ino &&
+                                          a.st_dev == b.st_dev))) {
+            return snprintf(buf, len, "%s", real) < (int)len;
+        }
+    }
+    ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+    if (n <= 0 || (size_t)n >= len - 1)
+        return 0;
+    buf[n] = '\0';
+    return 1;
+}
+
+/* The data root (the directory holding socs/ and metrics/) to search, and
+ * what it is, for messages. */
+typedef struct data_root {
+    char dir[PATH_MAX];
+    char what[PATH_MAX + 64];
+} data_root;
+
+static socmon_status find_root(data_root *r)
+{
+    const char *env = getenv("SOCMON_DATADIR");
+    if (env && *env) {
+        snprintf(r->what, sizeof r->what, "SOCMON_DATADIR");
+        return put(r->dir, sizeof r->dir, "SOCMON_DATADIR", env, "", "", "");
+    }
+    char obj[PATH_MAX];
+    int have_obj = code_file(obj, sizeof obj);
+    if (have_obj && socmon_data_root_near(obj, r->dir, sizeof r->dir) == SOCMON_OK) {
+        snprintf(r->what, sizeof r->what, "the install holding %s", obj);
+        return SOCMON_OK;
+    }
+    if (have_obj)
+        snprintf(r->what, sizeof r->what, "the configured install datadir; %s has none next to it", obj);
+    else
+        snprintf(r->what, sizeof r->what, "the configured install datadir");
+    return put(r->dir, sizeof r->dir, "install datadir", SOCMON_INSTALL_DATADIR, "", "", "");
 }
 
 static socmon_status check_args(const char *kind, char *buf, size_t len)
@@ -90,24 +143,25 @@ socmon_status socmon_data_dir(const char *kind, char *buf, size_t len)
     socmon_status st = check_args(kind, buf, len);
     if (st != SOCMON_OK)
         return st;
-    const char *what, *root = data_root(&what);
-    if ((st = put(buf, len, kind, root, "/", kind, "")) != SOCMON_OK)
+    data_root *r = malloc(sizeof *r);
+    if (!r)
+        return socmon_fail(SOCMON_ENOMEM, "data path: out of memory");
+    if ((st = find_root(r)) == SOCMON_OK)
+        st = put(buf, len, kind, r->dir, "/", kind, "");
+    if (st != SOCMON_OK)
         buf[0] = '\0';
+    free(r);
     return st;
 }
 
-static socmon_status resolve(const char *kind, const char *name, char *buf, size_t len)
+static socmon_status resolve(const char *kind, const char *name, const data_root *r, char *buf,
+                             size_t len)
 {
     socmon_status st;
-    if (!name || !*name)
-        return socmon_fail(SOCMON_EINVAL, "data path: %s %s name", kind, name ? "empty" : "NULL");
-    if (strchr(name, '/'))
-        return put(buf, len, name, name, "", "", "");
-
-    const char *ext = kind_ext(kind), *what, *root = data_root(&what);
+    const char *ext = kind_ext(kind);
     size_t nl = strlen(name), el = strlen(ext);
     int has_ext = nl > el && strcmp(name + nl - el, ext) == 0;
-    if ((st = put(buf, len, name, root, "/", kind, "/")) != SOCMON_OK)
+    if ((st = put(buf, len, name, r->dir, "/", kind, "/")) != SOCMON_OK)
         return st;
     /* The name as given first, then with the extension: a file called
      * exactly "esp_4x4" wins over "esp_4x4.soc", as a path would. */
@@ -124,7 +178,7 @@ static socmon_status resolve(const char *kind, const char *name, char *buf, size
     }
     buf[dl > 0 ? dl - 1 : 0] = '\0';
     return socmon_fail(SOCMON_ENOENT, "%s '%s': no file %s%s in %s (%s; set SOCMON_DATADIR to "
-                       "search another directory)", kind, name, name, has_ext ? "" : ext, buf, what);
+                       "search another directory)", kind, name, name, has_ext ? "" : ext, buf, r->what);
 }
 
 socmon_status socmon_data_path(const char *kind, const char *name, char *buf, size_t len)
@@ -132,8 +186,18 @@ socmon_status socmon_data_path(const char *kind, const char *name, char *buf, si
     socmon_status st = check_args(kind, buf, len);
     if (st != SOCMON_OK)
         return st;
+    if (!name || !*name)
+        return socmon_fail(SOCMON_EINVAL, "data path: %s %s name", kind, name ? "empty" : "NULL");
+    data_root *r = NULL;
+    if (strchr(name, '/'))
+        st = put(buf, len, name, name, "", "", "");
+    else if (!(r = malloc(sizeof *r)))
+        st = socmon_fail(SOCMON_ENOMEM, "data path: out of memory");
+    else if ((st = find_root(r)) == SOCMON_OK)
+        st = resolve(kind, name, r, buf, len);
     /* Never leave a partial path behind for a caller that ignores st. */
-    if ((st = resolve(kind, name, buf, len)) != SOCMON_OK)
+    if (st != SOCMON_OK)
         buf[0] = '\0';
+    free(r);
     return st;
 }

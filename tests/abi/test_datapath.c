@@ -1,6 +1,8 @@
 /* socmon_data_path: bare names of SoC descriptions and metric files resolve
- * through $SOCMON_DATADIR, else the install datadir, else (never installed)
- * the source tree; the ESP SoC loader uses it for soc=NAME. */
+ * through $SOCMON_DATADIR (ctest points it at the source tree), else the
+ * install holding the code (share/socmon next to its bin/ or lib/), else the
+ * configured install datadir, never the source tree; the ESP SoC loader uses
+ * it for soc=NAME. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -12,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/datapath.h"
 #include "socmon/socmon.h"
 #include "models/esp/esp_soc.h"
 
@@ -93,14 +96,13 @@ static void test_path_passes_through(void **state)
     assert_string_equal(buf, "./here.soc");
 }
 
-/* Without SOCMON_DATADIR the shipped files are found: from the install
- * datadir once installed, from the source tree before. Either way the bytes
- * are the source tree's (same version). */
+/* SOCMON_DATADIR at the source tree (as ctest sets it) finds the shipped
+ * files, with or without their extension. */
 static void test_shipped_files_found(void **state)
 {
-    unsetenv("SOCMON_DATADIR");
     const char *src = getenv("SOCMON_SRC");
     assert_non_null(src);
+    setenv("SOCMON_DATADIR", src, 1);
     char buf[4096], want[4096], a[8192], b[8192];
     const char *pairs[][2] = {{"socs", "esp_4x4"}, {"metrics", "esp"}, {"socs", "esp_8x8.soc"}};
     for (size_t i = 0; i < 3; i++) {
@@ -122,7 +124,8 @@ static void test_esp_loader_resolves_bare_names(void **state)
 {
     tmpdata *t = *state;
     socmon_esp_soc_desc d;
-    unsetenv("SOCMON_DATADIR");
+    assert_non_null(getenv("SOCMON_SRC"));
+    setenv("SOCMON_DATADIR", getenv("SOCMON_SRC"), 1);
     assert_int_equal(socmon_esp_soc_desc_load("esp_4x4", &d), SOCMON_OK);
     assert_int_equal(d.rows, 4);
     assert_int_equal(d.cols, 4);
@@ -138,6 +141,51 @@ static void test_esp_loader_resolves_bare_names(void **state)
     assert_non_null(strstr(socmon_errmsg(), "'./tiny'"));
 }
 
+/* Without SOCMON_DATADIR a build tree never reads its source tree: the
+ * library compiles in no path into it (this program is build/test_datapath,
+ * with no share/socmon next to it). */
+static void test_no_source_tree_fallback(void **state)
+{
+    const char *src = getenv("SOCMON_SRC");
+    char buf[4096], srcsocs[4096];
+    assert_non_null(src);
+    char *saved = strdup(getenv("SOCMON_DATADIR") ? getenv("SOCMON_DATADIR") : "");
+    unsetenv("SOCMON_DATADIR");
+    assert_int_equal(socmon_data_dir("socs", buf, sizeof buf), SOCMON_OK);
+    snprintf(srcsocs, sizeof srcsocs, "%s/socs", src);
+    assert_string_not_equal(buf, srcsocs);
+    if (socmon_data_path("socs", "esp_4x4", buf, sizeof buf) == SOCMON_OK)
+        assert_null(strstr(buf, src));
+    else
+        assert_non_null(strstr(socmon_errmsg(), "configured install datadir"));
+    if (*saved)
+        setenv("SOCMON_DATADIR", saved, 1);
+    free(saved);
+}
+
+/* share/socmon next to a program's bin/ (the default layout), resolved. */
+static void test_root_near_program(void **state)
+{
+    tmpdata *t = *state;
+    char bin[128], share[128], data[160], prog[192], buf[4096], want[4096];
+    snprintf(bin, sizeof bin, "%s/bin", t->root);
+    snprintf(share, sizeof share, "%s/share", t->root);
+    snprintf(data, sizeof data, "%s/share/socmon", t->root);
+    snprintf(prog, sizeof prog, "%s/bin/prog", t->root);
+    assert_int_equal(mkdir(bin, 0700), 0);
+    assert_int_equal(socmon_data_root_near(prog, buf, sizeof buf), SOCMON_ENOENT);
+    assert_int_equal(mkdir(share, 0700), 0);
+    assert_int_equal(mkdir(data, 0700), 0);
+    assert_int_equal(socmon_data_root_near(prog, buf, sizeof buf), SOCMON_OK);
+    assert_non_null(realpath(data, want));
+    assert_string_equal(buf, want);
+    assert_int_equal(socmon_data_root_near(prog, buf, 4), SOCMON_ERANGE);
+    assert_int_equal(socmon_data_root_near("prog", buf, sizeof buf), SOCMON_EINVAL);
+    rmdir(data);
+    rmdir(share);
+    rmdir(bin);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -145,6 +193,8 @@ int main(void)
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_path_passes_through),
         cmocka_unit_test(test_shipped_files_found),
+        cmocka_unit_test(test_no_source_tree_fallback),
+        cmocka_unit_test_setup_teardown(test_root_near_program, setup, teardown),
         cmocka_unit_test_setup_teardown(test_esp_loader_resolves_bare_names, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
