@@ -124,6 +124,14 @@ grep -q "math-bound" ex_tensix_perf.out || die "tensix_perf did not classify the
 run "$CC" -std=c11 $CFLAGS_PC "$WORK"/examples/quickstart/*.c -o ex_quickstart_static $LIBS_STATIC
 readelf -d ex_quickstart_static | grep -q "libsocmon" && die "static build still needs libsocmon.so"
 run_example quickstart ex_quickstart_static
+# Every object of libsocmon.a (--whole-archive) links with those flags alone:
+# zlib and libelf come from Requires.private (docs/install.md).
+for l in -ljansson -lz -lelf -lpthread -lm; do
+    printf ' %s ' "$LIBS_STATIC" | grep -q -- " $l " || die "pkg-config --static --libs socmon lacks $l"
+done
+# shellcheck disable=SC2086
+run "$CC" -std=c11 $CFLAGS_PC "$WORK"/examples/quickstart/*.c -o ex_quickstart_whole \
+    $(printf '%s' "$LIBS_STATIC" | sed 's/-l:libsocmon\.a/-Wl,--whole-archive -l:libsocmon.a -Wl,--no-whole-archive/')
 # ESP's example built for another SoC: soc_defs.h from the installed description.
 mkdir gen4x4
 run "$P/bin/socmon-esp-socdefs" "$P/share/socmon/socs/esp_4x4.soc" gen4x4
@@ -153,6 +161,11 @@ EOT
 run cmake -S "$WORK/static_pkg" -B "$WORK/static_pkg/b" -DCMAKE_PREFIX_PATH="$P"
 run cmake --build "$WORK/static_pkg/b"
 run "$WORK/static_pkg/b/qs"
+# The static target carries zlib and libelf to its users.
+for l in PkgConfig::ZLIB PkgConfig::LIBELF PkgConfig::JANSSON; do
+    grep -q "INTERFACE_LINK_LIBRARIES.*$l" "$P/$LIB/cmake/socmon/socmonTargets.cmake" ||
+        die "socmon::socmon_static does not carry $l"
+done
 
 # ---- 4. the installed socmon, from outside any source tree ----
 mkdir "$WORK/elsewhere" && cd "$WORK/elsewhere"

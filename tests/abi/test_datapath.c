@@ -134,7 +134,7 @@ static void test_esp_loader_resolves_bare_names(void **state)
     assert_int_equal(d.rows, 1);
     assert_int_equal(d.cols, 2);
     assert_int_equal(socmon_esp_soc_desc_load("nosuch", &d), SOCMON_ENOENT);
-    assert_non_null(strstr(socmon_errmsg(), "esp soc file: "));
+    assert_non_null(strstr(socmon_errmsg(), "esp soc file: 'nosuch' is no file in the current directory; "));
     assert_non_null(strstr(socmon_errmsg(), "nosuch.soc"));
     /* A path is never looked up. */
     assert_int_equal(socmon_esp_soc_desc_load("./tiny", &d), SOCMON_ENOENT);

@@ -29,6 +29,9 @@ expect 2 "unknown list 'bogus'" -- "$BIN" list bogus
 # Errors name the bad value.
 expect 1 "unknown target 'nosuch' (known: " -- "$BIN" stat -t nosuch
 expect 1 "unknown option 'bogus'" -- "$BIN" stat -t esp:bogus=1
+# A SoC name not found says both places tried: the current directory first, then the data root.
+expect 1 "'nosuch' is no file in the current directory; socs 'nosuch': no file nosuch.soc in " -- \
+    "$BIN" stat -t esp:soc=nosuch
 expect 1 "is not key=value" -- "$BIN" stat -t esp:soc
 expect 1 "unknown workload 'nope'" -- "$BIN" stat -w nope
 expect 1 "'zzz\*' matches no counter" -- "$BIN" stat -e 'zzz*'

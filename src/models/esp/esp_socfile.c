@@ -289,7 +289,7 @@ socmon_status socmon_esp_soc_desc_load(const char *path, socmon_esp_soc_desc *d)
     if (!strchr(path, '/') && access(path, F_OK) != 0) {
         socmon_status rst = socmon_data_path("socs", path, found, sizeof found);
         if (rst != SOCMON_OK)
-            return socmon_fail_prefix(rst, "esp soc file: ");
+            return socmon_fail_prefix(rst, "esp soc file: '%s' is no file in the current directory; ", path);
         path = found;
     }
     FILE *fp = fopen(path, "rb");
