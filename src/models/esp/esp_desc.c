@@ -1,5 +1,6 @@
-/* SoC descriptions: the built-in default and tile ordinals. The file parser
- * lives in esp_socfile.c. */
+/* SoC descriptions: the built-in default and tile type names. The file
+ * parser lives in esp_socfile.c; tile ordinals (socmon_esp_desc_tiles_of),
+ * which the driver needs too, live in src/core/esp_desc.c. */
 #include <string.h>
 
 #include "models/esp/esp_internal.h"
@@ -34,22 +35,6 @@ void socmon_esp_soc_desc_default(socmon_esp_soc_desc *d)
     d->noc_queues = 5;
     d->monitor_base = SOCMON_ESP_DEFAULT_BASE;
     d->clock_hz = 78e6;
-}
-
-unsigned socmon_esp_desc_tiles_of(const socmon_esp_soc_desc *d, socmon_esp_tile_type type,
-                                  unsigned *idx, unsigned max)
-{
-    unsigned n = 0;
-    if (!d || d->rows > SOCMON_ESP_MAX_ROWS || d->cols > SOCMON_ESP_MAX_COLS)
-        return 0;
-    for (unsigned t = 0; t < d->rows * d->cols; t++) {
-        if (d->tiles[t].type != type)
-            continue;
-        if (idx && n < max)
-            idx[n] = t;
-        n++;
-    }
-    return n;
 }
 
 const char *esp_tile_type_name(socmon_esp_tile_type t)
