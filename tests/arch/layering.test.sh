@@ -1,11 +1,16 @@
 #!/bin/sh
-# The layering rules (tests/arch/layering.py) hold on the source tree, and the
-# checker itself catches a driver that includes a model header, a model that
-# includes a driver header, core calling a target and a compat layer reaching
-# into a driver: each planted in a copy of the tree must fail the check.
+# The layering rules hold on the source tree (tests/arch/layering.py, the
+# includes) and on the library's objects in the build tree
+# (tests/arch/link_layering.py, who calls whom), and both checkers catch what
+# they exist for: a driver that includes a model header, a model that includes
+# a driver header, core including a target's header, a compat layer reaching
+# into a driver; a driver calling the model, core calling a target, a compat
+# layer calling an internal symbol: each planted in a copy must fail the check.
 set -u
 SRC=${SOCMON_SRC:?SOCMON_SRC must point at the source tree}
+BUILD=${SOCMON_BUILD:?SOCMON_BUILD must point at the build tree}
 CHECK="$SRC/tests/arch/layering.py"
+LINKCHECK="$SRC/tests/arch/link_layering.py"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 pass=0
@@ -31,6 +36,39 @@ plant src/core/timeline.c targets/target_internal.h
 plant src/compat/esp/esp_api.c drivers/esp/esp_driver.h
 plant src/hw/regfields.h core/error.h
 plant include/socmon/bus.h core/error.h
+plant src/core/timeline.c socmon/target.h
+plant src/core/device.c socmon/sampler.h
+plant src/drivers/zynq/apm_drv.c socmon/socmon.h
+
+OBJS=CMakeFiles/socmon.dir
+if python3 "$LINKCHECK" "$BUILD"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: the library's objects break the layering rules"; fi
+
+linkplant() { # OBJECT SYMBOL: a copy of the objects plus OBJECT calling SYMBOL must fail, naming both
+    rm -rf "$TMP/b" && mkdir -p "$TMP/b/$OBJS" && cp -R "$BUILD/$OBJS/." "$TMP/b/$OBJS/"
+    printf 'extern int %s(void);\nint planted_call(void) { return %s(); }\n' "$2" "$2" > "$TMP/planted.c"
+    mkdir -p "$(dirname "$TMP/b/$OBJS/$1")"
+    if ! ${CC:-cc} -c -o "$TMP/b/$OBJS/$1" "$TMP/planted.c"; then
+        fail=$((fail + 1)); echo "FAIL: cannot compile the planted object $1"; return
+    fi
+    if out=$(python3 "$LINKCHECK" "$TMP/b" 2>&1); then
+        fail=$((fail + 1)); echo "FAIL: planted call of $2 in $1 was not caught"
+    elif printf '%s' "$out" | grep -q "$1: .*$2"; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1)); echo "FAIL: planted call of $2 in $1: message does not name it"; echo "$out"
+    fi
+}
+linkplant src/drivers/esp/planted.c.o socmon_esp_soc_new
+linkplant src/models/zynq/planted.c.o socmon_zynq_device_new
+linkplant src/core/planted.c.o socmon_target_open
+linkplant src/core/planted.c.o socmon_sampler_run
+linkplant src/compat/esp/planted.c.o socmon_bus_backend_priv
+# an empty or wrong build tree is a failure, not a pass
+if python3 "$LINKCHECK" "$TMP/nothing" >/dev/null 2>&1; then
+    fail=$((fail + 1)); echo "FAIL: the link check passed on a tree without objects"
+else
+    pass=$((pass + 1))
+fi
 
 echo "layering: $pass passed, $fail failed"
 [ "$fail" = 0 ]

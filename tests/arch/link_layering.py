@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""socmon's layering rules at link level: who may call whom, checked on the library's objects.
+
+The include check (layering.py) cannot see a call made through a public header: socmon/esp.h
+declares both the ESP driver's and the ESP model's API, so a driver could call the model while
+including only allowed headers. Here every object file of the library in a build tree
+(BUILD/CMakeFiles/socmon.dir/src/<layer>/[<sub>/]*.o) is read with nm: each undefined symbol that
+some other library object defines must be defined in a layer the object's rule allows. Symbols no
+library object defines (libc, jansson, zlib, libelf) are not the layering's business.
+
+A compat layer is built only on the public API, from wherever the library defines it: it may call
+any symbol of default visibility (what include/socmon/ declares, socmon/export.h) and its own
+compat/<sub> objects, never an internal (hidden) symbol of another layer. Generated sources
+(generated/*.c, the built-in metric definitions) belong to metrics.
+
+Usage: link_layering.py BUILD_DIR [NM]. Prints each violation as object: symbol (defined in
+object) and the rule it breaks; exit status 1 on any violation or when no objects are found."""
+import os, subprocess, sys
+
+build = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("SOCMON_BUILD", "")
+nm = sys.argv[2] if len(sys.argv) > 2 else os.environ.get("NM", "nm")
+root = os.path.join(build, "CMakeFiles", "socmon.dir")
+
+
+def allowed(layer, sub):
+    """Units (layer or layer/sub) whose definitions an object of src/<layer>/<sub>/ may use."""
+    return {
+        "core": ["core"],
+        "bus": ["core", "bus"],
+        "drivers": ["core", "bus", "drivers/generic", f"drivers/{sub}"],
+        "models": ["core", "bus", f"models/{sub}"],
+        "metrics": ["core", "metrics"],
+        "export": ["core", "metrics", "export"],
+        "compat": [f"compat/{sub}"],   # plus any public symbol, see above
+        # targets may also drive a vendor API (include/compat headers), as their includes may
+        "targets": ["core", "bus", "drivers", "models", "metrics", "compat", "targets"],
+    }.get(layer)
+
+
+def unit_of(rel):
+    """(layer, sub) of an object path relative to socmon.dir, or None outside src/ and generated/."""
+    parts = rel.split(os.sep)
+    if parts[0] == "generated":
+        return ("metrics", "")
+    if parts[0] != "src" or len(parts) < 3:
+        return None
+    return (parts[1], parts[2] if len(parts) > 3 else "")
+
+
+def symbols(path):
+    """(global definitions, undefined symbols) of one object, as nm lists them."""
+    out = subprocess.run([nm, "-P", path], capture_output=True, text=True, check=True).stdout
+    defined, undefined = set(), set()
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) < 2:
+            continue
+        name, kind = f[0], f[1]
+        if kind == "U":
+            undefined.add(name)
+        elif kind.isupper() and kind != "N":   # T, D, B, R, C, W, V...: global; lower case: local
+            defined.add(name)
+    return defined, undefined
+
+
+def default_visibility(path):
+    """Names of the object's global definitions with default (exported) visibility."""
+    out = subprocess.run(["readelf", "-sW", path], capture_output=True, text=True, check=True).stdout
+    names = set()
+    for line in out.splitlines():
+        f = line.split()
+        # Num: Value Size Type Bind Vis Ndx Name
+        if len(f) >= 8 and f[4] in ("GLOBAL", "WEAK") and f[5] == "DEFAULT" and f[6] != "UND":
+            names.add(f[7])
+    return names
+
+
+objs = []
+for d, _, files in os.walk(root):
+    for f in files:
+        if f.endswith(".o"):
+            rel = os.path.relpath(os.path.join(d, f), root)
+            u = unit_of(rel)
+            if u:
+                objs.append((rel, u))
+if not objs:
+    print(f"link layering: no library objects under {root} (is SOCMON_BUILD a configured, built tree?)")
+    sys.exit(1)
+
+owner = {}      # symbol -> (object, (layer, sub))
+public = set()  # symbols of default visibility
+undef = {}
+bad = 0
+for rel, u in sorted(objs):
+    path = os.path.join(root, rel)
+    defined, undefined = symbols(path)
+    for s in defined:
+        owner.setdefault(s, (rel, u))
+    public |= default_visibility(path)
+    undef[rel] = (u, undefined)
+    if allowed(*u) is None:
+        bad += 1
+        print(f"{rel}: src/{u[0]}/ is not a known layer (add its rule to this script and docs/architecture.md)")
+
+checked = 0
+for rel, ((layer, sub), undefined) in sorted(undef.items()):
+    rules = allowed(layer, sub)
+    if rules is None:
+        continue
+    for s in sorted(undefined):
+        if s not in owner:
+            continue  # outside the library
+        checked += 1
+        orel, (olayer, osub) = owner[s]
+        unit = f"{olayer}/{osub}" if osub else olayer
+        if any(unit == r or unit.startswith(r + "/") for r in rules):
+            continue
+        if layer == "compat" and s in public:
+            continue
+        bad += 1
+        what = "an internal symbol of" if layer == "compat" else "a symbol of"
+        print(f"{rel}: {layer}/{sub + '/' if sub else ''} may not call {s} ({what} {unit}/, {orel})")
+print(f"link layering: {len(objs)} objects, {checked - bad} calls passed, {bad} failed")
+sys.exit(1 if bad else 0)
