@@ -47,27 +47,32 @@ def unit_of(rel):
     return (parts[1], parts[2] if len(parts) > 3 else "")
 
 
-def symbols(path):
-    """(global definitions, undefined symbols) of one object, as nm lists them."""
-    out = subprocess.run([nm, "-P", path], capture_output=True, text=True, check=True).stdout
-    defined, undefined = set(), set()
-    for line in out.splitlines():
-        f = line.split()
-        if len(f) < 2:
+def run(cmd, paths):
+    """Output of cmd over all paths, in one process (the check runs often on a busy machine)."""
+    return subprocess.run(cmd + paths, capture_output=True, text=True, check=True).stdout
+
+
+def symbols(paths):
+    """{path: (global definitions, undefined symbols)}, as nm lists them."""
+    res = {p: (set(), set()) for p in paths}
+    for line in run([nm, "-A", "-P"], paths).splitlines():
+        # "path: name kind [value size]" (-A prefixes the file name)
+        head, _, rest = line.partition(": ")
+        f = rest.split()
+        if head not in res or len(f) < 2:
             continue
         name, kind = f[0], f[1]
         if kind == "U":
-            undefined.add(name)
+            res[head][1].add(name)
         elif kind.isupper() and kind != "N":   # T, D, B, R, C, W, V...: global; lower case: local
-            defined.add(name)
-    return defined, undefined
+            res[head][0].add(name)
+    return res
 
 
-def default_visibility(path):
-    """Names of the object's global definitions with default (exported) visibility."""
-    out = subprocess.run(["readelf", "-sW", path], capture_output=True, text=True, check=True).stdout
+def default_visibility(paths):
+    """Names of the objects' global definitions with default (exported) visibility."""
     names = set()
-    for line in out.splitlines():
+    for line in run(["readelf", "-sW"], paths).splitlines():
         f = line.split()
         # Num: Value Size Type Bind Vis Ndx Name
         if len(f) >= 8 and f[4] in ("GLOBAL", "WEAK") and f[5] == "DEFAULT" and f[6] != "UND":
@@ -88,15 +93,15 @@ if not objs:
     sys.exit(1)
 
 owner = {}      # symbol -> (object, (layer, sub))
-public = set()  # symbols of default visibility
 undef = {}
 bad = 0
+paths = [os.path.join(root, rel) for rel, _ in sorted(objs)]
+syms = symbols(paths)
+public = default_visibility(paths)   # symbols of default visibility
 for rel, u in sorted(objs):
-    path = os.path.join(root, rel)
-    defined, undefined = symbols(path)
+    defined, undefined = syms[os.path.join(root, rel)]
     for s in defined:
         owner.setdefault(s, (rel, u))
-    public |= default_visibility(path)
     undef[rel] = (u, undefined)
     if allowed(*u) is None:
         bad += 1
