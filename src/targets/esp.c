@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bus/window_bus.h"
 #include "core/error.h"
 #include "drivers/esp/esp_driver.h"
 #include "models/esp/esp_soc.h"
@@ -77,8 +78,15 @@ static socmon_status esp_hw_bus(socmon_model_target *mt, socmon_bus **bus)
     const socmon_esp_soc_desc *d = &((esp_state *)mt->priv)->desc;
     if (!eo->devmem)
         return SOCMON_OK;
+    /* The mapping answers at offsets in the window; the window bus moves it
+     * to the monitor base, where the model answers too, so the driver, a
+     * trace and socmon_target_bus() see the same addresses either way. */
     uint64_t size = (uint64_t)d->rows * d->cols * SOCMON_ESP_TILE_SIZE;
-    return socmon_bus_mmio_open(eo->dev, d->monitor_base, size, bus);
+    socmon_bus *mmio = NULL;
+    socmon_status st = socmon_bus_mmio_open(eo->dev, d->monitor_base, size, &mmio);
+    if (st == SOCMON_OK && (st = socmon_bus_window_new(mmio, d->monitor_base, size, bus)) != SOCMON_OK)
+        socmon_bus_free(mmio);
+    return st;
 }
 
 static socmon_status esp_model_new(socmon_model_target *mt, void **model)
@@ -93,10 +101,7 @@ static socmon_status esp_map(socmon_model_target *mt, socmon_bus *bus)
 
 static socmon_status esp_device_new(socmon_model_target *mt, socmon_bus *bus, socmon_device **dev)
 {
-    socmon_esp_soc_desc d = ((esp_state *)mt->priv)->desc;
-    if (!mt->model)
-        d.monitor_base = 0;   /* the hardware window starts at the monitor base */
-    return socmon_esp_device_new(bus, &d, "esp", dev);
+    return socmon_esp_device_new(bus, &((esp_state *)mt->priv)->desc, "esp", dev);
 }
 
 static socmon_status esp_start(socmon_model_target *mt, const char *workload)

@@ -121,6 +121,14 @@ static void test_devmem_file(void **state)
     uint64_t out = 0;
     assert_int_equal(socmon_device_read(socmon_target_device(t), &idx, 1, &out), SOCMON_OK);
     assert_int_equal(out, 424242);
+    /* The target's bus answers at the model's addresses (monitor base +
+     * tile * 0x200 + 4 * (monitor + 1)), not at offsets in the mapping. */
+    socmon_bus *bus = socmon_target_bus(t);
+    uint32_t w = 0;
+    assert_int_equal(socmon_bus_read32(bus, 0x1000 + 3 * 0x200 + 4 * 19, &w), SOCMON_OK);
+    assert_int_equal(w, 424242);
+    assert_int_equal(socmon_bus_read32(bus, 3 * 0x200 + 4 * 19, &w), SOCMON_EIO);
+    assert_non_null(strstr(socmon_errmsg(), "outside the window 0x1000..0x1bff"));
     assert_int_equal(socmon_target_start(t, "multifft"), SOCMON_ENOTSUP);
     uint64_t t0 = socmon_target_now_ns(t);
     int done = 1;
