@@ -37,7 +37,7 @@ static const socmon_option zynq_options[] = {
     {.name = "jitter_ns", .type = SOCMON_OPT_DOUBLE, .help = "latency drawn uniformly in lat_ns +- jitter_ns",
      .def = "0", .lo = 0, .hi = 1e6, .offset = offsetof(zynq_opts, jitter_ns)},
     {.name = "burst", .type = SOCMON_OPT_UINT, .help = "bytes per transaction, multiple of 8, <= 2048",
-     .def = "128", .lo = 1, .hi = 1 << 16, .offset = offsetof(zynq_opts, burst)},
+     .def = "128", .lo = 8, .hi = 2048, .offset = offsetof(zynq_opts, burst)},
     {.name = "slots", .type = SOCMON_OPT_UINT, .help = "monitored AXI slots; 5 = HP0-3 + ACP", .def = "5",
      .lo = 1, .hi = SOCMON_ZAPM_MAX_SLOTS, .offset = offsetof(zynq_opts, slots)},
     {.name = "ccnt_div", .type = SOCMON_OPT_CHOICE, .arg = "N", .help = "PMCR.D cycle counter divider",
@@ -104,6 +104,14 @@ static socmon_status zynq_prepare(socmon_model_target *mt)
     d->traffic.rd_mbps = o->rd_mbps;
     d->traffic.lat_ns = o->lat_ns;
     d->traffic.lat_jitter_ns = o->jitter_ns;
+    /* The table holds the range; a burst is also whole beats of the 64-bit
+     * bus (the model's limit: 1..256 beats of 8 bytes, socmon_zynq_desc_check). */
+    if (o->burst % 8)   /* the table checked 8..2048, so a multiple lies on each side */
+        return socmon_fail(SOCMON_ERANGE,
+                           "zynq: burst=%llu is not a multiple of 8 (whole beats of the 8-byte AXI bus; "
+                           "e.g. %llu or %llu)",
+                           (unsigned long long)o->burst, (unsigned long long)(o->burst / 8 * 8),
+                           (unsigned long long)(o->burst / 8 * 8 + 8));
     d->traffic.burst_bytes = (uint32_t)o->burst;
     d->nslots = (unsigned)o->slots;
     d->apm_hz = o->apm_mhz * 1e6;

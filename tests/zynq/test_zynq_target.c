@@ -30,8 +30,11 @@ static void open_fails(const char *spec, socmon_status want, const char *needle)
 static void test_bad_options(void **state)
 {
     (void)state;
-    open_fails("zynq:burst=100", SOCMON_ERANGE, "burst 100");
-    open_fails("zynq:burst=4096", SOCMON_ERANGE, "burst 4096");
+    open_fails("zynq:burst=100", SOCMON_ERANGE, "zynq: burst=100 is not a multiple of 8");
+    open_fails("zynq:burst=100", SOCMON_ERANGE, "e.g. 96 or 104");
+    open_fails("zynq:burst=4096", SOCMON_ERANGE, "burst=4096 out of range 8..2048");
+    open_fails("zynq:burst=4", SOCMON_ERANGE, "burst=4 out of range 8..2048");
+    open_fails("zynq:burst=2056", SOCMON_ERANGE, "burst=2056 out of range 8..2048");
     open_fails("zynq:wr_mbps=fast", SOCMON_EINVAL, "wr_mbps=fast");
     open_fails("zynq:rd_mbps=-5", SOCMON_ERANGE, "rd_mbps=-5");
     open_fails("zynq:wr_mbps=1e-300", SOCMON_ERANGE, "wr_mbps 1e-300");

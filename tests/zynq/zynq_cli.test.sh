@@ -16,7 +16,7 @@ expect 0 "ps_ipc" -- "$BIN" report -i "$TMP/z.rec"
 expect 0 "cpu0.*cpu_util" -- "$BIN" report -i "$TMP/z.rec" -x, -M 'cpu_util'
 expect 0 "intervals missed\|0 intervals" -- "$BIN" report -i "$TMP/z.rec" --summary
 # bad options name the value
-expect 1 "burst 100" -- "$BIN" stat -t "zynq:burst=100"
+expect 1 "burst=100 is not a multiple of 8" -- "$BIN" stat -t "zynq:burst=100"
 expect 1 "slots=12" -- "$BIN" stat -t "zynq:slots=12"
 expect 1 "mem_dev" -- "$BIN" stat -t "zynq:hw=1,apm_dev=$TMP/none"
 expect 1 "zynq: slots=9 out of range 1..8" -- "$BIN" stat -t "zynq:slots=9"
