@@ -44,6 +44,21 @@ static socmon_status write_table(socmon_output *o, socmon_table *t)
     return st;
 }
 
+/* The end of a totals table: t as built (st: the status of building it), written and freed,
+ * then how many rows opts.all would add, in the singular or the plural ("... not shown"). */
+static socmon_status finish_table(socmon_output *o, socmon_table *t, socmon_status st, size_t hidden,
+                                  const char *one, const char *many)
+{
+    if (st != SOCMON_OK) {
+        socmon_table_free(t);
+        return st;
+    }
+    if ((st = write_table(o, t)) == SOCMON_OK && hidden)
+        st = socmon_sink_printf(o->sink, "  (%zu %s not shown; --all shows them)\n", hidden,
+                                hidden == 1 ? one : many);
+    return st;
+}
+
 static socmon_status table_counters(socmon_output *o, const socmon_counter_rows *r)
 {
     const char *hdr[] = {"counter", "value", "unit"};
@@ -56,13 +71,7 @@ static socmon_status table_counters(socmon_output *o, const socmon_counter_rows 
         const char *row[] = {r->list->names[i], v, r->list->c[i].unit};
         st = socmon_table_add(t, row);
     }
-    if (st != SOCMON_OK) {
-        socmon_table_free(t);
-        return st;
-    }
-    if ((st = write_table(o, t)) == SOCMON_OK && r->hidden)
-        st = socmon_sink_printf(o->sink, "  (%zu counters read 0 and are not shown; --all shows them)\n", r->hidden);
-    return st;
+    return finish_table(o, t, st, r->hidden, "counter reads 0 and is", "counters read 0 and are");
 }
 
 /* Metrics a counter selection (-e) leaves without inputs: said once, naming the first. */
@@ -103,13 +112,8 @@ static socmon_status table_metrics(socmon_output *o, const socmon_metricset *ms,
         const char *row[] = {r->def->name, r->instance, v, unit, r->def->desc};
         st = socmon_table_add(t, row);
     }
-    if (st != SOCMON_OK) {
-        socmon_table_free(t);
-        return st;
-    }
-    if ((st = write_table(o, t)) == SOCMON_OK && hidden)
-        st = socmon_sink_printf(o->sink, "  (%zu per-instance results are 0 or undefined and not shown; --all shows them)\n",
-                                hidden);
+    st = finish_table(o, t, st, hidden, "per-instance result is 0 or undefined and",
+                      "per-instance results are 0 or undefined and");
     return st == SOCMON_OK ? skipped_note(o, ms, m) : st;
 }
 

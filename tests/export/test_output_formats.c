@@ -65,7 +65,7 @@ static void test_table_totals(void **state)
                    "  hits                   300  events  all L2 hits\n"
                    "  busier               tile0          the tile with more hits\n"
                    "  seventh             42.857          a fraction\n"
-                   "  (1 per-instance results are 0 or undefined and not shown; --all shows them)\n"
+                   "  (1 per-instance result is 0 or undefined and not shown; --all shows them)\n"
                    "  (1 metric not computed: l3: 'l3_misses' is not a counter, parameter or earlier metric"
                    " of this schema)\n"
                    "\n Hot spots (largest tile*):\n\n"
