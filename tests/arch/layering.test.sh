@@ -44,7 +44,18 @@ OBJS=CMakeFiles/socmon.dir
 if python3 "$LINKCHECK" "$BUILD"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: the library's objects break the layering rules"; fi
 
 linkplant() { # OBJECT SYMBOL: a copy of the objects plus OBJECT calling SYMBOL must fail, naming both
-    rm -rf "$TMP/b" && mkdir -p "$TMP/b/$OBJS" && cp -R "$BUILD/$OBJS/." "$TMP/b/$OBJS/"
+    rm -rf "$TMP/b" && mkdir -p "$TMP/b/$OBJS"
+    if [ -f "$BUILD/$OBJS/build.make" ]; then
+        # only the objects the library is made of now (a build tree keeps stale
+        # ones of moved sources); no build.make in the copy, whose list would
+        # leave the planted object out
+        grep -o '"CMakeFiles/socmon.dir/[^"]*\.o"' "$BUILD/$OBJS/build.make" | tr -d '"' |
+            sed 's|^CMakeFiles/socmon.dir/||' | while read -r o; do
+                mkdir -p "$(dirname "$TMP/b/$OBJS/$o")" && cp "$BUILD/$OBJS/$o" "$TMP/b/$OBJS/$o"
+            done
+    else
+        cp -R "$BUILD/$OBJS/." "$TMP/b/$OBJS/"
+    fi
     printf 'extern int %s(void);\nint planted_call(void) { return %s(); }\n' "$2" "$2" > "$TMP/planted.c"
     mkdir -p "$(dirname "$TMP/b/$OBJS/$1")"
     if ! ${CC:-cc} -c -o "$TMP/b/$OBJS/$1" "$TMP/planted.c"; then

@@ -15,7 +15,7 @@ compat/<sub> objects, never an internal (hidden) symbol of another layer. Genera
 
 Usage: link_layering.py BUILD_DIR [NM]. Prints each violation as object: symbol (defined in
 object) and the rule it breaks; exit status 1 on any violation or when no objects are found."""
-import os, subprocess, sys
+import os, re, subprocess, sys
 
 build = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("SOCMON_BUILD", "")
 nm = sys.argv[2] if len(sys.argv) > 2 else os.environ.get("NM", "nm")
@@ -88,6 +88,14 @@ for d, _, files in os.walk(root):
             u = unit_of(rel)
             if u:
                 objs.append((rel, u))
+# A build tree keeps the objects of sources that were since moved or removed
+# (an old src/vendor/...o): where CMake's list of the library's objects is
+# there (the Makefile generator's build.make), only the objects it lists count.
+build_make = os.path.join(root, "build.make")
+if os.path.exists(build_make):
+    text = open(build_make, encoding="utf-8", errors="replace").read()
+    listed = set(re.findall(r'"CMakeFiles/socmon\.dir/([^"]+\.o)"', text))
+    objs = [(rel, u) for rel, u in objs if rel in listed]
 if not objs:
     print(f"link layering: no library objects under {root} (is SOCMON_BUILD a configured, built tree?)")
     sys.exit(1)
