@@ -21,5 +21,7 @@
 #include "socmon/esp.h"
 #include "socmon/tensix.h"
 #include "socmon/zynq.h"
+/* RISC-V firmware API; on a host only its portable part (names, snapshots, deltas) */
+#include "socmon/riscv_hpm.h"
 
 #endif
