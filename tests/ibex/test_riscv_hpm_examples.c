@@ -1,8 +1,8 @@
 /* include/socmon/riscv_hpm.h: its portable part on the host, and its CSR part
  * in RV32 firmware on the Ibex model.
  *
- * Builds with riscv64-unknown-elf-gcc (a) examples/riscv_hpm through its own
- * Makefile and (b) tests/ibex/riscv_hpm/hpm_api.c, which calls every function
+ * Builds with riscv64-unknown-elf-gcc (a) examples/riscv_hpm (main.c and
+ * phases.c) through its own Makefile and (b) tests/ibex/riscv_hpm/hpm_api.c, which calls every function
  * of the header, then runs both on the model in several configurations and
  * checks what they print: against the values the configuration implies
  * (implemented counters, widths, hardwired mhpmevent, masked writes, the
@@ -239,6 +239,68 @@ static void test_example_maxperf(void **state)
     check_example("maxperf", 0);       /* single-cycle multiplier */
 }
 
+/* ---- examples/riscv_hpm/phases.c: per-phase counts by snapshot deltas ---- */
+
+/* The numbers of line "name cycles C instret I loads L stores S taken T top EVENT P%". */
+static void phase_line(ibex_core *c, const char *name, unsigned v[5], char top[32])
+{
+    size_t len, nl = strlen(name);
+    const char *o = ibex_output(c, &len), *p = o;
+    while (p && !(strncmp(p, name, nl) == 0 && p[nl] == ' ')) {
+        p = strchr(p, '\n');
+        p = p ? p + 1 : NULL;
+    }
+    assert_non_null(p);
+    assert_int_equal(sscanf(p + nl, " cycles %u instret %u loads %u stores %u taken %u top %31s",
+                            &v[0], &v[1], &v[2], &v[3], &v[4], top), 6);
+}
+
+static void check_phases(const char *preset, const char *mul_top)
+{
+    static const char *const names[] = {"copy", "mul", "div", "branch"};
+    /* loads and stores of each phase: volatile accesses only, so exact */
+    static const unsigned loads[] = {128, 128, 16, 0}, stores[] = {128, 0, 0, 0};
+    unsigned v[5], sum[5] = {0}, i, k;
+    char top[32];
+    uint32_t x = 1;
+    ibex_core *c;
+    need_cc();
+    c = run("riscv_phases", preset, "");
+    for (i = 0; i < 4; i++) {
+        phase_line(c, names[i], v, top);
+        assert_int_equal(v[2], loads[i]);
+        assert_int_equal(v[3], stores[i]);
+        for (k = 0; k < 5; k++)
+            sum[k] += v[k];
+        if (i == 1)
+            assert_string_equal(top, mul_top);
+        if (i == 2)
+            assert_string_equal(top, "NumCyclesDivWait");
+        if (i == 3)
+            assert_string_equal(top, "NumCyclesIF");
+    }
+    /* the total is the delta of the first and the last snapshot: the phases add up */
+    phase_line(c, "total", v, top);
+    for (k = 0; k < 5; k++)
+        assert_int_equal(v[k], sum[k]);
+    /* the program's own result, computed here the same way */
+    for (i = 0; i < 128; i++)
+        x = x * 2654435761u + i;
+    for (i = 0; i < 16; i++)
+        x = x / 1000003u + x;
+    for (i = 0; i < 128; i++)
+        x = (x & 1) ? x * 3 + 1 : x >> 1;
+    assert_int_equal(field(c, "x", 10), x);
+    ibex_destroy(c);
+}
+
+static void test_phases(void **state)
+{
+    (void)state;
+    check_phases("small", "NumCyclesMulWait");
+    check_phases("maxperf", "NumCyclesIF");   /* single-cycle multiplier: no mul wait */
+}
+
 /* ---- every header call (tests/ibex/riscv_hpm/hpm_api.c) ---- */
 
 static uint64_t mask_of(unsigned w)
@@ -389,6 +451,7 @@ int main(void)
         cmocka_unit_test(test_delta),
         cmocka_unit_test(test_example_small),
         cmocka_unit_test(test_example_maxperf),
+        cmocka_unit_test(test_phases),
         cmocka_unit_test(test_api_small),
         cmocka_unit_test(test_api_maxperf),
         cmocka_unit_test(test_api_counter_sets),
