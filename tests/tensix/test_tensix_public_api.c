@@ -12,6 +12,7 @@
 
 #include "socmon/bus.h"
 #include "socmon/tensix.h"
+#include "tensix/tensix_fixture.h"
 
 #define REGS SOCMON_TENSIX_REGS_BASE
 #define L1 0x40000000ull   /* anywhere the user likes */
@@ -23,44 +24,16 @@
 #define FPU_OUT_L 0x120u
 #define FPU_OUT_H 0x124u
 
-typedef struct fx {
-    socmon_tensix_core *c;
-    socmon_bus *bus;
-} fx;
-
 static int setup(void **state)
 {
     static fx f;
-    memset(&f, 0, sizeof f);
     socmon_tensix_kernel_params p;
     socmon_tensix_kernel_params_default(&p);
     if (socmon_tensix_kernel_params_set(&p, "tiles", "32") != SOCMON_OK ||
-        socmon_tensix_kernel_params_set(&p, "platform", "blackhole") != SOCMON_OK ||
-        socmon_tensix_core_new(&p, &f.c) != SOCMON_OK || socmon_bus_model_new(&f.bus) != SOCMON_OK ||
-        socmon_tensix_core_map(f.c, f.bus, REGS, L1) != SOCMON_OK)
+        socmon_tensix_kernel_params_set(&p, "platform", "blackhole") != SOCMON_OK || fx_open(&f, &p, L1, 0))
         return -1;
     *state = &f;
     return 0;
-}
-
-static int teardown(void **state)
-{
-    fx *f = *state;
-    socmon_bus_free(f->bus);
-    socmon_tensix_core_free(f->c);
-    return 0;
-}
-
-static uint32_t rd(fx *f, uint32_t off)
-{
-    uint32_t v = 0xDEADBEEF;
-    assert_int_equal(socmon_bus_read32(f->bus, REGS + off, &v), SOCMON_OK);
-    return v;
-}
-
-static void wr(fx *f, uint32_t off, uint32_t v)
-{
-    assert_int_equal(socmon_bus_write32(f->bus, REGS + off, v), SOCMON_OK);
 }
 
 static uint64_t kernel_cycles(fx *f)

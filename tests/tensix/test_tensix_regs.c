@@ -10,47 +10,19 @@
 #include "hw/tensix_bank.h"
 #include "models/tensix/tensix_internal.h"
 #include "socmon/tensix.h"
+#include "tensix/tensix_fixture.h"
 #include "socmon/bus.h"
 
 #define REGS SOCMON_TENSIX_REGS_BASE
 #define L1 0x0ull
 
-typedef struct fx {
-    socmon_tensix_core *c;
-    socmon_bus *bus;
-} fx;
-
 static int setup(void **state)
 {
     static fx f;
-    memset(&f, 0, sizeof f);
-    if (socmon_tensix_core_new(NULL, &f.c) != SOCMON_OK || socmon_bus_model_new(&f.bus) != SOCMON_OK ||
-        socmon_tensix_core_map(f.c, f.bus, REGS, L1) != SOCMON_OK)
-        return -1;
-    if (socmon_tensix_core_kernel_start(f.c) != SOCMON_OK)
+    if (fx_open(&f, NULL, L1, 1))
         return -1;
     *state = &f;
     return 0;
-}
-
-static int teardown(void **state)
-{
-    fx *f = *state;
-    socmon_bus_free(f->bus);
-    socmon_tensix_core_free(f->c);
-    return 0;
-}
-
-static uint32_t rd(fx *f, uint32_t off)
-{
-    uint32_t v = 0xDEADBEEF;
-    assert_int_equal(socmon_bus_read32(f->bus, REGS + off, &v), SOCMON_OK);
-    return v;
-}
-
-static void wr(fx *f, uint32_t off, uint32_t v)
-{
-    assert_int_equal(socmon_bus_write32(f->bus, REGS + off, v), SOCMON_OK);
 }
 
 static void run(fx *f, uint64_t cycles)
