@@ -156,4 +156,23 @@ enum {
 #define IBEX_SS_TIMER_MTIME 0x0u        /* low, high at +4 */
 #define IBEX_SS_TIMER_MTIMECMP 0x8u     /* low, high at +0xC */
 
+/* ---- socmon's view of the CSRs as a register space ----
+ * Ibex's counters are CSRs, read by csrr inside the core or by a debugger
+ * through the debug module. socmon's driver reads them over a socmon bus on
+ * which CSR number N is the 32-bit register at byte address N * 4 (the
+ * model maps its CSR file there), so mcycle/mcycleh are 0x2C00/0x2E00 and a
+ * 64-bit counter is a lo/hi register pair read hi-lo-hi. */
+#define IBEX_CSRBUS_BASE 0x0u
+#define IBEX_CSRBUS_SIZE (0x1000u * 4u)
+#define IBEX_CSRBUS_ADDR(csr) (IBEX_CSRBUS_BASE + (uint32_t)(csr) * 4u)
+#define IBEX_CSR_HI(csr) ((csr) + 0x80u)   /* mcycle -> mcycleh, mhpmcounterN -> mhpmcounterNh */
+
+/* Per-function attribution (socmon's, not Ibex's): a table the target
+ * maps after the CSRs, one block of IBEX_CNT_EVENTS 64-bit counters (lo
+ * word, then hi word) per function, in the order the target lists them. */
+#define IBEX_ATTRBUS_BASE 0x10000u
+#define IBEX_ATTRBUS_STRIDE 0x80u          /* bytes per function: 13 counters * 8, rounded up */
+#define IBEX_ATTRBUS_MAX_FUNCS 0x2000u     /* 1 MiB of table */
+#define IBEX_ATTRBUS_ADDR(f, k) (IBEX_ATTRBUS_BASE + (uint32_t)(f) * IBEX_ATTRBUS_STRIDE + (uint32_t)(k) * 8u)
+
 #endif

@@ -9,12 +9,14 @@
 extern const socmon_target_ops socmon_target_esp_ops;
 extern const socmon_target_ops socmon_target_zynq_ops;
 extern const socmon_target_ops socmon_target_tensix_ops;
+extern const socmon_target_ops socmon_target_ibex_ops;
 
 static const socmon_target_ops *const builtin[] = {
     /* TARGET-ENTRIES */
     &socmon_target_esp_ops,
     &socmon_target_zynq_ops,
     &socmon_target_tensix_ops,
+    &socmon_target_ibex_ops,
     NULL
 };
 

@@ -62,8 +62,9 @@ void ibex_reset(ibex_core *c)
     /* Counters run from reset (mcountinhibit resets to 0): the controller's
      * RESET, BOOT_SET and FIRST_FETCH cycles before the first instruction
      * reaches ID count as cycles and as NumCyclesIF (fixtures: whole). */
-    c->ev[IBEX_CNT_CYCLE] = IBEX_BOOT_CYCLES;
-    c->ev[IBEX_CNT_IF_WAIT] = IBEX_BOOT_CYCLES;
+    c->boot_pending = 1;   /* charged by the first ibex_run: at reset every counter reads 0 */
+    c->attr_pc = IBEX_SS_RESET_PC;
+    memset(c->attr_prev, 0, sizeof c->attr_prev);
     c->seq = 0;
     c->bubble_at = 0;
     c->wb_op = NULL;
@@ -132,6 +133,31 @@ const char *ibex_output(const ibex_core *c, size_t *len)
     if (len)
         *len = c->out_len;
     return c->out_buf && c->out_len ? c->out_buf : "";
+}
+
+void ibex_set_attribution(ibex_core *c, ibex_attr_fn fn, void *ctx)
+{
+    ibex_sync(c);
+    c->attr_fn = fn;
+    c->attr_ctx = ctx;
+    c->attr_pc = c->pc;
+    for (unsigned i = 0; i < IBEX_ATTR_COUNTERS; i++)
+        c->attr_prev[i] = c->cnt[i];
+}
+
+void ibex_attr_flush(ibex_core *c)
+{
+    uint64_t d[IBEX_ATTR_COUNTERS];
+    int any = 0;
+    if (!c->attr_fn)
+        return;
+    for (unsigned i = 0; i < IBEX_ATTR_COUNTERS; i++) {
+        d[i] = (c->cnt[i] - c->attr_prev[i]) & (i < 3 ? UINT64_MAX : c->hpm_mask);
+        any |= d[i] != 0;
+        c->attr_prev[i] = c->cnt[i];
+    }
+    if (any)
+        c->attr_fn(c->attr_ctx, c->attr_pc, d);
 }
 
 uint64_t ibex_counter(ibex_core *c, unsigned i)

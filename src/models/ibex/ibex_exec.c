@@ -156,6 +156,16 @@ socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why)
     uint64_t cyc = 0, ret = 0, comp = 0, limit = 0;
     const ibex_op *op;
     ibex_stop stop = IBEX_STOP_LIMIT;
+    const int attr = c->attr_fn != NULL;
+
+    if (c->boot_pending) {
+        /* The controller's RESET, BOOT_SET and FIRST_FETCH cycles before the
+         * first instruction reaches ID count as cycles and as NumCyclesIF
+         * (fixtures: whole). */
+        c->ev[IBEX_CNT_CYCLE] += IBEX_BOOT_CYCLES;
+        c->ev[IBEX_CNT_IF_WAIT] += IBEX_BOOT_CYCLES;
+        c->boot_pending = 0;
+    }
 
 /* Hands the locals to the core (before anything out of line) and back. */
 #define SAVE()                                                                \
@@ -230,10 +240,12 @@ socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why)
         if (UNLIKELY(cyc >= limit)) {
             SAVE();
             ibex_sync(c);
+            ibex_attr_flush(c);
             if (c->halted) {
-                stop = IBEX_STOP_HALT;
+                stop = IBEX_STOP_HALT;   /* the halt's cycles still go to the halting store */
                 break;
             }
+            c->attr_pc = c->pc;
             if (max_cycles && ibex_now(c) >= max_cycles) {
                 stop = IBEX_STOP_LIMIT;
                 break;
@@ -244,12 +256,13 @@ socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why)
                 c->bubble_at = c->seq + 1;
                 c->ld_rd = 0;
                 ibex_trap(c, IBEX_MCAUSE_IRQ | IBEX_CAUSE_IRQ_TIMER, 0, c->pc);
+                c->attr_pc = c->pc;
                 LOAD();
                 continue;
             }
             c->wfi_wake = 0;
             limit = cycles_until_check(c, max_cycles);
-            if (limit == 0)
+            if (limit == 0 || attr)
                 limit = 1;
         }
         off = pc - IBEX_SS_RAM_BASE;
@@ -283,6 +296,13 @@ socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why)
             JUMPED();
             REDIRECT(pc + (uint32_t)op->imm);
             RD(link);
+            if (UNLIKELY(op->imm == 0) && !irq_enabled(c)) {
+                /* `j .` with interrupts off: nothing can ever end this loop */
+                wbop = op;
+                SAVE();
+                stop = IBEX_STOP_SPIN;
+                goto out;
+            }
             break;
         }
         case H_JALR: {
@@ -541,6 +561,7 @@ out:
         c->ev[IBEX_CNT_CYCLE] += wb ? 2 : 1;
         ibex_sync(c);
     }
+    ibex_attr_flush(c);
     c->stats.instructions = c->seq;
     if (why)
         *why = stop;

@@ -101,7 +101,18 @@ struct ibex_core {
     size_t out_len, out_cap;
 
     ibex_stats stats;
+    int boot_pending;              /* reset's boot cycles are charged by the first run */
+
+    /* per-instruction attribution (ibex_set_attribution) */
+    ibex_attr_fn attr_fn;
+    void *attr_ctx;
+    uint32_t attr_pc;              /* the instruction the next deltas belong to */
+    uint64_t attr_prev[IBEX_ATTR_COUNTERS];
 };
+
+/* ibex_core.c: hands the counter changes since the last call to the
+ * attribution callback (if any), for the instruction at c->attr_pc. */
+void ibex_attr_flush(ibex_core *c);
 
 /* ibex_decode.c: fills *op for the instruction at RAM halfword lo/hi. */
 void ibex_predecode(const ibex_core *c, uint16_t lo, uint16_t hi, ibex_op *op);

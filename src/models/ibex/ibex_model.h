@@ -70,11 +70,29 @@ typedef enum ibex_stop {
     IBEX_STOP_HALT,      /* the program wrote 1 to SimCtrl's halt register */
     IBEX_STOP_LIMIT,     /* max_cycles elapsed */
     IBEX_STOP_SLEEP,     /* WFI with no interrupt that could ever wake it */
+    IBEX_STOP_SPIN,      /* a jump to itself (`j .`) with interrupts disabled: loops forever
+                            (simple_system's default trap handler is such a loop) */
 } ibex_stop;
 
 /* Runs until halt, until max_cycles core clock cycles have elapsed since
  * reset (0: no limit), or until the core sleeps forever. */
 socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why);
+
+/* Per-instruction attribution (for per-function profiles): with a callback
+ * set, after every instruction fn gets the PC of that instruction and what
+ * each counter (indices as ibex_counter, 0..12) changed by, modulo its width:
+ * increments as the RTL counts them (mcountinhibit applied), a CSR write to
+ * a counter as the change it made. Cycles between instructions go to the
+ * instruction after them (the 3 boot cycles to the first, an interrupt's
+ * entry to the handler's first instruction), the cycles after the halting
+ * store to that store. So the deltas of one counter summed over every call
+ * equal the counter's value (modulo its width) at any point between runs.
+ * fn is called only when something changed. The run checks its world after
+ * every instruction while this is on (bench/bench_ibex measures the cost).
+ * NULL turns it off. */
+#define IBEX_ATTR_COUNTERS 13u
+typedef void (*ibex_attr_fn)(void *ctx, uint32_t pc, const uint64_t *delta);
+void ibex_set_attribution(ibex_core *c, ibex_attr_fn fn, void *ctx);
 
 /* Counter i (0 = mcycle, 2 = minstret, 3.. = mhpmcounterN) as the RTL holds
  * it (0 if not implemented), the value a debugger would read after halt. */
@@ -97,6 +115,22 @@ typedef struct ibex_stats {
     uint32_t last_epc;
 } ibex_stats;
 void ibex_get_stats(const ibex_core *c, ibex_stats *st);
+
+/* Function symbols of an ELF file (FUNC, and untyped labels of assembly, in
+ * executable sections), sorted by address, one per address; each covers
+ * [addr, end): its size, or up to the next symbol. */
+typedef struct ibex_symbol {
+    uint32_t addr, end;
+    char *name;
+} ibex_symbol;
+socmon_status ibex_symbols_read(const char *path, ibex_symbol **syms, size_t *n);
+void ibex_symbols_free(ibex_symbol *syms, size_t n);
+
+/* Maps the CSR file onto a socmon model bus: CSR N is the read-only 32-bit
+ * register at IBEX_CSRBUS_ADDR(N) (src/hw/ibex_csr.h); a CSR csrr could not
+ * read is a bus error. The driver (src/drivers/ibex) reads counters there. */
+typedef struct socmon_bus socmon_bus;
+socmon_status ibex_map_csrs(ibex_core *c, socmon_bus *bus);
 
 /* ---- the predecoder, exposed for tests and the decoder fuzzer ---- */
 /* Instruction classes (what the timing table is indexed by). */

@@ -1,0 +1,392 @@
+/* The "ibex" target: an RV32 program (an ELF for Ibex's simple_system) on
+ * the Ibex core model, its counters read as CSRs by the Ibex driver. Time is
+ * the core clock: advance(ns) runs ns * clock_mhz / 1000 cycles; the
+ * workload ("program") is done when the program halts, traps out, runs out
+ * of max_cycles or can never make progress (ibex_target.h says which).
+ *
+ * With symbols=1 every instruction's counter changes are added to the
+ * function (ELF symbol) it belongs to; the table of those sums is mapped on
+ * the bus after the CSRs (src/hw/ibex_csr.h) and the driver lists them as
+ * counters f.fn_cycles, f.fn_instret, ..., so they are sampled, recorded and
+ * reported like any other counter (`socmon report --by-symbol`). */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "drivers/ibex/ibex_drv.h"
+#include "hw/ibex_csr.h"
+#include "models/ibex/ibex_model.h"
+#include "targets/ibex_target.h"
+#include "targets/model_target.h"
+
+/* Ibex's examples/simple_system is simulation-only (Verilator) and has no
+ * clock frequency; 50 MHz is the clock of Ibex's FPGA example for the Arty
+ * A7 (examples/fpga/artya7), the realistic board it runs on. */
+#define IBEX_DEFAULT_MHZ "50"
+
+typedef struct ibex_opts {
+    unsigned config, rv32m;
+    int wb_stage, bt_alu, symbols;
+    uint64_t mhpm_num, mhpm_width, max_cycles;
+    double clock_mhz;
+    const char *program, *trace_bus;
+} ibex_opts;
+
+static const char *const configs[] = {"small", "maxperf", NULL};
+static const char *const rv32ms[] = {"fast", "single", "slow", "none", NULL};
+static const ibex_rv32m rv32m_of[] = {IBEX_RV32M_FAST, IBEX_RV32M_SINGLE, IBEX_RV32M_SLOW, IBEX_RV32M_NONE};
+
+static const socmon_option ibex_options[] = {
+    {.name = "config", .type = SOCMON_OPT_CHOICE, .help = "preset of ibex_configs.yaml", .def = "small",
+     .choices = configs, .offset = offsetof(ibex_opts, config)},
+    {.name = "rv32m", .type = SOCMON_OPT_CHOICE, .help = "multiplier/divider (default: the preset's: small fast, "
+     "maxperf single)", .choices = rv32ms, .offset = offsetof(ibex_opts, rv32m)},
+    {.name = "wb_stage", .type = SOCMON_OPT_BOOL, .help = "writeback stage (default: the preset's: small 0, maxperf 1)",
+     .offset = offsetof(ibex_opts, wb_stage)},
+    {.name = "bt_alu", .type = SOCMON_OPT_BOOL, .help = "branch target ALU (default: the preset's: small 0, maxperf 1)",
+     .offset = offsetof(ibex_opts, bt_alu)},
+    {.name = "mhpm_num", .type = SOCMON_OPT_UINT, .help = "MHPMCounterNum: mhpmcounter3..(2+N)", .def = "10",
+     .lo = 0, .hi = IBEX_MHPM_NUM_MAX, .offset = offsetof(ibex_opts, mhpm_num)},
+    {.name = "mhpm_width", .type = SOCMON_OPT_UINT, .help = "MHPMCounterWidth in bits", .def = "40", .lo = 1,
+     .hi = IBEX_MHPM_WIDTH_MAX, .offset = offsetof(ibex_opts, mhpm_width)},
+    {.name = "clock_mhz", .type = SOCMON_OPT_DOUBLE, .help = "simulated core clock (ns <-> cycles)",
+     .def = IBEX_DEFAULT_MHZ, .lo = 0.001, .hi = 10000, .offset = offsetof(ibex_opts, clock_mhz)},
+    {.name = "program", .type = SOCMON_OPT_PATH, .help = "the RV32 ELF to run (the CLI's '-- PROGRAM.elf')",
+     .offset = offsetof(ibex_opts, program)},
+    {.name = "max_cycles", .type = SOCMON_OPT_UINT, .help = "stop after this many core cycles, 0 = no limit "
+     "(the CLI's --max-cycles)", .def = "0", .lo = 0, .hi = 9007199254740992.0,
+     .offset = offsetof(ibex_opts, max_cycles)},
+    {.name = "symbols", .type = SOCMON_OPT_BOOL, .help = "per-function counters f.fn_* from the ELF's symbols "
+     "('socmon record' turns it on)", .def = "0", .offset = offsetof(ibex_opts, symbols)},
+    SOCMON_OPTION_TRACE_BUS(ibex_opts),
+    {0},
+};
+
+static const char *const ibex_workloads[] = {"program", NULL};
+
+/* The model instance: the core plus what the target adds around it. */
+typedef struct ibex_sim {
+    ibex_core *core;
+    ibex_config cfg;
+    double hz;
+    uint64_t max_cycles;
+    uint64_t t_ns;              /* simulated time asked for so far */
+    int has_program, done;
+    ibex_outcome outcome;
+    char why[200];
+    ibex_symbol *syms;          /* sorted; attribution table row i+1 (row 0: no symbol) */
+    size_t nsyms;
+    char **funcs;               /* instance names: "_unknown", then one per symbol */
+    uint64_t (*sums)[IBEX_ATTR_COUNTERS];
+    size_t last;                /* row of the last PC's symbol (a cache for the search) */
+    uint64_t hpm_mask;
+} ibex_sim;
+
+static socmon_status ibex_prepare(socmon_model_target *mt)
+{
+    const ibex_opts *o = mt->opts;
+    ibex_config *cfg = mt->priv;
+    socmon_status st = ibex_config_preset(cfg, configs[o->config]);
+    if (st)
+        return st;
+    if (socmon_model_target_given(mt, "rv32m"))
+        cfg->rv32m = rv32m_of[o->rv32m];
+    if (socmon_model_target_given(mt, "wb_stage"))
+        cfg->wb_stage = o->wb_stage;
+    if (socmon_model_target_given(mt, "bt_alu"))
+        cfg->bt_alu = o->bt_alu;
+    cfg->mhpm_num = (unsigned)o->mhpm_num;
+    cfg->mhpm_width = (unsigned)o->mhpm_width;
+    return SOCMON_OK;
+}
+
+static size_t find_row(ibex_sim *s, uint32_t pc)
+{
+    if (s->last && pc >= s->syms[s->last - 1].addr && pc < s->syms[s->last - 1].end)
+        return s->last;
+    size_t lo = 0, hi = s->nsyms;   /* first symbol with addr > pc */
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (s->syms[mid].addr <= pc)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    size_t row = lo && pc < s->syms[lo - 1].end ? lo : 0;
+    s->last = row;
+    return row;
+}
+
+static void attribute(void *ctx, uint32_t pc, const uint64_t *delta)
+{
+    ibex_sim *s = ctx;
+    uint64_t *row = s->sums[find_row(s, pc)];
+    for (unsigned i = 0; i < IBEX_ATTR_COUNTERS; i++)
+        row[i] = (row[i] + delta[i]) & (i < 3 ? UINT64_MAX : s->hpm_mask);
+}
+
+static void sim_free(ibex_sim *s)
+{
+    if (!s)
+        return;
+    ibex_destroy(s->core);
+    for (size_t i = 0; s->funcs && i <= s->nsyms; i++)
+        free(s->funcs[i]);
+    ibex_symbols_free(s->syms, s->nsyms);
+    free(s->funcs);
+    free(s->sums);
+    free(s);
+}
+
+/* Counter instances are [A-Za-z0-9_-]+ and unique: other characters (gcc's
+ * "f.part.0", "f.cold") become '_', and a name already taken gets "-2",
+ * "-3", ... in address order. */
+static socmon_status instance_name(ibex_sim *s, size_t row, const char *sym)
+{
+    size_t len = strlen(sym) + 16;
+    char *p = malloc(len);
+    if (!p)
+        return socmon_fail(SOCMON_ENOMEM, "ibex: out of memory for symbols");
+    for (size_t i = 0; i <= strlen(sym); i++) {
+        char ch = sym[i];
+        p[i] = !ch || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+               ch == '-' || ch == '_' ? ch : '_';
+    }
+    size_t base = strlen(p);
+    for (unsigned k = 2;; k++) {
+        size_t j = 0;
+        while (j < row && strcmp(s->funcs[j], p) != 0)
+            j++;
+        if (j == row)
+            break;
+        snprintf(p + base, len - base, "-%u", k);
+    }
+    s->funcs[row] = p;
+    return SOCMON_OK;
+}
+
+static socmon_status load_symbols(ibex_sim *s, const char *path)
+{
+    socmon_status st = ibex_symbols_read(path, &s->syms, &s->nsyms);
+    if (st)
+        return st;
+    if (s->nsyms + 1 > IBEX_ATTRBUS_MAX_FUNCS)
+        return socmon_fail(SOCMON_ERANGE, "ibex: '%s' has %zu function symbols; per-function counters "
+                           "take at most %u", path, s->nsyms, IBEX_ATTRBUS_MAX_FUNCS - 1);
+    s->funcs = calloc(s->nsyms + 1, sizeof *s->funcs);
+    s->sums = calloc(s->nsyms + 1, sizeof *s->sums);
+    if (!s->funcs || !s->sums)
+        return socmon_fail(SOCMON_ENOMEM, "ibex: out of memory for %zu symbols", s->nsyms);
+    if ((st = instance_name(s, 0, "_unknown")))   /* code outside every symbol */
+        return st;
+    for (size_t i = 0; i < s->nsyms; i++)
+        if ((st = instance_name(s, i + 1, s->syms[i].name)))
+            return st;
+    ibex_set_attribution(s->core, attribute, s);
+    return SOCMON_OK;
+}
+
+static socmon_status ibex_model_new(socmon_model_target *mt, void **model)
+{
+    const ibex_opts *o = mt->opts;
+    ibex_sim *s = calloc(1, sizeof *s);
+    if (!s)
+        return socmon_fail(SOCMON_ENOMEM, "ibex: out of memory");
+    s->cfg = *(const ibex_config *)mt->priv;
+    s->hz = o->clock_mhz * 1e6;
+    s->max_cycles = o->max_cycles;
+    s->hpm_mask = s->cfg.mhpm_width >= 64 ? UINT64_MAX : (UINT64_C(1) << s->cfg.mhpm_width) - 1;
+    socmon_status st = ibex_create(&s->cfg, &s->core);
+    if (st == SOCMON_OK && o->program) {
+        s->has_program = 1;
+        st = ibex_load_elf_file(s->core, o->program);
+        if (st == SOCMON_OK && o->symbols)
+            st = load_symbols(s, o->program);
+    } else if (st == SOCMON_OK && o->symbols) {
+        st = socmon_fail(SOCMON_EINVAL, "ibex: symbols=1 needs a program (program=PATH)");
+    }
+    if (st) {
+        sim_free(s);
+        return st;
+    }
+    *model = s;
+    return SOCMON_OK;
+}
+
+/* ---- the attribution table on the bus (read-only) ---- */
+static socmon_status attr_read(void *model, uint64_t off, uint32_t *val)
+{
+    ibex_sim *s = model;
+    uint64_t f = off / IBEX_ATTRBUS_STRIDE, k = off % IBEX_ATTRBUS_STRIDE / 8;
+    if (f > s->nsyms || k >= IBEX_ATTR_COUNTERS)
+        return socmon_fail(SOCMON_EIO, "ibex: attribution table: no counter at offset 0x%llx",
+                           (unsigned long long)off);
+    uint64_t v = s->sums[f][k];
+    *val = (uint32_t)(off % 8 ? v >> 32 : v);
+    return SOCMON_OK;
+}
+
+static socmon_status attr_write(void *model, uint64_t off, uint32_t val)
+{
+    (void)model;
+    (void)val;
+    return socmon_fail(SOCMON_EIO, "ibex: attribution table is read-only (offset 0x%llx)", (unsigned long long)off);
+}
+
+static const socmon_regmodel_ops attr_ops = {.read = attr_read, .write = attr_write};
+
+static socmon_status ibex_map(socmon_model_target *mt, socmon_bus *bus)
+{
+    ibex_sim *s = mt->model;
+    socmon_status st = ibex_map_csrs(s->core, bus);
+    if (st == SOCMON_OK && s->sums)
+        st = socmon_bus_model_map(bus, IBEX_ATTRBUS_BASE, (s->nsyms + 1) * (uint64_t)IBEX_ATTRBUS_STRIDE,
+                                  &attr_ops, s);
+    return st;
+}
+
+static socmon_status ibex_device_new_cb(socmon_model_target *mt, socmon_bus *bus, socmon_device **dev)
+{
+    const ibex_sim *s = mt->model;
+    ibex_drv_config dc = {s->cfg.mhpm_num, s->cfg.mhpm_width, s->hz, s->sums ? s->nsyms + 1 : 0,
+                          (const char *const *)s->funcs};
+    return ibex_device_new(bus, &dc, dev);
+}
+
+static socmon_status ibex_start(socmon_model_target *mt, const char *workload)
+{
+    const ibex_sim *s = mt->model;
+    if (workload && strcmp(workload, "program") != 0)
+        return socmon_fail(SOCMON_EINVAL, "ibex: workload '%s' unknown: the workload is the program "
+                           "(valid: program)", workload);
+    if (!s->has_program)
+        return socmon_fail(SOCMON_EINVAL, "ibex: no program to run: give the ELF after '--' "
+                           "(socmon stat -t ibex -- prog.elf) or as program=PATH");
+    return SOCMON_OK;
+}
+
+static void finish(ibex_sim *s, ibex_stop why)
+{
+    ibex_stats st;
+    ibex_get_stats(s->core, &st);
+    uint32_t pc = ibex_pc(s->core);
+    s->done = 1;
+    /* the run ends when the program did, not at the end of the interval */
+    uint64_t end_ns = (uint64_t)((double)ibex_time(s->core) * 1e9 / s->hz + 0.5);
+    if (end_ns < s->t_ns)
+        s->t_ns = end_ns;
+    switch (why) {
+    case IBEX_STOP_HALT:
+        s->outcome = IBEX_OUTCOME_HALTED;
+        snprintf(s->why, sizeof s->why, "program halted");
+        return;
+    case IBEX_STOP_LIMIT:
+        s->outcome = IBEX_OUTCOME_LIMIT;
+        snprintf(s->why, sizeof s->why, "program did not halt within %llu cycles (pc 0x%08x)",
+                 (unsigned long long)s->max_cycles, pc);
+        return;
+    case IBEX_STOP_SLEEP:
+        s->outcome = IBEX_OUTCOME_HANG;
+        snprintf(s->why, sizeof s->why, "program sleeps forever: WFI with no interrupt that could wake it "
+                 "(pc 0x%08x)", pc);
+        return;
+    case IBEX_STOP_SPIN:
+        if (st.exceptions && !(st.last_cause & IBEX_MCAUSE_IRQ)) {
+            s->outcome = IBEX_OUTCOME_TRAPPED;
+            snprintf(s->why, sizeof s->why, "program trapped out: exception mcause %u at mepc 0x%08x, "
+                     "and its handler loops forever at 0x%08x", st.last_cause, st.last_epc, pc);
+        } else {
+            s->outcome = IBEX_OUTCOME_HANG;
+            snprintf(s->why, sizeof s->why, "program hangs: a jump to itself at 0x%08x with interrupts off",
+                     pc);
+        }
+        return;
+    }
+}
+
+static socmon_status ibex_advance(socmon_model_target *mt, uint64_t ns, int *done)
+{
+    ibex_sim *s = mt->model;
+    if (s->done) {
+        *done = 1;
+        return SOCMON_OK;
+    }
+    s->t_ns += ns;
+    uint64_t until = (uint64_t)((double)s->t_ns * s->hz / 1e9);
+    if (s->max_cycles && until > s->max_cycles)
+        until = s->max_cycles;
+    if (until == 0) {
+        *done = 0;
+        return SOCMON_OK;
+    }
+    ibex_stop why = IBEX_STOP_LIMIT;
+    socmon_status st = ibex_run(s->core, until, &why);
+    if (st == SOCMON_ESTATE) {
+        /* a fetch fault at the trap vector: the core cannot go on */
+        finish(s, IBEX_STOP_SPIN);
+        s->outcome = IBEX_OUTCOME_TRAPPED;
+        snprintf(s->why, sizeof s->why, "program trapped out: %s", socmon_errmsg());
+        socmon_clear_error();
+        *done = 1;
+        return SOCMON_OK;
+    }
+    if (st)
+        return st;
+    if (why != IBEX_STOP_LIMIT || (s->max_cycles && ibex_time(s->core) >= s->max_cycles))
+        finish(s, why);
+    *done = s->done;
+    return SOCMON_OK;
+}
+
+static uint64_t ibex_now_ns(socmon_model_target *mt)
+{
+    return ((ibex_sim *)mt->model)->t_ns;
+}
+
+static void ibex_model_free(void *model)
+{
+    sim_free(model);
+}
+
+static const socmon_model_target_decl ibex_decl = {
+    .opts_size = sizeof(ibex_opts),
+    .priv_size = sizeof(ibex_config),
+    .prepare = ibex_prepare,
+    .model_new = ibex_model_new,
+    .map = ibex_map,
+    .device_new = ibex_device_new_cb,
+    .start = ibex_start,
+    .advance = ibex_advance,
+    .now_ns = ibex_now_ns,
+    .model_free = ibex_model_free,
+};
+
+const socmon_target_ops socmon_target_ibex_ops = {
+    .name = "ibex",
+    .desc = "Ibex RV32IMC core model running an ELF (simple_system): mcycle, minstret, mhpmcounters",
+    .options = ibex_options,
+    .workloads = ibex_workloads,
+    .metrics = "ibex",
+    .simulated = 1,
+    .default_interval_ns = 1000000,
+    SOCMON_MODEL_TARGET_OPS(ibex_decl),
+};
+
+int socmon_ibex_target_set_output(socmon_target *t, void (*fn)(void *ctx, uint8_t byte), void *ctx)
+{
+    ibex_sim *s = socmon_target_model(t, "ibex");
+    if (!s)
+        return -1;
+    ibex_set_output(s->core, fn, ctx);
+    return 0;
+}
+
+ibex_outcome socmon_ibex_target_outcome(const socmon_target *t, char *msg, size_t len)
+{
+    const ibex_sim *s = socmon_target_model(t, "ibex");
+    if (msg && len)
+        snprintf(msg, len, "%s", s && s->done ? s->why : "program still running");
+    return s ? s->outcome : IBEX_OUTCOME_RUNNING;
+}
