@@ -30,8 +30,13 @@ int cli_error(const char *what, socmon_status st);
 int cli_parse_duration(const char *s, uint64_t *ns);
 int cli_parse_sep(const char *s, char *sep);
 
-/* trace (may be NULL) adds trace_bus=FILE to the target spec. */
-socmon_status cli_session_open(cli_session *cs, const char *target, const char *events, const char *trace);
+/* Opens o's target (-t) with the options the command line adds to its spec: trace_bus=FILE
+ * (--trace-bus), program=PATH ('-- PATH'), max_cycles=N (--max-cycles) and symbols=1 (o->symbols,
+ * if the target has per-function counters and the spec does not say). A program or a cycle limit
+ * for a target that takes none is an error naming it. Then selects o's events (-e) and binds the
+ * target's metrics. */
+struct cli_opts;
+socmon_status cli_session_open(cli_session *cs, const struct cli_opts *o);
 void cli_session_close(cli_session *cs);
 /* Binds a metric set to a schema of counters plus the given device parameters. */
 socmon_status cli_bind_metrics(const socmon_metricset *ms, const socmon_counter *counters, size_t n,

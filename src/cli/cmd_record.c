@@ -6,9 +6,10 @@
 
 #include "cli/opts.h"
 #include "cli/output.h"
+#include "cli/program.h"
 
 #define RECORD_OPTS (OPT_TARGET | OPT_EVENTS | OPT_WORKLOAD | OPT_DURATION | OPT_INTERVAL | OPT_OUTPUT | \
-                     OPT_REALTIME | OPT_QUIET | OPT_EVERY | OPT_TRACE | OPT_METRICS)
+                     OPT_REALTIME | OPT_QUIET | OPT_EVERY | OPT_TRACE | OPT_METRICS | OPT_PROGRAM | OPT_MAX_CYCLES)
 #define LIVE_MAX 6
 #define LIVE_PICK_MAX 32
 
@@ -18,7 +19,9 @@ static void help(FILE *fp)
                 "Samples the selected counters every interval while the workload runs (or for the\n"
                 "duration), prints one line per interval with the target's device-wide metrics, and\n"
                 "writes the timeline to a recording for 'socmon report'. Intervals missed because the\n"
-                "host was late are recorded as missed, never merged.\n\n");
+                "host was late are recorded as missed, never merged. With a program (-t ibex --\n"
+                "prog.elf) the program's output goes to stdout, the live lines to stderr, and the\n"
+                "recording holds per-function counters for 'socmon report --by-symbol'.\n\n");
     cli_help_opts(fp, RECORD_OPTS);
 }
 
@@ -66,7 +69,8 @@ int cmd_record(int argc, char **argv)
     remove(probe);
     cli_session cs;
     socmon_recording *rec = NULL;
-    socmon_status st = cli_session_open(&cs, o.target, o.events, o.trace);
+    o.symbols = 1;   /* a program's recording holds its per-function counters (report --by-symbol) */
+    socmon_status st = cli_session_open(&cs, &o);
     const socmon_target_ops *ops = cs.target ? socmon_target_ops_of(cs.target) : NULL;
     if (st == SOCMON_OK && socmon_target_is_hardware(cs.target) && !o.duration_ns) {
         fprintf(stderr, "socmon record: target '%s' is hardware: give a duration with -d\n", ops->name);
@@ -85,6 +89,7 @@ int cmd_record(int argc, char **argv)
         cli_session_close(&cs);
         return rc;
     }
+    cli_program_attach(&cs);
     live l = {&cs, &o, NULL, NULL, socmon_target_now_ns(cs.target), 0};
     size_t shown[LIVE_PICK_MAX], nshown = 0;
     if (cs.metrics) {
@@ -133,9 +138,11 @@ int cmd_record(int argc, char **argv)
     if (sst == SOCMON_OK && socmon_timeline_len(tl)) {
         struct stat sb;
         long long size = stat(path, &sb) == 0 ? (long long)sb.st_size : -1;
-        fprintf(rc ? stderr : stdout, "wrote %zu samples (%llu intervals missed) to %s (%lld bytes)\n",
+        fprintf(rc || o.to_stderr ? stderr : stdout, "wrote %zu samples (%llu intervals missed) to %s (%lld bytes)\n",
                 socmon_timeline_len(tl), (unsigned long long)stats.missed, path, size);
     }
+    if (rc == 0)
+        rc = cli_program_exit(&cs, "record");
     free(l.mv);
     socmon_recording_free(rec);
     cli_session_close(&cs);

@@ -4,9 +4,10 @@
 
 #include "cli/opts.h"
 #include "cli/output.h"
+#include "cli/program.h"
 
 #define STAT_OPTS (OPT_TARGET | OPT_EVENTS | OPT_WORKLOAD | OPT_FORMAT | OPT_ALL | OPT_DURATION | \
-                   OPT_INTERVAL | OPT_REALTIME | OPT_TRACE)
+                   OPT_INTERVAL | OPT_REALTIME | OPT_TRACE | OPT_OUTPUT | OPT_PROGRAM | OPT_MAX_CYCLES)
 #define READ_OPTS (OPT_TARGET | OPT_EVENTS | OPT_WORKLOAD | OPT_FORMAT | OPT_ALL | OPT_DURATION | OPT_TRACE)
 
 static void stat_help(FILE *fp)
@@ -14,7 +15,10 @@ static void stat_help(FILE *fp)
     fprintf(fp, "usage: socmon stat [options]\n\n"
                 "Runs a workload on the target and prints how much every counter moved, the target's\n"
                 "derived metrics, and hot spots. The counters are sampled every interval while it runs,\n"
-                "so none can wrap twice unseen, and the deltas are summed.\n\n");
+                "so none can wrap twice unseen, and the deltas are summed.\n\n"
+                "With a program (socmon stat -t ibex -- prog.elf) the program's output goes to stdout\n"
+                "and the counts to stderr (or -o FILE); exit status 3: it trapped out, 4: it did not\n"
+                "halt within --max-cycles, 5: it hangs (sleeps or spins forever).\n\n");
     cli_help_opts(fp, STAT_OPTS);
 }
 
@@ -55,8 +59,12 @@ static const char *workload_name(const cli_session *cs, const char *w)
     return w ? w : (ops->workloads ? ops->workloads[0] : NULL);
 }
 
-static int stat_body(cli_session *cs, const cli_opts *o)
+static int stat_body(cli_session *cs, const cli_opts *opts)
 {
+    cli_opts oo = *opts;   /* stat's -o names where the counts go */
+    const cli_opts *o = &oo;
+    oo.print_path = opts->output;
+    cli_program_attach(cs);
     const socmon_target_ops *ops = socmon_target_ops_of(cs->target);
     if (socmon_target_is_hardware(cs->target) && !o->duration_ns) {
         fprintf(stderr, "socmon stat: target '%s' is hardware: give a duration with -d\n", ops->name);
@@ -80,6 +88,8 @@ static int stat_body(cli_session *cs, const cli_opts *o)
                          .elapsed_ns = elapsed},
                         {n, cs->schema, cs->names}, acc, cs->ms, cs->metrics, mv, ops->hotspots};
         rc = cli_print_totals("stat", o, &t);
+        if (rc == 0)
+            rc = cli_program_exit(cs, "stat");
     }
     free(acc);
     free(mv);

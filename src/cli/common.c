@@ -55,25 +55,79 @@ socmon_status cli_bind_metrics(const socmon_metricset *ms, const socmon_counter 
     return socmon_metrics_bind(ms, &schema, out);
 }
 
-socmon_status cli_session_open(cli_session *cs, const char *target, const char *events, const char *trace)
+static int has_option(const socmon_target_ops *ops, const char *name)
+{
+    for (const socmon_option *op = ops ? ops->options : NULL; op && op->name; op++)
+        if (strcmp(op->name, name) == 0)
+            return 1;
+    return 0;
+}
+
+/* 1 if the spec's own options (after ':') set key. */
+static int spec_sets(const char *spec, const char *key)
+{
+    const char *p = strchr(spec, ':');
+    size_t k = strlen(key);
+    while (p) {
+        p++;
+        if (strncmp(p, key, k) == 0 && p[k] == '=')
+            return 1;
+        p = strchr(p, ',');
+    }
+    return 0;
+}
+
+/* The target spec with what the command line adds to it; NULL (with a message) on failure. */
+static char *build_spec(const cli_opts *o, socmon_status *st)
+{
+    const char *target = o->target ? o->target : SOCMON_DEFAULT_TARGET;
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(target, ":"), target);
+    const socmon_target_ops *ops = socmon_target_lookup(name);
+    if (ops && o->program && !has_option(ops, "program")) {
+        *st = socmon_fail(SOCMON_EINVAL, "target '%s' runs no program: '-- %s' is for targets that run one "
+                          "(ibex)", name, o->program);
+        return NULL;
+    }
+    if (ops && o->max_cycles_set && !has_option(ops, "max_cycles")) {
+        *st = socmon_fail(SOCMON_EINVAL, "target '%s' has no cycle limit: --max-cycles is for targets that run "
+                          "a program (ibex)", name);
+        return NULL;
+    }
+    size_t len = strlen(target) + (o->trace ? strlen(o->trace) : 0) + (o->program ? strlen(o->program) : 0) + 96;
+    char *spec = malloc(len);
+    if (!spec) {
+        *st = socmon_fail(SOCMON_ENOMEM, "out of memory");
+        return NULL;
+    }
+    size_t n = (size_t)snprintf(spec, len, "%s", target);
+    const char *sep = strchr(target, ':') ? "," : ":";
+#define ADD(...) (n += (size_t)snprintf(spec + n, len - n, __VA_ARGS__), sep = ",")
+    if (o->trace)
+        ADD("%strace_bus=%s", sep, o->trace);
+    if (o->program)
+        ADD("%sprogram=%s", sep, o->program);
+    if (o->max_cycles_set)
+        ADD("%smax_cycles=%llu", sep, (unsigned long long)o->max_cycles);
+    if (o->symbols && has_option(ops, "symbols") && !spec_sets(target, "symbols") &&
+        (o->program || spec_sets(target, "program")))
+        ADD("%ssymbols=1", sep);
+#undef ADD
+    return spec;
+}
+
+socmon_status cli_session_open(cli_session *cs, const cli_opts *o)
 {
     memset(cs, 0, sizeof *cs);
-    if (!target)
-        target = SOCMON_DEFAULT_TARGET;
-    socmon_status st;
-    if (trace) {
-        size_t len = strlen(target) + strlen(trace) + 16;
-        char *spec = malloc(len);
-        if (!spec)
-            return SOCMON_ENOMEM;
-        snprintf(spec, len, "%s%strace_bus=%s", target, strchr(target, ':') ? "," : ":", trace);
-        st = socmon_target_open(spec, &cs->target);
-        free(spec);
-    } else {
-        st = socmon_target_open(target, &cs->target);
-    }
+    socmon_status st = SOCMON_OK;
+    char *spec = build_spec(o, &st);
+    if (!spec)
+        return st;
+    st = socmon_target_open(spec, &cs->target);
+    free(spec);
     if (st != SOCMON_OK)
         return st;
+    const char *events = o->events;
     socmon_device *dev = socmon_target_device(cs->target);
     if ((st = socmon_set_new(dev, events, &cs->set)) != SOCMON_OK)
         return st;
@@ -117,7 +171,7 @@ int cli_run_session(int argc, char **argv, unsigned allowed, void (*help)(FILE *
     if (rc >= 0)
         return rc;
     cli_session cs;
-    socmon_status st = cli_session_open(&cs, o.target, o.events, o.trace);
+    socmon_status st = cli_session_open(&cs, &o);
     rc = st == SOCMON_OK ? body(&cs, &o) : cli_error(cmd, st);
     cli_session_close(&cs);
     return rc;

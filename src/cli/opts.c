@@ -1,4 +1,5 @@
 /* One getopt table for every subcommand; each says which options it takes. */
+#include <errno.h>
 #include <fnmatch.h>
 #include <getopt.h>
 #include <stdlib.h>
@@ -6,6 +7,8 @@
 
 #include "cli/opts.h"
 #include "socmon/target.h"
+
+static int parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE *), cli_opts *o);
 
 static const struct {
     unsigned bit;
@@ -28,7 +31,9 @@ static const struct {
     {OPT_INTERVAL, {"interval", required_argument, 0, 'I'},
      "-I, --interval TIME   sampling interval (e.g. 200us, 50ms; bare numbers are ms; default: the\n"
      "                        target's, 1ms for most, 50ms for zynq)"},
-    {OPT_OUTPUT, {"output", required_argument, 0, 'o'}, "-o, --output FILE     recording to write (default socmon.rec)"},
+    {OPT_OUTPUT, {"output", required_argument, 0, 'o'},
+     "-o, --output FILE     record: the recording to write (default socmon.rec); stat: where the\n"
+     "                        counts go instead of stdout (stderr when a program runs)"},
     {OPT_INPUT, {"input", required_argument, 0, 'i'}, "-i, --input FILE      recording to read (default socmon.rec)"},
     {OPT_REALTIME, {"realtime", no_argument, 0, 'R'},
      "    --realtime        pace a model against the wall clock (hardware always is)"},
@@ -39,6 +44,10 @@ static const struct {
     {OPT_METRICS, {"metrics", required_argument, 0, 'M'},
      "-M, --metrics PATTERNS which metrics to show, globs on metric names (default: the first\n"
      "                        device-wide ones)"},
+    {OPT_MAX_CYCLES, {"max-cycles", required_argument, 0, 'Y'},
+     "    --max-cycles N    stop the program after N core cycles (exit status 4 if it has not halted)"},
+    {OPT_BY_SYMBOL, {"by-symbol", no_argument, 0, 'B'},
+     "    --by-symbol       one row per function (ELF symbol) of a program's recording, sorted by cycles"},
     {OPT_TRACE, {"trace-bus", required_argument, 0, 'T'},
      "    --trace-bus FILE  log every register access of the driver to FILE ('-': stderr)"},
 };
@@ -50,6 +59,9 @@ void cli_help_opts(FILE *fp, unsigned allowed)
     for (size_t i = 0; i < NOPTS; i++)
         if (table[i].bit & allowed)
             fprintf(fp, "  %s\n", table[i].help);
+    if (allowed & OPT_PROGRAM)
+        fprintf(fp, "  -- PROGRAM.elf        the program a target runs (ibex); its output goes to stdout,\n"
+                    "                        socmon's to stderr\n");
     fprintf(fp, "  -h, --help            this help (with -t NAME: also NAME's options)\n");
 }
 
@@ -83,7 +95,50 @@ static int show_help(void (*help)(FILE *), const char *cmd, const char *spec)
     return 0;
 }
 
+/* '-- PROGRAM' anywhere: takes the program out of argv (into args, which has room for argc + 1
+ * pointers) so options may follow it ("record -- prog.elf -o run.rec"). Returns the new argc,
+ * or -1 after printing a usage error. */
+static int take_program(int argc, char **argv, unsigned allowed, char **args, const char **program)
+{
+    int n = 0;
+    *program = NULL;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--") != 0 || *program) {
+            args[n++] = argv[i];
+            continue;
+        }
+        if (!(allowed & OPT_PROGRAM)) {
+            fprintf(stderr, "socmon %s: '--' takes a program, which 'socmon %s' does not run\n", argv[0], argv[0]);
+            return -1;
+        }
+        if (i + 1 >= argc || !argv[i + 1][0]) {
+            fprintf(stderr, "socmon %s: '--' needs a program after it (an RV32 ELF: -- prog.elf)\n", argv[0]);
+            return -1;
+        }
+        *program = argv[++i];
+    }
+    args[n] = NULL;
+    return n;
+}
+
 int cli_parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE *), cli_opts *o)
+{
+    char **args = calloc((size_t)argc + 1, sizeof *args);
+    const char *program = NULL;
+    if (!args) {
+        fprintf(stderr, "socmon: out of memory\n");
+        return 1;
+    }
+    int n = take_program(argc, argv, allowed, args, &program);
+    int rc = n < 0 ? 2 : parse_opts(n, args, allowed, help, o);
+    if (rc < 0)
+        o->program = program;
+    o->to_stderr = program != NULL;
+    free(args);
+    return rc;
+}
+
+static int parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE *), cli_opts *o)
 {
     struct option lo[NOPTS + 2];
     char so[2 * NOPTS + 3] = "h";
@@ -92,7 +147,7 @@ int cli_parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE *)
         if (!(table[i].bit & allowed))
             continue;
         lo[n++] = table[i].lo;
-        if (table[i].lo.val < 'A' || table[i].lo.val > 'z' || strchr("JRSET", table[i].lo.val))
+        if (table[i].lo.val < 'A' || table[i].lo.val > 'z' || strchr("JRSETYB", table[i].lo.val))
             continue;
         so[sl++] = (char)table[i].lo.val;
         if (table[i].lo.has_arg)
@@ -126,6 +181,19 @@ int cli_parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE *)
         case 'J': o->format = "json"; break;
         case 'T': o->trace = optarg; break;
         case 'M': o->metrics = optarg; break;
+        case 'B': o->by_symbol = 1; break;
+        case 'Y': {
+            char *end;
+            errno = 0;
+            unsigned long long v = strtoull(optarg, &end, 0);
+            if (*end || end == optarg || optarg[0] == '-' || errno || v < 1 || v > (1ull << 53)) {
+                fprintf(stderr, "socmon %s: --max-cycles takes a cycle count 1..2^53, got '%s'\n", argv[0], optarg);
+                return 2;
+            }
+            o->max_cycles = v;
+            o->max_cycles_set = 1;
+            break;
+        }
         case 'x':
             if (cli_parse_sep(optarg, &o->sep) != 0) {
                 fprintf(stderr, "socmon %s: -x takes one separator character, got '%s'\n", argv[0], optarg);

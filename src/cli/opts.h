@@ -20,7 +20,10 @@ enum {
     OPT_SUMMARY = 1 << 11,  /* --summary */
     OPT_EVERY = 1 << 12,    /* --every N */
     OPT_TRACE = 1 << 13,    /* --trace-bus FILE */
-    OPT_METRICS = 1 << 14   /* -M PATTERNS */
+    OPT_METRICS = 1 << 14,  /* -M PATTERNS */
+    OPT_PROGRAM = 1 << 15,  /* -- PROGRAM.elf (a target that runs a program: ibex) */
+    OPT_MAX_CYCLES = 1 << 16, /* --max-cycles N */
+    OPT_BY_SYMBOL = 1 << 17 /* --by-symbol */
 };
 
 typedef struct cli_opts {
@@ -31,6 +34,12 @@ typedef struct cli_opts {
     uint64_t duration_ns, interval_ns;
     int interval_set;       /* -I given; otherwise the target's default applies */
     unsigned every;
+    const char *program;    /* the path after '--' */
+    uint64_t max_cycles;
+    int max_cycles_set, by_symbol;
+    int symbols;            /* the command wants per-function counters if the target has them */
+    int to_stderr;          /* results to stderr (a program's own output owns stdout) */
+    const char *print_path; /* results to this file instead (stat -o) */
 } cli_opts;
 
 /* Parses argv (argv[0] is the subcommand). Returns -1 to continue, or an exit

@@ -1,4 +1,5 @@
-/* Output for the subcommands: the chosen format on stdout, and the totals sequence. */
+/* Output for the subcommands: the chosen format on stdout (stderr or a file when a program owns
+ * stdout), and the totals sequence. */
 #include "cli/output.h"
 
 /* A summary table lists the ten largest hot spots; a terminal page, not the whole chip. */
@@ -9,7 +10,9 @@ socmon_status cli_output_open(cli_output *co, const cli_opts *o, const char *for
     co->sink = NULL;
     co->out = NULL;
     socmon_output_opts oo = {o->sep, o->all};
-    socmon_status st = socmon_sink_file(stdout, "stdout", &co->sink);
+    socmon_status st = o->print_path ? socmon_sink_open_path(o->print_path, &co->sink)
+                       : o->to_stderr ? socmon_sink_file(stderr, "stderr", &co->sink)
+                                      : socmon_sink_file(stdout, "stdout", &co->sink);
     if (st == SOCMON_OK)
         st = socmon_output_open(format ? format : o->format, co->sink, &oo, &co->out);
     return st;
