@@ -4,9 +4,10 @@
 #include <string.h>
 
 #include "cli/opts.h"
+#include "cli/by_symbol.h"
 #include "cli/output.h"
 
-#define REPORT_OPTS (OPT_INPUT | OPT_FORMAT | OPT_SUMMARY | OPT_ALL | OPT_METRICS)
+#define REPORT_OPTS (OPT_INPUT | OPT_FORMAT | OPT_SUMMARY | OPT_ALL | OPT_METRICS | OPT_BY_SYMBOL)
 #define TABLE_METRICS 8
 #define TABLE_METRICS_MAX 64
 
@@ -16,7 +17,8 @@ static void help(FILE *fp)
                 "Reads a recording made by 'socmon record'. By default prints one row per interval with\n"
                 "the first device-wide metrics (choose others with -M; CSV and JSON hold every metric\n"
                 "and, with --all, every counter delta); --summary prints totals, metrics and hot spots\n"
-                "over the whole recording.\n\n");
+                "over the whole recording; --by-symbol, for a program's recording (record -t ibex --\n"
+                "prog.elf), one row per function with a total that equals the whole-program counters.\n\n");
     cli_help_opts(fp, REPORT_OPTS);
 }
 
@@ -175,7 +177,7 @@ static int per_interval(report *r, const cli_opts *o)
     return cli_output_close(&co, "report", st);
 }
 
-static int summary(report *r, const cli_opts *o)
+static int summary(report *r, const cli_opts *o, int by_symbol)
 {
     size_t n = r->n;
     walk w;
@@ -195,6 +197,19 @@ static int summary(report *r, const cli_opts *o)
             acc[i] += w.d[i];
         missed += w.b.missed;
         t1 = w.b.t_ns;
+    }
+    if (by_symbol) {
+        socmon_sink *sink = NULL;
+        int mismatch = 0;
+        st = socmon_sink_file(stdout, "stdout", &sink);
+        if (st == SOCMON_OK)
+            st = cli_by_symbol_print(sink, o, r->counters, n, acc, &mismatch);
+        socmon_status cst = socmon_sink_close(sink);
+        walk_free(&w);
+        free(acc);
+        if (st == SOCMON_OK && cst != SOCMON_OK)
+            st = cst;
+        return st != SOCMON_OK ? cli_error("report", st) : mismatch;
     }
     if (r->m)
         socmon_metrics_eval(r->m, acc, (double)(t1 - t0) / 1e9, w.mv);
@@ -219,7 +234,7 @@ int cmd_report(int argc, char **argv)
     if (st != SOCMON_OK)
         rc = cli_error("report", st);
     else
-        rc = o.summary ? summary(&r, &o) : per_interval(&r, &o);
+        rc = o.summary || o.by_symbol ? summary(&r, &o, o.by_symbol) : per_interval(&r, &o);
     report_free(&r);
     return rc;
 }
