@@ -95,9 +95,8 @@ typedef struct attr_table {
     size_t last;
 } attr_table;
 
-static void attribute(void *ctx, uint32_t pc, const uint64_t *delta)
+static size_t find_row(attr_table *a, uint32_t pc)
 {
-    attr_table *a = ctx;
     size_t row = a->last;
     if (!row || pc < a->start[row - 1] || pc >= a->end[row - 1]) {
         size_t lo = 0, hi = 64;
@@ -111,6 +110,21 @@ static void attribute(void *ctx, uint32_t pc, const uint64_t *delta)
         row = lo && pc < a->end[lo - 1] ? lo : 0;
         a->last = row;
     }
+    return row;
+}
+
+static void range(void *ctx, uint32_t pc, uint32_t *lo, uint32_t *hi)
+{
+    attr_table *a = ctx;
+    size_t row = find_row(a, pc);
+    *lo = row ? a->start[row - 1] : pc;
+    *hi = row ? a->end[row - 1] : pc + 1;
+}
+
+static void attribute(void *ctx, uint32_t pc, const uint64_t *delta)
+{
+    attr_table *a = ctx;
+    size_t row = find_row(a, pc);
     for (unsigned i = 0; i < IBEX_ATTR_COUNTERS; i++)
         a->sums[row][i] += delta[i];
 }
@@ -120,15 +134,15 @@ int main(void)
     static const char *const presets[] = {"small", "maxperf"};
     const uint32_t iters = 4000000;   /* 48 M instructions */
     static attr_table at;
-    double rate[2][2] = {{0}};
+    double rate[3][2] = {{0}};
     prog p;
     build(&p, iters);
-    for (unsigned i = 0; i < 64; i++) {   /* the loop is in symbol 0 */
+    for (unsigned i = 0; i < 64; i++) {   /* the loop is in symbol 0, the halt in symbol 1 */
         at.start[i] = IBEX_SS_RESET_PC + 0x40 * i;
         at.end[i] = at.start[i] + 0x40;
     }
-    for (int run = 0; run < 4; run++) {
-        int k = run % 2, attr = run / 2;
+    for (int run = 0; run < 6; run++) {
+        int k = run % 2, attr = run / 2;   /* 0: off, 1: by function (the target), 2: every instruction */
         ibex_config cfg;
         ibex_core *c;
         ibex_stop why;
@@ -140,7 +154,7 @@ int main(void)
             return 1;
         }
         if (attr)
-            ibex_set_attribution(c, attribute, &at);
+            ibex_set_attribution(c, attribute, attr == 1 ? range : NULL, &at);
         t0 = seconds();
         if (ibex_run(c, 0, &why) != SOCMON_OK || why != IBEX_STOP_HALT) {
             fprintf(stderr, "bench_ibex: run did not halt\n");
@@ -155,11 +169,12 @@ int main(void)
                (unsigned long long)ibex_counter(c, 0),
                (double)ibex_counter(c, 2) / (double)ibex_counter(c, 0), dt,
                (double)st.instructions / dt / 1e6,
-               attr ? "with per-function attribution" : "(goal >= 50), all counters on");
+               attr == 2 ? "attributing every instruction on its own"
+               : attr ? "with per-function attribution" : "(goal >= 50), all counters on");
         ibex_destroy(c);
     }
     for (int k = 0; k < 2; k++)
-        printf("ibex %-7s: per-function attribution costs %.1fx (%.1f -> %.1f M instr/s)\n", presets[k],
-               rate[0][k] / rate[1][k], rate[0][k], rate[1][k]);
+        printf("ibex %-7s: per-function attribution costs %.2fx (%.1f -> %.1f M instr/s); per instruction "
+               "%.1fx\n", presets[k], rate[0][k] / rate[1][k], rate[0][k], rate[1][k], rate[0][k] / rate[2][k]);
     return 0;
 }

@@ -119,6 +119,23 @@ static size_t find_row(ibex_sim *s, uint32_t pc)
     return row;
 }
 
+/* The PCs that go with pc's row: its symbol's [addr, end), or the gap between symbols. */
+static void row_range(void *ctx, uint32_t pc, uint32_t *lo, uint32_t *hi)
+{
+    ibex_sim *s = ctx;
+    size_t row = find_row(s, pc);
+    if (row) {
+        *lo = s->syms[row - 1].addr;
+        *hi = s->syms[row - 1].end;
+        return;
+    }
+    size_t k = 0;   /* first symbol above pc */
+    while (k < s->nsyms && s->syms[k].addr <= pc)
+        k++;
+    *lo = k ? s->syms[k - 1].end : 0;
+    *hi = k < s->nsyms ? s->syms[k].addr : 0;   /* 0: to the end of the address space */
+}
+
 static void attribute(void *ctx, uint32_t pc, const uint64_t *delta)
 {
     ibex_sim *s = ctx;
@@ -184,7 +201,7 @@ static socmon_status load_symbols(ibex_sim *s, const char *path)
     for (size_t i = 0; i < s->nsyms; i++)
         if ((st = instance_name(s, i + 1, s->syms[i].name)))
             return st;
-    ibex_set_attribution(s->core, attribute, s);
+    ibex_set_attribution(s->core, attribute, row_range, s);
     return SOCMON_OK;
 }
 

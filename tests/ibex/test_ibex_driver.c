@@ -186,6 +186,14 @@ static void add(void *ctx, uint32_t pc, const uint64_t *d)
         a->sum[i] += d[i];
 }
 
+/* ranges of 16 bytes: runs of up to 4 instructions attributed together */
+static void range16(void *ctx, uint32_t pc, uint32_t *lo, uint32_t *hi)
+{
+    (void)ctx;
+    *lo = pc & ~15u;
+    *hi = *lo + 16;
+}
+
 static void test_model_csr_bus_and_attribution(void **state)
 {
     (void)state;
@@ -203,12 +211,13 @@ static void test_model_csr_bus_and_attribution(void **state)
     asm32(&p, ADDI(10, 10, 4));
     asm32(&p, CSRW(IBEX_CSR_MEPC, 10));
     asm32(&p, 0x30200073u);                       /* mret */
-    for (int preset = 0; preset < 2; preset++) {
+    for (int run = 0; run < 4; run++) {
+        int preset = run % 2;
         ibex_config cfg;
         assert_int_equal(ibex_config_preset(&cfg, preset ? "maxperf" : "small"), SOCMON_OK);
         ibex_core *c = asm_core(&p, &cfg);
         attr_sum a = {0};
-        ibex_set_attribution(c, add, &a);
+        ibex_set_attribution(c, add, run >= 2 ? range16 : NULL, &a);
         socmon_bus *bus;
         assert_int_equal(socmon_bus_model_new(&bus), SOCMON_OK);
         assert_int_equal(ibex_map_csrs(c, bus), SOCMON_OK);

@@ -135,10 +135,11 @@ const char *ibex_output(const ibex_core *c, size_t *len)
     return c->out_buf && c->out_len ? c->out_buf : "";
 }
 
-void ibex_set_attribution(ibex_core *c, ibex_attr_fn fn, void *ctx)
+void ibex_set_attribution(ibex_core *c, ibex_attr_fn fn, ibex_attr_range_fn range, void *ctx)
 {
     ibex_sync(c);
     c->attr_fn = fn;
+    c->attr_range = range;
     c->attr_ctx = ctx;
     c->attr_pc = c->pc;
     for (unsigned i = 0; i < IBEX_ATTR_COUNTERS; i++)
@@ -158,6 +159,25 @@ void ibex_attr_flush(ibex_core *c)
     }
     if (any)
         c->attr_fn(c->attr_ctx, c->attr_pc, d);
+}
+
+void ibex_attr_enter(ibex_core *c, uint32_t pc, uint32_t *lo, uint32_t *span)
+{
+    uint32_t l = pc, h = pc + 1;
+    c->attr_pc = pc;
+    if (!c->attr_fn) {   /* never leave the range: no extra checks */
+        *lo = 0;
+        *span = UINT32_MAX;
+        return;
+    }
+    if (c->attr_range)
+        c->attr_range(c->attr_ctx, pc, &l, &h);
+    if (pc < l || (h != 0 && pc >= h)) {   /* a range not holding pc: this instruction alone */
+        l = pc;
+        h = pc + 1;
+    }
+    *lo = l;
+    *span = h - l;   /* h == 0: up to the end of the address space */
 }
 
 uint64_t ibex_counter(ibex_core *c, unsigned i)

@@ -156,7 +156,7 @@ socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why)
     uint64_t cyc = 0, ret = 0, comp = 0, limit = 0;
     const ibex_op *op;
     ibex_stop stop = IBEX_STOP_LIMIT;
-    const int attr = c->attr_fn != NULL;
+    uint32_t alo, aspan;   /* PCs [alo, alo + aspan) go with c->attr_pc (ibex_set_attribution) */
 
     if (c->boot_pending) {
         /* The controller's RESET, BOOT_SET and FIRST_FETCH cycles before the
@@ -166,6 +166,7 @@ socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why)
         c->ev[IBEX_CNT_IF_WAIT] += IBEX_BOOT_CYCLES;
         c->boot_pending = 0;
     }
+    ibex_attr_enter(c, c->attr_fn ? c->attr_pc : pc, &alo, &aspan);
 
 /* Hands the locals to the core (before anything out of line) and back. */
 #define SAVE()                                                                \
@@ -237,7 +238,7 @@ socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why)
 
     for (;;) {
         uint32_t off;
-        if (UNLIKELY(cyc >= limit)) {
+        if (UNLIKELY(cyc >= limit) || UNLIKELY((uint32_t)(pc - alo) >= aspan)) {
             SAVE();
             ibex_sync(c);
             ibex_attr_flush(c);
@@ -245,7 +246,7 @@ socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why)
                 stop = IBEX_STOP_HALT;   /* the halt's cycles still go to the halting store */
                 break;
             }
-            c->attr_pc = c->pc;
+            ibex_attr_enter(c, c->pc, &alo, &aspan);
             if (max_cycles && ibex_now(c) >= max_cycles) {
                 stop = IBEX_STOP_LIMIT;
                 break;
@@ -256,13 +257,13 @@ socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why)
                 c->bubble_at = c->seq + 1;
                 c->ld_rd = 0;
                 ibex_trap(c, IBEX_MCAUSE_IRQ | IBEX_CAUSE_IRQ_TIMER, 0, c->pc);
-                c->attr_pc = c->pc;
+                ibex_attr_enter(c, c->pc, &alo, &aspan);
                 LOAD();
                 continue;
             }
             c->wfi_wake = 0;
             limit = cycles_until_check(c, max_cycles);
-            if (limit == 0 || attr)
+            if (limit == 0)
                 limit = 1;
         }
         off = pc - IBEX_SS_RAM_BASE;

@@ -105,6 +105,7 @@ struct ibex_core {
 
     /* per-instruction attribution (ibex_set_attribution) */
     ibex_attr_fn attr_fn;
+    ibex_attr_range_fn attr_range;
     void *attr_ctx;
     uint32_t attr_pc;              /* the instruction the next deltas belong to */
     uint64_t attr_prev[IBEX_ATTR_COUNTERS];
@@ -113,6 +114,9 @@ struct ibex_core {
 /* ibex_core.c: hands the counter changes since the last call to the
  * attribution callback (if any), for the instruction at c->attr_pc. */
 void ibex_attr_flush(ibex_core *c);
+/* Starts attributing to the instruction at pc: c->attr_pc = pc, and the
+ * range [*lo, *lo + *span) of PCs that belong with it. */
+void ibex_attr_enter(ibex_core *c, uint32_t pc, uint32_t *lo, uint32_t *span);
 
 /* ibex_decode.c: fills *op for the instruction at RAM halfword lo/hi. */
 void ibex_predecode(const ibex_core *c, uint16_t lo, uint16_t hi, ibex_op *op);

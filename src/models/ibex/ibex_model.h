@@ -79,20 +79,23 @@ typedef enum ibex_stop {
 socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why);
 
 /* Per-instruction attribution (for per-function profiles): with a callback
- * set, after every instruction fn gets the PC of that instruction and what
- * each counter (indices as ibex_counter, 0..12) changed by, modulo its width:
- * increments as the RTL counts them (mcountinhibit applied), a CSR write to
- * a counter as the change it made. Cycles between instructions go to the
- * instruction after them (the 3 boot cycles to the first, an interrupt's
- * entry to the handler's first instruction), the cycles after the halting
- * store to that store. So the deltas of one counter summed over every call
- * equal the counter's value (modulo its width) at any point between runs.
- * fn is called only when something changed. The run checks its world after
- * every instruction while this is on (bench/bench_ibex measures the cost).
- * NULL turns it off. */
+ * set, fn gets, for a run of consecutive instructions inside one range, the
+ * PC of the first and what each counter (indices as ibex_counter, 0..12)
+ * changed by over them, modulo its width: increments as the RTL counts them
+ * (mcountinhibit applied), a CSR write to a counter as the change it made.
+ * A range is what range(ctx, pc, &lo, &hi) says contains pc (a function:
+ * [lo, hi)); without range every instruction is its own. Cycles between
+ * instructions go to the instruction after them (the 3 boot cycles to the
+ * first, an interrupt's entry to the handler's first instruction), the
+ * cycles after the halting store to that store. So one counter's deltas
+ * summed over every call equal the counter's value (modulo its width) at
+ * any point between runs. fn is called only when something changed. The
+ * run looks at its world whenever the PC leaves the range (bench/bench_ibex
+ * measures the cost). fn NULL turns it off. */
 #define IBEX_ATTR_COUNTERS 13u
 typedef void (*ibex_attr_fn)(void *ctx, uint32_t pc, const uint64_t *delta);
-void ibex_set_attribution(ibex_core *c, ibex_attr_fn fn, void *ctx);
+typedef void (*ibex_attr_range_fn)(void *ctx, uint32_t pc, uint32_t *lo, uint32_t *hi);
+void ibex_set_attribution(ibex_core *c, ibex_attr_fn fn, ibex_attr_range_fn range, void *ctx);
 
 /* Counter i (0 = mcycle, 2 = minstret, 3.. = mhpmcounterN) as the RTL holds
  * it (0 if not implemented), the value a debugger would read after halt. */
