@@ -102,11 +102,10 @@ static socmon_status ibex_prepare(socmon_model_target *mt)
     return SOCMON_OK;
 }
 
-static size_t find_row(ibex_sim *s, uint32_t pc)
+/* The number of symbols starting at or below pc. */
+static size_t symbols_upto(const ibex_sim *s, uint32_t pc)
 {
-    if (s->last && pc >= s->syms[s->last - 1].addr && pc < s->syms[s->last - 1].end)
-        return s->last;
-    size_t lo = 0, hi = s->nsyms;   /* first symbol with addr > pc */
+    size_t lo = 0, hi = s->nsyms;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
         if (s->syms[mid].addr <= pc)
@@ -114,7 +113,16 @@ static size_t find_row(ibex_sim *s, uint32_t pc)
         else
             hi = mid;
     }
-    size_t row = lo && pc < s->syms[lo - 1].end ? lo : 0;
+    return lo;
+}
+
+/* pc's row of the attribution table: 1 + its symbol's index, 0 outside every symbol. */
+static size_t find_row(ibex_sim *s, uint32_t pc)
+{
+    if (s->last && pc >= s->syms[s->last - 1].addr && pc < s->syms[s->last - 1].end)
+        return s->last;
+    size_t k = symbols_upto(s, pc);
+    size_t row = k && pc < s->syms[k - 1].end ? k : 0;
     s->last = row;
     return row;
 }
@@ -129,9 +137,7 @@ static void row_range(void *ctx, uint32_t pc, uint32_t *lo, uint32_t *hi)
         *hi = s->syms[row - 1].end;
         return;
     }
-    size_t k = 0;   /* first symbol above pc */
-    while (k < s->nsyms && s->syms[k].addr <= pc)
-        k++;
+    size_t k = symbols_upto(s, pc);   /* syms[k] is the first symbol above pc */
     *lo = k ? s->syms[k - 1].end : 0;
     *hi = k < s->nsyms ? s->syms[k].addr : 0;   /* 0: to the end of the address space */
 }
