@@ -209,7 +209,12 @@ static int summary(report *r, const cli_opts *o, int by_symbol)
         free(acc);
         if (st == SOCMON_OK && cst != SOCMON_OK)
             st = cst;
-        return st != SOCMON_OK ? cli_error("report", st) : mismatch;
+        if (st != SOCMON_OK)
+            return cli_error("report", st);
+        if (mismatch)
+            fprintf(stderr, "socmon report: --by-symbol: the functions' total differs from the whole-program "
+                            "counters\n");
+        return mismatch;
     }
     if (r->m)
         socmon_metrics_eval(r->m, acc, (double)(t1 - t0) / 1e9, w.mv);
