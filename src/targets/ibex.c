@@ -22,8 +22,10 @@
 #include "targets/model_target.h"
 
 /* Ibex's examples/simple_system is simulation-only (Verilator) and has no
- * clock frequency; 50 MHz is the clock of Ibex's FPGA example for the Arty
- * A7 (examples/fpga/artya7), the realistic board it runs on. */
+ * clock frequency. On a board Ibex runs at 50 MHz: the clock generator of
+ * its Arty A7 example (shared/rtl/fpga/xilinx/clkgen_xil7series.sv, 50 MHz
+ * from the board's 100 MHz) and lowRISC's ibex-demo-system (top_artya7:
+ * SysClkFreq = 50_000_000). */
 #define IBEX_DEFAULT_MHZ "50"
 
 typedef struct ibex_opts {

@@ -173,6 +173,7 @@ static void test_functions(void **state)
 /* ---- the model's CSR bus and the attribution hook ---- */
 typedef struct attr_sum {
     uint64_t sum[IBEX_ATTR_COUNTERS];
+    uint64_t bucket[0x400][IBEX_ATTR_COUNTERS];   /* by 16-byte block of the first 16 KiB of RAM */
     unsigned calls;
     uint32_t first_pc;
 } attr_sum;
@@ -182,8 +183,12 @@ static void add(void *ctx, uint32_t pc, const uint64_t *d)
     attr_sum *a = ctx;
     if (!a->calls++)
         a->first_pc = pc;
-    for (unsigned i = 0; i < IBEX_ATTR_COUNTERS; i++)
+    uint32_t b = (pc - IBEX_SS_RAM_BASE) >> 4;
+    assert_true(b < 0x400);
+    for (unsigned i = 0; i < IBEX_ATTR_COUNTERS; i++) {
         a->sum[i] += d[i];
+        a->bucket[b][i] += d[i];
+    }
 }
 
 /* ranges of 16 bytes: runs of up to 4 instructions attributed together */
@@ -211,12 +216,14 @@ static void test_model_csr_bus_and_attribution(void **state)
     asm32(&p, ADDI(10, 10, 4));
     asm32(&p, CSRW(IBEX_CSR_MEPC, 10));
     asm32(&p, 0x30200073u);                       /* mret */
+    static attr_sum each[2];   /* per instruction, by preset: what the 16-byte ranges must give per block */
     for (int run = 0; run < 4; run++) {
         int preset = run % 2;
         ibex_config cfg;
         assert_int_equal(ibex_config_preset(&cfg, preset ? "maxperf" : "small"), SOCMON_OK);
         ibex_core *c = asm_core(&p, &cfg);
-        attr_sum a = {0};
+        static attr_sum a;
+        memset(&a, 0, sizeof a);
         ibex_set_attribution(c, add, run >= 2 ? range16 : NULL, &a);
         socmon_bus *bus;
         assert_int_equal(socmon_bus_model_new(&bus), SOCMON_OK);
@@ -241,6 +248,11 @@ static void test_model_csr_bus_and_attribution(void **state)
             assert_int_equal(lo, (uint32_t)ibex_counter(c, i));
         }
         assert_true(ibex_counter(c, IBEX_CNT_DIV_WAIT) > 0);
+        /* attributing runs inside a range gives each range exactly what it gets per instruction */
+        if (run < 2)
+            each[preset] = a;
+        else
+            assert_memory_equal(a.bucket, each[preset].bucket, sizeof a.bucket);
         uint32_t x;
         assert_int_equal(socmon_bus_read32(bus, IBEX_CSRBUS_ADDR(0xB01), &x), SOCMON_EIO);   /* illegal */
         assert_int_equal(socmon_bus_write32(bus, IBEX_CSRBUS_ADDR(0xB00), 0), SOCMON_EIO);  /* read-only */
