@@ -12,31 +12,15 @@
 
 #include "hw/esp_monitor.h"
 #include "models/esp/esp_soc.h"
+#include "esp/esp_fixture.h"
 #include "socmon/bus.h"
-
-typedef struct fx {
-    socmon_esp_soc_desc d;
-    socmon_esp_soc *soc;
-    socmon_bus *bus;
-} fx;
 
 static int setup(void **state)
 {
     static fx f;
-    memset(&f, 0, sizeof f);
-    socmon_esp_soc_desc_default(&f.d);
-    if (socmon_esp_soc_new(&f.d, &f.soc) != SOCMON_OK || socmon_bus_model_new(&f.bus) != SOCMON_OK ||
-        socmon_esp_soc_map(f.soc, f.bus) != SOCMON_OK)
+    if (fx_open(&f))
         return -1;
     *state = &f;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    fx *f = *state;
-    socmon_bus_free(f->bus);
-    socmon_esp_soc_free(f->soc);
     return 0;
 }
 

@@ -10,37 +10,18 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "esp/esp_fixture.h"
 #include "socmon/bus.h"
 #include "socmon/esp.h"
-
-typedef struct fx {
-    socmon_esp_soc_desc d;
-    socmon_esp_soc *soc;
-    socmon_bus *bus;
-    unsigned cpu, mem, acc;   /* tile indices: CPU 0, memory tile 0, accelerator 0 */
-} fx;
 
 static int setup(void **state)
 {
     static fx f;
-    memset(&f, 0, sizeof f);
-    socmon_esp_soc_desc_default(&f.d);
-    if (socmon_esp_soc_new(&f.d, &f.soc) != SOCMON_OK || socmon_bus_model_new(&f.bus) != SOCMON_OK ||
-        socmon_esp_soc_map(f.soc, f.bus) != SOCMON_OK)
-        return -1;
-    if (socmon_esp_desc_tiles_of(&f.d, SOCMON_ESP_TILE_CPU, &f.cpu, 1) < 1 ||
+    if (fx_open(&f) || socmon_esp_desc_tiles_of(&f.d, SOCMON_ESP_TILE_CPU, &f.cpu, 1) < 1 ||
         socmon_esp_desc_tiles_of(&f.d, SOCMON_ESP_TILE_MEM, &f.mem, 1) < 1 ||
         socmon_esp_desc_tiles_of(&f.d, SOCMON_ESP_TILE_ACC, &f.acc, 1) < 1)
         return -1;
     *state = &f;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    fx *f = *state;
-    socmon_bus_free(f->bus);
-    socmon_esp_soc_free(f->soc);
     return 0;
 }
 
