@@ -125,7 +125,7 @@ int main(int argc, char **argv)
     R.cost = calloc(R.cap, sizeof *R.cost);
     if (!R.late || !R.cost)
         return 1;
-    socmon_sampler_opts o = {R.interval_ns, seconds * 1000000000ull, 1};
+    socmon_sampler_opts o = {R.interval_ns, seconds * 1000000000ull, 1, 0};
     socmon_sampler_stats s;
     printf("zynq realtime sampling: %zu counters every %llu us for %llu s, %s ...\n",
            socmon_set_size(set), (unsigned long long)interval_us, (unsigned long long)seconds,

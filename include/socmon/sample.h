@@ -16,7 +16,10 @@ SOCMON_BEGIN_DECLS
 
 enum {
     SOCMON_SAMPLE_MISSED = 1u << 0,  /* one or more intervals before this sample were missed */
-    SOCMON_SAMPLE_UNDEF = 1u << 1    /* the device flagged some values as undefined */
+    SOCMON_SAMPLE_UNDEF = 1u << 1,   /* the device flagged some values as undefined */
+    SOCMON_SAMPLE_SHORT = 1u << 2    /* the interval ending here is shorter than the sampling interval:
+                                      * the last of a duration that is not a whole number of
+                                      * intervals, or the workload ended inside it */
 };
 
 typedef struct socmon_sample {

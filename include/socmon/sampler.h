@@ -1,7 +1,12 @@
 /* The interval sampler: reads a set every interval and appends to a timeline.
  *
- * On a simulated target it advances the model by exactly one interval per
- * sample. With realtime pacing (always on hardware, optional on models) it
+ * On a simulated target it advances the model by one interval per sample.
+ * A run's length is exact whatever the interval: with a duration the last
+ * interval is what is left of it (min(interval, left)); without one the run
+ * ends where the workload ends, which a model reports by stopping its clock
+ * there (so the last interval ends at the workload's true end). Such a
+ * shorter last interval is marked SOCMON_SAMPLE_SHORT. Elapsed time is the
+ * target clock's difference, never a sum of requested steps. With realtime pacing (always on hardware, optional on models) it
  * sleeps to absolute deadlines on CLOCK_MONOTONIC, so lateness never
  * accumulates. On hardware, a wake-up later than one whole interval records
  * the sample as SOCMON_SAMPLE_MISSED with the count of intervals missed: never
@@ -30,6 +35,8 @@ typedef struct socmon_sampler_opts {
     uint64_t interval_ns;   /* > 0 */
     uint64_t duration_ns;   /* 0: until the workload is done */
     int realtime;           /* pace against the wall clock even on a model */
+    uint64_t max_intervals; /* 0: no limit; else stop after this many intervals (sampled or
+                             * missed); with a duration, whichever ends first */
 } socmon_sampler_opts;
 
 typedef struct socmon_sampler_stats {

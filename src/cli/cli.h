@@ -45,5 +45,9 @@ socmon_status cli_bind_metrics(const socmon_metricset *ms, const socmon_counter 
 
 /* The interval to sample at: the user's, else the target's default, else 1 ms. */
 uint64_t cli_interval(const socmon_target *t, uint64_t given_ns, int given);
+/* The interval stat samples at: -I if given; else, on a model, the longest no counter of set can
+ * wrap twice in (at most 1 s); on hardware or with --realtime the target's default, no longer
+ * than that bound. */
+uint64_t cli_stat_interval(const socmon_target *t, const socmon_set *set, const struct cli_opts *o);
 
 #endif

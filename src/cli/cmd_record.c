@@ -9,7 +9,8 @@
 #include "cli/program.h"
 
 #define RECORD_OPTS (OPT_TARGET | OPT_EVENTS | OPT_WORKLOAD | OPT_DURATION | OPT_INTERVAL | OPT_OUTPUT | \
-                     OPT_REALTIME | OPT_QUIET | OPT_EVERY | OPT_TRACE | OPT_METRICS | OPT_PROGRAM | OPT_MAX_CYCLES)
+                     OPT_REALTIME | OPT_QUIET | OPT_EVERY | OPT_TRACE | OPT_METRICS | OPT_PROGRAM | OPT_MAX_CYCLES | \
+                     OPT_INTERVAL_COUNT)
 #define LIVE_MAX 6
 #define LIVE_PICK_MAX 32
 
@@ -118,7 +119,7 @@ int cmd_record(int argc, char **argv)
             (ost = socmon_output_begin_intervals(co.out, &cols)) == SOCMON_OK)
             l.out = co.out;
     }
-    socmon_sampler_opts so = {o.interval_ns, o.duration_ns, o.realtime};
+    socmon_sampler_opts so = {o.interval_ns, o.duration_ns, o.realtime, o.interval_count};
     socmon_sampler_stats stats = {0};
     socmon_timeline *tl = socmon_recording_timeline(rec);
     st = socmon_sampler_run(cs.target, cs.set, &so, tl, on_sample, &l, &stats);

@@ -7,7 +7,8 @@
 #include "cli/program.h"
 
 #define STAT_OPTS (OPT_TARGET | OPT_EVENTS | OPT_WORKLOAD | OPT_FORMAT | OPT_ALL | OPT_DURATION | \
-                   OPT_INTERVAL | OPT_REALTIME | OPT_TRACE | OPT_OUTPUT | OPT_PROGRAM | OPT_MAX_CYCLES)
+                   OPT_INTERVAL | OPT_REALTIME | OPT_TRACE | OPT_OUTPUT | OPT_PROGRAM | OPT_MAX_CYCLES | \
+                   OPT_INTERVAL_COUNT)
 #define READ_OPTS (OPT_TARGET | OPT_EVENTS | OPT_WORKLOAD | OPT_FORMAT | OPT_ALL | OPT_DURATION | OPT_TRACE)
 
 static void stat_help(FILE *fp)
@@ -45,8 +46,8 @@ static socmon_status run(cli_session *cs, const cli_opts *o, uint64_t *acc, uint
     socmon_status st = socmon_target_start(cs->target, o->workload);
     if (st != SOCMON_OK)
         return st;
-    socmon_sampler_opts so = {cli_interval(cs->target, o->interval_ns, o->interval_set), o->duration_ns,
-                              o->realtime};
+    socmon_sampler_opts so = {cli_stat_interval(cs->target, cs->set, o), o->duration_ns, o->realtime,
+                              o->interval_count};
     uint64_t t0 = socmon_target_now_ns(cs->target);
     st = socmon_sampler_run(cs->target, cs->set, &so, NULL, acc ? accumulate : NULL, acc, NULL);
     *elapsed = socmon_target_now_ns(cs->target) - t0;

@@ -31,6 +31,8 @@ static const struct {
     {OPT_INTERVAL, {"interval", required_argument, 0, 'I'},
      "-I, --interval TIME   sampling interval (e.g. 200us, 50ms; bare numbers are ms; default: the\n"
      "                        target's, 1ms for most, 50ms for zynq)"},
+    {OPT_INTERVAL_COUNT, {"interval-count", required_argument, 0, 'N'},
+     "    --interval-count N  stop after N intervals of -I (with -d: whichever ends first)"},
     {OPT_OUTPUT, {"output", required_argument, 0, 'o'},
      "-o, --output FILE     record: the recording to write (default socmon.rec); stat: where the\n"
      "                        counts go instead of stdout (stderr when a program runs)"},
@@ -147,7 +149,7 @@ static int parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE
         if (!(table[i].bit & allowed))
             continue;
         lo[n++] = table[i].lo;
-        if (table[i].lo.val < 'A' || table[i].lo.val > 'z' || strchr("JRSETYB", table[i].lo.val))
+        if (table[i].lo.val < 'A' || table[i].lo.val > 'z' || strchr("JRSETYBN", table[i].lo.val))
             continue;
         so[sl++] = (char)table[i].lo.val;
         if (table[i].lo.has_arg)
@@ -194,6 +196,18 @@ static int parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE
             o->max_cycles_set = 1;
             break;
         }
+        case 'N': {
+            char *end;
+            errno = 0;
+            unsigned long long v = strtoull(optarg, &end, 10);
+            if (*end || end == optarg || optarg[0] == '-' || errno || v < 1) {
+                fprintf(stderr, "socmon %s: --interval-count takes a count of intervals >= 1, got '%s'\n",
+                        argv[0], optarg);
+                return 2;
+            }
+            o->interval_count = v;
+            break;
+        }
         case 'x':
             if (cli_parse_sep(optarg, &o->sep) != 0) {
                 fprintf(stderr, "socmon %s: -x takes one separator character, got '%s'\n", argv[0], optarg);
@@ -236,6 +250,10 @@ static int parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE
     }
     if (want_help)
         return show_help(help, argv[0], spec);
+    if (o->interval_count && !o->interval_set) {   /* as perf: the count is of -I's intervals */
+        fprintf(stderr, "socmon %s: --interval-count needs -I (the interval it counts)\n", argv[0]);
+        return 2;
+    }
     if (optind < argc) {
         fprintf(stderr, "socmon %s: unexpected argument '%s'\n", argv[0], argv[optind]);
         help(stderr);

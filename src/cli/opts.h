@@ -23,7 +23,8 @@ enum {
     OPT_METRICS = 1 << 14,  /* -M PATTERNS */
     OPT_PROGRAM = 1 << 15,  /* -- PROGRAM.elf (a target that runs a program: ibex) */
     OPT_MAX_CYCLES = 1 << 16, /* --max-cycles N */
-    OPT_BY_SYMBOL = 1 << 17 /* --by-symbol */
+    OPT_BY_SYMBOL = 1 << 17, /* --by-symbol */
+    OPT_INTERVAL_COUNT = 1 << 18 /* --interval-count N */
 };
 
 typedef struct cli_opts {
@@ -33,6 +34,7 @@ typedef struct cli_opts {
     int all, realtime, quiet, summary;
     uint64_t duration_ns, interval_ns;
     int interval_set;       /* -I given; otherwise the target's default applies */
+    uint64_t interval_count; /* --interval-count N: stop after N intervals (0: no limit) */
     unsigned every;
     const char *program;    /* the path after '--' */
     uint64_t max_cycles;

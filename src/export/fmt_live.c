@@ -65,6 +65,8 @@ static socmon_status live_row(socmon_output *o, const socmon_interval_row *row)
         socmon_sink_printf(s, "  MISSED %u interval%s", row->missed, row->missed == 1 ? "" : "s");
     if (row->flags & SOCMON_SAMPLE_UNDEF)
         socmon_sink_puts(s, "  UNDEFINED values");
+    if (row->flags & SOCMON_SAMPLE_SHORT)
+        socmon_sink_puts(s, "  (short interval)");
     return socmon_sink_putc(s, '\n');
 }
 

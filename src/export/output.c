@@ -254,4 +254,6 @@ void socmon_row_flags(const socmon_interval_row *row, char *buf, size_t len)
         snprintf(buf, len, "missed=%u", row->missed);
     if (row->flags & SOCMON_SAMPLE_UNDEF)
         strncat(buf, *buf ? " undef" : "undef", len - strlen(buf) - 1);
+    if (row->flags & SOCMON_SAMPLE_SHORT)
+        strncat(buf, *buf ? " short" : "short", len - strlen(buf) - 1);
 }

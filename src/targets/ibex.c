@@ -335,6 +335,9 @@ static socmon_status ibex_advance(socmon_model_target *mt, uint64_t ns, int *don
 {
     ibex_sim *s = mt->model;
     if (s->done) {
+        /* The program is over (its clock stopped where it ended); time goes
+         * on with the core halted, so a run given a duration lasts it. */
+        s->t_ns += ns;
         *done = 1;
         return SOCMON_OK;
     }

@@ -42,7 +42,8 @@ static socmon_status check_interval(const socmon_set *set, uint64_t interval_ns)
  * ceil(duration / interval) intervals, sampled or missed, and the interval
  * about to be sampled is one of them. Without this clamp a late wake-up near
  * the end counted intervals past the end of the run as missed. */
-static uint32_t missed_in_run(uint64_t late, const socmon_sampler_opts *opts, uint64_t elapsed)
+static uint32_t missed_in_run(uint64_t late, const socmon_sampler_opts *opts, uint64_t elapsed,
+                              uint64_t intervals)
 {
     uint64_t missed = late / opts->interval_ns;
     if (opts->duration_ns) {
@@ -51,6 +52,8 @@ static uint32_t missed_in_run(uint64_t late, const socmon_sampler_opts *opts, ui
         if (missed > intervals_left - 1)
             missed = intervals_left - 1;
     }
+    if (opts->max_intervals && missed > opts->max_intervals - intervals - 1)
+        missed = opts->max_intervals - intervals - 1;   /* intervals < max_intervals: the loop runs */
     return missed > UINT32_MAX ? UINT32_MAX : (uint32_t)missed;
 }
 
@@ -60,6 +63,36 @@ static socmon_status read_sample(socmon_set *set, uint64_t t_ns, socmon_sample *
 {
     socmon_status st = socmon_set_read(set, t_ns, s);
     return st == SOCMON_EUNDEF ? SOCMON_OK : st;
+}
+
+/* A model's clock from elapsed to goal (ns since the first sample). A model
+ * stops its clock where its workload ends, which may be inside the step:
+ * without a duration that ends the run there; with one the rest of the
+ * interval is still run, so samples stay on the interval grid. Elapsed time
+ * is always what the target's clock says, never the sum of the steps asked. */
+static socmon_status advance_model(socmon_target *t, uint64_t t_start, uint64_t goal, int until_goal,
+                                   uint64_t *elapsed, int *done)
+{
+    int stuck = 0;
+    while (*elapsed < goal) {
+        uint64_t before = *elapsed;
+        int d = 0;
+        socmon_status st = socmon_target_step(t, goal - *elapsed, &d);
+        if (st != SOCMON_OK)
+            return st;
+        *done |= d;
+        uint64_t now = socmon_target_now_ns(t);
+        *elapsed = now > t_start ? now - t_start : 0;
+        if (!until_goal)
+            break;
+        /* One step without progress is a workload that ended exactly where
+         * the step began; a second one is a clock that does not move. */
+        if (*elapsed <= before && ++stuck > 1)
+            return socmon_fail(SOCMON_EIO, "target '%s': its clock did not move when advanced %llu ns "
+                               "(stuck at %llu ns)", socmon_target_ops_of(t)->name,
+                               (unsigned long long)(goal - before), (unsigned long long)now);
+    }
+    return SOCMON_OK;
 }
 
 socmon_status socmon_sampler_run(socmon_target *t, socmon_set *set, const socmon_sampler_opts *opts,
@@ -79,7 +112,7 @@ socmon_status socmon_sampler_run(socmon_target *t, socmon_set *set, const socmon
     const socmon_target_ops *ops = socmon_target_ops_of(t);
     int hardware = socmon_target_is_hardware(t);
     int realtime = opts->realtime || hardware;
-    if (!realtime && opts->duration_ns == 0 && !ops->workloads)
+    if (!realtime && opts->duration_ns == 0 && opts->max_intervals == 0 && !ops->workloads)
         return socmon_fail(SOCMON_EINVAL, "target '%s' has no workload to finish: give a duration", ops->name);
 
     socmon_sample a, b;
@@ -96,23 +129,33 @@ socmon_status socmon_sampler_run(socmon_target *t, socmon_set *set, const socmon
     socmon_sample *prev = &a, *cur = &b;
     socmon_sampler_stats s = {0};
     double jitter_sum = 0;
-    uint64_t elapsed = 0, deadline = 0;
+    /* elapsed: the run so far. On a model, its clock since the first sample;
+     * on hardware, the deadlines passed (sampled or missed), so a late
+     * wake-up never shortens the intervals still to come. */
+    uint64_t elapsed = 0, intervals = 0, mono0 = 0;
+    uint64_t t_start = socmon_target_now_ns(t);
     int done = 0;
 
-    st = read_sample(set, socmon_target_now_ns(t), prev);
+    st = read_sample(set, t_start, prev);
     if (st == SOCMON_OK && tl)
         st = socmon_timeline_append(tl, prev);
     if (st == SOCMON_OK)
         s.samples++;
     if (realtime)
-        deadline = socmon_mono_ns() + opts->interval_ns;
+        mono0 = socmon_mono_ns();
 
     while (st == SOCMON_OK) {
         if (opts->duration_ns ? elapsed >= opts->duration_ns : done)
             break;
-        uint64_t step = opts->interval_ns;
+        if (opts->max_intervals && intervals >= opts->max_intervals)
+            break;
+        /* The last interval of a duration may be short: -d is the run's length whatever -I is. */
+        uint64_t left = opts->duration_ns ? opts->duration_ns - elapsed : UINT64_MAX;
+        uint64_t step = opts->interval_ns < left ? opts->interval_ns : left;
+        uint64_t from = elapsed;
         uint32_t missed = 0;
         if (realtime) {
+            uint64_t deadline = mono0 + elapsed + step;
             sleep_until(deadline);
             uint64_t now = socmon_mono_ns();
             uint64_t late = now > deadline ? now - deadline : 0;
@@ -124,18 +167,22 @@ socmon_status socmon_sampler_run(socmon_target *t, socmon_set *set, const socmon
              * it silently. A model's clock waited for us, so nothing was lost:
              * take the backlog of samples at their exact simulated instants. */
             if (late >= opts->interval_ns && hardware) {
-                missed = missed_in_run(late, opts, elapsed);
-                deadline += (uint64_t)missed * opts->interval_ns;
-                step += (uint64_t)missed * opts->interval_ns;
+                missed = missed_in_run(late, opts, elapsed, intervals);
+                uint64_t span = ((uint64_t)missed + 1) * opts->interval_ns;
+                step = span < left ? span : left;
             }
-            deadline += opts->interval_ns;
         }
-        int d = 0;
-        /* Already waited (realtime) or simulating: never sleep again here. */
-        if ((st = socmon_target_step(t, step, &d)) != SOCMON_OK)
+        if (hardware) {
+            /* Already waited: never sleep again here. */
+            int d = 0;
+            if ((st = socmon_target_step(t, step, &d)) != SOCMON_OK)
+                break;
+            done |= d;
+            elapsed += step;
+        } else if ((st = advance_model(t, t_start, elapsed + step, opts->duration_ns != 0, &elapsed,
+                                       &done)) != SOCMON_OK) {
             break;
-        done |= d;
-        elapsed += step;
+        }
         if ((st = read_sample(set, socmon_target_now_ns(t), cur)) != SOCMON_OK)
             break;
         if (missed) {
@@ -143,6 +190,11 @@ socmon_status socmon_sampler_run(socmon_target *t, socmon_set *set, const socmon
             cur->missed = missed;
             s.missed += missed;
         }
+        /* Its own length (the missed intervals before it aside) is less than
+         * a whole interval: the end of a duration or of the workload. */
+        if (elapsed - from - (uint64_t)missed * opts->interval_ns < opts->interval_ns)
+            cur->flags |= SOCMON_SAMPLE_SHORT;
+        intervals += 1 + (uint64_t)missed;
         if (tl && (st = socmon_timeline_append(tl, cur)) != SOCMON_OK)
             break;
         s.samples++;

@@ -6,6 +6,7 @@
  * starts and stops them when it ends (llk_perf API over the model bus), so
  * the banks' windows are the kernel's and metrics are not diluted by idle
  * time after it. The device reads OUT_L/OUT_H live while the banks run. */
+#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,6 +162,7 @@ static socmon_status tx_advance(socmon_model_target *mt, uint64_t ns, int *done)
     tx_state *t = mt->priv;
     socmon_tensix_core *core = mt->model;
     t->ns += ns;
+    uint64_t target_ns = t->ns;
     uint64_t target = (uint64_t)((double)t->ns * t->clock_hz / 1e9);
     uint64_t now = socmon_tensix_core_now(core);
     uint64_t cycles = target > now ? target - now : 0;
@@ -168,7 +170,13 @@ static socmon_status tx_advance(socmon_model_target *mt, uint64_t ns, int *done)
     if (t->armed && now + cycles >= t->kernel_end) {
         if ((st = socmon_tensix_core_advance(core, t->kernel_end - now, NULL)) != SOCMON_OK)
             return st;
-        cycles -= t->kernel_end - now;
+        /* The kernel ends inside this step: the clock stops at its end (the
+         * first whole ns at or after its last cycle), so the run is the
+         * kernel's own length whatever the step. */
+        cycles = 0;
+        t->ns = (uint64_t)ceill((long double)t->kernel_end * 1e9L / t->clock_hz);
+        if (t->ns > target_ns)
+            t->ns = target_ns;
         t->armed = 0;
         /* Each thread stops at the end of its kernel; the first stop freezes. */
         for (unsigned th = 0; th < 3; th++) {

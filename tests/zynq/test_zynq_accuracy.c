@@ -63,7 +63,7 @@ static void run(const char *spec, uint64_t interval_ns, expect *e, unsigned want
     assert_int_equal(socmon_target_start(t, "steady"), SOCMON_OK);
     assert_int_equal(socmon_set_new(socmon_target_device(t), NULL, &set), SOCMON_OK);
     assert_int_equal(zm_bind(&e->z, set), SOCMON_OK);
-    socmon_sampler_opts o = {interval_ns, 0, 0};
+    socmon_sampler_opts o = {interval_ns, 0, 0, 0};
     socmon_sampler_stats st;
     assert_int_equal(socmon_sampler_run(t, set, &o, NULL, check, e, &st), SOCMON_OK);
     assert_int_equal(e->intervals, want_intervals);

@@ -300,9 +300,19 @@ socmon_status socmon_esp_soc_advance(socmon_esp_soc *soc, uint64_t ns, int *done
     if (cyc >= 0x1p63L)
         return socmon_fail(SOCMON_ERANGE, "esp advance: ns %llu takes the model past 2^63 cycles",
                            (unsigned long long)ns);
+    /* A workload that ends inside this step stops the clock where it ended
+     * (the first whole ns at or after its last cycle), so the run's length and
+     * every rate over it are the workload's own, whatever the step. With
+     * nothing running, time simply passes. */
+    int running = soc->eng->script_running || !quiet(soc);
+    uint64_t start_ns = soc->ns;
     soc->ns += ns;
     uint64_t target = (uint64_t)cyc;
-    socmon_status st = run(soc, target, 0);
+    socmon_status st = run(soc, target, running);
+    if (running && soc->cycles < target) {
+        soc->ns = start_ns;
+        sync_ns(soc);
+    }
     if (done)
         *done = !soc->eng->script_running && quiet(soc);
     return st;

@@ -221,6 +221,11 @@ socmon_status socmon_zynq_soc_advance(socmon_zynq_soc *soc, uint64_t ns, int *do
         return socmon_fail(SOCMON_ERANGE, "zynq: advance of %llu ns runs past the model's 1e17 ns",
                            (unsigned long long)ns);
     uint64_t end = soc->now_ns + ns;
+    /* A workload of a set length that ends inside this step stops the clock
+     * at its end: the run lasts exactly duration_ns whatever the step. */
+    uint64_t wl_end = soc->start_ns + soc->duration_ns;
+    if (soc->started && soc->duration_ns && soc->now_ns < wl_end && end > wl_end)
+        end = wl_end;
     while (soc->now_ns < end) {
         uint64_t t = end;
         if (soc->started && soc->workload == WL_MIXED) {
