@@ -43,7 +43,7 @@ static void open_fake(const socmon_target_ops *ops, socmon_target **t, socmon_se
 
 static void test_simulated_counts(void **state)
 {
-    fake_cfg = (fake_target_cfg){2, {32, 32}, {3.0, 0.5}, {0, 0}, 0, 1, 0, 0};
+    fake_cfg = (fake_target_cfg){2, {32, 32}, {3.0, 0.5}, {0, 0}, 0, 1, 0, 0, 0, 0};
     socmon_target *t;
     socmon_set *set;
     open_fake(&fake_target_ops, &t, &set);
@@ -74,7 +74,7 @@ static void test_narrow_counter_wraps_every_interval(void **state)
 {
     /* 8 bits at 2 events/us wraps every 128 us; sampling every 100 us sees
      * each wrap once, so the summed deltas are exact. */
-    fake_cfg = (fake_target_cfg){1, {8}, {2.0}, {2e6}, 0, 1, 0, 0};
+    fake_cfg = (fake_target_cfg){1, {8}, {2.0}, {2e6}, 0, 1, 0, 0, 0, 0};
     socmon_target *t;
     socmon_set *set;
     open_fake(&fake_target_ops, &t, &set);
@@ -94,7 +94,7 @@ static void test_narrow_counter_wraps_every_interval(void **state)
 
 static void test_runs_until_workload_done(void **state)
 {
-    fake_cfg = (fake_target_cfg){1, {32}, {1.0}, {0}, 550000, 1, 0, 0};
+    fake_cfg = (fake_target_cfg){1, {32}, {1.0}, {0}, 550000, 1, 0, 0, 0, 0};
     socmon_target *t;
     socmon_set *set;
     open_fake(&fake_target_ops, &t, &set);
@@ -116,7 +116,7 @@ static void test_runs_until_workload_done(void **state)
 
 static void test_callback_error_stops(void **state)
 {
-    fake_cfg = (fake_target_cfg){1, {32}, {1.0}, {0}, 0, 1, 0, 0};
+    fake_cfg = (fake_target_cfg){1, {32}, {1.0}, {0}, 0, 1, 0, 0, 0, 0};
     socmon_target *t;
     socmon_set *set;
     open_fake(&fake_target_ops, &t, &set);
@@ -136,7 +136,7 @@ static int always_hardware(void *priv)
 
 static void test_hardware_instance_of_a_model_target_is_paced(void **state)
 {
-    fake_cfg = (fake_target_cfg){1, {64}, {1.0}, {0}, 0, 1, 0, 0};
+    fake_cfg = (fake_target_cfg){1, {64}, {1.0}, {0}, 0, 1, 0, 0, 0, 0};
     socmon_target *t;
     socmon_set *set;
     open_fake(&fake_target_ops, &t, &set);
@@ -169,7 +169,7 @@ static void test_hardware_instance_of_a_model_target_is_paced(void **state)
 
 static void test_realtime_marks_missed_intervals(void **state)
 {
-    fake_cfg = (fake_target_cfg){1, {64}, {1.0}, {0}, 0, 0, 0, 0};
+    fake_cfg = (fake_target_cfg){1, {64}, {1.0}, {0}, 0, 0, 0, 0, 0, 0};
     socmon_target *t;
     socmon_set *set;
     open_fake(&fake_rt_target_ops, &t, &set);
@@ -226,7 +226,7 @@ static socmon_status note_missed(void *user, const socmon_sample *prev, const so
 
 static void run_with_stall(unsigned stall_on, uint64_t duration_ns, stall_run *r)
 {
-    fake_cfg = (fake_target_cfg){1, {64}, {1.0}, {0}, 0, 0, 0, 0};
+    fake_cfg = (fake_target_cfg){1, {64}, {1.0}, {0}, 0, 0, 0, 0, 0, 0};
     fake_cfg.stall_on = stall_on;
     fake_cfg.stall_ns = 20000000;
     memset(r, 0, sizeof *r);
@@ -276,6 +276,142 @@ static void test_missed_intervals_clamped_to_the_run(void **state)
         assert_int_equal(r.st.missed, 3);
 }
 
+/* -d is the run's length whatever the interval: 10 ms at 3 ms is 3, 6, 9 and 10 ms,
+ * the last interval 1 ms long and marked short. */
+static void test_duration_exact_short_last_interval(void **state)
+{
+    fake_cfg = (fake_target_cfg){.n = 1, .width = {32}, .rate_per_us = {1.0}, .simulated = 1};
+    socmon_target *t;
+    socmon_set *set;
+    socmon_timeline *tl;
+    open_fake(&fake_target_ops, &t, &set);
+    assert_int_equal(socmon_timeline_new(1, &tl), SOCMON_OK);
+    socmon_sampler_opts o = {.interval_ns = 3000000, .duration_ns = 10000000};
+    socmon_sampler_stats st;
+    acc a = {0};
+    assert_int_equal(socmon_sampler_run(t, set, &o, tl, on_sample, &a, &st), SOCMON_OK);
+    assert_int_equal(st.samples, 5);
+    assert_int_equal(a.sum[0], 10000);
+    assert_int_equal(socmon_target_now_ns(t), 10000000);
+    socmon_sample s;
+    assert_int_equal(socmon_sample_alloc(set, &s), SOCMON_OK);
+    static const uint64_t at[] = {0, 3000000, 6000000, 9000000, 10000000};
+    for (size_t i = 0; i < 5; i++) {
+        assert_int_equal(socmon_timeline_get(tl, i, &s), SOCMON_OK);
+        assert_int_equal(s.t_ns, at[i]);
+        assert_int_equal(!!(s.flags & SOCMON_SAMPLE_SHORT), i == 4);
+    }
+    /* A duration that is a whole number of intervals has no short one. */
+    socmon_timeline_free(tl);
+    assert_int_equal(socmon_timeline_new(1, &tl), SOCMON_OK);
+    o.duration_ns = 9000000;
+    assert_int_equal(socmon_sampler_run(t, set, &o, tl, NULL, NULL, &st), SOCMON_OK);
+    assert_int_equal(st.samples, 4);
+    for (size_t i = 0; i < 4; i++) {
+        assert_int_equal(socmon_timeline_get(tl, i, &s), SOCMON_OK);
+        assert_false(s.flags & SOCMON_SAMPLE_SHORT);
+    }
+    socmon_sample_free(&s);
+    socmon_timeline_free(tl);
+    socmon_set_free(set);
+    socmon_target_close(t);
+}
+
+/* A model that stops its clock where its workload ends: the run ends there (550 us), not at
+ * the next interval boundary, and that last interval is marked short; with a duration the
+ * run goes on to it on the same interval grid. */
+static void test_stops_where_the_workload_ends(void **state)
+{
+    fake_cfg = (fake_target_cfg){.n = 1, .width = {32}, .rate_per_us = {1.0}, .end_ns = 550000,
+                                 .simulated = 1, .stop_at_end = 1};
+    socmon_target *t;
+    socmon_set *set;
+    socmon_timeline *tl;
+    open_fake(&fake_target_ops, &t, &set);
+    assert_int_equal(socmon_timeline_new(1, &tl), SOCMON_OK);
+    socmon_sampler_opts o = {.interval_ns = 100000};
+    socmon_sampler_stats st;
+    acc a = {0};
+    assert_int_equal(socmon_sampler_run(t, set, &o, tl, on_sample, &a, &st), SOCMON_OK);
+    assert_int_equal(st.samples, 7);   /* 0, 100, ..., 500 and 550 us */
+    assert_int_equal(a.sum[0], 550);
+    assert_int_equal(socmon_target_now_ns(t), 550000);
+    socmon_sample s;
+    assert_int_equal(socmon_sample_alloc(set, &s), SOCMON_OK);
+    for (size_t i = 0; i < 7; i++) {
+        assert_int_equal(socmon_timeline_get(tl, i, &s), SOCMON_OK);
+        assert_int_equal(s.t_ns, i < 6 ? i * 100000 : 550000);
+        assert_int_equal(!!(s.flags & SOCMON_SAMPLE_SHORT), i == 6);
+    }
+    socmon_sample_free(&s);
+    socmon_timeline_free(tl);
+    socmon_set_free(set);
+    socmon_target_close(t);
+
+    /* With a duration: the interval the workload ended in still ends at 600 us. */
+    open_fake(&fake_target_ops, &t, &set);
+    assert_int_equal(socmon_timeline_new(1, &tl), SOCMON_OK);
+    o.duration_ns = 1000000;
+    assert_int_equal(socmon_sampler_run(t, set, &o, tl, NULL, NULL, &st), SOCMON_OK);
+    assert_int_equal(st.samples, 11);
+    assert_int_equal(socmon_target_now_ns(t), 1000000);
+    assert_int_equal(socmon_sample_alloc(set, &s), SOCMON_OK);
+    for (size_t i = 0; i < 11; i++) {
+        assert_int_equal(socmon_timeline_get(tl, i, &s), SOCMON_OK);
+        assert_int_equal(s.t_ns, i * 100000);
+        assert_false(s.flags & SOCMON_SAMPLE_SHORT);
+    }
+    socmon_sample_free(&s);
+    socmon_timeline_free(tl);
+    socmon_set_free(set);
+    socmon_target_close(t);
+}
+
+/* max_intervals stops after N intervals; with a duration, whichever ends first. */
+static void test_max_intervals(void **state)
+{
+    fake_cfg = (fake_target_cfg){.n = 1, .width = {32}, .rate_per_us = {1.0}, .end_ns = 550000,
+                                 .simulated = 1, .stop_at_end = 1};
+    socmon_target *t;
+    socmon_set *set;
+    open_fake(&fake_target_ops, &t, &set);
+    socmon_sampler_opts o = {.interval_ns = 100000, .max_intervals = 3};
+    socmon_sampler_stats st;
+    acc a = {0};
+    assert_int_equal(socmon_sampler_run(t, set, &o, NULL, on_sample, &a, &st), SOCMON_OK);
+    assert_int_equal(st.samples, 4);
+    assert_int_equal(a.sum[0], 300);
+    /* 2.5 intervals of duration left before 3 more intervals: the duration ends it */
+    memset(&a, 0, sizeof a);
+    o.duration_ns = 250000;
+    assert_int_equal(socmon_sampler_run(t, set, &o, NULL, on_sample, &a, &st), SOCMON_OK);
+    assert_int_equal(st.samples, 4);
+    assert_int_equal(a.sum[0], 250);
+    /* the count first */
+    memset(&a, 0, sizeof a);
+    o.duration_ns = 10000000;
+    o.max_intervals = 2;
+    assert_int_equal(socmon_sampler_run(t, set, &o, NULL, on_sample, &a, &st), SOCMON_OK);
+    assert_int_equal(st.samples, 3);
+    assert_int_equal(a.sum[0], 200);
+    socmon_set_free(set);
+    socmon_target_close(t);
+}
+
+/* A target whose clock does not move when advanced would make a duration never end: an error. */
+static void test_stuck_clock_is_an_error(void **state)
+{
+    fake_cfg = (fake_target_cfg){.n = 1, .width = {32}, .rate_per_us = {1.0}, .simulated = 1, .stuck = 1};
+    socmon_target *t;
+    socmon_set *set;
+    open_fake(&fake_target_ops, &t, &set);
+    socmon_sampler_opts o = {.interval_ns = 100000, .duration_ns = 1000000};
+    assert_int_equal(socmon_sampler_run(t, set, &o, NULL, NULL, NULL, NULL), SOCMON_EIO);
+    assert_non_null(strstr(socmon_errmsg(), "target 'fake': its clock did not move when advanced 100000 ns"));
+    socmon_set_free(set);
+    socmon_target_close(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -286,6 +422,10 @@ int main(void)
         cmocka_unit_test(test_hardware_instance_of_a_model_target_is_paced),
         cmocka_unit_test(test_realtime_marks_missed_intervals),
         cmocka_unit_test(test_missed_intervals_clamped_to_the_run),
+        cmocka_unit_test(test_duration_exact_short_last_interval),
+        cmocka_unit_test(test_stops_where_the_workload_ends),
+        cmocka_unit_test(test_max_intervals),
+        cmocka_unit_test(test_stuck_clock_is_an_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

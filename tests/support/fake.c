@@ -100,7 +100,11 @@ static socmon_status ft_advance(void *priv, uint64_t ns, int *done)
         nanosleep(&ts, NULL);
         fake_stalls++;
     }
-    if (t->cfg.simulated) {
+    if (t->cfg.simulated && t->cfg.stuck) {
+        /* the clock stays where it is */
+    } else if (t->cfg.simulated) {
+        if (t->cfg.stop_at_end && t->now_ns < t->cfg.end_ns && t->now_ns + ns > t->cfg.end_ns)
+            ns = t->cfg.end_ns - t->now_ns;
         grow(t, ns);
     } else {
         uint64_t now = mono() - t->t0_mono;

@@ -30,6 +30,8 @@ typedef struct fake_target_cfg {
     int simulated;
     unsigned stall_on;    /* 1-based advance call that first sleeps stall_ns of wall time */
     uint64_t stall_ns;
+    int stop_at_end;      /* simulated: a step crossing end_ns stops the clock there (as the models do) */
+    int stuck;            /* simulated: advance never moves the clock (a broken target) */
 } fake_target_cfg;
 
 extern fake_target_cfg fake_cfg;          /* read by the open callback */
