@@ -30,7 +30,7 @@ static const struct {
      "                        the workload finishes"},
     {OPT_INTERVAL, {"interval", required_argument, 0, 'I'},
      "-I, --interval TIME   sampling interval (e.g. 200us, 50ms; bare numbers are ms; default: the\n"
-     "                        target's, 1ms for most, 50ms for zynq)"},
+     "                        target's, 1ms for most, 50ms for zynq; stat: the longest wrap-safe step)"},
     {OPT_INTERVAL_COUNT, {"interval-count", required_argument, 0, 'N'},
      "    --interval-count N  stop after N intervals of -I (with -d: whichever ends first)"},
     {OPT_OUTPUT, {"output", required_argument, 0, 'o'},
