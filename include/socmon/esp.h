@@ -180,7 +180,9 @@ const char *const *socmon_esp_workloads(void);
  * as socmon_esp_soc_advance moves time. */
 socmon_status socmon_esp_soc_start(socmon_esp_soc *soc, const char *workload);
 /* Runs the model for ns of simulated time; *done (may be NULL) = 1 when the
- * workload finished. */
+ * workload finished. A workload that finishes inside the step stops the clock
+ * there (the first whole ns at or after its last cycle), so
+ * socmon_esp_soc_now_ns is its end; with no workload running the full ns pass. */
 socmon_status socmon_esp_soc_advance(socmon_esp_soc *soc, uint64_t ns, int *done);
 /* Simulated time and tile-clock cycles since reset. */
 uint64_t socmon_esp_soc_now_ns(const socmon_esp_soc *soc);

@@ -147,7 +147,10 @@ const socmon_target_ops *socmon_target_ops_of(const socmon_target *t);
 const char *socmon_target_spec(const socmon_target *t);
 socmon_device *socmon_target_device(const socmon_target *t);
 socmon_status socmon_target_start(socmon_target *t, const char *workload);
-/* Lets ns of target time pass: simulates them on a model, sleeps on hardware. */
+/* Lets ns of target time pass: simulates them on a model, sleeps on hardware.
+ * A model whose workload ends inside the step stops its clock there and sets
+ * *done, so socmon_target_now_ns is the workload's end; later calls let time
+ * pass with the workload over. */
 socmon_status socmon_target_advance(socmon_target *t, uint64_t ns, int *done);
 uint64_t socmon_target_now_ns(const socmon_target *t);
 /* 1 if time on this target is real (hardware): sampling sleeps to deadlines. */

@@ -99,7 +99,8 @@ const char *const *socmon_zynq_workloads(void);
 socmon_status socmon_zynq_soc_start(socmon_zynq_soc *soc, const char *workload,
                                     uint64_t duration_ns);
 /* Runs the model ns nanoseconds of simulated time; *done (may be NULL) says
- * whether the workload has finished. SOCMON_ERANGE past 1e17 ns. */
+ * whether the workload has finished. A workload's duration_ns that ends
+ * inside the step stops the clock at its end. SOCMON_ERANGE past 1e17 ns. */
 socmon_status socmon_zynq_soc_advance(socmon_zynq_soc *soc, uint64_t ns, int *done);
 uint64_t socmon_zynq_soc_now_ns(const socmon_zynq_soc *soc);
 
