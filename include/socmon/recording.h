@@ -53,5 +53,63 @@ const double *socmon_recording_param_values(const socmon_recording *rec);
  * recording (socmon_sampler_run(..., socmon_recording_timeline(rec), ...)). */
 socmon_timeline *socmon_recording_timeline(socmon_recording *rec);
 
+/* ---- streaming recordings (format v2, docs/recording-format.md) ----
+ *
+ * A writer puts a recording on a file descriptor as the run goes: a header
+ * (schema, target, device parameters, units, interval, start time), then
+ * self-checking compressed blocks of samples, then an end record. Memory stays
+ * bounded by one block however long the run. A process killed at any point
+ * leaves a file that socmon_recording_load reads up to its last whole block;
+ * socmon_recording_loss tells what could not be read. */
+typedef struct socmon_recwriter socmon_recwriter;
+
+typedef struct socmon_recwriter_opts {
+    uint32_t block_samples;  /* a block is written when it holds this many samples; 0: the default (4096) */
+    uint32_t block_bytes;    /* ... or this many bytes of unencoded values; 0: the default (4 MiB) */
+    int level;               /* zstd level, 1..19; 0: the default */
+    uint64_t flush_ns;       /* the caller's flush period, kept in the header so a reader of a
+                              * killed recording can say how much it may have lost; 0: unknown */
+} socmon_recwriter_opts;
+
+/* Writes the header to fd (opened for writing by the caller, who also closes
+ * it, after socmon_recwriter_close). The schema is the set's counters and the
+ * device's parameters, as socmon_recording_new takes them. opts may be NULL. */
+socmon_status socmon_recwriter_open(int fd, const socmon_set *set, const char *target, uint64_t interval_ns,
+                                    const socmon_recwriter_opts *opts, socmon_recwriter **out);
+/* Adds one sample (s->n must equal the set's size); writes a block when one is full. */
+socmon_status socmon_recwriter_append(socmon_recwriter *w, const socmon_sample *s);
+/* Writes the samples not yet written as one block (nothing if there are none)
+ * and asks the kernel to keep them (fdatasync). Call it every flush period. */
+socmon_status socmon_recwriter_flush(socmon_recwriter *w);
+/* Flushes, writes the end record and frees w (also when it fails: the file
+ * then holds every block written before the failure). NULL is a no-op. */
+socmon_status socmon_recwriter_close(socmon_recwriter *w);
+
+typedef struct socmon_recwriter_stats {
+    uint64_t samples;        /* appended */
+    uint64_t samples_written;/* in blocks already written */
+    uint64_t blocks;         /* written */
+    uint64_t bytes;          /* written to fd, header included */
+} socmon_recwriter_stats;
+void socmon_recwriter_get_stats(const socmon_recwriter *w, socmon_recwriter_stats *out);
+
+/* What a loaded recording is made of, and what of it could not be read. A v2
+ * file cut short (a killed recorder, a full disk) or with damaged blocks loads
+ * with SOCMON_OK up to its last good block; only a damaged header is an error. */
+typedef struct socmon_recording_info {
+    unsigned version;        /* file format: 1 or 2 */
+    uint64_t file_bytes;     /* the whole file */
+    uint64_t blocks;         /* v2: blocks read; v1: chunks */
+    int complete;            /* the file ended with its end record and nothing was lost */
+    uint64_t blocks_lost;    /* damaged blocks skipped */
+    uint64_t bytes_lost;     /* bytes not read: damaged blocks and a cut-off tail */
+    uint64_t samples_lost;   /* samples known to be missing (0 if unknown, see samples_lost_known) */
+    int samples_lost_known;  /* 0: the tail is missing and its size is unknown (no end record) */
+    uint64_t ns_lost;        /* time the missing samples spanned, where known */
+    uint64_t flush_ns;       /* the writer's flush period: the most a killed recorder lost */
+    char what[256];          /* one line naming what was wrong and where, "" if complete */
+} socmon_recording_info;
+void socmon_recording_get_info(const socmon_recording *rec, socmon_recording_info *out);
+
 SOCMON_END_DECLS
 #endif
