@@ -3,7 +3,7 @@
 # already present are skipped, so a second run costs one dpkg query.
 set -eu
 
-PKGS="build-essential cmake pkg-config libcmocka-dev libjansson-dev zlib1g-dev clang libclang-rt-14-dev python3"
+PKGS="build-essential cmake pkg-config libcmocka-dev libjansson-dev zlib1g-dev libzstd-dev clang libclang-rt-14-dev python3"
 # Ibex model (issue 10): libelf for ELF loading; the RISC-V cross compiler builds
 # the RV32 test programs of tests/ibex/programs.
 PKGS="$PKGS libelf-dev gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf"

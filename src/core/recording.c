@@ -1,8 +1,11 @@
 /* Recordings: the schema and timeline of one `socmon record` run, and the
  * file that holds them (layout in docs/recording-format.md).
  *
- * The writer streams to path.tmp and renames it over path only when every
- * byte is on disk, so a crash never leaves a half file under the real name.
+ * This file holds what both versions share (building, the schema rules, the
+ * schema's bytes) and version 1: its in-memory writer (socmon_recording_serialize,
+ * kept for tests and the fuzzer) and its reader. Version 2, the streaming
+ * format socmon_recording_save and `socmon record` write, lives in
+ * recording_codec.c, recording_write.c and recording_read2.c.
  * The reader trusts nothing: every length is checked against the bytes that
  * remain before anything is allocated, every field against its range, every
  * chunk is decoded in full, and a CRC-32 covers the whole file. */
@@ -13,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -83,6 +87,11 @@ socmon_status socmon_recording_new(const socmon_set *set, const char *target,
     if (!rec)
         return socmon_fail(SOCMON_ENOMEM, "recording_new: out of memory");
     rec->interval_ns = interval_ns;
+    struct timespec now;
+    if (clock_gettime(CLOCK_REALTIME, &now) == 0)
+        rec->start_wall_ns = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+    rec->info.complete = 1;
+    rec->info.samples_lost_known = 1;
     rec->target = dup_or_empty(target);
     rec->device = dup_or_empty(dev ? socmon_device_name(dev) : NULL);
     rec->counters = calloc(n + 1, sizeof *rec->counters);
@@ -191,7 +200,7 @@ static long dup_param(const socmon_recording *rec)
 }
 
 /* The writer refuses what the reader would refuse, so every saved file loads. */
-static socmon_status check_for_save(const socmon_recording *rec)
+socmon_status socmon_rec_check(const socmon_recording *rec)
 {
     const char *why;
     if (!rec->tl)
@@ -252,45 +261,22 @@ static socmon_status check_for_save(const socmon_recording *rec)
 
 /* ---- writing ---- */
 
-/* Bytes go to a buffer that is flushed to f when it fills, or, with no f,
- * grows to hold the whole file. The CRC follows every byte. */
+/* Bytes go to a buffer that grows to hold the whole file (v1) or the
+ * schema (v2's header). The CRC follows every byte. */
 typedef struct writer {
-    FILE *f;
     uint8_t *buf;
     size_t len, cap;
     uint32_t crc;
-    int failed;  /* 1: out of memory, 2: write error (errno kept in err) */
-    int err;
+    int failed;  /* out of memory */
 } writer;
-
-#define FLUSH_AT (1u << 16)
-
-static void w_flush(writer *w)
-{
-    if (!w->f || w->failed || w->len == 0)
-        return;
-    if (fwrite(w->buf, 1, w->len, w->f) != w->len) {
-        w->failed = 2;
-        w->err = errno;
-    }
-    w->len = 0;
-}
 
 static void w_bytes(writer *w, const void *p, size_t n)
 {
     if (w->failed)
         return;
     w->crc = socmon_crc32(w->crc, p, n);
-    if (w->f && n >= FLUSH_AT) {
-        w_flush(w);
-        if (!w->failed && fwrite(p, 1, n, w->f) != n) {
-            w->failed = 2;
-            w->err = errno;
-        }
-        return;
-    }
     if (w->cap - w->len < n) {
-        size_t cap = w->cap ? w->cap : FLUSH_AT;
+        size_t cap = w->cap ? w->cap : 4096;
         while (cap - w->len < n) {
             if (cap > SIZE_MAX / 2) {
                 w->failed = 1;
@@ -308,8 +294,6 @@ static void w_bytes(writer *w, const void *p, size_t n)
     }
     memcpy(w->buf + w->len, p, n);
     w->len += n;
-    if (w->f && w->len >= FLUSH_AT)
-        w_flush(w);
 }
 
 static void w_u8(writer *w, uint8_t v)
@@ -347,12 +331,8 @@ static void w_str(writer *w, const char *s)
     w_bytes(w, s, n);
 }
 
-static void write_all(writer *w, const socmon_recording *rec)
+static void write_schema(writer *w, const socmon_recording *rec)
 {
-    const socmon_timeline *tl = rec->tl;
-    w_bytes(w, SOCMON_REC_MAGIC, 8);
-    w_u32(w, SOCMON_REC_VERSION);
-    w_u32(w, 0);
     w_str(w, rec->target);
     w_str(w, rec->device);
     w_u64(w, rec->interval_ns);
@@ -373,6 +353,28 @@ static void write_all(writer *w, const socmon_recording *rec)
         w_str(w, rec->param_names[i]);
         w_f64(w, rec->param_values[i]);
     }
+}
+
+socmon_status socmon_rec_schema_bytes(const socmon_recording *rec, uint8_t **buf, size_t *len)
+{
+    writer w = {0};
+    write_schema(&w, rec);
+    if (w.failed) {
+        free(w.buf);
+        return socmon_fail(SOCMON_ENOMEM, "recording: out of memory for the schema");
+    }
+    *buf = w.buf;
+    *len = w.len;
+    return SOCMON_OK;
+}
+
+static void write_all(writer *w, const socmon_recording *rec)
+{
+    const socmon_timeline *tl = rec->tl;
+    w_bytes(w, SOCMON_REC_MAGIC, 8);
+    w_u32(w, SOCMON_REC_VERSION);
+    w_u32(w, 0);
+    write_schema(w, rec);
     w_u32(w, (uint32_t)socmon_timeline_chunk_samples(tl));
     w_u64(w, socmon_timeline_len(tl));
     size_t nch = socmon_timeline_nchunks(tl);
@@ -394,7 +396,7 @@ socmon_status socmon_recording_serialize(const socmon_recording *rec, uint8_t **
 {
     if (!rec || !buf || !len)
         return socmon_fail(SOCMON_EINVAL, "recording_serialize: NULL argument");
-    socmon_status st = check_for_save(rec);
+    socmon_status st = socmon_rec_check(rec);
     if (st != SOCMON_OK)
         return st;
     writer w = {0};
@@ -408,70 +410,12 @@ socmon_status socmon_recording_serialize(const socmon_recording *rec, uint8_t **
     return SOCMON_OK;
 }
 
-socmon_status socmon_recording_save(const socmon_recording *rec, const char *path)
-{
-    if (!rec || !path || !*path)
-        return socmon_fail(SOCMON_EINVAL, "recording_save: %s is NULL or empty",
-                           rec ? "path" : "recording");
-    socmon_status st = check_for_save(rec);
-    if (st != SOCMON_OK)
-        return st;
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 5);
-    if (!tmp)
-        return socmon_fail(SOCMON_ENOMEM, "recording_save: out of memory");
-    memcpy(tmp, path, plen);
-    memcpy(tmp + plen, ".tmp", 5);
-
-    writer w = {0};
-    w.f = fopen(tmp, "wb");
-    if (!w.f) {
-        int e = errno;
-        st = socmon_fail(e == EACCES ? SOCMON_EPERM : SOCMON_EIO, "recording_save: cannot "
-                                                                  "create %s: %s",
-                         tmp, strerror(e));
-        free(tmp);
-        return st;
-    }
-    write_all(&w, rec);
-    w_flush(&w);
-    if (!w.failed && fflush(w.f) != 0) {
-        w.failed = 2;
-        w.err = errno;
-    }
-    /* The data must be on disk before the rename makes it the real file. */
-    if (!w.failed && fsync(fileno(w.f)) != 0) {
-        w.failed = 2;
-        w.err = errno;
-    }
-    if (fclose(w.f) != 0 && !w.failed) {
-        w.failed = 2;
-        w.err = errno;
-    }
-    free(w.buf);
-    if (!w.failed && rename(tmp, path) != 0) {
-        w.failed = 2;
-        w.err = errno;
-    }
-    if (w.failed) {
-        unlink(tmp);
-        st = w.failed == 1 ? socmon_fail(SOCMON_ENOMEM, "recording_save: out of memory writing %s", path)
-                           : socmon_fail(SOCMON_EIO, "recording_save: writing %s: %s", path,
-                                         strerror(w.err));
-    }
-    free(tmp);
-    return st;
-}
-
 /* ---- reading ---- */
 
-typedef struct reader {
-    const uint8_t *p;
-    size_t len, pos;
-} reader;
+typedef socmon_rec_reader reader;
 
-static socmon_status bad(size_t off, const char *fmt, ...) SOCMON_PRINTF(2, 3);
-static socmon_status bad(size_t off, const char *fmt, ...)
+#define bad socmon_rec_bad
+socmon_status socmon_rec_bad(size_t off, const char *fmt, ...)
 {
     char msg[400];
     va_list ap;
@@ -566,7 +510,7 @@ static socmon_status r_str(reader *r, const char *what, char **out)
 #define MIN_PARAM_BYTES (4 + 8)
 #define MIN_CHUNK_BYTES (4 + 8 + 1)
 
-static socmon_status parse_schema(reader *r, socmon_recording *rec)
+socmon_status socmon_rec_parse_schema(reader *r, socmon_recording *rec)
 {
     char what[64];
     socmon_status st;
@@ -727,9 +671,10 @@ socmon_status socmon_recording_parse(const void *buf, size_t len, socmon_recordi
     uint32_t version, reserved;
     if ((st = r_u32(&r, "version", &version)))
         return st;
+    if (version == 2)
+        return socmon_rec2_parse(buf, len, out);
     if (version != SOCMON_REC_VERSION)
-        return bad(8, "format version %u not supported (this build reads version %u)", version,
-                   SOCMON_REC_VERSION);
+        return bad(8, "format version %u not supported (this build reads versions 1 and 2)", version);
     if ((st = r_u32(&r, "reserved field", &reserved)))
         return st;
     if (reserved != 0)
@@ -738,7 +683,7 @@ socmon_status socmon_recording_parse(const void *buf, size_t len, socmon_recordi
     socmon_recording *rec = calloc(1, sizeof *rec);
     if (!rec)
         return socmon_fail(SOCMON_ENOMEM, "recording: out of memory");
-    if ((st = parse_schema(&r, rec)) || (st = parse_timeline(&r, rec)))
+    if ((st = socmon_rec_parse_schema(&r, rec)) || (st = parse_timeline(&r, rec)))
         goto fail;
     size_t at = r.pos;
     if ((st = need(&r, 8, "the end marker")))
@@ -760,11 +705,27 @@ socmon_status socmon_recording_parse(const void *buf, size_t len, socmon_recordi
         st = bad(r.pos, "%zu trailing bytes after the checksum", r.len - r.pos);
         goto fail;
     }
+    rec->info.version = 1;
+    rec->info.file_bytes = len;
+    rec->info.blocks = socmon_timeline_nchunks(rec->tl);
+    rec->info.complete = 1;
+    rec->info.samples_lost_known = 1;
     *out = rec;
     return SOCMON_OK;
 fail:
     socmon_recording_free(rec);
     return st;
+}
+
+void socmon_recording_get_info(const socmon_recording *rec, socmon_recording_info *out)
+{
+    if (!out)
+        return;
+    if (!rec) {
+        memset(out, 0, sizeof *out);
+        return;
+    }
+    *out = rec->info;
 }
 
 socmon_status socmon_recording_load(const char *path, socmon_recording **out)

@@ -19,11 +19,13 @@ struct socmon_recording {
     char **param_names;
     double *param_values;
     socmon_timeline *tl;       /* owned */
+    uint64_t start_wall_ns;    /* wall clock at the start, ns since 1970 (v2 files; 0: unknown) */
+    socmon_recording_info info;/* how the file it was loaded from read (version 0: not loaded) */
 };
 
 #define SOCMON_REC_MAGIC "SOCMONRC"   /* 8 bytes at offset 0 */
 #define SOCMON_REC_END "SOCMEND!"     /* 8 bytes before the final CRC-32 */
-#define SOCMON_REC_VERSION 1u
+#define SOCMON_REC_VERSION 1u         /* what socmon_recording_serialize writes */
 #define SOCMON_REC_MAX_STRING 4096u   /* bytes in any one string */
 #define SOCMON_REC_MAX_PARAMS 65536u
 
@@ -31,6 +33,35 @@ struct socmon_recording {
  * buffer that socmon_recording_parse accepts serialises back to itself. */
 socmon_status socmon_recording_serialize(const socmon_recording *rec, uint8_t **buf,
                                          size_t *len);
+
+/* ---- shared by the v1 code (recording.c) and v2's (recording_v2*.c) ---- */
+
+/* The writer's and reader's rules for a schema: what check_for_save refuses,
+ * the reader refuses. */
+socmon_status socmon_rec_check(const socmon_recording *rec);
+/* The schema in v1's byte order (target, device, interval_ns, counters,
+ * params), appended to a malloc'd buffer. */
+socmon_status socmon_rec_schema_bytes(const socmon_recording *rec, uint8_t **buf, size_t *len);
+
+/* A bounds-checked cursor over untrusted bytes. */
+typedef struct socmon_rec_reader {
+    const uint8_t *p;
+    size_t len, pos;
+} socmon_rec_reader;
+/* Reads the schema written by socmon_rec_schema_bytes into rec (counters,
+ * params, target, device, interval). Failures are SOCMON_EPARSE naming the
+ * offset (r->p[0] is offset 0 of the file). */
+socmon_status socmon_rec_parse_schema(socmon_rec_reader *r, socmon_recording *rec);
+/* SOCMON_EPARSE "recording: offset N: ..." */
+socmon_status socmon_rec_bad(size_t off, const char *fmt, ...) SOCMON_PRINTF(2, 3);
+
+/* The v2 reader (recording_read2.c): buf holds a whole file whose magic and
+ * version 2 were checked. */
+socmon_status socmon_rec2_parse(const uint8_t *buf, size_t len, socmon_recording **out);
+
+/* Writes rec to fd in format v2 through a socmon_recwriter (opts may be
+ * NULL); what socmon_recording_save does to its temporary file. */
+socmon_status socmon_recording_write_fd(const socmon_recording *rec, int fd, const socmon_recwriter_opts *opts);
 
 /* CRC-32 (IEEE 802.3, reflected, as in zlib and PNG) of buf, continuing from
  * crc (0 to start). */

@@ -1,0 +1,304 @@
+/* The v2 reader: a header that must be whole, then blocks read one by one,
+ * each trusted only when its header CRC, its payload CRC, its zstd frame and
+ * its decoded columns all check.
+ *
+ * A recorder can be killed mid-block and a disk can damage a sector, so
+ * unlike v1 a damaged v2 file is not refused: a bad block is skipped (the
+ * reader looks for the next block marker whose header CRC checks), a cut-off
+ * tail is dropped, and socmon_recording_get_info says how many blocks, bytes,
+ * samples and nanoseconds were lost. Only a damaged header is an error, since
+ * without the schema no sample can be read. Nothing is allocated from a
+ * count before it is checked against the bytes that could hold it or against
+ * the per-block cap (SOCMON_REC2_MAX_BLOCK_VALUES). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zstd.h>
+
+#include "core/error.h"
+#include "core/recording_internal.h"
+#include "core/recording_v2.h"
+#include "core/timeline_internal.h"
+
+typedef struct rd {
+    const uint8_t *p;
+    size_t len;
+    size_t nc;
+    uint32_t block_samples;
+    uint8_t *widths;
+    socmon_rec2_block blk;
+    uint8_t *raw;
+    size_t raw_cap;
+    ZSTD_DCtx *dctx;
+    socmon_sample s;
+    socmon_recording *rec;
+    /* progress */
+    uint64_t next_index;  /* the sample index a following block should start at */
+    uint64_t last_t;
+    int have_block;
+    uint64_t first_damage; /* file offset of the first damaged region, or UINT64_MAX */
+} rd;
+
+enum { BLOCK_OK, BLOCK_CUT, BLOCK_DAMAGED, BLOCK_FATAL };
+
+static int block_header_ok(const rd *r, size_t pos)
+{
+    if (r->len - pos < SOCMON_REC2_BLOCK_HDR || memcmp(r->p + pos, SOCMON_REC2_BLOCK_MARK, 8) != 0)
+        return 0;
+    return socmon_crc32(0, r->p + pos, 40) == (uint32_t)socmon_rec2_get(r->p + pos + 40, 4);
+}
+
+static int end_record_ok(const rd *r, size_t pos)
+{
+    if (r->len - pos < SOCMON_REC2_END_LEN || memcmp(r->p + pos, SOCMON_REC2_END_MARK, 8) != 0)
+        return 0;
+    return socmon_crc32(0, r->p + pos, 32) == (uint32_t)socmon_rec2_get(r->p + pos + 32, 4);
+}
+
+/* The next offset >= from holding a block header or end record that checks,
+ * or len; *marks counts the block markers passed on the way. */
+static size_t resync(const rd *r, size_t from, uint64_t *marks)
+{
+    for (size_t i = from; i < r->len; i++) {
+        const uint8_t *q = memchr(r->p + i, 0x89, r->len - i);
+        if (!q)
+            break;
+        i = (size_t)(q - r->p);
+        if (block_header_ok(r, i) || end_record_ok(r, i))
+            return i;
+        if (r->len - i >= 8 && memcmp(q, SOCMON_REC2_BLOCK_MARK, 8) == 0)
+            (*marks)++;
+    }
+    return r->len;
+}
+
+static socmon_status grow_block(rd *r, size_t n)
+{
+    if (r->blk.cap >= n)
+        return SOCMON_OK;
+    socmon_rec2_block_free(&r->blk);
+    return socmon_rec2_block_init(&r->blk, r->nc, n);
+}
+
+/* Reads the block at pos; on BLOCK_OK appends its samples and sets *end. */
+static int read_block(rd *r, size_t pos, size_t *end, socmon_status *fatal)
+{
+    if (r->len - pos < SOCMON_REC2_BLOCK_HDR)
+        return memcmp(r->p + pos, SOCMON_REC2_BLOCK_MARK, r->len - pos < 8 ? r->len - pos : 8) == 0 ? BLOCK_CUT
+                                                                                                    : BLOCK_DAMAGED;
+    if (!block_header_ok(r, pos))
+        return BLOCK_DAMAGED;
+    const uint8_t *h = r->p + pos;
+    uint64_t first = socmon_rec2_get(h + 8, 8), t0 = socmon_rec2_get(h + 16, 8);
+    uint32_t n = (uint32_t)socmon_rec2_get(h + 24, 4), comp = (uint32_t)socmon_rec2_get(h + 28, 4);
+    uint32_t raw = (uint32_t)socmon_rec2_get(h + 32, 4), crc = (uint32_t)socmon_rec2_get(h + 36, 4);
+    if (n < 1 || n > r->block_samples || (uint64_t)n * (r->nc + 3) > SOCMON_REC2_MAX_BLOCK_VALUES ||
+        raw > socmon_rec2_raw_bound(r->nc, n) || first < r->next_index || first > UINT64_MAX - n)
+        return BLOCK_DAMAGED;
+    if (comp > r->len - pos - SOCMON_REC2_BLOCK_HDR)
+        return BLOCK_CUT;
+    const uint8_t *payload = h + SOCMON_REC2_BLOCK_HDR;
+    if (socmon_crc32(0, payload, comp) != crc)
+        return BLOCK_DAMAGED;
+    if (ZSTD_getFrameContentSize(payload, comp) != raw)
+        return BLOCK_DAMAGED;
+    if (raw > r->raw_cap) {
+        uint8_t *b = realloc(r->raw, raw);
+        if (!b) {
+            *fatal = socmon_fail(SOCMON_ENOMEM, "recording: out of memory for a block of %u bytes", raw);
+            return BLOCK_FATAL;
+        }
+        r->raw = b;
+        r->raw_cap = raw;
+    }
+    size_t got = ZSTD_decompressDCtx(r->dctx, r->raw, raw, payload, comp);
+    if (ZSTD_isError(got) || got != raw)
+        return BLOCK_DAMAGED;
+    if ((*fatal = grow_block(r, n)) != SOCMON_OK)
+        return BLOCK_FATAL;
+    if (socmon_rec2_decode(r->raw, raw, r->widths, n, t0, &r->blk) != SOCMON_OK)
+        return BLOCK_DAMAGED;
+
+    socmon_recording_info *in = &r->rec->info;
+    uint64_t gap = first - r->next_index;
+    if (gap) {
+        in->samples_lost += gap;
+        if (r->have_block && t0 > r->last_t)
+            in->ns_lost += t0 - r->last_t;
+    }
+    socmon_rec2_block *b = &r->blk;
+    for (size_t i = 0; i < n; i++) {
+        r->s.t_ns = b->t[i];
+        r->s.flags = b->flags[i];
+        r->s.missed = b->missed[i];
+        /* the samples that could not be read show as missed intervals */
+        if (i == 0 && gap) {
+            r->s.flags |= SOCMON_SAMPLE_MISSED;
+            r->s.missed = gap > UINT32_MAX - (uint64_t)r->s.missed ? UINT32_MAX : r->s.missed + (uint32_t)gap;
+        }
+        for (size_t j = 0; j < r->nc; j++)
+            r->s.v[j] = b->v[j * b->cap + i];
+        if ((*fatal = socmon_timeline_append(r->rec->tl, &r->s)) != SOCMON_OK)
+            return BLOCK_FATAL;
+    }
+    in->blocks++;
+    r->next_index = first + n;
+    r->last_t = b->t[n - 1];
+    r->have_block = 1;
+    *end = pos + SOCMON_REC2_BLOCK_HDR + comp;
+    return BLOCK_OK;
+}
+
+static void append_what(socmon_recording_info *in, const char *fmt, ...) SOCMON_PRINTF(2, 3);
+static void append_what(socmon_recording_info *in, const char *fmt, ...)
+{
+    size_t used = strlen(in->what);
+    if (used + 3 >= sizeof in->what)
+        return;
+    if (used)
+        used += (size_t)snprintf(in->what + used, sizeof in->what - used, "; ");
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(in->what + used, sizeof in->what - used, fmt, ap);
+    va_end(ap);
+}
+
+/* The header: fixed part, schema, v2's fields, CRC. */
+static socmon_status parse_header(rd *r, size_t *body_end)
+{
+    if (r->len < SOCMON_REC2_FIXED_HDR)
+        return socmon_rec_bad(12, "file ends inside the header length (needs 4 bytes, %zu left)", r->len - 12);
+    uint32_t hl = (uint32_t)socmon_rec2_get(r->p + 12, 4);
+    if (hl > r->len - SOCMON_REC2_FIXED_HDR || r->len - SOCMON_REC2_FIXED_HDR - hl < 4)
+        return socmon_rec_bad(12, "header length %u exceeds the %zu bytes that follow it", hl,
+                              r->len - SOCMON_REC2_FIXED_HDR);
+    size_t end = SOCMON_REC2_FIXED_HDR + hl;
+    uint32_t stored = (uint32_t)socmon_rec2_get(r->p + end, 4), crc = socmon_crc32(0, r->p, end);
+    if (stored != crc)
+        return socmon_rec_bad(end, "header checksum mismatch: file says 0x%08x, header gives 0x%08x", stored, crc);
+    socmon_rec_reader hr = {r->p, end, SOCMON_REC2_FIXED_HDR};
+    socmon_status st = socmon_rec_parse_schema(&hr, r->rec);
+    if (st != SOCMON_OK)
+        return st;
+    if (end - hr.pos != 20)
+        return socmon_rec_bad(hr.pos, "header holds %zu bytes after the schema, expected 20", end - hr.pos);
+    r->rec->start_wall_ns = socmon_rec2_get(r->p + hr.pos, 8);
+    r->rec->info.flush_ns = socmon_rec2_get(r->p + hr.pos + 8, 8);
+    r->block_samples = (uint32_t)socmon_rec2_get(r->p + hr.pos + 16, 4);
+    r->nc = r->rec->ncounters;
+    if (r->block_samples < 1 || r->block_samples > SOCMON_REC2_MAX_BLOCK_SAMPLES)
+        return socmon_rec_bad(hr.pos + 16, "block size %u samples out of range 1..%u", r->block_samples,
+                              SOCMON_REC2_MAX_BLOCK_SAMPLES);
+    *body_end = end + 4;
+    return SOCMON_OK;
+}
+
+static socmon_status read_all(rd *r)
+{
+    size_t pos = 0;
+    socmon_status st = parse_header(r, &pos);
+    if (st != SOCMON_OK)
+        return st;
+    socmon_recording *rec = r->rec;
+    socmon_recording_info *in = &rec->info;
+    r->widths = malloc(r->nc + 1);
+    r->s.n = r->nc;
+    r->s.v = calloc(r->nc + 1, sizeof *r->s.v);
+    r->dctx = ZSTD_createDCtx();
+    if (!r->widths || !r->s.v || !r->dctx)
+        return socmon_fail(SOCMON_ENOMEM, "recording: out of memory for %zu counters", r->nc);
+    for (size_t j = 0; j < r->nc; j++)
+        r->widths[j] = (uint8_t)rec->counters[j].width;
+    if ((st = socmon_timeline_new(r->nc, &rec->tl)) != SOCMON_OK)
+        return st;
+
+    int ended = 0, cut = 0;
+    uint64_t total = 0, end_t = 0;
+    size_t cut_at = 0;
+    while (pos < r->len) {
+        if (end_record_ok(r, pos)) {
+            ended = 1;
+            total = socmon_rec2_get(r->p + pos + 8, 8);
+            end_t = socmon_rec2_get(r->p + pos + 16, 8);
+            pos += SOCMON_REC2_END_LEN;
+            if (pos < r->len) {
+                in->bytes_lost += r->len - pos;
+                append_what(in, "%zu bytes after the end record at offset %zu ignored", r->len - pos, pos);
+            }
+            break;
+        }
+        size_t next = 0;
+        int k = read_block(r, pos, &next, &st);
+        if (k == BLOCK_FATAL)
+            return st;
+        if (k == BLOCK_OK) {
+            pos = next;
+            continue;
+        }
+        uint64_t marks = 0;
+        size_t q = k == BLOCK_CUT ? r->len : resync(r, pos + 1, &marks);
+        if (q == r->len) {
+            /* the rest of the file: a block cut off by the end of the file,
+             * or damage that runs to the end */
+            int damaged = k == BLOCK_DAMAGED && r->len - pos >= SOCMON_REC2_BLOCK_HDR;
+            in->blocks_lost += damaged ? (marks > 1 ? marks : 1) : 0;
+            in->bytes_lost += r->len - pos;
+            cut = 1;
+            cut_at = pos;
+            if (damaged && r->first_damage == UINT64_MAX)
+                r->first_damage = pos;
+            break;
+        }
+        in->blocks_lost += marks > 1 ? marks : 1;
+        in->bytes_lost += q - pos;
+        if (r->first_damage == UINT64_MAX)
+            r->first_damage = pos;
+        pos = q;
+    }
+
+    in->samples_lost_known = ended;
+    if (ended && total >= r->next_index) {
+        in->samples_lost += total - r->next_index;
+        if (end_t > r->last_t && total > r->next_index)
+            in->ns_lost += end_t - r->last_t;
+    } else if (ended) {
+        in->samples_lost_known = 0;
+        append_what(in, "end record says %llu samples, blocks hold %llu", (unsigned long long)total,
+                    (unsigned long long)r->next_index);
+    }
+    if (in->blocks_lost)
+        append_what(in, "%llu damaged block%s skipped (first at offset %llu)", (unsigned long long)in->blocks_lost,
+                    in->blocks_lost == 1 ? "" : "s", (unsigned long long)r->first_damage);
+    if (in->samples_lost)
+        append_what(in, "%llu samples (%.3f ms) not read%s", (unsigned long long)in->samples_lost,
+                    (double)in->ns_lost / 1e6, ended ? "" : " before the tail");
+    if (!ended)
+        append_what(in, "cut short at offset %zu (no end record: recorder killed or disk full?); "
+                        "what followed is unknown, at most the flush period (%.3f s) of samples",
+                    cut ? cut_at : r->len, (double)in->flush_ns / 1e9);
+    in->complete = ended && !in->blocks_lost && !in->bytes_lost && !in->samples_lost && in->samples_lost_known;
+    return SOCMON_OK;
+}
+
+socmon_status socmon_rec2_parse(const uint8_t *buf, size_t len, socmon_recording **out)
+{
+    rd r = {.p = buf, .len = len, .first_damage = UINT64_MAX};
+    r.rec = calloc(1, sizeof *r.rec);
+    if (!r.rec)
+        return socmon_fail(SOCMON_ENOMEM, "recording: out of memory");
+    r.rec->info.version = 2;
+    r.rec->info.file_bytes = len;
+    socmon_status st = read_all(&r);
+    free(r.widths);
+    free(r.s.v);
+    free(r.raw);
+    ZSTD_freeDCtx(r.dctx);
+    socmon_rec2_block_free(&r.blk);
+    if (st != SOCMON_OK) {
+        socmon_recording_free(r.rec);
+        return st;
+    }
+    *out = r.rec;
+    return SOCMON_OK;
+}

@@ -1,0 +1,92 @@
+/* Internal: recording format version 2 (docs/recording-format.md), the
+ * constants of its byte layout and the block codec shared by the writer
+ * (recording_write.c) and the reader (recording_read2.c).
+ *
+ * A block holds samples in columns: timestamps, flags, missed counts, then
+ * each counter. recording_codec.c turns a block into the bytes zstd
+ * compresses (wrap-safe deltas, delta-of-delta, zigzag, then varints or byte
+ * planes) and back; the fuzzer and the tests reach the same functions. */
+#ifndef SOCMON_CORE_RECORDING_V2_H
+#define SOCMON_CORE_RECORDING_V2_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "socmon/status.h"
+
+#define SOCMON_REC2_VERSION 2u
+/* 8-byte markers: a reader that lost its place looks for the next block
+ * marker whose header CRC checks. The leading 0x89 and the CR LF make them
+ * unlikely in text and catch a file mangled by a text-mode transfer. */
+#define SOCMON_REC2_BLOCK_MARK "\x89SMBLK\r\n"
+#define SOCMON_REC2_END_MARK "\x89SMEND\r\n"
+#define SOCMON_REC2_MARK_LEN 8u
+#define SOCMON_REC2_BLOCK_HDR 44u  /* marker, first index, first t, n, comp, raw, payload CRC, header CRC */
+#define SOCMON_REC2_END_LEN 36u    /* marker, total samples, last t, blocks, CRC */
+#define SOCMON_REC2_FIXED_HDR 16u  /* magic, version, header length */
+
+#define SOCMON_REC2_DEFAULT_BLOCK_SAMPLES 4096u
+#define SOCMON_REC2_MAX_BLOCK_SAMPLES 65536u
+#define SOCMON_REC2_DEFAULT_BLOCK_BYTES (4u << 20)
+/* Most values (samples x (counters + 3 columns)) one block may hold: 64 MiB
+ * of uint64_t. The reader refuses more before allocating anything. */
+#define SOCMON_REC2_MAX_BLOCK_VALUES (8u << 20)
+#define SOCMON_REC2_DEFAULT_LEVEL 9
+
+/* How a block's columns are laid out before zstd (one byte in the payload). */
+enum {
+    SOCMON_REC2_LAYOUT_VARINT = 0,  /* LEB128 varints, one after another */
+    SOCMON_REC2_LAYOUT_PLANES = 1   /* per column: byte count k, then k planes of one byte a value */
+};
+#define SOCMON_REC2_DEFAULT_LAYOUT SOCMON_REC2_LAYOUT_PLANES
+
+/* Samples in columns: value i of counter j is v[j * cap + i]. */
+typedef struct socmon_rec2_block {
+    size_t ncounters, cap, n;
+    uint64_t *t;
+    uint32_t *flags, *missed;
+    uint64_t *v;
+    uint64_t *tmp;  /* cap values of scratch for the codec */
+} socmon_rec2_block;
+
+socmon_status socmon_rec2_block_init(socmon_rec2_block *b, size_t ncounters, size_t cap);
+void socmon_rec2_block_free(socmon_rec2_block *b);
+
+/* The most bytes the codec writes for n samples of ncounters counters (the
+ * reader refuses a block that claims more). */
+size_t socmon_rec2_raw_bound(size_t ncounters, size_t n);
+
+/* Encodes b's n >= 1 samples into out (room for socmon_rec2_raw_bound bytes);
+ * widths[j] is counter j's width (1..64). Returns the length. A value wider
+ * than its counter (a driver that does not mask) makes that column 64 bits
+ * wide in this block, so nothing is ever lost. */
+size_t socmon_rec2_encode(socmon_rec2_block *b, const uint8_t *widths, int layout, uint8_t *out);
+
+/* Decodes n samples (1..b->cap) from raw into b; t[0] comes from the block
+ * header. Strict: every byte must be used, every value within its column's
+ * width. Failures are SOCMON_EPARSE with a message (no offset: the caller
+ * knows where the block is). */
+socmon_status socmon_rec2_decode(const uint8_t *raw, size_t len, const uint8_t *widths, size_t n,
+                                 uint64_t first_t, socmon_rec2_block *b);
+
+/* Little-endian helpers. */
+static inline void socmon_rec2_put32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static inline void socmon_rec2_put64(uint8_t *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static inline uint64_t socmon_rec2_get(const uint8_t *p, int n)
+{
+    uint64_t v = 0;
+    for (int i = n - 1; i >= 0; i--)
+        v = v << 8 | p[i];
+    return v;
+}
+
+#endif
