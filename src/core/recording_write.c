@@ -8,6 +8,7 @@
  * file) and is returned again by every later call, so a full disk stops a run
  * with everything written before it readable. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +35,7 @@ struct socmon_recwriter {
     uint64_t last_t;
     uint64_t good_end;         /* file offset just after the last whole block */
     int regular;               /* fd is a regular file: a failed block can be cut off */
+    off_t base;                /* fd's offset when the writer opened: where the header is */
     socmon_status failed;      /* first failure, returned by every later call */
     char failmsg[320];
 };
@@ -71,8 +73,8 @@ static socmon_status fail_errno(socmon_recwriter *w, int e, const char *fmt, ...
         snprintf(w->failmsg, sizeof w->failmsg, "recording: %s: %s (%s %d)", what, strerror(e), errno_name(e), e);
         w->failed = st;
         /* Cut a half-written block off, so the file ends with whole blocks. */
-        if (w->regular)
-            (void)ftruncate(w->fd, (off_t)w->good_end);
+        if (w->regular && ftruncate(w->fd, w->base + (off_t)w->good_end) == 0)
+            w->stats.bytes = w->good_end;
         return socmon_fail(st, "%s", w->failmsg);
     }
     return socmon_fail(st, "recording: %s: %s (%s %d)", what, strerror(e), errno_name(e), e);
@@ -191,7 +193,8 @@ static socmon_status open_rec(int fd, const socmon_recording *rec, const socmon_
     w->fd = fd;
     w->level = o.level;
     struct stat sb;
-    w->regular = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode);
+    w->base = lseek(fd, 0, SEEK_CUR);
+    w->regular = w->base >= 0 && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && !(fcntl(fd, F_GETFL) & O_APPEND);
     st = socmon_rec2_block_init(&w->blk, nc, cap);
     w->widths = malloc(nc + 1);
     w->raw_cap = socmon_rec2_raw_bound(nc, cap);
