@@ -29,10 +29,12 @@ static void check(const uint8_t *data, size_t size)
         if (n != socmon_timeline_len(rec->tl))
             __builtin_trap();
     }
+    /* v1 has one encoding per recording; v2 inputs (fuzz_recording_v2 covers
+     * them) only need to serialise at all */
     uint8_t *out = NULL;
     size_t len = 0;
-    if (socmon_recording_serialize(rec, &out, &len) != SOCMON_OK || len != size ||
-        memcmp(out, data, size) != 0)
+    if (socmon_recording_serialize(rec, &out, &len) != SOCMON_OK ||
+        (rec->info.version == 1 && (len != size || memcmp(out, data, size) != 0)))
         __builtin_trap();
     free(out);
     free(v);

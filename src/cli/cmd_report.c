@@ -1,4 +1,5 @@
 /* socmon report: a recording shown per interval or summed. */
+#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,8 @@ static void help(FILE *fp)
                 "over the whole recording; --by-symbol, for a program's recording (record -t ibex --\n"
                 "prog.elf), one row per function with a total that equals the whole-program counters.\n\n");
     cli_help_opts(fp, REPORT_OPTS);
+    fprintf(fp, "      --stats           what the file holds: format version, samples, counters, blocks,\n"
+                "                        bytes per value, and what could not be read (with --json: an object)\n");
 }
 
 typedef struct report {
@@ -228,18 +231,146 @@ static int summary(report *r, const cli_opts *o, int by_symbol)
     return rc;
 }
 
+/* ---- what the file holds and what was lost (--stats, and the note on stderr) ---- */
+
+/* n with thousands separators ("4,096"), as the note's numbers are read by a person. */
+static const char *grouped(uint64_t n, char *buf, size_t size)
+{
+    char digits[24];
+    int len = snprintf(digits, sizeof digits, "%llu", (unsigned long long)n), o = 0;
+    for (int i = 0; i < len && o + 2 < (int)size; i++) {
+        if (i && (len - i) % 3 == 0)
+            buf[o++] = ',';
+        buf[o++] = digits[i];
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
+static const char *duration(uint64_t ns, char *buf, size_t size)
+{
+    if (ns < 1000000)
+        snprintf(buf, size, "%.1f us", (double)ns / 1e3);
+    else if (ns < 1000000000)
+        snprintf(buf, size, "%.1f ms", (double)ns / 1e6);
+    else
+        snprintf(buf, size, "%.3f s", (double)ns / 1e9);
+    return buf;
+}
+
+/* One line on stderr when the recording was damaged or cut short: the rows
+ * that follow are real, but not the whole run. */
+static void loss_note(const report *r, const char *path)
+{
+    socmon_recording_info in;
+    socmon_recording_get_info(r->rec, &in);
+    if (in.complete)
+        return;
+    socmon_timeline *tl = socmon_recording_timeline(r->rec);
+    size_t n = socmon_timeline_len(tl);
+    char a[32], b[32], c[32], line[400];
+    int used = 0;
+    if (in.blocks_lost || in.samples_lost) {
+        char span[48] = "";
+        if (in.ns_lost) /* unknown when the first block was the one lost */
+            snprintf(span, sizeof span, " (%s)", duration(in.ns_lost, c, sizeof c));
+        used += snprintf(line + used, sizeof line - used, "%s damaged block%s skipped: %s samples%s not read",
+                         grouped(in.blocks_lost, a, sizeof a), in.blocks_lost == 1 ? "" : "s",
+                         grouped(in.samples_lost, b, sizeof b), span);
+    }
+    if (!in.samples_lost_known) {
+        uint64_t t0 = 0, t1 = 0;
+        uint64_t *v = calloc(socmon_recording_ncounters(r->rec) + 1, sizeof *v);
+        socmon_sample s = {0, 0, 0, socmon_recording_ncounters(r->rec), v};
+        if (v && n && socmon_timeline_get(tl, 0, &s) == SOCMON_OK) {
+            t0 = s.t_ns;
+            if (socmon_timeline_get(tl, n - 1, &s) == SOCMON_OK)
+                t1 = s.t_ns;
+        }
+        free(v);
+        char flush[48];
+        if (in.flush_ns)
+            snprintf(flush, sizeof flush, "at most %g s", (double)in.flush_ns / 1e9);
+        else
+            snprintf(flush, sizeof flush, "an unknown time");
+        used += snprintf(line + used, sizeof line - used, "%srecording cut short (recorder killed?): read %s samples "
+                         "to %s; %s after that is missing", used ? "; " : "", grouped(n, a, sizeof a),
+                         duration(t1 - t0, c, sizeof c), flush);
+    }
+    if (used)
+        fprintf(stderr, "socmon report: %s: %s\n", path, line);
+}
+
+static int print_stats(const report *r, const cli_opts *o, const char *path)
+{
+    socmon_recording_info in;
+    socmon_recording_get_info(r->rec, &in);
+    uint64_t samples = socmon_timeline_len(socmon_recording_timeline(r->rec)), values = samples * r->n;
+    double bpv = values ? (double)in.file_bytes / (double)values : 0;
+    if (o->format && strcmp(o->format, "json") == 0) {
+        json_t *j = json_pack("{s:s, s:i, s:I, s:I, s:I, s:I, s:f, s:b, s:I, s:I, s:I, s:b, s:I, s:I, s:s}",
+                              "file", path, "version", (int)in.version, "samples", (json_int_t)samples,
+                              "counters", (json_int_t)r->n, "blocks", (json_int_t)in.blocks,
+                              "file_bytes", (json_int_t)in.file_bytes, "bytes_per_value", bpv,
+                              "complete", in.complete, "blocks_lost", (json_int_t)in.blocks_lost,
+                              "bytes_lost", (json_int_t)in.bytes_lost, "samples_lost", (json_int_t)in.samples_lost,
+                              "samples_lost_known", in.samples_lost_known, "ns_lost", (json_int_t)in.ns_lost,
+                              "flush_ns", (json_int_t)in.flush_ns, "lost", in.what);
+        int bad = !j || json_dumpf(j, stdout, JSON_INDENT(2)) != 0;
+        json_decref(j);
+        printf("\n");
+        return bad || fflush(stdout) ? cli_error("report", socmon_fail(SOCMON_EIO, "cannot write --stats")) : 0;
+    }
+    printf("recording %s\n", path);
+    printf("  format version:  %u\n", in.version);
+    printf("  samples:         %llu\n", (unsigned long long)samples);
+    printf("  counters:        %zu\n", r->n);
+    printf("  blocks:          %llu\n", (unsigned long long)in.blocks);
+    printf("  file bytes:      %llu\n", (unsigned long long)in.file_bytes);
+    printf("  bytes per value: %.2f\n", bpv);
+    printf("  lost:            %s\n", in.complete ? "nothing" : in.what);
+    return fflush(stdout) ? cli_error("report", socmon_fail(SOCMON_EIO, "cannot write --stats")) : 0;
+}
+
+/* --stats is report's alone: taken out of argv here rather than added to the
+ * option table all commands share. Returns whether it was given. */
+static int take_stats(int *argc, char **argv)
+{
+    int found = 0, n = 0;
+    for (int i = 0; i < *argc; i++) {
+        if (strcmp(argv[i], "--") == 0) {
+            while (i < *argc)
+                argv[n++] = argv[i++];
+            break;
+        }
+        if (i > 0 && strcmp(argv[i], "--stats") == 0)
+            found = 1;
+        else
+            argv[n++] = argv[i];
+    }
+    argv[n] = NULL;
+    *argc = n;
+    return found;
+}
+
 int cmd_report(int argc, char **argv)
 {
     cli_opts o;
+    int stats = take_stats(&argc, argv);
     int rc = cli_parse_opts(argc, argv, REPORT_OPTS, help, &o);
     if (rc >= 0)
         return rc;
     report r;
-    socmon_status st = report_open(&r, o.input ? o.input : "socmon.rec");
+    const char *path = o.input ? o.input : "socmon.rec";
+    socmon_status st = report_open(&r, path);
     if (st != SOCMON_OK)
         rc = cli_error("report", st);
-    else
+    else if (stats)
+        rc = print_stats(&r, &o, path);
+    else {
+        loss_note(&r, path);
         rc = o.summary || o.by_symbol ? summary(&r, &o, o.by_symbol) : per_interval(&r, &o);
+    }
     report_free(&r);
     return rc;
 }

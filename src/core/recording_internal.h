@@ -60,8 +60,10 @@ socmon_status socmon_rec_bad(size_t off, const char *fmt, ...) SOCMON_PRINTF(2, 
 socmon_status socmon_rec2_parse(const uint8_t *buf, size_t len, socmon_recording **out);
 
 /* Writes rec to fd in format v2 through a socmon_recwriter (opts may be
- * NULL); what socmon_recording_save does to its temporary file. */
-socmon_status socmon_recording_write_fd(const socmon_recording *rec, int fd, const socmon_recwriter_opts *opts);
+ * NULL); what socmon_recording_save does to its temporary file. layout: a
+ * SOCMON_REC2_LAYOUT_* (the bench compares them), -1 for the default. */
+socmon_status socmon_recording_write_fd(const socmon_recording *rec, int fd, const socmon_recwriter_opts *opts,
+                                        int layout);
 
 /* CRC-32 (IEEE 802.3, reflected, as in zlib and PNG) of buf, continuing from
  * crc (0 to start). */

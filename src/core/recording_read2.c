@@ -270,9 +270,11 @@ static socmon_status read_all(rd *r)
     if (in->blocks_lost)
         append_what(in, "%llu damaged block%s skipped (first at offset %llu)", (unsigned long long)in->blocks_lost,
                     in->blocks_lost == 1 ? "" : "s", (unsigned long long)r->first_damage);
-    if (in->samples_lost)
+    if (in->samples_lost && in->ns_lost)
         append_what(in, "%llu samples (%.3f ms) not read%s", (unsigned long long)in->samples_lost,
                     (double)in->ns_lost / 1e6, ended ? "" : " before the tail");
+    else if (in->samples_lost)
+        append_what(in, "%llu samples not read%s", (unsigned long long)in->samples_lost, ended ? "" : " before the tail");
     if (!ended)
         append_what(in, "cut short at offset %zu (no end record: recorder killed or disk full?); "
                         "what followed is unknown, at most the flush period (%.3f s) of samples",

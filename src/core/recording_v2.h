@@ -30,7 +30,7 @@
 /* Most values (samples x (counters + 3 columns)) one block may hold: 64 MiB
  * of uint64_t. The reader refuses more before allocating anything. */
 #define SOCMON_REC2_MAX_BLOCK_VALUES (8u << 20)
-#define SOCMON_REC2_DEFAULT_LEVEL 9
+#define SOCMON_REC2_DEFAULT_LEVEL 3
 
 /* How a block's columns are laid out before zstd (one byte in the payload). */
 enum {

@@ -26,7 +26,7 @@
 struct socmon_recwriter {
     int fd;
     uint8_t *widths;
-    int level;
+    int level, layout;
     socmon_rec2_block blk;
     uint8_t *raw, *comp;
     size_t raw_cap, comp_cap;
@@ -157,7 +157,7 @@ static void free_writer(socmon_recwriter *w)
 }
 
 /* Builds a writer for rec's schema (rec is copied from, not kept). */
-static socmon_status open_rec(int fd, const socmon_recording *rec, const socmon_recwriter_opts *opts,
+static socmon_status open_rec(int fd, const socmon_recording *rec, const socmon_recwriter_opts *opts, int layout,
                               socmon_recwriter **out)
 {
     socmon_recwriter_opts o = opts ? *opts : (socmon_recwriter_opts){0};
@@ -192,6 +192,7 @@ static socmon_status open_rec(int fd, const socmon_recording *rec, const socmon_
         return socmon_fail(SOCMON_ENOMEM, "recwriter: out of memory");
     w->fd = fd;
     w->level = o.level;
+    w->layout = layout < 0 ? SOCMON_REC2_DEFAULT_LAYOUT : layout;
     struct stat sb;
     w->base = lseek(fd, 0, SEEK_CUR);
     w->regular = w->base >= 0 && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && !(fcntl(fd, F_GETFL) & O_APPEND);
@@ -229,7 +230,7 @@ socmon_status socmon_recwriter_open(int fd, const socmon_set *set, const char *t
     socmon_recording *rec = NULL;
     socmon_status st = socmon_recording_new(set, target, interval_ns, &rec);
     if (st == SOCMON_OK)
-        st = open_rec(fd, rec, opts, out);
+        st = open_rec(fd, rec, opts, -1, out);
     socmon_recording_free(rec);
     return st;
 }
@@ -245,7 +246,7 @@ static socmon_status write_block(socmon_recwriter *w)
     socmon_rec2_block *b = &w->blk;
     if (b->n == 0)
         return SOCMON_OK;
-    size_t raw = socmon_rec2_encode(b, w->widths, SOCMON_REC2_DEFAULT_LAYOUT, w->raw);
+    size_t raw = socmon_rec2_encode(b, w->widths, w->layout, w->raw);
     size_t comp = ZSTD_compressCCtx(w->cctx, w->comp, w->comp_cap, w->raw, raw, w->level);
     if (ZSTD_isError(comp)) {
         w->failed = SOCMON_EIO;
@@ -352,11 +353,13 @@ void socmon_recwriter_get_stats(const socmon_recwriter *w, socmon_recwriter_stat
 
 /* ---- saving a whole recording ---- */
 
-/* Writes rec to fd as v2. */
-socmon_status socmon_recording_write_fd(const socmon_recording *rec, int fd, const socmon_recwriter_opts *opts)
+socmon_status socmon_recording_write_fd(const socmon_recording *rec, int fd, const socmon_recwriter_opts *opts,
+                                        int layout)
 {
+    if (layout > SOCMON_REC2_LAYOUT_PLANES)
+        return socmon_fail(SOCMON_ERANGE, "recording: column layout %d out of range 0..1", layout);
     socmon_recwriter *w = NULL;
-    socmon_status st = open_rec(fd, rec, opts, &w);
+    socmon_status st = open_rec(fd, rec, opts, layout, &w);
     if (st != SOCMON_OK)
         return st;
     size_t n = rec->ncounters;
@@ -404,7 +407,7 @@ socmon_status socmon_recording_save(const socmon_recording *rec, const char *pat
         return st;
     }
     (void)fchmod(fd, 0644); /* mkstemp's 0600 would hide the recording from other users */
-    st = socmon_recording_write_fd(rec, fd, NULL);
+    st = socmon_recording_write_fd(rec, fd, NULL, -1);
     if (close(fd) != 0 && st == SOCMON_OK)
         st = fail_errno(NULL, errno, "closing %s", tmp);
     if (st == SOCMON_OK && rename(tmp, path) != 0)
