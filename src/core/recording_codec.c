@@ -29,8 +29,9 @@ socmon_status socmon_rec2_block_init(socmon_rec2_block *b, size_t ncounters, siz
     b->flags = calloc(cap, sizeof *b->flags);
     b->missed = calloc(cap, sizeof *b->missed);
     b->tmp = calloc(cap, sizeof *b->tmp);
+    b->tmp2 = calloc(cap, sizeof *b->tmp2);
     b->v = calloc(ncounters ? ncounters * cap : 1, sizeof *b->v);
-    if (!b->t || !b->flags || !b->missed || !b->tmp || !b->v) {
+    if (!b->t || !b->flags || !b->missed || !b->tmp || !b->tmp2 || !b->v) {
         socmon_rec2_block_free(b);
         return socmon_fail(SOCMON_ENOMEM, "recording: out of memory for a block of %zu samples of %zu counters",
                            cap, ncounters);
@@ -44,6 +45,7 @@ void socmon_rec2_block_free(socmon_rec2_block *b)
     free(b->flags);
     free(b->missed);
     free(b->tmp);
+    free(b->tmp2);
     free(b->v);
     memset(b, 0, sizeof *b);
 }
@@ -73,6 +75,11 @@ static uint64_t zigzag(uint64_t x, unsigned w)
 static uint64_t unzigzag(uint64_t z)
 {
     return (z >> 1) ^ (uint64_t)-(int64_t)(z & 1);
+}
+
+static unsigned bits(uint64_t x)
+{
+    return x ? 64u - (unsigned)__builtin_clzll(x) : 0u;
 }
 
 static size_t put_column(uint8_t *out, const uint64_t *vals, size_t m, int layout)
@@ -127,15 +134,24 @@ size_t socmon_rec2_encode(socmon_rec2_block *b, const uint8_t *widths, int layou
     for (size_t j = 0; j < b->ncounters; j++) {
         const uint64_t *v = b->v + j * cap;
         unsigned ew = eff[j];
-        uint64_t mask = mask_of(ew);
+        uint64_t mask = mask_of(ew), *dd = tmp, *d1 = b->tmp2;
+        size_t cost_dd = 0, cost_d = 0;
         w += socmon_varint_put(out + w, v[0]);
         prev = 0;
         for (size_t i = 1; i < n; i++) {
             uint64_t d = socmon_delta(v[i - 1], v[i], ew);
-            tmp[i - 1] = zigzag((d - prev) & mask, ew);
+            dd[i - 1] = zigzag((d - prev) & mask, ew);
+            d1[i - 1] = d;
+            cost_dd += bits(dd[i - 1]);
+            cost_d += bits(d);
             prev = d;
         }
-        w += put_column(out + w, tmp, m, layout);
+        /* the cheaper of the two, by significant bits: a steady counter's
+         * second differences are zeros, a noisy one's first differences
+         * carry half the noise of its second */
+        if (cost_d < cost_dd)
+            eff[j] |= SOCMON_REC2_COL_DELTA;
+        w += put_column(out + w, cost_d < cost_dd ? d1 : dd, m, layout);
     }
     return w;
 }
@@ -204,10 +220,11 @@ socmon_status socmon_rec2_decode(const uint8_t *raw, size_t len, const uint8_t *
     if (layout != SOCMON_REC2_LAYOUT_VARINT && layout != SOCMON_REC2_LAYOUT_PLANES)
         return socmon_fail(SOCMON_EPARSE, "unknown column layout %d (0 or 1)", layout);
     const uint8_t *eff = raw + 1;
-    for (size_t j = 0; j < nc; j++)
-        if (eff[j] != widths[j] && eff[j] != 64)
-            return socmon_fail(SOCMON_EPARSE, "counter %zu stored %u bits wide, its width is %u", j, eff[j],
-                               widths[j]);
+    for (size_t j = 0; j < nc; j++) {
+        unsigned sw = eff[j] & ~SOCMON_REC2_COL_DELTA;
+        if (sw != widths[j] && sw != 64)
+            return socmon_fail(SOCMON_EPARSE, "counter %zu stored %u bits wide, its width is %u", j, sw, widths[j]);
+    }
     r.pos = 1 + nc;
 
     if ((st = get_column(&r, tmp, m, layout, UINT64_MAX, "timestamps", 0)))
@@ -228,18 +245,20 @@ socmon_status socmon_rec2_decode(const uint8_t *raw, size_t len, const uint8_t *
         b->missed[i] = (uint32_t)tmp[i];
 
     for (size_t j = 0; j < nc; j++) {
-        uint64_t *v = b->v + j * cap, mask = mask_of(eff[j]);
+        unsigned sw = eff[j] & ~SOCMON_REC2_COL_DELTA;
+        int delta_only = (eff[j] & SOCMON_REC2_COL_DELTA) != 0;
+        uint64_t *v = b->v + j * cap, mask = mask_of(sw);
         int e = socmon_varint_get(r.p, r.len, &r.pos, &v[0]);
         if (e != SOCMON_VARINT_OK)
             return socmon_fail(SOCMON_EPARSE, "counter %zu first value: %s", j, socmon_varint_strerror(e));
         if (v[0] > mask)
             return socmon_fail(SOCMON_EPARSE, "counter %zu first value %llu exceeds %u bits", j,
-                               (unsigned long long)v[0], eff[j]);
+                               (unsigned long long)v[0], sw);
         if ((st = get_column(&r, tmp, m, layout, mask, "counter", j)))
             return st;
         prev = 0;
         for (size_t i = 1; i < n; i++) {
-            prev = (prev + unzigzag(tmp[i - 1])) & mask;
+            prev = delta_only ? tmp[i - 1] : (prev + unzigzag(tmp[i - 1])) & mask;
             v[i] = (v[i - 1] + prev) & mask;
         }
     }

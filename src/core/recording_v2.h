@@ -32,6 +32,11 @@
 #define SOCMON_REC2_MAX_BLOCK_VALUES (8u << 20)
 #define SOCMON_REC2_DEFAULT_LEVEL 3
 
+/* Set in a counter's stored-width byte: the column holds plain wrap-safe
+ * deltas instead of delta-of-delta (noisy counters, where the second
+ * difference only doubles the noise). */
+#define SOCMON_REC2_COL_DELTA 0x80u
+
 /* How a block's columns are laid out before zstd (one byte in the payload). */
 enum {
     SOCMON_REC2_LAYOUT_VARINT = 0,  /* LEB128 varints, one after another */
@@ -45,7 +50,7 @@ typedef struct socmon_rec2_block {
     uint64_t *t;
     uint32_t *flags, *missed;
     uint64_t *v;
-    uint64_t *tmp;  /* cap values of scratch for the codec */
+    uint64_t *tmp, *tmp2;  /* cap values each of scratch for the codec */
 } socmon_rec2_block;
 
 socmon_status socmon_rec2_block_init(socmon_rec2_block *b, size_t ncounters, size_t cap);

@@ -270,12 +270,20 @@ static void test_v2_codec_both_layouts(void **state)
             b.missed[i] = (uint32_t)(rng(&seed) >> (rng(&seed) % 64));
             for (size_t j = 0; j < NC_MAX; j++)
                 b.v[j * n + i] = (round % 3 == 0 ? rng(&seed) : rng(&seed) & mask(widths[j]));
+            /* a bursty counter (0, 1000, 0, 1000, ... a sample): plain
+             * deltas are cheaper than second differences there */
+            b.v[40 * n + i] = i ? b.v[40 * n + i - 1] + (i % 2 ? 1000 : 0) : 5;
+            b.v[63 * n + i] = 1000 * (uint64_t)i; /* steady: second differences are zeros */
         }
         uint8_t *raw = malloc(socmon_rec2_raw_bound(NC_MAX, n));
         assert_non_null(raw);
         for (int lay = 0; lay <= 1; lay++) {
             size_t len = socmon_rec2_encode(&b, widths, lay, raw);
             assert_true(len <= socmon_rec2_raw_bound(NC_MAX, n));
+            if (n > 2) {
+                assert_int_equal(raw[1 + 40], widths[40] | SOCMON_REC2_COL_DELTA);
+                assert_int_equal(raw[1 + 63], widths[63]);
+            }
             assert_int_equal(socmon_rec2_decode(raw, len, widths, n, b.t[0], &d), SOCMON_OK);
             assert_memory_equal(d.t, b.t, n * sizeof *b.t);
             assert_memory_equal(d.flags, b.flags, n * sizeof *b.flags);
