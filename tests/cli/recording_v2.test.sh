@@ -1,0 +1,56 @@
+#!/bin/sh
+# report on recordings in format v2: --stats (text and JSON), and a damaged or
+# cut-short file read up to its last good block with one line on stderr
+# saying what was lost (docs/recording-format.md).
+. "${SOCMON_SRC:?SOCMON_SRC must point at the source tree}/tests/support/expect.sh"
+
+R=$TMP/esp.rec
+expect 0 "" -- "$BIN" record -t esp -w multifft -I 1us -q -o "$R"
+expect 0 "format version:  2" -- "$BIN" report -i "$R" --stats
+expect 0 "counters:        259" -- "$BIN" report -i "$R" --stats
+expect 0 "lost:            nothing" -- "$BIN" report -i "$R" --stats
+# the issue's goal: at most 1.0 byte per counter value, whole file included
+bpv=$("$BIN" report -i "$R" --stats | sed -n 's/^  bytes per value: //p')
+[ -n "$bpv" ] && awk "BEGIN { exit !($bpv <= 1.0) }" && ok || bad "bytes per value '$bpv' above 1.0"
+"$BIN" report -i "$R" --stats --json >"$TMP/s.json" || bad "--stats --json failed"
+python3 - "$TMP/s.json" <<'PY' && ok || bad "--stats --json: bad object"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["version"] == 2 and j["samples"] > 4000 and j["counters"] == 259, j
+assert 0 < j["bytes_per_value"] <= 1.0 and j["complete"] is True and j["samples_lost"] == 0, j
+assert abs(j["bytes_per_value"] - j["file_bytes"] / (j["samples"] * j["counters"])) < 1e-9, j
+PY
+# a whole file prints no note
+"$BIN" report -i "$R" --summary >/dev/null 2>"$TMP/err" && [ ! -s "$TMP/err" ] && ok || bad "note on a whole file"
+
+# cut short: the end record and part of the last block gone
+size=$(wc -c <"$R")
+head -c $((size - 100)) "$R" >"$TMP/cut.rec"
+expect 0 "recording cut short (recorder killed?): read [0-9,]* samples to" -- "$BIN" report -i "$TMP/cut.rec" --summary
+expect 0 "Recording summary" -- "$BIN" report -i "$TMP/cut.rec" --summary
+expect 0 "lost:            .*cut short" -- "$BIN" report -i "$TMP/cut.rec" --stats
+
+# a damaged byte in the last block: that block skipped, its samples counted
+python3 - "$R" "$TMP/bad.rec" <<'PY'
+import sys
+b = bytearray(open(sys.argv[1], "rb").read())
+b[len(b) - 36 - 50] ^= 0x40
+open(sys.argv[2], "wb").write(b)
+PY
+expect 0 "1 damaged block skipped: [0-9,]* samples (.*) not read" -- "$BIN" report -i "$TMP/bad.rec" -x,
+n=$("$BIN" report -i "$R" --stats | sed -n 's/^  samples: *//p')
+"$BIN" report -i "$TMP/bad.rec" --stats --json | python3 -c '
+import json, sys
+j = json.load(sys.stdin)
+assert j["blocks_lost"] == 1 and j["samples_lost_known"] and j["samples_lost"] > 0, j
+assert j["samples"] + j["samples_lost"] == int(sys.argv[1]), j' "$n" && ok || bad "--stats --json of a damaged file"
+
+# a damaged header is an error naming the offset
+python3 - "$R" "$TMP/hdr.rec" <<'PY'
+import sys
+b = bytearray(open(sys.argv[1], "rb").read())
+b[30] ^= 1
+open(sys.argv[2], "wb").write(b)
+PY
+expect 1 "offset [0-9]*: header checksum mismatch" -- "$BIN" report -i "$TMP/hdr.rec"
+finish recording_v2
