@@ -3,8 +3,11 @@
  * `socmon record` writes one; `socmon report` and the exporters read it. The
  * file holds the target spec, the device name, every counter's schema, the
  * device parameters, the sampling interval and the timeline. The format is
- * described in docs/recording-format.md; the loader rejects any malformed or
- * truncated file with SOCMON_EPARSE and a message naming the byte offset. */
+ * described in docs/recording-format.md. A version 1 file, or a version 2
+ * file whose header is damaged, that is malformed or truncated is rejected
+ * with SOCMON_EPARSE and a message naming the byte offset; a version 2 file
+ * with damaged or missing blocks loads up to what was good, and
+ * socmon_recording_get_info says what was lost. */
 #ifndef SOCMON_RECORDING_H
 #define SOCMON_RECORDING_H
 
@@ -28,6 +31,8 @@ socmon_status socmon_recording_new(const socmon_set *set, const char *target,
                                    uint64_t interval_ns, socmon_recording **out);
 void socmon_recording_free(socmon_recording *rec);
 
+/* Writes format v2 (through a socmon_recwriter) to a temporary file made
+ * with mkstemp next to path, then renames it over path. */
 socmon_status socmon_recording_save(const socmon_recording *rec, const char *path);
 socmon_status socmon_recording_load(const char *path, socmon_recording **out);
 /* Same as load, from memory (used by the fuzzer). */
@@ -60,7 +65,10 @@ socmon_timeline *socmon_recording_timeline(socmon_recording *rec);
  * self-checking compressed blocks of samples, then an end record. Memory stays
  * bounded by one block however long the run. A process killed at any point
  * leaves a file that socmon_recording_load reads up to its last whole block;
- * socmon_recording_loss tells what could not be read. */
+ * socmon_recording_get_info tells what could not be read. A write error
+ * (ENOSPC, EFBIG, EIO, EPIPE, ...) is SOCMON_EIO (EPERM/EACCES: SOCMON_EPERM)
+ * with a message naming the errno; the writer then stops (every later call
+ * returns the error) and the file holds every whole block written before. */
 typedef struct socmon_recwriter socmon_recwriter;
 
 typedef struct socmon_recwriter_opts {
@@ -97,7 +105,7 @@ void socmon_recwriter_get_stats(const socmon_recwriter *w, socmon_recwriter_stat
  * file cut short (a killed recorder, a full disk) or with damaged blocks loads
  * with SOCMON_OK up to its last good block; only a damaged header is an error. */
 typedef struct socmon_recording_info {
-    unsigned version;        /* file format: 1 or 2 */
+    unsigned version;        /* file format: 1 or 2; 0 for a recording not loaded from a file */
     uint64_t file_bytes;     /* the whole file */
     uint64_t blocks;         /* v2: blocks read; v1: chunks */
     int complete;            /* the file ended with its end record and nothing was lost */
