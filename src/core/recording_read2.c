@@ -57,7 +57,7 @@ static int end_record_ok(const rd *r, size_t pos)
 }
 
 /* The next offset >= from holding a block header or end record that checks,
- * or len; *marks counts the block markers passed on the way. */
+ * or len; *marks counts the block markers (with a bad header) passed on the way. */
 static size_t resync(const rd *r, size_t from, uint64_t *marks)
 {
     for (size_t i = from; i < r->len; i++) {
@@ -242,7 +242,7 @@ static socmon_status read_all(rd *r)
             /* the rest of the file: a block cut off by the end of the file,
              * or damage that runs to the end */
             int damaged = k == BLOCK_DAMAGED && r->len - pos >= SOCMON_REC2_BLOCK_HDR;
-            in->blocks_lost += damaged ? (marks > 1 ? marks : 1) : 0;
+            in->blocks_lost += damaged ? 1 + marks : 0;
             in->bytes_lost += r->len - pos;
             cut = 1;
             cut_at = pos;
@@ -250,7 +250,7 @@ static socmon_status read_all(rd *r)
                 r->first_damage = pos;
             break;
         }
-        in->blocks_lost += marks > 1 ? marks : 1;
+        in->blocks_lost += 1 + marks; /* the one at pos, and each marker passed after it */
         in->bytes_lost += q - pos;
         if (r->first_damage == UINT64_MAX)
             r->first_damage = pos;

@@ -397,6 +397,19 @@ static void test_v2_damaged_block_skipped(void **state)
     assert_non_null(strstr(in.what, "cut short"));
     socmon_recording_free(rec);
 
+    /* two blocks whose headers are both damaged: one damaged region, two
+     * blocks lost (counted by their markers) */
+    memcpy(b, buf, len);
+    b[l.at[2] + 30] ^= 1;
+    b[l.at[3] + 30] ^= 1;
+    assert_int_equal(socmon_recording_parse(b, len, &rec), SOCMON_OK);
+    socmon_recording_get_info(rec, &in);
+    assert_int_equal(in.blocks_lost, 2);
+    assert_int_equal(in.bytes_lost, l.len[2] + l.len[3]);
+    assert_int_equal(in.samples_lost, l.n[2] + l.n[3]);
+    check_samples(f, rec, n, l.first[2], l.first[3] + l.n[3], 0);
+    socmon_recording_free(rec);
+
     /* a damaged header is an error naming its offset */
     memcpy(b, buf, len);
     b[40] ^= 1;
