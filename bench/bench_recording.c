@@ -150,7 +150,7 @@ static int timeline_run(const char *spec, const char *workload, uint64_t interva
     if (socmon_target_open(spec, &t) != SOCMON_OK || socmon_set_new(socmon_target_device(t), NULL, &set) != SOCMON_OK ||
         socmon_recording_new(set, spec, interval_ns, &rec) != SOCMON_OK || socmon_target_start(t, workload) != SOCMON_OK)
         return die(spec);
-    socmon_sampler_opts so = {interval_ns, duration_ns, 0};
+    socmon_sampler_opts so = {.interval_ns = interval_ns, .duration_ns = duration_ns};
     if (socmon_sampler_run(t, set, &so, socmon_recording_timeline(rec), no_op, NULL, &ss) != SOCMON_OK)
         return die("sampler_run");
     size_t n = socmon_timeline_len(socmon_recording_timeline(rec)), nc = socmon_recording_ncounters(rec);
