@@ -42,6 +42,7 @@ typedef struct socmon_metric_def {
     int per_instance;           /* "per": "instance" */
     size_t nlabels;             /* "labels": [...] names values 0..nlabels-1 */
     const char *const *labels;
+    int precision;              /* "precision": decimals people see (0..9); -1: from the unit */
 } socmon_metric_def;
 
 /* Parses a metric file. Errors name the file, line and column, and the metric. */

@@ -8,7 +8,7 @@
 #include "cli/by_symbol.h"
 #include "cli/output.h"
 
-#define REPORT_OPTS (OPT_INPUT | OPT_FORMAT | OPT_SUMMARY | OPT_ALL | OPT_METRICS | OPT_BY_SYMBOL)
+#define REPORT_OPTS (OPT_INPUT | OPT_FORMAT | OPT_SUMMARY | OPT_ALL | OPT_METRICS | OPT_BY_SYMBOL | OPT_BIG_NUM)
 #define TABLE_METRICS 8
 #define TABLE_METRICS_MAX 64
 
@@ -151,7 +151,8 @@ static int per_interval(report *r, const cli_opts *o)
     socmon_counter_list sch = {n, r->counters, r->names};
     socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .target = socmon_recording_target(r->rec),
                            .device = socmon_recording_device(r->rec), .interval_ns = socmon_recording_interval_ns(r->rec), .ncounters = n,
-                           .recording = 1, .samples = socmon_timeline_len(socmon_recording_timeline(r->rec))};
+                           .recording = 1, .samples = socmon_timeline_len(socmon_recording_timeline(r->rec)),
+                           .simulated = cli_spec_simulated(socmon_recording_target(r->rec))};
     socmon_interval_cols cols = {r->m, pick, npick, &sch};
     st = socmon_output_begin(co.out, &run);
     if (st == SOCMON_OK)
@@ -223,7 +224,7 @@ static int summary(report *r, const cli_opts *o, int by_symbol)
         socmon_metrics_eval(r->m, acc, (double)(t1 - t0) / 1e9, w.mv);
     cli_totals t = {{.doc = SOCMON_DOC_TOTALS, .title = "Recording summary", .target = socmon_recording_target(r->rec),
                      .elapsed_ns = t1 - t0, .recording = 1, .samples = socmon_timeline_len(socmon_recording_timeline(r->rec)),
-                     .missed = missed},
+                     .missed = missed, .simulated = cli_spec_simulated(socmon_recording_target(r->rec))},
                     {n, r->counters, r->names}, acc, r->ms, r->m, w.mv, r->ops ? r->ops->hotspots : NULL};
     int rc = cli_print_totals("report", o, &t);
     walk_free(&w);

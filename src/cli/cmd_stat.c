@@ -8,8 +8,9 @@
 
 #define STAT_OPTS (OPT_TARGET | OPT_EVENTS | OPT_WORKLOAD | OPT_FORMAT | OPT_ALL | OPT_DURATION | \
                    OPT_INTERVAL | OPT_REALTIME | OPT_TRACE | OPT_OUTPUT | OPT_PROGRAM | OPT_MAX_CYCLES | \
-                   OPT_INTERVAL_COUNT)
-#define READ_OPTS (OPT_TARGET | OPT_EVENTS | OPT_WORKLOAD | OPT_FORMAT | OPT_ALL | OPT_DURATION | OPT_TRACE)
+                   OPT_INTERVAL_COUNT | OPT_BIG_NUM)
+#define READ_OPTS (OPT_TARGET | OPT_EVENTS | OPT_WORKLOAD | OPT_FORMAT | OPT_ALL | OPT_DURATION | OPT_TRACE | \
+                   OPT_BIG_NUM)
 
 static void stat_help(FILE *fp)
 {
@@ -86,7 +87,7 @@ static int stat_body(cli_session *cs, const cli_opts *opts)
     } else {
         cli_totals t = {{.doc = SOCMON_DOC_TOTALS, .title = "Performance counter stats",
                          .target = socmon_target_spec(cs->target), .workload = workload_name(cs, o->workload),
-                         .elapsed_ns = elapsed},
+                         .elapsed_ns = elapsed, .simulated = !socmon_target_is_hardware(cs->target)},
                         {n, cs->schema, cs->names}, acc, cs->ms, cs->metrics, mv, ops->hotspots};
         rc = cli_print_totals("stat", o, &t);
         if (rc == 0)
@@ -111,7 +112,8 @@ static int read_body(cli_session *cs, const cli_opts *o)
         rc = cli_error("read", st);
     } else {
         cli_totals t = {{.doc = SOCMON_DOC_TOTALS, .title = "Counter values", .target = socmon_target_spec(cs->target),
-                         .workload = o->workload, .elapsed_ns = elapsed},
+                         .workload = o->workload, .elapsed_ns = elapsed,
+                         .simulated = !socmon_target_is_hardware(cs->target)},
                         {socmon_set_size(cs->set), cs->schema, cs->names}, s.v, NULL, NULL, NULL, NULL};
         rc = cli_print_totals("read", o, &t);
     }

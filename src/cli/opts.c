@@ -50,6 +50,8 @@ static const struct {
      "    --max-cycles N    stop the program after N core cycles (exit status 4 if it has not halted)"},
     {OPT_BY_SYMBOL, {"by-symbol", no_argument, 0, 'B'},
      "    --by-symbol       one row per function (ELF symbol) of a program's recording, sorted by cycles"},
+    {OPT_BIG_NUM, {"no-big-num", no_argument, 0, 'G'},
+     "    --no-big-num      no thousands separators in tables and live lines (1234567, not 1,234,567)"},
     {OPT_TRACE, {"trace-bus", required_argument, 0, 'T'},
      "    --trace-bus FILE  log every register access of the driver to FILE ('-': stderr)"},
 };
@@ -149,7 +151,7 @@ static int parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE
         if (!(table[i].bit & allowed))
             continue;
         lo[n++] = table[i].lo;
-        if (table[i].lo.val < 'A' || table[i].lo.val > 'z' || strchr("JRSETYBN", table[i].lo.val))
+        if (table[i].lo.val < 'A' || table[i].lo.val > 'z' || strchr("JRSETYBNG", table[i].lo.val))
             continue;
         so[sl++] = (char)table[i].lo.val;
         if (table[i].lo.has_arg)
@@ -184,6 +186,7 @@ static int parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE
         case 'T': o->trace = optarg; break;
         case 'M': o->metrics = optarg; break;
         case 'B': o->by_symbol = 1; break;
+        case 'G': o->no_big_num = 1; break;
         case 'Y': {
             char *end;
             errno = 0;

@@ -24,7 +24,8 @@ enum {
     OPT_PROGRAM = 1 << 15,  /* -- PROGRAM.elf (a target that runs a program: ibex) */
     OPT_MAX_CYCLES = 1 << 16, /* --max-cycles N */
     OPT_BY_SYMBOL = 1 << 17, /* --by-symbol */
-    OPT_INTERVAL_COUNT = 1 << 18 /* --interval-count N */
+    OPT_INTERVAL_COUNT = 1 << 18, /* --interval-count N */
+    OPT_BIG_NUM = 1 << 24   /* --no-big-num (a high bit: clear of the bits added next to it) */
 };
 
 typedef struct cli_opts {
@@ -32,6 +33,7 @@ typedef struct cli_opts {
     const char *format;     /* output format: "table", "csv" (-x) or "json" (--json) */
     char sep;
     int all, realtime, quiet, summary;
+    int no_big_num;         /* --no-big-num: no thousands separators in tables and live lines */
     uint64_t duration_ns, interval_ns;
     int interval_set;       /* -I given; otherwise the target's default applies */
     uint64_t interval_count; /* --interval-count N: stop after N intervals (0: no limit) */

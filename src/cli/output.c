@@ -1,6 +1,9 @@
 /* Output for the subcommands: the chosen format on stdout (stderr or a file when a program owns
  * stdout), and the totals sequence. */
+#include <string.h>
+
 #include "cli/output.h"
+#include "socmon/target.h"
 
 /* A summary table lists the ten largest hot spots; a terminal page, not the whole chip. */
 #define HOTSPOTS 10
@@ -9,7 +12,7 @@ socmon_status cli_output_open(cli_output *co, const cli_opts *o, const char *for
 {
     co->sink = NULL;
     co->out = NULL;
-    socmon_output_opts oo = {o->sep, o->all};
+    socmon_output_opts oo = {o->sep, o->all, o->no_big_num};
     socmon_status st = o->print_path ? socmon_sink_open_path(o->print_path, &co->sink)
                        : o->to_stderr ? socmon_sink_file(stderr, "stderr", &co->sink)
                                       : socmon_sink_file(stdout, "stdout", &co->sink);
@@ -52,4 +55,26 @@ int cli_print_totals(const char *cmd, const cli_opts *o, const cli_totals *t)
     if (st == SOCMON_OK)
         st = socmon_output_hotspots(co.out, &t->counters, t->values, t->hotspots, HOTSPOTS);
     return cli_output_close(&co, cmd, st);
+}
+
+int cli_spec_simulated(const char *spec)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(spec, ":"), spec);
+    const socmon_target_ops *ops = socmon_target_lookup(name);
+    if (!ops || !ops->simulated)
+        return 0;
+    /* The options by which a model target runs on silicon instead. A recording format that
+     * keeps the clock it was stamped with would make this list unnecessary. */
+    static const char *const hw[] = {"devmem=1", "hw=1"};
+    const char *opts = strchr(spec, ':');
+    for (const char *p = opts; p && *p; p = strchr(p, ',')) {
+        p++;
+        for (size_t i = 0; i < sizeof hw / sizeof hw[0]; i++) {
+            size_t n = strlen(hw[i]);
+            if (strncmp(p, hw[i], n) == 0 && (p[n] == ',' || p[n] == '\0'))
+                return 0;
+        }
+    }
+    return 1;
 }

@@ -20,6 +20,11 @@ int cli_output_close(cli_output *co, const char *cmd, socmon_status st);
 /* Frees an output that wrote nothing, without ending its document (a usage error came up). */
 void cli_output_discard(cli_output *co);
 
+/* 1 if a recording made on target `spec` holds a model's simulated time. A recording (v1)
+ * does not say which clock stamped it, so this goes by the target: a model target is
+ * simulated unless its spec turns it into real hardware (esp:devmem=1, zynq:hw=1). */
+int cli_spec_simulated(const char *spec);
+
 /* The totals of a run (stat, read, report --summary): counters, then metrics when m is given,
  * then hot spots among counters matching `hotspots` when given. Returns the exit code. */
 typedef struct cli_totals {

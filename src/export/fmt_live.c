@@ -1,8 +1,9 @@
 /* The live format: the lines `socmon record` prints while it samples, one per interval as it
- * arrives ("  1.200 ms  l2_hit_rate_all=49.838%  ..."), so nothing waits for the run to end.
- * It shows the chosen metric results (cols.shown) as name=value, or the sum of all deltas when
- * the metrics could not be evaluated, and says when intervals were missed. Totals look as in
- * the table format. */
+ * arrives ("  1.200 ms  l2_hit_rate_all=49.84%  coh_traffic=16,384 messages  ..."), so nothing
+ * waits for the run to end. It shows the chosen metric results (cols.shown) as name=value unit,
+ * each metric with the same decimals as in report's table, or the sum of all deltas when the
+ * metrics could not be evaluated, and says when intervals were missed. Totals look as in the
+ * table format. */
 #include <string.h>
 
 #include "export/output_format.h"
@@ -50,16 +51,20 @@ static socmon_status live_row(socmon_output *o, const socmon_interval_row *row)
             const socmon_metric_result_info *r = socmon_metrics_result(c->metrics, c->shown[k]);
             char v[48];
             const char *unit;
-            socmon_metric_text(r->def, row->metrics[c->shown[k]], v, sizeof v, &unit);
-            /* Only a percent sign reads well glued to a number. */
-            socmon_sink_printf(s, "  %s%s%s=%s%s", r->instance, *r->instance ? "." : "", r->def->name, v,
-                               strcmp(unit, "%") ? "" : "%");
+            socmon_metric_human(o, r->def, row->metrics[c->shown[k]], v, sizeof v, &unit);
+            /* A percent sign reads well glued to a number, other units after a space; an
+             * undefined value ("-") has no unit to show. */
+            int bare = !*unit || strcmp(v, "-") == 0;
+            socmon_sink_printf(s, "  %s%s%s=%s%s%s", r->instance, *r->instance ? "." : "", r->def->name, v,
+                               bare || strcmp(unit, "%") == 0 ? "" : " ", bare ? "" : unit);
         }
     } else {
         uint64_t sum = 0;
         for (size_t i = 0; i < c->counters->n; i++)
             sum += row->deltas[i];
-        socmon_sink_printf(s, "  events=%llu", (unsigned long long)sum);
+        char v[32];
+        socmon_output_count(o, sum, v, sizeof v);
+        socmon_sink_printf(s, "  events=%s", v);
     }
     if (row->flags & SOCMON_SAMPLE_MISSED)
         socmon_sink_printf(s, "  MISSED %u interval%s", row->missed, row->missed == 1 ? "" : "s");

@@ -1,7 +1,11 @@
 /* The table format: what people read in a terminal. Totals come as headed sections of aligned
  * columns; zero counters and idle per-instance metric results are left out unless opts.all
  * (with a line saying how many); a timeline is one aligned table of the chosen metrics, so its
- * rows are kept until end_intervals, when the column widths are known. */
+ * rows are kept until end_intervals, when the column widths are known.
+ *
+ * Numbers are for scanning: counts with thousands separators (unless opts.no_big_num), each
+ * metric with its one precision in every row, units in the timeline's headers, "simulated"
+ * beside a model's elapsed time, and totals headed as what they are: values over the run. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,15 +28,14 @@ static socmon_status table_begin(socmon_output *o)
     socmon_sink_printf(s, "\n %s for target '%s'", r->title ? r->title : "Results", r->target);
     if (r->workload)
         socmon_sink_printf(s, ", workload '%s'", r->workload);
-    if (r->elapsed_ns) {
-        char el[32];
-        socmon_format_ns(el, sizeof el, r->elapsed_ns);
-        socmon_sink_printf(s, " (%s)", el);
-    }
+    /* The elapsed time closes the document, as perf's does (table_end). */
     socmon_status st = socmon_sink_puts(s, ":\n\n");
-    if (r->recording)
-        st = socmon_sink_printf(s, "  %zu samples, %llu intervals missed\n\n", r->samples,
-                                (unsigned long long)r->missed);
+    if (r->recording) {
+        char n[32], m[32];
+        socmon_output_count(o, r->samples, n, sizeof n);
+        socmon_output_count(o, r->missed, m, sizeof m);
+        st = socmon_sink_printf(s, "  %s samples, %s intervals missed\n\n", n, m);
+    }
     return st;
 }
 
@@ -67,7 +70,7 @@ static socmon_status table_counters(socmon_output *o, const socmon_counter_rows 
     for (size_t j = 0; j < r->n && st == SOCMON_OK; j++) {
         size_t i = r->idx[j];
         char v[32];
-        snprintf(v, sizeof v, "%llu", (unsigned long long)r->values[i]);
+        socmon_output_count(o, r->values[i], v, sizeof v);
         const char *row[] = {r->list->names[i], v, r->list->c[i].unit};
         st = socmon_table_add(t, row);
     }
@@ -96,7 +99,7 @@ static socmon_status table_metrics(socmon_output *o, const socmon_metricset *ms,
     socmon_status st = socmon_table_new(5, "llrll", hdr, &t);
     if (st != SOCMON_OK)
         return st;
-    socmon_sink_puts(o->sink, "\n Metrics:\n\n");
+    socmon_sink_puts(o->sink, "\n Metrics over the run:\n\n");
     size_t hidden = 0;
     for (size_t i = 0; i < socmon_metrics_nresults(m) && st == SOCMON_OK; i++) {
         const socmon_metric_result_info *r = socmon_metrics_result(m, i);
@@ -106,10 +109,10 @@ static socmon_status table_metrics(socmon_output *o, const socmon_metricset *ms,
             hidden++;
             continue;
         }
-        char v[48];
+        char v[48], desc[512];
         const char *unit;
-        socmon_metric_text(r->def, values[i], v, sizeof v, &unit);
-        const char *row[] = {r->def->name, r->instance, v, unit, r->def->desc};
+        socmon_metric_human(o, r->def, values[i], v, sizeof v, &unit);
+        const char *row[] = {r->def->name, r->instance, v, unit, socmon_metric_desc(o, r->def, desc, sizeof desc)};
         st = socmon_table_add(t, row);
     }
     st = finish_table(o, t, st, hidden, "per-instance result is 0 or undefined and",
@@ -117,18 +120,47 @@ static socmon_status table_metrics(socmon_output *o, const socmon_metricset *ms,
     return st == SOCMON_OK ? skipped_note(o, ms, m) : st;
 }
 
+/* Hot spots: an aligned table like the others, so a long counter name never pushes the values
+ * out of line. */
 static socmon_status table_hotspots(socmon_output *o, const socmon_counter_rows *r)
 {
-    socmon_status st = socmon_sink_printf(o->sink, "\n Hot spots (largest %s):\n\n", r->pattern);
+    socmon_status st = socmon_sink_printf(o->sink, "\n Hot spots over the run (largest %s):\n\n", r->pattern);
     if (!r->n)
-        st = socmon_sink_puts(o->sink, "  none: every such counter read 0\n");
+        return socmon_sink_puts(o->sink, "  none: every such counter read 0\n");
+    socmon_table *t;
+    if (st != SOCMON_OK || (st = socmon_table_new(3, "lrl", NULL, &t)) != SOCMON_OK)
+        return st;
     for (size_t j = 0; j < r->n && st == SOCMON_OK; j++) {
         size_t i = r->idx[j];
         char v[32];
-        snprintf(v, sizeof v, "%llu", (unsigned long long)r->values[i]);
-        st = socmon_sink_printf(o->sink, "  %-28s %14s %s\n", r->list->names[i], v, r->list->c[i].unit);
+        socmon_output_count(o, r->values[i], v, sizeof v);
+        const char *row[] = {r->list->names[i], v, r->list->c[i].unit};
+        st = socmon_table_add(t, row);
     }
-    return st;
+    if (st != SOCMON_OK) {
+        socmon_table_free(t);
+        return st;
+    }
+    return write_table(o, t);
+}
+
+/* A timeline's rows wait here for end_intervals, which knows the column widths and the span. */
+typedef struct timeline {
+    socmon_table *t;
+    uint64_t last_ns;   /* since_ns of the last row: the time the table covers */
+} timeline;
+
+/* A column header: the result's name and, when its values are numbers with a unit, the unit
+ * ("l2_hit_rate_all [%]"); a labelled metric shows words, so no unit. */
+static void metric_header(const socmon_metric_result_info *r, char *buf, size_t len)
+{
+    char name[NAME_MAX_LEN];
+    socmon_result_name(r, name, sizeof name);
+    const char *u = r->def->unit;
+    if (u && *u && !r->def->nlabels)
+        snprintf(buf, len, "%s [%s]", name, u);
+    else
+        snprintf(buf, len, "%s", name);
 }
 
 /* Timeline: time, the chosen metrics (or, with none, the sum of all deltas), flags. */
@@ -138,9 +170,10 @@ static socmon_status table_begin_intervals(socmon_output *o)
     size_t cols = 2 + (c->nshown ? c->nshown : 1);
     char *align = malloc(cols + 1);
     const char **hdr = calloc(cols, sizeof *hdr);
-    char(*names)[NAME_MAX_LEN] = calloc(c->nshown + 1, sizeof *names);
+    char(*names)[NAME_MAX_LEN + 32] = calloc(c->nshown + 1, sizeof *names);
+    timeline *tl = calloc(1, sizeof *tl);
     socmon_status st = SOCMON_OK;
-    if (!align || !hdr || !names) {
+    if (!align || !hdr || !names || !tl) {
         st = socmon_fail(SOCMON_ENOMEM, "table: out of memory for %zu columns", cols);
         goto out;
     }
@@ -150,23 +183,25 @@ static socmon_status table_begin_intervals(socmon_output *o)
     size_t k = 0;
     hdr[k++] = "time";
     for (size_t j = 0; j < c->nshown; j++) {
-        socmon_result_name(socmon_metrics_result(c->metrics, c->shown[j]), names[j], sizeof names[j]);
+        metric_header(socmon_metrics_result(c->metrics, c->shown[j]), names[j], sizeof names[j]);
         hdr[k++] = names[j];
     }
     if (!c->nshown)
         hdr[k++] = "events";
     hdr[k] = "flags";
-    socmon_table *t;
-    if ((st = socmon_table_new(cols, align, hdr, &t)) == SOCMON_OK)
-        o->state = t;
+    if ((st = socmon_table_new(cols, align, hdr, &tl->t)) == SOCMON_OK) {
+        o->state = tl;
+        tl = NULL;
+    }
 out:
-    free(align), free(hdr), free(names);
+    free(align), free(hdr), free(names), free(tl);
     return st;
 }
 
 static socmon_status table_row(socmon_output *o, const socmon_interval_row *row)
 {
     const socmon_interval_cols *c = &o->cols;
+    timeline *tl = o->state;
     size_t cols = 2 + (c->nshown ? c->nshown : 1);
     const char **cell = calloc(cols, sizeof *cell);
     char(*text)[CELL_MAX_LEN] = calloc(cols, sizeof *text);
@@ -180,20 +215,22 @@ static socmon_status table_row(socmon_output *o, const socmon_interval_row *row)
     for (size_t j = 0; j < c->nshown; j++) {
         k++;
         const socmon_metric_result_info *r = socmon_metrics_result(c->metrics, c->shown[j]);
-        socmon_metric_text(r->def, row->metrics ? row->metrics[c->shown[j]] : NAN, text[k], sizeof text[k], NULL);
+        socmon_metric_human(o, r->def, row->metrics ? row->metrics[c->shown[j]] : NAN, text[k], sizeof text[k],
+                            NULL);
     }
     if (!c->nshown) {
         uint64_t sum = 0;
         for (size_t i = 0; i < c->counters->n; i++)
             sum += row->deltas[i];
         k++;
-        snprintf(text[k], sizeof text[k], "%llu", (unsigned long long)sum);
+        socmon_output_count(o, sum, text[k], sizeof text[k]);
     }
     k++;
     socmon_row_flags(row, text[k], sizeof text[k]);
     for (size_t i = 0; i < cols; i++)
         cell[i] = text[i];
-    st = socmon_table_add(o->state, cell);
+    st = socmon_table_add(tl->t, cell);
+    tl->last_ns = row->since_ns;
 out:
     free(cell), free(text);
     return st;
@@ -202,13 +239,20 @@ out:
 static socmon_status table_end_intervals(socmon_output *o)
 {
     const socmon_run_info *r = &o->run;
-    socmon_table *t = o->state;
+    timeline *tl = o->state;
+    socmon_table *t = tl->t;
     o->state = NULL;
-    if (r->recording)
-        socmon_sink_printf(o->sink, "recording of '%s' (%s), %zu samples\n\n", r->target,
-                           r->device ? r->device : "?", r->samples);
-    else
-        socmon_sink_printf(o->sink, "%s of target '%s'\n\n", r->title ? r->title : "intervals", r->target);
+    char el[48];
+    socmon_output_elapsed(o, tl->last_ns, el, sizeof el);
+    if (r->recording) {
+        char n[32];
+        socmon_output_count(o, r->samples, n, sizeof n);
+        socmon_sink_printf(o->sink, "recording of '%s' (%s), %s samples, %s\n\n", r->target,
+                           r->device ? r->device : "?", n, el);
+    } else {
+        socmon_sink_printf(o->sink, "%s of target '%s', %s\n\n", r->title ? r->title : "intervals", r->target, el);
+    }
+    free(tl);
     return write_table(o, t);
 }
 
@@ -217,14 +261,24 @@ static socmon_status table_note(socmon_output *o, const char *text)
     return socmon_sink_printf(o->sink, "\n  %s\n", text);
 }
 
+/* Totals end as perf's do, with the elapsed time in seconds, "simulated" when it is a model's. */
 static socmon_status table_end(socmon_output *o)
 {
-    return o->run.doc == SOCMON_DOC_TOTALS ? socmon_sink_putc(o->sink, '\n') : SOCMON_OK;
+    const socmon_run_info *r = &o->run;
+    if (r->doc != SOCMON_DOC_TOTALS)
+        return SOCMON_OK;
+    if (r->elapsed_ns)
+        socmon_sink_printf(o->sink, "\n %17.9f seconds %stime elapsed\n", (double)r->elapsed_ns / 1e9,
+                           r->simulated ? "simulated " : "");
+    return socmon_sink_putc(o->sink, '\n');
 }
 
 static void table_release(socmon_output *o)
 {
-    socmon_table_free(o->state);
+    timeline *tl = o->state;
+    if (tl)
+        socmon_table_free(tl->t);
+    free(tl);
     o->state = NULL;
 }
 

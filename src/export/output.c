@@ -52,7 +52,7 @@ socmon_status socmon_output_open(const char *name, socmon_sink *sink, const socm
         return socmon_fail(SOCMON_ENOMEM, "socmon_output_open: out of memory");
     o->fmt = f;
     o->sink = sink;
-    o->opts = opts ? *opts : (socmon_output_opts){',', 0};
+    o->opts = opts ? *opts : (socmon_output_opts){',', 0, 0};
     *out = o;
     return SOCMON_OK;
 }
@@ -237,6 +237,46 @@ const char *socmon_metric_text(const socmon_metric_def *d, double v, char *buf, 
         socmon_format_value(buf, len, v);
     if (unit)
         *unit = label ? "" : (d->unit ? d->unit : "");
+    return buf;
+}
+
+int socmon_metric_decimals(const socmon_metric_def *d)
+{
+    return d->precision >= 0 ? d->precision : socmon_unit_decimals(d->unit);
+}
+
+const char *socmon_metric_human(const socmon_output *o, const socmon_metric_def *d, double v, char *buf,
+                                size_t len, const char **unit)
+{
+    const char *label = socmon_metric_label(d, v);
+    if (label)
+        snprintf(buf, len, "%s", label);
+    else
+        socmon_format_fixed(buf, len, v, socmon_metric_decimals(d), !o->opts.no_big_num);
+    if (unit)
+        *unit = label ? "" : (d->unit ? d->unit : "");
+    return buf;
+}
+
+void socmon_output_count(const socmon_output *o, uint64_t v, char *buf, size_t len)
+{
+    socmon_format_count(buf, len, v, !o->opts.no_big_num);
+}
+
+void socmon_output_elapsed(const socmon_output *o, uint64_t ns, char *buf, size_t len)
+{
+    char t[32];
+    socmon_format_ns(t, sizeof t, ns);
+    snprintf(buf, len, "%s %stime elapsed", t, o->run.simulated ? "simulated " : "");
+}
+
+const char *socmon_metric_desc(const socmon_output *o, const socmon_metric_def *d, char *buf, size_t len)
+{
+    static const char from[] = "the interval", to[] = "the run";
+    const char *at = o->run.doc == SOCMON_DOC_TOTALS && d->desc ? strstr(d->desc, from) : NULL;
+    if (!at)
+        return d->desc ? d->desc : "";
+    snprintf(buf, len, "%.*s%s%s", (int)(at - d->desc), d->desc, to, at + sizeof from - 1);
     return buf;
 }
 

@@ -35,7 +35,8 @@ typedef struct socmon_run_info {
     const char *target;     /* the target spec */
     const char *device;     /* the device name, or NULL */
     const char *workload;   /* or NULL */
-    uint64_t elapsed_ns;    /* TOTALS: how long the run lasted (0: human formats do not show it) */
+    uint64_t elapsed_ns;    /* TOTALS: how long the run lasted (0: human formats do not show it);
+                               human formats say "simulated" beside it when `simulated` is set */
     uint64_t interval_ns;   /* INTERVALS: the sampling interval */
     size_t ncounters;       /* INTERVALS: counters sampled */
     int simulated;          /* time is a model's simulated time, not the wall clock */
@@ -76,6 +77,8 @@ typedef struct socmon_output_opts {
     char sep;               /* CSV field separator */
     int all;                /* show counters that read 0 and per-instance results that are 0 or
                                undefined; timelines carry every counter's delta */
+    int no_big_num;         /* human formats print 1234567, not 1,234,567 (--no-big-num); machine
+                               formats (CSV, JSON) never group digits */
 } socmon_output_opts;
 
 /* Looks up a format by name ("table", "csv", "json", "live"); NULL if none has that name. */

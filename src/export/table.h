@@ -17,8 +17,9 @@ void socmon_table_free(socmon_table *t);
 /* Adds a row of ncols cells (copied; NULL prints as empty). */
 socmon_status socmon_table_add(socmon_table *t, const char *const *cells);
 size_t socmon_table_rows(const socmon_table *t);
-/* Writes the rows with columns padded to their widest cell, separated by two spaces; each
- * line starts with indent. */
+/* Writes the rows with columns padded to their widest cell (computed from the cells, so a
+ * long name widens its column rather than pushing values out of line), separated by two
+ * spaces; each line starts with indent. */
 socmon_status socmon_table_write(const socmon_table *t, socmon_sink *s, const char *indent);
 /* The same to a FILE (errors are not reported: for quick listings). */
 void socmon_table_print(const socmon_table *t, FILE *fp, const char *indent);
@@ -33,9 +34,26 @@ socmon_status socmon_csv_write(socmon_sink *s, const char *field, char sep);
 /* The same to a FILE. */
 void socmon_csv_field(FILE *fp, const char *field, char sep);
 
-/* Formats a value for humans: integers as is, others with 4 significant
- * digits, NaN as "-". */
+/* Formats a value for machines that read text (CSV): integers as is, others with 4
+ * significant digits, NaN as "-". Never grouped. */
 void socmon_format_value(char *buf, size_t len, double v);
+
+/* A count for people: "1,234,567" with group set, "1234567" without. The separator is a
+ * fixed ',' in groups of three whatever the locale (docs/output.md): socmon never calls
+ * setlocale, so its CSV and JSON numbers stay locale-free, and tables match perf's C-locale
+ * "big num" look. */
+void socmon_format_count(char *buf, size_t len, uint64_t v, int group);
+
+/* A number for people with exactly `decimals` decimals (0..9), the integer part grouped
+ * as socmon_format_count does when group is set: "1,400.00". NaN is "-", infinities "inf"
+ * and "-inf"; beyond 1e15 in magnitude, "%.4g" (no column of people reads 16 digits). */
+void socmon_format_fixed(char *buf, size_t len, double v, int decimals, int group);
+
+/* How many decimals values of `unit` show in human formats, so a metric reads with the same
+ * number of decimals in every row: counts (events, cycles, packets, ...) 0, "%" 2, rates
+ * (".../s", ".../ms") and "B/cyc" 2, times (ns, us, ms) 1, anything else (ratios, scores,
+ * per-instruction figures, no unit) 3. A metric file's "precision" overrides it. */
+int socmon_unit_decimals(const char *unit);
 
 /* A duration for humans: "1.200 ms", "3.000 s", "250 ns". */
 void socmon_format_ns(char *buf, size_t len, uint64_t ns);

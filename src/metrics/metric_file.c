@@ -108,7 +108,7 @@ static socmon_status opt_string(const char *src, size_t i, const char *name, jso
 
 static socmon_status load_metric(socmon_metricset *ms, const char *src, size_t i, json_t *o)
 {
-    static const char *const keys[] = {"name", "expr", "unit", "desc", "per", "labels"};
+    static const char *const keys[] = {"name", "expr", "unit", "desc", "per", "labels", "precision"};
     if (!json_is_object(o))
         return mfail(src, i, NULL, "%s", "expected an object {\"name\": ..., \"expr\": ...}");
     json_t *jn = json_object_get(o, "name");
@@ -128,7 +128,7 @@ static socmon_status load_metric(socmon_metricset *ms, const char *src, size_t i
             k++;
         if (k == sizeof keys / sizeof keys[0])
             return mfail(src, i, name,
-                         "unknown key '%s' (known: name, expr, unit, desc, per, labels)", key);
+                         "unknown key '%s' (known: name, expr, unit, desc, per, labels, precision)", key);
     }
     for (size_t j = 0; j < ms->n; j++)
         if (strcmp(ms->m[j].name, name) == 0) {
@@ -159,6 +159,16 @@ static socmon_status load_metric(socmon_metricset *ms, const char *src, size_t i
             st = mfail(src, i, name, "%s", "\"per\" must be \"instance\" or \"device\"");
             goto fail;
         }
+    }
+    /* How many decimals tables and live lines show; the unit decides when absent. */
+    m.def.precision = -1;
+    json_t *jd = json_object_get(o, "precision");
+    if (jd) {
+        if (!json_is_integer(jd) || json_integer_value(jd) < 0 || json_integer_value(jd) > 9) {
+            st = mfail(src, i, name, "%s", "\"precision\" must be an integer 0..9 (decimals shown)");
+            goto fail;
+        }
+        m.def.precision = (int)json_integer_value(jd);
     }
     json_t *jl = json_object_get(o, "labels");
     if (jl) {

@@ -1,7 +1,7 @@
 /* A small schema for the output format tests: two tiles' L2 counters, a device-wide counter
  * with a long name (table alignment) and one whose name needs CSV quoting; metrics with a
- * percentage, an undefined per-instance result (NaN), a labelled value and one the schema
- * cannot compute (skipped). Everything is rendered into a memory sink. */
+ * percentage, an undefined per-instance result (NaN), a labelled value, one with its own
+ * precision and one the schema cannot compute (skipped). Everything is rendered into a memory sink. */
 #ifndef TESTS_EXPORT_OUTPUT_FIXTURE_H
 #define TESTS_EXPORT_OUTPUT_FIXTURE_H
 
@@ -32,7 +32,7 @@ static const char fx_metric_file[] =
     " {\"name\": \"hits\", \"unit\": \"events\", \"expr\": \"l2_hits\", \"desc\": \"all L2 hits\"},\n"
     " {\"name\": \"busier\", \"unit\": \"tile\", \"expr\": \"argmax(tile0.l2_hits, tile1.l2_hits)\",\n"
     "  \"desc\": \"the tile with more hits\", \"labels\": [\"tile0\", \"tile1\"]},\n"
-    " {\"name\": \"seventh\", \"unit\": \"\", \"expr\": \"hits / 7\", \"desc\": \"a fraction\"},\n"
+    " {\"name\": \"seventh\", \"unit\": \"\", \"expr\": \"hits / 7\", \"desc\": \"a fraction\", \"precision\": 1},\n"
     " {\"name\": \"l3\", \"expr\": \"l3_misses\", \"desc\": \"needs a counter this schema lacks\"}\n"
     "]}\n";
 
@@ -54,12 +54,18 @@ static inline void fx_setup(fx *f)
     assert_int_equal(socmon_metrics_eval(f->m, fx_values, 1.0, f->mv), SOCMON_OK);
 }
 
-/* Opens format `name` on a fresh memory sink. */
+/* Opens format `name` on a fresh memory sink with the given options. */
+static inline void fx_open_opts(fx *f, const char *name, const socmon_output_opts *oo)
+{
+    assert_int_equal(socmon_sink_memory(&f->sink), SOCMON_OK);
+    assert_int_equal(socmon_output_open(name, f->sink, oo, &f->out), SOCMON_OK);
+}
+
+/* Opens format `name` with thousands separators (the default). */
 static inline void fx_open(fx *f, const char *name, char sep, int all)
 {
-    socmon_output_opts oo = {sep, all};
-    assert_int_equal(socmon_sink_memory(&f->sink), SOCMON_OK);
-    assert_int_equal(socmon_output_open(name, f->sink, &oo, &f->out), SOCMON_OK);
+    socmon_output_opts oo = {sep, all, 0};
+    fx_open_opts(f, name, &oo);
 }
 
 static inline const char *fx_text(const fx *f)

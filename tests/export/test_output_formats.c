@@ -52,25 +52,28 @@ static void test_table_totals(void **state)
 {
     char *t;
     render_totals("table", ',', 0, &t);
-    expect_text(t, "\n Stats for target 'fx', workload 'w' (1.500 ms):\n\n"
-                   "  counter                                   value  unit\n"
-                   "  tile0.l2_hits                               300  events\n"
-                   "  tile0.l2_misses                             100  events\n"
-                   "  a_counter_with_a_rather_long_name  123456789012  cycles\n"
-                   "  tile1.odd                                     5  say \"hi\", twice\n"
+    /* Counts grouped by thousands, each metric with its precision ('%': 2 decimals, events: 0,
+     * "precision": 1), totals headed as over the run, the elapsed time last as perf has it. */
+    expect_text(t, "\n Stats for target 'fx', workload 'w':\n\n"
+                   "  counter                                      value  unit\n"
+                   "  tile0.l2_hits                                  300  events\n"
+                   "  tile0.l2_misses                                100  events\n"
+                   "  a_counter_with_a_rather_long_name  123,456,789,012  cycles\n"
+                   "  tile1.odd                                        5  say \"hi\", twice\n"
                    "  (2 counters read 0 and are not shown; --all shows them)\n"
-                   "\n Metrics:\n\n"
-                   "  metric    instance   value  unit    description\n"
-                   "  hit_rate  tile0         75  %       L2 hits per access\n"
-                   "  hits                   300  events  all L2 hits\n"
-                   "  busier               tile0          the tile with more hits\n"
-                   "  seventh             42.857          a fraction\n"
+                   "\n Metrics over the run:\n\n"
+                   "  metric    instance  value  unit    description\n"
+                   "  hit_rate  tile0     75.00  %       L2 hits per access\n"
+                   "  hits                  300  events  all L2 hits\n"
+                   "  busier              tile0          the tile with more hits\n"
+                   "  seventh              42.9          a fraction\n"
                    "  (1 per-instance result is 0 or undefined and not shown; --all shows them)\n"
                    "  (1 metric not computed: l3: 'l3_misses' is not a counter, parameter or earlier metric"
                    " of this schema)\n"
-                   "\n Hot spots (largest tile*):\n\n"
-                   "  tile0.l2_hits                           300 events\n"
-                   "  tile0.l2_misses                         100 events\n"
+                   "\n Hot spots over the run (largest tile*):\n\n"
+                   "  tile0.l2_hits    300  events\n"
+                   "  tile0.l2_misses  100  events\n"
+                   "\n       0.001500000 seconds time elapsed\n"
                    "\n");
 }
 
@@ -79,8 +82,8 @@ static void test_table_totals_all(void **state)
     char *t;
     render_totals("table", ',', 1, &t);
     /* Zero counters and the undefined tile1 result appear; undefined reads "-". */
-    assert_non_null(strstr(t, "  tile1.l2_hits                                 0  events\n"));
-    assert_non_null(strstr(t, "  hit_rate  tile1          -  %       L2 hits per access\n"));
+    assert_non_null(strstr(t, "  tile1.l2_hits                                    0  events\n"));
+    assert_non_null(strstr(t, "  hit_rate  tile1         -  %       L2 hits per access\n"));
     assert_null(strstr(t, "not shown"));
     free(t);
 }
@@ -89,10 +92,11 @@ static void test_table_timeline(void **state)
 {
     char *t;
     render_timeline("table", 0, &t);
-    expect_text(t, "recording of 'fx' (dev), 3 samples\n\n"
-                   "      time  tile0.hit_rate  tile1.hit_rate  busier  flags\n"
-                   "  1.000 us              75               -   tile0  \n"
-                   "  3.000 us              75               -   tile0  missed=1 undef\n"
+    /* Units in the headers (none for a labelled metric), one precision per metric. */
+    expect_text(t, "recording of 'fx' (dev), 3 samples, 3.000 us time elapsed\n\n"
+                   "      time  tile0.hit_rate [%]  tile1.hit_rate [%]  busier  flags\n"
+                   "  1.000 us               75.00                   -   tile0  \n"
+                   "  3.000 us               75.00                   -   tile0  missed=1 undef\n"
                    "\n  a hint for people\n");
 }
 
@@ -103,8 +107,8 @@ static void test_table_timeline_without_metrics(void **state)
     fx_setup(&f);
     fx_open(&f, "table", ',', 0);
     fx_timeline(&f, NULL, 0);
-    assert_non_null(strstr(fx_text(&f), "      time        events  flags\n"
-                                        "  1.000 us  123456789417  \n"));
+    assert_non_null(strstr(fx_text(&f), "      time           events  flags\n"
+                                        "  1.000 us  123,456,789,417  \n"));
     fx_close(&f);
     fx_teardown(&f);
 }
@@ -214,9 +218,10 @@ static void test_live_lines(void **state)
 {
     char *t;
     render_timeline("live", 0, &t);
+    /* The same decimals as report's table; an undefined value has no unit. */
     expect_text(t, "recording target 'fx', 6 counters every 1.000 us (real time)\n"
-                   "    1.000 us  tile0.hit_rate=75%  tile1.hit_rate=-%  busier=tile0\n"
-                   "    3.000 us  tile0.hit_rate=75%  tile1.hit_rate=-%  busier=tile0  MISSED 1 interval"
+                   "    1.000 us  tile0.hit_rate=75.00%  tile1.hit_rate=-  busier=tile0\n"
+                   "    3.000 us  tile0.hit_rate=75.00%  tile1.hit_rate=-  busier=tile0  MISSED 1 interval"
                    "  UNDEFINED values\n"
                    "a hint for people\n");
 }
@@ -234,7 +239,7 @@ static void test_live_without_metric_values(void **state)
     socmon_interval_row r = {9, 2000000, 2000000, SOCMON_SAMPLE_MISSED, 3, NULL, fx_values};
     assert_int_equal(socmon_output_row(f.out, &r), SOCMON_OK);
     assert_string_equal(fx_text(&f), "recording target 'fx', workload w, 6 counters every 2.000 ms (simulated time)\n"
-                                     "    2.000 ms  events=123456789417  MISSED 3 intervals\n");
+                                     "    2.000 ms  events=123,456,789,417  MISSED 3 intervals\n");
     fx_close(&f);
     fx_teardown(&f);
 }
@@ -253,7 +258,7 @@ static void test_hotspot_sections(void **state)
     assert_int_equal(socmon_output_hotspots(f.out, &fx_list, fx_values, NULL, 10), SOCMON_OK);
     assert_int_equal(socmon_output_end(f.out), SOCMON_OK);
     assert_string_equal(fx_text(&f), "\n T for target 'fx':\n\n"
-                                     "\n Hot spots (largest tile1.l2_*):\n\n"
+                                     "\n Hot spots over the run (largest tile1.l2_*):\n\n"
                                      "  none: every such counter read 0\n\n");
     fx_close(&f);
     fx_teardown(&f);

@@ -148,7 +148,7 @@ static void test_output_on_failing_sink(void **state)
             fx_setup(&f);
             socmon_sink *s = failing_new(budgets[b]);
             socmon_output *o;
-            socmon_output_opts oo = {',', 1};
+            socmon_output_opts oo = {',', 1, 0};
             assert_int_equal(socmon_output_open(formats[i], s, &oo, &o), SOCMON_OK);
             socmon_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = "T", .target = "fx"};
             socmon_status st = socmon_output_begin(o, &run);

@@ -78,10 +78,10 @@ python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); c = {x["name"]: 
     && ok || bad "stat --json: not JSON, or cycles != 9219: $(head -5 "$TMP/err")"
 "$BIN" stat -t ibex -o "$TMP/counts.txt" -- "$TMP/p/whole.elf" >"$TMP/out" 2>"$TMP/err"
 cmp -s "$TMP/out" "$F/small/whole.out" && ok || bad "stat -o: stdout is not the program's output"
-grep -q "cycles *9219" "$TMP/counts.txt" && ok || bad "stat -o: counts not in the file"
+grep -q "cycles *9,219" "$TMP/counts.txt" && ok || bad "stat -o: counts not in the file"
 [ ! -s "$TMP/err" ] && ok || bad "stat -o: stderr not empty: $(head -3 "$TMP/err")"
 # the table goes to stderr
-expect 0 "instret *5280" -- "$BIN" stat -t ibex -- "$TMP/p/whole.elf"
+expect 0 "instret *5,280" -- "$BIN" stat -t ibex -- "$TMP/p/whole.elf"
 expect 0 "ipc" -- "$BIN" stat -t ibex:config=maxperf -- "$TMP/p/whole.elf"
 
 # exit status: trap-out 3, --max-cycles 4, hang 5, bad/missing ELF 1, usage 2
@@ -89,7 +89,7 @@ expect 3 "trapped out: exception mcause 2" -- "$BIN" stat -t ibex -- "$TMP/p/tra
 out=$("$BIN" stat -t ibex -- "$TMP/p/trapout.elf" 2>/dev/null)
 [ "$out" = "before" ] && ok || bad "trapout: stdout '$out', expected the output before the trap"
 expect 4 "did not halt within 1000 cycles" -- "$BIN" stat -t ibex --max-cycles 1000 -- "$TMP/p/whole.elf"
-expect 4 "cycles *1000" -- "$BIN" stat -t ibex --max-cycles 1000 -- "$TMP/p/spin.elf"
+expect 4 "cycles *1,000" -- "$BIN" stat -t ibex --max-cycles 1000 -- "$TMP/p/spin.elf"
 expect 5 "sleeps forever" -- "$BIN" stat -t ibex -- "$TMP/p/sleep.elf"
 printf 'this is not an ELF file' >"$TMP/bad.elf"
 expect 1 "ibex: " -- "$BIN" stat -t ibex -- "$TMP/bad.elf"
@@ -108,7 +108,7 @@ rc=$?
 cmp -s "$TMP/out" "$F/small/cprog.out" && ok || bad "record: stdout is not the program's output"
 grep -q "wrote .* samples" "$TMP/err" && ok || bad "record: no 'wrote' line on stderr"
 expect 0 "recording" -- "$BIN" report -i "$TMP/c.rec"
-expect 0 "cycles *6990" -- "$BIN" report -i "$TMP/c.rec" --summary
+expect 0 "cycles *6,990" -- "$BIN" report -i "$TMP/c.rec" --summary
 expect 0 "total equals the whole-program counters" -- "$BIN" report -i "$TMP/c.rec" --by-symbol
 "$BIN" report -i "$TMP/c.rec" --by-symbol -x, >"$TMP/sym.csv"
 awk -F, '$1 == "mix" { print $2 }' "$TMP/sym.csv" | grep -qx 5376 && ok || bad "by-symbol: mix cycles"

@@ -23,7 +23,7 @@ expect 1 "l1_mux=2 must be 0 or 1" -- "$BIN" stat -t tensix:l1_mux=2
 expect 1 "unknown workload 'conv' (known: matmul, sfpu, reduce, topk, sync)" -- "$BIN" stat -t tensix -w conv
 # The other kernels: an SFPU op is math-bound with the FPU idle; top-k searches.
 expect 0 "dominant_bound  *math-bound" -- "$BIN" stat -t tensix:tiles=64 -w sfpu
-expect 0 "fpu_util  *0 " -- "$BIN" stat -t tensix:tiles=64 -w sfpu
+expect 0 "fpu_util  *0\.000 " -- "$BIN" stat -t tensix:tiles=64 -w sfpu
 expect 0 "instrn_thread.XSEARCH_INSTRN_AVAILABLE_1  *[1-9]" -- "$BIN" stat -t tensix:tiles=64 -w topk
 expect 0 "instrn_thread.WAITING_FOR_MMIO_IDLE_0  *[1-9]" -- "$BIN" stat -t tensix:tiles=64 -w sync
 expect 0 "workloads: matmul sfpu reduce topk sync" -- "$BIN" list

@@ -5,7 +5,7 @@
 
 expect 0 "^zynq " -- "$BIN" list
 # configured traffic comes back: 5 slots x 300 MB/s of writes
-expect 0 "pl_wr_throughput  *1500" -- "$BIN" stat -t "zynq:wr_mbps=300,duration_ms=200" -w steady
+expect 0 "pl_wr_throughput  *1,500\.00 " -- "$BIN" stat -t "zynq:wr_mbps=300,duration_ms=200" -w steady
 expect 0 "avg_rd_latency_ns  *slot0  *400" -- "$BIN" stat -t "zynq:lat_ns=400,duration_ms=100" -w steady
 # live line: PL and PS side by side, one line per 50 ms interval
 expect 0 "200.000 ms  pl_wr_throughput=.*ps_cpu_util=" -- \
