@@ -8,6 +8,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -244,6 +245,246 @@ static void test_live_without_metric_values(void **state)
     fx_teardown(&f);
 }
 
+/* Digits after the decimal point of the number that starts at p (0 without a point). */
+static int decimals_at(const char *p)
+{
+    size_t n = strspn(p, "-0123456789,.");
+    const char *dot = memchr(p, '.', n);
+    return dot ? (int)(n - (size_t)(dot + 1 - p)) : 0;
+}
+
+/* Rows whose values differ in magnitude and in how many digits they would need. */
+static void varied_timeline(fx *f, const char *format, int no_big_num, const size_t *sh, size_t nsh)
+{
+    static const double rate[] = {75, 100.0 / 3, 100, 0.5}, hits[] = {300, 1234567, 7, 0},
+                        seventh[] = {42.857142, 1e6 / 7, 1, 0.25};
+    socmon_output_opts oo = {',', 0, no_big_num};
+    fx_open_opts(f, format, &oo);
+    socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .target = "fx", .device = "dev",
+                           .interval_ns = 1000, .ncounters = NCTR, .recording = 1, .samples = 5, .simulated = 1};
+    socmon_interval_cols cols = {f->m, sh, nsh, &fx_list};
+    assert_int_equal(socmon_output_begin(f->out, &run), SOCMON_OK);
+    assert_int_equal(socmon_output_begin_intervals(f->out, &cols), SOCMON_OK);
+    for (size_t i = 0; i < 4; i++) {
+        double mv[NRES] = {[R_RATE0] = rate[i], [R_RATE1] = NAN, [R_HITS] = hits[i], [R_BUSIER] = 0,
+                           [R_SEVENTH] = seventh[i]};
+        socmon_interval_row r = {1000 * (i + 1), 1000 * (i + 1), 1000, 0, 0, mv, fx_values};
+        assert_int_equal(socmon_output_row(f->out, &r), SOCMON_OK);
+    }
+    assert_int_equal(socmon_output_end_intervals(f->out), SOCMON_OK);
+    assert_int_equal(socmon_output_end(f->out), SOCMON_OK);
+}
+
+static void test_one_precision_per_metric(void **state)
+{
+    static const size_t sh[] = {R_RATE0, R_HITS, R_SEVENTH};
+    /* '%' shows 2 decimals, events 0, seventh its file's "precision": 1, in every row of
+     * report's table and of record's live lines alike. */
+    static const int want[] = {2, 0, 1};
+    fx f;
+    fx_setup(&f);
+    varied_timeline(&f, "table", 0, sh, 3);
+    char *text = strdup(fx_text(&f));
+    fx_close(&f);
+    size_t rows = 0;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        if (!strstr(line, " us ") || strstr(line, "recording"))
+            continue; /* data rows only: "  1.000 us  75.00  300  42.9  " */
+        char *p = strstr(line, " us ") + 3;
+        for (size_t k = 0; k < 3; k++) {
+            p += strspn(p, " ");
+            assert_int_equal(decimals_at(p), want[k]);
+            p += strcspn(p, " ");
+        }
+        rows++;
+    }
+    assert_int_equal(rows, 4);
+    free(text);
+
+    varied_timeline(&f, "live", 0, sh, 3);
+    text = strdup(fx_text(&f));
+    fx_close(&f);
+    static const char *const names[] = {"tile0.hit_rate=", "hits=", "seventh="};
+    rows = 0;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        if (!strstr(line, "hits="))
+            continue;
+        for (size_t k = 0; k < 3; k++)
+            assert_int_equal(decimals_at(strstr(line, names[k]) + strlen(names[k])), want[k]);
+        rows++;
+    }
+    assert_int_equal(rows, 4);
+    free(text);
+    fx_teardown(&f);
+}
+
+/* 1 if text holds a digit, a comma and a digit: a grouped number. */
+static int has_grouped(const char *text)
+{
+    for (const char *p = strchr(text, ','); p; p = strchr(p + 1, ','))
+        if (p > text && p[-1] >= '0' && p[-1] <= '9' && p[1] >= '0' && p[1] <= '9')
+            return 1;
+    return 0;
+}
+
+static void test_big_num(void **state)
+{
+    static const size_t sh[] = {R_RATE0, R_HITS, R_SEVENTH};
+    fx f;
+    fx_setup(&f);
+    varied_timeline(&f, "table", 0, sh, 3);
+    assert_non_null(strstr(fx_text(&f), "  1,234,567  "));
+    assert_non_null(strstr(fx_text(&f), "  142,857.1  "));
+    fx_close(&f);
+    varied_timeline(&f, "live", 0, sh, 3);
+    assert_non_null(strstr(fx_text(&f), "hits=1,234,567 events"));
+    fx_close(&f);
+    /* --no-big-num: the same numbers without separators, everywhere people read. */
+    varied_timeline(&f, "table", 1, sh, 3);
+    assert_non_null(strstr(fx_text(&f), "  1234567  "));
+    assert_non_null(strstr(fx_text(&f), "  142857.1  "));
+    assert_false(has_grouped(fx_text(&f)));
+    fx_close(&f);
+    varied_timeline(&f, "live", 1, sh, 3);
+    assert_non_null(strstr(fx_text(&f), "hits=1234567 events"));
+    assert_false(has_grouped(fx_text(&f)));
+    fx_close(&f);
+    socmon_output_opts plain = {',', 0, 1};
+    fx_open_opts(&f, "table", &plain);
+    fx_totals(&f);
+    assert_non_null(strstr(fx_text(&f), "  a_counter_with_a_rather_long_name  123456789012  cycles\n"));
+    assert_false(has_grouped(fx_text(&f)));
+    fx_close(&f);
+    fx_teardown(&f);
+}
+
+static void test_machine_formats_never_grouped(void **state)
+{
+    /* Grouping is on (the default), yet CSV and JSON keep plain numbers. */
+    static const size_t sh[] = {R_RATE0, R_HITS, R_SEVENTH};
+    const char *formats[] = {"csv", "json"};
+    for (size_t i = 0; i < 2; i++) {
+        char *t;
+        render_totals(formats[i], ';', 0, &t);
+        assert_non_null(strstr(t, "123456789012"));
+        assert_null(strstr(t, "123,456"));
+        free(t);
+        fx f;
+        fx_setup(&f);
+        varied_timeline(&f, formats[i], 0, sh, 3);
+        assert_non_null(strstr(fx_text(&f), "1234567"));
+        assert_null(strstr(fx_text(&f), "1,234"));
+        fx_close(&f);
+        fx_teardown(&f);
+    }
+}
+
+/* The column where each line's value ends, for every line of text between the line holding
+ * `header` and the first line that does not start with two spaces and a letter. */
+static void check_values_end_together(const char *text, const char *header, const char *value_hdr)
+{
+    const char *h = strstr(text, header);
+    assert_non_null(h);
+    const char *v = strstr(h, value_hdr);
+    assert_non_null(v);
+    long end = (long)(v - h) + (long)strlen(value_hdr);
+    size_t rows = 0;
+    for (const char *line = strchr(h, '\n') + 1; line[0] == ' ' && line[1] == ' ' && line[2] != '(';
+         line = strchr(line, '\n') + 1) {
+        /* The value is the last run of digits, separators and points ending before the unit's
+         * two spaces; find where this line's number ends. */
+        const char *p = line + end;
+        assert_true(p[-1] != ' ');
+        assert_true(p[0] == ' ' || p[0] == '\n');
+        rows++;
+    }
+    assert_true(rows >= 2);
+}
+
+static void test_alignment_with_long_names(void **state)
+{
+    char *t;
+    render_totals("table", ',', 1, &t);
+    /* Right-aligned values all end under their header, however long a counter name is. */
+    check_values_end_together(t, "  counter ", "value");
+    check_values_end_together(t, "  metric ", "value");
+    free(t);
+    /* A long metric name in a timeline widens its column; every cell ends under it. */
+    static const char file[] = "{\"metrics\": [{\"name\": \"a_metric_with_a_name_longer_than_any_value\","
+                               " \"unit\": \"%\", \"expr\": \"100 * l2_hits / (l2_hits + l2_misses)\"}]}";
+    fx f;
+    fx_setup(&f);
+    socmon_metricset *ms;
+    socmon_metrics *m;
+    assert_int_equal(socmon_metricset_load_string(file, "long", &ms), SOCMON_OK);
+    socmon_metric_schema sch = {NCTR, fx_counters, 0, NULL, NULL};
+    assert_int_equal(socmon_metrics_bind(ms, &sch, &m), SOCMON_OK);
+    fx_open(&f, "table", ',', 0);
+    socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .target = "fx", .interval_ns = 1000};
+    size_t sh[] = {0};
+    socmon_interval_cols cols = {m, sh, 1, &fx_list};
+    assert_int_equal(socmon_output_begin(f.out, &run), SOCMON_OK);
+    assert_int_equal(socmon_output_begin_intervals(f.out, &cols), SOCMON_OK);
+    double v[] = {100.0 / 3, 5, 100};
+    for (size_t i = 0; i < 3; i++) {
+        socmon_interval_row r = {i + 1, 1000 * (i + 1), 1000, 0, 0, &v[i], fx_values};
+        assert_int_equal(socmon_output_row(f.out, &r), SOCMON_OK);
+    }
+    assert_int_equal(socmon_output_end_intervals(f.out), SOCMON_OK);
+    assert_int_equal(socmon_output_end(f.out), SOCMON_OK);
+    check_values_end_together(fx_text(&f), "      time  ", "a_metric_with_a_name_longer_than_any_value [%]");
+    fx_close(&f);
+    socmon_metrics_free(m);
+    socmon_metricset_free(ms);
+    fx_teardown(&f);
+}
+
+static void test_simulated_time(void **state)
+{
+    static const size_t sh[] = {R_RATE0};
+    fx f;
+    fx_setup(&f);
+    varied_timeline(&f, "table", 0, sh, 1);
+    assert_non_null(strstr(fx_text(&f), "recording of 'fx' (dev), 5 samples, 4.000 us simulated time elapsed\n"));
+    fx_close(&f);
+    fx_open(&f, "table", ',', 0);
+    socmon_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = "S", .target = "fx", .elapsed_ns = 1234000,
+                           .simulated = 1};
+    assert_int_equal(socmon_output_begin(f.out, &run), SOCMON_OK);
+    assert_int_equal(socmon_output_metrics(f.out, f.ms, f.m, f.mv), SOCMON_OK);
+    assert_int_equal(socmon_output_end(f.out), SOCMON_OK);
+    assert_non_null(strstr(fx_text(&f), "\n       0.001234000 seconds simulated time elapsed\n"));
+    fx_close(&f);
+    fx_teardown(&f);
+}
+
+static void test_totals_say_over_the_run(void **state)
+{
+    /* A description written for one interval reads "the run" where the value is a total. */
+    static const char file[] = "{\"metrics\": [{\"name\": \"hits_n\", \"unit\": \"events\", \"expr\": \"l2_hits\","
+                               " \"desc\": \"L2 hits in the interval, all tiles\"}]}";
+    socmon_metricset *ms;
+    socmon_metrics *m;
+    assert_int_equal(socmon_metricset_load_string(file, "desc", &ms), SOCMON_OK);
+    socmon_metric_schema sch = {NCTR, fx_counters, 0, NULL, NULL};
+    assert_int_equal(socmon_metrics_bind(ms, &sch, &m), SOCMON_OK);
+    double v = 300;
+    fx f;
+    fx_setup(&f);
+    fx_open(&f, "table", ',', 0);
+    socmon_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = "S", .target = "fx"};
+    assert_int_equal(socmon_output_begin(f.out, &run), SOCMON_OK);
+    assert_int_equal(socmon_output_metrics(f.out, ms, m, &v), SOCMON_OK);
+    assert_int_equal(socmon_output_end(f.out), SOCMON_OK);
+    assert_non_null(strstr(fx_text(&f), " Metrics over the run:"));
+    assert_non_null(strstr(fx_text(&f), "L2 hits in the run, all tiles"));
+    assert_null(strstr(fx_text(&f), "in the interval"));
+    fx_close(&f);
+    socmon_metrics_free(m);
+    socmon_metricset_free(ms);
+    fx_teardown(&f);
+}
+
 static void test_hotspot_sections(void **state)
 {
     fx f;
@@ -335,6 +576,12 @@ int main(void)
         cmocka_unit_test(test_live_lines),
         cmocka_unit_test(test_live_without_metric_values),
         cmocka_unit_test(test_hotspot_sections),
+        cmocka_unit_test(test_one_precision_per_metric),
+        cmocka_unit_test(test_big_num),
+        cmocka_unit_test(test_machine_formats_never_grouped),
+        cmocka_unit_test(test_alignment_with_long_names),
+        cmocka_unit_test(test_simulated_time),
+        cmocka_unit_test(test_totals_say_over_the_run),
         cmocka_unit_test(test_registry),
         cmocka_unit_test(test_call_order),
     };

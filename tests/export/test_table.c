@@ -1,4 +1,4 @@
-/* Text tables, CSV quoting and value formatting. */
+/* Text tables, CSV quoting and value formatting: grouped counts, fixed decimals, the unit rule. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -96,12 +96,77 @@ static void test_format_value(void **state)
     check_fmt(-7, "-7");
 }
 
+static void check_count(uint64_t v, int group, const char *want)
+{
+    char buf[32];
+    socmon_format_count(buf, sizeof buf, v, group);
+    assert_string_equal(buf, want);
+}
+
+static void test_format_count(void **state)
+{
+    check_count(0, 1, "0");
+    check_count(999, 1, "999");
+    check_count(1000, 1, "1,000");
+    check_count(1234567, 1, "1,234,567");
+    check_count(123456, 1, "123,456");
+    check_count(UINT64_MAX, 1, "18,446,744,073,709,551,615");
+    check_count(1234567, 0, "1234567");
+    /* A buffer too small for the commas keeps the plain number rather than a cut one. */
+    char small[9];
+    socmon_format_count(small, sizeof small, 1234567, 1);
+    assert_string_equal(small, "1234567");
+}
+
+static void check_fixed(double v, int decimals, int group, const char *want)
+{
+    char buf[48];
+    socmon_format_fixed(buf, sizeof buf, v, decimals, group);
+    assert_string_equal(buf, want);
+}
+
+static void test_format_fixed(void **state)
+{
+    check_fixed(75, 2, 1, "75.00");
+    check_fixed(1400, 2, 1, "1,400.00");
+    check_fixed(1400, 2, 0, "1400.00");
+    check_fixed(-1234567.5, 1, 1, "-1,234,567.5");
+    check_fixed(16384, 0, 1, "16,384");
+    check_fixed(0.2341, 3, 1, "0.234");
+    check_fixed(-0.0001, 2, 1, "0.00"); /* no "-0.00" */
+    check_fixed(NAN, 2, 1, "-");
+    check_fixed(INFINITY, 2, 1, "inf");
+    check_fixed(-INFINITY, 2, 1, "-inf");
+    check_fixed(2.5e18, 2, 1, "2.5e+18");
+    check_fixed(1.23456, 12, 0, "1.234560000"); /* at most 9 decimals */
+    check_fixed(1.5, -3, 0, "2");
+}
+
+static void test_unit_decimals(void **state)
+{
+    assert_int_equal(socmon_unit_decimals("%"), 2);
+    assert_int_equal(socmon_unit_decimals("events"), 0);
+    assert_int_equal(socmon_unit_decimals("cycles"), 0);
+    assert_int_equal(socmon_unit_decimals("packets"), 0);
+    assert_int_equal(socmon_unit_decimals("MB/s"), 2);
+    assert_int_equal(socmon_unit_decimals("GB/s"), 2);
+    assert_int_equal(socmon_unit_decimals("accesses/ms"), 2);
+    assert_int_equal(socmon_unit_decimals("ns"), 1);
+    assert_int_equal(socmon_unit_decimals("ratio"), 3);
+    assert_int_equal(socmon_unit_decimals("inst/cycle"), 3);
+    assert_int_equal(socmon_unit_decimals(""), 3);
+    assert_int_equal(socmon_unit_decimals(NULL), 3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_csv_quoting),
         cmocka_unit_test(test_table_alignment),
         cmocka_unit_test(test_format_value),
+        cmocka_unit_test(test_format_count),
+        cmocka_unit_test(test_format_fixed),
+        cmocka_unit_test(test_unit_decimals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

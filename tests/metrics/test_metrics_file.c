@@ -37,7 +37,7 @@ static void test_good_file(void **state)
         "  {\"name\": \"l2_hit_rate\", \"unit\": \"%\", \"per\": \"instance\",\n"
         "   \"expr\": \"100 * l2_hits / (l2_hits + l2_misses)\", \"desc\": \"hits per access\"},\n"
         "  {\"name\": \"bound\", \"expr\": \"argmax(1, 2)\", \"labels\": [\"a\", \"b\"]},\n"
-        "  {\"name\": \"_x9\", \"expr\": \"0x1F\", \"per\": \"device\"}]}";
+        "  {\"name\": \"_x9\", \"expr\": \"0x1F\", \"per\": \"device\", \"precision\": 2}]}";
     socmon_metricset *ms;
     assert_int_equal(socmon_metricset_load_string(json, "good.json", &ms), SOCMON_OK);
     assert_int_equal(socmon_metricset_count(ms), 3);
@@ -55,6 +55,8 @@ static void test_good_file(void **state)
     assert_int_equal(d->nlabels, 2);
     assert_string_equal(d->labels[1], "b");
     assert_int_equal(socmon_metricset_def(ms, 2)->per_instance, 0);
+    assert_int_equal(socmon_metricset_def(ms, 0)->precision, -1);   /* absent: from the unit */
+    assert_int_equal(socmon_metricset_def(ms, 2)->precision, 2);
     assert_null(socmon_metricset_def(ms, 3));
     socmon_metricset_free(ms);
     assert_int_equal(socmon_metricset_count(NULL), 0);
@@ -109,6 +111,14 @@ static void test_metric_errors(void **state)
                       "metric 'ipc'", "\"desc\" must be a string", NULL);
     expect_load_error("{\"metrics\": [{\"name\": \"ipc\", \"expr\": \"1\", \"per\": \"tile\"}]}",
                       "metric 'ipc'", "\"per\" must be \"instance\" or \"device\"", NULL);
+    expect_load_error("{\"metrics\": [{\"name\": \"ipc\", \"expr\": \"1\", \"precision\": 10}]}",
+                      "metric 'ipc'", "\"precision\" must be an integer 0..9", NULL);
+    expect_load_error("{\"metrics\": [{\"name\": \"ipc\", \"expr\": \"1\", \"precision\": -1}]}",
+                      "metric 'ipc'", "\"precision\" must be an integer 0..9", NULL);
+    expect_load_error("{\"metrics\": [{\"name\": \"ipc\", \"expr\": \"1\", \"precision\": \"2\"}]}",
+                      "metric 'ipc'", "\"precision\" must be an integer 0..9", NULL);
+    expect_load_error("{\"metrics\": [{\"name\": \"ipc\", \"expr\": \"1\", \"precision\": 1.5}]}",
+                      "metric 'ipc'", "\"precision\" must be an integer 0..9", NULL);
     expect_load_error("{\"metrics\": [{\"name\": \"ipc\", \"expr\": \"1\", \"labels\": \"a\"}]}",
                       "metric 'ipc'", "\"labels\" must be an array of strings", NULL);
     expect_load_error("{\"metrics\": [{\"name\": \"ipc\", \"expr\": \"1\", \"labels\": [\"a\", 2]}]}",
