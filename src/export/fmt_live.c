@@ -43,9 +43,11 @@ static socmon_status live_row(socmon_output *o, const socmon_interval_row *row)
 {
     const socmon_interval_cols *c = &o->cols;
     socmon_sink *s = o->sink;
+    /* One unit for the whole run (the interval's), so times line up and never switch units. */
+    uint64_t tu = socmon_time_unit_ns(o->run.interval_ns);
     char t[32];
-    socmon_format_ns(t, sizeof t, row->since_ns);
-    socmon_sink_printf(s, "%12s", t);
+    socmon_format_time(t, sizeof t, row->since_ns, tu, !o->opts.no_big_num);
+    socmon_sink_printf(s, "%10s %s", t, socmon_time_unit_name(tu));
     if (row->metrics) {
         for (size_t k = 0; k < c->nshown; k++) {
             const socmon_metric_result_info *r = socmon_metrics_result(c->metrics, c->shown[k]);

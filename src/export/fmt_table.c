@@ -147,6 +147,7 @@ static socmon_status table_hotspots(socmon_output *o, const socmon_counter_rows 
 /* A timeline's rows wait here for end_intervals, which knows the column widths and the span. */
 typedef struct timeline {
     socmon_table *t;
+    uint64_t unit_ns;   /* every time of the column in this one unit (socmon_time_unit_ns) */
     uint64_t last_ns;   /* since_ns of the last row: the time the table covers */
 } timeline;
 
@@ -172,6 +173,7 @@ static socmon_status table_begin_intervals(socmon_output *o)
     const char **hdr = calloc(cols, sizeof *hdr);
     char(*names)[NAME_MAX_LEN + 32] = calloc(c->nshown + 1, sizeof *names);
     timeline *tl = calloc(1, sizeof *tl);
+    char time_hdr[16];
     socmon_status st = SOCMON_OK;
     if (!align || !hdr || !names || !tl) {
         st = socmon_fail(SOCMON_ENOMEM, "table: out of memory for %zu columns", cols);
@@ -181,7 +183,9 @@ static socmon_status table_begin_intervals(socmon_output *o)
     align[cols - 1] = 'l';
     align[cols] = '\0';
     size_t k = 0;
-    hdr[k++] = "time";
+    tl->unit_ns = socmon_time_unit_ns(o->run.interval_ns);
+    snprintf(time_hdr, sizeof time_hdr, "time [%s]", socmon_time_unit_name(tl->unit_ns));
+    hdr[k++] = time_hdr;
     for (size_t j = 0; j < c->nshown; j++) {
         metric_header(socmon_metrics_result(c->metrics, c->shown[j]), names[j], sizeof names[j]);
         hdr[k++] = names[j];
@@ -211,7 +215,7 @@ static socmon_status table_row(socmon_output *o, const socmon_interval_row *row)
         goto out;
     }
     size_t k = 0;
-    socmon_format_ns(text[k], sizeof text[k], row->since_ns);
+    socmon_format_time(text[k], sizeof text[k], row->since_ns, tl->unit_ns, !o->opts.no_big_num);
     for (size_t j = 0; j < c->nshown; j++) {
         k++;
         const socmon_metric_result_info *r = socmon_metrics_result(c->metrics, c->shown[j]);

@@ -256,6 +256,26 @@ int socmon_unit_decimals(const char *unit)
     return 3;
 }
 
+uint64_t socmon_time_unit_ns(uint64_t interval_ns)
+{
+    return interval_ns >= 1000000000u ? 1000000000u : interval_ns >= 1000000u ? 1000000u
+                                                 : interval_ns >= 1000u       ? 1000u
+                                                                              : 1u;
+}
+
+const char *socmon_time_unit_name(uint64_t unit_ns)
+{
+    return unit_ns >= 1000000000u ? "s" : unit_ns >= 1000000u ? "ms" : unit_ns >= 1000u ? "us" : "ns";
+}
+
+void socmon_format_time(char *buf, size_t len, uint64_t ns, uint64_t unit_ns, int group)
+{
+    if (unit_ns <= 1)
+        socmon_format_count(buf, len, ns, group);
+    else
+        socmon_format_fixed(buf, len, (double)ns / (double)unit_ns, 3, group);
+}
+
 void socmon_format_ns(char *buf, size_t len, uint64_t ns)
 {
     if (ns >= 1000000000u)

@@ -55,6 +55,15 @@ void socmon_format_fixed(char *buf, size_t len, double v, int decimals, int grou
  * per-instruction figures, no unit) 3. A metric file's "precision" overrides it. */
 int socmon_unit_decimals(const char *unit);
 
+/* The unit a timeline states its times in, in ns (1e9, 1e6, 1e3 or 1): the largest in which
+ * the interval is at least 1, so a time column never switches from "999.000 ms" to "1.000 s". */
+uint64_t socmon_time_unit_ns(uint64_t interval_ns);
+/* Its name: "s", "ms", "us", "ns". */
+const char *socmon_time_unit_name(uint64_t unit_ns);
+/* ns in that unit, 3 decimals (none for ns), the integer part grouped when group is set:
+ * "1,050.000". */
+void socmon_format_time(char *buf, size_t len, uint64_t ns, uint64_t unit_ns, int group);
+
 /* A duration for humans: "1.200 ms", "3.000 s", "250 ns". */
 void socmon_format_ns(char *buf, size_t len, uint64_t ns);
 

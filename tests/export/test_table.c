@@ -158,6 +158,25 @@ static void test_unit_decimals(void **state)
     assert_int_equal(socmon_unit_decimals(NULL), 3);
 }
 
+static void test_time_unit(void **state)
+{
+    assert_int_equal(socmon_time_unit_ns(999), 1);
+    assert_int_equal(socmon_time_unit_ns(1000), 1000);
+    assert_int_equal(socmon_time_unit_ns(200000), 1000);
+    assert_int_equal(socmon_time_unit_ns(50000000), 1000000);
+    assert_int_equal(socmon_time_unit_ns(2000000000), 1000000000);
+    assert_string_equal(socmon_time_unit_name(1000000), "ms");
+    assert_string_equal(socmon_time_unit_name(1), "ns");
+    char buf[32];
+    /* A 50 ms timeline past 1 s stays in ms. */
+    socmon_format_time(buf, sizeof buf, 1050000000, 1000000, 1);
+    assert_string_equal(buf, "1,050.000");
+    socmon_format_time(buf, sizeof buf, 1050000000, 1000000, 0);
+    assert_string_equal(buf, "1050.000");
+    socmon_format_time(buf, sizeof buf, 250, 1, 1);
+    assert_string_equal(buf, "250");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -167,6 +186,7 @@ int main(void)
         cmocka_unit_test(test_format_count),
         cmocka_unit_test(test_format_fixed),
         cmocka_unit_test(test_unit_decimals),
+        cmocka_unit_test(test_time_unit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
