@@ -148,7 +148,7 @@ socmon_status cli_by_symbol_print(socmon_sink *s, const cli_opts *o, const socmo
         int any = 0;
         for (size_t k = 0; k < NCOLS; k++)
             any |= rows[r].v[k] != 0;
-        if (!any && !o->all)
+        if (!any && !o->old_all)
             continue;
         print_row(s, fmt, o->sep, rows[r].name, rows[r].v, rows[r].has, tc, first);
         first = 0;

@@ -8,7 +8,8 @@
 #include "cli/by_symbol.h"
 #include "cli/output.h"
 
-#define REPORT_OPTS (OPT_INPUT | OPT_FORMAT | OPT_SUMMARY | OPT_ALL | OPT_METRICS | OPT_BY_SYMBOL | OPT_BIG_NUM)
+#define REPORT_OPTS (OPT_INPUT | OPT_FORMAT | OPT_SUMMARY | OPT_DELTAS | OPT_METRICS | OPT_BY_SYMBOL | \
+                     OPT_BIG_NUM | OPT_METRIC_FILE)
 #define TABLE_METRICS 8
 #define TABLE_METRICS_MAX 64
 

@@ -24,7 +24,19 @@ static const struct {
     {OPT_FORMAT, {"field-separator", required_argument, 0, 'x'},
      "-x, --field-separator SEP  CSV output with this separator (e.g. -x,)"},
     {OPT_FORMAT, {"json", no_argument, 0, 'J'}, "    --json            JSON output"},
-    {OPT_ALL, {"all", no_argument, 0, 'a'}, "-a, --all             also show counters that read 0"},
+    {OPT_ALL, {"all-cpus", no_argument, 0, 'a'},
+     "-a, --all-cpus        count on every instance of the target (every tile, core, slot), as perf's\n"
+     "                        system-wide -a; socmon always does (-e still picks the counters)"},
+    {OPT_DELTAS, {"deltas", no_argument, 0, 'D'},
+     "    --deltas          CSV/JSON interval rows also carry every counter's delta"},
+    {OPT_ALL | OPT_DELTAS, {"all", no_argument, 0, 'A'},
+     "    --all             old name: zero counters are always shown now (report: --deltas)"},
+    {OPT_REPEAT, {"repeat", required_argument, 0, 'r'},
+     "-r, --repeat N        run N times (1..100000); print the mean of every counter and metric\n"
+     "                        and its spread, ( +- 0.12% ), as perf stat -r does"},
+    {OPT_APPEND, {"append", no_argument, 0, 'P'}, "    --append          with -o FILE: add to FILE instead of replacing it"},
+    {OPT_METRIC_FILE, {"metric-file", required_argument, 0, 'F'},
+     "    --metric-file FILE  metrics from this JSON file (docs/metrics.md) instead of the target's"},
     {OPT_DURATION, {"duration", required_argument, 0, 'd'},
      "-d, --duration TIME   how long to run (e.g. 10ms, 2s; bare numbers are ms). Default: until\n"
      "                        the workload finishes"},
@@ -142,21 +154,44 @@ int cli_parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE *)
     return rc;
 }
 
+/* A comma-separated list (-e, -M) with an empty item (",", "a,,b", "a,") is a mistake worth
+ * naming: the item's position says which comma. Returns 0 if every item has text. */
+static int check_items(const char *cmd, const char *opt, const char *list)
+{
+    size_t pos = 1;
+    for (const char *p = list;; pos++) {
+        size_t len = strcspn(p, ","), sp = strspn(p, " ");
+        if (sp >= len) {
+            fprintf(stderr, "socmon %s: %s '%s': item %zu is empty (%s); give comma-separated globs, "
+                            "e.g. 'tile*.l2_*,tile1.ddr_*'\n", cmd, opt, list, pos,
+                    !*list ? "nothing given" : pos == 1 ? "before the first comma"
+                    : !p[len] ? "after the last comma" : "between two commas");
+            return -1;
+        }
+        if (!p[len])
+            return 0;
+        p += len + 1;
+    }
+}
+
 static int parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE *), cli_opts *o)
 {
     struct option lo[NOPTS + 2];
-    char so[2 * NOPTS + 3] = "h";
+    char so[2 * NOPTS + 4] = "h";
     size_t n = 0, sl = 1;
     for (size_t i = 0; i < NOPTS; i++) {
         if (!(table[i].bit & allowed))
             continue;
         lo[n++] = table[i].lo;
-        if (table[i].lo.val < 'A' || table[i].lo.val > 'z' || strchr("JRSETYBNG", table[i].lo.val))
+        if (table[i].lo.val < 'A' || table[i].lo.val > 'z' || strchr("JRSETYBNGDAPF", table[i].lo.val))
             continue;
         so[sl++] = (char)table[i].lo.val;
         if (table[i].lo.has_arg)
             so[sl++] = ':';
     }
+    /* report keeps -a as the old --all (now --deltas): scripts that passed it still run */
+    if ((allowed & OPT_DELTAS) && !(allowed & OPT_ALL))
+        so[sl++] = 'a';
     so[sl] = '\0';
     lo[n++] = (struct option){"help", no_argument, 0, 'h'};
     lo[n] = (struct option){0, 0, 0, 0};
@@ -167,6 +202,7 @@ static int parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE
     o->every = 1;
     o->sep = ',';
     o->format = "table";
+    o->repeat = 1;
     optind = 1;
     opterr = 0;
     int c, want_help = 0;
@@ -178,7 +214,37 @@ static int parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE
         case 'w': o->workload = optarg; break;
         case 'o': o->output = optarg; break;
         case 'i': o->input = optarg; break;
-        case 'a': o->all = 1; break;
+        case 'a':
+            if (allowed & OPT_ALL) {
+                o->all_cpus = 1; /* what socmon does anyway: every instance */
+                break;
+            }
+            /* report's -a is the old --all */
+            __attribute__((fallthrough));
+        case 'A':
+            o->old_all = 1;
+            if (allowed & OPT_DELTAS) {
+                o->deltas = 1;
+                fprintf(stderr, "socmon %s: %s is now --deltas (zero counters are always shown)\n", argv[0],
+                        c == 'a' ? "-a" : "--all");
+            } else {
+                fprintf(stderr, "socmon: --all is no longer needed: zero counters are always shown\n");
+            }
+            break;
+        case 'D': o->deltas = 1; break;
+        case 'P': o->append = 1; break;
+        case 'F': o->metric_file = optarg; break;
+        case 'r': {
+            char *end;
+            errno = 0;
+            long v = strtol(optarg, &end, 10);
+            if (*end || end == optarg || errno || v < 1 || v > 100000) {
+                fprintf(stderr, "socmon %s: -r/--repeat takes a run count 1..100000, got '%s'\n", argv[0], optarg);
+                return 2;
+            }
+            o->repeat = (unsigned)v;
+            break;
+        }
         case 'q': o->quiet = 1; break;
         case 'R': o->realtime = 1; break;
         case 'S': o->summary = 1; break;
@@ -257,6 +323,14 @@ static int parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE
         fprintf(stderr, "socmon %s: --interval-count needs -I (the interval it counts)\n", argv[0]);
         return 2;
     }
+    if (o->append && !o->output) {
+        fprintf(stderr, "socmon %s: --append adds to the file -o names: give -o FILE\n", argv[0]);
+        return 2;
+    }
+    if (o->events && check_items(argv[0], "-e", o->events) != 0)
+        return 2;
+    if (o->metrics && check_items(argv[0], "-M", o->metrics) != 0)
+        return 2;
     if (optind < argc) {
         fprintf(stderr, "socmon %s: unexpected argument '%s'\n", argv[0], argv[optind]);
         help(stderr);

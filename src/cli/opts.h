@@ -10,7 +10,7 @@ enum {
     OPT_EVENTS = 1 << 1,    /* -e */
     OPT_WORKLOAD = 1 << 2,  /* -w */
     OPT_FORMAT = 1 << 3,    /* -x SEP, --json */
-    OPT_ALL = 1 << 4,       /* --all */
+    OPT_ALL = 1 << 4,       /* -a/--all-cpus (every instance; the old --all is an alias) */
     OPT_DURATION = 1 << 5,  /* -d/--duration */
     OPT_INTERVAL = 1 << 6,  /* -I */
     OPT_OUTPUT = 1 << 7,    /* -o */
@@ -25,15 +25,24 @@ enum {
     OPT_MAX_CYCLES = 1 << 16, /* --max-cycles N */
     OPT_BY_SYMBOL = 1 << 17, /* --by-symbol */
     OPT_INTERVAL_COUNT = 1 << 18, /* --interval-count N */
+    OPT_REPEAT = 1 << 19,   /* -r/--repeat N */
+    OPT_APPEND = 1 << 20,   /* --append (with -o) */
+    OPT_DELTAS = 1 << 21,   /* --deltas (report; -a/--all are its old names) */
+    OPT_METRIC_FILE = 1 << 22, /* --metric-file FILE */
     OPT_BIG_NUM = 1 << 24   /* --no-big-num (a high bit: clear of the bits added next to it) */
 };
 
 typedef struct cli_opts {
     const char *target, *events, *workload, *output, *input, *trace, *metrics;
+    const char *metric_file; /* --metric-file: a user's metric file instead of the target's */
     const char *format;     /* output format: "table", "csv" (-x) or "json" (--json) */
     char sep;
-    int all, realtime, quiet, summary;
     int no_big_num;         /* --no-big-num: no thousands separators in tables and live lines */
+    int all_cpus, realtime, quiet, summary;
+    int deltas;             /* report: every counter's delta in CSV/JSON interval rows */
+    int old_all;            /* the old --all was given (report --by-symbol: functions that never ran too) */
+    unsigned repeat;        /* stat -r N: runs (1 unless given) */
+    int append;             /* stat --append: add to -o FILE instead of replacing it */
     uint64_t duration_ns, interval_ns;
     int interval_set;       /* -I given; otherwise the target's default applies */
     uint64_t interval_count; /* --interval-count N: stop after N intervals (0: no limit) */

@@ -12,8 +12,9 @@ socmon_status cli_output_open(cli_output *co, const cli_opts *o, const char *for
 {
     co->sink = NULL;
     co->out = NULL;
-    socmon_output_opts oo = {o->sep, o->all, o->no_big_num};
-    socmon_status st = o->print_path ? socmon_sink_open_path(o->print_path, &co->sink)
+    socmon_output_opts oo = {.sep = o->sep, .deltas = o->deltas, .no_big_num = o->no_big_num};
+    socmon_status st = o->print_path ? (o->append ? socmon_sink_append_path(o->print_path, &co->sink)
+                                                  : socmon_sink_open_path(o->print_path, &co->sink))
                        : o->to_stderr ? socmon_sink_file(stderr, "stderr", &co->sink)
                                       : socmon_sink_file(stdout, "stdout", &co->sink);
     if (st == SOCMON_OK)

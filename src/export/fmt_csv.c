@@ -1,6 +1,8 @@
 /* The CSV format (-x SEP): one record per line for spreadsheets and scripts. Totals are
- * "type,name,instance,value,unit" records (counter, metric, hotspot); a timeline has one column
- * per metric result and, with opts.all, one per counter delta. Every field that needs it is
+ * "type,name,instance,value,unit" records (counter, metric, hotspot), every counter included
+ * (zeros too); repeated runs (stat -r) add a "stddev" field after unit, perf -x's spread
+ * ("0.12%") in perf's place for it (after value, unit and name); a timeline has one column per
+ * metric result and, with opts.deltas, one per counter delta. Every field that needs it is
  * quoted by the one rule in export/table.c (socmon_csv_write). */
 #include <math.h>
 #include <stdlib.h>
@@ -13,15 +15,21 @@ static socmon_status csv_begin(socmon_output *o)
     char c = o->opts.sep;
     if (o->run.doc != SOCMON_DOC_TOTALS)
         return SOCMON_OK; /* a timeline's header names its columns: begin_intervals */
-    return socmon_sink_printf(o->sink, "type%cname%cinstance%cvalue%cunit\n", c, c, c, c);
+    socmon_sink_printf(o->sink, "type%cname%cinstance%cvalue%cunit", c, c, c, c);
+    if (o->run.runs > 1)
+        socmon_sink_printf(o->sink, "%cstddev", c);
+    return socmon_sink_putc(o->sink, '\n');
 }
 
+/* sd: the record's spread ("0.12%"), NULL for none; the field exists only in repeated runs, so
+ * every record of a document has the same fields. */
 static socmon_status csv_record(socmon_output *o, const char *type, const char *name, const char *inst,
-                                const char *val, const char *unit)
+                                const char *val, const char *unit, const char *sd)
 {
-    const char *f[] = {type, name, inst, val, unit};
+    const char *f[] = {type, name, inst, val, unit, sd};
+    int nf = o->run.runs > 1 ? 6 : 5;
     socmon_status st = SOCMON_OK;
-    for (int i = 0; i < 5 && st == SOCMON_OK; i++) {
+    for (int i = 0; i < nf && st == SOCMON_OK; i++) {
         if (i)
             socmon_sink_putc(o->sink, o->opts.sep);
         st = socmon_csv_write(o->sink, f[i], o->opts.sep);
@@ -29,26 +37,37 @@ static socmon_status csv_record(socmon_output *o, const char *type, const char *
     return st == SOCMON_OK ? socmon_sink_putc(o->sink, '\n') : st;
 }
 
-static socmon_status counter_records(socmon_output *o, const socmon_counter_rows *r, const char *type)
+/* perf -x's spread of a mean: "0.12%"; NULL without one. */
+static const char *spread(const socmon_output *o, const double *sd, size_t i, double mean, char *buf, size_t len)
+{
+    if (o->run.runs < 2 || !sd)
+        return NULL;
+    snprintf(buf, len, "%.2f%%", socmon_stddev_pct(mean, sd[i]));
+    return buf;
+}
+
+static socmon_status counter_records(socmon_output *o, const socmon_counter_rows *r, const char *type,
+                                     const double *sd)
 {
     socmon_status st = SOCMON_OK;
     for (size_t j = 0; j < r->n && st == SOCMON_OK; j++) {
         size_t i = r->idx[j];
-        char v[32];
+        char v[32], sp[32];
         snprintf(v, sizeof v, "%llu", (unsigned long long)r->values[i]);
-        st = csv_record(o, type, r->list->names[i], r->list->c[i].instance, v, r->list->c[i].unit);
+        st = csv_record(o, type, r->list->names[i], r->list->c[i].instance, v, r->list->c[i].unit,
+                        spread(o, sd, i, (double)r->values[i], sp, sizeof sp));
     }
     return st;
 }
 
 static socmon_status csv_counters(socmon_output *o, const socmon_counter_rows *r)
 {
-    return counter_records(o, r, "counter");
+    return counter_records(o, r, "counter", o->run.counter_stddev);
 }
 
 static socmon_status csv_hotspots(socmon_output *o, const socmon_counter_rows *r)
 {
-    return counter_records(o, r, "hotspot");
+    return counter_records(o, r, "hotspot", o->run.counter_stddev);
 }
 
 static socmon_status csv_metrics(socmon_output *o, const socmon_metricset *ms, const socmon_metrics *m,
@@ -57,10 +76,11 @@ static socmon_status csv_metrics(socmon_output *o, const socmon_metricset *ms, c
     socmon_status st = SOCMON_OK;
     for (size_t i = 0; i < socmon_metrics_nresults(m) && st == SOCMON_OK; i++) {
         const socmon_metric_result_info *r = socmon_metrics_result(m, i);
-        char v[48];
+        char v[48], sp[32];
         const char *unit;
         socmon_metric_text(r->def, values[i], v, sizeof v, &unit);
-        st = csv_record(o, "metric", r->def->name, r->instance, v, unit);
+        st = csv_record(o, "metric", r->def->name, r->instance, v, unit,
+                        spread(o, o->run.metric_stddev, i, values[i], sp, sizeof sp));
     }
     return st;
 }
@@ -81,7 +101,7 @@ static socmon_status csv_begin_intervals(socmon_output *o)
         socmon_sink_putc(o->sink, sep);
         st = socmon_csv_write(o->sink, h, sep);
     }
-    for (size_t i = 0; o->opts.all && i < c->counters->n && st == SOCMON_OK; i++) {
+    for (size_t i = 0; o->opts.deltas && i < c->counters->n && st == SOCMON_OK; i++) {
         socmon_sink_putc(o->sink, sep);
         st = socmon_csv_write(o->sink, c->counters->names[i], sep);
     }
@@ -104,7 +124,7 @@ static socmon_status csv_row(socmon_output *o, const socmon_interval_row *row)
         socmon_sink_putc(o->sink, sep);
         st = socmon_csv_write(o->sink, isnan(x) ? "" : v, sep);
     }
-    for (size_t i = 0; o->opts.all && i < o->cols.counters->n && st == SOCMON_OK; i++)
+    for (size_t i = 0; o->opts.deltas && i < o->cols.counters->n && st == SOCMON_OK; i++)
         st = socmon_sink_printf(o->sink, "%c%llu", sep, (unsigned long long)row->deltas[i]);
     return st == SOCMON_OK ? socmon_sink_putc(o->sink, '\n') : st;
 }

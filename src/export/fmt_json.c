@@ -1,6 +1,7 @@
 /* The JSON format (--json): one document per run, built with jansson and written at end(), so
  * what a program parses is always complete. Totals: {kind, target, workload, elapsed_ns,
- * counters, metrics, hotspots}; a timeline: {target, device, interval_ns, intervals: [...]}.
+ * counters, metrics, hotspots}, every counter included (zeros too); repeated runs (stat -r) add
+ * "runs" and, to each counter and metric, "stddev" (of the mean, in its unit) and "stddev_pct"; a timeline: {target, device, interval_ns, intervals: [...]}.
  * Numbers keep their types: counter values and deltas are integers, metric values reals, an
  * undefined metric is null. */
 #include <jansson.h>
@@ -30,6 +31,8 @@ static socmon_status json_begin(socmon_output *o)
     if (r->doc == SOCMON_DOC_TOTALS) {
         js->doc = json_pack("{s:s?, s:s, s:s?, s:I}", "kind", r->title, "target", r->target, "workload", r->workload,
                             "elapsed_ns", (json_int_t)r->elapsed_ns);
+        if (js->doc && r->runs > 1)
+            json_object_set_new(js->doc, "runs", json_integer((json_int_t)r->runs));
         if (js->doc && r->recording) {
             json_object_set_new(js->doc, "samples", json_integer((json_int_t)r->samples));
             json_object_set_new(js->doc, "missed", json_integer((json_int_t)r->missed));
@@ -53,6 +56,20 @@ static socmon_status put(socmon_output *o, const char *key, json_t *arr, int ok)
     return json_object_set_new(js->doc, key, arr) == 0 ? SOCMON_OK : nomem(key);
 }
 
+static json_t *real_or_null(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* A repeated run's spread on j: "stddev" (of the mean) and "stddev_pct"; 1 if fine. */
+static int add_spread(const socmon_output *o, json_t *j, const double *sd, size_t i, double mean)
+{
+    if (!j || o->run.runs < 2 || !sd)
+        return j != NULL;
+    return json_object_set_new(j, "stddev", real_or_null(sd[i])) == 0 &&
+           json_object_set_new(j, "stddev_pct", json_real(socmon_stddev_pct(mean, sd[i]))) == 0;
+}
+
 static socmon_status json_counters(socmon_output *o, const socmon_counter_rows *r)
 {
     json_t *arr = json_array();
@@ -60,16 +77,13 @@ static socmon_status json_counters(socmon_output *o, const socmon_counter_rows *
     for (size_t j = 0; ok && j < r->n; j++) {
         size_t i = r->idx[j];
         const socmon_counter *c = &r->list->c[i];
-        ok = json_array_append_new(arr, json_pack("{s:s, s:s, s:I, s:s}", "name", r->list->names[i], "instance",
-                                                  c->instance, "value", (json_int_t)r->values[i], "unit",
-                                                  c->unit)) == 0;
+        json_t *e = json_pack("{s:s, s:s, s:I, s:s}", "name", r->list->names[i], "instance", c->instance, "value",
+                              (json_int_t)r->values[i], "unit", c->unit);
+        ok = add_spread(o, e, o->run.counter_stddev, i, (double)r->values[i]);
+        if (json_array_append_new(arr, e) != 0)
+            ok = 0;
     }
     return put(o, "counters", arr, ok);
-}
-
-static json_t *real_or_null(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
 }
 
 static socmon_status json_metrics(socmon_output *o, const socmon_metricset *ms, const socmon_metrics *m,
@@ -83,7 +97,8 @@ static socmon_status json_metrics(socmon_output *o, const socmon_metricset *ms, 
                               r->def->unit ? r->def->unit : "");
         const char *label = socmon_metric_label(r->def, values[i]);
         ok = j && json_object_set_new(j, "value", real_or_null(values[i])) == 0 &&
-             (!label || json_object_set_new(j, "label", json_string(label)) == 0);
+             (!label || json_object_set_new(j, "label", json_string(label)) == 0) &&
+             add_spread(o, j, o->run.metric_stddev, i, values[i]);
         if (json_array_append_new(arr, j) != 0)
             ok = 0;
     }
@@ -133,7 +148,7 @@ static socmon_status json_row(socmon_output *o, const socmon_interval_row *row)
         if (json_object_set_new(mo, h, real_or_null(row->metrics ? row->metrics[k] : NAN)) != 0)
             return nomem("an interval's metrics");
     }
-    if (!o->opts.all)
+    if (!o->opts.deltas)
         return SOCMON_OK;
     json_t *co = json_object();
     if (!co || json_object_set_new(j, "deltas", co) != 0)

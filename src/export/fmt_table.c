@@ -1,7 +1,8 @@
 /* The table format: what people read in a terminal. Totals come as headed sections of aligned
- * columns; zero counters and idle per-instance metric results are left out unless opts.all
- * (with a line saying how many); a timeline is one aligned table of the chosen metrics, so its
- * rows are kept until end_intervals, when the column widths are known.
+ * columns; every counter and every metric result is shown, zero and idle ones too, as perf
+ * prints everything it counted; repeated runs (stat -r) add perf's "( +- 0.12% )" after a value;
+ * a timeline is one aligned table of the chosen metrics, so its rows are kept until
+ * end_intervals, when the column widths are known.
  *
  * Numbers are for scanning: counts with thousands separators (unless opts.no_big_num), each
  * metric with its one precision in every row, units in the timeline's headers, "simulated"
@@ -29,6 +30,8 @@ static socmon_status table_begin(socmon_output *o)
     if (r->workload)
         socmon_sink_printf(s, ", workload '%s'", r->workload);
     /* The elapsed time closes the document, as perf's does (table_end). */
+    if (r->runs > 1)
+        socmon_sink_printf(s, " (%u runs)", r->runs); /* as perf stat -r's heading */
     socmon_status st = socmon_sink_puts(s, ":\n\n");
     if (r->recording) {
         char n[32], m[32];
@@ -47,34 +50,39 @@ static socmon_status write_table(socmon_output *o, socmon_table *t)
     return st;
 }
 
-/* The end of a totals table: t as built (st: the status of building it), written and freed,
- * then how many rows opts.all would add, in the singular or the plural ("... not shown"). */
-static socmon_status finish_table(socmon_output *o, socmon_table *t, socmon_status st, size_t hidden,
-                                  const char *one, const char *many)
+/* The end of a totals table: t as built (st: the status of building it), written and freed. */
+static socmon_status finish_table(socmon_output *o, socmon_table *t, socmon_status st)
 {
     if (st != SOCMON_OK) {
         socmon_table_free(t);
         return st;
     }
-    if ((st = write_table(o, t)) == SOCMON_OK && hidden)
-        st = socmon_sink_printf(o->sink, "  (%zu %s not shown; --all shows them)\n", hidden,
-                                hidden == 1 ? one : many);
-    return st;
+    return write_table(o, t);
+}
+
+/* perf stat -r's spread after a value: "( +- 0.12% )"; "" for a single run. */
+static void spread(const socmon_output *o, const double *sd, size_t i, double mean, char *buf, size_t len)
+{
+    *buf = '\0';
+    if (o->run.runs > 1 && sd)
+        snprintf(buf, len, "( +- %5.2f%% )", socmon_stddev_pct(mean, sd[i]));
 }
 
 static socmon_status table_counters(socmon_output *o, const socmon_counter_rows *r)
 {
-    const char *hdr[] = {"counter", "value", "unit"};
+    int rep = o->run.runs > 1 && o->run.counter_stddev;
+    const char *hdr[] = {"counter", "value", "unit", ""};
     socmon_table *t;
-    socmon_status st = socmon_table_new(3, "lrl", hdr, &t);
+    socmon_status st = socmon_table_new(rep ? 4 : 3, "lrll", hdr, &t);
     for (size_t j = 0; j < r->n && st == SOCMON_OK; j++) {
         size_t i = r->idx[j];
-        char v[32];
+        char v[32], sp[32];
         socmon_output_count(o, r->values[i], v, sizeof v);
-        const char *row[] = {r->list->names[i], v, r->list->c[i].unit};
+        spread(o, o->run.counter_stddev, i, (double)r->values[i], sp, sizeof sp);
+        const char *row[] = {r->list->names[i], v, r->list->c[i].unit, sp};
         st = socmon_table_add(t, row);
     }
-    return finish_table(o, t, st, r->hidden, "counter reads 0 and is", "counters read 0 and are");
+    return finish_table(o, t, st);
 }
 
 /* Metrics a counter selection (-e) leaves without inputs: said once, naming the first. */
@@ -94,29 +102,28 @@ static socmon_status skipped_note(socmon_output *o, const socmon_metricset *ms, 
 static socmon_status table_metrics(socmon_output *o, const socmon_metricset *ms, const socmon_metrics *m,
                                    const double *values)
 {
+    /* Every result, idle tiles' 0 and undefined ones too: perf shows all it counted, and the
+     * table then lists the same results as CSV and JSON. */
+    int rep = o->run.runs > 1 && o->run.metric_stddev;
     const char *hdr[] = {"metric", "instance", "value", "unit", "description"};
+    const char *hdr_rep[] = {"metric", "instance", "value", "unit", "", "description"};
     socmon_table *t;
-    socmon_status st = socmon_table_new(5, "llrll", hdr, &t);
+    socmon_status st = socmon_table_new(rep ? 6 : 5, rep ? "llrlll" : "llrll", rep ? hdr_rep : hdr, &t);
     if (st != SOCMON_OK)
         return st;
     socmon_sink_puts(o->sink, "\n Metrics over the run:\n\n");
-    size_t hidden = 0;
     for (size_t i = 0; i < socmon_metrics_nresults(m) && st == SOCMON_OK; i++) {
         const socmon_metric_result_info *r = socmon_metrics_result(m, i);
-        /* Per-instance results that are 0 or undefined crowd the table (idle tiles); like
-         * zero counters they show with opts.all, and always in the machine formats. */
-        if (!o->opts.all && *r->instance && (values[i] == 0 || isnan(values[i]))) {
-            hidden++;
-            continue;
-        }
-        char v[48], desc[512];
+        char v[48], desc[512], sp[32];
         const char *unit;
         socmon_metric_human(o, r->def, values[i], v, sizeof v, &unit);
-        const char *row[] = {r->def->name, r->instance, v, unit, socmon_metric_desc(o, r->def, desc, sizeof desc)};
-        st = socmon_table_add(t, row);
+        spread(o, o->run.metric_stddev, i, socmon_metric_label(r->def, values[i]) ? NAN : values[i], sp, sizeof sp);
+        const char *d = socmon_metric_desc(o, r->def, desc, sizeof desc);
+        const char *row[] = {r->def->name, r->instance, v, unit, d};
+        const char *row_rep[] = {r->def->name, r->instance, v, unit, sp, d};
+        st = socmon_table_add(t, rep ? row_rep : row);
     }
-    st = finish_table(o, t, st, hidden, "per-instance result is 0 or undefined and",
-                      "per-instance results are 0 or undefined and");
+    st = finish_table(o, t, st);
     return st == SOCMON_OK ? skipped_note(o, ms, m) : st;
 }
 

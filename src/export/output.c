@@ -52,7 +52,7 @@ socmon_status socmon_output_open(const char *name, socmon_sink *sink, const socm
         return socmon_fail(SOCMON_ENOMEM, "socmon_output_open: out of memory");
     o->fmt = f;
     o->sink = sink;
-    o->opts = opts ? *opts : (socmon_output_opts){',', 0, 0};
+    o->opts = opts ? *opts : (socmon_output_opts){.sep = ','};
     *out = o;
     return SOCMON_OK;
 }
@@ -107,12 +107,10 @@ socmon_status socmon_output_counters(socmon_output *o, const socmon_counter_list
     if (!idx)
         return socmon_fail(SOCMON_ENOMEM, "socmon_output_counters: out of memory");
     socmon_counter_rows r = {s, values, idx, 0, 0, NULL};
-    for (size_t i = 0; i < s->n; i++) {
-        if (values[i] || o->opts.all)
-            idx[r.n++] = i;
-        else
-            r.hidden++;
-    }
+    /* Every counter, zero or not: perf prints what it counted, and a reader must not have to
+     * guess whether a missing counter read 0 or was not counted. */
+    for (size_t i = 0; i < s->n; i++)
+        idx[r.n++] = i;
     st = o->fmt->counters(o, &r);
     free(idx);
     return st;
@@ -218,6 +216,13 @@ socmon_status socmon_output_end(socmon_output *o)
     st = o->fmt->end ? o->fmt->end(o) : SOCMON_OK;
     socmon_status fst = socmon_sink_flush(o->sink);
     return st != SOCMON_OK ? st : fst;
+}
+
+double socmon_stddev_pct(double mean, double stddev)
+{
+    if (!isfinite(mean) || !isfinite(stddev) || mean == 0)
+        return 0;
+    return 100.0 * stddev / fabs(mean);
 }
 
 const char *socmon_metric_label(const socmon_metric_def *d, double v)

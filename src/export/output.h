@@ -43,6 +43,13 @@ typedef struct socmon_run_info {
     int recording;          /* read back from a recording: samples and missed are known */
     size_t samples;
     uint64_t missed;        /* intervals the sampler missed over the run */
+    /* TOTALS of repeated runs (stat -r N), all optional: 0 and NULL mean one run, no spread.
+     * Values given to counters() and metrics() are then the means over the runs, and the
+     * arrays (borrowed until end) give, per counter of counters() and per metric result, the
+     * standard deviation of that mean (perf stat's "+-": sample stddev / sqrt(runs)). */
+    unsigned runs;
+    const double *counter_stddev;
+    const double *metric_stddev;
 } socmon_run_info;
 
 /* Counters with their full names ("tile0.l2_hits"): from a live set or a recording. */
@@ -59,7 +66,7 @@ typedef struct socmon_interval_cols {
                                        first device-wide ones); machine formats show them all */
     size_t nshown;
     const socmon_counter_list *counters; /* whose deltas rows carry (machine formats list them with
-                                            the `all` option) */
+                                            the `deltas` option) */
 } socmon_interval_cols;
 
 /* One interval of a timeline. */
@@ -75,11 +82,15 @@ typedef struct socmon_interval_row {
 
 typedef struct socmon_output_opts {
     char sep;               /* CSV field separator */
-    int all;                /* show counters that read 0 and per-instance results that are 0 or
-                               undefined; timelines carry every counter's delta */
+    int deltas;             /* machine formats' timelines carry every counter's delta (report
+                               --deltas). Counters that read 0 are always shown, as perf does. */
     int no_big_num;         /* human formats print 1234567, not 1,234,567 (--no-big-num); machine
                                formats (CSV, JSON) never group digits */
 } socmon_output_opts;
+
+/* The spread of a repeated run's value as perf prints it: 100 * stddev / |mean| (0 for a mean of
+ * 0 or a NaN). */
+double socmon_stddev_pct(double mean, double stddev);
 
 /* Looks up a format by name ("table", "csv", "json", "live"); NULL if none has that name. */
 const struct socmon_output_format *socmon_output_format_find(const char *name);
@@ -95,7 +106,7 @@ void socmon_output_free(socmon_output *o);
 int socmon_output_selects_metrics(const socmon_output *o);
 
 socmon_status socmon_output_begin(socmon_output *o, const socmon_run_info *run);
-/* values[i] belongs to counter i; counters that read 0 are shown only with opts.all. */
+/* values[i] belongs to counter i; every counter is shown, those that read 0 too. */
 socmon_status socmon_output_counters(socmon_output *o, const socmon_counter_list *s, const uint64_t *values);
 /* ms (may be NULL) names metrics a counter selection left uncomputed; m NULL: nothing to show. */
 socmon_status socmon_output_metrics(socmon_output *o, const socmon_metricset *ms, const socmon_metrics *m,

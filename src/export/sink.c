@@ -172,18 +172,28 @@ socmon_status socmon_sink_file(FILE *fp, const char *name, socmon_sink **out)
     return file_new(fp, name ? name : "output", 0, out);
 }
 
-socmon_status socmon_sink_open_path(const char *path, socmon_sink **out)
+static socmon_status open_path(const char *path, const char *mode, socmon_sink **out)
 {
     if (!path || !out)
         return socmon_fail(SOCMON_EINVAL, "socmon_sink_open_path: NULL argument");
-    FILE *fp = fopen(path, "wb");
+    FILE *fp = fopen(path, mode);
     if (!fp)
         return socmon_fail(errno == EACCES ? SOCMON_EPERM : errno == ENOENT ? SOCMON_ENOENT : SOCMON_EIO,
-                           "cannot create %s: %s", path, strerror(errno));
+                           "cannot %s %s: %s", *mode == 'a' ? "append to" : "create", path, strerror(errno));
     socmon_status st = file_new(fp, path, 1, out);
     if (st != SOCMON_OK)
         fclose(fp);
     return st;
+}
+
+socmon_status socmon_sink_open_path(const char *path, socmon_sink **out)
+{
+    return open_path(path, "wb", out);
+}
+
+socmon_status socmon_sink_append_path(const char *path, socmon_sink **out)
+{
+    return open_path(path, "ab", out);
 }
 
 /* ---- memory sink ---- */

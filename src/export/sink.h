@@ -36,6 +36,8 @@ struct socmon_sink {
 socmon_status socmon_sink_file(FILE *fp, const char *name, socmon_sink **out);
 /* A sink that creates (truncates) path and closes it on close. */
 socmon_status socmon_sink_open_path(const char *path, socmon_sink **out);
+/* A sink that adds to the end of path (creating it if absent) and closes it on close. */
+socmon_status socmon_sink_append_path(const char *path, socmon_sink **out);
 /* A sink that collects the bytes in memory (tests; later network frames). */
 socmon_status socmon_sink_memory(socmon_sink **out);
 /* The bytes a memory sink holds so far, NUL-terminated (len may be NULL); NULL for another sink. */

@@ -62,9 +62,9 @@ static inline void fx_open_opts(fx *f, const char *name, const socmon_output_opt
 }
 
 /* Opens format `name` with thousands separators (the default). */
-static inline void fx_open(fx *f, const char *name, char sep, int all)
+static inline void fx_open(fx *f, const char *name, char sep, int deltas)
 {
-    socmon_output_opts oo = {sep, all, 0};
+    socmon_output_opts oo = {.sep = sep, .deltas = deltas};
     fx_open_opts(f, name, &oo);
 }
 
