@@ -134,6 +134,12 @@ const socmon_target_ops *socmon_target_at(size_t i);
 const socmon_target_ops *socmon_target_lookup(const char *name);
 
 socmon_status socmon_target_open(const char *spec, socmon_target **out);
+/* socmon_target_open with more options taken as they are, not parsed out of a spec: a value
+ * may hold ',' or '=' (a file name such as "trace,a=b.txt" for trace_bus). Keys are checked
+ * like the spec's; an extra option given in the spec too overrides it. The target's spec
+ * (socmon_target_spec) stays spec. */
+socmon_status socmon_target_open_kv(const char *spec, const socmon_kv *extra, size_t nextra,
+                                    socmon_target **out);
 /* Opens a target from its ops, for targets a user declares: fill name,
  * desc, options (or NULL), workloads, simulated and the callbacks open,
  * advance, now_ns and close (start, hardware, bus, model optional). Keys of
@@ -176,6 +182,11 @@ typedef struct socmon_bus_trace socmon_bus_trace;
 socmon_status socmon_bus_trace_open(const socmon_kv *opts, size_t nopts, socmon_bus *inner,
                                     socmon_bus **out, socmon_bus_trace **trace);
 void socmon_bus_trace_close(socmon_bus_trace *trace);
+/* Writes out what t's trace_bus log still buffers and returns the first failure of any write
+ * of the log, naming its path and errno (SOCMON_EIO); SOCMON_OK for a target without a trace.
+ * An access whose log line fails already fails with that error, which stops a run; call this
+ * at the end of a run so the last lines are checked too. */
+socmon_status socmon_target_trace_flush(socmon_target *t);
 
 /* Built-in metric files compiled into the library from metrics/NAME.json. */
 const char *socmon_builtin_metrics(const char *name);

@@ -31,13 +31,16 @@ int cli_parse_duration(const char *s, uint64_t *ns);
 int cli_parse_sep(const char *s, char *sep);
 
 /* Opens o's target (-t) with the options the command line adds to its spec: trace_bus=FILE
- * (--trace-bus), program=PATH ('-- PATH'), max_cycles=N (--max-cycles) and symbols=1 (o->symbols,
+ * (--trace-bus, passed as it is, so any file name works), program=PATH ('-- PATH'),
+ * max_cycles=N (--max-cycles) and symbols=1 (o->symbols,
  * if the target has per-function counters and the spec does not say). A program or a cycle limit
  * for a target that takes none is an error naming it. Then selects o's events (-e) and binds the
- * target's metrics. */
+ * target's metrics, or those of o->metric_file (--metric-file). */
 struct cli_opts;
 socmon_status cli_session_open(cli_session *cs, const struct cli_opts *o);
 void cli_session_close(cli_session *cs);
+/* The end of a run: the --trace-bus log's last bytes written, or the error of any of its writes. */
+socmon_status cli_trace_flush(cli_session *cs);
 /* Binds a metric set to a schema of counters plus the given device parameters. */
 socmon_status cli_bind_metrics(const socmon_metricset *ms, const socmon_counter *counters, size_t n,
                                size_t nparams, const char *const *pnames, const double *pvalues,

@@ -10,7 +10,7 @@
 
 #define RECORD_OPTS (OPT_TARGET | OPT_EVENTS | OPT_WORKLOAD | OPT_DURATION | OPT_INTERVAL | OPT_OUTPUT | \
                      OPT_REALTIME | OPT_QUIET | OPT_EVERY | OPT_TRACE | OPT_METRICS | OPT_PROGRAM | OPT_MAX_CYCLES | \
-                     OPT_INTERVAL_COUNT | OPT_BIG_NUM)
+                     OPT_INTERVAL_COUNT | OPT_BIG_NUM | OPT_ALL | OPT_METRIC_FILE)
 #define LIVE_MAX 6
 #define LIVE_PICK_MAX 32
 
@@ -96,8 +96,7 @@ int cmd_record(int argc, char **argv)
     if (cs.metrics) {
         l.mv = calloc(socmon_metrics_nresults(cs.metrics) + 1, sizeof *l.mv);
         nshown = cli_pick_metrics(cs.metrics, o.metrics, shown, o.metrics ? LIVE_PICK_MAX : LIVE_MAX);
-        if (o.metrics && !nshown) {
-            fprintf(stderr, "socmon record: -M '%s' matches no metric (see 'socmon list metrics')\n", o.metrics);
+        if (o.metrics && cli_check_metric_patterns("record", cs.ms, cs.metrics, o.metrics, "not selected by -e")) {
             free(l.mv);
             socmon_recording_free(rec);
             cli_session_close(&cs);
@@ -123,6 +122,8 @@ int cmd_record(int argc, char **argv)
     socmon_sampler_stats stats = {0};
     socmon_timeline *tl = socmon_recording_timeline(rec);
     st = socmon_sampler_run(cs.target, cs.set, &so, tl, on_sample, &l, &stats);
+    if (st == SOCMON_OK)
+        st = cli_trace_flush(&cs);
     /* Keep what was recorded even if the run stopped early. */
     socmon_status sst = socmon_timeline_len(tl) ? socmon_recording_save(rec, path) : SOCMON_OK;
     if (ost == SOCMON_OK && l.out)

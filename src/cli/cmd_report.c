@@ -1,6 +1,8 @@
 /* socmon report: a recording shown per interval or summed. */
 #include <jansson.h>
+#include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,11 +18,12 @@
 static void help(FILE *fp)
 {
     fprintf(fp, "usage: socmon report [options]\n\n"
-                "Reads a recording made by 'socmon record'. By default prints one row per interval with\n"
-                "the first device-wide metrics (choose others with -M; CSV and JSON hold every metric\n"
-                "and, with --all, every counter delta); --summary prints totals, metrics and hot spots\n"
-                "over the whole recording; --by-symbol, for a program's recording (record -t ibex --\n"
-                "prog.elf), one row per function with a total that equals the whole-program counters.\n\n");
+                "Reads a recording made by 'socmon record' (-i - : from stdin). By default prints one\n"
+                "row per interval with the first device-wide metrics (choose others with -M; CSV and\n"
+                "JSON hold every metric and, with --deltas, every counter delta); --summary prints\n"
+                "totals, metrics and hot spots over the whole recording; --by-symbol, for a program's\n"
+                "recording (record -t ibex -- prog.elf), one row per function with a total that equals\n"
+                "the whole-program counters.\n\n");
     cli_help_opts(fp, REPORT_OPTS);
     fprintf(fp, "      --stats           what the file holds: format version, samples, counters, blocks,\n"
                 "                        bytes per value, and what could not be read (with --json: an object)\n");
@@ -48,10 +51,42 @@ static void report_free(report *r)
     socmon_recording_free(r->rec);
 }
 
-static socmon_status report_open(report *r, const char *path)
+/* All of stdin into memory (a pipe has no size to ask for), then parsed like a file. */
+static socmon_status load_stdin(socmon_recording **out)
+{
+    size_t len = 0, cap = 1 << 16;
+    unsigned char *buf = malloc(cap);
+    if (!buf)
+        return socmon_fail(SOCMON_ENOMEM, "reading the recording from stdin: out of memory");
+    size_t got;
+    while ((got = fread(buf + len, 1, cap - len, stdin)) > 0) {
+        len += got;
+        if (len == cap) {
+            unsigned char *nb = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+            if (!nb) {
+                free(buf);
+                return socmon_fail(SOCMON_ENOMEM, "reading the recording from stdin: out of memory after %zu bytes",
+                                   len);
+            }
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    socmon_status st;
+    if (ferror(stdin))
+        st = socmon_fail(SOCMON_EIO, "reading the recording from stdin: %s", strerror(errno ? errno : EIO));
+    else if (len == 0)
+        st = socmon_fail(SOCMON_EINVAL, "-i -: stdin is empty (pipe a recording in: socmon report -i - < run.rec)");
+    else
+        st = socmon_recording_parse(buf, len, out);
+    free(buf);
+    return st;
+}
+
+static socmon_status report_open(report *r, const char *path, const char *metric_file)
 {
     memset(r, 0, sizeof *r);
-    socmon_status st = socmon_recording_load(path, &r->rec);
+    socmon_status st = strcmp(path, "-") == 0 ? load_stdin(&r->rec) : socmon_recording_load(path, &r->rec);
     if (st != SOCMON_OK)
         return st;
     size_t n = r->n = socmon_recording_ncounters(r->rec);
@@ -73,9 +108,13 @@ static socmon_status report_open(report *r, const char *path)
     snprintf(tname, sizeof tname, "%.*s", (int)strcspn(spec, ":"), spec);
     r->ops = socmon_target_lookup(tname);
     const char *text = r->ops ? socmon_builtin_metrics(r->ops->metrics) : NULL;
-    if (!text)
+    if (metric_file)
+        st = socmon_metricset_load_file(metric_file, &r->ms);
+    else if (!text)
         return SOCMON_OK; /* counters only */
-    if ((st = socmon_metricset_load_string(text, r->ops->metrics, &r->ms)) != SOCMON_OK)
+    else
+        st = socmon_metricset_load_string(text, r->ops->metrics, &r->ms);
+    if (st != SOCMON_OK)
         return st;
     return cli_bind_metrics(r->ms, r->counters, n, socmon_recording_nparams(r->rec),
                             socmon_recording_param_names(r->rec), socmon_recording_param_values(r->rec), &r->m);
@@ -140,15 +179,13 @@ static int per_interval(report *r, const cli_opts *o)
     }
     /* Human formats show some metrics (the -M choice); machine formats all of them. */
     size_t pick[TABLE_METRICS_MAX], npick = 0;
-    if (socmon_output_selects_metrics(co.out)) {
-        npick = cli_pick_metrics(r->m, o->metrics, pick, o->metrics ? TABLE_METRICS_MAX : TABLE_METRICS);
-        if (o->metrics && !npick) {
-            fprintf(stderr, "socmon report: -M '%s' matches no metric of this recording\n", o->metrics);
-            walk_free(&w);
-            cli_output_discard(&co);
-            return 2;
-        }
+    if (o->metrics && cli_check_metric_patterns("report", r->ms, r->m, o->metrics, "this recording lacks")) {
+        walk_free(&w);
+        cli_output_discard(&co);
+        return 2;
     }
+    if (socmon_output_selects_metrics(co.out))
+        npick = cli_pick_metrics(r->m, o->metrics, pick, o->metrics ? TABLE_METRICS_MAX : TABLE_METRICS);
     socmon_counter_list sch = {n, r->counters, r->names};
     socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .target = socmon_recording_target(r->rec),
                            .device = socmon_recording_device(r->rec), .interval_ns = socmon_recording_interval_ns(r->rec), .ncounters = n,
@@ -364,7 +401,7 @@ int cmd_report(int argc, char **argv)
         return rc;
     report r;
     const char *path = o.input ? o.input : "socmon.rec";
-    socmon_status st = report_open(&r, path);
+    socmon_status st = report_open(&r, path, o.metric_file);
     if (st != SOCMON_OK)
         rc = cli_error("report", st);
     else if (stats)

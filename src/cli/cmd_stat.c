@@ -1,4 +1,5 @@
 /* socmon stat and socmon read: counts over a run, and one snapshot. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,6 +62,54 @@ static const char *workload_name(const cli_session *cs, const char *w)
     return w ? w : (ops->workloads ? ops->workloads[0] : NULL);
 }
 
+/* Welford's running mean and M2 per value, for -r: one pass, no per-run storage. */
+typedef struct spread {
+    size_t n;
+    double *mean, *m2;
+} spread;
+
+static int spread_init(spread *s, size_t n)
+{
+    s->n = n;
+    s->mean = calloc(n + 1, sizeof *s->mean);
+    s->m2 = calloc(n + 1, sizeof *s->m2);
+    return s->mean && s->m2 ? 0 : -1;
+}
+
+static void spread_add(spread *s, unsigned run, const double *x)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        double d = x[i] - s->mean[i];
+        s->mean[i] += d / run;
+        s->m2[i] += d * (x[i] - s->mean[i]);
+    }
+}
+
+/* perf stat's "+-": the standard deviation of the mean, sqrt(M2 / (n - 1) / n); into m2. */
+static void spread_finish(spread *s, unsigned runs)
+{
+    for (size_t i = 0; i < s->n; i++)
+        s->m2[i] = runs > 1 ? sqrt(s->m2[i] / (runs - 1) / runs) : 0;
+}
+
+static void spread_free(spread *s)
+{
+    free(s->mean);
+    free(s->m2);
+}
+
+/* One run of stat: the counters' deltas into acc, the metrics into mv, the run's length. */
+static socmon_status stat_once(cli_session *cs, const cli_opts *o, uint64_t *acc, double *mv, uint64_t *elapsed)
+{
+    memset(acc, 0, socmon_set_size(cs->set) * sizeof *acc);
+    socmon_status st = run(cs, o, acc, elapsed);
+    if (st == SOCMON_OK)
+        st = cli_trace_flush(cs);
+    if (st == SOCMON_OK && cs->metrics)
+        st = socmon_metrics_eval(cs->metrics, acc, (double)*elapsed / 1e9, mv);
+    return st;
+}
+
 static int stat_body(cli_session *cs, const cli_opts *opts)
 {
     cli_opts oo = *opts;   /* stat's -o names where the counts go */
@@ -72,29 +121,68 @@ static int stat_body(cli_session *cs, const cli_opts *opts)
         fprintf(stderr, "socmon stat: target '%s' is hardware: give a duration with -d\n", ops->name);
         return 2;
     }
-    size_t n = socmon_set_size(cs->set);
-    uint64_t *acc = calloc(n, sizeof *acc), elapsed = 0;
-    double *mv = calloc(cs->metrics ? socmon_metrics_nresults(cs->metrics) + 1 : 1, sizeof *mv);
-    socmon_status st;
-    int rc;
-    if (!acc || !mv) {
+    size_t n = socmon_set_size(cs->set), nm = cs->metrics ? socmon_metrics_nresults(cs->metrics) : 0;
+    unsigned runs = o->repeat ? o->repeat : 1;
+    uint64_t *acc = calloc(n + 1, sizeof *acc), elapsed = 0;
+    double *mv = calloc(nm + 1, sizeof *mv), *x = calloc(n + 1, sizeof *x), el_mean = 0;
+    spread cs_sp = {0}, m_sp = {0};
+    socmon_status st = SOCMON_OK;
+    int rc = 0;
+    if (!acc || !mv || !x || spread_init(&cs_sp, n) || spread_init(&m_sp, nm)) {
         fprintf(stderr, "socmon stat: out of memory\n");
         rc = 1;
-    } else if ((st = run(cs, o, acc, &elapsed)) != SOCMON_OK) {
-        rc = cli_error("stat", st);
-    } else if (cs->metrics && (st = socmon_metrics_eval(cs->metrics, acc, (double)elapsed / 1e9, mv)) != SOCMON_OK) {
-        rc = cli_error("stat: metrics", st);
-    } else {
+    }
+    /* perf stat -r: every run from a fresh start (the target reopened, as perf runs the
+     * command again), then the mean of each counter and metric and its spread. */
+    for (unsigned r = 1; rc == 0 && r <= runs; r++) {
+        if (r > 1) {
+            cli_session_close(cs);
+            if ((st = cli_session_open(cs, opts)) != SOCMON_OK) {
+                rc = cli_error("stat", st);
+                break;
+            }
+            cli_program_attach(cs);
+            if (socmon_set_size(cs->set) != n || (cs->metrics ? socmon_metrics_nresults(cs->metrics) : 0) != nm) {
+                fprintf(stderr, "socmon stat: run %u selected other counters than run 1\n", r);
+                rc = 1;
+                break;
+            }
+        }
+        if ((st = stat_once(cs, o, acc, mv, &elapsed)) != SOCMON_OK) {
+            rc = cli_error(runs > 1 ? "stat: a repeated run" : "stat", st);
+            break;
+        }
+        for (size_t i = 0; i < n; i++)
+            x[i] = (double)acc[i];
+        spread_add(&cs_sp, r, x);
+        spread_add(&m_sp, r, mv);
+        el_mean += ((double)elapsed - el_mean) / r;
+        if (r < runs)
+            cli_program_exit(cs, "stat"); /* says how an earlier run's program ended, if badly */
+    }
+    if (rc == 0) {
+        spread_finish(&cs_sp, runs);
+        spread_finish(&m_sp, runs);
+        /* Counts print as whole numbers (perf prints the mean of counts as %.0f). */
+        for (size_t i = 0; runs > 1 && i < n; i++)
+            acc[i] = (uint64_t)llround(cs_sp.mean[i]);
+        if (runs > 1)
+            memcpy(mv, m_sp.mean, nm * sizeof *mv);
         cli_totals t = {{.doc = SOCMON_DOC_TOTALS, .title = "Performance counter stats",
                          .target = socmon_target_spec(cs->target), .workload = workload_name(cs, o->workload),
-                         .elapsed_ns = elapsed, .simulated = !socmon_target_is_hardware(cs->target)},
+                         .elapsed_ns = (uint64_t)llround(el_mean), .simulated = !socmon_target_is_hardware(cs->target),
+                         .runs = runs, .counter_stddev = runs > 1 ? cs_sp.m2 : NULL,
+                         .metric_stddev = runs > 1 ? m_sp.m2 : NULL},
                         {n, cs->schema, cs->names}, acc, cs->ms, cs->metrics, mv, ops->hotspots};
         rc = cli_print_totals("stat", o, &t);
         if (rc == 0)
             rc = cli_program_exit(cs, "stat");
     }
+    spread_free(&cs_sp);
+    spread_free(&m_sp);
     free(acc);
     free(mv);
+    free(x);
     return rc;
 }
 
@@ -107,6 +195,8 @@ static int read_body(cli_session *cs, const cli_opts *o)
         st = run(cs, o, NULL, &elapsed);
     if (st == SOCMON_OK && (st = socmon_sample_alloc(cs->set, &s)) == SOCMON_OK)
         st = socmon_set_read(cs->set, socmon_target_now_ns(cs->target), &s);
+    if (st == SOCMON_OK)
+        st = cli_trace_flush(cs);
     int rc;
     if (st != SOCMON_OK) {
         rc = cli_error("read", st);

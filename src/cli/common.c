@@ -94,7 +94,7 @@ static char *build_spec(const cli_opts *o, socmon_status *st)
                           "a program (ibex)", name);
         return NULL;
     }
-    size_t len = strlen(target) + (o->trace ? strlen(o->trace) : 0) + (o->program ? strlen(o->program) : 0) + 96;
+    size_t len = strlen(target) + (o->program ? strlen(o->program) : 0) + 96;
     char *spec = malloc(len);
     if (!spec) {
         *st = socmon_fail(SOCMON_ENOMEM, "out of memory");
@@ -103,8 +103,6 @@ static char *build_spec(const cli_opts *o, socmon_status *st)
     size_t n = (size_t)snprintf(spec, len, "%s", target);
     const char *sep = strchr(target, ':') ? "," : ":";
 #define ADD(...) (n += (size_t)snprintf(spec + n, len - n, __VA_ARGS__), sep = ",")
-    if (o->trace)
-        ADD("%strace_bus=%s", sep, o->trace);
     if (o->program)
         ADD("%sprogram=%s", sep, o->program);
     if (o->max_cycles_set)
@@ -123,7 +121,10 @@ socmon_status cli_session_open(cli_session *cs, const cli_opts *o)
     char *spec = build_spec(o, &st);
     if (!spec)
         return st;
-    st = socmon_target_open(spec, &cs->target);
+    /* --trace-bus's path goes in as it is, never pasted into the spec, where a ',' or '=' in
+     * it would split it into options. */
+    socmon_kv trace = {"trace_bus", o->trace};
+    st = socmon_target_open_kv(spec, &trace, o->trace ? 1 : 0, &cs->target);
     free(spec);
     if (st != SOCMON_OK)
         return st;
@@ -140,8 +141,9 @@ socmon_status cli_session_open(cli_session *cs, const cli_opts *o)
         cs->schema[i] = *socmon_set_counter(cs->set, i);
         cs->names[i] = socmon_set_full_name(cs->set, i);
     }
-    st = socmon_target_metrics(cs->target, &cs->ms);
-    if (st == SOCMON_ENOENT) {
+    st = o->metric_file ? socmon_metricset_load_file(o->metric_file, &cs->ms)
+                        : socmon_target_metrics(cs->target, &cs->ms);
+    if (st == SOCMON_ENOENT && !o->metric_file) {
         socmon_clear_error();
         return SOCMON_OK;
     }
@@ -186,6 +188,11 @@ void cli_session_close(cli_session *cs)
     socmon_set_free(cs->set);
     socmon_target_close(cs->target);
     memset(cs, 0, sizeof *cs);
+}
+
+socmon_status cli_trace_flush(cli_session *cs)
+{
+    return socmon_target_trace_flush(cs->target);
 }
 
 uint64_t cli_interval(const socmon_target *t, uint64_t given_ns, int given)

@@ -339,18 +339,55 @@ static int parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE
     return -1;
 }
 
+/* 1 if name matches one of the comma-separated globs; the list may be of any length. */
 static int matches_any(const char *name, const char *patterns)
 {
-    char buf[512];
-    snprintf(buf, sizeof buf, "%s", patterns);
+    char *buf = strdup(patterns);
+    int hit = 0;
     char *save = NULL;
-    for (char *p = strtok_r(buf, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+    for (char *p = buf ? strtok_r(buf, ",", &save) : NULL; p && !hit; p = strtok_r(NULL, ",", &save)) {
         while (*p == ' ')
             p++;
-        if (*p && fnmatch(p, name, 0) == 0)
-            return 1;
+        hit = *p && fnmatch(p, name, 0) == 0;
     }
-    return 0;
+    free(buf);
+    return hit;
+}
+
+int cli_check_metric_patterns(const char *cmd, const socmon_metricset *ms, const socmon_metrics *m,
+                              const char *patterns, const char *lacking)
+{
+    char *buf = strdup(patterns);
+    if (!buf) {
+        fprintf(stderr, "socmon %s: out of memory\n", cmd);
+        return 1;
+    }
+    int rc = 0;
+    char *save = NULL;
+    for (char *p = strtok_r(buf, ",", &save); p && !rc; p = strtok_r(NULL, ",", &save)) {
+        while (*p == ' ')
+            p++;
+        int shown = 0;
+        for (size_t i = 0; m && i < socmon_metrics_nresults(m) && !shown; i++)
+            shown = fnmatch(p, socmon_metrics_result(m, i)->def->name, 0) == 0;
+        if (shown)
+            continue;
+        /* No result: either no such metric, or one the counters at hand cannot compute. */
+        rc = 2;
+        size_t nm = ms ? socmon_metricset_count(ms) : 0, j = 0;
+        while (j < nm && fnmatch(p, socmon_metricset_def(ms, j)->name, 0) != 0)
+            j++;
+        if (j == nm) {
+            fprintf(stderr, "socmon %s: -M '%s' matches no metric (see 'socmon list metrics'%s)\n", cmd, p,
+                    ms ? "" : "; this target has none");
+            continue;
+        }
+        const char *why = m ? socmon_metrics_skipped(m, j) : NULL;
+        fprintf(stderr, "socmon %s: -M '%s' matches metric %s, which needs counters %s: %s\n", cmd, p,
+                socmon_metricset_def(ms, j)->name, lacking, why ? why : "none of its counters are there");
+    }
+    free(buf);
+    return rc;
 }
 
 size_t cli_pick_metrics(const socmon_metrics *m, const char *patterns, size_t *out, size_t max)

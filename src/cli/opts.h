@@ -70,6 +70,13 @@ int cli_run_session(int argc, char **argv, unsigned allowed, void (*help)(FILE *
  * ones. Returns how many were put in out[] (at most max). */
 size_t cli_pick_metrics(const socmon_metrics *m, const char *patterns, size_t *out, size_t max);
 
+/* Checks each item of -M's list against the bound metrics m of set ms: an item that gives no
+ * result is an error, said as "matches no metric" or, for a metric the counters cannot
+ * compute, "matches metric X, which needs counters <lacking>: <why>" (lacking: e.g. "not
+ * selected by -e"). Returns 0, or the exit code 2 after the messages. */
+int cli_check_metric_patterns(const char *cmd, const socmon_metricset *ms, const socmon_metrics *m,
+                              const char *patterns, const char *lacking);
+
 /* The option lines for --help, for the options in `allowed`. */
 void cli_help_opts(FILE *fp, unsigned allowed);
 

@@ -27,8 +27,15 @@ static void known_targets(char *buf, size_t len)
 
 socmon_status socmon_target_open(const char *spec, socmon_target **out)
 {
+    return socmon_target_open_kv(spec, NULL, 0, out);
+}
+
+socmon_status socmon_target_open_kv(const char *spec, const socmon_kv *extra, size_t nextra, socmon_target **out)
+{
     if (!out)
         return socmon_fail(SOCMON_EINVAL, "socmon_target_open: out is NULL");
+    if (nextra && !extra)
+        return socmon_fail(SOCMON_EINVAL, "socmon_target_open_kv: %zu extra options but extra is NULL", nextra);
     *out = NULL;
     if (!spec || !*spec)
         return socmon_fail(SOCMON_EINVAL, "empty target spec (expected NAME or NAME:key=value,...)");
@@ -62,6 +69,20 @@ socmon_status socmon_target_open(const char *spec, socmon_target **out)
             break;
         }
         kv[nkv++] = (socmon_kv){p, eq + 1};
+    }
+    /* After the spec's: where a key is given twice, the last one counts (trace_bus, say). */
+    for (size_t i = 0; st == SOCMON_OK && i < nextra; i++) {
+        if (!extra[i].key || !extra[i].value) {
+            st = socmon_fail(SOCMON_EINVAL, "socmon_target_open_kv: extra option %zu has no key or value", i);
+            break;
+        }
+        if ((st = socmon_options_check_key(ops->name, ops->options, extra[i].key)) != SOCMON_OK)
+            break;
+        if (nkv == MAX_OPTS) {
+            st = socmon_fail(SOCMON_ERANGE, "target '%s': more than %d options", ops->name, MAX_OPTS);
+            break;
+        }
+        kv[nkv++] = extra[i];
     }
     if (st == SOCMON_OK)
         st = socmon_target_open_ops(ops, kv, nkv, out);
