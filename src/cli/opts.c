@@ -28,9 +28,10 @@ static const struct {
      "-a, --all-cpus        count on every instance of the target (every tile, core, slot), as perf's\n"
      "                        system-wide -a; socmon always does (-e still picks the counters)"},
     {OPT_DELTAS, {"deltas", no_argument, 0, 'D'},
-     "    --deltas          CSV/JSON interval rows also carry every counter's delta"},
+     "    --deltas          CSV/JSON interval rows also carry every counter's delta (-a and --all,\n"
+     "                        its old names, still work)"},
     {OPT_ALL | OPT_DELTAS, {"all", no_argument, 0, 'A'},
-     "    --all             old name: zero counters are always shown now (report: --deltas)"},
+     "    --all             kept for old scripts: zero counters are always shown now"},
     {OPT_REPEAT, {"repeat", required_argument, 0, 'r'},
      "-r, --repeat N        run N times (1..100000); print the mean of every counter and metric\n"
      "                        and its spread, ( +- 0.12% ), as perf stat -r does"},

@@ -42,6 +42,8 @@ static const char *spread(const socmon_output *o, const double *sd, size_t i, do
 {
     if (o->run.runs < 2 || !sd)
         return NULL;
+    if (!isfinite(mean))
+        return ""; /* nothing to spread: the value is undefined or a label */
     snprintf(buf, len, "%.2f%%", socmon_stddev_pct(mean, sd[i]));
     return buf;
 }
@@ -80,7 +82,8 @@ static socmon_status csv_metrics(socmon_output *o, const socmon_metricset *ms, c
         const char *unit;
         socmon_metric_text(r->def, values[i], v, sizeof v, &unit);
         st = csv_record(o, "metric", r->def->name, r->instance, v, unit,
-                        spread(o, o->run.metric_stddev, i, values[i], sp, sizeof sp));
+                        spread(o, o->run.metric_stddev, i, socmon_metric_label(r->def, values[i]) ? NAN : values[i],
+                               sp, sizeof sp));
     }
     return st;
 }

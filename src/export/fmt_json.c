@@ -67,7 +67,8 @@ static int add_spread(const socmon_output *o, json_t *j, const double *sd, size_
     if (!j || o->run.runs < 2 || !sd)
         return j != NULL;
     return json_object_set_new(j, "stddev", real_or_null(sd[i])) == 0 &&
-           json_object_set_new(j, "stddev_pct", json_real(socmon_stddev_pct(mean, sd[i]))) == 0;
+           json_object_set_new(j, "stddev_pct", isfinite(mean) ? json_real(socmon_stddev_pct(mean, sd[i]))
+                                                                : json_null()) == 0;
 }
 
 static socmon_status json_counters(socmon_output *o, const socmon_counter_rows *r)

@@ -60,11 +60,12 @@ static socmon_status finish_table(socmon_output *o, socmon_table *t, socmon_stat
     return write_table(o, t);
 }
 
-/* perf stat -r's spread after a value: "( +- 0.12% )"; "" for a single run. */
+/* perf stat -r's spread after a value: "( +- 0.12% )"; "" for a single run and for a value
+ * with no number to spread (undefined, or a label). */
 static void spread(const socmon_output *o, const double *sd, size_t i, double mean, char *buf, size_t len)
 {
     *buf = '\0';
-    if (o->run.runs > 1 && sd)
+    if (o->run.runs > 1 && sd && isfinite(mean))
         snprintf(buf, len, "( +- %5.2f%% )", socmon_stddev_pct(mean, sd[i]));
 }
 

@@ -1,6 +1,6 @@
 /* Each output format rendered into a memory sink from one small schema: the exact text of
- * the human formats (alignment with a long name, hidden zero and undefined results, labels,
- * "-" for undefined), CSV quoting with two separators, and JSON types (integers, reals, null,
+ * the human formats (alignment with a long name, zero counters and undefined results shown
+ * as perf shows them, labels, "-" for undefined, the "+-" spread of repeated runs), CSV quoting with two separators, and JSON types (integers, reals, null,
  * labels), for a document of totals and for a timeline. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -59,16 +59,17 @@ static void test_table_totals(void **state)
                    "  counter                                      value  unit\n"
                    "  tile0.l2_hits                                  300  events\n"
                    "  tile0.l2_misses                                100  events\n"
+                   "  tile1.l2_hits                                    0  events\n"
+                   "  tile1.l2_misses                                  0  events\n"
                    "  a_counter_with_a_rather_long_name  123,456,789,012  cycles\n"
                    "  tile1.odd                                        5  say \"hi\", twice\n"
-                   "  (2 counters read 0 and are not shown; --all shows them)\n"
                    "\n Metrics over the run:\n\n"
                    "  metric    instance  value  unit    description\n"
                    "  hit_rate  tile0     75.00  %       L2 hits per access\n"
+                   "  hit_rate  tile1         -  %       L2 hits per access\n"
                    "  hits                  300  events  all L2 hits\n"
                    "  busier              tile0          the tile with more hits\n"
                    "  seventh              42.9          a fraction\n"
-                   "  (1 per-instance result is 0 or undefined and not shown; --all shows them)\n"
                    "  (1 metric not computed: l3: 'l3_misses' is not a counter, parameter or earlier metric"
                    " of this schema)\n"
                    "\n Hot spots over the run (largest tile*):\n\n"
@@ -78,14 +79,84 @@ static void test_table_totals(void **state)
                    "\n");
 }
 
-static void test_table_totals_all(void **state)
+static void test_table_totals_deltas(void **state)
+{
+    char *t, *u;
+    /* The deltas option is about timelines: totals read the same with it. */
+    render_totals("table", ',', 1, &t);
+    render_totals("table", ',', 0, &u);
+    assert_string_equal(t, u);
+    assert_null(strstr(t, "not shown"));
+    free(t);
+    free(u);
+}
+
+static json_t *parse(char *text)
+{
+    json_error_t err;
+    json_t *doc = json_loads(text, 0, &err);
+    if (!doc)
+        fail_msg("not JSON (%s at line %d): %s", err.text, err.line, text);
+    free(text);
+    return doc;
+}
+
+/* Totals of repeated runs: the means with perf's spread, in every format. */
+static void render_repeated(const char *format, char **text)
+{
+    fx f;
+    fx_setup(&f);
+    fx_open(&f, format, ',', 0);
+    double csd[NCTR] = {[T0_HITS] = 3, [T0_MISS] = 0.5, [LONG] = 0, [ODD] = 1};
+    double msd[NRES] = {[R_RATE0] = 1.5, [R_RATE1] = NAN, [R_HITS] = 3, [R_SEVENTH] = 0.25};
+    socmon_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = "Stats", .target = "fx", .elapsed_ns = 1500000,
+                           .runs = 5, .counter_stddev = csd, .metric_stddev = msd};
+    assert_int_equal(socmon_output_begin(f.out, &run), SOCMON_OK);
+    assert_int_equal(socmon_output_counters(f.out, &fx_list, fx_values), SOCMON_OK);
+    assert_int_equal(socmon_output_metrics(f.out, f.ms, f.m, f.mv), SOCMON_OK);
+    assert_int_equal(socmon_output_end(f.out), SOCMON_OK);
+    *text = strdup(fx_text(&f));
+    fx_close(&f);
+    fx_teardown(&f);
+}
+
+static void test_repeated_runs(void **state)
 {
     char *t;
-    render_totals("table", ',', 1, &t);
-    /* Zero counters and the undefined tile1 result appear; undefined reads "-". */
-    assert_non_null(strstr(t, "  tile1.l2_hits                                    0  events\n"));
-    assert_non_null(strstr(t, "  hit_rate  tile1         -  %       L2 hits per access\n"));
-    assert_null(strstr(t, "not shown"));
+    render_repeated("table", &t);
+    assert_non_null(strstr(t, "Stats for target 'fx' (5 runs):"));
+    assert_non_null(strstr(t, "  tile0.l2_hits                                  300  events           ( +-  1.00% )\n"));
+    assert_non_null(strstr(t, "  tile0.l2_misses                                100  events           ( +-  0.50% )\n"));
+    assert_non_null(strstr(t, "  tile1.l2_hits                                    0  events           ( +-  0.00% )\n"));
+    assert_non_null(strstr(t, "  hit_rate  tile0     75.00  %       ( +-  2.00% )  L2 hits per access\n"));
+    assert_non_null(strstr(t, "  hit_rate  tile1         -  %                      L2 hits per access\n"));
+    assert_non_null(strstr(t, "  busier              tile0                         the tile with more hits\n"));
+    free(t);
+    render_repeated("csv", &t);
+    assert_non_null(strstr(t, "type,name,instance,value,unit,stddev\n"
+                              "counter,tile0.l2_hits,tile0,300,events,1.00%\n"
+                              "counter,tile0.l2_misses,tile0,100,events,0.50%\n"));
+    assert_non_null(strstr(t, "metric,hit_rate,tile0,75,%,2.00%\n"));
+    assert_non_null(strstr(t, "metric,hits,,300,events,1.00%\n"));
+    assert_non_null(strstr(t, "metric,hit_rate,tile1,-,%,\n")); /* undefined: no spread */
+    free(t);
+    render_repeated("json", &t);
+    json_t *doc = parse(t);
+    assert_int_equal(json_integer_value(json_object_get(doc, "runs")), 5);
+    json_t *c0 = json_array_get(json_object_get(doc, "counters"), 0);
+    assert_true(json_real_value(json_object_get(c0, "stddev")) == 3.0);
+    assert_true(json_real_value(json_object_get(c0, "stddev_pct")) == 1.0);
+    json_t *m = json_object_get(doc, "metrics");
+    assert_true(json_real_value(json_object_get(json_array_get(m, R_RATE0), "stddev_pct")) == 2.0);
+    assert_true(json_is_null(json_object_get(json_array_get(m, R_RATE1), "stddev")));
+    assert_true(json_is_null(json_object_get(json_array_get(m, R_RATE1), "stddev_pct")));
+    json_decref(doc);
+    /* One run: no spread anywhere (the formats as they always were). */
+    render_totals("csv", ',', 0, &t);
+    assert_null(strstr(t, "stddev"));
+    free(t);
+    render_totals("json", ',', 0, &t);
+    assert_null(strstr(t, "stddev"));
     free(t);
 }
 
@@ -122,6 +193,8 @@ static void test_csv_totals_quoting(void **state)
     expect_text(t, "type;name;instance;value;unit\n"
                    "counter;tile0.l2_hits;tile0;300;events\n"
                    "counter;tile0.l2_misses;tile0;100;events\n"
+                   "counter;tile1.l2_hits;tile1;0;events\n"
+                   "counter;tile1.l2_misses;tile1;0;events\n"
                    "counter;a_counter_with_a_rather_long_name;;123456789012;cycles\n"
                    "counter;tile1.odd;tile1;5;\"say \"\"hi\"\", twice\"\n"
                    "metric;hit_rate;tile0;75;%\n"
@@ -153,16 +226,6 @@ static void test_csv_timeline(void **state)
     free(t);
 }
 
-static json_t *parse(char *text)
-{
-    json_error_t err;
-    json_t *doc = json_loads(text, 0, &err);
-    if (!doc)
-        fail_msg("not JSON (%s at line %d): %s", err.text, err.line, text);
-    free(text);
-    return doc;
-}
-
 static void test_json_totals_types(void **state)
 {
     char *t;
@@ -172,11 +235,12 @@ static void test_json_totals_types(void **state)
     assert_string_equal(json_string_value(json_object_get(doc, "workload")), "w");
     assert_true(json_is_integer(json_object_get(doc, "elapsed_ns")));
     json_t *c = json_object_get(doc, "counters");
-    assert_int_equal(json_array_size(c), 4); /* zeros left out without all */
-    json_t *big = json_array_get(c, 2);
+    assert_int_equal(json_array_size(c), NCTR); /* zero counters too, as perf prints them */
+    assert_int_equal(json_integer_value(json_object_get(json_array_get(c, T1_HITS), "value")), 0);
+    json_t *big = json_array_get(c, LONG);
     assert_true(json_is_integer(json_object_get(big, "value")));
     assert_int_equal(json_integer_value(json_object_get(big, "value")), 123456789012ll);
-    assert_string_equal(json_string_value(json_object_get(json_array_get(c, 3), "unit")), "say \"hi\", twice");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(c, ODD), "unit")), "say \"hi\", twice");
     json_t *m = json_object_get(doc, "metrics");
     assert_int_equal(json_array_size(m), NRES); /* machine formats hide nothing */
     assert_true(json_is_real(json_object_get(json_array_get(m, R_RATE0), "value")));
@@ -568,7 +632,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_table_totals),
-        cmocka_unit_test(test_table_totals_all),
+        cmocka_unit_test(test_table_totals_deltas),
+        cmocka_unit_test(test_repeated_runs),
         cmocka_unit_test(test_table_timeline),
         cmocka_unit_test(test_table_timeline_without_metrics),
         cmocka_unit_test(test_csv_totals_quoting),
