@@ -205,7 +205,29 @@ fail:
     return st;
 }
 
-static socmon_status load_root(socmon_metricset *ms, const char *src, json_t *root)
+/* The line of the file where metric `name` is defined ("name": "NAME"), or 0. JSON values
+ * carry no positions in jansson, so the text is searched; the last definition is the one a
+ * duplicate-name error is about, and other errors' names are unique. */
+static int name_line(const char *text, const char *name)
+{
+    size_t len = strlen(name);
+    const char *hit = NULL;
+    for (const char *p = text; (p = strstr(p, "\"name\"")) != NULL; p += 6) {
+        const char *q = p + 6;
+        q += strspn(q, " \t\r\n");
+        if (*q != ':')
+            continue;
+        q += 1 + strspn(q + 1, " \t\r\n");
+        if (*q == '"' && strncmp(q + 1, name, len) == 0 && q[1 + len] == '"')
+            hit = p;
+    }
+    int line = hit ? 1 : 0;
+    for (const char *p = text; hit && p < hit; p++)
+        line += *p == '\n';
+    return line;
+}
+
+static socmon_status load_root(socmon_metricset *ms, const char *src, const char *text, json_t *root)
 {
     if (!json_is_object(root))
         return socmon_fail(SOCMON_EPARSE, "%s: expected a JSON object {\"metrics\": [...]}", src);
@@ -226,7 +248,18 @@ static socmon_status load_root(socmon_metricset *ms, const char *src, json_t *ro
     if (!json_is_array(arr))
         return socmon_fail(SOCMON_EPARSE, "%s: \"metrics\" must be an array", src);
     for (size_t i = 0; i < json_array_size(arr); i++) {
-        socmon_status st = load_metric(ms, src, i, json_array_get(arr, i));
+        json_t *o = json_array_get(arr, i);
+        socmon_status st = load_metric(ms, src, i, o);
+        if (st == SOCMON_EPARSE) {
+            /* Say where in the file, after what went wrong: "... (m.json line 12)". */
+            json_t *jn = json_is_object(o) ? json_object_get(o, "name") : NULL;
+            int line = json_is_string(jn) ? name_line(text, json_string_value(jn)) : 0;
+            if (line) {
+                char msg[512];
+                snprintf(msg, sizeof msg, "%s", socmon_errmsg());
+                return socmon_fail(st, "%s (%s line %d)", msg, src, line);
+            }
+        }
         if (st)
             return st;
     }
@@ -248,7 +281,7 @@ socmon_status socmon_metricset_load_string(const char *text, const char *srcname
         return socmon_fail(SOCMON_EPARSE, "%s:%d:%d: invalid JSON: %s", src, jerr.line,
                            jerr.column, jerr.text);
     socmon_metricset *ms = calloc(1, sizeof *ms);
-    socmon_status st = ms ? load_root(ms, src, root)
+    socmon_status st = ms ? load_root(ms, src, text, root)
                           : socmon_fail(SOCMON_ENOMEM, "out of memory loading metrics");
     json_decref(root);
     if (st) {

@@ -131,6 +131,21 @@ static void test_metric_errors(void **state)
                       "duplicate", NULL);
 }
 
+/* A metric's error also says on which line of the file the metric is defined. */
+static void test_error_lines(void **state)
+{
+    (void)state;
+    expect_load_error("{\"metrics\": [\n"
+                      "  {\"name\": \"ok\", \"expr\": \"1\"},\n"
+                      "\n"
+                      "  {\"name\" :\n   \"ipc\", \"expr\": \"instr / (cycles\"}]}",
+                      "metric 'ipc' (metrics[1]): expr column 16", "(m.json line 4)", NULL);
+    expect_load_error("{\"metrics\": [\n{\"name\": \"a\", \"expr\": \"1\"},\n{\"name\": \"a\", \"expr\": \"2\"}]}",
+                      "duplicate name", "(m.json line 3)", NULL);
+    expect_load_error("{\"metrics\": [\n{\"name\": \"u\", \"unit\": 5, \"expr\": \"1\"}]}", "\"unit\" must be a string",
+                      "(m.json line 2)", NULL);
+}
+
 static void test_expression_errors(void **state)
 {
     (void)state;
@@ -208,6 +223,7 @@ int main(void)
         cmocka_unit_test(test_json_errors),
         cmocka_unit_test(test_metric_errors),
         cmocka_unit_test(test_expression_errors),
+        cmocka_unit_test(test_error_lines),
         cmocka_unit_test(test_load_file),
         cmocka_unit_test(test_bad_arguments),
     };
