@@ -405,9 +405,9 @@ int cmd_report(int argc, char **argv)
     if (st != SOCMON_OK)
         rc = cli_error("report", st);
     else if (stats)
-        rc = print_stats(&r, &o, path);
+        rc = print_stats(&r, &o, strcmp(path, "-") == 0 ? "stdin" : path);
     else {
-        loss_note(&r, path);
+        loss_note(&r, strcmp(path, "-") == 0 ? "stdin" : path);
         rc = o.summary || o.by_symbol ? summary(&r, &o, o.by_symbol) : per_interval(&r, &o);
     }
     report_free(&r);

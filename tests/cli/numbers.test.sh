@@ -41,7 +41,7 @@ for t in $targets; do
     run "report-plain-$t" "$BIN" report -i "$TMP/$t.rec" --no-big-num
     run "summary-$t" "$BIN" report -i "$TMP/$t.rec" --summary
     run "summary-$t.csv" "$BIN" report -i "$TMP/$t.rec" --summary -x';'
-    run "report-$t.json" "$BIN" report -i "$TMP/$t.rec" --json --all
+    run "report-$t.json" "$BIN" report -i "$TMP/$t.rec" --json --deltas
     if $CHECK "$TMP" "$t"; then ok; else bad "numbers of target $t (outputs above)"; fi
 done
 

@@ -55,8 +55,8 @@ python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert 'tile1.ddr_a
     "$TMP/d.json" && ok || bad "report --json --deltas lacks deltas"
 
 # ---- stat -r N: the mean and perf's spread ----
-expect 0 "mean of 3 runs" -- "$BIN" stat -r 3
-expect 0 "tile1.ddr_accesses  *[0-9]*  events  *( +-  0.00% )" -- "$BIN" stat --repeat 3
+expect 0 "workload .multifft. (3 runs):" -- "$BIN" stat -r 3
+expect 0 "tile1.ddr_accesses  *[0-9,]*  events  *( +-  0.00% )" -- "$BIN" stat --repeat 3
 "$BIN" stat -r 3 -x, > "$TMP/r3.csv" || bad "stat -r 3 -x, failed"
 head -1 "$TMP/r3.csv" | grep -q '^type,name,instance,value,unit,stddev$' && ok || bad "stat -r CSV header: $(head -1 "$TMP/r3.csv")"
 # The model is deterministic: every run counts the same, so the mean is one run's count.
