@@ -1,16 +1,25 @@
-/* socmon record: an interval timeline into a recording file, shown live. */
-#include <errno.h>
+/* socmon record: an interval timeline streamed into a recording file as the run goes, shown live.
+ *
+ * Each sample goes to the streaming writer at once (the first one too) and nothing else of the
+ * run stays in memory; the writer's pending block is written and synced every --flush period of
+ * wall-clock time, so a killed recorder loses at most that. The file is created safely
+ * (cli/dest.h) before the run starts, and SIGINT/SIGTERM end the run cleanly (cli/stop.h). */
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli/dest.h"
 #include "cli/opts.h"
 #include "cli/output.h"
 #include "cli/program.h"
+#include "cli/recwriter_shim.h"
+#include "cli/stop.h"
+#include "core/clock.h"
 
 #define RECORD_OPTS (OPT_TARGET | OPT_EVENTS | OPT_WORKLOAD | OPT_DURATION | OPT_INTERVAL | OPT_OUTPUT | \
                      OPT_REALTIME | OPT_QUIET | OPT_EVERY | OPT_TRACE | OPT_METRICS | OPT_PROGRAM | OPT_MAX_CYCLES | \
-                     OPT_INTERVAL_COUNT | OPT_BIG_NUM | OPT_ALL | OPT_METRIC_FILE)
+                     OPT_INTERVAL_COUNT | OPT_BIG_NUM | OPT_ALL | OPT_METRIC_FILE | OPT_FLUSH | OPT_FORCE)
 #define LIVE_MAX 6
 #define LIVE_PICK_MAX 32
 
@@ -22,7 +31,15 @@ static void help(FILE *fp)
                 "writes the timeline to a recording for 'socmon report'. Intervals missed because the\n"
                 "host was late are recorded as missed, never merged. With a program (-t ibex --\n"
                 "prog.elf) the program's output goes to stdout, the live lines to stderr, and the\n"
-                "recording holds per-function counters for 'socmon report --by-symbol'.\n\n");
+                "recording holds per-function counters for 'socmon report --by-symbol'.\n\n"
+                "The recording is written as the run goes and synced every --flush period, so a\n"
+                "recorder that is killed loses at most that much. An existing FILE is moved to\n"
+                "FILE.old (--force: overwritten); a device node, FIFO or symlink at FILE is refused\n"
+                "(--force: written through, never replaced); a second recorder on the same FILE stops\n"
+                "with an error. SIGINT (Ctrl-C) or SIGTERM stops the run at the next sample (within\n"
+                "one interval), writes the last block, closes the file, prints the summary so far and\n"
+                "exits 130 or 143; a second Ctrl-C kills at once. A full disk stops the run with exit\n"
+                "status 1; the file then reads up to its last whole block.\n\n");
     cli_help_opts(fp, RECORD_OPTS);
 }
 
@@ -32,23 +49,72 @@ typedef struct live {
     socmon_output *out;     /* the live lines; NULL with -q */
     double *mv;
     uint64_t t0, n;
+    socmon_recwriter *w;
+    uint64_t next_flush;    /* monotonic ns of the next flush */
+    int write_failed;       /* the run stopped because the recording could not be written */
 } live;
 
 static socmon_status on_sample(void *user, const socmon_sample *prev, const socmon_sample *cur,
                                const uint64_t *deltas)
 {
     live *l = user;
+    socmon_status st;
+    /* The sampler's first sample reaches a callback only as prev of the second. */
+    if ((l->n == 0 && (st = socmon_recwriter_append(l->w, prev)) != SOCMON_OK) ||
+        (st = socmon_recwriter_append(l->w, cur)) != SOCMON_OK) {
+        l->write_failed = 1;
+        return st;
+    }
+    uint64_t now = socmon_mono_ns();
+    if (now >= l->next_flush) {
+        if ((st = socmon_recwriter_flush(l->w)) != SOCMON_OK) {
+            l->write_failed = 1;
+            return st;
+        }
+        l->next_flush = now + l->o->flush_ns;
+    }
     l->n++;
-    if (!l->out || (l->n - 1) % l->o->every)
-        return SOCMON_OK;
-    socmon_metrics *m = l->cs->metrics;
-    uint64_t dt = cur->t_ns - prev->t_ns;
-    const double *mv = m && socmon_metrics_eval(m, deltas, (double)dt / 1e9, l->mv) == SOCMON_OK ? l->mv : NULL;
-    socmon_interval_row row = {cur->t_ns, cur->t_ns - l->t0, dt, cur->flags, cur->missed, mv, deltas};
-    /* A failing display must not stop the recording: the output keeps its first write error
-     * and the command reports it once the recording is saved. */
-    socmon_output_row(l->out, &row);
-    return SOCMON_OK;
+    if (l->out && (l->n - 1) % l->o->every == 0) {
+        socmon_metrics *m = l->cs->metrics;
+        uint64_t dt = cur->t_ns - prev->t_ns;
+        const double *mv = m && socmon_metrics_eval(m, deltas, (double)dt / 1e9, l->mv) == SOCMON_OK ? l->mv : NULL;
+        socmon_interval_row row = {cur->t_ns, cur->t_ns - l->t0, dt, cur->flags, cur->missed, mv, deltas};
+        /* A failing display must not stop the recording: the output keeps its first write error
+         * and the command reports it once the recording is closed. */
+        socmon_output_row(l->out, &row);
+    }
+    /* Checked last, so the sample just taken is kept. */
+    return cli_stop_signal() ? cli_stop_status() : SOCMON_OK;
+}
+
+/* "socmon: record: writing 'PATH': No space left on device" */
+static int write_error(const char *path, socmon_status st)
+{
+    char what[4200];
+    snprintf(what, sizeof what, "record: writing '%s'", path);
+    return cli_error(what, st);
+}
+
+/* Opens the session and checks what the run needs; 0, or the exit code after a message. */
+static int open_run(cli_session *cs, cli_opts *o, live *l, size_t *shown, size_t *nshown)
+{
+    socmon_status st = cli_session_open(cs, o);
+    if (st != SOCMON_OK)
+        return cli_error("record", st);
+    const socmon_target_ops *ops = socmon_target_ops_of(cs->target);
+    if (socmon_target_is_hardware(cs->target) && !o->duration_ns) {
+        fprintf(stderr, "socmon record: target '%s' is hardware: give a duration with -d\n", ops->name);
+        return 2;
+    }
+    o->interval_ns = cli_interval(cs->target, o->interval_ns, o->interval_set);
+    if (cs->metrics) {
+        if (!(l->mv = calloc(socmon_metrics_nresults(cs->metrics) + 1, sizeof *l->mv)))
+            return cli_error("record", socmon_fail(SOCMON_ENOMEM, "out of memory"));
+        *nshown = cli_pick_metrics(cs->metrics, o->metrics, shown, o->metrics ? LIVE_PICK_MAX : LIVE_MAX);
+        if (o->metrics && cli_check_metric_patterns("record", cs->ms, cs->metrics, o->metrics, "not selected by -e"))
+            return 2;
+    }
+    return 0;
 }
 
 int cmd_record(int argc, char **argv)
@@ -58,51 +124,43 @@ int cmd_record(int argc, char **argv)
     if (rc >= 0)
         return rc;
     const char *path = o.output ? o.output : "socmon.rec";
+    cli_stop_install();   /* now: a signal while starting up stops the run at its first sample */
     /* Find out now, not after a long run, that the recording cannot be written. */
-    char probe[4096];
-    snprintf(probe, sizeof probe, "%s.tmp", path);
-    FILE *pf = fopen(probe, "w");
-    if (!pf) {
-        fprintf(stderr, "socmon record: cannot write '%s': %s\n", probe, strerror(errno));
-        return 1;
-    }
-    fclose(pf);
-    remove(probe);
-    cli_session cs;
-    socmon_recording *rec = NULL;
-    o.symbols = 1;   /* a program's recording holds its per-function counters (report --by-symbol) */
-    socmon_status st = cli_session_open(&cs, &o);
-    const socmon_target_ops *ops = cs.target ? socmon_target_ops_of(cs.target) : NULL;
-    if (st == SOCMON_OK && socmon_target_is_hardware(cs.target) && !o.duration_ns) {
-        fprintf(stderr, "socmon record: target '%s' is hardware: give a duration with -d\n", ops->name);
-        cli_session_close(&cs);
-        return 2;
-    }
-    if (st == SOCMON_OK) {
-        o.interval_ns = cli_interval(cs.target, o.interval_ns, o.interval_set);
-        st = socmon_recording_new(cs.set, socmon_target_spec(cs.target), o.interval_ns, &rec);
-    }
-    if (st == SOCMON_OK)
-        st = socmon_target_start(cs.target, o.workload);
+    cli_dest d;
+    socmon_status st = cli_dest_open(&d, path, o.force);
     if (st != SOCMON_OK) {
         rc = cli_error("record", st);
-        socmon_recording_free(rec);
+        cli_dest_close(&d);
+        return rc;
+    }
+    cli_session cs;
+    o.symbols = 1;   /* a program's recording holds its per-function counters (report --by-symbol) */
+    live l = {&cs, &o, NULL, NULL, 0, 0, NULL, 0, 0};
+    size_t shown[LIVE_PICK_MAX], nshown = 0;
+    rc = open_run(&cs, &o, &l, shown, &nshown);
+    socmon_recwriter_opts wo = {.flush_ns = o.flush_ns};
+    if (!rc && (st = socmon_recwriter_open(d.fd, cs.set, socmon_target_spec(cs.target), o.interval_ns, &wo,
+                                           &l.w)) != SOCMON_OK)
+        rc = write_error(path, st);
+    /* PATH names the file only now that it holds a header: never an unreadable recording. */
+    if (!rc && (st = cli_dest_publish(&d)) != SOCMON_OK)
+        rc = cli_error("record", st);
+    if (!rc && (st = socmon_target_start(cs.target, o.workload)) != SOCMON_OK)
+        rc = cli_error("record", st);
+    if (rc) {
+        socmon_recwriter_close(l.w);
+        cli_dest_close(&d);
+        free(l.mv);
         cli_session_close(&cs);
         return rc;
     }
+    if (d.moved_old)
+        fprintf(stderr, "socmon record: moved the existing '%s' to '%s.old'\n", path, path);
+    /* Past RLIMIT_FSIZE a write fails with EFBIG, reported like a full disk, instead of the
+     * default SIGXFSZ killing the recorder mid-block. */
+    signal(SIGXFSZ, SIG_IGN);
     cli_program_attach(&cs);
-    live l = {&cs, &o, NULL, NULL, socmon_target_now_ns(cs.target), 0};
-    size_t shown[LIVE_PICK_MAX], nshown = 0;
-    if (cs.metrics) {
-        l.mv = calloc(socmon_metrics_nresults(cs.metrics) + 1, sizeof *l.mv);
-        nshown = cli_pick_metrics(cs.metrics, o.metrics, shown, o.metrics ? LIVE_PICK_MAX : LIVE_MAX);
-        if (o.metrics && cli_check_metric_patterns("record", cs.ms, cs.metrics, o.metrics, "not selected by -e")) {
-            free(l.mv);
-            socmon_recording_free(rec);
-            cli_session_close(&cs);
-            return 2;
-        }
-    }
+    l.t0 = socmon_target_now_ns(cs.target);
     size_t nset = socmon_set_size(cs.set);
     socmon_counter_list sch = {nset, cs.schema, cs.names};
     cli_output co = {0};
@@ -120,33 +178,48 @@ int cmd_record(int argc, char **argv)
     }
     socmon_sampler_opts so = {o.interval_ns, o.duration_ns, o.realtime, o.interval_count};
     socmon_sampler_stats stats = {0};
-    socmon_timeline *tl = socmon_recording_timeline(rec);
-    st = socmon_sampler_run(cs.target, cs.set, &so, tl, on_sample, &l, &stats);
-    if (st == SOCMON_OK)
-        st = cli_trace_flush(&cs);
-    /* Keep what was recorded even if the run stopped early. */
-    socmon_status sst = socmon_timeline_len(tl) ? socmon_recording_save(rec, path) : SOCMON_OK;
+    l.next_flush = socmon_mono_ns() + o.flush_ns;
+    st = socmon_sampler_run(cs.target, cs.set, &so, NULL, on_sample, &l, &stats);
+    int sig = st == SOCMON_ESTATE ? cli_stop_signal() : 0;
+    if (st == SOCMON_OK || sig) {   /* the bus trace's write errors (--trace-bus) */
+        socmon_status tst = cli_trace_flush(&cs);
+        if (tst != SOCMON_OK) {
+            st = tst;
+            sig = 0;
+        }
+    }
+    if (st != SOCMON_OK && !sig)
+        rc = l.write_failed ? write_error(path, st) : cli_error("record", st);
+    /* Keep what was recorded even if the run stopped early: the pending block, then the end.
+     * After a write failure the writer is not asked again: the file stays as it was. */
+    socmon_recwriter_stats ws;
+    socmon_status wst = l.write_failed ? st : socmon_recwriter_flush(l.w);
+    socmon_recwriter_get_stats(l.w, &ws);
+    socmon_status cst = socmon_recwriter_close(l.w);
+    if (wst == SOCMON_OK)
+        wst = cst;
+    uint64_t bytes = cli_dest_size(&d, ws.bytes);
+    socmon_status dst = cli_dest_close(&d);
+    if (wst == SOCMON_OK)
+        wst = dst;
+    if (wst != SOCMON_OK && !rc)
+        rc = write_error(path, wst);
     if (ost == SOCMON_OK && l.out)
         ost = socmon_output_end_intervals(l.out);
-    if (st != SOCMON_OK)
-        rc = cli_error("record", st);
-    else if (sst != SOCMON_OK)
-        rc = cli_error("record: saving", sst);
-    else
-        rc = 0;
     /* The live lines' first write error, if any; nothing to report with -q. */
     if (co.sink && cli_output_close(&co, "record", ost) && !rc)
         rc = 1;
-    if (sst == SOCMON_OK && socmon_timeline_len(tl)) {
-        struct stat sb;
-        long long size = stat(path, &sb) == 0 ? (long long)sb.st_size : -1;
-        fprintf(rc || o.to_stderr ? stderr : stdout, "wrote %zu samples (%llu intervals missed) to %s (%lld bytes)\n",
-                socmon_timeline_len(tl), (unsigned long long)stats.missed, path, size);
+    uint64_t nwritten = wst == SOCMON_OK ? ws.samples : ws.samples_written;
+    fprintf(rc || o.to_stderr ? stderr : stdout, "wrote %llu samples (%llu intervals missed) to %s (%llu bytes)\n",
+            (unsigned long long)nwritten, (unsigned long long)stats.missed, path, (unsigned long long)bytes);
+    if (sig) {
+        fprintf(stderr, "socmon record: stopped by %s; the recording is complete up to there\n", cli_stop_name());
+        if (!rc)
+            rc = cli_stop_exit_code();
     }
     if (rc == 0)
         rc = cli_program_exit(&cs, "record");
     free(l.mv);
-    socmon_recording_free(rec);
     cli_session_close(&cs);
     return rc;
 }

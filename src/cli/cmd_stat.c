@@ -6,6 +6,7 @@
 #include "cli/opts.h"
 #include "cli/output.h"
 #include "cli/program.h"
+#include "cli/stop.h"
 
 #define STAT_OPTS (OPT_TARGET | OPT_EVENTS | OPT_WORKLOAD | OPT_FORMAT | OPT_ALL | OPT_DURATION | \
                    OPT_INTERVAL | OPT_REALTIME | OPT_TRACE | OPT_OUTPUT | OPT_PROGRAM | OPT_MAX_CYCLES | \
@@ -21,7 +22,9 @@ static void stat_help(FILE *fp)
                 "so none can wrap twice unseen, and the deltas are summed.\n\n"
                 "With a program (socmon stat -t ibex -- prog.elf) the program's output goes to stdout\n"
                 "and the counts to stderr (or -o FILE); exit status 3: it trapped out, 4: it did not\n"
-                "halt within --max-cycles, 5: it hangs (sleeps or spins forever).\n\n");
+                "halt within --max-cycles, 5: it hangs (sleeps or spins forever).\n\n"
+                "SIGINT (Ctrl-C) or SIGTERM stops the run at the next sample (within one interval) and\n"
+                "prints the counts so far with the time elapsed so far; exit status 130 or 143.\n\n");
     cli_help_opts(fp, STAT_OPTS);
 }
 
@@ -39,7 +42,7 @@ static socmon_status accumulate(void *user, const socmon_sample *prev, const soc
     uint64_t *acc = user;
     for (size_t i = 0; i < cur->n; i++)
         acc[i] += deltas[i];
-    return SOCMON_OK;
+    return cli_stop_signal() ? cli_stop_status() : SOCMON_OK;   /* SIGINT/SIGTERM: the counts so far */
 }
 
 /* Runs the workload (or for the duration) through the sampler; acc may be NULL. */
@@ -53,7 +56,7 @@ static socmon_status run(cli_session *cs, const cli_opts *o, uint64_t *acc, uint
     uint64_t t0 = socmon_target_now_ns(cs->target);
     st = socmon_sampler_run(cs->target, cs->set, &so, NULL, acc ? accumulate : NULL, acc, NULL);
     *elapsed = socmon_target_now_ns(cs->target) - t0;
-    return st;
+    return st == SOCMON_ESTATE && cli_stop_signal() ? SOCMON_OK : st;
 }
 
 static const char *workload_name(const cli_session *cs, const char *w)
@@ -175,6 +178,10 @@ static int stat_body(cli_session *cs, const cli_opts *opts)
                          .metric_stddev = runs > 1 ? m_sp.m2 : NULL},
                         {n, cs->schema, cs->names}, acc, cs->ms, cs->metrics, mv, ops->hotspots};
         rc = cli_print_totals("stat", o, &t);
+        if (rc == 0 && cli_stop_signal()) {
+            fprintf(stderr, "socmon stat: stopped by %s: the counts so far\n", cli_stop_name());
+            rc = cli_stop_exit_code();
+        }
         if (rc == 0)
             rc = cli_program_exit(cs, "stat");
     }
@@ -213,6 +220,7 @@ static int read_body(cli_session *cs, const cli_opts *o)
 
 int cmd_stat(int argc, char **argv)
 {
+    cli_stop_install();
     return cli_run_session(argc, argv, STAT_OPTS, stat_help, "stat", stat_body);
 }
 

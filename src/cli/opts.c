@@ -65,6 +65,12 @@ static const struct {
      "    --by-symbol       one row per function (ELF symbol) of a program's recording, sorted by cycles"},
     {OPT_BIG_NUM, {"no-big-num", no_argument, 0, 'G'},
      "    --no-big-num      no thousands separators in tables and live lines (1234567, not 1,234,567)"},
+    {OPT_FLUSH, {"flush", required_argument, 0, 'L'},
+     "    --flush TIME      write the samples so far to disk this often, wall-clock time (default 1s):\n"
+     "                        the most a killed recorder can lose"},
+    {OPT_FORCE, {"force", no_argument, 0, 'f'},
+     "-f, --force           overwrite FILE instead of moving it to FILE.old; write through a device\n"
+     "                        node, FIFO or symlink at FILE (never replacing it)"},
     {OPT_TRACE, {"trace-bus", required_argument, 0, 'T'},
      "    --trace-bus FILE  log every register access of the driver to FILE ('-': stderr)"},
 };
@@ -184,7 +190,7 @@ static int parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE
         if (!(table[i].bit & allowed))
             continue;
         lo[n++] = table[i].lo;
-        if (table[i].lo.val < 'A' || table[i].lo.val > 'z' || strchr("JRSETYBNGDAPF", table[i].lo.val))
+        if (table[i].lo.val < 'A' || table[i].lo.val > 'z' || strchr("JRSETYBNGDAPFL", table[i].lo.val))
             continue;
         so[sl++] = (char)table[i].lo.val;
         if (table[i].lo.has_arg)
@@ -201,6 +207,7 @@ static int parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE
     o->target = SOCMON_DEFAULT_TARGET;
     o->interval_ns = 1000000;
     o->every = 1;
+    o->flush_ns = 1000000000;
     o->sep = ',';
     o->format = "table";
     o->repeat = 1;
@@ -254,6 +261,14 @@ static int parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE
         case 'M': o->metrics = optarg; break;
         case 'B': o->by_symbol = 1; break;
         case 'G': o->no_big_num = 1; break;
+        case 'f': o->force = 1; break;
+        case 'L':
+            if (cli_parse_duration(optarg, &o->flush_ns) != 0) {
+                fprintf(stderr, "socmon %s: bad --flush '%s' (expected e.g. 200ms, 1s; at least 1ns)\n", argv[0],
+                        optarg);
+                return 2;
+            }
+            break;
         case 'Y': {
             char *end;
             errno = 0;

@@ -29,6 +29,8 @@ enum {
     OPT_APPEND = 1 << 20,   /* --append (with -o) */
     OPT_DELTAS = 1 << 21,   /* --deltas (report; -a/--all are its old names) */
     OPT_METRIC_FILE = 1 << 22, /* --metric-file FILE */
+    OPT_FLUSH = 1 << 23,    /* --flush TIME (record) */
+    OPT_FORCE = 1 << 25,    /* -f/--force (record) */
     OPT_BIG_NUM = 1 << 24   /* --no-big-num (a high bit: clear of the bits added next to it) */
 };
 
@@ -50,6 +52,8 @@ typedef struct cli_opts {
     const char *program;    /* the path after '--' */
     uint64_t max_cycles;
     int max_cycles_set, by_symbol;
+    uint64_t flush_ns;      /* record: how often the recording is flushed to disk (default 1 s) */
+    int force;              /* record: overwrite PATH, write through a device node, FIFO or symlink */
     int symbols;            /* the command wants per-function counters if the target has them */
     int to_stderr;          /* results to stderr (a program's own output owns stdout) */
     const char *print_path; /* results to this file instead (stat -o) */
