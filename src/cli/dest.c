@@ -133,15 +133,16 @@ static socmon_status check_dir(const cli_dest *d)
     }
     if (!S_ISDIR(sb.st_mode))
         return socmon_fail(SOCMON_ENOENT, "'%s' (in '%s') is not a directory", d->dir, d->path);
+    struct statvfs vb;
+    int have_vfs = statvfs(d->dir, &vb) == 0;
+    if (have_vfs && (vb.f_flag & ST_RDONLY))
+        return socmon_fail(SOCMON_EPERM, "cannot create '%s': directory '%s' is on a read-only filesystem",
+                           d->path, d->dir);
     if (access(d->dir, W_OK | X_OK) != 0)
         return socmon_fail(SOCMON_EPERM, "cannot create '%s': directory '%s' is not writable: %s", d->path, d->dir,
                            strerror(errno));
-    struct statvfs vb;
-    if (statvfs(d->dir, &vb) != 0)
+    if (!have_vfs)
         return SOCMON_OK;   /* no figures: the first write will tell */
-    if (vb.f_flag & ST_RDONLY)
-        return socmon_fail(SOCMON_EPERM, "cannot create '%s': directory '%s' is on a read-only filesystem",
-                           d->path, d->dir);
     unsigned long long avail = (unsigned long long)vb.f_bavail * vb.f_frsize;
     if (avail < CLI_DEST_MIN_FREE)
         return socmon_fail(SOCMON_EIO, "only %llu KiB free on the filesystem of '%s': socmon record needs "
