@@ -101,7 +101,7 @@ grep -q '^W 0x[0-9a-f]* = 0x00000001' "$TMP/trace.txt" && grep -q '^R 0x' "$TMP/
 expect 0 "every 50.000 ms" -- "$BIN" record -t zynq -d 100ms -o "$TMP/z.rec"
 expect 0 "every 1.000 ms" -- "$BIN" record -t zynq -d 3ms -I 1ms -o "$TMP/z.rec"
 
-expect 1 "cannot write '/nonexistent/x.rec.tmp'" -- "$BIN" record -q -o /nonexistent/x.rec
+expect 1 "directory '/nonexistent' of '/nonexistent/x.rec' does not exist" -- "$BIN" record -q -o /nonexistent/x.rec
 
 # Bad recordings get a clear error, never a crash.
 expect 1 "report: " -- "$BIN" report -i "$TMP/missing.rec"
