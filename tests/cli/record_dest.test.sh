@@ -26,6 +26,10 @@ printf '%s' "$out" | grep -q "moved" && bad "--force moved the file: $out" || ok
 [ "$(cat "$D/a.rec.old")" = "keep me" ] && ok || bad "--force touched a.rec.old"
 expect 0 "recording of 'esp'" -- "$BIN" report -i "$D/a.rec"
 
+expect 2 "bad --flush '0'" -- "$BIN" $REC --flush 0 -o "$D/z.rec"
+expect 2 "bad --flush 'soon'" -- "$BIN" $REC --flush soon -o "$D/z.rec"
+[ ! -e "$D/z.rec" ] && ok || bad "a usage error created the file"
+
 # A directory, a path ending in '/', a missing directory.
 expect 1 "'$D' is a directory: give a file name, e.g. '$D/socmon.rec'" -- "$BIN" $REC -o "$D"
 expect 1 "'$D' is a directory" -- "$BIN" $REC --force -o "$D"
