@@ -5,6 +5,7 @@
 
 #include "cli/opts.h"
 #include "cli/output.h"
+#include "cli/dest.h"
 #include "cli/program.h"
 #include "cli/stop.h"
 
@@ -124,6 +125,10 @@ static int stat_body(cli_session *cs, const cli_opts *opts)
         fprintf(stderr, "socmon stat: target '%s' is hardware: give a duration with -d\n", ops->name);
         return 2;
     }
+    /* -o FILE that cannot be written is found now, not after the run. */
+    socmon_status pst;
+    if (o->print_path && (pst = cli_dest_check_plain(o->print_path)) != SOCMON_OK)
+        return cli_error("stat", pst);
     size_t n = socmon_set_size(cs->set), nm = cs->metrics ? socmon_metrics_nresults(cs->metrics) : 0;
     unsigned runs = o->repeat ? o->repeat : 1;
     uint64_t *acc = calloc(n + 1, sizeof *acc), elapsed = 0;
@@ -160,6 +165,10 @@ static int stat_body(cli_session *cs, const cli_opts *opts)
         spread_add(&cs_sp, r, x);
         spread_add(&m_sp, r, mv);
         el_mean += ((double)elapsed - el_mean) / r;
+        if (cli_stop_signal()) {   /* SIGINT/SIGTERM: the runs so far, the stopped one included */
+            runs = r;
+            break;
+        }
         if (r < runs)
             cli_program_exit(cs, "stat"); /* says how an earlier run's program ended, if badly */
     }

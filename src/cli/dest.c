@@ -122,7 +122,7 @@ static socmon_status open_through(cli_dest *d, const struct stat *lsb)
     return SOCMON_OK;
 }
 
-static socmon_status check_dir(const cli_dest *d)
+static socmon_status check_dir(const cli_dest *d, int need_space)
 {
     struct stat sb;
     if (stat(d->dir, &sb) != 0) {
@@ -141,7 +141,7 @@ static socmon_status check_dir(const cli_dest *d)
     if (access(d->dir, W_OK | X_OK) != 0)
         return socmon_fail(SOCMON_EPERM, "cannot create '%s': directory '%s' is not writable: %s", d->path, d->dir,
                            strerror(errno));
-    if (!have_vfs)
+    if (!have_vfs || !need_space)
         return SOCMON_OK;   /* no figures: the first write will tell */
     unsigned long long avail = (unsigned long long)vb.f_bavail * vb.f_frsize;
     if (avail < CLI_DEST_MIN_FREE)
@@ -199,7 +199,7 @@ socmon_status cli_dest_open(cli_dest *d, const char *path, int force)
     int exists = lstat(path, &sb) == 0;
     if (!exists && errno != ENOENT) {
         int e = errno;
-        socmon_status st = check_dir(d);   /* names a missing directory better than ENOTDIR does */
+        socmon_status st = check_dir(d, 1);   /* names a missing directory better than ENOTDIR does */
         return st != SOCMON_OK ? st : socmon_fail(SOCMON_EIO, "cannot use '%s': %s", path, strerror(e));
     }
     if (exists && !S_ISREG(sb.st_mode)) {
@@ -207,11 +207,29 @@ socmon_status cli_dest_open(cli_dest *d, const char *path, int force)
             return refuse_special(path, &sb);
         return open_through(d, &sb);
     }
-    socmon_status st = check_dir(d);
+    socmon_status st = check_dir(d, 1);
     if (st == SOCMON_OK && exists)
         st = check_not_busy(path);   /* now, not after the run */
     if (st == SOCMON_OK)
         st = create_file(d);
+    return st;
+}
+
+socmon_status cli_dest_check_plain(const char *path)
+{
+    if (!path || !*path)
+        return socmon_fail(SOCMON_EINVAL, "the output path is empty");
+    struct stat sb;
+    if (stat(path, &sb) == 0)
+        return S_ISDIR(sb.st_mode) ? socmon_fail(SOCMON_EINVAL, "'%s' is a directory: give a file name", path)
+                                   : SOCMON_OK;
+    const char *slash = strrchr(path, '/');
+    cli_dest d = {.path = (char *)path, .fd = -1};
+    d.dir = slash == path ? strdup("/") : slash ? strndup(path, (size_t)(slash - path)) : strdup(".");
+    if (!d.dir)
+        return socmon_fail(SOCMON_ENOMEM, "out of memory");
+    socmon_status st = check_dir(&d, 0);
+    free(d.dir);
     return st;
 }
 

@@ -30,6 +30,11 @@ typedef struct cli_dest {
  * failure nothing was changed on disk and the message names the path and what is wrong. */
 socmon_status cli_dest_open(cli_dest *d, const char *path, int force);
 
+/* The checks that fit a small file written at the end of a run (stat -o): PATH is no directory,
+ * its directory exists and is writable. Device nodes, FIFOs and symlinks are fine there
+ * (stat -o /dev/stderr). Nothing is created. */
+socmon_status cli_dest_check_plain(const char *path);
+
 /* Makes PATH name the file once its header is written: under a lock on the directory (so two
  * socmon records publish one after the other), fails if PATH is being written by another
  * recorder (naming its pid when /proc/locks tells), moves an existing file to PATH.old (with

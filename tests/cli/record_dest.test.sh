@@ -125,4 +125,9 @@ if [ $root = 1 ] && setpriv --help 2>&1 | grep -q reuid; then
         && ok || bad "0555 directory as nobody: exit $rc: $out"
 fi
 
+# stat -o: a directory or a missing directory is refused before the run; a device node is fine.
+expect 1 "stat: '$D' is a directory: give a file name" -- "$BIN" stat -o "$D"
+expect 1 "stat: directory '$D/nodir' of '$D/nodir/s.txt' does not exist" -- "$BIN" stat -o "$D/nodir/s.txt"
+expect 0 "" -- "$BIN" stat -d 1ms -o /dev/null
+
 finish "record_dest"
