@@ -13,7 +13,6 @@
 #include "cli/opts.h"
 #include "cli/output.h"
 #include "cli/program.h"
-#include "cli/recwriter_shim.h"
 #include "cli/stop.h"
 #include "core/clock.h"
 
