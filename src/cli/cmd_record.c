@@ -141,10 +141,11 @@ int cmd_record(int argc, char **argv)
     if (!rc && (st = socmon_recwriter_open(d.fd, cs.set, socmon_target_spec(cs.target), o.interval_ns, &wo,
                                            &l.w)) != SOCMON_OK)
         rc = write_error(path, st);
+    /* A workload the target refuses must not move an existing recording aside. */
+    if (!rc && (st = socmon_target_start(cs.target, o.workload)) != SOCMON_OK)
+        rc = cli_error("record", st);
     /* PATH names the file only now that it holds a header: never an unreadable recording. */
     if (!rc && (st = cli_dest_publish(&d)) != SOCMON_OK)
-        rc = cli_error("record", st);
-    if (!rc && (st = socmon_target_start(cs.target, o.workload)) != SOCMON_OK)
         rc = cli_error("record", st);
     if (rc) {
         socmon_recwriter_close(l.w);

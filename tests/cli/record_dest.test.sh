@@ -30,6 +30,15 @@ expect 2 "bad --flush '0'" -- "$BIN" $REC --flush 0 -o "$D/z.rec"
 expect 2 "bad --flush 'soon'" -- "$BIN" $REC --flush soon -o "$D/z.rec"
 [ ! -e "$D/z.rec" ] && ok || bad "a usage error created the file"
 
+# A bad target, workload or metric choice leaves an existing recording where it was.
+cp "$D/a.rec" "$D/keep"
+for args in "-w nope" "-t nosuch" "-M nothing"; do
+    # shellcheck disable=SC2086
+    "$BIN" $REC $args -o "$D/a.rec" >/dev/null 2>&1 && bad "record $args succeeded"
+done
+cmp -s "$D/a.rec" "$D/keep" && [ "$(cat "$D/a.rec.old")" = "keep me" ] && ok || bad "a failed start moved a.rec"
+rm -f "$D/keep"
+
 # A directory, a path ending in '/', a missing directory.
 expect 1 "'$D' is a directory: give a file name, e.g. '$D/socmon.rec'" -- "$BIN" $REC -o "$D"
 expect 1 "'$D' is a directory" -- "$BIN" $REC --force -o "$D"
