@@ -15,6 +15,7 @@
 #include "cli/program.h"
 #include "cli/stop.h"
 #include "core/clock.h"
+#include "export/table.h"
 
 #define RECORD_OPTS (OPT_TARGET | OPT_EVENTS | OPT_WORKLOAD | OPT_DURATION | OPT_INTERVAL | OPT_OUTPUT | \
                      OPT_REALTIME | OPT_QUIET | OPT_EVERY | OPT_TRACE | OPT_METRICS | OPT_PROGRAM | OPT_MAX_CYCLES | \
@@ -210,8 +211,13 @@ int cmd_record(int argc, char **argv)
     if (co.sink && cli_output_close(&co, "record", ost) && !rc)
         rc = 1;
     uint64_t nwritten = wst == SOCMON_OK ? ws.samples : ws.samples_written;
-    fprintf(rc || o.to_stderr ? stderr : stdout, "wrote %llu samples (%llu intervals missed) to %s (%llu bytes)\n",
-            (unsigned long long)nwritten, (unsigned long long)stats.missed, path, (unsigned long long)bytes);
+    /* Grouped like every other count a person reads (--no-big-num: plain). */
+    char nbuf[32], mbuf[32], bbuf[32];
+    socmon_format_count(nbuf, sizeof nbuf, nwritten, !o.no_big_num);
+    socmon_format_count(mbuf, sizeof mbuf, stats.missed, !o.no_big_num);
+    socmon_format_count(bbuf, sizeof bbuf, bytes, !o.no_big_num);
+    fprintf(rc || o.to_stderr ? stderr : stdout, "wrote %s samples (%s intervals missed) to %s (%s bytes)\n", nbuf,
+            mbuf, path, bbuf);
     if (sig) {
         fprintf(stderr, "socmon record: stopped by %s; the recording is complete up to there\n", cli_stop_name());
         if (!rc)

@@ -33,11 +33,11 @@ def stop_record(sig, interval, name):
         return
     if "stopped by " + sig.name not in err:
         failures.append("record %s: no 'stopped by' note: %s" % (sig.name, err))
-    words = out.split()
-    if not out.startswith("wrote ") or not words[1].isdigit():
+    words = out.split()   # "wrote 1,234 samples ...": counts are grouped for people
+    if not out.startswith("wrote ") or not words[1].replace(",", "").isdigit():
         failures.append("record %s: no summary on stdout: %r" % (sig.name, out))
         return
-    samples = int(words[1])
+    samples = int(words[1].replace(",", ""))
     r = subprocess.run([binary, "report", "-i", path, "-x,"], capture_output=True)
     rows = len(r.stdout.splitlines()) - 1
     if r.returncode != 0 or rows != samples - 1:
