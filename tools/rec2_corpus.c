@@ -7,7 +7,7 @@
  * Seeds (each under the fuzz test's 4096-byte limit): several blocks and an
  * end record; values wider than their counters and flags; one sample; the
  * varint layout; a file cut mid-block (a killed recorder); one with a damaged
- * block; one with no samples. */
+ * block; one with no samples; one whose clock is a model's simulated time. */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,7 +70,8 @@ static int emit(const char *dir, const char *name, const socmon_recording *rec, 
         perror(path);
         return 1;
     }
-    socmon_recwriter_opts o = {.block_samples = block_samples, .level = 1, .flush_ns = 1000000000};
+    socmon_recwriter_opts o = {.block_samples = block_samples, .level = 1, .flush_ns = 1000000000,
+                               .simulated = rec->info.simulated};
     if (socmon_recording_write_fd(rec, fd, &o, layout) != SOCMON_OK)
         return die(path);
     struct stat sb;
@@ -117,15 +118,19 @@ int main(int argc, char **argv)
         return die("set");
     socmon_recording *plain = make(set, 60, 0), *wide = make(set, 30, 1), *one = make(set, 1, 0),
                      *none = make(set, 0, 0);
-    if (!plain || !wide || !one || !none)
+    socmon_recording *sim = make(set, 20, 0);
+    if (!plain || !wide || !one || !none || !sim)
         return die("recording");
+    socmon_recording_set_simulated(sim, 1);
     int bad = emit(argv[1], "blocks.rec", plain, 16, -1, 0, 0) ||
               emit(argv[1], "wide_flags.rec", wide, 8, -1, 0, 0) ||
               emit(argv[1], "one_sample.rec", one, 0, -1, 0, 0) ||
               emit(argv[1], "varint.rec", plain, 16, SOCMON_REC2_LAYOUT_VARINT, 0, 0) ||
               emit(argv[1], "cut.rec", plain, 16, -1, 420, 0) ||
               emit(argv[1], "damaged.rec", plain, 16, -1, 0, 60) ||
-              emit(argv[1], "empty.rec", none, 0, -1, 0, 0);
+              emit(argv[1], "empty.rec", none, 0, -1, 0, 0) ||
+              emit(argv[1], "simulated.rec", sim, 8, -1, 0, 0);
+    socmon_recording_free(sim);
     socmon_recording_free(plain);
     socmon_recording_free(wide);
     socmon_recording_free(one);

@@ -31,8 +31,14 @@ socmon_status socmon_recording_new(const socmon_set *set, const char *target,
                                    uint64_t interval_ns, socmon_recording **out);
 void socmon_recording_free(socmon_recording *rec);
 
-/* Writes format v2 (through a socmon_recwriter) to a temporary file made
- * with mkstemp next to path, then renames it over path. */
+/* Says whether rec's timestamps are a model's simulated time (nonzero) or a
+ * real clock; socmon_recording_save keeps it in the file's header. */
+void socmon_recording_set_simulated(socmon_recording *rec, int simulated);
+/* Writes format v2 (through a socmon_recwriter) to a temporary file created
+ * next to path (a fresh name, mode 0666 less the umask), then renames it over
+ * path. The file's flush period is 0 (unknown) by design: a saved recording
+ * is written whole, so a file cut short was damaged after the save, not lost
+ * to a killed recorder's unflushed samples. */
 socmon_status socmon_recording_save(const socmon_recording *rec, const char *path);
 socmon_status socmon_recording_load(const char *path, socmon_recording **out);
 /* Same as load, from memory (used by the fuzzer). */
@@ -77,6 +83,7 @@ typedef struct socmon_recwriter_opts {
     int level;               /* zstd level, 1..19; 0: the default */
     uint64_t flush_ns;       /* the caller's flush period, kept in the header so a reader of a
                               * killed recording can say how much it may have lost; 0: unknown */
+    int simulated;           /* nonzero: the timestamps are a model's simulated time (header flag) */
 } socmon_recwriter_opts;
 
 /* Writes the header to fd (opened for writing by the caller, who also closes
@@ -116,6 +123,9 @@ typedef struct socmon_recording_info {
     uint64_t ns_lost;        /* time the missing samples spanned, where known */
     uint64_t flush_ns;       /* the writer's flush period: the most a killed recorder lost */
     char what[256];          /* one line naming what was wrong and where, "" if complete */
+    int simulated;           /* the timestamps are a model's simulated time (valid when clock_known) */
+    int clock_known;         /* 1: the file says which clock it used (v2) or it was set with
+                              * socmon_recording_set_simulated; 0: v1 (the caller must guess) */
 } socmon_recording_info;
 void socmon_recording_get_info(const socmon_recording *rec, socmon_recording_info *out);
 

@@ -717,6 +717,14 @@ fail:
     return st;
 }
 
+void socmon_recording_set_simulated(socmon_recording *rec, int simulated)
+{
+    if (!rec)
+        return;
+    rec->info.simulated = simulated != 0;
+    rec->info.clock_known = 1;
+}
+
 void socmon_recording_get_info(const socmon_recording *rec, socmon_recording_info *out)
 {
     if (!out)

@@ -58,6 +58,9 @@ socmon_status socmon_rec_bad(size_t off, const char *fmt, ...) SOCMON_PRINTF(2, 
 /* The v2 reader (recording_read2.c): buf holds a whole file whose magic and
  * version 2 were checked. */
 socmon_status socmon_rec2_parse(const uint8_t *buf, size_t len, socmon_recording **out);
+/* The same, holding at most max_values samples x counters (the tests lower
+ * socmon_rec2_parse's SOCMON_REC2_MAX_LOAD_VALUES to reach the limit). */
+socmon_status socmon_rec2_parse_limit(const uint8_t *buf, size_t len, uint64_t max_values, socmon_recording **out);
 
 /* Writes rec to fd in format v2 through a socmon_recwriter (opts may be
  * NULL); what socmon_recording_save does to its temporary file. layout: a

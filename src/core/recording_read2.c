@@ -9,7 +9,12 @@
  * samples and nanoseconds were lost. Only a damaged header is an error, since
  * without the schema no sample can be read. Nothing is allocated from a
  * count before it is checked against the bytes that could hold it or against
- * the per-block cap (SOCMON_REC2_MAX_BLOCK_VALUES). */
+ * the per-block cap (SOCMON_REC2_MAX_BLOCK_VALUES); a block's zstd frame is
+ * decompressed as a stream into a buffer that grows only as bytes actually
+ * come out, never past what the header's sample count allows. Columns of
+ * constant counters compress thousands to one, so no compression ratio is
+ * refused: instead a load holds at most SOCMON_REC2_MAX_LOAD_VALUES values,
+ * and a file that decodes to more is SOCMON_ERANGE. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +43,8 @@ typedef struct rd {
     uint64_t last_t;
     int have_block;
     uint64_t first_damage; /* file offset of the first damaged region, or UINT64_MAX */
+    uint64_t loaded;       /* samples appended so far */
+    uint64_t max_values;   /* most samples x counters a load holds */
 } rd;
 
 enum { BLOCK_OK, BLOCK_CUT, BLOCK_DAMAGED, BLOCK_FATAL };
@@ -101,19 +108,22 @@ static int read_block(rd *r, size_t pos, size_t *end, socmon_status *fatal)
     const uint8_t *payload = h + SOCMON_REC2_BLOCK_HDR;
     if (socmon_crc32(0, payload, comp) != crc)
         return BLOCK_DAMAGED;
-    if (ZSTD_getFrameContentSize(payload, comp) != raw)
-        return BLOCK_DAMAGED;
-    if (raw > r->raw_cap) {
-        uint8_t *b = realloc(r->raw, raw);
-        if (!b) {
-            *fatal = socmon_fail(SOCMON_ENOMEM, "recording: out of memory for a block of %u bytes", raw);
-            return BLOCK_FATAL;
-        }
-        r->raw = b;
-        r->raw_cap = raw;
+    /* the whole load's cap, before this block's columns are allocated */
+    uint64_t per = r->nc ? r->nc : 1;
+    if ((r->loaded + n) > r->max_values / per) {
+        *fatal = socmon_fail(SOCMON_ERANGE,
+                             "recording: block at offset %zu would bring the load to %llu samples x %llu counters "
+                             "= %llu values, more than the %llu a load may hold",
+                             pos, (unsigned long long)(r->loaded + n), (unsigned long long)per,
+                             (unsigned long long)((r->loaded + n) * per), (unsigned long long)r->max_values);
+        return BLOCK_FATAL;
     }
-    size_t got = ZSTD_decompressDCtx(r->dctx, r->raw, raw, payload, comp);
-    if (ZSTD_isError(got) || got != raw)
+    int k = socmon_rec2_inflate(r->dctx, payload, comp, raw, &r->raw, &r->raw_cap);
+    if (k < 0) {
+        *fatal = socmon_fail(SOCMON_ENOMEM, "recording: out of memory for a block of %u bytes", raw);
+        return BLOCK_FATAL;
+    }
+    if (k > 0)
         return BLOCK_DAMAGED;
     if ((*fatal = grow_block(r, n)) != SOCMON_OK)
         return BLOCK_FATAL;
@@ -142,6 +152,7 @@ static int read_block(rd *r, size_t pos, size_t *end, socmon_status *fatal)
         if ((*fatal = socmon_timeline_append(r->rec->tl, &r->s)) != SOCMON_OK)
             return BLOCK_FATAL;
     }
+    r->loaded += n;
     in->blocks++;
     r->next_index = first + n;
     r->last_t = b->t[n - 1];
@@ -181,12 +192,20 @@ static socmon_status parse_header(rd *r, size_t *body_end)
     socmon_status st = socmon_rec_parse_schema(&hr, r->rec);
     if (st != SOCMON_OK)
         return st;
-    if (end - hr.pos != 20)
-        return socmon_rec_bad(hr.pos, "header holds %zu bytes after the schema, expected 20", end - hr.pos);
+    if (end - hr.pos != 24)
+        return socmon_rec_bad(hr.pos, "header holds %zu bytes after the schema, expected 24", end - hr.pos);
     r->rec->start_wall_ns = socmon_rec2_get(r->p + hr.pos, 8);
     r->rec->info.flush_ns = socmon_rec2_get(r->p + hr.pos + 8, 8);
     r->block_samples = (uint32_t)socmon_rec2_get(r->p + hr.pos + 16, 4);
+    uint32_t flags = (uint32_t)socmon_rec2_get(r->p + hr.pos + 20, 4);
     r->nc = r->rec->ncounters;
+    /* unknown bits are refused: a later writer that sets one means something
+     * this reader would silently get wrong */
+    if (flags & ~(uint32_t)SOCMON_REC2_FLAG_SIMULATED)
+        return socmon_rec_bad(hr.pos + 20, "header flags 0x%08x hold unknown bits (known: 0x%08x)", flags,
+                              (unsigned)SOCMON_REC2_FLAG_SIMULATED);
+    r->rec->info.simulated = (flags & SOCMON_REC2_FLAG_SIMULATED) != 0;
+    r->rec->info.clock_known = 1;
     if (r->block_samples < 1 || r->block_samples > SOCMON_REC2_MAX_BLOCK_SAMPLES)
         return socmon_rec_bad(hr.pos + 16, "block size %u samples out of range 1..%u", r->block_samples,
                               SOCMON_REC2_MAX_BLOCK_SAMPLES);
@@ -275,17 +294,61 @@ static socmon_status read_all(rd *r)
                     (double)in->ns_lost / 1e6, ended ? "" : " before the tail");
     else if (in->samples_lost)
         append_what(in, "%llu samples not read%s", (unsigned long long)in->samples_lost, ended ? "" : " before the tail");
-    if (!ended)
+    if (!ended && in->flush_ns)
         append_what(in, "cut short at offset %zu (no end record: recorder killed or disk full?); "
                         "what followed is unknown, at most the flush period (%.3f s) of samples",
                     cut ? cut_at : r->len, (double)in->flush_ns / 1e9);
+    else if (!ended)
+        append_what(in, "cut short at offset %zu (no end record: recorder killed or disk full?); "
+                        "what followed is unknown, samples of an unknown time (no flush period recorded)",
+                    cut ? cut_at : r->len);
     in->complete = ended && !in->blocks_lost && !in->bytes_lost && !in->samples_lost && in->samples_lost_known;
     return SOCMON_OK;
 }
 
+int socmon_rec2_inflate(ZSTD_DCtx *dctx, const uint8_t *src, size_t comp, size_t raw, uint8_t **buf, size_t *cap)
+{
+    if (ZSTD_getFrameContentSize(src, comp) != raw || raw == 0)
+        return 1;
+    ZSTD_DCtx_reset(dctx, ZSTD_reset_session_only);
+    ZSTD_inBuffer in = {src, comp, 0};
+    size_t done = 0;
+    for (;;) {
+        size_t room = *cap < raw ? *cap : raw;
+        if (done == room) {
+            if (room == raw)
+                return 1; /* more bytes than the frame said */
+            size_t want = *cap ? *cap * 2 : SOCMON_REC2_INFLATE_START;
+            if (want > raw)
+                want = raw;
+            uint8_t *b = realloc(*buf, want);
+            if (!b)
+                return -1;
+            *buf = b;
+            *cap = want;
+            room = want;
+        }
+        ZSTD_outBuffer out = {*buf, room, done};
+        size_t left = ZSTD_decompressStream(dctx, &out, &in);
+        if (ZSTD_isError(left))
+            return 1;
+        done = out.pos;
+        if (left == 0)
+            break;
+        if (in.pos == in.size && out.pos < out.size)
+            return 1; /* the frame stops before its end */
+    }
+    return done == raw && in.pos == in.size ? 0 : 1;
+}
+
 socmon_status socmon_rec2_parse(const uint8_t *buf, size_t len, socmon_recording **out)
 {
-    rd r = {.p = buf, .len = len, .first_damage = UINT64_MAX};
+    return socmon_rec2_parse_limit(buf, len, SOCMON_REC2_MAX_LOAD_VALUES, out);
+}
+
+socmon_status socmon_rec2_parse_limit(const uint8_t *buf, size_t len, uint64_t max_values, socmon_recording **out)
+{
+    rd r = {.p = buf, .len = len, .first_damage = UINT64_MAX, .max_values = max_values};
     r.rec = calloc(1, sizeof *r.rec);
     if (!r.rec)
         return socmon_fail(SOCMON_ENOMEM, "recording: out of memory");

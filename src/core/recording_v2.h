@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <zstd.h>
 #include "socmon/status.h"
 
 #define SOCMON_REC2_VERSION 2u
@@ -31,6 +32,16 @@
  * of uint64_t. The reader refuses more before allocating anything. */
 #define SOCMON_REC2_MAX_BLOCK_VALUES (8u << 20)
 #define SOCMON_REC2_DEFAULT_LEVEL 3
+/* Most values (samples x counters; a sample of no counters counts as one) a
+ * load holds: 2^30, 8 GiB of counter values. A v2 file compresses idle
+ * counters thousands to one, so without it a 1 MB file could ask for ~150 GB.
+ * A longer recording is refused with SOCMON_ERANGE naming the figures. */
+#define SOCMON_REC2_MAX_LOAD_VALUES (UINT64_C(1) << 30)
+/* First size of the reader's decompression buffer; it doubles as a block's
+ * frame actually yields bytes, up to the raw_len its header gave. */
+#define SOCMON_REC2_INFLATE_START (64u << 10)
+/* Header flags (u32 after block_samples). */
+#define SOCMON_REC2_FLAG_SIMULATED 1u /* timestamps are a model's simulated time, not a real clock */
 
 /* Set in a counter's stored-width byte: the column holds plain wrap-safe
  * deltas instead of delta-of-delta (noisy counters, where the second
@@ -72,6 +83,13 @@ size_t socmon_rec2_encode(socmon_rec2_block *b, const uint8_t *widths, int layou
  * knows where the block is). */
 socmon_status socmon_rec2_decode(const uint8_t *raw, size_t len, const uint8_t *widths, size_t n,
                                  uint64_t first_t, socmon_rec2_block *b);
+
+/* Decompresses the one zstd frame src[0..comp) that must yield exactly raw
+ * bytes into *buf (capacity *cap, grown by realloc as output arrives, so a
+ * frame that claims more than it holds costs only what it holds). Returns 0,
+ * 1 for a bad frame, -1 when out of memory. */
+int socmon_rec2_inflate(ZSTD_DCtx *dctx, const uint8_t *src, size_t comp, size_t raw, uint8_t **buf,
+                        size_t *cap);
 
 /* Little-endian helpers. */
 static inline void socmon_rec2_put32(uint8_t *p, uint32_t v)

@@ -111,14 +111,14 @@ static socmon_status put(socmon_recwriter *w, const void *buf, size_t len, const
 }
 
 static socmon_status write_header(socmon_recwriter *w, const socmon_recording *rec, uint32_t block_samples,
-                                  uint64_t flush_ns)
+                                  uint64_t flush_ns, uint32_t flags)
 {
     uint8_t *schema = NULL;
     size_t slen = 0;
     socmon_status st = socmon_rec_schema_bytes(rec, &schema, &slen);
     if (st != SOCMON_OK)
         return st;
-    size_t body = slen + 8 + 8 + 4, total = SOCMON_REC2_FIXED_HDR + body + 4;
+    size_t body = slen + 8 + 8 + 4 + 4, total = SOCMON_REC2_FIXED_HDR + body + 4;
     if (body > UINT32_MAX) {
         free(schema);
         return socmon_fail(SOCMON_ERANGE, "recording: header of %zu bytes exceeds 4 GiB", body);
@@ -137,6 +137,7 @@ static socmon_status write_header(socmon_recwriter *w, const socmon_recording *r
     socmon_rec2_put64(p, rec->start_wall_ns);
     socmon_rec2_put64(p + 8, flush_ns);
     socmon_rec2_put32(p + 16, block_samples);
+    socmon_rec2_put32(p + 20, flags);
     socmon_rec2_put32(h + total - 4, socmon_crc32(0, h, total - 4));
     st = put(w, h, total, "the header");
     free(h);
@@ -209,7 +210,7 @@ static socmon_status open_rec(int fd, const socmon_recording *rec, const socmon_
     if (st == SOCMON_OK) {
         for (size_t j = 0; j < nc; j++)
             w->widths[j] = (uint8_t)rec->counters[j].width;
-        st = write_header(w, rec, (uint32_t)cap, o.flush_ns);
+        st = write_header(w, rec, (uint32_t)cap, o.flush_ns, o.simulated ? SOCMON_REC2_FLAG_SIMULATED : 0);
     }
     if (st != SOCMON_OK) {
         free_writer(w);
@@ -382,6 +383,45 @@ socmon_status socmon_recording_write_fd(const socmon_recording *rec, int fd, con
     return socmon_recwriter_close(w);
 }
 
+/* A fresh file next to path: path.PID.N.RANDOM, created with O_EXCL and mode
+ * 0666 so the kernel applies the umask as it does for any file a program
+ * creates (mkstemp's 0600 would hide a recording from the user's group, and a
+ * fixed fchmod would override a umask that asks for privacy). Two savers
+ * never share a name: the pid tells processes apart, a random part (clock,
+ * a stack address) threads, and EEXIST picks the next try. No global counter:
+ * the library keeps no global state. */
+static socmon_status create_temp(const char *path, char **tmpout, int *fdout)
+{
+    size_t cap = strlen(path) + 64;
+    char *tmp = malloc(cap);
+    if (!tmp)
+        return socmon_fail(SOCMON_ENOMEM, "recording_save: out of memory");
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    uint64_t seed = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 30) ^ (uint64_t)(uintptr_t)&ts ^
+                    (uint64_t)(uintptr_t)tmp;
+    for (int tries = 0; tries < 100; tries++) {
+        seed = seed * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
+        snprintf(tmp, cap, "%s.%ld.%d.%08x", path, (long)getpid(), tries, (unsigned)(seed >> 32));
+        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0) {
+            *tmpout = tmp;
+            *fdout = fd;
+            return SOCMON_OK;
+        }
+        if (errno != EEXIST) {
+            int e = errno;
+            free(tmp);
+            return socmon_fail(e == EACCES || e == EPERM ? SOCMON_EPERM : SOCMON_EIO,
+                               "recording_save: cannot create a temporary file next to %s: %s (%s)", path,
+                               strerror(e), errno_name(e));
+        }
+    }
+    free(tmp);
+    return socmon_fail(SOCMON_EIO, "recording_save: cannot create a temporary file next to %s: 100 names taken",
+                       path);
+}
+
 socmon_status socmon_recording_save(const socmon_recording *rec, const char *path)
 {
     if (!rec || !path || !*path)
@@ -389,25 +429,14 @@ socmon_status socmon_recording_save(const socmon_recording *rec, const char *pat
     socmon_status st = socmon_rec_check(rec);
     if (st != SOCMON_OK)
         return st;
-    /* A name of our own next to path (two savers never share one), renamed
-     * over path only when every byte is on disk. */
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 8);
-    if (!tmp)
-        return socmon_fail(SOCMON_ENOMEM, "recording_save: out of memory");
-    memcpy(tmp, path, plen);
-    memcpy(tmp + plen, ".XXXXXX", 8);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int e = errno;
-        st = socmon_fail(e == EACCES || e == EPERM ? SOCMON_EPERM : SOCMON_EIO,
-                         "recording_save: cannot create a temporary file next to %s: %s (%s)", path, strerror(e),
-                         errno_name(e));
-        free(tmp);
+    char *tmp = NULL;
+    int fd = -1;
+    st = create_temp(path, &tmp, &fd);
+    if (st != SOCMON_OK)
         return st;
-    }
-    (void)fchmod(fd, 0644); /* mkstemp's 0600 would hide the recording from other users */
-    st = socmon_recording_write_fd(rec, fd, NULL, -1);
+    /* flush_ns stays 0: the file is written whole, see socmon_recording_save */
+    socmon_recwriter_opts o = {.simulated = rec->info.simulated};
+    st = socmon_recording_write_fd(rec, fd, &o, -1);
     if (close(fd) != 0 && st == SOCMON_OK)
         st = fail_errno(NULL, errno, "closing %s", tmp);
     if (st == SOCMON_OK && rename(tmp, path) != 0)

@@ -11,6 +11,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -430,7 +431,7 @@ static void test_v2_bounds_before_allocating(void **state)
     uint8_t *buf = write_file(f, 40, 16, 0, &len);
     layout l;
     walk(buf, len, &l);
-    size_t bs_at = l.header_end - 8; /* block_samples, just before the header CRC */
+    size_t bs_at = l.header_end - 12; /* block_samples, before the flags and the header CRC */
     socmon_rec2_put32(buf + bs_at, 0x7fffffff);
     socmon_rec2_put32(buf + l.header_end - 4, socmon_crc32(0, buf, l.header_end - 4));
     socmon_recording *rec = NULL;
@@ -461,6 +462,7 @@ static void test_v2_v1_fixture_still_loads(void **state)
     socmon_recording_get_info(rec, &in);
     assert_int_equal(in.version, 1);
     assert_true(in.complete);
+    assert_false(in.clock_known); /* v1 never said which clock */
     socmon_timeline *tl = socmon_recording_timeline(rec);
     assert_int_equal(socmon_timeline_len(tl), 6);
     assert_string_equal(socmon_recording_target(rec), "zynq");
@@ -602,6 +604,190 @@ static void test_v2_writer_errors(void **state)
     unmake(f);
 }
 
+/* The bomb: twenty blocks of 32,000 all-zero samples are a file of a few KB
+ * that decodes to 640,000 samples. A load holds at most max_values of
+ * samples x counters and says so with the figures; at the limit it loads. */
+static void test_v2_load_value_cap(void **state)
+{
+    fixture *f = make(4, 0);
+    int fd = open(f->path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    assert_true(fd >= 0);
+    socmon_recwriter_opts o = {.block_samples = 32000};
+    socmon_recwriter *w = NULL;
+    assert_int_equal(socmon_recwriter_open(fd, f->set, "esp", 1000, &o, &w), SOCMON_OK);
+    uint64_t v[4] = {0};
+    socmon_sample s = {0, 0, 0, 4, v};
+    for (size_t i = 0; i < 640000; i++) {
+        s.t_ns = 1000 * i;
+        assert_int_equal(socmon_recwriter_append(w, &s), SOCMON_OK);
+    }
+    assert_int_equal(socmon_recwriter_close(w), SOCMON_OK);
+    close(fd);
+    FILE *fp = fopen(f->path, "rb");
+    assert_non_null(fp);
+    static uint8_t buf[1 << 16];
+    size_t len = fread(buf, 1, sizeof buf, fp);
+    fclose(fp);
+    assert_true(len < 8192); /* tiny on disk */
+    socmon_recording *rec = NULL;
+    assert_int_equal(socmon_rec2_parse_limit(buf, len, 1000000, &rec), SOCMON_ERANGE);
+    assert_null(rec);
+    const char *m = socmon_errmsg();
+    if (!strstr(m, "1000000") || !strstr(m, "x 4 counters") || !strstr(m, "offset "))
+        fail_msg("message \"%s\" does not give the figures", m);
+    assert_int_equal(socmon_rec2_parse_limit(buf, len, 640000 * 4, &rec), SOCMON_OK);
+    assert_int_equal(socmon_timeline_len(socmon_recording_timeline(rec)), 640000);
+    socmon_recording_free(rec);
+    /* the library's own limit is far above a legit recording of this size */
+    assert_int_equal(socmon_recording_parse(buf, len, &rec), SOCMON_OK);
+    socmon_recording_free(rec);
+    unmake(f);
+}
+
+/* A frame whose header claims 80 MB but holds 1 KB: the buffer grows only as
+ * bytes come out (the reader used to allocate the claim first). A frame that
+ * holds what it claims decompresses whole. */
+static void test_v2_inflate_grows_with_output(void **state)
+{
+    enum { CLAIM = 80u << 20, REAL = 300000 };
+    uint8_t *src = malloc(REAL), *frame = malloc(ZSTD_compressBound(REAL) + 64);
+    assert_non_null(src);
+    assert_non_null(frame);
+    for (size_t i = 0; i < REAL; i++)
+        src[i] = (uint8_t)(i * 7 + (i >> 9));
+    ZSTD_CCtx *cc = ZSTD_createCCtx();
+    ZSTD_DCtx *dc = ZSTD_createDCtx();
+    assert_false(ZSTD_isError(ZSTD_CCtx_setPledgedSrcSize(cc, CLAIM)));
+    ZSTD_inBuffer in = {src, 1024, 0};
+    ZSTD_outBuffer out = {frame, ZSTD_compressBound(REAL) + 64, 0};
+    assert_false(ZSTD_isError(ZSTD_compressStream2(cc, &out, &in, ZSTD_e_flush)));
+    assert_int_equal(ZSTD_getFrameContentSize(frame, out.pos), CLAIM);
+    uint8_t *buf = NULL;
+    size_t cap = 0;
+    assert_int_equal(socmon_rec2_inflate(dc, frame, out.pos, CLAIM, &buf, &cap), 1);
+    assert_true(cap <= 2 * SOCMON_REC2_INFLATE_START);
+    /* a claim that disagrees with the block header's raw_len */
+    assert_int_equal(socmon_rec2_inflate(dc, frame, out.pos, 1024, &buf, &cap), 1);
+    /* a whole frame */
+    size_t clen = ZSTD_compress(frame, ZSTD_compressBound(REAL) + 64, src, REAL, 1);
+    assert_false(ZSTD_isError(clen));
+    assert_int_equal(socmon_rec2_inflate(dc, frame, clen, REAL, &buf, &cap), 0);
+    assert_int_equal(cap, REAL);
+    assert_memory_equal(buf, src, REAL);
+    /* ... and one byte short of it */
+    assert_int_equal(socmon_rec2_inflate(dc, frame, clen - 1, REAL, &buf, &cap), 1);
+    free(buf);
+    free(src);
+    free(frame);
+    ZSTD_freeCCtx(cc);
+    ZSTD_freeDCtx(dc);
+}
+
+/* The header says whether the timestamps are a model's simulated time; save
+ * keeps what socmon_recording_set_simulated said; unknown flag bits are
+ * refused. */
+static void test_v2_clock_flag(void **state)
+{
+    fixture *f = make(3, 0);
+    for (int sim = 0; sim < 2; sim++) {
+        int fd = open(f->path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        assert_true(fd >= 0);
+        socmon_recwriter_opts o = {.simulated = sim};
+        socmon_recwriter *w = NULL;
+        assert_int_equal(socmon_recwriter_open(fd, f->set, "esp", 1000, &o, &w), SOCMON_OK);
+        assert_int_equal(socmon_recwriter_close(w), SOCMON_OK);
+        close(fd);
+        socmon_recording *rec = NULL;
+        assert_int_equal(socmon_recording_load(f->path, &rec), SOCMON_OK);
+        socmon_recording_info in;
+        socmon_recording_get_info(rec, &in);
+        assert_int_equal(in.clock_known, 1);
+        assert_int_equal(in.simulated, sim);
+        /* saved again (as set, then flipped), it keeps the flag */
+        socmon_recording_set_simulated(rec, !sim);
+        assert_int_equal(socmon_recording_save(rec, f->path), SOCMON_OK);
+        socmon_recording_free(rec);
+        assert_int_equal(socmon_recording_load(f->path, &rec), SOCMON_OK);
+        socmon_recording_get_info(rec, &in);
+        assert_int_equal(in.simulated, !sim);
+        socmon_recording_free(rec);
+    }
+    size_t len;
+    uint8_t *buf = write_file(f, 10, 16, 0, &len);
+    layout l;
+    walk(buf, len, &l);
+    socmon_rec2_put32(buf + l.header_end - 8, 0x6);
+    socmon_rec2_put32(buf + l.header_end - 4, socmon_crc32(0, buf, l.header_end - 4));
+    socmon_recording *rec = NULL;
+    assert_int_equal(socmon_recording_parse(buf, len, &rec), SOCMON_EPARSE);
+    assert_non_null(strstr(socmon_errmsg(), "flags 0x00000006"));
+    free(buf);
+    unmake(f);
+}
+
+/* A saved file (flush period 0 by design) cut short does not claim to have
+ * lost "at most 0.000 s". */
+static void test_v2_cut_without_flush_period(void **state)
+{
+    fixture *f = make(3, 0);
+    size_t len;
+    int fd = open(f->path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    assert_true(fd >= 0);
+    socmon_recwriter *w = NULL;
+    assert_int_equal(socmon_recwriter_open(fd, f->set, "esp", 1000, NULL, &w), SOCMON_OK);
+    uint64_t v[3] = {1, 2, 3};
+    socmon_sample s = {0, 0, 0, 3, v};
+    for (size_t i = 0; i < 20; i++) {
+        s.t_ns = i;
+        assert_int_equal(socmon_recwriter_append(w, &s), SOCMON_OK);
+    }
+    assert_int_equal(socmon_recwriter_close(w), SOCMON_OK);
+    close(fd);
+    FILE *fp = fopen(f->path, "rb");
+    static uint8_t buf[1 << 14];
+    len = fread(buf, 1, sizeof buf, fp);
+    fclose(fp);
+    socmon_recording *rec = NULL;
+    assert_int_equal(socmon_recording_parse(buf, len - SOCMON_REC2_END_LEN, &rec), SOCMON_OK);
+    socmon_recording_info in;
+    socmon_recording_get_info(rec, &in);
+    assert_int_equal(in.flush_ns, 0);
+    if (!strstr(in.what, "unknown time") || strstr(in.what, "0.000 s"))
+        fail_msg("loss text \"%s\"", in.what);
+    socmon_recording_free(rec);
+    unmake(f);
+}
+
+/* save creates its file as fopen would: 0666 less the umask. */
+static void test_v2_save_honours_umask(void **state)
+{
+    fixture *f = make(2, 0);
+    socmon_recording *rec = NULL;
+    assert_int_equal(socmon_recording_new(f->set, "esp", 1000, &rec), SOCMON_OK);
+    static const mode_t masks[] = {077, 022, 002};
+    for (size_t i = 0; i < 3; i++) {
+        unlink(f->path);
+        mode_t old = umask(masks[i]);
+        socmon_status st = socmon_recording_save(rec, f->path);
+        umask(old);
+        assert_int_equal(st, SOCMON_OK);
+        struct stat sb;
+        assert_int_equal(stat(f->path, &sb), 0);
+        assert_int_equal(sb.st_mode & 0777, 0666 & ~masks[i]);
+    }
+    /* and leaves no temporary behind */
+    DIR *d = opendir(f->dir);
+    assert_non_null(d);
+    struct dirent *e;
+    int files = 0;
+    while ((e = readdir(d)))
+        files += e->d_name[0] != '.';
+    closedir(d);
+    assert_int_equal(files, 1);
+    socmon_recording_free(rec);
+    unmake(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -614,6 +800,11 @@ int main(void)
         cmocka_unit_test(test_v2_write_to_closed_pipe),
         cmocka_unit_test(test_v2_file_size_limit),
         cmocka_unit_test(test_v2_writer_errors),
+        cmocka_unit_test(test_v2_load_value_cap),
+        cmocka_unit_test(test_v2_inflate_grows_with_output),
+        cmocka_unit_test(test_v2_clock_flag),
+        cmocka_unit_test(test_v2_cut_without_flush_period),
+        cmocka_unit_test(test_v2_save_honours_umask),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
