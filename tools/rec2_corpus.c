@@ -71,7 +71,7 @@ static int emit(const char *dir, const char *name, const socmon_recording *rec, 
         return 1;
     }
     socmon_recwriter_opts o = {.block_samples = block_samples, .level = 1, .flush_ns = 1000000000,
-                               .simulated = rec->info.simulated};
+                               .simulated = !rec->info.clock_known ? 0 : rec->info.simulated ? 1 : -1};
     if (socmon_recording_write_fd(rec, fd, &o, layout) != SOCMON_OK)
         return die(path);
     struct stat sb;
@@ -122,6 +122,7 @@ int main(int argc, char **argv)
     if (!plain || !wide || !one || !none || !sim)
         return die("recording");
     socmon_recording_set_simulated(sim, 1);
+    socmon_recording_set_simulated(wide, 0); /* a real clock */
     int bad = emit(argv[1], "blocks.rec", plain, 16, -1, 0, 0) ||
               emit(argv[1], "wide_flags.rec", wide, 8, -1, 0, 0) ||
               emit(argv[1], "one_sample.rec", one, 0, -1, 0, 0) ||

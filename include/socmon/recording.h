@@ -83,7 +83,8 @@ typedef struct socmon_recwriter_opts {
     int level;               /* zstd level, 1..19; 0: the default */
     uint64_t flush_ns;       /* the caller's flush period, kept in the header so a reader of a
                               * killed recording can say how much it may have lost; 0: unknown */
-    int simulated;           /* nonzero: the timestamps are a model's simulated time (header flag) */
+    int simulated;           /* the clock of the timestamps, kept in the header: 1 a model's simulated
+                              * time, -1 a real clock, 0 not said (a reader then guesses, as for v1) */
 } socmon_recwriter_opts;
 
 /* Writes the header to fd (opened for writing by the caller, who also closes
@@ -124,8 +125,8 @@ typedef struct socmon_recording_info {
     uint64_t flush_ns;       /* the writer's flush period: the most a killed recorder lost */
     char what[256];          /* one line naming what was wrong and where, "" if complete */
     int simulated;           /* the timestamps are a model's simulated time (valid when clock_known) */
-    int clock_known;         /* 1: the file says which clock it used (v2) or it was set with
-                              * socmon_recording_set_simulated; 0: v1 (the caller must guess) */
+    int clock_known;         /* 1: the file says which clock it used, or socmon_recording_set_simulated
+                              * said; 0: a v1 file or a writer that did not say (the caller guesses) */
 } socmon_recording_info;
 void socmon_recording_get_info(const socmon_recording *rec, socmon_recording_info *out);
 

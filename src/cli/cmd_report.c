@@ -26,7 +26,8 @@ static void help(FILE *fp)
                 "the whole-program counters.\n\n");
     cli_help_opts(fp, REPORT_OPTS);
     fprintf(fp, "      --stats           what the file holds: format version, samples, counters, blocks,\n"
-                "                        bytes per value, and what could not be read (with --json: an object)\n");
+                "                        bytes per value, and what could not be read (-x: CSV, --json: an\n"
+                "                        object); not with --summary, --by-symbol, -M or --deltas\n");
 }
 
 typedef struct report {
@@ -49,6 +50,15 @@ static void report_free(report *r)
     socmon_metrics_free(r->m);
     socmon_metricset_free(r->ms);
     socmon_recording_free(r->rec);
+}
+
+/* Whether the recording's timestamps are a model's simulated time: a v2 file
+ * says so in its header; for a v1 file, guessed from the target spec. */
+static int rec_simulated(const socmon_recording *rec)
+{
+    socmon_recording_info in;
+    socmon_recording_get_info(rec, &in);
+    return in.clock_known ? in.simulated : cli_spec_simulated(socmon_recording_target(rec));
 }
 
 /* All of stdin into memory (a pipe has no size to ask for), then parsed like a file. */
@@ -190,7 +200,7 @@ static int per_interval(report *r, const cli_opts *o)
     socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .target = socmon_recording_target(r->rec),
                            .device = socmon_recording_device(r->rec), .interval_ns = socmon_recording_interval_ns(r->rec), .ncounters = n,
                            .recording = 1, .samples = socmon_timeline_len(socmon_recording_timeline(r->rec)),
-                           .simulated = cli_spec_simulated(socmon_recording_target(r->rec))};
+                           .simulated = rec_simulated(r->rec)};
     socmon_interval_cols cols = {r->m, pick, npick, &sch};
     st = socmon_output_begin(co.out, &run);
     if (st == SOCMON_OK)
@@ -262,7 +272,7 @@ static int summary(report *r, const cli_opts *o, int by_symbol)
         socmon_metrics_eval(r->m, acc, (double)(t1 - t0) / 1e9, w.mv);
     cli_totals t = {{.doc = SOCMON_DOC_TOTALS, .title = "Recording summary", .target = socmon_recording_target(r->rec),
                      .elapsed_ns = t1 - t0, .recording = 1, .samples = socmon_timeline_len(socmon_recording_timeline(r->rec)),
-                     .missed = missed, .simulated = cli_spec_simulated(socmon_recording_target(r->rec))},
+                     .missed = missed, .simulated = rec_simulated(r->rec)},
                     {n, r->counters, r->names}, acc, r->ms, r->m, w.mv, r->ops ? r->ops->hotspots : NULL};
     int rc = cli_print_totals("report", o, &t);
     walk_free(&w);
@@ -283,6 +293,12 @@ static const char *grouped(uint64_t n, char *buf, size_t size)
         buf[o++] = digits[i];
     }
     buf[o] = '\0';
+    return buf;
+}
+
+static const char *plain(uint64_t n, char *buf, size_t size)
+{
+    snprintf(buf, size, "%llu", (unsigned long long)n);
     return buf;
 }
 
@@ -340,6 +356,23 @@ static void loss_note(const report *r, const char *path)
         fprintf(stderr, "socmon report: %s: %s\n", path, line);
 }
 
+/* One CSV field: quoted when it holds the separator, a quote or a newline. */
+static void csv_field(const char *v, char sep, int last)
+{
+    if (strchr(v, sep) || strpbrk(v, "\"\n")) {
+        putchar('"');
+        for (; *v; v++) {
+            if (*v == '"')
+                putchar('"');
+            putchar(*v);
+        }
+        putchar('"');
+    } else {
+        fputs(v, stdout);
+    }
+    putchar(last ? '\n' : sep);
+}
+
 static int print_stats(const report *r, const cli_opts *o, const char *path)
 {
     socmon_recording_info in;
@@ -360,12 +393,36 @@ static int print_stats(const report *r, const cli_opts *o, const char *path)
         printf("\n");
         return bad || fflush(stdout) ? cli_error("report", socmon_fail(SOCMON_EIO, "cannot write --stats")) : 0;
     }
+    if (o->format && strcmp(o->format, "csv") == 0) {
+        /* one header row and one row, the JSON object's fields in its order */
+        static const char *const names[] = {"file", "version", "samples", "counters", "blocks", "file_bytes",
+                                            "bytes_per_value", "complete", "blocks_lost", "bytes_lost",
+                                            "samples_lost", "samples_lost_known", "ns_lost", "flush_ns", "lost"};
+        enum { NF = sizeof names / sizeof names[0] };
+        char num[NF][32];
+        const uint64_t u[] = {in.version, samples, r->n, in.blocks, in.file_bytes};
+        for (int i = 0; i < 5; i++)
+            snprintf(num[i + 1], sizeof num[0], "%llu", (unsigned long long)u[i]);
+        snprintf(num[6], sizeof num[0], "%.4f", bpv);
+        const uint64_t u2[] = {(uint64_t)in.complete, in.blocks_lost, in.bytes_lost, in.samples_lost,
+                               (uint64_t)in.samples_lost_known, in.ns_lost, in.flush_ns};
+        for (int i = 0; i < 7; i++)
+            snprintf(num[i + 7], sizeof num[0], "%llu", (unsigned long long)u2[i]);
+        for (int i = 0; i < NF; i++)
+            csv_field(names[i], o->sep, i == NF - 1);
+        for (int i = 0; i < NF; i++)
+            csv_field(i == 0 ? path : i == NF - 1 ? in.what : num[i], o->sep, i == NF - 1);
+        return fflush(stdout) ? cli_error("report", socmon_fail(SOCMON_EIO, "cannot write --stats")) : 0;
+    }
+    /* a person reads these: counts grouped like every human output (--no-big-num: plain) */
+    char a[32], b[32], c[32];
+    const char *(*num)(uint64_t, char *, size_t) = o->no_big_num ? plain : grouped;
     printf("recording %s\n", path);
     printf("  format version:  %u\n", in.version);
-    printf("  samples:         %llu\n", (unsigned long long)samples);
+    printf("  samples:         %s\n", num(samples, a, sizeof a));
     printf("  counters:        %zu\n", r->n);
-    printf("  blocks:          %llu\n", (unsigned long long)in.blocks);
-    printf("  file bytes:      %llu\n", (unsigned long long)in.file_bytes);
+    printf("  blocks:          %s\n", num(in.blocks, b, sizeof b));
+    printf("  file bytes:      %s\n", num(in.file_bytes, c, sizeof c));
     printf("  bytes per value: %.2f\n", bpv);
     printf("  lost:            %s\n", in.complete ? "nothing" : in.what);
     return fflush(stdout) ? cli_error("report", socmon_fail(SOCMON_EIO, "cannot write --stats")) : 0;
@@ -399,6 +456,15 @@ int cmd_report(int argc, char **argv)
     int rc = cli_parse_opts(argc, argv, REPORT_OPTS, help, &o);
     if (rc >= 0)
         return rc;
+    /* --stats describes the file, not its samples: options that choose what
+     * of the samples to show have nothing to act on */
+    if (stats && (o.summary || o.by_symbol || o.metrics || o.deltas || o.metric_file)) {
+        fprintf(stderr, "socmon report: --stats cannot be combined with %s: it describes the file, not its "
+                        "samples (-x and --json choose its format)\n",
+                o.summary ? "--summary" : o.by_symbol ? "--by-symbol" : o.metrics ? "-M" : o.deltas ? "--deltas"
+                                                                                                   : "--metric-file");
+        return 2;
+    }
     report r;
     const char *path = o.input ? o.input : "socmon.rec";
     socmon_status st = report_open(&r, path, o.metric_file);

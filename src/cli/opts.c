@@ -30,8 +30,13 @@ static const struct {
     {OPT_DELTAS, {"deltas", no_argument, 0, 'D'},
      "    --deltas          CSV/JSON interval rows also carry every counter's delta (-a and --all,\n"
      "                        its old names, still work)"},
-    {OPT_ALL | OPT_DELTAS, {"all", no_argument, 0, 'A'},
+    /* --all meant "show zero counters" for stat/read/record and "every counter's delta" for
+     * report: one entry each, so each command's help says what --all does there (no command
+     * takes both bits, so getopt never sees "all" twice) */
+    {OPT_ALL, {"all", no_argument, 0, 'A'},
      "    --all             kept for old scripts: zero counters are always shown now"},
+    {OPT_DELTAS, {"all", no_argument, 0, 'A'},
+     "    --all             the old name of --deltas (so is -a): acts as --deltas, with a notice"},
     {OPT_REPEAT, {"repeat", required_argument, 0, 'r'},
      "-r, --repeat N        run N times (1..100000); print the mean of every counter and metric\n"
      "                        and its spread, ( +- 0.12% ), as perf stat -r does"},
@@ -85,7 +90,10 @@ void cli_help_opts(FILE *fp, unsigned allowed)
     if (allowed & OPT_PROGRAM)
         fprintf(fp, "  -- PROGRAM.elf        the program a target runs (ibex); its output goes to stdout,\n"
                     "                        socmon's to stderr\n");
-    fprintf(fp, "  -h, --help            this help (with -t NAME: also NAME's options)\n");
+    if (allowed & OPT_TARGET)
+        fprintf(fp, "  -h, --help            this help (with -t NAME: also NAME's options)\n");
+    else
+        fprintf(fp, "  -h, --help            this help\n");
 }
 
 /* --help: the command's help, and with -t SPEC (before or after --help) the

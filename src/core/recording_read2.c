@@ -201,11 +201,12 @@ static socmon_status parse_header(rd *r, size_t *body_end)
     r->nc = r->rec->ncounters;
     /* unknown bits are refused: a later writer that sets one means something
      * this reader would silently get wrong */
-    if (flags & ~(uint32_t)SOCMON_REC2_FLAG_SIMULATED)
-        return socmon_rec_bad(hr.pos + 20, "header flags 0x%08x hold unknown bits (known: 0x%08x)", flags,
-                              (unsigned)SOCMON_REC2_FLAG_SIMULATED);
+    const uint32_t known = SOCMON_REC2_FLAG_SIMULATED | SOCMON_REC2_FLAG_REAL_CLOCK;
+    if ((flags & ~known) || (flags & known) == known)
+        return socmon_rec_bad(hr.pos + 20, "header flags 0x%08x: %s (known: 0x1 simulated clock, 0x2 real clock)",
+                              flags, flags & ~known ? "unknown bits set" : "both clocks set");
     r->rec->info.simulated = (flags & SOCMON_REC2_FLAG_SIMULATED) != 0;
-    r->rec->info.clock_known = 1;
+    r->rec->info.clock_known = (flags & known) != 0;
     if (r->block_samples < 1 || r->block_samples > SOCMON_REC2_MAX_BLOCK_SAMPLES)
         return socmon_rec_bad(hr.pos + 16, "block size %u samples out of range 1..%u", r->block_samples,
                               SOCMON_REC2_MAX_BLOCK_SAMPLES);

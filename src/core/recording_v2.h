@@ -42,6 +42,7 @@
 #define SOCMON_REC2_INFLATE_START (64u << 10)
 /* Header flags (u32 after block_samples). */
 #define SOCMON_REC2_FLAG_SIMULATED 1u /* timestamps are a model's simulated time, not a real clock */
+#define SOCMON_REC2_FLAG_REAL_CLOCK 2u /* timestamps are a real clock's; neither bit: the writer did not say */
 
 /* Set in a counter's stored-width byte: the column holds plain wrap-safe
  * deltas instead of delta-of-delta (noisy counters, where the second

@@ -210,7 +210,9 @@ static socmon_status open_rec(int fd, const socmon_recording *rec, const socmon_
     if (st == SOCMON_OK) {
         for (size_t j = 0; j < nc; j++)
             w->widths[j] = (uint8_t)rec->counters[j].width;
-        st = write_header(w, rec, (uint32_t)cap, o.flush_ns, o.simulated ? SOCMON_REC2_FLAG_SIMULATED : 0);
+        st = write_header(w, rec, (uint32_t)cap, o.flush_ns, o.simulated > 0   ? SOCMON_REC2_FLAG_SIMULATED
+                                                         : o.simulated < 0 ? SOCMON_REC2_FLAG_REAL_CLOCK
+                                                                           : 0);
     }
     if (st != SOCMON_OK) {
         free_writer(w);
@@ -435,7 +437,7 @@ socmon_status socmon_recording_save(const socmon_recording *rec, const char *pat
     if (st != SOCMON_OK)
         return st;
     /* flush_ns stays 0: the file is written whole, see socmon_recording_save */
-    socmon_recwriter_opts o = {.simulated = rec->info.simulated};
+    socmon_recwriter_opts o = {.simulated = !rec->info.clock_known ? 0 : rec->info.simulated ? 1 : -1};
     st = socmon_recording_write_fd(rec, fd, &o, -1);
     if (close(fd) != 0 && st == SOCMON_OK)
         st = fail_errno(NULL, errno, "closing %s", tmp);

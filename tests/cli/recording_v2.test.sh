@@ -38,7 +38,7 @@ b[len(b) - 36 - 50] ^= 0x40
 open(sys.argv[2], "wb").write(b)
 PY
 expect 0 "1 damaged block skipped: [0-9,]* samples (.*) not read" -- "$BIN" report -i "$TMP/bad.rec" -x,
-n=$("$BIN" report -i "$R" --stats | sed -n 's/^  samples: *//p')
+n=$("$BIN" report -i "$R" --stats --no-big-num | sed -n 's/^  samples: *//p')
 "$BIN" report -i "$TMP/bad.rec" --stats --json | python3 -c '
 import json, sys
 j = json.load(sys.stdin)

@@ -689,7 +689,7 @@ static void test_v2_inflate_grows_with_output(void **state)
 static void test_v2_clock_flag(void **state)
 {
     fixture *f = make(3, 0);
-    for (int sim = 0; sim < 2; sim++) {
+    for (int sim = -1; sim <= 1; sim++) {
         int fd = open(f->path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
         assert_true(fd >= 0);
         socmon_recwriter_opts o = {.simulated = sim};
@@ -701,15 +701,22 @@ static void test_v2_clock_flag(void **state)
         assert_int_equal(socmon_recording_load(f->path, &rec), SOCMON_OK);
         socmon_recording_info in;
         socmon_recording_get_info(rec, &in);
-        assert_int_equal(in.clock_known, 1);
-        assert_int_equal(in.simulated, sim);
-        /* saved again (as set, then flipped), it keeps the flag */
-        socmon_recording_set_simulated(rec, !sim);
+        assert_int_equal(in.clock_known, sim != 0);
+        assert_int_equal(in.simulated, sim > 0);
+        /* saved again as it was, then as set, it keeps the flag */
         assert_int_equal(socmon_recording_save(rec, f->path), SOCMON_OK);
         socmon_recording_free(rec);
         assert_int_equal(socmon_recording_load(f->path, &rec), SOCMON_OK);
         socmon_recording_get_info(rec, &in);
-        assert_int_equal(in.simulated, !sim);
+        assert_int_equal(in.clock_known, sim != 0);
+        assert_int_equal(in.simulated, sim > 0);
+        socmon_recording_set_simulated(rec, sim <= 0);
+        assert_int_equal(socmon_recording_save(rec, f->path), SOCMON_OK);
+        socmon_recording_free(rec);
+        assert_int_equal(socmon_recording_load(f->path, &rec), SOCMON_OK);
+        socmon_recording_get_info(rec, &in);
+        assert_int_equal(in.clock_known, 1);
+        assert_int_equal(in.simulated, sim <= 0);
         socmon_recording_free(rec);
     }
     size_t len;
@@ -720,7 +727,11 @@ static void test_v2_clock_flag(void **state)
     socmon_rec2_put32(buf + l.header_end - 4, socmon_crc32(0, buf, l.header_end - 4));
     socmon_recording *rec = NULL;
     assert_int_equal(socmon_recording_parse(buf, len, &rec), SOCMON_EPARSE);
-    assert_non_null(strstr(socmon_errmsg(), "flags 0x00000006"));
+    assert_non_null(strstr(socmon_errmsg(), "flags 0x00000006: unknown bits"));
+    socmon_rec2_put32(buf + l.header_end - 8, 0x3);
+    socmon_rec2_put32(buf + l.header_end - 4, socmon_crc32(0, buf, l.header_end - 4));
+    assert_int_equal(socmon_recording_parse(buf, len, &rec), SOCMON_EPARSE);
+    assert_non_null(strstr(socmon_errmsg(), "both clocks"));
     free(buf);
     unmake(f);
 }
