@@ -53,4 +53,41 @@ b[30] ^= 1
 open(sys.argv[2], "wb").write(b)
 PY
 expect 1 "offset [0-9]*: header checksum mismatch" -- "$BIN" report -i "$TMP/hdr.rec"
+
+# --stats: counts grouped for a person, plain with --no-big-num, one CSV row with -x
+expect 0 "samples:         4,4[0-9][0-9]\$" -- "$BIN" report -i "$R" --stats
+expect 0 "file bytes:      [0-9]*,[0-9][0-9][0-9]\$" -- "$BIN" report -i "$R" --stats
+expect 0 "file bytes:      [0-9]*\$" -- "$BIN" report -i "$R" --stats --no-big-num
+"$BIN" report -i "$TMP/bad.rec" -x';' --stats >"$TMP/s.csv" || bad "--stats -x failed"
+python3 - "$TMP/s.csv" "$n" <<'PY' && ok || bad "--stats -x: bad CSV"
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1]), delimiter=";"))
+assert len(rows) == 2 and rows[0][:3] == ["file", "version", "samples"] and rows[0][-1] == "lost", rows
+d = dict(zip(*rows))
+assert d["version"] == "2" and d["blocks_lost"] == "1" and d["complete"] == "0", d
+assert int(d["samples"]) + int(d["samples_lost"]) == int(sys.argv[2]), d
+assert "damaged block" in d["lost"], d
+PY
+expect 2 "--stats cannot be combined with --summary" -- "$BIN" report -i "$R" --stats --summary
+expect 2 "--stats cannot be combined with -M" -- "$BIN" report -i "$R" --stats -M 'l2*'
+
+# a v1 file (tests/core/fixtures, written before v2): --stats in every format
+V1=$SOCMON_SRC/tests/core/fixtures/zynq_v1.rec
+expect 0 "format version:  1" -- "$BIN" report -i "$V1" --stats
+expect 0 "samples:         6\$" -- "$BIN" report -i "$V1" --stats
+expect 0 "counters:        44" -- "$BIN" report -i "$V1" --stats
+expect 0 "file bytes:      5,163" -- "$BIN" report -i "$V1" --stats
+expect 0 "lost:            nothing" -- "$BIN" report -i "$V1" --stats
+"$BIN" report -i "$V1" --stats --json | python3 -c '
+import json, sys
+j = json.load(sys.stdin)
+assert j["version"] == 1 and j["samples"] == 6 and j["counters"] == 44 and j["file_bytes"] == 5163, j
+assert j["complete"] is True and j["flush_ns"] == 0, j' && ok || bad "--stats --json of the v1 fixture"
+# v1 never said its clock: report guesses from the target (a model: simulated)
+expect 0 "simulated time elapsed" -- "$BIN" report -i "$V1" --summary
+
+# report's help: --all is the old --deltas there; -h names no -t (report takes none)
+expect 0 "--all  *the old name of --deltas" -- "$BIN" report --help
+"$BIN" report --help | grep -q "with -t NAME" && bad "report --help offers -t" || ok
+expect 0 "-h, --help  *this help (with -t NAME" -- "$BIN" stat --help
 finish recording_v2
