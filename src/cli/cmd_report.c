@@ -468,6 +468,8 @@ int cmd_report(int argc, char **argv)
     report r;
     const char *path = o.input ? o.input : "socmon.rec";
     socmon_status st = report_open(&r, path, o.metric_file);
+    if (st == SOCMON_OK)
+        cli_warn_metric_file("report", o.metric_file, r.ms, r.m);
     if (st != SOCMON_OK)
         rc = cli_error("report", st);
     else if (stats)

@@ -174,6 +174,8 @@ int cli_run_session(int argc, char **argv, unsigned allowed, void (*help)(FILE *
         return rc;
     cli_session cs;
     socmon_status st = cli_session_open(&cs, &o);
+    if (st == SOCMON_OK)
+        cli_warn_metric_file(cmd, o.metric_file, cs.ms, cs.metrics);
     rc = st == SOCMON_OK ? body(&cs, &o) : cli_error(cmd, st);
     cli_session_close(&cs);
     return rc;

@@ -414,6 +414,22 @@ int cli_check_metric_patterns(const char *cmd, const socmon_metricset *ms, const
     return rc;
 }
 
+void cli_warn_metric_file(const char *cmd, const char *path, const socmon_metricset *ms, const socmon_metrics *m)
+{
+    size_t nm = ms ? socmon_metricset_count(ms) : 0;
+    if (!path || (m && socmon_metrics_nresults(m) > 0))
+        return;
+    if (nm == 0) {
+        fprintf(stderr, "socmon %s: warning: %s defines no metrics\n", cmd, path);
+        return;
+    }
+    const char *why = m ? socmon_metrics_skipped(m, 0) : NULL;
+    fprintf(stderr, "socmon %s: warning: none of the %zu metric%s in %s can be computed from these counters "
+                    "(a file for another target?); the first, %s: %s\n",
+            cmd, nm, nm == 1 ? "" : "s", path, socmon_metricset_def(ms, 0)->name,
+            why ? why : "none of its counters are there");
+}
+
 size_t cli_pick_metrics(const socmon_metrics *m, const char *patterns, size_t *out, size_t max)
 {
     size_t k = 0;

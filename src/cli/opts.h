@@ -81,6 +81,11 @@ size_t cli_pick_metrics(const socmon_metrics *m, const char *patterns, size_t *o
 int cli_check_metric_patterns(const char *cmd, const socmon_metricset *ms, const socmon_metrics *m,
                               const char *patterns, const char *lacking);
 
+/* --metric-file FILE of which no metric can be computed from the counters at hand (another
+ * target's file, say): one warning on stderr naming FILE and why its first metric gave nothing.
+ * As perf does for such events, the run goes on (exit status unchanged). */
+void cli_warn_metric_file(const char *cmd, const char *path, const socmon_metricset *ms, const socmon_metrics *m);
+
 /* The option lines for --help, for the options in `allowed`. */
 void cli_help_opts(FILE *fp, unsigned allowed);
 

@@ -142,5 +142,10 @@ expect 0 "my_hits" -- "$BIN" report -i "$TMP/my.rec" --metric-file "$TMP/my.json
 printf '{"metrics": [\n  {"name": "ok", "expr": "l2_hits"},\n  {"name": "bad", "expr": "l2_hits +"}\n]}\n' > "$TMP/bad.json"
 expect 1 "bad.json line 3)" -- "$BIN" stat --metric-file "$TMP/bad.json"
 expect 1 "nosuch.json" -- "$BIN" report -i "$TMP/r.rec" --metric-file "$TMP/nosuch.json"
+# another target's metric file: a warning naming the file and why, the run still succeeds (as perf)
+expect 0 "stat: warning: none of the [0-9]* metrics in .*metrics/esp.json can be computed.*l2_hit_rate: 'l2_hits' is not a counter" -- \
+    "$BIN" stat -t zynq -d 1ms --metric-file "$SOCMON_SRC/metrics/esp.json"
+"$BIN" stat -t esp -d 1ms --metric-file "$SOCMON_SRC/metrics/esp.json" 2>&1 >/dev/null | grep -q warning &&
+    bad "warning for a metric file that fits" || ok
 
 finish "perf_flags"
