@@ -8,6 +8,7 @@
 #include "cli/dest.h"
 #include "cli/program.h"
 #include "cli/stop.h"
+#include "export/spread.h"
 
 #define STAT_OPTS (OPT_TARGET | OPT_EVENTS | OPT_WORKLOAD | OPT_FORMAT | OPT_ALL | OPT_DURATION | \
                    OPT_INTERVAL | OPT_REALTIME | OPT_TRACE | OPT_OUTPUT | OPT_PROGRAM | OPT_MAX_CYCLES | \
@@ -66,42 +67,6 @@ static const char *workload_name(const cli_session *cs, const char *w)
     return w ? w : (ops->workloads ? ops->workloads[0] : NULL);
 }
 
-/* Welford's running mean and M2 per value, for -r: one pass, no per-run storage. */
-typedef struct spread {
-    size_t n;
-    double *mean, *m2;
-} spread;
-
-static int spread_init(spread *s, size_t n)
-{
-    s->n = n;
-    s->mean = calloc(n + 1, sizeof *s->mean);
-    s->m2 = calloc(n + 1, sizeof *s->m2);
-    return s->mean && s->m2 ? 0 : -1;
-}
-
-static void spread_add(spread *s, unsigned run, const double *x)
-{
-    for (size_t i = 0; i < s->n; i++) {
-        double d = x[i] - s->mean[i];
-        s->mean[i] += d / run;
-        s->m2[i] += d * (x[i] - s->mean[i]);
-    }
-}
-
-/* perf stat's "+-": the standard deviation of the mean, sqrt(M2 / (n - 1) / n); into m2. */
-static void spread_finish(spread *s, unsigned runs)
-{
-    for (size_t i = 0; i < s->n; i++)
-        s->m2[i] = runs > 1 ? sqrt(s->m2[i] / (runs - 1) / runs) : 0;
-}
-
-static void spread_free(spread *s)
-{
-    free(s->mean);
-    free(s->m2);
-}
-
 /* One run of stat: the counters' deltas into acc, the metrics into mv, the run's length. */
 static socmon_status stat_once(cli_session *cs, const cli_opts *o, uint64_t *acc, double *mv, uint64_t *elapsed)
 {
@@ -133,10 +98,10 @@ static int stat_body(cli_session *cs, const cli_opts *opts)
     unsigned runs = o->repeat ? o->repeat : 1;
     uint64_t *acc = calloc(n + 1, sizeof *acc), elapsed = 0;
     double *mv = calloc(nm + 1, sizeof *mv), *x = calloc(n + 1, sizeof *x), el_mean = 0;
-    spread cs_sp = {0}, m_sp = {0};
+    socmon_spread cs_sp = {0}, m_sp = {0};
     socmon_status st = SOCMON_OK;
     int rc = 0;
-    if (!acc || !mv || !x || spread_init(&cs_sp, n) || spread_init(&m_sp, nm)) {
+    if (!acc || !mv || !x || socmon_spread_init(&cs_sp, n) || socmon_spread_init(&m_sp, nm)) {
         fprintf(stderr, "socmon stat: out of memory\n");
         rc = 1;
     }
@@ -162,8 +127,8 @@ static int stat_body(cli_session *cs, const cli_opts *opts)
         }
         for (size_t i = 0; i < n; i++)
             x[i] = (double)acc[i];
-        spread_add(&cs_sp, r, x);
-        spread_add(&m_sp, r, mv);
+        socmon_spread_add(&cs_sp, r, x);
+        socmon_spread_add(&m_sp, r, mv);
         el_mean += ((double)elapsed - el_mean) / r;
         if (cli_stop_signal()) {   /* SIGINT/SIGTERM: the runs so far, the stopped one included */
             runs = r;
@@ -173,8 +138,8 @@ static int stat_body(cli_session *cs, const cli_opts *opts)
             cli_program_exit(cs, "stat"); /* says how an earlier run's program ended, if badly */
     }
     if (rc == 0) {
-        spread_finish(&cs_sp, runs);
-        spread_finish(&m_sp, runs);
+        socmon_spread_finish(&cs_sp, runs);
+        socmon_spread_finish(&m_sp, runs);
         /* Counts print as whole numbers (perf prints the mean of counts as %.0f). */
         for (size_t i = 0; runs > 1 && i < n; i++)
             acc[i] = (uint64_t)llround(cs_sp.mean[i]);
@@ -194,8 +159,8 @@ static int stat_body(cli_session *cs, const cli_opts *opts)
         if (rc == 0)
             rc = cli_program_exit(cs, "stat");
     }
-    spread_free(&cs_sp);
-    spread_free(&m_sp);
+    socmon_spread_free(&cs_sp);
+    socmon_spread_free(&m_sp);
     free(acc);
     free(mv);
     free(x);
