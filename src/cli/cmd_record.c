@@ -138,7 +138,9 @@ int cmd_record(int argc, char **argv)
     live l = {&cs, &o, NULL, NULL, 0, 0, NULL, 0, 0};
     size_t shown[LIVE_PICK_MAX], nshown = 0;
     rc = open_run(&cs, &o, &l, shown, &nshown);
-    socmon_recwriter_opts wo = {.flush_ns = o.flush_ns};
+    /* The file says which clock stamped it, so report need not guess from the target's name: a
+     * model's clock is simulated even when --realtime paces it to the wall clock. */
+    socmon_recwriter_opts wo = {.flush_ns = o.flush_ns, .simulated = socmon_target_is_hardware(cs.target) ? -1 : 1};
     if (!rc && (st = socmon_recwriter_open(d.fd, cs.set, socmon_target_spec(cs.target), o.interval_ns, &wo,
                                            &l.w)) != SOCMON_OK)
         rc = write_error(path, st);
@@ -170,7 +172,7 @@ int cmd_record(int argc, char **argv)
         socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = "recording",
                                .target = socmon_target_spec(cs.target), .workload = o.workload,
                                .interval_ns = o.interval_ns, .ncounters = nset,
-                               .simulated = !o.realtime && !socmon_target_is_hardware(cs.target)};
+                               .simulated = !socmon_target_is_hardware(cs.target)};
         socmon_interval_cols cols = {cs.metrics, shown, nshown, &sch};
         if ((ost = cli_output_open(&co, &o, "live")) == SOCMON_OK &&
             (ost = socmon_output_begin(co.out, &run)) == SOCMON_OK &&

@@ -379,15 +379,17 @@ static int print_stats(const report *r, const cli_opts *o, const char *path)
     socmon_recording_get_info(r->rec, &in);
     uint64_t samples = socmon_timeline_len(socmon_recording_timeline(r->rec)), values = samples * r->n;
     double bpv = values ? (double)in.file_bytes / (double)values : 0;
+    /* which clock stamped the samples, as the file says (v1 files do not say) */
+    const char *clock = !in.clock_known ? "unknown" : in.simulated ? "simulated" : "real";
     if (o->format && strcmp(o->format, "json") == 0) {
-        json_t *j = json_pack("{s:s, s:i, s:I, s:I, s:I, s:I, s:f, s:b, s:I, s:I, s:I, s:b, s:I, s:I, s:s}",
+        json_t *j = json_pack("{s:s, s:i, s:I, s:I, s:I, s:I, s:f, s:b, s:I, s:I, s:I, s:b, s:I, s:I, s:s, s:s}",
                               "file", path, "version", (int)in.version, "samples", (json_int_t)samples,
                               "counters", (json_int_t)r->n, "blocks", (json_int_t)in.blocks,
                               "file_bytes", (json_int_t)in.file_bytes, "bytes_per_value", bpv,
                               "complete", in.complete, "blocks_lost", (json_int_t)in.blocks_lost,
                               "bytes_lost", (json_int_t)in.bytes_lost, "samples_lost", (json_int_t)in.samples_lost,
                               "samples_lost_known", in.samples_lost_known, "ns_lost", (json_int_t)in.ns_lost,
-                              "flush_ns", (json_int_t)in.flush_ns, "lost", in.what);
+                              "flush_ns", (json_int_t)in.flush_ns, "lost", in.what, "clock", clock);
         int bad = !j || json_dumpf(j, stdout, JSON_INDENT(2)) != 0;
         json_decref(j);
         printf("\n");
@@ -397,7 +399,7 @@ static int print_stats(const report *r, const cli_opts *o, const char *path)
         /* one header row and one row, the JSON object's fields in its order */
         static const char *const names[] = {"file", "version", "samples", "counters", "blocks", "file_bytes",
                                             "bytes_per_value", "complete", "blocks_lost", "bytes_lost",
-                                            "samples_lost", "samples_lost_known", "ns_lost", "flush_ns", "lost"};
+                                            "samples_lost", "samples_lost_known", "ns_lost", "flush_ns", "lost", "clock"};
         enum { NF = sizeof names / sizeof names[0] };
         char num[NF][32];
         const uint64_t u[] = {in.version, samples, r->n, in.blocks, in.file_bytes};
@@ -411,7 +413,7 @@ static int print_stats(const report *r, const cli_opts *o, const char *path)
         for (int i = 0; i < NF; i++)
             csv_field(names[i], o->sep, i == NF - 1);
         for (int i = 0; i < NF; i++)
-            csv_field(i == 0 ? path : i == NF - 1 ? in.what : num[i], o->sep, i == NF - 1);
+            csv_field(i == 0 ? path : i == NF - 2 ? in.what : i == NF - 1 ? clock : num[i], o->sep, i == NF - 1);
         return fflush(stdout) ? cli_error("report", socmon_fail(SOCMON_EIO, "cannot write --stats")) : 0;
     }
     /* a person reads these: counts grouped like every human output (--no-big-num: plain) */
@@ -425,6 +427,7 @@ static int print_stats(const report *r, const cli_opts *o, const char *path)
     printf("  file bytes:      %s\n", num(in.file_bytes, c, sizeof c));
     printf("  bytes per value: %.2f\n", bpv);
     printf("  lost:            %s\n", in.complete ? "nothing" : in.what);
+    printf("  clock:           %s\n", clock);
     return fflush(stdout) ? cli_error("report", socmon_fail(SOCMON_EIO, "cannot write --stats")) : 0;
 }
 

@@ -62,11 +62,11 @@ expect 0 "file bytes:      [0-9]*\$" -- "$BIN" report -i "$R" --stats --no-big-n
 python3 - "$TMP/s.csv" "$n" <<'PY' && ok || bad "--stats -x: bad CSV"
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1]), delimiter=";"))
-assert len(rows) == 2 and rows[0][:3] == ["file", "version", "samples"] and rows[0][-1] == "lost", rows
+assert len(rows) == 2 and rows[0][:3] == ["file", "version", "samples"] and rows[0][-2:] == ["lost", "clock"], rows
 d = dict(zip(*rows))
 assert d["version"] == "2" and d["blocks_lost"] == "1" and d["complete"] == "0", d
 assert int(d["samples"]) + int(d["samples_lost"]) == int(sys.argv[2]), d
-assert "damaged block" in d["lost"], d
+assert "damaged block" in d["lost"] and d["clock"] == "simulated", d
 PY
 expect 2 "--stats cannot be combined with --summary" -- "$BIN" report -i "$R" --stats --summary
 expect 2 "--stats cannot be combined with -M" -- "$BIN" report -i "$R" --stats -M 'l2*'
@@ -90,4 +90,12 @@ expect 0 "simulated time elapsed" -- "$BIN" report -i "$V1" --summary
 expect 0 "--all  *the old name of --deltas" -- "$BIN" report --help
 "$BIN" report --help | grep -q "with -t NAME" && bad "report --help offers -t" || ok
 expect 0 "-h, --help  *this help (with -t NAME" -- "$BIN" stat --help
+# the file says which clock stamped it: a model's, also when --realtime paces it to the wall clock
+# (record tells the writer; --stats shows it; v1 files never said)
+expect 0 "clock:           simulated" -- "$BIN" report -i "$R" --stats
+"$BIN" record -t zynq -d 20ms -I 5ms --realtime -q -o "$TMP/rt.rec" >/dev/null || bad "record --realtime failed"
+expect 0 "clock:           simulated" -- "$BIN" report -i "$TMP/rt.rec" --stats
+expect 0 "simulated time elapsed" -- "$BIN" report -i "$TMP/rt.rec" --summary
+expect 0 '"clock": "unknown"' -- "$BIN" report -i "$V1" --stats --json
+
 finish recording_v2
