@@ -22,13 +22,9 @@
 #include "core/recording_v2.h"
 #include "socmon/sampler.h"
 #include "socmon/target.h"
-
-static double now_s(clockid_t c)
-{
-    struct timespec ts;
-    clock_gettime(c, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "support/clock.h"
+#include "support/fake.h"
+#include "support/rng.h"
 
 static long maxrss_kb(void)
 {
@@ -43,22 +39,6 @@ static int die(const char *what)
     return 1;
 }
 
-static uint64_t rng(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-static socmon_status stub_read(void *drv, const uint32_t *idx, size_t n, uint64_t *out)
-{
-    memset(out, 0, n * sizeof *out);
-    return SOCMON_OK;
-}
-
-static const socmon_device_ops stub_ops = {stub_read, NULL};
-
 /* ---- 2. the writer at 10 M samples ---- */
 static int writer_run(size_t n)
 {
@@ -66,7 +46,7 @@ static int writer_run(size_t n)
     enum { NC = 8 };
     socmon_device *dev = NULL;
     socmon_set *set = NULL;
-    if (socmon_device_new("synthetic", &stub_ops, NULL, &dev) != SOCMON_OK)
+    if (socmon_device_new("synthetic", &fake_index_ops, NULL, &dev) != SOCMON_OK)
         return die("device_new");
     for (size_t j = 0; j < NC; j++) {
         char name[16];
@@ -93,8 +73,8 @@ static int writer_run(size_t n)
     static uint64_t inc[TABLE][NC];
     for (size_t i = 0; i < TABLE; i++)
         for (size_t j = 0; j < NC; j++)
-            inc[i][j] = rates[j] ? rates[j] - rates[j] / 4 + rng(&seed) % (rates[j] / 2 + 1) : 0;
-    double w0 = now_s(CLOCK_MONOTONIC), c0 = now_s(CLOCK_PROCESS_CPUTIME_ID);
+            inc[i][j] = rates[j] ? rates[j] - rates[j] / 4 + rng_next(&seed) % (rates[j] / 2 + 1) : 0;
+    double w0 = clock_seconds(CLOCK_MONOTONIC), c0 = clock_seconds(CLOCK_PROCESS_CPUTIME_ID);
     socmon_status st = SOCMON_OK;
     for (size_t i = 0; i < n && st == SOCMON_OK; i++) {
         s.t_ns += 1000000;
@@ -111,7 +91,7 @@ static int writer_run(size_t n)
         return die("writing");
     }
     close(fd);
-    double wall = now_s(CLOCK_MONOTONIC) - w0, cpu = now_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
+    double wall = clock_seconds(CLOCK_MONOTONIC) - w0, cpu = clock_seconds(CLOCK_PROCESS_CPUTIME_ID) - c0;
     struct stat sb;
     stat(path, &sb);
     unlink(path);

@@ -16,29 +16,19 @@
 
 #include "core/recording_internal.h" /* builds a recording field by field */
 #include "socmon/timeline.h"
+#include "support/clock.h"
+#include "support/rng.h"
 
 static double now_s(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+    return clock_seconds(CLOCK_MONOTONIC);
 }
 
 /* CPU time of this thread: the figures should not depend on what else the
  * machine is running; wall time is printed too where the disk matters. */
 static double cpu_s(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
+    return clock_seconds(CLOCK_THREAD_CPUTIME_ID);
 }
 
 /* Mean increments per 1 ms interval of counter j. */

@@ -15,6 +15,7 @@
 
 #include "core/recording_internal.h"
 #include "core/recording_v2.h"
+#include "recording_check.h"
 
 static void check(const uint8_t *data, size_t size)
 {
@@ -26,23 +27,8 @@ static void check(const uint8_t *data, size_t size)
     if (in.file_bytes != size || (in.complete && (in.blocks_lost || in.bytes_lost || in.samples_lost)) ||
         in.bytes_lost > size)
         __builtin_trap();
-    uint64_t *v = calloc(rec->ncounters + 1, sizeof *v);
-    socmon_sample s = {0, 0, 0, rec->ncounters, v};
-    socmon_timeline_iter it;
-    size_t n = 0;
-    if (v && socmon_timeline_iter_init(rec->tl, &it) == SOCMON_OK) {
-        while (socmon_timeline_iter_next(&it, &s) == SOCMON_OK)
-            n++;
-        socmon_timeline_iter_free(&it);
-        if (n != socmon_timeline_len(rec->tl))
-            __builtin_trap();
-    }
-    uint8_t *out = NULL;
-    size_t len = 0;
-    if (socmon_recording_serialize(rec, &out, &len) != SOCMON_OK)
-        __builtin_trap();
-    free(out);
-    free(v);
+    size_t len;
+    free(check_decodes(rec, &len));
     socmon_recording_free(rec);
 }
 

@@ -17,23 +17,8 @@
 #include "socmon/recording.h"
 #include "core/recording_internal.h"
 #include "core/timeline_internal.h"
-
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-static socmon_status stub_read(void *drv, const uint32_t *idx, size_t n, uint64_t *out)
-{
-    for (size_t i = 0; i < n; i++)
-        out[i] = idx[i];
-    return SOCMON_OK;
-}
-
-static const socmon_device_ops stub_ops = {stub_read, NULL};
+#include "support/fake.h"
+#include "support/rng.h"
 
 static const socmon_counter schema[] = {
     {"l2_hits", "tile0", "L2 hits", "events", 32, 0x100, 0, 1e9},
@@ -52,7 +37,7 @@ static int setup(void **state)
 {
     fixture *f = calloc(1, sizeof *f);
     assert_non_null(f);
-    assert_int_equal(socmon_device_new("testdev", &stub_ops, NULL, &f->dev), SOCMON_OK);
+    assert_int_equal(socmon_device_new("testdev", &fake_index_ops, NULL, &f->dev), SOCMON_OK);
     for (size_t i = 0; i < sizeof schema / sizeof schema[0]; i++)
         assert_int_equal(socmon_device_add_counter(f->dev, &schema[i], NULL), SOCMON_OK);
     assert_int_equal(socmon_device_set_param(f->dev, "clock_hz", 78e6), SOCMON_OK);

@@ -25,23 +25,8 @@
 #include "socmon/recording.h"
 #include "core/recording_internal.h"
 #include "core/recording_v2.h"
-
-static uint64_t rng(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-static socmon_status stub_read(void *drv, const uint32_t *idx, size_t n, uint64_t *out)
-{
-    for (size_t i = 0; i < n; i++)
-        out[i] = idx[i];
-    return SOCMON_OK;
-}
-
-static const socmon_device_ops stub_ops = {stub_read, NULL};
+#include "support/fake.h"
+#include "support/rng.h"
 
 #define NC_MAX 64
 
@@ -59,7 +44,7 @@ static fixture *make(size_t nc, int all_widths)
 {
     fixture *f = calloc(1, sizeof *f);
     assert_non_null(f);
-    assert_int_equal(socmon_device_new("v2dev", &stub_ops, NULL, &f->dev), SOCMON_OK);
+    assert_int_equal(socmon_device_new("v2dev", &fake_index_ops, NULL, &f->dev), SOCMON_OK);
     static const unsigned cyc[] = {1, 8, 32, 48, 64};
     f->nc = nc;
     for (size_t j = 0; j < nc; j++) {
@@ -101,9 +86,9 @@ typedef struct stream {
 
 static void next_sample(stream *s, const fixture *f, size_t i, socmon_sample *out, int wide_values)
 {
-    s->t += (i % 97 == 50) ? (uint64_t)-3 : 1000 + (rng(&s->seed) % 3 == 0 ? rng(&s->seed) % 50 : 0);
+    s->t += (i % 97 == 50) ? (uint64_t)-3 : 1000 + (rng_next(&s->seed) % 3 == 0 ? rng_next(&s->seed) % 50 : 0);
     for (size_t j = 0; j < f->nc; j++) {
-        uint64_t m = mask(f->width[j]), x = rng(&s->seed);
+        uint64_t m = mask(f->width[j]), x = rng_next(&s->seed);
         if (i == 0)
             s->rate[j] = x % 5000;
         switch (x % 23) {
@@ -260,17 +245,17 @@ static void test_v2_codec_both_layouts(void **state)
         widths[j] = (uint8_t)(j + 1);
     uint64_t seed = 7;
     for (int round = 0; round < 40; round++) {
-        size_t n = 1 + rng(&seed) % 300;
+        size_t n = 1 + rng_next(&seed) % 300;
         socmon_rec2_block b, d;
         assert_int_equal(socmon_rec2_block_init(&b, NC_MAX, n), SOCMON_OK);
         assert_int_equal(socmon_rec2_block_init(&d, NC_MAX, n), SOCMON_OK);
         b.n = n;
         for (size_t i = 0; i < n; i++) {
-            b.t[i] = rng(&seed) >> (rng(&seed) % 64);
-            b.flags[i] = (uint32_t)rng(&seed);
-            b.missed[i] = (uint32_t)(rng(&seed) >> (rng(&seed) % 64));
+            b.t[i] = rng_next(&seed) >> (rng_next(&seed) % 64);
+            b.flags[i] = (uint32_t)rng_next(&seed);
+            b.missed[i] = (uint32_t)(rng_next(&seed) >> (rng_next(&seed) % 64));
             for (size_t j = 0; j < NC_MAX; j++)
-                b.v[j * n + i] = (round % 3 == 0 ? rng(&seed) : rng(&seed) & mask(widths[j]));
+                b.v[j * n + i] = (round % 3 == 0 ? rng_next(&seed) : rng_next(&seed) & mask(widths[j]));
             /* a bursty counter (0, 1000, 0, 1000, ... a sample): plain
              * deltas are cheaper than second differences there */
             b.v[40 * n + i] = i ? b.v[40 * n + i - 1] + (i % 2 ? 1000 : 0) : 5;

@@ -11,14 +11,7 @@
 
 #include "socmon/timeline.h"
 #include "core/timeline_internal.h"
-
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
+#include "support/rng.h"
 
 /* Expected samples kept flat: n samples of nc values. */
 typedef struct expect {

@@ -17,6 +17,15 @@ static socmon_status fake_read(void *drv, const uint32_t *idx, size_t n, uint64_
 
 static const socmon_device_ops fake_dev_ops = {fake_read, NULL};
 
+static socmon_status index_read(void *drv, const uint32_t *idx, size_t n, uint64_t *out)
+{
+    for (size_t i = 0; i < n; i++)
+        out[i] = idx[i];
+    return SOCMON_OK;
+}
+
+const socmon_device_ops fake_index_ops = {index_read, NULL};
+
 socmon_status fake_device_new(fake_dev *fd, size_t n, const unsigned *widths, socmon_device **out)
 {
     socmon_status st = socmon_device_new("fake", &fake_dev_ops, fd, out);

@@ -1,5 +1,6 @@
-/* Test doubles: a device whose counters live in an array, and a simulated
- * target whose counters grow at fixed rates as time advances. */
+/* Test doubles: a device whose counters live in an array, device ops for a
+ * device that only carries a schema, and a simulated target whose counters
+ * grow at fixed rates as time advances. */
 #ifndef SOCMON_TEST_FAKE_H
 #define SOCMON_TEST_FAKE_H
 
@@ -18,6 +19,11 @@ typedef struct fake_dev {
 /* A device "fake" with n counters c0..c{n-1} of the given widths, instance
  * "u0" for even and "u1" for odd indices. The device does not own fd. */
 socmon_status fake_device_new(fake_dev *fd, size_t n, const unsigned *widths, socmon_device **out);
+
+/* Ops for a device made only for its schema (recordings, whose samples a
+ * test or benchmark writes itself): a read returns each counter's index, a
+ * recognisable value should anything read it. The ops need no driver state. */
+extern const socmon_device_ops fake_index_ops;
 
 /* The fake target: counter i grows by rate[i] events per microsecond of
  * simulated time; the workload "finite" ends after end_ns. */
