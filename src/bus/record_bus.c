@@ -6,19 +6,25 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
+#include "bus/bus_internal.h"
 #include "core/error.h"
 #include "socmon/bus.h"
 
 typedef struct recorder {
     socmon_bus *inner;
-    socmon_bus_access_fn fn;
+    socmon_bus_access_fn fn;      /* one of the two is set */
+    socmon_bus_check_fn check;
     void *user;
 } recorder;
 
-static void report(recorder *r, char op, uint64_t addr, uint64_t val, socmon_status st, unsigned bits)
+/* Reports a completed access; returns its status, or the checking callback's. */
+static socmon_status report(recorder *r, char op, uint64_t addr, uint64_t val, socmon_status st, unsigned bits)
 {
     socmon_bus_access acc = {.op = op, .addr = addr, .val = val, .st = st, .bits = bits};
+    if (r->check)
+        return r->check(r->user, &acc);
     r->fn(r->user, &acc);
+    return st;
 }
 
 /* Forwards one access of `bits` (32, or 64 forwarded whole, so the trace
@@ -37,8 +43,7 @@ static socmon_status forward(recorder *r, char op, unsigned bits, uint64_t addr,
     } else {
         st = bits == 32 ? socmon_bus_write32(r->inner, addr, v32) : socmon_bus_write64(r->inner, addr, *val);
     }
-    report(r, op, addr, *val, st, bits);
-    return st;
+    return report(r, op, addr, *val, st, bits);
 }
 
 static socmon_status rec_read32(void *priv, uint64_t addr, uint32_t *val)
@@ -86,21 +91,22 @@ static const socmon_bus_ops rec_ops = {
     .write64 = rec_write64,
 };
 
-socmon_status socmon_bus_record_new(socmon_bus *inner, socmon_bus_access_fn fn, void *user,
-                                    socmon_bus **out)
+static socmon_status record_new(socmon_bus *inner, socmon_bus_access_fn fn, socmon_bus_check_fn check,
+                                void *user, socmon_bus **out)
 {
     if (!out)
         return socmon_fail(SOCMON_EINVAL, "record bus: out is NULL");
     *out = NULL;
     if (!inner)
         return socmon_fail(SOCMON_EINVAL, "record bus: inner bus is NULL");
-    if (!fn)
+    if (!fn && !check)
         return socmon_fail(SOCMON_EINVAL, "record bus: callback is NULL");
     recorder *r = malloc(sizeof *r);
     if (!r)
         return socmon_fail(SOCMON_ENOMEM, "record bus: out of memory");
     r->inner = inner;
     r->fn = fn;
+    r->check = check;
     r->user = user;
 
     char name[256];
@@ -111,23 +117,48 @@ socmon_status socmon_bus_record_new(socmon_bus *inner, socmon_bus_access_fn fn, 
     return st;
 }
 
+socmon_status socmon_bus_record_new(socmon_bus *inner, socmon_bus_access_fn fn, void *user,
+                                    socmon_bus **out)
+{
+    return record_new(inner, fn, NULL, user, out);
+}
+
+socmon_status socmon_bus_record_checked(socmon_bus *inner, socmon_bus_check_fn check, void *user,
+                                        socmon_bus **out)
+{
+    return record_new(inner, NULL, check, user, out);
+}
+
+void *socmon_bus_record_user(socmon_bus *bus, socmon_bus_check_fn check)
+{
+    recorder *r = socmon_bus_backend_priv(bus, rec_read32);
+    return r && check && r->check == check ? r->user : NULL;
+}
+
 /* One line per access, fixed-width hex so traces diff and grep well:
  *   R 0x00000104 = 0x0000002a
  *   W 0x00000100 = 0x00000001
  *   F
  * A failed access ends in " ! SOCMON_EIO" (its status name). */
+int socmon_bus_access_print(FILE *fp, const socmon_bus_access *acc)
+{
+    int r;
+    if (acc->op == 'F')
+        r = fputs("F", fp);
+    else if (acc->bits == 64)
+        r = fprintf(fp, "%c 0x%08" PRIx64 " = 0x%016" PRIx64, acc->op, acc->addr, acc->val);
+    else
+        r = fprintf(fp, "%c 0x%08" PRIx64 " = 0x%08" PRIx64, acc->op, acc->addr, acc->val);
+    if (r >= 0 && acc->st != SOCMON_OK)
+        r = fprintf(fp, " ! %s", socmon_status_name(acc->st));
+    if (r >= 0)
+        r = fputc('\n', fp);
+    return r < 0 ? -1 : 0;
+}
+
 static void write_line(void *user, const socmon_bus_access *acc)
 {
-    FILE *fp = user;
-    if (acc->op == 'F')
-        fprintf(fp, "F");
-    else if (acc->bits == 64)
-        fprintf(fp, "%c 0x%08" PRIx64 " = 0x%016" PRIx64, acc->op, acc->addr, acc->val);
-    else
-        fprintf(fp, "%c 0x%08" PRIx64 " = 0x%08" PRIx64, acc->op, acc->addr, acc->val);
-    if (acc->st != SOCMON_OK)
-        fprintf(fp, " ! %s", socmon_status_name(acc->st));
-    fputc('\n', fp);
+    socmon_bus_access_print(user, acc);
 }
 
 socmon_status socmon_bus_record_file(socmon_bus *inner, FILE *fp, socmon_bus **out)
