@@ -9,6 +9,7 @@
  *    moving as hardware counters do, written to a file in /tmp (deleted
  *    after), flushed (fdatasync) every million samples.
  * Usage: bench_recording [samples]   (default 10000000) */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,6 +85,9 @@ static int writer_run(size_t n)
         if (st == SOCMON_OK && i % 1000000 == 999999)
             st = socmon_recwriter_flush(w);
     }
+    /* close writes the last block and frees w: count blocks after a flush, before close */
+    if (st == SOCMON_OK)
+        st = socmon_recwriter_flush(w);
     socmon_recwriter_stats ws;
     socmon_recwriter_get_stats(w, &ws);
     if (st != SOCMON_OK || (st = socmon_recwriter_close(w)) != SOCMON_OK) {
@@ -162,7 +166,18 @@ static int timeline_run(const char *spec, const char *workload, uint64_t interva
 
 int main(int argc, char **argv)
 {
-    size_t n = argc > 1 ? strtoull(argv[1], NULL, 10) : 10000000;
+    size_t n = 10000000;
+    if (argc > 1) {
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(argv[1], &end, 10);
+        if (argc > 2 || errno || end == argv[1] || *end || v == 0 || argv[1][0] == '-') {
+            fprintf(stderr, "usage: bench_recording [SAMPLES]\n  SAMPLES: how many samples the writer bench writes "
+                            "(a whole number > 0, default 10000000); got '%s'\n", argv[1]);
+            return 2;
+        }
+        n = (size_t)v;
+    }
     /* the writer first, so its peak RSS is its own */
     if (writer_run(n))
         return 1;
