@@ -9,9 +9,10 @@
 #include "cli/opts.h"
 #include "cli/by_symbol.h"
 #include "cli/output.h"
+#include "export/table.h"
 
 #define REPORT_OPTS (OPT_INPUT | OPT_FORMAT | OPT_SUMMARY | OPT_DELTAS | OPT_METRICS | OPT_BY_SYMBOL | \
-                     OPT_BIG_NUM | OPT_METRIC_FILE)
+                     OPT_BIG_NUM | OPT_METRIC_FILE | OPT_STATS)
 #define TABLE_METRICS 8
 #define TABLE_METRICS_MAX 64
 
@@ -25,9 +26,6 @@ static void help(FILE *fp)
                 "recording (record -t ibex -- prog.elf), one row per function with a total that equals\n"
                 "the whole-program counters.\n\n");
     cli_help_opts(fp, REPORT_OPTS);
-    fprintf(fp, "      --stats           what the file holds: format version, samples, counters, blocks,\n"
-                "                        bytes per value, and what could not be read (-x: CSV, --json: an\n"
-                "                        object); not with --summary, --by-symbol, -M or --deltas\n");
 }
 
 typedef struct report {
@@ -282,37 +280,6 @@ static int summary(report *r, const cli_opts *o, int by_symbol)
 
 /* ---- what the file holds and what was lost (--stats, and the note on stderr) ---- */
 
-/* n with thousands separators ("4,096"), as the note's numbers are read by a person. */
-static const char *grouped(uint64_t n, char *buf, size_t size)
-{
-    char digits[24];
-    int len = snprintf(digits, sizeof digits, "%llu", (unsigned long long)n), o = 0;
-    for (int i = 0; i < len && o + 2 < (int)size; i++) {
-        if (i && (len - i) % 3 == 0)
-            buf[o++] = ',';
-        buf[o++] = digits[i];
-    }
-    buf[o] = '\0';
-    return buf;
-}
-
-static const char *plain(uint64_t n, char *buf, size_t size)
-{
-    snprintf(buf, size, "%llu", (unsigned long long)n);
-    return buf;
-}
-
-static const char *duration(uint64_t ns, char *buf, size_t size)
-{
-    if (ns < 1000000)
-        snprintf(buf, size, "%.1f us", (double)ns / 1e3);
-    else if (ns < 1000000000)
-        snprintf(buf, size, "%.1f ms", (double)ns / 1e6);
-    else
-        snprintf(buf, size, "%.3f s", (double)ns / 1e9);
-    return buf;
-}
-
 /* One line on stderr when the recording was damaged or cut short: the rows
  * that follow are real, but not the whole run. */
 static void loss_note(const report *r, const char *path)
@@ -328,10 +295,14 @@ static void loss_note(const report *r, const char *path)
     if (in.blocks_lost || in.samples_lost) {
         char span[48] = "";
         if (in.ns_lost) /* unknown when the first block was the one lost */
-            snprintf(span, sizeof span, " (%s)", duration(in.ns_lost, c, sizeof c));
-        used += snprintf(line + used, sizeof line - used, "%s damaged block%s skipped: %s samples%s not read",
-                         grouped(in.blocks_lost, a, sizeof a), in.blocks_lost == 1 ? "" : "s",
-                         grouped(in.samples_lost, b, sizeof b), span);
+        {
+            socmon_format_ns(c, sizeof c, in.ns_lost);
+            snprintf(span, sizeof span, " (%s)", c);
+        }
+        socmon_format_count(a, sizeof a, in.blocks_lost, 1);
+        socmon_format_count(b, sizeof b, in.samples_lost, 1);
+        used += snprintf(line + used, sizeof line - used, "%s damaged block%s skipped: %s samples%s not read", a,
+                         in.blocks_lost == 1 ? "" : "s", b, span);
     }
     if (!in.samples_lost_known) {
         uint64_t t0 = 0, t1 = 0;
@@ -348,29 +319,13 @@ static void loss_note(const report *r, const char *path)
             snprintf(flush, sizeof flush, "at most %g s", (double)in.flush_ns / 1e9);
         else
             snprintf(flush, sizeof flush, "an unknown time");
+        socmon_format_count(a, sizeof a, n, 1);
+        socmon_format_ns(c, sizeof c, t1 - t0);
         used += snprintf(line + used, sizeof line - used, "%srecording cut short (recorder killed?): read %s samples "
-                         "to %s; %s after that is missing", used ? "; " : "", grouped(n, a, sizeof a),
-                         duration(t1 - t0, c, sizeof c), flush);
+                         "to %s; %s after that is missing", used ? "; " : "", a, c, flush);
     }
     if (used)
         fprintf(stderr, "socmon report: %s: %s\n", path, line);
-}
-
-/* One CSV field: quoted when it holds the separator, a quote or a newline. */
-static void csv_field(const char *v, char sep, int last)
-{
-    if (strchr(v, sep) || strpbrk(v, "\"\n")) {
-        putchar('"');
-        for (; *v; v++) {
-            if (*v == '"')
-                putchar('"');
-            putchar(*v);
-        }
-        putchar('"');
-    } else {
-        fputs(v, stdout);
-    }
-    putchar(last ? '\n' : sep);
 }
 
 static int print_stats(const report *r, const cli_opts *o, const char *path)
@@ -410,58 +365,42 @@ static int print_stats(const report *r, const cli_opts *o, const char *path)
                                (uint64_t)in.samples_lost_known, in.ns_lost, in.flush_ns};
         for (int i = 0; i < 7; i++)
             snprintf(num[i + 7], sizeof num[0], "%llu", (unsigned long long)u2[i]);
-        for (int i = 0; i < NF; i++)
-            csv_field(names[i], o->sep, i == NF - 1);
-        for (int i = 0; i < NF; i++)
-            csv_field(i == 0 ? path : i == NF - 2 ? in.what : i == NF - 1 ? clock : num[i], o->sep, i == NF - 1);
+        for (int i = 0; i < NF; i++) {
+            socmon_csv_field(stdout, names[i], o->sep);
+            putchar(i == NF - 1 ? '\n' : o->sep);
+        }
+        for (int i = 0; i < NF; i++) {
+            socmon_csv_field(stdout, i == 0 ? path : i == NF - 2 ? in.what : i == NF - 1 ? clock : num[i], o->sep);
+            putchar(i == NF - 1 ? '\n' : o->sep);
+        }
         return fflush(stdout) ? cli_error("report", socmon_fail(SOCMON_EIO, "cannot write --stats")) : 0;
     }
     /* a person reads these: counts grouped like every human output (--no-big-num: plain) */
     char a[32], b[32], c[32];
-    const char *(*num)(uint64_t, char *, size_t) = o->no_big_num ? plain : grouped;
+    socmon_format_count(a, sizeof a, samples, !o->no_big_num);
+    socmon_format_count(b, sizeof b, in.blocks, !o->no_big_num);
+    socmon_format_count(c, sizeof c, in.file_bytes, !o->no_big_num);
     printf("recording %s\n", path);
     printf("  format version:  %u\n", in.version);
-    printf("  samples:         %s\n", num(samples, a, sizeof a));
+    printf("  samples:         %s\n", a);
     printf("  counters:        %zu\n", r->n);
-    printf("  blocks:          %s\n", num(in.blocks, b, sizeof b));
-    printf("  file bytes:      %s\n", num(in.file_bytes, c, sizeof c));
+    printf("  blocks:          %s\n", b);
+    printf("  file bytes:      %s\n", c);
     printf("  bytes per value: %.2f\n", bpv);
     printf("  lost:            %s\n", in.complete ? "nothing" : in.what);
     printf("  clock:           %s\n", clock);
     return fflush(stdout) ? cli_error("report", socmon_fail(SOCMON_EIO, "cannot write --stats")) : 0;
 }
 
-/* --stats is report's alone: taken out of argv here rather than added to the
- * option table all commands share. Returns whether it was given. */
-static int take_stats(int *argc, char **argv)
-{
-    int found = 0, n = 0;
-    for (int i = 0; i < *argc; i++) {
-        if (strcmp(argv[i], "--") == 0) {
-            while (i < *argc)
-                argv[n++] = argv[i++];
-            break;
-        }
-        if (i > 0 && strcmp(argv[i], "--stats") == 0)
-            found = 1;
-        else
-            argv[n++] = argv[i];
-    }
-    argv[n] = NULL;
-    *argc = n;
-    return found;
-}
-
 int cmd_report(int argc, char **argv)
 {
     cli_opts o;
-    int stats = take_stats(&argc, argv);
     int rc = cli_parse_opts(argc, argv, REPORT_OPTS, help, &o);
     if (rc >= 0)
         return rc;
     /* --stats describes the file, not its samples: options that choose what
      * of the samples to show have nothing to act on */
-    if (stats && (o.summary || o.by_symbol || o.metrics || o.deltas || o.metric_file)) {
+    if (o.stats && (o.summary || o.by_symbol || o.metrics || o.deltas || o.metric_file)) {
         fprintf(stderr, "socmon report: --stats cannot be combined with %s: it describes the file, not its "
                         "samples (-x and --json choose its format)\n",
                 o.summary ? "--summary" : o.by_symbol ? "--by-symbol" : o.metrics ? "-M" : o.deltas ? "--deltas"
@@ -475,7 +414,7 @@ int cmd_report(int argc, char **argv)
         cli_warn_metric_file("report", o.metric_file, r.ms, r.m);
     if (st != SOCMON_OK)
         rc = cli_error("report", st);
-    else if (stats)
+    else if (o.stats)
         rc = print_stats(&r, &o, strcmp(path, "-") == 0 ? "stdin" : path);
     else {
         loss_note(&r, strcmp(path, "-") == 0 ? "stdin" : path);

@@ -68,6 +68,10 @@ static const struct {
      "    --max-cycles N    stop the program after N core cycles (exit status 4 if it has not halted)"},
     {OPT_BY_SYMBOL, {"by-symbol", no_argument, 0, 'B'},
      "    --by-symbol       one row per function (ELF symbol) of a program's recording, sorted by cycles"},
+    {OPT_STATS, {"stats", no_argument, 0, 'K'},
+     "    --stats           what the file holds: format version, samples, counters, blocks,\n"
+     "                        bytes per value, and what could not be read (-x: CSV, --json: an\n"
+     "                        object); not with --summary, --by-symbol, -M or --deltas"},
     {OPT_BIG_NUM, {"no-big-num", no_argument, 0, 'G'},
      "    --no-big-num      no thousands separators in tables and live lines (1234567, not 1,234,567)"},
     {OPT_FLUSH, {"flush", required_argument, 0, 'L'},
@@ -198,7 +202,7 @@ static int parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE
         if (!(table[i].bit & allowed))
             continue;
         lo[n++] = table[i].lo;
-        if (table[i].lo.val < 'A' || table[i].lo.val > 'z' || strchr("JRSETYBNGDAPFL", table[i].lo.val))
+        if (table[i].lo.val < 'A' || table[i].lo.val > 'z' || strchr("JRSETYBNGDAPFLK", table[i].lo.val))
             continue;
         so[sl++] = (char)table[i].lo.val;
         if (table[i].lo.has_arg)
@@ -264,6 +268,7 @@ static int parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE
         case 'q': o->quiet = 1; break;
         case 'R': o->realtime = 1; break;
         case 'S': o->summary = 1; break;
+        case 'K': o->stats = 1; break;
         case 'J': o->format = "json"; break;
         case 'T': o->trace = optarg; break;
         case 'M': o->metrics = optarg; break;

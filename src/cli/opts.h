@@ -31,7 +31,8 @@ enum {
     OPT_METRIC_FILE = 1 << 22, /* --metric-file FILE */
     OPT_FLUSH = 1 << 23,    /* --flush TIME (record) */
     OPT_FORCE = 1 << 25,    /* -f/--force (record) */
-    OPT_BIG_NUM = 1 << 24   /* --no-big-num (a high bit: clear of the bits added next to it) */
+    OPT_BIG_NUM = 1 << 24,  /* --no-big-num (a high bit: clear of the bits added next to it) */
+    OPT_STATS = 1 << 26     /* --stats (report: what the file holds) */
 };
 
 typedef struct cli_opts {
@@ -42,6 +43,7 @@ typedef struct cli_opts {
     int no_big_num;         /* --no-big-num: no thousands separators in tables and live lines */
     int all_cpus, realtime, quiet, summary;
     int deltas;             /* report: every counter's delta in CSV/JSON interval rows */
+    int stats;              /* report --stats: what the file holds, not its samples */
     int old_all;            /* the old --all was given (report --by-symbol: functions that never ran too) */
     unsigned repeat;        /* stat -r N: runs (1 unless given) */
     int append;             /* stat --append: add to -o FILE instead of replacing it */
