@@ -7,6 +7,10 @@ PKGS="build-essential cmake pkg-config libcmocka-dev libjansson-dev zlib1g-dev l
 # Ibex model (issue 10): libelf for ELF loading; the RISC-V cross compiler builds
 # the RV32 test programs of tests/ibex/programs.
 PKGS="$PKGS libelf-dev gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf"
+# Agent and live charts (issue 12): libmicrohttpd serves /metrics and the live page; the tests
+# scrape the agent with Debian's prometheus (promtool checks /metrics) and load the pages in
+# Debian's chromium. npm (below) brings uPlot, embedded at build time, and playwright-core.
+PKGS="$PKGS libmicrohttpd-dev prometheus chromium"
 
 missing=""
 for p in $PKGS; do
@@ -17,15 +21,30 @@ done
 
 if [ -z "$missing" ]; then
     echo "install-deps: all packages present"
-    exit 0
+else
+    SUDO=""
+    if [ "$(id -u)" != 0 ]; then
+        SUDO="sudo"
+    fi
+    echo "install-deps: installing$missing"
+    export DEBIAN_FRONTEND=noninteractive
+    $SUDO apt-get update -qq
+    # shellcheck disable=SC2086
+    $SUDO apt-get install -y -qq --no-install-recommends $missing
 fi
 
-SUDO=""
-if [ "$(id -u)" != 0 ]; then
-    SUDO="sudo"
+# Browser-side packages from the npm registry, pinned by web/package-lock.json: uPlot (the
+# build embeds it into the library; it is never committed) and playwright-core (the page tests
+# drive Debian's chromium with it). The machine's own node/npm is used: Debian's nodejs package
+# is older and would replace it. Reinstalled only when the lock file changed.
+web="$(dirname "$0")/../web"
+if ! command -v npm >/dev/null 2>&1; then
+    echo "install-deps: npm not found: install Node.js (with npm) to fetch uPlot for the charts" >&2
+    exit 1
 fi
-echo "install-deps: installing$missing"
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-# shellcheck disable=SC2086
-$SUDO apt-get install -y -qq --no-install-recommends $missing
+if [ ! -f "$web/node_modules/.package-lock.json" ] || [ "$web/package-lock.json" -nt "$web/node_modules/.package-lock.json" ]; then
+    echo "install-deps: npm ci in web/ (uplot, playwright-core)"
+    (cd "$web" && npm ci --no-audit --no-fund --loglevel=error)
+else
+    echo "install-deps: web/node_modules up to date"
+fi
