@@ -2,7 +2,8 @@
  * after damage). Besides "never crash, never a huge allocation", it checks
  * that an accepted file is consistent: it decodes sample by sample, its
  * loss report adds up (a complete file lost nothing), and it can be written
- * out again (the reader accepts only what the writer's rules allow).
+ * out again (the reader accepts only what the writer's rules allow); the
+ * scan that appending uses (socmon_rec2_scan_file) finds the same blocks.
  *
  * A mutated file almost never carries matching CRCs, which would stop the
  * fuzzer at the header or the first block; so each input is also tried with
@@ -19,14 +20,26 @@
 
 static void check(const uint8_t *data, size_t size)
 {
+    /* the scan socmon_recwriter_reopen relies on: the same blocks as a load */
+    socmon_rec2_scan scan;
+    socmon_recording *srec = NULL;
+    int scanned = size >= 12 && socmon_rec2_get(data + 8, 4) == SOCMON_REC2_VERSION &&
+                  socmon_rec2_scan_file(data, size, &scan, &srec) == SOCMON_OK;
     socmon_recording *rec = NULL;
-    if (socmon_recording_parse(data, size, &rec) != SOCMON_OK)
+    if (socmon_recording_parse(data, size, &rec) != SOCMON_OK) {
+        socmon_recording_free(srec);
         return;
+    }
     socmon_recording_info in;
     socmon_recording_get_info(rec, &in);
     if (in.file_bytes != size || (in.complete && (in.blocks_lost || in.bytes_lost || in.samples_lost)) ||
-        in.bytes_lost > size)
+        in.bytes_lost > size || in.gap_samples > in.samples_lost || in.gap_ns > in.ns_lost ||
+        (in.gaps && in.gap_first_row > socmon_timeline_len(socmon_recording_timeline(rec))))
         __builtin_trap();
+    if (scanned && (scan.samples != socmon_timeline_len(socmon_recording_timeline(rec)) || scan.good_end > size ||
+                    scan.blocks != in.blocks))
+        __builtin_trap();
+    socmon_recording_free(srec);
     size_t len;
     free(check_decodes(rec, &len));
     socmon_recording_free(rec);

@@ -101,6 +101,36 @@ socmon_status socmon_recwriter_flush(socmon_recwriter *w);
  * then holds every block written before the failure). NULL is a no-op. */
 socmon_status socmon_recwriter_close(socmon_recwriter *w);
 
+/* Intentional gaps: the next appended sample gets index `index` (>= the
+ * next index), so the samples in between are lost (e.g. a collector whose
+ * agent dropped them: the collector uses the agent's sequence numbers as
+ * indices). The pending samples are written as a block first (no fdatasync),
+ * since a block's indices are consecutive. A reader reports the skipped
+ * samples as lost (socmon_recording_info: samples_lost, ns_lost, and gaps,
+ * gap_samples, gap_ns) and flags the next sample SOCMON_SAMPLE_MISSED with
+ * them added to its missed count. A skip with no sample after it is recorded
+ * by the end record (a lost tail of known size). index below the next index
+ * is SOCMON_ERANGE naming both. */
+socmon_status socmon_recwriter_skip_to(socmon_recwriter *w, uint64_t index);
+/* The index the next appended sample gets: samples appended (in this file,
+ * reopened or not) plus those skipped. 0 for NULL. */
+uint64_t socmon_recwriter_next_index(const socmon_recwriter *w);
+/* Continues an existing v2 recording on fd (a regular file opened O_RDWR;
+ * the recording starts at offset 0): its header must match the set's schema,
+ * target and interval_ns (else SOCMON_EINVAL naming the first difference:
+ * target, device, interval, counter count, a counter's name, instance, width,
+ * unit, description, registers or max rate, a parameter, or the clock when
+ * both opts and the file say which). The end record and any damaged or cut
+ * tail (a killed recorder's half block) are cut off with ftruncate; the next
+ * sample's index is the last sample's index + 1, and a reader sees one
+ * continuous recording. Damaged blocks in the middle stay (reported as
+ * before). The file's block size and flush period stay those of its header;
+ * opts (may be NULL) gives the zstd level. A version 1 file, a damaged
+ * header or a descriptor that is not a readable and writable regular file is
+ * refused (SOCMON_EPARSE / SOCMON_EINVAL). Stats count the whole file. */
+socmon_status socmon_recwriter_reopen(int fd, const socmon_set *set, const char *target, uint64_t interval_ns,
+                                      const socmon_recwriter_opts *opts, socmon_recwriter **out);
+
 typedef struct socmon_recwriter_stats {
     uint64_t samples;        /* appended */
     uint64_t samples_written;/* in blocks already written */
@@ -127,6 +157,15 @@ typedef struct socmon_recording_info {
     int simulated;           /* the timestamps are a model's simulated time (valid when clock_known) */
     int clock_known;         /* 1: the file says which clock it used, or socmon_recording_set_simulated
                               * said; 0: a v1 file or a writer that did not say (the caller guesses) */
+    /* Of the samples lost, those the writer skipped on purpose (socmon_recwriter_skip_to: samples that
+     * never reached the recorder) rather than damage: a jump in the sample index between two blocks
+     * that follow each other in the file, or between the last block and the end record. Also counted
+     * in samples_lost and ns_lost. */
+    uint64_t gaps;           /* how many such gaps */
+    uint64_t gap_samples;    /* samples in them */
+    uint64_t gap_ns;         /* time they spanned: from the sample before to the sample after each gap */
+    uint64_t gap_first_row;  /* where the first gap is: the timeline position of the sample after it
+                              * (socmon_timeline_get; the timeline's length for a gap at the end) */
 } socmon_recording_info;
 void socmon_recording_get_info(const socmon_recording *rec, socmon_recording_info *out);
 

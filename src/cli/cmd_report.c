@@ -280,27 +280,67 @@ static int summary(report *r, const cli_opts *o, int by_symbol)
 
 /* ---- what the file holds and what was lost (--stats, and the note on stderr) ---- */
 
+/* One line on stderr for gaps the writer recorded (samples that never reached
+ * the recorder, socmon_recwriter_skip_to): how many, how long, where the
+ * first one is in the rows' time (from the first sample, as the rows show it). */
+static void gap_note(const report *r, const char *path, const socmon_recording_info *in)
+{
+    socmon_timeline *tl = socmon_recording_timeline(r->rec);
+    size_t n = socmon_timeline_len(tl), row = (size_t)in->gap_first_row;
+    uint64_t *v = calloc(socmon_recording_ncounters(r->rec) + 1, sizeof *v);
+    socmon_sample s = {0, 0, 0, socmon_recording_ncounters(r->rec), v};
+    uint64_t t0 = 0, before = 0, after = 0;
+    int have_before = 0, have_after = 0;
+    if (v && n && socmon_timeline_get(tl, 0, &s) == SOCMON_OK) {
+        t0 = s.t_ns;
+        if (row > 0 && row <= n && socmon_timeline_get(tl, row - 1, &s) == SOCMON_OK)
+            before = s.t_ns - t0, have_before = 1;
+        if (row < n && socmon_timeline_get(tl, row, &s) == SOCMON_OK)
+            after = s.t_ns - t0, have_after = 1;
+    }
+    free(v);
+    char a[32], b[32], c[32], d[32], where[96];
+    socmon_format_count(a, sizeof a, in->gap_samples, 1);
+    socmon_format_ns(b, sizeof b, in->gap_ns);
+    socmon_format_ns(c, sizeof c, before);
+    socmon_format_ns(d, sizeof d, after);
+    if (have_before && have_after)
+        snprintf(where, sizeof where, "between %s and %s", c, d);
+    else if (have_before)
+        snprintf(where, sizeof where, "after %s, at the end", c);
+    else
+        snprintf(where, sizeof where, "before the first sample");
+    fprintf(stderr, "socmon report: %s: %llu gap%s in the recording: %s samples (%s) the recorder never received; "
+                    "%s %s; the row after a gap is flagged missed=N\n",
+            path, (unsigned long long)in->gaps, in->gaps == 1 ? "" : "s", a, b,
+            in->gaps == 1 ? "it is" : "the first is", where);
+}
+
 /* One line on stderr when the recording was damaged or cut short: the rows
- * that follow are real, but not the whole run. */
+ * that follow are real, but not the whole run; another for gaps. */
 static void loss_note(const report *r, const char *path)
 {
     socmon_recording_info in;
     socmon_recording_get_info(r->rec, &in);
     if (in.complete)
         return;
+    if (in.gaps)
+        gap_note(r, path, &in);
     socmon_timeline *tl = socmon_recording_timeline(r->rec);
     size_t n = socmon_timeline_len(tl);
     char a[32], b[32], c[32], line[400];
     int used = 0;
-    if (in.blocks_lost || in.samples_lost) {
+    /* the gaps were said above: what is left was lost to damage */
+    uint64_t lost = in.samples_lost - in.gap_samples, lost_ns = in.ns_lost - in.gap_ns;
+    if (in.blocks_lost || lost) {
         char span[48] = "";
-        if (in.ns_lost) /* unknown when the first block was the one lost */
+        if (lost_ns) /* unknown when the first block was the one lost */
         {
-            socmon_format_ns(c, sizeof c, in.ns_lost);
+            socmon_format_ns(c, sizeof c, lost_ns);
             snprintf(span, sizeof span, " (%s)", c);
         }
         socmon_format_count(a, sizeof a, in.blocks_lost, 1);
-        socmon_format_count(b, sizeof b, in.samples_lost, 1);
+        socmon_format_count(b, sizeof b, lost, 1);
         used += snprintf(line + used, sizeof line - used, "%s damaged block%s skipped: %s samples%s not read", a,
                          in.blocks_lost == 1 ? "" : "s", b, span);
     }
@@ -337,14 +377,17 @@ static int print_stats(const report *r, const cli_opts *o, const char *path)
     /* which clock stamped the samples, as the file says (v1 files do not say) */
     const char *clock = !in.clock_known ? "unknown" : in.simulated ? "simulated" : "real";
     if (o->format && strcmp(o->format, "json") == 0) {
-        json_t *j = json_pack("{s:s, s:i, s:I, s:I, s:I, s:I, s:f, s:b, s:I, s:I, s:I, s:b, s:I, s:I, s:s, s:s}",
+        json_t *j = json_pack("{s:s, s:i, s:I, s:I, s:I, s:I, s:f, s:b, s:I, s:I, s:I, s:b, s:I, s:I, "
+                              "s:I, s:I, s:I, s:s, s:s}",
                               "file", path, "version", (int)in.version, "samples", (json_int_t)samples,
                               "counters", (json_int_t)r->n, "blocks", (json_int_t)in.blocks,
                               "file_bytes", (json_int_t)in.file_bytes, "bytes_per_value", bpv,
                               "complete", in.complete, "blocks_lost", (json_int_t)in.blocks_lost,
                               "bytes_lost", (json_int_t)in.bytes_lost, "samples_lost", (json_int_t)in.samples_lost,
                               "samples_lost_known", in.samples_lost_known, "ns_lost", (json_int_t)in.ns_lost,
-                              "flush_ns", (json_int_t)in.flush_ns, "lost", in.what, "clock", clock);
+                              "flush_ns", (json_int_t)in.flush_ns, "gaps", (json_int_t)in.gaps,
+                              "gap_samples", (json_int_t)in.gap_samples, "gap_ns", (json_int_t)in.gap_ns,
+                              "lost", in.what, "clock", clock);
         int bad = !j || json_dumpf(j, stdout, JSON_INDENT(2)) != 0;
         json_decref(j);
         printf("\n");
@@ -354,7 +397,8 @@ static int print_stats(const report *r, const cli_opts *o, const char *path)
         /* one header row and one row, the JSON object's fields in its order */
         static const char *const names[] = {"file", "version", "samples", "counters", "blocks", "file_bytes",
                                             "bytes_per_value", "complete", "blocks_lost", "bytes_lost",
-                                            "samples_lost", "samples_lost_known", "ns_lost", "flush_ns", "lost", "clock"};
+                                            "samples_lost", "samples_lost_known", "ns_lost", "flush_ns", "gaps", "gap_samples",
+                                            "gap_ns", "lost", "clock"};
         enum { NF = sizeof names / sizeof names[0] };
         char num[NF][32];
         const uint64_t u[] = {in.version, samples, r->n, in.blocks, in.file_bytes};
@@ -362,8 +406,9 @@ static int print_stats(const report *r, const cli_opts *o, const char *path)
             snprintf(num[i + 1], sizeof num[0], "%llu", (unsigned long long)u[i]);
         snprintf(num[6], sizeof num[0], "%.4f", bpv);
         const uint64_t u2[] = {(uint64_t)in.complete, in.blocks_lost, in.bytes_lost, in.samples_lost,
-                               (uint64_t)in.samples_lost_known, in.ns_lost, in.flush_ns};
-        for (int i = 0; i < 7; i++)
+                               (uint64_t)in.samples_lost_known, in.ns_lost, in.flush_ns, in.gaps,
+                               in.gap_samples, in.gap_ns};
+        for (int i = 0; i < 10; i++)
             snprintf(num[i + 7], sizeof num[0], "%llu", (unsigned long long)u2[i]);
         for (int i = 0; i < NF; i++) {
             socmon_csv_field(stdout, names[i], o->sep);

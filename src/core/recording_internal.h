@@ -68,6 +68,31 @@ socmon_status socmon_rec2_parse_limit(const uint8_t *buf, size_t len, uint64_t m
 socmon_status socmon_recording_write_fd(const socmon_recording *rec, int fd, const socmon_recwriter_opts *opts,
                                         int layout);
 
+/* What socmon_rec2_scan found in a v2 file: where its last good block ends
+ * and how the writer should continue (socmon_recwriter_reopen). */
+typedef struct socmon_rec2_scan {
+    uint64_t good_end;       /* file offset just after the last good block (after the header if none) */
+    uint64_t next_index;     /* the last good sample's index + 1 (0 if none) */
+    uint64_t last_t;         /* the last good sample's timestamp */
+    uint64_t blocks;         /* good blocks */
+    uint64_t samples;        /* samples in them */
+    uint32_t block_samples;  /* the header's block size */
+    int ended;               /* the file had an end record */
+} socmon_rec2_scan;
+/* Reads a v2 file as socmon_rec2_parse does (same checks) without keeping its
+ * samples: *out gets the schema and info, an empty timeline; memory is one
+ * block. */
+socmon_status socmon_rec2_scan_file(const uint8_t *buf, size_t len, socmon_rec2_scan *scan, socmon_recording **out);
+/* A new writer and its header (socmon_recwriter_open's core, for a
+ * recording's schema); layout as for socmon_recording_write_fd. */
+socmon_status socmon_rec2_writer_new(int fd, const socmon_recording *rec, const socmon_recwriter_opts *opts,
+                                     int layout, socmon_recwriter **out);
+/* "ENOSPC", "EFBIG", ... for the errnos a writer meets ("errno" for others). */
+const char *socmon_rec_errno_name(int e);
+/* A writer that continues after scan->good_end of fd (recording_write.c). */
+socmon_status socmon_rec2_writer_resume(int fd, const socmon_recording *rec, const socmon_recwriter_opts *opts,
+                                        const socmon_rec2_scan *scan, socmon_recwriter **out);
+
 /* CRC-32 (IEEE 802.3, reflected, as in zlib and PNG) of buf, continuing from
  * crc (0 to start). */
 uint32_t socmon_crc32(uint32_t crc, const void *buf, size_t len);

@@ -45,9 +45,25 @@ typedef struct rd {
     uint64_t first_damage; /* file offset of the first damaged region, or UINT64_MAX */
     uint64_t loaded;       /* samples appended so far */
     uint64_t max_values;   /* most samples x counters a load holds */
+    int damage_pending;    /* bytes were skipped since the last good block: a gap there is damage */
+    int scan_only;         /* check every block but keep no sample (socmon_rec2_scan_file) */
+    size_t good_end;       /* offset just after the last good block */
+    int ended;             /* the file had its end record */
+    uint64_t good_samples; /* samples in the good blocks */
 } rd;
 
 enum { BLOCK_OK, BLOCK_CUT, BLOCK_DAMAGED, BLOCK_FATAL };
+
+/* A jump in the sample index with no damaged bytes before it: the writer
+ * skipped those indices (socmon_recwriter_skip_to), the samples never reached
+ * it. row is where the first sample after the gap lands in the timeline. */
+static void note_gap(socmon_recording_info *in, uint64_t samples, uint64_t ns, uint64_t row)
+{
+    if (in->gaps++ == 0)
+        in->gap_first_row = row;
+    in->gap_samples += samples;
+    in->gap_ns += ns;
+}
 
 static int block_header_ok(const rd *r, size_t pos)
 {
@@ -110,7 +126,7 @@ static int read_block(rd *r, size_t pos, size_t *end, socmon_status *fatal)
         return BLOCK_DAMAGED;
     /* the whole load's cap, before this block's columns are allocated */
     uint64_t per = r->nc ? r->nc : 1;
-    if ((r->loaded + n) > r->max_values / per) {
+    if (!r->scan_only && (r->loaded + n) > r->max_values / per) {
         *fatal = socmon_fail(SOCMON_ERANGE,
                              "recording: block at offset %zu would bring the load to %llu samples x %llu counters "
                              "= %llu values, more than the %llu a load may hold",
@@ -133,12 +149,14 @@ static int read_block(rd *r, size_t pos, size_t *end, socmon_status *fatal)
     socmon_recording_info *in = &r->rec->info;
     uint64_t gap = first - r->next_index;
     if (gap) {
+        uint64_t ns = r->have_block && t0 > r->last_t ? t0 - r->last_t : 0;
         in->samples_lost += gap;
-        if (r->have_block && t0 > r->last_t)
-            in->ns_lost += t0 - r->last_t;
+        in->ns_lost += ns;
+        if (!r->damage_pending)
+            note_gap(in, gap, ns, r->loaded);
     }
     socmon_rec2_block *b = &r->blk;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n && !r->scan_only; i++) {
         r->s.t_ns = b->t[i];
         r->s.flags = b->flags[i];
         r->s.missed = b->missed[i];
@@ -153,6 +171,9 @@ static int read_block(rd *r, size_t pos, size_t *end, socmon_status *fatal)
             return BLOCK_FATAL;
     }
     r->loaded += n;
+    r->good_samples += n;
+    r->damage_pending = 0;
+    r->good_end = pos + SOCMON_REC2_BLOCK_HDR + comp;
     in->blocks++;
     r->next_index = first + n;
     r->last_t = b->t[n - 1];
@@ -234,6 +255,7 @@ static socmon_status read_all(rd *r)
         return st;
 
     int ended = 0, cut = 0;
+    r->good_end = pos;
     uint64_t total = 0, end_t = 0;
     size_t cut_at = 0;
     while (pos < r->len) {
@@ -272,6 +294,7 @@ static socmon_status read_all(rd *r)
         }
         in->blocks_lost += 1 + marks; /* the one at pos, and each marker passed after it */
         in->bytes_lost += q - pos;
+        r->damage_pending = 1;
         if (r->first_damage == UINT64_MAX)
             r->first_damage = pos;
         pos = q;
@@ -279,9 +302,11 @@ static socmon_status read_all(rd *r)
 
     in->samples_lost_known = ended;
     if (ended && total >= r->next_index) {
+        uint64_t ns = end_t > r->last_t && total > r->next_index ? end_t - r->last_t : 0;
         in->samples_lost += total - r->next_index;
-        if (end_t > r->last_t && total > r->next_index)
-            in->ns_lost += end_t - r->last_t;
+        in->ns_lost += ns;
+        if (total > r->next_index && !r->damage_pending)
+            note_gap(in, total - r->next_index, ns, r->loaded); /* a skip the writer closed after */
     } else if (ended) {
         in->samples_lost_known = 0;
         append_what(in, "end record says %llu samples, blocks hold %llu", (unsigned long long)total,
@@ -290,11 +315,16 @@ static socmon_status read_all(rd *r)
     if (in->blocks_lost)
         append_what(in, "%llu damaged block%s skipped (first at offset %llu)", (unsigned long long)in->blocks_lost,
                     in->blocks_lost == 1 ? "" : "s", (unsigned long long)r->first_damage);
-    if (in->samples_lost && in->ns_lost)
-        append_what(in, "%llu samples (%.3f ms) not read%s", (unsigned long long)in->samples_lost,
-                    (double)in->ns_lost / 1e6, ended ? "" : " before the tail");
-    else if (in->samples_lost)
-        append_what(in, "%llu samples not read%s", (unsigned long long)in->samples_lost, ended ? "" : " before the tail");
+    uint64_t dmg = in->samples_lost - in->gap_samples, dmg_ns = in->ns_lost - in->gap_ns;
+    if (dmg && dmg_ns)
+        append_what(in, "%llu samples (%.3f ms) not read%s", (unsigned long long)dmg, (double)dmg_ns / 1e6,
+                    ended ? "" : " before the tail");
+    else if (dmg)
+        append_what(in, "%llu samples not read%s", (unsigned long long)dmg, ended ? "" : " before the tail");
+    if (in->gaps)
+        append_what(in, "%llu gap%s in the recording: %llu samples (%.3f ms) the recorder never received",
+                    (unsigned long long)in->gaps, in->gaps == 1 ? "" : "s", (unsigned long long)in->gap_samples,
+                    (double)in->gap_ns / 1e6);
     if (!ended && in->flush_ns)
         append_what(in, "cut short at offset %zu (no end record: recorder killed or disk full?); "
                         "what followed is unknown, at most the flush period (%.3f s) of samples",
@@ -303,6 +333,7 @@ static socmon_status read_all(rd *r)
         append_what(in, "cut short at offset %zu (no end record: recorder killed or disk full?); "
                         "what followed is unknown, samples of an unknown time (no flush period recorded)",
                     cut ? cut_at : r->len);
+    r->ended = ended;
     in->complete = ended && !in->blocks_lost && !in->bytes_lost && !in->samples_lost && in->samples_lost_known;
     return SOCMON_OK;
 }
@@ -342,6 +373,27 @@ int socmon_rec2_inflate(ZSTD_DCtx *dctx, const uint8_t *src, size_t comp, size_t
     return done == raw && in.pos == in.size ? 0 : 1;
 }
 
+static socmon_status run(rd *rp, socmon_recording **out);
+
+socmon_status socmon_rec2_scan_file(const uint8_t *buf, size_t len, socmon_rec2_scan *scan, socmon_recording **out)
+{
+    rd r = {.p = buf, .len = len, .first_damage = UINT64_MAX, .max_values = UINT64_MAX, .scan_only = 1};
+    memset(scan, 0, sizeof *scan);
+    socmon_status st = run(&r, out);
+    if (st == SOCMON_OK) {
+        socmon_recording_info in;
+        socmon_recording_get_info(*out, &in);
+        scan->good_end = r.good_end;
+        scan->next_index = r.next_index;
+        scan->last_t = r.last_t;
+        scan->blocks = in.blocks;
+        scan->samples = r.good_samples;
+        scan->block_samples = r.block_samples;
+        scan->ended = r.ended;
+    }
+    return st;
+}
+
 socmon_status socmon_rec2_parse(const uint8_t *buf, size_t len, socmon_recording **out)
 {
     return socmon_rec2_parse_limit(buf, len, SOCMON_REC2_MAX_LOAD_VALUES, out);
@@ -350,17 +402,25 @@ socmon_status socmon_rec2_parse(const uint8_t *buf, size_t len, socmon_recording
 socmon_status socmon_rec2_parse_limit(const uint8_t *buf, size_t len, uint64_t max_values, socmon_recording **out)
 {
     rd r = {.p = buf, .len = len, .first_damage = UINT64_MAX, .max_values = max_values};
+    return run(&r, out);
+}
+
+/* Reads the file r describes into a new recording. */
+static socmon_status run(rd *rp, socmon_recording **out)
+{
+    rd r = *rp;
     r.rec = calloc(1, sizeof *r.rec);
     if (!r.rec)
         return socmon_fail(SOCMON_ENOMEM, "recording: out of memory");
     r.rec->info.version = 2;
-    r.rec->info.file_bytes = len;
+    r.rec->info.file_bytes = r.len;
     socmon_status st = read_all(&r);
     free(r.widths);
     free(r.s.v);
     free(r.raw);
     ZSTD_freeDCtx(r.dctx);
     socmon_rec2_block_free(&r.blk);
+    *rp = r;
     if (st != SOCMON_OK) {
         socmon_recording_free(r.rec);
         return st;

@@ -1,12 +1,12 @@
-/* The streaming recording writer (format v2) and socmon_recording_save,
- * which writes through it.
+/* The streaming recording writer (format v2).
  *
  * Memory is one block, however long the run: the block's columns, the
  * encoded bytes and zstd's output. Every write goes through write_all, which
  * rides out EINTR and short writes; the first failure is kept, names the
  * errno, cuts the file back to its last whole block (when it is a regular
  * file) and is returned again by every later call, so a full disk stops a run
- * with everything written before it readable. */
+ * with everything written before it readable. socmon_recording_save is in
+ * recording_save.c, appending (socmon_recwriter_reopen) in recording_reopen.c. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -33,6 +33,8 @@ struct socmon_recwriter {
     ZSTD_CCtx *cctx;
     socmon_recwriter_stats stats;
     uint64_t last_t;
+    uint64_t next_index;       /* the index the next appended sample gets (socmon_recwriter_skip_to) */
+    uint64_t block_first;      /* the index of the pending block's first sample */
     uint64_t good_end;         /* file offset just after the last whole block */
     int regular;               /* fd is a regular file: a failed block can be cut off */
     off_t base;                /* fd's offset when the writer opened: where the header is */
@@ -40,9 +42,7 @@ struct socmon_recwriter {
     char failmsg[320];
 };
 
-/* The symbolic name of the errnos a writer meets, for messages a person can
- * search for. */
-static const char *errno_name(int e)
+const char *socmon_rec_errno_name(int e)
 {
     switch (e) {
     case ENOSPC: return "ENOSPC";
@@ -70,14 +70,14 @@ static socmon_status fail_errno(socmon_recwriter *w, int e, const char *fmt, ...
     va_end(ap);
     socmon_status st = e == EACCES || e == EPERM ? SOCMON_EPERM : SOCMON_EIO;
     if (w) {
-        snprintf(w->failmsg, sizeof w->failmsg, "recording: %s: %s (%s %d)", what, strerror(e), errno_name(e), e);
+        snprintf(w->failmsg, sizeof w->failmsg, "recording: %s: %s (%s %d)", what, strerror(e), socmon_rec_errno_name(e), e);
         w->failed = st;
         /* Cut a half-written block off, so the file ends with whole blocks. */
         if (w->regular && ftruncate(w->fd, w->base + (off_t)w->good_end) == 0)
             w->stats.bytes = w->good_end;
         return socmon_fail(st, "%s", w->failmsg);
     }
-    return socmon_fail(st, "recording: %s: %s (%s %d)", what, strerror(e), errno_name(e), e);
+    return socmon_fail(st, "recording: %s: %s (%s %d)", what, strerror(e), socmon_rec_errno_name(e), e);
 }
 
 /* write(2) until every byte is out: EINTR and short writes are retried; a
@@ -157,9 +157,10 @@ static void free_writer(socmon_recwriter *w)
     free(w);
 }
 
-/* Builds a writer for rec's schema (rec is copied from, not kept). */
-static socmon_status open_rec(int fd, const socmon_recording *rec, const socmon_recwriter_opts *opts, int layout,
-                              socmon_recwriter **out)
+/* Builds a writer for rec's schema (rec is copied from, not kept) without
+ * writing anything; *cap_out is its block size. */
+static socmon_status make_writer(int fd, const socmon_recording *rec, const socmon_recwriter_opts *opts, int layout,
+                                 socmon_recwriter **out, size_t *cap_out)
 {
     socmon_recwriter_opts o = opts ? *opts : (socmon_recwriter_opts){0};
     if (o.level == 0)
@@ -207,17 +208,55 @@ static socmon_status open_rec(int fd, const socmon_recording *rec, const socmon_
     if (st == SOCMON_OK && (!w->widths || !w->raw || !w->comp || !w->cctx))
         st = socmon_fail(SOCMON_ENOMEM, "recwriter: out of memory for blocks of %zu samples x %zu counters", cap,
                          nc);
-    if (st == SOCMON_OK) {
-        for (size_t j = 0; j < nc; j++)
-            w->widths[j] = (uint8_t)rec->counters[j].width;
-        st = write_header(w, rec, (uint32_t)cap, o.flush_ns, o.simulated > 0   ? SOCMON_REC2_FLAG_SIMULATED
-                                                         : o.simulated < 0 ? SOCMON_REC2_FLAG_REAL_CLOCK
-                                                                           : 0);
-    }
     if (st != SOCMON_OK) {
         free_writer(w);
         return st;
     }
+    for (size_t j = 0; j < nc; j++)
+        w->widths[j] = (uint8_t)rec->counters[j].width;
+    *out = w;
+    *cap_out = cap;
+    return SOCMON_OK;
+}
+
+socmon_status socmon_rec2_writer_new(int fd, const socmon_recording *rec, const socmon_recwriter_opts *opts, int layout,
+                              socmon_recwriter **out)
+{
+    socmon_recwriter *w = NULL;
+    size_t cap = 0;
+    socmon_status st = make_writer(fd, rec, opts, layout, &w, &cap);
+    if (st != SOCMON_OK)
+        return st;
+    int sim = opts ? opts->simulated : 0;
+    st = write_header(w, rec, (uint32_t)cap, opts ? opts->flush_ns : 0,
+                      sim > 0 ? SOCMON_REC2_FLAG_SIMULATED : sim < 0 ? SOCMON_REC2_FLAG_REAL_CLOCK : 0);
+    if (st != SOCMON_OK) {
+        free_writer(w);
+        return st;
+    }
+    *out = w;
+    return SOCMON_OK;
+}
+
+socmon_status socmon_rec2_writer_resume(int fd, const socmon_recording *rec, const socmon_recwriter_opts *opts,
+                                        const socmon_rec2_scan *scan, socmon_recwriter **out)
+{
+    socmon_recwriter_opts o = opts ? *opts : (socmon_recwriter_opts){0};
+    /* the reader refuses a block longer than the header's block size */
+    o.block_samples = scan->block_samples;
+    socmon_recwriter *w = NULL;
+    size_t cap = 0;
+    socmon_status st = make_writer(fd, rec, &o, -1, &w, &cap);
+    if (st != SOCMON_OK)
+        return st;
+    w->base = 0;
+    w->regular = 1; /* the caller checked: a regular file, and ftruncate works with O_APPEND too */
+    w->good_end = scan->good_end;
+    w->next_index = scan->next_index;
+    w->last_t = scan->last_t;
+    w->stats.samples = w->stats.samples_written = scan->samples;
+    w->stats.blocks = scan->blocks;
+    w->stats.bytes = scan->good_end;
     *out = w;
     return SOCMON_OK;
 }
@@ -233,7 +272,7 @@ socmon_status socmon_recwriter_open(int fd, const socmon_set *set, const char *t
     socmon_recording *rec = NULL;
     socmon_status st = socmon_recording_new(set, target, interval_ns, &rec);
     if (st == SOCMON_OK)
-        st = open_rec(fd, rec, opts, -1, out);
+        st = socmon_rec2_writer_new(fd, rec, opts, -1, out);
     socmon_recording_free(rec);
     return st;
 }
@@ -259,7 +298,7 @@ static socmon_status write_block(socmon_recwriter *w)
     }
     uint8_t h[SOCMON_REC2_BLOCK_HDR];
     memcpy(h, SOCMON_REC2_BLOCK_MARK, 8);
-    socmon_rec2_put64(h + 8, w->stats.samples_written);
+    socmon_rec2_put64(h + 8, w->block_first);
     socmon_rec2_put64(h + 16, b->t[0]);
     socmon_rec2_put32(h + 24, (uint32_t)b->n);
     socmon_rec2_put32(h + 28, (uint32_t)comp);
@@ -293,6 +332,9 @@ socmon_status socmon_recwriter_append(socmon_recwriter *w, const socmon_sample *
     if (s->n && !s->v)
         return socmon_fail(SOCMON_EINVAL, "recwriter_append: sample values are NULL");
     size_t i = b->n;
+    if (i == 0)
+        w->block_first = w->next_index;
+    w->next_index++;
     b->t[i] = s->t_ns;
     b->flags[i] = s->flags;
     b->missed[i] = s->missed;
@@ -313,6 +355,29 @@ static socmon_status sync_fd(socmon_recwriter *w)
     return SOCMON_OK;
 }
 
+socmon_status socmon_recwriter_skip_to(socmon_recwriter *w, uint64_t index)
+{
+    if (!w)
+        return socmon_fail(SOCMON_EINVAL, "recwriter_skip_to: writer is NULL");
+    if (w->failed)
+        return failed_again(w);
+    if (index < w->next_index)
+        return socmon_fail(SOCMON_ERANGE, "recwriter_skip_to: index %llu is below the next index %llu (a recording "
+                           "cannot go back)", (unsigned long long)index, (unsigned long long)w->next_index);
+    if (index == w->next_index)
+        return SOCMON_OK;
+    /* a block's samples have consecutive indices: the pending ones go out first */
+    socmon_status st = write_block(w);
+    if (st == SOCMON_OK)
+        w->next_index = index;
+    return st;
+}
+
+uint64_t socmon_recwriter_next_index(const socmon_recwriter *w)
+{
+    return w ? w->next_index : 0;
+}
+
 socmon_status socmon_recwriter_flush(socmon_recwriter *w)
 {
     if (!w)
@@ -331,7 +396,8 @@ socmon_status socmon_recwriter_close(socmon_recwriter *w)
     if (st == SOCMON_OK) {
         uint8_t e[SOCMON_REC2_END_LEN];
         memcpy(e, SOCMON_REC2_END_MARK, 8);
-        socmon_rec2_put64(e + 8, w->stats.samples_written);
+        /* the index after the last sample: with a skip at the end, more than the blocks hold */
+        socmon_rec2_put64(e + 8, w->next_index);
         socmon_rec2_put64(e + 16, w->last_t);
         socmon_rec2_put64(e + 24, w->stats.blocks);
         socmon_rec2_put32(e + 32, socmon_crc32(0, e, 32));
@@ -352,101 +418,4 @@ void socmon_recwriter_get_stats(const socmon_recwriter *w, socmon_recwriter_stat
         return;
     }
     *out = w->stats;
-}
-
-/* ---- saving a whole recording ---- */
-
-socmon_status socmon_recording_write_fd(const socmon_recording *rec, int fd, const socmon_recwriter_opts *opts,
-                                        int layout)
-{
-    if (layout > SOCMON_REC2_LAYOUT_PLANES)
-        return socmon_fail(SOCMON_ERANGE, "recording: column layout %d out of range 0..1", layout);
-    socmon_recwriter *w = NULL;
-    socmon_status st = open_rec(fd, rec, opts, layout, &w);
-    if (st != SOCMON_OK)
-        return st;
-    size_t n = rec->ncounters;
-    uint64_t *v = calloc(n + 1, sizeof *v);
-    socmon_sample s = {0, 0, 0, n, v};
-    socmon_timeline_iter it;
-    if (!v || socmon_timeline_iter_init(rec->tl, &it) != SOCMON_OK) {
-        free(v);
-        free_writer(w);
-        return socmon_fail(SOCMON_ENOMEM, "recording_save: out of memory");
-    }
-    while (st == SOCMON_OK && socmon_timeline_iter_next(&it, &s) == SOCMON_OK)
-        st = socmon_recwriter_append(w, &s);
-    socmon_timeline_iter_free(&it);
-    free(v);
-    if (st != SOCMON_OK) {
-        free_writer(w);
-        return st;
-    }
-    return socmon_recwriter_close(w);
-}
-
-/* A fresh file next to path: path.PID.N.RANDOM, created with O_EXCL and mode
- * 0666 so the kernel applies the umask as it does for any file a program
- * creates (mkstemp's 0600 would hide a recording from the user's group, and a
- * fixed fchmod would override a umask that asks for privacy). Two savers
- * never share a name: the pid tells processes apart, a random part (clock,
- * a stack address) threads, and EEXIST picks the next try. No global counter:
- * the library keeps no global state. */
-static socmon_status create_temp(const char *path, char **tmpout, int *fdout)
-{
-    size_t cap = strlen(path) + 64;
-    char *tmp = malloc(cap);
-    if (!tmp)
-        return socmon_fail(SOCMON_ENOMEM, "recording_save: out of memory");
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    uint64_t seed = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 30) ^ (uint64_t)(uintptr_t)&ts ^
-                    (uint64_t)(uintptr_t)tmp;
-    for (int tries = 0; tries < 100; tries++) {
-        seed = seed * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
-        snprintf(tmp, cap, "%s.%ld.%d.%08x", path, (long)getpid(), tries, (unsigned)(seed >> 32));
-        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd >= 0) {
-            *tmpout = tmp;
-            *fdout = fd;
-            return SOCMON_OK;
-        }
-        if (errno != EEXIST) {
-            int e = errno;
-            free(tmp);
-            return socmon_fail(e == EACCES || e == EPERM ? SOCMON_EPERM : SOCMON_EIO,
-                               "recording_save: cannot create a temporary file next to %s: %s (%s)", path,
-                               strerror(e), errno_name(e));
-        }
-    }
-    free(tmp);
-    return socmon_fail(SOCMON_EIO, "recording_save: cannot create a temporary file next to %s: 100 names taken",
-                       path);
-}
-
-socmon_status socmon_recording_save(const socmon_recording *rec, const char *path)
-{
-    if (!rec || !path || !*path)
-        return socmon_fail(SOCMON_EINVAL, "recording_save: %s is NULL or empty", rec ? "path" : "recording");
-    socmon_status st = socmon_rec_check(rec);
-    if (st != SOCMON_OK)
-        return st;
-    char *tmp = NULL;
-    int fd = -1;
-    st = create_temp(path, &tmp, &fd);
-    if (st != SOCMON_OK)
-        return st;
-    /* flush_ns stays 0: the file is written whole, see socmon_recording_save */
-    socmon_recwriter_opts o = {.simulated = !rec->info.clock_known ? 0 : rec->info.simulated ? 1 : -1};
-    st = socmon_recording_write_fd(rec, fd, &o, -1);
-    if (close(fd) != 0 && st == SOCMON_OK)
-        st = fail_errno(NULL, errno, "closing %s", tmp);
-    if (st == SOCMON_OK && rename(tmp, path) != 0)
-        st = fail_errno(NULL, errno, "renaming %s to %s", tmp, path);
-    if (st != SOCMON_OK) {
-        unlink(tmp);
-        st = socmon_fail_prefix(st, "%s: ", path);
-    }
-    free(tmp);
-    return st;
 }
