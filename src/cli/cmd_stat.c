@@ -7,12 +7,13 @@
 #include "cli/output.h"
 #include "cli/dest.h"
 #include "cli/program.h"
+#include "cli/remote.h"
 #include "cli/stop.h"
 #include "export/spread.h"
 
 #define STAT_OPTS (OPT_TARGET | OPT_EVENTS | OPT_WORKLOAD | OPT_FORMAT | OPT_ALL | OPT_DURATION | \
                    OPT_INTERVAL | OPT_REALTIME | OPT_TRACE | OPT_OUTPUT | OPT_PROGRAM | OPT_MAX_CYCLES | \
-                   OPT_INTERVAL_COUNT | OPT_BIG_NUM | OPT_REPEAT | OPT_APPEND | OPT_METRIC_FILE)
+                   OPT_INTERVAL_COUNT | OPT_BIG_NUM | OPT_REPEAT | OPT_APPEND | OPT_METRIC_FILE | OPT_REMOTE)
 #define READ_OPTS (OPT_TARGET | OPT_EVENTS | OPT_WORKLOAD | OPT_FORMAT | OPT_ALL | OPT_DURATION | OPT_TRACE | \
                    OPT_BIG_NUM)
 
@@ -26,7 +27,9 @@ static void stat_help(FILE *fp)
                 "and the counts to stderr (or -o FILE); exit status 3: it trapped out, 4: it did not\n"
                 "halt within --max-cycles, 5: it hangs (sleeps or spins forever).\n\n"
                 "SIGINT (Ctrl-C) or SIGTERM stops the run at the next sample (within one interval) and\n"
-                "prints the counts so far with the time elapsed so far; exit status 130 or 143.\n\n");
+                "prints the counts so far with the time elapsed so far; exit status 130 or 143.\n\n"
+                "With --remote HOST:PORT the counts are over a live window of 'socmon agent' there:\n"
+                "from its latest sample for -d of the target's time (or until its run ends).\n\n");
     cli_help_opts(fp, STAT_OPTS);
 }
 
@@ -194,6 +197,12 @@ static int read_body(cli_session *cs, const cli_opts *o)
 
 int cmd_stat(int argc, char **argv)
 {
+    cli_opts o;
+    int rc = cli_parse_opts(argc, argv, STAT_OPTS, stat_help, &o);
+    if (rc >= 0)
+        return rc;
+    if (o.remote)   /* counts over a live window of 'socmon agent' */
+        return cli_stat_remote(&o);
     cli_stop_install();
     return cli_run_session(argc, argv, STAT_OPTS, stat_help, "stat", stat_body);
 }

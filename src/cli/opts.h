@@ -32,7 +32,8 @@ enum {
     OPT_FLUSH = 1 << 23,    /* --flush TIME (record) */
     OPT_FORCE = 1 << 25,    /* -f/--force (record) */
     OPT_BIG_NUM = 1 << 24,  /* --no-big-num (a high bit: clear of the bits added next to it) */
-    OPT_STATS = 1 << 26     /* --stats (report: what the file holds) */
+    OPT_STATS = 1 << 26,    /* --stats (report: what the file holds) */
+    OPT_REMOTE = 1 << 27    /* --remote HOST:PORT, --token-file FILE (record, stat: from an agent) */
 };
 
 typedef struct cli_opts {
@@ -59,6 +60,8 @@ typedef struct cli_opts {
     int symbols;            /* the command wants per-function counters if the target has them */
     int to_stderr;          /* results to stderr (a program's own output owns stdout) */
     const char *print_path; /* results to this file instead (stat -o) */
+    const char *remote;     /* --remote HOST:PORT: samples from 'socmon agent' there */
+    const char *token_file; /* --token-file FILE: the agent's token */
 } cli_opts;
 
 /* Parses argv (argv[0] is the subcommand). Returns -1 to continue, or an exit

@@ -1,0 +1,374 @@
+/* The agent's lifecycle and its sampling thread (see agent.h).
+ *
+ * The sampling thread is socmon_sampler_run with a callback that copies each
+ * sample into the preallocated ring, calls the hooks and nudges the server
+ * through a pipe only when the server is about to sleep (so a fast run costs
+ * no system call per sample). Its CPU time and the bus accesses are read on
+ * that thread every 64 samples and at the end, and published through atomics.
+ * Nothing on that path allocates: tests/agent/test_agent_alloc.c checks it. */
+#define _GNU_SOURCE   /* pipe2, accept4 */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "agent/agent_internal.h"
+#include "core/error.h"
+#include "socmon/bus.h"
+#include "socmon/sampler.h"
+
+#define DEFAULT_LISTEN "127.0.0.1:7461"
+#define STATS_EVERY 64
+
+size_t agent_default_ring(size_t ncounters)
+{
+    size_t by_mem = (256u << 20) / (ncounters ? ncounters * sizeof(uint64_t) : 1);
+    size_t n = by_mem < 65536 ? by_mem : 65536;
+    return n < 64 ? 64 : n;
+}
+
+void agent_log(agent *a, const char *fmt, ...)
+{
+    FILE *f = a->o.log ? a->o.log : stderr;
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    fprintf(f, "socmon agent: %s\n", line);
+    fflush(f);
+}
+
+socmon_status agent_schema(agent *a, uint64_t first_seq)
+{
+    size_t nc = socmon_set_size(a->set);
+    socmon_device *dev = socmon_set_device(a->set);
+    size_t np = socmon_device_nparams(dev);
+    uint64_t *masks = calloc(nc, sizeof *masks);
+    socmon_counter *cs = calloc(nc, sizeof *cs);
+    char **pn = calloc(np + 1, sizeof *pn);
+    double *pv = calloc(np + 1, sizeof *pv);
+    size_t cap = a->o.ring ? a->o.ring : agent_default_ring(nc);
+    uint32_t block = (uint32_t)((WIRE_MAX_PAYLOAD - 64) / ((nc + 3) * 10));
+    block = block > 1024 ? 1024 : block ? block : 1;
+    wire_samples sc = {0, block, nc, calloc(block, sizeof(uint64_t)), calloc(block, sizeof(uint32_t)),
+                       calloc(block, sizeof(uint32_t)), calloc((size_t)block * nc, sizeof(uint64_t))};
+    ring *r = NULL;
+    socmon_status st = SOCMON_OK;
+    if (!masks || !cs || !pn || !pv || !sc.t_ns || !sc.flags || !sc.missed || !sc.values)
+        st = socmon_fail(SOCMON_ENOMEM, "agent: out of memory for %zu counters", nc);
+    else if (nc > WIRE_MAX_COUNTERS)
+        st = socmon_fail(SOCMON_ERANGE, "agent: %zu counters, the protocol carries at most %u", nc, WIRE_MAX_COUNTERS);
+    else
+        st = ring_new(cap, nc, first_seq, &r);
+    if (st != SOCMON_OK) {
+        free(masks);
+        free(cs);
+        free(pn);
+        free(pv);
+        free(sc.t_ns);
+        free(sc.flags);
+        free(sc.missed);
+        free(sc.values);
+        return st;
+    }
+    for (size_t i = 0; i < nc; i++) {
+        cs[i] = *socmon_set_counter(a->set, i);
+        masks[i] = wire_mask(cs[i].width);
+    }
+    for (size_t i = 0; i < np; i++)
+        socmon_device_param_at(dev, i, (const char **)&pn[i], &pv[i]);
+    /* swap in: the old ones (a CONFIG) go */
+    ring_free(a->ring);
+    free(a->masks);
+    free(a->hello.counters);
+    free(a->hello.param_names);
+    free(a->hello.param_values);
+    free(a->scratch.t_ns);
+    free(a->scratch.flags);
+    free(a->scratch.missed);
+    free(a->scratch.values);
+    a->ring = r;
+    a->masks = masks;
+    a->nc = nc;
+    a->scratch = sc;
+    a->block_max = block;
+    wire_hello *h = &a->hello;
+    h->proto = WIRE_VERSION;
+    h->target = (char *)socmon_target_spec(a->t);
+    h->device = (char *)socmon_device_name(dev);
+    h->workload = (char *)(a->o.workload ? a->o.workload : "");
+    h->interval_ns = a->o.interval_ns;
+    h->duration_ns = a->o.duration_ns;
+    h->simulated = !socmon_target_is_hardware(a->t);
+    h->ring_capacity = cap;
+    h->flags = a->o.allow_config ? WIRE_HELLO_CONFIG : 0;
+    h->ncounters = nc;
+    h->counters = cs;
+    h->nparams = np;
+    h->param_names = pn;
+    h->param_values = pv;
+    /* An unpaced model waits for its collectors: its time is simulated, so
+     * waiting loses nothing. Paced or on hardware it never waits. */
+    ring_set_wait(a->ring, !a->o.pace && !socmon_target_is_hardware(a->t));
+    return SOCMON_OK;
+}
+
+socmon_status agent_new(socmon_target *t, socmon_set *set, const agent_opts *o, agent **out)
+{
+    *out = NULL;
+    if (!t || !set || !o || o->interval_ns == 0)
+        return socmon_fail(SOCMON_EINVAL, "agent: NULL target or set, or a zero interval");
+    agent *a = calloc(1, sizeof *a);
+    if (!a)
+        return socmon_fail(SOCMON_ENOMEM, "agent: out of memory");
+    a->t = t;
+    a->set = set;
+    a->o = *o;
+    a->lfd = a->wake[0] = a->wake[1] = -1;
+    if (!a->o.listen)
+        a->o.listen = DEFAULT_LISTEN;
+    if (!a->o.max_clients)
+        a->o.max_clients = 8;
+    snprintf(a->events, sizeof a->events, "%s", o->events ? o->events : "");
+    if (o->token) {
+        if (strlen(o->token) >= NET_TOKEN_MAX || !*o->token) {
+            free(a);
+            return socmon_fail(SOCMON_EINVAL, "agent: the token must be 1..%d bytes", NET_TOKEN_MAX - 1);
+        }
+        strcpy(a->token, o->token);
+        a->has_token = 1;
+        a->o.token = NULL;   /* the copy in a->token is the one used */
+    }
+    pthread_mutex_init(&a->mu, NULL);
+    pthread_cond_init(&a->cv, NULL);
+    int loopback = 0;
+    socmon_status st = agent_schema(a, 0);
+    if (st == SOCMON_OK)
+        st = net_listen(a->o.listen, &a->lfd, &loopback, a->addr, sizeof a->addr);
+    if (st == SOCMON_OK && !loopback && !a->has_token)
+        st = socmon_fail(SOCMON_EPERM, "refusing to listen on %s (not a loopback address) without a token: "
+                         "give --token-file FILE (collectors then need the same token), or listen on "
+                         "127.0.0.1", a->addr);
+    if (st == SOCMON_OK && pipe2(a->wake, O_NONBLOCK | O_CLOEXEC) != 0)
+        st = socmon_fail(SOCMON_EIO, "agent: pipe: %s", strerror(errno));
+    if (st != SOCMON_OK) {
+        agent_free(a);
+        return st;
+    }
+    const char *colon = strrchr(a->addr, ':');
+    a->port = colon ? (unsigned)atoi(colon + 1) : 0;
+    *out = a;
+    return SOCMON_OK;
+}
+
+const char *agent_address(const agent *a)
+{
+    return a->addr;
+}
+
+unsigned agent_port(const agent *a)
+{
+    return a->port;
+}
+
+static uint64_t thread_cpu_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void publish_stats(agent *a)
+{
+    atomic_store(&a->samples, a->nsamples);
+    atomic_store(&a->cpu_ns, thread_cpu_ns());
+    socmon_bus *bus = socmon_target_bus(a->t);
+    if (bus) {
+        socmon_bus_stats bs;
+        socmon_bus_stats_get(bus, &bs);
+        atomic_store(&a->bus_accesses, bs.reads + bs.writes);
+    }
+}
+
+static void nudge(agent *a)
+{
+    if (atomic_exchange(&a->armed, 0)) {
+        char c = 1;
+        ssize_t n = write(a->wake[1], &c, 1);
+        (void)n;   /* a full pipe already holds a nudge */
+    }
+}
+
+static void push(agent *a, const socmon_sample *s)
+{
+    uint64_t seq = ring_push(a->ring, s);
+    if (a->o.hooks.on_sample)
+        a->o.hooks.on_sample(a->o.hooks.user, seq, s);
+    if (++a->nsamples % STATS_EVERY == 0)
+        publish_stats(a);
+    nudge(a);
+}
+
+static socmon_status on_sample(void *user, const socmon_sample *prev, const socmon_sample *cur,
+                               const uint64_t *deltas)
+{
+    agent *a = user;
+    (void)deltas;
+    /* The sampler's first sample reaches a callback only as prev of the second. */
+    if (a->nsamples == 0)
+        push(a, prev);
+    push(a, cur);
+    if (atomic_load(&a->stop))
+        return SOCMON_ESTATE;   /* no message: formatting one is not needed to stop */
+    if (atomic_load(&a->config_pending))
+        return SOCMON_ESTATE;
+    return SOCMON_OK;
+}
+
+static void *sampler_main(void *arg)
+{
+    agent *a = arg;
+    pthread_mutex_lock(&a->mu);
+    while (a->o.wait_collector && !a->subscribed && !atomic_load(&a->stop))
+        pthread_cond_wait(&a->cv, &a->mu);
+    pthread_mutex_unlock(&a->mu);
+    socmon_status st = SOCMON_OK;
+    uint64_t t0 = socmon_target_now_ns(a->t), elapsed = 0;
+    while (!atomic_load(&a->stop)) {
+        socmon_sampler_opts so = {a->o.interval_ns, a->o.duration_ns ? a->o.duration_ns - elapsed : 0,
+                                  a->o.pace, 0};
+        st = socmon_sampler_run(a->t, a->set, &so, NULL, on_sample, a, NULL);
+        if (st == SOCMON_ESTATE && atomic_load(&a->config_pending) && !atomic_load(&a->stop)) {
+            uint64_t now = socmon_target_now_ns(a->t);
+            elapsed = now - t0;
+            if (a->o.duration_ns && elapsed >= a->o.duration_ns) {
+                st = SOCMON_OK;
+                break;
+            }
+            agent_config_wait(a);
+            continue;
+        }
+        break;
+    }
+    publish_stats(a);
+    const char *reason;
+    int32_t code = st;
+    char msg[512];
+    if (st == SOCMON_OK)
+        reason = a->o.duration_ns ? "duration reached" : "workload done";
+    else if (atomic_load(&a->stop))
+        reason = "agent stopped", code = SOCMON_OK;
+    else {
+        snprintf(msg, sizeof msg, "sampling failed: %s", socmon_errmsg());
+        reason = msg;
+    }
+    pthread_mutex_lock(&a->mu);
+    a->run_st = code;
+    snprintf(a->run_msg, sizeof a->run_msg, "%s", reason);
+    pthread_mutex_unlock(&a->mu);
+    ring_end(a->ring, code, reason);
+    if (a->o.hooks.on_end)
+        a->o.hooks.on_end(a->o.hooks.user, code, reason);
+    atomic_store(&a->run_ended, 1);
+    atomic_store(&a->armed, 1);
+    nudge(a);
+    return NULL;
+}
+
+socmon_status agent_start(agent *a)
+{
+    socmon_status st = socmon_target_start(a->t, a->o.workload);
+    if (st != SOCMON_OK)
+        return st;
+    /* The server first: a collector may connect before the first sample. */
+    if (pthread_create(&a->server_th, NULL, agent_server_main, a) != 0)
+        return socmon_fail(SOCMON_EIO, "agent: cannot start the server thread");
+    a->server_started = 1;
+    if (pthread_create(&a->sampler_th, NULL, sampler_main, a) != 0) {
+        agent_stop(a);
+        return socmon_fail(SOCMON_EIO, "agent: cannot start the sampling thread");
+    }
+    a->sampler_started = 1;
+    return SOCMON_OK;
+}
+
+int agent_run_ended(agent *a)
+{
+    return atomic_load(&a->run_ended);
+}
+
+int agent_drained(agent *a)
+{
+    return atomic_load(&a->drained);
+}
+
+void agent_stop(agent *a)
+{
+    atomic_store(&a->stop, 1);
+    pthread_mutex_lock(&a->mu);
+    pthread_cond_broadcast(&a->cv);
+    pthread_mutex_unlock(&a->mu);
+    ring_stop(a->ring);
+    atomic_store(&a->armed, 1);
+    nudge(a);
+    if (a->sampler_started)
+        pthread_join(a->sampler_th, NULL);
+    a->sampler_started = 0;
+    if (a->server_started)
+        pthread_join(a->server_th, NULL);
+    a->server_started = 0;
+}
+
+socmon_status agent_run_status(agent *a, char *msg, size_t len)
+{
+    pthread_mutex_lock(&a->mu);
+    socmon_status st = a->run_st;
+    if (msg)
+        snprintf(msg, len, "%s", a->run_msg);
+    pthread_mutex_unlock(&a->mu);
+    return st;
+}
+
+void agent_get_stats(agent *a, agent_stats *out)
+{
+    out->samples = atomic_load(&a->samples);
+    out->cpu_ns = atomic_load(&a->cpu_ns);
+    out->bus_accesses = atomic_load(&a->bus_accesses);
+    ring_state rs;
+    ring_get_state(a->ring, &rs);
+    out->overwritten = rs.overwritten;
+    out->clients_total = atomic_load(&a->clients_total);
+    out->refused = atomic_load(&a->refused);
+    out->bytes_sent = atomic_load(&a->bytes_sent);
+}
+
+void agent_free(agent *a)
+{
+    if (!a)
+        return;
+    if (a->ring)
+        agent_stop(a);
+    if (a->lfd >= 0)
+        close(a->lfd);
+    if (a->wake[0] >= 0)
+        close(a->wake[0]);
+    if (a->wake[1] >= 0)
+        close(a->wake[1]);
+    ring_free(a->ring);
+    free(a->masks);
+    free(a->hello.counters);
+    free(a->hello.param_names);
+    free(a->hello.param_values);
+    free(a->scratch.t_ns);
+    free(a->scratch.flags);
+    free(a->scratch.missed);
+    free(a->scratch.values);
+    socmon_set_free(a->own_set);
+    pthread_mutex_destroy(&a->mu);
+    pthread_cond_destroy(&a->cv);
+    free(a);
+}

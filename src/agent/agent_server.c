@@ -1,0 +1,436 @@
+/* The agent's server thread: one poll() loop over the listening socket, the
+ * sampling thread's wake-up pipe and every client.
+ *
+ * A client must SUBSCRIBE first (with the token if the agent has one); it then
+ * gets the HELLO and, once it asks for samples, SAMPLES blocks from its own
+ * cursor into the ring, a GAP when the ring overwrote what it had not read,
+ * a STATS frame every second, and END after the last sample. Only one block
+ * is encoded ahead of what the socket takes, so a slow or stuck client costs
+ * one buffer and never holds up the sampler (bar the documented backpressure
+ * of an unpaced model) or other clients. A client that sends anything else,
+ * too much, or nothing within HANDSHAKE_NS gets an ERROR and is dropped;
+ * each refusal is logged with the peer's address. */
+#define _GNU_SOURCE   /* pipe2, accept4 */
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "agent/agent_internal.h"
+#include "core/clock.h"
+#include "core/error.h"
+
+#define HANDSHAKE_NS 10000000000ull   /* a client has this long to SUBSCRIBE */
+#define CLOSE_NS 2000000000ull        /* ... and to take its ERROR before being cut off */
+#define STATS_NS 1000000000ull
+#define OUT_LOW (256u << 10)          /* encode more once less than this is pending */
+#define IN_MAX (WIRE_HDR + WIRE_MAX_CLIENT_PAYLOAD)
+
+enum { C_HANDSHAKE, C_HELLO, C_STREAM, C_CLOSING };
+
+struct agent_client {
+    int fd;
+    int id;
+    char peer[NET_ADDR_MAX];
+    int state;
+    uint64_t deadline;        /* C_HANDSHAKE / C_CLOSING: mono ns */
+    uint8_t *in;
+    size_t inlen;
+    wire_buf out;
+    size_t outpos;
+    uint64_t cursor;          /* next seq to send */
+    uint64_t last_t;          /* time of the sample before cursor, if sent */
+    uint64_t gen;             /* config generation of the last HELLO sent */
+    int end_sent;
+    uint64_t next_stats, bytes;
+};
+
+int agent_client_id(const agent_client *c)
+{
+    return c->id;
+}
+
+wire_buf *agent_client_out(agent_client *c)
+{
+    return &c->out;
+}
+
+static void client_free(agent_client *c)
+{
+    if (c->fd >= 0)
+        close(c->fd);
+    free(c->in);
+    wire_buf_free(&c->out);
+    free(c);
+}
+
+/* Queues an ERROR and closes once it is sent (or CLOSE_NS passed). */
+static void reject(agent *a, agent_client *c, uint32_t code, const char *what, const char *msg)
+{
+    agent_log(a, "%s %s: %s", what, c->peer, msg);
+    atomic_fetch_add(&a->refused, 1);
+    wire_put_error(&c->out, code, msg);
+    c->state = C_CLOSING;
+    c->deadline = socmon_mono_ns() + CLOSE_NS;
+}
+
+static void send_hello(agent *a, agent_client *c)
+{
+    ring_state rs;
+    ring_get_state(a->ring, &rs);
+    a->hello.oldest_seq = rs.oldest;
+    a->hello.next_seq = rs.next;
+    a->hello.flags = (a->o.allow_config ? WIRE_HELLO_CONFIG : 0) | (rs.ended ? WIRE_HELLO_ENDED : 0);
+    a->hello.config_gen = a->config_gen;
+    wire_put_hello(&c->out, &a->hello);
+    c->gen = a->config_gen;
+}
+
+static void on_subscribe(agent *a, agent_client *c, const uint8_t *p, size_t len)
+{
+    wire_subscribe s;
+    if (wire_get_subscribe(p, len, &s) != SOCMON_OK) {
+        reject(a, c, WIRE_ERR_PROTOCOL, "dropped", socmon_errmsg());
+        return;
+    }
+    if (a->has_token && !net_token_equal(a->token, s.token)) {
+        reject(a, c, WIRE_ERR_TOKEN, "refused", s.token[0] ? "agent refused the token (wrong token)"
+                                                           : "agent refused the token (none given; see --token-file)");
+        return;
+    }
+    if (c->state == C_HANDSHAKE) {
+        agent_log(a, "collector %s connected", c->peer);
+        send_hello(a, c);
+        c->state = C_HELLO;
+    }
+    if (s.mode == WIRE_SUB_NONE)
+        return;
+    ring_state rs;
+    ring_get_state(a->ring, &rs);
+    if (s.mode == WIRE_SUB_SEQ && s.seq > rs.next) {
+        char msg[256];
+        snprintf(msg, sizeof msg, "seq %llu is beyond the agent's next sample %llu (a file from another run of "
+                 "the agent?)", (unsigned long long)s.seq, (unsigned long long)rs.next);
+        reject(a, c, WIRE_ERR_RANGE, "refused", msg);
+        return;
+    }
+    c->cursor = s.mode == WIRE_SUB_SEQ ? s.seq : s.mode == WIRE_SUB_OLDEST ? rs.oldest : rs.next;
+    c->last_t = 0;
+    c->end_sent = 0;
+    c->state = C_STREAM;
+    pthread_mutex_lock(&a->mu);
+    a->subscribed = 1;
+    pthread_cond_broadcast(&a->cv);
+    pthread_mutex_unlock(&a->mu);
+}
+
+static void on_config(agent *a, agent_client *c, const uint8_t *p, size_t len)
+{
+    wire_config cf;
+    if (wire_get_config(p, len, &cf) != SOCMON_OK) {
+        reject(a, c, WIRE_ERR_PROTOCOL, "dropped", socmon_errmsg());
+        return;
+    }
+    if (!a->o.allow_config) {
+        agent_log(a, "refused CONFIG from %s (events '%s'): the agent runs without --allow-config", c->peer, cf.events);
+        atomic_fetch_add(&a->refused, 1);
+        wire_put_error(&c->out, WIRE_ERR_CONFIG, "CONFIG refused: the agent runs without --allow-config");
+        return;
+    }
+    pthread_mutex_lock(&a->mu);
+    int busy = atomic_load(&a->config_pending) != 0 || atomic_load(&a->run_ended);
+    if (!busy) {
+        snprintf(a->config_events, sizeof a->config_events, "%s", cf.events);
+        a->config_client = c->id;
+        atomic_store(&a->config_pending, 1);
+    }
+    pthread_mutex_unlock(&a->mu);
+    if (busy)
+        wire_put_error(&c->out, WIRE_ERR_CONFIG, atomic_load(&a->run_ended) ? "CONFIG refused: the run is over"
+                                                                             : "CONFIG refused: another is in progress");
+    else
+        agent_log(a, "CONFIG from %s: events '%s'", c->peer, cf.events);
+}
+
+/* Handles every whole frame in c->in. */
+static void on_input(agent *a, agent_client *c)
+{
+    size_t pos = 0;
+    while (c->state != C_CLOSING) {
+        wire_hdr h;
+        int r = wire_hdr_parse(c->in + pos, c->inlen - pos, WIRE_MAX_CLIENT_PAYLOAD, &h);
+        if (r < 0) {
+            reject(a, c, WIRE_ERR_PROTOCOL, "dropped", socmon_errmsg());
+            break;
+        }
+        if (r == 0)
+            break;
+        if (h.version != WIRE_VERSION) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "protocol version %u not supported: this agent speaks version %d", h.version,
+                     WIRE_VERSION);
+            reject(a, c, WIRE_ERR_VERSION, "refused", msg);
+            break;
+        }
+        if (c->inlen - pos < WIRE_HDR + (size_t)h.len)
+            break;
+        const uint8_t *p = c->in + pos + WIRE_HDR;
+        pos += WIRE_HDR + h.len;
+        if (wire_check_crc(&h, p) != SOCMON_OK) {
+            reject(a, c, WIRE_ERR_PROTOCOL, "dropped", socmon_errmsg());
+            break;
+        }
+        if (h.type == WIRE_SUBSCRIBE) {
+            on_subscribe(a, c, p, h.len);
+        } else if (h.type == WIRE_CONFIG && c->state != C_HANDSHAKE) {
+            on_config(a, c, p, h.len);
+        } else {
+            char msg[128];
+            snprintf(msg, sizeof msg, "unexpected %s frame from a collector%s", wire_type_name(h.type),
+                     c->state == C_HANDSHAKE ? " (SUBSCRIBE comes first)" : "");
+            reject(a, c, WIRE_ERR_PROTOCOL, "dropped", msg);
+        }
+    }
+    memmove(c->in, c->in + pos, c->inlen - pos);
+    c->inlen -= pos;
+}
+
+static void put_stats(agent *a, agent_client *c)
+{
+    wire_stats s = {atomic_load(&a->samples), atomic_load(&a->cpu_ns), atomic_load(&a->bus_accesses), c->bytes,
+                    atomic_load(&a->nclients), 0};
+    ring_state rs;
+    ring_get_state(a->ring, &rs);
+    s.overwritten = rs.overwritten;
+    wire_put_stats(&c->out, &s);
+}
+
+/* Encodes what c should get next, while little is pending. */
+static void fill(agent *a, agent_client *c, uint64_t now)
+{
+    if (c->state != C_STREAM && c->state != C_HELLO)
+        return;
+    if (c->gen != a->config_gen)   /* a CONFIG changed the schema: a new HELLO first */
+        send_hello(a, c);
+    if (c->state != C_STREAM)
+        return;
+    while (c->out.len - c->outpos < OUT_LOW && !c->out.oom) {
+        wire_samples *s = &a->scratch;
+        wire_gap g;
+        s->n = a->block_max;
+        if (ring_read(a->ring, c->cursor, a->block_max, s, &g)) {
+            g.t0_ns = c->last_t;
+            wire_put_gap(&c->out, &g);
+            c->cursor += g.count;
+            continue;
+        }
+        if (s->n == 0)
+            break;
+        wire_put_samples(&c->out, s, a->masks);
+        c->cursor += s->n;
+        c->last_t = s->t_ns[s->n - 1];
+    }
+    if (now >= c->next_stats) {
+        put_stats(a, c);
+        c->next_stats = now + STATS_NS;
+    }
+    ring_state rs;
+    ring_get_state(a->ring, &rs);
+    if (rs.ended && !c->end_sent && c->cursor >= rs.next) {
+        wire_end e = {rs.next, rs.end_status, ""};
+        snprintf(e.reason, sizeof e.reason, "%s", rs.end_reason);
+        put_stats(a, c);
+        wire_put_end(&c->out, &e);
+        c->end_sent = 1;
+        agent_log(a, "sent END to %s after seq %llu (%s)", c->peer, (unsigned long long)(rs.next - 1), rs.end_reason);
+    }
+}
+
+/* Writes what is pending; -1 if the client is gone. */
+static int flush_out(agent *a, agent_client *c)
+{
+    while (c->outpos < c->out.len) {
+        ssize_t n = send(c->fd, c->out.p + c->outpos, c->out.len - c->outpos, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (n < 0)
+            return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : -1;
+        c->outpos += (size_t)n;
+        c->bytes += (uint64_t)n;
+        atomic_fetch_add(&a->bytes_sent, (uint64_t)n);
+    }
+    c->outpos = c->out.len = 0;
+    return 0;
+}
+
+/* Reads what is there; -1 if the client is gone or sent too much. */
+static int read_in(agent *a, agent_client *c)
+{
+    for (;;) {
+        if (c->inlen == IN_MAX) {
+            reject(a, c, WIRE_ERR_PROTOCOL, "dropped", "frame larger than an agent accepts from a collector");
+            return 0;
+        }
+        ssize_t n = recv(c->fd, c->in + c->inlen, IN_MAX - c->inlen, MSG_DONTWAIT);
+        if (n == 0)
+            return -1;
+        if (n < 0)
+            return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : -1;
+        c->inlen += (size_t)n;
+        if (c->state == C_CLOSING)
+            c->inlen = 0;   /* nothing more is read from a client being dropped */
+        else
+            on_input(a, c);
+    }
+}
+
+static void accept_new(agent *a)
+{
+    for (;;) {
+        struct sockaddr_storage ss;
+        socklen_t sl = sizeof ss;
+        int fd = accept4(a->lfd, (struct sockaddr *)&ss, &sl, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd < 0)
+            return;
+        char peer[NET_ADDR_MAX];
+        net_format((struct sockaddr *)&ss, peer, sizeof peer);
+        agent_client *c = calloc(1, sizeof *c);
+        agent_client **cl = realloc(a->clients, (a->nclients_cur + 1) * sizeof *cl);
+        if (cl)
+            a->clients = cl;
+        if (!c || !cl || !(c->in = malloc(IN_MAX))) {
+            agent_log(a, "refused %s: out of memory", peer);
+            if (c)
+                free(c);
+            close(fd);
+            continue;
+        }
+        c->fd = fd;
+        c->id = ++a->next_client_id;
+        snprintf(c->peer, sizeof c->peer, "%s", peer);
+        c->deadline = socmon_mono_ns() + HANDSHAKE_NS;
+        a->clients[a->nclients_cur++] = c;
+        atomic_fetch_add(&a->clients_total, 1);
+        if (a->nclients_cur > a->o.max_clients) {
+            char msg[128];
+            snprintf(msg, sizeof msg, "too many collectors (--max-clients %u)", a->o.max_clients);
+            reject(a, c, WIRE_ERR_BUSY, "refused", msg);
+        }
+    }
+}
+
+/* The lowest seq a streaming client still needs, for the ring's backpressure. */
+static void update_floor(agent *a)
+{
+    uint64_t floor = RING_NO_FLOOR;
+    int pending = 0;
+    for (size_t i = 0; i < a->nclients_cur; i++) {
+        agent_client *c = a->clients[i];
+        if (c->state == C_STREAM && c->cursor < floor)
+            floor = c->cursor;
+    }
+    ring_set_floor(a->ring, floor);
+    ring_state rs;
+    ring_get_state(a->ring, &rs);
+    int some_end = 0;
+    for (size_t i = 0; i < a->nclients_cur; i++) {
+        agent_client *c = a->clients[i];
+        some_end |= c->end_sent;
+        pending |= c->state == C_STREAM && (!c->end_sent || c->outpos < c->out.len);
+    }
+    a->ever_end |= some_end;
+    atomic_store(&a->drained, rs.ended && a->ever_end && !pending);
+    atomic_store(&a->nclients, a->nclients_cur);
+}
+
+void *agent_server_main(void *arg)
+{
+    agent *a = arg;
+    struct pollfd *pf = NULL;
+    size_t pfcap = 0;
+    while (!atomic_load(&a->stop)) {
+        uint64_t now = socmon_mono_ns();
+        if (atomic_load(&a->config_pending) == 2)
+            agent_config_swap(a);
+        /* Encode, send, and drop the clients that are gone or timed out. */
+        size_t k = 0;
+        for (size_t i = 0; i < a->nclients_cur; i++) {
+            agent_client *c = a->clients[i];
+            fill(a, c, now);
+            int gone = flush_out(a, c) != 0 || c->out.oom;
+            if (!gone && c->state == C_HANDSHAKE && now >= c->deadline) {
+                reject(a, c, WIRE_ERR_PROTOCOL, "dropped", "no SUBSCRIBE within 10 s");
+                gone = flush_out(a, c) != 0;
+            }
+            if (!gone && c->state == C_CLOSING && (c->outpos == c->out.len || now >= c->deadline))
+                gone = 1;
+            if (gone) {
+                if (c->state != C_CLOSING)
+                    agent_log(a, "collector %s disconnected", c->peer);
+                client_free(c);
+            } else {
+                a->clients[k++] = c;
+            }
+        }
+        a->nclients_cur = k;
+        update_floor(a);
+        if (pfcap < k + 2) {
+            struct pollfd *np = realloc(pf, (k + 2) * sizeof *np);
+            if (!np) {
+                agent_log(a, "server: out of memory; stopping");
+                break;
+            }
+            pf = np;
+            pfcap = k + 2;
+        }
+        pf[0] = (struct pollfd){a->lfd, POLLIN, 0};
+        pf[1] = (struct pollfd){a->wake[0], POLLIN, 0};
+        int busy = 0;
+        for (size_t i = 0; i < k; i++) {
+            agent_client *c = a->clients[i];
+            short ev = POLLIN;
+            if (c->outpos < c->out.len)
+                ev |= POLLOUT;
+            pf[i + 2] = (struct pollfd){c->fd, ev, 0};
+        }
+        /* Armed before looking for work: a sample pushed after this point
+         * nudges the pipe, one pushed before is seen by the check below. */
+        atomic_store(&a->armed, 1);
+        ring_state rs;
+        ring_get_state(a->ring, &rs);
+        for (size_t i = 0; i < k && !busy; i++) {
+            agent_client *c = a->clients[i];
+            busy = c->state == C_STREAM && c->outpos == c->out.len &&
+                   (c->cursor < rs.next || (rs.ended && !c->end_sent));
+        }
+        int n = poll(pf, k + 2, busy ? 0 : 100);
+        if (n < 0 && errno != EINTR)
+            break;
+        if (n <= 0)
+            continue;
+        if (pf[1].revents) {
+            char buf[256];
+            while (read(a->wake[0], buf, sizeof buf) > 0)
+                ;
+        }
+        for (size_t i = 0; i < k; i++) {
+            agent_client *c = a->clients[i];
+            if ((pf[i + 2].revents & (POLLIN | POLLHUP | POLLERR)) && read_in(a, c) != 0) {
+                if (c->state != C_CLOSING)
+                    agent_log(a, "collector %s disconnected", c->peer);
+                c->state = C_CLOSING;
+                c->deadline = 0;
+                c->outpos = c->out.len;
+            }
+        }
+        if (pf[0].revents & POLLIN)
+            accept_new(a);
+    }
+    /* Stopping: whoever is still connected is cut off. */
+    for (size_t i = 0; i < a->nclients_cur; i++)
+        client_free(a->clients[i]);
+    free(a->clients);
+    a->clients = NULL;
+    a->nclients_cur = 0;
+    free(pf);
+    return NULL;
+}

@@ -1,0 +1,261 @@
+/* The collector: connecting, the HELLO and the schema built from it,
+ * subscribing (see collector.h). The receive loop is in collector_run.c. */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "agent/collector_internal.h"
+#include "agent/net.h"
+#include "core/clock.h"
+#include "core/error.h"
+
+
+static socmon_status no_registers(void *drv, const uint32_t *idx, size_t n, uint64_t *out)
+{
+    (void)drv, (void)idx, (void)n, (void)out;
+    return socmon_fail(SOCMON_ENOTSUP, "a remote agent's device has no registers here: its samples come over the "
+                       "network");
+}
+
+static const socmon_device_ops remote_ops = {no_registers, NULL};
+
+/* The schema-only device and the set of all its counters, from the HELLO. */
+socmon_status collector_build_schema(collector *c)
+{
+    const wire_hello *h = &c->hello;
+    socmon_device *dev = NULL;
+    socmon_set *set = NULL;
+    uint64_t *masks = calloc(h->ncounters, sizeof *masks);
+    socmon_status st = masks ? socmon_device_new(h->device[0] ? h->device : "remote", &remote_ops, NULL, &dev)
+                             : socmon_fail(SOCMON_ENOMEM, "collector: out of memory");
+    for (size_t i = 0; st == SOCMON_OK && i < h->ncounters; i++) {
+        st = socmon_device_add_counter(dev, &h->counters[i], NULL);
+        masks[i] = wire_mask(h->counters[i].width);
+    }
+    for (size_t i = 0; st == SOCMON_OK && i < h->nparams; i++)
+        st = socmon_device_set_param(dev, h->param_names[i], h->param_values[i]);
+    if (st == SOCMON_OK)
+        st = socmon_set_new(dev, NULL, &set);
+    if (st != SOCMON_OK) {
+        socmon_fail_prefix(st, "agent %s sent a schema socmon cannot use: ", c->addr);
+        socmon_device_free(dev);
+        free(masks);
+        return st;
+    }
+    socmon_set_free(c->set);
+    socmon_device_free(c->dev);
+    free(c->masks);
+    c->dev = dev;
+    c->set = set;
+    c->masks = masks;
+    return SOCMON_OK;
+}
+
+static socmon_status send_all(collector *c, wire_buf *b)
+{
+    if (b->oom)
+        return socmon_fail(SOCMON_ENOMEM, "collector: out of memory");
+    size_t off = 0;
+    while (off < b->len) {
+        ssize_t n = send(c->fd, b->p + off, b->len - off, MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            struct pollfd p = {c->fd, POLLOUT, 0};
+            poll(&p, 1, 200);
+            continue;
+        }
+        if (n < 0)
+            return socmon_fail(SOCMON_EIO, "sending to agent %s: %s", c->addr, strerror(errno));
+        off += (size_t)n;
+    }
+    return SOCMON_OK;
+}
+
+/* Reads until a whole frame is buffered; *payload points into c->in.
+ * The frame is consumed by the next call. timeout_ms < 0: forever (polling
+ * cb's should_stop). */
+socmon_status collector_next_frame(collector *c, const collector_cb *cb, int timeout_ms, wire_hdr *h,
+                                const uint8_t **payload, size_t *consumed)
+{
+    if (*consumed) {
+        memmove(c->in, c->in + *consumed, c->inlen - *consumed);
+        c->inlen -= *consumed;
+        *consumed = 0;
+    }
+    uint64_t deadline = timeout_ms >= 0 ? socmon_mono_ns() + (uint64_t)timeout_ms * 1000000u : UINT64_MAX;
+    for (;;) {
+        int r = wire_hdr_parse(c->in, c->inlen, WIRE_MAX_PAYLOAD, h);
+        if (r < 0)
+            return socmon_fail_prefix(SOCMON_EPARSE, "agent %s: ", c->addr);
+        if (r == 1 && c->inlen >= WIRE_HDR + (size_t)h->len) {
+            *payload = c->in + WIRE_HDR;
+            *consumed = WIRE_HDR + h->len;
+            if (h->version != WIRE_VERSION && h->type != WIRE_ERROR)
+                return socmon_fail(SOCMON_ENOTSUP, "agent %s speaks protocol version %u, this socmon speaks %d: "
+                                   "use the same socmon version on both sides", c->addr, h->version, WIRE_VERSION);
+            if (wire_check_crc(h, *payload) != SOCMON_OK)
+                return socmon_fail_prefix(SOCMON_EPARSE, "agent %s: ", c->addr);
+            c->st.bytes += *consumed;
+            return SOCMON_OK;
+        }
+        size_t want = r == 1 ? WIRE_HDR + (size_t)h->len : WIRE_HDR;
+        if (want < (256u << 10))
+            want = 256u << 10;   /* read in large pieces */
+        if (want > c->incap) {
+            uint8_t *p = realloc(c->in, want);
+            if (!p)
+                return socmon_fail(SOCMON_ENOMEM, "collector: out of memory for a %zu-byte frame", want);
+            c->in = p;
+            c->incap = want;
+        }
+        if (cb && cb->should_stop && cb->should_stop(cb->user))
+            return SOCMON_ESTATE;
+        uint64_t now = socmon_mono_ns();
+        if (now >= deadline)
+            return socmon_fail(SOCMON_EIO, "agent %s: no answer within %d ms", c->addr, timeout_ms);
+        struct pollfd p = {c->fd, POLLIN, 0};
+        int wait = deadline - now < 200000000u ? (int)((deadline - now) / 1000000u) + 1 : 200;
+        int n = poll(&p, 1, wait);
+        if (n < 0 && errno != EINTR)
+            return socmon_fail(SOCMON_EIO, "agent %s: poll: %s", c->addr, strerror(errno));
+        if (n <= 0)
+            continue;
+        ssize_t got = recv(c->fd, c->in + c->inlen, c->incap - c->inlen, MSG_DONTWAIT);
+        if (got == 0)
+            return socmon_fail(SOCMON_EIO, "agent %s closed the connection%s", c->addr,
+                               c->subscribed ? " before the end of the run (agent gone?)" : "");
+        if (got < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+            return socmon_fail(SOCMON_EIO, "agent %s: %s", c->addr, strerror(errno));
+        if (got > 0)
+            c->inlen += (size_t)got;
+    }
+}
+
+socmon_status collector_error_frame(collector *c, const uint8_t *p, size_t len, wire_error *e)
+{
+    if (wire_get_error(p, len, e) != SOCMON_OK)
+        return socmon_fail_prefix(SOCMON_EPARSE, "agent %s: ", c->addr);
+    socmon_status st = e->code == WIRE_ERR_TOKEN ? SOCMON_EPERM
+                       : e->code == WIRE_ERR_VERSION ? SOCMON_ENOTSUP
+                       : e->code == WIRE_ERR_BUSY ? SOCMON_EAGAIN
+                       : e->code == WIRE_ERR_RANGE ? SOCMON_ERANGE : SOCMON_EIO;
+    return socmon_fail(st, "agent %s: %s", c->addr, e->msg);
+}
+
+socmon_status collector_connect(const char *addr, const char *token, int timeout_ms, collector **out)
+{
+    *out = NULL;
+    collector *c = calloc(1, sizeof *c);
+    if (!c)
+        return socmon_fail(SOCMON_ENOMEM, "collector: out of memory");
+    c->fd = -1;
+    snprintf(c->addr, sizeof c->addr, "%s", addr);
+    snprintf(c->token, sizeof c->token, "%s", token ? token : "");
+    socmon_status st = net_connect(addr, timeout_ms, &c->fd);
+    wire_buf b = {0};
+    if (st == SOCMON_OK) {
+        wire_subscribe s = {.mode = WIRE_SUB_NONE};
+        snprintf(s.token, sizeof s.token, "%s", c->token);
+        wire_put_subscribe(&b, &s);
+        st = send_all(c, &b);
+    }
+    wire_buf_free(&b);
+    wire_hdr h;
+    const uint8_t *p;
+    size_t consumed = 0;
+    if (st == SOCMON_OK)
+        st = collector_next_frame(c, NULL, timeout_ms, &h, &p, &consumed);
+    if (st == SOCMON_OK && h.type == WIRE_ERROR) {
+        wire_error e;
+        st = collector_error_frame(c, p, h.len, &e);
+    } else if (st == SOCMON_OK && h.type != WIRE_HELLO) {
+        st = socmon_fail(SOCMON_EPARSE, "agent %s: expected HELLO, got %s", addr, wire_type_name(h.type));
+    } else if (st == SOCMON_OK && (st = wire_get_hello(p, h.len, &c->hello)) != SOCMON_OK) {
+        socmon_fail_prefix(st, "agent %s: ", addr);
+    } else if (st == SOCMON_OK) {
+        st = collector_build_schema(c);
+    }
+    if (st == SOCMON_OK) {
+        memmove(c->in, c->in + consumed, c->inlen - consumed);
+        c->inlen -= consumed;
+        c->any_seq = 1;
+        c->st.next_seq = c->hello.next_seq;
+        *out = c;
+    } else {
+        collector_close(c);
+    }
+    return st;
+}
+
+void collector_close(collector *c)
+{
+    if (!c)
+        return;
+    if (c->fd >= 0)
+        close(c->fd);
+    wire_hello_free(&c->hello);
+    socmon_set_free(c->set);
+    socmon_device_free(c->dev);
+    free(c->masks);
+    free(c->in);
+    free(c->blk.t_ns);
+    free(c->blk.flags);
+    free(c->blk.missed);
+    free(c->blk.values);
+    free(c);
+}
+
+const wire_hello *collector_hello(const collector *c)
+{
+    return &c->hello;
+}
+
+socmon_device *collector_device(collector *c)
+{
+    return c->dev;
+}
+
+socmon_set *collector_set(collector *c)
+{
+    return c->set;
+}
+
+void collector_get_stats(const collector *c, collector_stats *out)
+{
+    *out = c->st;
+}
+
+socmon_status collector_subscribe(collector *c, uint32_t mode, uint64_t seq)
+{
+    wire_buf b = {0};
+    wire_subscribe s = {.mode = mode, .seq = seq};
+    snprintf(s.token, sizeof s.token, "%s", c->token);
+    wire_put_subscribe(&b, &s);
+    socmon_status st = send_all(c, &b);
+    wire_buf_free(&b);
+    if (st == SOCMON_OK) {
+        c->subscribed = 1;
+        /* Where the stream starts: from seq exactly (a seq older than the
+         * ring comes as a GAP from seq); OLDEST and LATEST from the first
+         * frame's seq. */
+        c->st.next_seq = seq;
+        c->any_seq = mode != WIRE_SUB_SEQ;
+    }
+    return st;
+}
+
+socmon_status collector_send_config(collector *c, const char *events)
+{
+    wire_buf b = {0};
+    wire_config cf;
+    snprintf(cf.events, sizeof cf.events, "%s", events ? events : "");
+    wire_put_config(&b, &cf);
+    socmon_status st = send_all(c, &b);
+    wire_buf_free(&b);
+    return st;
+}

@@ -1,0 +1,36 @@
+/* Internal to the collector: its state and the pieces collector.c and
+ * collector_run.c share. */
+#ifndef SOCMON_AGENT_COLLECTOR_INTERNAL_H
+#define SOCMON_AGENT_COLLECTOR_INTERNAL_H
+
+#include "agent/collector.h"
+#include "agent/net.h"
+
+struct collector {
+    int fd;
+    char addr[NET_ADDR_MAX];
+    char token[WIRE_MAX_STR + 1];
+    wire_hello hello;
+    socmon_device *dev;
+    socmon_set *set;
+    uint64_t *masks;
+    uint8_t *in;
+    size_t inlen, incap;
+    wire_samples blk;       /* decode buffer, grown to the largest block */
+    uint32_t blk_cap;
+    int subscribed;
+    int any_seq;            /* the next frame sets where the stream starts */
+    collector_stats st;
+};
+
+/* Reads until a whole frame is buffered (checked header, CRC, version);
+ * *payload points into c->in and *consumed bytes go on the next call.
+ * timeout_ms < 0: no limit (cb->should_stop is polled). */
+socmon_status collector_next_frame(collector *c, const collector_cb *cb, int timeout_ms, wire_hdr *h,
+                                   const uint8_t **payload, size_t *consumed);
+/* The failure an ERROR frame stands for, its message naming the agent. */
+socmon_status collector_error_frame(collector *c, const uint8_t *p, size_t len, wire_error *e);
+/* The device and set of c->hello (replacing the previous ones). */
+socmon_status collector_build_schema(collector *c);
+
+#endif

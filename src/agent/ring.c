@@ -1,0 +1,185 @@
+/* The sample ring (see ring.h). Slot of seq s: s % capacity. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agent/ring.h"
+#include "core/error.h"
+
+struct ring {
+    pthread_mutex_t mu;
+    pthread_cond_t room;       /* the producer waits here for the floor to move */
+    size_t cap, nc;
+    uint64_t *t_ns, *values;
+    uint32_t *flags, *missed;
+    uint64_t first;            /* seq of the first push */
+    uint64_t next;             /* seq of the next push */
+    uint64_t evicted_t;        /* time of seq next - cap - 1, the last sample overwritten */
+    uint64_t floor;
+    uint64_t overwritten;
+    int wait, stopped, ended;
+    int32_t end_status;
+    char end_reason[256];
+};
+
+socmon_status ring_new(size_t capacity, size_t ncounters, uint64_t first_seq, ring **out)
+{
+    *out = NULL;
+    if (capacity < 2 || ncounters == 0)
+        return socmon_fail(SOCMON_EINVAL, "ring: capacity %zu (at least 2) or %zu counters (at least 1)", capacity,
+                           ncounters);
+    if (capacity > SIZE_MAX / sizeof(uint64_t) / ncounters)
+        return socmon_fail(SOCMON_ERANGE, "ring: %zu samples of %zu counters overflow memory", capacity, ncounters);
+    ring *r = calloc(1, sizeof *r);
+    if (!r)
+        return socmon_fail(SOCMON_ENOMEM, "ring: out of memory");
+    r->cap = capacity;
+    r->nc = ncounters;
+    r->floor = RING_NO_FLOOR;
+    r->first = r->next = first_seq;
+    r->t_ns = calloc(capacity, sizeof *r->t_ns);
+    r->flags = calloc(capacity, sizeof *r->flags);
+    r->missed = calloc(capacity, sizeof *r->missed);
+    r->values = calloc(capacity * ncounters, sizeof *r->values);
+    if (!r->t_ns || !r->flags || !r->missed || !r->values) {
+        ring_free(r);
+        return socmon_fail(SOCMON_ENOMEM, "ring: out of memory for %zu samples of %zu counters (%.1f MiB)", capacity,
+                           ncounters, (double)capacity * (double)ncounters * 8 / 1048576.0);
+    }
+    pthread_mutex_init(&r->mu, NULL);
+    pthread_cond_init(&r->room, NULL);
+    *out = r;
+    return SOCMON_OK;
+}
+
+void ring_free(ring *r)
+{
+    if (!r)
+        return;
+    if (r->t_ns && r->flags && r->missed && r->values) {
+        pthread_mutex_destroy(&r->mu);
+        pthread_cond_destroy(&r->room);
+    }
+    free(r->t_ns);
+    free(r->flags);
+    free(r->missed);
+    free(r->values);
+    free(r);
+}
+
+size_t ring_capacity(const ring *r)
+{
+    return r->cap;
+}
+
+size_t ring_ncounters(const ring *r)
+{
+    return r->nc;
+}
+
+static uint64_t oldest_of(const ring *r)
+{
+    return r->next - r->first > r->cap ? r->next - r->cap : r->first;
+}
+
+uint64_t ring_push(ring *r, const socmon_sample *s)
+{
+    pthread_mutex_lock(&r->mu);
+    /* Full, and the sample about to go is still needed: wait (backpressure). */
+    while (r->wait && !r->stopped && r->floor != RING_NO_FLOOR && r->next - r->first >= r->cap &&
+           r->floor <= r->next - r->cap)
+        pthread_cond_wait(&r->room, &r->mu);
+    uint64_t seq = r->next;
+    size_t slot = (size_t)(seq % r->cap);
+    if (seq - r->first >= r->cap) {
+        r->evicted_t = r->t_ns[slot];
+        if (r->floor != RING_NO_FLOOR && r->floor <= seq - r->cap)
+            r->overwritten++;
+    }
+    r->t_ns[slot] = s->t_ns;
+    r->flags[slot] = s->flags;
+    r->missed[slot] = s->missed;
+    size_t n = s->n < r->nc ? s->n : r->nc;
+    memcpy(r->values + slot * r->nc, s->v, n * sizeof *s->v);
+    r->next = seq + 1;
+    pthread_mutex_unlock(&r->mu);
+    return seq;
+}
+
+void ring_end(ring *r, int32_t status, const char *reason)
+{
+    pthread_mutex_lock(&r->mu);
+    r->ended = 1;
+    r->end_status = status;
+    snprintf(r->end_reason, sizeof r->end_reason, "%s", reason ? reason : "");
+    pthread_mutex_unlock(&r->mu);
+}
+
+void ring_stop(ring *r)
+{
+    pthread_mutex_lock(&r->mu);
+    r->stopped = 1;
+    pthread_cond_broadcast(&r->room);
+    pthread_mutex_unlock(&r->mu);
+}
+
+void ring_set_wait(ring *r, int wait)
+{
+    pthread_mutex_lock(&r->mu);
+    r->wait = wait;
+    pthread_cond_broadcast(&r->room);
+    pthread_mutex_unlock(&r->mu);
+}
+
+void ring_get_state(ring *r, ring_state *out)
+{
+    pthread_mutex_lock(&r->mu);
+    out->oldest = oldest_of(r);
+    out->next = r->next;
+    out->overwritten = r->overwritten;
+    out->ended = r->ended;
+    out->end_status = r->end_status;
+    memcpy(out->end_reason, r->end_reason, sizeof out->end_reason);
+    pthread_mutex_unlock(&r->mu);
+}
+
+void ring_set_floor(ring *r, uint64_t floor)
+{
+    pthread_mutex_lock(&r->mu);
+    if (floor != r->floor) {
+        r->floor = floor;
+        pthread_cond_broadcast(&r->room);
+    }
+    pthread_mutex_unlock(&r->mu);
+}
+
+int ring_read(ring *r, uint64_t seq, uint32_t max, wire_samples *out, wire_gap *gap)
+{
+    pthread_mutex_lock(&r->mu);
+    uint64_t oldest = oldest_of(r);
+    if (seq < oldest) {
+        gap->first_seq = seq;
+        gap->count = oldest - seq;
+        gap->t0_ns = 0;
+        gap->t1_ns = r->evicted_t;
+        out->n = 0;
+        pthread_mutex_unlock(&r->mu);
+        return 1;
+    }
+    uint64_t avail = seq < r->next ? r->next - seq : 0;
+    uint32_t n = out->n < max ? out->n : max;
+    if (avail < n)
+        n = (uint32_t)avail;
+    out->first_seq = seq;
+    out->n = n;
+    for (uint32_t k = 0; k < n; k++) {
+        size_t slot = (size_t)((seq + k) % r->cap);
+        out->t_ns[k] = r->t_ns[slot];
+        out->flags[k] = r->flags[slot];
+        out->missed[k] = r->missed[slot];
+        memcpy(out->values + (size_t)k * r->nc, r->values + slot * r->nc, r->nc * sizeof *r->values);
+    }
+    pthread_mutex_unlock(&r->mu);
+    return 0;
+}
