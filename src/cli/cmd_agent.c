@@ -94,6 +94,7 @@ static int parse(int argc, char **argv, agent_args *a)
         {0, 0, 0, 0}};
     memset(a, 0, sizeof *a);
     a->o.target = SOCMON_DEFAULT_TARGET;
+    a->o.interval_ns = 1000000;   /* cli_interval's fallback when the target has no default */
     a->ao.pace = 1;
     optind = 1;
     opterr = 0;

@@ -21,7 +21,14 @@ typedef struct rstat {
     uint64_t prev_seq, first_t, elapsed, intervals, lost;
     uint64_t *acc, *d;
     int done;
+    char end_reason[WIRE_MAX_STR + 1];
 } rstat;
+
+static void on_end(void *user, const wire_end *e)
+{
+    rstat *r = user;
+    snprintf(r->end_reason, sizeof r->end_reason, "%s", e->reason);
+}
 
 static socmon_status on_sample(void *user, uint64_t seq, const socmon_sample *s)
 {
@@ -114,11 +121,15 @@ int cli_stat_remote(const cli_opts *o)
     if (st == SOCMON_OK)
         st = collector_subscribe(c, WIRE_SUB_LATEST, 0);
     if (st == SOCMON_OK) {
-        collector_cb cb = {&r, on_sample, on_gap, NULL, NULL, NULL, NULL, should_stop};
+        collector_cb cb = {&r, on_sample, on_gap, NULL, NULL, NULL, on_end, should_stop};
         st = collector_run(c, &cb);
         if (st == SOCMON_ESTATE && (r.done || cli_stop_signal()))
             st = SOCMON_OK;
     }
+    if (st == SOCMON_OK && r.intervals == 0 && !cli_stop_signal())
+        st = socmon_fail(SOCMON_ESTATE, "agent %s sent no whole interval: its run is over (%s), so there is no live "
+                         "window to count; 'socmon record --remote' gets what its ring still holds", o->remote,
+                         r.end_reason[0] ? r.end_reason : "ended");
     if (st == SOCMON_OK && m)
         st = socmon_metrics_eval(m, r.acc, (double)r.elapsed / 1e9, mv);
     if (st != SOCMON_OK) {

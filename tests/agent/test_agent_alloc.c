@@ -1,0 +1,198 @@
+/* The agent allocates nothing on its sampling path: every malloc, calloc and
+ * realloc of this process goes through the counting shim below, and those
+ * made on the sampling thread between its first sample and the run's end
+ * must be none, over a whole run of the virtual ESP SoC served to a
+ * collector. The path counted is everything a board's agent does: the
+ * sampler, the driver's register reads through the bus into the model's
+ * registers, the ring, the hooks and the server's wake-up. Only the model's
+ * simulation of the workload (what the hardware does by itself, with its
+ * own transaction pools) is left out, by a target that wraps the ESP
+ * target's advance. A second test shows the shim sees an allocation there when one
+ * is made (so the first cannot pass by counting nothing). Under ASan, whose
+ * allocator cannot be wrapped this way, the tests are skipped. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agent/agent.h"
+#include "agent/collector.h"
+#include "socmon/socmon.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define NO_SHIM 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define NO_SHIM 1
+#endif
+#endif
+
+#ifndef NO_SHIM
+extern void *__libc_malloc(size_t);
+extern void *__libc_calloc(size_t, size_t);
+extern void *__libc_realloc(void *, size_t);
+extern void __libc_free(void *);
+
+static _Thread_local int in_sampling;   /* set by the hooks on the sampling thread */
+static atomic_ulong sampling_allocs;
+
+void *malloc(size_t n)
+{
+    if (in_sampling)
+        atomic_fetch_add(&sampling_allocs, 1);
+    return __libc_malloc(n);
+}
+
+void *calloc(size_t n, size_t m)
+{
+    if (in_sampling)
+        atomic_fetch_add(&sampling_allocs, 1);
+    return __libc_calloc(n, m);
+}
+
+void *realloc(void *p, size_t n)
+{
+    if (in_sampling)
+        atomic_fetch_add(&sampling_allocs, 1);
+    return __libc_realloc(p, n);
+}
+
+void free(void *p)
+{
+    __libc_free(p);
+}
+#endif
+
+typedef struct hooks_state {
+    atomic_ulong samples;
+    int alloc_in_hook;   /* the second test: allocate once on the sampling path */
+} hooks_state;
+
+static void hook_sample(void *user, uint64_t seq, const socmon_sample *s)
+{
+    hooks_state *h = user;
+    (void)s;
+    (void)seq;
+#ifndef NO_SHIM
+    in_sampling = 1;
+#endif
+    if (h->alloc_in_hook && atomic_load(&h->samples) == 10) {
+        void *volatile p = malloc(16);
+        free(p);
+    }
+    atomic_fetch_add(&h->samples, 1);
+}
+
+static void hook_end(void *user, int32_t status, const char *reason)
+{
+    (void)user, (void)status, (void)reason;
+#ifndef NO_SHIM
+    in_sampling = 0;
+#endif
+}
+
+static socmon_status count(void *user, uint64_t seq, const socmon_sample *s)
+{
+    (void)s, (void)seq;
+    (*(uint64_t *)user)++;
+    return SOCMON_OK;
+}
+
+static const socmon_target_ops *esp_ops;
+
+/* The hardware's own work: the model simulating the workload between two samples. */
+static socmon_status advance_unwatched(void *priv, uint64_t ns, int *done)
+{
+#ifndef NO_SHIM
+    int was = in_sampling;
+    in_sampling = 0;
+#endif
+    socmon_status st = esp_ops->advance(priv, ns, done);
+#ifndef NO_SHIM
+    in_sampling = was;
+#endif
+    return st;
+}
+
+/* One run of 20 ms at 50 us (401 samples) on the ESP model, unpaced, all of it collected. */
+static unsigned long run(int alloc_in_hook, uint64_t *collected, unsigned long *hooked)
+{
+    socmon_target *t;
+    socmon_set *set;
+    esp_ops = socmon_target_lookup("esp");
+    assert_non_null(esp_ops);
+    socmon_target_ops ops = *esp_ops;
+    ops.advance = advance_unwatched;
+    assert_int_equal(socmon_target_open_ops(&ops, NULL, 0, &t), SOCMON_OK);
+    assert_int_equal(socmon_set_new(socmon_target_device(t), NULL, &set), SOCMON_OK);
+    hooks_state hs = {0};
+    hs.alloc_in_hook = alloc_in_hook;
+    agent_opts o = {.listen = "127.0.0.1:0", .workload = "multifft", .interval_ns = 50000,
+                    .duration_ns = 20000000, .pace = 0, .wait_collector = 1, .log = stderr,
+                    .hooks = {&hs, hook_sample, NULL, hook_end, NULL}};
+    agent *a;
+    assert_int_equal(agent_new(t, set, &o, &a), SOCMON_OK);
+#ifndef NO_SHIM
+    atomic_store(&sampling_allocs, 0);
+#endif
+    assert_int_equal(agent_start(a), SOCMON_OK);
+    collector *c;
+    char addr[64];
+    snprintf(addr, sizeof addr, "127.0.0.1:%u", agent_port(a));
+    assert_int_equal(collector_connect(addr, NULL, 5000, &c), SOCMON_OK);
+    assert_int_equal(collector_subscribe(c, WIRE_SUB_OLDEST, 0), SOCMON_OK);
+    *collected = 0;
+    collector_cb cb = {.user = collected, .sample = count};
+    assert_int_equal(collector_run(c, &cb), SOCMON_OK);
+    collector_close(c);
+    agent_stop(a);
+    agent_free(a);
+    socmon_set_free(set);
+    socmon_target_close(t);
+    *hooked = atomic_load(&hs.samples);
+#ifndef NO_SHIM
+    return atomic_load(&sampling_allocs);
+#else
+    return 0;
+#endif
+}
+
+static void test_sampling_path_allocates_nothing(void **state)
+{
+    (void)state;
+#ifdef NO_SHIM
+    skip();
+#endif
+    uint64_t collected;
+    unsigned long hooked;
+    unsigned long allocs = run(0, &collected, &hooked);
+    assert_int_equal(collected, 401);
+    assert_int_equal(hooked, 401);
+    if (allocs)
+        fail_msg("%lu allocations on the sampling thread during the run", allocs);
+}
+
+static void test_shim_sees_an_allocation(void **state)
+{
+    (void)state;
+#ifdef NO_SHIM
+    skip();
+#endif
+    uint64_t collected;
+    unsigned long hooked;
+    assert_int_equal(run(1, &collected, &hooked), 1);
+    assert_int_equal(collected, 401);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sampling_path_allocates_nothing),
+        cmocka_unit_test(test_shim_sees_an_allocation),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
