@@ -13,13 +13,15 @@
 #include "cli/opts.h"
 #include "cli/output.h"
 #include "cli/program.h"
+#include "cli/remote.h"
 #include "cli/stop.h"
 #include "core/clock.h"
 #include "export/table.h"
 
 #define RECORD_OPTS (OPT_TARGET | OPT_EVENTS | OPT_WORKLOAD | OPT_DURATION | OPT_INTERVAL | OPT_OUTPUT | \
                      OPT_REALTIME | OPT_QUIET | OPT_EVERY | OPT_TRACE | OPT_METRICS | OPT_PROGRAM | OPT_MAX_CYCLES | \
-                     OPT_INTERVAL_COUNT | OPT_BIG_NUM | OPT_ALL | OPT_METRIC_FILE | OPT_FLUSH | OPT_FORCE)
+                     OPT_INTERVAL_COUNT | OPT_BIG_NUM | OPT_ALL | OPT_METRIC_FILE | OPT_FLUSH | OPT_FORCE | \
+                     OPT_REMOTE | OPT_APPEND)
 #define LIVE_MAX 6
 #define LIVE_PICK_MAX 32
 
@@ -39,7 +41,12 @@ static void help(FILE *fp)
                 "with an error. SIGINT (Ctrl-C) or SIGTERM stops the run at the next sample (within\n"
                 "one interval), writes the last block, closes the file, prints the summary so far and\n"
                 "exits 130 or 143; a second Ctrl-C kills at once. A full disk stops the run with exit\n"
-                "status 1; the file then reads up to its last whole block.\n\n");
+                "status 1; the file then reads up to its last whole block.\n\n"
+                "With --remote HOST:PORT the samples come from 'socmon agent' there (docs/agent.md):\n"
+                "the same file, each sample's index its sequence number at the agent, samples the\n"
+                "agent no longer had recorded as an explicit gap; -d is the target's time from the\n"
+                "first sample received; --append continues -o FILE after its last sample, so a\n"
+                "collector killed and restarted yields one file.\n\n");
     cli_help_opts(fp, RECORD_OPTS);
 }
 
@@ -123,6 +130,12 @@ int cmd_record(int argc, char **argv)
     int rc = cli_parse_opts(argc, argv, RECORD_OPTS, help, &o);
     if (rc >= 0)
         return rc;
+    if (o.remote)
+        return cli_record_remote(&o);
+    if (o.append) {
+        fprintf(stderr, "socmon record: --append continues a recording from an agent: give --remote too\n");
+        return 2;
+    }
     const char *path = o.output ? o.output : "socmon.rec";
     cli_stop_install();   /* now: a signal while starting up stops the run at its first sample */
     /* Find out now, not after a long run, that the recording cannot be written. */

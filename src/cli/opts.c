@@ -80,10 +80,10 @@ static const struct {
     {OPT_FORCE, {"force", no_argument, 0, 'f'},
      "-f, --force           overwrite FILE instead of moving it to FILE.old; write through a device\n"
      "                        node, FIFO or symlink at FILE (never replacing it)"},
-    {OPT_REMOTE, {"remote", required_argument, 0, 'H'},
+    {OPT_REMOTE, {"remote", required_argument, 0, 0x160},
      "    --remote HOST:PORT  take the samples from 'socmon agent' there instead of a local target\n"
      "                        (-t, -w, -I and -e are then the agent's; see docs/agent.md)"},
-    {OPT_REMOTE, {"token-file", required_argument, 0, 'k'},
+    {OPT_REMOTE, {"token-file", required_argument, 0, 0x161},
      "    --token-file FILE with --remote: the agent's token (first line of FILE)"},
     {OPT_TRACE, {"trace-bus", required_argument, 0, 'T'},
      "    --trace-bus FILE  log every register access of the driver to FILE ('-': stderr)"},
@@ -207,7 +207,7 @@ static int parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE
         if (!(table[i].bit & allowed))
             continue;
         lo[n++] = table[i].lo;
-        if (table[i].lo.val < 'A' || table[i].lo.val > 'z' || strchr("JRSETYBNGDAPFLKHk", table[i].lo.val))
+        if (table[i].lo.val < 'A' || table[i].lo.val > 'z' || strchr("JRSETYBNGDAPFLK", table[i].lo.val))
             continue;
         so[sl++] = (char)table[i].lo.val;
         if (table[i].lo.has_arg)
@@ -276,8 +276,8 @@ static int parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE
         case 'K': o->stats = 1; break;
         case 'J': o->format = "json"; break;
         case 'T': o->trace = optarg; break;
-        case 'H': o->remote = optarg; break;
-        case 'k': o->token_file = optarg; break;
+        case 0x160: o->remote = optarg; break;   /* long-only options: values past any char */
+        case 0x161: o->token_file = optarg; break;
         case 'M': o->metrics = optarg; break;
         case 'B': o->by_symbol = 1; break;
         case 'G': o->no_big_num = 1; break;

@@ -33,7 +33,7 @@ enum {
     OPT_FORCE = 1 << 25,    /* -f/--force (record) */
     OPT_BIG_NUM = 1 << 24,  /* --no-big-num (a high bit: clear of the bits added next to it) */
     OPT_STATS = 1 << 26,    /* --stats (report: what the file holds) */
-    OPT_REMOTE = 1 << 27    /* --remote HOST:PORT, --token-file FILE (record, stat: from an agent) */
+    OPT_REMOTE = 1 << 29    /* --remote HOST:PORT, --token-file FILE (record, stat: from an agent) */
 };
 
 typedef struct cli_opts {
