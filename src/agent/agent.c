@@ -233,8 +233,15 @@ static void *sampler_main(void *arg)
 {
     agent *a = arg;
     pthread_mutex_lock(&a->mu);
-    while (a->o.wait_collector && !a->subscribed && !atomic_load(&a->stop))
+    while (a->o.wait_collector && !a->subscribed && !atomic_load(&a->stop)) {
+        if (atomic_load(&a->config_pending) == 1) {   /* a CONFIG before the first sample */
+            pthread_mutex_unlock(&a->mu);
+            agent_config_wait(a);
+            pthread_mutex_lock(&a->mu);
+            continue;
+        }
         pthread_cond_wait(&a->cv, &a->mu);
+    }
     pthread_mutex_unlock(&a->mu);
     socmon_status st = SOCMON_OK;
     uint64_t t0 = socmon_target_now_ns(a->t), elapsed = 0;

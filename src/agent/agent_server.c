@@ -144,6 +144,7 @@ static void on_config(agent *a, agent_client *c, const uint8_t *p, size_t len)
         snprintf(a->config_events, sizeof a->config_events, "%s", cf.events);
         a->config_client = c->id;
         atomic_store(&a->config_pending, 1);
+        pthread_cond_broadcast(&a->cv);   /* a sampler waiting for its first collector applies it at once */
     }
     pthread_mutex_unlock(&a->mu);
     if (busy)

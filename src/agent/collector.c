@@ -259,3 +259,37 @@ socmon_status collector_send_config(collector *c, const char *events)
     wire_buf_free(&b);
     return st;
 }
+
+socmon_status collector_configure(collector *c, const char *events, int timeout_ms)
+{
+    if (c->subscribed)
+        return socmon_fail(SOCMON_ESTATE, "collector_configure after collector_subscribe");
+    socmon_status st = collector_send_config(c, events);
+    size_t consumed = 0;
+    while (st == SOCMON_OK) {
+        wire_hdr h;
+        const uint8_t *p;
+        if ((st = collector_next_frame(c, NULL, timeout_ms, &h, &p, &consumed)) != SOCMON_OK)
+            break;
+        if (h.type == WIRE_ERROR) {
+            wire_error e = {0};
+            st = collector_error_frame(c, p, h.len, &e);
+        } else if (h.type == WIRE_HELLO) {
+            wire_hello nh;
+            if ((st = wire_get_hello(p, h.len, &nh)) != SOCMON_OK) {
+                socmon_fail_prefix(st, "agent %s: ", c->addr);
+                break;
+            }
+            wire_hello_free(&c->hello);
+            c->hello = nh;
+            st = collector_build_schema(c);
+            break;
+        } else if (h.type != WIRE_STATS) {
+            st = socmon_fail(SOCMON_EPARSE, "agent %s: expected HELLO or ERROR after CONFIG, got %s", c->addr,
+                             wire_type_name(h.type));
+        }
+    }
+    memmove(c->in, c->in + consumed, c->inlen - consumed);
+    c->inlen -= consumed;
+    return st;
+}

@@ -37,6 +37,11 @@ socmon_status collector_subscribe(collector *c, uint32_t mode, uint64_t seq);
  * WIRE_ERR_CONFIG, which the config_refused callback sees instead if set). */
 socmon_status collector_send_config(collector *c, const char *events);
 
+/* Before subscribing: sends CONFIG and waits (at most timeout_ms) for the
+ * answer: the new HELLO (the schema is then the new one) or the agent's
+ * refusal, which is the error returned (its message says why). */
+socmon_status collector_configure(collector *c, const char *events, int timeout_ms);
+
 typedef struct collector_cb {
     void *user;
     /* Each callback may be NULL; a non-OK return ends collector_run with it. */

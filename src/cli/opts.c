@@ -82,7 +82,8 @@ static const struct {
      "                        node, FIFO or symlink at FILE (never replacing it)"},
     {OPT_REMOTE, {"remote", required_argument, 0, 0x160},
      "    --remote HOST:PORT  take the samples from 'socmon agent' there instead of a local target\n"
-     "                        (-t, -w, -I and -e are then the agent's; see docs/agent.md)"},
+     "                        (-t, -w and -I are then the agent's; -e asks the agent to count those\n"
+     "                        events instead, which it does only with --allow-config; docs/agent.md)"},
     {OPT_REMOTE, {"token-file", required_argument, 0, 0x161},
      "    --token-file FILE with --remote: the agent's token (first line of FILE)"},
     {OPT_TRACE, {"trace-bus", required_argument, 0, 'T'},

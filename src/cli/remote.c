@@ -42,13 +42,20 @@ socmon_status cli_remote_connect(const cli_opts *o, collector **c)
     socmon_status st;
     if (o->token_file && (st = net_read_token(o->token_file, token)) != SOCMON_OK)
         return st;
-    return collector_connect(o->remote, o->token_file ? token : NULL, 10000, c);
+    if ((st = collector_connect(o->remote, o->token_file ? token : NULL, 10000, c)) != SOCMON_OK)
+        return st;
+    /* -e asks the agent to count other events: it does so only with --allow-config. */
+    if (o->events && (st = collector_configure(*c, o->events, 10000)) != SOCMON_OK) {
+        collector_close(*c);
+        *c = NULL;
+    }
+    return st;
 }
 
 int cli_remote_check_opts(const char *cmd, const cli_opts *o)
 {
     const char *bad = o->target && strcmp(o->target, SOCMON_DEFAULT_TARGET) ? "-t" : o->workload ? "-w"
-                      : o->interval_set ? "-I" : o->events ? "-e" : o->program ? "--" : o->trace ? "--trace-bus"
+                      : o->interval_set ? "-I" : o->program ? "--" : o->trace ? "--trace-bus"
                       : o->realtime ? "--realtime" : o->max_cycles_set ? "--max-cycles" : NULL;
     if (bad) {
         fprintf(stderr, "socmon %s: %s is the agent's to choose with --remote (give it to 'socmon agent')\n", cmd, bad);

@@ -5,7 +5,8 @@
 #include "agent/collector.h"
 #include "cli/opts.h"
 
-/* Connects to o->remote with o->token_file's token; the collector has read the HELLO. */
+/* Connects to o->remote with o->token_file's token; the collector has read the HELLO. With -e
+ * it then asks the agent to count those events (CONFIG) and has the new HELLO. */
 socmon_status cli_remote_connect(const cli_opts *o, collector **c);
 /* With --remote, options that choose what the agent samples are the agent's: 0, or exit code 2
  * after a message naming the option. */
