@@ -1,0 +1,97 @@
+#!/bin/sh
+# Agent to collector on loopback (issue 12's acceptance): a remote recording of the virtual ESP SoC
+# reports exactly as a local recording of the same run; a collector killed (-9) and restarted with
+# --append loses nothing within the ring; past the ring the loss is an explicit gap in the file and
+# in report; an agent gone mid-run leaves a complete, readable file.
+. "${SOCMON_SRC:?SOCMON_SRC must point at the source tree}/tests/support/expect.sh"
+. "$SOCMON_SRC/tests/agent/agent_lib.sh"
+
+# 1. remote == local, field by field (CSV, JSON, every counter's delta)
+start_agent eq -t esp -w multifft -I 100us -d 20ms --no-pace --exit-when-drained
+expect 0 "wrote 201 samples (0 lost at the agent)" -- "$BIN" record --remote "$AGENT" -o "$TMP/remote.rec" -q
+wait "$AGENT_PID" && ok || bad "agent --exit-when-drained did not exit 0: $(cat "$TMP/eq.err")"
+grep -q "sent END to 127.0.0.1:" "$TMP/eq.err" && ok || bad "agent did not log the END it sent"
+grep -q "bus accesses/sample" "$TMP/eq.err" && ok || bad "agent did not report its cost per sample"
+"$BIN" record -t esp -w multifft -I 100us -d 20ms -q -o "$TMP/local.rec" >/dev/null
+for fmt in "-x," "--json" "-x, --deltas" "--summary -x,"; do
+    "$BIN" report -i "$TMP/remote.rec" $fmt >"$TMP/r.out" 2>&1
+    "$BIN" report -i "$TMP/local.rec" $fmt >"$TMP/l.out" 2>&1
+    if cmp -s "$TMP/r.out" "$TMP/l.out" && [ -s "$TMP/r.out" ]; then ok; else
+        bad "report $fmt of the remote recording differs from the local one"; diff "$TMP/r.out" "$TMP/l.out" | head -5
+    fi
+done
+
+# 2. kill -9 the collector mid-run, restart with --append: one file, no hole. The agent is paced
+# (1 ms per sample in real time) so the run outlasts the kill; its ring holds the whole run.
+start_agent app -t esp -w multifft -I 1ms -d 1500ms
+"$BIN" record --remote "$AGENT" -o "$TMP/app.rec" -q --flush 20ms >/dev/null 2>&1 &
+CPID=$!
+PIDS="$PIDS $CPID"
+has_samples() { "$BIN" report -i "$TMP/app.rec" --stats 2>/dev/null | grep -Eq "samples: +[0-9]{2}"; }
+wait_for has_samples || bad "the first collector wrote nothing"
+kill -9 $CPID
+wait $CPID 2>/dev/null
+expect 0 "continuing '$TMP/app.rec' at seq" -- "$BIN" record --remote "$AGENT" -o "$TMP/app.rec" --append
+stop_agent
+"$BIN" record -t esp -w multifft -I 1ms -d 1500ms -q -o "$TMP/app_local.rec" >/dev/null
+"$BIN" report -i "$TMP/app.rec" -x, >"$TMP/r.out" 2>"$TMP/r.err"
+"$BIN" report -i "$TMP/app_local.rec" -x, >"$TMP/l.out" 2>&1
+if cmp -s "$TMP/r.out" "$TMP/l.out"; then ok; else bad "killed + appended recording differs from a local one"; diff "$TMP/r.out" "$TMP/l.out" | head -5; fi
+expect 0 "lost: *nothing" -- "$BIN" report -i "$TMP/app.rec" --stats
+
+# 3. past the ring: an unpaced agent with a 32-sample ring waits for its subscribed collector
+# (backpressure; it starts sampling once the collector subscribes); once that collector has left (after 5 ms of the run) it runs to the end, so a
+# collector continuing the file finds the samples in between gone: an explicit gap, in the file
+# and in report.
+start_agent gap -t esp -w multifft -I 200us -d 400ms --no-pace --ring 32 --wait-collector
+expect 0 "wrote 26 samples" -- "$BIN" record --remote "$AGENT" -o "$TMP/gap.rec" -q -d 5ms
+wait_for grep -q "run ended" "$TMP/gap.err" || bad "the agent's run did not end"
+expect 0 "no longer had samples" -- "$BIN" record --remote "$AGENT" -o "$TMP/gap.rec" --append
+stop_agent
+"$BIN" report -i "$TMP/gap.rec" --stats --json >"$TMP/gap.json"
+python3 - "$TMP/gap.json" <<'PY' && ok || bad "gap.rec: the gap is not in the file as expected: $(cat "$TMP/gap.json")"
+import json, sys
+s = json.load(open(sys.argv[1]))
+s = s.get("stats", s)
+def find(d, k):
+    if isinstance(d, dict):
+        if k in d: return d[k]
+        for v in d.values():
+            r = find(v, k)
+            if r is not None: return r
+    return None
+gaps, lost, n = find(s, "gaps"), find(s, "gap_samples"), find(s, "samples")
+assert gaps == 1, (gaps, s)
+assert lost > 0 and n + lost == 2001, (n, lost)
+PY
+expect 0 "1 gap in the recording" -- "$BIN" report -i "$TMP/gap.rec" -x,
+
+# 4. a leading gap: the run is over and the ring (16) holds only its end
+start_agent lead -t esp -w multifft -I 100us -d 20ms --no-pace --ring 16
+wait_for grep -q "run ended" "$TMP/lead.err" || bad "the agent's run did not end"
+expect 0 "samples 0..184 are gone (185 lost)" -- "$BIN" record --remote "$AGENT" -o "$TMP/lead.rec"
+stop_agent
+expect 0 "it is before the first sample" -- "$BIN" report -i "$TMP/lead.rec" -x,
+
+# 5. the agent gone mid-run: the collector says so, the file is closed and reads whole
+start_agent gone -t esp -w multifft -I 1ms -d 10s
+"$BIN" record --remote "$AGENT" -o "$TMP/gone.rec" -q --flush 20ms >"$TMP/gone.out" 2>&1 &
+CPID=$!
+PIDS="$PIDS $CPID"
+has_samples() { "$BIN" report -i "$TMP/gone.rec" --stats 2>/dev/null | grep -Eq "samples: +[0-9]{2}"; }
+wait_for has_samples || bad "the collector wrote nothing"
+kill -9 "$AGENT_PID"
+wait "$CPID"
+rc=$?
+[ $rc = 1 ] && ok || bad "collector exited $rc when its agent died, expected 1"
+grep -q "closed the connection before the end of the run (agent gone?)" "$TMP/gone.out" && ok ||
+    bad "collector did not say the agent was gone: $(cat "$TMP/gone.out")"
+expect 0 "lost: *nothing" -- "$BIN" report -i "$TMP/gone.rec" --stats
+
+# 6. clear errors: nobody listening, a bad address, options that are the agent's
+expect 1 "connection refused (is 'socmon agent' running" -- "$BIN" record --remote "$AGENT" -o "$TMP/x.rec"
+[ ! -e "$TMP/x.rec" ] && ok || bad "a refused connection left a file behind"
+expect 1 "port 'x' is not a number" -- "$BIN" record --remote 127.0.0.1:x -o "$TMP/x.rec"
+expect 2 "-w is the agent's to choose with --remote" -- "$BIN" record --remote "$AGENT" -w fft -o "$TMP/x.rec"
+expect 2 "--append continues a recording from an agent" -- "$BIN" record --append -o "$TMP/x.rec"
+finish remote_record

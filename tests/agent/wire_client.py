@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""Raw clients (and a fake agent) speaking the agent protocol byte by byte, for the shell tests:
+what a misbehaving peer does, which socmon's own collector never would.
+
+  wire_client.py garbage HOST:PORT        sends an HTTP request; prints the ERROR frame it gets back
+  wire_client.py version HOST:PORT        a SUBSCRIBE in protocol version 2; prints the ERROR
+  wire_client.py stuck HOST:PORT READY    subscribes from the oldest sample, touches READY, never reads
+  wire_client.py config HOST:PORT EVENTS  SUBSCRIBE then CONFIG; prints the answer's type (and message)
+  wire_client.py fake_agent PORTFILE VER  listens on 127.0.0.1:0 (port to PORTFILE), answers one
+                                          client with a HELLO whose header says version VER
+"""
+import os
+import socket
+import struct
+import sys
+import time
+import zlib
+
+HELLO, SUBSCRIBE, SAMPLES, GAP, STATS, END, ERROR, CONFIG = range(1, 9)
+
+
+def varint(v):
+    out = bytearray()
+    while v >= 0x80:
+        out.append((v & 0x7F) | 0x80)
+        v >>= 7
+    out.append(v)
+    return bytes(out)
+
+
+def string(s):
+    b = s.encode()
+    return varint(len(b)) + b
+
+
+def frame(ftype, payload, version=1):
+    return struct.pack("<4sBBHII", b"SMAG", version, ftype, 0, len(payload), zlib.crc32(payload)) + payload
+
+
+def read_varint(p, i):
+    v = shift = 0
+    while True:
+        b = p[i]
+        i += 1
+        v |= (b & 0x7F) << shift
+        shift += 7
+        if not b & 0x80:
+            return v, i
+
+
+def read_frame(s):
+    """(type, payload) of the next frame, or None at EOF."""
+    hdr = b""
+    while len(hdr) < 16:
+        chunk = s.recv(16 - len(hdr))
+        if not chunk:
+            return None
+        hdr += chunk
+    magic, _ver, ftype, _res, length, _crc = struct.unpack("<4sBBHII", hdr)
+    assert magic == b"SMAG", magic
+    payload = b""
+    while len(payload) < length:
+        chunk = s.recv(length - len(payload))
+        if not chunk:
+            return None
+        payload += chunk
+    return ftype, payload
+
+
+def error_text(payload):
+    code, i = read_varint(payload, 0)
+    n, i = read_varint(payload, i)
+    return code, payload[i:i + n].decode()
+
+
+def connect(addr, rcvbuf=0):
+    host, port = addr.rsplit(":", 1)
+    s = socket.socket()
+    if rcvbuf:   # before connecting, so the window the agent sees stays small
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+    s.settimeout(20)
+    s.connect((host, int(port)))
+    return s
+
+
+def until_error(s):
+    while True:
+        f = read_frame(s)
+        if f is None:
+            print("closed without ERROR")
+            return 1
+        if f[0] == ERROR:
+            code, msg = error_text(f[1])
+            print("ERROR %d: %s" % (code, msg))
+            # the agent closes after an ERROR
+            rest = s.recv(1)
+            print("closed" if not rest else "still open")
+            return 0
+
+
+def subscribe(mode, seq=0, token=""):
+    return string(token) + varint(mode) + varint(seq) + varint(0)
+
+
+def main():
+    cmd, addr = sys.argv[1], sys.argv[2]
+    if cmd == "garbage":
+        s = connect(addr)
+        s.sendall(b"GET / HTTP/1.0\r\n\r\n")
+        return until_error(s)
+    if cmd == "version":
+        s = connect(addr)
+        s.sendall(frame(SUBSCRIBE, subscribe(2), version=2))
+        return until_error(s)
+    if cmd == "stuck":
+        s = connect(addr, 4096)
+        s.sendall(frame(SUBSCRIBE, subscribe(2)))
+        open(sys.argv[3], "w").close()
+        time.sleep(120)   # never reads; killed by the test
+        return 0
+    if cmd == "config":
+        s = connect(addr)
+        s.sendall(frame(SUBSCRIBE, subscribe(0)))
+        f = read_frame(s)
+        assert f and f[0] == HELLO, f
+        s.sendall(frame(CONFIG, string(sys.argv[3])))
+        while True:
+            f = read_frame(s)
+            if f is None:
+                print("closed")
+                return 1
+            if f[0] == HELLO:
+                print("HELLO")
+                return 0
+            if f[0] == ERROR:
+                print("ERROR %d: %s" % error_text(f[1]))
+                return 0
+    if cmd == "fake_agent":
+        ls = socket.socket()
+        ls.bind(("127.0.0.1", 0))
+        ls.listen(1)
+        tmp = addr + ".tmp"
+        with open(tmp, "w") as f:
+            f.write("%d\n" % ls.getsockname()[1])
+        os.rename(tmp, addr)
+        c, _ = ls.accept()
+        read_frame(c)
+        c.sendall(frame(HELLO, b"\x02", version=int(sys.argv[3])))
+        time.sleep(1)
+        return 0
+    print("unknown command", cmd)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
