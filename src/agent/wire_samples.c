@@ -83,6 +83,7 @@ socmon_status wire_get_samples(const uint8_t *p, size_t len, const uint64_t *mas
         s->flags[k] = (uint32_t)wire_rd_uint(&r, "flags", UINT32_MAX);
         s->missed[k] = (uint32_t)wire_rd_uint(&r, "missed", UINT32_MAX);
         uint64_t *v = s->values + (size_t)k * nc;
+        const uint64_t *pv = k ? v - nc : NULL;   /* the previous sample of the block */
         for (size_t i = 0; i < nc && r.st == SOCMON_OK; i++) {
             size_t at = r.pos;
             int e = socmon_varint_get(r.p, r.len, &r.pos, &v[i]);
@@ -93,8 +94,8 @@ socmon_status wire_get_samples(const uint8_t *p, size_t len, const uint64_t *mas
                 return wire_rd_fail(&r, "sample %u counter %zu: value %llu wider than the counter's mask %llx", k, i,
                                     (unsigned long long)v[i], (unsigned long long)masks[i]);
             }
-            if (k)
-                v[i] = (v[i - nc] + v[i]) & masks[i];
+            if (pv)
+                v[i] = (pv[i] + v[i]) & masks[i];
         }
     }
     return wire_rd_done(&r);
