@@ -26,6 +26,7 @@
 #define STATS_NS 1000000000ull
 #define OUT_LOW (256u << 10)          /* encode more once less than this is pending */
 #define IN_MAX (WIRE_HDR + WIRE_MAX_CLIENT_PAYLOAD)
+#define COPY_BYTES (64u << 10)        /* most of the ring copied under one lock */
 
 enum { C_HANDSHAKE, C_HELLO, C_STREAM, C_CLOSING };
 
@@ -216,23 +217,41 @@ static void fill(agent *a, agent_client *c, uint64_t now)
         send_hello(a, c);
     if (c->state != C_STREAM)
         return;
+    /* The ring is copied in pieces of at most COPY_BYTES, each under the
+     * ring's lock, so the sampler never waits long for it; a block gathers
+     * pieces up to block_max samples. */
+    size_t nc = a->nc;
+    uint32_t piece = (uint32_t)(COPY_BYTES / (nc * sizeof(uint64_t)));
+    piece = piece ? piece : 1;
     while (c->out.len - c->outpos < OUT_LOW && !c->out.oom) {
         wire_samples *s = &a->scratch;
         wire_gap g;
-        s->n = a->block_max;
-        if (ring_read(a->ring, c->cursor, a->block_max, s, &g)) {
+        uint32_t n = 0;
+        int gap = 0;
+        while (n < a->block_max) {
+            uint32_t want = a->block_max - n < piece ? a->block_max - n : piece;
+            wire_samples part = {0, want, nc, s->t_ns + n, s->flags + n, s->missed + n, s->values + (size_t)n * nc};
+            if ((gap = ring_read(a->ring, c->cursor + n, want, &part, &g)) != 0 || part.n == 0)
+                break;
+            n += part.n;
+            if (part.n < want)
+                break;
+        }
+        if (n == 0 && gap) {
             g.t0_ns = c->last_t;
             wire_put_gap(&c->out, &g);
             c->cursor += g.count;
             continue;
         }
-        if (s->n == 0)
+        if (n == 0)
             break;
+        s->first_seq = c->cursor;
+        s->n = n;
         wire_put_samples(&c->out, s, a->masks);
-        c->cursor += s->n;
-        c->last_t = s->t_ns[s->n - 1];
+        c->cursor += n;
+        c->last_t = s->t_ns[n - 1];
     }
-    if (now >= c->next_stats) {
+    if (!c->end_sent && now >= c->next_stats) {
         put_stats(a, c);
         c->next_stats = now + STATS_NS;
     }

@@ -204,7 +204,7 @@ int cmd_stat(int argc, char **argv)
     if (o.remote)   /* counts over a live window of 'socmon agent' */
         return cli_stat_remote(&o);
     cli_stop_install();
-    return cli_run_session(argc, argv, STAT_OPTS, stat_help, "stat", stat_body);
+    return cli_run_parsed(&o, "stat", stat_body);
 }
 
 int cmd_read(int argc, char **argv)

@@ -172,11 +172,16 @@ int cli_run_session(int argc, char **argv, unsigned allowed, void (*help)(FILE *
     int rc = cli_parse_opts(argc, argv, allowed, help, &o);
     if (rc >= 0)
         return rc;
+    return cli_run_parsed(&o, cmd, body);
+}
+
+int cli_run_parsed(const cli_opts *o, const char *cmd, int (*body)(cli_session *cs, const cli_opts *o))
+{
     cli_session cs;
-    socmon_status st = cli_session_open(&cs, &o);
+    socmon_status st = cli_session_open(&cs, o);
     if (st == SOCMON_OK)
-        cli_warn_metric_file(cmd, o.metric_file, cs.ms, cs.metrics);
-    rc = st == SOCMON_OK ? body(&cs, &o) : cli_error(cmd, st);
+        cli_warn_metric_file(cmd, o->metric_file, cs.ms, cs.metrics);
+    int rc = st == SOCMON_OK ? body(&cs, o) : cli_error(cmd, st);
     cli_session_close(&cs);
     return rc;
 }

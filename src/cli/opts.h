@@ -73,6 +73,8 @@ int cli_parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE *)
  * Returns the exit code. */
 int cli_run_session(int argc, char **argv, unsigned allowed, void (*help)(FILE *), const char *cmd,
                     int (*body)(cli_session *cs, const cli_opts *o));
+/* The same frame for options already parsed (a command that looked at them first: stat --remote). */
+int cli_run_parsed(const cli_opts *o, const char *cmd, int (*body)(cli_session *cs, const cli_opts *o));
 
 /* Picks the metric results a line or table shows: those whose name matches
  * o->metrics (comma-separated globs), or else the first `max` device-wide
