@@ -2,7 +2,8 @@
 # Agent to collector on loopback (issue 12's acceptance): a remote recording of the virtual ESP SoC
 # reports exactly as a local recording of the same run; a collector killed (-9) and restarted with
 # --append loses nothing within the ring; past the ring the loss is an explicit gap in the file and
-# in report; an agent gone mid-run leaves a complete, readable file.
+# in report; an agent gone mid-run leaves a complete, readable file; stat --remote counts a live
+# window.
 . "${SOCMON_SRC:?SOCMON_SRC must point at the source tree}/tests/support/expect.sh"
 . "$SOCMON_SRC/tests/agent/agent_lib.sh"
 
@@ -88,7 +89,27 @@ grep -q "closed the connection before the end of the run (agent gone?)" "$TMP/go
     bad "collector did not say the agent was gone: $(cat "$TMP/gone.out")"
 expect 0 "lost: *nothing" -- "$BIN" report -i "$TMP/gone.rec" --stats
 
-# 6. clear errors: nobody listening, a bad address, options that are the agent's
+# 6. stat --remote: a live window of -d of the target's time, through the normal formats. The
+# Zynq model's steady workload writes 400 MB/s per APM slot, so 100 ms hold 40 MB on each.
+start_agent win -t zynq -w steady -I 10ms -d 60s
+expect 0 "0.100000000 seconds simulated time elapsed" -- "$BIN" stat --remote "$AGENT" -d 100ms
+"$BIN" stat --remote "$AGENT" -d 100ms -x, >"$TMP/win.csv" 2>&1 || bad "stat --remote -x, failed: $(cat "$TMP/win.csv")"
+"$BIN" stat --remote "$AGENT" -d 100ms --json >"$TMP/win.json" 2>&1 || bad "stat --remote --json failed"
+stop_agent
+python3 - "$TMP/win.csv" "$TMP/win.json" <<'PY' && ok || bad "stat --remote window: $(head -5 "$TMP/win.csv")"
+import csv, json, sys
+rows = {(r[0], r[1], r[2]): float(r[3]) for r in csv.reader(open(sys.argv[1])) if len(r) == 5 and r[3] not in ("", "-", "value")}
+for slot in range(5):
+    b = rows[("counter", "slot%d.wr_bytes" % slot, "slot%d" % slot)]
+    assert abs(b - 40e6) <= 40e6 * 1e-3, b
+    mbs = rows[("metric", "wr_throughput", "slot%d" % slot)]
+    assert abs(mbs - 400) <= 4, mbs
+j = json.load(open(sys.argv[2]))
+assert j["target"] == "zynq" and j["elapsed_ns"] == 100000000, j
+assert any(c["name"] == "slot0.wr_bytes" and abs(c["value"] - 40e6) <= 4e4 for c in j["counters"])
+PY
+
+# 7. clear errors: nobody listening, a bad address, options that are the agent's
 expect 1 "connection refused (is 'socmon agent' running" -- "$BIN" record --remote "$AGENT" -o "$TMP/x.rec"
 [ ! -e "$TMP/x.rec" ] && ok || bad "a refused connection left a file behind"
 expect 1 "port 'x' is not a number" -- "$BIN" record --remote 127.0.0.1:x -o "$TMP/x.rec"
