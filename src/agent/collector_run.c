@@ -92,6 +92,9 @@ socmon_status collector_run(collector *c, const collector_cb *cb)
     for (;;) {
         wire_hdr h;
         const uint8_t *p;
+        /* Asked between frames too: a busy stream never waits, so never polls. */
+        if (cb->should_stop && cb->should_stop(cb->user))
+            return SOCMON_ESTATE;
         socmon_status st = collector_next_frame(c, cb, -1, &h, &p, &consumed);
         if (st != SOCMON_OK)
             return st;

@@ -82,6 +82,23 @@ stop_agent
 expect 0 "counters: *42" -- "$BIN" report -i "$TMP/c.rec" --stats
 grep -q "CONFIG applied: now counting 42 counters ('tile0.\*')" "$TMP/rw.err" && ok || bad "CONFIG not logged"
 
+# a CONFIG mid-run: every collector gets the new schema; a recording (one schema per file) ends
+# there with an error saying why, its file complete up to the change
+start_agent cfg -t esp -w multifft -I 1ms -d 10s --allow-config
+"$BIN" record --remote "$AGENT" -o "$TMP/cfg.rec" -q --flush 20ms >"$TMP/cfg.out" 2>&1 &
+CPID=$!
+PIDS="$PIDS $CPID"
+has_samples() { "$BIN" report -i "$TMP/cfg.rec" --stats 2>/dev/null | grep -Eq "samples: +[1-9]"; }
+wait_for has_samples || bad "the collector wrote nothing"
+expect 0 "^HELLO" -- $WC config "$AGENT" "tile1.*"
+wait "$CPID"
+rc=$?
+[ $rc = 1 ] && ok || bad "recording collector exited $rc at a CONFIG, expected 1"
+grep -q "its counters changed mid-run (a CONFIG, config generation 1" "$TMP/cfg.out" && ok ||
+    bad "collector did not say why it stopped: $(cat "$TMP/cfg.out")"
+expect 0 "lost: *nothing" -- "$BIN" report -i "$TMP/cfg.rec" --stats
+stop_agent
+
 # a collector refuses an agent of another protocol version, and says so
 rm -f "$TMP/fake.port"
 $WC fake_agent "$TMP/fake.port" 2 &

@@ -89,6 +89,20 @@ grep -q "closed the connection before the end of the run (agent gone?)" "$TMP/go
     bad "collector did not say the agent was gone: $(cat "$TMP/gone.out")"
 expect 0 "lost: *nothing" -- "$BIN" report -i "$TMP/gone.rec" --stats
 
+# SIGINT stops a collector cleanly: exit 130, the file closed with its end record
+start_agent int -t esp -w multifft -I 1ms -d 10s
+"$BIN" record --remote "$AGENT" -o "$TMP/int.rec" -q --flush 20ms >"$TMP/int.out" 2>&1 &
+CPID=$!
+PIDS="$PIDS $CPID"
+has_samples() { "$BIN" report -i "$TMP/int.rec" --stats 2>/dev/null | grep -Eq "samples: +[1-9]"; }
+wait_for has_samples || bad "the collector wrote nothing"
+kill -INT "$CPID"
+wait "$CPID"
+rc=$?
+[ $rc = 130 ] && ok || bad "collector exited $rc on SIGINT, expected 130: $(cat "$TMP/int.out")"
+stop_agent
+expect 0 "lost: *nothing" -- "$BIN" report -i "$TMP/int.rec" --stats
+
 # 6. stat --remote: a live window of -d of the target's time, through the normal formats. The
 # Zynq model's steady workload writes 400 MB/s per APM slot, so 100 ms hold 40 MB on each.
 start_agent win -t zynq -w steady -I 10ms -d 60s
