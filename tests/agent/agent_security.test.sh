@@ -83,8 +83,9 @@ expect 0 "counters: *42" -- "$BIN" report -i "$TMP/c.rec" --stats
 grep -q "CONFIG applied: now counting 42 counters ('tile0.\*')" "$TMP/rw.err" && ok || bad "CONFIG not logged"
 
 # a CONFIG mid-run: every collector gets the new schema; a recording (one schema per file) ends
-# there with an error saying why, its file complete up to the change
-start_agent cfg -t esp -w multifft -I 1ms -d 10s --allow-config
+# there with an error saying why, its file complete up to the change (-d 600s: a run that cannot end
+# before the CONFIG however slow the machine; the test stops it)
+start_agent cfg -t esp -w multifft -I 1ms -d 600s --allow-config
 "$BIN" record --remote "$AGENT" -o "$TMP/cfg.rec" -q --flush 20ms >"$TMP/cfg.out" 2>&1 &
 CPID=$!
 PIDS="$PIDS $CPID"

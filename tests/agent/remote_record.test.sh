@@ -74,8 +74,9 @@ expect 0 "samples 0..184 are gone (185 lost)" -- "$BIN" record --remote "$AGENT"
 stop_agent
 expect 0 "it is before the first sample" -- "$BIN" report -i "$TMP/lead.rec" -x,
 
-# 5. the agent gone mid-run: the collector says so, the file is closed and reads whole
-start_agent gone -t esp -w multifft -I 1ms -d 10s
+# 5. the agent gone mid-run (-d 600s: it cannot end first, however slow the machine): the collector
+# says so, the file is closed and reads whole
+start_agent gone -t esp -w multifft -I 1ms -d 600s
 "$BIN" record --remote "$AGENT" -o "$TMP/gone.rec" -q --flush 20ms >"$TMP/gone.out" 2>&1 &
 CPID=$!
 PIDS="$PIDS $CPID"
@@ -90,7 +91,7 @@ grep -q "closed the connection before the end of the run (agent gone?)" "$TMP/go
 expect 0 "lost: *nothing" -- "$BIN" report -i "$TMP/gone.rec" --stats
 
 # SIGINT stops a collector cleanly: exit 130, the file closed with its end record
-start_agent int -t esp -w multifft -I 1ms -d 10s
+start_agent int -t esp -w multifft -I 1ms -d 600s
 "$BIN" record --remote "$AGENT" -o "$TMP/int.rec" -q --flush 20ms >"$TMP/int.out" 2>&1 &
 CPID=$!
 PIDS="$PIDS $CPID"
