@@ -221,6 +221,7 @@ static socmon_status run(socmon_esp_soc *soc, uint64_t target, int stop_when_qui
     if (e->script_running && e->nacts == 0 && e->next_spec >= e->nscript)
         e->script_running = 0;
     dvfs_settle_all(soc);
+    esp_noc_settle(soc);
     if (st == SOCMON_OK && e->oom)
         st = socmon_fail(SOCMON_ENOMEM, "esp model: out of memory for NoC transactions");
     return st;

@@ -122,21 +122,26 @@ typedef struct esp_chain {
     struct esp_chain *next;      /* pending-injection list or free list */
 } esp_chain;
 
-typedef struct esp_seg {
-    esp_chain *ch;
-    uint16_t dst;                /* ch's current destination, kept here for routing */
-    uint8_t n;                   /* flits of ch's current hop in this queue */
-} esp_seg;
-
+/* An input queue: a ring of flits from head, each with its chain, the
+ * chain's current destination and the output port XY routing picks for it
+ * at this router (worked out once, when the flit enters the queue). fresh
+ * counts the flits that arrived in cycle fresh_at: they may not move on in
+ * that cycle. full_since is the cycle the queue last filled up: its
+ * backpressure monitor is counted when it stops being full and when the
+ * engine settles the monitors (esp_noc_settle), not every cycle. */
 typedef struct esp_queue {
-    esp_seg seg[ESP_QDEPTH];
-    uint8_t head, nseg, occ, fresh; /* fresh: flits that arrived this cycle */
+    esp_chain *ch[ESP_QDEPTH];
+    uint16_t dst[ESP_QDEPTH];
+    uint8_t out[ESP_QDEPTH];
+    uint8_t head, occ, fresh;
+    uint64_t fresh_at, full_since;
 } esp_queue;
 
 typedef struct esp_router {
     esp_queue q[ESP_NDIRS];
     uint8_t rr;                  /* round-robin start among inputs */
     uint8_t active;              /* on the plane's active list */
+    uint8_t holding;             /* bit d set: queue d holds flits */
     uint16_t occ;                /* flits in all its queues */
 } esp_router;
 
@@ -148,7 +153,9 @@ typedef struct esp_noc {
     esp_chain **pend_head, **pend_tail;      /* [tile*ESP_NPLANES + plane] */
     uint16_t *inj_list[ESP_NPLANES];         /* tiles with packets to inject */
     unsigned ninj[ESP_NPLANES];
+    unsigned emptied[ESP_NPLANES];           /* routers emptied this cycle (settle drops them) */
     uint8_t *row, *col;                      /* [tile] */
+    uint8_t *route;                          /* [tile * n + dst]: XY routing's output port */
     uint64_t flits_in_net, pending;
 } esp_noc;
 
@@ -157,8 +164,11 @@ void esp_noc_destroy(esp_noc *noc);
 void esp_noc_clear(esp_noc *noc);
 /* Hands a chain's current hop to its source tile's injection queue. */
 void esp_noc_send(socmon_esp_soc *soc, esp_chain *ch);
-/* One cycle of every plane: inject, route, eject, count backpressure. */
+/* One cycle (number soc->cycles) of every plane: route, eject, inject. */
 void esp_noc_cycle(socmon_esp_soc *soc);
+/* Brings the backpressure monitors of full queues up to soc->cycles: call
+ * before anyone can read the monitors. */
+void esp_noc_settle(socmon_esp_soc *soc);
 int esp_noc_idle(const esp_noc *noc);
 
 /* Transactions (esp_txn.c). Each returns 1 if it left work in flight whose

@@ -5,8 +5,10 @@
  * output may accept one flit: towards a neighbour if its input queue has
  * room, or to the local tile, which always accepts one flit per cycle. A
  * queue that is full at the end of a cycle counts one backpressure cycle on
- * its monitor (29 + plane*5 + direction). A flit that arrived this cycle does
- * not move on in the same cycle. Flits of different packets may interleave
+ * its monitor (29 + plane*5 + direction); the model adds them up when the
+ * queue stops being full and when the engine settles the monitors, which
+ * gives the same counts as counting every cycle for a fraction of the work.
+ * A flit that arrived this cycle does not move on in the same cycle. Flits of different packets may interleave
  * (no wormhole locking): the model counts flits and packets, not payloads.
  * Only routers holding flits are visited, so an idle NoC costs nothing. */
 #include <stdlib.h>
@@ -14,6 +16,21 @@
 
 #include "core/error.h"
 #include "models/esp/esp_internal.h"
+
+/* XY routing: along the row first, then the column. */
+static unsigned xy_route(const esp_noc *noc, unsigned t, unsigned dst)
+{
+    unsigned r = noc->row[t], c = noc->col[t], dr = noc->row[dst], dc = noc->col[dst];
+    if (dc > c)
+        return ESP_DIR_EAST;
+    if (dc < c)
+        return ESP_DIR_WEST;
+    if (dr > r)
+        return ESP_DIR_SOUTH;
+    if (dr < r)
+        return ESP_DIR_NORTH;
+    return ESP_DIR_LOCAL;
+}
 
 socmon_status esp_noc_init(esp_noc *noc, unsigned rows, unsigned cols)
 {
@@ -36,6 +53,12 @@ socmon_status esp_noc_init(esp_noc *noc, unsigned rows, unsigned cols)
         noc->row[t] = (uint8_t)(t / cols);
         noc->col[t] = (uint8_t)(t % cols);
     }
+    noc->route = malloc((size_t)noc->n * noc->n);
+    if (!noc->route)
+        goto oom;
+    for (unsigned t = 0; t < noc->n; t++)
+        for (unsigned dst = 0; dst < noc->n; dst++)
+            noc->route[(size_t)t * noc->n + dst] = (uint8_t)xy_route(noc, t, dst);
     noc->pend_head = calloc((size_t)noc->n * ESP_NPLANES, sizeof *noc->pend_head);
     noc->pend_tail = calloc((size_t)noc->n * ESP_NPLANES, sizeof *noc->pend_tail);
     if (!noc->pend_head || !noc->pend_tail)
@@ -55,6 +78,7 @@ void esp_noc_destroy(esp_noc *noc)
     }
     free(noc->row);
     free(noc->col);
+    free(noc->route);
     free(noc->pend_head);
     free(noc->pend_tail);
     memset(noc, 0, sizeof *noc);
@@ -66,6 +90,7 @@ void esp_noc_clear(esp_noc *noc)
         memset(noc->r[p], 0, noc->n * sizeof *noc->r[p]);
         noc->nact[p] = 0;
         noc->ninj[p] = 0;
+        noc->emptied[p] = 0;
     }
     memset(noc->pend_head, 0, (size_t)noc->n * ESP_NPLANES * sizeof *noc->pend_head);
     memset(noc->pend_tail, 0, (size_t)noc->n * ESP_NPLANES * sizeof *noc->pend_tail);
@@ -108,51 +133,45 @@ void esp_noc_send(socmon_esp_soc *soc, esp_chain *ch)
 }
 
 /* NoC monitors are wired in every tile: no definedness check needed. */
-static inline void noc_count(socmon_esp_soc *soc, unsigned t, unsigned mon)
+static inline void noc_count(socmon_esp_soc *soc, unsigned t, unsigned mon, uint64_t n)
 {
-    soc->tiles[t].count[mon]++;
+    soc->tiles[t].count[mon] = (uint32_t)(soc->tiles[t].count[mon] + n);
 }
 
-static unsigned route(const esp_noc *noc, unsigned t, unsigned dst)
-{
-    unsigned r = noc->row[t], c = noc->col[t], dr = noc->row[dst], dc = noc->col[dst];
-    if (dc > c)
-        return ESP_DIR_EAST;
-    if (dc < c)
-        return ESP_DIR_WEST;
-    if (dr > r)
-        return ESP_DIR_SOUTH;
-    if (dr < r)
-        return ESP_DIR_NORTH;
-    return ESP_DIR_LOCAL;
-}
 
-static void q_push(esp_queue *q, esp_chain *ch)
+/* A flit of ch for dst enters input d of the router R at tile t in cycle now. */
+static inline void q_push(const esp_noc *noc, esp_router *R, unsigned d, esp_chain *ch,
+                          unsigned dst, unsigned t, uint64_t now)
 {
-    if (q->nseg > 0) {
-        esp_seg *tail = &q->seg[(q->head + q->nseg - 1) % ESP_QDEPTH];
-        if (tail->ch == ch) {
-            tail->n++;
-            goto done;
-        }
+    esp_queue *q = &R->q[d];
+    if (q->fresh_at != now) {
+        q->fresh_at = now;
+        q->fresh = 0;
     }
-    q->seg[(q->head + q->nseg) % ESP_QDEPTH] = (esp_seg){ch, ch->hops[ch->cur].dst, 1};
-    q->nseg++;
-done:
-    q->occ++;
+    unsigned at = (q->head + q->occ) % ESP_QDEPTH;
+    q->ch[at] = ch;
+    q->dst[at] = (uint16_t)dst;
+    q->out[at] = noc->route[(size_t)t * noc->n + dst];
+    if (++q->occ == ESP_QDEPTH)
+        q->full_since = now;
     q->fresh++;
+    R->occ++;
+    R->holding |= (uint8_t)(1u << d);
 }
 
-static esp_chain *q_pop(esp_queue *q)
+/* Drops the head flit of input d of plane p's router R at tile t in cycle
+ * now; a queue that stops being full gets its backpressure cycles counted. */
+static inline void q_pop(socmon_esp_soc *soc, esp_router *R, unsigned d, unsigned t, unsigned p,
+                         uint64_t now)
 {
-    esp_seg *s = &q->seg[q->head];
-    esp_chain *ch = s->ch;
-    if (--s->n == 0) {
-        q->head = (uint8_t)((q->head + 1) % ESP_QDEPTH);
-        q->nseg--;
-    }
-    q->occ--;
-    return ch;
+    esp_queue *q = &R->q[d];
+    if (q->occ == ESP_QDEPTH)
+        noc_count(soc, t, ESP_MON_NOC_QFULL + p * ESP_NDIRS + d, now - q->full_since);
+    q->head = (uint8_t)((q->head + 1) % ESP_QDEPTH);
+    if (--q->occ == 0)
+        R->holding &= (uint8_t)~(1u << d);
+    if (--R->occ == 0)
+        soc->eng->noc.emptied[p]++;
 }
 
 static void activate(esp_noc *noc, unsigned p, unsigned t)
@@ -164,51 +183,61 @@ static void activate(esp_noc *noc, unsigned p, unsigned t)
     }
 }
 
-static void route_plane(socmon_esp_soc *soc, unsigned p)
+/* By output port: the input port it feeds at the neighbour. */
+static const uint8_t OPPOSITE[ESP_NDIRS] = {ESP_DIR_LOCAL, ESP_DIR_WEST, ESP_DIR_EAST,
+                                            ESP_DIR_NORTH, ESP_DIR_SOUTH};
+
+static void route_plane(socmon_esp_soc *soc, unsigned p, uint64_t now)
 {
     esp_noc *noc = &soc->eng->noc;
+    esp_router *routers = noc->r[p];
+    const int step[ESP_NDIRS] = {0, 1, -1, (int)noc->cols, -(int)noc->cols};
     unsigned nact = noc->nact[p]; /* routers activated during this pass wait a cycle */
     for (unsigned i = 0; i < nact; i++) {
         unsigned t = noc->act_list[p][i];
-        esp_router *R = &noc->r[p][t];
+        esp_router *R = &routers[t];
+        unsigned rr = R->rr;
+        R->rr = (uint8_t)(rr + 1 == ESP_NDIRS ? 0 : rr + 1);
+        /* Inputs in round-robin order from rr, visiting only those holding
+         * flits: bit j of scan is input (rr + j) mod 5. Only this router's
+         * own pops change its queues during its turn, so a snapshot will do. */
+        unsigned scan = ((unsigned)R->holding >> rr | (unsigned)R->holding << (ESP_NDIRS - rr)) &
+                        ((1u << ESP_NDIRS) - 1);
         unsigned used = 0;
-        for (unsigned k = 0; k < ESP_NDIRS; k++) {
-            unsigned d = (R->rr + k) % ESP_NDIRS;
+        while (scan) {
+            unsigned d = rr + (unsigned)__builtin_ctz(scan);
+            scan &= scan - 1;
+            d = d >= ESP_NDIRS ? d - ESP_NDIRS : d;
             esp_queue *q = &R->q[d];
-            if (q->occ == q->fresh)
+            if (q->fresh_at == now && q->occ == q->fresh)
                 continue;
-            unsigned o = route(noc, t, q->seg[q->head].dst);
+            unsigned o = q->out[q->head];
             if (used & (1u << o))
                 continue;
-            esp_chain *ch;
+            esp_chain *ch = q->ch[q->head];
             if (o == ESP_DIR_LOCAL) {
-                ch = q_pop(q);
-                R->occ--;
+                q_pop(soc, R, d, t, p, now);
                 noc->flits_in_net--;
                 soc->eng->st.flits_ejected[p]++;
                 if (++ch->flits_in == ch->hops[ch->cur].flits)
                     esp_chain_arrived(soc, ch);
             } else {
-                unsigned nb = o == ESP_DIR_EAST ? t + 1 : o == ESP_DIR_WEST ? t - 1
-                            : o == ESP_DIR_SOUTH ? t + noc->cols : t - noc->cols;
-                unsigned in = o == ESP_DIR_EAST ? ESP_DIR_WEST : o == ESP_DIR_WEST ? ESP_DIR_EAST
-                            : o == ESP_DIR_SOUTH ? ESP_DIR_NORTH : ESP_DIR_SOUTH;
-                esp_router *N = &noc->r[p][nb];
+                unsigned nb = (unsigned)((int)t + step[o]);
+                esp_router *N = &routers[nb];
+                unsigned in = OPPOSITE[o];
                 if (N->q[in].occ >= ESP_QDEPTH)
                     continue;
-                ch = q_pop(q);
-                R->occ--;
-                q_push(&N->q[in], ch);
-                N->occ++;
+                unsigned dst = q->dst[q->head];
+                q_pop(soc, R, d, t, p, now);
+                q_push(noc, N, in, ch, dst, nb, now);
                 activate(noc, p, nb);
             }
             used |= 1u << o;
         }
-        R->rr = (uint8_t)((R->rr + 1) % ESP_NDIRS);
     }
 }
 
-static void inject_plane(socmon_esp_soc *soc, unsigned p)
+static void inject_plane(socmon_esp_soc *soc, unsigned p, uint64_t now)
 {
     esp_noc *noc = &soc->eng->noc;
     unsigned keep = 0;
@@ -220,11 +249,10 @@ static void inject_plane(socmon_esp_soc *soc, unsigned p)
         esp_queue *q = &R->q[ESP_DIR_LOCAL];
         if (q->occ < ESP_QDEPTH) {
             if (ch->flits_out == 0) {
-                noc_count(soc, t, ESP_MON_NOC_INJ + p); /* a packet enters the NoC */
+                noc_count(soc, t, ESP_MON_NOC_INJ + p, 1); /* a packet enters the NoC */
                 soc->eng->st.packets[p]++;
             }
-            q_push(q, ch);
-            R->occ++;
+            q_push(noc, R, ESP_DIR_LOCAL, ch, ch->hops[ch->cur].dst, t, now);
             noc->flits_in_net++;
             soc->eng->st.flits_injected[p]++;
             activate(noc, p, t);
@@ -242,24 +270,21 @@ static void inject_plane(socmon_esp_soc *soc, unsigned p)
     noc->ninj[p] = keep;
 }
 
-static void settle_plane(socmon_esp_soc *soc, unsigned p)
+/* Drops the routers left empty from the active list, keeping the others'
+ * order (the order routers are visited in decides who wins a full queue). */
+static void drop_empty(esp_noc *noc, unsigned p)
 {
-    esp_noc *noc = &soc->eng->noc;
     unsigned keep = 0;
     for (unsigned i = 0; i < noc->nact[p]; i++) {
         unsigned t = noc->act_list[p][i];
         esp_router *R = &noc->r[p][t];
-        for (unsigned d = 0; d < ESP_NDIRS; d++) {
-            R->q[d].fresh = 0;
-            if (R->q[d].occ == ESP_QDEPTH)
-                noc_count(soc, t, ESP_MON_NOC_QFULL + p * ESP_NDIRS + d);
-        }
         if (R->occ)
             noc->act_list[p][keep++] = (uint16_t)t;
         else
             R->active = 0;
     }
     noc->nact[p] = keep;
+    noc->emptied[p] = 0;
 }
 
 void esp_noc_cycle(socmon_esp_soc *soc)
@@ -267,12 +292,31 @@ void esp_noc_cycle(socmon_esp_soc *soc)
     esp_noc *noc = &soc->eng->noc;
     if (esp_noc_idle(noc))
         return;
+    uint64_t now = soc->cycles;
     for (unsigned p = 0; p < ESP_NPLANES; p++) {
         if (noc->nact[p])
-            route_plane(soc, p);
+            route_plane(soc, p, now);
         if (noc->ninj[p])
-            inject_plane(soc, p);
-        if (noc->nact[p])
-            settle_plane(soc, p);
+            inject_plane(soc, p, now);
+        if (noc->emptied[p])
+            drop_empty(noc, p);
     }
+}
+
+void esp_noc_settle(socmon_esp_soc *soc)
+{
+    esp_noc *noc = &soc->eng->noc;
+    uint64_t now = soc->cycles;
+    for (unsigned p = 0; p < ESP_NPLANES; p++)
+        for (unsigned i = 0; i < noc->nact[p]; i++) {
+            unsigned t = noc->act_list[p][i];
+            esp_router *R = &noc->r[p][t];
+            for (unsigned d = 0; d < ESP_NDIRS; d++) {
+                esp_queue *q = &R->q[d];
+                if (q->occ == ESP_QDEPTH) {
+                    noc_count(soc, t, ESP_MON_NOC_QFULL + p * ESP_NDIRS + d, now - q->full_since);
+                    q->full_since = now;
+                }
+            }
+        }
 }
