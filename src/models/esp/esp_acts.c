@@ -158,7 +158,7 @@ static void acc_dma_phase(socmon_esp_soc *soc, esp_act *a, uint64_t n, int write
         busy = 1;
     }
     if (busy)
-        esp_count(soc, a->tile, ESP_MON_ACC_MEM_LO, 1);
+        a->pend_mem++;
 }
 
 static void acc_step(socmon_esp_soc *soc, esp_act *a)
@@ -167,7 +167,7 @@ static void acc_step(socmon_esp_soc *soc, esp_act *a)
     switch (a->phase) {
     case PH_TLB:
         if (now < a->phase_end) {
-            esp_count(soc, a->tile, ESP_MON_ACC_TLB, 1);
+            a->pend_tlb++;
             break;
         }
         a->phase = PH_READ;
@@ -197,7 +197,7 @@ static void acc_step(socmon_esp_soc *soc, esp_act *a)
     case PH_DONE:
         return;
     }
-    esp_count(soc, a->tile, ESP_MON_ACC_TOT_LO, 1);
+    a->pend_tot++;
 }
 
 static void flush_step(socmon_esp_soc *soc, esp_act *a)
@@ -262,9 +262,21 @@ uint64_t esp_act_next(const socmon_esp_soc *soc, const esp_act *a)
 /* Fast-forward of n cycles in which every activity only waits. */
 void esp_act_skip(socmon_esp_soc *soc, esp_act *a, uint64_t n)
 {
+    (void)soc;
     if (a->kind != ACT_ACC)
         return;
     if (a->phase == PH_TLB)
-        esp_count(soc, a->tile, ESP_MON_ACC_TLB, n);
-    esp_count(soc, a->tile, ESP_MON_ACC_TOT_LO, n);
+        a->pend_tlb += n;
+    a->pend_tot += n;
+}
+
+void esp_act_settle(socmon_esp_soc *soc, esp_act *a)
+{
+    /* Sums commute: adding them late gives the monitors the same values. */
+    if (a->kind != ACT_ACC)
+        return; /* only accelerators count cycles; the others may have no tile */
+    esp_count(soc, a->tile, ESP_MON_ACC_TLB, a->pend_tlb);
+    esp_count(soc, a->tile, ESP_MON_ACC_MEM_LO, a->pend_mem);
+    esp_count(soc, a->tile, ESP_MON_ACC_TOT_LO, a->pend_tot);
+    a->pend_tlb = a->pend_mem = a->pend_tot = 0;
 }

@@ -154,6 +154,7 @@ static void reap(socmon_esp_soc *soc)
             continue;
         }
         unsigned t = a->tile;
+        esp_act_settle(soc, a);
         free(a);
         e->acts[i] = e->acts[--e->nacts];
         if (!tile_busy(e, t))
@@ -207,11 +208,15 @@ static socmon_status run(socmon_esp_soc *soc, uint64_t target, int stop_when_qui
                 continue;
             }
         }
-        for (unsigned i = 0; i < e->nacts; i++)
+        int finished = 0; /* reap has work only once an activity has finished */
+        for (unsigned i = 0; i < e->nacts; i++) {
             esp_act_step(soc, e->acts[i]);
+            finished |= e->acts[i]->finished;
+        }
         esp_noc_cycle(soc);
         soc->cycles++;
-        reap(soc);
+        if (finished)
+            reap(soc);
     }
     /* Idle time that ends exactly at target is over now, not one step later. */
     for (unsigned i = 0; i < e->nacts; i++)
@@ -222,6 +227,8 @@ static socmon_status run(socmon_esp_soc *soc, uint64_t target, int stop_when_qui
         e->script_running = 0;
     dvfs_settle_all(soc);
     esp_noc_settle(soc);
+    for (unsigned i = 0; i < e->nacts; i++)
+        esp_act_settle(soc, e->acts[i]);
     if (st == SOCMON_OK && e->oom)
         st = socmon_fail(SOCMON_ENOMEM, "esp model: out of memory for NoC transactions");
     return st;

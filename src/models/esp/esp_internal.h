@@ -208,6 +208,10 @@ typedef struct esp_act {
     unsigned ft, fslot;          /* iterator over tiles and cache slots */
     /* idle */
     uint64_t until;
+    /* acc: cycles counted but not yet added to the tile's TLB, memory and
+     * total-cycle monitors (esp_act_settle adds them): one add per cycle
+     * here instead of a 64-bit monitor update */
+    uint64_t pend_tlb, pend_mem, pend_tot;
 } esp_act;
 
 typedef struct esp_stats_int {
@@ -230,6 +234,9 @@ void esp_act_step(socmon_esp_soc *soc, esp_act *a);
 uint64_t esp_act_next(const socmon_esp_soc *soc, const esp_act *a);
 /* Fast-forward of n cycles in which a only waits. */
 void esp_act_skip(socmon_esp_soc *soc, esp_act *a, uint64_t n);
+/* Adds the cycles a has counted so far to its tile's monitors: before anyone
+ * can read them, and before a is freed. */
+void esp_act_settle(socmon_esp_soc *soc, esp_act *a);
 
 /* A workload script entry: one activity; entries with the same group start
  * together once every activity of the previous group has finished. */
