@@ -123,18 +123,20 @@ typedef struct esp_chain {
 } esp_chain;
 
 /* An input queue: a ring of flits from head, each with its chain, the
- * chain's current destination and the output port XY routing picks for it
- * at this router (worked out once, when the flit enters the queue). fresh
- * counts the flits that arrived in cycle fresh_at: they may not move on in
- * that cycle. full_since is the cycle the queue last filled up: its
- * backpressure monitor is counted when it stops being full and when the
- * engine settles the monitors (esp_noc_settle), not every cycle. */
+ * chain's current destination, the output port XY routing picks for it at
+ * this router (worked out once, when the flit enters the queue) and the
+ * cycle it arrived in: a flit may not move on in the cycle it arrived, and
+ * as the queue is FIFO, the head's arrival says whether any flit may move.
+ * full_since is the cycle the queue last filled up: its backpressure monitor
+ * is counted when it stops being full and when the engine settles the
+ * monitors (esp_noc_settle), not every cycle. */
 typedef struct esp_queue {
     esp_chain *ch[ESP_QDEPTH];
+    uint64_t arrived[ESP_QDEPTH];
     uint16_t dst[ESP_QDEPTH];
     uint8_t out[ESP_QDEPTH];
-    uint8_t head, occ, fresh;
-    uint64_t fresh_at, full_since;
+    uint8_t head, occ;
+    uint64_t full_since;
 } esp_queue;
 
 typedef struct esp_router {

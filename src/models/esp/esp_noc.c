@@ -144,17 +144,13 @@ static inline void q_push(const esp_noc *noc, esp_router *R, unsigned d, esp_cha
                           unsigned dst, unsigned t, uint64_t now)
 {
     esp_queue *q = &R->q[d];
-    if (q->fresh_at != now) {
-        q->fresh_at = now;
-        q->fresh = 0;
-    }
     unsigned at = (q->head + q->occ) % ESP_QDEPTH;
     q->ch[at] = ch;
+    q->arrived[at] = now;
     q->dst[at] = (uint16_t)dst;
     q->out[at] = noc->route[(size_t)t * noc->n + dst];
     if (++q->occ == ESP_QDEPTH)
         q->full_since = now;
-    q->fresh++;
     R->occ++;
     R->holding |= (uint8_t)(1u << d);
 }
@@ -209,8 +205,8 @@ static void route_plane(socmon_esp_soc *soc, unsigned p, uint64_t now)
             scan &= scan - 1;
             d = d >= ESP_NDIRS ? d - ESP_NDIRS : d;
             esp_queue *q = &R->q[d];
-            if (q->fresh_at == now && q->occ == q->fresh)
-                continue;
+            if (q->arrived[q->head] == now)
+                continue; /* every flit here arrived this cycle */
             unsigned o = q->out[q->head];
             if (used & (1u << o))
                 continue;
