@@ -1,4 +1,8 @@
-/* Devices: a named list of counters, parameters, and the driver that reads them. */
+/* Devices: a named list of counters, parameters, and the driver that reads them.
+ *
+ * Full names are also kept in a hash table (open addressing, indices + 1), so
+ * adding the 2,840 counters of an 8x8 ESP SoC does not compare every name
+ * with every other one to refuse duplicates. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +22,8 @@ struct socmon_device {
     socmon_counter *c;
     char **full;          /* "instance.name" per counter */
     size_t n, cap;
+    uint32_t *slot;       /* hash of full -> index + 1, 0 = empty; nslot a power of 2 */
+    size_t nslot;
     param *p;
     size_t np, pcap;
 };
@@ -65,6 +71,7 @@ void socmon_device_free(socmon_device *dev)
         free(dev->p[i].name);
     free(dev->c);
     free(dev->full);
+    free(dev->slot);
     free(dev->p);
     free(dev->name);
     free(dev);
@@ -96,6 +103,42 @@ static char *join(const char *inst, const char *name)
     return s;
 }
 
+static size_t hash_name(const char *s)
+{
+    uint64_t h = 1469598103934665603u; /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211u;
+    return (size_t)h;
+}
+
+/* The slot holding full_name, or the empty slot where it would go. */
+static uint32_t *find_slot(const socmon_device *dev, const char *full_name)
+{
+    size_t mask = dev->nslot - 1;
+    for (size_t i = hash_name(full_name) & mask;; i = (i + 1) & mask) {
+        uint32_t *s = &dev->slot[i];
+        if (!*s || strcmp(dev->full[*s - 1], full_name) == 0)
+            return s;
+    }
+}
+
+/* Keeps the table at most half full for n + 1 names; 0 or -1 (out of memory). */
+static int reserve_slots(socmon_device *dev)
+{
+    if (2 * (dev->n + 1) <= dev->nslot)
+        return 0;
+    size_t nslot = dev->nslot ? dev->nslot * 2 : 64;
+    uint32_t *ns = calloc(nslot, sizeof *ns);
+    if (!ns)
+        return -1;
+    free(dev->slot);
+    dev->slot = ns;
+    dev->nslot = nslot;
+    for (size_t i = 0; i < dev->n; i++)
+        *find_slot(dev, dev->full[i]) = (uint32_t)(i + 1);
+    return 0;
+}
+
 static int valid_ident(const char *s)
 {
     if (!*s)
@@ -124,12 +167,16 @@ socmon_status socmon_device_add_counter(socmon_device *dev, const socmon_counter
     char *full = join(inst, c->name);
     if (!full)
         return socmon_fail(SOCMON_ENOMEM, "socmon_device_add_counter: out of memory");
-    for (size_t i = 0; i < dev->n; i++)
-        if (strcmp(dev->full[i], full) == 0) {
-            socmon_status st = socmon_fail(SOCMON_EINVAL, "device '%s': duplicate counter '%s'", dev->name, full);
-            free(full);
-            return st;
-        }
+    if (reserve_slots(dev) != 0) {
+        free(full);
+        return socmon_fail(SOCMON_ENOMEM, "socmon_device_add_counter: out of memory");
+    }
+    uint32_t *slot = find_slot(dev, full);
+    if (*slot) {
+        socmon_status st = socmon_fail(SOCMON_EINVAL, "device '%s': duplicate counter '%s'", dev->name, full);
+        free(full);
+        return st;
+    }
     if (dev->n == dev->cap) {
         size_t cap = dev->cap ? dev->cap * 2 : 16;
         socmon_counter *nc = realloc(dev->c, cap * sizeof *nc);
@@ -155,6 +202,7 @@ socmon_status socmon_device_add_counter(socmon_device *dev, const socmon_counter
     }
     dev->c[dev->n] = k;
     dev->full[dev->n] = full;
+    *slot = (uint32_t)(dev->n + 1);
     if (idx)
         *idx = (uint32_t)dev->n;
     dev->n++;
@@ -180,12 +228,12 @@ socmon_status socmon_device_find(const socmon_device *dev, const char *full_name
 {
     if (!dev || !full_name)
         return socmon_fail(SOCMON_EINVAL, "socmon_device_find: %s is NULL", dev ? "name" : "device");
-    for (size_t i = 0; i < dev->n; i++)
-        if (strcmp(dev->full[i], full_name) == 0) {
-            if (idx)
-                *idx = (uint32_t)i;
-            return SOCMON_OK;
-        }
+    uint32_t *slot = dev->nslot ? find_slot(dev, full_name) : NULL;
+    if (slot && *slot) {
+        if (idx)
+            *idx = *slot - 1;
+        return SOCMON_OK;
+    }
     return socmon_fail(SOCMON_ENOENT, "device '%s' has no counter '%s'", dev->name, full_name);
 }
 
