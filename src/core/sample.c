@@ -10,6 +10,7 @@
 struct socmon_set {
     socmon_device *dev;
     uint32_t *idx;
+    uint8_t *width;       /* per selected counter, so a diff needs no device lookups */
     size_t n;
 };
 
@@ -68,6 +69,10 @@ socmon_status socmon_set_new(socmon_device *dev, const char *patterns, socmon_se
     free(copy);
     if (st == SOCMON_OK && s->n == 0)
         st = socmon_fail(SOCMON_ENOENT, "device '%s' has no counters", socmon_device_name(dev));
+    if (st == SOCMON_OK && !(s->width = malloc(s->n)))
+        st = socmon_fail(SOCMON_ENOMEM, "socmon_set_new: out of memory");
+    for (size_t i = 0; st == SOCMON_OK && i < s->n; i++)
+        s->width[i] = (uint8_t)socmon_device_counter(dev, s->idx[i])->width;
     if (st != SOCMON_OK) {
         socmon_set_free(s);
         return st;
@@ -81,6 +86,7 @@ void socmon_set_free(socmon_set *set)
     if (!set)
         return;
     free(set->idx);
+    free(set->width);
     free(set);
 }
 
@@ -155,6 +161,6 @@ socmon_status socmon_set_diff(const socmon_set *set, const socmon_sample *a, con
         return socmon_fail(SOCMON_EINVAL, "socmon_set_diff: samples hold %zu and %zu values, set has %zu",
                            a->n, b->n, set->n);
     for (size_t i = 0; i < set->n; i++)
-        deltas[i] = socmon_delta(a->v[i], b->v[i], socmon_device_counter(set->dev, set->idx[i])->width);
+        deltas[i] = socmon_delta(a->v[i], b->v[i], set->width[i]);
     return SOCMON_OK;
 }

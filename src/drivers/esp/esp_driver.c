@@ -179,6 +179,7 @@ socmon_status socmon_esp_drv_read64_live(socmon_esp_drv *drv, unsigned tile, uns
 /* ---- the device ---- */
 
 typedef struct esp_ctr {
+    uint64_t addr;    /* of mon, worked out once */
     uint16_t tile;
     uint8_t mon;      /* low word for a 64-bit pair */
     uint8_t is64;
@@ -217,9 +218,9 @@ static socmon_status dev_read(void *priv, const uint32_t *idx, size_t n, uint64_
     for (size_t i = 0; i < n && st == SOCMON_OK; i++) {
         const esp_ctr *c = &ed->c[idx[i]];
         uint32_t lo = 0, hi = 0;
-        st = socmon_bus_read32(drv->bus, socmon_esp_drv_addr(drv, c->tile, c->mon), &lo);
+        st = socmon_bus_read32(drv->bus, c->addr, &lo);
         if (st == SOCMON_OK && c->is64)
-            st = socmon_bus_read32(drv->bus, socmon_esp_drv_addr(drv, c->tile, c->mon + 1), &hi);
+            st = socmon_bus_read32(drv->bus, c->addr + 4, &hi);
         out[i] = ((uint64_t)hi << 32) | lo;
     }
     socmon_bus_fence(drv->bus);
@@ -326,7 +327,7 @@ static socmon_status add_counters(socmon_device *dev, esp_dev *ed, const socmon_
             socmon_status st = socmon_device_add_counter(dev, &c, NULL);
             if (st != SOCMON_OK)
                 return st;
-            ed->c[ed->n++] = (esp_ctr){(uint16_t)t, (uint8_t)m, (uint8_t)is64};
+            ed->c[ed->n++] = (esp_ctr){reg, (uint16_t)t, (uint8_t)m, (uint8_t)is64};
         }
     }
     return SOCMON_OK;
