@@ -210,7 +210,7 @@ static socmon_status run(socmon_esp_soc *soc, uint64_t target, int stop_when_qui
         }
         int finished = 0; /* reap has work only once an activity has finished */
         for (unsigned i = 0; i < e->nacts; i++) {
-            esp_act_step(soc, e->acts[i]);
+            esp_act_cycle(soc, e->acts[i]);
             finished |= e->acts[i]->finished;
         }
         esp_noc_cycle(soc);

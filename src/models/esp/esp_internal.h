@@ -239,6 +239,21 @@ void esp_act_skip(socmon_esp_soc *soc, esp_act *a, uint64_t n);
 /* Adds the cycles a has counted so far to its tile's monitors: before anyone
  * can read them, and before a is freed. */
 void esp_act_settle(socmon_esp_soc *soc, esp_act *a);
+/* One cycle of a: the two common ways of only waiting inline (a CPU stalled
+ * on a miss; an accelerator with all its DMA lines in flight, which counts
+ * a memory and a total cycle), the rest in esp_act_step. */
+static inline void esp_act_cycle(socmon_esp_soc *soc, esp_act *a)
+{
+    if (a->kind == ACT_CPU && a->outstanding)
+        return;
+    if (a->kind == ACT_ACC && (a->phase == PH_READ || a->phase == PH_WRITE) &&
+        a->outstanding >= ESP_ACC_MAX_OUT) {
+        a->pend_mem++;
+        a->pend_tot++;
+        return;
+    }
+    esp_act_step(soc, a);
+}
 
 /* A workload script entry: one activity; entries with the same group start
  * together once every activity of the previous group has finished. */
