@@ -93,6 +93,11 @@ static int stat_body(cli_session *cs, const cli_opts *opts)
         fprintf(stderr, "socmon stat: target '%s' is hardware: give a duration with -d\n", ops->name);
         return 2;
     }
+    if (o->append && cli_format_is_exposition(o->format)) {
+        fprintf(stderr, "socmon stat: --append with --%s: an exposition is one document (a family may not "
+                        "repeat); write the file anew\n", o->format);
+        return 2;
+    }
     /* -o FILE that cannot be written is found now, not after the run. */
     socmon_status pst;
     if (o->print_path && (pst = cli_dest_check_plain(o->print_path)) != SOCMON_OK)

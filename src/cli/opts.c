@@ -10,6 +10,9 @@
 
 static int parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE *), cli_opts *o);
 
+/* Long-only options whose getopt value is no character (above 'z': no short form). */
+enum { OPT_LONG_PROMETHEUS = 0x7101, OPT_LONG_OPENMETRICS };
+
 static const struct {
     unsigned bit;
     struct option lo;
@@ -24,6 +27,12 @@ static const struct {
     {OPT_FORMAT, {"field-separator", required_argument, 0, 'x'},
      "-x, --field-separator SEP  CSV output with this separator (e.g. -x,)"},
     {OPT_FORMAT, {"json", no_argument, 0, 'J'}, "    --json            JSON output"},
+    {OPT_FORMAT, {"prometheus", no_argument, 0, OPT_LONG_PROMETHEUS},
+     "    --prometheus      Prometheus text exposition 0.0.4 of the totals (docs/prometheus.md); with\n"
+     "                        -o DIR/NAME.prom for node_exporter's textfile collector, which never\n"
+     "                        sees half a file (written beside it, then renamed)"},
+    {OPT_FORMAT, {"openmetrics", no_argument, 0, OPT_LONG_OPENMETRICS},
+     "    --openmetrics     the same as OpenMetrics 1.0 text (UNIT lines, ends with # EOF)"},
     {OPT_ALL, {"all-cpus", no_argument, 0, 'a'},
      "-a, --all-cpus        count on every instance of the target (every tile, core, slot), as perf's\n"
      "                        system-wide -a; socmon always does (-e still picks the counters)"},
@@ -276,6 +285,8 @@ static int parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE
         case 'S': o->summary = 1; break;
         case 'K': o->stats = 1; break;
         case 'J': o->format = "json"; break;
+        case OPT_LONG_PROMETHEUS: o->format = "prometheus"; break;
+        case OPT_LONG_OPENMETRICS: o->format = "openmetrics"; break;
         case 'T': o->trace = optarg; break;
         case 0x160: o->remote = optarg; break;   /* long-only options: values past any char */
         case 0x161: o->token_file = optarg; break;

@@ -8,12 +8,20 @@
 /* A summary table lists the ten largest hot spots; a terminal page, not the whole chip. */
 #define HOTSPOTS 10
 
+int cli_format_is_exposition(const char *format)
+{
+    return format && (strcmp(format, "prometheus") == 0 || strcmp(format, "openmetrics") == 0);
+}
+
 socmon_status cli_output_open(cli_output *co, const cli_opts *o, const char *format)
 {
     co->sink = NULL;
     co->out = NULL;
     socmon_output_opts oo = {.sep = o->sep, .deltas = o->deltas, .no_big_num = o->no_big_num};
+    /* an exposition file is read whenever a collector likes: replaced whole, never rewritten */
+    int whole = cli_format_is_exposition(format ? format : o->format);
     socmon_status st = o->print_path ? (o->append ? socmon_sink_append_path(o->print_path, &co->sink)
+                                        : whole   ? socmon_sink_replace_path(o->print_path, &co->sink)
                                                   : socmon_sink_open_path(o->print_path, &co->sink))
                        : o->to_stderr ? socmon_sink_file(stderr, "stderr", &co->sink)
                                       : socmon_sink_file(stdout, "stdout", &co->sink);
@@ -28,6 +36,8 @@ int cli_output_close(cli_output *co, const char *cmd, socmon_status st)
         st = socmon_output_end(co->out);
     /* Report before closing: closing may set a message of its own. */
     int rc = st == SOCMON_OK ? 0 : cli_error(cmd, st);
+    if (rc)
+        socmon_sink_cancel(co->sink, st);   /* a file being replaced keeps its old content */
     socmon_output_free(co->out);
     socmon_status cst = socmon_sink_close(co->sink);
     co->out = NULL;

@@ -38,6 +38,14 @@ socmon_status socmon_sink_file(FILE *fp, const char *name, socmon_sink **out);
 socmon_status socmon_sink_open_path(const char *path, socmon_sink **out);
 /* A sink that adds to the end of path (creating it if absent) and closes it on close. */
 socmon_status socmon_sink_append_path(const char *path, socmon_sink **out);
+/* A sink that replaces path in one step (sink_replace.c): the bytes go to a new file in path's
+ * directory, renamed over path when the sink closes with no failure, so a reader sees the old
+ * file or the new one, never part of one. A path that is a device node, FIFO or symlink is
+ * written through, as socmon_sink_open_path does. */
+socmon_status socmon_sink_replace_path(const char *path, socmon_sink **out);
+/* Marks s failed with why (if it has not failed yet): later writes fail, and a replacing sink
+ * leaves its path untouched at close. For a document abandoned half way. */
+void socmon_sink_cancel(socmon_sink *s, socmon_status why);
 /* A sink that collects the bytes in memory (tests; later network frames). */
 socmon_status socmon_sink_memory(socmon_sink **out);
 /* The bytes a memory sink holds so far, NUL-terminated (len may be NULL); NULL for another sink. */
