@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""Drives Debian's Prometheus for the scrape tests: starts it on loopback with a generated
+config (scrape interval 1 s, TSDB in a temporary directory), waits until every scrape target is
+up, then polls the query API until each expected query returns the expected value.
+
+  prom_scrape.py --dir DIR [--serve JOB=FILE[:openmetrics]]... [--scrape JOB=HOST:PORT]...
+                 [--expect 'PROMQL=VALUE']...
+
+--serve serves FILE from this process (a thread on a port the kernel picks, so no race) with
+the content type of its format; --scrape points Prometheus at a running exporter (the agent).
+Prometheus's own port cannot be handed over bound, so it is picked by binding port 0 and
+releasing it; if Prometheus then finds it taken, it is started again on another (5 tries).
+Every wait is on a condition with a generous deadline (a slow machine only waits longer); on
+failure the message says what was last seen, and Prometheus's log is printed. Exit 0: all
+expectations met. Python 3 standard library only."""
+
+import argparse
+import http.server
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.parse
+import urllib.request
+
+DEADLINE = 120  # seconds for each wait; never reached on a working setup
+CTYPES = {
+    "prometheus": "text/plain; version=0.0.4; charset=utf-8",
+    "openmetrics": "application/openmetrics-text; version=1.0.0; charset=utf-8",
+}
+
+
+def fail(msg):
+    print("prom_scrape: FAIL: " + msg, file=sys.stderr)
+    raise SystemExit(1)
+
+
+def serve_file(path, fmt):
+    """Serves path at every URL with fmt's content type; returns the port."""
+    body = open(path, "rb").read()
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Type", CTYPES[fmt])
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return srv.server_address[1]
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def get_json(url):
+    with urllib.request.urlopen(url, timeout=10) as r:
+        return json.loads(r.read().decode())
+
+
+def start_prometheus(workdir, jobs):
+    cfg = os.path.join(workdir, "prometheus.yml")
+    with open(cfg, "w") as f:
+        f.write("global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\n  evaluation_interval: 1s\nscrape_configs:\n")
+        for job, addr in jobs:
+            f.write("  - job_name: %s\n    static_configs:\n      - targets: ['%s']\n" % (job, addr))
+    for attempt in range(5):
+        port = free_port()
+        log = open(os.path.join(workdir, "prometheus.log"), "w")
+        proc = subprocess.Popen(
+            ["prometheus", "--config.file=" + cfg, "--storage.tsdb.path=" + os.path.join(workdir, "tsdb"),
+             "--web.listen-address=127.0.0.1:%d" % port, "--log.level=info"],
+            stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        base = "http://127.0.0.1:%d" % port
+        end = time.monotonic() + DEADLINE
+        while time.monotonic() < end:
+            if proc.poll() is not None:
+                break
+            try:
+                with urllib.request.urlopen(base + "/-/ready", timeout=5) as r:
+                    if r.status == 200:
+                        return proc, base
+            except OSError:
+                pass
+            time.sleep(0.1)
+        stop(proc)
+        text = open(os.path.join(workdir, "prometheus.log")).read()
+        if "address already in use" not in text:
+            print(text[-3000:], file=sys.stderr)
+            fail("prometheus did not become ready on 127.0.0.1:%d" % port)
+        print("prom_scrape: port %d was taken meanwhile, trying another" % port)
+    fail("prometheus found its port taken 5 times")
+
+
+def stop(proc):
+    if proc and proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+def wait_up(base, jobs):
+    end = time.monotonic() + DEADLINE
+    seen = {}
+    while time.monotonic() < end:
+        active = get_json(base + "/api/v1/targets?state=active")["data"]["activeTargets"]
+        seen = {t["labels"]["job"]: (t["health"], t.get("lastError", "")) for t in active}
+        bad = [j for j, h in seen.items() if h[0] == "down"]
+        if bad:
+            fail("target %s is down: %s" % (bad[0], seen[bad[0]][1]))
+        if all(seen.get(j, ("",))[0] == "up" for j, _ in jobs):
+            print("prom_scrape: targets up: %s" % ", ".join(sorted(seen)))
+            return
+        time.sleep(0.2)
+    fail("targets not up after %d s: %s" % (DEADLINE, seen))
+
+
+def wait_value(base, query, want):
+    end = time.monotonic() + DEADLINE
+    last = None
+    while time.monotonic() < end:
+        res = get_json(base + "/api/v1/query?" + urllib.parse.urlencode({"query": query}))["data"]["result"]
+        if len(res) > 1:
+            fail("%s matches %d series, want one: %s" % (query, len(res), [r["metric"] for r in res]))
+        if res:
+            last = res[0]["value"][1]
+            if float(last) == float(want):
+                print("prom_scrape: %s = %s" % (query, last))
+                return
+            if float(last) > float(want):
+                fail("%s = %s, past the expected %s" % (query, last, want))
+        time.sleep(0.2)
+    fail("%s: last %s, expected %s (after %d s)" % (query, last, want, DEADLINE))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--dir", required=True)
+    ap.add_argument("--serve", action="append", default=[], metavar="JOB=FILE[:FORMAT]")
+    ap.add_argument("--scrape", action="append", default=[], metavar="JOB=HOST:PORT")
+    ap.add_argument("--expect", action="append", default=[], metavar="PROMQL=VALUE")
+    a = ap.parse_args()
+    jobs = []
+    for s in a.serve:
+        job, spec = s.split("=", 1)
+        path, _, fmt = spec.partition(":")
+        jobs.append((job, "127.0.0.1:%d" % serve_file(path, fmt or "prometheus")))
+    for s in a.scrape:
+        job, addr = s.split("=", 1)
+        jobs.append((job, addr))
+    proc = None
+    try:
+        proc, base = start_prometheus(a.dir, jobs)
+        wait_up(base, jobs)
+        for e in a.expect:
+            query, want = e.rsplit("=", 1)
+            wait_value(base, query, want)
+    except SystemExit:
+        if os.path.exists(os.path.join(a.dir, "prometheus.log")):
+            print(open(os.path.join(a.dir, "prometheus.log")).read()[-3000:], file=sys.stderr)
+        raise
+    finally:
+        stop(proc)
+
+
+if __name__ == "__main__":
+    main()
