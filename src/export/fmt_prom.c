@@ -202,8 +202,7 @@ static socmon_status prom_begin(socmon_output *o)
     if (st == SOCMON_OK && r->recording)
         st = counter_total(o, "samples", "samples taken", (uint64_t)r->samples);
     if (st == SOCMON_OK && r->recording)
-        st = counter_total(o, "missed_intervals", "sampling intervals missed (gaps: no sample, values lost "
-                           "to the metrics but never to the counter totals' wrap handling)", r->missed);
+        st = counter_total(o, "missed_intervals", "sampling intervals missed: gaps in the timeline", r->missed);
     return st;
 }
 
