@@ -30,7 +30,7 @@ typedef struct prom_state {
 /* A family being written: its name (OpenMetrics' family name; 0.0.4 adds _total to a counter's),
  * its type and unit. */
 typedef struct family {
-    char name[200];
+    char name[256];         /* room for any name: prom_text caps its parts (160 + unit) */
     const char *type;       /* "counter", "gauge", "info" */
     const char *unit;       /* the name's unit suffix, or NULL */
 } family;
@@ -255,7 +255,7 @@ static void group_free(grouping *g)
 
 /* Counters share a family when their names read the same with their units (the key: the
  * family name before any "_2"), computed once per counter. */
-enum { KEYLEN = 200 };
+enum { KEYLEN = 256 };
 
 static int same_counter(const void *ctx, size_t a, size_t b)
 {

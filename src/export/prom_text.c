@@ -147,7 +147,7 @@ static int ends_with(const char *s, size_t n, const char *suffix)
 int socmon_prom_name(char *buf, size_t len, const char *name, const socmon_prom_unit *u, unsigned n, int counter)
 {
     const char *suffix = u ? u->suffix : NULL;
-    char base[192];
+    char base[161];   /* long names are cut here: a name never fails, "_2" keeps cut ones apart */
     sanitize(base, sizeof base, name ? name : "");
     size_t bl = strlen(base);
     if (counter && bl > 6 && ends_with(base, bl, "_total"))
