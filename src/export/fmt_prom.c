@@ -147,7 +147,8 @@ static socmon_status gauge(socmon_output *o, const char *name, const char *unit,
     socmon_status st = name_family(o->state, &f, name, &u);
     if (st == SOCMON_OK)
         st = metadata(o, &f, help, NULL);
-    return st == SOCMON_OK ? series(o, &f, NULL, NULL, socmon_prom_float(val, sizeof val, v)) : st;
+    return st == SOCMON_OK ? series(o, &f, NULL, NULL, socmon_prom_float(val, sizeof val, socmon_prom_scale(&u, v)))
+                           : st;
 }
 
 static socmon_status counter_total(socmon_output *o, const char *name, const char *help, uint64_t v)
@@ -194,11 +195,11 @@ static socmon_status prom_begin(socmon_output *o)
     label(o, &first, "workload", r->workload);
     label(o, &first, "simulated", r->simulated ? "true" : "false");
     socmon_sink_printf(o->sink, "%s 1\n", first ? "" : "}");
-    st = gauge(o, "elapsed", "s", r->simulated ? "time the run has lasted, simulated" : "time the run has lasted",
-               (double)r->elapsed_ns * 1e-9);
+    st = gauge(o, "elapsed", "ns", r->simulated ? "time the run has lasted, simulated" : "time the run has lasted",
+               (double)r->elapsed_ns);
     if (st == SOCMON_OK && r->interval_ns)
-        st = gauge(o, "interval", "s", "the sampling interval; metric values are the latest interval's",
-                   (double)r->interval_ns * 1e-9);
+        st = gauge(o, "interval", "ns", "the sampling interval; metric values are the latest interval's",
+                   (double)r->interval_ns);
     if (st == SOCMON_OK && r->recording)
         st = counter_total(o, "samples", "samples taken", (uint64_t)r->samples);
     if (st == SOCMON_OK && r->recording)
