@@ -95,7 +95,7 @@ static void sanitize(char *out, size_t len, const char *in)
         if (isalnum(*p) && *p < 0x80)
             out[n++] = (char)tolower(*p);
         else if (*p == '%')
-            n += (size_t)snprintf(out + n, len - n, "%spercent", n && out[n - 1] != '_' ? "_" : "");
+            n += (size_t)snprintf(out + n, len - n, "%spercent_", n && out[n - 1] != '_' ? "_" : "");
         else if (*p == '/')
             n += (size_t)snprintf(out + n, len - n, "%sper_", n && out[n - 1] != '_' ? "_" : "");
         else if (n && out[n - 1] != '_')

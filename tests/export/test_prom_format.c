@@ -44,6 +44,7 @@ static void test_names(void **state)
     name_is("odd", "say \"hi\", twice", 1, 0, "socmon_odd_say_hi_twice");
     name_is("ratio_a", "B/cyc", 1, 0, "socmon_ratio_a_bytes_per_cycle");
     name_is("x", "furlongs/fortnight", 1, 0, "socmon_x_furlongs_per_fortnight");
+    name_is("hit%x", "", 1, 0, "socmon_hit_percent_x");
     name_is("hits", "events", 2, 1, "socmon_hits_2");
     name_is("lat", "cycles", 3, 0, "socmon_lat_3_cycles");                /* the unit stays last */
     name_is("", NULL, 1, 0, "socmon_unnamed");
