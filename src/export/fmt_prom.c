@@ -207,8 +207,8 @@ static socmon_status prom_begin(socmon_output *o)
     return st;
 }
 
-/* Groups the n items (key(i) equal: one family) and calls emit(first, members, count) per group
- * in order of first appearance, members listed in their own order. */
+/* Groups n items into families (same(a, b): one family) in order of first appearance: family f's
+ * members are order[start[f] .. start[f] + count[f]), in their own order. */
 typedef struct grouping {
     size_t *fam, *order, *start, *count, nfam;
 } grouping;
