@@ -1,18 +1,22 @@
-/* socmon report: a recording shown per interval or summed. */
-#include <jansson.h>
+/* socmon report: a recording shown per interval or summed, or written as a Perfetto trace
+ * (--perfetto); what the file itself holds (--stats, loss notes) is report_file.c. */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
+#include <unistd.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/dest.h"
 #include "cli/opts.h"
 #include "cli/by_symbol.h"
 #include "cli/output.h"
+#include "cli/report_file.h"
 #include "export/table.h"
 
 #define REPORT_OPTS (OPT_INPUT | OPT_FORMAT | OPT_SUMMARY | OPT_DELTAS | OPT_METRICS | OPT_BY_SYMBOL | \
-                     OPT_BIG_NUM | OPT_METRIC_FILE | OPT_STATS)
+                     OPT_BIG_NUM | OPT_METRIC_FILE | OPT_STATS | OPT_PERFETTO | OPT_FORCE)
 #define TABLE_METRICS 8
 #define TABLE_METRICS_MAX 64
 
@@ -24,7 +28,8 @@ static void help(FILE *fp)
                 "JSON hold every metric and, with --deltas, every counter delta); --summary prints\n"
                 "totals, metrics and hot spots over the whole recording; --by-symbol, for a program's\n"
                 "recording (record -t ibex -- prog.elf), one row per function with a total that equals\n"
-                "the whole-program counters.\n\n");
+                "the whole-program counters. --perfetto OUT.json writes the intervals as a trace for the\n"
+                "Perfetto UI instead of rows on stdout.\n\n");
     cli_help_opts(fp, REPORT_OPTS);
 }
 
@@ -173,7 +178,8 @@ static int walk_next(walk *w, const report *r, size_t idx)
     return 1;
 }
 
-static int per_interval(report *r, const cli_opts *o)
+/* One row per interval, in the options' format on stdout, or in `format` to fp (named name). */
+static int per_interval(report *r, const cli_opts *o, const char *format, FILE *fp, const char *name)
 {
     size_t n = r->n, nm = r->m ? socmon_metrics_nresults(r->m) : 0;
     walk w;
@@ -181,7 +187,15 @@ static int per_interval(report *r, const cli_opts *o)
     socmon_status st = walk_init(&w, r);
     if (st != SOCMON_OK)
         return cli_error("report", st);
-    if ((st = cli_output_open(&co, o, NULL)) != SOCMON_OK) {
+    if (fp) {
+        socmon_output_opts oo = {.sep = o->sep, .deltas = 1, .no_big_num = o->no_big_num};
+        st = socmon_sink_file(fp, name, &co.sink);
+        if (st == SOCMON_OK)
+            st = socmon_output_open(format, co.sink, &oo, &co.out);
+    } else {
+        st = cli_output_open(&co, o, NULL);
+    }
+    if (st != SOCMON_OK) {
         walk_free(&w);
         return cli_output_close(&co, "report", st);
     }
@@ -225,6 +239,48 @@ static int per_interval(report *r, const cli_opts *o)
     }
     walk_free(&w);
     return cli_output_close(&co, "report", st);
+}
+
+/* report --perfetto OUT: the trace is written to a file no one sees until it is whole (the
+ * scheme of record -o, cli/dest.h), then published as OUT (an existing OUT moves to OUT.old
+ * unless --force), so a failure never leaves half a JSON document under the name. */
+static int perfetto(report *r, const cli_opts *o)
+{
+    const char *path = o->perfetto;
+    cli_dest d;
+    socmon_status st = cli_dest_open(&d, path, o->force);
+    if (st != SOCMON_OK) {
+        int rc = cli_error("report", st);
+        cli_dest_close(&d);
+        return rc;
+    }
+    int fd = dup(d.fd);
+    FILE *fp = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    if (!fp) {
+        if (fd >= 0)
+            close(fd);
+        cli_dest_close(&d);
+        return cli_error("report", socmon_fail(SOCMON_EIO, "--perfetto %s: %s", path, strerror(errno)));
+    }
+    int rc = per_interval(r, o, "perfetto", fp, path);
+    errno = 0;
+    if (fclose(fp) != 0 && !rc)
+        rc = cli_error("report", socmon_fail(SOCMON_EIO, "writing %s: %s", path, strerror(errno ? errno : EIO)));
+    if (!rc && (st = cli_dest_publish(&d)) != SOCMON_OK)
+        rc = cli_error("report", st);
+    int moved = d.moved_old;
+    st = cli_dest_close(&d);
+    if (!rc && st != SOCMON_OK)
+        rc = cli_error("report", st);
+    if (rc)
+        return rc;
+    if (moved)
+        fprintf(stderr, "socmon report: moved the existing '%s' to '%s.old'\n", path, path);
+    size_t rows = socmon_timeline_len(socmon_recording_timeline(r->rec));
+    fprintf(stderr, "socmon report: wrote %s: %zu intervals, %zu counter and %zu metric tracks (open it in "
+                    "https://ui.perfetto.dev)\n", path, rows ? rows - 1 : 0, r->n,
+            r->m ? socmon_metrics_nresults(r->m) : 0);
+    return 0;
 }
 
 static int summary(report *r, const cli_opts *o, int by_symbol)
@@ -278,165 +334,6 @@ static int summary(report *r, const cli_opts *o, int by_symbol)
     return rc;
 }
 
-/* ---- what the file holds and what was lost (--stats, and the note on stderr) ---- */
-
-/* One line on stderr for gaps the writer recorded (samples that never reached
- * the recorder, socmon_recwriter_skip_to): how many, how long, where the
- * first one is in the rows' time (from the first sample, as the rows show it). */
-static void gap_note(const report *r, const char *path, const socmon_recording_info *in)
-{
-    socmon_timeline *tl = socmon_recording_timeline(r->rec);
-    size_t n = socmon_timeline_len(tl), row = (size_t)in->gap_first_row;
-    uint64_t *v = calloc(socmon_recording_ncounters(r->rec) + 1, sizeof *v);
-    socmon_sample s = {0, 0, 0, socmon_recording_ncounters(r->rec), v};
-    uint64_t t0 = 0, before = 0, after = 0;
-    int have_before = 0, have_after = 0;
-    if (v && n && socmon_timeline_get(tl, 0, &s) == SOCMON_OK) {
-        t0 = s.t_ns;
-        if (row > 0 && row <= n && socmon_timeline_get(tl, row - 1, &s) == SOCMON_OK)
-            before = s.t_ns - t0, have_before = 1;
-        if (row < n && socmon_timeline_get(tl, row, &s) == SOCMON_OK)
-            after = s.t_ns - t0, have_after = 1;
-    }
-    free(v);
-    char a[32], b[32], c[32], d[32], where[96];
-    socmon_format_count(a, sizeof a, in->gap_samples, 1);
-    socmon_format_ns(b, sizeof b, in->gap_ns);
-    socmon_format_ns(c, sizeof c, before);
-    socmon_format_ns(d, sizeof d, after);
-    if (have_before && have_after)
-        snprintf(where, sizeof where, "between %s and %s", c, d);
-    else if (have_before)
-        snprintf(where, sizeof where, "after %s, at the end", c);
-    else
-        snprintf(where, sizeof where, "before the first sample");
-    fprintf(stderr, "socmon report: %s: %llu gap%s in the recording: %s samples (%s) the recorder never received; "
-                    "%s %s; the row after a gap is flagged missed=N\n",
-            path, (unsigned long long)in->gaps, in->gaps == 1 ? "" : "s", a, b,
-            in->gaps == 1 ? "it is" : "the first is", where);
-}
-
-/* One line on stderr when the recording was damaged or cut short: the rows
- * that follow are real, but not the whole run; another for gaps. */
-static void loss_note(const report *r, const char *path)
-{
-    socmon_recording_info in;
-    socmon_recording_get_info(r->rec, &in);
-    if (in.complete)
-        return;
-    if (in.gaps)
-        gap_note(r, path, &in);
-    socmon_timeline *tl = socmon_recording_timeline(r->rec);
-    size_t n = socmon_timeline_len(tl);
-    char a[32], b[32], c[32], line[400];
-    int used = 0;
-    /* the gaps were said above: what is left was lost to damage */
-    uint64_t lost = in.samples_lost - in.gap_samples, lost_ns = in.ns_lost - in.gap_ns;
-    if (in.blocks_lost || lost) {
-        char span[48] = "";
-        if (lost_ns) /* unknown when the first block was the one lost */
-        {
-            socmon_format_ns(c, sizeof c, lost_ns);
-            snprintf(span, sizeof span, " (%s)", c);
-        }
-        socmon_format_count(a, sizeof a, in.blocks_lost, 1);
-        socmon_format_count(b, sizeof b, lost, 1);
-        used += snprintf(line + used, sizeof line - used, "%s damaged block%s skipped: %s samples%s not read", a,
-                         in.blocks_lost == 1 ? "" : "s", b, span);
-    }
-    if (!in.samples_lost_known) {
-        uint64_t t0 = 0, t1 = 0;
-        uint64_t *v = calloc(socmon_recording_ncounters(r->rec) + 1, sizeof *v);
-        socmon_sample s = {0, 0, 0, socmon_recording_ncounters(r->rec), v};
-        if (v && n && socmon_timeline_get(tl, 0, &s) == SOCMON_OK) {
-            t0 = s.t_ns;
-            if (socmon_timeline_get(tl, n - 1, &s) == SOCMON_OK)
-                t1 = s.t_ns;
-        }
-        free(v);
-        char flush[48];
-        if (in.flush_ns)
-            snprintf(flush, sizeof flush, "at most %g s", (double)in.flush_ns / 1e9);
-        else
-            snprintf(flush, sizeof flush, "an unknown time");
-        socmon_format_count(a, sizeof a, n, 1);
-        socmon_format_ns(c, sizeof c, t1 - t0);
-        used += snprintf(line + used, sizeof line - used, "%srecording cut short (recorder killed?): read %s samples "
-                         "to %s; %s after that is missing", used ? "; " : "", a, c, flush);
-    }
-    if (used)
-        fprintf(stderr, "socmon report: %s: %s\n", path, line);
-}
-
-static int print_stats(const report *r, const cli_opts *o, const char *path)
-{
-    socmon_recording_info in;
-    socmon_recording_get_info(r->rec, &in);
-    uint64_t samples = socmon_timeline_len(socmon_recording_timeline(r->rec)), values = samples * r->n;
-    double bpv = values ? (double)in.file_bytes / (double)values : 0;
-    /* which clock stamped the samples, as the file says (v1 files do not say) */
-    const char *clock = !in.clock_known ? "unknown" : in.simulated ? "simulated" : "real";
-    if (o->format && strcmp(o->format, "json") == 0) {
-        json_t *j = json_pack("{s:s, s:i, s:I, s:I, s:I, s:I, s:f, s:b, s:I, s:I, s:I, s:b, s:I, s:I, "
-                              "s:I, s:I, s:I, s:s, s:s}",
-                              "file", path, "version", (int)in.version, "samples", (json_int_t)samples,
-                              "counters", (json_int_t)r->n, "blocks", (json_int_t)in.blocks,
-                              "file_bytes", (json_int_t)in.file_bytes, "bytes_per_value", bpv,
-                              "complete", in.complete, "blocks_lost", (json_int_t)in.blocks_lost,
-                              "bytes_lost", (json_int_t)in.bytes_lost, "samples_lost", (json_int_t)in.samples_lost,
-                              "samples_lost_known", in.samples_lost_known, "ns_lost", (json_int_t)in.ns_lost,
-                              "flush_ns", (json_int_t)in.flush_ns, "gaps", (json_int_t)in.gaps,
-                              "gap_samples", (json_int_t)in.gap_samples, "gap_ns", (json_int_t)in.gap_ns,
-                              "lost", in.what, "clock", clock);
-        int bad = !j || json_dumpf(j, stdout, JSON_INDENT(2)) != 0;
-        json_decref(j);
-        printf("\n");
-        return bad || fflush(stdout) ? cli_error("report", socmon_fail(SOCMON_EIO, "cannot write --stats")) : 0;
-    }
-    if (o->format && strcmp(o->format, "csv") == 0) {
-        /* one header row and one row, the JSON object's fields in its order */
-        static const char *const names[] = {"file", "version", "samples", "counters", "blocks", "file_bytes",
-                                            "bytes_per_value", "complete", "blocks_lost", "bytes_lost",
-                                            "samples_lost", "samples_lost_known", "ns_lost", "flush_ns", "gaps", "gap_samples",
-                                            "gap_ns", "lost", "clock"};
-        enum { NF = sizeof names / sizeof names[0] };
-        char num[NF][32];
-        const uint64_t u[] = {in.version, samples, r->n, in.blocks, in.file_bytes};
-        for (int i = 0; i < 5; i++)
-            snprintf(num[i + 1], sizeof num[0], "%llu", (unsigned long long)u[i]);
-        snprintf(num[6], sizeof num[0], "%.4f", bpv);
-        const uint64_t u2[] = {(uint64_t)in.complete, in.blocks_lost, in.bytes_lost, in.samples_lost,
-                               (uint64_t)in.samples_lost_known, in.ns_lost, in.flush_ns, in.gaps,
-                               in.gap_samples, in.gap_ns};
-        for (int i = 0; i < 10; i++)
-            snprintf(num[i + 7], sizeof num[0], "%llu", (unsigned long long)u2[i]);
-        for (int i = 0; i < NF; i++) {
-            socmon_csv_field(stdout, names[i], o->sep);
-            putchar(i == NF - 1 ? '\n' : o->sep);
-        }
-        for (int i = 0; i < NF; i++) {
-            socmon_csv_field(stdout, i == 0 ? path : i == NF - 2 ? in.what : i == NF - 1 ? clock : num[i], o->sep);
-            putchar(i == NF - 1 ? '\n' : o->sep);
-        }
-        return fflush(stdout) ? cli_error("report", socmon_fail(SOCMON_EIO, "cannot write --stats")) : 0;
-    }
-    /* a person reads these: counts grouped like every human output (--no-big-num: plain) */
-    char a[32], b[32], c[32];
-    socmon_format_count(a, sizeof a, samples, !o->no_big_num);
-    socmon_format_count(b, sizeof b, in.blocks, !o->no_big_num);
-    socmon_format_count(c, sizeof c, in.file_bytes, !o->no_big_num);
-    printf("recording %s\n", path);
-    printf("  format version:  %u\n", in.version);
-    printf("  samples:         %s\n", a);
-    printf("  counters:        %zu\n", r->n);
-    printf("  blocks:          %s\n", b);
-    printf("  file bytes:      %s\n", c);
-    printf("  bytes per value: %.2f\n", bpv);
-    printf("  lost:            %s\n", in.complete ? "nothing" : in.what);
-    printf("  clock:           %s\n", clock);
-    return fflush(stdout) ? cli_error("report", socmon_fail(SOCMON_EIO, "cannot write --stats")) : 0;
-}
-
 int cmd_report(int argc, char **argv)
 {
     cli_opts o;
@@ -452,6 +349,16 @@ int cmd_report(int argc, char **argv)
                                                                                                    : "--metric-file");
         return 2;
     }
+    if (o.perfetto && (o.stats || o.summary || o.by_symbol || strcmp(o.format, "table") != 0)) {
+        fprintf(stderr, "socmon report: --perfetto writes the intervals to its file and cannot be combined with "
+                        "%s\n", o.stats ? "--stats" : o.summary ? "--summary" : o.by_symbol ? "--by-symbol"
+                                                                           : "-x/--json (they format stdout)");
+        return 2;
+    }
+    if (o.force && !o.perfetto) {
+        fprintf(stderr, "socmon report: --force applies to --perfetto OUT.json only\n");
+        return 2;
+    }
     report r;
     const char *path = o.input ? o.input : "socmon.rec";
     socmon_status st = report_open(&r, path, o.metric_file);
@@ -460,10 +367,11 @@ int cmd_report(int argc, char **argv)
     if (st != SOCMON_OK)
         rc = cli_error("report", st);
     else if (o.stats)
-        rc = print_stats(&r, &o, strcmp(path, "-") == 0 ? "stdin" : path);
+        rc = report_print_stats(r.rec, &o, strcmp(path, "-") == 0 ? "stdin" : path);
     else {
-        loss_note(&r, strcmp(path, "-") == 0 ? "stdin" : path);
-        rc = o.summary || o.by_symbol ? summary(&r, &o, o.by_symbol) : per_interval(&r, &o);
+        report_loss_note(r.rec, strcmp(path, "-") == 0 ? "stdin" : path);
+        rc = o.perfetto ? perfetto(&r, &o)
+             : o.summary || o.by_symbol ? summary(&r, &o, o.by_symbol) : per_interval(&r, &o, NULL, NULL, NULL);
     }
     report_free(&r);
     return rc;

@@ -81,6 +81,12 @@ static const struct {
      "    --stats           what the file holds: format version, samples, counters, blocks,\n"
      "                        bytes per value, and what could not be read (-x: CSV, --json: an\n"
      "                        object); not with --summary, --by-symbol, -M or --deltas"},
+    {OPT_PERFETTO, {"perfetto", required_argument, 0, 0x150},
+     "    --perfetto OUT.json  also write the recording as a trace the Perfetto UI (ui.perfetto.dev)\n"
+     "                        and chrome://tracing open: a counter track per counter (delta per\n"
+     "                        interval) and per metric, gaps marked (docs/perfetto.md); OUT.json\n"
+     "                        appears only when whole, an existing one moves to OUT.json.old\n"
+     "                        unless --force"},
     {OPT_BIG_NUM, {"no-big-num", no_argument, 0, 'G'},
      "    --no-big-num      no thousands separators in tables and live lines (1234567, not 1,234,567)"},
     {OPT_FLUSH, {"flush", required_argument, 0, 'L'},
@@ -294,6 +300,7 @@ static int parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE
         case 'B': o->by_symbol = 1; break;
         case 'G': o->no_big_num = 1; break;
         case 'f': o->force = 1; break;
+        case 0x150: o->perfetto = optarg; break;
         case 'L':
             if (cli_parse_duration(optarg, &o->flush_ns) != 0) {
                 fprintf(stderr, "socmon %s: bad --flush '%s' (expected e.g. 200ms, 1s; at least 1ns)\n", argv[0],

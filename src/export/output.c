@@ -19,6 +19,7 @@ static const socmon_output_format *const formats[] = {
     &socmon_format_live,
     &socmon_format_prometheus,
     &socmon_format_openmetrics,
+    &socmon_format_perfetto,
 };
 #define NFORMATS (sizeof formats / sizeof formats[0])
 

@@ -1,0 +1,270 @@
+/* The "perfetto" format: a timeline as a Chrome trace-event JSON file that the Perfetto UI
+ * (ui.perfetto.dev) and chrome://tracing open (socmon report --perfetto OUT.json). What the
+ * trace holds and why is in docs/perfetto.md; in short:
+ *
+ *   {"displayTimeUnit":"ns", "otherData":{target, device, ...}, "traceEvents":[
+ *     M events: process 1 "<device> metrics" with thread 1 "recording", and one process per
+ *               counter instance ("tile0 counters", ...), sorted in that order;
+ *     C events: one counter track per counter (its delta over each interval, the key naming the
+ *               unit: "tile0.l2_hits [events/interval]") and per metric result ("ps_ipc
+ *               [inst/cycle]"), each at the START of its interval, since a Perfetto counter holds
+ *               its value until the next event; written only when the value changes;
+ *     X events: "gap" over an interval that spans missed samples, its counts in args; every track
+ *               reads 0 over it, so no measured value spans the gap;
+ *     i event:  "end" at the last sample, so the last interval shows whole]}
+ *
+ * Timestamps are microseconds since the first sample (the spec's unit; three decimals keep
+ * nanoseconds). The file is streamed row by row: memory is one value per track, however long
+ * the recording. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "export/output_format.h"
+#include "socmon/sample.h"
+#include "socmon/version.h"
+
+typedef struct pf_state {
+    size_t nc, nm;
+    unsigned *pid;          /* per counter: its instance's process */
+    uint64_t *last_d;       /* per counter: the value its track shows now */
+    double *last_m;         /* per metric result: the same */
+    unsigned char *have;    /* per track (counters, then metrics): an event was written */
+    int any_row;
+    uint64_t end_ns;        /* the last sample, since the first */
+} pf_state;
+
+static socmon_status nomem(void)
+{
+    return socmon_fail(SOCMON_ENOMEM, "perfetto: out of memory");
+}
+
+/* s as a JSON string (quotes included). */
+static socmon_status put_str(socmon_sink *k, const char *s)
+{
+    socmon_status st = socmon_sink_putc(k, '"');
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); st == SOCMON_OK && *p; p++) {
+        if (*p == '"' || *p == '\\')
+            st = socmon_sink_printf(k, "\\%c", *p);
+        else if (*p < 0x20)
+            st = socmon_sink_printf(k, "\\u%04x", *p);
+        else
+            st = socmon_sink_putc(k, (char)*p);
+    }
+    return st == SOCMON_OK ? socmon_sink_putc(k, '"') : st;
+}
+
+/* A time in the trace's microseconds. */
+static socmon_status put_us(socmon_sink *k, uint64_t ns)
+{
+    return socmon_sink_printf(k, "%llu.%03u", (unsigned long long)(ns / 1000), (unsigned)(ns % 1000));
+}
+
+static socmon_status pf_begin(socmon_output *o)
+{
+    const socmon_run_info *r = &o->run;
+    if (r->doc != SOCMON_DOC_INTERVALS)
+        return socmon_fail(SOCMON_EINVAL, "perfetto: a trace shows a timeline, not totals (socmon report -i FILE "
+                                          "--perfetto OUT.json)");
+    o->state = calloc(1, sizeof(pf_state));
+    if (!o->state)
+        return nomem();
+    socmon_sink *k = o->sink;
+    socmon_status st = socmon_sink_puts(k, "{\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"generator\":\"socmon "
+                                           SOCMON_VERSION_STR(SOCMON_VERSION_MAJOR) "."
+                                           SOCMON_VERSION_STR(SOCMON_VERSION_MINOR) "."
+                                           SOCMON_VERSION_STR(SOCMON_VERSION_PATCH) "\",\"target\":");
+    if (st == SOCMON_OK)
+        st = put_str(k, r->target);
+    if (st == SOCMON_OK)
+        st = socmon_sink_puts(k, ",\"device\":");
+    if (st == SOCMON_OK)
+        st = put_str(k, r->device);
+    if (st == SOCMON_OK)
+        st = socmon_sink_printf(k, ",\"interval_ns\":%llu,\"samples\":%zu,\"clock\":\"%s\",\"ts\":\"microseconds "
+                                   "since the first sample\"},\n\"traceEvents\":[\n",
+                                (unsigned long long)r->interval_ns, r->samples, r->simulated ? "simulated" : "real");
+    return st;
+}
+
+/* A process's name and place (M events). */
+static socmon_status put_process(socmon_sink *k, unsigned pid, const char *a, const char *b)
+{
+    socmon_status st = socmon_sink_printf(k, "{\"ph\":\"M\",\"pid\":%u,\"name\":\"process_sort_index\","
+                                             "\"args\":{\"sort_index\":%u}},\n{\"ph\":\"M\",\"pid\":%u,\"name\":"
+                                             "\"process_name\",\"args\":{\"name\":", pid, pid, pid);
+    char name[320];
+    snprintf(name, sizeof name, "%s%s%s", a, *a && *b ? " " : "", b);
+    if (st == SOCMON_OK)
+        st = put_str(k, name);
+    return st == SOCMON_OK ? socmon_sink_puts(k, "}},\n") : st;
+}
+
+static socmon_status pf_begin_intervals(socmon_output *o)
+{
+    pf_state *s = o->state;
+    const socmon_counter_list *cl = o->cols.counters;
+    s->nc = cl ? cl->n : 0;
+    s->nm = o->cols.metrics ? socmon_metrics_nresults(o->cols.metrics) : 0;
+    s->pid = calloc(s->nc + 1, sizeof *s->pid);
+    s->last_d = calloc(s->nc + 1, sizeof *s->last_d);
+    s->last_m = calloc(s->nm + 1, sizeof *s->last_m);
+    s->have = calloc(s->nc + s->nm + 1, 1);
+    if (!s->pid || !s->last_d || !s->last_m || !s->have)
+        return nomem();
+    socmon_sink *k = o->sink;
+    const char *dev = o->run.device ? o->run.device : "";
+    socmon_status st = put_process(k, 1, dev, "metrics");
+    if (st == SOCMON_OK)
+        st = socmon_sink_puts(k, "{\"ph\":\"M\",\"pid\":1,\"tid\":1,\"name\":\"thread_name\",\"args\":{\"name\":"
+                                 "\"recording\"}},\n");
+    /* one process per counter instance, numbered in order of first appearance */
+    unsigned next = 2;
+    for (size_t i = 0; st == SOCMON_OK && i < s->nc; i++) {
+        const char *inst = cl->c[i].instance ? cl->c[i].instance : "";
+        for (size_t j = 0; j < i && !s->pid[i]; j++)
+            if (strcmp(cl->c[j].instance ? cl->c[j].instance : "", inst) == 0)
+                s->pid[i] = s->pid[j];
+        if (!s->pid[i]) {
+            s->pid[i] = next++;
+            st = put_process(k, s->pid[i], *inst ? inst : dev, "counters");
+        }
+    }
+    return st;
+}
+
+/* One counter event: track `name`, the key naming its unit. */
+static socmon_status put_counter(socmon_sink *k, unsigned pid, const char *name, const char *unit, int per_interval,
+                                 uint64_t at_ns, const char *value)
+{
+    socmon_status st = socmon_sink_printf(k, "{\"ph\":\"C\",\"pid\":%u,\"ts\":", pid);
+    if (st == SOCMON_OK)
+        st = put_us(k, at_ns);
+    if (st == SOCMON_OK)
+        st = socmon_sink_puts(k, ",\"name\":");
+    if (st == SOCMON_OK)
+        st = put_str(k, name);
+    char key[96];
+    if (unit && *unit)
+        snprintf(key, sizeof key, "[%s%s]", unit, per_interval ? "/interval" : "");
+    else
+        snprintf(key, sizeof key, "%s", per_interval ? "[per interval]" : "value");
+    if (st == SOCMON_OK)
+        st = socmon_sink_puts(k, ",\"args\":{");
+    if (st == SOCMON_OK)
+        st = put_str(k, key);
+    return st == SOCMON_OK ? socmon_sink_printf(k, ":%s}},\n", value) : st;
+}
+
+/* The gap slice over [start, start + dt): what was counted over it, in args. */
+static socmon_status put_gap(socmon_output *o, const socmon_interval_row *row, uint64_t start)
+{
+    pf_state *s = o->state;
+    socmon_sink *k = o->sink;
+    socmon_status st = socmon_sink_puts(k, "{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"name\":\"gap\",\"ts\":");
+    if (st == SOCMON_OK)
+        st = put_us(k, start);
+    if (st == SOCMON_OK)
+        st = socmon_sink_puts(k, ",\"dur\":");
+    if (st == SOCMON_OK)
+        st = put_us(k, row->dt_ns);
+    if (st == SOCMON_OK)
+        st = socmon_sink_printf(k, ",\"args\":{\"missed_intervals\":%u,\"span_ns\":%llu,\"deltas\":{", row->missed,
+                                (unsigned long long)row->dt_ns);
+    for (size_t i = 0; st == SOCMON_OK && i < s->nc; i++) {
+        st = i ? socmon_sink_putc(k, ',') : SOCMON_OK;
+        if (st == SOCMON_OK)
+            st = put_str(k, o->cols.counters->names[i]);
+        if (st == SOCMON_OK)
+            st = socmon_sink_printf(k, ":%llu", (unsigned long long)row->deltas[i]);
+    }
+    if (st == SOCMON_OK)
+        st = socmon_sink_puts(k, "},\"metrics\":{");
+    for (size_t m = 0, n = 0; st == SOCMON_OK && row->metrics && m < s->nm; m++) {
+        if (!isfinite(row->metrics[m]))
+            continue;
+        char h[160];
+        socmon_result_name(socmon_metrics_result(o->cols.metrics, m), h, sizeof h);
+        st = n++ ? socmon_sink_putc(k, ',') : SOCMON_OK;
+        if (st == SOCMON_OK)
+            st = put_str(k, h);
+        if (st == SOCMON_OK)
+            st = socmon_sink_printf(k, ":%.12g", row->metrics[m]);
+    }
+    return st == SOCMON_OK ? socmon_sink_puts(k, "}}},\n") : st;
+}
+
+static socmon_status pf_row(socmon_output *o, const socmon_interval_row *row)
+{
+    pf_state *s = o->state;
+    socmon_sink *k = o->sink;
+    const socmon_counter_list *cl = o->cols.counters;
+    /* the interval [since - dt, since), on the trace's clock (since the first sample) */
+    uint64_t since = row->since_ns, start = since >= row->dt_ns ? since - row->dt_ns : 0;
+    int gap = (row->flags & SOCMON_SAMPLE_MISSED) != 0;
+    socmon_status st = gap ? put_gap(o, row, start) : SOCMON_OK;
+    char num[32];
+    for (size_t i = 0; st == SOCMON_OK && i < s->nc; i++) {
+        uint64_t d = gap ? 0 : row->deltas[i];
+        if (s->have[i] && s->last_d[i] == d)
+            continue;
+        snprintf(num, sizeof num, "%llu", (unsigned long long)d);
+        st = put_counter(k, s->pid[i], cl->names[i], cl->c[i].unit, 1, start, num);
+        s->have[i] = 1;
+        s->last_d[i] = d;
+    }
+    for (size_t m = 0; st == SOCMON_OK && m < s->nm; m++) {
+        /* JSON has no NaN and a Perfetto counter no "no value": an undefined result reads 0 */
+        double v = gap || !row->metrics || !isfinite(row->metrics[m]) ? 0 : row->metrics[m];
+        if (s->have[s->nc + m] && s->last_m[m] == v)
+            continue;
+        const socmon_metric_result_info *r = socmon_metrics_result(o->cols.metrics, m);
+        char h[160];
+        socmon_result_name(r, h, sizeof h);
+        snprintf(num, sizeof num, "%.12g", v);
+        st = put_counter(k, 1, h, r->def->unit, 0, start, num);
+        s->have[s->nc + m] = 1;
+        s->last_m[m] = v;
+    }
+    s->any_row = 1;
+    s->end_ns = since;
+    return st;
+}
+
+static socmon_status pf_end(socmon_output *o)
+{
+    pf_state *s = o->state;
+    socmon_sink *k = o->sink;
+    socmon_status st = SOCMON_OK;
+    if (s && s->any_row) {
+        st = socmon_sink_puts(k, "{\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"tid\":1,\"name\":\"end\",\"ts\":");
+        if (st == SOCMON_OK)
+            st = put_us(k, s->end_ns);
+        if (st == SOCMON_OK)
+            st = socmon_sink_puts(k, "},\n");
+    }
+    /* every event ends with ",\n": a last metadata event closes the array without a dangling comma */
+    if (st == SOCMON_OK)
+        st = socmon_sink_puts(k, "{\"ph\":\"M\",\"pid\":1,\"name\":\"process_labels\",\"args\":{\"labels\":"
+                                 "\"socmon\"}}\n]}\n");
+    return st;
+}
+
+static void pf_release(socmon_output *o)
+{
+    pf_state *s = o->state;
+    if (s) {
+        free(s->pid);
+        free(s->last_d);
+        free(s->last_m);
+        free(s->have);
+    }
+    free(s);
+    o->state = NULL;
+}
+
+const socmon_output_format socmon_format_perfetto = {
+    .name = "perfetto", .begin = pf_begin, .begin_intervals = pf_begin_intervals, .row = pf_row, .end = pf_end,
+    .release = pf_release,
+};
