@@ -255,6 +255,24 @@ static void test_gap_and_damage_told_apart(void **state)
     assert_int_equal(in.gaps, 0);         /* the reader cannot tell the gap from the damage: damage */
     assert_non_null(strstr(in.what, "1 damaged block"));
     socmon_recording_free(rec);
+
+    /* appending keeps the damaged block where it is: the reader still skips it */
+    w = reopen(f, &fd);
+    assert_int_equal(socmon_recwriter_next_index(w), 14);
+    append_range(w, 14, 20);
+    close_writer(w, fd);
+    assert_int_equal(socmon_recording_load(f->path, &rec), SOCMON_OK);
+    socmon_recording_get_info(rec, &in);
+    assert_int_equal(in.blocks_lost, 1);
+    assert_int_equal(in.samples_lost, 6);
+    assert_int_equal(socmon_timeline_len(socmon_recording_timeline(rec)), 4 + 4 + 6);
+    uint64_t v[NC];
+    socmon_sample got = {0, 0, 0, NC, v}, want = {0, 0, 0, NC, (uint64_t[NC]){0}};
+    assert_int_equal(socmon_timeline_get(socmon_recording_timeline(rec), 13, &got), SOCMON_OK);
+    sample_at(19, &want);
+    assert_int_equal(got.t_ns, want.t_ns);
+    assert_memory_equal(got.v, want.v, sizeof v);
+    socmon_recording_free(rec);
     teardown(f);
 }
 
