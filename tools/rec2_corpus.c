@@ -7,7 +7,8 @@
  * Seeds (each under the fuzz test's 4096-byte limit): several blocks and an
  * end record; values wider than their counters and flags; one sample; the
  * varint layout; a file cut mid-block (a killed recorder); one with a damaged
- * block; one with no samples; one whose clock is a model's simulated time. */
+ * block; one with no samples; one whose clock is a model's simulated
+ * time; one with gaps the writer declared (socmon_recwriter_skip_to). */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,6 +97,38 @@ static int emit(const char *dir, const char *name, const socmon_recording *rec, 
     return 0;
 }
 
+/* Samples of `src` written with gaps the writer declares (socmon_recwriter_skip_to): rows 12..19
+ * skipped, and a skip of 5 at the end, as a collector whose agent lost samples writes them. */
+static int emit_gaps(const char *dir, const char *name, socmon_recording *src, socmon_recording *empty)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) {
+        perror(path);
+        return 1;
+    }
+    socmon_recwriter_opts o = {.block_samples = 8, .level = 1, .flush_ns = 1000000000};
+    socmon_recwriter *w = NULL;
+    if (socmon_rec2_writer_new(fd, empty, &o, -1, &w) != SOCMON_OK)
+        return die(path);
+    uint64_t v[3];
+    socmon_sample s = {0, 0, 0, 3, v};
+    socmon_timeline *tl = socmon_recording_timeline(src);
+    for (size_t i = 0; i < socmon_timeline_len(tl); i++) {
+        if (i >= 12 && i < 20)
+            continue;
+        if ((i == 20 && socmon_recwriter_skip_to(w, 20) != SOCMON_OK) || socmon_timeline_get(tl, i, &s) != SOCMON_OK ||
+            socmon_recwriter_append(w, &s) != SOCMON_OK)
+            return die(path);
+    }
+    if (socmon_recwriter_skip_to(w, socmon_recwriter_next_index(w) + 5) != SOCMON_OK ||
+        socmon_recwriter_close(w) != SOCMON_OK)
+        return die(path);
+    close(fd);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -130,7 +163,8 @@ int main(int argc, char **argv)
               emit(argv[1], "cut.rec", plain, 16, -1, 420, 0) ||
               emit(argv[1], "damaged.rec", plain, 16, -1, 0, 60) ||
               emit(argv[1], "empty.rec", none, 0, -1, 0, 0) ||
-              emit(argv[1], "simulated.rec", sim, 8, -1, 0, 0);
+              emit(argv[1], "simulated.rec", sim, 8, -1, 0, 0) ||
+              emit_gaps(argv[1], "gaps.rec", plain, none);
     socmon_recording_free(sim);
     socmon_recording_free(plain);
     socmon_recording_free(wide);
