@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/opts.h"
 #include "cli/by_symbol.h"
@@ -12,7 +13,7 @@
 #include "export/table.h"
 
 #define REPORT_OPTS (OPT_INPUT | OPT_FORMAT | OPT_SUMMARY | OPT_DELTAS | OPT_METRICS | OPT_BY_SYMBOL | \
-                     OPT_BIG_NUM | OPT_METRIC_FILE | OPT_STATS)
+                     OPT_BIG_NUM | OPT_METRIC_FILE | OPT_STATS | OPT_HTML)
 #define TABLE_METRICS 8
 #define TABLE_METRICS_MAX 64
 
@@ -24,7 +25,8 @@ static void help(FILE *fp)
                 "JSON hold every metric and, with --deltas, every counter delta); --summary prints\n"
                 "totals, metrics and hot spots over the whole recording; --by-symbol, for a program's\n"
                 "recording (record -t ibex -- prog.elf), one row per function with a total that equals\n"
-                "the whole-program counters.\n\n");
+                "the whole-program counters. --html FILE writes the charts of the recording as one\n"
+                "page that opens offline in a browser (report -i run.rec --html run.html).\n\n");
     cli_help_opts(fp, REPORT_OPTS);
 }
 
@@ -198,7 +200,9 @@ static int per_interval(report *r, const cli_opts *o)
     socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .target = socmon_recording_target(r->rec),
                            .device = socmon_recording_device(r->rec), .interval_ns = socmon_recording_interval_ns(r->rec), .ncounters = n,
                            .recording = 1, .samples = socmon_timeline_len(socmon_recording_timeline(r->rec)),
-                           .simulated = rec_simulated(r->rec)};
+                           .simulated = rec_simulated(r->rec), .nparams = socmon_recording_nparams(r->rec),
+                           .param_names = socmon_recording_param_names(r->rec),
+                           .param_values = socmon_recording_param_values(r->rec), .eval = r->m};
     socmon_interval_cols cols = {r->m, pick, npick, &sch};
     st = socmon_output_begin(co.out, &run);
     if (st == SOCMON_OK)
@@ -275,6 +279,24 @@ static int summary(report *r, const cli_opts *o, int by_symbol)
     int rc = cli_print_totals("report", o, &t);
     walk_free(&w);
     free(acc);
+    return rc;
+}
+
+/* --html FILE: the intervals through the "html" format into FILE, and a line saying where. */
+static int write_html(report *r, const cli_opts *o)
+{
+    cli_opts ho = *o;
+    ho.print_path = o->html;
+    ho.append = 0;
+    ho.format = "html";
+    ho.to_stderr = 0;
+    int rc = per_interval(r, &ho);
+    struct stat sb;
+    if (rc == 0 && stat(o->html, &sb) == 0) {
+        char size[32];
+        socmon_format_count(size, sizeof size, (uint64_t)sb.st_size, 1);
+        fprintf(stderr, "socmon report: wrote %s (%s bytes): open it in a browser\n", o->html, size);
+    }
     return rc;
 }
 
@@ -452,6 +474,14 @@ int cmd_report(int argc, char **argv)
                                                                                                    : "--metric-file");
         return 2;
     }
+    /* --html writes a page of the intervals: options for another view or format do not mix */
+    if (o.html && (o.stats || o.summary || o.by_symbol || strcmp(o.format, "table") != 0)) {
+        fprintf(stderr, "socmon report: --html cannot be combined with %s: the page shows every interval and "
+                        "metric of the recording\n",
+                o.stats ? "--stats" : o.summary ? "--summary" : o.by_symbol ? "--by-symbol" : o.format[0] == 'c' ? "-x"
+                                                                                                               : "--json");
+        return 2;
+    }
     report r;
     const char *path = o.input ? o.input : "socmon.rec";
     socmon_status st = report_open(&r, path, o.metric_file);
@@ -463,7 +493,7 @@ int cmd_report(int argc, char **argv)
         rc = print_stats(&r, &o, strcmp(path, "-") == 0 ? "stdin" : path);
     else {
         loss_note(&r, strcmp(path, "-") == 0 ? "stdin" : path);
-        rc = o.summary || o.by_symbol ? summary(&r, &o, o.by_symbol) : per_interval(&r, &o);
+        rc = o.html ? write_html(&r, &o) : o.summary || o.by_symbol ? summary(&r, &o, o.by_symbol) : per_interval(&r, &o);
     }
     report_free(&r);
     return rc;

@@ -72,6 +72,9 @@ static const struct {
      "    --stats           what the file holds: format version, samples, counters, blocks,\n"
      "                        bytes per value, and what could not be read (-x: CSV, --json: an\n"
      "                        object); not with --summary, --by-symbol, -M or --deltas"},
+    {OPT_HTML, {"html", required_argument, 0, 'H'},
+     "    --html FILE       write the recording's charts as one self-contained page (opens offline in\n"
+     "                        a browser: the live page's dashboards, zoom, hover; docs/charts.md)"},
     {OPT_BIG_NUM, {"no-big-num", no_argument, 0, 'G'},
      "    --no-big-num      no thousands separators in tables and live lines (1234567, not 1,234,567)"},
     {OPT_FLUSH, {"flush", required_argument, 0, 'L'},
@@ -208,7 +211,7 @@ static int parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE
         if (!(table[i].bit & allowed))
             continue;
         lo[n++] = table[i].lo;
-        if (table[i].lo.val < 'A' || table[i].lo.val > 'z' || strchr("JRSETYBNGDAPFLK", table[i].lo.val))
+        if (table[i].lo.val < 'A' || table[i].lo.val > 'z' || strchr("JRSETYBNGDAPFLKH", table[i].lo.val))
             continue;
         so[sl++] = (char)table[i].lo.val;
         if (table[i].lo.has_arg)
@@ -275,6 +278,7 @@ static int parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE
         case 'R': o->realtime = 1; break;
         case 'S': o->summary = 1; break;
         case 'K': o->stats = 1; break;
+        case 'H': o->html = optarg; break;
         case 'J': o->format = "json"; break;
         case 'T': o->trace = optarg; break;
         case 0x160: o->remote = optarg; break;   /* long-only options: values past any char */

@@ -33,7 +33,8 @@ enum {
     OPT_FORCE = 1 << 25,    /* -f/--force (record) */
     OPT_BIG_NUM = 1 << 24,  /* --no-big-num (a high bit: clear of the bits added next to it) */
     OPT_STATS = 1 << 26,    /* --stats (report: what the file holds) */
-    OPT_REMOTE = 1 << 29    /* --remote HOST:PORT, --token-file FILE (record, stat: from an agent) */
+    OPT_REMOTE = 1 << 29,   /* --remote HOST:PORT, --token-file FILE (record, stat: from an agent) */
+    OPT_HTML = 1 << 27      /* --html FILE (report: the charts as one offline page) */
 };
 
 typedef struct cli_opts {
@@ -62,6 +63,7 @@ typedef struct cli_opts {
     const char *print_path; /* results to this file instead (stat -o) */
     const char *remote;     /* --remote HOST:PORT: samples from 'socmon agent' there */
     const char *token_file; /* --token-file FILE: the agent's token */
+    const char *html;       /* report --html FILE: the charts page to write */
 } cli_opts;
 
 /* Parses argv (argv[0] is the subcommand). Returns -1 to continue, or an exit

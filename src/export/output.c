@@ -17,6 +17,7 @@ static const socmon_output_format *const formats[] = {
     &socmon_format_csv,
     &socmon_format_json,
     &socmon_format_live,
+    &socmon_format_html,
 };
 #define NFORMATS (sizeof formats / sizeof formats[0])
 

@@ -49,6 +49,7 @@ extern const socmon_output_format socmon_format_table;
 extern const socmon_output_format socmon_format_csv;
 extern const socmon_output_format socmon_format_json;
 extern const socmon_output_format socmon_format_live;
+extern const socmon_output_format socmon_format_html;
 
 /* A metric value as text: its label if it has one, else the number for humans ("-" for NaN).
  * *unit gets the unit to show beside it ("" beside a label). Returns buf. */

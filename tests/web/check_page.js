@@ -1,0 +1,99 @@
+// Loads socmon's chart page in Debian's chromium (headless, through playwright-core) and checks
+// what a user would see: no console errors or page errors, every uPlot chart holds drawn data
+// points, the ESP heat map painted cells from data, and (live) the latest point advances.
+// Usage: node check_page.js URL SCREENSHOT.png [--live] [--heat] [--min-charts N]
+// Exit 0: all good; 1: a check failed (the reason on stderr); 77: chromium cannot start.
+'use strict';
+const path = require('path');
+const args = process.argv.slice(2);
+const url = args[0], shot = args[1];
+const live = args.includes('--live'), heat = args.includes('--heat');
+const minCharts = Number((args[args.indexOf('--min-charts') + 1]) || 1);
+const modules = process.env.SOCMON_WEB_MODULES || path.join(__dirname, '..', '..', 'web', 'node_modules');
+const { chromium } = require(path.join(modules, 'playwright-core'));
+
+function fail(msg) {
+  console.error('check_page: ' + msg);
+  process.exitCode = 1;
+}
+
+(async () => {
+  let browser;
+  try {
+    browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+        '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+  } catch (e) {
+    console.error('check_page: chromium did not start: ' + e.message);
+    process.exit(77);
+  }
+  const problems = [];
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    page.on('console', (m) => { if (m.type() === 'error') problems.push('console error: ' + m.text()); });
+    page.on('pageerror', (e) => problems.push('page error: ' + e.message));
+    page.on('requestfailed', (r) => {
+      // the live stream is closed by the test's end, not a failure of the page
+      if (!/api\/stream/.test(r.url())) problems.push('request failed: ' + r.url() + ' ' + (r.failure() || {}).errorText);
+    });
+    await page.goto(url, { waitUntil: 'load' });
+    await page.waitForFunction(() => window.socmon && window.socmon.ready, null, { timeout: 20000 });
+    // live: rows arrive over the stream; wait for some before looking
+    await page.waitForFunction(() => window.socmon.charts.length && window.socmon.charts.every((c) => c.u.data[0].length >= 2),
+      null, { timeout: 20000 }).catch(() => {});
+    const charts = await page.evaluate(() => window.socmon.charts.map((c) => ({
+      title: c.spec.title,
+      points: c.u.data[0].length,
+      drawn: c.u.data.slice(1).map((s) => s.filter((v) => v !== null && v !== undefined && isFinite(v)).length),
+    })));
+    if (charts.length < minCharts) fail('expected at least ' + minCharts + ' charts, found ' + charts.length);
+    for (const c of charts) {
+      const best = Math.max(0, ...c.drawn);
+      if (c.points < 1 || best < 1) fail('chart "' + c.title + '" has no drawn data points (' + c.points + ' x values)');
+    }
+    console.log('check_page: ' + charts.length + ' charts: ' +
+      charts.map((c) => c.title.slice(0, 32) + '=' + Math.max(0, ...c.drawn)).join(', '));
+    if (heat) {
+      const h = await page.evaluate(() => {
+        const hm = window.socmon.heat;
+        if (!hm) return null;
+        const out = { values: 0, colours: 0 };
+        for (const k of Object.keys(hm.values))
+          for (const v of Object.values(hm.values[k])) if (v !== null && isFinite(v)) out.values++;
+        const seen = new Set();
+        for (const cv of document.querySelectorAll('canvas.heat-grid')) {
+          const d = cv.getContext('2d').getImageData(0, 0, cv.width, cv.height).data;
+          for (let i = 0; i < d.length; i += 4) if (d[i + 3] > 0) seen.add(d[i] + ',' + d[i + 1] + ',' + d[i + 2]);
+        }
+        out.colours = seen.size;
+        return out;
+      });
+      if (!h) fail('no heat map on an ESP page');
+      else {
+        console.log('check_page: heat map: ' + h.values + ' tile values, ' + h.colours + ' colours painted');
+        if (h.values < 1) fail('the heat map shows no tile value');
+        if (h.colours < 3) fail('the heat map canvas has ' + h.colours + ' painted colours (expected cells coloured by data)');
+      }
+    }
+    if (live) {
+      const last = () => page.evaluate(() => { const x = window.socmon.xs; return x.length ? x[x.length - 1] : null; });
+      const first = await last();
+      await page.waitForFunction((t) => { const x = window.socmon.xs; return x.length && x[x.length - 1] > t; },
+        first === null ? -1 : first, { timeout: 20000, polling: 100 })
+        .catch(() => fail('the live page\'s latest point did not advance past ' + first + ' s in 20 s'));
+      const now = await last();
+      console.log('check_page: live: latest point ' + first + ' s -> ' + now + ' s');
+      const drawnNow = await page.evaluate(() => window.socmon.charts[0].u.data[0].length);
+      if (!(drawnNow >= 2)) fail('the live chart holds ' + drawnNow + ' points');
+    }
+    await page.screenshot({ path: shot, fullPage: true });
+    console.log('check_page: screenshot ' + shot);
+  } catch (e) {
+    fail(e.stack || String(e));
+  } finally {
+    await browser.close();
+  }
+  for (const p of problems) fail(p);
+})();
