@@ -202,6 +202,15 @@ static int check_items(const char *cmd, const char *opt, const char *list)
     }
 }
 
+/* The long name of the option whose getopt value is val, or NULL. */
+static const char *long_name(const struct option *lo, int val)
+{
+    for (; lo->name; lo++)
+        if (lo->val == val && lo->has_arg == required_argument)
+            return lo->name;
+    return NULL;
+}
+
 static int parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE *), cli_opts *o)
 {
     struct option lo[NOPTS + 2];
@@ -348,7 +357,10 @@ static int parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE
         default:
             if (want_help) /* --help wins over a bad option, as it did before -t joined it */
                 break;
-            if (optopt)
+            if (optopt && !strchr(so, optopt) && long_name(lo, optopt))
+                /* a long-only option (its val is no short letter) given without its value */
+                fprintf(stderr, "socmon %s: option --%s needs a value\n", argv[0], long_name(lo, optopt));
+            else if (optopt)
                 fprintf(stderr, "socmon %s: option -%c %s\n", argv[0], optopt,
                         strchr(so, optopt) ? "needs a value" : "is not known here");
             else

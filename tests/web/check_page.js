@@ -1,14 +1,20 @@
 // Loads socmon's chart page in Debian's chromium (headless, through playwright-core) and checks
 // what a user would see: no console errors or page errors, every uPlot chart holds drawn data
 // points, the ESP heat map painted cells from data, and (live) the latest point advances.
-// Usage: node check_page.js URL SCREENSHOT.png [--live] [--heat] [--min-charts N]
-// Exit 0: all good; 1: a check failed (the reason on stderr); 77: chromium cannot start.
+// Usage: node check_page.js URL SCREENSHOT.png [--live] [--heat] [--plane P] [--min-charts N] [--gaps N]
+//   --plane P: also pick NoC plane P in the heat map and check it shows values of that plane
+//   --gaps N: the page drew exactly N gaps (null points in every chart's data)
+// Exit 0: all good; 1: a check failed or chromium did not start (the reason on stderr).
 'use strict';
 const path = require('path');
 const args = process.argv.slice(2);
 const url = args[0], shot = args[1];
 const live = args.includes('--live'), heat = args.includes('--heat');
-const minCharts = Number((args[args.indexOf('--min-charts') + 1]) || 1);
+function opt(name, def) {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : def;
+}
+const minCharts = Number(opt('--min-charts', 1)), plane = opt('--plane', null), gaps = opt('--gaps', null);
 const modules = process.env.SOCMON_WEB_MODULES || path.join(__dirname, '..', '..', 'web', 'node_modules');
 const { chromium } = require(path.join(modules, 'playwright-core'));
 
@@ -26,8 +32,9 @@ function fail(msg) {
         '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     });
   } catch (e) {
+    // installed but unable to start is a broken machine, not a reason to skip
     console.error('check_page: chromium did not start: ' + e.message);
-    process.exit(77);
+    process.exit(1);
   }
   const problems = [];
   try {
@@ -76,6 +83,25 @@ function fail(msg) {
         if (h.values < 1) fail('the heat map shows no tile value');
         if (h.colours < 3) fail('the heat map canvas has ' + h.colours + ' painted colours (expected cells coloured by data)');
       }
+    }
+    if (heat && plane !== null) {
+      await page.selectOption('#plane', plane);
+      const n = await page.waitForFunction(() => {
+        const v = window.socmon.heat.values.inj || {};
+        const k = Object.values(v).filter((x) => x !== null && isFinite(x) && x > 0).length;
+        return window.socmon.heat.plane !== 'all' && k > 0 ? k : false;
+      }, null, { timeout: 20000 }).then((h) => h.jsonValue()).catch(() => 0);
+      if (!n) fail('the heat map shows no injections on plane ' + plane);
+      else console.log('check_page: heat map plane ' + plane + ': ' + n + ' tiles with injections');
+    }
+    if (gaps !== null) {
+      const g = await page.evaluate(() => ({
+        gaps: window.socmon.gaps,
+        nulls: window.socmon.charts.map((c) => c.u.data[0].filter((x, i) => c.u.data.slice(1).every((s) => s[i] === null)).length),
+      }));
+      if (g.gaps !== Number(gaps)) fail('the page counted ' + g.gaps + ' gaps, expected ' + gaps);
+      if (!g.nulls.every((n) => n >= Number(gaps))) fail('not every chart has a null point per gap: ' + g.nulls.join(','));
+      console.log('check_page: gaps: ' + g.gaps + ' (null points per chart: ' + g.nulls.join(',') + ')');
     }
     if (live) {
       const last = () => page.evaluate(() => { const x = window.socmon.xs; return x.length ? x[x.length - 1] : null; });

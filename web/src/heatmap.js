@@ -152,7 +152,8 @@
     // Shows row i (null: nothing to show yet).
     function draw(i) {
       H.idx = i;
-      when.textContent = i === null ? 'no data yet' : 'at ' + store.xs[i].toFixed(6).replace(/0+$/, '').replace(/\.$/, '') + ' s';
+      when.textContent = i === null ? 'no data yet' : 'interval ending at ' +
+        store.xs[i].toFixed(6).replace(/0+$/, '').replace(/\.$/, '') + ' s' + (opts.hint ? opts.hint(i) : '');
       panes.forEach((p) => drawPane(p, i));
     }
 

@@ -135,14 +135,16 @@
     const yAxis = { label: spec.unit || '', size: 64 };
     if (labels) {
       yAxis.values = (u, splits) => splits.map((v) => (Number.isInteger(v) ? labels[v] || '' : ''));
-      yAxis.size = 80;
+      yAxis.size = 100;
+      yAxis.label = '';   // the tick labels name the values
     }
     const opts = {
       width: width(box), height: 220, series: series,
       scales: { x: { time: false }, y: labels ? { range: [-0.5, labels.length - 0.5] } : {} },
       // as many decimals as the tick step needs: 0.0015 s, not two ticks both reading 0.002
       axes: [{ label: timeLabel, values: (u, splits, ai, space, incr) => splits.map((v) => v.toFixed(decimals(incr))) }, yAxis],
-      cursor: { sync: { key: 'socmon', setSeries: false }, drag: { x: true, y: false, setScale: false } },
+      cursor: { sync: { key: 'socmon', setSeries: false }, drag: { x: true, y: false, setScale: false }, focus: { prox: 16 } },
+      focus: { alpha: 0.3 },   // the series nearest the cursor stands out (60 accelerators in one chart)
       legend: { live: true },
       hooks: {
         setSelect: [(u) => {
@@ -162,6 +164,14 @@
     };
     const c = { spec: spec, box: box, sources: spec.series.map((s) => (s.d !== undefined ? { d: s.d } : { m: s.m })) };
     c.u = new uPlot(opts, data(c), box);
+    // a chart of many series (every tile of an 8x8 SoC) keeps its legend to a few scrolling lines
+    const legend = c.u.root.querySelector('.u-legend');
+    if (legend) {
+      const wrap = document.createElement('div');
+      wrap.className = 'legend-wrap';
+      legend.parentNode.insertBefore(wrap, legend);
+      wrap.appendChild(legend);
+    }
     c.u.over.addEventListener('dblclick', () => { S.follow = true; updateButtons(); redraw(true); });
     S.charts.push(c);
     return c;
@@ -181,17 +191,32 @@
     return [S.xs].concat(c.sources.map(column));
   }
 
-  // The latest real row (not a gap point), the heat map's frame when no cursor says otherwise.
+  // The latest real row (not a gap point): the live heat map's frame when no cursor says otherwise.
   function lastRow() {
     for (let i = S.xs.length - 1; i >= 0; i--) if (S.dt[i]) return i;
     return null;
+  }
+
+  // A recording's heat map opens on its busiest row (the most NoC injections per ms), not on
+  // its last, which is often the quiet end of the workload.
+  function busiestRow() {
+    const cols = [];
+    S.info.metrics.forEach((m, i) => { if (m.metric === 'noc_injections') cols.push(S.m[i]); });
+    let best = lastRow(), bestV = -1;
+    for (let i = 0; i < S.xs.length; i++) {
+      if (!S.dt[i]) continue;
+      let v = 0;
+      for (const c of cols) v += c[i] || 0;
+      if (v / S.dt[i] > bestV) { bestV = v / S.dt[i]; best = i; }
+    }
+    return best;
   }
 
   function drawHeat() {
     if (!S.heat) return;
     let i = S.cursorIdx;
     if (i !== null && !S.dt[i]) i = i > 0 && S.dt[i - 1] ? i - 1 : i + 1 < S.xs.length && S.dt[i + 1] ? i + 1 : null;
-    S.heat.draw(i !== null && i < S.xs.length ? i : S.paused ? S.heat.idx : lastRow());
+    S.heat.draw(i !== null && i < S.xs.length ? i : S.paused ? S.heat.idx : S.live ? lastRow() : S.busiest);
   }
 
   let drawPending = false;
@@ -280,6 +305,7 @@
     const dash = window.socmonDashboard(S.info);
     if (dash.heat) {
       S.heat = window.socmonHeatmap($('heat'), S.info, S, {
+        hint: (i) => (S.cursorIdx !== null ? ' (at the cursor)' : S.live ? ' (latest)' : i === S.busiest ? ' (the busiest; hover a chart to move)' : ''),
         onPlane: (p) => { S.plane = p; if (S.live) subscribe(); else if (p !== 'all' && !S.d.has('tile0.noc_inj_p' + p)) note('This report holds no per-plane counter deltas: choose "all planes".'); },
       });
     }
@@ -299,6 +325,7 @@
     resetColumns();
     for (const r of data.rows) addRow(r);
     (data.notes || []).forEach(note);
+    S.busiest = busiestRow();
     build();
     redraw(true);
     S.ready = true;

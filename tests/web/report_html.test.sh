@@ -1,0 +1,82 @@
+#!/bin/sh
+# socmon report --html: the page of an ESP, a Zynq and a Tensix recording loads in Debian's
+# chromium (headless) with no console or page errors, every chart has drawn data points, the ESP
+# heat map paints tiles from data (all planes and one plane); screenshots go to
+# $SOCMON_BUILD/artifacts/report-*.png. The data in the page equals the recording (rows add up
+# to the summary's totals and elapsed time), a long recording is merged to at most 4,000 rows with
+# metrics over the merged time, gaps are drawn as gaps, and text that could end the page's
+# script is escaped. Bad uses are clear errors.
+. "${SOCMON_SRC:?SOCMON_SRC must point at the source tree}/tests/support/expect.sh"
+. "$SOCMON_SRC/tests/web/web_env.sh"
+web_require report_html
+DATA=$SOCMON_SRC/tests/web/report_data.py
+
+# rec NAME SPEC ARGS...: records TMP/NAME.rec, writes TMP/NAME.html and TMP/NAME.sum.json
+rec() {
+    name=$1 spec=$2
+    shift 2
+    "$BIN" record -t "$spec" -q -o "$TMP/$name.rec" "$@" >"$TMP/$name.log" 2>&1 &&
+        "$BIN" report -i "$TMP/$name.rec" --summary --json >"$TMP/$name.sum.json" &&
+        "$BIN" report -i "$TMP/$name.rec" --html "$TMP/$name.html" 2>>"$TMP/$name.log" ||
+        { cat "$TMP/$name.log"; return 1; }
+}
+
+# ESP 4x4: every counter's deltas fit, so any plane can be shown
+rec esp esp:soc=esp_4x4 -w multifft -I 100us && ok || bad "ESP recording and report --html"
+python3 "$DATA" "$TMP/esp.html" "$TMP/esp.sum.json" --all-deltas && ok || bad "ESP page data"
+$CHECK "file://$TMP/esp.html" "$ART/report-esp.png" --heat --plane 2 --min-charts 6 && ok || bad "ESP page in chromium"
+
+# Zynq: the Vitis dashboard, eight charts
+rec zynq zynq -d 2s && ok || bad "Zynq recording and report --html"
+python3 "$DATA" "$TMP/zynq.html" "$TMP/zynq.sum.json" --all-deltas && ok || bad "Zynq page data"
+$CHECK "file://$TMP/zynq.html" "$ART/report-zynq.png" --min-charts 8 && ok || bad "Zynq page in chromium"
+
+# Tensix: bank utilisation and the bound over time
+rec tensix tensix -I 2us && ok || bad "Tensix recording and report --html"
+$CHECK "file://$TMP/tensix.html" "$ART/report-tensix.png" --min-charts 4 && ok || bad "Tensix page in chromium"
+
+# a long recording: 10,000 intervals merged into at most 4,000 rows, metrics over the merged time
+rec long zynq -d 10s -I 1ms && ok || bad "long Zynq recording"
+python3 "$DATA" "$TMP/long.html" "$TMP/long.sum.json" --merged --all-deltas --max-rows 4000 && ok || bad "long page merged"
+$CHECK "file://$TMP/long.html" "$ART/report-zynq-long.png" --min-charts 8 && ok || bad "long page in chromium"
+
+# gaps: two rows marked missed become two breaks in every chart's lines
+python3 - "$TMP/zynq.html" "$TMP/gaps.html" <<'PY' && ok || bad "making the gaps page"
+import json, sys
+text = open(sys.argv[1]).read()
+lead = "window.SOCMON_DATA = "
+a = text.index(lead) + len(lead)
+b = text.index(";\n</script>", a)
+data = json.loads(text[a:b])
+for i in (5, 20):
+    data["rows"][i]["flags"] |= 1
+    data["rows"][i]["missed"] = 2
+open(sys.argv[2], "w").write(text[:a] + json.dumps(data).replace("<", "\\u003c") + text[b:])
+PY
+$CHECK "file://$TMP/gaps.html" "$ART/report-gaps.png" --gaps 2 && ok || bad "gaps drawn as gaps"
+
+# a metric description that would end the script: escaped, and the page still works
+cat >"$TMP/evil.json" <<'JSON'
+{"metrics": [{"name": "wr_throughput", "unit": "MB/s", "per": "instance", "expr": "wr_bytes / interval_s / 1e6",
+  "desc": "</script><script>window.PWNED = 1</script><!-- <b>"}]}
+JSON
+"$BIN" report -i "$TMP/zynq.rec" --metric-file "$TMP/evil.json" --html "$TMP/evil.html" 2>/dev/null && ok || bad "report with a metric file"
+python3 - "$TMP/evil.html" <<'PY' && ok || bad "escaped script text"
+import json, sys
+text = open(sys.argv[1]).read()
+assert "window.PWNED = 1</script>" not in text, "the description is in the page unescaped"
+lead = "window.SOCMON_DATA = "
+a = text.index(lead) + len(lead)
+data = json.loads(text[a:text.index(";\n</script>", a)])
+desc = data["info"]["metrics"][0]["desc"]
+assert desc == "</script><script>window.PWNED = 1</script><!-- <b>", desc
+PY
+$CHECK "file://$TMP/evil.html" "$TMP/evil.png" --min-charts 1 && ok || bad "escaped page in chromium"
+
+# bad uses
+expect 2 "cannot be combined with --summary" -- "$BIN" report -i "$TMP/zynq.rec" --summary --html "$TMP/x.html"
+expect 2 "cannot be combined with --json" -- "$BIN" report -i "$TMP/zynq.rec" --json --html "$TMP/x.html"
+expect 1 "$TMP/no/such/dir/x.html" -- "$BIN" report -i "$TMP/zynq.rec" --html "$TMP/no/such/dir/x.html"
+expect 1 "no-such.rec" -- "$BIN" report -i "$TMP/no-such.rec" --html "$TMP/x.html"
+expect 2 "needs a value" -- "$BIN" report -i "$TMP/zynq.rec" --html
+finish report_html
