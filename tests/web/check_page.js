@@ -84,6 +84,17 @@ function fail(msg) {
         if (h.colours < 3) fail('the heat map canvas has ' + h.colours + ' painted colours (expected cells coloured by data)');
       }
     }
+    if (heat && !live) {
+      // a recording's heat map follows the charts' cursor: hover near the start of the first chart
+      const before = await page.evaluate(() => window.socmon.heat.idx);
+      const box = await page.locator('.chart .u-over').first().boundingBox();
+      await page.mouse.move(box.x + box.width * 0.02, box.y + box.height / 2);
+      const after = await page.evaluate(() => ({ idx: window.socmon.heat.idx, cursor: window.socmon.cursorIdx }));
+      if (after.cursor === null || after.idx === before && after.cursor !== before)
+        fail('the heat map did not follow the cursor (row ' + before + ' -> ' + after.idx + ', cursor ' + after.cursor + ')');
+      else console.log('check_page: heat map follows the cursor: row ' + before + ' -> ' + after.idx);
+      await page.mouse.move(0, 0);
+    }
     if (heat && plane !== null) {
       await page.selectOption('#plane', plane);
       const n = await page.waitForFunction(() => {

@@ -35,6 +35,15 @@ $CHECK "file://$TMP/zynq.html" "$ART/report-zynq.png" --min-charts 8 && ok || ba
 rec tensix tensix -I 2us && ok || bad "Tensix recording and report --html"
 $CHECK "file://$TMP/tensix.html" "$ART/report-tensix.png" --min-charts 4 && ok || bad "Tensix page in chromium"
 
+# Ibex (a program of tests/ibex/programs, when the RISC-V compiler is there): the generic dashboard
+if riscv64-unknown-elf-gcc --version >/dev/null 2>&1; then
+    make -s -C "$SOCMON_SRC/tests/ibex/programs" O="$TMP/ibex" >"$TMP/ibex.make.log" 2>&1 || cat "$TMP/ibex.make.log"
+    rec ibex ibex -I 20us -- "$TMP/ibex/cprog.elf" && ok || bad "Ibex recording and report --html"
+    $CHECK "file://$TMP/ibex.html" "$ART/report-ibex.png" --min-charts 3 && ok || bad "Ibex page in chromium"
+else
+    echo "report_html: no riscv64-unknown-elf-gcc: the Ibex page is not checked"
+fi
+
 # a long recording: 10,000 intervals merged into at most 4,000 rows, metrics over the merged time
 rec long zynq -d 10s -I 1ms && ok || bad "long Zynq recording"
 python3 "$DATA" "$TMP/long.html" "$TMP/long.sum.json" --merged --all-deltas --max-rows 4000 && ok || bad "long page merged"

@@ -152,8 +152,9 @@
     // Shows row i (null: nothing to show yet).
     function draw(i) {
       H.idx = i;
+      const tu = store.tunit;
       when.textContent = i === null ? 'no data yet' : 'interval ending at ' +
-        store.xs[i].toFixed(6).replace(/0+$/, '').replace(/\.$/, '') + ' s' + (opts.hint ? opts.hint(i) : '');
+        (store.xs[i] * tu.k).toFixed(6).replace(/0+$/, '').replace(/\.$/, '') + ' ' + tu.name + (opts.hint ? opts.hint(i) : '');
       panes.forEach((p) => drawPane(p, i));
     }
 

@@ -18,6 +18,7 @@
     t0: null, lastSeq: null, rows: 0, gaps: 0,
     // columns, one entry per point (a gap is a point of nulls): x in seconds since the start
     xs: [], dt: [], m: [], d: new Map(), dnames: [], dcols: [],
+    tunit: { name: 's', k: 1 },   // the time axis' unit (x values stay seconds)
     charts: [], heat: null, cursorIdx: null, extra: [], plane: 'all', ready: false, errors: [],
   };
 
@@ -125,13 +126,14 @@
     }
     $('charts').appendChild(box);
     const labels = spec.labels;
-    const series = [{ label: 'time', value: (u, v) => (v === null ? '–' : v.toFixed(6) + ' s') }];
+    const tu = S.tunit;
+    const series = [{ label: 'time', value: (u, v) => (v === null ? '–' : fmt(v * tu.k, 6) + ' ' + tu.name) }];
     spec.series.forEach((s, i) => series.push({
       label: s.label, stroke: PALETTE[i % PALETTE.length], width: 1.5, spanGaps: false,
       paths: labels ? uPlot.paths.stepped({ align: 1 }) : undefined,
       value: (u, v) => (labels ? (v === null ? '–' : labels[v] || fmt(v, 0)) : fmt(v, s.precision) + (s.unit ? ' ' + s.unit : '')),
     }));
-    const timeLabel = (S.info.simulated ? 'simulated ' : '') + 'time since start (s)';
+    const timeLabel = (S.info.simulated ? 'simulated ' : '') + 'time since start (' + tu.name + ')';
     const yAxis = { label: spec.unit || '', size: 64 };
     if (labels) {
       yAxis.values = (u, splits) => splits.map((v) => (Number.isInteger(v) ? labels[v] || '' : ''));
@@ -142,7 +144,7 @@
       width: width(box), height: 220, series: series,
       scales: { x: { time: false }, y: labels ? { range: [-0.5, labels.length - 0.5] } : {} },
       // as many decimals as the tick step needs: 0.0015 s, not two ticks both reading 0.002
-      axes: [{ label: timeLabel, values: (u, splits, ai, space, incr) => splits.map((v) => v.toFixed(decimals(incr))) }, yAxis],
+      axes: [{ label: timeLabel, values: (u, splits, ai, space, incr) => splits.map((v) => (v * tu.k).toFixed(decimals(incr * tu.k))) }, yAxis],
       cursor: { sync: { key: 'socmon', setSeries: false }, drag: { x: true, y: false, setScale: false }, focus: { prox: 16 } },
       focus: { alpha: 0.3 },   // the series nearest the cursor stands out (60 accelerators in one chart)
       legend: { live: true },
@@ -239,7 +241,7 @@
 
   function status() {
     const span = S.xs.length ? S.xs[S.xs.length - 1] : 0;
-    let s = S.rows.toLocaleString('en') + ' rows, ' + fmt(span, 6) + ' s';
+    let s = S.rows.toLocaleString('en') + ' rows, ' + fmt(span * S.tunit.k, 6) + ' ' + S.tunit.name;
     if (S.gaps) s += ', ' + S.gaps + ' gap' + (S.gaps > 1 ? 's' : '');
     if (S.live) s = (S.ended ? 'run ended: ' : S.paused ? 'paused: ' : 'live: ') + s;
     $('status').textContent = s;
@@ -326,6 +328,9 @@
     for (const r of data.rows) addRow(r);
     (data.notes || []).forEach(note);
     S.busiest = busiestRow();
+    // a recording's length is known: its axis reads in µs or ms when it is that short
+    const span = S.xs.length ? S.xs[S.xs.length - 1] : 0;
+    S.tunit = span < 2e-3 ? { name: 'µs', k: 1e6 } : span < 2 ? { name: 'ms', k: 1e3 } : S.tunit;
     build();
     redraw(true);
     S.ready = true;
