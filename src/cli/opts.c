@@ -72,7 +72,7 @@ static const struct {
      "    --stats           what the file holds: format version, samples, counters, blocks,\n"
      "                        bytes per value, and what could not be read (-x: CSV, --json: an\n"
      "                        object); not with --summary, --by-symbol, -M or --deltas"},
-    {OPT_HTML, {"html", required_argument, 0, 'H'},
+    {OPT_HTML, {"html", required_argument, 0, 0x160},
      "    --html FILE       write the recording's charts as one self-contained page (opens offline in\n"
      "                        a browser: the live page's dashboards, zoom, hover; docs/charts.md)"},
     {OPT_BIG_NUM, {"no-big-num", no_argument, 0, 'G'},
@@ -220,7 +220,7 @@ static int parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE
         if (!(table[i].bit & allowed))
             continue;
         lo[n++] = table[i].lo;
-        if (table[i].lo.val < 'A' || table[i].lo.val > 'z' || strchr("JRSETYBNGDAPFLKH", table[i].lo.val))
+        if (table[i].lo.val < 'A' || table[i].lo.val > 'z' || strchr("JRSETYBNGDAPFLK", table[i].lo.val))
             continue;
         so[sl++] = (char)table[i].lo.val;
         if (table[i].lo.has_arg)
@@ -287,7 +287,7 @@ static int parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE
         case 'R': o->realtime = 1; break;
         case 'S': o->summary = 1; break;
         case 'K': o->stats = 1; break;
-        case 'H': o->html = optarg; break;
+        case 0x160: o->html = optarg; break;
         case 'J': o->format = "json"; break;
         case 'T': o->trace = optarg; break;
         case 0x160: o->remote = optarg; break;   /* long-only options: values past any char */
@@ -357,7 +357,7 @@ static int parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE
         default:
             if (want_help) /* --help wins over a bad option, as it did before -t joined it */
                 break;
-            if (optopt && !strchr(so, optopt) && long_name(lo, optopt))
+            if (optopt && (optopt > 255 || !strchr(so, optopt)) && long_name(lo, optopt))
                 /* a long-only option (its val is no short letter) given without its value */
                 fprintf(stderr, "socmon %s: option --%s needs a value\n", argv[0], long_name(lo, optopt));
             else if (optopt)
