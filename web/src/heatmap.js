@@ -106,6 +106,7 @@
 
     function fmt(v) {
       if (v === null) return '–';
+      if (v === 0) return '0';
       return v >= 100 ? Math.round(v).toLocaleString('en') : v.toPrecision(3);
     }
 

@@ -305,7 +305,10 @@
   function build() {
     header();
     const dash = window.socmonDashboard(S.info);
-    if (dash.heat) {
+    // the heat map needs the NoC monitors (a recording of -e 'tile*.l2_*' has none)
+    const noc = S.info.metrics.some((m) => /^noc_(injections|backpressure)$/.test(m.metric)) ||
+      S.info.counters.some((c) => /^noc_(inj|bp)_p/.test(c.counter));
+    if (dash.heat && noc) {
       S.heat = window.socmonHeatmap($('heat'), S.info, S, {
         hint: (i) => (S.cursorIdx !== null ? ' (at the cursor)' : S.live ? ' (latest)' : i === S.busiest ? ' (the busiest; hover a chart to move)' : ''),
         onPlane: (p) => { S.plane = p; if (S.live) subscribe(); else if (p !== 'all' && !S.d.has('tile0.noc_inj_p' + p)) note('This report holds no per-plane counter deltas: choose "all planes".'); },
