@@ -2,6 +2,9 @@
 // what a user would see: no console errors or page errors, every uPlot chart holds drawn data
 // points, the ESP heat map painted cells from data, and (live) the latest point advances.
 // Usage: node check_page.js URL SCREENSHOT.png [--live] [--heat] [--plane P] [--min-charts N] [--gaps N]
+//                           [--add-counter NAME]
+//   --add-counter NAME: add a chart of counter NAME with the picker; it must draw points (live:
+//     through a new ?counters= subscription)
 //   --plane P: also pick NoC plane P in the heat map and check it shows values of that plane
 //   --gaps N: the page drew exactly N gaps (null points in every chart's data)
 // Exit 0: all good; 1: a check failed or chromium did not start (the reason on stderr).
@@ -15,6 +18,7 @@ function opt(name, def) {
   return i >= 0 ? args[i + 1] : def;
 }
 const minCharts = Number(opt('--min-charts', 1)), plane = opt('--plane', null), gaps = opt('--gaps', null);
+const addCounter = opt('--add-counter', null);
 const modules = process.env.SOCMON_WEB_MODULES || path.join(__dirname, '..', '..', 'web', 'node_modules');
 const { chromium } = require(path.join(modules, 'playwright-core'));
 
@@ -48,8 +52,9 @@ function fail(msg) {
     await page.goto(url, { waitUntil: 'load' });
     await page.waitForFunction(() => window.socmon && window.socmon.ready, null, { timeout: 20000 });
     // live: rows arrive over the stream; wait for some before looking
-    await page.waitForFunction(() => window.socmon.charts.length && window.socmon.charts.every((c) => c.u.data[0].length >= 2),
-      null, { timeout: 20000 }).catch(() => {});
+    await page.waitForFunction(() => window.socmon.charts.length && window.socmon.charts.every((c) =>
+      c.u.data.slice(1).some((s) => s.some((v) => v !== null && v !== undefined && isFinite(v)))),
+    null, { timeout: 20000, polling: 200 }).catch(() => {});
     const charts = await page.evaluate(() => window.socmon.charts.map((c) => ({
       title: c.spec.title,
       points: c.u.data[0].length,
@@ -105,6 +110,18 @@ function fail(msg) {
       if (!n) fail('the heat map shows no injections on plane ' + plane);
       else console.log('check_page: heat map plane ' + plane + ': ' + n + ' tiles with injections');
     }
+    if (addCounter !== null) {
+      const n0 = await page.evaluate(() => window.socmon.charts.length);
+      await page.selectOption('#picker', 'c:' + addCounter);
+      const drawn = await page.waitForFunction((n) => {
+        const c = window.socmon.charts[n];
+        if (!c) return false;
+        const k = c.u.data[1].filter((v) => v !== null && isFinite(v)).length;
+        return k > 0 ? k : false;
+      }, n0, { timeout: 20000, polling: 200 }).then((h) => h.jsonValue()).catch(() => 0);
+      if (!drawn) fail('the chart of counter ' + addCounter + ' drew no points');
+      else console.log('check_page: added counter ' + addCounter + ': ' + drawn + ' points');
+    }
     if (gaps !== null) {
       const g = await page.evaluate(() => ({
         gaps: window.socmon.gaps,
@@ -124,6 +141,18 @@ function fail(msg) {
       console.log('check_page: live: latest point ' + first + ' s -> ' + now + ' s');
       const drawnNow = await page.evaluate(() => window.socmon.charts[0].u.data[0].length);
       if (!(drawnNow >= 2)) fail('the live chart holds ' + drawnNow + ' points');
+      // Pause freezes the charts while rows keep arriving; Resume catches up
+      await page.click('#pause');
+      const frozen = await page.evaluate(() => window.socmon.charts[0].u.data[0].length);
+      const rows0 = await page.evaluate(() => window.socmon.rows);
+      await page.waitForFunction((n) => window.socmon.rows > n + 2, rows0, { timeout: 20000, polling: 100 })
+        .catch(() => fail('no rows arrived while paused'));
+      const still = await page.evaluate(() => window.socmon.charts[0].u.data[0].length);
+      if (still !== frozen) fail('a paused chart changed (' + frozen + ' -> ' + still + ' points)');
+      await page.click('#pause');
+      await page.waitForFunction(() => window.socmon.charts[0].u.data[0].length === window.socmon.xs.length, null,
+        { timeout: 5000, polling: 100 }).catch(() => fail('the chart did not catch up after Resume'));
+      console.log('check_page: live: paused at ' + frozen + ' points while rows arrived, caught up on Resume');
     }
     await page.screenshot({ path: shot, fullPage: true });
     console.log('check_page: screenshot ' + shot);

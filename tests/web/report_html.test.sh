@@ -24,7 +24,7 @@ rec() {
 # ESP 4x4: every counter's deltas fit, so any plane can be shown
 rec esp esp:soc=esp_4x4 -w multifft -I 100us && ok || bad "ESP recording and report --html"
 python3 "$DATA" "$TMP/esp.html" "$TMP/esp.sum.json" --all-deltas && ok || bad "ESP page data"
-$CHECK "file://$TMP/esp.html" "$ART/report-esp.png" --heat --plane 2 --min-charts 6 && ok || bad "ESP page in chromium"
+$CHECK "file://$TMP/esp.html" "$ART/report-esp.png" --heat --plane 2 --min-charts 6 --add-counter tile3.ddr_accesses && ok || bad "ESP page in chromium"
 
 # Zynq: the Vitis dashboard, eight charts
 rec zynq zynq -d 2s && ok || bad "Zynq recording and report --html"

@@ -317,7 +317,14 @@
     dash.panels.forEach((p) => makeChart(p, false));
     picker();
     updateButtons();
-    $('pause').addEventListener('click', () => { S.paused = !S.paused; updateButtons(); redraw(false); status(); });
+    $('pause').addEventListener('click', () => {
+      S.paused = !S.paused;
+      // uPlot holds the columns themselves, which keep growing: a paused chart gets a copy
+      if (S.paused) for (const c of S.charts) c.u.setData(data(c).map((col) => col.slice()), false);
+      updateButtons();
+      redraw(false);
+      status();
+    });
     $('follow').addEventListener('click', () => { S.follow = true; updateButtons(); redraw(true); });
     window.addEventListener('resize', () => { for (const c of S.charts) c.u.setSize({ width: width(c.box), height: 220 }); });
   }
