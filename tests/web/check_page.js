@@ -1,29 +1,41 @@
 // Loads socmon's chart page in Debian's chromium (headless, through playwright-core) and checks
 // what a user would see: no console errors or page errors, every uPlot chart holds drawn data
 // points, the ESP heat map painted cells from data, and (live) the latest point advances.
-// Usage: node check_page.js URL SCREENSHOT.png [--live] [--heat] [--plane P] [--min-charts N] [--gaps N]
-//                           [--add-counter NAME]
-//   --add-counter NAME: add a chart of counter NAME with the picker; it must draw points (live:
-//     through a new ?counters= subscription)
+// Usage: node check_page.js PAGE [+ PAGE ...], each PAGE being
+//          URL SCREENSHOT.png [--live] [--heat] [--plane P] [--min-charts N] [--gaps N] [--add-counter NAME]
+//   --heat: the ESP heat map painted tiles from data (and, in a recording, follows the cursor)
 //   --plane P: also pick NoC plane P in the heat map and check it shows values of that plane
 //   --gaps N: the page drew exactly N gaps (null points in every chart's data)
-// Exit 0: all good; 1: a check failed or chromium did not start (the reason on stderr).
+//   --add-counter NAME: add a chart of counter NAME with the picker; it must draw points (live:
+//     through a new ?counters= subscription)
+//   --live: the latest point advances; Pause freezes the charts while rows arrive, Resume catches up
+// The pages share one browser (starting chromium is the slow part; playwright gives it a fresh
+// profile directory), each page a fresh context.
+// Exit 0: all good; 1: a check failed or chromium did not start (the reasons on stderr).
 'use strict';
 const path = require('path');
-const args = process.argv.slice(2);
-const url = args[0], shot = args[1];
-const live = args.includes('--live'), heat = args.includes('--heat');
-function opt(name, def) {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : def;
-}
-const minCharts = Number(opt('--min-charts', 1)), plane = opt('--plane', null), gaps = opt('--gaps', null);
-const addCounter = opt('--add-counter', null);
 const modules = process.env.SOCMON_WEB_MODULES || path.join(__dirname, '..', '..', 'web', 'node_modules');
 const { chromium } = require(path.join(modules, 'playwright-core'));
 
+function jobs(argv) {
+  const out = [[]];
+  for (const a of argv) {
+    if (a === '+') out.push([]);
+    else out[out.length - 1].push(a);
+  }
+  return out.filter((j) => j.length).map((args) => {
+    const opt = (name, def) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : def; };
+    return {
+      url: args[0], shot: args[1], live: args.includes('--live'), heat: args.includes('--heat'),
+      minCharts: Number(opt('--min-charts', 1)), plane: opt('--plane', null), gaps: opt('--gaps', null),
+      addCounter: opt('--add-counter', null),
+    };
+  });
+}
+
+let current = '';
 function fail(msg) {
-  console.error('check_page: ' + msg);
+  console.error('check_page: ' + current + ': ' + msg);
   process.exitCode = 1;
 }
 
@@ -40,9 +52,19 @@ function fail(msg) {
     console.error('check_page: chromium did not start: ' + e.message);
     process.exit(1);
   }
+  for (const job of jobs(process.argv.slice(2))) {
+    current = job.url.replace(/^file:\/\/.*\//, '');
+    await checkPage(browser, job).catch((e) => fail(e.stack || String(e)));
+  }
+  await browser.close();
+})();
+
+async function checkPage(browser, job) {
+  const { url, shot, live, heat, minCharts, plane, gaps, addCounter } = job;
   const problems = [];
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
   try {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    const page = await context.newPage();
     page.on('console', (m) => { if (m.type() === 'error') problems.push('console error: ' + m.text()); });
     page.on('pageerror', (e) => problems.push('page error: ' + e.message));
     page.on('requestfailed', (r) => {
@@ -156,10 +178,8 @@ function fail(msg) {
     }
     await page.screenshot({ path: shot, fullPage: true });
     console.log('check_page: screenshot ' + shot);
-  } catch (e) {
-    fail(e.stack || String(e));
   } finally {
-    await browser.close();
+    await context.close();
   }
   for (const p of problems) fail(p);
-})();
+}
