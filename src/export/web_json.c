@@ -1,6 +1,7 @@
 /* The info and row objects of the web page (export/web_json.h): one builder for the live API
  * and the HTML report. jansson builds the info object (once per page load, not a hot path);
  * rows are printed by hand into the caller's buffer, because a server prints one per sample. */
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include "core/error.h"
 #include "export/output_format.h"
 #include "export/web_json.h"
+#include "socmon/esp.h"
 
 /* ---- layout ---- */
 
@@ -23,39 +25,46 @@ static int param(size_t n, const char *const *names, const double *values, const
     return 0;
 }
 
+enum { HAS_ANY = 1, HAS_ACC = 2, HAS_MEM = 4, HAS_L2 = 8 };
+
 /* A tile's kind, from the monitors ESP gives each kind (docs/esp.md): accelerators count their
  * cycles, memory tiles their DDR accesses, CPU tiles (and accelerators with a private L2, found
- * first) their L2; a tile with only NoC monitors is the IO tile. */
-static const char *esp_tile_type(const socmon_counter_list *cl, const char *instance)
+ * first) their L2; a tile with only NoC monitors is the IO tile, one with none is empty. */
+static const char *esp_tile_type(unsigned has)
 {
-    int any = 0, acc = 0, mem = 0, l2 = 0;
-    for (size_t i = 0; i < cl->n; i++) {
-        const socmon_counter *c = &cl->c[i];
-        if (strcmp(c->instance, instance) != 0)
-            continue;
-        any = 1;
-        acc |= strncmp(c->name, "acc_", 4) == 0;
-        mem |= strcmp(c->name, "ddr_accesses") == 0 || strncmp(c->name, "llc_", 4) == 0;
-        l2 |= strncmp(c->name, "l2_", 3) == 0;
-    }
-    return acc ? "acc" : mem ? "mem" : l2 ? "cpu" : any ? "io" : "empty";
+    return has & HAS_ACC ? "acc" : has & HAS_MEM ? "mem" : has & HAS_L2 ? "cpu" : has & HAS_ANY ? "io" : "empty";
 }
 
 static json_t *esp_layout(const socmon_counter_list *cl, size_t np, const char *const *names, const double *values)
 {
     double rows, cols, planes = 0;
     if (!param(np, names, values, "rows", &rows) || !param(np, names, values, "cols", &cols) || rows < 1 ||
-        cols < 1 || rows > 64 || cols > 64)
+        cols < 1 || rows > SOCMON_ESP_MAX_ROWS || cols > SOCMON_ESP_MAX_COLS)
         return json_pack("{s:s}", "kind", "esp");   /* no grid facts: the page shows no heat map */
     param(np, names, values, "noc_planes", &planes);
+    int nt = (int)rows * (int)cols;
+    unsigned has[SOCMON_ESP_MAX_ROWS * SOCMON_ESP_MAX_COLS] = {0};
+    /* one pass over the counters: an 8x8 SoC has thousands */
+    for (size_t i = 0; i < cl->n; i++) {
+        const socmon_counter *c = &cl->c[i];
+        char *end;
+        if (strncmp(c->instance, "tile", 4) != 0 || !isdigit((unsigned char)c->instance[4]))
+            continue;
+        unsigned long t = strtoul(c->instance + 4, &end, 10);
+        if (*end || t >= (unsigned long)nt)
+            continue;
+        has[t] |= HAS_ANY | (strncmp(c->name, "acc_", 4) == 0 ? HAS_ACC : 0) |
+                  (strcmp(c->name, "ddr_accesses") == 0 || strncmp(c->name, "llc_", 4) == 0 ? HAS_MEM : 0) |
+                  (strncmp(c->name, "l2_", 3) == 0 ? HAS_L2 : 0);
+    }
     json_t *tiles = json_array();
     json_t *lay = json_pack("{s:s, s:i, s:i, s:i, s:o}", "kind", "esp-grid", "cols", (int)cols, "rows", (int)rows,
                             "planes", (int)planes, "tiles", tiles);
-    for (int t = 0; lay && t < (int)rows * (int)cols; t++) {
+    for (int t = 0; lay && t < nt; t++) {
         char inst[32];
         snprintf(inst, sizeof inst, "tile%d", t);
         json_t *e = json_pack("{s:s, s:i, s:i, s:s}", "instance", inst, "x", t % (int)cols, "y", t / (int)cols,
-                              "type", esp_tile_type(cl, inst));
+                              "type", esp_tile_type(has[t]));
         if (json_array_append_new(tiles, e) != 0) {
             json_decref(lay);
             lay = NULL;
