@@ -315,6 +315,8 @@
       });
     }
     dash.panels.forEach((p) => makeChart(p, false));
+    if (!dash.panels.length) note('No metrics to chart for this run' + (S.info.metrics.length ? '' : ' (its target has none)') +
+      ': add metric or counter charts with the picker above.');
     picker();
     updateButtons();
     $('pause').addEventListener('click', () => {
