@@ -282,17 +282,19 @@ static int summary(report *r, const cli_opts *o, int by_symbol)
     return rc;
 }
 
-/* --html FILE: the intervals through the "html" format into FILE, and a line saying where. */
+/* --html FILE: the intervals through the "html" format into FILE ('-': stdout), and a line
+ * saying where. */
 static int write_html(report *r, const cli_opts *o)
 {
     cli_opts ho = *o;
-    ho.print_path = o->html;
+    int to_stdout = strcmp(o->html, "-") == 0;
+    ho.print_path = to_stdout ? NULL : o->html;
     ho.append = 0;
     ho.format = "html";
     ho.to_stderr = 0;
     int rc = per_interval(r, &ho);
     struct stat sb;
-    if (rc == 0 && stat(o->html, &sb) == 0) {
+    if (rc == 0 && !to_stdout && stat(o->html, &sb) == 0) {
         char size[32];
         socmon_format_count(size, sizeof size, (uint64_t)sb.st_size, 1);
         fprintf(stderr, "socmon report: wrote %s (%s bytes): open it in a browser\n", o->html, size);

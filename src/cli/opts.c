@@ -74,7 +74,8 @@ static const struct {
      "                        object); not with --summary, --by-symbol, -M or --deltas"},
     {OPT_HTML, {"html", required_argument, 0, 0x160},
      "    --html FILE       write the recording's charts as one self-contained page (opens offline in\n"
-     "                        a browser: the live page's dashboards, zoom, hover; docs/charts.md)"},
+     "                        a browser: the live page's dashboards, zoom, hover; docs/charts.md;\n"
+     "                        '-': standard output)"},
     {OPT_BIG_NUM, {"no-big-num", no_argument, 0, 'G'},
      "    --no-big-num      no thousands separators in tables and live lines (1234567, not 1,234,567)"},
     {OPT_FLUSH, {"flush", required_argument, 0, 'L'},

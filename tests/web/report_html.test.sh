@@ -83,6 +83,10 @@ page "file://$TMP/evil.html" "$TMP/evil.png" --min-charts 1
 
 eval "$CHECK $PAGES" && ok || bad "the pages in chromium (check_page.js above says which)"
 
+# '-' is standard output: the same page
+"$BIN" report -i "$TMP/zynq.rec" --html - >"$TMP/stdout.html" 2>"$TMP/stdout.err" && cmp -s "$TMP/stdout.html" "$TMP/zynq.html" &&
+    ! [ -s "$TMP/stdout.err" ] && ok || bad "report --html - writes the page to stdout"
+
 # bad uses
 expect 2 "cannot be combined with --summary" -- "$BIN" report -i "$TMP/zynq.rec" --summary --html "$TMP/x.html"
 expect 2 "cannot be combined with --json" -- "$BIN" report -i "$TMP/zynq.rec" --json --html "$TMP/x.html"
