@@ -1,6 +1,7 @@
 // Loads socmon's chart page in Debian's chromium (headless, through playwright-core) and checks
 // what a user would see: no console errors or page errors, every uPlot chart holds drawn data
-// points, the ESP heat map painted cells from data, and (live) the latest point advances.
+// points, a drag zooms every chart alike (a recording), the ESP heat map painted cells from data,
+// and (live) the latest point advances.
 // Usage: node check_page.js PAGE [+ PAGE ...], each PAGE being
 //          URL SCREENSHOT.png [--live] [--heat] [--plane P] [--min-charts N] [--gaps N] [--add-counter NAME]
 //   --heat: the ESP heat map painted tiles from data (and, in a recording, follows the cursor)
@@ -110,6 +111,28 @@ async function checkPage(browser, job) {
         if (h.values < 1) fail('the heat map shows no tile value');
         if (h.colours < 3) fail('the heat map canvas has ' + h.colours + ' painted colours (expected cells coloured by data)');
       }
+    }
+    if (!live) {
+      // drag across the first chart: every chart shows the same, narrower time range; a
+      // double-click brings the whole range back
+      const full = await page.evaluate(() => window.socmon.charts.map((c) => [c.u.scales.x.min, c.u.scales.x.max]));
+      const box = await page.locator('.chart .u-over').first().boundingBox();
+      await page.mouse.move(box.x + box.width * 0.3, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width * 0.6, box.y + box.height / 2, { steps: 5 });
+      await page.mouse.up();
+      const zoomed = await page.evaluate(() => window.socmon.charts.map((c) => [c.u.scales.x.min, c.u.scales.x.max]));
+      const same = zoomed.every((r) => r[0] === zoomed[0][0] && r[1] === zoomed[0][1]);
+      const span = (r) => r[1] - r[0];
+      if (!same || !(span(zoomed[0]) < 0.5 * span(full[0])))
+        fail('a zoom did not narrow every chart alike: ' + JSON.stringify(full[0]) + ' -> ' + JSON.stringify(zoomed));
+      await page.mouse.dblclick(box.x + box.width * 0.5, box.y + box.height / 2);
+      const back = await page.evaluate(() => window.socmon.charts.map((c) => [c.u.scales.x.min, c.u.scales.x.max]));
+      if (!back.every((r) => Math.abs(span(r) - span(full[0])) <= 1e-9 * Math.max(1, span(full[0]))))
+        fail('a double-click did not zoom back out: ' + JSON.stringify(back[0]) + ', full ' + JSON.stringify(full[0]));
+      console.log('check_page: zoom ' + span(full[0]).toPrecision(4) + ' s -> ' + span(zoomed[0]).toPrecision(4) + ' s on all ' +
+        zoomed.length + ' charts, and back');
+      await page.mouse.move(0, 0);
     }
     if (heat && !live) {
       // a recording's heat map follows the charts' cursor: hover near the start of the first chart

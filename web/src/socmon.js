@@ -222,10 +222,12 @@
   }
 
   let drawPending = false;
+  // New data into the charts (not while paused: they keep their copy), and with resetScales the
+  // whole time range of what they show.
   function redraw(resetScales) {
-    if (S.paused && !resetScales) return;
-    for (const c of S.charts) c.u.setData(data(c), S.follow);
-    if (resetScales && S.xs.length) setAllX(S.xs[0], S.xs[S.xs.length - 1]);
+    if (!S.paused) for (const c of S.charts) c.u.setData(data(c), S.follow);
+    const xs = S.charts.length ? S.charts[0].u.data[0] : S.xs;
+    if (resetScales && xs.length) setAllX(xs[0], xs[xs.length - 1]);
     drawHeat();
     status();
   }
