@@ -209,13 +209,14 @@ static socmon_status html_begin_intervals(socmon_output *o)
         return nomem();
     }
     plan(o, h, info);
-    for (size_t j = 0; j < h->nd; j++)
-        json_array_append_new(names, json_string(cl->names[h->dsel[j]]));
+    socmon_status st = SOCMON_OK;
+    for (size_t j = 0; st == SOCMON_OK && j < h->nd; j++)
+        if (json_array_append_new(names, json_string(cl->names[h->dsel[j]])) != 0)
+            st = nomem();
     size_t len = 0;
     const char *page = (const char *)socmon_web_asset("index.html", &len, NULL);
     const char *mark = page ? strstr(page, DATA_MARKER) : NULL;   /* the asset ends with a NUL */
-    socmon_status st = SOCMON_OK;
-    if (!mark)
+    if (st == SOCMON_OK && !mark)
         st = socmon_fail(SOCMON_ENOENT, "html: the embedded page has no %s marker", DATA_MARKER);
     if (st == SOCMON_OK)
         st = put_page(o->sink, page, mark);
@@ -306,10 +307,11 @@ static socmon_status html_end_intervals(socmon_output *o)
         snprintf(text, sizeof text, "Long recording: %zu intervals are shown as %zu rows of %zu merged intervals "
                  "(deltas summed, metrics over the merged time); socmon report -x, shows every interval.",
                  h->nin, h->nout, h->k);
-        json_array_append_new(notes, json_string(text));
+        if (json_array_append_new(notes, json_string(text)) != 0)
+            st = st == SOCMON_OK ? nomem() : st;
     }
-    if (*h->why)
-        json_array_append_new(notes, json_string(h->why));
+    if (*h->why && json_array_append_new(notes, json_string(h->why)) != 0)
+        st = st == SOCMON_OK ? nomem() : st;
     if (st == SOCMON_OK)
         st = socmon_sink_printf(o->sink, "],\n\"merge\": %zu, \"intervals\": %zu,\n\"notes\": ", h->k, h->nin);
     if (st == SOCMON_OK)
