@@ -72,7 +72,7 @@ static const struct {
      "    --stats           what the file holds: format version, samples, counters, blocks,\n"
      "                        bytes per value, and what could not be read (-x: CSV, --json: an\n"
      "                        object); not with --summary, --by-symbol, -M or --deltas"},
-    {OPT_HTML, {"html", required_argument, 0, 0x160},
+    {OPT_HTML, {"html", required_argument, 0, 0x180},
      "    --html FILE       write the recording's charts as one self-contained page (opens offline in\n"
      "                        a browser: the live page's dashboards, zoom, hover; docs/charts.md;\n"
      "                        '-': standard output)"},
@@ -288,7 +288,7 @@ static int parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE
         case 'R': o->realtime = 1; break;
         case 'S': o->summary = 1; break;
         case 'K': o->stats = 1; break;
-        case 0x160: o->html = optarg; break;
+        case 0x180: o->html = optarg; break;
         case 'J': o->format = "json"; break;
         case 'T': o->trace = optarg; break;
         case 0x160: o->remote = optarg; break;   /* long-only options: values past any char */
