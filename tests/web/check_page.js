@@ -10,6 +10,7 @@
 //   --add-counter NAME: add a chart of counter NAME with the picker; it must draw points (live:
 //     through a new ?counters= subscription)
 //   --live: the latest point advances; Pause freezes the charts while rows arrive, Resume catches up
+//   --ended: a live page of a run that is over: the page got the stream's end and says so
 // The pages share one browser (starting chromium is the slow part; playwright gives it a fresh
 // profile directory), each page a fresh context.
 // Exit 0: all good; 1: a check failed or chromium did not start (the reasons on stderr).
@@ -27,7 +28,7 @@ function jobs(argv) {
   return out.filter((j) => j.length).map((args) => {
     const opt = (name, def) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : def; };
     return {
-      url: args[0], shot: args[1], live: args.includes('--live'), heat: args.includes('--heat'),
+      url: args[0], shot: args[1], live: args.includes('--live'), heat: args.includes('--heat'), ended: args.includes('--ended'),
       minCharts: Number(opt('--min-charts', 1)), plane: opt('--plane', null), gaps: opt('--gaps', null),
       addCounter: opt('--add-counter', null),
     };
@@ -61,7 +62,7 @@ function fail(msg) {
 })();
 
 async function checkPage(browser, job) {
-  const { url, shot, live, heat, minCharts, plane, gaps, addCounter } = job;
+  const { url, shot, live, heat, ended, minCharts, plane, gaps, addCounter } = job;
   const problems = [];
   const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
   try {
@@ -111,6 +112,12 @@ async function checkPage(browser, job) {
         if (h.values < 1) fail('the heat map shows no tile value');
         if (h.colours < 3) fail('the heat map canvas has ' + h.colours + ' painted colours (expected cells coloured by data)');
       }
+    }
+    if (ended) {
+      const said = await page.waitForFunction(() => window.socmon.ended && /run ended/.test(document.getElementById('status').textContent),
+        null, { timeout: 20000, polling: 100 }).then(() => true).catch(() => false);
+      if (!said) fail('the page of an ended run does not say so: ' + await page.evaluate(() => document.getElementById('status').textContent));
+      else console.log('check_page: ' + await page.evaluate(() => document.getElementById('status').textContent));
     }
     if (!live) {
       // drag across the first chart: every chart shows the same, narrower time range; a

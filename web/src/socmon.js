@@ -58,7 +58,9 @@
   function addRow(r) {
     if (S.lastSeq !== null && r.seq !== undefined && r.seq <= S.lastSeq) return; // replayed after a reconnect
     if (r.seq !== undefined) S.lastSeq = r.seq;
-    if (S.t0 === null) S.t0 = r.t_ns - r.dt_ns;
+    // the time axis starts where the run started: info.t0_ns when the server says (a page opened
+    // late gets only the rows it still holds), else the start of the first row
+    if (S.t0 === null) S.t0 = typeof S.info.t0_ns === 'number' ? S.info.t0_ns : r.t_ns - r.dt_ns;
     const x = (r.t_ns - S.t0) / 1e9;
     if (((r.flags & MISSED) || r.missed > 0) && S.xs.length) {
       pushGap((S.xs[S.xs.length - 1] + x) / 2);
@@ -95,6 +97,12 @@
     const p = precision === undefined || precision < 0 ? 3 : Math.min(precision, 9);
     if (v !== 0 && (Math.abs(v) >= 1e9 || Math.abs(v) < Math.pow(10, -p))) return v.toExponential(3);
     return v.toLocaleString('en', { maximumFractionDigits: p, minimumFractionDigits: 0 });
+  }
+
+  const compact = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 2 });
+  function tick(v, step) {
+    if (v === null || v === undefined) return '';
+    return Math.abs(v) >= 1e4 ? compact.format(v) : v.toFixed(decimals(step));
   }
 
   function decimals(step) {
@@ -134,7 +142,8 @@
       value: (u, v) => (labels ? (v === null ? '–' : labels[v] || fmt(v, 0)) : fmt(v, s.precision) + (s.unit ? ' ' + s.unit : '')),
     }));
     const timeLabel = (S.info.simulated ? 'simulated ' : '') + 'time since start (' + tu.name + ')';
-    const yAxis = { label: spec.unit || '', size: 64 };
+    // ticks short enough for the axis: 400M, 2.5k, 0.25 (the legend shows the full value)
+    const yAxis = { label: spec.unit || '', size: 64, values: (u, splits, ai, space, incr) => splits.map((v) => tick(v, incr)) };
     if (labels) {
       yAxis.values = (u, splits) => splits.map((v) => (Number.isInteger(v) ? labels[v] || '' : ''));
       yAxis.size = 100;
