@@ -259,7 +259,7 @@
   }
 
   function updateButtons() {
-    $('pause').hidden = !S.live;
+    $('pause').hidden = !S.live || S.ended;
     $('pause').textContent = S.paused ? 'Resume' : 'Pause';
     $('follow').hidden = !S.live || S.follow;
   }
@@ -398,7 +398,13 @@
     source.onmessage = (ev) => { addRow(JSON.parse(ev.data)); scheduleDraw(); };
     source.addEventListener('counters', (ev) => { setDnames(JSON.parse(ev.data).counters); });
     source.addEventListener('gap', (ev) => { addGap(JSON.parse(ev.data)); scheduleDraw(); });
-    source.addEventListener('end', () => { S.ended = true; source.close(); redraw(false); status(); });
+    source.addEventListener('end', () => {
+      S.ended = true;
+      source.close();
+      if (S.paused) { S.paused = false; }   // nothing more comes: show all of it
+      updateButtons();
+      redraw(false);
+    });
     source.onerror = () => { if (!S.ended) $('status').textContent = 'connection lost: retrying…'; };
   }
 
