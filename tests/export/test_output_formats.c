@@ -573,25 +573,33 @@ static void test_hotspot_sections(void **state)
 
 static void test_registry(void **state)
 {
-    const char *names[] = {"table", "csv", "json", "live", "html"};
+    /* The first four in this order; formats added later (html, perfetto, ...) follow them. Every
+     * registered name is found, once, and listed when a name is unknown. */
+    const char *names[] = {"table", "csv", "json", "live"};
     size_t n = 0;
     while (socmon_output_format_name(n))
         n++;
-    assert_int_equal(n, 5);
-    for (size_t i = 0; i < 5; i++) {
+    assert_true(n >= 5);
+    for (size_t i = 0; i < 4; i++)
         assert_string_equal(socmon_output_format_name(i), names[i]);
-        assert_non_null(socmon_output_format_find(names[i]));
+    for (size_t i = 0; i < n; i++) {
+        assert_non_null(socmon_output_format_find(socmon_output_format_name(i)));
+        for (size_t j = 0; j < i; j++)
+            assert_string_not_equal(socmon_output_format_name(i), socmon_output_format_name(j));
     }
+    assert_non_null(socmon_output_format_find("html"));
     assert_null(socmon_output_format_find("yaml"));
     socmon_sink *s;
     socmon_output *o = NULL;
     assert_int_equal(socmon_sink_memory(&s), SOCMON_OK);
     assert_int_equal(socmon_output_open("yaml", s, NULL, &o), SOCMON_ENOENT);
-    assert_non_null(strstr(socmon_errmsg(), "'yaml' (known: table, csv, json, live, html)"));
+    assert_non_null(strstr(socmon_errmsg(), "'yaml' (known: table, csv, json, live, "));
+    for (size_t i = 0; i < n; i++)
+        assert_non_null(strstr(socmon_errmsg(), socmon_output_format_name(i)));
     assert_null(o);
     /* Human formats show the chosen metrics of a timeline; machine formats all of them. */
-    int want[] = {1, 0, 0, 1, 0};
-    for (size_t i = 0; i < 5; i++) {
+    int want[] = {1, 0, 0, 1};
+    for (size_t i = 0; i < 4; i++) {
         assert_int_equal(socmon_output_open(names[i], s, NULL, &o), SOCMON_OK);
         assert_int_equal(socmon_output_selects_metrics(o), want[i]);
         socmon_output_free(o);
