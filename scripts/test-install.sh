@@ -50,6 +50,10 @@ if git -C "$SRC" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 else
     (cd "$SRC" && tar -cf - --exclude='./build*' .) | (cd "$WORK/src" && tar -xf -)
 fi
+# uPlot is not in git (npm brings it: scripts/install-deps.sh); a clone that ran that step has it
+if [ -d "$SRC/web/node_modules/uplot" ]; then
+    mkdir -p "$WORK/src/web/node_modules" && cp -R "$SRC/web/node_modules/uplot" "$WORK/src/web/node_modules/"
+fi
 step "configuring and building (prefix $P)"
 run cmake -S "$WORK/src" -B "$WORK/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSOCMON_TESTS=OFF \
     -DCMAKE_INSTALL_PREFIX="$P" -DCMAKE_INSTALL_LIBDIR="$LIB"

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/dest.h"
 #include "cli/opts.h"
@@ -16,7 +17,8 @@
 #include "export/table.h"
 
 #define REPORT_OPTS (OPT_INPUT | OPT_FORMAT | OPT_SUMMARY | OPT_DELTAS | OPT_METRICS | OPT_BY_SYMBOL | \
-                     OPT_BIG_NUM | OPT_METRIC_FILE | OPT_STATS | OPT_PERFETTO | OPT_FORCE)
+                     OPT_BIG_NUM | OPT_METRIC_FILE | OPT_STATS | OPT_PERFETTO | OPT_FORCE | \
+                     OPT_HTML)
 #define TABLE_METRICS 8
 #define TABLE_METRICS_MAX 64
 
@@ -29,7 +31,8 @@ static void help(FILE *fp)
                 "totals, metrics and hot spots over the whole recording; --by-symbol, for a program's\n"
                 "recording (record -t ibex -- prog.elf), one row per function with a total that equals\n"
                 "the whole-program counters. --perfetto OUT.json writes the intervals as a trace for the\n"
-                "Perfetto UI instead of rows on stdout.\n\n");
+                "Perfetto UI, --html FILE the charts of the recording as one page that opens offline\n"
+                "in a browser, instead of rows on stdout.\n\n");
     cli_help_opts(fp, REPORT_OPTS);
 }
 
@@ -212,7 +215,9 @@ static int per_interval(report *r, const cli_opts *o, const char *format, FILE *
     socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .target = socmon_recording_target(r->rec),
                            .device = socmon_recording_device(r->rec), .interval_ns = socmon_recording_interval_ns(r->rec), .ncounters = n,
                            .recording = 1, .samples = socmon_timeline_len(socmon_recording_timeline(r->rec)),
-                           .simulated = rec_simulated(r->rec)};
+                           .simulated = rec_simulated(r->rec), .nparams = socmon_recording_nparams(r->rec),
+                           .param_names = socmon_recording_param_names(r->rec),
+                           .param_values = socmon_recording_param_values(r->rec), .eval = r->m};
     socmon_interval_cols cols = {r->m, pick, npick, &sch};
     st = socmon_output_begin(co.out, &run);
     if (st == SOCMON_OK)
@@ -334,6 +339,26 @@ static int summary(report *r, const cli_opts *o, int by_symbol)
     return rc;
 }
 
+/* --html FILE: the intervals through the "html" format into FILE ('-': stdout), and a line
+ * saying where. */
+static int write_html(report *r, const cli_opts *o)
+{
+    cli_opts ho = *o;
+    int to_stdout = strcmp(o->html, "-") == 0;
+    ho.print_path = to_stdout ? NULL : o->html;
+    ho.append = 0;
+    ho.format = "html";
+    ho.to_stderr = 0;
+    int rc = per_interval(r, &ho, NULL, NULL, NULL);
+    struct stat sb;
+    if (rc == 0 && !to_stdout && stat(o->html, &sb) == 0) {
+        char size[32];
+        socmon_format_count(size, sizeof size, (uint64_t)sb.st_size, 1);
+        fprintf(stderr, "socmon report: wrote %s (%s bytes): open it in a browser\n", o->html, size);
+    }
+    return rc;
+}
+
 int cmd_report(int argc, char **argv)
 {
     cli_opts o;
@@ -347,6 +372,18 @@ int cmd_report(int argc, char **argv)
                         "samples (-x and --json choose its format)\n",
                 o.summary ? "--summary" : o.by_symbol ? "--by-symbol" : o.metrics ? "-M" : o.deltas ? "--deltas"
                                                                                                    : "--metric-file");
+        return 2;
+    }
+    /* --html writes a page of the intervals: options for another view or format do not mix */
+    if (o.html && (o.stats || o.summary || o.by_symbol || strcmp(o.format, "table") != 0)) {
+        fprintf(stderr, "socmon report: --html cannot be combined with %s: the page shows every interval and "
+                        "metric of the recording\n",
+                o.stats ? "--stats" : o.summary ? "--summary" : o.by_symbol ? "--by-symbol" : o.format[0] == 'c' ? "-x"
+                                                                                                               : "--json");
+        return 2;
+    }
+    if (o.html && o.perfetto) {
+        fprintf(stderr, "socmon report: --html and --perfetto write one file each: run report twice\n");
         return 2;
     }
     if (o.perfetto && (o.stats || o.summary || o.by_symbol || strcmp(o.format, "table") != 0)) {
@@ -370,7 +407,7 @@ int cmd_report(int argc, char **argv)
         rc = report_print_stats(r.rec, &o, strcmp(path, "-") == 0 ? "stdin" : path);
     else {
         report_loss_note(r.rec, strcmp(path, "-") == 0 ? "stdin" : path);
-        rc = o.perfetto ? perfetto(&r, &o)
+        rc = o.perfetto ? perfetto(&r, &o) : o.html ? write_html(&r, &o)
              : o.summary || o.by_symbol ? summary(&r, &o, o.by_symbol) : per_interval(&r, &o, NULL, NULL, NULL);
     }
     report_free(&r);

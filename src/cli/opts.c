@@ -87,6 +87,10 @@ static const struct {
      "                        interval) and per metric, gaps marked (docs/perfetto.md); OUT.json\n"
      "                        appears only when whole, an existing one moves to OUT.json.old\n"
      "                        unless --force"},
+    {OPT_HTML, {"html", required_argument, 0, 0x180},
+     "    --html FILE       write the recording's charts as one self-contained page (opens offline in\n"
+     "                        a browser: the live page's dashboards, zoom, hover; docs/charts.md;\n"
+     "                        '-': standard output)"},
     {OPT_BIG_NUM, {"no-big-num", no_argument, 0, 'G'},
      "    --no-big-num      no thousands separators in tables and live lines (1234567, not 1,234,567)"},
     {OPT_FLUSH, {"flush", required_argument, 0, 'L'},
@@ -214,6 +218,15 @@ static int check_items(const char *cmd, const char *opt, const char *list)
     }
 }
 
+/* The long name of the option whose getopt value is val, or NULL. */
+static const char *long_name(const struct option *lo, int val)
+{
+    for (; lo->name; lo++)
+        if (lo->val == val && lo->has_arg == required_argument)
+            return lo->name;
+    return NULL;
+}
+
 static int parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE *), cli_opts *o)
 {
     struct option lo[NOPTS + 2];
@@ -290,6 +303,7 @@ static int parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE
         case 'R': o->realtime = 1; break;
         case 'S': o->summary = 1; break;
         case 'K': o->stats = 1; break;
+        case 0x180: o->html = optarg; break;
         case 'J': o->format = "json"; break;
         case OPT_LONG_PROMETHEUS: o->format = "prometheus"; break;
         case OPT_LONG_OPENMETRICS: o->format = "openmetrics"; break;
@@ -362,7 +376,10 @@ static int parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE
         default:
             if (want_help) /* --help wins over a bad option, as it did before -t joined it */
                 break;
-            if (optopt)
+            if (optopt && (optopt > 255 || !strchr(so, optopt)) && long_name(lo, optopt))
+                /* a long-only option (its val is no short letter) given without its value */
+                fprintf(stderr, "socmon %s: option --%s needs a value\n", argv[0], long_name(lo, optopt));
+            else if (optopt)
                 fprintf(stderr, "socmon %s: option -%c %s\n", argv[0], optopt,
                         strchr(so, optopt) ? "needs a value" : "is not known here");
             else

@@ -34,6 +34,7 @@ enum {
     OPT_BIG_NUM = 1 << 24,  /* --no-big-num (a high bit: clear of the bits added next to it) */
     OPT_STATS = 1 << 26,    /* --stats (report: what the file holds) */
     OPT_REMOTE = 1 << 29,   /* --remote HOST:PORT, --token-file FILE (record, stat: from an agent) */
+    OPT_HTML = 1 << 27,     /* --html FILE (report: the charts as one offline page) */
     OPT_PERFETTO = 1 << 28  /* --perfetto OUT.json (report: a Perfetto / Chrome trace) */
 };
 
@@ -64,6 +65,7 @@ typedef struct cli_opts {
     const char *remote;     /* --remote HOST:PORT: samples from 'socmon agent' there */
     const char *token_file; /* --token-file FILE: the agent's token */
     const char *perfetto;   /* report --perfetto: the trace file to write */
+    const char *html;       /* report --html FILE: the charts page to write */
 } cli_opts;
 
 /* Parses argv (argv[0] is the subcommand). Returns -1 to continue, or an exit

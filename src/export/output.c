@@ -20,6 +20,7 @@ static const socmon_output_format *const formats[] = {
     &socmon_format_prometheus,
     &socmon_format_openmetrics,
     &socmon_format_perfetto,
+    &socmon_format_html,
 };
 #define NFORMATS (sizeof formats / sizeof formats[0])
 

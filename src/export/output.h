@@ -50,6 +50,15 @@ typedef struct socmon_run_info {
     unsigned runs;
     const double *counter_stddev;
     const double *metric_stddev;
+    /* The device's parameters (clock_hz, an ESP SoC's rows and cols, ...), optional: the html
+     * format draws the ESP tile grid from them. */
+    size_t nparams;
+    const char *const *param_names;
+    const double *param_values;
+    /* INTERVALS, optional: the metrics that begin_intervals' cols.metrics will be, writable, so a
+     * format that merges intervals (html) can evaluate them over the merged deltas; without it,
+     * that format keeps every interval. */
+    socmon_metrics *eval;
 } socmon_run_info;
 
 /* Counters with their full names ("tile0.l2_hits"): from a live set or a recording. */
@@ -92,7 +101,7 @@ typedef struct socmon_output_opts {
  * 0 or a NaN). */
 double socmon_stddev_pct(double mean, double stddev);
 
-/* Looks up a format by name ("table", "csv", "json", "live"); NULL if none has that name. */
+/* Looks up a format by name ("table", "csv", "json", "live", "html"); NULL if none has that name. */
 const struct socmon_output_format *socmon_output_format_find(const char *name);
 /* The name of registered format i, or NULL past the last (for listings). */
 const char *socmon_output_format_name(size_t i);

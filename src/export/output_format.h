@@ -52,6 +52,7 @@ extern const socmon_output_format socmon_format_live;
 extern const socmon_output_format socmon_format_prometheus;   /* fmt_prom.c: text 0.0.4 */
 extern const socmon_output_format socmon_format_openmetrics;  /* fmt_prom.c: OpenMetrics 1.0 */
 extern const socmon_output_format socmon_format_perfetto;
+extern const socmon_output_format socmon_format_html;
 
 /* A metric value as text: its label if it has one, else the number for humans ("-" for NaN).
  * *unit gets the unit to show beside it ("" beside a label). Returns buf. */

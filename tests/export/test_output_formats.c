@@ -573,9 +573,9 @@ static void test_hotspot_sections(void **state)
 
 static void test_registry(void **state)
 {
-    const char *names[] = {"table", "csv", "json", "live", "prometheus", "openmetrics", "perfetto"};
+    const char *names[] = {"table", "csv", "json", "live", "prometheus", "openmetrics", "perfetto", "html"};
     /* Human formats show the chosen metrics of a timeline; machine formats all of them. */
-    int want[] = {1, 0, 0, 1, 0, 0, 0};
+    int want[] = {1, 0, 0, 1, 0, 0, 0, 0};
     size_t nn = sizeof names / sizeof names[0], n = 0;
     char known[256] = "(known: ";
     while (socmon_output_format_name(n))
@@ -586,6 +586,7 @@ static void test_registry(void **state)
         assert_non_null(socmon_output_format_find(names[i]));
         snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", names[i], i + 1 < nn ? ", " : ")");
     }
+    assert_non_null(socmon_output_format_find("html"));
     assert_null(socmon_output_format_find("yaml"));
     socmon_sink *s;
     socmon_output *o = NULL;

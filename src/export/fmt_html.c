@@ -1,0 +1,349 @@
+/* The HTML format (report --html): one self-contained page with the charts of a timeline,
+ * openable offline. It is the live page (web/src/index.html, embedded: export/web_assets.h)
+ * with its assets/ files inlined and the run written where the page's data marker is, as
+ *   window.SOCMON_DATA = {"info": <the /api/info object>, "counters": [names, the order of
+ *     each row's "d"], "rows": [<the /api/stream row objects>], "merge": k, "intervals": n,
+ *     "notes": [...]}
+ * (export/web_json.c builds info and rows for both), so the page has one reader for both.
+ *
+ * Size: a long recording is decimated to at most MAX_ROWS rows by merging k intervals into one
+ * (deltas summed, metrics evaluated over the merged deltas and time; a missed interval always
+ * starts a new row, so gaps stay gaps), and counter deltas are carried only while they fit a
+ * budget of values (all counters; else, on ESP, those of the NoC heat map; else none): the
+ * page says which. JSON text never holds '<' (it is written \u003c), so no "</script>" or
+ * "<!--" in a name can end or disturb the script it sits in. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/error.h"
+#include "export/output_format.h"
+#include "export/web_assets.h"
+#include "export/web_json.h"
+
+#define MAX_ROWS 4000
+#define MIN_ROWS 500                 /* fewer rows than this and a chart loses its shape */
+#define DELTA_BUDGET 3000000u        /* counter deltas in one page: some 15 MB of text at most */
+#define DATA_MARKER "<!--socmon:data-->"
+
+typedef struct html_state {
+    size_t k;               /* intervals merged into one row */
+    size_t nin, nout;       /* intervals seen, rows written */
+    size_t ng;              /* intervals in the row being merged */
+    uint64_t t_ns, dt_ns;
+    unsigned flags, missed;
+    uint64_t *acc;          /* the merged deltas, one per counter of cols.counters */
+    double *mv;             /* metrics of the merged row */
+    size_t *dsel, nd;       /* the counters whose deltas rows carry */
+    uint64_t *dv;
+    char *buf;              /* one row's text */
+    size_t cap;
+    const char *rest;       /* the page after the data marker, written at end_intervals */
+    char why[200];          /* what the page holds of the counters, for the notes */
+} html_state;
+
+static socmon_status nomem(void)
+{
+    return socmon_fail(SOCMON_ENOMEM, "html: out of memory");
+}
+
+/* JSON text with '<' written \u003c (JSON strings are the only place it can be). */
+static socmon_status put_json(socmon_sink *s, const json_t *j)
+{
+    char *text = j ? json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+    if (!text)
+        return nomem();
+    socmon_status st = SOCMON_OK;
+    for (char *p = text, *lt; st == SOCMON_OK && *p; p = lt + 1) {
+        lt = strchr(p, '<');
+        if (!lt) {
+            st = socmon_sink_puts(s, p);
+            break;
+        }
+        st = socmon_sink_write(s, p, (size_t)(lt - p));
+        if (st == SOCMON_OK)
+            st = socmon_sink_puts(s, "\\u003c");
+    }
+    free(text);
+    return st;
+}
+
+/* An asset's text inside <script> or <style>: "</script" or "</style" in it would end the
+ * element early, so its '/' is escaped ("<\/", the same in a JS string, regex or comment). */
+static socmon_status put_asset(socmon_sink *s, const unsigned char *data, size_t len)
+{
+    size_t from = 0;
+    for (size_t i = 0; i + 1 < len; i++) {
+        if (data[i] != '<' || data[i + 1] != '/')
+            continue;
+        const char *rest = (const char *)data + i + 2;
+        size_t left = len - i - 2;
+        if ((left >= 6 && strncasecmp(rest, "script", 6) == 0) || (left >= 5 && strncasecmp(rest, "style", 5) == 0)) {
+            socmon_status st = socmon_sink_write(s, data + from, i + 1 - from);
+            if (st == SOCMON_OK)
+                st = socmon_sink_puts(s, "\\");
+            if (st != SOCMON_OK)
+                return st;
+            from = i + 1;
+        }
+    }
+    return socmon_sink_write(s, data + from, len - from);
+}
+
+/* Writes page text [p, end), each line that references assets/NAME replaced by the asset
+ * itself: <link rel="stylesheet" href="assets/X"> by <style>, <script src="assets/X"> by
+ * <script>. Everything else is copied as it is. */
+static socmon_status put_page(socmon_sink *s, const char *p, const char *end)
+{
+    static const struct { const char *lead, *open, *close; } refs[] = {
+        {"<link rel=\"stylesheet\" href=\"assets/", "<style>\n", "\n</style>\n"},
+        {"<script src=\"assets/", "<script>\n", "\n</script>\n"},
+    };
+    socmon_status st = SOCMON_OK;
+    while (st == SOCMON_OK && p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *eol = nl ? nl + 1 : end;
+        const char *ws = p;
+        while (ws < eol && (*ws == ' ' || *ws == '\t'))
+            ws++;
+        size_t r = 0;
+        while (r < 2 && strncmp(ws, refs[r].lead, strlen(refs[r].lead)) != 0)
+            r++;
+        if (r == 2) {
+            st = socmon_sink_write(s, p, (size_t)(eol - p));
+            p = eol;
+            continue;
+        }
+        const char *name = ws + strlen(refs[r].lead), *q = memchr(name, '"', (size_t)(eol - name));
+        char asset[64];
+        size_t len = 0;
+        const unsigned char *data = NULL;
+        if (q && (size_t)(q - name) < sizeof asset) {
+            snprintf(asset, sizeof asset, "%.*s", (int)(q - name), name);
+            data = socmon_web_asset(asset, &len, NULL);
+        }
+        if (!data)
+            return socmon_fail(SOCMON_ENOENT, "html: the page refers to '%.*s', which is not an embedded asset",
+                               (int)(eol - ws - (nl ? 1 : 0)), ws);
+        st = socmon_sink_puts(s, refs[r].open);
+        if (st == SOCMON_OK)
+            st = put_asset(s, data, len);
+        if (st == SOCMON_OK)
+            st = socmon_sink_puts(s, refs[r].close);
+        p = eol;
+    }
+    return st;
+}
+
+static socmon_status html_begin(socmon_output *o)
+{
+    if (o->run.doc != SOCMON_DOC_INTERVALS)
+        return socmon_fail(SOCMON_EINVAL, "html: the page charts a timeline (report --html); a document of "
+                                          "totals has no html form (use json or csv)");
+    html_state *h = calloc(1, sizeof *h);
+    if (!h)
+        return nomem();
+    o->state = h;
+    return SOCMON_OK;
+}
+
+static int is_heat_counter(const char *name)
+{
+    return strncmp(name, "noc_inj_p", 9) == 0 || strncmp(name, "noc_bp_p", 8) == 0;
+}
+
+/* Which counters' deltas the rows carry, and how many intervals go in one row. */
+static void plan(socmon_output *o, html_state *h, json_t *info)
+{
+    const socmon_counter_list *cl = o->cols.counters;
+    size_t nin = o->run.samples > 1 ? o->run.samples - 1 : 0;
+    size_t rows = nin && nin < MAX_ROWS ? nin : MAX_ROWS, max_rows = MAX_ROWS;
+    json_t *lay = json_object_get(info, "layout");
+    int grid = lay && json_is_string(json_object_get(lay, "kind")) &&
+               strcmp(json_string_value(json_object_get(lay, "kind")), "esp-grid") == 0;
+    h->nd = 0;
+    if (o->opts.deltas || cl->n * rows <= DELTA_BUDGET) {
+        for (size_t i = 0; i < cl->n; i++)
+            h->dsel[h->nd++] = i;
+        snprintf(h->why, sizeof h->why, "%s", "");
+    } else {
+        size_t nheat = 0;
+        for (size_t i = 0; grid && i < cl->n; i++)
+            nheat += is_heat_counter(cl->c[i].name);
+        if (nheat && nheat * MIN_ROWS <= DELTA_BUDGET) {
+            for (size_t i = 0; i < cl->n; i++)
+                if (is_heat_counter(cl->c[i].name))
+                    h->dsel[h->nd++] = i;
+            max_rows = DELTA_BUDGET / nheat < MAX_ROWS ? DELTA_BUDGET / nheat : MAX_ROWS;
+            snprintf(h->why, sizeof h->why, "Counter deltas: only the NoC heat map's %zu of %zu counters "
+                     "(all of them would make the page too large; report --html --deltas keeps them all).",
+                     nheat, cl->n);
+        } else {
+            snprintf(h->why, sizeof h->why, "Counter deltas are not in this page (%zu counters would make it too "
+                     "large; report --html --deltas keeps them); every metric is.", cl->n);
+        }
+    }
+    /* merging needs the metrics re-evaluated: without an evaluator every interval stays */
+    h->k = nin > max_rows && (o->run.eval || !o->cols.metrics) ? (nin + max_rows - 1) / max_rows : 1;
+}
+
+static socmon_status html_begin_intervals(socmon_output *o)
+{
+    html_state *h = o->state;
+    const socmon_counter_list *cl = o->cols.counters;
+    size_t nm = o->cols.metrics ? socmon_metrics_nresults(o->cols.metrics) : 0;
+    socmon_web_info_in in = {o->run.target, o->run.device, o->run.interval_ns, o->run.simulated, cl, o->cols.metrics,
+                             o->run.nparams, o->run.param_names, o->run.param_values};
+    json_t *info = socmon_web_info_json(&in);
+    h->acc = calloc(cl->n + 1, sizeof *h->acc);
+    h->dv = calloc(cl->n + 1, sizeof *h->dv);
+    h->dsel = calloc(cl->n + 1, sizeof *h->dsel);
+    h->mv = calloc(nm + 1, sizeof *h->mv);
+    json_t *names = json_array();
+    if (!info || !h->acc || !h->dv || !h->dsel || !h->mv || !names) {
+        json_decref(names);
+        if (!info)
+            return SOCMON_ENOMEM;   /* with socmon_web_info_json's message */
+        json_decref(info);
+        return nomem();
+    }
+    plan(o, h, info);
+    socmon_status st = SOCMON_OK;
+    for (size_t j = 0; st == SOCMON_OK && j < h->nd; j++)
+        if (json_array_append_new(names, json_string(cl->names[h->dsel[j]])) != 0)
+            st = nomem();
+    size_t len = 0;
+    const char *page = (const char *)socmon_web_asset("index.html", &len, NULL);
+    const char *mark = page ? strstr(page, DATA_MARKER) : NULL;   /* the asset ends with a NUL */
+    if (st == SOCMON_OK && !mark)
+        st = socmon_fail(SOCMON_ENOENT, "html: the embedded page has no %s marker", DATA_MARKER);
+    if (st == SOCMON_OK)
+        st = put_page(o->sink, page, mark);
+    if (st == SOCMON_OK)
+        st = socmon_sink_puts(o->sink, "<script>\nwindow.SOCMON_DATA = {\"info\": ");
+    if (st == SOCMON_OK)
+        st = put_json(o->sink, info);
+    if (st == SOCMON_OK)
+        st = socmon_sink_puts(o->sink, ",\n\"counters\": ");
+    if (st == SOCMON_OK)
+        st = put_json(o->sink, names);
+    if (st == SOCMON_OK)
+        st = socmon_sink_puts(o->sink, ",\n\"rows\": [\n");
+    h->rest = mark ? mark + strlen(DATA_MARKER) : NULL;
+    json_decref(info), json_decref(names);
+    return st;
+}
+
+/* Writes the merged row and starts the next. */
+static socmon_status flush_row(socmon_output *o, html_state *h, const double *row_metrics)
+{
+    if (!h->ng)
+        return SOCMON_OK;
+    size_t nm = o->cols.metrics ? socmon_metrics_nresults(o->cols.metrics) : 0;
+    const double *mv = row_metrics;
+    if (!mv && nm && o->run.eval) {
+        socmon_status st = socmon_metrics_eval(o->run.eval, h->acc, (double)h->dt_ns / 1e9, h->mv);
+        if (st != SOCMON_OK)
+            return st;
+        mv = h->mv;
+    }
+    for (size_t j = 0; j < h->nd; j++)
+        h->dv[j] = h->acc[h->dsel[j]];
+    for (;;) {
+        size_t need = socmon_web_row_text(h->buf, h->cap, h->nin - 1, h->t_ns, h->dt_ns, h->flags, h->missed, mv, nm,
+                                          h->dv, h->nd);
+        if (need < h->cap)
+            break;
+        char *nb = realloc(h->buf, need + 1);
+        if (!nb)
+            return nomem();
+        h->buf = nb;
+        h->cap = need + 1;
+    }
+    socmon_status st = socmon_sink_puts(o->sink, h->nout ? ",\n" : "");
+    if (st == SOCMON_OK)
+        st = socmon_sink_puts(o->sink, h->buf);
+    h->nout++;
+    h->ng = 0;
+    h->dt_ns = 0;
+    h->flags = h->missed = 0;
+    memset(h->acc, 0, o->cols.counters->n * sizeof *h->acc);
+    return st;
+}
+
+static socmon_status html_row(socmon_output *o, const socmon_interval_row *row)
+{
+    html_state *h = o->state;
+    socmon_status st = SOCMON_OK;
+    /* a missed interval starts a row of its own, so the page can draw the gap before it */
+    if (h->ng && ((row->flags & SOCMON_SAMPLE_MISSED) || h->ng == h->k))
+        st = flush_row(o, h, NULL);
+    if (st != SOCMON_OK)
+        return st;
+    for (size_t i = 0; i < o->cols.counters->n; i++)
+        h->acc[i] += row->deltas[i];
+    h->ng++;
+    h->nin++;
+    h->t_ns = row->t_ns;
+    h->dt_ns += row->dt_ns;
+    h->flags |= row->flags;
+    h->missed += row->missed;
+    /* one interval per row: its own metric values, as every other format shows them */
+    if (h->k == 1)
+        st = flush_row(o, h, row->metrics);
+    return st;
+}
+
+static socmon_status html_end_intervals(socmon_output *o)
+{
+    html_state *h = o->state;
+    socmon_status st = flush_row(o, h, NULL);
+    json_t *notes = json_array();
+    if (!notes)
+        return nomem();
+    char text[240];
+    if (h->k > 1) {
+        snprintf(text, sizeof text, "Long recording: %zu intervals are shown as %zu rows of %zu merged intervals "
+                 "(deltas summed, metrics over the merged time); socmon report -x, shows every interval.",
+                 h->nin, h->nout, h->k);
+        if (json_array_append_new(notes, json_string(text)) != 0)
+            st = st == SOCMON_OK ? nomem() : st;
+    }
+    if (*h->why && json_array_append_new(notes, json_string(h->why)) != 0)
+        st = st == SOCMON_OK ? nomem() : st;
+    if (st == SOCMON_OK)
+        st = socmon_sink_printf(o->sink, "],\n\"merge\": %zu, \"intervals\": %zu,\n\"notes\": ", h->k, h->nin);
+    if (st == SOCMON_OK)
+        st = put_json(o->sink, notes);
+    if (st == SOCMON_OK)
+        st = socmon_sink_puts(o->sink, "};\n</script>");
+    json_decref(notes);
+    if (st == SOCMON_OK && h->rest)
+        st = put_page(o->sink, h->rest, h->rest + strlen(h->rest));
+    h->rest = NULL;
+    return st;
+}
+
+static socmon_status html_end(socmon_output *o)
+{
+    html_state *h = o->state;
+    if (h && h->rest == NULL && h->acc == NULL)
+        return socmon_fail(SOCMON_ESTATE, "html: no timeline was written (begin_intervals was not called)");
+    return SOCMON_OK;
+}
+
+static void html_release(socmon_output *o)
+{
+    html_state *h = o->state;
+    if (h) {
+        free(h->acc), free(h->dv), free(h->dsel), free(h->mv), free(h->buf);
+        free(h);
+    }
+    o->state = NULL;
+}
+
+const socmon_output_format socmon_format_html = {
+    .name = "html", .begin = html_begin, .begin_intervals = html_begin_intervals, .row = html_row,
+    .end_intervals = html_end_intervals, .end = html_end, .release = html_release,
+};

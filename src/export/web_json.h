@@ -1,0 +1,53 @@
+/* The JSON the web page reads, built once for both places that serve it: the live API
+ * (src/agent/http.c: GET /api/info and the rows of GET /api/stream) and the self-contained
+ * report (export/fmt_html.c: window.SOCMON_DATA). One builder keeps the two identical, so the
+ * page has a single reader (docs/charts.md describes the shapes).
+ *
+ *   info = {"version":1, "target", "device", "interval_ns", "simulated", "params":{name:value},
+ *           "layout":{...}, "counters":[{"name","instance","counter","unit","width"}],
+ *           "metrics":[{"name","instance","metric","unit","precision","desc"[,"labels"]}]}
+ *   row  = {"seq","t_ns","dt_ns","flags","missed","m":[one per info.metrics, null for NaN],
+ *           "d":[deltas of the chosen counters]}
+ *
+ * Internal to socmon (not installed): the agent side links the static library. */
+#ifndef SOCMON_EXPORT_WEB_JSON_H
+#define SOCMON_EXPORT_WEB_JSON_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "export/output.h"
+
+#define SOCMON_WEB_INFO_VERSION 1
+
+typedef struct socmon_web_info_in {
+    const char *target;                 /* the target spec */
+    const char *device;                 /* the device name, or NULL */
+    uint64_t interval_ns;
+    int simulated;                      /* timestamps are a model's simulated time */
+    const socmon_counter_list *counters;
+    const socmon_metrics *metrics;      /* bound metrics, or NULL */
+    size_t nparams;                     /* the device's parameters (clock_hz, rows, cols, ...) */
+    const char *const *param_names;
+    const double *param_values;
+} socmon_web_info_in;
+
+/* The whole info object; NULL (with socmon_fail's message) when out of memory or given no
+ * target or counters. The caller owns the reference. */
+json_t *socmon_web_info_json(const socmon_web_info_in *in);
+
+/* What the page needs to draw the target's own picture. ESP: {"kind":"esp-grid", "cols",
+ * "rows", "planes", "tiles":[{"instance":"tile3","x":0,"y":1,"type":"cpu|mem|acc|io|empty"}]}
+ * (tile t sits at row t / cols, column t % cols, as in a .soc file; its type is read from the
+ * monitors it has). Every other target: {"kind":"<target name>"}. NULL when out of memory. */
+json_t *socmon_web_layout_json(const char *target, const socmon_counter_list *counters, size_t nparams,
+                               const char *const *names, const double *values);
+
+/* One row object as text into buf (always terminated when len > 0). No allocation, so a
+ * server may call it anywhere. Returns the length the whole text needs, as snprintf does: the
+ * text was cut when that is >= len. */
+size_t socmon_web_row_text(char *buf, size_t len, uint64_t seq, uint64_t t_ns, uint64_t dt_ns, unsigned flags,
+                           unsigned missed, const double *m, size_t nm, const uint64_t *d, size_t nd);
+
+#endif

@@ -1,0 +1,223 @@
+// Loads socmon's chart page in Debian's chromium (headless, through playwright-core) and checks
+// what a user would see: no console errors or page errors, every uPlot chart holds drawn data
+// points, a drag zooms every chart alike (a recording), the ESP heat map painted cells from data,
+// and (live) the latest point advances.
+// Usage: node check_page.js PAGE [+ PAGE ...], each PAGE being
+//          URL SCREENSHOT.png [--live] [--heat] [--plane P] [--min-charts N] [--gaps N] [--add-counter NAME]
+//   --heat: the ESP heat map painted tiles from data (and, in a recording, follows the cursor)
+//   --plane P: also pick NoC plane P in the heat map and check it shows values of that plane
+//   --gaps N: the page drew exactly N gaps (null points in every chart's data)
+//   --add-counter NAME: add a chart of counter NAME with the picker; it must draw points (live:
+//     through a new ?counters= subscription)
+//   --live: the latest point advances; Pause freezes the charts while rows arrive, Resume catches up
+//   --ended: a live page of a run that is over: the page got the stream's end and says so
+// The pages share one browser (starting chromium is the slow part; playwright gives it a fresh
+// profile directory), each page a fresh context.
+// Exit 0: all good; 1: a check failed or chromium did not start (the reasons on stderr).
+'use strict';
+const path = require('path');
+const modules = process.env.SOCMON_WEB_MODULES || path.join(__dirname, '..', '..', 'web', 'node_modules');
+const { chromium } = require(path.join(modules, 'playwright-core'));
+
+function jobs(argv) {
+  const out = [[]];
+  for (const a of argv) {
+    if (a === '+') out.push([]);
+    else out[out.length - 1].push(a);
+  }
+  return out.filter((j) => j.length).map((args) => {
+    const opt = (name, def) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : def; };
+    return {
+      url: args[0], shot: args[1], live: args.includes('--live'), heat: args.includes('--heat'), ended: args.includes('--ended'),
+      minCharts: Number(opt('--min-charts', 1)), plane: opt('--plane', null), gaps: opt('--gaps', null),
+      addCounter: opt('--add-counter', null),
+    };
+  });
+}
+
+let current = '';
+function fail(msg) {
+  console.error('check_page: ' + current + ': ' + msg);
+  process.exitCode = 1;
+}
+
+(async () => {
+  let browser;
+  try {
+    browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+        '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+  } catch (e) {
+    // installed but unable to start is a broken machine, not a reason to skip
+    console.error('check_page: chromium did not start: ' + e.message);
+    process.exit(1);
+  }
+  for (const job of jobs(process.argv.slice(2))) {
+    current = job.url.replace(/^file:\/\/.*\//, '');
+    await checkPage(browser, job).catch((e) => fail(e.stack || String(e)));
+  }
+  await browser.close();
+})();
+
+async function checkPage(browser, job) {
+  const { url, shot, live, heat, ended, minCharts, plane, gaps, addCounter } = job;
+  const problems = [];
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  try {
+    const page = await context.newPage();
+    page.on('console', (m) => { if (m.type() === 'error') problems.push('console error: ' + m.text()); });
+    page.on('pageerror', (e) => problems.push('page error: ' + e.message));
+    page.on('requestfailed', (r) => {
+      // the live stream is closed by the test's end, not a failure of the page
+      if (!/api\/stream/.test(r.url())) problems.push('request failed: ' + r.url() + ' ' + (r.failure() || {}).errorText);
+    });
+    await page.goto(url, { waitUntil: 'load' });
+    await page.waitForFunction(() => window.socmon && window.socmon.ready, null, { timeout: 20000 });
+    // live: rows arrive over the stream; wait for some before looking
+    await page.waitForFunction(() => window.socmon.charts.length && window.socmon.charts.every((c) =>
+      c.u.data.slice(1).some((s) => s.some((v) => v !== null && v !== undefined && isFinite(v)))),
+    null, { timeout: 20000, polling: 200 }).catch(() => {});
+    const charts = await page.evaluate(() => window.socmon.charts.map((c) => ({
+      title: c.spec.title,
+      points: c.u.data[0].length,
+      drawn: c.u.data.slice(1).map((s) => s.filter((v) => v !== null && v !== undefined && isFinite(v)).length),
+    })));
+    if (charts.length < minCharts) fail('expected at least ' + minCharts + ' charts, found ' + charts.length);
+    for (const c of charts) {
+      const best = Math.max(0, ...c.drawn);
+      if (c.points < 1 || best < 1) fail('chart "' + c.title + '" has no drawn data points (' + c.points + ' x values)');
+    }
+    console.log('check_page: ' + charts.length + ' charts: ' +
+      charts.map((c) => c.title.slice(0, 32) + '=' + Math.max(0, ...c.drawn)).join(', '));
+    if (heat) {
+      const h = await page.evaluate(() => {
+        const hm = window.socmon.heat;
+        if (!hm) return null;
+        const out = { values: 0, colours: 0 };
+        for (const k of Object.keys(hm.values))
+          for (const v of Object.values(hm.values[k])) if (v !== null && isFinite(v)) out.values++;
+        const seen = new Set();
+        for (const cv of document.querySelectorAll('canvas.heat-grid')) {
+          const d = cv.getContext('2d').getImageData(0, 0, cv.width, cv.height).data;
+          for (let i = 0; i < d.length; i += 4) if (d[i + 3] > 0) seen.add(d[i] + ',' + d[i + 1] + ',' + d[i + 2]);
+        }
+        out.colours = seen.size;
+        return out;
+      });
+      if (!h) fail('no heat map on an ESP page');
+      else {
+        console.log('check_page: heat map: ' + h.values + ' tile values, ' + h.colours + ' colours painted');
+        if (h.values < 1) fail('the heat map shows no tile value');
+        if (h.colours < 3) fail('the heat map canvas has ' + h.colours + ' painted colours (expected cells coloured by data)');
+      }
+    }
+    if (ended) {
+      const said = await page.waitForFunction(() => window.socmon.ended && /run ended/.test(document.getElementById('status').textContent),
+        null, { timeout: 20000, polling: 100 }).then(() => true).catch(() => false);
+      if (!said) fail('the page of an ended run does not say so: ' + await page.evaluate(() => document.getElementById('status').textContent));
+      else console.log('check_page: ' + await page.evaluate(() => document.getElementById('status').textContent));
+    }
+    if (!live) {
+      // drag across the first chart: every chart shows the same, narrower time range; a
+      // double-click brings the whole range back
+      const full = await page.evaluate(() => window.socmon.charts.map((c) => [c.u.scales.x.min, c.u.scales.x.max]));
+      const box = await page.locator('.chart .u-over').first().boundingBox();
+      await page.mouse.move(box.x + box.width * 0.3, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width * 0.6, box.y + box.height / 2, { steps: 5 });
+      await page.mouse.up();
+      const zoomed = await page.evaluate(() => window.socmon.charts.map((c) => [c.u.scales.x.min, c.u.scales.x.max]));
+      const same = zoomed.every((r) => r[0] === zoomed[0][0] && r[1] === zoomed[0][1]);
+      const span = (r) => r[1] - r[0];
+      if (!same || !(span(zoomed[0]) < 0.5 * span(full[0])))
+        fail('a zoom did not narrow every chart alike: ' + JSON.stringify(full[0]) + ' -> ' + JSON.stringify(zoomed));
+      await page.mouse.dblclick(box.x + box.width * 0.5, box.y + box.height / 2);
+      const back = await page.evaluate(() => window.socmon.charts.map((c) => [c.u.scales.x.min, c.u.scales.x.max]));
+      if (!back.every((r) => Math.abs(span(r) - span(full[0])) <= 1e-9 * Math.max(1, span(full[0]))))
+        fail('a double-click did not zoom back out: ' + JSON.stringify(back[0]) + ', full ' + JSON.stringify(full[0]));
+      console.log('check_page: zoom ' + span(full[0]).toPrecision(4) + ' s -> ' + span(zoomed[0]).toPrecision(4) + ' s on all ' +
+        zoomed.length + ' charts, and back');
+      await page.mouse.move(0, 0);
+    }
+    if (heat && !live) {
+      // a recording's heat map follows the charts' cursor: hover near the start of the first chart
+      const before = await page.evaluate(() => window.socmon.heat.idx);
+      const box = await page.locator('.chart .u-over').first().boundingBox();
+      await page.mouse.move(box.x + box.width * 0.02, box.y + box.height / 2);
+      const after = await page.evaluate(() => ({ idx: window.socmon.heat.idx, cursor: window.socmon.cursorIdx }));
+      if (after.cursor === null || after.idx === before && after.cursor !== before)
+        fail('the heat map did not follow the cursor (row ' + before + ' -> ' + after.idx + ', cursor ' + after.cursor + ')');
+      else console.log('check_page: heat map follows the cursor: row ' + before + ' -> ' + after.idx);
+      await page.mouse.move(0, 0);
+    }
+    if (heat && plane !== null) {
+      // the latest row of a live run may be idle (an ESP workload lasts milliseconds): sweep the
+      // cursor over the first chart until the plane shows injections somewhere, for 20 s at most
+      await page.selectOption('#plane', plane);
+      let n = 0;
+      for (let k = 0; k < 200 && !n; k++) {
+        const box = await page.locator('.chart .u-over').first().boundingBox();
+        await page.mouse.move(box.x + box.width * ((k % 50) + 0.5) / 50, box.y + box.height / 2);
+        n = await page.evaluate(() => {
+          const v = window.socmon.heat.values.inj || {};
+          return window.socmon.heat.plane !== 'all' ? Object.values(v).filter((x) => x !== null && isFinite(x) && x > 0).length : 0;
+        });
+        if (!n) await page.waitForTimeout(100);
+      }
+      await page.mouse.move(0, 0);
+      if (!n) fail('the heat map shows no injections on plane ' + plane + ' anywhere along the time axis');
+      else console.log('check_page: heat map plane ' + plane + ': ' + n + ' tiles with injections');
+    }
+    if (addCounter !== null) {
+      const n0 = await page.evaluate(() => window.socmon.charts.length);
+      await page.selectOption('#picker', 'c:' + addCounter);
+      const drawn = await page.waitForFunction((n) => {
+        const c = window.socmon.charts[n];
+        if (!c) return false;
+        const k = c.u.data[1].filter((v) => v !== null && isFinite(v)).length;
+        return k > 0 ? k : false;
+      }, n0, { timeout: 20000, polling: 200 }).then((h) => h.jsonValue()).catch(() => 0);
+      if (!drawn) fail('the chart of counter ' + addCounter + ' drew no points');
+      else console.log('check_page: added counter ' + addCounter + ': ' + drawn + ' points');
+    }
+    if (gaps !== null) {
+      const g = await page.evaluate(() => ({
+        gaps: window.socmon.gaps,
+        nulls: window.socmon.charts.map((c) => c.u.data[0].filter((x, i) => c.u.data.slice(1).every((s) => s[i] === null)).length),
+      }));
+      if (g.gaps !== Number(gaps)) fail('the page counted ' + g.gaps + ' gaps, expected ' + gaps);
+      if (!g.nulls.every((n) => n >= Number(gaps))) fail('not every chart has a null point per gap: ' + g.nulls.join(','));
+      console.log('check_page: gaps: ' + g.gaps + ' (null points per chart: ' + g.nulls.join(',') + ')');
+    }
+    if (live) {
+      const last = () => page.evaluate(() => { const x = window.socmon.xs; return x.length ? x[x.length - 1] : null; });
+      const first = await last();
+      await page.waitForFunction((t) => { const x = window.socmon.xs; return x.length && x[x.length - 1] > t; },
+        first === null ? -1 : first, { timeout: 20000, polling: 100 })
+        .catch(() => fail('the live page\'s latest point did not advance past ' + first + ' s in 20 s'));
+      const now = await last();
+      console.log('check_page: live: latest point ' + first + ' s -> ' + now + ' s');
+      const drawnNow = await page.evaluate(() => window.socmon.charts[0].u.data[0].length);
+      if (!(drawnNow >= 2)) fail('the live chart holds ' + drawnNow + ' points');
+      // Pause freezes the charts while rows keep arriving; Resume catches up
+      await page.click('#pause');
+      const frozen = await page.evaluate(() => window.socmon.charts[0].u.data[0].length);
+      const rows0 = await page.evaluate(() => window.socmon.rows);
+      await page.waitForFunction((n) => window.socmon.rows > n + 2, rows0, { timeout: 20000, polling: 100 })
+        .catch(() => fail('no rows arrived while paused'));
+      const still = await page.evaluate(() => window.socmon.charts[0].u.data[0].length);
+      if (still !== frozen) fail('a paused chart changed (' + frozen + ' -> ' + still + ' points)');
+      await page.click('#pause');
+      await page.waitForFunction(() => window.socmon.charts[0].u.data[0].length === window.socmon.xs.length, null,
+        { timeout: 5000, polling: 100 }).catch(() => fail('the chart did not catch up after Resume'));
+      console.log('check_page: live: paused at ' + frozen + ' points while rows arrived, caught up on Resume');
+    }
+    await page.screenshot({ path: shot, fullPage: true });
+    console.log('check_page: screenshot ' + shot);
+  } finally {
+    await context.close();
+  }
+  for (const p of problems) fail(p);
+}
