@@ -1,0 +1,115 @@
+/* The live view: what `socmon serve` and `socmon agent --http` show, kept up to date by one
+ * producer (the sampler thread, or the collector's callbacks) and read by many HTTP threads.
+ *
+ * The producer pushes every sample. The view turns consecutive samples into wrap-safe deltas
+ * (socmon_delta), adds them to 64-bit monotonic totals (what /metrics exports as counters: a
+ * narrow counter that wraps every few ms still gives a total that only grows), and merges them
+ * into rows of at least row_ns of wall-clock time (default 50 ms): a 50 us stream gives about 20
+ * rows a second, so a page is never flooded, whatever the interval. A row sums the deltas of the
+ * samples it merges and evaluates the metrics once over the merged span.
+ *
+ * Rows, gaps and the end of the run go into a bounded history of entries with increasing ids: an
+ * HTTP reader keeps a cursor, replays what the history still holds (a page opened late shows the
+ * last history rows) and then waits for new entries. A reader that falls more than the history
+ * behind is told how many entries it lost, never silently.
+ *
+ * Producer side: no allocation and no blocking beyond one short mutex section per row (so it can
+ * run inside the agent's sampling hook). Everything the readers see changes under that mutex, so
+ * a snapshot (totals + latest metrics) is always of one row boundary. */
+#ifndef SOCMON_AGENT_LIVE_H
+#define SOCMON_AGENT_LIVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "socmon/device.h"
+#include "socmon/metrics.h"
+#include "socmon/sample.h"
+
+typedef struct socmon_live socmon_live;
+
+/* What the view shows. Strings and arrays are borrowed: they must outlive the view (the CLI's
+ * session or the collector's schema device holds them). Device parameters are copied. */
+typedef struct socmon_live_schema {
+    const char *target;              /* target spec */
+    const char *device;              /* device name, or NULL */
+    uint64_t interval_ns;            /* the sampling interval */
+    int simulated;                   /* time is a model's */
+    size_t ncounters;
+    const socmon_counter *counters;  /* the sampled counters, in sample order */
+    const char *const *names;        /* their full names ("tile0.l2_hits") */
+    size_t nparams;
+    const char *const *param_names;
+    const double *param_values;
+    const socmon_metricset *ms;      /* metrics to evaluate per row (NULL: none); bound by the view */
+} socmon_live_schema;
+
+typedef struct socmon_live_opts {
+    uint64_t row_ns;                 /* merge samples into rows at least this long (wall clock);
+                                        0: 50 ms */
+    size_t history;                  /* entries kept for late readers; 0: 600 (30 s at 20 rows/s) */
+    /* The wall clock rows are merged against (tests give their own); NULL: CLOCK_MONOTONIC. */
+    uint64_t (*clock)(void *user);
+    void *clock_user;
+} socmon_live_opts;
+
+typedef enum socmon_live_kind {
+    SOCMON_LIVE_ROW = 1,
+    SOCMON_LIVE_GAP,                 /* samples were lost: count of them over t0..t1 */
+    SOCMON_LIVE_END                  /* the run ended; nothing follows */
+} socmon_live_kind;
+
+typedef struct socmon_live_entry {
+    socmon_live_kind kind;
+    /* ROW: seq of its last sample, seq of its first, end time, merged span, flags OR-ed over
+     * the merged samples (SOCMON_SAMPLE_*), intervals missed before them. */
+    uint64_t seq, first_seq, t_ns, dt_ns;
+    unsigned flags, missed;
+    /* GAP: samples lost, the time span they covered (t0 = the last sample before, t1 = the first
+     * after, or 0 when not known). */
+    uint64_t count, t0_ns, t1_ns;
+    /* Entries this reader lost because it fell further behind than the history (set on the
+     * first entry it gets after them). */
+    uint64_t skipped;
+} socmon_live_entry;
+
+socmon_status socmon_live_new(const socmon_live_schema *schema, const socmon_live_opts *opts,
+                              socmon_live **out);
+void socmon_live_free(socmon_live *lv);
+
+/* ---- producer (one thread) ---- */
+
+/* A sample with its sequence number. The first sample (and the first after a gap) is the
+ * baseline the next one's deltas are taken against: it makes no row. A seq that jumps without
+ * socmon_live_gap is a gap of the samples skipped. Fails (SOCMON_EINVAL) only on a sample of
+ * the wrong size or a seq going backwards, which it ignores. */
+socmon_status socmon_live_push(socmon_live *lv, uint64_t seq, const socmon_sample *s);
+/* count samples from first_seq on were lost between t0_ns and t1_ns. The deltas of the sample
+ * after a gap are not known (a narrow counter may have wrapped any number of times): that
+ * sample is a new baseline, so totals count only what was seen. */
+void socmon_live_gap(socmon_live *lv, uint64_t first_seq, uint64_t count, uint64_t t0_ns, uint64_t t1_ns);
+/* The run ended: the pending samples become a last row, then an END entry. Pushes after it are
+ * ignored. */
+void socmon_live_end(socmon_live *lv);
+
+/* ---- readers (any thread) ---- */
+
+const socmon_live_schema *socmon_live_schema_of(const socmon_live *lv);
+/* The bound metrics (their result names and units; NULL if none). Read-only for readers. */
+const socmon_metrics *socmon_live_metrics(const socmon_live *lv);
+size_t socmon_live_nmetrics(const socmon_live *lv);
+
+/* The id of the oldest entry still kept: where a new reader starts. */
+uint64_t socmon_live_oldest(socmon_live *lv);
+/* Waits at most timeout_ms for the entry at *cursor, copies it into *e (for a row, its metric
+ * values into m[nmetrics] and its deltas into d[ncounters]; either may be NULL) and advances
+ * *cursor. Returns 1 with an entry, 0 on timeout, -1 once socmon_live_close was called. */
+int socmon_live_next(socmon_live *lv, uint64_t *cursor, socmon_live_entry *e, double *m, uint64_t *d,
+                     int timeout_ms);
+/* Totals (ncounters) and the latest row's metric values (nmetrics), as of the latest row; either
+ * may be NULL. Returns the number of rows so far (0: no row yet, values all 0 / NaN). *ended
+ * (may be NULL) is 1 once the run ended. */
+uint64_t socmon_live_snapshot(socmon_live *lv, uint64_t *totals, double *m, int *ended);
+/* Wakes every waiting reader for good (the server is stopping). */
+void socmon_live_close(socmon_live *lv);
+
+#endif
