@@ -25,6 +25,8 @@ struct socmon_live {
     socmon_live_schema schema;
     socmon_live_opts opts;
     char **pnames;                /* copies of the device parameters */
+    socmon_counter *own_counters; /* socmon_live_new_from_set: the set's counters, contiguous */
+    const char **own_names;
     double *pvalues;
     socmon_metrics *metrics;      /* bound to the counters; evaluated by the producer only */
     size_t nc, nm;
@@ -157,6 +159,8 @@ void socmon_live_free(socmon_live *lv)
         free(lv->pnames[i]);
     free(lv->pnames);
     free(lv->pvalues);
+    free(lv->own_counters);
+    free(lv->own_names);
     socmon_metrics_free(lv->metrics);
     free(lv->prev);
     free(lv->acc);
@@ -295,6 +299,42 @@ void socmon_live_end(socmon_live *lv)
     e->kind = SOCMON_LIVE_END;
     lv->pub_ended = 1;
     publish(lv);
+}
+
+socmon_status socmon_live_new_from_set(const socmon_set *set, const char *target, uint64_t interval_ns,
+                                       int simulated, const socmon_metricset *ms, const socmon_live_opts *opts,
+                                       socmon_live **out)
+{
+    if (!set || !out)
+        return socmon_fail(SOCMON_EINVAL, "socmon_live_new_from_set: set or out is NULL");
+    *out = NULL;
+    const socmon_device *dev = socmon_set_device(set);
+    size_t n = socmon_set_size(set), np = socmon_device_nparams(dev);
+    socmon_counter *c = calloc(n + 1, sizeof *c);
+    const char **names = calloc(n + 1, sizeof *names), **pn = calloc(np + 1, sizeof *pn);
+    double *pv = calloc(np + 1, sizeof *pv);
+    socmon_status st = c && names && pn && pv ? SOCMON_OK : socmon_fail(SOCMON_ENOMEM, "live view: out of memory");
+    for (size_t i = 0; st == SOCMON_OK && i < n; i++) {
+        c[i] = *socmon_set_counter(set, i);
+        names[i] = socmon_set_full_name(set, i);
+    }
+    for (size_t i = 0; st == SOCMON_OK && i < np; i++)
+        st = socmon_device_param_at(dev, i, &pn[i], &pv[i]);
+    socmon_live_schema s = {.target = target, .device = socmon_device_name(dev), .interval_ns = interval_ns,
+                            .simulated = simulated, .ncounters = n, .counters = c, .names = names,
+                            .nparams = np, .param_names = pn, .param_values = pv, .ms = ms};
+    if (st == SOCMON_OK)
+        st = socmon_live_new(&s, opts, out);
+    free(pn);   /* the view copied the parameters */
+    free(pv);
+    if (st != SOCMON_OK) {
+        free(c);
+        free(names);
+        return st;
+    }
+    (*out)->own_counters = c;
+    (*out)->own_names = names;
+    return SOCMON_OK;
 }
 
 const socmon_live_schema *socmon_live_schema_of(const socmon_live *lv)

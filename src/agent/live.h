@@ -75,6 +75,12 @@ typedef struct socmon_live_entry {
 socmon_status socmon_live_new(const socmon_live_schema *schema, const socmon_live_opts *opts,
                               socmon_live **out);
 void socmon_live_free(socmon_live *lv);
+/* A view of every counter of set (in set order) with the parameters of its device: what serve,
+ * the agent and the collector have at hand. The counters' strings stay the device's (it must
+ * outlive the view); target and ms as in the schema. */
+socmon_status socmon_live_new_from_set(const socmon_set *set, const char *target, uint64_t interval_ns,
+                                       int simulated, const socmon_metricset *ms, const socmon_live_opts *opts,
+                                       socmon_live **out);
 
 /* ---- producer (one thread) ---- */
 

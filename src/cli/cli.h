@@ -24,6 +24,7 @@ int cmd_stat(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_agent(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 
 /* Prints "socmon: <what>: <message>" for a failed status and returns exit code 1. */
 int cli_error(const char *what, socmon_status st);

@@ -107,6 +107,13 @@ static const struct {
      "    --token-file FILE with --remote: the agent's token (first line of FILE)"},
     {OPT_TRACE, {"trace-bus", required_argument, 0, 'T'},
      "    --trace-bus FILE  log every register access of the driver to FILE ('-': stderr)"},
+    {OPT_HTTP, {"http", required_argument, 0, 0x170},
+     "    --http ADDR:PORT  serve the live page, its API and /metrics there (default 127.0.0.1:7462;\n"
+     "                        port 0: any free port; an address other than loopback needs --token-file)"},
+    {OPT_HTTP, {"port-file", required_argument, 0, 0x171},
+     "    --port-file FILE  write the port --http bound to FILE (for scripts that ask for port 0)"},
+    {OPT_HTTP, {"no-pace", no_argument, 0, 0x172},
+     "    --no-pace         run a model as fast as it goes instead of at wall-clock pace"},
 };
 
 #define NOPTS (sizeof table / sizeof table[0])
@@ -372,6 +379,9 @@ static int parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE
             o->every = (unsigned)v;
             break;
         }
+        case 0x170: o->http = optarg; break;
+        case 0x171: o->port_file = optarg; break;
+        case 0x172: o->no_pace = 1; break;
         case 'h': want_help = 1; break;
         default:
             if (want_help) /* --help wins over a bad option, as it did before -t joined it */

@@ -35,7 +35,8 @@ enum {
     OPT_STATS = 1 << 26,    /* --stats (report: what the file holds) */
     OPT_REMOTE = 1 << 29,   /* --remote HOST:PORT, --token-file FILE (record, stat: from an agent) */
     OPT_HTML = 1 << 27,     /* --html FILE (report: the charts as one offline page) */
-    OPT_PERFETTO = 1 << 28  /* --perfetto OUT.json (report: a Perfetto / Chrome trace) */
+    OPT_PERFETTO = 1 << 28, /* --perfetto OUT.json (report: a Perfetto / Chrome trace) */
+    OPT_HTTP = 1 << 30      /* --http ADDR:PORT, --port-file FILE, --no-pace (serve) */
 };
 
 typedef struct cli_opts {
@@ -66,6 +67,9 @@ typedef struct cli_opts {
     const char *token_file; /* --token-file FILE: the agent's token */
     const char *perfetto;   /* report --perfetto: the trace file to write */
     const char *html;       /* report --html FILE: the charts page to write */
+    const char *http;       /* --http ADDR:PORT: where the live page and /metrics are served */
+    const char *port_file;  /* --port-file FILE: the port actually bound is written there */
+    int no_pace;            /* --no-pace: a model runs as fast as it can, not at wall-clock pace */
 } cli_opts;
 
 /* Parses argv (argv[0] is the subcommand). Returns -1 to continue, or an exit

@@ -1,0 +1,398 @@
+/* The live view's HTTP server (http.h): binding under the agent's rules, routing, the token.
+ *
+ * libmicrohttpd runs one thread per connection: a page's event stream blocks in its own thread
+ * waiting for the next row (http_stream.c) while other requests are answered by theirs, and the
+ * connection limit bounds the threads. We bind the listening socket ourselves and hand it to
+ * libmicrohttpd, so port 0 works (we read back the port the kernel chose) and the loopback check
+ * sees the address that is really bound. */
+#include "agent/http_internal.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "core/error.h"
+#include "export/web_assets.h"
+#include "export/web_json.h"
+
+#define HTTP_DEFAULT_CONNS 32
+#define HTTP_IDLE_TIMEOUT_S 120
+#define TOKEN_COOKIE "socmon_token"
+
+struct socmon_http {
+    struct MHD_Daemon *d;
+    socmon_live *lv;
+    char *token;
+    FILE *log;
+    const char *who;
+    uint16_t port;
+    char url[96];
+    char *info;         /* /api/info, made once: the schema never changes */
+    size_t info_len;
+};
+
+int socmon_http_token_equal(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b), n = la > lb ? la : lb;
+    unsigned char diff = la != lb;
+    /* every byte of the longer is looked at, whatever matched before */
+    for (size_t i = 0; i < n; i++)
+        diff |= (unsigned char)((i < la ? a[i] : 0) ^ (i < lb ? b[i] : 0));
+    return diff == 0;
+}
+
+socmon_status socmon_http_split_addr(const char *spec, char *host, size_t hostlen, uint16_t *port)
+{
+    if (!spec || !*spec)
+        return socmon_fail(SOCMON_EINVAL, "http address is empty (expected ADDR:PORT, e.g. 127.0.0.1:8080)");
+    const char *colon, *h = spec;
+    size_t hl;
+    if (spec[0] == '[') {
+        const char *close = strchr(spec, ']');
+        if (!close || close[1] != ':')
+            return socmon_fail(SOCMON_EINVAL, "http address '%s': expected [IPv6]:PORT", spec);
+        h = spec + 1;
+        hl = (size_t)(close - h);
+        colon = close + 1;
+    } else {
+        colon = strrchr(spec, ':');
+        if (!colon || strchr(spec, ':') != colon)
+            return socmon_fail(SOCMON_EINVAL, "http address '%s': expected ADDR:PORT (IPv6 as [ADDR]:PORT)",
+                               spec);
+        hl = (size_t)(colon - spec);
+    }
+    if (hl == 0 || hl >= hostlen)
+        return socmon_fail(SOCMON_EINVAL, "http address '%s': %s", spec, hl ? "host name too long" : "no host");
+    char *end;
+    unsigned long p = strtoul(colon + 1, &end, 10);
+    if (!colon[1] || *end || p > 65535 || colon[1] == '-' || colon[1] == '+')
+        return socmon_fail(SOCMON_EINVAL, "http address '%s': port '%s' is not a number 0..65535", spec, colon + 1);
+    memcpy(host, h, hl);
+    host[hl] = '\0';
+    *port = (uint16_t)p;
+    return SOCMON_OK;
+}
+
+static int is_loopback(const struct sockaddr *sa)
+{
+    if (sa->sa_family == AF_INET)
+        return (ntohl(((const struct sockaddr_in *)sa)->sin_addr.s_addr) >> 24) == 127;
+    if (sa->sa_family == AF_INET6) {
+        const struct in6_addr *a = &((const struct sockaddr_in6 *)sa)->sin6_addr;
+        if (IN6_IS_ADDR_LOOPBACK(a))
+            return 1;
+        return IN6_IS_ADDR_V4MAPPED(a) && a->s6_addr[12] == 127;
+    }
+    return 0;
+}
+
+static void logf_(socmon_http *h, const char *fmt, ...) SOCMON_PRINTF(2, 3);
+static void logf_(socmon_http *h, const char *fmt, ...)
+{
+    char line[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    /* one fprintf per line: stdio locks the stream, so lines of two threads never mix */
+    fprintf(h->log, "%s: %s\n", h->who, line);
+    fflush(h->log);
+}
+
+/* Binds and listens on spec; *fd and the bound address in *ss. */
+static socmon_status bind_listen(const char *spec, int need_loopback, int *fd, struct sockaddr_storage *ss)
+{
+    char host[256];
+    uint16_t port;
+    socmon_status st = socmon_http_split_addr(spec, host, sizeof host, &port);
+    if (st != SOCMON_OK)
+        return st;
+    char ps[8];
+    snprintf(ps, sizeof ps, "%u", port);
+    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
+                             .ai_flags = AI_PASSIVE | AI_NUMERICSERV}, *ai = NULL;
+    int gai = getaddrinfo(host, ps, &hints, &ai);
+    if (gai != 0)
+        return socmon_fail(SOCMON_EINVAL, "http address '%s': %s", spec, gai_strerror(gai));
+    st = SOCMON_OK;
+    if (!is_loopback(ai->ai_addr) && need_loopback)
+        st = socmon_fail(SOCMON_EPERM, "http address '%s' is not loopback: serving other hosts needs a token "
+                                       "(--token-file FILE; clients send 'Authorization: Bearer TOKEN')", spec);
+    int s = st == SOCMON_OK ? socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0) : -1;
+    if (st == SOCMON_OK && s < 0)
+        st = socmon_fail(SOCMON_EIO, "http address '%s': socket: %s", spec, strerror(errno));
+    int one = 1;
+    if (s >= 0)
+        setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if (s >= 0 && (bind(s, ai->ai_addr, ai->ai_addrlen) != 0 || listen(s, 64) != 0))
+        st = socmon_fail(errno == EACCES ? SOCMON_EPERM : SOCMON_EIO, "http address '%s': %s", spec,
+                         strerror(errno));
+    socklen_t sl = sizeof *ss;
+    if (st == SOCMON_OK && getsockname(s, (struct sockaddr *)ss, &sl) != 0)
+        st = socmon_fail(SOCMON_EIO, "http address '%s': getsockname: %s", spec, strerror(errno));
+    freeaddrinfo(ai);
+    if (st != SOCMON_OK) {
+        if (s >= 0)
+            close(s);
+        return st;
+    }
+    *fd = s;
+    return SOCMON_OK;
+}
+
+struct MHD_Response *http_text_response(const char *text, size_t len, const char *mime)
+{
+    struct MHD_Response *r = MHD_create_response_from_buffer(len, (void *)text, MHD_RESPMEM_MUST_COPY);
+    if (r) {
+        MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, mime);
+        MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    }
+    return r;
+}
+
+static enum MHD_Result send_text(struct MHD_Connection *c, unsigned status, const char *mime, const char *text,
+                                 size_t len, const char *hname, const char *hval)
+{
+    struct MHD_Response *r = http_text_response(text, len, mime);
+    if (!r)
+        return MHD_NO;
+    if (hname)
+        MHD_add_response_header(r, hname, hval);
+    enum MHD_Result ret = MHD_queue_response(c, status, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
+static enum MHD_Result send_msg_hdr(struct MHD_Connection *c, unsigned status, const char *msg, const char *hname,
+                                    const char *hval)
+{
+    return send_text(c, status, "text/plain; charset=utf-8", msg, strlen(msg), hname, hval);
+}
+
+static enum MHD_Result send_msg(struct MHD_Connection *c, unsigned status, const char *msg)
+{
+    return send_msg_hdr(c, status, msg, NULL, NULL);
+}
+
+static void peer_name(struct MHD_Connection *c, char *buf, size_t len)
+{
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    char host[INET6_ADDRSTRLEN + 1] = "?", serv[16] = "?";
+    if (ci && ci->client_addr) {
+        socklen_t sl = ci->client_addr->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6)
+                                                                : sizeof(struct sockaddr_in);
+        getnameinfo(ci->client_addr, sl, host, sizeof host, serv, sizeof serv, NI_NUMERICHOST | NI_NUMERICSERV);
+    }
+    snprintf(buf, len, strchr(host, ':') ? "[%s]:%s" : "%s:%s", host, serv);
+}
+
+/* 1 if the request carries the token (header, query or cookie); 0 and *why otherwise. */
+static int authorized(socmon_http *h, struct MHD_Connection *c, const char **why)
+{
+    const char *auth = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
+    const char *q = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "token");
+    const char *ck = MHD_lookup_connection_value(c, MHD_COOKIE_KIND, TOKEN_COOKIE);
+    int ok = 0;
+    if (auth && strncmp(auth, "Bearer ", 7) == 0)
+        ok |= socmon_http_token_equal(auth + 7, h->token);
+    if (q)
+        ok |= socmon_http_token_equal(q, h->token);
+    if (ck)
+        ok |= socmon_http_token_equal(ck, h->token);
+    *why = ok ? NULL : auth || q || ck ? "wrong token" : "no token";
+    return ok;
+}
+
+/* A token that can go into a cookie as it is (what token files hold: hex, base64). */
+static int cookie_safe(const char *t)
+{
+    return strspn(t, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/=") == strlen(t);
+}
+
+static enum MHD_Result send_asset(struct MHD_Connection *c, const char *name, const char *cookie)
+{
+    size_t len = 0;
+    const char *mime = NULL;
+    const unsigned char *data = socmon_web_asset(name, &len, &mime);
+    if (!data)
+        return send_msg(c, MHD_HTTP_NOT_FOUND, "socmon: no such asset\n");
+    /* the assets are compiled in and live as long as the program: no copy */
+    struct MHD_Response *r = MHD_create_response_from_buffer(len, (void *)data, MHD_RESPMEM_PERSISTENT);
+    if (!r)
+        return MHD_NO;
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, mime ? mime : "application/octet-stream");
+    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    if (cookie)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_SET_COOKIE, cookie);
+    enum MHD_Result ret = MHD_queue_response(c, MHD_HTTP_OK, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method,
+                                  const char *version, const char *upload, size_t *upload_len, void **con_cls)
+{
+    socmon_http *h = cls;
+    (void)version;
+    (void)upload;
+    (void)con_cls;
+    if (*upload_len) {   /* a body nobody asked for: read and dropped */
+        *upload_len = 0;
+        return MHD_YES;
+    }
+    if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
+        return send_msg_hdr(c, MHD_HTTP_METHOD_NOT_ALLOWED, "socmon: only GET and HEAD\n", MHD_HTTP_HEADER_ALLOW,
+                            "GET, HEAD");
+    /* The page's scripts and styles are the same for everyone: public, so the page loads them
+     * with plain <script src>; what the run shows needs the token. */
+    if (strncmp(url, "/assets/", 8) == 0)
+        return send_asset(c, url + 8, NULL);
+    const char *why;
+    if (h->token && !authorized(h, c, &why)) {
+        char peer[INET6_ADDRSTRLEN + 24];
+        peer_name(c, peer, sizeof peer);
+        logf_(h, "refused %s %s from %s: %s", method, url, peer, why);
+        return send_msg_hdr(c, MHD_HTTP_UNAUTHORIZED,
+                            "socmon: this server needs its token: 'Authorization: Bearer TOKEN' or ?token=TOKEN\n",
+                            MHD_HTTP_HEADER_WWW_AUTHENTICATE, "Bearer realm=\"socmon\"");
+    }
+    if (strcmp(url, "/") == 0 || strcmp(url, "/index.html") == 0) {
+        char cookie[600];
+        const char *q = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "token");
+        int set = h->token && q && strlen(h->token) < 500 && cookie_safe(h->token);
+        if (set)
+            snprintf(cookie, sizeof cookie, TOKEN_COOKIE "=%s; Path=/; HttpOnly; SameSite=Strict", h->token);
+        return send_asset(c, "index.html", set ? cookie : NULL);
+    }
+    if (strcmp(url, "/api/info") == 0)
+        return send_text(c, MHD_HTTP_OK, "application/json", h->info, h->info_len, MHD_HTTP_HEADER_CACHE_CONTROL,
+                         "no-store");
+    if (strcmp(url, "/api/stream") == 0) {
+        struct MHD_Response *r =
+            http_stream_response(h->lv, MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "counters"));
+        if (!r)
+            return send_msg(c, MHD_HTTP_SERVICE_UNAVAILABLE, "socmon: out of memory\n");
+        enum MHD_Result ret = MHD_queue_response(c, MHD_HTTP_OK, r);
+        MHD_destroy_response(r);
+        return ret;
+    }
+    if (strcmp(url, "/metrics") == 0) {
+        const char *accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
+        unsigned status;
+        const char *mime;
+        struct MHD_Response *r =
+            http_metrics_response(h->lv, accept && strstr(accept, "application/openmetrics-text"), &status, &mime);
+        if (!r)
+            return MHD_NO;
+        enum MHD_Result ret = MHD_queue_response(c, status, r);
+        MHD_destroy_response(r);
+        return ret;
+    }
+    return send_msg(c, MHD_HTTP_NOT_FOUND,
+                    "socmon: no such page (there are /, /api/info, /api/stream, /metrics, /assets/NAME)\n");
+}
+
+static void mhd_log(void *cls, const char *fmt, va_list ap)
+{
+    socmon_http *h = cls;
+    char line[400];
+    vsnprintf(line, sizeof line, fmt, ap);
+    line[strcspn(line, "\n")] = '\0';
+    /* a page closed while its stream was open is how streams end, not an error */
+    if (strstr(line, "Failed to send") && strstr(line, "no longer available"))
+        return;
+    logf_(h, "%s", line);
+}
+
+static socmon_status make_info(socmon_http *h)
+{
+    const socmon_live_schema *s = socmon_live_schema_of(h->lv);
+    socmon_counter_list cl = {s->ncounters, s->counters, s->names};
+    socmon_web_info_in in = {s->target, s->device, s->interval_ns, s->simulated, &cl, socmon_live_metrics(h->lv),
+                             s->nparams, s->param_names, s->param_values};
+    json_t *j = socmon_web_info_json(&in);
+    if (!j)
+        return socmon_fail(SOCMON_ENOMEM, "http: making /api/info: out of memory");
+    h->info = json_dumps(j, JSON_COMPACT);
+    json_decref(j);
+    if (!h->info)
+        return socmon_fail(SOCMON_ENOMEM, "http: making /api/info: out of memory");
+    h->info_len = strlen(h->info);
+    return SOCMON_OK;
+}
+
+socmon_status socmon_http_start(socmon_live *lv, const socmon_http_opts *opts, socmon_http **out)
+{
+    if (!out || !lv || !opts || !opts->listen)
+        return socmon_fail(SOCMON_EINVAL, "socmon_http_start: no live view, options or address");
+    *out = NULL;
+    if (opts->token && !*opts->token)
+        return socmon_fail(SOCMON_EINVAL, "http: the token is empty");
+    socmon_http *h = calloc(1, sizeof *h);
+    if (!h)
+        return socmon_fail(SOCMON_ENOMEM, "http: out of memory");
+    h->lv = lv;
+    h->log = opts->log ? opts->log : stderr;
+    h->who = opts->who ? opts->who : "socmon http";
+    int fd = -1;
+    struct sockaddr_storage ss;
+    socmon_status st = opts->token && !(h->token = strdup(opts->token))
+                           ? socmon_fail(SOCMON_ENOMEM, "http: out of memory")
+                           : bind_listen(opts->listen, !opts->token, &fd, &ss);
+    if (st == SOCMON_OK)
+        st = make_info(h);
+    if (st == SOCMON_OK) {
+        char host[INET6_ADDRSTRLEN + 1] = "?", serv[8] = "0";
+        getnameinfo((struct sockaddr *)&ss, ss.ss_family == AF_INET6 ? sizeof(struct sockaddr_in6)
+                                                                      : sizeof(struct sockaddr_in),
+                    host, sizeof host, serv, sizeof serv, NI_NUMERICHOST | NI_NUMERICSERV);
+        h->port = (uint16_t)atoi(serv);
+        snprintf(h->url, sizeof h->url, ss.ss_family == AF_INET6 ? "http://[%s]:%u/" : "http://%s:%u/", host,
+                 h->port);
+        unsigned flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG |
+                         (ss.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0);
+        h->d = MHD_start_daemon(flags, 0, NULL, NULL, on_request, h, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, h,
+                                MHD_OPTION_LISTEN_SOCKET, fd,
+                                MHD_OPTION_CONNECTION_LIMIT, opts->max_conns ? opts->max_conns : HTTP_DEFAULT_CONNS,
+                                MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)HTTP_IDLE_TIMEOUT_S, MHD_OPTION_END);
+        if (!h->d)
+            st = socmon_fail(SOCMON_EIO, "http address '%s': libmicrohttpd would not start", opts->listen);
+    }
+    if (st != SOCMON_OK) {
+        if (fd >= 0)
+            close(fd);
+        free(h->token);
+        free(h->info);
+        free(h);
+        return st;
+    }
+    *out = h;
+    return SOCMON_OK;
+}
+
+uint16_t socmon_http_port(const socmon_http *h)
+{
+    return h->port;
+}
+
+const char *socmon_http_url(const socmon_http *h)
+{
+    return h->url;
+}
+
+void socmon_http_stop(socmon_http *h)
+{
+    if (!h)
+        return;
+    socmon_live_close(h->lv);
+    MHD_stop_daemon(h->d);
+    free(h->token);
+    free(h->info);
+    free(h);
+}
