@@ -17,6 +17,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "agent/net.h"
 #include "core/error.h"
 #include "export/web_assets.h"
 #include "export/web_json.h"
@@ -28,69 +29,15 @@
 struct socmon_http {
     struct MHD_Daemon *d;
     socmon_live *lv;
-    char *token;
+    char *token;        /* NET_TOKEN_MAX bytes, zero-padded (net_token_equal), or NULL */
     FILE *log;
     const char *who;
     uint16_t port;
-    char url[96];
+    int family;
+    char url[NET_ADDR_MAX + 16];
     char *info;         /* /api/info, made once: the schema never changes */
     size_t info_len;
 };
-
-int socmon_http_token_equal(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b), n = la > lb ? la : lb;
-    unsigned char diff = la != lb;
-    /* every byte of the longer is looked at, whatever matched before */
-    for (size_t i = 0; i < n; i++)
-        diff |= (unsigned char)((i < la ? a[i] : 0) ^ (i < lb ? b[i] : 0));
-    return diff == 0;
-}
-
-socmon_status socmon_http_split_addr(const char *spec, char *host, size_t hostlen, uint16_t *port)
-{
-    if (!spec || !*spec)
-        return socmon_fail(SOCMON_EINVAL, "http address is empty (expected ADDR:PORT, e.g. 127.0.0.1:8080)");
-    const char *colon, *h = spec;
-    size_t hl;
-    if (spec[0] == '[') {
-        const char *close = strchr(spec, ']');
-        if (!close || close[1] != ':')
-            return socmon_fail(SOCMON_EINVAL, "http address '%s': expected [IPv6]:PORT", spec);
-        h = spec + 1;
-        hl = (size_t)(close - h);
-        colon = close + 1;
-    } else {
-        colon = strrchr(spec, ':');
-        if (!colon || strchr(spec, ':') != colon)
-            return socmon_fail(SOCMON_EINVAL, "http address '%s': expected ADDR:PORT (IPv6 as [ADDR]:PORT)",
-                               spec);
-        hl = (size_t)(colon - spec);
-    }
-    if (hl == 0 || hl >= hostlen)
-        return socmon_fail(SOCMON_EINVAL, "http address '%s': %s", spec, hl ? "host name too long" : "no host");
-    char *end;
-    unsigned long p = strtoul(colon + 1, &end, 10);
-    if (!colon[1] || *end || p > 65535 || colon[1] == '-' || colon[1] == '+')
-        return socmon_fail(SOCMON_EINVAL, "http address '%s': port '%s' is not a number 0..65535", spec, colon + 1);
-    memcpy(host, h, hl);
-    host[hl] = '\0';
-    *port = (uint16_t)p;
-    return SOCMON_OK;
-}
-
-static int is_loopback(const struct sockaddr *sa)
-{
-    if (sa->sa_family == AF_INET)
-        return (ntohl(((const struct sockaddr_in *)sa)->sin_addr.s_addr) >> 24) == 127;
-    if (sa->sa_family == AF_INET6) {
-        const struct in6_addr *a = &((const struct sockaddr_in6 *)sa)->sin6_addr;
-        if (IN6_IS_ADDR_LOOPBACK(a))
-            return 1;
-        return IN6_IS_ADDR_V4MAPPED(a) && a->s6_addr[12] == 127;
-    }
-    return 0;
-}
 
 static void logf_(socmon_http *h, const char *fmt, ...) SOCMON_PRINTF(2, 3);
 static void logf_(socmon_http *h, const char *fmt, ...)
@@ -105,44 +52,27 @@ static void logf_(socmon_http *h, const char *fmt, ...)
     fflush(h->log);
 }
 
-/* Binds and listens on spec; *fd and the bound address in *ss. */
-static socmon_status bind_listen(const char *spec, int need_loopback, int *fd, struct sockaddr_storage *ss)
+/* Binds and listens on spec under the agent's rule: loopback, or a token. */
+static socmon_status bind_listen(socmon_http *h, const char *spec, int have_token, int *fd)
 {
-    char host[256];
-    uint16_t port;
-    socmon_status st = socmon_http_split_addr(spec, host, sizeof host, &port);
+    int loopback = 0;
+    char bound[NET_ADDR_MAX];
+    socmon_status st = net_listen(spec, fd, &loopback, bound, sizeof bound);
     if (st != SOCMON_OK)
         return st;
-    char ps[8];
-    snprintf(ps, sizeof ps, "%u", port);
-    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
-                             .ai_flags = AI_PASSIVE | AI_NUMERICSERV}, *ai = NULL;
-    int gai = getaddrinfo(host, ps, &hints, &ai);
-    if (gai != 0)
-        return socmon_fail(SOCMON_EINVAL, "http address '%s': %s", spec, gai_strerror(gai));
-    st = SOCMON_OK;
-    if (!is_loopback(ai->ai_addr) && need_loopback)
-        st = socmon_fail(SOCMON_EPERM, "http address '%s' is not loopback: serving other hosts needs a token "
-                                       "(--token-file FILE; clients send 'Authorization: Bearer TOKEN')", spec);
-    int s = st == SOCMON_OK ? socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0) : -1;
-    if (st == SOCMON_OK && s < 0)
-        st = socmon_fail(SOCMON_EIO, "http address '%s': socket: %s", spec, strerror(errno));
-    int one = 1;
-    if (s >= 0)
-        setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    if (s >= 0 && (bind(s, ai->ai_addr, ai->ai_addrlen) != 0 || listen(s, 64) != 0))
-        st = socmon_fail(errno == EACCES ? SOCMON_EPERM : SOCMON_EIO, "http address '%s': %s", spec,
-                         strerror(errno));
-    socklen_t sl = sizeof *ss;
-    if (st == SOCMON_OK && getsockname(s, (struct sockaddr *)ss, &sl) != 0)
-        st = socmon_fail(SOCMON_EIO, "http address '%s': getsockname: %s", spec, strerror(errno));
-    freeaddrinfo(ai);
-    if (st != SOCMON_OK) {
-        if (s >= 0)
-            close(s);
-        return st;
+    if (!loopback && !have_token) {
+        close(*fd);
+        *fd = -1;
+        return socmon_fail(SOCMON_EPERM, "http address '%s' is not loopback: serving other hosts needs a token "
+                                         "(--token-file FILE; clients send 'Authorization: Bearer TOKEN')", spec);
     }
-    *fd = s;
+    struct sockaddr_storage ss;
+    socklen_t sl = sizeof ss;
+    getsockname(*fd, (struct sockaddr *)&ss, &sl);
+    h->port = ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
+                                              : ((struct sockaddr_in *)&ss)->sin_port);
+    h->family = ss.ss_family;
+    snprintf(h->url, sizeof h->url, "http://%s/", bound);
     return SOCMON_OK;
 }
 
@@ -183,13 +113,22 @@ static enum MHD_Result send_msg(struct MHD_Connection *c, unsigned status, const
 static void peer_name(struct MHD_Connection *c, char *buf, size_t len)
 {
     const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-    char host[INET6_ADDRSTRLEN + 1] = "?", serv[16] = "?";
-    if (ci && ci->client_addr) {
-        socklen_t sl = ci->client_addr->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6)
-                                                                : sizeof(struct sockaddr_in);
-        getnameinfo(ci->client_addr, sl, host, sizeof host, serv, sizeof serv, NI_NUMERICHOST | NI_NUMERICSERV);
-    }
-    snprintf(buf, len, strchr(host, ':') ? "[%s]:%s" : "%s:%s", host, serv);
+    if (ci && ci->client_addr)
+        net_format(ci->client_addr, buf, len);
+    else
+        snprintf(buf, len, "an unknown peer");
+}
+
+/* 1 if given is the token: compared in constant time over the whole NET_TOKEN_MAX buffers. */
+static int token_matches(socmon_http *h, const char *given)
+{
+    char buf[NET_TOKEN_MAX];
+    size_t n = strlen(given);
+    memset(buf, 0, sizeof buf);
+    if (n >= sizeof buf)
+        return 0;
+    memcpy(buf, given, n);
+    return net_token_equal(buf, h->token);
 }
 
 /* 1 if the request carries the token (header, query or cookie); 0 and *why otherwise. */
@@ -200,11 +139,11 @@ static int authorized(socmon_http *h, struct MHD_Connection *c, const char **why
     const char *ck = MHD_lookup_connection_value(c, MHD_COOKIE_KIND, TOKEN_COOKIE);
     int ok = 0;
     if (auth && strncmp(auth, "Bearer ", 7) == 0)
-        ok |= socmon_http_token_equal(auth + 7, h->token);
+        ok |= token_matches(h, auth + 7);
     if (q)
-        ok |= socmon_http_token_equal(q, h->token);
+        ok |= token_matches(h, q);
     if (ck)
-        ok |= socmon_http_token_equal(ck, h->token);
+        ok |= token_matches(h, ck);
     *why = ok ? NULL : auth || q || ck ? "wrong token" : "no token";
     return ok;
 }
@@ -255,7 +194,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         return send_asset(c, url + 8, NULL);
     const char *why;
     if (h->token && !authorized(h, c, &why)) {
-        char peer[INET6_ADDRSTRLEN + 24];
+        char peer[NET_ADDR_MAX];
         peer_name(c, peer, sizeof peer);
         logf_(h, "refused %s %s from %s: %s", method, url, peer, why);
         return send_msg_hdr(c, MHD_HTTP_UNAUTHORIZED,
@@ -332,31 +271,26 @@ socmon_status socmon_http_start(socmon_live *lv, const socmon_http_opts *opts, s
     if (!out || !lv || !opts || !opts->listen)
         return socmon_fail(SOCMON_EINVAL, "socmon_http_start: no live view, options or address");
     *out = NULL;
-    if (opts->token && !*opts->token)
-        return socmon_fail(SOCMON_EINVAL, "http: the token is empty");
+    size_t tl = opts->token ? strlen(opts->token) : 0;
+    if (opts->token && (tl == 0 || tl >= NET_TOKEN_MAX))
+        return socmon_fail(SOCMON_EINVAL, "http: the token must be 1..%d bytes", NET_TOKEN_MAX - 1);
     socmon_http *h = calloc(1, sizeof *h);
-    if (!h)
+    if (!h || (opts->token && !(h->token = calloc(1, NET_TOKEN_MAX)))) {
+        free(h);
         return socmon_fail(SOCMON_ENOMEM, "http: out of memory");
+    }
+    if (opts->token)
+        memcpy(h->token, opts->token, tl);
     h->lv = lv;
     h->log = opts->log ? opts->log : stderr;
     h->who = opts->who ? opts->who : "socmon http";
     int fd = -1;
-    struct sockaddr_storage ss;
-    socmon_status st = opts->token && !(h->token = strdup(opts->token))
-                           ? socmon_fail(SOCMON_ENOMEM, "http: out of memory")
-                           : bind_listen(opts->listen, !opts->token, &fd, &ss);
+    socmon_status st = bind_listen(h, opts->listen, opts->token != NULL, &fd);
     if (st == SOCMON_OK)
         st = make_info(h);
     if (st == SOCMON_OK) {
-        char host[INET6_ADDRSTRLEN + 1] = "?", serv[8] = "0";
-        getnameinfo((struct sockaddr *)&ss, ss.ss_family == AF_INET6 ? sizeof(struct sockaddr_in6)
-                                                                      : sizeof(struct sockaddr_in),
-                    host, sizeof host, serv, sizeof serv, NI_NUMERICHOST | NI_NUMERICSERV);
-        h->port = (uint16_t)atoi(serv);
-        snprintf(h->url, sizeof h->url, ss.ss_family == AF_INET6 ? "http://[%s]:%u/" : "http://%s:%u/", host,
-                 h->port);
         unsigned flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG |
-                         (ss.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0);
+                         (h->family == AF_INET6 ? MHD_USE_IPv6 : 0);
         h->d = MHD_start_daemon(flags, 0, NULL, NULL, on_request, h, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, h,
                                 MHD_OPTION_LISTEN_SOCKET, fd,
                                 MHD_OPTION_CONNECTION_LIMIT, opts->max_conns ? opts->max_conns : HTTP_DEFAULT_CONNS,
@@ -392,6 +326,8 @@ void socmon_http_stop(socmon_http *h)
         return;
     socmon_live_close(h->lv);
     MHD_stop_daemon(h->d);
+    if (h->token)
+        memset(h->token, 0, NET_TOKEN_MAX);
     free(h->token);
     free(h->info);
     free(h);

@@ -39,10 +39,4 @@ const char *socmon_http_url(const socmon_http *h);
 /* Ends every stream (socmon_live_close on the view), stops the server and frees it. */
 void socmon_http_stop(socmon_http *h);
 
-/* Helpers, exposed for tests. */
-/* 1 if a and b are equal, in time that depends only on their lengths. */
-int socmon_http_token_equal(const char *a, const char *b);
-/* Splits "ADDR:PORT" / "[V6]:PORT" into host (with room for hostlen bytes) and port. */
-socmon_status socmon_http_split_addr(const char *spec, char *host, size_t hostlen, uint16_t *port);
-
 #endif

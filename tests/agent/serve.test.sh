@@ -8,7 +8,7 @@ python3 "$SOCMON_SRC/tests/agent/serve_http.py" "$BIN" "$TMP" && ok || bad "serv
 
 expect 0 "http ADDR:PORT" -- "$BIN" serve --help
 expect 0 "serve" -- "$BIN" --help
-expect 1 "expected ADDR:PORT" -- "$BIN" serve -t esp --http nowhere
+expect 1 "has no port" -- "$BIN" serve -t esp --http nowhere
 expect 1 "port 'x' is not a number" -- "$BIN" serve -t esp --http 127.0.0.1:x
 expect 1 "port '70000' is not a number" -- "$BIN" serve -t esp --http 127.0.0.1:70000
 expect 1 "not loopback" -- "$BIN" serve -t esp --http 0.0.0.0:0

@@ -238,7 +238,7 @@ def token_checks():
         f.write("s3cret-T0ken\n")
     os.chmod(tf, 0o644)
     p, port, msg = start("loose", ["-t", "esp", "--http", "0.0.0.0:0", "--token-file", tf], ok=False)
-    check(p.returncode != 0 and "others" in msg, "a token file others can read: rc %r, %r" % (p.returncode, msg))
+    check(p.returncode != 0 and "readable by others" in msg, "a token file others can read: rc %r, %r" % (p.returncode, msg))
     os.chmod(tf, 0o600)
     p, port, err = start("tok", ["-t", "esp", "-d", "600s", "--http", "0.0.0.0:0", "--token-file", tf])
     st, h, _ = get(port, "/api/info")
