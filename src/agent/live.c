@@ -228,7 +228,19 @@ static void add_gap(socmon_live *lv, uint64_t count, uint64_t t0, uint64_t t1)
     publish(lv);
 }
 
+static socmon_status push(socmon_live *lv, uint64_t seq, const socmon_sample *s, int replay);
+
 socmon_status socmon_live_push(socmon_live *lv, uint64_t seq, const socmon_sample *s)
+{
+    return push(lv, seq, s, 0);
+}
+
+socmon_status socmon_live_replay(socmon_live *lv, uint64_t seq, const socmon_sample *s)
+{
+    return push(lv, seq, s, 1);
+}
+
+static socmon_status push(socmon_live *lv, uint64_t seq, const socmon_sample *s, int replay)
 {
     if (!lv || !s || s->n != lv->nc || (lv->nc && !s->v))
         return socmon_fail(SOCMON_EINVAL, "live view: sample of %zu values for %zu counters", s ? s->n : 0,
@@ -269,7 +281,9 @@ socmon_status socmon_live_push(socmon_live *lv, uint64_t seq, const socmon_sampl
     lv->acc_missed += s->missed;
     lv->prev_t = s->t_ns;
     uint64_t now = lv->opts.clock(lv->opts.clock_user);
-    if (!lv->have_row_wall || now - lv->last_row_wall >= lv->opts.row_ns) {
+    /* Live, rows are paced by the wall clock (the page's load); a replay arrives all at once, so
+     * its rows are cut by the samples' own time instead. */
+    if (replay ? lv->acc_dt >= lv->opts.row_ns : !lv->have_row_wall || now - lv->last_row_wall >= lv->opts.row_ns) {
         flush_row(lv);
         lv->last_row_wall = now;
         lv->have_row_wall = 1;

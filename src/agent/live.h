@@ -89,6 +89,10 @@ socmon_status socmon_live_new_from_set(const socmon_set *set, const char *target
  * socmon_live_gap is a gap of the samples skipped. Fails (SOCMON_EINVAL) only on a sample of
  * the wrong size or a seq going backwards, which it ignores. */
 socmon_status socmon_live_push(socmon_live *lv, uint64_t seq, const socmon_sample *s);
+/* The same for a sample of the past (a collector catching up on an agent's ring when it
+ * connects): such samples arrive all at once, so their rows are cut at row_ns of the samples'
+ * own time rather than of the wall clock. */
+socmon_status socmon_live_replay(socmon_live *lv, uint64_t seq, const socmon_sample *s);
 /* count samples from first_seq on were lost between t0_ns and t1_ns. The deltas of the sample
  * after a gap are not known (a narrow counter may have wrapped any number of times): that
  * sample is a new baseline, so totals count only what was seen. */

@@ -16,6 +16,7 @@
 #include "agent/net.h"
 #include "agent/privs.h"
 #include "cli/opts.h"
+#include "cli/serve.h"
 #include "cli/stop.h"
 
 static void help(FILE *fp)
@@ -51,7 +52,9 @@ static void help(FILE *fp)
             "      --exit-when-drained  exit once the run is over and every collector got its end\n"
             "      --user NAME       as root, switch to this user once the target is open and the\n"
             "                        socket bound (default: nobody)\n"
-            /* --http ADDR:PORT (the live page and /metrics) joins here with the live view. */
+            "      --http ADDR:PORT  also serve the live page and /metrics there (docs/live.md; port 0:\n"
+            "                        any free port; the token of --token-file guards it too)\n"
+            "      --http-port-file FILE  write the port --http bound to FILE\n"
             "  -q, --quiet           no log of connections\n"
             "  -h, --help            this help\n",
             NET_DEFAULT_PORT);
@@ -61,10 +64,12 @@ typedef struct agent_args {
     cli_opts o;             /* -t, -w, -e, -I, -d, as the other commands take them */
     agent_opts ao;
     const char *listen, *token_file, *port_file, *user;
+    const char *http, *http_port_file;   /* --http: the live view's server (cli/serve.h) */
     int exit_when_drained, quiet;
 } agent_args;
 
-enum { O_LISTEN = 256, O_TOKEN, O_ALLOW, O_RING, O_NOPACE, O_MAXC, O_PORTFILE, O_WAIT, O_DRAINED, O_USER };
+enum { O_LISTEN = 256, O_TOKEN, O_ALLOW, O_RING, O_NOPACE, O_MAXC, O_PORTFILE, O_WAIT, O_DRAINED, O_USER, O_HTTP,
+       O_HTTP_PORTFILE };
 
 static int parse_count(const char *opt, const char *s, unsigned long long lo, unsigned long long hi,
                        unsigned long long *v)
@@ -90,7 +95,9 @@ static int parse(int argc, char **argv, agent_args *a)
         {"ring", required_argument, 0, O_RING}, {"no-pace", no_argument, 0, O_NOPACE},
         {"max-clients", required_argument, 0, O_MAXC}, {"port-file", required_argument, 0, O_PORTFILE},
         {"wait-collector", no_argument, 0, O_WAIT}, {"exit-when-drained", no_argument, 0, O_DRAINED},
-        {"user", required_argument, 0, O_USER}, {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'},
+        {"user", required_argument, 0, O_USER}, {"http", required_argument, 0, O_HTTP},
+        {"http-port-file", required_argument, 0, O_HTTP_PORTFILE},
+        {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     memset(a, 0, sizeof *a);
     a->o.target = SOCMON_DEFAULT_TARGET;
@@ -132,6 +139,8 @@ static int parse(int argc, char **argv, agent_args *a)
         case O_WAIT: a->ao.wait_collector = 1; break;
         case O_DRAINED: a->exit_when_drained = 1; break;
         case O_USER: a->user = optarg; break;
+        case O_HTTP: a->http = optarg; break;
+        case O_HTTP_PORTFILE: a->http_port_file = optarg; break;
         case 'q': a->quiet = 1; break;
         case 'h': help(stdout); return 0;
         default:
@@ -222,15 +231,28 @@ int cmd_agent(int argc, char **argv)
     agent *ag = NULL;
     char who[64];
     int dropped = 0;
+    /* --http: the live view the sampling hooks feed, served next to the collectors' port */
+    socmon_live *lv = NULL;
+    serve_http srv = {0};
+    int hrc = 0;
+    st = a.http ? socmon_live_new_from_set(cs.set, socmon_target_spec(cs.target), a.ao.interval_ns,
+                                           !socmon_target_is_hardware(cs.target), cs.ms, NULL, &lv)
+                : SOCMON_OK;
+    if (lv)
+        serve_agent_hooks(&a.ao.hooks, lv);
     /* Bound (a port below 1024 needs root) and the target open: root is no longer needed. */
-    if ((st = agent_new(cs.target, cs.set, &a.ao, &ag)) != SOCMON_OK ||
+    if (st != SOCMON_OK || (st = agent_new(cs.target, cs.set, &a.ao, &ag)) != SOCMON_OK ||
         (a.port_file && (st = net_write_port_file(a.port_file, agent_port(ag))) != SOCMON_OK) ||
+        (a.http && (hrc = serve_http_start(&srv, lv, a.http, a.token_file ? token : NULL, a.http_port_file,
+                                           "socmon agent")) != 0) ||
         (st = agent_drop_privileges(a.user, &dropped, who, sizeof who)) != SOCMON_OK) {
+        serve_http_stop(&srv);
         agent_free(ag);
+        socmon_live_free(lv);
         cli_session_close(&cs);
         if (devnull)
             fclose(devnull);
-        return cli_error("agent", st);
+        return hrc ? hrc : cli_error("agent", st);
     }
     /* The threads must not take SIGINT/SIGTERM: the main thread's flag is what stops the run. */
     sigset_t block, old;
@@ -241,7 +263,9 @@ int cmd_agent(int argc, char **argv)
     st = agent_start(ag);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (st != SOCMON_OK) {
+        serve_http_stop(&srv);
         agent_free(ag);
+        socmon_live_free(lv);
         cli_session_close(&cs);
         if (devnull)
             fclose(devnull);
@@ -256,8 +280,10 @@ int cmd_agent(int argc, char **argv)
         fprintf(stderr, "socmon agent: running as user '%s' from now on\n", who);
     rc = serve(ag, &a);
     agent_stop(ag);
+    serve_http_stop(&srv);
     print_cost(ag);
     agent_free(ag);
+    socmon_live_free(lv);
     cli_session_close(&cs);
     if (devnull)
         fclose(devnull);

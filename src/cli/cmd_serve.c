@@ -14,6 +14,7 @@
 
 #include "agent/http.h"
 #include "agent/live.h"
+#include "agent/net.h"
 #include "cli/opts.h"
 #include "cli/program.h"
 #include "cli/serve.h"
@@ -55,8 +56,7 @@ static socmon_status on_sample(void *user, const socmon_sample *prev, const socm
     return cli_stop_signal() ? cli_stop_status() : SOCMON_OK;
 }
 
-/* Waits for SIGINT or SIGTERM without missing one that came just before. */
-static void wait_signal(void)
+void serve_wait_signal(void)
 {
     sigset_t block, old;
     sigemptyset(&block);
@@ -66,6 +66,17 @@ static void wait_signal(void)
     while (!cli_stop_signal())
         sigsuspend(&old);
     sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+int serve_start(serve_http *srv, socmon_live *lv, const cli_opts *o)
+{
+    char token[NET_TOKEN_MAX];
+    socmon_status st;
+    if (o->token_file && (st = net_read_token(o->token_file, token)) != SOCMON_OK)
+        return cli_error("serve", st);
+    int rc = serve_http_start(srv, lv, o->http, o->token_file ? token : NULL, o->port_file, "socmon serve");
+    memset(token, 0, sizeof token);
+    return rc;
 }
 
 /* Samples the local target into the live view; returns the exit code. */
@@ -85,7 +96,7 @@ static int serve_local(cli_opts *o)
     if (st != SOCMON_OK || (st = socmon_target_start(cs.target, o->workload)) != SOCMON_OK)
         rc = cli_error("serve", st);
     if (!rc)
-        rc = serve_http_start(&srv, lv, o, "socmon serve");
+        rc = serve_start(&srv, lv, o);
     if (!rc) {
         cli_program_attach(&cs);
         socmon_sampler_opts so = {o->interval_ns, o->duration_ns, hw || !o->no_pace, o->interval_count};
@@ -98,7 +109,7 @@ static int serve_local(cli_opts *o)
             fprintf(stderr, "socmon serve: the run ended after %llu samples; still serving %s (Ctrl-C ends)\n",
                     (unsigned long long)r.seq, socmon_http_url(srv.h));
         if (!rc)
-            wait_signal();
+            serve_wait_signal();
         if (!rc)
             rc = cli_program_exit(&cs, "serve");
     }
@@ -114,12 +125,6 @@ int cmd_serve(int argc, char **argv)
     int rc = cli_parse_opts(argc, argv, SERVE_OPTS, help, &o);
     if (rc >= 0)
         return rc;
-    if (o.remote && (o.program || o.max_cycles_set || o.trace || o.events || o.workload || o.duration_ns ||
-                     o.interval_set || o.no_pace || o.interval_count || strcmp(o.target, SOCMON_DEFAULT_TARGET))) {
-        fprintf(stderr, "socmon serve: --remote takes what the agent samples: -t, -e, -w, -d, -I, --no-pace and a "
-                        "program are the agent's options there\n");
-        return 2;
-    }
     cli_stop_install();
     return o.remote ? serve_remote(&o) : serve_local(&o);
 }

@@ -14,14 +14,26 @@ typedef struct serve_http {
     socmon_http *h;
 } serve_http;
 
-/* Starts the server of lv on o->http (default 127.0.0.1:7462) with the token of o->token_file,
- * prints "<who>: serving http://ADDR:PORT/" on stderr and writes the port to o->port_file.
- * Returns 0, or the exit code after printing the error. */
-int serve_http_start(serve_http *s, socmon_live *lv, const cli_opts *o, const char *who);
+/* Starts the server of lv on addr (NULL: 127.0.0.1:7462) requiring token (NULL: none, loopback
+ * only), prints "<who>: serving http://ADDR:PORT/" on stderr and writes the port to port_file (if
+ * not NULL). Its threads never take SIGINT/SIGTERM (the main thread's wait does). Returns 0, or
+ * the exit code after printing the error. */
+int serve_http_start(serve_http *s, socmon_live *lv, const char *addr, const char *token, const char *port_file,
+                     const char *who);
+/* serve_http_start with serve's options: --http, --token-file (the token of this server, and of
+ * the agent with --remote), --port-file. */
+int serve_start(serve_http *srv, socmon_live *lv, const cli_opts *o);
+/* Waits for SIGINT or SIGTERM (cli/stop.h's flag) without missing one that came just before. */
+void serve_wait_signal(void);
 /* Stops the server (NULL-safe; a server never started is fine). */
 void serve_http_stop(serve_http *s);
 
 /* socmon serve --remote: the live view fed by a collector. Returns the exit code. */
 int serve_remote(cli_opts *o);
+
+/* socmon agent --http: the agent's hooks that feed lv from its sampling thread (every sample; the
+ * end of the run; a CONFIG that changed the counters ends the view, whose schema is fixed). */
+struct agent_hooks;
+void serve_agent_hooks(struct agent_hooks *hooks, socmon_live *lv);
 
 #endif

@@ -2,6 +2,8 @@
  * the address, the port file that lets scripts and tests ask for port 0 without races (the
  * agent's helpers in agent/net.h, so both servers follow the same rules). */
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,29 +14,25 @@
 #include "cli/serve.h"
 #include "core/error.h"
 
-int serve_http_start(serve_http *s, socmon_live *lv, const cli_opts *o, const char *who)
+int serve_http_start(serve_http *s, socmon_live *lv, const char *addr, const char *token, const char *port_file,
+                     const char *who)
 {
-    char what[64], *token = NULL;
+    char what[64];
     snprintf(what, sizeof what, "%s: --http", who);
-    socmon_status st = SOCMON_OK;
-    if (o->token_file) {
-        if (!(token = calloc(1, NET_TOKEN_MAX)))
-            return cli_error(who, socmon_fail(SOCMON_ENOMEM, "out of memory"));
-        if ((st = net_read_token(o->token_file, token)) != SOCMON_OK) {
-            free(token);
-            return cli_error(who, st);
-        }
-    }
-    socmon_http_opts ho = {.listen = o->http ? o->http : SERVE_DEFAULT_ADDR ":" SERVE_DEFAULT_PORT,
-                           .token = token, .who = who};
-    st = socmon_http_start(lv, &ho, &s->h);
-    if (token) {
-        memset(token, 0, NET_TOKEN_MAX);
-        free(token);
-    }
+    socmon_http_opts ho = {.listen = addr ? addr : SERVE_DEFAULT_ADDR ":" SERVE_DEFAULT_PORT, .token = token,
+                           .who = who};
+    /* The server's threads (and the connection threads they start) inherit this mask: a signal
+     * then always reaches the main thread, which waits for it. */
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
+    socmon_status st = socmon_http_start(lv, &ho, &s->h);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (st != SOCMON_OK)
         return cli_error(what, st);
-    if (o->port_file && (st = net_write_port_file(o->port_file, socmon_http_port(s->h))) != SOCMON_OK) {
+    if (port_file && (st = net_write_port_file(port_file, socmon_http_port(s->h))) != SOCMON_OK) {
         serve_http_stop(s);
         return cli_error(who, st);
     }

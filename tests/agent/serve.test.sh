@@ -13,6 +13,7 @@ expect 1 "port 'x' is not a number" -- "$BIN" serve -t esp --http 127.0.0.1:x
 expect 1 "port '70000' is not a number" -- "$BIN" serve -t esp --http 127.0.0.1:70000
 expect 1 "not loopback" -- "$BIN" serve -t esp --http 0.0.0.0:0
 expect 1 "token file '$TMP/none'" -- "$BIN" serve -t esp --http 127.0.0.1:0 --token-file "$TMP/none"
-expect 2 "agent's options" -- "$BIN" serve --remote 127.0.0.1:1 -w multifft
+expect 2 "the agent's to choose" -- "$BIN" serve --remote 127.0.0.1:1 -w multifft
+expect 2 "the agent's to choose" -- "$BIN" serve --remote 127.0.0.1:1 -d 1s
 expect 1 "unknown target" -- "$BIN" serve -t nosuch --http 127.0.0.1:0
 finish serve

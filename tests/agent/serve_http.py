@@ -34,13 +34,13 @@ def check(cond, msg):
         fail(msg)
 
 
-def start(name, args, ok=True):
+def start(name, args, ok=True, cmd="serve", port_opt="--port-file"):
     """Starts `socmon serve ARGS --port-file` and waits for its port (or for it to exit)."""
     pf = os.path.join(WORK, name + ".port")
     if os.path.exists(pf):
         os.unlink(pf)
     err = open(os.path.join(WORK, name + ".err"), "w+")
-    p = subprocess.Popen([BIN, "serve"] + args + ["--port-file", pf], stdout=subprocess.DEVNULL, stderr=err)
+    p = subprocess.Popen([BIN, cmd] + args + [port_opt, pf], stdout=subprocess.DEVNULL, stderr=err)
     procs.append(p)
     t0 = time.monotonic()
     while not os.path.exists(pf):
@@ -270,7 +270,51 @@ def token_checks():
     check("s3cret" not in log, "the token was logged")
 
 
+def agent_checks():
+    """socmon agent --http serves the same view; serve --remote shows an agent, its past first."""
+    apf = os.path.join(WORK, "agent.tcp")
+    p, hport, err = start("agent", ["-t", "esp", "-I", "1ms", "-d", "600s", "--listen", "127.0.0.1:0",
+                                    "--port-file", apf, "--http", "127.0.0.1:0"], cmd="agent",
+                          port_opt="--http-port-file")
+    st, _, body = get(hport, "/api/info")
+    check(st == 200, "agent /api/info: %d" % st)
+    info = json.loads(body)
+    check(info["target"] == "esp" and info["interval_ns"] == 1000000, "agent info %r" % info["target"])
+    sse = Sse(hport, "/api/stream")
+    check(sse.event()[0] == "counters", "agent stream: no counters event")
+    rows = read_rows(sse, 4, len(info["metrics"]), 0)
+    check(rows[0]["seq"] == 1, "agent stream starts at seq %d" % rows[0]["seq"])
+    sse.close()
+    # the agent's port file is written before its threads start: it is there once --http's is
+    with open(apf) as f:
+        aport = int(f.read())
+    # wait until the agent has more than 100 ms of past (a row of the stream says so)
+    sse = Sse(hport, "/api/stream")
+    while sse.event()[1].get("t_ns", 0) < 150000000:
+        pass
+    sse.close()
+    r, rport, rerr = start("remote", ["--remote", "127.0.0.1:%d" % aport, "--http", "127.0.0.1:0"])
+    st, _, body = get(rport, "/api/info")
+    rinfo = json.loads(body)
+    check([c["name"] for c in rinfo["counters"]] == [c["name"] for c in info["counters"]],
+          "serve --remote shows other counters than the agent's")
+    check(len(rinfo["metrics"]) == len(info["metrics"]), "serve --remote has other metrics")
+    sse = Sse(rport, "/api/stream")
+    check(sse.event()[0] == "counters", "remote stream: no counters event")
+    rrows = read_rows(sse, 3, len(rinfo["metrics"]), 0)
+    # the agent's past came all at once: cut by its own time into 50 ms rows, from the first sample
+    check(rrows[0]["seq"] == 50 and rrows[0]["dt_ns"] == 50000000 and rrows[1]["seq"] == 100,
+          "replayed rows %r" % [(x["seq"], x["dt_ns"]) for x in rrows])
+    sse.close()
+    stop(r)
+    stop(p)
+    q, _, msg = start("agent-open", ["-t", "esp", "--listen", "127.0.0.1:0", "--http", "0.0.0.0:0"], ok=False,
+                      cmd="agent", port_opt="--http-port-file")
+    check(q.returncode != 0 and "not loopback" in msg, "agent --http 0.0.0.0 without a token: %r" % msg)
+
+
 try:
+    agent_checks()
     live_checks()
     end_checks()
     token_checks()

@@ -215,6 +215,37 @@ static void test_missed_starts_row(void **state)
     fix_free(f);
 }
 
+/* Replayed samples arrive at once: rows are cut by their own time (row_ns of target time). */
+static void test_replay_rows(void **state)
+{
+    fix *f = fix_new(5000, 100);
+    uint64_t cur = 0, d[2];
+    socmon_live_entry e;
+    socmon_sample s = {.n = 2, .v = f->v};
+    for (int i = 0; i <= 12; i++) {   /* 1 us apart, no wall time at all */
+        f->v[0] = (f->v[0] + 1) & 0xff;
+        s.t_ns = f->t = (uint64_t)i * 1000;
+        assert_int_equal(socmon_live_replay(f->lv, f->seq++, &s), SOCMON_OK);
+    }
+    /* rows of 5 us: seqs 1..5, 6..10; 11..12 pending */
+    for (uint64_t first = 1; first <= 6; first += 5) {
+        assert_int_equal(next(f, &cur, &e, NULL, d), 1);
+        assert_int_equal(e.first_seq, first);
+        assert_int_equal(e.seq, first + 4);
+        assert_int_equal(e.dt_ns, 5000);
+        assert_int_equal(d[0], 5);
+    }
+    assert_int_equal(next(f, &cur, &e, NULL, d), 0);
+    /* live again: paced by the wall clock (5000 ns of it since the last row) */
+    step(f, 1, 0, 1000, 4999, 0, 0);
+    assert_int_equal(next(f, &cur, &e, NULL, d), 0);
+    step(f, 1, 0, 1000, 1, 0, 0);
+    assert_int_equal(next(f, &cur, &e, NULL, d), 1);
+    assert_int_equal(e.first_seq, 11);
+    assert_int_equal(e.seq, 14);
+    fix_free(f);
+}
+
 static void test_history_bound(void **state)
 {
     fix *f = fix_new(1, 4);
@@ -375,6 +406,7 @@ int main(void)
         cmocka_unit_test(test_totals_across_wraps),
         cmocka_unit_test(test_gaps),
         cmocka_unit_test(test_missed_starts_row),
+        cmocka_unit_test(test_replay_rows),
         cmocka_unit_test(test_history_bound),
         cmocka_unit_test(test_end),
         cmocka_unit_test(test_no_metrics),
