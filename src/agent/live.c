@@ -281,9 +281,13 @@ static socmon_status push(socmon_live *lv, uint64_t seq, const socmon_sample *s,
     lv->acc_missed += s->missed;
     lv->prev_t = s->t_ns;
     uint64_t now = lv->opts.clock(lv->opts.clock_user);
-    /* Live, rows are paced by the wall clock (the page's load); a replay arrives all at once, so
-     * its rows are cut by the samples' own time instead. */
-    if (replay ? lv->acc_dt >= lv->opts.row_ns : !lv->have_row_wall || now - lv->last_row_wall >= lv->opts.row_ns) {
+    /* Live, rows are paced by the wall clock (the page's load): row_ns since the last row, or
+     * half of it once the row spans row_ns of its own time (a paced 50 ms interval woken a little
+     * early must not make 100 ms rows out of two samples; a model running faster than the wall
+     * clock still makes at most two rows per row_ns). A replay arrives all at once, so its rows
+     * are cut by the samples' own time alone. */
+    uint64_t since = now - lv->last_row_wall, row = lv->opts.row_ns;
+    if (replay ? lv->acc_dt >= row : !lv->have_row_wall || since >= row || (lv->acc_dt >= row && since >= row / 2)) {
         flush_row(lv);
         lv->last_row_wall = now;
         lv->have_row_wall = 1;

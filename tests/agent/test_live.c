@@ -80,15 +80,15 @@ static int next(fix *f, uint64_t *cur, socmon_live_entry *e, double *m, uint64_t
 
 static void test_merge_rows(void **state)
 {
-    fix *f = fix_new(10, 100);
+    fix *f = fix_new(10000, 100);
     assert_int_equal(socmon_live_nmetrics(f->lv), 2);
     step(f, 0, 0, 0, 0, 0, 0);   /* baseline: no row */
     uint64_t cur = socmon_live_oldest(f->lv), d[2];
     socmon_live_entry e;
     double m[2];
     assert_int_equal(next(f, &cur, &e, m, d), 0);
-    /* The first interval is a row at once (no row yet), then every 10 ns of wall clock. */
-    step(f, 5, 100, 1000, 3, 0, 0);
+    /* The first interval is a row at once (no row yet), then every 10 us of wall clock. */
+    step(f, 5, 100, 1000, 3000, 0, 0);
     assert_int_equal(next(f, &cur, &e, m, d), 1);
     assert_int_equal(e.kind, SOCMON_LIVE_ROW);
     assert_int_equal(e.seq, 1);
@@ -98,12 +98,12 @@ static void test_merge_rows(void **state)
     assert_int_equal(d[1], 100);
     assert_true(fabs(m[0] - 5 / 1e-6) < 1e-3);
     assert_true(fabs(m[1] - 200) < 1e-9);
-    /* 3 + 3 + 3 < 10: merged; the fourth (12) publishes a row of four intervals. */
+    /* 3 + 3 + 3 us < 10: merged; the fourth (12) publishes a row of four intervals. */
     for (int i = 0; i < 3; i++) {
-        step(f, 10, 1, 1000, 3, 0, 0);
+        step(f, 10, 1, 1000, 3000, 0, 0);
         assert_int_equal(next(f, &cur, &e, m, d), 0);
     }
-    step(f, 10, 1, 2000, 3, SOCMON_SAMPLE_SHORT, 0);
+    step(f, 10, 1, 2000, 3000, SOCMON_SAMPLE_SHORT, 0);
     assert_int_equal(next(f, &cur, &e, m, d), 1);
     assert_int_equal(e.kind, SOCMON_LIVE_ROW);
     assert_int_equal(e.first_seq, 2);
@@ -121,6 +121,33 @@ static void test_merge_rows(void **state)
     assert_int_equal(tot[0], 45);
     assert_int_equal(tot[1], 104);
     assert_true(fabs(m[1] - 8) < 1e-9);
+    fix_free(f);
+}
+
+/* A paced interval as long as a row: a sample woken a little early still makes its own row (no
+ * 2-interval rows from jitter), yet a model running far ahead of the wall clock makes at most
+ * two rows per row_ns of it. */
+static void test_row_pacing(void **state)
+{
+    fix *f = fix_new(100, 100);
+    uint64_t cur = 0;
+    socmon_live_entry e;
+    step(f, 0, 0, 0, 0, 0, 0);
+    step(f, 1, 0, 100, 100, 0, 0);          /* first row */
+    assert_int_equal(next(f, &cur, &e, NULL, NULL), 1);
+    for (int i = 0; i < 5; i++) {
+        step(f, 1, 0, 100, i % 2 ? 99 : 101, 0, 0);
+        assert_int_equal(next(f, &cur, &e, NULL, NULL), 1);
+        assert_int_equal(e.dt_ns, 100);
+    }
+    /* 100 ns of target time per 1 ns of wall clock: a row only after 50 ns of wall clock */
+    for (int i = 0; i < 49; i++) {
+        step(f, 1, 0, 100, 1, 0, 0);
+        assert_int_equal(next(f, &cur, &e, NULL, NULL), 0);
+    }
+    step(f, 1, 0, 100, 1, 0, 0);
+    assert_int_equal(next(f, &cur, &e, NULL, NULL), 1);
+    assert_int_equal(e.dt_ns, 5000);
     fix_free(f);
 }
 
@@ -145,7 +172,7 @@ static void test_totals_across_wraps(void **state)
 
 static void test_gaps(void **state)
 {
-    fix *f = fix_new(1, 100);
+    fix *f = fix_new(2, 100);
     uint64_t cur = 0, d[2], tot[2];
     socmon_live_entry e;
     step(f, 0, 0, 0, 0, 0, 0);
@@ -403,6 +430,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_merge_rows),
+        cmocka_unit_test(test_row_pacing),
         cmocka_unit_test(test_totals_across_wraps),
         cmocka_unit_test(test_gaps),
         cmocka_unit_test(test_missed_starts_row),
