@@ -25,13 +25,13 @@ static socmon_status expose(socmon_live *lv, const char *format, socmon_sink *si
     double *m = calloc(nm + 1, sizeof *m);
     socmon_output *o = NULL;
     socmon_status st = !tot || !m ? socmon_fail(SOCMON_ENOMEM, "out of memory") : SOCMON_OK;
-    int ended = 0;
-    uint64_t rows = st == SOCMON_OK ? socmon_live_snapshot(lv, tot, m, &ended) : 0;
+    socmon_live_state ls = {0};
+    uint64_t rows = st == SOCMON_OK ? socmon_live_snapshot(lv, tot, m, &ls) : 0;
     socmon_output_opts oo = {.sep = ','};
     if (st == SOCMON_OK)
         st = socmon_output_open(format, sink, &oo, &o);
     socmon_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = "live", .target = sch->target,
-                           .device = sch->device, .interval_ns = sch->interval_ns, .ncounters = nc,
+                           .device = sch->device, .elapsed_ns = ls.elapsed_ns, .interval_ns = sch->interval_ns, .ncounters = nc,
                            .simulated = sch->simulated};
     socmon_counter_list cl = {nc, sch->counters, sch->names};
     if (st == SOCMON_OK)

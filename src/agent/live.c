@@ -34,6 +34,8 @@ struct socmon_live {
     /* producer's own state */
     uint64_t *prev;               /* the previous sample's values */
     uint64_t prev_t, last_seq;
+    uint64_t first_t;             /* the first sample's time */
+    int have_first;
     int have_prev, have_seq, ended;
     uint64_t *acc;                /* deltas of the row being merged */
     uint64_t acc_first_seq, acc_seq, acc_t, acc_dt, acc_n;
@@ -53,7 +55,7 @@ struct socmon_live {
     uint64_t next_id;             /* id of the next entry */
     uint64_t *pub_totals;
     double *pub_m;
-    uint64_t rows;
+    uint64_t rows, pub_elapsed;
     int pub_ended, closing;
 };
 
@@ -211,6 +213,7 @@ static void flush_row(socmon_live *lv)
     memcpy(lv->ring_m + slot * lv->nm, lv->mv, lv->nm * sizeof *lv->mv);
     memcpy(lv->pub_totals, lv->totals, lv->nc * sizeof *lv->totals);
     memcpy(lv->pub_m, lv->mv, lv->nm * sizeof *lv->mv);
+    lv->pub_elapsed = lv->acc_t - lv->first_t;
     lv->rows++;
     publish(lv);
     memset(lv->acc, 0, lv->nc * sizeof *lv->acc);
@@ -256,6 +259,10 @@ static socmon_status push(socmon_live *lv, uint64_t seq, const socmon_sample *s,
     }
     lv->have_seq = 1;
     lv->last_seq = seq;
+    if (!lv->have_first) {
+        lv->first_t = s->t_ns;
+        lv->have_first = 1;
+    }
     if (!lv->have_prev) {
         memcpy(lv->prev, s->v, lv->nc * sizeof *lv->prev);
         lv->prev_t = s->t_ns;
@@ -423,15 +430,15 @@ int socmon_live_next(socmon_live *lv, uint64_t *cursor, socmon_live_entry *e, do
     return rc;
 }
 
-uint64_t socmon_live_snapshot(socmon_live *lv, uint64_t *totals, double *m, int *ended)
+uint64_t socmon_live_snapshot(socmon_live *lv, uint64_t *totals, double *m, socmon_live_state *state)
 {
     pthread_mutex_lock(&lv->mu);
     if (totals)
         memcpy(totals, lv->pub_totals, lv->nc * sizeof *totals);
     if (m)
         memcpy(m, lv->pub_m, lv->nm * sizeof *m);
-    if (ended)
-        *ended = lv->pub_ended;
+    if (state)
+        *state = (socmon_live_state){lv->rows, lv->pub_elapsed, lv->pub_ended};
     uint64_t rows = lv->rows;
     pthread_mutex_unlock(&lv->mu);
     return rows;

@@ -115,10 +115,14 @@ uint64_t socmon_live_oldest(socmon_live *lv);
  * *cursor. Returns 1 with an entry, 0 on timeout, -1 once socmon_live_close was called. */
 int socmon_live_next(socmon_live *lv, uint64_t *cursor, socmon_live_entry *e, double *m, uint64_t *d,
                      int timeout_ms);
-/* Totals (ncounters) and the latest row's metric values (nmetrics), as of the latest row; either
- * may be NULL. Returns the number of rows so far (0: no row yet, values all 0 / NaN). *ended
- * (may be NULL) is 1 once the run ended. */
-uint64_t socmon_live_snapshot(socmon_live *lv, uint64_t *totals, double *m, int *ended);
+typedef struct socmon_live_state {
+    uint64_t rows;                   /* rows so far (0: none yet: totals 0, metric values NaN) */
+    uint64_t elapsed_ns;             /* target time from the first sample to the latest row's end */
+    int ended;                       /* the run ended */
+} socmon_live_state;
+/* Totals (ncounters) and the latest row's metric values (nmetrics), as of the latest row, with
+ * the state at that row; any may be NULL. Returns the number of rows so far. */
+uint64_t socmon_live_snapshot(socmon_live *lv, uint64_t *totals, double *m, socmon_live_state *state);
 /* Wakes every waiting reader for good (the server is stopping). */
 void socmon_live_close(socmon_live *lv);
 

@@ -117,7 +117,11 @@ static void test_merge_rows(void **state)
     assert_true(fabs(m[0] - 40 / 5e-6) < 1e-3);
     assert_true(fabs(m[1] - 8) < 1e-9);
     uint64_t tot[2];
-    assert_int_equal(socmon_live_snapshot(f->lv, tot, m, NULL), 2);
+    socmon_live_state ls;
+    assert_int_equal(socmon_live_snapshot(f->lv, tot, m, &ls), 2);
+    assert_int_equal(ls.rows, 2);
+    assert_int_equal(ls.elapsed_ns, 6000);
+    assert_int_equal(ls.ended, 0);
     assert_int_equal(tot[0], 45);
     assert_int_equal(tot[1], 104);
     assert_true(fabs(m[1] - 8) < 1e-9);
@@ -298,13 +302,13 @@ static void test_end(void **state)
     fix *f = fix_new(100, 10);
     uint64_t cur = 0, d[2], tot[2];
     socmon_live_entry e;
-    int ended = 0;
+    socmon_live_state ls = {0};
     step(f, 0, 0, 0, 0, 0, 0);
     step(f, 2, 0, 1000, 200, 0, 0);
     step(f, 3, 0, 1000, 1, 0, 0);           /* pending until the end */
-    socmon_live_snapshot(f->lv, tot, NULL, &ended);
+    socmon_live_snapshot(f->lv, tot, NULL, &ls);
     assert_int_equal(tot[0], 2);
-    assert_int_equal(ended, 0);
+    assert_int_equal(ls.ended, 0);
     socmon_live_end(f->lv);
     step(f, 50, 0, 1000, 200, 0, 0);        /* ignored */
     assert_int_equal(next(f, &cur, &e, NULL, d), 1);
@@ -314,9 +318,10 @@ static void test_end(void **state)
     assert_int_equal(next(f, &cur, &e, NULL, d), 1);
     assert_int_equal(e.kind, SOCMON_LIVE_END);
     assert_int_equal(next(f, &cur, &e, NULL, d), 0);
-    socmon_live_snapshot(f->lv, tot, NULL, &ended);
+    socmon_live_snapshot(f->lv, tot, NULL, &ls);
     assert_int_equal(tot[0], 5);
-    assert_int_equal(ended, 1);
+    assert_int_equal(ls.ended, 1);
+    assert_int_equal(ls.elapsed_ns, 2000);
     /* close wakes a waiting reader for good */
     socmon_live_close(f->lv);
     assert_int_equal(socmon_live_next(f->lv, &cur, &e, NULL, d, 10000), -1);
