@@ -196,7 +196,13 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     if (h->token && !authorized(h, c, &why)) {
         char peer[NET_ADDR_MAX];
         peer_name(c, peer, sizeof peer);
-        logf_(h, "refused %s %s from %s: %s", method, url, peer, why);
+        /* the path as the client sent it, but a log line must stay one printable line */
+        char path[128];
+        snprintf(path, sizeof path, "%s", url);
+        for (char *p = path; *p; p++)
+            if ((unsigned char)*p < 0x20 || (unsigned char)*p == 0x7f)
+                *p = '?';
+        logf_(h, "refused %s %s from %s: %s", method, path, peer, why);
         return send_msg_hdr(c, MHD_HTTP_UNAUTHORIZED,
                             "socmon: this server needs its token: 'Authorization: Bearer TOKEN' or ?token=TOKEN\n",
                             MHD_HTTP_HEADER_WWW_AUTHENTICATE, "Bearer realm=\"socmon\"");

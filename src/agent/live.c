@@ -1,4 +1,5 @@
-/* The live view (live.h): merging samples into rows, monotonic totals, the bounded history.
+/* The live view (live.h), its producer side: merging samples into rows, monotonic totals,
+ * publishing into the bounded history (the readers' side is live_read.c).
  *
  * The producer keeps its working state (previous values, the row being merged, running totals)
  * to itself and touches shared state only when a row, gap or end is published: then, under the
@@ -6,7 +7,7 @@
  * to the readers' side. So a sample costs one socmon_delta per counter and no lock, and readers
  * always see totals and metrics of the same row boundary. Everything is allocated in
  * socmon_live_new. */
-#include "agent/live.h"
+#include "agent/live_internal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -17,47 +18,6 @@
 
 #include "core/error.h"
 #include "socmon/delta.h"
-
-#define LIVE_DEFAULT_ROW_NS 50000000ull
-#define LIVE_DEFAULT_HISTORY 600
-
-struct socmon_live {
-    socmon_live_schema schema;
-    socmon_live_opts opts;
-    char **pnames;                /* copies of the device parameters */
-    socmon_counter *own_counters; /* socmon_live_new_from_set: the set's counters, contiguous */
-    const char **own_names;
-    double *pvalues;
-    socmon_metrics *metrics;      /* bound to the counters; evaluated by the producer only */
-    size_t nc, nm;
-
-    /* producer's own state */
-    uint64_t *prev;               /* the previous sample's values */
-    uint64_t prev_t, last_seq;
-    uint64_t first_t;             /* the first sample's time */
-    int have_first;
-    int have_prev, have_seq, ended;
-    uint64_t *acc;                /* deltas of the row being merged */
-    uint64_t acc_first_seq, acc_seq, acc_t, acc_dt, acc_n;
-    unsigned acc_flags, acc_missed;
-    uint64_t last_row_wall;
-    int have_row_wall;
-    uint64_t *totals;             /* running, 64-bit, monotonic */
-    double *mv;                   /* metric values of the row being published */
-
-    /* shared: under mu */
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    socmon_live_entry *ring;      /* history: entry id lives at slot id % cap */
-    double *ring_m;               /* nm per slot */
-    uint64_t *ring_d;             /* nc per slot */
-    size_t cap;
-    uint64_t next_id;             /* id of the next entry */
-    uint64_t *pub_totals;
-    double *pub_m;
-    uint64_t rows, pub_elapsed;
-    int pub_ended, closing;
-};
 
 static uint64_t mono_ns(void *user)
 {
@@ -360,96 +320,4 @@ socmon_status socmon_live_new_from_set(const socmon_set *set, const char *target
     (*out)->own_counters = c;
     (*out)->own_names = names;
     return SOCMON_OK;
-}
-
-const socmon_live_schema *socmon_live_schema_of(const socmon_live *lv)
-{
-    return &lv->schema;
-}
-
-const socmon_metrics *socmon_live_metrics(const socmon_live *lv)
-{
-    return lv->metrics;
-}
-
-size_t socmon_live_nmetrics(const socmon_live *lv)
-{
-    return lv->nm;
-}
-
-static uint64_t oldest_locked(const socmon_live *lv)
-{
-    return lv->next_id > lv->cap ? lv->next_id - lv->cap : 0;
-}
-
-uint64_t socmon_live_oldest(socmon_live *lv)
-{
-    pthread_mutex_lock(&lv->mu);
-    uint64_t id = oldest_locked(lv);
-    pthread_mutex_unlock(&lv->mu);
-    return id;
-}
-
-int socmon_live_next(socmon_live *lv, uint64_t *cursor, socmon_live_entry *e, double *m, uint64_t *d,
-                     int timeout_ms)
-{
-    struct timespec dl;
-    clock_gettime(CLOCK_MONOTONIC, &dl);
-    dl.tv_sec += timeout_ms / 1000;
-    dl.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
-    if (dl.tv_nsec >= 1000000000L) {
-        dl.tv_sec++;
-        dl.tv_nsec -= 1000000000L;
-    }
-    pthread_mutex_lock(&lv->mu);
-    int rc = 0;
-    while (!lv->closing && *cursor >= lv->next_id)
-        if (pthread_cond_timedwait(&lv->cv, &lv->mu, &dl) == ETIMEDOUT)
-            break;
-    if (lv->closing) {
-        rc = -1;
-    } else if (*cursor < lv->next_id) {
-        uint64_t oldest = oldest_locked(lv), skipped = 0;
-        if (*cursor < oldest) {
-            skipped = oldest - *cursor;
-            *cursor = oldest;
-        }
-        size_t slot = (size_t)(*cursor % lv->cap);
-        *e = lv->ring[slot];
-        e->skipped = skipped;
-        if (e->kind == SOCMON_LIVE_ROW) {
-            if (m)
-                memcpy(m, lv->ring_m + slot * lv->nm, lv->nm * sizeof *m);
-            if (d)
-                memcpy(d, lv->ring_d + slot * lv->nc, lv->nc * sizeof *d);
-        }
-        ++*cursor;
-        rc = 1;
-    }
-    pthread_mutex_unlock(&lv->mu);
-    return rc;
-}
-
-uint64_t socmon_live_snapshot(socmon_live *lv, uint64_t *totals, double *m, socmon_live_state *state)
-{
-    pthread_mutex_lock(&lv->mu);
-    if (totals)
-        memcpy(totals, lv->pub_totals, lv->nc * sizeof *totals);
-    if (m)
-        memcpy(m, lv->pub_m, lv->nm * sizeof *m);
-    if (state)
-        *state = (socmon_live_state){lv->rows, lv->pub_elapsed, lv->pub_ended};
-    uint64_t rows = lv->rows;
-    pthread_mutex_unlock(&lv->mu);
-    return rows;
-}
-
-void socmon_live_close(socmon_live *lv)
-{
-    if (!lv)
-        return;
-    pthread_mutex_lock(&lv->mu);
-    lv->closing = 1;
-    pthread_cond_broadcast(&lv->cv);
-    pthread_mutex_unlock(&lv->mu);
 }
