@@ -30,9 +30,11 @@ static socmon_status expose(socmon_live *lv, const char *format, socmon_sink *si
     socmon_output_opts oo = {.sep = ','};
     if (st == SOCMON_OK)
         st = socmon_output_open(format, sink, &oo, &o);
+    /* recording: samples and missed intervals are known, as they are for a recording */
     socmon_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = "live", .target = sch->target,
-                           .device = sch->device, .elapsed_ns = ls.elapsed_ns, .interval_ns = sch->interval_ns, .ncounters = nc,
-                           .simulated = sch->simulated};
+                           .device = sch->device, .workload = sch->workload, .elapsed_ns = ls.elapsed_ns,
+                           .interval_ns = sch->interval_ns, .ncounters = nc, .simulated = sch->simulated,
+                           .recording = 1, .samples = (size_t)ls.samples, .missed = ls.missed};
     socmon_counter_list cl = {nc, sch->counters, sch->names};
     if (st == SOCMON_OK)
         st = socmon_output_begin(o, &run);

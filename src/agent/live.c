@@ -174,6 +174,8 @@ static void flush_row(socmon_live *lv)
     memcpy(lv->pub_totals, lv->totals, lv->nc * sizeof *lv->totals);
     memcpy(lv->pub_m, lv->mv, lv->nm * sizeof *lv->mv);
     lv->pub_elapsed = lv->acc_t - lv->first_t;
+    lv->pub_samples = lv->samples;
+    lv->pub_missed = lv->missed;
     lv->rows++;
     publish(lv);
     memset(lv->acc, 0, lv->nc * sizeof *lv->acc);
@@ -188,6 +190,8 @@ static void add_gap(socmon_live *lv, uint64_t count, uint64_t t0, uint64_t t1)
     size_t slot;
     socmon_live_entry *e = claim(lv, &slot);
     *e = (socmon_live_entry){.kind = SOCMON_LIVE_GAP, .count = count, .t0_ns = t0, .t1_ns = t1};
+    lv->missed += count;
+    lv->pub_missed = lv->missed;
     publish(lv);
 }
 
@@ -219,6 +223,8 @@ static socmon_status push(socmon_live *lv, uint64_t seq, const socmon_sample *s,
     }
     lv->have_seq = 1;
     lv->last_seq = seq;
+    lv->samples++;
+    lv->missed += s->missed;
     if (!lv->have_first) {
         lv->first_t = s->t_ns;
         lv->have_first = 1;
@@ -286,8 +292,8 @@ void socmon_live_end(socmon_live *lv)
     publish(lv);
 }
 
-socmon_status socmon_live_new_from_set(const socmon_set *set, const char *target, uint64_t interval_ns,
-                                       int simulated, const socmon_metricset *ms, const socmon_live_opts *opts,
+socmon_status socmon_live_new_from_set(const socmon_set *set, const char *target, const char *workload,
+                                       uint64_t interval_ns, int simulated, const socmon_metricset *ms, const socmon_live_opts *opts,
                                        socmon_live **out)
 {
     if (!set || !out)
@@ -305,7 +311,8 @@ socmon_status socmon_live_new_from_set(const socmon_set *set, const char *target
     }
     for (size_t i = 0; st == SOCMON_OK && i < np; i++)
         st = socmon_device_param_at(dev, i, &pn[i], &pv[i]);
-    socmon_live_schema s = {.target = target, .device = socmon_device_name(dev), .interval_ns = interval_ns,
+    socmon_live_schema s = {.target = target, .device = socmon_device_name(dev), .workload = workload,
+                            .interval_ns = interval_ns,
                             .simulated = simulated, .ncounters = n, .counters = c, .names = names,
                             .nparams = np, .param_names = pn, .param_values = pv, .ms = ms};
     if (st == SOCMON_OK)

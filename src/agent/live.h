@@ -32,6 +32,7 @@ typedef struct socmon_live socmon_live;
 typedef struct socmon_live_schema {
     const char *target;              /* target spec */
     const char *device;              /* device name, or NULL */
+    const char *workload;            /* the workload, or NULL (not known) */
     uint64_t interval_ns;            /* the sampling interval */
     int simulated;                   /* time is a model's */
     size_t ncounters;
@@ -78,8 +79,8 @@ void socmon_live_free(socmon_live *lv);
 /* A view of every counter of set (in set order) with the parameters of its device: what serve,
  * the agent and the collector have at hand. The counters' strings stay the device's (it must
  * outlive the view); target and ms as in the schema. */
-socmon_status socmon_live_new_from_set(const socmon_set *set, const char *target, uint64_t interval_ns,
-                                       int simulated, const socmon_metricset *ms, const socmon_live_opts *opts,
+socmon_status socmon_live_new_from_set(const socmon_set *set, const char *target, const char *workload,
+                                       uint64_t interval_ns, int simulated, const socmon_metricset *ms, const socmon_live_opts *opts,
                                        socmon_live **out);
 
 /* ---- producer (one thread) ---- */
@@ -118,6 +119,9 @@ int socmon_live_next(socmon_live *lv, uint64_t *cursor, socmon_live_entry *e, do
 typedef struct socmon_live_state {
     uint64_t rows;                   /* rows so far (0: none yet: totals 0, metric values NaN) */
     uint64_t elapsed_ns;             /* target time from the first sample to the latest row's end */
+    uint64_t samples;                /* samples taken (the first one included) */
+    uint64_t missed;                 /* intervals missed (SOCMON_SAMPLE_MISSED counts) plus samples
+                                        lost in gaps */
     int ended;                       /* the run ended */
 } socmon_live_state;
 /* Totals (ncounters) and the latest row's metric values (nmetrics), as of the latest row, with

@@ -23,6 +23,7 @@ struct socmon_live {
     uint64_t *prev;               /* the previous sample's values */
     uint64_t prev_t, last_seq;
     uint64_t first_t;             /* the first sample's time */
+    uint64_t samples, missed;     /* pushed so far; missed intervals + samples lost in gaps */
     int have_first;
     int have_prev, have_seq, ended;
     uint64_t *acc;                /* deltas of the row being merged */
@@ -43,7 +44,7 @@ struct socmon_live {
     uint64_t next_id;             /* id of the next entry */
     uint64_t *pub_totals;
     double *pub_m;
-    uint64_t rows, pub_elapsed;
+    uint64_t rows, pub_elapsed, pub_samples, pub_missed;
     int pub_ended, closing;
 };
 

@@ -235,7 +235,7 @@ int cmd_agent(int argc, char **argv)
     socmon_live *lv = NULL;
     serve_http srv = {0};
     int hrc = 0;
-    st = a.http ? socmon_live_new_from_set(cs.set, socmon_target_spec(cs.target), a.ao.interval_ns,
+    st = a.http ? socmon_live_new_from_set(cs.set, socmon_target_spec(cs.target), a.o.workload, a.ao.interval_ns,
                                            !socmon_target_is_hardware(cs.target), cs.ms, NULL, &lv)
                 : SOCMON_OK;
     if (lv)

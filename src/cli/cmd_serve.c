@@ -92,7 +92,8 @@ static int serve_local(cli_opts *o)
     int hw = socmon_target_is_hardware(cs.target);
     socmon_live *lv = NULL;
     serve_http srv = {0};
-    st = socmon_live_new_from_set(cs.set, socmon_target_spec(cs.target), o->interval_ns, !hw, cs.ms, NULL, &lv);
+    st = socmon_live_new_from_set(cs.set, socmon_target_spec(cs.target), o->workload, o->interval_ns, !hw, cs.ms,
+                                  NULL, &lv);
     if (st != SOCMON_OK || (st = socmon_target_start(cs.target, o->workload)) != SOCMON_OK)
         rc = cli_error("serve", st);
     if (!rc)

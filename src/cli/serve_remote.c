@@ -89,7 +89,8 @@ int serve_remote(cli_opts *o)
     if (st == SOCMON_OK)
         st = load_metrics(h, &ms);
     if (st == SOCMON_OK)
-        st = socmon_live_new_from_set(collector_set(c), h->target, h->interval_ns, h->simulated, ms, NULL, &lv);
+        st = socmon_live_new_from_set(collector_set(c), h->target, *h->workload ? h->workload : NULL,
+                                      h->interval_ns, h->simulated, ms, NULL, &lv);
     if (st != SOCMON_OK)
         rc = cli_error("serve", st);
     if (!rc)

@@ -121,6 +121,8 @@ static void test_merge_rows(void **state)
     assert_int_equal(socmon_live_snapshot(f->lv, tot, m, &ls), 2);
     assert_int_equal(ls.rows, 2);
     assert_int_equal(ls.elapsed_ns, 6000);
+    assert_int_equal(ls.samples, 6);
+    assert_int_equal(ls.missed, 0);
     assert_int_equal(ls.ended, 0);
     assert_int_equal(tot[0], 45);
     assert_int_equal(tot[1], 104);
@@ -213,6 +215,9 @@ static void test_gaps(void **state)
     assert_int_equal(next(f, &cur, &e, NULL, d), 1);
     assert_int_equal(e.kind, SOCMON_LIVE_GAP);
     assert_int_equal(e.count, 11);
+    socmon_live_state ls;
+    socmon_live_snapshot(f->lv, NULL, NULL, &ls);
+    assert_int_equal(ls.missed, 4 + 11);
     /* a seq going backwards is refused and changes nothing */
     socmon_sample s = {.t_ns = f->t, .n = 2, .v = f->v};
     assert_int_equal(socmon_live_push(f->lv, 3, &s), SOCMON_EINVAL);
@@ -243,6 +248,10 @@ static void test_missed_starts_row(void **state)
     assert_int_equal(e.flags, SOCMON_SAMPLE_MISSED);
     assert_int_equal(e.missed, 2);
     assert_int_equal(e.dt_ns, 4000);
+    socmon_live_state ls;
+    socmon_live_snapshot(f->lv, NULL, NULL, &ls);
+    assert_int_equal(ls.samples, 5);
+    assert_int_equal(ls.missed, 2);
     fix_free(f);
 }
 
