@@ -243,6 +243,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
                     "socmon: no such page (there are /, /api/info, /api/stream, /metrics, /assets/NAME)\n");
 }
 
+static void mhd_log(void *cls, const char *fmt, va_list ap) SOCMON_PRINTF(2, 0);
 static void mhd_log(void *cls, const char *fmt, va_list ap)
 {
     socmon_http *h = cls;
