@@ -174,6 +174,25 @@ static enum MHD_Result send_asset(struct MHD_Connection *c, const char *name, co
     return ret;
 }
 
+/* The schema made at start, plus the run's time origin once the first sample came (t0_ns: the
+ * page's time axis starts there even when the history no longer holds the first rows). */
+static enum MHD_Result send_info(socmon_http *h, struct MHD_Connection *c)
+{
+    socmon_live_state ls;
+    socmon_live_snapshot(h->lv, NULL, NULL, &ls);
+    char *text = malloc(h->info_len + 40);
+    if (!text)
+        return send_msg(c, MHD_HTTP_SERVICE_UNAVAILABLE, "socmon: out of memory\n");
+    size_t n = h->info_len;
+    memcpy(text, h->info, n);
+    if (ls.started && n > 1 && text[n - 1] == '}')
+        n += (size_t)snprintf(text + n - 1, 40, ",\"t0_ns\":%llu}", (unsigned long long)ls.t0_ns) - 1;
+    enum MHD_Result ret = send_text(c, MHD_HTTP_OK, "application/json", text, n, MHD_HTTP_HEADER_CACHE_CONTROL,
+                                    "no-store");
+    free(text);
+    return ret;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method,
                                   const char *version, const char *upload, size_t *upload_len, void **con_cls)
 {
@@ -216,8 +235,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         return send_asset(c, "index.html", set ? cookie : NULL);
     }
     if (strcmp(url, "/api/info") == 0)
-        return send_text(c, MHD_HTTP_OK, "application/json", h->info, h->info_len, MHD_HTTP_HEADER_CACHE_CONTROL,
-                         "no-store");
+        return send_info(h, c);
     if (strcmp(url, "/api/stream") == 0) {
         struct MHD_Response *r =
             http_stream_response(h->lv, MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "counters"));

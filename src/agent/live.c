@@ -228,6 +228,10 @@ static socmon_status push(socmon_live *lv, uint64_t seq, const socmon_sample *s,
     if (!lv->have_first) {
         lv->first_t = s->t_ns;
         lv->have_first = 1;
+        pthread_mutex_lock(&lv->mu);   /* once per run */
+        lv->pub_t0 = s->t_ns;
+        lv->pub_started = 1;
+        pthread_mutex_unlock(&lv->mu);
     }
     if (!lv->have_prev) {
         memcpy(lv->prev, s->v, lv->nc * sizeof *lv->prev);

@@ -123,6 +123,8 @@ typedef struct socmon_live_state {
     uint64_t missed;                 /* intervals missed (SOCMON_SAMPLE_MISSED counts) plus samples
                                         lost in gaps */
     int ended;                       /* the run ended */
+    int started;                     /* a sample came: t0_ns is its time */
+    uint64_t t0_ns;                  /* the run's first sample's time (the page's time origin) */
 } socmon_live_state;
 /* Totals (ncounters) and the latest row's metric values (nmetrics), as of the latest row, with
  * the state at that row; any may be NULL. Returns the number of rows so far. */

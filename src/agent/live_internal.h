@@ -46,6 +46,8 @@ struct socmon_live {
     double *pub_m;
     uint64_t rows, pub_elapsed, pub_samples, pub_missed;
     int pub_ended, closing;
+    int pub_started;
+    uint64_t pub_t0;
 };
 
 #endif

@@ -83,7 +83,8 @@ uint64_t socmon_live_snapshot(socmon_live *lv, uint64_t *totals, double *m, socm
     if (m)
         memcpy(m, lv->pub_m, lv->nm * sizeof *m);
     if (state)
-        *state = (socmon_live_state){lv->rows, lv->pub_elapsed, lv->pub_samples, lv->pub_missed, lv->pub_ended};
+        *state = (socmon_live_state){lv->rows,    lv->pub_elapsed, lv->pub_samples, lv->pub_missed,
+                                     lv->pub_ended, lv->pub_started, lv->pub_t0};
     uint64_t rows = lv->rows;
     pthread_mutex_unlock(&lv->mu);
     return rows;

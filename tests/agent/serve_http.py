@@ -172,6 +172,9 @@ def live_checks():
     names = [c["name"] for c in info["counters"]]
     check(sel == [n for n in names if n in sel], "counters event not in info order")
     rows = read_rows(sse, 8, nm, len(sel))
+    # once samples came, info says where the run's time starts (a model's clock starts at 0)
+    t0 = json.loads(get(port, "/api/info")[2]).get("t0_ns")
+    check(t0 == 0, "info t0_ns %r, expected 0" % t0)
     # the history holds the whole run so far (30 s): a stream opened now starts at its first row
     check(rows[0]["seq"] == 1, "first row seq %d, expected 1 (the run's first interval)" % rows[0]["seq"])
 

@@ -122,6 +122,8 @@ static void test_merge_rows(void **state)
     assert_int_equal(ls.rows, 2);
     assert_int_equal(ls.elapsed_ns, 6000);
     assert_int_equal(ls.samples, 6);
+    assert_int_equal(ls.started, 1);
+    assert_int_equal(ls.t0_ns, 0);
     assert_int_equal(ls.missed, 0);
     assert_int_equal(ls.ended, 0);
     assert_int_equal(tot[0], 45);
