@@ -11,10 +11,6 @@
 command -v promtool >/dev/null && command -v prometheus >/dev/null ||
     { echo "FAIL: promtool/prometheus missing (sh scripts/install-deps.sh installs them)"; exit 1; }
 GET="python3 $SOCMON_SRC/tests/support/http_get.py"
-# TEMPORARY (until the http part of issue 12 is merged; its rebase deletes these three lines):
-# the Prometheus formats land on main before `socmon agent --http` does.
-"$BIN" agent --help 2>&1 | grep -q -- '--http ADDR' ||
-    { echo "SKIP: this socmon has no 'agent --http' yet"; exit 0; }
 
 apid=""
 cleanup() {

@@ -10,9 +10,6 @@
 . "${SOCMON_SRC:?SOCMON_SRC must point at the source tree}/tests/support/expect.sh"
 . "$SOCMON_SRC/tests/web/web_env.sh"
 web_require live_page
-# TEMPORARY until `socmon serve` (the http helper's) is on main: delete these 2 lines when it is
-"$BIN" serve --help >/dev/null 2>&1 ||
-    { echo "live_page: SKIPPED: this socmon has no 'serve' yet"; exit 77; }
 
 PIDS=""
 trap 'for p in $PIDS; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$TMP"' EXIT
