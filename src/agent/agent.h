@@ -79,7 +79,7 @@ typedef struct agent_stats {
 void agent_get_stats(agent *a, agent_stats *out);
 
 /* Default ring size for n counters: 65536 samples, fewer when that would take
- * more than 256 MiB of values, never fewer than 64. */
+ * more than 64 MiB of values, never fewer than 64. */
 size_t agent_default_ring(size_t ncounters);
 
 #endif

@@ -43,7 +43,7 @@ static void help(FILE *fp)
             "      --allow-config    let collectors change the counted events (CONFIG frames);\n"
             "                        refused and logged otherwise: the agent is read-only by default\n"
             "      --ring SAMPLES    ring size in samples (default 65536, less for very wide samples:\n"
-            "                        at most 256 MiB of values)\n"
+            "                        at most 64 MiB of values)\n"
             "      --no-pace         run a model as fast as it goes instead of paced to the wall clock\n"
             "                        (it then waits for subscribed collectors when the ring is full)\n"
             "      --max-clients N   collectors at once (default 8; more are refused)\n"
