@@ -120,7 +120,14 @@ socmon_status agent_schema(agent *a, uint64_t first_seq)
     h->param_values = pv;
     /* An unpaced model waits for its collectors: its time is simulated, so
      * waiting loses nothing. Paced or on hardware it never waits. */
-    ring_set_wait(a->ring, !a->o.pace && !socmon_target_is_hardware(a->t));
+    int unpaced = !a->o.pace && !socmon_target_is_hardware(a->t);
+    ring_set_wait(a->ring, unpaced);
+    /* Unpaced, nobody waits on the wall clock for a sample, and waking the
+     * server for each one cost both threads a system call per sample (a
+     * pipe write, a poll and a one-sample frame): nudge it every few
+     * samples instead. At most half the ring, so a producer waiting for
+     * room (backpressure) has always nudged since the server last read. */
+    a->nudge_every = unpaced ? (uint32_t)(cap / 2 < 32 ? cap / 2 : 32) : 1;
     return SOCMON_OK;
 }
 
@@ -217,7 +224,8 @@ static void push(agent *a, const socmon_sample *s)
         a->o.hooks.on_sample(a->o.hooks.user, seq, s);
     if (++a->nsamples % STATS_EVERY == 0)
         publish_stats(a);
-    nudge(a);
+    if (a->nudge_every <= 1 || a->nsamples % a->nudge_every == 0)
+        nudge(a);
 }
 
 static socmon_status on_sample(void *user, const socmon_sample *prev, const socmon_sample *cur,

@@ -53,6 +53,7 @@ struct agent {
     uint64_t config_gen;        /* bumped by every applied CONFIG */
 
     uint64_t nsamples;          /* sampling thread only */
+    uint32_t nudge_every;       /* samples between nudges (1 but for an unpaced model) */
     atomic_uint_fast64_t samples, cpu_ns, bus_accesses;
     atomic_uint_fast64_t clients_total, refused, bytes_sent, nclients;
 
