@@ -203,17 +203,36 @@ socmon_status net_read_token(const char *path, char *buf)
         return socmon_fail(SOCMON_EPERM, "token file '%s' is readable by others (mode %03o): chmod 600 it",
                            path, (unsigned)(sb.st_mode & 0777));
     }
-    ssize_t n = read(fd, buf, NET_TOKEN_MAX);
-    int e = errno;
+    /* At most NET_TOKEN_MAX - 1 bytes fit with the NUL; one more byte is read
+     * (into a local buffer) only to tell "too long" from "exactly fits". The
+     * line end is looked for within the bytes read, never past them. */
+    char raw[NET_TOKEN_MAX];
+    size_t n = 0;
+    while (n < sizeof raw) {
+        ssize_t r = read(fd, raw + n, sizeof raw - n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            int e = errno;
+            close(fd);
+            return socmon_fail(SOCMON_EIO, "token file '%s': %s", path, strerror(e));
+        }
+        if (r == 0)
+            break;
+        n += (size_t)r;
+        if (memchr(raw, '\n', n))
+            break;
+    }
     close(fd);
-    if (n < 0)
-        return socmon_fail(SOCMON_EIO, "token file '%s': %s", path, strerror(e));
-    size_t len = strcspn(buf, "\r\n");
-    if ((size_t)n < NET_TOKEN_MAX && len > (size_t)n)
-        len = (size_t)n;
+    const char *nl = memchr(raw, '\n', n);
+    size_t len = nl ? (size_t)(nl - raw) : n;
+    const char *cr = memchr(raw, '\r', len);
+    if (cr)
+        len = (size_t)(cr - raw);
     if (len >= NET_TOKEN_MAX)
         return socmon_fail(SOCMON_ERANGE, "token file '%s': the token is longer than %d bytes", path,
                            NET_TOKEN_MAX - 1);
+    memcpy(buf, raw, len);
     buf[len] = '\0';
     if (len == 0 || memchr(buf, 0, len))
         return socmon_fail(SOCMON_EINVAL, "token file '%s': empty first line (or a NUL byte in it)", path);

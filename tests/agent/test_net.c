@@ -103,6 +103,30 @@ static void test_tokens(void **state)
     write_file(path, "\nx\n", 0600);
     assert_int_equal(net_read_token(path, tok), SOCMON_EINVAL);
     assert_int_equal(net_read_token("/nonexistent/token", tok), SOCMON_ENOENT);
+
+    /* No newline, and the caller's buffer holds no NUL (garbage, as an
+     * uninitialised one would): the token ends where the file does, and
+     * nothing is read or written past the NET_TOKEN_MAX bytes (ASan). */
+    char *guarded = malloc(NET_TOKEN_MAX + 8);
+    memset(guarded, 'x', NET_TOKEN_MAX + 8);
+    write_file(path, "short", 0600);
+    assert_int_equal(net_read_token(path, guarded), SOCMON_OK);
+    assert_string_equal(guarded, "short");
+    assert_int_equal(guarded[NET_TOKEN_MAX], 'x');
+    free(guarded);
+    char *exact = malloc(NET_TOKEN_MAX + 1), *heap_tok = malloc(NET_TOKEN_MAX);
+    memset(exact, 'a', NET_TOKEN_MAX);
+    exact[NET_TOKEN_MAX] = '\0';
+    memset(heap_tok, 'x', NET_TOKEN_MAX);
+    write_file(path, exact, 0600);      /* NET_TOKEN_MAX bytes, no newline: one too many */
+    assert_int_equal(net_read_token(path, heap_tok), SOCMON_ERANGE);
+    assert_non_null(strstr(socmon_errmsg(), "longer than"));
+    exact[NET_TOKEN_MAX - 1] = '\0';    /* NET_TOKEN_MAX - 1 bytes, no newline: fits exactly */
+    write_file(path, exact, 0600);
+    assert_int_equal(net_read_token(path, heap_tok), SOCMON_OK);
+    assert_int_equal(strlen(heap_tok), NET_TOKEN_MAX - 1);
+    free(exact);
+    free(heap_tok);
     unlink(path);
     rmdir(dir);
 
