@@ -16,6 +16,8 @@ socmon_status agent_drop_privileges(const char *user, int *dropped, char *who, s
     const char *name = user ? user : "nobody";
     snprintf(who, wholen, "%s", name);
     struct passwd *pw = getpwnam(name);
+    if (!pw && !user)
+        return socmon_fail(SOCMON_ENOENT, "the default user '%s' does not exist; give --user NAME", name);
     if (!pw)
         return socmon_fail(SOCMON_ENOENT, "--user '%s': no such user", name);
     if (geteuid() != 0) {
