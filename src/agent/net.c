@@ -256,15 +256,28 @@ int net_token_equal(const char *a, const char *b)
 
 socmon_status net_write_port_file(const char *path, unsigned port)
 {
+    /* This runs as root before the privilege drop: the temporary name is made
+     * by mkstemp (unpredictable, O_EXCL, so never an existing file or a
+     * symlink someone planted), in the same directory so rename is atomic. */
     char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "w");
-    if (!f)
+    if ((size_t)snprintf(tmp, sizeof tmp, "%s.XXXXXX", path) >= sizeof tmp)
+        return socmon_fail(SOCMON_EINVAL, "port file '%s': path too long", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0)
         return socmon_fail(SOCMON_EIO, "port file '%s': %s", tmp, strerror(errno));
-    int bad = fprintf(f, "%u\n", port) < 0;
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path) != 0) {
-        int e = errno;
+    char text[32];
+    int len = snprintf(text, sizeof text, "%u\n", port);
+    int bad = fchmod(fd, 0644) != 0 || write(fd, text, (size_t)len) != len;
+    int e = errno;
+    if (close(fd) != 0 && !bad) {
+        bad = 1;
+        e = errno;
+    }
+    if (!bad && rename(tmp, path) != 0) {
+        bad = 1;
+        e = errno;
+    }
+    if (bad) {
         unlink(tmp);
         return socmon_fail(SOCMON_EIO, "port file '%s': %s", path, strerror(e));
     }

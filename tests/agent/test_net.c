@@ -147,6 +147,37 @@ static void test_tokens(void **state)
     assert_false(net_token_equal(a, b));
 }
 
+/* The port file is written through a fresh temporary file, never through a
+ * name planted in advance: a symlink at the old predictable PATH.tmpPID is
+ * left alone and its target untouched. */
+static void test_port_file_no_symlink(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/socmon_net_XXXXXX", path[80], planted[96], victim[80], text[64] = {0};
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/port", dir);
+    snprintf(victim, sizeof victim, "%s/victim", dir);
+    snprintf(planted, sizeof planted, "%s.tmp%ld", path, (long)getpid());
+    write_file(victim, "precious\n", 0600);
+    assert_int_equal(symlink(victim, planted), 0);
+    assert_int_equal(net_write_port_file(path, 4242), SOCMON_OK);
+    FILE *f = fopen(victim, "r");
+    assert_non_null(fgets(text, sizeof text, f));
+    fclose(f);
+    assert_string_equal(text, "precious\n");
+    struct stat sb;
+    assert_int_equal(lstat(path, &sb), 0);
+    assert_true(S_ISREG(sb.st_mode));
+    f = fopen(path, "r");
+    assert_non_null(fgets(text, sizeof text, f));
+    fclose(f);
+    assert_string_equal(text, "4242\n");
+    unlink(planted);
+    unlink(victim);
+    unlink(path);
+    assert_int_equal(rmdir(dir), 0);    /* no temporary file left behind */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -154,6 +185,7 @@ int main(void)
         cmocka_unit_test(test_loopback),
         cmocka_unit_test(test_listen_port0),
         cmocka_unit_test(test_tokens),
+        cmocka_unit_test(test_port_file_no_symlink),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
