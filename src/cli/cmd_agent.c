@@ -240,7 +240,10 @@ int cmd_agent(int argc, char **argv)
                 : SOCMON_OK;
     if (lv)
         serve_agent_hooks(&a.ao.hooks, lv);
-    /* Bound (a port below 1024 needs root) and the target open: root is no longer needed. */
+    /* Bound (a port below 1024 needs root) and the target open: root is no longer needed.
+     * The port file is written before the drop on purpose: its directory (e.g. /run) may be
+     * writable by root only. It therefore means "listening", not "dropped": the line
+     * "running as user ..." below is the signal that root is gone. */
     if (st != SOCMON_OK || (st = agent_new(cs.target, cs.set, &a.ao, &ag)) != SOCMON_OK ||
         (a.port_file && (st = net_write_port_file(a.port_file, agent_port(ag))) != SOCMON_OK) ||
         (a.http && (hrc = serve_http_start(&srv, lv, a.http, a.token_file ? token : NULL, a.http_port_file,

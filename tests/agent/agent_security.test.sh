@@ -111,6 +111,9 @@ expect 1 "speaks protocol version 2, this socmon speaks 1" -- \
 # root: dropped to nobody (or --user) once the target is open and the socket bound
 if [ "$(id -u)" = 0 ]; then
     start_agent root -t esp -I 1ms -d 10s
+    # The port file is written while still root (its directory may be one only root can write,
+    # e.g. /run), so it says "bound", not "dropped": wait for the agent's own word that it dropped.
+    wait_for grep -q "running as user" "$TMP/root.err" || bad "agent did not log its privilege drop"
     uid=$(awk '/^Uid:/ {print $2 $3 $4 $5}' "/proc/$AGENT_PID/status")
     [ "$uid" = "$(id -u nobody)$(id -u nobody)$(id -u nobody)$(id -u nobody)" ] && ok ||
         bad "agent still runs as uid $uid after start"
