@@ -16,6 +16,7 @@
  * Timestamps are microseconds since the first sample (the spec's unit; three decimals keep
  * nanoseconds). The file is streamed row by row: memory is one value per track, however long
  * the recording. */
+#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,19 +41,55 @@ static socmon_status nomem(void)
     return socmon_fail(SOCMON_ENOMEM, "perfetto: out of memory");
 }
 
-/* s as a JSON string (quotes included). */
+/* Length of the valid UTF-8 sequence at p (1..4), or 0 if the bytes there are not one. */
+static size_t utf8_len(const unsigned char *p)
+{
+    unsigned c = p[0];
+    size_t n = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+    for (size_t i = 1; i < n; i++)
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+    if ((c == 0xe0 && p[1] < 0xa0) || (c == 0xed && p[1] > 0x9f) || (c == 0xf0 && p[1] < 0x90) ||
+        (c == 0xf4 && p[1] > 0x8f))
+        return 0; /* overlong, surrogate or past U+10FFFF */
+    return n;
+}
+
+/* s as a JSON string (quotes included). Names can come from a remote agent's
+ * HELLO, so any bytes: those that are not UTF-8 become U+FFFD, then jansson
+ * does the escaping, so the trace is always valid JSON. Not a hot path: once
+ * per name (track metadata), not per sample. */
 static socmon_status put_str(socmon_sink *k, const char *s)
 {
-    socmon_status st = socmon_sink_putc(k, '"');
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); st == SOCMON_OK && *p; p++) {
-        if (*p == '"' || *p == '\\')
-            st = socmon_sink_printf(k, "\\%c", *p);
-        else if (*p < 0x20)
-            st = socmon_sink_printf(k, "\\u%04x", *p);
-        else
-            st = socmon_sink_putc(k, (char)*p);
+    const unsigned char *p = (const unsigned char *)(s ? s : "");
+    size_t len = strlen((const char *)p), o = 0;
+    char *clean = malloc(len * 3 + 1);
+    if (!clean)
+        return nomem();
+    while (*p) {
+        size_t n = utf8_len(p);
+        if (n) {
+            memcpy(clean + o, p, n);
+            o += n;
+        } else {
+            memcpy(clean + o, "\xef\xbf\xbd", 3);
+            o += 3;
+        }
+        p += n ? n : 1;
     }
-    return st == SOCMON_OK ? socmon_sink_putc(k, '"') : st;
+    json_t *j = json_stringn_nocheck(clean, o);
+    free(clean);
+    size_t need = j ? json_dumpb(j, NULL, 0, JSON_ENCODE_ANY) : 0;
+    char *text = need ? malloc(need) : NULL;
+    if (!text) {
+        json_decref(j);
+        return nomem();
+    }
+    json_dumpb(j, text, need, JSON_ENCODE_ANY);
+    json_decref(j);
+    socmon_status st = socmon_sink_write(k, text, need);
+    free(text);
+    return st;
 }
 
 /* A time in the trace's microseconds. */

@@ -133,11 +133,43 @@ static void test_no_rows_and_totals(void **state)
     fx_teardown(&f);
 }
 
+/* Names can be any bytes (a remote agent's HELLO): bytes that are not UTF-8
+ * become U+FFFD and quotes are escaped, so the trace is valid JSON. */
+static void test_names_not_utf8(void **state)
+{
+    (void)state;
+    const char *names[NCTR];
+    for (size_t i = 0; i < NCTR; i++)
+        names[i] = fx_names[i];
+    names[0] = "tile0.\xc3(\"q\xff";
+    const socmon_counter_list list = {NCTR, fx_counters, names};
+    fx f;
+    fx_setup(&f);
+    fx_open(&f, "perfetto", ',', 0);
+    socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .target = "b\xff\"d", .device = "dev", .interval_ns = 1000};
+    socmon_interval_cols cols = {f.m, NULL, 0, &list};
+    assert_int_equal(socmon_output_begin(f.out, &run), SOCMON_OK);
+    assert_int_equal(socmon_output_begin_intervals(f.out, &cols), SOCMON_OK);
+    assert_int_equal(socmon_output_end_intervals(f.out), SOCMON_OK);
+    assert_int_equal(socmon_output_end(f.out), SOCMON_OK);
+    json_error_t err;
+    json_t *doc = json_loads(fx_text(&f), 0, &err);
+    if (!doc)
+        fail_msg("not JSON (line %d: %s):\n%s", err.line, err.text, fx_text(&f));
+    assert_string_equal(json_string_value(json_object_get(json_object_get(doc, "otherData"), "target")),
+                        "b\xef\xbf\xbd\"d");
+    assert_non_null(strstr(fx_text(&f), "\"b\xef\xbf\xbd\\\"d\""));
+    json_decref(doc);
+    fx_close(&f);
+    fx_teardown(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tracks_values_gap),
         cmocka_unit_test(test_no_rows_and_totals),
+        cmocka_unit_test(test_names_not_utf8),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
