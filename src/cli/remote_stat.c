@@ -65,18 +65,20 @@ static int should_stop(void *user)
     return cli_stop_signal();
 }
 
-/* The target's built-in metrics, bound to the agent's schema (as report does for a file). */
-static socmon_status bind_metrics(const wire_hello *h, const socmon_counter *cs, socmon_metricset **ms,
-                                  socmon_metrics **m, const char **hotspots)
+/* The target's built-in metrics (or --metric-file's, as local stat does), bound to the agent's
+ * schema (as report does for a file). */
+static socmon_status bind_metrics(const wire_hello *h, const char *metric_file, const socmon_counter *cs,
+                                  socmon_metricset **ms, socmon_metrics **m, const char **hotspots)
 {
     char tname[64];
     snprintf(tname, sizeof tname, "%.*s", (int)strcspn(h->target, ":"), h->target);
     const socmon_target_ops *ops = socmon_target_lookup(tname);
     const char *text = ops && ops->metrics ? socmon_builtin_metrics(ops->metrics) : NULL;
     *hotspots = ops ? ops->hotspots : NULL;
-    if (!text)
+    if (!text && !metric_file)
         return SOCMON_OK;
-    socmon_status st = socmon_metricset_load_string(text, ops->metrics, ms);
+    socmon_status st = metric_file ? socmon_metricset_load_file(metric_file, ms)
+                                   : socmon_metricset_load_string(text, ops->metrics, ms);
     if (st != SOCMON_OK)
         return st;
     return cli_bind_metrics(*ms, cs, h->ncounters, h->nparams, (const char *const *)h->param_names,
@@ -115,7 +117,9 @@ int cli_stat_remote(const cli_opts *o)
         names[i] = socmon_set_full_name(r.set, i);
     }
     if (st == SOCMON_OK)
-        st = bind_metrics(h, cs, &ms, &m, &hotspots);
+        st = bind_metrics(h, o->metric_file, cs, &ms, &m, &hotspots);
+    if (st == SOCMON_OK && o->metric_file)
+        cli_warn_metric_file("stat", o->metric_file, ms, m);
     if (st == SOCMON_OK && m && !(mv = calloc(socmon_metrics_nresults(m) + 1, sizeof *mv)))
         st = socmon_fail(SOCMON_ENOMEM, "out of memory");
     if (st == SOCMON_OK)

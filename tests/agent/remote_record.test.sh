@@ -110,6 +110,13 @@ start_agent win -t zynq -w steady -I 10ms -d 60s
 expect 0 "0.100000000 seconds simulated time elapsed" -- "$BIN" stat --remote "$AGENT" -d 100ms
 "$BIN" stat --remote "$AGENT" -d 100ms -x, >"$TMP/win.csv" 2>&1 || bad "stat --remote -x, failed: $(cat "$TMP/win.csv")"
 "$BIN" stat --remote "$AGENT" -d 100ms --json >"$TMP/win.json" 2>&1 || bad "stat --remote --json failed"
+# --metric-file binds the user's metrics to the agent's counters, instead of the target's
+cat > "$TMP/my.json" <<'EOF'
+{"metrics": [{"name": "my_writes", "unit": "bytes", "expr": "wr_bytes", "desc": "all APM slots' writes"}]}
+EOF
+"$BIN" stat --remote "$AGENT" -d 100ms --metric-file "$TMP/my.json" -x, >"$TMP/my.csv" 2>&1 ||
+    bad "stat --remote --metric-file failed: $(cat "$TMP/my.csv")"
+grep -q '^metric,my_writes,[^,]*,[1-9]' "$TMP/my.csv" && ok || bad "stat --remote ignored --metric-file: $(grep '^metric' "$TMP/my.csv" | head -3)"
 stop_agent
 python3 - "$TMP/win.csv" "$TMP/win.json" <<'PY' && ok || bad "stat --remote window: $(head -5 "$TMP/win.csv")"
 import csv, json, sys
