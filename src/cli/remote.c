@@ -71,11 +71,16 @@ int cli_remote_check_opts(const char *cmd, const cli_opts *o)
 static socmon_status on_gap(void *user, const wire_gap *g)
 {
     rrec *r = user;
+    /* Counted as on_sample counts a late start: only the indices actually skipped in the file
+     * (a GAP that overlaps what the file already holds loses nothing more, and skip_to cannot go back). */
+    uint64_t next = socmon_recwriter_next_index(r->w), to = g->first_seq + g->count;
+    if (to <= next)
+        return SOCMON_OK;
     fprintf(stderr, "socmon record: the agent no longer had samples %llu..%llu (%llu lost: its ring is too small for "
-            "how late this collector was); the file says so\n", (unsigned long long)g->first_seq,
-            (unsigned long long)(g->first_seq + g->count - 1), (unsigned long long)g->count);
-    r->lost += g->count;
-    socmon_status st = socmon_recwriter_skip_to(r->w, g->first_seq + g->count);
+            "how late this collector was); the file says so\n", (unsigned long long)next,
+            (unsigned long long)(to - 1), (unsigned long long)(to - next));
+    r->lost += to - next;
+    socmon_status st = socmon_recwriter_skip_to(r->w, to);
     r->write_failed = st != SOCMON_OK;
     return st;
 }
