@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "export/table.h"
 #include "export/output_format.h"
 #include "socmon/sample.h"
 #include "socmon/version.h"
@@ -41,20 +42,6 @@ static socmon_status nomem(void)
     return socmon_fail(SOCMON_ENOMEM, "perfetto: out of memory");
 }
 
-/* Length of the valid UTF-8 sequence at p (1..4), or 0 if the bytes there are not one. */
-static size_t utf8_len(const unsigned char *p)
-{
-    unsigned c = p[0];
-    size_t n = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
-    for (size_t i = 1; i < n; i++)
-        if ((p[i] & 0xc0) != 0x80)
-            return 0;
-    if ((c == 0xe0 && p[1] < 0xa0) || (c == 0xed && p[1] > 0x9f) || (c == 0xf0 && p[1] < 0x90) ||
-        (c == 0xf4 && p[1] > 0x8f))
-        return 0; /* overlong, surrogate or past U+10FFFF */
-    return n;
-}
-
 /* s as a JSON string (quotes included). Names can come from a remote agent's
  * HELLO, so any bytes: those that are not UTF-8 become U+FFFD, then jansson
  * does the escaping, so the trace is always valid JSON. Not a hot path: once
@@ -67,7 +54,7 @@ static socmon_status put_str(socmon_sink *k, const char *s)
     if (!clean)
         return nomem();
     while (*p) {
-        size_t n = utf8_len(p);
+        size_t n = socmon_utf8_len(p);
         if (n) {
             memcpy(clean + o, p, n);
             o += n;

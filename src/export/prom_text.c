@@ -2,6 +2,7 @@
  * (prom_text.h). Facts from prometheus.io's exposition formats page and the OpenMetrics 1.0
  * spec (../shared/specs/peers.md §6.1-6.2); the lint rules names must pass are promtool's
  * ("check metrics"): base units, no abbreviated units, no _total on a gauge. */
+#include "export/table.h"
 #include "export/prom_text.h"
 
 #include <ctype.h>
@@ -181,26 +182,12 @@ int socmon_prom_reserved_suffix(const char *name)
     return 0;
 }
 
-/* Length of the valid UTF-8 sequence at p (1..4), or 0 if the bytes there are not one. */
-static size_t utf8_len(const unsigned char *p)
-{
-    unsigned c = p[0];
-    size_t n = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
-    for (size_t i = 1; i < n; i++)
-        if ((p[i] & 0xc0) != 0x80)
-            return 0;
-    if ((c == 0xe0 && p[1] < 0xa0) || (c == 0xed && p[1] > 0x9f) || (c == 0xf0 && p[1] < 0x90) ||
-        (c == 0xf4 && p[1] > 0x8f))
-        return 0; /* overlong, surrogate or past U+10FFFF */
-    return n;
-}
-
 static socmon_status escaped(socmon_sink *s, const char *text, int quote)
 {
     socmon_status st = SOCMON_OK;
     const unsigned char *p = (const unsigned char *)(text ? text : "");
     while (*p && st == SOCMON_OK) {
-        size_t n = utf8_len(p);
+        size_t n = socmon_utf8_len(p);
         if (*p == '\\')
             st = socmon_sink_puts(s, "\\\\");
         else if (*p == '\n')
