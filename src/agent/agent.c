@@ -88,9 +88,24 @@ socmon_status agent_schema(agent *a, uint64_t first_seq)
     }
     for (size_t i = 0; i < np; i++)
         socmon_device_param_at(dev, i, (const char **)&pn[i], &pv[i]);
-    /* swap in: the old ones (a CONFIG) go */
-    ring_free(a->ring);
-    free(a->masks);
+    /* swap in: the old ones (a CONFIG) go. The ring pointer changes under a->mu because the main
+       thread reads it (agent_get_stats, agent_stop) while the server thread applies a CONFIG. */
+    if (a->ring) {
+        /* a GAP over samples of the old ring ends at the old ring's last time, not at 0 */
+        ring_state ors;
+        ring_get_state(a->ring, &ors);
+        ring_set_start_time(r, ors.last_t_ns);
+    }
+    pthread_mutex_lock(&a->mu);
+    ring *old_ring = a->ring;
+    uint64_t *old_masks = a->masks;
+    a->ring = r;
+    a->masks = masks;
+    if (atomic_load(&a->stop))
+        ring_stop(r); /* agent_stop ran on the old ring */
+    pthread_mutex_unlock(&a->mu);
+    ring_free(old_ring);
+    free(old_masks);
     free(a->hello.counters);
     free(a->hello.param_names);
     free(a->hello.param_values);
@@ -98,8 +113,6 @@ socmon_status agent_schema(agent *a, uint64_t first_seq)
     free(a->scratch.flags);
     free(a->scratch.missed);
     free(a->scratch.values);
-    a->ring = r;
-    a->masks = masks;
     a->nc = nc;
     a->scratch = sc;
     a->block_max = block;
@@ -333,8 +346,9 @@ void agent_stop(agent *a)
     atomic_store(&a->stop, 1);
     pthread_mutex_lock(&a->mu);
     pthread_cond_broadcast(&a->cv);
-    pthread_mutex_unlock(&a->mu);
+    /* under a->mu: a CONFIG on the server thread may be replacing the ring */
     ring_stop(a->ring);
+    pthread_mutex_unlock(&a->mu);
     atomic_store(&a->armed, 1);
     nudge(a);
     if (a->sampler_started)
@@ -361,7 +375,9 @@ void agent_get_stats(agent *a, agent_stats *out)
     out->cpu_ns = atomic_load(&a->cpu_ns);
     out->bus_accesses = atomic_load(&a->bus_accesses);
     ring_state rs;
+    pthread_mutex_lock(&a->mu); /* a CONFIG on the server thread may be replacing the ring */
     ring_get_state(a->ring, &rs);
+    pthread_mutex_unlock(&a->mu);
     out->overwritten = rs.overwritten;
     out->clients_total = atomic_load(&a->clients_total);
     out->refused = atomic_load(&a->refused);

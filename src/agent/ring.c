@@ -168,9 +168,17 @@ void ring_get_state(ring *r, ring_state *out)
     out->oldest = oldest_of(r);
     out->next = r->next;
     out->overwritten = r->overwritten;
+    out->last_t_ns = r->next > r->first ? r->t_ns[(size_t)((r->next - 1) % r->cap)] : r->evicted_t;
     out->ended = r->ended;
     out->end_status = r->end_status;
     memcpy(out->end_reason, r->end_reason, sizeof out->end_reason);
+    pthread_mutex_unlock(&r->mu);
+}
+
+void ring_set_start_time(ring *r, uint64_t t_ns)
+{
+    pthread_mutex_lock(&r->mu);
+    r->evicted_t = t_ns;
     pthread_mutex_unlock(&r->mu);
 }
 

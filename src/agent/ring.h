@@ -46,11 +46,15 @@ void ring_set_wait(ring *r, int wait);
 typedef struct ring_state {
     uint64_t oldest, next;     /* buffered: [oldest, next) */
     uint64_t overwritten;      /* samples dropped while a reader still needed them */
+    uint64_t last_t_ns;        /* time of seq next - 1 (the start time when nothing was pushed) */
     int ended;
     int32_t end_status;
     char end_reason[256];
 } ring_state;
 void ring_get_state(ring *r, ring_state *out);
+/* Before the first push: the time of the samples before first_seq (a ring built for a CONFIG
+ * continues an older one), so a GAP over them ends at that time and never before it starts. */
+void ring_set_start_time(ring *r, uint64_t t_ns);
 
 /* Readers: the lowest seq any reader still needs (RING_NO_FLOOR: none),
  * recomputed by the server after each send. Wakes a waiting producer. */

@@ -102,6 +102,32 @@ static void test_first_seq_and_overwritten(void **state)
     assert_int_equal(ring_new(SIZE_MAX / 4, 4, 0, &r), SOCMON_ERANGE);
 }
 
+/* A ring built for a CONFIG continues an older one: a GAP over the old samples ends at the old
+ * ring's last time (it used to say 0, before the gap's start). */
+static void test_config_ring_keeps_time(void **state)
+{
+    (void)state;
+    ring *old, *r;
+    assert_int_equal(ring_new(4, NC, 0, &old), SOCMON_OK);
+    push_n(old, 0, 10);
+    ring_state rs;
+    ring_get_state(old, &rs);
+    assert_true(rs.next == 10 && rs.last_t_ns == 9000);
+    assert_int_equal(ring_new(4, NC, 10, &r), SOCMON_OK);
+    ring_set_start_time(r, rs.last_t_ns);
+    ring_free(old);
+    ring_get_state(r, &rs);
+    assert_true(rs.last_t_ns == 9000);
+    block b;
+    wire_gap g;
+    assert_int_equal(ring_read(r, 7, 4, blk(&b), &g), 1);
+    assert_true(g.first_seq == 7 && g.count == 3 && g.t1_ns == 9000);
+    push_n(r, 10, 1);
+    ring_get_state(r, &rs);
+    assert_true(rs.last_t_ns == 10000);
+    ring_free(r);
+}
+
 typedef struct producer {
     ring *r;
     atomic_int pushed;
@@ -175,6 +201,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_wrap_and_cursor),
         cmocka_unit_test(test_first_seq_and_overwritten),
+        cmocka_unit_test(test_config_ring_keeps_time),
         cmocka_unit_test(test_backpressure_loses_nothing),
         cmocka_unit_test(test_stop_releases_producer),
     };
