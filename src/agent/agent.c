@@ -304,7 +304,12 @@ static void *sampler_main(void *arg)
     pthread_mutex_lock(&a->mu);
     a->run_st = code;
     snprintf(a->run_msg, sizeof a->run_msg, "%s", reason);
+    /* A CONFIG that came as the run ended is never applied: the server answers it (3). Without
+       this it stayed pending for good and every later CONFIG was "another in progress". */
+    if (atomic_load(&a->config_pending) != 0)
+        atomic_store(&a->config_pending, 3);
     pthread_mutex_unlock(&a->mu);
+    nudge(a);
     ring_end(a->ring, code, reason);
     if (a->o.hooks.on_end)
         a->o.hooks.on_end(a->o.hooks.user, code, reason);

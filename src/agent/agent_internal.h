@@ -45,7 +45,7 @@ struct agent {
     socmon_status run_st;
     char run_msg[512];
     /* CONFIG: the server posts a request, the sampling thread applies it between runs */
-    atomic_int config_pending;  /* 1: asked (server), 2: the sampler paused for it, 0: done */
+    atomic_int config_pending;  /* 1: asked, 2: sampler paused, 3: run over (refuse), 0: done */
     int config_client;          /* which client asked (its id), to answer it */
     char config_events[WIRE_MAX_STR + 1];
     socmon_status config_st;

@@ -140,7 +140,9 @@ static void on_config(agent *a, agent_client *c, const uint8_t *p, size_t len)
         return;
     }
     pthread_mutex_lock(&a->mu);
-    int busy = atomic_load(&a->config_pending) != 0 || atomic_load(&a->run_ended);
+    /* run_msg is set (under a->mu) when the sampler's run is over */
+    int over = atomic_load(&a->run_ended) || a->run_msg[0] != '\0';
+    int busy = atomic_load(&a->config_pending) != 0 || over;
     if (!busy) {
         snprintf(a->config_events, sizeof a->config_events, "%s", cf.events);
         a->config_client = c->id;
@@ -149,7 +151,7 @@ static void on_config(agent *a, agent_client *c, const uint8_t *p, size_t len)
     }
     pthread_mutex_unlock(&a->mu);
     if (busy)
-        wire_put_error(&c->out, WIRE_ERR_CONFIG, atomic_load(&a->run_ended) ? "CONFIG refused: the run is over"
+        wire_put_error(&c->out, WIRE_ERR_CONFIG, over ? "CONFIG refused: the run is over"
                                                                              : "CONFIG refused: another is in progress");
     else
         agent_log(a, "CONFIG from %s: events '%s'", c->peer, cf.events);
@@ -362,6 +364,19 @@ static void update_floor(agent *a)
     atomic_store(&a->nclients, a->nclients_cur);
 }
 
+/* The run ended before the sampler took the pending CONFIG: tell its asker and clear it. */
+static void config_refuse_over(agent *a)
+{
+    for (size_t i = 0; i < a->nclients_cur; i++)
+        if (agent_client_id(a->clients[i]) == a->config_client)
+            wire_put_error(agent_client_out(a->clients[i]), WIRE_ERR_CONFIG, "CONFIG refused: the run is over");
+    agent_log(a, "CONFIG '%s' refused: the run is over", a->config_events);
+    pthread_mutex_lock(&a->mu);
+    atomic_store(&a->config_pending, 0);
+    pthread_cond_broadcast(&a->cv);
+    pthread_mutex_unlock(&a->mu);
+}
+
 void *agent_server_main(void *arg)
 {
     agent *a = arg;
@@ -371,6 +386,8 @@ void *agent_server_main(void *arg)
         uint64_t now = socmon_mono_ns();
         if (atomic_load(&a->config_pending) == 2)
             agent_config_swap(a);
+        else if (atomic_load(&a->config_pending) == 3)
+            config_refuse_over(a);
         /* Encode, send, and drop the clients that are gone or timed out. */
         size_t k = 0;
         for (size_t i = 0; i < a->nclients_cur; i++) {
