@@ -287,7 +287,9 @@ static int flush_out(agent *a, agent_client *c)
 /* Reads what is there; -1 if the client is gone or sent too much. */
 static int read_in(agent *a, agent_client *c)
 {
-    for (;;) {
+    /* At most two recv per poll round: a peer that sends without pause must not hold the server
+       thread (and, unpaced with backpressure, the sampler) in this loop. */
+    for (int round = 0; round < 2 && c->state != C_CLOSING; round++) {
         if (c->inlen == IN_MAX) {
             reject(a, c, WIRE_ERR_PROTOCOL, "dropped", "frame larger than an agent accepts from a collector");
             return 0;
@@ -298,11 +300,9 @@ static int read_in(agent *a, agent_client *c)
         if (n < 0)
             return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : -1;
         c->inlen += (size_t)n;
-        if (c->state == C_CLOSING)
-            c->inlen = 0;   /* nothing more is read from a client being dropped */
-        else
-            on_input(a, c);
+        on_input(a, c);
     }
+    return 0;
 }
 
 static void accept_new(agent *a)
@@ -424,7 +424,8 @@ void *agent_server_main(void *arg)
         int busy = 0;
         for (size_t i = 0; i < k; i++) {
             agent_client *c = a->clients[i];
-            short ev = POLLIN;
+            /* nothing more is read from a client being dropped: only its ERROR goes out */
+            short ev = c->state == C_CLOSING ? 0 : POLLIN;
             if (c->outpos < c->out.len)
                 ev |= POLLOUT;
             pf[i + 2] = (struct pollfd){c->fd, ev, 0};
@@ -451,7 +452,7 @@ void *agent_server_main(void *arg)
         }
         for (size_t i = 0; i < k; i++) {
             agent_client *c = a->clients[i];
-            if ((pf[i + 2].revents & (POLLIN | POLLHUP | POLLERR)) && read_in(a, c) != 0) {
+            if (c->state != C_CLOSING && (pf[i + 2].revents & (POLLIN | POLLHUP | POLLERR)) && read_in(a, c) != 0) {
                 if (c->state != C_CLOSING)
                     agent_log(a, "collector %s disconnected", c->peer);
                 c->state = C_CLOSING;
