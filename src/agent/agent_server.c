@@ -29,6 +29,7 @@
 #define COPY_BYTES (64u << 10)        /* most of the ring copied under one lock */
 
 enum { C_HANDSHAKE, C_HELLO, C_STREAM, C_CLOSING };
+enum { MAX_HANDSHAKES = 4 };
 
 struct agent_client {
     int fd;
@@ -101,6 +102,16 @@ static void on_subscribe(agent *a, agent_client *c, const uint8_t *p, size_t len
         return;
     }
     if (c->state == C_HANDSHAKE) {
+        /* --max-clients counts authenticated collectors only: unauthenticated peers cannot hold the slots */
+        size_t authed = 0;
+        for (size_t i = 0; i < a->nclients_cur; i++)
+            authed += a->clients[i]->state == C_HELLO || a->clients[i]->state == C_STREAM;
+        if (authed >= a->o.max_clients) {
+            char msg[128];
+            snprintf(msg, sizeof msg, "too many collectors (--max-clients %u)", a->o.max_clients);
+            reject(a, c, WIRE_ERR_BUSY, "refused", msg);
+            return;
+        }
         agent_log(a, "collector %s connected", c->peer);
         send_hello(a, c);
         c->state = C_HELLO;
@@ -332,11 +343,12 @@ static void accept_new(agent *a)
         c->deadline = socmon_mono_ns() + HANDSHAKE_NS;
         a->clients[a->nclients_cur++] = c;
         atomic_fetch_add(&a->clients_total, 1);
-        if (a->nclients_cur > a->o.max_clients) {
-            char msg[128];
-            snprintf(msg, sizeof msg, "too many collectors (--max-clients %u)", a->o.max_clients);
-            reject(a, c, WIRE_ERR_BUSY, "refused", msg);
-        }
+        /* handshakes (not yet authenticated) have their own small limit, each with its deadline */
+        size_t shaking = 0;
+        for (size_t i = 0; i < a->nclients_cur; i++)
+            shaking += a->clients[i]->state == C_HANDSHAKE;
+        if (shaking > MAX_HANDSHAKES)
+            reject(a, c, WIRE_ERR_BUSY, "refused", "too many connections still in their handshake");
     }
 }
 
