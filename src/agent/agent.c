@@ -49,6 +49,19 @@ void agent_log(agent *a, const char *fmt, ...)
     fflush(f);
 }
 
+/* What a schema owns beyond the ring: the HELLO's arrays and the encoder's scratch columns
+ * (freed when a CONFIG replaces the schema and when the agent is freed). */
+static void schema_free(agent *a)
+{
+    free(a->hello.counters);
+    free(a->hello.param_names);
+    free(a->hello.param_values);
+    free(a->scratch.t_ns);
+    free(a->scratch.flags);
+    free(a->scratch.missed);
+    free(a->scratch.values);
+}
+
 socmon_status agent_schema(agent *a, uint64_t first_seq)
 {
     size_t nc = socmon_set_size(a->set);
@@ -106,13 +119,7 @@ socmon_status agent_schema(agent *a, uint64_t first_seq)
     pthread_mutex_unlock(&a->mu);
     ring_free(old_ring);
     free(old_masks);
-    free(a->hello.counters);
-    free(a->hello.param_names);
-    free(a->hello.param_values);
-    free(a->scratch.t_ns);
-    free(a->scratch.flags);
-    free(a->scratch.missed);
-    free(a->scratch.values);
+    schema_free(a);
     a->nc = nc;
     a->scratch = sc;
     a->block_max = block;
@@ -403,13 +410,7 @@ void agent_free(agent *a)
         close(a->wake[1]);
     ring_free(a->ring);
     free(a->masks);
-    free(a->hello.counters);
-    free(a->hello.param_names);
-    free(a->hello.param_values);
-    free(a->scratch.t_ns);
-    free(a->scratch.flags);
-    free(a->scratch.missed);
-    free(a->scratch.values);
+    schema_free(a);
     socmon_set_free(a->own_set);
     pthread_mutex_destroy(&a->mu);
     pthread_cond_destroy(&a->cv);
