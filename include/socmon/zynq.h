@@ -60,8 +60,8 @@ typedef struct socmon_zynq_desc {
     unsigned nslots;                     /* 1..8 monitored AXI slots */
     double apm_hz;                       /* APM core clock (1e6..1e9): latencies count in it */
     unsigned bus_width_bytes;            /* data width of the monitored ports: 4..128 */
-    int gcc_width;                       /* global clock counter: 0 (absent, as the v5.0
-                                            Profile HDL), 32 or 64 */
+    int gcc_width;                       /* global clock counter of Advanced mode: 0
+                                            (absent), 32 or 64; Profile mode has none */
     double cpu_hz;                       /* Cortex-A9 clock, 1e6..4e9 */
     uint64_t apm_base;                   /* where socmon_zynq_soc_map puts the APM */
     uint64_t pmu_base[SOCMON_ZYNQ_NCORES];/* and each core's PMU window */

@@ -1,4 +1,4 @@
-/* Xilinx AXI Performance Monitor (axi_perf_mon v5.0, Profile mode): every
+/* Xilinx AXI Performance Monitor (axi_perf_mon v5.0): every
  * register-level fact, once.
  *
  * Included by the driver (src/drivers/zynq) and by the model
@@ -11,13 +11,17 @@
  * ../shared/specs/xilinx_apm_pmu.md:
  *  - §1.2 (ESW xaxipmon_hw.h cross-checked with the HDL address decode):
  *    offsets, the 16-bit AXI4-Lite window, SI_HIGH not implemented;
- *  - §1.3 (HDL *_register_module.v): CR bits, levels, the count-only
- *    read-back mask (bits 0-7, 16, 17);
+ *  - §1.3 (HDL *_register_module.v, *_register_module_profile.v): CR bits,
+ *    levels, the read-back masks per mode;
  *  - §1.4 (HDL *_samp_intl_cnt.v, *_register_module.v): SICR bits and its
  *    reset value 0x100, the SR read's sample pulse, reset values;
  *  - §1.5 (HDL *_metric_counters_profile.v): the six counters per slot, the
  *    MC/SMC address rule, min/max latency words;
- *  - §1.6 (HDL *_interrupt_module.v): IS is write-1-to-clear. */
+ *  - §1.6 (HDL *_interrupt_module.v, *_profile.v): IS is write-1-to-clear,
+ *    the interrupt bit placement per mode.
+ * HDL file:line references are to eejlny/S2NN-HLS at commit 170c1667,
+ * vivado_ip/system.ip_user_files/ipstatic/axi_perf_mon_v5_0/hdl/src/verilog/
+ * (file names axi_perf_mon_v5_0_*.v). */
 #ifndef SOCMON_HW_ZYNQ_APM_H
 #define SOCMON_HW_ZYNQ_APM_H
 
@@ -56,7 +60,13 @@ SM_FIELD(ZAPM_CTL, RDLAT_START, 6, 1)
 SM_FIELD(ZAPM_CTL, RDLAT_END, 7, 1)
 SM_FIELD(ZAPM_CTL, GCC_EN, 16, 1)
 SM_FIELD(ZAPM_CTL, GCC_RESET, 17, 1)
-/* Bits a count-only configuration (no event log) decodes and reads back. */
+/* Bits the control register reads back. Profile mode (HDL
+ * *_register_module_profile.v:571-573, GEN_CNTRL_REG_PROFILE): 0-2 and 4-7;
+ * bit 3 (ID filter) and 16/17 (no global clock counter) read 0, and bits
+ * 8/9/25 (event log) are stored but not read back, which the model, having
+ * no event log, folds into "reserved". Advanced count-only configuration
+ * (spec §1.3): 0-7, 16, 17. */
+#define ZAPM_CR_PROFILE_READ_MASK 0x000000F7u
 #define ZAPM_CR_READ_MASK    0x000300FFu
 /* SPA's latency: address accept to last data beat. */
 #define ZAPM_CR_SPA_LATENCY  (R_ZAPM_CTL_WRLAT_START_MASK | R_ZAPM_CTL_RDLAT_START_MASK)
@@ -69,12 +79,19 @@ SM_FIELD(ZAPM_SICR, MCNTR_RST, 8, 1)
 #define ZAPM_SICR_RESET      0x100u       /* MCNTR_RST set */
 #define ZAPM_SICR_DECODED    0x103u       /* EN, LOAD, MCNTR_RST; the rest reads 0 */
 
-/* Interrupt bits as the model places them today: HDL Intr_In = {FIFO_full,
- * sample_lapse} on bits [1:0]. Spec §1.6 (revised) finds the Profile-mode
- * HDL puts them on bus bits [2:1] instead; issue 13 moves them. */
-#define ZAPM_IXR_SIC_LAPSE   0x1u
-#define ZAPM_IXR_FIFO_FULL   0x2u
-#define ZAPM_IXR_MASK        0x3u
+/* Interrupt bits (spec §1.6): the ESW XAPM_IXR_* masks, valid in both modes.
+ * Advanced: bit 0 GCC overflow, 1 sample-interval lapse, 2 FIFO full, 3..12
+ * metric counter n overflow. Profile mode has only the two middle sources:
+ * the HDL (*_profile.v:1225 Intr_In = {FIFO_full, lapse}, :1252 writes take
+ * Bus2IP_Data[2:1]; *_register_module_profile.v:845/848 read {IER,1'b0} and
+ * {ISR,1'b0}) puts them on bits 2:1, so bit 0 reads 0; and IE reads back only
+ * the lapse enable (:570 IER_Int = {1'b0, IER[0]}). */
+#define ZAPM_IXR_GCC_OVF     0x1u
+#define ZAPM_IXR_SIC_LAPSE   0x2u
+#define ZAPM_IXR_FIFO_FULL   0x4u
+#define ZAPM_IXR_MC_OVF(n)   (0x8u << (n))
+#define ZAPM_IXR_MASK        0x6u     /* Profile-mode sources: IS bits that exist */
+#define ZAPM_IE_PROFILE_READ 0x2u     /* Profile-mode IE read-back: lapse enable only */
 SM_FIELD(ZAPM_GIE, EN, 0, 1)
 
 /* ---- access table (spec §1.2, §1.4 reset values, §1.6 W1C) ----
@@ -82,7 +99,9 @@ SM_FIELD(ZAPM_GIE, EN, 0, 1)
  * read-only and computed by the model (their table value is unused for
  * reads). SI_HIGH is not implemented (reserved). IS is write-1-to-clear.
  * Bits a register does not decode read 0 (reserved): CR keeps only its
- * count-only read-back bits. The metric counters, their sampled copies and
+ * Profile-mode read-back bits, IE only the lapse enable. (The HDL stores IE's
+ * FIFO-full enable without reading it back; the model has no event log, so
+ * that bit can never matter and is reserved here.) The metric counters, their sampled copies and
  * the min/max words are not here: all read-only and computed. */
 enum {
     ZAPM_REG_GCC_HIGH, ZAPM_REG_GCC_LOW, ZAPM_REG_SI_HIGH, ZAPM_REG_SI_LOW, ZAPM_REG_SICR,
@@ -96,9 +115,9 @@ static const socmon_reginfo ZAPM_REGINFO[ZAPM_NREGS] SM_UNUSED = {
     [ZAPM_REG_SICR] = {"SICR", A_ZAPM_SICR, ZAPM_SICR_RESET, 0, 0, 0, ~ZAPM_SICR_DECODED},
     [ZAPM_REG_SR] = {"SR", A_ZAPM_SR, 0, 0xFFFFFFFFu, 0, 0, 0},
     [ZAPM_REG_GIE] = {"GIE", A_ZAPM_GIE, 0, 0, 0, 0, ~1u},
-    [ZAPM_REG_IE] = {"IE", A_ZAPM_IE, 0, 0, 0, 0, ~ZAPM_IXR_MASK},
+    [ZAPM_REG_IE] = {"IE", A_ZAPM_IE, 0, 0, 0, 0, ~ZAPM_IE_PROFILE_READ},
     [ZAPM_REG_IS] = {"IS", A_ZAPM_IS, 0, 0, ZAPM_IXR_MASK, 0, ~ZAPM_IXR_MASK},
-    [ZAPM_REG_CTL] = {"CR", A_ZAPM_CTL, 0, 0, 0, 0, ~ZAPM_CR_READ_MASK},
+    [ZAPM_REG_CTL] = {"CR", A_ZAPM_CTL, 0, 0, 0, 0, ~ZAPM_CR_PROFILE_READ_MASK},
 };
 
 /* Index of the register at byte offset off in ZAPM_REGINFO, or -1. */

@@ -70,7 +70,12 @@ static void test_apm_reset_values_and_masks(void **state)
     const uint64_t b = f->d.apm_base;
     /* the spec's facts (§1.2-1.4): SICR resets to 0x100, everything else to 0 */
     assert_int_equal(ZAPM_REGINFO[ZAPM_REG_SICR].reset, 0x100u);
-    assert_int_equal(ZAPM_REGINFO[ZAPM_REG_CTL].rsvd, ~0x000300FFu);
+    /* Profile mode: CR reads back bits 0-2, 4-7 (HDL register_module_profile.v
+     * :571-573), IE only the lapse enable bit 1 (:570, :845), IS bits 1..2
+     * (:848; eejlny/S2NN-HLS @ 170c1667, spec §1.6) */
+    assert_int_equal(ZAPM_REGINFO[ZAPM_REG_CTL].rsvd, ~0x000000F7u);
+    assert_int_equal(ZAPM_REGINFO[ZAPM_REG_IE].rsvd, ~0x2u);
+    assert_int_equal(ZAPM_IXR_MASK, 0x6u);
     assert_int_equal(ZAPM_REGINFO[ZAPM_REG_IS].w1c, ZAPM_IXR_MASK);
     for (int r = 0; r < ZAPM_NREGS; r++) {
         const socmon_reginfo *ri = &ZAPM_REGINFO[r];
@@ -92,10 +97,13 @@ static void test_apm_reset_values_and_masks(void **state)
         wr(f, b + ri->addr, 0);
         assert_int_equal(rd(f, b + ri->addr), expect_after(ri, now, 0));
     }
-    /* by value: CR reads back bits 0-7, 16, 17; SICR bits 0, 1, 8; IE and
-     * IS the two interrupt bits (IS cannot be set by a write) */
+    /* by value: CR reads back bits 0-2, 4-7; SICR bits 0, 1, 8; IE the lapse
+     * enable; IS cannot be set by a write */
     wr(f, b + A_ZAPM_CTL, 0xFFFFFFFFu);
-    assert_int_equal(rd(f, b + A_ZAPM_CTL), 0x000300FFu);
+    assert_int_equal(rd(f, b + A_ZAPM_CTL), 0x000000F7u);
+    wr(f, b + A_ZAPM_IE, 0xFFFFFFFFu);
+    assert_int_equal(rd(f, b + A_ZAPM_IE), 0x2u);
+    wr(f, b + A_ZAPM_IE, 0);
     wr(f, b + A_ZAPM_CTL, 0);
     wr(f, b + A_ZAPM_SICR, 0xFFFFFFFFu);
     assert_int_equal(rd(f, b + A_ZAPM_SICR), 0x103u);

@@ -38,11 +38,6 @@ static int setup(void **state)
     return setup_gcc(state, 64);
 }
 
-static int setup_nogcc(void **state)
-{
-    return setup_gcc(state, 0);
-}
-
 static int teardown(void **state)
 {
     fx *f = *state;
@@ -237,36 +232,76 @@ static void test_interval_lapse_and_w1c(void **state)
     assert_int_equal(rd(f, A_ZAPM_IS), 0);
 }
 
-static void test_global_clock_counter(void **state)
-{
-    fx *f = *state;
-    wr(f, A_ZAPM_CTL, R_ZAPM_CTL_GCC_EN_MASK);
-    cycles(f, 12345);
-    uint64_t v = 0;
-    assert_int_equal(socmon_bus_read64_hilohi(f->bus, APM(A_ZAPM_GCC_LOW),
-                                              APM(A_ZAPM_GCC_HIGH), 0, &v),
-                     SOCMON_OK);
-    assert_int_equal(v, 12345);
-    wr(f, A_ZAPM_CTL, R_ZAPM_CTL_GCC_EN_MASK | R_ZAPM_CTL_GCC_RESET_MASK);
-    cycles(f, 100);
-    assert_int_equal(rd(f, A_ZAPM_GCC_LOW), 0);
-    wr(f, A_ZAPM_CTL, R_ZAPM_CTL_GCC_EN_MASK);
-    cycles(f, 77);
-    assert_int_equal(rd(f, A_ZAPM_GCC_LOW), 77);
-    /* the GCC bits read back; disabled, it holds */
-    assert_int_equal(rd(f, A_ZAPM_CTL), R_ZAPM_CTL_GCC_EN_MASK);
-    wr(f, A_ZAPM_CTL, 0);
-    cycles(f, 1000);
-    assert_int_equal(rd(f, A_ZAPM_GCC_LOW), 77);
-}
+/* HDL references below: eejlny/S2NN-HLS @ 170c1667,
+ * vivado_ip/system.ip_user_files/ipstatic/axi_perf_mon_v5_0/hdl/src/verilog/,
+ * files axi_perf_mon_v5_0_<name>.v; spec = ../shared/specs/xilinx_apm_pmu.md. */
 
-static void test_profile_hdl_has_no_gcc(void **state)
+static void test_profile_has_no_gcc(void **state)
 {
+    /* Profile mode has no global clock counter, whatever gcc_width says
+     * (the fixture asks for 64 bits): register_module_profile.v decodes no
+     * address in 0x00-0x0F (its decodes, :293-325, start at 0x20) and its
+     * Control_Reg (:571-573) has no bit 16/17; spec §1.1, §1.6. */
     fx *f = *state;
     wr(f, A_ZAPM_CTL, R_ZAPM_CTL_GCC_EN_MASK);
     cycles(f, 1000);
     assert_int_equal(rd(f, A_ZAPM_GCC_LOW), 0);
     assert_int_equal(rd(f, A_ZAPM_GCC_HIGH), 0);
+    assert_int_equal(rd(f, A_ZAPM_CTL), 0);
+    wr(f, A_ZAPM_CTL, R_ZAPM_CTL_GCC_EN_MASK | R_ZAPM_CTL_GCC_RESET_MASK);
+    assert_int_equal(rd(f, A_ZAPM_CTL), 0);
+    wr(f, A_ZAPM_CTL, R_ZAPM_CTL_GCC_EN_MASK);
+    cycles(f, 1000);
+    assert_int_equal(rd(f, A_ZAPM_GCC_LOW), 0);
+}
+
+static void test_profile_cr_readback(void **state)
+{
+    /* register_module_profile.v:355-365 stores bits 0-2, 4-9, 25 on a CR
+     * write; :571-573 (GEN_CNTRL_REG_PROFILE) reads back bits 0-2 and 4-7:
+     * bit 3 (ID filter), 8/9/25 (event log) and 16/17 read 0. Spec §1.6. */
+    fx *f = *state;
+    wr(f, A_ZAPM_CTL, 0xFFFFFFFFu & ~R_ZAPM_CTL_MCNTR_EN_MASK);
+    assert_int_equal(rd(f, A_ZAPM_CTL), 0xF6u);
+    wr(f, A_ZAPM_CTL, R_ZAPM_CTL_IDFILTER_MASK | 0x00030300u);
+    assert_int_equal(rd(f, A_ZAPM_CTL), 0);
+    wr(f, A_ZAPM_CTL, 0xD1u);
+    assert_int_equal(rd(f, A_ZAPM_CTL), 0xD1u);
+}
+
+static void test_profile_interrupt_bits(void **state)
+{
+    /* profile.v:670 C_NUM_INTR_INPUTS = 2, :1225 Intr_In = {FIFO full,
+     * lapse}, :1252 Wr_Data = Bus2IP_Data[2:1]; register_module_profile.v
+     * :845 IE reads {IER_Int,1'b0} with :570 IER_Int = {1'b0, IER[0]}, :848
+     * IS reads {ISR,1'b0}. So the lapse is bit 1 (0x2, ESW
+     * XAPM_IXR_SIC_OVERFLOW_MASK), FIFO full bit 2, bit 0 reads 0, and IE
+     * reads back only the lapse enable. Spec §1.6. */
+    fx *f = *state;
+    assert_int_equal(ZAPM_IXR_SIC_LAPSE, 0x2u);
+    assert_int_equal(ZAPM_IXR_FIFO_FULL, 0x4u);
+    wr(f, A_ZAPM_IE, 0xFFFFFFFFu);
+    assert_int_equal(rd(f, A_ZAPM_IE), 0x2u);
+    wr(f, A_ZAPM_IE, 0x1u);             /* the old (wrong) placement enables nothing */
+    assert_int_equal(rd(f, A_ZAPM_IE), 0);
+    wr(f, A_ZAPM_GIE, 1);
+    wr(f, A_ZAPM_SICR, 0);
+    wr(f, A_ZAPM_CTL, R_ZAPM_CTL_MCNTR_EN_MASK);
+    wr(f, A_ZAPM_SI_LOW, 97);           /* lapse every 100 cycles */
+    wr(f, A_ZAPM_SICR, R_ZAPM_SICR_LOAD_MASK);
+    wr(f, A_ZAPM_SICR, R_ZAPM_SICR_EN_MASK);
+    cycles(f, 100);
+    assert_int_equal(rd(f, A_ZAPM_IS), 0x2u);   /* bit 0 stays 0 */
+    assert_false(socmon_zynq_apm_irq(f->soc));  /* IE bit 0 is not the lapse */
+    wr(f, A_ZAPM_IE, 0x2u);
+    assert_int_equal(rd(f, A_ZAPM_IE), 0x2u);
+    assert_true(socmon_zynq_apm_irq(f->soc));
+    /* W1C on bits 1..2 only: bit 0 and bit 2 do not clear the lapse */
+    wr(f, A_ZAPM_IS, 0x5u);
+    assert_int_equal(rd(f, A_ZAPM_IS), 0x2u);
+    wr(f, A_ZAPM_IS, 0x2u);
+    assert_int_equal(rd(f, A_ZAPM_IS), 0);
+    assert_false(socmon_zynq_apm_irq(f->soc));
 }
 
 static void test_latency_points(void **state)
@@ -412,8 +447,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_reset_on_sample, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reset_bit_is_a_level, setup, teardown),
         cmocka_unit_test_setup_teardown(test_interval_lapse_and_w1c, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_global_clock_counter, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_profile_hdl_has_no_gcc, setup_nogcc, teardown),
+        cmocka_unit_test_setup_teardown(test_profile_has_no_gcc, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_profile_cr_readback, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_profile_interrupt_bits, setup, teardown),
         cmocka_unit_test_setup_teardown(test_latency_points, setup, teardown),
         cmocka_unit_test_setup_teardown(test_latency_distribution_bounds, setup, teardown),
         cmocka_unit_test_setup_teardown(test_32_outstanding, setup, teardown),

@@ -314,6 +314,8 @@ int zapm_irq(const zapm_model *m)
 
 static uint64_t gcc_value(const zapm_model *m)
 {
+    if (!m->advanced)
+        return 0;   /* Profile mode has no global clock counter (spec §1.6) */
     uint64_t v = m->gcc_acc + (m->gcc_running ? m->now - m->gcc_start : 0);
     return m->gcc_width == 32 ? (v & 0xFFFFFFFFu) : v;
 }
@@ -390,10 +392,12 @@ static socmon_status apm_write(void *model, uint64_t off, uint32_t v)
     if (r == ZAPM_REG_CTL) {
         if (v & R_ZAPM_CTL_MCNTR_RESET_MASK)
             reset_counters(m, 1);
-        if (v & R_ZAPM_CTL_GCC_RESET_MASK)
+        if (m->reg[ZAPM_REG_CTL] & R_ZAPM_CTL_GCC_RESET_MASK)
             m->gcc_acc = 0;
-        m->gcc_running = m->gcc_width && (v & R_ZAPM_CTL_GCC_EN_MASK) &&
-                         !(v & R_ZAPM_CTL_GCC_RESET_MASK);
+        /* in Profile mode CR 16/17 are not decoded (the table drops them) */
+        uint32_t cr = m->reg[ZAPM_REG_CTL];
+        m->gcc_running = m->advanced && m->gcc_width && (cr & R_ZAPM_CTL_GCC_EN_MASK) &&
+                         !(cr & R_ZAPM_CTL_GCC_RESET_MASK);
         m->gcc_start = m->now;
     }
     if (r == ZAPM_REG_CTL || r == ZAPM_REG_SICR)

@@ -40,7 +40,8 @@ typedef struct zapm_slot {
 
 typedef struct zapm_model {
     unsigned nslots, bus_width;
-    int gcc_width;
+    int advanced;                   /* 0: Profile mode (no global clock counter) */
+    int gcc_width;                  /* Advanced mode only */
     uint64_t now;                   /* core clock cycles */
     uint32_t reg[ZAPM_NREGS];       /* ZAPM_REGINFO's registers (GCC and SR computed) */
     /* sample interval counter */
