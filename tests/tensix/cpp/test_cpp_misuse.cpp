@@ -6,6 +6,7 @@
 #define LLK_TRISC_PACK 1
 #include "cpp_fixture.h"
 
+#include <new>
 #include <string>
 #include <thread>
 
@@ -131,6 +132,29 @@ static void test_scoped_destructor_stops(void **state)
     assert_int_equal(llk_perf::last_status(), SOCMON_OK);
 }
 
+/* Entries past the valid slots are zero (tt-llk's array is uninitialised
+ * there). The array is built in storage filled with 0xA5 first (C++17 copy
+ * elision puts stop()'s result there), so a tail left uninitialised shows. */
+static void test_zeroed_tail(void **state)
+{
+    Core *k = static_cast<Core *>(*state);
+    assert_true(k->configure(SOCMON_TENSIX_THREAD_PACK, 3));
+    llk_perf::PerfCounters pc;
+    pc.start();
+    k->advance(5);
+    alignas(Results) unsigned char buf[sizeof(Results)];
+    std::memset(buf, 0xA5, sizeof buf);
+    Results *r = new (buf) Results(pc.stop());
+    for (size_t i = 0; i < 3; i++)
+        assert_int_equal((*r)[i].cycles, 5);
+    for (size_t i = 3; i < r->size(); i++) {
+        assert_int_equal((*r)[i].cycles, 0);
+        assert_int_equal((*r)[i].count, 0);
+        assert_int_equal(static_cast<unsigned>((*r)[i].bank), 0);
+        assert_int_equal((*r)[i].counter_id, 0);
+    }
+}
+
 /* A binding where no core answers: the bus error comes back as perf_error. */
 static void test_bad_binding(void **state)
 {
@@ -217,6 +241,7 @@ int main()
         cmocka_unit_test_setup_teardown(test_double_stop, setup, teardown),
         cmocka_unit_test_setup_teardown(test_scoped_stop_then_destructor, setup, teardown),
         cmocka_unit_test_setup_teardown(test_scoped_destructor_stops, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_zeroed_tail, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_binding, setup, teardown),
         cmocka_unit_test_setup_teardown(test_undefined_l1, setup, teardown),
         cmocka_unit_test_setup_teardown(test_detail_registers, setup, teardown),
