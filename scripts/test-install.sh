@@ -88,6 +88,11 @@ for h in "$P"/include/socmon/*.h; do
     run "$CC" -std=c11 -Wall -Werror -I"$P/include" -I"$P/include/socmon/compat" -c "$WORK/h.c" \
         -o "$WORK/h.o"
 done
+# tt-llk's C++ counters.h compiles from the installed compat directory, as a kernel includes it
+# (docs/tensix.md, "C++ (counters.h)").
+printf '#include "counters.h"\nint main() { llk_perf::ScopedPerfCounters s; (void)s; return 0; }\n' >"$WORK/k.cpp"
+run "${CXX:-g++}" -std=c++17 -Wall -Wextra -Werror -DLLK_TRISC_PACK -I"$P/include" -I"$P/include/socmon/compat" \
+    -c "$WORK/k.cpp" -o "$WORK/k.o"
 
 # ---- 3. the examples, with pkg-config and with find_package ----
 export PKG_CONFIG_PATH="$P/$LIB/pkgconfig"
