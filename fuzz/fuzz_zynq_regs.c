@@ -1,6 +1,6 @@
 /* Fuzzes the Zynq register models and the time engine behind them: any
  * sequence of register reads and writes (APM, both PMU windows), traffic
- * settings and time steps must neither crash nor trip the sanitizers, every
+ * settings and time steps, in Profile or Advanced mode, must neither crash nor trip the sanitizers, every
  * aligned access inside a window must succeed, and a failing call must say why.
  *
  * Input: records of 8 bytes: op, 2-byte offset, 4-byte value, 1 spare. */
@@ -23,6 +23,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     socmon_zynq_desc d;
     socmon_zynq_desc_default(&d);
     d.nslots = size ? 1 + data[0] % 8 : 5;
+    if (size && (data[0] & 0x80)) {
+        /* Advanced mode, its build parameters from the same byte */
+        d.apm.mode = SOCMON_ZAPM_ADVANCED;
+        d.apm.ncounters = 1 + (data[0] >> 3) % 10;
+        d.apm.scale = 1u << ((data[0] >> 3) & 3);
+        d.apm.event_count = (data[0] >> 5) & 1;
+        d.apm.sampled = (data[0] >> 6) & 1;
+        d.apm.id32 = (data[0] >> 4) & 1;
+        d.gcc_width = (data[0] & 0x40) ? 32 : 64;
+    }
     socmon_zynq_soc *soc = NULL;
     socmon_bus *bus = NULL;
     if (socmon_zynq_soc_new(&d, &soc) || socmon_bus_model_new(&bus) || socmon_zynq_soc_map(soc, bus))
@@ -52,7 +62,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             break;
         case 5: {
             socmon_zynq_traffic t = {(double)(v & 0xFFF), (double)(v >> 20), (uint32_t)off,
-                                     1 + (double)r[7] * 8, (double)(r[7] & 0x1F)};
+                                     1 + (double)r[7] * 8, (double)(r[7] & 0x1F), v & 0xF,
+                                     r[7] & 0x7};
             st = socmon_zynq_soc_set_traffic(soc, r[7] % 8, &t);
             if (st && !*socmon_errmsg())
                 abort();

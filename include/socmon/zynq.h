@@ -40,6 +40,11 @@ typedef struct socmon_zynq_traffic {
     uint32_t burst_bytes;      /* bytes per transaction: 1..256 beats of the bus width */
     double lat_ns;             /* (0, 1e6] */
     double lat_jitter_ns;      /* 0..lat_ns */
+    /* AXI IDs, for the APM's Advanced-mode ID filter: transaction k of a
+     * direction carries id_base + k mod id_count (0 counts as 1: every
+     * transaction has ID id_base, 0 by default). id_count <= 256. */
+    uint32_t id_base;
+    uint32_t id_count;
 } socmon_zynq_traffic;
 
 /* What one Cortex-A9 core does, as rates per non-idle cycle. */
@@ -55,6 +60,26 @@ typedef struct socmon_zynq_cpu_profile {
     double br_miss;            /* mispredictions per branch, 0..1 */
 } socmon_zynq_cpu_profile;
 
+/* ==== APM modes (Advanced mode, issue 13) ==== */
+typedef enum socmon_zapm_mode {
+    SOCMON_ZAPM_PROFILE = 0,    /* 6 fixed counters per slot (the SPA design) */
+    SOCMON_ZAPM_ADVANCED = 1    /* 1..10 counters, any metric of any slot each */
+} socmon_zapm_mode;
+#define SOCMON_ZAPM_MAX_SEL 10u /* metric counters of Advanced mode */
+
+/* How an APM was built (its IP parameters). Only mode matters in Profile
+ * mode; the rest describes Advanced mode. Defaults (socmon_zynq_desc_default):
+ * Profile, 10 counters, event count on, sampled counters on, scale 1,
+ * 16-bit ID filter. */
+typedef struct socmon_zapm_hw {
+    int mode;                   /* socmon_zapm_mode */
+    unsigned ncounters;         /* C_NUM_OF_COUNTERS: 1..10 */
+    int event_count;            /* C_ENABLE_EVENT_COUNT: incrementers and ranges */
+    int sampled;                /* C_HAVE_SAMPLED_METRIC_CNT: SMCn/SINCn */
+    unsigned scale;             /* C_METRIC_COUNT_SCALE: 1, 2, 4, 8 */
+    int id32;                   /* C_ENABLE_32BIT_FILTER_ID: RID/RIDMASK at 0x30C/0x310 */
+} socmon_zapm_hw;
+
 /* What the model is: its shape, clocks, addresses and default traffic. */
 typedef struct socmon_zynq_desc {
     unsigned nslots;                     /* 1..8 monitored AXI slots */
@@ -67,6 +92,7 @@ typedef struct socmon_zynq_desc {
     uint64_t pmu_base[SOCMON_ZYNQ_NCORES];/* and each core's PMU window */
     uint64_t seed;                       /* for latency draws: runs repeat exactly */
     socmon_zynq_traffic traffic;         /* the configured traffic, for every slot */
+    socmon_zapm_hw apm;                  /* the APM's mode and build parameters */
 } socmon_zynq_desc;
 
 /* 5 slots (HP0..HP3 + ACP, as the SPM design), 64-bit ports at 200 MHz, 64-bit

@@ -120,6 +120,22 @@ static const socmon_reginfo ZAPM_REGINFO[ZAPM_NREGS] SM_UNUSED = {
     [ZAPM_REG_CTL] = {"CR", A_ZAPM_CTL, 0, 0, 0, 0, ~ZAPM_CR_PROFILE_READ_MASK},
 };
 
+/* The same registers in Advanced mode (spec §1.3, §1.6): CR reads back bits
+ * 0-7, 16, 17; IE and IS hold the 13 interrupt bits (ZAPM_IXR_ADV_MASK,
+ * src/hw/zynq_apm_adv.h). Same indices as ZAPM_REGINFO. */
+static const socmon_reginfo ZAPM_REGINFO_ADV[ZAPM_NREGS] SM_UNUSED = {
+    [ZAPM_REG_GCC_HIGH] = {"GCC_HIGH", A_ZAPM_GCC_HIGH, 0, 0xFFFFFFFFu, 0, 0, 0},
+    [ZAPM_REG_GCC_LOW] = {"GCC_LOW", A_ZAPM_GCC_LOW, 0, 0xFFFFFFFFu, 0, 0, 0},
+    [ZAPM_REG_SI_HIGH] = {"SI_HIGH", A_ZAPM_SI_HIGH, 0, 0, 0, 0, 0xFFFFFFFFu},
+    [ZAPM_REG_SI_LOW] = {"SI_LOW", A_ZAPM_SI_LOW, 0, 0, 0, 0, 0},
+    [ZAPM_REG_SICR] = {"SICR", A_ZAPM_SICR, ZAPM_SICR_RESET, 0, 0, 0, ~ZAPM_SICR_DECODED},
+    [ZAPM_REG_SR] = {"SR", A_ZAPM_SR, 0, 0xFFFFFFFFu, 0, 0, 0},
+    [ZAPM_REG_GIE] = {"GIE", A_ZAPM_GIE, 0, 0, 0, 0, ~1u},
+    [ZAPM_REG_IE] = {"IE", A_ZAPM_IE, 0, 0, 0, 0, ~0x1FFFu},
+    [ZAPM_REG_IS] = {"IS", A_ZAPM_IS, 0, 0, 0x1FFFu, 0, ~0x1FFFu},
+    [ZAPM_REG_CTL] = {"CR", A_ZAPM_CTL, 0, 0, 0, 0, ~ZAPM_CR_READ_MASK},
+};
+
 /* Index of the register at byte offset off in ZAPM_REGINFO, or -1. */
 static inline int zapm_reg_index(uint64_t off)
 {
@@ -165,5 +181,7 @@ static inline uint32_t socmon_zapm_rd_minmax_offset(unsigned slot)
 {
     return socmon_zapm_mc_offset(6 * slot + 5) + 8u;
 }
+
+#include "hw/zynq_apm_adv.h"
 
 #endif

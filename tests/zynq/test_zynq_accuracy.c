@@ -129,7 +129,7 @@ static void test_bulk_equals_cycle_by_cycle(void **state)
     uint64_t ctl = SOCMON_ZYNQ_APM_DEFAULT_BASE + A_ZAPM_CTL;
     assert_int_equal(socmon_bus_write32(ba, ctl, R_ZAPM_CTL_MCNTR_EN_MASK | 0x50), SOCMON_OK);
     assert_int_equal(socmon_bus_write32(bb, ctl, R_ZAPM_CTL_MCNTR_EN_MASK | 0x50), SOCMON_OK);
-    socmon_zynq_traffic t0 = {400, 800, 128, 250, 0}, t1 = {333, 1000, 64, 415, 0};
+    socmon_zynq_traffic t0 = {400, 800, 128, 250, 0, 0, 0}, t1 = {333, 1000, 64, 415, 0, 0, 0};
     assert_int_equal(socmon_zynq_soc_set_traffic(a, 0, &t0), SOCMON_OK);
     assert_int_equal(socmon_zynq_soc_set_traffic(b, 0, &t0), SOCMON_OK);
     assert_int_equal(socmon_zynq_soc_set_traffic(a, 1, &t1), SOCMON_OK);

@@ -16,8 +16,9 @@
 #include "socmon/status.h"
 #include "socmon/zynq.h"
 
-/* Live APM metric counter k (6*slot + j), and setting it; PMU counters
- * n = 0..5 and 31 for CCNT. */
+/* Live APM metric counter k (Profile: 6*slot + j; Advanced: counter k, as
+ * its register shows it), and setting it; PMU counters n = 0..5 and 31 for
+ * CCNT. */
 uint32_t socmon_zynq_apm_peek(const socmon_zynq_soc *soc, unsigned k);
 socmon_status socmon_zynq_apm_poke(socmon_zynq_soc *soc, unsigned k, uint32_t v);
 socmon_status socmon_zynq_pmu_poke(socmon_zynq_soc *soc, unsigned core, unsigned n, uint32_t v);

@@ -39,6 +39,11 @@ void socmon_zynq_desc_default(socmon_zynq_desc *d)
     d->traffic.burst_bytes = 128;
     d->traffic.lat_ns = 250;
     d->traffic.lat_jitter_ns = 0;
+    d->apm.mode = SOCMON_ZAPM_PROFILE;
+    d->apm.ncounters = SOCMON_ZAPM_ADV_COUNTERS;
+    d->apm.event_count = 1;
+    d->apm.sampled = 1;
+    d->apm.scale = 1;
 }
 
 static socmon_status check_traffic(const socmon_zynq_traffic *t, unsigned width, double apm_hz)
@@ -57,7 +62,23 @@ static socmon_status check_traffic(const socmon_zynq_traffic *t, unsigned width,
     if (!(t->lat_jitter_ns >= 0 && t->lat_jitter_ns <= t->lat_ns))
         return socmon_fail(SOCMON_ERANGE, "lat_jitter_ns %g out of range 0..lat_ns (%g)",
                            t->lat_jitter_ns, t->lat_ns);
+    if (t->id_count > 256)
+        return socmon_fail(SOCMON_ERANGE, "id_count %u out of range 0..256", t->id_count);
     (void)apm_hz;
+    return SOCMON_OK;
+}
+
+static socmon_status check_apm_hw(const socmon_zapm_hw *h)
+{
+    if (h->mode != SOCMON_ZAPM_PROFILE && h->mode != SOCMON_ZAPM_ADVANCED)
+        return socmon_fail(SOCMON_ERANGE, "apm mode %d invalid (0 profile, 1 advanced)", h->mode);
+    if (h->mode == SOCMON_ZAPM_PROFILE)
+        return SOCMON_OK;
+    if (h->ncounters < 1 || h->ncounters > SOCMON_ZAPM_ADV_COUNTERS)
+        return socmon_fail(SOCMON_ERANGE, "apm ncounters %u out of range 1..%u", h->ncounters,
+                           SOCMON_ZAPM_ADV_COUNTERS);
+    if (h->scale != 1 && h->scale != 2 && h->scale != 4 && h->scale != 8)
+        return socmon_fail(SOCMON_ERANGE, "apm scale %u invalid (1, 2, 4 or 8)", h->scale);
     return SOCMON_OK;
 }
 
@@ -77,7 +98,8 @@ socmon_status socmon_zynq_desc_check(const socmon_zynq_desc *d)
         return socmon_fail(SOCMON_ERANGE, "bus width %u bytes invalid (4, 8, 16, 32, 64, 128)", w);
     if (d->gcc_width != 0 && d->gcc_width != 32 && d->gcc_width != 64)
         return socmon_fail(SOCMON_ERANGE, "gcc_width %d invalid (0, 32 or 64)", d->gcc_width);
-    return check_traffic(&d->traffic, w, d->apm_hz);
+    socmon_status st = check_apm_hw(&d->apm);
+    return st ? st : check_traffic(&d->traffic, w, d->apm_hz);
 }
 
 socmon_status socmon_zynq_soc_new(const socmon_zynq_desc *d, socmon_zynq_soc **out)
@@ -93,7 +115,14 @@ socmon_status socmon_zynq_soc_new(const socmon_zynq_desc *d, socmon_zynq_soc **o
     soc->d = *d;
     soc->apm_hz = (uint64_t)(d->apm_hz + 0.5);
     soc->cpu_hz = (uint64_t)(d->cpu_hz + 0.5);
-    zapm_init(&soc->apm, d->nslots, d->bus_width_bytes, d->gcc_width, d->seed);
+    zapm_cfg cfg = {d->apm.mode == SOCMON_ZAPM_ADVANCED, d->apm.ncounters, d->apm.event_count != 0,
+                    d->apm.sampled != 0, 0, d->apm.id32 != 0, d->gcc_width};
+    while ((1u << cfg.scale_log2) < d->apm.scale)
+        cfg.scale_log2++;
+    zapm_init(&soc->apm, d->nslots, d->bus_width_bytes, &cfg, d->seed);
+    for (unsigned s = 0; s < d->nslots; s++)
+        for (int r = 0; r < 2; r++)
+            zapm_set_ids(&soc->apm, s, r, d->traffic.id_base, d->traffic.id_count);
     for (unsigned c = 0; c < SOCMON_ZYNQ_NCORES; c++)
         za9_init(&soc->pmu[c]);
     *out = soc;
@@ -149,6 +178,8 @@ static void apply_traffic(socmon_zynq_soc *soc, unsigned slot, const socmon_zynq
                   t->burst_bytes, lat, jit);
     zapm_set_chan(&soc->apm, slot, 1, rd > 0 ? t->burst_bytes * hz / (rd * 1e6) : 0,
                   t->burst_bytes, lat, jit);
+    zapm_set_ids(&soc->apm, slot, 0, t->id_base, t->id_count);
+    zapm_set_ids(&soc->apm, slot, 1, t->id_base, t->id_count);
 }
 
 static const socmon_zynq_cpu_profile prof_compute = {0.95, 1.1, 0.30, 0.30, 0.01, 12, 0.05, 0.12, 0.04};
@@ -299,6 +330,9 @@ int socmon_zynq_pmu_irq(const socmon_zynq_soc *soc, unsigned core)
 
 uint32_t socmon_zynq_apm_peek(const socmon_zynq_soc *soc, unsigned k)
 {
+    const zapm_model *m = &soc->apm;
+    if (m->advanced)
+        return k < m->cfg.ncounters ? (uint32_t)(m->ctr[k].acc >> m->cfg.scale_log2) : 0;
     if (k >= SOCMON_ZAPM_PER_SLOT * soc->d.nslots)
         return 0;
     return soc->apm.slot[k / SOCMON_ZAPM_PER_SLOT].mc[k % SOCMON_ZAPM_PER_SLOT];
@@ -306,6 +340,14 @@ uint32_t socmon_zynq_apm_peek(const socmon_zynq_soc *soc, unsigned k)
 
 socmon_status socmon_zynq_apm_poke(socmon_zynq_soc *soc, unsigned k, uint32_t v)
 {
+    zapm_model *m = &soc->apm;
+    if (m->advanced) {
+        if (k >= m->cfg.ncounters)
+            return socmon_fail(SOCMON_ERANGE, "apm counter %u out of range 0..%u", k,
+                               m->cfg.ncounters - 1);
+        m->ctr[k].acc = (uint64_t)v << m->cfg.scale_log2;   /* the register shows v */
+        return SOCMON_OK;
+    }
     unsigned n = SOCMON_ZAPM_PER_SLOT * soc->d.nslots;
     if (k >= n)
         return socmon_fail(SOCMON_ERANGE, "apm counter %u out of range 0..%u", k, n - 1);
