@@ -148,12 +148,35 @@ int socmon_zynq_pmu_irq(const socmon_zynq_soc *soc, unsigned core);
  * into metrics (metrics/zynq.json). They program the block when created and
  * only read afterwards; the bus is not owned and must outlive the device. */
 
-/* AXI Performance Monitor in Profile mode. */
+/* AXI Performance Monitor, Profile or Advanced mode (the mode the APM was
+ * built in: a driver cannot change it). */
+typedef struct socmon_zapm_sel {
+    uint8_t slot;               /* 0..nslots-1 */
+    uint8_t metric;             /* 0..22 or 30 (spec numbers, docs/zynq.md) */
+} socmon_zapm_sel;
 typedef struct socmon_zapm_config {
     unsigned nslots;            /* 1..8 monitored slots */
     double clock_hz;            /* APM core clock (> 0): bounds counter rates */
     unsigned bus_width_bytes;   /* widest monitored port (0: 8), for the byte counters' rate */
+    /* ==== Advanced mode (ignored in Profile mode) ==== */
+    int mode;                   /* socmon_zapm_mode */
+    unsigned ncounters;         /* metric counters the APM has, 1..10 (0: 10) */
+    unsigned nsel;              /* selections given, 0..ncounters; 0: the default set */
+    socmon_zapm_sel sel[SOCMON_ZAPM_MAX_SEL];
+    unsigned scale;             /* metric count scale 1, 2, 4, 8 (0: 1) */
+    int no_sampled;             /* 1: the APM has no sampled counters (read MCn live) */
+    int gcc_width;              /* 0: do not read the GCC; 32 or 64: counter "apm.gcc" */
 } socmon_zapm_config;
+
+/* The default Advanced-mode selection for nslots slots and ncounters
+ * counters: slot 0's six SPA metrics (write bytes, write transactions,
+ * write latency, read bytes, read transactions, read latency), then write
+ * bytes, read bytes, write and read transactions of slots 1, 2, ... until
+ * the counters run out. Fills sel[0..ncounters), returns how many. */
+unsigned socmon_zapm_default_sel(unsigned nslots, unsigned ncounters, socmon_zapm_sel *sel);
+/* The counter name a metric number gets ("wr_bytes", "rd_lat_max", ...), or
+ * NULL for a number no APM metric has. */
+const char *socmon_zapm_metric_name(unsigned metric);
 
 /* Cortex-A9 PMUs. */
 #define SOCMON_ZA9_MAX_CORES 4u
@@ -174,11 +197,15 @@ void socmon_za9_config_spa(socmon_za9_config *cfg, double cpu_hz);
 
 /* The APM at base: resets the counters, sets SPA's latency points (address
  * accept to last data), turns reset-on-sample off so counters run free
- * (consumers take deltas), enables counting. Counters per slot, instance
- * "slotN": wr_bytes, wr_txns, wr_lat, rd_bytes, rd_txns, rd_lat (32-bit); a
- * device read latches them all at once through the sample register. Params:
- * apm_clock_hz, bus_width_bytes. SOCMON_ERANGE for a bad config, or the bus's
- * error. */
+ * (consumers take deltas), enables counting. Profile mode: counters per
+ * slot, instance "slotN": wr_bytes, wr_txns, wr_lat, rd_bytes, rd_txns,
+ * rd_lat (32-bit). Advanced mode: programs the metric selectors (cfg->sel,
+ * or socmon_zapm_default_sel) and gives one counter per selection, instance
+ * "slotN", named socmon_zapm_metric_name(metric), 32 + log2(scale) bits in
+ * the metric's own units; plus "apm.gcc" if gcc_width. A device read
+ * latches them all at once through the sample register. Params:
+ * apm_clock_hz, bus_width_bytes. SOCMON_ERANGE for a bad config, EINVAL for
+ * a selection given twice, or the bus's error. */
 socmon_status socmon_zapm_device_new(socmon_bus *bus, uint64_t base, const socmon_zapm_config *cfg,
                                      socmon_device **out);
 /* The PMUs at cfg->bases: unlocks each window, stops and clears every counter

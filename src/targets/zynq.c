@@ -21,7 +21,13 @@ typedef struct zynq_opts {
     unsigned ccnt_div;   /* index into ccnt_divs */
     int hw;
     const char *apm_dev, *mem_dev, *pmu_events, *trace_bus;
+    unsigned apm_mode, apm_scale;   /* APM Advanced mode: indices into apm_modes, apm_scales */
+    uint64_t apm_counters;
+    const char *apm_sel;
 } zynq_opts;
+
+static const char *const apm_modes[] = {"profile", "advanced", NULL};
+static const char *const apm_scales[] = {"1", "2", "4", "8", NULL};
 
 static const char *const ccnt_divs[] = {"1", "64", NULL};   /* PMCR.D clear or set */
 
@@ -62,6 +68,18 @@ static const socmon_option zynq_options[] = {
      .help = "A9 events, names or numbers (default: the SPA set inst_rename+l1d_refill+l1d_access+"
              "dcache_dep_stall+mem_write_stall+br_mis_pred)",
      .hi = SOCMON_ZA9_NCOUNTERS, .offset = offsetof(zynq_opts, pmu_events)},
+    /* APM Advanced mode (docs/zynq.md) */
+    {.name = "apm_mode", .type = SOCMON_OPT_CHOICE, .arg = "MODE",
+     .help = "APM mode the IP is built in: profile (6 counters per slot) or advanced (selected metrics)",
+     .def = "profile", .choices = apm_modes, .offset = offsetof(zynq_opts, apm_mode)},
+    {.name = "apm_counters", .type = SOCMON_OPT_UINT, .help = "advanced: metric counters the APM has",
+     .def = "10", .lo = 1, .hi = SOCMON_ZAPM_MAX_SEL, .offset = offsetof(zynq_opts, apm_counters)},
+    {.name = "apm_sel", .type = SOCMON_OPT_STRING, .arg = "S:M+S:M",
+     .help = "advanced: slot:metric per counter, metric a name or number (default: slot 0's SPA six, "
+             "then bytes and transactions of slots 1..)",
+     .offset = offsetof(zynq_opts, apm_sel)},
+    {.name = "apm_scale", .type = SOCMON_OPT_CHOICE, .arg = "N", .help = "advanced: metric count scale",
+     .def = "1", .choices = apm_scales, .offset = offsetof(zynq_opts, apm_scale)},
     {0},
 };
 
@@ -73,6 +91,8 @@ typedef struct zynq_state {
     uint64_t duration_ns;
     unsigned nevents;                      /* 0: the SPA set */
     uint8_t events[SOCMON_ZA9_NCOUNTERS];
+    unsigned apm_nsel;                     /* 0: the default selection */
+    socmon_zapm_sel apm_sel[SOCMON_ZAPM_MAX_SEL];
 } zynq_state;
 
 /* "inst_rename+0x06+mem_write": '+' because ',' separates target options;
@@ -124,6 +144,17 @@ static socmon_status zynq_prepare(socmon_model_target *mt)
     socmon_status st = SOCMON_OK;
     if (o->pmu_events && (st = parse_events(o->pmu_events, z)))
         return st;
+    d->apm.mode = o->apm_mode == 1 ? SOCMON_ZAPM_ADVANCED : SOCMON_ZAPM_PROFILE;
+    d->apm.ncounters = (unsigned)o->apm_counters;
+    d->apm.scale = 1u << o->apm_scale;
+    z->apm_nsel = 0;
+    if (o->apm_sel && (st = zapm_sel_parse(o->apm_sel, z->apm_sel, &z->apm_nsel)))
+        return socmon_fail_prefix(st, "zynq: ");
+    if (o->apm_sel && z->apm_nsel > d->apm.ncounters)
+        return socmon_fail(SOCMON_ERANGE, "zynq: apm_sel has %u selections for apm_counters=%u",
+                           z->apm_nsel, d->apm.ncounters);
+    if (o->apm_sel && d->apm.mode != SOCMON_ZAPM_ADVANCED)
+        return socmon_fail(SOCMON_EINVAL, "zynq: apm_sel needs apm_mode=advanced");
     if ((st = socmon_zynq_desc_check(d)))
         return st;
     if ((o->apm_dev || o->mem_dev) && !o->hw)
@@ -243,7 +274,12 @@ static socmon_status zynq_device_new(socmon_model_target *mt, socmon_bus *bus, s
 {
     const zynq_state *z = mt->priv;
     const socmon_zynq_desc *d = &z->desc;
-    socmon_zapm_config ac = {d->nslots, d->apm_hz, d->bus_width_bytes};
+    socmon_zapm_config ac = {.nslots = d->nslots, .clock_hz = d->apm_hz,
+                             .bus_width_bytes = d->bus_width_bytes, .mode = d->apm.mode,
+                             .ncounters = d->apm.ncounters, .nsel = z->apm_nsel,
+                             .scale = d->apm.scale,
+                             .gcc_width = d->apm.mode == SOCMON_ZAPM_ADVANCED ? d->gcc_width : 0};
+    memcpy(ac.sel, z->apm_sel, sizeof ac.sel);
     socmon_za9_config pc;
     socmon_za9_config_spa(&pc, d->cpu_hz);
     pc.ccnt_div64 = z->div64;

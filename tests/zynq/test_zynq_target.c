@@ -298,7 +298,7 @@ static void test_driver_protocol(void **state)
     assert_int_equal(socmon_zynq_soc_map(soc, mb), SOCMON_OK);
     assert_int_equal(socmon_bus_record_new(mb, count_sr, &c, &rb), SOCMON_OK);
     socmon_zynq_part parts[2];
-    socmon_zapm_config ac = {2, 200e6, 8};
+    socmon_zapm_config ac = {.nslots = 2, .clock_hz = 200e6, .bus_width_bytes = 8};
     assert_int_equal(socmon_zapm_part_new(rb, d.apm_base, &ac, &parts[0]), SOCMON_OK);
     socmon_za9_config pc;
     socmon_za9_config_spa(&pc, d.cpu_hz);
@@ -338,7 +338,7 @@ static void test_driver_errors(void **state)
     socmon_bus *mb;
     socmon_zynq_part p;
     assert_int_equal(socmon_bus_model_new(&mb), SOCMON_OK);
-    socmon_zapm_config ac = {9, 200e6, 8};
+    socmon_zapm_config ac = {.nslots = 9, .clock_hz = 200e6, .bus_width_bytes = 8};
     assert_int_equal(socmon_zapm_part_new(mb, 0, &ac, &p), SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "slots 9"));
     ac.nslots = 1;

@@ -223,7 +223,7 @@ static void test_public_driver_reads_the_model(void **state)
     socmon_zynq_desc_default(&f.d);
     f.d.nslots = 3;
     fx_open(&f);
-    socmon_zapm_config ac = {f.d.nslots, f.d.apm_hz, f.d.bus_width_bytes};
+    socmon_zapm_config ac = {.nslots = f.d.nslots, .clock_hz = f.d.apm_hz, .bus_width_bytes = f.d.bus_width_bytes};
     socmon_za9_config pc;
     socmon_za9_config_spa(&pc, f.d.cpu_hz);
     socmon_device *dev = NULL;

@@ -39,6 +39,19 @@ typedef struct socmon_zynq_part {
 socmon_status zynq_parts_device_new(const char *name, socmon_zynq_part *parts, size_t nparts,
                                     socmon_device **out);
 
+/* What an Advanced-mode metric is called and how fast it can count
+ * (apm_sel.c): per_clock increments per core clock, times the bus width if
+ * per_byte; 0 for a live value. NULL for a number that is no metric. */
+typedef struct zapm_metric_info {
+    const char *name, *unit, *desc;
+    unsigned per_clock;
+    int per_byte;
+} zapm_metric_info;
+const zapm_metric_info *zapm_metric_info_of(unsigned metric);
+/* "SLOT:METRIC+SLOT:METRIC..." (1..10 items; METRIC a counter name or a
+ * number) into sel[]; errors name the bad item. */
+socmon_status zapm_sel_parse(const char *list, socmon_zapm_sel *sel, unsigned *nsel);
+
 /* The APM part: the programming and counters socmon_zapm_device_new
  * describes. The part does not own the bus. */
 socmon_status socmon_zapm_part_new(socmon_bus *bus, uint64_t base, const socmon_zapm_config *cfg,
