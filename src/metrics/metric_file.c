@@ -234,14 +234,27 @@ static socmon_status load_root(socmon_metricset *ms, const char *src, const char
     const char *key;
     json_t *val;
     json_object_foreach(root, key, val) {
-        if (strcmp(key, "metrics") != 0 && strcmp(key, "description") != 0)
+        if (strcmp(key, "metrics") != 0 && strcmp(key, "description") != 0 &&
+            strcmp(key, "absent") != 0)
             return socmon_fail(SOCMON_EPARSE,
-                               "%s: unknown top-level key '%s' (known: description, metrics)",
+                               "%s: unknown top-level key '%s' (known: description, absent, metrics)",
                                src, key);
     }
     json_t *d = json_object_get(root, "description");
     if (d && !json_is_string(d))
         return socmon_fail(SOCMON_EPARSE, "%s: \"description\" must be a string", src);
+    /* What a name the schema lacks does to its metric: per file, so files that
+     * want a full set of keys (tt-llk's metrics dicts) get it and others keep
+     * skipping. */
+    json_t *ab = json_object_get(root, "absent");
+    if (ab) {
+        const char *v = json_is_string(ab) ? json_string_value(ab) : NULL;
+        if (v && strcmp(v, "undefined") == 0)
+            ms->absent_undefined = 1;
+        else if (!v || strcmp(v, "skip") != 0)
+            return socmon_fail(SOCMON_EPARSE,
+                               "%s: \"absent\" must be \"skip\" (the default) or \"undefined\"", src);
+    }
     json_t *arr = json_object_get(root, "metrics");
     if (!arr)
         return socmon_fail(SOCMON_EPARSE, "%s: missing \"metrics\" array", src);

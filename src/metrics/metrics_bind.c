@@ -156,6 +156,17 @@ static int skip(binder *b, const char *fmt, ...)
     return R_SKIP;
 }
 
+/* A name the schema lacks: skips the metric, or (a file with "absent":
+ * "undefined") reads as NaN, so the metric still gives its result. */
+static int absent_nan(const binder *b, resolved *r)
+{
+    if (!b->ms->absent_undefined)
+        return 0;
+    r->op = OP_CONST;
+    r->k = NAN;
+    return 1;
+}
+
 static int later_metric(const binder *b, long j, const char *name)
 {
     const char *self = b->ms->m[b->cur].name;
@@ -176,6 +187,8 @@ static int resolve_dotted(binder *b, const char *name, const char *dot, resolved
     if (ii < 0) {
         char inst[128];
         snprintf(inst, sizeof inst, "%.*s", (int)(dot - name), name);
+        if (absent_nan(b, r))
+            return R_OK;
         return skip(b, "instance '%s' (in '%s') is not in the schema", inst, name);
     }
     long j = find_metric(b, n);
@@ -197,6 +210,8 @@ static int resolve_dotted(binder *b, const char *name, const char *dot, resolved
     }
     if (j >= 0)
         return later_metric(b, j, n);
+    if (absent_nan(b, r))
+        return R_OK;
     return skip(b, "counter '%s' is not in the schema", name);
 }
 
@@ -256,6 +271,8 @@ static int resolve(binder *b, const char *name, int inst, resolved *r, int *own)
     }
     if (j >= 0)
         return later_metric(b, j, name);
+    if (absent_nan(b, r))
+        return R_OK;
     return skip(b, "'%s' is not a counter, parameter or earlier metric of this schema", name);
 }
 

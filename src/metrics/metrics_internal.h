@@ -15,6 +15,9 @@ typedef struct metric {
 struct socmon_metricset {
     size_t n, cap;
     metric *m;
+    /* "absent": "undefined" in the file: a name the schema lacks binds to NaN
+     * instead of skipping the metric (docs/metrics.md). */
+    int absent_undefined;
 };
 
 /* Appends a metric whose expression is parsed already (takes ownership of

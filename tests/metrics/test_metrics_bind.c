@@ -264,6 +264,58 @@ static void test_skipped_metrics(void **state)
     unbind(&b);
 }
 
+/* "absent": "undefined" (per file): a name the schema lacks reads as NaN, so its metric
+ * and the metrics using it still give a result, undefined; argmax/max pick among the
+ * defined. Without the key the same file skips them (test_skipped_metrics). */
+static void test_absent_undefined(void **state)
+{
+    (void)state;
+    bound b;
+    bind_text(&b,
+              "{\"absent\": \"undefined\", \"metrics\": ["
+              " {\"name\": \"l3\", \"expr\": \"l3_misses / cycles\"},"
+              " {\"name\": \"uses_l3\", \"expr\": \"l3 * 2\"},"
+              " {\"name\": \"ok\", \"expr\": \"cycles / clock_hz\"},"
+              " {\"name\": \"far\", \"expr\": \"tile7.l2_hits\"},"
+              " {\"name\": \"t2m\", \"expr\": \"tile2.l2_misses\"},"
+              " {\"name\": \"best\", \"expr\": \"argmax(l3, cycles, far)\"},"
+              " {\"name\": \"top\", \"expr\": \"max(l3, cycles / 2, far)\"}]}",
+              &fx_schema, fx_deltas, 1);
+    assert_int_equal(socmon_metrics_nresults(b.m), 7);
+    for (size_t i = 0; i < 7; i++)
+        assert_null(socmon_metrics_skipped(b.m, i));
+    assert_true(isnan(val(&b, "l3", "")));
+    assert_true(isnan(val(&b, "uses_l3", "")));
+    assert_true(val(&b, "ok", "") == D(CYCLES) / fx_pvalues[0]);
+    assert_true(isnan(val(&b, "far", "")));
+    assert_true(isnan(val(&b, "t2m", "")));
+    assert_true(val(&b, "best", "") == 1);
+    assert_true(val(&b, "top", "") == D(CYCLES) / 2);
+    unbind(&b);
+    /* later metrics stay errors; only "skip" and "undefined" are values */
+    socmon_metricset *ms;
+    assert_int_equal(socmon_metricset_load_string("{\"absent\": \"zero\", \"metrics\": []}", "t.json", &ms),
+                     SOCMON_EPARSE);
+    assert_non_null(strstr(socmon_errmsg(), "\"absent\" must be \"skip\" (the default) or \"undefined\""));
+    assert_int_equal(socmon_metricset_load_string("{\"absent\": 1, \"metrics\": []}", "t.json", &ms),
+                     SOCMON_EPARSE);
+    assert_int_equal(socmon_metricset_load_string("{\"absent\": \"skip\", \"metrics\": ["
+                                                  "{\"name\": \"a\", \"expr\": \"nope\"}]}",
+                                                  "t.json", &ms), SOCMON_OK);
+    socmon_metrics *m;
+    assert_int_equal(socmon_metrics_bind(ms, &fx_schema, &m), SOCMON_OK);
+    assert_int_equal(socmon_metrics_nresults(m), 0);
+    socmon_metrics_free(m);
+    socmon_metricset_free(ms);
+    assert_int_equal(socmon_metricset_load_string("{\"absent\": \"undefined\", \"metrics\": ["
+                                                  "{\"name\": \"a\", \"expr\": \"b\"},"
+                                                  "{\"name\": \"b\", \"expr\": \"1\"}]}",
+                                                  "t.json", &ms), SOCMON_OK);
+    assert_int_equal(socmon_metrics_bind(ms, &fx_schema, &m), SOCMON_EPARSE);
+    assert_non_null(strstr(socmon_errmsg(), "defined after it"));
+    socmon_metricset_free(ms);
+}
+
 static void expect_bind_error(const char *json, socmon_status want, const char *p1,
                               const char *p2)
 {
@@ -373,6 +425,7 @@ int main(void)
         cmocka_unit_test(test_metric_references),
         cmocka_unit_test(test_argmax_labels),
         cmocka_unit_test(test_skipped_metrics),
+        cmocka_unit_test(test_absent_undefined),
         cmocka_unit_test(test_bind_errors),
         cmocka_unit_test(test_code_limit),
     };

@@ -77,7 +77,7 @@ static void test_json_errors(void **state)
     expect_load_error("{}", "m.json", "missing \"metrics\"", NULL);
     expect_load_error("{\"metrics\": {}}", "m.json", "\"metrics\" must be an array", NULL);
     expect_load_error("{\"metrics\": [], \"version\": 2}", "m.json", "unknown top-level key 'version'",
-                      NULL);
+                      "known: description, absent, metrics");
     expect_load_error("{\"metrics\": [], \"description\": 1}", "m.json",
                       "\"description\" must be a string", NULL);
 }
