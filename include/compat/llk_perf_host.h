@@ -46,7 +46,9 @@ socmon_status llk_perf_configure_slots(socmon_bus *bus, uint64_t l1_base, unsign
  * a row with undefined = 1. */
 socmon_status llk_perf_read_counters(socmon_bus *bus, uint64_t l1_base, llk_perf_results **out);
 
-/* Results built by hand (tests, data from elsewhere). */
+/* Results built by hand (tests, data from elsewhere). counter_id 0..511: an id
+ * the guide does not list is named as tt-llk names it ("FPU_UNKNOWN_300",
+ * "L1_UNKNOWN_9_0"; socmon_tensix_counter_name). */
 socmon_status llk_perf_results_new(llk_perf_results **out);
 socmon_status llk_perf_results_add(llk_perf_results *r, unsigned thread, unsigned bank,
                                    unsigned counter_id, unsigned l1_mux, uint32_t cycles,
@@ -66,8 +68,12 @@ socmon_status llk_perf_export_counters(const llk_perf_results *r, const char *fi
                                        const socmon_kv *params, size_t nparams,
                                        const char *worker_id);
 
-/* platform: "wormhole_b0" (NULL), "blackhole" or "quasar": the bytes/cycle
- * table. Counts are averaged over threads, cycles are the bank's maximum. */
+/* platform: "wormhole_b0" (NULL), "blackhole" or "quasar", any case, or tt-llk's
+ * spelling "wormhole": the bytes/cycle table. Counts are averaged over threads,
+ * cycles are the bank's maximum. Every metric of metrics/tensix.json is
+ * returned; one whose counters were not read is undefined: its value is NaN
+ * (isnan(); None in Python, empty in CSV), as tt-llk's None. Empty results give
+ * no metrics (tt-llk's {}), and export_metrics then writes no file. */
 socmon_status llk_perf_compute_metrics(const llk_perf_results *r, const char *platform,
                                        llk_perf_metrics **out);
 size_t llk_perf_metrics_count(const llk_perf_metrics *m);

@@ -1,12 +1,16 @@
 /* metrics/tensix.json: every formula on hand-computed inputs, the tie rule,
- * skipped metrics, and the bound classifier on kernels built to be math-,
- * unpack- and pack-bound, on every platform. */
+ * partial configurations (every key, undefined where counters are missing),
+ * and the bound classifier on kernels built to be math-, unpack- and
+ * pack-bound, on every platform: dominant_bound as tt-llk's pre-merge
+ * metrics.py (a73bae96f) computes it, dominant_bound_per_thread on the
+ * per-thread risc score. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -105,22 +109,31 @@ static void test_formulas_by_hand(void **state)
     NEAR(val(&r, "noc_txn_per_cycle"), 325.0 / 500);
     NEAR(val(&r, "noc_bytes_per_cycle"), 325.0 / 500 * 32);
     NEAR(val(&r, "l1_congestion_index"), 60.0 / 200);
-    NEAR(val(&r, "stall_rate"), 1800.0 / 3600);
-    NEAR(val(&r, "issue_rate"), 720.0 / 3600);
+    /* tt-llk a73bae96f tests/python_tests/helpers/metrics.py:70-79 (sums over the three
+     * threads), :154-155 (stall_rate, issue_rate = sum / cycles_instrn), :158-161 (risc score). */
+    NEAR(val(&r, "stall_rate"), 1800.0 / 1200);
+    NEAR(val(&r, "issue_rate"), 720.0 / 1200);
+    NEAR(val(&r, "stall_rate_per_thread"), 1800.0 / 3600);
+    NEAR(val(&r, "issue_rate_per_thread"), 720.0 / 3600);
     NEAR(val(&r, "math_bound_score"), 0.65);
     NEAR(val(&r, "unpack_bound_score"), 0.475);
     NEAR(val(&r, "pack_bound_score"), 0.25);
-    NEAR(val(&r, "risc_bound_score"), 0.5 - 0.5 * 0.2);
-    NEAR(val(&r, "dominant_bound"), 0);
-    NEAR(val(&r, "dominant_bound_score"), 0.65);
+    NEAR(val(&r, "risc_bound_score"), 1.5 - 0.5 * 0.6);
+    NEAR(val(&r, "risc_bound_score_per_thread"), 0.5 - 0.5 * 0.2);
+    /* metrics.py:279-290: max over the four scores; risc 1.2 beats math 0.65 */
+    NEAR(val(&r, "dominant_bound"), 3);
+    NEAR(val(&r, "dominant_bound_score"), 1.2);
+    NEAR(val(&r, "dominant_bound_per_thread"), 0);
     const socmon_metric_def *def = socmon_metrics_result(r.m, (size_t)idx(&r, "dominant_bound"))->def;
     assert_int_equal(def->nlabels, 4);
     assert_string_equal(def->labels[0], "math-bound");
     assert_string_equal(def->labels[1], "unpack-bound");
     assert_string_equal(def->labels[2], "pack-bound");
     assert_string_equal(def->labels[3], "risc-bound");
-    /* Ring-1 metrics need mux-1 counters: absent here, so skipped. */
-    assert_int_equal(idx(&r, "noc1_txn_per_cycle"), -1);
+    /* Ring-1 metrics need mux-1 counters: absent here, so present and undefined. */
+    assert_true(idx(&r, "noc1_txn_per_cycle") >= 0);
+    assert_true(isnan(val(&r, "noc1_txn_per_cycle")));
+    assert_true(isnan(val(&r, "noc1_bytes_per_cycle")));
     done(&r);
 }
 
@@ -152,16 +165,25 @@ static void test_unpack_mean_of_defined(void **state)
     eval(&r, c, NBASE);
     assert_true(isnan(val(&r, "unpack_util")));
     /* An undefined score is left out of the classification. */
-    NEAR(val(&r, "dominant_bound"), 0);
+    NEAR(val(&r, "dominant_bound"), 3);
+    NEAR(val(&r, "dominant_bound_per_thread"), 0);
     done(&r);
 }
 
-/* Ties go to the earliest of math, unpack, pack, risc. */
+/* Ties go to the earliest of math, unpack, pack, risc (metrics.py:288: Python's max()
+ * keeps the first of equal keys). Values are exact in binary, so ties are real ties. */
 static void test_ties(void **state)
 {
     (void)state;
     cv c[NBASE];
     memcpy(c, base, sizeof c);
+    /* tt-llk's risc score: stalls 1200/1200 = 1.0, issue 600/1200 = 0.5 -> 0.75 */
+    with(c, "THREAD_STALLS_0", 400);
+    with(c, "THREAD_STALLS_1", 400);
+    with(c, "THREAD_STALLS_2", 400);
+    with(c, "THREAD_INSTRUCTIONS_0", 200);
+    with(c, "THREAD_INSTRUCTIONS_1", 200);
+    with(c, "THREAD_INSTRUCTIONS_2", 200);
     /* math 0.75 == unpack 0.75 (both unpackers at 0.75) */
     with(c, "FPU_OR_SFPU_INSTRN", 750);
     with(c, "SRCB_WRITE", 375);
@@ -169,29 +191,123 @@ static void test_ties(void **state)
     eval(&r, c, NBASE);
     NEAR(val(&r, "math_bound_score"), 0.75);
     NEAR(val(&r, "unpack_bound_score"), 0.75);
+    assert_true(val(&r, "risc_bound_score") == 0.75);
     NEAR(val(&r, "dominant_bound"), 0);
+    NEAR(val(&r, "dominant_bound_per_thread"), 0);
     done(&r);
-    /* unpack 0.75 == pack 0.75, math lower */
+    /* unpack 0.75 == pack 0.75 == risc 0.75, math lower */
     with(c, "FPU_OR_SFPU_INSTRN", 100);
     with(c, "PACKER_BUSY", 600);
     eval(&r, c, NBASE);
     NEAR(val(&r, "dominant_bound"), 1);
+    NEAR(val(&r, "dominant_bound_per_thread"), 1);
     done(&r);
-    /* pack 0.9 == risc 0.9: stalls 1.0, issue 0.2 -> 1.0 - 0.1 */
-    with(c, "PACKER_BUSY", 720);
-    with(c, "THREAD_STALLS_0", 1200);
-    with(c, "THREAD_STALLS_1", 1200);
-    with(c, "THREAD_STALLS_2", 1200);
+    /* pack 0.75 == risc 0.75, unpack lower */
+    with(c, "SRCB_WRITE", 100);
     eval(&r, c, NBASE);
-    NEAR(val(&r, "risc_bound_score"), 0.9);
-    NEAR(val(&r, "pack_bound_score"), 0.9);
+    NEAR(val(&r, "unpack_bound_score"), 0.475);
     NEAR(val(&r, "dominant_bound"), 2);
     done(&r);
     /* risc alone on top */
     with(c, "PACKER_BUSY", 100);
     eval(&r, c, NBASE);
     NEAR(val(&r, "dominant_bound"), 3);
+    NEAR(val(&r, "dominant_bound_score"), 0.75);
     done(&r);
+    /* The per-thread score ties too: stalls 3600 / (3 * 1200) = 1.0, issue 1800 / 3600 = 0.5 */
+    with(c, "PACKER_BUSY", 600);
+    with(c, "THREAD_STALLS_0", 1200);
+    with(c, "THREAD_STALLS_1", 1200);
+    with(c, "THREAD_STALLS_2", 1200);
+    with(c, "THREAD_INSTRUCTIONS_0", 600);
+    with(c, "THREAD_INSTRUCTIONS_1", 600);
+    with(c, "THREAD_INSTRUCTIONS_2", 600);
+    eval(&r, c, NBASE);
+    assert_true(val(&r, "risc_bound_score_per_thread") == 0.75);
+    NEAR(val(&r, "dominant_bound_per_thread"), 2);
+    NEAR(val(&r, "dominant_bound"), 3);   /* tt-llk's risc score: 3.0 - 0.75 */
+    done(&r);
+}
+
+/* A partial configuration (only FPU and TDMA_PACK slots, as a user may configure): every
+ * metric key is there, the others undefined (NaN), and the bound is the best defined score
+ * (metrics.py:286 filters None scores). */
+static void test_partial_configuration(void **state)
+{
+    (void)state;
+    static const cv part[] = {
+        {"fpu", "cycles", 1000}, {"fpu", "FPU_INSTRUCTION", 600}, {"fpu", "SFPU_INSTRUCTION", 100},
+        {"fpu", "FPU_OR_SFPU_INSTRN", 650}, {"tdma_pack", "cycles", 800}, {"tdma_pack", "PACKER_BUSY", 720},
+    };
+    run full, r;
+    eval(&full, base, NBASE);
+    eval(&r, part, sizeof part / sizeof part[0]);
+    assert_int_equal(socmon_metrics_nresults(r.m), socmon_metricset_count(r.ms));
+    assert_int_equal(socmon_metrics_nresults(r.m), socmon_metrics_nresults(full.m));
+    for (size_t i = 0; i < socmon_metricset_count(r.ms); i++)
+        assert_null(socmon_metrics_skipped(r.m, i));
+    NEAR(val(&r, "wall_cycles"), 1000);
+    NEAR(val(&r, "math_util"), 0.65);
+    NEAR(val(&r, "pack_util"), 0.9);
+    NEAR(val(&r, "pack_est_bpc"), 0.9 * 80);
+    static const char *const undef[] = {"unpack0_util", "unpack1_util", "unpack_util", "unpack_est_bpc",
+                                        "noc_txn_per_cycle", "noc_bytes_per_cycle", "l1_congestion_index",
+                                        "stall_rate", "issue_rate", "stall_rate_per_thread",
+                                        "issue_rate_per_thread", "unpack_bound_score", "risc_bound_score",
+                                        "risc_bound_score_per_thread"};
+    for (size_t i = 0; i < sizeof undef / sizeof undef[0]; i++)
+        if (!isnan(val(&r, undef[i])))
+            fail_msg("%s = %g, expected undefined", undef[i], val(&r, undef[i]));
+    NEAR(val(&r, "dominant_bound"), 2);
+    NEAR(val(&r, "dominant_bound_score"), 0.9);
+    NEAR(val(&r, "dominant_bound_per_thread"), 2);
+    done(&r);
+    done(&full);
+    /* No counters at all: every key, every value undefined, no bound. */
+    eval(&r, NULL, 0);
+    assert_int_equal(socmon_metrics_nresults(r.m), socmon_metricset_count(r.ms));
+    for (size_t i = 0; i < socmon_metrics_nresults(r.m); i++)
+        assert_true(isnan(r.out[i]));
+    done(&r);
+}
+
+/* "absent": "undefined" must not hide a typo: on the full schema (every documented counter
+ * of both mux settings, every parameter) no name of the file is absent. */
+static void test_every_name_resolves(void **state)
+{
+    (void)state;
+    const char *text = socmon_builtin_metrics("tensix");
+    char *strict = malloc(strlen(text) + 1);
+    assert_non_null(strict);
+    strcpy(strict, text);
+    char *a = strstr(strict, "\"absent\": \"undefined\"");
+    assert_non_null(a);
+    memcpy(a, "\"absent\": \"skip\"     ", strlen("\"absent\": \"undefined\""));
+    size_t ne = socmon_tensix_nevents();
+    socmon_counter ctr[128];
+    uint64_t d[128] = {0};
+    size_t n = 0;
+    for (unsigned b = 0; b < SOCMON_TENSIX_NBANKS; b++)
+        ctr[n++] = (socmon_counter){.name = "cycles", .instance = socmon_tensix_bank_instance(b), .width = 32};
+    for (size_t i = 0; i < ne; i++) {
+        const socmon_tensix_event *e = socmon_tensix_event_at(i);
+        ctr[n++] = (socmon_counter){.name = e->name, .instance = socmon_tensix_bank_instance(e->bank),
+                                    .width = 32};
+    }
+    static const char *const pn[] = {"noc_word_bytes", "unpack_peak_bpc", "pack_peak_bpc", "clock_hz"};
+    static const double pv[] = {32, 80, 80, 1e9};
+    socmon_metric_schema sch = {n, ctr, 4, pn, pv};
+    socmon_metricset *ms;
+    socmon_metrics *m;
+    assert_int_equal(socmon_metricset_load_string(strict, "tensix.json", &ms), SOCMON_OK);
+    assert_int_equal(socmon_metrics_bind(ms, &sch, &m), SOCMON_OK);
+    for (size_t i = 0; i < socmon_metricset_count(ms); i++)
+        if (socmon_metrics_skipped(m, i))
+            fail_msg("%s: %s", socmon_metricset_def(ms, i)->name, socmon_metrics_skipped(m, i));
+    (void)d;
+    socmon_metrics_free(m);
+    socmon_metricset_free(ms);
+    free(strict);
 }
 
 typedef struct acc {
@@ -207,8 +323,22 @@ static socmon_status add(void *user, const socmon_sample *prev, const socmon_sam
     return SOCMON_OK;
 }
 
-/* Runs a target spec to the end of its kernel; returns the dominant bound's label. */
-static const char *classify(const char *spec, char *label, size_t cap, double *scores)
+static double sum_of(const socmon_set *set, const uint64_t *sum, const char *inst, const char *name)
+{
+    for (size_t i = 0; i < socmon_set_size(set); i++) {
+        const socmon_counter *c = socmon_set_counter(set, i);
+        if (strcmp(c->instance, inst) == 0 && strcmp(c->name, name) == 0)
+            return (double)sum[i];
+    }
+    fail_msg("counter %s.%s not in the set", inst, name);
+    return 0;
+}
+
+/* Runs a target spec to the end of its kernel. label: dominant_bound_per_thread (the
+ * Tensix engines' view); tt_label: dominant_bound as tt-llk computes it, checked here
+ * against tt-llk's formulas on the run's own counts (a73bae96f metrics.py:70-79, 154-161,
+ * 279-290). scores[3] is the per-thread risc score, scores[4] tt-llk's. */
+static const char *classify(const char *spec, char *label, size_t cap, double *scores, char *tt_label)
 {
     socmon_target *t;
     if (socmon_target_open(spec, &t) != SOCMON_OK)
@@ -240,19 +370,46 @@ static const char *classify(const char *spec, char *label, size_t cap, double *s
     assert_int_equal(socmon_metrics_eval(m, sum, 1e-3, out), SOCMON_OK);
     run r = {ms, m, {0}};
     memcpy(r.out, out, sizeof out);
-    int b = (int)val(&r, "dominant_bound");
     const socmon_metric_def *def = socmon_metrics_result(m, (size_t)idx(&r, "dominant_bound"))->def;
-    snprintf(label, cap, "%s", def->labels[b]);
+    snprintf(label, cap, "%s", def->labels[(int)val(&r, "dominant_bound_per_thread")]);
+    snprintf(tt_label, 32, "%s", def->labels[(int)val(&r, "dominant_bound")]);
     scores[0] = val(&r, "math_bound_score");
     scores[1] = val(&r, "unpack_bound_score");
     scores[2] = val(&r, "pack_bound_score");
-    scores[3] = val(&r, "risc_bound_score");
+    scores[3] = val(&r, "risc_bound_score_per_thread");
+    scores[4] = val(&r, "risc_bound_score");
+    /* tt-llk's stall and issue rates from the raw sums */
+    double cyc = sum_of(set, sum, "instrn_thread", "cycles");
+    double st = sum_of(set, sum, "instrn_thread", "THREAD_STALLS_0") +
+                sum_of(set, sum, "instrn_thread", "THREAD_STALLS_1") +
+                sum_of(set, sum, "instrn_thread", "THREAD_STALLS_2");
+    double is = sum_of(set, sum, "instrn_thread", "THREAD_INSTRUCTIONS_0") +
+                sum_of(set, sum, "instrn_thread", "THREAD_INSTRUCTIONS_1") +
+                sum_of(set, sum, "instrn_thread", "THREAD_INSTRUCTIONS_2");
+    assert_true(cyc > 0);
+    NEAR(val(&r, "stall_rate"), st / cyc);
+    NEAR(val(&r, "issue_rate"), is / cyc);
+    NEAR(scores[4], st / cyc - 0.5 * (is / cyc));
+    NEAR(scores[3], (st / cyc - 0.5 * (is / cyc)) / 3);
+    /* tt-llk's dominant bound: the first largest of math, unpack, pack, tt-llk's risc */
+    double tt[4] = {scores[0], scores[1], scores[2], scores[4]};
+    int best = 0;
+    for (int k = 1; k < 4; k++)
+        if (tt[k] > tt[best])
+            best = k;
+    assert_string_equal(tt_label, def->labels[best]);
+    NEAR(val(&r, "dominant_bound_score"), tt[best]);
     done(&r);
     socmon_set_free(set);
     socmon_target_close(t);
     return label;
 }
 
+/* The per-thread view names the stage each kernel was built to stress, clearly. tt-llk's
+ * view (dominant_bound) is checked against its formulas in classify(); on this model every
+ * one of these kernels (a stage made 3x the others) is risc-bound by it: two of three
+ * threads wait on the third most of the time, so the summed stall rate (up to 3)
+ * outweighs any utilisation (up to 1). */
 static void test_classifier_names_the_bound(void **state)
 {
     (void)state;
@@ -262,11 +419,11 @@ static void test_classifier_names_the_bound(void **state)
     for (size_t p = 0; p < 3; p++)
         for (size_t f = 0; f < 3; f++)
             for (size_t b = 0; b < 3; b++) {
-                char spec[160], label[32], want[32];
-                double s[4];
+                char spec[160], label[32], want[32], tt[32];
+                double s[5];
                 snprintf(spec, sizeof spec, "tensix:bound=%s,tiles=48,platform=%s,format=%s",
                          bounds[b], platforms[p], formats[f]);
-                classify(spec, label, sizeof label, s);
+                classify(spec, label, sizeof label, s, tt);
                 snprintf(want, sizeof want, "%s-bound", bounds[b]);
                 if (strcmp(label, want) != 0)
                     fail_msg("%s: classified %s (math %.3f unpack %.3f pack %.3f risc %.3f)", spec,
@@ -275,19 +432,25 @@ static void test_classifier_names_the_bound(void **state)
                 for (int k = 0; k < 4; k++)
                     if (k != (int)b)
                         assert_true(s[b] > s[k] + 0.2);
+                if (strcmp(tt, "risc-bound") != 0)
+                    fail_msg("%s: tt-llk's view %s (risc %.3f)", spec, tt, s[4]);
             }
 }
 
-/* Natural costs: high fidelity makes a matmul math-bound, low fidelity unpack-bound. */
+/* Natural costs: high fidelity makes a matmul math-bound, low fidelity unpack-bound (per
+ * thread). tt-llk's sums agree on the HiFi4 matmul (its FPU is busy nearly every cycle)
+ * and call the LoFi one risc-bound. */
 static void test_classifier_natural_kernels(void **state)
 {
     (void)state;
-    char label[32];
-    double s[4];
-    classify("tensix:fidelity=HiFi4,tiles=48", label, sizeof label, s);
+    char label[32], tt[32];
+    double s[5];
+    classify("tensix:fidelity=HiFi4,tiles=48", label, sizeof label, s, tt);
     assert_string_equal(label, "math-bound");
-    classify("tensix:fidelity=LoFi,tiles=48", label, sizeof label, s);
+    assert_string_equal(tt, "math-bound");
+    classify("tensix:fidelity=LoFi,tiles=48", label, sizeof label, s, tt);
     assert_string_equal(label, "unpack-bound");
+    assert_string_equal(tt, "risc-bound");
 }
 
 int main(void)
@@ -296,6 +459,8 @@ int main(void)
         cmocka_unit_test(test_formulas_by_hand),
         cmocka_unit_test(test_unpack_mean_of_defined),
         cmocka_unit_test(test_ties),
+        cmocka_unit_test(test_partial_configuration),
+        cmocka_unit_test(test_every_name_resolves),
         cmocka_unit_test(test_classifier_names_the_bound),
         cmocka_unit_test(test_classifier_natural_kernels),
     };

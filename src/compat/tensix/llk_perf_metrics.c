@@ -3,7 +3,9 @@
  * The formulas live in the metric file; this file only turns result rows
  * into a schema (one counter per bank and name, counts averaged over the
  * threads that read it, each bank's cycles the maximum, as the guide's
- * metrics.py does) and the platform table into parameters. */
+ * metrics.py does) and the platform table into parameters. Every metric of
+ * the file is returned, NaN where its counters were not read (the file says
+ * "absent": "undefined"); no rows at all give no metrics, as tt-llk's {}. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +74,9 @@ socmon_status llk_perf_compute_metrics(const llk_perf_results *r, const char *pl
         st = socmon_fail(SOCMON_ENOMEM, "compute_metrics: out of memory");
         goto out;
     }
+    m->pf = pf;
+    if (r->n == 0)
+        goto out;   /* no results, no metrics: tt-llk's compute_metrics returns {} */
     for (size_t i = 0; i < r->n; i++) {
         const llk_perf_row *w = &r->rows[i];
         if (w->undefined)
@@ -119,7 +124,6 @@ socmon_status llk_perf_compute_metrics(const llk_perf_results *r, const char *pl
     }
     free(v);
     socmon_metrics_free(bound);
-    m->pf = pf;
 out:
     free(a);
     free(ctr);
@@ -189,6 +193,7 @@ static void format_metrics(const llk_perf_metrics *m, tx_text *t)
     const mres *p = get(m, "pack_util"), *pb = get(m, "pack_est_bpc");
     const mres *nb = get(m, "noc_bytes_per_cycle"), *nt = get(m, "noc_txn_per_cycle");
     const mres *b = get(m, "dominant_bound"), *bs = get(m, "dominant_bound_score");
+    const mres *bt = get(m, "dominant_bound_per_thread");
     if (u && ub)
         tx_text_add(t, "  Unpacker  util=%.3f \xe2\x86\x92 est ~%.2f B/cyc\n", u->value, ub->value);
     if (p && pb)
@@ -197,6 +202,8 @@ static void format_metrics(const llk_perf_metrics *m, tx_text *t)
         tx_text_add(t, "  NoC       %.2f B/cyc (txn/cyc %.2f)\n", nb->value, nt->value);
     if (b && b->label)
         tx_text_add(t, "  Bound     %s (score %.3f)\n", b->label, bs ? bs->value : NAN);
+    if (bt && bt->label)
+        tx_text_add(t, "  Per thread %s (risc score from per-thread mean stall and issue rates)\n", bt->label);
     tx_text_add(t, "\n");
     for (size_t i = 0; i < m->n; i++) {
         const mres *r = &m->res[i];
@@ -237,6 +244,8 @@ socmon_status llk_perf_export_metrics(const llk_perf_metrics *m, const char *fil
         return socmon_fail(SOCMON_EINVAL, "export_metrics: metrics is NULL");
     if (nparams && !params)
         return socmon_fail(SOCMON_EINVAL, "export_metrics: %zu params but params is NULL", nparams);
+    if (m->n == 0)
+        return SOCMON_OK;   /* as tt-llk's export_metrics on empty results: no file */
     tx_text head = {0}, row = {0};
     for (size_t i = 0; i < m->n; i++) {
         tx_text_add(&head, "%s%s", i ? "," : "", m->res[i].name);
@@ -247,7 +256,6 @@ socmon_status llk_perf_export_metrics(const llk_perf_metrics *m, const char *fil
         else if (!isnan(m->res[i].value))
             tx_text_add(&row, "%.10g", m->res[i].value);
     }
-    tx_text_add(&head, "%s", "");   /* an empty metric set still gets a header */
     tx_csv_params_header(&head, params, nparams);
     tx_csv_params_values(&row, params, nparams);
     tx_text_add(&row, "\n");
