@@ -11,6 +11,9 @@ PKGS="$PKGS libelf-dev gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf"
 # scrape the agent with Debian's prometheus (promtool checks /metrics) and load the pages in
 # Debian's chromium. npm (below) brings uPlot, embedded at build time, and playwright-core.
 PKGS="$PKGS libmicrohttpd-dev prometheus chromium"
+# Tensix Python (issue 13): tt-llk's read_counters returns pandas DataFrames; socmon_tensix does
+# too when pandas imports (Debian's python3-pandas, for /usr/bin/python3), plain lists otherwise.
+PKGS="$PKGS python3-pandas"
 
 missing=""
 for p in $PKGS; do

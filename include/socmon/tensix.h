@@ -88,6 +88,15 @@ const socmon_tensix_event *socmon_tensix_event_at(size_t i);   /* NULL past the 
 const socmon_tensix_event *socmon_tensix_event_find(unsigned bank, unsigned counter_id,
                                                     unsigned l1_mux);
 const socmon_tensix_event *socmon_tensix_event_by_name(const char *name);
+/* The name tt-llk's read_counters gives a counter (counters.py at 9fa02aa, lines 281-291):
+ * the guide's name if documented, else "{BANK}_UNKNOWN_{id}", on L1
+ * "L1_UNKNOWN_{id}_{mux}", and for a bank past 4 "UNKNOWN_{bank}_UNKNOWN_{id}". Ids
+ * the guide does not list are legal 9-bit selects (0..511). snprintf-like: writes at
+ * most cap bytes (NUL included) and returns the full length. */
+size_t socmon_tensix_counter_name(unsigned bank, unsigned counter_id, unsigned l1_mux, char *buf,
+                                  size_t cap);
+/* A bank's name as tt-llk gives it: socmon_tensix_bank_name(), or "UNKNOWN_{bank}" past 4. */
+size_t socmon_tensix_bank_name_tt(unsigned bank, char *buf, size_t cap);
 
 /* A counter slot: config word bit 31 valid, bit 17 l1_mux, bits 16:8 counter
  * id, bits 7:0 bank id; bits 30:18 must be 0. */
@@ -101,10 +110,12 @@ typedef struct socmon_tensix_slot {
 uint32_t socmon_tensix_slot_encode(unsigned bank, unsigned counter_id, unsigned l1_mux);
 /* Field extraction only; never fails. */
 void socmon_tensix_slot_decode(uint32_t word, socmon_tensix_slot *s);
-/* Decodes and validates one word: bank <= 4 (SOCMON_ERANGE), reserved bits
- * clear and l1_mux only on L1 (SOCMON_EINVAL), a counter id documented for
- * its bank and mux (SOCMON_ENOENT). Words with bit 31 clear are accepted with
- * s->valid = 0. Errors name the slot index, the word and the field. s may be NULL. */
+/* Decodes and validates one word: bank <= 4 (SOCMON_ERANGE: tt-llk would
+ * touch address 0), reserved bits clear and l1_mux only on L1 (SOCMON_EINVAL).
+ * Any 9-bit counter id is accepted, documented or not (an undocumented one
+ * reads what the hardware routes for that select; the model gives 0). Words
+ * with bit 31 clear are accepted with s->valid = 0. Errors name the slot
+ * index, the word and the field. s may be NULL. */
 socmon_status socmon_tensix_slot_check(unsigned slot, uint32_t word, socmon_tensix_slot *s);
 /* Checks n <= 86 words as above, and that all L1 slots agree on the mux (one
  * window latches one mux). out (may be NULL) gets the n decoded slots,

@@ -1,6 +1,7 @@
 /* The "tensix" target: a Tensix core model running one of its kernels
  * (workloads matmul, sfpu, reduce, topk, sync), with the guide's 86 counter
- * slots configured on all three threads.
+ * slots (or the counters= selection, raw 9-bit ids included) configured on
+ * all three threads.
  *
  * As on the device, each kernel thread starts the counters when the kernel
  * starts and stops them when it ends (llk_perf API over the model bus), so
@@ -21,6 +22,7 @@
 typedef struct tx_opts {
     socmon_tensix_kernel_params kernel;
     int l1_mux;
+    const char *counters;
     const char *trace_bus;
 } tx_opts;
 
@@ -28,6 +30,8 @@ typedef struct tx_opts {
 typedef struct tx_state {
     socmon_tensix_kernel_params params;
     unsigned l1_mux;
+    uint32_t slots[SOCMON_TENSIX_CONFIG_WORDS];   /* what every thread's config holds */
+    size_t nslots;
     socmon_tensix_drv *drv;
     llk_perf_counters pc[3];
     unsigned npc;                 /* pc[] initialised */
@@ -48,7 +52,7 @@ static socmon_status kernel_param(const socmon_option *opt, const char *v, void 
 static const char *const formats[] = {"Float32", "Float16", "Float16_b", "Bfp8_b", "Bfp4_b", NULL};
 static const char *const fidelities[] = {"LoFi", "HiFi2", "HiFi3", "HiFi4", NULL};
 static const char *const bounds[] = {"natural", "math", "unpack", "pack", "balanced", NULL};
-static const char *const platforms[] = {"wormhole_b0", "blackhole", "quasar", NULL};
+static const char *const platforms[] = {"wormhole_b0", "wormhole", "blackhole", "quasar", NULL};
 
 #define KERNEL_PARAM(n, t, h, d, ch)                                                               \
     {.name = n, .type = t, .help = h, .def = d, .choices = ch, .lo = 1, .hi = 16777216,            \
@@ -64,11 +68,55 @@ static const socmon_option tx_options[] = {
                  "wormhole_b0", platforms),
     {.name = "l1_mux", .type = SOCMON_OPT_BOOL, .help = "L1 signal set for the L1 slots: ring 0 or ring 1",
      .def = "0", .offset = offsetof(tx_opts, l1_mux)},
+    {.name = "counters", .type = SOCMON_OPT_LIST, .arg = "BANK[:ID]+...",
+     .help = "configure only these slots (default: the guide's 86): a bank name for all its documented "
+             "counters, BANK:ID for one 9-bit select 0..511, documented or not (FPU:300 reads as "
+             "fpu.FPU_UNKNOWN_300)",
+     .hi = SOCMON_TENSIX_CONFIG_WORDS, .offset = offsetof(tx_opts, counters)},
     SOCMON_OPTION_TRACE_BUS(tx_opts),
     {0},
 };
 
 static const char *const workloads[] = {"matmul", "sfpu", "reduce", "topk", "sync", NULL};
+
+static socmon_status add_slot(tx_state *t, const char *item, uint32_t w)
+{
+    if (t->nslots == SOCMON_TENSIX_CONFIG_WORDS)
+        return socmon_fail(SOCMON_ERANGE, "tensix: counters=...%s: more than %u slots", item,
+                           SOCMON_TENSIX_CONFIG_WORDS);
+    t->slots[t->nslots++] = w;
+    return SOCMON_OK;
+}
+
+/* One item of counters=: "FPU" (the bank's documented counters) or "FPU:300". */
+static socmon_status parse_item(tx_state *t, const char *item)
+{
+    char bank_name[32];
+    const char *colon = strchr(item, ':');
+    size_t len = colon ? (size_t)(colon - item) : strlen(item);
+    if (len == 0 || len >= sizeof bank_name)
+        return socmon_fail(SOCMON_EINVAL, "tensix: counters item '%s' must be BANK or BANK:ID", item);
+    memcpy(bank_name, item, len);
+    bank_name[len] = '\0';
+    unsigned bank;
+    socmon_status st = socmon_tensix_bank_by_name(bank_name, &bank);
+    if (st != SOCMON_OK)
+        return socmon_fail_prefix(st, "tensix: counters item '%s': ", item);
+    unsigned mux = bank == SOCMON_TENSIX_BANK_L1 ? t->l1_mux : 0;
+    if (colon) {
+        char *end;
+        unsigned long id = strtoul(colon + 1, &end, 0);
+        if (!colon[1] || *end || colon[1] == '-' || id > 511)
+            return socmon_fail(SOCMON_ERANGE, "tensix: counters item '%s': counter id must be 0..511", item);
+        return add_slot(t, item, socmon_tensix_slot_encode(bank, (unsigned)id, mux));
+    }
+    for (size_t i = 0; i < socmon_tensix_nevents() && st == SOCMON_OK; i++) {
+        const socmon_tensix_event *e = socmon_tensix_event_at(i);
+        if (e->bank == bank && e->l1_mux == mux)
+            st = add_slot(t, item, socmon_tensix_slot_encode(bank, e->counter_id, mux));
+    }
+    return st;
+}
 
 static socmon_status tx_prepare(socmon_model_target *mt)
 {
@@ -76,7 +124,31 @@ static socmon_status tx_prepare(socmon_model_target *mt)
     tx_state *t = mt->priv;
     t->params = o->kernel;
     t->l1_mux = (unsigned)o->l1_mux;
-    return SOCMON_OK;
+    t->nslots = 0;
+    if (!o->counters) {
+        /* The guide's configuration, L1 on the chosen mux. */
+        t->nslots = socmon_tensix_default_slots(t->slots, SOCMON_TENSIX_CONFIG_WORDS);
+        for (size_t i = 0; i < t->nslots; i++) {
+            socmon_tensix_slot s;
+            socmon_tensix_slot_decode(t->slots[i], &s);
+            if (s.bank == SOCMON_TENSIX_BANK_L1)
+                t->slots[i] = socmon_tensix_slot_encode(s.bank, s.counter_id, t->l1_mux);
+        }
+        return SOCMON_OK;
+    }
+    char item[64];
+    for (const char *p = o->counters; *p;) {
+        size_t len = strcspn(p, "+");
+        if (len >= sizeof item)
+            return socmon_fail(SOCMON_EINVAL, "tensix: counters item '%.*s...' too long", 20, p);
+        memcpy(item, p, len);
+        item[len] = '\0';
+        socmon_status st = len ? parse_item(t, item) : SOCMON_OK;
+        if (st != SOCMON_OK)
+            return st;
+        p += len + (p[len] == '+');
+    }
+    return socmon_tensix_slots_check(t->slots, t->nslots, NULL, NULL);
 }
 
 static socmon_status tx_model_new(socmon_model_target *mt, void **model)
@@ -92,14 +164,8 @@ static socmon_status tx_map(socmon_model_target *mt, socmon_bus *bus)
 static socmon_status tx_device_new(socmon_model_target *mt, socmon_bus *bus, socmon_device **dev)
 {
     tx_state *t = mt->priv;
-    uint32_t w[SOCMON_TENSIX_CONFIG_WORDS];
-    size_t n = socmon_tensix_default_slots(w, SOCMON_TENSIX_CONFIG_WORDS);
-    for (size_t i = 0; i < n; i++) {
-        socmon_tensix_slot s;
-        socmon_tensix_slot_decode(w[i], &s);
-        if (s.bank == SOCMON_TENSIX_BANK_L1)
-            w[i] = socmon_tensix_slot_encode(s.bank, s.counter_id, t->l1_mux);
-    }
+    const uint32_t *w = t->slots;
+    size_t n = t->nslots;
     socmon_status st = socmon_tensix_drv_new(bus, SOCMON_TENSIX_REGS_BASE, L1_BASE, &t->drv);
     /* What the host's configure_counters does: the same slots on every thread. */
     for (unsigned th = 0; th < SOCMON_TENSIX_NTHREADS && st == SOCMON_OK; th++)

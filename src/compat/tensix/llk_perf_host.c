@@ -19,6 +19,9 @@ void llk_perf_results_free(llk_perf_results *r)
 {
     if (!r)
         return;
+    for (size_t i = 0; i < r->nnames; i++)
+        free(r->names[i]);
+    free(r->names);
     free(r->rows);
     free(r);
 }
@@ -35,11 +38,35 @@ socmon_status llk_perf_results_add(llk_perf_results *r, unsigned thread, unsigne
         return socmon_fail(SOCMON_ERANGE, "llk_perf_results_add: bank %u out of range 0..4", bank);
     if (l1_mux > 1)
         return socmon_fail(SOCMON_ERANGE, "llk_perf_results_add: l1_mux %u out of range 0..1", l1_mux);
+    if (counter_id > 511)
+        return socmon_fail(SOCMON_ERANGE, "llk_perf_results_add: counter id %u out of range 0..511",
+                           counter_id);
+    if (l1_mux && bank != SOCMON_TENSIX_BANK_L1)
+        return socmon_fail(SOCMON_EINVAL, "llk_perf_results_add: l1_mux %u on bank %s (L1 only)", l1_mux,
+                           socmon_tensix_bank_name(bank));
     const socmon_tensix_event *e = socmon_tensix_event_find(bank, counter_id, l1_mux);
-    if (!e)
-        return socmon_fail(SOCMON_ENOENT, "llk_perf_results_add: counter id %u unknown for bank %s%s",
-                           counter_id, socmon_tensix_bank_name(bank),
-                           bank == SOCMON_TENSIX_BANK_L1 ? (l1_mux ? " mux 1" : " mux 0") : "");
+    const char *name = e ? e->name : NULL;
+    if (!e) {
+        /* An id the guide does not list: tt-llk's name for it, kept with the results. */
+        char buf[48];
+        socmon_tensix_counter_name(bank, counter_id, l1_mux, buf, sizeof buf);
+        for (size_t i = 0; i < r->nnames && !name; i++)
+            if (strcmp(r->names[i], buf) == 0)
+                name = r->names[i];
+        if (!name) {
+            if (r->nnames == r->capnames) {
+                size_t cap = r->capnames ? 2 * r->capnames : 8;
+                char **names = realloc(r->names, cap * sizeof *names);
+                if (!names)
+                    return socmon_fail(SOCMON_ENOMEM, "llk_perf_results_add: out of memory");
+                r->names = names;
+                r->capnames = cap;
+            }
+            if (!(r->names[r->nnames] = strdup(buf)))
+                return socmon_fail(SOCMON_ENOMEM, "llk_perf_results_add: out of memory");
+            name = r->names[r->nnames++];
+        }
+    }
     if (r->n == r->cap) {
         size_t cap = r->cap ? 2 * r->cap : 64;
         llk_perf_row *rows = realloc(r->rows, cap * sizeof *rows);
@@ -53,7 +80,7 @@ socmon_status llk_perf_results_add(llk_perf_results *r, unsigned thread, unsigne
         .l1_mux = bank == SOCMON_TENSIX_BANK_L1 ? (int)l1_mux : -1,
         .cycles = undefined ? 0 : cycles, .count = undefined ? 0 : count, .undefined = !!undefined,
         .thread_name = socmon_tensix_thread_name(thread), .bank_name = socmon_tensix_bank_name(bank),
-        .counter_name = e->name,
+        .counter_name = name,
     };
     return SOCMON_OK;
 }

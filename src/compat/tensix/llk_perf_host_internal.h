@@ -7,6 +7,9 @@
 struct llk_perf_results {
     llk_perf_row *rows;
     size_t n, cap;
+    /* names of undocumented counters ("FPU_UNKNOWN_300"), owned; rows point at them */
+    char **names;
+    size_t nnames, capnames;
 };
 
 #endif

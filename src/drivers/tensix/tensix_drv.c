@@ -291,24 +291,30 @@ static void dev_destroy(void *priv)
 
 static const socmon_device_ops dev_ops = {dev_read, dev_destroy};
 
-/* e == NULL: the bank's cycles counter (OUT_L). */
+/* s == NULL: the bank's cycles counter (OUT_L). A counter id the guide does
+ * not list gets tt-llk's name ({BANK}_UNKNOWN_{id}). */
 static socmon_status add(socmon_device *dev, tensix_dev *td, unsigned bank,
-                         const socmon_tensix_event *e, double clock_hz)
+                         const socmon_tensix_slot *s, double clock_hz)
 {
     const tensix_bank_regs *r = tensix_bank(bank);
+    const socmon_tensix_event *e = s ? socmon_tensix_event_find(bank, s->counter_id, s->l1_mux) : NULL;
+    char name[48];
+    if (s)
+        socmon_tensix_counter_name(bank, s->counter_id, s->l1_mux, name, sizeof name);
     socmon_counter c = {
-        .name = e ? e->name : "cycles",
+        .name = s ? name : "cycles",
         .instance = r->lname,
-        .desc = e ? e->desc : "Elapsed cycles of the bank's window (OUT_L)",
-        .unit = e ? "events" : "cycles",
+        .desc = e ? e->desc : s ? "A counter select the guide does not document" :
+                                  "Elapsed cycles of the bank's window (OUT_L)",
+        .unit = s ? "events" : "cycles",
         .width = 32,
-        .reg = e ? r->out_h : r->out_l,
+        .reg = s ? r->out_h : r->out_l,
         .max_rate_hz = clock_hz,
     };
     socmon_status st = socmon_device_add_counter(dev, &c, NULL);
     if (st != SOCMON_OK)
         return st;
-    td->c[td->n++] = (dev_counter){bank, e ? e->counter_id : 0, e == NULL};
+    td->c[td->n++] = (dev_counter){bank, s ? s->counter_id : 0, s == NULL};
     return SOCMON_OK;
 }
 
@@ -343,8 +349,7 @@ socmon_status socmon_tensix_drv_device(socmon_tensix_drv *d, const char *name, c
             dup |= !td->c[j].is_cycles && td->c[j].bank == s[i].bank &&
                    td->c[j].counter_id == s[i].counter_id;
         if (!dup)   /* a slot repeated in the config reads the same counter */
-            st = add(dev, td, s[i].bank,
-                     socmon_tensix_event_find(s[i].bank, s[i].counter_id, s[i].l1_mux), clock_hz);
+            st = add(dev, td, s[i].bank, &s[i], clock_hz);
     }
     if (st != SOCMON_OK) {
         socmon_device_free(dev);

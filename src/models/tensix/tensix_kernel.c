@@ -31,13 +31,18 @@ const socmon_tensix_platform *socmon_tensix_platform_at(size_t i)
 
 socmon_status socmon_tensix_platform_find(const char *name, const socmon_tensix_platform **out)
 {
+    /* tt-llk's ChipArchitecture.from_string spells Wormhole B0 "wormhole" (any case;
+     * a73bae96f helpers/chip_architecture.py:29-34, get_chip_architecture maps
+     * "wormhole_b0" to it). */
+    if (name && strcasecmp(name, "wormhole") == 0)
+        name = platforms[0].name;
     for (size_t i = 0; name && i < NPLATFORMS; i++) {
         if (strcasecmp(name, platforms[i].name) == 0) {
             *out = &platforms[i];
             return SOCMON_OK;
         }
     }
-    return socmon_fail(SOCMON_ENOENT, "platform '%s' unknown (valid: wormhole_b0, blackhole, quasar)",
+    return socmon_fail(SOCMON_ENOENT, "platform '%s' unknown (valid: wormhole_b0 or wormhole, blackhole, quasar)",
                        name ? name : "(null)");
 }
 
