@@ -18,7 +18,16 @@ module, or on the system library path.
     sim.run()
     results = read_counters(sim)
     print_counters(results)
-    print(compute_metrics(results)["dominant_bound"])   # "math-bound"
+    print(compute_metrics(results)["dominant_bound_per_thread"])   # "math-bound"
+
+As in tt-llk, read_counters returns a pandas DataFrame when pandas can be
+imported (columns thread, bank, counter_name, counter_id, cycles, count,
+l1_mux, then socmon's undefined), and a list of dicts otherwise; every
+function taking results accepts either. compute_metrics returns a dict with
+every metric key, None where undefined (tt-llk's metrics dicts do the same),
+and {} for empty results. tt-llk's module-level names are here too:
+COUNTER_SLOT_COUNT, COUNTER_DATA_WORD_COUNT, COUNTER_BANK_NAMES,
+COUNTER_NAMES, ALL_COUNTERS, ALL_THREADS (counters.py at 9fa02aa).
 """
 
 import ctypes
@@ -26,11 +35,20 @@ import ctypes.util
 import math
 import os
 
+try:   # optional, as in tt-llk: DataFrames when present, lists of dicts otherwise
+    import pandas as _pd
+except ImportError:
+    _pd = None
+
 __all__ = [
     "BANKS", "THREADS", "SocmonError", "Simulator", "configure_counters", "configure_slots",
     "read_counters", "print_counters", "format_counters", "export_counters", "compute_metrics",
-    "print_metrics", "format_metrics", "export_metrics", "slot_word",
+    "print_metrics", "format_metrics", "export_metrics", "slot_word", "counter_name",
+    "COUNTER_SLOT_COUNT", "COUNTER_DATA_WORD_COUNT", "COUNTER_BANK_NAMES", "COUNTER_NAMES",
+    "ALL_COUNTERS", "ALL_THREADS", "HAVE_PANDAS",
 ]
+
+HAVE_PANDAS = _pd is not None
 
 BANKS = ["INSTRN_THREAD", "FPU", "TDMA_UNPACK", "L1", "TDMA_PACK"]
 THREADS = ["UNPACK", "MATH", "PACK"]
@@ -122,6 +140,17 @@ _export_metrics = _proto("llk_perf_export_metrics", _int, _vp, ctypes.c_char_p, 
                          ctypes.c_size_t, ctypes.c_char_p)
 
 
+class _Event(ctypes.Structure):
+    _fields_ = [("bank", ctypes.c_uint), ("counter_id", ctypes.c_uint), ("l1_mux", ctypes.c_uint),
+                ("name", ctypes.c_char_p), ("desc", ctypes.c_char_p)]
+
+
+_nevents = _proto("socmon_tensix_nevents", ctypes.c_size_t)
+_event_at = _proto("socmon_tensix_event_at", ctypes.POINTER(_Event), ctypes.c_size_t)
+_counter_name = _proto("socmon_tensix_counter_name", ctypes.c_size_t, ctypes.c_uint, ctypes.c_uint,
+                       ctypes.c_uint, ctypes.c_char_p, ctypes.c_size_t)
+
+
 def _check(st):
     if st != 0:
         raise SocmonError(_status_name(st).decode(), _errmsg().decode(errors="replace"))
@@ -129,6 +158,44 @@ def _check(st):
 
 def _b(s):
     return None if s is None else str(s).encode()
+
+
+# ---- tt-llk's module-level names (helpers/counters.py at 9fa02aa, lines 12-13, 30-36,
+# 41-155, 164-201), built from the library's one event table ----
+
+COUNTER_SLOT_COUNT = 86
+COUNTER_DATA_WORD_COUNT = COUNTER_SLOT_COUNT * 2
+COUNTER_BANK_NAMES = dict(enumerate(BANKS))
+ALL_THREADS = list(THREADS)
+
+
+def _tables():
+    names = {b: {} for b in ("INSTRN_THREAD", "FPU", "TDMA_UNPACK", "L1", "TDMA_PACK")}
+    every = []
+    for i in range(_nevents()):
+        e = _event_at(i).contents
+        bank = BANKS[e.bank]
+        if bank == "L1":
+            names[bank][(e.counter_id, e.l1_mux)] = e.name.decode()
+            every.append({"bank": bank, "counter_id": e.counter_id, "l1_mux": e.l1_mux})
+        else:
+            names[bank][e.counter_id] = e.name.decode()
+            every.append({"bank": bank, "counter_id": e.counter_id})
+    return names, every
+
+
+# COUNTER_NAMES: bank -> {id: name}; L1 -> {(id, mux): name}. ALL_COUNTERS: the 94, in
+# the order configure_counters builds them (INSTRN, FPU, UNPACK, PACK, L1 mux 0, mux 1).
+COUNTER_NAMES, ALL_COUNTERS = _tables()
+
+
+def counter_name(bank, counter_id, l1_mux=0):
+    """tt-llk's name for a counter: the guide's, or {BANK}_UNKNOWN_{id}
+    (L1_UNKNOWN_{id}_{mux}; UNKNOWN_{bank}_UNKNOWN_{id} past bank 4)."""
+    b = BANKS.index(bank) if isinstance(bank, str) else int(bank)
+    buf = ctypes.create_string_buffer(64)
+    _counter_name(b, int(counter_id), int(l1_mux) & 1, buf, 64)
+    return buf.value.decode()
 
 
 def slot_word(bank, counter_id, l1_mux=0):
@@ -188,6 +255,36 @@ class Results(list):
     platform = None
 
 
+COLUMNS = ["thread", "bank", "counter_name", "counter_id", "cycles", "count", "l1_mux", "undefined"]
+
+
+def _to_frame(rows, platform):
+    df = _pd.DataFrame(list(rows), columns=COLUMNS)
+    df.attrs["platform"] = platform
+    return df
+
+
+def _is_frame(x):
+    return _pd is not None and isinstance(x, _pd.DataFrame)
+
+
+def _platform_of(results):
+    if _is_frame(results):
+        return results.attrs.get("platform")
+    return getattr(results, "platform", None)
+
+
+def _missing(v):
+    return v is None or (isinstance(v, float) and math.isnan(v))
+
+
+def _rows(results):
+    """Rows as dicts from a DataFrame (tt-llk's or ours) or a list of dicts."""
+    if _is_frame(results):
+        return results.to_dict("records")
+    return results
+
+
 def _where(location):
     if not (hasattr(location, "bus") and hasattr(location, "l1_base")):
         raise SocmonError("SOCMON_ENOTSUP",
@@ -226,9 +323,11 @@ def _row_dict(r):
 
 
 def read_counters(location):
-    """Counter results of every thread: a list of dicts with thread, bank,
-    counter_name, counter_id, cycles, count, l1_mux (None off L1) and
-    undefined (cycles and count are None when the L1 mux changed mid-run)."""
+    """Counter results of every thread: rows with thread, bank, counter_name,
+    counter_id, cycles, count, l1_mux (None off L1) and undefined (cycles and
+    count are None when the L1 mux changed mid-run). A pandas DataFrame with
+    those columns when pandas imports (as tt-llk's), else a list of dicts.
+    Ids the guide does not list are named {BANK}_UNKNOWN_{id} as in tt-llk."""
     h = _vp()
     bus, l1 = _where(location)
     _check(_read(bus, l1, ctypes.byref(h)))
@@ -237,7 +336,7 @@ def read_counters(location):
     finally:
         _res_free(h)
     out.platform = getattr(location, "platform", None)
-    return out
+    return _to_frame(out, out.platform) if _pd is not None else out
 
 
 class _CResults:
@@ -247,11 +346,14 @@ class _CResults:
         self.h = _vp()
         _check(_res_new(ctypes.byref(self.h)))
         try:
-            for r in rows:
+            for r in _rows(rows):
+                if r.get("thread") not in THREADS or r.get("bank") not in BANKS:
+                    raise SocmonError("SOCMON_EINVAL", "row %r: thread must be one of %s and bank one "
+                                      "of %s" % (r, ", ".join(THREADS), ", ".join(BANKS)))
                 mux = r.get("l1_mux")
-                undef = bool(r.get("undefined")) or r.get("count") is None
+                undef = bool(r.get("undefined")) or _missing(r.get("count")) or _missing(r.get("cycles"))
                 _check(_res_add(self.h, THREADS.index(r["thread"]), BANKS.index(r["bank"]),
-                                int(r["counter_id"]), int(mux or 0),
+                                int(r["counter_id"]), 0 if _missing(mux) else int(mux),
                                 0 if undef else int(r["cycles"]), 0 if undef else int(r["count"]),
                                 1 if undef else 0))
         except Exception:
@@ -301,7 +403,7 @@ def export_counters(results, filename, test_params=None, worker_id="gw0"):
 
 class _CMetrics:
     def __init__(self, results, platform):
-        platform = platform or getattr(results, "platform", None)
+        platform = platform or _platform_of(results)
         self.h = _vp()
         with _CResults(results) as r:
             _check(_compute(r, _b(platform), ctypes.byref(self.h)))
@@ -315,8 +417,12 @@ class _CMetrics:
 
 def compute_metrics(results, platform=None):
     """The guide's metrics as a dict: utilisations, NoC and estimated
-    bytes/cycle, stall and issue rates, the four bound scores, and
-    dominant_bound as its label ("math-bound", ...). Undefined values are None."""
+    bytes/cycle, stall and issue rates (tt-llk's sums over the threads, and
+    *_per_thread means), the bound scores, and dominant_bound /
+    dominant_bound_per_thread as labels ("math-bound", ...). results: a
+    DataFrame or a list of dicts. Every key is there; undefined values (their
+    counters were not read, or 0/0) are None. Empty results give {}.
+    platform: wormhole_b0 / wormhole, blackhole, quasar, any case."""
     out = {}
     with _CMetrics(results, platform) as m:
         for i in range(_m_count(m)):

@@ -1,8 +1,11 @@
 #!/bin/sh
 # The socmon_tensix Python module's tests (python3 -m unittest) against the
-# build's libsocmon.so. A sanitizer build's library needs the sanitizer
-# runtimes preloaded into python3; leak checking is off because the
-# interpreter itself keeps memory until exit.
+# build's libsocmon.so, in both of the module's modes: with pandas (Debian's
+# python3-pandas, for /usr/bin/python3: read_counters returns DataFrames as
+# tt-llk's does) and with pandas made unimportable (lists of dicts).
+# SOCMON_TEST_PANDAS tells each run which mode it must see. A sanitizer build's
+# library needs the sanitizer runtimes preloaded into python3; leak checking
+# is off because the interpreter itself keeps memory until exit.
 set -e
 : "${SOCMON_SRC:?SOCMON_SRC must name the source tree}"
 : "${SOCMON_LIBDIR:?SOCMON_LIBDIR must name the directory of libsocmon.so}"
@@ -18,4 +21,22 @@ if [ -n "$pre" ]; then
     export LD_PRELOAD ASAN_OPTIONS
 fi
 cd "$SOCMON_SRC/tests/tensix/py"
-PYTHONPATH="$SOCMON_SRC/python${PYTHONPATH:+:$PYTHONPATH}" exec python3 -m unittest -v
+pp="$SOCMON_SRC/python${PYTHONPATH:+:$PYTHONPATH}"
+
+# 1. pandas unimportable: a package named pandas that refuses to import comes first.
+block=$(mktemp -d)
+trap 'rm -rf "$block"' EXIT
+mkdir "$block/pandas"
+echo 'raise ImportError("pandas blocked by tensix_python.test.sh")' >"$block/pandas/__init__.py"
+echo "== without pandas (python3: $(command -v python3))"
+SOCMON_TEST_PANDAS=0 PYTHONPATH="$block:$pp" python3 -m unittest -v
+
+# 2. with pandas, through the interpreter Debian's python3-pandas installs for.
+py=/usr/bin/python3
+if [ -x "$py" ] && "$py" -c 'import pandas' 2>/dev/null; then
+    echo "== with pandas ($py, pandas $("$py" -c 'import pandas; print(pandas.__version__)'))"
+    SOCMON_TEST_PANDAS=1 PYTHONPATH="$pp" "$py" -m unittest -v
+else
+    echo "tensix_python.test.sh: SKIPPED the pandas run: $py cannot import pandas" \
+         "(scripts/install-deps.sh installs python3-pandas)" >&2
+fi
