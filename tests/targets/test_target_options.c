@@ -164,7 +164,7 @@ static void test_builtin_messages(void **state)
     open_fails("tensix:tiles=0", SOCMON_ERANGE, "tensix: tiles '0' out of range 1..16777216");
     open_fails("tensix:nope=1", SOCMON_EINVAL,
                "target 'tensix': unknown option 'nope' (valid: tiles, format, fidelity, bound, platform, "
-               "l1_mux, trace_bus)");
+               "l1_mux, counters, trace_bus)");
     /* socmon_target_open_ops checks keys too, before the target's open runs */
     socmon_target *t = NULL;
     socmon_kv kv = {"colour", "red"};
