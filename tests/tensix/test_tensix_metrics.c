@@ -10,7 +10,6 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <math.h>
-#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -271,45 +270,6 @@ static void test_partial_configuration(void **state)
     done(&r);
 }
 
-/* "absent": "undefined" must not hide a typo: on the full schema (every documented counter
- * of both mux settings, every parameter) no name of the file is absent. */
-static void test_every_name_resolves(void **state)
-{
-    (void)state;
-    const char *text = socmon_builtin_metrics("tensix");
-    char *strict = malloc(strlen(text) + 1);
-    assert_non_null(strict);
-    strcpy(strict, text);
-    char *a = strstr(strict, "\"absent\": \"undefined\"");
-    assert_non_null(a);
-    memcpy(a, "\"absent\": \"skip\"     ", strlen("\"absent\": \"undefined\""));
-    size_t ne = socmon_tensix_nevents();
-    socmon_counter ctr[128];
-    uint64_t d[128] = {0};
-    size_t n = 0;
-    for (unsigned b = 0; b < SOCMON_TENSIX_NBANKS; b++)
-        ctr[n++] = (socmon_counter){.name = "cycles", .instance = socmon_tensix_bank_instance(b), .width = 32};
-    for (size_t i = 0; i < ne; i++) {
-        const socmon_tensix_event *e = socmon_tensix_event_at(i);
-        ctr[n++] = (socmon_counter){.name = e->name, .instance = socmon_tensix_bank_instance(e->bank),
-                                    .width = 32};
-    }
-    static const char *const pn[] = {"noc_word_bytes", "unpack_peak_bpc", "pack_peak_bpc", "clock_hz"};
-    static const double pv[] = {32, 80, 80, 1e9};
-    socmon_metric_schema sch = {n, ctr, 4, pn, pv};
-    socmon_metricset *ms;
-    socmon_metrics *m;
-    assert_int_equal(socmon_metricset_load_string(strict, "tensix.json", &ms), SOCMON_OK);
-    assert_int_equal(socmon_metrics_bind(ms, &sch, &m), SOCMON_OK);
-    for (size_t i = 0; i < socmon_metricset_count(ms); i++)
-        if (socmon_metrics_skipped(m, i))
-            fail_msg("%s: %s", socmon_metricset_def(ms, i)->name, socmon_metrics_skipped(m, i));
-    (void)d;
-    socmon_metrics_free(m);
-    socmon_metricset_free(ms);
-    free(strict);
-}
-
 typedef struct acc {
     uint64_t *sum;
 } acc;
@@ -460,7 +420,6 @@ int main(void)
         cmocka_unit_test(test_unpack_mean_of_defined),
         cmocka_unit_test(test_ties),
         cmocka_unit_test(test_partial_configuration),
-        cmocka_unit_test(test_every_name_resolves),
         cmocka_unit_test(test_classifier_names_the_bound),
         cmocka_unit_test(test_classifier_natural_kernels),
     };
