@@ -62,7 +62,7 @@ socmon_status llk_perf_compute_metrics(const llk_perf_results *r, const char *pl
         return socmon_fail(SOCMON_EINVAL, "compute_metrics: NULL argument");
     *out = NULL;
     const socmon_tensix_platform *pf = socmon_tensix_platform_at(0);
-    socmon_status st;
+    socmon_status st = SOCMON_OK;
     if (platform && (st = socmon_tensix_platform_find(platform, &pf)) != SOCMON_OK)
         return socmon_fail_prefix(st, "compute_metrics: ");
     size_t cap = socmon_tensix_nevents() + SOCMON_TENSIX_NBANKS, na = 0;
