@@ -14,6 +14,10 @@ PKGS="$PKGS libmicrohttpd-dev prometheus chromium"
 # Tensix Python (issue 13): tt-llk's read_counters returns pandas DataFrames; socmon_tensix does
 # too when pandas imports (Debian's python3-pandas, for /usr/bin/python3), plain lists otherwise.
 PKGS="$PKGS python3-pandas"
+# Cross build for the Zynq's 32-bit Arm cores (issue 13, `make test-arm`): the cross compilers
+# (g++ for the C++ compat tests) and qemu-arm to run the unit tests. The armhf libraries are not
+# installed through multiarch but unpacked into a private sysroot (scripts/armhf-sysroot.sh says why).
+PKGS="$PKGS gcc-arm-linux-gnueabihf g++-arm-linux-gnueabihf qemu-user"
 
 missing=""
 for p in $PKGS; do
