@@ -43,6 +43,8 @@ static void *values_alloc(size_t n)
     size_t bytes = n * sizeof(uint64_t);
     if (bytes < 4 * HUGE_ALIGN)
         return calloc(n, sizeof(uint64_t));
+    if (bytes > SIZE_MAX - HUGE_ALIGN)   /* rounding up would wrap (reachable with a 32-bit size_t) */
+        return NULL;
     size_t rounded = (bytes + HUGE_ALIGN - 1) / HUGE_ALIGN * HUGE_ALIGN;
     void *p = NULL;
     if (posix_memalign(&p, HUGE_ALIGN, rounded) != 0)

@@ -38,10 +38,10 @@ static long lock_holder(dev_t dev, ino_t ino)
     char line[256], type[16], mode[16];
     long pid, found = 0;
     unsigned maj, min;
-    unsigned long i;
+    unsigned long long i;   /* ino_t is 64-bit on 32-bit Arm too (_FILE_OFFSET_BITS=64) */
     while (f && !found && fgets(line, sizeof line, f))
-        if (sscanf(line, "%*[^:]: %15s %*s %15s %ld %x:%x:%lu", type, mode, &pid, &maj, &min, &i) == 6 &&
-            strcmp(type, "FLOCK") == 0 && maj == major(dev) && min == minor(dev) && i == (unsigned long)ino)
+        if (sscanf(line, "%*[^:]: %15s %*s %15s %ld %x:%x:%llu", type, mode, &pid, &maj, &min, &i) == 6 &&
+            strcmp(type, "FLOCK") == 0 && maj == major(dev) && min == minor(dev) && i == (unsigned long long)ino)
             found = pid;
     if (f)
         fclose(f);
