@@ -143,6 +143,99 @@ socmon_status socmon_zynq_soc_set_cpu(socmon_zynq_soc *soc, unsigned core,
 int socmon_zynq_apm_irq(const socmon_zynq_soc *soc);
 int socmon_zynq_pmu_irq(const socmon_zynq_soc *soc, unsigned core);
 
+/* ==== time and interrupts ====
+ * docs/zynq.md, "Time on the bus" and "Interrupts". */
+
+/* Every bus access (read or write) to a model window (the APM, either PMU)
+ * takes this much simulated time, and acts at its end: a read returns the
+ * register as it is once the access is over. A driver polling a status
+ * register therefore sees time pass. The default is an estimate of one
+ * AXI4-Lite access from a Zynq-7000 A9 through M_AXI_GP0 (docs/zynq.md);
+ * 0 makes accesses take no time (socmon before issue 13). */
+#define SOCMON_ZYNQ_ACCESS_NS_DEFAULT 200u
+#define SOCMON_ZYNQ_ACCESS_NS_MAX 1000000u   /* 1 ms */
+/* SOCMON_ERANGE naming ns if above SOCMON_ZYNQ_ACCESS_NS_MAX. */
+socmon_status socmon_zynq_soc_set_access_ns(socmon_zynq_soc *soc, uint64_t ns);
+uint64_t socmon_zynq_soc_access_ns(const socmon_zynq_soc *soc);
+
+/* The model's interrupt lines (levels, active high). */
+typedef enum socmon_zynq_irq {
+    SOCMON_ZYNQ_IRQ_APM = 0,    /* GIE & |(IS & IE) */
+    SOCMON_ZYNQ_IRQ_PMU0 = 1,   /* |(PMOVSR & PMINTEN) of CPU0 */
+    SOCMON_ZYNQ_IRQ_PMU1 = 2    /* of CPU1 */
+} socmon_zynq_irq;
+#define SOCMON_ZYNQ_NIRQ 3u
+/* GIC interrupt IDs on a Zynq-7000: the PMUs are SPI 5 and 6 (the
+ * zynq-7000.dtsi pmu node); the APM's is the design's choice, the model's is
+ * the first PL-to-PS line IRQ_F2P[0] (UG585 ch. 7: IDs 61-68, 84-91). */
+#define SOCMON_ZYNQ_GIC_APM 61u
+#define SOCMON_ZYNQ_GIC_PMU0 37u
+#define SOCMON_ZYNQ_GIC_PMU1 38u
+
+/* Called once per rising edge of a line, with the simulated time of the
+ * edge. An edge during socmon_zynq_soc_advance or _wait_irq is found to the
+ * nanosecond and the handler runs there (socmon_zynq_soc_now_ns == edge_ns),
+ * seeing the registers as of that moment; an edge during a register access
+ * is taken when the access completes, as a CPU takes an interrupt after the
+ * instruction (now_ns is then up to one access later). The handler may
+ * access registers over the bus (clear IS, read counters); its accesses take
+ * time too. Edges that happen while it runs are delivered after it returns,
+ * never nested. It must not free the model. */
+typedef void (*socmon_zynq_irq_fn)(void *ctx, socmon_zynq_soc *soc, socmon_zynq_irq line,
+                                   uint64_t edge_ns);
+/* Installs fn (NULL removes it) for all lines. */
+socmon_status socmon_zynq_soc_set_irq_handler(socmon_zynq_soc *soc, socmon_zynq_irq_fn fn,
+                                              void *ctx);
+/* Runs simulated time until `line` is asserted: at once (0 ns) if it is,
+ * otherwise to its next rising edge, where the handler (if any) runs before
+ * this returns. *waited_ns (may be NULL) gets the simulated time from the
+ * call to the edge (the clock is later by whatever the handler's accesses
+ * took). If the line does not rise
+ * within max_ns the clock stands max_ns later and the call fails with
+ * SOCMON_EAGAIN naming the line and the registers that gate it (GIE/IE/IS,
+ * or PMCR.E/PMINTEN/PMOVSR), so a misprogrammed driver gets an error, never a
+ * hang. SOCMON_ERANGE for an unknown line or a max_ns past the model's 1e17 ns. */
+socmon_status socmon_zynq_soc_wait_irq(socmon_zynq_soc *soc, socmon_zynq_irq line, uint64_t max_ns,
+                                       uint64_t *waited_ns);
+
+/* The APM as a board user's code sees it through Linux's uio_xilinx_apm
+ * driver (/dev/uioN): map 0 is the register window, map 1 a 4096-byte page
+ * holding the driver's struct xapm_param, and read() blocks until the next
+ * interrupt. The model's stand-in: */
+typedef struct socmon_zynq_uio socmon_zynq_uio;
+/* Map 1's layout (the kernel's struct xapm_param, without its trailing
+ * clock pointer, which user space never reads). mode uses the UIO numbering:
+ * Advanced 1, Profile 2, Trace 3. */
+typedef struct socmon_zynq_xapm_param {
+    uint32_t mode, maxslots, eventcnt, eventlog, sampledcnt, numcounters, metricwidth,
+        sampledwidth, globalcntwidth, scalefactor, isr;
+    uint8_t is_32bit_filter;
+} socmon_zynq_xapm_param;
+#define SOCMON_ZYNQ_UIO_MAP1_SIZE 4096u
+#define SOCMON_ZYNQ_UIO_TIMEOUT_NS_DEFAULT 10000000000ull   /* 10 s of simulated time */
+
+/* Binds the model's APM to a UIO device (one per model: SOCMON_ESTATE for a
+ * second). From then on each rising edge of the APM line runs the driver's
+ * handler: read IS, write it back (clearing everything pending), copy the
+ * parameters with that isr into map 1, count the event. Free it before the
+ * model. */
+socmon_status socmon_zynq_uio_new(socmon_zynq_soc *soc, socmon_zynq_uio **out);
+void socmon_zynq_uio_free(socmon_zynq_uio *u);
+/* Map 0: the APM registers at offsets 0..0xFFFF (as socmon_zapm_bus_uio on a
+ * board). Owned by u. */
+socmon_bus *socmon_zynq_uio_bus(socmon_zynq_uio *u);
+/* Map 1: SOCMON_ZYNQ_UIO_MAP1_SIZE bytes, starting with a
+ * socmon_zynq_xapm_param; the rest reads 0. */
+const void *socmon_zynq_uio_map1(const socmon_zynq_uio *u);
+/* read(2) on the device: count must be 4 (SOCMON_EINVAL otherwise, as UIO's
+ * EINVAL); returns at once if an interrupt came since the last read, else
+ * runs simulated time to the next one. buf gets the total interrupt count
+ * (uint32_t). SOCMON_EAGAIN, as socmon_zynq_soc_wait_irq, if none comes
+ * within the timeout. */
+socmon_status socmon_zynq_uio_read(socmon_zynq_uio *u, void *buf, size_t count);
+/* The simulated time a read may wait (default 10 s); SOCMON_ERANGE past 1e17 ns. */
+socmon_status socmon_zynq_uio_set_timeout(socmon_zynq_uio *u, uint64_t max_ns);
+
 /* ==== socmon's drivers ====
  * Each makes a socmon_device whose counters socmon reads, samples and turns
  * into metrics (metrics/zynq.json). They program the block when created and

@@ -17,7 +17,7 @@
 
 typedef struct zynq_opts {
     double wr_mbps, rd_mbps, lat_ns, jitter_ns, duration_ms, apm_mhz, cpu_mhz;
-    uint64_t burst, slots, seed;
+    uint64_t burst, slots, seed, access_ns;
     unsigned ccnt_div;   /* index into ccnt_divs */
     int hw;
     const char *apm_dev, *mem_dev, *pmu_events, *trace_bus;
@@ -64,6 +64,9 @@ static const socmon_option zynq_options[] = {
      .hi = 1000, .offset = offsetof(zynq_opts, apm_mhz)},
     {.name = "cpu_mhz", .type = SOCMON_OPT_DOUBLE, .help = "Cortex-A9 clock in MHz; 666.67 unless given", .lo = 1,
      .hi = 4000, .offset = offsetof(zynq_opts, cpu_mhz)},
+    {.name = "access_ns", .type = SOCMON_OPT_UINT,
+     .help = "simulated ns each register access takes (0: none; default: an AXI4-Lite read over GP0)",
+     .def = "200", .lo = 0, .hi = SOCMON_ZYNQ_ACCESS_NS_MAX, .offset = offsetof(zynq_opts, access_ns)},
     {.name = "pmu_events", .type = SOCMON_OPT_LIST, .arg = "E+E",
      .help = "A9 events, names or numbers (default: the SPA set inst_rename+l1d_refill+l1d_access+"
              "dcache_dep_stall+mem_write_stall+br_mis_pred)",
@@ -89,6 +92,14 @@ typedef struct zynq_state {
     socmon_zynq_desc desc;
     int div64;
     uint64_t duration_ns;
+    uint64_t access_ns;
+    /* The target's clock: where the last advance ended. The driver's reads
+     * after it move the model on by their access time, and the next
+     * advance ends an interval after it, so samples stay on the interval
+     * grid and every counter is read at the same offset into each interval
+     * (docs/zynq.md, "Time on the bus"). The target's time starts at 0 when
+     * the driver has programmed the block: model time t0_ns. */
+    uint64_t grid_ns, t0_ns;
     unsigned nevents;                      /* 0: the SPA set */
     uint8_t events[SOCMON_ZA9_NCOUNTERS];
     unsigned apm_nsel;                     /* 0: the default selection */
@@ -140,6 +151,7 @@ static socmon_status zynq_prepare(socmon_model_target *mt)
     if (socmon_model_target_given(mt, "seed"))
         d->seed = o->seed;
     z->div64 = o->ccnt_div == 1;
+    z->access_ns = o->access_ns;
     z->duration_ns = (uint64_t)(o->duration_ms * 1e6);
     socmon_status st = SOCMON_OK;
     if (o->pmu_events && (st = parse_events(o->pmu_events, z)))
@@ -260,7 +272,11 @@ static socmon_status zynq_hw_bus(socmon_model_target *mt, socmon_bus **bus)
 
 static socmon_status zynq_model_new(socmon_model_target *mt, void **model)
 {
-    return socmon_zynq_soc_new(&((zynq_state *)mt->priv)->desc, (socmon_zynq_soc **)model);
+    zynq_state *z = mt->priv;
+    socmon_status st = socmon_zynq_soc_new(&z->desc, (socmon_zynq_soc **)model);
+    if (!st && (st = socmon_zynq_soc_set_access_ns(*model, z->access_ns)))
+        socmon_zynq_soc_free(*model);
+    return st;
 }
 
 static socmon_status zynq_map(socmon_model_target *mt, socmon_bus *bus)
@@ -269,10 +285,12 @@ static socmon_status zynq_map(socmon_model_target *mt, socmon_bus *bus)
 }
 
 /* The APM part and the PMU part on one device; the driver adds what the
- * metric file needs besides counters (clocks, bus width, CCNT divider). */
+ * metric file needs besides counters (clocks, bus width, CCNT divider).
+ * Programming the blocks takes model time (access_ns per access): the
+ * target's clock starts where it ends. */
 static socmon_status zynq_device_new(socmon_model_target *mt, socmon_bus *bus, socmon_device **dev)
 {
-    const zynq_state *z = mt->priv;
+    zynq_state *z = mt->priv;
     const socmon_zynq_desc *d = &z->desc;
     socmon_zapm_config ac = {.nslots = d->nslots, .clock_hz = d->apm_hz,
                              .bus_width_bytes = d->bus_width_bytes, .mode = d->apm.mode,
@@ -287,22 +305,40 @@ static socmon_status zynq_device_new(socmon_model_target *mt, socmon_bus *bus, s
         pc.nevents = z->nevents;
         memcpy(pc.events, z->events, z->nevents);
     }
-    return socmon_zynq_device_new(bus, d->apm_base, &ac, &pc, dev);
+    socmon_status st = socmon_zynq_device_new(bus, d->apm_base, &ac, &pc, dev);
+    if (!st && mt->model)
+        z->grid_ns = z->t0_ns = socmon_zynq_soc_now_ns(mt->model);
+    return st;
 }
 
+/* On the grid: a workload of duration_ms then ends on it too. */
 static socmon_status zynq_start(socmon_model_target *mt, const char *workload)
 {
-    return socmon_zynq_soc_start(mt->model, workload, ((zynq_state *)mt->priv)->duration_ns);
+    zynq_state *z = mt->priv;
+    return socmon_zynq_soc_start_at(mt->model, workload, z->duration_ns, z->grid_ns);
 }
 
 static socmon_status zynq_advance(socmon_model_target *mt, uint64_t ns, int *done)
 {
-    return socmon_zynq_soc_advance(mt->model, ns, done);
+    zynq_state *z = mt->priv;
+    uint64_t now = socmon_zynq_soc_now_ns(mt->model);
+    if (ns > UINT64_MAX - z->grid_ns)
+        ns = UINT64_MAX - z->grid_ns;   /* the model refuses it, naming the step */
+    uint64_t goal = z->grid_ns + ns;
+    socmon_status st = socmon_zynq_soc_advance(mt->model, goal > now ? goal - now : 0, done);
+    if (st)
+        return st;
+    /* normally the model is at the goal now; before it if the workload
+     * ended inside the step, past it if reads took longer than the step
+     * (or a program advanced the model itself): the clock follows it */
+    z->grid_ns = socmon_zynq_soc_now_ns(mt->model);
+    return SOCMON_OK;
 }
 
 static uint64_t zynq_now(socmon_model_target *mt)
 {
-    return socmon_zynq_soc_now_ns(mt->model);
+    const zynq_state *z = mt->priv;
+    return z->grid_ns - z->t0_ns;
 }
 
 static int zynq_hw_done(socmon_model_target *mt, uint64_t elapsed_ns)

@@ -25,5 +25,11 @@ socmon_status socmon_zynq_pmu_poke(socmon_zynq_soc *soc, unsigned core, unsigned
 /* Transactions the traffic model could not issue on time because 32 were
  * already outstanding on that slot and direction (0 unless overloaded). */
 uint64_t socmon_zynq_apm_stalls(const socmon_zynq_soc *soc, unsigned slot);
+/* socmon_zynq_soc_start with the workload's clock started at start_ns (at
+ * most now): the "zynq" target starts it on its sampling grid although its
+ * register reads have moved the model on since (docs/zynq.md, "Time on the
+ * bus"). SOCMON_ERANGE if start_ns is after now. */
+socmon_status socmon_zynq_soc_start_at(socmon_zynq_soc *soc, const char *workload,
+                                       uint64_t duration_ns, uint64_t start_ns);
 
 #endif

@@ -1,26 +1,19 @@
 /* The Zynq model: one APM (PL side) and two Cortex-A9 PMUs (PS side) on one
- * simulated clock, plus the workloads that drive them. */
+ * simulated clock, plus the workloads that drive them. The state is in
+ * zynq_soc.h; time on register access and the interrupt lines are in
+ * zynq_time.c and zynq_irq.c. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
-#include "models/zynq/zynq_internal.h"
+#include "models/zynq/zynq_soc.h"
 
 #define PHASE_NS 250000000ull   /* "mixed" changes phase every 250 ms */
 
 enum { WL_MIXED, WL_STEADY, WL_IDLE };
 
 static const char *const workloads[] = {"mixed", "steady", "idle", NULL};
-
-struct socmon_zynq_soc {
-    socmon_zynq_desc d;
-    uint64_t apm_hz, cpu_hz;
-    uint64_t now_ns, start_ns, duration_ns;
-    int workload, phase, started;
-    zapm_model apm;
-    za9_model pmu[SOCMON_ZYNQ_NCORES];
-};
 
 void socmon_zynq_desc_default(socmon_zynq_desc *d)
 {
@@ -125,12 +118,19 @@ socmon_status socmon_zynq_soc_new(const socmon_zynq_desc *d, socmon_zynq_soc **o
             zapm_set_ids(&soc->apm, s, r, d->traffic.id_base, d->traffic.id_count);
     for (unsigned c = 0; c < SOCMON_ZYNQ_NCORES; c++)
         za9_init(&soc->pmu[c]);
+    if ((st = zynq_time_init(soc))) {
+        free(soc);
+        return st;
+    }
     *out = soc;
     return SOCMON_OK;
 }
 
 void socmon_zynq_soc_free(socmon_zynq_soc *soc)
 {
+    if (!soc)
+        return;
+    zynq_time_free(soc);
     free(soc);
 }
 
@@ -141,11 +141,12 @@ const socmon_zynq_desc *socmon_zynq_soc_desc(const socmon_zynq_soc *soc)
 
 socmon_status socmon_zynq_soc_map(socmon_zynq_soc *soc, socmon_bus *bus)
 {
+    /* through the windows of zynq_time.c: each access costs access_ns */
     socmon_status st = socmon_bus_model_map(bus, soc->d.apm_base, SOCMON_ZAPM_WINDOW,
-                                            &zapm_regops, &soc->apm);
+                                            &zynq_window_ops, &soc->irq.win[0]);
     for (unsigned c = 0; !st && c < SOCMON_ZYNQ_NCORES; c++)
-        st = socmon_bus_model_map(bus, soc->d.pmu_base[c], SOCMON_ZA9_WINDOW, &za9_regops,
-                                  &soc->pmu[c]);
+        st = socmon_bus_model_map(bus, soc->d.pmu_base[c], SOCMON_ZA9_WINDOW, &zynq_window_ops,
+                                  &soc->irq.win[1 + c]);
     return st ? socmon_fail_prefix(st, "zynq: ") : SOCMON_OK;
 }
 
@@ -217,6 +218,15 @@ static void apply_phase(socmon_zynq_soc *soc)
 socmon_status socmon_zynq_soc_start(socmon_zynq_soc *soc, const char *workload,
                                     uint64_t duration_ns)
 {
+    return socmon_zynq_soc_start_at(soc, workload, duration_ns, soc->now_ns);
+}
+
+socmon_status socmon_zynq_soc_start_at(socmon_zynq_soc *soc, const char *workload,
+                                       uint64_t duration_ns, uint64_t start_ns)
+{
+    if (start_ns > soc->now_ns)
+        return socmon_fail(SOCMON_ERANGE, "zynq: workload start %llu ns is after now (%llu ns)",
+                           (unsigned long long)start_ns, (unsigned long long)soc->now_ns);
     int w = -1;
     if (!workload)
         workload = workloads[0];
@@ -229,7 +239,7 @@ socmon_status socmon_zynq_soc_start(socmon_zynq_soc *soc, const char *workload,
     soc->workload = w;
     soc->phase = 0;
     soc->started = 1;
-    soc->start_ns = soc->now_ns;
+    soc->start_ns = start_ns;
     soc->duration_ns = duration_ns;
     apply_phase(soc);
     return SOCMON_OK;
@@ -243,22 +253,9 @@ static void run_to(socmon_zynq_soc *soc, uint64_t t)
     soc->now_ns = t;
 }
 
-socmon_status socmon_zynq_soc_advance(socmon_zynq_soc *soc, uint64_t ns, int *done)
+void zynq_soc_run_plain(socmon_zynq_soc *soc, uint64_t end)
 {
-    if (!soc)
-        return socmon_fail(SOCMON_EINVAL, "zynq: NULL model");
-    /* 1e17 ns (three years) keeps every clock's cycle count inside 64 bits */
-    if (ns > 100000000000000000ull - soc->now_ns)
-        return socmon_fail(SOCMON_ERANGE, "zynq: advance of %llu ns runs past the model's 1e17 ns",
-                           (unsigned long long)ns);
-    uint64_t end = soc->now_ns + ns;
-    /* A workload of a set length that ends inside this step stops the clock
-     * at its end: the run lasts exactly duration_ns whatever the step. */
-    uint64_t wl_end = soc->start_ns + soc->duration_ns;
-    if (soc->started && soc->duration_ns && soc->now_ns < wl_end && end > wl_end)
-        end = wl_end;
     while (soc->now_ns < end) {
-        uint64_t t = end;
         if (soc->started && soc->workload == WL_MIXED) {
             uint64_t next = soc->start_ns + (uint64_t)(soc->phase + 1) * PHASE_NS;
             if (next <= end) {
@@ -268,8 +265,25 @@ socmon_status socmon_zynq_soc_advance(socmon_zynq_soc *soc, uint64_t ns, int *do
                 continue;
             }
         }
-        run_to(soc, t);
+        run_to(soc, end);
     }
+}
+
+socmon_status socmon_zynq_soc_advance(socmon_zynq_soc *soc, uint64_t ns, int *done)
+{
+    if (!soc)
+        return socmon_fail(SOCMON_EINVAL, "zynq: NULL model");
+    /* 1e17 ns (three years) keeps every clock's cycle count inside 64 bits */
+    if (ns > ZYNQ_TIME_MAX - soc->now_ns)
+        return socmon_fail(SOCMON_ERANGE, "zynq: advance of %llu ns runs past the model's 1e17 ns",
+                           (unsigned long long)ns);
+    uint64_t end = soc->now_ns + ns;
+    /* A workload of a set length that ends inside this step stops the clock
+     * at its end: the run lasts exactly duration_ns whatever the step. */
+    uint64_t wl_end = soc->start_ns + soc->duration_ns;
+    if (soc->started && soc->duration_ns && soc->now_ns < wl_end && end > wl_end)
+        end = wl_end;
+    zynq_time_to(soc, end, 0);
     if (done)
         *done = soc->started && soc->duration_ns &&
                 soc->now_ns - soc->start_ns >= soc->duration_ns;
