@@ -10,7 +10,10 @@
  * only by the outermost caller, never from inside a register access or a
  * running handler, so a handler that accesses registers (and so lets time
  * pass and maybe raises another edge) is never re-entered: the new edge is
- * delivered after it returns. */
+ * delivered after it returns, by the next delivery: the next turn of the
+ * time loop, or the end of the next access. In an interrupt storm (each
+ * handler slower than its interrupt) an advance therefore still ends when
+ * its time is up; what is queued then goes to the next call. */
 #include "core/error.h"
 #include "models/zynq/zynq_soc.h"
 
@@ -65,10 +68,15 @@ void zynq_irq_deliver(socmon_zynq_soc *soc)
     if (q->depth || q->in_handler)
         return;
     q->in_handler = 1;
-    while (q->pending) {
+    /* each line once: edges that come while these handlers run are left for
+     * the next call (the caller's loop, the next access), so a handler
+     * slower than its interrupt cannot keep a call from returning */
+    unsigned todo = q->pending;
+    while (todo) {
         unsigned l = 0;
-        while (!(q->pending & (1u << l)))
+        while (!(todo & (1u << l)))
             l++;
+        todo &= ~(1u << l);
         q->pending &= ~(1u << l);
         /* on a board with uio_xilinx_apm the kernel owns the APM's
          * interrupt and runs first; a user handler (a bare-metal driver's

@@ -102,7 +102,16 @@ static unsigned run_to_edge(socmon_zynq_soc *soc, uint64_t t, unsigned low)
 
 unsigned zynq_time_to(socmon_zynq_soc *soc, uint64_t t, unsigned stop)
 {
+    uint64_t delivered_at = UINT64_MAX;
     while (soc->now_ns < t) {
+        /* edges queued while a handler ran; again only once time has moved,
+         * so a handler that re-raises its own line without letting time
+         * pass cannot hold the clock */
+        if (soc->irq.pending && !soc->irq.depth && delivered_at != soc->now_ns) {
+            delivered_at = soc->now_ns;
+            zynq_irq_deliver(soc);
+            continue;
+        }
         unsigned lines = zynq_irq_lines(soc);
         unsigned search = zynq_irq_armed(soc) & ~lines & (zynq_irq_listened(soc) | stop);
         if (!search) {
