@@ -41,12 +41,13 @@ struct socmon_zynq_uio {
 static void probe_params(const socmon_zynq_soc *soc, socmon_zynq_xapm_param *p)
 {
     memset(p, 0, sizeof *p);
-    p->mode = XAPM_UIO_MODE_PROFILE;
+    int adv = soc->d.apm.mode == SOCMON_ZAPM_ADVANCED;
+    p->mode = adv ? XAPM_UIO_MODE_ADVANCED : XAPM_UIO_MODE_PROFILE;
     p->maxslots = soc->d.nslots;
     p->eventcnt = 1;
     p->eventlog = 0;
     p->sampledcnt = 1;
-    p->numcounters = SOCMON_ZAPM_PER_SLOT * soc->d.nslots;
+    p->numcounters = adv ? soc->d.apm.ncounters : SOCMON_ZAPM_PER_SLOT * soc->d.nslots;
     p->metricwidth = 32;
     p->sampledwidth = 32;
     p->globalcntwidth = soc->d.gcc_width == 64 ? 64 : 32;
