@@ -330,5 +330,42 @@ socmon_status socmon_zapm_bus_uio(const char *uio_path, socmon_bus **out);
 struct socmon_target;
 socmon_zynq_soc *socmon_zynq_soc_of_target(const struct socmon_target *t);
 
+/* ==== CP15 ====
+ * The Cortex-A9 PMU through its coprocessor interface, as code running on the
+ * core reaches it: MRC/MCR p15, opc1, Rt, CRn, CRm, opc2 (spec §5.1). The
+ * twelve PMU encodings (all opc1 0, CRn c9) reach the same state as the
+ * memory-mapped window of that core; PMSELR (c9,c12,5) exists only here and
+ * selects the counter PMXEVTYPER (c9,c13,1) and PMXEVCNTR (c9,c13,2) reach.
+ * The CoreSight lock guards only the window, never CP15. Table and choices:
+ * docs/zynq.md, "CP15 and the Xilinx BSP shims".
+ *
+ * Errors: SOCMON_ERANGE for a core out of range, SOCMON_EINVAL for a field
+ * no instruction can encode (opc1 or opc2 > 7, CRn or CRm > 15),
+ * SOCMON_ENOTSUP for an encoding the A9 PMU does not implement (an Undefined
+ * Instruction on silicon, e.g. PMUv2's PMCEID0 at c9,c12,6), SOCMON_EUNDEF
+ * for PMXEVTYPER/PMXEVCNTR while PMSELR selects no event counter (UNPREDICTABLE
+ * in the ARM ARM; *val is then 0 and a write changes nothing). */
+socmon_status socmon_zynq_cp15_read(socmon_zynq_soc *soc, unsigned core, unsigned opc1,
+                                    unsigned crn, unsigned crm, unsigned opc2, uint32_t *val);
+socmon_status socmon_zynq_cp15_write(socmon_zynq_soc *soc, unsigned core, unsigned opc1,
+                                     unsigned crn, unsigned crm, unsigned opc2, uint32_t val);
+
+/* A coprocessor to run CP15 code against: the model's core or, on an Arm
+ * build, the real one. ctx is the implementation's. */
+typedef struct socmon_cp15 {
+    socmon_status (*read)(void *ctx, unsigned opc1, unsigned crn, unsigned crm, unsigned opc2,
+                          uint32_t *val);
+    socmon_status (*write)(void *ctx, unsigned opc1, unsigned crn, unsigned crm, unsigned opc2,
+                           uint32_t val);
+    void *ctx;
+} socmon_cp15;
+/* Core `core` of the model (which must outlive *out). SOCMON_ERANGE. */
+socmon_status socmon_zynq_cp15_of(socmon_zynq_soc *soc, unsigned core, socmon_cp15 *out);
+/* The executing core's own CP15 through MRC/MCR, for the same twelve
+ * encodings (others: SOCMON_ENOTSUP, never an instruction that would trap).
+ * Only on 32-bit Arm builds (SOCMON_ENOTSUP elsewhere); from user space the
+ * kernel must have set PMUSERENR.EN, or the instruction traps (SIGILL). */
+socmon_status socmon_cp15_native(socmon_cp15 *out);
+
 SOCMON_END_DECLS
 #endif

@@ -14,7 +14,9 @@
  *    writable PMCR mask 0x3F, P and C read as zero, PMOVSR write-1-to-clear;
  *  - CoreSight: the lock key 0xC5ACCE55 and PMDEVTYPE 0x16 are the standard
  *    CoreSight values (the spec marks the key as not re-verified);
- *  - §5.2 / §4 (A9 TRM Table 11-6, SPA Table 4): the SPA event numbers. */
+ *  - §5.2 / §4 (A9 TRM Table 11-6, SPA Table 4): the SPA event numbers;
+ *  - §5.1 (Linux perf_event_v7.c, ESW-BSP xreg_cortexa9.h): the CP15
+ *    encodings, and PMSELR (CP15 only). */
 #ifndef SOCMON_HW_A9_PMU_H
 #define SOCMON_HW_A9_PMU_H
 
@@ -119,6 +121,51 @@ static inline int za9_reg_index(uint64_t off)
         off < SOCMON_ZA9_WINDOW ? socmon_reginfo_find(ZA9_REGINFO, ZA9_NREGS, (uint32_t)off)
                                 : NULL;
     return ri ? (int)(ri - ZA9_REGINFO) : -1;
+}
+
+/* ---- CP15 (MRC/MCR p15, opc1, Rt, CRn, CRm, opc2) ----
+ * Spec §5.1's table (Linux perf_event_v7.c, ESW-BSP xreg_cortexa9.h): the
+ * same registers as the window, one state per core. opc1 is 0 and CRn is c9
+ * for all of them. PMSELR exists only here: it selects the counter that
+ * PMXEVTYPER and PMXEVCNTR reach (the window has one register per counter
+ * instead). Every other encoding is an Undefined Instruction on the A9 (a
+ * PMUv1: no PMCEID0/1 at c9,c12,6/7). */
+enum { ZA9_CP15_WINDOW = 0, ZA9_CP15_SELR, ZA9_CP15_SEL_TYPER, ZA9_CP15_SEL_CNTR };
+typedef struct za9_cp15_enc {
+    const char *name;
+    uint8_t crm, opc2;
+    uint8_t kind;        /* ZA9_CP15_*: the window offset below, or PMSELR and what it selects */
+    uint16_t off;        /* memory-mapped offset for ZA9_CP15_WINDOW */
+} za9_cp15_enc;
+#define ZA9_CP15_OPC1  0u
+#define ZA9_CP15_CRN   9u
+#define ZA9_SELR_MASK  0x1Fu   /* PMSELR.SEL[4:0]; bits 31:5 reserved */
+static const za9_cp15_enc ZA9_CP15[] SM_UNUSED = {
+    {"PMCR", 12, 0, ZA9_CP15_WINDOW, A_ZA9_PMCR},
+    {"PMCNTENSET", 12, 1, ZA9_CP15_WINDOW, A_ZA9_PMCNTENSET},
+    {"PMCNTENCLR", 12, 2, ZA9_CP15_WINDOW, A_ZA9_PMCNTENCLR},
+    {"PMOVSR", 12, 3, ZA9_CP15_WINDOW, A_ZA9_PMOVSR},
+    {"PMSWINC", 12, 4, ZA9_CP15_WINDOW, A_ZA9_PMSWINC},
+    {"PMSELR", 12, 5, ZA9_CP15_SELR, 0},
+    {"PMCCNTR", 13, 0, ZA9_CP15_WINDOW, A_ZA9_PMCCNTR},
+    {"PMXEVTYPER", 13, 1, ZA9_CP15_SEL_TYPER, 0},
+    {"PMXEVCNTR", 13, 2, ZA9_CP15_SEL_CNTR, 0},
+    {"PMUSERENR", 14, 0, ZA9_CP15_WINDOW, A_ZA9_PMUSERENR},
+    {"PMINTENSET", 14, 1, ZA9_CP15_WINDOW, A_ZA9_PMINTENSET},
+    {"PMINTENCLR", 14, 2, ZA9_CP15_WINDOW, A_ZA9_PMINTENCLR},
+};
+#define ZA9_CP15_N (sizeof ZA9_CP15 / sizeof ZA9_CP15[0])
+
+/* The PMU register at p15, opc1, c<crn>, c<crm>, opc2, or NULL (undefined). */
+static inline const za9_cp15_enc *za9_cp15_find(unsigned opc1, unsigned crn, unsigned crm,
+                                                unsigned opc2)
+{
+    if (opc1 != ZA9_CP15_OPC1 || crn != ZA9_CP15_CRN)
+        return NULL;
+    for (size_t i = 0; i < ZA9_CP15_N; i++)
+        if (ZA9_CP15[i].crm == crm && ZA9_CP15[i].opc2 == opc2)
+            return &ZA9_CP15[i];
+    return NULL;
 }
 
 /* The Cortex-A9 events the SPA monitor framework programs (SPA Table 4 and

@@ -139,34 +139,33 @@ int za9_irq(const za9_model *p)
     return (p->reg[ZA9_REG_OVSR] & p->inten & ZA9_CNT_MASK) != 0;
 }
 
+uint32_t za9_read(za9_model *p, uint64_t off)
+{
+    uint32_t v = 0;
+    int r = za9_reg_index(off);
+    if (r >= 0)
+        return socmon_reg_read(&ZA9_REGINFO[r], &p->reg[r]);
+    switch (off) {
+    case A_ZA9_PMCNTENSET: case A_ZA9_PMCNTENCLR: v = p->cnten; break;
+    case A_ZA9_PMINTENSET: case A_ZA9_PMINTENCLR: v = p->inten; break;
+    case A_ZA9_PMLSR: v = R_ZA9_PMLSR_SLI_MASK | (p->locked ? R_ZA9_PMLSR_SLK_MASK : 0u); break;
+    default: break;
+    }
+    return v;
+}
+
 static socmon_status pmu_read(void *model, uint64_t off, uint32_t *val)
 {
-    za9_model *p = model;
-    int r = za9_reg_index(off);
-    if (r >= 0) {
-        *val = socmon_reg_read(&ZA9_REGINFO[r], &p->reg[r]);
-        return SOCMON_OK;
-    }
-    switch (off) {
-    case A_ZA9_PMCNTENSET: case A_ZA9_PMCNTENCLR: *val = p->cnten; break;
-    case A_ZA9_PMINTENSET: case A_ZA9_PMINTENCLR: *val = p->inten; break;
-    case A_ZA9_PMLSR: *val = R_ZA9_PMLSR_SLI_MASK | (p->locked ? R_ZA9_PMLSR_SLK_MASK : 0u); break;
-    default: *val = 0; break;
-    }
+    *val = za9_read(model, off);
     return SOCMON_OK;
 }
 
 /* The access table does the storing (read-only, reserved and W1C bits);
- * what follows is the lock, the SET/CLR pairs and the actions. */
-static socmon_status pmu_write(void *model, uint64_t off, uint32_t v)
+ * what follows is the SET/CLR pairs and the actions. No lock here: CP15
+ * writes come this way too, and the CoreSight lock guards only the
+ * memory-mapped interface (pmu_write). */
+void za9_write(za9_model *p, uint64_t off, uint32_t v)
 {
-    za9_model *p = model;
-    if (off == A_ZA9_PMLAR) {
-        p->locked = v != ZA9_LAR_KEY;
-        return SOCMON_OK;
-    }
-    if (p->locked)
-        return SOCMON_OK;   /* writes are ignored while the lock is set */
     int r = za9_reg_index(off);
     if (r >= 0)
         p->reg[r] = socmon_reg_write(&ZA9_REGINFO[r], p->reg[r], v);
@@ -196,6 +195,17 @@ static socmon_status pmu_write(void *model, uint64_t off, uint32_t v)
     default:
         break;
     }
+}
+
+static socmon_status pmu_write(void *model, uint64_t off, uint32_t v)
+{
+    za9_model *p = model;
+    if (off == A_ZA9_PMLAR) {
+        p->locked = v != ZA9_LAR_KEY;
+        return SOCMON_OK;
+    }
+    if (!p->locked)   /* writes are ignored while the lock is set */
+        za9_write(p, off, v);
     return SOCMON_OK;
 }
 

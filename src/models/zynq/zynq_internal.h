@@ -122,6 +122,7 @@ typedef struct za9_model {
     uint32_t reg[ZA9_NREGS];        /* ZA9_REGINFO's registers: counters, types, PMOVSR, PMCR... */
     uint32_t cnten, inten;          /* behind the SET/CLR pairs */
     int locked;
+    uint32_t selr;                  /* PMSELR.SEL (CP15 only) */
     socmon_zynq_cpu_profile prof;
     double active_frac;             /* fractional non-idle cycles carried over */
     uint64_t div_left;              /* non-idle cycles not yet counted by CCNT under /64 */
@@ -135,5 +136,11 @@ int za9_irq(const za9_model *p);
 /* Events per non-idle cycle of event `code` under profile p (0 if unimplemented). */
 double za9_event_rate(const socmon_zynq_cpu_profile *p, unsigned code);
 extern const socmon_regmodel_ops za9_regops;
+/* A register of the window by offset, as the memory-mapped interface sees it
+ * but without the CoreSight lock (CP15 accesses come this way too). */
+uint32_t za9_read(za9_model *p, uint64_t off);
+void za9_write(za9_model *p, uint64_t off, uint32_t v);
+/* Core `core`'s PMU state, or NULL if core is out of range (zynq_soc.c). */
+za9_model *zynq_soc_pmu(socmon_zynq_soc *soc, unsigned core);
 
 #endif

@@ -389,3 +389,9 @@ uint64_t socmon_zynq_apm_stalls(const socmon_zynq_soc *soc, unsigned slot)
         return 0;
     return soc->apm.slot[slot].wr.stalls + soc->apm.slot[slot].rd.stalls;
 }
+
+/* For the CP15 accessor (a9_cp15.c): the same PMU state the window shows. */
+za9_model *zynq_soc_pmu(socmon_zynq_soc *soc, unsigned core)
+{
+    return soc && core < SOCMON_ZYNQ_NCORES ? &soc->pmu[core] : NULL;
+}
