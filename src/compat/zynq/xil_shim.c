@@ -69,36 +69,50 @@ static socmon_status bad(const cur *c, const char *what)
                        strlen(c->s) > 64 ? "..." : "", what, (unsigned)(c->p - c->s) + 1);
 }
 
-/* A decimal number 0..max, optionally after '#'. */
-static socmon_status number(cur *c, unsigned max, const char *what, unsigned *out)
+/* A decimal number 0..max, optionally after '#'; a failure points at from
+ * (the start of the whole token). */
+static socmon_status number(cur *c, const char *from, unsigned max, const char *what,
+                            unsigned *out)
 {
-    skip_ws(c);
     if (*c->p == '#')
         c->p++;
-    if (*c->p < '0' || *c->p > '9')
-        return bad(c, what);
     unsigned v = 0;
+    int digits = 0;
     while (*c->p >= '0' && *c->p <= '9') {
         v = v * 10u + (unsigned)(*c->p++ - '0');
+        digits = 1;
         if (v > max)
-            return bad(c, what);
+            break;
+    }
+    if (!digits || v > max) {
+        c->p = from;
+        return bad(c, what);
     }
     *out = v;
     return SOCMON_OK;
+}
+
+static socmon_status plain(cur *c, unsigned max, const char *what, unsigned *out)
+{
+    skip_ws(c);
+    return number(c, c->p, max, what, out);
 }
 
 /* A prefixed register number: "p15", "c9" or "cr9". */
 static socmon_status reg(cur *c, char prefix, unsigned max, const char *what, unsigned *out)
 {
     skip_ws(c);
+    const char *from = c->p;
     if ((*c->p | 0x20) != prefix)
         return bad(c, what);
     c->p++;
     if (prefix == 'c' && (*c->p | 0x20) == 'r')
         c->p++;
-    if (*c->p < '0' || *c->p > '9')
+    if (*c->p < '0' || *c->p > '9') {
+        c->p = from;
         return bad(c, what);
-    return number(c, max, what, out);
+    }
+    return number(c, from, max, what, out);
 }
 
 static socmon_status comma(cur *c)
@@ -120,7 +134,7 @@ socmon_status socmon_xil_cp_parse(const char *rn, socmon_xil_cp_op *out)
     if (!st)
         st = comma(&c);
     if (!st)
-        st = number(&c, 7, "expected opc1 0..7", &op.opc1);
+        st = plain(&c, 7, "expected opc1 0..7", &op.opc1);
     if (!st)
         st = comma(&c);
     if (!st) {
@@ -143,7 +157,7 @@ socmon_status socmon_xil_cp_parse(const char *rn, socmon_xil_cp_op *out)
         skip_ws(&c);
         if (*c.p == ',') {   /* opc2 may be left out, as GNU as allows: 0 */
             c.p++;
-            st = number(&c, 7, "expected opc2 0..7", &op.opc2);
+            st = plain(&c, 7, "expected opc2 0..7", &op.opc2);
         }
     }
     if (!st) {
