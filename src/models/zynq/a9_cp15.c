@@ -5,9 +5,10 @@
  * to a window offset and go through za9_read/za9_write, so the two
  * interfaces cannot drift apart; PMSELR is CP15's own and redirects
  * PMXEVTYPER/PMXEVCNTR to the selected counter's window register. The
- * CoreSight lock is not consulted: it applies to the memory-mapped (APB)
- * interface only (ARM ARM v7 C.Software lock; A9 TRM 11: "PMLAR ... the
- * memory-mapped interface"). ISB is not needed here: a PMSELR write takes
+ * CoreSight lock is not consulted: it guards the memory-mapped interface
+ * only (Arm DDI 0595, PMLAR: "enabling write accesses to this component's
+ * registers through a memory-mapped interface"; PMLSR: "a lock to prevent
+ * memory-mapped writes"). ISB is not needed here: a PMSELR write takes
  * effect at once, which is what the ISB guarantees on silicon. */
 #include "core/error.h"
 #include "models/zynq/zynq_internal.h"
