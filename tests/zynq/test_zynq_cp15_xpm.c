@@ -13,6 +13,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -202,6 +203,66 @@ static void test_xil_io_on_the_window(void **state)
     socmon_zynq_soc_free(soc);
 }
 
+/* Each thread has its own binding: two threads on two cores at once. */
+typedef struct th {
+    socmon_zynq_soc *soc;
+    unsigned core;
+    uint32_t seen;
+    socmon_status st;
+} th;
+
+static void *on_core(void *arg)
+{
+    th *t = arg;
+    socmon_cp15 cp;
+    t->st = socmon_zynq_cp15_of(t->soc, t->core, &cp);
+    if (!t->st)
+        t->st = socmon_xil_bind_cp15(&cp);
+    for (unsigned i = 0; !t->st && i < 10000; i++) {
+        mtcp(XREG_CP15_EVENT_CNTR_SEL, t->core);
+        mtcp(XREG_CP15_PERF_MONITOR_COUNT, i * 2 + t->core);
+        t->seen = mfcp(XREG_CP15_PERF_MONITOR_COUNT);
+        if (t->seen != i * 2 + t->core)
+            break;
+    }
+    if (!t->st)
+        t->st = socmon_xil_status();
+    return NULL;
+}
+
+static void test_bindings_are_per_thread(void **state)
+{
+    (void)state;
+    socmon_zynq_desc d;
+    socmon_zynq_soc *soc;
+    socmon_zynq_desc_default(&d);
+    assert_int_equal(socmon_zynq_soc_new(&d, &soc), SOCMON_OK);
+    th t[2] = {{soc, 0, 0, SOCMON_OK}, {soc, 1, 0, SOCMON_OK}};
+    pthread_t id[2];
+    for (unsigned i = 0; i < 2; i++)
+        assert_int_equal(pthread_create(&id[i], NULL, on_core, &t[i]), 0);
+    for (unsigned i = 0; i < 2; i++)
+        assert_int_equal(pthread_join(id[i], NULL), 0);
+    for (unsigned i = 0; i < 2; i++) {
+        assert_int_equal(t[i].st, SOCMON_OK);
+        assert_int_equal(t[i].seen, 9999 * 2 + i);
+    }
+    /* each core's counter n = core holds its own thread's last value */
+    uint32_t v = 0;
+    assert_int_equal(socmon_zynq_cp15_write(soc, 1, 0, 9, 12, 5, 1), SOCMON_OK);
+    assert_int_equal(socmon_zynq_cp15_read(soc, 1, 0, 9, 13, 2, &v), SOCMON_OK);
+    assert_int_equal(v, 9999 * 2 + 1);
+    assert_int_equal(socmon_zynq_cp15_read(soc, 0, 0, 9, 13, 2, &v), SOCMON_OK);
+    assert_int_equal(v, 9999 * 2);   /* core 0: its thread selected counter 0 */
+    assert_int_equal(socmon_zynq_cp15_write(soc, 0, 0, 9, 12, 5, 1), SOCMON_OK);
+    assert_int_equal(socmon_zynq_cp15_read(soc, 0, 0, 9, 13, 2, &v), SOCMON_OK);
+    assert_int_equal(v, 0);   /* core 0's counter 1 was never written */
+    /* this thread bound nothing */
+    assert_int_equal(mfcp(XREG_CP15_PERF_MONITOR_CTRL), 0);
+    assert_int_equal(socmon_xil_status(), SOCMON_ESTATE);
+    socmon_zynq_soc_free(soc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -209,6 +270,7 @@ int main(void)
         cmocka_unit_test(test_counts_follow_the_profile),
         cmocka_unit_test(test_shim_failures_are_recorded),
         cmocka_unit_test(test_xil_io_on_the_window),
+        cmocka_unit_test(test_bindings_are_per_thread),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
