@@ -366,6 +366,12 @@ socmon_status socmon_zynq_cp15_of(socmon_zynq_soc *soc, unsigned core, socmon_cp
  * Only on 32-bit Arm builds (SOCMON_ENOTSUP elsewhere); from user space the
  * kernel must have set PMUSERENR.EN, or the instruction traps (SIGILL). */
 socmon_status socmon_cp15_native(socmon_cp15 *out);
+/* socmon_za9_device_new's PMUs programmed and read through CP15 instead of
+ * the window: cps[k] is core k's interface (cfg->ncores of them; bases are
+ * ignored). Same counters, names and params; reading an event counter
+ * writes PMSELR. SOCMON_EINVAL for a NULL interface function. */
+socmon_status socmon_za9_cp15_device_new(const socmon_cp15 *cps, const socmon_za9_config *cfg,
+                                         socmon_device **out);
 
 SOCMON_END_DECLS
 #endif

@@ -155,6 +155,12 @@ static const za9_cp15_enc ZA9_CP15[] SM_UNUSED = {
     {"PMINTENCLR", 14, 2, ZA9_CP15_WINDOW, A_ZA9_PMINTENCLR},
 };
 #define ZA9_CP15_N (sizeof ZA9_CP15 / sizeof ZA9_CP15[0])
+/* Indexes into ZA9_CP15, for code that names a register. */
+enum {
+    ZA9_CP_PMCR, ZA9_CP_PMCNTENSET, ZA9_CP_PMCNTENCLR, ZA9_CP_PMOVSR, ZA9_CP_PMSWINC,
+    ZA9_CP_PMSELR, ZA9_CP_PMCCNTR, ZA9_CP_PMXEVTYPER, ZA9_CP_PMXEVCNTR, ZA9_CP_PMUSERENR,
+    ZA9_CP_PMINTENSET, ZA9_CP_PMINTENCLR
+};
 
 /* The PMU register at p15, opc1, c<crn>, c<crm>, opc2, or NULL (undefined). */
 static inline const za9_cp15_enc *za9_cp15_find(unsigned opc1, unsigned crn, unsigned crm,

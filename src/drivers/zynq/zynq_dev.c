@@ -178,6 +178,16 @@ socmon_status socmon_za9_device_new(socmon_bus *bus, const socmon_za9_config *cf
     return st ? st : finish("zynq-a9pmu", &part, 1, NULL, cfg, out);
 }
 
+socmon_status socmon_za9_cp15_device_new(const socmon_cp15 *cps, const socmon_za9_config *cfg,
+                                         socmon_device **out)
+{
+    if (!out)
+        return socmon_fail(SOCMON_EINVAL, "a9 pmu (cp15): NULL output");
+    socmon_zynq_part part;
+    socmon_status st = socmon_za9_cp15_part_new(cps, cfg, &part);
+    return st ? st : finish("zynq-a9cp15", &part, 1, NULL, cfg, out);
+}
+
 socmon_status socmon_za9_perf_device_new(const socmon_za9_config *cfg, socmon_device **out)
 {
     if (!out)

@@ -61,5 +61,8 @@ socmon_status socmon_zapm_part_new(socmon_bus *bus, uint64_t base, const socmon_
 socmon_status socmon_za9_part_new(socmon_bus *bus, const socmon_za9_config *cfg,
                                   socmon_zynq_part *out);
 socmon_status socmon_za9_perf_part_new(const socmon_za9_config *cfg, socmon_zynq_part *out);
+/* The PMUs through one CP15 interface per core (a9pmu_cp15.c). */
+socmon_status socmon_za9_cp15_part_new(const socmon_cp15 *cps, const socmon_za9_config *cfg,
+                                       socmon_zynq_part *out);
 
 #endif
