@@ -274,6 +274,43 @@ static void test_interface(void **state)
 #endif
 }
 
+static void count_edges(void *ctx, socmon_zynq_soc *soc, socmon_zynq_irq line, uint64_t edge_ns)
+{
+    (void)soc;
+    (void)edge_ns;
+    if (line == SOCMON_ZYNQ_IRQ_PMU0)
+        ++*(int *)ctx;
+}
+
+/* A CP15 write that raises the PMU line (PMINTENSET over a pending
+ * overflow flag) delivers the interrupt at once, through the interface as
+ * well as the direct call: no bus access or advance is needed to see it. */
+static void test_cp15_write_delivers_pmu_irq(void **state)
+{
+    cfx *f = *state;
+    int edges = 0;
+    socmon_cp15 cp;
+    assert_int_equal(socmon_zynq_soc_set_irq_handler(f->soc, count_edges, &edges), SOCMON_OK);
+    socmon_zynq_cpu_profile p = {1.0, 1.0, 0.5, 0.25, 0.125, 10, 0.5, 0.125, 0.25};
+    assert_int_equal(socmon_zynq_soc_set_cpu(f->soc, 0, &p), SOCMON_OK);   /* never idle */
+    assert_int_equal(socmon_zynq_cp15_of(f->soc, 0, &cp), SOCMON_OK);
+    mcr(f, 0, 13, 0, 0xFFFFFFFF - 9);   /* CCNT 10 cycles from wrapping, interrupt off */
+    mcr(f, 0, 12, 1, 0x80000000);
+    mcr(f, 0, 12, 0, 1);
+    run_cycles(f, 20);
+    assert_int_equal(mrc(f, 0, 12, 3), 0x80000000);
+    assert_int_equal(edges, 0);
+    assert_int_equal(cp.write(cp.ctx, 0, 9, 14, 1, 0x80000000), SOCMON_OK);   /* PMINTENSET */
+    assert_int_equal(edges, 1);
+    mcr(f, 0, 12, 3, 0x80000000);      /* W1C: the line drops */
+    assert_false(socmon_zynq_pmu_irq(f->soc, 0));
+    mcr(f, 0, 14, 2, 0x80000000);      /* PMINTENCLR */
+    mcr(f, 0, 13, 0, 0xFFFFFFFF - 9);
+    run_cycles(f, 20);
+    mcr(f, 0, 14, 1, 0x80000000);      /* again, through the direct call */
+    assert_int_equal(edges, 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -285,6 +322,7 @@ int main(void)
         T(test_pmselr_beyond_the_counters_is_unpredictable),
         T(test_pmswinc),
         T(test_pmovsr_w1c_and_irq),
+        T(test_cp15_write_delivers_pmu_irq),
         T(test_pmcr_p_c_d),
         T(test_lock_guards_only_the_window),
         T(test_unknown_encodings_refused),

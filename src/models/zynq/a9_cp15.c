@@ -12,6 +12,7 @@
  * effect at once, which is what the ISB guarantees on silicon. */
 #include "core/error.h"
 #include "models/zynq/zynq_internal.h"
+#include "models/zynq/zynq_soc.h"
 
 /* The register the encoding names, or a failure naming the encoding. For
  * PMXEVTYPER/PMXEVCNTR *off is the selected counter's window offset. */
@@ -104,19 +105,23 @@ socmon_status socmon_zynq_cp15_write(socmon_zynq_soc *soc, unsigned core, unsign
 {
     za9_model *p;
     socmon_status st = pmu_of(soc, core, &p);
-    return st ? st : cp15_write(p, opc1, crn, crm, opc2, val);
+    if (!st && !(st = cp15_write(p, opc1, crn, crm, opc2, val)))
+        zynq_irq_sync(soc);   /* PMINTENSET, PMOVSR W1C...: the PMU line may have moved */
+    return st;
 }
 
 static socmon_status if_read(void *ctx, unsigned opc1, unsigned crn, unsigned crm, unsigned opc2,
                              uint32_t *val)
 {
-    return cp15_read(ctx, opc1, crn, crm, opc2, val);
+    const struct zynq_cp15_port *port = ctx;
+    return socmon_zynq_cp15_read(port->soc, port->core, opc1, crn, crm, opc2, val);
 }
 
 static socmon_status if_write(void *ctx, unsigned opc1, unsigned crn, unsigned crm, unsigned opc2,
                               uint32_t val)
 {
-    return cp15_write(ctx, opc1, crn, crm, opc2, val);
+    const struct zynq_cp15_port *port = ctx;
+    return socmon_zynq_cp15_write(port->soc, port->core, opc1, crn, crm, opc2, val);
 }
 
 socmon_status socmon_zynq_cp15_of(socmon_zynq_soc *soc, unsigned core, socmon_cp15 *out)
@@ -127,8 +132,11 @@ socmon_status socmon_zynq_cp15_of(socmon_zynq_soc *soc, unsigned core, socmon_cp
     socmon_status st = pmu_of(soc, core, &p);
     if (st)
         return st;
+    struct zynq_cp15_port *port = &soc->irq.cp15[core];
+    port->soc = soc;
+    port->core = core;
     out->read = if_read;
     out->write = if_write;
-    out->ctx = p;
+    out->ctx = port;
     return SOCMON_OK;
 }

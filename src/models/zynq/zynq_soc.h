@@ -42,6 +42,12 @@ typedef struct zynq_irq_state {
     int in_handler;            /* a handler is running: edges queue, never nest */
     void *snap;                /* scratch copy of the model part for the edge search */
     zynq_window win[1 + SOCMON_ZYNQ_NCORES];   /* APM, then each core's PMU */
+    /* the contexts socmon_zynq_cp15_of hands out: a CP15 write must reach
+     * the SoC to deliver the PMU interrupt it may raise */
+    struct zynq_cp15_port {
+        socmon_zynq_soc *soc;
+        unsigned core;
+    } cp15[SOCMON_ZYNQ_NCORES];
 } zynq_irq_state;
 
 struct socmon_zynq_soc {
