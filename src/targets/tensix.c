@@ -7,6 +7,7 @@
  * starts and stops them when it ends (llk_perf API over the model bus), so
  * the banks' windows are the kernel's and metrics are not diluted by idle
  * time after it. The device reads OUT_L/OUT_H live while the banks run. */
+#include <ctype.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -104,10 +105,18 @@ static socmon_status parse_item(tx_state *t, const char *item)
         return socmon_fail_prefix(st, "tensix: counters item '%s': ", item);
     unsigned mux = bank == SOCMON_TENSIX_BANK_L1 ? t->l1_mux : 0;
     if (colon) {
-        char *end;
-        unsigned long id = strtoul(colon + 1, &end, 0);
-        if (!colon[1] || *end || colon[1] == '-' || id > 511)
-            return socmon_fail(SOCMON_ERANGE, "tensix: counters item '%s': counter id must be 0..511", item);
+        /* decimal, or hex after 0x: never strtoul's base 0, which reads
+         * "010" as octal 8, and never a sign or leading space */
+        const char *num = colon + 1;
+        int hex = num[0] == '0' && (num[1] == 'x' || num[1] == 'X');
+        if (hex)
+            num += 2;
+        char *end = (char *)num;
+        unsigned long id = isxdigit((unsigned char)*num) && (hex || isdigit((unsigned char)*num))
+                               ? strtoul(num, &end, hex ? 16 : 10)
+                               : 512;
+        if (end == num || *end || id > 511)
+            return socmon_fail(SOCMON_ERANGE, "tensix: counters item '%s': counter id must be 0..511 (decimal, or hex after 0x)", item);
         return add_slot(t, item, socmon_tensix_slot_encode(bank, (unsigned)id, mux));
     }
     for (size_t i = 0; i < socmon_tensix_nevents() && st == SOCMON_OK; i++) {
@@ -143,7 +152,10 @@ static socmon_status tx_prepare(socmon_model_target *mt)
             return socmon_fail(SOCMON_EINVAL, "tensix: counters item '%.*s...' too long", 20, p);
         memcpy(item, p, len);
         item[len] = '\0';
-        socmon_status st = len ? parse_item(t, item) : SOCMON_OK;
+        if (len == 0 || (p[len] == '+' && !p[len + 1]))
+            return socmon_fail(SOCMON_EINVAL, "tensix: counters '%s' has an empty item (items are "
+                               "joined by single '+')", o->counters);
+        socmon_status st = parse_item(t, item);
         if (st != SOCMON_OK)
             return st;
         p += len + (p[len] == '+');

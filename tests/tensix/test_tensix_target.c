@@ -225,6 +225,21 @@ static void test_option_errors(void **state)
     expect_open_error("tensix:counters=FPU:-1", SOCMON_ERANGE, "'FPU:-1'");
     expect_open_error("tensix:counters=FPU:1x", SOCMON_ERANGE, "'FPU:1x'");
     expect_open_error("tensix:counters=:3", SOCMON_EINVAL, "BANK or BANK:ID");
+    expect_open_error("tensix:counters=FPU: 300", SOCMON_ERANGE, "'FPU: 300'");
+    expect_open_error("tensix:counters=FPU:0x", SOCMON_ERANGE, "'FPU:0x'");
+    expect_open_error("tensix:counters=FPU:0x200", SOCMON_ERANGE, "'FPU:0x200'");
+    expect_open_error("tensix:counters=FPU++l1", SOCMON_EINVAL, "empty item");
+    expect_open_error("tensix:counters=FPU+", SOCMON_EINVAL, "empty item");
+    {
+        /* ids are decimal (or 0x hex): "010" is id 10, not octal 8 (docs/tensix.md) */
+        socmon_target *d;
+        uint32_t k;
+        assert_int_equal(socmon_target_open("tensix:counters=FPU:010", &d), SOCMON_OK);
+        assert_int_equal(socmon_device_find(socmon_target_device(d), "fpu.FPU_UNKNOWN_10", &k), SOCMON_OK);
+        assert_int_equal(socmon_device_find(socmon_target_device(d), "fpu.FPU_UNKNOWN_8", &k),
+                         SOCMON_ENOENT);
+        socmon_target_close(d);
+    }
     expect_open_error("tensix:counters=instrn_thread+fpu+tdma_unpack+l1+tdma_pack+FPU:300", SOCMON_ERANGE,
                       "more than 86 slots");
     socmon_target *t;

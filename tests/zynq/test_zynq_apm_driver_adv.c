@@ -186,6 +186,21 @@ static void open_fails(const char *spec, socmon_status want, const char *needle)
         fail_msg("'%s': message '%s' does not name '%s'", spec, socmon_errmsg(), needle);
 }
 
+/* Metric numbers are decimal, as the help says: "010" is metric 10 (wr_lasts),
+ * not octal 8 (wr_slave_idle); spec §1.5 numbers them in decimal. */
+static void test_sel_numbers_are_decimal(void **state)
+{
+    (void)state;
+    socmon_zapm_sel sel[SOCMON_ZAPM_MAX_SEL];
+    unsigned n = 0;
+    assert_int_equal(zapm_sel_parse("0:010+1:8", sel, &n), SOCMON_OK);
+    assert_int_equal(n, 2);
+    assert_int_equal(sel[0].slot, 0);
+    assert_int_equal(sel[0].metric, 10);
+    assert_int_equal(sel[1].slot, 1);
+    assert_int_equal(sel[1].metric, 8);
+}
+
 static void test_target_option_errors(void **state)
 {
     (void)state;
@@ -197,7 +212,12 @@ static void test_target_option_errors(void **state)
     open_fails("zynq:apm_mode=advanced,apm_sel=wr_bytes", SOCMON_EINVAL, "SLOT:METRIC");
     open_fails("zynq:apm_mode=advanced,apm_sel=:2", SOCMON_EINVAL, "SLOT:METRIC");
     open_fails("zynq:apm_mode=advanced,apm_sel=0:2x", SOCMON_ENOENT, "'2x'");
-    open_fails("zynq:apm_mode=advanced,apm_sel=+", SOCMON_EINVAL, "selects nothing");
+    open_fails("zynq:apm_mode=advanced,apm_sel=+", SOCMON_EINVAL, "empty item");
+    open_fails("zynq:apm_mode=advanced,apm_sel=0:2++1:3", SOCMON_EINVAL, "empty item");
+    open_fails("zynq:apm_mode=advanced,apm_sel=0:2+", SOCMON_EINVAL, "empty item");
+    open_fails("zynq:apm_mode=advanced,apm_sel= 0:2", SOCMON_ERANGE, "slot must be");
+    open_fails("zynq:apm_mode=advanced,apm_sel=-0:2", SOCMON_ERANGE, "slot must be");
+    open_fails("zynq:apm_mode=advanced,apm_sel=0: 2", SOCMON_ENOENT, "' 2'");
     open_fails("zynq:apm_mode=advanced,apm_sel=0:1+0:2+0:3+0:4+0:5+0:6+0:7+0:8+0:9+0:10+0:11",
                SOCMON_ERANGE, "more than 10");
     open_fails("zynq:apm_mode=advanced,apm_counters=2,apm_sel=0:1+0:2+0:3", SOCMON_ERANGE,
@@ -253,6 +273,7 @@ int main(void)
         cmocka_unit_test(test_live_counters_without_sampled),
         cmocka_unit_test(test_driver_config_errors),
         cmocka_unit_test(test_target_option_errors),
+        cmocka_unit_test(test_sel_numbers_are_decimal),
         cmocka_unit_test(test_target_advanced),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

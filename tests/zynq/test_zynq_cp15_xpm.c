@@ -135,6 +135,30 @@ static void test_counts_follow_the_profile(void **state)
     assert_int_equal(v[3], (unsigned)refill);
 }
 
+/* Binding again starts a new run: a failure recorded before the binding is
+ * not reported against the new model. */
+static void test_rebinding_forgets_old_failures(void **state)
+{
+    (void)state;
+    assert_int_equal(socmon_xil_bind_cp15(NULL), SOCMON_OK);
+    (void)mfcp(XREG_CP15_PERF_MONITOR_CTRL);          /* nothing bound: recorded */
+    socmon_zynq_desc d;
+    socmon_zynq_soc *soc;
+    socmon_cp15 cp;
+    socmon_zynq_desc_default(&d);
+    assert_int_equal(socmon_zynq_soc_new(&d, &soc), SOCMON_OK);
+    assert_int_equal(socmon_zynq_cp15_of(soc, 0, &cp), SOCMON_OK);
+    assert_int_equal(socmon_xil_bind_cp15(&cp), SOCMON_OK);
+    assert_int_equal(mfcp(XREG_CP15_PERF_MONITOR_CTRL), 0x41093000u);
+    assert_int_equal(socmon_xil_status(), SOCMON_OK);
+    (void)mfcp(XREG_CP15_PERF_MONITOR_CTRL);
+    assert_int_equal(socmon_xil_bind_cp15(NULL), SOCMON_OK);
+    (void)Xil_In32(0xF8891E04u);                        /* no bus: recorded */
+    assert_int_equal(socmon_xil_bind_bus(NULL), SOCMON_OK);
+    assert_int_equal(socmon_xil_status(), SOCMON_OK);
+    socmon_zynq_soc_free(soc);
+}
+
 static void test_shim_failures_are_recorded(void **state)
 {
     (void)state;
@@ -269,6 +293,7 @@ int main(void)
         cmocka_unit_test(test_matches_the_reference_run),
         cmocka_unit_test(test_counts_follow_the_profile),
         cmocka_unit_test(test_shim_failures_are_recorded),
+        cmocka_unit_test(test_rebinding_forgets_old_failures),
         cmocka_unit_test(test_xil_io_on_the_window),
         cmocka_unit_test(test_bindings_are_per_thread),
     };

@@ -259,6 +259,38 @@ static void test_interval_read_with_uio(void **state)
 
 /* The parameter page has struct xapm_param's layout: eleven u32 then the
  * bool (spec §3); the rest of the 4096 bytes reads 0. */
+/* An Advanced-mode APM's page carries its configuration (spec §3: the driver
+ * copies the DT's parameters; mode numbering Advanced 1). */
+static void test_uio_param_page_advanced(void **state)
+{
+    (void)state;
+    socmon_zynq_desc d;
+    socmon_zynq_desc_default(&d);
+    d.apm.mode = SOCMON_ZAPM_ADVANCED;
+    d.apm.ncounters = 7;
+    d.apm.event_count = 0;
+    d.apm.sampled = 1;
+    d.apm.scale = 4;
+    d.apm.id32 = 1;
+    d.gcc_width = 32;
+    socmon_zynq_soc *soc;
+    assert_int_equal(socmon_zynq_soc_new(&d, &soc), SOCMON_OK);
+    socmon_zynq_uio *u = NULL;
+    assert_int_equal(socmon_zynq_uio_new(soc, &u), SOCMON_OK);
+    const unsigned char *p = socmon_zynq_uio_map1(u);
+    uint32_t w[11];
+    memcpy(w, p, sizeof w);
+    assert_int_equal(w[0], 1);    /* mode: Advanced (UIO numbering) */
+    assert_int_equal(w[2], 0);    /* eventcnt */
+    assert_int_equal(w[4], 1);    /* sampledcnt */
+    assert_int_equal(w[5], 7);    /* numcounters */
+    assert_int_equal(w[8], 32);   /* globalcntwidth */
+    assert_int_equal(w[9], 4);    /* scalefactor */
+    assert_int_equal(p[44], 1);   /* is_32bit_filter */
+    socmon_zynq_uio_free(u);
+    socmon_zynq_soc_free(soc);
+}
+
 static void test_uio_param_page_layout(void **state)
 {
     (void)state;
@@ -271,7 +303,10 @@ static void test_uio_param_page_layout(void **state)
     memcpy(w, p, sizeof w);
     assert_int_equal(w[0], 2);                    /* mode: Profile (UIO numbering) */
     assert_int_equal(w[1], f.d.nslots);           /* maxslots */
+    assert_int_equal(w[2], 0);                    /* eventcnt: no incrementers in Profile mode */
+    assert_int_equal(w[4], 1);                    /* sampledcnt */
     assert_int_equal(w[5], 6 * f.d.nslots);       /* numcounters: 6 per slot */
+    assert_int_equal(w[8], 0);                    /* globalcntwidth: no GCC in Profile (spec §1.6) */
     assert_int_equal(w[6], 32);                   /* metricwidth */
     assert_int_equal(w[9], 1);                    /* scalefactor */
     assert_int_equal(w[10], 0);                   /* isr */
@@ -530,6 +565,7 @@ int main(void)
         cmocka_unit_test(test_interval_read_with_wait_irq),
         cmocka_unit_test(test_interval_read_with_uio),
         cmocka_unit_test(test_uio_param_page_layout),
+        cmocka_unit_test(test_uio_param_page_advanced),
         cmocka_unit_test(test_handler_once_per_lapse),
         cmocka_unit_test(test_handler_edges_not_levels),
         cmocka_unit_test(test_handler_not_reentered),

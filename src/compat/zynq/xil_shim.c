@@ -16,8 +16,17 @@ static _Thread_local socmon_cp15 xil_cp;
 static _Thread_local socmon_status xil_first;
 static _Thread_local char xil_first_msg[256];
 
+/* A new binding starts a new run: a failure recorded against the previous
+ * model must not be reported against this one. */
+static void forget_failure(void)
+{
+    xil_first = SOCMON_OK;
+    xil_first_msg[0] = '\0';
+}
+
 socmon_status socmon_xil_bind_bus(socmon_bus *bus)
 {
+    forget_failure();
     xil_bus = bus;
     return SOCMON_OK;
 }
@@ -27,6 +36,7 @@ socmon_status socmon_xil_bind_cp15(const socmon_cp15 *cp)
     if (cp && (!cp->read || !cp->write))
         return socmon_fail(SOCMON_EINVAL, "socmon_xil_bind_cp15: the interface has a NULL %s",
                            cp->read ? "write" : "read");
+    forget_failure();
     if (cp)
         xil_cp = *cp;
     else

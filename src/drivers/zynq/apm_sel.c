@@ -81,8 +81,9 @@ static socmon_status parse_item(const char *it, socmon_zapm_sel *out)
     if (!colon || colon == it)
         return socmon_fail(SOCMON_EINVAL, "apm_sel item '%s' is not SLOT:METRIC (e.g. 0:wr_bytes)",
                            it);
-    unsigned long slot = strtoul(it, &end, 10);
-    if (end != colon || slot >= SOCMON_ZAPM_MAX_SLOTS)
+    /* decimal digits only: strtoul alone would take " 0" or "-0" */
+    unsigned long slot = *it >= '0' && *it <= '9' ? strtoul(it, &end, 10) : SOCMON_ZAPM_MAX_SLOTS;
+    if (slot >= SOCMON_ZAPM_MAX_SLOTS || end != colon)
         return socmon_fail(SOCMON_ERANGE, "apm_sel item '%s': slot must be 0..%u", it,
                            SOCMON_ZAPM_MAX_SLOTS - 1);
     const char *m = colon + 1;
@@ -91,7 +92,7 @@ static socmon_status parse_item(const char *it, socmon_zapm_sel *out)
         if (infos[i].name && strcmp(infos[i].name, m) == 0)
             metric = i;
     if (metric == ZAPM_NMETRICS && *m >= '0' && *m <= '9') {
-        metric = strtoul(m, &end, 0);
+        metric = strtoul(m, &end, 10);   /* decimal, as the help says: "010" is 10, not octal 8 */
         if (*end)
             metric = ZAPM_NMETRICS;
     }
@@ -111,6 +112,10 @@ socmon_status zapm_sel_parse(const char *list, socmon_zapm_sel *sel, unsigned *n
     if (strlen(list) >= sizeof buf)
         return socmon_fail(SOCMON_EINVAL, "apm_sel longer than %zu characters", sizeof buf - 1);
     strcpy(buf, list);
+    /* strtok_r would merge "a++b" and drop a trailing '+': refuse empty items */
+    if (!*list || list[0] == '+' || list[strlen(list) - 1] == '+' || strstr(list, "++"))
+        return socmon_fail(SOCMON_EINVAL, "apm_sel '%s' has an empty item (items are SLOT:METRIC "
+                           "joined by single '+')", list);
     unsigned n = 0;
     for (char *save = NULL, *p = strtok_r(buf, "+", &save); p; p = strtok_r(NULL, "+", &save)) {
         if (n == SOCMON_ZAPM_MAX_SEL)

@@ -33,27 +33,31 @@ struct socmon_zynq_uio {
 };
 
 /* The parameters uio_xilinx_apm reads from the device tree at probe, as the
- * model's APM would be described: Profile mode; every Profile counter has a
- * sampled copy; counters 32 bits (Profile accumulators are plain 32-bit,
- * spec §1.7); numcounters = 6 per slot, the Profile layout (the DT property
- * counts Advanced-mode counters; a Profile design's value is not in the
- * sources). */
+ * model's APM would be described. Profile mode: every counter has a sampled
+ * copy, counters are 32 bits (Profile accumulators are plain 32-bit, spec
+ * §1.7), numcounters = 6 per slot, the Profile layout (the DT property counts
+ * Advanced-mode counters; a Profile design's value is not in the sources),
+ * no incrementers and no global clock counter (globalcntwidth 0: the Profile
+ * HDL decodes none, whatever the IP parameter says). Advanced mode: the
+ * model's configuration (socmon_zapm_hw, gcc_width). Read once, at
+ * socmon_zynq_uio_new, as the driver reads the DT once at probe. */
 static void probe_params(const socmon_zynq_soc *soc, socmon_zynq_xapm_param *p)
 {
     memset(p, 0, sizeof *p);
-    int adv = soc->d.apm.mode == SOCMON_ZAPM_ADVANCED;
+    const socmon_zapm_hw *hw = &soc->d.apm;
+    int adv = hw->mode == SOCMON_ZAPM_ADVANCED;
     p->mode = adv ? XAPM_UIO_MODE_ADVANCED : XAPM_UIO_MODE_PROFILE;
     p->maxslots = soc->d.nslots;
-    p->eventcnt = 1;
+    p->eventcnt = adv ? (hw->event_count != 0) : 0;
     p->eventlog = 0;
-    p->sampledcnt = 1;
-    p->numcounters = adv ? soc->d.apm.ncounters : SOCMON_ZAPM_PER_SLOT * soc->d.nslots;
+    p->sampledcnt = adv ? (hw->sampled != 0) : 1;
+    p->numcounters = adv ? hw->ncounters : SOCMON_ZAPM_PER_SLOT * soc->d.nslots;
     p->metricwidth = 32;
     p->sampledwidth = 32;
-    p->globalcntwidth = soc->d.gcc_width == 64 ? 64 : 32;
-    p->scalefactor = 1;
+    p->globalcntwidth = adv ? (unsigned)soc->d.gcc_width : 0;
+    p->scalefactor = adv ? hw->scale : 1;
     p->isr = 0;
-    p->is_32bit_filter = 0;
+    p->is_32bit_filter = adv ? (hw->id32 != 0) : 0;
 }
 
 socmon_status socmon_zynq_uio_new(socmon_zynq_soc *soc, socmon_zynq_uio **out)
