@@ -108,14 +108,9 @@ inline constexpr std::uint32_t get_counter_output_low_addr(CounterBank bank)
 
 inline constexpr std::uint32_t get_counter_output_high_addr(CounterBank bank)
 {
-    switch (bank) {
-    case CounterBank::INSTRN_THREAD: return RISCV_DEBUG_REG_PERF_CNT_OUT_H_INSTRN_THREAD;
-    case CounterBank::FPU: return RISCV_DEBUG_REG_PERF_CNT_OUT_H_FPU;
-    case CounterBank::TDMA_UNPACK: return RISCV_DEBUG_REG_PERF_CNT_OUT_H_TDMA_UNPACK;
-    case CounterBank::L1: return RISCV_DEBUG_REG_PERF_CNT_OUT_H_DBG_L1;
-    case CounterBank::TDMA_PACK: return RISCV_DEBUG_REG_PERF_CNT_OUT_H_TDMA_PACK;
-    }
-    return 0u;
+    /* every bank's OUT_H sits right after its OUT_L (spec §1) */
+    const std::uint32_t low = get_counter_output_low_addr(bank);
+    return low ? low + 4u : 0u;
 }
 
 struct CounterResult {

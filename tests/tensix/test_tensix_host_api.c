@@ -14,23 +14,7 @@
 #include "socmon/tensix.h"
 #include "llk_perf_counters.h"
 #include "llk_perf_host.h"
-
-static char dir[64];
-
-static int make_dir(void **state)
-{
-    (void)state;
-    snprintf(dir, sizeof dir, "/tmp/socmon-tensix-XXXXXX");
-    return mkdtemp(dir) ? 0 : -1;
-}
-
-static int remove_dir(void **state)
-{
-    (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    return system(cmd) == 0 ? 0 : -1;
-}
+#include "tensix_tmpdir.h"
 
 static llk_perf_results *run_sim(const char *opts, llk_perf_sim **keep)
 {
@@ -133,21 +117,6 @@ static void test_print(void **state)
     assert_int_equal(llk_perf_format_counters(e, out, sizeof out, NULL), SOCMON_OK);
     assert_string_equal(out, "No counter results to display.\n");
     llk_perf_results_free(e);
-}
-
-static size_t read_lines(const char *path, char lines[][512], size_t max)
-{
-    FILE *fp = fopen(path, "r");
-    assert_non_null(fp);
-    size_t n = 0;
-    char buf[512];
-    while (fgets(buf, sizeof buf, fp)) {
-        if (n < max)
-            memcpy(lines[n], buf, sizeof buf);
-        n++;
-    }
-    fclose(fp);
-    return n;
 }
 
 static void test_export_counters_csv(void **state)

@@ -18,38 +18,7 @@
 #include "socmon/socmon.h"
 #include "socmon/tensix.h"
 #include "llk_perf_host.h"
-
-static char dir[64];
-
-static int make_dir(void **state)
-{
-    (void)state;
-    snprintf(dir, sizeof dir, "/tmp/socmon-tensix-tt-XXXXXX");
-    return mkdtemp(dir) ? 0 : -1;
-}
-
-static int remove_dir(void **state)
-{
-    (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    return system(cmd) == 0 ? 0 : -1;
-}
-
-static size_t read_lines(const char *path, char lines[][512], size_t max)
-{
-    FILE *fp = fopen(path, "r");
-    assert_non_null(fp);
-    size_t n = 0;
-    char buf[512];
-    while (fgets(buf, sizeof buf, fp)) {
-        if (n < max)
-            memcpy(lines[n], buf, sizeof buf);
-        n++;
-    }
-    fclose(fp);
-    return n;
-}
+#include "tensix_tmpdir.h"
 
 static llk_perf_results *run_sim(const char *opts)
 {
