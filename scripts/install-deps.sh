@@ -18,6 +18,9 @@ PKGS="$PKGS python3-pandas"
 # (g++ for the C++ compat tests) and qemu-arm to run the unit tests. The armhf libraries are not
 # installed through multiarch but unpacked into a private sysroot (scripts/armhf-sysroot.sh says why).
 PKGS="$PKGS gcc-arm-linux-gnueabihf g++-arm-linux-gnueabihf qemu-user"
+# The host CPU through perf_event (issue 14): libpfm4 names every event the CPU's tables know;
+# PAPI and perf are the peers bench/ measures socmon against (never linked into the library).
+PKGS="$PKGS libpfm4-dev libpapi-dev linux-perf"
 
 missing=""
 for p in $PKGS; do
