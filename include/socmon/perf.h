@@ -16,9 +16,9 @@
  *
  * Multiplexing, as data: the kernel counts an event only while its group is on
  * the PMU. So beside each event counter NAME the device has two counters of the
- * same instance, NAME@enabled and NAME@running (unit "ns", 64 bits): the time the
+ * same instance, NAME--enabled and NAME--running (unit "ns", 64 bits): the time the
  * event was enabled and the time it actually counted. The estimate perf prints is
- * delta(NAME) * delta(NAME@enabled) / delta(NAME@running), marked with the
+ * delta(NAME) * delta(NAME--enabled) / delta(NAME--running), marked with the
  * running percentage; socmon/scaling.h computes it for any schema (a live set or a
  * recording), so recordings, the agent and reports keep what is needed to scale.
  *
@@ -55,7 +55,7 @@ typedef struct socmon_perf_attr {
 /* Where names are looked up. All fields optional (zero: the defaults). */
 typedef struct socmon_perf_names {
     const char *sysfs_root;  /* NULL: "/sys"; tests point it at a fixture tree holding
-                                bus/event_source/devices/PMU/{type,format/*,events/*} */
+                                bus/event_source/devices/PMU/{type,format,events} */
     int no_pfm;              /* 1: do not ask libpfm4 even when built with it */
 } socmon_perf_names;
 
@@ -119,7 +119,7 @@ typedef struct socmon_perf_opts {
 } socmon_perf_opts;
 
 /* Opens the events and builds a device named name (counters: each event as NAME, with
- * NAME@enabled and NAME@running; instance "" in thread mode, "cpuN" per CPU). An event
+ * NAME--enabled and NAME--running; instance "" in thread mode, "cpuN" per CPU). An event
  * the kernel cannot count (ENOENT/EOPNOTSUPP) is listed as unsupported and left out;
  * permission errors fail with SOCMON_EPERM saying what to change (perf_event_paranoid's
  * value, CAP_PERFMON); no event countable at all fails with SOCMON_ENOTSUP. */
@@ -141,22 +141,35 @@ typedef struct socmon_perf_model socmon_perf_model;
 typedef struct socmon_perf_model_opts {
     unsigned hw_counters;     /* general-purpose counters the modelled PMU has (0: no PMU:
                                  hardware events fail with ENOENT, as in a VM) */
-    int rdpmc;                /* 1: the mmap page allows user rdpmc (cap_user_rdpmc) */
+    int rdpmc;                /* 1: the mmap pages allow user rdpmc (cap_user_rdpmc) */
     unsigned pmc_width;       /* counter width for rdpmc sign extension (0: 48) */
-    int paranoid;             /* perf_event_paranoid the model enforces (-1..3; 2 default) */
-    int privileged;           /* 1: the caller has CAP_PERFMON */
+    int paranoid;             /* perf_event_paranoid the model enforces (-1..3) */
+    int privileged;           /* 1: the caller has CAP_PERFMON (paranoid does not apply) */
+    unsigned ncpus;           /* CPUs (0: 2); a cpu beyond them is ENODEV */
+    uint64_t tick_ns;         /* how often multiplexed groups rotate (0: 1 ms, the kernel's
+                                 default perf_event_mux_interval_ms) */
+    unsigned rdpmc_races;     /* the next N rdpmc reads see the page change under them */
 } socmon_perf_model_opts;
 
 socmon_status socmon_perf_model_new(const socmon_perf_model_opts *opts, socmon_perf_model **out);
 void socmon_perf_model_free(socmon_perf_model *m);
 /* The model as a kernel interface (valid until the model is freed). */
 const socmon_perf_sys *socmon_perf_model_sys(socmon_perf_model *m);
-/* Makes ns of time pass, during which each hardware event counts rate_per_ns times the
- * time its group is on a counter; groups that do not all fit rotate every tick_ns (the
- * kernel's multiplexing), so enabled and running differ as on a real PMU. */
+/* Every event of this type and config counts per_ns events per ns of time while it is on
+ * a counter (hardware) or enabled (software); task-clock and cpu-clock count time itself. */
+socmon_status socmon_perf_model_set_rate(socmon_perf_model *m, uint32_t type, uint64_t config, double per_ns);
+/* n events of this type and config happen now (page faults, context switches): every
+ * enabled event of that kind counts them. */
+socmon_status socmon_perf_model_inject(socmon_perf_model *m, uint32_t type, uint64_t config, uint64_t n);
+/* Makes ns of time pass. Groups that do not all fit on the counters rotate every tick
+ * (all or nothing, pinned first), so time_enabled and time_running differ as they do on a
+ * real PMU; a pinned group that cannot fit goes into error (its reads return 0 bytes). */
 socmon_status socmon_perf_model_advance(socmon_perf_model *m, uint64_t ns);
-/* The event's true count (what an oracle would say), by the fd the driver got. */
-socmon_status socmon_perf_model_truth(const socmon_perf_model *m, int fd, uint64_t *count);
+/* The monitored task execs: events opened with enable_on_exec start counting. */
+void socmon_perf_model_exec(socmon_perf_model *m);
+/* What the event would have counted had it run all the time it was enabled (the oracle
+ * a scaled estimate is checked against), by the fd the driver got. */
+socmon_status socmon_perf_model_truth(const socmon_perf_model *m, int fd, double *count);
 
 SOCMON_END_DECLS
 #endif

@@ -1,6 +1,6 @@
 /* Multiplexed counts: finding and applying the enabled/running times (socmon/perf.h).
  *
- * A counter NAME whose schema also holds NAME@enabled and NAME@running (same instance,
+ * A counter NAME whose schema also holds NAME--enabled and NAME--running (same instance,
  * unit "ns") was counted by a kernel that may have shared the PMU among groups. Over an
  * interval its estimate is delta(NAME) * delta(enabled) / delta(running), as perf and
  * PAPI scale; the running share is 100 * delta(running) / delta(enabled). An interval in
@@ -22,11 +22,11 @@ SOCMON_BEGIN_DECLS
 typedef struct socmon_scaling socmon_scaling;
 
 /* Looks at the n counters (c[i], full names names[i]) and pairs each counter with its
- * @enabled/@running counters where they exist. */
+ * --enabled/--running counters where they exist. */
 socmon_status socmon_scaling_new(const socmon_counter *c, const char *const *names, size_t n,
                                  socmon_scaling **out);
 void socmon_scaling_free(socmon_scaling *s);
-/* 1 if counter i is a time counter (NAME@enabled / NAME@running): outputs for people
+/* 1 if counter i is a time counter (NAME--enabled / NAME--running): outputs for people
  * show it through its event's running share, not as a count. */
 int socmon_scaling_is_time(const socmon_scaling *s, size_t i);
 /* 1 if counter i has time counters (it may be multiplexed). */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/device_kind.h"
 #include "core/grow.h"
 #include "socmon/device.h"
 
@@ -293,4 +294,10 @@ socmon_status socmon_device_read(socmon_device *dev, const uint32_t *idx, size_t
             return socmon_fail(SOCMON_ERANGE, "device '%s': counter index %u out of range 0..%zu",
                                dev->name, idx[i], dev->n ? dev->n - 1 : 0);
     return dev->ops.read(dev->drv, idx, n, out);
+}
+
+int socmon_device_reads_with(const socmon_device *dev,
+                             socmon_status (*read)(void *drv, const uint32_t *idx, size_t n, uint64_t *out))
+{
+    return dev && dev->ops.read == read;
 }
