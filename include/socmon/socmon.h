@@ -23,5 +23,8 @@
 #include "socmon/zynq.h"
 /* RISC-V firmware API; on a host only its portable part (names, snapshots, deltas) */
 #include "socmon/riscv_hpm.h"
+#include "socmon/perf.h"
+#include "socmon/scaling.h"
+#include "socmon/host.h"
 
 #endif

@@ -127,6 +127,11 @@ struct socmon_target_ops {
     uint64_t default_interval_ns;    /* sampling interval when none is given; 0: 1 ms */
     const void *impl;                /* for the implementation: the generic model
                                         target keeps its declaration here */
+    /* Optional, hardware only: waits until CLOCK_MONOTONIC reaches deadline_ns or the
+     * target's run ends first (a host command exits), whichever comes first; returns 1 if
+     * the run ended. The sampler then takes the last sample at once instead of sleeping
+     * out the interval. Without it the sampler sleeps to the deadline. */
+    int (*wait)(void *priv, uint64_t deadline_ns);
 };
 
 size_t socmon_target_count(void);

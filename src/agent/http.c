@@ -277,7 +277,7 @@ static void mhd_log(void *cls, const char *fmt, va_list ap)
 static socmon_status make_info(socmon_http *h)
 {
     const socmon_live_schema *s = socmon_live_schema_of(h->lv);
-    socmon_counter_list cl = {s->ncounters, s->counters, s->names};
+    socmon_counter_list cl = {s->ncounters, s->counters, s->names, NULL, 0, NULL};
     socmon_web_info_in in = {s->target, s->device, s->interval_ns, s->simulated, &cl, socmon_live_metrics(h->lv),
                              s->nparams, s->param_names, s->param_values};
     json_t *j = socmon_web_info_json(&in);

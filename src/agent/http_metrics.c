@@ -35,7 +35,7 @@ static socmon_status expose(socmon_live *lv, const char *format, socmon_sink *si
                            .device = sch->device, .workload = sch->workload, .elapsed_ns = ls.elapsed_ns,
                            .interval_ns = sch->interval_ns, .ncounters = nc, .simulated = sch->simulated,
                            .recording = 1, .samples = (size_t)ls.samples, .missed = ls.missed};
-    socmon_counter_list cl = {nc, sch->counters, sch->names};
+    socmon_counter_list cl = {nc, sch->counters, sch->names, NULL, 0, NULL};
     if (st == SOCMON_OK)
         st = socmon_output_begin(o, &run);
     if (st == SOCMON_OK)

@@ -109,7 +109,7 @@ static int open_run(cli_session *cs, cli_opts *o, live *l, size_t *shown, size_t
     if (st != SOCMON_OK)
         return cli_error("record", st);
     const socmon_target_ops *ops = socmon_target_ops_of(cs->target);
-    if (socmon_target_is_hardware(cs->target) && !o->duration_ns) {
+    if (socmon_target_is_hardware(cs->target) && !o->duration_ns && !o->command) {
         fprintf(stderr, "socmon record: target '%s' is hardware: give a duration with -d\n", ops->name);
         return 2;
     }
@@ -159,7 +159,7 @@ int cmd_record(int argc, char **argv)
         rc = write_error(path, st);
     /* A workload the target refuses must not move an existing recording aside. */
     if (!rc && (st = socmon_target_start(cs.target, o.workload)) != SOCMON_OK)
-        rc = cli_error("record", st);
+        rc = cli_program_failed(&cs, cli_error("record", st));
     /* PATH names the file only now that it holds a header: never an unreadable recording. */
     if (!rc && (st = cli_dest_publish(&d)) != SOCMON_OK)
         rc = cli_error("record", st);
@@ -178,7 +178,7 @@ int cmd_record(int argc, char **argv)
     cli_program_attach(&cs);
     l.t0 = socmon_target_now_ns(cs.target);
     size_t nset = socmon_set_size(cs.set);
-    socmon_counter_list sch = {nset, cs.schema, cs.names};
+    socmon_counter_list sch = {nset, cs.schema, cs.names, NULL, 0, NULL};
     cli_output co = {0};
     socmon_status ost = SOCMON_OK;
     if (!o.quiet) {

@@ -211,7 +211,7 @@ static int per_interval(report *r, const cli_opts *o, const char *format, FILE *
     }
     if (socmon_output_selects_metrics(co.out))
         npick = cli_pick_metrics(r->m, o->metrics, pick, o->metrics ? TABLE_METRICS_MAX : TABLE_METRICS);
-    socmon_counter_list sch = {n, r->counters, r->names};
+    socmon_counter_list sch = {n, r->counters, r->names, NULL, 0, NULL};
     socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .target = socmon_recording_target(r->rec),
                            .device = socmon_recording_device(r->rec), .interval_ns = socmon_recording_interval_ns(r->rec), .ncounters = n,
                            .recording = 1, .samples = socmon_timeline_len(socmon_recording_timeline(r->rec)),
@@ -332,7 +332,7 @@ static int summary(report *r, const cli_opts *o, int by_symbol)
     cli_totals t = {{.doc = SOCMON_DOC_TOTALS, .title = "Recording summary", .target = socmon_recording_target(r->rec),
                      .elapsed_ns = t1 - t0, .recording = 1, .samples = socmon_timeline_len(socmon_recording_timeline(r->rec)),
                      .missed = missed, .simulated = rec_simulated(r->rec)},
-                    {n, r->counters, r->names}, acc, r->ms, r->m, w.mv, r->ops ? r->ops->hotspots : NULL};
+                    {n, r->counters, r->names, NULL, 0, NULL}, acc, r->ms, r->m, w.mv, r->ops ? r->ops->hotspots : NULL};
     int rc = cli_print_totals("report", o, &t);
     walk_free(&w);
     free(acc);

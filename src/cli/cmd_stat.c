@@ -8,6 +8,7 @@
 #include "cli/dest.h"
 #include "cli/program.h"
 #include "cli/remote.h"
+#include "cli/scaled.h"
 #include "cli/stop.h"
 #include "export/spread.h"
 
@@ -70,13 +71,27 @@ static const char *workload_name(const cli_session *cs, const char *w)
     return w ? w : (ops->workloads ? ops->workloads[0] : NULL);
 }
 
-/* One run of stat: the counters' deltas into acc, the metrics into mv, the run's length. */
-static socmon_status stat_once(cli_session *cs, const cli_opts *o, uint64_t *acc, double *mv, uint64_t *elapsed)
+/* One run of stat: the counters' deltas into acc, the metrics into mv, the run's length. With
+ * perf_event time counters (sc), acc holds the multiplex-scaled estimates and pct the share of
+ * time each counted (socmon/scaling.h); the metrics see the estimates. */
+static socmon_status stat_once(cli_session *cs, const cli_opts *o, const socmon_scaling *sc, uint64_t *acc, double *pct,
+                               double *mv, uint64_t *elapsed)
 {
-    memset(acc, 0, socmon_set_size(cs->set) * sizeof *acc);
+    size_t n = socmon_set_size(cs->set);
+    memset(acc, 0, n * sizeof *acc);
     socmon_status st = run(cs, o, acc, elapsed);
     if (st == SOCMON_OK)
         st = cli_trace_flush(cs);
+    if (st == SOCMON_OK && sc) {
+        double *v = malloc((n + 1) * sizeof *v);
+        if (!v)
+            return socmon_fail(SOCMON_ENOMEM, "out of memory");
+        socmon_scaling_apply(sc, acc, v, pct);
+        for (size_t i = 0; i < n; i++)
+            if (socmon_scaling_has_time(sc, i))
+                acc[i] = isnan(v[i]) ? 0 : (uint64_t)llround(v[i]);
+        free(v);
+    }
     if (st == SOCMON_OK && cs->metrics)
         st = socmon_metrics_eval(cs->metrics, acc, (double)*elapsed / 1e9, mv);
     return st;
@@ -89,7 +104,7 @@ static int stat_body(cli_session *cs, const cli_opts *opts)
     oo.print_path = opts->output;
     cli_program_attach(cs);
     const socmon_target_ops *ops = socmon_target_ops_of(cs->target);
-    if (socmon_target_is_hardware(cs->target) && !o->duration_ns) {
+    if (socmon_target_is_hardware(cs->target) && !o->duration_ns && !o->command) {
         fprintf(stderr, "socmon stat: target '%s' is hardware: give a duration with -d\n", ops->name);
         return 2;
     }
@@ -103,13 +118,24 @@ static int stat_body(cli_session *cs, const cli_opts *opts)
     if (o->print_path && (pst = cli_dest_check_plain(o->print_path)) != SOCMON_OK)
         return cli_error("stat", pst);
     size_t n = socmon_set_size(cs->set), nm = cs->metrics ? socmon_metrics_nresults(cs->metrics) : 0;
+    socmon_scaling *sc = NULL;
+    if (socmon_scaling_new(cs->schema, cs->names, n, &sc) != SOCMON_OK)
+        return cli_error("stat", SOCMON_ENOMEM);
+    size_t ntime = 0;
+    for (size_t i = 0; i < n; i++)
+        ntime += (size_t)socmon_scaling_is_time(sc, i);
+    if (!ntime) { /* no perf_event counts: exact counts, printed as they always were */
+        socmon_scaling_free(sc);
+        sc = NULL;
+    }
+    double *pct = calloc(n + 1, sizeof *pct);
     unsigned runs = o->repeat ? o->repeat : 1;
     uint64_t *acc = calloc(n + 1, sizeof *acc), elapsed = 0;
     double *mv = calloc(nm + 1, sizeof *mv), *x = calloc(n + 1, sizeof *x), el_mean = 0;
     socmon_spread cs_sp = {0}, m_sp = {0};
     socmon_status st = SOCMON_OK;
     int rc = 0;
-    if (!acc || !mv || !x || socmon_spread_init(&cs_sp, n) || socmon_spread_init(&m_sp, nm)) {
+    if (!acc || !mv || !x || !pct || socmon_spread_init(&cs_sp, n) || socmon_spread_init(&m_sp, nm)) {
         fprintf(stderr, "socmon stat: out of memory\n");
         rc = 1;
     }
@@ -129,8 +155,8 @@ static int stat_body(cli_session *cs, const cli_opts *opts)
                 break;
             }
         }
-        if ((st = stat_once(cs, o, acc, mv, &elapsed)) != SOCMON_OK) {
-            rc = cli_error(runs > 1 ? "stat: a repeated run" : "stat", st);
+        if ((st = stat_once(cs, o, sc, acc, pct, mv, &elapsed)) != SOCMON_OK) {
+            rc = cli_program_failed(cs, cli_error(runs > 1 ? "stat: a repeated run" : "stat", st));
             break;
         }
         for (size_t i = 0; i < n; i++)
@@ -158,8 +184,19 @@ static int stat_body(cli_session *cs, const cli_opts *opts)
                          .elapsed_ns = (uint64_t)llround(el_mean), .simulated = !socmon_target_is_hardware(cs->target),
                          .runs = runs, .counter_stddev = runs > 1 ? cs_sp.m2 : NULL,
                          .metric_stddev = runs > 1 ? m_sp.m2 : NULL},
-                        {n, cs->schema, cs->names}, acc, cs->ms, cs->metrics, mv, ops->hotspots};
-        rc = cli_print_totals("stat", o, &t);
+                        {n, cs->schema, cs->names, NULL, 0, NULL}, acc, cs->ms, cs->metrics, mv, ops->hotspots};
+        cli_scaled shown = {0};
+        if (sc && cli_scaled_view(&shown, cs, sc, acc, pct, runs > 1 ? cs_sp.m2 : NULL) == 0) {
+            t.counters = shown.list;
+            t.values = shown.values;
+            t.run.counter_stddev = shown.stddev;
+        } else if (sc) {
+            rc = cli_error("stat", SOCMON_ENOMEM);
+        }
+        if (rc == 0)
+            rc = cli_print_totals("stat", o, &t);
+        if (sc)
+            cli_scaled_free(&shown);
         if (rc == 0 && cli_stop_signal()) {
             fprintf(stderr, "socmon stat: stopped by %s: the counts so far\n", cli_stop_name());
             rc = cli_stop_exit_code();
@@ -169,6 +206,8 @@ static int stat_body(cli_session *cs, const cli_opts *opts)
     }
     socmon_spread_free(&cs_sp);
     socmon_spread_free(&m_sp);
+    socmon_scaling_free(sc);
+    free(pct);
     free(acc);
     free(mv);
     free(x);
@@ -193,7 +232,7 @@ static int read_body(cli_session *cs, const cli_opts *o)
         cli_totals t = {{.doc = SOCMON_DOC_TOTALS, .title = "Counter values", .target = socmon_target_spec(cs->target),
                          .workload = o->workload, .elapsed_ns = elapsed,
                          .simulated = !socmon_target_is_hardware(cs->target)},
-                        {socmon_set_size(cs->set), cs->schema, cs->names}, s.v, NULL, NULL, NULL, NULL};
+                        {socmon_set_size(cs->set), cs->schema, cs->names, NULL, 0, NULL}, s.v, NULL, NULL, NULL, NULL};
         rc = cli_print_totals("read", o, &t);
     }
     socmon_sample_free(&s);

@@ -124,11 +124,30 @@ socmon_status cli_session_open(cli_session *cs, const cli_opts *o)
     /* --trace-bus's path goes in as it is, never pasted into the spec, where a ',' or '=' in
      * it would split it into options. */
     socmon_kv trace = {"trace_bus", o->trace};
-    st = socmon_target_open_kv(spec, &trace, o->trace ? 1 : 0, &cs->target);
+    const char *events = o->events;
+    int host = strncmp(spec, "host", 4) == 0 && (!spec[4] || spec[4] == ':');
+    if (host) {
+        /* the host target opens the events -e names (perf event names, not globs over its
+         * counters), on the command after '--' or on the CPUs of -a / -C */
+        socmon_kv kv[3];
+        size_t nkv = 0;
+        if (o->events)
+            kv[nkv++] = (socmon_kv){"events", o->events};
+        if (o->cpus)
+            kv[nkv++] = (socmon_kv){"cpus", o->cpus};
+        if (o->all_cpus)
+            kv[nkv++] = (socmon_kv){"all", "1"};
+        st = socmon_host_target_open(spec, kv, nkv, o->command, &cs->target);
+        events = NULL;
+    } else if (o->cpus || o->command) {
+        st = socmon_fail(SOCMON_EINVAL, "target '%.*s': %s is for the host target (-t host)", (int)strcspn(spec, ":"),
+                         spec, o->cpus ? "-C" : "a command after '--'");
+    } else {
+        st = socmon_target_open_kv(spec, &trace, o->trace ? 1 : 0, &cs->target);
+    }
     free(spec);
     if (st != SOCMON_OK)
         return st;
-    const char *events = o->events;
     socmon_device *dev = socmon_target_device(cs->target);
     if ((st = socmon_set_new(dev, events, &cs->set)) != SOCMON_OK)
         return st;

@@ -36,6 +36,8 @@ static const struct {
     {OPT_ALL, {"all-cpus", no_argument, 0, 'a'},
      "-a, --all-cpus        count on every instance of the target (every tile, core, slot), as perf's\n"
      "                        system-wide -a; socmon always does (-e still picks the counters)"},
+    {OPT_CPUS, {"cpu", required_argument, 0, 'C'},
+     "-C, --cpu LIST        host: count only these CPUs (e.g. 0-3,6), as perf -C"},
     {OPT_DELTAS, {"deltas", no_argument, 0, 'D'},
      "    --deltas          CSV/JSON interval rows also carry every counter's delta (-a and --all,\n"
      "                        its old names, still work)"},
@@ -188,8 +190,51 @@ static int take_program(int argc, char **argv, unsigned allowed, char **args, co
     return n;
 }
 
+/* The target named by a -t among argv[1..end) ("-t X", "-tX", "--target X", "--target=X"), as
+ * its name (up to ':'), into name; 0 if none. Only to decide what '--' means before parsing. */
+static int pre_target(int end, char **argv, char *name, size_t len)
+{
+    int found = 0;
+    for (int i = 1; i < end; i++) {
+        const char *v = NULL;
+        if ((strcmp(argv[i], "-t") == 0 || strcmp(argv[i], "--target") == 0) && i + 1 < end)
+            v = argv[++i];
+        else if (strncmp(argv[i], "-t", 2) == 0 && argv[i][2] && argv[i][1] != '-')
+            v = argv[i] + 2;
+        else if (strncmp(argv[i], "--target=", 9) == 0)
+            v = argv[i] + 9;
+        if (v && (!found || strncmp(name, "host", 4) != 0)) {
+            snprintf(name, len, "%.*s", (int)strcspn(v, ":"), v);
+            found = 1;
+        }
+    }
+    return found;
+}
+
 int cli_parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE *), cli_opts *o)
 {
+    /* '--' then a command, as perf stat takes one, unless -t names a target that runs a program
+     * file (ibex: '-- prog.elf', after which options may still follow) */
+    int dd = 0;
+    for (int i = 1; i < argc && !dd; i++)
+        if (strcmp(argv[i], "--") == 0)
+            dd = i;
+    char tname[64] = "";
+    if (dd && (allowed & OPT_PROGRAM) && (!pre_target(dd, argv, tname, sizeof tname) || strcmp(tname, "host") == 0)) {
+        if (dd + 1 >= argc || !argv[dd + 1][0]) {
+            fprintf(stderr, "socmon %s: '--' needs a command after it (socmon %s -- ls -l)\n", argv[0], argv[0]);
+            return 2;
+        }
+        int rc = parse_opts(dd, argv, allowed, help, o);
+        if (rc < 0) {
+            o->command = argv + dd + 1;
+            o->ncommand = argc - dd - 1;
+            o->to_stderr = 1; /* the command owns stdout; counts go to stderr, as perf stat's */
+            if (!o->target_set)
+                o->target = "host";
+        }
+        return rc;
+    }
     char **args = calloc((size_t)argc + 1, sizeof *args);
     const char *program = NULL;
     if (!args) {
@@ -270,7 +315,8 @@ static int parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE
     const char *spec = NULL; /* -t as given, for --help */
     while ((c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
         switch (c) {
-        case 't': o->target = spec = optarg; break;
+        case 't': o->target = spec = optarg, o->target_set = 1; break;
+        case 'C': o->cpus = optarg; break;
         case 'e': o->events = optarg; break;
         case 'w': o->workload = optarg; break;
         case 'o': o->output = optarg; break;

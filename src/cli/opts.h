@@ -39,6 +39,9 @@ enum {
     OPT_HTTP = 1 << 30      /* --http ADDR:PORT, --port-file FILE, --no-pace (serve) */
 };
 
+/* Past the int enum's range, so a plain unsigned bit: -C LIST (the host target's CPUs) */
+#define OPT_CPUS (1u << 31)
+
 typedef struct cli_opts {
     const char *target, *events, *workload, *output, *input, *trace, *metrics;
     const char *metric_file; /* --metric-file: a user's metric file instead of the target's */
@@ -55,7 +58,11 @@ typedef struct cli_opts {
     int interval_set;       /* -I given; otherwise the target's default applies */
     uint64_t interval_count; /* --interval-count N: stop after N intervals (0: no limit) */
     unsigned every;
-    const char *program;    /* the path after '--' */
+    const char *program;    /* the path after '--' (a program target: ibex) */
+    char *const *command;   /* the host's command: every word after '--' (NULL-terminated) */
+    int ncommand;
+    const char *cpus;       /* -C LIST: the host target's CPUs */
+    int target_set;         /* -t was given */
     uint64_t max_cycles;
     int max_cycles_set, by_symbol;
     uint64_t flush_ns;      /* record: how often the recording is flushed to disk (default 1 s) */

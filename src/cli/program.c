@@ -3,7 +3,10 @@
  * stat does), and how the program ended becomes the exit status:
  *   0 halted (or stopped by -d), 3 trapped out, 4 did not halt within --max-cycles,
  *   5 hangs (sleeps forever in WFI, or `j .` with interrupts off and no exception). */
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
 
 #include "cli/program.h"
 #include "targets/ibex_target.h"
@@ -21,8 +24,29 @@ void cli_program_attach(cli_session *cs)
     socmon_ibex_target_set_output(cs->target, to_stdout, NULL);
 }
 
+/* The host's command: its own exit status, or 128+N when signal N ended it, as a shell reports
+ * it; a command that could not be run: 127 (not found) or 126 (not executable), as a shell. */
+static int host_exit(const cli_session *cs, const char *cmd)
+{
+    int e = socmon_host_target_exec_errno(cs->target), ws;
+    if (e)
+        return e == ENOENT ? 127 : 126;
+    if (socmon_host_target_status(cs->target, &ws) != SOCMON_OK) {
+        socmon_clear_error();
+        return 0;
+    }
+    if (WIFSIGNALED(ws)) {
+        fprintf(stderr, "socmon %s: the command was killed by signal %d (%s)\n", cmd, WTERMSIG(ws),
+                strsignal(WTERMSIG(ws)));
+        return 128 + WTERMSIG(ws);
+    }
+    return WIFEXITED(ws) ? WEXITSTATUS(ws) : 0;
+}
+
 int cli_program_exit(const cli_session *cs, const char *cmd)
 {
+    if (socmon_host_target_pid(cs->target))
+        return host_exit(cs, cmd);
     char msg[256];
     ibex_outcome oc = socmon_ibex_target_outcome(cs->target, msg, sizeof msg);
     switch (oc) {
@@ -38,4 +62,10 @@ int cli_program_exit(const cli_session *cs, const char *cmd)
     default:
         return 0;
     }
+}
+
+int cli_program_failed(const cli_session *cs, int rc)
+{
+    int e = socmon_host_target_exec_errno(cs->target);
+    return e ? (e == ENOENT ? 127 : 126) : rc;
 }

@@ -11,4 +11,8 @@ void cli_program_attach(cli_session *cs);
 /* The exit status for how the program ended, with a line on stderr unless it halted. */
 int cli_program_exit(const cli_session *cs, const char *cmd);
 
+/* rc, or 127 / 126 when the host's command could not be run (not found / not executable),
+ * as a shell reports it. */
+int cli_program_failed(const cli_session *cs, int rc);
+
 #endif

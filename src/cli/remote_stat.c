@@ -147,7 +147,7 @@ int cli_stat_remote(const cli_opts *o)
         cli_totals t = {{.doc = SOCMON_DOC_TOTALS, .title = "Performance counter stats", .target = h->target,
                          .workload = h->workload[0] ? h->workload : NULL, .elapsed_ns = r.elapsed,
                          .simulated = h->simulated, .runs = 1},
-                        {n, cs, names}, r.acc, ms, m, mv, hotspots};
+                        {n, cs, names, NULL, 0, NULL}, r.acc, ms, m, mv, hotspots};
         rc = cli_print_totals("stat", &oo, &t);
         if (rc == 0 && cli_stop_signal()) {
             fprintf(stderr, "socmon stat: stopped by %s: the counts so far\n", cli_stop_name());

@@ -6,6 +6,7 @@
  * quoted by the one rule in export/table.c (socmon_csv_write). */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "export/output_format.h"
 #include "export/table.h"
@@ -23,11 +24,11 @@ static socmon_status csv_begin(socmon_output *o)
 
 /* sd: the record's spread ("0.12%"), NULL for none; the field exists only in repeated runs, so
  * every record of a document has the same fields. */
-static socmon_status csv_record(socmon_output *o, const char *type, const char *name, const char *inst,
-                                const char *val, const char *unit, const char *sd)
+static socmon_status csv_record_pct(socmon_output *o, const char *type, const char *name, const char *inst,
+                                    const char *val, const char *unit, const char *sd, const char *pct)
 {
-    const char *f[] = {type, name, inst, val, unit, sd};
-    int nf = o->run.runs > 1 ? 6 : 5;
+    const char *f[] = {type, name, inst, val, unit, o->run.runs > 1 ? sd : pct, pct};
+    int nf = (o->run.runs > 1 ? 6 : 5) + (pct != NULL);
     socmon_status st = SOCMON_OK;
     for (int i = 0; i < nf && st == SOCMON_OK; i++) {
         if (i)
@@ -35,6 +36,12 @@ static socmon_status csv_record(socmon_output *o, const char *type, const char *
         st = socmon_csv_write(o->sink, f[i], o->opts.sep);
     }
     return st == SOCMON_OK ? socmon_sink_putc(o->sink, '\n') : st;
+}
+
+static socmon_status csv_record(socmon_output *o, const char *type, const char *name, const char *inst,
+                                const char *val, const char *unit, const char *sd)
+{
+    return csv_record_pct(o, type, name, inst, val, unit, sd, NULL);
 }
 
 /* perf -x's spread of a mean: "0.12%"; NULL without one. */
@@ -52,13 +59,21 @@ static socmon_status counter_records(socmon_output *o, const socmon_counter_rows
                                      const double *sd)
 {
     socmon_status st = SOCMON_OK;
+    const double *run = r->list->running;
     for (size_t j = 0; j < r->n && st == SOCMON_OK; j++) {
         size_t i = r->idx[j];
-        char v[32], sp[32];
+        char v[32], sp[32], pct[32];
         snprintf(v, sizeof v, "%llu", (unsigned long long)r->values[i]);
-        st = csv_record(o, type, r->list->names[i], r->list->c[i].instance, v, r->list->c[i].unit,
-                        spread(o, sd, i, (double)r->values[i], sp, sizeof sp));
+        /* perf_event counts: the share of enabled time counted, perf -x's pcnt-running field */
+        if (run && isnan(run[i]))
+            snprintf(v, sizeof v, "<not counted>");
+        if (run)
+            snprintf(pct, sizeof pct, "%.2f", isnan(run[i]) ? 0.0 : run[i]);
+        st = csv_record_pct(o, type, r->list->names[i], r->list->c[i].instance, v, r->list->c[i].unit,
+                            spread(o, sd, i, (double)r->values[i], sp, sizeof sp), run ? pct : NULL);
     }
+    for (size_t k = 0; run && strcmp(type, "counter") == 0 && k < r->list->nunsupported && st == SOCMON_OK; k++)
+        st = csv_record_pct(o, type, r->list->unsupported[k], "", "<not supported>", "", "", "0.00");
     return st;
 }
 

@@ -81,7 +81,18 @@ static socmon_status json_counters(socmon_output *o, const socmon_counter_rows *
         json_t *e = json_pack("{s:s, s:s, s:I, s:s}", "name", r->list->names[i], "instance", c->instance, "value",
                               (json_int_t)r->values[i], "unit", c->unit);
         ok = add_spread(o, e, o->run.counter_stddev, i, (double)r->values[i]);
+        /* perf_event counts: perf -j's "pcnt-running"; a count that never ran is null */
+        const double *run = r->list->running;
+        if (ok && run && (json_object_set_new(e, "pcnt-running", json_real(isnan(run[i]) ? 0.0 : run[i])) != 0 ||
+                          (isnan(run[i]) && json_object_set_new(e, "value", json_null()) != 0)))
+            ok = 0;
         if (json_array_append_new(arr, e) != 0)
+            ok = 0;
+    }
+    for (size_t k = 0; ok && k < r->list->nunsupported; k++) {
+        json_t *e = json_pack("{s:s, s:s, s:n, s:s, s:b}", "name", r->list->unsupported[k], "instance", "", "value",
+                              "unit", "", "supported", 0);
+        if (!e || json_array_append_new(arr, e) != 0)
             ok = 0;
     }
     return put(o, "counters", arr, ok);

@@ -72,15 +72,24 @@ static void spread(const socmon_output *o, const double *sd, size_t i, double me
 static socmon_status table_counters(socmon_output *o, const socmon_counter_rows *r)
 {
     int rep = o->run.runs > 1 && o->run.counter_stddev;
-    const char *hdr[] = {"counter", "value", "unit", ""};
+    const double *run = r->list->running;
+    const char *hdr[] = {"counter", "value", "unit", "", ""};
     socmon_table *t;
-    socmon_status st = socmon_table_new(rep ? 4 : 3, "lrll", hdr, &t);
+    socmon_status st = socmon_table_new(3 + rep + (run != NULL), "lrlll", hdr, &t);
     for (size_t j = 0; j < r->n && st == SOCMON_OK; j++) {
         size_t i = r->idx[j];
-        char v[32], sp[32];
+        char v[32], sp[32], pct[32] = "";
         socmon_output_count(o, r->values[i], v, sizeof v);
         spread(o, o->run.counter_stddev, i, (double)r->values[i], sp, sizeof sp);
-        const char *row[] = {r->list->names[i], v, r->list->c[i].unit, sp};
+        if (run && isnan(run[i]))
+            snprintf(v, sizeof v, "<not counted>");
+        else if (run && run[i] < 100)
+            snprintf(pct, sizeof pct, "(%.2f%%)", run[i]);
+        const char *row[] = {r->list->names[i], v, r->list->c[i].unit, rep ? sp : pct, pct};
+        st = socmon_table_add(t, row);
+    }
+    for (size_t k = 0; k < r->list->nunsupported && st == SOCMON_OK; k++) {
+        const char *row[] = {r->list->unsupported[k], "<not supported>", "", "", ""};
         st = socmon_table_add(t, row);
     }
     return finish_table(o, t, st);

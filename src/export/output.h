@@ -66,6 +66,15 @@ typedef struct socmon_counter_list {
     size_t n;
     const socmon_counter *c;
     const char *const *names;
+    /* Optional (perf_event counts, socmon/scaling.h): per counter, the percentage of its
+     * enabled time it was counting; below 100 the value is a multiplexed estimate and formats
+     * show the share as perf does ("(50.00%)"); NaN: it never counted ("<not counted>").
+     * NULL: every value is an exact count. */
+    const double *running;
+    /* Optional: events the machine could not count, shown as "<not supported>" after the
+     * counters. */
+    size_t nunsupported;
+    const char *const *unsupported;
 } socmon_counter_list;
 
 /* The columns of a timeline. */

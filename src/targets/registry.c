@@ -10,6 +10,7 @@ extern const socmon_target_ops socmon_target_esp_ops;
 extern const socmon_target_ops socmon_target_zynq_ops;
 extern const socmon_target_ops socmon_target_tensix_ops;
 extern const socmon_target_ops socmon_target_ibex_ops;
+extern const socmon_target_ops socmon_target_host_ops;
 
 static const socmon_target_ops *const builtin[] = {
     /* TARGET-ENTRIES */
@@ -17,6 +18,7 @@ static const socmon_target_ops *const builtin[] = {
     &socmon_target_zynq_ops,
     &socmon_target_tensix_ops,
     &socmon_target_ibex_ops,
+    &socmon_target_host_ops,
     NULL
 };
 

@@ -156,7 +156,18 @@ socmon_status socmon_sampler_run(socmon_target *t, socmon_set *set, const socmon
         uint32_t missed = 0;
         if (realtime) {
             uint64_t deadline = mono0 + elapsed + step;
-            sleep_until(deadline);
+            /* A target that can say its run ended (a host command exited) wakes the
+             * sampler then: the last interval is short, not slept out. */
+            if (hardware && socmon_target_wait(t, deadline) == 1) {
+                uint64_t now = socmon_mono_ns();
+                if (now < deadline) {
+                    uint64_t part = now > mono0 + elapsed ? now - (mono0 + elapsed) : 1;
+                    step = part ? part : 1;
+                    deadline = now;
+                }
+            } else {
+                sleep_until(deadline);
+            }
             uint64_t now = socmon_mono_ns();
             uint64_t late = now > deadline ? now - deadline : 0;
             if (late > s.jitter_max_ns)

@@ -194,6 +194,18 @@ socmon_status socmon_target_step(socmon_target *t, uint64_t ns, int *done)
     return st;
 }
 
+void *socmon_target_priv(const socmon_target *t)
+{
+    return t ? t->priv : NULL;
+}
+
+int socmon_target_wait(socmon_target *t, uint64_t deadline_ns)
+{
+    if (!t || !t->ops->wait)
+        return -1;
+    return t->ops->wait(t->priv, deadline_ns) ? 1 : 0;
+}
+
 socmon_status socmon_target_advance(socmon_target *t, uint64_t ns, int *done)
 {
     if (t && socmon_target_is_hardware(t)) {

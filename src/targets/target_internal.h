@@ -8,4 +8,11 @@
  * which has already waited until its deadline. */
 socmon_status socmon_target_step(socmon_target *t, uint64_t ns, int *done);
 
+/* The target's wait op (socmon_target_ops.wait) if it has one: 1 if its run ended before
+ * deadline_ns (CLOCK_MONOTONIC); -1 if it has no wait op (the caller sleeps). */
+int socmon_target_wait(socmon_target *t, uint64_t deadline_ns);
+
+/* The target implementation's own state (what its open set as *priv). */
+void *socmon_target_priv(const socmon_target *t);
+
 #endif

@@ -21,7 +21,7 @@ static const socmon_counter fx_counters[NCTR] = {
 static const char *const fx_names[NCTR] = {"tile0.l2_hits", "tile0.l2_misses", "tile1.l2_hits",
                                            "tile1.l2_misses", "a_counter_with_a_rather_long_name",
                                            "tile1.odd"};
-static const socmon_counter_list fx_list = {NCTR, fx_counters, fx_names};
+static const socmon_counter_list fx_list = {NCTR, fx_counters, fx_names, NULL, 0, NULL};
 /* tile1 saw nothing: its hit rate is 0/0, undefined. */
 static const uint64_t fx_values[NCTR] = {[T0_HITS] = 300, [T0_MISS] = 100, [LONG] = 123456789012ull, [ODD] = 5};
 

@@ -142,7 +142,7 @@ static void test_names_not_utf8(void **state)
     for (size_t i = 0; i < NCTR; i++)
         names[i] = fx_names[i];
     names[0] = "tile0.\xc3(\"q\xff";
-    const socmon_counter_list list = {NCTR, fx_counters, names};
+    const socmon_counter_list list = {NCTR, fx_counters, names, NULL, 0, NULL};
     fx f;
     fx_setup(&f);
     fx_open(&f, "perfetto", ',', 0);

@@ -272,7 +272,7 @@ static void test_collisions(void **state)
         {.name = "hits", .instance = "t1", .unit = "events", .width = 32},
     };
     static const char *const names[] = {"t0.Hits", "t0.hits", "elapsed_seconds", "t1.hits"};
-    static const socmon_counter_list list = {4, c, names};
+    static const socmon_counter_list list = {4, c, names, NULL, 0, NULL};
     static const uint64_t v[] = {1, 2, 3, 4};
     char *t = render("openmetrics", &fx_run, &list, v, 0);
     assert_non_null(strstr(t, "# HELP socmon_hits upper\n# TYPE socmon_hits counter\n"

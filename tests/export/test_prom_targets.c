@@ -165,7 +165,7 @@ static void one_target(const char *spec)
         names[i] = socmon_set_full_name(set, i);
         v[i] = i % 3 == 0 ? 0 : i % 3 == 1 ? UINT64_MAX : i * 1000003;
     }
-    socmon_counter_list list = {n, c, names};
+    socmon_counter_list list = {n, c, names, NULL, 0, NULL};
     size_t np = socmon_device_nparams(dev);
     const char **pn = calloc(np + 1, sizeof *pn);
     double *pv = calloc(np + 1, sizeof *pv);

@@ -46,7 +46,7 @@ static const socmon_counter esp_c[] = {
 };
 static const char *const esp_n[] = {"tile0.l2_hits", "tile1.ddr_accesses", "tile2.acc_tot_cycles", "tile2.l2_hits",
                                     "tile3.noc_inj_p0"};
-static const socmon_counter_list esp_list = {5, esp_c, esp_n};
+static const socmon_counter_list esp_list = {5, esp_c, esp_n, NULL, 0, NULL};
 static const char *const esp_pn[] = {"clock_hz", "rows", "cols", "noc_planes"};
 static const double esp_pv[] = {78e6, 2, 2, 6};
 

@@ -140,25 +140,26 @@ static void fill_attr(struct perf_event_attr *pa, const socmon_perf_attr *a, con
     }
 }
 
-/* The counter name of an event: counter names are identifiers ([A-Za-z0-9_-]), so every run
- * of other characters becomes one '_' ("msr/tsc/" -> "msr_tsc", "cs:u" -> "cs_u"), and "--"
- * becomes "-" ("--" is the time counters' mark). The event's own name is the description. */
+/* The counter name of an event: an identifier, so that metric files can name it
+ * ([A-Za-z0-9_]: docs/metrics.md): every run of other characters becomes one '_'
+ * ("page-faults" -> "page_faults", "msr/tsc/" -> "msr_tsc", "cs:u" -> "cs_u"). So no
+ * counter name holds "--", the time counters' mark. The event as written is the
+ * counter's description. */
 static void counter_name(const char *ev, char *out, size_t len)
 {
     size_t k = 0;
     for (const char *p = ev; *p && k + 1 < len; p++) {
         char c = *p;
-        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
-        if (!ok)
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'))
             c = '_';
-        if (k && ((c == '_' && out[k - 1] == '_' && !ok) || (c == '-' && out[k - 1] == '-')))
+        if (c == '_' && k && out[k - 1] == '_')
             continue;
         out[k++] = c;
     }
     while (k > 1 && out[k - 1] == '_')
         k--;
     out[k] = 0;
-    if (!k)
+    if (!k || (k == 1 && out[0] == '_'))
         snprintf(out, len, "event");
 }
 

@@ -1,0 +1,50 @@
+/* The people's view of perf_event counts (cli/scaled.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/scaled.h"
+
+int cli_scaled_view(cli_scaled *v, const cli_session *cs, const socmon_scaling *sc, const uint64_t *values,
+                    const double *pct, const double *stddev)
+{
+    memset(v, 0, sizeof *v);
+    size_t n = socmon_set_size(cs->set), k = 0, nu = 0;
+    socmon_device *dev = socmon_target_device(cs->target);
+    while (socmon_perf_device_unsupported(dev, nu, NULL, NULL) == SOCMON_OK)
+        nu++;
+    socmon_clear_error();
+    v->c = calloc(n + 1, sizeof *v->c);
+    v->names = calloc(n + 1, sizeof *v->names);
+    v->values = calloc(n + 1, sizeof *v->values);
+    v->running = calloc(n + 1, sizeof *v->running);
+    v->stddev = stddev ? calloc(n + 1, sizeof *v->stddev) : NULL;
+    v->unsupported = calloc(nu + 1, sizeof *v->unsupported);
+    if (!v->c || !v->names || !v->values || !v->running || (stddev && !v->stddev) || !v->unsupported)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        if (socmon_scaling_is_time(sc, i))
+            continue;
+        v->c[k] = cs->schema[i];
+        v->names[k] = cs->names[i];
+        v->values[k] = values[i];
+        v->running[k] = pct[i];
+        if (stddev)
+            v->stddev[k] = stddev[i];
+        k++;
+    }
+    for (size_t i = 0; i < nu; i++)
+        socmon_perf_device_unsupported(dev, i, &v->unsupported[i], NULL);
+    v->list = (socmon_counter_list){k, v->c, v->names, v->running, nu, v->unsupported};
+    return 0;
+}
+
+void cli_scaled_free(cli_scaled *v)
+{
+    free(v->c);
+    free(v->names);
+    free(v->values);
+    free(v->running);
+    free(v->stddev);
+    free(v->unsupported);
+    memset(v, 0, sizeof *v);
+}

@@ -1,0 +1,25 @@
+/* What people see of perf_event counts: the event counters without their --enabled and
+ * --running time counters, the values already scaled, each with the share of time it counted,
+ * and the events the machine could not count (socmon/scaling.h, socmon/perf.h). */
+#ifndef SOCMON_CLI_SCALED_H
+#define SOCMON_CLI_SCALED_H
+
+#include "cli/cli.h"
+#include "export/output.h"
+
+typedef struct cli_scaled {
+    socmon_counter_list list;
+    socmon_counter *c;
+    const char **names;
+    uint64_t *values;
+    double *running, *stddev;
+    const char **unsupported;
+} cli_scaled;
+
+/* Fills v from the session's counters: values[i] and pct[i] per set counter, stddev (may be
+ * NULL) likewise. Returns 0, or -1 out of memory (v is then safe to free). */
+int cli_scaled_view(cli_scaled *v, const cli_session *cs, const socmon_scaling *sc, const uint64_t *values,
+                    const double *pct, const double *stddev);
+void cli_scaled_free(cli_scaled *v);
+
+#endif

@@ -1,0 +1,268 @@
+/* The "host" target: this Linux machine's CPUs through the perf driver
+ * (socmon/perf.h), with a command to count (host_child.c) or every CPU.
+ * Time is real (CLOCK_MONOTONIC): the target is hardware, so the sampler
+ * paces it; its wait op wakes the sampler when the command exits, so a short
+ * command costs its own run time, not a whole sampling interval. */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/clock.h"
+#include "core/error.h"
+#include "socmon/host.h"
+#include "socmon/perf.h"
+#include "targets/host_child.h"
+#include "targets/target_internal.h"
+
+#define HOST_DEFAULT_EVENTS \
+    "task-clock,context-switches,cpu-migrations,page-faults,cycles,instructions,branches,branch-misses"
+#define CMD_SEP '\x1f'
+
+typedef struct host_opts {
+    const char *events, *cpus, *command;
+    int all, inherit, no_rdpmc;
+} host_opts;
+
+typedef struct host_state {
+    socmon_device *dev;
+    host_child child;
+    int have_child;
+    char **argv;         /* the command, split out of the command option */
+    char *argbuf;
+} host_state;
+
+static const socmon_option host_options[] = {
+    {.name = "events", .type = SOCMON_OPT_STRING, .arg = "LIST",
+     .help = "perf events, '+'-separated in a spec ({a+b}: a group); default: perf stat's",
+     .offset = offsetof(host_opts, events)},
+    {.name = "cpus", .type = SOCMON_OPT_STRING, .arg = "LIST", .help = "count these CPUs (e.g. 0-3+6), as perf -C",
+     .offset = offsetof(host_opts, cpus)},
+    {.name = "all", .type = SOCMON_OPT_BOOL, .help = "1: count every CPU, as perf -a (the default without a command)",
+     .def = "0", .offset = offsetof(host_opts, all)},
+    {.name = "inherit", .type = SOCMON_OPT_BOOL, .help = "count the command's children and threads too",
+     .def = "1", .offset = offsetof(host_opts, inherit)},
+    {.name = "no_rdpmc", .type = SOCMON_OPT_BOOL, .help = "1: read counters with read(), never rdpmc", .def = "0",
+     .offset = offsetof(host_opts, no_rdpmc)},
+    {.name = "command", .type = SOCMON_OPT_STRING, .arg = "CMD",
+     .help = "the command to count, words separated by the byte 0x1f (the CLI passes what follows --)",
+     .offset = offsetof(host_opts, command)},
+    {0},
+};
+
+/* "a+b" as "a,b" (a spec cannot hold ','); NULL on failure */
+static char *plus_to_comma(const char *s)
+{
+    char *c = strdup(s);
+    for (char *p = c; p && *p; p++)
+        if (*p == '+')
+            *p = ',';
+    return c;
+}
+
+static socmon_status split_command(host_state *h, const char *cmd)
+{
+    h->argbuf = strdup(cmd);
+    size_t n = 2;
+    for (const char *p = cmd; *p; p++)
+        n += *p == CMD_SEP;
+    h->argv = calloc(n, sizeof *h->argv);
+    if (!h->argbuf || !h->argv)
+        return socmon_fail(SOCMON_ENOMEM, "host: out of memory");
+    size_t k = 0;
+    char *p = h->argbuf;
+    h->argv[k++] = p;
+    for (; *p; p++)
+        if (*p == CMD_SEP) {
+            *p = 0;
+            h->argv[k++] = p + 1;
+        }
+    h->argv[k] = NULL;
+    if (!h->argv[0][0])
+        return socmon_fail(SOCMON_EINVAL, "host: command=: empty command");
+    return SOCMON_OK;
+}
+
+static void host_close(void *priv)
+{
+    host_state *h = priv;
+    if (!h)
+        return;
+    if (h->have_child)
+        host_child_end(&h->child);
+    socmon_device_free(h->dev);
+    free(h->argv);
+    free(h->argbuf);
+    free(h);
+}
+
+static socmon_status host_open(const socmon_target_ops *self, const socmon_kv *kv, size_t nkv, void **priv,
+                               socmon_device **dev)
+{
+    host_opts o;
+    memset(&o, 0, sizeof o);
+    socmon_status st = socmon_options_parse(self->name, self->options, kv, nkv, &o, NULL);
+    if (st)
+        return st;
+    host_state *h = calloc(1, sizeof *h);
+    if (!h)
+        return socmon_fail(SOCMON_ENOMEM, "host: out of memory");
+    char *events = plus_to_comma(o.events ? o.events : HOST_DEFAULT_EVENTS);
+    char *cpus = o.cpus ? plus_to_comma(o.cpus) : NULL;
+    socmon_perf_attr *attrs = NULL;
+    size_t nattr = 0;
+    if (!events || (o.cpus && !cpus))
+        st = socmon_fail(SOCMON_ENOMEM, "host: out of memory");
+    if (st == SOCMON_OK && o.command && *o.command)
+        st = split_command(h, o.command);
+    if (st == SOCMON_OK)
+        st = socmon_perf_event_list_parse(events, NULL, &attrs, &nattr);
+    int percpu = o.all || o.cpus || !h->argv;
+    if (st == SOCMON_OK && h->argv && (st = host_child_fork(&h->child, h->argv)) == SOCMON_OK)
+        h->have_child = 1;
+    if (st == SOCMON_OK) {
+        socmon_perf_opts po = {.events = attrs, .nevents = nattr, .no_rdpmc = o.no_rdpmc};
+        if (percpu) {
+            po.mode = SOCMON_PERF_CPU;
+            po.cpus = cpus;
+        } else {
+            po.mode = SOCMON_PERF_THREAD;
+            po.pid = h->child.pid;
+            po.inherit = o.inherit;
+            po.enable_on_exec = 1;
+        }
+        st = socmon_perf_device_new("host", &po, &h->dev);
+    }
+    free(events);
+    free(cpus);
+    free(attrs);
+    if (st) {
+        host_close(h);
+        return socmon_fail_prefix(st, "host: ");
+    }
+    *priv = h;
+    *dev = h->dev;
+    return SOCMON_OK;
+}
+
+static socmon_status host_start(void *priv, const char *workload)
+{
+    host_state *h = priv;
+    if (workload)
+        return socmon_fail(SOCMON_EINVAL, "host: no workloads (-w %s); give a command after --", workload);
+    if (!h->have_child || h->child.started)
+        return SOCMON_OK;
+    return host_child_start(&h->child);
+}
+
+static socmon_status host_advance(void *priv, uint64_t ns, int *done)
+{
+    (void)ns;
+    host_state *h = priv;
+    *done = h->have_child && h->child.started && host_child_poll(&h->child);
+    return SOCMON_OK;
+}
+
+static int host_wait(void *priv, uint64_t deadline_ns)
+{
+    host_state *h = priv;
+    if (!h->have_child || !h->child.started) {
+        uint64_t now = socmon_mono_ns();
+        if (now < deadline_ns) {
+            struct timespec ts = {(time_t)((deadline_ns - now) / 1000000000u),
+                                  (long)((deadline_ns - now) % 1000000000u)};
+            nanosleep(&ts, NULL);
+        }
+        return 0;
+    }
+    return host_child_wait(&h->child, deadline_ns);
+}
+
+static uint64_t host_now(void *priv)
+{
+    (void)priv;
+    return socmon_mono_ns();
+}
+
+const socmon_target_ops socmon_target_host_ops = {
+    .name = "host",
+    .desc = "this Linux machine's CPUs through perf_event: a command (-- cmd args) or every CPU",
+    .options = host_options,
+    .metrics = "host",
+    .simulated = 0,
+    .open = host_open,
+    .start = host_start,
+    .advance = host_advance,
+    .now_ns = host_now,
+    .close = host_close,
+    .default_interval_ns = 100000000u,
+    .wait = host_wait,
+};
+
+static host_state *state_of(const socmon_target *t)
+{
+    return socmon_target_ops_of(t) == &socmon_target_host_ops ? socmon_target_priv(t) : NULL;
+}
+
+socmon_status socmon_host_target_open(const char *spec, const socmon_kv *extra, size_t nextra, char *const argv[],
+                                      socmon_target **out)
+{
+    if (!out || (nextra && !extra))
+        return socmon_fail(SOCMON_EINVAL, "socmon_host_target_open: NULL argument");
+    *out = NULL;
+    spec = spec ? spec : "host";
+    if (strncmp(spec, "host", 4) != 0 || (spec[4] && spec[4] != ':'))
+        return socmon_fail(SOCMON_EINVAL, "socmon_host_target_open: '%s' is not a host spec", spec);
+    size_t len = 1;
+    for (size_t i = 0; argv && argv[i]; i++) {
+        if (strchr(argv[i], CMD_SEP))
+            return socmon_fail(SOCMON_EINVAL, "host: command word %zu holds the byte 0x1f, which separates words",
+                               i);
+        len += strlen(argv[i]) + 1;
+    }
+    char *cmd = calloc(len, 1);
+    socmon_kv *kv = calloc(nextra + 1, sizeof *kv);
+    if (!cmd || !kv) {
+        free(cmd);
+        free(kv);
+        return socmon_fail(SOCMON_ENOMEM, "host: out of memory");
+    }
+    for (size_t i = 0, k = 0; argv && argv[i]; i++) {
+        if (i)
+            cmd[k++] = CMD_SEP;
+        memcpy(cmd + k, argv[i], strlen(argv[i]));
+        k += strlen(argv[i]);
+    }
+    if (nextra)
+        memcpy(kv, extra, nextra * sizeof *kv);
+    size_t nkv = nextra;
+    if (argv && argv[0])
+        kv[nkv++] = (socmon_kv){"command", cmd};
+    socmon_status st = socmon_target_open_kv(spec, kv, nkv, out);
+    free(cmd);
+    free(kv);
+    return st;
+}
+
+socmon_status socmon_host_target_status(const socmon_target *t, int *wstatus)
+{
+    host_state *h = state_of(t);
+    if (!h || !wstatus)
+        return socmon_fail(SOCMON_EINVAL, "socmon_host_target_status: not a host target");
+    if (!h->have_child || !host_child_poll(&h->child))
+        return socmon_fail(SOCMON_ESTATE, "host: %s", h->have_child ? "the command is still running" : "no command");
+    *wstatus = h->child.wstatus;
+    return SOCMON_OK;
+}
+
+int socmon_host_target_exec_errno(const socmon_target *t)
+{
+    host_state *h = state_of(t);
+    return h ? h->child.exec_errno : 0;
+}
+
+int socmon_host_target_pid(const socmon_target *t)
+{
+    host_state *h = state_of(t);
+    return h && h->have_child ? (int)h->child.pid : 0;
+}
