@@ -26,5 +26,6 @@
 #include "socmon/perf.h"
 #include "socmon/scaling.h"
 #include "socmon/host.h"
+#include "socmon/region.h"
 
 #endif

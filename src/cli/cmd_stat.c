@@ -14,13 +14,20 @@
 
 #define STAT_OPTS (OPT_TARGET | OPT_EVENTS | OPT_WORKLOAD | OPT_FORMAT | OPT_ALL | OPT_DURATION | \
                    OPT_INTERVAL | OPT_REALTIME | OPT_TRACE | OPT_OUTPUT | OPT_PROGRAM | OPT_MAX_CYCLES | \
-                   OPT_INTERVAL_COUNT | OPT_BIG_NUM | OPT_REPEAT | OPT_APPEND | OPT_METRIC_FILE | OPT_REMOTE)
+                   OPT_INTERVAL_COUNT | OPT_BIG_NUM | OPT_REPEAT | OPT_APPEND | OPT_METRIC_FILE | OPT_REMOTE | OPT_CPUS)
 #define READ_OPTS (OPT_TARGET | OPT_EVENTS | OPT_WORKLOAD | OPT_FORMAT | OPT_ALL | OPT_DURATION | OPT_TRACE | \
                    OPT_BIG_NUM)
 
 static void stat_help(FILE *fp)
 {
-    fprintf(fp, "usage: socmon stat [options]\n\n"
+    fprintf(fp, "usage: socmon stat [options]\n"
+                "       socmon stat [-e EVENTS] [-r N] [-a | -C LIST] [options] -- COMMAND [ARGS...]\n\n"
+                "With a command (and no -t, or -t host) it counts the command through Linux perf_event,\n"
+                "as perf stat does: -e takes perf event names (cycles, page-faults, r003c,\n"
+                "cpu/event=0x3c,umask=0x0/, libpfm4 names), the counts go to stderr, and the exit status\n"
+                "is the command's (128+N when signal N killed it; 127/126 when it could not be run).\n"
+                "Multiplexed counts are scaled and show the share of time they counted, (50.00%%);\n"
+                "events this machine cannot count show <not supported>. docs/host.md.\n\n"
                 "Runs a workload on the target and prints how much every counter moved, the target's\n"
                 "derived metrics, and hot spots. The counters are sampled every interval while it runs,\n"
                 "so none can wrap twice unseen, and the deltas are summed.\n\n"

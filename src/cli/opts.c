@@ -126,8 +126,9 @@ void cli_help_opts(FILE *fp, unsigned allowed)
         if (table[i].bit & allowed)
             fprintf(fp, "  %s\n", table[i].help);
     if (allowed & OPT_PROGRAM)
-        fprintf(fp, "  -- PROGRAM.elf        the program a target runs (ibex); its output goes to stdout,\n"
-                    "                        socmon's to stderr\n");
+        fprintf(fp, "  -- COMMAND [ARGS...]  the command to count on the host (-t host, the default with a\n"
+                    "                        command); its output is its own, socmon's goes to stderr\n"
+                    "  -- PROGRAM.elf        with -t ibex: the program the core runs (options may follow it)\n");
     if (allowed & OPT_TARGET)
         fprintf(fp, "  -h, --help            this help (with -t NAME: also NAME's options)\n");
     else

@@ -34,6 +34,8 @@ def allowed(layer, sub):
         "compat": [f"compat/{sub}"],   # plus any public symbol, see above
         # targets may also drive a vendor API (include/compat headers), as their includes may
         "targets": ["core", "bus", "drivers", "models", "metrics", "compat", "targets"],
+        # the region API (issue 14) uses the perf driver and the recording writer
+        "region": ["core", "bus", "drivers", "region"],
     }.get(layer)
 
 

@@ -1,0 +1,47 @@
+/* Internal to src/region: the state behind a socmon_regions handle. */
+#ifndef SOCMON_REGION_INTERNAL_H
+#define SOCMON_REGION_INTERNAL_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include "socmon/device.h"
+#include "socmon/region.h"
+
+#define REGION_MAX 64            /* region names per handle */
+#define REGION_MAX_COUNTERS 48   /* 16 events, each with its two time counters */
+
+typedef struct region_frame {
+    size_t id;
+    uint64_t t0;
+    uint64_t start[REGION_MAX_COUNTERS];
+} region_frame;
+
+typedef struct region_acc {
+    uint64_t v[REGION_MAX_COUNTERS];
+    uint64_t calls, time_ns;
+} region_acc;
+
+typedef struct region_thread {
+    struct region_thread *next;
+    socmon_device *dev;          /* this thread's perf group (pid 0: itself) */
+    size_t n;
+    uint32_t idx[REGION_MAX_COUNTERS];
+    size_t depth;
+    region_frame stack[SOCMON_REGION_DEPTH];
+    region_acc acc[REGION_MAX];
+} region_thread;
+
+struct socmon_regions {
+    pthread_mutex_t lock;
+    pthread_key_t key;
+    char *path;
+    socmon_perf_attr *ev;
+    size_t nev;
+    const socmon_perf_sys *sys;
+    char names[REGION_MAX][SOCMON_REGION_NAME_MAX + 1];
+    size_t nregions;
+    region_thread *threads;
+    uint64_t t_open;
+};
+
+#endif

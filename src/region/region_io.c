@@ -1,0 +1,167 @@
+/* Opening a regions handle and writing its totals as a recording at close (socmon/region.h):
+ * one instance per region, the perf device's counters plus calls and time_ns, two samples. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/error.h"
+#include "region/region_internal.h"
+#include "socmon/recording.h"
+#include "socmon/sample.h"
+
+#define DEFAULT_EVENTS "task-clock,page-faults,cycles:u,instructions:u"
+
+static uint64_t clock_ns(clockid_t c)
+{
+    struct timespec ts;
+    clock_gettime(c, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+socmon_status socmon_regions_open(const socmon_regions_opts *o, socmon_regions **out)
+{
+    if (!o || !out || !o->path || !*o->path)
+        return socmon_fail(SOCMON_EINVAL, "socmon_regions_open: %s", !o || !out ? "NULL argument" : "no path");
+    *out = NULL;
+    socmon_regions *r = calloc(1, sizeof *r);
+    if (!r || !(r->path = strdup(o->path))) {
+        free(r);
+        return socmon_fail(SOCMON_ENOMEM, "regions: out of memory");
+    }
+    socmon_status st = socmon_perf_event_list_parse(o->events ? o->events : DEFAULT_EVENTS, NULL, &r->ev, &r->nev);
+    if (st == SOCMON_OK && r->nev * 3 > REGION_MAX_COUNTERS)
+        st = socmon_fail(SOCMON_ERANGE, "regions: %zu events (at most %d)", r->nev, REGION_MAX_COUNTERS / 3);
+    for (size_t i = 0; st == SOCMON_OK && i < r->nev; i++)
+        r->ev[i].group = 0; /* one group: a region's events are read together */
+    if (st == SOCMON_OK && pthread_key_create(&r->key, NULL) != 0)
+        st = socmon_fail(SOCMON_ENOMEM, "regions: no thread key left");
+    if (st) {
+        free(r->ev);
+        free(r->path);
+        free(r);
+        return socmon_fail_prefix(st, "regions: ");
+    }
+    pthread_mutex_init(&r->lock, NULL);
+    r->sys = o->sys;
+    r->t_open = clock_ns(CLOCK_MONOTONIC);
+    *out = r;
+    return SOCMON_OK;
+}
+
+socmon_status socmon_regions_open_env(socmon_regions **out)
+{
+    if (!out)
+        return socmon_fail(SOCMON_EINVAL, "socmon_regions_open_env: out is NULL");
+    *out = NULL;
+    const char *path = getenv("SOCMON_REGIONS");
+    if (!path || !*path)
+        return SOCMON_OK;
+    socmon_regions_opts o = {path, getenv("SOCMON_REGIONS_EVENTS"), NULL};
+    return socmon_regions_open(&o, out);
+}
+
+/* The totals as a device the recording writer reads once. */
+typedef struct totals {
+    uint64_t *v;
+} totals;
+
+static socmon_status totals_read(void *p, const uint32_t *idx, size_t n, uint64_t *out)
+{
+    totals *t = p;
+    for (size_t i = 0; i < n; i++)
+        out[i] = t->v[idx[i]];
+    return SOCMON_OK;
+}
+
+static socmon_status write_recording(socmon_regions *r)
+{
+    region_thread *t0 = r->threads;
+    if (!t0) /* no thread ever began a region: an empty file would say nothing; none is written */
+        return SOCMON_OK;
+    size_t per = t0->n + 2, n = r->nregions * per;
+    totals tot = {calloc(n + 1, sizeof(uint64_t))};
+    if (!tot.v)
+        return socmon_fail(SOCMON_ENOMEM, "regions: out of memory");
+    for (region_thread *t = r->threads; t; t = t->next)
+        for (size_t g = 0; g < r->nregions; g++) {
+            for (size_t i = 0; i < t->n; i++)
+                tot.v[g * per + i] += t->acc[g].v[i];
+            tot.v[g * per + t->n] += t->acc[g].calls;
+            tot.v[g * per + t->n + 1] += t->acc[g].time_ns;
+        }
+    static const socmon_device_ops ops = {totals_read, NULL};
+    socmon_device *dev = NULL;
+    socmon_set *set = NULL;
+    socmon_recwriter *w = NULL;
+    socmon_sample s = {0};
+    socmon_status st = socmon_device_new("regions", &ops, &tot, &dev);
+    for (size_t g = 0; st == SOCMON_OK && g < r->nregions; g++) {
+        for (size_t i = 0; st == SOCMON_OK && i < t0->n; i++) {
+            socmon_counter c = *socmon_device_counter(t0->dev, i);
+            c.instance = r->names[g];
+            st = socmon_device_add_counter(dev, &c, NULL);
+        }
+        socmon_counter calls = {"calls", r->names[g], "times the region was entered and left", "calls", 64, 0, 0, 0};
+        socmon_counter tm = {"time_ns", r->names[g], "wall time inside the region, over all calls and threads",
+                             "ns", 64, 0, 0, 0};
+        if (st == SOCMON_OK)
+            st = socmon_device_add_counter(dev, &calls, NULL);
+        if (st == SOCMON_OK)
+            st = socmon_device_add_counter(dev, &tm, NULL);
+    }
+    if (st == SOCMON_OK)
+        st = socmon_set_new(dev, NULL, &set);
+    int fd = -1;
+    if (st == SOCMON_OK && (fd = open(r->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) < 0)
+        st = socmon_fail(SOCMON_EIO, "regions: cannot write '%s': %s", r->path, strerror(errno));
+    uint64_t t1 = clock_ns(CLOCK_MONOTONIC), span = t1 > r->t_open ? t1 - r->t_open : 1;
+    socmon_recwriter_opts wo = {.simulated = -1};
+    if (st == SOCMON_OK)
+        st = socmon_recwriter_open(fd, set, "regions", span, &wo, &w);
+    if (st == SOCMON_OK)
+        st = socmon_sample_alloc(set, &s);
+    if (st == SOCMON_OK) {
+        memset(s.v, 0, s.n * sizeof *s.v);
+        s.t_ns = r->t_open;
+        st = socmon_recwriter_append(w, &s);
+    }
+    if (st == SOCMON_OK && (st = socmon_set_read(set, t1, &s)) == SOCMON_OK)
+        st = socmon_recwriter_append(w, &s);
+    socmon_status cst = w ? socmon_recwriter_close(w) : SOCMON_OK;
+    if (st == SOCMON_OK)
+        st = cst;
+    if (fd >= 0 && close(fd) != 0 && st == SOCMON_OK)
+        st = socmon_fail(SOCMON_EIO, "regions: closing '%s': %s", r->path, strerror(errno));
+    socmon_sample_free(&s);
+    socmon_set_free(set);
+    socmon_device_free(dev);
+    free(tot.v);
+    return st;
+}
+
+socmon_status socmon_regions_close(socmon_regions *r)
+{
+    if (!r)
+        return SOCMON_OK;
+    socmon_status open_st = SOCMON_OK;
+    for (region_thread *t = r->threads; t && open_st == SOCMON_OK; t = t->next)
+        if (t->depth)
+            open_st = socmon_fail(SOCMON_ESTATE, "regions: region '%s' is still open at close (its open call is not "
+                                  "counted)", r->names[t->stack[t->depth - 1].id]);
+    socmon_status st = write_recording(r);
+    for (region_thread *t = r->threads, *next; t; t = next) {
+        next = t->next;
+        socmon_device_free(t->dev);
+        free(t);
+    }
+    pthread_key_delete(r->key);
+    pthread_mutex_destroy(&r->lock);
+    free(r->ev);
+    free(r->path);
+    free(r);
+    return st ? st : open_st;
+}

@@ -1,0 +1,115 @@
+#!/bin/sh
+# socmon stat/record -- cmd on the real kernel (issue 14): page faults of a program that touches
+# a known number of fresh pages; the command's exit status and signals forwarded as a shell
+# does; commands that cannot run (127/126); hardware events <not supported> on a machine
+# without a PMU while the rest counts; -r, -x and --json; record -I then report; bad event
+# names. Skips (exit 0 with a message) where perf_event_open does not work at all.
+set -u
+BIN=${SOCMON_BIN:?}
+SRC=${SOCMON_SRC:?}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+if ! "$BIN" stat -e task-clock -- true 2>"$TMP/probe"; then
+    if grep -q "not available here" "$TMP/probe"; then echo "skip: perf_event_open unavailable"; exit 0; fi
+fi
+cc -O1 -o "$TMP/touch" -x c "$SRC/tests/perf/touch_pages.c.in" || { echo "FAIL: cannot build the helper"; exit 1; }
+
+faults() { # N -> page faults counted for touch N
+    "$BIN" stat -x, -e page-faults -- "$TMP/touch" "$1" 2>&1 | awk -F, '$1 == "counter" && $2 == "page_faults" { print $4 }'
+}
+f0=$(faults 0)
+f1=$(faults 2000)
+if [ -n "$f0" ] && [ -n "$f1" ]; then
+    d=$((f1 - f0))
+    # one fault per page; a few more or less from the C library's own mappings: within 2%
+    if [ "$d" -ge 1960 ] && [ "$d" -le 2040 ]; then ok; else bad "2000 pages touched: $d page faults more than 0 pages ($f0 -> $f1)"; fi
+else
+    bad "no page_faults line (f0='$f0' f1='$f1')"
+fi
+
+status() { # expected command...: socmon's exit status must be the command's
+    want=$1; shift
+    "$BIN" stat -e task-clock -- "$@" >/dev/null 2>"$TMP/err"
+    got=$?
+    if [ "$got" = "$want" ]; then ok; else bad "'$*': exit $got, expected $want: $(cat "$TMP/err")"; fi
+}
+status 0 true
+status 7 sh -c 'exit 7'
+status 255 sh -c 'exit 255'
+status 137 sh -c 'kill -KILL $$'
+status 139 sh -c 'kill -SEGV $$'
+status 143 sh -c 'kill -TERM $$'
+status 127 "$TMP/does-not-exist"
+chmod -x "$TMP/touch"
+status 126 "$TMP/touch"
+chmod +x "$TMP/touch"
+"$BIN" stat -- sh -c 'kill -KILL $$' 2>"$TMP/err" >/dev/null
+grep -q "killed by signal 9" "$TMP/err" && ok || bad "no message for a killed command"
+"$BIN" stat -- "$TMP/does-not-exist" 2>"$TMP/err" >/dev/null
+grep -q "cannot run the command: No such file" "$TMP/err" && ok || bad "exec failure not named: $(cat "$TMP/err")"
+
+# the command's stdout is its own; the counts go to stderr
+out=$("$BIN" stat -e task-clock -- echo hello 2>/dev/null)
+[ "$out" = "hello" ] && ok || bad "the command's stdout was '$out'"
+
+# the default events on this machine: software ones count; without a PMU the hardware ones
+# say <not supported> and the run still succeeds
+"$BIN" stat -- "$TMP/touch" 10 2>"$TMP/def"
+rc=$?
+[ $rc = 0 ] && ok || bad "default events: exit $rc"
+grep -q "task_clock" "$TMP/def" && ok || bad "default events: no task_clock"
+grep -q "cpus_utilized" "$TMP/def" && ok || bad "default events: no cpus_utilized metric"
+if [ ! -e /sys/bus/event_source/devices/cpu ]; then
+    grep -q "instructions *<not supported>" "$TMP/def" && ok || bad "no PMU: instructions not marked <not supported>"
+fi
+
+# JSON: one document with per-event pcnt-running; unsupported events have value null
+"$BIN" stat --json -e task-clock,page-faults -- "$TMP/touch" 5 2>"$TMP/j.json" >/dev/null
+python3 - "$TMP/j.json" <<'PY' && ok || bad "json output"
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = {x["name"]: x for x in d["counters"]}
+assert c["page_faults"]["value"] >= 5, c
+assert c["page_faults"]["pcnt-running"] == 100.0, c
+assert "task_clock--enabled" not in c
+PY
+
+# -r 3: the mean and its spread
+"$BIN" stat -r 3 -e page-faults -- "$TMP/touch" 100 2>"$TMP/r3"
+grep -q "page_faults.*+-" "$TMP/r3" && ok || bad "-r 3: no spread: $(cat "$TMP/r3")"
+
+# record -I then report: the recording's page faults sum to what the command touched
+"$BIN" record -q -I 1ms -e page-faults,task-clock -o "$TMP/run.smr" -- "$TMP/touch" 3000 2>"$TMP/rec"
+rc=$?
+[ $rc = 0 ] && ok || bad "record: exit $rc: $(cat "$TMP/rec")"
+n=$("$BIN" report -i "$TMP/run.smr" --summary -x, 2>/dev/null | awk -F, '$1 == "counter" && $2 == "page_faults" { print $4 }')
+if [ -n "$n" ] && [ "$n" -ge 3000 ] && [ "$n" -le 3200 ]; then ok; else bad "record: page_faults $n, expected 3000..3200"; fi
+
+# bad event names: an error naming the name and a close match; exit 1, the command not run
+"$BIN" stat -e instrutions -- touch "$TMP/ran" 2>"$TMP/err"
+rc=$?
+[ $rc = 1 ] && ok || bad "bad event: exit $rc"
+grep -q "did you mean 'instructions'" "$TMP/err" && ok || bad "bad event: $(cat "$TMP/err")"
+[ ! -e "$TMP/ran" ] && ok || bad "bad event: the command ran anyway"
+"$BIN" stat -C 0-x -- true 2>"$TMP/err"
+grep -q "0-x" "$TMP/err" && ok || bad "-C 0-x not named: $(cat "$TMP/err")"
+"$BIN" stat -t esp -C 0 -d 1ms 2>"$TMP/err"
+grep -q "for the host target" "$TMP/err" && ok || bad "-C on esp: $(cat "$TMP/err")"
+
+# -a as an unprivileged user at perf_event_paranoid >= 1: the error says what to change
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 && [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 1 ]; then
+    cp "$BIN" "$TMP/socmon" 2>/dev/null
+    chmod 755 "$TMP" "$TMP/socmon"
+    setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all \
+        "$BIN" stat -t host -a -e task-clock -d 1ms 2>"$TMP/err" >/dev/null
+    if grep -q "perf_event_paranoid" "$TMP/err" && grep -q "CAP_PERFMON" "$TMP/err"; then ok
+    else bad "unprivileged -a: $(cat "$TMP/err")"; fi
+fi
+
+echo "host_stat: $pass passed, $fail failed"
+[ "$fail" = 0 ]
