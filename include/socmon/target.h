@@ -193,6 +193,25 @@ void socmon_bus_trace_close(socmon_bus_trace *trace);
  * at the end of a run so the last lines are checked too. */
 socmon_status socmon_target_trace_flush(socmon_target *t);
 
+/* ==== several targets on one clock (issue 14) ==== */
+/* Combines 2..8 opened targets into one: its device is the union of their counters (names
+ * unchanged; two members with a counter of the same full name fail, naming both); if any
+ * member is real (the host, a board) its clock is CLOCK_MONOTONIC and each model member is
+ * advanced by the real time that passed, otherwise all are simulated together. The run ends
+ * when the member running a command (the host's) ends, else when the first workload ends.
+ * Its spec is the members' joined by ';' ("host;zynq"), and its metrics are the members'
+ * metric files merged (socmon_metrics_for_spec). On success the combination owns the
+ * members; on failure they stay the caller's. docs/combined.md. */
+socmon_status socmon_target_combine(socmon_target *const *members, size_t n, socmon_target **out);
+/* Member i of a combined target (NULL past the last, or if t is not combined). */
+socmon_target *socmon_target_member(const socmon_target *t, size_t i);
+/* The built-in metrics of a target spec: its target's file, or for a combined spec
+ * ("host;zynq:...") the members' files merged into one set: each metric keeps its file's
+ * "absent" rule, and a metric whose name an earlier member's file has already is renamed
+ * TARGET_NAME (zynq_ipc), with the references in its own file's later metrics. SOCMON_ENOENT
+ * if no member has metrics. */
+socmon_status socmon_metrics_for_spec(const char *spec, socmon_metricset **out);
+
 /* Built-in metric files compiled into the library from metrics/NAME.json. */
 const char *socmon_builtin_metrics(const char *name);
 

@@ -11,6 +11,7 @@
 
 #include "cli/dest.h"
 #include "cli/opts.h"
+#include "cli/scaled.h"
 #include "cli/by_symbol.h"
 #include "cli/output.h"
 #include "cli/report_file.h"
@@ -124,9 +125,15 @@ static socmon_status report_open(report *r, const char *path, const char *metric
     snprintf(tname, sizeof tname, "%.*s", (int)strcspn(spec, ":"), spec);
     r->ops = socmon_target_lookup(tname);
     const char *text = r->ops ? socmon_builtin_metrics(r->ops->metrics) : NULL;
-    if (metric_file)
+    if (metric_file) {
         st = socmon_metricset_load_file(metric_file, &r->ms);
-    else if (!text)
+    } else if (strchr(spec, ';')) { /* a combined run: its members' metric files, merged */
+        st = socmon_metrics_for_spec(spec, &r->ms);
+        if (st == SOCMON_ENOENT) {
+            socmon_clear_error();
+            return SOCMON_OK;
+        }
+    } else if (!text)
         return SOCMON_OK; /* counters only */
     else
         st = socmon_metricset_load_string(text, r->ops->metrics, &r->ms);
@@ -327,13 +334,38 @@ static int summary(report *r, const cli_opts *o, int by_symbol)
                             "counters\n");
         return mismatch;
     }
+    /* perf_event counts (host recordings): the estimates scaled by their time counters, shown
+     * with their running share; the metrics see the estimates, as stat's do */
+    socmon_scaling *sc = NULL;
+    double *pct = calloc(n + 1, sizeof *pct);
+    int scaled = 0;
+    if (pct && socmon_scaling_new(r->counters, r->names, n, &sc) == SOCMON_OK) {
+        double *v = calloc(n + 1, sizeof *v);
+        for (size_t i = 0; v && i < n; i++)
+            scaled |= socmon_scaling_is_time(sc, i);
+        if (v && scaled) {
+            socmon_scaling_apply(sc, acc, v, pct);
+            for (size_t i = 0; i < n; i++)
+                if (socmon_scaling_has_time(sc, i))
+                    acc[i] = isnan(v[i]) ? 0 : (uint64_t)llround(v[i]);
+        }
+        free(v);
+    }
     if (r->m)
         socmon_metrics_eval(r->m, acc, (double)(t1 - t0) / 1e9, w.mv);
     cli_totals t = {{.doc = SOCMON_DOC_TOTALS, .title = "Recording summary", .target = socmon_recording_target(r->rec),
                      .elapsed_ns = t1 - t0, .recording = 1, .samples = socmon_timeline_len(socmon_recording_timeline(r->rec)),
                      .missed = missed, .simulated = rec_simulated(r->rec)},
                     {n, r->counters, r->names, NULL, 0, NULL}, acc, r->ms, r->m, w.mv, r->ops ? r->ops->hotspots : NULL};
+    cli_scaled shown = {0};
+    if (scaled && cli_scaled_view(&shown, r->counters, r->names, n, NULL, sc, acc, pct, NULL) == 0) {
+        t.counters = shown.list;
+        t.values = shown.values;
+    }
     int rc = cli_print_totals("report", o, &t);
+    cli_scaled_free(&shown);
+    socmon_scaling_free(sc);
+    free(pct);
     walk_free(&w);
     free(acc);
     return rc;

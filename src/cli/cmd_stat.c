@@ -193,7 +193,8 @@ static int stat_body(cli_session *cs, const cli_opts *opts)
                          .metric_stddev = runs > 1 ? m_sp.m2 : NULL},
                         {n, cs->schema, cs->names, NULL, 0, NULL}, acc, cs->ms, cs->metrics, mv, ops->hotspots};
         cli_scaled shown = {0};
-        if (sc && cli_scaled_view(&shown, cs, sc, acc, pct, runs > 1 ? cs_sp.m2 : NULL) == 0) {
+        if (sc && cli_scaled_view(&shown, cs->schema, cs->names, n, cs->target, sc, acc, pct,
+                                  runs > 1 ? cs_sp.m2 : NULL) == 0) {
             t.counters = shown.list;
             t.values = shown.values;
             t.run.counter_stddev = shown.stddev;

@@ -85,8 +85,8 @@ static char *build_spec(const cli_opts *o, socmon_status *st)
     snprintf(name, sizeof name, "%.*s", (int)strcspn(target, ":"), target);
     const socmon_target_ops *ops = socmon_target_lookup(name);
     if (ops && o->program && !has_option(ops, "program")) {
-        *st = socmon_fail(SOCMON_EINVAL, "target '%s' runs no program: '-- %s' is for targets that run one "
-                          "(ibex)", name, o->program);
+        *st = socmon_fail(SOCMON_EINVAL, "target '%s' runs no program: '-- %s' counts a command on -t host, or "
+                          "runs a program on a target that runs one (ibex)", name, o->program);
         return NULL;
     }
     if (ops && o->max_cycles_set && !has_option(ops, "max_cycles")) {
@@ -114,9 +114,10 @@ static char *build_spec(const cli_opts *o, socmon_status *st)
     return spec;
 }
 
-socmon_status cli_session_open(cli_session *cs, const cli_opts *o)
+/* Opens o's one target into *t; *events_out: the -e globs the set then selects by (NULL for the
+ * host, which takes -e as the perf events it opens). */
+static socmon_status open_one(const cli_opts *o, socmon_target **t, const char **events_out)
 {
-    memset(cs, 0, sizeof *cs);
     socmon_status st = SOCMON_OK;
     char *spec = build_spec(o, &st);
     if (!spec)
@@ -137,15 +138,58 @@ socmon_status cli_session_open(cli_session *cs, const cli_opts *o)
             kv[nkv++] = (socmon_kv){"cpus", o->cpus};
         if (o->all_cpus)
             kv[nkv++] = (socmon_kv){"all", "1"};
-        st = socmon_host_target_open(spec, kv, nkv, o->command, &cs->target);
+        st = socmon_host_target_open(spec, kv, nkv, o->command, t);
         events = NULL;
     } else if (o->cpus || o->command) {
         st = socmon_fail(SOCMON_EINVAL, "target '%.*s': %s is for the host target (-t host)", (int)strcspn(spec, ":"),
                          spec, o->cpus ? "-C" : "a command after '--'");
     } else {
-        st = socmon_target_open_kv(spec, &trace, o->trace ? 1 : 0, &cs->target);
+        st = socmon_target_open_kv(spec, &trace, o->trace ? 1 : 0, t);
     }
     free(spec);
+    *events_out = events;
+    return st;
+}
+
+/* Several -t: each member opened as it would be alone (the host takes the command and -e; the
+ * others every counter), then combined on one clock (socmon_target_combine). */
+static socmon_status open_combined(const cli_opts *o, socmon_target **t, const char **events_out)
+{
+    socmon_target *m[CLI_MAX_TARGETS] = {0};
+    socmon_status st = SOCMON_OK;
+    int hosts = 0;
+    for (int i = 0; i < o->ntargets && st == SOCMON_OK; i++) {
+        cli_opts one = *o;
+        one.target = o->targets[i];
+        int host = strncmp(one.target, "host", 4) == 0 && (!one.target[4] || one.target[4] == ':');
+        hosts += host;
+        if (!host) {
+            one.command = NULL;
+            one.cpus = NULL;
+            one.events = NULL;
+        }
+        const char *ev;
+        if ((st = open_one(&one, &m[i], &ev)) != SOCMON_OK)
+            socmon_fail_prefix(st, "-t %s: ", one.target);
+    }
+    if (st == SOCMON_OK && hosts > 1)
+        st = socmon_fail(SOCMON_EINVAL, "-t host given %d times: one host member at most", hosts);
+    if (st == SOCMON_OK && o->command && !hosts)
+        st = socmon_fail(SOCMON_EINVAL, "a command after '--' needs -t host among the targets");
+    if (st == SOCMON_OK)
+        st = socmon_target_combine(m, (size_t)o->ntargets, t);
+    if (st != SOCMON_OK)
+        for (int i = 0; i < o->ntargets; i++)
+            socmon_target_close(m[i]);
+    *events_out = NULL;
+    return st;
+}
+
+socmon_status cli_session_open(cli_session *cs, const cli_opts *o)
+{
+    memset(cs, 0, sizeof *cs);
+    const char *events = NULL;
+    socmon_status st = o->ntargets > 1 ? open_combined(o, &cs->target, &events) : open_one(o, &cs->target, &events);
     if (st != SOCMON_OK)
         return st;
     socmon_device *dev = socmon_target_device(cs->target);

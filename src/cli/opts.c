@@ -316,7 +316,14 @@ static int parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE
     const char *spec = NULL; /* -t as given, for --help */
     while ((c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
         switch (c) {
-        case 't': o->target = spec = optarg, o->target_set = 1; break;
+        case 't':
+            if (o->ntargets == CLI_MAX_TARGETS) {
+                fprintf(stderr, "socmon %s: more than %d -t\n", argv[0], CLI_MAX_TARGETS);
+                return 2;
+            }
+            o->targets[o->ntargets++] = o->target = spec = optarg;
+            o->target_set = 1;
+            break;
         case 'C': o->cpus = optarg; break;
         case 'e': o->events = optarg; break;
         case 'w': o->workload = optarg; break;

@@ -41,6 +41,7 @@ enum {
 
 /* Past the int enum's range, so a plain unsigned bit: -C LIST (the host target's CPUs) */
 #define OPT_CPUS (1u << 31)
+#define CLI_MAX_TARGETS 8
 
 typedef struct cli_opts {
     const char *target, *events, *workload, *output, *input, *trace, *metrics;
@@ -63,6 +64,8 @@ typedef struct cli_opts {
     int ncommand;
     const char *cpus;       /* -C LIST: the host target's CPUs */
     int target_set;         /* -t was given */
+    const char *targets[CLI_MAX_TARGETS]; /* every -t, in order (several: one combined run) */
+    int ntargets;
     uint64_t max_cycles;
     int max_cycles_set, by_symbol;
     uint64_t flush_ns;      /* record: how often the recording is flushed to disk (default 1 s) */

@@ -70,6 +70,13 @@ int cli_print_totals(const char *cmd, const cli_opts *o, const cli_totals *t)
 
 int cli_spec_simulated(const char *spec)
 {
+    /* a combined run ("host;esp") is simulated only if every member is */
+    const char *semi = strchr(spec, ';');
+    if (semi) {
+        char first[256];
+        snprintf(first, sizeof first, "%.*s", (int)(semi - spec), spec);
+        return cli_spec_simulated(first) && cli_spec_simulated(semi + 1);
+    }
     char name[64];
     snprintf(name, sizeof name, "%.*s", (int)strcspn(spec, ":"), spec);
     const socmon_target_ops *ops = socmon_target_lookup(name);

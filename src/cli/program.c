@@ -26,12 +26,12 @@ void cli_program_attach(cli_session *cs)
 
 /* The host's command: its own exit status, or 128+N when signal N ended it, as a shell reports
  * it; a command that could not be run: 127 (not found) or 126 (not executable), as a shell. */
-static int host_exit(const cli_session *cs, const char *cmd)
+static int host_exit(const socmon_target *t, const char *cmd)
 {
-    int e = socmon_host_target_exec_errno(cs->target), ws;
+    int e = socmon_host_target_exec_errno(t), ws;
     if (e)
         return e == ENOENT ? 127 : 126;
-    if (socmon_host_target_status(cs->target, &ws) != SOCMON_OK) {
+    if (socmon_host_target_status(t, &ws) != SOCMON_OK) {
         socmon_clear_error();
         return 0;
     }
@@ -43,10 +43,22 @@ static int host_exit(const cli_session *cs, const char *cmd)
     return WIFEXITED(ws) ? WEXITSTATUS(ws) : 0;
 }
 
-int cli_program_exit(const cli_session *cs, const char *cmd)
+/* The host target running a command: the session's own, or a member of a combined run. */
+static const socmon_target *host_of(const cli_session *cs)
 {
     if (socmon_host_target_pid(cs->target))
-        return host_exit(cs, cmd);
+        return cs->target;
+    for (size_t i = 0; socmon_target_member(cs->target, i); i++)
+        if (socmon_host_target_pid(socmon_target_member(cs->target, i)))
+            return socmon_target_member(cs->target, i);
+    return NULL;
+}
+
+int cli_program_exit(const cli_session *cs, const char *cmd)
+{
+    const socmon_target *host = host_of(cs);
+    if (host)
+        return host_exit(host, cmd);
     char msg[256];
     ibex_outcome oc = socmon_ibex_target_outcome(cs->target, msg, sizeof msg);
     switch (oc) {
@@ -66,6 +78,7 @@ int cli_program_exit(const cli_session *cs, const char *cmd)
 
 int cli_program_failed(const cli_session *cs, int rc)
 {
-    int e = socmon_host_target_exec_errno(cs->target);
+    const socmon_target *host = host_of(cs);
+    int e = host ? socmon_host_target_exec_errno(host) : 0;
     return e ? (e == ENOENT ? 127 : 126) : rc;
 }

@@ -4,13 +4,28 @@
 
 #include "cli/scaled.h"
 
-int cli_scaled_view(cli_scaled *v, const cli_session *cs, const socmon_scaling *sc, const uint64_t *values,
-                    const double *pct, const double *stddev)
+/* The perf device of t or of one of its members, or NULL. */
+static const socmon_device *perf_device(const socmon_target *t)
+{
+    if (!t)
+        return NULL;
+    if (socmon_perf_device_unsupported(socmon_target_device(t), 0, NULL, NULL) != SOCMON_EINVAL)
+        return socmon_target_device(t);
+    for (size_t i = 0; socmon_target_member(t, i); i++) {
+        const socmon_device *d = perf_device(socmon_target_member(t, i));
+        if (d)
+            return d;
+    }
+    return NULL;
+}
+
+int cli_scaled_view(cli_scaled *v, const socmon_counter *cs, const char *const *cnames, size_t n, const socmon_target *t,
+                    const socmon_scaling *sc, const uint64_t *values, const double *pct, const double *stddev)
 {
     memset(v, 0, sizeof *v);
-    size_t n = socmon_set_size(cs->set), k = 0, nu = 0;
-    socmon_device *dev = socmon_target_device(cs->target);
-    while (socmon_perf_device_unsupported(dev, nu, NULL, NULL) == SOCMON_OK)
+    size_t k = 0, nu = 0;
+    const socmon_device *dev = perf_device(t);
+    while (dev && socmon_perf_device_unsupported(dev, nu, NULL, NULL) == SOCMON_OK)
         nu++;
     socmon_clear_error();
     v->c = calloc(n + 1, sizeof *v->c);
@@ -24,8 +39,8 @@ int cli_scaled_view(cli_scaled *v, const cli_session *cs, const socmon_scaling *
     for (size_t i = 0; i < n; i++) {
         if (socmon_scaling_is_time(sc, i))
             continue;
-        v->c[k] = cs->schema[i];
-        v->names[k] = cs->names[i];
+        v->c[k] = cs[i];
+        v->names[k] = cnames[i];
         v->values[k] = values[i];
         v->running[k] = pct[i];
         if (stddev)

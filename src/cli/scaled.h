@@ -16,10 +16,12 @@ typedef struct cli_scaled {
     const char **unsupported;
 } cli_scaled;
 
-/* Fills v from the session's counters: values[i] and pct[i] per set counter, stddev (may be
- * NULL) likewise. Returns 0, or -1 out of memory (v is then safe to free). */
-int cli_scaled_view(cli_scaled *v, const cli_session *cs, const socmon_scaling *sc, const uint64_t *values,
-                    const double *pct, const double *stddev);
+/* Fills v from n counters (c, names): values[i] and pct[i] per counter, stddev (may be NULL)
+ * likewise; t (may be NULL: a recording) is the live target, whose perf device (its own or a
+ * combined member's) lists the events it could not count. Returns 0, or -1 out of memory (v is
+ * then safe to free). */
+int cli_scaled_view(cli_scaled *v, const socmon_counter *c, const char *const *names, size_t n, const socmon_target *t,
+                    const socmon_scaling *sc, const uint64_t *values, const double *pct, const double *stddev);
 void cli_scaled_free(cli_scaled *v);
 
 #endif

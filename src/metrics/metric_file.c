@@ -108,7 +108,7 @@ static socmon_status opt_string(const char *src, size_t i, const char *name, jso
 
 static socmon_status load_metric(socmon_metricset *ms, const char *src, size_t i, json_t *o)
 {
-    static const char *const keys[] = {"name", "expr", "unit", "desc", "per", "labels", "precision"};
+    static const char *const keys[] = {"name", "expr", "unit", "desc", "per", "labels", "precision", "absent"};
     if (!json_is_object(o))
         return mfail(src, i, NULL, "%s", "expected an object {\"name\": ..., \"expr\": ...}");
     json_t *jn = json_object_get(o, "name");
@@ -128,7 +128,7 @@ static socmon_status load_metric(socmon_metricset *ms, const char *src, size_t i
             k++;
         if (k == sizeof keys / sizeof keys[0])
             return mfail(src, i, name,
-                         "unknown key '%s' (known: name, expr, unit, desc, per, labels, precision)", key);
+                         "unknown key '%s' (known: name, expr, unit, desc, per, labels, precision, absent)", key);
     }
     for (size_t j = 0; j < ms->n; j++)
         if (strcmp(ms->m[j].name, name) == 0) {
@@ -157,6 +157,20 @@ static socmon_status load_metric(socmon_metricset *ms, const char *src, size_t i
             m.def.per_instance = 1;
         else if (!per || strcmp(per, "device") != 0) {
             st = mfail(src, i, name, "%s", "\"per\" must be \"instance\" or \"device\"");
+            goto fail;
+        }
+    }
+    /* "absent" on a metric overrides the file's (a merged file keeps each source's rule) */
+    m.absent = -1;
+    json_t *ja = json_object_get(o, "absent");
+    if (ja) {
+        const char *v = json_is_string(ja) ? json_string_value(ja) : NULL;
+        if (v && strcmp(v, "undefined") == 0)
+            m.absent = 1;
+        else if (v && strcmp(v, "skip") == 0)
+            m.absent = 0;
+        else {
+            st = mfail(src, i, name, "%s", "\"absent\" must be \"skip\" or \"undefined\"");
             goto fail;
         }
     }

@@ -160,7 +160,8 @@ static int skip(binder *b, const char *fmt, ...)
  * "undefined") reads as NaN, so the metric still gives its result. */
 static int absent_nan(const binder *b, resolved *r)
 {
-    if (!b->ms->absent_undefined)
+    int own = b->ms->m[b->cur].absent;
+    if (own == 0 || (own < 0 && !b->ms->absent_undefined))
         return 0;
     r->op = OP_CONST;
     r->k = NAN;

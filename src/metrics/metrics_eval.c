@@ -139,6 +139,7 @@ socmon_status socmon_expr_eval(const char *expr, const socmon_metric_schema *sch
     metric mt;
     memset(&mt, 0, sizeof mt);
     mt.def.precision = -1;
+    mt.absent = -1;
     /* Not an identifier, so no name in expr can refer to it. */
     if (!(mt.name = strdup("<expr>")) || !(mt.expr = strdup(expr))) {
         free(mt.name);

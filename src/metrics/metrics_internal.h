@@ -10,6 +10,7 @@ typedef struct metric {
     char *name, *unit, *desc, *expr;
     char **labels;
     expr_tree tree;
+    int absent;              /* "absent" of the metric itself: 1 undefined, 0 skip, -1 the file's */
 } metric;
 
 struct socmon_metricset {

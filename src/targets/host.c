@@ -28,6 +28,10 @@ typedef struct host_state {
     socmon_device *dev;
     host_child child;
     int have_child;
+    int armed;           /* started: the command is released at the first wait or advance, after
+                            the sampler's first sample (counting starts at its exec, so a command
+                            that ends at once must not end before the baseline is read) */
+    socmon_status start_st;
     char **argv;         /* the command, split out of the command option */
     char *argbuf;
 } host_state;
@@ -150,22 +154,35 @@ static socmon_status host_start(void *priv, const char *workload)
     host_state *h = priv;
     if (workload)
         return socmon_fail(SOCMON_EINVAL, "host: no workloads (-w %s); give a command after --", workload);
-    if (!h->have_child || h->child.started)
-        return SOCMON_OK;
-    return host_child_start(&h->child);
+    if (h->have_child)
+        h->armed = 1;
+    return SOCMON_OK;
+}
+
+/* Releases an armed command once; its exec failure is kept and reported by advance. */
+static void release(host_state *h)
+{
+    if (h->armed && !h->child.started)
+        h->start_st = host_child_start(&h->child);
 }
 
 static socmon_status host_advance(void *priv, uint64_t ns, int *done)
 {
     (void)ns;
     host_state *h = priv;
+    release(h);
     *done = h->have_child && h->child.started && host_child_poll(&h->child);
+    if (h->start_st != SOCMON_OK)
+        return socmon_fail(h->start_st, "host: cannot run the command: %s", strerror(h->child.exec_errno));
     return SOCMON_OK;
 }
 
 static int host_wait(void *priv, uint64_t deadline_ns)
 {
     host_state *h = priv;
+    release(h);
+    if (h->start_st != SOCMON_OK)
+        return 1; /* it could not be run: over at once (advance says why) */
     if (!h->have_child || !h->child.started) {
         uint64_t now = socmon_mono_ns();
         if (now < deadline_ns) {

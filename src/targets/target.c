@@ -194,6 +194,18 @@ socmon_status socmon_target_step(socmon_target *t, uint64_t ns, int *done)
     return st;
 }
 
+socmon_status socmon_target_set_spec(socmon_target *t, const char *spec)
+{
+    char *s = spec ? strdup(spec) : NULL;
+    if (!t || !s) {
+        free(s);
+        return socmon_fail(SOCMON_ENOMEM, "target: out of memory");
+    }
+    free(t->spec);
+    t->spec = s;
+    return SOCMON_OK;
+}
+
 void *socmon_target_priv(const socmon_target *t)
 {
     return t ? t->priv : NULL;
@@ -245,6 +257,8 @@ socmon_status socmon_target_metrics(const socmon_target *t, socmon_metricset **o
     if (!t || !out)
         return socmon_fail(SOCMON_EINVAL, "socmon_target_metrics: NULL argument");
     *out = NULL;
+    if (!t->ops->metrics && strchr(t->spec, ';'))
+        return socmon_metrics_for_spec(t->spec, out);
     const char *text = socmon_builtin_metrics(t->ops->metrics);
     if (!text)
         return socmon_fail(SOCMON_ENOENT, "target '%s' has no built-in metrics", t->ops->name);
