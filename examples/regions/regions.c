@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 
 #include <socmon/region.h>
 
@@ -19,7 +20,12 @@ static void *work(void *arg)
     (void)arg;
     socmon_region_begin(regions, "work");
     socmon_region_begin(regions, "fill");
-    char *p = malloc(PAGES * 4096);
+    /* fresh pages, without transparent huge pages: one page fault each */
+    char *p = mmap(NULL, PAGES * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        p = NULL;
+    else
+        madvise(p, PAGES * 4096, MADV_NOHUGEPAGE);
     for (int i = 0; p && i < PAGES * 4096; i += 4096)
         p[i] = (char)i;
     socmon_region_end(regions, "fill");
@@ -29,7 +35,8 @@ static void *work(void *arg)
         s += p[i];
     socmon_region_end(regions, "sum");
     socmon_region_end(regions, "work");
-    free(p);
+    if (p)
+        munmap(p, PAGES * 4096);
     return (void *)(long)(s & 1);
 }
 

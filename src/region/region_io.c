@@ -35,8 +35,9 @@ socmon_status socmon_regions_open(const socmon_regions_opts *o, socmon_regions *
     socmon_status st = socmon_perf_event_list_parse(o->events ? o->events : DEFAULT_EVENTS, NULL, &r->ev, &r->nev);
     if (st == SOCMON_OK && r->nev * 3 > REGION_MAX_COUNTERS)
         st = socmon_fail(SOCMON_ERANGE, "regions: %zu events (at most %d)", r->nev, REGION_MAX_COUNTERS / 3);
-    for (size_t i = 0; st == SOCMON_OK && i < r->nev; i++)
-        r->ev[i].group = 0; /* one group: a region's events are read together */
+    /* Events stay as written: each alone unless braced ({cycles,instructions}). Forcing one group
+     * is wrong for software events: a page-faults event in a group led by task-clock (another
+     * software PMU) counts nothing on Linux 6.18 (seen here: 0 of 256 faults). */
     if (st == SOCMON_OK && pthread_key_create(&r->key, NULL) != 0)
         st = socmon_fail(SOCMON_ENOMEM, "regions: no thread key left");
     if (st) {
