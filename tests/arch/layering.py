@@ -27,7 +27,7 @@ def allowed(layer, sub):
         "hw": ["hw/"],
         "core": pub + ["core/"],
         "bus": pub + ["core/error.h", "core/grow.h", "bus/"],
-        "drivers": pub + ["hw/", "core/", "bus/", "drivers/generic/", f"drivers/{sub}/"],
+        "drivers": pub + ["hw/", "core/", "bus/", "drivers/generic/", "drivers/perf/", f"drivers/{sub}/"],
         "models": pub + ["hw/", "core/", "bus/", f"models/{sub}/"],
         "metrics": pub + ["core/", "metrics/"],
         "export": pub + ["core/", "metrics/", "export/"],

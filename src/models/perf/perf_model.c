@@ -195,7 +195,7 @@ static uint64_t m_rdpmc(void *ctx, unsigned idx)
     socmon_perf_model *m = ctx;
     for (int i = 0; i < m->nev; i++) {
         pm_event *e = &m->ev[i];
-        if (e->closed || e->slot != (int)idx)
+        if (e->closed || e->slot != (int)idx || e->cpu != -1) /* rdpmc: self-monitoring only */
             continue;
         if (m->races && e->page) {
             m->races--;

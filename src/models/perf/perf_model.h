@@ -36,6 +36,7 @@ struct socmon_perf_model {
     uint64_t rot;            /* rotation of flexible groups */
     uint64_t tick_left;      /* ns until the next rotation */
     unsigned races;
+    unsigned char placed[PM_MAX_EVENTS]; /* scheduling scratch: leaders placed this tick */
     socmon_perf_sys sys;
 };
 

@@ -70,19 +70,18 @@ void pm_update_page(socmon_perf_model *m, pm_event *e)
     pg->lock++;
 }
 
-void pm_schedule(socmon_perf_model *m)
+/* One CPU's PMU (cpu -1: the monitored task's, wherever it runs): its groups onto its counters. */
+static void schedule_cpu(socmon_perf_model *m, int cpu)
 {
     unsigned free_ctr = m->o.hw_counters;
     unsigned char used[64] = {0};
     int order[PM_MAX_EVENTS], no = 0;
-    for (int i = 0; i < m->nev; i++) {
-        pm_event *e = &m->ev[i];
-        e->slot = -1;
-        if (leader_live(m, i) && hw_in_group(m, i))
+    for (int i = 0; i < m->nev; i++)
+        if (m->ev[i].cpu == cpu && leader_live(m, i) && hw_in_group(m, i))
             order[no++] = i;
-    }
     /* pinned first, in creation order; then flexible from the rotation point */
-    int placed[PM_MAX_EVENTS] = {0};
+    unsigned char *placed = m->placed;
+    memset(placed, 0, sizeof m->placed);
     for (int pass = 0; pass < 2; pass++) {
         for (int k = 0; k < no; k++) {
             int li = pass == 0 ? order[k] : order[(size_t)((uint64_t)k + m->rot) % (size_t)no];
@@ -115,6 +114,15 @@ void pm_schedule(socmon_perf_model *m)
             }
         }
     }
+}
+
+void pm_schedule(socmon_perf_model *m)
+{
+    for (int i = 0; i < m->nev; i++)
+        m->ev[i].slot = -1;
+    unsigned ncpus = m->o.ncpus ? m->o.ncpus : 2;
+    for (int cpu = -1; cpu < (int)ncpus; cpu++)
+        schedule_cpu(m, cpu);
     for (int i = 0; i < m->nev; i++)
         pm_update_page(m, &m->ev[i]);
 }
