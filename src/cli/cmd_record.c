@@ -13,6 +13,7 @@
 #include "cli/opts.h"
 #include "cli/output.h"
 #include "cli/program.h"
+#include "cli/scaled.h"
 #include "cli/remote.h"
 #include "cli/stop.h"
 #include "core/clock.h"
@@ -59,6 +60,8 @@ typedef struct live {
     socmon_recwriter *w;
     uint64_t next_flush;    /* monotonic ns of the next flush */
     int write_failed;       /* the run stopped because the recording could not be written */
+    socmon_scaling *sc;     /* perf_event time counters, or NULL: the live lines' metrics scale */
+    uint64_t *scaled;
 } live;
 
 static socmon_status on_sample(void *user, const socmon_sample *prev, const socmon_sample *cur,
@@ -84,6 +87,9 @@ static socmon_status on_sample(void *user, const socmon_sample *prev, const socm
     if (l->out && (l->n - 1) % l->o->every == 0) {
         socmon_metrics *m = l->cs->metrics;
         uint64_t dt = cur->t_ns - prev->t_ns;
+        /* perf_event counts: the metrics of the scaled estimates (the file keeps the raw ones) */
+        if (l->sc && cli_scale_deltas(l->sc, cur->n, deltas, l->scaled, NULL) == 0)
+            deltas = l->scaled;
         const double *mv = m && socmon_metrics_eval(m, deltas, (double)dt / 1e9, l->mv) == SOCMON_OK ? l->mv : NULL;
         socmon_interval_row row = {cur->t_ns, cur->t_ns - l->t0, dt, cur->flags, cur->missed, mv, deltas};
         /* A failing display must not stop the recording: the output keeps its first write error
@@ -148,7 +154,7 @@ int cmd_record(int argc, char **argv)
     }
     cli_session cs;
     o.symbols = 1;   /* a program's recording holds its per-function counters (report --by-symbol) */
-    live l = {&cs, &o, NULL, NULL, 0, 0, NULL, 0, 0};
+    live l = {&cs, &o, NULL, NULL, 0, 0, NULL, 0, 0, NULL, NULL};
     size_t shown[LIVE_PICK_MAX], nshown = 0;
     rc = open_run(&cs, &o, &l, shown, &nshown);
     /* The file says which clock stamped it, so report need not guess from the target's name: a
@@ -177,6 +183,11 @@ int cmd_record(int argc, char **argv)
     signal(SIGXFSZ, SIG_IGN);
     cli_program_attach(&cs);
     l.t0 = socmon_target_now_ns(cs.target);
+    if (socmon_scaling_new(cs.schema, cs.names, socmon_set_size(cs.set), &l.sc) == SOCMON_OK &&
+        !(l.scaled = calloc(socmon_set_size(cs.set) + 1, sizeof *l.scaled))) {
+        socmon_scaling_free(l.sc);
+        l.sc = NULL;
+    }
     size_t nset = socmon_set_size(cs.set);
     socmon_counter_list sch = {nset, cs.schema, cs.names, NULL, 0, NULL};
     cli_output co = {0};
@@ -240,6 +251,8 @@ int cmd_record(int argc, char **argv)
     }
     if (rc == 0)
         rc = cli_program_exit(&cs, "record");
+    socmon_scaling_free(l.sc);
+    free(l.scaled);
     free(l.mv);
     cli_session_close(&cs);
     return rc;

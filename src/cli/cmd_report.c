@@ -340,16 +340,10 @@ static int summary(report *r, const cli_opts *o, int by_symbol)
     double *pct = calloc(n + 1, sizeof *pct);
     int scaled = 0;
     if (pct && socmon_scaling_new(r->counters, r->names, n, &sc) == SOCMON_OK) {
-        double *v = calloc(n + 1, sizeof *v);
-        for (size_t i = 0; v && i < n; i++)
+        for (size_t i = 0; i < n; i++)
             scaled |= socmon_scaling_is_time(sc, i);
-        if (v && scaled) {
-            socmon_scaling_apply(sc, acc, v, pct);
-            for (size_t i = 0; i < n; i++)
-                if (socmon_scaling_has_time(sc, i))
-                    acc[i] = isnan(v[i]) ? 0 : (uint64_t)llround(v[i]);
-        }
-        free(v);
+        if (scaled && cli_scale_deltas(sc, n, acc, acc, pct) != 0)
+            scaled = 0;
     }
     if (r->m)
         socmon_metrics_eval(r->m, acc, (double)(t1 - t0) / 1e9, w.mv);

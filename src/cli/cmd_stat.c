@@ -49,13 +49,48 @@ static void read_help(FILE *fp)
     cli_help_opts(fp, READ_OPTS);
 }
 
+/* What stat keeps while it samples: the sums, and with -I on a command (perf stat -I) one live
+ * line per interval, its metrics from the scaled deltas. */
+typedef struct stat_acc {
+    uint64_t *acc;
+    socmon_output *out;          /* the interval lines, or NULL */
+    const socmon_scaling *sc;
+    socmon_metrics *m;
+    uint64_t *scaled, t0;
+    double *mv;
+} stat_acc;
+
 static socmon_status accumulate(void *user, const socmon_sample *prev, const socmon_sample *cur,
                                 const uint64_t *deltas)
 {
-    uint64_t *acc = user;
+    stat_acc *a = user;
     for (size_t i = 0; i < cur->n; i++)
-        acc[i] += deltas[i];
+        a->acc[i] += deltas[i];
+    if (a->out && cli_scale_deltas(a->sc, cur->n, deltas, a->scaled, NULL) == 0) {
+        uint64_t dt = cur->t_ns - prev->t_ns;
+        const double *mv = a->m && socmon_metrics_eval(a->m, a->scaled, (double)dt / 1e9, a->mv) == SOCMON_OK ? a->mv
+                                                                                                           : NULL;
+        socmon_interval_row row = {cur->t_ns, cur->t_ns - a->t0, dt, cur->flags, cur->missed, mv, a->scaled};
+        socmon_output_row(a->out, &row); /* a failing display does not stop the count */
+    }
     return cli_stop_signal() ? cli_stop_status() : SOCMON_OK;   /* SIGINT/SIGTERM: the counts so far */
+}
+
+/* -I with a command: live lines on stderr (the command owns stdout), as record shows them. */
+static void open_lines(cli_session *cs, const cli_opts *o, cli_output *co, stat_acc *a, size_t *shown,
+                       socmon_counter_list *sch)
+{
+    size_t nshown = cli_pick_metrics(cs->metrics, o->metrics, shown, 6);
+    *sch = (socmon_counter_list){socmon_set_size(cs->set), cs->schema, cs->names, NULL, 0, NULL};
+    socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = "interval counts", .target = socmon_target_spec(cs->target),
+                           .interval_ns = o->interval_ns, .ncounters = sch->n, .simulated = 0};
+    socmon_interval_cols cols = {cs->metrics, shown, nshown, sch};
+    cli_opts lo = *o;
+    lo.print_path = NULL;
+    lo.to_stderr = 1;
+    if (cli_output_open(co, &lo, "live") == SOCMON_OK && socmon_output_begin(co->out, &run) == SOCMON_OK &&
+        socmon_output_begin_intervals(co->out, &cols) == SOCMON_OK)
+        a->out = co->out;
 }
 
 /* Runs the workload (or for the duration) through the sampler; acc may be NULL. */
@@ -67,7 +102,25 @@ static socmon_status run(cli_session *cs, const cli_opts *o, uint64_t *acc, uint
     socmon_sampler_opts so = {cli_stat_interval(cs->target, cs->set, o), o->duration_ns, o->realtime,
                               o->interval_count};
     uint64_t t0 = socmon_target_now_ns(cs->target);
-    st = socmon_sampler_run(cs->target, cs->set, &so, NULL, acc ? accumulate : NULL, acc, NULL);
+    size_t n = socmon_set_size(cs->set), shown[6];
+    stat_acc a = {acc, NULL, NULL, cs->metrics, NULL, t0, NULL};
+    cli_output co = {0};
+    socmon_counter_list sch;
+    socmon_scaling *sc = NULL;
+    if (acc && o->command && o->interval_set && socmon_scaling_new(cs->schema, cs->names, n, &sc) == SOCMON_OK &&
+        (a.scaled = calloc(n + 1, sizeof *a.scaled)) &&
+        (a.mv = calloc((cs->metrics ? socmon_metrics_nresults(cs->metrics) : 0) + 1, sizeof *a.mv))) {
+        a.sc = sc;
+        open_lines(cs, o, &co, &a, shown, &sch);
+    }
+    st = socmon_sampler_run(cs->target, cs->set, &so, NULL, acc ? accumulate : NULL, &a, NULL);
+    if (a.out)
+        socmon_output_end_intervals(a.out);
+    if (co.out)
+        cli_output_close(&co, "stat", SOCMON_OK);
+    socmon_scaling_free(sc);
+    free(a.scaled);
+    free(a.mv);
     *elapsed = socmon_target_now_ns(cs->target) - t0;
     return st == SOCMON_ESTATE && cli_stop_signal() ? SOCMON_OK : st;
 }
@@ -89,16 +142,8 @@ static socmon_status stat_once(cli_session *cs, const cli_opts *o, const socmon_
     socmon_status st = run(cs, o, acc, elapsed);
     if (st == SOCMON_OK)
         st = cli_trace_flush(cs);
-    if (st == SOCMON_OK && sc) {
-        double *v = malloc((n + 1) * sizeof *v);
-        if (!v)
-            return socmon_fail(SOCMON_ENOMEM, "out of memory");
-        socmon_scaling_apply(sc, acc, v, pct);
-        for (size_t i = 0; i < n; i++)
-            if (socmon_scaling_has_time(sc, i))
-                acc[i] = isnan(v[i]) ? 0 : (uint64_t)llround(v[i]);
-        free(v);
-    }
+    if (st == SOCMON_OK && sc && cli_scale_deltas(sc, n, acc, acc, pct) != 0)
+        st = socmon_fail(SOCMON_ENOMEM, "out of memory");
     if (st == SOCMON_OK && cs->metrics)
         st = socmon_metrics_eval(cs->metrics, acc, (double)*elapsed / 1e9, mv);
     return st;

@@ -1,4 +1,5 @@
 /* The people's view of perf_event counts (cli/scaled.h). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,4 +63,21 @@ void cli_scaled_free(cli_scaled *v)
     free(v->stddev);
     free(v->unsupported);
     memset(v, 0, sizeof *v);
+}
+
+int cli_scale_deltas(const socmon_scaling *sc, size_t n, const uint64_t *d, uint64_t *out, double *pct)
+{
+    if (out != d)
+        memcpy(out, d, n * sizeof *out);
+    if (!sc)
+        return 0;
+    double *v = malloc((n + 1) * sizeof *v);
+    if (!v)
+        return -1;
+    socmon_scaling_apply(sc, d, v, pct);
+    for (size_t i = 0; i < n; i++)
+        if (socmon_scaling_has_time(sc, i))
+            out[i] = isnan(v[i]) ? 0 : (uint64_t)llround(v[i]);
+    free(v);
+    return 0;
 }

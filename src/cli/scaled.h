@@ -24,4 +24,9 @@ int cli_scaled_view(cli_scaled *v, const socmon_counter *c, const char *const *n
                     const socmon_scaling *sc, const uint64_t *values, const double *pct, const double *stddev);
 void cli_scaled_free(cli_scaled *v);
 
+/* out[i]: counter i's delta d[i] scaled by its time counters (rounded; 0 when it never ran), or
+ * d[i] itself for a counter without them; pct (may be NULL) gets each running share. n counters,
+ * sc NULL: a plain copy. Returns 0, or -1 out of memory. */
+int cli_scale_deltas(const socmon_scaling *sc, size_t n, const uint64_t *d, uint64_t *out, double *pct);
+
 #endif

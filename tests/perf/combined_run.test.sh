@@ -3,14 +3,7 @@
 # forwards the command's status; record writes one timeline of both that report reads back with
 # both metric files (zynq's ipc renamed zynq_ipc beside the host's); the Perfetto trace holds
 # host and device tracks; errors name the member.
-set -u
-BIN=${SOCMON_BIN:?}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "${SOCMON_SRC:?SOCMON_SRC must point at the source tree}/tests/support/expect.sh"
 if ! "$BIN" stat -e task-clock -- true 2>"$TMP/probe"; then
     grep -q "not available here" "$TMP/probe" && { echo "skip: perf_event_open unavailable"; exit 0; }
 fi
@@ -51,5 +44,4 @@ grep -q "also another member" "$TMP/e" && ok || bad "collision: $(cat "$TMP/e")"
 "$BIN" stat -t esp -t zynq -- true 2>"$TMP/e"
 grep -q "host" "$TMP/e" && ok || bad "command without host: $(cat "$TMP/e")"
 
-echo "combined_run: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish combined_run

@@ -4,15 +4,8 @@
 # does; commands that cannot run (127/126); hardware events <not supported> on a machine
 # without a PMU while the rest counts; -r, -x and --json; record -I then report; bad event
 # names. Skips (exit 0 with a message) where perf_event_open does not work at all.
-set -u
-BIN=${SOCMON_BIN:?}
-SRC=${SOCMON_SRC:?}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "${SOCMON_SRC:?SOCMON_SRC must point at the source tree}/tests/support/expect.sh"
+SRC=$SOCMON_SRC
 
 if ! "$BIN" stat -e task-clock -- true 2>"$TMP/probe"; then
     if grep -q "not available here" "$TMP/probe"; then echo "skip: perf_event_open unavailable"; exit 0; fi
@@ -83,6 +76,12 @@ PY
 "$BIN" stat -r 3 -e page-faults -- "$TMP/touch" 100 2>"$TMP/r3"
 grep -q "page_faults.*+-" "$TMP/r3" && ok || bad "-r 3: no spread: $(cat "$TMP/r3")"
 
+# stat -I: a live line per interval (perf stat -I), then the totals
+"$BIN" stat -I 10ms -e task-clock,page-faults -- sleep 0.05 2>"$TMP/iv" >/dev/null
+n=$(grep -c " ms  cpus_utilized=" "$TMP/iv")
+[ "$n" -ge 3 ] && ok || bad "stat -I 10ms over 50 ms: $n interval lines: $(cat "$TMP/iv")"
+grep -q "Performance counter stats" "$TMP/iv" && ok || bad "stat -I: no totals"
+
 # record -I then report: the recording's page faults sum to what the command touched
 "$BIN" record -q -I 1ms -e page-faults,task-clock -o "$TMP/run.smr" -- "$TMP/touch" 3000 2>"$TMP/rec"
 rc=$?
@@ -111,5 +110,4 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 && [ "$(cat /proc/sy
     else bad "unprivileged -a: $(cat "$TMP/err")"; fi
 fi
 
-echo "host_stat: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish host_stat
