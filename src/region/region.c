@@ -97,9 +97,17 @@ socmon_status socmon_region_begin(socmon_regions *r, const char *name)
     if (t->depth == SOCMON_REGION_DEPTH)
         return socmon_fail(SOCMON_ERANGE, "region '%s': regions nest at most %d deep (innermost: '%s')", name,
                            SOCMON_REGION_DEPTH, r->names[t->stack[t->depth - 1].id]);
-    size_t id;
-    if ((st = region_id(r, name, &id)) != SOCMON_OK)
-        return st;
+    size_t id = REGION_MAX, k = 0;
+    while (k < t->nseen && strcmp(t->seen[k], name) != 0)
+        k++;
+    if (k < t->nseen) {
+        id = t->seen_id[k];
+    } else {
+        if ((st = region_id(r, name, &id)) != SOCMON_OK)
+            return st;
+        t->seen[t->nseen] = r->names[id];
+        t->seen_id[t->nseen++] = id;
+    }
     region_frame *f = &t->stack[t->depth];
     f->id = id;
     if ((st = socmon_device_read(t->dev, t->idx, t->n, f->start)) != SOCMON_OK)

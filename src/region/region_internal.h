@@ -29,6 +29,10 @@ typedef struct region_thread {
     size_t depth;
     region_frame stack[SOCMON_REGION_DEPTH];
     region_acc acc[REGION_MAX];
+    /* the names this thread has used, with their ids: a begin looks here first, without the lock
+     * (the handle's names never move or change once registered) */
+    const char *seen[REGION_MAX];
+    size_t seen_id[REGION_MAX], nseen;
 } region_thread;
 
 struct socmon_regions {

@@ -30,6 +30,7 @@ static void drv_free(void *p)
     free(d->val);
     free(d->buf);
     free(d->unsup);
+    free(d->want);
     free(d);
 }
 
@@ -37,9 +38,8 @@ static socmon_status drv_read(void *p, const uint32_t *idx, size_t n, uint64_t *
 {
     perf_drv *d = p;
     /* each group the request touches is read once */
-    unsigned char *want = calloc(d->ng ? d->ng : 1, 1);
-    if (!want)
-        return socmon_fail(SOCMON_ENOMEM, "perf: out of memory");
+    unsigned char *want = d->want;
+    memset(want, 0, d->ng);
     for (size_t i = 0; i < n; i++)
         want[d->ev[idx[i] / 3].group] = 1;
     d->used_rdpmc = 0;
@@ -47,7 +47,6 @@ static socmon_status drv_read(void *p, const uint32_t *idx, size_t n, uint64_t *
     for (size_t g = 0; g < d->ng && st == SOCMON_OK; g++)
         if (want[g])
             st = perf_read_group(d, g);
-    free(want);
     if (st)
         return st;
     for (size_t i = 0; i < n; i++)
@@ -272,6 +271,7 @@ socmon_status socmon_perf_device_new(const char *name, const socmon_perf_opts *o
         d->ev = calloc(maxev, sizeof *d->ev);
         d->g = calloc(maxev, sizeof *d->g);
         d->unsup = calloc(o->nevents, sizeof *d->unsup);
+        d->want = calloc(maxev + 1, 1);
         d->buf = calloc(3 + 2 * o->nevents, sizeof *d->buf);
         d->buflen = 3 + 2 * o->nevents;
         /* rdpmc reads the calling thread's own counters only (the UAPI's "self-monitoring"; PAPI
@@ -279,7 +279,7 @@ socmon_status socmon_perf_device_new(const char *name, const socmon_perf_opts *o
         d->rdpmc_ok = o->mode == SOCMON_PERF_THREAD && o->pid == 0 && !o->inherit && !o->no_rdpmc &&
                       d->sys->rdpmc != NULL;
     }
-    if (!d || !d->ev || !d->g || !d->unsup || !d->buf) {
+    if (!d || !d->ev || !d->g || !d->unsup || !d->buf || !d->want) {
         free(cpus);
         drv_free(d);
         return socmon_fail(SOCMON_ENOMEM, "perf: out of memory");

@@ -36,6 +36,7 @@ typedef struct perf_drv {
     size_t ng;
     uint64_t *val;          /* per counter (3 per event: value, enabled, running) the last read */
     uint64_t *buf;          /* one group read's buffer */
+    unsigned char *want;    /* per group: a read asks for it (scratch, so a read allocates nothing) */
     size_t buflen;          /* in u64 */
     int rdpmc_ok;           /* self-monitoring: rdpmc may be tried */
     int used_rdpmc;
