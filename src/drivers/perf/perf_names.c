@@ -96,7 +96,7 @@ static socmon_status not_found(const char *name, const socmon_perf_names *names)
         perf_sysfs_suggest(NULL, name, names, sugg, sizeof sugg, &count, 3);
     if (count)
         return socmon_fail(SOCMON_ENOENT, "no event '%s' (did you mean %s?)", name, sugg);
-    return socmon_fail(SOCMON_ENOENT, "no event '%s' (`socmon list -t host` lists the events; raw events are "
+    return socmon_fail(SOCMON_ENOENT, "no event '%s' (`socmon list host` lists the events; raw events are "
                        "rNNNN, PMU events pmu/event=...,umask=.../%s)", name,
                        socmon_perf_have_pfm() ? "" : "; socmon was built without libpfm4, so CPU-specific names "
                                                      "are unknown");
