@@ -137,7 +137,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         full[nc] = (char *)c[nc].name;
         nc++;
     }
-    socmon_counter_list list = {nc, c, (const char *const *)full};
+    socmon_counter_list list = {nc, c, (const char *const *)full, NULL, 0, NULL};
     for (int om = 0; om < 2; om++) {
         socmon_sink *s;
         socmon_output *o;
