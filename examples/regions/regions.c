@@ -4,6 +4,8 @@
  *   socmon report -i regions.smr --summary            # per region: task_clock, page_faults, calls, time_ns
  *
  * "fill" touches fresh memory (page faults), "sum" reads it back; "work" holds both. */
+/* madvise and MAP_ANONYMOUS are POSIX extensions a plain -std=c11 build hides */
+#define _DEFAULT_SOURCE
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
