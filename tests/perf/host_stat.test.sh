@@ -25,6 +25,12 @@ else
     bad "no page_faults line (f0='$f0' f1='$f1')"
 fi
 
+# inherit (the default): a child of the command counts too: sh runs touch, and its 2000 faults show
+f2=$("$BIN" stat -x, -e page-faults -- sh -c "\"$TMP/touch\" 2000; true" 2>&1 | awk -F, '$1 == "counter" && $2 == "page_faults" { print $4 }')
+if [ -n "$f2" ] && [ "$f2" -ge 2000 ]; then ok; else bad "inherit: a child's 2000 page faults not counted ($f2)"; fi
+f3=$("$BIN" stat -x, -t host:inherit=0 -e page-faults -- sh -c "\"$TMP/touch\" 2000; true" 2>&1 | awk -F, '$1 == "counter" && $2 == "page_faults" { print $4 }')
+if [ -n "$f3" ] && [ "$f3" -lt 2000 ]; then ok; else bad "inherit=0: the child's faults were counted ($f3)"; fi
+
 status() { # expected command...: socmon's exit status must be the command's
     want=$1; shift
     "$BIN" stat -e task-clock -- "$@" >/dev/null 2>"$TMP/err"
