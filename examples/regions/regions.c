@@ -5,7 +5,9 @@
  *
  * "fill" touches fresh memory (page faults), "sum" reads it back; "work" holds both. */
 /* madvise and MAP_ANONYMOUS are POSIX extensions a plain -std=c11 build hides */
+#ifndef _DEFAULT_SOURCE
 #define _DEFAULT_SOURCE
+#endif
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
