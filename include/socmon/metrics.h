@@ -83,6 +83,9 @@ const char *socmon_metrics_skipped(const socmon_metrics *m, size_t i);
 typedef struct socmon_metric_result_info {
     const socmon_metric_def *def;
     const char *instance;       /* "" for a device-wide metric */
+    int absent;                 /* 1: it reads a name the schema lacks (a file with "absent":
+                                   "undefined"), itself or through an earlier metric: undefined in
+                                   every interval unless max/argmax chose among the other names */
 } socmon_metric_result_info;
 
 size_t socmon_metrics_nresults(const socmon_metrics *m);

@@ -197,7 +197,7 @@ int cmd_record(int argc, char **argv)
                                .target = socmon_target_spec(cs.target), .workload = o.workload,
                                .interval_ns = o.interval_ns, .ncounters = nset,
                                .simulated = !socmon_target_is_hardware(cs.target)};
-        socmon_interval_cols cols = {cs.metrics, shown, nshown, &sch};
+        socmon_interval_cols cols = {cs.metrics, shown, nshown, &sch, 0};
         if ((ost = cli_output_open(&co, &o, "live")) == SOCMON_OK &&
             (ost = socmon_output_begin(co.out, &run)) == SOCMON_OK &&
             (ost = socmon_output_begin_intervals(co.out, &cols)) == SOCMON_OK)

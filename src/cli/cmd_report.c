@@ -225,7 +225,7 @@ static int per_interval(report *r, const cli_opts *o, const char *format, FILE *
                            .simulated = rec_simulated(r->rec), .nparams = socmon_recording_nparams(r->rec),
                            .param_names = socmon_recording_param_names(r->rec),
                            .param_values = socmon_recording_param_values(r->rec), .eval = r->m};
-    socmon_interval_cols cols = {r->m, pick, npick, &sch};
+    socmon_interval_cols cols = {r->m, pick, npick, &sch, 0};
     st = socmon_output_begin(co.out, &run);
     if (st == SOCMON_OK)
         st = socmon_output_begin_intervals(co.out, &cols);

@@ -27,7 +27,9 @@ static void stat_help(FILE *fp)
                 "cpu/event=0x3c,umask=0x0/, libpfm4 names), the counts go to stderr, and the exit status\n"
                 "is the command's (128+N when signal N killed it; 127/126 when it could not be run).\n"
                 "Multiplexed counts are scaled and show the share of time they counted, (50.00%%);\n"
-                "events this machine cannot count show <not supported>. docs/host.md.\n\n"
+                "events this machine cannot count show <not supported>. -I T adds a line per\n"
+                "interval with each event's count (with -x or --json the intervals are the output,\n"
+                "as perf stat -I -x). docs/host.md.\n\n"
                 "Runs a workload on the target and prints how much every counter moved, the target's\n"
                 "derived metrics, and hot spots. The counters are sampled every interval while it runs,\n"
                 "so none can wrap twice unseen, and the deltas are summed.\n\n"
@@ -49,15 +51,59 @@ static void read_help(FILE *fp)
     cli_help_opts(fp, READ_OPTS);
 }
 
-/* What stat keeps while it samples: the sums, and with -I on a command (perf stat -I) one live
- * line per interval, its metrics from the scaled deltas. */
+/* The counters of stat -I's rows on a command: the events without their time counters, the
+ * perf_event ones first (a live line shows just those; a combined run's device counters follow
+ * for CSV and JSON), their values the multiplex-scaled deltas of one interval. */
+typedef struct iv_view {
+    socmon_counter *c;
+    const char **names;
+    size_t *idx;            /* row counter k is schema counter idx[k] */
+    uint64_t *values;
+    size_t n, nperf;
+    socmon_counter_list list;
+} iv_view;
+
+static int iv_view_init(iv_view *v, const cli_session *cs, const socmon_scaling *sc, size_t n)
+{
+    memset(v, 0, sizeof *v);
+    v->c = calloc(n + 1, sizeof *v->c);
+    v->names = calloc(n + 1, sizeof *v->names);
+    v->idx = calloc(n + 1, sizeof *v->idx);
+    v->values = calloc(n + 1, sizeof *v->values);
+    if (!v->c || !v->names || !v->idx || !v->values)
+        return -1;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < n; i++)
+            if (pass == 0 ? socmon_scaling_has_time(sc, i)
+                          : !socmon_scaling_has_time(sc, i) && !socmon_scaling_is_time(sc, i)) {
+                v->c[v->n] = cs->schema[i];
+                v->names[v->n] = cs->names[i];
+                v->idx[v->n++] = i;
+                v->nperf += pass == 0;
+            }
+    v->list = (socmon_counter_list){v->n, v->c, v->names, NULL, 0, NULL};
+    return 0;
+}
+
+static void iv_view_free(iv_view *v)
+{
+    free(v->c);
+    free(v->names);
+    free(v->idx);
+    free(v->values);
+}
+
+/* What stat keeps while it samples: the sums, and with -I on a command (perf stat -I) a row
+ * per interval of the scaled deltas and the metrics over them. */
 typedef struct stat_acc {
     uint64_t *acc;
-    socmon_output *out;          /* the interval lines, or NULL */
+    socmon_output *out;          /* the interval rows, or NULL */
     const socmon_scaling *sc;
     socmon_metrics *m;
-    uint64_t *scaled, t0;
+    uint64_t t0;
+    uint64_t *scaled;            /* one interval's deltas, scaled, in schema order */
     double *mv;
+    iv_view view;
 } stat_acc;
 
 static socmon_status accumulate(void *user, const socmon_sample *prev, const socmon_sample *cur,
@@ -70,27 +116,46 @@ static socmon_status accumulate(void *user, const socmon_sample *prev, const soc
         uint64_t dt = cur->t_ns - prev->t_ns;
         const double *mv = a->m && socmon_metrics_eval(a->m, a->scaled, (double)dt / 1e9, a->mv) == SOCMON_OK ? a->mv
                                                                                                            : NULL;
-        socmon_interval_row row = {cur->t_ns, cur->t_ns - a->t0, dt, cur->flags, cur->missed, mv, a->scaled};
+        for (size_t k = 0; k < a->view.n; k++)
+            a->view.values[k] = a->scaled[a->view.idx[k]];
+        socmon_interval_row row = {cur->t_ns, cur->t_ns - a->t0, dt, cur->flags, cur->missed, mv, a->view.values};
         socmon_output_row(a->out, &row); /* a failing display does not stop the count */
     }
     return cli_stop_signal() ? cli_stop_status() : SOCMON_OK;   /* SIGINT/SIGTERM: the counts so far */
 }
 
-/* -I with a command: live lines on stderr (the command owns stdout), as record shows them. */
-static void open_lines(cli_session *cs, const cli_opts *o, cli_output *co, stat_acc *a, size_t *shown,
-                       socmon_counter_list *sch)
+/* Whether stat -I on a command writes its intervals as the document (-x, --json: as perf stat
+ * -I -x, no totals after them) rather than live lines beside the totals. */
+static int intervals_are_doc(const cli_opts *o)
 {
-    size_t nshown = cli_pick_metrics(cs->metrics, o->metrics, shown, 6);
-    *sch = (socmon_counter_list){socmon_set_size(cs->set), cs->schema, cs->names, NULL, 0, NULL};
+    return o->command && o->interval_set && strcmp(o->format, "table") != 0;
+}
+
+/* -I with a command: a row per interval. Live lines go to stderr (the command owns stdout) with
+ * the events' counts and the metrics the events can give; CSV and JSON go where the totals would. */
+static socmon_status open_rows(cli_session *cs, const cli_opts *o, cli_output *co, stat_acc *a, size_t *shown)
+{
+    size_t nshown = 0;
+    for (size_t i = 0; cs->metrics && i < socmon_metrics_nresults(cs->metrics) && nshown < 6; i++) {
+        const socmon_metric_result_info *r = socmon_metrics_result(cs->metrics, i);
+        if (!r->absent && !*r->instance)
+            shown[nshown++] = i;
+    }
     socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = "interval counts", .target = socmon_target_spec(cs->target),
-                           .interval_ns = o->interval_ns, .ncounters = sch->n, .simulated = 0};
-    socmon_interval_cols cols = {cs->metrics, shown, nshown, sch};
+                           .interval_ns = o->interval_ns, .ncounters = a->view.n, .simulated = 0};
+    socmon_interval_cols cols = {cs->metrics, shown, nshown, &a->view.list, a->view.nperf};
     cli_opts lo = *o;
-    lo.print_path = NULL;
-    lo.to_stderr = 1;
-    if (cli_output_open(co, &lo, "live") == SOCMON_OK && socmon_output_begin(co->out, &run) == SOCMON_OK &&
-        socmon_output_begin_intervals(co->out, &cols) == SOCMON_OK)
+    lo.deltas = 1;
+    const char *format = intervals_are_doc(o) ? NULL : "live";
+    if (!format)
+        lo.print_path = o->output;
+    else
+        lo.print_path = NULL, lo.to_stderr = 1;
+    socmon_status st = cli_output_open(co, &lo, format);
+    if (st == SOCMON_OK && (st = socmon_output_begin(co->out, &run)) == SOCMON_OK &&
+        (st = socmon_output_begin_intervals(co->out, &cols)) == SOCMON_OK)
         a->out = co->out;
+    return st;
 }
 
 /* Runs the workload (or for the duration) through the sampler; acc may be NULL. */
@@ -103,22 +168,30 @@ static socmon_status run(cli_session *cs, const cli_opts *o, uint64_t *acc, uint
                               o->interval_count};
     uint64_t t0 = socmon_target_now_ns(cs->target);
     size_t n = socmon_set_size(cs->set), shown[6];
-    stat_acc a = {acc, NULL, NULL, cs->metrics, NULL, t0, NULL};
+    stat_acc a = {.acc = acc, .m = cs->metrics, .t0 = t0};
     cli_output co = {0};
-    socmon_counter_list sch;
     socmon_scaling *sc = NULL;
-    if (acc && o->command && o->interval_set && socmon_scaling_new(cs->schema, cs->names, n, &sc) == SOCMON_OK &&
-        (a.scaled = calloc(n + 1, sizeof *a.scaled)) &&
-        (a.mv = calloc((cs->metrics ? socmon_metrics_nresults(cs->metrics) : 0) + 1, sizeof *a.mv))) {
+    if (acc && o->command && o->interval_set) {
+        if (socmon_scaling_new(cs->schema, cs->names, n, &sc) != SOCMON_OK || iv_view_init(&a.view, cs, sc, n) ||
+            !(a.scaled = calloc(n + 1, sizeof *a.scaled)) ||
+            !(a.mv = calloc((cs->metrics ? socmon_metrics_nresults(cs->metrics) : 0) + 1, sizeof *a.mv)))
+            st = socmon_fail(SOCMON_ENOMEM, "out of memory");
         a.sc = sc;
-        open_lines(cs, o, &co, &a, shown, &sch);
+        socmon_status ost = st == SOCMON_OK ? open_rows(cs, o, &co, &a, shown) : SOCMON_OK;
+        if (ost != SOCMON_OK && intervals_are_doc(o))   /* the document is the output; live lines are not */
+            st = ost;
     }
-    st = socmon_sampler_run(cs->target, cs->set, &so, NULL, acc ? accumulate : NULL, &a, NULL);
+    if (st == SOCMON_OK)
+        st = socmon_sampler_run(cs->target, cs->set, &so, NULL, acc ? accumulate : NULL, &a, NULL);
     if (a.out)
         socmon_output_end_intervals(a.out);
-    if (co.out)
-        cli_output_close(&co, "stat", SOCMON_OK);
+    if (co.sink) {
+        socmon_status cst = cli_output_finish(&co, a.out ? SOCMON_OK : SOCMON_ESTATE);
+        if (st == SOCMON_OK && intervals_are_doc(o))   /* a full disk fails the run */
+            st = cst;
+    }
     socmon_scaling_free(sc);
+    iv_view_free(&a.view);
     free(a.scaled);
     free(a.mv);
     *elapsed = socmon_target_now_ns(cs->target) - t0;
@@ -163,6 +236,11 @@ static int stat_body(cli_session *cs, const cli_opts *opts)
     if (o->append && cli_format_is_exposition(o->format)) {
         fprintf(stderr, "socmon stat: --append with --%s: an exposition is one document (a family may not "
                         "repeat); write the file anew\n", o->format);
+        return 2;
+    }
+    if (intervals_are_doc(o) && o->repeat > 1) {
+        fprintf(stderr, "socmon stat: -I with -x or --json writes one timeline: not with -r %u (drop -I for "
+                        "the mean of %u runs)\n", o->repeat, o->repeat);
         return 2;
     }
     /* -o FILE that cannot be written is found now, not after the run. */
@@ -246,7 +324,7 @@ static int stat_body(cli_session *cs, const cli_opts *opts)
         } else if (sc) {
             rc = cli_error("stat", SOCMON_ENOMEM);
         }
-        if (rc == 0)
+        if (rc == 0 && !intervals_are_doc(o))   /* -I -x/--json: the intervals were the document */
             rc = cli_print_totals("stat", o, &t);
         if (sc)
             cli_scaled_free(&shown);

@@ -1,5 +1,6 @@
 /* Output for the subcommands: the chosen format on stdout (stderr or a file when a program owns
  * stdout), and the totals sequence. */
+#include <stdio.h>
 #include <string.h>
 
 #include "cli/output.h"
@@ -30,19 +31,27 @@ socmon_status cli_output_open(cli_output *co, const cli_opts *o, const char *for
     return st;
 }
 
-int cli_output_close(cli_output *co, const char *cmd, socmon_status st)
+socmon_status cli_output_finish(cli_output *co, socmon_status st)
 {
     if (st == SOCMON_OK && co->out)
         st = socmon_output_end(co->out);
-    /* Report before closing: closing may set a message of its own. */
-    int rc = st == SOCMON_OK ? 0 : cli_error(cmd, st);
-    if (rc)
+    char msg[512] = "";
+    if (st != SOCMON_OK) {
+        snprintf(msg, sizeof msg, "%s", socmon_errmsg());
         socmon_sink_cancel(co->sink, st);   /* a file being replaced keeps its old content */
+    }
     socmon_output_free(co->out);
     socmon_status cst = socmon_sink_close(co->sink);
     co->out = NULL;
     co->sink = NULL;
-    return rc ? rc : cst == SOCMON_OK ? 0 : cli_error(cmd, cst);
+    /* closing may set a message of its own: the first failure's is the one to keep */
+    return st != SOCMON_OK ? socmon_fail(st, "%s", msg) : cst;
+}
+
+int cli_output_close(cli_output *co, const char *cmd, socmon_status st)
+{
+    st = cli_output_finish(co, st);
+    return st == SOCMON_OK ? 0 : cli_error(cmd, st);
 }
 
 void cli_output_discard(cli_output *co)

@@ -20,6 +20,8 @@ int cli_format_is_exposition(const char *format);
 /* Ends the document if st is still SOCMON_OK, closes the sink and frees; reports the first
  * failure as "socmon: <cmd>: <message>". Returns the exit code (0 or 1). */
 int cli_output_close(cli_output *co, const char *cmd, socmon_status st);
+/* cli_output_close without the report: returns the first failure, its message kept. */
+socmon_status cli_output_finish(cli_output *co, socmon_status st);
 /* Frees an output that wrote nothing, without ending its document (a usage error came up). */
 void cli_output_discard(cli_output *co);
 

@@ -2,8 +2,8 @@
  * arrives ("  1.200 ms  l2_hit_rate_all=49.84%  coh_traffic=16,384 messages  ..."), so nothing
  * waits for the run to end. It shows the chosen metric results (cols.shown) as name=value unit,
  * each metric with the same decimals as in report's table, or the sum of all deltas when the
- * metrics could not be evaluated, and says when intervals were missed. Totals look as in the
- * table format. */
+ * metrics could not be evaluated, and says when intervals were missed. With cols.show_counts it
+ * first shows that many counters' deltas (name=count). Totals look as in the table format. */
 #include <string.h>
 
 #include "export/output_format.h"
@@ -48,6 +48,14 @@ static socmon_status live_row(socmon_output *o, const socmon_interval_row *row)
     char t[32];
     socmon_format_time(t, sizeof t, row->since_ns, tu, !o->opts.no_big_num);
     socmon_sink_printf(s, "%10s %s", t, socmon_time_unit_name(tu));
+    for (size_t i = 0; i < c->show_counts && i < c->counters->n; i++) {
+        char v[32];
+        const char *unit = c->counters->c[i].unit;
+        socmon_output_count(o, row->deltas[i], v, sizeof v);
+        /* "events" says nothing a count does not; ns and bytes do */
+        int bare = !unit || !*unit || strcmp(unit, "events") == 0;
+        socmon_sink_printf(s, "  %s=%s%s%s", c->counters->names[i], v, bare ? "" : " ", bare ? "" : unit);
+    }
     if (row->metrics) {
         for (size_t k = 0; k < c->nshown; k++) {
             const socmon_metric_result_info *r = socmon_metrics_result(c->metrics, c->shown[k]);
@@ -60,7 +68,7 @@ static socmon_status live_row(socmon_output *o, const socmon_interval_row *row)
             socmon_sink_printf(s, "  %s%s%s=%s%s%s", r->instance, *r->instance ? "." : "", r->def->name, v,
                                bare || strcmp(unit, "%") == 0 ? "" : " ", bare ? "" : unit);
         }
-    } else {
+    } else if (!c->show_counts) {
         uint64_t sum = 0;
         for (size_t i = 0; i < c->counters->n; i++)
             sum += row->deltas[i];

@@ -85,6 +85,8 @@ typedef struct socmon_interval_cols {
     size_t nshown;
     const socmon_counter_list *counters; /* whose deltas rows carry (machine formats list them with
                                             the `deltas` option) */
+    size_t show_counts;             /* human formats also show the deltas of the first this many
+                                       counters (stat -I on a command: its perf events) */
 } socmon_interval_cols;
 
 /* One interval of a timeline. */

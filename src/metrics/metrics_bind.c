@@ -34,6 +34,8 @@ typedef struct binder {
     iref *inst_sorted;  /* instances sorted by name, for "inst.name" */
     int **mres;         /* per metric: result index per instance, or [0] if device-wide */
     char *mper;         /* per metric: compiled per instance */
+    char *mabsent;      /* per metric: reads a name the schema lacks (as NaN), itself or through
+                           an earlier metric */
     size_t cur;         /* metric being bound */
     size_t depth;       /* stack depth while compiling */
     int *agg;           /* per node of the current metric: its temp slot, or -1 */
@@ -158,11 +160,12 @@ static int skip(binder *b, const char *fmt, ...)
 
 /* A name the schema lacks: skips the metric, or (a file with "absent":
  * "undefined") reads as NaN, so the metric still gives its result. */
-static int absent_nan(const binder *b, resolved *r)
+static int absent_nan(binder *b, resolved *r)
 {
     int own = b->ms->m[b->cur].absent;
     if (own == 0 || (own < 0 && !b->ms->absent_undefined))
         return 0;
+    b->mabsent[b->cur] = 1;
     r->op = OP_CONST;
     r->k = NAN;
     return 1;
@@ -196,6 +199,7 @@ static int resolve_dotted(binder *b, const char *name, const char *dot, resolved
     if (j >= 0 && (size_t)j < b->cur) {
         if (b->m->skipped[j])
             return skip(b, "uses metric '%s', which is skipped", n);
+        b->mabsent[b->cur] |= b->mabsent[j];
         int res = b->mper[j] ? b->mres[j][ii] : b->mres[j][0];
         if (res < 0)
             return skip(b, "metric '%s' has no result for '%s'", n, name);
@@ -228,6 +232,7 @@ static int resolve(binder *b, const char *name, int inst, resolved *r, int *own)
     if (j >= 0 && (size_t)j < b->cur) {
         if (b->m->skipped[j])
             return skip(b, "uses metric '%s', which is skipped", name);
+        b->mabsent[b->cur] |= b->mabsent[j];
         if (!b->mper[j]) {
             r->op = OP_RES;
             r->a = (uint32_t)b->mres[j][0];
@@ -519,7 +524,7 @@ static socmon_status add_result(binder *b, const char *inst, int *res)
         m->res = nr;
         m->capres = cap;
     }
-    m->res[m->nres] = (socmon_metric_result_info){&b->ms->m[b->cur].def, inst};
+    m->res[m->nres] = (socmon_metric_result_info){&b->ms->m[b->cur].def, inst, b->mabsent[b->cur]};
     *res = (int)m->nres++;
     return SOCMON_OK;
 }
@@ -701,7 +706,8 @@ socmon_status socmon_metrics_bind(const socmon_metricset *ms, const socmon_metri
     m->ncounters = schema->ncounters;
     size_t nm = ms->n ? ms->n : 1;
     if (!(m->skipped = calloc(nm, sizeof *m->skipped)) ||
-        !(b.mres = calloc(nm, sizeof *b.mres)) || !(b.mper = calloc(nm, 1)))
+        !(b.mres = calloc(nm, sizeof *b.mres)) || !(b.mper = calloc(nm, 1)) ||
+        !(b.mabsent = calloc(nm, 1)))
         st = oom();
     if (!st)
         st = index_schema(&b);
@@ -717,6 +723,7 @@ socmon_status socmon_metrics_bind(const socmon_metricset *ms, const socmon_metri
             free(b.mres[j]);
     free(b.mres);
     free(b.mper);
+    free(b.mabsent);
     free(b.byname);
     free(b.inst_sorted);
     free(b.agg);

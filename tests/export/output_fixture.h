@@ -104,7 +104,7 @@ static inline void fx_timeline(fx *f, const size_t *shown, size_t nshown)
 {
     socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .target = "fx", .device = "dev",
                            .interval_ns = 1000, .ncounters = NCTR, .recording = 1, .samples = 3};
-    socmon_interval_cols cols = {f->m, shown, nshown, &fx_list};
+    socmon_interval_cols cols = {f->m, shown, nshown, &fx_list, 0};
     assert_int_equal(socmon_output_begin(f->out, &run), SOCMON_OK);
     assert_int_equal(socmon_output_begin_intervals(f->out, &cols), SOCMON_OK);
     socmon_interval_row r1 = {5000, 1000, 1000, 0, 0, f->mv, fx_values};

@@ -47,7 +47,7 @@ static json_t *render(int rows)
         fx_timeline(&f, NULL, 0);
     } else {
         socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .target = "fx", .device = "dev", .interval_ns = 1000};
-        socmon_interval_cols cols = {f.m, NULL, 0, &fx_list};
+        socmon_interval_cols cols = {f.m, NULL, 0, &fx_list, 0};
         assert_int_equal(socmon_output_begin(f.out, &run), SOCMON_OK);
         assert_int_equal(socmon_output_begin_intervals(f.out, &cols), SOCMON_OK);
         assert_int_equal(socmon_output_end_intervals(f.out), SOCMON_OK);
@@ -147,7 +147,7 @@ static void test_names_not_utf8(void **state)
     fx_setup(&f);
     fx_open(&f, "perfetto", ',', 0);
     socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .target = "b\xff\"d", .device = "dev", .interval_ns = 1000};
-    socmon_interval_cols cols = {f.m, NULL, 0, &list};
+    socmon_interval_cols cols = {f.m, NULL, 0, &list, 0};
     assert_int_equal(socmon_output_begin(f.out, &run), SOCMON_OK);
     assert_int_equal(socmon_output_begin_intervals(f.out, &cols), SOCMON_OK);
     assert_int_equal(socmon_output_end_intervals(f.out), SOCMON_OK);

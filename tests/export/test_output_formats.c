@@ -299,7 +299,7 @@ static void test_live_without_metric_values(void **state)
     fx_open(&f, "live", ',', 0);
     socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .target = "fx", .workload = "w",
                            .interval_ns = 2000000, .ncounters = NCTR, .simulated = 1};
-    socmon_interval_cols cols = {f.m, shown, 3, &fx_list};
+    socmon_interval_cols cols = {f.m, shown, 3, &fx_list, 0};
     assert_int_equal(socmon_output_begin(f.out, &run), SOCMON_OK);
     assert_int_equal(socmon_output_begin_intervals(f.out, &cols), SOCMON_OK);
     socmon_interval_row r = {9, 2000000, 2000000, SOCMON_SAMPLE_MISSED, 3, NULL, fx_values};
@@ -327,7 +327,7 @@ static void varied_timeline(fx *f, const char *format, int no_big_num, const siz
     fx_open_opts(f, format, &oo);
     socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .target = "fx", .device = "dev",
                            .interval_ns = 1000, .ncounters = NCTR, .recording = 1, .samples = 5, .simulated = 1};
-    socmon_interval_cols cols = {f->m, sh, nsh, &fx_list};
+    socmon_interval_cols cols = {f->m, sh, nsh, &fx_list, 0};
     assert_int_equal(socmon_output_begin(f->out, &run), SOCMON_OK);
     assert_int_equal(socmon_output_begin_intervals(f->out, &cols), SOCMON_OK);
     for (size_t i = 0; i < 4; i++) {
@@ -488,7 +488,7 @@ static void test_alignment_with_long_names(void **state)
     fx_open(&f, "table", ',', 0);
     socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .target = "fx", .interval_ns = 1000};
     size_t sh[] = {0};
-    socmon_interval_cols cols = {m, sh, 1, &fx_list};
+    socmon_interval_cols cols = {m, sh, 1, &fx_list, 0};
     assert_int_equal(socmon_output_begin(f.out, &run), SOCMON_OK);
     assert_int_equal(socmon_output_begin_intervals(f.out, &cols), SOCMON_OK);
     double v[] = {100.0 / 3, 5, 100};
@@ -608,7 +608,7 @@ static void test_call_order(void **state)
     fx f;
     fx_setup(&f);
     fx_open(&f, "json", ',', 0);
-    socmon_interval_cols cols = {f.m, shown, 3, &fx_list};
+    socmon_interval_cols cols = {f.m, shown, 3, &fx_list, 0};
     socmon_interval_row row = {1, 1, 1, 0, 0, f.mv, fx_values};
     assert_int_equal(socmon_output_counters(f.out, &fx_list, fx_values), SOCMON_ESTATE);
     assert_non_null(strstr(socmon_errmsg(), "begin was not called"));
@@ -618,7 +618,7 @@ static void test_call_order(void **state)
     assert_int_equal(socmon_output_begin(f.out, &run), SOCMON_ESTATE);
     assert_int_equal(socmon_output_row(f.out, &row), SOCMON_ESTATE);
     size_t bad[] = {NRES};
-    socmon_interval_cols badcols = {f.m, bad, 1, &fx_list};
+    socmon_interval_cols badcols = {f.m, bad, 1, &fx_list, 0};
     assert_int_equal(socmon_output_begin_intervals(f.out, &badcols), SOCMON_ERANGE);
     assert_int_equal(socmon_output_begin_intervals(f.out, &cols), SOCMON_OK);
     assert_int_equal(socmon_output_counters(f.out, &fx_list, fx_values), SOCMON_ESTATE);

@@ -208,7 +208,7 @@ static void test_html_merges(void **state)
     enum { N = 9000, GAP = 4501 };  /* not on a multiple of 3: the gap must force its own row */
     socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .target = "fx", .interval_ns = 1000,
                            .recording = 1, .samples = N + 1, .eval = f.m};
-    socmon_interval_cols cols = {f.m, NULL, 0, &fx_list};
+    socmon_interval_cols cols = {f.m, NULL, 0, &fx_list, 0};
     assert_int_equal(socmon_output_begin(f.out, &run), SOCMON_OK);
     assert_int_equal(socmon_output_begin_intervals(f.out, &cols), SOCMON_OK);
     uint64_t t = 0, total_hits = 0;

@@ -291,6 +291,17 @@ static void test_absent_undefined(void **state)
     assert_true(isnan(val(&b, "t2m", "")));
     assert_true(val(&b, "best", "") == 1);
     assert_true(val(&b, "top", "") == D(CYCLES) / 2);
+    /* each result says whether it read an absent name, itself or through an earlier metric
+     * (what a live line leaves off) */
+    static const struct { const char *name; int absent; } abs[] = {
+        {"l3", 1}, {"uses_l3", 1}, {"ok", 0}, {"far", 1}, {"t2m", 1}, {"best", 1}, {"top", 1}};
+    for (size_t i = 0; i < sizeof abs / sizeof abs[0]; i++) {
+        long k = find(&b, abs[i].name, "");
+        assert_true(k >= 0);
+        if (socmon_metrics_result(b.m, (size_t)k)->absent != abs[i].absent)
+            fail_msg("%s: absent %d, want %d", abs[i].name, socmon_metrics_result(b.m, (size_t)k)->absent,
+                     abs[i].absent);
+    }
     unbind(&b);
     /* later metrics stay errors; only "skip" and "undefined" are values */
     socmon_metricset *ms;

@@ -84,9 +84,28 @@ grep -q "page_faults.*+-" "$TMP/r3" && ok || bad "-r 3: no spread: $(cat "$TMP/r
 
 # stat -I: a live line per interval (perf stat -I), then the totals
 "$BIN" stat -I 10ms -e task-clock,page-faults -- sleep 0.05 2>"$TMP/iv" >/dev/null
-n=$(grep -c " ms  cpus_utilized=" "$TMP/iv")
-[ "$n" -ge 3 ] && ok || bad "stat -I 10ms over 50 ms: $n interval lines: $(cat "$TMP/iv")"
+n=$(grep -c " ms  task_clock=[0-9,]* ns  page_faults=[0-9,]*  cpus_utilized=" "$TMP/iv")
+[ "$n" -ge 3 ] && ok || bad "stat -I 10ms over 50 ms: $n interval lines with the counts: $(cat "$TMP/iv")"
 grep -q "Performance counter stats" "$TMP/iv" && ok || bad "stat -I: no totals"
+# a metric whose events were not asked for (ipc: no cycles in -e) is left off the lines
+! grep " ms  .*ipc=" "$TMP/iv" >/dev/null && ok || bad "stat -I: a line shows ipc without cycles: $(grep -m1 ipc= "$TMP/iv")"
+
+# stat -I -x, and --json: the intervals are the document (perf stat -I -x), the counts scaled
+# per interval; over the run they sum to what the command touched
+"$BIN" stat -I 2ms -x, -e page-faults,task-clock -- "$TMP/touch" 3000 2>"$TMP/ivcsv" >/dev/null
+sum=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "page_faults") c = i; next }
+               c { s += $c; n++ } END { if (c && n) print s }' "$TMP/ivcsv")
+if [ -n "$sum" ] && [ "$((sum - f0))" -ge 2940 ] && [ "$((sum - f0))" -le 3060 ]; then ok
+else bad "stat -I -x,: the intervals' page faults sum to '$sum' (0 pages: $f0), not about 3000 more: $(head -3 "$TMP/ivcsv")"; fi
+! grep -q "^counter," "$TMP/ivcsv" && ok || bad "stat -I -x,: totals after the intervals"
+"$BIN" stat -I 2ms --json -e page-faults -- "$TMP/touch" 3000 2>"$TMP/ivjson" >/dev/null
+jsum=$(python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+print(sum(r["deltas"]["page_faults"] for r in d["intervals"]))' "$TMP/ivjson" 2>&1)
+if [ "$((jsum - f0))" -ge 2940 ] 2>/dev/null && [ "$((jsum - f0))" -le 3060 ]; then ok
+else bad "stat -I --json: the intervals' page faults sum to '$jsum', not about 3000 more than $f0"; fi
+"$BIN" stat -I 2ms -x, -r 2 -e page-faults -- true 2>"$TMP/err" >/dev/null
+[ $? = 2 ] && grep -q "not with -r 2" "$TMP/err" && ok || bad "stat -I -x, -r 2 not refused: $(cat "$TMP/err")"
 
 # record -I then report: the recording's page faults sum to what the command touched
 "$BIN" record -q -I 1ms -e page-faults,task-clock -o "$TMP/run.smr" -- "$TMP/touch" 3000 2>"$TMP/rec"
