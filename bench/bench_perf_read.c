@@ -9,25 +9,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_time.h"
 #include "socmon/perf.h"
 #ifdef SOCMON_HAVE_PAPI
 #include <papi.h>
 #endif
 
 #define N 20000
-
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* ns per socmon_device_read of every counter, median of 5 batches of N; -1 on failure */
 static double time_reads(socmon_device *d)
@@ -39,14 +27,13 @@ static double time_reads(socmon_device *d)
         idx[i] = (uint32_t)i;
     double b[5];
     for (int k = 0; k < 5; k++) {
-        double t0 = now_ns();
+        double t0 = bench_now_ns();
         for (int i = 0; i < N; i++)
             if (socmon_device_read(d, idx, n, v) != SOCMON_OK)
                 return -1;
-        b[k] = (now_ns() - t0) / N;
+        b[k] = (bench_now_ns() - t0) / N;
     }
-    qsort(b, 5, sizeof b[0], cmp);
-    return b[2];
+    return bench_median(b, 5);
 }
 
 static void kernel(const char *list, int no_rdpmc, const char *label)
@@ -110,13 +97,12 @@ static void papi(void)
     long long v[2];
     double b[5];
     for (int k = 0; k < 5; k++) {
-        double t0 = now_ns();
+        double t0 = bench_now_ns();
         for (int i = 0; i < N; i++)
             PAPI_read(es, v);
-        b[k] = (now_ns() - t0) / N;
+        b[k] = (bench_now_ns() - t0) / N;
     }
-    qsort(b, 5, sizeof b[0], cmp);
-    printf("  %-44s %8.1f ns per read\n", "PAPI_read (perf::TASK-CLOCK, PAGE-FAULTS)", b[2]);
+    printf("  %-44s %8.1f ns per read\n", "PAPI_read (perf::TASK-CLOCK, PAGE-FAULTS)", bench_median(b, 5));
     PAPI_stop(es, v);
 #else
     printf("  %-44s not built (Debian libpapi-dev missing)\n", "PAPI_read");

@@ -6,34 +6,21 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_time.h"
 #include "socmon/region.h"
-
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static double pairs(socmon_regions *r, int n)
 {
     double b[5];
     for (int k = 0; k < 5; k++) {
-        double t0 = now_ns();
+        double t0 = bench_now_ns();
         for (int i = 0; i < n; i++) {
             socmon_region_begin(r, "hot");
             socmon_region_end(r, "hot");
         }
-        b[k] = (now_ns() - t0) / n;
+        b[k] = (bench_now_ns() - t0) / n;
     }
-    qsort(b, 5, sizeof b[0], cmp);
-    return b[2];
+    return bench_median(b, 5);
 }
 
 int main(void)

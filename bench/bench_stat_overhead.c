@@ -10,22 +10,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_time.h"
+
 #define RUNS 100
 
 extern char **environ;
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* ms one run of argv took (stdout and stderr to /dev/null); -1 if it did not exit 0 */
 static double run(char *const argv[])
@@ -35,14 +24,14 @@ static double run(char *const argv[])
     posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", 1 /* O_WRONLY */, 0);
     posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", 1, 0);
     pid_t pid;
-    double t0 = now_ms();
+    double t0 = bench_now_ns() / 1e6;
     int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
     if (rc != 0)
         return -1;
     int ws;
     waitpid(pid, &ws, 0);
-    double t = now_ms() - t0;
+    double t = bench_now_ns() / 1e6 - t0;
     return WIFEXITED(ws) && WEXITSTATUS(ws) == 0 ? t : -1;
 }
 
@@ -67,9 +56,9 @@ int main(void)
         if ((t = run(bare)) >= 0)
             b[nb++] = t;
     }
-    qsort(s, (size_t)ns, sizeof s[0], cmp);
-    qsort(p, (size_t)np, sizeof p[0], cmp);
-    qsort(b, (size_t)nb, sizeof b[0], cmp);
+    qsort(s, (size_t)ns, sizeof s[0], bench_cmp_double);
+    qsort(p, (size_t)np, sizeof p[0], bench_cmp_double);
+    qsort(b, (size_t)nb, sizeof b[0], bench_cmp_double);
     printf("bench_stat_overhead: wall time of a short command, %d runs each, interleaved\n", RUNS);
     printf("  %-26s median %7.3f ms   p90 %7.3f ms\n", "true (bare)", b[nb / 2], b[nb * 9 / 10]);
     printf("  %-26s median %7.3f ms   p90 %7.3f ms\n", "socmon stat -- true", s[ns / 2], s[ns * 9 / 10]);
