@@ -259,8 +259,9 @@ static int check_items(const char *cmd, const char *opt, const char *list)
     for (const char *p = list;; pos++) {
         size_t len = strcspn(p, ","), sp = strspn(p, " ");
         if (sp >= len) {
-            fprintf(stderr, "socmon %s: %s '%s': item %zu is empty (%s); give comma-separated globs, "
-                            "e.g. 'tile*.l2_*,tile1.ddr_*'\n", cmd, opt, list, pos,
+            fprintf(stderr, "socmon %s: %s '%s': item %zu is empty (%s); give comma-separated items, "
+                            "e.g. 'tile*.l2_*,tile1.ddr_*' (a device's counters) or 'task-clock,page-faults' "
+                            "(perf events, with a command)\n", cmd, opt, list, pos,
                     !*list ? "nothing given" : pos == 1 ? "before the first comma"
                     : !p[len] ? "after the last comma" : "between two commas");
             return -1;

@@ -122,6 +122,13 @@ grep -q "did you mean 'instructions'" "$TMP/err" && ok || bad "bad event: $(cat 
 [ ! -e "$TMP/ran" ] && ok || bad "bad event: the command ran anyway"
 "$BIN" stat -C 0-x -- true 2>"$TMP/err"
 grep -q "0-x" "$TMP/err" && ok || bad "-C 0-x not named: $(cat "$TMP/err")"
+# a CPU this machine does not have is named, not taken for an unsupported event (the kernel
+# says EINVAL for it); only where -C works at all (perf_event_paranoid <= 0 or root)
+if "$BIN" stat -C 0 -e task-clock -- true 2>/dev/null; then
+    "$BIN" stat -C 0,4095 -e task-clock -- true 2>"$TMP/err"
+    rc=$?
+    [ $rc = 1 ] && grep -q "cpu4095 is not online here (online: 0-" "$TMP/err" && ok || bad "-C 0,4095: exit $rc: $(cat "$TMP/err")"
+fi
 "$BIN" stat -t esp -C 0 -d 1ms 2>"$TMP/err"
 grep -q "for the host target" "$TMP/err" && ok || bad "-C on esp: $(cat "$TMP/err")"
 

@@ -246,6 +246,29 @@ static socmon_status open_all(perf_drv *d, socmon_device *dev, const socmon_perf
     return st;
 }
 
+/* Every CPU of a -C list must be online here: the kernel says EINVAL (as for a bad attribute)
+ * for a CPU number beyond the machine's, which would read as "event not supported". */
+static socmon_status check_online(const char *list, const int *cpus, size_t n)
+{
+    int *on = NULL;
+    size_t non = 0;
+    if (perf_cpu_list(NULL, &on, &non) != SOCMON_OK) {
+        socmon_clear_error();
+        return SOCMON_OK;   /* no online list to check against: the kernel will say */
+    }
+    socmon_status st = SOCMON_OK;
+    for (size_t i = 0, j = 0; i < n && st == SOCMON_OK; i++) {
+        while (j < non && on[j] < cpus[i])
+            j++;
+        if (j == non || on[j] != cpus[i])
+            st = socmon_fail(SOCMON_ERANGE, "perf: CPU list '%s': cpu%d is not online here (online: %d-%d%s)",
+                             list, cpus[i], on[0], on[non - 1],
+                             (size_t)(on[non - 1] - on[0] + 1) == non ? "" : ", with gaps");
+    }
+    free(on);
+    return st;
+}
+
 socmon_status socmon_perf_device_new(const char *name, const socmon_perf_opts *o, socmon_device **out)
 {
     if (!name || !o || !out || (!o->events && o->nevents))
@@ -264,6 +287,10 @@ socmon_status socmon_perf_device_new(const char *name, const socmon_perf_opts *o
     socmon_status st = SOCMON_OK;
     if (o->mode == SOCMON_PERF_CPU && (st = perf_cpu_list(o->cpus, &cpus, &ncpu)) != SOCMON_OK)
         return st;
+    if (cpus && o->cpus && (!o->sys || o->sys == socmon_perf_sys_kernel()) && (st = check_online(o->cpus, cpus, ncpu))) {
+        free(cpus);
+        return st;
+    }
     perf_drv *d = calloc(1, sizeof *d);
     size_t maxev = o->nevents * ncpu;
     if (d) {
