@@ -1,7 +1,8 @@
 /* The CSV format (-x SEP): one record per line for spreadsheets and scripts. Totals are
  * "type,name,instance,value,unit" records (counter, metric, hotspot), every counter included
  * (zeros too); repeated runs (stat -r) add a "stddev" field after unit, perf -x's spread
- * ("0.12%") in perf's place for it (after value, unit and name); a timeline has one column per
+ * ("0.12%") in perf's place for it (after value, unit and name); perf_event counts add a
+ * "pcnt-running" field (perf -x's), empty in metric records; a timeline has one column per
  * metric result and, with opts.deltas, one per counter delta. Every field that needs it is
  * quoted by the one rule in export/table.c (socmon_csv_write). */
 #include <math.h>
@@ -11,25 +12,51 @@
 #include "export/output_format.h"
 #include "export/table.h"
 
+/* A totals document's header is written with its first record: only the counters say whether
+ * they carry perf_event running shares, and then every record has that field (empty where it
+ * means nothing), so the document stays rectangular. */
+typedef struct csv_state {
+    int header, running;
+} csv_state;
+
 static socmon_status csv_begin(socmon_output *o)
 {
-    char c = o->opts.sep;
     if (o->run.doc != SOCMON_DOC_TOTALS)
         return SOCMON_OK; /* a timeline's header names its columns: begin_intervals */
+    if (!(o->state = calloc(1, sizeof(csv_state))))
+        return socmon_fail(SOCMON_ENOMEM, "csv: out of memory");
+    return SOCMON_OK;
+}
+
+static socmon_status header(socmon_output *o, int running)
+{
+    csv_state *cs = o->state;
+    if (!cs || cs->header)
+        return SOCMON_OK;
+    char c = o->opts.sep;
+    cs->header = 1;
+    cs->running = running;
     socmon_sink_printf(o->sink, "type%cname%cinstance%cvalue%cunit", c, c, c, c);
     if (o->run.runs > 1)
         socmon_sink_printf(o->sink, "%cstddev", c);
+    if (running)
+        socmon_sink_printf(o->sink, "%cpcnt-running", c);
     return socmon_sink_putc(o->sink, '\n');
 }
 
 /* sd: the record's spread ("0.12%"), NULL for none; the field exists only in repeated runs, so
- * every record of a document has the same fields. */
+ * every record of a document has the same fields; pct likewise where the counters have it. */
 static socmon_status csv_record_pct(socmon_output *o, const char *type, const char *name, const char *inst,
                                     const char *val, const char *unit, const char *sd, const char *pct)
 {
-    const char *f[] = {type, name, inst, val, unit, o->run.runs > 1 ? sd : pct, pct};
-    int nf = (o->run.runs > 1 ? 6 : 5) + (pct != NULL);
-    socmon_status st = SOCMON_OK;
+    socmon_status st = header(o, pct != NULL);
+    const csv_state *cs = o->state;
+    const char *f[7] = {type, name, inst, val, unit};
+    int nf = 5;
+    if (o->run.runs > 1)
+        f[nf++] = sd ? sd : "";
+    if (cs && cs->running)
+        f[nf++] = pct ? pct : "";
     for (int i = 0; i < nf && st == SOCMON_OK; i++) {
         if (i)
             socmon_sink_putc(o->sink, o->opts.sep);
@@ -147,7 +174,20 @@ static socmon_status csv_row(socmon_output *o, const socmon_interval_row *row)
     return st == SOCMON_OK ? socmon_sink_putc(o->sink, '\n') : st;
 }
 
+/* A document with no records still has its header. */
+static socmon_status csv_end(socmon_output *o)
+{
+    return header(o, 0);
+}
+
+static void csv_release(socmon_output *o)
+{
+    free(o->state);
+    o->state = NULL;
+}
+
 const socmon_output_format socmon_format_csv = {
     .name = "csv", .begin = csv_begin, .counters = csv_counters, .metrics = csv_metrics,
-    .hotspots = csv_hotspots, .begin_intervals = csv_begin_intervals, .row = csv_row,
+    .hotspots = csv_hotspots, .begin_intervals = csv_begin_intervals, .row = csv_row, .end = csv_end,
+    .release = csv_release,
 };

@@ -78,6 +78,22 @@ assert c["page_faults"]["pcnt-running"] == 100.0, c
 assert "task_clock--enabled" not in c
 PY
 
+# CSV: the header names perf -x's pcnt-running field, and every record has the header's fields
+# (metric records an empty one), with and without -r's stddev
+for r in 1 2; do
+    "$BIN" stat -x, -r $r -e task-clock,page-faults -- "$TMP/touch" 5 2>"$TMP/c.csv" >/dev/null
+    python3 - "$TMP/c.csv" $r <<'PY' && ok || bad "csv -r $r: $(head -3 "$TMP/c.csv")"
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+want = ["type", "name", "instance", "value", "unit"] + (["stddev"] if sys.argv[2] != "1" else []) + ["pcnt-running"]
+assert rows[0] == want, rows[0]
+assert all(len(r) == len(want) for r in rows), [r for r in rows if len(r) != len(want)]
+pf = [r for r in rows if r[0] == "counter" and r[1] == "page_faults"][0]
+assert pf[-1] == "100.00", pf
+assert any(r[0] == "metric" and r[-1] == "" for r in rows), rows
+PY
+done
+
 # -r 3: the mean and its spread
 "$BIN" stat -r 3 -e page-faults -- "$TMP/touch" 100 2>"$TMP/r3"
 grep -q "page_faults.*+-" "$TMP/r3" && ok || bad "-r 3: no spread: $(cat "$TMP/r3")"
