@@ -3,7 +3,8 @@
  *
  * Each thread's state is found through a pthread key of the handle (so two handles never share
  * it) and is registered once in the handle's list under the lock; begin and end touch only the
- * calling thread's state. A region name gets its index once, under the lock; later begins find
+ * calling thread's state. When a thread exits, the key's destructor closes its perf events (a
+ * program that starts a thread per task would otherwise run out of fds) and keeps its sums. A region name gets its index once, under the lock; later begins find
  * it in the thread's own cache first. */
 #include <pthread.h>
 #include <stdlib.h>
@@ -74,13 +75,28 @@ static socmon_status thread_state(socmon_regions *r, region_thread **out)
     }
     for (size_t i = 0; i < t->n; i++)
         t->idx[i] = (uint32_t)i;
+    t->owner = r;
     pthread_mutex_lock(&r->lock);
     t->next = r->threads;
     r->threads = t;
+    if (!r->tmpl)
+        r->tmpl = t->dev;
     pthread_mutex_unlock(&r->lock);
     pthread_setspecific(r->key, t);
     *out = t;
     return SOCMON_OK;
+}
+
+void region_thread_exit(void *p)
+{
+    region_thread *t = p;
+    socmon_regions *r = t->owner;
+    pthread_mutex_lock(&r->lock);
+    if (t->dev != r->tmpl) {
+        socmon_device_free(t->dev);
+        t->dev = NULL;
+    }
+    pthread_mutex_unlock(&r->lock);
 }
 
 socmon_status socmon_region_begin(socmon_regions *r, const char *name)

@@ -21,9 +21,13 @@ typedef struct region_acc {
     uint64_t calls, time_ns;
 } region_acc;
 
+typedef struct socmon_regions socmon_regions;
+
 typedef struct region_thread {
     struct region_thread *next;
-    socmon_device *dev;          /* this thread's perf group (pid 0: itself) */
+    socmon_regions *owner;
+    socmon_device *dev;          /* this thread's perf group (pid 0: itself); NULL once the thread
+                                    has exited (its fds closed, its sums kept) */
     size_t n;
     uint32_t idx[REGION_MAX_COUNTERS];
     size_t depth;
@@ -45,7 +49,12 @@ struct socmon_regions {
     char names[REGION_MAX][SOCMON_REGION_NAME_MAX + 1];
     size_t nregions;
     region_thread *threads;
+    socmon_device *tmpl;         /* the first thread's device, kept open for the counters'
+                                    descriptions at close (one thread's fds, not every thread's) */
     uint64_t t_open;
 };
+
+/* The thread key's destructor: a thread that used the handle has exited. */
+void region_thread_exit(void *p);
 
 #endif

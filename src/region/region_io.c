@@ -38,7 +38,7 @@ socmon_status socmon_regions_open(const socmon_regions_opts *o, socmon_regions *
     /* Events stay as written: each alone unless braced ({cycles,instructions}). Forcing one group
      * is wrong for software events: a page-faults event in a group led by task-clock (another
      * software PMU) counts nothing on Linux 6.18 (seen here: 0 of 256 faults). */
-    if (st == SOCMON_OK && pthread_key_create(&r->key, NULL) != 0)
+    if (st == SOCMON_OK && pthread_key_create(&r->key, region_thread_exit) != 0)
         st = socmon_fail(SOCMON_ENOMEM, "regions: no thread key left");
     if (st) {
         free(r->ev);
@@ -80,19 +80,18 @@ static socmon_status totals_read(void *p, const uint32_t *idx, size_t n, uint64_
 
 static socmon_status write_recording(socmon_regions *r)
 {
-    region_thread *t0 = r->threads;
-    if (!t0) /* no thread ever began a region: an empty file would say nothing; none is written */
+    if (!r->tmpl) /* no thread ever began a region: an empty file would say nothing; none is written */
         return SOCMON_OK;
-    size_t per = t0->n + 2, n = r->nregions * per;
+    size_t nc = socmon_device_ncounters(r->tmpl), per = nc + 2, n = r->nregions * per;
     totals tot = {calloc(n + 1, sizeof(uint64_t))};
     if (!tot.v)
         return socmon_fail(SOCMON_ENOMEM, "regions: out of memory");
     for (region_thread *t = r->threads; t; t = t->next)
         for (size_t g = 0; g < r->nregions; g++) {
-            for (size_t i = 0; i < t->n; i++)
+            for (size_t i = 0; i < t->n && i < nc; i++)
                 tot.v[g * per + i] += t->acc[g].v[i];
-            tot.v[g * per + t->n] += t->acc[g].calls;
-            tot.v[g * per + t->n + 1] += t->acc[g].time_ns;
+            tot.v[g * per + nc] += t->acc[g].calls;
+            tot.v[g * per + nc + 1] += t->acc[g].time_ns;
         }
     static const socmon_device_ops ops = {totals_read, NULL};
     socmon_device *dev = NULL;
@@ -101,8 +100,8 @@ static socmon_status write_recording(socmon_regions *r)
     socmon_sample s = {0};
     socmon_status st = socmon_device_new("regions", &ops, &tot, &dev);
     for (size_t g = 0; st == SOCMON_OK && g < r->nregions; g++) {
-        for (size_t i = 0; st == SOCMON_OK && i < t0->n; i++) {
-            socmon_counter c = *socmon_device_counter(t0->dev, i);
+        for (size_t i = 0; st == SOCMON_OK && i < nc; i++) {
+            socmon_counter c = *socmon_device_counter(r->tmpl, i);
             c.instance = r->names[g];
             st = socmon_device_add_counter(dev, &c, NULL);
         }
@@ -154,12 +153,13 @@ socmon_status socmon_regions_close(socmon_regions *r)
             open_st = socmon_fail(SOCMON_ESTATE, "regions: region '%s' is still open at close (its open call is not "
                                   "counted)", r->names[t->stack[t->depth - 1].id]);
     socmon_status st = write_recording(r);
+    /* no destructor runs once the key is gone (POSIX), so the threads' states are ours to free */
+    pthread_key_delete(r->key);
     for (region_thread *t = r->threads, *next; t; t = next) {
         next = t->next;
         socmon_device_free(t->dev);
         free(t);
     }
-    pthread_key_delete(r->key);
     pthread_mutex_destroy(&r->lock);
     free(r->ev);
     free(r->path);

@@ -2,6 +2,7 @@
  * nesting (inclusive counts), mismatched ends, the depth limit, bad names, threads (calls and
  * counts exact, no lost update), a NULL handle as a no-op, and the recording read back. Then
  * once on the real kernel with software events (skipped where perf_event_open is missing). */
+#include <dirent.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -166,6 +167,60 @@ static void threads_real_kernel(void **state)
     socmon_recording_free(rec);
 }
 
+static size_t open_fds(void)
+{
+    size_t n = 0;
+    DIR *d = opendir("/proc/self/fd");
+    if (!d)
+        return 0;
+    while (readdir(d))
+        n++;
+    closedir(d);
+    return n;
+}
+
+static void *one_region(void *p)
+{
+    socmon_regions *r = p;
+    if (socmon_region_begin(r, "task") != SOCMON_OK || socmon_region_end(r, "task") != SOCMON_OK)
+        return (void *)1;
+    return NULL;
+}
+
+#define NCHURN 300
+
+/* A thread per task, one after another: an exited thread's perf events are closed (300 threads
+ * with two events each would otherwise hold 600 fds) and its counts are still in the totals. */
+static void thread_churn(void **state)
+{
+    (void)state;
+    socmon_regions_opts o = {path, "task-clock,page-faults", NULL};
+    socmon_regions *r;
+    assert_int_equal(socmon_regions_open(&o, &r), SOCMON_OK);
+    if (socmon_region_begin(r, "probe") == SOCMON_ENOTSUP) {
+        socmon_regions_close(r);
+        skip(); /* no perf_event_open here (qemu-user) */
+    }
+    socmon_region_end(r, "probe");
+    size_t before = open_fds();
+    for (int i = 0; i < NCHURN; i++) {
+        pthread_t th;
+        void *ret;
+        assert_int_equal(pthread_create(&th, NULL, one_region, r), 0);
+        pthread_join(th, &ret);
+        assert_null(ret);
+    }
+    size_t after = open_fds();
+    if (after > before + 8)
+        fail_msg("%d exited threads left %zu fds open (%zu -> %zu)", NCHURN, after - before, before, after);
+    assert_int_equal(socmon_regions_close(r), SOCMON_OK);
+    socmon_recording *rec;
+    assert_int_equal(socmon_recording_load(path, &rec), SOCMON_OK);
+    assert_int_equal(total(rec, "task", "calls"), NCHURN);
+    assert_int_equal(total(rec, "probe", "calls"), 1);
+    socmon_recording_free(rec);
+}
+
 static void from_env(void **state)
 {
     (void)state;
@@ -187,6 +242,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(nesting_exact, setup, teardown),
         cmocka_unit_test_setup_teardown(depth_and_null, setup, teardown),
         cmocka_unit_test_setup_teardown(threads_real_kernel, setup, teardown),
+        cmocka_unit_test_setup_teardown(thread_churn, setup, teardown),
         cmocka_unit_test_setup_teardown(from_env, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
