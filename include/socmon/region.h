@@ -52,7 +52,9 @@ socmon_status socmon_region_begin(socmon_regions *r, const char *name);
  * SOCMON_ESTATE naming both, and nothing changes). */
 socmon_status socmon_region_end(socmon_regions *r, const char *name);
 /* Writes the recording and frees r (NULL: nothing). Call it after every thread that used r
- * has ended its regions; a region still open is an error naming it (the rest is written). */
+ * has ended its regions; a region still open is an error naming it (the rest is written).
+ * Threads may exit before or after it (an exited thread's events are closed, its sums kept),
+ * not while it runs. */
 socmon_status socmon_regions_close(socmon_regions *r);
 
 #ifdef SOCMON_REGIONS_ON
