@@ -109,11 +109,28 @@ static socmon_status skipped_note(socmon_output *o, const socmon_metricset *ms, 
                               nskip > 1 ? "; and others" : "");
 }
 
+/* "  (not computed here, their counters are absent: ipc, ghz)" */
+static socmon_status absent_note(socmon_output *o, const socmon_metrics *m, const double *values, size_t n)
+{
+    socmon_status st = socmon_sink_printf(o->sink, "  (%zu not computed here, their counters are absent:", n);
+    const char *sep = " ";
+    for (size_t i = 0; i < socmon_metrics_nresults(m) && st == SOCMON_OK; i++) {
+        const socmon_metric_result_info *r = socmon_metrics_result(m, i);
+        if (r->absent && isnan(values[i])) {
+            st = socmon_sink_printf(o->sink, "%s%s%s%s", sep, r->instance, *r->instance ? "." : "", r->def->name);
+            sep = ", ";
+        }
+    }
+    return st == SOCMON_OK ? socmon_sink_puts(o->sink, ")\n") : st;
+}
+
 static socmon_status table_metrics(socmon_output *o, const socmon_metricset *ms, const socmon_metrics *m,
                                    const double *values)
 {
     /* Every result, idle tiles' 0 and undefined ones too: perf shows all it counted, and the
-     * table then lists the same results as CSV and JSON. */
+     * table then lists the same results as CSV and JSON. The exception: a result undefined
+     * because its counter is absent here (no PMU, not in -e) is named in one line after the
+     * table, not given a row of '-' (perf leaves such metrics off). */
     int rep = o->run.runs > 1 && o->run.metric_stddev;
     const char *hdr[] = {"metric", "instance", "value", "unit", "description"};
     const char *hdr_rep[] = {"metric", "instance", "value", "unit", "", "description"};
@@ -122,8 +139,13 @@ static socmon_status table_metrics(socmon_output *o, const socmon_metricset *ms,
     if (st != SOCMON_OK)
         return st;
     socmon_sink_puts(o->sink, "\n Metrics over the run:\n\n");
+    size_t nabsent = 0;
     for (size_t i = 0; i < socmon_metrics_nresults(m) && st == SOCMON_OK; i++) {
         const socmon_metric_result_info *r = socmon_metrics_result(m, i);
+        if (r->absent && isnan(values[i])) {
+            nabsent++;
+            continue;
+        }
         char v[48], desc[512], sp[32];
         const char *unit;
         socmon_metric_human(o, r->def, values[i], v, sizeof v, &unit);
@@ -134,6 +156,8 @@ static socmon_status table_metrics(socmon_output *o, const socmon_metricset *ms,
         st = socmon_table_add(t, rep ? row_rep : row);
     }
     st = finish_table(o, t, st);
+    if (st == SOCMON_OK && nabsent)
+        st = absent_note(o, m, values, nabsent);
     return st == SOCMON_OK ? skipped_note(o, ms, m) : st;
 }
 

@@ -67,6 +67,11 @@ if [ ! -e /sys/bus/event_source/devices/cpu ]; then
     grep -q "instructions *<not supported>" "$TMP/def" && ok || bad "no PMU: instructions not marked <not supported>"
 fi
 
+# metrics whose events were not asked for are named in one line, not given rows of '-'
+"$BIN" stat -e task-clock -- true 2>"$TMP/ab" >/dev/null
+grep -q "not computed here, their counters are absent: ipc, ghz" "$TMP/ab" && ok || bad "no absent-metrics line: $(cat "$TMP/ab")"
+! grep -q "^  ipc  " "$TMP/ab" && ok || bad "a row for ipc without cycles: $(cat "$TMP/ab")"
+
 # JSON: one document with per-event pcnt-running; unsupported events have value null
 "$BIN" stat --json -e task-clock,page-faults -- "$TMP/touch" 5 2>"$TMP/j.json" >/dev/null
 python3 - "$TMP/j.json" <<'PY' && ok || bad "json output"
