@@ -125,10 +125,11 @@ static socmon_status accumulate(void *user, const socmon_sample *prev, const soc
 }
 
 /* Whether stat -I on a command writes its intervals as the document (-x, --json: as perf stat
- * -I -x, no totals after them) rather than live lines beside the totals. */
+ * -I -x, no totals after them) rather than live lines beside the totals (a table, or a
+ * Prometheus exposition, which holds totals only). */
 static int intervals_are_doc(const cli_opts *o)
 {
-    return o->command && o->interval_set && strcmp(o->format, "table") != 0;
+    return o->command && o->interval_set && (strcmp(o->format, "csv") == 0 || strcmp(o->format, "json") == 0);
 }
 
 /* -I with a command: a row per interval. Live lines go to stderr (the command owns stdout) with

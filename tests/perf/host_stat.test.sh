@@ -125,6 +125,10 @@ d = json.load(open(sys.argv[1]))
 print(sum(r["deltas"]["page_faults"] for r in d["intervals"]))' "$TMP/ivjson" 2>&1)
 if [ "$((jsum - f0))" -ge 2940 ] 2>/dev/null && [ "$((jsum - f0))" -le 3060 ]; then ok
 else bad "stat -I --json: the intervals' page faults sum to '$jsum', not about 3000 more than $f0"; fi
+# an exposition holds totals only: with -I the lines are live ones beside it
+"$BIN" stat -I 2ms --prometheus -e task-clock -- true 2>"$TMP/prom" >/dev/null
+rc=$?
+[ $rc = 0 ] && grep -q "^socmon_task_clock_seconds_total" "$TMP/prom" && ok || bad "stat -I --prometheus: exit $rc: $(head -3 "$TMP/prom")"
 "$BIN" stat -I 2ms -x, -r 2 -e page-faults -- true 2>"$TMP/err" >/dev/null
 [ $? = 2 ] && grep -q "not with -r 2" "$TMP/err" && ok || bad "stat -I -x, -r 2 not refused: $(cat "$TMP/err")"
 
