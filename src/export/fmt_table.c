@@ -155,7 +155,11 @@ static socmon_status table_metrics(socmon_output *o, const socmon_metricset *ms,
         const char *row_rep[] = {r->def->name, r->instance, v, unit, sp, d};
         st = socmon_table_add(t, rep ? row_rep : row);
     }
-    st = finish_table(o, t, st);
+    if (st == SOCMON_OK && !socmon_table_rows(t) && nabsent) {   /* no row: no header over nothing */
+        socmon_table_free(t);
+        t = NULL;
+    }
+    st = t ? finish_table(o, t, st) : st;
     if (st == SOCMON_OK && nabsent)
         st = absent_note(o, m, values, nabsent);
     return st == SOCMON_OK ? skipped_note(o, ms, m) : st;
