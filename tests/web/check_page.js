@@ -68,7 +68,9 @@ async function checkPage(browser, job) {
   try {
     const page = await context.newPage();
     page.on('console', (m) => { if (m.type() === 'error') problems.push('console error: ' + m.text()); });
-    page.on('pageerror', (e) => problems.push('page error: ' + e.message));
+    // the stack's first frames: a page error seen once in CI needs its place to be found
+    page.on('pageerror', (e) => problems.push('page error: ' + e.message +
+      (e.stack ? ' (' + e.stack.split('\n').slice(1, 6).map((l) => l.trim()).join(' < ') + ')' : '')));
     page.on('requestfailed', (r) => {
       // the live stream is closed by the test's end, not a failure of the page
       if (!/api\/stream/.test(r.url())) problems.push('request failed: ' + r.url() + ' ' + (r.failure() || {}).errorText);
