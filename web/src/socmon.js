@@ -86,7 +86,10 @@
   // The series a chart draws: a metric's values, or a counter's delta per second of its interval.
   function column(src) {
     if (src.m !== undefined) return S.m[src.m];
-    const d = S.d.get(src.d) || [];
+    // a counter not in the stream yet (just picked: its subscription is on the way) is nulls as
+    // long as x, never a shorter column beside it
+    const d = S.d.get(src.d);
+    if (!d) return S.xs.map(() => null);
     return d.map((v, i) => (v === null || !S.dt[i] ? null : v / (S.dt[i] / 1e3)));
   }
 
@@ -143,7 +146,7 @@
     }));
     const timeLabel = (S.info.simulated ? 'simulated ' : '') + 'time since start (' + tu.name + ')';
     // ticks short enough for the axis: 400M, 2.5k, 0.25 (the legend shows the full value)
-    const yAxis = { label: spec.unit || '', size: 64, values: (u, splits, ai, space, incr) => splits.map((v) => tick(v, incr)) };
+    const yAxis = { label: spec.unit || '', size: 64, splits: window.socmonAxis.splits, values: (u, splits, ai, space, incr) => splits.map((v) => tick(v, incr)) };
     if (labels) {
       yAxis.values = (u, splits) => splits.map((v) => (Number.isInteger(v) ? labels[v] || '' : ''));
       yAxis.size = 100;
@@ -151,9 +154,10 @@
     }
     const opts = {
       width: width(box), height: 220, series: series,
-      scales: { x: { time: false }, y: labels ? { range: [-0.5, labels.length - 0.5] } : {} },
+      // axis.js: ticks that cannot loop forever, and a one-instant x range widened
+      scales: { x: { time: false, range: window.socmonAxis.xRange }, y: labels ? { range: [-0.5, labels.length - 0.5] } : {} },
       // as many decimals as the tick step needs: 0.0015 s, not two ticks both reading 0.002
-      axes: [{ label: timeLabel, values: (u, splits, ai, space, incr) => splits.map((v) => (v * tu.k).toFixed(decimals(incr * tu.k))) }, yAxis],
+      axes: [{ label: timeLabel, splits: window.socmonAxis.splits, values: (u, splits, ai, space, incr) => splits.map((v) => (v * tu.k).toFixed(decimals(incr * tu.k))) }, yAxis],
       cursor: { sync: { key: 'socmon', setSeries: false }, drag: { x: true, y: false, setScale: false }, focus: { prox: 16 } },
       focus: { alpha: 0.3 },   // the series nearest the cursor stands out (60 accelerators in one chart)
       legend: { live: true },
