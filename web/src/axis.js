@@ -5,7 +5,7 @@
  * until the array is too long ("Invalid array length"), and that chart never draws again. Here
  * tick k is k * incr, so the count is known before the first push, and a range too narrow to
  * step through gets its ends as ticks. docs/charts.md says more.
- * Loaded before socmon.js (it needs window.socmonAxis); node can require it (tests/web/axis.test.js). */
+ * Loaded before socmon.js (it needs window.socmonAxis); node can require it (tests/web/axis_check.js). */
 (function (root) {
   'use strict';
 
