@@ -37,15 +37,18 @@ size_t agent_default_ring(size_t ncounters)
     return n < 64 ? 64 : n;
 }
 
+/* Every line is escaped here, where it is written, rather than at each call: many carry a peer's
+ * text (CONFIG events, refusal reasons quoting a frame) and one call that forgot would let a peer
+ * forge log lines or send escapes to whoever tails the log. */
 void agent_log(agent *a, const char *fmt, ...)
 {
     FILE *f = a->o.log ? a->o.log : stderr;
-    char line[1024];
+    char line[1024], esc[4 * sizeof line];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
-    fprintf(f, "socmon agent: %s\n", line);
+    fprintf(f, "socmon agent: %s\n", net_escape(esc, sizeof esc, line));
     fflush(f);
 }
 

@@ -1,8 +1,9 @@
 /* Socket helpers shared by the agent, the collector and the HTTP server:
  * ADDR:PORT parsing ("127.0.0.1:7461", "[::1]:7461", "host:0"), listening
  * (port 0 picks a free port, reported back), connecting with clear errors,
- * loopback checks for the bind rules, peer names for logs, and the token
- * (read from a file, compared in constant time). */
+ * loopback checks for the bind rules, peer names for logs, escaping a peer's
+ * text for a log or terminal, and the token (read from a file, compared in
+ * constant time). */
 #ifndef SOCMON_AGENT_NET_H
 #define SOCMON_AGENT_NET_H
 
@@ -33,6 +34,13 @@ int net_is_loopback(const struct sockaddr *sa);
 /* "127.0.0.1:5555" / "[::1]:5555" */
 void net_format(const struct sockaddr *sa, char *buf, size_t len);
 int net_set_nonblock(int fd);
+
+/* in as one printable ASCII line: \n, \r, \t, \\ and \xNN for every other byte
+ * outside 0x20..0x7e (control bytes, DEL, and bytes >= 0x80, which a terminal
+ * may read as C1 controls), so a peer's string can neither start a log line
+ * of its own nor send a terminal escape. Cut at a whole escape when out is
+ * too small (at most 4 * strlen(in) + 1 bytes are needed); returns out. */
+const char *net_escape(char *out, size_t outlen, const char *in);
 
 /* Reads the token from path: its first line without the newline, 1..4095
  * bytes; refuses a file others can read (mode & 077) when it is a regular file.
