@@ -64,6 +64,8 @@ struct agent {
     uint32_t block_max;
     int next_client_id;
     int ever_end;               /* some collector received END */
+    uint64_t peer_log_next;     /* lines about unauthenticated peers: not before this */
+    uint64_t peer_log_skipped;  /* ... and how many were left out */
 };
 
 void *agent_server_main(void *arg);

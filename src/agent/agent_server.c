@@ -8,8 +8,19 @@
  * is encoded ahead of what the socket takes, so a slow or stuck client costs
  * one buffer and never holds up the sampler (bar the documented backpressure
  * of an unpaced model) or other clients. A client that sends anything else,
- * too much, or nothing within HANDSHAKE_NS gets an ERROR and is dropped;
- * each refusal is logged with the peer's address. */
+ * or too much, gets an ERROR and is dropped; each refusal is logged with the
+ * peer's address.
+ *
+ * Connections not yet authenticated cannot keep collectors out (issue 23):
+ * one that sends nothing is dropped after IDLE_NS, one that started its
+ * SUBSCRIBE after HANDSHAKE_NS; past MAX_HANDSHAKES_PER_ADDR from one
+ * address, or MAX_HANDSHAKES in all, the OLDEST handshake is dropped, never
+ * the newcomer: a collector's SUBSCRIBE follows its connect at once, so a
+ * peer reopening idle sockets would have to displace it within that round
+ * trip, and the collector retries then (WIRE_ERR_RETRY). Age alone decides,
+ * not whether a connection has sent bytes yet: a peer can send one byte on
+ * each socket for free, and a collector's newest connection is the one most
+ * likely to be idle. */
 #define _GNU_SOURCE   /* pipe2, accept4 */
 #include <errno.h>
 #include <poll.h>
@@ -21,7 +32,9 @@
 #include "core/clock.h"
 #include "core/error.h"
 
-#define HANDSHAKE_NS 10000000000ull   /* a client has this long to SUBSCRIBE */
+#define IDLE_NS 2000000000ull         /* a client that sent nothing has this long to start */
+#define HANDSHAKE_NS 10000000000ull   /* ... and one that started has this long to SUBSCRIBE */
+#define PEER_LOG_NS 1000000000ull     /* unauthenticated peers logged at most once a second */
 #define CLOSE_NS 2000000000ull        /* ... and to take its ERROR before being cut off */
 #define STATS_NS 1000000000ull
 #define OUT_LOW (256u << 10)          /* encode more once less than this is pending */
@@ -29,13 +42,16 @@
 #define COPY_BYTES (64u << 10)        /* most of the ring copied under one lock */
 
 enum { C_HANDSHAKE, C_HELLO, C_STREAM, C_CLOSING };
-enum { MAX_HANDSHAKES = 4 };
+enum { MAX_HANDSHAKES = 16, MAX_HANDSHAKES_PER_ADDR = 4 };
 
 struct agent_client {
     int fd;
     int id;
     char peer[NET_ADDR_MAX];
+    size_t hostlen;           /* peer[0..hostlen): its address without the port */
     int state;
+    uint64_t since;           /* accepted: mono ns */
+    uint64_t got;             /* bytes received */
     uint64_t deadline;        /* C_HANDSHAKE / C_CLOSING: mono ns */
     uint8_t *in;
     size_t inlen;
@@ -68,13 +84,42 @@ static void client_free(agent_client *c)
 }
 
 /* Queues an ERROR and closes once it is sent (or CLOSE_NS passed). */
-static void reject(agent *a, agent_client *c, uint32_t code, const char *what, const char *msg)
+static void close_with(agent *a, agent_client *c, uint32_t code, const char *msg)
 {
-    agent_log(a, "%s %s: %s", what, c->peer, msg);
     atomic_fetch_add(&a->refused, 1);
     wire_put_error(&c->out, code, msg);
     c->state = C_CLOSING;
     c->deadline = socmon_mono_ns() + CLOSE_NS;
+}
+
+static void reject(agent *a, agent_client *c, uint32_t code, const char *what, const char *msg)
+{
+    agent_log(a, "%s %s: %s", what, c->peer, msg);
+    close_with(a, c, code, msg);
+}
+
+/* Lines about peers that never authenticated: at most one a second, as a peer
+ * reopening sockets in a loop must not fill the log; the next line counts
+ * those left out. */
+static void log_unauthenticated(agent *a, uint64_t now, const char *what, const agent_client *c, const char *msg)
+{
+    if (now < a->peer_log_next) {
+        a->peer_log_skipped++;
+        return;
+    }
+    if (a->peer_log_skipped)
+        agent_log(a, "%s %s: %s (and %llu more such lines left out)", what, c->peer, msg,
+                  (unsigned long long)a->peer_log_skipped);
+    else
+        agent_log(a, "%s %s: %s", what, c->peer, msg);
+    a->peer_log_skipped = 0;
+    a->peer_log_next = now + PEER_LOG_NS;
+}
+
+static void drop_handshake(agent *a, agent_client *c, uint32_t code, const char *msg, uint64_t now)
+{
+    log_unauthenticated(a, now, "dropped", c, msg);
+    close_with(a, c, code, msg);
 }
 
 static void send_hello(agent *a, agent_client *c)
@@ -310,13 +355,57 @@ static int read_in(agent *a, agent_client *c)
             return -1;
         if (n < 0)
             return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : -1;
+        if (c->got == 0 && c->state == C_HANDSHAKE)   /* started: the longer deadline */
+            c->deadline = c->since + HANDSHAKE_NS;
+        c->got += (uint64_t)n;
         c->inlen += (size_t)n;
         on_input(a, c);
     }
     return 0;
 }
 
-static void accept_new(agent *a)
+static int same_host(const agent_client *x, const agent_client *y)
+{
+    return x->hostlen == y->hostlen && memcmp(x->peer, y->peer, x->hostlen) == 0;
+}
+
+/* c joined the handshakes: past a limit, the oldest other handshake in that
+ * limit's scope (c's address, then everyone) is dropped. */
+static void make_room(agent *a, agent_client *c, uint64_t now)
+{
+    for (int all = 0; all < 2 && c->state == C_HANDSHAKE; all++) {
+        size_t n = 0, max = all ? MAX_HANDSHAKES : MAX_HANDSHAKES_PER_ADDR;
+        agent_client *oldest = NULL;
+        for (size_t i = 0; i < a->nclients_cur; i++) {
+            agent_client *x = a->clients[i];
+            if (x->state != C_HANDSHAKE || (!all && !same_host(x, c)))
+                continue;
+            n++;
+            if (x != c && (!oldest || x->id < oldest->id))
+                oldest = x;
+        }
+        if (n > max && oldest) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "too many connections in their handshake%s (more than %zu): the oldest is "
+                     "dropped; try again", all ? "" : " from this address", max);
+            drop_handshake(a, oldest, WIRE_ERR_RETRY, msg, now);
+        }
+    }
+}
+
+/* The client's socket failed or its peer closed it: nothing more is read or sent. */
+static void client_gone(agent *a, agent_client *c, uint64_t now)
+{
+    if (c->state == C_HANDSHAKE)
+        log_unauthenticated(a, now, "peer", c, "disconnected before its SUBSCRIBE");
+    else if (c->state != C_CLOSING)
+        agent_log(a, "collector %s disconnected", c->peer);
+    c->state = C_CLOSING;
+    c->deadline = 0;
+    c->outpos = c->out.len;
+}
+
+static void accept_new(agent *a, uint64_t now)
 {
     for (;;) {
         struct sockaddr_storage ss;
@@ -340,15 +429,17 @@ static void accept_new(agent *a)
         c->fd = fd;
         c->id = ++a->next_client_id;
         snprintf(c->peer, sizeof c->peer, "%s", peer);
-        c->deadline = socmon_mono_ns() + HANDSHAKE_NS;
+        const char *colon = strrchr(c->peer, ':');
+        c->hostlen = colon ? (size_t)(colon - c->peer) : strlen(c->peer);
+        c->since = now;
+        c->deadline = now + IDLE_NS;
         a->clients[a->nclients_cur++] = c;
         atomic_fetch_add(&a->clients_total, 1);
-        /* handshakes (not yet authenticated) have their own small limit, each with its deadline */
-        size_t shaking = 0;
-        for (size_t i = 0; i < a->nclients_cur; i++)
-            shaking += a->clients[i]->state == C_HANDSHAKE;
-        if (shaking > MAX_HANDSHAKES)
-            reject(a, c, WIRE_ERR_BUSY, "refused", "too many connections still in their handshake");
+        /* A collector sends its SUBSCRIBE right after connecting: often it is here already, and the
+           connection is past its handshake before any limit applies to it. */
+        if (read_in(a, c) != 0)
+            client_gone(a, c, now);
+        make_room(a, c, now);
     }
 }
 
@@ -407,14 +498,14 @@ void *agent_server_main(void *arg)
             fill(a, c, now);
             int gone = flush_out(a, c) != 0 || c->out.oom;
             if (!gone && c->state == C_HANDSHAKE && now >= c->deadline) {
-                reject(a, c, WIRE_ERR_PROTOCOL, "dropped", "no SUBSCRIBE within 10 s");
+                drop_handshake(a, c, WIRE_ERR_PROTOCOL, c->got ? "no SUBSCRIBE within 10 s" : "sent nothing within 2 s",
+                               now);
                 gone = flush_out(a, c) != 0;
             }
             if (!gone && c->state == C_CLOSING && (c->outpos == c->out.len || now >= c->deadline))
                 gone = 1;
             if (gone) {
-                if (c->state != C_CLOSING)
-                    agent_log(a, "collector %s disconnected", c->peer);
+                client_gone(a, c, now);
                 client_free(c);
             } else {
                 a->clients[k++] = c;
@@ -464,16 +555,11 @@ void *agent_server_main(void *arg)
         }
         for (size_t i = 0; i < k; i++) {
             agent_client *c = a->clients[i];
-            if (c->state != C_CLOSING && (pf[i + 2].revents & (POLLIN | POLLHUP | POLLERR)) && read_in(a, c) != 0) {
-                if (c->state != C_CLOSING)
-                    agent_log(a, "collector %s disconnected", c->peer);
-                c->state = C_CLOSING;
-                c->deadline = 0;
-                c->outpos = c->out.len;
-            }
+            if (c->state != C_CLOSING && (pf[i + 2].revents & (POLLIN | POLLHUP | POLLERR)) && read_in(a, c) != 0)
+                client_gone(a, c, now);
         }
         if (pf[0].revents & POLLIN)
-            accept_new(a);
+            accept_new(a, socmon_mono_ns());
     }
     /* Stopping: whoever is still connected is cut off. */
     for (size_t i = 0; i < a->nclients_cur; i++)

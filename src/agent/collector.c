@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "agent/collector_internal.h"
@@ -142,21 +143,18 @@ socmon_status collector_error_frame(collector *c, const uint8_t *p, size_t len, 
         return socmon_fail_prefix(SOCMON_EPARSE, "agent %s: ", c->addr);
     socmon_status st = e->code == WIRE_ERR_TOKEN ? SOCMON_EPERM
                        : e->code == WIRE_ERR_VERSION ? SOCMON_ENOTSUP
-                       : e->code == WIRE_ERR_BUSY ? SOCMON_EAGAIN
+                       : e->code == WIRE_ERR_BUSY || e->code == WIRE_ERR_RETRY ? SOCMON_EAGAIN
                        : e->code == WIRE_ERR_RANGE ? SOCMON_ERANGE : SOCMON_EIO;
     return socmon_fail(st, "agent %s: %s", c->addr, e->msg);
 }
 
-socmon_status collector_connect(const char *addr, const char *token, int timeout_ms, collector **out)
+/* One try: connect, SUBSCRIBE without samples, the HELLO. *retry: the agent
+ * dropped this connection for a newer one while it was in its handshake (a
+ * peer holding many unauthenticated connections), so another try may pass. */
+static socmon_status connect_once(collector *c, int timeout_ms, int *retry)
 {
-    *out = NULL;
-    collector *c = calloc(1, sizeof *c);
-    if (!c)
-        return socmon_fail(SOCMON_ENOMEM, "collector: out of memory");
-    c->fd = -1;
-    snprintf(c->addr, sizeof c->addr, "%s", addr);
-    snprintf(c->token, sizeof c->token, "%s", token ? token : "");
-    socmon_status st = net_connect(addr, timeout_ms, &c->fd);
+    uint64_t deadline = socmon_mono_ns() + (uint64_t)timeout_ms * 1000000u;
+    socmon_status st = net_connect(c->addr, timeout_ms, &c->fd);
     wire_buf b = {0};
     if (st == SOCMON_OK) {
         wire_subscribe s = {.mode = WIRE_SUB_NONE};
@@ -168,21 +166,68 @@ socmon_status collector_connect(const char *addr, const char *token, int timeout
     wire_hdr h;
     const uint8_t *p;
     size_t consumed = 0;
+    uint64_t now = socmon_mono_ns();
     if (st == SOCMON_OK)
-        st = collector_next_frame(c, NULL, timeout_ms, &h, &p, &consumed);
+        st = collector_next_frame(c, NULL, now < deadline ? (int)((deadline - now) / 1000000u) + 1 : 1, &h, &p,
+                                  &consumed);
     if (st == SOCMON_OK && h.type == WIRE_ERROR) {
         wire_error e;
         st = collector_error_frame(c, p, h.len, &e);
+        *retry = st == SOCMON_EAGAIN && e.code == WIRE_ERR_RETRY;
     } else if (st == SOCMON_OK && h.type != WIRE_HELLO) {
-        st = socmon_fail(SOCMON_EPARSE, "agent %s: expected HELLO, got %s", addr, wire_type_name(h.type));
+        st = socmon_fail(SOCMON_EPARSE, "agent %s: expected HELLO, got %s", c->addr, wire_type_name(h.type));
     } else if (st == SOCMON_OK && (st = wire_get_hello(p, h.len, &c->hello)) != SOCMON_OK) {
-        socmon_fail_prefix(st, "agent %s: ", addr);
+        socmon_fail_prefix(st, "agent %s: ", c->addr);
     } else if (st == SOCMON_OK) {
         st = collector_build_schema(c);
     }
     if (st == SOCMON_OK) {
         memmove(c->in, c->in + consumed, c->inlen - consumed);
         c->inlen -= consumed;
+    }
+    return st;
+}
+
+/* A dropped handshake is tried again after 50 ms, then twice as long each
+ * time up to 1 s (a little less at random, so collectors dropped together do
+ * not come back together), as long as timeout_ms lasts. */
+socmon_status collector_connect(const char *addr, const char *token, int timeout_ms, collector **out)
+{
+    *out = NULL;
+    collector *c = calloc(1, sizeof *c);
+    if (!c)
+        return socmon_fail(SOCMON_ENOMEM, "collector: out of memory");
+    c->fd = -1;
+    snprintf(c->addr, sizeof c->addr, "%s", addr);
+    snprintf(c->token, sizeof c->token, "%s", token ? token : "");
+    uint64_t start = socmon_mono_ns(), deadline = start + (uint64_t)(timeout_ms > 0 ? timeout_ms : 1) * 1000000u;
+    uint64_t backoff = 50000000u;
+    socmon_status st;
+    for (unsigned tries = 1;; tries++) {
+        int retry = 0;
+        uint64_t now = socmon_mono_ns();
+        st = connect_once(c, now < deadline ? (int)((deadline - now + 999999u) / 1000000u) : 1, &retry);
+        if (st == SOCMON_OK || !retry)
+            break;
+        close(c->fd);
+        c->fd = -1;
+        c->inlen = 0;
+        c->st.bytes = 0;
+        uint64_t wait = backoff / 2 + socmon_mono_ns() % (backoff / 2);
+        now = socmon_mono_ns();
+        if (now + wait >= deadline) {
+            char why[WIRE_MAX_STR + 1];
+            snprintf(why, sizeof why, "%s", socmon_errmsg());
+            st = socmon_fail(st, "%s (gave up after %u tries in %.1f s: some peer keeps opening connections to the "
+                             "agent without authenticating)", why, tries, (double)(now - start) / 1e9);
+            break;
+        }
+        struct timespec ts = {(time_t)(wait / 1000000000u), (long)(wait % 1000000000u)};
+        while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+            ;
+        backoff = backoff * 2 > 1000000000u ? 1000000000u : backoff * 2;
+    }
+    if (st == SOCMON_OK) {
         c->any_seq = 1;
         c->st.next_seq = c->hello.next_seq;
         *out = c;

@@ -49,7 +49,8 @@ enum wire_err {
     WIRE_ERR_BUSY = 4,      /* --max-clients reached */
     WIRE_ERR_CONFIG = 5,    /* CONFIG refused or failed */
     WIRE_ERR_RANGE = 6,     /* a SUBSCRIBE seq beyond what the agent has */
-    WIRE_ERR_INTERNAL = 7
+    WIRE_ERR_INTERNAL = 7,
+    WIRE_ERR_RETRY = 8      /* dropped in its handshake for a newer connection: try again */
 };
 
 /* SUBSCRIBE modes. */

@@ -8,8 +8,17 @@ what a misbehaving peer does, which socmon's own collector never would.
   wire_client.py config HOST:PORT EVENTS  SUBSCRIBE then CONFIG; prints the answer's type (and message)
   wire_client.py fake_agent PORTFILE VER  listens on 127.0.0.1:0 (port to PORTFILE), answers one
                                           client with a HELLO whose header says version VER
+  wire_client.py hold HOST:PORT N READY SECS [keep|subscribe]
+                                          holds N connections for SECS seconds, reopening each one the
+                                          agent closes; touches READY once all N are connected. They
+                                          send nothing; with 'keep' the first byte of a frame each (a
+                                          handshake started) and none is replaced; with 'subscribe' a
+                                          SUBSCRIBE without samples
+  wire_client.py idle HOST:PORT [SRC]     connects (from address SRC), sends nothing; prints the ERROR
+                                          and how long the agent kept the connection ("after N.N s")
 """
 import os
+import select
 import socket
 import struct
 import sys
@@ -102,6 +111,51 @@ def subscribe(mode, seq=0, token=""):
     return string(token) + varint(mode) + varint(seq) + varint(0)
 
 
+def hold(addr, n, ready, secs, sub, keep):
+    """A hostile peer: n sockets open all the time, each one the agent drops replaced at once (keep: not)."""
+    end = time.monotonic() + secs
+    hello = frame(SUBSCRIBE, subscribe(0)) if sub else b"S" if keep else b""
+
+    def opened():
+        host, port = addr.rsplit(":", 1)
+        s = socket.create_connection((host, int(port)), timeout=1)
+        s.settimeout(None)
+        if hello:
+            s.sendall(hello)
+        return s
+
+    socks = [opened() for _ in range(n)]
+    open(ready, "w").close()
+    reopened = 0
+    while time.monotonic() < end:
+        readable, _, _ = select.select(socks, [], [], min(0.2, max(0.0, end - time.monotonic())))
+        for s in readable:
+            try:
+                data = s.recv(65536)
+            except OSError:
+                data = b""
+            if data and sub:
+                continue   # the HELLO, or STATS: still connected
+            # closed, or an ERROR (the agent closes after it): replace it
+            socks.remove(s)
+            s.close()
+            if keep:
+                n -= 1
+                continue
+            try:
+                socks.append(opened())
+                reopened += 1
+            except OSError:
+                pass   # the agent's backlog is full: the next round tries again
+        while len(socks) < n and time.monotonic() < end:
+            try:
+                socks.append(opened())
+            except OSError:
+                break
+    print("reopened %d" % reopened)
+    return 0
+
+
 def main():
     cmd, addr = sys.argv[1], sys.argv[2]
     if cmd == "garbage":
@@ -135,6 +189,17 @@ def main():
             if f[0] == ERROR:
                 print("ERROR %d: %s" % error_text(f[1]))
                 return 0
+    if cmd == "hold":
+        mode = sys.argv[6] if len(sys.argv) > 6 else ""
+        return hold(addr, int(sys.argv[3]), sys.argv[4], float(sys.argv[5]), mode == "subscribe", mode == "keep")
+    if cmd == "idle":
+        host, port = addr.rsplit(":", 1)
+        s = socket.create_connection((host, int(port)), timeout=20,
+                                     source_address=(sys.argv[3], 0) if len(sys.argv) > 3 else None)
+        t0 = time.monotonic()
+        rc = until_error(s)
+        print("after %.1f s" % (time.monotonic() - t0))
+        return rc
     if cmd == "fake_agent":
         ls = socket.socket()
         ls.bind(("127.0.0.1", 0))
