@@ -66,6 +66,10 @@ struct agent {
     int ever_end;               /* some collector received END */
     uint64_t peer_log_next;     /* lines about unauthenticated peers: not before this */
     uint64_t peer_log_skipped;  /* ... and how many were left out */
+    uint64_t accept_resume;     /* out of fds: the listening socket is polled again from then */
+    int starving;               /* accept4 is failing for want of fds */
+    int starve_told;            /* ... and the log says so (not again within 10 s) */
+    uint64_t starve_told_at;
 };
 
 void *agent_server_main(void *arg);

@@ -20,7 +20,8 @@
  * trip, and the collector retries then (WIRE_ERR_RETRY). Age alone decides,
  * not whether a connection has sent bytes yet: a peer can send one byte on
  * each socket for free, and a collector's newest connection is the one most
- * likely to be idle. */
+ * likely to be idle. Out of file descriptors, the listening socket is left
+ * alone for ACCEPT_PAUSE_NS (accept would fail at once, in a loop). */
 #define _GNU_SOURCE   /* pipe2, accept4 */
 #include <errno.h>
 #include <poll.h>
@@ -34,7 +35,9 @@
 
 #define IDLE_NS 2000000000ull         /* a client that sent nothing has this long to start */
 #define HANDSHAKE_NS 10000000000ull   /* ... and one that started has this long to SUBSCRIBE */
+#define ACCEPT_PAUSE_NS 250000000ull  /* accept4 failed for want of fds: wait this long */
 #define PEER_LOG_NS 1000000000ull     /* unauthenticated peers logged at most once a second */
+#define STARVE_LOG_NS 10000000000ull  /* running out of fds logged at most once in this time */
 #define CLOSE_NS 2000000000ull        /* ... and to take its ERROR before being cut off */
 #define STATS_NS 1000000000ull
 #define OUT_LOW (256u << 10)          /* encode more once less than this is pending */
@@ -405,14 +408,38 @@ static void client_gone(agent *a, agent_client *c, uint64_t now)
     c->outpos = c->out.len;
 }
 
+/* accept4 failed for want of fds or memory: say so once (not per attempt, nor
+ * again within STARVE_LOG_NS) and leave the listening socket alone a while. */
+static void accept_starved(agent *a, int err, uint64_t now)
+{
+    a->accept_resume = now + ACCEPT_PAUSE_NS;
+    if (a->starving)
+        return;
+    a->starving = 1;
+    a->starve_told = !a->starve_told_at || now >= a->starve_told_at + STARVE_LOG_NS;
+    if (!a->starve_told)
+        return;
+    a->starve_told_at = now;
+    agent_log(a, "cannot accept connections: %s (%s, %zu clients connected); trying again every %llu ms", strerror(err),
+              err == EMFILE || err == ENFILE ? "out of file descriptors: raise 'ulimit -n' or lower --max-clients"
+                                             : "out of memory",
+              a->nclients_cur, (unsigned long long)(ACCEPT_PAUSE_NS / 1000000u));
+}
+
 static void accept_new(agent *a, uint64_t now)
 {
     for (;;) {
         struct sockaddr_storage ss;
         socklen_t sl = sizeof ss;
         int fd = accept4(a->lfd, (struct sockaddr *)&ss, &sl, SOCK_NONBLOCK | SOCK_CLOEXEC);
-        if (fd < 0)
+        if (fd < 0) {
+            if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
+                accept_starved(a, errno, now);
             return;
+        }
+        if (a->starving && a->starve_told)
+            agent_log(a, "accepting connections again");
+        a->starving = 0;
         char peer[NET_ADDR_MAX];
         net_format((struct sockaddr *)&ss, peer, sizeof peer);
         agent_client *c = calloc(1, sizeof *c);
@@ -522,7 +549,8 @@ void *agent_server_main(void *arg)
             pf = np;
             pfcap = k + 2;
         }
-        pf[0] = (struct pollfd){a->lfd, POLLIN, 0};
+        /* out of fds: the listening socket stays readable and accept would fail at once */
+        pf[0] = (struct pollfd){a->lfd, now >= a->accept_resume ? POLLIN : 0, 0};
         pf[1] = (struct pollfd){a->wake[0], POLLIN, 0};
         int busy = 0;
         for (size_t i = 0; i < k; i++) {
