@@ -46,6 +46,7 @@
 
 enum { C_HANDSHAKE, C_HELLO, C_STREAM, C_CLOSING };
 enum { MAX_HANDSHAKES = 16, MAX_HANDSHAKES_PER_ADDR = 4 };
+enum { ACCEPT_BURST = 64 };   /* accepted per poll round: a flood of connects must not hold the loop */
 
 struct agent_client {
     int fd;
@@ -428,7 +429,7 @@ static void accept_starved(agent *a, int err, uint64_t now)
 
 static void accept_new(agent *a, uint64_t now)
 {
-    for (;;) {
+    for (int burst = 0; burst < ACCEPT_BURST; burst++) {
         struct sockaddr_storage ss;
         socklen_t sl = sizeof ss;
         int fd = accept4(a->lfd, (struct sockaddr *)&ss, &sl, SOCK_NONBLOCK | SOCK_CLOEXEC);
