@@ -190,7 +190,9 @@ static socmon_status connect_once(collector *c, int timeout_ms, int *retry)
 
 /* A dropped handshake is tried again after 50 ms, then twice as long each
  * time up to 1 s (a little less at random, so collectors dropped together do
- * not come back together), as long as timeout_ms lasts. */
+ * not come back together), as long as timeout_ms leaves TRY_MIN_NS for the
+ * next try after its pause. */
+#define TRY_MIN_NS 200000000u
 socmon_status collector_connect(const char *addr, const char *token, int timeout_ms, collector **out)
 {
     *out = NULL;
@@ -215,7 +217,7 @@ socmon_status collector_connect(const char *addr, const char *token, int timeout
         c->st.bytes = 0;
         uint64_t wait = backoff / 2 + socmon_mono_ns() % (backoff / 2);
         now = socmon_mono_ns();
-        if (now + wait >= deadline) {
+        if (now + wait + TRY_MIN_NS > deadline) {   /* too little time left for another try to be answered */
             char why[WIRE_MAX_STR + 1];
             snprintf(why, sizeof why, "%s", socmon_errmsg());
             st = socmon_fail(st, "%s (gave up after %u tries in %.1f s: some peer keeps opening connections to the "

@@ -182,7 +182,7 @@ static void test_retry_gives_up(void **state)
     print_message("after %.2f s: %s\n", s, socmon_errmsg());
     assert_null(c);
     assert_true(s >= 0.5);   /* backoff 25..50, 50..100, 100..200, 200..400 ms, ...: >= 375 ms before a 5th try */
-    assert_true(s <= 1.6);
+    assert_true(s <= 2.0);   /* the last try has at least 200 ms, and gets its answer much sooner */
     assert_true(atomic_load(&f.served) >= 4);
     assert_non_null(strstr(socmon_errmsg(), "too many connections in their handshake"));
     assert_non_null(strstr(socmon_errmsg(), "gave up after"));
