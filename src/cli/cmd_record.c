@@ -280,8 +280,9 @@ int cmd_record(int argc, char **argv)
         cli_output_finish(&co, ost != SOCMON_OK ? ost : SOCMON_EIO);
     else if (co.sink && cli_output_close(&co, "record", ost) && !rc)
         rc = 1;
-    /* stdout's reader gone while a program wrote to it, or while the live lines did */
-    int out_gone = (l.live_gone && l.live_fd == STDOUT_FILENO) || (ferror(stdout) && reader_gone(STDOUT_FILENO));
+    /* stdout's reader gone (the live lines', a program's output's, or that of -q's summary alone):
+     * the summary goes to stderr */
+    int out_gone = reader_gone(STDOUT_FILENO), prog_out_lost = out_gone && !l.live_gone && ferror(stdout);
     if (out_gone)
         drop_stdout();
     uint64_t nwritten = wst == SOCMON_OK ? ws.samples : ws.samples_written;
@@ -293,7 +294,7 @@ int cmd_record(int argc, char **argv)
     if (l.live_gone)
         fprintf(stderr, "socmon record: the reader of the live lines went away (EPIPE) at interval %llu: no more "
                         "live lines; the recording went on to its end\n", (unsigned long long)l.live_gone);
-    else if (out_gone)
+    else if (prog_out_lost)
         fprintf(stderr, "socmon record: the reader of stdout went away (EPIPE): the program's output after that was "
                         "dropped; the recording went on to its end\n");
     fprintf(rc || o.to_stderr || out_gone ? stderr : stdout, "wrote %s samples (%s intervals missed) to %s (%s bytes)\n", nbuf,

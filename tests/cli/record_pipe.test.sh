@@ -27,6 +27,11 @@ grep -q "^wrote 2,001 samples" "$TMP/err" && ok || bad "record | head -2: no sum
 got=$(samples "$TMP/head.rec")
 [ "$want" = 2001 ] && [ "$got" = "$want" ] && ok || bad "record | head -2: file holds '$got', a run without head '$want'"
 
+# -q: only the summary goes to stdout, and its reader is gone by then: it goes to stderr, exit 0.
+{ "$BIN" $REC -q -o "$TMP/q.rec" 2>"$TMP/err"; echo $? >"$TMP/rc"; } | true
+rc=$(cat "$TMP/rc")
+[ "$rc" = 0 ] && [ "$(samples "$TMP/q.rec")" = "$want" ] && ok || bad "record -q | true: exit $rc: $(cat "$TMP/err")"
+
 # The recording's FIFO: its reader takes 100 bytes of the header and leaves; the first block
 # (at the first 50 ms flush) meets EPIPE.
 mkfifo "$TMP/fifo"
