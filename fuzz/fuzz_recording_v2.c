@@ -1,7 +1,8 @@
 /* Fuzzes the recording loader on format v2 (streaming, zstd blocks, resync
  * after damage). Besides "never crash, never a huge allocation", it checks
  * that an accepted file is consistent: it decodes sample by sample, its
- * loss report adds up (a complete file lost nothing), and it can be written
+ * loss report adds up (a complete file lost nothing, has no timestamp going
+ * backwards and an end record that agrees with its blocks), and it can be written
  * out again (the reader accepts only what the writer's rules allow); the
  * scan that appending uses (socmon_rec2_scan_file) finds the same blocks.
  *
@@ -35,6 +36,13 @@ static void check(const uint8_t *data, size_t size)
     if (in.file_bytes != size || (in.complete && (in.blocks_lost || in.bytes_lost || in.samples_lost)) ||
         in.bytes_lost > size || in.gap_samples > in.samples_lost || in.gap_ns > in.ns_lost ||
         (in.gaps && in.gap_first_row > socmon_timeline_len(socmon_recording_timeline(rec))))
+        __builtin_trap();
+    /* timestamps that go backwards and an end record that disagrees are damage: never complete;
+     * the first backwards sample is a sample of the file, stamped before the one before it */
+    if ((in.complete && (in.time_backwards || in.end_mismatch)) || (in.end_mismatch && !in.ended) ||
+        (in.time_backwards && (in.time_backwards_row == 0 ||
+                               in.time_backwards_row >= socmon_timeline_len(socmon_recording_timeline(rec)) ||
+                               in.time_backwards_t_ns >= in.time_backwards_prev_ns)))
         __builtin_trap();
     if (scanned && (scan.samples != socmon_timeline_len(socmon_recording_timeline(rec)) || scan.good_end > size ||
                     scan.blocks != in.blocks))

@@ -92,7 +92,11 @@ typedef struct socmon_recwriter_opts {
  * device's parameters, as socmon_recording_new takes them. opts may be NULL. */
 socmon_status socmon_recwriter_open(int fd, const socmon_set *set, const char *target, uint64_t interval_ns,
                                     const socmon_recwriter_opts *opts, socmon_recwriter **out);
-/* Adds one sample (s->n must equal the set's size); writes a block when one is full. */
+/* Adds one sample (s->n must equal the set's size); writes a block when one is full.
+ * Timestamps must not go backwards: a sample stamped before the previous one
+ * (of this file, reopened or not) is SOCMON_ERANGE naming both timestamps; it
+ * is not written and the writer goes on. An equal timestamp is accepted (a
+ * coarse clock can stamp two reads alike; that interval is 0 ns long). */
 socmon_status socmon_recwriter_append(socmon_recwriter *w, const socmon_sample *s);
 /* Writes the samples not yet written as one block (nothing if there are none)
  * and asks the kernel to keep them (fdatasync). Call it every flush period. */
@@ -152,7 +156,8 @@ typedef struct socmon_recording_info {
     uint64_t samples_lost;   /* samples known to be missing (0 if unknown, see samples_lost_known) */
     int samples_lost_known;  /* 0: the tail is missing and its size is unknown (no end record) */
     uint64_t ns_lost;        /* time the missing samples spanned, where known */
-    uint64_t flush_ns;       /* the writer's flush period: the most a killed recorder lost */
+    uint64_t flush_ns;       /* the writer's flush period, of wall-clock time: with a real clock, about
+                              * the most of the recording's time a killed recorder lost (0: unknown) */
     char what[256];          /* one line naming what was wrong and where, "" if complete */
     int simulated;           /* the timestamps are a model's simulated time (valid when clock_known) */
     int clock_known;         /* 1: the file says which clock it used, or socmon_recording_set_simulated
@@ -166,7 +171,35 @@ typedef struct socmon_recording_info {
     uint64_t gap_ns;         /* time they spanned: from the sample before to the sample after each gap */
     uint64_t gap_first_row;  /* where the first gap is: the timeline position of the sample after it
                               * (socmon_timeline_get; the timeline's length for a gap at the end) */
+    uint32_t block_samples;  /* v2: the header's block size. A killed recorder lost at most one block
+                              * (the samples it had not yet written), whatever its clock; 0 for v1 */
+    /* Timestamps that go backwards: samples stamped before the sample before them (a crafted file, or
+     * one written before the writer refused them). They load as they are, the file is not complete,
+     * and what says how many and where; a reader taking intervals must not subtract them blindly. */
+    uint64_t time_backwards;        /* how many samples */
+    uint64_t time_backwards_row;    /* the first one's timeline position */
+    uint64_t time_backwards_t_ns;   /* its timestamp */
+    uint64_t time_backwards_prev_ns;/* the timestamp of the sample before it */
+    /* The end record against the blocks read (v2): a file whose end record disagrees with its blocks
+     * is damaged (spliced, or edited). end_mismatch holds SOCMON_REC_END_* bits; the file is then not
+     * complete, and no loss is computed from the end record's figures. */
+    int ended;               /* the file has its end record */
+    unsigned end_mismatch;   /* 0: the end record agrees with the blocks */
+    uint64_t end_blocks;     /* what the end record says: blocks written, */
+    uint64_t end_samples;    /* the index after the last sample, */
+    uint64_t end_last_t_ns;  /* and the last sample's timestamp */
+    uint64_t read_next_index;/* what the blocks read give: the index after their last sample, */
+    uint64_t read_last_t_ns; /* and its timestamp (0 when no block was read) */
 } socmon_recording_info;
+
+/* socmon_recording_info.end_mismatch: which of the end record's figures disagrees with the blocks. */
+enum {
+    SOCMON_REC_END_BLOCKS = 1u << 0,  /* its block count is below the blocks read, or differs from them
+                                       * in a file with no damaged block */
+    SOCMON_REC_END_SAMPLES = 1u << 1, /* its sample count is below the last sample's index + 1 */
+    SOCMON_REC_END_LAST_T = 1u << 2   /* its last timestamp is not the last block's last one (checked
+                                       * when that block is the last written: no damage after it) */
+};
 void socmon_recording_get_info(const socmon_recording *rec, socmon_recording_info *out);
 
 SOCMON_END_DECLS

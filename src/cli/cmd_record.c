@@ -4,10 +4,13 @@
  * run stays in memory; the writer's pending block is written and synced every --flush period of
  * wall-clock time, so a killed recorder loses at most that. The file is created safely
  * (cli/dest.h) before the run starts, and SIGINT/SIGTERM end the run cleanly (cli/stop.h). */
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/dest.h"
 #include "cli/opts.h"
@@ -42,7 +45,10 @@ static void help(FILE *fp)
                 "with an error. SIGINT (Ctrl-C) or SIGTERM stops the run at the next sample (within\n"
                 "one interval), writes the last block, closes the file, prints the summary so far and\n"
                 "exits 130 or 143; a second Ctrl-C kills at once. A full disk stops the run with exit\n"
-                "status 1; the file then reads up to its last whole block.\n\n"
+                "status 1; the file then reads up to its last whole block. When the reader of the live\n"
+                "lines goes away (record | head), the live lines stop with a note on stderr and the\n"
+                "recording goes on to its end (exit status 0); when the reader of a FIFO given as -o\n"
+                "goes away, the run stops there with exit status 1.\n\n"
                 "With --remote HOST:PORT the samples come from 'socmon agent' there (docs/agent.md):\n"
                 "the same file, each sample's index its sequence number at the agent, samples the\n"
                 "agent no longer had recorded as an explicit gap; -d is the target's time from the\n"
@@ -54,7 +60,9 @@ static void help(FILE *fp)
 typedef struct live {
     cli_session *cs;
     const cli_opts *o;
-    socmon_output *out;     /* the live lines; NULL with -q */
+    socmon_output *out;     /* the live lines; NULL with -q, or once their reader has gone */
+    int live_fd;            /* where they go: stdout, or stderr when a program owns stdout */
+    uint64_t live_gone;     /* the interval at which the live lines' reader went away; 0: it did not */
     double *mv;
     uint64_t t0, n;
     socmon_recwriter *w;
@@ -63,6 +71,28 @@ typedef struct live {
     socmon_scaling *sc;     /* perf_event time counters, or NULL: the live lines' metrics scale */
     uint64_t *scaled;
 } live;
+
+/* 1 when fd is a pipe, FIFO or socket whose reader has gone: a write there fails with EPIPE
+ * (SIGPIPE is ignored) and poll says POLLERR (a pipe with no reader) or POLLHUP. A full disk or
+ * a broken terminal is not this: those are write errors the command reports. */
+static int reader_gone(int fd)
+{
+    struct pollfd p = {.fd = fd, .events = POLLOUT};
+    return poll(&p, 1, 0) == 1 && (p.revents & (POLLERR | POLLHUP));
+}
+
+/* stdout's reader has gone: what stdio still holds for it goes nowhere, as the reader wanted,
+ * instead of failing again at exit (main's check of stdout) after a recording that is whole. */
+static void drop_stdout(void)
+{
+    fflush(stdout);
+    int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        dup2(fd, STDOUT_FILENO);
+        close(fd);
+    }
+    clearerr(stdout);
+}
 
 static socmon_status on_sample(void *user, const socmon_sample *prev, const socmon_sample *cur,
                                const uint64_t *deltas)
@@ -93,8 +123,12 @@ static socmon_status on_sample(void *user, const socmon_sample *prev, const socm
         const double *mv = m && socmon_metrics_eval(m, deltas, (double)dt / 1e9, l->mv) == SOCMON_OK ? l->mv : NULL;
         socmon_interval_row row = {cur->t_ns, cur->t_ns - l->t0, dt, cur->flags, cur->missed, mv, deltas};
         /* A failing display must not stop the recording: the output keeps its first write error
-         * and the command reports it once the recording is closed. */
-        socmon_output_row(l->out, &row);
+         * and the command reports it once the recording is closed; a reader that went away
+         * (record | head) wanted no more lines, so none are written after it. */
+        if (socmon_output_row(l->out, &row) != SOCMON_OK && reader_gone(l->live_fd)) {
+            l->out = NULL;
+            l->live_gone = l->n;
+        }
     }
     /* Checked last, so the sample just taken is kept. */
     return cli_stop_signal() ? cli_stop_status() : SOCMON_OK;
@@ -136,6 +170,11 @@ int cmd_record(int argc, char **argv)
     int rc = cli_parse_opts(argc, argv, RECORD_OPTS, help, &o);
     if (rc >= 0)
         return rc;
+    /* A reader that goes away (record | head, a FIFO's reader) must not kill the recorder with
+     * SIGPIPE mid-block, with no summary and no end record: writes there fail with EPIPE instead,
+     * which stops the live lines and leaves the recording to finish (see on_sample). A command
+     * the host target runs gets its default signals back (targets/host_child.c). */
+    signal(SIGPIPE, SIG_IGN);
     if (o.remote)
         return cli_record_remote(&o);
     if (o.append) {
@@ -154,7 +193,7 @@ int cmd_record(int argc, char **argv)
     }
     cli_session cs;
     o.symbols = 1;   /* a program's recording holds its per-function counters (report --by-symbol) */
-    live l = {&cs, &o, NULL, NULL, 0, 0, NULL, 0, 0, NULL, NULL};
+    live l = {.cs = &cs, .o = &o, .live_fd = o.to_stderr ? STDERR_FILENO : STDOUT_FILENO};
     size_t shown[LIVE_PICK_MAX], nshown = 0;
     rc = open_run(&cs, &o, &l, shown, &nshown);
     /* The file says which clock stamped it, so report need not guess from the target's name: a
@@ -202,6 +241,8 @@ int cmd_record(int argc, char **argv)
             (ost = socmon_output_begin(co.out, &run)) == SOCMON_OK &&
             (ost = socmon_output_begin_intervals(co.out, &cols)) == SOCMON_OK)
             l.out = co.out;
+        else if (co.out && reader_gone(l.live_fd))
+            l.live_gone = 1;   /* gone before the first line: record anyway */
     }
     socmon_sampler_opts so = {o.interval_ns, o.duration_ns, o.realtime, o.interval_count};
     socmon_sampler_stats stats = {0};
@@ -233,16 +274,30 @@ int cmd_record(int argc, char **argv)
         rc = write_error(path, wst);
     if (ost == SOCMON_OK && l.out)
         ost = socmon_output_end_intervals(l.out);
-    /* The live lines' first write error, if any; nothing to report with -q. */
-    if (co.sink && cli_output_close(&co, "record", ost) && !rc)
+    /* The live lines' first write error, if any; nothing to report with -q, nor when their
+     * reader went away (said below). */
+    if (l.live_gone)
+        cli_output_finish(&co, ost != SOCMON_OK ? ost : SOCMON_EIO);
+    else if (co.sink && cli_output_close(&co, "record", ost) && !rc)
         rc = 1;
+    /* stdout's reader gone (the live lines', a program's output's, or that of -q's summary alone):
+     * the summary goes to stderr */
+    int out_gone = reader_gone(STDOUT_FILENO), prog_out_lost = out_gone && !l.live_gone && ferror(stdout);
+    if (out_gone)
+        drop_stdout();
     uint64_t nwritten = wst == SOCMON_OK ? ws.samples : ws.samples_written;
     /* Grouped like every other count a person reads (--no-big-num: plain). */
     char nbuf[32], mbuf[32], bbuf[32];
     socmon_format_count(nbuf, sizeof nbuf, nwritten, !o.no_big_num);
     socmon_format_count(mbuf, sizeof mbuf, stats.missed, !o.no_big_num);
     socmon_format_count(bbuf, sizeof bbuf, bytes, !o.no_big_num);
-    fprintf(rc || o.to_stderr ? stderr : stdout, "wrote %s samples (%s intervals missed) to %s (%s bytes)\n", nbuf,
+    if (l.live_gone)
+        fprintf(stderr, "socmon record: the reader of the live lines went away (EPIPE) at interval %llu: no more "
+                        "live lines; the recording went on to its end\n", (unsigned long long)l.live_gone);
+    else if (prog_out_lost)
+        fprintf(stderr, "socmon record: the reader of stdout went away (EPIPE): the program's output after that was "
+                        "dropped; the recording went on to its end\n");
+    fprintf(rc || o.to_stderr || out_gone ? stderr : stdout, "wrote %s samples (%s intervals missed) to %s (%s bytes)\n", nbuf,
             mbuf, path, bbuf);
     if (sig) {
         fprintf(stderr, "socmon record: stopped by %s; the recording is complete up to there\n", cli_stop_name());

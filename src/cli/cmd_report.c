@@ -188,6 +188,14 @@ static int walk_next(walk *w, const report *r, size_t idx)
     return 1;
 }
 
+/* The length of the interval a -> b. A timestamp before the one before it (a damaged or old file:
+ * report_loss_note says so) would wrap to ~584 years: that interval is 0 ns long instead, and an
+ * interval of no length has no rates (NaN seconds make them undefined: "-" in a table). */
+static uint64_t interval_ns(const walk *w)
+{
+    return w->b.t_ns > w->a.t_ns ? w->b.t_ns - w->a.t_ns : 0;
+}
+
 /* One row per interval, in the options' format on stdout, or in `format` to fp (named name). */
 static int per_interval(report *r, const cli_opts *o, const char *format, FILE *fp, const char *name)
 {
@@ -229,16 +237,15 @@ static int per_interval(report *r, const cli_opts *o, const char *format, FILE *
     st = socmon_output_begin(co.out, &run);
     if (st == SOCMON_OK)
         st = socmon_output_begin_intervals(co.out, &cols);
-    uint64_t t0 = 0;
+    uint64_t since = 0;
     for (size_t idx = 0; st == SOCMON_OK && walk_next(&w, r, idx); idx++) {
-        if (idx == 0) {
-            t0 = w.b.t_ns;
+        if (idx == 0)
             continue;
-        }
-        uint64_t dt = w.b.t_ns - w.a.t_ns;
+        uint64_t dt = interval_ns(&w);
+        since += dt;   /* b - first sample's time, when no timestamp goes backwards */
         if (r->m)
-            socmon_metrics_eval(r->m, w.d, (double)dt / 1e9, w.mv);
-        socmon_interval_row row = {w.b.t_ns, w.b.t_ns - t0, dt, w.b.flags, w.b.missed, r->m ? w.mv : NULL, w.d};
+            socmon_metrics_eval(r->m, w.d, dt ? (double)dt / 1e9 : NAN, w.mv);
+        socmon_interval_row row = {w.b.t_ns, since, dt, w.b.flags, w.b.missed, r->m ? w.mv : NULL, w.d};
         st = socmon_output_row(co.out, &row);
     }
     if (st == SOCMON_OK)
@@ -307,14 +314,13 @@ static int summary(report *r, const cli_opts *o, int by_symbol)
         free(acc);
         return cli_error("report", st != SOCMON_OK ? st : socmon_fail(SOCMON_ENOMEM, "out of memory"));
     }
-    uint64_t t0 = 0, t1 = 0, missed = 0;
+    uint64_t elapsed = 0, missed = 0;   /* the intervals' lengths summed: see interval_ns */
     for (size_t idx = 0; walk_next(&w, r, idx); idx++) {
-        if (idx == 0)
-            t0 = w.b.t_ns;
         for (size_t i = 0; idx && i < n; i++)
             acc[i] += w.d[i];
+        if (idx)
+            elapsed += interval_ns(&w);
         missed += w.b.missed;
-        t1 = w.b.t_ns;
     }
     if (by_symbol) {
         socmon_sink *sink = NULL;
@@ -346,9 +352,9 @@ static int summary(report *r, const cli_opts *o, int by_symbol)
             scaled = 0;
     }
     if (r->m)
-        socmon_metrics_eval(r->m, acc, (double)(t1 - t0) / 1e9, w.mv);
+        socmon_metrics_eval(r->m, acc, elapsed ? (double)elapsed / 1e9 : NAN, w.mv);
     cli_totals t = {{.doc = SOCMON_DOC_TOTALS, .title = "Recording summary", .target = socmon_recording_target(r->rec),
-                     .elapsed_ns = t1 - t0, .recording = 1, .samples = socmon_timeline_len(socmon_recording_timeline(r->rec)),
+                     .elapsed_ns = elapsed, .recording = 1, .samples = socmon_timeline_len(socmon_recording_timeline(r->rec)),
                      .missed = missed, .simulated = rec_simulated(r->rec)},
                     {n, r->counters, r->names, NULL, 0, NULL}, acc, r->ms, r->m, w.mv, r->ops ? r->ops->hotspots : NULL};
     cli_scaled shown = {0};

@@ -23,10 +23,11 @@ static void gap_note(socmon_recording *rec, const char *path, const socmon_recor
     int have_before = 0, have_after = 0;
     if (v && n && socmon_timeline_get(tl, 0, &s) == SOCMON_OK) {
         t0 = s.t_ns;
+        /* a file whose timestamps go backwards (said in a line of its own) must not wrap here */
         if (row > 0 && row <= n && socmon_timeline_get(tl, row - 1, &s) == SOCMON_OK)
-            before = s.t_ns - t0, have_before = 1;
+            before = s.t_ns > t0 ? s.t_ns - t0 : 0, have_before = 1;
         if (row < n && socmon_timeline_get(tl, row, &s) == SOCMON_OK)
-            after = s.t_ns - t0, have_after = 1;
+            after = s.t_ns > t0 ? s.t_ns - t0 : 0, have_after = 1;
     }
     free(v);
     char a[32], b[32], c[32], d[32], where[96];
@@ -46,8 +47,63 @@ static void gap_note(socmon_recording *rec, const char *path, const socmon_recor
             in->gaps == 1 ? "it is" : "the first is", where);
 }
 
+/* A line for timestamps that go backwards (an old or crafted file): where the first is, and what
+ * the rows make of them. */
+static void backwards_note(const char *path, const socmon_recording_info *in)
+{
+    char a[32], b[32];
+    socmon_format_count(a, sizeof a, in->time_backwards, 1);
+    socmon_format_count(b, sizeof b, in->time_backwards_row, 1);
+    fprintf(stderr, "socmon report: %s: damaged: %s sample%s stamped before the sample before %s (the first: sample "
+                    "%s at %llu ns, after %llu ns); such an interval is shown 0 ns long, with no rates\n",
+            path, a, in->time_backwards == 1 ? "" : "s", in->time_backwards == 1 ? "it" : "them", b,
+            (unsigned long long)in->time_backwards_t_ns, (unsigned long long)in->time_backwards_prev_ns);
+}
+
+/* A line for an end record that disagrees with the blocks: which figures, both ways. */
+static void end_note(const char *path, const socmon_recording_info *in)
+{
+    char line[400];
+    int used = 0;
+    if (in->end_mismatch & SOCMON_REC_END_BLOCKS)
+        used += snprintf(line + used, sizeof line - used, "; %llu blocks, the file holds %llu%s",
+                         (unsigned long long)in->end_blocks, (unsigned long long)in->blocks,
+                         in->blocks_lost ? " and damaged ones" : "");
+    if (in->end_mismatch & SOCMON_REC_END_SAMPLES)
+        used += snprintf(line + used, sizeof line - used, "; %llu samples, the blocks hold %llu",
+                         (unsigned long long)in->end_samples, (unsigned long long)in->read_next_index);
+    if (in->end_mismatch & SOCMON_REC_END_LAST_T)
+        snprintf(line + used, sizeof line - used, "; the last sample at %llu ns, the last block's is at %llu ns",
+                 (unsigned long long)in->end_last_t_ns, (unsigned long long)in->read_last_t_ns);
+    fprintf(stderr, "socmon report: %s: damaged: the end record disagrees with the blocks: it says %s; the rows "
+                    "are the blocks'\n", path, line + 2);
+}
+
+/* What a killed recorder may have lost after its last whole block: the block it was filling. The
+ * flush period is wall-clock time, so it bounds the recording's own time only on a real clock; an
+ * unpaced model runs far faster (a 1 s flush period let 4 s of simulated time go). */
+static void cut_bound(char *buf, size_t len, const socmon_recording *rec, const socmon_recording_info *in)
+{
+    if (!in->flush_ns || !in->block_samples) {
+        snprintf(buf, len, "an unknown time");
+        return;
+    }
+    char a[32], b[32], c[32], block[160];
+    socmon_format_count(a, sizeof a, in->block_samples, 1);
+    double span = (double)in->block_samples * (double)socmon_recording_interval_ns(rec);
+    socmon_format_ns(b, sizeof b, span < 1.8e19 ? (uint64_t)span : UINT64_MAX);
+    socmon_format_ns(c, sizeof c, socmon_recording_interval_ns(rec));
+    snprintf(block, sizeof block, "one block (%s samples, %s at the %s interval)", a, b, c);
+    if (in->clock_known && !in->simulated)
+        snprintf(buf, len, "at most the flush period (%g s) or %s, whichever is less,", (double)in->flush_ns / 1e9,
+                 block);
+    else
+        snprintf(buf, len, "at most %s", block);
+}
+
 /* One line on stderr when the recording was damaged or cut short: the rows
- * that follow are real, but not the whole run; another for gaps. */
+ * that follow are real, but not the whole run; others for gaps, timestamps
+ * that go backwards and an end record that disagrees with the blocks. */
 void report_loss_note(socmon_recording *rec, const char *path)
 {
     socmon_recording_info in;
@@ -56,9 +112,13 @@ void report_loss_note(socmon_recording *rec, const char *path)
         return;
     if (in.gaps)
         gap_note(rec, path, &in);
+    if (in.time_backwards)
+        backwards_note(path, &in);
+    if (in.end_mismatch)
+        end_note(path, &in);
     socmon_timeline *tl = socmon_recording_timeline(rec);
     size_t n = socmon_timeline_len(tl);
-    char a[32], b[32], c[32], line[400];
+    char a[32], b[32], c[32], line[600];
     int used = 0;
     /* the gaps were said above: what is left was lost to damage */
     uint64_t lost = in.samples_lost - in.gap_samples, lost_ns = in.ns_lost - in.gap_ns;
@@ -74,7 +134,7 @@ void report_loss_note(socmon_recording *rec, const char *path)
         used += snprintf(line + used, sizeof line - used, "%s damaged block%s skipped: %s samples%s not read", a,
                          in.blocks_lost == 1 ? "" : "s", b, span);
     }
-    if (!in.samples_lost_known) {
+    if (!in.samples_lost_known && !in.ended) {
         uint64_t t0 = 0, t1 = 0;
         uint64_t *v = calloc(socmon_recording_ncounters(rec) + 1, sizeof *v);
         socmon_sample s = {0, 0, 0, socmon_recording_ncounters(rec), v};
@@ -84,13 +144,10 @@ void report_loss_note(socmon_recording *rec, const char *path)
                 t1 = s.t_ns;
         }
         free(v);
-        char flush[48];
-        if (in.flush_ns)
-            snprintf(flush, sizeof flush, "at most %g s", (double)in.flush_ns / 1e9);
-        else
-            snprintf(flush, sizeof flush, "an unknown time");
+        char flush[260];
+        cut_bound(flush, sizeof flush, rec, &in);
         socmon_format_count(a, sizeof a, n, 1);
-        socmon_format_ns(c, sizeof c, t1 - t0);
+        socmon_format_ns(c, sizeof c, t1 > t0 ? t1 - t0 : 0);
         used += snprintf(line + used, sizeof line - used, "%srecording cut short (recorder killed?): read %s samples "
                          "to %s; %s after that is missing", used ? "; " : "", a, c, flush);
     }

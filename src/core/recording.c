@@ -653,6 +653,38 @@ static socmon_status parse_timeline(reader *r, socmon_recording *rec)
     return SOCMON_OK;
 }
 
+/* Version 1 files were written with any timestamps (the writer took a sample
+ * stamped before the one before it): such samples are counted, as the v2
+ * reader counts them, so a reader of intervals is warned. */
+static socmon_status v1_check_time(socmon_recording *rec)
+{
+    socmon_recording_info *in = &rec->info;
+    uint64_t *v = calloc(rec->ncounters + 1, sizeof *v);
+    socmon_sample s = {0, 0, 0, rec->ncounters, v};
+    socmon_timeline_iter it;
+    if (!v || socmon_timeline_iter_init(rec->tl, &it) != SOCMON_OK) {
+        free(v);
+        return socmon_fail(SOCMON_ENOMEM, "recording: out of memory");
+    }
+    uint64_t prev = 0;
+    for (uint64_t row = 0; socmon_timeline_iter_next(&it, &s) == SOCMON_OK; row++) {
+        if (row && s.t_ns < prev && in->time_backwards++ == 0) {
+            in->time_backwards_row = row;
+            in->time_backwards_t_ns = s.t_ns;
+            in->time_backwards_prev_ns = prev;
+        }
+        prev = s.t_ns;
+    }
+    socmon_timeline_iter_free(&it);
+    free(v);
+    if (in->time_backwards)
+        snprintf(in->what, sizeof in->what, "%llu timestamp%s go%s backwards (first: sample %llu at %llu ns, after "
+                 "%llu ns)", (unsigned long long)in->time_backwards, in->time_backwards == 1 ? "" : "s",
+                 in->time_backwards == 1 ? "es" : "", (unsigned long long)in->time_backwards_row,
+                 (unsigned long long)in->time_backwards_t_ns, (unsigned long long)in->time_backwards_prev_ns);
+    return SOCMON_OK;
+}
+
 socmon_status socmon_recording_parse(const void *buf, size_t len, socmon_recording **out)
 {
     if (!out)
@@ -708,8 +740,11 @@ socmon_status socmon_recording_parse(const void *buf, size_t len, socmon_recordi
     rec->info.version = 1;
     rec->info.file_bytes = len;
     rec->info.blocks = socmon_timeline_nchunks(rec->tl);
-    rec->info.complete = 1;
     rec->info.samples_lost_known = 1;
+    rec->info.ended = 1;
+    if ((st = v1_check_time(rec)) != SOCMON_OK)
+        goto fail;
+    rec->info.complete = !rec->info.time_backwards;
     *out = rec;
     return SOCMON_OK;
 fail:

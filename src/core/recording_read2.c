@@ -65,6 +65,18 @@ static void note_gap(socmon_recording_info *in, uint64_t samples, uint64_t ns, u
     in->gap_ns += ns;
 }
 
+/* A sample stamped before the one before it (across damaged blocks too): the
+ * writer refuses them now, but a crafted file or an older writer's has them.
+ * row is its timeline position. */
+static void note_backwards(socmon_recording_info *in, uint64_t row, uint64_t t, uint64_t prev)
+{
+    if (in->time_backwards++ == 0) {
+        in->time_backwards_row = row;
+        in->time_backwards_t_ns = t;
+        in->time_backwards_prev_ns = prev;
+    }
+}
+
 static int block_header_ok(const rd *r, size_t pos)
 {
     if (r->len - pos < SOCMON_REC2_BLOCK_HDR || memcmp(r->p + pos, SOCMON_REC2_BLOCK_MARK, 8) != 0)
@@ -156,6 +168,11 @@ static int read_block(rd *r, size_t pos, size_t *end, socmon_status *fatal)
             note_gap(in, gap, ns, r->loaded);
     }
     socmon_rec2_block *b = &r->blk;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t prev = i ? b->t[i - 1] : r->last_t;
+        if ((i || r->have_block) && b->t[i] < prev)
+            note_backwards(in, r->loaded + i, b->t[i], prev);
+    }
     for (size_t i = 0; i < n && !r->scan_only; i++) {
         r->s.t_ns = b->t[i];
         r->s.flags = b->flags[i];
@@ -180,6 +197,38 @@ static int read_block(rd *r, size_t pos, size_t *end, socmon_status *fatal)
     r->have_block = 1;
     *end = pos + SOCMON_REC2_BLOCK_HDR + comp;
     return BLOCK_OK;
+}
+
+/* Which of the end record's figures disagree with the blocks read (SOCMON_REC_END_*). Damaged
+ * blocks may hide blocks and samples, so with damage only what no damage explains counts: fewer
+ * blocks or samples than were read. A recording continued after a damaged one
+ * (socmon_recwriter_reopen) counts only the blocks that were good, hence no lower bound then. The
+ * last timestamp is checked when the last block read is the last one written (no damage after it). */
+static unsigned end_check(const rd *r, uint64_t total, uint64_t end_t, uint64_t end_blocks)
+{
+    const socmon_recording_info *in = &r->rec->info;
+    unsigned bad = 0;
+    if (end_blocks < in->blocks || (!in->blocks_lost && end_blocks != in->blocks))
+        bad |= SOCMON_REC_END_BLOCKS;
+    if (total < r->next_index)
+        bad |= SOCMON_REC_END_SAMPLES;
+    if (!r->damage_pending && end_t != r->last_t)
+        bad |= SOCMON_REC_END_LAST_T;
+    return bad;
+}
+
+/* "4.096 s", "40.960 ms", "4.096 us", "512 ns": a time in the unit that reads best. */
+static const char *span_text(char *buf, size_t len, double ns)
+{
+    if (ns >= 1e9)
+        snprintf(buf, len, "%.3f s", ns / 1e9);
+    else if (ns >= 1e6)
+        snprintf(buf, len, "%.3f ms", ns / 1e6);
+    else if (ns >= 1e3)
+        snprintf(buf, len, "%.3f us", ns / 1e3);
+    else
+        snprintf(buf, len, "%.0f ns", ns);
+    return buf;
 }
 
 static void append_what(socmon_recording_info *in, const char *fmt, ...) SOCMON_PRINTF(2, 3);
@@ -217,7 +266,7 @@ static socmon_status parse_header(rd *r, size_t *body_end)
         return socmon_rec_bad(hr.pos, "header holds %zu bytes after the schema, expected 24", end - hr.pos);
     r->rec->start_wall_ns = socmon_rec2_get(r->p + hr.pos, 8);
     r->rec->info.flush_ns = socmon_rec2_get(r->p + hr.pos + 8, 8);
-    r->block_samples = (uint32_t)socmon_rec2_get(r->p + hr.pos + 16, 4);
+    r->block_samples = r->rec->info.block_samples = (uint32_t)socmon_rec2_get(r->p + hr.pos + 16, 4);
     uint32_t flags = (uint32_t)socmon_rec2_get(r->p + hr.pos + 20, 4);
     r->nc = r->rec->ncounters;
     /* unknown bits are refused: a later writer that sets one means something
@@ -256,13 +305,14 @@ static socmon_status read_all(rd *r)
 
     int ended = 0, cut = 0;
     r->good_end = pos;
-    uint64_t total = 0, end_t = 0;
+    uint64_t total = 0, end_t = 0, end_blocks = 0;
     size_t cut_at = 0;
     while (pos < r->len) {
         if (end_record_ok(r, pos)) {
             ended = 1;
             total = socmon_rec2_get(r->p + pos + 8, 8);
             end_t = socmon_rec2_get(r->p + pos + 16, 8);
+            end_blocks = socmon_rec2_get(r->p + pos + 24, 8);
             pos += SOCMON_REC2_END_LEN;
             if (pos < r->len) {
                 in->bytes_lost += r->len - pos;
@@ -301,16 +351,37 @@ static socmon_status read_all(rd *r)
     }
 
     in->samples_lost_known = ended;
-    if (ended && total >= r->next_index) {
+    in->ended = ended;
+    in->read_next_index = r->next_index;
+    in->read_last_t_ns = r->last_t;
+    if (ended) {
+        in->end_blocks = end_blocks;
+        in->end_samples = total;
+        in->end_last_t_ns = end_t;
+        in->end_mismatch = end_check(r, total, end_t, end_blocks);
+    }
+    if (ended && !in->end_mismatch) {
         uint64_t ns = end_t > r->last_t && total > r->next_index ? end_t - r->last_t : 0;
         in->samples_lost += total - r->next_index;
         in->ns_lost += ns;
         if (total > r->next_index && !r->damage_pending)
             note_gap(in, total - r->next_index, ns, r->loaded); /* a skip the writer closed after */
     } else if (ended) {
+        /* figures that disagree cannot measure a loss: which one is wrong is unknown */
         in->samples_lost_known = 0;
-        append_what(in, "end record says %llu samples, blocks hold %llu", (unsigned long long)total,
-                    (unsigned long long)r->next_index);
+        char d[320] = "";
+        size_t u = 0;
+        if (in->end_mismatch & SOCMON_REC_END_BLOCKS)
+            u += (size_t)snprintf(d + u, sizeof d - u, "; %llu blocks, the file holds %llu%s",
+                                  (unsigned long long)end_blocks, (unsigned long long)in->blocks,
+                                  in->blocks_lost ? " and damaged ones" : "");
+        if (in->end_mismatch & SOCMON_REC_END_SAMPLES && u < sizeof d)
+            u += (size_t)snprintf(d + u, sizeof d - u, "; %llu samples, the blocks hold %llu",
+                                  (unsigned long long)total, (unsigned long long)r->next_index);
+        if (in->end_mismatch & SOCMON_REC_END_LAST_T && u < sizeof d)
+            snprintf(d + u, sizeof d - u, "; the last sample at %llu ns, the last block's is at %llu ns",
+                     (unsigned long long)end_t, (unsigned long long)r->last_t);
+        append_what(in, "damaged: the end record disagrees with the blocks: it says %s", d + 2);
     }
     if (in->blocks_lost)
         append_what(in, "%llu damaged block%s skipped (first at offset %llu)", (unsigned long long)in->blocks_lost,
@@ -325,16 +396,29 @@ static socmon_status read_all(rd *r)
         append_what(in, "%llu gap%s in the recording: %llu samples (%.3f ms) the recorder never received",
                     (unsigned long long)in->gaps, in->gaps == 1 ? "" : "s", (unsigned long long)in->gap_samples,
                     (double)in->gap_ns / 1e6);
+    if (in->time_backwards)
+        append_what(in, "%llu timestamp%s go%s backwards (first: sample %llu at %llu ns, after %llu ns)",
+                    (unsigned long long)in->time_backwards, in->time_backwards == 1 ? "" : "s",
+                    in->time_backwards == 1 ? "es" : "", (unsigned long long)in->time_backwards_row,
+                    (unsigned long long)in->time_backwards_t_ns, (unsigned long long)in->time_backwards_prev_ns);
+    /* A killed recorder had written every block but the one it was filling (or writing): the
+     * flush period is wall-clock time, which bounds the recording's own time only on a real clock
+     * (an unpaced model runs many times faster), so the bound stated is one block. */
+    char span[32];
     if (!ended && in->flush_ns)
         append_what(in, "cut short at offset %zu (no end record: recorder killed or disk full?); "
-                        "what followed is unknown, at most the flush period (%.3f s) of samples",
-                    cut ? cut_at : r->len, (double)in->flush_ns / 1e9);
+                        "what followed is unknown: if the recorder was killed, at most one block (%u samples, "
+                        "%s at the recorded interval%s)",
+                    cut ? cut_at : r->len, r->block_samples,
+                    span_text(span, sizeof span, (double)r->block_samples * (double)r->rec->interval_ns),
+                    in->clock_known && !in->simulated ? ", or the flush period if less" : "");
     else if (!ended)
         append_what(in, "cut short at offset %zu (no end record: recorder killed or disk full?); "
                         "what followed is unknown, samples of an unknown time (no flush period recorded)",
                     cut ? cut_at : r->len);
     r->ended = ended;
-    in->complete = ended && !in->blocks_lost && !in->bytes_lost && !in->samples_lost && in->samples_lost_known;
+    in->complete = ended && !in->blocks_lost && !in->bytes_lost && !in->samples_lost && in->samples_lost_known &&
+                   !in->end_mismatch && !in->time_backwards;
     return SOCMON_OK;
 }
 

@@ -331,6 +331,14 @@ socmon_status socmon_recwriter_append(socmon_recwriter *w, const socmon_sample *
                            s->n, b->ncounters);
     if (s->n && !s->v)
         return socmon_fail(SOCMON_EINVAL, "recwriter_append: sample values are NULL");
+    /* A reader takes intervals as differences of timestamps: one going back would read as an
+     * interval of ~584 years. last_t is 0 before the first sample, so nothing is refused then.
+     * Equal is fine: a coarse clock (jiffies on some boards) stamps two reads alike. */
+    if (s->t_ns < w->last_t)
+        return socmon_fail(SOCMON_ERANGE, "recwriter_append: sample %llu's timestamp %llu ns is before the "
+                           "previous sample's, %llu ns: timestamps must not go backwards (not written)",
+                           (unsigned long long)w->next_index, (unsigned long long)s->t_ns,
+                           (unsigned long long)w->last_t);
     size_t i = b->n;
     if (i == 0)
         w->block_first = w->next_index;
