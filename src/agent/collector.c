@@ -13,6 +13,7 @@
 #include "agent/net.h"
 #include "core/clock.h"
 #include "core/error.h"
+#include "core/text.h"
 
 
 static socmon_status no_registers(void *drv, const uint32_t *idx, size_t n, uint64_t *out)
@@ -77,6 +78,23 @@ static socmon_status send_all(collector *c, wire_buf *b)
     return SOCMON_OK;
 }
 
+void collector_set_idle_timeout(collector *c, int timeout_ms)
+{
+    c->idle_ms = timeout_ms > 0 ? timeout_ms : -1;
+}
+
+/* After a poll that found nothing to read: nothing has come since last_rx_ns
+ * (anything sent since would be readable now), so the agent has been silent
+ * that long. A healthy agent never is: it sends STATS every second. */
+static socmon_status check_idle(collector *c)
+{
+    int ms = c->idle_ms ? c->idle_ms : COLLECTOR_IDLE_MS;
+    if (ms < 0 || socmon_mono_ns() - c->last_rx_ns < (uint64_t)ms * 1000000u)
+        return SOCMON_OK;
+    return socmon_fail(SOCMON_EIO, "agent %s sent nothing for %.3g s, not even the STATS it sends every second: "
+                       "it is stopped, hung or cut off; giving up", c->addr, ms / 1000.0);
+}
+
 /* Reads until a whole frame is buffered; *payload points into c->in.
  * The frame is consumed by the next call. timeout_ms < 0: forever (polling
  * cb's should_stop). */
@@ -116,6 +134,9 @@ socmon_status collector_next_frame(collector *c, const collector_cb *cb, int tim
         }
         if (cb && cb->should_stop && cb->should_stop(cb->user))
             return SOCMON_ESTATE;
+        socmon_status st;
+        if (cb && cb->tick && (st = cb->tick(cb->user)) != SOCMON_OK)
+            return st;
         uint64_t now = socmon_mono_ns();
         if (now >= deadline)
             return socmon_fail(SOCMON_EIO, "agent %s: no answer within %d ms", c->addr, timeout_ms);
@@ -124,6 +145,8 @@ socmon_status collector_next_frame(collector *c, const collector_cb *cb, int tim
         int n = poll(&p, 1, wait);
         if (n < 0 && errno != EINTR)
             return socmon_fail(SOCMON_EIO, "agent %s: poll: %s", c->addr, strerror(errno));
+        if (n == 0 && timeout_ms < 0 && c->subscribed && (st = check_idle(c)) != SOCMON_OK)
+            return st;
         if (n <= 0)
             continue;
         ssize_t got = recv(c->fd, c->in + c->inlen, c->incap - c->inlen, MSG_DONTWAIT);
@@ -132,8 +155,10 @@ socmon_status collector_next_frame(collector *c, const collector_cb *cb, int tim
                                c->subscribed ? " before the end of the run (agent gone?)" : "");
         if (got < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
             return socmon_fail(SOCMON_EIO, "agent %s: %s", c->addr, strerror(errno));
-        if (got > 0)
+        if (got > 0) {
             c->inlen += (size_t)got;
+            c->last_rx_ns = socmon_mono_ns();
+        }
     }
 }
 
@@ -141,6 +166,10 @@ socmon_status collector_error_frame(collector *c, const uint8_t *p, size_t len, 
 {
     if (wire_get_error(p, len, e) != SOCMON_OK)
         return socmon_fail_prefix(SOCMON_EPARSE, "agent %s: ", c->addr);
+    /* the agent's words go to a terminal or a log: control bytes escaped */
+    char msg[sizeof e->msg];
+    socmon_text_escape(msg, sizeof msg, e->msg);
+    memcpy(e->msg, msg, sizeof msg);
     socmon_status st = e->code == WIRE_ERR_TOKEN ? SOCMON_EPERM
                        : e->code == WIRE_ERR_VERSION ? SOCMON_ENOTSUP
                        : e->code == WIRE_ERR_BUSY || e->code == WIRE_ERR_RETRY ? SOCMON_EAGAIN
@@ -287,6 +316,7 @@ socmon_status collector_subscribe(collector *c, uint32_t mode, uint64_t seq)
     wire_buf_free(&b);
     if (st == SOCMON_OK) {
         c->subscribed = 1;
+        c->last_rx_ns = socmon_mono_ns();   /* the idle timeout counts from here */
         /* Where the stream starts: from seq exactly (a seq older than the
          * ring comes as a GAP from seq); OLDEST and LATEST from the first
          * frame's seq. */

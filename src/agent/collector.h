@@ -56,11 +56,28 @@ typedef struct collector_cb {
     void (*end)(void *user, const wire_end *e);
     /* Polled at least every 200 ms: nonzero ends the run (SOCMON_ESTATE). */
     int (*should_stop)(void *user);
+    /* Called between frames and at least every 200 ms while none arrives, for
+     * what must happen on time whatever the stream does (record's flush every
+     * --flush period); a non-OK return ends the run with it. */
+    socmon_status (*tick)(void *user);
 } collector_cb;
 
+/* The agent sends STATS every second whatever else it sends, so a connection
+ * silent for this long means the agent is stopped, hung or cut off. */
+#define COLLECTOR_IDLE_MS 5000
+/* How long collector_run waits with nothing at all received before it gives
+ * up with an error saying so (SOCMON_EIO); the default is COLLECTOR_IDLE_MS,
+ * timeout_ms <= 0 waits forever. Only time with nothing readable counts: a collector that
+ * was itself stopped finds the data waiting and goes on. */
+void collector_set_idle_timeout(collector *c, int timeout_ms);
+
 /* Receives until END (SOCMON_OK), a callback's failure, should_stop, or
- * an error: the agent gone without END, an ERROR frame, a malformed frame or
- * a sequence number out of order, each with a message naming it. */
+ * an error: the agent gone without END or silent for the idle timeout, an
+ * ERROR frame, a malformed frame, a sequence number out of order or a sample
+ * older than the one before (time going backwards), each with a message
+ * naming it. Strings the agent sends (HELLO text, END's reason, ERROR's
+ * message) arrive with control bytes escaped (core/text.h); counter and
+ * parameter names that are not identifiers are refused. */
 socmon_status collector_run(collector *c, const collector_cb *cb);
 
 typedef struct collector_stats {

@@ -20,12 +20,17 @@ struct collector {
     uint32_t blk_cap;
     int subscribed;
     int any_seq;            /* the next frame sets where the stream starts */
+    int idle_ms;            /* collector_set_idle_timeout: 0 the default, < 0 none */
+    uint64_t last_rx_ns;    /* monotonic time of the last bytes received (or of subscribing) */
+    int have_t;             /* last_t/last_t_seq hold the last sample's time (this schema's) */
+    uint64_t last_t, last_t_seq;
     collector_stats st;
 };
 
 /* Reads until a whole frame is buffered (checked header, CRC, version);
  * *payload points into c->in and *consumed bytes go on the next call.
- * timeout_ms < 0: no limit (cb->should_stop is polled). */
+ * timeout_ms < 0: no limit but the idle timeout once subscribed (cb->should_stop
+ * and cb->tick are called while waiting). */
 socmon_status collector_next_frame(collector *c, const collector_cb *cb, int timeout_ms, wire_hdr *h,
                                    const uint8_t **payload, size_t *consumed);
 /* The failure an ERROR frame stands for, its message naming the agent. */

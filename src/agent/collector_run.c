@@ -5,6 +5,7 @@
 
 #include "agent/collector_internal.h"
 #include "core/error.h"
+#include "core/text.h"
 
 /* Room for n samples in the decode buffer. */
 static socmon_status grow_block(collector *c, uint32_t n)
@@ -53,8 +54,21 @@ static socmon_status on_samples(collector *c, const collector_cb *cb, const uint
     size_t nc = c->hello.ncounters;
     for (uint32_t k = 0; k < n; k++) {
         socmon_sample s = {c->blk.t_ns[k], c->blk.flags[k], c->blk.missed[k], nc, c->blk.values + (size_t)k * nc};
+        /* A sample older than the one before would make a negative interval (a huge one, in
+         * unsigned time) in every rate computed from it: refused, with both times. A GAP does
+         * not excuse it (the lost samples lay between the two); a new HELLO starts a new run,
+         * whose clock may start again. */
+        if (c->have_t && s.t_ns < c->last_t)
+            return socmon_fail(SOCMON_EPARSE, "agent %s: sample seq %llu has time %llu ns, before the %llu ns of seq "
+                               "%llu (its clock went back %llu ns): refused, the samples before it are kept",
+                               c->addr, (unsigned long long)(first + k), (unsigned long long)s.t_ns,
+                               (unsigned long long)c->last_t, (unsigned long long)c->last_t_seq,
+                               (unsigned long long)(c->last_t - s.t_ns));
         if (cb->sample && (st = cb->sample(cb->user, first + k, &s)) != SOCMON_OK)
             return st;
+        c->have_t = 1;
+        c->last_t = s.t_ns;
+        c->last_t_seq = first + k;
         c->st.samples++;
         c->st.next_seq = first + k + 1;
     }
@@ -76,6 +90,7 @@ static socmon_status on_hello(collector *c, const collector_cb *cb, const uint8_
     }
     wire_hello_free(&c->hello);
     c->hello = h;
+    c->have_t = 0;
     if ((st = collector_build_schema(c)) != SOCMON_OK)
         return st;
     return cb->hello(cb->user, &c->hello);
@@ -95,7 +110,10 @@ socmon_status collector_run(collector *c, const collector_cb *cb)
         /* Asked between frames too: a busy stream never waits, so never polls. */
         if (cb->should_stop && cb->should_stop(cb->user))
             return SOCMON_ESTATE;
-        socmon_status st = collector_next_frame(c, cb, -1, &h, &p, &consumed);
+        socmon_status st;
+        if (cb->tick && (st = cb->tick(cb->user)) != SOCMON_OK)
+            return st;
+        st = collector_next_frame(c, cb, -1, &h, &p, &consumed);
         if (st != SOCMON_OK)
             return st;
         switch (h.type) {
@@ -129,6 +147,9 @@ socmon_status collector_run(collector *c, const collector_cb *cb)
             wire_end e;
             if ((st = wire_get_end(p, h.len, &e)) != SOCMON_OK)
                 return socmon_fail_prefix(st, "agent %s: ", c->addr);
+            char reason[sizeof e.reason];   /* printed by the callers: control bytes escaped */
+            socmon_text_escape(reason, sizeof reason, e.reason);
+            memcpy(e.reason, reason, sizeof reason);
             if (!c->any_seq && e.next_seq != c->st.next_seq)
                 return socmon_fail(SOCMON_EPARSE, "agent %s: END after seq %llu, but the last received is %llu",
                                    c->addr, (unsigned long long)e.next_seq - 1, (unsigned long long)c->st.next_seq - 1);

@@ -3,9 +3,11 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "agent/wire_io.h"
 #include "core/error.h"
+#include "core/text.h"
 
 void wire_hello_free(wire_hello *h)
 {
@@ -63,6 +65,46 @@ socmon_status wire_put_hello(wire_buf *b, const wire_hello *h)
     return wire_finish(b, off);
 }
 
+/* A name the host uses as an identifier (counter, instance, parameter: what -e patterns, metric
+ * expressions and CSV columns refer to) must be one: the first byte outside [A-Za-z0-9_-] (or
+ * '.' too, for a parameter) is refused, named by its value and offset. Names are never escaped
+ * into something else: a renamed counter would silently unbind metrics. */
+static socmon_status check_ident(wire_rd *r, const char *what, const char *s, int dot)
+{
+    for (size_t i = 0; r->st == SOCMON_OK && s && s[i]; i++) {
+        unsigned char b = (unsigned char)s[i];
+        if ((b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9') || b == '_' || b == '-' ||
+            (dot && b == '.'))
+            continue;
+        char shown[80];
+        socmon_text_escape(shown, sizeof shown, s);
+        return wire_rd_fail(r, "%s '%s' holds byte 0x%02x at offset %zu (a name is [A-Za-z0-9_%s-]+)", what, shown,
+                            b, i, dot ? "." : "");
+    }
+    return r->st;
+}
+
+/* Free text (target, device, workload, unit, description) is kept, with the bytes that would
+ * act on a terminal (ESC, newline, ...) escaped as \xNN once, here, so every later use (log
+ * lines, the recording file, report, the page) shows it inertly. */
+static void clean_text(wire_rd *r, char **s)
+{
+    if (r->st != SOCMON_OK || !*s || socmon_text_clean(*s))
+        return;
+    /* cut to WIRE_MAX_STR like any string, so the escaped text still fits a recording's fields */
+    size_t n = socmon_text_escape(NULL, 0, *s);
+    n = n < WIRE_MAX_STR ? n : WIRE_MAX_STR;
+    char *e = malloc(n + 1);
+    if (e)
+        socmon_text_escape(e, n + 1, *s);
+    if (!e) {
+        r->st = socmon_fail(SOCMON_ENOMEM, "%s frame: out of memory", r->frame);
+        return;
+    }
+    free(*s);
+    *s = e;
+}
+
 /* The smallest encoding of a counter (four empty strings, a width, a double,
  * two register addresses)
  * and of a parameter: a count is refused before allocating when the payload
@@ -106,6 +148,12 @@ static socmon_status get_counters(wire_rd *r, wire_hello *out)
         c->reg_hi = wire_rd_varint(r, what);
         if (r->st == SOCMON_OK && !c->name[0])
             return wire_rd_fail(r, "counter %zu has an empty name", i);
+        snprintf(what, sizeof what, "counter %zu name", i);
+        check_ident(r, what, c->name, 0);
+        snprintf(what, sizeof what, "counter %zu instance", i);
+        check_ident(r, what, c->instance, 0);
+        clean_text(r, (char **)&c->unit);
+        clean_text(r, (char **)&c->desc);
     }
     return r->st;
 }
@@ -129,6 +177,8 @@ static socmon_status get_params(wire_rd *r, wire_hello *out)
         out->param_values[i] = wire_rd_f64(r, what);
         if (r->st == SOCMON_OK && !out->param_names[i][0])
             return wire_rd_fail(r, "parameter %zu has an empty name", i);
+        snprintf(what, sizeof what, "parameter %zu name", i);
+        check_ident(r, what, out->param_names[i], 1);
     }
     return r->st;
 }
@@ -141,6 +191,9 @@ socmon_status wire_get_hello(const uint8_t *p, size_t len, wire_hello *out)
     out->target = wire_rd_strdup(&r, "target");
     out->device = wire_rd_strdup(&r, "device");
     out->workload = wire_rd_strdup(&r, "workload");
+    clean_text(&r, &out->target);
+    clean_text(&r, &out->device);
+    clean_text(&r, &out->workload);
     out->interval_ns = wire_rd_varint(&r, "interval");
     if (r.st == SOCMON_OK && out->interval_ns == 0)
         wire_rd_fail(&r, "interval is 0");

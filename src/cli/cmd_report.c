@@ -40,9 +40,12 @@ static void help(FILE *fp)
 typedef struct report {
     socmon_recording *rec;
     size_t n;                          /* the recording's counters */
-    const socmon_counter *counters;
+    const socmon_counter *counters;    /* their strings escaped (safe_strings) */
     const char **names;
     char **owned;
+    socmon_counter *safe;              /* what counters points to */
+    char *target, *device;             /* the recording's, escaped */
+    char **params;                     /* the parameter names, escaped */
     socmon_metricset *ms;
     socmon_metrics *m;
     const socmon_target_ops *ops;
@@ -52,6 +55,18 @@ static void report_free(report *r)
 {
     for (size_t i = 0; r->owned && i < r->n; i++)
         free(r->owned[i]);
+    for (size_t i = 0; r->safe && i < r->n; i++) {
+        free((char *)r->safe[i].name);
+        free((char *)r->safe[i].instance);
+        free((char *)r->safe[i].unit);
+        free((char *)r->safe[i].desc);
+    }
+    for (size_t i = 0; r->params && i < socmon_recording_nparams(r->rec); i++)
+        free(r->params[i]);
+    free(r->params);
+    free(r->safe);
+    free(r->target);
+    free(r->device);
     free(r->owned);
     free(r->names);
     socmon_metrics_free(r->m);
@@ -100,6 +115,33 @@ static socmon_status load_stdin(socmon_recording **out)
     return st;
 }
 
+/* A recording file is input like any other (it may come from anywhere): its strings are shown
+ * with control bytes escaped (core/text.h), so a counter's unit or the target's name cannot
+ * clear the terminal or forge a line of the report. Everything report prints comes from here. */
+static socmon_status safe_strings(report *r)
+{
+    const socmon_counter *c = socmon_recording_counters(r->rec);
+    size_t np = socmon_recording_nparams(r->rec);
+    const char *const *pn = socmon_recording_param_names(r->rec);
+    const char *dev = socmon_recording_device(r->rec);
+    int oom = !(r->safe = calloc(r->n + 1, sizeof *r->safe)) || !(r->params = calloc(np + 1, sizeof *r->params)) ||
+              !(r->target = socmon_text_escape_dup(socmon_recording_target(r->rec))) ||
+              (dev && !(r->device = socmon_text_escape_dup(dev)));
+    for (size_t i = 0; !oom && i < r->n; i++) {
+        socmon_counter *s = &r->safe[i];
+        *s = c[i];
+        s->name = socmon_text_escape_dup(c[i].name);
+        s->instance = socmon_text_escape_dup(c[i].instance);
+        s->unit = socmon_text_escape_dup(c[i].unit);
+        s->desc = socmon_text_escape_dup(c[i].desc);
+        oom = !s->name || !s->instance || !s->unit || !s->desc;
+    }
+    for (size_t i = 0; !oom && i < np; i++)
+        oom = !(r->params[i] = socmon_text_escape_dup(pn[i]));
+    r->counters = r->safe;
+    return oom ? socmon_fail(SOCMON_ENOMEM, "report: out of memory") : SOCMON_OK;
+}
+
 static socmon_status report_open(report *r, const char *path, const char *metric_file)
 {
     memset(r, 0, sizeof *r);
@@ -107,7 +149,8 @@ static socmon_status report_open(report *r, const char *path, const char *metric
     if (st != SOCMON_OK)
         return st;
     size_t n = r->n = socmon_recording_ncounters(r->rec);
-    r->counters = socmon_recording_counters(r->rec);
+    if ((st = safe_strings(r)) != SOCMON_OK)
+        return st;
     r->names = calloc(n + 1, sizeof *r->names);
     r->owned = calloc(n + 1, sizeof *r->owned);
     if (!r->names || !r->owned)
@@ -121,7 +164,7 @@ static socmon_status report_open(report *r, const char *path, const char *metric
         r->names[i] = r->owned[i];
     }
     char tname[64];
-    const char *spec = socmon_recording_target(r->rec);
+    const char *spec = r->target;
     snprintf(tname, sizeof tname, "%.*s", (int)strcspn(spec, ":"), spec);
     r->ops = socmon_target_lookup(tname);
     const char *text = r->ops ? socmon_builtin_metrics(r->ops->metrics) : NULL;
@@ -140,7 +183,7 @@ static socmon_status report_open(report *r, const char *path, const char *metric
     if (st != SOCMON_OK)
         return st;
     return cli_bind_metrics(r->ms, r->counters, n, socmon_recording_nparams(r->rec),
-                            socmon_recording_param_names(r->rec), socmon_recording_param_values(r->rec), &r->m);
+                            (const char *const *)r->params, socmon_recording_param_values(r->rec), &r->m);
 }
 
 /* The interval rows of a recording: a -> b is one interval, d its deltas. */
@@ -227,11 +270,11 @@ static int per_interval(report *r, const cli_opts *o, const char *format, FILE *
     if (socmon_output_selects_metrics(co.out))
         npick = cli_pick_metrics(r->m, o->metrics, pick, o->metrics ? TABLE_METRICS_MAX : TABLE_METRICS);
     socmon_counter_list sch = {n, r->counters, r->names, NULL, 0, NULL};
-    socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .target = socmon_recording_target(r->rec),
-                           .device = socmon_recording_device(r->rec), .interval_ns = socmon_recording_interval_ns(r->rec), .ncounters = n,
+    socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .target = r->target,
+                           .device = r->device, .interval_ns = socmon_recording_interval_ns(r->rec), .ncounters = n,
                            .recording = 1, .samples = socmon_timeline_len(socmon_recording_timeline(r->rec)),
                            .simulated = rec_simulated(r->rec), .nparams = socmon_recording_nparams(r->rec),
-                           .param_names = socmon_recording_param_names(r->rec),
+                           .param_names = (const char *const *)r->params,
                            .param_values = socmon_recording_param_values(r->rec), .eval = r->m};
     socmon_interval_cols cols = {r->m, pick, npick, &sch, 0};
     st = socmon_output_begin(co.out, &run);
@@ -353,7 +396,7 @@ static int summary(report *r, const cli_opts *o, int by_symbol)
     }
     if (r->m)
         socmon_metrics_eval(r->m, acc, elapsed ? (double)elapsed / 1e9 : NAN, w.mv);
-    cli_totals t = {{.doc = SOCMON_DOC_TOTALS, .title = "Recording summary", .target = socmon_recording_target(r->rec),
+    cli_totals t = {{.doc = SOCMON_DOC_TOTALS, .title = "Recording summary", .target = r->target,
                      .elapsed_ns = elapsed, .recording = 1, .samples = socmon_timeline_len(socmon_recording_timeline(r->rec)),
                      .missed = missed, .simulated = rec_simulated(r->rec)},
                     {n, r->counters, r->names, NULL, 0, NULL}, acc, r->ms, r->m, w.mv, r->ops ? r->ops->hotspots : NULL};

@@ -5,10 +5,14 @@
 #include <string.h>
 
 #include "cli/opts.h"
+#include "core/text.h"
 
 int cli_error(const char *what, socmon_status st)
 {
-    const char *msg = socmon_errmsg();
+    /* A message can quote what a peer or a file said (an agent's ERROR, a recording's names):
+     * it reaches the terminal as one line with its control bytes escaped. */
+    char msg[4 * 4096];
+    socmon_text_escape(msg, sizeof msg, socmon_errmsg());
     fprintf(stderr, "socmon: %s: %s\n", what, *msg ? msg : socmon_status_str(st));
     return 1;
 }

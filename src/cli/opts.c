@@ -107,6 +107,9 @@ static const struct {
      "                        events instead, which it does only with --allow-config; docs/agent.md)"},
     {OPT_REMOTE, {"token-file", required_argument, 0, 0x161},
      "    --token-file FILE with --remote: the agent's token (first line of FILE)"},
+    {OPT_REMOTE, {"agent-timeout", required_argument, 0, 0x168},
+     "    --agent-timeout TIME  with --remote: give up when the agent sends nothing for this long\n"
+     "                        (default 5s; a live agent sends STATS every second), exit status 1"},
     {OPT_TRACE, {"trace-bus", required_argument, 0, 'T'},
      "    --trace-bus FILE  log every register access of the driver to FILE ('-': stderr)"},
     {OPT_HTTP, {"http", required_argument, 0, 0x170},
@@ -308,6 +311,7 @@ static int parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE
     o->interval_ns = 1000000;
     o->every = 1;
     o->flush_ns = 1000000000;
+    o->agent_timeout_ns = 5000000000ull;
     o->sep = ',';
     o->format = "table";
     o->repeat = 1;
@@ -372,6 +376,14 @@ static int parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE
         case 'T': o->trace = optarg; break;
         case 0x160: o->remote = optarg; break;   /* long-only options: values past any char */
         case 0x161: o->token_file = optarg; break;
+        case 0x168:
+            if (cli_parse_duration(optarg, &o->agent_timeout_ns) != 0 || o->agent_timeout_ns < 1000000 ||
+                o->agent_timeout_ns > 3600000000000ull) {
+                fprintf(stderr, "socmon %s: bad --agent-timeout '%s' (expected a time 1ms..1h, e.g. 10s)\n",
+                        argv[0], optarg);
+                return 2;
+            }
+            break;
         case 'M': o->metrics = optarg; break;
         case 'B': o->by_symbol = 1; break;
         case 'G': o->no_big_num = 1; break;

@@ -52,6 +52,11 @@ socmon_status cli_remote_connect(const cli_opts *o, collector **c)
     return st;
 }
 
+int cli_remote_idle_ms(const cli_opts *o)
+{
+    return o->agent_timeout_ns ? (int)((o->agent_timeout_ns + 999999) / 1000000) : COLLECTOR_IDLE_MS;
+}
+
 int cli_remote_check_opts(const char *cmd, const cli_opts *o)
 {
     const char *bad = o->target && strcmp(o->target, SOCMON_DEFAULT_TARGET) ? "-t" : o->workload ? "-w"
@@ -104,10 +109,6 @@ static socmon_status on_sample(void *user, uint64_t seq, const socmon_sample *s)
     if (st == SOCMON_OK)
         st = socmon_recwriter_append(r->w, s);
     uint64_t now = socmon_mono_ns();
-    if (st == SOCMON_OK && now >= r->next_flush) {
-        st = socmon_recwriter_flush(r->w);
-        r->next_flush = now + r->o->flush_ns;
-    }
     if (st != SOCMON_OK) {
         r->write_failed = 1;
         return st;
@@ -123,6 +124,21 @@ static socmon_status on_sample(void *user, uint64_t seq, const socmon_sample *s)
         return SOCMON_ESTATE;
     }
     return SOCMON_OK;
+}
+
+/* The flush every --flush period runs on the collector's clock, not on sample arrival: samples
+ * received before an agent falls silent are on disk within the period, even while the
+ * collector waits for more (or is killed while it waits). */
+static socmon_status on_tick(void *user)
+{
+    rrec *r = user;
+    uint64_t now = socmon_mono_ns();
+    if (now < r->next_flush || r->write_failed)
+        return SOCMON_OK;
+    r->next_flush = now + r->o->flush_ns;
+    socmon_status st = socmon_recwriter_flush(r->w);
+    r->write_failed = st != SOCMON_OK;
+    return st;
 }
 
 static void on_end(void *user, const wire_end *e)
@@ -212,7 +228,8 @@ int cli_record_remote(const cli_opts *o)
         fprintf(stderr, "socmon record: continuing '%s' at seq %llu\n", path, (unsigned long long)from);
     signal(SIGXFSZ, SIG_IGN);
     r.next_flush = socmon_mono_ns() + o->flush_ns;
-    collector_cb cb = {&r, on_sample, on_gap, NULL, NULL, NULL, on_end, should_stop};
+    collector_cb cb = {&r, on_sample, on_gap, NULL, NULL, NULL, on_end, should_stop, on_tick};
+    collector_set_idle_timeout(r.c, cli_remote_idle_ms(o));
     st = collector_run(r.c, &cb);
     int sig = cli_stop_signal();
     if (st == SOCMON_ESTATE && (sig || r.done_by_duration))

@@ -11,6 +11,8 @@ socmon_status cli_remote_connect(const cli_opts *o, collector **c);
 /* With --remote, options that choose what the agent samples are the agent's: 0, or exit code 2
  * after a message naming the option. */
 int cli_remote_check_opts(const char *cmd, const cli_opts *o);
+/* --agent-timeout in ms for collector_set_idle_timeout: how long an agent may send nothing. */
+int cli_remote_idle_ms(const cli_opts *o);
 /* The commands' remote paths; each returns the exit code. */
 int cli_record_remote(const cli_opts *o);
 int cli_stat_remote(const cli_opts *o);

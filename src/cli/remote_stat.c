@@ -125,7 +125,8 @@ int cli_stat_remote(const cli_opts *o)
     if (st == SOCMON_OK)
         st = collector_subscribe(c, WIRE_SUB_LATEST, 0);
     if (st == SOCMON_OK) {
-        collector_cb cb = {&r, on_sample, on_gap, NULL, NULL, NULL, on_end, should_stop};
+        collector_cb cb = {&r, on_sample, on_gap, NULL, NULL, NULL, on_end, should_stop, NULL};
+        collector_set_idle_timeout(c, cli_remote_idle_ms(o));
         st = collector_run(c, &cb);
         if (st == SOCMON_ESTATE && (r.done || cli_stop_signal()))
             st = SOCMON_OK;

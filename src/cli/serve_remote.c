@@ -5,8 +5,9 @@
  * with the recent past: those samples (seq below the HELLO's next_seq) are replayed into the
  * view, cut into rows by their own time since they arrive all at once; later ones are live.
  * Gaps the agent announces become gap events. The collector runs in the main thread; the HTTP
- * server in its own. When the agent's run ends (or the agent goes away) the page says so and
- * the server stays up until SIGINT/SIGTERM. */
+ * server in its own. When the agent's run ends (or the agent goes away, or sends nothing for
+ * --agent-timeout) the page says so and the server stays up with what came until SIGINT/SIGTERM:
+ * the page is the record of the run, and stopping the server would lose it. */
 #include <stdio.h>
 #include <string.h>
 
@@ -14,6 +15,7 @@
 #include "cli/serve.h"
 #include "cli/stop.h"
 #include "core/error.h"
+#include "core/text.h"
 
 typedef struct feed {
     socmon_live *lv;
@@ -103,14 +105,19 @@ int serve_remote(cli_opts *o)
         feed f = {lv, h->next_seq, 0};
         collector_cb cb = {.user = &f, .sample = on_sample, .gap = on_gap, .hello = on_hello, .end = on_end,
                            .should_stop = should_stop};
+        collector_set_idle_timeout(c, cli_remote_idle_ms(o));
         st = collector_run(c, &cb);
         socmon_live_end(lv);
         if (!cli_stop_signal()) {
             if (st == SOCMON_OK)
                 fprintf(stderr, "socmon serve: the agent's run ended; still serving %s (Ctrl-C ends)\n",
                         socmon_http_url(srv.h));
-            else
-                fprintf(stderr, "socmon serve: %s; still serving what came (Ctrl-C ends)\n", socmon_errmsg());
+            else {
+                /* the agent's words may be in the message: escaped for the terminal */
+                char msg[4 * 4096];
+                socmon_text_escape(msg, sizeof msg, socmon_errmsg());
+                fprintf(stderr, "socmon serve: %s; still serving what came (Ctrl-C ends)\n", msg);
+            }
             serve_wait_signal();
         }
     }

@@ -19,6 +19,16 @@
 #define NAME_MAX_LEN 96
 #define CELL_MAX_LEN 48
 
+/* s as the heading shows it: itself, or (a recording's or remote agent's text holding control
+ * bytes) escaped into buf, so a target name cannot clear the screen or forge a line. */
+static const char *shown(char *buf, size_t cap, const char *s)
+{
+    if (!s || socmon_text_clean(s))
+        return s;
+    socmon_text_escape(buf, cap, s);
+    return buf;
+}
+
 static socmon_status table_begin(socmon_output *o)
 {
     const socmon_run_info *r = &o->run;
@@ -26,9 +36,10 @@ static socmon_status table_begin(socmon_output *o)
         return SOCMON_OK; /* the timeline's heading comes with its table */
     /* A sink repeats its first failure, so the status of the last write covers them all. */
     socmon_sink *s = o->sink;
-    socmon_sink_printf(s, "\n %s for target '%s'", r->title ? r->title : "Results", r->target);
+    char tb[512], wb[512];
+    socmon_sink_printf(s, "\n %s for target '%s'", r->title ? r->title : "Results", shown(tb, sizeof tb, r->target));
     if (r->workload)
-        socmon_sink_printf(s, ", workload '%s'", r->workload);
+        socmon_sink_printf(s, ", workload '%s'", shown(wb, sizeof wb, r->workload));
     /* The elapsed time closes the document, as perf's does (table_end). */
     if (r->runs > 1)
         socmon_sink_printf(s, " (%u runs)", r->runs); /* as perf stat -r's heading */
@@ -293,13 +304,15 @@ static socmon_status table_end_intervals(socmon_output *o)
     o->state = NULL;
     char el[48];
     socmon_output_elapsed(o, tl->last_ns, el, sizeof el);
+    char tb[512], db[512];
+    const char *target = shown(tb, sizeof tb, r->target), *device = shown(db, sizeof db, r->device);
     if (r->recording) {
         char n[32];
         socmon_output_count(o, r->samples, n, sizeof n);
-        socmon_sink_printf(o->sink, "recording of '%s' (%s), %s samples, %s\n\n", r->target,
-                           r->device ? r->device : "?", n, el);
+        socmon_sink_printf(o->sink, "recording of '%s' (%s), %s samples, %s\n\n", target,
+                           device ? device : "?", n, el);
     } else {
-        socmon_sink_printf(o->sink, "%s of target '%s', %s\n\n", r->title ? r->title : "intervals", r->target, el);
+        socmon_sink_printf(o->sink, "%s of target '%s', %s\n\n", r->title ? r->title : "intervals", target, el);
     }
     free(tl);
     return write_table(o, t);

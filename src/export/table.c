@@ -63,7 +63,9 @@ socmon_status socmon_table_add(socmon_table *t, const char *const *cells)
     }
     char **row = &t->cells[t->rows * t->ncols];
     for (size_t i = 0; i < t->ncols; i++) {
-        row[i] = strdup(cells[i] ? cells[i] : "");
+        /* a cell can hold a recording's or a remote agent's text: control bytes are shown as
+         * \xNN, never sent to the terminal (and a newline cannot break the table's rows) */
+        row[i] = socmon_text_escape_dup(cells[i]);
         if (!row[i]) {
             while (i--)
                 free(row[i]);
@@ -286,17 +288,4 @@ void socmon_format_ns(char *buf, size_t len, uint64_t ns)
         snprintf(buf, len, "%.3f us", (double)ns / 1e3);
     else
         snprintf(buf, len, "%llu ns", (unsigned long long)ns);
-}
-
-size_t socmon_utf8_len(const unsigned char *p)
-{
-    unsigned c = p[0];
-    size_t n = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
-    for (size_t i = 1; i < n; i++)
-        if ((p[i] & 0xc0) != 0x80)
-            return 0;
-    if ((c == 0xe0 && p[1] < 0xa0) || (c == 0xed && p[1] > 0x9f) || (c == 0xf0 && p[1] < 0x90) ||
-        (c == 0xf4 && p[1] > 0x8f))
-        return 0; /* overlong, surrogate or past U+10FFFF */
-    return n;
 }

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdint.h>
+#include "core/text.h"
 #include "export/sink.h"
 #include "socmon/status.h"
 
@@ -67,9 +68,6 @@ void socmon_format_time(char *buf, size_t len, uint64_t ns, uint64_t unit_ns, in
 /* A duration for humans: "1.200 ms", "3.000 s", "250 ns". */
 void socmon_format_ns(char *buf, size_t len, uint64_t ns);
 
-/* Length of the valid UTF-8 sequence at p (1..4), or 0 if the bytes there are not one (overlong,
- * surrogate, past U+10FFFF, cut short): formats whose text can come from anywhere (a remote agent's
- * names) replace such bytes by U+FFFD. */
-size_t socmon_utf8_len(const unsigned char *p);
+/* socmon_utf8_len (a valid UTF-8 sequence's length) and the escaping of outside text: core/text.h. */
 
 #endif

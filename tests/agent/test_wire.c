@@ -162,6 +162,59 @@ static void test_hello_round_trip(void **state)
     wire_buf_free(&b);
 }
 
+/* The HELLO of a hostile agent: a name that is not an identifier is refused with the byte named
+ * (and shown escaped), free text keeps its words with its control bytes escaped. */
+static void test_hello_strings_checked(void **state)
+{
+    (void)state;
+    socmon_counter c = {"ok", "i", "d\x1b[2J\nFORGED", "u\r\n", 32, 0, 0, 0};
+    char *pn[1] = {"clock_hz"};
+    double pv[1] = {1};
+    wire_hello h = {WIRE_VERSION, "t\x1b]0;x\x07", "dev\n", "w\x9b", 1, 0, 0, 2, 0, 0, 0, 0, 1, &c, 1, pn, pv};
+    wire_buf b = {0};
+    uint32_t len;
+    wire_hello g;
+    assert_int_equal(wire_put_hello(&b, &h), SOCMON_OK);
+    const uint8_t *p = one_frame(&b, WIRE_HELLO, &len);
+    assert_int_equal(wire_get_hello(p, len, &g), SOCMON_OK);
+    assert_string_equal(g.target, "t\\x1b]0;x\\x07");
+    assert_string_equal(g.device, "dev\\x0a");
+    assert_string_equal(g.workload, "w\\x9b");
+    assert_string_equal(g.counters[0].desc, "d\\x1b[2J\\x0aFORGED");
+    assert_string_equal(g.counters[0].unit, "u\\x0d\\x0a");
+    wire_hello_free(&g);
+    wire_buf_free(&b);
+    static const struct {
+        const char *name, *inst, *param, *msg;
+    } bad[] = {
+        {"a\x1b[2J", "i", "p", "counter 0 name 'a\\x1b[2J' holds byte 0x1b at offset 1"},
+        {"a b", "i", "p", "counter 0 name 'a b' holds byte 0x20 at offset 1"},
+        {"a", "i\n", "p", "counter 0 instance 'i\\x0a' holds byte 0x0a at offset 1"},
+        {"a", "i", "p\x1b", "parameter 0 name 'p\\x1b' holds byte 0x1b at offset 1"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        c = (socmon_counter){bad[k].name, bad[k].inst, "", "", 32, 0, 0, 0};
+        pn[0] = (char *)bad[k].param;
+        b = (wire_buf){0};
+        assert_int_equal(wire_put_hello(&b, &h), SOCMON_OK);
+        p = one_frame(&b, WIRE_HELLO, &len);
+        assert_int_equal(wire_get_hello(p, len, &g), SOCMON_EPARSE);
+        if (!strstr(socmon_errmsg(), bad[k].msg))
+            fail_msg("'%s' lacks '%s'", socmon_errmsg(), bad[k].msg);
+        assert_null(strchr(socmon_errmsg(), '\x1b'));
+        wire_buf_free(&b);
+    }
+    /* a parameter name may have a dot (a combined target's member.param) */
+    c = (socmon_counter){"a", "", "", "", 32, 0, 0, 0};
+    pn[0] = "zynq.clock_hz";
+    b = (wire_buf){0};
+    assert_int_equal(wire_put_hello(&b, &h), SOCMON_OK);
+    p = one_frame(&b, WIRE_HELLO, &len);
+    assert_int_equal(wire_get_hello(p, len, &g), SOCMON_OK);
+    wire_hello_free(&g);
+    wire_buf_free(&b);
+}
+
 /* Values chosen to wrap between samples: the deltas are modulo each width. */
 static void test_samples_round_trip_with_wraps(void **state)
 {
@@ -300,6 +353,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_small_frames_round_trip),
         cmocka_unit_test(test_hello_round_trip),
+        cmocka_unit_test(test_hello_strings_checked),
         cmocka_unit_test(test_samples_round_trip_with_wraps),
         cmocka_unit_test(test_header_limits),
         cmocka_unit_test(test_counts_checked_before_allocating),

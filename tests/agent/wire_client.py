@@ -16,6 +16,14 @@ what a misbehaving peer does, which socmon's own collector never would.
                                           SUBSCRIBE without samples
   wire_client.py idle HOST:PORT [SRC]     connects (from address SRC), sends nothing; prints the ERROR
                                           and how long the agent kept the connection ("after N.N s")
+  wire_client.py scripted PORTFILE SCENARIO [READY]
+                                          a fake agent for one collector at a time (up to 4), on
+                                          127.0.0.1:0 (port to PORTFILE), playing SCENARIO:
+      hostile    HELLO text (target, device, workload, unit, description) and END's reason hold
+                 ESC sequences and newlines; 5 samples, STATS, END
+      badname    a counter name holds ESC
+      backwards  samples at 1000, 2000, then (next frame) 1500 ns, END
+      stall      40 samples at once, then silence (the connection open); touches READY once sent
 """
 import os
 import select
@@ -156,6 +164,75 @@ def hold(addr, n, ready, secs, sub, keep):
     return 0
 
 
+def f64(v):
+    return struct.pack("<d", v)
+
+
+def hello(scenario, nsamples):
+    """A HELLO of two 32-bit counters (and, per scenario, hostile strings)."""
+    hostile = scenario == "hostile"
+    target = "fake\x1b[2J\nFORGED-TARGET" if hostile else "fake"
+    device = "dev\x1b]0;pwned\x07\r\nFORGED-DEVICE" if hostile else "dev"
+    workload = "w\x1b[31m\nFORGED-WORKLOAD" if hostile else "w"
+    unit = "ev\x1b[1m\nFORGED-UNIT" if hostile else "events"
+    desc = "d\x1b[2J\nFORGED-DESC \xc2\x9b31m" if hostile else "a counter"
+    p = varint(1) + string(target) + string(device) + string(workload)
+    p += varint(1000000) + varint(0) + varint(1) + varint(1024) + varint(0) + varint(nsamples) + varint(0) + varint(0)
+    names = ["c\x1b[2J", "b"] if scenario == "badname" else ["a", "b"]
+    p += varint(len(names))
+    for n in names:
+        p += string(n) + string("i") + string(unit) + string(desc) + varint(32) + f64(0.0) + varint(0) + varint(0)
+    return frame(HELLO, p + varint(1) + string("clock_hz") + f64(1e9))
+
+
+def samples(first, times):
+    """SAMPLES of len(times) samples from seq first: counter a counts 10 per sample, b 1."""
+    p = varint(first) + varint(len(times)) + varint(2)
+    for k, t in enumerate(times):
+        dt = t if k == 0 else (t - times[k - 1]) % (1 << 64)
+        vals = [10 * (first + k), first + k] if k == 0 else [10, 1]
+        p += varint(dt) + varint(0) + varint(0) + b"".join(varint(v) for v in vals)
+    return frame(SAMPLES, p)
+
+
+def stats(n):
+    return frame(STATS, varint(n) + varint(0) + varint(0) + varint(0) + varint(1) + varint(0))
+
+
+def end(next_seq, reason):
+    return frame(END, varint(next_seq) + varint(0) + string(reason))
+
+
+def scripted(c, scenario, ready):
+    """One collector's session: SUBSCRIBE (HELLO), SUBSCRIBE again (the stream)."""
+    n = {"hostile": 5, "stall": 40, "backwards": 3}.get(scenario, 1)
+    while True:
+        f = read_frame(c)
+        if f is None:
+            return
+        if f[0] != SUBSCRIBE:
+            continue
+        p = f[1]
+        tlen, i = read_varint(p, 0)
+        mode, i = read_varint(p, i + tlen)
+        if mode == 0 or scenario == "badname":
+            c.sendall(hello(scenario, n))
+            if mode == 0:
+                continue
+        if scenario == "hostile":
+            c.sendall(samples(0, [1000000 * (k + 1) for k in range(n)]) + stats(n) +
+                      end(n, "run over\x1b[2J\nFORGED-END"))
+        elif scenario == "backwards":
+            c.sendall(samples(0, [1000, 2000]) + samples(2, [1500]) + stats(3) + end(3, "done"))
+        elif scenario == "stall":
+            c.sendall(samples(0, [1000000 * (k + 1) for k in range(n)]) + stats(n))
+            if ready:
+                open(ready, "w").close()
+            time.sleep(60)   # silent, the connection open: killed by the test
+            return
+        # then reads (and ignores) until the collector closes
+
+
 def main():
     cmd, addr = sys.argv[1], sys.argv[2]
     if cmd == "garbage":
@@ -212,6 +289,24 @@ def main():
         read_frame(c)
         c.sendall(frame(HELLO, b"\x02", version=int(sys.argv[3])))
         time.sleep(1)
+        return 0
+    if cmd == "scripted":
+        ls = socket.socket()
+        ls.bind(("127.0.0.1", 0))
+        ls.listen(4)
+        tmp = addr + ".tmp"
+        with open(tmp, "w") as f:
+            f.write("%d\n" % ls.getsockname()[1])
+        os.rename(tmp, addr)
+        ready = sys.argv[4] if len(sys.argv) > 4 else None
+        for _ in range(4):
+            c, _ = ls.accept()
+            c.settimeout(None)
+            try:
+                scripted(c, sys.argv[3], ready)
+            except OSError:
+                pass
+            c.close()
         return 0
     print("unknown command", cmd)
     return 2

@@ -1,0 +1,82 @@
+/* Escaping text from outside for a terminal or a log (core/text.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/text.h"
+
+size_t socmon_utf8_len(const unsigned char *p)
+{
+    unsigned c = p[0];
+    size_t n = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+    for (size_t i = 1; i < n; i++)
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+    if ((c == 0xe0 && p[1] < 0xa0) || (c == 0xed && p[1] > 0x9f) || (c == 0xf0 && p[1] < 0x90) ||
+        (c == 0xf4 && p[1] > 0x8f))
+        return 0; /* overlong, surrogate or past U+10FFFF */
+    return n;
+}
+
+/* Bytes at p that show as themselves (a printable character), or 0 for a byte to escape. */
+static size_t shows(const unsigned char *p)
+{
+    if (*p < 0x20 || *p == 0x7f)
+        return 0;
+    size_t n = socmon_utf8_len(p);
+    /* U+0080..U+009F (C2 80..C2 9F): C1 controls, CSI among them, which some terminals obey */
+    if (n == 2 && p[0] == 0xc2 && p[1] < 0xa0)
+        return 0;
+    return n;
+}
+
+int socmon_text_clean(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (p && *p) {
+        size_t n = shows(p);
+        if (!n)
+            return 0;
+        p += n;
+    }
+    return 1;
+}
+
+size_t socmon_text_escape(char *out, size_t cap, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)(s ? s : "");
+    size_t need = 0, len = 0;
+    int full = cap == 0;
+    while (*p) {
+        size_t n = shows(p);
+        char esc[5];
+        const char *piece = (const char *)p;
+        size_t m = n;
+        if (!n) {
+            snprintf(esc, sizeof esc, "\\x%02x", *p);
+            piece = esc;
+            m = 4;
+            n = 1;
+        }
+        need += m;
+        if (!full && len + m < cap) {
+            memcpy(out + len, piece, m);
+            len += m;
+        } else {
+            full = 1;
+        }
+        p += n;
+    }
+    if (cap)
+        out[len] = '\0';
+    return need;
+}
+
+char *socmon_text_escape_dup(const char *s)
+{
+    size_t n = socmon_text_escape(NULL, 0, s);
+    char *out = malloc(n + 1);
+    if (out)
+        socmon_text_escape(out, n + 1, s);
+    return out;
+}

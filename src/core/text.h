@@ -1,0 +1,27 @@
+/* Internal: text from outside (a remote agent's names, a recording file's strings, a peer's
+ * request) made safe for a terminal or a log line. One escaping rule for all of socmon, so a
+ * string reads the same in every place it is shown. */
+#ifndef SOCMON_CORE_TEXT_H
+#define SOCMON_CORE_TEXT_H
+
+#include <stddef.h>
+
+/* Length of the valid UTF-8 sequence at p (1..4), or 0 if the bytes there are not one (overlong,
+ * surrogate, past U+10FFFF, cut short): formats whose text can come from anywhere (a remote agent's
+ * names) replace such bytes by U+FFFD. */
+size_t socmon_utf8_len(const unsigned char *p);
+
+/* 1 if s shows as itself: valid UTF-8 without control characters (C0, DEL, C1). */
+int socmon_text_clean(const char *s);
+
+/* s with every byte that would act on a terminal instead of showing (C0 controls such as ESC
+ * and newline, DEL, the C1 controls U+0080..U+009F, bytes that are not valid UTF-8) written as
+ * \xNN, into out (cap bytes with the NUL; cut before an escape that does not fit, never inside
+ * one). Printable UTF-8 and the backslash stay as they are. Returns the length the whole
+ * escaped text needs (without the NUL), as snprintf does. */
+size_t socmon_text_escape(char *out, size_t cap, const char *s);
+
+/* The same into a malloc'd string (NULL when out of memory; s NULL gives ""). */
+char *socmon_text_escape_dup(const char *s);
+
+#endif
