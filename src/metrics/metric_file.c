@@ -234,7 +234,11 @@ static int name_line(const char *text, const char *name)
 {
     size_t len = strlen(name);
     const char *hit = NULL;
-    for (const char *p = text; (p = strstr(p, "\"name\"")) != NULL; p += 6) {
+    /* One pass by hand: strstr from each hit on costs the rest of the text per call under
+     * ASan (its interceptor measures the haystack): minutes for a file of 100,000 metrics. */
+    for (const char *p = text; *p; p++) {
+        if (*p != '"' || strncmp(p, "\"name\"", 6) != 0)
+            continue;
         const char *q = p + 6;
         q += strspn(q, " \t\r\n");
         if (*q != ':')
