@@ -40,7 +40,8 @@ typedef struct socmon_kv {
  * and the CLI's help print the same table (socmon_options_help). */
 typedef enum socmon_opt_type {
     SOCMON_OPT_BOOL,     /* "0" or "1"; stored as int */
-    SOCMON_OPT_UINT,     /* whole number, decimal or 0x hex, within lo..hi; uint64_t */
+    SOCMON_OPT_UINT,     /* whole number, decimal or 0x hex (or 1e3), read exactly, within
+                            lo..hi; uint64_t */
     SOCMON_OPT_DOUBLE,   /* number within lo..hi; double */
     SOCMON_OPT_STRING,   /* any text; const char * (into the caller's kv value) */
     SOCMON_OPT_PATH,     /* a file or device name, not empty; const char * */
@@ -70,7 +71,7 @@ struct socmon_option {
 };
 
 /* Parses kv into out (a struct the table's offsets point into): first every
- * default, then each given value. *given (may be NULL) gets bit i set for
+ * default, then each given value; a key given twice is an error. *given (may be NULL) gets bit i set for
  * each table entry i given in kv (tables hold at most 64 options). The
  * strings stored point into kv. who names the target in messages. */
 socmon_status socmon_options_parse(const char *who, const socmon_option *table, const socmon_kv *kv,

@@ -152,8 +152,11 @@ socmon_status socmon_expr_eval(const char *expr, const socmon_metric_schema *sch
         expr_tree_free(&mt.tree);
         return st == SOCMON_EPARSE ? socmon_fail_prefix(st, "expr ") : st;
     }
-    if ((st = metricset_add(&ms, &mt)))
+    if ((st = metricset_add(&ms, &mt))) {
+        free(ms.m);
+        socmon_strmap_free(&ms.names);
         return st;
+    }
     socmon_metrics *m = NULL;
     if (!(st = socmon_metrics_bind(&ms, schema, &m))) {
         if (m->nres == 1) {
@@ -167,5 +170,6 @@ socmon_status socmon_expr_eval(const char *expr, const socmon_metric_schema *sch
     free(ms.m[0].expr);
     expr_tree_free(&ms.m[0].tree);
     free(ms.m);
+    socmon_strmap_free(&ms.names);
     return st;
 }

@@ -3,6 +3,7 @@
 #define SOCMON_METRICS_INTERNAL_H
 
 #include "socmon/metrics.h"
+#include "core/strmap.h"
 #include "metrics/expr.h"
 
 typedef struct metric {
@@ -19,10 +20,15 @@ struct socmon_metricset {
     /* "absent": "undefined" in the file: a name the schema lacks binds to NaN
      * instead of skipping the metric (docs/metrics.md). */
     int absent_undefined;
+    /* name -> index in m: duplicates are refused and the binder finds earlier
+     * metrics in O(1), so a file of 300,000 metrics loads in a second, not in
+     * hours. Its keys are the metrics' own name strings. */
+    socmon_strmap names;
 };
 
 /* Appends a metric whose expression is parsed already (takes ownership of
- * every string and of tree). Used by the file loader and by socmon_expr_eval. */
+ * every string and of tree, also on failure); its name must not be in the set
+ * yet (SOCMON_EPARSE). Used by the file loader and by socmon_expr_eval. */
 socmon_status metricset_add(socmon_metricset *ms, metric *m);
 
 #endif

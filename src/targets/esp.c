@@ -1,7 +1,6 @@
 /* The "esp" target: an ESP SoC's tile monitors through the ESP driver, on
  * the virtual SoC (default) or on silicon through /dev/mem (devmem=1).
  * The generic model target (model_target.h) does the rest. */
-#include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +11,7 @@
 #include "models/esp/esp_soc.h"
 #include "socmon/esp.h"
 #include "targets/model_target.h"
+#include "targets/target_internal.h"
 
 typedef struct esp_opts {
     const char *soc, *dev, *trace_bus;
@@ -27,10 +27,8 @@ typedef struct esp_state {
 static socmon_status parse_base(const socmon_option *opt, const char *v, void *out)
 {
     esp_opts *eo = out;
-    char *end = NULL;
-    errno = 0;
-    unsigned long long b = strtoull(v, &end, 0);
-    if (!*v || *end || errno || b % 4)
+    uint64_t b = 0;
+    if (socmon_option_read_u64(v, &b) != 0 || b % 4)
         return socmon_fail(SOCMON_EINVAL, "%s=%s is not a 4-byte-aligned address (e.g. 0x60090000)",
                            opt->name, v);
     eo->base = b;

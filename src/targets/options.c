@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "socmon/target.h"
+#include "targets/target_internal.h"
 
 /* Appends to a bounded buffer, counting what did not fit like snprintf. */
 typedef struct strbuf {
@@ -51,27 +51,136 @@ static void choice_list(const socmon_option *o, strbuf *b)
         put(b, "%s %s", i ? "," : "", o->choices[i]);
 }
 
+/* a * m + d, or -1 past UINT64_MAX */
+static int mul_add(uint64_t *a, unsigned m, unsigned d)
+{
+    if (*a > (UINT64_MAX - d) / m)
+        return -1;
+    *a = *a * m + d;
+    return 0;
+}
+
+static int digit(char c, int hex)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (hex && c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (hex && c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+int socmon_option_read_u64(const char *v, uint64_t *out)
+{
+    uint64_t u = 0;
+    int over = 0;
+    if (v[0] == '0' && (v[1] == 'x' || v[1] == 'X')) {
+        const char *p = v + 2;
+        if (!*p)
+            return -1;
+        for (; *p; p++) {
+            int d = digit(*p, 1);
+            if (d < 0)
+                return -1;
+            over |= mul_add(&u, 16, (unsigned)d);
+        }
+        *out = u;
+        return over ? -2 : 0;
+    }
+    /* DIGITS[.DIGITS][(e|E)[+|-]DIGITS], digit by digit, never through a double: a double
+     * holds whole numbers exactly only up to 2^53, and seed= goes that far. Digit k of the
+     * n read (nint before the point) stands for 10^(nint - 1 - k + e). */
+    const char *p = v;
+    size_t n = 0, nint = 0;
+    int point = 0;
+    for (; *p == '.' ? !point : digit(*p, 0) >= 0; p++) {
+        if (*p == '.')
+            point = 1, nint = n;
+        else
+            n++;
+    }
+    if (!point)
+        nint = n;
+    if (!n)
+        return -1;
+    const char *end = p;
+    long long e = 0;
+    if (*p == 'e' || *p == 'E') {
+        int neg = p[1] == '-';
+        p += 1 + (p[1] == '-' || p[1] == '+');
+        const char *q = p;
+        for (; *p >= '0' && *p <= '9'; p++)
+            if (e < 1000000)   /* far past any whole uint64_t either way */
+                e = e * 10 + (*p - '0');
+        if (p == q)
+            return -1;
+        e = neg ? -e : e;
+    }
+    if (*p)
+        return -1;
+    /* first and last nonzero digits: the number is whole when the last stands for 10^0
+     * or more, and too large when the first stands for 10^20 or more */
+    long long first = -1, last = -1, k = 0;
+    for (const char *c = v; c < end; c++) {
+        if (*c == '.')
+            continue;
+        if (*c != '0') {
+            if (first < 0)
+                first = k;
+            last = k;
+        }
+        k++;
+    }
+    if (first < 0) {
+        *out = 0;
+        return 0;
+    }
+    long long top = (long long)nint - 1 - first + e, low = (long long)nint - 1 - last + e;
+    if (low < 0)
+        return -1;
+    if (top > 19)
+        return -2;
+    k = 0;
+    for (const char *c = v; c < end; c++) {
+        if (*c == '.')
+            continue;
+        if (k >= first && k <= last)
+            over |= mul_add(&u, 10, (unsigned)(*c - '0'));
+        k++;
+    }
+    for (; low > 0; low--)
+        over |= mul_add(&u, 10, 0);
+    *out = u;
+    return over ? -2 : 0;
+}
+
+/* The range's whole numbers: lo rounded up, hi down (lo == hi == 0: all of uint64_t). */
+static void uint_range(const socmon_option *o, uint64_t *lo, uint64_t *hi)
+{
+    *lo = 0;
+    *hi = UINT64_MAX;
+    if (!has_range(o))
+        return;
+    if (o->lo > 0)
+        *lo = o->lo >= 18446744073709551616.0 ? UINT64_MAX : (uint64_t)ceil(o->lo);
+    if (o->hi < 18446744073709551616.0)
+        *hi = o->hi < 0 ? 0 : (uint64_t)floor(o->hi);
+}
+
 static socmon_status parse_uint(const char *who, const socmon_option *o, const char *v, uint64_t *out)
 {
-    char *end = NULL;
-    errno = 0;
-    unsigned long long u = strtoull(v, &end, 0);
-    int neg = v[strspn(v, " \t")] == '-';
-    if (!*v || *end || errno || neg) {
-        /* Also a whole number written as a float ("1e3"), as the targets
-         * accepted before they shared this parser. */
-        errno = 0;
-        double d = strtod(v, &end);
-        if (!*v || *end || errno || !isfinite(d) || d != floor(d))
-            return socmon_fail(SOCMON_EINVAL, "%s: %s=%s is not a whole number", who, o->name, v);
-        if (d < 0 || d >= 18446744073709551616.0)
-            return socmon_fail(SOCMON_ERANGE, "%s: %s=%s out of range %.17g..%.17g", who, o->name, v,
-                               has_range(o) ? o->lo : 0.0, has_range(o) ? o->hi : 18446744073709551615.0);
-        u = (unsigned long long)d;
-    }
-    if (has_range(o) && ((double)u < o->lo || (double)u > o->hi))
-        return socmon_fail(SOCMON_ERANGE, "%s: %s=%s out of range %.17g..%.17g", who, o->name, v, o->lo,
-                           o->hi);
+    uint64_t u = 0, lo, hi;
+    uint_range(o, &lo, &hi);
+    int r = socmon_option_read_u64(v, &u);
+    if (r == -1 && v[0] == '-' && socmon_option_read_u64(v + 1, &u) != -1)
+        r = -2;   /* a negative number: out of range rather than not a number */
+    if (r == -1)
+        return socmon_fail(SOCMON_EINVAL, "%s: %s=%s is not a whole number", who,
+                           o->name, v);
+    if (r == -2 || u < lo || u > hi)
+        return socmon_fail(SOCMON_ERANGE, "%s: %s=%s out of range %llu..%llu", who, o->name, v,
+                           (unsigned long long)lo, (unsigned long long)hi);
     *out = u;
     return SOCMON_OK;
 }
@@ -194,6 +303,13 @@ socmon_status socmon_options_parse(const char *who, const socmon_option *table, 
         size_t k = 0;
         while (strcmp(table[k].name, kv[i].key) != 0)
             k++;
+        if (mask & (1ull << k)) {   /* which one was meant is not ours to guess */
+            size_t j = 0;
+            while (strcmp(kv[j].key, kv[i].key) != 0)
+                j++;
+            return socmon_fail(SOCMON_EINVAL, "%s: option '%s' given twice (%s=%s, then %s=%s)", who,
+                               kv[i].key, kv[j].key, kv[j].value, kv[i].key, kv[i].value);
+        }
         if ((st = set_one(who, &table[k], kv[i].value, out)) != SOCMON_OK)
             return st;
         mask |= 1ull << k;
@@ -226,8 +342,13 @@ static void help_suffix(const socmon_option *o, strbuf *b)
     if (!range && !choices && !o->def)
         return;
     put(b, " (");
-    if (range)
-        put(b, o->type == SOCMON_OPT_UINT ? "%.17g..%.17g" : "%g..%g", o->lo, o->hi);
+    if (range && o->type == SOCMON_OPT_UINT) {
+        uint64_t lo, hi;
+        uint_range(o, &lo, &hi);
+        put(b, "%llu..%llu", (unsigned long long)lo, (unsigned long long)hi);
+    } else if (range) {
+        put(b, "%g..%g", o->lo, o->hi);
+    }
     if (choices)
         choice_list(o, b);
     if (o->def)

@@ -70,7 +70,9 @@ socmon_status socmon_target_open_kv(const char *spec, const socmon_kv *extra, si
         }
         kv[nkv++] = (socmon_kv){p, eq + 1};
     }
-    /* After the spec's: where a key is given twice, the last one counts (trace_bus, say). */
+    /* An extra option replaces the spec's of the same key (the CLI's --trace-bus over a
+     * spec's trace_bus=, say); a key the spec itself gives twice is refused when opening. */
+    size_t nspec = nkv;
     for (size_t i = 0; st == SOCMON_OK && i < nextra; i++) {
         if (!extra[i].key || !extra[i].value) {
             st = socmon_fail(SOCMON_EINVAL, "socmon_target_open_kv: extra option %zu has no key or value", i);
@@ -78,6 +80,13 @@ socmon_status socmon_target_open_kv(const char *spec, const socmon_kv *extra, si
         }
         if ((st = socmon_options_check_key(ops->name, ops->options, extra[i].key)) != SOCMON_OK)
             break;
+        size_t j = 0;
+        while (j < nspec && strcmp(kv[j].key, extra[i].key) != 0)
+            j++;
+        if (j < nspec) {
+            kv[j].value = extra[i].value;
+            continue;
+        }
         if (nkv == MAX_OPTS) {
             st = socmon_fail(SOCMON_ERANGE, "target '%s': more than %d options", ops->name, MAX_OPTS);
             break;
@@ -118,9 +127,16 @@ socmon_status socmon_target_open_ops(const socmon_target_ops *ops, const socmon_
     socmon_status st = SOCMON_OK;
     if (!opts && nopts)
         st = socmon_fail(SOCMON_EINVAL, "socmon_target_open_ops: opts is NULL");
-    /* Keys first, for every target: its open parses the values. */
-    for (size_t i = 0; i < nopts && st == SOCMON_OK; i++)
+    /* Keys first, for every target (its open parses the values): each known, and each
+     * once, as which of two values was meant is not ours to guess. */
+    for (size_t i = 0; i < nopts && st == SOCMON_OK; i++) {
         st = socmon_options_check_key(ops->name, ops->options, opts[i].key);
+        for (size_t j = 0; j < i && st == SOCMON_OK; j++)
+            if (strcmp(opts[j].key, opts[i].key) == 0)
+                st = socmon_fail(SOCMON_EINVAL, "target '%s': option '%s' given twice (%s=%s, then %s=%s)",
+                                 ops->name, opts[i].key, opts[j].key, opts[j].value ? opts[j].value : "",
+                                 opts[i].key, opts[i].value ? opts[i].value : "");
+    }
     if (st == SOCMON_OK)
         st = ops->open(ops, opts, nopts, &t->priv, &t->dev);
     if (st == SOCMON_OK && !t->dev) {

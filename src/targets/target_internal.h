@@ -15,6 +15,12 @@ int socmon_target_wait(socmon_target *t, uint64_t deadline_ns);
 /* Replaces t's spec (a copy of spec is kept). */
 socmon_status socmon_target_set_spec(socmon_target *t, const char *spec);
 
+/* Reads v as a whole number, exactly (never through a double): decimal ("010" is ten, not
+ * octal), 0x hex, or decimal with a point or an exponent when the value is whole ("1e3",
+ * "2.5e3"). No sign, no spaces. 0 and *out; -1 when v is not a whole number; -2 when it is
+ * one above UINT64_MAX. The one reader of every integer target option (options.c). */
+int socmon_option_read_u64(const char *v, uint64_t *out);
+
 /* The target implementation's own state (what its open set as *priv). */
 void *socmon_target_priv(const socmon_target *t);
 

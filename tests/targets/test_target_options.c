@@ -71,10 +71,10 @@ static void test_defaults_and_values(void **state)
     assert_string_equal(o.name, "x");
     assert_int_equal(o.mode, 1);
 
-    socmon_kv kv[] = {{"count", "0x8"}, {"on", "0"}, {"mode", "exact"}, {"items", "a+b+c"},
-                      {"rate", "1e3"}, {"file", "-"}, {"count", "3"}};
-    assert_int_equal(socmon_options_parse("demo", table, kv, 7, &o, &given), SOCMON_OK);
-    assert_int_equal(o.count, 3);   /* the last one given wins */
+    socmon_kv kv[] = {{"count", "0x3"}, {"on", "0"}, {"mode", "exact"}, {"items", "a+b+c"},
+                      {"rate", "1e3"}, {"file", "-"}};
+    assert_int_equal(socmon_options_parse("demo", table, kv, 6, &o, &given), SOCMON_OK);
+    assert_int_equal(o.count, 3);
     assert_int_equal(o.on, 0);
     assert_int_equal(o.mode, 2);
     assert_string_equal(o.items, "a+b+c");
@@ -107,6 +107,97 @@ static void test_errors_name_value_and_range(void **state)
     socmon_kv kv = {"div", "8"};
     assert_int_equal(socmon_options_parse("demo", t2, &kv, 1, &v, NULL), SOCMON_EINVAL);
     assert_string_equal(socmon_errmsg(), "demo: div=8 must be 1 or 64");
+}
+
+/* A key given twice is refused, naming it and both values: neither "the first" nor "the
+ * last counts" is what every user means (issue 23). */
+static void test_key_given_twice(void **state)
+{
+    (void)state;
+    opts o;
+    socmon_kv kv[] = {{"count", "3"}, {"on", "0"}, {"count", "4"}};
+    assert_int_equal(socmon_options_parse("demo", table, kv, 3, &o, NULL), SOCMON_EINVAL);
+    assert_string_equal(socmon_errmsg(), "demo: option 'count' given twice (count=3, then count=4)");
+    kv[2].value = "3";   /* the same value twice too: a slip worth hearing about */
+    assert_int_equal(socmon_options_parse("demo", table, kv, 3, &o, NULL), SOCMON_EINVAL);
+}
+
+/* Whole numbers are read exactly, never through a double (which holds them only up to
+ * 2^53), and checked against the range's whole numbers (issue 23: zynq:seed= above its
+ * maximum was rounded to it and accepted). */
+enum { BIG_ANY, BIG_53 };
+typedef struct big {
+    uint64_t any, upto53;
+} big;
+static const socmon_option bigs[] = {
+    {.name = "any", .type = SOCMON_OPT_UINT, .help = "any", .offset = offsetof(big, any)},
+    {.name = "upto53", .type = SOCMON_OPT_UINT, .help = "as zynq's seed", .lo = 0, .hi = 9007199254740992.0,
+     .offset = offsetof(big, upto53)},
+    {0},
+};
+
+static uint64_t big_ok(const char *key, const char *value)
+{
+    big b = {0, 0};
+    socmon_kv kv = {key, value};
+    if (socmon_options_parse("demo", bigs, &kv, 1, &b, NULL) != SOCMON_OK)
+        fail_msg("%s=%s: %s", key, value, socmon_errmsg());
+    return strcmp(key, "any") == 0 ? b.any : b.upto53;
+}
+
+static void big_bad(const char *key, const char *value, socmon_status want, const char *msg)
+{
+    big b = {0, 0};
+    socmon_kv kv = {key, value};
+    socmon_clear_error();
+    assert_int_equal(socmon_options_parse("demo", bigs, &kv, 1, &b, NULL), want);
+    if (strcmp(socmon_errmsg(), msg) != 0)
+        fail_msg("%s=%s: message '%s', want '%s'", key, value, socmon_errmsg(), msg);
+}
+
+static void test_whole_numbers_exact(void **state)
+{
+    (void)state;
+    /* the maximum, and one more, however written */
+    assert_true(big_ok("upto53", "9007199254740992") == 9007199254740992ull);
+    assert_true(big_ok("upto53", "0x20000000000000") == 9007199254740992ull);
+    big_bad("upto53", "9007199254740993", SOCMON_ERANGE,
+            "demo: upto53=9007199254740993 out of range 0..9007199254740992");
+    big_bad("upto53", "9.007199254740993e15", SOCMON_ERANGE,
+            "demo: upto53=9.007199254740993e15 out of range 0..9007199254740992");
+    big_bad("upto53", "0x20000000000001", SOCMON_ERANGE,
+            "demo: upto53=0x20000000000001 out of range 0..9007199254740992");
+    big_bad("upto53", "18446744073709551616", SOCMON_ERANGE,
+            "demo: upto53=18446744073709551616 out of range 0..9007199254740992");
+    /* past 2^53, every digit counts, in every notation */
+    assert_true(big_ok("any", "9007199254740993") == 9007199254740993ull);
+    assert_true(big_ok("any", "9007199254740993e0") == 9007199254740993ull);
+    assert_true(big_ok("any", "900719925474099.3e1") == 9007199254740993ull);
+    assert_true(big_ok("any", "12345678901234567891") == 12345678901234567891ull);
+    assert_true(big_ok("any", "18446744073709551615") == UINT64_MAX);
+    assert_true(big_ok("any", "0xFFFFFFFFFFFFFFFF") == UINT64_MAX);
+    assert_true(big_ok("any", "1.8446744073709551615e19") == UINT64_MAX);
+    big_bad("any", "18446744073709551616", SOCMON_ERANGE,
+            "demo: any=18446744073709551616 out of range 0..18446744073709551615");
+    big_bad("any", "0x10000000000000000", SOCMON_ERANGE,
+            "demo: any=0x10000000000000000 out of range 0..18446744073709551615");
+    big_bad("any", "1e20", SOCMON_ERANGE, "demo: any=1e20 out of range 0..18446744073709551615");
+    big_bad("any", "-1", SOCMON_ERANGE, "demo: any=-1 out of range 0..18446744073709551615");
+    /* other notations of whole numbers, and what is not one */
+    assert_true(big_ok("any", "1e3") == 1000);
+    assert_true(big_ok("any", "2.5e3") == 2500);
+    assert_true(big_ok("any", "250e-1") == 25);
+    assert_true(big_ok("any", "3.000") == 3);
+    assert_true(big_ok("any", "0e99999999") == 0);
+    assert_true(big_ok("any", "010") == 10);   /* decimal, never octal */
+    assert_true(big_ok("any", "100000000000000000000e-10") == 10000000000ull);
+    static const char *const not_whole[] = {"2.5", "25e-1", "25e-1x", "1e", "e3", ".", "0x", "0xg", " 5", "5 ", "+5",
+                                            "1e-1", "1..2", "0.0000000000000000000001", "", "1e+", "abc"};
+    for (size_t i = 0; i < sizeof not_whole / sizeof not_whole[0]; i++) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "demo: any=%s is not a whole number", not_whole[i]);
+        big_bad("any", not_whole[i], SOCMON_EINVAL, msg);
+    }
 }
 
 static void test_help_comes_from_the_table(void **state)
@@ -162,6 +253,16 @@ static void test_builtin_messages(void **state)
     open_fails("esp:base=0x3", SOCMON_EINVAL, "esp: base=0x3 is not a 4-byte-aligned address");
     open_fails("esp:trace_bus=", SOCMON_EINVAL, "esp: trace_bus= needs a file name");
     open_fails("tensix:tiles=0", SOCMON_ERANGE, "tensix: tiles '0' out of range 1..16777216");
+    open_fails("zynq:wr_mbps=1,wr_mbps=2", SOCMON_EINVAL,
+               "target 'zynq': option 'wr_mbps' given twice (wr_mbps=1, then wr_mbps=2)");
+    open_fails("zynq:seed=9007199254740993", SOCMON_ERANGE, "zynq: seed=9007199254740993 out of range 0..9007199254740992");
+    open_fails("zynq:seed=9.007199254740993e15", SOCMON_ERANGE,
+               "zynq: seed=9.007199254740993e15 out of range 0..9007199254740992");
+    open_fails("zynq:seed=18446744073709551616", SOCMON_ERANGE,
+               "zynq: seed=18446744073709551616 out of range 0..9007199254740992");
+    open_fails("esp:base=-4", SOCMON_EINVAL, "esp: base=-4 is not a 4-byte-aligned address");
+    open_fails("esp:base=0x100000000000000000", SOCMON_EINVAL,
+               "esp: base=0x100000000000000000 is not a 4-byte-aligned address");
     open_fails("tensix:nope=1", SOCMON_EINVAL,
                "target 'tensix': unknown option 'nope' (valid: tiles, format, fidelity, bound, platform, "
                "l1_mux, counters, trace_bus)");
@@ -171,6 +272,30 @@ static void test_builtin_messages(void **state)
     assert_int_equal(socmon_target_open_ops(socmon_target_lookup("esp"), &kv, 1, &t), SOCMON_EINVAL);
     assert_null(t);
     assert_non_null(strstr(socmon_errmsg(), "unknown option 'colour' (valid: soc, base, devmem, dev, trace_bus)"));
+}
+
+/* The spec, the extra options and socmon_target_open_ops refuse a key given twice; an
+ * extra option replaces the spec's of the same key. zynq's seed takes its maximum exactly. */
+static void test_builtin_keys_and_seed(void **state)
+{
+    (void)state;
+    socmon_target *t = NULL;
+    socmon_kv slots3 = {"slots", "3"};
+    assert_int_equal(socmon_target_open_kv("zynq:slots=9", &slots3, 1, &t), SOCMON_OK);
+    assert_int_equal(socmon_zynq_soc_desc(socmon_target_model(t, "zynq"))->nslots, 3);
+    socmon_target_close(t);
+    t = NULL;
+    socmon_kv twice[] = {{"slots", "3"}, {"slots", "4"}};
+    assert_int_equal(socmon_target_open_kv("zynq", twice, 2, &t), SOCMON_EINVAL);
+    assert_null(t);
+    assert_string_equal(socmon_errmsg(), "target 'zynq': option 'slots' given twice (slots=3, then slots=4)");
+    assert_int_equal(socmon_target_open_ops(socmon_target_lookup("zynq"), twice, 2, &t), SOCMON_EINVAL);
+    assert_null(t);
+    assert_string_equal(socmon_errmsg(), "target 'zynq': option 'slots' given twice (slots=3, then slots=4)");
+
+    assert_int_equal(socmon_target_open("zynq:seed=9007199254740992", &t), SOCMON_OK);
+    assert_true(socmon_zynq_soc_desc(socmon_target_model(t, "zynq"))->seed == 9007199254740992ull);
+    socmon_target_close(t);
 }
 
 /* A user's own driver reads the model's registers through the target's bus. */
@@ -249,7 +374,10 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults_and_values),
         cmocka_unit_test(test_errors_name_value_and_range),
+        cmocka_unit_test(test_key_given_twice),
+        cmocka_unit_test(test_whole_numbers_exact),
         cmocka_unit_test(test_help_comes_from_the_table),
+        cmocka_unit_test(test_builtin_keys_and_seed),
         cmocka_unit_test(test_builtin_messages),
         cmocka_unit_test(test_bus_and_model_handles),
         cmocka_unit_test(test_zynq_defaults_are_the_models),
