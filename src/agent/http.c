@@ -1,19 +1,23 @@
-/* The live view's HTTP server (http.h): binding under the agent's rules, routing, the token.
+/* The live view's HTTP server (http.h): binding under the agent's rules, routing, the Host
+ * check, the token.
  *
  * libmicrohttpd runs one thread per connection: a page's event stream blocks in its own thread
  * waiting for the next row (http_stream.c) while other requests are answered by theirs, and the
- * connection limit bounds the threads. We bind the listening socket ourselves and hand it to
- * libmicrohttpd, so port 0 works (we read back the port the kernel chose) and the loopback check
- * sees the address that is really bound. */
+ * connection limit bounds the threads. We bind the listening socket ourselves, so port 0 works
+ * (we read back the port the kernel chose) and the loopback check sees the address that is really
+ * bound, and we accept on it ourselves (http_conns.c: limits per address, a deadline for a
+ * request header, 503 at the limit), handing each connection to libmicrohttpd. */
 #include "agent/http_internal.h"
 
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -23,34 +27,32 @@
 #include "export/web_json.h"
 
 #define HTTP_DEFAULT_CONNS 32
-#define HTTP_IDLE_TIMEOUT_S 120
+/* a connection that moves no byte for this long is closed: a page's stream sends a comment
+ * every second, so only a client that stopped reading (or sending a body) gets here */
+#define HTTP_IDLE_TIMEOUT_S 30
+#define HTTP_HEADER_MS 5000     /* an idle connection's time to send a whole request header */
+#define HTTP_FD_RESERVE 8       /* fds left to the rest of the program (the agent's collectors) */
+#define HTTP_HOSTS_MAX 16
 #define TOKEN_COOKIE "socmon_token"
 
 struct socmon_http {
     struct MHD_Daemon *d;
+    http_conns *conns;
     socmon_live *lv;
     char *token;        /* NET_TOKEN_MAX bytes, zero-padded (net_token_equal), or NULL */
-    FILE *log;
-    const char *who;
+    http_log log;
+    int log_ready;
+    /* names a Host header may carry besides localhost and IP literals (--http-host); any_host:
+     * "*" was given, no check */
+    char hosts[HTTP_HOSTS_MAX][256];
+    size_t nhosts;
+    int any_host;
     uint16_t port;
     int family;
     char url[NET_ADDR_MAX + 16];
     char *info;         /* /api/info, made once: the schema never changes */
     size_t info_len;
 };
-
-static void logf_(socmon_http *h, const char *fmt, ...) SOCMON_PRINTF(2, 3);
-static void logf_(socmon_http *h, const char *fmt, ...)
-{
-    char line[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    /* one fprintf per line: stdio locks the stream, so lines of two threads never mix */
-    fprintf(h->log, "%s: %s\n", h->who, line);
-    fflush(h->log);
-}
 
 /* Binds and listens on spec under the agent's rule: loopback, or a token. */
 static socmon_status bind_listen(socmon_http *h, const char *spec, int have_token, int *fd)
@@ -138,8 +140,12 @@ static int authorized(socmon_http *h, struct MHD_Connection *c, const char **why
     const char *q = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "token");
     const char *ck = MHD_lookup_connection_value(c, MHD_COOKIE_KIND, TOKEN_COOKIE);
     int ok = 0;
-    if (auth && strncmp(auth, "Bearer ", 7) == 0)
-        ok |= token_matches(h, auth + 7);
+    /* the scheme is case-insensitive (RFC 7235 2.1: "bearer" is as good as "Bearer") */
+    if (auth && strncasecmp(auth, "Bearer ", 7) == 0) {
+        const char *t = auth + 7;
+        t += strspn(t, " ");
+        ok |= token_matches(h, t);
+    }
     if (q)
         ok |= token_matches(h, q);
     if (ck)
@@ -193,16 +199,89 @@ static enum MHD_Result send_info(socmon_http *h, struct MHD_Connection *c)
     return ret;
 }
 
+/* A peer's text for a log line: at most 100 bytes (the log turns control bytes into '?'). */
+static void clip(char *buf, size_t len, const char *s)
+{
+    snprintf(buf, len < 101 ? len : 101, "%s", s);
+}
+
+/* 1 if name[0..n) is an IPv4 literal, or (brackets included) an IPv6 one. */
+static int ip_literal(const char *name, size_t n)
+{
+    char buf[64];
+    unsigned char a[16];
+    if (n >= sizeof buf)
+        return 0;
+    if (n > 2 && name[0] == '[' && name[n - 1] == ']') {
+        memcpy(buf, name + 1, n - 2);
+        buf[n - 2] = '\0';
+        return inet_pton(AF_INET6, buf, a) == 1;
+    }
+    memcpy(buf, name, n);
+    buf[n] = '\0';
+    return inet_pton(AF_INET, buf, a) == 1;
+}
+
+/* The DNS-rebinding guard: a page of evil.example whose name an attacker points at 127.0.0.1
+ * may send requests here, but its Host header still says evil.example. So a Host must be an IP
+ * literal (which no rebinding can forge: it names no domain), localhost, or a name given with
+ * --http-host; a port after it is allowed whatever it is (a proxy's may differ from ours). No
+ * Host at all is HTTP/1.0 from a program, not a browser (browsers always send one; libmicrohttpd
+ * refuses HTTP/1.1 without one): accepted. */
+static int host_allowed(const socmon_http *h, const char *host)
+{
+    if (!host || h->any_host)
+        return 1;
+    size_t n = strlen(host);
+    const char *colon = host[0] == '[' ? strchr(host, ']') : strchr(host, ':');
+    if (host[0] == '[') {
+        if (!colon)
+            return 0;
+        colon = colon[1] ? colon + 1 : NULL;
+        if (colon && *colon != ':')
+            return 0;
+    }
+    if (colon) {
+        if (!colon[1] || strspn(colon + 1, "0123456789") != strlen(colon + 1) || strlen(colon + 1) > 5)
+            return 0;
+        n = (size_t)(colon - host);
+    }
+    if (n && host[n - 1] == '.')   /* "localhost." is the same name, fully qualified */
+        n--;
+    if (n == 0)
+        return 0;
+    if (ip_literal(host, n) || (n == 9 && strncasecmp(host, "localhost", 9) == 0))
+        return 1;
+    for (size_t i = 0; i < h->nhosts; i++)
+        if (strlen(h->hosts[i]) == n && strncasecmp(host, h->hosts[i], n) == 0)
+            return 1;
+    return 0;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method,
                                   const char *version, const char *upload, size_t *upload_len, void **con_cls)
 {
     socmon_http *h = cls;
+    static int request_seen;
     (void)version;
     (void)upload;
-    (void)con_cls;
+    if (!*con_cls) {   /* the first call of a request: its header is whole; no deadline now */
+        *con_cls = &request_seen;
+        http_conns_busy(h->conns, c);
+    }
     if (*upload_len) {   /* a body nobody asked for: read and dropped */
         *upload_len = 0;
         return MHD_YES;
+    }
+    const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
+    if (!host_allowed(h, host)) {
+        char peer[NET_ADDR_MAX], shown[128];
+        peer_name(c, peer, sizeof peer);
+        clip(shown, sizeof shown, host);
+        http_logf(&h->log, "refused a Host", "refused %s from %s: Host '%s' is not localhost, an IP address or a "
+                  "name given with --http-host", method, peer, shown);
+        return send_msg(c, MHD_HTTP_FORBIDDEN, "socmon: this server does not answer to that Host name (it answers "
+                        "to localhost, IP addresses and the names given with --http-host)\n");
     }
     if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
         return send_msg_hdr(c, MHD_HTTP_METHOD_NOT_ALLOWED, "socmon: only GET and HEAD\n", MHD_HTTP_HEADER_ALLOW,
@@ -215,13 +294,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     if (h->token && !authorized(h, c, &why)) {
         char peer[NET_ADDR_MAX];
         peer_name(c, peer, sizeof peer);
-        /* the path as the client sent it, but a log line must stay one printable line */
+        /* the path as the client sent it (the log keeps a line one printable line) */
         char path[128];
-        snprintf(path, sizeof path, "%s", url);
-        for (char *p = path; *p; p++)
-            if ((unsigned char)*p < 0x20 || (unsigned char)*p == 0x7f)
-                *p = '?';
-        logf_(h, "refused %s %s from %s: %s", method, path, peer, why);
+        clip(path, sizeof path, url);
+        http_logf(&h->log, "refused a request", "refused %s %s from %s: %s", method, path, peer, why);
         return send_msg_hdr(c, MHD_HTTP_UNAUTHORIZED,
                             "socmon: this server needs its token: 'Authorization: Bearer TOKEN' or ?token=TOKEN\n",
                             MHD_HTTP_HEADER_WWW_AUTHENTICATE, "Bearer realm=\"socmon\"");
@@ -265,13 +341,17 @@ static void mhd_log(void *cls, const char *fmt, va_list ap) SOCMON_PRINTF(2, 0);
 static void mhd_log(void *cls, const char *fmt, va_list ap)
 {
     socmon_http *h = cls;
-    char line[400];
+    char line[HTTP_LOG_LINE];
     vsnprintf(line, sizeof line, fmt, ap);
-    line[strcspn(line, "\n")] = '\0';
     /* a page closed while its stream was open is how streams end, not an error */
-    if (strstr(line, "Failed to send") && strstr(line, "no longer available"))
+    if (strstr(line, "Failed to send") && (strstr(line, "no longer available") || strstr(line, "closed by remote")))
         return;
-    logf_(h, "%s", line);
+    /* what a connection we cut for want of a request header looks like from inside (we say why) */
+    if (strstr(line, "closed by remote side with incomplete request"))
+        return;
+    /* the library may say the same thing thousands of times a second (it did at the fd limit):
+     * lines of one format share a budget */
+    http_logf(&h->log, fmt, "%s", line);
 }
 
 static socmon_status make_info(socmon_http *h)
@@ -291,6 +371,65 @@ static socmon_status make_info(socmon_http *h)
     return SOCMON_OK;
 }
 
+/* --http-host's names: each entry a comma-separated list of DNS names, or "*" (no check). */
+static socmon_status set_hosts(socmon_http *h, const char *const *hosts, size_t nhosts)
+{
+    for (size_t i = 0; i < nhosts; i++) {
+        for (const char *p = hosts[i]; p && *p;) {
+            size_t n = strcspn(p, ",");
+            if (n == 1 && *p == '*') {
+                h->any_host = 1;
+            } else if (n == 0 || n > 253 || strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                                       "0123456789.-_") < n || p[0] == '.' || p[0] == '-') {
+                return socmon_fail(SOCMON_EINVAL, "host name '%.*s' (of --http-host '%s'): expected a DNS name (letters, "
+                                   "digits, '.', '-', '_'; up to 253) or '*' (any)", (int)(n > 300 ? 300 : n), p,
+                                   hosts[i]);
+            } else if (h->nhosts == HTTP_HOSTS_MAX) {
+                return socmon_fail(SOCMON_EINVAL, "http host names: more than %d", HTTP_HOSTS_MAX);
+            } else {
+                memcpy(h->hosts[h->nhosts], p, n);
+                h->hosts[h->nhosts][n] = '\0';
+                if (n > 1 && h->hosts[h->nhosts][n - 1] == '.')   /* "board.local." is "board.local" */
+                    h->hosts[h->nhosts][n - 1] = '\0';
+                h->nhosts++;
+            }
+            p += n + (p[n] == ',');
+        }
+    }
+    return SOCMON_OK;
+}
+
+static void http_free(socmon_http *h)
+{
+    http_conns_free(h->conns);
+    if (h->log_ready)
+        http_log_destroy(&h->log);
+    if (h->token)
+        memset(h->token, 0, NET_TOKEN_MAX);
+    free(h->token);
+    free(h->info);
+    free(h);
+}
+
+/* Connections at once: what was asked for (default 32), but no more than the fd limit leaves
+ * room for, or the server would spend its time failing accept() (issue 23). */
+static void pick_limits(socmon_http *h, const socmon_http_opts *opts, http_conns_opts *co)
+{
+    unsigned want = opts->max_conns ? opts->max_conns : HTTP_DEFAULT_CONNS;
+    unsigned room = http_fd_room(HTTP_FD_RESERVE);
+    co->max_conns = want < room ? want : room;
+    if (co->max_conns < want)
+        http_logf(&h->log, "fd limit", "the fd limit (ulimit -n) leaves room for %u HTTP connection%s at once, "
+                  "not %u", co->max_conns, co->max_conns > 1 ? "s" : "", want);
+    /* one address may hold three quarters: another address always finds room, even when
+     * this one has every slot busy */
+    co->per_ip = opts->max_per_addr ? opts->max_per_addr : co->max_conns - co->max_conns / 4;
+    if (co->per_ip > co->max_conns)
+        co->per_ip = co->max_conns;
+    co->header_ms = opts->header_timeout_ms ? opts->header_timeout_ms : HTTP_HEADER_MS;
+    co->log = &h->log;
+}
+
 socmon_status socmon_http_start(socmon_live *lv, const socmon_http_opts *opts, socmon_http **out)
 {
     if (!out || !lv || !opts || !opts->listen)
@@ -307,28 +446,42 @@ socmon_status socmon_http_start(socmon_live *lv, const socmon_http_opts *opts, s
     if (opts->token)
         memcpy(h->token, opts->token, tl);
     h->lv = lv;
-    h->log = opts->log ? opts->log : stderr;
-    h->who = opts->who ? opts->who : "socmon http";
+    http_log_init(&h->log, opts->log ? opts->log : stderr, opts->who ? opts->who : "socmon http");
+    h->log_ready = 1;
     int fd = -1;
-    socmon_status st = bind_listen(h, opts->listen, opts->token != NULL, &fd);
+    socmon_status st = set_hosts(h, opts->hosts, opts->nhosts);
+    if (st == SOCMON_OK)
+        st = bind_listen(h, opts->listen, opts->token != NULL, &fd);
     if (st == SOCMON_OK)
         st = make_info(h);
     if (st == SOCMON_OK) {
+        http_conns_opts co = {.listen_fd = fd};
+        pick_limits(h, opts, &co);
+        st = http_conns_new(&co, &h->conns);
+        if (st == SOCMON_OK)
+            fd = -1;   /* the connections' now */
+    }
+    if (st == SOCMON_OK) {
+        /* no listening socket of its own: http_conns accepts and hands connections over */
         unsigned flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG |
-                         (h->family == AF_INET6 ? MHD_USE_IPv6 : 0);
+                         MHD_USE_NO_LISTEN_SOCKET | MHD_USE_ITC;
         h->d = MHD_start_daemon(flags, 0, NULL, NULL, on_request, h, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, h,
-                                MHD_OPTION_LISTEN_SOCKET, fd,
-                                MHD_OPTION_CONNECTION_LIMIT, opts->max_conns ? opts->max_conns : HTTP_DEFAULT_CONNS,
+                                MHD_OPTION_CONNECTION_LIMIT, http_conns_mhd_limit(h->conns),
+                                MHD_OPTION_NOTIFY_CONNECTION, http_conns_notify, h->conns,
+                                MHD_OPTION_NOTIFY_COMPLETED, http_conns_completed, h->conns,
                                 MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)HTTP_IDLE_TIMEOUT_S, MHD_OPTION_END);
         if (!h->d)
             st = socmon_fail(SOCMON_EIO, "http address '%s': libmicrohttpd would not start", opts->listen);
     }
+    if (st == SOCMON_OK)
+        st = http_conns_start(h->conns, h->d);
     if (st != SOCMON_OK) {
         if (fd >= 0)
             close(fd);
-        free(h->token);
-        free(h->info);
-        free(h);
+        http_conns_stop(h->conns);
+        if (h->d)
+            MHD_stop_daemon(h->d);
+        http_free(h);
         return st;
     }
     *out = h;
@@ -350,10 +503,8 @@ void socmon_http_stop(socmon_http *h)
     if (!h)
         return;
     socmon_live_close(h->lv);
+    /* no new connection may reach the daemon while it stops */
+    http_conns_stop(h->conns);
     MHD_stop_daemon(h->d);
-    if (h->token)
-        memset(h->token, 0, NET_TOKEN_MAX);
-    free(h->token);
-    free(h->info);
-    free(h);
+    http_free(h);
 }
