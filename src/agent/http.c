@@ -10,14 +10,12 @@
 #include "agent/http_internal.h"
 
 #include <arpa/inet.h>
-#include <ctype.h>
 #include <errno.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -32,21 +30,14 @@
 #define HTTP_IDLE_TIMEOUT_S 30
 #define HTTP_HEADER_MS 5000     /* an idle connection's time to send a whole request header */
 #define HTTP_FD_RESERVE 8       /* fds left to the rest of the program (the agent's collectors) */
-#define HTTP_HOSTS_MAX 16
-#define TOKEN_COOKIE "socmon_token"
 
 struct socmon_http {
     struct MHD_Daemon *d;
     http_conns *conns;
     socmon_live *lv;
-    char *token;        /* NET_TOKEN_MAX bytes, zero-padded (net_token_equal), or NULL */
+    http_access acc;    /* the token and the Host names */
     http_log log;
     int log_ready;
-    /* names a Host header may carry besides localhost and IP literals (--http-host); any_host:
-     * "*" was given, no check */
-    char hosts[HTTP_HOSTS_MAX][256];
-    size_t nhosts;
-    int any_host;
     uint16_t port;
     int family;
     char url[NET_ADDR_MAX + 16];
@@ -121,39 +112,6 @@ static void peer_name(struct MHD_Connection *c, char *buf, size_t len)
         snprintf(buf, len, "an unknown peer");
 }
 
-/* 1 if given is the token: compared in constant time over the whole NET_TOKEN_MAX buffers. */
-static int token_matches(socmon_http *h, const char *given)
-{
-    char buf[NET_TOKEN_MAX];
-    size_t n = strlen(given);
-    memset(buf, 0, sizeof buf);
-    if (n >= sizeof buf)
-        return 0;
-    memcpy(buf, given, n);
-    return net_token_equal(buf, h->token);
-}
-
-/* 1 if the request carries the token (header, query or cookie); 0 and *why otherwise. */
-static int authorized(socmon_http *h, struct MHD_Connection *c, const char **why)
-{
-    const char *auth = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
-    const char *q = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "token");
-    const char *ck = MHD_lookup_connection_value(c, MHD_COOKIE_KIND, TOKEN_COOKIE);
-    int ok = 0;
-    /* the scheme is case-insensitive (RFC 7235 2.1: "bearer" is as good as "Bearer") */
-    if (auth && strncasecmp(auth, "Bearer ", 7) == 0) {
-        const char *t = auth + 7;
-        t += strspn(t, " ");
-        ok |= token_matches(h, t);
-    }
-    if (q)
-        ok |= token_matches(h, q);
-    if (ck)
-        ok |= token_matches(h, ck);
-    *why = ok ? NULL : auth || q || ck ? "wrong token" : "no token";
-    return ok;
-}
-
 /* A token that can go into a cookie as it is (what token files hold: hex, base64). */
 static int cookie_safe(const char *t)
 {
@@ -205,68 +163,14 @@ static void clip(char *buf, size_t len, const char *s)
     snprintf(buf, len < 101 ? len : 101, "%s", s);
 }
 
-/* 1 if name[0..n) is an IPv4 literal, or (brackets included) an IPv6 one. */
-static int ip_literal(const char *name, size_t n)
-{
-    char buf[64];
-    unsigned char a[16];
-    if (n >= sizeof buf)
-        return 0;
-    if (n > 2 && name[0] == '[' && name[n - 1] == ']') {
-        memcpy(buf, name + 1, n - 2);
-        buf[n - 2] = '\0';
-        return inet_pton(AF_INET6, buf, a) == 1;
-    }
-    memcpy(buf, name, n);
-    buf[n] = '\0';
-    return inet_pton(AF_INET, buf, a) == 1;
-}
-
-/* The DNS-rebinding guard: a page of evil.example whose name an attacker points at 127.0.0.1
- * may send requests here, but its Host header still says evil.example. So a Host must be an IP
- * literal (which no rebinding can forge: it names no domain), localhost, or a name given with
- * --http-host; a port after it is allowed whatever it is (a proxy's may differ from ours). No
- * Host at all is HTTP/1.0 from a program, not a browser (browsers always send one; libmicrohttpd
- * refuses HTTP/1.1 without one): accepted. */
-static int host_allowed(const socmon_http *h, const char *host)
-{
-    if (!host || h->any_host)
-        return 1;
-    size_t n = strlen(host);
-    const char *colon = host[0] == '[' ? strchr(host, ']') : strchr(host, ':');
-    if (host[0] == '[') {
-        if (!colon)
-            return 0;
-        colon = colon[1] ? colon + 1 : NULL;
-        if (colon && *colon != ':')
-            return 0;
-    }
-    if (colon) {
-        if (!colon[1] || strspn(colon + 1, "0123456789") != strlen(colon + 1) || strlen(colon + 1) > 5)
-            return 0;
-        n = (size_t)(colon - host);
-    }
-    if (n && host[n - 1] == '.')   /* "localhost." is the same name, fully qualified */
-        n--;
-    if (n == 0)
-        return 0;
-    if (ip_literal(host, n) || (n == 9 && strncasecmp(host, "localhost", 9) == 0))
-        return 1;
-    for (size_t i = 0; i < h->nhosts; i++)
-        if (strlen(h->hosts[i]) == n && strncasecmp(host, h->hosts[i], n) == 0)
-            return 1;
-    return 0;
-}
-
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method,
                                   const char *version, const char *upload, size_t *upload_len, void **con_cls)
 {
     socmon_http *h = cls;
-    static int request_seen;
     (void)version;
     (void)upload;
     if (!*con_cls) {   /* the first call of a request: its header is whole; no deadline now */
-        *con_cls = &request_seen;
+        *con_cls = h;   /* any non-NULL pointer: the request was seen */
         http_conns_busy(h->conns, c);
     }
     if (*upload_len) {   /* a body nobody asked for: read and dropped */
@@ -274,7 +178,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         return MHD_YES;
     }
     const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
-    if (!host_allowed(h, host)) {
+    if (!http_host_allowed(&h->acc, host)) {
         char peer[NET_ADDR_MAX], shown[128];
         peer_name(c, peer, sizeof peer);
         clip(shown, sizeof shown, host);
@@ -291,7 +195,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     if (strncmp(url, "/assets/", 8) == 0)
         return send_asset(c, url + 8, NULL);
     const char *why;
-    if (h->token && !authorized(h, c, &why)) {
+    if (h->acc.token && !http_authorized(&h->acc, c, &why)) {
         char peer[NET_ADDR_MAX];
         peer_name(c, peer, sizeof peer);
         /* the path as the client sent it (the log keeps a line one printable line) */
@@ -305,9 +209,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     if (strcmp(url, "/") == 0 || strcmp(url, "/index.html") == 0) {
         char cookie[600];
         const char *q = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "token");
-        int set = h->token && q && strlen(h->token) < 500 && cookie_safe(h->token);
+        const char *tok = h->acc.token;
+        int set = tok && q && strlen(tok) < 500 && cookie_safe(tok);
         if (set)
-            snprintf(cookie, sizeof cookie, TOKEN_COOKIE "=%s; Path=/; HttpOnly; SameSite=Strict", h->token);
+            snprintf(cookie, sizeof cookie, HTTP_TOKEN_COOKIE "=%s; Path=/; HttpOnly; SameSite=Strict", tok);
         return send_asset(c, "index.html", set ? cookie : NULL);
     }
     if (strcmp(url, "/api/info") == 0)
@@ -371,42 +276,12 @@ static socmon_status make_info(socmon_http *h)
     return SOCMON_OK;
 }
 
-/* --http-host's names: each entry a comma-separated list of DNS names, or "*" (no check). */
-static socmon_status set_hosts(socmon_http *h, const char *const *hosts, size_t nhosts)
-{
-    for (size_t i = 0; i < nhosts; i++) {
-        for (const char *p = hosts[i]; p && *p;) {
-            size_t n = strcspn(p, ",");
-            if (n == 1 && *p == '*') {
-                h->any_host = 1;
-            } else if (n == 0 || n > 253 || strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-                                                       "0123456789.-_") < n || p[0] == '.' || p[0] == '-') {
-                return socmon_fail(SOCMON_EINVAL, "host name '%.*s' (of --http-host '%s'): expected a DNS name (letters, "
-                                   "digits, '.', '-', '_'; up to 253) or '*' (any)", (int)(n > 300 ? 300 : n), p,
-                                   hosts[i]);
-            } else if (h->nhosts == HTTP_HOSTS_MAX) {
-                return socmon_fail(SOCMON_EINVAL, "http host names: more than %d", HTTP_HOSTS_MAX);
-            } else {
-                memcpy(h->hosts[h->nhosts], p, n);
-                h->hosts[h->nhosts][n] = '\0';
-                if (n > 1 && h->hosts[h->nhosts][n - 1] == '.')   /* "board.local." is "board.local" */
-                    h->hosts[h->nhosts][n - 1] = '\0';
-                h->nhosts++;
-            }
-            p += n + (p[n] == ',');
-        }
-    }
-    return SOCMON_OK;
-}
-
 static void http_free(socmon_http *h)
 {
     http_conns_free(h->conns);
     if (h->log_ready)
         http_log_destroy(&h->log);
-    if (h->token)
-        memset(h->token, 0, NET_TOKEN_MAX);
-    free(h->token);
+    http_access_free(&h->acc);
     free(h->info);
     free(h);
 }
@@ -435,21 +310,14 @@ socmon_status socmon_http_start(socmon_live *lv, const socmon_http_opts *opts, s
     if (!out || !lv || !opts || !opts->listen)
         return socmon_fail(SOCMON_EINVAL, "socmon_http_start: no live view, options or address");
     *out = NULL;
-    size_t tl = opts->token ? strlen(opts->token) : 0;
-    if (opts->token && (tl == 0 || tl >= NET_TOKEN_MAX))
-        return socmon_fail(SOCMON_EINVAL, "http: the token must be 1..%d bytes", NET_TOKEN_MAX - 1);
     socmon_http *h = calloc(1, sizeof *h);
-    if (!h || (opts->token && !(h->token = calloc(1, NET_TOKEN_MAX)))) {
-        free(h);
+    if (!h)
         return socmon_fail(SOCMON_ENOMEM, "http: out of memory");
-    }
-    if (opts->token)
-        memcpy(h->token, opts->token, tl);
     h->lv = lv;
     http_log_init(&h->log, opts->log ? opts->log : stderr, opts->who ? opts->who : "socmon http");
     h->log_ready = 1;
     int fd = -1;
-    socmon_status st = set_hosts(h, opts->hosts, opts->nhosts);
+    socmon_status st = http_access_init(&h->acc, opts->token, opts->hosts, opts->nhosts);
     if (st == SOCMON_OK)
         st = bind_listen(h, opts->listen, opts->token != NULL, &fd);
     if (st == SOCMON_OK)

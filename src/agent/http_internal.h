@@ -1,6 +1,7 @@
-/* What the HTTP server's files share (http.c: server, routes, security; http_conns.c: who gets a
- * connection and for how long; http_log.c: the rate-limited log; http_stream.c: the server-sent
- * events; http_metrics.c: /metrics). Not used outside src/agent/http*.c. */
+/* What the HTTP server's files share (http.c: server, routes; http_access.c: the Host check and
+ * the token; http_conns.c: who gets a connection and for how long; http_log.c: the log's budget;
+ * http_stream.c: the server-sent events; http_metrics.c: /metrics). Not used outside
+ * src/agent/http*.c and their tests. */
 #ifndef SOCMON_AGENT_HTTP_INTERNAL_H
 #define SOCMON_AGENT_HTTP_INTERNAL_H
 
@@ -39,6 +40,32 @@ void http_logf(http_log *l, const char *key, const char *fmt, ...) SOCMON_PRINTF
 void http_logv(http_log *l, const char *key, const char *fmt, va_list ap) SOCMON_PRINTF(3, 0);
 /* Says the suppressed counts of windows that are over (all: of every window). */
 void http_log_tick(http_log *l, int all);
+
+/* ---- who is answered (http_access.c) ---- */
+
+#define HTTP_HOSTS_MAX 16
+#define HTTP_TOKEN_COOKIE "socmon_token"
+
+typedef struct http_access {
+    char *token;              /* NET_TOKEN_MAX bytes, zero-padded (net_token_equal), or NULL */
+    /* names a Host header may carry besides localhost and IP literals (--http-host); any_host:
+     * "*" was given, no check */
+    char hosts[HTTP_HOSTS_MAX][256];
+    size_t nhosts;
+    int any_host;
+} http_access;
+
+/* token: NULL (none) or 1..NET_TOKEN_MAX-1 bytes; hosts: entries of comma-separated names or
+ * "*". Fails naming a bad token length or host name. */
+socmon_status http_access_init(http_access *a, const char *token, const char *const *hosts, size_t nhosts);
+/* Wipes the token. */
+void http_access_free(http_access *a);
+/* 1 if a request with this Host (NULL: none) is answered: localhost, an IP address or a name of
+ * hosts, with or without a port. */
+int http_host_allowed(const http_access *a, const char *host);
+/* 1 if the request carries the token (Authorization: Bearer, in any case; ?token=; the cookie);
+ * 0 and *why ("no token", "wrong token") otherwise. */
+int http_authorized(const http_access *a, struct MHD_Connection *c, const char **why);
 
 /* ---- connections (http_conns.c) ---- */
 
