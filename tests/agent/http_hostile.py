@@ -191,7 +191,7 @@ def hold_checks():
             time.sleep(0.3)
             held = h.alive()
             t0 = time.monotonic()
-            st, body = get(port, "/metrics")
+            st, body = get(port, "/metrics", timeout=5.0)
             check(st == 200, "GET /metrics while %d half-open requests from %s are held: %r %r" %
                   (held, src, st, body[:200]))
             print("%s: /metrics 200 in %.0f ms with %d half-open connections held" %
