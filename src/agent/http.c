@@ -1,10 +1,12 @@
-/* The live view's HTTP server (http.h): binding under the agent's rules, routing, the token.
+/* The live view's HTTP server (http.h): binding under the agent's rules, routing, the Host
+ * check, the token.
  *
  * libmicrohttpd runs one thread per connection: a page's event stream blocks in its own thread
  * waiting for the next row (http_stream.c) while other requests are answered by theirs, and the
- * connection limit bounds the threads. We bind the listening socket ourselves and hand it to
- * libmicrohttpd, so port 0 works (we read back the port the kernel chose) and the loopback check
- * sees the address that is really bound. */
+ * connection limit bounds the threads. We bind the listening socket ourselves, so port 0 works
+ * (we read back the port the kernel chose) and the loopback check sees the address that is really
+ * bound, and we accept on it ourselves (http_conns.c: limits per address, a deadline for a
+ * request header, 503 at the limit), handing each connection to libmicrohttpd. */
 #include "agent/http_internal.h"
 
 #include <arpa/inet.h>
@@ -23,34 +25,25 @@
 #include "export/web_json.h"
 
 #define HTTP_DEFAULT_CONNS 32
-#define HTTP_IDLE_TIMEOUT_S 120
-#define TOKEN_COOKIE "socmon_token"
+/* a connection that moves no byte for this long is closed: a page's stream sends a comment
+ * every second, so only a client that stopped reading (or sending a body) gets here */
+#define HTTP_IDLE_TIMEOUT_S 30
+#define HTTP_HEADER_MS 5000     /* an idle connection's time to send a whole request header */
+#define HTTP_FD_RESERVE 8       /* fds left to the rest of the program (the agent's collectors) */
 
 struct socmon_http {
     struct MHD_Daemon *d;
+    http_conns *conns;
     socmon_live *lv;
-    char *token;        /* NET_TOKEN_MAX bytes, zero-padded (net_token_equal), or NULL */
-    FILE *log;
-    const char *who;
+    http_access acc;    /* the token and the Host names */
+    http_log log;
+    int log_ready;
     uint16_t port;
     int family;
     char url[NET_ADDR_MAX + 16];
     char *info;         /* /api/info, made once: the schema never changes */
     size_t info_len;
 };
-
-static void logf_(socmon_http *h, const char *fmt, ...) SOCMON_PRINTF(2, 3);
-static void logf_(socmon_http *h, const char *fmt, ...)
-{
-    char line[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    /* one fprintf per line: stdio locks the stream, so lines of two threads never mix */
-    fprintf(h->log, "%s: %s\n", h->who, line);
-    fflush(h->log);
-}
 
 /* Binds and listens on spec under the agent's rule: loopback, or a token. */
 static socmon_status bind_listen(socmon_http *h, const char *spec, int have_token, int *fd)
@@ -119,35 +112,6 @@ static void peer_name(struct MHD_Connection *c, char *buf, size_t len)
         snprintf(buf, len, "an unknown peer");
 }
 
-/* 1 if given is the token: compared in constant time over the whole NET_TOKEN_MAX buffers. */
-static int token_matches(socmon_http *h, const char *given)
-{
-    char buf[NET_TOKEN_MAX];
-    size_t n = strlen(given);
-    memset(buf, 0, sizeof buf);
-    if (n >= sizeof buf)
-        return 0;
-    memcpy(buf, given, n);
-    return net_token_equal(buf, h->token);
-}
-
-/* 1 if the request carries the token (header, query or cookie); 0 and *why otherwise. */
-static int authorized(socmon_http *h, struct MHD_Connection *c, const char **why)
-{
-    const char *auth = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
-    const char *q = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "token");
-    const char *ck = MHD_lookup_connection_value(c, MHD_COOKIE_KIND, TOKEN_COOKIE);
-    int ok = 0;
-    if (auth && strncmp(auth, "Bearer ", 7) == 0)
-        ok |= token_matches(h, auth + 7);
-    if (q)
-        ok |= token_matches(h, q);
-    if (ck)
-        ok |= token_matches(h, ck);
-    *why = ok ? NULL : auth || q || ck ? "wrong token" : "no token";
-    return ok;
-}
-
 /* A token that can go into a cookie as it is (what token files hold: hex, base64). */
 static int cookie_safe(const char *t)
 {
@@ -193,16 +157,35 @@ static enum MHD_Result send_info(socmon_http *h, struct MHD_Connection *c)
     return ret;
 }
 
+/* A peer's text for a log line: at most 100 bytes (the log turns control bytes into '?'). */
+static void clip(char *buf, size_t len, const char *s)
+{
+    snprintf(buf, len < 101 ? len : 101, "%s", s);
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method,
                                   const char *version, const char *upload, size_t *upload_len, void **con_cls)
 {
     socmon_http *h = cls;
     (void)version;
     (void)upload;
-    (void)con_cls;
+    if (!*con_cls) {   /* the first call of a request: its header is whole; no deadline now */
+        *con_cls = h;   /* any non-NULL pointer: the request was seen */
+        http_conns_busy(h->conns, c);
+    }
     if (*upload_len) {   /* a body nobody asked for: read and dropped */
         *upload_len = 0;
         return MHD_YES;
+    }
+    const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
+    if (!http_host_allowed(&h->acc, host)) {
+        char peer[NET_ADDR_MAX], shown[128];
+        peer_name(c, peer, sizeof peer);
+        clip(shown, sizeof shown, host);
+        http_logf(&h->log, "refused a Host", "refused %s from %s: Host '%s' is not localhost, an IP address or a "
+                  "name given with --http-host", method, peer, shown);
+        return send_msg(c, MHD_HTTP_FORBIDDEN, "socmon: this server does not answer to that Host name (it answers "
+                        "to localhost, IP addresses and the names given with --http-host)\n");
     }
     if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
         return send_msg_hdr(c, MHD_HTTP_METHOD_NOT_ALLOWED, "socmon: only GET and HEAD\n", MHD_HTTP_HEADER_ALLOW,
@@ -212,16 +195,13 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     if (strncmp(url, "/assets/", 8) == 0)
         return send_asset(c, url + 8, NULL);
     const char *why;
-    if (h->token && !authorized(h, c, &why)) {
+    if (h->acc.token && !http_authorized(&h->acc, c, &why)) {
         char peer[NET_ADDR_MAX];
         peer_name(c, peer, sizeof peer);
-        /* the path as the client sent it, but a log line must stay one printable line */
+        /* the path as the client sent it (the log keeps a line one printable line) */
         char path[128];
-        snprintf(path, sizeof path, "%s", url);
-        for (char *p = path; *p; p++)
-            if ((unsigned char)*p < 0x20 || (unsigned char)*p == 0x7f)
-                *p = '?';
-        logf_(h, "refused %s %s from %s: %s", method, path, peer, why);
+        clip(path, sizeof path, url);
+        http_logf(&h->log, "refused a request", "refused %s %s from %s: %s", method, path, peer, why);
         return send_msg_hdr(c, MHD_HTTP_UNAUTHORIZED,
                             "socmon: this server needs its token: 'Authorization: Bearer TOKEN' or ?token=TOKEN\n",
                             MHD_HTTP_HEADER_WWW_AUTHENTICATE, "Bearer realm=\"socmon\"");
@@ -229,9 +209,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     if (strcmp(url, "/") == 0 || strcmp(url, "/index.html") == 0) {
         char cookie[600];
         const char *q = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "token");
-        int set = h->token && q && strlen(h->token) < 500 && cookie_safe(h->token);
+        const char *tok = h->acc.token;
+        int set = tok && q && strlen(tok) < 500 && cookie_safe(tok);
         if (set)
-            snprintf(cookie, sizeof cookie, TOKEN_COOKIE "=%s; Path=/; HttpOnly; SameSite=Strict", h->token);
+            snprintf(cookie, sizeof cookie, HTTP_TOKEN_COOKIE "=%s; Path=/; HttpOnly; SameSite=Strict", tok);
         return send_asset(c, "index.html", set ? cookie : NULL);
     }
     if (strcmp(url, "/api/info") == 0)
@@ -265,13 +246,17 @@ static void mhd_log(void *cls, const char *fmt, va_list ap) SOCMON_PRINTF(2, 0);
 static void mhd_log(void *cls, const char *fmt, va_list ap)
 {
     socmon_http *h = cls;
-    char line[400];
+    char line[HTTP_LOG_LINE];
     vsnprintf(line, sizeof line, fmt, ap);
-    line[strcspn(line, "\n")] = '\0';
     /* a page closed while its stream was open is how streams end, not an error */
-    if (strstr(line, "Failed to send") && strstr(line, "no longer available"))
+    if (strstr(line, "Failed to send") && (strstr(line, "no longer available") || strstr(line, "closed by remote")))
         return;
-    logf_(h, "%s", line);
+    /* what a connection we cut for want of a request header looks like from inside (we say why) */
+    if (strstr(line, "closed by remote side with incomplete request"))
+        return;
+    /* the library may say the same thing thousands of times a second (it did at the fd limit):
+     * lines of one format share a budget */
+    http_logf(&h->log, fmt, "%s", line);
 }
 
 static socmon_status make_info(socmon_http *h)
@@ -291,44 +276,80 @@ static socmon_status make_info(socmon_http *h)
     return SOCMON_OK;
 }
 
+static void http_free(socmon_http *h)
+{
+    http_conns_free(h->conns);
+    if (h->log_ready)
+        http_log_destroy(&h->log);
+    http_access_free(&h->acc);
+    free(h->info);
+    free(h);
+}
+
+/* Connections at once: what was asked for (default 32), but no more than the fd limit leaves
+ * room for, or the server would spend its time failing accept() (issue 23). */
+static void pick_limits(socmon_http *h, const socmon_http_opts *opts, http_conns_opts *co)
+{
+    unsigned want = opts->max_conns ? opts->max_conns : HTTP_DEFAULT_CONNS;
+    unsigned room = http_fd_room(HTTP_FD_RESERVE);
+    co->max_conns = want < room ? want : room;
+    if (co->max_conns < want)
+        http_logf(&h->log, "fd limit", "the fd limit (ulimit -n) leaves room for %u HTTP connection%s at once, "
+                  "not %u", co->max_conns, co->max_conns > 1 ? "s" : "", want);
+    /* one address may hold three quarters: another address always finds room, even when
+     * this one has every slot busy */
+    co->per_ip = opts->max_per_addr ? opts->max_per_addr : co->max_conns - co->max_conns / 4;
+    if (co->per_ip > co->max_conns)
+        co->per_ip = co->max_conns;
+    co->header_ms = opts->header_timeout_ms ? opts->header_timeout_ms : HTTP_HEADER_MS;
+    co->log = &h->log;
+}
+
 socmon_status socmon_http_start(socmon_live *lv, const socmon_http_opts *opts, socmon_http **out)
 {
     if (!out || !lv || !opts || !opts->listen)
         return socmon_fail(SOCMON_EINVAL, "socmon_http_start: no live view, options or address");
     *out = NULL;
-    size_t tl = opts->token ? strlen(opts->token) : 0;
-    if (opts->token && (tl == 0 || tl >= NET_TOKEN_MAX))
-        return socmon_fail(SOCMON_EINVAL, "http: the token must be 1..%d bytes", NET_TOKEN_MAX - 1);
     socmon_http *h = calloc(1, sizeof *h);
-    if (!h || (opts->token && !(h->token = calloc(1, NET_TOKEN_MAX)))) {
-        free(h);
+    if (!h)
         return socmon_fail(SOCMON_ENOMEM, "http: out of memory");
-    }
-    if (opts->token)
-        memcpy(h->token, opts->token, tl);
     h->lv = lv;
-    h->log = opts->log ? opts->log : stderr;
-    h->who = opts->who ? opts->who : "socmon http";
+    http_log_init(&h->log, opts->log ? opts->log : stderr, opts->who ? opts->who : "socmon http");
+    h->log_ready = 1;
     int fd = -1;
-    socmon_status st = bind_listen(h, opts->listen, opts->token != NULL, &fd);
+    socmon_status st = http_access_init(&h->acc, opts->token, opts->hosts, opts->nhosts);
+    if (st == SOCMON_OK)
+        st = bind_listen(h, opts->listen, opts->token != NULL, &fd);
     if (st == SOCMON_OK)
         st = make_info(h);
     if (st == SOCMON_OK) {
+        http_conns_opts co = {.listen_fd = fd};
+        pick_limits(h, opts, &co);
+        st = http_conns_new(&co, &h->conns);
+        if (st == SOCMON_OK)
+            fd = -1;   /* the connections' now */
+    }
+    if (st == SOCMON_OK) {
+        /* no listening socket of its own: http_conns accepts and hands connections over */
         unsigned flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG |
-                         (h->family == AF_INET6 ? MHD_USE_IPv6 : 0);
+                         MHD_USE_NO_LISTEN_SOCKET | MHD_USE_ITC;
         h->d = MHD_start_daemon(flags, 0, NULL, NULL, on_request, h, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, h,
-                                MHD_OPTION_LISTEN_SOCKET, fd,
-                                MHD_OPTION_CONNECTION_LIMIT, opts->max_conns ? opts->max_conns : HTTP_DEFAULT_CONNS,
+                                MHD_OPTION_CONNECTION_LIMIT, http_conns_mhd_limit(h->conns),
+                                MHD_OPTION_NOTIFY_CONNECTION, http_conns_notify, h->conns,
+                                MHD_OPTION_NOTIFY_COMPLETED, http_conns_completed, h->conns,
                                 MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)HTTP_IDLE_TIMEOUT_S, MHD_OPTION_END);
         if (!h->d)
             st = socmon_fail(SOCMON_EIO, "http address '%s': libmicrohttpd would not start", opts->listen);
     }
+    if (st == SOCMON_OK)
+        st = http_conns_start(h->conns, h->d);
     if (st != SOCMON_OK) {
         if (fd >= 0)
             close(fd);
-        free(h->token);
-        free(h->info);
-        free(h);
+        http_conns_stop(h->conns);
+        if (h->d)
+            MHD_stop_daemon(h->d);
+        http_free(h);
         return st;
     }
     *out = h;
@@ -350,10 +371,8 @@ void socmon_http_stop(socmon_http *h)
     if (!h)
         return;
     socmon_live_close(h->lv);
+    /* no new connection may reach the daemon while it stops */
+    http_conns_stop(h->conns);
     MHD_stop_daemon(h->d);
-    if (h->token)
-        memset(h->token, 0, NET_TOKEN_MAX);
-    free(h->token);
-    free(h->info);
-    free(h);
+    http_free(h);
 }

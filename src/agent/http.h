@@ -8,7 +8,12 @@
  * unless told otherwise, and any other address needs a token. With a token every route but the
  * static assets needs it, as `Authorization: Bearer TOKEN`, `?token=TOKEN`, or the cookie the
  * page gets when it is opened with `?token=` (so the page's own requests carry it). Tokens are
- * compared in constant time; every refusal is logged with the peer's address. */
+ * compared in constant time; every refusal is logged with the peer's address. A request whose
+ * Host is not localhost, an IP address or a name of opts.hosts gets 403 (DNS rebinding).
+ *
+ * Hostile peers: connections that have not sent a whole request header are closed after
+ * header_timeout_ms and give their place to new ones at the limit; one address holds at most
+ * max_per_addr; when every connection is busy a new one gets 503 (http_conns.c). */
 #ifndef SOCMON_AGENT_HTTP_H
 #define SOCMON_AGENT_HTTP_H
 
@@ -23,8 +28,15 @@ typedef struct socmon_http_opts {
                                 free one (socmon_http_port tells which) */
     const char *token;       /* required from clients when not NULL; must be given for a
                                 non-loopback address */
-    unsigned max_conns;      /* connections at once (each open page holds one); 0: 32 */
-    FILE *log;               /* refusals and errors, one line each; NULL: stderr */
+    unsigned max_conns;      /* connections at once (each open page holds one); 0: 32, and never
+                                more than the fd limit (RLIMIT_NOFILE) leaves room for */
+    unsigned max_per_addr;   /* of which one client address may hold; 0: three quarters */
+    unsigned header_timeout_ms; /* an idle connection's time to send a whole request header; 0: 5 s */
+    const char *const *hosts; /* names a Host header may carry besides localhost and IP addresses
+                                 (each entry a comma-separated list; "*": any); NULL: none */
+    size_t nhosts;
+    FILE *log;               /* refusals and errors, one line each, at most a few a second of a
+                                kind; NULL: stderr */
     const char *who;         /* prefix of log lines ("socmon serve"); NULL: "socmon http" */
 } socmon_http_opts;
 

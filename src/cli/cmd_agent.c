@@ -55,6 +55,9 @@ static void help(FILE *fp)
             "      --http ADDR:PORT  also serve the live page and /metrics there (docs/live.md; port 0:\n"
             "                        any free port; the token of --token-file guards it too)\n"
             "      --http-port-file FILE  write the port --http bound to FILE\n"
+            "      --http-host NAMES  --http also answers requests whose Host is one of these names\n"
+            "                        (comma-separated; repeatable; '*': any); without it only localhost\n"
+            "                        and IP addresses are answered (no DNS rebinding), others get 403\n"
             "  -q, --quiet           no log of connections\n"
             "  -h, --help            this help\n",
             NET_DEFAULT_PORT);
@@ -65,11 +68,13 @@ typedef struct agent_args {
     agent_opts ao;
     const char *listen, *token_file, *port_file, *user;
     const char *http, *http_port_file;   /* --http: the live view's server (cli/serve.h) */
+    const char *http_hosts[CLI_MAX_HTTP_HOSTS]; /* --http-host: its Host names */
+    size_t nhttp_hosts;
     int exit_when_drained, quiet;
 } agent_args;
 
 enum { O_LISTEN = 256, O_TOKEN, O_ALLOW, O_RING, O_NOPACE, O_MAXC, O_PORTFILE, O_WAIT, O_DRAINED, O_USER, O_HTTP,
-       O_HTTP_PORTFILE };
+       O_HTTP_PORTFILE, O_HTTP_HOST };
 
 static int parse_count(const char *opt, const char *s, unsigned long long lo, unsigned long long hi,
                        unsigned long long *v)
@@ -96,7 +101,7 @@ static int parse(int argc, char **argv, agent_args *a)
         {"max-clients", required_argument, 0, O_MAXC}, {"port-file", required_argument, 0, O_PORTFILE},
         {"wait-collector", no_argument, 0, O_WAIT}, {"exit-when-drained", no_argument, 0, O_DRAINED},
         {"user", required_argument, 0, O_USER}, {"http", required_argument, 0, O_HTTP},
-        {"http-port-file", required_argument, 0, O_HTTP_PORTFILE},
+        {"http-port-file", required_argument, 0, O_HTTP_PORTFILE}, {"http-host", required_argument, 0, O_HTTP_HOST},
         {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     memset(a, 0, sizeof *a);
@@ -141,6 +146,14 @@ static int parse(int argc, char **argv, agent_args *a)
         case O_USER: a->user = optarg; break;
         case O_HTTP: a->http = optarg; break;
         case O_HTTP_PORTFILE: a->http_port_file = optarg; break;
+        case O_HTTP_HOST:
+            if (a->nhttp_hosts == CLI_MAX_HTTP_HOSTS) {
+                fprintf(stderr, "socmon agent: more than %d --http-host (give several names in one, "
+                        "comma-separated)\n", CLI_MAX_HTTP_HOSTS);
+                return 2;
+            }
+            a->http_hosts[a->nhttp_hosts++] = optarg;
+            break;
         case 'q': a->quiet = 1; break;
         case 'h': help(stdout); return 0;
         default:
@@ -154,6 +167,10 @@ static int parse(int argc, char **argv, agent_args *a)
     }
     if (optind < argc) {
         fprintf(stderr, "socmon agent: unexpected argument '%s'\n", argv[optind]);
+        return 2;
+    }
+    if (a->nhttp_hosts && !a->http) {
+        fprintf(stderr, "socmon agent: --http-host names the hosts of --http, which was not given\n");
         return 2;
     }
     return -1;
@@ -246,8 +263,8 @@ int cmd_agent(int argc, char **argv)
      * "running as user ..." below is the signal that root is gone. */
     if (st != SOCMON_OK || (st = agent_new(cs.target, cs.set, &a.ao, &ag)) != SOCMON_OK ||
         (a.port_file && (st = net_write_port_file(a.port_file, agent_port(ag))) != SOCMON_OK) ||
-        (a.http && (hrc = serve_http_start(&srv, lv, a.http, a.token_file ? token : NULL, a.http_port_file,
-                                           "socmon agent")) != 0) ||
+        (a.http && (hrc = serve_http_start(&srv, lv, a.http, a.token_file ? token : NULL, a.http_hosts,
+                                           a.nhttp_hosts, a.http_port_file, "socmon agent")) != 0) ||
         (st = agent_drop_privileges(a.user, &dropped, who, sizeof who)) != SOCMON_OK) {
         serve_http_stop(&srv);
         agent_free(ag);

@@ -35,7 +35,8 @@ static void help(FILE *fp)
                 "up until SIGINT (Ctrl-C) or SIGTERM, and exits 0 then.\n\n"
                 "The server listens on 127.0.0.1:" SERVE_DEFAULT_PORT " unless --http says otherwise; an\n"
                 "address other than loopback needs --token-file (clients then send 'Authorization:\n"
-                "Bearer TOKEN' or open the page with ?token=TOKEN). docs/live.md has the routes.\n\n");
+                "Bearer TOKEN' or open the page with ?token=TOKEN). It answers requests whose Host is\n"
+                "localhost or an IP address, and the names of --http-host. docs/live.md has the routes.\n\n");
     cli_help_opts(fp, SERVE_OPTS);
 }
 
@@ -74,7 +75,8 @@ int serve_start(serve_http *srv, socmon_live *lv, const cli_opts *o)
     socmon_status st;
     if (o->token_file && (st = net_read_token(o->token_file, token)) != SOCMON_OK)
         return cli_error("serve", st);
-    int rc = serve_http_start(srv, lv, o->http, o->token_file ? token : NULL, o->port_file, "socmon serve");
+    int rc = serve_http_start(srv, lv, o->http, o->token_file ? token : NULL, o->http_hosts, (size_t)o->nhttp_hosts,
+                              o->port_file, "socmon serve");
     memset(token, 0, sizeof token);
     return rc;
 }

@@ -115,6 +115,11 @@ static const struct {
     {OPT_HTTP, {"http", required_argument, 0, 0x170},
      "    --http ADDR:PORT  serve the live page, its API and /metrics there (default 127.0.0.1:7462;\n"
      "                        port 0: any free port; an address other than loopback needs --token-file)"},
+    {OPT_HTTP, {"http-host", required_argument, 0, 0x173},
+     "    --http-host NAMES  also answer requests whose Host is one of these names (comma-separated;\n"
+     "                        repeatable; '*': any). Without it only localhost and IP addresses are\n"
+     "                        answered, so no other web page can reach the server through DNS\n"
+     "                        rebinding; others get 403"},
     {OPT_HTTP, {"port-file", required_argument, 0, 0x171},
      "    --port-file FILE  write the port --http bound to FILE (for scripts that ask for port 0)"},
     {OPT_HTTP, {"no-pace", no_argument, 0, 0x172},
@@ -448,6 +453,14 @@ static int parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE
         }
         case 0x170: o->http = optarg; break;
         case 0x171: o->port_file = optarg; break;
+        case 0x173:
+            if (o->nhttp_hosts == CLI_MAX_HTTP_HOSTS) {
+                fprintf(stderr, "socmon %s: more than %d --http-host (give several names in one, comma-separated)\n",
+                        argv[0], CLI_MAX_HTTP_HOSTS);
+                return 2;
+            }
+            o->http_hosts[o->nhttp_hosts++] = optarg;
+            break;
         case 0x172: o->no_pace = 1; break;
         case 'h': want_help = 1; break;
         default:

@@ -36,12 +36,13 @@ enum {
     OPT_REMOTE = 1 << 29,   /* --remote HOST:PORT, --token-file FILE (record, stat: from an agent) */
     OPT_HTML = 1 << 27,     /* --html FILE (report: the charts as one offline page) */
     OPT_PERFETTO = 1 << 28, /* --perfetto OUT.json (report: a Perfetto / Chrome trace) */
-    OPT_HTTP = 1 << 30      /* --http ADDR:PORT, --port-file FILE, --no-pace (serve) */
+    OPT_HTTP = 1 << 30      /* --http ADDR:PORT, --http-host NAMES, --port-file FILE, --no-pace (serve) */
 };
 
 /* Past the int enum's range, so a plain unsigned bit: -C LIST (the host target's CPUs) */
 #define OPT_CPUS (1u << 31)
 #define CLI_MAX_TARGETS 8
+#define CLI_MAX_HTTP_HOSTS 8
 
 typedef struct cli_opts {
     const char *target, *events, *workload, *output, *input, *trace, *metrics;
@@ -80,6 +81,8 @@ typedef struct cli_opts {
     const char *html;       /* report --html FILE: the charts page to write */
     const char *http;       /* --http ADDR:PORT: where the live page and /metrics are served */
     const char *port_file;  /* --port-file FILE: the port actually bound is written there */
+    const char *http_hosts[CLI_MAX_HTTP_HOSTS]; /* every --http-host (each a comma-separated list) */
+    int nhttp_hosts;
     int no_pace;            /* --no-pace: a model runs as fast as it can, not at wall-clock pace */
 } cli_opts;
 

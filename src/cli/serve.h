@@ -1,5 +1,6 @@
 /* What `socmon serve` and `socmon agent --http` share: starting the HTTP server of a live view
- * from the command line's options (--http, --token-file, --port-file), and serve's remote mode. */
+ * from the command line's options (--http, --http-host, --token-file, --port-file), and serve's
+ * remote mode. */
 #ifndef SOCMON_CLI_SERVE_H
 #define SOCMON_CLI_SERVE_H
 
@@ -15,13 +16,14 @@ typedef struct serve_http {
 } serve_http;
 
 /* Starts the server of lv on addr (NULL: 127.0.0.1:7462) requiring token (NULL: none, loopback
- * only), prints "<who>: serving http://ADDR:PORT/" on stderr and writes the port to port_file (if
- * not NULL). Its threads never take SIGINT/SIGTERM (the main thread's wait does). Returns 0, or
- * the exit code after printing the error. */
-int serve_http_start(serve_http *s, socmon_live *lv, const char *addr, const char *token, const char *port_file,
-                     const char *who);
-/* serve_http_start with serve's options: --http, --token-file (the token of this server, and of
- * the agent with --remote), --port-file. */
+ * only), answering to the Host names of hosts[nhosts] (--http-host) besides localhost and IP
+ * addresses, prints "<who>: serving http://ADDR:PORT/" on stderr and writes the port to port_file
+ * (if not NULL). Its threads never take SIGINT/SIGTERM (the main thread's wait does). Returns 0,
+ * or the exit code after printing the error. */
+int serve_http_start(serve_http *s, socmon_live *lv, const char *addr, const char *token,
+                     const char *const *hosts, size_t nhosts, const char *port_file, const char *who);
+/* serve_http_start with serve's options: --http, --http-host, --token-file (the token of this
+ * server, and of the agent with --remote), --port-file. */
 int serve_start(serve_http *srv, socmon_live *lv, const cli_opts *o);
 /* Waits for SIGINT or SIGTERM (cli/stop.h's flag) without missing one that came just before. */
 void serve_wait_signal(void);

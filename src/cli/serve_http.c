@@ -14,13 +14,13 @@
 #include "cli/serve.h"
 #include "core/error.h"
 
-int serve_http_start(serve_http *s, socmon_live *lv, const char *addr, const char *token, const char *port_file,
-                     const char *who)
+int serve_http_start(serve_http *s, socmon_live *lv, const char *addr, const char *token,
+                     const char *const *hosts, size_t nhosts, const char *port_file, const char *who)
 {
     char what[64];
     snprintf(what, sizeof what, "%s: --http", who);
     socmon_http_opts ho = {.listen = addr ? addr : SERVE_DEFAULT_ADDR ":" SERVE_DEFAULT_PORT, .token = token,
-                           .who = who};
+                           .hosts = hosts, .nhosts = nhosts, .who = who};
     /* The server's threads (and the connection threads they start) inherit this mask: a signal
      * then always reaches the main thread, which waits for it. */
     sigset_t block, old;

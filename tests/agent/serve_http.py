@@ -254,6 +254,16 @@ def token_checks():
     check(st in (200, 503), "/metrics with the token: %d" % st)
     st, _, body = get(port, "/api/info", {"Authorization": "Bearer s3cret-T0ken"})
     check(st == 200 and json.loads(body)["version"] == 1, "token in header: %d" % st)
+    # the scheme's case does not matter (RFC 7235 2.1), nor do extra spaces before the token
+    for auth in ("bearer s3cret-T0ken", "BEARER s3cret-T0ken", "bEaReR  s3cret-T0ken"):
+        st, _, _ = get(port, "/api/info", {"Authorization": auth})
+        check(st == 200, "Authorization %r: %d" % (auth, st))
+    for auth in ("bearers3cret-T0ken", "Basic s3cret-T0ken", "bearer s3cret-T0ke"):
+        st, _, _ = get(port, "/api/info", {"Authorization": auth})
+        check(st == 401, "Authorization %r: %d, expected 401" % (auth, st))
+    # the Host check holds with a token too (issue 23: DNS rebinding)
+    st, _, _ = get(port, "/api/info", {"Authorization": "Bearer s3cret-T0ken", "Host": "evil.example"})
+    check(st == 403, "Host evil.example with the token: %d" % st)
     st, _, _ = get(port, "/api/info?token=s3cret-T0ken")
     check(st == 200, "token in query: %d" % st)
     sse = Sse(port, "/api/stream")

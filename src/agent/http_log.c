@@ -1,0 +1,118 @@
+/* The HTTP server's log (http_internal.h): every line goes through a budget per kind of line.
+ *
+ * A peer decides how often the server has something to say: a client that sends a thousand bad
+ * requests a second, or libmicrohttpd retrying accept() at its fd limit (two lines per retry,
+ * hundreds of MB a second before this existed, issue 23), must not fill a board's disk. Lines
+ * with the same key share a window of HTTP_LOG_WINDOW_MS: the first HTTP_LOG_BURST of a window
+ * are written, the rest only counted, and the count is said once the window is over ("... 1234
+ * more like it in the last 10 s"). A few keys at a time are tracked; a new key takes the slot
+ * of the one heard from least recently, after saying what that one still owed. */
+#include <stdarg.h>
+#include <string.h>
+#include <time.h>
+
+#include "agent/http_internal.h"
+
+#define HTTP_LOG_WINDOW_MS 10000
+#define HTTP_LOG_BURST 5
+
+static uint64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+void http_log_init(http_log *l, FILE *fp, const char *who)
+{
+    memset(l, 0, sizeof *l);
+    l->fp = fp;
+    l->who = who;
+    pthread_mutex_init(&l->mu, NULL);
+}
+
+void http_log_destroy(http_log *l)
+{
+    http_log_tick(l, 1);
+    pthread_mutex_destroy(&l->mu);
+}
+
+/* Caller holds mu. One fprintf per line: stdio locks the stream, so lines of two threads (ours
+ * and the rest of the program's) never mix. */
+static void put_line(http_log *l, const char *line)
+{
+    fprintf(l->fp, "%s: %s\n", l->who, line);
+    fflush(l->fp);
+}
+
+/* Caller holds mu: says what slot s did not log, and starts its next window. */
+static void close_window(http_log *l, http_log_slot *s, uint64_t now)
+{
+    if (s->suppressed) {
+        char line[HTTP_LOG_LINE + 96];
+        snprintf(line, sizeof line, "... %u more like \"%s\" in the last %u s, not logged", s->suppressed,
+                 s->first, (unsigned)((now - s->start_ms + 999) / 1000));
+        put_line(l, line);
+    }
+    s->start_ms = now;
+    s->printed = s->suppressed = 0;
+}
+
+void http_log_tick(http_log *l, int all)
+{
+    uint64_t now = now_ms();
+    pthread_mutex_lock(&l->mu);
+    for (size_t i = 0; i < HTTP_LOG_SLOTS; i++) {
+        http_log_slot *s = &l->slot[i];
+        if (s->key[0] && s->suppressed && (all || now - s->start_ms >= HTTP_LOG_WINDOW_MS))
+            close_window(l, s, now);
+    }
+    pthread_mutex_unlock(&l->mu);
+}
+
+void http_logv(http_log *l, const char *key, const char *fmt, va_list ap)
+{
+    char line[HTTP_LOG_LINE];
+    vsnprintf(line, sizeof line, fmt, ap);
+    /* one printable line whatever a peer or the library put into it */
+    line[strcspn(line, "\r\n")] = '\0';
+    for (char *p = line; *p; p++)
+        if ((unsigned char)*p < 0x20 || (unsigned char)*p == 0x7f)
+            *p = '?';
+    uint64_t now = now_ms();
+    pthread_mutex_lock(&l->mu);
+    http_log_slot *s = NULL, *lru = &l->slot[0];
+    for (size_t i = 0; i < HTTP_LOG_SLOTS && !s; i++) {
+        if (strncmp(l->slot[i].key, key, sizeof l->slot[i].key - 1) == 0 && l->slot[i].key[0])
+            s = &l->slot[i];
+        else if (l->slot[i].last_ms < lru->last_ms)
+            lru = &l->slot[i];
+    }
+    if (!s) {
+        s = lru;
+        if (s->key[0])
+            close_window(l, s, now);
+        memset(s, 0, sizeof *s);
+        snprintf(s->key, sizeof s->key, "%s", key);
+        s->start_ms = now;
+    } else if (now - s->start_ms >= HTTP_LOG_WINDOW_MS) {
+        close_window(l, s, now);
+    }
+    s->last_ms = now;
+    if (s->printed < HTTP_LOG_BURST) {
+        if (s->printed++ == 0)
+            snprintf(s->first, sizeof s->first, "%.60s", line);
+        put_line(l, line);
+    } else {
+        s->suppressed++;
+    }
+    pthread_mutex_unlock(&l->mu);
+}
+
+void http_logf(http_log *l, const char *key, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    http_logv(l, key, fmt, ap);
+    va_end(ap);
+}
