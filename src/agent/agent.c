@@ -17,6 +17,7 @@
 
 #include "agent/agent_internal.h"
 #include "core/error.h"
+#include "core/text.h"
 #include "socmon/bus.h"
 #include "socmon/sampler.h"
 
@@ -48,7 +49,8 @@ void agent_log(agent *a, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
-    fprintf(f, "socmon agent: %s\n", net_escape(esc, sizeof esc, line));
+    socmon_text_escape(esc, sizeof esc, line);
+    fprintf(f, "socmon agent: %s\n", esc);
     fflush(f);
 }
 

@@ -157,7 +157,7 @@ static enum MHD_Result send_info(socmon_http *h, struct MHD_Connection *c)
     return ret;
 }
 
-/* A peer's text for a log line: at most 100 bytes (the log turns control bytes into '?'). */
+/* A peer's text for a log line: at most 100 bytes (the log escapes control bytes: core/text.h). */
 static void clip(char *buf, size_t len, const char *s)
 {
     snprintf(buf, len < 101 ? len : 101, "%s", s);

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "agent/http_internal.h"
+#include "core/text.h"
 
 #define HTTP_LOG_WINDOW_MS 10000
 #define HTTP_LOG_BURST 5
@@ -72,13 +73,12 @@ void http_log_tick(http_log *l, int all)
 
 void http_logv(http_log *l, const char *key, const char *fmt, va_list ap)
 {
-    char line[HTTP_LOG_LINE];
-    vsnprintf(line, sizeof line, fmt, ap);
-    /* one printable line whatever a peer or the library put into it */
-    line[strcspn(line, "\r\n")] = '\0';
-    for (char *p = line; *p; p++)
-        if ((unsigned char)*p < 0x20 || (unsigned char)*p == 0x7f)
-            *p = '?';
+    char raw[HTTP_LOG_LINE], line[HTTP_LOG_LINE];
+    vsnprintf(raw, sizeof raw, fmt, ap);
+    /* one printable line whatever a peer or the library put into it (libmicrohttpd's own lines end
+       in a newline: not the peer's, so dropped rather than shown as \x0a) */
+    raw[strcspn(raw, "\r\n")] = '\0';
+    socmon_text_escape(line, sizeof line, raw);
     uint64_t now = now_ms();
     pthread_mutex_lock(&l->mu);
     http_log_slot *s = NULL, *lru = &l->slot[0];

@@ -103,36 +103,6 @@ int net_set_nonblock(int fd)
     return fl < 0 ? -1 : fcntl(fd, F_SETFL, fl | O_NONBLOCK);
 }
 
-const char *net_escape(char *out, size_t outlen, const char *in)
-{
-    static const char hex[] = "0123456789abcdef";
-    size_t o = 0;
-    if (outlen == 0)
-        return out;
-    for (const unsigned char *p = (const unsigned char *)in; *p; p++) {
-        char e[4];
-        size_t n = 2;
-        e[0] = '\\';
-        if (*p == '\n' || *p == '\r' || *p == '\t' || *p == '\\') {
-            e[1] = *p == '\n' ? 'n' : *p == '\r' ? 'r' : *p == '\t' ? 't' : '\\';
-        } else if (*p < 0x20 || *p > 0x7e) {
-            e[1] = 'x';
-            e[2] = hex[*p >> 4];
-            e[3] = hex[*p & 15];
-            n = 4;
-        } else {
-            e[0] = (char)*p;
-            n = 1;
-        }
-        if (o + n >= outlen)
-            break;
-        memcpy(out + o, e, n);
-        o += n;
-    }
-    out[o] = '\0';
-    return out;
-}
-
 socmon_status net_listen(const char *spec, int *fd, int *loopback, char *bound, size_t boundlen)
 {
     struct addrinfo *res;

@@ -35,13 +35,6 @@ int net_is_loopback(const struct sockaddr *sa);
 void net_format(const struct sockaddr *sa, char *buf, size_t len);
 int net_set_nonblock(int fd);
 
-/* in as one printable ASCII line: \n, \r, \t, \\ and \xNN for every other byte
- * outside 0x20..0x7e (control bytes, DEL, and bytes >= 0x80, which a terminal
- * may read as C1 controls), so a peer's string can neither start a log line
- * of its own nor send a terminal escape. Cut at a whole escape when out is
- * too small (at most 4 * strlen(in) + 1 bytes are needed); returns out. */
-const char *net_escape(char *out, size_t outlen, const char *in);
-
 /* Reads the token from path: its first line without the newline, 1..4095
  * bytes; refuses a file others can read (mode & 077) when it is a regular file.
  * buf has room for NET_TOKEN_MAX bytes. */

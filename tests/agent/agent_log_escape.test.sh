@@ -8,7 +8,7 @@ EVIL=$(printf 'x\n[forged] socmon agent: collector 10.0.0.1:1 connected\033[2J')
 ESC=$(printf '\033')
 
 check_log() {   # FILE: the CONFIG logged escaped, no raw ESC, no line of its own for the forgery
-    grep -qF 'x\n[forged] socmon agent: collector 10.0.0.1:1 connected\x1b[2J' "$1" && ok ||
+    grep -qF 'x\x0a[forged] socmon agent: collector 10.0.0.1:1 connected\x1b[2J' "$1" && ok ||
         bad "$1 lacks the escaped events string: $(cat -v "$1")"
     grep -q "$ESC" "$1" && bad "$1 holds a raw ESC byte: $(cat -v "$1")" || ok
     grep -q '^\[forged\]' "$1" && bad "$1 has a forged line: $(cat -v "$1")" || ok

@@ -178,21 +178,6 @@ static void test_port_file_no_symlink(void **state)
     assert_int_equal(rmdir(dir), 0);    /* no temporary file left behind */
 }
 
-/* A peer's text becomes one printable line; a buffer too small cuts at a whole escape. */
-static void test_escape(void **state)
-{
-    (void)state;
-    char out[64];
-    assert_string_equal(net_escape(out, sizeof out, "a\n[forged]\x1b[2J\r\t\\\x7f\xc2\x9b ok"),
-                        "a\\n[forged]\\x1b[2J\\r\\t\\\\\\x7f\\xc2\\x9b ok");
-    assert_string_equal(net_escape(out, sizeof out, ""), "");
-    assert_string_equal(net_escape(out, 6, "ab\x01" "cd"), "ab");     /* "ab\x01" needs 7 bytes */
-    assert_string_equal(net_escape(out, 7, "ab\x01" "cd"), "ab\\x01");
-    out[0] = 'z';
-    net_escape(out, 0, "abc");                                   /* nothing written at all */
-    assert_int_equal(out[0], 'z');
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -201,7 +186,6 @@ int main(void)
         cmocka_unit_test(test_listen_port0),
         cmocka_unit_test(test_tokens),
         cmocka_unit_test(test_port_file_no_symlink),
-        cmocka_unit_test(test_escape),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
