@@ -13,7 +13,7 @@ trap 'rm -rf "$TMP"' EXIT
 if [ "${REBUILD_ELF:-0}" = 1 ]; then
     make -s -C "$SRC/tests/ibex/programs" O="$TMP/p" "$TMP/p/whole.elf" "$TMP/p/cprog.elf"
     env -u MAKEFLAGS make -s -C "$SRC/examples/riscv_hpm" O="$TMP/p" SOCMON_INCLUDE="$SRC/include"
-    for e in whole cprog riscv_hpm riscv_phases; do cp "$TMP/p/$e.elf" "$DIR/elf/$e.elf"; done
+    for e in whole cprog riscv_phases; do cp "$TMP/p/$e.elf" "$DIR/elf/$e.elf"; done
 fi
 export SOCMON_SRC="$SRC" SOCMON_DATADIR="$SRC"
 python3 "$SRC/tests/cli/baseline.py" capture "$BIN" "$TMP/a.txt" -j 2
