@@ -17,6 +17,8 @@ import json
 import subprocess
 import sys
 
+from socmon_outputs import csv_fields, json_fields
+
 BIN, TMP = sys.argv[1], sys.argv[2]
 PROG = sys.argv[3] if len(sys.argv) > 3 else None
 failures = 0
@@ -53,24 +55,6 @@ def record_report(target, opts, fmt, name="run.rec"):
     path = f"{TMP}/{name}"
     run(with_program(target, ["record", "-q", "-t", target, "-o", path] + opts))
     return run(["report", "-i", path, "--summary"] + fmt), path
-
-
-def json_fields(text):
-    """elapsed, counters and metrics of a totals document, keyed for comparison."""
-    d = json.loads(text)
-    out = {"elapsed_ns": d["elapsed_ns"]}
-    for c in d["counters"]:
-        out["counter " + c["name"]] = c["value"]
-    for m in d.get("metrics", []):
-        out[f"metric {m['instance']}.{m['name']}"] = m["value"]
-    for h in d.get("hotspots") or []:
-        out["hotspot " + json.dumps(h, sort_keys=True)] = 1
-    return out
-
-
-def csv_fields(text):
-    rows = list(csv.reader(io.StringIO(text)))
-    return {f"{r[0]} {r[1]} {r[2]}": r[3] for r in rows[1:] if len(r) >= 4}
 
 
 def same(a, b, what):

@@ -14,6 +14,8 @@ import json
 import re
 import sys
 
+from socmon_outputs import row_cells, sections, value_end
+
 d, target = sys.argv[1], sys.argv[2]
 errors = []
 GROUPED = re.compile(r"\d,\d{3}(?!\d)")
@@ -33,20 +35,6 @@ def decimals(v):
     return len(v.split(".")[1]) if "." in v else 0
 
 
-def sections(text):
-    """The aligned tables of a totals document: (header line, [row lines]) each."""
-    out, cur = [], None
-    for line in text.split("\n"):
-        if re.match(r"^  (counter|metric) ", line):
-            cur = (line, [])
-            out.append(cur)
-        elif cur is not None and line.startswith("  ") and not line.startswith("  ("):
-            cur[1].append(line)
-        else:
-            cur = None
-    return out
-
-
 def check_totals(name, plain_name=None):
     text = read(name)
     tables = sections(text)
@@ -54,13 +42,11 @@ def check_totals(name, plain_name=None):
         fail(f"{name}: no counter table")
     values = {}
     for hdr, rows in tables:
-        end = hdr.index(" value") + len(" value")
+        end = value_end(hdr)
         for r in rows:
             if r[end - 1] == " " or (len(r) > end and r[end] != " "):
                 fail(f"{name}: value not ending at column {end}: '{r}'")
-            cells = r[:end].split()
-            v = cells[-1]
-            key = " ".join(cells[:-1])
+            key, v, _ = row_cells(hdr, r)
             if NUMBER.match(v):
                 values[(hdr.split()[0], key)] = v
                 whole = v.split(".")[0].lstrip("-")
@@ -74,10 +60,9 @@ def check_totals(name, plain_name=None):
             fail(f"{plain_name}: --no-big-num still groups: {GROUPED.search(plain).group(0)}")
         pv = {}
         for hdr, rows in sections(plain):
-            end = hdr.index(" value") + len(" value")
             for r in rows:
-                cells = r[:end].split()
-                pv[(hdr.split()[0], " ".join(cells[:-1]))] = cells[-1]
+                key, v, _ = row_cells(hdr, r)
+                pv[(hdr.split()[0], key)] = v
         for k, v in values.items():
             if pv.get(k) != v.replace(",", ""):
                 fail(f"{plain_name}: {k} = {pv.get(k)}, grouped run had {v}")

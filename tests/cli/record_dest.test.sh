@@ -86,7 +86,10 @@ fi
 
 # Another recorder holds the file (its flock): a clear error, before the run, and the file untouched.
 cp "$D/first.rec" "$D/busy.rec"
-flock "$D/busy.rec" sleep 30 &
+# the holder is the process that holds the lock (exec), so killing it releases the lock at once: with
+# `flock FILE sleep 30 &`, killing flock left its sleep holding the lock and this test's output open,
+# and ctest waited the 30 s out
+( flock 9 && exec sleep 30 ) 9>>"$D/busy.rec" &
 holder=$!
 i=0
 until grep -q "FLOCK.*$(stat -c %i "$D/busy.rec") " /proc/locks 2>/dev/null || [ $i -ge 100 ]; do
