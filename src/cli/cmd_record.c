@@ -72,28 +72,6 @@ typedef struct live {
     uint64_t *scaled;
 } live;
 
-/* 1 when fd is a pipe, FIFO or socket whose reader has gone: a write there fails with EPIPE
- * (SIGPIPE is ignored) and poll says POLLERR (a pipe with no reader) or POLLHUP. A full disk or
- * a broken terminal is not this: those are write errors the command reports. */
-static int reader_gone(int fd)
-{
-    struct pollfd p = {.fd = fd, .events = POLLOUT};
-    return poll(&p, 1, 0) == 1 && (p.revents & (POLLERR | POLLHUP));
-}
-
-/* stdout's reader has gone: what stdio still holds for it goes nowhere, as the reader wanted,
- * instead of failing again at exit (main's check of stdout) after a recording that is whole. */
-static void drop_stdout(void)
-{
-    fflush(stdout);
-    int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
-    if (fd >= 0) {
-        dup2(fd, STDOUT_FILENO);
-        close(fd);
-    }
-    clearerr(stdout);
-}
-
 static socmon_status on_sample(void *user, const socmon_sample *prev, const socmon_sample *cur,
                                const uint64_t *deltas)
 {
@@ -125,7 +103,7 @@ static socmon_status on_sample(void *user, const socmon_sample *prev, const socm
         /* A failing display must not stop the recording: the output keeps its first write error
          * and the command reports it once the recording is closed; a reader that went away
          * (record | head) wanted no more lines, so none are written after it. */
-        if (socmon_output_row(l->out, &row) != SOCMON_OK && reader_gone(l->live_fd)) {
+        if (socmon_output_row(l->out, &row) != SOCMON_OK && cli_reader_gone(l->live_fd)) {
             l->out = NULL;
             l->live_gone = l->n;
         }
@@ -241,7 +219,7 @@ int cmd_record(int argc, char **argv)
             (ost = socmon_output_begin(co.out, &run)) == SOCMON_OK &&
             (ost = socmon_output_begin_intervals(co.out, &cols)) == SOCMON_OK)
             l.out = co.out;
-        else if (co.out && reader_gone(l.live_fd))
+        else if (co.out && cli_reader_gone(l.live_fd))
             l.live_gone = 1;   /* gone before the first line: record anyway */
     }
     socmon_sampler_opts so = {o.interval_ns, o.duration_ns, o.realtime, o.interval_count};
@@ -282,9 +260,9 @@ int cmd_record(int argc, char **argv)
         rc = 1;
     /* stdout's reader gone (the live lines', a program's output's, or that of -q's summary alone):
      * the summary goes to stderr */
-    int out_gone = reader_gone(STDOUT_FILENO), prog_out_lost = out_gone && !l.live_gone && ferror(stdout);
+    int out_gone = cli_reader_gone(STDOUT_FILENO), prog_out_lost = out_gone && !l.live_gone && ferror(stdout);
     if (out_gone)
-        drop_stdout();
+        cli_drop_stdout();
     uint64_t nwritten = wst == SOCMON_OK ? ws.samples : ws.samples_written;
     /* Grouped like every other count a person reads (--no-big-num: plain). */
     char nbuf[32], mbuf[32], bbuf[32];

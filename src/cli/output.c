@@ -1,7 +1,10 @@
 /* Output for the subcommands: the chosen format on stdout (stderr or a file when a program owns
  * stdout), and the totals sequence. */
+#include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/output.h"
 #include "socmon/target.h"
@@ -104,4 +107,26 @@ int cli_spec_simulated(const char *spec)
         }
     }
     return 1;
+}
+
+/* 1 when fd is a pipe, FIFO or socket whose reader has gone: a write there fails with EPIPE
+ * (SIGPIPE is ignored) and poll says POLLERR (a pipe with no reader) or POLLHUP. A full disk or
+ * a broken terminal is not this: those are write errors the command reports. */
+int cli_reader_gone(int fd)
+{
+    struct pollfd p = {.fd = fd, .events = POLLOUT};
+    return poll(&p, 1, 0) == 1 && (p.revents & (POLLERR | POLLHUP));
+}
+
+/* stdout's reader has gone: what stdio still holds for it goes nowhere, as the reader wanted,
+ * instead of failing again at exit (main's check of stdout) after a recording that is whole. */
+void cli_drop_stdout(void)
+{
+    fflush(stdout);
+    int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        dup2(fd, STDOUT_FILENO);
+        close(fd);
+    }
+    clearerr(stdout);
 }

@@ -25,6 +25,13 @@ socmon_status cli_output_finish(cli_output *co, socmon_status st);
 /* Frees an output that wrote nothing, without ending its document (a usage error came up). */
 void cli_output_discard(cli_output *co);
 
+/* 1 when fd is a pipe, FIFO or socket whose reader has gone (record | head): with SIGPIPE
+ * ignored, writes there fail with EPIPE. A full disk or a broken terminal is not this. */
+int cli_reader_gone(int fd);
+/* stdout's reader has gone: stdout is pointed at /dev/null, so what stdio holds goes nowhere
+ * instead of failing again at exit (main's check of stdout). */
+void cli_drop_stdout(void);
+
 /* 1 if a recording made on target `spec` holds a model's simulated time. A recording (v1)
  * does not say which clock stamped it, so this goes by the target: a model target is
  * simulated unless its spec turns it into real hardware (esp:devmem=1, zynq:hw=1). */

@@ -20,6 +20,7 @@
 #include "agent/collector.h"
 #include "agent/net.h"
 #include "cli/dest.h"
+#include "cli/output.h"
 #include "cli/remote.h"
 #include "cli/stop.h"
 #include "core/clock.h"
@@ -254,7 +255,11 @@ int cli_record_remote(const cli_opts *o)
     }
     collector_stats cs;
     collector_get_stats(r.c, &cs);
-    fprintf(rc ? stderr : stdout, "wrote %llu samples (%llu lost at the agent) from %s to %s (%llu bytes received)\n",
+    /* record --remote | head: the reader went away; the recording is whole, the summary goes to stderr */
+    int out_gone = cli_reader_gone(STDOUT_FILENO);
+    if (out_gone)
+        cli_drop_stdout();
+    fprintf(rc || out_gone ? stderr : stdout, "wrote %llu samples (%llu lost at the agent) from %s to %s (%llu bytes received)\n",
             (unsigned long long)r.samples, (unsigned long long)r.lost, o->remote, path, (unsigned long long)cs.bytes);
     if (r.ended && !o->quiet)
         fprintf(stderr, "socmon record: the agent's run ended: %s\n", r.end_reason);

@@ -22,6 +22,19 @@ for fmt in "-x," "--json" "-x, --deltas" "--summary -x,"; do
     fi
 done
 
+# 1b. record --remote | true: stdout's reader is gone before the summary; the file is whole, the
+# summary goes to stderr, exit 0, no "writing stdout: Broken pipe" (issue 23, item 6; SIGPIPE is
+# ignored by record)
+start_agent pipe -t esp -w multifft -I 100us -d 20ms --no-pace --exit-when-drained
+{ "$BIN" record --remote "$AGENT" -o "$TMP/pipe.rec" -q 2>"$TMP/pipe.out"; echo $? >"$TMP/pipe.rc"; } | true
+rc=$(cat "$TMP/pipe.rc")
+[ "$rc" = 0 ] && ! grep -q "Broken pipe" "$TMP/pipe.out" && ok ||
+    bad "record --remote | true: exit $rc (141 is SIGPIPE): $(cat "$TMP/pipe.out")"
+"$BIN" report -i "$TMP/pipe.rec" -x, >"$TMP/p.out" 2>&1
+"$BIN" report -i "$TMP/remote.rec" -x, >"$TMP/r.out" 2>&1
+cmp -s "$TMP/p.out" "$TMP/r.out" && ok || bad "record --remote | true: its report differs from part 1's"
+wait "$AGENT_PID"
+
 # 2. kill -9 the collector mid-run, restart with --append: one file, no hole. The agent is paced
 # (1 ms per sample in real time) so the run outlasts the kill; its ring holds the whole run.
 start_agent app -t esp -w multifft -I 1ms -d 1500ms
