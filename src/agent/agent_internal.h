@@ -46,7 +46,7 @@ struct agent {
     char run_msg[512];
     /* CONFIG: the server posts a request, the sampling thread applies it between runs */
     atomic_int config_pending;  /* 1: asked, 2: sampler paused, 3: run over (refuse), 0: done */
-    int config_client;          /* which client asked (its id), to answer it */
+    uint64_t config_client;     /* which client asked (its id), to answer it */
     char config_events[WIRE_MAX_STR + 1];
     socmon_status config_st;
     char config_msg[512];
@@ -62,9 +62,10 @@ struct agent {
     size_t nclients_cur;
     wire_samples scratch;       /* one block copied out of the ring */
     uint32_t block_max;
-    int next_client_id;
+    uint64_t next_client_id;
     int ever_end;               /* some collector received END */
-    uint64_t peer_log_next;     /* lines about unauthenticated peers: not before this */
+    uint64_t peer_log_window;   /* lines about unauthenticated peers: this window's start */
+    uint64_t peer_log_lines;    /* ... lines in it */
     uint64_t peer_log_skipped;  /* ... and how many were left out */
     uint64_t accept_resume;     /* out of fds: the listening socket is polled again from then */
     int starving;               /* accept4 is failing for want of fds */
@@ -80,7 +81,7 @@ socmon_status agent_schema(agent *a, uint64_t first_seq);
  * agent_config_swap when it sees config_pending == 2. */
 void agent_config_wait(agent *a);
 void agent_config_swap(agent *a);
-int agent_client_id(const agent_client *c);
+uint64_t agent_client_id(const agent_client *c);
 wire_buf *agent_client_out(agent_client *c);
 void agent_log(agent *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

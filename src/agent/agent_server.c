@@ -36,7 +36,8 @@
 #define IDLE_NS 2000000000ull         /* a client that sent nothing has this long to start */
 #define HANDSHAKE_NS 10000000000ull   /* ... and one that started has this long to SUBSCRIBE */
 #define ACCEPT_PAUSE_NS 250000000ull  /* accept4 failed for want of fds: wait this long */
-#define PEER_LOG_NS 1000000000ull     /* unauthenticated peers logged at most once a second */
+#define PEER_LOG_NS 10000000000ull    /* lines about unauthenticated peers: at most */
+#define PEER_LOG_BURST 10             /* ... this many in this long */
 #define STARVE_LOG_NS 10000000000ull  /* running out of fds logged at most once in this time */
 #define CLOSE_NS 2000000000ull        /* ... and to take its ERROR before being cut off */
 #define STATS_NS 1000000000ull
@@ -50,7 +51,7 @@ enum { ACCEPT_BURST = 64 };   /* accepted per poll round: a flood of connects mu
 
 struct agent_client {
     int fd;
-    int id;
+    uint64_t id;              /* 64 bits: a peer reconnecting in a loop never wraps it */
     char peer[NET_ADDR_MAX];
     size_t hostlen;           /* peer[0..hostlen): its address without the port */
     int state;
@@ -68,7 +69,7 @@ struct agent_client {
     uint64_t next_stats, bytes;
 };
 
-int agent_client_id(const agent_client *c)
+uint64_t agent_client_id(const agent_client *c)
 {
     return c->id;
 }
@@ -96,28 +97,38 @@ static void close_with(agent *a, agent_client *c, uint32_t code, const char *msg
     c->deadline = socmon_mono_ns() + CLOSE_NS;
 }
 
-static void reject(agent *a, agent_client *c, uint32_t code, const char *what, const char *msg)
-{
-    agent_log(a, "%s %s: %s", what, c->peer, msg);
-    close_with(a, c, code, msg);
-}
-
-/* Lines about peers that never authenticated: at most one a second, as a peer
- * reopening sockets in a loop must not fill the log; the next line counts
- * those left out. */
+/* Lines about peers that never authenticated (refusals, drops): at most
+ * PEER_LOG_BURST in each PEER_LOG_NS, as a peer reopening sockets in a loop,
+ * each with a wrong token or junk, must not fill the log; the first line of
+ * the next window counts those left out. */
 static void log_unauthenticated(agent *a, uint64_t now, const char *what, const agent_client *c, const char *msg)
 {
-    if (now < a->peer_log_next) {
+    if (now >= a->peer_log_window + PEER_LOG_NS) {
+        a->peer_log_window = now;
+        a->peer_log_lines = 0;
+    }
+    if (a->peer_log_lines >= PEER_LOG_BURST) {
         a->peer_log_skipped++;
         return;
     }
+    a->peer_log_lines++;
     if (a->peer_log_skipped)
         agent_log(a, "%s %s: %s (and %llu more such lines left out)", what, c->peer, msg,
                   (unsigned long long)a->peer_log_skipped);
     else
         agent_log(a, "%s %s: %s", what, c->peer, msg);
     a->peer_log_skipped = 0;
-    a->peer_log_next = now + PEER_LOG_NS;
+}
+
+/* A refusal: a peer still in its handshake is anyone who can connect, so its
+ * lines share the budget above; a collector's are always logged. */
+static void reject(agent *a, agent_client *c, uint32_t code, const char *what, const char *msg)
+{
+    if (c->state == C_HANDSHAKE)
+        log_unauthenticated(a, socmon_mono_ns(), what, c, msg);
+    else
+        agent_log(a, "%s %s: %s", what, c->peer, msg);
+    close_with(a, c, code, msg);
 }
 
 static void drop_handshake(agent *a, agent_client *c, uint32_t code, const char *msg, uint64_t now)

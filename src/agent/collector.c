@@ -83,16 +83,19 @@ void collector_set_idle_timeout(collector *c, int timeout_ms)
     c->idle_ms = timeout_ms > 0 ? timeout_ms : -1;
 }
 
-/* After a poll that found nothing to read: nothing has come since last_rx_ns
- * (anything sent since would be readable now), so the agent has been silent
- * that long. A healthy agent never is: it sends STATS every second. */
+/* After a poll that found nothing to read: no whole frame has come since
+ * last_rx_ns (anything sent since would be readable now), so the agent has
+ * been silent that long. A healthy agent never is: it sends STATS every
+ * second. Whole frames count, not bytes: a peer dripping a byte at a time
+ * would otherwise hold the collector forever. */
 static socmon_status check_idle(collector *c)
 {
     int ms = c->idle_ms ? c->idle_ms : COLLECTOR_IDLE_MS;
     if (ms < 0 || socmon_mono_ns() - c->last_rx_ns < (uint64_t)ms * 1000000u)
         return SOCMON_OK;
-    return socmon_fail(SOCMON_EIO, "agent %s sent nothing for %.3g s, not even the STATS it sends every second: "
-                       "it is stopped, hung or cut off; giving up", c->addr, ms / 1000.0);
+    return socmon_fail(SOCMON_EIO, "agent %s sent nothing for %.3g s%s, not even the STATS it sends every second: "
+                       "it is stopped, hung or cut off; giving up", c->addr, ms / 1000.0,
+                       c->inlen ? " but part of a frame" : "");
 }
 
 /* Reads until a whole frame is buffered; *payload points into c->in.
@@ -120,6 +123,7 @@ socmon_status collector_next_frame(collector *c, const collector_cb *cb, int tim
             if (wire_check_crc(h, *payload) != SOCMON_OK)
                 return socmon_fail_prefix(SOCMON_EPARSE, "agent %s: ", c->addr);
             c->st.bytes += *consumed;
+            c->last_rx_ns = socmon_mono_ns();
             return SOCMON_OK;
         }
         size_t want = r == 1 ? WIRE_HDR + (size_t)h->len : WIRE_HDR;
@@ -155,10 +159,8 @@ socmon_status collector_next_frame(collector *c, const collector_cb *cb, int tim
                                c->subscribed ? " before the end of the run (agent gone?)" : "");
         if (got < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
             return socmon_fail(SOCMON_EIO, "agent %s: %s", c->addr, strerror(errno));
-        if (got > 0) {
+        if (got > 0)
             c->inlen += (size_t)got;
-            c->last_rx_ns = socmon_mono_ns();
-        }
     }
 }
 

@@ -21,7 +21,7 @@ struct collector {
     int subscribed;
     int any_seq;            /* the next frame sets where the stream starts */
     int idle_ms;            /* collector_set_idle_timeout: 0 the default, < 0 none */
-    uint64_t last_rx_ns;    /* monotonic time of the last bytes received (or of subscribing) */
+    uint64_t last_rx_ns;    /* monotonic time of the last whole frame received (or of subscribing) */
     int have_t;             /* last_t/last_t_seq hold the last sample's time (this schema's) */
     uint64_t last_t, last_t_seq;
     collector_stats st;

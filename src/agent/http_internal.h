@@ -30,12 +30,15 @@ typedef struct http_log {
     const char *who;
     pthread_mutex_t mu;
     http_log_slot slot[HTTP_LOG_SLOTS];
+    uint64_t all_start_ms;    /* every kind together: this window's start, */
+    unsigned all_printed, all_suppressed;   /* ... lines written and left out in it */
 } http_log;
 
 void http_log_init(http_log *l, FILE *fp, const char *who);
 /* Says what is still owed (suppressed counts) and frees the mutex. */
 void http_log_destroy(http_log *l);
-/* One line "<who>: <text>" unless the key's budget is spent; control bytes become '?'. */
+/* One line "<who>: <text>" unless the key's budget (or all kinds' budget) is spent; control
+ * bytes escaped as \xNN (core/text.h). */
 void http_logf(http_log *l, const char *key, const char *fmt, ...) SOCMON_PRINTF(3, 4);
 void http_logv(http_log *l, const char *key, const char *fmt, va_list ap) SOCMON_PRINTF(3, 0);
 /* Says the suppressed counts of windows that are over (all: of every window). */

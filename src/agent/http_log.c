@@ -6,7 +6,10 @@
  * with the same key share a window of HTTP_LOG_WINDOW_MS: the first HTTP_LOG_BURST of a window
  * are written, the rest only counted, and the count is said once the window is over ("... 1234
  * more like it in the last 10 s"). A few keys at a time are tracked; a new key takes the slot
- * of the one heard from least recently, after saying what that one still owed. */
+ * of the one heard from least recently, after saying what that one still owed. Since a peer can
+ * make more kinds of line than there are slots (and so evict each before its budget is spent),
+ * all lines together also have a budget, HTTP_LOG_TOTAL a window: at most that many lines plus
+ * one count per 10 s, whatever the peer does. */
 #include <stdarg.h>
 #include <string.h>
 #include <time.h>
@@ -16,6 +19,7 @@
 
 #define HTTP_LOG_WINDOW_MS 10000
 #define HTTP_LOG_BURST 5
+#define HTTP_LOG_TOTAL 40
 
 static uint64_t now_ms(void)
 {
@@ -42,6 +46,19 @@ void http_log_destroy(http_log *l)
  * and the rest of the program's) never mix. */
 static void put_line(http_log *l, const char *line)
 {
+    uint64_t now = now_ms();
+    if (now - l->all_start_ms >= HTTP_LOG_WINDOW_MS) {
+        if (l->all_suppressed)
+            fprintf(l->fp, "%s: ... %u more lines of all kinds in the last %u s, not logged\n", l->who,
+                    l->all_suppressed, (unsigned)((now - l->all_start_ms + 999) / 1000));
+        l->all_start_ms = now;
+        l->all_printed = l->all_suppressed = 0;
+    }
+    if (l->all_printed >= HTTP_LOG_TOTAL) {
+        l->all_suppressed++;
+        return;
+    }
+    l->all_printed++;
     fprintf(l->fp, "%s: %s\n", l->who, line);
     fflush(l->fp);
 }
@@ -75,9 +92,12 @@ void http_logv(http_log *l, const char *key, const char *fmt, va_list ap)
 {
     char raw[HTTP_LOG_LINE], line[HTTP_LOG_LINE];
     vsnprintf(raw, sizeof raw, fmt, ap);
-    /* one printable line whatever a peer or the library put into it (libmicrohttpd's own lines end
-       in a newline: not the peer's, so dropped rather than shown as \x0a) */
-    raw[strcspn(raw, "\r\n")] = '\0';
+    /* one printable line whatever a peer or the library put into it: libmicrohttpd's own lines end
+       in a newline (not the peer's: dropped rather than shown as \x0a); any other CR or LF is
+       escaped with the rest, so a peer cannot cut off the end of the line that names it */
+    size_t n = strlen(raw);
+    while (n && (raw[n - 1] == '\n' || raw[n - 1] == '\r'))
+        raw[--n] = '\0';
     socmon_text_escape(line, sizeof line, raw);
     uint64_t now = now_ms();
     pthread_mutex_lock(&l->mu);

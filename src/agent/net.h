@@ -1,9 +1,9 @@
 /* Socket helpers shared by the agent, the collector and the HTTP server:
  * ADDR:PORT parsing ("127.0.0.1:7461", "[::1]:7461", "host:0"), listening
  * (port 0 picks a free port, reported back), connecting with clear errors,
- * loopback checks for the bind rules, peer names for logs, escaping a peer's
- * text for a log or terminal, and the token (read from a file, compared in
- * constant time). */
+ * loopback checks for the bind rules, peer names for logs, and the token
+ * (read from a file, compared in constant time). A peer's text is escaped
+ * through core/text.h. */
 #ifndef SOCMON_AGENT_NET_H
 #define SOCMON_AGENT_NET_H
 

@@ -477,7 +477,7 @@ socmon_status expr_parse(const char *text, expr_tree *t)
         return syntax(&p, "an operator or end of expression");
     /* Give back the unused nodes: a file may hold 300,000 metric trees, and
      * the first allocation's 16 nodes are 1 KB where most use 3 or 5. */
-    if (t->n < t->cap) {
+    if (t->n > 0 && t->n < t->cap) {   /* realloc(p, 0) would free p */
         expr_node *nn = realloc(t->nodes, (size_t)t->n * sizeof *nn);
         if (nn) {   /* on failure the larger array serves as well */
             t->nodes = nn;

@@ -2,7 +2,8 @@
 # Peers that connect and never authenticate cannot keep collectors out (issue 23, item 1): past the
 # per-address limit of 4 handshakes the oldest is dropped, not the newcomer; other addresses are not
 # held up; a socket that sends nothing goes after 2 s; and with a peer holding 4 idle sockets and
-# reopening each one the agent drops, a collector connects (retrying if it was the one dropped).
+# reopening each one the agent drops, a collector connects (retrying if it was the one dropped);
+# refusals of unauthenticated peers cannot fill the log.
 . "${SOCMON_SRC:?SOCMON_SRC must point at the source tree}/tests/support/expect.sh"
 . "$SOCMON_SRC/tests/agent/agent_lib.sh"
 WC="python3 $SOCMON_SRC/tests/agent/wire_client.py"
@@ -38,5 +39,14 @@ for i in 1 2; do
     expect 0 "wrote [0-9]* samples" -- timeout 5 "$BIN" record --remote "$AGENT" -d 100ms -o "$TMP/r$i.rec"
 done
 kill "$HPID" 2>/dev/null
+stop_agent
+
+# a peer reconnecting in a loop with junk gets its ERROR every time, but the log holds at most 10
+# lines about unauthenticated peers in 10 s (each refusal used to be a line: a disk filled)
+start_agent junk -t esp -I 1ms -d 600s
+out=$(timeout 20 $WC junk "$AGENT" 200)
+[ "$out" = "200 errors" ] && ok || bad "junk peer: $out"
+n=$(grep -Ec "(refused|dropped) 127\.0\.0\.1" "$TMP/junk.err")
+[ "$n" -ge 1 ] && [ "$n" -le 10 ] && ok || bad "200 refused handshakes wrote $n log lines (at most 10): $(head -3 "$TMP/junk.err")"
 stop_agent
 finish agent_handshake

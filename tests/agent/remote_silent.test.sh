@@ -4,7 +4,8 @@
 # --remote gives up within 10 s with a message and exit status 1, its file closed whole with every
 # sample received; stat --remote ends the same way; serve --remote says so and keeps serving what
 # came. And the flush every --flush period runs on a timer: a collector killed (-9) while its agent
-# is silent has on disk every sample it received before the silence.
+# is silent has on disk every sample it received before the silence. A peer that drips bytes but
+# never a whole frame is silent too.
 . "${SOCMON_SRC:?SOCMON_SRC must point at the source tree}/tests/support/expect.sh"
 . "$SOCMON_SRC/tests/agent/agent_lib.sh"
 WIRE="$SOCMON_SRC/tests/agent/wire_client.py"
@@ -76,6 +77,15 @@ kill -0 "$CPID" 2>/dev/null && ok || bad "the collector ended before the test ki
 kill -9 "$CPID"
 wait "$CPID" 2>/dev/null
 [ "$(file_samples "$TMP/s.rec")" = 40 ] && ok || bad "after kill -9 the file holds $(file_samples "$TMP/s.rec") of 40"
+
+# 3. a peer dripping a byte every 0.5 s never sends a whole frame: that is silence too
+# (the timeout counts frames, not bytes)
+python3 "$WIRE" scripted "$TMP/drip.port" drip 2>"$TMP/drip.err" &
+PIDS="$PIDS $!"
+wait_for test -s "$TMP/drip.port" || bad "the dripping agent did not start: $(cat "$TMP/drip.err")"
+expect 1 "sent nothing for 2 s but part of a frame" -- timeout 15 "$BIN" record --remote \
+    "127.0.0.1:$(cat "$TMP/drip.port")" -o "$TMP/d.rec" -q --agent-timeout 2s
+[ "$(file_samples "$TMP/d.rec")" = 40 ] && ok || bad "the dripped-on file holds $(file_samples "$TMP/d.rec") of 40"
 
 expect 2 "bad --agent-timeout '0'" -- "$BIN" record --remote 127.0.0.1:1 --agent-timeout 0
 finish remote_silent

@@ -210,6 +210,38 @@ static void test_log_budget(void **state)
     fclose(fp);
 }
 
+/* More kinds of line than the log tracks, in turn (each evicts another before its budget is
+ * spent): all kinds together still write at most 40 lines (and the counts of what was left out),
+ * not 2,000. A CR or LF inside a line is escaped, so the peer named at its end stays in it. */
+static void test_log_budget_many_kinds(void **state)
+{
+    (void)state;
+    FILE *fp = tmpfile();
+    assert_non_null(fp);
+    http_log l;
+    http_log_init(&l, fp, "t");
+    for (int i = 0; i < 2000; i++) {
+        char key[16];
+        snprintf(key, sizeof key, "kind%d", i % 20);
+        http_logf(&l, key, "refused %s: line %d", key, i);
+    }
+    http_logf(&l, "cr", "bad request '\r%s' from 127.0.0.9", "x");
+    long total = count_lines(fp, "");
+    assert_true(total >= 40 && total <= 42);
+    assert_int_equal(count_lines(fp, "refused kind"), 40);
+    http_log_destroy(&l);
+    fclose(fp);
+    /* and a new log: the CR is escaped, the peer's address kept */
+    fp = tmpfile();
+    assert_non_null(fp);
+    http_log_init(&l, fp, "t");
+    http_logf(&l, "cr", "bad request '\r\nX' from 127.0.0.9\n");
+    http_log_destroy(&l);
+    assert_int_equal(count_lines(fp, "\\x0d\\x0aX' from 127.0.0.9"), 1);
+    assert_int_equal(count_lines(fp, ""), 1);
+    fclose(fp);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -217,6 +249,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_stream_outlives_deadline, setup, teardown),
         cmocka_unit_test_setup_teardown(test_busy_limit_503, setup, teardown),
         cmocka_unit_test(test_log_budget),
+        cmocka_unit_test(test_log_budget_many_kinds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

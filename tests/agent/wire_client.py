@@ -14,6 +14,8 @@ what a misbehaving peer does, which socmon's own collector never would.
                                           send nothing; with 'keep' the first byte of a frame each (a
                                           handshake started) and none is replaced; with 'subscribe' a
                                           SUBSCRIBE without samples
+  wire_client.py junk HOST:PORT N         N connections one after another, each sending garbage and
+                                          reading until the agent closes; prints how many got an ERROR
   wire_client.py idle HOST:PORT [SRC]     connects (from address SRC), sends nothing; prints the ERROR
                                           and how long the agent kept the connection ("after N.N s")
   wire_client.py scripted PORTFILE SCENARIO [READY]
@@ -24,6 +26,7 @@ what a misbehaving peer does, which socmon's own collector never would.
       badname    a counter name holds ESC
       backwards  samples at 1000, 2000, then (next frame) 1500 ns, END
       stall      40 samples at once, then silence (the connection open); touches READY once sent
+      drip       40 samples, then a STATS frame one byte every 0.5 s (never a whole frame in time)
 """
 import os
 import select
@@ -205,7 +208,7 @@ def end(next_seq, reason):
 
 def scripted(c, scenario, ready):
     """One collector's session: SUBSCRIBE (HELLO), SUBSCRIBE again (the stream)."""
-    n = {"hostile": 5, "stall": 40, "backwards": 3}.get(scenario, 1)
+    n = {"hostile": 5, "stall": 40, "drip": 40, "backwards": 3}.get(scenario, 1)
     while True:
         f = read_frame(c)
         if f is None:
@@ -224,6 +227,12 @@ def scripted(c, scenario, ready):
                       end(n, "run over\x1b[2J\nFORGED-END"))
         elif scenario == "backwards":
             c.sendall(samples(0, [1000, 2000]) + samples(2, [1500]) + stats(3) + end(3, "done"))
+        elif scenario == "drip":
+            c.sendall(samples(0, [1000000 * (k + 1) for k in range(n)]) + stats(n))
+            for b in stats(n) * 4:   # bytes enough for 20 s, killed by the test long before
+                c.sendall(bytes([b]))
+                time.sleep(0.5)
+            return
         elif scenario == "stall":
             c.sendall(samples(0, [1000000 * (k + 1) for k in range(n)]) + stats(n))
             if ready:
@@ -269,6 +278,19 @@ def main():
     if cmd == "hold":
         mode = sys.argv[6] if len(sys.argv) > 6 else ""
         return hold(addr, int(sys.argv[3]), sys.argv[4], float(sys.argv[5]), mode == "subscribe", mode == "keep")
+    if cmd == "junk":
+        errors = 0
+        for _ in range(int(sys.argv[3])):
+            s = connect(addr)
+            s.sendall(b"GET / HTTP/1.0\r\n\r\n")
+            while True:
+                f = read_frame(s)
+                if f is None:
+                    break
+                errors += f[0] == ERROR
+            s.close()
+        print("%d errors" % errors)
+        return 0
     if cmd == "idle":
         host, port = addr.rsplit(":", 1)
         s = socket.create_connection((host, int(port)), timeout=20,
