@@ -13,6 +13,7 @@
 #include "socmon/host.h"
 #include "socmon/perf.h"
 #include "targets/host_child.h"
+#include "targets/host_events.h"
 #include "targets/target_internal.h"
 
 #define HOST_DEFAULT_EVENTS \
@@ -214,6 +215,7 @@ const socmon_target_ops socmon_target_host_ops = {
     .default_interval_ns = 100000000u,
     .wait = host_wait,
     .caps = SOCMON_TARGET_RUNS_COMMAND,
+    .list_events = host_list_events,
 };
 
 static host_state *state_of(const socmon_target *t)
