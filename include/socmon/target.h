@@ -102,7 +102,7 @@ typedef struct socmon_grid_tile {
 typedef struct socmon_grid {
     const char *kind;    /* the layout's name, which the web page draws by ("esp-grid") */
     unsigned rows, cols;
-    unsigned planes;     /* layers of the network between cells (ESP's NoC planes), 0: unknown */
+    int planes;          /* layers of the network between cells (ESP's NoC planes), 0: unknown */
 } socmon_grid;
 
 /* Public because socmon_target_ops' program_end op returns it: how a program a target runs
