@@ -176,9 +176,8 @@ struct socmon_target_ops {
                    const char *const *param_names, const double *param_values, socmon_grid *grid,
                    socmon_grid_tile *tiles, size_t max);
     /* Optional, for a target that runs a program file (option "program", the CLI's
-     * `-t TARGET -- prog.elf`): sends the
-     * program's console output (Ibex's SimCtrl) to fn, one call per byte as it is produced;
-     * without it the output collects in the model. */
+     * `-t TARGET -- prog.elf`): sends the program's console output (Ibex's SimCtrl) to fn,
+     * one call per byte as it is produced; without it the output collects in the model. */
     void (*program_output)(void *priv, void (*fn)(void *ctx, uint8_t byte), void *ctx);
     /* Optional, with program_output: how the program ended; msg gets one line saying it. */
     socmon_program_end (*program_end)(void *priv, char *msg, size_t len);
@@ -205,7 +204,7 @@ socmon_status socmon_target_open_kv(const char *spec, const socmon_kv *extra, si
                                     socmon_target **out);
 /* Opens a target from its ops, for targets a user declares: fill name,
  * desc, options (or NULL), workloads, simulated and the callbacks open,
- * advance, now_ns and close (start, hardware, bus, model optional). Keys of
+ * advance, now_ns and close (start, hardware, bus, model and the capabilities optional). Keys of
  * opts are checked against ops->options before ops->open runs; open parses
  * the values with socmon_options_parse. docs/architecture.md shows one. */
 socmon_status socmon_target_open_ops(const socmon_target_ops *ops, const socmon_kv *opts,
