@@ -16,6 +16,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "socmon/bus.h"
 #include "socmon/device.h"
 #include "socmon/metrics.h"
@@ -91,6 +92,29 @@ size_t socmon_options_help(const socmon_option *table, const char *indent, char 
  * (src/targets/model_target.h); a user's own target fills these callbacks. */
 typedef struct socmon_target_ops socmon_target_ops;
 
+/* Public because socmon_target_ops' grid op fills them: one cell of a target's grid. */
+typedef struct socmon_grid_tile {
+    char instance[32];   /* the counters' instance in this cell ("tile3") */
+    unsigned x, y;       /* column and row */
+    const char *type;    /* what the cell is ("cpu", "mem", "acc", "io", "empty"): static text */
+} socmon_grid_tile;
+
+typedef struct socmon_grid {
+    const char *kind;    /* the layout's name, which the web page draws by ("esp-grid") */
+    unsigned rows, cols;
+    int planes;          /* layers of the network between cells (ESP's NoC planes), 0: unknown */
+} socmon_grid;
+
+/* Public because socmon_target_ops' program_end op returns it: how a program a target runs
+ * ended (the CLI's exit status follows it). */
+typedef enum socmon_program_end {
+    SOCMON_PROGRAM_RUNNING,   /* not finished (yet) */
+    SOCMON_PROGRAM_HALTED,    /* it said so (Ibex: wrote SimCtrl's halt register) */
+    SOCMON_PROGRAM_TRAPPED,   /* an exception whose handler never returns */
+    SOCMON_PROGRAM_LIMIT,     /* its cycle budget (max_cycles) ran out */
+    SOCMON_PROGRAM_HANG       /* asleep forever, or a jump to itself with interrupts off */
+} socmon_program_end;
+
 struct socmon_target_ops {
     const char *name;
     const char *desc;
@@ -133,11 +157,43 @@ struct socmon_target_ops {
      * the run ended. The sampler then takes the last sample at once instead of sleeping
      * out the interval. Without it the sampler sleeps to the deadline. */
     int (*wait)(void *priv, uint64_t deadline_ns);
+
+    /* ---- capabilities: what the CLI, the exports and the agent ask a target instead of
+     * comparing its name (docs/architecture.md, "Target capabilities"). Members are only
+     * ever added here, at the end, so a declaration with designated initialisers keeps
+     * compiling; a target leaves what it cannot do NULL or 0. ---- */
+    unsigned caps;                   /* SOCMON_TARGET_* bits below */
+    /* Optional: writes the names of the events the target takes (its -e vocabulary, when
+     * that is not just its counters' names) to fp, as `socmon list TARGET` shows them. A
+     * FILE because the list is read from the running system (the host's PMUs in sysfs). */
+    void (*list_events)(FILE *fp);
+    /* Optional: where a device's counters sit on a grid, for the heat map of the web page
+     * (export/web_json.c builds the page's layout from this). Reads only counters and
+     * parameters, as a recording or a remote agent gives them, so it needs no opened target.
+     * Fills *grid and tiles[0..max); returns the number of tiles the grid has (more than max:
+     * call again with room for them), 0 when these counters make no grid. */
+    size_t (*grid)(const socmon_counter *counters, size_t ncounters, size_t nparams,
+                   const char *const *param_names, const double *param_values, socmon_grid *grid,
+                   socmon_grid_tile *tiles, size_t max);
+    /* Optional, for a target that runs a program file (option "program", the CLI's
+     * `-t TARGET -- prog.elf`): sends the program's console output (Ibex's SimCtrl) to fn,
+     * one call per byte as it is produced; without it the output collects in the model. */
+    void (*program_output)(void *priv, void (*fn)(void *ctx, uint8_t byte), void *ctx);
+    /* Optional, with program_output: how the program ended; msg gets one line saying it. */
+    socmon_program_end (*program_end)(void *priv, char *msg, size_t len);
 };
+
+/* socmon_target_ops.caps */
+/* Runs the command given after `--` (socmon_target_open_command) and takes the CLI's -e as
+ * the names of the events it opens (option "events"), -C and -a as options "cpus" and "all".
+ * `socmon stat -- cmd` without -t opens the first built-in target declaring it. */
+#define SOCMON_TARGET_RUNS_COMMAND 0x1u
 
 size_t socmon_target_count(void);
 const socmon_target_ops *socmon_target_at(size_t i);
 const socmon_target_ops *socmon_target_lookup(const char *name);
+/* The first built-in target whose caps hold every bit of caps, or NULL. */
+const socmon_target_ops *socmon_target_with_caps(unsigned caps);
 
 socmon_status socmon_target_open(const char *spec, socmon_target **out);
 /* socmon_target_open with more options taken as they are, not parsed out of a spec: a value
@@ -148,12 +204,22 @@ socmon_status socmon_target_open_kv(const char *spec, const socmon_kv *extra, si
                                     socmon_target **out);
 /* Opens a target from its ops, for targets a user declares: fill name,
  * desc, options (or NULL), workloads, simulated and the callbacks open,
- * advance, now_ns and close (start, hardware, bus, model optional). Keys of
+ * advance, now_ns and close (start, hardware, bus, model and the capabilities optional). Keys of
  * opts are checked against ops->options before ops->open runs; open parses
  * the values with socmon_options_parse. docs/architecture.md shows one. */
 socmon_status socmon_target_open_ops(const socmon_target_ops *ops, const socmon_kv *opts,
                                      size_t nopts, socmon_target **out);
 void socmon_target_close(socmon_target *t);
+/* socmon_target_open_kv for a target that runs a command (SOCMON_TARGET_RUNS_COMMAND), running
+ * argv (NULL-terminated; NULL or empty: no command), passed as its option "command" with the
+ * words separated by the byte 0x1f. SOCMON_EINVAL if spec's target runs no command. */
+socmon_status socmon_target_open_command(const char *spec, const socmon_kv *extra, size_t nextra,
+                                         char *const argv[], socmon_target **out);
+/* A program's output and end on a target that runs one (the ops program_output and
+ * program_end): -1 / SOCMON_PROGRAM_RUNNING ("program still running" in msg) for a target
+ * without them. */
+int socmon_target_program_output(socmon_target *t, void (*fn)(void *ctx, uint8_t byte), void *ctx);
+socmon_program_end socmon_target_program_end(const socmon_target *t, char *msg, size_t len);
 
 const socmon_target_ops *socmon_target_ops_of(const socmon_target *t);
 const char *socmon_target_spec(const socmon_target *t);

@@ -14,6 +14,7 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -23,6 +24,7 @@
 #include "core/error.h"
 #include "export/web_assets.h"
 #include "export/web_json.h"
+#include "socmon/target.h"
 
 #define HTTP_DEFAULT_CONNS 32
 /* a connection that moves no byte for this long is closed: a page's stream sends a comment
@@ -263,8 +265,10 @@ static socmon_status make_info(socmon_http *h)
 {
     const socmon_live_schema *s = socmon_live_schema_of(h->lv);
     socmon_counter_list cl = {s->ncounters, s->counters, s->names, NULL, 0, NULL};
+    char name[64];   /* the spec's target, whose declaration places the heat map */
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(s->target ? s->target : "", ":"), s->target ? s->target : "");
     socmon_web_info_in in = {s->target, s->device, s->interval_ns, s->simulated, &cl, socmon_live_metrics(h->lv),
-                             s->nparams, s->param_names, s->param_values};
+                             s->nparams, s->param_names, s->param_values, socmon_target_lookup(name)};
     json_t *j = socmon_web_info_json(&in);
     if (!j)
         return socmon_fail(SOCMON_ENOMEM, "http: making /api/info: out of memory");

@@ -26,9 +26,6 @@ int cmd_report(int argc, char **argv);
 int cmd_agent(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 
-/* `socmon list host`: the event names the host target takes. */
-void cli_list_host_events(void);
-
 /* Prints "socmon: <what>: <message>" for a failed status and returns exit code 1. */
 int cli_error(const char *what, socmon_status st);
 /* "200us", "1.5ms", "2s", "100ns"; a bare number means milliseconds (like perf -I). */

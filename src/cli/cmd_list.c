@@ -76,8 +76,8 @@ static int list_target(const socmon_target_ops *o)
         printf("metrics: built-in metrics/%s.json ('socmon list metrics -t %s')\n", o->metrics, o->name);
     printf("default interval: %.6g ms\n",
            (double)(o->default_interval_ns ? o->default_interval_ns : 1000000) / 1e6);
-    if (strcmp(o->name, "host") == 0)
-        cli_list_host_events();
+    if (o->list_events)
+        o->list_events(stdout);
     return 0;
 }
 

@@ -275,7 +275,7 @@ static int per_interval(report *r, const cli_opts *o, const char *format, FILE *
                            .recording = 1, .samples = socmon_timeline_len(socmon_recording_timeline(r->rec)),
                            .simulated = rec_simulated(r->rec), .nparams = socmon_recording_nparams(r->rec),
                            .param_names = (const char *const *)r->params,
-                           .param_values = socmon_recording_param_values(r->rec), .eval = r->m};
+                           .param_values = socmon_recording_param_values(r->rec), .eval = r->m, .ops = r->ops};
     socmon_interval_cols cols = {r->m, pick, npick, &sch, 0};
     st = socmon_output_begin(co.out, &run);
     if (st == SOCMON_OK)

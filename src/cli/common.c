@@ -118,8 +118,24 @@ static char *build_spec(const cli_opts *o, socmon_status *st)
     return spec;
 }
 
-/* Opens o's one target into *t; *events_out: the -e globs the set then selects by (NULL for the
- * host, which takes -e as the perf events it opens). */
+/* 1 if spec's target runs the command after '--' (the host), as it declares. */
+static int runs_command(const char *spec)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(spec, ":"), spec);
+    const socmon_target_ops *ops = socmon_target_lookup(name);
+    return ops && (ops->caps & SOCMON_TARGET_RUNS_COMMAND);
+}
+
+/* The name of the target that runs commands, for messages. */
+static const char *runner_name(void)
+{
+    const socmon_target_ops *ops = socmon_target_with_caps(SOCMON_TARGET_RUNS_COMMAND);
+    return ops ? ops->name : "host";
+}
+
+/* Opens o's one target into *t; *events_out: the -e globs the set then selects by (NULL for a
+ * target that runs a command, the host, which takes -e as the perf events it opens). */
 static socmon_status open_one(const cli_opts *o, socmon_target **t, const char **events_out)
 {
     socmon_status st = SOCMON_OK;
@@ -130,8 +146,7 @@ static socmon_status open_one(const cli_opts *o, socmon_target **t, const char *
      * it would split it into options. */
     socmon_kv trace = {"trace_bus", o->trace};
     const char *events = o->events;
-    int host = strncmp(spec, "host", 4) == 0 && (!spec[4] || spec[4] == ':');
-    if (host) {
+    if (runs_command(spec)) {
         /* the host target opens the events -e names (perf event names, not globs over its
          * counters), on the command after '--' or on the CPUs of -a / -C */
         socmon_kv kv[3];
@@ -142,11 +157,11 @@ static socmon_status open_one(const cli_opts *o, socmon_target **t, const char *
             kv[nkv++] = (socmon_kv){"cpus", o->cpus};
         if (o->all_cpus)
             kv[nkv++] = (socmon_kv){"all", "1"};
-        st = socmon_host_target_open(spec, kv, nkv, o->command, t);
+        st = socmon_target_open_command(spec, kv, nkv, o->command, t);
         events = NULL;
     } else if (o->cpus || o->command) {
-        st = socmon_fail(SOCMON_EINVAL, "target '%.*s': %s is for the host target (-t host)", (int)strcspn(spec, ":"),
-                         spec, o->cpus ? "-C" : "a command after '--'");
+        st = socmon_fail(SOCMON_EINVAL, "target '%.*s': %s is for the %s target (-t %s)", (int)strcspn(spec, ":"),
+                         spec, o->cpus ? "-C" : "a command after '--'", runner_name(), runner_name());
     } else {
         st = socmon_target_open_kv(spec, &trace, o->trace ? 1 : 0, t);
     }
@@ -155,8 +170,9 @@ static socmon_status open_one(const cli_opts *o, socmon_target **t, const char *
     return st;
 }
 
-/* Several -t: each member opened as it would be alone (the host takes the command and -e; the
- * others every counter), then combined on one clock (socmon_target_combine). */
+/* Several -t: each member opened as it would be alone (the target that runs commands, the host,
+ * takes the command and -e; the others every counter), then combined on one clock
+ * (socmon_target_combine). */
 static socmon_status open_combined(const cli_opts *o, socmon_target **t, const char **events_out)
 {
     socmon_target *m[CLI_MAX_TARGETS] = {0};
@@ -165,7 +181,7 @@ static socmon_status open_combined(const cli_opts *o, socmon_target **t, const c
     for (int i = 0; i < o->ntargets && st == SOCMON_OK; i++) {
         cli_opts one = *o;
         one.target = o->targets[i];
-        int host = strncmp(one.target, "host", 4) == 0 && (!one.target[4] || one.target[4] == ':');
+        int host = runs_command(one.target);
         hosts += host;
         if (!host) {
             one.command = NULL;
@@ -177,9 +193,10 @@ static socmon_status open_combined(const cli_opts *o, socmon_target **t, const c
             socmon_fail_prefix(st, "-t %s: ", one.target);
     }
     if (st == SOCMON_OK && hosts > 1)
-        st = socmon_fail(SOCMON_EINVAL, "-t host given %d times: one host member at most", hosts);
+        st = socmon_fail(SOCMON_EINVAL, "-t %s given %d times: one %s member at most", runner_name(), hosts,
+                         runner_name());
     if (st == SOCMON_OK && o->command && !hosts)
-        st = socmon_fail(SOCMON_EINVAL, "a command after '--' needs -t host among the targets");
+        st = socmon_fail(SOCMON_EINVAL, "a command after '--' needs -t %s among the targets", runner_name());
     if (st == SOCMON_OK)
         st = socmon_target_combine(m, (size_t)o->ntargets, t);
     if (st != SOCMON_OK)

@@ -199,6 +199,13 @@ static int take_program(int argc, char **argv, unsigned allowed, char **args, co
     return n;
 }
 
+/* 1 if the target called name runs the command after '--' (the host), as it declares. */
+static int runs_command(const char *name)
+{
+    const socmon_target_ops *t = socmon_target_lookup(name);
+    return t && (t->caps & SOCMON_TARGET_RUNS_COMMAND);
+}
+
 /* The target named by a -t among argv[1..end) ("-t X", "-tX", "--target X", "--target=X"), as
  * its name (up to ':'), into name; 0 if none. Only to decide what '--' means before parsing. */
 static int pre_target(int end, char **argv, char *name, size_t len)
@@ -212,7 +219,7 @@ static int pre_target(int end, char **argv, char *name, size_t len)
             v = argv[i] + 2;
         else if (strncmp(argv[i], "--target=", 9) == 0)
             v = argv[i] + 9;
-        if (v && (!found || strncmp(name, "host", 4) != 0)) {
+        if (v && (!found || !runs_command(name))) {
             snprintf(name, len, "%.*s", (int)strcspn(v, ":"), v);
             found = 1;
         }
@@ -222,14 +229,14 @@ static int pre_target(int end, char **argv, char *name, size_t len)
 
 int cli_parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE *), cli_opts *o)
 {
-    /* '--' then a command, as perf stat takes one, unless -t names a target that runs a program
-     * file (ibex: '-- prog.elf', after which options may still follow) */
+    /* '--' then a command, as perf stat takes one, unless -t names a target that runs no command
+     * but a program file (ibex: '-- prog.elf', after which options may still follow) */
     int dd = 0;
     for (int i = 1; i < argc && !dd; i++)
         if (strcmp(argv[i], "--") == 0)
             dd = i;
     char tname[64] = "";
-    if (dd && (allowed & OPT_PROGRAM) && (!pre_target(dd, argv, tname, sizeof tname) || strcmp(tname, "host") == 0)) {
+    if (dd && (allowed & OPT_PROGRAM) && (!pre_target(dd, argv, tname, sizeof tname) || runs_command(tname))) {
         if (dd + 1 >= argc || !argv[dd + 1][0]) {
             fprintf(stderr, "socmon %s: '--' needs a command after it (socmon %s -- ls -l)\n", argv[0], argv[0]);
             return 2;
@@ -239,8 +246,9 @@ int cli_parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE *)
             o->command = argv + dd + 1;
             o->ncommand = argc - dd - 1;
             o->to_stderr = 1; /* the command owns stdout; counts go to stderr, as perf stat's */
-            if (!o->target_set)
-                o->target = "host";
+            const socmon_target_ops *runner = socmon_target_with_caps(SOCMON_TARGET_RUNS_COMMAND);
+            if (!o->target_set && runner)
+                o->target = runner->name;
         }
         return rc;
     }

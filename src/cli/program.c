@@ -1,6 +1,7 @@
-/* Running a program on a target (ibex): the program's SimCtrl output goes to stdout byte for
- * byte as the model produces it (socmon's own results then go to stderr or -o FILE, as perf
- * stat does), and how the program ended becomes the exit status:
+/* Running a program on a target (ibex, through its program_output and program_end ops): the
+ * program's SimCtrl output goes to stdout byte for byte as the model produces it (socmon's own
+ * results then go to stderr or -o FILE, as perf stat does), and how the program ended becomes
+ * the exit status:
  *   0 halted (or stopped by -d), 3 trapped out, 4 did not halt within --max-cycles,
  *   5 hangs (sleeps forever in WFI, or `j .` with interrupts off and no exception). */
 #include <errno.h>
@@ -9,7 +10,6 @@
 #include <sys/wait.h>
 
 #include "cli/program.h"
-#include "targets/ibex_target.h"
 
 static void to_stdout(void *ctx, uint8_t byte)
 {
@@ -21,7 +21,7 @@ static void to_stdout(void *ctx, uint8_t byte)
 
 void cli_program_attach(cli_session *cs)
 {
-    socmon_ibex_target_set_output(cs->target, to_stdout, NULL);
+    socmon_target_program_output(cs->target, to_stdout, NULL);
 }
 
 /* The host's command: its own exit status, or 128+N when signal N ended it, as a shell reports
@@ -60,15 +60,15 @@ int cli_program_exit(const cli_session *cs, const char *cmd)
     if (host)
         return host_exit(host, cmd);
     char msg[256];
-    ibex_outcome oc = socmon_ibex_target_outcome(cs->target, msg, sizeof msg);
-    switch (oc) {
-    case IBEX_OUTCOME_TRAPPED:
+    socmon_program_end end = socmon_target_program_end(cs->target, msg, sizeof msg);
+    switch (end) {
+    case SOCMON_PROGRAM_TRAPPED:
         fprintf(stderr, "socmon %s: %s\n", cmd, msg);
         return CLI_EXIT_TRAPPED;
-    case IBEX_OUTCOME_LIMIT:
+    case SOCMON_PROGRAM_LIMIT:
         fprintf(stderr, "socmon %s: %s\n", cmd, msg);
         return CLI_EXIT_LIMIT;
-    case IBEX_OUTCOME_HANG:
+    case SOCMON_PROGRAM_HANG:
         fprintf(stderr, "socmon %s: %s\n", cmd, msg);
         return CLI_EXIT_HANG;
     default:

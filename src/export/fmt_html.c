@@ -194,7 +194,7 @@ static socmon_status html_begin_intervals(socmon_output *o)
     const socmon_counter_list *cl = o->cols.counters;
     size_t nm = o->cols.metrics ? socmon_metrics_nresults(o->cols.metrics) : 0;
     socmon_web_info_in in = {o->run.target, o->run.device, o->run.interval_ns, o->run.simulated, cl, o->cols.metrics,
-                             o->run.nparams, o->run.param_names, o->run.param_values};
+                             o->run.nparams, o->run.param_names, o->run.param_values, o->run.ops};
     json_t *info = socmon_web_info_json(&in);
     h->acc = calloc(cl->n + 1, sizeof *h->acc);
     h->dv = calloc(cl->n + 1, sizeof *h->dv);

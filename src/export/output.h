@@ -20,6 +20,7 @@
 #include "socmon/device.h"
 #include "socmon/metrics.h"
 #include "socmon/sample.h"
+#include "socmon/target.h"
 
 typedef struct socmon_output socmon_output;
 
@@ -51,7 +52,7 @@ typedef struct socmon_run_info {
     const double *counter_stddev;
     const double *metric_stddev;
     /* The device's parameters (clock_hz, an ESP SoC's rows and cols, ...), optional: the html
-     * format draws the ESP tile grid from them. */
+     * format draws the target's grid (ops below) from them. */
     size_t nparams;
     const char *const *param_names;
     const double *param_values;
@@ -59,6 +60,8 @@ typedef struct socmon_run_info {
      * format that merges intervals (html) can evaluate them over the merged deltas; without it,
      * that format keeps every interval. */
     socmon_metrics *eval;
+    /* Optional: the target's declaration; the html format places its heat map by its grid op. */
+    const socmon_target_ops *ops;
 } socmon_run_info;
 
 /* Counters with their full names ("tile0.l2_hits"): from a live set or a recording. */

@@ -1,7 +1,6 @@
 /* The info and row objects of the web page (export/web_json.h): one builder for the live API
  * and the HTML report. jansson builds the info object (once per page load, not a hot path);
  * rows are printed by hand into the caller's buffer, because a server prints one per sample. */
-#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,75 +10,45 @@
 #include "core/error.h"
 #include "export/output_format.h"
 #include "export/web_json.h"
-#include "socmon/esp.h"
+#include "socmon/target.h"
 
 /* ---- layout ---- */
 
-static int param(size_t n, const char *const *names, const double *values, const char *name, double *out)
+/* The page's grid from the target's grid op: the export knows no target, the target knows
+ * where its counters sit. NULL when out of memory. */
+static json_t *grid_json(const socmon_target_ops *ops, const socmon_counter_list *cl, size_t np,
+                         const char *const *names, const double *values, const socmon_grid *g, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        if (names[i] && strcmp(names[i], name) == 0) {
-            *out = values[i];
-            return 1;
-        }
-    return 0;
-}
-
-enum { HAS_ANY = 1, HAS_ACC = 2, HAS_MEM = 4, HAS_L2 = 8 };
-
-/* A tile's kind, from the monitors ESP gives each kind (docs/esp.md): accelerators count their
- * cycles, memory tiles their DDR accesses, CPU tiles (and accelerators with a private L2, found
- * first) their L2; a tile with only NoC monitors is the IO tile, one with none is empty. */
-static const char *esp_tile_type(unsigned has)
-{
-    return has & HAS_ACC ? "acc" : has & HAS_MEM ? "mem" : has & HAS_L2 ? "cpu" : has & HAS_ANY ? "io" : "empty";
-}
-
-static json_t *esp_layout(const socmon_counter_list *cl, size_t np, const char *const *names, const double *values)
-{
-    double rows, cols, planes = 0;
-    if (!param(np, names, values, "rows", &rows) || !param(np, names, values, "cols", &cols) || rows < 1 ||
-        cols < 1 || rows > SOCMON_ESP_MAX_ROWS || cols > SOCMON_ESP_MAX_COLS)
-        return json_pack("{s:s}", "kind", "esp");   /* no grid facts: the page shows no heat map */
-    param(np, names, values, "noc_planes", &planes);
-    int nt = (int)rows * (int)cols;
-    unsigned has[SOCMON_ESP_MAX_ROWS * SOCMON_ESP_MAX_COLS] = {0};
-    /* one pass over the counters: an 8x8 SoC has thousands */
-    for (size_t i = 0; i < cl->n; i++) {
-        const socmon_counter *c = &cl->c[i];
-        char *end;
-        if (strncmp(c->instance, "tile", 4) != 0 || !isdigit((unsigned char)c->instance[4]))
-            continue;
-        unsigned long t = strtoul(c->instance + 4, &end, 10);
-        if (*end || t >= (unsigned long)nt)
-            continue;
-        has[t] |= HAS_ANY | (strncmp(c->name, "acc_", 4) == 0 ? HAS_ACC : 0) |
-                  (strcmp(c->name, "ddr_accesses") == 0 || strncmp(c->name, "llc_", 4) == 0 ? HAS_MEM : 0) |
-                  (strncmp(c->name, "l2_", 3) == 0 ? HAS_L2 : 0);
+    socmon_grid_tile *t = calloc(n, sizeof *t);
+    socmon_grid grid = *g;
+    if (!t || ops->grid(cl->c, cl->n, np, names, values, &grid, t, n) != n) {
+        free(t);
+        return NULL;
     }
     json_t *tiles = json_array();
-    json_t *lay = json_pack("{s:s, s:i, s:i, s:i, s:o}", "kind", "esp-grid", "cols", (int)cols, "rows", (int)rows,
-                            "planes", (int)planes, "tiles", tiles);
-    for (int t = 0; lay && t < nt; t++) {
-        char inst[32];
-        snprintf(inst, sizeof inst, "tile%d", t);
-        json_t *e = json_pack("{s:s, s:i, s:i, s:s}", "instance", inst, "x", t % (int)cols, "y", t / (int)cols,
-                              "type", esp_tile_type(has[t]));
+    json_t *lay = json_pack("{s:s, s:i, s:i, s:i, s:o}", "kind", grid.kind, "cols", (int)grid.cols, "rows",
+                            (int)grid.rows, "planes", grid.planes, "tiles", tiles);
+    for (size_t i = 0; lay && i < n; i++) {
+        json_t *e = json_pack("{s:s, s:i, s:i, s:s}", "instance", t[i].instance, "x", (int)t[i].x, "y", (int)t[i].y,
+                              "type", t[i].type);
         if (json_array_append_new(tiles, e) != 0) {
             json_decref(lay);
             lay = NULL;
         }
     }
+    free(t);
     return lay;
 }
 
-json_t *socmon_web_layout_json(const char *target, const socmon_counter_list *counters, size_t nparams,
-                               const char *const *names, const double *values)
+json_t *socmon_web_layout_json(const socmon_target_ops *ops, const char *target, const socmon_counter_list *counters,
+                               size_t nparams, const char *const *names, const double *values)
 {
     char name[64];
     snprintf(name, sizeof name, "%.*s", (int)strcspn(target ? target : "", ":"), target ? target : "");
-    json_t *lay = strcmp(name, "esp") == 0 && counters ? esp_layout(counters, nparams, names, values)
-                                                       : json_pack("{s:s}", "kind", name);
+    socmon_grid g = {0};
+    size_t n = ops && ops->grid && counters ? ops->grid(counters->c, counters->n, nparams, names, values, &g, NULL, 0)
+                                            : 0;
+    json_t *lay = n ? grid_json(ops, counters, nparams, names, values, &g, n) : json_pack("{s:s}", "kind", name);
     if (!lay)
         socmon_fail(SOCMON_ENOMEM, "web info: out of memory for the layout");
     return lay;
@@ -155,7 +124,7 @@ json_t *socmon_web_info_json(const socmon_web_info_in *in)
     json_t *info = json_pack("{s:i, s:s, s:s?, s:I, s:b, s:o*, s:o*, s:o*, s:o*}", "version",
                              SOCMON_WEB_INFO_VERSION, "target", in->target, "device", in->device, "interval_ns",
                              (json_int_t)in->interval_ns, "simulated", in->simulated != 0, "params", params,
-                             "layout", socmon_web_layout_json(in->target, in->counters, in->nparams,
+                             "layout", socmon_web_layout_json(in->ops, in->target, in->counters, in->nparams,
                                                               in->param_names, in->param_values),
                              "counters", counters_json(in->counters), "metrics", metrics_json(in->metrics));
     /* "o*" leaves out a NULL part: a missing member means building it ran out of memory */

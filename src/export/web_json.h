@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "export/output.h"
+#include "socmon/target.h"
 
 #define SOCMON_WEB_INFO_VERSION 1
 
@@ -31,18 +32,21 @@ typedef struct socmon_web_info_in {
     size_t nparams;                     /* the device's parameters (clock_hz, rows, cols, ...) */
     const char *const *param_names;
     const double *param_values;
+    const socmon_target_ops *ops;       /* the target's declaration (its grid op places the heat
+                                           map's tiles), or NULL: no grid */
 } socmon_web_info_in;
 
 /* The whole info object; NULL (with socmon_fail's message) when out of memory or given no
  * target or counters. The caller owns the reference. */
 json_t *socmon_web_info_json(const socmon_web_info_in *in);
 
-/* What the page needs to draw the target's own picture. ESP: {"kind":"esp-grid", "cols",
- * "rows", "planes", "tiles":[{"instance":"tile3","x":0,"y":1,"type":"cpu|mem|acc|io|empty"}]}
- * (tile t sits at row t / cols, column t % cols, as in a .soc file; its type is read from the
- * monitors it has). Every other target: {"kind":"<target name>"}. NULL when out of memory. */
-json_t *socmon_web_layout_json(const char *target, const socmon_counter_list *counters, size_t nparams,
-                               const char *const *names, const double *values);
+/* What the page needs to draw the target's own picture, from the grid op of ops (the target's
+ * declaration; socmon_target_ops.grid): {"kind" (the grid's, e.g. "esp-grid"), "cols", "rows",
+ * "planes", "tiles":[{"instance":"tile3","x":0,"y":1,"type":"cpu|mem|acc|io|empty"}]}. A target
+ * without a grid op, or whose op finds no grid in these counters and parameters:
+ * {"kind":"<target name>"}. NULL when out of memory. */
+json_t *socmon_web_layout_json(const socmon_target_ops *ops, const char *target, const socmon_counter_list *counters,
+                               size_t nparams, const char *const *names, const double *values);
 
 /* One row object as text into buf (always terminated when len > 0). No allocation, so a
  * server may call it anywhere. Returns the length the whole text needs, as snprintf does: the

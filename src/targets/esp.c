@@ -10,6 +10,7 @@
 #include "drivers/esp/esp_driver.h"
 #include "models/esp/esp_soc.h"
 #include "socmon/esp.h"
+#include "targets/esp_grid.h"
 #include "targets/model_target.h"
 #include "targets/target_internal.h"
 
@@ -146,6 +147,7 @@ const socmon_target_ops socmon_target_esp_ops = {
     .simulated = 1,
     .hotspots = "*.noc_bp_*",
     SOCMON_MODEL_TARGET_OPS(esp_decl),
+    .grid = esp_grid,
 };
 
 socmon_esp_soc *socmon_esp_soc_of_target(const socmon_target *t)

@@ -13,11 +13,11 @@
 #include "socmon/host.h"
 #include "socmon/perf.h"
 #include "targets/host_child.h"
+#include "targets/host_events.h"
 #include "targets/target_internal.h"
 
 #define HOST_DEFAULT_EVENTS \
     "task-clock,context-switches,cpu-migrations,page-faults,cycles,instructions,branches,branch-misses"
-#define CMD_SEP '\x1f'
 
 typedef struct host_opts {
     const char *events, *cpus, *command;
@@ -69,7 +69,7 @@ static socmon_status split_command(host_state *h, const char *cmd)
     h->argbuf = strdup(cmd);
     size_t n = 2;
     for (const char *p = cmd; *p; p++)
-        n += *p == CMD_SEP;
+        n += *p == SOCMON_TARGET_CMD_SEP;
     h->argv = calloc(n, sizeof *h->argv);
     if (!h->argbuf || !h->argv)
         return socmon_fail(SOCMON_ENOMEM, "host: out of memory");
@@ -77,7 +77,7 @@ static socmon_status split_command(host_state *h, const char *cmd)
     char *p = h->argbuf;
     h->argv[k++] = p;
     for (; *p; p++)
-        if (*p == CMD_SEP) {
+        if (*p == SOCMON_TARGET_CMD_SEP) {
             *p = 0;
             h->argv[k++] = p + 1;
         }
@@ -214,6 +214,8 @@ const socmon_target_ops socmon_target_host_ops = {
     .close = host_close,
     .default_interval_ns = 100000000u,
     .wait = host_wait,
+    .caps = SOCMON_TARGET_RUNS_COMMAND,
+    .list_events = host_list_events,
 };
 
 static host_state *state_of(const socmon_target *t)
@@ -230,35 +232,7 @@ socmon_status socmon_host_target_open(const char *spec, const socmon_kv *extra, 
     spec = spec ? spec : "host";
     if (strncmp(spec, "host", 4) != 0 || (spec[4] && spec[4] != ':'))
         return socmon_fail(SOCMON_EINVAL, "socmon_host_target_open: '%s' is not a host spec", spec);
-    size_t len = 1;
-    for (size_t i = 0; argv && argv[i]; i++) {
-        if (strchr(argv[i], CMD_SEP))
-            return socmon_fail(SOCMON_EINVAL, "host: command word %zu holds the byte 0x1f, which separates words",
-                               i);
-        len += strlen(argv[i]) + 1;
-    }
-    char *cmd = calloc(len, 1);
-    socmon_kv *kv = calloc(nextra + 1, sizeof *kv);
-    if (!cmd || !kv) {
-        free(cmd);
-        free(kv);
-        return socmon_fail(SOCMON_ENOMEM, "host: out of memory");
-    }
-    for (size_t i = 0, k = 0; argv && argv[i]; i++) {
-        if (i)
-            cmd[k++] = CMD_SEP;
-        memcpy(cmd + k, argv[i], strlen(argv[i]));
-        k += strlen(argv[i]);
-    }
-    if (nextra)
-        memcpy(kv, extra, nextra * sizeof *kv);
-    size_t nkv = nextra;
-    if (argv && argv[0])
-        kv[nkv++] = (socmon_kv){"command", cmd};
-    socmon_status st = socmon_target_open_kv(spec, kv, nkv, out);
-    free(cmd);
-    free(kv);
-    return st;
+    return socmon_target_open_command(spec, extra, nextra, argv, out);
 }
 
 socmon_status socmon_host_target_status(const socmon_target *t, int *wstatus)

@@ -18,7 +18,6 @@
 #include "drivers/ibex/ibex_drv.h"
 #include "hw/ibex_csr.h"
 #include "models/ibex/ibex_model.h"
-#include "targets/ibex_target.h"
 #include "targets/model_target.h"
 
 /* Ibex's examples/simple_system is simulation-only (Verilator) and has no
@@ -76,7 +75,7 @@ typedef struct ibex_sim {
     uint64_t max_cycles;
     uint64_t t_ns;              /* simulated time asked for so far */
     int has_program, done;
-    ibex_outcome outcome;
+    socmon_program_end outcome;
     char why[200];
     ibex_symbol *syms;          /* sorted; attribution table row i+1 (row 0: no symbol) */
     size_t nsyms;
@@ -304,26 +303,26 @@ static void finish(ibex_sim *s, ibex_stop why)
         s->t_ns = end_ns;
     switch (why) {
     case IBEX_STOP_HALT:
-        s->outcome = IBEX_OUTCOME_HALTED;
+        s->outcome = SOCMON_PROGRAM_HALTED;
         snprintf(s->why, sizeof s->why, "program halted");
         return;
     case IBEX_STOP_LIMIT:
-        s->outcome = IBEX_OUTCOME_LIMIT;
+        s->outcome = SOCMON_PROGRAM_LIMIT;
         snprintf(s->why, sizeof s->why, "program did not halt within %llu cycles (pc 0x%08x)",
                  (unsigned long long)s->max_cycles, pc);
         return;
     case IBEX_STOP_SLEEP:
-        s->outcome = IBEX_OUTCOME_HANG;
+        s->outcome = SOCMON_PROGRAM_HANG;
         snprintf(s->why, sizeof s->why, "program sleeps forever: WFI with no interrupt that could wake it "
                  "(pc 0x%08x)", pc);
         return;
     case IBEX_STOP_SPIN:
         if (st.exceptions && !(st.last_cause & IBEX_MCAUSE_IRQ)) {
-            s->outcome = IBEX_OUTCOME_TRAPPED;
+            s->outcome = SOCMON_PROGRAM_TRAPPED;
             snprintf(s->why, sizeof s->why, "program trapped out: exception mcause %u at mepc 0x%08x, "
                      "and its handler loops forever at 0x%08x", st.last_cause, st.last_epc, pc);
         } else {
-            s->outcome = IBEX_OUTCOME_HANG;
+            s->outcome = SOCMON_PROGRAM_HANG;
             snprintf(s->why, sizeof s->why, "program hangs: a jump to itself at 0x%08x with interrupts off",
                      pc);
         }
@@ -354,7 +353,7 @@ static socmon_status ibex_advance(socmon_model_target *mt, uint64_t ns, int *don
     if (st == SOCMON_ESTATE) {
         /* a fetch fault at the trap vector: the core cannot go on */
         finish(s, IBEX_STOP_SPIN);
-        s->outcome = IBEX_OUTCOME_TRAPPED;
+        s->outcome = SOCMON_PROGRAM_TRAPPED;
         snprintf(s->why, sizeof s->why, "program trapped out: %s", socmon_errmsg());
         socmon_clear_error();
         *done = 1;
@@ -391,6 +390,24 @@ static const socmon_model_target_decl ibex_decl = {
     .model_free = ibex_model_free,
 };
 
+/* program_output and program_end: the program's SimCtrl bytes and how it ended, for the CLI
+ * (socmon_target_program_output, socmon_target_program_end). priv is the generic model
+ * target's instance. */
+static void ibex_program_output(void *priv, void (*fn)(void *ctx, uint8_t byte), void *ctx)
+{
+    ibex_sim *s = socmon_model_target_model(priv);
+    if (s)
+        ibex_set_output(s->core, fn, ctx);
+}
+
+static socmon_program_end ibex_program_end(void *priv, char *msg, size_t len)
+{
+    const ibex_sim *s = socmon_model_target_model(priv);
+    if (msg && len)
+        snprintf(msg, len, "%s", s && s->done ? s->why : "program still running");
+    return s ? s->outcome : SOCMON_PROGRAM_RUNNING;
+}
+
 const socmon_target_ops socmon_target_ibex_ops = {
     .name = "ibex",
     .desc = "Ibex RV32IMC core model running an ELF (simple_system): mcycle, minstret, mhpmcounters",
@@ -400,21 +417,6 @@ const socmon_target_ops socmon_target_ibex_ops = {
     .simulated = 1,
     .default_interval_ns = 1000000,
     SOCMON_MODEL_TARGET_OPS(ibex_decl),
+    .program_output = ibex_program_output,
+    .program_end = ibex_program_end,
 };
-
-int socmon_ibex_target_set_output(socmon_target *t, void (*fn)(void *ctx, uint8_t byte), void *ctx)
-{
-    ibex_sim *s = socmon_target_model(t, "ibex");
-    if (!s)
-        return -1;
-    ibex_set_output(s->core, fn, ctx);
-    return 0;
-}
-
-ibex_outcome socmon_ibex_target_outcome(const socmon_target *t, char *msg, size_t len)
-{
-    const ibex_sim *s = socmon_target_model(t, "ibex");
-    if (msg && len)
-        snprintf(msg, len, "%s", s && s->done ? s->why : "program still running");
-    return s ? s->outcome : IBEX_OUTCOME_RUNNING;
-}

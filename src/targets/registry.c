@@ -41,3 +41,11 @@ const socmon_target_ops *socmon_target_lookup(const char *name)
             return builtin[i];
     return NULL;
 }
+
+const socmon_target_ops *socmon_target_with_caps(unsigned caps)
+{
+    for (size_t i = 0; i < socmon_target_count(); i++)
+        if ((builtin[i]->caps & caps) == caps)
+            return builtin[i];
+    return NULL;
+}

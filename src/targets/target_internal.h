@@ -21,6 +21,10 @@ socmon_status socmon_target_set_spec(socmon_target *t, const char *spec);
  * one above UINT64_MAX. The one reader of every integer target option (options.c). */
 int socmon_option_read_u64(const char *v, uint64_t *out);
 
+/* Separates the words of the option "command" of a target that runs one (a spec cannot carry
+ * an argv): socmon_target_open_command joins them, the target splits them. */
+#define SOCMON_TARGET_CMD_SEP '\x1f'
+
 /* The target implementation's own state (what its open set as *priv). */
 void *socmon_target_priv(const socmon_target *t);
 

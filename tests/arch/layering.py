@@ -77,5 +77,59 @@ for d in ("socmon", "compat"):
                 if not (t.startswith("socmon/") or t in compat_headers):
                     bad += 1
                     print(f"include/{d}/{f}:{n}: a public header may not include \"{t}\"")
+
+# Targets by capability, not by name (issue 24, item 3): the consumers ask a target's declaration
+# (socmon_target_ops: caps, list_events, grid, program_output, ...) instead of comparing its name,
+# and the CLI reaches targets only through the public API. The names are those the built-in
+# targets declare (`.name = "host"` in a socmon_target_ops of src/targets/).
+tdir = os.path.join(src, "src", "targets")
+names = set()
+decl = re.compile(r'socmon_target_ops\s+\w+\s*=\s*\{[^;]*?\.name\s*=\s*"([^"]+)"', re.S)
+for f in sorted(os.listdir(tdir)) if os.path.isdir(tdir) else []:
+    if f.endswith(".c"):
+        names.update(decl.findall(open(os.path.join(tdir, f), encoding="utf-8", errors="replace").read()))
+if not names:
+    bad += 1
+    print("src/targets/: no target declaration found (the name check needs `.name = \"...\"`)")
+
+
+def code_only(text):
+    """text with comments blanked (newlines kept, so line numbers hold); strings stay."""
+    return re.sub(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'',
+                  lambda m: m.group(0) if m.group(0)[0] in "\"'" else re.sub(r"[^\n]", " ", m.group(0)),
+                  text, flags=re.S)
+
+
+cmp_call = re.compile(r'\b(?:str|strn|mem|strcase|strncase)cmp\s*\(')
+literal = re.compile(r'"((?:\\.|[^"\\\n])*)"')
+for layer in ("cli", "export", "agent"):
+    ldir = os.path.join(src, "src", layer)
+    for root, _, files in os.walk(ldir):
+        for f in sorted(files):
+            if not f.endswith((".c", ".h")):
+                continue
+            path = os.path.join(root, f)
+            text = code_only(open(path, encoding="utf-8", errors="replace").read())
+            for m in cmp_call.finditer(text):
+                stmt = re.match(r'[^;{}]*', text[m.end():]).group(0)   # the call to its statement's end
+                for lit in literal.findall(stmt):
+                    name = lit.split(":")[0]
+                    if name in names:
+                        checked += 1
+                        bad += 1
+                        n = text.count("\n", 0, m.start()) + 1
+                        print(f"{os.path.relpath(path, src)}:{n}: {layer}/ compares a target name (\"{lit}\"): "
+                              "ask the target's declaration (socmon_target_ops caps and ops) instead")
+            if layer != "cli":
+                continue
+            for n, line in enumerate(text.split("\n"), 1):
+                m = inc.match(line)
+                if m and m.group(1).split("/")[0] in ("targets", "drivers", "models"):
+                    checked += 1
+                    bad += 1
+                    print(f"{os.path.relpath(path, src)}:{n}: cli/ may not include \"{m.group(1)}\" "
+                          "(an internal header of a target, driver or model: use the public API)")
+                elif m:
+                    checked += 1
 print(f"layering: {checked - bad} passed, {bad} failed")
 sys.exit(1 if bad else 0)

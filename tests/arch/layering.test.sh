@@ -5,7 +5,9 @@
 # they exist for: a driver that includes a model header, a model that includes
 # a driver header, core including a target's header, a compat layer reaching
 # into a driver; a driver calling the model, core calling a target, a compat
-# layer calling an internal symbol: each planted in a copy must fail the check.
+# layer calling an internal symbol; the CLI including a target's, driver's or model's
+# internal header, or cli/, export/ or agent/ comparing a target's name: each planted in a copy
+# must fail the check.
 set -u
 SRC=${SOCMON_SRC:?SOCMON_SRC must point at the source tree}
 BUILD=${SOCMON_BUILD:?SOCMON_BUILD must point at the build tree}
@@ -39,6 +41,31 @@ plant include/socmon/bus.h core/error.h
 plant src/core/timeline.c socmon/target.h
 plant src/core/device.c socmon/sampler.h
 plant src/drivers/zynq/apm_drv.c socmon/socmon.h
+plant src/cli/main.c targets/model_target.h
+plant src/cli/cmd_list.c drivers/perf/perf_names.h
+plant src/cli/program.c models/ibex/ibex_model.h
+
+# Targets by capability (issue 24): a compare of a built-in target's name in cli/, export/ or
+# agent/ must fail, naming the file and the name; the same text in a comment must not.
+plant_cmp() { # FILE NAME LINE: a copy with LINE appended to FILE must fail, naming FILE and NAME
+    rm -rf "$TMP/t" && mkdir -p "$TMP/t" && cp -R "$SRC/src" "$SRC/include" "$TMP/t/"
+    printf '%s\n' "$3" >> "$TMP/t/$1"
+    if out=$(python3 "$CHECK" "$TMP/t" 2>&1); then
+        fail=$((fail + 1)); echo "FAIL: planted compare with \"$2\" in $1 was not caught"
+    elif printf '%s' "$out" | grep -q "$1:.*compares a target name (\"$2"; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1)); echo "FAIL: planted compare in $1: message does not name it"; echo "$out"
+    fi
+}
+plant_cmp src/agent/live.c zynq 'static int planted(const char *t) { return strcmp(t, "zynq") == 0; }'
+plant_cmp src/export/fmt_csv.c ibex 'static int planted(const char *t) { return !strncmp(t,
+    "ibex:", 5); }'
+plant_cmp src/cli/opts.c tensix 'static int planted(const char *t) { return memcmp(t, "tensix", 6) == 0; }'
+rm -rf "$TMP/t" && mkdir -p "$TMP/t" && cp -R "$SRC/src" "$SRC/include" "$TMP/t/"
+printf '/* strcmp(t, "host") was how this used to be done */\n' >> "$TMP/t/src/cli/opts.c"
+if python3 "$CHECK" "$TMP/t" >/dev/null 2>&1; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: a target name compare inside a comment was reported"; fi
 
 OBJS=CMakeFiles/socmon.dir
 if python3 "$LINKCHECK" "$BUILD"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: the library's objects break the layering rules"; fi

@@ -14,6 +14,7 @@
 #include "export/web_json.h"
 #include "socmon/status.h"
 #include "socmon/sample.h"
+#include "socmon/target.h"
 
 static void test_row_text(void **state)
 {
@@ -53,7 +54,7 @@ static const double esp_pv[] = {78e6, 2, 2, 6};
 static void test_layout(void **state)
 {
     (void)state;
-    json_t *l = socmon_web_layout_json("esp:soc=x", &esp_list, 4, esp_pn, esp_pv);
+    json_t *l = socmon_web_layout_json(socmon_target_lookup("esp"), "esp:soc=x", &esp_list, 4, esp_pn, esp_pv);
     assert_non_null(l);
     assert_string_equal(json_string_value(json_object_get(l, "kind")), "esp-grid");
     assert_int_equal(json_integer_value(json_object_get(l, "cols")), 2);
@@ -73,12 +74,51 @@ static void test_layout(void **state)
     }
     json_decref(l);
     /* no grid facts: no grid; another target: its name */
-    l = socmon_web_layout_json("esp", &esp_list, 1, esp_pn, esp_pv);
+    l = socmon_web_layout_json(socmon_target_lookup("esp"), "esp", &esp_list, 1, esp_pn, esp_pv);
     assert_string_equal(json_string_value(json_object_get(l, "kind")), "esp");
     assert_null(json_object_get(l, "tiles"));
     json_decref(l);
-    l = socmon_web_layout_json("zynq:slots=2", &fx_list, 0, NULL, NULL);
+    l = socmon_web_layout_json(socmon_target_lookup("zynq"), "zynq:slots=2", &fx_list, 0, NULL, NULL);
     assert_string_equal(json_string_value(json_object_get(l, "kind")), "zynq");
+    json_decref(l);
+    /* the ESP grid, but no declaration to ask: no grid */
+    l = socmon_web_layout_json(NULL, "esp:soc=x", &esp_list, 4, esp_pn, esp_pv);
+    assert_string_equal(json_string_value(json_object_get(l, "kind")), "esp");
+    json_decref(l);
+}
+
+/* A target of the user's own with a grid op: the layout is whatever the op says, whatever the
+ * target's name (the export compares no name). A 1x3 strip, kind "strip", tile i "lane<2-i>". */
+static size_t strip_grid(const socmon_counter *c, size_t nc, size_t np, const char *const *pn, const double *pv,
+                         socmon_grid *g, socmon_grid_tile *t, size_t max)
+{
+    (void)c, (void)nc, (void)np, (void)pn, (void)pv;
+    *g = (socmon_grid){.kind = "strip", .rows = 1, .cols = 3, .planes = 2};
+    for (size_t i = 0; i < 3 && i < max; i++) {
+        snprintf(t[i].instance, sizeof t[i].instance, "lane%zu", 2 - i);
+        t[i].x = (unsigned)i;
+        t[i].y = 0;
+        t[i].type = i ? "slow" : "fast";
+    }
+    return 3;
+}
+
+static void test_layout_from_op(void **state)
+{
+    (void)state;
+    static const socmon_target_ops strip_ops = {.name = "strip", .desc = "a user's target", .grid = strip_grid};
+    json_t *l = socmon_web_layout_json(&strip_ops, "whatever:a=1", &fx_list, 0, NULL, NULL);
+    assert_non_null(l);
+    assert_string_equal(json_string_value(json_object_get(l, "kind")), "strip");
+    assert_int_equal(json_integer_value(json_object_get(l, "cols")), 3);
+    assert_int_equal(json_integer_value(json_object_get(l, "rows")), 1);
+    assert_int_equal(json_integer_value(json_object_get(l, "planes")), 2);
+    json_t *tiles = json_object_get(l, "tiles");
+    assert_int_equal(json_array_size(tiles), 3);
+    json_t *e = json_array_get(tiles, 2);
+    assert_string_equal(json_string_value(json_object_get(e, "instance")), "lane0");
+    assert_int_equal(json_integer_value(json_object_get(e, "x")), 2);
+    assert_string_equal(json_string_value(json_object_get(e, "type")), "slow");
     json_decref(l);
 }
 
@@ -89,7 +129,7 @@ static void test_info(void **state)
     fx_setup(&f);
     const char *pn[] = {"clock_hz"};
     double pv[] = {1e9};
-    socmon_web_info_in in = {"fx:a=1", "dev", 1000, 1, &fx_list, f.m, 1, pn, pv};
+    socmon_web_info_in in = {"fx:a=1", "dev", 1000, 1, &fx_list, f.m, 1, pn, pv, NULL};
     json_t *info = socmon_web_info_json(&in);
     assert_non_null(info);
     assert_int_equal(json_integer_value(json_object_get(info, "version")), 1);
@@ -299,7 +339,7 @@ static void test_assets(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_row_text),   cmocka_unit_test(test_layout),
+        cmocka_unit_test(test_row_text),   cmocka_unit_test(test_layout), cmocka_unit_test(test_layout_from_op),
         cmocka_unit_test(test_info),       cmocka_unit_test(test_html_page),
         cmocka_unit_test(test_html_merges), cmocka_unit_test(test_html_refuses_totals),
         cmocka_unit_test(test_assets),

@@ -1,0 +1,70 @@
+/* The calls behind a target's declared capabilities (socmon_target_ops.caps and the optional
+ * ops after it): what the CLI, the exports and the agent use instead of comparing a target's
+ * name. Each forwards to the target's op, or answers "cannot" for a target without it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "targets/target_internal.h"
+
+socmon_status socmon_target_open_command(const char *spec, const socmon_kv *extra, size_t nextra,
+                                         char *const argv[], socmon_target **out)
+{
+    if (!out || !spec || (nextra && !extra))
+        return socmon_fail(SOCMON_EINVAL, "socmon_target_open_command: NULL argument");
+    *out = NULL;
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(spec, ":"), spec);
+    const socmon_target_ops *ops = socmon_target_lookup(name);
+    if (ops && !(ops->caps & SOCMON_TARGET_RUNS_COMMAND))
+        return socmon_fail(SOCMON_EINVAL, "socmon_target_open_command: target '%s' runs no command", name);
+    size_t len = 1;
+    for (size_t i = 0; argv && argv[i]; i++) {
+        if (strchr(argv[i], SOCMON_TARGET_CMD_SEP))
+            return socmon_fail(SOCMON_EINVAL, "%s: command word %zu holds the byte 0x1f, which separates words",
+                               name, i);
+        len += strlen(argv[i]) + 1;
+    }
+    char *cmd = calloc(len, 1);
+    socmon_kv *kv = calloc(nextra + 1, sizeof *kv);
+    if (!cmd || !kv) {
+        free(cmd);
+        free(kv);
+        return socmon_fail(SOCMON_ENOMEM, "%s: out of memory", name);
+    }
+    for (size_t i = 0, k = 0; argv && argv[i]; i++) {
+        if (i)
+            cmd[k++] = SOCMON_TARGET_CMD_SEP;
+        memcpy(cmd + k, argv[i], strlen(argv[i]));
+        k += strlen(argv[i]);
+    }
+    if (nextra)
+        memcpy(kv, extra, nextra * sizeof *kv);
+    size_t nkv = nextra;
+    if (argv && argv[0])
+        kv[nkv++] = (socmon_kv){"command", cmd};
+    socmon_status st = socmon_target_open_kv(spec, kv, nkv, out);
+    free(cmd);
+    free(kv);
+    return st;
+}
+
+int socmon_target_program_output(socmon_target *t, void (*fn)(void *ctx, uint8_t byte), void *ctx)
+{
+    const socmon_target_ops *ops = t ? socmon_target_ops_of(t) : NULL;
+    if (!ops || !ops->program_output)
+        return -1;
+    ops->program_output(socmon_target_priv(t), fn, ctx);
+    return 0;
+}
+
+socmon_program_end socmon_target_program_end(const socmon_target *t, char *msg, size_t len)
+{
+    const socmon_target_ops *ops = t ? socmon_target_ops_of(t) : NULL;
+    if (ops && ops->program_end)
+        return ops->program_end(socmon_target_priv(t), msg, len);
+    if (msg && len)
+        snprintf(msg, len, "%s", "program still running");
+    return SOCMON_PROGRAM_RUNNING;
+}
