@@ -242,6 +242,18 @@ def scripted(c, scenario, ready):
         # then reads (and ignores) until the collector closes
 
 
+def listen_loopback(portfile, backlog):
+    """A listening socket on 127.0.0.1:0, its port written to portfile whole (renamed into place)."""
+    ls = socket.socket()
+    ls.bind(("127.0.0.1", 0))
+    ls.listen(backlog)
+    tmp = portfile + ".tmp"
+    with open(tmp, "w") as f:
+        f.write("%d\n" % ls.getsockname()[1])
+    os.rename(tmp, portfile)
+    return ls
+
+
 def main():
     cmd, addr = sys.argv[1], sys.argv[2]
     if cmd == "garbage":
@@ -300,26 +312,14 @@ def main():
         print("after %.1f s" % (time.monotonic() - t0))
         return rc
     if cmd == "fake_agent":
-        ls = socket.socket()
-        ls.bind(("127.0.0.1", 0))
-        ls.listen(1)
-        tmp = addr + ".tmp"
-        with open(tmp, "w") as f:
-            f.write("%d\n" % ls.getsockname()[1])
-        os.rename(tmp, addr)
+        ls = listen_loopback(addr, 1)
         c, _ = ls.accept()
         read_frame(c)
         c.sendall(frame(HELLO, b"\x02", version=int(sys.argv[3])))
         time.sleep(1)
         return 0
     if cmd == "scripted":
-        ls = socket.socket()
-        ls.bind(("127.0.0.1", 0))
-        ls.listen(4)
-        tmp = addr + ".tmp"
-        with open(tmp, "w") as f:
-            f.write("%d\n" % ls.getsockname()[1])
-        os.rename(tmp, addr)
+        ls = listen_loopback(addr, 4)
         ready = sys.argv[4] if len(sys.argv) > 4 else None
         for _ in range(4):
             c, _ = ls.accept()
