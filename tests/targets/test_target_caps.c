@@ -41,7 +41,14 @@ static void test_open_command(void **state)
     assert_non_null(strstr(socmon_errmsg(), "host: command word 1 holds the byte 0x1f"));
     assert_int_equal(socmon_target_open_command("nosuch", NULL, 0, argv, &t), SOCMON_ENOENT);
     socmon_kv kv = {"events", "task-clock"};
-    assert_int_equal(socmon_target_open_command("host", &kv, 1, argv, &t), SOCMON_OK);
+    socmon_status st = socmon_target_open_command("host", &kv, 1, argv, &t);
+    if (st == SOCMON_ENOTSUP) {
+        /* no perf_event here (qemu-user runs the Arm build): the host target cannot open */
+        print_message("skipping the host command: %s\n", socmon_errmsg());
+        assert_null(t);
+        return;
+    }
+    assert_int_equal(st, SOCMON_OK);
     assert_true(socmon_host_target_pid(t) > 0);   /* the command, forked and held before exec */
     socmon_target_close(t);
 }
