@@ -56,6 +56,11 @@ socmon_status socmon_region_end(socmon_regions *r, const char *name);
  * Threads may exit before or after it (an exited thread's events are closed, its sums kept),
  * not while it runs. */
 socmon_status socmon_regions_close(socmon_regions *r);
+/* The totals so far as a device of their own (the caller frees it): one instance per region with
+ * the events' counters, `calls` and `time_ns`, holding a copy taken now (a set over it reads
+ * them, socmon_set_read). *t0_ns (may be NULL) gets the handle's open time (CLOCK_MONOTONIC).
+ * SOCMON_ENOENT before any thread began a region. What regions_close writes is these totals. */
+socmon_status socmon_regions_totals(socmon_regions *r, socmon_device **dev, uint64_t *t0_ns);
 
 #ifdef SOCMON_REGIONS_ON
 #define SOCMON_REGION_BEGIN(r, name) socmon_region_begin((r), (name))

@@ -1,12 +1,12 @@
-/* The live view (live.h), its producer side: merging samples into rows, monotonic totals,
- * publishing into the bounded history (the readers' side is live_read.c).
+/* The live view (live.h), its producer side: a consumer of the analysis pipeline (which merges
+ * the samples into rows and evaluates their metrics) keeping monotonic totals and publishing
+ * into the bounded history (the readers' side is live_read.c).
  *
- * The producer keeps its working state (previous values, the row being merged, running totals)
- * to itself and touches shared state only when a row, gap or end is published: then, under the
+ * The view touches shared state only when a row, gap or end is published: then, under the
  * mutex, the entry goes into the history ring and the totals and latest metric values are copied
- * to the readers' side. So a sample costs one socmon_delta per counter and no lock, and readers
- * always see totals and metrics of the same row boundary. Everything is allocated in
- * socmon_live_new. */
+ * to the readers' side. So a sample costs one socmon_delta per counter (in the pipeline) and no
+ * lock, and readers always see totals and metrics of the same row boundary. Everything is
+ * allocated in socmon_live_new. */
 #include "agent/live_internal.h"
 
 #include <errno.h>
@@ -46,20 +46,19 @@ static socmon_status copy_params(socmon_live *lv, const socmon_live_schema *s)
     return SOCMON_OK;
 }
 
+static socmon_status open_pipeline(socmon_live *lv);
+
 static socmon_status alloc_state(socmon_live *lv)
 {
     size_t nc = lv->nc, nm = lv->nm, cap = lv->cap;
     /* +1: calloc(0) may return NULL, and a schema may have no metrics */
-    lv->prev = calloc(nc + 1, sizeof *lv->prev);
-    lv->acc = calloc(nc + 1, sizeof *lv->acc);
     lv->totals = calloc(nc + 1, sizeof *lv->totals);
     lv->pub_totals = calloc(nc + 1, sizeof *lv->pub_totals);
-    lv->mv = calloc(nm + 1, sizeof *lv->mv);
     lv->pub_m = calloc(nm + 1, sizeof *lv->pub_m);
     lv->ring = calloc(cap, sizeof *lv->ring);
     lv->ring_m = nm && cap > SIZE_MAX / nm ? NULL : calloc(cap * nm + 1, sizeof *lv->ring_m);
     lv->ring_d = nc && cap > SIZE_MAX / nc ? NULL : calloc(cap * nc + 1, sizeof *lv->ring_d);
-    if (!lv->prev || !lv->acc || !lv->totals || !lv->pub_totals || !lv->mv || !lv->pub_m || !lv->ring ||
+    if (!lv->totals || !lv->pub_totals || !lv->pub_m || !lv->ring ||
         !lv->ring_m || !lv->ring_d)
         return socmon_fail(SOCMON_ENOMEM, "live view: out of memory for %zu counters, %zu metrics and "
                                           "%zu history rows", nc, nm, cap);
@@ -97,12 +96,8 @@ socmon_status socmon_live_new(const socmon_live_schema *schema, const socmon_liv
     pthread_cond_init(&lv->cv, &ca);
     pthread_condattr_destroy(&ca);
     socmon_status st = copy_params(lv, schema);
-    if (st == SOCMON_OK && schema->ms) {
-        socmon_metric_schema ms = {lv->nc, schema->counters, schema->nparams, lv->schema.param_names,
-                                   lv->pvalues};
-        if ((st = socmon_metrics_bind(schema->ms, &ms, &lv->metrics)) == SOCMON_OK)
-            lv->nm = socmon_metrics_nresults(lv->metrics);
-    }
+    if (st == SOCMON_OK)
+        st = open_pipeline(lv);
     if (st == SOCMON_OK)
         st = alloc_state(lv);
     if (st != SOCMON_OK) {
@@ -123,12 +118,9 @@ void socmon_live_free(socmon_live *lv)
     free(lv->pvalues);
     free(lv->own_counters);
     free(lv->own_names);
-    socmon_metrics_free(lv->metrics);
-    free(lv->prev);
-    free(lv->acc);
+    socmon_pipeline_free(lv->p);
     free(lv->totals);
     free(lv->pub_totals);
-    free(lv->mv);
     free(lv->pub_m);
     free(lv->ring);
     free(lv->ring_m);
@@ -154,77 +146,45 @@ static void publish(socmon_live *lv)
     pthread_mutex_unlock(&lv->mu);
 }
 
-/* The row being merged becomes an entry; its metrics are evaluated over its whole span. */
-static void flush_row(socmon_live *lv)
+/* A row of the pipeline becomes an entry. */
+static socmon_status on_row(void *self, const socmon_row *r)
 {
-    if (!lv->acc_n)
-        return;
-    double dt_s = (double)lv->acc_dt / 1e9;
-    if (lv->metrics && socmon_metrics_eval(lv->metrics, lv->acc, dt_s, lv->mv) != SOCMON_OK)
-        for (size_t i = 0; i < lv->nm; i++)
-            lv->mv[i] = NAN;
+    socmon_live *lv = self;
+    for (size_t i = 0; i < lv->nc; i++)
+        lv->totals[i] += r->raw[i];
     pthread_mutex_lock(&lv->mu);
     size_t slot;
     socmon_live_entry *e = claim(lv, &slot);
-    *e = (socmon_live_entry){.kind = SOCMON_LIVE_ROW, .seq = lv->acc_seq, .first_seq = lv->acc_first_seq,
-                             .t_ns = lv->acc_t, .dt_ns = lv->acc_dt, .flags = lv->acc_flags,
-                             .missed = lv->acc_missed};
-    memcpy(lv->ring_d + slot * lv->nc, lv->acc, lv->nc * sizeof *lv->acc);
-    memcpy(lv->ring_m + slot * lv->nm, lv->mv, lv->nm * sizeof *lv->mv);
+    *e = (socmon_live_entry){.kind = SOCMON_LIVE_ROW, .seq = r->seq, .first_seq = r->first_seq, .t_ns = r->t_ns,
+                             .dt_ns = r->dt_ns, .flags = r->flags, .missed = r->missed};
+    memcpy(lv->ring_d + slot * lv->nc, r->raw, lv->nc * sizeof *r->raw);
+    for (size_t i = 0; i < lv->nm; i++)
+        lv->ring_m[slot * lv->nm + i] = lv->pub_m[i] = r->metrics[i];
     memcpy(lv->pub_totals, lv->totals, lv->nc * sizeof *lv->totals);
-    memcpy(lv->pub_m, lv->mv, lv->nm * sizeof *lv->mv);
-    lv->pub_elapsed = lv->acc_t - lv->first_t;
-    lv->pub_samples = lv->samples;
-    lv->pub_missed = lv->missed;
+    lv->pub_elapsed = r->t_ns - lv->first_t;
+    lv->pub_samples = r->samples;
+    lv->pub_missed = r->run_missed;
     lv->rows++;
     publish(lv);
-    memset(lv->acc, 0, lv->nc * sizeof *lv->acc);
-    lv->acc_n = lv->acc_dt = 0;
-    lv->acc_flags = lv->acc_missed = 0;
+    return SOCMON_OK;
 }
 
-static void add_gap(socmon_live *lv, uint64_t count, uint64_t t0, uint64_t t1)
+static socmon_status on_gap(void *self, const socmon_gap *g)
 {
-    flush_row(lv);
+    socmon_live *lv = self;
     pthread_mutex_lock(&lv->mu);
     size_t slot;
     socmon_live_entry *e = claim(lv, &slot);
-    *e = (socmon_live_entry){.kind = SOCMON_LIVE_GAP, .count = count, .t0_ns = t0, .t1_ns = t1};
-    lv->missed += count;
-    lv->pub_missed = lv->missed;
+    *e = (socmon_live_entry){.kind = SOCMON_LIVE_GAP, .count = g->count, .t0_ns = g->t0_ns, .t1_ns = g->t1_ns};
+    lv->pub_missed += g->count;
     publish(lv);
+    return SOCMON_OK;
 }
 
-static socmon_status push(socmon_live *lv, uint64_t seq, const socmon_sample *s, int replay);
-
-socmon_status socmon_live_push(socmon_live *lv, uint64_t seq, const socmon_sample *s)
+static socmon_status on_sample(void *self, uint64_t seq, const socmon_sample *s)
 {
-    return push(lv, seq, s, 0);
-}
-
-socmon_status socmon_live_replay(socmon_live *lv, uint64_t seq, const socmon_sample *s)
-{
-    return push(lv, seq, s, 1);
-}
-
-static socmon_status push(socmon_live *lv, uint64_t seq, const socmon_sample *s, int replay)
-{
-    if (!lv || !s || s->n != lv->nc || (lv->nc && !s->v))
-        return socmon_fail(SOCMON_EINVAL, "live view: sample of %zu values for %zu counters", s ? s->n : 0,
-                           lv ? lv->nc : 0);
-    if (lv->ended)
-        return SOCMON_OK;
-    if (lv->have_seq && seq <= lv->last_seq)
-        return socmon_fail(SOCMON_EINVAL, "live view: sample seq %llu after seq %llu",
-                           (unsigned long long)seq, (unsigned long long)lv->last_seq);
-    if (lv->have_seq && seq != lv->last_seq + 1) {
-        add_gap(lv, seq - lv->last_seq - 1, lv->prev_t, s->t_ns);
-        lv->have_prev = 0;
-    }
-    lv->have_seq = 1;
-    lv->last_seq = seq;
-    lv->samples++;
-    lv->missed += s->missed;
+    socmon_live *lv = self;
+    (void)seq;
     if (!lv->have_first) {
         lv->first_t = s->t_ns;
         lv->have_first = 1;
@@ -233,67 +193,102 @@ static socmon_status push(socmon_live *lv, uint64_t seq, const socmon_sample *s,
         lv->pub_started = 1;
         pthread_mutex_unlock(&lv->mu);
     }
-    if (!lv->have_prev) {
-        memcpy(lv->prev, s->v, lv->nc * sizeof *lv->prev);
-        lv->prev_t = s->t_ns;
-        lv->have_prev = 1;
-        return SOCMON_OK;
-    }
-    /* Missed intervals start a row of their own, so the page shows the hole where it was. */
-    if (s->flags & SOCMON_SAMPLE_MISSED)
-        flush_row(lv);
-    for (size_t i = 0; i < lv->nc; i++) {
-        uint64_t d = socmon_delta(lv->prev[i], s->v[i], lv->schema.counters[i].width);
-        lv->acc[i] += d;
-        lv->totals[i] += d;
-        lv->prev[i] = s->v[i];
-    }
-    if (!lv->acc_n)
-        lv->acc_first_seq = seq;
-    lv->acc_n++;
-    lv->acc_seq = seq;
-    lv->acc_t = s->t_ns;
-    lv->acc_dt += s->t_ns >= lv->prev_t ? s->t_ns - lv->prev_t : 0;
-    lv->acc_flags |= s->flags;
-    lv->acc_missed += s->missed;
-    lv->prev_t = s->t_ns;
-    uint64_t now = lv->opts.clock(lv->opts.clock_user);
-    /* Live, rows are paced by the wall clock (the page's load): row_ns since the last row, or
-     * half of it once the row spans row_ns of its own time (a paced 50 ms interval woken a little
-     * early must not make 100 ms rows out of two samples; a model running faster than the wall
-     * clock still makes at most two rows per row_ns). A replay arrives all at once, so its rows
-     * are cut by the samples' own time alone. */
-    uint64_t since = now - lv->last_row_wall, row = lv->opts.row_ns;
-    if (replay ? lv->acc_dt >= row : !lv->have_row_wall || since >= row || (lv->acc_dt >= row && since >= row / 2)) {
-        flush_row(lv);
-        lv->last_row_wall = now;
-        lv->have_row_wall = 1;
-    }
     return SOCMON_OK;
+}
+
+static socmon_status on_begin(void *self, const socmon_analysis_info *a, socmon_row_policy *want)
+{
+    socmon_live *lv = self;
+    (void)a;
+    *want = (socmon_row_policy){.rows = 1, .merge_ns = lv->opts.row_ns, .clock = lv->opts.clock,
+                                .clock_user = lv->opts.clock_user};
+    return SOCMON_OK;
+}
+
+static socmon_status on_end(void *self, const socmon_totals *t, const char *reason)
+{
+    socmon_live *lv = self;
+    (void)t;
+    (void)reason;
+    pthread_mutex_lock(&lv->mu);
+    size_t slot;
+    socmon_live_entry *e = claim(lv, &slot);
+    e->kind = SOCMON_LIVE_END;
+    lv->pub_ended = 1;
+    lv->ended = 1;
+    publish(lv);
+    return SOCMON_OK;
+}
+
+static const socmon_consumer_ops live_ops = {.size = sizeof live_ops, .begin = on_begin, .sample = on_sample,
+                                             .row = on_row, .gap = on_gap, .end = on_end};
+
+static socmon_status open_pipeline(socmon_live *lv)
+{
+    const socmon_live_schema *s = &lv->schema;
+    lv->info = (socmon_source_info){.kind = "live", .target = s->target, .device = s->device, .workload = s->workload,
+                                    .interval_ns = s->interval_ns, .simulated = s->simulated,
+                                    .ncounters = s->ncounters, .counters = s->counters, .names = s->names,
+                                    .nparams = s->nparams, .param_names = s->param_names,
+                                    .param_values = s->param_values};
+    socmon_pipeline_opts po = {.size = sizeof po, .ms = s->ms};
+    socmon_consumer c = {.ops = &live_ops, .self = lv};
+    socmon_status st = socmon_pipeline_new(&lv->info, &po, &lv->p);
+    if (st == SOCMON_OK)
+        st = socmon_pipeline_add(lv->p, &c);
+    if (st == SOCMON_OK) {
+        lv->metrics = socmon_pipeline_metrics(lv->p);
+        lv->nm = lv->metrics ? socmon_metrics_nresults(lv->metrics) : 0;
+    }
+    return st;
+}
+
+socmon_pipeline *socmon_live_pipeline(socmon_live *lv)
+{
+    lv->begun = 1;   /* the caller runs a source into it (socmon_pipeline_run begins the run) */
+    return lv->p;
+}
+
+static socmon_status push(socmon_live *lv, uint64_t seq, const socmon_sample *s, unsigned flags)
+{
+    if (!lv || !s || s->n != lv->nc || (lv->nc && !s->v))
+        return socmon_fail(SOCMON_EINVAL, "live view: sample of %zu values for %zu counters", s ? s->n : 0,
+                           lv ? lv->nc : 0);
+    if (lv->ended)
+        return SOCMON_OK;
+    socmon_status st = lv->begun ? SOCMON_OK : socmon_pipeline_begin(lv->p);
+    lv->begun = 1;
+    return st == SOCMON_OK ? socmon_pipeline_sample(lv->p, seq, s, flags) : st;
+}
+
+socmon_status socmon_live_push(socmon_live *lv, uint64_t seq, const socmon_sample *s)
+{
+    return push(lv, seq, s, 0);
+}
+
+socmon_status socmon_live_replay(socmon_live *lv, uint64_t seq, const socmon_sample *s)
+{
+    return push(lv, seq, s, SOCMON_PAST);
 }
 
 void socmon_live_gap(socmon_live *lv, uint64_t first_seq, uint64_t count, uint64_t t0_ns, uint64_t t1_ns)
 {
     if (!lv || lv->ended || !count)
         return;
-    add_gap(lv, count, t0_ns, t1_ns);
-    lv->have_prev = 0;
-    lv->have_seq = 1;
-    lv->last_seq = first_seq + count - 1;
+    if (!lv->begun && socmon_pipeline_begin(lv->p) == SOCMON_OK)
+        lv->begun = 1;
+    socmon_gap g = {.first_seq = first_seq, .count = count, .t0_ns = t0_ns, .t1_ns = t1_ns};
+    socmon_pipeline_gap(lv->p, &g);
 }
 
 void socmon_live_end(socmon_live *lv)
 {
     if (!lv || lv->ended)
         return;
-    flush_row(lv);
+    if (!lv->begun && socmon_pipeline_begin(lv->p) == SOCMON_OK)
+        lv->begun = 1;
     lv->ended = 1;
-    pthread_mutex_lock(&lv->mu);
-    size_t slot;
-    socmon_live_entry *e = claim(lv, &slot);
-    e->kind = SOCMON_LIVE_END;
-    lv->pub_ended = 1;
-    publish(lv);
+    socmon_pipeline_end(lv->p, NULL);
 }
 
 socmon_status socmon_live_new_from_set(const socmon_set *set, const char *target, const char *workload,

@@ -85,6 +85,12 @@ socmon_status socmon_live_new_from_set(const socmon_set *set, const char *target
 
 /* ---- producer (one thread) ---- */
 
+/* The view is a consumer of an analysis pipeline (socmon/analysis.h) it owns: a source can be run
+ * into it (socmon_pipeline_run, which ends the view's run at the source's end), or samples pushed
+ * one by one with the calls below. Use one way or the other. */
+struct socmon_pipeline;
+struct socmon_pipeline *socmon_live_pipeline(socmon_live *lv);
+
 /* A sample with its sequence number. The first sample (and the first after a gap) is the
  * baseline the next one's deltas are taken against: it makes no row. A seq that jumps without
  * socmon_live_gap is a gap of the samples skipped. Fails (SOCMON_EINVAL) only on a sample of

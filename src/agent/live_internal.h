@@ -5,6 +5,7 @@
 
 #include <pthread.h>
 #include "agent/live.h"
+#include "socmon/analysis.h"
 
 #define LIVE_DEFAULT_ROW_NS 50000000ull
 #define LIVE_DEFAULT_HISTORY 600
@@ -16,23 +17,16 @@ struct socmon_live {
     socmon_counter *own_counters; /* socmon_live_new_from_set: the set's counters, contiguous */
     const char **own_names;
     double *pvalues;
-    socmon_metrics *metrics;      /* bound to the counters; evaluated by the producer only */
+    const socmon_metrics *metrics; /* the pipeline's, bound to the counters */
     size_t nc, nm;
-
-    /* producer's own state */
-    uint64_t *prev;               /* the previous sample's values */
-    uint64_t prev_t, last_seq;
+    /* the analysis pipeline that turns pushed samples into rows (socmon/analysis.h): the view is
+     * one of its consumers and evaluates nothing itself */
+    socmon_pipeline *p;
+    socmon_source_info info;
+    int begun, ended;
     uint64_t first_t;             /* the first sample's time */
-    uint64_t samples, missed;     /* pushed so far; missed intervals + samples lost in gaps */
     int have_first;
-    int have_prev, have_seq, ended;
-    uint64_t *acc;                /* deltas of the row being merged */
-    uint64_t acc_first_seq, acc_seq, acc_t, acc_dt, acc_n;
-    unsigned acc_flags, acc_missed;
-    uint64_t last_row_wall;
-    int have_row_wall;
     uint64_t *totals;             /* running, 64-bit, monotonic */
-    double *mv;                   /* metric values of the row being published */
 
     /* shared: under mu */
     pthread_mutex_t mu;

@@ -8,12 +8,11 @@
 
 #define SOCMON_DEFAULT_TARGET "esp"
 
-/* What most subcommands open: a target, a counter set, and the target's metrics bound to it. */
+/* What a command sampling a target here opens: the target and a counter set (its metrics go with
+ * the source, cli/source.h). */
 typedef struct cli_session {
     socmon_target *target;
     socmon_set *set;
-    socmon_metricset *ms;      /* NULL if the target has none */
-    socmon_metrics *metrics;   /* bound to set; NULL if no metrics */
     socmon_counter *schema;    /* the set's counters, contiguous, for binding */
     const char **names;        /* the set's full counter names */
 } cli_session;
@@ -34,19 +33,14 @@ int cli_parse_sep(const char *s, char *sep);
 
 /* Opens o's target (-t) with the options the command line adds to its spec: trace_bus=FILE
  * (--trace-bus, passed as it is, so any file name works), program=PATH ('-- PATH'),
- * max_cycles=N (--max-cycles) and symbols=1 (o->symbols,
- * if the target has per-function counters and the spec does not say). A program or a cycle limit
- * for a target that takes none is an error naming it. Then selects o's events (-e) and binds the
- * target's metrics, or those of o->metric_file (--metric-file). */
+ * max_cycles=N (--max-cycles) and symbols=1 (o->symbols, if the target has per-function
+ * counters and the spec does not say). A program or a cycle limit for a target that takes none
+ * is an error naming it. Then selects o's events (-e). */
 struct cli_opts;
 socmon_status cli_session_open(cli_session *cs, const struct cli_opts *o);
 void cli_session_close(cli_session *cs);
 /* The end of a run: the --trace-bus log's last bytes written, or the error of any of its writes. */
 socmon_status cli_trace_flush(cli_session *cs);
-/* Binds a metric set to a schema of counters plus the given device parameters. */
-socmon_status cli_bind_metrics(const socmon_metricset *ms, const socmon_counter *counters, size_t n,
-                               size_t nparams, const char *const *pnames, const double *pvalues,
-                               socmon_metrics **out);
 
 /* The interval to sample at: the user's, else the target's default, else 1 ms. */
 uint64_t cli_interval(const socmon_target *t, uint64_t given_ns, int given);

@@ -252,9 +252,15 @@ int cmd_agent(int argc, char **argv)
     socmon_live *lv = NULL;
     serve_http srv = {0};
     int hrc = 0;
-    st = a.http ? socmon_live_new_from_set(cs.set, socmon_target_spec(cs.target), a.o.workload, a.ao.interval_ns,
-                                           !socmon_target_is_hardware(cs.target), cs.ms, NULL, &lv)
-                : SOCMON_OK;
+    socmon_metricset *ms = NULL;
+    st = a.http ? socmon_target_metrics(cs.target, &ms) : SOCMON_OK;
+    if (st == SOCMON_ENOENT) {   /* a target without metrics: the page shows the counters */
+        socmon_clear_error();
+        st = SOCMON_OK;
+    }
+    if (st == SOCMON_OK && a.http)
+        st = socmon_live_new_from_set(cs.set, socmon_target_spec(cs.target), a.o.workload, a.ao.interval_ns,
+                                      !socmon_target_is_hardware(cs.target), ms, NULL, &lv);
     if (lv)
         serve_agent_hooks(&a.ao.hooks, lv);
     /* Bound (a port below 1024 needs root) and the target open: root is no longer needed.
@@ -269,6 +275,7 @@ int cmd_agent(int argc, char **argv)
         serve_http_stop(&srv);
         agent_free(ag);
         socmon_live_free(lv);
+        socmon_metricset_free(ms);
         cli_session_close(&cs);
         if (devnull)
             fclose(devnull);
@@ -286,6 +293,7 @@ int cmd_agent(int argc, char **argv)
         serve_http_stop(&srv);
         agent_free(ag);
         socmon_live_free(lv);
+        socmon_metricset_free(ms);
         cli_session_close(&cs);
         if (devnull)
             fclose(devnull);
@@ -304,6 +312,7 @@ int cmd_agent(int argc, char **argv)
     print_cost(ag);
     agent_free(ag);
     socmon_live_free(lv);
+    socmon_metricset_free(ms);
     cli_session_close(&cs);
     if (devnull)
         fclose(devnull);

@@ -4,11 +4,13 @@
  * run stays in memory; the writer's pending block is written and synced every --flush period of
  * wall-clock time, so a killed recorder loses at most that. The file is created safely
  * (cli/dest.h) before the run starts, and SIGINT/SIGTERM end the run cleanly (cli/stop.h). */
+#include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -16,10 +18,12 @@
 #include "cli/opts.h"
 #include "cli/output.h"
 #include "cli/program.h"
-#include "cli/scaled.h"
-#include "cli/remote.h"
+#include "cli/source.h"
 #include "cli/stop.h"
+#include "analysis/recorder.h"
+#include "agent/collector_source.h"
 #include "core/clock.h"
+#include "core/error.h"
 #include "export/table.h"
 
 #define RECORD_OPTS (OPT_TARGET | OPT_EVENTS | OPT_WORKLOAD | OPT_DURATION | OPT_INTERVAL | OPT_OUTPUT | \
@@ -57,60 +61,47 @@ static void help(FILE *fp)
     cli_help_opts(fp, RECORD_OPTS);
 }
 
-typedef struct live {
-    cli_session *cs;
-    const cli_opts *o;
-    socmon_output *out;     /* the live lines; NULL with -q, or once their reader has gone */
-    int live_fd;            /* where they go: stdout, or stderr when a program owns stdout */
-    uint64_t live_gone;     /* the interval at which the live lines' reader went away; 0: it did not */
-    double *mv;
-    uint64_t t0, n;
-    socmon_recwriter *w;
-    uint64_t next_flush;    /* monotonic ns of the next flush */
-    int write_failed;       /* the run stopped because the recording could not be written */
-    socmon_scaling *sc;     /* perf_event time counters, or NULL: the live lines' metrics scale */
-    uint64_t *scaled;
-} live;
-
-static socmon_status on_sample(void *user, const socmon_sample *prev, const socmon_sample *cur,
-                               const uint64_t *deltas)
+/* --append to an existing FILE (record --remote): the file itself, locked like a recorder's
+ * (cli/dest.h). Returns -1 with *st untouched when there is no FILE yet (a fresh recording). */
+static int open_existing(const char *path, socmon_status *st)
 {
-    live *l = user;
-    socmon_status st;
-    /* The sampler's first sample reaches a callback only as prev of the second. */
-    if ((l->n == 0 && (st = socmon_recwriter_append(l->w, prev)) != SOCMON_OK) ||
-        (st = socmon_recwriter_append(l->w, cur)) != SOCMON_OK) {
-        l->write_failed = 1;
-        return st;
+    struct stat sb;
+    if (lstat(path, &sb) != 0) {
+        if (errno != ENOENT)
+            *st = socmon_fail(SOCMON_EIO, "--append '%s': %s", path, strerror(errno));
+        return -1;
     }
-    uint64_t now = socmon_mono_ns();
-    if (now >= l->next_flush) {
-        if ((st = socmon_recwriter_flush(l->w)) != SOCMON_OK) {
-            l->write_failed = 1;
-            return st;
-        }
-        l->next_flush = now + l->o->flush_ns;
+    if (!S_ISREG(sb.st_mode)) {
+        *st = socmon_fail(SOCMON_EINVAL, "--append '%s': not a regular file (a recording to continue)", path);
+        return -1;
     }
-    l->n++;
-    if (l->out && (l->n - 1) % l->o->every == 0) {
-        socmon_metrics *m = l->cs->metrics;
-        uint64_t dt = cur->t_ns - prev->t_ns;
-        /* perf_event counts: the metrics of the scaled estimates (the file keeps the raw ones) */
-        if (l->sc && cli_scale_deltas(l->sc, cur->n, deltas, l->scaled, NULL) == 0)
-            deltas = l->scaled;
-        const double *mv = m && socmon_metrics_eval(m, deltas, (double)dt / 1e9, l->mv) == SOCMON_OK ? l->mv : NULL;
-        socmon_interval_row row = {cur->t_ns, cur->t_ns - l->t0, dt, cur->flags, cur->missed, mv, deltas};
-        /* A failing display must not stop the recording: the output keeps its first write error
-         * and the command reports it once the recording is closed; a reader that went away
-         * (record | head) wanted no more lines, so none are written after it. */
-        if (socmon_output_row(l->out, &row) != SOCMON_OK && cli_reader_gone(l->live_fd)) {
-            l->out = NULL;
-            l->live_gone = l->n;
-        }
+    int fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) {
+        *st = socmon_fail(errno == EACCES ? SOCMON_EPERM : SOCMON_EIO, "--append '%s': %s", path, strerror(errno));
+        return -1;
     }
-    /* Checked last, so the sample just taken is kept. */
-    return cli_stop_signal() ? cli_stop_status() : SOCMON_OK;
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        *st = socmon_fail(SOCMON_ESTATE, "--append '%s': being written by another recorder", path);
+        close(fd);
+        return -1;
+    }
+    return fd;
 }
+
+/* What record keeps while it runs. */
+typedef struct rec {
+    const cli_opts *o;
+    const char *path;
+    cli_source src;
+    cli_dest d;
+    int fd;                 /* --append: the existing file; else -1 (d.fd is written) */
+    int appending;
+    socmon_recwriter *w;
+    socmon_recorder rr;
+    socmon_pipeline *p;
+    cli_doc live;           /* the live lines (a local run without -q) */
+    uint64_t samples, next_progress;
+} rec;
 
 /* "socmon: record: writing 'PATH': No space left on device" */
 static int write_error(const char *path, socmon_status st)
@@ -120,26 +111,174 @@ static int write_error(const char *path, socmon_status st)
     return cli_error(what, st);
 }
 
-/* Opens the session and checks what the run needs; 0, or the exit code after a message. */
-static int open_run(cli_session *cs, cli_opts *o, live *l, size_t *shown, size_t *nshown)
+/* An agent's stream: what it no longer had, and a progress line a second (remote runs only). */
+static socmon_status note_sample(void *self, uint64_t seq, const socmon_sample *s)
 {
-    socmon_status st = cli_session_open(cs, o);
+    rec *r = self;
+    (void)s;
+    uint64_t next = socmon_recwriter_next_index(r->w);
+    if (seq > next)
+        fprintf(stderr, "socmon record: the agent's ring starts at seq %llu: samples %llu..%llu are gone (%llu "
+                "lost); the file records them as a gap\n", (unsigned long long)seq, (unsigned long long)next,
+                (unsigned long long)seq - 1, (unsigned long long)(seq - next));
+    r->samples++;
+    uint64_t now = socmon_mono_ns();
+    if (!r->o->quiet && now >= r->next_progress) {
+        fprintf(stderr, "socmon record: %llu samples from %s (seq %llu, %llu lost)\n", (unsigned long long)r->samples,
+                r->o->remote, (unsigned long long)seq, (unsigned long long)(r->rr.lost + (seq > next ? seq - next : 0)));
+        r->next_progress = now + 1000000000u;
+    }
+    return SOCMON_OK;
+}
+
+static socmon_status note_gap(void *self, const socmon_gap *g)
+{
+    rec *r = self;
+    uint64_t next = socmon_recwriter_next_index(r->w), to = g->first_seq + g->count;
+    if (to > next)
+        fprintf(stderr, "socmon record: the agent no longer had samples %llu..%llu (%llu lost: its ring is too small "
+                "for how late this collector was); the file says so\n", (unsigned long long)next,
+                (unsigned long long)(to - 1), (unsigned long long)(to - next));
+    return SOCMON_OK;
+}
+
+static const socmon_consumer_ops notes_ops = {.size = sizeof notes_ops, .sample = note_sample, .gap = note_gap};
+
+/* The file: a new one published safely (cli/dest.h), or with --append (remote) the existing one
+ * continued after its last sample. A workload the target refuses must not move an existing
+ * recording aside, so a local target is started before PATH is published. Returns 0 or the
+ * exit code after a message. */
+static int open_file(rec *r)
+{
+    const cli_opts *o = r->o;
+    const socmon_source_info *info = r->src.info;
+    socmon_recwriter_opts wo = {.flush_ns = o->flush_ns, .simulated = info->simulated ? 1 : -1};
+    socmon_status st = SOCMON_OK;
+    r->fd = o->append ? open_existing(r->path, &st) : -1;
+    if (st == SOCMON_OK && o->append && r->fd < 0)   /* no FILE yet: a fresh recording */
+        st = cli_dest_open(&r->d, r->path, o->force);
     if (st != SOCMON_OK)
         return cli_error("record", st);
-    const socmon_target_ops *ops = socmon_target_ops_of(cs->target);
-    if (socmon_target_is_hardware(cs->target) && !o->duration_ns && !o->command) {
-        fprintf(stderr, "socmon record: target '%s' is hardware: give a duration with -d\n", ops->name);
-        return 2;
+    if (r->fd >= 0) {
+        r->appending = 1;
+        if ((st = socmon_recwriter_reopen(r->fd, info->set, info->target, info->interval_ns, &wo, &r->w)) != SOCMON_OK)
+            return cli_error("record", socmon_fail_prefix(st, "--append '%s': ", r->path));
+        collector_source_start(r->src.src, WIRE_SUB_SEQ, socmon_recwriter_next_index(r->w));
+        return 0;
     }
-    o->interval_ns = cli_interval(cs->target, o->interval_ns, o->interval_set);
-    if (cs->metrics) {
-        if (!(l->mv = calloc(socmon_metrics_nresults(cs->metrics) + 1, sizeof *l->mv)))
-            return cli_error("record", socmon_fail(SOCMON_ENOMEM, "out of memory"));
-        *nshown = cli_pick_metrics(cs->metrics, o->metrics, shown, o->metrics ? LIVE_PICK_MAX : LIVE_MAX);
-        if (o->metrics && cli_check_metric_patterns("record", cs->ms, cs->metrics, o->metrics, "not selected by -e"))
-            return 2;
-    }
+    if ((st = socmon_recwriter_open(r->d.fd, info->set, info->target, info->interval_ns, &wo, &r->w)) != SOCMON_OK)
+        return write_error(r->path, st);
+    if (!r->src.remote && (st = socmon_target_start(r->src.sess.target, o->workload)) != SOCMON_OK)
+        return cli_program_failed(&r->src.sess, cli_error("record", st));
+    /* PATH names the file only now that it holds a header: never an unreadable recording. */
+    if ((st = cli_dest_publish(&r->d)) != SOCMON_OK)
+        return cli_error("record", st);
+    if (r->d.moved_old)
+        fprintf(stderr, "socmon record: moved the existing '%s' to '%s.old'\n", r->path, r->path);
     return 0;
+}
+
+/* The consumers: the file (its writer set once open_file made it), and the live lines (local) or
+ * the agent's notes (remote). */
+static int open_consumers(rec *r, size_t *shown)
+{
+    const cli_opts *o = r->o;
+    r->rr = (socmon_recorder){.flush_ns = o->flush_ns};   /* its writer: open_file's */
+    socmon_consumer notes = {.ops = &notes_ops, .self = r}, file = socmon_recorder_consumer(&r->rr);
+    socmon_status st = cli_pipeline_new(&r->src, o, "record", &r->p);
+    if (st == SOCMON_OK && r->src.remote)
+        st = socmon_pipeline_add(r->p, &notes);   /* before the file: it sees the gap the file will skip */
+    if (st == SOCMON_OK)
+        st = socmon_pipeline_add(r->p, &file);
+    if (st != SOCMON_OK)
+        return cli_error("record", st);
+    const socmon_metrics *m = socmon_pipeline_metrics(r->p);
+    size_t nshown = m ? cli_pick_metrics(m, o->metrics, shown, o->metrics ? LIVE_PICK_MAX : LIVE_MAX) : 0;
+    if (m && o->metrics && cli_check_metric_patterns("record", r->src.ms, m, o->metrics, "not selected by -e"))
+        return 2;
+    if (o->quiet || r->src.remote)
+        return 0;
+    socmon_feed_opts fo = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .shown = shown, .nshown = nshown,
+                           .every = o->every};
+    st = cli_doc_open(&r->live, o, "live", &fo);
+    socmon_consumer lc = r->live.feed ? cli_doc_consumer(&r->live) : (socmon_consumer){0};
+    lc.optional = 1;   /* a failing display must not stop the recording */
+    if (st == SOCMON_OK)
+        socmon_pipeline_add(r->p, &lc);
+    return 0;
+}
+
+/* The end: the pending block and the end record, then the summary. Returns the exit code. */
+static int finish(rec *r, socmon_status st, int rc)
+{
+    const cli_opts *o = r->o;
+    int sig = cli_stop_signal();
+    if (st != SOCMON_OK && !rc)
+        rc = r->rr.failed ? write_error(r->path, st) : cli_error("record", st);
+    /* Keep what was recorded even if the run stopped early: the pending block, then the end.
+     * After a write failure the writer is not asked again: the file stays as it was. */
+    socmon_recwriter_stats ws = {0};
+    socmon_status wst = r->rr.failed ? st : socmon_recwriter_flush(r->w);
+    socmon_recwriter_get_stats(r->w, &ws);
+    socmon_status cst = socmon_recwriter_close(r->w);
+    if (wst == SOCMON_OK)
+        wst = cst;
+    uint64_t bytes = cli_dest_size(&r->d, ws.bytes);
+    if (r->fd >= 0 && close(r->fd) != 0 && wst == SOCMON_OK)
+        wst = socmon_fail(SOCMON_EIO, "closing '%s': %s", r->path, strerror(errno));
+    socmon_status dst = cli_dest_close(&r->d);
+    if (wst == SOCMON_OK)
+        wst = dst;
+    if (wst != SOCMON_OK && !rc)
+        rc = write_error(r->path, wst);
+    /* The live lines' first write error: said below when their reader went away, else reported. */
+    socmon_consumer lc = r->live.feed ? cli_doc_consumer(&r->live) : (socmon_consumer){0};
+    socmon_status lst = r->live.feed ? socmon_pipeline_consumer_status(r->p, &lc) : SOCMON_OK;
+    int live_gone = lst != SOCMON_OK && cli_reader_gone(o->to_stderr ? STDERR_FILENO : STDOUT_FILENO);
+    uint64_t gone_at = live_gone ? socmon_feed_failed_at(r->live.feed) : 0;
+    if (live_gone) {
+        socmon_feed_free(r->live.feed);
+        cli_output_finish(&r->live.co, lst);
+    } else if (r->live.feed && cli_doc_close(&r->live, "record", lst) && !rc) {
+        rc = 1;
+    }
+    /* stdout's reader gone (the live lines', a program's output's, or that of -q's summary alone):
+     * the summary goes to stderr */
+    int out_gone = cli_reader_gone(STDOUT_FILENO), prog_out_lost = out_gone && !live_gone && ferror(stdout);
+    if (out_gone)
+        cli_drop_stdout();
+    FILE *to = rc || o->to_stderr || out_gone ? stderr : stdout;
+    const socmon_totals *t = socmon_pipeline_totals(r->p);
+    if (live_gone)
+        fprintf(stderr, "socmon record: the reader of the live lines went away (EPIPE) at interval %llu: no more "
+                        "live lines; the recording went on to its end\n", (unsigned long long)(gone_at ? gone_at : 1));
+    else if (prog_out_lost)
+        fprintf(stderr, "socmon record: the reader of stdout went away (EPIPE): the program's output after that was "
+                        "dropped; the recording went on to its end\n");
+    if (r->src.remote) {
+        collector_stats cs;
+        collector_get_stats(collector_source_collector(r->src.src), &cs);
+        fprintf(to, "wrote %llu samples (%llu lost at the agent) from %s to %s (%llu bytes received)\n",
+                (unsigned long long)r->samples, (unsigned long long)r->rr.lost, o->remote, r->path,
+                (unsigned long long)cs.bytes);
+        if (r->src.info->end_reason && !o->quiet)
+            fprintf(stderr, "socmon record: the agent's run ended: %s\n", r->src.info->end_reason);
+    } else {
+        /* grouped like every other count a person reads (--no-big-num: plain) */
+        char nbuf[32], mbuf[32], bbuf[32];
+        socmon_format_count(nbuf, sizeof nbuf, wst == SOCMON_OK ? ws.samples : ws.samples_written, !o->no_big_num);
+        socmon_format_count(mbuf, sizeof mbuf, t->missed, !o->no_big_num);
+        socmon_format_count(bbuf, sizeof bbuf, bytes, !o->no_big_num);
+        fprintf(to, "wrote %s samples (%s intervals missed) to %s (%s bytes)\n", nbuf, mbuf, r->path, bbuf);
+    }
+    if (sig) {
+        fprintf(stderr, "socmon record: stopped by %s; the recording is complete up to there\n", cli_stop_name());
+        if (!rc)
+            rc = cli_stop_exit_code();
+    }
+    if (rc == 0 && !r->src.remote)
+        rc = cli_program_exit(&r->src.sess, "record");
+    return rc;
 }
 
 int cmd_record(int argc, char **argv)
@@ -150,143 +289,61 @@ int cmd_record(int argc, char **argv)
         return rc;
     /* A reader that goes away (record | head, a FIFO's reader) must not kill the recorder with
      * SIGPIPE mid-block, with no summary and no end record: writes there fail with EPIPE instead,
-     * which stops the live lines and leaves the recording to finish (see on_sample). A command
-     * the host target runs gets its default signals back (targets/host_child.c). */
+     * which stops the live lines and leaves the recording to finish. A command the host target
+     * runs gets its default signals back (targets/host_child.c). Past RLIMIT_FSIZE a write
+     * fails with EFBIG, reported like a full disk, instead of SIGXFSZ killing the recorder. */
     signal(SIGPIPE, SIG_IGN);
-    if (o.remote)
-        return cli_record_remote(&o);
-    if (o.append) {
+    signal(SIGXFSZ, SIG_IGN);
+    if (o.append && !o.remote) {
         fprintf(stderr, "socmon record: --append continues a recording from an agent: give --remote too\n");
         return 2;
     }
-    const char *path = o.output ? o.output : "socmon.rec";
+    rec r = {.o = &o, .path = o.output ? o.output : "socmon.rec", .fd = -1, .d = {.fd = -1}};
     cli_stop_install();   /* now: a signal while starting up stops the run at its first sample */
     /* Find out now, not after a long run, that the recording cannot be written. */
-    cli_dest d;
-    socmon_status st = cli_dest_open(&d, path, o.force);
+    socmon_status st = o.append ? SOCMON_OK : cli_dest_open(&r.d, r.path, o.force);
     if (st != SOCMON_OK) {
         rc = cli_error("record", st);
-        cli_dest_close(&d);
+        cli_dest_close(&r.d);
         return rc;
     }
-    cli_session cs;
     o.symbols = 1;   /* a program's recording holds its per-function counters (report --by-symbol) */
-    live l = {.cs = &cs, .o = &o, .live_fd = o.to_stderr ? STDERR_FILENO : STDOUT_FILENO};
-    size_t shown[LIVE_PICK_MAX], nshown = 0;
-    rc = open_run(&cs, &o, &l, shown, &nshown);
-    /* The file says which clock stamped it, so report need not guess from the target's name: a
-     * model's clock is simulated even when --realtime paces it to the wall clock. */
-    socmon_recwriter_opts wo = {.flush_ns = o.flush_ns, .simulated = socmon_target_is_hardware(cs.target) ? -1 : 1};
-    if (!rc && (st = socmon_recwriter_open(d.fd, cs.set, socmon_target_spec(cs.target), o.interval_ns, &wo,
-                                           &l.w)) != SOCMON_OK)
-        rc = write_error(path, st);
-    /* A workload the target refuses must not move an existing recording aside. */
-    if (!rc && (st = socmon_target_start(cs.target, o.workload)) != SOCMON_OK)
-        rc = cli_program_failed(&cs, cli_error("record", st));
-    /* PATH names the file only now that it holds a header: never an unreadable recording. */
-    if (!rc && (st = cli_dest_publish(&d)) != SOCMON_OK)
-        rc = cli_error("record", st);
+    size_t shown[LIVE_PICK_MAX];
+    rc = cli_source_open(&r.src, &o, "record", CLI_INTERVAL_TARGET, 0, 0);
+    if (!rc && r.src.info->hardware && !r.src.remote && !o.duration_ns && !o.command) {
+        fprintf(stderr, "socmon record: target '%s' is hardware: give a duration with -d\n", r.src.info->ops->name);
+        rc = 2;
+    }
+    if (!rc)   /* first: a bad -M must not move an existing recording aside */
+        rc = open_consumers(&r, shown);
+    if (!rc)
+        rc = open_file(&r);
+    r.rr.w = r.w;
     if (rc) {
-        socmon_recwriter_close(l.w);
-        cli_dest_close(&d);
-        free(l.mv);
-        cli_session_close(&cs);
+        socmon_recwriter_close(r.w);
+        if (r.fd >= 0)
+            close(r.fd);
+        cli_dest_close(&r.d);
+        socmon_feed_free(r.live.feed);
+        cli_output_discard(&r.live.co);
+        socmon_pipeline_free(r.p);
+        cli_source_close(&r.src);
         return rc;
     }
-    if (d.moved_old)
-        fprintf(stderr, "socmon record: moved the existing '%s' to '%s.old'\n", path, path);
-    /* Past RLIMIT_FSIZE a write fails with EFBIG, reported like a full disk, instead of the
-     * default SIGXFSZ killing the recorder mid-block. */
-    signal(SIGXFSZ, SIG_IGN);
-    cli_program_attach(&cs);
-    l.t0 = socmon_target_now_ns(cs.target);
-    if (socmon_scaling_new(cs.schema, cs.names, socmon_set_size(cs.set), &l.sc) == SOCMON_OK &&
-        !(l.scaled = calloc(socmon_set_size(cs.set) + 1, sizeof *l.scaled))) {
-        socmon_scaling_free(l.sc);
-        l.sc = NULL;
-    }
-    size_t nset = socmon_set_size(cs.set);
-    socmon_counter_list sch = {nset, cs.schema, cs.names, NULL, 0, NULL};
-    cli_output co = {0};
-    socmon_status ost = SOCMON_OK;
-    if (!o.quiet) {
-        socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = "recording",
-                               .target = socmon_target_spec(cs.target), .workload = o.workload,
-                               .interval_ns = o.interval_ns, .ncounters = nset,
-                               .simulated = !socmon_target_is_hardware(cs.target)};
-        socmon_interval_cols cols = {cs.metrics, shown, nshown, &sch, 0};
-        if ((ost = cli_output_open(&co, &o, "live")) == SOCMON_OK &&
-            (ost = socmon_output_begin(co.out, &run)) == SOCMON_OK &&
-            (ost = socmon_output_begin_intervals(co.out, &cols)) == SOCMON_OK)
-            l.out = co.out;
-        else if (co.out && cli_reader_gone(l.live_fd))
-            l.live_gone = 1;   /* gone before the first line: record anyway */
-    }
-    socmon_sampler_opts so = {o.interval_ns, o.duration_ns, o.realtime, o.interval_count};
-    socmon_sampler_stats stats = {0};
-    l.next_flush = socmon_mono_ns() + o.flush_ns;
-    st = socmon_sampler_run(cs.target, cs.set, &so, NULL, on_sample, &l, &stats);
-    int sig = st == SOCMON_ESTATE ? cli_stop_signal() : 0;
-    if (st == SOCMON_OK || sig) {   /* the bus trace's write errors (--trace-bus) */
-        socmon_status tst = cli_trace_flush(&cs);
-        if (tst != SOCMON_OK) {
-            st = tst;
-            sig = 0;
-        }
-    }
-    if (st != SOCMON_OK && !sig)
-        rc = l.write_failed ? write_error(path, st) : cli_error("record", st);
-    /* Keep what was recorded even if the run stopped early: the pending block, then the end.
-     * After a write failure the writer is not asked again: the file stays as it was. */
-    socmon_recwriter_stats ws;
-    socmon_status wst = l.write_failed ? st : socmon_recwriter_flush(l.w);
-    socmon_recwriter_get_stats(l.w, &ws);
-    socmon_status cst = socmon_recwriter_close(l.w);
-    if (wst == SOCMON_OK)
-        wst = cst;
-    uint64_t bytes = cli_dest_size(&d, ws.bytes);
-    socmon_status dst = cli_dest_close(&d);
-    if (wst == SOCMON_OK)
-        wst = dst;
-    if (wst != SOCMON_OK && !rc)
-        rc = write_error(path, wst);
-    if (ost == SOCMON_OK && l.out)
-        ost = socmon_output_end_intervals(l.out);
-    /* The live lines' first write error, if any; nothing to report with -q, nor when their
-     * reader went away (said below). */
-    if (l.live_gone)
-        cli_output_finish(&co, ost != SOCMON_OK ? ost : SOCMON_EIO);
-    else if (co.sink && cli_output_close(&co, "record", ost) && !rc)
-        rc = 1;
-    /* stdout's reader gone (the live lines', a program's output's, or that of -q's summary alone):
-     * the summary goes to stderr */
-    int out_gone = cli_reader_gone(STDOUT_FILENO), prog_out_lost = out_gone && !l.live_gone && ferror(stdout);
-    if (out_gone)
-        cli_drop_stdout();
-    uint64_t nwritten = wst == SOCMON_OK ? ws.samples : ws.samples_written;
-    /* Grouped like every other count a person reads (--no-big-num: plain). */
-    char nbuf[32], mbuf[32], bbuf[32];
-    socmon_format_count(nbuf, sizeof nbuf, nwritten, !o.no_big_num);
-    socmon_format_count(mbuf, sizeof mbuf, stats.missed, !o.no_big_num);
-    socmon_format_count(bbuf, sizeof bbuf, bytes, !o.no_big_num);
-    if (l.live_gone)
-        fprintf(stderr, "socmon record: the reader of the live lines went away (EPIPE) at interval %llu: no more "
-                        "live lines; the recording went on to its end\n", (unsigned long long)l.live_gone);
-    else if (prog_out_lost)
-        fprintf(stderr, "socmon record: the reader of stdout went away (EPIPE): the program's output after that was "
-                        "dropped; the recording went on to its end\n");
-    fprintf(rc || o.to_stderr || out_gone ? stderr : stdout, "wrote %s samples (%s intervals missed) to %s (%s bytes)\n", nbuf,
-            mbuf, path, bbuf);
-    if (sig) {
-        fprintf(stderr, "socmon record: stopped by %s; the recording is complete up to there\n", cli_stop_name());
-        if (!rc)
-            rc = cli_stop_exit_code();
-    }
-    if (rc == 0)
-        rc = cli_program_exit(&cs, "record");
-    socmon_scaling_free(l.sc);
-    free(l.scaled);
-    free(l.mv);
-    cli_session_close(&cs);
+    if (r.src.remote && !o.quiet)
+        fprintf(stderr, "socmon record: from agent %s (target %s, %zu counters, interval %.6g ms)%s\n", o.remote,
+                r.src.info->target, r.src.info->ncounters, (double)r.src.info->interval_ns / 1e6,
+                r.appending ? ", appending" : "");
+    if (r.appending && !o.quiet)
+        fprintf(stderr, "socmon record: continuing '%s' at seq %llu\n", r.path,
+                (unsigned long long)socmon_recwriter_next_index(r.w));
+    if (!r.src.remote)
+        cli_program_attach(&r.src.sess);
+    st = socmon_pipeline_run(r.p, r.src.src);
+    if ((st == SOCMON_OK || cli_stop_signal()) && !r.src.remote)   /* the bus trace's write errors (--trace-bus) */
+        st = cli_trace_flush(&r.src.sess);
+    rc = finish(&r, st, 0);
+    socmon_pipeline_free(r.p);
+    cli_source_close(&r.src);
     return rc;
 }

@@ -18,7 +18,9 @@
 #include "cli/opts.h"
 #include "cli/program.h"
 #include "cli/serve.h"
+#include "cli/source.h"
 #include "cli/stop.h"
+#include "core/text.h"
 
 #define SERVE_OPTS (OPT_TARGET | OPT_EVENTS | OPT_WORKLOAD | OPT_DURATION | OPT_INTERVAL | OPT_INTERVAL_COUNT | \
                     OPT_METRIC_FILE | OPT_PROGRAM | OPT_MAX_CYCLES | OPT_TRACE | OPT_HTTP | OPT_REMOTE)
@@ -38,23 +40,6 @@ static void help(FILE *fp)
                 "Bearer TOKEN' or open the page with ?token=TOKEN). It answers requests whose Host is\n"
                 "localhost or an IP address, and the names of --http-host. docs/live.md has the routes.\n\n");
     cli_help_opts(fp, SERVE_OPTS);
-}
-
-typedef struct run {
-    socmon_live *lv;
-    uint64_t seq;
-} run;
-
-static socmon_status on_sample(void *user, const socmon_sample *prev, const socmon_sample *cur,
-                               const uint64_t *deltas)
-{
-    run *r = user;
-    (void)deltas;
-    /* the sampler's first sample reaches a callback only as prev of the second */
-    if (r->seq == 0)
-        socmon_live_push(r->lv, r->seq++, prev);
-    socmon_live_push(r->lv, r->seq++, cur);
-    return cli_stop_signal() ? cli_stop_status() : SOCMON_OK;
 }
 
 void serve_wait_signal(void)
@@ -81,44 +66,82 @@ int serve_start(serve_http *srv, socmon_live *lv, const cli_opts *o)
     return rc;
 }
 
-/* Samples the local target into the live view; returns the exit code. */
-static int serve_local(cli_opts *o)
+/* What the source says as it ends: a local run's end, an agent's end or failure. The page stays
+ * up with what came: it is the record of the run, and stopping the server would lose it. */
+static void say_end(const cli_source *src, socmon_status st, const socmon_pipeline *p, const serve_http *srv)
 {
-    cli_session cs;
-    socmon_status st = cli_session_open(&cs, o);
-    if (st != SOCMON_OK)
-        return cli_error("serve", st);
-    cli_warn_metric_file("serve", o->metric_file, cs.ms, cs.metrics);
-    int rc = 0;
-    o->interval_ns = cli_interval(cs.target, o->interval_ns, o->interval_set);
-    int hw = socmon_target_is_hardware(cs.target);
+    if (cli_stop_signal())
+        return;
+    if (st != SOCMON_OK) {
+        char msg[4 * 4096];   /* an agent's words may be in the message: escaped for the terminal */
+        socmon_text_escape(msg, sizeof msg, socmon_errmsg());
+        fprintf(stderr, "socmon serve: %s; still serving what came (Ctrl-C ends)\n", msg);
+    } else if (src->remote) {
+        fprintf(stderr, "socmon serve: the agent's run ended; still serving %s (Ctrl-C ends)\n", socmon_http_url(srv->h));
+    } else {
+        fprintf(stderr, "socmon serve: the run ended after %llu samples; still serving %s (Ctrl-C ends)\n",
+                (unsigned long long)socmon_pipeline_totals(p)->samples, socmon_http_url(srv->h));
+    }
+}
+
+/* An agent's gap, said on the terminal as the page shows it. */
+static socmon_status say_gap(void *self, const socmon_gap *g)
+{
+    (void)self;
+    fprintf(stderr, "socmon serve: the agent no longer had samples %llu..%llu (%llu lost); the page shows a gap\n",
+            (unsigned long long)g->first_seq, (unsigned long long)(g->first_seq + g->count - 1),
+            (unsigned long long)g->count);
+    return SOCMON_OK;
+}
+
+static const socmon_consumer_ops gap_notes = {.size = sizeof gap_notes, .gap = say_gap};
+
+/* The source's samples into the live view, served until SIGINT/SIGTERM; returns the exit code. */
+static int serve(cli_opts *o)
+{
+    cli_source src;
+    int rc = cli_source_open(&src, o, "serve", CLI_INTERVAL_TARGET, 1, 1);
+    const socmon_source_info *in = src.info;
     socmon_live *lv = NULL;
     serve_http srv = {0};
-    st = socmon_live_new_from_set(cs.set, socmon_target_spec(cs.target), o->workload, o->interval_ns, !hw, cs.ms,
-                                  NULL, &lv);
-    if (st != SOCMON_OK || (st = socmon_target_start(cs.target, o->workload)) != SOCMON_OK)
-        rc = cli_error("serve", st);
+    socmon_live_schema ls = {0};
+    if (!rc) {
+        ls = (socmon_live_schema){.target = in->target, .device = in->device, .workload = in->workload,
+                                  .interval_ns = in->interval_ns, .simulated = in->simulated,
+                                  .ncounters = in->ncounters, .counters = in->counters, .names = in->names,
+                                  .nparams = in->nparams, .param_names = in->param_names,
+                                  .param_values = in->param_values, .ms = src.ms};
+        socmon_status st = socmon_live_new(&ls, NULL, &lv);
+        rc = st == SOCMON_OK ? 0 : cli_error("serve", st);
+        if (!rc)
+            cli_warn_metric_file("serve", o->metric_file, src.ms, socmon_live_metrics(lv));
+    }
     if (!rc)
         rc = serve_start(&srv, lv, o);
     if (!rc) {
-        cli_program_attach(&cs);
-        socmon_sampler_opts so = {o->interval_ns, o->duration_ns, hw || !o->no_pace, o->interval_count};
-        run r = {lv, 0};
-        st = socmon_sampler_run(cs.target, cs.set, &so, NULL, on_sample, &r, NULL);
+        if (src.remote)
+            fprintf(stderr, "socmon serve: showing agent %s (target %s, %zu counters)\n", o->remote, in->target,
+                    in->ncounters);
+        else
+            cli_program_attach(&src.sess);
+        socmon_pipeline *p = socmon_live_pipeline(lv);
+        socmon_pipeline_set_should_stop(p, cli_stop_requested, NULL);
+        socmon_consumer notes = {.ops = &gap_notes};
+        socmon_status st = src.remote ? socmon_pipeline_add(p, &notes) : SOCMON_OK;
+        if (st == SOCMON_OK)
+            st = socmon_pipeline_run(p, src.src);
         socmon_live_end(lv);
-        if (st != SOCMON_OK && !(st == SOCMON_ESTATE && cli_stop_signal()))
+        if (st != SOCMON_OK && !src.remote)
             rc = cli_error("serve", st);
-        else if (!cli_stop_signal())
-            fprintf(stderr, "socmon serve: the run ended after %llu samples; still serving %s (Ctrl-C ends)\n",
-                    (unsigned long long)r.seq, socmon_http_url(srv.h));
-        if (!rc)
+        say_end(&src, rc ? SOCMON_OK : st, p, &srv);
+        if (!rc && !cli_stop_signal())
             serve_wait_signal();
-        if (!rc)
-            rc = cli_program_exit(&cs, "serve");
+        if (!rc && !src.remote)
+            rc = cli_program_exit(&src.sess, "serve");
     }
     serve_http_stop(&srv);
     socmon_live_free(lv);
-    cli_session_close(&cs);
+    cli_source_close(&src);
     return rc;
 }
 
@@ -129,5 +152,5 @@ int cmd_serve(int argc, char **argv)
     if (rc >= 0)
         return rc;
     cli_stop_install();
-    return o.remote ? serve_remote(&o) : serve_local(&o);
+    return serve(&o);
 }

@@ -51,14 +51,6 @@ int cli_parse_sep(const char *s, char *sep)
     return 0;
 }
 
-socmon_status cli_bind_metrics(const socmon_metricset *ms, const socmon_counter *counters, size_t n,
-                               size_t nparams, const char *const *pnames, const double *pvalues,
-                               socmon_metrics **out)
-{
-    socmon_metric_schema schema = {n, counters, nparams, pnames, pvalues};
-    return socmon_metrics_bind(ms, &schema, out);
-}
-
 static int has_option(const socmon_target_ops *ops, const char *name)
 {
     for (const socmon_option *op = ops ? ops->options : NULL; op && op->name; op++)
@@ -225,28 +217,7 @@ socmon_status cli_session_open(cli_session *cs, const cli_opts *o)
         cs->schema[i] = *socmon_set_counter(cs->set, i);
         cs->names[i] = socmon_set_full_name(cs->set, i);
     }
-    st = o->metric_file ? socmon_metricset_load_file(o->metric_file, &cs->ms)
-                        : socmon_target_metrics(cs->target, &cs->ms);
-    if (st == SOCMON_ENOENT && !o->metric_file) {
-        socmon_clear_error();
-        return SOCMON_OK;
-    }
-    if (st != SOCMON_OK)
-        return st;
-    size_t np = socmon_device_nparams(dev);
-    const char **pn = calloc(np + 1, sizeof *pn);
-    double *pv = calloc(np + 1, sizeof *pv);
-    if (!pn || !pv) {
-        free(pn);
-        free(pv);
-        return SOCMON_ENOMEM;
-    }
-    for (size_t i = 0; i < np; i++)
-        socmon_device_param_at(dev, i, &pn[i], &pv[i]);
-    st = cli_bind_metrics(cs->ms, cs->schema, n, np, pn, pv, &cs->metrics);
-    free(pn);
-    free(pv);
-    return st;
+    return SOCMON_OK;
 }
 
 int cli_run_session(int argc, char **argv, unsigned allowed, void (*help)(FILE *), const char *cmd,
@@ -263,8 +234,6 @@ int cli_run_parsed(const cli_opts *o, const char *cmd, int (*body)(cli_session *
 {
     cli_session cs;
     socmon_status st = cli_session_open(&cs, o);
-    if (st == SOCMON_OK)
-        cli_warn_metric_file(cmd, o->metric_file, cs.ms, cs.metrics);
     int rc = st == SOCMON_OK ? body(&cs, o) : cli_error(cmd, st);
     cli_session_close(&cs);
     return rc;
@@ -272,8 +241,6 @@ int cli_run_parsed(const cli_opts *o, const char *cmd, int (*body)(cli_session *
 
 void cli_session_close(cli_session *cs)
 {
-    socmon_metrics_free(cs->metrics);
-    socmon_metricset_free(cs->ms);
     free(cs->schema);
     free(cs->names);
     socmon_set_free(cs->set);

@@ -390,6 +390,7 @@ static int parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE
         case 0x160: o->remote = optarg; break;   /* long-only options: values past any char */
         case 0x161: o->token_file = optarg; break;
         case 0x168:
+            o->agent_timeout_set = 1;
             if (cli_parse_duration(optarg, &o->agent_timeout_ns) != 0 || o->agent_timeout_ns < 1000000 ||
                 o->agent_timeout_ns > 3600000000000ull) {
                 fprintf(stderr, "socmon %s: bad --agent-timeout '%s' (expected a time 1ms..1h, e.g. 10s)\n",

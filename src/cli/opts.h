@@ -77,6 +77,7 @@ typedef struct cli_opts {
     const char *remote;     /* --remote HOST:PORT: samples from 'socmon agent' there */
     const char *token_file; /* --token-file FILE: the agent's token */
     uint64_t agent_timeout_ns; /* --agent-timeout TIME: an agent silent this long is gone (default 5 s) */
+    int agent_timeout_set;
     const char *perfetto;   /* report --perfetto: the trace file to write */
     const char *html;       /* report --html FILE: the charts page to write */
     const char *http;       /* --http ADDR:PORT: where the live page and /metrics are served */

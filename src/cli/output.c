@@ -9,9 +9,6 @@
 #include "cli/output.h"
 #include "socmon/target.h"
 
-/* A summary table lists the ten largest hot spots; a terminal page, not the whole chip. */
-#define HOTSPOTS 10
-
 int cli_format_is_exposition(const char *format)
 {
     return format && (strcmp(format, "prometheus") == 0 || strcmp(format, "openmetrics") == 0);
@@ -65,48 +62,53 @@ void cli_output_discard(cli_output *co)
     co->sink = NULL;
 }
 
-int cli_print_totals(const char *cmd, const cli_opts *o, const cli_totals *t)
+static socmon_status doc_open_now(void *user, socmon_output **out)
+{
+    cli_doc *d = user;
+    socmon_status st = cli_output_open(&d->co, &d->o, d->format);
+    *out = d->co.out;
+    return st;
+}
+
+socmon_status cli_doc_open(cli_doc *d, const cli_opts *o, const char *format, socmon_feed_opts *fo)
+{
+    memset(d, 0, sizeof *d);
+    d->o = *o;
+    d->format = format;
+    socmon_status st = SOCMON_OK;
+    if (fo->doc == SOCMON_DOC_TOTALS) {
+        fo->open = doc_open_now;
+        fo->open_user = d;
+    } else {
+        st = cli_output_open(&d->co, &d->o, format);
+    }
+    return st == SOCMON_OK ? socmon_feed_new(d->co.out, fo, &d->feed) : st;
+}
+
+socmon_consumer cli_doc_consumer(cli_doc *d)
+{
+    return socmon_feed_consumer(d->feed);
+}
+
+int cli_doc_close(cli_doc *d, const char *cmd, socmon_status st)
+{
+    socmon_feed_free(d->feed);
+    d->feed = NULL;
+    if (!d->co.sink)
+        return st == SOCMON_OK ? 0 : cli_error(cmd, st);
+    return cli_output_close(&d->co, cmd, st);
+}
+
+int cli_print_snapshot(const char *cmd, const cli_opts *o, const socmon_run_info *run,
+                       const socmon_counter_list *counters, const uint64_t *values)
 {
     cli_output co;
     socmon_status st = cli_output_open(&co, o, NULL);
     if (st == SOCMON_OK)
-        st = socmon_output_begin(co.out, &t->run);
+        st = socmon_output_begin(co.out, run);
     if (st == SOCMON_OK)
-        st = socmon_output_counters(co.out, &t->counters, t->values);
-    if (st == SOCMON_OK)
-        st = socmon_output_metrics(co.out, t->ms, t->m, t->mv);
-    if (st == SOCMON_OK)
-        st = socmon_output_hotspots(co.out, &t->counters, t->values, t->hotspots, HOTSPOTS);
+        st = socmon_output_counters(co.out, counters, values);
     return cli_output_close(&co, cmd, st);
-}
-
-int cli_spec_simulated(const char *spec)
-{
-    /* a combined run ("host;esp") is simulated only if every member is */
-    const char *semi = strchr(spec, ';');
-    if (semi) {
-        char first[256];
-        snprintf(first, sizeof first, "%.*s", (int)(semi - spec), spec);
-        return cli_spec_simulated(first) && cli_spec_simulated(semi + 1);
-    }
-    char name[64];
-    snprintf(name, sizeof name, "%.*s", (int)strcspn(spec, ":"), spec);
-    const socmon_target_ops *ops = socmon_target_lookup(name);
-    if (!ops || !ops->simulated)
-        return 0;
-    /* The options by which a model target runs on silicon instead. A recording format that
-     * keeps the clock it was stamped with would make this list unnecessary. */
-    static const char *const hw[] = {"devmem=1", "hw=1"};
-    const char *opts = strchr(spec, ':');
-    for (const char *p = opts; p && *p; p = strchr(p, ',')) {
-        p++;
-        for (size_t i = 0; i < sizeof hw / sizeof hw[0]; i++) {
-            size_t n = strlen(hw[i]);
-            if (strncmp(p, hw[i], n) == 0 && (p[n] == ',' || p[n] == '\0'))
-                return 0;
-        }
-    }
-    return 1;
 }
 
 /* 1 when fd is a pipe, FIFO or socket whose reader has gone: a write there fails with EPIPE

@@ -5,6 +5,7 @@
 #define SOCMON_CLI_OUTPUT_H
 
 #include "cli/opts.h"
+#include "export/feed.h"
 #include "export/output.h"
 
 typedef struct cli_output {
@@ -32,22 +33,23 @@ int cli_reader_gone(int fd);
  * instead of failing again at exit (main's check of stdout). */
 void cli_drop_stdout(void);
 
-/* 1 if a recording made on target `spec` holds a model's simulated time. A recording (v1)
- * does not say which clock stamped it, so this goes by the target: a model target is
- * simulated unless its spec turns it into real hardware (esp:devmem=1, zynq:hw=1). */
-int cli_spec_simulated(const char *spec);
+/* A document a command writes through the analysis pipeline (export/feed.h): the options'
+ * format on their output (stdout, -o FILE, stderr). Totals open the output only when they are
+ * ready (feed opts' open); a timeline opens it at once. */
+typedef struct cli_doc {
+    cli_output co;
+    cli_opts o;
+    const char *format;      /* NULL: the options' */
+    socmon_feed *feed;
+} cli_doc;
+socmon_status cli_doc_open(cli_doc *d, const cli_opts *o, const char *format, socmon_feed_opts *fo);
+socmon_consumer cli_doc_consumer(cli_doc *d);
+/* Ends the document if st is SOCMON_OK (and it was opened), closes and frees; reports the first
+ * failure as "socmon: <cmd>: <message>". Returns the exit code (0 or 1). */
+int cli_doc_close(cli_doc *d, const char *cmd, socmon_status st);
 
-/* The totals of a run (stat, read, report --summary): counters, then metrics when m is given,
- * then hot spots among counters matching `hotspots` when given. Returns the exit code. */
-typedef struct cli_totals {
-    socmon_run_info run;
-    socmon_counter_list counters;
-    const uint64_t *values;
-    const socmon_metricset *ms;
-    const socmon_metrics *m;
-    const double *mv;
-    const char *hotspots;
-} cli_totals;
-int cli_print_totals(const char *cmd, const cli_opts *o, const cli_totals *t);
+/* The totals of `read` (a snapshot, no run): counters and hot spots. Returns the exit code. */
+int cli_print_snapshot(const char *cmd, const cli_opts *o, const socmon_run_info *run,
+                       const socmon_counter_list *counters, const uint64_t *values);
 
 #endif

@@ -30,9 +30,6 @@ void serve_wait_signal(void);
 /* Stops the server (NULL-safe; a server never started is fine). */
 void serve_http_stop(serve_http *s);
 
-/* socmon serve --remote: the live view fed by a collector. Returns the exit code. */
-int serve_remote(cli_opts *o);
-
 /* socmon agent --http: the agent's hooks that feed lv from its sampling thread (every sample; the
  * end of the run; a CONFIG that changed the counters ends the view, whose schema is fixed). */
 struct agent_hooks;

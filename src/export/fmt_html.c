@@ -7,8 +7,9 @@
  * (export/web_json.c builds info and rows for both), so the page has one reader for both.
  *
  * Size: a long recording is decimated to at most MAX_ROWS rows by merging k intervals into one
- * (deltas summed, metrics evaluated over the merged deltas and time; a missed interval always
- * starts a new row, so gaps stay gaps), and counter deltas are carried only while they fit a
+ * (the format asks for k, socmon_output_merge; the analysis pipeline sums the deltas and
+ * evaluates the metrics over the merged time, and a missed interval always starts a new row, so
+ * gaps stay gaps), and counter deltas are carried only while they fit a
  * budget of values (all counters; else, on ESP, those of the NoC heat map; else none): the
  * page says which. JSON text never holds '<' (it is written \u003c), so no "</script>" or
  * "<!--" in a name can end or disturb the script it sits in. */
@@ -30,11 +31,7 @@
 typedef struct html_state {
     size_t k;               /* intervals merged into one row */
     size_t nin, nout;       /* intervals seen, rows written */
-    size_t ng;              /* intervals in the row being merged */
-    uint64_t t_ns, dt_ns;
-    unsigned flags, missed;
-    uint64_t *acc;          /* the merged deltas, one per counter of cols.counters */
-    double *mv;             /* metrics of the merged row */
+    int begun;              /* begin_intervals ran */
     size_t *dsel, nd;       /* the counters whose deltas rows carry */
     uint64_t *dv;
     char *buf;              /* one row's text */
@@ -184,24 +181,21 @@ static void plan(socmon_output *o, html_state *h, json_t *info)
                      "large; report --html --deltas keeps them); every metric is.", cl->n);
         }
     }
-    /* merging needs the metrics re-evaluated: without an evaluator every interval stays */
-    h->k = nin > max_rows && (o->run.eval || !o->cols.metrics) ? (nin + max_rows - 1) / max_rows : 1;
+    h->k = nin > max_rows ? (nin + max_rows - 1) / max_rows : 1;
 }
 
 static socmon_status html_begin_intervals(socmon_output *o)
 {
     html_state *h = o->state;
     const socmon_counter_list *cl = o->cols.counters;
-    size_t nm = o->cols.metrics ? socmon_metrics_nresults(o->cols.metrics) : 0;
     socmon_web_info_in in = {o->run.target, o->run.device, o->run.interval_ns, o->run.simulated, cl, o->cols.metrics,
                              o->run.nparams, o->run.param_names, o->run.param_values, o->run.ops};
     json_t *info = socmon_web_info_json(&in);
-    h->acc = calloc(cl->n + 1, sizeof *h->acc);
+    h->begun = 1;
     h->dv = calloc(cl->n + 1, sizeof *h->dv);
     h->dsel = calloc(cl->n + 1, sizeof *h->dsel);
-    h->mv = calloc(nm + 1, sizeof *h->mv);
     json_t *names = json_array();
-    if (!info || !h->acc || !h->dv || !h->dsel || !h->mv || !names) {
+    if (!info || !h->dv || !h->dsel || !names) {
         json_decref(names);
         if (!info)
             return SOCMON_ENOMEM;   /* with socmon_web_info_json's message */
@@ -235,24 +229,22 @@ static socmon_status html_begin_intervals(socmon_output *o)
     return st;
 }
 
-/* Writes the merged row and starts the next. */
-static socmon_status flush_row(socmon_output *o, html_state *h, const double *row_metrics)
+static size_t html_merge(const socmon_output *o)
 {
-    if (!h->ng)
-        return SOCMON_OK;
+    const html_state *h = o->state;
+    return h && h->k ? h->k : 1;
+}
+
+/* A row as the pipeline merged it: its metrics, and the deltas of the counters the page keeps. */
+static socmon_status html_row(socmon_output *o, const socmon_interval_row *row)
+{
+    html_state *h = o->state;
     size_t nm = o->cols.metrics ? socmon_metrics_nresults(o->cols.metrics) : 0;
-    const double *mv = row_metrics;
-    if (!mv && nm && o->run.eval) {
-        socmon_status st = socmon_metrics_eval(o->run.eval, h->acc, (double)h->dt_ns / 1e9, h->mv);
-        if (st != SOCMON_OK)
-            return st;
-        mv = h->mv;
-    }
     for (size_t j = 0; j < h->nd; j++)
-        h->dv[j] = h->acc[h->dsel[j]];
+        h->dv[j] = row->deltas[h->dsel[j]];
     for (;;) {
-        size_t need = socmon_web_row_text(h->buf, h->cap, h->nin - 1, h->t_ns, h->dt_ns, h->flags, h->missed, mv, nm,
-                                          h->dv, h->nd);
+        size_t need = socmon_web_row_text(h->buf, h->cap, (size_t)row->index, row->t_ns, row->dt_ns, row->flags,
+                                          row->missed, row->metrics, nm, h->dv, h->nd);
         if (need < h->cap)
             break;
         char *nb = realloc(h->buf, need + 1);
@@ -265,40 +257,14 @@ static socmon_status flush_row(socmon_output *o, html_state *h, const double *ro
     if (st == SOCMON_OK)
         st = socmon_sink_puts(o->sink, h->buf);
     h->nout++;
-    h->ng = 0;
-    h->dt_ns = 0;
-    h->flags = h->missed = 0;
-    memset(h->acc, 0, o->cols.counters->n * sizeof *h->acc);
-    return st;
-}
-
-static socmon_status html_row(socmon_output *o, const socmon_interval_row *row)
-{
-    html_state *h = o->state;
-    socmon_status st = SOCMON_OK;
-    /* a missed interval starts a row of its own, so the page can draw the gap before it */
-    if (h->ng && ((row->flags & SOCMON_SAMPLE_MISSED) || h->ng == h->k))
-        st = flush_row(o, h, NULL);
-    if (st != SOCMON_OK)
-        return st;
-    for (size_t i = 0; i < o->cols.counters->n; i++)
-        h->acc[i] += row->deltas[i];
-    h->ng++;
-    h->nin++;
-    h->t_ns = row->t_ns;
-    h->dt_ns += row->dt_ns;
-    h->flags |= row->flags;
-    h->missed += row->missed;
-    /* one interval per row: its own metric values, as every other format shows them */
-    if (h->k == 1)
-        st = flush_row(o, h, row->metrics);
+    h->nin = (size_t)row->index + 1;
     return st;
 }
 
 static socmon_status html_end_intervals(socmon_output *o)
 {
     html_state *h = o->state;
-    socmon_status st = flush_row(o, h, NULL);
+    socmon_status st = SOCMON_OK;
     json_t *notes = json_array();
     if (!notes)
         return nomem();
@@ -328,7 +294,7 @@ static socmon_status html_end_intervals(socmon_output *o)
 static socmon_status html_end(socmon_output *o)
 {
     html_state *h = o->state;
-    if (h && h->rest == NULL && h->acc == NULL)
+    if (h && h->rest == NULL && !h->begun)
         return socmon_fail(SOCMON_ESTATE, "html: no timeline was written (begin_intervals was not called)");
     return SOCMON_OK;
 }
@@ -337,13 +303,14 @@ static void html_release(socmon_output *o)
 {
     html_state *h = o->state;
     if (h) {
-        free(h->acc), free(h->dv), free(h->dsel), free(h->mv), free(h->buf);
+        free(h->dv), free(h->dsel), free(h->buf);
         free(h);
     }
     o->state = NULL;
 }
 
 const socmon_output_format socmon_format_html = {
-    .name = "html", .begin = html_begin, .begin_intervals = html_begin_intervals, .row = html_row,
+    .name = "html", .begin = html_begin, .begin_intervals = html_begin_intervals, .merge = html_merge,
+    .row = html_row,
     .end_intervals = html_end_intervals, .end = html_end, .release = html_release,
 };

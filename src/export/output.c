@@ -191,6 +191,12 @@ socmon_status socmon_output_begin_intervals(socmon_output *o, const socmon_inter
     return st == SOCMON_OK && o->fmt->begin_intervals ? o->fmt->begin_intervals(o) : st;
 }
 
+size_t socmon_output_merge(const socmon_output *o)
+{
+    size_t k = o && o->stage == STAGE_INTERVALS && o->fmt->merge ? o->fmt->merge(o) : 1;
+    return k ? k : 1;
+}
+
 socmon_status socmon_output_row(socmon_output *o, const socmon_interval_row *row)
 {
     socmon_status st = move(o, STAGE_INTERVALS, STAGE_INTERVALS, "socmon_output_row");

@@ -56,10 +56,6 @@ typedef struct socmon_run_info {
     size_t nparams;
     const char *const *param_names;
     const double *param_values;
-    /* INTERVALS, optional: the metrics that begin_intervals' cols.metrics will be, writable, so a
-     * format that merges intervals (html) can evaluate them over the merged deltas; without it,
-     * that format keeps every interval. */
-    socmon_metrics *eval;
     /* Optional: the target's declaration; the html format places its heat map by its grid op. */
     const socmon_target_ops *ops;
 } socmon_run_info;
@@ -101,6 +97,8 @@ typedef struct socmon_interval_row {
     unsigned missed;        /* intervals missed before this one */
     const double *metrics;  /* one per result of cols.metrics, or NULL (not evaluated) */
     const uint64_t *deltas; /* one per counter of cols.counters */
+    uint64_t index;         /* the run's count of intervals up to this row's last, 0-based */
+    size_t intervals;       /* intervals merged into this row (socmon_output_merge); 0 reads as 1 */
 } socmon_interval_row;
 
 typedef struct socmon_output_opts {
@@ -139,6 +137,10 @@ socmon_status socmon_output_metrics(socmon_output *o, const socmon_metricset *ms
 socmon_status socmon_output_hotspots(socmon_output *o, const socmon_counter_list *s, const uint64_t *values,
                                      const char *pattern, size_t n);
 socmon_status socmon_output_begin_intervals(socmon_output *o, const socmon_interval_cols *cols);
+/* After begin_intervals: how many intervals the format wants merged into one row (a page of a
+ * long recording), 1 for every interval as it is. The analysis pipeline does the merging
+ * (socmon/analysis.h: socmon_row_policy), the format only writes what it gets. */
+size_t socmon_output_merge(const socmon_output *o);
 socmon_status socmon_output_row(socmon_output *o, const socmon_interval_row *row);
 socmon_status socmon_output_end_intervals(socmon_output *o);
 /* A remark for people (a hint about options): human formats print it, machine formats omit it. */

@@ -27,6 +27,7 @@ typedef struct socmon_output_format {
                              const double *values);
     socmon_status (*hotspots)(socmon_output *o, const socmon_counter_rows *r);
     socmon_status (*begin_intervals)(socmon_output *o);   /* o->cols is set */
+    size_t (*merge)(const socmon_output *o);              /* intervals per row wanted; NULL: 1 */
     socmon_status (*row)(socmon_output *o, const socmon_interval_row *row);
     socmon_status (*end_intervals)(socmon_output *o);
     socmon_status (*note)(socmon_output *o, const char *text);

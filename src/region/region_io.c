@@ -65,54 +65,73 @@ socmon_status socmon_regions_open_env(socmon_regions **out)
     return socmon_regions_open(&o, out);
 }
 
-/* The totals as a device the recording writer reads once. */
-typedef struct totals {
-    uint64_t *v;
-} totals;
-
+/* The totals as a device: a copy taken when it was made, read by any set over it. */
 static socmon_status totals_read(void *p, const uint32_t *idx, size_t n, uint64_t *out)
 {
-    totals *t = p;
+    const uint64_t *v = p;
     for (size_t i = 0; i < n; i++)
-        out[i] = t->v[idx[i]];
+        out[i] = v[idx[i]];
     return SOCMON_OK;
 }
 
-static socmon_status write_recording(socmon_regions *r)
+socmon_status socmon_regions_totals(socmon_regions *r, socmon_device **out, uint64_t *t0_ns)
 {
-    if (!r->tmpl) /* no thread ever began a region: an empty file would say nothing; none is written */
-        return SOCMON_OK;
+    if (!r || !out)
+        return socmon_fail(SOCMON_EINVAL, "socmon_regions_totals: NULL argument");
+    *out = NULL;
+    if (!r->tmpl)
+        return socmon_fail(SOCMON_ENOENT, "regions: no thread has begun a region yet");
+    if (t0_ns)
+        *t0_ns = r->t_open;
+    pthread_mutex_lock(&r->lock);   /* the threads' list and the names; their sums are read as they are */
     size_t nc = socmon_device_ncounters(r->tmpl), per = nc + 2, n = r->nregions * per;
-    totals tot = {calloc(n + 1, sizeof(uint64_t))};
-    if (!tot.v)
-        return socmon_fail(SOCMON_ENOMEM, "regions: out of memory");
-    for (region_thread *t = r->threads; t; t = t->next)
+    uint64_t *v = calloc(n + 1, sizeof *v);
+    for (region_thread *t = r->threads; v && t; t = t->next)
         for (size_t g = 0; g < r->nregions; g++) {
             for (size_t i = 0; i < t->n && i < nc; i++)
-                tot.v[g * per + i] += t->acc[g].v[i];
-            tot.v[g * per + nc] += t->acc[g].calls;
-            tot.v[g * per + nc + 1] += t->acc[g].time_ns;
+                v[g * per + i] += t->acc[g].v[i];
+            v[g * per + nc] += t->acc[g].calls;
+            v[g * per + nc + 1] += t->acc[g].time_ns;
         }
-    static const socmon_device_ops ops = {totals_read, NULL};
+    static const socmon_device_ops ops = {.read = totals_read, .destroy = free};
     socmon_device *dev = NULL;
-    socmon_set *set = NULL;
-    socmon_recwriter *w = NULL;
-    socmon_sample s = {0};
-    socmon_status st = socmon_device_new("regions", &ops, &tot, &dev);
+    socmon_status st = v ? socmon_device_new("regions", &ops, v, &dev) : socmon_fail(SOCMON_ENOMEM, "regions: out of memory");
+    if (st != SOCMON_OK)
+        free(v);
     for (size_t g = 0; st == SOCMON_OK && g < r->nregions; g++) {
         for (size_t i = 0; st == SOCMON_OK && i < nc; i++) {
             socmon_counter c = *socmon_device_counter(r->tmpl, i);
             c.instance = r->names[g];
             st = socmon_device_add_counter(dev, &c, NULL);
         }
-        socmon_counter calls = {"calls", r->names[g], "times the region was entered and left", "calls", 64, 0, 0, 0};
-        socmon_counter tm = {"time_ns", r->names[g], "wall time inside the region, over all calls and threads",
-                             "ns", 64, 0, 0, 0};
+        socmon_counter calls = {.name = "calls", .instance = r->names[g], .desc = "times the region was entered and left",
+                                .unit = "calls", .width = 64};
+        socmon_counter tm = {.name = "time_ns", .instance = r->names[g],
+                             .desc = "wall time inside the region, over all calls and threads", .unit = "ns", .width = 64};
         if (st == SOCMON_OK)
             st = socmon_device_add_counter(dev, &calls, NULL);
         if (st == SOCMON_OK)
             st = socmon_device_add_counter(dev, &tm, NULL);
     }
+    pthread_mutex_unlock(&r->lock);
+    if (st != SOCMON_OK) {
+        socmon_device_free(dev);
+        return st;
+    }
+    *out = dev;
+    return SOCMON_OK;
+}
+
+/* The totals as a recording of two samples: zeros at open, the totals at close. */
+static socmon_status write_recording(socmon_regions *r)
+{
+    if (!r->tmpl) /* no thread ever began a region: an empty file would say nothing; none is written */
+        return SOCMON_OK;
+    socmon_device *dev = NULL;
+    socmon_set *set = NULL;
+    socmon_recwriter *w = NULL;
+    socmon_sample s = {0};
+    socmon_status st = socmon_regions_totals(r, &dev, NULL);
     if (st == SOCMON_OK)
         st = socmon_set_new(dev, NULL, &set);
     int fd = -1;
@@ -139,7 +158,6 @@ static socmon_status write_recording(socmon_regions *r)
     socmon_sample_free(&s);
     socmon_set_free(set);
     socmon_device_free(dev);
-    free(tot.v);
     return st;
 }
 

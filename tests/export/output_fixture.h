@@ -107,8 +107,8 @@ static inline void fx_timeline(fx *f, const size_t *shown, size_t nshown)
     socmon_interval_cols cols = {f->m, shown, nshown, &fx_list, 0};
     assert_int_equal(socmon_output_begin(f->out, &run), SOCMON_OK);
     assert_int_equal(socmon_output_begin_intervals(f->out, &cols), SOCMON_OK);
-    socmon_interval_row r1 = {5000, 1000, 1000, 0, 0, f->mv, fx_values};
-    socmon_interval_row r2 = {7000, 3000, 2000, SOCMON_SAMPLE_MISSED | SOCMON_SAMPLE_UNDEF, 1, f->mv, fx_values};
+    socmon_interval_row r1 = {.t_ns = 5000, .since_ns = 1000, .dt_ns = 1000, .flags = 0, .missed = 0, .metrics = f->mv, .deltas = fx_values};
+    socmon_interval_row r2 = {.t_ns = 7000, .since_ns = 3000, .dt_ns = 2000, .flags = SOCMON_SAMPLE_MISSED | SOCMON_SAMPLE_UNDEF, .missed = 1, .metrics = f->mv, .deltas = fx_values};
     assert_int_equal(socmon_output_row(f->out, &r1), SOCMON_OK);
     assert_int_equal(socmon_output_row(f->out, &r2), SOCMON_OK);
     assert_int_equal(socmon_output_end_intervals(f->out), SOCMON_OK);

@@ -302,7 +302,7 @@ static void test_live_without_metric_values(void **state)
     socmon_interval_cols cols = {f.m, shown, 3, &fx_list, 0};
     assert_int_equal(socmon_output_begin(f.out, &run), SOCMON_OK);
     assert_int_equal(socmon_output_begin_intervals(f.out, &cols), SOCMON_OK);
-    socmon_interval_row r = {9, 2000000, 2000000, SOCMON_SAMPLE_MISSED, 3, NULL, fx_values};
+    socmon_interval_row r = {.t_ns = 9, .since_ns = 2000000, .dt_ns = 2000000, .flags = SOCMON_SAMPLE_MISSED, .missed = 3, .metrics = NULL, .deltas = fx_values};
     assert_int_equal(socmon_output_row(f.out, &r), SOCMON_OK);
     assert_string_equal(fx_text(&f), "recording target 'fx', workload w, 6 counters every 2.000 ms (simulated time)\n"
                                      "     2.000 ms  events=123,456,789,417  MISSED 3 intervals\n");
@@ -333,7 +333,7 @@ static void varied_timeline(fx *f, const char *format, int no_big_num, const siz
     for (size_t i = 0; i < 4; i++) {
         double mv[NRES] = {[R_RATE0] = rate[i], [R_RATE1] = NAN, [R_HITS] = hits[i], [R_BUSIER] = 0,
                            [R_SEVENTH] = seventh[i]};
-        socmon_interval_row r = {1000 * (i + 1), 1000 * (i + 1), 1000, 0, 0, mv, fx_values};
+        socmon_interval_row r = {.t_ns = 1000 * (i + 1), .since_ns = 1000 * (i + 1), .dt_ns = 1000, .flags = 0, .missed = 0, .metrics = mv, .deltas = fx_values};
         assert_int_equal(socmon_output_row(f->out, &r), SOCMON_OK);
     }
     assert_int_equal(socmon_output_end_intervals(f->out), SOCMON_OK);
@@ -493,7 +493,7 @@ static void test_alignment_with_long_names(void **state)
     assert_int_equal(socmon_output_begin_intervals(f.out, &cols), SOCMON_OK);
     double v[] = {100.0 / 3, 5, 100};
     for (size_t i = 0; i < 3; i++) {
-        socmon_interval_row r = {i + 1, 1000 * (i + 1), 1000, 0, 0, &v[i], fx_values};
+        socmon_interval_row r = {.t_ns = i + 1, .since_ns = 1000 * (i + 1), .dt_ns = 1000, .flags = 0, .missed = 0, .metrics = &v[i], .deltas = fx_values};
         assert_int_equal(socmon_output_row(f.out, &r), SOCMON_OK);
     }
     assert_int_equal(socmon_output_end_intervals(f.out), SOCMON_OK);
@@ -609,7 +609,7 @@ static void test_call_order(void **state)
     fx_setup(&f);
     fx_open(&f, "json", ',', 0);
     socmon_interval_cols cols = {f.m, shown, 3, &fx_list, 0};
-    socmon_interval_row row = {1, 1, 1, 0, 0, f.mv, fx_values};
+    socmon_interval_row row = {.t_ns = 1, .since_ns = 1, .dt_ns = 1, .flags = 0, .missed = 0, .metrics = f.mv, .deltas = fx_values};
     assert_int_equal(socmon_output_counters(f.out, &fx_list, fx_values), SOCMON_ESTATE);
     assert_non_null(strstr(socmon_errmsg(), "begin was not called"));
     socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .target = "fx"};

@@ -1,4 +1,4 @@
-/* stat -r's spread (src/export/spread.c) against figures worked out by hand: the mean, the
+/* stat -r's spread (src/analysis/spread.c) against figures worked out by hand: the mean, the
  * standard deviation of the mean (perf's "+-") and the percentage the outputs print. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,7 +9,7 @@
 #include <math.h>
 
 #include "export/output.h"
-#include "export/spread.h"
+#include "analysis/spread.h"
 
 static void add_runs(socmon_spread *s, const double *runs, size_t nruns, size_t nvals)
 {

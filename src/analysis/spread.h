@@ -3,8 +3,8 @@
  * Welford's running update (one pass, no per-run storage, no cancellation when values are large
  * and close, as counter totals are). Here rather than in the CLI so a unit test can check the
  * figures against known values. */
-#ifndef SOCMON_EXPORT_SPREAD_H
-#define SOCMON_EXPORT_SPREAD_H
+#ifndef SOCMON_ANALYSIS_SPREAD_H
+#define SOCMON_ANALYSIS_SPREAD_H
 
 #include <stddef.h>
 

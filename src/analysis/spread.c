@@ -3,7 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "export/spread.h"
+#include "analysis/spread.h"
 
 int socmon_spread_init(socmon_spread *s, size_t n)
 {

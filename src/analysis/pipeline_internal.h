@@ -1,0 +1,66 @@
+/* Internal to src/analysis: the state behind a pipeline and its consumers' mergers. */
+#ifndef SOCMON_ANALYSIS_PIPELINE_INTERNAL_H
+#define SOCMON_ANALYSIS_PIPELINE_INTERNAL_H
+
+#include "analysis/spread.h"
+#include "socmon/analysis.h"
+
+#define PIPELINE_MAX_CONSUMERS 8
+
+/* A consumer and the row it is merging. */
+typedef struct pipeline_merger {
+    socmon_consumer c;
+    socmon_row_policy want;
+    socmon_status st;          /* its first failure */
+    int off;                   /* failed: not called again */
+    size_t n;                  /* intervals in the pending row */
+    uint64_t seen;             /* intervals seen this run (for `every`) */
+    uint64_t seq, first_seq, t, dt;
+    unsigned flags, missed;
+    uint64_t *raw, *scaled;    /* the pending row's deltas; its scaled ones */
+    double *running, *tmp, *mv;
+    uint64_t last_wall;
+    int have_wall;
+} pipeline_merger;
+
+struct socmon_pipeline {
+    socmon_pipeline_opts opts;
+    const socmon_source_info *src_info;
+    socmon_analysis_info ainfo;   /* what consumers were given at begin */
+    size_t n, nm;
+    socmon_metrics *m;
+    socmon_scaling *sc;
+    pipeline_merger c[PIPELINE_MAX_CONSUMERS];
+    size_t nc;
+    unsigned run;
+    /* the run */
+    uint64_t *prev, *d, *raw;
+    uint64_t prev_t, first_t, last_seq;
+    int have_prev, have_seq, have_first;
+    uint64_t samples, missed, lost, elapsed, intervals, missed_so_far;
+    /* the totals */
+    uint64_t *values;
+    double *running, *x, *mv;
+    socmon_totals t;
+    socmon_spread csp, msp;
+    double el_mean;
+};
+
+socmon_status pipeline_begin(socmon_pipeline *p, const socmon_source_info *info);
+socmon_status pipeline_call(pipeline_merger *m, socmon_status st);
+void pipeline_scale(const socmon_scaling *sc, size_t n, const uint64_t *d, uint64_t *out, double *running, double *tmp);
+void pipeline_eval(const socmon_pipeline *p, const uint64_t *d, uint64_t dt_ns, double *mv);
+
+/* rows.c: a consumer's rows */
+int pipeline_merger_init(pipeline_merger *m, size_t n, size_t nm);
+void pipeline_merger_free(pipeline_merger *m);
+void pipeline_merger_reset(pipeline_merger *m);
+socmon_status pipeline_merger_add(socmon_pipeline *p, pipeline_merger *m, uint64_t seq, const socmon_sample *s,
+                                  uint64_t dt, unsigned flags);
+socmon_status pipeline_merger_flush(socmon_pipeline *p, pipeline_merger *m);
+
+/* source.c */
+socmon_status source_run(socmon_source *s, socmon_pipeline *p);
+const char *source_end_reason(const socmon_source *s);
+
+#endif

@@ -1,0 +1,70 @@
+/* The recording writer as a consumer (analysis/recorder.h). */
+#include <time.h>
+
+#include "analysis/recorder.h"
+
+static uint64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static socmon_status fail(socmon_recorder *r, socmon_status st)
+{
+    r->failed = st != SOCMON_OK;
+    return st;
+}
+
+/* Samples before index `to` that the file does not have are lost: a gap in the file. Only the
+ * indices actually skipped count (what overlaps the file loses nothing more; a writer cannot go
+ * back). */
+static socmon_status skip_to(socmon_recorder *r, uint64_t to)
+{
+    uint64_t next = socmon_recwriter_next_index(r->w);
+    if (to <= next)
+        return SOCMON_OK;
+    r->lost += to - next;
+    return fail(r, socmon_recwriter_skip_to(r->w, to));
+}
+
+static socmon_status on_begin(void *self, const socmon_analysis_info *a, socmon_row_policy *want)
+{
+    socmon_recorder *r = self;
+    (void)a;
+    (void)want;   /* no rows: the file keeps the samples themselves */
+    r->next_flush = mono_ns() + r->flush_ns;
+    return SOCMON_OK;
+}
+
+static socmon_status on_sample(void *self, uint64_t seq, const socmon_sample *s)
+{
+    socmon_recorder *r = self;
+    socmon_status st = skip_to(r, seq);
+    return st == SOCMON_OK ? fail(r, socmon_recwriter_append(r->w, s)) : st;
+}
+
+static socmon_status on_gap(void *self, const socmon_gap *g)
+{
+    return skip_to(self, g->first_seq + g->count);
+}
+
+static socmon_status on_tick(void *self)
+{
+    socmon_recorder *r = self;
+    if (!r->flush_ns || r->failed)
+        return SOCMON_OK;
+    uint64_t now = mono_ns();
+    if (now < r->next_flush)
+        return SOCMON_OK;
+    r->next_flush = now + r->flush_ns;
+    return fail(r, socmon_recwriter_flush(r->w));
+}
+
+static const socmon_consumer_ops recorder_ops = {.size = sizeof recorder_ops, .begin = on_begin,
+                                                 .sample = on_sample, .gap = on_gap, .tick = on_tick};
+
+socmon_consumer socmon_recorder_consumer(socmon_recorder *r)
+{
+    return (socmon_consumer){.ops = &recorder_ops, .self = r};
+}

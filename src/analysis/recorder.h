@@ -1,0 +1,22 @@
+/* The recording writer as a consumer of the pipeline: every sample goes to the streaming writer
+ * (socmon_recwriter) as it comes, the pending block is written and synced every flush period of
+ * the wall clock (on the pipeline's ticks, so samples are on disk within the period even while a
+ * source waits), and samples that never came (an agent's gap, a stream starting past the file's
+ * end) become an explicit gap in the file (socmon_recwriter_skip_to), never a silent hole. */
+#ifndef SOCMON_ANALYSIS_RECORDER_H
+#define SOCMON_ANALYSIS_RECORDER_H
+
+#include "socmon/analysis.h"
+
+typedef struct socmon_recorder {
+    socmon_recwriter *w;        /* the caller's: it opens and closes it */
+    uint64_t flush_ns;          /* 0: no periodic flush */
+    uint64_t next_flush;
+    uint64_t lost;              /* samples recorded as lost */
+    int failed;                 /* a write failed: the writer is not asked again */
+} socmon_recorder;
+
+/* The consumer writing to r->w (r stays the caller's). */
+socmon_consumer socmon_recorder_consumer(socmon_recorder *r);
+
+#endif

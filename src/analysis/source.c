@@ -1,0 +1,90 @@
+/* Sources (socmon/analysis.h): the generic handle, and the metrics that go with a source's
+ * target. The implementations: source_target.c, source_recording.c, source_regions.c, and the
+ * agent's stream (agent/collector_source.c). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/pipeline_internal.h"
+#include "analysis/source_internal.h"
+#include "core/error.h"
+
+struct socmon_source {
+    socmon_source_ops ops;
+    void *self;
+    const socmon_source_info *info;
+};
+
+socmon_status socmon_source_new(const socmon_source_ops *ops, void *self, const socmon_source_info *info,
+                                socmon_source **out)
+{
+    if (!ops || !ops->run || !info || !out)
+        return socmon_fail(SOCMON_EINVAL, "socmon_source_new: NULL argument");
+    socmon_source *s = calloc(1, sizeof *s);
+    if (!s)
+        return socmon_fail(SOCMON_ENOMEM, "source: out of memory");
+    memcpy(&s->ops, ops, ops->size && ops->size < sizeof s->ops ? ops->size : sizeof s->ops);
+    s->self = self;
+    s->info = info;
+    *out = s;
+    return SOCMON_OK;
+}
+
+const socmon_source_info *socmon_source_info_of(const socmon_source *s)
+{
+    return s ? s->info : NULL;
+}
+
+void *socmon_source_self(const socmon_source *s)
+{
+    return s ? s->self : NULL;
+}
+
+void socmon_source_close(socmon_source *s)
+{
+    if (!s)
+        return;
+    if (s->ops.close)
+        s->ops.close(s->self);
+    free(s);
+}
+
+socmon_status source_run(socmon_source *s, socmon_pipeline *p)
+{
+    return s->ops.run(s->self, p);
+}
+
+const char *source_end_reason(const socmon_source *s)
+{
+    return s->info->end_reason && *s->info->end_reason ? s->info->end_reason : NULL;
+}
+
+socmon_status socmon_source_metricset(const socmon_source_info *info, const char *metric_file,
+                                      socmon_metricset **out)
+{
+    if (!info || !out)
+        return socmon_fail(SOCMON_EINVAL, "socmon_source_metricset: NULL argument");
+    *out = NULL;
+    if (metric_file)
+        return socmon_metricset_load_file(metric_file, out);
+    const char *spec = info->target ? info->target : "";
+    const socmon_target_ops *ops = info->ops ? info->ops : source_target_ops(spec);
+    if (strchr(spec, ';') && !(ops && ops->metrics)) {   /* a combined run: its members' files, merged */
+        socmon_status st = socmon_metrics_for_spec(spec, out);
+        if (st == SOCMON_ENOENT)
+            socmon_clear_error();
+        return st == SOCMON_ENOENT ? SOCMON_OK : st;
+    }
+    const char *text = ops && ops->metrics ? socmon_builtin_metrics(ops->metrics) : NULL;
+    if (!text)
+        return SOCMON_OK;   /* counters only */
+    char name[96];
+    snprintf(name, sizeof name, "metrics/%s.json", ops->metrics);
+    return socmon_metricset_load_string(text, name, out);
+}
+
+const socmon_target_ops *source_target_ops(const char *spec)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(spec, ":;") < 63 ? (int)strcspn(spec, ":;") : 63, spec);
+    return strchr(spec, ';') ? NULL : socmon_target_lookup(name);
+}

@@ -1,0 +1,188 @@
+/* The output interface fed by the analysis pipeline (export/feed.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "export/feed.h"
+
+/* A summary table lists the ten largest hot spots; a terminal page, not the whole chip. */
+#define HOTSPOTS 10
+
+struct socmon_feed {
+    socmon_output *out;
+    socmon_feed_opts o;
+    const socmon_analysis_info *a;
+    int begun, muted;
+    uint64_t failed_at;     /* the interval whose row could not be written (1-based), or 0 */
+    /* the counters shown: all of them, or the events without their time counters */
+    socmon_counter *c;
+    const char **names;
+    size_t *idx, n, nperf;
+    uint64_t *values;
+    double *running, *stddev;
+    socmon_counter_list list;
+};
+
+static socmon_status nomem(void)
+{
+    return socmon_fail(SOCMON_ENOMEM, "output: out of memory");
+}
+
+/* The counters people see: every counter, or with perf_event time counters the events alone
+ * (the perf_event ones first when perf_first), each with its share of time counted. */
+static socmon_status pick(socmon_feed *f, const socmon_analysis_info *a)
+{
+    const socmon_source_info *s = a->src;
+    const socmon_scaling *sc = a->scaling;
+    size_t n = s->ncounters;
+    free(f->c), free(f->names), free(f->idx), free(f->values), free(f->running), free(f->stddev);
+    f->c = calloc(n + 1, sizeof *f->c);
+    f->names = calloc(n + 1, sizeof *f->names);
+    f->idx = calloc(n + 1, sizeof *f->idx);
+    f->values = calloc(n + 1, sizeof *f->values);
+    f->running = calloc(n + 1, sizeof *f->running);
+    f->stddev = calloc(n + 1, sizeof *f->stddev);
+    if (!f->c || !f->names || !f->idx || !f->values || !f->running || !f->stddev)
+        return nomem();
+    f->n = f->nperf = 0;
+    for (int pass = f->o.perf_first ? 0 : 1; pass < 2; pass++)
+        for (size_t i = 0; i < n; i++) {
+            int take = pass == 0 ? socmon_scaling_has_time(sc, i)
+                                 : !socmon_scaling_is_time(sc, i) && !(f->o.perf_first && socmon_scaling_has_time(sc, i));
+            if (!sc && pass == 1)
+                take = 1;
+            if (!take)
+                continue;
+            f->c[f->n] = s->counters[i];
+            f->names[f->n] = s->names[i];
+            f->idx[f->n++] = i;
+            f->nperf += pass == 0;
+        }
+    f->list = (socmon_counter_list){.n = f->n, .c = f->c, .names = f->names};
+    return SOCMON_OK;
+}
+
+static socmon_status begin(void *self, const socmon_analysis_info *a, socmon_row_policy *want)
+{
+    socmon_feed *f = self;
+    f->a = a;
+    socmon_status st = pick(f, a);
+    if (st != SOCMON_OK || f->o.doc != SOCMON_DOC_INTERVALS || f->begun)
+        return st;
+    const socmon_source_info *s = a->src;
+    socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = f->o.title, .target = s->target,
+                           .device = s->recording ? s->device : NULL,
+                           .workload = f->o.workload ? f->o.workload : s->workload, .interval_ns = s->interval_ns,
+                           .ncounters = f->o.perf_first ? f->n : s->ncounters, .simulated = s->simulated,
+                           .recording = s->recording, .samples = s->samples, .nparams = s->nparams,
+                           .param_names = s->param_names, .param_values = s->param_values, .ops = s->ops};
+    socmon_interval_cols cols = {.metrics = a->metrics, .shown = f->o.shown, .nshown = f->o.nshown,
+                                 .counters = &f->list, .show_counts = f->o.perf_first ? f->nperf : 0};
+    f->begun = 1;
+    if ((st = socmon_output_begin(f->out, &run)) == SOCMON_OK &&
+        (st = socmon_output_begin_intervals(f->out, &cols)) == SOCMON_OK) {
+        want->rows = 1;
+        want->every = f->o.every;
+        want->merge = socmon_output_merge(f->out);
+    }
+    return st;
+}
+
+static socmon_status row(void *self, const socmon_row *r)
+{
+    socmon_feed *f = self;
+    if (f->muted)
+        return SOCMON_OK;
+    for (size_t k = 0; k < f->n; k++)
+        f->values[k] = r->deltas[f->idx[k]];
+    socmon_interval_row ir = {.t_ns = r->t_ns, .since_ns = r->since_ns, .dt_ns = r->dt_ns, .flags = r->flags,
+                              .missed = r->missed, .metrics = r->metrics, .deltas = f->values, .index = r->index,
+                              .intervals = r->intervals};
+    socmon_status st = socmon_output_row(f->out, &ir);
+    if (st != SOCMON_OK && !f->failed_at)
+        f->failed_at = r->index + 1;
+    return st;
+}
+
+static socmon_status end(void *self, const socmon_totals *t, const char *reason)
+{
+    socmon_feed *f = self;
+    (void)t;
+    (void)reason;
+    return f->o.doc == SOCMON_DOC_INTERVALS ? socmon_output_end_intervals(f->out) : SOCMON_OK;
+}
+
+static socmon_status finish(void *self, const socmon_totals *t)
+{
+    socmon_feed *f = self;
+    if (f->o.doc != SOCMON_DOC_TOTALS || !f->a)
+        return SOCMON_OK;
+    const socmon_analysis_info *a = f->a;
+    const socmon_source_info *s = a->src;
+    for (size_t k = 0; k < f->n; k++) {
+        f->values[k] = t->values[f->idx[k]];
+        f->running[k] = t->running ? t->running[f->idx[k]] : 0;
+        f->stddev[k] = t->counter_stddev ? t->counter_stddev[f->idx[k]] : 0;
+    }
+    if (a->scaling) {
+        f->list.running = f->running;
+        f->list.nunsupported = s->nunsupported;
+        f->list.unsupported = s->unsupported;
+    }
+    socmon_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = f->o.title, .target = s->target,
+                           .workload = f->o.workload ? f->o.workload : s->recording ? NULL : s->workload,
+                           .elapsed_ns = t->elapsed_ns, .simulated = s->simulated, .recording = s->recording,
+                           .samples = s->samples, .missed = t->missed, .runs = t->runs,
+                           .counter_stddev = t->counter_stddev ? f->stddev : NULL,
+                           .metric_stddev = t->metric_stddev};
+    const char *hot = f->o.no_hotspots ? NULL : f->o.hotspots ? f->o.hotspots : s->ops ? s->ops->hotspots : NULL;
+    socmon_status st = !f->out && f->o.open ? f->o.open(f->o.open_user, &f->out) : SOCMON_OK;
+    if (st == SOCMON_OK)
+        st = socmon_output_begin(f->out, &run);
+    if (st == SOCMON_OK)
+        st = socmon_output_counters(f->out, &f->list, f->values);
+    if (st == SOCMON_OK)
+        st = socmon_output_metrics(f->out, a->ms, a->metrics, t->metrics);
+    if (st == SOCMON_OK)
+        st = socmon_output_hotspots(f->out, &f->list, f->values, hot, HOTSPOTS);
+    return st;
+}
+
+static const socmon_consumer_ops feed_ops = {.size = sizeof feed_ops, .begin = begin, .row = row, .end = end,
+                                             .finish = finish};
+
+socmon_status socmon_feed_new(socmon_output *out, const socmon_feed_opts *o, socmon_feed **feed)
+{
+    if ((!out && !(o && o->open)) || !o || !feed)
+        return socmon_fail(SOCMON_EINVAL, "socmon_feed_new: NULL argument");
+    socmon_feed *f = calloc(1, sizeof *f);
+    if (!f)
+        return nomem();
+    f->out = out;
+    f->o = *o;
+    *feed = f;
+    return SOCMON_OK;
+}
+
+void socmon_feed_free(socmon_feed *f)
+{
+    if (!f)
+        return;
+    free(f->c), free(f->names), free(f->idx), free(f->values), free(f->running), free(f->stddev);
+    free(f);
+}
+
+socmon_consumer socmon_feed_consumer(socmon_feed *f)
+{
+    return (socmon_consumer){.ops = &feed_ops, .self = f};
+}
+
+void socmon_feed_mute(socmon_feed *f)
+{
+    f->muted = 1;
+}
+
+uint64_t socmon_feed_failed_at(const socmon_feed *f)
+{
+    return f ? f->failed_at : 0;
+}

@@ -1,0 +1,40 @@
+/* The output interface as a consumer of the analysis pipeline (socmon/analysis.h): every format
+ * receives what the pipeline computed, as a document of totals (written when the runs are done:
+ * counters, metrics, hot spots) or as a timeline (a row per interval as it comes, merged as the
+ * format asks). The formats themselves never evaluate anything. */
+#ifndef SOCMON_EXPORT_FEED_H
+#define SOCMON_EXPORT_FEED_H
+
+#include "export/output.h"
+#include "socmon/analysis.h"
+
+typedef struct socmon_feed_opts {
+    socmon_doc doc;             /* TOTALS: at finish; INTERVALS: rows as they come */
+    const char *title;          /* "Performance counter stats", "recording", ... */
+    const char *workload;       /* the workload to name (NULL: the source's) */
+    const size_t *shown;        /* INTERVALS: the metric results a human format shows */
+    size_t nshown;
+    int perf_first;             /* INTERVALS: only the events, the perf_event ones first and their
+                                   counts shown by human formats (stat -I on a command) */
+    unsigned every;             /* INTERVALS: every Nth interval (record --every) */
+    const char *hotspots;       /* TOTALS: hot spots among counters matching this (NULL: the target's) */
+    int no_hotspots;
+    /* TOTALS: opens the output when the totals are ready (a file named by -o is then written
+     * only after a run that succeeded); with it, socmon_feed_new's out may be NULL */
+    socmon_status (*open)(void *user, socmon_output **out);
+    void *open_user;
+} socmon_feed_opts;
+
+typedef struct socmon_feed socmon_feed;
+
+/* A consumer writing to out (borrowed; the caller ends the document and frees it), or to what
+ * o->open opens. */
+socmon_status socmon_feed_new(socmon_output *out, const socmon_feed_opts *o, socmon_feed **feed);
+void socmon_feed_free(socmon_feed *f);
+socmon_consumer socmon_feed_consumer(socmon_feed *f);
+/* The interval (1-based) whose row the output could not take, or 0. */
+uint64_t socmon_feed_failed_at(const socmon_feed *f);
+/* Stops writing rows (their reader went away); the run goes on. */
+void socmon_feed_mute(socmon_feed *f);
+
+#endif
