@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "agent/agent_internal.h"
-#include "core/error.h"
+#include "socmon/status.h"
 #include "core/text.h"
 #include "socmon/bus.h"
 #include "socmon/sampler.h"

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "agent/agent_internal.h"
-#include "core/error.h"
+#include "socmon/status.h"
 
 void agent_config_wait(agent *a)
 {

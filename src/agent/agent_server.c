@@ -31,7 +31,7 @@
 
 #include "agent/agent_internal.h"
 #include "core/clock.h"
-#include "core/error.h"
+#include "socmon/status.h"
 
 #define IDLE_NS 2000000000ull         /* a client that sent nothing has this long to start */
 #define HANDSHAKE_NS 10000000000ull   /* ... and one that started has this long to SUBSCRIBE */

@@ -12,7 +12,7 @@
 #include "agent/collector_internal.h"
 #include "agent/net.h"
 #include "core/clock.h"
-#include "core/error.h"
+#include "socmon/status.h"
 #include "core/text.h"
 
 

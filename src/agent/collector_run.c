@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "agent/collector_internal.h"
-#include "core/error.h"
+#include "socmon/status.h"
 #include "core/text.h"
 
 /* Room for n samples in the decode buffer. */

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "agent/collector_source.h"
-#include "core/error.h"
+#include "socmon/status.h"
 
 typedef struct csrc {
     socmon_source_info info;

@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "agent/net.h"
-#include "core/error.h"
+#include "socmon/status.h"
 #include "export/web_assets.h"
 #include "export/web_json.h"
 #include "socmon/target.h"

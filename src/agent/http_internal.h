@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "agent/http.h"
-#include "core/error.h"
+#include "socmon/status.h"
 
 /* ---- the log (http_log.c): lines with the same key share a budget per time window ---- */
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "agent/http_internal.h"
-#include "core/error.h"
+#include "socmon/status.h"
 #include "export/output.h"
 #include "export/sink.h"
 #include "socmon/status.h"

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/error.h"
+#include "socmon/status.h"
 #include "socmon/delta.h"
 
 static uint64_t mono_ns(void *user)

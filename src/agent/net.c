@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "agent/net.h"
-#include "core/error.h"
+#include "socmon/status.h"
 
 socmon_status net_split(const char *spec, char *host, size_t hostlen, unsigned *port)
 {

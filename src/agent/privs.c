@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "agent/privs.h"
-#include "core/error.h"
+#include "socmon/status.h"
 
 socmon_status agent_drop_privileges(const char *user, int *dropped, char *who, size_t wholen)
 {

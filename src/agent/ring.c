@@ -16,7 +16,7 @@
 #include <sys/mman.h>
 
 #include "agent/ring.h"
-#include "core/error.h"
+#include "socmon/status.h"
 
 struct ring {
     pthread_mutex_t mu;

@@ -7,7 +7,7 @@
 #include <zlib.h>
 
 #include "agent/wire_io.h"
-#include "core/error.h"
+#include "socmon/status.h"
 
 /* ---- buffer ---- */
 

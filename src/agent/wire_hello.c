@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "agent/wire_io.h"
-#include "core/error.h"
+#include "socmon/status.h"
 #include "core/text.h"
 
 void wire_hello_free(wire_hello *h)

@@ -7,7 +7,7 @@
  * misses one (it never does on TCP, but a reader of a capture might) can
  * start at the next. Timestamps go the same way, modulo 2^64. */
 #include "agent/wire_io.h"
-#include "core/error.h"
+#include "socmon/status.h"
 
 socmon_status wire_put_samples(wire_buf *b, const wire_samples *s, const uint64_t *masks)
 {

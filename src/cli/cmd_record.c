@@ -23,7 +23,7 @@
 #include "analysis/recorder.h"
 #include "agent/collector_source.h"
 #include "core/clock.h"
-#include "core/error.h"
+#include "socmon/status.h"
 #include "export/table.h"
 
 #define RECORD_OPTS (OPT_TARGET | OPT_EVENTS | OPT_WORKLOAD | OPT_DURATION | OPT_INTERVAL | OPT_OUTPUT | \

@@ -12,7 +12,7 @@
 
 #include "agent/net.h"
 #include "cli/serve.h"
-#include "core/error.h"
+#include "socmon/status.h"
 
 int serve_http_start(serve_http *s, socmon_live *lv, const char *addr, const char *token,
                      const char *const *hosts, size_t nhosts, const char *port_file, const char *who)

@@ -31,7 +31,10 @@ def allowed(layer, sub):
         "drivers": ["core", "bus", "drivers/generic", "drivers/perf", f"drivers/{sub}"],
         "models": ["core", "bus", f"models/{sub}"],
         "metrics": ["core", "metrics"],
-        "export": ["core", "metrics", "export"],
+        # the analysis layer runs sources over targets, recordings and regions (and asks the perf
+        # driver which events it could not count)
+        "analysis": ["core", "metrics", "targets", "region", "drivers/perf", "analysis"],
+        "export": ["core", "metrics", "analysis", "export"],
         "compat": [f"compat/{sub}"],   # plus any public symbol, see above
         # targets may also drive a vendor API (include/compat headers), as their includes may
         "targets": ["core", "bus", "drivers", "models", "metrics", "compat", "targets"],
