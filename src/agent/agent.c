@@ -286,8 +286,9 @@ static void *sampler_main(void *arg)
     socmon_status st = SOCMON_OK;
     uint64_t t0 = socmon_target_now_ns(a->t), elapsed = 0;
     while (!atomic_load(&a->stop)) {
-        socmon_sampler_opts so = {a->o.interval_ns, a->o.duration_ns ? a->o.duration_ns - elapsed : 0,
-                                  a->o.pace, 0};
+        socmon_sampler_opts so = {.interval_ns = a->o.interval_ns,
+                                  .duration_ns = a->o.duration_ns ? a->o.duration_ns - elapsed : 0,
+                                  .realtime = a->o.pace};
         st = socmon_sampler_run(a->t, a->set, &so, NULL, on_sample, a, NULL);
         if (st == SOCMON_ESTATE && atomic_load(&a->config_pending) && !atomic_load(&a->stop)) {
             uint64_t now = socmon_target_now_ns(a->t);

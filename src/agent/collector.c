@@ -23,7 +23,7 @@ static socmon_status no_registers(void *drv, const uint32_t *idx, size_t n, uint
                        "network");
 }
 
-static const socmon_device_ops remote_ops = {no_registers, NULL};
+static const socmon_device_ops remote_ops = {.read = no_registers};
 
 /* The schema-only device and the set of all its counters, from the HELLO. */
 socmon_status collector_build_schema(collector *c)

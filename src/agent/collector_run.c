@@ -53,7 +53,8 @@ static socmon_status on_samples(collector *c, const collector_cb *cb, const uint
         return socmon_fail_prefix(st, "agent %s: ", c->addr);
     size_t nc = c->hello.ncounters;
     for (uint32_t k = 0; k < n; k++) {
-        socmon_sample s = {c->blk.t_ns[k], c->blk.flags[k], c->blk.missed[k], nc, c->blk.values + (size_t)k * nc};
+        socmon_sample s = {.t_ns = c->blk.t_ns[k], .flags = c->blk.flags[k], .missed = c->blk.missed[k], .n = nc,
+                           .v = c->blk.values + (size_t)k * nc};
         /* A sample older than the one before would make a negative interval (a huge one, in
          * unsigned time) in every rate computed from it: refused, with both times. A GAP does
          * not excuse it (the lost samples lay between the two); a new HELLO starts a new run,

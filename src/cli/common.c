@@ -136,7 +136,7 @@ static socmon_status open_one(const cli_opts *o, socmon_target **t, const char *
         return st;
     /* --trace-bus's path goes in as it is, never pasted into the spec, where a ',' or '=' in
      * it would split it into options. */
-    socmon_kv trace = {"trace_bus", o->trace};
+    socmon_kv trace = {.key = "trace_bus", .value = o->trace};
     const char *events = o->events;
     if (runs_command(spec)) {
         /* the host target opens the events -e names (perf event names, not globs over its
@@ -144,11 +144,11 @@ static socmon_status open_one(const cli_opts *o, socmon_target **t, const char *
         socmon_kv kv[3];
         size_t nkv = 0;
         if (o->events)
-            kv[nkv++] = (socmon_kv){"events", o->events};
+            kv[nkv++] = (socmon_kv){.key = "events", .value = o->events};
         if (o->cpus)
-            kv[nkv++] = (socmon_kv){"cpus", o->cpus};
+            kv[nkv++] = (socmon_kv){.key = "cpus", .value = o->cpus};
         if (o->all_cpus)
-            kv[nkv++] = (socmon_kv){"all", "1"};
+            kv[nkv++] = (socmon_kv){.key = "all", .value = "1"};
         st = socmon_target_open_command(spec, kv, nkv, o->command, t);
         events = NULL;
     } else if (o->cpus || o->command) {
