@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "drivers/zynq/zynq_drv.h"
 #include "socmon/socmon.h"
 #include "drivers/zynq/a9pmu_internal.h"
 

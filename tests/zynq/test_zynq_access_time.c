@@ -19,6 +19,7 @@
 
 #include <string.h>
 
+#include "models/zynq/zynq_model.h"
 #include "socmon/socmon.h"
 
 #define XAPM_SI_LOW 0x024u

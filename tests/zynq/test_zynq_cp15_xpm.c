@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "models/zynq/zynq_model.h"
 #include "xil_io.h"
 #include "xpm_harness.h"
 

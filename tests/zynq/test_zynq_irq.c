@@ -39,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/zynq/zynq_model.h"
 #include "socmon/bus.h"
 #include "socmon/zynq.h"
 

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "models/zynq/zynq_model.h"
 #include "socmon_xil.h"
 #include "xpseudo_asm.h"
 #include "socmon/zynq.h"
