@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "bench_time.h"
+#include "models/perf/perf_kernel_model.h"
 #include "socmon/region.h"
 
 static double pairs(socmon_regions *r, int n)

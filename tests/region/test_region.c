@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "models/perf/perf_kernel_model.h"
 #include "socmon/perf.h"
 #include "socmon/recording.h"
 #include "socmon/region.h"
