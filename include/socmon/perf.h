@@ -116,6 +116,9 @@ typedef struct socmon_perf_opts {
     int no_rdpmc;             /* 1: always read(); else rdpmc when the kernel allows it
                                  (self-monitoring thread mode only) */
     const socmon_perf_sys *sys;   /* NULL: the real kernel */
+    size_t size;            /* sizeof(socmon_perf_opts) as the caller was built, or 0 (the first
+                               layout): members are only added after this one, and the library
+                               reads them only where size covers them */
 } socmon_perf_opts;
 
 /* Opens the events and builds a device named name (counters: each event as NAME, with

@@ -27,6 +27,9 @@ socmon_status socmon_regions_open(const socmon_regions_opts *o, socmon_regions *
     if (!o || !out || !o->path || !*o->path)
         return socmon_fail(SOCMON_EINVAL, "socmon_regions_open: %s", !o || !out ? "NULL argument" : "no path");
     *out = NULL;
+    socmon_status sz = smn_check_size("socmon_regions_opts", o->size, sizeof *o);
+    if (sz != SOCMON_OK)
+        return sz;
     socmon_regions *r = calloc(1, sizeof *r);
     if (!r || !(r->path = strdup(o->path))) {
         free(r);
@@ -61,7 +64,7 @@ socmon_status socmon_regions_open_env(socmon_regions **out)
     const char *path = getenv("SOCMON_REGIONS");
     if (!path || !*path)
         return SOCMON_OK;
-    socmon_regions_opts o = {path, getenv("SOCMON_REGIONS_EVENTS"), NULL};
+    socmon_regions_opts o = {.path = path, .events = getenv("SOCMON_REGIONS_EVENTS"), .sys = NULL};
     return socmon_regions_open(&o, out);
 }
 
@@ -93,7 +96,7 @@ static socmon_status write_recording(socmon_regions *r)
             tot.v[g * per + nc] += t->acc[g].calls;
             tot.v[g * per + nc + 1] += t->acc[g].time_ns;
         }
-    static const socmon_device_ops ops = {totals_read, NULL};
+    static const socmon_device_ops ops = {.read = totals_read, .destroy = NULL};
     socmon_device *dev = NULL;
     socmon_set *set = NULL;
     socmon_recwriter *w = NULL;
@@ -105,9 +108,12 @@ static socmon_status write_recording(socmon_regions *r)
             c.instance = r->names[g];
             st = socmon_device_add_counter(dev, &c, NULL);
         }
-        socmon_counter calls = {"calls", r->names[g], "times the region was entered and left", "calls", 64, 0, 0, 0};
-        socmon_counter tm = {"time_ns", r->names[g], "wall time inside the region, over all calls and threads",
-                             "ns", 64, 0, 0, 0};
+        socmon_counter calls = {.name = "calls", .instance = r->names[g],
+            .desc = "times the region was entered and left", .unit = "calls", .width = 64, .reg = 0,
+            .reg_hi = 0, .max_rate_hz = 0};
+        socmon_counter tm = {.name = "time_ns", .instance = r->names[g],
+            .desc = "wall time inside the region, over all calls and threads",
+                             .unit = "ns", .width = 64, .reg = 0, .reg_hi = 0, .max_rate_hz = 0};
         if (st == SOCMON_OK)
             st = socmon_device_add_counter(dev, &calls, NULL);
         if (st == SOCMON_OK)
