@@ -150,7 +150,10 @@ def positional(body):
     parts = split_top(body)
     if not parts or (len(parts) == 1 and body[parts[0][0]:parts[0][1]].strip() == "0"):
         return []
-    return [p for p in parts if not body[p[0]:p[1]].strip().startswith((".", "["))]
+    # an upper-case macro among named members (SOCMON_MODEL_TARGET_OPS(decl)) expands to named
+    # members itself: the check sees its definition
+    return [p for p in parts if not body[p[0]:p[1]].strip().startswith((".", "["))
+            and not re.match(r"[A-Z_][A-Z0-9_]*\s*\(", body[p[0]:p[1]].strip())]
 
 
 def designate(body, members):

@@ -339,7 +339,7 @@ static void dev_destroy(void *priv)
     free(ed);
 }
 
-static const socmon_device_ops esp_dev_ops = {dev_read, dev_destroy};
+static const socmon_device_ops esp_dev_ops = {.read = dev_read, .destroy = dev_destroy};
 
 typedef struct mon_info {
     const char *name;

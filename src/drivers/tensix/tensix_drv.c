@@ -325,7 +325,7 @@ static void dev_destroy(void *priv)
     free(priv);
 }
 
-static const socmon_device_ops dev_ops = {dev_read, dev_destroy};
+static const socmon_device_ops dev_ops = {.read = dev_read, .destroy = dev_destroy};
 
 /* s == NULL: the bank's cycles counter (OUT_L). A counter id the guide does
  * not list gets tt-llk's name ({BANK}_UNKNOWN_{id}). */
