@@ -15,11 +15,11 @@ exit status 1 if there is any. --fix rewrites them with the members' names in de
 (the header's order), then reports what it could not rewrite.
 
 ALLOW is the list of folders not checked yet: the ones being rewritten when this check came (issue
-24's analysis layer); it is to become empty."""
+24's analysis layer) and their tests; it is to become empty."""
 import os, re, sys
 
 # Folders (relative to SRC) skipped for now. Empty this once they are converted.
-ALLOW = ["src/cli", "src/agent", "src/export", "src/analysis"]
+ALLOW = ["src/cli", "src/agent", "src/export", "src/analysis", "tests/cli", "tests/agent", "tests/export"]
 
 SCAN = ["src", "include", "tests", "examples", "bench", "fuzz", "tools"]
 EXTS = (".c", ".h", ".cpp", ".hpp", ".cc")

@@ -15,8 +15,7 @@ static const socmon_counter fx_counters[NCTR] = {
     [T0_MISS] = {.name = "l2_misses", .instance = "tile0", .unit = "events", .width = 32},
     [T1_HITS] = {.name = "l2_hits", .instance = "tile1", .unit = "events", .width = 32},
     [T1_MISS] = {.name = "l2_misses", .instance = "tile1", .unit = "events", .width = 32},
-    [LONG] = {.name = "a_counter_with_a_rather_long_name", .instance = "", .unit = "cycles",
-        .width = 64},
+    [LONG] = {.name = "a_counter_with_a_rather_long_name", .instance = "", .unit = "cycles", .width = 64},
     [ODD] = {.name = "odd", .instance = "tile1", .unit = "say \"hi\", twice", .width = 32},
 };
 static const char *const fx_names[NCTR] = {"tile0.l2_hits", "tile0.l2_misses", "tile1.l2_hits",
@@ -49,8 +48,7 @@ static inline void fx_setup(fx *f)
 {
     memset(f, 0, sizeof *f);
     assert_int_equal(socmon_metricset_load_string(fx_metric_file, "fixture", &f->ms), SOCMON_OK);
-    socmon_metric_schema sch = {.ncounters = NCTR, .counters = fx_counters, .nparams = 0,
-        .param_names = NULL, .param_values = NULL};
+    socmon_metric_schema sch = {NCTR, fx_counters, 0, NULL, NULL};
     assert_int_equal(socmon_metrics_bind(f->ms, &sch, &f->m), SOCMON_OK);
     assert_true(socmon_metrics_nresults(f->m) <= 16);
     assert_int_equal(socmon_metrics_eval(f->m, fx_values, 1.0, f->mv), SOCMON_OK);
@@ -92,8 +90,7 @@ static inline void fx_teardown(fx *f)
 /* The totals of a run through the interface, as the CLI's stat does. */
 static inline void fx_totals(fx *f)
 {
-    socmon_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = "Stats", .target = "fx",
-        .workload = "w",
+    socmon_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = "Stats", .target = "fx", .workload = "w",
                            .elapsed_ns = 1500000};
     assert_int_equal(socmon_output_begin(f->out, &run), SOCMON_OK);
     assert_int_equal(socmon_output_counters(f->out, &fx_list, fx_values), SOCMON_OK);
@@ -105,8 +102,7 @@ static inline void fx_totals(fx *f)
 /* Two intervals, the second marked missed and undefined. */
 static inline void fx_timeline(fx *f, const size_t *shown, size_t nshown)
 {
-    socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .target = "fx",
-        .device = "dev",
+    socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .target = "fx", .device = "dev",
                            .interval_ns = 1000, .ncounters = NCTR, .recording = 1, .samples = 3};
     socmon_interval_cols cols = {f->m, shown, nshown, &fx_list, 0};
     assert_int_equal(socmon_output_begin(f->out, &run), SOCMON_OK);

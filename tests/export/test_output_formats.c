@@ -109,8 +109,7 @@ static void render_repeated(const char *format, char **text)
     fx_open(&f, format, ',', 0);
     double csd[NCTR] = {[T0_HITS] = 3, [T0_MISS] = 0.5, [LONG] = 0, [ODD] = 1};
     double msd[NRES] = {[R_RATE0] = 1.5, [R_RATE1] = NAN, [R_HITS] = 3, [R_SEVENTH] = 0.25};
-    socmon_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = "Stats", .target = "fx",
-        .elapsed_ns = 1500000,
+    socmon_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = "Stats", .target = "fx", .elapsed_ns = 1500000,
                            .runs = 5, .counter_stddev = csd, .metric_stddev = msd};
     assert_int_equal(socmon_output_begin(f.out, &run), SOCMON_OK);
     assert_int_equal(socmon_output_counters(f.out, &fx_list, fx_values), SOCMON_OK);
@@ -298,8 +297,7 @@ static void test_live_without_metric_values(void **state)
     fx f;
     fx_setup(&f);
     fx_open(&f, "live", ',', 0);
-    socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .target = "fx",
-        .workload = "w",
+    socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .target = "fx", .workload = "w",
                            .interval_ns = 2000000, .ncounters = NCTR, .simulated = 1};
     socmon_interval_cols cols = {f.m, shown, 3, &fx_list, 0};
     assert_int_equal(socmon_output_begin(f.out, &run), SOCMON_OK);
@@ -327,8 +325,7 @@ static void varied_timeline(fx *f, const char *format, int no_big_num, const siz
                         seventh[] = {42.857142, 1e6 / 7, 1, 0.25};
     socmon_output_opts oo = {',', 0, no_big_num};
     fx_open_opts(f, format, &oo);
-    socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .target = "fx",
-        .device = "dev",
+    socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .target = "fx", .device = "dev",
                            .interval_ns = 1000, .ncounters = NCTR, .recording = 1, .samples = 5, .simulated = 1};
     socmon_interval_cols cols = {f->m, sh, nsh, &fx_list, 0};
     assert_int_equal(socmon_output_begin(f->out, &run), SOCMON_OK);
@@ -486,8 +483,7 @@ static void test_alignment_with_long_names(void **state)
     socmon_metricset *ms;
     socmon_metrics *m;
     assert_int_equal(socmon_metricset_load_string(file, "long", &ms), SOCMON_OK);
-    socmon_metric_schema sch = {.ncounters = NCTR, .counters = fx_counters, .nparams = 0,
-        .param_names = NULL, .param_values = NULL};
+    socmon_metric_schema sch = {NCTR, fx_counters, 0, NULL, NULL};
     assert_int_equal(socmon_metrics_bind(ms, &sch, &m), SOCMON_OK);
     fx_open(&f, "table", ',', 0);
     socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .target = "fx", .interval_ns = 1000};
@@ -518,8 +514,7 @@ static void test_simulated_time(void **state)
     assert_non_null(strstr(fx_text(&f), "recording of 'fx' (dev), 5 samples, 4.000 us simulated time elapsed\n"));
     fx_close(&f);
     fx_open(&f, "table", ',', 0);
-    socmon_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = "S", .target = "fx",
-        .elapsed_ns = 1234000,
+    socmon_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = "S", .target = "fx", .elapsed_ns = 1234000,
                            .simulated = 1};
     assert_int_equal(socmon_output_begin(f.out, &run), SOCMON_OK);
     assert_int_equal(socmon_output_metrics(f.out, f.ms, f.m, f.mv), SOCMON_OK);
@@ -537,8 +532,7 @@ static void test_totals_say_over_the_run(void **state)
     socmon_metricset *ms;
     socmon_metrics *m;
     assert_int_equal(socmon_metricset_load_string(file, "desc", &ms), SOCMON_OK);
-    socmon_metric_schema sch = {.ncounters = NCTR, .counters = fx_counters, .nparams = 0,
-        .param_names = NULL, .param_values = NULL};
+    socmon_metric_schema sch = {NCTR, fx_counters, 0, NULL, NULL};
     assert_int_equal(socmon_metrics_bind(ms, &sch, &m), SOCMON_OK);
     double v = 300;
     fx f;

@@ -133,8 +133,7 @@ static void render(const char *format, const socmon_counter_list *list, const ui
     socmon_output *o;
     assert_int_equal(socmon_sink_memory(&s), SOCMON_OK);
     assert_int_equal(socmon_output_open(format, s, NULL, &o), SOCMON_OK);
-    socmon_run_info run = {.doc = SOCMON_DOC_TOTALS, .target = spec, .device = "dev \"1\"",
-        .workload = "w\\x",
+    socmon_run_info run = {.doc = SOCMON_DOC_TOTALS, .target = spec, .device = "dev \"1\"", .workload = "w\\x",
                            .elapsed_ns = 123456789, .simulated = 1, .interval_ns = 1000, .recording = 1,
                            .samples = 7, .missed = 2};
     assert_int_equal(socmon_output_begin(o, &run), SOCMON_OK);
@@ -182,8 +181,7 @@ static void one_target(const char *spec)
     socmon_metrics *m = NULL;
     double *mv = NULL;
     if (socmon_target_metrics(t, &ms) == SOCMON_OK) {
-        socmon_metric_schema sch = {.ncounters = n, .counters = c, .nparams = np, .param_names = pn,
-            .param_values = pv};
+        socmon_metric_schema sch = {n, c, np, pn, pv};
         assert_int_equal(socmon_metrics_bind(ms, &sch, &m), SOCMON_OK);
         mv = calloc(socmon_metrics_nresults(m) + 1, sizeof *mv);
         /* a zero interval: rates are undefined or infinite, ratios whatever the values give */
