@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "drivers/esp/esp_driver.h"
+#include "models/esp/esp_soc.h"
 #include "socmon/socmon.h"
 #include "compat/esp/esp_api.h"
 

@@ -66,9 +66,11 @@ static void bind_scaling(const socmon_metricset *ms, const socmon_metric_schema 
         for (int t = 0; t < nt; t++) {
             snprintf(inst[t], sizeof inst[t], "tile%d", t);
             for (int j = 0; j < NPER; j++)
-                c[t * NPER + j] = (socmon_counter){.name = cnames[j], .instance = inst[t], .width = 32};
+                c[t * NPER + j] = (socmon_counter){.name = cnames[j], .instance = inst[t],
+                    .width = 32};
         }
-        socmon_metric_schema sc = {(size_t)n, c, base->nparams, base->param_names, base->param_values};
+        socmon_metric_schema sc = {.ncounters = (size_t)n, .counters = c, .nparams = base->nparams,
+            .param_names = base->param_names, .param_values = base->param_values};
         int reps = n >= 10000 ? 5 : 50;
         socmon_metrics *m = NULL;
         double t0 = now_s();
@@ -102,7 +104,8 @@ int main(void)
     }
     const char *pn[] = {"flit_bytes", "mem_peak", "noc_peak"};
     double pv[] = {16, 25.6, 64};
-    socmon_metric_schema sc = {NTILES * NPER, counters, 3, pn, pv};
+    socmon_metric_schema sc = {.ncounters = NTILES * NPER, .counters = counters, .nparams = 3,
+        .param_names = pn, .param_values = pv};
 
     socmon_metricset *ms;
     if (socmon_metricset_load_string(metrics_json, "bench", &ms) != SOCMON_OK) {

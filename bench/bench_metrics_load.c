@@ -59,7 +59,8 @@ int main(int argc, char **argv)
         pn[p] = pnames[p];
         pv[p] = p + 1;
     }
-    socmon_metric_schema sc = {NCOUNTERS + 1, counters, NPARAMS, pn, pv};
+    socmon_metric_schema sc = {.ncounters = NCOUNTERS + 1, .counters = counters, .nparams = NPARAMS,
+        .param_names = pn, .param_values = pv};
 
     printf("bench_metrics_load: metric files of N metrics over %d counters, %d parameters\n",
            NCOUNTERS + 1, NPARAMS);

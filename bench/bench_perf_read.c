@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "bench_time.h"
+#include "models/perf/perf_kernel_model.h"
 #include "socmon/perf.h"
 #ifdef SOCMON_HAVE_PAPI
 #include <papi.h>

@@ -52,7 +52,8 @@ static int writer_run(size_t n)
     for (size_t j = 0; j < NC; j++) {
         char name[16];
         snprintf(name, sizeof name, "c%zu", j);
-        socmon_counter c = {name, "", "", "events", j % 2 ? 32 : 64, 0, 0, 0};
+        socmon_counter c = {.name = name, .instance = "", .desc = "", .unit = "events",
+            .width = j % 2 ? 32 : 64, .reg = 0, .reg_hi = 0, .max_rate_hz = 0};
         if (socmon_device_add_counter(dev, &c, NULL) != SOCMON_OK)
             return die("add_counter");
     }
@@ -68,7 +69,7 @@ static int writer_run(size_t n)
     if (socmon_recwriter_open(fd, set, "bench", 1000000, &o, &w) != SOCMON_OK)
         return die("recwriter_open");
     uint64_t v[NC] = {0}, seed = 1;
-    socmon_sample s = {0, 0, 0, NC, v};
+    socmon_sample s = {.t_ns = 0, .flags = 0, .missed = 0, .n = NC, .v = v};
     /* increments drawn beforehand, so the timing is the writer's */
     enum { TABLE = 4096 };
     static uint64_t inc[TABLE][NC];

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "bench_time.h"
+#include "models/perf/perf_kernel_model.h"
 #include "socmon/region.h"
 
 static double pairs(socmon_regions *r, int n)
@@ -30,7 +31,7 @@ int main(void)
     printf("bench_region: one begin/end pair\n");
     printf("  %-40s %8.2f ns\n", "off (NULL handle)", pairs(NULL, 10000000));
     socmon_regions *r;
-    socmon_regions_opts o = {path, "task-clock", NULL};
+    socmon_regions_opts o = {.path = path, .events = "task-clock", .sys = NULL};
     if (socmon_regions_open(&o, &r) == SOCMON_OK && socmon_region_begin(r, "probe") == SOCMON_OK) {
         socmon_region_end(r, "probe");
         printf("  %-40s %8.1f ns\n", "on, task-clock by read() (kernel)", pairs(r, 20000));
@@ -41,7 +42,8 @@ int main(void)
     socmon_perf_model *m;
     socmon_perf_model_opts mo = {.hw_counters = 4, .rdpmc = 1, .paranoid = 2};
     socmon_perf_model_new(&mo, &m);
-    socmon_regions_opts om = {path, "{cycles:u,instructions:u}", socmon_perf_model_sys(m)};
+    socmon_regions_opts om = {.path = path, .events = "{cycles:u,instructions:u}",
+        .sys = socmon_perf_model_sys(m)};
     if (socmon_regions_open(&om, &r) == SOCMON_OK) {
         printf("  %-40s %8.1f ns (the model, not a kernel)\n", "on, cycles+instructions by rdpmc", pairs(r, 200000));
         socmon_regions_close(r);

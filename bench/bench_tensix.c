@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "drivers/tensix/tensix_drv.h"
+#include "models/tensix/tensix_model.h"
 #include "socmon/tensix.h"
 #include "llk_perf_counters.h"
 #include "llk_perf_host.h"

@@ -60,8 +60,9 @@ static int run(size_t n, size_t nc)
     for (size_t j = 0; j < nc; j++) {
         char name[32];
         snprintf(name, sizeof name, "c%zu", j);
-        rec->counters[j] = (socmon_counter){strdup(name), strdup(""), strdup(""), strdup("events"),
-                                            j % 2 ? 32 : 64, 0, 0, 0};
+        rec->counters[j] = (socmon_counter){.name = strdup(name), .instance = strdup(""),
+            .desc = strdup(""), .unit = strdup("events"),
+                                            .width = j % 2 ? 32 : 64, .reg = 0, .reg_hi = 0, .max_rate_hz = 0};
     }
     if (socmon_timeline_new(nc, &rec->tl) != SOCMON_OK)
         return die("timeline_new");
@@ -79,7 +80,7 @@ static int run(size_t n, size_t nc)
             inc[i * nc + j] = m - m / 4 + (m / 2) * noise / 0xffff;
         }
     }
-    socmon_sample s = {0, 0, 0, nc, v};
+    socmon_sample s = {.t_ns = 0, .flags = 0, .missed = 0, .n = nc, .v = v};
     double t0 = cpu_s();
     for (size_t i = 0; i < n; i++) {
         const uint64_t *d = inc + (i % NINC) * nc;

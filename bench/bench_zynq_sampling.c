@@ -107,7 +107,7 @@ int main(int argc, char **argv)
     ops.advance = timed_advance;
     char dur[32];
     snprintf(dur, sizeof dur, "%llu", (unsigned long long)(seconds * 1000 + 1000));
-    socmon_kv kv[] = {{"duration_ms", dur}};
+    socmon_kv kv[] = {{.key = "duration_ms", .value = dur}};
     socmon_target *t = NULL;
     socmon_set *set = NULL;
     socmon_status st = socmon_target_open_ops(&ops, kv, 1, &t);
@@ -125,7 +125,8 @@ int main(int argc, char **argv)
     R.cost = calloc(R.cap, sizeof *R.cost);
     if (!R.late || !R.cost)
         return 1;
-    socmon_sampler_opts o = {R.interval_ns, seconds * 1000000000ull, 1, 0};
+    socmon_sampler_opts o = {.interval_ns = R.interval_ns, .duration_ns = seconds * 1000000000ull,
+        .realtime = 1, .max_intervals = 0};
     socmon_sampler_stats s;
     printf("zynq realtime sampling: %zu counters every %llu us for %llu s, %s ...\n",
            socmon_set_size(set), (unsigned long long)interval_us, (unsigned long long)seconds,

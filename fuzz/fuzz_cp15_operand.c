@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/zynq/zynq_model.h"
 #include "socmon_xil.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -22,7 +22,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     memcpy(text, data, size);
     text[size] = '\0';
-    socmon_metric_schema sc = {4, counters, 1, pnames, pvalues};
+    socmon_metric_schema sc = {.ncounters = 4, .counters = counters, .nparams = 1,
+        .param_names = pnames, .param_values = pvalues};
     /* the first byte picks deltas, so zero and huge values are both explored */
     uint64_t v = size ? data[0] : 0;
     uint64_t deltas[4] = {v, v * 3, UINT64_MAX - v, v & 1};

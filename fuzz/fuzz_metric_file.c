@@ -27,7 +27,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     text[size] = '\0';
     socmon_metricset *ms = NULL;
     if (socmon_metricset_load_string(text, "fuzz.json", &ms) == SOCMON_OK) {
-        socmon_metric_schema sc = {6, counters, 2, pnames, pvalues};
+        socmon_metric_schema sc = {.ncounters = 6, .counters = counters, .nparams = 2,
+            .param_names = pnames, .param_values = pvalues};
         socmon_metrics *m = NULL;
         if (socmon_metrics_bind(ms, &sc, &m) == SOCMON_OK) {
             size_t n = socmon_metrics_nresults(m);

@@ -15,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     memcpy(s, data, size);
     s[size] = 0;
-    socmon_perf_names nm = {SOCMON_FUZZ_SYSFS, 1};
+    socmon_perf_names nm = {.sysfs_root = SOCMON_FUZZ_SYSFS, .no_pfm = 1};
     socmon_perf_attr a, *v = NULL;
     size_t n = 0;
     (void)socmon_perf_event_parse(s, &nm, &a);

@@ -82,9 +82,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             st = socmon_zynq_soc_advance(soc, v % 200000, NULL);
             break;
         case 5: {
-            socmon_zynq_traffic t = {(double)(v & 0xFFF), (double)(v >> 20), (uint32_t)off,
-                                     1 + (double)r[7] * 8, (double)(r[7] & 0x1F), v & 0xF,
-                                     r[7] & 0x7};
+            socmon_zynq_traffic t = {.wr_mbps = (double)(v & 0xFFF), .rd_mbps = (double)(v >> 20),
+                .burst_bytes = (uint32_t)off,
+                                     .lat_ns = 1 + (double)r[7] * 8, .lat_jitter_ns = (double)(r[7] & 0x1F), .id_base = v & 0xF,
+                                     .id_count = r[7] & 0x7};
             st = socmon_zynq_soc_set_traffic(soc, r[7] % 8, &t);
             if (st && !*socmon_errmsg())
                 abort();

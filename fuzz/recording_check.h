@@ -16,7 +16,7 @@
 static inline uint8_t *check_decodes(const socmon_recording *rec, size_t *len)
 {
     uint64_t *v = calloc(rec->ncounters + 1, sizeof *v);
-    socmon_sample s = {0, 0, 0, rec->ncounters, v};
+    socmon_sample s = {.t_ns = 0, .flags = 0, .missed = 0, .n = rec->ncounters, .v = v};
     socmon_timeline_iter it;
     size_t n = 0;
     if (v && socmon_timeline_iter_init(rec->tl, &it) == SOCMON_OK) {

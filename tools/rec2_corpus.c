@@ -25,7 +25,7 @@ static socmon_status zero_read(void *drv, const uint32_t *idx, size_t n, uint64_
     return SOCMON_OK;
 }
 
-static const socmon_device_ops ops = {zero_read, NULL};
+static const socmon_device_ops ops = {.read = zero_read, .destroy = NULL};
 
 static int die(const char *what)
 {
@@ -40,7 +40,7 @@ static socmon_recording *make(socmon_set *set, size_t n, int wide)
     if (socmon_recording_new(set, "esp", 1000, &rec) != SOCMON_OK)
         return NULL;
     uint64_t v[3] = {250, 0xfffffff0u, 1};
-    socmon_sample s = {0, 0, 0, 3, v};
+    socmon_sample s = {.t_ns = 0, .flags = 0, .missed = 0, .n = 3, .v = v};
     for (size_t i = 0; i < n; i++) {
         s.t_ns = 1000 * i + (i % 5 == 0 ? 3 : 0);
         v[0] = (v[0] + 3) & 0xff;
@@ -113,7 +113,7 @@ static int emit_gaps(const char *dir, const char *name, socmon_recording *src, s
     if (socmon_rec2_writer_new(fd, empty, &o, -1, &w) != SOCMON_OK)
         return die(path);
     uint64_t v[3];
-    socmon_sample s = {0, 0, 0, 3, v};
+    socmon_sample s = {.t_ns = 0, .flags = 0, .missed = 0, .n = 3, .v = v};
     socmon_timeline *tl = socmon_recording_timeline(src);
     for (size_t i = 0; i < socmon_timeline_len(tl); i++) {
         if (i >= 12 && i < 20)
@@ -138,9 +138,12 @@ int main(int argc, char **argv)
     socmon_device *dev = NULL;
     socmon_set *set = NULL;
     static const socmon_counter c[3] = {
-        {"hits", "t0", "", "events", 8, 0x10, 0, 0},
-        {"bytes", "t1", "", "bytes", 32, 0x14, 0, 0},
-        {"cycles", "", "", "cycles", 64, 0x18, 0x1c, 0},
+        {.name = "hits", .instance = "t0", .desc = "", .unit = "events", .width = 8, .reg = 0x10,
+            .reg_hi = 0, .max_rate_hz = 0},
+        {.name = "bytes", .instance = "t1", .desc = "", .unit = "bytes", .width = 32, .reg = 0x14,
+            .reg_hi = 0, .max_rate_hz = 0},
+        {.name = "cycles", .instance = "", .desc = "", .unit = "cycles", .width = 64, .reg = 0x18,
+            .reg_hi = 0x1c, .max_rate_hz = 0},
     };
     if (socmon_device_new("seed", &ops, NULL, &dev) != SOCMON_OK)
         return die("device_new");

@@ -21,7 +21,7 @@ static socmon_status no_read(void *drv, const uint32_t *idx, size_t n, uint64_t 
     return socmon_fail(SOCMON_EINVAL, "rec_gap: a recording's schema cannot be read");
 }
 
-static const socmon_device_ops ops = {no_read, NULL};
+static const socmon_device_ops ops = {.read = no_read, .destroy = NULL};
 
 static int die(const char *what)
 {
@@ -76,7 +76,7 @@ int main(int argc, char **argv)
         SOCMON_OK)
         return die(argv[2]);
     uint64_t *v = calloc(n + 1, sizeof *v);
-    socmon_sample s = {0, 0, 0, n, v};
+    socmon_sample s = {.t_ns = 0, .flags = 0, .missed = 0, .n = n, .v = v};
     socmon_timeline *tl = socmon_recording_timeline(rec);
     int g = 0;
     for (uint64_t row = 0; row < socmon_timeline_len(tl); row++) {

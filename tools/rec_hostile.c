@@ -16,7 +16,7 @@ static socmon_status no_read(void *drv, const uint32_t *idx, size_t n, uint64_t 
     return socmon_fail(SOCMON_EINVAL, "rec_hostile: nothing to read");
 }
 
-static const socmon_device_ops ops = {no_read, NULL};
+static const socmon_device_ops ops = {.read = no_read, .destroy = NULL};
 
 static int die(const char *what)
 {
@@ -54,7 +54,7 @@ int main(int argc, char **argv)
         return die(argv[1]);
     for (uint64_t k = 0; k < 4; k++) {
         uint64_t v[2] = {10 * k, k};
-        socmon_sample s = {1000000 * (k + 1), 0, 0, 2, v};
+        socmon_sample s = {.t_ns = 1000000 * (k + 1), .flags = 0, .missed = 0, .n = 2, .v = v};
         if (socmon_recwriter_append(w, &s) != SOCMON_OK)
             return die("append");
     }

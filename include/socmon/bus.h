@@ -30,6 +30,9 @@ typedef struct socmon_bus_ops {
      * (low word) and addr+4 (high word). */
     socmon_status (*read64)(void *priv, uint64_t addr, uint64_t *val);
     socmon_status (*write64)(void *priv, uint64_t addr, uint64_t val);
+    size_t size;            /* sizeof(socmon_bus_ops) as the caller was built, or 0 (the first
+                               layout): members are only added after this one, and the library
+                               reads them only where size covers them */
 } socmon_bus_ops;
 
 typedef struct socmon_bus_stats {
@@ -77,6 +80,9 @@ typedef struct socmon_regmodel_ops {
      * them a 64-bit access to the region is split into 32-bit ones. */
     socmon_status (*read64)(void *model, uint64_t offset, uint64_t *val);
     socmon_status (*write64)(void *model, uint64_t offset, uint64_t val);
+    size_t size;            /* sizeof(socmon_regmodel_ops) as the caller was built, or 0 (the first
+                               layout): members are only added after this one, and the library
+                               reads them only where size covers them */
 } socmon_regmodel_ops;
 
 socmon_status socmon_bus_model_new(socmon_bus **out);

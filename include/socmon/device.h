@@ -33,6 +33,9 @@ typedef struct socmon_device_ops {
      * socmon_device_read has already checked every idx[i] < ncounters. */
     socmon_status (*read)(void *drv, const uint32_t *idx, size_t n, uint64_t *out);
     void (*destroy)(void *drv);   /* optional: release drv */
+    size_t size;            /* sizeof(socmon_device_ops) as the caller was built, or 0 (the first
+                               layout): members are only added after this one, and the library
+                               reads them only where size covers them */
 } socmon_device_ops;
 
 socmon_status socmon_device_new(const char *name, const socmon_device_ops *ops, void *drv,

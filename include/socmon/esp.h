@@ -117,62 +117,35 @@ unsigned socmon_esp_desc_tiles_of(const socmon_esp_soc_desc *d, socmon_esp_tile_
  * L2, ...), else 0. Undefined monitors read 0 on the hardware. */
 int socmon_esp_mon_defined(const socmon_esp_soc_desc *d, unsigned tile, unsigned mon);
 
-/* ==== driver ==== */
+/* ==== the monitors of an open "esp" target ====
+ *
+ * The ESP driver (burst and read protocol over a bus) is internal; these calls give its protocol
+ * to whoever holds the target's device (socmon_target_device of an "esp" target, on the virtual
+ * SoC or on silicon with devmem=1), so a vendor API or a user's tool reads monitors word by word
+ * with the driver's own freeze, read, release sequence instead of a copy of it. Each fails with
+ * SOCMON_EINVAL if dev is not an ESP device, SOCMON_ERANGE naming a tile or monitor out of range. */
 
-typedef struct socmon_esp_drv socmon_esp_drv;
-
-/* A driver for SoC d's monitors on bus. It does not own bus; it copies d
- * (checked with socmon_esp_desc_check). */
-socmon_status socmon_esp_drv_new(socmon_bus *bus, const socmon_esp_soc_desc *d,
-                                 socmon_esp_drv **out);
-void socmon_esp_drv_free(socmon_esp_drv *drv);
-const socmon_esp_soc_desc *socmon_esp_drv_desc(const socmon_esp_drv *drv);
-socmon_bus *socmon_esp_drv_bus(const socmon_esp_drv *drv);
-
-/* Bus address of monitor mon (0..58) of tile t; mon -1 is the burst register. */
-uint64_t socmon_esp_drv_addr(const socmon_esp_drv *drv, unsigned tile, int mon);
-
-/* Writes burst=0 to every tile: a snapshot left frozen by a crashed user would
- * otherwise make the next 0->1 write a no-op and serve stale values. */
-socmon_status socmon_esp_drv_release_all(socmon_esp_drv *drv);
-
-/* Freeze (on=1) or release (on=0) tile t's counters, fenced so the freeze
- * lands before later reads and the release after earlier ones.
- * SOCMON_ERANGE for a tile past the grid. */
-socmon_status socmon_esp_drv_burst(socmon_esp_drv *drv, unsigned tile, int on);
-
-/* One 32-bit monitor read: live, or the snapshot while the tile is frozen.
- * SOCMON_ERANGE for a tile or monitor out of range. */
-socmon_status socmon_esp_drv_read(socmon_esp_drv *drv, unsigned tile, unsigned mon,
-                                  uint32_t *val);
-
-/* A lo/hi pair (mon_lo 14 or 16, and mon_lo+1) read live with hi-lo-hi, so a
- * carry between the two reads cannot give a value off by 2^32. */
-socmon_status socmon_esp_drv_read64_live(socmon_esp_drv *drv, unsigned tile, unsigned mon_lo,
-                                         uint64_t *val);
-
-/* A device over the driver: one counter per defined monitor per tile,
- * instance "tileN", the two lo/hi pairs as 64-bit counters (docs/esp.md lists
- * the names). Reading a selection freezes every touched tile once, reads,
- * releases. The device owns a driver (and so a copy of d) but not bus; name
- * NULL means "esp". Parameters: clock_hz, rows, cols, ntiles, ncpu, nmem,
- * nacc, noc_planes. */
-socmon_status socmon_esp_device_new(socmon_bus *bus, const socmon_esp_soc_desc *d,
-                                    const char *name, socmon_device **out);
+/* Reads n 32-bit monitor words, word i being monitor mon[i] of tile tile[i], from one snapshot:
+ * every tile named is frozen once (back to back, in first-use order), the words are read, and
+ * every frozen tile is released, also after a failed read. A lo/hi pair read in one call cannot
+ * tear. out[i] is 0 where a read failed. */
+socmon_status socmon_esp_monitors_read(socmon_device *dev, size_t n, const unsigned *tile,
+                                       const unsigned *mon, uint32_t *out);
+/* One live read (no snapshot): one bus access, as ESP's single-monitor read. */
+socmon_status socmon_esp_monitor_read_live(socmon_device *dev, unsigned tile, unsigned mon,
+                                           uint32_t *val);
+/* Writes burst=0 to every tile: a snapshot left frozen by a crashed user would otherwise make
+ * the next freeze a no-op and serve stale values. */
+socmon_status socmon_esp_monitors_release(socmon_device *dev);
 
 /* ==== model: the virtual ESP SoC ==== */
 
+/* The virtual SoC behind an "esp" target: open the target (socmon_target_open("esp:soc=..."),
+ * socmon/target.h), take its bus (socmon_target_bus) for a driver of your own and its model
+ * (socmon_esp_soc_of_target, below) to turn the knobs. */
 typedef struct socmon_esp_soc socmon_esp_soc;
 
-/* A virtual SoC as d describes it. The model supports ESP's 6 NoC planes and
- * 5 queues, clock_hz 1e3..1e11, and a monitor_base aligned to 0x200;
- * SOCMON_ERANGE / SOCMON_EINVAL name the field otherwise. */
-socmon_status socmon_esp_soc_new(const socmon_esp_soc_desc *d, socmon_esp_soc **out);
-void socmon_esp_soc_free(socmon_esp_soc *soc);
 const socmon_esp_soc_desc *socmon_esp_soc_get_desc(const socmon_esp_soc *soc);
-/* Maps every tile's monitor window onto a model bus (socmon_bus_model_new)
- * at desc->monitor_base. Fails if a window overlaps a mapped region. */
-socmon_status socmon_esp_soc_map(socmon_esp_soc *soc, socmon_bus *model_bus);
 
 /* Workloads: NULL-terminated names; [0] is the default ("multifft"). */
 const char *const *socmon_esp_workloads(void);

@@ -62,6 +62,9 @@ typedef struct socmon_metric_schema {
     size_t nparams;
     const char *const *param_names;
     const double *param_values;
+    size_t size;            /* sizeof(socmon_metric_schema) as the caller was built, or 0 (the first
+                               layout): members are only added after this one, and the library
+                               reads them only where size covers them */
 } socmon_metric_schema;
 
 /* Metrics whose counters are absent from the schema are skipped, not errors

@@ -6,10 +6,10 @@
  *     "INST_RETIRED:ANY_P", each with optional :u/:k/:h modifiers) into the
  *     kernel's attribute fields, or an error naming the bad name and the closest
  *     known names;
- *   - the kernel interface (socmon_perf_sys): the real system calls, or a model of
- *     the kernel (socmon_perf_model_*) that implements the same read formats,
- *     multiplexing, mmap page and rdpmc, so every path of the driver runs on a
- *     machine without a hardware PMU;
+ *   - the kernel interface (socmon_perf_sys): the real system calls, or another
+ *     implementation of them (socmon's tests use an internal model of the kernel
+ *     with the same read formats, multiplexing, mmap page and rdpmc, so every
+ *     path of the driver runs on a machine without a hardware PMU);
  *   - the device (socmon_perf_device_new): the events opened in groups, read with
  *     PERF_FORMAT_GROUP | TOTAL_TIME_ENABLED | TOTAL_TIME_RUNNING (rdpmc where the
  *     kernel allows it, read() otherwise), per thread or per CPU.
@@ -116,6 +116,9 @@ typedef struct socmon_perf_opts {
     int no_rdpmc;             /* 1: always read(); else rdpmc when the kernel allows it
                                  (self-monitoring thread mode only) */
     const socmon_perf_sys *sys;   /* NULL: the real kernel */
+    size_t size;            /* sizeof(socmon_perf_opts) as the caller was built, or 0 (the first
+                               layout): members are only added after this one, and the library
+                               reads them only where size covers them */
 } socmon_perf_opts;
 
 /* Opens the events and builds a device named name (counters: each event as NAME, with
@@ -134,42 +137,6 @@ socmon_status socmon_perf_device_enable(socmon_device *dev);
 socmon_status socmon_perf_device_disable(socmon_device *dev);
 /* 1 if the last read of dev used rdpmc for at least one group (benchmarks, tests). */
 int socmon_perf_device_used_rdpmc(const socmon_device *dev);
-
-/* ---- a model of the kernel, for tests and benchmarks ---- */
-
-typedef struct socmon_perf_model socmon_perf_model;
-typedef struct socmon_perf_model_opts {
-    unsigned hw_counters;     /* general-purpose counters the modelled PMU has (0: no PMU:
-                                 hardware events fail with ENOENT, as in a VM) */
-    int rdpmc;                /* 1: the mmap pages allow user rdpmc (cap_user_rdpmc) */
-    unsigned pmc_width;       /* counter width for rdpmc sign extension (0: 48) */
-    int paranoid;             /* perf_event_paranoid the model enforces (-1..3) */
-    int privileged;           /* 1: the caller has CAP_PERFMON (paranoid does not apply) */
-    unsigned ncpus;           /* CPUs (0: 2); a cpu beyond them is ENODEV */
-    uint64_t tick_ns;         /* how often multiplexed groups rotate (0: 1 ms, the kernel's
-                                 default perf_event_mux_interval_ms) */
-    unsigned rdpmc_races;     /* the next N rdpmc reads see the page change under them */
-} socmon_perf_model_opts;
-
-socmon_status socmon_perf_model_new(const socmon_perf_model_opts *opts, socmon_perf_model **out);
-void socmon_perf_model_free(socmon_perf_model *m);
-/* The model as a kernel interface (valid until the model is freed). */
-const socmon_perf_sys *socmon_perf_model_sys(socmon_perf_model *m);
-/* Every event of this type and config counts per_ns events per ns of time while it is on
- * a counter (hardware) or enabled (software); task-clock and cpu-clock count time itself. */
-socmon_status socmon_perf_model_set_rate(socmon_perf_model *m, uint32_t type, uint64_t config, double per_ns);
-/* n events of this type and config happen now (page faults, context switches): every
- * enabled event of that kind counts them. */
-socmon_status socmon_perf_model_inject(socmon_perf_model *m, uint32_t type, uint64_t config, uint64_t n);
-/* Makes ns of time pass. Groups that do not all fit on the counters rotate every tick
- * (all or nothing, pinned first), so time_enabled and time_running differ as they do on a
- * real PMU; a pinned group that cannot fit goes into error (its reads return 0 bytes). */
-socmon_status socmon_perf_model_advance(socmon_perf_model *m, uint64_t ns);
-/* The monitored task execs: events opened with enable_on_exec start counting. */
-void socmon_perf_model_exec(socmon_perf_model *m);
-/* What the event would have counted had it run all the time it was enabled (the oracle
- * a scaled estimate is checked against), by the fd the driver got. */
-socmon_status socmon_perf_model_truth(const socmon_perf_model *m, int fd, double *count);
 
 SOCMON_END_DECLS
 #endif

@@ -85,6 +85,9 @@ typedef struct socmon_recwriter_opts {
                               * killed recording can say how much it may have lost; 0: unknown */
     int simulated;           /* the clock of the timestamps, kept in the header: 1 a model's simulated
                               * time, -1 a real clock, 0 not said (a reader then guesses, as for v1) */
+    size_t size;            /* sizeof(socmon_recwriter_opts) as the caller was built, or 0 (the first
+                               layout): members are only added after this one, and the library
+                               reads them only where size covers them */
 } socmon_recwriter_opts;
 
 /* Writes the header to fd (opened for writing by the caller, who also closes

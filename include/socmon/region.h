@@ -40,6 +40,9 @@ typedef struct socmon_regions_opts {
     const char *path;              /* the recording written at close (required) */
     const char *events;            /* perf event list; NULL: "task-clock,page-faults,cycles:u,instructions:u" */
     const socmon_perf_sys *sys;    /* NULL: the real kernel (a model in tests) */
+    size_t size;            /* sizeof(socmon_regions_opts) as the caller was built, or 0 (the first
+                               layout): members are only added after this one, and the library
+                               reads them only where size covers them */
 } socmon_regions_opts;
 
 socmon_status socmon_regions_open(const socmon_regions_opts *opts, socmon_regions **out);

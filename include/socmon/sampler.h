@@ -37,6 +37,9 @@ typedef struct socmon_sampler_opts {
     int realtime;           /* pace against the wall clock even on a model */
     uint64_t max_intervals; /* 0: no limit; else stop after this many intervals (sampled or
                              * missed); with a duration, whichever ends first */
+    size_t size;            /* sizeof(socmon_sampler_opts) as the caller was built, or 0 (the first
+                               layout): members are only added after this one, and the library
+                               reads them only where size covers them */
 } socmon_sampler_opts;
 
 typedef struct socmon_sampler_stats {

@@ -181,6 +181,10 @@ struct socmon_target_ops {
     void (*program_output)(void *priv, void (*fn)(void *ctx, uint8_t byte), void *ctx);
     /* Optional, with program_output: how the program ended; msg gets one line saying it. */
     socmon_program_end (*program_end)(void *priv, char *msg, size_t len);
+    /* sizeof(socmon_target_ops) as the declaration was built, or 0 (this layout): members are
+     * only added after this one, and the library reads them only where size covers them
+     * (socmon_target_open_ops refuses another size with SOCMON_EINVAL). */
+    size_t size;
 };
 
 /* socmon_target_ops.caps */

@@ -4,11 +4,11 @@
  *  - the counter facts of the Tensix Performance Counters Guide: banks,
  *    threads, the 94 documented counters, the slot (config word) encoding
  *    and the per-thread L1 buffer layout;
- *  - the driver: the banks' start/stop/select-and-read protocol over any
- *    socmon_bus (silicon through an mmio bus, or the model below), and a
- *    socmon_device over a slot configuration for sampling;
- *  - the model: a Tensix core whose five counter banks and L1 answer on a
- *    model bus at register level, with a kernel model (unpack -> math -> pack
+ *  - the driver's calls a kernel thread and the host make: store and load a
+ *    thread's slots, start and stop its banks around a kernel, over any
+ *    socmon_bus (silicon through an mmio bus, or the model below);
+ *  - the model behind a "tensix" target: a Tensix core whose five counter
+ *    banks and L1 answer on the target's bus at register level, with a kernel model (unpack -> math -> pack
  *    over N tiles) whose knobs (kernel, tiles, format, fidelity, bound,
  *    platform) make every counter count self-consistent events. A user's own
  *    driver can run against it in CI.
@@ -125,7 +125,11 @@ socmon_status socmon_tensix_slots_check(const uint32_t *words, size_t n, socmon_
 /* The guide's default configuration: all counters with L1 on mux 0 (86 words). */
 size_t socmon_tensix_default_slots(uint32_t *words, size_t max);
 
-/* ==== driver ==== */
+/* ==== driver ====
+ * The banks' protocol over a bus of the caller's (silicon, or the bus of an open "tensix"
+ * target): what a kernel thread and the host do with the counters. The rest of the driver (the
+ * raw start/stop/read, the sampling device) is internal (src/drivers/tensix/tensix_drv.h); the
+ * "tensix" target samples through it. */
 
 typedef struct socmon_tensix_drv socmon_tensix_drv;
 
@@ -143,7 +147,6 @@ typedef struct socmon_tensix_result {
 socmon_status socmon_tensix_drv_new(socmon_bus *bus, uint64_t regs_base, uint64_t l1_base,
                                     socmon_tensix_drv **out);
 void socmon_tensix_drv_free(socmon_tensix_drv *d);
-socmon_bus *socmon_tensix_drv_bus(const socmon_tensix_drv *d);
 
 /* Reads a thread's 86 config words from L1; writes n <= 86 of them (the rest
  * of the config area and the whole data area are zeroed). SOCMON_ERANGE for a
@@ -152,29 +155,20 @@ socmon_status socmon_tensix_drv_load_config(socmon_tensix_drv *d, unsigned threa
 socmon_status socmon_tensix_drv_store_config(socmon_tensix_drv *d, unsigned thread,
                                              const uint32_t *words, size_t n);
 
-/* Validates the slots, then starts each bank a valid slot names (L1: after
- * setting the mux the slots ask for), in the order of their first slot. */
-socmon_status socmon_tensix_drv_start(socmon_tensix_drv *d, const uint32_t *words, size_t n);
-/* Stops every configured bank, then reads each valid slot into res[0..*nres).
- * SOCMON_ERANGE if cap is smaller than the valid slots. Returns SOCMON_EUNDEF
- * (after reading everything else) if L1 results are undefined; those entries
- * have undefined = 1. */
-socmon_status socmon_tensix_drv_stop(socmon_tensix_drv *d, const uint32_t *words, size_t n,
-                                     socmon_tensix_result *res, size_t cap, size_t *nres);
-/* One counter of a bank, running or stopped: selects it, waits until the mode
- * register shows the selection (SOCMON_EAGAIN after 8 reads), reads OUT_L and
- * OUT_H. SOCMON_EUNDEF for L1 when its mux moved since this driver started it. */
-socmon_status socmon_tensix_drv_read(socmon_tensix_drv *d, unsigned bank, unsigned counter_id,
-                                     uint32_t *cycles, uint32_t *count);
+/* What a kernel thread does around its kernel (tt-llk's PerfCounters, device side; the llk_perf
+ * API of compat/llk_perf_counters.h is these two calls). thread_start reads the thread's 86 slots
+ * from L1 into words[86] and starts every bank a valid slot names (L1: after setting the mux the
+ * slots ask for), in the order of their first slot; bad slots are errors naming the slot.
+ * thread_stop stops those banks, reads each valid slot into res[0..*nres) and writes the
+ * (cycles, count) pairs, in slot order, to the thread's L1 data area. SOCMON_ERANGE if cap is
+ * smaller than the valid slots; SOCMON_EUNDEF (after everything else is read and written) if L1
+ * results are undefined: those entries have undefined = 1 and their L1 pair is
+ * SOCMON_TENSIX_UNDEF_WORD twice. */
+socmon_status socmon_tensix_drv_thread_start(socmon_tensix_drv *d, unsigned thread, uint32_t *words);
+socmon_status socmon_tensix_drv_thread_stop(socmon_tensix_drv *d, unsigned thread, const uint32_t *words,
+                                            socmon_tensix_result *res, size_t cap, size_t *nres);
 
-/* A socmon_device over the slots' counters, for sampling while the banks run:
- * "<bank>.cycles" (OUT_L) for each bank used, then "<bank>.<NAME>" per
- * distinct slot, 32 bits wide with clock_hz as their top rate. Reads of
- * undefined L1 values give SOCMON_EUNDEF with 0 in their place. The device
- * uses d but does not own it: free the device first. */
-socmon_status socmon_tensix_drv_device(socmon_tensix_drv *d, const char *name,
-                                       const uint32_t *words, size_t n, double clock_hz,
-                                       socmon_device **out);
+
 
 /* ==== model ==== */
 
@@ -267,17 +261,11 @@ typedef struct socmon_tensix_stage_costs {
 socmon_status socmon_tensix_kernel_costs(const socmon_tensix_kernel_params *p,
                                          socmon_tensix_stage_costs *out);
 
+/* The core model behind a "tensix" target: open the target (socmon_target_open("tensix:..."),
+ * socmon/target.h), take its bus (socmon_target_bus: the debug registers at
+ * SOCMON_TENSIX_REGS_BASE, L1 at 0) and its model (socmon_tensix_core_of_target, below). */
 typedef struct socmon_tensix_core socmon_tensix_core;
 
-/* A core at cycle 0, every bank stopped, L1 zeroed; p NULL: the defaults. */
-socmon_status socmon_tensix_core_new(const socmon_tensix_kernel_params *p, socmon_tensix_core **out);
-void socmon_tensix_core_free(socmon_tensix_core *c);
-/* Maps the debug registers (SOCMON_TENSIX_REGS_SIZE bytes) at regs_base and
- * L1 (SOCMON_TENSIX_L1_SIZE bytes) at l1_base on a model bus
- * (socmon_bus_model_new). Errors of socmon_bus_model_map pass through. The
- * core must outlive the bus's use of it. */
-socmon_status socmon_tensix_core_map(socmon_tensix_core *c, socmon_bus *model_bus,
-                                     uint64_t regs_base, uint64_t l1_base);
 
 /* Begins the kernel at the current cycle (again from tile 0 if it ran before). */
 socmon_status socmon_tensix_core_kernel_start(socmon_tensix_core *c);

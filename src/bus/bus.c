@@ -20,6 +20,9 @@ socmon_status socmon_bus_new(const char *name, const socmon_bus_ops *ops, void *
     *out = NULL;
     if (!ops || !ops->read32 || !ops->write32)
         return socmon_fail(SOCMON_EINVAL, "socmon_bus_new: ops must provide read32 and write32");
+    socmon_status st = smn_check_size("socmon_bus_ops", ops->size, sizeof *ops);
+    if (st != SOCMON_OK)
+        return st;
     socmon_bus *b = calloc(1, sizeof *b);
     if (!b)
         return socmon_fail(SOCMON_ENOMEM, "socmon_bus_new: out of memory");

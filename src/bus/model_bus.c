@@ -153,6 +153,9 @@ socmon_status socmon_bus_model_map(socmon_bus *bus, uint64_t base, uint64_t size
                            socmon_bus_name(bus));
     if (!ops)
         return socmon_fail(SOCMON_EINVAL, "socmon_bus_model_map: ops is NULL");
+    socmon_status sz = smn_check_size("socmon_regmodel_ops", ops->size, sizeof *ops);
+    if (sz != SOCMON_OK)
+        return sz;
     if (size == 0 || base + size - 1 < base)
         return socmon_fail(SOCMON_ERANGE, "socmon_bus_model_map: region 0x%llx size 0x%llx is empty or wraps",
                            (unsigned long long)base, (unsigned long long)size);

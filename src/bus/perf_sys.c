@@ -72,8 +72,9 @@ static uint64_t k_rdpmc(void *ctx, unsigned idx)
 #define K_RDPMC NULL /* no user-mode counter read wired up on this architecture: read() */
 #endif
 
-static const socmon_perf_sys kernel = {k_open, k_read, k_ioctl, k_mmap_page, k_munmap_page, k_close, K_RDPMC,
-                                       NULL};
+static const socmon_perf_sys kernel = {.open = k_open, .read = k_read, .ioctl = k_ioctl,
+    .mmap_page = k_mmap_page, .munmap_page = k_munmap_page, .close = k_close, .rdpmc = K_RDPMC,
+                                       .ctx = NULL};
 
 #else /* not Linux: every open fails as a kernel without perf_event would */
 
@@ -107,7 +108,9 @@ static int k_close(void *ctx, int fd)
     (void)ctx, (void)fd;
     return 0;
 }
-static const socmon_perf_sys kernel = {k_open, k_read, k_ioctl, k_mmap_page, k_munmap_page, k_close, NULL, NULL};
+static const socmon_perf_sys kernel = {.open = k_open, .read = k_read, .ioctl = k_ioctl,
+    .mmap_page = k_mmap_page, .munmap_page = k_munmap_page, .close = k_close, .rdpmc = NULL,
+    .ctx = NULL};
 #endif
 
 const socmon_perf_sys *socmon_perf_sys_kernel(void)

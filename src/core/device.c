@@ -39,6 +39,9 @@ socmon_status socmon_device_new(const char *name, const socmon_device_ops *ops, 
         return socmon_fail(SOCMON_EINVAL, "socmon_device_new: empty device name");
     if (!ops || !ops->read)
         return socmon_fail(SOCMON_EINVAL, "socmon_device_new: device '%s' has no read callback", name);
+    socmon_status st = smn_check_size("socmon_device_ops", ops->size, sizeof *ops);
+    if (st != SOCMON_OK)
+        return st;
     socmon_device *d = calloc(1, sizeof *d);
     if (!d || !(d->name = strdup(name))) {
         free(d);

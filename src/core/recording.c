@@ -660,7 +660,7 @@ static socmon_status v1_check_time(socmon_recording *rec)
 {
     socmon_recording_info *in = &rec->info;
     uint64_t *v = calloc(rec->ncounters + 1, sizeof *v);
-    socmon_sample s = {0, 0, 0, rec->ncounters, v};
+    socmon_sample s = {.t_ns = 0, .flags = 0, .missed = 0, .n = rec->ncounters, .v = v};
     socmon_timeline_iter it;
     if (!v || socmon_timeline_iter_init(rec->tl, &it) != SOCMON_OK) {
         free(v);

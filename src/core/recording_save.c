@@ -38,7 +38,7 @@ socmon_status socmon_recording_write_fd(const socmon_recording *rec, int fd, con
         return st;
     size_t n = rec->ncounters;
     uint64_t *v = calloc(n + 1, sizeof *v);
-    socmon_sample s = {0, 0, 0, n, v};
+    socmon_sample s = {.t_ns = 0, .flags = 0, .missed = 0, .n = n, .v = v};
     socmon_timeline_iter it;
     if (!v || socmon_timeline_iter_init(rec->tl, &it) != SOCMON_OK) {
         free(v);
@@ -108,7 +108,8 @@ socmon_status socmon_recording_save(const socmon_recording *rec, const char *pat
     if (st != SOCMON_OK)
         return st;
     /* flush_ns stays 0: the file is written whole, see socmon_recording_save */
-    socmon_recwriter_opts o = {.simulated = !rec->info.clock_known ? 0 : rec->info.simulated ? 1 : -1};
+    socmon_recwriter_opts o = {
+        .simulated = !rec->info.clock_known ? 0 : rec->info.simulated ? 1 : -1};
     st = socmon_recording_write_fd(rec, fd, &o, -1);
     if (close(fd) != 0 && st == SOCMON_OK)
         st = save_errno(errno, "closing %s", tmp);

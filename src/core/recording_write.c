@@ -269,6 +269,11 @@ socmon_status socmon_recwriter_open(int fd, const socmon_set *set, const char *t
     *out = NULL;
     if (!set)
         return socmon_fail(SOCMON_EINVAL, "recwriter_open: set is NULL");
+    if (opts) {
+        socmon_status sz = smn_check_size("socmon_recwriter_opts", opts->size, sizeof *opts);
+        if (sz != SOCMON_OK)
+            return sz;
+    }
     socmon_recording *rec = NULL;
     socmon_status st = socmon_recording_new(set, target, interval_ns, &rec);
     if (st == SOCMON_OK)

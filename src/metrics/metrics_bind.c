@@ -525,7 +525,8 @@ static socmon_status add_result(binder *b, const char *inst, int *res)
         m->res = nr;
         m->capres = cap;
     }
-    m->res[m->nres] = (socmon_metric_result_info){&b->ms->m[b->cur].def, inst, b->mabsent[b->cur]};
+    m->res[m->nres] = (socmon_metric_result_info){.def = &b->ms->m[b->cur].def, .instance = inst,
+        .absent = b->mabsent[b->cur]};
     *res = (int)m->nres++;
     return SOCMON_OK;
 }
@@ -703,7 +704,9 @@ socmon_status socmon_metrics_bind(const socmon_metricset *ms, const socmon_metri
     if (!ms || !schema)
         return socmon_fail(SOCMON_EINVAL, "socmon_metrics_bind: %s is NULL",
                            ms ? "schema" : "metric set");
-    socmon_status st = check_schema(schema);
+    socmon_status st = smn_check_size("socmon_metric_schema", schema->size, sizeof *schema);
+    if (st == SOCMON_OK)
+        st = check_schema(schema);
     if (st)
         return st;
     binder b = {.ms = ms, .sc = schema};

@@ -27,6 +27,9 @@ socmon_status socmon_regions_open(const socmon_regions_opts *o, socmon_regions *
     if (!o || !out || !o->path || !*o->path)
         return socmon_fail(SOCMON_EINVAL, "socmon_regions_open: %s", !o || !out ? "NULL argument" : "no path");
     *out = NULL;
+    socmon_status sz = smn_check_size("socmon_regions_opts", o->size, sizeof *o);
+    if (sz != SOCMON_OK)
+        return sz;
     socmon_regions *r = calloc(1, sizeof *r);
     if (!r || !(r->path = strdup(o->path))) {
         free(r);
@@ -61,7 +64,7 @@ socmon_status socmon_regions_open_env(socmon_regions **out)
     const char *path = getenv("SOCMON_REGIONS");
     if (!path || !*path)
         return SOCMON_OK;
-    socmon_regions_opts o = {path, getenv("SOCMON_REGIONS_EVENTS"), NULL};
+    socmon_regions_opts o = {.path = path, .events = getenv("SOCMON_REGIONS_EVENTS"), .sys = NULL};
     return socmon_regions_open(&o, out);
 }
 

@@ -174,7 +174,7 @@ socmon_status socmon_target_combine(socmon_target *const *members, size_t n, soc
         if (socmon_host_target_pid(members[i]))
             c->ender = (int)i;
     }
-    static const socmon_device_ops ops = {comb_read, NULL};
+    static const socmon_device_ops ops = {.read = comb_read, .destroy = NULL};
     st = socmon_device_new("combined", &ops, c, &c->dev);
     size_t k = 0;
     for (size_t i = 0; i < n && st == SOCMON_OK; i++) {
@@ -209,7 +209,8 @@ socmon_status socmon_target_combine(socmon_target *const *members, size_t n, soc
             strcat(spec, ";");
         strcat(spec, socmon_target_spec(members[i]));
     }
-    c->ops = (socmon_target_ops){.name = "combined", .desc = "several targets on one clock", .simulated = !c->real,
+    c->ops = (socmon_target_ops){.name = "combined", .desc = "several targets on one clock",
+        .simulated = !c->real,
                                  .open = comb_open, .start = comb_start, .advance = comb_advance, .now_ns = comb_now,
                                  .close = comb_close, .hardware = comb_hardware, .wait = comb_wait};
     memcpy(c->m, members, n * sizeof *members);

@@ -101,6 +101,9 @@ socmon_status socmon_sampler_run(socmon_target *t, socmon_set *set, const socmon
 {
     if (!t || !set || !opts)
         return socmon_fail(SOCMON_EINVAL, "socmon_sampler_run: NULL argument");
+    socmon_status sz = smn_check_size("socmon_sampler_opts", opts->size, sizeof *opts);
+    if (sz != SOCMON_OK)
+        return sz;
     if (opts->interval_ns == 0)
         return socmon_fail(SOCMON_EINVAL, "sampling interval must be > 0");
     if (tl && socmon_timeline_ncounters(tl) != socmon_set_size(set))

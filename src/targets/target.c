@@ -68,7 +68,7 @@ socmon_status socmon_target_open_kv(const char *spec, const socmon_kv *extra, si
             st = socmon_fail(SOCMON_ERANGE, "target '%s': more than %d options", ops->name, MAX_OPTS);
             break;
         }
-        kv[nkv++] = (socmon_kv){p, eq + 1};
+        kv[nkv++] = (socmon_kv){.key = p, .value = eq + 1};
     }
     /* An extra option replaces the spec's of the same key (the CLI's --trace-bus over a
      * spec's trace_bus=, say); a key the spec itself gives twice is refused when opening. */
@@ -118,6 +118,9 @@ socmon_status socmon_target_open_ops(const socmon_target_ops *ops, const socmon_
     *out = NULL;
     if (!ops || !ops->open || !ops->advance || !ops->now_ns || !ops->close)
         return socmon_fail(SOCMON_EINVAL, "socmon_target_open_ops: ops incomplete");
+    socmon_status sz = smn_check_size("socmon_target_ops", ops->size, sizeof *ops);
+    if (sz != SOCMON_OK)
+        return sz;
     socmon_target *t = calloc(1, sizeof *t);
     if (!t || !(t->spec = strdup(ops->name))) {
         free(t);

@@ -43,7 +43,7 @@ socmon_status socmon_target_open_command(const char *spec, const socmon_kv *extr
         memcpy(kv, extra, nextra * sizeof *kv);
     size_t nkv = nextra;
     if (argv && argv[0])
-        kv[nkv++] = (socmon_kv){"command", cmd};
+        kv[nkv++] = (socmon_kv){.key = "command", .value = cmd};
     socmon_status st = socmon_target_open_kv(spec, kv, nkv, out);
     free(cmd);
     free(kv);

@@ -4,9 +4,10 @@
  * all three threads.
  *
  * As on the device, each kernel thread starts the counters when the kernel
- * starts and stops them when it ends (llk_perf API over the model bus), so
- * the banks' windows are the kernel's and metrics are not diluted by idle
- * time after it. The device reads OUT_L/OUT_H live while the banks run. */
+ * starts and stops them when it ends (the driver's thread calls, which the
+ * llk_perf compat API is a layer over), so the banks' windows are the
+ * kernel's and metrics are not diluted by idle time after it. The device
+ * reads OUT_L/OUT_H live while the banks run. */
 #include <ctype.h>
 #include <math.h>
 #include <stddef.h>
@@ -14,7 +15,8 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "llk_perf_counters.h"
+#include "drivers/tensix/tensix_drv.h"
+#include "models/tensix/tensix_model.h"
 #include "socmon/tensix.h"
 #include "targets/model_target.h"
 
@@ -33,9 +35,11 @@ typedef struct tx_state {
     unsigned l1_mux;
     uint32_t slots[SOCMON_TENSIX_CONFIG_WORDS];   /* what every thread's config holds */
     size_t nslots;
-    socmon_tensix_drv *drv;
-    llk_perf_counters pc[3];
-    unsigned npc;                 /* pc[] initialised */
+    socmon_tensix_drv *drv;       /* the sampling device's */
+    /* Each kernel thread's own driver, as each TRISC runs its own counter calls: a driver
+     * remembers the L1 mux it started with, and the device's must not see the threads'. */
+    socmon_tensix_drv *thread_drv[SOCMON_TENSIX_NTHREADS];
+    uint32_t thread_slots[SOCMON_TENSIX_NTHREADS][SOCMON_TENSIX_CONFIG_WORDS];   /* as each started */
     int armed;                    /* kernel running, counters started */
     int ran;                      /* a kernel has been started */
     uint64_t kernel_end;          /* cycle the kernel ends */
@@ -192,17 +196,16 @@ static socmon_status tx_device_new(socmon_model_target *mt, socmon_bus *bus, soc
         (st = socmon_device_set_param(*dev, "unpack_peak_bpc", pf->unpack_peak_bpc)) ||
         (st = socmon_device_set_param(*dev, "pack_peak_bpc", pf->pack_peak_bpc)))
         return st;
-    for (; t->npc < 3; t->npc++)
-        if ((st = llk_perf_init(&t->pc[t->npc], bus, SOCMON_TENSIX_REGS_BASE, L1_BASE, t->npc)))
-            return st;
-    return SOCMON_OK;
+    for (unsigned th = 0; th < SOCMON_TENSIX_NTHREADS && st == SOCMON_OK; th++)
+        st = socmon_tensix_drv_new(bus, SOCMON_TENSIX_REGS_BASE, L1_BASE, &t->thread_drv[th]);
+    return st;
 }
 
 static void tx_unbind(socmon_model_target *mt)
 {
     tx_state *t = mt->priv;
-    for (unsigned i = 0; i < 3; i++)
-        llk_perf_release(&t->pc[i]);
+    for (unsigned th = 0; th < SOCMON_TENSIX_NTHREADS; th++)
+        socmon_tensix_drv_free(t->thread_drv[th]);
     socmon_tensix_drv_free(t->drv);
 }
 
@@ -222,9 +225,9 @@ static socmon_status tx_start(socmon_model_target *mt, const char *workload)
     socmon_status st;
     if ((st = socmon_tensix_core_set_kernel(core, kernel)) != SOCMON_OK)
         return st;
-    for (unsigned th = 0; th < 3; th++)
-        if ((st = llk_perf_start(&t->pc[th])) != SOCMON_OK)
-            return st;
+    for (unsigned th = 0; th < SOCMON_TENSIX_NTHREADS; th++)
+        if ((st = socmon_tensix_drv_thread_start(t->thread_drv[th], th, t->thread_slots[th])) != SOCMON_OK)
+            return socmon_fail_prefix(st, "tensix: thread %s: ", socmon_tensix_thread_name(th));
     if ((st = socmon_tensix_core_kernel_start(core)) != SOCMON_OK)
         return st;
     socmon_tensix_stage_costs k;
@@ -257,8 +260,11 @@ static socmon_status tx_advance(socmon_model_target *mt, uint64_t ns, int *done)
             t->ns = target_ns;
         t->armed = 0;
         /* Each thread stops at the end of its kernel; the first stop freezes. */
-        for (unsigned th = 0; th < 3; th++) {
-            st = llk_perf_stop(&t->pc[th], NULL, NULL);
+        for (unsigned th = 0; th < SOCMON_TENSIX_NTHREADS; th++) {
+            socmon_tensix_result r[SOCMON_TENSIX_CONFIG_WORDS];
+            size_t nr = 0;
+            st = socmon_tensix_drv_thread_stop(t->thread_drv[th], th, t->thread_slots[th], r,
+                                               SOCMON_TENSIX_CONFIG_WORDS, &nr);
             if (st != SOCMON_OK && st != SOCMON_EUNDEF)
                 return st;
         }

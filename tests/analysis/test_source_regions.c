@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "socmon/analysis.h"
+#include "models/perf/perf_kernel_model.h"
 #include "socmon/perf.h"
 
 typedef struct got {

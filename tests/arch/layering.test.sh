@@ -4,8 +4,9 @@
 # (tests/arch/link_layering.py, who calls whom), and both checkers catch what
 # they exist for: a driver that includes a model header, a model that includes
 # a driver header, core including a target's header, a compat layer reaching
-# into a driver; a driver calling the model, core calling a target, a compat
-# layer calling an internal symbol; the CLI including a target's, driver's or model's
+# into a driver, a target including a vendor API (include/compat); a driver
+# calling the model, core calling a target, a compat layer calling an internal
+# symbol, a target calling a vendor API; the CLI including a target's, driver's or model's
 # internal header, or cli/, export/ or agent/ comparing a target's name: each planted in a copy
 # must fail the check.
 set -u
@@ -44,6 +45,7 @@ plant src/drivers/zynq/apm_drv.c socmon/socmon.h
 plant src/cli/main.c targets/model_target.h
 plant src/cli/cmd_list.c drivers/perf/perf_names.h
 plant src/cli/program.c models/ibex/ibex_model.h
+plant src/targets/tensix.c llk_perf_counters.h
 
 # Targets by capability (issue 24): a compare of a built-in target's name in cli/, export/ or
 # agent/ must fail, naming the file and the name; the same text in a comment must not.
@@ -101,6 +103,7 @@ linkplant src/models/zynq/planted.c.o socmon_zynq_device_new
 linkplant src/core/planted.c.o socmon_target_open
 linkplant src/core/planted.c.o socmon_sampler_run
 linkplant src/compat/esp/planted.c.o socmon_bus_backend_priv
+linkplant src/targets/planted.c.o llk_perf_start
 # an empty or wrong build tree is a failure, not a pass
 if python3 "$LINKCHECK" "$TMP/nothing" >/dev/null 2>&1; then
     fail=$((fail + 1)); echo "FAIL: the link check passed on a tree without objects"

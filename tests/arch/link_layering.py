@@ -36,8 +36,8 @@ def allowed(layer, sub):
         "analysis": ["core", "metrics", "targets", "region", "drivers/perf", "analysis"],
         "export": ["core", "metrics", "analysis", "export"],
         "compat": [f"compat/{sub}"],   # plus any public symbol, see above
-        # targets may also drive a vendor API (include/compat headers), as their includes may
-        "targets": ["core", "bus", "drivers", "models", "metrics", "compat", "targets"],
+        # never a vendor API (src/compat): the compat layers sit on the library, not under it
+        "targets": ["core", "bus", "drivers", "models", "metrics", "targets"],
         # the region API (issue 14) uses the perf driver and the recording writer
         "region": ["core", "bus", "drivers", "region"],
     }.get(layer)

@@ -230,7 +230,8 @@ static void test_64bit_native_and_split(void **state)
     socmon_bus *bus;
     wide w = {.reg = 0x1122334455667788ull};
     probe p = {.id = 7};
-    const socmon_regmodel_ops wide_ops = {p_read, p_write, w_read64, w_write64};
+    const socmon_regmodel_ops wide_ops = {.read = p_read, .write = p_write, .read64 = w_read64,
+        .write64 = w_write64};
     assert_int_equal(socmon_bus_model_new(&bus), SOCMON_OK);
     assert_int_equal(socmon_bus_model_map(bus, 0x1000, 0x100, &wide_ops, &w), SOCMON_OK);
     assert_int_equal(socmon_bus_model_map(bus, 0x2000, 0x100, &p_ops, &p), SOCMON_OK);

@@ -15,7 +15,8 @@ static void test_schema_errors(void **state)
     socmon_device *dev;
     unsigned w[] = {32};
     assert_int_equal(fake_device_new(&fd, 1, w, &dev), SOCMON_OK);
-    socmon_counter c = {"bad", "u9", "", "events", 0, 0, 0, 0};
+    socmon_counter c = {.name = "bad", .instance = "u9", .desc = "", .unit = "events", .width = 0,
+        .reg = 0, .reg_hi = 0, .max_rate_hz = 0};
     assert_int_equal(socmon_device_add_counter(dev, &c, NULL), SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "width 0 out of range 1..64"));
     c.width = 65;

@@ -21,9 +21,12 @@
 #include "support/rng.h"
 
 static const socmon_counter schema[] = {
-    {"l2_hits", "tile0", "L2 hits", "events", 32, 0x100, 0, 1e9},
-    {"cycles", "", "core cycles, split over two registers", "cycles", 64, 0x200, 0x204, 0},
-    {"flag", "tile1", "a one-bit counter", "events", 1, 0x300, 0, 12.5},
+    {.name = "l2_hits", .instance = "tile0", .desc = "L2 hits", .unit = "events", .width = 32,
+        .reg = 0x100, .reg_hi = 0, .max_rate_hz = 1e9},
+    {.name = "cycles", .instance = "", .desc = "core cycles, split over two registers",
+        .unit = "cycles", .width = 64, .reg = 0x200, .reg_hi = 0x204, .max_rate_hz = 0},
+    {.name = "flag", .instance = "tile1", .desc = "a one-bit counter", .unit = "events", .width = 1,
+        .reg = 0x300, .reg_hi = 0, .max_rate_hz = 12.5},
 };
 
 typedef struct fixture {
@@ -75,8 +78,9 @@ static void fill(socmon_recording *rec, size_t n, uint64_t seed)
             uint64_t x = rng_next(&r);
             v[j] = (x & 3) == 0 ? x : (x & 3) == 1 ? v[j] - 1 : (x & 3) == 2 ? UINT64_MAX : v[j] + (x >> 56);
         }
-        socmon_sample s = {t, (uint32_t)(i % 5 == 0), (uint32_t)(i % 5 == 0 ? i : 0),
-                           rec->ncounters, v};
+        socmon_sample s = {.t_ns = t, .flags = (uint32_t)(i % 5 == 0),
+            .missed = (uint32_t)(i % 5 == 0 ? i : 0),
+                           .n = rec->ncounters, .v = v};
         if (i % 13 == 0)
             s.flags |= 2;
         assert_int_equal(socmon_timeline_append(rec->tl, &s), SOCMON_OK);
@@ -108,7 +112,8 @@ static void assert_same(const socmon_recording *a, const socmon_recording *b)
     size_t n = socmon_timeline_len(a->tl);
     assert_int_equal(socmon_timeline_len(b->tl), n);
     uint64_t va[8], vb[8];
-    socmon_sample sa = {0, 0, 0, a->ncounters, va}, sb = {0, 0, 0, b->ncounters, vb};
+    socmon_sample sa = {.t_ns = 0, .flags = 0, .missed = 0, .n = a->ncounters,
+        .v = va}, sb = {0, 0, 0, b->ncounters, vb};
     socmon_timeline_iter ia, ib;
     assert_int_equal(socmon_timeline_iter_init(a->tl, &ia), SOCMON_OK);
     assert_int_equal(socmon_timeline_iter_init(b->tl, &ib), SOCMON_OK);
@@ -271,10 +276,12 @@ static void small_file(uint8_t **buf, size_t *len)
     rec->interval_ns = 1000;
     rec->ncounters = 2;
     rec->counters = calloc(2, sizeof *rec->counters);
-    rec->counters[0] = (socmon_counter){strdup("a"), strdup("t0"), strdup("first"), strdup("events"),
-                                        48, 0x10, 0, 5e6};
-    rec->counters[1] = (socmon_counter){strdup("b"), strdup("t0"), strdup("second"), strdup("bytes"),
-                                        64, 0x20, 0x24, 0};
+    rec->counters[0] = (socmon_counter){.name = strdup("a"), .instance = strdup("t0"),
+        .desc = strdup("first"), .unit = strdup("events"),
+                                        .width = 48, .reg = 0x10, .reg_hi = 0, .max_rate_hz = 5e6};
+    rec->counters[1] = (socmon_counter){.name = strdup("b"), .instance = strdup("t0"),
+        .desc = strdup("second"), .unit = strdup("bytes"),
+                                        .width = 64, .reg = 0x20, .reg_hi = 0x24, .max_rate_hz = 0};
     rec->nparams = 1;
     rec->param_names = calloc(1, sizeof *rec->param_names);
     rec->param_values = calloc(1, sizeof *rec->param_values);
@@ -508,10 +515,12 @@ static socmon_status parse_with_chunk(const uint8_t *chunk, size_t clen)
     rec->device = strdup("d");
     rec->ncounters = 1;
     rec->counters = calloc(1, sizeof *rec->counters);
-    rec->counters[0] = (socmon_counter){strdup("c"), strdup(""), strdup(""), strdup(""), 64, 0, 0, 0};
+    rec->counters[0] = (socmon_counter){.name = strdup("c"), .instance = strdup(""),
+        .desc = strdup(""), .unit = strdup(""), .width = 64, .reg = 0, .reg_hi = 0,
+        .max_rate_hz = 0};
     assert_int_equal(socmon_timeline_new(1, &rec->tl), SOCMON_OK);
     uint64_t v = 3;
-    socmon_sample s = {5, 0, 0, 1, &v};
+    socmon_sample s = {.t_ns = 5, .flags = 0, .missed = 0, .n = 1, .v = &v};
     assert_int_equal(socmon_timeline_append(rec->tl, &s), SOCMON_OK);
     uint8_t *buf;
     size_t len;

@@ -40,8 +40,9 @@ static socmon_set *make_set(socmon_device **dev, unsigned width_of_c2, double cl
     for (size_t j = 0; j < NC; j++) {
         char name[16];
         snprintf(name, sizeof name, "c%zu", j);
-        socmon_counter c = {name, j % 2 ? "tile1" : "", "a counter", j == 4 ? unit_of_c4 : "events",
-                            j == 2 ? width_of_c2 : w[j], 0x100 + 4 * j, 0, 1e6};
+        socmon_counter c = {.name = name, .instance = j % 2 ? "tile1" : "", .desc = "a counter",
+            .unit = j == 4 ? unit_of_c4 : "events",
+                            .width = j == 2 ? width_of_c2 : w[j], .reg = 0x100 + 4 * j, .reg_hi = 0, .max_rate_hz = 1e6};
         assert_int_equal(socmon_device_add_counter(*dev, &c, NULL), SOCMON_OK);
     }
     assert_int_equal(socmon_device_set_param(*dev, "clock_hz", clock), SOCMON_OK);
@@ -108,7 +109,7 @@ static socmon_recwriter *reopen(fx *f, int *fd)
 static void append_range(socmon_recwriter *w, uint64_t from, uint64_t to)
 {
     uint64_t v[NC];
-    socmon_sample s = {0, 0, 0, NC, v};
+    socmon_sample s = {.t_ns = 0, .flags = 0, .missed = 0, .n = NC, .v = v};
     for (uint64_t i = from; i < to; i++) {
         assert_int_equal(socmon_recwriter_next_index(w), i);
         sample_at(i, &s);
@@ -133,7 +134,8 @@ static socmon_recording *check_file(const fx *f, uint64_t total, size_t ngaps, c
         fail_msg("load: %s", socmon_errmsg());
     socmon_timeline *tl = socmon_recording_timeline(rec);
     uint64_t v[NC], e[NC];
-    socmon_sample got = {0, 0, 0, NC, v}, want = {0, 0, 0, NC, e};
+    socmon_sample got = {.t_ns = 0, .flags = 0, .missed = 0, .n = NC,
+        .v = v}, want = {0, 0, 0, NC, e};
     size_t row = 0, g = 0;
     for (uint64_t i = 0; i < total; i++) {
         uint32_t missed = 0;
@@ -188,7 +190,7 @@ static void test_skip_to(void **state)
     assert_int_equal(in.gaps, 3);
     assert_int_equal(in.gap_samples, 15);
     uint64_t v[NC];
-    socmon_sample a = {0, 0, 0, NC, v};
+    socmon_sample a = {.t_ns = 0, .flags = 0, .missed = 0, .n = NC, .v = v};
     sample_at(9, &a);
     uint64_t t9 = a.t_ns;
     sample_at(17, &a);
@@ -267,7 +269,8 @@ static void test_gap_and_damage_told_apart(void **state)
     assert_int_equal(in.samples_lost, 6);
     assert_int_equal(socmon_timeline_len(socmon_recording_timeline(rec)), 4 + 4 + 6);
     uint64_t v[NC];
-    socmon_sample got = {0, 0, 0, NC, v}, want = {0, 0, 0, NC, (uint64_t[NC]){0}};
+    socmon_sample got = {.t_ns = 0, .flags = 0, .missed = 0, .n = NC,
+        .v = v}, want = {0, 0, 0, NC, (uint64_t[NC]){0}};
     assert_int_equal(socmon_timeline_get(socmon_recording_timeline(rec), 13, &got), SOCMON_OK);
     sample_at(19, &want);
     assert_int_equal(got.t_ns, want.t_ns);
@@ -415,7 +418,8 @@ static void test_reopen_refuses_other_schema(void **state)
     socmon_device_free(dev);
     /* fewer counters */
     assert_int_equal(socmon_device_new("appdev", &fake_index_ops, NULL, &dev), SOCMON_OK);
-    socmon_counter c = {"c0", "", "a counter", "events", 8, 0x100, 0, 1e6};
+    socmon_counter c = {.name = "c0", .instance = "", .desc = "a counter", .unit = "events",
+        .width = 8, .reg = 0x100, .reg_hi = 0, .max_rate_hz = 1e6};
     assert_int_equal(socmon_device_add_counter(dev, &c, NULL), SOCMON_OK);
     assert_int_equal(socmon_device_set_param(dev, "clock_hz", 78e6), SOCMON_OK);
     assert_int_equal(socmon_set_new(dev, NULL, &set), SOCMON_OK);

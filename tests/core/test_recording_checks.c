@@ -40,7 +40,8 @@ static fx *make(void)
     for (int j = 0; j < NC; j++) {
         char name[8];
         snprintf(name, sizeof name, "c%d", j);
-        socmon_counter c = {name, "", "a counter", "events", 32, (uint64_t)(4 * j), 0, 0};
+        socmon_counter c = {.name = name, .instance = "", .desc = "a counter", .unit = "events",
+            .width = 32, .reg = (uint64_t)(4 * j), .reg_hi = 0, .max_rate_hz = 0};
         assert_int_equal(socmon_device_add_counter(f->dev, &c, NULL), SOCMON_OK);
     }
     assert_int_equal(socmon_set_new(f->dev, NULL, &f->set), SOCMON_OK);
@@ -59,7 +60,7 @@ static void unmake(fx *f)
 static socmon_status append_at(socmon_recwriter *w, uint64_t t)
 {
     uint64_t v[NC] = {t / 10, t / 100, 7};
-    socmon_sample s = {t, 0, 0, NC, v};
+    socmon_sample s = {.t_ns = t, .flags = 0, .missed = 0, .n = NC, .v = v};
     return socmon_recwriter_append(w, &s);
 }
 
@@ -68,7 +69,8 @@ static void write_times(fx *f, const uint64_t *times, size_t n, int simulated)
 {
     assert_int_equal(ftruncate(fileno(f->fp), 0), 0);
     assert_int_equal(lseek(fileno(f->fp), 0, SEEK_SET), 0);
-    socmon_recwriter_opts o = {.block_samples = BLOCK, .flush_ns = 1000000000, .simulated = simulated};
+    socmon_recwriter_opts o = {.block_samples = BLOCK, .flush_ns = 1000000000,
+        .simulated = simulated};
     socmon_recwriter *w = NULL;
     assert_int_equal(socmon_recwriter_open(fileno(f->fp), f->set, "fake", 1000000, &o, &w), SOCMON_OK);
     for (size_t i = 0; i < n; i++)
@@ -222,7 +224,7 @@ static void test_reader_flags_backwards_v1(void **state)
     static const uint64_t t[] = {10, 20, 15, 30, 30, 5};
     uint64_t v[NC] = {1, 2, 3};
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
-        socmon_sample s = {t[i], 0, 0, NC, v};
+        socmon_sample s = {.t_ns = t[i], .flags = 0, .missed = 0, .n = NC, .v = v};
         assert_int_equal(socmon_timeline_append(socmon_recording_timeline(rec), &s), SOCMON_OK);
     }
     uint8_t *buf;

@@ -52,7 +52,8 @@ static fixture *make(size_t nc, int all_widths)
         char name[32];
         snprintf(name, sizeof name, "c%zu", j);
         unsigned w = all_widths ? (unsigned)(j + 1 > 64 ? 64 : j + 1) : cyc[j % 5];
-        socmon_counter c = {name, j % 2 ? "tile1" : "", "a counter", "events", w, 0x100 + 4 * j, 0, 1e6};
+        socmon_counter c = {.name = name, .instance = j % 2 ? "tile1" : "", .desc = "a counter",
+            .unit = "events", .width = w, .reg = 0x100 + 4 * j, .reg_hi = 0, .max_rate_hz = 1e6};
         f->width[j] = w;
         assert_int_equal(socmon_device_add_counter(f->dev, &c, NULL), SOCMON_OK);
     }
@@ -121,7 +122,7 @@ static uint8_t *write_file(fixture *f, size_t n, uint32_t block_samples, int wid
     socmon_recwriter *w = NULL;
     assert_int_equal(socmon_recwriter_open(fd, f->set, "esp:x=1", 1000, &o, &w), SOCMON_OK);
     uint64_t v[NC_MAX];
-    socmon_sample s = {0, 0, 0, f->nc, v};
+    socmon_sample s = {.t_ns = 0, .flags = 0, .missed = 0, .n = f->nc, .v = v};
     stream st = {.seed = 42};
     for (size_t i = 0; i < n; i++) {
         next_sample(&st, f, i, &s, wide);
@@ -154,7 +155,8 @@ static void check_samples(const fixture *f, socmon_recording *rec, size_t total,
     socmon_timeline *tl = socmon_recording_timeline(rec);
     assert_int_equal(socmon_timeline_len(tl), total - (skip_to - skip_from));
     uint64_t v[NC_MAX], e[NC_MAX];
-    socmon_sample got = {0, 0, 0, f->nc, v}, want = {0, 0, 0, f->nc, e};
+    socmon_sample got = {.t_ns = 0, .flags = 0, .missed = 0, .n = f->nc,
+        .v = v}, want = {0, 0, 0, f->nc, e};
     socmon_timeline_iter it;
     assert_int_equal(socmon_timeline_iter_init(tl, &it), SOCMON_OK);
     stream st = {.seed = 42};
@@ -460,7 +462,7 @@ static void test_v2_v1_fixture_still_loads(void **state)
     assert_string_equal(c[0].name, "wr_bytes");
     size_t nc = socmon_recording_ncounters(rec);
     uint64_t *a = calloc(nc, sizeof *a), *b = calloc(nc, sizeof *b);
-    socmon_sample sa = {0, 0, 0, nc, a}, sb = {0, 0, 0, nc, b};
+    socmon_sample sa = {.t_ns = 0, .flags = 0, .missed = 0, .n = nc, .v = a}, sb = {0, 0, 0, nc, b};
     assert_int_equal(socmon_timeline_get(tl, 0, &sa), SOCMON_OK);
     assert_int_equal(socmon_timeline_get(tl, 5, &sb), SOCMON_OK);
     assert_int_equal(socmon_delta(a[0], b[0], c[0].width), 500096);
@@ -501,7 +503,7 @@ static void test_v2_write_to_closed_pipe(void **state)
     assert_int_equal(socmon_recwriter_open(p[1], f->set, "esp", 1000, &o, &w), SOCMON_OK);
     close(p[0]);
     uint64_t v[4] = {1, 2, 3, 4};
-    socmon_sample s = {0, 0, 0, 4, v};
+    socmon_sample s = {.t_ns = 0, .flags = 0, .missed = 0, .n = 4, .v = v};
     socmon_status st = SOCMON_OK;
     size_t i;
     for (i = 0; i < 100 && st == SOCMON_OK; i++) {
@@ -541,7 +543,7 @@ static void test_v2_file_size_limit(void **state)
     lim.rlim_cur = ws.bytes + 3000; /* the header and a few blocks */
     assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
     uint64_t v[NC_MAX];
-    socmon_sample s = {0, 0, 0, f->nc, v};
+    socmon_sample s = {.t_ns = 0, .flags = 0, .missed = 0, .n = f->nc, .v = v};
     stream gen = {.seed = 42};
     socmon_status st = SOCMON_OK;
     for (size_t i = 0; i < 100000 && st == SOCMON_OK; i++) {
@@ -604,7 +606,7 @@ static void test_v2_load_value_cap(void **state)
     socmon_recwriter *w = NULL;
     assert_int_equal(socmon_recwriter_open(fd, f->set, "esp", 1000, &o, &w), SOCMON_OK);
     uint64_t v[4] = {0};
-    socmon_sample s = {0, 0, 0, 4, v};
+    socmon_sample s = {.t_ns = 0, .flags = 0, .missed = 0, .n = 4, .v = v};
     for (size_t i = 0; i < 640000; i++) {
         s.t_ns = 1000 * i;
         assert_int_equal(socmon_recwriter_append(w, &s), SOCMON_OK);
@@ -735,7 +737,7 @@ static void test_v2_cut_without_flush_period(void **state)
     socmon_recwriter *w = NULL;
     assert_int_equal(socmon_recwriter_open(fd, f->set, "esp", 1000, NULL, &w), SOCMON_OK);
     uint64_t v[3] = {1, 2, 3};
-    socmon_sample s = {0, 0, 0, 3, v};
+    socmon_sample s = {.t_ns = 0, .flags = 0, .missed = 0, .n = 3, .v = v};
     for (size_t i = 0; i < 20; i++) {
         s.t_ns = i;
         assert_int_equal(socmon_recwriter_append(w, &s), SOCMON_OK);

@@ -80,7 +80,8 @@ static socmon_timeline *build(const expect *e, size_t k)
     socmon_timeline *tl = NULL;
     assert_int_equal(socmon_timeline_new_chunked(e->nc, k, &tl), SOCMON_OK);
     for (size_t i = 0; i < e->n; i++) {
-        socmon_sample s = {e->t[i], e->flags[i], e->missed[i], e->nc, e->v + i * e->nc};
+        socmon_sample s = {.t_ns = e->t[i], .flags = e->flags[i], .missed = e->missed[i],
+            .n = e->nc, .v = e->v + i * e->nc};
         assert_int_equal(socmon_timeline_append(tl, &s), SOCMON_OK);
     }
     assert_int_equal(socmon_timeline_len(tl), e->n);
@@ -99,7 +100,7 @@ static void assert_sample(const expect *e, size_t i, const socmon_sample *s)
 static void check_all(const socmon_timeline *tl, const expect *e)
 {
     uint64_t v[64];
-    socmon_sample s = {0, 0, 0, e->nc, v};
+    socmon_sample s = {.t_ns = 0, .flags = 0, .missed = 0, .n = e->nc, .v = v};
     for (size_t i = 0; i < e->n; i++) {
         memset(v, 0xa5, sizeof v);
         assert_int_equal(socmon_timeline_get(tl, i, &s), SOCMON_OK);
@@ -125,7 +126,8 @@ static void test_timeline_round_trip_hard_values(void **state)
     socmon_timeline *tl = NULL;
     assert_int_equal(socmon_timeline_new(e.nc, &tl), SOCMON_OK);
     for (size_t i = 0; i < e.n; i++) {
-        socmon_sample s = {e.t[i], e.flags[i], e.missed[i], e.nc, e.v + i * e.nc};
+        socmon_sample s = {.t_ns = e.t[i], .flags = e.flags[i], .missed = e.missed[i], .n = e.nc,
+            .v = e.v + i * e.nc};
         assert_int_equal(socmon_timeline_append(tl, &s), SOCMON_OK);
     }
     assert_int_equal(socmon_timeline_ncounters(tl), 6);
@@ -162,7 +164,7 @@ static void test_timeline_random_access_matches_iteration(void **state)
     fill_hard(&e, 7);
     socmon_timeline *tl = build(&e, 100);
     uint64_t a[4], b[4];
-    socmon_sample sa = {0, 0, 0, 4, a}, sb = {0, 0, 0, 4, b};
+    socmon_sample sa = {.t_ns = 0, .flags = 0, .missed = 0, .n = 4, .v = a}, sb = {0, 0, 0, 4, b};
     socmon_timeline_iter it;
     assert_int_equal(socmon_timeline_iter_init(tl, &it), SOCMON_OK);
     uint64_t r = 99;
@@ -193,10 +195,11 @@ static void test_timeline_iter_sees_later_appends(void **state)
     socmon_timeline_iter it;
     assert_int_equal(socmon_timeline_iter_init(tl, &it), SOCMON_OK);
     uint64_t v[2];
-    socmon_sample s = {0, 0, 0, 2, v};
+    socmon_sample s = {.t_ns = 0, .flags = 0, .missed = 0, .n = 2, .v = v};
     for (size_t i = 0; i < e.n; i++) {
         assert_int_equal(socmon_timeline_iter_next(&it, &s), SOCMON_ENOENT);
-        socmon_sample in = {e.t[i], e.flags[i], e.missed[i], 2, e.v + 2 * i};
+        socmon_sample in = {.t_ns = e.t[i], .flags = e.flags[i], .missed = e.missed[i], .n = 2,
+            .v = e.v + 2 * i};
         assert_int_equal(socmon_timeline_append(tl, &in), SOCMON_OK);
         assert_int_equal(socmon_timeline_iter_next(&it, &s), SOCMON_OK);
         assert_sample(&e, i, &s);
@@ -215,7 +218,7 @@ static void test_timeline_compact_for_slow_counters(void **state)
     socmon_timeline *tl = NULL;
     assert_int_equal(socmon_timeline_new(nc, &tl), SOCMON_OK);
     uint64_t v[8] = {0}, r = 5;
-    socmon_sample s = {0, 0, 0, nc, v};
+    socmon_sample s = {.t_ns = 0, .flags = 0, .missed = 0, .n = nc, .v = v};
     for (size_t i = 0; i < n; i++) {
         s.t_ns += 1000000;
         for (size_t j = 0; j < nc; j++)
@@ -234,10 +237,11 @@ static void test_timeline_zero_counters(void **state)
     socmon_timeline *tl = NULL;
     assert_int_equal(socmon_timeline_new(0, &tl), SOCMON_OK);
     for (uint64_t i = 0; i < 2100; i++) {
-        socmon_sample s = {i * 7, 0, (uint32_t)(i % 3), 0, NULL};
+        socmon_sample s = {.t_ns = i * 7, .flags = 0, .missed = (uint32_t)(i % 3), .n = 0,
+            .v = NULL};
         assert_int_equal(socmon_timeline_append(tl, &s), SOCMON_OK);
     }
-    socmon_sample s = {0, 0, 0, 0, NULL};
+    socmon_sample s = {.t_ns = 0, .flags = 0, .missed = 0, .n = 0, .v = NULL};
     assert_int_equal(socmon_timeline_get(tl, 2099, &s), SOCMON_OK);
     assert_int_equal(s.t_ns, 2099 * 7);
     assert_int_equal(s.missed, 2099 % 3);
@@ -271,12 +275,13 @@ static void test_timeline_add_chunk_adopts_and_validates(void **state)
     expect_init(&more, 70, 3);
     fill_hard(&more, 12);
     for (size_t i = 0; i < more.n; i++) {
-        socmon_sample s = {more.t[i], more.flags[i], more.missed[i], 3, more.v + 3 * i};
+        socmon_sample s = {.t_ns = more.t[i], .flags = more.flags[i], .missed = more.missed[i],
+            .n = 3, .v = more.v + 3 * i};
         assert_int_equal(socmon_timeline_append(b, &s), SOCMON_OK);
     }
     for (size_t i = 0; i < more.n; i++) {
         uint64_t v[3];
-        socmon_sample s = {0, 0, 0, 3, v};
+        socmon_sample s = {.t_ns = 0, .flags = 0, .missed = 0, .n = 3, .v = v};
         assert_int_equal(socmon_timeline_get(b, 50 + i, &s), SOCMON_OK);
         assert_sample(&more, i, &s);
     }
@@ -312,7 +317,7 @@ static void test_timeline_bad_arguments(void **state)
 
     assert_int_equal(socmon_timeline_new(3, &tl), SOCMON_OK);
     uint64_t v[4] = {1, 2, 3, 4};
-    socmon_sample s = {5, 0, 0, 4, v};
+    socmon_sample s = {.t_ns = 5, .flags = 0, .missed = 0, .n = 4, .v = v};
     assert_int_equal(socmon_timeline_append(tl, &s), SOCMON_EINVAL);
     assert_non_null(strstr(socmon_errmsg(), "4 values"));
     assert_int_equal(socmon_timeline_append(tl, NULL), SOCMON_EINVAL);

@@ -1,6 +1,7 @@
 /* The fixture the ESP register tests share: the default virtual SoC mapped on
- * a model bus at its monitor base. Public headers only, so the public-API
- * test can use it too. */
+ * a model bus at its monitor base, as a user gets it: an opened "esp" target,
+ * its bus and its model. Public headers only, so the public-API test can use
+ * it too. */
 #ifndef SOCMON_TESTS_ESP_FIXTURE_H
 #define SOCMON_TESTS_ESP_FIXTURE_H
 
@@ -8,9 +9,11 @@
 
 #include "socmon/bus.h"
 #include "socmon/esp.h"
+#include "socmon/target.h"
 
 typedef struct fx {
     socmon_esp_soc_desc d;
+    socmon_target *t;
     socmon_esp_soc *soc;
     socmon_bus *bus;
     unsigned cpu, mem, acc;   /* tile indices, for tests that look them up */
@@ -21,17 +24,17 @@ static inline int fx_open(fx *f)
 {
     memset(f, 0, sizeof *f);
     socmon_esp_soc_desc_default(&f->d);
-    if (socmon_esp_soc_new(&f->d, &f->soc) != SOCMON_OK || socmon_bus_model_new(&f->bus) != SOCMON_OK ||
-        socmon_esp_soc_map(f->soc, f->bus) != SOCMON_OK)
+    if (socmon_target_open("esp", &f->t) != SOCMON_OK)
         return -1;
-    return 0;
+    f->soc = socmon_esp_soc_of_target(f->t);
+    f->bus = socmon_target_bus(f->t);
+    return f->soc && f->bus ? 0 : -1;
 }
 
 static inline int teardown(void **state)
 {
     fx *f = *state;
-    socmon_bus_free(f->bus);
-    socmon_esp_soc_free(f->soc);
+    socmon_target_close(f->t);
     return 0;
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "drivers/esp/esp_driver.h"
+#include "models/esp/esp_soc.h"
 #include "socmon/socmon.h"
 
 typedef struct fx {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "drivers/esp/esp_driver.h"
+#include "models/esp/esp_soc.h"
 #include "socmon/socmon.h"
 
 typedef struct fx {
@@ -48,7 +49,8 @@ static int setup(void **state)
     const char *text = socmon_builtin_metrics("esp");
     assert_non_null(text);
     assert_int_equal(socmon_metricset_load_string(text, "esp.json", &f.ms), SOCMON_OK);
-    socmon_metric_schema sc = {f.n, f.ctr, np, f.pn, f.pv};
+    socmon_metric_schema sc = {.ncounters = f.n, .counters = f.ctr, .nparams = np,
+        .param_names = f.pn, .param_values = f.pv};
     if (socmon_metrics_bind(f.ms, &sc, &f.m) != SOCMON_OK)
         fail_msg("bind: %s", socmon_errmsg());
     f.delta = calloc(f.n, sizeof *f.delta);

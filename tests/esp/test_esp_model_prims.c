@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "esp/esp_model_laws.h"
+#include "models/esp/esp_soc.h"
 
 enum { CPU = 0, MEM = 1, ACC0 = 2, ACC1 = 3 };
 

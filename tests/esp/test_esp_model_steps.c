@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "models/esp/esp_soc.h"
 #include "socmon/esp.h"
 
 #define CHECKPOINT_NS 50000u

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "esp/esp_model_laws.h"
+#include "models/esp/esp_soc.h"
 #include "socmon/bus.h"
 
 static void load_soc(const char *name, socmon_esp_soc_desc *d)

@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include "esp/esp_model_laws.h"
+#include "models/esp/esp_soc.h"
 
 enum { CPU = 0, MEM = 1, ACC1 = 3 };
 

@@ -1,6 +1,6 @@
-/* socmon/esp.h used the way a user would: only the public headers. Build the
- * virtual SoC, map it on a model bus, drive it with raw register accesses and
- * with the public driver calls, turn the activity knobs and run a workload,
+/* socmon/esp.h used the way a user would: only the public headers. Open the
+ * "esp" target, drive its virtual SoC with raw register accesses on the
+ * target's bus and with the monitor calls on its device, turn the activity knobs and run a workload,
  * and see the monitors move by the counts docs/esp-model.md §3 promises. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -67,37 +67,51 @@ static void test_raw_registers_and_cpu_knob(void **state)
     assert_int_equal(socmon_esp_soc_config_writes(f->soc, f->cpu), 0);
 }
 
-/* The public driver over the same bus: freeze, read, hi-lo-hi live pairs,
- * and an accelerator invocation counted where the docs say. */
-static void test_driver_and_acc_knob(void **state)
+/* The driver's protocol through the target's device: one snapshot of several
+ * tiles (each frozen once, released after), live reads, and an accelerator
+ * invocation counted where the docs say. */
+static void test_monitors_and_acc_knob(void **state)
 {
     fx *f = *state;
-    socmon_esp_drv *drv = NULL;
-    assert_int_equal(socmon_esp_drv_new(f->bus, &f->d, &drv), SOCMON_OK);
-    assert_int_equal(socmon_esp_drv_addr(drv, f->acc, -1), burst_reg(f, f->acc));
-    assert_int_equal(socmon_esp_drv_release_all(drv), SOCMON_OK);
+    socmon_device *dev = socmon_target_device(f->t);
+    assert_int_equal(socmon_esp_monitors_release(dev), SOCMON_OK);
 
     const uint64_t bytes = 4096;
     assert_int_equal(socmon_esp_soc_acc_invoke(f->soc, 0, bytes, SOCMON_ESP_COH_LLC), SOCMON_OK);
-    uint32_t inv = 0, dma = 0;
-    assert_int_equal(socmon_esp_drv_burst(drv, f->acc, 1), SOCMON_OK);
-    assert_int_equal(socmon_esp_drv_read(drv, f->acc, SOCMON_ESP_MON_ACC_INVOC, &inv), SOCMON_OK);
-    assert_int_equal(socmon_esp_drv_burst(drv, f->acc, 0), SOCMON_OK);
-    assert_int_equal(inv, 1);
-    assert_int_equal(socmon_esp_drv_read(drv, f->mem, SOCMON_ESP_MON_DMA_REQ, &dma), SOCMON_OK);
-    assert_int_equal(dma, (bytes + 15) / 16);
+    const unsigned tile[] = {f->acc, f->mem, f->acc, f->acc};
+    const unsigned mon[] = {SOCMON_ESP_MON_ACC_INVOC, SOCMON_ESP_MON_DMA_REQ, SOCMON_ESP_MON_ACC_TOT_LO,
+                            SOCMON_ESP_MON_ACC_TOT_HI};
+    uint32_t w[4] = {0};
+    socmon_bus_stats s;
+    socmon_bus_stats_reset(f->bus);
+    assert_int_equal(socmon_esp_monitors_read(dev, 4, tile, mon, w), SOCMON_OK);
+    socmon_bus_stats_get(f->bus, &s);
+    assert_int_equal(w[0], 1);
+    assert_int_equal(w[1], (bytes + 15) / 16);
+    uint64_t tot = ((uint64_t)w[3] << 32) | w[2];
+    assert_true(tot > 0 && tot <= socmon_esp_soc_cycles(f->soc));
+    /* two tiles: frozen once each and released: 4 burst writes, 4 reads */
+    assert_int_equal(s.writes, 4);
+    assert_int_equal(s.reads, 4);
+    uint32_t live = 0;
+    assert_int_equal(socmon_esp_monitor_read_live(dev, f->acc, SOCMON_ESP_MON_ACC_INVOC, &live), SOCMON_OK);
+    assert_int_equal(live, 1);
+    /* every burst register released: a raw read is live again */
+    assert_int_equal(socmon_esp_soc_cpu_access(f->soc, 0, 100, 0, 1024), SOCMON_OK);
+    assert_int_equal(raw_mon(f, f->cpu, SOCMON_ESP_MON_L2_MISS), 50);
 
-    uint64_t tot = 0, mem = 0;
-    assert_int_equal(socmon_esp_drv_read64_live(drv, f->acc, SOCMON_ESP_MON_ACC_TOT_LO, &tot), SOCMON_OK);
-    assert_int_equal(socmon_esp_drv_read64_live(drv, f->acc, SOCMON_ESP_MON_ACC_MEM_LO, &mem), SOCMON_OK);
-    assert_true(tot > 0 && mem <= tot && tot <= socmon_esp_soc_cycles(f->soc));
-
-    /* Errors name the bad value. */
-    uint32_t v;
-    assert_int_equal(socmon_esp_drv_read(drv, 99, 0, &v), SOCMON_ERANGE);
+    /* Errors name the bad value; another target's device is refused. */
+    const unsigned bad_tile[] = {99};
+    assert_int_equal(socmon_esp_monitors_read(dev, 1, bad_tile, mon, w), SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "99"));
-    assert_int_equal(socmon_esp_drv_read64_live(drv, f->acc, SOCMON_ESP_MON_ACC_TLB, &tot), SOCMON_ERANGE);
-    socmon_esp_drv_free(drv);
+    assert_int_equal(socmon_esp_monitor_read_live(dev, f->acc, 59, &live), SOCMON_ERANGE);
+    assert_non_null(strstr(socmon_errmsg(), "59"));
+    socmon_target *tx = NULL;
+    assert_int_equal(socmon_target_open("tensix", &tx), SOCMON_OK);
+    assert_int_equal(socmon_esp_monitors_read(socmon_target_device(tx), 1, tile, mon, w), SOCMON_EINVAL);
+    assert_non_null(strstr(socmon_errmsg(), "not an ESP monitor device"));
+    assert_int_equal(socmon_esp_monitors_release(NULL), SOCMON_EINVAL);
+    socmon_target_close(tx);
 }
 
 /* A user's wrap test: poke a monitor near 2^32 and see it wrap. */
@@ -114,12 +128,11 @@ static void test_poke_wraps(void **state)
     assert_int_equal(raw_mon(f, f->cpu, SOCMON_ESP_MON_L2_MISS), 0);
 }
 
-/* A device over the public driver, a built-in workload, time moving. */
+/* The target's device, a built-in workload, time moving. */
 static void test_device_and_workload(void **state)
 {
     fx *f = *state;
-    socmon_device *dev = NULL;
-    assert_int_equal(socmon_esp_device_new(f->bus, &f->d, NULL, &dev), SOCMON_OK);
+    socmon_device *dev = socmon_target_device(f->t);
     assert_string_equal(socmon_device_name(dev), "esp");
     char name[64];
     snprintf(name, sizeof name, "tile%u.ddr_accesses", f->mem);
@@ -143,14 +156,13 @@ static void test_device_and_workload(void **state)
     assert_true(after[0] > before[0]);
     assert_true(after[1] > before[1]);
     assert_int_equal(after[0], socmon_esp_soc_peek(f->soc, f->mem, SOCMON_ESP_MON_DDR));
-    socmon_device_free(dev);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_raw_registers_and_cpu_knob, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_driver_and_acc_knob, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_monitors_and_acc_knob, setup, teardown),
         cmocka_unit_test_setup_teardown(test_poke_wraps, setup, teardown),
         cmocka_unit_test_setup_teardown(test_device_and_workload, setup, teardown),
     };

@@ -19,7 +19,8 @@ static const socmon_counter fx_counters[NCTR] = {
 };
 static const char *const fx_pnames[] = {"clock_hz", "bus_bytes"};
 static const double fx_pvalues[] = {250e6, 16};
-static const socmon_metric_schema fx_schema = {NCTR, fx_counters, 2, fx_pnames, fx_pvalues};
+static const socmon_metric_schema fx_schema = {.ncounters = NCTR, .counters = fx_counters,
+    .nparams = 2, .param_names = fx_pnames, .param_values = fx_pvalues};
 static const uint64_t fx_deltas[NCTR] = {
     [T0_HITS] = 300, [T0_MISS] = 100, [T1_HITS] = 50, [T1_MISS] = 150, [T2_HITS] = 7,
     [CYCLES] = 4000};

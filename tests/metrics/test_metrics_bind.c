@@ -98,7 +98,8 @@ static void test_instance_order_and_device_counter_fallback(void **state)
         {.name = "busy", .instance = "coreA", .width = 32},
         {.name = "stall", .instance = "coreB", .width = 32},
     };
-    socmon_metric_schema sc = {4, c, 0, NULL, NULL};
+    socmon_metric_schema sc = {.ncounters = 4, .counters = c, .nparams = 0, .param_names = NULL,
+        .param_values = NULL};
     uint64_t d[] = {30, 120, 60, 5};
     bound b;
     bind_text(&b,
@@ -123,7 +124,8 @@ static void test_no_instances_at_all(void **state)
     (void)state;
     socmon_counter c[] = {{.name = "rd_bytes", .instance = "", .width = 32},
                           {.name = "rd_txns", .instance = NULL, .width = 32}};
-    socmon_metric_schema sc = {2, c, 0, NULL, NULL};
+    socmon_metric_schema sc = {.ncounters = 2, .counters = c, .nparams = 0, .param_names = NULL,
+        .param_values = NULL};
     uint64_t d[] = {4096, 64};
     bound b;
     bind_text(&b,
@@ -361,10 +363,12 @@ static void test_bind_errors(void **state)
     assert_non_null(strstr(socmon_errmsg(), "schema"));
     assert_int_equal(socmon_metrics_bind(NULL, &fx_schema, &m), SOCMON_EINVAL);
     assert_non_null(strstr(socmon_errmsg(), "metric set"));
-    socmon_metric_schema bad = {3, NULL, 0, NULL, NULL};
+    socmon_metric_schema bad = {.ncounters = 3, .counters = NULL, .nparams = 0, .param_names = NULL,
+        .param_values = NULL};
     assert_int_equal(socmon_metrics_bind(ms, &bad, &m), SOCMON_EINVAL);
     assert_non_null(strstr(socmon_errmsg(), "3 counters"));
-    socmon_metric_schema badp = {0, NULL, 2, NULL, NULL};
+    socmon_metric_schema badp = {.ncounters = 0, .counters = NULL, .nparams = 2,
+        .param_names = NULL, .param_values = NULL};
     assert_int_equal(socmon_metrics_bind(ms, &badp, &m), SOCMON_EINVAL);
     assert_non_null(strstr(socmon_errmsg(), "2 params"));
     /* an empty file binds to no results */
@@ -395,7 +399,8 @@ static void test_code_limit(void **state)
         c[i] = (socmon_counter){.name = "x", .instance = names[i], .width = 32};
         d[i] = (uint64_t)i;
     }
-    socmon_metric_schema sc = {NINST, c, 0, NULL, NULL};
+    socmon_metric_schema sc = {.ncounters = NINST, .counters = c, .nparams = 0, .param_names = NULL,
+        .param_values = NULL};
     char json[2048];
     size_t o = (size_t)snprintf(json, sizeof json,
                                 "{\"metrics\": [{\"name\": \"big\", \"per\": \"instance\", "

@@ -264,7 +264,8 @@ static void test_bad_arguments(void **state)
     assert_int_equal(socmon_expr_eval("1", &fx_schema, fx_deltas, 1, NULL), SOCMON_EINVAL);
     assert_non_null(strstr(socmon_errmsg(), "out"));
     socmon_counter noname = {.name = NULL, .instance = "t", .width = 8};
-    socmon_metric_schema bad = {1, &noname, 0, NULL, NULL};
+    socmon_metric_schema bad = {.ncounters = 1, .counters = &noname, .nparams = 0,
+        .param_names = NULL, .param_values = NULL};
     uint64_t d = 0;
     assert_int_equal(socmon_expr_eval("1", &bad, &d, 1, &v), SOCMON_EINVAL);
     assert_non_null(strstr(socmon_errmsg(), "counter 0"));

@@ -53,7 +53,8 @@ static socmon_metric_schema schema(void)
         pn[p] = pnames[p];
         pv[p] = p + 1;
     }
-    return (socmon_metric_schema){NCOUNTERS + 1, counters, NPARAMS, pn, pv};
+    return (socmon_metric_schema){.ncounters = NCOUNTERS + 1, .counters = counters,
+        .nparams = NPARAMS, .param_names = pn, .param_values = pv};
 }
 
 /* Metric i ("m<i>"): c/cycles, twice the metric before it, or a parameter plus
@@ -179,7 +180,8 @@ static void test_first_parameter_counts(void **state)
     (void)state;
     const char *names[] = {"k", NULL, "k"};
     const double values[] = {1.5, 7, 2.5};
-    socmon_metric_schema sc = {0, NULL, 3, names, values};
+    socmon_metric_schema sc = {.ncounters = 0, .counters = NULL, .nparams = 3, .param_names = names,
+        .param_values = values};
     double v = 0;
     assert_int_equal(socmon_expr_eval("k * 2", &sc, NULL, 1.0, &v), SOCMON_OK);
     assert_true(v == 3.0);

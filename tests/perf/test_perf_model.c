@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "drivers/perf/perf_drv.h"
+#include "models/perf/perf_kernel_model.h"
 #include "socmon/perf.h"
 #include "socmon/scaling.h"
 

@@ -15,7 +15,7 @@ static socmon_perf_names fixture(void)
 {
     static char root[512];
     snprintf(root, sizeof root, "%s/tests/perf/fixtures/sysfs", getenv("SOCMON_SRC") ? getenv("SOCMON_SRC") : ".");
-    return (socmon_perf_names){root, 1};
+    return (socmon_perf_names){.sysfs_root = root, .no_pfm = 1};
 }
 
 static void generic_encodings(void **state)

@@ -18,7 +18,7 @@ static void forced_zen3(void **state)
     (void)state;
     if (!socmon_perf_have_pfm())
         skip();
-    socmon_perf_names nm = {"/nonexistent", 0};
+    socmon_perf_names nm = {.sysfs_root = "/nonexistent", .no_pfm = 0};
     socmon_perf_attr a;
     assert_int_equal(socmon_perf_event_parse("RETIRED_INSTRUCTIONS", &nm, &a), SOCMON_OK);
     assert_int_equal(a.type, 4);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "models/perf/perf_kernel_model.h"
 #include "socmon/perf.h"
 #include "socmon/recording.h"
 #include "socmon/region.h"
@@ -44,7 +45,7 @@ static uint64_t total(socmon_recording *rec, const char *inst, const char *name)
         if (strcmp(c[i].instance, inst) == 0 && strcmp(c[i].name, name) == 0) {
             size_t n = socmon_recording_ncounters(rec);
             uint64_t *v = calloc(n, sizeof *v);
-            socmon_sample s = {0, 0, 0, n, v};
+            socmon_sample s = {.t_ns = 0, .flags = 0, .missed = 0, .n = n, .v = v};
             assert_int_equal(socmon_timeline_get(tl, len - 1, &s), SOCMON_OK);
             uint64_t x = v[i];
             free(v);
@@ -63,7 +64,8 @@ static void nesting_exact(void **state)
     assert_int_equal(socmon_perf_model_new(&mo, &m), SOCMON_OK);
     socmon_perf_model_set_rate(m, 0, 0, 2.0); /* cycles: 2 per ns */
     socmon_perf_model_set_rate(m, 0, 1, 1.0); /* instructions: 1 per ns */
-    socmon_regions_opts o = {path, "cycles:u,instructions:u", socmon_perf_model_sys(m)};
+    socmon_regions_opts o = {.path = path, .events = "cycles:u,instructions:u",
+        .sys = socmon_perf_model_sys(m)};
     socmon_regions *r;
     assert_int_equal(socmon_regions_open(&o, &r), SOCMON_OK);
     assert_int_equal(socmon_region_begin(r, "outer"), SOCMON_OK);
@@ -105,7 +107,7 @@ static void depth_and_null(void **state)
     socmon_perf_model *m;
     socmon_perf_model_opts mo = {.hw_counters = 4, .paranoid = 2};
     socmon_perf_model_new(&mo, &m);
-    socmon_regions_opts o = {path, "cycles:u", socmon_perf_model_sys(m)};
+    socmon_regions_opts o = {.path = path, .events = "cycles:u", .sys = socmon_perf_model_sys(m)};
     socmon_regions *r;
     assert_int_equal(socmon_regions_open(&o, &r), SOCMON_OK);
     for (int i = 0; i < SOCMON_REGION_DEPTH; i++)
@@ -116,9 +118,9 @@ static void depth_and_null(void **state)
     assert_non_null(strstr(socmon_errmsg(), "'deep' is still open"));
     assert_int_equal(access(path, R_OK), 0);
     socmon_perf_model_free(m);
-    socmon_regions_opts none = {NULL, NULL, NULL};
+    socmon_regions_opts none = {.path = NULL, .events = NULL, .sys = NULL};
     assert_int_equal(socmon_regions_open(&none, &r), SOCMON_EINVAL);
-    socmon_regions_opts badev = {path, "nope", NULL};
+    socmon_regions_opts badev = {.path = path, .events = "nope", .sys = NULL};
     assert_int_equal(socmon_regions_open(&badev, &r), SOCMON_ENOENT);
 }
 
@@ -140,7 +142,7 @@ static void *worker(void *p)
 static void threads_real_kernel(void **state)
 {
     (void)state;
-    socmon_regions_opts o = {path, "task-clock,page-faults", NULL};
+    socmon_regions_opts o = {.path = path, .events = "task-clock,page-faults", .sys = NULL};
     socmon_regions *r;
     socmon_status st = socmon_regions_open(&o, &r);
     assert_int_equal(st, SOCMON_OK);
@@ -194,7 +196,7 @@ static void *one_region(void *p)
 static void thread_churn(void **state)
 {
     (void)state;
-    socmon_regions_opts o = {path, "task-clock,page-faults", NULL};
+    socmon_regions_opts o = {.path = path, .events = "task-clock,page-faults", .sys = NULL};
     socmon_regions *r;
     assert_int_equal(socmon_regions_open(&o, &r), SOCMON_OK);
     if (socmon_region_begin(r, "probe") == SOCMON_ENOTSUP) {

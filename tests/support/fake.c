@@ -15,7 +15,7 @@ static socmon_status fake_read(void *drv, const uint32_t *idx, size_t n, uint64_
     return SOCMON_OK;
 }
 
-static const socmon_device_ops fake_dev_ops = {fake_read, NULL};
+static const socmon_device_ops fake_dev_ops = {.read = fake_read, .destroy = NULL};
 
 static socmon_status index_read(void *drv, const uint32_t *idx, size_t n, uint64_t *out)
 {
@@ -24,7 +24,7 @@ static socmon_status index_read(void *drv, const uint32_t *idx, size_t n, uint64
     return SOCMON_OK;
 }
 
-const socmon_device_ops fake_index_ops = {index_read, NULL};
+const socmon_device_ops fake_index_ops = {.read = index_read, .destroy = NULL};
 
 socmon_status fake_device_new(fake_dev *fd, size_t n, const unsigned *widths, socmon_device **out)
 {
@@ -34,7 +34,8 @@ socmon_status fake_device_new(fake_dev *fd, size_t n, const unsigned *widths, so
         char name[16];
         snprintf(name, sizeof name, "c%zu", i);
         fd->width[i] = widths[i];
-        socmon_counter c = {name, i % 2 ? "u1" : "u0", "test counter", "events", widths[i], 0, 0, 0};
+        socmon_counter c = {.name = name, .instance = i % 2 ? "u1" : "u0", .desc = "test counter",
+            .unit = "events", .width = widths[i], .reg = 0, .reg_hi = 0, .max_rate_hz = 0};
         st = socmon_device_add_counter(*out, &c, NULL);
     }
     return st;
@@ -136,7 +137,8 @@ static void ft_close(void *priv)
 
 /* One option, to exercise the generic parser through socmon_target_open_ops. */
 static const socmon_option ft_options[] = {
-    {.name = "speed", .type = SOCMON_OPT_UINT, .help = "ignored", .def = "1", .lo = 1, .hi = 10, .offset = 0},
+    {.name = "speed", .type = SOCMON_OPT_UINT, .help = "ignored", .def = "1", .lo = 1, .hi = 10,
+        .offset = 0},
     {0},
 };
 static const char *const ft_workloads[] = {"finite", "other", NULL};

@@ -70,9 +70,10 @@ static socmon_status rt_open(const socmon_target_ops *self, const socmon_kv *kv,
                              socmon_device **dev)
 {
     (void)self, (void)kv, (void)nkv;
-    static const socmon_device_ops ops = {rt_read, NULL};
+    static const socmon_device_ops ops = {.read = rt_read, .destroy = NULL};
     socmon_status st = socmon_device_new("rt", &ops, NULL, dev);
-    socmon_counter c = {"ticks", "", "nothing", "events", 64, 0, 0, 0};
+    socmon_counter c = {.name = "ticks", .instance = "", .desc = "nothing", .unit = "events",
+        .width = 64, .reg = 0, .reg_hi = 0, .max_rate_hz = 0};
     if (st == SOCMON_OK)
         st = socmon_device_add_counter(*dev, &c, NULL);
     *priv = *dev;
@@ -95,7 +96,8 @@ static void rt_close(void *p)
 {
     socmon_device_free(p);
 }
-static const socmon_target_ops rt_ops = {.name = "rt", .desc = "a real clock", .simulated = 0, .open = rt_open,
+static const socmon_target_ops rt_ops = {.name = "rt", .desc = "a real clock", .simulated = 0,
+    .open = rt_open,
                                          .advance = rt_advance, .now_ns = rt_now, .close = rt_close};
 
 static void real_member_paces_models(void **state)
@@ -109,7 +111,8 @@ static void real_member_paces_models(void **state)
     assert_true(socmon_target_is_hardware(c));
     socmon_set *set;
     assert_int_equal(socmon_set_new(socmon_target_device(c), NULL, &set), SOCMON_OK);
-    socmon_sampler_opts so = {1000000, 4000000, 0, 0}; /* inside the default workload (6.4 ms) */
+    socmon_sampler_opts so = {.interval_ns = 1000000, .duration_ns = 4000000, .realtime = 0,
+        .max_intervals = 0}; /* inside the default workload (6.4 ms) */
     uint64_t t0 = socmon_target_now_ns(esp), r0 = rt_now(NULL);
     assert_int_equal(socmon_sampler_run(c, set, &so, NULL, NULL, NULL, NULL), SOCMON_OK);
     /* the model ran exactly the run's 4 ms of the shared clock, which took at least that long */

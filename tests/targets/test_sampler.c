@@ -49,7 +49,8 @@ static void test_simulated_counts(void **state)
     open_fake(&fake_target_ops, &t, &set);
     socmon_timeline *tl;
     assert_int_equal(socmon_timeline_new(2, &tl), SOCMON_OK);
-    socmon_sampler_opts o = {100000, 1000000, 0, 0};
+    socmon_sampler_opts o = {.interval_ns = 100000, .duration_ns = 1000000, .realtime = 0,
+        .max_intervals = 0};
     acc a = {0};
     socmon_sampler_stats st;
     assert_int_equal(socmon_sampler_run(t, set, &o, tl, on_sample, &a, &st), SOCMON_OK);
@@ -78,7 +79,8 @@ static void test_narrow_counter_wraps_every_interval(void **state)
     socmon_target *t;
     socmon_set *set;
     open_fake(&fake_target_ops, &t, &set);
-    socmon_sampler_opts o = {100000, 10000000, 0, 0};
+    socmon_sampler_opts o = {.interval_ns = 100000, .duration_ns = 10000000, .realtime = 0,
+        .max_intervals = 0};
     acc a = {0};
     assert_int_equal(socmon_sampler_run(t, set, &o, NULL, on_sample, &a, NULL), SOCMON_OK);
     assert_int_equal(a.sum[0], 20000);
@@ -101,7 +103,8 @@ static void test_runs_until_workload_done(void **state)
     assert_int_equal(socmon_target_start(t, "finite"), SOCMON_OK);
     assert_int_equal(socmon_target_start(t, "nope"), SOCMON_ENOENT);
     assert_non_null(strstr(socmon_errmsg(), "unknown workload 'nope' (known: finite, other)"));
-    socmon_sampler_opts o = {100000, 0, 0, 0};
+    socmon_sampler_opts o = {.interval_ns = 100000, .duration_ns = 0, .realtime = 0,
+        .max_intervals = 0};
     socmon_sampler_stats st;
     acc a = {0};
     assert_int_equal(socmon_sampler_run(t, set, &o, NULL, on_sample, &a, &st), SOCMON_OK);
@@ -120,7 +123,8 @@ static void test_callback_error_stops(void **state)
     socmon_target *t;
     socmon_set *set;
     open_fake(&fake_target_ops, &t, &set);
-    socmon_sampler_opts o = {1000, 1000000, 0, 0};
+    socmon_sampler_opts o = {.interval_ns = 1000, .duration_ns = 1000000, .realtime = 0,
+        .max_intervals = 0};
     acc a = {0};
     a.fail_on = 5;
     assert_int_equal(socmon_sampler_run(t, set, &o, NULL, on_sample, &a, NULL), SOCMON_EIO);
@@ -151,7 +155,8 @@ static void test_hardware_instance_of_a_model_target_is_paced(void **state)
     assert_true(socmon_target_is_hardware(t));
     struct timespec a, b;
     clock_gettime(CLOCK_MONOTONIC, &a);
-    socmon_sampler_opts o = {5000000, 20000000, 0, 0};
+    socmon_sampler_opts o = {.interval_ns = 5000000, .duration_ns = 20000000, .realtime = 0,
+        .max_intervals = 0};
     assert_int_equal(socmon_sampler_run(t, set, &o, NULL, NULL, NULL, NULL), SOCMON_OK);
     clock_gettime(CLOCK_MONOTONIC, &b);
     double wall = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
@@ -177,7 +182,8 @@ static void test_realtime_marks_missed_intervals(void **state)
     assert_int_equal(socmon_timeline_new(1, &tl), SOCMON_OK);
     /* Stall 9 ms inside the 3rd callback with a 2 ms interval: the next
      * wake-up is at least 3 whole intervals late. */
-    socmon_sampler_opts o = {2000000, 30000000, 0, 0};
+    socmon_sampler_opts o = {.interval_ns = 2000000, .duration_ns = 30000000, .realtime = 0,
+        .max_intervals = 0};
     acc a = {0};
     a.sleep_on = 3;
     a.sleep_ns = 9000000;
@@ -234,7 +240,8 @@ static void run_with_stall(unsigned stall_on, uint64_t duration_ns, stall_run *r
     socmon_target *t;
     socmon_set *set;
     open_fake(&fake_rt_target_ops, &t, &set);
-    socmon_sampler_opts o = {2000000, duration_ns, 0, 0};
+    socmon_sampler_opts o = {.interval_ns = 2000000, .duration_ns = duration_ns, .realtime = 0,
+        .max_intervals = 0};
     assert_int_equal(socmon_sampler_run(t, set, &o, NULL, note_missed, r, &r->st), SOCMON_OK);
     r->stalls = fake_stalls - before;
     if (r->stalls && r->n > stall_on)   /* a wake-up followed the stall: it was late */
@@ -401,7 +408,8 @@ static void test_max_intervals(void **state)
 /* A target whose clock does not move when advanced would make a duration never end: an error. */
 static void test_stuck_clock_is_an_error(void **state)
 {
-    fake_cfg = (fake_target_cfg){.n = 1, .width = {32}, .rate_per_us = {1.0}, .simulated = 1, .stuck = 1};
+    fake_cfg = (fake_target_cfg){.n = 1, .width = {32}, .rate_per_us = {1.0}, .simulated = 1,
+        .stuck = 1};
     socmon_target *t;
     socmon_set *set;
     open_fake(&fake_target_ops, &t, &set);

@@ -40,7 +40,7 @@ static void test_open_command(void **state)
     assert_int_equal(socmon_target_open_command("host", NULL, 0, bad, &t), SOCMON_EINVAL);
     assert_non_null(strstr(socmon_errmsg(), "host: command word 1 holds the byte 0x1f"));
     assert_int_equal(socmon_target_open_command("nosuch", NULL, 0, argv, &t), SOCMON_ENOENT);
-    socmon_kv kv = {"events", "task-clock"};
+    socmon_kv kv = {.key = "events", .value = "task-clock"};
     socmon_status st = socmon_target_open_command("host", &kv, 1, argv, &t);
     if (st == SOCMON_ENOTSUP) {
         /* no perf_event here (qemu-user runs the Arm build): the host target cannot open */
@@ -103,7 +103,8 @@ static void test_esp_grid(void **state)
     const socmon_counter c[] = {
         {.name = "ddr_accesses", .instance = "tile1", .unit = "events", .width = 32},
         {.name = "acc_tot_cycles", .instance = "tile2", .unit = "cycles", .width = 32},
-        {.name = "l2_hits", .instance = "tile9", .unit = "events", .width = 32},   /* past the grid */
+        {.name = "l2_hits", .instance = "tile9", .unit = "events",
+            .width = 32},   /* past the grid */
     };
     const char *pn[] = {"rows", "cols", "noc_planes"};
     double pv[] = {1, 3, 6};

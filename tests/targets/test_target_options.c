@@ -27,14 +27,18 @@ static const char *const modes[] = {"fast", "slow", "exact", NULL};
 static const char *const two[] = {"1", "64", NULL};
 
 static const socmon_option table[] = {
-    {.name = "on", .type = SOCMON_OPT_BOOL, .help = "switch", .def = "1", .offset = offsetof(opts, on)},
+    {.name = "on", .type = SOCMON_OPT_BOOL, .help = "switch", .def = "1",
+        .offset = offsetof(opts, on)},
     {.name = "count", .type = SOCMON_OPT_UINT, .help = "how many", .def = "5", .lo = 1, .hi = 8,
      .offset = offsetof(opts, count)},
-    {.name = "rate", .type = SOCMON_OPT_DOUBLE, .help = "how fast", .def = "2.5", .lo = 0, .hi = 1e6,
+    {.name = "rate", .type = SOCMON_OPT_DOUBLE, .help = "how fast", .def = "2.5", .lo = 0,
+        .hi = 1e6,
      .offset = offsetof(opts, rate)},
     {.name = "file", .type = SOCMON_OPT_PATH, .help = "where", .offset = offsetof(opts, file)},
-    {.name = "name", .type = SOCMON_OPT_STRING, .help = "who", .def = "x", .offset = offsetof(opts, name)},
-    {.name = "items", .type = SOCMON_OPT_LIST, .help = "what", .hi = 3, .offset = offsetof(opts, items)},
+    {.name = "name", .type = SOCMON_OPT_STRING, .help = "who", .def = "x",
+        .offset = offsetof(opts, name)},
+    {.name = "items", .type = SOCMON_OPT_LIST, .help = "what", .hi = 3,
+        .offset = offsetof(opts, items)},
     {.name = "mode", .type = SOCMON_OPT_CHOICE, .help = "how", .def = "slow", .choices = modes,
      .offset = offsetof(opts, mode)},
     {0},
@@ -42,7 +46,7 @@ static const socmon_option table[] = {
 
 static socmon_status parse1(const char *key, const char *value, opts *o, uint64_t *given)
 {
-    socmon_kv kv = {key, value};
+    socmon_kv kv = {.key = key, .value = value};
     memset(o, 0, sizeof *o);
     return socmon_options_parse("demo", table, &kv, 1, o, given);
 }
@@ -71,8 +75,9 @@ static void test_defaults_and_values(void **state)
     assert_string_equal(o.name, "x");
     assert_int_equal(o.mode, 1);
 
-    socmon_kv kv[] = {{"count", "0x3"}, {"on", "0"}, {"mode", "exact"}, {"items", "a+b+c"},
-                      {"rate", "1e3"}, {"file", "-"}};
+    socmon_kv kv[] = {{.key = "count", .value = "0x3"}, {.key = "on", .value = "0"}, {.key = "mode",
+        .value = "exact"}, {.key = "items", .value = "a+b+c"},
+                      {.key = "rate", .value = "1e3"}, {.key = "file", .value = "-"}};
     assert_int_equal(socmon_options_parse("demo", table, kv, 6, &o, &given), SOCMON_OK);
     assert_int_equal(o.count, 3);
     assert_int_equal(o.on, 0);
@@ -104,7 +109,7 @@ static void test_errors_name_value_and_range(void **state)
     static const socmon_option t2[] = {
         {.name = "div", .type = SOCMON_OPT_CHOICE, .choices = two, .offset = 0}, {0}};
     unsigned v = 7;
-    socmon_kv kv = {"div", "8"};
+    socmon_kv kv = {.key = "div", .value = "8"};
     assert_int_equal(socmon_options_parse("demo", t2, &kv, 1, &v, NULL), SOCMON_EINVAL);
     assert_string_equal(socmon_errmsg(), "demo: div=8 must be 1 or 64");
 }
@@ -115,7 +120,8 @@ static void test_key_given_twice(void **state)
 {
     (void)state;
     opts o;
-    socmon_kv kv[] = {{"count", "3"}, {"on", "0"}, {"count", "4"}};
+    socmon_kv kv[] = {{.key = "count", .value = "3"}, {.key = "on", .value = "0"}, {.key = "count",
+        .value = "4"}};
     assert_int_equal(socmon_options_parse("demo", table, kv, 3, &o, NULL), SOCMON_EINVAL);
     assert_string_equal(socmon_errmsg(), "demo: option 'count' given twice (count=3, then count=4)");
     kv[2].value = "3";   /* the same value twice too: a slip worth hearing about */
@@ -131,7 +137,8 @@ typedef struct big {
 } big;
 static const socmon_option bigs[] = {
     {.name = "any", .type = SOCMON_OPT_UINT, .help = "any", .offset = offsetof(big, any)},
-    {.name = "upto53", .type = SOCMON_OPT_UINT, .help = "as zynq's seed", .lo = 0, .hi = 9007199254740992.0,
+    {.name = "upto53", .type = SOCMON_OPT_UINT, .help = "as zynq's seed", .lo = 0,
+        .hi = 9007199254740992.0,
      .offset = offsetof(big, upto53)},
     {0},
 };
@@ -139,7 +146,7 @@ static const socmon_option bigs[] = {
 static uint64_t big_ok(const char *key, const char *value)
 {
     big b = {0, 0};
-    socmon_kv kv = {key, value};
+    socmon_kv kv = {.key = key, .value = value};
     if (socmon_options_parse("demo", bigs, &kv, 1, &b, NULL) != SOCMON_OK)
         fail_msg("%s=%s: %s", key, value, socmon_errmsg());
     return strcmp(key, "any") == 0 ? b.any : b.upto53;
@@ -148,7 +155,7 @@ static uint64_t big_ok(const char *key, const char *value)
 static void big_bad(const char *key, const char *value, socmon_status want, const char *msg)
 {
     big b = {0, 0};
-    socmon_kv kv = {key, value};
+    socmon_kv kv = {.key = key, .value = value};
     socmon_clear_error();
     assert_int_equal(socmon_options_parse("demo", bigs, &kv, 1, &b, NULL), want);
     if (strcmp(socmon_errmsg(), msg) != 0)
@@ -268,7 +275,7 @@ static void test_builtin_messages(void **state)
                "l1_mux, counters, trace_bus)");
     /* socmon_target_open_ops checks keys too, before the target's open runs */
     socmon_target *t = NULL;
-    socmon_kv kv = {"colour", "red"};
+    socmon_kv kv = {.key = "colour", .value = "red"};
     assert_int_equal(socmon_target_open_ops(socmon_target_lookup("esp"), &kv, 1, &t), SOCMON_EINVAL);
     assert_null(t);
     assert_non_null(strstr(socmon_errmsg(), "unknown option 'colour' (valid: soc, base, devmem, dev, trace_bus)"));
@@ -280,12 +287,12 @@ static void test_builtin_keys_and_seed(void **state)
 {
     (void)state;
     socmon_target *t = NULL;
-    socmon_kv slots3 = {"slots", "3"};
+    socmon_kv slots3 = {.key = "slots", .value = "3"};
     assert_int_equal(socmon_target_open_kv("zynq:slots=9", &slots3, 1, &t), SOCMON_OK);
     assert_int_equal(socmon_zynq_soc_desc(socmon_target_model(t, "zynq"))->nslots, 3);
     socmon_target_close(t);
     t = NULL;
-    socmon_kv twice[] = {{"slots", "3"}, {"slots", "4"}};
+    socmon_kv twice[] = {{.key = "slots", .value = "3"}, {.key = "slots", .value = "4"}};
     assert_int_equal(socmon_target_open_kv("zynq", twice, 2, &t), SOCMON_EINVAL);
     assert_null(t);
     assert_string_equal(socmon_errmsg(), "target 'zynq': option 'slots' given twice (slots=3, then slots=4)");

@@ -1,12 +1,14 @@
 /* The fixture the Tensix register tests share: a core model on a model bus,
  * its debug registers at SOCMON_TENSIX_REGS_BASE and L1 where the test puts
- * it, and register reads and writes by offset through the bus. Public headers
- * only, so the public-API test can use it too. */
+ * it, and register reads and writes by offset through the bus. The core's
+ * constructor is internal (models/tensix/tensix_model.h): users open the
+ * "tensix" target, whose L1 is at 0; these tests put L1 elsewhere too. */
 #ifndef SOCMON_TESTS_TENSIX_FIXTURE_H
 #define SOCMON_TESTS_TENSIX_FIXTURE_H
 
 #include <string.h>
 
+#include "models/tensix/tensix_model.h"
 #include "socmon/bus.h"
 #include "socmon/tensix.h"
 

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 #include <string.h>
 
+#include "models/tensix/tensix_model.h"
 #include "socmon/tensix.h"
 #include "llk_perf_counters.h"
 

@@ -8,7 +8,9 @@
 #include <cmocka.h>
 #include <string.h>
 
+#include "drivers/tensix/tensix_drv.h"
 #include "hw/tensix_bank.h"
+#include "models/tensix/tensix_model.h"
 #include "socmon/tensix.h"
 #include "socmon/socmon.h"
 

@@ -125,7 +125,8 @@ static void test_export_counters_csv(void **state)
     llk_perf_results *r = run_sim("tiles=16", NULL);
     char base[128], path[160];
     snprintf(base, sizeof base, "%s/test_matmul_counters", dir);
-    socmon_kv params[] = {{"math_fidelity", "LoFi"}, {"input_format", "Float16_b"}, {"note", "a,b"}};
+    socmon_kv params[] = {{.key = "math_fidelity", .value = "LoFi"}, {.key = "input_format",
+        .value = "Float16_b"}, {.key = "note", .value = "a,b"}};
     assert_int_equal(llk_perf_export_counters(r, base, params, 3, "master"), SOCMON_OK);
     assert_int_equal(llk_perf_export_counters(r, base, params, 3, "master"), SOCMON_OK);
     snprintf(path, sizeof path, "%s.master.csv", base);
@@ -272,7 +273,7 @@ static void test_metrics_average_threads(void **state)
     assert_true(v == 0);   /* math-bound: the one defined score */
     char base[128], path[160];
     snprintf(base, sizeof base, "%s/test_metrics", dir);
-    socmon_kv params[] = {{"kt_dim", "4"}};
+    socmon_kv params[] = {{.key = "kt_dim", .value = "4"}};
     assert_int_equal(llk_perf_export_metrics(m, base, params, 1, "gw1"), SOCMON_OK);
     assert_int_equal(llk_perf_export_metrics(m, base, params, 1, "gw1"), SOCMON_OK);
     snprintf(path, sizeof path, "%s.gw1.csv", base);

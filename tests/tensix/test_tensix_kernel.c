@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "models/tensix/tensix_model.h"
 #include "socmon/tensix.h"
 
 #define NSIG 94

@@ -179,15 +179,18 @@ static void test_every_name_resolves(void **state)
     uint64_t d[128] = {0};
     size_t n = 0;
     for (unsigned b = 0; b < SOCMON_TENSIX_NBANKS; b++)
-        ctr[n++] = (socmon_counter){.name = "cycles", .instance = socmon_tensix_bank_instance(b), .width = 32};
+        ctr[n++] = (socmon_counter){.name = "cycles", .instance = socmon_tensix_bank_instance(b),
+            .width = 32};
     for (size_t i = 0; i < ne; i++) {
         const socmon_tensix_event *e = socmon_tensix_event_at(i);
-        ctr[n++] = (socmon_counter){.name = e->name, .instance = socmon_tensix_bank_instance(e->bank),
+        ctr[n++] = (socmon_counter){.name = e->name,
+            .instance = socmon_tensix_bank_instance(e->bank),
                                     .width = 32};
     }
     static const char *const pn[] = {"noc_word_bytes", "unpack_peak_bpc", "pack_peak_bpc", "clock_hz"};
     static const double pv[] = {32, 80, 80, 1e9};
-    socmon_metric_schema sch = {n, ctr, 4, pn, pv};
+    socmon_metric_schema sch = {.ncounters = n, .counters = ctr, .nparams = 4, .param_names = pn,
+        .param_values = pv};
     socmon_metricset *ms;
     socmon_metrics *m;
     assert_int_equal(socmon_metricset_load_string(strict, "tensix.json", &ms), SOCMON_OK);

@@ -38,7 +38,8 @@ static void eval(run *r, const cv *c, size_t n)
     }
     static const char *const pn[] = {"noc_word_bytes", "unpack_peak_bpc", "pack_peak_bpc", "clock_hz"};
     static const double pv[] = {32, 80, 80, 1e9};
-    socmon_metric_schema sch = {n, ctr, 4, pn, pv};
+    socmon_metric_schema sch = {.ncounters = n, .counters = ctr, .nparams = 4, .param_names = pn,
+        .param_values = pv};
     const char *text = socmon_builtin_metrics("tensix");
     assert_non_null(text);
     assert_int_equal(socmon_metricset_load_string(text, "tensix.json", &r->ms), SOCMON_OK);
@@ -321,7 +322,8 @@ static const char *classify(const char *spec, char *label, size_t cap, double *s
     size_t np = socmon_device_nparams(dev);
     for (size_t i = 0; i < np && i < 8; i++)
         socmon_device_param_at(dev, i, &pn[i], &pv[i]);
-    socmon_metric_schema sch = {n, ctr, np, pn, pv};
+    socmon_metric_schema sch = {.ncounters = n, .counters = ctr, .nparams = np, .param_names = pn,
+        .param_values = pv};
     socmon_metricset *ms;
     socmon_metrics *m;
     assert_int_equal(socmon_target_metrics(t, &ms), SOCMON_OK);

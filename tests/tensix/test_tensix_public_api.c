@@ -1,7 +1,8 @@
-/* socmon/tensix.h as a user writing their own driver would use it: only the
- * public headers. Create a core model, map it on a model bus, drive the FPU
- * bank with raw register writes taken from docs/tensix.md's register map,
- * then with socmon's driver; turn the kernel knob and see the counts follow;
+/* socmon/tensix.h as a user writing their own driver would use it. A core
+ * model on a model bus (the fixture builds it with the model's internal
+ * constructor, so that L1 can sit where this test puts it; a user opens the
+ * "tensix" target instead), driven with raw register writes taken from
+ * docs/tensix.md's register map, then with the driver's public thread calls; turn the kernel knob and see the counts follow;
  * compare everything with the model's ground truth. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -105,8 +106,10 @@ static void test_kernel_knob_moves_counts(void **state)
     assert_true(sfpu_any >= sfpu_sfpu);
 }
 
-/* socmon's driver on the same bus: the default 86 slots on the MATH thread,
- * start, kernel, stop; every result equals the model's truth for the window. */
+/* socmon's driver on the same bus, as a kernel thread calls it: the default 86
+ * slots in the MATH thread's L1, thread start, kernel, thread stop; every
+ * result equals the model's truth for the window, and stop wrote each
+ * (cycles, count) pair to the thread's L1 data area. */
 static void test_driver_calls(void **state)
 {
     fx *f = *state;
@@ -130,12 +133,15 @@ static void test_driver_calls(void **state)
         socmon_tensix_slot_decode(w[i], &s);
         before[i] = socmon_tensix_core_signal(f->c, s.bank, s.counter_id, s.l1_mux);
     }
-    assert_int_equal(socmon_tensix_drv_start(d, w, n), SOCMON_OK);
+    uint32_t started[SOCMON_TENSIX_CONFIG_WORDS] = {0};
+    assert_int_equal(socmon_tensix_drv_thread_start(d, SOCMON_TENSIX_THREAD_MATH, started), SOCMON_OK);
+    assert_memory_equal(started, w, sizeof w);
     assert_int_equal(socmon_tensix_core_kernel_start(f->c), SOCMON_OK);
     assert_int_equal(socmon_tensix_core_advance(f->c, kernel_cycles(f), NULL), SOCMON_OK);
     socmon_tensix_result res[SOCMON_TENSIX_CONFIG_WORDS];
     size_t nres = 0;
-    assert_int_equal(socmon_tensix_drv_stop(d, w, n, res, SOCMON_TENSIX_CONFIG_WORDS, &nres), SOCMON_OK);
+    assert_int_equal(socmon_tensix_drv_thread_stop(d, SOCMON_TENSIX_THREAD_MATH, started, res,
+                                                   SOCMON_TENSIX_CONFIG_WORDS, &nres), SOCMON_OK);
     assert_int_equal(nres, n);
     unsigned nonzero = 0;
     for (size_t i = 0; i < nres; i++) {
@@ -145,13 +151,21 @@ static void test_driver_calls(void **state)
         assert_int_equal(res[i].count, truth);
         assert_true(res[i].count <= res[i].cycles);
         nonzero += res[i].count > 0;
+        uint32_t pair[2];
+        uint64_t data = L1 + socmon_tensix_data_addr(SOCMON_TENSIX_THREAD_MATH) + 8 * i;
+        assert_int_equal(socmon_bus_read32(f->bus, data, &pair[0]), SOCMON_OK);
+        assert_int_equal(socmon_bus_read32(f->bus, data + 4, &pair[1]), SOCMON_OK);
+        assert_int_equal(pair[0], res[i].cycles);
+        assert_int_equal(pair[1], res[i].count);
     }
     assert_true(nonzero > n / 2);
 
     /* Errors name the bad value. */
-    uint32_t cyc, cnt;
-    assert_int_equal(socmon_tensix_drv_read(d, 7, 0, &cyc, &cnt), SOCMON_ERANGE);
-    assert_non_null(strstr(socmon_errmsg(), "7"));
+    assert_int_equal(socmon_tensix_drv_thread_start(d, 7, started), SOCMON_ERANGE);
+    assert_non_null(strstr(socmon_errmsg(), "thread 7"));
+    assert_int_equal(socmon_tensix_drv_thread_stop(d, 3, started, res, SOCMON_TENSIX_CONFIG_WORDS, &nres),
+                     SOCMON_ERANGE);
+    assert_non_null(strstr(socmon_errmsg(), "thread 3"));
     assert_int_equal(socmon_tensix_slot_check(3, 0x80000007u, NULL), SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "slot 3"));
     socmon_tensix_drv_free(d);

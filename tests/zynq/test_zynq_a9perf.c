@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "drivers/zynq/zynq_drv.h"
+#include "models/perf/perf_kernel_model.h"
 #include "socmon/socmon.h"
 #include "drivers/zynq/a9pmu_internal.h"
 

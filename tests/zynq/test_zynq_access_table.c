@@ -191,7 +191,9 @@ static void test_pmu_ovsr_is_write_one_to_clear(void **state)
 {
     fx *f = *state;
     const uint64_t b = f->d.pmu_base[0];
-    socmon_zynq_cpu_profile busy = {1.0, 1.0, 0.3, 0.3, 0.05, 10, 0.1, 0.1, 0.05};
+    socmon_zynq_cpu_profile busy = {.util = 1.0, .ipc = 1.0, .ldst_per_inst = 0.3,
+        .store_frac = 0.3, .l1d_miss = 0.05, .stall_per_miss = 10, .wstall_per_store = 0.1,
+        .br_per_inst = 0.1, .br_miss = 0.05};
     assert_int_equal(socmon_zynq_soc_set_cpu(f->soc, 0, &busy), SOCMON_OK);
     wr(f, b + A_ZA9_PMLAR, ZA9_LAR_KEY);
     assert_int_equal(socmon_zynq_pmu_poke(f->soc, 0, 31, 0xFFFFFFF0u), SOCMON_OK);

@@ -19,6 +19,7 @@
 
 #include <string.h>
 
+#include "models/zynq/zynq_model.h"
 #include "socmon/socmon.h"
 
 #define XAPM_SI_LOW 0x024u
@@ -234,7 +235,8 @@ static void test_target_option_and_grid(void **state)
         socmon_set *set = NULL;
         assert_int_equal(socmon_set_new(socmon_target_device(t), "slot0.wr_bytes,cpu1.*", &set),
                          SOCMON_OK);
-        socmon_sampler_opts o = {1000000, 5000000, 0, 0};
+        socmon_sampler_opts o = {.interval_ns = 1000000, .duration_ns = 5000000, .realtime = 0,
+            .max_intervals = 0};
         grid g = {0};
         assert_int_equal(socmon_sampler_run(t, set, &o, NULL, on_sample, &g, NULL), SOCMON_OK);
         assert_int_equal(g.n, 5);
@@ -266,7 +268,8 @@ static void test_target_duration_exact(void **state)
     assert_int_equal(socmon_target_open("zynq:duration_ms=10,access_ns=5000", &t), SOCMON_OK);
     socmon_set *set = NULL;
     assert_int_equal(socmon_set_new(socmon_target_device(t), "slot0.wr_bytes,cpu*", &set), SOCMON_OK);
-    socmon_sampler_opts o = {3000000, 0, 0, 0};
+    socmon_sampler_opts o = {.interval_ns = 3000000, .duration_ns = 0, .realtime = 0,
+        .max_intervals = 0};
     grid g = {0};
     assert_int_equal(socmon_sampler_run(t, set, &o, NULL, on_sample, &g, NULL), SOCMON_OK);
     assert_int_equal(g.n, 4);

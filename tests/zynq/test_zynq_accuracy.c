@@ -63,7 +63,8 @@ static void run(const char *spec, uint64_t interval_ns, expect *e, unsigned want
     assert_int_equal(socmon_target_start(t, "steady"), SOCMON_OK);
     assert_int_equal(socmon_set_new(socmon_target_device(t), NULL, &set), SOCMON_OK);
     assert_int_equal(zm_bind(&e->z, set), SOCMON_OK);
-    socmon_sampler_opts o = {interval_ns, 0, 0, 0};
+    socmon_sampler_opts o = {.interval_ns = interval_ns, .duration_ns = 0, .realtime = 0,
+        .max_intervals = 0};
     socmon_sampler_stats st;
     assert_int_equal(socmon_sampler_run(t, set, &o, NULL, check, e, &st), SOCMON_OK);
     assert_int_equal(e->intervals, want_intervals);
@@ -129,7 +130,8 @@ static void test_bulk_equals_cycle_by_cycle(void **state)
     uint64_t ctl = SOCMON_ZYNQ_APM_DEFAULT_BASE + A_ZAPM_CTL;
     assert_int_equal(socmon_bus_write32(ba, ctl, R_ZAPM_CTL_MCNTR_EN_MASK | 0x50), SOCMON_OK);
     assert_int_equal(socmon_bus_write32(bb, ctl, R_ZAPM_CTL_MCNTR_EN_MASK | 0x50), SOCMON_OK);
-    socmon_zynq_traffic t0 = {400, 800, 128, 250, 0, 0, 0}, t1 = {333, 1000, 64, 415, 0, 0, 0};
+    socmon_zynq_traffic t0 = {.wr_mbps = 400, .rd_mbps = 800, .burst_bytes = 128, .lat_ns = 250,
+        .lat_jitter_ns = 0, .id_base = 0, .id_count = 0}, t1 = {333, 1000, 64, 415, 0, 0, 0};
     assert_int_equal(socmon_zynq_soc_set_traffic(a, 0, &t0), SOCMON_OK);
     assert_int_equal(socmon_zynq_soc_set_traffic(b, 0, &t0), SOCMON_OK);
     assert_int_equal(socmon_zynq_soc_set_traffic(a, 1, &t1), SOCMON_OK);

@@ -87,7 +87,8 @@ static void test_selector_registers(void **state)
     /* the same slot-1 selection counts slot 1's traffic only */
     wr(f, A_ZAPM_MSR0, S1(0) | (uint32_t)S0(0) << 8);
     wr(f, A_ZAPM_CTL, R_ZAPM_CTL_MCNTR_EN_MASK);
-    socmon_zynq_traffic t = {400, 0, 128, 250, 0, 0, 0};
+    socmon_zynq_traffic t = {.wr_mbps = 400, .rd_mbps = 0, .burst_bytes = 128, .lat_ns = 250,
+        .lat_jitter_ns = 0, .id_base = 0, .id_count = 0};
     assert_int_equal(socmon_zynq_soc_set_traffic(f->soc, 1, &t), SOCMON_OK);
     cycles(f, RUN);
     assert_int_equal(rd(f, zapm_adv_mc_offset(0)), WR_N);

@@ -36,7 +36,8 @@ static void make(fx *f, unsigned scale, const socmon_zapm_config *ac_in)
     assert_int_equal(socmon_bus_model_new(&f->bus), SOCMON_OK);
     assert_int_equal(socmon_zynq_soc_map(f->soc, f->bus), SOCMON_OK);
     assert_int_equal(socmon_zapm_device_new(f->bus, d.apm_base, ac_in, &f->dev), SOCMON_OK);
-    socmon_zynq_traffic t = {400, 800, 128, 250, 0, 0, 0};
+    socmon_zynq_traffic t = {.wr_mbps = 400, .rd_mbps = 800, .burst_bytes = 128, .lat_ns = 250,
+        .lat_jitter_ns = 0, .id_base = 0, .id_count = 0};
     assert_int_equal(socmon_zynq_soc_set_traffic(f->soc, 0, &t), SOCMON_OK);
     assert_int_equal(socmon_zynq_soc_advance(f->soc, 6400 * 5, NULL), SOCMON_OK);
 }

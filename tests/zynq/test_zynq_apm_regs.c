@@ -69,7 +69,8 @@ static void cycles(fx *f, uint64_t n)
 /* 400 MB/s of 128-byte writes at 200 MHz: one every 64 cycles, 50-cycle latency. */
 static void traffic(fx *f, unsigned slot, double wr_mbps, double rd_mbps, double lat_ns)
 {
-    socmon_zynq_traffic t = {wr_mbps, rd_mbps, 128, lat_ns, 0, 0, 0};
+    socmon_zynq_traffic t = {.wr_mbps = wr_mbps, .rd_mbps = rd_mbps, .burst_bytes = 128,
+        .lat_ns = lat_ns, .lat_jitter_ns = 0, .id_base = 0, .id_count = 0};
     assert_int_equal(socmon_zynq_soc_set_traffic(f->soc, slot, &t), SOCMON_OK);
 }
 
@@ -342,7 +343,8 @@ static void test_latency_distribution_bounds(void **state)
     wr(f, A_ZAPM_SICR, 0);
     wr(f, A_ZAPM_CTL, R_ZAPM_CTL_MCNTR_EN_MASK | ZAPM_CR_SPA_LATENCY);
     /* 300 +- 100 ns = 60 +- 20 cycles, drawn per transaction */
-    socmon_zynq_traffic t = {0, 400, 128, 300, 100, 0, 0};
+    socmon_zynq_traffic t = {.wr_mbps = 0, .rd_mbps = 400, .burst_bytes = 128, .lat_ns = 300,
+        .lat_jitter_ns = 100, .id_base = 0, .id_count = 0};
     assert_int_equal(socmon_zynq_soc_set_traffic(f->soc, 1, &t), SOCMON_OK);
     cycles(f, 2000000);
     (void)rd(f, A_ZAPM_SR);
@@ -365,7 +367,8 @@ static void test_32_outstanding(void **state)
     wr(f, A_ZAPM_CTL, R_ZAPM_CTL_MCNTR_EN_MASK | ZAPM_CR_SPA_LATENCY);
     /* 64-byte reads wanted every 4 cycles with 400-cycle latency: 100 would
      * be in flight; the slot accepts 32, so 32 per 400 cycles get through */
-    socmon_zynq_traffic t = {0, 3200, 64, 2000, 0, 0, 0};
+    socmon_zynq_traffic t = {.wr_mbps = 0, .rd_mbps = 3200, .burst_bytes = 64, .lat_ns = 2000,
+        .lat_jitter_ns = 0, .id_base = 0, .id_count = 0};
     assert_int_equal(socmon_zynq_soc_set_traffic(f->soc, 0, &t), SOCMON_OK);
     cycles(f, 400000);
     (void)rd(f, A_ZAPM_SR);
@@ -431,7 +434,8 @@ static void test_desc_errors(void **state)
     assert_non_null(strstr(socmon_errmsg(), "bogus"));
     assert_int_equal(socmon_zynq_soc_advance(soc, UINT64_MAX / 4, NULL), SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "advance of"));
-    socmon_zynq_traffic t = {100, 100, 128, 0, 0, 0, 0};
+    socmon_zynq_traffic t = {.wr_mbps = 100, .rd_mbps = 100, .burst_bytes = 128, .lat_ns = 0,
+        .lat_jitter_ns = 0, .id_base = 0, .id_count = 0};
     assert_int_equal(socmon_zynq_soc_set_traffic(soc, 0, &t), SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "lat_ns 0"));
     assert_int_equal(socmon_zynq_soc_set_traffic(soc, 7, &t), SOCMON_ERANGE);

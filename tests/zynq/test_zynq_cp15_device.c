@@ -11,6 +11,7 @@
 
 #include <string.h>
 
+#include "drivers/zynq/zynq_drv.h"
 #include "zynq_cp15_helper.h"
 
 static void test_same_counters_both_ways(void **state)

@@ -115,7 +115,9 @@ static uint32_t lx_handle_irq(lx *l)
 
 /* ---- tests ---- */
 
-static const socmon_zynq_cpu_profile PROF = {1.0, 1.0, 0.5, 0.25, 0.125, 10, 0.5, 0.125, 0.25};
+static const socmon_zynq_cpu_profile PROF = {.util = 1.0, .ipc = 1.0, .ldst_per_inst = 0.5,
+    .store_frac = 0.25, .l1d_miss = 0.125, .stall_per_miss = 10, .wstall_per_store = 0.5,
+    .br_per_inst = 0.125, .br_miss = 0.25};
 
 static void test_reset(void **state)
 {

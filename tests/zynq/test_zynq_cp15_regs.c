@@ -159,7 +159,9 @@ static void test_pmswinc(void **state)
 static void test_pmovsr_w1c_and_irq(void **state)
 {
     cfx *f = *state;
-    socmon_zynq_cpu_profile p = {1.0, 1.0, 0.5, 0.25, 0.125, 10, 0.5, 0.125, 0.25};
+    socmon_zynq_cpu_profile p = {.util = 1.0, .ipc = 1.0, .ldst_per_inst = 0.5, .store_frac = 0.25,
+        .l1d_miss = 0.125, .stall_per_miss = 10, .wstall_per_store = 0.5, .br_per_inst = 0.125,
+        .br_miss = 0.25};
     assert_int_equal(socmon_zynq_soc_set_cpu(f->soc, 0, &p), SOCMON_OK);
     mcr(f, 0, 13, 0, 0xFFFFFFFF - 9);   /* CCNT 10 cycles from wrapping */
     mcr(f, 0, 14, 1, 0x80000000);
@@ -180,7 +182,9 @@ static void test_pmovsr_w1c_and_irq(void **state)
 static void test_pmcr_p_c_d(void **state)
 {
     cfx *f = *state;
-    socmon_zynq_cpu_profile p = {1.0, 1.0, 0.5, 0.25, 0.125, 10, 0.5, 0.125, 0.25};
+    socmon_zynq_cpu_profile p = {.util = 1.0, .ipc = 1.0, .ldst_per_inst = 0.5, .store_frac = 0.25,
+        .l1d_miss = 0.125, .stall_per_miss = 10, .wstall_per_store = 0.5, .br_per_inst = 0.125,
+        .br_miss = 0.25};
     assert_int_equal(socmon_zynq_soc_set_cpu(f->soc, 0, &p), SOCMON_OK);
     mcr(f, 0, 12, 5, 0);
     mcr(f, 0, 13, 1, 0x68);                      /* instructions through rename */
@@ -291,7 +295,9 @@ static void test_cp15_write_delivers_pmu_irq(void **state)
     int edges = 0;
     socmon_cp15 cp;
     assert_int_equal(socmon_zynq_soc_set_irq_handler(f->soc, count_edges, &edges), SOCMON_OK);
-    socmon_zynq_cpu_profile p = {1.0, 1.0, 0.5, 0.25, 0.125, 10, 0.5, 0.125, 0.25};
+    socmon_zynq_cpu_profile p = {.util = 1.0, .ipc = 1.0, .ldst_per_inst = 0.5, .store_frac = 0.25,
+        .l1d_miss = 0.125, .stall_per_miss = 10, .wstall_per_store = 0.5, .br_per_inst = 0.125,
+        .br_miss = 0.25};
     assert_int_equal(socmon_zynq_soc_set_cpu(f->soc, 0, &p), SOCMON_OK);   /* never idle */
     assert_int_equal(socmon_zynq_cp15_of(f->soc, 0, &cp), SOCMON_OK);
     mcr(f, 0, 13, 0, 0xFFFFFFFF - 9);   /* CCNT 10 cycles from wrapping, interrupt off */

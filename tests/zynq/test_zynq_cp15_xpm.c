@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "models/zynq/zynq_model.h"
 #include "xil_io.h"
 #include "xpm_harness.h"
 
@@ -195,7 +196,7 @@ static void test_shim_failures_are_recorded(void **state)
     (void)mfcp("bogus");
     (void)mfcp("p14, 0, %0, c0, c1, 0");
     assert_int_equal(socmon_xil_status(), SOCMON_EPARSE);
-    socmon_cp15 half = {cp.read, NULL, cp.ctx};
+    socmon_cp15 half = {.read = cp.read, .write = NULL, .ctx = cp.ctx};
     assert_int_equal(socmon_xil_bind_cp15(&half), SOCMON_EINVAL);
     assert_int_equal(socmon_xil_bind_cp15(NULL), SOCMON_OK);
     socmon_zynq_soc_free(soc);

@@ -42,7 +42,8 @@ static void run(const char *name, int advanced, replay *r)
     assert_int_equal(socmon_zynq_soc_set_access_ns(soc, 0), SOCMON_OK);
     assert_int_equal(socmon_bus_model_new(&bus), SOCMON_OK);
     assert_int_equal(socmon_zynq_soc_map(soc, bus), SOCMON_OK);
-    socmon_zynq_traffic t = {400, 800, 128, 250, 0, 0, 0};
+    socmon_zynq_traffic t = {.wr_mbps = 400, .rd_mbps = 800, .burst_bytes = 128, .lat_ns = 250,
+        .lat_jitter_ns = 0, .id_base = 0, .id_count = 0};
     assert_int_equal(socmon_zynq_soc_set_traffic(soc, 0, &t), SOCMON_OK);
     memset(r, 0, sizeof *r);
     char line[256];

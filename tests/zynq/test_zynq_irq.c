@@ -39,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/zynq/zynq_model.h"
 #include "socmon/bus.h"
 #include "socmon/zynq.h"
 
@@ -500,7 +501,9 @@ static void test_pmu_overflow_irq(void **state)
     assert_int_equal(socmon_zynq_soc_new(&d, &soc), SOCMON_OK);
     assert_int_equal(socmon_bus_model_new(&bus), SOCMON_OK);
     assert_int_equal(socmon_zynq_soc_map(soc, bus), SOCMON_OK);
-    socmon_zynq_cpu_profile busy = {1.0, 1.0, 0.4, 0.25, 0.1, 10, 0.5, 0.1, 0.05};
+    socmon_zynq_cpu_profile busy = {.util = 1.0, .ipc = 1.0, .ldst_per_inst = 0.4,
+        .store_frac = 0.25, .l1d_miss = 0.1, .stall_per_miss = 10, .wstall_per_store = 0.5,
+        .br_per_inst = 0.1, .br_miss = 0.05};
     assert_int_equal(socmon_zynq_soc_set_cpu(soc, 1, &busy), SOCMON_OK);
     hrec h = {0};
     assert_int_equal(socmon_zynq_soc_set_irq_handler(soc, handler, &h), SOCMON_OK);

@@ -64,7 +64,9 @@ static void cycles(fx *f, uint64_t n)
 
 static void busy(fx *f, unsigned core, double util, double ipc)
 {
-    socmon_zynq_cpu_profile p = {util, ipc, 0.4, 0.25, 0.1, 10, 0.5, 0.1, 0.05};
+    socmon_zynq_cpu_profile p = {.util = util, .ipc = ipc, .ldst_per_inst = 0.4, .store_frac = 0.25,
+        .l1d_miss = 0.1, .stall_per_miss = 10, .wstall_per_store = 0.5, .br_per_inst = 0.1,
+        .br_miss = 0.05};
     assert_int_equal(socmon_zynq_soc_set_cpu(f->soc, core, &p), SOCMON_OK);
 }
 
@@ -226,7 +228,8 @@ static void test_event_table(void **state)
 static void test_cpu_profile_errors(void **state)
 {
     fx *f = *state;
-    socmon_zynq_cpu_profile p = {1.5, 1, 0, 0, 0, 0, 0, 0, 0};
+    socmon_zynq_cpu_profile p = {.util = 1.5, .ipc = 1, .ldst_per_inst = 0, .store_frac = 0,
+        .l1d_miss = 0, .stall_per_miss = 0, .wstall_per_store = 0, .br_per_inst = 0, .br_miss = 0};
     assert_int_equal(socmon_zynq_soc_set_cpu(f->soc, 0, &p), SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "util 1.5"));
     p.util = 0.5;

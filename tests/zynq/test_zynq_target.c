@@ -152,7 +152,8 @@ static void test_mixed_phases_on_one_timeline(void **state)
     assert_int_equal(socmon_timeline_new(socmon_set_size(set), &tl), SOCMON_OK);
     mixed m = {0};
     assert_int_equal(zm_bind(&m.z, set), SOCMON_OK);
-    socmon_sampler_opts o = {50000000, 0, 0, 0};
+    socmon_sampler_opts o = {.interval_ns = 50000000, .duration_ns = 0, .realtime = 0,
+        .max_intervals = 0};
     assert_int_equal(socmon_sampler_run(t, set, &o, tl, collect, &m, NULL), SOCMON_OK);
     assert_int_equal(m.n, 15);
     assert_int_equal(socmon_timeline_len(tl), 16);
@@ -207,11 +208,12 @@ static void test_late_model_catches_up(void **state)
     L.ops.advance = late_advance;
     socmon_target *t = NULL;
     socmon_set *set = NULL;
-    socmon_kv kv[] = {{"slots", "1"}};
+    socmon_kv kv[] = {{.key = "slots", .value = "1"}};
     assert_int_equal(socmon_target_open_ops(&L.ops, kv, 1, &t), SOCMON_OK);
     assert_int_equal(socmon_target_start(t, "steady"), SOCMON_OK);
     assert_int_equal(socmon_set_new(socmon_target_device(t), "slot0.*", &set), SOCMON_OK);
-    socmon_sampler_opts o = {10000000, 200000000, 1, 0};
+    socmon_sampler_opts o = {.interval_ns = 10000000, .duration_ns = 200000000, .realtime = 1,
+        .max_intervals = 0};
     socmon_sampler_stats st;
     assert_int_equal(socmon_sampler_run(t, set, &o, NULL, NULL, NULL, &st), SOCMON_OK);
     assert_int_equal(st.missed, 0);
@@ -232,12 +234,13 @@ static void test_missed_intervals_are_marked(void **state)
     socmon_target *t = NULL;
     socmon_set *set = NULL;
     socmon_timeline *tl = NULL;
-    socmon_kv kv[] = {{"slots", "1"}};
+    socmon_kv kv[] = {{.key = "slots", .value = "1"}};
     assert_int_equal(socmon_target_open_ops(&L.ops, kv, 1, &t), SOCMON_OK);
     assert_int_equal(socmon_target_start(t, "steady"), SOCMON_OK);
     assert_int_equal(socmon_set_new(socmon_target_device(t), "slot0.*", &set), SOCMON_OK);
     assert_int_equal(socmon_timeline_new(socmon_set_size(set), &tl), SOCMON_OK);
-    socmon_sampler_opts o = {10000000, 200000000, 1, 0};
+    socmon_sampler_opts o = {.interval_ns = 10000000, .duration_ns = 200000000, .realtime = 1,
+        .max_intervals = 0};
     socmon_sampler_stats st;
     assert_int_equal(socmon_sampler_run(t, set, &o, tl, NULL, NULL, &st), SOCMON_OK);
     assert_true(st.missed >= 2);

@@ -21,6 +21,8 @@
 
 #include <string.h>
 
+#include "drivers/zynq/zynq_drv.h"
+#include "models/zynq/zynq_model.h"
 #include "socmon/bus.h"
 #include "socmon/zynq.h"
 

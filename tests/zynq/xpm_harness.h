@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "models/zynq/zynq_model.h"
 #include "socmon_xil.h"
 #include "xpseudo_asm.h"
 #include "socmon/zynq.h"
@@ -24,7 +25,9 @@
 #define XPMH_HZ 500e6
 
 /* util 1, ipc 1, exact binary fractions so that expected counts are exact */
-static const socmon_zynq_cpu_profile XPMH_PROF = {1.0, 1.0, 0.5, 0.25, 0.125, 10, 0.5, 0.125, 0.25};
+static const socmon_zynq_cpu_profile XPMH_PROF = {.util = 1.0, .ipc = 1.0, .ldst_per_inst = 0.5,
+    .store_frac = 0.25, .l1d_miss = 0.125, .stall_per_miss = 10, .wstall_per_store = 0.5,
+    .br_per_inst = 0.125, .br_miss = 0.25};
 /* the configurations run: indexes of XPM_CNTRCFG1, 6 and 11 */
 static const int XPMH_CFGS[3] = {0, 5, 10};
 
@@ -78,7 +81,7 @@ static socmon_status xpmh_run(void (*set_events)(int32_t cfg), void (*get_counte
         st = socmon_zynq_soc_set_cpu(soc, 0, &XPMH_PROF);
     if (!st)
         st = socmon_zynq_cp15_of(soc, 0, &h.inner);
-    socmon_cp15 traced = {xpmh_read, xpmh_write, &h};
+    socmon_cp15 traced = {.read = xpmh_read, .write = xpmh_write, .ctx = &h};
     if (!st)
         st = socmon_xil_bind_cp15(&traced);
     if (st) {

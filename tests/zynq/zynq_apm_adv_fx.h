@@ -85,7 +85,8 @@ static inline void run(fx *f, const uint8_t sel[12], uint32_t id_base, uint32_t 
     wr(f, A_ZAPM_MSR2, msr(sel, 8));
     wr(f, A_ZAPM_CTL, R_ZAPM_CTL_MCNTR_EN_MASK | ZAPM_CR_SPA_LATENCY |
                           (rd(f, A_ZAPM_CTL) & R_ZAPM_CTL_IDFILTER_MASK));
-    socmon_zynq_traffic t = {400, 800, 128, 250, 0, id_base, id_count};
+    socmon_zynq_traffic t = {.wr_mbps = 400, .rd_mbps = 800, .burst_bytes = 128, .lat_ns = 250,
+        .lat_jitter_ns = 0, .id_base = id_base, .id_count = id_count};
     assert_int_equal(socmon_zynq_soc_set_traffic(f->soc, 0, &t), SOCMON_OK);
     cycles(f, RUN);
 }

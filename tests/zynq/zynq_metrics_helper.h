@@ -32,7 +32,8 @@ static inline socmon_status zm_bind(zm *z, socmon_set *set)
         z->counters[i] = *socmon_set_counter(set, i);
     for (size_t i = 0; i < np; i++)
         socmon_device_param_at(dev, i, &z->pnames[i], &z->pvals[i]);
-    socmon_metric_schema sc = {n, z->counters, np, z->pnames, z->pvals};
+    socmon_metric_schema sc = {.ncounters = n, .counters = z->counters, .nparams = np,
+        .param_names = z->pnames, .param_values = z->pvals};
     if ((st = socmon_metrics_bind(z->ms, &sc, &z->m)) != SOCMON_OK)
         return st;
     z->out = calloc(socmon_metrics_nresults(z->m) + 1, sizeof *z->out);

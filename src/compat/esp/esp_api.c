@@ -4,15 +4,18 @@
  * esp_monitor_free unmaps them. So this file holds the one piece of
  * process-wide mutable state in socmon, `ctx` below, which source
  * compatibility requires; it is guarded by a mutex. Everything it holds is
- * socmon's ordinary objects: the ESP driver over a bus, and on the virtual
- * SoC the model behind that bus. No register is touched here except through
- * the driver. */
+ * socmon's public objects: an opened "esp" target (the virtual SoC, or
+ * silicon with devmem=1), whose device reads the monitors with the driver's
+ * own freeze protocol (socmon_esp_monitors_read) and whose model runs
+ * esp_run's accelerators. No register is touched here. */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "libesp.h"
 #include "socmon/esp.h"
+#include "socmon/target.h"
 #include "compat/esp/esp_api.h"
 
 #define GRAVEYARD 64   /* freed vals blocks remembered to catch use after free */
@@ -37,11 +40,14 @@ static struct esp_api_ctx {
     int have_checked;
     int mapped;
     int devmem;
-    socmon_bus *bus;
-    socmon_esp_soc *soc;            /* virtual SoC only */
-    socmon_esp_drv *drv;
+    socmon_target *t;               /* the "esp" target the monitors are read through */
+    socmon_esp_soc *soc;            /* its model: virtual SoC only */
     unsigned char *scratch;         /* a result is built here, then copied out */
     size_t scratch_size;
+    unsigned *tiles, *mons;         /* one call's planned reads: (tile, monitor)... */
+    size_t *dst, *dst2;             /* ...and where each word goes in the result */
+    uint32_t *words;
+    size_t nplan, plan_cap;
     vals_node *allocs;              /* esp_monitor_vals_alloc results */
     void *freed[GRAVEYARD];         /* freed by esp_monitor_free, kept poisoned */
     unsigned nfreed;
@@ -137,16 +143,16 @@ static socmon_status parse_devmem(const char *spec, uint64_t *base)
 
 static void unmap(void)
 {
-    socmon_esp_drv_free(ctx.drv);
-    socmon_bus_free(ctx.bus);
-    socmon_esp_soc_free(ctx.soc);
-    ctx.drv = NULL;
-    ctx.bus = NULL;
+    socmon_target_close(ctx.t);
+    ctx.t = NULL;
     ctx.soc = NULL;
     ctx.mapped = 0;
     ctx.devmem = 0;
 }
 
+/* Opens the "esp" target as the environment asks: the SoC of SOCMON_ESP_SOC (or the built-in
+ * one), on the virtual SoC or, with SOCMON_ESP=devmem[:BASE], on the monitors mapped from
+ * SOCMON_ESP_DEVMEM (default /dev/mem) at BASE (default: the SoC's monitor base). */
 static socmon_status map(void)
 {
     if (ctx.mapped)
@@ -154,35 +160,33 @@ static socmon_status map(void)
     socmon_status st = load_desc();
     if (st != SOCMON_OK)
         return st;
+    socmon_kv kv[4];
+    size_t nkv = 0;
+    char basebuf[32];
+    const char *soc = getenv("SOCMON_ESP_SOC");
+    if (soc && *soc)
+        kv[nkv++] = (socmon_kv){.key = "soc", .value = soc};
     const char *mode = getenv("SOCMON_ESP");
-    socmon_esp_soc_desc drvdesc = ctx.info.desc;
     if (mode && *mode && strcmp(mode, "virtual") != 0) {
         uint64_t base = ctx.info.desc.monitor_base;
         if ((st = parse_devmem(mode, &base)) != SOCMON_OK)
             return st;
-        uint64_t size = (uint64_t)ctx.info.desc.rows * ctx.info.desc.cols * SOCMON_ESP_TILE_SIZE;
         /* SOCMON_ESP_DEVMEM names another device or file (e.g. /dev/uio0, or
          * a plain file in tests); the default is ESP Linux's /dev/mem. */
         const char *dev = getenv("SOCMON_ESP_DEVMEM");
-        if (!dev || !*dev)
-            dev = "/dev/mem";
-        if ((st = socmon_bus_mmio_open(dev, base, size, &ctx.bus)) != SOCMON_OK)
-            return socmon_fail_prefix(st, "esp_monitor: mapping the monitors: ");
-        drvdesc.monitor_base = 0;   /* mmio bus addresses are offsets in the window */
+        snprintf(basebuf, sizeof basebuf, "0x%llx", (unsigned long long)base);
+        kv[nkv++] = (socmon_kv){.key = "devmem", .value = "1"};
+        kv[nkv++] = (socmon_kv){.key = "dev", .value = dev && *dev ? dev : "/dev/mem"};
+        kv[nkv++] = (socmon_kv){.key = "base", .value = basebuf};
         ctx.devmem = 1;
-    } else {
-        if ((st = socmon_bus_model_new(&ctx.bus)) != SOCMON_OK ||
-            (st = socmon_esp_soc_new(&ctx.info.desc, &ctx.soc)) != SOCMON_OK ||
-            (st = socmon_esp_soc_map(ctx.soc, ctx.bus)) != SOCMON_OK) {
-            unmap();
-            return st;
-        }
     }
-    if ((st = socmon_esp_drv_new(ctx.bus, &drvdesc, &ctx.drv)) != SOCMON_OK ||
-        (st = socmon_esp_drv_release_all(ctx.drv)) != SOCMON_OK) {
-        unmap();
-        return st;
+    if ((st = socmon_target_open_kv("esp", kv, nkv, &ctx.t)) != SOCMON_OK) {
+        int hw = ctx.devmem;
+        ctx.t = NULL;
+        ctx.devmem = 0;
+        return hw ? socmon_fail_prefix(st, "esp_monitor: mapping the monitors: ") : st;
     }
+    ctx.soc = socmon_esp_soc_of_target(ctx.t);
     ctx.mapped = 1;
     return SOCMON_OK;
 }
@@ -198,44 +202,60 @@ socmon_esp_soc *socmon_esp_api_virtual_soc(void)
 socmon_bus *socmon_esp_api_bus(void)
 {
     pthread_mutex_lock(&ctx.lock);
-    socmon_bus *bus = map() == SOCMON_OK ? ctx.bus : NULL;
+    socmon_bus *bus = map() == SOCMON_OK ? socmon_target_bus(ctx.t) : NULL;
     pthread_mutex_unlock(&ctx.lock);
     return bus;
 }
 
 /* ---- esp_monitor ---- */
 
-typedef struct touch_state {
-    uint8_t touched[SOCMON_ESP_MAX_TILES];
-    uint16_t order[SOCMON_ESP_MAX_TILES];
-    unsigned n;
-} touch_state;
-
-static void emit_touch(void *user, unsigned tile, unsigned mon, size_t dst, size_t dst2)
+/* Collects the plan's reads into ctx's arrays (grown as needed). */
+static void emit_plan(void *user, unsigned tile, unsigned mon, size_t dst, size_t dst2)
 {
-    touch_state *ts = user;
-    if (!ts->touched[tile]) {
-        ts->touched[tile] = 1;
-        ts->order[ts->n++] = (uint16_t)tile;
+    socmon_status *st = user;
+    if (*st != SOCMON_OK)
+        return;
+    if (ctx.nplan == ctx.plan_cap) {
+        size_t cap = ctx.plan_cap ? 2 * ctx.plan_cap : 256;
+        unsigned *t = realloc(ctx.tiles, cap * sizeof *t);
+        if (t)
+            ctx.tiles = t;
+        unsigned *m = realloc(ctx.mons, cap * sizeof *m);
+        if (m)
+            ctx.mons = m;
+        size_t *d = realloc(ctx.dst, cap * sizeof *d);
+        if (d)
+            ctx.dst = d;
+        size_t *d2 = realloc(ctx.dst2, cap * sizeof *d2);
+        if (d2)
+            ctx.dst2 = d2;
+        uint32_t *w = realloc(ctx.words, cap * sizeof *w);
+        if (w)
+            ctx.words = w;
+        if (!t || !m || !d || !d2 || !w) {
+            *st = socmon_fail(SOCMON_ENOMEM, "esp_monitor: out of memory");
+            return;
+        }
+        ctx.plan_cap = cap;
     }
+    ctx.tiles[ctx.nplan] = tile;
+    ctx.mons[ctx.nplan] = mon;
+    ctx.dst[ctx.nplan] = dst;
+    ctx.dst2[ctx.nplan] = dst2;
+    ctx.nplan++;
 }
 
-typedef struct read_state {
-    socmon_esp_drv *drv;
-    unsigned char *out;
-    socmon_status st;
-} read_state;
-
-static void emit_read(void *user, unsigned tile, unsigned mon, size_t dst, size_t dst2)
+static void free_plan(void)
 {
-    read_state *rs = user;
-    uint32_t v = 0;
-    if (rs->st != SOCMON_OK)
-        return;
-    rs->st = socmon_esp_drv_read(rs->drv, tile, mon, &v);
-    memcpy(rs->out + dst, &v, sizeof v);
-    if (dst2 != SOCMON_ESP_API_NO_DST)
-        memcpy(rs->out + dst2, &v, sizeof v);
+    free(ctx.tiles);
+    free(ctx.mons);
+    free(ctx.dst);
+    free(ctx.dst2);
+    free(ctx.words);
+    ctx.tiles = ctx.mons = NULL;
+    ctx.dst = ctx.dst2 = NULL;
+    ctx.words = NULL;
+    ctx.nplan = ctx.plan_cap = 0;
 }
 
 static int is_freed(const void *p)
@@ -267,10 +287,11 @@ static socmon_status monitor_locked(const socmon_esp_api_layout *l, const esp_mo
         st = map();
     if (st != SOCMON_OK)
         return st;
+    socmon_device *dev = socmon_target_device(ctx.t);
     if (a->read_mode == ESP_MON_READ_SINGLE) {
         /* A live read, as ESP defines it: no snapshot, one bus access. */
         uint32_t v = 0;
-        st = socmon_esp_drv_read(ctx.drv, a->tile_index, a->mon_index, &v);
+        st = socmon_esp_monitor_read_live(dev, a->tile_index, a->mon_index, &v);
         *ret = st == SOCMON_OK ? v : 0;
         return st;
     }
@@ -282,29 +303,22 @@ static socmon_status monitor_locked(const socmon_esp_api_layout *l, const esp_mo
         ctx.scratch_size = l->size;
     }
     memset(ctx.scratch, 0, l->size);
-    touch_state ts;
-    memset(ts.touched, 0, sizeof ts.touched);
-    ts.n = 0;
-    socmon_esp_api_plan(&ctx.info, l, a, emit_touch, &ts);
-    /* Freeze every tile the call reads, read, release: values of one tile
-     * are from one instant. */
-    unsigned frozen = 0;
-    for (; frozen < ts.n && st == SOCMON_OK; frozen++)
-        st = socmon_esp_drv_burst(ctx.drv, ts.order[frozen], 1);
-    if (st != SOCMON_OK)
-        frozen--;
-    read_state rs = {ctx.drv, ctx.scratch, st};
+    ctx.nplan = 0;
+    socmon_esp_api_plan(&ctx.info, l, a, emit_plan, &st);
+    /* One snapshot of every tile the call reads (the driver freezes each
+     * once, reads, releases): values of one tile are from one instant. */
     if (st == SOCMON_OK)
-        socmon_esp_api_plan(&ctx.info, l, a, emit_read, &rs);
-    for (unsigned k = 0; k < frozen; k++) {
-        socmon_status s2 = socmon_esp_drv_burst(ctx.drv, ts.order[k], 0);
-        if (rs.st == SOCMON_OK)
-            rs.st = s2;
+        st = socmon_esp_monitors_read(dev, ctx.nplan, ctx.tiles, ctx.mons, ctx.words);
+    if (st != SOCMON_OK)
+        return st;
+    for (size_t i = 0; i < ctx.nplan; i++) {
+        memcpy(ctx.scratch + ctx.dst[i], &ctx.words[i], sizeof ctx.words[i]);
+        if (ctx.dst2[i] != SOCMON_ESP_API_NO_DST)
+            memcpy(ctx.scratch + ctx.dst2[i], &ctx.words[i], sizeof ctx.words[i]);
     }
-    if (rs.st == SOCMON_OK)
-        memcpy(vals, ctx.scratch, l->size);
+    memcpy(vals, ctx.scratch, l->size);
     *ret = 0;
-    return rs.st;
+    return SOCMON_OK;
 }
 
 unsigned int socmon_esp_api_monitor(const socmon_esp_api_layout *l, const esp_monitor_args_t *args,
@@ -349,8 +363,9 @@ void esp_monitor_free(void)
 {
     pthread_mutex_lock(&ctx.lock);
     if (ctx.mapped)
-        socmon_esp_drv_release_all(ctx.drv);
+        socmon_esp_monitors_release(socmon_target_device(ctx.t));
     unmap();
+    free_plan();
     while (ctx.allocs) {
         vals_node *n = ctx.allocs;
         ctx.allocs = n->next;

@@ -6,6 +6,9 @@
 #include "llk_perf_counters.h"
 #include "socmon/tensix.h"
 
+_Static_assert(LLK_PERF_COUNTER_SLOT_COUNT == SOCMON_TENSIX_CONFIG_WORDS,
+               "a thread's slots are the driver's config words");
+
 socmon_status llk_perf_init(llk_perf_counters *pc, socmon_bus *bus, uint64_t regs_base,
                             uint64_t l1_base, unsigned thread)
 {
@@ -40,9 +43,7 @@ socmon_status llk_perf_start(llk_perf_counters *pc)
 {
     if (!pc || !pc->drv)
         return socmon_fail(SOCMON_ESTATE, "llk_perf_start: counters not initialised (call llk_perf_init)");
-    socmon_status st = socmon_tensix_drv_load_config(pc->drv, pc->thread, pc->config);
-    if (st == SOCMON_OK)
-        st = socmon_tensix_drv_start(pc->drv, pc->config, LLK_PERF_COUNTER_SLOT_COUNT);
+    socmon_status st = socmon_tensix_drv_thread_start(pc->drv, pc->thread, pc->config);
     if (st != SOCMON_OK)
         st = socmon_fail_prefix(st, "llk_perf_start (thread %s): ",
                                 socmon_tensix_thread_name(pc->thread));
@@ -58,15 +59,12 @@ socmon_status llk_perf_stop(llk_perf_counters *pc, const llk_perf_counter_result
         return socmon_fail(SOCMON_ESTATE, "llk_perf_stop: counters were not started");
     socmon_tensix_result r[SOCMON_TENSIX_CONFIG_WORDS];
     size_t nr = 0;
-    socmon_status st = socmon_tensix_drv_stop(pc->drv, pc->config, LLK_PERF_COUNTER_SLOT_COUNT, r,
-                                              SOCMON_TENSIX_CONFIG_WORDS, &nr);
+    /* The driver stops the banks, reads the slots and writes the pairs to L1. */
+    socmon_status st = socmon_tensix_drv_thread_stop(pc->drv, pc->thread, pc->config, r,
+                                                     SOCMON_TENSIX_CONFIG_WORDS, &nr);
     pc->stopped = 1;
     if (st != SOCMON_OK && st != SOCMON_EUNDEF)
         return pc->status = st;
-    socmon_status undef = st;
-    char msg[512];
-    snprintf(msg, sizeof msg, "%s", socmon_errmsg());
-    uint64_t data = pc->l1_base + socmon_tensix_data_addr(pc->thread);
     for (size_t k = 0; k < nr; k++) {
         llk_perf_counter_result *o = &pc->results[k];
         o->cycles = r[k].cycles;
@@ -74,20 +72,15 @@ socmon_status llk_perf_stop(llk_perf_counters *pc, const llk_perf_counter_result
         o->bank = (llk_perf_counter_bank)r[k].bank;
         o->counter_id = r[k].counter_id;
         o->undefined = r[k].undefined;
-        uint32_t w0 = o->undefined ? SOCMON_TENSIX_UNDEF_WORD : o->cycles;
-        uint32_t w1 = o->undefined ? SOCMON_TENSIX_UNDEF_WORD : o->count;
-        if ((st = socmon_bus_write32(pc->bus, data + 8 * k, w0)) != SOCMON_OK ||
-            (st = socmon_bus_write32(pc->bus, data + 8 * k + 4, w1)) != SOCMON_OK)
-            return pc->status = st;
     }
     pc->nresults = nr;
     if (results)
         *results = pc->results;
     if (n)
         *n = nr;
-    if (undef != SOCMON_OK)
-        return pc->status = socmon_fail(undef, "llk_perf_stop (thread %s): %s",
-                                        socmon_tensix_thread_name(pc->thread), msg);
+    if (st != SOCMON_OK)
+        return pc->status = socmon_fail_prefix(st, "llk_perf_stop (thread %s): ",
+                                               socmon_tensix_thread_name(pc->thread));
     return pc->status = SOCMON_OK;
 }
 

@@ -89,13 +89,15 @@ socmon_status llk_perf_compute_metrics(const llk_perf_results *r, const char *pl
         e->n++;
     }
     for (size_t i = 0; i < na; i++) {
-        ctr[i] = (socmon_counter){.name = a[i].name, .instance = socmon_tensix_bank_instance(a[i].bank),
+        ctr[i] = (socmon_counter){.name = a[i].name,
+            .instance = socmon_tensix_bank_instance(a[i].bank),
                                   .width = 64};
         d[i] = strcmp(a[i].name, "cycles") == 0 ? a[i].max : (uint64_t)llround(a[i].sum / a[i].n);
     }
     const char *pn[] = {"noc_word_bytes", "unpack_peak_bpc", "pack_peak_bpc", "clock_hz"};
     double pv[] = {pf->noc_word_bytes, pf->unpack_peak_bpc, pf->pack_peak_bpc, pf->clock_hz};
-    socmon_metric_schema sch = {na, ctr, 4, pn, pv};
+    socmon_metric_schema sch = {
+        .ncounters = na, .counters = ctr, .nparams = 4, .param_names = pn, .param_values = pv};
     socmon_metrics *bound = NULL;
     const char *text = socmon_builtin_metrics("tensix");
     if (!text) {

@@ -1,46 +1,60 @@
-/* A simulated Tensix core for the host API and the Python module: the core
- * model on a model bus, with the three TRISC threads' counter calls around
- * one kernel run. */
+/* A simulated Tensix core for the host API and the Python module: an opened
+ * "tensix" target (public API only: its bus and its core model), with the
+ * three TRISC threads' counter calls around one kernel run. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "llk_perf_counters.h"
 #include "llk_perf_host.h"
+#include "socmon/target.h"
 #include "socmon/tensix.h"
 
-#define SIM_L1_BASE 0x0ull
+#define SIM_L1_BASE 0x0ull   /* where the "tensix" target maps L1 */
+#define SIM_MAX_OPTIONS 8
 
 struct llk_perf_sim {
-    socmon_tensix_core *core;
-    socmon_bus *bus;
+    socmon_target *t;
+    socmon_tensix_core *core;   /* the target's */
+    socmon_bus *bus;            /* the target's */
 };
 
 void llk_perf_sim_free(llk_perf_sim *s)
 {
     if (!s)
         return;
-    socmon_bus_free(s->bus);
-    socmon_tensix_core_free(s->core);
+    socmon_target_close(s->t);
     free(s);
 }
 
-static socmon_status parse(const char *options, socmon_tensix_kernel_params *p)
+/* Checks options ("key=value,...", the keys of socmon_tensix_kernel_params_set) into p, with
+ * messages naming the sim, and collects them for the target: every key but kernel, which the
+ * target takes as its workload and the sim sets on the core. */
+static socmon_status parse(const char *options, char *buf, size_t cap, socmon_tensix_kernel_params *p,
+                           socmon_kv *kv, size_t *nkv, int *have_kernel)
 {
+    *nkv = 0;
+    *have_kernel = 0;
     if (!options || !*options)
         return SOCMON_OK;
-    char buf[512];
-    if (strlen(options) >= sizeof buf)
-        return socmon_fail(SOCMON_ERANGE, "tensix sim: options longer than %zu characters", sizeof buf - 1);
+    if (strlen(options) >= cap)
+        return socmon_fail(SOCMON_ERANGE, "tensix sim: options longer than %zu characters", cap - 1);
     strcpy(buf, options);
     char *save = NULL;
-    for (char *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
-        char *eq = strchr(kv, '=');
+    for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(item, '=');
         if (!eq)
-            return socmon_fail(SOCMON_EINVAL, "tensix sim: option '%s' is not key=value", kv);
+            return socmon_fail(SOCMON_EINVAL, "tensix sim: option '%s' is not key=value", item);
         *eq = '\0';
-        socmon_status st = socmon_tensix_kernel_params_set(p, kv, eq + 1);
+        socmon_status st = socmon_tensix_kernel_params_set(p, item, eq + 1);
         if (st != SOCMON_OK)
             return socmon_fail_prefix(st, "tensix sim: ");
+        if (strcmp(item, "kernel") == 0) {
+            *have_kernel = 1;
+        } else if (*nkv < SIM_MAX_OPTIONS) {
+            kv[(*nkv)++] = (socmon_kv){.key = item, .value = eq + 1};
+        } else {
+            return socmon_fail(SOCMON_ERANGE, "tensix sim: more than %d options", SIM_MAX_OPTIONS);
+        }
     }
     return SOCMON_OK;
 }
@@ -52,14 +66,32 @@ socmon_status llk_perf_sim_new(const char *options, llk_perf_sim **out)
     *out = NULL;
     socmon_tensix_kernel_params p;
     socmon_tensix_kernel_params_default(&p);
-    socmon_status st = parse(options, &p);
+    char buf[512];
+    socmon_kv kv[SIM_MAX_OPTIONS];
+    size_t nkv = 0;
+    int have_kernel = 0;
+    socmon_status st = parse(options, buf, sizeof buf, &p, kv, &nkv, &have_kernel);
     if (st != SOCMON_OK)
         return st;
     llk_perf_sim *s = calloc(1, sizeof *s);
     if (!s)
         return socmon_fail(SOCMON_ENOMEM, "llk_perf_sim_new: out of memory");
-    if ((st = socmon_tensix_core_new(&p, &s->core)) || (st = socmon_bus_model_new(&s->bus)) ||
-        (st = socmon_tensix_core_map(s->core, s->bus, SOCMON_TENSIX_REGS_BASE, SIM_L1_BASE))) {
+    if ((st = socmon_target_open_kv("tensix", kv, nkv, &s->t)) != SOCMON_OK) {
+        free(s);
+        return socmon_fail_prefix(st, "tensix sim: ");
+    }
+    s->core = socmon_tensix_core_of_target(s->t);
+    s->bus = socmon_target_bus(s->t);
+    if (have_kernel && (st = socmon_tensix_core_set_kernel(s->core, p.kernel)) != SOCMON_OK) {
+        llk_perf_sim_free(s);
+        return st;
+    }
+    /* The target configured its own slots in every thread's L1; the sim starts as a fresh core
+     * does, with nothing configured (the host API's configure_counters writes the slots). */
+    static const uint32_t none[1];
+    for (unsigned th = 0; th < SOCMON_TENSIX_NTHREADS && st == SOCMON_OK; th++)
+        st = llk_perf_configure_slots(s->bus, SIM_L1_BASE, th, none, 0);
+    if (st != SOCMON_OK) {
         llk_perf_sim_free(s);
         return st;
     }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/device_kind.h"
 #include "core/error.h"
 #include "drivers/esp/esp_driver.h"
 
@@ -191,23 +192,22 @@ typedef struct esp_dev {
     size_t n;
 } esp_dev;
 
-static socmon_status dev_read(void *priv, const uint32_t *idx, size_t n, uint64_t *out)
+/* Adds tile t to order[] (first-use order) unless touched[] has it. */
+static void touch(uint8_t *touched, uint16_t *order, unsigned *nt, unsigned t)
 {
-    esp_dev *ed = priv;
-    socmon_esp_drv *drv = ed->drv;
-    uint8_t touched[SOCMON_ESP_MAX_TILES] = {0};
-    uint16_t order[SOCMON_ESP_MAX_TILES];
-    unsigned nt = 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned t = ed->c[idx[i]].tile;
-        if (!touched[t]) {
-            touched[t] = 1;
-            order[nt++] = (uint16_t)t;
-        }
+    if (!touched[t]) {
+        touched[t] = 1;
+        order[(*nt)++] = (uint16_t)t;
     }
-    /* Freeze every touched tile back to back, so their snapshots are as close
-     * in time as the bus allows, then read, then release. Within a snapshot a
-     * lo/hi pair cannot tear, so two plain reads suffice. */
+}
+
+/* The freeze protocol, its one copy (the device's reads and socmon_esp_monitors_read use it):
+ * freeze every tile of order[0..nt) back to back, so their snapshots are as close in time as the
+ * bus allows, then read (reads(user)), then release. Within a snapshot a lo/hi pair cannot tear,
+ * so two plain reads suffice. */
+static socmon_status snapshot(socmon_esp_drv *drv, const uint16_t *order, unsigned nt,
+                              socmon_status (*reads)(socmon_esp_drv *drv, void *user), void *user)
+{
     socmon_status st = SOCMON_OK;
     unsigned frozen = 0;
     for (; frozen < nt && st == SOCMON_OK; frozen++)
@@ -215,14 +215,8 @@ static socmon_status dev_read(void *priv, const uint32_t *idx, size_t n, uint64_
     if (st != SOCMON_OK)
         frozen--;
     socmon_bus_fence(drv->bus);
-    for (size_t i = 0; i < n && st == SOCMON_OK; i++) {
-        const esp_ctr *c = &ed->c[idx[i]];
-        uint32_t lo = 0, hi = 0;
-        st = socmon_bus_read32(drv->bus, c->addr, &lo);
-        if (st == SOCMON_OK && c->is64)
-            st = socmon_bus_read32(drv->bus, c->addr + 4, &hi);
-        out[i] = ((uint64_t)hi << 32) | lo;
-    }
+    if (st == SOCMON_OK)
+        st = reads(drv, user);
     socmon_bus_fence(drv->bus);
     /* Release what we froze even after a failed read: a tile left frozen
      * would serve stale values to every later live reader. */
@@ -232,6 +226,107 @@ static socmon_status dev_read(void *priv, const uint32_t *idx, size_t n, uint64_
             st = s2;
     }
     return st;
+}
+
+typedef struct dev_reads {
+    const esp_dev *ed;
+    const uint32_t *idx;
+    size_t n;
+    uint64_t *out;
+} dev_reads;
+
+static socmon_status read_counters(socmon_esp_drv *drv, void *user)
+{
+    const dev_reads *r = user;
+    socmon_status st = SOCMON_OK;
+    for (size_t i = 0; i < r->n && st == SOCMON_OK; i++) {
+        const esp_ctr *c = &r->ed->c[r->idx[i]];
+        uint32_t lo = 0, hi = 0;
+        st = socmon_bus_read32(drv->bus, c->addr, &lo);
+        if (st == SOCMON_OK && c->is64)
+            st = socmon_bus_read32(drv->bus, c->addr + 4, &hi);
+        r->out[i] = ((uint64_t)hi << 32) | lo;
+    }
+    return st;
+}
+
+static socmon_status dev_read(void *priv, const uint32_t *idx, size_t n, uint64_t *out)
+{
+    esp_dev *ed = priv;
+    uint8_t touched[SOCMON_ESP_MAX_TILES] = {0};
+    uint16_t order[SOCMON_ESP_MAX_TILES];
+    unsigned nt = 0;
+    for (size_t i = 0; i < n; i++)
+        touch(touched, order, &nt, ed->c[idx[i]].tile);
+    dev_reads r = {.ed = ed, .idx = idx, .n = n, .out = out};
+    return snapshot(ed->drv, order, nt, read_counters, &r);
+}
+
+/* ---- the monitors word by word, for holders of an "esp" target's device (socmon/esp.h) ---- */
+
+static socmon_status esp_drv_of(socmon_device *dev, const char *who, socmon_esp_drv **drv)
+{
+    if (!socmon_device_reads_with(dev, dev_read))
+        return socmon_fail(SOCMON_EINVAL, "%s: device '%s' is not an ESP monitor device (open an "
+                                          "\"esp\" target and pass socmon_target_device)",
+                           who, dev ? socmon_device_name(dev) : "(null)");
+    *drv = ((esp_dev *)socmon_device_driver(dev))->drv;
+    return SOCMON_OK;
+}
+
+typedef struct word_reads {
+    size_t n;
+    const unsigned *tile, *mon;
+    uint32_t *out;
+} word_reads;
+
+static socmon_status read_words(socmon_esp_drv *drv, void *user)
+{
+    const word_reads *r = user;
+    socmon_status st = SOCMON_OK;
+    for (size_t i = 0; i < r->n && st == SOCMON_OK; i++)
+        st = socmon_bus_read32(drv->bus, socmon_esp_drv_addr(drv, r->tile[i], (int)r->mon[i]),
+                               &r->out[i]);
+    return st;
+}
+
+socmon_status socmon_esp_monitors_read(socmon_device *dev, size_t n, const unsigned *tile,
+                                       const unsigned *mon, uint32_t *out)
+{
+    socmon_esp_drv *drv = NULL;
+    socmon_status st = esp_drv_of(dev, "socmon_esp_monitors_read", &drv);
+    if (st != SOCMON_OK)
+        return st;
+    if (n && (!tile || !mon || !out))
+        return socmon_fail(SOCMON_EINVAL, "socmon_esp_monitors_read: tile, mon or out is NULL");
+    uint8_t touched[SOCMON_ESP_MAX_TILES] = {0};
+    uint16_t order[SOCMON_ESP_MAX_TILES];
+    unsigned nt = 0;
+    for (size_t i = 0; i < n; i++) {
+        out[i] = 0;
+        if ((st = check_tile(drv, tile[i])) != SOCMON_OK)
+            return st;
+        if (mon[i] >= ESP_NMON)
+            return socmon_fail(SOCMON_ERANGE, "mon_index %u out of range 0..%u", mon[i], ESP_NMON - 1);
+        touch(touched, order, &nt, tile[i]);
+    }
+    word_reads r = {.n = n, .tile = tile, .mon = mon, .out = out};
+    return snapshot(drv, order, nt, read_words, &r);
+}
+
+socmon_status socmon_esp_monitor_read_live(socmon_device *dev, unsigned tile, unsigned mon,
+                                           uint32_t *val)
+{
+    socmon_esp_drv *drv = NULL;
+    socmon_status st = esp_drv_of(dev, "socmon_esp_monitor_read_live", &drv);
+    return st == SOCMON_OK ? socmon_esp_drv_read(drv, tile, mon, val) : st;
+}
+
+socmon_status socmon_esp_monitors_release(socmon_device *dev)
+{
+    socmon_esp_drv *drv = NULL;
+    socmon_status st = esp_drv_of(dev, "socmon_esp_monitors_release", &drv);
+    return st == SOCMON_OK ? socmon_esp_drv_release_all(drv) : st;
 }
 
 static void dev_destroy(void *priv)
@@ -244,7 +339,7 @@ static void dev_destroy(void *priv)
     free(ed);
 }
 
-static const socmon_device_ops esp_dev_ops = {dev_read, dev_destroy};
+static const socmon_device_ops esp_dev_ops = {.read = dev_read, .destroy = dev_destroy};
 
 typedef struct mon_info {
     const char *name;

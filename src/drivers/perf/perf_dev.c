@@ -54,7 +54,7 @@ static socmon_status drv_read(void *p, const uint32_t *idx, size_t n, uint64_t *
     return SOCMON_OK;
 }
 
-static const socmon_device_ops perf_ops = {drv_read, drv_free};
+static const socmon_device_ops perf_ops = {.read = drv_read, .destroy = drv_free};
 
 static int perf_paranoid(void)
 {
@@ -199,9 +199,10 @@ static socmon_status open_group(perf_drv *d, socmon_device *dev, const socmon_pe
         snprintf(nm[1], sizeof nm[1], "%s--enabled", base);
         snprintf(nm[2], sizeof nm[2], "%s--running", base);
         for (int j = 0; j < 3; j++) {
-            socmon_counter c = {nm[j], inst, j == 0 ? a->name : j == 1 ? "time the event was enabled"
+            socmon_counter c = {.name = nm[j], .instance = inst,
+                .desc = j == 0 ? a->name : j == 1 ? "time the event was enabled"
                                                                     : "time the event was counting",
-                                j == 0 ? a->unit : "ns", 64, 0, 0, 0};
+                                .unit = j == 0 ? a->unit : "ns", .width = 64, .reg = 0, .reg_hi = 0, .max_rate_hz = 0};
             socmon_status st = socmon_device_add_counter(dev, &c, NULL);
             if (st)
                 return st;
@@ -274,6 +275,9 @@ socmon_status socmon_perf_device_new(const char *name, const socmon_perf_opts *o
     if (!name || !o || !out || (!o->events && o->nevents))
         return socmon_fail(SOCMON_EINVAL, "perf: NULL argument");
     *out = NULL;
+    socmon_status sz = smn_check_size("socmon_perf_opts", o->size, sizeof *o);
+    if (sz != SOCMON_OK)
+        return sz;
     if (!o->nevents)
         return socmon_fail(SOCMON_EINVAL, "perf: no events to count");
     if (o->mode != SOCMON_PERF_THREAD && o->mode != SOCMON_PERF_CPU)

@@ -1,4 +1,4 @@
-/* The Tensix counter-bank driver (include/socmon/tensix.h): the banks'
+/* The Tensix counter-bank driver (socmon/tensix.h, drivers/tensix/tensix_drv.h): the banks'
  * protocol over a socmon_bus, and a socmon_device over a slot configuration.
  *
  * start() starts each bank that a valid slot names (once, at its first slot;
@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "drivers/tensix/tensix_drv.h"
 #include "hw/tensix_bank.h"
-#include "socmon/tensix.h"
 
 struct socmon_tensix_drv {
     socmon_bus *bus;
@@ -238,6 +238,42 @@ socmon_status socmon_tensix_drv_stop(socmon_tensix_drv *d, const uint32_t *words
     return SOCMON_OK;
 }
 
+/* ---- a kernel thread's counter calls (tt-llk's PerfCounters start/stop) ---- */
+
+socmon_status socmon_tensix_drv_thread_start(socmon_tensix_drv *d, unsigned thread, uint32_t *words)
+{
+    if (!d || !words)
+        return socmon_fail(SOCMON_EINVAL, "tensix thread start: NULL argument");
+    socmon_status st = socmon_tensix_drv_load_config(d, thread, words);
+    return st == SOCMON_OK ? socmon_tensix_drv_start(d, words, TENSIX_CONFIG_WORDS) : st;
+}
+
+socmon_status socmon_tensix_drv_thread_stop(socmon_tensix_drv *d, unsigned thread, const uint32_t *words,
+                                            socmon_tensix_result *res, size_t cap, size_t *nres)
+{
+    socmon_status st = check_thread(thread);
+    if (st != SOCMON_OK)
+        return st;
+    st = socmon_tensix_drv_stop(d, words, TENSIX_CONFIG_WORDS, res, cap, nres);
+    if (st != SOCMON_OK && st != SOCMON_EUNDEF)
+        return st;
+    /* Undefined results are still written (as SOCMON_TENSIX_UNDEF_WORD pairs); their
+     * message is kept for the end, the writes would not change it but a failed one would. */
+    socmon_status undef = st;
+    char msg[512] = "";
+    if (undef != SOCMON_OK)
+        snprintf(msg, sizeof msg, "%s", socmon_errmsg());
+    uint64_t data = d->l1 + tensix_data_addr(thread);
+    for (size_t k = 0; k < *nres; k++) {
+        uint32_t w0 = res[k].undefined ? SOCMON_TENSIX_UNDEF_WORD : res[k].cycles;
+        uint32_t w1 = res[k].undefined ? SOCMON_TENSIX_UNDEF_WORD : res[k].count;
+        if ((st = socmon_bus_write32(d->bus, data + 8 * k, w0)) != SOCMON_OK ||
+            (st = socmon_bus_write32(d->bus, data + 8 * k + 4, w1)) != SOCMON_OK)
+            return st;
+    }
+    return undef != SOCMON_OK ? socmon_fail(undef, "%s", msg) : SOCMON_OK;
+}
+
 /* ---- the socmon_device over configured slots ---- */
 
 typedef struct dev_counter {
@@ -289,7 +325,7 @@ static void dev_destroy(void *priv)
     free(priv);
 }
 
-static const socmon_device_ops dev_ops = {dev_read, dev_destroy};
+static const socmon_device_ops dev_ops = {.read = dev_read, .destroy = dev_destroy};
 
 /* s == NULL: the bank's cycles counter (OUT_L). A counter id the guide does
  * not list gets tt-llk's name ({BANK}_UNKNOWN_{id}). */

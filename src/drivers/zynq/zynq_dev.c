@@ -76,7 +76,7 @@ static socmon_status zdev_read(void *p, const uint32_t *idx, size_t n, uint64_t 
     return SOCMON_OK;
 }
 
-static const socmon_device_ops zdev_ops = {zdev_read, zdev_destroy};
+static const socmon_device_ops zdev_ops = {.read = zdev_read, .destroy = zdev_destroy};
 
 socmon_status zynq_parts_device_new(const char *name, socmon_zynq_part *parts, size_t nparts,
                                     socmon_device **out)

@@ -1,14 +1,25 @@
 /* The virtual ESP SoC: what the model offers beyond its public API.
  *
- * The model's public contract (create, map, workloads, knobs, time, test
- * hooks) is include/socmon/esp.h. This header adds the model-internal tallies
+ * The model's public contract (workloads, knobs, time, test hooks on the
+ * model behind an "esp" target) is include/socmon/esp.h. This header adds
+ * what is internal: creating the model and mapping it on a bus (the "esp"
+ * target does it; users open the target), and the model-internal tallies
  * that socmon's own tests check the monitors against (the conservation laws
- * of docs/esp-model.md); they are not exported. */
+ * of docs/esp-model.md). None of it is exported. */
 #ifndef SOCMON_MODELS_ESP_SOC_H
 #define SOCMON_MODELS_ESP_SOC_H
 
 #include <stdint.h>
 #include "socmon/esp.h"
+
+/* A virtual SoC as d describes it. The model supports ESP's 6 NoC planes and
+ * 5 queues, clock_hz 1e3..1e11, and a monitor_base aligned to 0x200;
+ * SOCMON_ERANGE / SOCMON_EINVAL name the field otherwise. */
+socmon_status socmon_esp_soc_new(const socmon_esp_soc_desc *d, socmon_esp_soc **out);
+void socmon_esp_soc_free(socmon_esp_soc *soc);
+/* Maps every tile's monitor window onto a model bus (socmon_bus_model_new)
+ * at desc->monitor_base. Fails if a window overlaps a mapped region. */
+socmon_status socmon_esp_soc_map(socmon_esp_soc *soc, socmon_bus *model_bus);
 
 /* Counts since reset. */
 typedef struct socmon_esp_model_stats {

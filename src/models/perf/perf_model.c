@@ -224,7 +224,9 @@ socmon_status socmon_perf_model_new(const socmon_perf_model_opts *opts, socmon_p
         return socmon_fail(SOCMON_ENOMEM, "perf model: out of memory");
     m->o = o;
     m->races = o.rdpmc_races;
-    m->sys = (socmon_perf_sys){m_open, m_read, m_ioctl, m_mmap_page, m_munmap_page, m_close, m_rdpmc, m};
+    m->sys = (socmon_perf_sys){.open = m_open, .read = m_read, .ioctl = m_ioctl,
+        .mmap_page = m_mmap_page, .munmap_page = m_munmap_page, .close = m_close, .rdpmc = m_rdpmc,
+        .ctx = m};
     *out = m;
     return SOCMON_OK;
 }

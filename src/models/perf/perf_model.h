@@ -7,6 +7,7 @@
 #include <linux/perf_event.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "models/perf/perf_kernel_model.h"
 #include "socmon/perf.h"
 
 #define PM_FD_BASE 1000   /* model fds: far from a test's small real ones */

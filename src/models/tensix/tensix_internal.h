@@ -6,7 +6,7 @@
 #define SOCMON_MODELS_TENSIX_INTERNAL_H
 
 #include "hw/tensix_bank.h"
-#include "socmon/tensix.h"
+#include "models/tensix/tensix_model.h"
 
 #define TX_NSIG TENSIX_NEVENTS   /* one signal per event of TENSIX_EVENTS, same index */
 #define TX_RATIO_ONE (1u << 20)

@@ -18,9 +18,12 @@
 
 static const socmon_tensix_platform platforms[] = {
     /* From the guide's platform table; clocks are nominal, for ns <-> cycles. */
-    {"wormhole_b0", 32, 80.0, 80.0, 1.0e9},
-    {"blackhole", 256, 120.0, 120.0, 1.35e9},
-    {"quasar", 32, 80.0, 80.0, 1.0e9},
+    {.name = "wormhole_b0", .noc_word_bytes = 32, .unpack_peak_bpc = 80.0, .pack_peak_bpc = 80.0,
+        .clock_hz = 1.0e9},
+    {.name = "blackhole", .noc_word_bytes = 256, .unpack_peak_bpc = 120.0, .pack_peak_bpc = 120.0,
+        .clock_hz = 1.35e9},
+    {.name = "quasar", .noc_word_bytes = 32, .unpack_peak_bpc = 80.0, .pack_peak_bpc = 80.0,
+        .clock_hz = 1.0e9},
 };
 #define NPLATFORMS (sizeof platforms / sizeof platforms[0])
 

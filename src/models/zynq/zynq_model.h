@@ -1,8 +1,9 @@
 /* The Zynq monitor models, internal side: what tests, the fuzzer and the
  * "zynq" target use beyond the public API (include/socmon/zynq.h).
  *
- * The model is created, mapped, driven and freed through the public calls;
- * this header adds the register facts (src/hw/zynq_apm.h, src/hw/a9_pmu.h)
+ * The model is driven through the public calls on the model behind a "zynq"
+ * target; this header adds creating, mapping and freeing it (the target's
+ * job, and the tests'), the register facts (src/hw/zynq_apm.h, src/hw/a9_pmu.h)
  * and back doors for tests: peeking at and setting live counters, and the
  * traffic model's stall count. Behaviour: docs/zynq.md. */
 #ifndef SOCMON_MODELS_ZYNQ_MODEL_H
@@ -15,6 +16,15 @@
 #include "socmon/bus.h"
 #include "socmon/status.h"
 #include "socmon/zynq.h"
+
+/* A model at time 0 with every register at its reset value and no traffic
+ * until socmon_zynq_soc_start (or set_traffic/set_cpu). d is copied. */
+socmon_status socmon_zynq_soc_new(const socmon_zynq_desc *d, socmon_zynq_soc **out);
+void socmon_zynq_soc_free(socmon_zynq_soc *soc);
+/* Maps the APM window (64 KiB at apm_base) and both PMU windows (4 KiB each)
+ * onto a bus made by socmon_bus_model_new. The model must outlive the bus's
+ * use of it. Fails if a window overlaps one already mapped. */
+socmon_status socmon_zynq_soc_map(socmon_zynq_soc *soc, socmon_bus *model_bus);
 
 /* Live APM metric counter k (Profile: 6*slot + j; Advanced: counter k, as
  * its register shows it), and setting it; PMU counters n = 0..5 and 31 for

@@ -183,11 +183,21 @@ static void apply_traffic(socmon_zynq_soc *soc, unsigned slot, const socmon_zynq
     zapm_set_ids(&soc->apm, slot, 1, t->id_base, t->id_count);
 }
 
-static const socmon_zynq_cpu_profile prof_compute = {0.95, 1.1, 0.30, 0.30, 0.01, 12, 0.05, 0.12, 0.04};
-static const socmon_zynq_cpu_profile prof_memory = {0.90, 0.35, 0.45, 0.40, 0.12, 20, 0.8, 0.08, 0.02};
-static const socmon_zynq_cpu_profile prof_idle = {0.03, 0.5, 0.25, 0.30, 0.05, 10, 0.1, 0.15, 0.05};
-static const socmon_zynq_cpu_profile prof_steady0 = {0.80, 0.7, 0.35, 0.35, 0.05, 15, 0.3, 0.10, 0.03};
-static const socmon_zynq_cpu_profile prof_steady1 = {0.40, 0.9, 0.30, 0.30, 0.02, 15, 0.2, 0.10, 0.03};
+static const socmon_zynq_cpu_profile prof_compute = {.util = 0.95, .ipc = 1.1,
+    .ldst_per_inst = 0.30, .store_frac = 0.30, .l1d_miss = 0.01, .stall_per_miss = 12,
+    .wstall_per_store = 0.05, .br_per_inst = 0.12, .br_miss = 0.04};
+static const socmon_zynq_cpu_profile prof_memory = {.util = 0.90, .ipc = 0.35,
+    .ldst_per_inst = 0.45, .store_frac = 0.40, .l1d_miss = 0.12, .stall_per_miss = 20,
+    .wstall_per_store = 0.8, .br_per_inst = 0.08, .br_miss = 0.02};
+static const socmon_zynq_cpu_profile prof_idle = {.util = 0.03, .ipc = 0.5, .ldst_per_inst = 0.25,
+    .store_frac = 0.30, .l1d_miss = 0.05, .stall_per_miss = 10, .wstall_per_store = 0.1,
+    .br_per_inst = 0.15, .br_miss = 0.05};
+static const socmon_zynq_cpu_profile prof_steady0 = {.util = 0.80, .ipc = 0.7,
+    .ldst_per_inst = 0.35, .store_frac = 0.35, .l1d_miss = 0.05, .stall_per_miss = 15,
+    .wstall_per_store = 0.3, .br_per_inst = 0.10, .br_miss = 0.03};
+static const socmon_zynq_cpu_profile prof_steady1 = {.util = 0.40, .ipc = 0.9,
+    .ldst_per_inst = 0.30, .store_frac = 0.30, .l1d_miss = 0.02, .stall_per_miss = 15,
+    .wstall_per_store = 0.2, .br_per_inst = 0.10, .br_miss = 0.03};
 
 static void apply_phase(socmon_zynq_soc *soc)
 {

@@ -1,6 +1,8 @@
 /* What the C++ counters.h tests share: cmocka from C++ (its header has no
  * extern "C" of its own), and a Tensix core model on a model bus with the
- * guide's slots loaded for chosen threads, as configure_counters leaves L1. */
+ * guide's slots loaded for chosen threads, as configure_counters leaves L1.
+ * The core is an opened "tensix" target's (public API only), its L1 areas
+ * emptied of the target's own slots so only what a test configures is there. */
 #ifndef SOCMON_TESTS_TENSIX_CPP_FIXTURE_H
 #define SOCMON_TESTS_TENSIX_CPP_FIXTURE_H
 
@@ -8,6 +10,7 @@
 #include <cstdarg>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 extern "C" {
 #include <cmocka.h>
@@ -15,12 +18,14 @@ extern "C" {
 #include <vector>
 
 #include "socmon/bus.h"
+#include "socmon/target.h"
 #include "socmon/tensix.h"
 
 #define REGS SOCMON_TENSIX_REGS_BASE
 
 /* One core: model, bus, and a driver handle for configuring L1. */
 struct Core {
+    socmon_target *t = nullptr;
     socmon_tensix_core *c = nullptr;
     socmon_bus *bus = nullptr;
     socmon_tensix_drv *d = nullptr;
@@ -28,19 +33,18 @@ struct Core {
 
     explicit Core(std::uint64_t tiles = 8)
     {
-        socmon_tensix_kernel_params p;
-        socmon_tensix_kernel_params_default(&p);
-        p.tiles = tiles;
-        ok = socmon_tensix_core_new(&p, &c) == SOCMON_OK && socmon_bus_model_new(&bus) == SOCMON_OK &&
-             socmon_tensix_core_map(c, bus, REGS, 0) == SOCMON_OK &&
-             socmon_tensix_drv_new(bus, REGS, 0, &d) == SOCMON_OK &&
-             socmon_tensix_core_kernel_start(c) == SOCMON_OK;
+        char spec[64];
+        std::snprintf(spec, sizeof spec, "tensix:tiles=%llu", (unsigned long long)tiles);
+        ok = socmon_target_open(spec, &t) == SOCMON_OK && (c = socmon_tensix_core_of_target(t)) &&
+             (bus = socmon_target_bus(t)) && socmon_tensix_drv_new(bus, REGS, 0, &d) == SOCMON_OK;
+        for (unsigned th = 0; ok && th < SOCMON_TENSIX_NTHREADS; th++)
+            ok = socmon_tensix_drv_store_config(d, th, nullptr, 0) == SOCMON_OK;
+        ok = ok && socmon_tensix_core_kernel_start(c) == SOCMON_OK;
     }
     ~Core()
     {
         socmon_tensix_drv_free(d);
-        socmon_bus_free(bus);
-        socmon_tensix_core_free(c);
+        socmon_target_close(t);
     }
     Core(const Core &) = delete;
     Core &operator=(const Core &) = delete;
