@@ -19,7 +19,7 @@ static void push_n(ring *r, uint64_t from, uint64_t n)
     for (uint64_t k = from; k < from + n; k++) {
         for (int i = 0; i < NC; i++)
             v[i] = k * 10 + (uint64_t)i;
-        socmon_sample s = {k * 1000, (uint32_t)(k & 1), 0, NC, v};
+        socmon_sample s = {.t_ns = k * 1000, .flags = (uint32_t)(k & 1), .missed = 0, .n = NC, .v = v};
         assert_true(ring_push(r, &s) == k);
     }
 }
@@ -138,7 +138,7 @@ static void *produce(void *arg)
     producer *p = arg;
     uint64_t v[NC] = {0};
     for (uint64_t k = 0; k < 3 * CAP; k++) {
-        socmon_sample s = {k, 0, 0, NC, v};
+        socmon_sample s = {.t_ns = k, .flags = 0, .missed = 0, .n = NC, .v = v};
         ring_push(p->r, &s);
         atomic_fetch_add(&p->pushed, 1);
     }

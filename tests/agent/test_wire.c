@@ -125,9 +125,9 @@ static void test_hello_round_trip(void **state)
 {
     (void)state;
     socmon_counter cs[3] = {
-        {"l2_hits", "tile0", "L2 hits", "events", 32, 0x100, 0, 1e9},
-        {"cycles", "", "cycles", "cycles", 64, 0x200, 0x204, 0},
-        {"x", "core1", "", "", 1, 0, 0, 2.5},
+        {.name = "l2_hits", .instance = "tile0", .desc = "L2 hits", .unit = "events", .width = 32, .reg = 0x100, .reg_hi = 0, .max_rate_hz = 1e9},
+        {.name = "cycles", .instance = "", .desc = "cycles", .unit = "cycles", .width = 64, .reg = 0x200, .reg_hi = 0x204, .max_rate_hz = 0},
+        {.name = "x", .instance = "core1", .desc = "", .unit = "", .width = 1, .reg = 0, .reg_hi = 0, .max_rate_hz = 2.5},
     };
     char *pn[2] = {"clock_hz", "bus_width_bytes"};
     double pv[2] = {78e6, 16};
@@ -167,7 +167,7 @@ static void test_hello_round_trip(void **state)
 static void test_hello_strings_checked(void **state)
 {
     (void)state;
-    socmon_counter c = {"ok", "i", "d\x1b[2J\nFORGED", "u\r\n", 32, 0, 0, 0};
+    socmon_counter c = {.name = "ok", .instance = "i", .desc = "d\x1b[2J\nFORGED", .unit = "u\r\n", .width = 32, .reg = 0, .reg_hi = 0, .max_rate_hz = 0};
     char *pn[1] = {"clock_hz"};
     double pv[1] = {1};
     wire_hello h = {WIRE_VERSION, "t\x1b]0;x\x07", "dev\n", "w\x9b", 1, 0, 0, 2, 0, 0, 0, 0, 1, &c, 1, pn, pv};
@@ -193,7 +193,7 @@ static void test_hello_strings_checked(void **state)
         {"a", "i", "p\x1b", "parameter 0 name 'p\\x1b' holds byte 0x1b at offset 1"},
     };
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
-        c = (socmon_counter){bad[k].name, bad[k].inst, "", "", 32, 0, 0, 0};
+        c = (socmon_counter){.name = bad[k].name, .instance = bad[k].inst, .desc = "", .unit = "", .width = 32, .reg = 0, .reg_hi = 0, .max_rate_hz = 0};
         pn[0] = (char *)bad[k].param;
         b = (wire_buf){0};
         assert_int_equal(wire_put_hello(&b, &h), SOCMON_OK);
@@ -205,7 +205,7 @@ static void test_hello_strings_checked(void **state)
         wire_buf_free(&b);
     }
     /* a parameter name may have a dot (a combined target's member.param) */
-    c = (socmon_counter){"a", "", "", "", 32, 0, 0, 0};
+    c = (socmon_counter){.name = "a", .instance = "", .desc = "", .unit = "", .width = 32, .reg = 0, .reg_hi = 0, .max_rate_hz = 0};
     pn[0] = "zynq.clock_hz";
     b = (wire_buf){0};
     assert_int_equal(wire_put_hello(&b, &h), SOCMON_OK);
@@ -320,7 +320,7 @@ static void test_counts_checked_before_allocating(void **state)
     assert_non_null(strstr(socmon_errmsg(), "cannot fit"));
     /* HELLO with a million counters and nothing after */
     wire_buf b = {0};
-    socmon_counter c = {"a", "", "", "", 8, 0, 0, 0};
+    socmon_counter c = {.name = "a", .instance = "", .desc = "", .unit = "", .width = 8, .reg = 0, .reg_hi = 0, .max_rate_hz = 0};
     wire_hello h = {WIRE_VERSION, "t", "d", "", 1, 0, 0, 2, 0, 0, 0, 0, 1, &c, 0, NULL, NULL};
     wire_put_hello(&b, &h);
     /* the counter count is the varint right before the counter's name: patch it to 1000000 */

@@ -48,7 +48,7 @@ static inline void fx_setup(fx *f)
 {
     memset(f, 0, sizeof *f);
     assert_int_equal(socmon_metricset_load_string(fx_metric_file, "fixture", &f->ms), SOCMON_OK);
-    socmon_metric_schema sch = {NCTR, fx_counters, 0, NULL, NULL};
+    socmon_metric_schema sch = {.ncounters = NCTR, .counters = fx_counters, .nparams = 0, .param_names = NULL, .param_values = NULL};
     assert_int_equal(socmon_metrics_bind(f->ms, &sch, &f->m), SOCMON_OK);
     assert_true(socmon_metrics_nresults(f->m) <= 16);
     assert_int_equal(socmon_metrics_eval(f->m, fx_values, 1.0, f->mv), SOCMON_OK);

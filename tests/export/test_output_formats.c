@@ -483,7 +483,7 @@ static void test_alignment_with_long_names(void **state)
     socmon_metricset *ms;
     socmon_metrics *m;
     assert_int_equal(socmon_metricset_load_string(file, "long", &ms), SOCMON_OK);
-    socmon_metric_schema sch = {NCTR, fx_counters, 0, NULL, NULL};
+    socmon_metric_schema sch = {.ncounters = NCTR, .counters = fx_counters, .nparams = 0, .param_names = NULL, .param_values = NULL};
     assert_int_equal(socmon_metrics_bind(ms, &sch, &m), SOCMON_OK);
     fx_open(&f, "table", ',', 0);
     socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .target = "fx", .interval_ns = 1000};
@@ -532,7 +532,7 @@ static void test_totals_say_over_the_run(void **state)
     socmon_metricset *ms;
     socmon_metrics *m;
     assert_int_equal(socmon_metricset_load_string(file, "desc", &ms), SOCMON_OK);
-    socmon_metric_schema sch = {NCTR, fx_counters, 0, NULL, NULL};
+    socmon_metric_schema sch = {.ncounters = NCTR, .counters = fx_counters, .nparams = 0, .param_names = NULL, .param_values = NULL};
     assert_int_equal(socmon_metrics_bind(ms, &sch, &m), SOCMON_OK);
     double v = 300;
     fx f;

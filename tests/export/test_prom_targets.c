@@ -181,7 +181,7 @@ static void one_target(const char *spec)
     socmon_metrics *m = NULL;
     double *mv = NULL;
     if (socmon_target_metrics(t, &ms) == SOCMON_OK) {
-        socmon_metric_schema sch = {n, c, np, pn, pv};
+        socmon_metric_schema sch = {.ncounters = n, .counters = c, .nparams = np, .param_names = pn, .param_values = pv};
         assert_int_equal(socmon_metrics_bind(ms, &sch, &m), SOCMON_OK);
         mv = calloc(socmon_metrics_nresults(m) + 1, sizeof *mv);
         /* a zero interval: rates are undefined or infinite, ratios whatever the values give */
