@@ -220,7 +220,7 @@ socmon_status cli_session_open(cli_session *cs, const cli_opts *o)
     return SOCMON_OK;
 }
 
-int cli_run_session(int argc, char **argv, unsigned allowed, void (*help)(FILE *), const char *cmd,
+int cli_run_session(int argc, char **argv, cli_optmask allowed, void (*help)(FILE *), const char *cmd,
                     int (*body)(cli_session *cs, const cli_opts *o))
 {
     cli_opts o;

@@ -5,16 +5,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent/net.h"
 #include "cli/opts.h"
 #include "socmon/target.h"
 
-static int parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE *), cli_opts *o);
+static int parse_opts(int argc, char **argv, cli_optmask allowed, void (*help)(FILE *), cli_opts *o);
 
 /* Long-only options whose getopt value is no character (above 'z': no short form). */
 enum { OPT_LONG_PROMETHEUS = 0x7101, OPT_LONG_OPENMETRICS };
+/* socmon agent's own long-only options */
+enum { OPT_LONG_LISTEN = 0x190, OPT_LONG_ALLOW_CONFIG, OPT_LONG_RING, OPT_LONG_MAX_CLIENTS, OPT_LONG_WAIT_COLLECTOR,
+       OPT_LONG_EXIT_DRAINED, OPT_LONG_USER, OPT_LONG_HTTP_PORT_FILE };
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 static const struct {
-    unsigned bit;
+    cli_optmask bit;    /* the option is taken by a command whose mask has any of these bits */
     struct option lo;
     const char *help;
 } table[] = {
@@ -115,7 +122,40 @@ static const struct {
     {OPT_HTTP, {"http", required_argument, 0, 0x170},
      "    --http ADDR:PORT  serve the live page, its API and /metrics there (default 127.0.0.1:7462;\n"
      "                        port 0: any free port; an address other than loopback needs --token-file)"},
-    {OPT_HTTP, {"http-host", required_argument, 0, 0x173},
+    /* socmon agent's: some share a name (and a field) with serve's or --remote's options, with
+     * the help that says what they do on the agent (no command takes both bits) */
+    {OPT_AGENT, {"listen", required_argument, 0, OPT_LONG_LISTEN},
+     "    --listen ADDR:PORT  where collectors connect (default 127.0.0.1:" STR(NET_DEFAULT_PORT) "; port 0: any\n"
+     "                        free port); an address other than loopback needs --token-file"},
+    {OPT_AGENT, {"token-file", required_argument, 0, 0x161},
+     "    --token-file FILE collectors must present the token on this file's first line\n"
+     "                        (mode 600); compared in constant time, refusals logged"},
+    {OPT_AGENT, {"allow-config", no_argument, 0, OPT_LONG_ALLOW_CONFIG},
+     "    --allow-config    let collectors change the counted events (CONFIG frames);\n"
+     "                        refused and logged otherwise: the agent is read-only by default"},
+    {OPT_AGENT, {"ring", required_argument, 0, OPT_LONG_RING},
+     "    --ring SAMPLES    ring size in samples (default 65536, less for very wide samples:\n"
+     "                        at most 64 MiB of values)"},
+    {OPT_AGENT, {"no-pace", no_argument, 0, 0x172},
+     "    --no-pace         run a model as fast as it goes instead of paced to the wall clock\n"
+     "                        (it then waits for subscribed collectors when the ring is full)"},
+    {OPT_AGENT, {"max-clients", required_argument, 0, OPT_LONG_MAX_CLIENTS},
+     "    --max-clients N   collectors at once (default 8; more are refused)"},
+    {OPT_AGENT, {"port-file", required_argument, 0, 0x171},
+     "    --port-file FILE  write the port listened on to FILE (for scripts with --listen :0)"},
+    {OPT_AGENT, {"wait-collector", no_argument, 0, OPT_LONG_WAIT_COLLECTOR},
+     "    --wait-collector  start sampling when the first collector subscribes"},
+    {OPT_AGENT, {"exit-when-drained", no_argument, 0, OPT_LONG_EXIT_DRAINED},
+     "    --exit-when-drained  exit once the run is over and every collector got its end"},
+    {OPT_AGENT, {"user", required_argument, 0, OPT_LONG_USER},
+     "    --user NAME       as root, switch to this user once the target is open and the\n"
+     "                        socket bound (default: nobody)"},
+    {OPT_AGENT, {"http", required_argument, 0, 0x170},
+     "    --http ADDR:PORT  also serve the live page and /metrics there (docs/live.md; port 0:\n"
+     "                        any free port; the token of --token-file guards it too)"},
+    {OPT_AGENT, {"http-port-file", required_argument, 0, OPT_LONG_HTTP_PORT_FILE},
+     "    --http-port-file FILE  write the port --http bound to FILE"},
+    {OPT_HTTP | OPT_AGENT, {"http-host", required_argument, 0, 0x173}, /* serve's and the agent's --http */
      "    --http-host NAMES  also answer requests whose Host is one of these names (comma-separated;\n"
      "                        repeatable; '*': any). Without it only localhost and IP addresses are\n"
      "                        answered, so no other web page can reach the server through DNS\n"
@@ -124,11 +164,12 @@ static const struct {
      "    --port-file FILE  write the port --http bound to FILE (for scripts that ask for port 0)"},
     {OPT_HTTP, {"no-pace", no_argument, 0, 0x172},
      "    --no-pace         run a model as fast as it goes instead of at wall-clock pace"},
+    {OPT_AGENT, {"quiet", no_argument, 0, 'q'}, "-q, --quiet           no log of connections"},
 };
 
 #define NOPTS (sizeof table / sizeof table[0])
 
-void cli_help_opts(FILE *fp, unsigned allowed)
+void cli_help_opts(FILE *fp, cli_optmask allowed)
 {
     for (size_t i = 0; i < NOPTS; i++)
         if (table[i].bit & allowed)
@@ -176,7 +217,7 @@ static int show_help(void (*help)(FILE *), const char *cmd, const char *spec)
 /* '-- PROGRAM' anywhere: takes the program out of argv (into args, which has room for argc + 1
  * pointers) so options may follow it ("record -- prog.elf -o run.rec"). Returns the new argc,
  * or -1 after printing a usage error. */
-static int take_program(int argc, char **argv, unsigned allowed, char **args, const char **program)
+static int take_program(int argc, char **argv, cli_optmask allowed, char **args, const char **program)
 {
     int n = 0;
     *program = NULL;
@@ -227,7 +268,7 @@ static int pre_target(int end, char **argv, char *name, size_t len)
     return found;
 }
 
-int cli_parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE *), cli_opts *o)
+int cli_parse_opts(int argc, char **argv, cli_optmask allowed, void (*help)(FILE *), cli_opts *o)
 {
     /* '--' then a command, as perf stat takes one, unless -t names a target that runs no command
      * but a program file (ibex: '-- prog.elf', after which options may still follow) */
@@ -297,7 +338,21 @@ static const char *long_name(const struct option *lo, int val)
     return NULL;
 }
 
-static int parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE *), cli_opts *o)
+/* A decimal count lo..hi of option opt (the agent's --ring, --max-clients); 0, or -1 after the message. */
+static int parse_count(const char *cmd, const char *opt, const char *s, unsigned long long lo,
+                       unsigned long long hi, unsigned long long *v)
+{
+    char *end;
+    errno = 0;
+    *v = strtoull(s, &end, 10);
+    if (!*s || *end || errno || s[0] == '-' || *v < lo || *v > hi) {
+        fprintf(stderr, "socmon %s: %s takes a number %llu..%llu, got '%s'\n", cmd, opt, lo, hi, s);
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_opts(int argc, char **argv, cli_optmask allowed, void (*help)(FILE *), cli_opts *o)
 {
     struct option lo[NOPTS + 2];
     char so[2 * NOPTS + 4] = "h";
@@ -331,6 +386,7 @@ static int parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE
     optind = 1;
     opterr = 0;
     int c, want_help = 0;
+    unsigned long long count;
     const char *spec = NULL; /* -t as given, for --help */
     while ((c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
         switch (c) {
@@ -471,6 +527,22 @@ static int parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE
             o->http_hosts[o->nhttp_hosts++] = optarg;
             break;
         case 0x172: o->no_pace = 1; break;
+        case OPT_LONG_LISTEN: o->listen = optarg; break;
+        case OPT_LONG_ALLOW_CONFIG: o->allow_config = 1; break;
+        case OPT_LONG_RING:
+            if (parse_count(argv[0], "--ring", optarg, 2, 1ull << 32, &count) != 0)
+                return 2;
+            o->ring = count;
+            break;
+        case OPT_LONG_MAX_CLIENTS:
+            if (parse_count(argv[0], "--max-clients", optarg, 1, 1024, &count) != 0)
+                return 2;
+            o->max_clients = (unsigned)count;
+            break;
+        case OPT_LONG_WAIT_COLLECTOR: o->wait_collector = 1; break;
+        case OPT_LONG_EXIT_DRAINED: o->exit_when_drained = 1; break;
+        case OPT_LONG_USER: o->user = optarg; break;
+        case OPT_LONG_HTTP_PORT_FILE: o->http_port_file = optarg; break;
         case 'h': want_help = 1; break;
         default:
             if (want_help) /* --help wins over a bad option, as it did before -t joined it */

@@ -1,46 +1,52 @@
-/* Options shared by read, stat, record and report, parsed in one place. */
+/* Options shared by read, stat, record, report, serve and agent, parsed in one place. */
 #ifndef SOCMON_CLI_OPTS_H
 #define SOCMON_CLI_OPTS_H
 
 #include <stdint.h>
 #include "cli/cli.h"
 
-enum {
-    OPT_TARGET = 1 << 0,    /* -t */
-    OPT_EVENTS = 1 << 1,    /* -e */
-    OPT_WORKLOAD = 1 << 2,  /* -w */
-    OPT_FORMAT = 1 << 3,    /* -x SEP, --json */
-    OPT_ALL = 1 << 4,       /* -a/--all-cpus (every instance; the old --all is an alias) */
-    OPT_DURATION = 1 << 5,  /* -d/--duration */
-    OPT_INTERVAL = 1 << 6,  /* -I */
-    OPT_OUTPUT = 1 << 7,    /* -o */
-    OPT_INPUT = 1 << 8,     /* -i */
-    OPT_REALTIME = 1 << 9,  /* --realtime */
-    OPT_QUIET = 1 << 10,    /* -q */
-    OPT_SUMMARY = 1 << 11,  /* --summary */
-    OPT_EVERY = 1 << 12,    /* --every N */
-    OPT_TRACE = 1 << 13,    /* --trace-bus FILE */
-    OPT_METRICS = 1 << 14,  /* -M PATTERNS */
-    OPT_PROGRAM = 1 << 15,  /* -- PROGRAM.elf (a target that runs a program: ibex) */
-    OPT_MAX_CYCLES = 1 << 16, /* --max-cycles N */
-    OPT_BY_SYMBOL = 1 << 17, /* --by-symbol */
-    OPT_INTERVAL_COUNT = 1 << 18, /* --interval-count N */
-    OPT_REPEAT = 1 << 19,   /* -r/--repeat N */
-    OPT_APPEND = 1 << 20,   /* --append (with -o) */
-    OPT_DELTAS = 1 << 21,   /* --deltas (report; -a/--all are its old names) */
-    OPT_METRIC_FILE = 1 << 22, /* --metric-file FILE */
-    OPT_FLUSH = 1 << 23,    /* --flush TIME (record) */
-    OPT_FORCE = 1 << 25,    /* -f/--force (record) */
-    OPT_BIG_NUM = 1 << 24,  /* --no-big-num (a high bit: clear of the bits added next to it) */
-    OPT_STATS = 1 << 26,    /* --stats (report: what the file holds) */
-    OPT_REMOTE = 1 << 29,   /* --remote HOST:PORT, --token-file FILE (record, stat: from an agent) */
-    OPT_HTML = 1 << 27,     /* --html FILE (report: the charts as one offline page) */
-    OPT_PERFETTO = 1 << 28, /* --perfetto OUT.json (report: a Perfetto / Chrome trace) */
-    OPT_HTTP = 1 << 30      /* --http ADDR:PORT, --http-host NAMES, --port-file FILE, --no-pace (serve) */
-};
+/* Which options a command takes: one bit each (a group for options that only go together), in a
+ * 64-bit mask so there is room past the 32 the first commands used. */
+typedef uint64_t cli_optmask;
+#define OPT_BIT(n) ((cli_optmask)1 << (n))
+#define OPT_TARGET OPT_BIT(0)    /* -t */
+#define OPT_EVENTS OPT_BIT(1)    /* -e */
+#define OPT_WORKLOAD OPT_BIT(2)  /* -w */
+#define OPT_FORMAT OPT_BIT(3)    /* -x SEP, --json */
+#define OPT_ALL OPT_BIT(4)       /* -a/--all-cpus (every instance; the old --all is an alias) */
+#define OPT_DURATION OPT_BIT(5)  /* -d/--duration */
+#define OPT_INTERVAL OPT_BIT(6)  /* -I */
+#define OPT_OUTPUT OPT_BIT(7)    /* -o */
+#define OPT_INPUT OPT_BIT(8)     /* -i */
+#define OPT_REALTIME OPT_BIT(9)  /* --realtime */
+#define OPT_QUIET OPT_BIT(10)    /* -q */
+#define OPT_SUMMARY OPT_BIT(11)  /* --summary */
+#define OPT_EVERY OPT_BIT(12)    /* --every N */
+#define OPT_TRACE OPT_BIT(13)    /* --trace-bus FILE */
+#define OPT_METRICS OPT_BIT(14)  /* -M PATTERNS */
+#define OPT_PROGRAM OPT_BIT(15)  /* -- PROGRAM.elf (a target that runs a program: ibex) */
+#define OPT_MAX_CYCLES OPT_BIT(16) /* --max-cycles N */
+#define OPT_BY_SYMBOL OPT_BIT(17) /* --by-symbol */
+#define OPT_INTERVAL_COUNT OPT_BIT(18) /* --interval-count N */
+#define OPT_REPEAT OPT_BIT(19)   /* -r/--repeat N */
+#define OPT_APPEND OPT_BIT(20)   /* --append (with -o) */
+#define OPT_DELTAS OPT_BIT(21)   /* --deltas (report; -a/--all are its old names) */
+#define OPT_METRIC_FILE OPT_BIT(22) /* --metric-file FILE */
+#define OPT_FLUSH OPT_BIT(23)    /* --flush TIME (record) */
+#define OPT_BIG_NUM OPT_BIT(24)  /* --no-big-num */
+#define OPT_FORCE OPT_BIT(25)    /* -f/--force (record) */
+#define OPT_STATS OPT_BIT(26)    /* --stats (report: what the file holds) */
+#define OPT_HTML OPT_BIT(27)     /* --html FILE (report: the charts as one offline page) */
+#define OPT_PERFETTO OPT_BIT(28) /* --perfetto OUT.json (report: a Perfetto / Chrome trace) */
+#define OPT_REMOTE OPT_BIT(29)   /* --remote HOST:PORT, --token-file FILE (record, stat: from an agent) */
+#define OPT_HTTP OPT_BIT(30)     /* --http ADDR:PORT, --http-host NAMES, --port-file FILE, --no-pace (serve) */
+#define OPT_CPUS OPT_BIT(31)     /* -C LIST (the host target's CPUs) */
+/* The agent's own: --listen, --token-file, --allow-config, --ring, --no-pace, --max-clients,
+ * --port-file, --wait-collector, --exit-when-drained, --user, --http, --http-port-file,
+ * --http-host, -q (some share a name with another command's option but mean the agent's thing,
+ * said in its help) */
+#define OPT_AGENT OPT_BIT(32)
 
-/* Past the int enum's range, so a plain unsigned bit: -C LIST (the host target's CPUs) */
-#define OPT_CPUS (1u << 31)
 #define CLI_MAX_TARGETS 8
 #define CLI_MAX_HTTP_HOSTS 8
 
@@ -85,16 +91,23 @@ typedef struct cli_opts {
     const char *http_hosts[CLI_MAX_HTTP_HOSTS]; /* every --http-host (each a comma-separated list) */
     int nhttp_hosts;
     int no_pace;            /* --no-pace: a model runs as fast as it can, not at wall-clock pace */
+    /* socmon agent's own (OPT_AGENT); its --port-file is the collectors' port, in port_file */
+    const char *listen;     /* --listen ADDR:PORT: where collectors connect */
+    const char *user;       /* --user NAME: the user to become once bound (as root) */
+    const char *http_port_file; /* --http-port-file FILE: the port --http bound */
+    int allow_config, wait_collector, exit_when_drained;
+    uint64_t ring;          /* --ring SAMPLES (0: the agent's default) */
+    unsigned max_clients;   /* --max-clients N (0: the agent's default) */
 } cli_opts;
 
 /* Parses argv (argv[0] is the subcommand). Returns -1 to continue, or an exit
  * code (0 after --help, 2 on a usage error, with the message printed). */
-int cli_parse_opts(int argc, char **argv, unsigned allowed, void (*help)(FILE *), cli_opts *o);
+int cli_parse_opts(int argc, char **argv, cli_optmask allowed, void (*help)(FILE *), cli_opts *o);
 
 /* The frame of a command that works on a live target: parses the options, opens the session
  * they name (reporting a failure as "socmon: <cmd>: ..."), runs body and closes the session.
  * Returns the exit code. */
-int cli_run_session(int argc, char **argv, unsigned allowed, void (*help)(FILE *), const char *cmd,
+int cli_run_session(int argc, char **argv, cli_optmask allowed, void (*help)(FILE *), const char *cmd,
                     int (*body)(cli_session *cs, const cli_opts *o));
 /* The same frame for options already parsed (a command that looked at them first: stat --remote). */
 int cli_run_parsed(const cli_opts *o, const char *cmd, int (*body)(cli_session *cs, const cli_opts *o));
@@ -117,6 +130,6 @@ int cli_check_metric_patterns(const char *cmd, const socmon_metricset *ms, const
 void cli_warn_metric_file(const char *cmd, const char *path, const socmon_metricset *ms, const socmon_metrics *m);
 
 /* The option lines for --help, for the options in `allowed`. */
-void cli_help_opts(FILE *fp, unsigned allowed);
+void cli_help_opts(FILE *fp, cli_optmask allowed);
 
 #endif

@@ -30,9 +30,4 @@ void serve_wait_signal(void);
 /* Stops the server (NULL-safe; a server never started is fine). */
 void serve_http_stop(serve_http *s);
 
-/* socmon agent --http: the agent's hooks that feed lv from its sampling thread (every sample; the
- * end of the run; a CONFIG that changed the counters ends the view, whose schema is fixed). */
-struct agent_hooks;
-void serve_agent_hooks(struct agent_hooks *hooks, socmon_live *lv);
-
 #endif

@@ -11,6 +11,13 @@ WC="python3 $SOCMON_SRC/tests/agent/wire_client.py"
 expect 1 "refusing to listen on 0.0.0.0:.* (not a loopback address) without a token" -- \
     "$BIN" agent --listen 0.0.0.0:0 -d 1ms
 expect 1 "address 'nohost' has no port" -- "$BIN" agent --listen nohost
+# the agent's options come from the shared table (src/cli/opts.c): its own checks and messages
+expect 2 "agent: --ring takes a number 2..4294967296, got '1'" -- "$BIN" agent --ring 1
+expect 2 "agent: --max-clients takes a number 1..1024, got '0'" -- "$BIN" agent --max-clients 0
+expect 2 "agent: option --listen needs a value" -- "$BIN" agent --listen
+expect 2 "agent: bad interval '0'" -- "$BIN" agent -I 0
+expect 2 "agent: unexpected argument 'extra'" -- "$BIN" agent extra
+expect 0 "Options of target 'esp'" -- "$BIN" agent --help -t esp
 printf 's3cret\n' >"$TMP/token"
 chmod 644 "$TMP/token"
 expect 1 "token file '$TMP/token' is readable by others (mode 644): chmod 600 it" -- \
