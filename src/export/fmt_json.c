@@ -174,12 +174,12 @@ static socmon_status json_row(socmon_output *o, const socmon_interval_row *row)
 }
 
 /* A program's functions: written by hand, as they always were, so every row is one line and
- * the reals are %.6g: {"kind": "by-symbol", "functions": [rows], "total", "whole_program",
+ * the reals are %.6g (each row on a line of its own, the total's too): {"kind": "by-symbol", "functions": [rows], "total", "whole_program",
  * "total_matches"}; a row has the columns the source has, "cpi" (0 without instructions) and
  * "cycle_share". */
 static socmon_status fn_row(socmon_output *o, const socmon_function_row *r)
 {
-    socmon_sink_puts(o->sink, "{\"function\": \"");
+    socmon_sink_puts(o->sink, "\n    {\"function\": \"");
     for (const unsigned char *p = (const unsigned char *)r->name; *p; p++) {   /* a JSON string */
         if (*p == '"' || *p == '\\')
             socmon_sink_putc(o->sink, '\\');
@@ -200,7 +200,8 @@ static socmon_status json_functions(socmon_output *o, const socmon_functions *f)
 {
     socmon_sink_puts(o->sink, "{\"kind\": \"by-symbol\", \"functions\": [");
     for (size_t i = 0; i < f->n; i++) {
-        socmon_sink_puts(o->sink, i ? ",\n    " : "\n    ");
+        if (i)
+            socmon_sink_putc(o->sink, ',');
         fn_row(o, &f->rows[i]);
     }
     socmon_sink_puts(o->sink, "\n  ],\n  \"total\": ");
