@@ -59,12 +59,10 @@ socmon_status socmon_functions_from_totals(const socmon_source_info *info, const
         return socmon_fail(SOCMON_EINVAL, "socmon_functions_from_totals: NULL argument");
     *out = NULL;
     const socmon_counter *c = info->counters;
-    socmon_functions *f = calloc(1, sizeof *f);
-    socmon_function_row *rows = calloc(info->ncounters + 1, sizeof *rows);
-    if (!f || !rows) {
-        free(f), free(rows);
+    socmon_functions *f = calloc(1, sizeof *f + (info->ncounters + 1) * sizeof(socmon_function_row));
+    if (!f)
         return socmon_fail(SOCMON_ENOMEM, "socmon_functions_from_totals: out of memory");
-    }
+    socmon_function_row *rows = (socmon_function_row *)(f + 1);   /* one block: the rows follow */
     uint64_t total[NCOLS] = {0}, whole[NCOLS] = {0};
     unsigned width[NCOLS] = {0};
     size_t nrows = 0;
@@ -91,7 +89,7 @@ socmon_status socmon_functions_from_totals(const socmon_source_info *info, const
         f->total.has |= 1u << k;
     }
     if (!nrows) {
-        free(f), free(rows);
+        free(f);
         return socmon_fail(SOCMON_ENOENT, "the recording has no per-function counters: record a program "
                                           "(socmon record -t ibex -- prog.elf)");
     }
@@ -124,7 +122,5 @@ socmon_status socmon_functions_from_totals(const socmon_source_info *info, const
 
 void socmon_functions_free(socmon_functions *f)
 {
-    if (f)
-        free(f->rows);
     free(f);
 }

@@ -179,16 +179,13 @@ static socmon_status json_row(socmon_output *o, const socmon_interval_row *row)
  * "cycle_share". */
 static socmon_status fn_row(socmon_output *o, const socmon_function_row *r)
 {
-    socmon_sink_puts(o->sink, "\n    {\"function\": \"");
-    for (const unsigned char *p = (const unsigned char *)r->name; *p; p++) {   /* a JSON string */
-        if (*p == '"' || *p == '\\')
-            socmon_sink_putc(o->sink, '\\');
-        if (*p < 0x20)
-            socmon_sink_printf(o->sink, "\\u%04x", *p);
-        else
-            socmon_sink_putc(o->sink, (char)*p);
-    }
-    socmon_sink_putc(o->sink, '"');
+    json_t *j = json_string(r->name);   /* escaped as a JSON string */
+    char *name = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
+    json_decref(j);
+    if (!name)
+        return socmon_fail(SOCMON_EINVAL, "json: a function's name is not UTF-8");
+    socmon_sink_printf(o->sink, "\n    {\"function\": %s", name);
+    free(name);
     for (size_t k = 0; k < SOCMON_FUNCTION_COLS; k++)
         if (r->has & (1u << k))
             socmon_sink_printf(o->sink, ", \"%s\": %lld", socmon_function_col(k), (long long)r->v[k]);
