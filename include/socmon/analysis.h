@@ -250,6 +250,43 @@ int socmon_pipeline_should_stop(socmon_pipeline *p);
 /* The end of the run: pending rows, then the totals to every consumer. */
 socmon_status socmon_pipeline_end(socmon_pipeline *p, const char *reason);
 
+/* ---- per function: a program's recording (socmon record -t ibex -- prog.elf) ---- */
+
+/* Such a source counts every instruction's events to the function it belongs to: counter
+ * "fn_<column>" with the function as its instance, and "<column>" device-wide for the whole
+ * program. The columns, in order: */
+#define SOCMON_FUNCTION_COLS 10
+/* "cycles", "instret", "lsu_wait", "fetch_wait", "mul_wait", "div_wait", "loads", "stores",
+ * "branches", "branches_taken" for k in 0..9, NULL past them. */
+const char *socmon_function_col(size_t k);
+
+typedef struct socmon_function_row {
+    const char *name;                 /* the function; "total", "whole program" */
+    /* Signed modulo the counter's width: a program that writes a counter (zeroes mcycle) has
+     * that change counted to the writing instruction, so its function can show a negative count. */
+    int64_t v[SOCMON_FUNCTION_COLS];
+    unsigned has;                     /* bit k: the source has column k */
+    double cpi;                       /* cycles / instret; NaN without instret or when it is 0 */
+    double share;                     /* percent of the functions' total cycles (0 if that is 0) */
+} socmon_function_row;
+
+typedef struct socmon_functions {
+    size_t n;
+    socmon_function_row *rows;        /* by cycles, most first, then by name */
+    socmon_function_row total;        /* the functions summed modulo width */
+    socmon_function_row whole;        /* the whole-program counters */
+    /* Each instruction's counts went to exactly one function, so total must equal whole; 1 if a
+     * column both have differs. */
+    int mismatch;
+} socmon_functions;
+
+/* The rows of a run's totals (t->raw: as counted, unscaled) over info's counters; idle: keep
+ * functions whose counters all read 0 (they are left out otherwise). Names are info's (it must
+ * outlive *out). SOCMON_ENOENT when the source has no per-function counters. */
+socmon_status socmon_functions_from_totals(const socmon_source_info *info, const socmon_totals *t, int idle,
+                                           socmon_functions **out);
+void socmon_functions_free(socmon_functions *f);
+
 SOCMON_END_DECLS
 
 #endif

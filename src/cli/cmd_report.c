@@ -11,7 +11,6 @@
 
 #include "cli/dest.h"
 #include "cli/opts.h"
-#include "cli/by_symbol.h"
 #include "cli/output.h"
 #include "cli/report_file.h"
 #include "cli/source.h"
@@ -145,20 +144,24 @@ static int summary(cli_source *src, const cli_opts *o, int by_symbol)
         st = socmon_pipeline_run(p, src->src);
     if (st == SOCMON_OK && !by_symbol)
         st = socmon_pipeline_finish(p);
-    int rc = 0, mismatch = 0;
-    if (by_symbol && st == SOCMON_OK) {   /* the functions' counters as they were counted: unscaled */
-        socmon_sink *sink = NULL;
-        st = socmon_sink_file(stdout, "stdout", &sink);
+    int rc = 0;
+    socmon_functions *fns = NULL;
+    cli_output co = {0};
+    if (by_symbol) {   /* the functions' counters as they were counted: unscaled */
         if (st == SOCMON_OK)
-            st = cli_by_symbol_print(sink, o, src->info->counters, src->info->ncounters, socmon_pipeline_totals(p)->raw,
-                                     &mismatch);
-        socmon_status cst = socmon_sink_close(sink);
+            st = socmon_functions_from_totals(src->info, socmon_pipeline_totals(p), o->old_all, &fns);
+        socmon_run_info run = {.doc = SOCMON_DOC_FUNCTIONS, .target = src->info->target};
+        if (st == SOCMON_OK && (st = cli_output_open(&co, o, NULL)) == SOCMON_OK)
+            st = socmon_output_begin(co.out, &run);
         if (st == SOCMON_OK)
-            st = cst;
-        rc = st != SOCMON_OK ? cli_error("report", st) : mismatch;
-        if (mismatch)
+            st = socmon_output_functions(co.out, fns);
+        rc = co.sink ? cli_output_close(&co, "report", st) : st != SOCMON_OK ? cli_error("report", st) : 0;
+        if (rc == 0 && fns->mismatch) {
+            rc = 1;
             fprintf(stderr, "socmon report: --by-symbol: the functions' total differs from the whole-program "
                             "counters\n");
+        }
+        socmon_functions_free(fns);
     } else {
         rc = cli_doc_close(&d, "report", st);
     }

@@ -174,6 +174,25 @@ static socmon_status csv_row(socmon_output *o, const socmon_interval_row *row)
     return st == SOCMON_OK ? socmon_sink_putc(o->sink, '\n') : st;
 }
 
+/* A program's functions: "function,cycles,...,cpi,cycle_share", one record each, then "total"
+ * (an empty field for a column the source lacks, 0 for a CPI without instructions). */
+static socmon_status csv_functions(socmon_output *o, const socmon_functions *f)
+{
+    char c = o->opts.sep;
+    socmon_sink_printf(o->sink, "function");
+    for (size_t k = 0; k < SOCMON_FUNCTION_COLS; k++)
+        socmon_sink_printf(o->sink, "%c%s", c, socmon_function_col(k));
+    socmon_status st = socmon_sink_printf(o->sink, "%ccpi%ccycle_share\n", c, c);
+    for (size_t i = 0; i <= f->n && st == SOCMON_OK; i++) {
+        const socmon_function_row *r = i < f->n ? &f->rows[i] : &f->total;
+        socmon_csv_write(o->sink, r->name, c);
+        for (size_t k = 0; k < SOCMON_FUNCTION_COLS; k++)
+            socmon_sink_printf(o->sink, r->has & (1u << k) ? "%c%lld" : "%c", c, (long long)r->v[k]);
+        st = socmon_sink_printf(o->sink, "%c%.6g%c%.4f\n", c, isnan(r->cpi) ? 0 : r->cpi, c, r->share);
+    }
+    return st;
+}
+
 /* A document with no records still has its header. */
 static socmon_status csv_end(socmon_output *o)
 {
@@ -188,6 +207,7 @@ static void csv_release(socmon_output *o)
 
 const socmon_output_format socmon_format_csv = {
     .name = "csv", .begin = csv_begin, .counters = csv_counters, .metrics = csv_metrics,
-    .hotspots = csv_hotspots, .begin_intervals = csv_begin_intervals, .row = csv_row, .end = csv_end,
+    .hotspots = csv_hotspots, .begin_intervals = csv_begin_intervals, .row = csv_row, .functions = csv_functions,
+    .end = csv_end,
     .release = csv_release,
 };

@@ -28,6 +28,8 @@ static socmon_status json_begin(socmon_output *o)
     if (!js)
         return nomem("the document");
     o->state = js;
+    if (r->doc == SOCMON_DOC_FUNCTIONS)
+        return SOCMON_OK;   /* written as it comes (json_functions) */
     if (r->doc == SOCMON_DOC_TOTALS) {
         js->doc = json_pack("{s:s?, s:s, s:s?, s:I}", "kind", r->title, "target", r->target, "workload", r->workload,
                             "elapsed_ns", (json_int_t)r->elapsed_ns);
@@ -171,9 +173,46 @@ static socmon_status json_row(socmon_output *o, const socmon_interval_row *row)
     return SOCMON_OK;
 }
 
+/* A program's functions: written by hand, as they always were, so every row is one line and
+ * the reals are %.6g (each row on a line of its own, the total's too): {"kind": "by-symbol", "functions": [rows], "total", "whole_program",
+ * "total_matches"}; a row has the columns the source has, "cpi" (0 without instructions) and
+ * "cycle_share". */
+static socmon_status fn_row(socmon_output *o, const socmon_function_row *r)
+{
+    json_t *j = json_string(r->name);   /* escaped as a JSON string */
+    char *name = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
+    json_decref(j);
+    if (!name)
+        return socmon_fail(SOCMON_EINVAL, "json: a function's name is not UTF-8");
+    socmon_sink_printf(o->sink, "\n    {\"function\": %s", name);
+    free(name);
+    for (size_t k = 0; k < SOCMON_FUNCTION_COLS; k++)
+        if (r->has & (1u << k))
+            socmon_sink_printf(o->sink, ", \"%s\": %lld", socmon_function_col(k), (long long)r->v[k]);
+    return socmon_sink_printf(o->sink, ", \"cpi\": %.6g, \"cycle_share\": %.6g}", isnan(r->cpi) ? 0 : r->cpi,
+                              r->share);
+}
+
+static socmon_status json_functions(socmon_output *o, const socmon_functions *f)
+{
+    socmon_sink_puts(o->sink, "{\"kind\": \"by-symbol\", \"functions\": [");
+    for (size_t i = 0; i < f->n; i++) {
+        if (i)
+            socmon_sink_putc(o->sink, ',');
+        fn_row(o, &f->rows[i]);
+    }
+    socmon_sink_puts(o->sink, "\n  ],\n  \"total\": ");
+    fn_row(o, &f->total);
+    socmon_sink_puts(o->sink, ",\n  \"whole_program\": ");
+    fn_row(o, &f->whole);
+    return socmon_sink_printf(o->sink, ",\n  \"total_matches\": %s\n}\n", f->mismatch ? "false" : "true");
+}
+
 static socmon_status json_end(socmon_output *o)
 {
     json_state *js = o->state;
+    if (o->run.doc == SOCMON_DOC_FUNCTIONS)
+        return SOCMON_OK;
     char *text = js ? json_dumps(js->doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
     if (!text)
         return socmon_fail(SOCMON_ENOMEM, "json: could not serialise the document");
@@ -193,6 +232,7 @@ static void json_release(socmon_output *o)
 
 const socmon_output_format socmon_format_json = {
     .name = "json", .begin = json_begin, .counters = json_counters, .metrics = json_metrics,
-    .hotspots = json_hotspots, .begin_intervals = json_begin_intervals, .row = json_row, .end = json_end,
+    .hotspots = json_hotspots, .begin_intervals = json_begin_intervals, .row = json_row, .functions = json_functions,
+    .end = json_end,
     .release = json_release,
 };

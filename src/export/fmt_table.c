@@ -323,6 +323,39 @@ static socmon_status table_note(socmon_output *o, const char *text)
     return socmon_sink_printf(o->sink, "\n  %s\n", text);
 }
 
+/* A program's functions (report --by-symbol): one fixed-width line each, numbers ungrouped so
+ * the widths hold; "-" for a column the source lacks and a CPI without instructions. */
+static socmon_status fn_row(socmon_output *o, const socmon_function_row *r)
+{
+    char nb[256];
+    socmon_sink_printf(o->sink, "  %-28s", shown(nb, sizeof nb, r->name));
+    for (size_t k = 0; k < SOCMON_FUNCTION_COLS; k++) {
+        if (r->has & (1u << k))
+            socmon_sink_printf(o->sink, " %*lld", k < 2 ? 12 : 10, (long long)r->v[k]);
+        else
+            socmon_sink_printf(o->sink, " %*s", k < 2 ? 12 : 10, "-");
+    }
+    if (isnan(r->cpi))
+        socmon_sink_printf(o->sink, " %7s", "-");
+    else
+        socmon_sink_printf(o->sink, " %7.3f", r->cpi);
+    return socmon_sink_printf(o->sink, " %6.2f%%\n", r->share);
+}
+
+static socmon_status table_functions(socmon_output *o, const socmon_functions *f)
+{
+    socmon_sink_printf(o->sink, "\n Cycles by function (ELF symbol), every event attributed to the function whose "
+                                "instruction caused it:\n\n  %-28s", "function");
+    for (size_t k = 0; k < SOCMON_FUNCTION_COLS; k++)
+        socmon_sink_printf(o->sink, " %*s", k < 2 ? 12 : 10, socmon_function_col(k));
+    socmon_sink_printf(o->sink, " %7s %7s\n", "CPI", "share");
+    for (size_t r = 0; r < f->n; r++)
+        fn_row(o, &f->rows[r]);
+    fn_row(o, &f->total);
+    return socmon_sink_printf(o->sink, "\n  total %s the whole-program counters%s\n\n",
+                              f->mismatch ? "DIFFERS FROM" : "equals", f->mismatch ? " (see docs/ibex.md)" : "");
+}
+
 /* Totals end as perf's do, with the elapsed time in seconds, "simulated" when it is a model's. */
 static socmon_status table_end(socmon_output *o)
 {
@@ -347,6 +380,6 @@ static void table_release(socmon_output *o)
 const socmon_output_format socmon_format_table = {
     .name = "table", .selects_metrics = 1, .begin = table_begin, .counters = table_counters,
     .metrics = table_metrics, .hotspots = table_hotspots, .begin_intervals = table_begin_intervals,
-    .row = table_row, .end_intervals = table_end_intervals, .note = table_note, .end = table_end,
+    .row = table_row, .end_intervals = table_end_intervals, .functions = table_functions, .note = table_note, .end = table_end,
     .release = table_release,
 };

@@ -211,6 +211,17 @@ socmon_status socmon_output_end_intervals(socmon_output *o)
     return st == SOCMON_OK && o->fmt->end_intervals ? o->fmt->end_intervals(o) : st;
 }
 
+socmon_status socmon_output_functions(socmon_output *o, const socmon_functions *f)
+{
+    socmon_status st = move(o, STAGE_BEGUN, STAGE_BEGUN, "socmon_output_functions");
+    if (st == SOCMON_OK && (!f || o->run.doc != SOCMON_DOC_FUNCTIONS))
+        st = socmon_fail(SOCMON_EINVAL, "socmon_output_functions: need the rows, in a FUNCTIONS document");
+    if (st == SOCMON_OK && !o->fmt->functions)
+        st = socmon_fail(SOCMON_ENOTSUP, "the %s format has no per-function rows (use table, CSV or JSON)",
+                         o->fmt->name);
+    return st == SOCMON_OK ? o->fmt->functions(o, f) : st;
+}
+
 socmon_status socmon_output_note(socmon_output *o, const char *text)
 {
     socmon_status st = move(o, STAGE_BEGUN, STAGE_BEGUN, "socmon_output_note");

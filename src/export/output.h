@@ -4,6 +4,7 @@
  * A command produces its data once and calls, in order:
  *   begin(run)  [counters] [metrics] [hotspots]        a document of totals (stat, read, summary)
  *   begin(run)  begin_intervals(cols) row()... end_intervals   a timeline (report, record)
+ *   begin(run)  functions(rows)                        per function of a program (report --by-symbol)
  *   [note(text)] ... end()
  * The format decides how each piece looks and where it goes (its byte sink); the caller never
  * asks which format it talks to. A format is found by name (socmon_output_format_find), so adding
@@ -17,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "export/sink.h"
+#include "socmon/analysis.h"
 #include "socmon/device.h"
 #include "socmon/metrics.h"
 #include "socmon/sample.h"
@@ -26,7 +28,8 @@ typedef struct socmon_output socmon_output;
 
 typedef enum socmon_doc {
     SOCMON_DOC_TOTALS,     /* counts over a whole run: counters, metrics, hot spots */
-    SOCMON_DOC_INTERVALS   /* a timeline: one row per sampling interval */
+    SOCMON_DOC_INTERVALS,  /* a timeline: one row per sampling interval */
+    SOCMON_DOC_FUNCTIONS   /* a program's functions (socmon_output_functions) */
 } socmon_doc;
 
 /* What the document describes. Fields a document kind does not use are ignored. */
@@ -143,6 +146,9 @@ socmon_status socmon_output_begin_intervals(socmon_output *o, const socmon_inter
 size_t socmon_output_merge(const socmon_output *o);
 socmon_status socmon_output_row(socmon_output *o, const socmon_interval_row *row);
 socmon_status socmon_output_end_intervals(socmon_output *o);
+/* The rows of a program's functions and their total, checked against the whole-program counters
+ * (a FUNCTIONS document; table, CSV and JSON show them, other formats fail with SOCMON_ENOTSUP). */
+socmon_status socmon_output_functions(socmon_output *o, const socmon_functions *f);
 /* A remark for people (a hint about options): human formats print it, machine formats omit it. */
 socmon_status socmon_output_note(socmon_output *o, const char *text);
 /* Finishes the document and flushes the sink: any write error of the document is returned here. */

@@ -30,6 +30,7 @@ typedef struct socmon_output_format {
     size_t (*merge)(const socmon_output *o);              /* intervals per row wanted; NULL: 1 */
     socmon_status (*row)(socmon_output *o, const socmon_interval_row *row);
     socmon_status (*end_intervals)(socmon_output *o);
+    socmon_status (*functions)(socmon_output *o, const socmon_functions *f);
     socmon_status (*note)(socmon_output *o, const char *text);
     socmon_status (*end)(socmon_output *o);
     void (*release)(socmon_output *o);                    /* frees o->state, also after a failure */
