@@ -45,7 +45,7 @@ static void test_path_sink_roundtrip(void **state)
     assert_true(fd >= 0);
     close(fd);
     socmon_sink *s;
-    assert_int_equal(socmon_sink_open_path(path, &s), SOCMON_OK);
+    assert_int_equal(socmon_sink_path(path, SOCMON_PATH_PLAIN, 0, &s), SOCMON_OK);
     assert_int_equal(socmon_sink_printf(s, "%s=%d\n", "n", 7), SOCMON_OK);
     assert_int_equal(socmon_sink_close(s), SOCMON_OK);
     FILE *fp = fopen(path, "r");
@@ -60,7 +60,7 @@ static void test_path_sink_roundtrip(void **state)
 static void test_path_sink_bad_path(void **state)
 {
     socmon_sink *s = NULL;
-    assert_int_equal(socmon_sink_open_path("/nonexistent-dir/x.csv", &s), SOCMON_ENOENT);
+    assert_int_equal(socmon_sink_path("/nonexistent-dir/x.csv", SOCMON_PATH_PLAIN, 0, &s), SOCMON_ENOENT);
     assert_null(s);
     assert_non_null(strstr(socmon_errmsg(), "/nonexistent-dir/x.csv"));
 }
@@ -89,7 +89,7 @@ static void test_file_sink_full_device(void **state)
 static void test_path_sink_full_device(void **state)
 {
     socmon_sink *s;
-    if (socmon_sink_open_path("/dev/full", &s) != SOCMON_OK)
+    if (socmon_sink_path("/dev/full", SOCMON_PATH_PLAIN, 0, &s) != SOCMON_OK)
         skip();
     /* More than any stdio buffer: fails at the write itself. */
     char *big = calloc(1, 1 << 20);
