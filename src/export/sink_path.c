@@ -210,8 +210,7 @@ static socmon_status open_through(path_sink *p, const struct stat *lsb)
     if (st == SOCMON_OK && (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0 || fstat(fd, &sb) != 0))
         return socmon_fail(SOCMON_EIO, "cannot use '%s': %s", p->path, strerror(errno));
     if (st == SOCMON_OK && flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK)
-        return socmon_fail(SOCMON_ESTATE, "'%s' is being written by another socmon record (pid %ld): give "
-                           "another path, or stop that one first", p->path, lock_holder(sb.st_dev, sb.st_ino));
+        return lock_file(fd, p->path);   /* names the holder */
     /* A symlink to a regular file: that file is overwritten in place, once it is ours. */
     if (st == SOCMON_OK && S_ISREG(sb.st_mode) && ftruncate(fd, 0) != 0)
         return socmon_fail(SOCMON_EIO, "cannot truncate '%s': %s", p->path, strerror(errno));
