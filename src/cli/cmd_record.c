@@ -3,18 +3,14 @@
  * Each sample goes to the streaming writer at once (the first one too) and nothing else of the
  * run stays in memory; the writer's pending block is written and synced every --flush period of
  * wall-clock time, so a killed recorder loses at most that. The file is created safely
- * (cli/dest.h) before the run starts, and SIGINT/SIGTERM end the run cleanly (cli/stop.h). */
-#include <errno.h>
-#include <fcntl.h>
+ * (a publishing sink, export/sink.h) before the run starts, and SIGINT/SIGTERM end the run cleanly (cli/stop.h). */
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/dest.h"
 #include "cli/opts.h"
 #include "cli/output.h"
 #include "cli/program.h"
@@ -61,40 +57,12 @@ static void help(FILE *fp)
     cli_help_opts(fp, RECORD_OPTS);
 }
 
-/* --append to an existing FILE (record --remote): the file itself, locked like a recorder's
- * (cli/dest.h). Returns -1 with *st untouched when there is no FILE yet (a fresh recording). */
-static int open_existing(const char *path, socmon_status *st)
-{
-    struct stat sb;
-    if (lstat(path, &sb) != 0) {
-        if (errno != ENOENT)
-            *st = socmon_fail(SOCMON_EIO, "--append '%s': %s", path, strerror(errno));
-        return -1;
-    }
-    if (!S_ISREG(sb.st_mode)) {
-        *st = socmon_fail(SOCMON_EINVAL, "--append '%s': not a regular file (a recording to continue)", path);
-        return -1;
-    }
-    int fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0) {
-        *st = socmon_fail(errno == EACCES ? SOCMON_EPERM : SOCMON_EIO, "--append '%s': %s", path, strerror(errno));
-        return -1;
-    }
-    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-        *st = socmon_fail(SOCMON_ESTATE, "--append '%s': being written by another recorder", path);
-        close(fd);
-        return -1;
-    }
-    return fd;
-}
-
 /* What record keeps while it runs. */
 typedef struct rec {
     const cli_opts *o;
     const char *path;
     cli_source src;
-    cli_dest d;
-    int fd;                 /* --append: the existing file; else -1 (d.fd is written) */
+    socmon_sink *file;      /* the recording (the writer writes its fd) */
     int appending;
     socmon_recwriter *w;
     socmon_recorder rr;
@@ -144,7 +112,7 @@ static socmon_status note_gap(void *self, const socmon_gap *g)
 
 static const socmon_consumer_ops notes_ops = {.size = sizeof notes_ops, .sample = note_sample, .gap = note_gap};
 
-/* The file: a new one published safely (cli/dest.h), or with --append (remote) the existing one
+/* The file: a new one published safely (export/sink.h), or with --append (remote) the existing one
  * continued after its last sample. A workload the target refuses must not move an existing
  * recording aside, so a local target is started before PATH is published. Returns 0 or the
  * exit code after a message. */
@@ -154,26 +122,26 @@ static int open_file(rec *r)
     const socmon_source_info *info = r->src.info;
     socmon_recwriter_opts wo = {.flush_ns = o->flush_ns, .simulated = info->simulated ? 1 : -1};
     socmon_status st = SOCMON_OK;
-    r->fd = o->append ? open_existing(r->path, &st) : -1;
-    if (st == SOCMON_OK && o->append && r->fd < 0)   /* no FILE yet: a fresh recording */
-        st = cli_dest_open(&r->d, r->path, o->force);
+    if (o->append)   /* the existing FILE continued; none yet: a fresh recording */
+        st = socmon_sink_path(r->path, SOCMON_PATH_CONTINUE, o->force, &r->file);
     if (st != SOCMON_OK)
         return cli_error("record", st);
-    if (r->fd >= 0) {
+    int fd = socmon_sink_fd(r->file), moved = 0;
+    if (socmon_sink_is_published(r->file) && o->append) {
         r->appending = 1;
-        if ((st = socmon_recwriter_reopen(r->fd, info->set, info->target, info->interval_ns, &wo, &r->w)) != SOCMON_OK)
+        if ((st = socmon_recwriter_reopen(fd, info->set, info->target, info->interval_ns, &wo, &r->w)) != SOCMON_OK)
             return cli_error("record", socmon_fail_prefix(st, "--append '%s': ", r->path));
         collector_source_start(r->src.src, WIRE_SUB_SEQ, socmon_recwriter_next_index(r->w));
         return 0;
     }
-    if ((st = socmon_recwriter_open(r->d.fd, info->set, info->target, info->interval_ns, &wo, &r->w)) != SOCMON_OK)
+    if ((st = socmon_recwriter_open(fd, info->set, info->target, info->interval_ns, &wo, &r->w)) != SOCMON_OK)
         return write_error(r->path, st);
     if (!r->src.remote && (st = socmon_target_start(r->src.sess.target, o->workload)) != SOCMON_OK)
         return cli_program_failed(&r->src.sess, cli_error("record", st));
     /* PATH names the file only now that it holds a header: never an unreadable recording. */
-    if ((st = cli_dest_publish(&r->d)) != SOCMON_OK)
+    if ((st = socmon_sink_publish(r->file, &moved)) != SOCMON_OK)
         return cli_error("record", st);
-    if (r->d.moved_old)
+    if (moved)
         fprintf(stderr, "socmon record: moved the existing '%s' to '%s.old'\n", r->path, r->path);
     return 0;
 }
@@ -223,10 +191,9 @@ static int finish(rec *r, socmon_status st, int rc)
     socmon_status cst = socmon_recwriter_close(r->w);
     if (wst == SOCMON_OK)
         wst = cst;
-    uint64_t bytes = cli_dest_size(&r->d, ws.bytes);
-    if (r->fd >= 0 && close(r->fd) != 0 && wst == SOCMON_OK)
-        wst = socmon_fail(SOCMON_EIO, "closing '%s': %s", r->path, strerror(errno));
-    socmon_status dst = cli_dest_close(&r->d);
+    struct stat sb;   /* the file's size when it is a regular file */
+    uint64_t bytes = fstat(socmon_sink_fd(r->file), &sb) == 0 && S_ISREG(sb.st_mode) ? (uint64_t)sb.st_size : ws.bytes;
+    socmon_status dst = socmon_sink_close(r->file);
     if (wst == SOCMON_OK)
         wst = dst;
     if (wst != SOCMON_OK && !rc)
@@ -298,15 +265,12 @@ int cmd_record(int argc, char **argv)
         fprintf(stderr, "socmon record: --append continues a recording from an agent: give --remote too\n");
         return 2;
     }
-    rec r = {.o = &o, .path = o.output ? o.output : "socmon.rec", .fd = -1, .d = {.fd = -1}};
+    rec r = {.o = &o, .path = o.output ? o.output : "socmon.rec"};
     cli_stop_install();   /* now: a signal while starting up stops the run at its first sample */
     /* Find out now, not after a long run, that the recording cannot be written. */
-    socmon_status st = o.append ? SOCMON_OK : cli_dest_open(&r.d, r.path, o.force);
-    if (st != SOCMON_OK) {
-        rc = cli_error("record", st);
-        cli_dest_close(&r.d);
-        return rc;
-    }
+    socmon_status st = o.append ? SOCMON_OK : socmon_sink_path(r.path, SOCMON_PATH_PUBLISH, o.force, &r.file);
+    if (st != SOCMON_OK)
+        return cli_error("record", st);
     o.symbols = 1;   /* a program's recording holds its per-function counters (report --by-symbol) */
     size_t shown[LIVE_PICK_MAX];
     rc = cli_source_open(&r.src, &o, "record", CLI_INTERVAL_TARGET, 0, 0);
@@ -321,9 +285,7 @@ int cmd_record(int argc, char **argv)
     r.rr.w = r.w;
     if (rc) {
         socmon_recwriter_close(r.w);
-        if (r.fd >= 0)
-            close(r.fd);
-        cli_dest_close(&r.d);
+        socmon_sink_close(r.file);
         socmon_feed_free(r.live.feed);
         cli_output_discard(&r.live.co);
         socmon_pipeline_free(r.p);

@@ -9,7 +9,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli/dest.h"
 #include "cli/opts.h"
 #include "cli/output.h"
 #include "cli/report_file.h"
@@ -86,24 +85,21 @@ static int per_interval(cli_source *src, const cli_opts *o, const char *format, 
 }
 
 /* report --perfetto OUT: the trace is written to a file no one sees until it is whole (the
- * scheme of record -o, cli/dest.h), then published as OUT (an existing OUT moves to OUT.old
+ * scheme of record -o, a publishing sink: export/sink.h), then published as OUT (an existing OUT moves to OUT.old
  * unless --force), so a failure never leaves half a JSON document under the name. */
 static int perfetto(cli_source *r, const cli_opts *o)
 {
     const char *path = o->perfetto;
-    cli_dest d;
-    socmon_status st = cli_dest_open(&d, path, o->force);
-    if (st != SOCMON_OK) {
-        int rc = cli_error("report", st);
-        cli_dest_close(&d);
-        return rc;
-    }
-    int fd = dup(d.fd);
+    socmon_sink *file;
+    socmon_status st = socmon_sink_path(path, SOCMON_PATH_PUBLISH, o->force, &file);
+    if (st != SOCMON_OK)
+        return cli_error("report", st);
+    int fd = dup(socmon_sink_fd(file)), moved = 0;
     FILE *fp = fd >= 0 ? fdopen(fd, "wb") : NULL;
     if (!fp) {
         if (fd >= 0)
             close(fd);
-        cli_dest_close(&d);
+        socmon_sink_close(file);
         return cli_error("report", socmon_fail(SOCMON_EIO, "--perfetto %s: %s", path, strerror(errno)));
     }
     size_t nm = 0;
@@ -111,10 +107,9 @@ static int perfetto(cli_source *r, const cli_opts *o)
     errno = 0;
     if (fclose(fp) != 0 && !rc)
         rc = cli_error("report", socmon_fail(SOCMON_EIO, "writing %s: %s", path, strerror(errno ? errno : EIO)));
-    if (!rc && (st = cli_dest_publish(&d)) != SOCMON_OK)
+    if (!rc && (st = socmon_sink_publish(file, &moved)) != SOCMON_OK)
         rc = cli_error("report", st);
-    int moved = d.moved_old;
-    st = cli_dest_close(&d);
+    st = socmon_sink_close(file);
     if (!rc && st != SOCMON_OK)
         rc = cli_error("report", st);
     if (rc)

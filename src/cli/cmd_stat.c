@@ -5,7 +5,6 @@
 
 #include "cli/opts.h"
 #include "cli/output.h"
-#include "cli/dest.h"
 #include "cli/program.h"
 #include "cli/source.h"
 #include "cli/stop.h"
@@ -94,7 +93,7 @@ static int check_stat_opts(const cli_opts *o)
     }
     /* -o FILE that cannot be written is found now, not after the run. */
     socmon_status pst;
-    if (o->output && (pst = cli_dest_check_plain(o->output)) != SOCMON_OK)
+    if (o->output && (pst = socmon_sink_check_path(o->output)) != SOCMON_OK)
         return cli_error("stat", pst);
     return 0;
 }

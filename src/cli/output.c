@@ -21,9 +21,8 @@ socmon_status cli_output_open(cli_output *co, const cli_opts *o, const char *for
     socmon_output_opts oo = {.sep = o->sep, .deltas = o->deltas, .no_big_num = o->no_big_num};
     /* an exposition file is read whenever a collector likes: replaced whole, never rewritten */
     int whole = cli_format_is_exposition(format ? format : o->format);
-    socmon_status st = o->print_path ? (o->append ? socmon_sink_append_path(o->print_path, &co->sink)
-                                        : whole   ? socmon_sink_replace_path(o->print_path, &co->sink)
-                                                  : socmon_sink_open_path(o->print_path, &co->sink))
+    socmon_status st = o->print_path ? socmon_sink_path(o->print_path, o->append ? SOCMON_PATH_APPEND : whole
+                                                        ? SOCMON_PATH_REPLACE : SOCMON_PATH_PLAIN, 0, &co->sink)
                        : o->to_stderr ? socmon_sink_file(stderr, "stderr", &co->sink)
                                       : socmon_sink_file(stdout, "stdout", &co->sink);
     if (st == SOCMON_OK)

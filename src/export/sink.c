@@ -1,4 +1,4 @@
-/* The byte sinks: a borrowed FILE, a file opened by path, a memory buffer; and the checked
+/* The byte sinks: a borrowed FILE, a memory buffer (the sinks by path: sink_path.c); and the checked
  * writes every format goes through.
  *
  * The generic functions make a failure sticky: once a write, flush or close has failed, every
@@ -103,12 +103,11 @@ socmon_status socmon_sink_close(socmon_sink *s)
     return st;
 }
 
-/* ---- FILE sinks: borrowed (stdout) or opened by path ---- */
+/* ---- a borrowed FILE (stdout); the sinks by path are sink_path.c ---- */
 
 typedef struct file_sink {
     socmon_sink base;
     FILE *fp;
-    int owned;     /* opened by the sink: fclose on close */
     char name[];   /* for messages */
 } file_sink;
 
@@ -140,60 +139,34 @@ static socmon_status file_close(socmon_sink *s)
 {
     file_sink *f = (file_sink *)s;
     socmon_status st = s->err == SOCMON_OK ? file_flush(s) : SOCMON_OK;
-    if (f->owned) {
-        errno = 0;
-        if (fclose(f->fp) != 0 && st == SOCMON_OK)
-            st = file_failed(f, "closing");
-    }
     free(f);
     return st;
 }
 
 static const socmon_sink_ops file_ops = {file_write, file_flush, file_close};
 
-static socmon_status file_new(FILE *fp, const char *name, int owned, socmon_sink **out)
+socmon_status socmon_sink_file(FILE *fp, const char *name, socmon_sink **out)
 {
+    if (!fp || !out)
+        return socmon_fail(SOCMON_EINVAL, "socmon_sink_file: NULL argument");
+    name = name ? name : "output";
     size_t len = strlen(name) + 1;
     file_sink *f = calloc(1, sizeof *f + len);
     if (!f)
         return socmon_fail(SOCMON_ENOMEM, "sink for %s: out of memory", name);
     f->base.ops = &file_ops;
     f->fp = fp;
-    f->owned = owned;
     memcpy(f->name, name, len);
     *out = &f->base;
     return SOCMON_OK;
 }
 
-socmon_status socmon_sink_file(FILE *fp, const char *name, socmon_sink **out)
+void socmon_sink_cancel(socmon_sink *s, socmon_status why)
 {
-    if (!fp || !out)
-        return socmon_fail(SOCMON_EINVAL, "socmon_sink_file: NULL argument");
-    return file_new(fp, name ? name : "output", 0, out);
-}
-
-static socmon_status open_path(const char *path, const char *mode, socmon_sink **out)
-{
-    if (!path || !out)
-        return socmon_fail(SOCMON_EINVAL, "socmon_sink_open_path: NULL argument");
-    FILE *fp = fopen(path, mode);
-    if (!fp)
-        return socmon_fail(errno == EACCES ? SOCMON_EPERM : errno == ENOENT ? SOCMON_ENOENT : SOCMON_EIO,
-                           "cannot %s %s: %s", *mode == 'a' ? "append to" : "create", path, strerror(errno));
-    socmon_status st = file_new(fp, path, 1, out);
-    if (st != SOCMON_OK)
-        fclose(fp);
-    return st;
-}
-
-socmon_status socmon_sink_open_path(const char *path, socmon_sink **out)
-{
-    return open_path(path, "wb", out);
-}
-
-socmon_status socmon_sink_append_path(const char *path, socmon_sink **out)
-{
-    return open_path(path, "ab", out);
+    if (s && s->err == SOCMON_OK) {
+        s->err = why != SOCMON_OK ? why : SOCMON_ESTATE;
+        snprintf(s->msg, sizeof s->msg, "output cancelled");
+    }
 }
 
 /* ---- memory sink ---- */

@@ -1,5 +1,5 @@
 /* Byte sinks: where an output format's bytes go (a FILE such as stdout, a file the sink opens
- * itself, a growable memory buffer; later a socket).
+ * itself by path, a growable memory buffer; later a socket).
  *
  * A sink is a small ops table (write, flush, close) so a new destination is one file. Errors
  * are never lost: every write returns a status, and a sink remembers its first failure, so a
@@ -34,15 +34,47 @@ struct socmon_sink {
 /* A sink over a FILE the caller keeps (stdout, stderr, a tmpfile): close flushes, never fcloses.
  * name names it in error messages ("stdout"). */
 socmon_status socmon_sink_file(FILE *fp, const char *name, socmon_sink **out);
-/* A sink that creates (truncates) path and closes it on close. */
-socmon_status socmon_sink_open_path(const char *path, socmon_sink **out);
-/* A sink that adds to the end of path (creating it if absent) and closes it on close. */
-socmon_status socmon_sink_append_path(const char *path, socmon_sink **out);
-/* A sink that replaces path in one step (sink_replace.c): the bytes go to a new file in path's
- * directory, renamed over path when the sink closes with no failure, so a reader sees the old
- * file or the new one, never part of one. A path that is a device node, FIFO or symlink is
- * written through, as socmon_sink_open_path does. */
-socmon_status socmon_sink_replace_path(const char *path, socmon_sink **out);
+/* How a sink by path (sink_path.c, docs/output-paths.md) writes PATH. */
+typedef enum socmon_path_mode {
+    SOCMON_PATH_PLAIN,     /* created (truncated) in place */
+    SOCMON_PATH_APPEND,    /* added to the end, created if absent */
+    /* a new file in PATH's directory renamed over PATH when the sink closes with no failure, so a
+     * reader sees the old file or the new one, never part of one (an exposition); a device node,
+     * FIFO or symlink at PATH is written through */
+    SOCMON_PATH_REPLACE,
+    /* a new file, unnamed (O_TMPFILE) or uniquely named, locked (flock), that PATH names only
+     * after socmon_sink_publish; checked first: the directory exists, is writable and has
+     * SOCMON_SINK_MIN_FREE bytes free, PATH is no directory, no other recorder's file, and a
+     * device node, FIFO or symlink only with force (then written through, never replaced) */
+    SOCMON_PATH_PUBLISH,
+    /* an existing regular file continued, read-write and locked (record --append); none
+     * there: as SOCMON_PATH_PUBLISH */
+    SOCMON_PATH_CONTINUE,
+} socmon_path_mode;
+
+/* Free space a published file's filesystem must have: room for the first blocks of a recording
+ * (a block holds at most 4 MiB of unencoded values, far less once compressed). */
+#define SOCMON_SINK_MIN_FREE (4u << 20)
+
+/* A sink that writes path as mode says; force: PUBLISH's --force (an existing file is replaced,
+ * not moved to PATH.old; a special file is written through). On failure nothing was changed on
+ * disk and the message names the path and what is wrong. Closing a sink never published
+ * removes its new file; a failed or cancelled REPLACE leaves PATH as it was. */
+socmon_status socmon_sink_path(const char *path, socmon_path_mode mode, int force, socmon_sink **out);
+/* Makes PATH name a PUBLISH sink's file (its bytes flushed): under a lock on the directory (so
+ * two recorders publish one after the other), fails if PATH is being written by another
+ * recorder (naming its pid when /proc/locks tells), moves an existing file to PATH.old (*moved_old
+ * set; with force: replaces it), then links the file to PATH, which never replaces anything.
+ * Nothing more to do when PATH already names it (through a special file, continued). */
+socmon_status socmon_sink_publish(socmon_sink *s, int *moved_old);
+/* The file descriptor of a sink by path (for a writer of its own, e.g. the recording's), else -1. */
+int socmon_sink_fd(const socmon_sink *s);
+/* PATH names the sink's file: written in place, continued, through a special file, or published. */
+int socmon_sink_is_published(const socmon_sink *s);
+/* The checks that fit a small file written at the end of a run (stat -o): PATH is no directory,
+ * its directory exists and is writable. Device nodes, FIFOs and symlinks are fine there
+ * (stat -o /dev/stderr). Nothing is created. */
+socmon_status socmon_sink_check_path(const char *path);
 /* Marks s failed with why (if it has not failed yet): later writes fail, and a replacing sink
  * leaves its path untouched at close. For a document abandoned half way. */
 void socmon_sink_cancel(socmon_sink *s, socmon_status why);

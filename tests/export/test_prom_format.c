@@ -325,7 +325,7 @@ static void test_replace_sink(void **state)
     chmod(path, 0640);
     socmon_sink *s;
     /* written, then cancelled (a document abandoned): the old file stays, nothing left over */
-    assert_int_equal(socmon_sink_replace_path(path, &s), SOCMON_OK);
+    assert_int_equal(socmon_sink_path(path, SOCMON_PATH_REPLACE, 0, &s), SOCMON_OK);
     assert_int_equal(socmon_sink_puts(s, "half"), SOCMON_OK);
     assert_string_equal(slurp(path), "old\n");   /* not visible while being written */
     socmon_sink_cancel(s, SOCMON_EIO);
@@ -333,7 +333,7 @@ static void test_replace_sink(void **state)
     assert_int_equal(socmon_sink_close(s), SOCMON_EIO);
     assert_string_equal(slurp(path), "old\n");
     /* written and closed: replaced, with the old file's mode */
-    assert_int_equal(socmon_sink_replace_path(path, &s), SOCMON_OK);
+    assert_int_equal(socmon_sink_path(path, SOCMON_PATH_REPLACE, 0, &s), SOCMON_OK);
     assert_int_equal(socmon_sink_puts(s, "new\n"), SOCMON_OK);
     assert_int_equal(socmon_sink_close(s), SOCMON_OK);
     assert_string_equal(slurp(path), "new\n");
@@ -345,14 +345,14 @@ static void test_replace_sink(void **state)
     snprintf(cmd, sizeof cmd, "test \"$(ls -A %s)\" = m.prom", dir);
     assert_int_equal(system(cmd), 0);
     /* a device node is written through, never replaced */
-    assert_int_equal(socmon_sink_replace_path("/dev/null", &s), SOCMON_OK);
+    assert_int_equal(socmon_sink_path("/dev/null", SOCMON_PATH_REPLACE, 0, &s), SOCMON_OK);
     assert_int_equal(socmon_sink_puts(s, "x"), SOCMON_OK);
     assert_int_equal(socmon_sink_close(s), SOCMON_OK);
     assert_int_equal(stat("/dev/null", &sb), 0);
     assert_true(S_ISCHR(sb.st_mode));
     /* a missing directory: an error naming the path */
     snprintf(path, sizeof path, "%s/no/m.prom", dir);
-    assert_int_not_equal(socmon_sink_replace_path(path, &s), SOCMON_OK);
+    assert_int_not_equal(socmon_sink_path(path, SOCMON_PATH_REPLACE, 0, &s), SOCMON_OK);
     assert_non_null(strstr(socmon_errmsg(), path));
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     assert_int_equal(system(cmd), 0);

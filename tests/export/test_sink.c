@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "export/output_fixture.h"
@@ -45,7 +46,7 @@ static void test_path_sink_roundtrip(void **state)
     assert_true(fd >= 0);
     close(fd);
     socmon_sink *s;
-    assert_int_equal(socmon_sink_open_path(path, &s), SOCMON_OK);
+    assert_int_equal(socmon_sink_path(path, SOCMON_PATH_PLAIN, 0, &s), SOCMON_OK);
     assert_int_equal(socmon_sink_printf(s, "%s=%d\n", "n", 7), SOCMON_OK);
     assert_int_equal(socmon_sink_close(s), SOCMON_OK);
     FILE *fp = fopen(path, "r");
@@ -60,7 +61,7 @@ static void test_path_sink_roundtrip(void **state)
 static void test_path_sink_bad_path(void **state)
 {
     socmon_sink *s = NULL;
-    assert_int_equal(socmon_sink_open_path("/nonexistent-dir/x.csv", &s), SOCMON_ENOENT);
+    assert_int_equal(socmon_sink_path("/nonexistent-dir/x.csv", SOCMON_PATH_PLAIN, 0, &s), SOCMON_ENOENT);
     assert_null(s);
     assert_non_null(strstr(socmon_errmsg(), "/nonexistent-dir/x.csv"));
 }
@@ -89,7 +90,7 @@ static void test_file_sink_full_device(void **state)
 static void test_path_sink_full_device(void **state)
 {
     socmon_sink *s;
-    if (socmon_sink_open_path("/dev/full", &s) != SOCMON_OK)
+    if (socmon_sink_path("/dev/full", SOCMON_PATH_PLAIN, 0, &s) != SOCMON_OK)
         skip();
     /* More than any stdio buffer: fails at the write itself. */
     char *big = calloc(1, 1 << 20);
@@ -182,12 +183,89 @@ static void test_table_and_csv_report_sink_errors(void **state)
     assert_int_equal(socmon_sink_close(s), SOCMON_EIO);
 }
 
+static int count_entries(const char *dir)
+{
+    char cmd[160];
+    snprintf(cmd, sizeof cmd, "exit $(ls -A %s | wc -l)", dir);
+    return WEXITSTATUS(system(cmd));
+}
+
+static const char *slurp(const char *path)
+{
+    static char buf[64];
+    FILE *fp = fopen(path, "r");
+    size_t n = fp ? fread(buf, 1, sizeof buf - 1, fp) : 0;
+    buf[n] = '\0';
+    if (fp)
+        fclose(fp);
+    return fp ? buf : NULL;
+}
+
+/* The publishing sink (record -o, report --perfetto): PATH appears only at publish, an existing
+ * file moves to PATH.old (force: replaced), an abandoned one leaves nothing; the continuing sink
+ * (record --append) writes the existing file in place and refuses a second writer. */
+static void test_publish_and_continue(void **state)
+{
+    char dir[] = "/tmp/socmon_pub_XXXXXX", path[64], old[80];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/a.rec", dir);
+    snprintf(old, sizeof old, "%s.old", path);
+    socmon_sink *s, *s2;
+    int moved = 7;
+    /* abandoned before publish: nothing left in the directory */
+    assert_int_equal(socmon_sink_path(path, SOCMON_PATH_PUBLISH, 0, &s), SOCMON_OK);
+    assert_int_equal(socmon_sink_puts(s, "x"), SOCMON_OK);
+    assert_int_equal(socmon_sink_close(s), SOCMON_OK);
+    assert_int_equal(count_entries(dir), 0);
+    /* published: the bytes written so far are there when PATH appears */
+    assert_int_equal(socmon_sink_path(path, SOCMON_PATH_PUBLISH, 0, &s), SOCMON_OK);
+    assert_true(socmon_sink_fd(s) >= 0);
+    assert_int_equal(socmon_sink_puts(s, "one"), SOCMON_OK);
+    assert_null(slurp(path));
+    assert_int_equal(socmon_sink_publish(s, &moved), SOCMON_OK);
+    assert_int_equal(moved, 0);
+    assert_string_equal(slurp(path), "one");
+    /* a second writer while the first holds it: refused, naming the path */
+    assert_int_equal(socmon_sink_path(path, SOCMON_PATH_PUBLISH, 0, &s2), SOCMON_ESTATE);
+    assert_non_null(strstr(socmon_errmsg(), "being written by another socmon record"));
+    assert_int_equal(socmon_sink_path(path, SOCMON_PATH_CONTINUE, 0, &s2), SOCMON_ESTATE);
+    assert_non_null(strstr(socmon_errmsg(), "being written by another recorder"));
+    assert_int_equal(socmon_sink_close(s), SOCMON_OK);
+    /* the next one moves it to PATH.old; with force it is replaced */
+    assert_int_equal(socmon_sink_path(path, SOCMON_PATH_PUBLISH, 0, &s), SOCMON_OK);
+    assert_int_equal(socmon_sink_puts(s, "two"), SOCMON_OK);
+    assert_int_equal(socmon_sink_publish(s, &moved), SOCMON_OK);
+    assert_int_equal(socmon_sink_close(s), SOCMON_OK);
+    assert_int_equal(moved, 1);
+    assert_string_equal(slurp(old), "one");
+    assert_int_equal(socmon_sink_path(path, SOCMON_PATH_PUBLISH, 1, &s), SOCMON_OK);
+    assert_int_equal(socmon_sink_puts(s, "three"), SOCMON_OK);
+    assert_int_equal(socmon_sink_publish(s, &moved), SOCMON_OK);
+    assert_int_equal(socmon_sink_close(s), SOCMON_OK);
+    assert_int_equal(moved, 0);
+    assert_string_equal(slurp(path), "three");
+    assert_string_equal(slurp(old), "one");
+    /* continued: the same file, already named PATH */
+    assert_int_equal(socmon_sink_path(path, SOCMON_PATH_CONTINUE, 0, &s), SOCMON_OK);
+    assert_true(socmon_sink_is_published(s));
+    assert_true(lseek(socmon_sink_fd(s), 0, SEEK_END) == 5);
+    assert_int_equal(socmon_sink_close(s), SOCMON_OK);
+    assert_string_equal(slurp(path), "three");
+    /* a directory is refused, even forced */
+    assert_int_equal(socmon_sink_path(dir, SOCMON_PATH_PUBLISH, 1, &s), SOCMON_EINVAL);
+    assert_int_equal(count_entries(dir), 2);
+    char cmd[96];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_memory_sink),
         cmocka_unit_test(test_path_sink_roundtrip),
         cmocka_unit_test(test_path_sink_bad_path),
+        cmocka_unit_test(test_publish_and_continue),
         cmocka_unit_test(test_file_sink_full_device),
         cmocka_unit_test(test_path_sink_full_device),
         cmocka_unit_test(test_output_on_failing_sink),
