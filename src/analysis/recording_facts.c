@@ -20,11 +20,10 @@ void socmon_recording_facts(socmon_recording *rec, const char *file, socmon_file
     out->clock = !out->info.clock_known ? "unknown" : out->info.simulated ? "simulated" : "real";
 }
 
-/* The lines being built; the first failure sticks (out of memory). */
+/* Appends one line (and its newline) to the text being built; a line that does not fit is cut. */
 typedef struct notes {
-    char **v;
-    size_t n;
-    socmon_status st;
+    char *buf;
+    size_t cap, used;
 } notes;
 
 static void add(notes *l, const char *fmt, ...) SOCMON_PRINTF(2, 3);
@@ -32,21 +31,11 @@ static void add(notes *l, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int len = vsnprintf(NULL, 0, fmt, ap);
+    int n = l->used + 1 < l->cap ? vsnprintf(l->buf + l->used, l->cap - l->used - 1, fmt, ap) : 0;
     va_end(ap);
-    char *s = l->st == SOCMON_OK && len >= 0 ? malloc((size_t)len + 1) : NULL;
-    char **v = s ? realloc(l->v, (l->n + 1) * sizeof *v) : NULL;
-    if (!v) {
-        free(s);
-        if (l->st == SOCMON_OK)
-            l->st = socmon_fail(SOCMON_ENOMEM, "recording: out of memory for its loss notes");
-        return;
-    }
-    va_start(ap, fmt);
-    vsnprintf(s, (size_t)len + 1, fmt, ap);
-    va_end(ap);
-    l->v = v;
-    l->v[l->n++] = s;
+    l->used += n < 0 ? 0 : (size_t)n < l->cap - l->used - 1 ? (size_t)n : l->cap - l->used - 2;
+    if (l->used + 1 < l->cap)
+        l->buf[l->used++] = '\n', l->buf[l->used] = '\0';
 }
 
 /* The timestamp of sample i; *ok 0 (and 0 returned) when it cannot be read. */
@@ -181,17 +170,16 @@ static void damage_note(notes *l, socmon_recording *rec, const socmon_recording_
         add(l, "%s", line);
 }
 
-socmon_status socmon_recording_loss(socmon_recording *rec, char ***out, size_t *n)
+void socmon_recording_loss(socmon_recording *rec, char *buf, size_t cap)
 {
-    if (!rec || !out || !n)
-        return socmon_fail(SOCMON_EINVAL, "socmon_recording_loss: NULL argument");
-    *out = NULL;
-    *n = 0;
+    if (!buf || !cap)
+        return;
+    *buf = '\0';
     socmon_recording_info in;
     socmon_recording_get_info(rec, &in);
     if (in.complete)
-        return SOCMON_OK;
-    notes l = {NULL, 0, SOCMON_OK};
+        return;
+    notes l = {buf, cap, 0};
     if (in.gaps)
         gap_note(&l, rec, &in);
     if (in.time_backwards)
@@ -199,18 +187,4 @@ socmon_status socmon_recording_loss(socmon_recording *rec, char ***out, size_t *
     if (in.end_mismatch)
         end_note(&l, &in);
     damage_note(&l, rec, &in);
-    if (l.st != SOCMON_OK) {
-        socmon_recording_loss_free(l.v, l.n);
-        return l.st;
-    }
-    *out = l.v;
-    *n = l.n;
-    return SOCMON_OK;
-}
-
-void socmon_recording_loss_free(char **lines, size_t n)
-{
-    for (size_t i = 0; lines && i < n; i++)
-        free(lines[i]);
-    free(lines);
 }

@@ -22,11 +22,11 @@ typedef struct socmon_file_facts {
 /* The facts of rec, read back from `file` (borrowed by out). */
 void socmon_recording_facts(socmon_recording *rec, const char *file, socmon_file_facts *out);
 
-/* What of its run rec lost, one sentence a line (no newline; a reader prefixes where it comes
- * from): gaps the writer recorded, damaged blocks, a cut-short end, timestamps that go backwards,
- * an end record that disagrees with the blocks. None for a complete recording. *out is an array
- * of *n strings, freed with socmon_recording_loss_free. Figures only: no string of the file. */
-socmon_status socmon_recording_loss(socmon_recording *rec, char ***out, size_t *n);
-void socmon_recording_loss_free(char **lines, size_t n);
+/* What of its run rec lost, one sentence a line, each ending in '\n' (a reader prefixes where it
+ * comes from): gaps the writer recorded, damaged blocks, a cut-short end, timestamps that go
+ * backwards, an end record that disagrees with the blocks. "" for a complete recording. Figures
+ * only, no string of the file. buf holds cap bytes; SOCMON_LOSS_MAX holds every line. */
+#define SOCMON_LOSS_MAX 2048
+void socmon_recording_loss(socmon_recording *rec, char *buf, size_t cap);
 
 #endif

@@ -17,8 +17,8 @@ typedef struct rsrc {
     char **names;
     char **params;
     char *target, *device;
-    char **lost;       /* socmon_recording_loss */
-    size_t n, np, nlost;
+    size_t n, np;
+    char lost[SOCMON_LOSS_MAX];   /* socmon_recording_loss */
 } rsrc;
 
 static void rsrc_close(void *self)
@@ -33,7 +33,6 @@ static void rsrc_close(void *self)
     for (size_t i = 0; s->params && i < s->np; i++)
         free(s->params[i]);
     free(s->c), free(s->names), free(s->params), free(s->target), free(s->device);
-    socmon_recording_loss_free(s->lost, s->nlost);
     free(s);
 }
 
@@ -126,11 +125,7 @@ socmon_status socmon_source_recording(socmon_recording *rec, socmon_source **out
         rsrc_close(s);
         return socmon_fail(SOCMON_ENOMEM, "recording: out of memory");
     }
-    socmon_status st = socmon_recording_loss(rec, &s->lost, &s->nlost);
-    if (st != SOCMON_OK) {
-        rsrc_close(s);
-        return st;
-    }
+    socmon_recording_loss(rec, s->lost, sizeof s->lost);
     socmon_recording_info in;
     socmon_recording_get_info(rec, &in);
     s->info = (socmon_source_info){.kind = "recording", .target = s->target, .device = s->device,
@@ -140,12 +135,11 @@ socmon_status socmon_source_recording(socmon_recording *rec, socmon_source **out
                                    .ncounters = s->n, .counters = s->c, .names = (const char *const *)s->names,
                                    .nparams = s->np, .param_names = (const char *const *)s->params,
                                    .param_values = socmon_recording_param_values(rec),
-                                   .ops = source_target_ops(s->target), .nlost = s->nlost,
-                                   .lost = (const char *const *)s->lost};
+                                   .ops = source_target_ops(s->target), .lost = s->lost};
     s->info.hardware = !s->info.simulated;
     static const socmon_source_ops sops = {.size = sizeof sops, .kind = "recording", .run = rsrc_run,
                                            .close = rsrc_close};
-    st = socmon_source_new(&sops, s, &s->info, out);
+    socmon_status st = socmon_source_new(&sops, s, &s->info, out);
     if (st != SOCMON_OK)
         rsrc_close(s);
     return st;

@@ -137,8 +137,8 @@ socmon_status cli_source_open_file(cli_source *s, const char *path, const char *
 
 void cli_source_say_lost(const cli_source *s, const char *cmd, const char *name)
 {
-    for (size_t i = 0; i < s->info->nlost; i++)
-        fprintf(stderr, "socmon %s: %s: %s\n", cmd, name, s->info->lost[i]);
+    for (const char *p = s->info->lost, *nl; p && (nl = strchr(p, '\n')); p = nl + 1)
+        fprintf(stderr, "socmon %s: %s: %.*s\n", cmd, name, (int)(nl - p), p);
 }
 
 void cli_source_close(cli_source *s)

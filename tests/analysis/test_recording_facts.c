@@ -83,18 +83,20 @@ static void write_rec(fx *f, int n, int skip_from, int skip_to, int cut_at)
     assert_int_equal(close(fd), 0);
 }
 
-/* The recording source's loss lines of the file at path (a NULL-terminated copy). */
+/* The recording source's loss lines of the file at path, each without its newline. */
 static void lost_of(const char *path, char out[][400], size_t *n)
 {
     socmon_recording *rec = NULL;
     socmon_source *src = NULL;
     assert_int_equal(socmon_recording_load(path, &rec), SOCMON_OK);
     assert_int_equal(socmon_source_recording(rec, &src), SOCMON_OK);
-    const socmon_source_info *in = socmon_source_info_of(src);
-    *n = in->nlost;
-    assert_true(*n <= 4);
-    for (size_t i = 0; i < *n; i++)
-        snprintf(out[i], 400, "%s", in->lost[i]);
+    const char *p = socmon_source_info_of(src)->lost, *nl;
+    assert_non_null(p);
+    for (*n = 0; (nl = strchr(p, '\n')) != NULL; p = nl + 1, ++*n) {
+        assert_true(*n < 4 && nl - p < 400);
+        snprintf(out[*n], 400, "%.*s", (int)(nl - p), p);
+    }
+    assert_string_equal(p, ""); /* every line ends in a newline */
     socmon_source_close(src);
     socmon_recording_free(rec);
 }
@@ -156,13 +158,20 @@ static void killed_recorder_is_cut_short(void **state)
     socmon_recording_free(rec);
 }
 
-static void bad_arguments(void **state)
+/* A buffer too small for the line still holds a line: cut, ending in its newline. */
+static void small_buffer_cuts(void **state)
 {
-    (void)state;
-    char **l = NULL;
-    size_t n = 0;
-    assert_int_equal(socmon_recording_loss(NULL, &l, &n), SOCMON_EINVAL);
-    socmon_recording_loss_free(NULL, 0);
+    fx *f = *state;
+    write_rec(f, 10, 5, 8, 0);
+    socmon_recording *rec = NULL;
+    assert_int_equal(socmon_recording_load(f->path, &rec), SOCMON_OK);
+    char buf[12];
+    memset(buf, 'x', sizeof buf);
+    socmon_recording_loss(rec, buf, sizeof buf);
+    assert_string_equal(buf, "1 gap in t\n");
+    socmon_recording_loss(rec, buf, 1);
+    assert_string_equal(buf, "");
+    socmon_recording_free(rec);
 }
 
 int main(void)
@@ -171,7 +180,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(whole_file_lost_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(gap_is_one_line, setup, teardown),
         cmocka_unit_test_setup_teardown(killed_recorder_is_cut_short, setup, teardown),
-        cmocka_unit_test(bad_arguments),
+        cmocka_unit_test_setup_teardown(small_buffer_cuts, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
