@@ -1,5 +1,5 @@
 /* socmon report: a recording shown per interval or summed, or written as a Perfetto trace
- * (--perfetto); what the file holds (--stats) and lost are the recording source's (analysis/recording_facts.h). */
+ * (--perfetto); what the file holds (--stats) and what it lost: analysis/recording_facts.h. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
