@@ -62,6 +62,10 @@ typedef struct socmon_source_info {
     size_t nunsupported;              /* events the machine could not count (perf: <not supported>) */
     const char *const *unsupported;
     const char *end_reason;           /* set by the source when its stream ends (an agent's END), or NULL */
+    const char *lost;                 /* what of its run the source lost (a recording's gaps, damaged
+                                         blocks, cut-short end), one sentence a line, each ending in
+                                         '\n': a reader says where they come from (report: "socmon
+                                         report: FILE: ..."). NULL or "": nothing was lost. */
 } socmon_source_info;
 
 typedef struct socmon_source socmon_source;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/recording_facts.h"
 #include "analysis/source_internal.h"
 #include "core/error.h"
 #include "core/text.h"
@@ -17,6 +18,7 @@ typedef struct rsrc {
     char **params;
     char *target, *device;
     size_t n, np;
+    char lost[SOCMON_LOSS_MAX];   /* socmon_recording_loss */
 } rsrc;
 
 static void rsrc_close(void *self)
@@ -123,6 +125,7 @@ socmon_status socmon_source_recording(socmon_recording *rec, socmon_source **out
         rsrc_close(s);
         return socmon_fail(SOCMON_ENOMEM, "recording: out of memory");
     }
+    socmon_recording_loss(rec, s->lost, sizeof s->lost);
     socmon_recording_info in;
     socmon_recording_get_info(rec, &in);
     s->info = (socmon_source_info){.kind = "recording", .target = s->target, .device = s->device,
@@ -132,7 +135,7 @@ socmon_status socmon_source_recording(socmon_recording *rec, socmon_source **out
                                    .ncounters = s->n, .counters = s->c, .names = (const char *const *)s->names,
                                    .nparams = s->np, .param_names = (const char *const *)s->params,
                                    .param_values = socmon_recording_param_values(rec),
-                                   .ops = source_target_ops(s->target)};
+                                   .ops = source_target_ops(s->target), .lost = s->lost};
     s->info.hardware = !s->info.simulated;
     static const socmon_source_ops sops = {.size = sizeof sops, .kind = "recording", .run = rsrc_run,
                                            .close = rsrc_close};

@@ -1,5 +1,5 @@
 /* socmon report: a recording shown per interval or summed, or written as a Perfetto trace
- * (--perfetto); what the file itself holds (--stats, loss notes) is report_file.c. */
+ * (--perfetto); what the file holds (--stats) and what it lost: analysis/recording_facts.h. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -11,7 +11,6 @@
 
 #include "cli/opts.h"
 #include "cli/output.h"
-#include "cli/report_file.h"
 #include "cli/source.h"
 #include "export/table.h"
 
@@ -227,9 +226,9 @@ int cmd_report(int argc, char **argv)
     if (st != SOCMON_OK)
         rc = cli_error("report", st);
     else if (o.stats)
-        rc = report_print_stats(r.rec, &o, strcmp(path, "-") == 0 ? "stdin" : path);
+        rc = cli_print_file_facts("report", &o, r.rec, strcmp(path, "-") == 0 ? "stdin" : path);
     else {
-        report_loss_note(r.rec, strcmp(path, "-") == 0 ? "stdin" : path);
+        cli_source_say_lost(&r, "report", strcmp(path, "-") == 0 ? "stdin" : path);
         rc = o.perfetto ? perfetto(&r, &o) : o.html ? write_html(&r, &o)
              : o.summary || o.by_symbol ? summary(&r, &o, o.by_symbol) : per_interval(&r, &o, NULL, NULL, NULL, NULL);
     }

@@ -110,6 +110,17 @@ int cli_print_snapshot(const char *cmd, const cli_opts *o, const socmon_run_info
     return cli_output_close(&co, cmd, st);
 }
 
+int cli_print_file_facts(const char *cmd, const cli_opts *o, socmon_recording *rec, const char *name)
+{
+    socmon_file_facts f;
+    socmon_recording_facts(rec, name, &f);
+    cli_output co;
+    socmon_status st = cli_output_open(&co, o, NULL);
+    if (st == SOCMON_OK)
+        st = socmon_output_file_facts(co.out, &f);
+    return cli_output_close(&co, cmd, st);
+}
+
 /* 1 when fd is a pipe, FIFO or socket whose reader has gone: a write there fails with EPIPE
  * (SIGPIPE is ignored) and poll says POLLERR (a pipe with no reader) or POLLHUP. A full disk or
  * a broken terminal is not this: those are write errors the command reports. */

@@ -51,5 +51,7 @@ int cli_doc_close(cli_doc *d, const char *cmd, socmon_status st);
 /* The totals of `read` (a snapshot, no run): counters and hot spots. Returns the exit code. */
 int cli_print_snapshot(const char *cmd, const cli_opts *o, const socmon_run_info *run,
                        const socmon_counter_list *counters, const uint64_t *values);
+/* What a recording file holds (report --stats), `name` as the user gave it. Returns the exit code. */
+int cli_print_file_facts(const char *cmd, const cli_opts *o, socmon_recording *rec, const char *name);
 
 #endif

@@ -135,6 +135,12 @@ socmon_status cli_source_open_file(cli_source *s, const char *path, const char *
     return st;
 }
 
+void cli_source_say_lost(const cli_source *s, const char *cmd, const char *name)
+{
+    for (const char *p = s->info->lost, *nl; p && (nl = strchr(p, '\n')); p = nl + 1)
+        fprintf(stderr, "socmon %s: %s: %.*s\n", cmd, name, (int)(nl - p), p);
+}
+
 void cli_source_close(cli_source *s)
 {
     socmon_source_close(s->src);

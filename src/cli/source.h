@@ -31,6 +31,9 @@ socmon_status cli_source_open_file(cli_source *s, const char *path, const char *
 /* The same local source again for another run (stat -r): the target reopened from scratch. */
 socmon_status cli_source_reopen(cli_source *s, const cli_opts *o, cli_interval_rule rule, int pace);
 void cli_source_close(cli_source *s);
+/* The lines on stderr saying what of its run the source lost (socmon_source_info.lost), each
+ * "socmon <cmd>: <name>: ...": the rows that follow are real, but not the whole run. */
+void cli_source_say_lost(const cli_source *s, const char *cmd, const char *name);
 
 /* A pipeline over s with its metrics, stopped by SIGINT/SIGTERM (cli/stop.h); with
  * --metric-file, a file none of whose metrics the counters give is warned about. */

@@ -1,4 +1,4 @@
-/* Escaping text from outside for a terminal or a log (core/text.h). */
+/* Escaping text from outside for a terminal or a log, and numbers for people (core/text.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,4 +79,44 @@ char *socmon_text_escape_dup(const char *s)
     if (out)
         socmon_text_escape(out, n + 1, s);
     return out;
+}
+
+/* Inserts ',' every three digits into the run of digits that starts at digits (in buf). */
+void socmon_group_digits(char *buf, size_t len, char *digits)
+{
+    size_t nd = strspn(digits, "0123456789");
+    size_t commas = nd ? (nd - 1) / 3 : 0;
+    size_t total = strlen(buf);
+    if (!commas || total + commas + 1 > len)
+        return; /* no room: the plain number is still right */
+    char *end = buf + total;
+    memmove(digits + nd + commas, digits + nd, (size_t)(end - (digits + nd)) + 1);
+    /* Copy the digits backwards, a comma after every third. */
+    char *src = digits + nd, *dst = digits + nd + commas;
+    for (size_t k = 0; k < nd; k++) {
+        if (k && k % 3 == 0)
+            *--dst = ',';
+        *--dst = *--src;
+    }
+}
+
+void socmon_format_count(char *buf, size_t len, uint64_t v, int group)
+{
+    if (!len)
+        return;
+    snprintf(buf, len, "%llu", (unsigned long long)v);
+    if (group)
+        socmon_group_digits(buf, len, buf);
+}
+
+void socmon_format_ns(char *buf, size_t len, uint64_t ns)
+{
+    if (ns >= 1000000000u)
+        snprintf(buf, len, "%.3f s", (double)ns / 1e9);
+    else if (ns >= 1000000u)
+        snprintf(buf, len, "%.3f ms", (double)ns / 1e6);
+    else if (ns >= 1000u)
+        snprintf(buf, len, "%.3f us", (double)ns / 1e3);
+    else
+        snprintf(buf, len, "%llu ns", (unsigned long long)ns);
 }

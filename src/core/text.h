@@ -1,10 +1,12 @@
 /* Internal: text from outside (a remote agent's names, a recording file's strings, a peer's
  * request) made safe for a terminal or a log line. One escaping rule for all of socmon, so a
- * string reads the same in every place it is shown. */
+ * string reads the same in every place it is shown. Also counts and durations for people, worded
+ * the same by every layer (a source's notes, the output formats). */
 #ifndef SOCMON_CORE_TEXT_H
 #define SOCMON_CORE_TEXT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Length of the valid UTF-8 sequence at p (1..4), or 0 if the bytes there are not one (overlong,
  * surrogate, past U+10FFFF, cut short): formats whose text can come from anywhere (a remote agent's
@@ -23,5 +25,20 @@ size_t socmon_text_escape(char *out, size_t cap, const char *s);
 
 /* The same into a malloc'd string (NULL when out of memory; s NULL gives ""). */
 char *socmon_text_escape_dup(const char *s);
+
+/* ---- numbers for people (every layer words its messages with these) ---- */
+
+/* A count for people: "1,234,567" with group set, "1234567" without. The separator is a
+ * fixed ',' in groups of three whatever the locale (docs/output.md): socmon never calls
+ * setlocale, so its CSV and JSON numbers stay locale-free, and tables match perf's C-locale
+ * "big num" look. */
+void socmon_format_count(char *buf, size_t len, uint64_t v, int group);
+
+/* Inserts ',' every three digits into the run of digits that starts at digits (in buf, of len
+ * bytes); a number that would not fit stays as it is. */
+void socmon_group_digits(char *buf, size_t len, char *digits);
+
+/* A duration for humans: "1.200 ms", "3.000 s", "250 ns". */
+void socmon_format_ns(char *buf, size_t len, uint64_t ns);
 
 #endif

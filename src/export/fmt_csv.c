@@ -205,9 +205,39 @@ static void csv_release(socmon_output *o)
     o->state = NULL;
 }
 
+/* What a recording file holds (report --stats): one header row and one row, the JSON format's
+ * fields in its order. */
+static socmon_status csv_file_facts(socmon_output *o, const socmon_file_facts *f)
+{
+    static const char *const names[] = {"file", "version", "samples", "counters", "blocks", "file_bytes",
+                                        "bytes_per_value", "complete", "blocks_lost", "bytes_lost",
+                                        "samples_lost", "samples_lost_known", "ns_lost", "flush_ns", "gaps",
+                                        "gap_samples", "gap_ns", "lost", "clock"};
+    enum { NF = sizeof names / sizeof names[0] };
+    const socmon_recording_info *in = &f->info;
+    const uint64_t u[NF] = {0, in->version, f->samples, f->counters, in->blocks, in->file_bytes, 0,
+                            (uint64_t)in->complete, in->blocks_lost, in->bytes_lost, in->samples_lost,
+                            (uint64_t)in->samples_lost_known, in->ns_lost, in->flush_ns, in->gaps,
+                            in->gap_samples, in->gap_ns};
+    char num[NF][32];
+    for (int i = 0; i < NF; i++)
+        snprintf(num[i], sizeof num[0], "%llu", (unsigned long long)u[i]);
+    snprintf(num[6], sizeof num[0], "%.4f", f->bytes_per_value);
+    for (int i = 0; i < NF; i++) {
+        socmon_csv_write(o->sink, names[i], o->opts.sep);
+        socmon_sink_putc(o->sink, i == NF - 1 ? '\n' : o->opts.sep);
+    }
+    socmon_status st = SOCMON_OK;
+    for (int i = 0; i < NF; i++) {
+        socmon_csv_write(o->sink, i == 0 ? f->file : i == NF - 2 ? in->what : i == NF - 1 ? f->clock : num[i],
+                         o->opts.sep);
+        st = socmon_sink_putc(o->sink, i == NF - 1 ? '\n' : o->opts.sep);
+    }
+    return st;
+}
+
 const socmon_output_format socmon_format_csv = {
     .name = "csv", .begin = csv_begin, .counters = csv_counters, .metrics = csv_metrics,
     .hotspots = csv_hotspots, .begin_intervals = csv_begin_intervals, .row = csv_row, .functions = csv_functions,
-    .end = csv_end,
-    .release = csv_release,
+    .end = csv_end, .release = csv_release, .file_facts = csv_file_facts,
 };

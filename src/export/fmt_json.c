@@ -230,9 +230,32 @@ static void json_release(socmon_output *o)
     o->state = NULL;
 }
 
+/* What a recording file holds (report --stats): one object. */
+static socmon_status json_file_facts(socmon_output *o, const socmon_file_facts *f)
+{
+    const socmon_recording_info *in = &f->info;
+    json_t *j = json_pack("{s:s, s:i, s:I, s:I, s:I, s:I, s:f, s:b, s:I, s:I, s:I, s:b, s:I, s:I, s:I, s:I, s:I, "
+                          "s:s, s:s}",
+                          "file", f->file, "version", (int)in->version, "samples", (json_int_t)f->samples,
+                          "counters", (json_int_t)f->counters, "blocks", (json_int_t)in->blocks,
+                          "file_bytes", (json_int_t)in->file_bytes, "bytes_per_value", f->bytes_per_value,
+                          "complete", in->complete, "blocks_lost", (json_int_t)in->blocks_lost,
+                          "bytes_lost", (json_int_t)in->bytes_lost, "samples_lost", (json_int_t)in->samples_lost,
+                          "samples_lost_known", in->samples_lost_known, "ns_lost", (json_int_t)in->ns_lost,
+                          "flush_ns", (json_int_t)in->flush_ns, "gaps", (json_int_t)in->gaps,
+                          "gap_samples", (json_int_t)in->gap_samples, "gap_ns", (json_int_t)in->gap_ns,
+                          "lost", in->what, "clock", f->clock);
+    char *text = j ? json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
+    json_decref(j);
+    if (!text) /* a file name that is not UTF-8 cannot be a JSON string */
+        return socmon_fail(SOCMON_EINVAL, "json: cannot write the facts of '%s'", f->file);
+    socmon_sink_puts(o->sink, text);
+    free(text);
+    return socmon_sink_putc(o->sink, '\n');
+}
+
 const socmon_output_format socmon_format_json = {
     .name = "json", .begin = json_begin, .counters = json_counters, .metrics = json_metrics,
     .hotspots = json_hotspots, .begin_intervals = json_begin_intervals, .row = json_row, .functions = json_functions,
-    .end = json_end,
-    .release = json_release,
+    .end = json_end, .release = json_release, .file_facts = json_file_facts,
 };

@@ -377,9 +377,24 @@ static void table_release(socmon_output *o)
     o->state = NULL;
 }
 
+/* What a recording file holds (report --stats): a person reads these, so counts are grouped like
+ * every human output (--no-big-num: plain). */
+static socmon_status table_file_facts(socmon_output *o, const socmon_file_facts *f)
+{
+    char a[32], b[32], c[32];
+    socmon_output_count(o, f->samples, a, sizeof a);
+    socmon_output_count(o, f->info.blocks, b, sizeof b);
+    socmon_output_count(o, f->info.file_bytes, c, sizeof c);
+    return socmon_sink_printf(o->sink, "recording %s\n  format version:  %u\n  samples:         %s\n"
+                              "  counters:        %zu\n  blocks:          %s\n  file bytes:      %s\n"
+                              "  bytes per value: %.2f\n  lost:            %s\n  clock:           %s\n",
+                              f->file, f->info.version, a, f->counters, b, c, f->bytes_per_value,
+                              f->info.complete ? "nothing" : f->info.what, f->clock);
+}
+
 const socmon_output_format socmon_format_table = {
     .name = "table", .selects_metrics = 1, .begin = table_begin, .counters = table_counters,
     .metrics = table_metrics, .hotspots = table_hotspots, .begin_intervals = table_begin_intervals,
-    .row = table_row, .end_intervals = table_end_intervals, .functions = table_functions, .note = table_note, .end = table_end,
-    .release = table_release,
+    .row = table_row, .end_intervals = table_end_intervals, .functions = table_functions, .note = table_note,
+    .end = table_end, .release = table_release, .file_facts = table_file_facts,
 };

@@ -24,7 +24,7 @@ static const socmon_output_format *const formats[] = {
 };
 #define NFORMATS (sizeof formats / sizeof formats[0])
 
-enum { STAGE_OPEN, STAGE_BEGUN, STAGE_INTERVALS, STAGE_ENDED };
+enum { STAGE_OPEN, STAGE_BEGUN, STAGE_INTERVALS, STAGE_FACTS, STAGE_ENDED };
 
 const socmon_output_format *socmon_output_format_find(const char *name)
 {
@@ -85,6 +85,7 @@ static socmon_status move(socmon_output *o, int from, int to, const char *call)
                            o->stage == STAGE_OPEN        ? "begin was not called"
                            : o->stage == STAGE_INTERVALS ? "inside begin_intervals/end_intervals"
                            : o->stage == STAGE_ENDED     ? "the output has ended"
+                           : o->stage == STAGE_FACTS     ? "after file_facts only end"
                                                          : "no begin_intervals");
     o->stage = to;
     return SOCMON_OK;
@@ -228,13 +229,26 @@ socmon_status socmon_output_note(socmon_output *o, const char *text)
     return st == SOCMON_OK && text && o->fmt->note ? o->fmt->note(o, text) : st;
 }
 
+socmon_status socmon_output_file_facts(socmon_output *o, const socmon_file_facts *f)
+{
+    if (!f || !f->file)
+        return socmon_fail(SOCMON_EINVAL, "socmon_output_file_facts: need the facts of a named file");
+    socmon_status st = move(o, STAGE_OPEN, STAGE_FACTS, "socmon_output_file_facts");
+    if (st == SOCMON_OK && !o->fmt->file_facts)
+        return socmon_fail(SOCMON_EINVAL, "the %s format cannot show a file's facts (table, csv or json can)",
+                           o->fmt->name);
+    return st == SOCMON_OK ? o->fmt->file_facts(o, f) : st;
+}
+
 /* The sink is flushed even after a failing end: its own error is the one to report then. */
 socmon_status socmon_output_end(socmon_output *o)
 {
-    socmon_status st = move(o, STAGE_BEGUN, STAGE_ENDED, "socmon_output_end");
+    /* the facts of a file were the whole document: the format has nothing to close */
+    int facts = o && o->stage == STAGE_FACTS;
+    socmon_status st = move(o, facts ? STAGE_FACTS : STAGE_BEGUN, STAGE_ENDED, "socmon_output_end");
     if (st != SOCMON_OK)
         return st;
-    st = o->fmt->end ? o->fmt->end(o) : SOCMON_OK;
+    st = o->fmt->end && !facts ? o->fmt->end(o) : SOCMON_OK;
     socmon_status fst = socmon_sink_flush(o->sink);
     return st != SOCMON_OK ? st : fst;
 }

@@ -6,6 +6,7 @@
  *   begin(run)  begin_intervals(cols) row()... end_intervals   a timeline (report, record)
  *   begin(run)  functions(rows)                        per function of a program (report --by-symbol)
  *   [note(text)] ... end()
+ *   file_facts(facts) end()                               what a recording file holds (report --stats)
  * The format decides how each piece looks and where it goes (its byte sink); the caller never
  * asks which format it talks to. A format is found by name (socmon_output_format_find), so adding
  * one is a file with its ops table and one line in the registry (export/output.c).
@@ -17,6 +18,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "analysis/recording_facts.h"
 #include "export/sink.h"
 #include "socmon/analysis.h"
 #include "socmon/device.h"
@@ -151,6 +153,9 @@ socmon_status socmon_output_end_intervals(socmon_output *o);
 socmon_status socmon_output_functions(socmon_output *o, const socmon_functions *f);
 /* A remark for people (a hint about options): human formats print it, machine formats omit it. */
 socmon_status socmon_output_note(socmon_output *o, const char *text);
+/* A document of its own, instead of begin: what a recording file holds and what of it was lost
+ * (report --stats), then end. The table, csv and json formats write it; others refuse it. */
+socmon_status socmon_output_file_facts(socmon_output *o, const socmon_file_facts *f);
 /* Finishes the document and flushes the sink: any write error of the document is returned here. */
 socmon_status socmon_output_end(socmon_output *o);
 

@@ -33,6 +33,7 @@ typedef struct socmon_output_format {
     socmon_status (*functions)(socmon_output *o, const socmon_functions *f);
     socmon_status (*note)(socmon_output *o, const char *text);
     socmon_status (*end)(socmon_output *o);
+    socmon_status (*file_facts)(socmon_output *o, const socmon_file_facts *f);  /* the whole document */
     void (*release)(socmon_output *o);                    /* frees o->state, also after a failure */
 } socmon_output_format;
 

@@ -180,34 +180,6 @@ void socmon_format_value(char *buf, size_t len, double v)
         snprintf(buf, len, "%.*f", fabs(v) >= 1000 ? 1 : fabs(v) >= 100 ? 2 : fabs(v) >= 10 ? 3 : 4, v);
 }
 
-/* Inserts ',' every three digits into the run of digits that starts at digits (in buf). */
-static void group_digits(char *buf, size_t len, char *digits)
-{
-    size_t nd = strspn(digits, "0123456789");
-    size_t commas = nd ? (nd - 1) / 3 : 0;
-    size_t total = strlen(buf);
-    if (!commas || total + commas + 1 > len)
-        return; /* no room: the plain number is still right */
-    char *end = buf + total;
-    memmove(digits + nd + commas, digits + nd, (size_t)(end - (digits + nd)) + 1);
-    /* Copy the digits backwards, a comma after every third. */
-    char *src = digits + nd, *dst = digits + nd + commas;
-    for (size_t k = 0; k < nd; k++) {
-        if (k && k % 3 == 0)
-            *--dst = ',';
-        *--dst = *--src;
-    }
-}
-
-void socmon_format_count(char *buf, size_t len, uint64_t v, int group)
-{
-    if (!len)
-        return;
-    snprintf(buf, len, "%llu", (unsigned long long)v);
-    if (group)
-        group_digits(buf, len, buf);
-}
-
 void socmon_format_fixed(char *buf, size_t len, double v, int decimals, int group)
 {
     if (!len)
@@ -233,7 +205,7 @@ void socmon_format_fixed(char *buf, size_t len, double v, int decimals, int grou
     if (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1))
         memmove(buf, buf + 1, strlen(buf));
     if (group)
-        group_digits(buf, len, buf + (buf[0] == '-'));
+        socmon_group_digits(buf, len, buf + (buf[0] == '-'));
 }
 
 /* Units whose values are whole counts. */
@@ -276,16 +248,4 @@ void socmon_format_time(char *buf, size_t len, uint64_t ns, uint64_t unit_ns, in
         socmon_format_count(buf, len, ns, group);
     else
         socmon_format_fixed(buf, len, (double)ns / (double)unit_ns, 3, group);
-}
-
-void socmon_format_ns(char *buf, size_t len, uint64_t ns)
-{
-    if (ns >= 1000000000u)
-        snprintf(buf, len, "%.3f s", (double)ns / 1e9);
-    else if (ns >= 1000000u)
-        snprintf(buf, len, "%.3f ms", (double)ns / 1e6);
-    else if (ns >= 1000u)
-        snprintf(buf, len, "%.3f us", (double)ns / 1e3);
-    else
-        snprintf(buf, len, "%llu ns", (unsigned long long)ns);
 }

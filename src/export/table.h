@@ -39,12 +39,6 @@ void socmon_csv_field(FILE *fp, const char *field, char sep);
  * significant digits, NaN as "-". Never grouped. */
 void socmon_format_value(char *buf, size_t len, double v);
 
-/* A count for people: "1,234,567" with group set, "1234567" without. The separator is a
- * fixed ',' in groups of three whatever the locale (docs/output.md): socmon never calls
- * setlocale, so its CSV and JSON numbers stay locale-free, and tables match perf's C-locale
- * "big num" look. */
-void socmon_format_count(char *buf, size_t len, uint64_t v, int group);
-
 /* A number for people with exactly `decimals` decimals (0..9), the integer part grouped
  * as socmon_format_count does when group is set: "1,400.00". NaN is "-", infinities "inf"
  * and "-inf"; beyond 1e15 in magnitude, "%.4g" (no column of people reads 16 digits). */
@@ -65,9 +59,7 @@ const char *socmon_time_unit_name(uint64_t unit_ns);
  * "1,050.000". */
 void socmon_format_time(char *buf, size_t len, uint64_t ns, uint64_t unit_ns, int group);
 
-/* A duration for humans: "1.200 ms", "3.000 s", "250 ns". */
-void socmon_format_ns(char *buf, size_t len, uint64_t ns);
-
-/* socmon_utf8_len (a valid UTF-8 sequence's length) and the escaping of outside text: core/text.h. */
+/* socmon_utf8_len (a valid UTF-8 sequence's length), the escaping of outside text, counts and
+ * durations for people (socmon_format_count, socmon_format_ns): core/text.h. */
 
 #endif

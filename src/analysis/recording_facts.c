@@ -1,0 +1,190 @@
+/* What a recording holds and what of its run it lost (recording_facts.h), in the words report
+ * has always used for them: the lines of a file that was damaged, cut short or has gaps
+ * (docs/recording-format.md), and the figures of --stats. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "analysis/recording_facts.h"
+#include "core/error.h"
+#include "core/text.h"
+#include "socmon/export.h"
+
+void socmon_recording_facts(socmon_recording *rec, const char *file, socmon_file_facts *out)
+{
+    *out = (socmon_file_facts){.file = file, .counters = socmon_recording_ncounters(rec)};
+    socmon_recording_get_info(rec, &out->info);
+    out->samples = socmon_timeline_len(socmon_recording_timeline(rec));
+    uint64_t values = out->samples * out->counters;
+    out->bytes_per_value = values ? (double)out->info.file_bytes / (double)values : 0;
+    out->clock = !out->info.clock_known ? "unknown" : out->info.simulated ? "simulated" : "real";
+}
+
+/* Appends one line (and its newline) to the text being built; a line that does not fit is cut. */
+typedef struct notes {
+    char *buf;
+    size_t cap, used;
+} notes;
+
+static void add(notes *l, const char *fmt, ...) SOCMON_PRINTF(2, 3);
+static void add(notes *l, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = l->used + 1 < l->cap ? vsnprintf(l->buf + l->used, l->cap - l->used - 1, fmt, ap) : 0;
+    va_end(ap);
+    l->used += n < 0 ? 0 : (size_t)n < l->cap - l->used - 1 ? (size_t)n : l->cap - l->used - 2;
+    if (l->used + 1 < l->cap)
+        l->buf[l->used++] = '\n', l->buf[l->used] = '\0';
+}
+
+/* The timestamp of sample i; *ok 0 (and 0 returned) when it cannot be read. */
+static uint64_t t_of(socmon_recording *rec, size_t i, int *ok)
+{
+    socmon_timeline *tl = socmon_recording_timeline(rec);
+    size_t nc = socmon_recording_ncounters(rec);
+    uint64_t *v = calloc(nc + 1, sizeof *v);
+    socmon_sample s = {0, 0, 0, nc, v};
+    *ok = v && i < socmon_timeline_len(tl) && socmon_timeline_get(tl, i, &s) == SOCMON_OK;
+    free(v);
+    return *ok ? s.t_ns : 0;
+}
+
+/* Gaps the writer recorded (samples that never reached the recorder, socmon_recwriter_skip_to):
+ * how many, how long, where the first one is in the rows' time (from the first sample, as the
+ * rows show it). */
+static void gap_note(notes *l, socmon_recording *rec, const socmon_recording_info *in)
+{
+    size_t n = socmon_timeline_len(socmon_recording_timeline(rec)), row = (size_t)in->gap_first_row;
+    int ok0, have_before = 0, have_after = 0;
+    uint64_t t0 = t_of(rec, 0, &ok0), before = 0, after = 0;
+    /* a file whose timestamps go backwards (said in a line of its own) must not wrap here */
+    if (ok0 && row > 0 && row <= n && (before = t_of(rec, row - 1, &have_before)) > t0)
+        before -= t0;
+    else
+        before = 0;
+    if (ok0 && row < n && (after = t_of(rec, row, &have_after)) > t0)
+        after -= t0;
+    else
+        after = 0;
+    char a[32], b[32], c[32], d[32], where[96];
+    socmon_format_count(a, sizeof a, in->gap_samples, 1);
+    socmon_format_ns(b, sizeof b, in->gap_ns);
+    socmon_format_ns(c, sizeof c, before);
+    socmon_format_ns(d, sizeof d, after);
+    if (have_before && have_after)
+        snprintf(where, sizeof where, "between %s and %s", c, d);
+    else if (have_before)
+        snprintf(where, sizeof where, "after %s, at the end", c);
+    else
+        snprintf(where, sizeof where, "before the first sample");
+    add(l, "%llu gap%s in the recording: %s samples (%s) the recorder never received; %s %s; the row after a gap "
+           "is flagged missed=N", (unsigned long long)in->gaps, in->gaps == 1 ? "" : "s", a, b,
+        in->gaps == 1 ? "it is" : "the first is", where);
+}
+
+/* Timestamps that go backwards (an old or crafted file): where the first is, and what the rows
+ * make of them. */
+static void backwards_note(notes *l, const socmon_recording_info *in)
+{
+    char a[32], b[32];
+    socmon_format_count(a, sizeof a, in->time_backwards, 1);
+    socmon_format_count(b, sizeof b, in->time_backwards_row, 1);
+    add(l, "damaged: %s sample%s stamped before the sample before %s (the first: sample %s at %llu ns, after "
+           "%llu ns); such an interval is shown 0 ns long, with no rates", a, in->time_backwards == 1 ? "" : "s",
+        in->time_backwards == 1 ? "it" : "them", b, (unsigned long long)in->time_backwards_t_ns,
+        (unsigned long long)in->time_backwards_prev_ns);
+}
+
+/* An end record that disagrees with the blocks: which figures, both ways. */
+static void end_note(notes *l, const socmon_recording_info *in)
+{
+    char line[400];
+    int used = 0;
+    if (in->end_mismatch & SOCMON_REC_END_BLOCKS)
+        used += snprintf(line + used, sizeof line - used, "; %llu blocks, the file holds %llu%s",
+                         (unsigned long long)in->end_blocks, (unsigned long long)in->blocks,
+                         in->blocks_lost ? " and damaged ones" : "");
+    if (in->end_mismatch & SOCMON_REC_END_SAMPLES)
+        used += snprintf(line + used, sizeof line - used, "; %llu samples, the blocks hold %llu",
+                         (unsigned long long)in->end_samples, (unsigned long long)in->read_next_index);
+    if (in->end_mismatch & SOCMON_REC_END_LAST_T)
+        snprintf(line + used, sizeof line - used, "; the last sample at %llu ns, the last block's is at %llu ns",
+                 (unsigned long long)in->end_last_t_ns, (unsigned long long)in->read_last_t_ns);
+    add(l, "damaged: the end record disagrees with the blocks: it says %s; the rows are the blocks'", line + 2);
+}
+
+/* What a killed recorder may have lost after its last whole block: the block it was filling. The
+ * flush period is wall-clock time, so it bounds the recording's own time only on a real clock; an
+ * unpaced model runs far faster (a 1 s flush period let 4 s of simulated time go). */
+static void cut_bound(char *buf, size_t len, const socmon_recording *rec, const socmon_recording_info *in)
+{
+    if (!in->flush_ns || !in->block_samples) {
+        snprintf(buf, len, "an unknown time");
+        return;
+    }
+    char a[32], b[32], c[32], block[160];
+    socmon_format_count(a, sizeof a, in->block_samples, 1);
+    double span = (double)in->block_samples * (double)socmon_recording_interval_ns(rec);
+    socmon_format_ns(b, sizeof b, span < 1.8e19 ? (uint64_t)span : UINT64_MAX);
+    socmon_format_ns(c, sizeof c, socmon_recording_interval_ns(rec));
+    snprintf(block, sizeof block, "one block (%s samples, %s at the %s interval)", a, b, c);
+    if (in->clock_known && !in->simulated)
+        snprintf(buf, len, "at most the flush period (%g s) or %s, whichever is less,", (double)in->flush_ns / 1e9,
+                 block);
+    else
+        snprintf(buf, len, "at most %s", block);
+}
+
+/* Damaged blocks and a cut-short end, in one line: the rows that follow are real, but not the
+ * whole run. */
+static void damage_note(notes *l, socmon_recording *rec, const socmon_recording_info *in)
+{
+    char a[32], b[32], c[32], line[600];
+    int used = 0;
+    /* the gaps have a line of their own: what is left was lost to damage */
+    uint64_t lost = in->samples_lost - in->gap_samples, lost_ns = in->ns_lost - in->gap_ns;
+    if (in->blocks_lost || lost) {
+        char span[48] = "";
+        if (lost_ns) { /* unknown when the first block was the one lost */
+            socmon_format_ns(c, sizeof c, lost_ns);
+            snprintf(span, sizeof span, " (%s)", c);
+        }
+        socmon_format_count(a, sizeof a, in->blocks_lost, 1);
+        socmon_format_count(b, sizeof b, lost, 1);
+        used += snprintf(line + used, sizeof line - used, "%s damaged block%s skipped: %s samples%s not read", a,
+                         in->blocks_lost == 1 ? "" : "s", b, span);
+    }
+    if (!in->samples_lost_known && !in->ended) {
+        size_t n = socmon_timeline_len(socmon_recording_timeline(rec));
+        int ok0, ok1;
+        uint64_t t0 = t_of(rec, 0, &ok0), t1 = ok0 && n ? t_of(rec, n - 1, &ok1) : 0;
+        char flush[260];
+        cut_bound(flush, sizeof flush, rec, in);
+        socmon_format_count(a, sizeof a, n, 1);
+        socmon_format_ns(c, sizeof c, t1 > t0 ? t1 - t0 : 0);
+        used += snprintf(line + used, sizeof line - used, "%srecording cut short (recorder killed?): read %s samples "
+                         "to %s; %s after that is missing", used ? "; " : "", a, c, flush);
+    }
+    if (used)
+        add(l, "%s", line);
+}
+
+void socmon_recording_loss(socmon_recording *rec, char *buf, size_t cap)
+{
+    if (!buf || !cap)
+        return;
+    *buf = '\0';
+    socmon_recording_info in;
+    socmon_recording_get_info(rec, &in);
+    if (in.complete)
+        return;
+    notes l = {buf, cap, 0};
+    if (in.gaps)
+        gap_note(&l, rec, &in);
+    if (in.time_backwards)
+        backwards_note(&l, &in);
+    if (in.end_mismatch)
+        end_note(&l, &in);
+    damage_note(&l, rec, &in);
+}
