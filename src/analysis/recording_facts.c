@@ -44,7 +44,7 @@ static uint64_t t_of(socmon_recording *rec, size_t i, int *ok)
     socmon_timeline *tl = socmon_recording_timeline(rec);
     size_t nc = socmon_recording_ncounters(rec);
     uint64_t *v = calloc(nc + 1, sizeof *v);
-    socmon_sample s = {0, 0, 0, nc, v};
+    socmon_sample s = {.t_ns = 0, .flags = 0, .missed = 0, .n = nc, .v = v};
     *ok = v && i < socmon_timeline_len(tl) && socmon_timeline_get(tl, i, &s) == SOCMON_OK;
     free(v);
     return *ok ? s.t_ns : 0;

@@ -31,7 +31,7 @@ static int setup(void **state)
     assert_non_null(f);
     assert_int_equal(socmon_device_new("factsdev", &fake_index_ops, NULL, &f->dev), SOCMON_OK);
     for (int j = 0; j < 2; j++) {
-        socmon_counter c = {j ? "b" : "a", "", "a counter", "events", 32, 0x100 + 4 * (uint32_t)j, 0, 1e6};
+        socmon_counter c = {.name = j ? "b" : "a", .instance = "", .desc = "a counter", .unit = "events", .width = 32, .reg = 0x100 + 4 * (uint32_t)j, .reg_hi = 0, .max_rate_hz = 1e6};
         assert_int_equal(socmon_device_add_counter(f->dev, &c, NULL), SOCMON_OK);
     }
     assert_int_equal(socmon_set_new(f->dev, NULL, &f->set), SOCMON_OK);
@@ -64,7 +64,7 @@ static void write_rec(fx *f, int n, int skip_from, int skip_to, int cut_at)
     socmon_recwriter *w = NULL;
     assert_int_equal(socmon_recwriter_open(fd, f->set, "fake", 1000, &o, &w), SOCMON_OK);
     uint64_t v[2];
-    socmon_sample s = {0, 0, 0, 2, v};
+    socmon_sample s = {.t_ns = 0, .flags = 0, .missed = 0, .n = 2, .v = v};
     for (int i = 0; i < n; i++) {
         if (i == skip_from && skip_to > skip_from) {
             assert_int_equal(socmon_recwriter_skip_to(w, (uint64_t)skip_to), SOCMON_OK);

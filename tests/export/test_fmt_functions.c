@@ -16,12 +16,12 @@
 #include "export/output.h"
 
 static socmon_function_row rows[] = {
-    {"main", {3000, 1500, 12}, 7, 2.0, 150.0},
-    {"crt0", {-1000, 20, 0}, 7, -50.0, -50.0},
-    {"say \"hi\", twice", {0, 0, 0}, 7, NAN, 0},
+    {.name = "main", .v = {3000, 1500, 12}, .has = 7, .cpi = 2.0, .share = 150.0},
+    {.name = "crt0", .v = {-1000, 20, 0}, .has = 7, .cpi = -50.0, .share = -50.0},
+    {.name = "say \"hi\", twice", .v = {0, 0, 0}, .has = 7, .cpi = NAN, .share = 0},
 };
-static socmon_functions fns = {3, rows, {"total", {2000, 1520, 12}, 7, 2000.0 / 1520, 100.0},
-                               {"whole program", {2000, 1520, 12}, 7, 2000.0 / 1520, 100.0}, 0};
+static socmon_functions fns = {.n = 3, .rows = rows, .total = {"total", {2000, 1520, 12}, 7, 2000.0 / 1520, 100.0},
+                               .whole = {"whole program", {2000, 1520, 12}, 7, 2000.0 / 1520, 100.0}, .mismatch = 0};
 
 /* The document format `name` writes for f (a FUNCTIONS document), into *text (freed by caller). */
 static char *render(const char *name, char sep, const socmon_functions *f)
