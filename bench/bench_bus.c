@@ -152,8 +152,8 @@ int main(void)
     if ((st = socmon_bus_model_map(bus, 0x1000, 4 * NCTR, &ops32, &r32)) != SOCMON_OK ||
         (st = socmon_bus_model_map(bus, 0x2000, 8 * NCTR, &ops64, &r64)) != SOCMON_OK)
         die("socmon_bus_model_map", st);
-    if ((st = socmon_regdev_new("bench", bus, c, 2 * NCTR, &dev)) != SOCMON_OK)
-        die("socmon_regdev_new", st);
+    if ((st = smn_regdev_new("bench", bus, c, 2 * NCTR, &dev)) != SOCMON_OK)
+        die("smn_regdev_new", st);
 
     double n32 = ns_per_read(dev, 0), n64 = ns_per_read(dev, NCTR);
     printf("model bus: %.1f ns/counter read (32-bit), %.1f ns/counter read (64-bit hi-lo-hi)\n",

@@ -131,7 +131,7 @@ static int bench_api(const char *name, const socmon_esp_soc_desc *d)
             free(vals);
             return 1;
         }
-        socmon_bus *bus = socmon_esp_api_bus();
+        socmon_bus *bus = smn_esp_api_bus();
         socmon_bus_stats_reset(bus);
         unsigned long calls = 0;
         double t0 = now_s(), t1 = t0;
@@ -160,8 +160,8 @@ static int bench_device(const char *name, const socmon_esp_soc_desc *d)
     socmon_set *set = NULL;
     socmon_sample s = {0};
     int rc = 1;
-    if (socmon_bus_model_new(&bus) || socmon_esp_soc_new(d, &soc) || socmon_esp_soc_map(soc, bus) ||
-        socmon_esp_device_new(bus, d, "esp", &dev) || socmon_set_new(dev, NULL, &set) ||
+    if (socmon_bus_model_new(&bus) || smn_esp_soc_new(d, &soc) || smn_esp_soc_map(soc, bus) ||
+        smn_esp_device_new(bus, d, "esp", &dev) || socmon_set_new(dev, NULL, &set) ||
         socmon_sample_alloc(set, &s)) {
         fprintf(stderr, "bench_esp: %s device: %s\n", name, socmon_errmsg());
         goto out;
@@ -190,7 +190,7 @@ out:
     socmon_set_free(set);
     socmon_device_free(dev);
     socmon_bus_free(bus);
-    socmon_esp_soc_free(soc);
+    smn_esp_soc_free(soc);
     return rc;
 }
 

@@ -51,7 +51,7 @@ int main(void)
             return 1;
         for (const char *const *w = socmon_esp_workloads(); *w; w++) {
             socmon_esp_soc *soc;
-            if (socmon_esp_soc_new(&d, &soc) != SOCMON_OK || socmon_esp_soc_start(soc, *w) != SOCMON_OK) {
+            if (smn_esp_soc_new(&d, &soc) != SOCMON_OK || socmon_esp_soc_start(soc, *w) != SOCMON_OK) {
                 fprintf(stderr, "bench_esp_model: %s\n", socmon_errmsg());
                 return 1;
             }
@@ -67,7 +67,7 @@ int main(void)
             }
             double host = now_s() - t0;
             socmon_esp_model_stats st;
-            socmon_esp_soc_stats(soc, &st);
+            smn_esp_soc_stats(soc, &st);
             uint64_t flits = 0;
             for (unsigned p = 0; p < 6; p++)
                 flits += st.flits_injected[p];
@@ -75,7 +75,7 @@ int main(void)
                    " = %6.2f Mcycles/s, %9llu flits\n",
                    labels[s], *w, st.cycles / d.clock_hz * 1e3, (unsigned long long)st.cycles, steps,
                    host, host > 0 ? st.cycles / host / 1e6 : 0.0, (unsigned long long)flits);
-            socmon_esp_soc_free(soc);
+            smn_esp_soc_free(soc);
         }
     }
     struct rusage ru;

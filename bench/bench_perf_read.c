@@ -66,18 +66,18 @@ static void model(int rdpmc, const char *label)
 {
     socmon_perf_model *m;
     socmon_perf_model_opts mo = {.hw_counters = 4, .rdpmc = rdpmc, .paranoid = 2};
-    socmon_perf_model_new(&mo, &m);
+    smn_perf_model_new(&mo, &m);
     socmon_perf_attr *ev;
     size_t n;
     socmon_perf_event_list_parse("{cycles:u,instructions:u}", NULL, &ev, &n);
-    socmon_perf_opts o = {.events = ev, .nevents = n, .mode = SOCMON_PERF_THREAD, .sys = socmon_perf_model_sys(m)};
+    socmon_perf_opts o = {.events = ev, .nevents = n, .mode = SOCMON_PERF_THREAD, .sys = smn_perf_model_sys(m)};
     socmon_device *d;
     if (socmon_perf_device_new("model", &o, &d) == SOCMON_OK) {
         printf("  %-44s %8.1f ns per group read (the model, not a kernel)\n", label, time_reads(d));
         socmon_device_free(d);
     }
     free(ev);
-    socmon_perf_model_free(m);
+    smn_perf_model_free(m);
 }
 
 static void papi(void)

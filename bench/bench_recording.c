@@ -120,7 +120,7 @@ static long long v2_bytes(const socmon_recording *rec, int fd, int layout, int l
     if (ftruncate(fd, 0) != 0 || lseek(fd, 0, SEEK_SET) != 0)
         return -1;
     socmon_recwriter_opts o = {.level = level};
-    if (socmon_recording_write_fd(rec, fd, &o, layout) != SOCMON_OK)
+    if (smn_recording_write_fd(rec, fd, &o, layout) != SOCMON_OK)
         return -1;
     struct stat sb;
     return fstat(fd, &sb) == 0 ? (long long)sb.st_size : -1;
@@ -142,7 +142,7 @@ static int timeline_run(const char *spec, const char *workload, uint64_t interva
     double values = (double)n * (double)nc;
     uint8_t *buf;
     size_t v1;
-    if (socmon_recording_serialize(rec, &buf, &v1) != SOCMON_OK)
+    if (smn_recording_serialize(rec, &buf, &v1) != SOCMON_OK)
         return die("serialize");
     free(buf);
     char path[] = "/tmp/socmon-bench-tl-XXXXXX";

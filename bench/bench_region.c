@@ -41,14 +41,14 @@ int main(void)
     socmon_regions_close(r);
     socmon_perf_model *m;
     socmon_perf_model_opts mo = {.hw_counters = 4, .rdpmc = 1, .paranoid = 2};
-    socmon_perf_model_new(&mo, &m);
+    smn_perf_model_new(&mo, &m);
     socmon_regions_opts om = {.path = path, .events = "{cycles:u,instructions:u}",
-        .sys = socmon_perf_model_sys(m)};
+        .sys = smn_perf_model_sys(m)};
     if (socmon_regions_open(&om, &r) == SOCMON_OK) {
         printf("  %-40s %8.1f ns (the model, not a kernel)\n", "on, cycles+instructions by rdpmc", pairs(r, 200000));
         socmon_regions_close(r);
     }
-    socmon_perf_model_free(m);
+    smn_perf_model_free(m);
     unlink(path);
     return 0;
 }

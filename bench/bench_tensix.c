@@ -57,7 +57,7 @@ int main(void)
     uint32_t w[86];
     size_t n = socmon_tensix_default_slots(w, 86);
     socmon_device *dev;
-    socmon_tensix_drv_device(d, "tensix", w, n, 1e9, &dev);
+    smn_tensix_drv_device(d, "tensix", w, n, 1e9, &dev);
     size_t nc = socmon_device_ncounters(dev);
     uint32_t idx[128];
     uint64_t v[128];
@@ -78,7 +78,7 @@ int main(void)
     socmon_tensix_kernel_params_default(&p);
     p.tiles = 1u << 20;
     socmon_tensix_core *c;
-    socmon_tensix_core_new(&p, &c);
+    smn_tensix_core_new(&p, &c);
     socmon_tensix_core_kernel_start(c);
     a = now_s();
     for (int i = 0; i < 100000; i++)
@@ -90,7 +90,7 @@ int main(void)
         socmon_tensix_core_advance(c, 1000, NULL);
     b = now_s();
     printf("tensix kernel model, 1000-cycle steps: %.1f G simulated cycles/s\n", 1e8 / (b - a) / 1e9);
-    socmon_tensix_core_free(c);
+    smn_tensix_core_free(c);
 
     llk_perf_sim_run(sim);
     llk_perf_results *r;

@@ -17,7 +17,7 @@
 
 #include "socmon/socmon.h"
 
-extern const socmon_target_ops socmon_target_zynq_ops;
+extern const socmon_target_ops smn_target_zynq_ops;
 
 typedef struct run {
     uint64_t interval_ns, t0, k;
@@ -47,7 +47,7 @@ static socmon_status timed_advance(void *priv, uint64_t ns, int *done)
     if (R.n < R.cap)
         R.late[R.n] = now > due ? now - due : 0;
     R.t_entry = now;
-    return socmon_target_zynq_ops.advance(priv, ns, done);
+    return smn_target_zynq_ops.advance(priv, ns, done);
 }
 
 static socmon_status after_read(void *user, const socmon_sample *prev, const socmon_sample *cur,
@@ -103,7 +103,7 @@ int main(int argc, char **argv)
         else
             sched = "SCHED_OTHER (SCHED_FIFO not permitted)";
     }
-    socmon_target_ops ops = socmon_target_zynq_ops;
+    socmon_target_ops ops = smn_target_zynq_ops;
     ops.advance = timed_advance;
     char dur[32];
     snprintf(dur, sizeof dur, "%llu", (unsigned long long)(seconds * 1000 + 1000));

@@ -1,5 +1,5 @@
 # Turns the web page's files into a C table (build/generated/web_assets.c) so the library
-# carries the page it serves and inlines: socmon_web_asset(name, &len, &mime), declared in
+# carries the page it serves and inlines: smn_web_asset(name, &len, &mime), declared in
 # src/export/web_assets.h. Arguments: OUT, SRC (web/src), UPLOT (web/node_modules/uplot).
 # uPlot's own files are a build product here: they come from npm (scripts/install-deps.sh) and
 # are never committed. Its MIT licence text goes in front of its script, beside its banner.
@@ -51,7 +51,7 @@ static const struct {
 ${table}};
 #define NASSETS (sizeof assets / sizeof assets[0])
 
-const unsigned char *socmon_web_asset(const char *name, size_t *len, const char **mime)
+const unsigned char *smn_web_asset(const char *name, size_t *len, const char **mime)
 {
     for (size_t i = 0; name && i < NASSETS; i++)
         if (strcmp(assets[i].name, name) == 0) {
@@ -66,7 +66,7 @@ const unsigned char *socmon_web_asset(const char *name, size_t *len, const char 
     return NULL;
 }
 
-const char *socmon_web_asset_name(size_t i)
+const char *smn_web_asset_name(size_t i)
 {
     return i < NASSETS ? assets[i].name : NULL;
 }

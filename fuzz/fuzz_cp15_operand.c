@@ -17,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         socmon_zynq_desc d;
         socmon_cp15 cp;
         socmon_zynq_desc_default(&d);
-        if (socmon_zynq_soc_new(&d, &soc) || socmon_zynq_cp15_of(soc, 0, &cp) ||
+        if (smn_zynq_soc_new(&d, &soc) || socmon_zynq_cp15_of(soc, 0, &cp) ||
             socmon_xil_bind_cp15(&cp))
             abort();
     }

@@ -34,7 +34,7 @@ static void one(const uint8_t *p)
         if (esp_monitor_status() != SOCMON_OK && (r != 0 || memcmp(&v, &before, sizeof v) != 0))
             abort();
         if (a.read_mode == ESP_MON_READ_SINGLE && esp_monitor_status() == SOCMON_OK) {
-            socmon_esp_soc *soc = socmon_esp_api_virtual_soc();
+            socmon_esp_soc *soc = smn_esp_api_virtual_soc();
             if (!soc || r != socmon_esp_soc_peek(soc, a.tile_index, a.mon_index))
                 abort();
         }
@@ -48,7 +48,7 @@ static void one(const uint8_t *p)
         esp_monitor_print(a, v, sink);
         break;
     case 3: {   /* counts move between reads */
-        socmon_esp_soc *soc = socmon_esp_api_virtual_soc();
+        socmon_esp_soc *soc = smn_esp_api_virtual_soc();
         uint32_t val = (uint32_t)p[8] << 24 | p[9];
         if (soc && socmon_esp_soc_poke(soc, p[4] % SOC_NTILES, p[6] % 59, val) != SOCMON_OK)
             socmon_clear_error();

@@ -35,7 +35,7 @@ static uint64_t sum_mem(const socmon_esp_soc *soc, unsigned mon)
 static void check(socmon_esp_soc *soc)
 {
     socmon_esp_model_stats st;
-    socmon_esp_soc_stats(soc, &st);
+    smn_esp_soc_stats(soc, &st);
     if (st.flits_in_network || st.packets_waiting)
         abort();
     for (unsigned p = 0; p < 6; p++)
@@ -67,9 +67,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     socmon_esp_soc *soc;
     socmon_bus *bus;
-    if (socmon_esp_soc_new(&d, &soc) != SOCMON_OK)
+    if (smn_esp_soc_new(&d, &soc) != SOCMON_OK)
         return 0;
-    if (socmon_bus_model_new(&bus) != SOCMON_OK || socmon_esp_soc_map(soc, bus) != SOCMON_OK)
+    if (socmon_bus_model_new(&bus) != SOCMON_OK || smn_esp_soc_map(soc, bus) != SOCMON_OK)
         abort();
     unsigned ntiles = d.rows * d.cols;
     int done = 1;
@@ -113,6 +113,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             check(soc);
     }
     socmon_bus_free(bus);
-    socmon_esp_soc_free(soc);
+    smn_esp_soc_free(soc);
     return 0;
 }

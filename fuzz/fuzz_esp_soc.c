@@ -17,9 +17,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     socmon_esp_soc_desc d;
     if (socmon_esp_soc_desc_parse(text, "fuzz.soc", &d) == SOCMON_OK) {
         socmon_esp_soc *soc = NULL;
-        if (socmon_esp_soc_new(&d, &soc) != SOCMON_OK)
+        if (smn_esp_soc_new(&d, &soc) != SOCMON_OK)
             abort();
-        socmon_esp_soc_free(soc);
+        smn_esp_soc_free(soc);
     }
     free(text);
     return 0;

@@ -110,13 +110,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     double d;
     memcpy(&d, data, sizeof d);
     char buf[48];
-    socmon_prom_float(buf, sizeof buf, d);
+    smn_prom_float(buf, sizeof buf, d);
     if (isnan(d) ? strcmp(buf, "NaN") != 0 : strtod(buf, NULL) != d)
         abort();
     const uint8_t *p = data + 8;
     size_t n = size - 8;
     char *accept = piece(&p, &n);
-    const char *f = socmon_prom_negotiate(accept);
+    const char *f = smn_prom_negotiate(accept);
     if (strcmp(f, "prometheus") != 0 && strcmp(f, "openmetrics") != 0)
         abort();
     free(accept);
@@ -141,20 +141,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int om = 0; om < 2; om++) {
         socmon_sink *s;
         socmon_output *o;
-        if (socmon_sink_memory(&s) != SOCMON_OK)
+        if (smn_sink_memory(&s) != SOCMON_OK)
             abort();
-        if (socmon_output_open(om ? "openmetrics" : "prometheus", s, NULL, &o) != SOCMON_OK)
+        if (smn_output_open(om ? "openmetrics" : "prometheus", s, NULL, &o) != SOCMON_OK)
             abort();
         socmon_run_info run = {.doc = SOCMON_DOC_TOTALS, .target = target, .workload = target,
                                .elapsed_ns = v[0], .recording = om, .interval_ns = om};
-        if (socmon_output_begin(o, &run) != SOCMON_OK || socmon_output_counters(o, &list, v) != SOCMON_OK ||
-            socmon_output_end(o) != SOCMON_OK)
+        if (smn_output_begin(o, &run) != SOCMON_OK || smn_output_counters(o, &list, v) != SOCMON_OK ||
+            smn_output_end(o) != SOCMON_OK)
             abort();
         size_t len;
-        const char *text = socmon_sink_memory_data(s, &len);
+        const char *text = smn_sink_memory_data(s, &len);
         check_document(text, len, om);
-        socmon_output_free(o);
-        socmon_sink_close(s);
+        smn_output_free(o);
+        smn_sink_close(s);
     }
     for (size_t i = 0; i < ns; i++)
         free(strs[i]);

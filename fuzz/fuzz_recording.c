@@ -38,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!fixed)
         return 0;
     memcpy(fixed, data, size);
-    uint32_t crc = socmon_crc32(0, fixed, size - 4);
+    uint32_t crc = smn_crc32(0, fixed, size - 4);
     for (int i = 0; i < 4; i++)
         fixed[size - 4 + i] = (uint8_t)(crc >> (8 * i));
     check(fixed, size);

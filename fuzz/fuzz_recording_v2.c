@@ -4,7 +4,7 @@
  * loss report adds up (a complete file lost nothing, has no timestamp going
  * backwards and an end record that agrees with its blocks), and it can be written
  * out again (the reader accepts only what the writer's rules allow); the
- * scan that appending uses (socmon_rec2_scan_file) finds the same blocks.
+ * scan that appending uses (smn_rec2_scan_file) finds the same blocks.
  *
  * A mutated file almost never carries matching CRCs, which would stop the
  * fuzzer at the header or the first block; so each input is also tried with
@@ -25,7 +25,7 @@ static void check(const uint8_t *data, size_t size)
     socmon_rec2_scan scan;
     socmon_recording *srec = NULL;
     int scanned = size >= 12 && socmon_rec2_get(data + 8, 4) == SOCMON_REC2_VERSION &&
-                  socmon_rec2_scan_file(data, size, &scan, &srec) == SOCMON_OK;
+                  smn_rec2_scan_file(data, size, &scan, &srec) == SOCMON_OK;
     socmon_recording *rec = NULL;
     if (socmon_recording_parse(data, size, &rec) != SOCMON_OK) {
         socmon_recording_free(srec);
@@ -62,11 +62,11 @@ static void fix_crcs(uint8_t *p, size_t len)
     if (hl > len - SOCMON_REC2_FIXED_HDR - 4)
         return;
     size_t pos = SOCMON_REC2_FIXED_HDR + hl;
-    socmon_rec2_put32(p + pos, socmon_crc32(0, p, pos));
+    socmon_rec2_put32(p + pos, smn_crc32(0, p, pos));
     pos += 4;
     while (len - pos >= SOCMON_REC2_END_LEN) {
         if (memcmp(p + pos, SOCMON_REC2_END_MARK, 8) == 0) {
-            socmon_rec2_put32(p + pos + 32, socmon_crc32(0, p + pos, 32));
+            socmon_rec2_put32(p + pos + 32, smn_crc32(0, p + pos, 32));
             pos += SOCMON_REC2_END_LEN;
             continue;
         }
@@ -75,8 +75,8 @@ static void fix_crcs(uint8_t *p, size_t len)
         size_t comp = (size_t)socmon_rec2_get(p + pos + 28, 4);
         if (comp > len - pos - SOCMON_REC2_BLOCK_HDR)
             return;
-        socmon_rec2_put32(p + pos + 36, socmon_crc32(0, p + pos + SOCMON_REC2_BLOCK_HDR, comp));
-        socmon_rec2_put32(p + pos + 40, socmon_crc32(0, p + pos, 40));
+        socmon_rec2_put32(p + pos + 36, smn_crc32(0, p + pos + SOCMON_REC2_BLOCK_HDR, comp));
+        socmon_rec2_put32(p + pos + 40, smn_crc32(0, p + pos, 40));
         pos += SOCMON_REC2_BLOCK_HDR + comp;
     }
 }

@@ -55,7 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     socmon_zynq_soc *soc = NULL;
     socmon_bus *bus = NULL;
-    if (socmon_zynq_soc_new(&d, &soc) || socmon_bus_model_new(&bus) || socmon_zynq_soc_map(soc, bus))
+    if (smn_zynq_soc_new(&d, &soc) || socmon_bus_model_new(&bus) || smn_zynq_soc_map(soc, bus))
         abort();
     irq_ctx ic = {bus, d.apm_base, 0};
     for (size_t i = 1; i + 8 <= size; i += 8) {
@@ -108,6 +108,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();   /* aligned accesses inside a mapped window never fail */
     }
     socmon_bus_free(bus);
-    socmon_zynq_soc_free(soc);
+    smn_zynq_soc_free(soc);
     return 0;
 }

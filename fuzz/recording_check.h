@@ -29,7 +29,7 @@ static inline uint8_t *check_decodes(const socmon_recording *rec, size_t *len)
     free(v);
     uint8_t *out = NULL;
     *len = 0;
-    if (socmon_recording_serialize(rec, &out, len) != SOCMON_OK)
+    if (smn_recording_serialize(rec, &out, len) != SOCMON_OK)
         __builtin_trap();
     return out;
 }

@@ -51,7 +51,7 @@ int main(int argc, char **argv)
             fclose(defs);
         return 1;
     }
-    socmon_status st = socmon_esp_socdefs_write(&d, src, defs, locs);
+    socmon_status st = smn_esp_socdefs_write(&d, src, defs, locs);
     int werr = ferror(defs) || ferror(locs);
     werr |= fclose(defs) != 0;
     werr |= fclose(locs) != 0;

@@ -73,7 +73,7 @@ static int emit(const char *dir, const char *name, const socmon_recording *rec, 
     }
     socmon_recwriter_opts o = {.block_samples = block_samples, .level = 1, .flush_ns = 1000000000,
                                .simulated = !rec->info.clock_known ? 0 : rec->info.simulated ? 1 : -1};
-    if (socmon_recording_write_fd(rec, fd, &o, layout) != SOCMON_OK)
+    if (smn_recording_write_fd(rec, fd, &o, layout) != SOCMON_OK)
         return die(path);
     struct stat sb;
     fstat(fd, &sb);
@@ -110,7 +110,7 @@ static int emit_gaps(const char *dir, const char *name, socmon_recording *src, s
     }
     socmon_recwriter_opts o = {.block_samples = 8, .level = 1, .flush_ns = 1000000000};
     socmon_recwriter *w = NULL;
-    if (socmon_rec2_writer_new(fd, empty, &o, -1, &w) != SOCMON_OK)
+    if (smn_rec2_writer_new(fd, empty, &o, -1, &w) != SOCMON_OK)
         return die(path);
     uint64_t v[3];
     socmon_sample s = {.t_ns = 0, .flags = 0, .missed = 0, .n = 3, .v = v};

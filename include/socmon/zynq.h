@@ -88,7 +88,7 @@ typedef struct socmon_zynq_desc {
     int gcc_width;                       /* global clock counter of Advanced mode: 0
                                             (absent), 32 or 64; Profile mode has none */
     double cpu_hz;                       /* Cortex-A9 clock, 1e6..4e9 */
-    uint64_t apm_base;                   /* where socmon_zynq_soc_map puts the APM */
+    uint64_t apm_base;                   /* where smn_zynq_soc_map puts the APM */
     uint64_t pmu_base[SOCMON_ZYNQ_NCORES];/* and each core's PMU window */
     uint64_t seed;                       /* for latency draws: runs repeat exactly */
     socmon_zynq_traffic traffic;         /* the configured traffic, for every slot */
@@ -217,7 +217,7 @@ typedef struct socmon_zynq_xapm_param {
  * model. */
 socmon_status socmon_zynq_uio_new(socmon_zynq_soc *soc, socmon_zynq_uio **out);
 void socmon_zynq_uio_free(socmon_zynq_uio *u);
-/* Map 0: the APM registers at offsets 0..0xFFFF (as socmon_zapm_bus_uio on a
+/* Map 0: the APM registers at offsets 0..0xFFFF (as smn_zapm_bus_uio on a
  * board). Owned by u. */
 socmon_bus *socmon_zynq_uio_bus(socmon_zynq_uio *u);
 /* Map 1: SOCMON_ZYNQ_UIO_MAP1_SIZE bytes, starting with a

@@ -49,7 +49,7 @@ void agent_log(agent *a, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
-    socmon_text_escape(esc, sizeof esc, line);
+    smn_text_escape(esc, sizeof esc, line);
     fprintf(f, "socmon agent: %s\n", esc);
     fflush(f);
 }

@@ -94,7 +94,7 @@ static void close_with(agent *a, agent_client *c, uint32_t code, const char *msg
     atomic_fetch_add(&a->refused, 1);
     wire_put_error(&c->out, code, msg);
     c->state = C_CLOSING;
-    c->deadline = socmon_mono_ns() + CLOSE_NS;
+    c->deadline = smn_mono_ns() + CLOSE_NS;
 }
 
 /* Lines about peers that never authenticated (refusals, drops): at most
@@ -125,7 +125,7 @@ static void log_unauthenticated(agent *a, uint64_t now, const char *what, const 
 static void reject(agent *a, agent_client *c, uint32_t code, const char *what, const char *msg)
 {
     if (c->state == C_HANDSHAKE)
-        log_unauthenticated(a, socmon_mono_ns(), what, c, msg);
+        log_unauthenticated(a, smn_mono_ns(), what, c, msg);
     else
         agent_log(a, "%s %s: %s", what, c->peer, msg);
     close_with(a, c, code, msg);
@@ -525,7 +525,7 @@ void *agent_server_main(void *arg)
     struct pollfd *pf = NULL;
     size_t pfcap = 0;
     while (!atomic_load(&a->stop)) {
-        uint64_t now = socmon_mono_ns();
+        uint64_t now = smn_mono_ns();
         if (atomic_load(&a->config_pending) == 2)
             agent_config_swap(a);
         else if (atomic_load(&a->config_pending) == 3)
@@ -599,7 +599,7 @@ void *agent_server_main(void *arg)
                 client_gone(a, c, now);
         }
         if (pf[0].revents & POLLIN)
-            accept_new(a, socmon_mono_ns());
+            accept_new(a, smn_mono_ns());
     }
     /* Stopping: whoever is still connected is cut off. */
     for (size_t i = 0; i < a->nclients_cur; i++)

@@ -91,7 +91,7 @@ void collector_set_idle_timeout(collector *c, int timeout_ms)
 static socmon_status check_idle(collector *c)
 {
     int ms = c->idle_ms ? c->idle_ms : COLLECTOR_IDLE_MS;
-    if (ms < 0 || socmon_mono_ns() - c->last_rx_ns < (uint64_t)ms * 1000000u)
+    if (ms < 0 || smn_mono_ns() - c->last_rx_ns < (uint64_t)ms * 1000000u)
         return SOCMON_OK;
     return socmon_fail(SOCMON_EIO, "agent %s sent nothing for %.3g s%s, not even the STATS it sends every second: "
                        "it is stopped, hung or cut off; giving up", c->addr, ms / 1000.0,
@@ -109,7 +109,7 @@ socmon_status collector_next_frame(collector *c, const collector_cb *cb, int tim
         c->inlen -= *consumed;
         *consumed = 0;
     }
-    uint64_t deadline = timeout_ms >= 0 ? socmon_mono_ns() + (uint64_t)timeout_ms * 1000000u : UINT64_MAX;
+    uint64_t deadline = timeout_ms >= 0 ? smn_mono_ns() + (uint64_t)timeout_ms * 1000000u : UINT64_MAX;
     for (;;) {
         int r = wire_hdr_parse(c->in, c->inlen, WIRE_MAX_PAYLOAD, h);
         if (r < 0)
@@ -123,7 +123,7 @@ socmon_status collector_next_frame(collector *c, const collector_cb *cb, int tim
             if (wire_check_crc(h, *payload) != SOCMON_OK)
                 return socmon_fail_prefix(SOCMON_EPARSE, "agent %s: ", c->addr);
             c->st.bytes += *consumed;
-            c->last_rx_ns = socmon_mono_ns();
+            c->last_rx_ns = smn_mono_ns();
             return SOCMON_OK;
         }
         size_t want = r == 1 ? WIRE_HDR + (size_t)h->len : WIRE_HDR;
@@ -141,7 +141,7 @@ socmon_status collector_next_frame(collector *c, const collector_cb *cb, int tim
         socmon_status st;
         if (cb && cb->tick && (st = cb->tick(cb->user)) != SOCMON_OK)
             return st;
-        uint64_t now = socmon_mono_ns();
+        uint64_t now = smn_mono_ns();
         if (now >= deadline)
             return socmon_fail(SOCMON_EIO, "agent %s: no answer within %d ms", c->addr, timeout_ms);
         struct pollfd p = {c->fd, POLLIN, 0};
@@ -170,7 +170,7 @@ socmon_status collector_error_frame(collector *c, const uint8_t *p, size_t len, 
         return socmon_fail_prefix(SOCMON_EPARSE, "agent %s: ", c->addr);
     /* the agent's words go to a terminal or a log: control bytes escaped */
     char msg[sizeof e->msg];
-    socmon_text_escape(msg, sizeof msg, e->msg);
+    smn_text_escape(msg, sizeof msg, e->msg);
     memcpy(e->msg, msg, sizeof msg);
     socmon_status st = e->code == WIRE_ERR_TOKEN ? SOCMON_EPERM
                        : e->code == WIRE_ERR_VERSION ? SOCMON_ENOTSUP
@@ -184,7 +184,7 @@ socmon_status collector_error_frame(collector *c, const uint8_t *p, size_t len, 
  * peer holding many unauthenticated connections), so another try may pass. */
 static socmon_status connect_once(collector *c, int timeout_ms, int *retry)
 {
-    uint64_t deadline = socmon_mono_ns() + (uint64_t)timeout_ms * 1000000u;
+    uint64_t deadline = smn_mono_ns() + (uint64_t)timeout_ms * 1000000u;
     socmon_status st = net_connect(c->addr, timeout_ms, &c->fd);
     wire_buf b = {0};
     if (st == SOCMON_OK) {
@@ -197,7 +197,7 @@ static socmon_status connect_once(collector *c, int timeout_ms, int *retry)
     wire_hdr h;
     const uint8_t *p;
     size_t consumed = 0;
-    uint64_t now = socmon_mono_ns();
+    uint64_t now = smn_mono_ns();
     if (st == SOCMON_OK)
         st = collector_next_frame(c, NULL, now < deadline ? (int)((deadline - now) / 1000000u) + 1 : 1, &h, &p,
                                   &consumed);
@@ -233,12 +233,12 @@ socmon_status collector_connect(const char *addr, const char *token, int timeout
     c->fd = -1;
     snprintf(c->addr, sizeof c->addr, "%s", addr);
     snprintf(c->token, sizeof c->token, "%s", token ? token : "");
-    uint64_t start = socmon_mono_ns(), deadline = start + (uint64_t)(timeout_ms > 0 ? timeout_ms : 1) * 1000000u;
+    uint64_t start = smn_mono_ns(), deadline = start + (uint64_t)(timeout_ms > 0 ? timeout_ms : 1) * 1000000u;
     uint64_t backoff = 50000000u;
     socmon_status st;
     for (unsigned tries = 1;; tries++) {
         int retry = 0;
-        uint64_t now = socmon_mono_ns();
+        uint64_t now = smn_mono_ns();
         st = connect_once(c, now < deadline ? (int)((deadline - now + 999999u) / 1000000u) : 1, &retry);
         if (st == SOCMON_OK || !retry)
             break;
@@ -246,8 +246,8 @@ socmon_status collector_connect(const char *addr, const char *token, int timeout
         c->fd = -1;
         c->inlen = 0;
         c->st.bytes = 0;
-        uint64_t wait = backoff / 2 + socmon_mono_ns() % (backoff / 2);
-        now = socmon_mono_ns();
+        uint64_t wait = backoff / 2 + smn_mono_ns() % (backoff / 2);
+        now = smn_mono_ns();
         if (now + wait + TRY_MIN_NS > deadline) {   /* too little time left for another try to be answered */
             char why[WIRE_MAX_STR + 1];
             snprintf(why, sizeof why, "%s", socmon_errmsg());
@@ -318,7 +318,7 @@ socmon_status collector_subscribe(collector *c, uint32_t mode, uint64_t seq)
     wire_buf_free(&b);
     if (st == SOCMON_OK) {
         c->subscribed = 1;
-        c->last_rx_ns = socmon_mono_ns();   /* the idle timeout counts from here */
+        c->last_rx_ns = smn_mono_ns();   /* the idle timeout counts from here */
         /* Where the stream starts: from seq exactly (a seq older than the
          * ring comes as a GAP from seq); OLDEST and LATEST from the first
          * frame's seq. */

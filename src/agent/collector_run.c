@@ -149,7 +149,7 @@ socmon_status collector_run(collector *c, const collector_cb *cb)
             if ((st = wire_get_end(p, h.len, &e)) != SOCMON_OK)
                 return socmon_fail_prefix(st, "agent %s: ", c->addr);
             char reason[sizeof e.reason];   /* printed by the callers: control bytes escaped */
-            socmon_text_escape(reason, sizeof reason, e.reason);
+            smn_text_escape(reason, sizeof reason, e.reason);
             memcpy(e.reason, reason, sizeof reason);
             if (!c->any_seq && e.next_seq != c->st.next_seq)
                 return socmon_fail(SOCMON_EPARSE, "agent %s: END after seq %llu, but the last received is %llu",

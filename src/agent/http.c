@@ -124,7 +124,7 @@ static enum MHD_Result send_asset(struct MHD_Connection *c, const char *name, co
 {
     size_t len = 0;
     const char *mime = NULL;
-    const unsigned char *data = socmon_web_asset(name, &len, &mime);
+    const unsigned char *data = smn_web_asset(name, &len, &mime);
     if (!data)
         return send_msg(c, MHD_HTTP_NOT_FOUND, "socmon: no such asset\n");
     /* the assets are compiled in and live as long as the program: no copy */
@@ -269,7 +269,7 @@ static socmon_status make_info(socmon_http *h)
     snprintf(name, sizeof name, "%.*s", (int)strcspn(s->target ? s->target : "", ":"), s->target ? s->target : "");
     socmon_web_info_in in = {s->target, s->device, s->interval_ns, s->simulated, &cl, socmon_live_metrics(h->lv),
                              s->nparams, s->param_names, s->param_values, socmon_target_lookup(name)};
-    json_t *j = socmon_web_info_json(&in);
+    json_t *j = smn_web_info_json(&in);
     if (!j)
         return socmon_fail(SOCMON_ENOMEM, "http: making /api/info: out of memory");
     h->info = json_dumps(j, JSON_COMPACT);

@@ -98,7 +98,7 @@ void http_logv(http_log *l, const char *key, const char *fmt, va_list ap)
     size_t n = strlen(raw);
     while (n && (raw[n - 1] == '\n' || raw[n - 1] == '\r'))
         raw[--n] = '\0';
-    socmon_text_escape(line, sizeof line, raw);
+    smn_text_escape(line, sizeof line, raw);
     uint64_t now = now_ms();
     pthread_mutex_lock(&l->mu);
     http_log_slot *s = NULL, *lru = &l->slot[0];

@@ -29,7 +29,7 @@ static socmon_status expose(socmon_live *lv, const char *format, socmon_sink *si
     uint64_t rows = st == SOCMON_OK ? socmon_live_snapshot(lv, tot, m, &ls) : 0;
     socmon_output_opts oo = {.sep = ','};
     if (st == SOCMON_OK)
-        st = socmon_output_open(format, sink, &oo, &o);
+        st = smn_output_open(format, sink, &oo, &o);
     /* recording: samples and missed intervals are known, as they are for a recording */
     socmon_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = "live", .target = sch->target,
                            .device = sch->device, .workload = sch->workload, .elapsed_ns = ls.elapsed_ns,
@@ -37,15 +37,15 @@ static socmon_status expose(socmon_live *lv, const char *format, socmon_sink *si
                            .recording = 1, .samples = (size_t)ls.samples, .missed = ls.missed};
     socmon_counter_list cl = {nc, sch->counters, sch->names, NULL, 0, NULL};
     if (st == SOCMON_OK)
-        st = socmon_output_begin(o, &run);
+        st = smn_output_begin(o, &run);
     if (st == SOCMON_OK)
-        st = socmon_output_counters(o, &cl, tot);
+        st = smn_output_counters(o, &cl, tot);
     /* before the first row there are no metric values yet: no gauges rather than NaNs */
     if (st == SOCMON_OK && rows && socmon_live_metrics(lv))
-        st = socmon_output_metrics(o, sch->ms, socmon_live_metrics(lv), m);
+        st = smn_output_metrics(o, sch->ms, socmon_live_metrics(lv), m);
     if (st == SOCMON_OK)
-        st = socmon_output_end(o);
-    socmon_output_free(o);
+        st = smn_output_end(o);
+    smn_output_free(o);
     free(tot);
     free(m);
     return st;
@@ -55,7 +55,7 @@ struct MHD_Response *http_metrics_response(socmon_live *lv, int openmetrics, uns
 {
     const char *format = openmetrics ? "openmetrics" : "prometheus";
     char msg[300];
-    if (!socmon_output_format_find(format)) {
+    if (!smn_output_format_find(format)) {
         /* a build without the exposition formats still serves the page */
         *status = MHD_HTTP_SERVICE_UNAVAILABLE;
         *mime = "text/plain; charset=utf-8";
@@ -63,11 +63,11 @@ struct MHD_Response *http_metrics_response(socmon_live *lv, int openmetrics, uns
         return http_text_response(msg, strlen(msg), *mime);
     }
     socmon_sink *sink = NULL;
-    socmon_status st = socmon_sink_memory(&sink);
+    socmon_status st = smn_sink_memory(&sink);
     if (st == SOCMON_OK)
         st = expose(lv, format, sink);
     size_t len = 0;
-    const char *text = st == SOCMON_OK ? socmon_sink_memory_data(sink, &len) : NULL;
+    const char *text = st == SOCMON_OK ? smn_sink_memory_data(sink, &len) : NULL;
     struct MHD_Response *r;
     if (text) {
         *status = MHD_HTTP_OK;
@@ -79,6 +79,6 @@ struct MHD_Response *http_metrics_response(socmon_live *lv, int openmetrics, uns
         snprintf(msg, sizeof msg, "socmon: /metrics: %s\n", st != SOCMON_OK ? socmon_errmsg() : "no text");
         r = http_text_response(msg, strlen(msg), *mime);
     }
-    socmon_sink_close(sink);
+    smn_sink_close(sink);
     return r;
 }

@@ -81,13 +81,13 @@ static int put_row(stream *s, const socmon_live_entry *e)
         s->dsel[i] = s->d[s->sel[i]];
     static const char pre[] = "data: ";
     size_t room = s->cap > sizeof pre + 2 ? s->cap - (sizeof pre - 1) - 2 : 0;
-    size_t n = socmon_web_row_text(s->cap ? s->buf + sizeof pre - 1 : NULL, room, e->seq, e->t_ns, e->dt_ns,
+    size_t n = smn_web_row_text(s->cap ? s->buf + sizeof pre - 1 : NULL, room, e->seq, e->t_ns, e->dt_ns,
                                    e->flags, e->missed, s->m, s->nm, s->dsel, s->nsel);
     if (n >= room) {
         if (reserve(s, n + sizeof pre + 3) != 0)
             return -1;
         room = s->cap - (sizeof pre - 1) - 2;
-        n = socmon_web_row_text(s->buf + sizeof pre - 1, room, e->seq, e->t_ns, e->dt_ns, e->flags, e->missed,
+        n = smn_web_row_text(s->buf + sizeof pre - 1, room, e->seq, e->t_ns, e->dt_ns, e->flags, e->missed,
                                 s->m, s->nm, s->dsel, s->nsel);
     }
     memcpy(s->buf, pre, sizeof pre - 1);

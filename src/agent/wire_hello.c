@@ -77,7 +77,7 @@ static socmon_status check_ident(wire_rd *r, const char *what, const char *s, in
             (dot && b == '.'))
             continue;
         char shown[80];
-        socmon_text_escape(shown, sizeof shown, s);
+        smn_text_escape(shown, sizeof shown, s);
         return wire_rd_fail(r, "%s '%s' holds byte 0x%02x at offset %zu (a name is [A-Za-z0-9_%s-]+)", what, shown,
                             b, i, dot ? "." : "");
     }
@@ -89,14 +89,14 @@ static socmon_status check_ident(wire_rd *r, const char *what, const char *s, in
  * lines, the recording file, report, the page) shows it inertly. */
 static void clean_text(wire_rd *r, char **s)
 {
-    if (r->st != SOCMON_OK || !*s || socmon_text_clean(*s))
+    if (r->st != SOCMON_OK || !*s || smn_text_clean(*s))
         return;
     /* cut to WIRE_MAX_STR like any string, so the escaped text still fits a recording's fields */
-    size_t n = socmon_text_escape(NULL, 0, *s);
+    size_t n = smn_text_escape(NULL, 0, *s);
     n = n < WIRE_MAX_STR ? n : WIRE_MAX_STR;
     char *e = malloc(n + 1);
     if (e)
-        socmon_text_escape(e, n + 1, *s);
+        smn_text_escape(e, n + 1, *s);
     if (!e) {
         r->st = socmon_fail(SOCMON_ENOMEM, "%s frame: out of memory", r->frame);
         return;

@@ -2,7 +2,7 @@
  * the functions' counters grouped by function, signed modulo their width, CPI and share of
  * cycles, sorted by cycles, and a total row that must equal the whole-program counters, since
  * each instruction's counts went to exactly one function. The formats only render them
- * (export/output.h: socmon_output_functions). */
+ * (export/output.h: smn_output_functions). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

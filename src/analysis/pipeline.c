@@ -55,7 +55,7 @@ socmon_status socmon_pipeline_new(const socmon_source_info *schema, const socmon
     }
     if (st == SOCMON_OK && !(p->mv = calloc(p->nm + 1, sizeof *p->mv)))
         st = nomem();
-    if (st == SOCMON_OK && (socmon_spread_init(&p->csp, n) || socmon_spread_init(&p->msp, p->nm)))
+    if (st == SOCMON_OK && (smn_spread_init(&p->csp, n) || smn_spread_init(&p->msp, p->nm)))
         st = nomem();
     if (st != SOCMON_OK) {
         socmon_pipeline_free(p);
@@ -73,8 +73,8 @@ void socmon_pipeline_free(socmon_pipeline *p)
         pipeline_merger_free(&p->c[i]);
     socmon_metrics_free(p->m);
     socmon_scaling_free(p->sc);
-    socmon_spread_free(&p->csp);
-    socmon_spread_free(&p->msp);
+    smn_spread_free(&p->csp);
+    smn_spread_free(&p->msp);
     free(p->prev), free(p->d), free(p->raw), free(p->values), free(p->running), free(p->x), free(p->mv);
     free(p);
 }
@@ -287,8 +287,8 @@ socmon_status socmon_pipeline_end(socmon_pipeline *p, const char *reason)
                            .running = p->sc ? p->running : NULL, .metrics = p->m ? p->mv : NULL};
     for (size_t i = 0; i < p->n; i++)
         p->x[i] = (double)p->values[i];
-    socmon_spread_add(&p->csp, p->run, p->x);
-    socmon_spread_add(&p->msp, p->run, p->mv);
+    smn_spread_add(&p->csp, p->run, p->x);
+    smn_spread_add(&p->msp, p->run, p->mv);
     p->el_mean += ((double)p->elapsed - p->el_mean) / p->run;
     for (size_t i = 0; i < p->nc; i++) {
         pipeline_merger *m = &p->c[i];
@@ -325,8 +325,8 @@ socmon_status socmon_pipeline_run(socmon_pipeline *p, socmon_source *src)
 socmon_status socmon_pipeline_finish(socmon_pipeline *p)
 {
     unsigned runs = p->run ? p->run : 1;
-    socmon_spread_finish(&p->csp, runs);
-    socmon_spread_finish(&p->msp, runs);
+    smn_spread_finish(&p->csp, runs);
+    smn_spread_finish(&p->msp, runs);
     if (runs > 1) {
         /* counts print as whole numbers (perf prints the mean of counts as %.0f) */
         for (size_t i = 0; i < p->n; i++)

@@ -64,7 +64,7 @@ static socmon_status on_tick(void *self)
 static const socmon_consumer_ops recorder_ops = {.size = sizeof recorder_ops, .begin = on_begin,
                                                  .sample = on_sample, .gap = on_gap, .tick = on_tick};
 
-socmon_consumer socmon_recorder_consumer(socmon_recorder *r)
+socmon_consumer smn_recorder_consumer(socmon_recorder *r)
 {
     return (socmon_consumer){.ops = &recorder_ops, .self = r};
 }

@@ -17,6 +17,6 @@ typedef struct socmon_recorder {
 } socmon_recorder;
 
 /* The consumer writing to r->w (r stays the caller's). */
-socmon_consumer socmon_recorder_consumer(socmon_recorder *r);
+socmon_consumer smn_recorder_consumer(socmon_recorder *r);
 
 #endif

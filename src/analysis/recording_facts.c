@@ -10,7 +10,7 @@
 #include "core/text.h"
 #include "socmon/export.h"
 
-void socmon_recording_facts(socmon_recording *rec, const char *file, socmon_file_facts *out)
+void smn_recording_facts(socmon_recording *rec, const char *file, socmon_file_facts *out)
 {
     *out = (socmon_file_facts){.file = file, .counters = socmon_recording_ncounters(rec)};
     socmon_recording_get_info(rec, &out->info);
@@ -68,10 +68,10 @@ static void gap_note(notes *l, socmon_recording *rec, const socmon_recording_inf
     else
         after = 0;
     char a[32], b[32], c[32], d[32], where[96];
-    socmon_format_count(a, sizeof a, in->gap_samples, 1);
-    socmon_format_ns(b, sizeof b, in->gap_ns);
-    socmon_format_ns(c, sizeof c, before);
-    socmon_format_ns(d, sizeof d, after);
+    smn_format_count(a, sizeof a, in->gap_samples, 1);
+    smn_format_ns(b, sizeof b, in->gap_ns);
+    smn_format_ns(c, sizeof c, before);
+    smn_format_ns(d, sizeof d, after);
     if (have_before && have_after)
         snprintf(where, sizeof where, "between %s and %s", c, d);
     else if (have_before)
@@ -88,8 +88,8 @@ static void gap_note(notes *l, socmon_recording *rec, const socmon_recording_inf
 static void backwards_note(notes *l, const socmon_recording_info *in)
 {
     char a[32], b[32];
-    socmon_format_count(a, sizeof a, in->time_backwards, 1);
-    socmon_format_count(b, sizeof b, in->time_backwards_row, 1);
+    smn_format_count(a, sizeof a, in->time_backwards, 1);
+    smn_format_count(b, sizeof b, in->time_backwards_row, 1);
     add(l, "damaged: %s sample%s stamped before the sample before %s (the first: sample %s at %llu ns, after "
            "%llu ns); such an interval is shown 0 ns long, with no rates", a, in->time_backwards == 1 ? "" : "s",
         in->time_backwards == 1 ? "it" : "them", b, (unsigned long long)in->time_backwards_t_ns,
@@ -124,10 +124,10 @@ static void cut_bound(char *buf, size_t len, const socmon_recording *rec, const 
         return;
     }
     char a[32], b[32], c[32], block[160];
-    socmon_format_count(a, sizeof a, in->block_samples, 1);
+    smn_format_count(a, sizeof a, in->block_samples, 1);
     double span = (double)in->block_samples * (double)socmon_recording_interval_ns(rec);
-    socmon_format_ns(b, sizeof b, span < 1.8e19 ? (uint64_t)span : UINT64_MAX);
-    socmon_format_ns(c, sizeof c, socmon_recording_interval_ns(rec));
+    smn_format_ns(b, sizeof b, span < 1.8e19 ? (uint64_t)span : UINT64_MAX);
+    smn_format_ns(c, sizeof c, socmon_recording_interval_ns(rec));
     snprintf(block, sizeof block, "one block (%s samples, %s at the %s interval)", a, b, c);
     if (in->clock_known && !in->simulated)
         snprintf(buf, len, "at most the flush period (%g s) or %s, whichever is less,", (double)in->flush_ns / 1e9,
@@ -147,11 +147,11 @@ static void damage_note(notes *l, socmon_recording *rec, const socmon_recording_
     if (in->blocks_lost || lost) {
         char span[48] = "";
         if (lost_ns) { /* unknown when the first block was the one lost */
-            socmon_format_ns(c, sizeof c, lost_ns);
+            smn_format_ns(c, sizeof c, lost_ns);
             snprintf(span, sizeof span, " (%s)", c);
         }
-        socmon_format_count(a, sizeof a, in->blocks_lost, 1);
-        socmon_format_count(b, sizeof b, lost, 1);
+        smn_format_count(a, sizeof a, in->blocks_lost, 1);
+        smn_format_count(b, sizeof b, lost, 1);
         used += snprintf(line + used, sizeof line - used, "%s damaged block%s skipped: %s samples%s not read", a,
                          in->blocks_lost == 1 ? "" : "s", b, span);
     }
@@ -161,8 +161,8 @@ static void damage_note(notes *l, socmon_recording *rec, const socmon_recording_
         uint64_t t0 = t_of(rec, 0, &ok0), t1 = ok0 && n ? t_of(rec, n - 1, &ok1) : 0;
         char flush[260];
         cut_bound(flush, sizeof flush, rec, in);
-        socmon_format_count(a, sizeof a, n, 1);
-        socmon_format_ns(c, sizeof c, t1 > t0 ? t1 - t0 : 0);
+        smn_format_count(a, sizeof a, n, 1);
+        smn_format_ns(c, sizeof c, t1 > t0 ? t1 - t0 : 0);
         used += snprintf(line + used, sizeof line - used, "%srecording cut short (recorder killed?): read %s samples "
                          "to %s; %s after that is missing", used ? "; " : "", a, c, flush);
     }
@@ -170,7 +170,7 @@ static void damage_note(notes *l, socmon_recording *rec, const socmon_recording_
         add(l, "%s", line);
 }
 
-void socmon_recording_loss(socmon_recording *rec, char *buf, size_t cap)
+void smn_recording_loss(socmon_recording *rec, char *buf, size_t cap)
 {
     if (!buf || !cap)
         return;

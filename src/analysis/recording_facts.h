@@ -1,5 +1,5 @@
 /* What a recording file holds and what of its run it lost: the figures of report --stats (a
- * document of the output interface, export/output.h: socmon_output_file_facts) and the lines
+ * document of the output interface, export/output.h: smn_output_file_facts) and the lines
  * the recording source gives as its losses (socmon_source_info.lost). docs/recording-format.md
  * says what each figure means. */
 #ifndef SOCMON_ANALYSIS_RECORDING_FACTS_H
@@ -20,13 +20,13 @@ typedef struct socmon_file_facts {
 } socmon_file_facts;
 
 /* The facts of rec, read back from `file` (borrowed by out). */
-void socmon_recording_facts(socmon_recording *rec, const char *file, socmon_file_facts *out);
+void smn_recording_facts(socmon_recording *rec, const char *file, socmon_file_facts *out);
 
 /* What of its run rec lost, one sentence a line, each ending in '\n' (a reader prefixes where it
  * comes from): gaps the writer recorded, damaged blocks, a cut-short end, timestamps that go
  * backwards, an end record that disagrees with the blocks. "" for a complete recording. Figures
  * only, no string of the file. buf holds cap bytes; SOCMON_LOSS_MAX holds every line. */
 #define SOCMON_LOSS_MAX 2048
-void socmon_recording_loss(socmon_recording *rec, char *buf, size_t cap);
+void smn_recording_loss(socmon_recording *rec, char *buf, size_t cap);
 
 #endif

@@ -18,7 +18,7 @@ typedef struct rsrc {
     char **params;
     char *target, *device;
     size_t n, np;
-    char lost[SOCMON_LOSS_MAX];   /* socmon_recording_loss */
+    char lost[SOCMON_LOSS_MAX];   /* smn_recording_loss */
 } rsrc;
 
 static void rsrc_close(void *self)
@@ -87,16 +87,16 @@ static int safe_strings(rsrc *s)
     const char *dev = socmon_recording_device(s->rec);
     if (!(s->c = calloc(s->n + 1, sizeof *s->c)) || !(s->names = calloc(s->n + 1, sizeof *s->names)) ||
         !(s->params = calloc(s->np + 1, sizeof *s->params)) ||
-        !(s->target = socmon_text_escape_dup(socmon_recording_target(s->rec))) ||
-        (dev && !(s->device = socmon_text_escape_dup(dev))))
+        !(s->target = smn_text_escape_dup(socmon_recording_target(s->rec))) ||
+        (dev && !(s->device = smn_text_escape_dup(dev))))
         return -1;
     for (size_t i = 0; i < s->n; i++) {
         socmon_counter *k = &s->c[i];
         *k = c[i];
-        k->name = socmon_text_escape_dup(c[i].name);
-        k->instance = socmon_text_escape_dup(c[i].instance);
-        k->unit = socmon_text_escape_dup(c[i].unit);
-        k->desc = socmon_text_escape_dup(c[i].desc);
+        k->name = smn_text_escape_dup(c[i].name);
+        k->instance = smn_text_escape_dup(c[i].instance);
+        k->unit = smn_text_escape_dup(c[i].unit);
+        k->desc = smn_text_escape_dup(c[i].desc);
         if (!k->name || !k->instance || !k->unit || !k->desc)
             return -1;
         size_t len = strlen(k->instance) + strlen(k->name) + 2;
@@ -105,7 +105,7 @@ static int safe_strings(rsrc *s)
         snprintf(s->names[i], len, "%s%s%s", k->instance, *k->instance ? "." : "", k->name);
     }
     for (size_t i = 0; i < s->np; i++)
-        if (!(s->params[i] = socmon_text_escape_dup(pn[i])))
+        if (!(s->params[i] = smn_text_escape_dup(pn[i])))
             return -1;
     return 0;
 }
@@ -125,7 +125,7 @@ socmon_status socmon_source_recording(socmon_recording *rec, socmon_source **out
         rsrc_close(s);
         return socmon_fail(SOCMON_ENOMEM, "recording: out of memory");
     }
-    socmon_recording_loss(rec, s->lost, sizeof s->lost);
+    smn_recording_loss(rec, s->lost, sizeof s->lost);
     socmon_recording_info in;
     socmon_recording_get_info(rec, &in);
     s->info = (socmon_source_info){.kind = "recording", .target = s->target, .device = s->device,

@@ -150,7 +150,7 @@ socmon_status socmon_bus_write64(socmon_bus *bus, uint64_t addr, uint64_t val)
     return st ? st : socmon_bus_write32(bus, addr + 4, (uint32_t)(val >> 32));
 }
 
-void *socmon_bus_backend_priv(socmon_bus *bus, socmon_bus_read_fn read_fn)
+void *smn_bus_backend_priv(socmon_bus *bus, socmon_bus_read_fn read_fn)
 {
     return bus && bus->ops.read32 == read_fn ? bus->priv : NULL;
 }

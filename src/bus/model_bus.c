@@ -141,7 +141,7 @@ socmon_status socmon_bus_model_new(socmon_bus **out)
 
 static model_bus *model_of(socmon_bus *bus)
 {
-    return socmon_bus_backend_priv(bus, mb_read);
+    return smn_bus_backend_priv(bus, mb_read);
 }
 
 socmon_status socmon_bus_model_map(socmon_bus *bus, uint64_t base, uint64_t size,

@@ -123,15 +123,15 @@ socmon_status socmon_bus_record_new(socmon_bus *inner, socmon_bus_access_fn fn, 
     return record_new(inner, fn, NULL, user, out);
 }
 
-socmon_status socmon_bus_record_checked(socmon_bus *inner, socmon_bus_check_fn check, void *user,
+socmon_status smn_bus_record_checked(socmon_bus *inner, socmon_bus_check_fn check, void *user,
                                         socmon_bus **out)
 {
     return record_new(inner, NULL, check, user, out);
 }
 
-void *socmon_bus_record_user(socmon_bus *bus, socmon_bus_check_fn check)
+void *smn_bus_record_user(socmon_bus *bus, socmon_bus_check_fn check)
 {
-    recorder *r = socmon_bus_backend_priv(bus, rec_read32);
+    recorder *r = smn_bus_backend_priv(bus, rec_read32);
     return r && check && r->check == check ? r->user : NULL;
 }
 
@@ -140,7 +140,7 @@ void *socmon_bus_record_user(socmon_bus *bus, socmon_bus_check_fn check)
  *   W 0x00000100 = 0x00000001
  *   F
  * A failed access ends in " ! SOCMON_EIO" (its status name). */
-int socmon_bus_access_print(FILE *fp, const socmon_bus_access *acc)
+int smn_bus_access_print(FILE *fp, const socmon_bus_access *acc)
 {
     int r;
     if (acc->op == 'F')
@@ -158,7 +158,7 @@ int socmon_bus_access_print(FILE *fp, const socmon_bus_access *acc)
 
 static void write_line(void *user, const socmon_bus_access *acc)
 {
-    socmon_bus_access_print(user, acc);
+    smn_bus_access_print(user, acc);
 }
 
 socmon_status socmon_bus_record_file(socmon_bus *inner, FILE *fp, socmon_bus **out)

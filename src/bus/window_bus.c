@@ -80,7 +80,7 @@ static const socmon_bus_ops win_ops = {
     .write64 = win_write64,
 };
 
-socmon_status socmon_bus_window_new(socmon_bus *inner, uint64_t base, uint64_t size,
+socmon_status smn_bus_window_new(socmon_bus *inner, uint64_t base, uint64_t size,
                                     socmon_bus **out)
 {
     if (!out)

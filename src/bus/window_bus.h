@@ -15,7 +15,7 @@
  * the address and the window. The window takes inner over on success and
  * frees it with itself; on failure the caller keeps inner. size > 0 and
  * base + size must not wrap. */
-socmon_status socmon_bus_window_new(socmon_bus *inner, uint64_t base, uint64_t size,
+socmon_status smn_bus_window_new(socmon_bus *inner, uint64_t base, uint64_t size,
                                     socmon_bus **out);
 
 #endif

@@ -94,16 +94,16 @@ static int list_counters(const char *target, const char *events)
     }
     const char *hdr[] = {"counter", "bits", "unit", "description"};
     socmon_table *tab;
-    if (socmon_table_new(4, "lrll", hdr, &tab) == SOCMON_OK) {
+    if (smn_table_new(4, "lrll", hdr, &tab) == SOCMON_OK) {
         for (size_t i = 0; i < socmon_set_size(set); i++) {
             const socmon_counter *c = socmon_set_counter(set, i);
             char bits[8];
             snprintf(bits, sizeof bits, "%u", c->width);
             const char *row[] = {socmon_set_full_name(set, i), bits, c->unit, c->desc};
-            socmon_table_add(tab, row);
+            smn_table_add(tab, row);
         }
-        socmon_table_print(tab, stdout, "");
-        socmon_table_free(tab);
+        smn_table_print(tab, stdout, "");
+        smn_table_free(tab);
     }
     printf("%zu counters on %s\n", socmon_set_size(set), socmon_device_name(socmon_target_device(t)));
     socmon_set_free(set);

@@ -90,7 +90,7 @@ static socmon_status note_sample(void *self, uint64_t seq, const socmon_sample *
                 "lost); the file records them as a gap\n", (unsigned long long)seq, (unsigned long long)next,
                 (unsigned long long)seq - 1, (unsigned long long)(seq - next));
     r->samples++;
-    uint64_t now = socmon_mono_ns();
+    uint64_t now = smn_mono_ns();
     if (!r->o->quiet && now >= r->next_progress) {
         fprintf(stderr, "socmon record: %llu samples from %s (seq %llu, %llu lost)\n", (unsigned long long)r->samples,
                 r->o->remote, (unsigned long long)seq, (unsigned long long)(r->rr.lost + (seq > next ? seq - next : 0)));
@@ -123,11 +123,11 @@ static int open_file(rec *r)
     socmon_recwriter_opts wo = {.flush_ns = o->flush_ns, .simulated = info->simulated ? 1 : -1};
     socmon_status st = SOCMON_OK;
     if (o->append)   /* the existing FILE continued; none yet: a fresh recording */
-        st = socmon_sink_path(r->path, SOCMON_PATH_CONTINUE, o->force, &r->file);
+        st = smn_sink_path(r->path, SOCMON_PATH_CONTINUE, o->force, &r->file);
     if (st != SOCMON_OK)
         return cli_error("record", st);
-    int fd = socmon_sink_fd(r->file), moved = 0;
-    if (socmon_sink_is_published(r->file) && o->append) {
+    int fd = smn_sink_fd(r->file), moved = 0;
+    if (smn_sink_is_published(r->file) && o->append) {
         r->appending = 1;
         if ((st = socmon_recwriter_reopen(fd, info->set, info->target, info->interval_ns, &wo, &r->w)) != SOCMON_OK)
             return cli_error("record", socmon_fail_prefix(st, "--append '%s': ", r->path));
@@ -139,7 +139,7 @@ static int open_file(rec *r)
     if (!r->src.remote && (st = socmon_target_start(r->src.sess.target, o->workload)) != SOCMON_OK)
         return cli_program_failed(&r->src.sess, cli_error("record", st));
     /* PATH names the file only now that it holds a header: never an unreadable recording. */
-    if ((st = socmon_sink_publish(r->file, &moved)) != SOCMON_OK)
+    if ((st = smn_sink_publish(r->file, &moved)) != SOCMON_OK)
         return cli_error("record", st);
     if (moved)
         fprintf(stderr, "socmon record: moved the existing '%s' to '%s.old'\n", r->path, r->path);
@@ -152,7 +152,7 @@ static int open_consumers(rec *r, size_t *shown)
 {
     const cli_opts *o = r->o;
     r->rr = (socmon_recorder){.flush_ns = o->flush_ns};   /* its writer: open_file's */
-    socmon_consumer notes = {.ops = &notes_ops, .self = r}, file = socmon_recorder_consumer(&r->rr);
+    socmon_consumer notes = {.ops = &notes_ops, .self = r}, file = smn_recorder_consumer(&r->rr);
     socmon_status st = cli_pipeline_new(&r->src, o, "record", &r->p);
     if (st == SOCMON_OK && r->src.remote)
         st = socmon_pipeline_add(r->p, &notes);   /* before the file: it sees the gap the file will skip */
@@ -192,8 +192,8 @@ static int finish(rec *r, socmon_status st, int rc)
     if (wst == SOCMON_OK)
         wst = cst;
     struct stat sb;   /* the file's size when it is a regular file */
-    uint64_t bytes = fstat(socmon_sink_fd(r->file), &sb) == 0 && S_ISREG(sb.st_mode) ? (uint64_t)sb.st_size : ws.bytes;
-    socmon_status dst = socmon_sink_close(r->file);
+    uint64_t bytes = fstat(smn_sink_fd(r->file), &sb) == 0 && S_ISREG(sb.st_mode) ? (uint64_t)sb.st_size : ws.bytes;
+    socmon_status dst = smn_sink_close(r->file);
     if (wst == SOCMON_OK)
         wst = dst;
     if (wst != SOCMON_OK && !rc)
@@ -202,9 +202,9 @@ static int finish(rec *r, socmon_status st, int rc)
     socmon_consumer lc = r->live.feed ? cli_doc_consumer(&r->live) : (socmon_consumer){0};
     socmon_status lst = r->live.feed ? socmon_pipeline_consumer_status(r->p, &lc) : SOCMON_OK;
     int live_gone = lst != SOCMON_OK && cli_reader_gone(o->to_stderr ? STDERR_FILENO : STDOUT_FILENO);
-    uint64_t gone_at = live_gone ? socmon_feed_failed_at(r->live.feed) : 0;
+    uint64_t gone_at = live_gone ? smn_feed_failed_at(r->live.feed) : 0;
     if (live_gone) {
-        socmon_feed_free(r->live.feed);
+        smn_feed_free(r->live.feed);
         cli_output_finish(&r->live.co, lst);
     } else if (r->live.feed && cli_doc_close(&r->live, "record", lst) && !rc) {
         rc = 1;
@@ -233,9 +233,9 @@ static int finish(rec *r, socmon_status st, int rc)
     } else {
         /* grouped like every other count a person reads (--no-big-num: plain) */
         char nbuf[32], mbuf[32], bbuf[32];
-        socmon_format_count(nbuf, sizeof nbuf, wst == SOCMON_OK ? ws.samples : ws.samples_written, !o->no_big_num);
-        socmon_format_count(mbuf, sizeof mbuf, t->missed, !o->no_big_num);
-        socmon_format_count(bbuf, sizeof bbuf, bytes, !o->no_big_num);
+        smn_format_count(nbuf, sizeof nbuf, wst == SOCMON_OK ? ws.samples : ws.samples_written, !o->no_big_num);
+        smn_format_count(mbuf, sizeof mbuf, t->missed, !o->no_big_num);
+        smn_format_count(bbuf, sizeof bbuf, bytes, !o->no_big_num);
         fprintf(to, "wrote %s samples (%s intervals missed) to %s (%s bytes)\n", nbuf, mbuf, r->path, bbuf);
     }
     if (sig) {
@@ -268,7 +268,7 @@ int cmd_record(int argc, char **argv)
     rec r = {.o = &o, .path = o.output ? o.output : "socmon.rec"};
     cli_stop_install();   /* now: a signal while starting up stops the run at its first sample */
     /* Find out now, not after a long run, that the recording cannot be written. */
-    socmon_status st = o.append ? SOCMON_OK : socmon_sink_path(r.path, SOCMON_PATH_PUBLISH, o.force, &r.file);
+    socmon_status st = o.append ? SOCMON_OK : smn_sink_path(r.path, SOCMON_PATH_PUBLISH, o.force, &r.file);
     if (st != SOCMON_OK)
         return cli_error("record", st);
     o.symbols = 1;   /* a program's recording holds its per-function counters (report --by-symbol) */
@@ -285,8 +285,8 @@ int cmd_record(int argc, char **argv)
     r.rr.w = r.w;
     if (rc) {
         socmon_recwriter_close(r.w);
-        socmon_sink_close(r.file);
-        socmon_feed_free(r.live.feed);
+        smn_sink_close(r.file);
+        smn_feed_free(r.live.feed);
         cli_output_discard(&r.live.co);
         socmon_pipeline_free(r.p);
         cli_source_close(&r.src);

@@ -53,20 +53,20 @@ static int per_interval(cli_source *src, const cli_opts *o, const char *format, 
     }
     if (st == SOCMON_OK && fp) {   /* a file of its own: every counter's deltas */
         socmon_output_opts oo = {.sep = o->sep, .deltas = 1, .no_big_num = o->no_big_num};
-        st = socmon_sink_file(fp, name, &d.co.sink);
+        st = smn_sink_file(fp, name, &d.co.sink);
         if (st == SOCMON_OK)
-            st = socmon_output_open(format, d.co.sink, &oo, &d.co.out);
+            st = smn_output_open(format, d.co.sink, &oo, &d.co.out);
         if (st == SOCMON_OK)
-            st = socmon_feed_new(d.co.out, &fo, &d.feed);
+            st = smn_feed_new(d.co.out, &fo, &d.feed);
     } else if (st == SOCMON_OK) {
         st = cli_doc_open(&d, o, NULL, &fo);
     }
     /* Human formats show some metrics (the -M choice); machine formats all of them. */
-    if (st == SOCMON_OK && socmon_output_selects_metrics(d.co.out) && m) {
+    if (st == SOCMON_OK && smn_output_selects_metrics(d.co.out) && m) {
         fo.nshown = cli_pick_metrics(m, o->metrics, pick, o->metrics ? TABLE_METRICS_MAX : TABLE_METRICS);
         fo.shown = pick;
-        socmon_feed_free(d.feed);
-        st = socmon_feed_new(d.co.out, &fo, &d.feed);
+        smn_feed_free(d.feed);
+        st = smn_feed_new(d.co.out, &fo, &d.feed);
     }
     socmon_consumer c = d.feed ? cli_doc_consumer(&d) : (socmon_consumer){0};
     if (st == SOCMON_OK)
@@ -77,7 +77,7 @@ static int per_interval(cli_source *src, const cli_opts *o, const char *format, 
         char note[160];
         snprintf(note, sizeof note, "%zu of %zu metric results shown; choose with -M 'name*', or use -x, / --json for all",
                  fo.nshown, nm);
-        st = socmon_output_note(d.co.out, note);
+        st = smn_output_note(d.co.out, note);
     }
     socmon_pipeline_free(p);
     return cli_doc_close(&d, "report", st);
@@ -90,15 +90,15 @@ static int perfetto(cli_source *r, const cli_opts *o)
 {
     const char *path = o->perfetto;
     socmon_sink *file;
-    socmon_status st = socmon_sink_path(path, SOCMON_PATH_PUBLISH, o->force, &file);
+    socmon_status st = smn_sink_path(path, SOCMON_PATH_PUBLISH, o->force, &file);
     if (st != SOCMON_OK)
         return cli_error("report", st);
-    int fd = dup(socmon_sink_fd(file)), moved = 0;
+    int fd = dup(smn_sink_fd(file)), moved = 0;
     FILE *fp = fd >= 0 ? fdopen(fd, "wb") : NULL;
     if (!fp) {
         if (fd >= 0)
             close(fd);
-        socmon_sink_close(file);
+        smn_sink_close(file);
         return cli_error("report", socmon_fail(SOCMON_EIO, "--perfetto %s: %s", path, strerror(errno)));
     }
     size_t nm = 0;
@@ -106,9 +106,9 @@ static int perfetto(cli_source *r, const cli_opts *o)
     errno = 0;
     if (fclose(fp) != 0 && !rc)
         rc = cli_error("report", socmon_fail(SOCMON_EIO, "writing %s: %s", path, strerror(errno ? errno : EIO)));
-    if (!rc && (st = socmon_sink_publish(file, &moved)) != SOCMON_OK)
+    if (!rc && (st = smn_sink_publish(file, &moved)) != SOCMON_OK)
         rc = cli_error("report", st);
-    st = socmon_sink_close(file);
+    st = smn_sink_close(file);
     if (!rc && st != SOCMON_OK)
         rc = cli_error("report", st);
     if (rc)
@@ -146,9 +146,9 @@ static int summary(cli_source *src, const cli_opts *o, int by_symbol)
             st = socmon_functions_from_totals(src->info, socmon_pipeline_totals(p), o->old_all, &fns);
         socmon_run_info run = {.doc = SOCMON_DOC_FUNCTIONS, .target = src->info->target};
         if (st == SOCMON_OK && (st = cli_output_open(&co, o, NULL)) == SOCMON_OK)
-            st = socmon_output_begin(co.out, &run);
+            st = smn_output_begin(co.out, &run);
         if (st == SOCMON_OK)
-            st = socmon_output_functions(co.out, fns);
+            st = smn_output_functions(co.out, fns);
         rc = co.sink ? cli_output_close(&co, "report", st) : st != SOCMON_OK ? cli_error("report", st) : 0;
         if (rc == 0 && fns->mismatch) {
             rc = 1;
@@ -177,7 +177,7 @@ static int write_html(cli_source *r, const cli_opts *o)
     struct stat sb;
     if (rc == 0 && !to_stdout && stat(o->html, &sb) == 0) {
         char size[32];
-        socmon_format_count(size, sizeof size, (uint64_t)sb.st_size, 1);
+        smn_format_count(size, sizeof size, (uint64_t)sb.st_size, 1);
         fprintf(stderr, "socmon report: wrote %s (%s bytes): open it in a browser\n", o->html, size);
     }
     return rc;

@@ -74,7 +74,7 @@ static void say_end(const cli_source *src, socmon_status st, const socmon_pipeli
         return;
     if (st != SOCMON_OK) {
         char msg[4 * 4096];   /* an agent's words may be in the message: escaped for the terminal */
-        socmon_text_escape(msg, sizeof msg, socmon_errmsg());
+        smn_text_escape(msg, sizeof msg, socmon_errmsg());
         fprintf(stderr, "socmon serve: %s; still serving what came (Ctrl-C ends)\n", msg);
     } else if (src->remote) {
         fprintf(stderr, "socmon serve: the agent's run ended; still serving %s (Ctrl-C ends)\n", socmon_http_url(srv->h));

@@ -93,7 +93,7 @@ static int check_stat_opts(const cli_opts *o)
     }
     /* -o FILE that cannot be written is found now, not after the run. */
     socmon_status pst;
-    if (o->output && (pst = socmon_sink_check_path(o->output)) != SOCMON_OK)
+    if (o->output && (pst = smn_sink_check_path(o->output)) != SOCMON_OK)
         return cli_error("stat", pst);
     return 0;
 }
@@ -187,7 +187,7 @@ static int stat_cmd(const cli_opts *opts)
     if (rows.feed) {
         socmon_consumer rc_ = cli_doc_consumer(&rows);
         socmon_status cst = cli_output_finish(&rows.co, socmon_pipeline_consumer_status(p, &rc_));
-        socmon_feed_free(rows.feed);
+        smn_feed_free(rows.feed);
         if (!rc && intervals_are_doc(o) && cst != SOCMON_OK)   /* a full disk fails the run */
             rc = cli_error("stat", cst);
     }
@@ -197,7 +197,7 @@ static int stat_cmd(const cli_opts *opts)
     if (totals.feed && !rc) {
         rc = cli_doc_close(&totals, "stat", st);
     } else if (totals.feed) {   /* a failed run prints no totals */
-        socmon_feed_free(totals.feed);
+        smn_feed_free(totals.feed);
         cli_output_discard(&totals.co);
     }
     if (rc == 0 && cli_stop_signal()) {

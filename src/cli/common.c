@@ -12,7 +12,7 @@ int cli_error(const char *what, socmon_status st)
     /* A message can quote what a peer or a file said (an agent's ERROR, a recording's names):
      * it reaches the terminal as one line with its control bytes escaped. */
     char msg[4 * 4096];
-    socmon_text_escape(msg, sizeof msg, socmon_errmsg());
+    smn_text_escape(msg, sizeof msg, socmon_errmsg());
     fprintf(stderr, "socmon: %s: %s\n", what, *msg ? msg : socmon_status_str(st));
     return 1;
 }

@@ -21,26 +21,26 @@ socmon_status cli_output_open(cli_output *co, const cli_opts *o, const char *for
     socmon_output_opts oo = {.sep = o->sep, .deltas = o->deltas, .no_big_num = o->no_big_num};
     /* an exposition file is read whenever a collector likes: replaced whole, never rewritten */
     int whole = cli_format_is_exposition(format ? format : o->format);
-    socmon_status st = o->print_path ? socmon_sink_path(o->print_path, o->append ? SOCMON_PATH_APPEND : whole
+    socmon_status st = o->print_path ? smn_sink_path(o->print_path, o->append ? SOCMON_PATH_APPEND : whole
                                                         ? SOCMON_PATH_REPLACE : SOCMON_PATH_PLAIN, 0, &co->sink)
-                       : o->to_stderr ? socmon_sink_file(stderr, "stderr", &co->sink)
-                                      : socmon_sink_file(stdout, "stdout", &co->sink);
+                       : o->to_stderr ? smn_sink_file(stderr, "stderr", &co->sink)
+                                      : smn_sink_file(stdout, "stdout", &co->sink);
     if (st == SOCMON_OK)
-        st = socmon_output_open(format ? format : o->format, co->sink, &oo, &co->out);
+        st = smn_output_open(format ? format : o->format, co->sink, &oo, &co->out);
     return st;
 }
 
 socmon_status cli_output_finish(cli_output *co, socmon_status st)
 {
     if (st == SOCMON_OK && co->out)
-        st = socmon_output_end(co->out);
+        st = smn_output_end(co->out);
     char msg[512] = "";
     if (st != SOCMON_OK) {
         snprintf(msg, sizeof msg, "%s", socmon_errmsg());
-        socmon_sink_cancel(co->sink, st);   /* a file being replaced keeps its old content */
+        smn_sink_cancel(co->sink, st);   /* a file being replaced keeps its old content */
     }
-    socmon_output_free(co->out);
-    socmon_status cst = socmon_sink_close(co->sink);
+    smn_output_free(co->out);
+    socmon_status cst = smn_sink_close(co->sink);
     co->out = NULL;
     co->sink = NULL;
     /* closing may set a message of its own: the first failure's is the one to keep */
@@ -55,8 +55,8 @@ int cli_output_close(cli_output *co, const char *cmd, socmon_status st)
 
 void cli_output_discard(cli_output *co)
 {
-    socmon_output_free(co->out);
-    socmon_sink_close(co->sink);
+    smn_output_free(co->out);
+    smn_sink_close(co->sink);
     co->out = NULL;
     co->sink = NULL;
 }
@@ -81,17 +81,17 @@ socmon_status cli_doc_open(cli_doc *d, const cli_opts *o, const char *format, so
     } else {
         st = cli_output_open(&d->co, &d->o, format);
     }
-    return st == SOCMON_OK ? socmon_feed_new(d->co.out, fo, &d->feed) : st;
+    return st == SOCMON_OK ? smn_feed_new(d->co.out, fo, &d->feed) : st;
 }
 
 socmon_consumer cli_doc_consumer(cli_doc *d)
 {
-    return socmon_feed_consumer(d->feed);
+    return smn_feed_consumer(d->feed);
 }
 
 int cli_doc_close(cli_doc *d, const char *cmd, socmon_status st)
 {
-    socmon_feed_free(d->feed);
+    smn_feed_free(d->feed);
     d->feed = NULL;
     if (!d->co.sink)
         return st == SOCMON_OK ? 0 : cli_error(cmd, st);
@@ -104,20 +104,20 @@ int cli_print_snapshot(const char *cmd, const cli_opts *o, const socmon_run_info
     cli_output co;
     socmon_status st = cli_output_open(&co, o, NULL);
     if (st == SOCMON_OK)
-        st = socmon_output_begin(co.out, run);
+        st = smn_output_begin(co.out, run);
     if (st == SOCMON_OK)
-        st = socmon_output_counters(co.out, counters, values);
+        st = smn_output_counters(co.out, counters, values);
     return cli_output_close(&co, cmd, st);
 }
 
 int cli_print_file_facts(const char *cmd, const cli_opts *o, socmon_recording *rec, const char *name)
 {
     socmon_file_facts f;
-    socmon_recording_facts(rec, name, &f);
+    smn_recording_facts(rec, name, &f);
     cli_output co;
     socmon_status st = cli_output_open(&co, o, NULL);
     if (st == SOCMON_OK)
-        st = socmon_output_file_facts(co.out, &f);
+        st = smn_output_file_facts(co.out, &f);
     return cli_output_close(&co, cmd, st);
 }
 

@@ -16,7 +16,7 @@ typedef struct cli_output {
 /* Opens `format` (NULL: the one the options chose) on stdout, with the options' separator and --all. */
 socmon_status cli_output_open(cli_output *co, const cli_opts *o, const char *format);
 /* 1 for the Prometheus formats ("prometheus", "openmetrics"): one document per file, written
- * with -o FILE beside it and renamed over it (socmon_sink_path, SOCMON_PATH_REPLACE). */
+ * with -o FILE beside it and renamed over it (smn_sink_path, SOCMON_PATH_REPLACE). */
 int cli_format_is_exposition(const char *format);
 /* Ends the document if st is still SOCMON_OK, closes the sink and frees; reports the first
  * failure as "socmon: <cmd>: <message>". Returns the exit code (0 or 1). */

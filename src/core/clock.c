@@ -3,7 +3,7 @@
 
 #include "core/clock.h"
 
-uint64_t socmon_mono_ns(void)
+uint64_t smn_mono_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);

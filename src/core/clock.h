@@ -5,6 +5,6 @@
 #include <stdint.h>
 
 /* CLOCK_MONOTONIC in nanoseconds. */
-uint64_t socmon_mono_ns(void);
+uint64_t smn_mono_ns(void);
 
 #endif

@@ -59,7 +59,7 @@ static socmon_status put(char *buf, size_t len, const char *what, const char *a,
     return SOCMON_OK;
 }
 
-socmon_status socmon_data_root_near(const char *obj, char *buf, size_t len)
+socmon_status smn_data_root_near(const char *obj, char *buf, size_t len)
 {
     const char *slash = obj ? strrchr(obj, '/') : NULL;
     if (!slash)
@@ -83,7 +83,7 @@ socmon_status socmon_data_root_near(const char *obj, char *buf, size_t len)
 static int code_file(char *buf, size_t len)
 {
     Dl_info info;
-    if (dladdr((void *)socmon_data_root_near, &info) && info.dli_fname && strchr(info.dli_fname, '/')) {
+    if (dladdr((void *)smn_data_root_near, &info) && info.dli_fname && strchr(info.dli_fname, '/')) {
         char real[PATH_MAX];
         struct stat a, b;
         if (realpath(info.dli_fname, real) && stat(real, &a) == 0 &&
@@ -115,7 +115,7 @@ static socmon_status find_root(data_root *r)
     }
     char obj[PATH_MAX];
     int have_obj = code_file(obj, sizeof obj);
-    if (have_obj && socmon_data_root_near(obj, r->dir, sizeof r->dir) == SOCMON_OK) {
+    if (have_obj && smn_data_root_near(obj, r->dir, sizeof r->dir) == SOCMON_OK) {
         snprintf(r->what, sizeof r->what, "the install holding %s", obj);
         return SOCMON_OK;
     }

@@ -12,6 +12,6 @@
  * program) or from LIBDIR (OBJ is libsocmon.so), the first that exists,
  * resolved with realpath into buf. SOCMON_ENOENT when neither exists,
  * SOCMON_ERANGE when the result does not fit in len bytes. */
-socmon_status socmon_data_root_near(const char *obj, char *buf, size_t len);
+socmon_status smn_data_root_near(const char *obj, char *buf, size_t len);
 
 #endif

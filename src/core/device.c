@@ -299,7 +299,7 @@ socmon_status socmon_device_read(socmon_device *dev, const uint32_t *idx, size_t
     return dev->ops.read(dev->drv, idx, n, out);
 }
 
-int socmon_device_reads_with(const socmon_device *dev,
+int smn_device_reads_with(const socmon_device *dev,
                              socmon_status (*read)(void *drv, const uint32_t *idx, size_t n, uint64_t *out))
 {
     return dev && dev->ops.read == read;

@@ -6,7 +6,7 @@
 
 #include "socmon/device.h"
 
-int socmon_device_reads_with(const socmon_device *dev,
+int smn_device_reads_with(const socmon_device *dev,
                              socmon_status (*read)(void *drv, const uint32_t *idx, size_t n, uint64_t *out));
 
 #endif

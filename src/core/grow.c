@@ -5,7 +5,7 @@
 
 #include "core/grow.h"
 
-int socmon_grow(void *arrp, size_t *cap, size_t n, size_t elem, size_t first)
+int smn_grow(void *arrp, size_t *cap, size_t n, size_t elem, size_t first)
 {
     if (n < *cap)
         return 0;

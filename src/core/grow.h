@@ -11,9 +11,9 @@
 /* Room for one more element when n == *cap: *arrp (a pointer to the array
  * pointer) is reallocated to twice *cap (or `first`) elements of elem
  * bytes. Returns 0, or -1 when out of memory or the size would overflow. */
-int socmon_grow(void *arrp, size_t *cap, size_t n, size_t elem, size_t first);
+int smn_grow(void *arrp, size_t *cap, size_t n, size_t elem, size_t first);
 
 /* SOCMON_GROW(dev->p, dev->pcap, dev->np, 8): the same for an array field. */
-#define SOCMON_GROW(arr, cap, n, first) socmon_grow(&(arr), &(cap), (n), sizeof *(arr), (first))
+#define SOCMON_GROW(arr, cap, n, first) smn_grow(&(arr), &(cap), (n), sizeof *(arr), (first))
 
 #endif

@@ -2,7 +2,7 @@
  * file that holds them (layout in docs/recording-format.md).
  *
  * This file holds what both versions share (building, the schema rules, the
- * schema's bytes) and version 1: its in-memory writer (socmon_recording_serialize,
+ * schema's bytes) and version 1: its in-memory writer (smn_recording_serialize,
  * kept for tests and the fuzzer) and its reader. Version 2, the streaming
  * format socmon_recording_save and `socmon record` write, lives in
  * recording_codec.c, recording_write.c and recording_read2.c.
@@ -28,7 +28,7 @@
 
 /* zlib's CRC-32 (reflected 0xEDB88320, the one v1 files were written with);
  * it takes an unsigned length, so feed it in pieces. */
-uint32_t socmon_crc32(uint32_t crc, const void *buf, size_t len)
+uint32_t smn_crc32(uint32_t crc, const void *buf, size_t len)
 {
     const Bytef *p = buf;
     uLong c = crc;
@@ -200,7 +200,7 @@ static long dup_param(const socmon_recording *rec)
 }
 
 /* The writer refuses what the reader would refuse, so every saved file loads. */
-socmon_status socmon_rec_check(const socmon_recording *rec)
+socmon_status smn_rec_check(const socmon_recording *rec)
 {
     const char *why;
     if (!rec->tl)
@@ -274,7 +274,7 @@ static void w_bytes(writer *w, const void *p, size_t n)
 {
     if (w->failed)
         return;
-    w->crc = socmon_crc32(w->crc, p, n);
+    w->crc = smn_crc32(w->crc, p, n);
     if (w->cap - w->len < n) {
         size_t cap = w->cap ? w->cap : 4096;
         while (cap - w->len < n) {
@@ -355,7 +355,7 @@ static void write_schema(writer *w, const socmon_recording *rec)
     }
 }
 
-socmon_status socmon_rec_schema_bytes(const socmon_recording *rec, uint8_t **buf, size_t *len)
+socmon_status smn_rec_schema_bytes(const socmon_recording *rec, uint8_t **buf, size_t *len)
 {
     writer w = {0};
     write_schema(&w, rec);
@@ -375,14 +375,14 @@ static void write_all(writer *w, const socmon_recording *rec)
     w_u32(w, SOCMON_REC_VERSION);
     w_u32(w, 0);
     write_schema(w, rec);
-    w_u32(w, (uint32_t)socmon_timeline_chunk_samples(tl));
+    w_u32(w, (uint32_t)smn_timeline_chunk_samples(tl));
     w_u64(w, socmon_timeline_len(tl));
-    size_t nch = socmon_timeline_nchunks(tl);
+    size_t nch = smn_timeline_nchunks(tl);
     w_u64(w, nch);
     for (size_t i = 0; i < nch; i++) {
         const uint8_t *data;
         size_t len, n;
-        socmon_timeline_chunk(tl, i, &data, &len, &n);
+        smn_timeline_chunk(tl, i, &data, &len, &n);
         w_u32(w, (uint32_t)n);
         w_u64(w, len);
         w_bytes(w, data, len);
@@ -391,12 +391,12 @@ static void write_all(writer *w, const socmon_recording *rec)
     w_u32(w, w->crc);
 }
 
-socmon_status socmon_recording_serialize(const socmon_recording *rec, uint8_t **buf,
+socmon_status smn_recording_serialize(const socmon_recording *rec, uint8_t **buf,
                                          size_t *len)
 {
     if (!rec || !buf || !len)
         return socmon_fail(SOCMON_EINVAL, "recording_serialize: NULL argument");
-    socmon_status st = socmon_rec_check(rec);
+    socmon_status st = smn_rec_check(rec);
     if (st != SOCMON_OK)
         return st;
     writer w = {0};
@@ -414,8 +414,8 @@ socmon_status socmon_recording_serialize(const socmon_recording *rec, uint8_t **
 
 typedef socmon_rec_reader reader;
 
-#define bad socmon_rec_bad
-socmon_status socmon_rec_bad(size_t off, const char *fmt, ...)
+#define bad smn_rec_bad
+socmon_status smn_rec_bad(size_t off, const char *fmt, ...)
 {
     char msg[400];
     va_list ap;
@@ -510,7 +510,7 @@ static socmon_status r_str(reader *r, const char *what, char **out)
 #define MIN_PARAM_BYTES (4 + 8)
 #define MIN_CHUNK_BYTES (4 + 8 + 1)
 
-socmon_status socmon_rec_parse_schema(reader *r, socmon_recording *rec)
+socmon_status smn_rec_parse_schema(reader *r, socmon_recording *rec)
 {
     char what[64];
     socmon_status st;
@@ -628,7 +628,7 @@ static socmon_status parse_timeline(reader *r, socmon_recording *rec)
         return bad(at, "chunk count %llu does not match %llu samples in chunks of %u (needs %llu)",
                    (unsigned long long)nchunks, (unsigned long long)nsamples, k,
                    (unsigned long long)want);
-    if ((st = socmon_timeline_new_chunked(rec->ncounters, k, &rec->tl)))
+    if ((st = smn_timeline_new_chunked(rec->ncounters, k, &rec->tl)))
         return st;
     for (uint64_t i = 0; i < nchunks; i++) {
         uint32_t n;
@@ -643,7 +643,7 @@ static socmon_status parse_timeline(reader *r, socmon_recording *rec)
         if (nbytes > r->len - r->pos)
             return bad(at + 4, "chunk %llu length %llu exceeds the %zu bytes left",
                        (unsigned long long)i, (unsigned long long)nbytes, r->len - r->pos);
-        st = socmon_timeline_add_chunk(rec->tl, r->p + r->pos, (size_t)nbytes, n, r->pos);
+        st = smn_timeline_add_chunk(rec->tl, r->p + r->pos, (size_t)nbytes, n, r->pos);
         if (st == SOCMON_EPARSE)
             return socmon_fail_prefix(st, "recording: ");
         if (st)
@@ -704,7 +704,7 @@ socmon_status socmon_recording_parse(const void *buf, size_t len, socmon_recordi
     if ((st = r_u32(&r, "version", &version)))
         return st;
     if (version == 2)
-        return socmon_rec2_parse(buf, len, out);
+        return smn_rec2_parse(buf, len, out);
     if (version != SOCMON_REC_VERSION)
         return bad(8, "format version %u not supported (this build reads versions 1 and 2)", version);
     if ((st = r_u32(&r, "reserved field", &reserved)))
@@ -715,7 +715,7 @@ socmon_status socmon_recording_parse(const void *buf, size_t len, socmon_recordi
     socmon_recording *rec = calloc(1, sizeof *rec);
     if (!rec)
         return socmon_fail(SOCMON_ENOMEM, "recording: out of memory");
-    if ((st = socmon_rec_parse_schema(&r, rec)) || (st = parse_timeline(&r, rec)))
+    if ((st = smn_rec_parse_schema(&r, rec)) || (st = parse_timeline(&r, rec)))
         goto fail;
     size_t at = r.pos;
     if ((st = need(&r, 8, "the end marker")))
@@ -725,7 +725,7 @@ socmon_status socmon_recording_parse(const void *buf, size_t len, socmon_recordi
         goto fail;
     }
     r.pos += 8;
-    uint32_t stored, crc = socmon_crc32(0, r.p, r.pos);
+    uint32_t stored, crc = smn_crc32(0, r.p, r.pos);
     at = r.pos;
     if ((st = r_u32(&r, "the checksum", &stored)))
         goto fail;
@@ -739,7 +739,7 @@ socmon_status socmon_recording_parse(const void *buf, size_t len, socmon_recordi
     }
     rec->info.version = 1;
     rec->info.file_bytes = len;
-    rec->info.blocks = socmon_timeline_nchunks(rec->tl);
+    rec->info.blocks = smn_timeline_nchunks(rec->tl);
     rec->info.samples_lost_known = 1;
     rec->info.ended = 1;
     if ((st = v1_check_time(rec)) != SOCMON_OK)

@@ -20,7 +20,7 @@
 #include "core/varint.h"
 #include "socmon/delta.h"
 
-socmon_status socmon_rec2_block_init(socmon_rec2_block *b, size_t ncounters, size_t cap)
+socmon_status smn_rec2_block_init(socmon_rec2_block *b, size_t ncounters, size_t cap)
 {
     memset(b, 0, sizeof *b);
     b->ncounters = ncounters;
@@ -32,14 +32,14 @@ socmon_status socmon_rec2_block_init(socmon_rec2_block *b, size_t ncounters, siz
     b->tmp2 = calloc(cap, sizeof *b->tmp2);
     b->v = calloc(ncounters ? ncounters * cap : 1, sizeof *b->v);
     if (!b->t || !b->flags || !b->missed || !b->tmp || !b->tmp2 || !b->v) {
-        socmon_rec2_block_free(b);
+        smn_rec2_block_free(b);
         return socmon_fail(SOCMON_ENOMEM, "recording: out of memory for a block of %zu samples of %zu counters",
                            cap, ncounters);
     }
     return SOCMON_OK;
 }
 
-void socmon_rec2_block_free(socmon_rec2_block *b)
+void smn_rec2_block_free(socmon_rec2_block *b)
 {
     free(b->t);
     free(b->flags);
@@ -50,7 +50,7 @@ void socmon_rec2_block_free(socmon_rec2_block *b)
     memset(b, 0, sizeof *b);
 }
 
-size_t socmon_rec2_raw_bound(size_t ncounters, size_t n)
+size_t smn_rec2_raw_bound(size_t ncounters, size_t n)
 {
     /* layout byte, widths, per column a byte count (planes) or nothing, first
      * values as varints, then at most 10 bytes a value either way */
@@ -103,7 +103,7 @@ static size_t put_column(uint8_t *out, const uint64_t *vals, size_t m, int layou
     return w;
 }
 
-size_t socmon_rec2_encode(socmon_rec2_block *b, const uint8_t *widths, int layout, uint8_t *out)
+size_t smn_rec2_encode(socmon_rec2_block *b, const uint8_t *widths, int layout, uint8_t *out)
 {
     size_t n = b->n, m = n - 1, w = 0, cap = b->cap;
     uint64_t *tmp = b->tmp;
@@ -205,7 +205,7 @@ static socmon_status get_column(in *r, uint64_t *vals, size_t m, int layout, uin
     return SOCMON_OK;
 }
 
-socmon_status socmon_rec2_decode(const uint8_t *raw, size_t len, const uint8_t *widths, size_t n,
+socmon_status smn_rec2_decode(const uint8_t *raw, size_t len, const uint8_t *widths, size_t n,
                                  uint64_t first_t, socmon_rec2_block *b)
 {
     if (n < 1 || n > b->cap)

@@ -25,47 +25,47 @@ struct socmon_recording {
 
 #define SOCMON_REC_MAGIC "SOCMONRC"   /* 8 bytes at offset 0 */
 #define SOCMON_REC_END "SOCMEND!"     /* 8 bytes before the final CRC-32 */
-#define SOCMON_REC_VERSION 1u         /* what socmon_recording_serialize writes */
+#define SOCMON_REC_VERSION 1u         /* what smn_recording_serialize writes */
 #define SOCMON_REC_MAX_STRING 4096u   /* bytes in any one string */
 #define SOCMON_REC_MAX_PARAMS 65536u
 
 /* The exact bytes socmon_recording_save writes, in a malloc'd buffer. A
  * buffer that socmon_recording_parse accepts serialises back to itself. */
-socmon_status socmon_recording_serialize(const socmon_recording *rec, uint8_t **buf,
+socmon_status smn_recording_serialize(const socmon_recording *rec, uint8_t **buf,
                                          size_t *len);
 
 /* ---- shared by the v1 code (recording.c) and v2's (recording_v2*.c) ---- */
 
 /* The writer's and reader's rules for a schema: what check_for_save refuses,
  * the reader refuses. */
-socmon_status socmon_rec_check(const socmon_recording *rec);
+socmon_status smn_rec_check(const socmon_recording *rec);
 /* The schema in v1's byte order (target, device, interval_ns, counters,
  * params), appended to a malloc'd buffer. */
-socmon_status socmon_rec_schema_bytes(const socmon_recording *rec, uint8_t **buf, size_t *len);
+socmon_status smn_rec_schema_bytes(const socmon_recording *rec, uint8_t **buf, size_t *len);
 
 /* A bounds-checked cursor over untrusted bytes. */
 typedef struct socmon_rec_reader {
     const uint8_t *p;
     size_t len, pos;
 } socmon_rec_reader;
-/* Reads the schema written by socmon_rec_schema_bytes into rec (counters,
+/* Reads the schema written by smn_rec_schema_bytes into rec (counters,
  * params, target, device, interval). Failures are SOCMON_EPARSE naming the
  * offset (r->p[0] is offset 0 of the file). */
-socmon_status socmon_rec_parse_schema(socmon_rec_reader *r, socmon_recording *rec);
+socmon_status smn_rec_parse_schema(socmon_rec_reader *r, socmon_recording *rec);
 /* SOCMON_EPARSE "recording: offset N: ..." */
-socmon_status socmon_rec_bad(size_t off, const char *fmt, ...) SOCMON_PRINTF(2, 3);
+socmon_status smn_rec_bad(size_t off, const char *fmt, ...) SOCMON_PRINTF(2, 3);
 
 /* The v2 reader (recording_read2.c): buf holds a whole file whose magic and
  * version 2 were checked. */
-socmon_status socmon_rec2_parse(const uint8_t *buf, size_t len, socmon_recording **out);
+socmon_status smn_rec2_parse(const uint8_t *buf, size_t len, socmon_recording **out);
 /* The same, holding at most max_values samples x counters (the tests lower
- * socmon_rec2_parse's SOCMON_REC2_MAX_LOAD_VALUES to reach the limit). */
-socmon_status socmon_rec2_parse_limit(const uint8_t *buf, size_t len, uint64_t max_values, socmon_recording **out);
+ * smn_rec2_parse's SOCMON_REC2_MAX_LOAD_VALUES to reach the limit). */
+socmon_status smn_rec2_parse_limit(const uint8_t *buf, size_t len, uint64_t max_values, socmon_recording **out);
 
 /* Writes rec to fd in format v2 through a socmon_recwriter (opts may be
  * NULL); what socmon_recording_save does to its temporary file. layout: a
  * SOCMON_REC2_LAYOUT_* (the bench compares them), -1 for the default. */
-socmon_status socmon_recording_write_fd(const socmon_recording *rec, int fd, const socmon_recwriter_opts *opts,
+socmon_status smn_recording_write_fd(const socmon_recording *rec, int fd, const socmon_recwriter_opts *opts,
                                         int layout);
 
 /* What socmon_rec2_scan found in a v2 file: where its last good block ends
@@ -79,22 +79,22 @@ typedef struct socmon_rec2_scan {
     uint32_t block_samples;  /* the header's block size */
     int ended;               /* the file had an end record */
 } socmon_rec2_scan;
-/* Reads a v2 file as socmon_rec2_parse does (same checks) without keeping its
+/* Reads a v2 file as smn_rec2_parse does (same checks) without keeping its
  * samples: *out gets the schema and info, an empty timeline; memory is one
  * block. */
-socmon_status socmon_rec2_scan_file(const uint8_t *buf, size_t len, socmon_rec2_scan *scan, socmon_recording **out);
+socmon_status smn_rec2_scan_file(const uint8_t *buf, size_t len, socmon_rec2_scan *scan, socmon_recording **out);
 /* A new writer and its header (socmon_recwriter_open's core, for a
- * recording's schema); layout as for socmon_recording_write_fd. */
-socmon_status socmon_rec2_writer_new(int fd, const socmon_recording *rec, const socmon_recwriter_opts *opts,
+ * recording's schema); layout as for smn_recording_write_fd. */
+socmon_status smn_rec2_writer_new(int fd, const socmon_recording *rec, const socmon_recwriter_opts *opts,
                                      int layout, socmon_recwriter **out);
 /* "ENOSPC", "EFBIG", ... for the errnos a writer meets ("errno" for others). */
-const char *socmon_rec_errno_name(int e);
+const char *smn_rec_errno_name(int e);
 /* A writer that continues after scan->good_end of fd (recording_write.c). */
-socmon_status socmon_rec2_writer_resume(int fd, const socmon_recording *rec, const socmon_recwriter_opts *opts,
+socmon_status smn_rec2_writer_resume(int fd, const socmon_recording *rec, const socmon_recwriter_opts *opts,
                                         const socmon_rec2_scan *scan, socmon_recwriter **out);
 
 /* CRC-32 (IEEE 802.3, reflected, as in zlib and PNG) of buf, continuing from
  * crc (0 to start). */
-uint32_t socmon_crc32(uint32_t crc, const void *buf, size_t len);
+uint32_t smn_crc32(uint32_t crc, const void *buf, size_t len);
 
 #endif

@@ -46,7 +46,7 @@ typedef struct rd {
     uint64_t loaded;       /* samples appended so far */
     uint64_t max_values;   /* most samples x counters a load holds */
     int damage_pending;    /* bytes were skipped since the last good block: a gap there is damage */
-    int scan_only;         /* check every block but keep no sample (socmon_rec2_scan_file) */
+    int scan_only;         /* check every block but keep no sample (smn_rec2_scan_file) */
     size_t good_end;       /* offset just after the last good block */
     int ended;             /* the file had its end record */
     uint64_t good_samples; /* samples in the good blocks */
@@ -81,14 +81,14 @@ static int block_header_ok(const rd *r, size_t pos)
 {
     if (r->len - pos < SOCMON_REC2_BLOCK_HDR || memcmp(r->p + pos, SOCMON_REC2_BLOCK_MARK, 8) != 0)
         return 0;
-    return socmon_crc32(0, r->p + pos, 40) == (uint32_t)socmon_rec2_get(r->p + pos + 40, 4);
+    return smn_crc32(0, r->p + pos, 40) == (uint32_t)socmon_rec2_get(r->p + pos + 40, 4);
 }
 
 static int end_record_ok(const rd *r, size_t pos)
 {
     if (r->len - pos < SOCMON_REC2_END_LEN || memcmp(r->p + pos, SOCMON_REC2_END_MARK, 8) != 0)
         return 0;
-    return socmon_crc32(0, r->p + pos, 32) == (uint32_t)socmon_rec2_get(r->p + pos + 32, 4);
+    return smn_crc32(0, r->p + pos, 32) == (uint32_t)socmon_rec2_get(r->p + pos + 32, 4);
 }
 
 /* The next offset >= from holding a block header or end record that checks,
@@ -112,8 +112,8 @@ static socmon_status grow_block(rd *r, size_t n)
 {
     if (r->blk.cap >= n)
         return SOCMON_OK;
-    socmon_rec2_block_free(&r->blk);
-    return socmon_rec2_block_init(&r->blk, r->nc, n);
+    smn_rec2_block_free(&r->blk);
+    return smn_rec2_block_init(&r->blk, r->nc, n);
 }
 
 /* Reads the block at pos; on BLOCK_OK appends its samples and sets *end. */
@@ -129,12 +129,12 @@ static int read_block(rd *r, size_t pos, size_t *end, socmon_status *fatal)
     uint32_t n = (uint32_t)socmon_rec2_get(h + 24, 4), comp = (uint32_t)socmon_rec2_get(h + 28, 4);
     uint32_t raw = (uint32_t)socmon_rec2_get(h + 32, 4), crc = (uint32_t)socmon_rec2_get(h + 36, 4);
     if (n < 1 || n > r->block_samples || (uint64_t)n * (r->nc + 3) > SOCMON_REC2_MAX_BLOCK_VALUES ||
-        raw > socmon_rec2_raw_bound(r->nc, n) || first < r->next_index || first > UINT64_MAX - n)
+        raw > smn_rec2_raw_bound(r->nc, n) || first < r->next_index || first > UINT64_MAX - n)
         return BLOCK_DAMAGED;
     if (comp > r->len - pos - SOCMON_REC2_BLOCK_HDR)
         return BLOCK_CUT;
     const uint8_t *payload = h + SOCMON_REC2_BLOCK_HDR;
-    if (socmon_crc32(0, payload, comp) != crc)
+    if (smn_crc32(0, payload, comp) != crc)
         return BLOCK_DAMAGED;
     /* the whole load's cap, before this block's columns are allocated */
     uint64_t per = r->nc ? r->nc : 1;
@@ -146,7 +146,7 @@ static int read_block(rd *r, size_t pos, size_t *end, socmon_status *fatal)
                              (unsigned long long)((r->loaded + n) * per), (unsigned long long)r->max_values);
         return BLOCK_FATAL;
     }
-    int k = socmon_rec2_inflate(r->dctx, payload, comp, raw, &r->raw, &r->raw_cap);
+    int k = smn_rec2_inflate(r->dctx, payload, comp, raw, &r->raw, &r->raw_cap);
     if (k < 0) {
         *fatal = socmon_fail(SOCMON_ENOMEM, "recording: out of memory for a block of %u bytes", raw);
         return BLOCK_FATAL;
@@ -155,7 +155,7 @@ static int read_block(rd *r, size_t pos, size_t *end, socmon_status *fatal)
         return BLOCK_DAMAGED;
     if ((*fatal = grow_block(r, n)) != SOCMON_OK)
         return BLOCK_FATAL;
-    if (socmon_rec2_decode(r->raw, raw, r->widths, n, t0, &r->blk) != SOCMON_OK)
+    if (smn_rec2_decode(r->raw, raw, r->widths, n, t0, &r->blk) != SOCMON_OK)
         return BLOCK_DAMAGED;
 
     socmon_recording_info *in = &r->rec->info;
@@ -249,21 +249,21 @@ static void append_what(socmon_recording_info *in, const char *fmt, ...)
 static socmon_status parse_header(rd *r, size_t *body_end)
 {
     if (r->len < SOCMON_REC2_FIXED_HDR)
-        return socmon_rec_bad(12, "file ends inside the header length (needs 4 bytes, %zu left)", r->len - 12);
+        return smn_rec_bad(12, "file ends inside the header length (needs 4 bytes, %zu left)", r->len - 12);
     uint32_t hl = (uint32_t)socmon_rec2_get(r->p + 12, 4);
     if (hl > r->len - SOCMON_REC2_FIXED_HDR || r->len - SOCMON_REC2_FIXED_HDR - hl < 4)
-        return socmon_rec_bad(12, "header length %u exceeds the %zu bytes that follow it", hl,
+        return smn_rec_bad(12, "header length %u exceeds the %zu bytes that follow it", hl,
                               r->len - SOCMON_REC2_FIXED_HDR);
     size_t end = SOCMON_REC2_FIXED_HDR + hl;
-    uint32_t stored = (uint32_t)socmon_rec2_get(r->p + end, 4), crc = socmon_crc32(0, r->p, end);
+    uint32_t stored = (uint32_t)socmon_rec2_get(r->p + end, 4), crc = smn_crc32(0, r->p, end);
     if (stored != crc)
-        return socmon_rec_bad(end, "header checksum mismatch: file says 0x%08x, header gives 0x%08x", stored, crc);
+        return smn_rec_bad(end, "header checksum mismatch: file says 0x%08x, header gives 0x%08x", stored, crc);
     socmon_rec_reader hr = {r->p, end, SOCMON_REC2_FIXED_HDR};
-    socmon_status st = socmon_rec_parse_schema(&hr, r->rec);
+    socmon_status st = smn_rec_parse_schema(&hr, r->rec);
     if (st != SOCMON_OK)
         return st;
     if (end - hr.pos != 24)
-        return socmon_rec_bad(hr.pos, "header holds %zu bytes after the schema, expected 24", end - hr.pos);
+        return smn_rec_bad(hr.pos, "header holds %zu bytes after the schema, expected 24", end - hr.pos);
     r->rec->start_wall_ns = socmon_rec2_get(r->p + hr.pos, 8);
     r->rec->info.flush_ns = socmon_rec2_get(r->p + hr.pos + 8, 8);
     r->block_samples = r->rec->info.block_samples = (uint32_t)socmon_rec2_get(r->p + hr.pos + 16, 4);
@@ -273,12 +273,12 @@ static socmon_status parse_header(rd *r, size_t *body_end)
      * this reader would silently get wrong */
     const uint32_t known = SOCMON_REC2_FLAG_SIMULATED | SOCMON_REC2_FLAG_REAL_CLOCK;
     if ((flags & ~known) || (flags & known) == known)
-        return socmon_rec_bad(hr.pos + 20, "header flags 0x%08x: %s (known: 0x1 simulated clock, 0x2 real clock)",
+        return smn_rec_bad(hr.pos + 20, "header flags 0x%08x: %s (known: 0x1 simulated clock, 0x2 real clock)",
                               flags, flags & ~known ? "unknown bits set" : "both clocks set");
     r->rec->info.simulated = (flags & SOCMON_REC2_FLAG_SIMULATED) != 0;
     r->rec->info.clock_known = (flags & known) != 0;
     if (r->block_samples < 1 || r->block_samples > SOCMON_REC2_MAX_BLOCK_SAMPLES)
-        return socmon_rec_bad(hr.pos + 16, "block size %u samples out of range 1..%u", r->block_samples,
+        return smn_rec_bad(hr.pos + 16, "block size %u samples out of range 1..%u", r->block_samples,
                               SOCMON_REC2_MAX_BLOCK_SAMPLES);
     *body_end = end + 4;
     return SOCMON_OK;
@@ -422,7 +422,7 @@ static socmon_status read_all(rd *r)
     return SOCMON_OK;
 }
 
-int socmon_rec2_inflate(ZSTD_DCtx *dctx, const uint8_t *src, size_t comp, size_t raw, uint8_t **buf, size_t *cap)
+int smn_rec2_inflate(ZSTD_DCtx *dctx, const uint8_t *src, size_t comp, size_t raw, uint8_t **buf, size_t *cap)
 {
     if (ZSTD_getFrameContentSize(src, comp) != raw || raw == 0)
         return 1;
@@ -459,7 +459,7 @@ int socmon_rec2_inflate(ZSTD_DCtx *dctx, const uint8_t *src, size_t comp, size_t
 
 static socmon_status run(rd *rp, socmon_recording **out);
 
-socmon_status socmon_rec2_scan_file(const uint8_t *buf, size_t len, socmon_rec2_scan *scan, socmon_recording **out)
+socmon_status smn_rec2_scan_file(const uint8_t *buf, size_t len, socmon_rec2_scan *scan, socmon_recording **out)
 {
     rd r = {.p = buf, .len = len, .first_damage = UINT64_MAX, .max_values = UINT64_MAX, .scan_only = 1};
     memset(scan, 0, sizeof *scan);
@@ -478,12 +478,12 @@ socmon_status socmon_rec2_scan_file(const uint8_t *buf, size_t len, socmon_rec2_
     return st;
 }
 
-socmon_status socmon_rec2_parse(const uint8_t *buf, size_t len, socmon_recording **out)
+socmon_status smn_rec2_parse(const uint8_t *buf, size_t len, socmon_recording **out)
 {
-    return socmon_rec2_parse_limit(buf, len, SOCMON_REC2_MAX_LOAD_VALUES, out);
+    return smn_rec2_parse_limit(buf, len, SOCMON_REC2_MAX_LOAD_VALUES, out);
 }
 
-socmon_status socmon_rec2_parse_limit(const uint8_t *buf, size_t len, uint64_t max_values, socmon_recording **out)
+socmon_status smn_rec2_parse_limit(const uint8_t *buf, size_t len, uint64_t max_values, socmon_recording **out)
 {
     rd r = {.p = buf, .len = len, .first_damage = UINT64_MAX, .max_values = max_values};
     return run(&r, out);
@@ -503,7 +503,7 @@ static socmon_status run(rd *rp, socmon_recording **out)
     free(r.s.v);
     free(r.raw);
     ZSTD_freeDCtx(r.dctx);
-    socmon_rec2_block_free(&r.blk);
+    smn_rec2_block_free(&r.blk);
     *rp = r;
     if (st != SOCMON_OK) {
         socmon_recording_free(r.rec);

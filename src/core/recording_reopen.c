@@ -3,7 +3,7 @@
  *
  * A collector that restarts (or is killed, or loses its agent for a while)
  * keeps one file per run rather than a directory of pieces. The file is read
- * with the reader's own checks (socmon_rec2_scan_file: every block's CRCs,
+ * with the reader's own checks (smn_rec2_scan_file: every block's CRCs,
  * zstd frame and columns, one block in memory at a time over an mmap), so the
  * writer continues exactly after the last block a reader would accept: the
  * end record, a half-written block of a killed writer or damage at the tail
@@ -120,7 +120,7 @@ static socmon_status scan_fd(int fd, size_t len, const socmon_recording *want, i
                          version == 1 ? " (a version 1 file is written whole; load and save it to make a v2 one)"
                                       : "");
     else
-        st = socmon_rec2_scan_file(p, len, scan, &have);
+        st = smn_rec2_scan_file(p, len, scan, &have);
     if (st == SOCMON_OK) {
         socmon_recording_info in;
         socmon_recording_get_info(have, &in);
@@ -168,7 +168,7 @@ socmon_status socmon_recwriter_reopen(int fd, const socmon_set *set, const char 
         st = socmon_fail(SOCMON_EIO, "seeking to offset %llu: %s", (unsigned long long)scan.good_end,
                          strerror(errno));
     if (st == SOCMON_OK)
-        st = socmon_rec2_writer_resume(fd, want, opts, &scan, out);
+        st = smn_rec2_writer_resume(fd, want, opts, &scan, out);
     socmon_recording_free(want);
     return st == SOCMON_OK ? st : socmon_fail_prefix(st, "recwriter_reopen: ");
 }

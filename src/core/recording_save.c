@@ -24,16 +24,16 @@ static socmon_status save_errno(int e, const char *fmt, ...)
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
     return socmon_fail(e == EACCES || e == EPERM ? SOCMON_EPERM : SOCMON_EIO, "recording: %s: %s (%s %d)", what,
-                       strerror(e), socmon_rec_errno_name(e), e);
+                       strerror(e), smn_rec_errno_name(e), e);
 }
 
-socmon_status socmon_recording_write_fd(const socmon_recording *rec, int fd, const socmon_recwriter_opts *opts,
+socmon_status smn_recording_write_fd(const socmon_recording *rec, int fd, const socmon_recwriter_opts *opts,
                                         int layout)
 {
     if (layout > SOCMON_REC2_LAYOUT_PLANES)
         return socmon_fail(SOCMON_ERANGE, "recording: column layout %d out of range 0..1", layout);
     socmon_recwriter *w = NULL;
-    socmon_status st = socmon_rec2_writer_new(fd, rec, opts, layout, &w);
+    socmon_status st = smn_rec2_writer_new(fd, rec, opts, layout, &w);
     if (st != SOCMON_OK)
         return st;
     size_t n = rec->ncounters;
@@ -87,7 +87,7 @@ static socmon_status create_temp(const char *path, char **tmpout, int *fdout)
             free(tmp);
             return socmon_fail(e == EACCES || e == EPERM ? SOCMON_EPERM : SOCMON_EIO,
                                "recording_save: cannot create a temporary file next to %s: %s (%s)", path,
-                               strerror(e), socmon_rec_errno_name(e));
+                               strerror(e), smn_rec_errno_name(e));
         }
     }
     free(tmp);
@@ -99,7 +99,7 @@ socmon_status socmon_recording_save(const socmon_recording *rec, const char *pat
 {
     if (!rec || !path || !*path)
         return socmon_fail(SOCMON_EINVAL, "recording_save: %s is NULL or empty", rec ? "path" : "recording");
-    socmon_status st = socmon_rec_check(rec);
+    socmon_status st = smn_rec_check(rec);
     if (st != SOCMON_OK)
         return st;
     char *tmp = NULL;
@@ -110,7 +110,7 @@ socmon_status socmon_recording_save(const socmon_recording *rec, const char *pat
     /* flush_ns stays 0: the file is written whole, see socmon_recording_save */
     socmon_recwriter_opts o = {
         .simulated = !rec->info.clock_known ? 0 : rec->info.simulated ? 1 : -1};
-    st = socmon_recording_write_fd(rec, fd, &o, -1);
+    st = smn_recording_write_fd(rec, fd, &o, -1);
     if (close(fd) != 0 && st == SOCMON_OK)
         st = save_errno(errno, "closing %s", tmp);
     if (st == SOCMON_OK && rename(tmp, path) != 0)

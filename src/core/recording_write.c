@@ -42,7 +42,7 @@ struct socmon_recwriter {
     char failmsg[320];
 };
 
-const char *socmon_rec_errno_name(int e)
+const char *smn_rec_errno_name(int e)
 {
     switch (e) {
     case ENOSPC: return "ENOSPC";
@@ -70,14 +70,14 @@ static socmon_status fail_errno(socmon_recwriter *w, int e, const char *fmt, ...
     va_end(ap);
     socmon_status st = e == EACCES || e == EPERM ? SOCMON_EPERM : SOCMON_EIO;
     if (w) {
-        snprintf(w->failmsg, sizeof w->failmsg, "recording: %s: %s (%s %d)", what, strerror(e), socmon_rec_errno_name(e), e);
+        snprintf(w->failmsg, sizeof w->failmsg, "recording: %s: %s (%s %d)", what, strerror(e), smn_rec_errno_name(e), e);
         w->failed = st;
         /* Cut a half-written block off, so the file ends with whole blocks. */
         if (w->regular && ftruncate(w->fd, w->base + (off_t)w->good_end) == 0)
             w->stats.bytes = w->good_end;
         return socmon_fail(st, "%s", w->failmsg);
     }
-    return socmon_fail(st, "recording: %s: %s (%s %d)", what, strerror(e), socmon_rec_errno_name(e), e);
+    return socmon_fail(st, "recording: %s: %s (%s %d)", what, strerror(e), smn_rec_errno_name(e), e);
 }
 
 /* write(2) until every byte is out: EINTR and short writes are retried; a
@@ -115,7 +115,7 @@ static socmon_status write_header(socmon_recwriter *w, const socmon_recording *r
 {
     uint8_t *schema = NULL;
     size_t slen = 0;
-    socmon_status st = socmon_rec_schema_bytes(rec, &schema, &slen);
+    socmon_status st = smn_rec_schema_bytes(rec, &schema, &slen);
     if (st != SOCMON_OK)
         return st;
     size_t body = slen + 8 + 8 + 4 + 4, total = SOCMON_REC2_FIXED_HDR + body + 4;
@@ -138,7 +138,7 @@ static socmon_status write_header(socmon_recwriter *w, const socmon_recording *r
     socmon_rec2_put64(p + 8, flush_ns);
     socmon_rec2_put32(p + 16, block_samples);
     socmon_rec2_put32(p + 20, flags);
-    socmon_rec2_put32(h + total - 4, socmon_crc32(0, h, total - 4));
+    socmon_rec2_put32(h + total - 4, smn_crc32(0, h, total - 4));
     st = put(w, h, total, "the header");
     free(h);
     w->good_end = w->stats.bytes;
@@ -149,7 +149,7 @@ static void free_writer(socmon_recwriter *w)
 {
     if (!w)
         return;
-    socmon_rec2_block_free(&w->blk);
+    smn_rec2_block_free(&w->blk);
     free(w->widths);
     free(w->raw);
     free(w->comp);
@@ -176,7 +176,7 @@ static socmon_status make_writer(int fd, const socmon_recording *rec, const socm
         o.block_bytes = SOCMON_REC2_DEFAULT_BLOCK_BYTES;
     if (fd < 0)
         return socmon_fail(SOCMON_EINVAL, "recwriter: file descriptor %d is not open", fd);
-    socmon_status st = socmon_rec_check(rec);
+    socmon_status st = smn_rec_check(rec);
     if (st != SOCMON_OK)
         return st;
 
@@ -198,9 +198,9 @@ static socmon_status make_writer(int fd, const socmon_recording *rec, const socm
     struct stat sb;
     w->base = lseek(fd, 0, SEEK_CUR);
     w->regular = w->base >= 0 && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && !(fcntl(fd, F_GETFL) & O_APPEND);
-    st = socmon_rec2_block_init(&w->blk, nc, cap);
+    st = smn_rec2_block_init(&w->blk, nc, cap);
     w->widths = malloc(nc + 1);
-    w->raw_cap = socmon_rec2_raw_bound(nc, cap);
+    w->raw_cap = smn_rec2_raw_bound(nc, cap);
     w->raw = malloc(w->raw_cap);
     w->comp_cap = ZSTD_compressBound(w->raw_cap);
     w->comp = malloc(w->comp_cap);
@@ -219,7 +219,7 @@ static socmon_status make_writer(int fd, const socmon_recording *rec, const socm
     return SOCMON_OK;
 }
 
-socmon_status socmon_rec2_writer_new(int fd, const socmon_recording *rec, const socmon_recwriter_opts *opts, int layout,
+socmon_status smn_rec2_writer_new(int fd, const socmon_recording *rec, const socmon_recwriter_opts *opts, int layout,
                               socmon_recwriter **out)
 {
     socmon_recwriter *w = NULL;
@@ -238,7 +238,7 @@ socmon_status socmon_rec2_writer_new(int fd, const socmon_recording *rec, const 
     return SOCMON_OK;
 }
 
-socmon_status socmon_rec2_writer_resume(int fd, const socmon_recording *rec, const socmon_recwriter_opts *opts,
+socmon_status smn_rec2_writer_resume(int fd, const socmon_recording *rec, const socmon_recwriter_opts *opts,
                                         const socmon_rec2_scan *scan, socmon_recwriter **out)
 {
     socmon_recwriter_opts o = opts ? *opts : (socmon_recwriter_opts){0};
@@ -277,7 +277,7 @@ socmon_status socmon_recwriter_open(int fd, const socmon_set *set, const char *t
     socmon_recording *rec = NULL;
     socmon_status st = socmon_recording_new(set, target, interval_ns, &rec);
     if (st == SOCMON_OK)
-        st = socmon_rec2_writer_new(fd, rec, opts, -1, out);
+        st = smn_rec2_writer_new(fd, rec, opts, -1, out);
     socmon_recording_free(rec);
     return st;
 }
@@ -293,7 +293,7 @@ static socmon_status write_block(socmon_recwriter *w)
     socmon_rec2_block *b = &w->blk;
     if (b->n == 0)
         return SOCMON_OK;
-    size_t raw = socmon_rec2_encode(b, w->widths, w->layout, w->raw);
+    size_t raw = smn_rec2_encode(b, w->widths, w->layout, w->raw);
     size_t comp = ZSTD_compressCCtx(w->cctx, w->comp, w->comp_cap, w->raw, raw, w->level);
     if (ZSTD_isError(comp)) {
         w->failed = SOCMON_EIO;
@@ -308,8 +308,8 @@ static socmon_status write_block(socmon_recwriter *w)
     socmon_rec2_put32(h + 24, (uint32_t)b->n);
     socmon_rec2_put32(h + 28, (uint32_t)comp);
     socmon_rec2_put32(h + 32, (uint32_t)raw);
-    socmon_rec2_put32(h + 36, socmon_crc32(0, w->comp, comp));
-    socmon_rec2_put32(h + 40, socmon_crc32(0, h, 40));
+    socmon_rec2_put32(h + 36, smn_crc32(0, w->comp, comp));
+    socmon_rec2_put32(h + 40, smn_crc32(0, h, 40));
     char what[64];
     snprintf(what, sizeof what, "block %llu", (unsigned long long)w->stats.blocks);
     socmon_status st = put(w, h, sizeof h, what);
@@ -413,7 +413,7 @@ socmon_status socmon_recwriter_close(socmon_recwriter *w)
         socmon_rec2_put64(e + 8, w->next_index);
         socmon_rec2_put64(e + 16, w->last_t);
         socmon_rec2_put64(e + 24, w->stats.blocks);
-        socmon_rec2_put32(e + 32, socmon_crc32(0, e, 32));
+        socmon_rec2_put32(e + 32, smn_crc32(0, e, 32));
         st = put(w, e, sizeof e, "the end record");
     }
     if (st == SOCMON_OK)

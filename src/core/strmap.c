@@ -32,7 +32,7 @@ static socmon_strmap_slot *probe(const socmon_strmap *m, const char *key, size_t
     }
 }
 
-void socmon_strmap_free(socmon_strmap *m)
+void smn_strmap_free(socmon_strmap *m)
 {
     if (!m)
         return;
@@ -42,7 +42,7 @@ void socmon_strmap_free(socmon_strmap *m)
     m->n = 0;
 }
 
-int socmon_strmap_reserve(socmon_strmap *m, size_t n)
+int smn_strmap_reserve(socmon_strmap *m, size_t n)
 {
     if (n <= m->nslot / 2)
         return 0;
@@ -66,7 +66,7 @@ int socmon_strmap_reserve(socmon_strmap *m, size_t n)
     return 0;
 }
 
-int socmon_strmap_insert(socmon_strmap *m, const char *key, size_t value, size_t *found)
+int smn_strmap_insert(socmon_strmap *m, const char *key, size_t value, size_t *found)
 {
     size_t h = hash_str(key);
     if (m->nslot) {
@@ -77,14 +77,14 @@ int socmon_strmap_insert(socmon_strmap *m, const char *key, size_t value, size_t
             return 0;
         }
     }
-    if (m->n == SIZE_MAX || socmon_strmap_reserve(m, m->n + 1))
+    if (m->n == SIZE_MAX || smn_strmap_reserve(m, m->n + 1))
         return -1;
     *probe(m, key, h) = (socmon_strmap_slot){key, h, value};
     m->n++;
     return 1;
 }
 
-int socmon_strmap_find(const socmon_strmap *m, const char *key, size_t *value)
+int smn_strmap_find(const socmon_strmap *m, const char *key, size_t *value)
 {
     if (!m->nslot)
         return 0;

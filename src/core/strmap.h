@@ -28,18 +28,18 @@ typedef struct socmon_strmap {
 #define SOCMON_STRMAP_INIT {NULL, 0, 0}
 
 /* Frees the table; the map is empty again and may be reused. */
-void socmon_strmap_free(socmon_strmap *m);
+void smn_strmap_free(socmon_strmap *m);
 
 /* Makes room for n keys in all, so that many inserts allocate nothing more.
  * 0, or -1 when out of memory (the map is unchanged). */
-int socmon_strmap_reserve(socmon_strmap *m, size_t n);
+int smn_strmap_reserve(socmon_strmap *m, size_t n);
 
 /* Adds key -> value unless key is there already. Returns 1 when added; 0
  * when key was there (*found, if not NULL, gets the value it has, which is
  * kept: the first definition wins); -1 when out of memory (map unchanged). */
-int socmon_strmap_insert(socmon_strmap *m, const char *key, size_t value, size_t *found);
+int smn_strmap_insert(socmon_strmap *m, const char *key, size_t value, size_t *found);
 
 /* 1 and *value (if not NULL) when key is in the map, else 0. */
-int socmon_strmap_find(const socmon_strmap *m, const char *key, size_t *value);
+int smn_strmap_find(const socmon_strmap *m, const char *key, size_t *value);
 
 #endif

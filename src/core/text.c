@@ -5,7 +5,7 @@
 
 #include "core/text.h"
 
-size_t socmon_utf8_len(const unsigned char *p)
+size_t smn_utf8_len(const unsigned char *p)
 {
     unsigned c = p[0];
     size_t n = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
@@ -23,14 +23,14 @@ static size_t shows(const unsigned char *p)
 {
     if (*p < 0x20 || *p == 0x7f)
         return 0;
-    size_t n = socmon_utf8_len(p);
+    size_t n = smn_utf8_len(p);
     /* U+0080..U+009F (C2 80..C2 9F): C1 controls, CSI among them, which some terminals obey */
     if (n == 2 && p[0] == 0xc2 && p[1] < 0xa0)
         return 0;
     return n;
 }
 
-int socmon_text_clean(const char *s)
+int smn_text_clean(const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
     while (p && *p) {
@@ -42,7 +42,7 @@ int socmon_text_clean(const char *s)
     return 1;
 }
 
-size_t socmon_text_escape(char *out, size_t cap, const char *s)
+size_t smn_text_escape(char *out, size_t cap, const char *s)
 {
     const unsigned char *p = (const unsigned char *)(s ? s : "");
     size_t need = 0, len = 0;
@@ -72,17 +72,17 @@ size_t socmon_text_escape(char *out, size_t cap, const char *s)
     return need;
 }
 
-char *socmon_text_escape_dup(const char *s)
+char *smn_text_escape_dup(const char *s)
 {
-    size_t n = socmon_text_escape(NULL, 0, s);
+    size_t n = smn_text_escape(NULL, 0, s);
     char *out = malloc(n + 1);
     if (out)
-        socmon_text_escape(out, n + 1, s);
+        smn_text_escape(out, n + 1, s);
     return out;
 }
 
 /* Inserts ',' every three digits into the run of digits that starts at digits (in buf). */
-void socmon_group_digits(char *buf, size_t len, char *digits)
+void smn_group_digits(char *buf, size_t len, char *digits)
 {
     size_t nd = strspn(digits, "0123456789");
     size_t commas = nd ? (nd - 1) / 3 : 0;
@@ -100,16 +100,16 @@ void socmon_group_digits(char *buf, size_t len, char *digits)
     }
 }
 
-void socmon_format_count(char *buf, size_t len, uint64_t v, int group)
+void smn_format_count(char *buf, size_t len, uint64_t v, int group)
 {
     if (!len)
         return;
     snprintf(buf, len, "%llu", (unsigned long long)v);
     if (group)
-        socmon_group_digits(buf, len, buf);
+        smn_group_digits(buf, len, buf);
 }
 
-void socmon_format_ns(char *buf, size_t len, uint64_t ns)
+void smn_format_ns(char *buf, size_t len, uint64_t ns)
 {
     if (ns >= 1000000000u)
         snprintf(buf, len, "%.3f s", (double)ns / 1e9);

@@ -11,20 +11,20 @@
 /* Length of the valid UTF-8 sequence at p (1..4), or 0 if the bytes there are not one (overlong,
  * surrogate, past U+10FFFF, cut short): formats whose text can come from anywhere (a remote agent's
  * names) replace such bytes by U+FFFD. */
-size_t socmon_utf8_len(const unsigned char *p);
+size_t smn_utf8_len(const unsigned char *p);
 
 /* 1 if s shows as itself: valid UTF-8 without control characters (C0, DEL, C1). */
-int socmon_text_clean(const char *s);
+int smn_text_clean(const char *s);
 
 /* s with every byte that would act on a terminal instead of showing (C0 controls such as ESC
  * and newline, DEL, the C1 controls U+0080..U+009F, bytes that are not valid UTF-8) written as
  * \xNN, into out (cap bytes with the NUL; cut before an escape that does not fit, never inside
  * one). Printable UTF-8 and the backslash stay as they are. Returns the length the whole
  * escaped text needs (without the NUL), as snprintf does. */
-size_t socmon_text_escape(char *out, size_t cap, const char *s);
+size_t smn_text_escape(char *out, size_t cap, const char *s);
 
 /* The same into a malloc'd string (NULL when out of memory; s NULL gives ""). */
-char *socmon_text_escape_dup(const char *s);
+char *smn_text_escape_dup(const char *s);
 
 /* ---- numbers for people (every layer words its messages with these) ---- */
 
@@ -32,13 +32,13 @@ char *socmon_text_escape_dup(const char *s);
  * fixed ',' in groups of three whatever the locale (docs/output.md): socmon never calls
  * setlocale, so its CSV and JSON numbers stay locale-free, and tables match perf's C-locale
  * "big num" look. */
-void socmon_format_count(char *buf, size_t len, uint64_t v, int group);
+void smn_format_count(char *buf, size_t len, uint64_t v, int group);
 
 /* Inserts ',' every three digits into the run of digits that starts at digits (in buf, of len
  * bytes); a number that would not fit stays as it is. */
-void socmon_group_digits(char *buf, size_t len, char *digits);
+void smn_group_digits(char *buf, size_t len, char *digits);
 
 /* A duration for humans: "1.200 ms", "3.000 s", "250 ns". */
-void socmon_format_ns(char *buf, size_t len, uint64_t ns);
+void smn_format_ns(char *buf, size_t len, uint64_t ns);
 
 #endif

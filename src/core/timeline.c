@@ -42,7 +42,7 @@ struct socmon_timeline {
 /* t varint + flags varint (33 bits) + missed varint (32 bits) + the values. */
 #define SAMPLE_FIXED_MAX (SOCMON_VARINT_MAX + 5 + 5)
 
-socmon_status socmon_timeline_new_chunked(size_t ncounters, size_t chunk_samples,
+socmon_status smn_timeline_new_chunked(size_t ncounters, size_t chunk_samples,
                                           socmon_timeline **out)
 {
     if (!out)
@@ -74,7 +74,7 @@ socmon_status socmon_timeline_new_chunked(size_t ncounters, size_t chunk_samples
 
 socmon_status socmon_timeline_new(size_t ncounters, socmon_timeline **out)
 {
-    return socmon_timeline_new_chunked(ncounters, SOCMON_TIMELINE_CHUNK_DEFAULT, out);
+    return smn_timeline_new_chunked(ncounters, SOCMON_TIMELINE_CHUNK_DEFAULT, out);
 }
 
 void socmon_timeline_free(socmon_timeline *tl)
@@ -106,17 +106,17 @@ size_t socmon_timeline_bytes(const socmon_timeline *tl)
            tl->data_bytes;
 }
 
-size_t socmon_timeline_chunk_samples(const socmon_timeline *tl)
+size_t smn_timeline_chunk_samples(const socmon_timeline *tl)
 {
     return tl->k;
 }
 
-size_t socmon_timeline_nchunks(const socmon_timeline *tl)
+size_t smn_timeline_nchunks(const socmon_timeline *tl)
 {
     return tl->nchunks;
 }
 
-void socmon_timeline_chunk(const socmon_timeline *tl, size_t i, const uint8_t **data,
+void smn_timeline_chunk(const socmon_timeline *tl, size_t i, const uint8_t **data,
                            size_t *len, size_t *nsamples)
 {
     const chunk *c = &tl->chunks[i];
@@ -390,7 +390,7 @@ void socmon_timeline_iter_free(socmon_timeline_iter *it)
     it->tl = NULL;
 }
 
-socmon_status socmon_timeline_add_chunk(socmon_timeline *tl, const uint8_t *data, size_t len,
+socmon_status smn_timeline_add_chunk(socmon_timeline *tl, const uint8_t *data, size_t len,
                                         size_t nsamples, size_t file_offset)
 {
     if (tl->nchunks > 0 && tl->chunks[tl->nchunks - 1].n != tl->k)

@@ -18,12 +18,12 @@
 
 /* Like socmon_timeline_new with chunk_samples samples per chunk
  * (1..SOCMON_TIMELINE_CHUNK_MAX). */
-socmon_status socmon_timeline_new_chunked(size_t ncounters, size_t chunk_samples,
+socmon_status smn_timeline_new_chunked(size_t ncounters, size_t chunk_samples,
                                           socmon_timeline **out);
-size_t socmon_timeline_chunk_samples(const socmon_timeline *tl);
-size_t socmon_timeline_nchunks(const socmon_timeline *tl);
+size_t smn_timeline_chunk_samples(const socmon_timeline *tl);
+size_t smn_timeline_nchunks(const socmon_timeline *tl);
 /* The encoded bytes and sample count of chunk i (i < nchunks). */
-void socmon_timeline_chunk(const socmon_timeline *tl, size_t i, const uint8_t **data,
+void smn_timeline_chunk(const socmon_timeline *tl, size_t i, const uint8_t **data,
                            size_t *len, size_t *nsamples);
 
 /* Appends an encoded chunk read from a file. The last chunk must be full and
@@ -31,7 +31,7 @@ void socmon_timeline_chunk(const socmon_timeline *tl, size_t i, const uint8_t **
  * using all len bytes; otherwise SOCMON_EPARSE with a message naming the
  * absolute byte offset (file_offset + position in the chunk). The bytes are
  * copied. */
-socmon_status socmon_timeline_add_chunk(socmon_timeline *tl, const uint8_t *data, size_t len,
+socmon_status smn_timeline_add_chunk(socmon_timeline *tl, const uint8_t *data, size_t len,
                                         size_t nsamples, size_t file_offset);
 
 #endif

@@ -79,11 +79,11 @@ static socmon_status begin(void *self, const socmon_analysis_info *a, socmon_row
     socmon_interval_cols cols = {.metrics = a->metrics, .shown = f->o.shown, .nshown = f->o.nshown,
                                  .counters = &f->list, .show_counts = f->o.perf_first ? f->nperf : 0};
     f->begun = 1;
-    if ((st = socmon_output_begin(f->out, &run)) == SOCMON_OK &&
-        (st = socmon_output_begin_intervals(f->out, &cols)) == SOCMON_OK) {
+    if ((st = smn_output_begin(f->out, &run)) == SOCMON_OK &&
+        (st = smn_output_begin_intervals(f->out, &cols)) == SOCMON_OK) {
         want->rows = 1;
         want->every = f->o.every;
-        want->merge = socmon_output_merge(f->out);
+        want->merge = smn_output_merge(f->out);
     }
     return st;
 }
@@ -98,7 +98,7 @@ static socmon_status row(void *self, const socmon_row *r)
     socmon_interval_row ir = {.t_ns = r->t_ns, .since_ns = r->since_ns, .dt_ns = r->dt_ns, .flags = r->flags,
                               .missed = r->missed, .metrics = r->metrics, .deltas = f->values, .index = r->index,
                               .intervals = r->intervals};
-    socmon_status st = socmon_output_row(f->out, &ir);
+    socmon_status st = smn_output_row(f->out, &ir);
     if (st != SOCMON_OK && !f->failed_at)
         f->failed_at = r->index + 1;
     return st;
@@ -109,7 +109,7 @@ static socmon_status end(void *self, const socmon_totals *t, const char *reason)
     socmon_feed *f = self;
     (void)t;
     (void)reason;
-    return f->o.doc == SOCMON_DOC_INTERVALS ? socmon_output_end_intervals(f->out) : SOCMON_OK;
+    return f->o.doc == SOCMON_DOC_INTERVALS ? smn_output_end_intervals(f->out) : SOCMON_OK;
 }
 
 static socmon_status finish(void *self, const socmon_totals *t)
@@ -138,23 +138,23 @@ static socmon_status finish(void *self, const socmon_totals *t)
     const char *hot = f->o.no_hotspots ? NULL : f->o.hotspots ? f->o.hotspots : s->ops ? s->ops->hotspots : NULL;
     socmon_status st = !f->out && f->o.open ? f->o.open(f->o.open_user, &f->out) : SOCMON_OK;
     if (st == SOCMON_OK)
-        st = socmon_output_begin(f->out, &run);
+        st = smn_output_begin(f->out, &run);
     if (st == SOCMON_OK)
-        st = socmon_output_counters(f->out, &f->list, f->values);
+        st = smn_output_counters(f->out, &f->list, f->values);
     if (st == SOCMON_OK)
-        st = socmon_output_metrics(f->out, a->ms, a->metrics, t->metrics);
+        st = smn_output_metrics(f->out, a->ms, a->metrics, t->metrics);
     if (st == SOCMON_OK)
-        st = socmon_output_hotspots(f->out, &f->list, f->values, hot, HOTSPOTS);
+        st = smn_output_hotspots(f->out, &f->list, f->values, hot, HOTSPOTS);
     return st;
 }
 
 static const socmon_consumer_ops feed_ops = {.size = sizeof feed_ops, .begin = begin, .row = row, .end = end,
                                              .finish = finish};
 
-socmon_status socmon_feed_new(socmon_output *out, const socmon_feed_opts *o, socmon_feed **feed)
+socmon_status smn_feed_new(socmon_output *out, const socmon_feed_opts *o, socmon_feed **feed)
 {
     if ((!out && !(o && o->open)) || !o || !feed)
-        return socmon_fail(SOCMON_EINVAL, "socmon_feed_new: NULL argument");
+        return socmon_fail(SOCMON_EINVAL, "smn_feed_new: NULL argument");
     socmon_feed *f = calloc(1, sizeof *f);
     if (!f)
         return nomem();
@@ -164,7 +164,7 @@ socmon_status socmon_feed_new(socmon_output *out, const socmon_feed_opts *o, soc
     return SOCMON_OK;
 }
 
-void socmon_feed_free(socmon_feed *f)
+void smn_feed_free(socmon_feed *f)
 {
     if (!f)
         return;
@@ -172,17 +172,17 @@ void socmon_feed_free(socmon_feed *f)
     free(f);
 }
 
-socmon_consumer socmon_feed_consumer(socmon_feed *f)
+socmon_consumer smn_feed_consumer(socmon_feed *f)
 {
     return (socmon_consumer){.ops = &feed_ops, .self = f};
 }
 
-void socmon_feed_mute(socmon_feed *f)
+void smn_feed_mute(socmon_feed *f)
 {
     f->muted = 1;
 }
 
-uint64_t socmon_feed_failed_at(const socmon_feed *f)
+uint64_t smn_feed_failed_at(const socmon_feed *f)
 {
     return f ? f->failed_at : 0;
 }

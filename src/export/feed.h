@@ -20,7 +20,7 @@ typedef struct socmon_feed_opts {
     const char *hotspots;       /* TOTALS: hot spots among counters matching this (NULL: the target's) */
     int no_hotspots;
     /* TOTALS: opens the output when the totals are ready (a file named by -o is then written
-     * only after a run that succeeded); with it, socmon_feed_new's out may be NULL */
+     * only after a run that succeeded); with it, smn_feed_new's out may be NULL */
     socmon_status (*open)(void *user, socmon_output **out);
     void *open_user;
 } socmon_feed_opts;
@@ -29,12 +29,12 @@ typedef struct socmon_feed socmon_feed;
 
 /* A consumer writing to out (borrowed; the caller ends the document and frees it), or to what
  * o->open opens. */
-socmon_status socmon_feed_new(socmon_output *out, const socmon_feed_opts *o, socmon_feed **feed);
-void socmon_feed_free(socmon_feed *f);
-socmon_consumer socmon_feed_consumer(socmon_feed *f);
+socmon_status smn_feed_new(socmon_output *out, const socmon_feed_opts *o, socmon_feed **feed);
+void smn_feed_free(socmon_feed *f);
+socmon_consumer smn_feed_consumer(socmon_feed *f);
 /* The interval (1-based) whose row the output could not take, or 0. */
-uint64_t socmon_feed_failed_at(const socmon_feed *f);
+uint64_t smn_feed_failed_at(const socmon_feed *f);
 /* Stops writing rows (their reader went away); the run goes on. */
-void socmon_feed_mute(socmon_feed *f);
+void smn_feed_mute(socmon_feed *f);
 
 #endif

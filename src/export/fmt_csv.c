@@ -4,7 +4,7 @@
  * ("0.12%") in perf's place for it (after value, unit and name); perf_event counts add a
  * "pcnt-running" field (perf -x's), empty in metric records; a timeline has one column per
  * metric result and, with opts.deltas, one per counter delta. Every field that needs it is
- * quoted by the one rule in export/table.c (socmon_csv_write). */
+ * quoted by the one rule in export/table.c (smn_csv_write). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,12 +36,12 @@ static socmon_status header(socmon_output *o, int running)
     char c = o->opts.sep;
     cs->header = 1;
     cs->running = running;
-    socmon_sink_printf(o->sink, "type%cname%cinstance%cvalue%cunit", c, c, c, c);
+    smn_sink_printf(o->sink, "type%cname%cinstance%cvalue%cunit", c, c, c, c);
     if (o->run.runs > 1)
-        socmon_sink_printf(o->sink, "%cstddev", c);
+        smn_sink_printf(o->sink, "%cstddev", c);
     if (running)
-        socmon_sink_printf(o->sink, "%cpcnt-running", c);
-    return socmon_sink_putc(o->sink, '\n');
+        smn_sink_printf(o->sink, "%cpcnt-running", c);
+    return smn_sink_putc(o->sink, '\n');
 }
 
 /* sd: the record's spread ("0.12%"), NULL for none; the field exists only in repeated runs, so
@@ -59,10 +59,10 @@ static socmon_status csv_record_pct(socmon_output *o, const char *type, const ch
         f[nf++] = pct ? pct : "";
     for (int i = 0; i < nf && st == SOCMON_OK; i++) {
         if (i)
-            socmon_sink_putc(o->sink, o->opts.sep);
-        st = socmon_csv_write(o->sink, f[i], o->opts.sep);
+            smn_sink_putc(o->sink, o->opts.sep);
+        st = smn_csv_write(o->sink, f[i], o->opts.sep);
     }
-    return st == SOCMON_OK ? socmon_sink_putc(o->sink, '\n') : st;
+    return st == SOCMON_OK ? smn_sink_putc(o->sink, '\n') : st;
 }
 
 static socmon_status csv_record(socmon_output *o, const char *type, const char *name, const char *inst,
@@ -78,7 +78,7 @@ static const char *spread(const socmon_output *o, const double *sd, size_t i, do
         return NULL;
     if (!isfinite(mean))
         return ""; /* nothing to spread: the value is undefined or a label */
-    snprintf(buf, len, "%.2f%%", socmon_stddev_pct(mean, sd[i]));
+    snprintf(buf, len, "%.2f%%", smn_stddev_pct(mean, sd[i]));
     return buf;
 }
 
@@ -122,9 +122,9 @@ static socmon_status csv_metrics(socmon_output *o, const socmon_metricset *ms, c
         const socmon_metric_result_info *r = socmon_metrics_result(m, i);
         char v[48], sp[32];
         const char *unit;
-        socmon_metric_text(r->def, values[i], v, sizeof v, &unit);
+        smn_metric_text(r->def, values[i], v, sizeof v, &unit);
         st = csv_record(o, "metric", r->def->name, r->instance, v, unit,
-                        spread(o, o->run.metric_stddev, i, socmon_metric_label(r->def, values[i]) ? NAN : values[i],
+                        spread(o, o->run.metric_stddev, i, smn_metric_label(r->def, values[i]) ? NAN : values[i],
                                sp, sizeof sp));
     }
     return st;
@@ -139,18 +139,18 @@ static socmon_status csv_begin_intervals(socmon_output *o)
 {
     const socmon_interval_cols *c = &o->cols;
     char sep = o->opts.sep;
-    socmon_status st = socmon_sink_printf(o->sink, "t_ns%cinterval_ns%cflags", sep, sep);
+    socmon_status st = smn_sink_printf(o->sink, "t_ns%cinterval_ns%cflags", sep, sep);
     for (size_t k = 0; k < nresults(o) && st == SOCMON_OK; k++) {
         char h[160];
-        socmon_result_name(socmon_metrics_result(c->metrics, k), h, sizeof h);
-        socmon_sink_putc(o->sink, sep);
-        st = socmon_csv_write(o->sink, h, sep);
+        smn_result_name(socmon_metrics_result(c->metrics, k), h, sizeof h);
+        smn_sink_putc(o->sink, sep);
+        st = smn_csv_write(o->sink, h, sep);
     }
     for (size_t i = 0; o->opts.deltas && i < c->counters->n && st == SOCMON_OK; i++) {
-        socmon_sink_putc(o->sink, sep);
-        st = socmon_csv_write(o->sink, c->counters->names[i], sep);
+        smn_sink_putc(o->sink, sep);
+        st = smn_csv_write(o->sink, c->counters->names[i], sep);
     }
-    return st == SOCMON_OK ? socmon_sink_putc(o->sink, '\n') : st;
+    return st == SOCMON_OK ? smn_sink_putc(o->sink, '\n') : st;
 }
 
 /* Metric values are plain numbers here (no labels, empty when undefined): columns a
@@ -158,20 +158,20 @@ static socmon_status csv_begin_intervals(socmon_output *o)
 static socmon_status csv_row(socmon_output *o, const socmon_interval_row *row)
 {
     char sep = o->opts.sep, flags[48];
-    socmon_row_flags(row, flags, sizeof flags);
-    socmon_sink_printf(o->sink, "%llu%c%llu%c", (unsigned long long)row->t_ns, sep,
+    smn_row_flags(row, flags, sizeof flags);
+    smn_sink_printf(o->sink, "%llu%c%llu%c", (unsigned long long)row->t_ns, sep,
                        (unsigned long long)row->dt_ns, sep);
-    socmon_status st = socmon_csv_write(o->sink, flags, sep);
+    socmon_status st = smn_csv_write(o->sink, flags, sep);
     for (size_t k = 0; k < nresults(o) && st == SOCMON_OK; k++) {
         double x = row->metrics ? row->metrics[k] : NAN; /* not evaluated: empty, columns stay aligned */
         char v[48];
-        socmon_format_value(v, sizeof v, x);
-        socmon_sink_putc(o->sink, sep);
-        st = socmon_csv_write(o->sink, isnan(x) ? "" : v, sep);
+        smn_format_value(v, sizeof v, x);
+        smn_sink_putc(o->sink, sep);
+        st = smn_csv_write(o->sink, isnan(x) ? "" : v, sep);
     }
     for (size_t i = 0; o->opts.deltas && i < o->cols.counters->n && st == SOCMON_OK; i++)
-        st = socmon_sink_printf(o->sink, "%c%llu", sep, (unsigned long long)row->deltas[i]);
-    return st == SOCMON_OK ? socmon_sink_putc(o->sink, '\n') : st;
+        st = smn_sink_printf(o->sink, "%c%llu", sep, (unsigned long long)row->deltas[i]);
+    return st == SOCMON_OK ? smn_sink_putc(o->sink, '\n') : st;
 }
 
 /* A program's functions: "function,cycles,...,cpi,cycle_share", one record each, then "total"
@@ -179,16 +179,16 @@ static socmon_status csv_row(socmon_output *o, const socmon_interval_row *row)
 static socmon_status csv_functions(socmon_output *o, const socmon_functions *f)
 {
     char c = o->opts.sep;
-    socmon_sink_printf(o->sink, "function");
+    smn_sink_printf(o->sink, "function");
     for (size_t k = 0; k < SOCMON_FUNCTION_COLS; k++)
-        socmon_sink_printf(o->sink, "%c%s", c, socmon_function_col(k));
-    socmon_status st = socmon_sink_printf(o->sink, "%ccpi%ccycle_share\n", c, c);
+        smn_sink_printf(o->sink, "%c%s", c, socmon_function_col(k));
+    socmon_status st = smn_sink_printf(o->sink, "%ccpi%ccycle_share\n", c, c);
     for (size_t i = 0; i <= f->n && st == SOCMON_OK; i++) {
         const socmon_function_row *r = i < f->n ? &f->rows[i] : &f->total;
-        socmon_csv_write(o->sink, r->name, c);
+        smn_csv_write(o->sink, r->name, c);
         for (size_t k = 0; k < SOCMON_FUNCTION_COLS; k++)
-            socmon_sink_printf(o->sink, r->has & (1u << k) ? "%c%lld" : "%c", c, (long long)r->v[k]);
-        st = socmon_sink_printf(o->sink, "%c%.6g%c%.4f\n", c, isnan(r->cpi) ? 0 : r->cpi, c, r->share);
+            smn_sink_printf(o->sink, r->has & (1u << k) ? "%c%lld" : "%c", c, (long long)r->v[k]);
+        st = smn_sink_printf(o->sink, "%c%.6g%c%.4f\n", c, isnan(r->cpi) ? 0 : r->cpi, c, r->share);
     }
     return st;
 }
@@ -224,19 +224,19 @@ static socmon_status csv_file_facts(socmon_output *o, const socmon_file_facts *f
         snprintf(num[i], sizeof num[0], "%llu", (unsigned long long)u[i]);
     snprintf(num[6], sizeof num[0], "%.4f", f->bytes_per_value);
     for (int i = 0; i < NF; i++) {
-        socmon_csv_write(o->sink, names[i], o->opts.sep);
-        socmon_sink_putc(o->sink, i == NF - 1 ? '\n' : o->opts.sep);
+        smn_csv_write(o->sink, names[i], o->opts.sep);
+        smn_sink_putc(o->sink, i == NF - 1 ? '\n' : o->opts.sep);
     }
     socmon_status st = SOCMON_OK;
     for (int i = 0; i < NF; i++) {
-        socmon_csv_write(o->sink, i == 0 ? f->file : i == NF - 2 ? in->what : i == NF - 1 ? f->clock : num[i],
+        smn_csv_write(o->sink, i == 0 ? f->file : i == NF - 2 ? in->what : i == NF - 1 ? f->clock : num[i],
                          o->opts.sep);
-        st = socmon_sink_putc(o->sink, i == NF - 1 ? '\n' : o->opts.sep);
+        st = smn_sink_putc(o->sink, i == NF - 1 ? '\n' : o->opts.sep);
     }
     return st;
 }
 
-const socmon_output_format socmon_format_csv = {
+const socmon_output_format smn_format_csv = {
     .name = "csv", .begin = csv_begin, .counters = csv_counters, .metrics = csv_metrics,
     .hotspots = csv_hotspots, .begin_intervals = csv_begin_intervals, .row = csv_row, .functions = csv_functions,
     .end = csv_end, .release = csv_release, .file_facts = csv_file_facts,

@@ -7,7 +7,7 @@
  * (export/web_json.c builds info and rows for both), so the page has one reader for both.
  *
  * Size: a long recording is decimated to at most MAX_ROWS rows by merging k intervals into one
- * (the format asks for k, socmon_output_merge; the analysis pipeline sums the deltas and
+ * (the format asks for k, smn_output_merge; the analysis pipeline sums the deltas and
  * evaluates the metrics over the merged time, and a missed interval always starts a new row, so
  * gaps stay gaps), and counter deltas are carried only while they fit a
  * budget of values (all counters; else, on ESP, those of the NoC heat map; else none): the
@@ -55,12 +55,12 @@ static socmon_status put_json(socmon_sink *s, const json_t *j)
     for (char *p = text, *lt; st == SOCMON_OK && *p; p = lt + 1) {
         lt = strchr(p, '<');
         if (!lt) {
-            st = socmon_sink_puts(s, p);
+            st = smn_sink_puts(s, p);
             break;
         }
-        st = socmon_sink_write(s, p, (size_t)(lt - p));
+        st = smn_sink_write(s, p, (size_t)(lt - p));
         if (st == SOCMON_OK)
-            st = socmon_sink_puts(s, "\\u003c");
+            st = smn_sink_puts(s, "\\u003c");
     }
     free(text);
     return st;
@@ -77,15 +77,15 @@ static socmon_status put_asset(socmon_sink *s, const unsigned char *data, size_t
         const char *rest = (const char *)data + i + 2;
         size_t left = len - i - 2;
         if ((left >= 6 && strncasecmp(rest, "script", 6) == 0) || (left >= 5 && strncasecmp(rest, "style", 5) == 0)) {
-            socmon_status st = socmon_sink_write(s, data + from, i + 1 - from);
+            socmon_status st = smn_sink_write(s, data + from, i + 1 - from);
             if (st == SOCMON_OK)
-                st = socmon_sink_puts(s, "\\");
+                st = smn_sink_puts(s, "\\");
             if (st != SOCMON_OK)
                 return st;
             from = i + 1;
         }
     }
-    return socmon_sink_write(s, data + from, len - from);
+    return smn_sink_write(s, data + from, len - from);
 }
 
 /* Writes page text [p, end), each line that references assets/NAME replaced by the asset
@@ -108,7 +108,7 @@ static socmon_status put_page(socmon_sink *s, const char *p, const char *end)
         while (r < 2 && strncmp(ws, refs[r].lead, strlen(refs[r].lead)) != 0)
             r++;
         if (r == 2) {
-            st = socmon_sink_write(s, p, (size_t)(eol - p));
+            st = smn_sink_write(s, p, (size_t)(eol - p));
             p = eol;
             continue;
         }
@@ -118,16 +118,16 @@ static socmon_status put_page(socmon_sink *s, const char *p, const char *end)
         const unsigned char *data = NULL;
         if (q && (size_t)(q - name) < sizeof asset) {
             snprintf(asset, sizeof asset, "%.*s", (int)(q - name), name);
-            data = socmon_web_asset(asset, &len, NULL);
+            data = smn_web_asset(asset, &len, NULL);
         }
         if (!data)
             return socmon_fail(SOCMON_ENOENT, "html: the page refers to '%.*s', which is not an embedded asset",
                                (int)(eol - ws - (nl ? 1 : 0)), ws);
-        st = socmon_sink_puts(s, refs[r].open);
+        st = smn_sink_puts(s, refs[r].open);
         if (st == SOCMON_OK)
             st = put_asset(s, data, len);
         if (st == SOCMON_OK)
-            st = socmon_sink_puts(s, refs[r].close);
+            st = smn_sink_puts(s, refs[r].close);
         p = eol;
     }
     return st;
@@ -190,7 +190,7 @@ static socmon_status html_begin_intervals(socmon_output *o)
     const socmon_counter_list *cl = o->cols.counters;
     socmon_web_info_in in = {o->run.target, o->run.device, o->run.interval_ns, o->run.simulated, cl, o->cols.metrics,
                              o->run.nparams, o->run.param_names, o->run.param_values, o->run.ops};
-    json_t *info = socmon_web_info_json(&in);
+    json_t *info = smn_web_info_json(&in);
     h->begun = 1;
     h->dv = calloc(cl->n + 1, sizeof *h->dv);
     h->dsel = calloc(cl->n + 1, sizeof *h->dsel);
@@ -198,7 +198,7 @@ static socmon_status html_begin_intervals(socmon_output *o)
     if (!info || !h->dv || !h->dsel || !names) {
         json_decref(names);
         if (!info)
-            return SOCMON_ENOMEM;   /* with socmon_web_info_json's message */
+            return SOCMON_ENOMEM;   /* with smn_web_info_json's message */
         json_decref(info);
         return nomem();
     }
@@ -208,22 +208,22 @@ static socmon_status html_begin_intervals(socmon_output *o)
         if (json_array_append_new(names, json_string(cl->names[h->dsel[j]])) != 0)
             st = nomem();
     size_t len = 0;
-    const char *page = (const char *)socmon_web_asset("index.html", &len, NULL);
+    const char *page = (const char *)smn_web_asset("index.html", &len, NULL);
     const char *mark = page ? strstr(page, DATA_MARKER) : NULL;   /* the asset ends with a NUL */
     if (st == SOCMON_OK && !mark)
         st = socmon_fail(SOCMON_ENOENT, "html: the embedded page has no %s marker", DATA_MARKER);
     if (st == SOCMON_OK)
         st = put_page(o->sink, page, mark);
     if (st == SOCMON_OK)
-        st = socmon_sink_puts(o->sink, "<script>\nwindow.SOCMON_DATA = {\"info\": ");
+        st = smn_sink_puts(o->sink, "<script>\nwindow.SOCMON_DATA = {\"info\": ");
     if (st == SOCMON_OK)
         st = put_json(o->sink, info);
     if (st == SOCMON_OK)
-        st = socmon_sink_puts(o->sink, ",\n\"counters\": ");
+        st = smn_sink_puts(o->sink, ",\n\"counters\": ");
     if (st == SOCMON_OK)
         st = put_json(o->sink, names);
     if (st == SOCMON_OK)
-        st = socmon_sink_puts(o->sink, ",\n\"rows\": [\n");
+        st = smn_sink_puts(o->sink, ",\n\"rows\": [\n");
     h->rest = mark ? mark + strlen(DATA_MARKER) : NULL;
     json_decref(info), json_decref(names);
     return st;
@@ -243,7 +243,7 @@ static socmon_status html_row(socmon_output *o, const socmon_interval_row *row)
     for (size_t j = 0; j < h->nd; j++)
         h->dv[j] = row->deltas[h->dsel[j]];
     for (;;) {
-        size_t need = socmon_web_row_text(h->buf, h->cap, (size_t)row->index, row->t_ns, row->dt_ns, row->flags,
+        size_t need = smn_web_row_text(h->buf, h->cap, (size_t)row->index, row->t_ns, row->dt_ns, row->flags,
                                           row->missed, row->metrics, nm, h->dv, h->nd);
         if (need < h->cap)
             break;
@@ -253,9 +253,9 @@ static socmon_status html_row(socmon_output *o, const socmon_interval_row *row)
         h->buf = nb;
         h->cap = need + 1;
     }
-    socmon_status st = socmon_sink_puts(o->sink, h->nout ? ",\n" : "");
+    socmon_status st = smn_sink_puts(o->sink, h->nout ? ",\n" : "");
     if (st == SOCMON_OK)
-        st = socmon_sink_puts(o->sink, h->buf);
+        st = smn_sink_puts(o->sink, h->buf);
     h->nout++;
     h->nin = (size_t)row->index + 1;
     return st;
@@ -279,11 +279,11 @@ static socmon_status html_end_intervals(socmon_output *o)
     if (*h->why && json_array_append_new(notes, json_string(h->why)) != 0)
         st = st == SOCMON_OK ? nomem() : st;
     if (st == SOCMON_OK)
-        st = socmon_sink_printf(o->sink, "],\n\"merge\": %zu, \"intervals\": %zu,\n\"notes\": ", h->k, h->nin);
+        st = smn_sink_printf(o->sink, "],\n\"merge\": %zu, \"intervals\": %zu,\n\"notes\": ", h->k, h->nin);
     if (st == SOCMON_OK)
         st = put_json(o->sink, notes);
     if (st == SOCMON_OK)
-        st = socmon_sink_puts(o->sink, "};\n</script>");
+        st = smn_sink_puts(o->sink, "};\n</script>");
     json_decref(notes);
     if (st == SOCMON_OK && h->rest)
         st = put_page(o->sink, h->rest, h->rest + strlen(h->rest));
@@ -309,7 +309,7 @@ static void html_release(socmon_output *o)
     o->state = NULL;
 }
 
-const socmon_output_format socmon_format_html = {
+const socmon_output_format smn_format_html = {
     .name = "html", .begin = html_begin, .begin_intervals = html_begin_intervals, .merge = html_merge,
     .row = html_row,
     .end_intervals = html_end_intervals, .end = html_end, .release = html_release,

@@ -69,7 +69,7 @@ static int add_spread(const socmon_output *o, json_t *j, const double *sd, size_
     if (!j || o->run.runs < 2 || !sd)
         return j != NULL;
     return json_object_set_new(j, "stddev", real_or_null(sd[i])) == 0 &&
-           json_object_set_new(j, "stddev_pct", isfinite(mean) ? json_real(socmon_stddev_pct(mean, sd[i]))
+           json_object_set_new(j, "stddev_pct", isfinite(mean) ? json_real(smn_stddev_pct(mean, sd[i]))
                                                                 : json_null()) == 0;
 }
 
@@ -109,7 +109,7 @@ static socmon_status json_metrics(socmon_output *o, const socmon_metricset *ms, 
         const socmon_metric_result_info *r = socmon_metrics_result(m, i);
         json_t *j = json_pack("{s:s, s:s, s:s}", "name", r->def->name, "instance", r->instance, "unit",
                               r->def->unit ? r->def->unit : "");
-        const char *label = socmon_metric_label(r->def, values[i]);
+        const char *label = smn_metric_label(r->def, values[i]);
         ok = j && json_object_set_new(j, "value", real_or_null(values[i])) == 0 &&
              (!label || json_object_set_new(j, "label", json_string(label)) == 0) &&
              add_spread(o, j, o->run.metric_stddev, i, values[i]);
@@ -146,7 +146,7 @@ static socmon_status json_row(socmon_output *o, const socmon_interval_row *row)
     json_state *js = o->state;
     const socmon_interval_cols *c = &o->cols;
     char flags[48];
-    socmon_row_flags(row, flags, sizeof flags);
+    smn_row_flags(row, flags, sizeof flags);
     json_t *j = json_pack("{s:I, s:I, s:s}", "t_ns", (json_int_t)row->t_ns, "interval_ns", (json_int_t)row->dt_ns,
                           "flags", flags);
     if (!j || json_array_append_new(js->rows, j) != 0)
@@ -158,7 +158,7 @@ static socmon_status json_row(socmon_output *o, const socmon_interval_row *row)
     size_t nm = c->metrics ? socmon_metrics_nresults(c->metrics) : 0;
     for (size_t k = 0; k < nm; k++) {
         char h[160];
-        socmon_result_name(socmon_metrics_result(c->metrics, k), h, sizeof h);
+        smn_result_name(socmon_metrics_result(c->metrics, k), h, sizeof h);
         if (json_object_set_new(mo, h, real_or_null(row->metrics ? row->metrics[k] : NAN)) != 0)
             return nomem("an interval's metrics");
     }
@@ -184,28 +184,28 @@ static socmon_status fn_row(socmon_output *o, const socmon_function_row *r)
     json_decref(j);
     if (!name)
         return socmon_fail(SOCMON_EINVAL, "json: a function's name is not UTF-8");
-    socmon_sink_printf(o->sink, "\n    {\"function\": %s", name);
+    smn_sink_printf(o->sink, "\n    {\"function\": %s", name);
     free(name);
     for (size_t k = 0; k < SOCMON_FUNCTION_COLS; k++)
         if (r->has & (1u << k))
-            socmon_sink_printf(o->sink, ", \"%s\": %lld", socmon_function_col(k), (long long)r->v[k]);
-    return socmon_sink_printf(o->sink, ", \"cpi\": %.6g, \"cycle_share\": %.6g}", isnan(r->cpi) ? 0 : r->cpi,
+            smn_sink_printf(o->sink, ", \"%s\": %lld", socmon_function_col(k), (long long)r->v[k]);
+    return smn_sink_printf(o->sink, ", \"cpi\": %.6g, \"cycle_share\": %.6g}", isnan(r->cpi) ? 0 : r->cpi,
                               r->share);
 }
 
 static socmon_status json_functions(socmon_output *o, const socmon_functions *f)
 {
-    socmon_sink_puts(o->sink, "{\"kind\": \"by-symbol\", \"functions\": [");
+    smn_sink_puts(o->sink, "{\"kind\": \"by-symbol\", \"functions\": [");
     for (size_t i = 0; i < f->n; i++) {
         if (i)
-            socmon_sink_putc(o->sink, ',');
+            smn_sink_putc(o->sink, ',');
         fn_row(o, &f->rows[i]);
     }
-    socmon_sink_puts(o->sink, "\n  ],\n  \"total\": ");
+    smn_sink_puts(o->sink, "\n  ],\n  \"total\": ");
     fn_row(o, &f->total);
-    socmon_sink_puts(o->sink, ",\n  \"whole_program\": ");
+    smn_sink_puts(o->sink, ",\n  \"whole_program\": ");
     fn_row(o, &f->whole);
-    return socmon_sink_printf(o->sink, ",\n  \"total_matches\": %s\n}\n", f->mismatch ? "false" : "true");
+    return smn_sink_printf(o->sink, ",\n  \"total_matches\": %s\n}\n", f->mismatch ? "false" : "true");
 }
 
 static socmon_status json_end(socmon_output *o)
@@ -216,9 +216,9 @@ static socmon_status json_end(socmon_output *o)
     char *text = js ? json_dumps(js->doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
     if (!text)
         return socmon_fail(SOCMON_ENOMEM, "json: could not serialise the document");
-    socmon_sink_puts(o->sink, text);
+    smn_sink_puts(o->sink, text);
     free(text);
-    return socmon_sink_putc(o->sink, '\n');
+    return smn_sink_putc(o->sink, '\n');
 }
 
 static void json_release(socmon_output *o)
@@ -249,12 +249,12 @@ static socmon_status json_file_facts(socmon_output *o, const socmon_file_facts *
     json_decref(j);
     if (!text) /* a file name that is not UTF-8 cannot be a JSON string */
         return socmon_fail(SOCMON_EINVAL, "json: cannot write the facts of '%s'", f->file);
-    socmon_sink_puts(o->sink, text);
+    smn_sink_puts(o->sink, text);
     free(text);
-    return socmon_sink_putc(o->sink, '\n');
+    return smn_sink_putc(o->sink, '\n');
 }
 
-const socmon_output_format socmon_format_json = {
+const socmon_output_format smn_format_json = {
     .name = "json", .begin = json_begin, .counters = json_counters, .metrics = json_metrics,
     .hotspots = json_hotspots, .begin_intervals = json_begin_intervals, .row = json_row, .functions = json_functions,
     .end = json_end, .release = json_release, .file_facts = json_file_facts,

@@ -14,10 +14,10 @@ static socmon_status live_begin(socmon_output *o)
 {
     const socmon_run_info *r = &o->run;
     if (r->doc == SOCMON_DOC_TOTALS)
-        return socmon_format_table.begin(o);
+        return smn_format_table.begin(o);
     char iv[32];
-    socmon_format_ns(iv, sizeof iv, r->interval_ns);
-    return socmon_sink_printf(o->sink, "%s target '%s'%s%s, %zu counters every %s%s\n",
+    smn_format_ns(iv, sizeof iv, r->interval_ns);
+    return smn_sink_printf(o->sink, "%s target '%s'%s%s, %zu counters every %s%s\n",
                               r->title ? r->title : "sampling", r->target, r->workload ? ", workload " : "",
                               r->workload ? r->workload : "", r->ncounters, iv,
                               r->simulated ? " (simulated time)" : " (real time)");
@@ -25,18 +25,18 @@ static socmon_status live_begin(socmon_output *o)
 
 static socmon_status live_counters(socmon_output *o, const socmon_counter_rows *r)
 {
-    return socmon_format_table.counters(o, r);
+    return smn_format_table.counters(o, r);
 }
 
 static socmon_status live_metrics(socmon_output *o, const socmon_metricset *ms, const socmon_metrics *m,
                                   const double *values)
 {
-    return socmon_format_table.metrics(o, ms, m, values);
+    return smn_format_table.metrics(o, ms, m, values);
 }
 
 static socmon_status live_hotspots(socmon_output *o, const socmon_counter_rows *r)
 {
-    return socmon_format_table.hotspots(o, r);
+    return smn_format_table.hotspots(o, r);
 }
 
 static socmon_status live_row(socmon_output *o, const socmon_interval_row *row)
@@ -44,28 +44,28 @@ static socmon_status live_row(socmon_output *o, const socmon_interval_row *row)
     const socmon_interval_cols *c = &o->cols;
     socmon_sink *s = o->sink;
     /* One unit for the whole run (the interval's), so times line up and never switch units. */
-    uint64_t tu = socmon_time_unit_ns(o->run.interval_ns);
+    uint64_t tu = smn_time_unit_ns(o->run.interval_ns);
     char t[32];
-    socmon_format_time(t, sizeof t, row->since_ns, tu, !o->opts.no_big_num);
-    socmon_sink_printf(s, "%10s %s", t, socmon_time_unit_name(tu));
+    smn_format_time(t, sizeof t, row->since_ns, tu, !o->opts.no_big_num);
+    smn_sink_printf(s, "%10s %s", t, smn_time_unit_name(tu));
     for (size_t i = 0; i < c->show_counts && i < c->counters->n; i++) {
         char v[32];
         const char *unit = c->counters->c[i].unit;
-        socmon_output_count(o, row->deltas[i], v, sizeof v);
+        smn_output_count(o, row->deltas[i], v, sizeof v);
         /* "events" says nothing a count does not; ns and bytes do */
         int bare = !unit || !*unit || strcmp(unit, "events") == 0;
-        socmon_sink_printf(s, "  %s=%s%s%s", c->counters->names[i], v, bare ? "" : " ", bare ? "" : unit);
+        smn_sink_printf(s, "  %s=%s%s%s", c->counters->names[i], v, bare ? "" : " ", bare ? "" : unit);
     }
     if (row->metrics) {
         for (size_t k = 0; k < c->nshown; k++) {
             const socmon_metric_result_info *r = socmon_metrics_result(c->metrics, c->shown[k]);
             char v[48];
             const char *unit;
-            socmon_metric_human(o, r->def, row->metrics[c->shown[k]], v, sizeof v, &unit);
+            smn_metric_human(o, r->def, row->metrics[c->shown[k]], v, sizeof v, &unit);
             /* A percent sign reads well glued to a number, other units after a space; an
              * undefined value ("-") has no unit to show. */
             int bare = !*unit || strcmp(v, "-") == 0;
-            socmon_sink_printf(s, "  %s%s%s=%s%s%s", r->instance, *r->instance ? "." : "", r->def->name, v,
+            smn_sink_printf(s, "  %s%s%s=%s%s%s", r->instance, *r->instance ? "." : "", r->def->name, v,
                                bare || strcmp(unit, "%") == 0 ? "" : " ", bare ? "" : unit);
         }
     } else if (!c->show_counts) {
@@ -73,29 +73,29 @@ static socmon_status live_row(socmon_output *o, const socmon_interval_row *row)
         for (size_t i = 0; i < c->counters->n; i++)
             sum += row->deltas[i];
         char v[32];
-        socmon_output_count(o, sum, v, sizeof v);
-        socmon_sink_printf(s, "  events=%s", v);
+        smn_output_count(o, sum, v, sizeof v);
+        smn_sink_printf(s, "  events=%s", v);
     }
     if (row->flags & SOCMON_SAMPLE_MISSED)
-        socmon_sink_printf(s, "  MISSED %u interval%s", row->missed, row->missed == 1 ? "" : "s");
+        smn_sink_printf(s, "  MISSED %u interval%s", row->missed, row->missed == 1 ? "" : "s");
     if (row->flags & SOCMON_SAMPLE_UNDEF)
-        socmon_sink_puts(s, "  UNDEFINED values");
+        smn_sink_puts(s, "  UNDEFINED values");
     if (row->flags & SOCMON_SAMPLE_SHORT)
-        socmon_sink_puts(s, "  (short interval)");
-    return socmon_sink_putc(s, '\n');
+        smn_sink_puts(s, "  (short interval)");
+    return smn_sink_putc(s, '\n');
 }
 
 static socmon_status live_note(socmon_output *o, const char *text)
 {
-    return socmon_sink_printf(o->sink, "%s\n", text);
+    return smn_sink_printf(o->sink, "%s\n", text);
 }
 
 static socmon_status live_end(socmon_output *o)
 {
-    return socmon_format_table.end(o);
+    return smn_format_table.end(o);
 }
 
-const socmon_output_format socmon_format_live = {
+const socmon_output_format smn_format_live = {
     .name = "live", .selects_metrics = 1, .begin = live_begin, .counters = live_counters,
     .metrics = live_metrics, .hotspots = live_hotspots, .row = live_row, .note = live_note, .end = live_end,
 };

@@ -54,7 +54,7 @@ static socmon_status put_str(socmon_sink *k, const char *s)
     if (!clean)
         return nomem();
     while (*p) {
-        size_t n = socmon_utf8_len(p);
+        size_t n = smn_utf8_len(p);
         if (n) {
             memcpy(clean + o, p, n);
             o += n;
@@ -74,7 +74,7 @@ static socmon_status put_str(socmon_sink *k, const char *s)
     }
     json_dumpb(j, text, need, JSON_ENCODE_ANY);
     json_decref(j);
-    socmon_status st = socmon_sink_write(k, text, need);
+    socmon_status st = smn_sink_write(k, text, need);
     free(text);
     return st;
 }
@@ -82,7 +82,7 @@ static socmon_status put_str(socmon_sink *k, const char *s)
 /* A time in the trace's microseconds. */
 static socmon_status put_us(socmon_sink *k, uint64_t ns)
 {
-    return socmon_sink_printf(k, "%llu.%03u", (unsigned long long)(ns / 1000), (unsigned)(ns % 1000));
+    return smn_sink_printf(k, "%llu.%03u", (unsigned long long)(ns / 1000), (unsigned)(ns % 1000));
 }
 
 static socmon_status pf_begin(socmon_output *o)
@@ -95,18 +95,18 @@ static socmon_status pf_begin(socmon_output *o)
     if (!o->state)
         return nomem();
     socmon_sink *k = o->sink;
-    socmon_status st = socmon_sink_puts(k, "{\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"generator\":\"socmon "
+    socmon_status st = smn_sink_puts(k, "{\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"generator\":\"socmon "
                                            SOCMON_VERSION_STR(SOCMON_VERSION_MAJOR) "."
                                            SOCMON_VERSION_STR(SOCMON_VERSION_MINOR) "."
                                            SOCMON_VERSION_STR(SOCMON_VERSION_PATCH) "\",\"target\":");
     if (st == SOCMON_OK)
         st = put_str(k, r->target);
     if (st == SOCMON_OK)
-        st = socmon_sink_puts(k, ",\"device\":");
+        st = smn_sink_puts(k, ",\"device\":");
     if (st == SOCMON_OK)
         st = put_str(k, r->device);
     if (st == SOCMON_OK)
-        st = socmon_sink_printf(k, ",\"interval_ns\":%llu,\"samples\":%zu,\"clock\":\"%s\",\"ts\":\"microseconds "
+        st = smn_sink_printf(k, ",\"interval_ns\":%llu,\"samples\":%zu,\"clock\":\"%s\",\"ts\":\"microseconds "
                                    "since the first sample\"},\n\"traceEvents\":[\n",
                                 (unsigned long long)r->interval_ns, r->samples, r->simulated ? "simulated" : "real");
     return st;
@@ -115,14 +115,14 @@ static socmon_status pf_begin(socmon_output *o)
 /* A process's name and place (M events). */
 static socmon_status put_process(socmon_sink *k, unsigned pid, const char *a, const char *b)
 {
-    socmon_status st = socmon_sink_printf(k, "{\"ph\":\"M\",\"pid\":%u,\"name\":\"process_sort_index\","
+    socmon_status st = smn_sink_printf(k, "{\"ph\":\"M\",\"pid\":%u,\"name\":\"process_sort_index\","
                                              "\"args\":{\"sort_index\":%u}},\n{\"ph\":\"M\",\"pid\":%u,\"name\":"
                                              "\"process_name\",\"args\":{\"name\":", pid, pid, pid);
     char name[320];
     snprintf(name, sizeof name, "%s%s%s", a, *a && *b ? " " : "", b);
     if (st == SOCMON_OK)
         st = put_str(k, name);
-    return st == SOCMON_OK ? socmon_sink_puts(k, "}},\n") : st;
+    return st == SOCMON_OK ? smn_sink_puts(k, "}},\n") : st;
 }
 
 static socmon_status pf_begin_intervals(socmon_output *o)
@@ -141,7 +141,7 @@ static socmon_status pf_begin_intervals(socmon_output *o)
     const char *dev = o->run.device ? o->run.device : "";
     socmon_status st = put_process(k, 1, dev, "metrics");
     if (st == SOCMON_OK)
-        st = socmon_sink_puts(k, "{\"ph\":\"M\",\"pid\":1,\"tid\":1,\"name\":\"thread_name\",\"args\":{\"name\":"
+        st = smn_sink_puts(k, "{\"ph\":\"M\",\"pid\":1,\"tid\":1,\"name\":\"thread_name\",\"args\":{\"name\":"
                                  "\"recording\"}},\n");
     /* one process per counter instance, numbered in order of first appearance */
     unsigned next = 2;
@@ -162,11 +162,11 @@ static socmon_status pf_begin_intervals(socmon_output *o)
 static socmon_status put_counter(socmon_sink *k, unsigned pid, const char *name, const char *unit, int per_interval,
                                  uint64_t at_ns, const char *value)
 {
-    socmon_status st = socmon_sink_printf(k, "{\"ph\":\"C\",\"pid\":%u,\"ts\":", pid);
+    socmon_status st = smn_sink_printf(k, "{\"ph\":\"C\",\"pid\":%u,\"ts\":", pid);
     if (st == SOCMON_OK)
         st = put_us(k, at_ns);
     if (st == SOCMON_OK)
-        st = socmon_sink_puts(k, ",\"name\":");
+        st = smn_sink_puts(k, ",\"name\":");
     if (st == SOCMON_OK)
         st = put_str(k, name);
     char key[96];
@@ -175,10 +175,10 @@ static socmon_status put_counter(socmon_sink *k, unsigned pid, const char *name,
     else
         snprintf(key, sizeof key, "%s", per_interval ? "[per interval]" : "value");
     if (st == SOCMON_OK)
-        st = socmon_sink_puts(k, ",\"args\":{");
+        st = smn_sink_puts(k, ",\"args\":{");
     if (st == SOCMON_OK)
         st = put_str(k, key);
-    return st == SOCMON_OK ? socmon_sink_printf(k, ":%s}},\n", value) : st;
+    return st == SOCMON_OK ? smn_sink_printf(k, ":%s}},\n", value) : st;
 }
 
 /* The gap slice over [start, start + dt): what was counted over it, in args. */
@@ -186,37 +186,37 @@ static socmon_status put_gap(socmon_output *o, const socmon_interval_row *row, u
 {
     pf_state *s = o->state;
     socmon_sink *k = o->sink;
-    socmon_status st = socmon_sink_puts(k, "{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"name\":\"gap\",\"ts\":");
+    socmon_status st = smn_sink_puts(k, "{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"name\":\"gap\",\"ts\":");
     if (st == SOCMON_OK)
         st = put_us(k, start);
     if (st == SOCMON_OK)
-        st = socmon_sink_puts(k, ",\"dur\":");
+        st = smn_sink_puts(k, ",\"dur\":");
     if (st == SOCMON_OK)
         st = put_us(k, row->dt_ns);
     if (st == SOCMON_OK)
-        st = socmon_sink_printf(k, ",\"args\":{\"missed_intervals\":%u,\"span_ns\":%llu,\"deltas\":{", row->missed,
+        st = smn_sink_printf(k, ",\"args\":{\"missed_intervals\":%u,\"span_ns\":%llu,\"deltas\":{", row->missed,
                                 (unsigned long long)row->dt_ns);
     for (size_t i = 0; st == SOCMON_OK && i < s->nc; i++) {
-        st = i ? socmon_sink_putc(k, ',') : SOCMON_OK;
+        st = i ? smn_sink_putc(k, ',') : SOCMON_OK;
         if (st == SOCMON_OK)
             st = put_str(k, o->cols.counters->names[i]);
         if (st == SOCMON_OK)
-            st = socmon_sink_printf(k, ":%llu", (unsigned long long)row->deltas[i]);
+            st = smn_sink_printf(k, ":%llu", (unsigned long long)row->deltas[i]);
     }
     if (st == SOCMON_OK)
-        st = socmon_sink_puts(k, "},\"metrics\":{");
+        st = smn_sink_puts(k, "},\"metrics\":{");
     for (size_t m = 0, n = 0; st == SOCMON_OK && row->metrics && m < s->nm; m++) {
         if (!isfinite(row->metrics[m]))
             continue;
         char h[160];
-        socmon_result_name(socmon_metrics_result(o->cols.metrics, m), h, sizeof h);
-        st = n++ ? socmon_sink_putc(k, ',') : SOCMON_OK;
+        smn_result_name(socmon_metrics_result(o->cols.metrics, m), h, sizeof h);
+        st = n++ ? smn_sink_putc(k, ',') : SOCMON_OK;
         if (st == SOCMON_OK)
             st = put_str(k, h);
         if (st == SOCMON_OK)
-            st = socmon_sink_printf(k, ":%.12g", row->metrics[m]);
+            st = smn_sink_printf(k, ":%.12g", row->metrics[m]);
     }
-    return st == SOCMON_OK ? socmon_sink_puts(k, "}}},\n") : st;
+    return st == SOCMON_OK ? smn_sink_puts(k, "}}},\n") : st;
 }
 
 static socmon_status pf_row(socmon_output *o, const socmon_interval_row *row)
@@ -245,7 +245,7 @@ static socmon_status pf_row(socmon_output *o, const socmon_interval_row *row)
             continue;
         const socmon_metric_result_info *r = socmon_metrics_result(o->cols.metrics, m);
         char h[160];
-        socmon_result_name(r, h, sizeof h);
+        smn_result_name(r, h, sizeof h);
         snprintf(num, sizeof num, "%.12g", v);
         st = put_counter(k, 1, h, r->def->unit, 0, start, num);
         s->have[s->nc + m] = 1;
@@ -262,15 +262,15 @@ static socmon_status pf_end(socmon_output *o)
     socmon_sink *k = o->sink;
     socmon_status st = SOCMON_OK;
     if (s && s->any_row) {
-        st = socmon_sink_puts(k, "{\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"tid\":1,\"name\":\"end\",\"ts\":");
+        st = smn_sink_puts(k, "{\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"tid\":1,\"name\":\"end\",\"ts\":");
         if (st == SOCMON_OK)
             st = put_us(k, s->end_ns);
         if (st == SOCMON_OK)
-            st = socmon_sink_puts(k, "},\n");
+            st = smn_sink_puts(k, "},\n");
     }
     /* every event ends with ",\n": a last metadata event closes the array without a dangling comma */
     if (st == SOCMON_OK)
-        st = socmon_sink_puts(k, "{\"ph\":\"M\",\"pid\":1,\"name\":\"process_labels\",\"args\":{\"labels\":"
+        st = smn_sink_puts(k, "{\"ph\":\"M\",\"pid\":1,\"name\":\"process_labels\",\"args\":{\"labels\":"
                                  "\"socmon\"}}\n]}\n");
     return st;
 }
@@ -288,7 +288,7 @@ static void pf_release(socmon_output *o)
     o->state = NULL;
 }
 
-const socmon_output_format socmon_format_perfetto = {
+const socmon_output_format smn_format_perfetto = {
     .name = "perfetto", .begin = pf_begin, .begin_intervals = pf_begin_intervals, .row = pf_row, .end = pf_end,
     .release = pf_release,
 };

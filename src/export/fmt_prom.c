@@ -76,14 +76,14 @@ static socmon_status name_family(prom_state *ps, family *f, const char *name, co
     char sample[sizeof f->name + 8];
     for (unsigned n = 1;; n++) {
         f->unit = u ? u->suffix : NULL;
-        if (socmon_prom_name(f->name, sizeof f->name, name, u, n, counter) != 0)
+        if (smn_prom_name(f->name, sizeof f->name, name, u, n, counter) != 0)
             return socmon_fail(SOCMON_ERANGE, "prometheus: name '%.60s...' too long", name);
-        if (!counter && socmon_prom_reserved_suffix(f->name)) {
+        if (!counter && smn_prom_reserved_suffix(f->name)) {
             /* a gauge may not end as counters do ("x_total"): "x_total_value", unit left out */
             char more[192];
             snprintf(more, sizeof more, "%s_value", name);
             f->unit = NULL;
-            if (socmon_prom_name(f->name, sizeof f->name, more, NULL, n, 0) != 0)
+            if (smn_prom_name(f->name, sizeof f->name, more, NULL, n, 0) != 0)
                 return socmon_fail(SOCMON_ERANGE, "prometheus: name '%.60s...' too long", name);
         }
         sample_name(f, sample, sizeof sample);
@@ -104,22 +104,22 @@ static socmon_status metadata(socmon_output *o, const family *f, const char *hel
     else
         sample_name(f, name, sizeof name);   /* 0.0.4 has no families: the sample name */
     const char *type = !ps->om && strcmp(f->type, "info") == 0 ? "gauge" : f->type;
-    socmon_sink_printf(o->sink, "# HELP %s ", name);
-    socmon_prom_help(o->sink, help && *help ? help : name, ps->om);
+    smn_sink_printf(o->sink, "# HELP %s ", name);
+    smn_prom_help(o->sink, help && *help ? help : name, ps->om);
     if (help_more)
-        socmon_prom_help(o->sink, help_more, ps->om);
-    socmon_sink_printf(o->sink, "\n# TYPE %s %s\n", name, type);
+        smn_prom_help(o->sink, help_more, ps->om);
+    smn_sink_printf(o->sink, "\n# TYPE %s %s\n", name, type);
     /* 0.0.4 has no UNIT: there it is a comment, which parsers skip and people read */
-    return f->unit ? socmon_sink_printf(o->sink, "# UNIT %s %s\n", name, f->unit) : SOCMON_OK;
+    return f->unit ? smn_sink_printf(o->sink, "# UNIT %s %s\n", name, f->unit) : SOCMON_OK;
 }
 
 static void label(socmon_output *o, int *first, const char *key, const char *value)
 {
     if (!value || !*value)
         return;   /* an empty value is an absent label to Prometheus: say nothing */
-    socmon_sink_printf(o->sink, "%s%s=\"", *first ? "{" : ",", key);
-    socmon_prom_label_value(o->sink, value);
-    socmon_sink_putc(o->sink, '"');
+    smn_sink_printf(o->sink, "%s%s=\"", *first ? "{" : ",", key);
+    smn_prom_label_value(o->sink, value);
+    smn_sink_putc(o->sink, '"');
     *first = 0;
 }
 
@@ -131,11 +131,11 @@ static socmon_status series(socmon_output *o, const family *f, const char *inst,
     char name[sizeof f->name + 8];
     int first = 1;
     sample_name(f, name, sizeof name);
-    socmon_sink_puts(o->sink, name);
+    smn_sink_puts(o->sink, name);
     label(o, &first, "target", ps->target);
     label(o, &first, "inst", inst);
     label(o, &first, "counter", counter);
-    return socmon_sink_printf(o->sink, "%s %s\n", first ? "" : "}", value);
+    return smn_sink_printf(o->sink, "%s %s\n", first ? "" : "}", value);
 }
 
 static socmon_status gauge(socmon_output *o, const char *name, const char *unit, const char *help, double v)
@@ -143,11 +143,11 @@ static socmon_status gauge(socmon_output *o, const char *name, const char *unit,
     family f = {.type = "gauge"};
     char val[40];
     socmon_prom_unit u;
-    socmon_prom_unit_of(unit, &u);
+    smn_prom_unit_of(unit, &u);
     socmon_status st = name_family(o->state, &f, name, &u);
     if (st == SOCMON_OK)
         st = metadata(o, &f, help, NULL);
-    return st == SOCMON_OK ? series(o, &f, NULL, NULL, socmon_prom_float(val, sizeof val, socmon_prom_scale(&u, v)))
+    return st == SOCMON_OK ? series(o, &f, NULL, NULL, smn_prom_float(val, sizeof val, smn_prom_scale(&u, v)))
                            : st;
 }
 
@@ -188,13 +188,13 @@ static socmon_status prom_begin(socmon_output *o)
     char name[sizeof f.name + 8];
     int first = 1;
     sample_name(&f, name, sizeof name);
-    socmon_sink_puts(o->sink, name);
+    smn_sink_puts(o->sink, name);
     label(o, &first, "target", ps->target);
     label(o, &first, "spec", spec);
     label(o, &first, "device", r->device);
     label(o, &first, "workload", r->workload);
     label(o, &first, "simulated", r->simulated ? "true" : "false");
-    socmon_sink_printf(o->sink, "%s 1\n", first ? "" : "}");
+    smn_sink_printf(o->sink, "%s 1\n", first ? "" : "}");
     st = gauge(o, "elapsed", "ns", r->simulated ? "time the run has lasted, simulated" : "time the run has lasted",
                (double)r->elapsed_ns);
     if (st == SOCMON_OK && r->interval_ns)
@@ -272,8 +272,8 @@ static socmon_status counter_keys(const socmon_counter_rows *r, char **out)
     for (size_t j = 0; j < r->n; j++) {
         const socmon_counter *c = &r->list->c[r->idx[j]];
         socmon_prom_unit u;
-        socmon_prom_unit_of(c->unit, &u);
-        if (socmon_prom_name(keys + j * KEYLEN, KEYLEN, c->name, &u, 1, 1) != 0) {
+        smn_prom_unit_of(c->unit, &u);
+        if (smn_prom_name(keys + j * KEYLEN, KEYLEN, c->name, &u, 1, 1) != 0) {
             free(keys);
             return socmon_fail(SOCMON_ERANGE, "prometheus: counter name '%.60s...' too long", c->name);
         }
@@ -292,10 +292,10 @@ static socmon_status prom_counters(socmon_output *o, const socmon_counter_rows *
     for (size_t f = 0; st == SOCMON_OK && f < g.nfam; f++) {
         const socmon_counter *c0 = &r->list->c[r->idx[g.order[g.start[f]]]];
         socmon_prom_unit u;
-        socmon_prom_unit_of(c0->unit, &u);
+        smn_prom_unit_of(c0->unit, &u);
         family fam = {.type = "counter"};
         char more[96] = "";
-        if (!socmon_prom_unscaled(&u))
+        if (!smn_prom_unscaled(&u))
             snprintf(more, sizeof more, " (socmon counts in %s)", c0->unit);
         st = name_family(o->state, &fam, c0->name, &u);
         if (st == SOCMON_OK)
@@ -304,12 +304,12 @@ static socmon_status prom_counters(socmon_output *o, const socmon_counter_rows *
             size_t i = r->idx[g.order[g.start[f] + k]];
             const socmon_counter *c = &r->list->c[i];
             socmon_prom_unit uc;   /* "ns" and "s" share a family: each its own scale */
-            socmon_prom_unit_of(c->unit, &uc);
+            smn_prom_unit_of(c->unit, &uc);
             char val[40];
-            if (socmon_prom_unscaled(&uc))
+            if (smn_prom_unscaled(&uc))
                 snprintf(val, sizeof val, "%llu", (unsigned long long)r->values[i]);
             else
-                socmon_prom_float(val, sizeof val, socmon_prom_scale(&uc, (double)r->values[i]));
+                smn_prom_float(val, sizeof val, smn_prom_scale(&uc, (double)r->values[i]));
             st = series(o, &fam, c->instance, c->name, val);
         }
     }
@@ -344,14 +344,14 @@ static socmon_status prom_metrics(socmon_output *o, const socmon_metricset *ms, 
     for (size_t f = 0; st == SOCMON_OK && f < g.nfam; f++) {
         const socmon_metric_def *d = socmon_metrics_result(m, g.order[g.start[f]])->def;
         socmon_prom_unit u;
-        socmon_prom_unit_of(d->nlabels ? NULL : d->unit, &u);
+        smn_prom_unit_of(d->nlabels ? NULL : d->unit, &u);
         char desc[512], more[256] = "";
         if (d->nlabels)
             label_legend(d, more, sizeof more);
-        else if (!socmon_prom_unscaled(&u))
+        else if (!smn_prom_unscaled(&u))
             snprintf(more, sizeof more, " (socmon shows it in %s)", d->unit);
         /* over a run the value is the run's; live (interval_ns given) the latest interval's */
-        const char *help = o->run.interval_ns ? (d->desc ? d->desc : "") : socmon_metric_desc(o, d, desc, sizeof desc);
+        const char *help = o->run.interval_ns ? (d->desc ? d->desc : "") : smn_metric_desc(o, d, desc, sizeof desc);
         family fam = {.type = "gauge"};
         st = name_family(o->state, &fam, d->name, &u);
         if (st == SOCMON_OK)
@@ -360,7 +360,7 @@ static socmon_status prom_metrics(socmon_output *o, const socmon_metricset *ms, 
             size_t i = g.order[g.start[f] + k];
             char val[40];
             st = series(o, &fam, socmon_metrics_result(m, i)->instance, NULL,
-                        socmon_prom_float(val, sizeof val, socmon_prom_scale(&u, values[i])));
+                        smn_prom_float(val, sizeof val, smn_prom_scale(&u, values[i])));
         }
     }
     group_free(&g);
@@ -370,7 +370,7 @@ static socmon_status prom_metrics(socmon_output *o, const socmon_metricset *ms, 
 static socmon_status prom_end(socmon_output *o)
 {
     prom_state *ps = o->state;
-    return ps && ps->om ? socmon_sink_puts(o->sink, "# EOF\n") : SOCMON_OK;
+    return ps && ps->om ? smn_sink_puts(o->sink, "# EOF\n") : SOCMON_OK;
 }
 
 static void prom_release(socmon_output *o)
@@ -384,12 +384,12 @@ static void prom_release(socmon_output *o)
     o->state = NULL;
 }
 
-const socmon_output_format socmon_format_prometheus = {
+const socmon_output_format smn_format_prometheus = {
     .name = "prometheus", .begin = prom_begin, .counters = prom_counters, .metrics = prom_metrics,
     .end = prom_end, .release = prom_release,
 };
 
-const socmon_output_format socmon_format_openmetrics = {
+const socmon_output_format smn_format_openmetrics = {
     .name = "openmetrics", .begin = prom_begin, .counters = prom_counters, .metrics = prom_metrics,
     .end = prom_end, .release = prom_release,
 };

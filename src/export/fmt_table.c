@@ -23,9 +23,9 @@
  * bytes) escaped into buf, so a target name cannot clear the screen or forge a line. */
 static const char *shown(char *buf, size_t cap, const char *s)
 {
-    if (!s || socmon_text_clean(s))
+    if (!s || smn_text_clean(s))
         return s;
-    socmon_text_escape(buf, cap, s);
+    smn_text_escape(buf, cap, s);
     return buf;
 }
 
@@ -37,18 +37,18 @@ static socmon_status table_begin(socmon_output *o)
     /* A sink repeats its first failure, so the status of the last write covers them all. */
     socmon_sink *s = o->sink;
     char tb[512], wb[512];
-    socmon_sink_printf(s, "\n %s for target '%s'", r->title ? r->title : "Results", shown(tb, sizeof tb, r->target));
+    smn_sink_printf(s, "\n %s for target '%s'", r->title ? r->title : "Results", shown(tb, sizeof tb, r->target));
     if (r->workload)
-        socmon_sink_printf(s, ", workload '%s'", shown(wb, sizeof wb, r->workload));
+        smn_sink_printf(s, ", workload '%s'", shown(wb, sizeof wb, r->workload));
     /* The elapsed time closes the document, as perf's does (table_end). */
     if (r->runs > 1)
-        socmon_sink_printf(s, " (%u runs)", r->runs); /* as perf stat -r's heading */
-    socmon_status st = socmon_sink_puts(s, ":\n\n");
+        smn_sink_printf(s, " (%u runs)", r->runs); /* as perf stat -r's heading */
+    socmon_status st = smn_sink_puts(s, ":\n\n");
     if (r->recording) {
         char n[32], m[32];
-        socmon_output_count(o, r->samples, n, sizeof n);
-        socmon_output_count(o, r->missed, m, sizeof m);
-        st = socmon_sink_printf(s, "  %s samples, %s intervals missed\n\n", n, m);
+        smn_output_count(o, r->samples, n, sizeof n);
+        smn_output_count(o, r->missed, m, sizeof m);
+        st = smn_sink_printf(s, "  %s samples, %s intervals missed\n\n", n, m);
     }
     return st;
 }
@@ -56,8 +56,8 @@ static socmon_status table_begin(socmon_output *o)
 /* Writes t with the CLI's two-space indent and frees it. */
 static socmon_status write_table(socmon_output *o, socmon_table *t)
 {
-    socmon_status st = socmon_table_write(t, o->sink, "  ");
-    socmon_table_free(t);
+    socmon_status st = smn_table_write(t, o->sink, "  ");
+    smn_table_free(t);
     return st;
 }
 
@@ -65,7 +65,7 @@ static socmon_status write_table(socmon_output *o, socmon_table *t)
 static socmon_status finish_table(socmon_output *o, socmon_table *t, socmon_status st)
 {
     if (st != SOCMON_OK) {
-        socmon_table_free(t);
+        smn_table_free(t);
         return st;
     }
     return write_table(o, t);
@@ -77,7 +77,7 @@ static void spread(const socmon_output *o, const double *sd, size_t i, double me
 {
     *buf = '\0';
     if (o->run.runs > 1 && sd && isfinite(mean))
-        snprintf(buf, len, "( +- %5.2f%% )", socmon_stddev_pct(mean, sd[i]));
+        snprintf(buf, len, "( +- %5.2f%% )", smn_stddev_pct(mean, sd[i]));
 }
 
 static socmon_status table_counters(socmon_output *o, const socmon_counter_rows *r)
@@ -86,22 +86,22 @@ static socmon_status table_counters(socmon_output *o, const socmon_counter_rows 
     const double *run = r->list->running;
     const char *hdr[] = {"counter", "value", "unit", "", ""};
     socmon_table *t;
-    socmon_status st = socmon_table_new(3 + rep + (run != NULL), "lrlll", hdr, &t);
+    socmon_status st = smn_table_new(3 + rep + (run != NULL), "lrlll", hdr, &t);
     for (size_t j = 0; j < r->n && st == SOCMON_OK; j++) {
         size_t i = r->idx[j];
         char v[32], sp[32], pct[32] = "";
-        socmon_output_count(o, r->values[i], v, sizeof v);
+        smn_output_count(o, r->values[i], v, sizeof v);
         spread(o, o->run.counter_stddev, i, (double)r->values[i], sp, sizeof sp);
         if (run && isnan(run[i]))
             snprintf(v, sizeof v, "<not counted>");
         else if (run && run[i] < 100)
             snprintf(pct, sizeof pct, "(%.2f%%)", run[i]);
         const char *row[] = {r->list->names[i], v, r->list->c[i].unit, rep ? sp : pct, pct};
-        st = socmon_table_add(t, row);
+        st = smn_table_add(t, row);
     }
     for (size_t k = 0; k < r->list->nunsupported && st == SOCMON_OK; k++) {
         const char *row[] = {r->list->unsupported[k], "<not supported>", "", "", ""};
-        st = socmon_table_add(t, row);
+        st = smn_table_add(t, row);
     }
     return finish_table(o, t, st);
 }
@@ -115,7 +115,7 @@ static socmon_status skipped_note(socmon_output *o, const socmon_metricset *ms, 
             first = i;
     if (!nskip)
         return SOCMON_OK;
-    return socmon_sink_printf(o->sink, "  (%zu metric%s not computed: %s: %s%s)\n", nskip, nskip == 1 ? "" : "s",
+    return smn_sink_printf(o->sink, "  (%zu metric%s not computed: %s: %s%s)\n", nskip, nskip == 1 ? "" : "s",
                               socmon_metricset_def(ms, first)->name, socmon_metrics_skipped(m, first),
                               nskip > 1 ? "; and others" : "");
 }
@@ -123,16 +123,16 @@ static socmon_status skipped_note(socmon_output *o, const socmon_metricset *ms, 
 /* "  (not computed here, their counters are absent: ipc, ghz)" */
 static socmon_status absent_note(socmon_output *o, const socmon_metrics *m, const double *values, size_t n)
 {
-    socmon_status st = socmon_sink_printf(o->sink, "  (%zu not computed here, their counters are absent:", n);
+    socmon_status st = smn_sink_printf(o->sink, "  (%zu not computed here, their counters are absent:", n);
     const char *sep = " ";
     for (size_t i = 0; i < socmon_metrics_nresults(m) && st == SOCMON_OK; i++) {
         const socmon_metric_result_info *r = socmon_metrics_result(m, i);
         if (r->absent && isnan(values[i])) {
-            st = socmon_sink_printf(o->sink, "%s%s%s%s", sep, r->instance, *r->instance ? "." : "", r->def->name);
+            st = smn_sink_printf(o->sink, "%s%s%s%s", sep, r->instance, *r->instance ? "." : "", r->def->name);
             sep = ", ";
         }
     }
-    return st == SOCMON_OK ? socmon_sink_puts(o->sink, ")\n") : st;
+    return st == SOCMON_OK ? smn_sink_puts(o->sink, ")\n") : st;
 }
 
 static socmon_status table_metrics(socmon_output *o, const socmon_metricset *ms, const socmon_metrics *m,
@@ -146,10 +146,10 @@ static socmon_status table_metrics(socmon_output *o, const socmon_metricset *ms,
     const char *hdr[] = {"metric", "instance", "value", "unit", "description"};
     const char *hdr_rep[] = {"metric", "instance", "value", "unit", "", "description"};
     socmon_table *t;
-    socmon_status st = socmon_table_new(rep ? 6 : 5, rep ? "llrlll" : "llrll", rep ? hdr_rep : hdr, &t);
+    socmon_status st = smn_table_new(rep ? 6 : 5, rep ? "llrlll" : "llrll", rep ? hdr_rep : hdr, &t);
     if (st != SOCMON_OK)
         return st;
-    socmon_sink_puts(o->sink, "\n Metrics over the run:\n\n");
+    smn_sink_puts(o->sink, "\n Metrics over the run:\n\n");
     size_t nabsent = 0;
     for (size_t i = 0; i < socmon_metrics_nresults(m) && st == SOCMON_OK; i++) {
         const socmon_metric_result_info *r = socmon_metrics_result(m, i);
@@ -159,15 +159,15 @@ static socmon_status table_metrics(socmon_output *o, const socmon_metricset *ms,
         }
         char v[48], desc[512], sp[32];
         const char *unit;
-        socmon_metric_human(o, r->def, values[i], v, sizeof v, &unit);
-        spread(o, o->run.metric_stddev, i, socmon_metric_label(r->def, values[i]) ? NAN : values[i], sp, sizeof sp);
-        const char *d = socmon_metric_desc(o, r->def, desc, sizeof desc);
+        smn_metric_human(o, r->def, values[i], v, sizeof v, &unit);
+        spread(o, o->run.metric_stddev, i, smn_metric_label(r->def, values[i]) ? NAN : values[i], sp, sizeof sp);
+        const char *d = smn_metric_desc(o, r->def, desc, sizeof desc);
         const char *row[] = {r->def->name, r->instance, v, unit, d};
         const char *row_rep[] = {r->def->name, r->instance, v, unit, sp, d};
-        st = socmon_table_add(t, rep ? row_rep : row);
+        st = smn_table_add(t, rep ? row_rep : row);
     }
-    if (st == SOCMON_OK && !socmon_table_rows(t) && nabsent) {   /* no row: no header over nothing */
-        socmon_table_free(t);
+    if (st == SOCMON_OK && !smn_table_rows(t) && nabsent) {   /* no row: no header over nothing */
+        smn_table_free(t);
         t = NULL;
     }
     st = t ? finish_table(o, t, st) : st;
@@ -180,21 +180,21 @@ static socmon_status table_metrics(socmon_output *o, const socmon_metricset *ms,
  * out of line. */
 static socmon_status table_hotspots(socmon_output *o, const socmon_counter_rows *r)
 {
-    socmon_status st = socmon_sink_printf(o->sink, "\n Hot spots over the run (largest %s):\n\n", r->pattern);
+    socmon_status st = smn_sink_printf(o->sink, "\n Hot spots over the run (largest %s):\n\n", r->pattern);
     if (!r->n)
-        return socmon_sink_puts(o->sink, "  none: every such counter read 0\n");
+        return smn_sink_puts(o->sink, "  none: every such counter read 0\n");
     socmon_table *t;
-    if (st != SOCMON_OK || (st = socmon_table_new(3, "lrl", NULL, &t)) != SOCMON_OK)
+    if (st != SOCMON_OK || (st = smn_table_new(3, "lrl", NULL, &t)) != SOCMON_OK)
         return st;
     for (size_t j = 0; j < r->n && st == SOCMON_OK; j++) {
         size_t i = r->idx[j];
         char v[32];
-        socmon_output_count(o, r->values[i], v, sizeof v);
+        smn_output_count(o, r->values[i], v, sizeof v);
         const char *row[] = {r->list->names[i], v, r->list->c[i].unit};
-        st = socmon_table_add(t, row);
+        st = smn_table_add(t, row);
     }
     if (st != SOCMON_OK) {
-        socmon_table_free(t);
+        smn_table_free(t);
         return st;
     }
     return write_table(o, t);
@@ -203,7 +203,7 @@ static socmon_status table_hotspots(socmon_output *o, const socmon_counter_rows 
 /* A timeline's rows wait here for end_intervals, which knows the column widths and the span. */
 typedef struct timeline {
     socmon_table *t;
-    uint64_t unit_ns;   /* every time of the column in this one unit (socmon_time_unit_ns) */
+    uint64_t unit_ns;   /* every time of the column in this one unit (smn_time_unit_ns) */
     uint64_t last_ns;   /* since_ns of the last row: the time the table covers */
 } timeline;
 
@@ -212,7 +212,7 @@ typedef struct timeline {
 static void metric_header(const socmon_metric_result_info *r, char *buf, size_t len)
 {
     char name[NAME_MAX_LEN];
-    socmon_result_name(r, name, sizeof name);
+    smn_result_name(r, name, sizeof name);
     const char *u = r->def->unit;
     if (u && *u && !r->def->nlabels)
         snprintf(buf, len, "%s [%s]", name, u);
@@ -239,8 +239,8 @@ static socmon_status table_begin_intervals(socmon_output *o)
     align[cols - 1] = 'l';
     align[cols] = '\0';
     size_t k = 0;
-    tl->unit_ns = socmon_time_unit_ns(o->run.interval_ns);
-    snprintf(time_hdr, sizeof time_hdr, "time [%s]", socmon_time_unit_name(tl->unit_ns));
+    tl->unit_ns = smn_time_unit_ns(o->run.interval_ns);
+    snprintf(time_hdr, sizeof time_hdr, "time [%s]", smn_time_unit_name(tl->unit_ns));
     hdr[k++] = time_hdr;
     for (size_t j = 0; j < c->nshown; j++) {
         metric_header(socmon_metrics_result(c->metrics, c->shown[j]), names[j], sizeof names[j]);
@@ -249,7 +249,7 @@ static socmon_status table_begin_intervals(socmon_output *o)
     if (!c->nshown)
         hdr[k++] = "events";
     hdr[k] = "flags";
-    if ((st = socmon_table_new(cols, align, hdr, &tl->t)) == SOCMON_OK) {
+    if ((st = smn_table_new(cols, align, hdr, &tl->t)) == SOCMON_OK) {
         o->state = tl;
         tl = NULL;
     }
@@ -271,11 +271,11 @@ static socmon_status table_row(socmon_output *o, const socmon_interval_row *row)
         goto out;
     }
     size_t k = 0;
-    socmon_format_time(text[k], sizeof text[k], row->since_ns, tl->unit_ns, !o->opts.no_big_num);
+    smn_format_time(text[k], sizeof text[k], row->since_ns, tl->unit_ns, !o->opts.no_big_num);
     for (size_t j = 0; j < c->nshown; j++) {
         k++;
         const socmon_metric_result_info *r = socmon_metrics_result(c->metrics, c->shown[j]);
-        socmon_metric_human(o, r->def, row->metrics ? row->metrics[c->shown[j]] : NAN, text[k], sizeof text[k],
+        smn_metric_human(o, r->def, row->metrics ? row->metrics[c->shown[j]] : NAN, text[k], sizeof text[k],
                             NULL);
     }
     if (!c->nshown) {
@@ -283,13 +283,13 @@ static socmon_status table_row(socmon_output *o, const socmon_interval_row *row)
         for (size_t i = 0; i < c->counters->n; i++)
             sum += row->deltas[i];
         k++;
-        socmon_output_count(o, sum, text[k], sizeof text[k]);
+        smn_output_count(o, sum, text[k], sizeof text[k]);
     }
     k++;
-    socmon_row_flags(row, text[k], sizeof text[k]);
+    smn_row_flags(row, text[k], sizeof text[k]);
     for (size_t i = 0; i < cols; i++)
         cell[i] = text[i];
-    st = socmon_table_add(tl->t, cell);
+    st = smn_table_add(tl->t, cell);
     tl->last_ns = row->since_ns;
 out:
     free(cell), free(text);
@@ -303,16 +303,16 @@ static socmon_status table_end_intervals(socmon_output *o)
     socmon_table *t = tl->t;
     o->state = NULL;
     char el[48];
-    socmon_output_elapsed(o, tl->last_ns, el, sizeof el);
+    smn_output_elapsed(o, tl->last_ns, el, sizeof el);
     char tb[512], db[512];
     const char *target = shown(tb, sizeof tb, r->target), *device = shown(db, sizeof db, r->device);
     if (r->recording) {
         char n[32];
-        socmon_output_count(o, r->samples, n, sizeof n);
-        socmon_sink_printf(o->sink, "recording of '%s' (%s), %s samples, %s\n\n", target,
+        smn_output_count(o, r->samples, n, sizeof n);
+        smn_sink_printf(o->sink, "recording of '%s' (%s), %s samples, %s\n\n", target,
                            device ? device : "?", n, el);
     } else {
-        socmon_sink_printf(o->sink, "%s of target '%s', %s\n\n", r->title ? r->title : "intervals", target, el);
+        smn_sink_printf(o->sink, "%s of target '%s', %s\n\n", r->title ? r->title : "intervals", target, el);
     }
     free(tl);
     return write_table(o, t);
@@ -320,7 +320,7 @@ static socmon_status table_end_intervals(socmon_output *o)
 
 static socmon_status table_note(socmon_output *o, const char *text)
 {
-    return socmon_sink_printf(o->sink, "\n  %s\n", text);
+    return smn_sink_printf(o->sink, "\n  %s\n", text);
 }
 
 /* A program's functions (report --by-symbol): one fixed-width line each, numbers ungrouped so
@@ -328,31 +328,31 @@ static socmon_status table_note(socmon_output *o, const char *text)
 static socmon_status fn_row(socmon_output *o, const socmon_function_row *r)
 {
     char nb[256];
-    socmon_sink_printf(o->sink, "  %-28s", shown(nb, sizeof nb, r->name));
+    smn_sink_printf(o->sink, "  %-28s", shown(nb, sizeof nb, r->name));
     for (size_t k = 0; k < SOCMON_FUNCTION_COLS; k++) {
         if (r->has & (1u << k))
-            socmon_sink_printf(o->sink, " %*lld", k < 2 ? 12 : 10, (long long)r->v[k]);
+            smn_sink_printf(o->sink, " %*lld", k < 2 ? 12 : 10, (long long)r->v[k]);
         else
-            socmon_sink_printf(o->sink, " %*s", k < 2 ? 12 : 10, "-");
+            smn_sink_printf(o->sink, " %*s", k < 2 ? 12 : 10, "-");
     }
     if (isnan(r->cpi))
-        socmon_sink_printf(o->sink, " %7s", "-");
+        smn_sink_printf(o->sink, " %7s", "-");
     else
-        socmon_sink_printf(o->sink, " %7.3f", r->cpi);
-    return socmon_sink_printf(o->sink, " %6.2f%%\n", r->share);
+        smn_sink_printf(o->sink, " %7.3f", r->cpi);
+    return smn_sink_printf(o->sink, " %6.2f%%\n", r->share);
 }
 
 static socmon_status table_functions(socmon_output *o, const socmon_functions *f)
 {
-    socmon_sink_printf(o->sink, "\n Cycles by function (ELF symbol), every event attributed to the function whose "
+    smn_sink_printf(o->sink, "\n Cycles by function (ELF symbol), every event attributed to the function whose "
                                 "instruction caused it:\n\n  %-28s", "function");
     for (size_t k = 0; k < SOCMON_FUNCTION_COLS; k++)
-        socmon_sink_printf(o->sink, " %*s", k < 2 ? 12 : 10, socmon_function_col(k));
-    socmon_sink_printf(o->sink, " %7s %7s\n", "CPI", "share");
+        smn_sink_printf(o->sink, " %*s", k < 2 ? 12 : 10, socmon_function_col(k));
+    smn_sink_printf(o->sink, " %7s %7s\n", "CPI", "share");
     for (size_t r = 0; r < f->n; r++)
         fn_row(o, &f->rows[r]);
     fn_row(o, &f->total);
-    return socmon_sink_printf(o->sink, "\n  total %s the whole-program counters%s\n\n",
+    return smn_sink_printf(o->sink, "\n  total %s the whole-program counters%s\n\n",
                               f->mismatch ? "DIFFERS FROM" : "equals", f->mismatch ? " (see docs/ibex.md)" : "");
 }
 
@@ -363,16 +363,16 @@ static socmon_status table_end(socmon_output *o)
     if (r->doc != SOCMON_DOC_TOTALS)
         return SOCMON_OK;
     if (r->elapsed_ns)
-        socmon_sink_printf(o->sink, "\n %17.9f seconds %stime elapsed\n", (double)r->elapsed_ns / 1e9,
+        smn_sink_printf(o->sink, "\n %17.9f seconds %stime elapsed\n", (double)r->elapsed_ns / 1e9,
                            r->simulated ? "simulated " : "");
-    return socmon_sink_putc(o->sink, '\n');
+    return smn_sink_putc(o->sink, '\n');
 }
 
 static void table_release(socmon_output *o)
 {
     timeline *tl = o->state;
     if (tl)
-        socmon_table_free(tl->t);
+        smn_table_free(tl->t);
     free(tl);
     o->state = NULL;
 }
@@ -382,17 +382,17 @@ static void table_release(socmon_output *o)
 static socmon_status table_file_facts(socmon_output *o, const socmon_file_facts *f)
 {
     char a[32], b[32], c[32];
-    socmon_output_count(o, f->samples, a, sizeof a);
-    socmon_output_count(o, f->info.blocks, b, sizeof b);
-    socmon_output_count(o, f->info.file_bytes, c, sizeof c);
-    return socmon_sink_printf(o->sink, "recording %s\n  format version:  %u\n  samples:         %s\n"
+    smn_output_count(o, f->samples, a, sizeof a);
+    smn_output_count(o, f->info.blocks, b, sizeof b);
+    smn_output_count(o, f->info.file_bytes, c, sizeof c);
+    return smn_sink_printf(o->sink, "recording %s\n  format version:  %u\n  samples:         %s\n"
                               "  counters:        %zu\n  blocks:          %s\n  file bytes:      %s\n"
                               "  bytes per value: %.2f\n  lost:            %s\n  clock:           %s\n",
                               f->file, f->info.version, a, f->counters, b, c, f->bytes_per_value,
                               f->info.complete ? "nothing" : f->info.what, f->clock);
 }
 
-const socmon_output_format socmon_format_table = {
+const socmon_output_format smn_format_table = {
     .name = "table", .selects_metrics = 1, .begin = table_begin, .counters = table_counters,
     .metrics = table_metrics, .hotspots = table_hotspots, .begin_intervals = table_begin_intervals,
     .row = table_row, .end_intervals = table_end_intervals, .functions = table_functions, .note = table_note,

@@ -13,20 +13,20 @@
 
 /* Adding a format: its file, and its line here. */
 static const socmon_output_format *const formats[] = {
-    &socmon_format_table,
-    &socmon_format_csv,
-    &socmon_format_json,
-    &socmon_format_live,
-    &socmon_format_prometheus,
-    &socmon_format_openmetrics,
-    &socmon_format_perfetto,
-    &socmon_format_html,
+    &smn_format_table,
+    &smn_format_csv,
+    &smn_format_json,
+    &smn_format_live,
+    &smn_format_prometheus,
+    &smn_format_openmetrics,
+    &smn_format_perfetto,
+    &smn_format_html,
 };
 #define NFORMATS (sizeof formats / sizeof formats[0])
 
 enum { STAGE_OPEN, STAGE_BEGUN, STAGE_INTERVALS, STAGE_FACTS, STAGE_ENDED };
 
-const socmon_output_format *socmon_output_format_find(const char *name)
+const socmon_output_format *smn_output_format_find(const char *name)
 {
     for (size_t i = 0; name && i < NFORMATS; i++)
         if (strcmp(formats[i]->name, name) == 0)
@@ -34,17 +34,17 @@ const socmon_output_format *socmon_output_format_find(const char *name)
     return NULL;
 }
 
-const char *socmon_output_format_name(size_t i)
+const char *smn_output_format_name(size_t i)
 {
     return i < NFORMATS ? formats[i]->name : NULL;
 }
 
-socmon_status socmon_output_open(const char *name, socmon_sink *sink, const socmon_output_opts *opts,
+socmon_status smn_output_open(const char *name, socmon_sink *sink, const socmon_output_opts *opts,
                                  socmon_output **out)
 {
     if (!sink || !out)
-        return socmon_fail(SOCMON_EINVAL, "socmon_output_open: NULL argument");
-    const socmon_output_format *f = socmon_output_format_find(name);
+        return socmon_fail(SOCMON_EINVAL, "smn_output_open: NULL argument");
+    const socmon_output_format *f = smn_output_format_find(name);
     if (!f) {
         char known[128] = "";
         for (size_t i = 0; i < NFORMATS; i++)
@@ -53,7 +53,7 @@ socmon_status socmon_output_open(const char *name, socmon_sink *sink, const socm
     }
     socmon_output *o = calloc(1, sizeof *o);
     if (!o)
-        return socmon_fail(SOCMON_ENOMEM, "socmon_output_open: out of memory");
+        return socmon_fail(SOCMON_ENOMEM, "smn_output_open: out of memory");
     o->fmt = f;
     o->sink = sink;
     o->opts = opts ? *opts : (socmon_output_opts){.sep = ','};
@@ -61,7 +61,7 @@ socmon_status socmon_output_open(const char *name, socmon_sink *sink, const socm
     return SOCMON_OK;
 }
 
-void socmon_output_free(socmon_output *o)
+void smn_output_free(socmon_output *o)
 {
     if (!o)
         return;
@@ -70,7 +70,7 @@ void socmon_output_free(socmon_output *o)
     free(o);
 }
 
-int socmon_output_selects_metrics(const socmon_output *o)
+int smn_output_selects_metrics(const socmon_output *o)
 {
     return o && o->fmt->selects_metrics;
 }
@@ -91,26 +91,26 @@ static socmon_status move(socmon_output *o, int from, int to, const char *call)
     return SOCMON_OK;
 }
 
-socmon_status socmon_output_begin(socmon_output *o, const socmon_run_info *run)
+socmon_status smn_output_begin(socmon_output *o, const socmon_run_info *run)
 {
     if (!run || !run->target)
-        return socmon_fail(SOCMON_EINVAL, "socmon_output_begin: need run information with a target");
-    socmon_status st = move(o, STAGE_OPEN, STAGE_BEGUN, "socmon_output_begin");
+        return socmon_fail(SOCMON_EINVAL, "smn_output_begin: need run information with a target");
+    socmon_status st = move(o, STAGE_OPEN, STAGE_BEGUN, "smn_output_begin");
     if (st == SOCMON_OK)
         o->run = *run;
     return st == SOCMON_OK && o->fmt->begin ? o->fmt->begin(o) : st;
 }
 
-socmon_status socmon_output_counters(socmon_output *o, const socmon_counter_list *s, const uint64_t *values)
+socmon_status smn_output_counters(socmon_output *o, const socmon_counter_list *s, const uint64_t *values)
 {
     if (!s || (s->n && !values))
-        return socmon_fail(SOCMON_EINVAL, "socmon_output_counters: NULL argument");
-    socmon_status st = move(o, STAGE_BEGUN, STAGE_BEGUN, "socmon_output_counters");
+        return socmon_fail(SOCMON_EINVAL, "smn_output_counters: NULL argument");
+    socmon_status st = move(o, STAGE_BEGUN, STAGE_BEGUN, "smn_output_counters");
     if (st != SOCMON_OK || !o->fmt->counters)
         return st;
     size_t *idx = calloc(s->n + 1, sizeof *idx);
     if (!idx)
-        return socmon_fail(SOCMON_ENOMEM, "socmon_output_counters: out of memory");
+        return socmon_fail(SOCMON_ENOMEM, "smn_output_counters: out of memory");
     socmon_counter_rows r = {s, values, idx, 0, 0, NULL};
     /* Every counter, zero or not: perf prints what it counted, and a reader must not have to
      * guess whether a missing counter read 0 or was not counted. */
@@ -121,12 +121,12 @@ socmon_status socmon_output_counters(socmon_output *o, const socmon_counter_list
     return st;
 }
 
-socmon_status socmon_output_metrics(socmon_output *o, const socmon_metricset *ms, const socmon_metrics *m,
+socmon_status smn_output_metrics(socmon_output *o, const socmon_metricset *ms, const socmon_metrics *m,
                                     const double *values)
 {
     if (m && !values)
-        return socmon_fail(SOCMON_EINVAL, "socmon_output_metrics: NULL values");
-    socmon_status st = move(o, STAGE_BEGUN, STAGE_BEGUN, "socmon_output_metrics");
+        return socmon_fail(SOCMON_EINVAL, "smn_output_metrics: NULL values");
+    socmon_status st = move(o, STAGE_BEGUN, STAGE_BEGUN, "smn_output_metrics");
     return st == SOCMON_OK && m && o->fmt->metrics ? o->fmt->metrics(o, ms, m, values) : st;
 }
 
@@ -142,19 +142,19 @@ static int by_value_desc(const void *a, const void *b)
     return x->v < y->v ? 1 : x->v > y->v ? -1 : (x->i > y->i) - (x->i < y->i);
 }
 
-socmon_status socmon_output_hotspots(socmon_output *o, const socmon_counter_list *s, const uint64_t *values,
+socmon_status smn_output_hotspots(socmon_output *o, const socmon_counter_list *s, const uint64_t *values,
                                      const char *pattern, size_t n)
 {
     if (pattern && (!s || (s->n && !values)))
-        return socmon_fail(SOCMON_EINVAL, "socmon_output_hotspots: NULL argument");
-    socmon_status st = move(o, STAGE_BEGUN, STAGE_BEGUN, "socmon_output_hotspots");
+        return socmon_fail(SOCMON_EINVAL, "smn_output_hotspots: NULL argument");
+    socmon_status st = move(o, STAGE_BEGUN, STAGE_BEGUN, "smn_output_hotspots");
     if (st != SOCMON_OK || !pattern || !o->fmt->hotspots)
         return st;
     hot *h = calloc(s->n + 1, sizeof *h);
     size_t *idx = calloc(s->n + 1, sizeof *idx);
     if (!h || !idx) {
         free(h), free(idx);
-        return socmon_fail(SOCMON_ENOMEM, "socmon_output_hotspots: out of memory");
+        return socmon_fail(SOCMON_ENOMEM, "smn_output_hotspots: out of memory");
     }
     size_t k = 0, matching = 0;
     for (size_t i = 0; i < s->n; i++)
@@ -177,63 +177,63 @@ socmon_status socmon_output_hotspots(socmon_output *o, const socmon_counter_list
     return st;
 }
 
-socmon_status socmon_output_begin_intervals(socmon_output *o, const socmon_interval_cols *cols)
+socmon_status smn_output_begin_intervals(socmon_output *o, const socmon_interval_cols *cols)
 {
     if (!cols || !cols->counters || (cols->nshown && !cols->shown))
-        return socmon_fail(SOCMON_EINVAL, "socmon_output_begin_intervals: need the columns and counters");
+        return socmon_fail(SOCMON_EINVAL, "smn_output_begin_intervals: need the columns and counters");
     size_t nm = cols->metrics ? socmon_metrics_nresults(cols->metrics) : 0;
     for (size_t k = 0; k < cols->nshown; k++)
         if (cols->shown[k] >= nm)
-            return socmon_fail(SOCMON_ERANGE, "socmon_output_begin_intervals: shown result %zu out of range 0..%zu",
+            return socmon_fail(SOCMON_ERANGE, "smn_output_begin_intervals: shown result %zu out of range 0..%zu",
                                cols->shown[k], nm ? nm - 1 : 0);
-    socmon_status st = move(o, STAGE_BEGUN, STAGE_INTERVALS, "socmon_output_begin_intervals");
+    socmon_status st = move(o, STAGE_BEGUN, STAGE_INTERVALS, "smn_output_begin_intervals");
     if (st == SOCMON_OK)
         o->cols = *cols;
     return st == SOCMON_OK && o->fmt->begin_intervals ? o->fmt->begin_intervals(o) : st;
 }
 
-size_t socmon_output_merge(const socmon_output *o)
+size_t smn_output_merge(const socmon_output *o)
 {
     size_t k = o && o->stage == STAGE_INTERVALS && o->fmt->merge ? o->fmt->merge(o) : 1;
     return k ? k : 1;
 }
 
-socmon_status socmon_output_row(socmon_output *o, const socmon_interval_row *row)
+socmon_status smn_output_row(socmon_output *o, const socmon_interval_row *row)
 {
-    socmon_status st = move(o, STAGE_INTERVALS, STAGE_INTERVALS, "socmon_output_row");
+    socmon_status st = move(o, STAGE_INTERVALS, STAGE_INTERVALS, "smn_output_row");
     if (st == SOCMON_OK && (!row || (o->cols.counters->n && !row->deltas)))
-        st = socmon_fail(SOCMON_EINVAL, "socmon_output_row: need a row with deltas");
+        st = socmon_fail(SOCMON_EINVAL, "smn_output_row: need a row with deltas");
     return st == SOCMON_OK && o->fmt->row ? o->fmt->row(o, row) : st;
 }
 
-socmon_status socmon_output_end_intervals(socmon_output *o)
+socmon_status smn_output_end_intervals(socmon_output *o)
 {
-    socmon_status st = move(o, STAGE_INTERVALS, STAGE_BEGUN, "socmon_output_end_intervals");
+    socmon_status st = move(o, STAGE_INTERVALS, STAGE_BEGUN, "smn_output_end_intervals");
     return st == SOCMON_OK && o->fmt->end_intervals ? o->fmt->end_intervals(o) : st;
 }
 
-socmon_status socmon_output_functions(socmon_output *o, const socmon_functions *f)
+socmon_status smn_output_functions(socmon_output *o, const socmon_functions *f)
 {
-    socmon_status st = move(o, STAGE_BEGUN, STAGE_BEGUN, "socmon_output_functions");
+    socmon_status st = move(o, STAGE_BEGUN, STAGE_BEGUN, "smn_output_functions");
     if (st == SOCMON_OK && (!f || o->run.doc != SOCMON_DOC_FUNCTIONS))
-        st = socmon_fail(SOCMON_EINVAL, "socmon_output_functions: need the rows, in a FUNCTIONS document");
+        st = socmon_fail(SOCMON_EINVAL, "smn_output_functions: need the rows, in a FUNCTIONS document");
     if (st == SOCMON_OK && !o->fmt->functions)
         st = socmon_fail(SOCMON_ENOTSUP, "the %s format has no per-function rows (use table, CSV or JSON)",
                          o->fmt->name);
     return st == SOCMON_OK ? o->fmt->functions(o, f) : st;
 }
 
-socmon_status socmon_output_note(socmon_output *o, const char *text)
+socmon_status smn_output_note(socmon_output *o, const char *text)
 {
-    socmon_status st = move(o, STAGE_BEGUN, STAGE_BEGUN, "socmon_output_note");
+    socmon_status st = move(o, STAGE_BEGUN, STAGE_BEGUN, "smn_output_note");
     return st == SOCMON_OK && text && o->fmt->note ? o->fmt->note(o, text) : st;
 }
 
-socmon_status socmon_output_file_facts(socmon_output *o, const socmon_file_facts *f)
+socmon_status smn_output_file_facts(socmon_output *o, const socmon_file_facts *f)
 {
     if (!f || !f->file)
-        return socmon_fail(SOCMON_EINVAL, "socmon_output_file_facts: need the facts of a named file");
-    socmon_status st = move(o, STAGE_OPEN, STAGE_FACTS, "socmon_output_file_facts");
+        return socmon_fail(SOCMON_EINVAL, "smn_output_file_facts: need the facts of a named file");
+    socmon_status st = move(o, STAGE_OPEN, STAGE_FACTS, "smn_output_file_facts");
     if (st == SOCMON_OK && !o->fmt->file_facts)
         return socmon_fail(SOCMON_EINVAL, "the %s format cannot show a file's facts (table, csv or json can)",
                            o->fmt->name);
@@ -241,76 +241,76 @@ socmon_status socmon_output_file_facts(socmon_output *o, const socmon_file_facts
 }
 
 /* The sink is flushed even after a failing end: its own error is the one to report then. */
-socmon_status socmon_output_end(socmon_output *o)
+socmon_status smn_output_end(socmon_output *o)
 {
     /* the facts of a file were the whole document: the format has nothing to close */
     int facts = o && o->stage == STAGE_FACTS;
-    socmon_status st = move(o, facts ? STAGE_FACTS : STAGE_BEGUN, STAGE_ENDED, "socmon_output_end");
+    socmon_status st = move(o, facts ? STAGE_FACTS : STAGE_BEGUN, STAGE_ENDED, "smn_output_end");
     if (st != SOCMON_OK)
         return st;
     st = o->fmt->end && !facts ? o->fmt->end(o) : SOCMON_OK;
-    socmon_status fst = socmon_sink_flush(o->sink);
+    socmon_status fst = smn_sink_flush(o->sink);
     return st != SOCMON_OK ? st : fst;
 }
 
-double socmon_stddev_pct(double mean, double stddev)
+double smn_stddev_pct(double mean, double stddev)
 {
     if (!isfinite(mean) || !isfinite(stddev) || mean == 0)
         return 0;
     return 100.0 * stddev / fabs(mean);
 }
 
-const char *socmon_metric_label(const socmon_metric_def *d, double v)
+const char *smn_metric_label(const socmon_metric_def *d, double v)
 {
     if (!d->nlabels || isnan(v) || v < 0 || v != floor(v) || v >= (double)d->nlabels)
         return NULL;
     return d->labels[(size_t)v];
 }
 
-const char *socmon_metric_text(const socmon_metric_def *d, double v, char *buf, size_t len,
+const char *smn_metric_text(const socmon_metric_def *d, double v, char *buf, size_t len,
                                const char **unit)
 {
-    const char *label = socmon_metric_label(d, v);
+    const char *label = smn_metric_label(d, v);
     if (label)
         snprintf(buf, len, "%s", label);
     else
-        socmon_format_value(buf, len, v);
+        smn_format_value(buf, len, v);
     if (unit)
         *unit = label ? "" : (d->unit ? d->unit : "");
     return buf;
 }
 
-int socmon_metric_decimals(const socmon_metric_def *d)
+int smn_metric_decimals(const socmon_metric_def *d)
 {
-    return d->precision >= 0 ? d->precision : socmon_unit_decimals(d->unit);
+    return d->precision >= 0 ? d->precision : smn_unit_decimals(d->unit);
 }
 
-const char *socmon_metric_human(const socmon_output *o, const socmon_metric_def *d, double v, char *buf,
+const char *smn_metric_human(const socmon_output *o, const socmon_metric_def *d, double v, char *buf,
                                 size_t len, const char **unit)
 {
-    const char *label = socmon_metric_label(d, v);
+    const char *label = smn_metric_label(d, v);
     if (label)
         snprintf(buf, len, "%s", label);
     else
-        socmon_format_fixed(buf, len, v, socmon_metric_decimals(d), !o->opts.no_big_num);
+        smn_format_fixed(buf, len, v, smn_metric_decimals(d), !o->opts.no_big_num);
     if (unit)
         *unit = label ? "" : (d->unit ? d->unit : "");
     return buf;
 }
 
-void socmon_output_count(const socmon_output *o, uint64_t v, char *buf, size_t len)
+void smn_output_count(const socmon_output *o, uint64_t v, char *buf, size_t len)
 {
-    socmon_format_count(buf, len, v, !o->opts.no_big_num);
+    smn_format_count(buf, len, v, !o->opts.no_big_num);
 }
 
-void socmon_output_elapsed(const socmon_output *o, uint64_t ns, char *buf, size_t len)
+void smn_output_elapsed(const socmon_output *o, uint64_t ns, char *buf, size_t len)
 {
     char t[32];
-    socmon_format_ns(t, sizeof t, ns);
+    smn_format_ns(t, sizeof t, ns);
     snprintf(buf, len, "%s %stime elapsed", t, o->run.simulated ? "simulated " : "");
 }
 
-const char *socmon_metric_desc(const socmon_output *o, const socmon_metric_def *d, char *buf, size_t len)
+const char *smn_metric_desc(const socmon_output *o, const socmon_metric_def *d, char *buf, size_t len)
 {
     static const char from[] = "the interval", to[] = "the run";
     const char *at = o->run.doc == SOCMON_DOC_TOTALS && d->desc ? strstr(d->desc, from) : NULL;
@@ -320,12 +320,12 @@ const char *socmon_metric_desc(const socmon_output *o, const socmon_metric_def *
     return buf;
 }
 
-void socmon_result_name(const socmon_metric_result_info *r, char *buf, size_t len)
+void smn_result_name(const socmon_metric_result_info *r, char *buf, size_t len)
 {
     snprintf(buf, len, "%s%s%s", r->instance, *r->instance ? "." : "", r->def->name);
 }
 
-void socmon_row_flags(const socmon_interval_row *row, char *buf, size_t len)
+void smn_row_flags(const socmon_interval_row *row, char *buf, size_t len)
 {
     if (!len)
         return;

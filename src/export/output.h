@@ -8,7 +8,7 @@
  *   [note(text)] ... end()
  *   file_facts(facts) end()                               what a recording file holds (report --stats)
  * The format decides how each piece looks and where it goes (its byte sink); the caller never
- * asks which format it talks to. A format is found by name (socmon_output_format_find), so adding
+ * asks which format it talks to. A format is found by name (smn_output_format_find), so adding
  * one is a file with its ops table and one line in the registry (export/output.c).
  *
  * Strings and arrays passed to begin and begin_intervals are borrowed until end and
@@ -31,7 +31,7 @@ typedef struct socmon_output socmon_output;
 typedef enum socmon_doc {
     SOCMON_DOC_TOTALS,     /* counts over a whole run: counters, metrics, hot spots */
     SOCMON_DOC_INTERVALS,  /* a timeline: one row per sampling interval */
-    SOCMON_DOC_FUNCTIONS   /* a program's functions (socmon_output_functions) */
+    SOCMON_DOC_FUNCTIONS   /* a program's functions (smn_output_functions) */
 } socmon_doc;
 
 /* What the document describes. Fields a document kind does not use are ignored. */
@@ -103,7 +103,7 @@ typedef struct socmon_interval_row {
     const double *metrics;  /* one per result of cols.metrics, or NULL (not evaluated) */
     const uint64_t *deltas; /* one per counter of cols.counters */
     uint64_t index;         /* the run's count of intervals up to this row's last, 0-based */
-    size_t intervals;       /* intervals merged into this row (socmon_output_merge); 0 reads as 1 */
+    size_t intervals;       /* intervals merged into this row (smn_output_merge); 0 reads as 1 */
 } socmon_interval_row;
 
 typedef struct socmon_output_opts {
@@ -116,50 +116,50 @@ typedef struct socmon_output_opts {
 
 /* The spread of a repeated run's value as perf prints it: 100 * stddev / |mean| (0 for a mean of
  * 0 or a NaN). */
-double socmon_stddev_pct(double mean, double stddev);
+double smn_stddev_pct(double mean, double stddev);
 
 /* Looks up a format by name ("table", "csv", "json", "live", "html"); NULL if none has that name. */
-const struct socmon_output_format *socmon_output_format_find(const char *name);
+const struct socmon_output_format *smn_output_format_find(const char *name);
 /* The name of registered format i, or NULL past the last (for listings). */
-const char *socmon_output_format_name(size_t i);
+const char *smn_output_format_name(size_t i);
 
 /* An output writing format `name` to sink (borrowed: the caller closes it after free). */
-socmon_status socmon_output_open(const char *name, socmon_sink *sink, const socmon_output_opts *opts,
+socmon_status smn_output_open(const char *name, socmon_sink *sink, const socmon_output_opts *opts,
                                  socmon_output **out);
-void socmon_output_free(socmon_output *o);
+void smn_output_free(socmon_output *o);
 /* 1 if the format shows only the chosen metric results (cols.shown) rather than all of them:
  * a command checks its choice only where it is used. */
-int socmon_output_selects_metrics(const socmon_output *o);
+int smn_output_selects_metrics(const socmon_output *o);
 
-socmon_status socmon_output_begin(socmon_output *o, const socmon_run_info *run);
+socmon_status smn_output_begin(socmon_output *o, const socmon_run_info *run);
 /* values[i] belongs to counter i; every counter is shown, those that read 0 too. */
-socmon_status socmon_output_counters(socmon_output *o, const socmon_counter_list *s, const uint64_t *values);
+socmon_status smn_output_counters(socmon_output *o, const socmon_counter_list *s, const uint64_t *values);
 /* ms (may be NULL) names metrics a counter selection left uncomputed; m NULL: nothing to show. */
-socmon_status socmon_output_metrics(socmon_output *o, const socmon_metricset *ms, const socmon_metrics *m,
+socmon_status smn_output_metrics(socmon_output *o, const socmon_metricset *ms, const socmon_metrics *m,
                                     const double *values);
 /* The n largest nonzero values among counters whose full name matches pattern (fnmatch). Nothing
  * is shown when pattern is NULL or no counter of s matches it. */
-socmon_status socmon_output_hotspots(socmon_output *o, const socmon_counter_list *s, const uint64_t *values,
+socmon_status smn_output_hotspots(socmon_output *o, const socmon_counter_list *s, const uint64_t *values,
                                      const char *pattern, size_t n);
-socmon_status socmon_output_begin_intervals(socmon_output *o, const socmon_interval_cols *cols);
+socmon_status smn_output_begin_intervals(socmon_output *o, const socmon_interval_cols *cols);
 /* After begin_intervals: how many intervals the format wants merged into one row (a page of a
  * long recording), 1 for every interval as it is. The analysis pipeline does the merging
  * (socmon/analysis.h: socmon_row_policy), the format only writes what it gets. */
-size_t socmon_output_merge(const socmon_output *o);
-socmon_status socmon_output_row(socmon_output *o, const socmon_interval_row *row);
-socmon_status socmon_output_end_intervals(socmon_output *o);
+size_t smn_output_merge(const socmon_output *o);
+socmon_status smn_output_row(socmon_output *o, const socmon_interval_row *row);
+socmon_status smn_output_end_intervals(socmon_output *o);
 /* The rows of a program's functions and their total, checked against the whole-program counters
  * (a FUNCTIONS document; table, CSV and JSON show them, other formats fail with SOCMON_ENOTSUP). */
-socmon_status socmon_output_functions(socmon_output *o, const socmon_functions *f);
+socmon_status smn_output_functions(socmon_output *o, const socmon_functions *f);
 /* A remark for people (a hint about options): human formats print it, machine formats omit it. */
-socmon_status socmon_output_note(socmon_output *o, const char *text);
+socmon_status smn_output_note(socmon_output *o, const char *text);
 /* A document of its own, instead of begin: what a recording file holds and what of it was lost
  * (report --stats), then end. The table, csv and json formats write it; others refuse it. */
-socmon_status socmon_output_file_facts(socmon_output *o, const socmon_file_facts *f);
+socmon_status smn_output_file_facts(socmon_output *o, const socmon_file_facts *f);
 /* Finishes the document and flushes the sink: any write error of the document is returned here. */
-socmon_status socmon_output_end(socmon_output *o);
+socmon_status smn_output_end(socmon_output *o);
 
 /* The label a metric value stands for (a "hot direction" index), or NULL. */
-const char *socmon_metric_label(const socmon_metric_def *d, double v);
+const char *smn_metric_label(const socmon_metric_def *d, double v);
 
 #endif

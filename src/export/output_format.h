@@ -48,39 +48,39 @@ struct socmon_output {
 };
 
 /* The formats (one file each) and their registry entries in output.c. */
-extern const socmon_output_format socmon_format_table;
-extern const socmon_output_format socmon_format_csv;
-extern const socmon_output_format socmon_format_json;
-extern const socmon_output_format socmon_format_live;
-extern const socmon_output_format socmon_format_prometheus;   /* fmt_prom.c: text 0.0.4 */
-extern const socmon_output_format socmon_format_openmetrics;  /* fmt_prom.c: OpenMetrics 1.0 */
-extern const socmon_output_format socmon_format_perfetto;
-extern const socmon_output_format socmon_format_html;
+extern const socmon_output_format smn_format_table;
+extern const socmon_output_format smn_format_csv;
+extern const socmon_output_format smn_format_json;
+extern const socmon_output_format smn_format_live;
+extern const socmon_output_format smn_format_prometheus;   /* fmt_prom.c: text 0.0.4 */
+extern const socmon_output_format smn_format_openmetrics;  /* fmt_prom.c: OpenMetrics 1.0 */
+extern const socmon_output_format smn_format_perfetto;
+extern const socmon_output_format smn_format_html;
 
 /* A metric value as text: its label if it has one, else the number for humans ("-" for NaN).
  * *unit gets the unit to show beside it ("" beside a label). Returns buf. */
-const char *socmon_metric_text(const socmon_metric_def *d, double v, char *buf, size_t len,
+const char *smn_metric_text(const socmon_metric_def *d, double v, char *buf, size_t len,
                                const char **unit);
 /* The same for people (table, live lines): a label, or the number with the metric's one
- * precision (socmon_metric_decimals) and, unless opts.no_big_num, grouped digits. */
-const char *socmon_metric_human(const socmon_output *o, const socmon_metric_def *d, double v, char *buf,
+ * precision (smn_metric_decimals) and, unless opts.no_big_num, grouped digits. */
+const char *smn_metric_human(const socmon_output *o, const socmon_metric_def *d, double v, char *buf,
                                 size_t len, const char **unit);
 /* Decimals a metric shows in every row of a human format: its file's "precision", or its
- * unit's (socmon_unit_decimals). */
-int socmon_metric_decimals(const socmon_metric_def *d);
+ * unit's (smn_unit_decimals). */
+int smn_metric_decimals(const socmon_metric_def *d);
 /* A counter value for people: grouped unless opts.no_big_num. */
-void socmon_output_count(const socmon_output *o, uint64_t v, char *buf, size_t len);
+void smn_output_count(const socmon_output *o, uint64_t v, char *buf, size_t len);
 /* An elapsed time for people, "simulated" when the run's time is a model's: "5.000 ms time
  * elapsed" or "5.000 ms simulated time elapsed". */
-void socmon_output_elapsed(const socmon_output *o, uint64_t ns, char *buf, size_t len);
+void smn_output_elapsed(const socmon_output *o, uint64_t ns, char *buf, size_t len);
 /* The description of a metric as a document of totals shows it: a definition says what a
  * value means for one interval ("... in the interval"), and in totals the value is over the
  * whole run, so "the interval" reads "the run" there. Returns buf (or d->desc unchanged). */
-const char *socmon_metric_desc(const socmon_output *o, const socmon_metric_def *d, char *buf, size_t len);
+const char *smn_metric_desc(const socmon_output *o, const socmon_metric_def *d, char *buf, size_t len);
 
 /* "instance.name", or "name" for a device-wide result. */
-void socmon_result_name(const socmon_metric_result_info *r, char *buf, size_t len);
+void smn_result_name(const socmon_metric_result_info *r, char *buf, size_t len);
 /* A row's flags for machine formats and the table: "", "missed=3", "undef", "missed=3 undef". */
-void socmon_row_flags(const socmon_interval_row *row, char *buf, size_t len);
+void smn_row_flags(const socmon_interval_row *row, char *buf, size_t len);
 
 #endif

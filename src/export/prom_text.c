@@ -12,7 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
-const char *socmon_prom_content_type(const char *format)
+const char *smn_prom_content_type(const char *format)
 {
     if (format && strcmp(format, "prometheus") == 0)
         return SOCMON_PROM_CONTENT_TYPE;
@@ -38,7 +38,7 @@ static double range_q(const char *p, const char *end)
     return 1.0;
 }
 
-const char *socmon_prom_negotiate(const char *accept)
+const char *smn_prom_negotiate(const char *accept)
 {
     double q_om = 0, q_text = 0;
     for (const char *p = accept; p && *p;) {
@@ -109,7 +109,7 @@ static void sanitize(char *out, size_t len, const char *in)
     out[n] = '\0';
 }
 
-void socmon_prom_unit_of(const char *unit, socmon_prom_unit *u)
+void smn_prom_unit_of(const char *unit, socmon_prom_unit *u)
 {
     u->suffix = NULL;
     u->strip = NULL;
@@ -129,12 +129,12 @@ void socmon_prom_unit_of(const char *unit, socmon_prom_unit *u)
     u->suffix = u->buf[0] ? u->buf : NULL;
 }
 
-double socmon_prom_scale(const socmon_prom_unit *u, double v)
+double smn_prom_scale(const socmon_prom_unit *u, double v)
 {
     return v * u->mul / u->div;
 }
 
-int socmon_prom_unscaled(const socmon_prom_unit *u)
+int smn_prom_unscaled(const socmon_prom_unit *u)
 {
     return u->mul == 1 && u->div == 1;
 }
@@ -145,7 +145,7 @@ static int ends_with(const char *s, size_t n, const char *suffix)
     return n >= k && memcmp(s + n - k, suffix, k) == 0;
 }
 
-int socmon_prom_name(char *buf, size_t len, const char *name, const socmon_prom_unit *u, unsigned n, int counter)
+int smn_prom_name(char *buf, size_t len, const char *name, const socmon_prom_unit *u, unsigned n, int counter)
 {
     const char *suffix = u ? u->suffix : NULL;
     char base[161];   /* long names are cut here: a name never fails, "_2" keeps cut ones apart */
@@ -172,7 +172,7 @@ int socmon_prom_name(char *buf, size_t len, const char *name, const socmon_prom_
     return w < 0 || (size_t)w >= len ? -1 : 0;
 }
 
-int socmon_prom_reserved_suffix(const char *name)
+int smn_prom_reserved_suffix(const char *name)
 {
     static const char *const reserved[] = {"_total", "_count", "_sum", "_bucket", "_created", "_info"};
     size_t n = strlen(name);
@@ -187,33 +187,33 @@ static socmon_status escaped(socmon_sink *s, const char *text, int quote)
     socmon_status st = SOCMON_OK;
     const unsigned char *p = (const unsigned char *)(text ? text : "");
     while (*p && st == SOCMON_OK) {
-        size_t n = socmon_utf8_len(p);
+        size_t n = smn_utf8_len(p);
         if (*p == '\\')
-            st = socmon_sink_puts(s, "\\\\");
+            st = smn_sink_puts(s, "\\\\");
         else if (*p == '\n')
-            st = socmon_sink_puts(s, "\\n");
+            st = smn_sink_puts(s, "\\n");
         else if (*p == '"' && quote)
-            st = socmon_sink_puts(s, "\\\"");
+            st = smn_sink_puts(s, "\\\"");
         else if (n)
-            st = socmon_sink_write(s, p, n);
+            st = smn_sink_write(s, p, n);
         else
-            st = socmon_sink_puts(s, "\xef\xbf\xbd"); /* U+FFFD for a byte that is not UTF-8 */
+            st = smn_sink_puts(s, "\xef\xbf\xbd"); /* U+FFFD for a byte that is not UTF-8 */
         p += n ? n : 1;
     }
     return st;
 }
 
-socmon_status socmon_prom_help(socmon_sink *s, const char *text, int openmetrics)
+socmon_status smn_prom_help(socmon_sink *s, const char *text, int openmetrics)
 {
     return escaped(s, text, openmetrics);
 }
 
-socmon_status socmon_prom_label_value(socmon_sink *s, const char *text)
+socmon_status smn_prom_label_value(socmon_sink *s, const char *text)
 {
     return escaped(s, text, 1);
 }
 
-const char *socmon_prom_float(char *buf, size_t len, double v)
+const char *smn_prom_float(char *buf, size_t len, double v)
 {
     if (isnan(v))
         snprintf(buf, len, "NaN");

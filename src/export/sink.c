@@ -27,26 +27,26 @@ static socmon_status repeat(const socmon_sink *s)
     return socmon_fail(s->err, "%s", s->msg);
 }
 
-socmon_status socmon_sink_write(socmon_sink *s, const void *buf, size_t len)
+socmon_status smn_sink_write(socmon_sink *s, const void *buf, size_t len)
 {
     if (!s || (!buf && len))
-        return socmon_fail(SOCMON_EINVAL, "socmon_sink_write: NULL argument");
+        return socmon_fail(SOCMON_EINVAL, "smn_sink_write: NULL argument");
     if (s->err != SOCMON_OK)
         return repeat(s);
     return len ? remember(s, s->ops->write(s, buf, len)) : SOCMON_OK;
 }
 
-socmon_status socmon_sink_puts(socmon_sink *s, const char *str)
+socmon_status smn_sink_puts(socmon_sink *s, const char *str)
 {
-    return socmon_sink_write(s, str ? str : "", str ? strlen(str) : 0);
+    return smn_sink_write(s, str ? str : "", str ? strlen(str) : 0);
 }
 
-socmon_status socmon_sink_putc(socmon_sink *s, char c)
+socmon_status smn_sink_putc(socmon_sink *s, char c)
 {
-    return socmon_sink_write(s, &c, 1);
+    return smn_sink_write(s, &c, 1);
 }
 
-socmon_status socmon_sink_vprintf(socmon_sink *s, const char *fmt, va_list ap)
+socmon_status smn_sink_vprintf(socmon_sink *s, const char *fmt, va_list ap)
 {
     char small[256];
     va_list ap2;
@@ -54,43 +54,43 @@ socmon_status socmon_sink_vprintf(socmon_sink *s, const char *fmt, va_list ap)
     int n = vsnprintf(small, sizeof small, fmt, ap);
     if (n < 0) {
         va_end(ap2);
-        return socmon_fail(SOCMON_EINVAL, "socmon_sink_printf: bad format '%s'", fmt);
+        return socmon_fail(SOCMON_EINVAL, "smn_sink_printf: bad format '%s'", fmt);
     }
     if ((size_t)n < sizeof small) {
         va_end(ap2);
-        return socmon_sink_write(s, small, (size_t)n);
+        return smn_sink_write(s, small, (size_t)n);
     }
     char *big = malloc((size_t)n + 1);
     if (!big) {
         va_end(ap2);
-        return socmon_fail(SOCMON_ENOMEM, "socmon_sink_printf: out of memory for %d bytes", n);
+        return socmon_fail(SOCMON_ENOMEM, "smn_sink_printf: out of memory for %d bytes", n);
     }
     vsnprintf(big, (size_t)n + 1, fmt, ap2);
     va_end(ap2);
-    socmon_status st = socmon_sink_write(s, big, (size_t)n);
+    socmon_status st = smn_sink_write(s, big, (size_t)n);
     free(big);
     return st;
 }
 
-socmon_status socmon_sink_printf(socmon_sink *s, const char *fmt, ...)
+socmon_status smn_sink_printf(socmon_sink *s, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    socmon_status st = socmon_sink_vprintf(s, fmt, ap);
+    socmon_status st = smn_sink_vprintf(s, fmt, ap);
     va_end(ap);
     return st;
 }
 
-socmon_status socmon_sink_flush(socmon_sink *s)
+socmon_status smn_sink_flush(socmon_sink *s)
 {
     if (!s)
-        return socmon_fail(SOCMON_EINVAL, "socmon_sink_flush: NULL sink");
+        return socmon_fail(SOCMON_EINVAL, "smn_sink_flush: NULL sink");
     if (s->err != SOCMON_OK)
         return repeat(s);
     return remember(s, s->ops->flush(s));
 }
 
-socmon_status socmon_sink_close(socmon_sink *s)
+socmon_status smn_sink_close(socmon_sink *s)
 {
     if (!s)
         return SOCMON_OK;
@@ -145,10 +145,10 @@ static socmon_status file_close(socmon_sink *s)
 
 static const socmon_sink_ops file_ops = {file_write, file_flush, file_close};
 
-socmon_status socmon_sink_file(FILE *fp, const char *name, socmon_sink **out)
+socmon_status smn_sink_file(FILE *fp, const char *name, socmon_sink **out)
 {
     if (!fp || !out)
-        return socmon_fail(SOCMON_EINVAL, "socmon_sink_file: NULL argument");
+        return socmon_fail(SOCMON_EINVAL, "smn_sink_file: NULL argument");
     name = name ? name : "output";
     size_t len = strlen(name) + 1;
     file_sink *f = calloc(1, sizeof *f + len);
@@ -161,7 +161,7 @@ socmon_status socmon_sink_file(FILE *fp, const char *name, socmon_sink **out)
     return SOCMON_OK;
 }
 
-void socmon_sink_cancel(socmon_sink *s, socmon_status why)
+void smn_sink_cancel(socmon_sink *s, socmon_status why)
 {
     if (s && s->err == SOCMON_OK) {
         s->err = why != SOCMON_OK ? why : SOCMON_ESTATE;
@@ -213,10 +213,10 @@ static socmon_status mem_close(socmon_sink *s)
 
 static const socmon_sink_ops mem_ops = {mem_write, mem_flush, mem_close};
 
-socmon_status socmon_sink_memory(socmon_sink **out)
+socmon_status smn_sink_memory(socmon_sink **out)
 {
     if (!out)
-        return socmon_fail(SOCMON_EINVAL, "socmon_sink_memory: NULL argument");
+        return socmon_fail(SOCMON_EINVAL, "smn_sink_memory: NULL argument");
     mem_sink *m = calloc(1, sizeof *m);
     if (!m)
         return socmon_fail(SOCMON_ENOMEM, "memory sink: out of memory");
@@ -225,7 +225,7 @@ socmon_status socmon_sink_memory(socmon_sink **out)
     return SOCMON_OK;
 }
 
-const char *socmon_sink_memory_data(const socmon_sink *s, size_t *len)
+const char *smn_sink_memory_data(const socmon_sink *s, size_t *len)
 {
     if (!s || s->ops != &mem_ops)
         return NULL;

@@ -33,7 +33,7 @@ struct socmon_sink {
 
 /* A sink over a FILE the caller keeps (stdout, stderr, a tmpfile): close flushes, never fcloses.
  * name names it in error messages ("stdout"). */
-socmon_status socmon_sink_file(FILE *fp, const char *name, socmon_sink **out);
+socmon_status smn_sink_file(FILE *fp, const char *name, socmon_sink **out);
 /* How a sink by path (sink_path.c, docs/output-paths.md) writes PATH. */
 typedef enum socmon_path_mode {
     SOCMON_PATH_PLAIN,     /* created (truncated) in place */
@@ -43,7 +43,7 @@ typedef enum socmon_path_mode {
      * FIFO or symlink at PATH is written through */
     SOCMON_PATH_REPLACE,
     /* a new file, unnamed (O_TMPFILE) or uniquely named, locked (flock), that PATH names only
-     * after socmon_sink_publish; checked first: the directory exists, is writable and has
+     * after smn_sink_publish; checked first: the directory exists, is writable and has
      * SOCMON_SINK_MIN_FREE bytes free, PATH is no directory, no other recorder's file, and a
      * device node, FIFO or symlink only with force (then written through, never replaced) */
     SOCMON_PATH_PUBLISH,
@@ -60,36 +60,36 @@ typedef enum socmon_path_mode {
  * not moved to PATH.old; a special file is written through). On failure nothing was changed on
  * disk and the message names the path and what is wrong. Closing a sink never published
  * removes its new file; a failed or cancelled REPLACE leaves PATH as it was. */
-socmon_status socmon_sink_path(const char *path, socmon_path_mode mode, int force, socmon_sink **out);
+socmon_status smn_sink_path(const char *path, socmon_path_mode mode, int force, socmon_sink **out);
 /* Makes PATH name a PUBLISH sink's file (its bytes flushed): under a lock on the directory (so
  * two recorders publish one after the other), fails if PATH is being written by another
  * recorder (naming its pid when /proc/locks tells), moves an existing file to PATH.old (*moved_old
  * set; with force: replaces it), then links the file to PATH, which never replaces anything.
  * Nothing more to do when PATH already names it (through a special file, continued). */
-socmon_status socmon_sink_publish(socmon_sink *s, int *moved_old);
+socmon_status smn_sink_publish(socmon_sink *s, int *moved_old);
 /* The file descriptor of a sink by path (for a writer of its own, e.g. the recording's), else -1. */
-int socmon_sink_fd(const socmon_sink *s);
+int smn_sink_fd(const socmon_sink *s);
 /* PATH names the sink's file: written in place, continued, through a special file, or published. */
-int socmon_sink_is_published(const socmon_sink *s);
+int smn_sink_is_published(const socmon_sink *s);
 /* The checks that fit a small file written at the end of a run (stat -o): PATH is no directory,
  * its directory exists and is writable. Device nodes, FIFOs and symlinks are fine there
  * (stat -o /dev/stderr). Nothing is created. */
-socmon_status socmon_sink_check_path(const char *path);
+socmon_status smn_sink_check_path(const char *path);
 /* Marks s failed with why (if it has not failed yet): later writes fail, and a replacing sink
  * leaves its path untouched at close. For a document abandoned half way. */
-void socmon_sink_cancel(socmon_sink *s, socmon_status why);
+void smn_sink_cancel(socmon_sink *s, socmon_status why);
 /* A sink that collects the bytes in memory (tests; later network frames). */
-socmon_status socmon_sink_memory(socmon_sink **out);
+socmon_status smn_sink_memory(socmon_sink **out);
 /* The bytes a memory sink holds so far, NUL-terminated (len may be NULL); NULL for another sink. */
-const char *socmon_sink_memory_data(const socmon_sink *s, size_t *len);
+const char *smn_sink_memory_data(const socmon_sink *s, size_t *len);
 
-socmon_status socmon_sink_write(socmon_sink *s, const void *buf, size_t len);
-socmon_status socmon_sink_puts(socmon_sink *s, const char *str);
-socmon_status socmon_sink_putc(socmon_sink *s, char c);
-socmon_status socmon_sink_printf(socmon_sink *s, const char *fmt, ...) SOCMON_PRINTF(2, 3);
-socmon_status socmon_sink_vprintf(socmon_sink *s, const char *fmt, va_list ap) SOCMON_PRINTF(2, 0);
-socmon_status socmon_sink_flush(socmon_sink *s);
+socmon_status smn_sink_write(socmon_sink *s, const void *buf, size_t len);
+socmon_status smn_sink_puts(socmon_sink *s, const char *str);
+socmon_status smn_sink_putc(socmon_sink *s, char c);
+socmon_status smn_sink_printf(socmon_sink *s, const char *fmt, ...) SOCMON_PRINTF(2, 3);
+socmon_status smn_sink_vprintf(socmon_sink *s, const char *fmt, va_list ap) SOCMON_PRINTF(2, 0);
+socmon_status smn_sink_flush(socmon_sink *s);
 /* Closes and frees s (NULL is fine): the first failure of its life, else the close's own. */
-socmon_status socmon_sink_close(socmon_sink *s);
+socmon_status smn_sink_close(socmon_sink *s);
 
 #endif

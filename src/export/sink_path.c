@@ -348,10 +348,10 @@ static char *dir_of(const char *path)
     return slash == path ? strdup("/") : slash ? strndup(path, (size_t)(slash - path)) : strdup(".");
 }
 
-socmon_status socmon_sink_path(const char *path, socmon_path_mode mode, int force, socmon_sink **out)
+socmon_status smn_sink_path(const char *path, socmon_path_mode mode, int force, socmon_sink **out)
 {
     if (!out)
-        return socmon_fail(SOCMON_EINVAL, "socmon_sink_path: NULL argument");
+        return socmon_fail(SOCMON_EINVAL, "smn_sink_path: NULL argument");
     *out = NULL;
     if (!path || !*path)
         return socmon_fail(SOCMON_EINVAL, "the output path is empty");
@@ -382,7 +382,7 @@ socmon_status socmon_sink_path(const char *path, socmon_path_mode mode, int forc
     return SOCMON_OK;
 }
 
-socmon_status socmon_sink_check_path(const char *path)
+socmon_status smn_sink_check_path(const char *path)
 {
     if (!path || !*path)
         return socmon_fail(SOCMON_EINVAL, "the output path is empty");
@@ -396,12 +396,12 @@ socmon_status socmon_sink_check_path(const char *path)
     return st;
 }
 
-int socmon_sink_fd(const socmon_sink *s)
+int smn_sink_fd(const socmon_sink *s)
 {
     return s && s->ops == &path_ops ? fileno(((const path_sink *)s)->fp) : -1;
 }
 
-int socmon_sink_is_published(const socmon_sink *s)
+int smn_sink_is_published(const socmon_sink *s)
 {
     return s && s->ops == &path_ops && ((const path_sink *)s)->published;
 }
@@ -429,14 +429,14 @@ static socmon_status link_file(path_sink *p)
     return SOCMON_OK;
 }
 
-socmon_status socmon_sink_publish(socmon_sink *s, int *moved_old)
+socmon_status smn_sink_publish(socmon_sink *s, int *moved_old)
 {
     path_sink *p = (path_sink *)s;
     if (moved_old)
         *moved_old = 0;
     if (!s || s->ops != &path_ops)
-        return socmon_fail(SOCMON_EINVAL, "socmon_sink_publish: not a sink by path");
-    socmon_status st = socmon_sink_flush(s);   /* what PATH shows is on the file when it appears */
+        return socmon_fail(SOCMON_EINVAL, "smn_sink_publish: not a sink by path");
+    socmon_status st = smn_sink_flush(s);   /* what PATH shows is on the file when it appears */
     if (st != SOCMON_OK || p->published)
         return st;
     /* Serialises the check-move-link of socmon records on this directory; a directory that

@@ -14,22 +14,22 @@ struct socmon_table {
     int has_header;
 };
 
-socmon_status socmon_table_new(size_t ncols, const char *align, const char *const *headers,
+socmon_status smn_table_new(size_t ncols, const char *align, const char *const *headers,
                                socmon_table **out)
 {
     if (!out || ncols == 0 || !align || strlen(align) < ncols)
-        return socmon_fail(SOCMON_EINVAL, "socmon_table_new: need ncols > 0 and an alignment per column");
+        return socmon_fail(SOCMON_EINVAL, "smn_table_new: need ncols > 0 and an alignment per column");
     socmon_table *t = calloc(1, sizeof *t);
     if (!t || !(t->align = strdup(align))) {
         free(t);
-        return socmon_fail(SOCMON_ENOMEM, "socmon_table_new: out of memory");
+        return socmon_fail(SOCMON_ENOMEM, "smn_table_new: out of memory");
     }
     t->ncols = ncols;
     *out = t;
     if (headers) {
-        socmon_status st = socmon_table_add(t, headers);
+        socmon_status st = smn_table_add(t, headers);
         if (st != SOCMON_OK) {
-            socmon_table_free(t);
+            smn_table_free(t);
             *out = NULL;
             return st;
         }
@@ -38,7 +38,7 @@ socmon_status socmon_table_new(size_t ncols, const char *align, const char *cons
     return SOCMON_OK;
 }
 
-void socmon_table_free(socmon_table *t)
+void smn_table_free(socmon_table *t)
 {
     if (!t)
         return;
@@ -49,15 +49,15 @@ void socmon_table_free(socmon_table *t)
     free(t);
 }
 
-socmon_status socmon_table_add(socmon_table *t, const char *const *cells)
+socmon_status smn_table_add(socmon_table *t, const char *const *cells)
 {
     if (!t || !cells)
-        return socmon_fail(SOCMON_EINVAL, "socmon_table_add: NULL argument");
+        return socmon_fail(SOCMON_EINVAL, "smn_table_add: NULL argument");
     if (t->rows == t->cap) {
         size_t cap = t->cap ? t->cap * 2 : 32;
         char **c = realloc(t->cells, cap * t->ncols * sizeof *c);
         if (!c)
-            return socmon_fail(SOCMON_ENOMEM, "socmon_table_add: out of memory");
+            return socmon_fail(SOCMON_ENOMEM, "smn_table_add: out of memory");
         t->cells = c;
         t->cap = cap;
     }
@@ -65,29 +65,29 @@ socmon_status socmon_table_add(socmon_table *t, const char *const *cells)
     for (size_t i = 0; i < t->ncols; i++) {
         /* a cell can hold a recording's or a remote agent's text: control bytes are shown as
          * \xNN, never sent to the terminal (and a newline cannot break the table's rows) */
-        row[i] = socmon_text_escape_dup(cells[i]);
+        row[i] = smn_text_escape_dup(cells[i]);
         if (!row[i]) {
             while (i--)
                 free(row[i]);
-            return socmon_fail(SOCMON_ENOMEM, "socmon_table_add: out of memory");
+            return socmon_fail(SOCMON_ENOMEM, "smn_table_add: out of memory");
         }
     }
     t->rows++;
     return SOCMON_OK;
 }
 
-size_t socmon_table_rows(const socmon_table *t)
+size_t smn_table_rows(const socmon_table *t)
 {
     return t ? t->rows - (size_t)t->has_header : 0;
 }
 
-socmon_status socmon_table_write(const socmon_table *t, socmon_sink *s, const char *indent)
+socmon_status smn_table_write(const socmon_table *t, socmon_sink *s, const char *indent)
 {
     if (!t || !s)
-        return socmon_fail(SOCMON_EINVAL, "socmon_table_write: NULL argument");
+        return socmon_fail(SOCMON_EINVAL, "smn_table_write: NULL argument");
     size_t *w = calloc(t->ncols, sizeof *w);
     if (!w)
-        return socmon_fail(SOCMON_ENOMEM, "socmon_table_write: out of memory");
+        return socmon_fail(SOCMON_ENOMEM, "smn_table_write: out of memory");
     for (size_t r = 0; r < t->rows; r++)
         for (size_t c = 0; c < t->ncols; c++) {
             size_t l = strlen(t->cells[r * t->ncols + c]);
@@ -96,21 +96,21 @@ socmon_status socmon_table_write(const socmon_table *t, socmon_sink *s, const ch
         }
     socmon_status st = SOCMON_OK;
     for (size_t r = 0; r < t->rows && st == SOCMON_OK; r++) {
-        st = socmon_sink_puts(s, indent ? indent : "");
+        st = smn_sink_puts(s, indent ? indent : "");
         for (size_t c = 0; c < t->ncols && st == SOCMON_OK; c++) {
             const char *cell = t->cells[r * t->ncols + c];
             int last = c + 1 == t->ncols;
             if (t->align[c] == 'r')
-                st = socmon_sink_printf(s, "%*s", (int)w[c], cell);
+                st = smn_sink_printf(s, "%*s", (int)w[c], cell);
             else if (last)
-                st = socmon_sink_puts(s, cell); /* no trailing padding */
+                st = smn_sink_puts(s, cell); /* no trailing padding */
             else
-                st = socmon_sink_printf(s, "%-*s", (int)w[c], cell);
+                st = smn_sink_printf(s, "%-*s", (int)w[c], cell);
             if (!last && st == SOCMON_OK)
-                st = socmon_sink_puts(s, "  ");
+                st = smn_sink_puts(s, "  ");
         }
         if (st == SOCMON_OK)
-            st = socmon_sink_putc(s, '\n');
+            st = smn_sink_putc(s, '\n');
     }
     free(w);
     return st;
@@ -118,16 +118,16 @@ socmon_status socmon_table_write(const socmon_table *t, socmon_sink *s, const ch
 
 /* The FILE forms keep their old signatures for callers that print straight to a stream;
  * they go through a borrowed-FILE sink so both forms write the same bytes. */
-void socmon_table_print(const socmon_table *t, FILE *fp, const char *indent)
+void smn_table_print(const socmon_table *t, FILE *fp, const char *indent)
 {
     socmon_sink *s;
-    if (!t || !fp || socmon_sink_file(fp, "table", &s) != SOCMON_OK)
+    if (!t || !fp || smn_sink_file(fp, "table", &s) != SOCMON_OK)
         return;
-    socmon_table_write(t, s, indent);
-    socmon_sink_close(s);
+    smn_table_write(t, s, indent);
+    smn_sink_close(s);
 }
 
-int socmon_csv_needs_quotes(const char *s, char sep)
+int smn_csv_needs_quotes(const char *s, char sep)
 {
     size_t n = strlen(s);
     if (n && (s[0] == ' ' || s[n - 1] == ' '))
@@ -138,35 +138,35 @@ int socmon_csv_needs_quotes(const char *s, char sep)
     return 0;
 }
 
-socmon_status socmon_csv_write(socmon_sink *s, const char *field, char sep)
+socmon_status smn_csv_write(socmon_sink *s, const char *field, char sep)
 {
     if (!field)
         field = "";
-    if (!socmon_csv_needs_quotes(field, sep))
-        return socmon_sink_puts(s, field);
-    socmon_status st = socmon_sink_putc(s, '"');
+    if (!smn_csv_needs_quotes(field, sep))
+        return smn_sink_puts(s, field);
+    socmon_status st = smn_sink_putc(s, '"');
     for (const char *p = field; *p && st == SOCMON_OK; p++) {
         size_t run = strcspn(p, "\""); /* copy up to the next quote, then double it */
-        st = socmon_sink_write(s, p, run);
+        st = smn_sink_write(s, p, run);
         p += run;
         if (!*p)
             break;
         if (st == SOCMON_OK)
-            st = socmon_sink_puts(s, "\"\"");
+            st = smn_sink_puts(s, "\"\"");
     }
-    return st == SOCMON_OK ? socmon_sink_putc(s, '"') : st;
+    return st == SOCMON_OK ? smn_sink_putc(s, '"') : st;
 }
 
-void socmon_csv_field(FILE *fp, const char *field, char sep)
+void smn_csv_field(FILE *fp, const char *field, char sep)
 {
     socmon_sink *s;
-    if (!fp || socmon_sink_file(fp, "csv", &s) != SOCMON_OK)
+    if (!fp || smn_sink_file(fp, "csv", &s) != SOCMON_OK)
         return;
-    socmon_csv_write(s, field, sep);
-    socmon_sink_close(s);
+    smn_csv_write(s, field, sep);
+    smn_sink_close(s);
 }
 
-void socmon_format_value(char *buf, size_t len, double v)
+void smn_format_value(char *buf, size_t len, double v)
 {
     if (isnan(v))
         snprintf(buf, len, "-");
@@ -180,7 +180,7 @@ void socmon_format_value(char *buf, size_t len, double v)
         snprintf(buf, len, "%.*f", fabs(v) >= 1000 ? 1 : fabs(v) >= 100 ? 2 : fabs(v) >= 10 ? 3 : 4, v);
 }
 
-void socmon_format_fixed(char *buf, size_t len, double v, int decimals, int group)
+void smn_format_fixed(char *buf, size_t len, double v, int decimals, int group)
 {
     if (!len)
         return;
@@ -205,7 +205,7 @@ void socmon_format_fixed(char *buf, size_t len, double v, int decimals, int grou
     if (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1))
         memmove(buf, buf + 1, strlen(buf));
     if (group)
-        socmon_group_digits(buf, len, buf + (buf[0] == '-'));
+        smn_group_digits(buf, len, buf + (buf[0] == '-'));
 }
 
 /* Units whose values are whole counts. */
@@ -213,7 +213,7 @@ static const char *const count_units[] = {"events", "cycles", "packets", "messag
                                           "txns", "transactions", "instructions", "inst", "bytes", "B",
                                           "samples", "flits", "requests", "misses", "hits"};
 
-int socmon_unit_decimals(const char *unit)
+int smn_unit_decimals(const char *unit)
 {
     if (!unit)
         unit = "";
@@ -230,22 +230,22 @@ int socmon_unit_decimals(const char *unit)
     return 3;
 }
 
-uint64_t socmon_time_unit_ns(uint64_t interval_ns)
+uint64_t smn_time_unit_ns(uint64_t interval_ns)
 {
     return interval_ns >= 1000000000u ? 1000000000u : interval_ns >= 1000000u ? 1000000u
                                                  : interval_ns >= 1000u       ? 1000u
                                                                               : 1u;
 }
 
-const char *socmon_time_unit_name(uint64_t unit_ns)
+const char *smn_time_unit_name(uint64_t unit_ns)
 {
     return unit_ns >= 1000000000u ? "s" : unit_ns >= 1000000u ? "ms" : unit_ns >= 1000u ? "us" : "ns";
 }
 
-void socmon_format_time(char *buf, size_t len, uint64_t ns, uint64_t unit_ns, int group)
+void smn_format_time(char *buf, size_t len, uint64_t ns, uint64_t unit_ns, int group)
 {
     if (unit_ns <= 1)
-        socmon_format_count(buf, len, ns, group);
+        smn_format_count(buf, len, ns, group);
     else
-        socmon_format_fixed(buf, len, (double)ns / (double)unit_ns, 3, group);
+        smn_format_fixed(buf, len, (double)ns / (double)unit_ns, 3, group);
 }

@@ -12,54 +12,54 @@
 typedef struct socmon_table socmon_table;
 
 /* ncols columns; align[i] is 'l' or 'r'. headers may be NULL (no header row). */
-socmon_status socmon_table_new(size_t ncols, const char *align, const char *const *headers,
+socmon_status smn_table_new(size_t ncols, const char *align, const char *const *headers,
                                socmon_table **out);
-void socmon_table_free(socmon_table *t);
+void smn_table_free(socmon_table *t);
 /* Adds a row of ncols cells (copied; NULL prints as empty). */
-socmon_status socmon_table_add(socmon_table *t, const char *const *cells);
-size_t socmon_table_rows(const socmon_table *t);
+socmon_status smn_table_add(socmon_table *t, const char *const *cells);
+size_t smn_table_rows(const socmon_table *t);
 /* Writes the rows with columns padded to their widest cell (computed from the cells, so a
  * long name widens its column rather than pushing values out of line), separated by two
  * spaces; each line starts with indent. */
-socmon_status socmon_table_write(const socmon_table *t, socmon_sink *s, const char *indent);
+socmon_status smn_table_write(const socmon_table *t, socmon_sink *s, const char *indent);
 /* The same to a FILE (errors are not reported: for quick listings). */
-void socmon_table_print(const socmon_table *t, FILE *fp, const char *indent);
+void smn_table_print(const socmon_table *t, FILE *fp, const char *indent);
 
 /* 1 if a CSV field must be quoted: it holds sep, a quote, CR or LF, or
  * leading/trailing space (RFC 4180, plus the spaces spreadsheets trim). */
-int socmon_csv_needs_quotes(const char *s, char sep);
+int smn_csv_needs_quotes(const char *s, char sep);
 
 /* Writes one CSV field: quoted (with doubled quotes) when it holds sep, a
  * quote, CR or LF, or leading/trailing space. NULL writes an empty field. */
-socmon_status socmon_csv_write(socmon_sink *s, const char *field, char sep);
+socmon_status smn_csv_write(socmon_sink *s, const char *field, char sep);
 /* The same to a FILE. */
-void socmon_csv_field(FILE *fp, const char *field, char sep);
+void smn_csv_field(FILE *fp, const char *field, char sep);
 
 /* Formats a value for machines that read text (CSV): integers as is, others with 4
  * significant digits, NaN as "-". Never grouped. */
-void socmon_format_value(char *buf, size_t len, double v);
+void smn_format_value(char *buf, size_t len, double v);
 
 /* A number for people with exactly `decimals` decimals (0..9), the integer part grouped
- * as socmon_format_count does when group is set: "1,400.00". NaN is "-", infinities "inf"
+ * as smn_format_count does when group is set: "1,400.00". NaN is "-", infinities "inf"
  * and "-inf"; beyond 1e15 in magnitude, "%.4g" (no column of people reads 16 digits). */
-void socmon_format_fixed(char *buf, size_t len, double v, int decimals, int group);
+void smn_format_fixed(char *buf, size_t len, double v, int decimals, int group);
 
 /* How many decimals values of `unit` show in human formats, so a metric reads with the same
  * number of decimals in every row: counts (events, cycles, packets, ...) 0, "%" 2, rates
  * (".../s", ".../ms") and "B/cyc" 2, times (ns, us, ms) 1, anything else (ratios, scores,
  * per-instruction figures, no unit) 3. A metric file's "precision" overrides it. */
-int socmon_unit_decimals(const char *unit);
+int smn_unit_decimals(const char *unit);
 
 /* The unit a timeline states its times in, in ns (1e9, 1e6, 1e3 or 1): the largest in which
  * the interval is at least 1, so a time column never switches from "999.000 ms" to "1.000 s". */
-uint64_t socmon_time_unit_ns(uint64_t interval_ns);
+uint64_t smn_time_unit_ns(uint64_t interval_ns);
 /* Its name: "s", "ms", "us", "ns". */
-const char *socmon_time_unit_name(uint64_t unit_ns);
+const char *smn_time_unit_name(uint64_t unit_ns);
 /* ns in that unit, 3 decimals (none for ns), the integer part grouped when group is set:
  * "1,050.000". */
-void socmon_format_time(char *buf, size_t len, uint64_t ns, uint64_t unit_ns, int group);
+void smn_format_time(char *buf, size_t len, uint64_t ns, uint64_t unit_ns, int group);
 
-/* socmon_utf8_len (a valid UTF-8 sequence's length), the escaping of outside text, counts and
- * durations for people (socmon_format_count, socmon_format_ns): core/text.h. */
+/* smn_utf8_len (a valid UTF-8 sequence's length), the escaping of outside text, counts and
+ * durations for people (smn_format_count, smn_format_ns): core/text.h. */
 
 #endif

@@ -12,9 +12,9 @@
 /* The asset called name ("index.html", "uPlot.iife.min.js", ...): its bytes (not
  * NUL-terminated: *len of them), and in *mime (if not NULL) its Content-Type. NULL for an
  * unknown name (then *len is 0). */
-const unsigned char *socmon_web_asset(const char *name, size_t *len, const char **mime);
+const unsigned char *smn_web_asset(const char *name, size_t *len, const char **mime);
 
 /* The name of asset i, or NULL past the last (for listings and tests). */
-const char *socmon_web_asset_name(size_t i);
+const char *smn_web_asset_name(size_t i);
 
 #endif

@@ -40,7 +40,7 @@ static json_t *grid_json(const socmon_target_ops *ops, const socmon_counter_list
     return lay;
 }
 
-json_t *socmon_web_layout_json(const socmon_target_ops *ops, const char *target, const socmon_counter_list *counters,
+json_t *smn_web_layout_json(const socmon_target_ops *ops, const char *target, const socmon_counter_list *counters,
                                size_t nparams, const char *const *names, const double *values)
 {
     char name[64];
@@ -74,10 +74,10 @@ static json_t *counters_json(const socmon_counter_list *cl)
 static json_t *metric_json(const socmon_metric_result_info *r)
 {
     char full[160];
-    socmon_result_name(r, full, sizeof full);
+    smn_result_name(r, full, sizeof full);
     const socmon_metric_def *d = r->def;
     json_t *e = json_pack("{s:s, s:s, s:s, s:s, s:i, s:s}", "name", full, "instance", r->instance, "metric", d->name,
-                          "unit", d->unit ? d->unit : "", "precision", socmon_metric_decimals(d), "desc",
+                          "unit", d->unit ? d->unit : "", "precision", smn_metric_decimals(d), "desc",
                           d->desc ? d->desc : "");
     if (e && d->nlabels) {
         json_t *l = json_array();
@@ -106,7 +106,7 @@ static json_t *metrics_json(const socmon_metrics *m)
     return arr;
 }
 
-json_t *socmon_web_info_json(const socmon_web_info_in *in)
+json_t *smn_web_info_json(const socmon_web_info_in *in)
 {
     if (!in || !in->target || !in->counters || (in->nparams && (!in->param_names || !in->param_values))) {
         socmon_fail(SOCMON_EINVAL, "web info: need a target, its counters and, with parameters, their names and values");
@@ -124,7 +124,7 @@ json_t *socmon_web_info_json(const socmon_web_info_in *in)
     json_t *info = json_pack("{s:i, s:s, s:s?, s:I, s:b, s:o*, s:o*, s:o*, s:o*}", "version",
                              SOCMON_WEB_INFO_VERSION, "target", in->target, "device", in->device, "interval_ns",
                              (json_int_t)in->interval_ns, "simulated", in->simulated != 0, "params", params,
-                             "layout", socmon_web_layout_json(in->ops, in->target, in->counters, in->nparams,
+                             "layout", smn_web_layout_json(in->ops, in->target, in->counters, in->nparams,
                                                               in->param_names, in->param_values),
                              "counters", counters_json(in->counters), "metrics", metrics_json(in->metrics));
     /* "o*" leaves out a NULL part: a missing member means building it ran out of memory */
@@ -157,7 +157,7 @@ static void put(cursor *c, const char *fmt, ...)
         c->used += (size_t)n;
 }
 
-size_t socmon_web_row_text(char *buf, size_t len, uint64_t seq, uint64_t t_ns, uint64_t dt_ns, unsigned flags,
+size_t smn_web_row_text(char *buf, size_t len, uint64_t seq, uint64_t t_ns, uint64_t dt_ns, unsigned flags,
                            unsigned missed, const double *m, size_t nm, const uint64_t *d, size_t nd)
 {
     cursor c = {buf, buf ? len : 0, 0};

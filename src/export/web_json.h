@@ -38,20 +38,20 @@ typedef struct socmon_web_info_in {
 
 /* The whole info object; NULL (with socmon_fail's message) when out of memory or given no
  * target or counters. The caller owns the reference. */
-json_t *socmon_web_info_json(const socmon_web_info_in *in);
+json_t *smn_web_info_json(const socmon_web_info_in *in);
 
 /* What the page needs to draw the target's own picture, from the grid op of ops (the target's
  * declaration; socmon_target_ops.grid): {"kind" (the grid's, e.g. "esp-grid"), "cols", "rows",
  * "planes", "tiles":[{"instance":"tile3","x":0,"y":1,"type":"cpu|mem|acc|io|empty"}]}. A target
  * without a grid op, or whose op finds no grid in these counters and parameters:
  * {"kind":"<target name>"}. NULL when out of memory. */
-json_t *socmon_web_layout_json(const socmon_target_ops *ops, const char *target, const socmon_counter_list *counters,
+json_t *smn_web_layout_json(const socmon_target_ops *ops, const char *target, const socmon_counter_list *counters,
                                size_t nparams, const char *const *names, const double *values);
 
 /* One row object as text into buf (always terminated when len > 0). No allocation, so a
  * server may call it anywhere. Returns the length the whole text needs, as snprintf does: the
  * text was cut when that is >= len. */
-size_t socmon_web_row_text(char *buf, size_t len, uint64_t seq, uint64_t t_ns, uint64_t dt_ns, unsigned flags,
+size_t smn_web_row_text(char *buf, size_t len, uint64_t seq, uint64_t t_ns, uint64_t dt_ns, unsigned flags,
                            unsigned missed, const double *m, size_t nm, const uint64_t *d, size_t nd);
 
 #endif

@@ -36,7 +36,7 @@ void socmon_metricset_free(socmon_metricset *ms)
     for (size_t i = 0; i < ms->n; i++)
         metric_free(&ms->m[i]);
     free(ms->m);
-    socmon_strmap_free(&ms->names);
+    smn_strmap_free(&ms->names);
     free(ms);
 }
 
@@ -56,7 +56,7 @@ socmon_status metricset_add(socmon_metricset *ms, metric *m)
      * The map keeps m->name, a string that stays put when ms->m moves. */
     size_t first = 0;
     int added = SOCMON_GROW(ms->m, ms->cap, ms->n, 8) ? -1
-                                                       : socmon_strmap_insert(&ms->names, m->name, ms->n, &first);
+                                                       : smn_strmap_insert(&ms->names, m->name, ms->n, &first);
     if (added <= 0) {
         socmon_status st = added == 0 ? socmon_fail(SOCMON_EPARSE, "metric '%s': duplicate name, first "
                                                     "defined at metrics[%zu]", m->name, first)
@@ -140,7 +140,7 @@ static socmon_status load_metric(socmon_metricset *ms, const char *src, size_t i
                          "unknown key '%s' (known: name, expr, unit, desc, per, labels, precision, absent)", key);
     }
     size_t first;
-    if (socmon_strmap_find(&ms->names, name, &first))
+    if (smn_strmap_find(&ms->names, name, &first))
         return mfail(src, i, name, "duplicate name, first defined at metrics[%zu]", first);
     json_t *je = json_object_get(o, "expr");
     if (!je)

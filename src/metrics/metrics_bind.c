@@ -123,7 +123,7 @@ static long find_counter(const binder *b, const char *name, int inst)
 static long find_metric(const binder *b, const char *name)
 {
     size_t j;
-    return socmon_strmap_find(&b->ms->names, name, &j) ? (long)j : -1;
+    return smn_strmap_find(&b->ms->names, name, &j) ? (long)j : -1;
 }
 
 /* Compares the instance called name[0..len) with a NUL-terminated one. */
@@ -267,7 +267,7 @@ static int resolve(binder *b, const char *name, int inst, resolved *r, int *own)
         return R_OK;
     }
     size_t p;
-    if (socmon_strmap_find(&b->params, name, &p)) {
+    if (smn_strmap_find(&b->params, name, &p)) {
         r->op = OP_CONST;
         r->k = b->sc->param_values[p];
         return R_OK;
@@ -661,13 +661,13 @@ static socmon_status index_schema(binder *b)
     for (size_t i = 0; i < sc->ncounters; i++)
         b->byname[i] = (cref){sc->counters[i].name, (uint32_t)i, cinst[i]};
     qsort(b->byname, sc->ncounters, sizeof *b->byname, cref_cmp);
-    if (socmon_strmap_reserve(&b->params, sc->nparams)) {
+    if (smn_strmap_reserve(&b->params, sc->nparams)) {
         st = oom();
         goto out;
     }
     for (size_t p = 0; p < sc->nparams; p++)
         if (sc->param_names[p])   /* reserved: cannot fail */
-            socmon_strmap_insert(&b->params, sc->param_names[p], p, NULL);
+            smn_strmap_insert(&b->params, sc->param_names[p], p, NULL);
 out:
     free(ir);
     free(cinst);
@@ -737,7 +737,7 @@ socmon_status socmon_metrics_bind(const socmon_metricset *ms, const socmon_metri
     free(b.mabsent);
     free(b.byname);
     free(b.inst_sorted);
-    socmon_strmap_free(&b.params);
+    smn_strmap_free(&b.params);
     free(b.agg);
     if (st) {
         socmon_metrics_free(m);

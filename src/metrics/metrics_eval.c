@@ -154,7 +154,7 @@ socmon_status socmon_expr_eval(const char *expr, const socmon_metric_schema *sch
     }
     if ((st = metricset_add(&ms, &mt))) {
         free(ms.m);
-        socmon_strmap_free(&ms.names);
+        smn_strmap_free(&ms.names);
         return st;
     }
     socmon_metrics *m = NULL;
@@ -170,6 +170,6 @@ socmon_status socmon_expr_eval(const char *expr, const socmon_metric_schema *sch
     free(ms.m[0].expr);
     expr_tree_free(&ms.m[0].tree);
     free(ms.m);
-    socmon_strmap_free(&ms.names);
+    smn_strmap_free(&ms.names);
     return st;
 }

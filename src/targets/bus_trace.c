@@ -5,7 +5,7 @@
  * failure (a full disk, a closed pipe) fails the access that wrote it with a message naming
  * the path and errno, which stops the run, and socmon_target_trace_flush reports a failure
  * of the last buffered bytes at the end. The line is the recording bus's
- * (socmon_bus_access_print): "R 0x00000104 = 0x0000002a", "W ...", "F", a failed access ending in
+ * (smn_bus_access_print): "R 0x00000104 = 0x0000002a", "W ...", "F", a failed access ending in
  * " ! SOCMON_EIO". */
 #include <errno.h>
 #include <stdio.h>
@@ -45,7 +45,7 @@ static socmon_status trace_access(void *user, const socmon_bus_access *acc)
     if (t->err)
         return write_failed(t);
     errno = 0;
-    if (socmon_bus_access_print(t->fp, acc) < 0 || ferror(t->fp)) {
+    if (smn_bus_access_print(t->fp, acc) < 0 || ferror(t->fp)) {
         note_errno(t);
         return write_failed(t);
     }
@@ -87,7 +87,7 @@ socmon_status socmon_bus_trace_open(const socmon_kv *opts, size_t nopts, socmon_
         return socmon_fail(e == EACCES ? SOCMON_EPERM : SOCMON_ENOENT, "trace_bus: cannot write '%s': %s", path,
                            strerror(e));
     }
-    socmon_status st = socmon_bus_record_checked(inner, trace_access, t, &t->bus);
+    socmon_status st = smn_bus_record_checked(inner, trace_access, t, &t->bus);
     if (st != SOCMON_OK) {
         trace_free(t);
         return st;
@@ -108,7 +108,7 @@ void socmon_bus_trace_close(socmon_bus_trace *trace)
 socmon_status socmon_target_trace_flush(socmon_target *t)
 {
     socmon_bus *bus = socmon_target_bus(t);
-    socmon_bus_trace *tr = bus ? socmon_bus_record_user(bus, trace_access) : NULL;
+    socmon_bus_trace *tr = bus ? smn_bus_record_user(bus, trace_access) : NULL;
     if (!tr)
         return SOCMON_OK;
     if (!tr->err) {

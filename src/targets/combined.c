@@ -113,7 +113,7 @@ static socmon_status comb_advance(void *priv, uint64_t ns, int *done)
     int any = 0;
     for (size_t i = 0; i < c->n; i++) {
         int d = 0;
-        socmon_status st = socmon_target_step(c->m[i], ns, &d);
+        socmon_status st = smn_target_step(c->m[i], ns, &d);
         if (st)
             return socmon_fail_prefix(st, "member '%s': ", socmon_target_ops_of(c->m[i])->name);
         if (c->ender < 0 ? d : (int)i == c->ender && d)
@@ -126,7 +126,7 @@ static socmon_status comb_advance(void *priv, uint64_t ns, int *done)
 static uint64_t comb_now(void *priv)
 {
     combined *c = priv;
-    return c->real ? socmon_mono_ns() : socmon_target_now_ns(c->m[0]);
+    return c->real ? smn_mono_ns() : socmon_target_now_ns(c->m[0]);
 }
 
 static int comb_hardware(void *priv)
@@ -138,11 +138,11 @@ static int comb_wait(void *priv, uint64_t deadline_ns)
 {
     combined *c = priv;
     if (c->ender >= 0) {
-        int r = socmon_target_wait(c->m[c->ender], deadline_ns);
+        int r = smn_target_wait(c->m[c->ender], deadline_ns);
         if (r >= 0)
             return r;
     }
-    uint64_t now = socmon_mono_ns();
+    uint64_t now = smn_mono_ns();
     if (now < deadline_ns) {
         struct timespec ts = {(time_t)((deadline_ns - now) / 1000000000u), (long)((deadline_ns - now) % 1000000000u)};
         nanosleep(&ts, NULL);
@@ -224,7 +224,7 @@ socmon_status socmon_target_combine(socmon_target *const *members, size_t n, soc
         free(spec);
         return st;
     }
-    st = socmon_target_set_spec(*out, spec);
+    st = smn_target_set_spec(*out, spec);
     free(spec);
     if (st != SOCMON_OK) {
         c->n = 0; /* the members stay the caller's */
@@ -240,6 +240,6 @@ socmon_target *socmon_target_member(const socmon_target *t, size_t i)
     const socmon_target_ops *ops = socmon_target_ops_of(t);
     if (!ops || ops->open != comb_open)
         return NULL;
-    const combined *c = socmon_target_priv(t);
+    const combined *c = smn_target_priv(t);
     return i < c->n ? c->m[i] : NULL;
 }

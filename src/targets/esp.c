@@ -29,7 +29,7 @@ static socmon_status parse_base(const socmon_option *opt, const char *v, void *o
 {
     esp_opts *eo = out;
     uint64_t b = 0;
-    if (socmon_option_read_u64(v, &b) != 0 || b % 4)
+    if (smn_option_read_u64(v, &b) != 0 || b % 4)
         return socmon_fail(SOCMON_EINVAL, "%s=%s is not a 4-byte-aligned address (e.g. 0x60090000)",
                            opt->name, v);
     eo->base = b;
@@ -83,24 +83,24 @@ static socmon_status esp_hw_bus(socmon_model_target *mt, socmon_bus **bus)
     uint64_t size = (uint64_t)d->rows * d->cols * SOCMON_ESP_TILE_SIZE;
     socmon_bus *mmio = NULL;
     socmon_status st = socmon_bus_mmio_open(eo->dev, d->monitor_base, size, &mmio);
-    if (st == SOCMON_OK && (st = socmon_bus_window_new(mmio, d->monitor_base, size, bus)) != SOCMON_OK)
+    if (st == SOCMON_OK && (st = smn_bus_window_new(mmio, d->monitor_base, size, bus)) != SOCMON_OK)
         socmon_bus_free(mmio);
     return st;
 }
 
 static socmon_status esp_model_new(socmon_model_target *mt, void **model)
 {
-    return socmon_esp_soc_new(&((esp_state *)mt->priv)->desc, (socmon_esp_soc **)model);
+    return smn_esp_soc_new(&((esp_state *)mt->priv)->desc, (socmon_esp_soc **)model);
 }
 
 static socmon_status esp_map(socmon_model_target *mt, socmon_bus *bus)
 {
-    return socmon_esp_soc_map(mt->model, bus);
+    return smn_esp_soc_map(mt->model, bus);
 }
 
 static socmon_status esp_device_new(socmon_model_target *mt, socmon_bus *bus, socmon_device **dev)
 {
-    return socmon_esp_device_new(bus, &((esp_state *)mt->priv)->desc, "esp", dev);
+    return smn_esp_device_new(bus, &((esp_state *)mt->priv)->desc, "esp", dev);
 }
 
 static socmon_status esp_start(socmon_model_target *mt, const char *workload)
@@ -120,7 +120,7 @@ static uint64_t esp_now(socmon_model_target *mt)
 
 static void esp_model_free(void *model)
 {
-    socmon_esp_soc_free(model);
+    smn_esp_soc_free(model);
 }
 
 static const socmon_model_target_decl esp_decl = {
@@ -138,7 +138,7 @@ static const socmon_model_target_decl esp_decl = {
     .model_free = esp_model_free,
 };
 
-const socmon_target_ops socmon_target_esp_ops = {
+const socmon_target_ops smn_target_esp_ops = {
     .name = "esp",
     .desc = "ESP SoC tile monitors (59 per tile) on the virtual SoC, or on silicon with devmem=1",
     .options = esp_options,

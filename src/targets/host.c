@@ -184,7 +184,7 @@ static int host_wait(void *priv, uint64_t deadline_ns)
     if (h->start_st != SOCMON_OK)
         return 1; /* it could not be run: over at once (advance says why) */
     if (!h->have_child || !h->child.started) {
-        uint64_t now = socmon_mono_ns();
+        uint64_t now = smn_mono_ns();
         if (now < deadline_ns) {
             struct timespec ts = {(time_t)((deadline_ns - now) / 1000000000u),
                                   (long)((deadline_ns - now) % 1000000000u)};
@@ -198,10 +198,10 @@ static int host_wait(void *priv, uint64_t deadline_ns)
 static uint64_t host_now(void *priv)
 {
     (void)priv;
-    return socmon_mono_ns();
+    return smn_mono_ns();
 }
 
-const socmon_target_ops socmon_target_host_ops = {
+const socmon_target_ops smn_target_host_ops = {
     .name = "host",
     .desc = "this Linux machine's CPUs through perf_event: a command (-- cmd args) or every CPU",
     .options = host_options,
@@ -220,7 +220,7 @@ const socmon_target_ops socmon_target_host_ops = {
 
 static host_state *state_of(const socmon_target *t)
 {
-    return socmon_target_ops_of(t) == &socmon_target_host_ops ? socmon_target_priv(t) : NULL;
+    return socmon_target_ops_of(t) == &smn_target_host_ops ? smn_target_priv(t) : NULL;
 }
 
 socmon_status socmon_host_target_open(const char *spec, const socmon_kv *extra, size_t nextra, char *const argv[],

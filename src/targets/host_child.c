@@ -129,7 +129,7 @@ int host_child_poll(host_child *c)
 int host_child_wait(host_child *c, uint64_t deadline_ns)
 {
     while (!host_child_poll(c)) {
-        uint64_t now = socmon_mono_ns();
+        uint64_t now = smn_mono_ns();
         if (now >= deadline_ns)
             return 0;
         uint64_t left = deadline_ns - now;
@@ -159,7 +159,7 @@ void host_child_end(host_child *c)
         } else {
             kill(c->pid, SIGTERM);
         }
-        if (!host_child_wait(c, socmon_mono_ns() + 1000000000u)) {
+        if (!host_child_wait(c, smn_mono_ns() + 1000000000u)) {
             kill(c->pid, SIGKILL);
             host_child_wait(c, UINT64_MAX);
         }

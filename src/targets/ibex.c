@@ -92,11 +92,11 @@ static socmon_status ibex_prepare(socmon_model_target *mt)
     socmon_status st = ibex_config_preset(cfg, configs[o->config]);
     if (st)
         return st;
-    if (socmon_model_target_given(mt, "rv32m"))
+    if (smn_model_target_given(mt, "rv32m"))
         cfg->rv32m = rv32m_of[o->rv32m];
-    if (socmon_model_target_given(mt, "wb_stage"))
+    if (smn_model_target_given(mt, "wb_stage"))
         cfg->wb_stage = o->wb_stage;
-    if (socmon_model_target_given(mt, "bt_alu"))
+    if (smn_model_target_given(mt, "bt_alu"))
         cfg->bt_alu = o->bt_alu;
     cfg->mhpm_num = (unsigned)o->mhpm_num;
     cfg->mhpm_width = (unsigned)o->mhpm_width;
@@ -395,20 +395,20 @@ static const socmon_model_target_decl ibex_decl = {
  * target's instance. */
 static void ibex_program_output(void *priv, void (*fn)(void *ctx, uint8_t byte), void *ctx)
 {
-    ibex_sim *s = socmon_model_target_model(priv);
+    ibex_sim *s = smn_model_target_model(priv);
     if (s)
         ibex_set_output(s->core, fn, ctx);
 }
 
 static socmon_program_end ibex_program_end(void *priv, char *msg, size_t len)
 {
-    const ibex_sim *s = socmon_model_target_model(priv);
+    const ibex_sim *s = smn_model_target_model(priv);
     if (msg && len)
         snprintf(msg, len, "%s", s && s->done ? s->why : "program still running");
     return s ? s->outcome : SOCMON_PROGRAM_RUNNING;
 }
 
-const socmon_target_ops socmon_target_ibex_ops = {
+const socmon_target_ops smn_target_ibex_ops = {
     .name = "ibex",
     .desc = "Ibex RV32IMC core model running an ELF (simple_system): mcycle, minstret, mhpmcounters",
     .options = ibex_options,

@@ -7,7 +7,7 @@
 #include "core/error.h"
 #include "targets/model_target.h"
 
-int socmon_model_target_given(const socmon_model_target *mt, const char *name)
+int smn_model_target_given(const socmon_model_target *mt, const char *name)
 {
     size_t i = 0;
     for (const socmon_option *o = mt->ops->options; o && o->name && i < 64; o++, i++)
@@ -16,7 +16,7 @@ int socmon_model_target_given(const socmon_model_target *mt, const char *name)
     return 0;
 }
 
-void socmon_model_target_close(void *priv)
+void smn_model_target_close(void *priv)
 {
     socmon_model_target *mt = priv;
     if (!mt)
@@ -41,7 +41,7 @@ static socmon_status build(socmon_model_target *mt, const socmon_kv *kv, size_t 
     if (st != SOCMON_OK)
         return st;
     if (mt->bus) {
-        mt->t0_ns = socmon_mono_ns();   /* hardware: time is the wall clock since open */
+        mt->t0_ns = smn_mono_ns();   /* hardware: time is the wall clock since open */
     } else if ((st = socmon_bus_model_new(&mt->bus)) || (st = d->model_new(mt, &mt->model)) ||
                (st = d->map(mt, mt->bus))) {
         return st;
@@ -53,7 +53,7 @@ static socmon_status build(socmon_model_target *mt, const socmon_kv *kv, size_t 
     return d->device_new(mt, mt->use, &mt->dev);
 }
 
-socmon_status socmon_model_target_open(const socmon_target_ops *self, const socmon_kv *kv, size_t nkv,
+socmon_status smn_model_target_open(const socmon_target_ops *self, const socmon_kv *kv, size_t nkv,
                                        void **priv, socmon_device **dev)
 {
     const socmon_model_target_decl *d = self ? self->impl : NULL;
@@ -81,7 +81,7 @@ socmon_status socmon_model_target_open(const socmon_target_ops *self, const socm
     mt->opts = NULL;   /* its strings point into kv: gone after open */
     free(opts);
     if (st != SOCMON_OK) {
-        socmon_model_target_close(mt);
+        smn_model_target_close(mt);
         return st;
     }
     *priv = mt;
@@ -89,7 +89,7 @@ socmon_status socmon_model_target_open(const socmon_target_ops *self, const socm
     return SOCMON_OK;
 }
 
-socmon_status socmon_model_target_start(void *priv, const char *workload)
+socmon_status smn_model_target_start(void *priv, const char *workload)
 {
     socmon_model_target *mt = priv;
     if (!mt->model)
@@ -103,7 +103,7 @@ socmon_status socmon_model_target_start(void *priv, const char *workload)
     return st;
 }
 
-socmon_status socmon_model_target_advance(void *priv, uint64_t ns, int *done)
+socmon_status smn_model_target_advance(void *priv, uint64_t ns, int *done)
 {
     socmon_model_target *mt = priv;
     int d = 0;
@@ -111,8 +111,8 @@ socmon_status socmon_model_target_advance(void *priv, uint64_t ns, int *done)
     if (!mt->model) {
         /* Hardware: time passes by itself (socmon_target_advance or the
          * sampler does the waiting); the workload is whatever runs there. */
-        d = mt->decl->hw_done && mt->decl->hw_done(mt, socmon_mono_ns() - mt->t0_ns);
-    } else if (!mt->started && (st = socmon_model_target_start(mt, NULL)) != SOCMON_OK) {
+        d = mt->decl->hw_done && mt->decl->hw_done(mt, smn_mono_ns() - mt->t0_ns);
+    } else if (!mt->started && (st = smn_model_target_start(mt, NULL)) != SOCMON_OK) {
         return st;   /* a model nobody started runs (and finishes) its default workload */
     } else {
         st = mt->decl->advance(mt, ns, &d);
@@ -122,23 +122,23 @@ socmon_status socmon_model_target_advance(void *priv, uint64_t ns, int *done)
     return st;
 }
 
-uint64_t socmon_model_target_now(void *priv)
+uint64_t smn_model_target_now(void *priv)
 {
     socmon_model_target *mt = priv;
-    return mt->model ? mt->decl->now_ns(mt) : socmon_mono_ns() - mt->t0_ns;
+    return mt->model ? mt->decl->now_ns(mt) : smn_mono_ns() - mt->t0_ns;
 }
 
-int socmon_model_target_hardware(void *priv)
+int smn_model_target_hardware(void *priv)
 {
     return ((socmon_model_target *)priv)->model == NULL;
 }
 
-socmon_bus *socmon_model_target_bus(void *priv)
+socmon_bus *smn_model_target_bus(void *priv)
 {
     return ((socmon_model_target *)priv)->use;
 }
 
-void *socmon_model_target_model(void *priv)
+void *smn_model_target_model(void *priv)
 {
     return ((socmon_model_target *)priv)->model;
 }

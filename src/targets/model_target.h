@@ -81,24 +81,24 @@ struct socmon_model_target {
 };
 
 /* 1 if option `name` of mt's table was given (not just defaulted). */
-int socmon_model_target_given(const socmon_model_target *mt, const char *name);
+int smn_model_target_given(const socmon_model_target *mt, const char *name);
 
-socmon_status socmon_model_target_open(const socmon_target_ops *self, const socmon_kv *kv, size_t nkv,
+socmon_status smn_model_target_open(const socmon_target_ops *self, const socmon_kv *kv, size_t nkv,
                                        void **priv, socmon_device **dev);
-socmon_status socmon_model_target_start(void *priv, const char *workload);
-socmon_status socmon_model_target_advance(void *priv, uint64_t ns, int *done);
-uint64_t socmon_model_target_now(void *priv);
-void socmon_model_target_close(void *priv);
-int socmon_model_target_hardware(void *priv);
-socmon_bus *socmon_model_target_bus(void *priv);
-void *socmon_model_target_model(void *priv);
+socmon_status smn_model_target_start(void *priv, const char *workload);
+socmon_status smn_model_target_advance(void *priv, uint64_t ns, int *done);
+uint64_t smn_model_target_now(void *priv);
+void smn_model_target_close(void *priv);
+int smn_model_target_hardware(void *priv);
+socmon_bus *smn_model_target_bus(void *priv);
+void *smn_model_target_model(void *priv);
 
 /* The socmon_target_ops fields a model target gets from the generic part. */
 #define SOCMON_MODEL_TARGET_OPS(decl)                                                          \
-    .open = socmon_model_target_open, .start = socmon_model_target_start,                     \
-    .advance = socmon_model_target_advance, .now_ns = socmon_model_target_now,                \
-    .close = socmon_model_target_close, .hardware = socmon_model_target_hardware,             \
-    .bus = socmon_model_target_bus, .model = socmon_model_target_model, .impl = &(decl)
+    .open = smn_model_target_open, .start = smn_model_target_start,                     \
+    .advance = smn_model_target_advance, .now_ns = smn_model_target_now,                \
+    .close = smn_model_target_close, .hardware = smn_model_target_hardware,             \
+    .bus = smn_model_target_bus, .model = smn_model_target_model, .impl = &(decl)
 
 /* The trace_bus option every bus-backed target offers (the CLI's --trace-bus);
  * the generic part reads it from the raw pairs. */

@@ -71,7 +71,7 @@ static int digit(char c, int hex)
     return -1;
 }
 
-int socmon_option_read_u64(const char *v, uint64_t *out)
+int smn_option_read_u64(const char *v, uint64_t *out)
 {
     uint64_t u = 0;
     int over = 0;
@@ -172,8 +172,8 @@ static socmon_status parse_uint(const char *who, const socmon_option *o, const c
 {
     uint64_t u = 0, lo, hi;
     uint_range(o, &lo, &hi);
-    int r = socmon_option_read_u64(v, &u);
-    if (r == -1 && v[0] == '-' && socmon_option_read_u64(v + 1, &u) != -1)
+    int r = smn_option_read_u64(v, &u);
+    if (r == -1 && v[0] == '-' && smn_option_read_u64(v + 1, &u) != -1)
         r = -2;   /* a negative number: out of range rather than not a number */
     if (r == -1)
         return socmon_fail(SOCMON_EINVAL, "%s: %s=%s is not a whole number", who,

@@ -6,19 +6,19 @@
 
 /* One extern and one table entry per target. */
 /* TARGET-EXTERNS */
-extern const socmon_target_ops socmon_target_esp_ops;
-extern const socmon_target_ops socmon_target_zynq_ops;
-extern const socmon_target_ops socmon_target_tensix_ops;
-extern const socmon_target_ops socmon_target_ibex_ops;
-extern const socmon_target_ops socmon_target_host_ops;
+extern const socmon_target_ops smn_target_esp_ops;
+extern const socmon_target_ops smn_target_zynq_ops;
+extern const socmon_target_ops smn_target_tensix_ops;
+extern const socmon_target_ops smn_target_ibex_ops;
+extern const socmon_target_ops smn_target_host_ops;
 
 static const socmon_target_ops *const builtin[] = {
     /* TARGET-ENTRIES */
-    &socmon_target_esp_ops,
-    &socmon_target_zynq_ops,
-    &socmon_target_tensix_ops,
-    &socmon_target_ibex_ops,
-    &socmon_target_host_ops,
+    &smn_target_esp_ops,
+    &smn_target_zynq_ops,
+    &smn_target_tensix_ops,
+    &smn_target_ibex_ops,
+    &smn_target_host_ops,
     NULL
 };
 

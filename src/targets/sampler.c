@@ -1,7 +1,7 @@
 /* The interval sampler. See include/socmon/sampler.h for the contract.
  *
  * It lives with the targets, not in core, because it drives a target's
- * clock (socmon_target_step) between reads: core never calls a target. */
+ * clock (smn_target_step) between reads: core never calls a target. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -77,7 +77,7 @@ static socmon_status advance_model(socmon_target *t, uint64_t t_start, uint64_t 
     while (*elapsed < goal) {
         uint64_t before = *elapsed;
         int d = 0;
-        socmon_status st = socmon_target_step(t, goal - *elapsed, &d);
+        socmon_status st = smn_target_step(t, goal - *elapsed, &d);
         if (st != SOCMON_OK)
             return st;
         *done |= d;
@@ -145,7 +145,7 @@ socmon_status socmon_sampler_run(socmon_target *t, socmon_set *set, const socmon
     if (st == SOCMON_OK)
         s.samples++;
     if (realtime)
-        mono0 = socmon_mono_ns();
+        mono0 = smn_mono_ns();
 
     while (st == SOCMON_OK) {
         if (opts->duration_ns ? elapsed >= opts->duration_ns : done)
@@ -161,8 +161,8 @@ socmon_status socmon_sampler_run(socmon_target *t, socmon_set *set, const socmon
             uint64_t deadline = mono0 + elapsed + step;
             /* A target that can say its run ended (a host command exited) wakes the
              * sampler then: the last interval is short, not slept out. */
-            if (hardware && socmon_target_wait(t, deadline) == 1) {
-                uint64_t now = socmon_mono_ns();
+            if (hardware && smn_target_wait(t, deadline) == 1) {
+                uint64_t now = smn_mono_ns();
                 if (now < deadline) {
                     uint64_t part = now > mono0 + elapsed ? now - (mono0 + elapsed) : 1;
                     step = part ? part : 1;
@@ -171,7 +171,7 @@ socmon_status socmon_sampler_run(socmon_target *t, socmon_set *set, const socmon
             } else {
                 sleep_until(deadline);
             }
-            uint64_t now = socmon_mono_ns();
+            uint64_t now = smn_mono_ns();
             uint64_t late = now > deadline ? now - deadline : 0;
             if (late > s.jitter_max_ns)
                 s.jitter_max_ns = late;
@@ -189,7 +189,7 @@ socmon_status socmon_sampler_run(socmon_target *t, socmon_set *set, const socmon
         if (hardware) {
             /* Already waited: never sleep again here. */
             int d = 0;
-            if ((st = socmon_target_step(t, step, &d)) != SOCMON_OK)
+            if ((st = smn_target_step(t, step, &d)) != SOCMON_OK)
                 break;
             done |= d;
             elapsed += step;

@@ -202,7 +202,7 @@ socmon_status socmon_target_start(socmon_target *t, const char *workload)
     return t->ops->start(t->priv, workload);
 }
 
-socmon_status socmon_target_step(socmon_target *t, uint64_t ns, int *done)
+socmon_status smn_target_step(socmon_target *t, uint64_t ns, int *done)
 {
     int d = 0;
     if (!t)
@@ -213,7 +213,7 @@ socmon_status socmon_target_step(socmon_target *t, uint64_t ns, int *done)
     return st;
 }
 
-socmon_status socmon_target_set_spec(socmon_target *t, const char *spec)
+socmon_status smn_target_set_spec(socmon_target *t, const char *spec)
 {
     char *s = spec ? strdup(spec) : NULL;
     if (!t || !s) {
@@ -225,12 +225,12 @@ socmon_status socmon_target_set_spec(socmon_target *t, const char *spec)
     return SOCMON_OK;
 }
 
-void *socmon_target_priv(const socmon_target *t)
+void *smn_target_priv(const socmon_target *t)
 {
     return t ? t->priv : NULL;
 }
 
-int socmon_target_wait(socmon_target *t, uint64_t deadline_ns)
+int smn_target_wait(socmon_target *t, uint64_t deadline_ns)
 {
     if (!t || !t->ops->wait)
         return -1;
@@ -244,7 +244,7 @@ socmon_status socmon_target_advance(socmon_target *t, uint64_t ns, int *done)
         while (clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts) == EINTR)
             ;
     }
-    return socmon_target_step(t, ns, done);
+    return smn_target_step(t, ns, done);
 }
 
 uint64_t socmon_target_now_ns(const socmon_target *t)

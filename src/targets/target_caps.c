@@ -55,7 +55,7 @@ int socmon_target_program_output(socmon_target *t, void (*fn)(void *ctx, uint8_t
     const socmon_target_ops *ops = t ? socmon_target_ops_of(t) : NULL;
     if (!ops || !ops->program_output)
         return -1;
-    ops->program_output(socmon_target_priv(t), fn, ctx);
+    ops->program_output(smn_target_priv(t), fn, ctx);
     return 0;
 }
 
@@ -63,7 +63,7 @@ socmon_program_end socmon_target_program_end(const socmon_target *t, char *msg, 
 {
     const socmon_target_ops *ops = t ? socmon_target_ops_of(t) : NULL;
     if (ops && ops->program_end)
-        return ops->program_end(socmon_target_priv(t), msg, len);
+        return ops->program_end(smn_target_priv(t), msg, len);
     if (msg && len)
         snprintf(msg, len, "%s", "program still running");
     return SOCMON_PROGRAM_RUNNING;

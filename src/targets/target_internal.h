@@ -6,26 +6,26 @@
 
 /* socmon_target_advance without the sleep on hardware: for the sampler,
  * which has already waited until its deadline. */
-socmon_status socmon_target_step(socmon_target *t, uint64_t ns, int *done);
+socmon_status smn_target_step(socmon_target *t, uint64_t ns, int *done);
 
 /* The target's wait op (socmon_target_ops.wait) if it has one: 1 if its run ended before
  * deadline_ns (CLOCK_MONOTONIC); -1 if it has no wait op (the caller sleeps). */
-int socmon_target_wait(socmon_target *t, uint64_t deadline_ns);
+int smn_target_wait(socmon_target *t, uint64_t deadline_ns);
 
 /* Replaces t's spec (a copy of spec is kept). */
-socmon_status socmon_target_set_spec(socmon_target *t, const char *spec);
+socmon_status smn_target_set_spec(socmon_target *t, const char *spec);
 
 /* Reads v as a whole number, exactly (never through a double): decimal ("010" is ten, not
  * octal), 0x hex, or decimal with a point or an exponent when the value is whole ("1e3",
  * "2.5e3"). No sign, no spaces. 0 and *out; -1 when v is not a whole number; -2 when it is
  * one above UINT64_MAX. The one reader of every integer target option (options.c). */
-int socmon_option_read_u64(const char *v, uint64_t *out);
+int smn_option_read_u64(const char *v, uint64_t *out);
 
 /* Separates the words of the option "command" of a target that runs one (a spec cannot carry
  * an argv): socmon_target_open_command joins them, the target splits them. */
 #define SOCMON_TARGET_CMD_SEP '\x1f'
 
 /* The target implementation's own state (what its open set as *priv). */
-void *socmon_target_priv(const socmon_target *t);
+void *smn_target_priv(const socmon_target *t);
 
 #endif

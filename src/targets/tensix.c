@@ -169,12 +169,12 @@ static socmon_status tx_prepare(socmon_model_target *mt)
 
 static socmon_status tx_model_new(socmon_model_target *mt, void **model)
 {
-    return socmon_tensix_core_new(&((tx_state *)mt->priv)->params, (socmon_tensix_core **)model);
+    return smn_tensix_core_new(&((tx_state *)mt->priv)->params, (socmon_tensix_core **)model);
 }
 
 static socmon_status tx_map(socmon_model_target *mt, socmon_bus *bus)
 {
-    return socmon_tensix_core_map(mt->model, bus, SOCMON_TENSIX_REGS_BASE, L1_BASE);
+    return smn_tensix_core_map(mt->model, bus, SOCMON_TENSIX_REGS_BASE, L1_BASE);
 }
 
 static socmon_status tx_device_new(socmon_model_target *mt, socmon_bus *bus, socmon_device **dev)
@@ -190,7 +190,7 @@ static socmon_status tx_device_new(socmon_model_target *mt, socmon_bus *bus, soc
         return st;
     const socmon_tensix_platform *pf = socmon_tensix_core_params(mt->model)->platform;
     t->clock_hz = pf->clock_hz;
-    if ((st = socmon_tensix_drv_device(t->drv, "tensix", w, n, t->clock_hz, dev)) ||
+    if ((st = smn_tensix_drv_device(t->drv, "tensix", w, n, t->clock_hz, dev)) ||
         (st = socmon_device_set_param(*dev, "clock_hz", pf->clock_hz)) ||
         (st = socmon_device_set_param(*dev, "noc_word_bytes", pf->noc_word_bytes)) ||
         (st = socmon_device_set_param(*dev, "unpack_peak_bpc", pf->unpack_peak_bpc)) ||
@@ -211,7 +211,7 @@ static void tx_unbind(socmon_model_target *mt)
 
 static void tx_model_free(void *model)
 {
-    socmon_tensix_core_free(model);
+    smn_tensix_core_free(model);
 }
 
 static socmon_status tx_start(socmon_model_target *mt, const char *workload)
@@ -295,7 +295,7 @@ static const socmon_model_target_decl tx_decl = {
     .model_free = tx_model_free,
 };
 
-const socmon_target_ops socmon_target_tensix_ops = {
+const socmon_target_ops smn_target_tensix_ops = {
     .name = "tensix",
     .desc = "Tensix core model: five counter banks, 86 slots on three threads, "
             "kernels matmul, sfpu, reduce, topk, sync",

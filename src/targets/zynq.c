@@ -117,7 +117,7 @@ static socmon_status parse_events(const char *list, zynq_state *z)
     strcpy(buf, list);
     z->nevents = 0;
     for (char *save = NULL, *p = strtok_r(buf, "+", &save); p; p = strtok_r(NULL, "+", &save)) {
-        socmon_status st = socmon_za9_event_parse(p, &z->events[z->nevents]);
+        socmon_status st = smn_za9_event_parse(p, &z->events[z->nevents]);
         if (st)
             return socmon_fail_prefix(st, "zynq: pmu_events: ");
         z->nevents++;
@@ -146,9 +146,9 @@ static socmon_status zynq_prepare(socmon_model_target *mt)
     d->traffic.burst_bytes = (uint32_t)o->burst;
     d->nslots = (unsigned)o->slots;
     d->apm_hz = o->apm_mhz * 1e6;
-    if (socmon_model_target_given(mt, "cpu_mhz"))
+    if (smn_model_target_given(mt, "cpu_mhz"))
         d->cpu_hz = o->cpu_mhz * 1e6;
-    if (socmon_model_target_given(mt, "seed"))
+    if (smn_model_target_given(mt, "seed"))
         d->seed = o->seed;
     z->div64 = o->ccnt_div == 1;
     z->access_ns = o->access_ns;
@@ -176,7 +176,7 @@ static socmon_status zynq_prepare(socmon_model_target *mt)
     if (o->hw && (!o->apm_dev || !o->mem_dev))
         return socmon_fail(SOCMON_EINVAL, "zynq hw=1 needs apm_dev=/dev/uioN (the APM's UIO device) and "
                                           "mem_dev=/dev/mem (for the PMU windows)");
-    if (o->hw && !socmon_model_target_given(mt, "duration_ms"))
+    if (o->hw && !smn_model_target_given(mt, "duration_ms"))
         z->duration_ns = 0;   /* a board runs until stopped */
     return SOCMON_OK;
 }
@@ -248,7 +248,7 @@ static socmon_status board_bus_open(const char *apm_dev, const char *mem_dev, ui
     if (!b)
         return socmon_fail(SOCMON_ENOMEM, "zynq: out of memory");
     b->apm_base = apm_base;
-    socmon_status st = socmon_zapm_bus_uio(apm_dev, &b->apm);
+    socmon_status st = smn_zapm_bus_uio(apm_dev, &b->apm);
     if (!st)
         st = socmon_bus_mmio_open(mem_dev, SOCMON_ZA9_CPU0_BASE, PMU_SPAN, &b->pmu);
     if (!st)
@@ -273,15 +273,15 @@ static socmon_status zynq_hw_bus(socmon_model_target *mt, socmon_bus **bus)
 static socmon_status zynq_model_new(socmon_model_target *mt, void **model)
 {
     zynq_state *z = mt->priv;
-    socmon_status st = socmon_zynq_soc_new(&z->desc, (socmon_zynq_soc **)model);
+    socmon_status st = smn_zynq_soc_new(&z->desc, (socmon_zynq_soc **)model);
     if (!st && (st = socmon_zynq_soc_set_access_ns(*model, z->access_ns)))
-        socmon_zynq_soc_free(*model);
+        smn_zynq_soc_free(*model);
     return st;
 }
 
 static socmon_status zynq_map(socmon_model_target *mt, socmon_bus *bus)
 {
-    return socmon_zynq_soc_map(mt->model, bus);
+    return smn_zynq_soc_map(mt->model, bus);
 }
 
 /* The APM part and the PMU part on one device; the driver adds what the
@@ -299,13 +299,13 @@ static socmon_status zynq_device_new(socmon_model_target *mt, socmon_bus *bus, s
                              .gcc_width = d->apm.mode == SOCMON_ZAPM_ADVANCED ? d->gcc_width : 0};
     memcpy(ac.sel, z->apm_sel, sizeof ac.sel);
     socmon_za9_config pc;
-    socmon_za9_config_spa(&pc, d->cpu_hz);
+    smn_za9_config_spa(&pc, d->cpu_hz);
     pc.ccnt_div64 = z->div64;
     if (z->nevents) {
         pc.nevents = z->nevents;
         memcpy(pc.events, z->events, z->nevents);
     }
-    socmon_status st = socmon_zynq_device_new(bus, d->apm_base, &ac, &pc, dev);
+    socmon_status st = smn_zynq_device_new(bus, d->apm_base, &ac, &pc, dev);
     if (!st && mt->model)
         z->grid_ns = z->t0_ns = socmon_zynq_soc_now_ns(mt->model);
     return st;
@@ -315,7 +315,7 @@ static socmon_status zynq_device_new(socmon_model_target *mt, socmon_bus *bus, s
 static socmon_status zynq_start(socmon_model_target *mt, const char *workload)
 {
     zynq_state *z = mt->priv;
-    return socmon_zynq_soc_start_at(mt->model, workload, z->duration_ns, z->grid_ns);
+    return smn_zynq_soc_start_at(mt->model, workload, z->duration_ns, z->grid_ns);
 }
 
 static socmon_status zynq_advance(socmon_model_target *mt, uint64_t ns, int *done)
@@ -349,7 +349,7 @@ static int zynq_hw_done(socmon_model_target *mt, uint64_t elapsed_ns)
 
 static void zynq_model_free(void *model)
 {
-    socmon_zynq_soc_free(model);
+    smn_zynq_soc_free(model);
 }
 
 static const socmon_model_target_decl zynq_decl = {
@@ -368,7 +368,7 @@ static const socmon_model_target_decl zynq_decl = {
     .model_free = zynq_model_free,
 };
 
-const socmon_target_ops socmon_target_zynq_ops = {
+const socmon_target_ops smn_target_zynq_ops = {
     .name = "zynq",
     .desc = "Zynq-7000 model: AXI Performance Monitor (PL) and two Cortex-A9 PMUs (PS)",
     .options = zynq_options,

@@ -173,14 +173,14 @@ static void test_root_near_program(void **state)
     snprintf(data, sizeof data, "%s/share/socmon", t->root);
     snprintf(prog, sizeof prog, "%s/bin/prog", t->root);
     assert_int_equal(mkdir(bin, 0700), 0);
-    assert_int_equal(socmon_data_root_near(prog, buf, sizeof buf), SOCMON_ENOENT);
+    assert_int_equal(smn_data_root_near(prog, buf, sizeof buf), SOCMON_ENOENT);
     assert_int_equal(mkdir(share, 0700), 0);
     assert_int_equal(mkdir(data, 0700), 0);
-    assert_int_equal(socmon_data_root_near(prog, buf, sizeof buf), SOCMON_OK);
+    assert_int_equal(smn_data_root_near(prog, buf, sizeof buf), SOCMON_OK);
     assert_non_null(realpath(data, want));
     assert_string_equal(buf, want);
-    assert_int_equal(socmon_data_root_near(prog, buf, 4), SOCMON_ERANGE);
-    assert_int_equal(socmon_data_root_near("prog", buf, sizeof buf), SOCMON_EINVAL);
+    assert_int_equal(smn_data_root_near(prog, buf, 4), SOCMON_ERANGE);
+    assert_int_equal(smn_data_root_near("prog", buf, sizeof buf), SOCMON_EINVAL);
     rmdir(data);
     rmdir(share);
     rmdir(bin);

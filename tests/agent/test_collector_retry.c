@@ -148,9 +148,9 @@ static double connect_s(fake *f, int timeout_ms, socmon_status want, collector *
 {
     char addr[64];
     snprintf(addr, sizeof addr, "127.0.0.1:%u", f->port);
-    uint64_t t0 = socmon_mono_ns();
+    uint64_t t0 = smn_mono_ns();
     assert_int_equal(collector_connect(addr, NULL, timeout_ms, c), want);
-    return (double)(socmon_mono_ns() - t0) / 1e9;
+    return (double)(smn_mono_ns() - t0) / 1e9;
 }
 
 /* Dropped twice, then let in: connected, after pauses of at least 25 + 50 ms. */

@@ -112,7 +112,7 @@ static void whole_file_lost_nothing(void **state)
     socmon_recording *rec = NULL;
     assert_int_equal(socmon_recording_load(f->path, &rec), SOCMON_OK);
     socmon_file_facts ff;
-    socmon_recording_facts(rec, "a.rec", &ff);
+    smn_recording_facts(rec, "a.rec", &ff);
     assert_string_equal(ff.file, "a.rec");
     assert_int_equal(ff.samples, 10);
     assert_int_equal(ff.counters, 2);
@@ -151,7 +151,7 @@ static void killed_recorder_is_cut_short(void **state)
     socmon_recording *rec = NULL;
     assert_int_equal(socmon_recording_load(f->cut, &rec), SOCMON_OK);
     socmon_file_facts ff;
-    socmon_recording_facts(rec, "cut.rec", &ff);
+    smn_recording_facts(rec, "cut.rec", &ff);
     assert_false(ff.info.complete);
     assert_int_equal(ff.samples, 4);
     assert_non_null(strstr(ff.info.what, "cut short"));
@@ -167,9 +167,9 @@ static void small_buffer_cuts(void **state)
     assert_int_equal(socmon_recording_load(f->path, &rec), SOCMON_OK);
     char buf[12];
     memset(buf, 'x', sizeof buf);
-    socmon_recording_loss(rec, buf, sizeof buf);
+    smn_recording_loss(rec, buf, sizeof buf);
     assert_string_equal(buf, "1 gap in t\n");
-    socmon_recording_loss(rec, buf, 1);
+    smn_recording_loss(rec, buf, 1);
     assert_string_equal(buf, "");
     socmon_recording_free(rec);
 }

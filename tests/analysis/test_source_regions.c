@@ -57,17 +57,17 @@ static void regions_totals(void **state)
     close(fd);
     socmon_perf_model *m;
     socmon_perf_model_opts mo = {.hw_counters = 4, .paranoid = 2, .rdpmc = 1};
-    assert_int_equal(socmon_perf_model_new(&mo, &m), SOCMON_OK);
-    socmon_perf_model_set_rate(m, 0, 0, 2.0);   /* cycles: 2 per ns */
-    socmon_regions_opts o = {.path = path, .events = "cycles:u", .sys = socmon_perf_model_sys(m)};
+    assert_int_equal(smn_perf_model_new(&mo, &m), SOCMON_OK);
+    smn_perf_model_set_rate(m, 0, 0, 2.0);   /* cycles: 2 per ns */
+    socmon_regions_opts o = {.path = path, .events = "cycles:u", .sys = smn_perf_model_sys(m)};
     socmon_regions *r;
     assert_int_equal(socmon_regions_open(&o, &r), SOCMON_OK);
     socmon_source *src = NULL;
     assert_int_equal(socmon_source_regions(r, &src), SOCMON_ENOENT);   /* no region begun yet */
     assert_int_equal(socmon_region_begin(r, "outer"), SOCMON_OK);
-    socmon_perf_model_advance(m, 1000);
+    smn_perf_model_advance(m, 1000);
     assert_int_equal(socmon_region_begin(r, "inner"), SOCMON_OK);
-    socmon_perf_model_advance(m, 500);
+    smn_perf_model_advance(m, 500);
     assert_int_equal(socmon_region_end(r, "inner"), SOCMON_OK);
     assert_int_equal(socmon_region_end(r, "outer"), SOCMON_OK);
 
@@ -88,7 +88,7 @@ static void regions_totals(void **state)
     socmon_pipeline_free(p);
     socmon_source_close(src);
     assert_int_equal(socmon_regions_close(r), SOCMON_OK);
-    socmon_perf_model_free(m);
+    smn_perf_model_free(m);
     unlink(path);
 }
 

@@ -98,11 +98,11 @@ linkplant() { # OBJECT SYMBOL: a copy of the objects plus OBJECT calling SYMBOL 
         fail=$((fail + 1)); echo "FAIL: planted call of $2 in $1: message does not name it"; echo "$out"
     fi
 }
-linkplant src/drivers/esp/planted.c.o socmon_esp_soc_new
-linkplant src/models/zynq/planted.c.o socmon_zynq_device_new
+linkplant src/drivers/esp/planted.c.o smn_esp_soc_new
+linkplant src/models/zynq/planted.c.o smn_zynq_device_new
 linkplant src/core/planted.c.o socmon_target_open
 linkplant src/core/planted.c.o socmon_sampler_run
-linkplant src/compat/esp/planted.c.o socmon_bus_backend_priv
+linkplant src/compat/esp/planted.c.o smn_bus_backend_priv
 linkplant src/targets/planted.c.o llk_perf_start
 # an empty or wrong build tree is a failure, not a pass
 if python3 "$LINKCHECK" "$TMP/nothing" >/dev/null 2>&1; then

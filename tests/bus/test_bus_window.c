@@ -39,7 +39,7 @@ static socmon_bus *windowed(regfile *rf)
     socmon_bus *inner, *w;
     assert_int_equal(socmon_bus_model_new(&inner), SOCMON_OK);
     assert_int_equal(socmon_bus_model_map(inner, 0, sizeof rf->r, &rf_ops, rf), SOCMON_OK);
-    assert_int_equal(socmon_bus_window_new(inner, BASE, sizeof rf->r, &w), SOCMON_OK);
+    assert_int_equal(smn_bus_window_new(inner, BASE, sizeof rf->r, &w), SOCMON_OK);
     return w;   /* owns inner */
 }
 
@@ -89,12 +89,12 @@ static void test_bad_arguments(void **state)
 {
     socmon_bus *inner, *w = (socmon_bus *)&w;
     assert_int_equal(socmon_bus_model_new(&inner), SOCMON_OK);
-    assert_int_equal(socmon_bus_window_new(NULL, BASE, 16, &w), SOCMON_EINVAL);
+    assert_int_equal(smn_bus_window_new(NULL, BASE, 16, &w), SOCMON_EINVAL);
     assert_null(w);
-    assert_int_equal(socmon_bus_window_new(inner, BASE, 0, &w), SOCMON_ERANGE);
-    assert_int_equal(socmon_bus_window_new(inner, UINT64_MAX - 3, 16, &w), SOCMON_ERANGE);
+    assert_int_equal(smn_bus_window_new(inner, BASE, 0, &w), SOCMON_ERANGE);
+    assert_int_equal(smn_bus_window_new(inner, UINT64_MAX - 3, 16, &w), SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "wraps"));
-    assert_int_equal(socmon_bus_window_new(inner, BASE, 16, NULL), SOCMON_EINVAL);
+    assert_int_equal(smn_bus_window_new(inner, BASE, 16, NULL), SOCMON_EINVAL);
     socmon_bus_free(inner);   /* failures left it with the caller */
 }
 

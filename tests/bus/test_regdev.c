@@ -59,7 +59,7 @@ static int setup(void **state)
     memset(&f, 0, sizeof f);
     if (socmon_bus_model_new(&f.bus) != SOCMON_OK ||
         socmon_bus_model_map(f.bus, B, 0x20, &regs_ops, &f.m) != SOCMON_OK ||
-        socmon_regdev_new("regs", f.bus, ctrs, NC, &f.dev) != SOCMON_OK)
+        smn_regdev_new("regs", f.bus, ctrs, NC, &f.dev) != SOCMON_OK)
         return -1;
     *state = &f;
     return 0;
@@ -154,7 +154,7 @@ static void test_read_errors_name_counter(void **state)
     const socmon_counter bad = {.name = "ghost", .instance = "core9", .width = 32, .reg = 0x9000};
     assert_int_equal(socmon_bus_model_new(&other), SOCMON_OK);
     assert_int_equal(socmon_bus_model_map(other, B, 0x20, &regs_ops, &f->m), SOCMON_OK);
-    assert_int_equal(socmon_regdev_new("holey", other, &bad, 1, &dev), SOCMON_OK);
+    assert_int_equal(smn_regdev_new("holey", other, &bad, 1, &dev), SOCMON_OK);
     uint32_t i = 0;
     uint64_t v;
     assert_int_equal(socmon_device_read(dev, &i, 1, &v), SOCMON_EIO);
@@ -173,35 +173,35 @@ static void test_bad_tables(void **state)
     fx *f = *state;
     socmon_device *dev = (socmon_device *)1;
     socmon_counter c = {.name = "big", .instance = "x", .width = 40, .reg = B};
-    assert_int_equal(socmon_regdev_new("t", f->bus, &c, 1, &dev), SOCMON_EINVAL);
+    assert_int_equal(smn_regdev_new("t", f->bus, &c, 1, &dev), SOCMON_EINVAL);
     assert_null(dev);
     assert_non_null(strstr(socmon_errmsg(), "width 40"));
     assert_non_null(strstr(socmon_errmsg(), "big"));
 
     c.width = 64;
     c.reg_hi = B;
-    assert_int_equal(socmon_regdev_new("t", f->bus, &c, 1, &dev), SOCMON_EINVAL);
+    assert_int_equal(smn_regdev_new("t", f->bus, &c, 1, &dev), SOCMON_EINVAL);
     assert_non_null(strstr(socmon_errmsg(), "reg_hi 0x400"));
 
     /* the device layer's own checks come through, with the counter's position */
     c.reg_hi = B + 4;
     c.width = 0;
-    assert_int_equal(socmon_regdev_new("t", f->bus, &c, 1, &dev), SOCMON_ERANGE);
+    assert_int_equal(smn_regdev_new("t", f->bus, &c, 1, &dev), SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "width 0"));
     socmon_counter two[2] = {{.name = "a", .width = 8, .reg = B}, {.name = "a", .width = 8, .reg = B + 4}};
-    assert_int_equal(socmon_regdev_new("t", f->bus, two, 2, &dev), SOCMON_EINVAL);
+    assert_int_equal(smn_regdev_new("t", f->bus, two, 2, &dev), SOCMON_EINVAL);
     assert_non_null(strstr(socmon_errmsg(), "counter 1"));
     assert_non_null(strstr(socmon_errmsg(), "duplicate"));
     assert_null(dev);
 
-    assert_int_equal(socmon_regdev_new("t", NULL, ctrs, NC, &dev), SOCMON_EINVAL);
+    assert_int_equal(smn_regdev_new("t", NULL, ctrs, NC, &dev), SOCMON_EINVAL);
     assert_non_null(strstr(socmon_errmsg(), "bus"));
-    assert_int_equal(socmon_regdev_new("", f->bus, ctrs, NC, &dev), SOCMON_EINVAL);
-    assert_int_equal(socmon_regdev_new("t", f->bus, NULL, 3, &dev), SOCMON_EINVAL);
-    assert_int_equal(socmon_regdev_new("t", f->bus, ctrs, NC, NULL), SOCMON_EINVAL);
+    assert_int_equal(smn_regdev_new("", f->bus, ctrs, NC, &dev), SOCMON_EINVAL);
+    assert_int_equal(smn_regdev_new("t", f->bus, NULL, 3, &dev), SOCMON_EINVAL);
+    assert_int_equal(smn_regdev_new("t", f->bus, ctrs, NC, NULL), SOCMON_EINVAL);
 
     /* an empty table is a valid, empty device */
-    assert_int_equal(socmon_regdev_new("empty", f->bus, NULL, 0, &dev), SOCMON_OK);
+    assert_int_equal(smn_regdev_new("empty", f->bus, NULL, 0, &dev), SOCMON_OK);
     assert_int_equal(socmon_device_ncounters(dev), 0);
     socmon_device_free(dev);
 }

@@ -34,10 +34,10 @@ static void test_overflow_leaves_array(void **state)
     char *a = malloc(4);
     assert_non_null(a);
     size_t cap = SIZE_MAX / 2 + 1;   /* doubling would wrap */
-    assert_int_equal(socmon_grow(&a, &cap, cap, 1, 4), -1);
+    assert_int_equal(smn_grow(&a, &cap, cap, 1, 4), -1);
     assert_int_equal(cap, SIZE_MAX / 2 + 1);
     size_t cap2 = 8;
-    assert_int_equal(socmon_grow(&a, &cap2, 8, SIZE_MAX / 8, 4), -1); /* 16 * elem overflows */
+    assert_int_equal(smn_grow(&a, &cap2, 8, SIZE_MAX / 8, 4), -1); /* 16 * elem overflows */
     assert_int_equal(cap2, 8);
     free(a);
 }

@@ -197,8 +197,8 @@ static void test_recording_save_load_round_trip(void **state)
          * still works. */
         uint8_t *b1, *b2;
         size_t l1, l2;
-        assert_int_equal(socmon_recording_serialize(rec, &b1, &l1), SOCMON_OK);
-        assert_int_equal(socmon_recording_serialize(back, &b2, &l2), SOCMON_OK);
+        assert_int_equal(smn_recording_serialize(rec, &b1, &l1), SOCMON_OK);
+        assert_int_equal(smn_recording_serialize(back, &b2, &l2), SOCMON_OK);
         assert_int_equal(l1, l2);
         assert_memory_equal(b1, b2, l1);
         free(b1);
@@ -287,9 +287,9 @@ static void small_file(uint8_t **buf, size_t *len)
     rec->param_values = calloc(1, sizeof *rec->param_values);
     rec->param_names[0] = strdup("clock_hz");
     rec->param_values[0] = 5e7;
-    assert_int_equal(socmon_timeline_new_chunked(2, 2, &rec->tl), SOCMON_OK);
+    assert_int_equal(smn_timeline_new_chunked(2, 2, &rec->tl), SOCMON_OK);
     fill(rec, 5, 42);
-    assert_int_equal(socmon_recording_serialize(rec, buf, len), SOCMON_OK);
+    assert_int_equal(smn_recording_serialize(rec, buf, len), SOCMON_OK);
     socmon_recording_free(rec);
 }
 
@@ -307,7 +307,7 @@ static socmon_status parse(const uint8_t *buf, size_t len)
 
 static void fix_crc(uint8_t *buf, size_t len)
 {
-    uint32_t c = socmon_crc32(0, buf, len - 4);
+    uint32_t c = smn_crc32(0, buf, len - 4);
     for (int i = 0; i < 4; i++)
         buf[len - 4 + i] = (uint8_t)(c >> (8 * i));
 }
@@ -327,9 +327,9 @@ static void assert_msg(const char *a, const char *b)
 
 static void test_recording_crc32_known_value(void **state)
 {
-    assert_int_equal(socmon_crc32(0, "123456789", 9), 0xCBF43926u);
-    assert_int_equal(socmon_crc32(socmon_crc32(0, "1234", 4), "56789", 5), 0xCBF43926u);
-    assert_int_equal(socmon_crc32(0, "", 0), 0);
+    assert_int_equal(smn_crc32(0, "123456789", 9), 0xCBF43926u);
+    assert_int_equal(smn_crc32(smn_crc32(0, "1234", 4), "56789", 5), 0xCBF43926u);
+    assert_int_equal(smn_crc32(0, "", 0), 0);
 }
 
 static void test_recording_truncated_at_every_byte(void **state)
@@ -524,7 +524,7 @@ static socmon_status parse_with_chunk(const uint8_t *chunk, size_t clen)
     assert_int_equal(socmon_timeline_append(rec->tl, &s), SOCMON_OK);
     uint8_t *buf;
     size_t len;
-    assert_int_equal(socmon_recording_serialize(rec, &buf, &len), SOCMON_OK);
+    assert_int_equal(smn_recording_serialize(rec, &buf, &len), SOCMON_OK);
     socmon_recording_free(rec);
     /* ... | u32 n=1 | u64 nbytes=3 | 05 00 03 | "SOCMEND!" | crc */
     size_t data = len - 12 - 3;

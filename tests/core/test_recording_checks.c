@@ -109,12 +109,12 @@ static uint8_t *slurp(fx *f, size_t *len, size_t *blocks, size_t *nblocks, size_
 
 static void fix_block_crc(uint8_t *b, size_t at)
 {
-    socmon_rec2_put32(b + at + 40, socmon_crc32(0, b + at, 40));
+    socmon_rec2_put32(b + at + 40, smn_crc32(0, b + at, 40));
 }
 
 static void fix_end_crc(uint8_t *b, size_t end)
 {
-    socmon_rec2_put32(b + end + 32, socmon_crc32(0, b + end, 32));
+    socmon_rec2_put32(b + end + 32, smn_crc32(0, b + end, 32));
 }
 
 static socmon_recording_info load_info(const uint8_t *b, size_t len, size_t *samples)
@@ -206,7 +206,7 @@ static void test_reader_flags_backwards_v2(void **state)
     /* the scan that appending uses sees the same file */
     socmon_rec2_scan scan;
     socmon_recording *srec = NULL;
-    assert_int_equal(socmon_rec2_scan_file(b, len, &scan, &srec), SOCMON_OK);
+    assert_int_equal(smn_rec2_scan_file(b, len, &scan, &srec), SOCMON_OK);
     socmon_recording_get_info(srec, &in);
     assert_int_equal(in.time_backwards, 2);
     socmon_recording_free(srec);
@@ -229,7 +229,7 @@ static void test_reader_flags_backwards_v1(void **state)
     }
     uint8_t *buf;
     size_t len, n;
-    assert_int_equal(socmon_recording_serialize(rec, &buf, &len), SOCMON_OK);
+    assert_int_equal(smn_recording_serialize(rec, &buf, &len), SOCMON_OK);
     socmon_recording_free(rec);
     socmon_recording_info in = load_info(buf, len, &n);
     assert_int_equal(in.version, 1);

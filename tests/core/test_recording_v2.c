@@ -252,8 +252,8 @@ static void test_v2_codec_both_layouts(void **state)
     for (int round = 0; round < 40; round++) {
         size_t n = 1 + rng_next(&seed) % 300;
         socmon_rec2_block b, d;
-        assert_int_equal(socmon_rec2_block_init(&b, NC_MAX, n), SOCMON_OK);
-        assert_int_equal(socmon_rec2_block_init(&d, NC_MAX, n), SOCMON_OK);
+        assert_int_equal(smn_rec2_block_init(&b, NC_MAX, n), SOCMON_OK);
+        assert_int_equal(smn_rec2_block_init(&d, NC_MAX, n), SOCMON_OK);
         b.n = n;
         for (size_t i = 0; i < n; i++) {
             b.t[i] = rng_next(&seed) >> (rng_next(&seed) % 64);
@@ -266,28 +266,28 @@ static void test_v2_codec_both_layouts(void **state)
             b.v[40 * n + i] = i ? b.v[40 * n + i - 1] + (i % 2 ? 1000 : 0) : 5;
             b.v[63 * n + i] = 1000 * (uint64_t)i; /* steady: second differences are zeros */
         }
-        uint8_t *raw = malloc(socmon_rec2_raw_bound(NC_MAX, n));
+        uint8_t *raw = malloc(smn_rec2_raw_bound(NC_MAX, n));
         assert_non_null(raw);
         for (int lay = 0; lay <= 1; lay++) {
-            size_t len = socmon_rec2_encode(&b, widths, lay, raw);
-            assert_true(len <= socmon_rec2_raw_bound(NC_MAX, n));
+            size_t len = smn_rec2_encode(&b, widths, lay, raw);
+            assert_true(len <= smn_rec2_raw_bound(NC_MAX, n));
             if (n > 2) {
                 assert_int_equal(raw[1 + 40], widths[40] | SOCMON_REC2_COL_DELTA);
                 assert_int_equal(raw[1 + 63], widths[63]);
             }
-            assert_int_equal(socmon_rec2_decode(raw, len, widths, n, b.t[0], &d), SOCMON_OK);
+            assert_int_equal(smn_rec2_decode(raw, len, widths, n, b.t[0], &d), SOCMON_OK);
             assert_memory_equal(d.t, b.t, n * sizeof *b.t);
             assert_memory_equal(d.flags, b.flags, n * sizeof *b.flags);
             assert_memory_equal(d.missed, b.missed, n * sizeof *b.missed);
             assert_memory_equal(d.v, b.v, n * NC_MAX * sizeof *b.v);
             /* strict: a byte more or less is refused */
-            assert_int_equal(socmon_rec2_decode(raw, len - 1, widths, n, b.t[0], &d), SOCMON_EPARSE);
+            assert_int_equal(smn_rec2_decode(raw, len - 1, widths, n, b.t[0], &d), SOCMON_EPARSE);
             raw[len] = 0;
-            assert_int_equal(socmon_rec2_decode(raw, len + 1, widths, n, b.t[0], &d), SOCMON_EPARSE);
+            assert_int_equal(smn_rec2_decode(raw, len + 1, widths, n, b.t[0], &d), SOCMON_EPARSE);
         }
         free(raw);
-        socmon_rec2_block_free(&b);
-        socmon_rec2_block_free(&d);
+        smn_rec2_block_free(&b);
+        smn_rec2_block_free(&d);
     }
 }
 
@@ -423,7 +423,7 @@ static void test_v2_bounds_before_allocating(void **state)
     walk(buf, len, &l);
     size_t bs_at = l.header_end - 12; /* block_samples, before the flags and the header CRC */
     socmon_rec2_put32(buf + bs_at, 0x7fffffff);
-    socmon_rec2_put32(buf + l.header_end - 4, socmon_crc32(0, buf, l.header_end - 4));
+    socmon_rec2_put32(buf + l.header_end - 4, smn_crc32(0, buf, l.header_end - 4));
     socmon_recording *rec = NULL;
     assert_int_equal(socmon_recording_parse(buf, len, &rec), SOCMON_EPARSE);
     assert_non_null(strstr(socmon_errmsg(), "block size"));
@@ -431,7 +431,7 @@ static void test_v2_bounds_before_allocating(void **state)
     free(buf);
     buf = write_file(f, 40, 16, 0, &len);
     socmon_rec2_put32(buf + l.at[1] + 32, 0x80000000u);
-    socmon_rec2_put32(buf + l.at[1] + 40, socmon_crc32(0, buf + l.at[1], 40));
+    socmon_rec2_put32(buf + l.at[1] + 40, smn_crc32(0, buf + l.at[1], 40));
     assert_int_equal(socmon_recording_parse(buf, len, &rec), SOCMON_OK);
     socmon_recording_info in;
     socmon_recording_get_info(rec, &in);
@@ -481,8 +481,8 @@ static void test_v2_v1_fixture_still_loads(void **state)
     assert_int_equal(socmon_timeline_len(socmon_recording_timeline(back)), 6);
     uint8_t *x, *y;
     size_t lx, ly;
-    assert_int_equal(socmon_recording_serialize(rec, &x, &lx), SOCMON_OK);
-    assert_int_equal(socmon_recording_serialize(back, &y, &ly), SOCMON_OK);
+    assert_int_equal(smn_recording_serialize(rec, &x, &lx), SOCMON_OK);
+    assert_int_equal(smn_recording_serialize(back, &y, &ly), SOCMON_OK);
     assert_int_equal(lx, ly);
     assert_memory_equal(x, y, lx);
     free(x);
@@ -620,12 +620,12 @@ static void test_v2_load_value_cap(void **state)
     fclose(fp);
     assert_true(len < 8192); /* tiny on disk */
     socmon_recording *rec = NULL;
-    assert_int_equal(socmon_rec2_parse_limit(buf, len, 1000000, &rec), SOCMON_ERANGE);
+    assert_int_equal(smn_rec2_parse_limit(buf, len, 1000000, &rec), SOCMON_ERANGE);
     assert_null(rec);
     const char *m = socmon_errmsg();
     if (!strstr(m, "1000000") || !strstr(m, "x 4 counters") || !strstr(m, "offset "))
         fail_msg("message \"%s\" does not give the figures", m);
-    assert_int_equal(socmon_rec2_parse_limit(buf, len, 640000 * 4, &rec), SOCMON_OK);
+    assert_int_equal(smn_rec2_parse_limit(buf, len, 640000 * 4, &rec), SOCMON_OK);
     assert_int_equal(socmon_timeline_len(socmon_recording_timeline(rec)), 640000);
     socmon_recording_free(rec);
     /* the library's own limit is far above a legit recording of this size */
@@ -654,18 +654,18 @@ static void test_v2_inflate_grows_with_output(void **state)
     assert_int_equal(ZSTD_getFrameContentSize(frame, out.pos), CLAIM);
     uint8_t *buf = NULL;
     size_t cap = 0;
-    assert_int_equal(socmon_rec2_inflate(dc, frame, out.pos, CLAIM, &buf, &cap), 1);
+    assert_int_equal(smn_rec2_inflate(dc, frame, out.pos, CLAIM, &buf, &cap), 1);
     assert_true(cap <= 2 * SOCMON_REC2_INFLATE_START);
     /* a claim that disagrees with the block header's raw_len */
-    assert_int_equal(socmon_rec2_inflate(dc, frame, out.pos, 1024, &buf, &cap), 1);
+    assert_int_equal(smn_rec2_inflate(dc, frame, out.pos, 1024, &buf, &cap), 1);
     /* a whole frame */
     size_t clen = ZSTD_compress(frame, ZSTD_compressBound(REAL) + 64, src, REAL, 1);
     assert_false(ZSTD_isError(clen));
-    assert_int_equal(socmon_rec2_inflate(dc, frame, clen, REAL, &buf, &cap), 0);
+    assert_int_equal(smn_rec2_inflate(dc, frame, clen, REAL, &buf, &cap), 0);
     assert_int_equal(cap, REAL);
     assert_memory_equal(buf, src, REAL);
     /* ... and one byte short of it */
-    assert_int_equal(socmon_rec2_inflate(dc, frame, clen - 1, REAL, &buf, &cap), 1);
+    assert_int_equal(smn_rec2_inflate(dc, frame, clen - 1, REAL, &buf, &cap), 1);
     free(buf);
     free(src);
     free(frame);
@@ -714,12 +714,12 @@ static void test_v2_clock_flag(void **state)
     layout l;
     walk(buf, len, &l);
     socmon_rec2_put32(buf + l.header_end - 8, 0x6);
-    socmon_rec2_put32(buf + l.header_end - 4, socmon_crc32(0, buf, l.header_end - 4));
+    socmon_rec2_put32(buf + l.header_end - 4, smn_crc32(0, buf, l.header_end - 4));
     socmon_recording *rec = NULL;
     assert_int_equal(socmon_recording_parse(buf, len, &rec), SOCMON_EPARSE);
     assert_non_null(strstr(socmon_errmsg(), "flags 0x00000006: unknown bits"));
     socmon_rec2_put32(buf + l.header_end - 8, 0x3);
-    socmon_rec2_put32(buf + l.header_end - 4, socmon_crc32(0, buf, l.header_end - 4));
+    socmon_rec2_put32(buf + l.header_end - 4, smn_crc32(0, buf, l.header_end - 4));
     assert_int_equal(socmon_recording_parse(buf, len, &rec), SOCMON_EPARSE);
     assert_non_null(strstr(socmon_errmsg(), "both clocks"));
     free(buf);

@@ -14,13 +14,13 @@
 static void check(const char *in, const char *want)
 {
     char out[256];
-    assert_int_equal(socmon_text_escape(out, sizeof out, in), strlen(want));
+    assert_int_equal(smn_text_escape(out, sizeof out, in), strlen(want));
     assert_string_equal(out, want);
-    char *d = socmon_text_escape_dup(in);
+    char *d = smn_text_escape_dup(in);
     assert_non_null(d);
     assert_string_equal(d, want);
     free(d);
-    assert_int_equal(socmon_text_clean(in), strcmp(in, want) == 0);
+    assert_int_equal(smn_text_clean(in), strcmp(in, want) == 0);
 }
 
 static void test_escapes_what_a_terminal_obeys(void **state)
@@ -37,7 +37,7 @@ static void test_escapes_what_a_terminal_obeys(void **state)
     check("\xc0\xaf \xed\xa0\x80", "\\xc0\\xaf \\xed\\xa0\\x80"); /* overlong, surrogate */
     check("cut \xe2\x82", "cut \\xe2\\x82");
     check("", "");
-    char *d = socmon_text_escape_dup(NULL);
+    char *d = smn_text_escape_dup(NULL);
     assert_string_equal(d, "");
     free(d);
 }
@@ -47,12 +47,12 @@ static void test_cut_between_escapes(void **state)
     (void)state;
     char out[8];
     /* "ab\x1b" needs "ab\\x1b" (6) + "cd": 8 with the NUL would not hold "c" and "d" too */
-    assert_int_equal(socmon_text_escape(out, sizeof out, "ab\x1b" "cd"), 8);
+    assert_int_equal(smn_text_escape(out, sizeof out, "ab\x1b" "cd"), 8);
     assert_string_equal(out, "ab\\x1bc");
     char small[5];
-    assert_int_equal(socmon_text_escape(small, sizeof small, "a\x1b"), 5);
+    assert_int_equal(smn_text_escape(small, sizeof small, "a\x1b"), 5);
     assert_string_equal(small, "a");   /* "\x1b" does not fit after "a": not half of it */
-    assert_int_equal(socmon_text_escape(NULL, 0, "\n\n"), 8);
+    assert_int_equal(smn_text_escape(NULL, 0, "\n\n"), 8);
 }
 
 int main(void)

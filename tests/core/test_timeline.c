@@ -78,7 +78,7 @@ static void fill_hard(expect *e, uint64_t seed)
 static socmon_timeline *build(const expect *e, size_t k)
 {
     socmon_timeline *tl = NULL;
-    assert_int_equal(socmon_timeline_new_chunked(e->nc, k, &tl), SOCMON_OK);
+    assert_int_equal(smn_timeline_new_chunked(e->nc, k, &tl), SOCMON_OK);
     for (size_t i = 0; i < e->n; i++) {
         socmon_sample s = {.t_ns = e->t[i], .flags = e->flags[i], .missed = e->missed[i],
             .n = e->nc, .v = e->v + i * e->nc};
@@ -131,7 +131,7 @@ static void test_timeline_round_trip_hard_values(void **state)
         assert_int_equal(socmon_timeline_append(tl, &s), SOCMON_OK);
     }
     assert_int_equal(socmon_timeline_ncounters(tl), 6);
-    assert_int_equal(socmon_timeline_nchunks(tl), 3);
+    assert_int_equal(smn_timeline_nchunks(tl), 3);
     check_all(tl, &e);
     socmon_timeline_free(tl);
     expect_free(&e);
@@ -148,7 +148,7 @@ static void test_timeline_chunk_boundaries(void **state)
             expect_init(&e, n, 3);
             fill_hard(&e, 100 + n);
             socmon_timeline *tl = build(&e, ks[a]);
-            assert_int_equal(socmon_timeline_nchunks(tl), (n + ks[a] - 1) / ks[a]);
+            assert_int_equal(smn_timeline_nchunks(tl), (n + ks[a] - 1) / ks[a]);
             check_all(tl, &e);
             socmon_timeline_free(tl);
             expect_free(&e);
@@ -191,7 +191,7 @@ static void test_timeline_iter_sees_later_appends(void **state)
     expect_init(&e, 300, 2);
     fill_hard(&e, 3);
     socmon_timeline *tl = NULL;
-    assert_int_equal(socmon_timeline_new_chunked(2, 16, &tl), SOCMON_OK);
+    assert_int_equal(smn_timeline_new_chunked(2, 16, &tl), SOCMON_OK);
     socmon_timeline_iter it;
     assert_int_equal(socmon_timeline_iter_init(tl, &it), SOCMON_OK);
     uint64_t v[2];
@@ -256,17 +256,17 @@ static void test_timeline_add_chunk_adopts_and_validates(void **state)
     expect_init(&e, 50, 3);
     fill_hard(&e, 11);
     socmon_timeline *a = build(&e, 8), *b = NULL;
-    assert_int_equal(socmon_timeline_new_chunked(3, 8, &b), SOCMON_OK);
+    assert_int_equal(smn_timeline_new_chunked(3, 8, &b), SOCMON_OK);
     const uint8_t *data;
     size_t len, n;
-    for (size_t i = 0; i < socmon_timeline_nchunks(a); i++) {
-        socmon_timeline_chunk(a, i, &data, &len, &n);
+    for (size_t i = 0; i < smn_timeline_nchunks(a); i++) {
+        smn_timeline_chunk(a, i, &data, &len, &n);
         assert_int_equal(n, i < 6 ? 8 : 2);
-        assert_int_equal(socmon_timeline_add_chunk(b, data, len, n, 1000), SOCMON_OK);
+        assert_int_equal(smn_timeline_add_chunk(b, data, len, n, 1000), SOCMON_OK);
     }
     /* 50 = 6 x 8 + 2: the last chunk is partial, so no chunk may follow it */
-    socmon_timeline_chunk(a, 0, &data, &len, &n);
-    assert_int_equal(socmon_timeline_add_chunk(b, data, len, n, 1000), SOCMON_EPARSE);
+    smn_timeline_chunk(a, 0, &data, &len, &n);
+    assert_int_equal(smn_timeline_add_chunk(b, data, len, n, 1000), SOCMON_EPARSE);
     assert_non_null(strstr(socmon_errmsg(), "follows a partial chunk of 2 samples"));
     check_all(b, &e);
 
@@ -288,12 +288,12 @@ static void test_timeline_add_chunk_adopts_and_validates(void **state)
 
     /* a chunk that claims more samples than its bytes hold */
     socmon_timeline *c = NULL;
-    assert_int_equal(socmon_timeline_new_chunked(3, 8, &c), SOCMON_OK);
-    socmon_timeline_chunk(a, 6, &data, &len, &n);
-    assert_int_equal(socmon_timeline_add_chunk(c, data, len, 3, 500), SOCMON_EPARSE);
+    assert_int_equal(smn_timeline_new_chunked(3, 8, &c), SOCMON_OK);
+    smn_timeline_chunk(a, 6, &data, &len, &n);
+    assert_int_equal(smn_timeline_add_chunk(c, data, len, 3, 500), SOCMON_EPARSE);
     assert_non_null(strstr(socmon_errmsg(), "offset 5"));
     assert_non_null(strstr(socmon_errmsg(), "chunk 0 sample 2"));
-    assert_int_equal(socmon_timeline_add_chunk(c, data, len, 9, 500), SOCMON_EPARSE);
+    assert_int_equal(smn_timeline_add_chunk(c, data, len, 9, 500), SOCMON_EPARSE);
     assert_non_null(strstr(socmon_errmsg(), "sample count 9 out of range 1..8"));
     assert_int_equal(socmon_timeline_len(c), 0);
 
@@ -311,7 +311,7 @@ static void test_timeline_bad_arguments(void **state)
                      SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "1048577"));
     assert_null(tl);
-    assert_int_equal(socmon_timeline_new_chunked(2, 0, &tl), SOCMON_ERANGE);
+    assert_int_equal(smn_timeline_new_chunked(2, 0, &tl), SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "chunk_samples 0"));
     assert_int_equal(socmon_timeline_new(3, NULL), SOCMON_EINVAL);
 

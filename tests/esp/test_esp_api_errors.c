@@ -65,7 +65,7 @@ static void test_bad_input_table(void **state)
 static void test_free_twice_and_remap(void **state)
 {
     esp_monitor_args_t a = {ESP_MON_READ_SINGLE, 0, 1, 0, 0, 0};
-    socmon_esp_soc *soc = socmon_esp_api_virtual_soc();
+    socmon_esp_soc *soc = smn_esp_api_virtual_soc();
     assert_int_equal(socmon_esp_soc_poke(soc, 1, 0, 5), SOCMON_OK);
     assert_int_equal(esp_monitor(a, NULL), 5);
     esp_monitor_free();
@@ -73,7 +73,7 @@ static void test_free_twice_and_remap(void **state)
     /* A later call maps again: a fresh virtual SoC, counters from reset. */
     assert_int_equal(esp_monitor(a, NULL), 0);
     assert_int_equal(esp_monitor_status(), SOCMON_OK);
-    soc = socmon_esp_api_virtual_soc();
+    soc = smn_esp_api_virtual_soc();
     assert_int_equal(socmon_esp_soc_poke(soc, 1, 0, 6), SOCMON_OK);
     assert_int_equal(esp_monitor(a, NULL), 6);
 }

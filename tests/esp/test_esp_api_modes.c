@@ -29,7 +29,7 @@ static socmon_esp_soc_desc desc(void)
 /* Puts val_of(t, m) into every defined monitor; returns how many there are. */
 static unsigned poke_all(void)
 {
-    socmon_esp_soc *soc = socmon_esp_api_virtual_soc();
+    socmon_esp_soc *soc = smn_esp_api_virtual_soc();
     assert_non_null(soc);
     socmon_esp_soc_desc d = desc();
     unsigned n = 0;
@@ -44,8 +44,8 @@ static unsigned poke_all(void)
 
 static void bus_cost(socmon_bus_stats *s)
 {
-    socmon_bus_stats_get(socmon_esp_api_bus(), s);
-    socmon_bus_stats_reset(socmon_esp_api_bus());
+    socmon_bus_stats_get(smn_esp_api_bus(), s);
+    socmon_bus_stats_reset(smn_esp_api_bus());
 }
 
 /* The expected result of a read of the given mode/mask, built field by field
@@ -106,7 +106,7 @@ static unsigned nonzero_words(const esp_monitor_vals_t *v)
 
 static void test_single_is_live(void **state)
 {
-    socmon_esp_soc *soc = socmon_esp_api_virtual_soc();
+    socmon_esp_soc *soc = smn_esp_api_virtual_soc();
     esp_monitor_args_t a;
     a.read_mode = ESP_MON_READ_SINGLE;
     a.tile_index = MEM;
@@ -208,7 +208,7 @@ static void test_wrap(void **state)
     assert_int_equal(sub_monitor_vals(0, 0xFFFFFFFFu), 0xFFFFFFFFu);
     assert_true(sub_monitor_vals64(UINT64_MAX - 1, 3) == 5);
 
-    socmon_esp_soc *soc = socmon_esp_api_virtual_soc();
+    socmon_esp_soc *soc = smn_esp_api_virtual_soc();
     esp_monitor_args_t a = {ESP_MON_READ_ALL, 0, 0, 0, 0, 0};
     esp_monitor_vals_t s, e;
     assert_int_equal(socmon_esp_soc_poke(soc, MEM, 0, 0xFFFFFFF0u), SOCMON_OK);

@@ -16,7 +16,7 @@ static char *gen(const socmon_esp_soc_desc *d, int which, socmon_status *st)
     size_t len = 0;
     FILE *fp = open_memstream(&buf, &len);
     assert_non_null(fp);
-    *st = socmon_esp_socdefs_write(d, "test.soc", which == 0 ? fp : NULL, which == 1 ? fp : NULL);
+    *st = smn_esp_socdefs_write(d, "test.soc", which == 0 ? fp : NULL, which == 1 ? fp : NULL);
     fclose(fp);
     return buf;
 }

@@ -23,13 +23,13 @@ static uint64_t acc64(unsigned lo, unsigned hi)
 
 static void test_counts_known_in_advance(void **state)
 {
-    socmon_esp_soc *soc = socmon_esp_api_virtual_soc();
+    socmon_esp_soc *soc = smn_esp_api_virtual_soc();
     assert_non_null(soc);
     esp_monitor_args_t all = {ESP_MON_READ_ALL, 0, 0, 0, 0, 0};
     esp_monitor_vals_t s, e;
     socmon_esp_model_stats m0, m1;
     esp_monitor(all, &s);
-    socmon_esp_soc_stats(soc, &m0);
+    smn_esp_soc_stats(soc, &m0);
 
     assert_int_equal(socmon_esp_soc_cpu_access(soc, 0, 1000, 500, 32768), SOCMON_OK);
     assert_int_equal(socmon_esp_soc_acc_invoke(soc, 1, 16384, SOCMON_ESP_COH_NONE), SOCMON_OK);
@@ -39,7 +39,7 @@ static void test_counts_known_in_advance(void **state)
 
     esp_monitor(all, &e);
     assert_int_equal(esp_monitor_status(), SOCMON_OK);
-    socmon_esp_soc_stats(soc, &m1);
+    smn_esp_soc_stats(soc, &m1);
     esp_monitor_vals_t d = esp_monitor_diff(s, e);
 
     /* One L2 lookup per CPU load or store. */
@@ -93,7 +93,7 @@ static void test_counts_known_in_advance(void **state)
  * pair carrying from lo into hi, read through MANY and SINGLE. */
 static void test_wrap_while_counting(void **state)
 {
-    socmon_esp_soc *soc = socmon_esp_api_virtual_soc();
+    socmon_esp_soc *soc = smn_esp_api_virtual_soc();
     unsigned t = ACC_TILE[1];
     assert_int_equal(socmon_esp_soc_poke(soc, 1, 0, 0xFFFFFF00u), SOCMON_OK);
     assert_int_equal(socmon_esp_soc_poke(soc, t, 16, 0xFFFFFFF0u), SOCMON_OK);
@@ -107,9 +107,9 @@ static void test_wrap_while_counting(void **state)
     esp_monitor(a, s);
     unsigned ddr0 = esp_monitor(single, NULL);
     socmon_esp_model_stats m0, m1;
-    socmon_esp_soc_stats(soc, &m0);
+    smn_esp_soc_stats(soc, &m0);
     assert_int_equal(socmon_esp_soc_acc_invoke(soc, 1, 65536, SOCMON_ESP_COH_NONE), SOCMON_OK);
-    socmon_esp_soc_stats(soc, &m1);
+    smn_esp_soc_stats(soc, &m1);
     esp_monitor(a, e);
     unsigned ddr1 = esp_monitor(single, NULL);
     esp_monitor_vals_t d = esp_monitor_diff(*s, *e);
@@ -160,7 +160,7 @@ static void test_esp_run(void **state)
  * coherent-DMA run recalls instead and flushes nothing up front. */
 static void test_esp_run_flushes_like_esp(void **state)
 {
-    socmon_esp_soc *soc = socmon_esp_api_virtual_soc();
+    socmon_esp_soc *soc = smn_esp_api_virtual_soc();
     assert_non_null(soc);
     esp_monitor_args_t a = {ESP_MON_READ_MANY,
                             1 << ESP_MON_READ_MEM_REQS | 1 << ESP_MON_READ_DDR_ACCESSES, 0, 0, 0, 0};

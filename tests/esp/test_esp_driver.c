@@ -21,16 +21,16 @@ static void fx_open(fx *f, const socmon_esp_soc_desc *d)
 {
     f->d = *d;
     assert_int_equal(socmon_bus_model_new(&f->bus), SOCMON_OK);
-    assert_int_equal(socmon_esp_soc_new(&f->d, &f->soc), SOCMON_OK);
-    assert_int_equal(socmon_esp_soc_map(f->soc, f->bus), SOCMON_OK);
-    assert_int_equal(socmon_esp_device_new(f->bus, &f->d, "esp", &f->dev), SOCMON_OK);
+    assert_int_equal(smn_esp_soc_new(&f->d, &f->soc), SOCMON_OK);
+    assert_int_equal(smn_esp_soc_map(f->soc, f->bus), SOCMON_OK);
+    assert_int_equal(smn_esp_device_new(f->bus, &f->d, "esp", &f->dev), SOCMON_OK);
 }
 
 static void fx_close(fx *f)
 {
     socmon_device_free(f->dev);
     socmon_bus_free(f->bus);
-    socmon_esp_soc_free(f->soc);
+    smn_esp_soc_free(f->soc);
 }
 
 static uint32_t find(socmon_device *dev, const char *name)
@@ -51,13 +51,13 @@ static void test_defined_matches_model(void **state)
         d.dvfs = (variant >> 1) & 1;
         d.tiles[5].type = SOCMON_ESP_TILE_EMPTY;   /* cover every tile type */
         socmon_esp_soc *soc = NULL;
-        assert_int_equal(socmon_esp_soc_new(&d, &soc), SOCMON_OK);
+        assert_int_equal(smn_esp_soc_new(&d, &soc), SOCMON_OK);
         for (unsigned t = 0; t < 6; t++)
             for (unsigned m = 0; m < SOCMON_ESP_NMON; m++)
                 if (socmon_esp_mon_defined(&d, t, m) != socmon_esp_soc_defined(soc, t, m))
                     fail_msg("variant %d tile %u mon %u: driver %d model %d", variant, t, m,
                              socmon_esp_mon_defined(&d, t, m), socmon_esp_soc_defined(soc, t, m));
-        socmon_esp_soc_free(soc);
+        smn_esp_soc_free(soc);
     }
 }
 
@@ -148,7 +148,7 @@ static void test_snapshot_protocol(void **state)
     socmon_bus *rb = NULL;
     assert_int_equal(socmon_bus_record_new(f.bus, rec, &tr, &rb), SOCMON_OK);
     socmon_device *dev = NULL;
-    assert_int_equal(socmon_esp_device_new(rb, &d, "esp", &dev), SOCMON_OK);
+    assert_int_equal(smn_esp_device_new(rb, &d, "esp", &dev), SOCMON_OK);
     tr.n = 0;
     uint32_t idx[2] = {find(dev, "tile4.noc_inj_p2"), find(dev, "tile4.acc_invocations")};
     uint64_t out[2];
@@ -188,7 +188,7 @@ static void test_stale_burst_released(void **state)
     assert_int_equal(socmon_bus_write32(f.bus, 0x60090000u + 1 * 0x200, 1), SOCMON_OK);
     assert_int_equal(socmon_esp_soc_poke(f.soc, 1, SOCMON_ESP_MON_DDR, 999), SOCMON_OK);
     socmon_device *dev = NULL;
-    assert_int_equal(socmon_esp_device_new(f.bus, &d, "esp", &dev), SOCMON_OK);
+    assert_int_equal(smn_esp_device_new(f.bus, &d, "esp", &dev), SOCMON_OK);
     uint32_t burst = 7;
     assert_int_equal(socmon_bus_read32(f.bus, 0x60090000u + 1 * 0x200, &burst), SOCMON_OK);
     assert_int_equal(burst, 0);
@@ -207,37 +207,37 @@ static void test_live_reads_and_errors(void **state)
     socmon_esp_soc_desc_default(&d);
     fx_open(&f, &d);
     socmon_esp_drv *drv = NULL;
-    assert_int_equal(socmon_esp_drv_new(f.bus, &d, &drv), SOCMON_OK);
+    assert_int_equal(smn_esp_drv_new(f.bus, &d, &drv), SOCMON_OK);
     assert_int_equal(socmon_esp_soc_poke(f.soc, 2, SOCMON_ESP_MON_ACC_MEM_LO, 0xFFFFFFFF), SOCMON_OK);
     assert_int_equal(socmon_esp_soc_poke(f.soc, 2, SOCMON_ESP_MON_ACC_MEM_HI, 2), SOCMON_OK);
     uint64_t v64 = 0;
     socmon_bus_stats_reset(f.bus);
-    assert_int_equal(socmon_esp_drv_read64_live(drv, 2, SOCMON_ESP_MON_ACC_MEM_LO, &v64), SOCMON_OK);
+    assert_int_equal(smn_esp_drv_read64_live(drv, 2, SOCMON_ESP_MON_ACC_MEM_LO, &v64), SOCMON_OK);
     assert_int_equal(v64, 0x2FFFFFFFFull);
     socmon_bus_stats s;
     socmon_bus_stats_get(f.bus, &s);
     assert_int_equal(s.reads, 3);   /* hi, lo, hi */
 
     uint32_t v = 0;
-    assert_int_equal(socmon_esp_drv_read(drv, 6, 0, &v), SOCMON_ERANGE);
+    assert_int_equal(smn_esp_drv_read(drv, 6, 0, &v), SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "tile_index 6 out of range 0..5"));
-    assert_int_equal(socmon_esp_drv_read(drv, 0, 59, &v), SOCMON_ERANGE);
+    assert_int_equal(smn_esp_drv_read(drv, 0, 59, &v), SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "mon_index 59 out of range 0..58"));
-    assert_int_equal(socmon_esp_drv_read64_live(drv, 2, 13, &v64), SOCMON_ERANGE);
+    assert_int_equal(smn_esp_drv_read64_live(drv, 2, 13, &v64), SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "mon_index 13"));
-    assert_int_equal(socmon_esp_drv_burst(drv, 9, 1), SOCMON_ERANGE);
+    assert_int_equal(smn_esp_drv_burst(drv, 9, 1), SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "tile_index 9"));
-    socmon_esp_drv_free(drv);
+    smn_esp_drv_free(drv);
 
     socmon_esp_soc_desc bad = d;
     bad.noc_planes = 7;
-    assert_int_equal(socmon_esp_drv_new(f.bus, &bad, &drv), SOCMON_ERANGE);
+    assert_int_equal(smn_esp_drv_new(f.bus, &bad, &drv), SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "noc_planes 7"));
     bad = d;
     bad.rows = 0;
-    assert_int_equal(socmon_esp_drv_new(f.bus, &bad, &drv), SOCMON_ERANGE);
+    assert_int_equal(smn_esp_drv_new(f.bus, &bad, &drv), SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "rows 0"));
-    assert_int_equal(socmon_esp_drv_new(NULL, &d, &drv), SOCMON_EINVAL);
+    assert_int_equal(smn_esp_drv_new(NULL, &d, &drv), SOCMON_EINVAL);
     fx_close(&f);
 }
 

@@ -34,9 +34,9 @@ static int setup(void **state)
     socmon_esp_soc_desc d;
     socmon_esp_soc_desc_default(&d);
     assert_int_equal(socmon_bus_model_new(&f.bus), SOCMON_OK);
-    assert_int_equal(socmon_esp_soc_new(&d, &f.soc), SOCMON_OK);
-    assert_int_equal(socmon_esp_soc_map(f.soc, f.bus), SOCMON_OK);
-    assert_int_equal(socmon_esp_device_new(f.bus, &d, "esp", &f.dev), SOCMON_OK);
+    assert_int_equal(smn_esp_soc_new(&d, &f.soc), SOCMON_OK);
+    assert_int_equal(smn_esp_soc_map(f.soc, f.bus), SOCMON_OK);
+    assert_int_equal(smn_esp_device_new(f.bus, &d, "esp", &f.dev), SOCMON_OK);
     f.n = socmon_device_ncounters(f.dev);
     f.ctr = calloc(f.n, sizeof *f.ctr);
     for (size_t i = 0; i < f.n; i++)
@@ -69,7 +69,7 @@ static int teardown(void **state)
     free(f.pv);
     socmon_device_free(f.dev);
     socmon_bus_free(f.bus);
-    socmon_esp_soc_free(f.soc);
+    smn_esp_soc_free(f.soc);
     return 0;
 }
 

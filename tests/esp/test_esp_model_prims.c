@@ -18,7 +18,7 @@ static int setup(void **state)
     socmon_esp_soc_desc d;
     socmon_esp_soc *soc;
     socmon_esp_soc_desc_default(&d);
-    if (socmon_esp_soc_new(&d, &soc) != SOCMON_OK)
+    if (smn_esp_soc_new(&d, &soc) != SOCMON_OK)
         return -1;
     *state = soc;
     return 0;
@@ -26,7 +26,7 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-    socmon_esp_soc_free(*state);
+    smn_esp_soc_free(*state);
     return 0;
 }
 
@@ -160,7 +160,7 @@ static void test_flush(void **state)
     assert_int_equal(socmon_esp_soc_flush(*state, 1), SOCMON_OK);    /* L2 empty: LLC only */
     assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_COH_REQ), 128);
     assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_DDR), 64 + 64);   /* dirty lines to DDR */
-    socmon_esp_soc_stats(*state, &st);
+    smn_esp_soc_stats(*state, &st);
     assert_int_equal(st.llc_flush_writebacks, 64);
     assert_int_equal(socmon_esp_soc_cpu_access(*state, 0, 128, 0, 1024), SOCMON_OK);
     assert_int_equal(pk(state, CPU, SOCMON_ESP_MON_L2_MISS), 128);   /* 64 + 64 again */
@@ -174,7 +174,7 @@ static void test_without_cache_hierarchy(void **state)
     socmon_esp_soc *soc;
     socmon_esp_soc_desc_default(&d);
     d.cache_hierarchy = 0;
-    assert_int_equal(socmon_esp_soc_new(&d, &soc), SOCMON_OK);
+    assert_int_equal(smn_esp_soc_new(&d, &soc), SOCMON_OK);
     assert_int_equal(socmon_esp_soc_cpu_access(soc, 0, 10, 5, 4096), SOCMON_OK);
     assert_int_equal(socmon_esp_soc_peek(soc, MEM, SOCMON_ESP_MON_DDR), 15); /* all uncached */
     assert_int_equal(socmon_esp_soc_peek(soc, CPU, SOCMON_ESP_MON_NOC_INJ + 4), 15);
@@ -185,7 +185,7 @@ static void test_without_cache_hierarchy(void **state)
     assert_int_equal(socmon_esp_soc_peek(soc, MEM, SOCMON_ESP_MON_DDR), 15 + 4);
     assert_int_equal(socmon_esp_soc_peek(soc, MEM, SOCMON_ESP_MON_DMA_REQ), 0); /* undefined */
     check_laws(soc, "no cache hierarchy");
-    socmon_esp_soc_free(soc);
+    smn_esp_soc_free(soc);
 }
 
 static void test_bad_arguments(void **state)
@@ -223,10 +223,10 @@ static void test_bad_arguments(void **state)
     socmon_esp_soc *s2;
     assert_int_equal(socmon_esp_soc_desc_parse("rows 1\ncols 2\ntile 0 0 cpu\ntile 0 1 mem\n", "x", &d),
                      SOCMON_OK);
-    assert_int_equal(socmon_esp_soc_new(&d, &s2), SOCMON_OK);
+    assert_int_equal(smn_esp_soc_new(&d, &s2), SOCMON_OK);
     assert_int_equal(socmon_esp_soc_acc_invoke(s2, 0, 64, SOCMON_ESP_COH_NONE), SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "no accelerator tiles"));
-    socmon_esp_soc_free(s2);
+    smn_esp_soc_free(s2);
 }
 
 int main(void)

@@ -184,7 +184,7 @@ static void test_definedness_options(void **state)
     d.cache_hierarchy = 0;
     d.dvfs = 0;
     d.tiles[5].type = SOCMON_ESP_TILE_EMPTY;
-    assert_int_equal(socmon_esp_soc_new(&d, &soc), SOCMON_OK);
+    assert_int_equal(smn_esp_soc_new(&d, &soc), SOCMON_OK);
     static const unsigned mem[] = {0};
     static const unsigned acc[] = {13, 14, 15, 16, 17, 18};
     expect_defined(soc, 0, NULL, 0);
@@ -192,7 +192,7 @@ static void test_definedness_options(void **state)
     expect_defined(soc, 2, acc, 6); /* has_l2, but no cache hierarchy */
     expect_defined(soc, 3, acc, 6);
     expect_defined(soc, 5, NULL, 0);
-    socmon_esp_soc_free(soc);
+    smn_esp_soc_free(soc);
 }
 
 static void test_backdoor_bad_input(void **state)
@@ -203,9 +203,9 @@ static void test_backdoor_bad_input(void **state)
     assert_int_equal(socmon_esp_soc_poke(f->soc, 1, 59, 1), SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "monitor 59 out of range 0..58"));
     assert_int_equal(socmon_esp_soc_peek(f->soc, 99, 0), 0);
-    assert_int_equal(socmon_esp_soc_map(f->soc, NULL), SOCMON_EINVAL);
+    assert_int_equal(smn_esp_soc_map(f->soc, NULL), SOCMON_EINVAL);
     /* Mapping twice overlaps the first mapping: the bus refuses, naming the tile. */
-    assert_int_not_equal(socmon_esp_soc_map(f->soc, f->bus), SOCMON_OK);
+    assert_int_not_equal(smn_esp_soc_map(f->soc, f->bus), SOCMON_OK);
     assert_non_null(strstr(socmon_errmsg(), "tile 0"));
 }
 
@@ -215,26 +215,26 @@ static void test_new_bad_desc(void **state)
     socmon_esp_soc *soc = (socmon_esp_soc *)&d;
     socmon_esp_soc_desc_default(&d);
     d.rows = 17;
-    assert_int_equal(socmon_esp_soc_new(&d, &soc), SOCMON_ERANGE);
+    assert_int_equal(smn_esp_soc_new(&d, &soc), SOCMON_ERANGE);
     assert_null(soc);
     assert_non_null(strstr(socmon_errmsg(), "rows 17"));
     socmon_esp_soc_desc_default(&d);
     d.noc_planes = 4;
-    assert_int_equal(socmon_esp_soc_new(&d, &soc), SOCMON_ERANGE);
+    assert_int_equal(smn_esp_soc_new(&d, &soc), SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "noc_planes 4"));
     socmon_esp_soc_desc_default(&d);
     d.clock_hz = 0;
-    assert_int_equal(socmon_esp_soc_new(&d, &soc), SOCMON_ERANGE);
+    assert_int_equal(smn_esp_soc_new(&d, &soc), SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "clock_hz 0"));
     socmon_esp_soc_desc_default(&d);
     d.monitor_base = 0x60090004;
-    assert_int_equal(socmon_esp_soc_new(&d, &soc), SOCMON_ERANGE);
+    assert_int_equal(smn_esp_soc_new(&d, &soc), SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "0x60090004"));
     socmon_esp_soc_desc_default(&d);
     d.tiles[0].has_l2 = 1;
-    assert_int_equal(socmon_esp_soc_new(&d, &soc), SOCMON_EINVAL);
+    assert_int_equal(smn_esp_soc_new(&d, &soc), SOCMON_EINVAL);
     assert_non_null(strstr(socmon_errmsg(), "tile 0 (cpu)"));
-    assert_int_equal(socmon_esp_soc_new(NULL, &soc), SOCMON_EINVAL);
+    assert_int_equal(smn_esp_soc_new(NULL, &soc), SOCMON_EINVAL);
 }
 
 static void test_tiles_of(void **state)

@@ -56,15 +56,15 @@ static void test_shipped_files(void **state)
     assert_int_equal(socmon_esp_desc_tiles_of(&d, SOCMON_ESP_TILE_MEM, NULL, 0), 2);
     assert_int_equal(socmon_esp_desc_tiles_of(&d, SOCMON_ESP_TILE_ACC, NULL, 0), 10);
     assert_int_equal(socmon_esp_desc_tiles_of(&d, SOCMON_ESP_TILE_EMPTY, NULL, 0), 1);
-    assert_int_equal(socmon_esp_soc_new(&d, &soc), SOCMON_OK);
-    socmon_esp_soc_free(soc);
+    assert_int_equal(smn_esp_soc_new(&d, &soc), SOCMON_OK);
+    smn_esp_soc_free(soc);
     soc_path(path, sizeof path, "esp_8x8.soc");
     assert_int_equal(socmon_esp_soc_desc_load(path, &d), SOCMON_OK);
     assert_int_equal(d.rows * d.cols, 64);
     assert_int_equal(socmon_esp_desc_tiles_of(&d, SOCMON_ESP_TILE_MEM, NULL, 0), 4);
     assert_int_equal(socmon_esp_desc_tiles_of(&d, SOCMON_ESP_TILE_ACC, NULL, 0), 55);
-    assert_int_equal(socmon_esp_soc_new(&d, &soc), SOCMON_OK);
-    socmon_esp_soc_free(soc);
+    assert_int_equal(smn_esp_soc_new(&d, &soc), SOCMON_OK);
+    smn_esp_soc_free(soc);
 }
 
 static void test_format_corners(void **state)

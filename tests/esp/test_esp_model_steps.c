@@ -28,7 +28,7 @@ static socmon_esp_soc *started(const char *workload)
     socmon_esp_soc_desc d;
     socmon_esp_soc_desc_default(&d);
     socmon_esp_soc *soc;
-    assert_int_equal(socmon_esp_soc_new(&d, &soc), SOCMON_OK);
+    assert_int_equal(smn_esp_soc_new(&d, &soc), SOCMON_OK);
     assert_int_equal(socmon_esp_soc_start(soc, workload), SOCMON_OK);
     return soc;
 }
@@ -75,8 +75,8 @@ static void check_workload(const char *workload, uint64_t min_backpressure)
         for (unsigned m = SOCMON_ESP_MON_NOC_QFULL; m < SOCMON_ESP_NMON; m++)
             bp += socmon_esp_soc_peek(fine, t, m);
     assert_true(bp >= min_backpressure);
-    socmon_esp_soc_free(fine);
-    socmon_esp_soc_free(coarse);
+    smn_esp_soc_free(fine);
+    smn_esp_soc_free(coarse);
 }
 
 static void test_noc_stress_any_step(void **state)

@@ -40,11 +40,11 @@ static void run_all_workloads(const socmon_esp_soc_desc *d, const char *socname)
         socmon_esp_soc *soc;
         char label[128];
         snprintf(label, sizeof label, "%s on %s", w[i], socname);
-        assert_int_equal(socmon_esp_soc_new(d, &soc), SOCMON_OK);
+        assert_int_equal(smn_esp_soc_new(d, &soc), SOCMON_OK);
         run_to_done(soc, w[i]);
         check_laws(soc, label);
         socmon_esp_model_stats st;
-        socmon_esp_soc_stats(soc, &st);
+        smn_esp_soc_stats(soc, &st);
         uint64_t packets = 0;
         for (unsigned p = 0; p < 6; p++)
             packets += st.packets[p];
@@ -52,7 +52,7 @@ static void run_all_workloads(const socmon_esp_soc_desc *d, const char *socname)
             assert_int_equal(packets, 0);
         else if (packets == 0)
             fail_msg("%s: no NoC traffic", label);
-        socmon_esp_soc_free(soc);
+        smn_esp_soc_free(soc);
     }
 }
 
@@ -85,14 +85,14 @@ static void test_multifft_covers_the_modes(void **state)
     socmon_esp_soc_desc d;
     socmon_esp_soc *soc;
     socmon_esp_soc_desc_default(&d);
-    assert_int_equal(socmon_esp_soc_new(&d, &soc), SOCMON_OK);
+    assert_int_equal(smn_esp_soc_new(&d, &soc), SOCMON_OK);
     assert_string_equal(socmon_esp_workloads()[0], "multifft");
     assert_int_equal(socmon_esp_soc_start(soc, NULL), SOCMON_OK); /* NULL: the default */
     int done = 0;
     while (!done)
         assert_int_equal(socmon_esp_soc_advance(soc, 200000, &done), SOCMON_OK);
     socmon_esp_model_stats st;
-    socmon_esp_soc_stats(soc, &st);
+    smn_esp_soc_stats(soc, &st);
     for (unsigned m = 0; m < 4; m++)
         if (st.dma_lines[m] == 0)
             fail_msg("multifft: coherence mode %u unused", m);
@@ -102,7 +102,7 @@ static void test_multifft_covers_the_modes(void **state)
     /* A record at 200 us intervals gets a useful timeline. */
     assert_true(socmon_esp_soc_now_ns(soc) > 2000000);
     check_laws(soc, "multifft");
-    socmon_esp_soc_free(soc);
+    smn_esp_soc_free(soc);
 }
 
 static void test_noc_stress_backpressure(void **state)
@@ -110,7 +110,7 @@ static void test_noc_stress_backpressure(void **state)
     socmon_esp_soc_desc d;
     socmon_esp_soc *soc;
     socmon_esp_soc_desc_default(&d);
-    assert_int_equal(socmon_esp_soc_new(&d, &soc), SOCMON_OK);
+    assert_int_equal(smn_esp_soc_new(&d, &soc), SOCMON_OK);
     run_to_done(soc, "noc_stress");
     /* The memory tile (1) takes one flit per cycle per plane: the DMA request
      * plane (5, ESP's NoC6) backs up into its East and South inputs. */
@@ -122,7 +122,7 @@ static void test_noc_stress_backpressure(void **state)
     assert_int_equal(socmon_esp_soc_peek(soc, 1, SOCMON_ESP_MON_NOC_QFULL + 5 * 5 + 2), 0);
     assert_int_equal(socmon_esp_soc_peek(soc, 1, SOCMON_ESP_MON_NOC_QFULL + 5 * 5 + 4), 0);
     check_laws(soc, "noc_stress");
-    socmon_esp_soc_free(soc);
+    smn_esp_soc_free(soc);
 }
 
 /* Each coherence mode on its own, after a CPU pass, with ESP's flushes. */
@@ -134,7 +134,7 @@ static void test_laws_each_mode(void **state)
         char label[32];
         snprintf(label, sizeof label, "mode %d", m);
         socmon_esp_soc_desc_default(&d);
-        assert_int_equal(socmon_esp_soc_new(&d, &soc), SOCMON_OK);
+        assert_int_equal(smn_esp_soc_new(&d, &soc), SOCMON_OK);
         assert_int_equal(socmon_esp_soc_cpu_access(soc, 0, 3000, 3000, 48 * 1024), SOCMON_OK);
         if (m == SOCMON_ESP_COH_NONE || m == SOCMON_ESP_COH_LLC)
             assert_int_equal(socmon_esp_soc_flush(soc, m == SOCMON_ESP_COH_NONE), SOCMON_OK);
@@ -143,9 +143,9 @@ static void test_laws_each_mode(void **state)
                              SOCMON_OK);
         check_laws(soc, label);
         socmon_esp_model_stats st;
-        socmon_esp_soc_stats(soc, &st);
+        smn_esp_soc_stats(soc, &st);
         assert_int_equal(st.dma_lines[m], 2 * 2500);
-        socmon_esp_soc_free(soc);
+        smn_esp_soc_free(soc);
     }
 }
 
@@ -154,15 +154,15 @@ static void test_deterministic(void **state)
     socmon_esp_soc_desc d;
     socmon_esp_soc *a, *b;
     socmon_esp_soc_desc_default(&d);
-    assert_int_equal(socmon_esp_soc_new(&d, &a), SOCMON_OK);
-    assert_int_equal(socmon_esp_soc_new(&d, &b), SOCMON_OK);
+    assert_int_equal(smn_esp_soc_new(&d, &a), SOCMON_OK);
+    assert_int_equal(smn_esp_soc_new(&d, &b), SOCMON_OK);
     run_to_done(a, "acc_sweep");
     run_to_done(b, "acc_sweep");
     for (unsigned t = 0; t < 6; t++)
         for (unsigned m = 0; m < SOCMON_ESP_NMON; m++)
             assert_int_equal(socmon_esp_soc_peek(a, t, m), socmon_esp_soc_peek(b, t, m));
-    socmon_esp_soc_free(a);
-    socmon_esp_soc_free(b);
+    smn_esp_soc_free(a);
+    smn_esp_soc_free(b);
 }
 
 /* A snapshot taken while the model runs holds still; the counters go on. */
@@ -172,9 +172,9 @@ static void test_snapshot_of_running_model(void **state)
     socmon_esp_soc *soc;
     socmon_bus *bus;
     socmon_esp_soc_desc_default(&d);
-    assert_int_equal(socmon_esp_soc_new(&d, &soc), SOCMON_OK);
+    assert_int_equal(smn_esp_soc_new(&d, &soc), SOCMON_OK);
     assert_int_equal(socmon_bus_model_new(&bus), SOCMON_OK);
-    assert_int_equal(socmon_esp_soc_map(soc, bus), SOCMON_OK);
+    assert_int_equal(smn_esp_soc_map(soc, bus), SOCMON_OK);
     assert_int_equal(socmon_esp_soc_start(soc, "multifft"), SOCMON_OK);
     int done;
     assert_int_equal(socmon_esp_soc_advance(soc, 500000, &done), SOCMON_OK);
@@ -194,7 +194,7 @@ static void test_snapshot_of_running_model(void **state)
     for (unsigned t = 0; t < 6; t++)
         assert_int_equal(socmon_esp_soc_config_writes(soc, t), 0);
     socmon_bus_free(bus);
-    socmon_esp_soc_free(soc);
+    smn_esp_soc_free(soc);
 }
 
 static void test_time(void **state)
@@ -203,7 +203,7 @@ static void test_time(void **state)
     socmon_esp_soc *soc;
     int done = 0;
     socmon_esp_soc_desc_default(&d);
-    assert_int_equal(socmon_esp_soc_new(&d, &soc), SOCMON_OK);
+    assert_int_equal(smn_esp_soc_new(&d, &soc), SOCMON_OK);
     /* Without a workload, time passes and the tiles sit at op point 3. */
     assert_int_equal(socmon_esp_soc_advance(soc, 1000000, &done), SOCMON_OK);
     assert_int_equal(done, 1);
@@ -233,17 +233,17 @@ static void test_time(void **state)
     assert_non_null(strstr(socmon_errmsg(), "multifft"));
     assert_int_equal(socmon_esp_soc_advance(NULL, 1, &done), SOCMON_EINVAL);
     assert_int_equal(socmon_esp_soc_start(NULL, "idle"), SOCMON_EINVAL);
-    socmon_esp_soc_free(soc);
+    smn_esp_soc_free(soc);
     /* At 100 GHz, 2^63 ns is more cycles than the model counts: refused, time unchanged. */
     d.clock_hz = 1e11;
-    assert_int_equal(socmon_esp_soc_new(&d, &soc), SOCMON_OK);
+    assert_int_equal(smn_esp_soc_new(&d, &soc), SOCMON_OK);
     assert_int_equal(socmon_esp_soc_advance(soc, UINT64_C(1) << 63, &done), SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "2^63 cycles"));
     assert_int_equal(socmon_esp_soc_now_ns(soc), 0);
     /* A long idle stretch is skipped, not simulated cycle by cycle. */
     assert_int_equal(socmon_esp_soc_advance(soc, UINT64_C(1) << 40, &done), SOCMON_OK);
     assert_int_equal(socmon_esp_soc_cycles(soc), (UINT64_C(1) << 40) * 100);
-    socmon_esp_soc_free(soc);
+    smn_esp_soc_free(soc);
 }
 
 static void test_reset_mid_workload(void **state)
@@ -252,14 +252,14 @@ static void test_reset_mid_workload(void **state)
     socmon_esp_soc *soc;
     int done;
     socmon_esp_soc_desc_default(&d);
-    assert_int_equal(socmon_esp_soc_new(&d, &soc), SOCMON_OK);
+    assert_int_equal(smn_esp_soc_new(&d, &soc), SOCMON_OK);
     assert_int_equal(socmon_esp_soc_start(soc, "noc_stress"), SOCMON_OK);
     assert_int_equal(socmon_esp_soc_advance(soc, 300000, &done), SOCMON_OK);
     socmon_esp_model_stats st;
-    socmon_esp_soc_stats(soc, &st);
+    smn_esp_soc_stats(soc, &st);
     assert_true(st.flits_in_network > 0);
     assert_int_equal(socmon_esp_soc_reset(soc), SOCMON_OK);
-    socmon_esp_soc_stats(soc, &st);
+    smn_esp_soc_stats(soc, &st);
     assert_int_equal(st.flits_in_network, 0);
     assert_int_equal(st.cycles, 0);
     for (unsigned t = 0; t < 6; t++)
@@ -268,7 +268,7 @@ static void test_reset_mid_workload(void **state)
     /* The SoC is usable again after a reset. */
     run_to_done(soc, "multifft");
     check_laws(soc, "multifft after reset");
-    socmon_esp_soc_free(soc);
+    smn_esp_soc_free(soc);
 }
 
 /* XY routing: with the memory tile in the middle of a 3x3 grid, traffic from
@@ -284,7 +284,7 @@ static void test_xy_routing(void **state)
     socmon_esp_soc_desc d;
     socmon_esp_soc *soc;
     assert_int_equal(socmon_esp_soc_desc_parse(text, "xy.soc", &d), SOCMON_OK);
-    assert_int_equal(socmon_esp_soc_new(&d, &soc), SOCMON_OK);
+    assert_int_equal(smn_esp_soc_new(&d, &soc), SOCMON_OK);
     run_to_done(soc, "noc_stress");
     check_laws(soc, "noc_stress 3x3");
     const unsigned P = 5, BP = SOCMON_ESP_MON_NOC_QFULL + P * 5; /* DMA requests: NoC6 */
@@ -298,7 +298,7 @@ static void test_xy_routing(void **state)
     assert_int_equal(socmon_esp_soc_peek(soc, 1, SOCMON_ESP_MON_NOC_INJ + P), 0);
     assert_int_equal(socmon_esp_soc_peek(soc, 5, SOCMON_ESP_MON_NOC_INJ + P), 0);
     assert_true(socmon_esp_soc_peek(soc, 0, SOCMON_ESP_MON_NOC_INJ + P) > 0);
-    socmon_esp_soc_free(soc);
+    smn_esp_soc_free(soc);
 }
 
 /* Mid-run, nothing is received before it is sent and no counter goes back:
@@ -310,7 +310,7 @@ static void test_causality_mid_run(void **state)
         socmon_esp_soc_desc d;
         socmon_esp_soc *soc;
         socmon_esp_soc_desc_default(&d);
-        assert_int_equal(socmon_esp_soc_new(&d, &soc), SOCMON_OK);
+        assert_int_equal(smn_esp_soc_new(&d, &soc), SOCMON_OK);
         assert_int_equal(socmon_esp_soc_start(soc, w[i]), SOCMON_OK);
         uint32_t prev[6][SOCMON_ESP_NMON] = {{0}};
         int done = 0;
@@ -336,7 +336,7 @@ static void test_causality_mid_run(void **state)
             assert_true(law_sum(soc, MEM, SOCMON_ESP_MON_COH_RSP_SND) <= creq);
             assert_true(law_sum(soc, MEM, SOCMON_ESP_MON_COH_RSP_RCV) <= law_sum(soc, MEM, SOCMON_ESP_MON_COH_FWD));
             socmon_esp_model_stats st;
-            socmon_esp_soc_stats(soc, &st);
+            smn_esp_soc_stats(soc, &st);
             for (unsigned p = 0; p < 6; p++)
                 assert_true(st.flits_ejected[p] <= st.flits_injected[p]);
             if (st.flits_in_network > 0)
@@ -344,7 +344,7 @@ static void test_causality_mid_run(void **state)
         }
         assert_true(mid > 10); /* the samples did catch traffic in flight */
         check_laws(soc, w[i]);
-        socmon_esp_soc_free(soc);
+        smn_esp_soc_free(soc);
     }
 }
 

@@ -16,7 +16,7 @@ static socmon_esp_soc *fresh(void)
     socmon_esp_soc_desc d;
     socmon_esp_soc *soc;
     socmon_esp_soc_desc_default(&d);
-    assert_int_equal(socmon_esp_soc_new(&d, &soc), SOCMON_OK);
+    assert_int_equal(smn_esp_soc_new(&d, &soc), SOCMON_OK);
     return soc;
 }
 
@@ -38,7 +38,7 @@ static void test_wrap_32(void **state)
     uint32_t want = (uint32_t)(0xFFFFFF00u + 64 + 6144 - 1024 /* 1 KiB already in L2 */ / 16);
     assert_int_equal(socmon_esp_soc_peek(soc, MEM, SOCMON_ESP_MON_COH_REQ), want);
     assert_int_equal(socmon_esp_soc_peek(soc, MEM, SOCMON_ESP_MON_COH_RSP_SND), want);
-    socmon_esp_soc_free(soc);
+    smn_esp_soc_free(soc);
 }
 
 static void test_wrap_dvfs_cycles(void **state)
@@ -48,7 +48,7 @@ static void test_wrap_dvfs_cycles(void **state)
     assert_int_equal(socmon_esp_soc_poke(soc, CPU, SOCMON_ESP_MON_DVFS + 3, 0xFFFFFF00u), SOCMON_OK);
     assert_int_equal(socmon_esp_soc_advance(soc, 1000000, &done), SOCMON_OK); /* 78000 cycles */
     assert_int_equal(socmon_esp_soc_peek(soc, CPU, SOCMON_ESP_MON_DVFS + 3), 78000 - 256);
-    socmon_esp_soc_free(soc);
+    smn_esp_soc_free(soc);
 }
 
 /* acc_tot and acc_mem are 64-bit: lo carries into hi, and the pair wraps at 2^64. */
@@ -67,8 +67,8 @@ static void test_carry_64(void **state)
     assert_true(law_acc64(soc, ACC1, SOCMON_ESP_MON_ACC_TOT_LO) == (UINT64_C(7) << 32 | 0xFFFFFFFAu) + tot);
     assert_int_equal(socmon_esp_soc_peek(soc, ACC1, SOCMON_ESP_MON_ACC_TOT_HI), 8);
     assert_true(law_acc64(soc, ACC1, SOCMON_ESP_MON_ACC_MEM_LO) == mem - 1);
-    socmon_esp_soc_free(ref);
-    socmon_esp_soc_free(soc);
+    smn_esp_soc_free(ref);
+    smn_esp_soc_free(soc);
 }
 
 int main(void)

@@ -57,8 +57,8 @@ static inline void fx_setup(fx *f)
 /* Opens format `name` on a fresh memory sink with the given options. */
 static inline void fx_open_opts(fx *f, const char *name, const socmon_output_opts *oo)
 {
-    assert_int_equal(socmon_sink_memory(&f->sink), SOCMON_OK);
-    assert_int_equal(socmon_output_open(name, f->sink, oo, &f->out), SOCMON_OK);
+    assert_int_equal(smn_sink_memory(&f->sink), SOCMON_OK);
+    assert_int_equal(smn_output_open(name, f->sink, oo, &f->out), SOCMON_OK);
 }
 
 /* Opens format `name` with thousands separators (the default). */
@@ -70,13 +70,13 @@ static inline void fx_open(fx *f, const char *name, char sep, int deltas)
 
 static inline const char *fx_text(const fx *f)
 {
-    return socmon_sink_memory_data(f->sink, NULL);
+    return smn_sink_memory_data(f->sink, NULL);
 }
 
 static inline void fx_close(fx *f)
 {
-    socmon_output_free(f->out);
-    assert_int_equal(socmon_sink_close(f->sink), SOCMON_OK);
+    smn_output_free(f->out);
+    assert_int_equal(smn_sink_close(f->sink), SOCMON_OK);
     f->out = NULL;
     f->sink = NULL;
 }
@@ -92,11 +92,11 @@ static inline void fx_totals(fx *f)
 {
     socmon_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = "Stats", .target = "fx", .workload = "w",
                            .elapsed_ns = 1500000};
-    assert_int_equal(socmon_output_begin(f->out, &run), SOCMON_OK);
-    assert_int_equal(socmon_output_counters(f->out, &fx_list, fx_values), SOCMON_OK);
-    assert_int_equal(socmon_output_metrics(f->out, f->ms, f->m, f->mv), SOCMON_OK);
-    assert_int_equal(socmon_output_hotspots(f->out, &fx_list, fx_values, "tile*", 2), SOCMON_OK);
-    assert_int_equal(socmon_output_end(f->out), SOCMON_OK);
+    assert_int_equal(smn_output_begin(f->out, &run), SOCMON_OK);
+    assert_int_equal(smn_output_counters(f->out, &fx_list, fx_values), SOCMON_OK);
+    assert_int_equal(smn_output_metrics(f->out, f->ms, f->m, f->mv), SOCMON_OK);
+    assert_int_equal(smn_output_hotspots(f->out, &fx_list, fx_values, "tile*", 2), SOCMON_OK);
+    assert_int_equal(smn_output_end(f->out), SOCMON_OK);
 }
 
 /* Two intervals, the second marked missed and undefined. */
@@ -105,15 +105,15 @@ static inline void fx_timeline(fx *f, const size_t *shown, size_t nshown)
     socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .target = "fx", .device = "dev",
                            .interval_ns = 1000, .ncounters = NCTR, .recording = 1, .samples = 3};
     socmon_interval_cols cols = {f->m, shown, nshown, &fx_list, 0};
-    assert_int_equal(socmon_output_begin(f->out, &run), SOCMON_OK);
-    assert_int_equal(socmon_output_begin_intervals(f->out, &cols), SOCMON_OK);
+    assert_int_equal(smn_output_begin(f->out, &run), SOCMON_OK);
+    assert_int_equal(smn_output_begin_intervals(f->out, &cols), SOCMON_OK);
     socmon_interval_row r1 = {.t_ns = 5000, .since_ns = 1000, .dt_ns = 1000, .flags = 0, .missed = 0, .metrics = f->mv, .deltas = fx_values};
     socmon_interval_row r2 = {.t_ns = 7000, .since_ns = 3000, .dt_ns = 2000, .flags = SOCMON_SAMPLE_MISSED | SOCMON_SAMPLE_UNDEF, .missed = 1, .metrics = f->mv, .deltas = fx_values};
-    assert_int_equal(socmon_output_row(f->out, &r1), SOCMON_OK);
-    assert_int_equal(socmon_output_row(f->out, &r2), SOCMON_OK);
-    assert_int_equal(socmon_output_end_intervals(f->out), SOCMON_OK);
-    assert_int_equal(socmon_output_note(f->out, "a hint for people"), SOCMON_OK);
-    assert_int_equal(socmon_output_end(f->out), SOCMON_OK);
+    assert_int_equal(smn_output_row(f->out, &r1), SOCMON_OK);
+    assert_int_equal(smn_output_row(f->out, &r2), SOCMON_OK);
+    assert_int_equal(smn_output_end_intervals(f->out), SOCMON_OK);
+    assert_int_equal(smn_output_note(f->out, "a hint for people"), SOCMON_OK);
+    assert_int_equal(smn_output_end(f->out), SOCMON_OK);
 }
 
 #endif

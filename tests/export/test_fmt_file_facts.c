@@ -1,4 +1,4 @@
-/* report --stats as a document of the output interface (socmon_output_file_facts): the table,
+/* report --stats as a document of the output interface (smn_output_file_facts): the table,
  * csv and json formats write the facts of a recording file byte for byte as report always has
  * (tests/cli/recording_v2.test.sh and recording_gaps.test.sh read them end to end); other
  * formats refuse them, and the document is the facts then end. */
@@ -33,17 +33,17 @@ static void render(const char *name, const socmon_file_facts *f, int no_big_num,
     socmon_sink *s = NULL;
     socmon_output *o = NULL;
     socmon_output_opts oo = {.sep = ',', .no_big_num = no_big_num};
-    assert_int_equal(socmon_sink_memory(&s), SOCMON_OK);
-    assert_int_equal(socmon_output_open(name, s, &oo, &o), SOCMON_OK);
-    *st = socmon_output_file_facts(o, f);
+    assert_int_equal(smn_sink_memory(&s), SOCMON_OK);
+    assert_int_equal(smn_output_open(name, s, &oo, &o), SOCMON_OK);
+    *st = smn_output_file_facts(o, f);
     if (*st == SOCMON_OK) {
         /* the facts are the whole document: only end may follow */
-        assert_int_equal(socmon_output_note(o, "x"), SOCMON_ESTATE);
-        assert_int_equal(socmon_output_end(o), SOCMON_OK);
+        assert_int_equal(smn_output_note(o, "x"), SOCMON_ESTATE);
+        assert_int_equal(smn_output_end(o), SOCMON_OK);
     }
-    snprintf(out, cap, "%s", socmon_sink_memory_data(s, NULL));
-    socmon_output_free(o);
-    socmon_sink_close(s);
+    snprintf(out, cap, "%s", smn_sink_memory_data(s, NULL));
+    smn_output_free(o);
+    smn_sink_close(s);
 }
 
 static void table_as_report_prints_it(void **state)

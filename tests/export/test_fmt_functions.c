@@ -1,5 +1,5 @@
 /* A program's per-function rows (report --by-symbol) as the table, CSV and JSON formats write
- * them (socmon_output_functions), byte for byte: the text scripts and tests/cli/baseline.py read.
+ * them (smn_output_functions), byte for byte: the text scripts and tests/cli/baseline.py read.
  * The rows are worked out by hand: the functions' cycles total 2000; crt0 zeroed mcycle, so its
  * count is negative; a function that never ran has no CPI; the source lacks every column after
  * lsu_wait. */
@@ -30,14 +30,14 @@ static char *render(const char *name, char sep, const socmon_functions *f)
     socmon_output *o = NULL;
     socmon_output_opts oo = {.sep = sep};
     socmon_run_info run = {.doc = SOCMON_DOC_FUNCTIONS, .target = "ibex"};
-    assert_int_equal(socmon_sink_memory(&s), SOCMON_OK);
-    assert_int_equal(socmon_output_open(name, s, &oo, &o), SOCMON_OK);
-    assert_int_equal(socmon_output_begin(o, &run), SOCMON_OK);
-    assert_int_equal(socmon_output_functions(o, f), SOCMON_OK);
-    assert_int_equal(socmon_output_end(o), SOCMON_OK);
-    char *text = strdup(socmon_sink_memory_data(s, NULL));
-    socmon_output_free(o);
-    assert_int_equal(socmon_sink_close(s), SOCMON_OK);
+    assert_int_equal(smn_sink_memory(&s), SOCMON_OK);
+    assert_int_equal(smn_output_open(name, s, &oo, &o), SOCMON_OK);
+    assert_int_equal(smn_output_begin(o, &run), SOCMON_OK);
+    assert_int_equal(smn_output_functions(o, f), SOCMON_OK);
+    assert_int_equal(smn_output_end(o), SOCMON_OK);
+    char *text = strdup(smn_sink_memory_data(s, NULL));
+    smn_output_free(o);
+    assert_int_equal(smn_sink_close(s), SOCMON_OK);
     return text;
 }
 
@@ -126,18 +126,18 @@ static void test_refused(void **state)
     socmon_output *o = NULL;
     socmon_run_info totals = {.doc = SOCMON_DOC_TOTALS, .target = "ibex"};
     socmon_run_info run = {.doc = SOCMON_DOC_FUNCTIONS, .target = "ibex"};
-    assert_int_equal(socmon_sink_memory(&s), SOCMON_OK);
-    assert_int_equal(socmon_output_open("table", s, NULL, &o), SOCMON_OK);
-    assert_int_equal(socmon_output_functions(o, &fns), SOCMON_ESTATE);   /* before begin */
-    assert_int_equal(socmon_output_begin(o, &totals), SOCMON_OK);
-    assert_int_equal(socmon_output_functions(o, &fns), SOCMON_EINVAL);
-    socmon_output_free(o);
-    assert_int_equal(socmon_output_open("live", s, NULL, &o), SOCMON_OK);
-    assert_int_equal(socmon_output_begin(o, &run), SOCMON_OK);
-    assert_int_equal(socmon_output_functions(o, &fns), SOCMON_ENOTSUP);
+    assert_int_equal(smn_sink_memory(&s), SOCMON_OK);
+    assert_int_equal(smn_output_open("table", s, NULL, &o), SOCMON_OK);
+    assert_int_equal(smn_output_functions(o, &fns), SOCMON_ESTATE);   /* before begin */
+    assert_int_equal(smn_output_begin(o, &totals), SOCMON_OK);
+    assert_int_equal(smn_output_functions(o, &fns), SOCMON_EINVAL);
+    smn_output_free(o);
+    assert_int_equal(smn_output_open("live", s, NULL, &o), SOCMON_OK);
+    assert_int_equal(smn_output_begin(o, &run), SOCMON_OK);
+    assert_int_equal(smn_output_functions(o, &fns), SOCMON_ENOTSUP);
     assert_non_null(strstr(socmon_errmsg(), "the live format has no per-function rows"));
-    socmon_output_free(o);
-    assert_int_equal(socmon_sink_close(s), SOCMON_OK);
+    smn_output_free(o);
+    assert_int_equal(smn_sink_close(s), SOCMON_OK);
 }
 
 int main(void)

@@ -48,10 +48,10 @@ static json_t *render(int rows)
     } else {
         socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .target = "fx", .device = "dev", .interval_ns = 1000};
         socmon_interval_cols cols = {f.m, NULL, 0, &fx_list, 0};
-        assert_int_equal(socmon_output_begin(f.out, &run), SOCMON_OK);
-        assert_int_equal(socmon_output_begin_intervals(f.out, &cols), SOCMON_OK);
-        assert_int_equal(socmon_output_end_intervals(f.out), SOCMON_OK);
-        assert_int_equal(socmon_output_end(f.out), SOCMON_OK);
+        assert_int_equal(smn_output_begin(f.out, &run), SOCMON_OK);
+        assert_int_equal(smn_output_begin_intervals(f.out, &cols), SOCMON_OK);
+        assert_int_equal(smn_output_end_intervals(f.out), SOCMON_OK);
+        assert_int_equal(smn_output_end(f.out), SOCMON_OK);
     }
     json_error_t err;
     json_t *doc = json_loads(fx_text(&f), 0, &err);
@@ -127,7 +127,7 @@ static void test_no_rows_and_totals(void **state)
     fx_setup(&f);
     fx_open(&f, "perfetto", ',', 0);
     socmon_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = "Stats", .target = "fx"};
-    assert_int_equal(socmon_output_begin(f.out, &run), SOCMON_EINVAL);
+    assert_int_equal(smn_output_begin(f.out, &run), SOCMON_EINVAL);
     assert_non_null(strstr(socmon_errmsg(), "a trace shows a timeline, not totals"));
     fx_close(&f);
     fx_teardown(&f);
@@ -148,10 +148,10 @@ static void test_names_not_utf8(void **state)
     fx_open(&f, "perfetto", ',', 0);
     socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .target = "b\xff\"d", .device = "dev", .interval_ns = 1000};
     socmon_interval_cols cols = {f.m, NULL, 0, &list, 0};
-    assert_int_equal(socmon_output_begin(f.out, &run), SOCMON_OK);
-    assert_int_equal(socmon_output_begin_intervals(f.out, &cols), SOCMON_OK);
-    assert_int_equal(socmon_output_end_intervals(f.out), SOCMON_OK);
-    assert_int_equal(socmon_output_end(f.out), SOCMON_OK);
+    assert_int_equal(smn_output_begin(f.out, &run), SOCMON_OK);
+    assert_int_equal(smn_output_begin_intervals(f.out, &cols), SOCMON_OK);
+    assert_int_equal(smn_output_end_intervals(f.out), SOCMON_OK);
+    assert_int_equal(smn_output_end(f.out), SOCMON_OK);
     json_error_t err;
     json_t *doc = json_loads(fx_text(&f), 0, &err);
     if (!doc)

@@ -111,10 +111,10 @@ static void render_repeated(const char *format, char **text)
     double msd[NRES] = {[R_RATE0] = 1.5, [R_RATE1] = NAN, [R_HITS] = 3, [R_SEVENTH] = 0.25};
     socmon_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = "Stats", .target = "fx", .elapsed_ns = 1500000,
                            .runs = 5, .counter_stddev = csd, .metric_stddev = msd};
-    assert_int_equal(socmon_output_begin(f.out, &run), SOCMON_OK);
-    assert_int_equal(socmon_output_counters(f.out, &fx_list, fx_values), SOCMON_OK);
-    assert_int_equal(socmon_output_metrics(f.out, f.ms, f.m, f.mv), SOCMON_OK);
-    assert_int_equal(socmon_output_end(f.out), SOCMON_OK);
+    assert_int_equal(smn_output_begin(f.out, &run), SOCMON_OK);
+    assert_int_equal(smn_output_counters(f.out, &fx_list, fx_values), SOCMON_OK);
+    assert_int_equal(smn_output_metrics(f.out, f.ms, f.m, f.mv), SOCMON_OK);
+    assert_int_equal(smn_output_end(f.out), SOCMON_OK);
     *text = strdup(fx_text(&f));
     fx_close(&f);
     fx_teardown(&f);
@@ -300,10 +300,10 @@ static void test_live_without_metric_values(void **state)
     socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .target = "fx", .workload = "w",
                            .interval_ns = 2000000, .ncounters = NCTR, .simulated = 1};
     socmon_interval_cols cols = {f.m, shown, 3, &fx_list, 0};
-    assert_int_equal(socmon_output_begin(f.out, &run), SOCMON_OK);
-    assert_int_equal(socmon_output_begin_intervals(f.out, &cols), SOCMON_OK);
+    assert_int_equal(smn_output_begin(f.out, &run), SOCMON_OK);
+    assert_int_equal(smn_output_begin_intervals(f.out, &cols), SOCMON_OK);
     socmon_interval_row r = {.t_ns = 9, .since_ns = 2000000, .dt_ns = 2000000, .flags = SOCMON_SAMPLE_MISSED, .missed = 3, .metrics = NULL, .deltas = fx_values};
-    assert_int_equal(socmon_output_row(f.out, &r), SOCMON_OK);
+    assert_int_equal(smn_output_row(f.out, &r), SOCMON_OK);
     assert_string_equal(fx_text(&f), "recording target 'fx', workload w, 6 counters every 2.000 ms (simulated time)\n"
                                      "     2.000 ms  events=123,456,789,417  MISSED 3 intervals\n");
     fx_close(&f);
@@ -328,16 +328,16 @@ static void varied_timeline(fx *f, const char *format, int no_big_num, const siz
     socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .target = "fx", .device = "dev",
                            .interval_ns = 1000, .ncounters = NCTR, .recording = 1, .samples = 5, .simulated = 1};
     socmon_interval_cols cols = {f->m, sh, nsh, &fx_list, 0};
-    assert_int_equal(socmon_output_begin(f->out, &run), SOCMON_OK);
-    assert_int_equal(socmon_output_begin_intervals(f->out, &cols), SOCMON_OK);
+    assert_int_equal(smn_output_begin(f->out, &run), SOCMON_OK);
+    assert_int_equal(smn_output_begin_intervals(f->out, &cols), SOCMON_OK);
     for (size_t i = 0; i < 4; i++) {
         double mv[NRES] = {[R_RATE0] = rate[i], [R_RATE1] = NAN, [R_HITS] = hits[i], [R_BUSIER] = 0,
                            [R_SEVENTH] = seventh[i]};
         socmon_interval_row r = {.t_ns = 1000 * (i + 1), .since_ns = 1000 * (i + 1), .dt_ns = 1000, .flags = 0, .missed = 0, .metrics = mv, .deltas = fx_values};
-        assert_int_equal(socmon_output_row(f->out, &r), SOCMON_OK);
+        assert_int_equal(smn_output_row(f->out, &r), SOCMON_OK);
     }
-    assert_int_equal(socmon_output_end_intervals(f->out), SOCMON_OK);
-    assert_int_equal(socmon_output_end(f->out), SOCMON_OK);
+    assert_int_equal(smn_output_end_intervals(f->out), SOCMON_OK);
+    assert_int_equal(smn_output_end(f->out), SOCMON_OK);
 }
 
 static void test_one_precision_per_metric(void **state)
@@ -489,15 +489,15 @@ static void test_alignment_with_long_names(void **state)
     socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .target = "fx", .interval_ns = 1000};
     size_t sh[] = {0};
     socmon_interval_cols cols = {m, sh, 1, &fx_list, 0};
-    assert_int_equal(socmon_output_begin(f.out, &run), SOCMON_OK);
-    assert_int_equal(socmon_output_begin_intervals(f.out, &cols), SOCMON_OK);
+    assert_int_equal(smn_output_begin(f.out, &run), SOCMON_OK);
+    assert_int_equal(smn_output_begin_intervals(f.out, &cols), SOCMON_OK);
     double v[] = {100.0 / 3, 5, 100};
     for (size_t i = 0; i < 3; i++) {
         socmon_interval_row r = {.t_ns = i + 1, .since_ns = 1000 * (i + 1), .dt_ns = 1000, .flags = 0, .missed = 0, .metrics = &v[i], .deltas = fx_values};
-        assert_int_equal(socmon_output_row(f.out, &r), SOCMON_OK);
+        assert_int_equal(smn_output_row(f.out, &r), SOCMON_OK);
     }
-    assert_int_equal(socmon_output_end_intervals(f.out), SOCMON_OK);
-    assert_int_equal(socmon_output_end(f.out), SOCMON_OK);
+    assert_int_equal(smn_output_end_intervals(f.out), SOCMON_OK);
+    assert_int_equal(smn_output_end(f.out), SOCMON_OK);
     check_values_end_together(fx_text(&f), "  time [us]  ", "a_metric_with_a_name_longer_than_any_value [%]");
     fx_close(&f);
     socmon_metrics_free(m);
@@ -516,9 +516,9 @@ static void test_simulated_time(void **state)
     fx_open(&f, "table", ',', 0);
     socmon_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = "S", .target = "fx", .elapsed_ns = 1234000,
                            .simulated = 1};
-    assert_int_equal(socmon_output_begin(f.out, &run), SOCMON_OK);
-    assert_int_equal(socmon_output_metrics(f.out, f.ms, f.m, f.mv), SOCMON_OK);
-    assert_int_equal(socmon_output_end(f.out), SOCMON_OK);
+    assert_int_equal(smn_output_begin(f.out, &run), SOCMON_OK);
+    assert_int_equal(smn_output_metrics(f.out, f.ms, f.m, f.mv), SOCMON_OK);
+    assert_int_equal(smn_output_end(f.out), SOCMON_OK);
     assert_non_null(strstr(fx_text(&f), "\n       0.001234000 seconds simulated time elapsed\n"));
     fx_close(&f);
     fx_teardown(&f);
@@ -539,9 +539,9 @@ static void test_totals_say_over_the_run(void **state)
     fx_setup(&f);
     fx_open(&f, "table", ',', 0);
     socmon_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = "S", .target = "fx"};
-    assert_int_equal(socmon_output_begin(f.out, &run), SOCMON_OK);
-    assert_int_equal(socmon_output_metrics(f.out, ms, m, &v), SOCMON_OK);
-    assert_int_equal(socmon_output_end(f.out), SOCMON_OK);
+    assert_int_equal(smn_output_begin(f.out, &run), SOCMON_OK);
+    assert_int_equal(smn_output_metrics(f.out, ms, m, &v), SOCMON_OK);
+    assert_int_equal(smn_output_end(f.out), SOCMON_OK);
     assert_non_null(strstr(fx_text(&f), " Metrics over the run:"));
     assert_non_null(strstr(fx_text(&f), "L2 hits in the run, all tiles"));
     assert_null(strstr(fx_text(&f), "in the interval"));
@@ -557,13 +557,13 @@ static void test_hotspot_sections(void **state)
     fx_setup(&f);
     fx_open(&f, "table", ',', 0);
     socmon_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = "T", .target = "fx"};
-    assert_int_equal(socmon_output_begin(f.out, &run), SOCMON_OK);
+    assert_int_equal(smn_output_begin(f.out, &run), SOCMON_OK);
     /* Matching counters that all read 0: the section says so. */
-    assert_int_equal(socmon_output_hotspots(f.out, &fx_list, fx_values, "tile1.l2_*", 10), SOCMON_OK);
+    assert_int_equal(smn_output_hotspots(f.out, &fx_list, fx_values, "tile1.l2_*", 10), SOCMON_OK);
     /* No counter of the selection matches: no section at all. */
-    assert_int_equal(socmon_output_hotspots(f.out, &fx_list, fx_values, "tile9.*", 10), SOCMON_OK);
-    assert_int_equal(socmon_output_hotspots(f.out, &fx_list, fx_values, NULL, 10), SOCMON_OK);
-    assert_int_equal(socmon_output_end(f.out), SOCMON_OK);
+    assert_int_equal(smn_output_hotspots(f.out, &fx_list, fx_values, "tile9.*", 10), SOCMON_OK);
+    assert_int_equal(smn_output_hotspots(f.out, &fx_list, fx_values, NULL, 10), SOCMON_OK);
+    assert_int_equal(smn_output_end(f.out), SOCMON_OK);
     assert_string_equal(fx_text(&f), "\n T for target 'fx':\n\n"
                                      "\n Hot spots over the run (largest tile1.l2_*):\n\n"
                                      "  none: every such counter read 0\n\n");
@@ -578,29 +578,29 @@ static void test_registry(void **state)
     int want[] = {1, 0, 0, 1, 0, 0, 0, 0};
     size_t nn = sizeof names / sizeof names[0], n = 0;
     char known[256] = "(known: ";
-    while (socmon_output_format_name(n))
+    while (smn_output_format_name(n))
         n++;
     assert_int_equal(n, nn);
     for (size_t i = 0; i < nn; i++) {
-        assert_string_equal(socmon_output_format_name(i), names[i]);
-        assert_non_null(socmon_output_format_find(names[i]));
+        assert_string_equal(smn_output_format_name(i), names[i]);
+        assert_non_null(smn_output_format_find(names[i]));
         snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", names[i], i + 1 < nn ? ", " : ")");
     }
-    assert_non_null(socmon_output_format_find("html"));
-    assert_null(socmon_output_format_find("yaml"));
+    assert_non_null(smn_output_format_find("html"));
+    assert_null(smn_output_format_find("yaml"));
     socmon_sink *s;
     socmon_output *o = NULL;
-    assert_int_equal(socmon_sink_memory(&s), SOCMON_OK);
-    assert_int_equal(socmon_output_open("yaml", s, NULL, &o), SOCMON_ENOENT);
+    assert_int_equal(smn_sink_memory(&s), SOCMON_OK);
+    assert_int_equal(smn_output_open("yaml", s, NULL, &o), SOCMON_ENOENT);
     assert_non_null(strstr(socmon_errmsg(), "'yaml' "));
     assert_non_null(strstr(socmon_errmsg(), known));
     assert_null(o);
     for (size_t i = 0; i < nn; i++) {
-        assert_int_equal(socmon_output_open(names[i], s, NULL, &o), SOCMON_OK);
-        assert_int_equal(socmon_output_selects_metrics(o), want[i]);
-        socmon_output_free(o);
+        assert_int_equal(smn_output_open(names[i], s, NULL, &o), SOCMON_OK);
+        assert_int_equal(smn_output_selects_metrics(o), want[i]);
+        smn_output_free(o);
     }
-    assert_int_equal(socmon_sink_close(s), SOCMON_OK);
+    assert_int_equal(smn_sink_close(s), SOCMON_OK);
 }
 
 static void test_call_order(void **state)
@@ -610,24 +610,24 @@ static void test_call_order(void **state)
     fx_open(&f, "json", ',', 0);
     socmon_interval_cols cols = {f.m, shown, 3, &fx_list, 0};
     socmon_interval_row row = {.t_ns = 1, .since_ns = 1, .dt_ns = 1, .flags = 0, .missed = 0, .metrics = f.mv, .deltas = fx_values};
-    assert_int_equal(socmon_output_counters(f.out, &fx_list, fx_values), SOCMON_ESTATE);
+    assert_int_equal(smn_output_counters(f.out, &fx_list, fx_values), SOCMON_ESTATE);
     assert_non_null(strstr(socmon_errmsg(), "begin was not called"));
     socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .target = "fx"};
-    assert_int_equal(socmon_output_begin(f.out, NULL), SOCMON_EINVAL);
-    assert_int_equal(socmon_output_begin(f.out, &run), SOCMON_OK);
-    assert_int_equal(socmon_output_begin(f.out, &run), SOCMON_ESTATE);
-    assert_int_equal(socmon_output_row(f.out, &row), SOCMON_ESTATE);
+    assert_int_equal(smn_output_begin(f.out, NULL), SOCMON_EINVAL);
+    assert_int_equal(smn_output_begin(f.out, &run), SOCMON_OK);
+    assert_int_equal(smn_output_begin(f.out, &run), SOCMON_ESTATE);
+    assert_int_equal(smn_output_row(f.out, &row), SOCMON_ESTATE);
     size_t bad[] = {NRES};
     socmon_interval_cols badcols = {f.m, bad, 1, &fx_list, 0};
-    assert_int_equal(socmon_output_begin_intervals(f.out, &badcols), SOCMON_ERANGE);
-    assert_int_equal(socmon_output_begin_intervals(f.out, &cols), SOCMON_OK);
-    assert_int_equal(socmon_output_counters(f.out, &fx_list, fx_values), SOCMON_ESTATE);
-    assert_int_equal(socmon_output_end(f.out), SOCMON_ESTATE);
-    assert_int_equal(socmon_output_row(f.out, &row), SOCMON_OK);
-    assert_int_equal(socmon_output_end_intervals(f.out), SOCMON_OK);
-    assert_int_equal(socmon_output_end(f.out), SOCMON_OK);
-    assert_int_equal(socmon_output_note(f.out, "late"), SOCMON_ESTATE);
-    assert_int_equal(socmon_output_end(f.out), SOCMON_ESTATE);
+    assert_int_equal(smn_output_begin_intervals(f.out, &badcols), SOCMON_ERANGE);
+    assert_int_equal(smn_output_begin_intervals(f.out, &cols), SOCMON_OK);
+    assert_int_equal(smn_output_counters(f.out, &fx_list, fx_values), SOCMON_ESTATE);
+    assert_int_equal(smn_output_end(f.out), SOCMON_ESTATE);
+    assert_int_equal(smn_output_row(f.out, &row), SOCMON_OK);
+    assert_int_equal(smn_output_end_intervals(f.out), SOCMON_OK);
+    assert_int_equal(smn_output_end(f.out), SOCMON_OK);
+    assert_int_equal(smn_output_note(f.out, "late"), SOCMON_ESTATE);
+    assert_int_equal(smn_output_end(f.out), SOCMON_ESTATE);
     fx_close(&f);
     fx_teardown(&f);
 }

@@ -22,8 +22,8 @@ static void name_is(const char *name, const char *unit, unsigned n, int counter,
 {
     char buf[200];
     socmon_prom_unit u;
-    socmon_prom_unit_of(unit, &u);
-    assert_int_equal(socmon_prom_name(buf, sizeof buf, name, &u, n, counter), 0);
+    smn_prom_unit_of(unit, &u);
+    assert_int_equal(smn_prom_name(buf, sizeof buf, name, &u, n, counter), 0);
     if (strcmp(buf, want) != 0)
         fail_msg("name '%s' unit '%s': got %s, want %s", name, unit ? unit : "(null)", buf, want);
 }
@@ -50,34 +50,34 @@ static void test_names(void **state)
     name_is("", NULL, 1, 0, "socmon_unnamed");
     name_is("...", "%", 1, 0, "socmon_unnamed_percent");
     char small[8];
-    assert_int_equal(socmon_prom_name(small, sizeof small, "long_name", NULL, 1, 0), -1);
-    assert_true(socmon_prom_reserved_suffix("socmon_x_total"));
-    assert_true(socmon_prom_reserved_suffix("socmon_x_info"));
-    assert_false(socmon_prom_reserved_suffix("socmon_x_totals"));
+    assert_int_equal(smn_prom_name(small, sizeof small, "long_name", NULL, 1, 0), -1);
+    assert_true(smn_prom_reserved_suffix("socmon_x_total"));
+    assert_true(smn_prom_reserved_suffix("socmon_x_info"));
+    assert_false(smn_prom_reserved_suffix("socmon_x_totals"));
 }
 
 static void test_units_scale(void **state)
 {
     socmon_prom_unit u;
-    socmon_prom_unit_of("ns", &u);
+    smn_prom_unit_of("ns", &u);
     assert_string_equal(u.suffix, "seconds");
     /* 250 ns is exactly what 2.5e-07 reads back as, not 2.5000000000000004e-07 */
     char buf[40];
-    assert_string_equal(socmon_prom_float(buf, sizeof buf, socmon_prom_scale(&u, 250)), "2.5e-07");
-    socmon_prom_unit_of("MB/s", &u);
-    assert_true(socmon_prom_scale(&u, 1.5) == 1.5e6);
-    assert_false(socmon_prom_unscaled(&u));
-    socmon_prom_unit_of("events", &u);
+    assert_string_equal(smn_prom_float(buf, sizeof buf, smn_prom_scale(&u, 250)), "2.5e-07");
+    smn_prom_unit_of("MB/s", &u);
+    assert_true(smn_prom_scale(&u, 1.5) == 1.5e6);
+    assert_false(smn_prom_unscaled(&u));
+    smn_prom_unit_of("events", &u);
     assert_null(u.suffix);
-    assert_true(socmon_prom_unscaled(&u));
-    socmon_prom_unit_of(NULL, &u);
+    assert_true(smn_prom_unscaled(&u));
+    smn_prom_unit_of(NULL, &u);
     assert_null(u.suffix);
 }
 
 static void float_is(double v, const char *want)
 {
     char buf[40];
-    socmon_prom_float(buf, sizeof buf, v);
+    smn_prom_float(buf, sizeof buf, v);
     if (strcmp(buf, want) != 0)
         fail_msg("%.17g: got %s, want %s", v, buf, want);
     if (isfinite(v))
@@ -108,10 +108,10 @@ static void test_go_floats(void **state)
 static char *escape(int help, int om, const char *in)
 {
     socmon_sink *s;
-    assert_int_equal(socmon_sink_memory(&s), SOCMON_OK);
-    assert_int_equal(help ? socmon_prom_help(s, in, om) : socmon_prom_label_value(s, in), SOCMON_OK);
-    char *out = strdup(socmon_sink_memory_data(s, NULL));
-    socmon_sink_close(s);
+    assert_int_equal(smn_sink_memory(&s), SOCMON_OK);
+    assert_int_equal(help ? smn_prom_help(s, in, om) : smn_prom_label_value(s, in), SOCMON_OK);
+    char *out = strdup(smn_sink_memory_data(s, NULL));
+    smn_sink_close(s);
     return out;
 }
 
@@ -137,20 +137,20 @@ static void test_escaping(void **state)
 static void test_negotiate(void **state)
 {
     /* what Prometheus 2.42 sends */
-    assert_string_equal(socmon_prom_negotiate("application/openmetrics-text;version=1.0.0,application/"
+    assert_string_equal(smn_prom_negotiate("application/openmetrics-text;version=1.0.0,application/"
                                               "openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;"
                                               "q=0.5,*/*;q=0.1"), "openmetrics");
-    assert_string_equal(socmon_prom_negotiate("*/*"), "prometheus");            /* curl */
-    assert_string_equal(socmon_prom_negotiate(NULL), "prometheus");
-    assert_string_equal(socmon_prom_negotiate(""), "prometheus");
-    assert_string_equal(socmon_prom_negotiate("text/plain;version=0.0.4;q=0.9, Application/OpenMetrics-Text; "
+    assert_string_equal(smn_prom_negotiate("*/*"), "prometheus");            /* curl */
+    assert_string_equal(smn_prom_negotiate(NULL), "prometheus");
+    assert_string_equal(smn_prom_negotiate(""), "prometheus");
+    assert_string_equal(smn_prom_negotiate("text/plain;version=0.0.4;q=0.9, Application/OpenMetrics-Text; "
                                               "q=0.5"), "prometheus");
-    assert_string_equal(socmon_prom_negotiate(" application/openmetrics-text ; q=0.3 "), "openmetrics");
-    assert_string_equal(socmon_prom_negotiate("application/openmetrics-text;q=0"), "prometheus");
-    assert_string_equal(socmon_prom_negotiate("application/openmetrics-text;q=nan,text/html"), "prometheus");
-    assert_string_equal(socmon_prom_content_type("openmetrics"), SOCMON_OPENMETRICS_CONTENT_TYPE);
-    assert_string_equal(socmon_prom_content_type("prometheus"), SOCMON_PROM_CONTENT_TYPE);
-    assert_null(socmon_prom_content_type("json"));
+    assert_string_equal(smn_prom_negotiate(" application/openmetrics-text ; q=0.3 "), "openmetrics");
+    assert_string_equal(smn_prom_negotiate("application/openmetrics-text;q=0"), "prometheus");
+    assert_string_equal(smn_prom_negotiate("application/openmetrics-text;q=nan,text/html"), "prometheus");
+    assert_string_equal(smn_prom_content_type("openmetrics"), SOCMON_OPENMETRICS_CONTENT_TYPE);
+    assert_string_equal(smn_prom_content_type("prometheus"), SOCMON_PROM_CONTENT_TYPE);
+    assert_null(smn_prom_content_type("json"));
 }
 
 static char *render(const char *format, const socmon_run_info *run, const socmon_counter_list *list,
@@ -159,12 +159,12 @@ static char *render(const char *format, const socmon_run_info *run, const socmon
     fx f;
     fx_setup(&f);
     fx_open(&f, format, ',', 0);
-    assert_int_equal(socmon_output_begin(f.out, run), SOCMON_OK);
-    assert_int_equal(socmon_output_counters(f.out, list, values), SOCMON_OK);
+    assert_int_equal(smn_output_begin(f.out, run), SOCMON_OK);
+    assert_int_equal(smn_output_counters(f.out, list, values), SOCMON_OK);
     if (metrics)
-        assert_int_equal(socmon_output_metrics(f.out, f.ms, f.m, f.mv), SOCMON_OK);
-    assert_int_equal(socmon_output_hotspots(f.out, list, values, "tile*", 2), SOCMON_OK);
-    assert_int_equal(socmon_output_end(f.out), SOCMON_OK);
+        assert_int_equal(smn_output_metrics(f.out, f.ms, f.m, f.mv), SOCMON_OK);
+    assert_int_equal(smn_output_hotspots(f.out, list, values, "tile*", 2), SOCMON_OK);
+    assert_int_equal(smn_output_end(f.out), SOCMON_OK);
     char *text = strdup(fx_text(&f));
     fx_close(&f);
     fx_teardown(&f);
@@ -294,13 +294,13 @@ static void test_timeline_refused(void **state)
 {
     socmon_sink *s;
     socmon_output *o;
-    assert_int_equal(socmon_sink_memory(&s), SOCMON_OK);
-    assert_int_equal(socmon_output_open("openmetrics", s, NULL, &o), SOCMON_OK);
+    assert_int_equal(smn_sink_memory(&s), SOCMON_OK);
+    assert_int_equal(smn_output_open("openmetrics", s, NULL, &o), SOCMON_OK);
     socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .target = "fx"};
-    assert_int_equal(socmon_output_begin(o, &run), SOCMON_EINVAL);
+    assert_int_equal(smn_output_begin(o, &run), SOCMON_EINVAL);
     assert_non_null(strstr(socmon_errmsg(), "openmetrics: a timeline has no Prometheus form"));
-    socmon_output_free(o);
-    socmon_sink_close(s);
+    smn_output_free(o);
+    smn_sink_close(s);
 }
 
 static char *slurp(const char *path)
@@ -325,17 +325,17 @@ static void test_replace_sink(void **state)
     chmod(path, 0640);
     socmon_sink *s;
     /* written, then cancelled (a document abandoned): the old file stays, nothing left over */
-    assert_int_equal(socmon_sink_path(path, SOCMON_PATH_REPLACE, 0, &s), SOCMON_OK);
-    assert_int_equal(socmon_sink_puts(s, "half"), SOCMON_OK);
+    assert_int_equal(smn_sink_path(path, SOCMON_PATH_REPLACE, 0, &s), SOCMON_OK);
+    assert_int_equal(smn_sink_puts(s, "half"), SOCMON_OK);
     assert_string_equal(slurp(path), "old\n");   /* not visible while being written */
-    socmon_sink_cancel(s, SOCMON_EIO);
-    assert_int_equal(socmon_sink_puts(s, "more"), SOCMON_EIO);
-    assert_int_equal(socmon_sink_close(s), SOCMON_EIO);
+    smn_sink_cancel(s, SOCMON_EIO);
+    assert_int_equal(smn_sink_puts(s, "more"), SOCMON_EIO);
+    assert_int_equal(smn_sink_close(s), SOCMON_EIO);
     assert_string_equal(slurp(path), "old\n");
     /* written and closed: replaced, with the old file's mode */
-    assert_int_equal(socmon_sink_path(path, SOCMON_PATH_REPLACE, 0, &s), SOCMON_OK);
-    assert_int_equal(socmon_sink_puts(s, "new\n"), SOCMON_OK);
-    assert_int_equal(socmon_sink_close(s), SOCMON_OK);
+    assert_int_equal(smn_sink_path(path, SOCMON_PATH_REPLACE, 0, &s), SOCMON_OK);
+    assert_int_equal(smn_sink_puts(s, "new\n"), SOCMON_OK);
+    assert_int_equal(smn_sink_close(s), SOCMON_OK);
     assert_string_equal(slurp(path), "new\n");
     struct stat sb;
     assert_int_equal(stat(path, &sb), 0);
@@ -345,14 +345,14 @@ static void test_replace_sink(void **state)
     snprintf(cmd, sizeof cmd, "test \"$(ls -A %s)\" = m.prom", dir);
     assert_int_equal(system(cmd), 0);
     /* a device node is written through, never replaced */
-    assert_int_equal(socmon_sink_path("/dev/null", SOCMON_PATH_REPLACE, 0, &s), SOCMON_OK);
-    assert_int_equal(socmon_sink_puts(s, "x"), SOCMON_OK);
-    assert_int_equal(socmon_sink_close(s), SOCMON_OK);
+    assert_int_equal(smn_sink_path("/dev/null", SOCMON_PATH_REPLACE, 0, &s), SOCMON_OK);
+    assert_int_equal(smn_sink_puts(s, "x"), SOCMON_OK);
+    assert_int_equal(smn_sink_close(s), SOCMON_OK);
     assert_int_equal(stat("/dev/null", &sb), 0);
     assert_true(S_ISCHR(sb.st_mode));
     /* a missing directory: an error naming the path */
     snprintf(path, sizeof path, "%s/no/m.prom", dir);
-    assert_int_not_equal(socmon_sink_path(path, SOCMON_PATH_REPLACE, 0, &s), SOCMON_OK);
+    assert_int_not_equal(smn_sink_path(path, SOCMON_PATH_REPLACE, 0, &s), SOCMON_OK);
     assert_non_null(strstr(socmon_errmsg(), path));
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     assert_int_equal(system(cmd), 0);

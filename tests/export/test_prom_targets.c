@@ -131,21 +131,21 @@ static void render(const char *format, const socmon_counter_list *list, const ui
 {
     socmon_sink *s;
     socmon_output *o;
-    assert_int_equal(socmon_sink_memory(&s), SOCMON_OK);
-    assert_int_equal(socmon_output_open(format, s, NULL, &o), SOCMON_OK);
+    assert_int_equal(smn_sink_memory(&s), SOCMON_OK);
+    assert_int_equal(smn_output_open(format, s, NULL, &o), SOCMON_OK);
     socmon_run_info run = {.doc = SOCMON_DOC_TOTALS, .target = spec, .device = "dev \"1\"", .workload = "w\\x",
                            .elapsed_ns = 123456789, .simulated = 1, .interval_ns = 1000, .recording = 1,
                            .samples = 7, .missed = 2};
-    assert_int_equal(socmon_output_begin(o, &run), SOCMON_OK);
-    assert_int_equal(socmon_output_counters(o, list, v), SOCMON_OK);
+    assert_int_equal(smn_output_begin(o, &run), SOCMON_OK);
+    assert_int_equal(smn_output_counters(o, list, v), SOCMON_OK);
     if (m)
-        assert_int_equal(socmon_output_metrics(o, ms, m, mv), SOCMON_OK);
-    assert_int_equal(socmon_output_end(o), SOCMON_OK);
+        assert_int_equal(smn_output_metrics(o, ms, m, mv), SOCMON_OK);
+    assert_int_equal(smn_output_end(o), SOCMON_OK);
     char where[128];
     snprintf(where, sizeof where, "%s %s", spec, format);
-    check_document(socmon_sink_memory_data(s, NULL), strcmp(format, "openmetrics") == 0, where);
-    socmon_output_free(o);
-    socmon_sink_close(s);
+    check_document(smn_sink_memory_data(s, NULL), strcmp(format, "openmetrics") == 0, where);
+    smn_output_free(o);
+    smn_sink_close(s);
 }
 
 static void one_target(const char *spec)

@@ -18,25 +18,25 @@
 static void test_memory_sink(void **state)
 {
     socmon_sink *s;
-    assert_int_equal(socmon_sink_memory(&s), SOCMON_OK);
+    assert_int_equal(smn_sink_memory(&s), SOCMON_OK);
     size_t len = 99;
-    assert_string_equal(socmon_sink_memory_data(s, &len), "");
+    assert_string_equal(smn_sink_memory_data(s, &len), "");
     assert_int_equal(len, 0);
-    assert_int_equal(socmon_sink_puts(s, "ab"), SOCMON_OK);
-    assert_int_equal(socmon_sink_putc(s, 'c'), SOCMON_OK);
-    assert_int_equal(socmon_sink_write(s, "d\0e", 3), SOCMON_OK); /* bytes, not strings */
+    assert_int_equal(smn_sink_puts(s, "ab"), SOCMON_OK);
+    assert_int_equal(smn_sink_putc(s, 'c'), SOCMON_OK);
+    assert_int_equal(smn_sink_write(s, "d\0e", 3), SOCMON_OK); /* bytes, not strings */
     /* Longer than printf's stack buffer. */
     char big[1000];
     memset(big, 'x', sizeof big - 1);
     big[sizeof big - 1] = '\0';
-    assert_int_equal(socmon_sink_printf(s, "[%s]%d", big, 42), SOCMON_OK);
-    const char *d = socmon_sink_memory_data(s, &len);
+    assert_int_equal(smn_sink_printf(s, "[%s]%d", big, 42), SOCMON_OK);
+    const char *d = smn_sink_memory_data(s, &len);
     assert_int_equal(len, 6 + 999 + 4);
     assert_memory_equal(d, "abcd\0e[x", 8);
     assert_string_equal(d + len - 4, "x]42");
-    assert_int_equal(socmon_sink_flush(s), SOCMON_OK);
-    assert_int_equal(socmon_sink_close(s), SOCMON_OK);
-    assert_int_equal(socmon_sink_close(NULL), SOCMON_OK);
+    assert_int_equal(smn_sink_flush(s), SOCMON_OK);
+    assert_int_equal(smn_sink_close(s), SOCMON_OK);
+    assert_int_equal(smn_sink_close(NULL), SOCMON_OK);
 }
 
 static void test_path_sink_roundtrip(void **state)
@@ -46,9 +46,9 @@ static void test_path_sink_roundtrip(void **state)
     assert_true(fd >= 0);
     close(fd);
     socmon_sink *s;
-    assert_int_equal(socmon_sink_path(path, SOCMON_PATH_PLAIN, 0, &s), SOCMON_OK);
-    assert_int_equal(socmon_sink_printf(s, "%s=%d\n", "n", 7), SOCMON_OK);
-    assert_int_equal(socmon_sink_close(s), SOCMON_OK);
+    assert_int_equal(smn_sink_path(path, SOCMON_PATH_PLAIN, 0, &s), SOCMON_OK);
+    assert_int_equal(smn_sink_printf(s, "%s=%d\n", "n", 7), SOCMON_OK);
+    assert_int_equal(smn_sink_close(s), SOCMON_OK);
     FILE *fp = fopen(path, "r");
     assert_non_null(fp);
     char buf[32] = "";
@@ -61,7 +61,7 @@ static void test_path_sink_roundtrip(void **state)
 static void test_path_sink_bad_path(void **state)
 {
     socmon_sink *s = NULL;
-    assert_int_equal(socmon_sink_path("/nonexistent-dir/x.csv", SOCMON_PATH_PLAIN, 0, &s), SOCMON_ENOENT);
+    assert_int_equal(smn_sink_path("/nonexistent-dir/x.csv", SOCMON_PATH_PLAIN, 0, &s), SOCMON_ENOENT);
     assert_null(s);
     assert_non_null(strstr(socmon_errmsg(), "/nonexistent-dir/x.csv"));
 }
@@ -73,31 +73,31 @@ static void test_file_sink_full_device(void **state)
     if (!fp)
         skip();
     socmon_sink *s;
-    assert_int_equal(socmon_sink_file(fp, "/dev/full", &s), SOCMON_OK);
+    assert_int_equal(smn_sink_file(fp, "/dev/full", &s), SOCMON_OK);
     /* A small write only fills stdio's buffer; the flush is where the device says no. */
-    assert_int_equal(socmon_sink_puts(s, "hello\n"), SOCMON_OK);
-    assert_int_equal(socmon_sink_flush(s), SOCMON_EIO);
+    assert_int_equal(smn_sink_puts(s, "hello\n"), SOCMON_OK);
+    assert_int_equal(smn_sink_flush(s), SOCMON_EIO);
     assert_non_null(strstr(socmon_errmsg(), "writing /dev/full"));
     assert_non_null(strstr(socmon_errmsg(), "No space"));
     /* The failure sticks, with its message, even after other errors elsewhere. */
     socmon_fail(SOCMON_EINVAL, "something else");
-    assert_int_equal(socmon_sink_puts(s, "more"), SOCMON_EIO);
+    assert_int_equal(smn_sink_puts(s, "more"), SOCMON_EIO);
     assert_non_null(strstr(socmon_errmsg(), "No space"));
-    assert_int_equal(socmon_sink_close(s), SOCMON_EIO);
+    assert_int_equal(smn_sink_close(s), SOCMON_EIO);
     fclose(fp); /* borrowed: the sink never closes it */
 }
 
 static void test_path_sink_full_device(void **state)
 {
     socmon_sink *s;
-    if (socmon_sink_path("/dev/full", SOCMON_PATH_PLAIN, 0, &s) != SOCMON_OK)
+    if (smn_sink_path("/dev/full", SOCMON_PATH_PLAIN, 0, &s) != SOCMON_OK)
         skip();
     /* More than any stdio buffer: fails at the write itself. */
     char *big = calloc(1, 1 << 20);
     assert_non_null(big);
-    assert_int_equal(socmon_sink_write(s, big, 1 << 20), SOCMON_EIO);
+    assert_int_equal(smn_sink_write(s, big, 1 << 20), SOCMON_EIO);
     free(big);
-    assert_int_equal(socmon_sink_close(s), SOCMON_EIO);
+    assert_int_equal(smn_sink_close(s), SOCMON_EIO);
     assert_non_null(strstr(socmon_errmsg(), "No space"));
 }
 
@@ -150,21 +150,21 @@ static void test_output_on_failing_sink(void **state)
             socmon_sink *s = failing_new(budgets[b]);
             socmon_output *o;
             socmon_output_opts oo = {',', 1, 0};
-            assert_int_equal(socmon_output_open(formats[i], s, &oo, &o), SOCMON_OK);
+            assert_int_equal(smn_output_open(formats[i], s, &oo, &o), SOCMON_OK);
             socmon_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = "T", .target = "fx"};
-            socmon_status st = socmon_output_begin(o, &run);
+            socmon_status st = smn_output_begin(o, &run);
             if (st == SOCMON_OK)
-                st = socmon_output_counters(o, &fx_list, fx_values);
+                st = smn_output_counters(o, &fx_list, fx_values);
             if (st == SOCMON_OK)
-                st = socmon_output_metrics(o, f.ms, f.m, f.mv);
+                st = smn_output_metrics(o, f.ms, f.m, f.mv);
             if (st == SOCMON_OK)
-                st = socmon_output_end(o);
+                st = smn_output_end(o);
             if (st != SOCMON_EIO)
                 fail_msg("%s with %zu bytes: %s (%s)", formats[i], budgets[b], socmon_status_name(st),
                          socmon_errmsg());
             assert_non_null(strstr(socmon_errmsg(), "peer went away"));
-            socmon_output_free(o);
-            assert_int_equal(socmon_sink_close(s), SOCMON_EIO);
+            smn_output_free(o);
+            assert_int_equal(smn_sink_close(s), SOCMON_EIO);
             fx_teardown(&f);
         }
 }
@@ -173,14 +173,14 @@ static void test_table_and_csv_report_sink_errors(void **state)
 {
     const char *hdr[] = {"a", "b"};
     socmon_table *t;
-    assert_int_equal(socmon_table_new(2, "lr", hdr, &t), SOCMON_OK);
+    assert_int_equal(smn_table_new(2, "lr", hdr, &t), SOCMON_OK);
     socmon_sink *s = failing_new(3);
-    assert_int_equal(socmon_table_write(t, s, "  "), SOCMON_EIO);
-    socmon_table_free(t);
-    assert_int_equal(socmon_sink_close(s), SOCMON_EIO);
+    assert_int_equal(smn_table_write(t, s, "  "), SOCMON_EIO);
+    smn_table_free(t);
+    assert_int_equal(smn_sink_close(s), SOCMON_EIO);
     s = failing_new(2);
-    assert_int_equal(socmon_csv_write(s, "a,\"b\"", ','), SOCMON_EIO);
-    assert_int_equal(socmon_sink_close(s), SOCMON_EIO);
+    assert_int_equal(smn_csv_write(s, "a,\"b\"", ','), SOCMON_EIO);
+    assert_int_equal(smn_sink_close(s), SOCMON_EIO);
 }
 
 static int count_entries(const char *dir)
@@ -213,46 +213,46 @@ static void test_publish_and_continue(void **state)
     socmon_sink *s, *s2;
     int moved = 7;
     /* abandoned before publish: nothing left in the directory */
-    assert_int_equal(socmon_sink_path(path, SOCMON_PATH_PUBLISH, 0, &s), SOCMON_OK);
-    assert_int_equal(socmon_sink_puts(s, "x"), SOCMON_OK);
-    assert_int_equal(socmon_sink_close(s), SOCMON_OK);
+    assert_int_equal(smn_sink_path(path, SOCMON_PATH_PUBLISH, 0, &s), SOCMON_OK);
+    assert_int_equal(smn_sink_puts(s, "x"), SOCMON_OK);
+    assert_int_equal(smn_sink_close(s), SOCMON_OK);
     assert_int_equal(count_entries(dir), 0);
     /* published: the bytes written so far are there when PATH appears */
-    assert_int_equal(socmon_sink_path(path, SOCMON_PATH_PUBLISH, 0, &s), SOCMON_OK);
-    assert_true(socmon_sink_fd(s) >= 0);
-    assert_int_equal(socmon_sink_puts(s, "one"), SOCMON_OK);
+    assert_int_equal(smn_sink_path(path, SOCMON_PATH_PUBLISH, 0, &s), SOCMON_OK);
+    assert_true(smn_sink_fd(s) >= 0);
+    assert_int_equal(smn_sink_puts(s, "one"), SOCMON_OK);
     assert_null(slurp(path));
-    assert_int_equal(socmon_sink_publish(s, &moved), SOCMON_OK);
+    assert_int_equal(smn_sink_publish(s, &moved), SOCMON_OK);
     assert_int_equal(moved, 0);
     assert_string_equal(slurp(path), "one");
     /* a second writer while the first holds it: refused, naming the path */
-    assert_int_equal(socmon_sink_path(path, SOCMON_PATH_PUBLISH, 0, &s2), SOCMON_ESTATE);
+    assert_int_equal(smn_sink_path(path, SOCMON_PATH_PUBLISH, 0, &s2), SOCMON_ESTATE);
     assert_non_null(strstr(socmon_errmsg(), "being written by another socmon record"));
-    assert_int_equal(socmon_sink_path(path, SOCMON_PATH_CONTINUE, 0, &s2), SOCMON_ESTATE);
+    assert_int_equal(smn_sink_path(path, SOCMON_PATH_CONTINUE, 0, &s2), SOCMON_ESTATE);
     assert_non_null(strstr(socmon_errmsg(), "being written by another recorder"));
-    assert_int_equal(socmon_sink_close(s), SOCMON_OK);
+    assert_int_equal(smn_sink_close(s), SOCMON_OK);
     /* the next one moves it to PATH.old; with force it is replaced */
-    assert_int_equal(socmon_sink_path(path, SOCMON_PATH_PUBLISH, 0, &s), SOCMON_OK);
-    assert_int_equal(socmon_sink_puts(s, "two"), SOCMON_OK);
-    assert_int_equal(socmon_sink_publish(s, &moved), SOCMON_OK);
-    assert_int_equal(socmon_sink_close(s), SOCMON_OK);
+    assert_int_equal(smn_sink_path(path, SOCMON_PATH_PUBLISH, 0, &s), SOCMON_OK);
+    assert_int_equal(smn_sink_puts(s, "two"), SOCMON_OK);
+    assert_int_equal(smn_sink_publish(s, &moved), SOCMON_OK);
+    assert_int_equal(smn_sink_close(s), SOCMON_OK);
     assert_int_equal(moved, 1);
     assert_string_equal(slurp(old), "one");
-    assert_int_equal(socmon_sink_path(path, SOCMON_PATH_PUBLISH, 1, &s), SOCMON_OK);
-    assert_int_equal(socmon_sink_puts(s, "three"), SOCMON_OK);
-    assert_int_equal(socmon_sink_publish(s, &moved), SOCMON_OK);
-    assert_int_equal(socmon_sink_close(s), SOCMON_OK);
+    assert_int_equal(smn_sink_path(path, SOCMON_PATH_PUBLISH, 1, &s), SOCMON_OK);
+    assert_int_equal(smn_sink_puts(s, "three"), SOCMON_OK);
+    assert_int_equal(smn_sink_publish(s, &moved), SOCMON_OK);
+    assert_int_equal(smn_sink_close(s), SOCMON_OK);
     assert_int_equal(moved, 0);
     assert_string_equal(slurp(path), "three");
     assert_string_equal(slurp(old), "one");
     /* continued: the same file, already named PATH */
-    assert_int_equal(socmon_sink_path(path, SOCMON_PATH_CONTINUE, 0, &s), SOCMON_OK);
-    assert_true(socmon_sink_is_published(s));
-    assert_true(lseek(socmon_sink_fd(s), 0, SEEK_END) == 5);
-    assert_int_equal(socmon_sink_close(s), SOCMON_OK);
+    assert_int_equal(smn_sink_path(path, SOCMON_PATH_CONTINUE, 0, &s), SOCMON_OK);
+    assert_true(smn_sink_is_published(s));
+    assert_true(lseek(smn_sink_fd(s), 0, SEEK_END) == 5);
+    assert_int_equal(smn_sink_close(s), SOCMON_OK);
     assert_string_equal(slurp(path), "three");
     /* a directory is refused, even forced */
-    assert_int_equal(socmon_sink_path(dir, SOCMON_PATH_PUBLISH, 1, &s), SOCMON_EINVAL);
+    assert_int_equal(smn_sink_path(dir, SOCMON_PATH_PUBLISH, 1, &s), SOCMON_EINVAL);
     assert_int_equal(count_entries(dir), 2);
     char cmd[96];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);

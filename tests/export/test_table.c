@@ -27,7 +27,7 @@ static char *capture(void (*fn)(FILE *, void *), void *arg)
 
 static void csv_fn(FILE *fp, void *arg)
 {
-    socmon_csv_field(fp, arg, ',');
+    smn_csv_field(fp, arg, ',');
 }
 
 static void check_csv(const char *in, const char *want)
@@ -50,33 +50,33 @@ static void test_csv_quoting(void **state)
 
 static void table_fn(FILE *fp, void *arg)
 {
-    socmon_table_print(arg, fp, "> ");
+    smn_table_print(arg, fp, "> ");
 }
 
 static void test_table_alignment(void **state)
 {
     const char *hdr[] = {"name", "value", "unit"};
     socmon_table *t;
-    assert_int_equal(socmon_table_new(3, "lrl", hdr, &t), SOCMON_OK);
+    assert_int_equal(smn_table_new(3, "lrl", hdr, &t), SOCMON_OK);
     const char *r1[] = {"tile0.l2_hits", "7", "events"};
     const char *r2[] = {"x", "123456", NULL};
-    assert_int_equal(socmon_table_add(t, r1), SOCMON_OK);
-    assert_int_equal(socmon_table_add(t, r2), SOCMON_OK);
-    assert_int_equal(socmon_table_rows(t), 2);
+    assert_int_equal(smn_table_add(t, r1), SOCMON_OK);
+    assert_int_equal(smn_table_add(t, r2), SOCMON_OK);
+    assert_int_equal(smn_table_rows(t), 2);
     char *out = capture(table_fn, t);
     assert_string_equal(out, "> name            value  unit\n"
                              "> tile0.l2_hits       7  events\n"
                              "> x              123456  \n");
     free(out);
-    socmon_table_free(t);
-    assert_int_equal(socmon_table_new(0, "", NULL, &t), SOCMON_EINVAL);
-    assert_int_equal(socmon_table_new(3, "l", NULL, &t), SOCMON_EINVAL);
+    smn_table_free(t);
+    assert_int_equal(smn_table_new(0, "", NULL, &t), SOCMON_EINVAL);
+    assert_int_equal(smn_table_new(3, "l", NULL, &t), SOCMON_EINVAL);
 }
 
 static void check_fmt(double v, const char *want)
 {
     char buf[48];
-    socmon_format_value(buf, sizeof buf, v);
+    smn_format_value(buf, sizeof buf, v);
     assert_string_equal(buf, want);
 }
 
@@ -99,7 +99,7 @@ static void test_format_value(void **state)
 static void check_count(uint64_t v, int group, const char *want)
 {
     char buf[32];
-    socmon_format_count(buf, sizeof buf, v, group);
+    smn_format_count(buf, sizeof buf, v, group);
     assert_string_equal(buf, want);
 }
 
@@ -114,14 +114,14 @@ static void test_format_count(void **state)
     check_count(1234567, 0, "1234567");
     /* A buffer too small for the commas keeps the plain number rather than a cut one. */
     char small[9];
-    socmon_format_count(small, sizeof small, 1234567, 1);
+    smn_format_count(small, sizeof small, 1234567, 1);
     assert_string_equal(small, "1234567");
 }
 
 static void check_fixed(double v, int decimals, int group, const char *want)
 {
     char buf[48];
-    socmon_format_fixed(buf, sizeof buf, v, decimals, group);
+    smn_format_fixed(buf, sizeof buf, v, decimals, group);
     assert_string_equal(buf, want);
 }
 
@@ -144,36 +144,36 @@ static void test_format_fixed(void **state)
 
 static void test_unit_decimals(void **state)
 {
-    assert_int_equal(socmon_unit_decimals("%"), 2);
-    assert_int_equal(socmon_unit_decimals("events"), 0);
-    assert_int_equal(socmon_unit_decimals("cycles"), 0);
-    assert_int_equal(socmon_unit_decimals("packets"), 0);
-    assert_int_equal(socmon_unit_decimals("MB/s"), 2);
-    assert_int_equal(socmon_unit_decimals("GB/s"), 2);
-    assert_int_equal(socmon_unit_decimals("accesses/ms"), 2);
-    assert_int_equal(socmon_unit_decimals("ns"), 1);
-    assert_int_equal(socmon_unit_decimals("ratio"), 3);
-    assert_int_equal(socmon_unit_decimals("inst/cycle"), 3);
-    assert_int_equal(socmon_unit_decimals(""), 3);
-    assert_int_equal(socmon_unit_decimals(NULL), 3);
+    assert_int_equal(smn_unit_decimals("%"), 2);
+    assert_int_equal(smn_unit_decimals("events"), 0);
+    assert_int_equal(smn_unit_decimals("cycles"), 0);
+    assert_int_equal(smn_unit_decimals("packets"), 0);
+    assert_int_equal(smn_unit_decimals("MB/s"), 2);
+    assert_int_equal(smn_unit_decimals("GB/s"), 2);
+    assert_int_equal(smn_unit_decimals("accesses/ms"), 2);
+    assert_int_equal(smn_unit_decimals("ns"), 1);
+    assert_int_equal(smn_unit_decimals("ratio"), 3);
+    assert_int_equal(smn_unit_decimals("inst/cycle"), 3);
+    assert_int_equal(smn_unit_decimals(""), 3);
+    assert_int_equal(smn_unit_decimals(NULL), 3);
 }
 
 static void test_time_unit(void **state)
 {
-    assert_int_equal(socmon_time_unit_ns(999), 1);
-    assert_int_equal(socmon_time_unit_ns(1000), 1000);
-    assert_int_equal(socmon_time_unit_ns(200000), 1000);
-    assert_int_equal(socmon_time_unit_ns(50000000), 1000000);
-    assert_int_equal(socmon_time_unit_ns(2000000000), 1000000000);
-    assert_string_equal(socmon_time_unit_name(1000000), "ms");
-    assert_string_equal(socmon_time_unit_name(1), "ns");
+    assert_int_equal(smn_time_unit_ns(999), 1);
+    assert_int_equal(smn_time_unit_ns(1000), 1000);
+    assert_int_equal(smn_time_unit_ns(200000), 1000);
+    assert_int_equal(smn_time_unit_ns(50000000), 1000000);
+    assert_int_equal(smn_time_unit_ns(2000000000), 1000000000);
+    assert_string_equal(smn_time_unit_name(1000000), "ms");
+    assert_string_equal(smn_time_unit_name(1), "ns");
     char buf[32];
     /* A 50 ms timeline past 1 s stays in ms. */
-    socmon_format_time(buf, sizeof buf, 1050000000, 1000000, 1);
+    smn_format_time(buf, sizeof buf, 1050000000, 1000000, 1);
     assert_string_equal(buf, "1,050.000");
-    socmon_format_time(buf, sizeof buf, 1050000000, 1000000, 0);
+    smn_format_time(buf, sizeof buf, 1050000000, 1000000, 0);
     assert_string_equal(buf, "1050.000");
-    socmon_format_time(buf, sizeof buf, 250, 1, 1);
+    smn_format_time(buf, sizeof buf, 250, 1, 1);
     assert_string_equal(buf, "250");
 }
 

@@ -22,18 +22,18 @@ static void test_row_text(void **state)
     double m[] = {1.5, NAN, INFINITY, 123456789.0, -0.25};
     uint64_t d[] = {0, 18446744073709551615ull};
     char buf[256];
-    size_t n = socmon_web_row_text(buf, sizeof buf, 7, 2000, 1000, SOCMON_SAMPLE_MISSED, 3, m, 5, d, 2);
+    size_t n = smn_web_row_text(buf, sizeof buf, 7, 2000, 1000, SOCMON_SAMPLE_MISSED, 3, m, 5, d, 2);
     assert_string_equal(buf, "{\"seq\":7,\"t_ns\":2000,\"dt_ns\":1000,\"flags\":1,\"missed\":3,"
                              "\"m\":[1.5,null,null,123456789,-0.25],\"d\":[0,18446744073709551615]}");
     assert_int_equal(n, strlen(buf));
     /* too small a buffer: cut and terminated, and the length it needs */
     char small[12];
-    assert_int_equal(socmon_web_row_text(small, sizeof small, 7, 2000, 1000, 1, 3, m, 5, d, 2), n);
+    assert_int_equal(smn_web_row_text(small, sizeof small, 7, 2000, 1000, 1, 3, m, 5, d, 2), n);
     assert_int_equal(strlen(small), sizeof small - 1);
     assert_memory_equal(small, buf, sizeof small - 1);
-    assert_int_equal(socmon_web_row_text(NULL, 0, 7, 2000, 1000, 1, 3, m, 5, d, 2), n);
+    assert_int_equal(smn_web_row_text(NULL, 0, 7, 2000, 1000, 1, 3, m, 5, d, 2), n);
     /* no metrics, no deltas */
-    socmon_web_row_text(buf, sizeof buf, 0, 1, 1, 0, 0, NULL, 0, NULL, 0);
+    smn_web_row_text(buf, sizeof buf, 0, 1, 1, 0, 0, NULL, 0, NULL, 0);
     assert_string_equal(buf, "{\"seq\":0,\"t_ns\":1,\"dt_ns\":1,\"flags\":0,\"missed\":0,\"m\":[],\"d\":[]}");
 }
 
@@ -54,7 +54,7 @@ static const double esp_pv[] = {78e6, 2, 2, 6};
 static void test_layout(void **state)
 {
     (void)state;
-    json_t *l = socmon_web_layout_json(socmon_target_lookup("esp"), "esp:soc=x", &esp_list, 4, esp_pn, esp_pv);
+    json_t *l = smn_web_layout_json(socmon_target_lookup("esp"), "esp:soc=x", &esp_list, 4, esp_pn, esp_pv);
     assert_non_null(l);
     assert_string_equal(json_string_value(json_object_get(l, "kind")), "esp-grid");
     assert_int_equal(json_integer_value(json_object_get(l, "cols")), 2);
@@ -74,15 +74,15 @@ static void test_layout(void **state)
     }
     json_decref(l);
     /* no grid facts: no grid; another target: its name */
-    l = socmon_web_layout_json(socmon_target_lookup("esp"), "esp", &esp_list, 1, esp_pn, esp_pv);
+    l = smn_web_layout_json(socmon_target_lookup("esp"), "esp", &esp_list, 1, esp_pn, esp_pv);
     assert_string_equal(json_string_value(json_object_get(l, "kind")), "esp");
     assert_null(json_object_get(l, "tiles"));
     json_decref(l);
-    l = socmon_web_layout_json(socmon_target_lookup("zynq"), "zynq:slots=2", &fx_list, 0, NULL, NULL);
+    l = smn_web_layout_json(socmon_target_lookup("zynq"), "zynq:slots=2", &fx_list, 0, NULL, NULL);
     assert_string_equal(json_string_value(json_object_get(l, "kind")), "zynq");
     json_decref(l);
     /* the ESP grid, but no declaration to ask: no grid */
-    l = socmon_web_layout_json(NULL, "esp:soc=x", &esp_list, 4, esp_pn, esp_pv);
+    l = smn_web_layout_json(NULL, "esp:soc=x", &esp_list, 4, esp_pn, esp_pv);
     assert_string_equal(json_string_value(json_object_get(l, "kind")), "esp");
     json_decref(l);
 }
@@ -107,7 +107,7 @@ static void test_layout_from_op(void **state)
 {
     (void)state;
     static const socmon_target_ops strip_ops = {.name = "strip", .desc = "a user's target", .grid = strip_grid};
-    json_t *l = socmon_web_layout_json(&strip_ops, "whatever:a=1", &fx_list, 0, NULL, NULL);
+    json_t *l = smn_web_layout_json(&strip_ops, "whatever:a=1", &fx_list, 0, NULL, NULL);
     assert_non_null(l);
     assert_string_equal(json_string_value(json_object_get(l, "kind")), "strip");
     assert_int_equal(json_integer_value(json_object_get(l, "cols")), 3);
@@ -130,7 +130,7 @@ static void test_info(void **state)
     const char *pn[] = {"clock_hz"};
     double pv[] = {1e9};
     socmon_web_info_in in = {"fx:a=1", "dev", 1000, 1, &fx_list, f.m, 1, pn, pv, NULL};
-    json_t *info = socmon_web_info_json(&in);
+    json_t *info = smn_web_info_json(&in);
     assert_non_null(info);
     assert_int_equal(json_integer_value(json_object_get(info, "version")), 1);
     assert_string_equal(json_string_value(json_object_get(info, "target")), "fx:a=1");
@@ -172,7 +172,7 @@ static void test_info(void **state)
     json_decref(info);
     /* no target: an error with a message */
     in.target = NULL;
-    assert_null(socmon_web_info_json(&in));
+    assert_null(smn_web_info_json(&in));
     assert_non_null(strstr(socmon_errmsg(), "need a target"));
     fx_teardown(&f);
 }
@@ -250,9 +250,9 @@ static void test_html_merges(void **state)
     socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .target = "fx", .interval_ns = 1000,
                            .recording = 1, .samples = N + 1};
     socmon_interval_cols cols = {.metrics = f.m, .counters = &fx_list};
-    assert_int_equal(socmon_output_begin(f.out, &run), SOCMON_OK);
-    assert_int_equal(socmon_output_begin_intervals(f.out, &cols), SOCMON_OK);
-    assert_int_equal(socmon_output_merge(f.out), 3);
+    assert_int_equal(smn_output_begin(f.out, &run), SOCMON_OK);
+    assert_int_equal(smn_output_begin_intervals(f.out, &cols), SOCMON_OK);
+    assert_int_equal(smn_output_merge(f.out), 3);
     double mv[64];
     for (size_t i = 0; i < socmon_metrics_nresults(f.m); i++)
         mv[i] = (double)i + 0.5;
@@ -260,10 +260,10 @@ static void test_html_merges(void **state)
         uint64_t dv[NCTR] = {[T0_HITS] = i, [T0_MISS] = 3};
         socmon_interval_row r = {.t_ns = 3000 * (i + 1), .since_ns = 3000 * (i + 1), .dt_ns = 3000, .metrics = mv,
                                  .deltas = dv, .index = 3 * i + 2, .intervals = 3};
-        assert_int_equal(socmon_output_row(f.out, &r), SOCMON_OK);
+        assert_int_equal(smn_output_row(f.out, &r), SOCMON_OK);
     }
-    assert_int_equal(socmon_output_end_intervals(f.out), SOCMON_OK);
-    assert_int_equal(socmon_output_end(f.out), SOCMON_OK);
+    assert_int_equal(smn_output_end_intervals(f.out), SOCMON_OK);
+    assert_int_equal(smn_output_end(f.out), SOCMON_OK);
     json_t *d = page_data(fx_text(&f));
     json_t *rows = json_object_get(d, "rows");
     assert_int_equal(json_array_size(rows), N / 3);
@@ -286,7 +286,7 @@ static void test_html_refuses_totals(void **state)
     fx_setup(&f);
     fx_open(&f, "html", ',', 0);
     socmon_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = "Stats", .target = "fx"};
-    assert_int_equal(socmon_output_begin(f.out, &run), SOCMON_EINVAL);
+    assert_int_equal(smn_output_begin(f.out, &run), SOCMON_EINVAL);
     assert_non_null(strstr(socmon_errmsg(), "totals has no html form"));
     fx_close(&f);
     fx_teardown(&f);
@@ -300,20 +300,20 @@ static void test_assets(void **state)
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         size_t len = 0;
         const char *mime = NULL;
-        const unsigned char *a = socmon_web_asset(want[i], &len, &mime);
+        const unsigned char *a = smn_web_asset(want[i], &len, &mime);
         assert_non_null(a);
         assert_true(len > 100);
         assert_int_equal(a[len], 0);
         assert_non_null(strstr(mime, strstr(want[i], ".js") ? "javascript" : strstr(want[i], ".css") ? "css" : "html"));
     }
     size_t n = 0;
-    while (socmon_web_asset_name(n))
+    while (smn_web_asset_name(n))
         n++;
     assert_int_equal(n, sizeof want / sizeof want[0]);
     size_t len = 5;
-    assert_null(socmon_web_asset("../CMakeLists.txt", &len, NULL));
+    assert_null(smn_web_asset("../CMakeLists.txt", &len, NULL));
     assert_int_equal(len, 0);
-    assert_null(socmon_web_asset(NULL, NULL, NULL));
+    assert_null(smn_web_asset(NULL, NULL, NULL));
 }
 
 int main(void)

@@ -52,20 +52,20 @@ static void multiplexed_estimates(void **state)
     (void)state;
     socmon_perf_model *m;
     socmon_perf_model_opts mo = {.hw_counters = 4, .paranoid = 2};
-    assert_int_equal(socmon_perf_model_new(&mo, &m), SOCMON_OK);
+    assert_int_equal(smn_perf_model_new(&mo, &m), SOCMON_OK);
     for (unsigned c = 0; c < 6; c++)
-        assert_int_equal(socmon_perf_model_set_rate(m, 0, c, 1.0 + c), SOCMON_OK);
+        assert_int_equal(smn_perf_model_set_rate(m, 0, c, 1.0 + c), SOCMON_OK);
     socmon_perf_attr ev[6];
     const char *names[6] = {"cycles", "instructions", "cache_references", "cache_misses", "branches", "branch_misses"};
     for (unsigned c = 0; c < 6; c++)
         ev[c] = hw(names[c], c, -1);
-    socmon_perf_opts o = {.events = ev, .nevents = 6, .mode = SOCMON_PERF_THREAD, .sys = socmon_perf_model_sys(m)};
+    socmon_perf_opts o = {.events = ev, .nevents = 6, .mode = SOCMON_PERF_THREAD, .sys = smn_perf_model_sys(m)};
     socmon_device *d;
     assert_int_equal(socmon_perf_device_new("host", &o, &d), SOCMON_OK);
     assert_int_equal(socmon_device_ncounters(d), 18);
     uint64_t v0[18], v1[18];
     read_all(d, v0);
-    assert_int_equal(socmon_perf_model_advance(m, 100000000), SOCMON_OK);
+    assert_int_equal(smn_perf_model_advance(m, 100000000), SOCMON_OK);
     read_all(d, v1);
     socmon_counter cs[18];
     const char *full[18];
@@ -91,7 +91,7 @@ static void multiplexed_estimates(void **state)
     }
     socmon_scaling_free(sc);
     socmon_device_free(d);
-    socmon_perf_model_free(m);
+    smn_perf_model_free(m);
 }
 
 /* A group of three on a 2-counter PMU can never run: the kernel (x86 validate_group) refuses
@@ -103,9 +103,9 @@ static void groups_that_cannot_fit(void **state)
     (void)state;
     socmon_perf_model *m;
     socmon_perf_model_opts mo = {.hw_counters = 2, .paranoid = 2};
-    assert_int_equal(socmon_perf_model_new(&mo, &m), SOCMON_OK);
+    assert_int_equal(smn_perf_model_new(&mo, &m), SOCMON_OK);
     socmon_perf_attr ev[3] = {hw("cycles", HW_CYCLES, 0), hw("instructions", HW_INSTR, 0), hw("branches", HW_BR, 0)};
-    socmon_perf_opts o = {.events = ev, .nevents = 3, .mode = SOCMON_PERF_THREAD, .sys = socmon_perf_model_sys(m)};
+    socmon_perf_opts o = {.events = ev, .nevents = 3, .mode = SOCMON_PERF_THREAD, .sys = smn_perf_model_sys(m)};
     socmon_device *d;
     assert_int_equal(socmon_perf_device_new("host", &o, &d), SOCMON_OK);
     const char *e, *why;
@@ -117,11 +117,11 @@ static void groups_that_cannot_fit(void **state)
 
     socmon_perf_attr p[2] = {hw("cycles", HW_CYCLES, 0), hw("instructions", HW_INSTR, 0)};
     o = (socmon_perf_opts){.events = p, .nevents = 2, .mode = SOCMON_PERF_THREAD, .pinned = 1,
-                           .sys = socmon_perf_model_sys(m)};
+                           .sys = smn_perf_model_sys(m)};
     socmon_device *a, *b;
     assert_int_equal(socmon_perf_device_new("a", &o, &a), SOCMON_OK);
     assert_int_equal(socmon_perf_device_new("b", &o, &b), SOCMON_OK);
-    socmon_perf_model_advance(m, 1000000);
+    smn_perf_model_advance(m, 1000000);
     uint64_t v[6];
     read_all(a, v);
     uint32_t idx[1] = {0};
@@ -129,7 +129,7 @@ static void groups_that_cannot_fit(void **state)
     assert_non_null(strstr(socmon_errmsg(), "pinned group was evicted"));
     socmon_device_free(a);
     socmon_device_free(b);
-    socmon_perf_model_free(m);
+    smn_perf_model_free(m);
 }
 
 /* No PMU (a VM): the hardware events are unsupported, the software ones count. */
@@ -138,12 +138,12 @@ static void no_pmu(void **state)
     (void)state;
     socmon_perf_model *m;
     socmon_perf_model_opts mo = {.hw_counters = 0, .paranoid = 2};
-    assert_int_equal(socmon_perf_model_new(&mo, &m), SOCMON_OK);
+    assert_int_equal(smn_perf_model_new(&mo, &m), SOCMON_OK);
     socmon_perf_attr *ev;
     size_t n;
     assert_int_equal(socmon_perf_event_list_parse("task-clock:u,page-faults:u,cycles:u,instructions:u", NULL, &ev, &n),
                      SOCMON_OK);
-    socmon_perf_opts o = {.events = ev, .nevents = n, .mode = SOCMON_PERF_THREAD, .sys = socmon_perf_model_sys(m)};
+    socmon_perf_opts o = {.events = ev, .nevents = n, .mode = SOCMON_PERF_THREAD, .sys = smn_perf_model_sys(m)};
     socmon_device *d;
     assert_int_equal(socmon_perf_device_new("host", &o, &d), SOCMON_OK);
     assert_int_equal(socmon_device_ncounters(d), 6);
@@ -151,8 +151,8 @@ static void no_pmu(void **state)
     assert_int_equal(socmon_perf_device_unsupported(d, 0, &e, &why), SOCMON_OK);
     assert_string_equal(e, "cycles:u");
     assert_non_null(strstr(why, "not supported"));
-    socmon_perf_model_inject(m, 1, 2, 250); /* 250 page faults */
-    socmon_perf_model_advance(m, 5000000);
+    smn_perf_model_inject(m, 1, 2, 250); /* 250 page faults */
+    smn_perf_model_advance(m, 5000000);
     uint64_t v[6];
     read_all(d, v);
     assert_string_equal(socmon_device_full_name(d, 3), "page_faults_u");
@@ -161,11 +161,11 @@ static void no_pmu(void **state)
     socmon_device_free(d);
     /* nothing countable at all: a clear error */
     socmon_perf_attr c1 = hw("cycles", 0, -1);
-    o = (socmon_perf_opts){.events = &c1, .nevents = 1, .mode = SOCMON_PERF_THREAD, .sys = socmon_perf_model_sys(m)};
+    o = (socmon_perf_opts){.events = &c1, .nevents = 1, .mode = SOCMON_PERF_THREAD, .sys = smn_perf_model_sys(m)};
     assert_int_equal(socmon_perf_device_new("host", &o, &d), SOCMON_ENOTSUP);
     assert_non_null(strstr(socmon_errmsg(), "none of the events"));
     free(ev);
-    socmon_perf_model_free(m);
+    smn_perf_model_free(m);
 }
 
 /* paranoid 2, unprivileged: counting a whole CPU or the kernel is refused with what to change */
@@ -174,10 +174,10 @@ static void permissions(void **state)
     (void)state;
     socmon_perf_model *m;
     socmon_perf_model_opts mo = {.hw_counters = 4, .paranoid = 2};
-    assert_int_equal(socmon_perf_model_new(&mo, &m), SOCMON_OK);
+    assert_int_equal(smn_perf_model_new(&mo, &m), SOCMON_OK);
     socmon_perf_attr a = hw("cycles", 0, -1);
     socmon_perf_opts o = {.events = &a, .nevents = 1, .mode = SOCMON_PERF_CPU, .cpus = "0-1",
-                          .sys = socmon_perf_model_sys(m)};
+                          .sys = smn_perf_model_sys(m)};
     socmon_device *d;
     assert_int_equal(socmon_perf_device_new("host", &o, &d), SOCMON_EPERM);
     assert_non_null(strstr(socmon_errmsg(), "perf_event_paranoid <= 0"));
@@ -188,11 +188,11 @@ static void permissions(void **state)
     assert_int_equal(socmon_perf_device_new("host", &o, &d), SOCMON_EPERM);
     assert_non_null(strstr(socmon_errmsg(), "add :u"));
     /* privileged: per CPU works, one instance per CPU */
-    socmon_perf_model_free(m);
+    smn_perf_model_free(m);
     mo.privileged = 1;
-    assert_int_equal(socmon_perf_model_new(&mo, &m), SOCMON_OK);
+    assert_int_equal(smn_perf_model_new(&mo, &m), SOCMON_OK);
     o = (socmon_perf_opts){.events = &a, .nevents = 1, .mode = SOCMON_PERF_CPU, .cpus = "0,1",
-                           .sys = socmon_perf_model_sys(m)};
+                           .sys = smn_perf_model_sys(m)};
     assert_int_equal(socmon_perf_device_new("host", &o, &d), SOCMON_OK);
     assert_string_equal(socmon_device_full_name(d, 3), "cpu1.cycles");
     socmon_device_free(d);
@@ -204,7 +204,7 @@ static void permissions(void **state)
         o.cpus = bad[i];
         assert_int_equal(socmon_perf_device_new("host", &o, &d), SOCMON_EPARSE);
     }
-    socmon_perf_model_free(m);
+    smn_perf_model_free(m);
 }
 
 /* rdpmc on a self-monitoring device: counts through the mmap page equal read()'s, across the
@@ -215,16 +215,16 @@ static void rdpmc_reads(void **state)
     (void)state;
     socmon_perf_model *m;
     socmon_perf_model_opts mo = {.hw_counters = 4, .paranoid = 2, .rdpmc = 1, .rdpmc_races = 3};
-    assert_int_equal(socmon_perf_model_new(&mo, &m), SOCMON_OK);
-    socmon_perf_model_set_rate(m, 0, HW_CYCLES, 3.0);
-    socmon_perf_model_set_rate(m, 0, HW_INSTR, 2.0);
+    assert_int_equal(smn_perf_model_new(&mo, &m), SOCMON_OK);
+    smn_perf_model_set_rate(m, 0, HW_CYCLES, 3.0);
+    smn_perf_model_set_rate(m, 0, HW_INSTR, 2.0);
     socmon_perf_attr ev[2] = {hw("cycles", HW_CYCLES, 0), hw("instructions", HW_INSTR, 0)};
-    socmon_perf_opts o = {.events = ev, .nevents = 2, .mode = SOCMON_PERF_THREAD, .sys = socmon_perf_model_sys(m)};
+    socmon_perf_opts o = {.events = ev, .nevents = 2, .mode = SOCMON_PERF_THREAD, .sys = smn_perf_model_sys(m)};
     socmon_device *d, *r;
     assert_int_equal(socmon_perf_device_new("host", &o, &d), SOCMON_OK);
     o.no_rdpmc = 1;
     assert_int_equal(socmon_perf_device_new("host", &o, &r), SOCMON_OK);
-    socmon_perf_model_advance(m, 10000); /* 30000 cycles: past the counter's wrap */
+    smn_perf_model_advance(m, 10000); /* 30000 cycles: past the counter's wrap */
     uint64_t v[6], w[6];
     read_all(d, v);
     assert_true(socmon_perf_device_used_rdpmc(d));
@@ -235,7 +235,7 @@ static void rdpmc_reads(void **state)
     assert_int_equal(v[3], w[3]);
     socmon_device_free(d);
     socmon_device_free(r);
-    socmon_perf_model_free(m);
+    smn_perf_model_free(m);
 }
 
 /* The decoder refuses every malformed buffer and reads a well-formed one by id. */

@@ -61,18 +61,18 @@ static void nesting_exact(void **state)
     (void)state;
     socmon_perf_model *m;
     socmon_perf_model_opts mo = {.hw_counters = 4, .paranoid = 2, .rdpmc = 1};
-    assert_int_equal(socmon_perf_model_new(&mo, &m), SOCMON_OK);
-    socmon_perf_model_set_rate(m, 0, 0, 2.0); /* cycles: 2 per ns */
-    socmon_perf_model_set_rate(m, 0, 1, 1.0); /* instructions: 1 per ns */
+    assert_int_equal(smn_perf_model_new(&mo, &m), SOCMON_OK);
+    smn_perf_model_set_rate(m, 0, 0, 2.0); /* cycles: 2 per ns */
+    smn_perf_model_set_rate(m, 0, 1, 1.0); /* instructions: 1 per ns */
     socmon_regions_opts o = {.path = path, .events = "cycles:u,instructions:u",
-        .sys = socmon_perf_model_sys(m)};
+        .sys = smn_perf_model_sys(m)};
     socmon_regions *r;
     assert_int_equal(socmon_regions_open(&o, &r), SOCMON_OK);
     assert_int_equal(socmon_region_begin(r, "outer"), SOCMON_OK);
-    socmon_perf_model_advance(m, 1000);
+    smn_perf_model_advance(m, 1000);
     for (int k = 0; k < 2; k++) {
         assert_int_equal(socmon_region_begin(r, "inner"), SOCMON_OK);
-        socmon_perf_model_advance(m, 500);
+        smn_perf_model_advance(m, 500);
         assert_int_equal(socmon_region_end(r, "inner"), SOCMON_OK);
     }
     /* a mismatched end changes nothing */
@@ -94,7 +94,7 @@ static void nesting_exact(void **state)
     assert_int_equal(total(rec, "inner", "calls"), 3);
     assert_int_equal(total(rec, "outer", "calls"), 1);
     socmon_recording_free(rec);
-    socmon_perf_model_free(m);
+    smn_perf_model_free(m);
 }
 
 static void depth_and_null(void **state)
@@ -106,8 +106,8 @@ static void depth_and_null(void **state)
     SOCMON_REGION_BEGIN(NULL, "compiled out");
     socmon_perf_model *m;
     socmon_perf_model_opts mo = {.hw_counters = 4, .paranoid = 2};
-    socmon_perf_model_new(&mo, &m);
-    socmon_regions_opts o = {.path = path, .events = "cycles:u", .sys = socmon_perf_model_sys(m)};
+    smn_perf_model_new(&mo, &m);
+    socmon_regions_opts o = {.path = path, .events = "cycles:u", .sys = smn_perf_model_sys(m)};
     socmon_regions *r;
     assert_int_equal(socmon_regions_open(&o, &r), SOCMON_OK);
     for (int i = 0; i < SOCMON_REGION_DEPTH; i++)
@@ -117,7 +117,7 @@ static void depth_and_null(void **state)
     assert_int_equal(socmon_regions_close(r), SOCMON_ESTATE);
     assert_non_null(strstr(socmon_errmsg(), "'deep' is still open"));
     assert_int_equal(access(path, R_OK), 0);
-    socmon_perf_model_free(m);
+    smn_perf_model_free(m);
     socmon_regions_opts none = {.path = NULL, .events = NULL, .sys = NULL};
     assert_int_equal(socmon_regions_open(&none, &r), SOCMON_EINVAL);
     socmon_regions_opts badev = {.path = path, .events = "nope", .sys = NULL};

@@ -21,8 +21,8 @@ typedef struct fx {
 static inline int fx_open(fx *f, const socmon_tensix_kernel_params *p, uint64_t l1, int start_kernel)
 {
     memset(f, 0, sizeof *f);
-    if (socmon_tensix_core_new(p, &f->c) != SOCMON_OK || socmon_bus_model_new(&f->bus) != SOCMON_OK ||
-        socmon_tensix_core_map(f->c, f->bus, SOCMON_TENSIX_REGS_BASE, l1) != SOCMON_OK)
+    if (smn_tensix_core_new(p, &f->c) != SOCMON_OK || socmon_bus_model_new(&f->bus) != SOCMON_OK ||
+        smn_tensix_core_map(f->c, f->bus, SOCMON_TENSIX_REGS_BASE, l1) != SOCMON_OK)
         return -1;
     return start_kernel && socmon_tensix_core_kernel_start(f->c) != SOCMON_OK ? -1 : 0;
 }
@@ -31,7 +31,7 @@ static inline int teardown(void **state)
 {
     fx *f = *state;
     socmon_bus_free(f->bus);
-    socmon_tensix_core_free(f->c);
+    smn_tensix_core_free(f->c);
     return 0;
 }
 

@@ -24,8 +24,8 @@ static int setup(void **state)
 {
     static fx f;
     memset(&f, 0, sizeof f);
-    if (socmon_tensix_core_new(NULL, &f.c) != SOCMON_OK || socmon_bus_model_new(&f.bus) != SOCMON_OK ||
-        socmon_tensix_core_map(f.c, f.bus, REGS, 0) != SOCMON_OK ||
+    if (smn_tensix_core_new(NULL, &f.c) != SOCMON_OK || socmon_bus_model_new(&f.bus) != SOCMON_OK ||
+        smn_tensix_core_map(f.c, f.bus, REGS, 0) != SOCMON_OK ||
         socmon_tensix_drv_new(f.bus, REGS, 0, &f.d) != SOCMON_OK)
         return -1;
     uint32_t w[86];
@@ -42,7 +42,7 @@ static int teardown(void **state)
     fx *f = *state;
     socmon_tensix_drv_free(f->d);
     socmon_bus_free(f->bus);
-    socmon_tensix_core_free(f->c);
+    smn_tensix_core_free(f->c);
     return 0;
 }
 

@@ -37,8 +37,8 @@ static int setup(void **state)
 {
     static fx f;
     memset(&f, 0, sizeof f);
-    if (socmon_tensix_core_new(NULL, &f.c) != SOCMON_OK || socmon_bus_model_new(&f.model) != SOCMON_OK ||
-        socmon_tensix_core_map(f.c, f.model, REGS, 0) != SOCMON_OK ||
+    if (smn_tensix_core_new(NULL, &f.c) != SOCMON_OK || socmon_bus_model_new(&f.model) != SOCMON_OK ||
+        smn_tensix_core_map(f.c, f.model, REGS, 0) != SOCMON_OK ||
         socmon_bus_record_new(f.model, on_access, &f, &f.bus) != SOCMON_OK ||
         socmon_tensix_drv_new(f.bus, REGS, 0, &f.d) != SOCMON_OK)
         return -1;
@@ -53,7 +53,7 @@ static int teardown(void **state)
     socmon_tensix_drv_free(f->d);
     socmon_bus_free(f->bus);
     socmon_bus_free(f->model);
-    socmon_tensix_core_free(f->c);
+    smn_tensix_core_free(f->c);
     return 0;
 }
 
@@ -76,7 +76,7 @@ static void test_start_sequence(void **state)
         f->w[i] = socmon_tensix_slot_encode(SOCMON_TENSIX_BANK_L1, (unsigned)(i - 78), 1);
     assert_int_equal(socmon_bus_write32(f->model, REGS + A_TENSIX_PERF_CNT_MUX_CTRL, 0x5), SOCMON_OK);
     f->nlog = 0;
-    assert_int_equal(socmon_tensix_drv_start(f->d, f->w, f->n), SOCMON_OK);
+    assert_int_equal(smn_tensix_drv_start(f->d, f->w, f->n), SOCMON_OK);
     socmon_bus_access w[64];
     size_t nw = writes(f, w, 64);
     static const unsigned order[] = {0, 1, 2, 4, 3};   /* INSTRN, FPU, UNPACK, PACK, L1 */
@@ -111,12 +111,12 @@ static void test_stop_reads_slots_in_order(void **state)
         socmon_tensix_slot_decode(f->w[i], &s);
         before[i] = socmon_tensix_core_signal(f->c, s.bank, s.counter_id, s.l1_mux);
     }
-    assert_int_equal(socmon_tensix_drv_start(f->d, f->w, f->n), SOCMON_OK);
+    assert_int_equal(smn_tensix_drv_start(f->d, f->w, f->n), SOCMON_OK);
     assert_int_equal(socmon_tensix_core_advance(f->c, 2500, NULL), SOCMON_OK);
     f->nlog = 0;
     socmon_tensix_result r[86];
     size_t nr = 0;
-    assert_int_equal(socmon_tensix_drv_stop(f->d, f->w, f->n, r, 86, &nr), SOCMON_OK);
+    assert_int_equal(smn_tensix_drv_stop(f->d, f->w, f->n, r, 86, &nr), SOCMON_OK);
     assert_int_equal(nr, 86);
     socmon_bus_access w[16];
     assert_int_equal(writes(f, w, 10), 10);
@@ -145,19 +145,19 @@ static void test_invalid_slots_skipped(void **state)
     w[10] = 0x7FFFFFFFu;   /* not valid, whatever else it holds */
     w[50] = socmon_tensix_slot_encode(SOCMON_TENSIX_BANK_TDMA_PACK, 18, 0);
     w[85] = socmon_tensix_slot_encode(SOCMON_TENSIX_BANK_FPU, 0, 0);
-    assert_int_equal(socmon_tensix_drv_start(f->d, w, 86), SOCMON_OK);
+    assert_int_equal(smn_tensix_drv_start(f->d, w, 86), SOCMON_OK);
     assert_int_equal(socmon_tensix_core_advance(f->c, 700, NULL), SOCMON_OK);
     socmon_tensix_result r[3];
     size_t nr;
-    assert_int_equal(socmon_tensix_drv_stop(f->d, w, 86, r, 3, &nr), SOCMON_OK);
+    assert_int_equal(smn_tensix_drv_stop(f->d, w, 86, r, 3, &nr), SOCMON_OK);
     assert_int_equal(nr, 3);
     assert_int_equal(r[0].slot, 3);
     assert_int_equal(r[1].slot, 50);
     assert_int_equal(r[2].slot, 85);
     assert_true(r[2].count <= r[0].count);   /* FPU <= FPU_OR_SFPU in one window */
     /* Not enough room is an error, not a truncation. */
-    assert_int_equal(socmon_tensix_drv_start(f->d, w, 86), SOCMON_OK);
-    assert_int_equal(socmon_tensix_drv_stop(f->d, w, 86, r, 2, &nr), SOCMON_ERANGE);
+    assert_int_equal(smn_tensix_drv_start(f->d, w, 86), SOCMON_OK);
+    assert_int_equal(smn_tensix_drv_stop(f->d, w, 86, r, 2, &nr), SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "3 valid slots"));
 }
 
@@ -167,12 +167,12 @@ static void test_bad_slot_rejected(void **state)
     fx *f = *state;
     f->w[17] = 0x80000007u;
     f->nlog = 0;
-    assert_int_equal(socmon_tensix_drv_start(f->d, f->w, f->n), SOCMON_ERANGE);
+    assert_int_equal(smn_tensix_drv_start(f->d, f->w, f->n), SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "slot 17"));
     assert_int_equal(f->nlog, 0);
     socmon_tensix_result r[86];
     size_t nr = 99;
-    assert_int_equal(socmon_tensix_drv_stop(f->d, f->w, f->n, r, 86, &nr), SOCMON_ERANGE);
+    assert_int_equal(smn_tensix_drv_stop(f->d, f->w, f->n, r, 86, &nr), SOCMON_ERANGE);
     assert_int_equal(nr, 0);
 }
 
@@ -182,7 +182,7 @@ static void test_l1_undefined(void **state)
 {
     fx *f = *state;
     for (int back = 0; back < 2; back++) {
-        assert_int_equal(socmon_tensix_drv_start(f->d, f->w, f->n), SOCMON_OK);
+        assert_int_equal(smn_tensix_drv_start(f->d, f->w, f->n), SOCMON_OK);
         assert_int_equal(socmon_tensix_core_advance(f->c, 300, NULL), SOCMON_OK);
         socmon_bus_write32(f->model, REGS + A_TENSIX_PERF_CNT_MUX_CTRL, 0x10);
         if (back)   /* changed back: only the model's mark can tell */
@@ -190,7 +190,7 @@ static void test_l1_undefined(void **state)
         socmon_tensix_result r[86];
         size_t nr = 0;
         socmon_clear_error();
-        assert_int_equal(socmon_tensix_drv_stop(f->d, f->w, f->n, r, 86, &nr), SOCMON_EUNDEF);
+        assert_int_equal(smn_tensix_drv_stop(f->d, f->w, f->n, r, 86, &nr), SOCMON_EUNDEF);
         assert_non_null(strstr(socmon_errmsg(), "slot 78"));
         assert_non_null(strstr(socmon_errmsg(), "L1"));
         assert_non_null(strstr(socmon_errmsg(), "8 undefined results"));
@@ -212,7 +212,7 @@ static void test_device(void **state)
 {
     fx *f = *state;
     socmon_device *dev;
-    assert_int_equal(socmon_tensix_drv_device(f->d, "tensix", f->w, f->n, 1e9, &dev), SOCMON_OK);
+    assert_int_equal(smn_tensix_drv_device(f->d, "tensix", f->w, f->n, 1e9, &dev), SOCMON_OK);
     assert_int_equal(socmon_device_ncounters(dev), 86 + 5);
     uint32_t ic, ifpu, il1;
     assert_int_equal(socmon_device_find(dev, "fpu.cycles", &ic), SOCMON_OK);
@@ -221,7 +221,7 @@ static void test_device(void **state)
     const socmon_counter *c = socmon_device_counter(dev, ifpu);
     assert_int_equal(c->width, 32);
     assert_true(c->max_rate_hz == 1e9);
-    assert_int_equal(socmon_tensix_drv_start(f->d, f->w, f->n), SOCMON_OK);
+    assert_int_equal(smn_tensix_drv_start(f->d, f->w, f->n), SOCMON_OK);
     uint64_t s0 = socmon_tensix_core_signal(f->c, 1, 257, 0);
     assert_int_equal(socmon_tensix_core_advance(f->c, 1234, NULL), SOCMON_OK);
     uint64_t s1 = socmon_tensix_core_signal(f->c, 1, 257, 0);
@@ -239,10 +239,10 @@ static void test_device(void **state)
     socmon_device_free(dev);
     /* Repeated slots give one counter; a bad slot fails naming it. */
     uint32_t w2[3] = {f->w[63], f->w[63], 0x80000006u};
-    assert_int_equal(socmon_tensix_drv_device(f->d, "t", w2, 2, 1e9, &dev), SOCMON_OK);
+    assert_int_equal(smn_tensix_drv_device(f->d, "t", w2, 2, 1e9, &dev), SOCMON_OK);
     assert_int_equal(socmon_device_ncounters(dev), 2);
     socmon_device_free(dev);
-    assert_int_equal(socmon_tensix_drv_device(f->d, "t", w2, 3, 1e9, &dev), SOCMON_ERANGE);
+    assert_int_equal(smn_tensix_drv_device(f->d, "t", w2, 3, 1e9, &dev), SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "slot 2"));
 }
 

@@ -109,7 +109,7 @@ static void check_run(const socmon_tensix_kernel_params *p, uint32_t *seed)
     socmon_tensix_stage_costs k;
     assert_int_equal(socmon_tensix_kernel_costs(p, &k), SOCMON_OK);
     socmon_tensix_core *c;
-    assert_int_equal(socmon_tensix_core_new(p, &c), SOCMON_OK);
+    assert_int_equal(smn_tensix_core_new(p, &c), SOCMON_OK);
     assert_int_equal(socmon_tensix_core_kernel_start(c), SOCMON_OK);
     uint64_t span = k.total + 200;
     take(c, &s[0]);
@@ -129,7 +129,7 @@ static void check_run(const socmon_tensix_kernel_params *p, uint32_t *seed)
         if (i < j)
             check_window(&s[i], &s[j], what);
     }
-    socmon_tensix_core_free(c);
+    smn_tensix_core_free(c);
 }
 
 /* Every kernel, platform and bound, and a spread of formats and fidelities. */
@@ -165,7 +165,7 @@ static void test_kernel_length_and_idle(void **state)
     assert_int_equal(socmon_tensix_kernel_costs(&p, &k), SOCMON_OK);
     assert_int_equal(k.total, k.unpack + k.overhead + 10 * k.period + k.pack);
     socmon_tensix_core *c;
-    assert_int_equal(socmon_tensix_core_new(&p, &c), SOCMON_OK);
+    assert_int_equal(smn_tensix_core_new(&p, &c), SOCMON_OK);
     int done = 1;
     assert_int_equal(socmon_tensix_core_kernel_start(c), SOCMON_OK);
     assert_int_equal(socmon_tensix_core_advance(c, k.total - 1, &done), SOCMON_OK);
@@ -180,7 +180,7 @@ static void test_kernel_length_and_idle(void **state)
     assert_int_equal(socmon_tensix_core_kernel_start(c), SOCMON_OK);
     assert_int_equal(socmon_tensix_core_advance(c, k.total, &done), SOCMON_OK);
     assert_int_equal(sig(c, "FPU_OR_SFPU_INSTRN"), 2 * fpu);
-    socmon_tensix_core_free(c);
+    smn_tensix_core_free(c);
 }
 
 /* Counters the matmul kernel does not touch (the other kernels drive them);
@@ -223,14 +223,14 @@ static void test_counters_driven(void **state)
         socmon_tensix_kernel_params_default(&p);
         p.bound = (socmon_tensix_bound)b;
         socmon_tensix_core *c;
-        assert_int_equal(socmon_tensix_core_new(&p, &c), SOCMON_OK);
+        assert_int_equal(smn_tensix_core_new(&p, &c), SOCMON_OK);
         assert_int_equal(socmon_tensix_core_kernel_start(c), SOCMON_OK);
         assert_int_equal(socmon_tensix_core_advance(c, 1000000, NULL), SOCMON_OK);
         for (size_t i = 0; i < NSIG; i++) {
             const socmon_tensix_event *e = socmon_tensix_event_at(i);
             total[i] += socmon_tensix_core_signal(c, e->bank, e->counter_id, e->l1_mux);
         }
-        socmon_tensix_core_free(c);
+        smn_tensix_core_free(c);
     }
     for (size_t i = 0; i < NSIG; i++) {
         const char *name = socmon_tensix_event_at(i)->name;
@@ -255,7 +255,7 @@ static void run_kernel(socmon_tensix_kernel kn, uint64_t *totals)
     socmon_tensix_stage_costs k;
     assert_int_equal(socmon_tensix_kernel_costs(&p, &k), SOCMON_OK);
     socmon_tensix_core *c;
-    assert_int_equal(socmon_tensix_core_new(&p, &c), SOCMON_OK);
+    assert_int_equal(smn_tensix_core_new(&p, &c), SOCMON_OK);
     snap a, b;
     take(c, &a);
     int done = 0;
@@ -266,7 +266,7 @@ static void run_kernel(socmon_tensix_kernel kn, uint64_t *totals)
     check_window(&a, &b, socmon_tensix_kernel_name(kn));
     for (size_t i = 0; i < NSIG; i++)
         totals[i] = b.v[i] - a.v[i];
-    socmon_tensix_core_free(c);
+    smn_tensix_core_free(c);
 }
 
 static uint64_t tot(const uint64_t *totals, const char *name)
@@ -359,7 +359,7 @@ static void test_set_kernel(void **state)
     socmon_tensix_kernel_params p;
     socmon_tensix_kernel_params_default(&p);
     socmon_tensix_core *c;
-    assert_int_equal(socmon_tensix_core_new(&p, &c), SOCMON_OK);
+    assert_int_equal(smn_tensix_core_new(&p, &c), SOCMON_OK);
     snap a, b, e;
     assert_int_equal(socmon_tensix_core_kernel_start(c), SOCMON_OK);
     assert_int_equal(socmon_tensix_core_advance(c, 500, NULL), SOCMON_OK);
@@ -388,7 +388,7 @@ static void test_set_kernel(void **state)
     assert_int_equal(socmon_tensix_core_set_kernel(c, SOCMON_TENSIX_NKERNELS), SOCMON_EINVAL);
     assert_non_null(strstr(socmon_errmsg(), "kernel 5 out of range 0..4"));
     assert_int_equal(socmon_tensix_core_params(c)->kernel, SOCMON_TENSIX_KERNEL_TOPK);
-    socmon_tensix_core_free(c);
+    smn_tensix_core_free(c);
 }
 
 /* bound=X makes stage X the steady-state period, 3x the next slowest. */
@@ -465,7 +465,7 @@ static void test_params(void **state)
     expect_param_error("color", "red", "option 'color' unknown (valid: tiles, format");
     p.tiles = 0;
     socmon_tensix_core *c = NULL;
-    assert_int_equal(socmon_tensix_core_new(&p, &c), SOCMON_ERANGE);
+    assert_int_equal(smn_tensix_core_new(&p, &c), SOCMON_ERANGE);
     assert_null(c);
 }
 

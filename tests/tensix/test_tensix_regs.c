@@ -354,7 +354,7 @@ static void test_l1_memory_and_layout(void **state)
     assert_int_equal(socmon_bus_read32(f->bus, L1 + 0x16A968, &v), SOCMON_OK);
     assert_int_equal(v, 0xCAFEF00D);
     uint32_t val = 0;
-    assert_int_equal(socmon_tensix_l1_ops.read(f->c, SOCMON_TENSIX_L1_SIZE, &val), SOCMON_EIO);
+    assert_int_equal(smn_tensix_l1_ops.read(f->c, SOCMON_TENSIX_L1_SIZE, &val), SOCMON_EIO);
     assert_non_null(strstr(socmon_errmsg(), "0x16e000"));
 }
 

@@ -46,10 +46,10 @@ static void test_perf_device(void **state)
 {
     (void)state;
     socmon_za9_config cfg;
-    socmon_za9_config_spa(&cfg, 666e6);
+    smn_za9_config_spa(&cfg, 666e6);
     cfg.ncores = 1;
     socmon_device *dev = NULL;
-    socmon_status st = socmon_za9_perf_device_new(&cfg, &dev);
+    socmon_status st = smn_za9_perf_device_new(&cfg, &dev);
 #if defined(__linux__) && (defined(__arm__) || defined(__aarch64__))
     const char *emu = getenv("SOCMON_UNDER_EMULATOR");
     if (own_perf_errno() == ENOSYS) {
@@ -99,38 +99,38 @@ static void test_perf_path_model(void **state)
 {
     (void)state;
     socmon_za9_config cfg;
-    socmon_za9_config_spa(&cfg, 666e6);
+    smn_za9_config_spa(&cfg, 666e6);
     cfg.ncores = 2;
     socmon_perf_model *m;
     socmon_perf_model_opts mo = {.hw_counters = 7, .paranoid = 2, .privileged = 1};
-    assert_int_equal(socmon_perf_model_new(&mo, &m), SOCMON_OK);
-    socmon_perf_model_set_rate(m, 0, 0, 0.666); /* cycles at 666 MHz */
+    assert_int_equal(smn_perf_model_new(&mo, &m), SOCMON_OK);
+    smn_perf_model_set_rate(m, 0, 0, 0.666); /* cycles at 666 MHz */
     socmon_zynq_part part;
-    socmon_status pst = za9_perf_part_new_sys(&cfg, socmon_perf_model_sys(m), &part);
+    socmon_status pst = za9_perf_part_new_sys(&cfg, smn_perf_model_sys(m), &part);
     if (pst)
         fail_msg("%s", socmon_errmsg());
     assert_int_equal(part.ncounters, 2 * (1 + cfg.nevents));
     assert_string_equal(part.counters[1 + cfg.nevents].instance, "cpu1");
     assert_string_equal(part.counters[0].name, "ccnt");
-    socmon_perf_model_advance(m, 1000000);
+    smn_perf_model_advance(m, 1000000);
     uint32_t idx[2] = {0, (uint32_t)(1 + cfg.nevents)};
     uint64_t v[2];
     assert_int_equal(part.read(part.drv, idx, 2, v), SOCMON_OK);
     assert_int_equal(v[0], 666000); /* 1 ms at 666 MHz, each core */
     assert_int_equal(v[1], 666000);
     part.destroy(part.drv);
-    socmon_perf_model_free(m);
+    smn_perf_model_free(m);
 
     mo.privileged = 0;
-    assert_int_equal(socmon_perf_model_new(&mo, &m), SOCMON_OK);
-    assert_int_equal(za9_perf_part_new_sys(&cfg, socmon_perf_model_sys(m), &part), SOCMON_EPERM);
+    assert_int_equal(smn_perf_model_new(&mo, &m), SOCMON_OK);
+    assert_int_equal(za9_perf_part_new_sys(&cfg, smn_perf_model_sys(m), &part), SOCMON_EPERM);
     assert_non_null(strstr(socmon_errmsg(), "perf_event_paranoid"));
-    socmon_perf_model_free(m);
+    smn_perf_model_free(m);
     mo = (socmon_perf_model_opts){.hw_counters = 0, .privileged = 1};
-    assert_int_equal(socmon_perf_model_new(&mo, &m), SOCMON_OK);
-    assert_int_equal(za9_perf_part_new_sys(&cfg, socmon_perf_model_sys(m), &part), SOCMON_ENOTSUP);
+    assert_int_equal(smn_perf_model_new(&mo, &m), SOCMON_OK);
+    assert_int_equal(za9_perf_part_new_sys(&cfg, smn_perf_model_sys(m), &part), SOCMON_ENOTSUP);
     assert_non_null(strstr(socmon_errmsg(), "arm,cortex-a9-pmu"));
-    socmon_perf_model_free(m);
+    smn_perf_model_free(m);
 }
 
 int main(void)

@@ -24,9 +24,9 @@ static int setup(void **state)
 {
     fx *f = calloc(1, sizeof *f);
     socmon_zynq_desc_default(&f->d);
-    assert_int_equal(socmon_zynq_soc_new(&f->d, &f->soc), SOCMON_OK);
+    assert_int_equal(smn_zynq_soc_new(&f->d, &f->soc), SOCMON_OK);
     assert_int_equal(socmon_bus_model_new(&f->bus), SOCMON_OK);
-    assert_int_equal(socmon_zynq_soc_map(f->soc, f->bus), SOCMON_OK);
+    assert_int_equal(smn_zynq_soc_map(f->soc, f->bus), SOCMON_OK);
     *state = f;
     return 0;
 }
@@ -35,7 +35,7 @@ static int teardown(void **state)
 {
     fx *f = *state;
     socmon_bus_free(f->bus);
-    socmon_zynq_soc_free(f->soc);
+    smn_zynq_soc_free(f->soc);
     free(f);
     return 0;
 }
@@ -125,7 +125,7 @@ static void test_apm_read_only_registers_ignore_writes(void **state)
     assert_int_equal(rd(f, b + A_ZAPM_GCC_LOW), 0);
     assert_int_equal(rd(f, b + A_ZAPM_SR), 0);
     /* a live counter ignores writes too */
-    assert_int_equal(socmon_zynq_apm_poke(f->soc, 0, 1234), SOCMON_OK);
+    assert_int_equal(smn_zynq_apm_poke(f->soc, 0, 1234), SOCMON_OK);
     wr(f, b + socmon_zapm_mc_offset(0), 0);
     assert_int_equal(rd(f, b + socmon_zapm_mc_offset(0)), 1234);
 }
@@ -196,8 +196,8 @@ static void test_pmu_ovsr_is_write_one_to_clear(void **state)
         .br_per_inst = 0.1, .br_miss = 0.05};
     assert_int_equal(socmon_zynq_soc_set_cpu(f->soc, 0, &busy), SOCMON_OK);
     wr(f, b + A_ZA9_PMLAR, ZA9_LAR_KEY);
-    assert_int_equal(socmon_zynq_pmu_poke(f->soc, 0, 31, 0xFFFFFFF0u), SOCMON_OK);
-    assert_int_equal(socmon_zynq_pmu_poke(f->soc, 0, 0, 0xFFFFFFF0u), SOCMON_OK);
+    assert_int_equal(smn_zynq_pmu_poke(f->soc, 0, 31, 0xFFFFFFF0u), SOCMON_OK);
+    assert_int_equal(smn_zynq_pmu_poke(f->soc, 0, 0, 0xFFFFFFF0u), SOCMON_OK);
     wr(f, b + za9_pmxevtyper(0), 0x11);   /* CPU_CYCLES: one per active cycle */
     wr(f, b + A_ZA9_PMCNTENSET, ZA9_CCNT_BIT | 1u);
     wr(f, b + A_ZA9_PMCR, R_ZA9_PMCR_E_MASK);

@@ -39,15 +39,15 @@ typedef struct fx {
 static void fx_open(fx *f)
 {
     socmon_zynq_desc_default(&f->d);
-    assert_int_equal(socmon_zynq_soc_new(&f->d, &f->soc), SOCMON_OK);
+    assert_int_equal(smn_zynq_soc_new(&f->d, &f->soc), SOCMON_OK);
     assert_int_equal(socmon_bus_model_new(&f->bus), SOCMON_OK);
-    assert_int_equal(socmon_zynq_soc_map(f->soc, f->bus), SOCMON_OK);
+    assert_int_equal(smn_zynq_soc_map(f->soc, f->bus), SOCMON_OK);
 }
 
 static void fx_close(fx *f)
 {
     socmon_bus_free(f->bus);
-    socmon_zynq_soc_free(f->soc);
+    smn_zynq_soc_free(f->soc);
 }
 
 static uint32_t rd(fx *f, uint64_t addr)

@@ -121,12 +121,12 @@ static void test_bulk_equals_cycle_by_cycle(void **state)
     d.nslots = 2;
     socmon_zynq_soc *a, *b;
     socmon_bus *ba, *bb;
-    assert_int_equal(socmon_zynq_soc_new(&d, &a), SOCMON_OK);
-    assert_int_equal(socmon_zynq_soc_new(&d, &b), SOCMON_OK);
+    assert_int_equal(smn_zynq_soc_new(&d, &a), SOCMON_OK);
+    assert_int_equal(smn_zynq_soc_new(&d, &b), SOCMON_OK);
     assert_int_equal(socmon_bus_model_new(&ba), SOCMON_OK);
     assert_int_equal(socmon_bus_model_new(&bb), SOCMON_OK);
-    assert_int_equal(socmon_zynq_soc_map(a, ba), SOCMON_OK);
-    assert_int_equal(socmon_zynq_soc_map(b, bb), SOCMON_OK);
+    assert_int_equal(smn_zynq_soc_map(a, ba), SOCMON_OK);
+    assert_int_equal(smn_zynq_soc_map(b, bb), SOCMON_OK);
     uint64_t ctl = SOCMON_ZYNQ_APM_DEFAULT_BASE + A_ZAPM_CTL;
     assert_int_equal(socmon_bus_write32(ba, ctl, R_ZAPM_CTL_MCNTR_EN_MASK | 0x50), SOCMON_OK);
     assert_int_equal(socmon_bus_write32(bb, ctl, R_ZAPM_CTL_MCNTR_EN_MASK | 0x50), SOCMON_OK);
@@ -142,17 +142,17 @@ static void test_bulk_equals_cycle_by_cycle(void **state)
             assert_int_equal(socmon_zynq_soc_advance(b, 5, NULL), SOCMON_OK);
         assert_int_equal(socmon_zynq_soc_now_ns(a), socmon_zynq_soc_now_ns(b));
         for (unsigned k = 0; k < 12; k++) {
-            if (socmon_zynq_apm_peek(a, k) != socmon_zynq_apm_peek(b, k))
+            if (smn_zynq_apm_peek(a, k) != smn_zynq_apm_peek(b, k))
                 print_error("round %d counter %u: %u vs %u\n", round, k,
-                            socmon_zynq_apm_peek(a, k), socmon_zynq_apm_peek(b, k));
-            assert_int_equal(socmon_zynq_apm_peek(a, k), socmon_zynq_apm_peek(b, k));
+                            smn_zynq_apm_peek(a, k), smn_zynq_apm_peek(b, k));
+            assert_int_equal(smn_zynq_apm_peek(a, k), smn_zynq_apm_peek(b, k));
         }
     }
-    assert_true(socmon_zynq_apm_peek(a, 6 + SOCMON_ZAPM_RD_TXNS) > 1000);
+    assert_true(smn_zynq_apm_peek(a, 6 + SOCMON_ZAPM_RD_TXNS) > 1000);
     socmon_bus_free(ba);
     socmon_bus_free(bb);
-    socmon_zynq_soc_free(a);
-    socmon_zynq_soc_free(b);
+    smn_zynq_soc_free(a);
+    smn_zynq_soc_free(b);
 }
 
 int main(void)

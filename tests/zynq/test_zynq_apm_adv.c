@@ -192,19 +192,19 @@ static void test_desc_checks(void **state)
     socmon_zynq_desc_default(&d);
     d.apm.mode = SOCMON_ZAPM_ADVANCED;
     d.apm.ncounters = 11;
-    assert_int_equal(socmon_zynq_soc_new(&d, &soc), SOCMON_ERANGE);
+    assert_int_equal(smn_zynq_soc_new(&d, &soc), SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "ncounters 11"));
     d.apm.ncounters = 10;
     d.apm.scale = 3;
-    assert_int_equal(socmon_zynq_soc_new(&d, &soc), SOCMON_ERANGE);
+    assert_int_equal(smn_zynq_soc_new(&d, &soc), SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "scale 3"));
     d.apm.scale = 1;
     d.apm.mode = 7;
-    assert_int_equal(socmon_zynq_soc_new(&d, &soc), SOCMON_ERANGE);
+    assert_int_equal(smn_zynq_soc_new(&d, &soc), SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "mode 7"));
     d.apm.mode = SOCMON_ZAPM_ADVANCED;
     d.traffic.id_count = 257;
-    assert_int_equal(socmon_zynq_soc_new(&d, &soc), SOCMON_ERANGE);
+    assert_int_equal(smn_zynq_soc_new(&d, &soc), SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "id_count 257"));
 }
 

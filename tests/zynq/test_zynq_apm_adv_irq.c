@@ -155,7 +155,7 @@ static void test_mc_overflow_scale1(void **state)
      * spec §1.6) */
     fx *f = *state;
     const uint8_t sel[12] = {S0(1), S0(0)};
-    assert_int_equal(socmon_zynq_apm_poke(f->soc, 1, 0xFFFFFFF0u), SOCMON_OK);
+    assert_int_equal(smn_zynq_apm_poke(f->soc, 1, 0xFFFFFFF0u), SOCMON_OK);
     wr(f, A_ZAPM_IE, 0x1FFFu);
     assert_int_equal(rd(f, A_ZAPM_IE), 0x1FFFu);
     wr(f, A_ZAPM_GIE, 1);
@@ -174,7 +174,7 @@ static void test_mc_overflow_scale8(void **state)
     fx *f = make(10, 8, 0, 64);
     *state = f;
     const uint8_t sel[12] = {S0(2), S0(0), S0(2)};
-    assert_int_equal(socmon_zynq_apm_poke(f->soc, 0, 0xFFFFFFF0u), SOCMON_OK);
+    assert_int_equal(smn_zynq_apm_poke(f->soc, 0, 0xFFFFFFF0u), SOCMON_OK);
     run(f, sel, 0, 1);
     /* (0xFFFFFFF0 * 8 + 12800) / 8 mod 2^32 = 12800 / 8 - 16 */
     assert_int_equal(rd(f, zapm_adv_mc_offset(0)), WR_N * 128 / 8 - 16);
@@ -184,7 +184,7 @@ static void test_mc_overflow_scale8(void **state)
     /* the same 12800 bytes from 0x1FFFFFF0 carry the accumulator past 2^32
      * but the register (>> 3) does not wrap: no overflow */
     wr(f, A_ZAPM_IS, 0x1FFFu);
-    assert_int_equal(socmon_zynq_apm_poke(f->soc, 0, 0x1FFFFFF0u), SOCMON_OK);
+    assert_int_equal(smn_zynq_apm_poke(f->soc, 0, 0x1FFFFFF0u), SOCMON_OK);
     cycles(f, RUN);
     assert_int_equal(rd(f, zapm_adv_mc_offset(0)), 0x1FFFFFF0u + WR_N * 128 / 8);
     assert_int_equal(rd(f, A_ZAPM_IS), 0);

@@ -30,12 +30,12 @@ static void make(fx *f, unsigned scale, const socmon_zapm_config *ac_in)
     d.nslots = 2;
     d.apm.mode = SOCMON_ZAPM_ADVANCED;
     d.apm.scale = scale;
-    assert_int_equal(socmon_zynq_soc_new(&d, &f->soc), SOCMON_OK);
+    assert_int_equal(smn_zynq_soc_new(&d, &f->soc), SOCMON_OK);
     /* exact counts over exactly the advanced time: accesses take no time (issue 13) */
     assert_int_equal(socmon_zynq_soc_set_access_ns(f->soc, 0), SOCMON_OK);
     assert_int_equal(socmon_bus_model_new(&f->bus), SOCMON_OK);
-    assert_int_equal(socmon_zynq_soc_map(f->soc, f->bus), SOCMON_OK);
-    assert_int_equal(socmon_zapm_device_new(f->bus, d.apm_base, ac_in, &f->dev), SOCMON_OK);
+    assert_int_equal(smn_zynq_soc_map(f->soc, f->bus), SOCMON_OK);
+    assert_int_equal(smn_zapm_device_new(f->bus, d.apm_base, ac_in, &f->dev), SOCMON_OK);
     socmon_zynq_traffic t = {.wr_mbps = 400, .rd_mbps = 800, .burst_bytes = 128, .lat_ns = 250,
         .lat_jitter_ns = 0, .id_base = 0, .id_count = 0};
     assert_int_equal(socmon_zynq_soc_set_traffic(f->soc, 0, &t), SOCMON_OK);
@@ -46,7 +46,7 @@ static void unmake(fx *f)
 {
     socmon_device_free(f->dev);
     socmon_bus_free(f->bus);
-    socmon_zynq_soc_free(f->soc);
+    smn_zynq_soc_free(f->soc);
 }
 
 static uint64_t get(fx *f, const char *name)
@@ -91,17 +91,17 @@ static void test_default_selection(void **state)
     (void)state;
     socmon_zapm_sel sel[SOCMON_ZAPM_MAX_SEL];
     /* slot 0's SPA six, then slot 1's bytes and transactions */
-    assert_int_equal(socmon_zapm_default_sel(3, 10, sel), 10);
+    assert_int_equal(smn_zapm_default_sel(3, 10, sel), 10);
     static const char *want[10] = {"wr_bytes", "wr_txns", "wr_lat", "rd_bytes", "rd_txns",
                                    "rd_lat", "wr_bytes", "rd_bytes", "wr_txns", "rd_txns"};
     for (unsigned k = 0; k < 10; k++) {
-        assert_string_equal(socmon_zapm_metric_name(sel[k].metric), want[k]);
+        assert_string_equal(smn_zapm_metric_name(sel[k].metric), want[k]);
         assert_int_equal(sel[k].slot, k < 6 ? 0 : 1);
     }
-    assert_int_equal(socmon_zapm_default_sel(1, 10, sel), 6);    /* one slot: six */
-    assert_int_equal(socmon_zapm_default_sel(3, 4, sel), 4);
-    assert_null(socmon_zapm_metric_name(23));
-    assert_string_equal(socmon_zapm_metric_name(30), "ext_events");
+    assert_int_equal(smn_zapm_default_sel(1, 10, sel), 6);    /* one slot: six */
+    assert_int_equal(smn_zapm_default_sel(3, 4, sel), 4);
+    assert_null(smn_zapm_metric_name(23));
+    assert_string_equal(smn_zapm_metric_name(30), "ext_events");
     fx f;
     socmon_zapm_config ac = {.nslots = 2, .clock_hz = 200e6, .mode = SOCMON_ZAPM_ADVANCED};
     make(&f, 1, &ac);
@@ -145,7 +145,7 @@ static void config_fails(const socmon_zapm_config *ac, socmon_status want, const
     socmon_bus *bus;
     socmon_device *dev = NULL;
     assert_int_equal(socmon_bus_model_new(&bus), SOCMON_OK);
-    assert_int_equal(socmon_zapm_device_new(bus, 0, ac, &dev), want);
+    assert_int_equal(smn_zapm_device_new(bus, 0, ac, &dev), want);
     assert_null(dev);
     if (!strstr(socmon_errmsg(), needle))
         fail_msg("message '%s' does not name '%s'", socmon_errmsg(), needle);

@@ -26,11 +26,11 @@ static int setup_gcc(void **state, int gcc_width)
     socmon_zynq_desc_default(&d);
     d.nslots = 2;
     d.gcc_width = gcc_width;
-    assert_int_equal(socmon_zynq_soc_new(&d, &f->soc), SOCMON_OK);
+    assert_int_equal(smn_zynq_soc_new(&d, &f->soc), SOCMON_OK);
     /* exact cycle counts below: accesses take no time (issue 13 gave them some) */
     assert_int_equal(socmon_zynq_soc_set_access_ns(f->soc, 0), SOCMON_OK);
     assert_int_equal(socmon_bus_model_new(&f->bus), SOCMON_OK);
-    assert_int_equal(socmon_zynq_soc_map(f->soc, f->bus), SOCMON_OK);
+    assert_int_equal(smn_zynq_soc_map(f->soc, f->bus), SOCMON_OK);
     *state = f;
     return 0;
 }
@@ -44,7 +44,7 @@ static int teardown(void **state)
 {
     fx *f = *state;
     socmon_bus_free(f->bus);
-    socmon_zynq_soc_free(f->soc);
+    smn_zynq_soc_free(f->soc);
     free(f);
     return 0;
 }
@@ -116,15 +116,15 @@ static void test_disabled_counts_nothing(void **state)
     fx *f = *state;
     traffic(f, 0, 400, 800, 250);
     cycles(f, 10000);
-    assert_int_equal(socmon_zynq_apm_peek(f->soc, SOCMON_ZAPM_WR_TXNS), 0);
+    assert_int_equal(smn_zynq_apm_peek(f->soc, SOCMON_ZAPM_WR_TXNS), 0);
     wr(f, A_ZAPM_CTL, R_ZAPM_CTL_MCNTR_EN_MASK | ZAPM_CR_SPA_LATENCY);
     cycles(f, 6400);
     /* one write every 64 cycles */
-    uint32_t n = socmon_zynq_apm_peek(f->soc, SOCMON_ZAPM_WR_TXNS);
+    uint32_t n = smn_zynq_apm_peek(f->soc, SOCMON_ZAPM_WR_TXNS);
     assert_in_range(n, 99, 101);
-    assert_in_range(socmon_zynq_apm_peek(f->soc, SOCMON_ZAPM_RD_TXNS), 199, 201);
+    assert_in_range(smn_zynq_apm_peek(f->soc, SOCMON_ZAPM_RD_TXNS), 199, 201);
     /* slot 1 has no traffic */
-    assert_int_equal(socmon_zynq_apm_peek(f->soc, 6 + SOCMON_ZAPM_WR_TXNS), 0);
+    assert_int_equal(smn_zynq_apm_peek(f->soc, 6 + SOCMON_ZAPM_WR_TXNS), 0);
 }
 
 static void test_sample_read_latches(void **state)
@@ -377,7 +377,7 @@ static void test_32_outstanding(void **state)
     assert_in_range(n, 31000, 32100);
     /* accept to last data stays the slave's 400 cycles: the wait is before accept */
     assert_in_range(lat / (n - 32), 399, 401);
-    assert_true(socmon_zynq_apm_stalls(f->soc, 0) > 1000);
+    assert_true(smn_zynq_apm_stalls(f->soc, 0) > 1000);
     /* from address issue instead, the waiting shows in the latency */
     wr(f, A_ZAPM_CTL, R_ZAPM_CTL_MCNTR_RESET_MASK);
     wr(f, A_ZAPM_CTL, R_ZAPM_CTL_MCNTR_EN_MASK);
@@ -393,13 +393,13 @@ static void test_counters_wrap(void **state)
     fx *f = *state;
     wr(f, A_ZAPM_SICR, 0);
     wr(f, A_ZAPM_CTL, R_ZAPM_CTL_MCNTR_EN_MASK | ZAPM_CR_SPA_LATENCY);
-    assert_int_equal(socmon_zynq_apm_poke(f->soc, SOCMON_ZAPM_RD_BYTES, 0xFFFFFF00u), SOCMON_OK);
+    assert_int_equal(smn_zynq_apm_poke(f->soc, SOCMON_ZAPM_RD_BYTES, 0xFFFFFF00u), SOCMON_OK);
     traffic(f, 0, 0, 800, 250);
     cycles(f, 3200);   /* 100 reads of 128 bytes */
     uint32_t v = rd(f, socmon_zapm_mc_offset(SOCMON_ZAPM_RD_BYTES));
     assert_true(v < 0x10000u);
     assert_in_range(socmon_delta(0xFFFFFF00u, v, 32), 99 * 128, 101 * 128);
-    assert_int_equal(socmon_zynq_apm_poke(f->soc, 99, 1), SOCMON_ERANGE);
+    assert_int_equal(smn_zynq_apm_poke(f->soc, 99, 1), SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "99"));
 }
 
@@ -418,18 +418,18 @@ static void test_desc_errors(void **state)
     socmon_zynq_soc *soc = NULL;
     socmon_zynq_desc_default(&d);
     d.nslots = 9;
-    assert_int_equal(socmon_zynq_soc_new(&d, &soc), SOCMON_ERANGE);
+    assert_int_equal(smn_zynq_soc_new(&d, &soc), SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "slots 9"));
     socmon_zynq_desc_default(&d);
     d.traffic.burst_bytes = 100;
-    assert_int_equal(socmon_zynq_soc_new(&d, &soc), SOCMON_ERANGE);
+    assert_int_equal(smn_zynq_soc_new(&d, &soc), SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "burst 100"));
     socmon_zynq_desc_default(&d);
     d.gcc_width = 48;
-    assert_int_equal(socmon_zynq_soc_new(&d, &soc), SOCMON_ERANGE);
+    assert_int_equal(smn_zynq_soc_new(&d, &soc), SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "48"));
     socmon_zynq_desc_default(&d);
-    assert_int_equal(socmon_zynq_soc_new(&d, &soc), SOCMON_OK);
+    assert_int_equal(smn_zynq_soc_new(&d, &soc), SOCMON_OK);
     assert_int_equal(socmon_zynq_soc_start(soc, "bogus", 0), SOCMON_ENOENT);
     assert_non_null(strstr(socmon_errmsg(), "bogus"));
     assert_int_equal(socmon_zynq_soc_advance(soc, UINT64_MAX / 4, NULL), SOCMON_ERANGE);
@@ -440,7 +440,7 @@ static void test_desc_errors(void **state)
     assert_non_null(strstr(socmon_errmsg(), "lat_ns 0"));
     assert_int_equal(socmon_zynq_soc_set_traffic(soc, 7, &t), SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "slot 7"));
-    socmon_zynq_soc_free(soc);
+    smn_zynq_soc_free(soc);
 }
 
 int main(void)

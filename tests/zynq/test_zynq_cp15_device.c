@@ -1,5 +1,5 @@
-/* socmon's A9 PMU device through CP15 (socmon_za9_cp15_device_new) reads
- * what the window device (socmon_za9_device_new) reads: two identical
+/* socmon's A9 PMU device through CP15 (smn_za9_cp15_device_new) reads
+ * what the window device (smn_za9_device_new) reads: two identical
  * models running the same workload, one read through each path, give the
  * same counters with the same names at every step. The CP15 path never
  * touches the CoreSight lock (spec §5.1: the lock is the window's). */
@@ -18,14 +18,14 @@ static void test_same_counters_both_ways(void **state)
 {
     cfx **pair = *state, *a = pair[0], *b = pair[1];
     socmon_za9_config cfg;
-    socmon_za9_config_spa(&cfg, 500e6);
+    smn_za9_config_spa(&cfg, 500e6);
     cfg.ccnt_div64 = 1;
     socmon_cp15 cps[2];
     for (unsigned k = 0; k < 2; k++)
         assert_int_equal(socmon_zynq_cp15_of(b->soc, k, &cps[k]), SOCMON_OK);
     socmon_device *win, *cp;
-    assert_int_equal(socmon_za9_device_new(a->bus, &cfg, &win), SOCMON_OK);
-    assert_int_equal(socmon_za9_cp15_device_new(cps, &cfg, &cp), SOCMON_OK);
+    assert_int_equal(smn_za9_device_new(a->bus, &cfg, &win), SOCMON_OK);
+    assert_int_equal(smn_za9_cp15_device_new(cps, &cfg, &cp), SOCMON_OK);
     size_t n = socmon_device_ncounters(win);
     assert_int_equal(n, 2 * 7);
     assert_int_equal(socmon_device_ncounters(cp), n);
@@ -60,19 +60,19 @@ static void test_bad_arguments(void **state)
 {
     cfx **pair = *state, *b = pair[1];
     socmon_za9_config cfg;
-    socmon_za9_config_spa(&cfg, 500e6);
+    smn_za9_config_spa(&cfg, 500e6);
     socmon_cp15 cps[2];
     socmon_device *dev = NULL;
     for (unsigned k = 0; k < 2; k++)
         assert_int_equal(socmon_zynq_cp15_of(b->soc, k, &cps[k]), SOCMON_OK);
     cps[1].write = NULL;
-    assert_int_equal(socmon_za9_cp15_device_new(cps, &cfg, &dev), SOCMON_EINVAL);
+    assert_int_equal(smn_za9_cp15_device_new(cps, &cfg, &dev), SOCMON_EINVAL);
     assert_non_null(strstr(socmon_errmsg(), "core 1"));
-    assert_int_equal(socmon_za9_cp15_device_new(NULL, &cfg, &dev), SOCMON_EINVAL);
-    assert_int_equal(socmon_za9_cp15_device_new(cps, &cfg, NULL), SOCMON_EINVAL);
+    assert_int_equal(smn_za9_cp15_device_new(NULL, &cfg, &dev), SOCMON_EINVAL);
+    assert_int_equal(smn_za9_cp15_device_new(cps, &cfg, NULL), SOCMON_EINVAL);
     cps[1] = cps[0];
     cfg.events[2] = 0x08;   /* not implemented on the A9 (spec §5.2) */
-    assert_int_equal(socmon_za9_cp15_device_new(cps, &cfg, &dev), SOCMON_ENOENT);
+    assert_int_equal(smn_za9_cp15_device_new(cps, &cfg, &dev), SOCMON_ENOENT);
     assert_null(dev);
 }
 

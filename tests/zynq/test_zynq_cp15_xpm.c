@@ -147,7 +147,7 @@ static void test_rebinding_forgets_old_failures(void **state)
     socmon_zynq_soc *soc;
     socmon_cp15 cp;
     socmon_zynq_desc_default(&d);
-    assert_int_equal(socmon_zynq_soc_new(&d, &soc), SOCMON_OK);
+    assert_int_equal(smn_zynq_soc_new(&d, &soc), SOCMON_OK);
     assert_int_equal(socmon_zynq_cp15_of(soc, 0, &cp), SOCMON_OK);
     assert_int_equal(socmon_xil_bind_cp15(&cp), SOCMON_OK);
     assert_int_equal(mfcp(XREG_CP15_PERF_MONITOR_CTRL), 0x41093000u);
@@ -157,7 +157,7 @@ static void test_rebinding_forgets_old_failures(void **state)
     (void)Xil_In32(0xF8891E04u);                        /* no bus: recorded */
     assert_int_equal(socmon_xil_bind_bus(NULL), SOCMON_OK);
     assert_int_equal(socmon_xil_status(), SOCMON_OK);
-    socmon_zynq_soc_free(soc);
+    smn_zynq_soc_free(soc);
 }
 
 static void test_shim_failures_are_recorded(void **state)
@@ -178,7 +178,7 @@ static void test_shim_failures_are_recorded(void **state)
     socmon_zynq_soc *soc;
     socmon_cp15 cp;
     socmon_zynq_desc_default(&d);
-    assert_int_equal(socmon_zynq_soc_new(&d, &soc), SOCMON_OK);
+    assert_int_equal(smn_zynq_soc_new(&d, &soc), SOCMON_OK);
     assert_int_equal(socmon_zynq_cp15_of(soc, 1, &cp), SOCMON_OK);
     assert_int_equal(socmon_xil_bind_cp15(&cp), SOCMON_OK);
     assert_int_equal(mfcp(XREG_CP15_PERF_MONITOR_CTRL), 0x41093000u);
@@ -199,7 +199,7 @@ static void test_shim_failures_are_recorded(void **state)
     socmon_cp15 half = {.read = cp.read, .write = NULL, .ctx = cp.ctx};
     assert_int_equal(socmon_xil_bind_cp15(&half), SOCMON_EINVAL);
     assert_int_equal(socmon_xil_bind_cp15(NULL), SOCMON_OK);
-    socmon_zynq_soc_free(soc);
+    smn_zynq_soc_free(soc);
 }
 
 /* Xil_In32/Xil_Out32 reach the bound bus: the window, with its lock. */
@@ -210,9 +210,9 @@ static void test_xil_io_on_the_window(void **state)
     socmon_zynq_soc *soc;
     socmon_bus *bus;
     socmon_zynq_desc_default(&d);
-    assert_int_equal(socmon_zynq_soc_new(&d, &soc), SOCMON_OK);
+    assert_int_equal(smn_zynq_soc_new(&d, &soc), SOCMON_OK);
     assert_int_equal(socmon_bus_model_new(&bus), SOCMON_OK);
-    assert_int_equal(socmon_zynq_soc_map(soc, bus), SOCMON_OK);
+    assert_int_equal(smn_zynq_soc_map(soc, bus), SOCMON_OK);
     assert_int_equal(socmon_xil_bind_bus(bus), SOCMON_OK);
     assert_int_equal(Xil_In32(0xF8891E04u), 0x41093000u);
     Xil_Out32(0xF8891C00u, 0x1);                         /* locked: ignored */
@@ -225,7 +225,7 @@ static void test_xil_io_on_the_window(void **state)
     assert_int_not_equal(socmon_xil_status(), SOCMON_OK);
     assert_int_equal(socmon_xil_bind_bus(NULL), SOCMON_OK);
     socmon_bus_free(bus);
-    socmon_zynq_soc_free(soc);
+    smn_zynq_soc_free(soc);
 }
 
 /* Each thread has its own binding: two threads on two cores at once. */
@@ -261,7 +261,7 @@ static void test_bindings_are_per_thread(void **state)
     socmon_zynq_desc d;
     socmon_zynq_soc *soc;
     socmon_zynq_desc_default(&d);
-    assert_int_equal(socmon_zynq_soc_new(&d, &soc), SOCMON_OK);
+    assert_int_equal(smn_zynq_soc_new(&d, &soc), SOCMON_OK);
     th t[2] = {{soc, 0, 0, SOCMON_OK}, {soc, 1, 0, SOCMON_OK}};
     pthread_t id[2];
     for (unsigned i = 0; i < 2; i++)
@@ -285,7 +285,7 @@ static void test_bindings_are_per_thread(void **state)
     /* this thread bound nothing */
     assert_int_equal(mfcp(XREG_CP15_PERF_MONITOR_CTRL), 0);
     assert_int_equal(socmon_xil_status(), SOCMON_ESTATE);
-    socmon_zynq_soc_free(soc);
+    smn_zynq_soc_free(soc);
 }
 
 int main(void)

@@ -37,11 +37,11 @@ static void run(const char *name, int advanced, replay *r)
         d.apm.mode = SOCMON_ZAPM_ADVANCED;
     socmon_zynq_soc *soc;
     socmon_bus *bus;
-    assert_int_equal(socmon_zynq_soc_new(&d, &soc), SOCMON_OK);
+    assert_int_equal(smn_zynq_soc_new(&d, &soc), SOCMON_OK);
     /* exact counts over exactly the advanced time: accesses take no time (issue 13) */
     assert_int_equal(socmon_zynq_soc_set_access_ns(soc, 0), SOCMON_OK);
     assert_int_equal(socmon_bus_model_new(&bus), SOCMON_OK);
-    assert_int_equal(socmon_zynq_soc_map(soc, bus), SOCMON_OK);
+    assert_int_equal(smn_zynq_soc_map(soc, bus), SOCMON_OK);
     socmon_zynq_traffic t = {.wr_mbps = 400, .rd_mbps = 800, .burst_bytes = 128, .lat_ns = 250,
         .lat_jitter_ns = 0, .id_base = 0, .id_count = 0};
     assert_int_equal(socmon_zynq_soc_set_traffic(soc, 0, &t), SOCMON_OK);
@@ -72,7 +72,7 @@ static void run(const char *name, int advanced, replay *r)
     }
     fclose(fp);
     socmon_bus_free(bus);
-    socmon_zynq_soc_free(soc);
+    smn_zynq_soc_free(soc);
 }
 
 static void test_advanced_polled_example(void **state)

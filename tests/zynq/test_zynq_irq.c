@@ -85,9 +85,9 @@ static void fx_open(fx *f)
 {
     memset(f, 0, sizeof *f);
     socmon_zynq_desc_default(&f->d);
-    assert_int_equal(socmon_zynq_soc_new(&f->d, &f->soc), SOCMON_OK);
+    assert_int_equal(smn_zynq_soc_new(&f->d, &f->soc), SOCMON_OK);
     assert_int_equal(socmon_bus_model_new(&f->mbus), SOCMON_OK);
-    assert_int_equal(socmon_zynq_soc_map(f->soc, f->mbus), SOCMON_OK);
+    assert_int_equal(smn_zynq_soc_map(f->soc, f->mbus), SOCMON_OK);
     f->bus = f->mbus;
     f->base = f->d.apm_base;
     assert_int_equal(socmon_zynq_soc_start(f->soc, "steady", 0), SOCMON_OK);
@@ -96,7 +96,7 @@ static void fx_open(fx *f)
 static void fx_close(fx *f)
 {
     socmon_bus_free(f->mbus);
-    socmon_zynq_soc_free(f->soc);
+    smn_zynq_soc_free(f->soc);
 }
 
 static uint32_t rd(fx *f, uint32_t off)
@@ -275,7 +275,7 @@ static void test_uio_param_page_advanced(void **state)
     d.apm.id32 = 1;
     d.gcc_width = 32;
     socmon_zynq_soc *soc;
-    assert_int_equal(socmon_zynq_soc_new(&d, &soc), SOCMON_OK);
+    assert_int_equal(smn_zynq_soc_new(&d, &soc), SOCMON_OK);
     socmon_zynq_uio *u = NULL;
     assert_int_equal(socmon_zynq_uio_new(soc, &u), SOCMON_OK);
     const unsigned char *p = socmon_zynq_uio_map1(u);
@@ -289,7 +289,7 @@ static void test_uio_param_page_advanced(void **state)
     assert_int_equal(w[9], 4);    /* scalefactor */
     assert_int_equal(p[44], 1);   /* is_32bit_filter */
     socmon_zynq_uio_free(u);
-    socmon_zynq_soc_free(soc);
+    smn_zynq_soc_free(soc);
 }
 
 static void test_uio_param_page_layout(void **state)
@@ -498,9 +498,9 @@ static void test_pmu_overflow_irq(void **state)
     d.cpu_hz = 500e6;   /* 2 ns a cycle */
     socmon_zynq_soc *soc;
     socmon_bus *bus;
-    assert_int_equal(socmon_zynq_soc_new(&d, &soc), SOCMON_OK);
+    assert_int_equal(smn_zynq_soc_new(&d, &soc), SOCMON_OK);
     assert_int_equal(socmon_bus_model_new(&bus), SOCMON_OK);
-    assert_int_equal(socmon_zynq_soc_map(soc, bus), SOCMON_OK);
+    assert_int_equal(smn_zynq_soc_map(soc, bus), SOCMON_OK);
     socmon_zynq_cpu_profile busy = {.util = 1.0, .ipc = 1.0, .ldst_per_inst = 0.4,
         .store_frac = 0.25, .l1d_miss = 0.1, .stall_per_miss = 10, .wstall_per_store = 0.5,
         .br_per_inst = 0.1, .br_miss = 0.05};
@@ -535,7 +535,7 @@ static void test_pmu_overflow_irq(void **state)
     assert_non_null(strstr(socmon_errmsg(), "PMINTEN=0x0 PMOVSR=0x1"));
     assert_int_equal(h.calls, 1);
     socmon_bus_free(bus);
-    socmon_zynq_soc_free(soc);
+    smn_zynq_soc_free(soc);
 }
 
 static void test_irq_api_errors(void **state)

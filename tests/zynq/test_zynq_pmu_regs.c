@@ -25,11 +25,11 @@ static int setup(void **state)
     socmon_zynq_desc_default(&d);
     d.cpu_hz = 500e6;   /* 2 ns per cycle: easy arithmetic */
     f->cpu_hz = d.cpu_hz;
-    assert_int_equal(socmon_zynq_soc_new(&d, &f->soc), SOCMON_OK);
+    assert_int_equal(smn_zynq_soc_new(&d, &f->soc), SOCMON_OK);
     /* exact cycle counts below: accesses take no time (issue 13 gave them some) */
     assert_int_equal(socmon_zynq_soc_set_access_ns(f->soc, 0), SOCMON_OK);
     assert_int_equal(socmon_bus_model_new(&f->bus), SOCMON_OK);
-    assert_int_equal(socmon_zynq_soc_map(f->soc, f->bus), SOCMON_OK);
+    assert_int_equal(smn_zynq_soc_map(f->soc, f->bus), SOCMON_OK);
     *state = f;
     return 0;
 }
@@ -38,7 +38,7 @@ static int teardown(void **state)
 {
     fx *f = *state;
     socmon_bus_free(f->bus);
-    socmon_zynq_soc_free(f->soc);
+    smn_zynq_soc_free(f->soc);
     free(f);
     return 0;
 }
@@ -212,17 +212,17 @@ static void test_event_table(void **state)
 {
     (void)state;
     uint8_t code = 0;
-    assert_int_equal(socmon_za9_event_parse("inst_rename", &code), SOCMON_OK);
+    assert_int_equal(smn_za9_event_parse("inst_rename", &code), SOCMON_OK);
     assert_int_equal(code, 0x68);
-    assert_int_equal(socmon_za9_event_parse("0x81", &code), SOCMON_OK);
-    assert_string_equal(socmon_za9_event_by_code(code)->name, "mem_write_stall");
-    assert_int_equal(socmon_za9_event_parse("0x08", &code), SOCMON_ENOENT);
+    assert_int_equal(smn_za9_event_parse("0x81", &code), SOCMON_OK);
+    assert_string_equal(smn_za9_event_by_code(code)->name, "mem_write_stall");
+    assert_int_equal(smn_za9_event_parse("0x08", &code), SOCMON_ENOENT);
     assert_non_null(strstr(socmon_errmsg(), "0x08"));
-    assert_int_equal(socmon_za9_event_parse("nonsense", &code), SOCMON_ENOENT);
+    assert_int_equal(smn_za9_event_parse("nonsense", &code), SOCMON_ENOENT);
     assert_non_null(strstr(socmon_errmsg(), "nonsense"));
     /* every event the table lists counts or is documented as a software event */
-    for (size_t i = 0; i < socmon_za9_event_count(); i++)
-        assert_non_null(socmon_za9_event_by_code(socmon_za9_event_at(i)->code));
+    for (size_t i = 0; i < smn_za9_event_count(); i++)
+        assert_non_null(smn_za9_event_by_code(smn_za9_event_at(i)->code));
 }
 
 static void test_cpu_profile_errors(void **state)
@@ -239,7 +239,7 @@ static void test_cpu_profile_errors(void **state)
     p.l1d_miss = 0.1;
     assert_int_equal(socmon_zynq_soc_set_cpu(f->soc, 2, &p), SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "core 2"));
-    assert_int_equal(socmon_zynq_pmu_poke(f->soc, 0, 9, 0), SOCMON_ERANGE);
+    assert_int_equal(smn_zynq_pmu_poke(f->soc, 0, 9, 0), SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "9"));
 }
 

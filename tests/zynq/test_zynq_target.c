@@ -16,7 +16,7 @@
 #include "models/zynq/zynq_model.h"
 #include "zynq/zynq_metrics_helper.h"
 
-extern const socmon_target_ops socmon_target_zynq_ops;
+extern const socmon_target_ops smn_target_zynq_ops;
 
 static void open_fails(const char *spec, socmon_status want, const char *needle)
 {
@@ -189,7 +189,7 @@ static socmon_status late_advance(void *priv, uint64_t ns, int *done)
         struct timespec ts = {0, 45000000};   /* 45 ms inside a 10 ms interval */
         nanosleep(&ts, NULL);
     }
-    return socmon_target_zynq_ops.advance(priv, ns, done);
+    return smn_target_zynq_ops.advance(priv, ns, done);
 }
 
 static int as_hardware(void *priv)
@@ -204,7 +204,7 @@ static void test_late_model_catches_up(void **state)
 {
     (void)state;
     L.calls = 0;
-    L.ops = socmon_target_zynq_ops;
+    L.ops = smn_target_zynq_ops;
     L.ops.advance = late_advance;
     socmon_target *t = NULL;
     socmon_set *set = NULL;
@@ -228,7 +228,7 @@ static void test_missed_intervals_are_marked(void **state)
 {
     (void)state;
     L.calls = 0;
-    L.ops = socmon_target_zynq_ops;
+    L.ops = smn_target_zynq_ops;
     L.ops.advance = late_advance;
     L.ops.hardware = as_hardware;
     socmon_target *t = NULL;
@@ -296,18 +296,18 @@ static void test_driver_protocol(void **state)
     socmon_zynq_soc *soc;
     socmon_bus *mb, *rb;
     sr_count c = {0, 0};
-    assert_int_equal(socmon_zynq_soc_new(&d, &soc), SOCMON_OK);
+    assert_int_equal(smn_zynq_soc_new(&d, &soc), SOCMON_OK);
     /* "no time passed" between reads below: accesses take none */
     assert_int_equal(socmon_zynq_soc_set_access_ns(soc, 0), SOCMON_OK);
     assert_int_equal(socmon_bus_model_new(&mb), SOCMON_OK);
-    assert_int_equal(socmon_zynq_soc_map(soc, mb), SOCMON_OK);
+    assert_int_equal(smn_zynq_soc_map(soc, mb), SOCMON_OK);
     assert_int_equal(socmon_bus_record_new(mb, count_sr, &c, &rb), SOCMON_OK);
     socmon_zynq_part parts[2];
     socmon_zapm_config ac = {.nslots = 2, .clock_hz = 200e6, .bus_width_bytes = 8};
-    assert_int_equal(socmon_zapm_part_new(rb, d.apm_base, &ac, &parts[0]), SOCMON_OK);
+    assert_int_equal(smn_zapm_part_new(rb, d.apm_base, &ac, &parts[0]), SOCMON_OK);
     socmon_za9_config pc;
-    socmon_za9_config_spa(&pc, d.cpu_hz);
-    assert_int_equal(socmon_za9_part_new(rb, &pc, &parts[1]), SOCMON_OK);
+    smn_za9_config_spa(&pc, d.cpu_hz);
+    assert_int_equal(smn_za9_part_new(rb, &pc, &parts[1]), SOCMON_OK);
     socmon_device *dev;
     assert_int_equal(zynq_parts_device_new("z", parts, 2, &dev), SOCMON_OK);
     /* the driver left SICR at 0: reading samples must not reset counters */
@@ -330,11 +330,11 @@ static void test_driver_protocol(void **state)
         assert_true(b[k] == a[k]);   /* no time passed */
     }
     assert_true(a[1] > 0 && a[0] > 0);                           /* slot0 bytes, cpu1 insts */
-    assert_int_equal(socmon_zynq_apm_peek(soc, 0), (uint32_t)a[1]);   /* latched = live */
+    assert_int_equal(smn_zynq_apm_peek(soc, 0), (uint32_t)a[1]);   /* latched = live */
     socmon_device_free(dev);
     socmon_bus_free(rb);
     socmon_bus_free(mb);
-    socmon_zynq_soc_free(soc);
+    smn_zynq_soc_free(soc);
 }
 
 static void test_driver_errors(void **state)
@@ -344,28 +344,28 @@ static void test_driver_errors(void **state)
     socmon_zynq_part p;
     assert_int_equal(socmon_bus_model_new(&mb), SOCMON_OK);
     socmon_zapm_config ac = {.nslots = 9, .clock_hz = 200e6, .bus_width_bytes = 8};
-    assert_int_equal(socmon_zapm_part_new(mb, 0, &ac, &p), SOCMON_ERANGE);
+    assert_int_equal(smn_zapm_part_new(mb, 0, &ac, &p), SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "slots 9"));
     ac.nslots = 1;
     /* nothing mapped there: the bus error comes back with the address */
-    assert_int_equal(socmon_zapm_part_new(mb, 0x1000, &ac, &p), SOCMON_EIO);
+    assert_int_equal(smn_zapm_part_new(mb, 0x1000, &ac, &p), SOCMON_EIO);
     assert_non_null(strstr(socmon_errmsg(), "0x1000"));
     socmon_za9_config pc;
-    socmon_za9_config_spa(&pc, 666e6);
+    smn_za9_config_spa(&pc, 666e6);
     pc.events[1] = pc.events[0];
-    assert_int_equal(socmon_za9_part_new(mb, &pc, &p), SOCMON_EINVAL);
+    assert_int_equal(smn_za9_part_new(mb, &pc, &p), SOCMON_EINVAL);
     assert_non_null(strstr(socmon_errmsg(), "0x68"));
-    socmon_za9_config_spa(&pc, 666e6);
+    smn_za9_config_spa(&pc, 666e6);
     pc.events[2] = 0x08;
-    assert_int_equal(socmon_za9_part_new(mb, &pc, &p), SOCMON_ENOENT);
+    assert_int_equal(smn_za9_part_new(mb, &pc, &p), SOCMON_ENOENT);
     assert_non_null(strstr(socmon_errmsg(), "0x08"));
-    socmon_za9_config_spa(&pc, 666e6);
+    smn_za9_config_spa(&pc, 666e6);
     pc.ncores = 5;
-    assert_int_equal(socmon_za9_part_new(mb, &pc, &p), SOCMON_ERANGE);
+    assert_int_equal(smn_za9_part_new(mb, &pc, &p), SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "cores 5"));
 #if !(defined(__linux__) && (defined(__arm__) || defined(__aarch64__)))
-    socmon_za9_config_spa(&pc, 666e6);
-    assert_int_equal(socmon_za9_perf_part_new(&pc, &p), SOCMON_ENOTSUP);
+    smn_za9_config_spa(&pc, 666e6);
+    assert_int_equal(smn_za9_perf_part_new(&pc, &p), SOCMON_ENOTSUP);
     assert_non_null(strstr(socmon_errmsg(), "Arm Linux"));
 #endif
     socmon_bus_free(mb);

@@ -102,12 +102,12 @@ typedef struct fx {
 
 static void fx_open(fx *f)
 {
-    assert_int_equal(socmon_zynq_soc_new(&f->d, &f->soc), SOCMON_OK);
+    assert_int_equal(smn_zynq_soc_new(&f->d, &f->soc), SOCMON_OK);
     /* exact counts over exactly the advanced time: accesses take no time
      * (test_zynq_access_time.c runs this driver with the default access time) */
     assert_int_equal(socmon_zynq_soc_set_access_ns(f->soc, 0), SOCMON_OK);
     assert_int_equal(socmon_bus_model_new(&f->bus), SOCMON_OK);
-    assert_int_equal(socmon_zynq_soc_map(f->soc, f->bus), SOCMON_OK);
+    assert_int_equal(smn_zynq_soc_map(f->soc, f->bus), SOCMON_OK);
     xil_bus = f->bus;
 }
 
@@ -115,7 +115,7 @@ static void fx_close(fx *f)
 {
     xil_bus = NULL;
     socmon_bus_free(f->bus);
-    socmon_zynq_soc_free(f->soc);
+    smn_zynq_soc_free(f->soc);
 }
 
 /* Counts over an interval are exact up to the one transaction in flight at
@@ -230,9 +230,9 @@ static void test_public_driver_reads_the_model(void **state)
     fx_open(&f);
     socmon_zapm_config ac = {.nslots = f.d.nslots, .clock_hz = f.d.apm_hz, .bus_width_bytes = f.d.bus_width_bytes};
     socmon_za9_config pc;
-    socmon_za9_config_spa(&pc, f.d.cpu_hz);
+    smn_za9_config_spa(&pc, f.d.cpu_hz);
     socmon_device *dev = NULL;
-    assert_int_equal(socmon_zynq_device_new(f.bus, f.d.apm_base, &ac, &pc, &dev), SOCMON_OK);
+    assert_int_equal(smn_zynq_device_new(f.bus, f.d.apm_base, &ac, &pc, &dev), SOCMON_OK);
     /* 3 slots x 6, then 2 cores x (ccnt + 6 events) */
     assert_int_equal(socmon_device_ncounters(dev), 3 * 6 + 2 * 7);
     double hz = 0;
@@ -273,7 +273,7 @@ static void test_public_driver_reads_the_model(void **state)
     socmon_zapm_config bad = ac;
     bad.nslots = 9;
     socmon_device *d2 = NULL;
-    assert_int_equal(socmon_zapm_device_new(f.bus, f.d.apm_base, &bad, &d2), SOCMON_ERANGE);
+    assert_int_equal(smn_zapm_device_new(f.bus, f.d.apm_base, &bad, &d2), SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "9"));
     assert_int_equal(socmon_zynq_soc_set_traffic(f.soc, 3, &t), SOCMON_ERANGE);
     socmon_device_free(dev);

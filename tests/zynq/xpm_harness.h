@@ -76,7 +76,7 @@ static socmon_status xpmh_run(void (*set_events)(int32_t cfg), void (*get_counte
     out[0] = '\0';
     socmon_zynq_desc_default(&d);
     d.cpu_hz = XPMH_HZ;
-    socmon_status st = socmon_zynq_soc_new(&d, &soc);
+    socmon_status st = smn_zynq_soc_new(&d, &soc);
     if (!st)
         st = socmon_zynq_soc_set_cpu(soc, 0, &XPMH_PROF);
     if (!st)
@@ -85,7 +85,7 @@ static socmon_status xpmh_run(void (*set_events)(int32_t cfg), void (*get_counte
     if (!st)
         st = socmon_xil_bind_cp15(&traced);
     if (st) {
-        socmon_zynq_soc_free(soc);
+        smn_zynq_soc_free(soc);
         return st;
     }
     /* the BSP's boot (cortexa9/gcc/cpu_init.S): clear the CCNT overflow,
@@ -108,7 +108,7 @@ static socmon_status xpmh_run(void (*set_events)(int32_t cfg), void (*get_counte
     }
     socmon_status shim = socmon_xil_status();
     socmon_xil_bind_cp15(NULL);
-    socmon_zynq_soc_free(soc);
+    smn_zynq_soc_free(soc);
     return st ? st : shim;
 }
 

@@ -27,11 +27,11 @@ static inline fx *make(unsigned ncounters, unsigned scale, int id32, int gcc_wid
     d.apm.ncounters = ncounters;
     d.apm.scale = scale;
     d.apm.id32 = id32;
-    assert_int_equal(socmon_zynq_soc_new(&d, &f->soc), SOCMON_OK);
+    assert_int_equal(smn_zynq_soc_new(&d, &f->soc), SOCMON_OK);
     /* exact counts over exactly the advanced time: accesses take no time (issue 13) */
     assert_int_equal(socmon_zynq_soc_set_access_ns(f->soc, 0), SOCMON_OK);
     assert_int_equal(socmon_bus_model_new(&f->bus), SOCMON_OK);
-    assert_int_equal(socmon_zynq_soc_map(f->soc, f->bus), SOCMON_OK);
+    assert_int_equal(smn_zynq_soc_map(f->soc, f->bus), SOCMON_OK);
     return f;
 }
 
@@ -45,7 +45,7 @@ static inline int teardown(void **state)
 {
     fx *f = *state;
     socmon_bus_free(f->bus);
-    socmon_zynq_soc_free(f->soc);
+    smn_zynq_soc_free(f->soc);
     free(f);
     return 0;
 }

@@ -19,12 +19,12 @@ static inline int cfx_setup(void **state)
     socmon_zynq_desc d;
     socmon_zynq_desc_default(&d);
     d.cpu_hz = 500e6;   /* 2 ns per cycle */
-    assert_int_equal(socmon_zynq_soc_new(&d, &f->soc), SOCMON_OK);
+    assert_int_equal(smn_zynq_soc_new(&d, &f->soc), SOCMON_OK);
     /* exact counts over exactly the advanced time, and the window and CP15
      * paths compared cycle for cycle: window accesses cost no time here */
     assert_int_equal(socmon_zynq_soc_set_access_ns(f->soc, 0), SOCMON_OK);
     assert_int_equal(socmon_bus_model_new(&f->bus), SOCMON_OK);
-    assert_int_equal(socmon_zynq_soc_map(f->soc, f->bus), SOCMON_OK);
+    assert_int_equal(smn_zynq_soc_map(f->soc, f->bus), SOCMON_OK);
     *state = f;
     return 0;
 }
@@ -33,7 +33,7 @@ static inline int cfx_teardown(void **state)
 {
     cfx *f = *state;
     socmon_bus_free(f->bus);
-    socmon_zynq_soc_free(f->soc);
+    smn_zynq_soc_free(f->soc);
     free(f);
     return 0;
 }

@@ -57,7 +57,7 @@ static struct esp_api_ctx {
 /* Like errno and socmon_errmsg: each thread sees its own last status. */
 static _Thread_local socmon_status last_status;
 
-socmon_status socmon_esp_api_set_status(socmon_status st)
+socmon_status smn_esp_api_set_status(socmon_status st)
 {
     last_status = st;
     return st;
@@ -90,13 +90,13 @@ static socmon_status load_desc(void)
     }
     if ((st = socmon_esp_desc_check(&ctx.info.desc)) != SOCMON_OK)
         return st;
-    socmon_esp_api_soc_init(&ctx.info);
+    smn_esp_api_soc_init(&ctx.info);
     ctx.have_checked = 0;
     ctx.have_desc = 1;
     return SOCMON_OK;
 }
 
-socmon_status socmon_esp_api_check_layout(const socmon_esp_api_layout *l, const socmon_esp_soc_desc *d)
+socmon_status smn_esp_api_check_layout(const socmon_esp_api_layout *l, const socmon_esp_soc_desc *d)
 {
     unsigned ncpu = socmon_esp_desc_tiles_of(d, SOCMON_ESP_TILE_CPU, NULL, 0);
     unsigned nmem = socmon_esp_desc_tiles_of(d, SOCMON_ESP_TILE_MEM, NULL, 0);
@@ -112,12 +112,12 @@ socmon_status socmon_esp_api_check_layout(const socmon_esp_api_layout *l, const 
     return SOCMON_OK;
 }
 
-socmon_status socmon_esp_api_desc(const socmon_esp_api_layout *l, socmon_esp_soc_desc *out)
+socmon_status smn_esp_api_desc(const socmon_esp_api_layout *l, socmon_esp_soc_desc *out)
 {
     pthread_mutex_lock(&ctx.lock);
     socmon_status st = load_desc();
     if (st == SOCMON_OK)
-        st = socmon_esp_api_check_layout(l, &ctx.info.desc);
+        st = smn_esp_api_check_layout(l, &ctx.info.desc);
     if (st == SOCMON_OK)
         *out = ctx.info.desc;
     pthread_mutex_unlock(&ctx.lock);
@@ -191,7 +191,7 @@ static socmon_status map(void)
     return SOCMON_OK;
 }
 
-socmon_esp_soc *socmon_esp_api_virtual_soc(void)
+socmon_esp_soc *smn_esp_api_virtual_soc(void)
 {
     pthread_mutex_lock(&ctx.lock);
     socmon_esp_soc *soc = map() == SOCMON_OK ? ctx.soc : NULL;
@@ -199,7 +199,7 @@ socmon_esp_soc *socmon_esp_api_virtual_soc(void)
     return soc;
 }
 
-socmon_bus *socmon_esp_api_bus(void)
+socmon_bus *smn_esp_api_bus(void)
 {
     pthread_mutex_lock(&ctx.lock);
     socmon_bus *bus = map() == SOCMON_OK ? socmon_target_bus(ctx.t) : NULL;
@@ -273,13 +273,13 @@ static socmon_status monitor_locked(const socmon_esp_api_layout *l, const esp_mo
     /* SINGLE writes no vals and takes a global tile index: the layout does not matter. */
     if (st == SOCMON_OK && a->read_mode != ESP_MON_READ_SINGLE &&
         !(ctx.have_checked && memcmp(&ctx.checked, l, sizeof *l) == 0)) {
-        st = socmon_esp_api_check_layout(l, &ctx.info.desc);
+        st = smn_esp_api_check_layout(l, &ctx.info.desc);
         ctx.have_checked = st == SOCMON_OK;
         if (st == SOCMON_OK)
             ctx.checked = *l;
     }
     if (st == SOCMON_OK)
-        st = socmon_esp_api_check_args(&ctx.info, a, vals);
+        st = smn_esp_api_check_args(&ctx.info, a, vals);
     if (st == SOCMON_OK && a->read_mode != ESP_MON_READ_SINGLE && is_freed(vals))
         st = socmon_fail(SOCMON_ESTATE, "esp_monitor: vals %p was freed by esp_monitor_free "
                                         "(use after free)", vals);
@@ -304,7 +304,7 @@ static socmon_status monitor_locked(const socmon_esp_api_layout *l, const esp_mo
     }
     memset(ctx.scratch, 0, l->size);
     ctx.nplan = 0;
-    socmon_esp_api_plan(&ctx.info, l, a, emit_plan, &st);
+    smn_esp_api_plan(&ctx.info, l, a, emit_plan, &st);
     /* One snapshot of every tile the call reads (the driver freezes each
      * once, reads, releases): values of one tile are from one instant. */
     if (st == SOCMON_OK)
@@ -328,7 +328,7 @@ unsigned int socmon_esp_api_monitor(const socmon_esp_api_layout *l, const esp_mo
     pthread_mutex_lock(&ctx.lock);
     socmon_status st = monitor_locked(l, args, vals, &ret);
     pthread_mutex_unlock(&ctx.lock);
-    socmon_esp_api_set_status(st);
+    smn_esp_api_set_status(st);
     return st == SOCMON_OK ? ret : 0;
 }
 
@@ -342,7 +342,7 @@ void *socmon_esp_api_vals_alloc(const socmon_esp_api_layout *l)
         free(n);
         free(v);
         socmon_fail(SOCMON_ENOMEM, "esp_monitor_vals_alloc: out of memory (%zu bytes)", l->size);
-        socmon_esp_api_set_status(SOCMON_ENOMEM);
+        smn_esp_api_set_status(SOCMON_ENOMEM);
         return NULL;
     }
     n->vals = v;
@@ -355,7 +355,7 @@ void *socmon_esp_api_vals_alloc(const socmon_esp_api_layout *l)
         if (ctx.freed[i] == v)
             ctx.freed[i] = NULL;
     pthread_mutex_unlock(&ctx.lock);
-    socmon_esp_api_set_status(SOCMON_OK);
+    smn_esp_api_set_status(SOCMON_OK);
     return v;
 }
 
@@ -385,7 +385,7 @@ void esp_monitor_free(void)
      * SOCMON_ESP_SOC takes effect. */
     ctx.have_desc = 0;
     pthread_mutex_unlock(&ctx.lock);
-    socmon_esp_api_set_status(SOCMON_OK);
+    smn_esp_api_set_status(SOCMON_OK);
 }
 
 /* ---- libesp shims: buffers and accelerator runs on the virtual SoC ---- */
@@ -397,7 +397,7 @@ void *esp_alloc(size_t size)
     if (!n || !b) {
         free(n);
         free(b);
-        socmon_esp_api_set_status(
+        smn_esp_api_set_status(
             socmon_fail(SOCMON_ENOMEM, "esp_alloc: out of memory (%zu bytes)", size));
         return NULL;
     }
@@ -407,7 +407,7 @@ void *esp_alloc(size_t size)
     n->next = ctx.bufs;
     ctx.bufs = n;
     pthread_mutex_unlock(&ctx.lock);
-    socmon_esp_api_set_status(SOCMON_OK);
+    smn_esp_api_set_status(SOCMON_OK);
     return b;
 }
 
@@ -429,7 +429,7 @@ void esp_free(void *buf)
         st = socmon_fail(SOCMON_EINVAL, "esp_free: %p is not a live esp_alloc buffer", buf);
     }
     pthread_mutex_unlock(&ctx.lock);
-    socmon_esp_api_set_status(st);
+    smn_esp_api_set_status(st);
 }
 
 void esp_cleanup(void)
@@ -442,7 +442,7 @@ void esp_cleanup(void)
         free(n);
     }
     pthread_mutex_unlock(&ctx.lock);
-    socmon_esp_api_set_status(SOCMON_OK);
+    smn_esp_api_set_status(SOCMON_OK);
 }
 
 /* "fft_stratus.1" -> the second accelerator tile named "fft_stratus", or
@@ -534,5 +534,5 @@ void esp_run(esp_thread_info_t cfg[], unsigned nacc)
         if (cfg[i].run)
             st = run_one(&cfg[i]);
     pthread_mutex_unlock(&ctx.lock);
-    socmon_esp_api_set_status(st);
+    smn_esp_api_set_status(st);
 }

@@ -15,10 +15,10 @@ typedef struct socmon_esp_api_soc {
 } socmon_esp_api_soc;
 
 /* Fills everything but desc from desc. */
-void socmon_esp_api_soc_init(socmon_esp_api_soc *s);
+void smn_esp_api_soc_init(socmon_esp_api_soc *s);
 
 /* Checks esp_monitor's arguments for SoC s, each only where the mode uses it. */
-socmon_status socmon_esp_api_check_args(const socmon_esp_api_soc *s, const esp_monitor_args_t *a,
+socmon_status smn_esp_api_check_args(const socmon_esp_api_soc *s, const esp_monitor_args_t *a,
                                  const void *vals);
 
 /* One planned read: monitor mon of tile goes to byte offset dst of the
@@ -28,22 +28,22 @@ typedef void (*socmon_esp_api_emit_fn)(void *user, unsigned tile, unsigned mon, 
                                        size_t dst2);
 
 /* Calls emit for every defined monitor the call (mode, mask, indices) reads. */
-void socmon_esp_api_plan(const socmon_esp_api_soc *s, const socmon_esp_api_layout *l,
+void smn_esp_api_plan(const socmon_esp_api_soc *s, const socmon_esp_api_layout *l,
                   const esp_monitor_args_t *a, socmon_esp_api_emit_fn emit, void *user);
 
 /* Records st as this thread's last API status and returns it. */
-socmon_status socmon_esp_api_set_status(socmon_status st);
+socmon_status smn_esp_api_set_status(socmon_status st);
 
 /* The SoC description the API works on (loaded on first use: SOCMON_ESP_SOC
  * or the built-in SoC), checked against the caller's soc_defs.h layout. */
-socmon_status socmon_esp_api_desc(const socmon_esp_api_layout *l, socmon_esp_soc_desc *out);
+socmon_status smn_esp_api_desc(const socmon_esp_api_layout *l, socmon_esp_soc_desc *out);
 
 /* Fails unless the caller's layout describes SoC d. */
-socmon_status socmon_esp_api_check_layout(const socmon_esp_api_layout *l, const socmon_esp_soc_desc *d);
+socmon_status smn_esp_api_check_layout(const socmon_esp_api_layout *l, const socmon_esp_soc_desc *d);
 
 /* For tests and benchmarks: map (if needed) and return the virtual SoC and
  * the bus the driver uses (NULL and NULL in hardware mode or on failure). */
-socmon_esp_soc *socmon_esp_api_virtual_soc(void);
-socmon_bus *socmon_esp_api_bus(void);
+socmon_esp_soc *smn_esp_api_virtual_soc(void);
+socmon_bus *smn_esp_api_bus(void);
 
 #endif

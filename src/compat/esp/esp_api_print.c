@@ -49,7 +49,7 @@ void socmon_esp_api_diff(const socmon_esp_api_layout *l, const void *start, cons
             put(d, hi, (uint32_t)(dv >> 32));
         }
     }
-    socmon_esp_api_set_status(SOCMON_OK);
+    smn_esp_api_set_status(SOCMON_OK);
 }
 
 static const char *const mem_lines[8] = {
@@ -90,9 +90,9 @@ void socmon_esp_api_print(const socmon_esp_api_layout *l, const esp_monitor_args
                          "esp_monitor_print: read_mode %d unknown (0 ALL, 1 SINGLE, 2 MANY)",
                          (int)args->read_mode);
     if (st == SOCMON_OK)
-        st = socmon_esp_api_desc(l, &d);
+        st = smn_esp_api_desc(l, &d);
     if (st != SOCMON_OK) {
-        socmon_esp_api_set_status(st);
+        smn_esp_api_set_status(st);
         return;
     }
     const unsigned char *v = vals;
@@ -171,5 +171,5 @@ void socmon_esp_api_print(const socmon_esp_api_layout *l, const esp_monitor_args
             print_qfull(fp, l, v, t, args->noc_index);
     }
 #undef BIT
-    socmon_esp_api_set_status(SOCMON_OK);
+    smn_esp_api_set_status(SOCMON_OK);
 }

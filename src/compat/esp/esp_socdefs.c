@@ -11,7 +11,7 @@ static void locs(FILE *fp, const char *name, const char *count, const unsigned *
     fprintf(fp, "};\n");
 }
 
-socmon_status socmon_esp_socdefs_write(const socmon_esp_soc_desc *d, const char *srcname,
+socmon_status smn_esp_socdefs_write(const socmon_esp_soc_desc *d, const char *srcname,
                                        FILE *defs, FILE *locs_fp)
 {
     socmon_status st = socmon_esp_desc_check(d);

@@ -9,7 +9,7 @@
 /* Writes the two headers (either FILE may be NULL to skip it). srcname is
  * quoted in their comments. Fails on SoCs ESP's API cannot describe (no
  * memory tile, no CPU). */
-socmon_status socmon_esp_socdefs_write(const socmon_esp_soc_desc *d, const char *srcname,
+socmon_status smn_esp_socdefs_write(const socmon_esp_soc_desc *d, const char *srcname,
                                        FILE *defs, FILE *locs);
 
 #endif

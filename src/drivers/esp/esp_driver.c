@@ -70,7 +70,7 @@ socmon_status socmon_esp_desc_check(const socmon_esp_soc_desc *d)
     return SOCMON_OK;
 }
 
-socmon_status socmon_esp_drv_new(socmon_bus *bus, const socmon_esp_soc_desc *d,
+socmon_status smn_esp_drv_new(socmon_bus *bus, const socmon_esp_soc_desc *d,
                                  socmon_esp_drv **out)
 {
     if (!out)
@@ -90,22 +90,22 @@ socmon_status socmon_esp_drv_new(socmon_bus *bus, const socmon_esp_soc_desc *d,
     return SOCMON_OK;
 }
 
-void socmon_esp_drv_free(socmon_esp_drv *drv)
+void smn_esp_drv_free(socmon_esp_drv *drv)
 {
     free(drv);
 }
 
-const socmon_esp_soc_desc *socmon_esp_drv_desc(const socmon_esp_drv *drv)
+const socmon_esp_soc_desc *smn_esp_drv_desc(const socmon_esp_drv *drv)
 {
     return &drv->desc;
 }
 
-socmon_bus *socmon_esp_drv_bus(const socmon_esp_drv *drv)
+socmon_bus *smn_esp_drv_bus(const socmon_esp_drv *drv)
 {
     return drv->bus;
 }
 
-uint64_t socmon_esp_drv_addr(const socmon_esp_drv *drv, unsigned tile, int mon)
+uint64_t smn_esp_drv_addr(const socmon_esp_drv *drv, unsigned tile, int mon)
 {
     uint64_t tbase = drv->desc.monitor_base + (uint64_t)tile * ESP_TILE_SIZE;
     return mon < 0 ? tbase + A_ESP_BURST : tbase + esp_mon_offset((unsigned)mon);
@@ -124,7 +124,7 @@ static socmon_status check_tile(const socmon_esp_drv *drv, unsigned tile)
     return SOCMON_OK;
 }
 
-socmon_status socmon_esp_drv_burst(socmon_esp_drv *drv, unsigned tile, int on)
+socmon_status smn_esp_drv_burst(socmon_esp_drv *drv, unsigned tile, int on)
 {
     socmon_status st = check_tile(drv, tile);
     if (st != SOCMON_OK)
@@ -133,16 +133,16 @@ socmon_status socmon_esp_drv_burst(socmon_esp_drv *drv, unsigned tile, int on)
      * after them: fence on both sides. */
     if (!on)
         socmon_bus_fence(drv->bus);
-    st = socmon_bus_write32(drv->bus, socmon_esp_drv_addr(drv, tile, -1), on ? 1u : 0u);
+    st = socmon_bus_write32(drv->bus, smn_esp_drv_addr(drv, tile, -1), on ? 1u : 0u);
     if (on)
         socmon_bus_fence(drv->bus);
     return st;
 }
 
-socmon_status socmon_esp_drv_release_all(socmon_esp_drv *drv)
+socmon_status smn_esp_drv_release_all(socmon_esp_drv *drv)
 {
     for (unsigned t = 0; t < ntiles(drv); t++) {
-        socmon_status st = socmon_bus_write32(drv->bus, socmon_esp_drv_addr(drv, t, -1), 0);
+        socmon_status st = socmon_bus_write32(drv->bus, smn_esp_drv_addr(drv, t, -1), 0);
         if (st != SOCMON_OK)
             return st;
     }
@@ -150,7 +150,7 @@ socmon_status socmon_esp_drv_release_all(socmon_esp_drv *drv)
     return SOCMON_OK;
 }
 
-socmon_status socmon_esp_drv_read(socmon_esp_drv *drv, unsigned tile, unsigned mon,
+socmon_status smn_esp_drv_read(socmon_esp_drv *drv, unsigned tile, unsigned mon,
                                   uint32_t *val)
 {
     socmon_status st = check_tile(drv, tile);
@@ -161,10 +161,10 @@ socmon_status socmon_esp_drv_read(socmon_esp_drv *drv, unsigned tile, unsigned m
                            ESP_NMON - 1);
     if (!val)
         return socmon_fail(SOCMON_EINVAL, "esp driver: val is NULL");
-    return socmon_bus_read32(drv->bus, socmon_esp_drv_addr(drv, tile, (int)mon), val);
+    return socmon_bus_read32(drv->bus, smn_esp_drv_addr(drv, tile, (int)mon), val);
 }
 
-socmon_status socmon_esp_drv_read64_live(socmon_esp_drv *drv, unsigned tile, unsigned mon_lo,
+socmon_status smn_esp_drv_read64_live(socmon_esp_drv *drv, unsigned tile, unsigned mon_lo,
                                          uint64_t *val)
 {
     socmon_status st = check_tile(drv, tile);
@@ -173,8 +173,8 @@ socmon_status socmon_esp_drv_read64_live(socmon_esp_drv *drv, unsigned tile, uns
     if (!esp_mon_is_pair_lo(mon_lo))
         return socmon_fail(SOCMON_ERANGE, "mon_index %u is not the low word of a 64-bit pair (%u or %u)",
                            mon_lo, ESP_MON_ACC_MEM_LO, ESP_MON_ACC_TOT_LO);
-    return socmon_bus_read64_hilohi(drv->bus, socmon_esp_drv_addr(drv, tile, (int)mon_lo),
-                                    socmon_esp_drv_addr(drv, tile, (int)mon_lo + 1), 0, val);
+    return socmon_bus_read64_hilohi(drv->bus, smn_esp_drv_addr(drv, tile, (int)mon_lo),
+                                    smn_esp_drv_addr(drv, tile, (int)mon_lo + 1), 0, val);
 }
 
 /* ---- the device ---- */
@@ -211,7 +211,7 @@ static socmon_status snapshot(socmon_esp_drv *drv, const uint16_t *order, unsign
     socmon_status st = SOCMON_OK;
     unsigned frozen = 0;
     for (; frozen < nt && st == SOCMON_OK; frozen++)
-        st = socmon_bus_write32(drv->bus, socmon_esp_drv_addr(drv, order[frozen], -1), 1);
+        st = socmon_bus_write32(drv->bus, smn_esp_drv_addr(drv, order[frozen], -1), 1);
     if (st != SOCMON_OK)
         frozen--;
     socmon_bus_fence(drv->bus);
@@ -221,7 +221,7 @@ static socmon_status snapshot(socmon_esp_drv *drv, const uint16_t *order, unsign
     /* Release what we froze even after a failed read: a tile left frozen
      * would serve stale values to every later live reader. */
     for (unsigned k = 0; k < frozen; k++) {
-        socmon_status s2 = socmon_bus_write32(drv->bus, socmon_esp_drv_addr(drv, order[k], -1), 0);
+        socmon_status s2 = socmon_bus_write32(drv->bus, smn_esp_drv_addr(drv, order[k], -1), 0);
         if (st == SOCMON_OK)
             st = s2;
     }
@@ -266,7 +266,7 @@ static socmon_status dev_read(void *priv, const uint32_t *idx, size_t n, uint64_
 
 static socmon_status esp_drv_of(socmon_device *dev, const char *who, socmon_esp_drv **drv)
 {
-    if (!socmon_device_reads_with(dev, dev_read))
+    if (!smn_device_reads_with(dev, dev_read))
         return socmon_fail(SOCMON_EINVAL, "%s: device '%s' is not an ESP monitor device (open an "
                                           "\"esp\" target and pass socmon_target_device)",
                            who, dev ? socmon_device_name(dev) : "(null)");
@@ -285,7 +285,7 @@ static socmon_status read_words(socmon_esp_drv *drv, void *user)
     const word_reads *r = user;
     socmon_status st = SOCMON_OK;
     for (size_t i = 0; i < r->n && st == SOCMON_OK; i++)
-        st = socmon_bus_read32(drv->bus, socmon_esp_drv_addr(drv, r->tile[i], (int)r->mon[i]),
+        st = socmon_bus_read32(drv->bus, smn_esp_drv_addr(drv, r->tile[i], (int)r->mon[i]),
                                &r->out[i]);
     return st;
 }
@@ -319,14 +319,14 @@ socmon_status socmon_esp_monitor_read_live(socmon_device *dev, unsigned tile, un
 {
     socmon_esp_drv *drv = NULL;
     socmon_status st = esp_drv_of(dev, "socmon_esp_monitor_read_live", &drv);
-    return st == SOCMON_OK ? socmon_esp_drv_read(drv, tile, mon, val) : st;
+    return st == SOCMON_OK ? smn_esp_drv_read(drv, tile, mon, val) : st;
 }
 
 socmon_status socmon_esp_monitors_release(socmon_device *dev)
 {
     socmon_esp_drv *drv = NULL;
     socmon_status st = esp_drv_of(dev, "socmon_esp_monitors_release", &drv);
-    return st == SOCMON_OK ? socmon_esp_drv_release_all(drv) : st;
+    return st == SOCMON_OK ? smn_esp_drv_release_all(drv) : st;
 }
 
 static void dev_destroy(void *priv)
@@ -334,7 +334,7 @@ static void dev_destroy(void *priv)
     esp_dev *ed = priv;
     if (!ed)
         return;
-    socmon_esp_drv_free(ed->drv);
+    smn_esp_drv_free(ed->drv);
     free(ed->c);
     free(ed);
 }
@@ -412,7 +412,7 @@ static socmon_status add_counters(socmon_device *dev, esp_dev *ed, const socmon_
             const char *unit;
             mon_name(m, name, sizeof name, desc, sizeof desc, &unit);
             int is64 = esp_mon_is_pair_lo(m);
-            uint64_t reg = socmon_esp_drv_addr(ed->drv, t, (int)m);
+            uint64_t reg = smn_esp_drv_addr(ed->drv, t, (int)m);
             socmon_counter c = {
                 .name = name, .instance = inst, .desc = desc, .unit = unit,
                 .width = is64 ? 64 : 32, .reg = reg, .reg_hi = is64 ? reg + 4 : 0,
@@ -428,7 +428,7 @@ static socmon_status add_counters(socmon_device *dev, esp_dev *ed, const socmon_
     return SOCMON_OK;
 }
 
-socmon_status socmon_esp_device_new(socmon_bus *bus, const socmon_esp_soc_desc *d,
+socmon_status smn_esp_device_new(socmon_bus *bus, const socmon_esp_soc_desc *d,
                                     const char *name, socmon_device **out)
 {
     if (!out)
@@ -437,7 +437,7 @@ socmon_status socmon_esp_device_new(socmon_bus *bus, const socmon_esp_soc_desc *
     esp_dev *ed = calloc(1, sizeof *ed);
     if (!ed)
         return socmon_fail(SOCMON_ENOMEM, "esp device: out of memory");
-    socmon_status st = socmon_esp_drv_new(bus, d, &ed->drv);
+    socmon_status st = smn_esp_drv_new(bus, d, &ed->drv);
     if (st != SOCMON_OK) {
         free(ed);
         return st;
@@ -470,7 +470,7 @@ socmon_status socmon_esp_device_new(socmon_bus *bus, const socmon_esp_soc_desc *
             socmon_device_free(dev);
             return st;
         }
-    if ((st = socmon_esp_drv_release_all(ed->drv)) != SOCMON_OK) {
+    if ((st = smn_esp_drv_release_all(ed->drv)) != SOCMON_OK) {
         socmon_device_free(dev);
         return socmon_fail_prefix(st, "esp device: clearing burst registers: ");
     }

@@ -74,7 +74,7 @@ static socmon_status check_counter(const char *name, const socmon_counter *c, si
     return SOCMON_OK;
 }
 
-socmon_status socmon_regdev_new(const char *name, socmon_bus *bus, const socmon_counter *counters,
+socmon_status smn_regdev_new(const char *name, socmon_bus *bus, const socmon_counter *counters,
                                 size_t n, socmon_device **out)
 {
     if (!out)

@@ -15,7 +15,7 @@
 /* Builds a device named name whose counters are counters[0..n) (copied), read
  * through bus. The device does not own the bus: free the device first. A
  * counter with reg_hi == 0 must have width <= 32. */
-socmon_status socmon_regdev_new(const char *name, socmon_bus *bus, const socmon_counter *counters,
+socmon_status smn_regdev_new(const char *name, socmon_bus *bus, const socmon_counter *counters,
                                 size_t n, socmon_device **out);
 
 #endif

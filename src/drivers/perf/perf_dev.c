@@ -342,7 +342,7 @@ socmon_status socmon_perf_device_new(const char *name, const socmon_perf_opts *o
 
 static perf_drv *drv_of(const socmon_device *dev)
 {
-    return socmon_device_reads_with(dev, drv_read) ? socmon_device_driver(dev) : NULL;
+    return smn_device_reads_with(dev, drv_read) ? socmon_device_driver(dev) : NULL;
 }
 
 socmon_status socmon_perf_device_unsupported(const socmon_device *dev, size_t i, const char **event,

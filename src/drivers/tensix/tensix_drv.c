@@ -45,7 +45,7 @@ void socmon_tensix_drv_free(socmon_tensix_drv *d)
     free(d);
 }
 
-socmon_bus *socmon_tensix_drv_bus(const socmon_tensix_drv *d)
+socmon_bus *smn_tensix_drv_bus(const socmon_tensix_drv *d)
 {
     return d ? d->bus : NULL;
 }
@@ -122,7 +122,7 @@ static unsigned banks_in_use(const socmon_tensix_slot *s, size_t n, unsigned *or
     return nb;
 }
 
-socmon_status socmon_tensix_drv_start(socmon_tensix_drv *d, const uint32_t *words, size_t n)
+socmon_status smn_tensix_drv_start(socmon_tensix_drv *d, const uint32_t *words, size_t n)
 {
     socmon_tensix_slot s[TENSIX_CONFIG_WORDS];
     unsigned order[TENSIX_NBANKS], mux = 0;
@@ -149,7 +149,7 @@ socmon_status socmon_tensix_drv_start(socmon_tensix_drv *d, const uint32_t *word
     return SOCMON_OK;
 }
 
-socmon_status socmon_tensix_drv_read(socmon_tensix_drv *d, unsigned bank, unsigned counter_id,
+socmon_status smn_tensix_drv_read(socmon_tensix_drv *d, unsigned bank, unsigned counter_id,
                                      uint32_t *cycles, uint32_t *count)
 {
     const tensix_bank_regs *r = tensix_bank(bank);
@@ -184,7 +184,7 @@ socmon_status socmon_tensix_drv_read(socmon_tensix_drv *d, unsigned bank, unsign
     return rd(d, r->out_h, count);
 }
 
-socmon_status socmon_tensix_drv_stop(socmon_tensix_drv *d, const uint32_t *words, size_t n,
+socmon_status smn_tensix_drv_stop(socmon_tensix_drv *d, const uint32_t *words, size_t n,
                                      socmon_tensix_result *res, size_t cap, size_t *nres)
 {
     socmon_tensix_slot s[TENSIX_CONFIG_WORDS];
@@ -218,7 +218,7 @@ socmon_status socmon_tensix_drv_stop(socmon_tensix_drv *d, const uint32_t *words
         o->counter_id = s[i].counter_id;
         o->l1_mux = s[i].l1_mux;
         o->slot = (unsigned)i;
-        st = socmon_tensix_drv_read(d, o->bank, o->counter_id, &o->cycles, &o->count);
+        st = smn_tensix_drv_read(d, o->bank, o->counter_id, &o->cycles, &o->count);
         if (st == SOCMON_EUNDEF) {
             if (!nundef++)
                 snprintf(undef_msg, sizeof undef_msg, "slot %zu (L1 counter %u): %s", i,
@@ -245,7 +245,7 @@ socmon_status socmon_tensix_drv_thread_start(socmon_tensix_drv *d, unsigned thre
     if (!d || !words)
         return socmon_fail(SOCMON_EINVAL, "tensix thread start: NULL argument");
     socmon_status st = socmon_tensix_drv_load_config(d, thread, words);
-    return st == SOCMON_OK ? socmon_tensix_drv_start(d, words, TENSIX_CONFIG_WORDS) : st;
+    return st == SOCMON_OK ? smn_tensix_drv_start(d, words, TENSIX_CONFIG_WORDS) : st;
 }
 
 socmon_status socmon_tensix_drv_thread_stop(socmon_tensix_drv *d, unsigned thread, const uint32_t *words,
@@ -254,7 +254,7 @@ socmon_status socmon_tensix_drv_thread_stop(socmon_tensix_drv *d, unsigned threa
     socmon_status st = check_thread(thread);
     if (st != SOCMON_OK)
         return st;
-    st = socmon_tensix_drv_stop(d, words, TENSIX_CONFIG_WORDS, res, cap, nres);
+    st = smn_tensix_drv_stop(d, words, TENSIX_CONFIG_WORDS, res, cap, nres);
     if (st != SOCMON_OK && st != SOCMON_EUNDEF)
         return st;
     /* Undefined results are still written (as SOCMON_TENSIX_UNDEF_WORD pairs); their
@@ -303,7 +303,7 @@ static socmon_status dev_read(void *priv, const uint32_t *idx, size_t n, uint64_
         if (c->is_cycles)
             st = rd(td->d, r->out_l, &cyc);
         else
-            st = socmon_tensix_drv_read(td->d, c->bank, c->counter_id, &cyc, &cnt);
+            st = smn_tensix_drv_read(td->d, c->bank, c->counter_id, &cyc, &cnt);
         if (st == SOCMON_EUNDEF) {
             if (undef == SOCMON_OK)
                 snprintf(msg, sizeof msg, "%s counter %u: %s", r->name, c->counter_id, socmon_errmsg());
@@ -354,7 +354,7 @@ static socmon_status add(socmon_device *dev, tensix_dev *td, unsigned bank,
     return SOCMON_OK;
 }
 
-socmon_status socmon_tensix_drv_device(socmon_tensix_drv *d, const char *name, const uint32_t *words,
+socmon_status smn_tensix_drv_device(socmon_tensix_drv *d, const char *name, const uint32_t *words,
                                        size_t n, double clock_hz, socmon_device **out)
 {
     socmon_tensix_slot s[TENSIX_CONFIG_WORDS];

@@ -68,7 +68,7 @@ static const socmon_za9_event events[] = {
 
 #define NEVENTS (sizeof events / sizeof events[0])
 
-const socmon_za9_event *socmon_za9_event_by_code(unsigned code)
+const socmon_za9_event *smn_za9_event_by_code(unsigned code)
 {
     for (size_t i = 0; i < NEVENTS; i++)
         if (events[i].code == code)
@@ -76,17 +76,17 @@ const socmon_za9_event *socmon_za9_event_by_code(unsigned code)
     return NULL;
 }
 
-size_t socmon_za9_event_count(void)
+size_t smn_za9_event_count(void)
 {
     return NEVENTS;
 }
 
-const socmon_za9_event *socmon_za9_event_at(size_t i)
+const socmon_za9_event *smn_za9_event_at(size_t i)
 {
     return i < NEVENTS ? &events[i] : NULL;
 }
 
-socmon_status socmon_za9_event_parse(const char *s, uint8_t *code)
+socmon_status smn_za9_event_parse(const char *s, uint8_t *code)
 {
     if (!s || !*s || !code)
         return socmon_fail(SOCMON_EINVAL, "a9 event: empty name");
@@ -98,7 +98,7 @@ socmon_status socmon_za9_event_parse(const char *s, uint8_t *code)
     char *end = NULL;
     unsigned long v = strtoul(s, &end, 0);
     if (end && *end == '\0' && (s[0] >= '0' && s[0] <= '9')) {
-        if (!socmon_za9_event_by_code((unsigned)v) || v > 0xFF)
+        if (!smn_za9_event_by_code((unsigned)v) || v > 0xFF)
             return socmon_fail(SOCMON_ENOENT,
                                "a9 event %s is not a Cortex-A9 event (see docs/zynq.md)", s);
         *code = (uint8_t)v;

@@ -14,11 +14,11 @@ typedef struct socmon_za9_event {
 } socmon_za9_event;
 
 /* NULL if code is not an event the Cortex-A9 implements. */
-const socmon_za9_event *socmon_za9_event_by_code(unsigned code);
+const socmon_za9_event *smn_za9_event_by_code(unsigned code);
 /* Accepts a name ("l1d_refill") or a number ("0x03", "3"). Errors name the
  * string. */
-socmon_status socmon_za9_event_parse(const char *s, uint8_t *code);
-size_t socmon_za9_event_count(void);
-const socmon_za9_event *socmon_za9_event_at(size_t i);
+socmon_status smn_za9_event_parse(const char *s, uint8_t *code);
+size_t smn_za9_event_count(void);
+const socmon_za9_event *smn_za9_event_at(size_t i);
 
 #endif

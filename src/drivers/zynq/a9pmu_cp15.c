@@ -79,7 +79,7 @@ static socmon_status core_init(const socmon_cp15 *cp, const socmon_za9_config *c
     return st;
 }
 
-socmon_status socmon_za9_cp15_part_new(const socmon_cp15 *cps, const socmon_za9_config *cfg,
+socmon_status smn_za9_cp15_part_new(const socmon_cp15 *cps, const socmon_za9_config *cfg,
                                        socmon_zynq_part *out)
 {
     if (!cps || !cfg || !out)

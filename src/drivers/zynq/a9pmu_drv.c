@@ -13,7 +13,7 @@
 
 #include "drivers/zynq/a9pmu_internal.h"
 
-void socmon_za9_config_spa(socmon_za9_config *cfg, double cpu_hz)
+void smn_za9_config_spa(socmon_za9_config *cfg, double cpu_hz)
 {
     static const uint8_t spa[SOCMON_ZA9_NCOUNTERS] = {
         ZA9_EV_INST_RENAME, ZA9_EV_L1D_REFILL, ZA9_EV_L1D_ACCESS,
@@ -39,7 +39,7 @@ socmon_status za9_check_config(const socmon_za9_config *cfg)
     if (!(cfg->cpu_hz > 0))
         return socmon_fail(SOCMON_ERANGE, "a9 pmu: cpu_hz %g must be > 0", cfg->cpu_hz);
     for (unsigned i = 0; i < cfg->nevents; i++) {
-        if (!socmon_za9_event_by_code(cfg->events[i]))
+        if (!smn_za9_event_by_code(cfg->events[i]))
             return socmon_fail(SOCMON_ENOENT, "a9 pmu: event 0x%02x is not a Cortex-A9 event",
                                cfg->events[i]);
         for (unsigned j = 0; j < i; j++)
@@ -67,7 +67,7 @@ void za9_fill_counters(za9_drv *d, const socmon_za9_config *cfg, int bus_path)
         c->reg = bus_path ? cfg->bases[k] + A_ZA9_PMCCNTR : 0;
         c->max_rate_hz = cfg->ccnt_div64 ? cfg->cpu_hz / 64 : cfg->cpu_hz;
         for (unsigned n = 0; n < cfg->nevents; n++) {
-            const socmon_za9_event *e = socmon_za9_event_by_code(cfg->events[n]);
+            const socmon_za9_event *e = smn_za9_event_by_code(cfg->events[n]);
             c = &d->c[k * d->per_core + 1 + n];
             c->name = e->name;
             c->instance = d->inst[k];
@@ -135,7 +135,7 @@ static socmon_status core_init(socmon_bus *bus, uint64_t b, const socmon_za9_con
     return st;
 }
 
-socmon_status socmon_za9_part_new(socmon_bus *bus, const socmon_za9_config *cfg,
+socmon_status smn_za9_part_new(socmon_bus *bus, const socmon_za9_config *cfg,
                                   socmon_zynq_part *out)
 {
     if (!bus || !cfg || !out)

@@ -19,7 +19,7 @@ socmon_status za9_check_config(const socmon_za9_config *cfg);
 void za9_fill_counters(za9_drv *d, const socmon_za9_config *cfg, int bus_path);
 
 /* The perf_event path against the kernel interface sys (NULL: the real kernel), on any host:
- * the public socmon_za9_perf_part_new is this on Arm Linux; tests drive it through the model. */
+ * the public smn_za9_perf_part_new is this on Arm Linux; tests drive it through the model. */
 struct socmon_perf_sys;
 socmon_status za9_perf_part_new_sys(const socmon_za9_config *cfg, const struct socmon_perf_sys *sys,
                                     socmon_zynq_part *out);

@@ -104,7 +104,7 @@ socmon_status za9_perf_part_new_sys(const socmon_za9_config *cfg_in, const socmo
     return SOCMON_OK;
 }
 
-socmon_status socmon_za9_perf_part_new(const socmon_za9_config *cfg, socmon_zynq_part *out)
+socmon_status smn_za9_perf_part_new(const socmon_za9_config *cfg, socmon_zynq_part *out)
 {
 #if defined(__linux__) && (defined(__arm__) || defined(__aarch64__))
     return za9_perf_part_new_sys(cfg, NULL, out);

@@ -124,7 +124,7 @@ static socmon_status advanced_counters(zapm_drv *d, const socmon_zapm_config *cf
     const socmon_zapm_sel *sel = cfg->sel;
     unsigned nsel = cfg->nsel;
     if (nsel == 0) {
-        nsel = socmon_zapm_default_sel(d->nslots, nctr, def);
+        nsel = smn_zapm_default_sel(d->nslots, nctr, def);
         sel = def;
     }
     double width = cfg->bus_width_bytes ? cfg->bus_width_bytes : 8;
@@ -189,7 +189,7 @@ static socmon_status program(zapm_drv *d, const uint32_t msr[3])
     return st;
 }
 
-socmon_status socmon_zapm_part_new(socmon_bus *bus, uint64_t base, const socmon_zapm_config *cfg,
+socmon_status smn_zapm_part_new(socmon_bus *bus, uint64_t base, const socmon_zapm_config *cfg,
                                    socmon_zynq_part *out)
 {
     if (!bus || !cfg || !out)
@@ -235,7 +235,7 @@ socmon_status socmon_zapm_part_new(socmon_bus *bus, uint64_t base, const socmon_
     return SOCMON_OK;
 }
 
-socmon_status socmon_zapm_bus_uio(const char *uio_path, socmon_bus **out)
+socmon_status smn_zapm_bus_uio(const char *uio_path, socmon_bus **out)
 {
     /* UIO map N is selected by mmap offset N * page size; map 0 is the
      * register window */

@@ -48,13 +48,13 @@ const zapm_metric_info *zapm_metric_info_of(unsigned metric)
     return metric < ZAPM_NMETRICS && infos[metric].name ? &infos[metric] : NULL;
 }
 
-const char *socmon_zapm_metric_name(unsigned metric)
+const char *smn_zapm_metric_name(unsigned metric)
 {
     const zapm_metric_info *i = zapm_metric_info_of(metric);
     return i ? i->name : NULL;
 }
 
-unsigned socmon_zapm_default_sel(unsigned nslots, unsigned ncounters, socmon_zapm_sel *sel)
+unsigned smn_zapm_default_sel(unsigned nslots, unsigned ncounters, socmon_zapm_sel *sel)
 {
     static const uint8_t spa[6] = {ZAPM_M_WR_BYTES, ZAPM_M_WR_TXNS, ZAPM_M_WR_LAT,
                                    ZAPM_M_RD_BYTES, ZAPM_M_RD_TXNS, ZAPM_M_RD_LAT};

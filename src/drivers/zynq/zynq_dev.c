@@ -158,56 +158,56 @@ static socmon_status finish(const char *name, socmon_zynq_part *parts, size_t n,
     return st;
 }
 
-socmon_status socmon_zapm_device_new(socmon_bus *bus, uint64_t base, const socmon_zapm_config *cfg,
+socmon_status smn_zapm_device_new(socmon_bus *bus, uint64_t base, const socmon_zapm_config *cfg,
                                      socmon_device **out)
 {
     if (!out)
         return socmon_fail(SOCMON_EINVAL, "apm: NULL output");
     socmon_zynq_part part;
-    socmon_status st = socmon_zapm_part_new(bus, base, cfg, &part);
+    socmon_status st = smn_zapm_part_new(bus, base, cfg, &part);
     return st ? st : finish("zynq-apm", &part, 1, cfg, NULL, out);
 }
 
-socmon_status socmon_za9_device_new(socmon_bus *bus, const socmon_za9_config *cfg,
+socmon_status smn_za9_device_new(socmon_bus *bus, const socmon_za9_config *cfg,
                                     socmon_device **out)
 {
     if (!out)
         return socmon_fail(SOCMON_EINVAL, "a9 pmu: NULL output");
     socmon_zynq_part part;
-    socmon_status st = socmon_za9_part_new(bus, cfg, &part);
+    socmon_status st = smn_za9_part_new(bus, cfg, &part);
     return st ? st : finish("zynq-a9pmu", &part, 1, NULL, cfg, out);
 }
 
-socmon_status socmon_za9_cp15_device_new(const socmon_cp15 *cps, const socmon_za9_config *cfg,
+socmon_status smn_za9_cp15_device_new(const socmon_cp15 *cps, const socmon_za9_config *cfg,
                                          socmon_device **out)
 {
     if (!out)
         return socmon_fail(SOCMON_EINVAL, "a9 pmu (cp15): NULL output");
     socmon_zynq_part part;
-    socmon_status st = socmon_za9_cp15_part_new(cps, cfg, &part);
+    socmon_status st = smn_za9_cp15_part_new(cps, cfg, &part);
     return st ? st : finish("zynq-a9cp15", &part, 1, NULL, cfg, out);
 }
 
-socmon_status socmon_za9_perf_device_new(const socmon_za9_config *cfg, socmon_device **out)
+socmon_status smn_za9_perf_device_new(const socmon_za9_config *cfg, socmon_device **out)
 {
     if (!out)
         return socmon_fail(SOCMON_EINVAL, "a9 perf: NULL output");
     socmon_zynq_part part;
-    socmon_status st = socmon_za9_perf_part_new(cfg, &part);
+    socmon_status st = smn_za9_perf_part_new(cfg, &part);
     return st ? st : finish("zynq-a9perf", &part, 1, NULL, cfg, out);
 }
 
-socmon_status socmon_zynq_device_new(socmon_bus *bus, uint64_t apm_base,
+socmon_status smn_zynq_device_new(socmon_bus *bus, uint64_t apm_base,
                                      const socmon_zapm_config *apm, const socmon_za9_config *pmu,
                                      socmon_device **out)
 {
     if (!apm || !pmu || !out)
         return socmon_fail(SOCMON_EINVAL, "zynq: NULL argument");
     socmon_zynq_part parts[2];
-    socmon_status st = socmon_zapm_part_new(bus, apm_base, apm, &parts[0]);
+    socmon_status st = smn_zapm_part_new(bus, apm_base, apm, &parts[0]);
     if (st)
         return st;
-    if ((st = socmon_za9_part_new(bus, pmu, &parts[1])) != SOCMON_OK) {
+    if ((st = smn_za9_part_new(bus, pmu, &parts[1])) != SOCMON_OK) {
         parts[0].destroy(parts[0].drv);
         return st;
     }

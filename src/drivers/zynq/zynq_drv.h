@@ -8,7 +8,7 @@
  *
  * The drivers speak only the register protocol over a socmon_bus: on Linux
  * hardware the APM is reached through its UIO device's map 0
- * (socmon_zapm_bus_uio) and the PMUs through /dev/mem at 0xF8891000 and
+ * (smn_zapm_bus_uio) and the PMUs through /dev/mem at 0xF8891000 and
  * 0xF8893000 (socmon_bus_mmio_open); in tests through the Zynq model. */
 #ifndef SOCMON_DRIVERS_ZYNQ_DRV_H
 #define SOCMON_DRIVERS_ZYNQ_DRV_H
@@ -51,10 +51,10 @@ typedef struct socmon_zapm_config {
  * write latency, read bytes, read transactions, read latency), then write
  * bytes, read bytes, write and read transactions of slots 1, 2, ... until
  * the counters run out. Fills sel[0..ncounters), returns how many. */
-unsigned socmon_zapm_default_sel(unsigned nslots, unsigned ncounters, socmon_zapm_sel *sel);
+unsigned smn_zapm_default_sel(unsigned nslots, unsigned ncounters, socmon_zapm_sel *sel);
 /* The counter name a metric number gets ("wr_bytes", "rd_lat_max", ...), or
  * NULL for a number no APM metric has. */
-const char *socmon_zapm_metric_name(unsigned metric);
+const char *smn_zapm_metric_name(unsigned metric);
 
 /* Cortex-A9 PMUs. */
 #define SOCMON_ZA9_MAX_CORES 4u
@@ -71,20 +71,20 @@ typedef struct socmon_za9_config {
 /* The SPA monitor framework's programming: INST_RENAME, L1D refill, L1D
  * access, DCACHE_DEP_STALL, MEM_WRITE_STALL, BR_MIS_PRED; 2 cores at the
  * Zynq-7000 bases, no divider. */
-void socmon_za9_config_spa(socmon_za9_config *cfg, double cpu_hz);
+void smn_za9_config_spa(socmon_za9_config *cfg, double cpu_hz);
 
 /* The APM at base: resets the counters, sets SPA's latency points (address
  * accept to last data), turns reset-on-sample off so counters run free
  * (consumers take deltas), enables counting. Profile mode: counters per
  * slot, instance "slotN": wr_bytes, wr_txns, wr_lat, rd_bytes, rd_txns,
  * rd_lat (32-bit). Advanced mode: programs the metric selectors (cfg->sel,
- * or socmon_zapm_default_sel) and gives one counter per selection, instance
- * "slotN", named socmon_zapm_metric_name(metric), 32 + log2(scale) bits in
+ * or smn_zapm_default_sel) and gives one counter per selection, instance
+ * "slotN", named smn_zapm_metric_name(metric), 32 + log2(scale) bits in
  * the metric's own units; plus "apm.gcc" if gcc_width. A device read
  * latches them all at once through the sample register. Params:
  * apm_clock_hz, bus_width_bytes. SOCMON_ERANGE for a bad config, EINVAL for
  * a selection given twice, or the bus's error. */
-socmon_status socmon_zapm_device_new(socmon_bus *bus, uint64_t base, const socmon_zapm_config *cfg,
+socmon_status smn_zapm_device_new(socmon_bus *bus, uint64_t base, const socmon_zapm_config *cfg,
                                      socmon_device **out);
 /* The PMUs at cfg->bases: unlocks each window, stops and clears every counter
  * and interrupt, selects the events, resets and enables. Counters per core,
@@ -92,28 +92,28 @@ socmon_status socmon_zapm_device_new(socmon_bus *bus, uint64_t base, const socmo
  * 32-bit). Params: cpu_clock_hz, ref_clock_hz (cpu/2, the A9 global timer),
  * pmu_ccnt_div. SOCMON_ENOENT for a number that is not an A9 event, EIO if
  * a window stays locked. */
-socmon_status socmon_za9_device_new(socmon_bus *bus, const socmon_za9_config *cfg,
+socmon_status smn_za9_device_new(socmon_bus *bus, const socmon_za9_config *cfg,
                                     socmon_device **out);
 /* Both on one device, as the "zynq" target builds it: the APM's counters,
  * then the cores', so one sample holds PL and PS with one timestamp. Params of
  * both. */
-socmon_status socmon_zynq_device_new(socmon_bus *bus, uint64_t apm_base,
+socmon_status smn_zynq_device_new(socmon_bus *bus, uint64_t apm_base,
                                      const socmon_zapm_config *apm, const socmon_za9_config *pmu,
                                      socmon_device **out);
 /* The PMU counters through Linux perf_event instead of the window (for
  * software on the Zynq's own cores; 64-bit counts, bases ignored).
  * SOCMON_ENOTSUP except on Arm Linux. */
-socmon_status socmon_za9_perf_device_new(const socmon_za9_config *cfg, socmon_device **out);
+socmon_status smn_za9_perf_device_new(const socmon_za9_config *cfg, socmon_device **out);
 
 /* The register window of an APM bound to Linux's uio_xilinx_apm driver: map 0
  * of /dev/uioN, addresses 0..0xFFFF. */
-socmon_status socmon_zapm_bus_uio(const char *uio_path, socmon_bus **out);
+socmon_status smn_zapm_bus_uio(const char *uio_path, socmon_bus **out);
 
-/* socmon_za9_device_new's PMUs programmed and read through CP15 instead of
+/* smn_za9_device_new's PMUs programmed and read through CP15 instead of
  * the window: cps[k] is core k's interface (cfg->ncores of them; bases are
  * ignored). Same counters, names and params; reading an event counter
  * writes PMSELR. SOCMON_EINVAL for a NULL interface function. */
-socmon_status socmon_za9_cp15_device_new(const socmon_cp15 *cps, const socmon_za9_config *cfg,
+socmon_status smn_za9_cp15_device_new(const socmon_cp15 *cps, const socmon_za9_config *cfg,
                                          socmon_device **out);
 
 
@@ -148,17 +148,17 @@ const zapm_metric_info *zapm_metric_info_of(unsigned metric);
  * number) into sel[]; errors name the bad item. */
 socmon_status zapm_sel_parse(const char *list, socmon_zapm_sel *sel, unsigned *nsel);
 
-/* The APM part: the programming and counters socmon_zapm_device_new
+/* The APM part: the programming and counters smn_zapm_device_new
  * describes. The part does not own the bus. */
-socmon_status socmon_zapm_part_new(socmon_bus *bus, uint64_t base, const socmon_zapm_config *cfg,
+socmon_status smn_zapm_part_new(socmon_bus *bus, uint64_t base, const socmon_zapm_config *cfg,
                                    socmon_zynq_part *out);
 /* The PMU parts: memory-mapped windows, or perf_event (Arm Linux only, else
- * SOCMON_ENOTSUP), as socmon_za9_device_new / socmon_za9_perf_device_new. */
-socmon_status socmon_za9_part_new(socmon_bus *bus, const socmon_za9_config *cfg,
+ * SOCMON_ENOTSUP), as smn_za9_device_new / smn_za9_perf_device_new. */
+socmon_status smn_za9_part_new(socmon_bus *bus, const socmon_za9_config *cfg,
                                   socmon_zynq_part *out);
-socmon_status socmon_za9_perf_part_new(const socmon_za9_config *cfg, socmon_zynq_part *out);
+socmon_status smn_za9_perf_part_new(const socmon_za9_config *cfg, socmon_zynq_part *out);
 /* The PMUs through one CP15 interface per core (a9pmu_cp15.c). */
-socmon_status socmon_za9_cp15_part_new(const socmon_cp15 *cps, const socmon_za9_config *cfg,
+socmon_status smn_za9_cp15_part_new(const socmon_cp15 *cps, const socmon_za9_config *cfg,
                                        socmon_zynq_part *out);
 
 #endif

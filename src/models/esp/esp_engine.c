@@ -326,7 +326,7 @@ socmon_status socmon_esp_soc_advance(socmon_esp_soc *soc, uint64_t ns, int *done
     return st;
 }
 
-void socmon_esp_soc_stats(const socmon_esp_soc *soc, socmon_esp_model_stats *out)
+void smn_esp_soc_stats(const socmon_esp_soc *soc, socmon_esp_model_stats *out)
 {
     if (!out)
         return;

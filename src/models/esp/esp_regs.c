@@ -94,7 +94,7 @@ static socmon_status tile_write(void *model, uint64_t off, uint32_t val)
 
 static const socmon_regmodel_ops tile_ops = {.read = tile_read, .write = tile_write};
 
-socmon_status socmon_esp_soc_map(socmon_esp_soc *soc, socmon_bus *model_bus)
+socmon_status smn_esp_soc_map(socmon_esp_soc *soc, socmon_bus *model_bus)
 {
     if (!soc || !model_bus)
         return socmon_fail(SOCMON_EINVAL, "esp soc_map: %s is NULL", soc ? "model_bus" : "soc");

@@ -47,7 +47,7 @@ static void reset_tiles(socmon_esp_soc *soc)
         esp_tile_reset(&soc->tiles[t]);
 }
 
-socmon_status socmon_esp_soc_new(const socmon_esp_soc_desc *d, socmon_esp_soc **out)
+socmon_status smn_esp_soc_new(const socmon_esp_soc_desc *d, socmon_esp_soc **out)
 {
     if (!d || !out)
         return socmon_fail(SOCMON_EINVAL, "esp soc_new: %s is NULL", d ? "out" : "desc");
@@ -81,7 +81,7 @@ socmon_status socmon_esp_soc_new(const socmon_esp_soc_desc *d, socmon_esp_soc **
     return SOCMON_OK;
 }
 
-void socmon_esp_soc_free(socmon_esp_soc *soc)
+void smn_esp_soc_free(socmon_esp_soc *soc)
 {
     if (!soc)
         return;

@@ -15,11 +15,11 @@
 /* A virtual SoC as d describes it. The model supports ESP's 6 NoC planes and
  * 5 queues, clock_hz 1e3..1e11, and a monitor_base aligned to 0x200;
  * SOCMON_ERANGE / SOCMON_EINVAL name the field otherwise. */
-socmon_status socmon_esp_soc_new(const socmon_esp_soc_desc *d, socmon_esp_soc **out);
-void socmon_esp_soc_free(socmon_esp_soc *soc);
+socmon_status smn_esp_soc_new(const socmon_esp_soc_desc *d, socmon_esp_soc **out);
+void smn_esp_soc_free(socmon_esp_soc *soc);
 /* Maps every tile's monitor window onto a model bus (socmon_bus_model_new)
  * at desc->monitor_base. Fails if a window overlaps a mapped region. */
-socmon_status socmon_esp_soc_map(socmon_esp_soc *soc, socmon_bus *model_bus);
+socmon_status smn_esp_soc_map(socmon_esp_soc *soc, socmon_bus *model_bus);
 
 /* Counts since reset. */
 typedef struct socmon_esp_model_stats {
@@ -35,6 +35,6 @@ typedef struct socmon_esp_model_stats {
     uint64_t uncached_accesses;   /* CPU accesses without a cache hierarchy */
     uint64_t invocations;
 } socmon_esp_model_stats;
-void socmon_esp_soc_stats(const socmon_esp_soc *soc, socmon_esp_model_stats *out);
+void smn_esp_soc_stats(const socmon_esp_soc *soc, socmon_esp_model_stats *out);
 
 #endif

@@ -1,6 +1,6 @@
 /* A model of the kernel's perf_event interface, for socmon's tests and
  * benchmarks: internal (it was public in socmon/perf.h before issue 24). Its
- * socmon_perf_sys (socmon_perf_model_sys) goes into socmon_perf_opts.sys. */
+ * socmon_perf_sys (smn_perf_model_sys) goes into socmon_perf_opts.sys. */
 #ifndef SOCMON_MODELS_PERF_KERNEL_MODEL_H
 #define SOCMON_MODELS_PERF_KERNEL_MODEL_H
 
@@ -24,24 +24,24 @@ typedef struct socmon_perf_model_opts {
     unsigned rdpmc_races;     /* the next N rdpmc reads see the page change under them */
 } socmon_perf_model_opts;
 
-socmon_status socmon_perf_model_new(const socmon_perf_model_opts *opts, socmon_perf_model **out);
-void socmon_perf_model_free(socmon_perf_model *m);
+socmon_status smn_perf_model_new(const socmon_perf_model_opts *opts, socmon_perf_model **out);
+void smn_perf_model_free(socmon_perf_model *m);
 /* The model as a kernel interface (valid until the model is freed). */
-const socmon_perf_sys *socmon_perf_model_sys(socmon_perf_model *m);
+const socmon_perf_sys *smn_perf_model_sys(socmon_perf_model *m);
 /* Every event of this type and config counts per_ns events per ns of time while it is on
  * a counter (hardware) or enabled (software); task-clock and cpu-clock count time itself. */
-socmon_status socmon_perf_model_set_rate(socmon_perf_model *m, uint32_t type, uint64_t config, double per_ns);
+socmon_status smn_perf_model_set_rate(socmon_perf_model *m, uint32_t type, uint64_t config, double per_ns);
 /* n events of this type and config happen now (page faults, context switches): every
  * enabled event of that kind counts them. */
-socmon_status socmon_perf_model_inject(socmon_perf_model *m, uint32_t type, uint64_t config, uint64_t n);
+socmon_status smn_perf_model_inject(socmon_perf_model *m, uint32_t type, uint64_t config, uint64_t n);
 /* Makes ns of time pass. Groups that do not all fit on the counters rotate every tick
  * (all or nothing, pinned first), so time_enabled and time_running differ as they do on a
  * real PMU; a pinned group that cannot fit goes into error (its reads return 0 bytes). */
-socmon_status socmon_perf_model_advance(socmon_perf_model *m, uint64_t ns);
+socmon_status smn_perf_model_advance(socmon_perf_model *m, uint64_t ns);
 /* The monitored task execs: events opened with enable_on_exec start counting. */
-void socmon_perf_model_exec(socmon_perf_model *m);
+void smn_perf_model_exec(socmon_perf_model *m);
 /* What the event would have counted had it run all the time it was enabled (the oracle
  * a scaled estimate is checked against), by the fd the driver got. */
-socmon_status socmon_perf_model_truth(const socmon_perf_model *m, int fd, double *count);
+socmon_status smn_perf_model_truth(const socmon_perf_model *m, int fd, double *count);
 
 #endif

@@ -208,7 +208,7 @@ static uint64_t m_rdpmc(void *ctx, unsigned idx)
     return 0;
 }
 
-socmon_status socmon_perf_model_new(const socmon_perf_model_opts *opts, socmon_perf_model **out)
+socmon_status smn_perf_model_new(const socmon_perf_model_opts *opts, socmon_perf_model **out)
 {
     if (!out)
         return socmon_fail(SOCMON_EINVAL, "perf model: NULL argument");
@@ -231,7 +231,7 @@ socmon_status socmon_perf_model_new(const socmon_perf_model_opts *opts, socmon_p
     return SOCMON_OK;
 }
 
-void socmon_perf_model_free(socmon_perf_model *m)
+void smn_perf_model_free(socmon_perf_model *m)
 {
     if (!m)
         return;
@@ -240,12 +240,12 @@ void socmon_perf_model_free(socmon_perf_model *m)
     free(m);
 }
 
-const socmon_perf_sys *socmon_perf_model_sys(socmon_perf_model *m)
+const socmon_perf_sys *smn_perf_model_sys(socmon_perf_model *m)
 {
     return m ? &m->sys : NULL;
 }
 
-socmon_status socmon_perf_model_set_rate(socmon_perf_model *m, uint32_t type, uint64_t config, double per_ns)
+socmon_status smn_perf_model_set_rate(socmon_perf_model *m, uint32_t type, uint64_t config, double per_ns)
 {
     if (!m || type >= 8 || config >= 32 || !(per_ns >= 0))
         return socmon_fail(SOCMON_EINVAL, "perf model: rate for type %u config %llu: type < 8, config < 32, rate >= 0",
@@ -254,7 +254,7 @@ socmon_status socmon_perf_model_set_rate(socmon_perf_model *m, uint32_t type, ui
     return SOCMON_OK;
 }
 
-socmon_status socmon_perf_model_inject(socmon_perf_model *m, uint32_t type, uint64_t config, uint64_t n)
+socmon_status smn_perf_model_inject(socmon_perf_model *m, uint32_t type, uint64_t config, uint64_t n)
 {
     if (!m)
         return SOCMON_EINVAL;
@@ -274,7 +274,7 @@ socmon_status socmon_perf_model_inject(socmon_perf_model *m, uint32_t type, uint
     return SOCMON_OK;
 }
 
-void socmon_perf_model_exec(socmon_perf_model *m)
+void smn_perf_model_exec(socmon_perf_model *m)
 {
     if (!m)
         return;
@@ -284,7 +284,7 @@ void socmon_perf_model_exec(socmon_perf_model *m)
     pm_schedule(m);
 }
 
-socmon_status socmon_perf_model_truth(const socmon_perf_model *m, int fd, double *count)
+socmon_status smn_perf_model_truth(const socmon_perf_model *m, int fd, double *count)
 {
     if (!m || !count)
         return SOCMON_EINVAL;

@@ -153,7 +153,7 @@ static void pass_time(socmon_perf_model *m, uint64_t dt)
     }
 }
 
-socmon_status socmon_perf_model_advance(socmon_perf_model *m, uint64_t ns)
+socmon_status smn_perf_model_advance(socmon_perf_model *m, uint64_t ns)
 {
     if (!m)
         return SOCMON_EINVAL;

@@ -83,7 +83,7 @@ uint64_t tx_regs_next_deadline(const socmon_tensix_core *c);
 void tx_regs_expire(socmon_tensix_core *c);
 
 /* The two regions the core maps on a model bus; tests drive them directly. */
-extern const socmon_regmodel_ops socmon_tensix_regs_ops;
-extern const socmon_regmodel_ops socmon_tensix_l1_ops;
+extern const socmon_regmodel_ops smn_tensix_regs_ops;
+extern const socmon_regmodel_ops smn_tensix_l1_ops;
 
 #endif

@@ -162,7 +162,7 @@ static socmon_status regs_write(void *model, uint64_t off, uint32_t val)
     return SOCMON_OK;
 }
 
-const socmon_regmodel_ops socmon_tensix_regs_ops = {.read = regs_read, .write = regs_write};
+const socmon_regmodel_ops smn_tensix_regs_ops = {.read = regs_read, .write = regs_write};
 
 static socmon_status l1_read(void *model, uint64_t off, uint32_t *val)
 {
@@ -184,11 +184,11 @@ static socmon_status l1_write(void *model, uint64_t off, uint32_t val)
     return SOCMON_OK;
 }
 
-const socmon_regmodel_ops socmon_tensix_l1_ops = {.read = l1_read, .write = l1_write};
+const socmon_regmodel_ops smn_tensix_l1_ops = {.read = l1_read, .write = l1_write};
 
 /* ---- the core ---- */
 
-socmon_status socmon_tensix_core_new(const socmon_tensix_kernel_params *p, socmon_tensix_core **out)
+socmon_status smn_tensix_core_new(const socmon_tensix_kernel_params *p, socmon_tensix_core **out)
 {
     if (!out)
         return socmon_fail(SOCMON_EINVAL, "tensix core: out is NULL");
@@ -205,7 +205,7 @@ socmon_status socmon_tensix_core_new(const socmon_tensix_kernel_params *p, socmo
     c->l1 = calloc(1, TENSIX_L1_SIZE);
     socmon_status st = c->l1 ? tx_kernel_init(c) : socmon_fail(SOCMON_ENOMEM, "tensix L1: out of memory");
     if (st != SOCMON_OK) {
-        socmon_tensix_core_free(c);
+        smn_tensix_core_free(c);
         return st;
     }
     tx_regs_reset(c);
@@ -213,7 +213,7 @@ socmon_status socmon_tensix_core_new(const socmon_tensix_kernel_params *p, socmo
     return SOCMON_OK;
 }
 
-void socmon_tensix_core_free(socmon_tensix_core *c)
+void smn_tensix_core_free(socmon_tensix_core *c)
 {
     if (!c)
         return;
@@ -221,16 +221,16 @@ void socmon_tensix_core_free(socmon_tensix_core *c)
     free(c);
 }
 
-socmon_status socmon_tensix_core_map(socmon_tensix_core *c, socmon_bus *bus, uint64_t regs_base,
+socmon_status smn_tensix_core_map(socmon_tensix_core *c, socmon_bus *bus, uint64_t regs_base,
                                      uint64_t l1_base)
 {
     if (!c || !bus)
         return socmon_fail(SOCMON_EINVAL, "tensix core map: NULL core or bus");
     socmon_status st = socmon_bus_model_map(bus, regs_base, TENSIX_REGS_SIZE,
-                                            &socmon_tensix_regs_ops, c);
+                                            &smn_tensix_regs_ops, c);
     if (st != SOCMON_OK)
         return st;
-    return socmon_bus_model_map(bus, l1_base, TENSIX_L1_SIZE, &socmon_tensix_l1_ops, c);
+    return socmon_bus_model_map(bus, l1_base, TENSIX_L1_SIZE, &smn_tensix_l1_ops, c);
 }
 
 socmon_status socmon_tensix_core_kernel_start(socmon_tensix_core *c)

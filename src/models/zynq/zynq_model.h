@@ -19,27 +19,27 @@
 
 /* A model at time 0 with every register at its reset value and no traffic
  * until socmon_zynq_soc_start (or set_traffic/set_cpu). d is copied. */
-socmon_status socmon_zynq_soc_new(const socmon_zynq_desc *d, socmon_zynq_soc **out);
-void socmon_zynq_soc_free(socmon_zynq_soc *soc);
+socmon_status smn_zynq_soc_new(const socmon_zynq_desc *d, socmon_zynq_soc **out);
+void smn_zynq_soc_free(socmon_zynq_soc *soc);
 /* Maps the APM window (64 KiB at apm_base) and both PMU windows (4 KiB each)
  * onto a bus made by socmon_bus_model_new. The model must outlive the bus's
  * use of it. Fails if a window overlaps one already mapped. */
-socmon_status socmon_zynq_soc_map(socmon_zynq_soc *soc, socmon_bus *model_bus);
+socmon_status smn_zynq_soc_map(socmon_zynq_soc *soc, socmon_bus *model_bus);
 
 /* Live APM metric counter k (Profile: 6*slot + j; Advanced: counter k, as
  * its register shows it), and setting it; PMU counters n = 0..5 and 31 for
  * CCNT. */
-uint32_t socmon_zynq_apm_peek(const socmon_zynq_soc *soc, unsigned k);
-socmon_status socmon_zynq_apm_poke(socmon_zynq_soc *soc, unsigned k, uint32_t v);
-socmon_status socmon_zynq_pmu_poke(socmon_zynq_soc *soc, unsigned core, unsigned n, uint32_t v);
+uint32_t smn_zynq_apm_peek(const socmon_zynq_soc *soc, unsigned k);
+socmon_status smn_zynq_apm_poke(socmon_zynq_soc *soc, unsigned k, uint32_t v);
+socmon_status smn_zynq_pmu_poke(socmon_zynq_soc *soc, unsigned core, unsigned n, uint32_t v);
 /* Transactions the traffic model could not issue on time because 32 were
  * already outstanding on that slot and direction (0 unless overloaded). */
-uint64_t socmon_zynq_apm_stalls(const socmon_zynq_soc *soc, unsigned slot);
+uint64_t smn_zynq_apm_stalls(const socmon_zynq_soc *soc, unsigned slot);
 /* socmon_zynq_soc_start with the workload's clock started at start_ns (at
  * most now): the "zynq" target starts it on its sampling grid although its
  * register reads have moved the model on since (docs/zynq.md, "Time on the
  * bus"). SOCMON_ERANGE if start_ns is after now. */
-socmon_status socmon_zynq_soc_start_at(socmon_zynq_soc *soc, const char *workload,
+socmon_status smn_zynq_soc_start_at(socmon_zynq_soc *soc, const char *workload,
                                        uint64_t duration_ns, uint64_t start_ns);
 
 #endif

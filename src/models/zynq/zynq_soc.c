@@ -95,7 +95,7 @@ socmon_status socmon_zynq_desc_check(const socmon_zynq_desc *d)
     return st ? st : check_traffic(&d->traffic, w, d->apm_hz);
 }
 
-socmon_status socmon_zynq_soc_new(const socmon_zynq_desc *d, socmon_zynq_soc **out)
+socmon_status smn_zynq_soc_new(const socmon_zynq_desc *d, socmon_zynq_soc **out)
 {
     if (!out)
         return socmon_fail(SOCMON_EINVAL, "zynq: NULL output");
@@ -126,7 +126,7 @@ socmon_status socmon_zynq_soc_new(const socmon_zynq_desc *d, socmon_zynq_soc **o
     return SOCMON_OK;
 }
 
-void socmon_zynq_soc_free(socmon_zynq_soc *soc)
+void smn_zynq_soc_free(socmon_zynq_soc *soc)
 {
     if (!soc)
         return;
@@ -139,7 +139,7 @@ const socmon_zynq_desc *socmon_zynq_soc_desc(const socmon_zynq_soc *soc)
     return &soc->d;
 }
 
-socmon_status socmon_zynq_soc_map(socmon_zynq_soc *soc, socmon_bus *bus)
+socmon_status smn_zynq_soc_map(socmon_zynq_soc *soc, socmon_bus *bus)
 {
     /* through the windows of zynq_time.c: each access costs access_ns */
     socmon_status st = socmon_bus_model_map(bus, soc->d.apm_base, SOCMON_ZAPM_WINDOW,
@@ -228,10 +228,10 @@ static void apply_phase(socmon_zynq_soc *soc)
 socmon_status socmon_zynq_soc_start(socmon_zynq_soc *soc, const char *workload,
                                     uint64_t duration_ns)
 {
-    return socmon_zynq_soc_start_at(soc, workload, duration_ns, soc->now_ns);
+    return smn_zynq_soc_start_at(soc, workload, duration_ns, soc->now_ns);
 }
 
-socmon_status socmon_zynq_soc_start_at(socmon_zynq_soc *soc, const char *workload,
+socmon_status smn_zynq_soc_start_at(socmon_zynq_soc *soc, const char *workload,
                                        uint64_t duration_ns, uint64_t start_ns)
 {
     if (start_ns > soc->now_ns)
@@ -352,7 +352,7 @@ int socmon_zynq_pmu_irq(const socmon_zynq_soc *soc, unsigned core)
     return core < SOCMON_ZYNQ_NCORES && za9_irq(&soc->pmu[core]);
 }
 
-uint32_t socmon_zynq_apm_peek(const socmon_zynq_soc *soc, unsigned k)
+uint32_t smn_zynq_apm_peek(const socmon_zynq_soc *soc, unsigned k)
 {
     const zapm_model *m = &soc->apm;
     if (m->advanced)
@@ -362,7 +362,7 @@ uint32_t socmon_zynq_apm_peek(const socmon_zynq_soc *soc, unsigned k)
     return soc->apm.slot[k / SOCMON_ZAPM_PER_SLOT].mc[k % SOCMON_ZAPM_PER_SLOT];
 }
 
-socmon_status socmon_zynq_apm_poke(socmon_zynq_soc *soc, unsigned k, uint32_t v)
+socmon_status smn_zynq_apm_poke(socmon_zynq_soc *soc, unsigned k, uint32_t v)
 {
     zapm_model *m = &soc->apm;
     if (m->advanced) {
@@ -379,7 +379,7 @@ socmon_status socmon_zynq_apm_poke(socmon_zynq_soc *soc, unsigned k, uint32_t v)
     return SOCMON_OK;
 }
 
-socmon_status socmon_zynq_pmu_poke(socmon_zynq_soc *soc, unsigned core, unsigned n, uint32_t v)
+socmon_status smn_zynq_pmu_poke(socmon_zynq_soc *soc, unsigned core, unsigned n, uint32_t v)
 {
     if (core >= SOCMON_ZYNQ_NCORES)
         return socmon_fail(SOCMON_ERANGE, "core %u out of range 0..%u", core,
@@ -393,7 +393,7 @@ socmon_status socmon_zynq_pmu_poke(socmon_zynq_soc *soc, unsigned core, unsigned
     return SOCMON_OK;
 }
 
-uint64_t socmon_zynq_apm_stalls(const socmon_zynq_soc *soc, unsigned slot)
+uint64_t smn_zynq_apm_stalls(const socmon_zynq_soc *soc, unsigned slot)
 {
     if (slot >= soc->d.nslots)
         return 0;
