@@ -29,11 +29,15 @@ typedef struct notes {
 static void add(notes *l, const char *fmt, ...) SOCMON_PRINTF(2, 3);
 static void add(notes *l, const char *fmt, ...)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    int n = l->used + 1 < l->cap ? vsnprintf(l->buf + l->used, l->cap - l->used - 1, fmt, ap) : 0;
-    va_end(ap);
-    l->used += n < 0 ? 0 : (size_t)n < l->cap - l->used - 1 ? (size_t)n : l->cap - l->used - 2;
+    /* the line, cut to what fits with its newline after it */
+    size_t room = l->cap > l->used + 1 ? l->cap - l->used - 1 : 0;
+    if (room > 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(l->buf + l->used, room, fmt, ap);
+        va_end(ap);
+        l->used += n < 0 ? 0 : (size_t)n < room ? (size_t)n : room - 1;
+    }
     if (l->used + 1 < l->cap)
         l->buf[l->used++] = '\n', l->buf[l->used] = '\0';
 }

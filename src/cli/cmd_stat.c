@@ -187,7 +187,6 @@ static int stat_cmd(const cli_opts *opts)
     if (rows.feed) {
         socmon_consumer rc_ = cli_doc_consumer(&rows);
         socmon_status cst = cli_output_finish(&rows.co, socmon_pipeline_consumer_status(p, &rc_));
-        smn_feed_free(rows.feed);
         if (!rc && intervals_are_doc(o) && cst != SOCMON_OK)   /* a full disk fails the run */
             rc = cli_error("stat", cst);
     }
@@ -207,6 +206,7 @@ static int stat_cmd(const cli_opts *opts)
     if (rc == 0 && !src.remote)
         rc = cli_program_exit(&src.sess, "stat");
     socmon_pipeline_free(p);
+    smn_feed_free(rows.feed);   /* after the pipeline: its finish still calls the consumer */
     cli_source_close(&src);
     return rc;
 }
