@@ -24,11 +24,14 @@ socmon_status socmon_pipeline_new(const socmon_source_info *schema, const socmon
     if (!out || !schema || (schema->ncounters && (!schema->counters || !schema->names)))
         return socmon_fail(SOCMON_EINVAL, "socmon_pipeline_new: %s", !out ? "out is NULL" : "no schema");
     *out = NULL;
+    socmon_status st = o ? smn_check_size("socmon_pipeline_opts", o->size, sizeof *o) : SOCMON_OK;
+    if (st != SOCMON_OK)
+        return st;
     socmon_pipeline *p = calloc(1, sizeof *p);
     if (!p)
         return nomem();
     if (o)
-        memcpy(&p->opts, o, o->size && o->size < sizeof *o ? o->size : sizeof *o);
+        p->opts = *o;
     p->src_info = schema;   /* the schema of samples pushed by hand; a run's source replaces it */
     size_t n = p->n = schema->ncounters;
     p->prev = calloc(n + 1, sizeof *p->prev);
@@ -37,7 +40,7 @@ socmon_status socmon_pipeline_new(const socmon_source_info *schema, const socmon
     p->values = calloc(n + 1, sizeof *p->values);
     p->running = calloc(n + 1, sizeof *p->running);
     p->x = calloc(n + 1, sizeof *p->x);
-    socmon_status st = p->prev && p->d && p->raw && p->values && p->running && p->x ? SOCMON_OK : nomem();
+    st = p->prev && p->d && p->raw && p->values && p->running && p->x ? SOCMON_OK : nomem();
     if (st == SOCMON_OK && (st = socmon_scaling_new(schema->counters, schema->names, n, &p->sc)) == SOCMON_OK) {
         int any = 0;
         for (size_t i = 0; i < n; i++)
@@ -83,6 +86,9 @@ socmon_status socmon_pipeline_add(socmon_pipeline *p, const socmon_consumer *c)
 {
     if (!p || !c || !c->ops)
         return socmon_fail(SOCMON_EINVAL, "socmon_pipeline_add: NULL argument");
+    socmon_status st = smn_check_size("socmon_consumer_ops", c->ops->size, sizeof *c->ops);
+    if (st != SOCMON_OK)
+        return st;
     if (p->nc == PIPELINE_MAX_CONSUMERS)
         return socmon_fail(SOCMON_ERANGE, "socmon_pipeline_add: at most %d consumers", PIPELINE_MAX_CONSUMERS);
     pipeline_merger *m = &p->c[p->nc];

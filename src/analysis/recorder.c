@@ -1,14 +1,6 @@
 /* The recording writer as a consumer (analysis/recorder.h). */
-#include <time.h>
-
 #include "analysis/recorder.h"
-
-static uint64_t mono_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
+#include "core/clock.h"
 
 static socmon_status fail(socmon_recorder *r, socmon_status st)
 {
@@ -33,7 +25,7 @@ static socmon_status on_begin(void *self, const socmon_analysis_info *a, socmon_
     socmon_recorder *r = self;
     (void)a;
     (void)want;   /* no rows: the file keeps the samples themselves */
-    r->next_flush = mono_ns() + r->flush_ns;
+    r->next_flush = smn_mono_ns() + r->flush_ns;
     return SOCMON_OK;
 }
 
@@ -54,7 +46,7 @@ static socmon_status on_tick(void *self)
     socmon_recorder *r = self;
     if (!r->flush_ns || r->failed)
         return SOCMON_OK;
-    uint64_t now = mono_ns();
+    uint64_t now = smn_mono_ns();
     if (now < r->next_flush)
         return SOCMON_OK;
     r->next_flush = now + r->flush_ns;

@@ -4,9 +4,9 @@
  * over its whole span; a missed interval starts a row of its own, so a hole stays a hole. */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "analysis/pipeline_internal.h"
+#include "core/clock.h"
 
 int pipeline_merger_init(pipeline_merger *m, size_t n, size_t nm)
 {
@@ -37,14 +37,6 @@ void pipeline_merger_reset(pipeline_merger *m)
     m->dt = 0;
     m->flags = m->missed = 0;
     m->have_wall = 0;
-}
-
-static uint64_t mono_ns(void *user)
-{
-    (void)user;
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 socmon_status pipeline_merger_flush(socmon_pipeline *p, pipeline_merger *m)
@@ -96,7 +88,7 @@ socmon_status pipeline_merger_add(socmon_pipeline *p, pipeline_merger *m, uint64
          * a little early must not make 100 ms rows of two samples; a model running faster than
          * the wall clock still makes at most two rows per merge_ns). Samples of the past arrive
          * all at once, so their rows are cut by the samples' own time alone. */
-        uint64_t now = (w->clock ? w->clock : mono_ns)(w->clock_user), since = now - m->last_wall, row = w->merge_ns;
+        uint64_t now = w->clock ? w->clock(w->clock_user) : smn_mono_ns(), since = now - m->last_wall, row = w->merge_ns;
         int cut = (flags & SOCMON_PAST) ? m->dt >= row
                                         : !m->have_wall || since >= row || (m->dt >= row && since >= row / 2);
         if (!cut)

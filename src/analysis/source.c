@@ -19,10 +19,13 @@ socmon_status socmon_source_new(const socmon_source_ops *ops, void *self, const 
 {
     if (!ops || !ops->run || !info || !out)
         return socmon_fail(SOCMON_EINVAL, "socmon_source_new: NULL argument");
+    socmon_status st = smn_check_size("socmon_source_ops", ops->size, sizeof *ops);
+    if (st != SOCMON_OK)
+        return st;
     socmon_source *s = calloc(1, sizeof *s);
     if (!s)
         return socmon_fail(SOCMON_ENOMEM, "source: out of memory");
-    memcpy(&s->ops, ops, ops->size && ops->size < sizeof s->ops ? ops->size : sizeof s->ops);
+    s->ops = *ops;
     s->self = self;
     s->info = info;
     *out = s;

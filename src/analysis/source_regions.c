@@ -3,8 +3,8 @@
  * regions to any consumer (a format, the live store) without a file in between. */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "core/clock.h"
 #include "core/error.h"
 #include "socmon/analysis.h"
 
@@ -31,9 +31,7 @@ static socmon_status gsrc_run(void *self, socmon_pipeline *p)
 {
     gsrc *s = self;
     socmon_sample smp = {0};
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    uint64_t t1 = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+    uint64_t t1 = smn_mono_ns();
     socmon_status st = socmon_sample_alloc(s->set, &smp);
     if (st == SOCMON_OK) {
         memset(smp.v, 0, smp.n * sizeof *smp.v);

@@ -77,10 +77,13 @@ socmon_status socmon_source_target(socmon_target *t, socmon_set *set, const socm
     if (!t || !set || !o || !out)
         return socmon_fail(SOCMON_EINVAL, "socmon_source_target: NULL argument");
     *out = NULL;
+    socmon_status sz = smn_check_size("socmon_source_target_opts", o->size, sizeof *o);
+    if (sz != SOCMON_OK)
+        return sz;
     tsrc *s = calloc(1, sizeof *s);
     if (!s)
         return socmon_fail(SOCMON_ENOMEM, "source: out of memory");
-    memcpy(&s->o, o, o->size && o->size < sizeof *o ? o->size : sizeof *o);
+    s->o = *o;
     s->t = t;
     s->set = set;
     socmon_device *dev = socmon_target_device(t);

@@ -133,9 +133,11 @@ static int serve(cli_opts *o)
         socmon_live_end(lv);
         if (st != SOCMON_OK && !src.remote)
             rc = cli_error("serve", st);
-        say_end(&src, rc ? SOCMON_OK : st, p, &srv);
-        if (!rc && !cli_stop_signal())
-            serve_wait_signal();
+        if (!rc) {   /* a local run that failed was said above, and ends serve */
+            say_end(&src, st, p, &srv);
+            if (!cli_stop_signal())
+                serve_wait_signal();
+        }
         if (!rc && !src.remote)
             rc = cli_program_exit(&src.sess, "serve");
     }

@@ -47,10 +47,9 @@ static socmon_status pick(socmon_feed *f, const socmon_analysis_info *a)
     f->n = f->nperf = 0;
     for (int pass = f->o.perf_first ? 0 : 1; pass < 2; pass++)
         for (size_t i = 0; i < n; i++) {
+            /* pass 0: the perf_event counters; pass 1: the rest, never a time counter */
             int take = pass == 0 ? socmon_scaling_has_time(sc, i)
                                  : !socmon_scaling_is_time(sc, i) && !(f->o.perf_first && socmon_scaling_has_time(sc, i));
-            if (!sc && pass == 1)
-                take = 1;
             if (!take)
                 continue;
             f->c[f->n] = s->counters[i];

@@ -373,7 +373,17 @@ static void test_bad_arguments(void **state)
     assert_int_equal(socmon_pipeline_sample(p, 0, &smp, 0), SOCMON_EINVAL);   /* wrong size */
     assert_non_null(strstr(socmon_errmsg(), "2 values for 5 counters"));
     assert_int_equal(socmon_pipeline_run(p, NULL), SOCMON_EINVAL);
+    /* a consumer built against another layout of the ops is refused, naming the struct */
+    static const socmon_consumer_ops odd = {.size = 3};
+    socmon_consumer c = {.ops = &odd};
+    assert_int_equal(socmon_pipeline_add(p, &c), SOCMON_EINVAL);
+    assert_non_null(strstr(socmon_errmsg(), "socmon_consumer_ops.size 3"));
     socmon_pipeline_free(p);
+    socmon_pipeline_opts po = {.size = sizeof po + 8};
+    p = NULL;
+    assert_int_equal(socmon_pipeline_new(&in, &po, &p), SOCMON_EINVAL);
+    assert_null(p);
+    assert_non_null(strstr(socmon_errmsg(), "socmon_pipeline_opts.size"));
 }
 
 int main(void)

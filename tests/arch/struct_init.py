@@ -56,8 +56,8 @@ def strip_comments(text):
     return "".join(out)
 
 
-def match_brace(text, i):
-    """Index of the brace closing the one at text[i] (strings and chars skipped), or -1."""
+def scan(text, i=0):
+    """(index, character, nesting depth after it) for text from i, quoted strings and chars skipped."""
     depth, n = 0, len(text)
     while i < n:
         c = text[i]
@@ -71,31 +71,22 @@ def match_brace(text, i):
             depth += 1
         elif c in "})]":
             depth -= 1
-            if depth == 0:
-                return i
+        yield i, c, depth
         i += 1
-    return -1
+
+
+def match_brace(text, i):
+    """Index of the brace closing the one at text[i] (strings and chars skipped), or -1."""
+    return next((k for k, c, d in scan(text, i) if c in "})]" and d == 0), -1)
 
 
 def split_top(body):
     """The comma-separated elements of an initialiser body, as (start, end) offsets in body."""
-    parts, depth, start, i, n = [], 0, 0, 0, len(body)
-    while i < n:
-        c = body[i]
-        if c in "\"'":
-            j = i + 1
-            while j < n and body[j] != c:
-                j += 2 if body[j] == "\\" else 1
-            i = j + 1
-            continue
-        if c in "{([":
-            depth += 1
-        elif c in "})]":
-            depth -= 1
-        elif c == "," and depth == 0:
-            parts.append((start, i))
-            start = i + 1
-        i += 1
+    parts, start, n = [], 0, len(body)
+    for k, c, d in scan(body):
+        if c == "," and d == 0:
+            parts.append((start, k))
+            start = k + 1
     if body[start:].strip():
         parts.append((start, n))
     return parts
