@@ -77,8 +77,14 @@ static void check_document(const char *text, size_t len, int om)
     for (const char *line = text; *line; line = strchr(line, '\n') + 1) {
         if (strncmp(line, "# TYPE ", 7) == 0) {
             size_t n = strcspn(line, "\n");
-            /* the same TYPE line later would be a repeated family */
-            char *copy = strndup(line, n + 1);
+            /* the same TYPE line later, at the start of a line, would be a repeated family (a HELP
+             * text may hold the same words: that is text, not a family) */
+            char *copy = malloc(n + 3);   /* '\n', the line with its '\n', NUL */
+            if (copy) {
+                copy[0] = '\n';
+                memcpy(copy + 1, line, n + 1);
+                copy[n + 2] = 0;
+            }
             if (copy && strstr(line + n, copy))
                 abort();
             free(copy);
