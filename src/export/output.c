@@ -85,7 +85,7 @@ static socmon_status move(socmon_output *o, int from, int to, const char *call)
                            o->stage == STAGE_OPEN        ? "begin was not called"
                            : o->stage == STAGE_INTERVALS ? "inside begin_intervals/end_intervals"
                            : o->stage == STAGE_ENDED     ? "the output has ended"
-                           : o->stage == STAGE_FACTS     ? "after file_facts only end"
+                           : o->stage == STAGE_FACTS     ? "after a whole document only end"
                                                          : "no begin_intervals");
     o->stage = to;
     return SOCMON_OK;
@@ -240,10 +240,32 @@ socmon_status smn_output_file_facts(socmon_output *o, const socmon_file_facts *f
     return st == SOCMON_OK ? o->fmt->file_facts(o, f) : st;
 }
 
+socmon_status smn_output_diff(socmon_output *o, const socmon_diff *d)
+{
+    if (!d)
+        return socmon_fail(SOCMON_EINVAL, "smn_output_diff: NULL diff");
+    socmon_status st = move(o, STAGE_OPEN, STAGE_FACTS, "smn_output_diff");
+    if (st == SOCMON_OK && !o->fmt->diff)
+        return socmon_fail(SOCMON_EINVAL, "the %s format cannot show a comparison (table, csv, json or html can)",
+                           o->fmt->name);
+    return st == SOCMON_OK ? o->fmt->diff(o, d) : st;
+}
+
+socmon_status smn_output_check(socmon_output *o, const socmon_check *c)
+{
+    if (!c)
+        return socmon_fail(SOCMON_EINVAL, "smn_output_check: NULL check");
+    socmon_status st = move(o, STAGE_OPEN, STAGE_FACTS, "smn_output_check");
+    if (st == SOCMON_OK && !o->fmt->check)
+        return socmon_fail(SOCMON_EINVAL, "the %s format cannot show a check (table, junit or markdown can)",
+                           o->fmt->name);
+    return st == SOCMON_OK ? o->fmt->check(o, c) : st;
+}
+
 /* The sink is flushed even after a failing end: its own error is the one to report then. */
 socmon_status smn_output_end(socmon_output *o)
 {
-    /* the facts of a file were the whole document: the format has nothing to close */
+    /* the facts of a file, a diff or a check were the whole document: nothing to close */
     int facts = o && o->stage == STAGE_FACTS;
     socmon_status st = move(o, facts ? STAGE_FACTS : STAGE_BEGUN, STAGE_ENDED, "smn_output_end");
     if (st != SOCMON_OK)

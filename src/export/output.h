@@ -7,6 +7,8 @@
  *   begin(run)  functions(rows)                        per function of a program (report --by-symbol)
  *   [note(text)] ... end()
  *   file_facts(facts) end()                               what a recording file holds (report --stats)
+ *   diff(d) end()                                          two runs compared (socmon diff)
+ *   check(c) end()                                         rules over a diff (socmon check)
  * The format decides how each piece looks and where it goes (its byte sink); the caller never
  * asks which format it talks to. A format is found by name (smn_output_format_find), so adding
  * one is a file with its ops table and one line in the registry (export/output.c).
@@ -21,6 +23,8 @@
 #include "analysis/recording_facts.h"
 #include "export/sink.h"
 #include "socmon/analysis.h"
+#include "socmon/check.h"
+#include "socmon/compare.h"
 #include "socmon/device.h"
 #include "socmon/metrics.h"
 #include "socmon/sample.h"
@@ -156,6 +160,12 @@ socmon_status smn_output_note(socmon_output *o, const char *text);
 /* A document of its own, instead of begin: what a recording file holds and what of it was lost
  * (report --stats), then end. The table, csv and json formats write it; others refuse it. */
 socmon_status smn_output_file_facts(socmon_output *o, const socmon_file_facts *f);
+/* A document of its own, instead of begin: two runs compared (socmon diff), then end. The table,
+ * csv, json and html formats write it. */
+socmon_status smn_output_diff(socmon_output *o, const socmon_diff *d);
+/* A document of its own: the verdicts of rules over a diff (socmon check), then end. The table,
+ * junit and markdown formats write it. */
+socmon_status smn_output_check(socmon_output *o, const socmon_check *c);
 /* Finishes the document and flushes the sink: any write error of the document is returned here. */
 socmon_status smn_output_end(socmon_output *o);
 

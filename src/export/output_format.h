@@ -34,6 +34,8 @@ typedef struct socmon_output_format {
     socmon_status (*note)(socmon_output *o, const char *text);
     socmon_status (*end)(socmon_output *o);
     socmon_status (*file_facts)(socmon_output *o, const socmon_file_facts *f);  /* the whole document */
+    socmon_status (*diff)(socmon_output *o, const socmon_diff *d);              /* the whole document */
+    socmon_status (*check)(socmon_output *o, const socmon_check *c);            /* the whole document */
     void (*release)(socmon_output *o);                    /* frees o->state, also after a failure */
 } socmon_output_format;
 
@@ -56,6 +58,8 @@ extern const socmon_output_format smn_format_prometheus;   /* fmt_prom.c: text 0
 extern const socmon_output_format smn_format_openmetrics;  /* fmt_prom.c: OpenMetrics 1.0 */
 extern const socmon_output_format smn_format_perfetto;
 extern const socmon_output_format smn_format_html;
+extern const socmon_output_format smn_format_junit;     /* fmt_junit.c: JUnit XML of a check */
+extern const socmon_output_format smn_format_markdown;  /* fmt_markdown.c: a check for a pull request */
 
 /* A metric value as text: its label if it has one, else the number for humans ("-" for NaN).
  * *unit gets the unit to show beside it ("" beside a label). Returns buf. */
