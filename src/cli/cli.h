@@ -22,6 +22,7 @@ int cmd_read(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 int cmd_agent(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 

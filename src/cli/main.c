@@ -15,6 +15,7 @@ static const struct {
     {"stat", cmd_stat, "count over a workload: counter deltas, metrics, hot spots"},
     {"record", cmd_record, "sample every interval into a recording, with a live line per interval"},
     {"report", cmd_report, "show a recording: per-interval metrics or a summary"},
+    {"diff", cmd_diff, "compare two runs (recordings or stat's JSON) value by value"},
     {"agent", cmd_agent, "sample on the target and serve collectors over TCP (record/stat --remote)"},
     {"serve", cmd_serve, "live charts of a run in a web browser, and /metrics for Prometheus"},
 };

@@ -16,6 +16,8 @@ enum { OPT_LONG_PROMETHEUS = 0x7101, OPT_LONG_OPENMETRICS };
 /* socmon agent's own long-only options */
 enum { OPT_LONG_LISTEN = 0x190, OPT_LONG_ALLOW_CONFIG, OPT_LONG_RING, OPT_LONG_MAX_CLIENTS, OPT_LONG_WAIT_COLLECTOR,
        OPT_LONG_EXIT_DRAINED, OPT_LONG_USER, OPT_LONG_HTTP_PORT_FILE };
+/* socmon diff's and check's */
+enum { OPT_LONG_ONLY_CHANGED = 0x1a0 };
 
 #define STR_(x) #x
 #define STR(x) STR_(x)
@@ -100,6 +102,17 @@ static const struct {
      "    --html FILE       write the recording's charts as one self-contained page (opens offline in\n"
      "                        a browser: the live page's dashboards, zoom, hover; docs/charts.md;\n"
      "                        '-': standard output)"},
+    /* diff's: the same letters as stat's and report's, in diff's words (no command takes both) */
+    {OPT_DIFF, {"events", required_argument, 0, 'e'},
+     "-e, --events PATTERNS only these counters and function values: comma-separated globs on\n"
+     "                        their names ('tile*.l2_*', 'fn.*.cycles')"},
+    {OPT_DIFF, {"metrics", required_argument, 0, 'M'},
+     "-M, --metrics PATTERNS only these metrics: globs on 'instance.metric' or 'metric'"},
+    {OPT_DIFF, {"only-changed", no_argument, 0, OPT_LONG_ONLY_CHANGED},
+     "    --only-changed    leave out the values that did not change"},
+    {OPT_DIFF, {"html", required_argument, 0, 0x180},
+     "    --html FILE       also write one self-contained page: each chart overlays the two runs\n"
+     "                        (baseline dashed), above the table ('-': standard output)"},
     {OPT_BIG_NUM, {"no-big-num", no_argument, 0, 'G'},
      "    --no-big-num      no thousands separators in tables and live lines (1234567, not 1,234,567)"},
     {OPT_FLUSH, {"flush", required_argument, 0, 'L'},
@@ -543,6 +556,7 @@ static int parse_opts(int argc, char **argv, cli_optmask allowed, void (*help)(F
         case OPT_LONG_EXIT_DRAINED: o->exit_when_drained = 1; break;
         case OPT_LONG_USER: o->user = optarg; break;
         case OPT_LONG_HTTP_PORT_FILE: o->http_port_file = optarg; break;
+        case OPT_LONG_ONLY_CHANGED: o->only_changed = 1; break;
         case 'h': want_help = 1; break;
         default:
             if (want_help) /* --help wins over a bad option, as it did before -t joined it */
@@ -574,6 +588,8 @@ static int parse_opts(int argc, char **argv, cli_optmask allowed, void (*help)(F
         return 2;
     if (o->metrics && check_items(argv[0], "-M", o->metrics) != 0)
         return 2;
+    for (; (allowed & OPT_FILES) && optind < argc && o->nfiles < 2; optind++)
+        o->files[o->nfiles++] = argv[optind];
     if (optind < argc) {
         fprintf(stderr, "socmon %s: unexpected argument '%s'\n", argv[0], argv[optind]);
         help(stderr);

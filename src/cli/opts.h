@@ -46,6 +46,9 @@ typedef uint64_t cli_optmask;
  * --http-host, -q (some share a name with another command's option but mean the agent's thing,
  * said in its help) */
 #define OPT_AGENT OPT_BIT(32)
+#define OPT_FILES OPT_BIT(33)    /* operands: the files a command compares (diff, check: two) */
+/* diff's own: -e/-M/--html in diff's words, --only-changed */
+#define OPT_DIFF OPT_BIT(34)
 
 #define CLI_MAX_TARGETS 8
 #define CLI_MAX_HTTP_HOSTS 8
@@ -98,6 +101,9 @@ typedef struct cli_opts {
     int allow_config, wait_collector, exit_when_drained;
     uint64_t ring;          /* --ring SAMPLES (0: the agent's default) */
     unsigned max_clients;   /* --max-clients N (0: the agent's default) */
+    const char *files[2];   /* OPT_FILES: the operands, in order */
+    int nfiles;
+    int only_changed;       /* diff --only-changed */
 } cli_opts;
 
 /* Parses argv (argv[0] is the subcommand). Returns -1 to continue, or an exit

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "export/fmt_diff.h"
 #include "export/output_format.h"
 #include "export/table.h"
 
@@ -239,5 +240,5 @@ static socmon_status csv_file_facts(socmon_output *o, const socmon_file_facts *f
 const socmon_output_format smn_format_csv = {
     .name = "csv", .begin = csv_begin, .counters = csv_counters, .metrics = csv_metrics,
     .hotspots = csv_hotspots, .begin_intervals = csv_begin_intervals, .row = csv_row, .functions = csv_functions,
-    .end = csv_end, .release = csv_release, .file_facts = csv_file_facts,
+    .end = csv_end, .release = csv_release, .file_facts = csv_file_facts, .diff = smn_csv_diff,
 };

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "core/error.h"
+#include "export/fmt_diff.h"
 #include "export/output_format.h"
 
 typedef struct json_state {
@@ -257,5 +258,5 @@ static socmon_status json_file_facts(socmon_output *o, const socmon_file_facts *
 const socmon_output_format smn_format_json = {
     .name = "json", .begin = json_begin, .counters = json_counters, .metrics = json_metrics,
     .hotspots = json_hotspots, .begin_intervals = json_begin_intervals, .row = json_row, .functions = json_functions,
-    .end = json_end, .release = json_release, .file_facts = json_file_facts,
+    .end = json_end, .release = json_release, .file_facts = json_file_facts, .diff = smn_json_diff,
 };

@@ -1,0 +1,12 @@
+/* Internal: the diff document (socmon diff) in the table, csv and json formats, one file for
+ * the three because they show the same columns (the html page is fmt_html_diff.c). */
+#ifndef SOCMON_EXPORT_FMT_DIFF_H
+#define SOCMON_EXPORT_FMT_DIFF_H
+
+#include "export/output_format.h"
+
+socmon_status smn_table_diff(socmon_output *o, const socmon_diff *d);
+socmon_status smn_csv_diff(socmon_output *o, const socmon_diff *d);
+socmon_status smn_json_diff(socmon_output *o, const socmon_diff *d);
+
+#endif
