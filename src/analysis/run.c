@@ -7,6 +7,7 @@
 
 #include "analysis/run_internal.h"
 #include "core/error.h"
+#include "core/recording_internal.h"   /* SOCMON_REC_MAGIC */
 
 struct socmon_run {
     char *path, *kind, *target, *workload;
@@ -142,22 +143,31 @@ void smn_value_set_spread(socmon_value *v, unsigned n, double sd)
     v->ci_high = v->v + half;
 }
 
-/* stat's JSON starts with '{' (after white space); a recording with its magic. */
+/* stat's JSON starts with '{' (after white space), a recording with its magic number; a file
+ * that starts with neither is named as such rather than by the recording reader's complaint. */
 static socmon_status sniff(const char *path, int *json)
 {
     FILE *fp = fopen(path, "rb");
     if (!fp)
         return socmon_fail(errno == ENOENT ? SOCMON_ENOENT : SOCMON_EIO, "%s: %s", path, strerror(errno));
+    char head[8];
+    size_t skip = 0, got;
     int ch;
     while ((ch = getc(fp)) == ' ' || ch == '\n' || ch == '\r' || ch == '\t')
-        ;
+        skip++;
+    if (ch != EOF)
+        ungetc(ch, fp);
+    got = fread(head, 1, sizeof head, fp);
     int err = ferror(fp) ? errno : 0;
     fclose(fp);
     if (err)   /* a directory reads as EISDIR here */
         return socmon_fail(SOCMON_EIO, "%s: %s", path, strerror(err));
-    if (ch == EOF)
+    if (got == 0)
         return socmon_fail(SOCMON_EINVAL, "%s: the file is empty: neither a recording nor stat's JSON", path);
-    *json = ch == '{';
+    *json = head[0] == '{';
+    size_t n = got < 8 ? got : 8;
+    if (!*json && (skip || memcmp(head, SOCMON_REC_MAGIC, n) != 0))
+        return socmon_fail(SOCMON_EINVAL, "%s: neither a socmon recording nor the JSON of socmon stat", path);
     return SOCMON_OK;
 }
 

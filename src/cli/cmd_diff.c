@@ -9,7 +9,7 @@
 #include "export/table.h"
 #include "socmon/compare.h"
 
-#define DIFF_OPTS (OPT_FILES | OPT_DIFF | OPT_FORMAT | OPT_OUTPUT | OPT_BIG_NUM | OPT_METRIC_FILE)
+#define DIFF_OPTS (OPT_FILES | OPT_DIFF | OPT_FORMAT | OPT_BIG_NUM | OPT_METRIC_FILE)
 #define MAX_GLOBS 64
 
 static void help(FILE *fp)

@@ -14,7 +14,7 @@
 #include "cli/source.h"
 #include "export/table.h"
 
-#define REPORT_OPTS (OPT_INPUT | OPT_FORMAT | OPT_SUMMARY | OPT_DELTAS | OPT_METRICS | OPT_BY_SYMBOL | \
+#define REPORT_OPTS (OPT_INPUT | OPT_FORMAT | OPT_EXPOSITION | OPT_SUMMARY | OPT_DELTAS | OPT_METRICS | OPT_BY_SYMBOL | \
                      OPT_BIG_NUM | OPT_METRIC_FILE | OPT_STATS | OPT_PERFETTO | OPT_FORCE | \
                      OPT_HTML)
 #define TABLE_METRICS 8

@@ -36,11 +36,11 @@ static const struct {
     {OPT_FORMAT, {"field-separator", required_argument, 0, 'x'},
      "-x, --field-separator SEP  CSV output with this separator (e.g. -x,)"},
     {OPT_FORMAT, {"json", no_argument, 0, 'J'}, "    --json            JSON output"},
-    {OPT_FORMAT, {"prometheus", no_argument, 0, OPT_LONG_PROMETHEUS},
+    {OPT_EXPOSITION, {"prometheus", no_argument, 0, OPT_LONG_PROMETHEUS},
      "    --prometheus      Prometheus text exposition 0.0.4 of the totals (docs/prometheus.md); with\n"
      "                        -o DIR/NAME.prom for node_exporter's textfile collector, which never\n"
      "                        sees half a file (written beside it, then renamed)"},
-    {OPT_FORMAT, {"openmetrics", no_argument, 0, OPT_LONG_OPENMETRICS},
+    {OPT_EXPOSITION, {"openmetrics", no_argument, 0, OPT_LONG_OPENMETRICS},
      "    --openmetrics     the same as OpenMetrics 1.0 text (UNIT lines, ends with # EOF)"},
     {OPT_ALL, {"all-cpus", no_argument, 0, 'a'},
      "-a, --all-cpus        count on every instance of the target (every tile, core, slot), as perf's\n"
@@ -108,6 +108,8 @@ static const struct {
      "                        their names ('tile*.l2_*', 'fn.*.cycles')"},
     {OPT_DIFF, {"metrics", required_argument, 0, 'M'},
      "-M, --metrics PATTERNS only these metrics: globs on 'instance.metric' or 'metric'"},
+    {OPT_DIFF, {"output", required_argument, 0, 'o'},
+     "-o, --output FILE     write the comparison there instead of stdout (whole or not at all)"},
     {OPT_DIFF, {"only-changed", no_argument, 0, OPT_LONG_ONLY_CHANGED},
      "    --only-changed    leave out the values that did not change"},
     {OPT_DIFF, {"html", required_argument, 0, 0x180},

@@ -49,6 +49,7 @@ typedef uint64_t cli_optmask;
 #define OPT_FILES OPT_BIT(33)    /* operands: the files a command compares (diff, check: two) */
 /* diff's own: -e/-M/--html in diff's words, --only-changed */
 #define OPT_DIFF OPT_BIT(34)
+#define OPT_EXPOSITION OPT_BIT(35) /* --prometheus, --openmetrics (documents of totals) */
 
 #define CLI_MAX_TARGETS 8
 #define CLI_MAX_HTTP_HOSTS 8

@@ -88,7 +88,7 @@ static void describe(char *buf, size_t len, const socmon_run *r)
     char runs[32] = "";
     if (socmon_run_runs(r) > 1)
         snprintf(runs, sizeof runs, "; %u runs", socmon_run_runs(r));
-    snprintf(buf, len, "%s (%s%s%s%s, %s)", path ? path : "?", t ? t : "target not said", w ? ", " : "", w ? w : "",
+    snprintf(buf, len, "%s (%s%s%s%s, %s)", path ? path : "?", t ? t : "target not said", w && *w ? ", " : "", w && *w ? w : "",
              runs, socmon_run_kind(r));
     free(path), free(t), free(w);
 }
