@@ -80,8 +80,7 @@ socmon_status smn_run_read_json(const char *path, socmon_run **out)
     socmon_status st = SOCMON_OK;
     const json_t *runs = json_object_get(doc, "runs");
     json_int_t n = json_is_integer(runs) ? json_integer_value(runs) : 1;
-    if (!json_is_object(doc) || (!json_is_array(json_object_get(doc, "counters")) &&
-                                 !json_is_array(json_object_get(doc, "metrics"))))
+    if (!json_is_object(doc) || (!json_object_get(doc, "counters") && !json_object_get(doc, "metrics")))
         st = socmon_fail(SOCMON_EINVAL, "%s: JSON without \"counters\" or \"metrics\": not the totals of socmon "
                                         "stat --json (or report --summary --json)", path);
     else if (n < 1 || n > 1000000)
