@@ -182,6 +182,8 @@ typedef struct socmon_totals {
     const double *metrics;            /* per metric result (NULL: no metrics) */
     const double *counter_stddev;     /* runs > 1: standard deviation of each mean, else NULL */
     const double *metric_stddev;
+    const double *counter_mean;       /* runs > 1: each counter's mean unrounded (values holds it
+                                         rounded), else NULL */
 } socmon_totals;
 
 /* What happens at each step; any op may be NULL. A non-OK return stops the run with it, except

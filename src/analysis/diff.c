@@ -1,8 +1,11 @@
 /* Two runs paired value by value (socmon/compare.h): by kind and key, in their order of
- * appearance for a key that repeats. Deltas of two exact counts are exact integers; a change is
- * significant by Welch's t-test when both sides have repeat statistics, by the 95 % prediction
- * interval of the side that has them when only one does, and is not judged (-1) when neither
- * does: a model's run is exact, so any change in it is real. docs/compare.md. */
+ * appearance for a key that repeats. Deltas of two exact counts are exact integers. A change is
+ * significant, when both sides have repeat statistics, if their means' 95 % confidence
+ * intervals do not overlap (Welch's p is given beside it); when only one side has them, if the
+ * other's value falls outside that side's 95 % prediction interval; and it is not judged (-1)
+ * when neither does: a model's run is exact, so any change in it is real. Why intervals rather
+ * than p < 0.05 alone: a diff tests hundreds of values at once, and batches of runs on a shared
+ * machine drift (docs/statistics.md has the measurements). */
 #include <fnmatch.h>
 #include <math.h>
 #include <stdlib.h>
@@ -10,8 +13,6 @@
 
 #include "core/error.h"
 #include "socmon/compare.h"
-
-#define SIGNIFICANCE 0.05
 
 struct socmon_diff {
     const socmon_run *a, *b;
@@ -79,7 +80,7 @@ static void judge(socmon_diff_row *r)
         r->change = same ? 0 : r->has_ratio ? fabs(r->ratio - 1) : INFINITY;
         if (a->n > 1 && b->n > 1) {
             r->p = socmon_welch_p(a->v, a->sd, a->n, b->v, b->sd, b->n);
-            r->significant = !isnan(r->p) && r->p < SIGNIFICANCE;
+            r->significant = a->ci_high < b->ci_low || b->ci_high < a->ci_low;
         } else if (a->n > 1 || b->n > 1) {
             r->significant = a->n > 1 ? outside_prediction(a, b->v) : outside_prediction(b, a->v);
         }

@@ -341,6 +341,7 @@ socmon_status socmon_pipeline_finish(socmon_pipeline *p)
         p->t.runs = runs;
         p->t.elapsed_ns = (uint64_t)llround(p->el_mean);
         p->t.counter_stddev = p->csp.m2;
+        p->t.counter_mean = p->csp.mean;
         p->t.metric_stddev = p->m ? p->msp.m2 : NULL;
     }
     socmon_status st = SOCMON_OK;

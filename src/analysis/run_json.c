@@ -27,7 +27,9 @@ static socmon_status add_value(socmon_run *r, const char *path, const char *arra
     v.instance = str_of(e, "instance");
     v.unit = str_of(e, "unit");
     const json_t *mean = json_object_get(e, "mean"), *val = json_object_get(e, "value");
-    const json_t *x = json_is_number(mean) ? mean : val;
+    /* the unrounded mean of repeated runs, unless it is the count itself (a model's exact runs) */
+    int use_mean = json_is_number(mean) && !(json_is_integer(val) && json_number_value(mean) == json_number_value(val));
+    const json_t *x = use_mean ? mean : val;
     if (json_is_integer(x) && kind == SOCMON_VALUE_COUNTER) {
         v.defined = v.integer = 1;
         v.i = json_integer_value(x);
@@ -44,8 +46,6 @@ static socmon_status add_value(socmon_run *r, const char *path, const char *arra
         double s = json_is_number(sd) ? json_number_value(sd)
                    : json_is_number(sem) ? json_number_value(sem) * sqrt((double)runs) : NAN;
         if (isfinite(s) && s >= 0) {
-            if (v.integer && json_is_number(mean) && !json_is_integer(mean))
-                v.integer = 0;
             smn_value_set_spread(&v, runs, s);
         }
     }

@@ -21,8 +21,9 @@ static void help(FILE *fp)
                 "pair by kind, name and instance; the table shows baseline, new, delta and relative\n"
                 "change, largest change first, then what only one run has (another SoC size, another\n"
                 "target). A model's run is exact: any change is real. With stat -r N on either side\n"
-                "(hardware, the host) a change is called significant only when Welch's t-test says so\n"
-                "at p < 0.05. Exit status 0, or 2 for bad input.\n\n");
+                "(hardware, the host) a change is called significant only when the two means' 95%\n"
+                "confidence intervals do not overlap (Welch's p is shown beside it). Exit status 0,\n"
+                "or 2 for bad input.\n\n");
     cli_help_opts(fp, DIFF_OPTS);
     fprintf(fp, "\nexamples:\n"
                 "  socmon diff base.rec new.rec -e 'fn.*.cycles' --only-changed\n"

@@ -19,7 +19,7 @@ struct socmon_feed {
     const char **names;
     size_t *idx, n, nperf;
     uint64_t *values;
-    double *running, *stddev;
+    double *running, *stddev, *mean;
     socmon_counter_list list;
 };
 
@@ -35,14 +35,15 @@ static socmon_status pick(socmon_feed *f, const socmon_analysis_info *a)
     const socmon_source_info *s = a->src;
     const socmon_scaling *sc = a->scaling;
     size_t n = s->ncounters;
-    free(f->c), free(f->names), free(f->idx), free(f->values), free(f->running), free(f->stddev);
+    free(f->c), free(f->names), free(f->idx), free(f->values), free(f->running), free(f->stddev), free(f->mean);
     f->c = calloc(n + 1, sizeof *f->c);
     f->names = calloc(n + 1, sizeof *f->names);
     f->idx = calloc(n + 1, sizeof *f->idx);
     f->values = calloc(n + 1, sizeof *f->values);
     f->running = calloc(n + 1, sizeof *f->running);
     f->stddev = calloc(n + 1, sizeof *f->stddev);
-    if (!f->c || !f->names || !f->idx || !f->values || !f->running || !f->stddev)
+    f->mean = calloc(n + 1, sizeof *f->mean);
+    if (!f->c || !f->names || !f->idx || !f->values || !f->running || !f->stddev || !f->mean)
         return nomem();
     f->n = f->nperf = 0;
     for (int pass = f->o.perf_first ? 0 : 1; pass < 2; pass++)
@@ -122,6 +123,7 @@ static socmon_status finish(void *self, const socmon_totals *t)
         f->values[k] = t->values[f->idx[k]];
         f->running[k] = t->running ? t->running[f->idx[k]] : 0;
         f->stddev[k] = t->counter_stddev ? t->counter_stddev[f->idx[k]] : 0;
+        f->mean[k] = t->counter_mean ? t->counter_mean[f->idx[k]] : (double)f->values[k];
     }
     if (a->scaling) {
         f->list.running = f->running;
@@ -133,7 +135,7 @@ static socmon_status finish(void *self, const socmon_totals *t)
                            .elapsed_ns = t->elapsed_ns, .simulated = s->simulated, .recording = s->recording,
                            .samples = s->samples, .missed = t->missed, .runs = t->runs,
                            .counter_stddev = t->counter_stddev ? f->stddev : NULL,
-                           .metric_stddev = t->metric_stddev};
+                           .metric_stddev = t->metric_stddev, .counter_mean = t->counter_mean ? f->mean : NULL};
     const char *hot = f->o.no_hotspots ? NULL : f->o.hotspots ? f->o.hotspots : s->ops ? s->ops->hotspots : NULL;
     socmon_status st = !f->out && f->o.open ? f->o.open(f->o.open_user, &f->out) : SOCMON_OK;
     if (st == SOCMON_OK)
@@ -167,7 +169,7 @@ void smn_feed_free(socmon_feed *f)
 {
     if (!f)
         return;
-    free(f->c), free(f->names), free(f->idx), free(f->values), free(f->running), free(f->stddev);
+    free(f->c), free(f->names), free(f->idx), free(f->values), free(f->running), free(f->stddev), free(f->mean);
     free(f);
 }
 

@@ -149,7 +149,8 @@ socmon_status smn_table_diff(socmon_output *o, const socmon_diff *d)
     if (st == SOCMON_OK && count[0]) {
         st = table_section(o, d, 0, stats, &at);
         snprintf(line, sizeof line, "\n  %zu of %zu paired values changed%s\n", changed, count[0],
-                 stats ? "; with repeated runs a change is significant at p < 0.05 (Welch's t-test)" : "");
+                 stats ? "; with repeated runs a change is significant when the 95% intervals do not overlap"
+                       " (p: Welch's t-test)" : "");
         if (st == SOCMON_OK)
             st = smn_sink_puts(o->sink, line);
     }

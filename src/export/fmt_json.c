@@ -1,7 +1,8 @@
 /* The JSON format (--json): one document per run, built with jansson and written at end(), so
  * what a program parses is always complete. Totals: {kind, target, workload, elapsed_ns,
  * counters, metrics, hotspots}, every counter included (zeros too); repeated runs (stat -r) add
- * "runs" and, to each counter and metric, "stddev" (of the mean, in its unit) and "stddev_pct"; a timeline: {target, device, interval_ns, intervals: [...]}.
+ * "runs" and, to each counter and metric, "stddev" (of the mean, in its unit), "stddev_pct", "mean"
+ * (unrounded), "sd" (of the runs) and "ci95" ([low, high], Student t); a timeline: {target, device, interval_ns, intervals: [...]}.
  * Numbers keep their types: counter values and deltas are integers, metric values reals, an
  * undefined metric is null. */
 #include <jansson.h>
@@ -64,14 +65,22 @@ static json_t *real_or_null(double v)
     return isfinite(v) ? json_real(v) : json_null();
 }
 
-/* A repeated run's spread on j: "stddev" (of the mean) and "stddev_pct"; 1 if fine. */
+/* A repeated run's spread on j: "stddev" (of the mean, as perf) and "stddev_pct", and the
+ * statistics socmon diff reads: "mean" (unrounded), "sd" (of the runs) and "ci95", the mean's
+ * 95 % confidence interval (Student t with runs - 1 degrees of freedom); 1 if fine. */
 static int add_spread(const socmon_output *o, json_t *j, const double *sd, size_t i, double mean)
 {
     if (!j || o->run.runs < 2 || !sd)
         return j != NULL;
+    double n = o->run.runs, half = socmon_t95(n - 1) * sd[i];
+    int defined = isfinite(mean) && isfinite(sd[i]);
+    json_t *ci = defined ? json_pack("[f, f]", mean - half, mean + half) : json_null();
     return json_object_set_new(j, "stddev", real_or_null(sd[i])) == 0 &&
            json_object_set_new(j, "stddev_pct", isfinite(mean) ? json_real(smn_stddev_pct(mean, sd[i]))
-                                                                : json_null()) == 0;
+                                                                : json_null()) == 0 &&
+           json_object_set_new(j, "mean", real_or_null(mean)) == 0 &&
+           json_object_set_new(j, "sd", defined ? json_real(sd[i] * sqrt(n)) : json_null()) == 0 &&
+           json_object_set_new(j, "ci95", ci) == 0;
 }
 
 static socmon_status json_counters(socmon_output *o, const socmon_counter_rows *r)
@@ -83,7 +92,8 @@ static socmon_status json_counters(socmon_output *o, const socmon_counter_rows *
         const socmon_counter *c = &r->list->c[i];
         json_t *e = json_pack("{s:s, s:s, s:I, s:s}", "name", r->list->names[i], "instance", c->instance, "value",
                               (json_int_t)r->values[i], "unit", c->unit);
-        ok = add_spread(o, e, o->run.counter_stddev, i, (double)r->values[i]);
+        ok = add_spread(o, e, o->run.counter_stddev, i,
+                        o->run.counter_mean ? o->run.counter_mean[i] : (double)r->values[i]);
         /* perf_event counts: perf -j's "pcnt-running"; a count that never ran is null */
         const double *run = r->list->running;
         if (ok && run && (json_object_set_new(e, "pcnt-running", json_real(isnan(run[i]) ? 0.0 : run[i])) != 0 ||

@@ -60,6 +60,7 @@ typedef struct socmon_run_info {
     unsigned runs;
     const double *counter_stddev;
     const double *metric_stddev;
+    const double *counter_mean;     /* optional: per counter of counters(), the unrounded mean */
     /* The device's parameters (clock_hz, an ESP SoC's rows and cols, ...), optional: the html
      * format draws the target's grid (ops below) from them. */
     size_t nparams;

@@ -1,6 +1,7 @@
 /* Two runs paired (src/analysis/diff.c) from stat-JSON documents written here: pairing by kind
  * and key (a repeated key in order, what only one run has), exact integer deltas beyond 2^53,
- * the order (largest change first), significance by Welch's t-test, by the prediction interval
+ * the order (largest change first), significance by non-overlapping confidence intervals (with
+ * Welch's p beside), by the prediction interval
  * of the one side with statistics, none for exact runs, the -e/-M globs and --only-changed, and
  * bad input. */
 #include <stdarg.h>
@@ -140,11 +141,13 @@ static void statistics(void **state)
     socmon_run *a = load("ra.json", "{\"runs\": 10, \"counters\": ["
                                     "{\"name\": \"faults\", \"value\": 100, \"mean\": 100.0, \"sd\": 2.0},"
                                     "{\"name\": \"same\", \"value\": 50, \"stddev\": 1.0},"
-                                    "{\"name\": \"model\", \"value\": 7, \"stddev\": 0}]}");
+                                    "{\"name\": \"model\", \"value\": 7, \"stddev\": 0},"
+                                    "{\"name\": \"borderline\", \"value\": 0, \"mean\": 0.0, \"sd\": 1.0}]}");
     socmon_run *b = load("rb.json", "{\"runs\": 10, \"counters\": ["
                                     "{\"name\": \"faults\", \"value\": 200, \"mean\": 200.0, \"sd\": 3.0},"
                                     "{\"name\": \"same\", \"value\": 51, \"stddev\": 1.0},"
-                                    "{\"name\": \"model\", \"value\": 8, \"stddev\": 0}]}");
+                                    "{\"name\": \"model\", \"value\": 8, \"stddev\": 0},"
+                                    "{\"name\": \"borderline\", \"value\": 1, \"mean\": 1.0, \"sd\": 1.0}]}");
     socmon_run *one = load("one.json", "{\"counters\": [{\"name\": \"faults\", \"value\": 104},"
                                        "{\"name\": \"same\", \"value\": 50}, {\"name\": \"model\", \"value\": 7}]}");
     const socmon_value *v = socmon_run_value(a, 1);
@@ -162,6 +165,11 @@ static void statistics(void **state)
     assert_int_equal(r->significant, 0);
     r = find(d, "model");  /* no spread at all (a model's stat -r): any change is significant */
     assert_int_equal(r->significant, 1);
+    /* Welch's p is below 0.05 (t = 2.236, df 18: p = 0.038), but the 95 % intervals, 0 +- 0.715
+     * and 1 +- 0.715, overlap: not significant by the rule socmon uses */
+    r = find(d, "borderline");
+    assert_true(r->p < 0.05 && r->p > 0.03);
+    assert_int_equal(r->significant, 0);
     socmon_diff_free(d);
     /* one run against ten: b's value against the 95 % prediction interval of a's runs */
     assert_int_equal(socmon_diff_new(a, one, NULL, &d), SOCMON_OK);
