@@ -21,7 +21,7 @@ static void help(FILE *fp)
                 "pair by kind, name and instance; the table shows baseline, new, delta and relative\n"
                 "change, largest change first, then what only one run has (another SoC size, another\n"
                 "target). A model's run is exact: any change is real. With stat -r N on either side\n"
-                "(hardware, the host) a change is called significant only when the two means' 95%\n"
+                "(hardware, the host) a change is called significant only when the two means' 95%%\n"
                 "confidence intervals do not overlap (Welch's p is shown beside it). Exit status 0,\n"
                 "or 2 for bad input.\n\n");
     cli_help_opts(fp, DIFF_OPTS);
