@@ -43,14 +43,16 @@ socmon_status socmon_rules_parse(const char *text, size_t len, const char *name,
 socmon_status socmon_rules_load(const char *path, socmon_rules **out);
 void socmon_rules_free(socmon_rules *r);
 size_t socmon_rules_count(const socmon_rules *r);
+/* The name given to parse (a rules file's path). */
+const char *socmon_rules_name(const socmon_rules *r);
 const socmon_rule *socmon_rules_at(const socmon_rules *r, size_t i);
 
 /* One row a rule matched, and its verdict. */
 typedef struct socmon_check_item {
     const socmon_diff_row *row;
     int failed;
-    const char *why;              /* a failed item: what broke the limit ("+312 cycles, limit
-                                     +0", "only in the baseline"); else NULL */
+    const char *why;              /* a failed item: what broke the limit ("+312 (+4.10%) beyond
+                                     the limit +0", "only in the baseline"); else NULL */
 } socmon_check_item;
 
 typedef struct socmon_check_rule {

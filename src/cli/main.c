@@ -16,6 +16,7 @@ static const struct {
     {"record", cmd_record, "sample every interval into a recording, with a live line per interval"},
     {"report", cmd_report, "show a recording: per-interval metrics or a summary"},
     {"diff", cmd_diff, "compare two runs (recordings or stat's JSON) value by value"},
+    {"check", cmd_check, "gate changes between two runs by rules (exit 1 when one fails): for CI"},
     {"agent", cmd_agent, "sample on the target and serve collectors over TCP (record/stat --remote)"},
     {"serve", cmd_serve, "live charts of a run in a web browser, and /metrics for Prometheus"},
 };

@@ -17,7 +17,7 @@ enum { OPT_LONG_PROMETHEUS = 0x7101, OPT_LONG_OPENMETRICS };
 enum { OPT_LONG_LISTEN = 0x190, OPT_LONG_ALLOW_CONFIG, OPT_LONG_RING, OPT_LONG_MAX_CLIENTS, OPT_LONG_WAIT_COLLECTOR,
        OPT_LONG_EXIT_DRAINED, OPT_LONG_USER, OPT_LONG_HTTP_PORT_FILE };
 /* socmon diff's and check's */
-enum { OPT_LONG_ONLY_CHANGED = 0x1a0 };
+enum { OPT_LONG_ONLY_CHANGED = 0x1a0, OPT_LONG_RULES, OPT_LONG_JUNIT, OPT_LONG_MARKDOWN, OPT_LONG_UPDATE };
 
 #define STR_(x) #x
 #define STR(x) STR_(x)
@@ -115,6 +115,15 @@ static const struct {
     {OPT_DIFF, {"html", required_argument, 0, 0x180},
      "    --html FILE       also write one self-contained page: each chart overlays the two runs\n"
      "                        (baseline dashed), above the table ('-': standard output)"},
+    {OPT_CHECK, {"rules", required_argument, 0, OPT_LONG_RULES},
+     "    --rules FILE      the rules: lines 'PATTERN LIMIT' (fn.*.cycles +0, ipc -2%, *.noc_bp* \xc2\xb1" "5%)"},
+    {OPT_CHECK, {"junit", required_argument, 0, OPT_LONG_JUNIT},
+     "    --junit FILE      also write the verdicts as JUnit XML (a testcase per rule)"},
+    {OPT_CHECK, {"markdown", required_argument, 0, OPT_LONG_MARKDOWN},
+     "    --markdown FILE   also write a summary for a pull-request comment"},
+    {OPT_CHECK, {"update", no_argument, 0, OPT_LONG_UPDATE},
+     "    --update          after the check, make NEW the baseline: BASELINE is replaced by a copy of\n"
+     "                        NEW (whole or not at all); the exit status is the check's"},
     {OPT_BIG_NUM, {"no-big-num", no_argument, 0, 'G'},
      "    --no-big-num      no thousands separators in tables and live lines (1234567, not 1,234,567)"},
     {OPT_FLUSH, {"flush", required_argument, 0, 'L'},
@@ -559,6 +568,10 @@ static int parse_opts(int argc, char **argv, cli_optmask allowed, void (*help)(F
         case OPT_LONG_USER: o->user = optarg; break;
         case OPT_LONG_HTTP_PORT_FILE: o->http_port_file = optarg; break;
         case OPT_LONG_ONLY_CHANGED: o->only_changed = 1; break;
+        case OPT_LONG_RULES: o->rules = optarg; break;
+        case OPT_LONG_JUNIT: o->junit = optarg; break;
+        case OPT_LONG_MARKDOWN: o->markdown = optarg; break;
+        case OPT_LONG_UPDATE: o->update = 1; break;
         case 'h': want_help = 1; break;
         default:
             if (want_help) /* --help wins over a bad option, as it did before -t joined it */

@@ -50,6 +50,7 @@ typedef uint64_t cli_optmask;
 /* diff's own: -e/-M/--html in diff's words, --only-changed */
 #define OPT_DIFF OPT_BIT(34)
 #define OPT_EXPOSITION OPT_BIT(35) /* --prometheus, --openmetrics (documents of totals) */
+#define OPT_CHECK OPT_BIT(36)    /* check's own: --rules, --junit, --markdown, --update */
 
 #define CLI_MAX_TARGETS 8
 #define CLI_MAX_HTTP_HOSTS 8
@@ -105,6 +106,8 @@ typedef struct cli_opts {
     const char *files[2];   /* OPT_FILES: the operands, in order */
     int nfiles;
     int only_changed;       /* diff --only-changed */
+    const char *rules, *junit, *markdown; /* check --rules FILE, --junit FILE, --markdown FILE */
+    int update;             /* check --update: NEW becomes the baseline */
 } cli_opts;
 
 /* Parses argv (argv[0] is the subcommand). Returns -1 to continue, or an exit

@@ -30,6 +30,18 @@ socmon_status cli_output_open(cli_output *co, const cli_opts *o, const char *for
     return st;
 }
 
+socmon_status cli_output_open_whole(cli_output *co, const cli_opts *o, const char *format, const char *path)
+{
+    co->sink = NULL;
+    co->out = NULL;
+    socmon_output_opts oo = {.sep = o->sep, .no_big_num = o->no_big_num};
+    socmon_status st = path ? smn_sink_path(path, SOCMON_PATH_REPLACE, 0, &co->sink)
+                            : smn_sink_file(stdout, "stdout", &co->sink);
+    if (st == SOCMON_OK)
+        st = smn_output_open(format ? format : o->format, co->sink, &oo, &co->out);
+    return st;
+}
+
 socmon_status cli_output_finish(cli_output *co, socmon_status st)
 {
     if (st == SOCMON_OK && co->out)

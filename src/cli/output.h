@@ -15,6 +15,9 @@ typedef struct cli_output {
 
 /* Opens `format` (NULL: the one the options chose) on stdout, with the options' separator and --all. */
 socmon_status cli_output_open(cli_output *co, const cli_opts *o, const char *format);
+/* Opens `format` (NULL: the options') on path, replaced whole when the document ends without
+ * error (never half a file), or on stdout when path is NULL. */
+socmon_status cli_output_open_whole(cli_output *co, const cli_opts *o, const char *format, const char *path);
 /* 1 for the Prometheus formats ("prometheus", "openmetrics"): one document per file, written
  * with -o FILE beside it and renamed over it (smn_sink_path, SOCMON_PATH_REPLACE). */
 int cli_format_is_exposition(const char *format);

@@ -21,6 +21,8 @@ static const socmon_output_format *const formats[] = {
     &smn_format_openmetrics,
     &smn_format_perfetto,
     &smn_format_html,
+    &smn_format_junit,
+    &smn_format_markdown,
 };
 #define NFORMATS (sizeof formats / sizeof formats[0])
 

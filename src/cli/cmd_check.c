@@ -1,0 +1,112 @@
+/* socmon check BASELINE NEW --rules FILE: the CI gate over a diff (socmon/check.h;
+ * docs/check.md). Exit 0 when every rule holds, 1 when one fails, 2 for bad input. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/compare.h"
+#include "core/text.h"
+#include "socmon/check.h"
+
+#define CHECK_OPTS (OPT_FILES | OPT_CHECK | OPT_METRIC_FILE | OPT_BIG_NUM)
+#define COPY_MAX ((size_t)1 << 30)
+
+static void help(FILE *fp)
+{
+    fprintf(fp, "usage: socmon check BASELINE NEW --rules FILE [--junit FILE] [--markdown FILE] [--update]\n\n"
+                "The CI gate: compares NEW with BASELINE as 'socmon diff' does (each a recording or\n"
+                "the JSON of socmon stat) and checks every rule of the rules file against the values\n"
+                "its pattern matches. Exit status 0 when every rule holds, 1 when one fails (the\n"
+                "failing values listed), 2 for bad input (a file, a rule: with its line number, a\n"
+                "rule that matches no value).\n\n"
+                "A rule is a line 'PATTERN LIMIT'; '#' starts a comment. PATTERN is a glob over the\n"
+                "values' names: counters (tile0.l2_hits, cycles), metrics (instance.metric or\n"
+                "metric), functions (fn.FUNCTION.EVENT). LIMIT is the change allowed: +N or +N%%\n"
+                "(a rise beyond it fails), -N or -N%% (a fall beyond it fails), \xc2\xb1N or +-N (either\n"
+                "way); N in the value's unit, or %% of the baseline. With stat -r N on a side, a\n"
+                "change beyond the limit fails only when it is significant. A value only one run has\n"
+                "fails the rules that match it.\n\n");
+    cli_help_opts(fp, CHECK_OPTS);
+    fprintf(fp, "\nexample rules file:\n"
+                "  # firmware: no function may get slower, the whole program by at most 0.5%%\n"
+                "  fn.*.cycles     +0\n"
+                "  cycles          +0.5%%\n"
+                "  ipc             -2%%      # IPC may fall by 2%% at most\n"
+                "  *.noc_backpressure  \xc2\xb1" "10%%\n"
+                "docs/check.md has CI jobs for an Ibex firmware repository and an ESP SoC.\n");
+}
+
+/* --update: BASELINE becomes a byte-for-byte copy of NEW, never half a file. */
+static int update(const char *baseline, const char *new_path)
+{
+    FILE *fp = fopen(new_path, "rb");
+    struct stat sb;
+    int err = !fp ? errno : fstat(fileno(fp), &sb) != 0 ? errno : 0;
+    size_t size = !err ? (size_t)sb.st_size : 0;
+    char *buf = !err && size <= COPY_MAX ? malloc(size + 1) : NULL;
+    size_t len = buf ? fread(buf, 1, size + 1, fp) : 0;
+    if (!err && buf && ferror(fp))
+        err = errno ? errno : EIO;
+    int more = !err && (size > COPY_MAX || len > size);   /* over the cap, or it grew while read */
+    if (fp)
+        fclose(fp);
+    socmon_sink *s = NULL;
+    socmon_status st = err ? socmon_fail(SOCMON_EIO, "--update: reading %s: %s", new_path, strerror(err))
+                       : more ? socmon_fail(SOCMON_EINVAL, "--update: %s is over 1 GiB or still growing", new_path)
+                       : !buf ? socmon_fail(SOCMON_ENOMEM, "--update: out of memory")
+                              : smn_sink_path(baseline, SOCMON_PATH_REPLACE, 0, &s);
+    if (st == SOCMON_OK)
+        st = smn_sink_write(s, buf, len);
+    if (st != SOCMON_OK && s)
+        smn_sink_cancel(s, st);
+    socmon_status cst = s ? smn_sink_close(s) : SOCMON_OK;
+    free(buf);
+    if (st == SOCMON_OK)
+        st = cst;
+    if (st != SOCMON_OK)
+        return cli_error("check", st);
+    fprintf(stderr, "socmon check: %s is now a copy of %s (the new baseline)\n", baseline, new_path);
+    return 0;
+}
+
+int cmd_check(int argc, char **argv)
+{
+    cli_opts o;
+    int rc = cli_parse_opts(argc, argv, CHECK_OPTS, help, &o);
+    if (rc >= 0)
+        return rc;
+    if (!o.rules) {
+        fprintf(stderr, "socmon check: needs --rules FILE (lines 'PATTERN LIMIT', e.g. 'fn.*.cycles +0')\n");
+        return 2;
+    }
+    socmon_rules *rules = NULL;
+    socmon_check *k = NULL;
+    cli_compare c = {0};
+    socmon_status st = socmon_rules_load(o.rules, &rules);
+    if (st != SOCMON_OK || (rc = cli_compare_open(&c, &o, "check", help)) != 0 ||
+        (st = socmon_check_new(c.d, rules, &k)) != SOCMON_OK) {
+        if (st != SOCMON_OK) {
+            char *msg = smn_text_escape_dup(socmon_errmsg());
+            fprintf(stderr, "socmon check: %s\n", msg ? msg : "out of memory");
+            free(msg);
+        }
+        cli_compare_close(&c);
+        socmon_rules_free(rules);
+        return 2;
+    }
+    rc = cli_compare_write(&o, "check", NULL, NULL, NULL, k);
+    if (rc == 0 && o.junit)
+        rc = cli_compare_write(&o, "check", "junit", o.junit, NULL, k);
+    if (rc == 0 && o.markdown)
+        rc = cli_compare_write(&o, "check", "markdown", o.markdown, NULL, k);
+    /* the verdict does not depend on the report files: a failed write is an error (2) */
+    int failed = socmon_check_failed(k) > 0;
+    if (rc == 0 && o.update)
+        rc = update(o.files[0], o.files[1]);
+    socmon_check_free(k);
+    cli_compare_close(&c);
+    socmon_rules_free(rules);
+    return rc ? 2 : failed ? 1 : 0;
+}

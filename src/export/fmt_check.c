@@ -1,0 +1,82 @@
+/* A check for people (the table format) and the pieces every check format shares
+ * (fmt_check.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/text.h"
+#include "export/fmt_check.h"
+#include "export/table.h"
+
+void smn_check_value(char *buf, size_t len, const socmon_value *v)
+{
+    if (!v || !v->defined)
+        snprintf(buf, len, "-");
+    else if (v->integer)
+        snprintf(buf, len, "%lld", (long long)v->i);
+    else
+        snprintf(buf, len, "%.6g", v->v);
+}
+
+void smn_check_change(char *buf, size_t len, const socmon_diff_row *r)
+{
+    char pct[40] = "";
+    if (r->has_ratio)
+        snprintf(pct, sizeof pct, " (%+.2f%%)", (r->ratio - 1) * 100);
+    if (!r->has_delta)
+        snprintf(buf, len, "-");
+    else if (r->integer)
+        snprintf(buf, len, "%+lld%s", (long long)r->idelta, pct);
+    else
+        snprintf(buf, len, "%+.6g%s", r->delta, pct);
+}
+
+const char *smn_check_verdict(const socmon_check_rule *r)
+{
+    return r->failed ? "FAIL" : "PASS";
+}
+
+socmon_status smn_table_check(socmon_output *o, const socmon_check *c)
+{
+    const socmon_diff *d = socmon_check_diff(c);
+    char *a = smn_text_escape_dup(socmon_run_path(socmon_diff_baseline(d)));
+    char *b = smn_text_escape_dup(socmon_run_path(socmon_diff_new_run(d)));
+    char line[4096];
+    snprintf(line, sizeof line, "\n Checking new %s against baseline %s\n\n", b ? b : "?", a ? a : "?");
+    free(a);
+    free(b);
+    socmon_status st = smn_sink_puts(o->sink, line);
+    for (size_t i = 0; st == SOCMON_OK && i < socmon_check_count(c); i++) {
+        const socmon_check_rule *r = socmon_check_at(c, i);
+        char *pat = smn_text_escape_dup(r->rule->pattern), *lim = smn_text_escape_dup(r->rule->limit);
+        snprintf(line, sizeof line, "  %s  %s %s  (line %u: %zu value%s%s)\n", smn_check_verdict(r), pat ? pat : "?",
+                 lim ? lim : "?", r->rule->line, r->n, r->n == 1 ? "" : "s",
+                 r->failed ? ", failed:" : "");
+        free(pat);
+        free(lim);
+        st = smn_sink_puts(o->sink, line);
+        socmon_table *t = NULL;
+        static const char *const h[] = {"value", "baseline", "new", "why"};
+        if (st == SOCMON_OK && r->failed)
+            st = smn_table_new(4, "lrrl", h, &t);
+        for (size_t k = 0; st == SOCMON_OK && t && k < r->n; k++) {
+            const socmon_check_item *it = &r->items[k];
+            if (!it->failed)
+                continue;
+            char va[40], vb[40];
+            smn_check_value(va, sizeof va, it->row->a);
+            smn_check_value(vb, sizeof vb, it->row->b);
+            char *key = smn_text_escape_dup(socmon_diff_row_key(it->row)), *why = smn_text_escape_dup(it->why);
+            const char *cells[] = {key ? key : "?", va, vb, why ? why : ""};
+            st = smn_table_add(t, cells);
+            free(key);
+            free(why);
+        }
+        if (st == SOCMON_OK && t)
+            st = smn_table_write(t, o->sink, "        ");
+        smn_table_free(t);
+    }
+    size_t n = socmon_check_count(c), f = socmon_check_failed(c);
+    snprintf(line, sizeof line, "\n  %zu of %zu rule%s failed\n\n", f, n, n == 1 ? "" : "s");
+    return st == SOCMON_OK ? smn_sink_puts(o->sink, line) : st;
+}
