@@ -51,6 +51,10 @@ static char *verdict(const socmon_diff_row *r, const socmon_rule *rule, int *fai
     if (!r->has_delta)
         return NULL;   /* undefined on both sides: nothing changed */
     double allowed = rule->percent ? rule->amount / 100 * fabs(r->a->v) : rule->amount;
+    /* reals: a change of exactly the limit (0.97 against 1.0 with -3%) must not fail on the last
+     * bit of its rounding; counts compare exactly */
+    if (!r->integer)
+        allowed += 1e-12 * fmax(fabs(r->a->v), fabs(r->b->v));
     int beyond = rule->dir == SOCMON_LIMIT_RISE   ? r->delta > allowed
                  : rule->dir == SOCMON_LIMIT_FALL ? r->delta < -allowed
                                                   : fabs(r->delta) > allowed;
