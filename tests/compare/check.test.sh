@@ -71,4 +71,15 @@ cp "$TMP/a.json" "$TMP/base.json"
 expect 1 "is now a copy of" -- "$BIN" check "$TMP/base.json" "$TMP/b.json" --rules "$TMP/gate.rules" --update
 cmp -s "$TMP/base.json" "$TMP/b.json" && ok || bad "--update did not copy the new run"
 expect 0 "0 of 3 rules failed" -- "$BIN" check "$TMP/base.json" "$TMP/b.json" --rules "$TMP/gate.rules"
+# the rules files docs/check.md shows parse, and match values of the runs they are for
+python3 - "$SOCMON_SRC/docs/check.md" "$TMP" <<'PY' || bad "extracting docs/check.md's rules"
+import sys
+s = open(sys.argv[1]).read()
+for name in ("soc.rules", "perf.rules"):
+    i = s.index("`%s`:" % name)
+    b = s.index("```\n", i) + 4
+    open("%s/%s" % (sys.argv[2], name), "w").write(s[b:s.index("```", b)])
+PY
+expect 0 "0 of 5 rules failed" -- "$BIN" check "$TMP/a.json" "$TMP/a2.json" --rules "$TMP/soc.rules"
+expect 2 "perf.rules:2: 'fn.\*.cycles' matches no value" -- "$BIN" check "$TMP/a.json" "$TMP/a2.json" --rules "$TMP/perf.rules"
 finish check

@@ -60,4 +60,17 @@ grep -q "fn.crc32.cycles" "$TMP/t.txt" && ! grep -q "fn.main\|fn.fill\|fn.sum_sq
 # a recording against itself: nothing changes
 "$BIN" diff "$TMP/r1.rec" "$TMP/r1.rec" --only-changed --json | python3 -c "
 import json, sys; d = json.load(sys.stdin); assert d['rows'] == [], d['rows'][:3]" && ok || bad "itself: changes"
+# docs/check.md's firmware gate on this change: the function rules fail on crc32 alone
+python3 - "$SOCMON_SRC/docs/check.md" "$TMP/perf.rules" <<'PY' || bad "extracting perf.rules"
+import sys
+s = open(sys.argv[1]).read()
+i = s.index("`perf.rules`:")
+b = s.index("```\n", i) + 4
+open(sys.argv[2], "w").write(s[b:s.index("```", b)])
+PY
+"$BIN" check "$TMP/r1.rec" "$TMP/r3.rec" --rules "$TMP/perf.rules" >"$TMP/gate.txt"
+rc=$?
+[ "$rc" = 1 ] && grep -q "FAIL  fn.\*.cycles +0" "$TMP/gate.txt" && grep -q "fn.crc32.cycles" "$TMP/gate.txt" &&
+    [ "$(grep -c '^        fn\.' "$TMP/gate.txt")" = 2 ] && ok || { bad "the firmware gate (exit $rc)"; cat "$TMP/gate.txt"; }
+expect 0 "0 of 4 rules failed" -- "$BIN" check "$TMP/r1.rec" "$TMP/r1.rec" --rules "$TMP/perf.rules"
 finish diff_ibex
