@@ -210,7 +210,7 @@ socmon_status smn_csv_diff(socmon_output *o, const socmon_diff *d)
 
 /* ---- json ---- */
 
-static json_t *json_row(const socmon_diff_row *r)
+json_t *smn_json_diff_row(const socmon_diff_row *r)
 {
     const socmon_value *v = r->a ? r->a : r->b;
     json_t *j = json_object();
@@ -250,7 +250,7 @@ socmon_status smn_json_diff(socmon_output *o, const socmon_diff *d)
     socmon_status st = doc && rows ? SOCMON_OK : socmon_fail(SOCMON_ENOMEM, "json: out of memory for the diff");
     for (size_t i = 0; st == SOCMON_OK && i < socmon_diff_count(d); i++) {
         const socmon_diff_row *r = socmon_diff_row_at(d, i);
-        json_t *j = json_row(r);
+        json_t *j = smn_json_diff_row(r);
         if (!j || json_array_append_new(rows, j))
             st = socmon_fail(SOCMON_EINVAL, "json: cannot write row '%s' (not UTF-8, or out of memory)",
                              socmon_diff_row_key(r));

@@ -8,5 +8,9 @@
 socmon_status smn_table_diff(socmon_output *o, const socmon_diff *d);
 socmon_status smn_csv_diff(socmon_output *o, const socmon_diff *d);
 socmon_status smn_json_diff(socmon_output *o, const socmon_diff *d);
+/* One row as the JSON contract gives it (docs/compare.md), or NULL (out of memory, a name that
+ * is not UTF-8). */
+#include <jansson.h>
+json_t *smn_json_diff_row(const socmon_diff_row *r);
 
 #endif

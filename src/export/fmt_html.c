@@ -21,6 +21,7 @@
 #include "core/error.h"
 #include "export/output_format.h"
 #include "export/web_assets.h"
+#include "export/html_page.h"
 #include "export/web_json.h"
 
 #define MAX_ROWS 4000
@@ -46,7 +47,7 @@ static socmon_status nomem(void)
 }
 
 /* JSON text with '<' written \u003c (JSON strings are the only place it can be). */
-static socmon_status put_json(socmon_sink *s, const json_t *j)
+socmon_status smn_html_put_json(socmon_sink *s, const json_t *j)
 {
     char *text = j ? json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
     if (!text)
@@ -91,7 +92,7 @@ static socmon_status put_asset(socmon_sink *s, const unsigned char *data, size_t
 /* Writes page text [p, end), each line that references assets/NAME replaced by the asset
  * itself: <link rel="stylesheet" href="assets/X"> by <style>, <script src="assets/X"> by
  * <script>. Everything else is copied as it is. */
-static socmon_status put_page(socmon_sink *s, const char *p, const char *end)
+socmon_status smn_html_put_page(socmon_sink *s, const char *p, const char *end)
 {
     static const struct { const char *lead, *open, *close; } refs[] = {
         {"<link rel=\"stylesheet\" href=\"assets/", "<style>\n", "\n</style>\n"},
@@ -213,15 +214,15 @@ static socmon_status html_begin_intervals(socmon_output *o)
     if (st == SOCMON_OK && !mark)
         st = socmon_fail(SOCMON_ENOENT, "html: the embedded page has no %s marker", DATA_MARKER);
     if (st == SOCMON_OK)
-        st = put_page(o->sink, page, mark);
+        st = smn_html_put_page(o->sink, page, mark);
     if (st == SOCMON_OK)
         st = smn_sink_puts(o->sink, "<script>\nwindow.SOCMON_DATA = {\"info\": ");
     if (st == SOCMON_OK)
-        st = put_json(o->sink, info);
+        st = smn_html_put_json(o->sink, info);
     if (st == SOCMON_OK)
         st = smn_sink_puts(o->sink, ",\n\"counters\": ");
     if (st == SOCMON_OK)
-        st = put_json(o->sink, names);
+        st = smn_html_put_json(o->sink, names);
     if (st == SOCMON_OK)
         st = smn_sink_puts(o->sink, ",\n\"rows\": [\n");
     h->rest = mark ? mark + strlen(DATA_MARKER) : NULL;
@@ -281,12 +282,12 @@ static socmon_status html_end_intervals(socmon_output *o)
     if (st == SOCMON_OK)
         st = smn_sink_printf(o->sink, "],\n\"merge\": %zu, \"intervals\": %zu,\n\"notes\": ", h->k, h->nin);
     if (st == SOCMON_OK)
-        st = put_json(o->sink, notes);
+        st = smn_html_put_json(o->sink, notes);
     if (st == SOCMON_OK)
         st = smn_sink_puts(o->sink, "};\n</script>");
     json_decref(notes);
     if (st == SOCMON_OK && h->rest)
-        st = put_page(o->sink, h->rest, h->rest + strlen(h->rest));
+        st = smn_html_put_page(o->sink, h->rest, h->rest + strlen(h->rest));
     h->rest = NULL;
     return st;
 }
@@ -312,5 +313,5 @@ static void html_release(socmon_output *o)
 const socmon_output_format smn_format_html = {
     .name = "html", .begin = html_begin, .begin_intervals = html_begin_intervals, .merge = html_merge,
     .row = html_row,
-    .end_intervals = html_end_intervals, .end = html_end, .release = html_release,
+    .end_intervals = html_end_intervals, .end = html_end, .release = html_release, .diff = smn_html_diff,
 };

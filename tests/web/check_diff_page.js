@@ -1,0 +1,59 @@
+// Loads a `socmon diff --html` page in Debian's chromium (headless, through playwright-core) and
+// checks what a user sees: no console or page errors; the expected number of charts, each a
+// uPlot with two series (the baseline dashed, the new run solid) holding drawn points; the table's
+// row count; and that no element came from a run's strings (an injected <b id="pwned"> must stay
+// text).
+// Usage: node check_diff_page.js PAGE.html SCREENSHOT.png CHARTS ROWS
+'use strict';
+const path = require('path');
+const modules = process.env.SOCMON_WEB_MODULES || path.join(__dirname, '..', '..', 'web', 'node_modules');
+const { chromium } = require(path.join(modules, 'playwright-core'));
+
+(async () => {
+  const [page, shot, charts, rows] = process.argv.slice(2);
+  const fail = (m) => { console.error('check_diff_page: ' + page + ': ' + m); process.exitCode = 1; };
+  let browser;
+  try {
+    browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+        '--disable-component-update', '--disable-sync'],
+    });
+    const ctx = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    const p = await ctx.newPage();
+    const errors = [];
+    p.on('console', (m) => { if (m.type() === 'error') errors.push('console: ' + m.text()); });
+    p.on('pageerror', (e) => errors.push('page error: ' + e.message));
+    await p.goto('file://' + path.resolve(page), { waitUntil: 'load' });
+    await p.waitForTimeout(300);
+    const got = await p.evaluate(() => {
+      const cs = window.SOCMON_DIFF_CHARTS || [];
+      return {
+        charts: cs.map((u) => ({
+          series: u.series.length - 1,
+          dash: u.series.slice(1).map((s) => !!(s.dash && s.dash.length)),
+          labels: u.series.slice(1).map((s) => s.label),
+          points: u.data.slice(1).map((d) => d.filter((v) => v !== null && v !== undefined).length),
+          canvas: !!u.root.querySelector('canvas'),
+        })),
+        boxes: document.querySelectorAll('#charts .chart canvas').length,
+        rows: document.querySelectorAll('#table tbody tr').length,
+        pwned: document.querySelectorAll('#pwned').length,
+        text: document.body.innerText,
+      };
+    });
+    for (const e of errors) fail(e);
+    if (got.charts.length !== Number(charts) || got.boxes !== Number(charts)) fail(`${got.charts.length} charts (${got.boxes} canvases), expected ${charts}`);
+    got.charts.forEach((c, i) => {
+      if (c.series !== 2 || !c.dash[0] || c.dash[1] || c.labels.join() !== 'baseline,new') fail(`chart ${i}: series ${JSON.stringify(c)}`);
+      if (c.points.some((n) => n < 1) || !c.canvas) fail(`chart ${i}: no points drawn ${JSON.stringify(c.points)}`);
+    });
+    if (got.rows !== Number(rows)) fail(`${got.rows} table rows, expected ${rows}`);
+    if (got.pwned) fail('a run\'s string became an element');
+    await p.screenshot({ path: shot, fullPage: true });
+  } catch (e) {
+    fail(String(e && e.stack || e));
+  } finally {
+    if (browser) await browser.close();
+  }
+})();
