@@ -295,7 +295,7 @@ static void test_html_refuses_totals(void **state)
 static void test_assets(void **state)
 {
     (void)state;
-    const char *want[] = {"index.html", "socmon.js", "socmon.css", "dashboards.js", "heatmap.js", "axis.js",
+    const char *want[] = {"index.html", "socmon.js", "socmon.css", "dashboards.js", "heatmap.js", "axis.js", "diff.html", "diff.js",
                           "uPlot.iife.min.js", "uPlot.min.css"};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         size_t len = 0;
