@@ -14,9 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "run_files.h"
 #include "socmon/check.h"
-
-static char dir[64];
 
 static socmon_rules *parse(const char *text)
 {
@@ -82,19 +81,6 @@ static void syntax_errors(void **state)
     assert_null(strchr(socmon_errmsg(), '\x1b'));
     assert_int_equal(socmon_rules_load("/nonexistent/r.rules", &r), SOCMON_ENOENT);
     assert_int_equal(socmon_rules_parse(NULL, 0, NULL, &r), SOCMON_EINVAL);
-}
-
-static socmon_run *load(const char *name, const char *text)
-{
-    char path[128];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *fp = fopen(path, "w");
-    assert_non_null(fp);
-    fputs(text, fp);
-    fclose(fp);
-    socmon_run *r = NULL;
-    assert_int_equal(socmon_run_open(path, NULL, &r), SOCMON_OK);
-    return r;
 }
 
 static const socmon_check_item *item(const socmon_check *c, size_t rule, const char *key)
@@ -191,21 +177,6 @@ static void with_statistics(void **state)
     socmon_run_free(b);
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    snprintf(dir, sizeof dir, "/tmp/test_check.XXXXXX");
-    return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    return system(cmd) == 0 ? 0 : -1;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -214,5 +185,5 @@ int main(void)
         cmocka_unit_test(verdicts),
         cmocka_unit_test(with_statistics),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, make_dir, remove_dir);
 }

@@ -16,29 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "socmon/compare.h"
-
-static char dir[64];
-
-static const char *write_doc(const char *name, const char *text)
-{
-    static char path[8][128];
-    static int k;
-    char *p = path[k++ % 8];
-    snprintf(p, sizeof path[0], "%s/%s", dir, name);
-    FILE *fp = fopen(p, "w");
-    assert_non_null(fp);
-    fputs(text, fp);
-    fclose(fp);
-    return p;
-}
-
-static socmon_run *load(const char *name, const char *text)
-{
-    socmon_run *r = NULL;
-    assert_int_equal(socmon_run_open(write_doc(name, text), NULL, &r), SOCMON_OK);
-    return r;
-}
+#include "run_files.h"
 
 static const socmon_diff_row *find(const socmon_diff *d, const char *key)
 {
@@ -227,21 +205,6 @@ static void bad_input(void **state)
     assert_null(socmon_value_kind_name((socmon_value_kind)7));
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    snprintf(dir, sizeof dir, "/tmp/test_diff.XXXXXX");
-    return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    return system(cmd) == 0 ? 0 : -1;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -249,5 +212,5 @@ int main(void)
         cmocka_unit_test(statistics),
         cmocka_unit_test(bad_input),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, make_dir, remove_dir);
 }
