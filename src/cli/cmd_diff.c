@@ -17,7 +17,7 @@ static void help(FILE *fp)
                 "target). A model's run is exact: any change is real. With stat -r N on either side\n"
                 "(hardware, the host) a change is called significant only when the two means' 95%%\n"
                 "confidence intervals do not overlap (Welch's p is shown beside it). Exit status 0,\n"
-                "or 2 for bad input.\n\n");
+                "2 for bad input, 1 when the output cannot be written.\n\n");
     cli_help_opts(fp, DIFF_OPTS);
     fprintf(fp, "\nexamples:\n"
                 "  socmon diff base.rec new.rec -e 'fn.*.cycles' --only-changed\n"
@@ -35,9 +35,11 @@ int cmd_diff(int argc, char **argv)
     cli_compare c;
     if ((rc = cli_compare_open(&c, &o, "diff", help)) != 0)
         return rc;
-    rc = cli_compare_write(&o, "diff", NULL, o.output, c.d, NULL);
+    /* --html - puts the page on stdout: the table goes there only when -o sends it elsewhere */
+    int page_out = o.html && strcmp(o.html, "-") == 0;
+    rc = page_out && !o.output ? 0 : cli_compare_write(&o, "diff", NULL, o.output, c.d, NULL);
     if (rc == 0 && o.html)
-        rc = cli_compare_write(&o, "diff", "html", strcmp(o.html, "-") == 0 ? NULL : o.html, c.d, NULL);
+        rc = cli_compare_write(&o, "diff", "html", page_out ? NULL : o.html, c.d, NULL);
     cli_compare_close(&c);
     return rc;
 }
