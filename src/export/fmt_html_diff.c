@@ -5,13 +5,17 @@
  *     "rows": [<the rows of the diff's JSON contract, with "side">]}
  * Charts: the values that changed most and have a timeline in both runs (recordings), metrics
  * first, at most MAX_CHARTS; each overlays the two runs from their own start (web/src/diff.js).
- * JSON text never holds '<' (smn_html_put_json), so no name can end the script it sits in. */
+ * JSON text never holds '<' (smn_html_put_json), so no name can end the script it sits in. A
+ * string that is not UTF-8 (a file name, a recording's name: any bytes) cannot be a JSON string:
+ * it is shown as the terminal shows it, its odd bytes as \xNN (core/text.h), rather than the
+ * page failing or losing the row. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
+#include "core/text.h"
 #include "export/fmt_diff.h"
 #include "export/html_page.h"
 #include "export/web_assets.h"
@@ -19,9 +23,52 @@
 #define MAX_CHARTS 12
 #define DATA_MARKER "<!--socmon:data-->"
 
+/* s as a JSON string, as text.h escapes it when it is not clean UTF-8 (NULL: out of memory) */
+static json_t *text(const char *s)
+{
+    if (smn_text_clean(s))
+        return json_string(s);
+    char *e = smn_text_escape_dup(s);
+    json_t *j = e ? json_string(e) : NULL;
+    free(e);
+    return j;
+}
+
 static json_t *str_or_null(const char *s)
 {
-    return s ? json_string(s) : json_null();
+    return s ? text(s) : json_null();
+}
+
+/* A row whose strings are not all UTF-8: the same row with them escaped (smn_json_diff_row keeps
+ * the JSON format's contract, which refuses them). */
+static json_t *escaped_row(const socmon_diff_row *r)
+{
+    socmon_value v[2];
+    const socmon_value *src[2] = {r->a, r->b};
+    char *s[2][5] = {{NULL}};
+    socmon_diff_row c = *r;
+    int ok = 1;
+    for (int k = 0; k < 2; k++) {
+        if (!src[k])
+            continue;
+        v[k] = *src[k];
+        const char **f[5] = {&v[k].name, &v[k].instance, &v[k].event, &v[k].key, &v[k].unit};
+        for (int m = 0; m < 5; m++)
+            if (*f[m]) {
+                s[k][m] = smn_text_escape_dup(*f[m]);
+                ok &= s[k][m] != NULL;
+                *f[m] = s[k][m];
+            }
+        if (k == 0)
+            c.a = &v[0];
+        else
+            c.b = &v[1];
+    }
+    json_t *j = ok ? smn_json_diff_row(&c) : NULL;
+    for (int k = 0; k < 2; k++)
+        for (int m = 0; m < 5; m++)
+            free(s[k][m]);
+    return j;
 }
 
 /* {"t": [...], "v": [...]}: a value's timeline in one run (NaN: null) */
@@ -45,15 +92,15 @@ static int chartable(const socmon_diff *d, const socmon_diff_row *r)
 
 static json_t *chart(const socmon_diff *d, const socmon_diff_row *r)
 {
-    char text[96];
+    char buf[96];
     if (!r->has_delta)
-        snprintf(text, sizeof text, "undefined on a side");
+        snprintf(buf, sizeof buf, "undefined on a side");
     else if (r->has_ratio)
-        snprintf(text, sizeof text, "%+.6g (%+.2f%%)", r->delta, (r->ratio - 1) * 100);
+        snprintf(buf, sizeof buf, "%+.6g (%+.2f%%)", r->delta, (r->ratio - 1) * 100);
     else
-        snprintf(text, sizeof text, "%+.6g%s", r->delta, r->delta != 0 ? " (from 0)" : "");
-    return json_pack("{s:s, s:s, s:s, s:s, s:o, s:o}", "key", socmon_diff_row_key(r), "kind",
-                     socmon_value_kind_name(r->a->kind), "unit", r->a->unit ? r->a->unit : "", "delta_text", text,
+        snprintf(buf, sizeof buf, "%+.6g%s", r->delta, r->delta != 0 ? " (from 0)" : "");
+    return json_pack("{s:o, s:s, s:o, s:s, s:o, s:o}", "key", text(socmon_diff_row_key(r)), "kind",
+                     socmon_value_kind_name(r->a->kind), "unit", text(r->a->unit ? r->a->unit : ""), "delta_text", buf,
                      "a", series(socmon_diff_baseline(d), r->ai), "b", series(socmon_diff_new_run(d), r->bi));
 }
 
@@ -90,7 +137,12 @@ static json_t *document(const socmon_diff *d)
         const socmon_diff_row *r = socmon_diff_row_at(d, i);
         json_t *j = smn_json_diff_row(r);
         if (!j)
-            j = json_pack("{s:s}", "key", "(a name that is not UTF-8)");
+            j = escaped_row(r);
+        if (!j) {   /* out of memory: no page rather than one that lost a row */
+            json_decref(rows);
+            rows = NULL;
+            break;
+        }
         json_object_set_new(j, "side", json_string(r->a && r->b ? "both" : r->a ? "baseline" : "new"));
         json_array_append_new(rows, j);
     }
@@ -98,7 +150,7 @@ static json_t *document(const socmon_diff *d)
     socmon_run_times(a, &na);
     socmon_run_times(b, &nb);
     json_t *ch = notes ? charts(d, notes) : NULL;
-    json_t *doc = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o?, s:o?, s:o?}", "baseline",
+    json_t *doc = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "baseline",
                             str_or_null(socmon_run_path(a)), "new", str_or_null(socmon_run_path(b)), "baseline_target",
                             str_or_null(socmon_run_target(a)), "new_target", str_or_null(socmon_run_target(b)),
                             "baseline_workload", str_or_null(socmon_run_workload(a)), "new_workload",

@@ -3,14 +3,14 @@
 // uPlot with two series (the baseline dashed, the new run solid) holding drawn points; the table's
 // row count; and that no element came from a run's strings (an injected <b id="pwned"> must stay
 // text).
-// Usage: node check_diff_page.js PAGE.html SCREENSHOT.png CHARTS ROWS
+// Usage: node check_diff_page.js PAGE.html SCREENSHOT.png CHARTS ROWS [ONE_SIDED_ROWS [TEXT]]
 'use strict';
 const path = require('path');
 const modules = process.env.SOCMON_WEB_MODULES || path.join(__dirname, '..', '..', 'web', 'node_modules');
 const { chromium } = require(path.join(modules, 'playwright-core'));
 
 (async () => {
-  const [page, shot, charts, rows] = process.argv.slice(2);
+  const [page, shot, charts, rows, oneSided, text] = process.argv.slice(2);
   const fail = (m) => { console.error('check_diff_page: ' + page + ': ' + m); process.exitCode = 1; };
   let browser;
   try {
@@ -39,16 +39,23 @@ const { chromium } = require(path.join(modules, 'playwright-core'));
         boxes: document.querySelectorAll('#charts .chart canvas').length,
         rows: document.querySelectorAll('#table tbody tr').length,
         pwned: document.querySelectorAll('#pwned').length,
+        // the legend names both files; rows of one run only are marked; metrics are charted first
+        legend: ['baseline ' + String(window.SOCMON_DIFF.baseline).split('/').pop(), 'new ' + String(window.SOCMON_DIFF.new).split('/').pop()].join(),
+        one_sided: document.querySelectorAll('#table tr.only-baseline, #table tr.only-new').length,
+        kinds: window.SOCMON_DIFF.charts.map((c) => c.kind).join(),
         text: document.body.innerText,
       };
     });
     for (const e of errors) fail(e);
     if (got.charts.length !== Number(charts) || got.boxes !== Number(charts)) fail(`${got.charts.length} charts (${got.boxes} canvases), expected ${charts}`);
     got.charts.forEach((c, i) => {
-      if (c.series !== 2 || !c.dash[0] || c.dash[1] || c.labels.join() !== 'baseline,new') fail(`chart ${i}: series ${JSON.stringify(c)}`);
+      if (c.series !== 2 || !c.dash[0] || c.dash[1] || c.labels.join() !== got.legend) fail(`chart ${i}: series ${JSON.stringify(c)}, expected legend ${got.legend}`);
       if (c.points.some((n) => n < 1) || !c.canvas) fail(`chart ${i}: no points drawn ${JSON.stringify(c.points)}`);
     });
     if (got.rows !== Number(rows)) fail(`${got.rows} table rows, expected ${rows}`);
+    if (oneSided !== undefined && got.one_sided !== Number(oneSided)) fail(`${got.one_sided} rows marked as of one run, expected ${oneSided}`);
+    if (/counter.*metric/.test(got.kinds)) fail(`a metric charted after a counter: ${got.kinds}`);
+    if (text !== undefined && !got.text.includes(text)) fail(`the page does not show ${JSON.stringify(text)}`);
     if (got.pwned) fail('a run\'s string became an element');
     await p.screenshot({ path: shot, fullPage: true });
   } catch (e) {

@@ -31,6 +31,7 @@
     const at = (s) => { const m = new Map(); s.t.forEach((t, i) => m.set(t, s.v[i])); return xs.map((x) => (m.has(x) ? m.get(x) : null)); };
     return [xs, at(a), at(b)];
   }
+  const file = (p) => String(p === null || p === undefined ? '?' : p).split('/').pop();
   const charts = document.getElementById('charts');
   window.SOCMON_DIFF_CHARTS = [];
   // socmon.css lays the charts out two a row on a wide screen (min 520 px each), one on a narrow one
@@ -43,10 +44,14 @@
     const opts = {
       width: width(), height: 220,
       scales: { x: { time: false } },
-      axes: [{ label: 'seconds since the start' }, { label: c.unit || '' }],
+      // the y axis as wide as its longest tick label (about 7 px a character), so the unit's
+      // label never sits on top of "60,000"
+      axes: [{ label: 'seconds since the start' },
+        { label: c.unit || '', size: (u, vals) => 30 + 7 * Math.max(3, ...(vals || []).map((v) => String(v).length)) }],
+      // the legend names the files (uPlot sets it as text)
       series: [{},
-        { label: 'baseline', stroke: '#888', width: 1.5, dash: [6, 4], spanGaps: true },
-        { label: 'new', stroke: '#1565c0', width: 1.5, spanGaps: true }],
+        { label: 'baseline ' + file(data.baseline), stroke: '#888', width: 1.5, dash: [6, 4], spanGaps: true },
+        { label: 'new ' + file(data.new), stroke: '#1565c0', width: 1.5, spanGaps: true }],
     };
     window.SOCMON_DIFF_CHARTS.push(new uPlot(opts, aligned(c.a, c.b), box));
   }
