@@ -27,6 +27,18 @@ static json_t *json_str(const char *s)
     return s ? json_string(s) : json_null();
 }
 
+/* A file's path or target spec for the document's head: any bytes, so one that is not clean
+ * UTF-8 is written as the terminal shows it (\xNN), never dropped to null. */
+static json_t *json_text(const char *s)
+{
+    if (!s || smn_text_clean(s))
+        return json_str(s);
+    char *e = smn_text_escape_dup(s);
+    json_t *j = e ? json_string(e) : NULL;
+    free(e);
+    return j;
+}
+
 /* A value for people: an exact count grouped, else with its unit's decimals (as stat shows it). */
 static void human(const socmon_output *o, char *buf, size_t len, const socmon_value *v)
 {
@@ -242,10 +254,10 @@ socmon_status smn_json_diff(socmon_output *o, const socmon_diff *d)
 {
     const socmon_run *a = socmon_diff_baseline(d), *b = socmon_diff_new_run(d);
     json_t *rows = json_array();
-    json_t *doc = json_pack("{s:o?, s:o?, s:o?, s:o?, s:o?, s:o?, s:I, s:I}", "baseline", json_str(socmon_run_path(a)),
-                            "new", json_str(socmon_run_path(b)), "baseline_target", json_str(socmon_run_target(a)),
-                            "new_target", json_str(socmon_run_target(b)), "baseline_workload",
-                            json_str(socmon_run_workload(a)), "new_workload", json_str(socmon_run_workload(b)),
+    json_t *doc = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:I}", "baseline", json_text(socmon_run_path(a)),
+                            "new", json_text(socmon_run_path(b)), "baseline_target", json_text(socmon_run_target(a)),
+                            "new_target", json_text(socmon_run_target(b)), "baseline_workload",
+                            json_text(socmon_run_workload(a)), "new_workload", json_text(socmon_run_workload(b)),
                             "baseline_runs", (json_int_t)socmon_run_runs(a), "new_runs", (json_int_t)socmon_run_runs(b));
     socmon_status st = doc && rows ? SOCMON_OK : socmon_fail(SOCMON_ENOMEM, "json: out of memory for the diff");
     for (size_t i = 0; st == SOCMON_OK && i < socmon_diff_count(d); i++) {

@@ -91,4 +91,9 @@ assert r and all(x['kind'] == 'metric' and x['key'].startswith('tile0.') for x i
 printf '{"counters": [{"name": "x\\u001b[31mred", "value": 1}]}' >"$TMP/esc.json"
 "$BIN" diff "$TMP/esc.json" "$TMP/esc.json" >"$TMP/esc.txt" 2>&1
 if grep -q "$(printf '\033')" "$TMP/esc.txt"; then bad "an escape byte reached the table"; else ok; fi
+# a file name that is not UTF-8 is written as the terminal shows it, never dropped to null
+bname="$TMP/b$(printf '\377').json"
+cp "$TMP/b.json" "$bname"
+"$BIN" diff "$TMP/a.json" "$bname" --json | python3 -c "
+import json, sys; d = json.load(sys.stdin); assert d['new'].endswith('/b\\\\xff.json'), d['new']" && ok || bad "a non-UTF-8 path in the JSON"
 finish diff_cli
