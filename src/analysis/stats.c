@@ -7,30 +7,30 @@
 
 #include "socmon/compare.h"
 
-/* The continued fraction of I_x(a, b) (converges fast for x < (a + 1) / (a + b + 2)). */
+/* One term of Lentz's method: folds numerator num into the running c and d; returns the
+ * factor the fraction's value moves by. */
+static double lentz_step(double num, double *c, double *d)
+{
+    const double tiny = 1e-300;   /* keeps a zero denominator from dividing */
+    *d = 1 + num * *d;
+    *d = fabs(*d) < tiny ? tiny : *d;
+    *c = 1 + num / *c;
+    *c = fabs(*c) < tiny ? tiny : *c;
+    *d = 1 / *d;
+    return *d * *c;
+}
+
+/* The continued fraction of I_x(a, b) (converges fast for x < (a + 1) / (a + b + 2)): its even
+ * and odd terms in turn. */
 static double beta_cf(double a, double b, double x)
 {
-    const double tiny = 1e-300;
     double c = 1, d = 1 - (a + b) * x / (a + 1);
-    d = fabs(d) < tiny ? tiny : d;
-    d = 1 / d;
+    d = 1 / (fabs(d) < 1e-300 ? 1e-300 : d);
     double h = d;
     for (int m = 1; m <= 500; m++) {
         double m2 = 2.0 * m;
-        double num = m * (b - m) * x / ((a + m2 - 1) * (a + m2));   /* the even step */
-        d = 1 + num * d;
-        d = fabs(d) < tiny ? tiny : d;
-        c = 1 + num / c;
-        c = fabs(c) < tiny ? tiny : c;
-        d = 1 / d;
-        h *= d * c;
-        num = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));   /* the odd step */
-        d = 1 + num * d;
-        d = fabs(d) < tiny ? tiny : d;
-        c = 1 + num / c;
-        c = fabs(c) < tiny ? tiny : c;
-        d = 1 / d;
-        double step = d * c;
+        h *= lentz_step(m * (b - m) * x / ((a + m2 - 1) * (a + m2)), &c, &d);
+        double step = lentz_step(-(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1)), &c, &d);
         h *= step;
         if (fabs(step - 1) < 1e-15)
             break;

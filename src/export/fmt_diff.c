@@ -22,17 +22,14 @@ static json_t *json_value(const socmon_value *v)
     return v->integer ? json_integer((json_int_t)v->i) : isfinite(v->v) ? json_real(v->v) : json_null();
 }
 
-static json_t *json_str(const char *s)
+/* Any bytes as a JSON string (a file's path, a name from a file): clean UTF-8 as it is, anything
+ * else as the terminal shows it (\xNN, core/text.h), so nothing is dropped or refused; NULL: null. */
+json_t *smn_json_text(const char *s)
 {
-    return s ? json_string(s) : json_null();
-}
-
-/* A file's path or target spec for the document's head: any bytes, so one that is not clean
- * UTF-8 is written as the terminal shows it (\xNN), never dropped to null. */
-static json_t *json_text(const char *s)
-{
-    if (!s || smn_text_clean(s))
-        return json_str(s);
+    if (!s)
+        return json_null();
+    if (smn_text_clean(s))
+        return json_string(s);
     char *e = smn_text_escape_dup(s);
     json_t *j = e ? json_string(e) : NULL;
     free(e);
@@ -229,12 +226,12 @@ json_t *smn_json_diff_row(const socmon_diff_row *r)
     if (!j)
         return NULL;
     int bad = 0;
-    bad |= json_object_set_new(j, "kind", json_str(socmon_value_kind_name(v->kind)));
-    bad |= json_object_set_new(j, "name", json_str(v->name));
-    bad |= json_object_set_new(j, "instance", json_str(v->instance));
-    bad |= json_object_set_new(j, "event", json_str(v->event));
-    bad |= json_object_set_new(j, "key", json_str(v->key));
-    bad |= json_object_set_new(j, "unit", json_str(v->unit));
+    bad |= json_object_set_new(j, "kind", smn_json_text(socmon_value_kind_name(v->kind)));
+    bad |= json_object_set_new(j, "name", smn_json_text(v->name));
+    bad |= json_object_set_new(j, "instance", smn_json_text(v->instance));
+    bad |= json_object_set_new(j, "event", smn_json_text(v->event));
+    bad |= json_object_set_new(j, "key", smn_json_text(v->key));
+    bad |= json_object_set_new(j, "unit", smn_json_text(v->unit));
     bad |= json_object_set_new(j, "baseline", json_value(r->a));
     bad |= json_object_set_new(j, "new", json_value(r->b));
     bad |= json_object_set_new(j, "delta", !r->has_delta ? json_null()
@@ -243,7 +240,7 @@ json_t *smn_json_diff_row(const socmon_diff_row *r)
     bad |= json_object_set_new(j, "ratio", r->has_ratio && isfinite(r->ratio) ? json_real(r->ratio) : json_null());
     bad |= json_object_set_new(j, "significant", r->significant < 0 ? json_null() : json_boolean(r->significant));
     bad |= json_object_set_new(j, "p", isnan(r->p) ? json_null() : json_real(r->p));
-    if (bad) {   /* a string that is not UTF-8 cannot be a JSON string */
+    if (bad) {   /* out of memory */
         json_decref(j);
         return NULL;
     }
@@ -254,17 +251,17 @@ socmon_status smn_json_diff(socmon_output *o, const socmon_diff *d)
 {
     const socmon_run *a = socmon_diff_baseline(d), *b = socmon_diff_new_run(d);
     json_t *rows = json_array();
-    json_t *doc = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:I}", "baseline", json_text(socmon_run_path(a)),
-                            "new", json_text(socmon_run_path(b)), "baseline_target", json_text(socmon_run_target(a)),
-                            "new_target", json_text(socmon_run_target(b)), "baseline_workload",
-                            json_text(socmon_run_workload(a)), "new_workload", json_text(socmon_run_workload(b)),
+    json_t *doc = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:I}", "baseline", smn_json_text(socmon_run_path(a)),
+                            "new", smn_json_text(socmon_run_path(b)), "baseline_target", smn_json_text(socmon_run_target(a)),
+                            "new_target", smn_json_text(socmon_run_target(b)), "baseline_workload",
+                            smn_json_text(socmon_run_workload(a)), "new_workload", smn_json_text(socmon_run_workload(b)),
                             "baseline_runs", (json_int_t)socmon_run_runs(a), "new_runs", (json_int_t)socmon_run_runs(b));
     socmon_status st = doc && rows ? SOCMON_OK : socmon_fail(SOCMON_ENOMEM, "json: out of memory for the diff");
     for (size_t i = 0; st == SOCMON_OK && i < socmon_diff_count(d); i++) {
         const socmon_diff_row *r = socmon_diff_row_at(d, i);
         json_t *j = smn_json_diff_row(r);
         if (!j || json_array_append_new(rows, j))
-            st = socmon_fail(SOCMON_EINVAL, "json: cannot write row '%s' (not UTF-8, or out of memory)",
+            st = socmon_fail(SOCMON_EINVAL, "json: out of memory at row '%s'",
                              socmon_diff_row_key(r));
     }
     if (st == SOCMON_OK && json_object_set(doc, "rows", rows))

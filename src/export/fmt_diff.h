@@ -8,9 +8,12 @@
 socmon_status smn_table_diff(socmon_output *o, const socmon_diff *d);
 socmon_status smn_csv_diff(socmon_output *o, const socmon_diff *d);
 socmon_status smn_json_diff(socmon_output *o, const socmon_diff *d);
-/* One row as the JSON contract gives it (docs/compare.md), or NULL (out of memory, a name that
- * is not UTF-8). */
+/* One row as the JSON contract gives it (docs/compare.md), its strings through smn_json_text;
+ * NULL only when out of memory. */
 #include <jansson.h>
 json_t *smn_json_diff_row(const socmon_diff_row *r);
+/* s as a JSON string whatever its bytes (not clean UTF-8: escaped \xNN as the terminal shows
+ * it); NULL s: null. */
+json_t *smn_json_text(const char *s);
 
 #endif

@@ -6,70 +6,20 @@
  * Charts: the values that changed most and have a timeline in both runs (recordings), metrics
  * first, at most MAX_CHARTS; each overlays the two runs from their own start (web/src/diff.js).
  * JSON text never holds '<' (smn_html_put_json), so no name can end the script it sits in. A
- * string that is not UTF-8 (a file name, a recording's name: any bytes) cannot be a JSON string:
- * it is shown as the terminal shows it, its odd bytes as \xNN (core/text.h), rather than the
- * page failing or losing the row. */
+ * string that is not UTF-8 (a file name: any bytes) is shown as the terminal shows it, its odd
+ * bytes as \xNN (smn_json_text), rather than the page failing or losing the row. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
-#include "core/text.h"
 #include "export/fmt_diff.h"
 #include "export/html_page.h"
 #include "export/web_assets.h"
 
 #define MAX_CHARTS 12
 #define DATA_MARKER "<!--socmon:data-->"
-
-/* s as a JSON string, as text.h escapes it when it is not clean UTF-8 (NULL: out of memory) */
-static json_t *text(const char *s)
-{
-    if (smn_text_clean(s))
-        return json_string(s);
-    char *e = smn_text_escape_dup(s);
-    json_t *j = e ? json_string(e) : NULL;
-    free(e);
-    return j;
-}
-
-static json_t *str_or_null(const char *s)
-{
-    return s ? text(s) : json_null();
-}
-
-/* A row whose strings are not all UTF-8: the same row with them escaped (smn_json_diff_row keeps
- * the JSON format's contract, which refuses them). */
-static json_t *escaped_row(const socmon_diff_row *r)
-{
-    socmon_value v[2];
-    const socmon_value *src[2] = {r->a, r->b};
-    char *s[2][5] = {{NULL}};
-    socmon_diff_row c = *r;
-    int ok = 1;
-    for (int k = 0; k < 2; k++) {
-        if (!src[k])
-            continue;
-        v[k] = *src[k];
-        const char **f[5] = {&v[k].name, &v[k].instance, &v[k].event, &v[k].key, &v[k].unit};
-        for (int m = 0; m < 5; m++)
-            if (*f[m]) {
-                s[k][m] = smn_text_escape_dup(*f[m]);
-                ok &= s[k][m] != NULL;
-                *f[m] = s[k][m];
-            }
-        if (k == 0)
-            c.a = &v[0];
-        else
-            c.b = &v[1];
-    }
-    json_t *j = ok ? smn_json_diff_row(&c) : NULL;
-    for (int k = 0; k < 2; k++)
-        for (int m = 0; m < 5; m++)
-            free(s[k][m]);
-    return j;
-}
 
 /* {"t": [...], "v": [...]}: a value's timeline in one run (NaN: null) */
 static json_t *series(const socmon_run *r, size_t i)
@@ -99,8 +49,8 @@ static json_t *chart(const socmon_diff *d, const socmon_diff_row *r)
         snprintf(buf, sizeof buf, "%+.6g (%+.2f%%)", r->delta, (r->ratio - 1) * 100);
     else
         snprintf(buf, sizeof buf, "%+.6g%s", r->delta, r->delta != 0 ? " (from 0)" : "");
-    return json_pack("{s:o, s:s, s:o, s:s, s:o, s:o}", "key", text(socmon_diff_row_key(r)), "kind",
-                     socmon_value_kind_name(r->a->kind), "unit", text(r->a->unit ? r->a->unit : ""), "delta_text", buf,
+    return json_pack("{s:o, s:s, s:o, s:s, s:o, s:o}", "key", smn_json_text(socmon_diff_row_key(r)), "kind",
+                     socmon_value_kind_name(r->a->kind), "unit", smn_json_text(r->a->unit ? r->a->unit : ""), "delta_text", buf,
                      "a", series(socmon_diff_baseline(d), r->ai), "b", series(socmon_diff_new_run(d), r->bi));
 }
 
@@ -136,8 +86,6 @@ static json_t *document(const socmon_diff *d)
     for (size_t i = 0; rows && i < socmon_diff_count(d); i++) {
         const socmon_diff_row *r = socmon_diff_row_at(d, i);
         json_t *j = smn_json_diff_row(r);
-        if (!j)
-            j = escaped_row(r);
         if (!j) {   /* out of memory: no page rather than one that lost a row */
             json_decref(rows);
             rows = NULL;
@@ -151,10 +99,10 @@ static json_t *document(const socmon_diff *d)
     socmon_run_times(b, &nb);
     json_t *ch = notes ? charts(d, notes) : NULL;
     json_t *doc = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "baseline",
-                            str_or_null(socmon_run_path(a)), "new", str_or_null(socmon_run_path(b)), "baseline_target",
-                            str_or_null(socmon_run_target(a)), "new_target", str_or_null(socmon_run_target(b)),
-                            "baseline_workload", str_or_null(socmon_run_workload(a)), "new_workload",
-                            str_or_null(socmon_run_workload(b)), "notes", notes, "charts", ch, "rows", rows);
+                            smn_json_text(socmon_run_path(a)), "new", smn_json_text(socmon_run_path(b)), "baseline_target",
+                            smn_json_text(socmon_run_target(a)), "new_target", smn_json_text(socmon_run_target(b)),
+                            "baseline_workload", smn_json_text(socmon_run_workload(a)), "new_workload",
+                            smn_json_text(socmon_run_workload(b)), "notes", notes, "charts", ch, "rows", rows);
     if (doc && (!na || !nb))
         json_object_set_new(doc, "no_charts", json_string("No charts: a timeline comes only with recordings, and "
                                                           "stat's JSON holds totals only. The table has every value."));
