@@ -24,6 +24,7 @@ int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
 int cmd_agent(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 

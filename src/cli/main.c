@@ -17,6 +17,7 @@ static const struct {
     {"report", cmd_report, "show a recording: per-interval metrics or a summary"},
     {"diff", cmd_diff, "compare two runs (recordings or stat's JSON) value by value"},
     {"check", cmd_check, "gate changes between two runs by rules (exit 1 when one fails): for CI"},
+    {"sweep", cmd_sweep, "one stat per point of a grid of target options x workloads x programs: one table"},
     {"agent", cmd_agent, "sample on the target and serve collectors over TCP (record/stat --remote)"},
     {"serve", cmd_serve, "live charts of a run in a web browser, and /metrics for Prometheus"},
 };

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "export/fmt_diff.h"
+#include "export/fmt_sweep.h"
 #include "export/output_format.h"
 #include "export/table.h"
 
@@ -241,4 +242,5 @@ const socmon_output_format smn_format_csv = {
     .name = "csv", .begin = csv_begin, .counters = csv_counters, .metrics = csv_metrics,
     .hotspots = csv_hotspots, .begin_intervals = csv_begin_intervals, .row = csv_row, .functions = csv_functions,
     .end = csv_end, .release = csv_release, .file_facts = csv_file_facts, .diff = smn_csv_diff,
+    .sweep = smn_csv_sweep,
 };

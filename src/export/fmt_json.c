@@ -11,6 +11,7 @@
 
 #include "core/error.h"
 #include "export/fmt_diff.h"
+#include "export/fmt_sweep.h"
 #include "export/output_format.h"
 
 typedef struct json_state {
@@ -269,4 +270,5 @@ const socmon_output_format smn_format_json = {
     .name = "json", .begin = json_begin, .counters = json_counters, .metrics = json_metrics,
     .hotspots = json_hotspots, .begin_intervals = json_begin_intervals, .row = json_row, .functions = json_functions,
     .end = json_end, .release = json_release, .file_facts = json_file_facts, .diff = smn_json_diff,
+    .sweep = smn_json_sweep,
 };

@@ -264,6 +264,16 @@ socmon_status smn_output_check(socmon_output *o, const socmon_check *c)
     return st == SOCMON_OK ? o->fmt->check(o, c) : st;
 }
 
+socmon_status smn_output_sweep(socmon_output *o, const socmon_sweep *s)
+{
+    if (!s)
+        return socmon_fail(SOCMON_EINVAL, "smn_output_sweep: NULL table");
+    socmon_status st = move(o, STAGE_OPEN, STAGE_FACTS, "smn_output_sweep");
+    if (st == SOCMON_OK && !o->fmt->sweep)
+        return socmon_fail(SOCMON_EINVAL, "the %s format cannot show a sweep's table (csv or json can)", o->fmt->name);
+    return st == SOCMON_OK ? o->fmt->sweep(o, s) : st;
+}
+
 /* The sink is flushed even after a failing end: its own error is the one to report then. */
 socmon_status smn_output_end(socmon_output *o)
 {

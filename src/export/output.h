@@ -9,6 +9,7 @@
  *   file_facts(facts) end()                               what a recording file holds (report --stats)
  *   diff(d) end()                                          two runs compared (socmon diff)
  *   check(c) end()                                         rules over a diff (socmon check)
+ *   sweep(s) end()                                         a sweep's table of points (socmon sweep)
  * The format decides how each piece looks and where it goes (its byte sink); the caller never
  * asks which format it talks to. A format is found by name (smn_output_format_find), so adding
  * one is a file with its ops table and one line in the registry (export/output.c).
@@ -28,6 +29,7 @@
 #include "socmon/device.h"
 #include "socmon/metrics.h"
 #include "socmon/sample.h"
+#include "socmon/sweep.h"
 #include "socmon/target.h"
 
 typedef struct socmon_output socmon_output;
@@ -167,6 +169,8 @@ socmon_status smn_output_diff(socmon_output *o, const socmon_diff *d);
 /* A document of its own: the verdicts of rules over a diff (socmon check), then end. The table,
  * junit and markdown formats write it. */
 socmon_status smn_output_check(socmon_output *o, const socmon_check *c);
+/* A document of its own: a sweep's table, one row per point (csv, json), then end. */
+socmon_status smn_output_sweep(socmon_output *o, const socmon_sweep *s);
 /* Finishes the document and flushes the sink: any write error of the document is returned here. */
 socmon_status smn_output_end(socmon_output *o);
 

@@ -1,0 +1,389 @@
+/* socmon sweep: one stat per point of a grid of target options x workloads x programs, into one
+ * table (socmon/sweep.h; docs/sweep.md); socmon sweep merge: shards joined into that table. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/output.h"
+#include "cli/stop.h"
+#include "cli/sweep_run.h"
+#include "core/text.h"
+
+#define SWEEP_MAX_TARGETS 32
+#define SWEEP_MAX_RUN_ARGS 32
+#define SWEEP_SAVE_EVERY_S 1.0   /* the table is rewritten at most this often while points end */
+
+typedef struct sweep_cli {
+    const char *targets[SWEEP_MAX_TARGETS];
+    size_t ntargets;
+    const char *workloads, *file, *output, *record_dir, *shard;
+    const char *run_args[SWEEP_MAX_RUN_ARGS];
+    size_t nrun_args;
+    const char *const *programs;
+    size_t nprograms;
+    unsigned jobs;
+    int json, quiet;
+} sweep_cli;
+
+static void help(FILE *fp)
+{
+    fprintf(fp,
+            "usage: socmon sweep [options] [-- PROGRAM.elf...]\n"
+            "       socmon sweep -f SWEEPFILE [options]\n"
+            "       socmon sweep merge TABLE... [-o FILE] [--json]\n\n"
+            "Runs 'socmon stat' once per point of a grid and writes one table of every point's\n"
+            "counters and metrics. The grid is each target spec with its {a,b,...} choices expanded\n"
+            "to a cross product, times each workload of -w, times each program after '--':\n"
+            "  socmon sweep -t 'esp:soc={esp_2x3,esp_4x4}' -w multifft,acc_sweep -o esp.csv\n"
+            "  socmon sweep -t 'ibex:config={small,maxperf}' --json -o ibex.json -- a.elf b.elf\n"
+            "Points run in parallel, each in a process of its own; one that fails is kept in the\n"
+            "table with its error and the others go on (exit status 1 if any failed). With -o FILE\n"
+            "the table is rewritten as points end, and running the same sweep again with the same\n"
+            "FILE runs only the points it lacks (resume after Ctrl-C; failed points run again).\n"
+            "--shard K/N runs the fixed K-th of N subsets; 'socmon sweep merge' joins the shards'\n"
+            "tables (docs/sweep.md shows Slurm, GNU parallel and Kubernetes). Exit status 0, 1 when\n"
+            "a point failed, 2 for bad input, 130/143 when stopped by SIGINT/SIGTERM.\n\n"
+            "options:\n"
+            "  -t SPEC             a target spec; an option's value may be {a,b,...} (repeatable)\n"
+            "  -w LIST             workloads, comma-separated (default: each target's own)\n"
+            "  -f, --file FILE     the grid from a sweep file ('target', 'workload', 'program' and\n"
+            "                      'run' lines) instead of -t, -w and '--'\n"
+            "  -j, --jobs N        points at once (default: the number of CPUs)\n"
+            "  -o FILE             the table to write (and resume): CSV, or JSON with --json or a\n"
+            "                      name ending in .json (default: CSV on stdout)\n"
+            "  --json              the table as JSON: {\"sweep\": {...}, \"points\": [...]}\n"
+            "  --record-dir DIR    also keep a recording of each point (DIR/point-NNNN.rec)\n"
+            "  --shard K/N         run only the points i with i %% N == K-1\n"
+            "  -q, --quiet         no progress bar\n"
+            "  -e, -I, -d, --max-cycles, --metric-file\n"
+            "                      given to every point's stat, as 'socmon stat' takes them\n"
+            "  -h, --help          this help\n");
+}
+
+static int usage_error(const char *fmt, const char *arg) __attribute__((format(printf, 1, 0)));
+static int usage_error(const char *fmt, const char *arg)
+{
+    char *esc = smn_text_escape_dup(arg);
+    fprintf(stderr, "socmon sweep: ");
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+    fprintf(stderr, fmt, esc ? esc : "?");
+#pragma GCC diagnostic pop
+    fprintf(stderr, "\n(socmon sweep --help shows the options)\n");
+    free(esc);
+    return 2;
+}
+
+static int parse_jobs(const char *s, unsigned *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(s, &end, 10);
+    if (!*s || *s < '0' || *s > '9' || *end || errno || v < 1 || v > 1024)
+        return -1;
+    *out = (unsigned)v;
+    return 0;
+}
+
+/* -1 to go on, else the exit code. */
+static int parse(int argc, char **argv, sweep_cli *c)
+{
+    enum { O_JSON = 1000, O_RECORD_DIR, O_SHARD, O_MAX_CYCLES, O_METRIC_FILE };
+    static const struct option longs[] = {
+        {"file", required_argument, 0, 'f'},       {"jobs", required_argument, 0, 'j'},
+        {"json", no_argument, 0, O_JSON},          {"record-dir", required_argument, 0, O_RECORD_DIR},
+        {"shard", required_argument, 0, O_SHARD},  {"quiet", no_argument, 0, 'q'},
+        {"max-cycles", required_argument, 0, O_MAX_CYCLES},
+        {"metric-file", required_argument, 0, O_METRIC_FILE},
+        {"duration", required_argument, 0, 'd'},   {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0},
+    };
+    memset(c, 0, sizeof *c);
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    c->jobs = n > 0 && n < 1024 ? (unsigned)n : 1;
+    optind = 1;
+    opterr = 0;
+    int ch;
+    while ((ch = getopt_long(argc, argv, "+t:w:f:j:o:qe:I:d:h", longs, NULL)) != -1) {
+        const char *flag = NULL;
+        switch (ch) {
+        case 't':
+            if (c->ntargets == SWEEP_MAX_TARGETS)
+                return usage_error("more than 32 -t (put the grid in a sweep file: -f)", optarg);
+            c->targets[c->ntargets++] = optarg;
+            break;
+        case 'w': c->workloads = optarg; break;
+        case 'f': c->file = optarg; break;
+        case 'j':
+            if (parse_jobs(optarg, &c->jobs) != 0)
+                return usage_error("-j %s: expected a number of points at once, 1..1024", optarg);
+            break;
+        case 'o': c->output = optarg; break;
+        case O_JSON: c->json = 1; break;
+        case O_RECORD_DIR: c->record_dir = optarg; break;
+        case O_SHARD: c->shard = optarg; break;
+        case 'q': c->quiet = 1; break;
+        case 'e': flag = "-e"; break;
+        case 'I': flag = "-I"; break;
+        case 'd': flag = "-d"; break;
+        case O_MAX_CYCLES: flag = "--max-cycles"; break;
+        case O_METRIC_FILE: flag = "--metric-file"; break;
+        case 'h': help(stdout); return 0;
+        default:
+            return usage_error(optopt && optopt < 256 ? "unknown option or missing value: -%s"
+                                                      : "unknown option or missing value: %s",
+                               optopt && optopt < 256 ? (char[]){(char)optopt, 0} : argv[optind - 1]);
+        }
+        if (flag) {
+            if (c->nrun_args + 2 > SWEEP_MAX_RUN_ARGS)
+                return usage_error("too many options for the points' stat (%s)", flag);
+            c->run_args[c->nrun_args++] = flag;
+            c->run_args[c->nrun_args++] = optarg;
+        }
+    }
+    int dashdash = optind > 0 && strcmp(argv[optind - 1], "--") == 0;
+    if (optind < argc && !dashdash)
+        return usage_error("unexpected argument '%s' (programs go after '--')", argv[optind]);
+    c->programs = (const char *const *)argv + optind;
+    c->nprograms = (size_t)(argc - optind);
+    if (c->file && (c->ntargets || c->workloads || c->nprograms))
+        return usage_error("%s: give the grid either in the sweep file or by -t, -w and '--', not both", c->file);
+    if (!c->file && !c->ntargets)
+        return usage_error("%s", "no grid: give -t SPEC (with {a,b} choices) or -f SWEEPFILE");
+    return -1;
+}
+
+/* The table's format: JSON with --json or a .json name, else CSV. */
+static const char *format_of(int json, const char *path)
+{
+    size_t n = path ? strlen(path) : 0;
+    return json || (n > 5 && strcmp(path + n - 5, ".json") == 0) ? "json" : "csv";
+}
+
+static int write_table(const char *format, const char *path, const socmon_sweep *t)
+{
+    cli_opts o;
+    memset(&o, 0, sizeof o);
+    o.sep = ',';
+    o.format = format;
+    cli_output co;
+    socmon_status st = cli_output_open_whole(&co, &o, NULL, path);
+    if (st == SOCMON_OK)
+        st = smn_output_sweep(co.out, t);
+    return cli_output_close(&co, "sweep", st);
+}
+
+typedef struct sweep_state {
+    socmon_sweep *table;
+    const char *format, *output;
+    double saved;                /* when the table was last written */
+    int write_failed;
+} sweep_state;
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static int point_done(void *user, const socmon_sweep_point *p, const socmon_run *run, const char *error,
+                      const char *recording)
+{
+    sweep_state *s = user;
+    socmon_status st = socmon_sweep_set(s->table, p, run, error, recording);
+    if (st != SOCMON_OK) {
+        cli_error("sweep", st);
+        return 1;
+    }
+    if (s->output && now_s() - s->saved >= SWEEP_SAVE_EVERY_S) {
+        s->saved = now_s();
+        if (write_table(s->format, s->output, s->table) != 0) {
+            s->write_failed = 1;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The table to continue: the points -o FILE already holds for this grid, or a new one. */
+static int open_table(const sweep_cli *c, const socmon_sweep_grid *g, socmon_sweep **out)
+{
+    struct stat sb;
+    if (c->output && stat(c->output, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0) {
+        socmon_status st = socmon_sweep_load(c->output, out);
+        if (st != SOCMON_OK) {
+            fprintf(stderr, "socmon sweep: -o %s exists and is not a sweep's table to resume (%s): give another -o, "
+                            "or remove it\n", c->output, socmon_errmsg());
+            return 2;
+        }
+        if (strcmp(socmon_sweep_id(*out), socmon_sweep_grid_id(g)) != 0) {
+            fprintf(stderr, "socmon sweep: -o %s holds the table of another sweep (grid %s, this one is %s: other "
+                            "points or run options): give another -o, or remove it to start over\n",
+                    c->output, socmon_sweep_id(*out), socmon_sweep_grid_id(g));
+            socmon_sweep_free(*out);
+            *out = NULL;
+            return 2;
+        }
+        return 0;
+    }
+    socmon_status st = socmon_sweep_new(socmon_sweep_grid_id(g), socmon_sweep_grid_count(g), out);
+    return st == SOCMON_OK ? 0 : cli_error("sweep", st);
+}
+
+static int run_sweep(const sweep_cli *c, socmon_sweep_grid *g)
+{
+    unsigned sk = 1, sn = 1;
+    socmon_status st = c->shard ? socmon_sweep_shard_parse(c->shard, &sk, &sn) : SOCMON_OK;
+    if (st != SOCMON_OK) {
+        cli_error("sweep", st);
+        return 2;
+    }
+    socmon_sweep *table = NULL;
+    int rc = open_table(c, g, &table);
+    if (rc)
+        return rc;
+    size_t total = socmon_sweep_grid_count(g), ntodo = 0, done = 0;
+    size_t *todo = calloc(total, sizeof *todo);
+    if (!todo) {
+        socmon_sweep_free(table);
+        return cli_error("sweep", socmon_fail(SOCMON_ENOMEM, "out of memory"));
+    }
+    for (size_t i = 0; i < total; i++) {
+        if (i % sn != sk - 1)
+            continue;
+        const socmon_sweep_row *have = socmon_sweep_find(table, i);
+        if (have && have->ok)
+            done++;
+        else
+            todo[ntodo++] = i;
+    }
+    if (done && !c->quiet)
+        fprintf(stderr, "socmon sweep: resuming %s: %zu of %zu points done, %zu to run\n", c->output, done,
+                done + ntodo, ntodo);
+    sweep_state s = {.table = table, .format = format_of(c->json, c->output), .output = c->output};
+    cli_stop_install();
+    sweep_run_opts ro = {.grid = g, .todo = todo, .ntodo = ntodo, .jobs = c->jobs, .record_dir = c->record_dir,
+                         .progress = !c->quiet && isatty(2), .done_before = done, .point_done = point_done,
+                         .user = &s};
+    sweep_run_result res;
+    double t0 = now_s();
+    st = sweep_run(&ro, &res);
+    free(todo);
+    if (st != SOCMON_OK) {
+        socmon_sweep_free(table);
+        return cli_error("sweep", st);
+    }
+    rc = s.write_failed ? 1 : write_table(s.format, c->output, table);
+    size_t failed = 0;
+    for (size_t i = 0; i < socmon_sweep_count(table); i++)
+        failed += !socmon_sweep_row_at(table, i)->ok;
+    if (!c->quiet || res.stopped)
+        fprintf(stderr, "socmon sweep: %zu of %zu points ran in %.1f s (%zu ok, %zu failed)%s%s%s\n",
+                res.ok + res.failed, ntodo, now_s() - t0, res.ok, res.failed, c->output ? "; table: " : "",
+                c->output ? c->output : "", c->output ? "" : "");
+    if (res.stopped) {
+        fprintf(stderr, "socmon sweep: stopped by %s: run the same command again to finish the sweep\n",
+                cli_stop_name());
+        rc = cli_stop_exit_code();
+    } else if (!rc && failed) {
+        rc = 1;
+    }
+    socmon_sweep_free(table);
+    return rc;
+}
+
+/* socmon sweep merge A B ... [-o FILE] [--json] */
+static int merge(int argc, char **argv)
+{
+    static const struct option longs[] = {{"json", no_argument, 0, 1}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    const char *output = NULL;
+    int json = 0, ch;
+    optind = 1;
+    opterr = 0;
+    while ((ch = getopt_long(argc, argv, "o:h", longs, NULL)) != -1) {
+        if (ch == 'o')
+            output = optarg;
+        else if (ch == 1)
+            json = 1;
+        else if (ch == 'h') {
+            help(stdout);
+            return 0;
+        } else
+            return usage_error("merge: unknown option or missing value: %s", argv[optind - 1]);
+    }
+    if (optind >= argc)
+        return usage_error("%s", "merge: name the tables to merge (socmon sweep merge A B ... -o FILE)");
+    socmon_sweep *all = NULL;
+    socmon_status st = SOCMON_OK;
+    for (int i = optind; i < argc && st == SOCMON_OK; i++) {
+        socmon_sweep *one = NULL;
+        st = socmon_sweep_load(argv[i], &one);
+        if (st == SOCMON_OK && !all) {
+            all = one;
+            continue;
+        }
+        if (st == SOCMON_OK)
+            st = socmon_sweep_merge(all, one, argv[i]);
+        socmon_sweep_free(one);
+    }
+    if (st != SOCMON_OK) {
+        socmon_sweep_free(all);
+        cli_error("sweep merge", st);
+        return 2;
+    }
+    int rc = write_table(format_of(json, output), output, all);
+    size_t missing = socmon_sweep_total(all) - socmon_sweep_count(all), failed = 0;
+    for (size_t i = 0; i < socmon_sweep_count(all); i++)
+        failed += !socmon_sweep_row_at(all, i)->ok;
+    if (missing) {
+        fprintf(stderr, "socmon sweep merge: the tables hold %zu of the sweep's %zu points; missing:",
+                socmon_sweep_count(all), socmon_sweep_total(all));
+        size_t shown = 0;
+        for (size_t i = 0; i < socmon_sweep_total(all) && shown < 10; i++)
+            if (!socmon_sweep_find(all, i)) {
+                fprintf(stderr, " %zu", i);
+                shown++;
+            }
+        fprintf(stderr, "%s\n", missing > shown ? " ..." : "");
+    }
+    if (failed)
+        fprintf(stderr, "socmon sweep merge: %zu point%s failed\n", failed, failed == 1 ? "" : "s");
+    socmon_sweep_free(all);
+    return rc ? rc : missing || failed ? 1 : 0;
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "merge") == 0)
+        return merge(argc - 1, argv + 1);
+    sweep_cli c;
+    int rc = parse(argc, argv, &c);
+    if (rc >= 0)
+        return rc;
+    socmon_sweep_grid *g = NULL;
+    socmon_status st;
+    if (c.file) {
+        st = socmon_sweep_grid_load(c.file, &g);
+        if (st == SOCMON_OK && c.nrun_args)
+            st = socmon_fail(SOCMON_EINVAL, "%s: put the points' stat options in the sweep file's 'run' line", c.file);
+    } else {
+        socmon_sweep_spec spec = {.size = sizeof spec, .targets = c.targets, .ntargets = c.ntargets,
+                                  .workloads = c.workloads, .programs = c.programs, .nprograms = c.nprograms,
+                                  .run_args = c.run_args, .nrun_args = c.nrun_args};
+        st = socmon_sweep_grid_new(&spec, &g);
+    }
+    if (st != SOCMON_OK) {
+        cli_error("sweep", st);
+        socmon_sweep_grid_free(g);
+        return 2;
+    }
+    rc = run_sweep(&c, g);
+    socmon_sweep_grid_free(g);
+    return rc;
+}

@@ -1,0 +1,376 @@
+/* The points of a sweep run as processes of this program (sweep_run.h). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/stop.h"
+#include "cli/sweep_run.h"
+#include "core/text.h"
+
+#define ERR_TAIL 4096   /* the end of a point's stderr that its error is taken from */
+
+typedef enum { SLOT_FREE, SLOT_STAT, SLOT_RECORD } slot_state;
+
+typedef struct slot {
+    slot_state state;
+    pid_t pid;
+    const socmon_sweep_point *p;
+    socmon_run *run;             /* the point's counts while its recording is made */
+    char json[4096], err[4096], rec[4096];
+} slot;
+
+typedef struct runner {
+    const sweep_run_opts *o;
+    char self[4096];
+    char dir[1024];              /* the temporary directory of the points' files */
+    slot *slots;
+    size_t next, ended;
+    sweep_run_result *res;
+    struct timespec t0;
+    int bar_drawn;
+} runner;
+
+static double since(const struct timespec *t0)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+static void fmt_time(char *buf, size_t len, double s)
+{
+    unsigned long t = s < 0 ? 0 : (unsigned long)(s + 0.5);
+    if (t >= 3600)
+        snprintf(buf, len, "%lu:%02lu:%02lu", t / 3600, t / 60 % 60, t % 60);
+    else
+        snprintf(buf, len, "%lu:%02lu", t / 60, t % 60);
+}
+
+/* The bar: points done (of the whole grid or shard), failed, running, and the time left at the
+ * pace so far. Drawn over itself on a terminal only. */
+static void draw_bar(runner *r, int final)
+{
+    if (!r->o->progress)
+        return;
+    size_t total = r->o->done_before + r->o->ntodo, done = r->o->done_before + r->ended;
+    size_t running = r->next - r->ended;
+    enum { W = 24 };
+    char bar[W + 1];
+    size_t fill = total ? done * W / total : W;
+    for (size_t i = 0; i < W; i++)
+        bar[i] = i < fill ? '#' : '.';
+    bar[W] = '\0';
+    char eta[32] = "--:--", el[32];
+    double t = since(&r->t0);
+    if (r->ended && done < total)
+        fmt_time(eta, sizeof eta, t / (double)r->ended * (double)(total - done));
+    else if (done == total)
+        snprintf(eta, sizeof eta, "0:00");
+    fmt_time(el, sizeof el, t);
+    fprintf(stderr, "\r\033[Ksweep [%s] %zu/%zu done, %zu failed, %zu running  %s elapsed, ETA %s%s", bar, done, total,
+            r->res->failed, running, el, eta, final ? "\n" : "");
+    fflush(stderr);
+    r->bar_drawn = !final;
+}
+
+/* A line that must not be drawn over: the bar (if any) is cleared first and redrawn after. */
+static void say(runner *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(runner *r, const char *fmt, ...)
+{
+    if (r->bar_drawn)
+        fputs("\r\033[K", stderr);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    draw_bar(r, 0);
+}
+
+/* Starts self with argv, stdout to /dev/null and stderr to errpath. */
+static pid_t spawn(runner *r, char **argv, const char *errpath)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid != 0)
+        return pid;
+    /* the child: the sweep's signal handlers are not its own (stat installs its own) */
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    int in = open("/dev/null", O_RDONLY), out = open("/dev/null", O_WRONLY);
+    int err = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (in < 0 || out < 0 || err < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
+        _exit(126);
+    execv(r->self, argv);
+    dprintf(2, "socmon sweep: cannot run %s: %s\n", r->self, strerror(errno));
+    _exit(127);
+}
+
+/* argv for one point's command ("stat" or "record"); strings borrowed from the point, the grid
+ * and s. Returns 0, or -1 when it does not fit. */
+static int point_argv(runner *r, slot *s, const char *cmd, char **argv, size_t cap)
+{
+    size_t n = 0;
+    const socmon_sweep_point *p = s->p;
+    const char *const *extra = socmon_sweep_grid_run_args(r->o->grid);
+    size_t nextra = socmon_sweep_grid_nrun_args(r->o->grid);
+    if (nextra + 16 > cap)
+        return -1;
+    argv[n++] = r->self;
+    argv[n++] = (char *)cmd;
+    argv[n++] = "-t";
+    argv[n++] = (char *)p->target;
+    if (p->workload) {
+        argv[n++] = "-w";
+        argv[n++] = (char *)p->workload;
+    }
+    for (size_t i = 0; i < nextra; i++)
+        argv[n++] = (char *)extra[i];
+    if (strcmp(cmd, "stat") == 0) {
+        argv[n++] = "--json";
+        argv[n++] = "-o";
+        argv[n++] = s->json;
+    } else {
+        argv[n++] = "-q";
+        argv[n++] = "-f";
+        argv[n++] = "-o";
+        argv[n++] = s->rec;
+    }
+    if (p->program) {
+        argv[n++] = "--";
+        argv[n++] = (char *)p->program;
+    }
+    argv[n] = NULL;
+    return 0;
+}
+
+static int start(runner *r, slot *s, const char *cmd)
+{
+    char *argv[512];
+    if (point_argv(r, s, cmd, argv, sizeof argv / sizeof argv[0]) != 0)
+        return -1;
+    s->pid = spawn(r, argv, s->err);
+    if (s->pid < 0)
+        return -1;
+    s->state = strcmp(cmd, "stat") == 0 ? SLOT_STAT : SLOT_RECORD;
+    return 0;
+}
+
+/* Why a point's process failed: the last line it wrote to stderr (escaped for the terminal and the
+ * table), or how it ended. Malloc'd; NULL when out of memory. */
+static char *failure(const char *errpath, int status)
+{
+    char tail[ERR_TAIL + 1] = "";
+    FILE *fp = fopen(errpath, "rb");
+    if (fp) {
+        if (fseek(fp, 0, SEEK_END) == 0) {
+            long size = ftell(fp);
+            fseek(fp, size > ERR_TAIL ? size - ERR_TAIL : 0, SEEK_SET);
+        }
+        size_t n = fread(tail, 1, ERR_TAIL, fp);
+        tail[n] = '\0';
+        fclose(fp);
+    }
+    size_t len = strlen(tail);
+    while (len && (tail[len - 1] == '\n' || tail[len - 1] == '\r' || tail[len - 1] == ' '))
+        tail[--len] = '\0';
+    char *line = strrchr(tail, '\n');
+    line = line ? line + 1 : tail;
+    /* the command's own prefix says nothing in a sweep's table */
+    static const char *const prefixes[] = {"socmon: stat: ", "socmon stat: ", "socmon: record: ", "socmon record: "};
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+        if (strncmp(line, prefixes[i], strlen(prefixes[i])) == 0) {
+            line += strlen(prefixes[i]);
+            break;
+        }
+    char how[96];
+    if (WIFSIGNALED(status))
+        snprintf(how, sizeof how, "killed by signal %d", WTERMSIG(status));
+    else
+        snprintf(how, sizeof how, "exit status %d", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    if (!*line)
+        line = how;
+    char *esc = smn_text_escape_dup(line);
+    if (!esc || line == how)
+        return esc;
+    size_t n = strlen(esc) + strlen(how) + 4;
+    char *msg = malloc(n);
+    if (msg)
+        snprintf(msg, n, "%s (%s)", esc, how);
+    free(esc);
+    return msg;
+}
+
+static int finish_point(runner *r, slot *s, const socmon_run *run, const char *error)
+{
+    s->state = SLOT_FREE;
+    r->ended++;
+    if (run)
+        r->res->ok++;
+    else
+        r->res->failed++;
+    if (!run) {
+        char *t = smn_text_escape_dup(s->p->target);
+        say(r, "socmon sweep: point %zu (%s%s%s) failed: %s\n", s->p->index, t ? t : "?", s->p->workload ? ", " : "",
+            s->p->workload ? s->p->workload : "", error);
+        free(t);
+    }
+    int rc = r->o->point_done(r->o->user, s->p, run, error, run && r->o->record_dir ? s->rec : NULL);
+    draw_bar(r, 0);
+    return rc;
+}
+
+/* A process of slot s ended with status: the point goes on (stat, then record) or ends. Returns
+ * nonzero when the sweep must stop starting points. */
+static int reap(runner *r, slot *s, int status)
+{
+    int stopped = cli_stop_signal() != 0;
+    int ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    if (stopped && !ok) {   /* cut short by the stop: not a result, the point stays to do */
+        s->state = SLOT_FREE;
+        socmon_run_free(s->run);
+        s->run = NULL;
+        r->ended++;
+        return 1;
+    }
+    if (!ok) {
+        socmon_run_free(s->run);
+        s->run = NULL;
+        char *why = failure(s->err, status);
+        int rc = finish_point(r, s, NULL, why ? why : "failed (out of memory saying why)");
+        free(why);
+        unlink(s->json);
+        return rc;
+    }
+    if (s->state == SLOT_STAT) {
+        socmon_run *run = NULL;
+        socmon_status st = socmon_run_open(s->json, NULL, &run);
+        unlink(s->json);
+        if (st != SOCMON_OK) {
+            char *why = smn_text_escape_dup(socmon_errmsg());
+            int rc = finish_point(r, s, NULL, why ? why : "its counts could not be read");
+            free(why);
+            return rc;
+        }
+        int rc = 0;
+        if (r->o->record_dir && !stopped) {   /* the recording next, in the same slot */
+            if (start(r, s, "record") != 0) {
+                rc = finish_point(r, s, NULL, "could not start socmon record");
+            } else {
+                s->run = run;   /* kept until the recording ends */
+                return 0;
+            }
+        } else {
+            rc = finish_point(r, s, run, NULL);
+        }
+        socmon_run_free(run);
+        return rc;
+    }
+    socmon_run *run = s->run;   /* SLOT_RECORD */
+    s->run = NULL;
+    int rc = finish_point(r, s, run, NULL);
+    socmon_run_free(run);
+    return rc;
+}
+
+static socmon_status setup(runner *r)
+{
+    ssize_t n = readlink("/proc/self/exe", r->self, sizeof r->self - 1);
+    if (n <= 0 || (size_t)n >= sizeof r->self - 1)
+        return socmon_fail(SOCMON_EIO, "cannot find this program's path (/proc/self/exe): %s", strerror(errno));
+    r->self[n] = '\0';
+    const char *tmp = getenv("TMPDIR");
+    snprintf(r->dir, sizeof r->dir, "%.900s/socmon-sweep-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(r->dir))
+        return socmon_fail(SOCMON_EIO, "a temporary directory %s: %s", r->dir, strerror(errno));
+    if (r->o->record_dir && mkdir(r->o->record_dir, 0777) != 0 && errno != EEXIST) {
+        rmdir(r->dir);
+        return socmon_fail(SOCMON_EIO, "--record-dir %s: %s", r->o->record_dir, strerror(errno));
+    }
+    return SOCMON_OK;
+}
+
+static void slot_files(runner *r, slot *s, size_t k)
+{
+    snprintf(s->json, sizeof s->json, "%s/slot%zu.json", r->dir, k);
+    snprintf(s->err, sizeof s->err, "%s/slot%zu.err", r->dir, k);
+    if (r->o->record_dir) {
+        size_t total = socmon_sweep_grid_count(r->o->grid);
+        int w = total > 1000 ? (total > 100000 ? 6 : 5) : 4;
+        snprintf(s->rec, sizeof s->rec, "%.3000s/point-%0*zu.rec", r->o->record_dir, w, s->p->index);
+    }
+}
+
+socmon_status sweep_run(const sweep_run_opts *o, sweep_run_result *res)
+{
+    memset(res, 0, sizeof *res);
+    if (!o->ntodo)
+        return SOCMON_OK;
+    runner r = {.o = o, .res = res};
+    socmon_status st = setup(&r);
+    if (st != SOCMON_OK)
+        return st;
+    unsigned jobs = o->jobs ? o->jobs : 1;
+    if (jobs > o->ntodo)
+        jobs = (unsigned)o->ntodo;
+    r.slots = calloc(jobs, sizeof *r.slots);
+    if (!r.slots) {
+        rmdir(r.dir);
+        return socmon_fail(SOCMON_ENOMEM, "sweep: out of memory");
+    }
+    clock_gettime(CLOCK_MONOTONIC, &r.t0);
+    int halt = 0;
+    draw_bar(&r, 0);
+    for (;;) {
+        halt |= cli_stop_signal() != 0;
+        for (unsigned k = 0; !halt && k < jobs && r.next < o->ntodo; k++) {
+            slot *s = &r.slots[k];
+            if (s->state != SLOT_FREE)
+                continue;
+            s->p = socmon_sweep_grid_point(o->grid, o->todo[r.next]);
+            slot_files(&r, s, k);
+            r.next++;
+            if (start(&r, s, "stat") != 0)
+                halt |= finish_point(&r, s, NULL, "could not start socmon stat (out of processes?)");
+        }
+        size_t busy = 0;
+        for (unsigned k = 0; k < jobs; k++)
+            busy += r.slots[k].state != SLOT_FREE;
+        if (!busy && (halt || r.next >= o->ntodo))
+            break;
+        int status;
+        pid_t pid = waitpid(-1, &status, 0);
+        if (pid < 0) {
+            if (errno == EINTR)
+                continue;
+            break;   /* ECHILD: nothing left to wait for */
+        }
+        for (unsigned k = 0; k < jobs; k++)
+            if (r.slots[k].state != SLOT_FREE && r.slots[k].pid == pid) {
+                halt |= reap(&r, &r.slots[k], status);
+                break;
+            }
+        /* a stop asked from outside the terminal (kill) reaches the sweep only: pass it on */
+        if (cli_stop_signal())
+            for (unsigned k = 0; k < jobs; k++)
+                if (r.slots[k].state != SLOT_FREE)
+                    kill(r.slots[k].pid, SIGTERM);
+    }
+    res->stopped = cli_stop_signal() != 0;
+    draw_bar(&r, 1);
+    for (unsigned k = 0; k < jobs; k++) {
+        unlink(r.slots[k].json);
+        unlink(r.slots[k].err);
+    }
+    rmdir(r.dir);
+    free(r.slots);
+    return SOCMON_OK;
+}

@@ -1,0 +1,210 @@
+/* The table of a sweep (socmon sweep) in the csv and json formats: one row per point, the same
+ * fields in both (docs/sweep.md), read back by analysis/sweep_read.c for resuming and merging. */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/sweep_internal.h"
+#include "core/strmap.h"
+#include "export/fmt_diff.h"
+#include "export/fmt_sweep.h"
+#include "export/table.h"
+
+/* ---- csv: fixed columns, then option:, counter: and metric: columns in order of first use ---- */
+
+typedef struct columns {
+    socmon_strmap map;          /* "counter:NAME" -> column */
+    const char **names;         /* borrowed from the rows */
+    int *kind;                  /* 'o', 'c', 'm' */
+    size_t n, cap;
+    char **owned;               /* the prefixed names, made here */
+} columns;
+
+static socmon_status add_col(columns *c, const char *prefix, const char *name, int kind)
+{
+    size_t len = strlen(prefix) + strlen(name) + 1;
+    char *full = malloc(len);
+    if (!full)
+        return socmon_fail(SOCMON_ENOMEM, "sweep table: out of memory");
+    snprintf(full, len, "%s%s", prefix, name);
+    size_t found;
+    if (smn_strmap_find(&c->map, full, &found)) {
+        free(full);
+        return SOCMON_OK;
+    }
+    if (c->n == c->cap) {
+        size_t cap = c->cap ? c->cap * 2 : 64;
+        const char **nn = realloc(c->names, cap * sizeof *nn);
+        if (nn)
+            c->names = nn;
+        int *nk = nn ? realloc(c->kind, cap * sizeof *nk) : NULL;
+        if (nk)
+            c->kind = nk;
+        char **no = nk ? realloc(c->owned, cap * sizeof *no) : NULL;
+        if (no)
+            c->owned = no;
+        if (!no) {
+            free(full);
+            return socmon_fail(SOCMON_ENOMEM, "sweep table: out of memory");
+        }
+        c->cap = cap;
+    }
+    if (smn_strmap_insert(&c->map, full, c->n, NULL) < 0) {
+        free(full);
+        return socmon_fail(SOCMON_ENOMEM, "sweep table: out of memory");
+    }
+    c->owned[c->n] = full;
+    c->names[c->n] = full;
+    c->kind[c->n++] = kind;
+    return SOCMON_OK;
+}
+
+static void columns_free(columns *c)
+{
+    smn_strmap_free(&c->map);
+    for (size_t i = 0; i < c->n; i++)
+        free(c->owned[i]);
+    free(c->owned);
+    free(c->names);
+    free(c->kind);
+}
+
+static socmon_status collect(const socmon_sweep *s, columns *c)
+{
+    socmon_status st = SOCMON_OK;
+    /* options first, then counters, then metrics: each kind's columns together */
+    for (int pass = 0; pass < 3; pass++)
+        for (size_t i = 0; st == SOCMON_OK && i < socmon_sweep_count(s); i++) {
+            const socmon_sweep_row *r = socmon_sweep_row_at(s, i);
+            if (pass == 0)
+                for (size_t k = 0; st == SOCMON_OK && k < r->point.noptions; k++)
+                    st = add_col(c, SMN_SWEEP_OPTION_COL, r->point.options[k].key, 'o');
+            for (size_t k = 0; pass > 0 && st == SOCMON_OK && k < r->nvalues; k++) {
+                const socmon_value *v = &r->values[k];
+                if ((pass == 1) == (v->kind == SOCMON_VALUE_COUNTER))
+                    st = add_col(c, pass == 1 ? SMN_SWEEP_COUNTER_COL : SMN_SWEEP_METRIC_COL, v->key, pass == 1 ? 'c' : 'm');
+            }
+        }
+    return st;
+}
+
+/* The cell of column name (kind) in row r into buf ("" when the row has none). */
+static const char *cell(const socmon_sweep_row *r, const char *full, int kind, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    const char *name = full + strlen(kind == 'o' ? SMN_SWEEP_OPTION_COL : kind == 'c' ? SMN_SWEEP_COUNTER_COL
+                                                                                       : SMN_SWEEP_METRIC_COL);
+    if (kind == 'o') {
+        for (size_t k = 0; k < r->point.noptions; k++)
+            if (strcmp(r->point.options[k].key, name) == 0)
+                return r->point.options[k].value;
+        return buf;
+    }
+    for (size_t k = 0; k < r->nvalues; k++) {
+        const socmon_value *v = &r->values[k];
+        if ((v->kind == SOCMON_VALUE_COUNTER) != (kind == 'c') || strcmp(v->key, name) != 0)
+            continue;
+        if (v->defined && v->integer)
+            snprintf(buf, len, "%lld", (long long)v->i);
+        else if (v->defined && isfinite(v->v))
+            snprintf(buf, len, "%.17g", v->v);
+        break;
+    }
+    return buf;
+}
+
+socmon_status smn_csv_sweep(socmon_output *o, const socmon_sweep *s)
+{
+    static const char *const fixed[] = {"point", "sweep", "points", "target", "workload", "program", "status",
+                                        "error", "recording"};
+    enum { NF = sizeof fixed / sizeof fixed[0] };
+    columns c = {0};
+    socmon_status st = collect(s, &c);
+    for (size_t i = 0; st == SOCMON_OK && i < NF + c.n; i++) {
+        smn_csv_write(o->sink, i < NF ? fixed[i] : c.names[i - NF], ',');
+        st = smn_sink_putc(o->sink, i + 1 == NF + c.n ? '\n' : ',');
+    }
+    for (size_t k = 0; st == SOCMON_OK && k < socmon_sweep_count(s); k++) {
+        const socmon_sweep_row *r = socmon_sweep_row_at(s, k);
+        char point[24], total[24], buf[48];
+        snprintf(point, sizeof point, "%zu", r->point.index);
+        snprintf(total, sizeof total, "%zu", socmon_sweep_total(s));
+        const char *f[NF] = {point, socmon_sweep_id(s), total, r->point.target, r->point.workload, r->point.program,
+                             r->ok ? "ok" : "failed", r->error, r->recording};
+        for (size_t i = 0; st == SOCMON_OK && i < NF + c.n; i++) {
+            smn_csv_write(o->sink, i < NF ? f[i] : cell(r, c.names[i - NF], c.kind[i - NF], buf, sizeof buf), ',');
+            st = smn_sink_putc(o->sink, i + 1 == NF + c.n ? '\n' : ',');
+        }
+    }
+    columns_free(&c);
+    return st;
+}
+
+/* ---- json: {"sweep": {id, points}, "points": [...]}, the contract plus "point" ---- */
+
+static json_t *json_number_of(const socmon_value *v)
+{
+    if (!v->defined || (!v->integer && !isfinite(v->v)))
+        return json_null();
+    return v->integer ? json_integer(v->i) : json_real(v->v);
+}
+
+static json_t *json_row(const socmon_sweep_row *r)
+{
+    json_t *j = json_object(), *opts = json_object(), *cs = json_object(), *ms = json_object();
+    int bad = !j || !opts || !cs || !ms;
+    for (size_t k = 0; !bad && k < r->point.noptions; k++)
+        bad |= json_object_set_new(opts, r->point.options[k].key, smn_json_text(r->point.options[k].value));
+    for (size_t k = 0; !bad && k < r->nvalues; k++) {
+        const socmon_value *v = &r->values[k];
+        bad |= json_object_set_new(v->kind == SOCMON_VALUE_COUNTER ? cs : ms, v->key, json_number_of(v));
+    }
+    if (!bad) {
+        bad |= json_object_set_new(j, "point", json_integer((json_int_t)r->point.index));
+        bad |= json_object_set_new(j, "target", smn_json_text(r->point.target));
+        bad |= json_object_set_new(j, "workload", smn_json_text(r->point.workload));
+        bad |= json_object_set_new(j, "program", smn_json_text(r->point.program));
+        bad |= json_object_set_new(j, "options", opts);
+        bad |= json_object_set_new(j, "status", json_string(r->ok ? "ok" : "failed"));
+        bad |= json_object_set_new(j, "error", smn_json_text(r->error));
+        bad |= json_object_set_new(j, "recording", smn_json_text(r->recording));
+        bad |= json_object_set_new(j, "counters", cs);
+        bad |= json_object_set_new(j, "metrics", ms);
+        opts = cs = ms = NULL;   /* j holds them now, even after a failed set */
+    }
+    json_decref(opts);
+    json_decref(cs);
+    json_decref(ms);
+    if (bad) {
+        json_decref(j);
+        return NULL;
+    }
+    return j;
+}
+
+socmon_status smn_json_sweep(socmon_output *o, const socmon_sweep *s)
+{
+    json_t *doc = json_object(), *meta = json_object(), *pts = json_array();
+    int bad = !doc || !meta || !pts;
+    if (!bad) {
+        bad |= json_object_set_new(meta, "id", json_string(socmon_sweep_id(s)));
+        bad |= json_object_set_new(meta, "points", json_integer((json_int_t)socmon_sweep_total(s)));
+        bad |= json_object_set_new(doc, "sweep", meta);
+        bad |= json_object_set_new(doc, "points", pts);
+    } else {
+        json_decref(meta);
+        json_decref(pts);
+    }
+    for (size_t k = 0; !bad && k < socmon_sweep_count(s); k++) {
+        json_t *row = json_row(socmon_sweep_row_at(s, k));
+        bad |= !row || json_array_append_new(pts, row);
+    }
+    char *text = bad ? NULL : json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    json_decref(doc);
+    if (!text)
+        return socmon_fail(SOCMON_ENOMEM, "sweep table: out of memory");
+    socmon_status st = smn_sink_puts(o->sink, text);
+    free(text);
+    return st == SOCMON_OK ? smn_sink_putc(o->sink, '\n') : st;
+}
