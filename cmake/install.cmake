@@ -9,6 +9,7 @@
 #   share/man/man1/socmon.1                the manual page
 #   lib/pkgconfig/socmon.pc                pkg-config
 #   lib/cmake/socmon/                      find_package(socmon): socmon::socmon, ::socmon_static
+#   lib/python3/dist-packages/socmon/      the Python package (SOCMON_PYTHONDIR; docs/python.md)
 include(CMakePackageConfigHelpers)
 
 set(SOCMON_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/socmon)
@@ -33,6 +34,20 @@ install(DIRECTORY ${CMAKE_SOURCE_DIR}/socs/ DESTINATION ${CMAKE_INSTALL_DATADIR}
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/metrics/ DESTINATION ${CMAKE_INSTALL_DATADIR}/socmon/metrics
         FILES_MATCHING PATTERN "*.json")
 install(FILES ${CMAKE_SOURCE_DIR}/docs/socmon.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+
+# The Python package, and the way from it to the library: relative, so a moved prefix (or
+# cmake --install --prefix) still finds its own libsocmon.so (python/socmon/_lib.py).
+set(SOCMON_PYTHONDIR "lib/python3/dist-packages" CACHE STRING
+    "where cmake --install puts the socmon Python package, under the prefix")
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/python/socmon ${CMAKE_SOURCE_DIR}/python/socmon_tensix
+        DESTINATION ${SOCMON_PYTHONDIR} FILES_MATCHING PATTERN "*.py" PATTERN "__pycache__" EXCLUDE)
+if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
+  set(SOCMON_PY_LIBDIR "${CMAKE_INSTALL_LIBDIR}")
+else()
+  file(RELATIVE_PATH SOCMON_PY_LIBDIR /prefix/${SOCMON_PYTHONDIR}/socmon /prefix/${CMAKE_INSTALL_LIBDIR})
+endif()
+configure_file(${CMAKE_SOURCE_DIR}/cmake/socmon_install.py.in ${CMAKE_BINARY_DIR}/python/_install.py @ONLY)
+install(FILES ${CMAKE_BINARY_DIR}/python/_install.py DESTINATION ${SOCMON_PYTHONDIR}/socmon)
 
 # pkg-config: paths relative to the .pc file, so it stays right under
 # `cmake --install --prefix` and a moved prefix. The way up from

@@ -14,6 +14,9 @@ PKGS="$PKGS libmicrohttpd-dev prometheus chromium"
 # Tensix Python (issue 13): tt-llk's read_counters returns pandas DataFrames; socmon_tensix does
 # too when pandas imports (Debian's python3-pandas, for /usr/bin/python3), plain lists otherwise.
 PKGS="$PKGS python3-pandas"
+# Sweeps and the socmon Python package (issue 26): GNU parallel runs shards in a test; python3-venv
+# lets Debian's python3 make the venv that `pip install ./python` is tested in.
+PKGS="$PKGS parallel python3-venv"
 # Cross build for the Zynq's 32-bit Arm cores (issue 13, `make test-arm`): the cross compilers
 # (g++ for the C++ compat tests) and qemu-arm to run the unit tests. The armhf libraries are not
 # installed through multiarch but unpacked into a private sysroot (scripts/armhf-sysroot.sh says why).

@@ -278,10 +278,12 @@ static socmon_status csv_row(socmon_sweep *s, char **h, size_t nh, char **f, con
         int counter = strncmp(h[i], SMN_SWEEP_COUNTER_COL, strlen(SMN_SWEEP_COUNTER_COL)) == 0;
         char *key = h[i] + strlen(counter ? SMN_SWEEP_COUNTER_COL : SMN_SWEEP_METRIC_COL);
         socmon_value v = make_value(counter ? SOCMON_VALUE_COUNTER : SOCMON_VALUE_METRIC, key, &inst[nv]);
-        char *end;
+        char *end = "";
         errno = 0;
-        v.defined = 1;
-        if (counter) {
+        v.defined = strcmp(f[i], "null") != 0;   /* null: the run has the value, undefined */
+        if (!v.defined) {
+            v.integer = counter;
+        } else if (counter) {
             v.integer = 1;
             v.i = strtoll(f[i], &end, 10);
             v.v = (double)v.i;

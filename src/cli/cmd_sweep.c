@@ -59,7 +59,7 @@ static void help(FILE *fp)
             "  --json              the table as JSON: {\"sweep\": {...}, \"points\": [...]}\n"
             "  --record-dir DIR    also keep a recording of each point (DIR/point-NNNN.rec)\n"
             "  --shard K/N         run only the points i with i %% N == K-1\n"
-            "  -q, --quiet         no progress bar\n"
+            "  -q, --quiet         no progress bar and no closing summary: only errors\n"
             "  -e, -I, -d, --max-cycles, --metric-file\n"
             "                      given to every point's stat, as 'socmon stat' takes them\n"
             "  -h, --help          this help\n");

@@ -109,6 +109,8 @@ static const char *cell(const socmon_sweep_row *r, const char *full, int kind, c
             snprintf(buf, len, "%lld", (long long)v->i);
         else if (v->defined && isfinite(v->v))
             snprintf(buf, len, "%.17g", v->v);
+        else   /* the run has the value but it is undefined (JSON's null); empty: no such value */
+            snprintf(buf, len, "null");
         break;
     }
     return buf;

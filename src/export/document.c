@@ -1,0 +1,220 @@
+/* Documents in memory (socmon/document.h): a source, the pipeline and one output format into a
+ * memory sink. The wiring is the commands' own (cli/cmd_report.c, cli/cmd_stat.c) without what
+ * only a terminal needs (live lines, signals, a program's output on stdout). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "export/feed.h"
+#include "export/output.h"
+#include "socmon/document.h"
+#include "socmon/delta.h"
+#include "socmon/recording.h"
+
+/* Longest step of a model's stat (as cli_stat_interval): totals do not depend on the step. */
+#define DOC_MAX_STEP_NS 1000000000ull
+
+typedef struct doc {
+    socmon_sink *sink;
+    socmon_output *out;
+    socmon_feed *feed;
+    socmon_pipeline *pipe;
+    socmon_metricset *ms;
+    socmon_source *src;
+    socmon_recording *rec;
+    socmon_target *target;
+    socmon_set *set;
+} doc;
+
+static void doc_free(doc *d)
+{
+    socmon_pipeline_free(d->pipe);
+    smn_feed_free(d->feed);
+    smn_output_free(d->out);
+    smn_sink_close(d->sink);
+    socmon_source_close(d->src);
+    socmon_metricset_free(d->ms);
+    socmon_recording_free(d->rec);
+    socmon_set_free(d->set);
+    socmon_target_close(d->target);
+}
+
+static const socmon_document_opts *opts_of(const socmon_document_opts *o)
+{
+    static const socmon_document_opts none = {0};
+    return o ? o : &none;
+}
+
+/* The metric set, the pipeline and the output on a memory sink, for d->src. */
+static socmon_status doc_open(doc *d, const socmon_document_opts *o, int deltas)
+{
+    const socmon_source_info *info = socmon_source_info_of(d->src);
+    socmon_status st = socmon_source_metricset(info, o->metric_file, &d->ms);
+    socmon_pipeline_opts po = {.size = sizeof po, .ms = d->ms};
+    if (st == SOCMON_OK)
+        st = socmon_pipeline_new(info, &po, &d->pipe);
+    if (st == SOCMON_OK)
+        st = smn_sink_memory(&d->sink);
+    socmon_output_opts oo = {.sep = ',', .deltas = deltas};
+    if (st == SOCMON_OK)
+        st = smn_output_open(o->format ? o->format : "json", d->sink, &oo, &d->out);
+    return st;
+}
+
+/* Ends the document and hands its bytes over. */
+static socmon_status doc_take(doc *d, socmon_status st, char **out, size_t *len)
+{
+    if (st == SOCMON_OK)
+        st = smn_output_end(d->out);
+    size_t n = 0;
+    const char *data = st == SOCMON_OK ? smn_sink_memory_data(d->sink, &n) : NULL;
+    if (st == SOCMON_OK && !(*out = malloc(n + 1)))
+        st = socmon_fail(SOCMON_ENOMEM, "document: out of memory (%zu bytes)", n);
+    if (st == SOCMON_OK) {
+        memcpy(*out, data, n);
+        (*out)[n] = '\0';
+        if (len)
+            *len = n;
+    }
+    doc_free(d);
+    return st;
+}
+
+static socmon_status open_recording(doc *d, const char *path)
+{
+    socmon_status st = socmon_recording_load(path, &d->rec);
+    return st == SOCMON_OK ? socmon_source_recording(d->rec, &d->src) : st;
+}
+
+static socmon_status check_args(const char *what, const void *a, char **out)
+{
+    if (out)
+        *out = NULL;
+    return a && out ? SOCMON_OK : socmon_fail(SOCMON_EINVAL, "%s: NULL argument", what);
+}
+
+socmon_status socmon_document_recording(const char *path, const socmon_document_opts *o, char **out, size_t *len)
+{
+    socmon_status st = check_args("socmon_document_recording", path, out);
+    if (st != SOCMON_OK)
+        return st;
+    o = opts_of(o);
+    doc d = {0};
+    st = open_recording(&d, path);
+    if (st == SOCMON_OK)
+        st = doc_open(&d, o, o->deltas);
+    socmon_feed_opts fo = {.doc = SOCMON_DOC_INTERVALS, .title = "recording"};
+    if (st == SOCMON_OK)
+        st = smn_feed_new(d.out, &fo, &d.feed);
+    socmon_consumer c = d.feed ? smn_feed_consumer(d.feed) : (socmon_consumer){0};
+    if (st == SOCMON_OK)
+        st = socmon_pipeline_add(d.pipe, &c);
+    if (st == SOCMON_OK)
+        st = socmon_pipeline_run(d.pipe, d.src);
+    return doc_take(&d, st, out, len);
+}
+
+socmon_status socmon_document_functions(const char *path, const socmon_document_opts *o, char **out, size_t *len)
+{
+    socmon_status st = check_args("socmon_document_functions", path, out);
+    if (st != SOCMON_OK)
+        return st;
+    o = opts_of(o);
+    doc d = {0};
+    socmon_functions *fns = NULL;
+    st = open_recording(&d, path);
+    if (st == SOCMON_OK)
+        st = doc_open(&d, o, 0);
+    if (st == SOCMON_OK)
+        st = socmon_pipeline_run(d.pipe, d.src);
+    const socmon_source_info *info = d.src ? socmon_source_info_of(d.src) : NULL;
+    if (st == SOCMON_OK)   /* as report --by-symbol: the functions' counters as counted, unscaled */
+        st = socmon_functions_from_totals(info, socmon_pipeline_totals(d.pipe), 0, &fns);
+    socmon_run_info run = {.doc = SOCMON_DOC_FUNCTIONS, .target = info ? info->target : NULL};
+    if (st == SOCMON_OK)
+        st = smn_output_begin(d.out, &run);
+    if (st == SOCMON_OK)
+        st = smn_output_functions(d.out, fns);
+    st = doc_take(&d, st, out, len);
+    socmon_functions_free(fns);
+    return st;
+}
+
+/* The target spec with the program added as its option (as the CLI's `-- PROGRAM` does). */
+static char *spec_with(const char *spec, const char *program)
+{
+    size_t n = strlen(spec) + (program ? strlen(program) + 10 : 0) + 1;
+    char *s = malloc(n);
+    if (s)
+        snprintf(s, n, "%s%s%s", spec, program ? (strchr(spec, ':') ? ",program=" : ":program=") : "",
+                 program ? program : "");
+    return s;
+}
+
+/* The step of a model's run: the longest no counter can wrap twice in (cli_stat_interval's rule). */
+static uint64_t step_of(const socmon_target *t, const socmon_set *set)
+{
+    const socmon_target_ops *ops = socmon_target_ops_of(t);
+    uint64_t ns = socmon_target_is_hardware(t) && ops && ops->default_interval_ns ? ops->default_interval_ns
+                                                                                   : DOC_MAX_STEP_NS;
+    for (size_t i = 0; i < socmon_set_size(set); i++) {
+        const socmon_counter *c = socmon_set_counter(set, i);
+        uint64_t lim = socmon_max_interval_ns(c->width, c->max_rate_hz);
+        if (lim && lim < ns)
+            ns = lim;
+    }
+    return ns;
+}
+
+static socmon_status program_ended(socmon_target *t)
+{
+    char msg[256] = "";
+    socmon_program_end end = socmon_target_program_end(t, msg, sizeof msg);
+    if ((int)end < 0 || end == SOCMON_PROGRAM_HALTED)
+        return SOCMON_OK;
+    return socmon_fail(SOCMON_ESTATE, "the program did not halt: %s", *msg ? msg : "it was still running");
+}
+
+socmon_status socmon_document_stat(const char *spec, const char *workload, const char *program,
+                                   const socmon_document_opts *o, char **out, size_t *len)
+{
+    socmon_status st = check_args("socmon_document_stat", spec, out);
+    if (st != SOCMON_OK)
+        return st;
+    o = opts_of(o);
+    doc d = {0};
+    char *full = spec_with(spec, program);
+    st = full ? socmon_target_open(full, &d.target) : socmon_fail(SOCMON_ENOMEM, "document: out of memory");
+    free(full);
+    if (st == SOCMON_OK && socmon_target_is_hardware(d.target) && !o->duration_ns)
+        st = socmon_fail(SOCMON_EINVAL, "target '%s' is hardware: give a duration (duration_ns)", spec);
+    if (st == SOCMON_OK)
+        st = socmon_set_new(socmon_target_device(d.target), NULL, &d.set);
+    const socmon_target_ops *ops = d.target ? socmon_target_ops_of(d.target) : NULL;
+    socmon_source_target_opts so = {.size = sizeof so, .workload = workload};
+    if (st == SOCMON_OK) {
+        so.sampler = (socmon_sampler_opts){.interval_ns = step_of(d.target, d.set), .duration_ns = o->duration_ns,
+                                           .realtime = socmon_target_is_hardware(d.target)};
+        st = socmon_source_target(d.target, d.set, &so, &d.src);
+    }
+    if (st == SOCMON_OK)
+        st = doc_open(&d, o, 0);
+    socmon_feed_opts fo = {.doc = SOCMON_DOC_TOTALS, .title = "Performance counter stats",
+                           .workload = workload || !ops || !ops->workloads ? workload : ops->workloads[0]};
+    if (st == SOCMON_OK)
+        st = smn_feed_new(d.out, &fo, &d.feed);
+    socmon_consumer c = d.feed ? smn_feed_consumer(d.feed) : (socmon_consumer){0};
+    if (st == SOCMON_OK)
+        st = socmon_pipeline_add(d.pipe, &c);
+    if (st == SOCMON_OK)
+        st = socmon_pipeline_run(d.pipe, d.src);
+    if (st == SOCMON_OK && program)
+        st = program_ended(d.target);
+    if (st == SOCMON_OK)
+        st = socmon_pipeline_finish(d.pipe);
+    return doc_take(&d, st, out, len);
+}
+
+void socmon_document_free(char *text)
+{
+    free(text);
+}
