@@ -209,6 +209,28 @@ check "Recording summary" "$S" report -i "$WORK/elsewhere/r.rec" --summary
 "$S" stat -t esp:soc=no_such_soc >"$WORK/out.txt" 2>&1 && die "soc=no_such_soc succeeded"
 grep -q "$P/share/socmon/socs" "$WORK/out.txt" || { cat "$WORK/out.txt"; die "soc lookup outside the prefix"; }
 
+# The Python package under the prefix (issue 26): it finds the prefix's own libsocmon.so with no
+# SOCMON_LIBDIR, and its tests (tests/python/test_socmon.py) pass against the installed socmon,
+# without pandas (this python3) and with Debian's pandas (/usr/bin/python3).
+PYD=$P/lib/python3/dist-packages
+for f in socmon/__init__.py socmon/_install.py socmon/tensix.py socmon_tensix/__init__.py; do
+    [ -f "$PYD/$f" ] || die "$PYD/$f was not installed"
+done
+cp "$WORK/src.gone/tests/python/test_socmon.py" "$WORK/elsewhere/"
+PROG=$SRC/${SOCMON_BUILD_DIR:-build}/ibex_programs_build/cprog.elf   # the tree's own build, if made
+[ -f "$PROG" ] || { PROG=""; step "no $SRC/build/ibex_programs_build/cprog.elf: the Python test's Ibex cases skip"; }
+pytest_install() { # PYTHON PREFIX
+    (cd "$WORK/elsewhere" && env -u SOCMON_LIBDIR -u SOCMON_DATADIR SOCMON_BIN="$2/bin/socmon" SOCMON_PROGRAM="$PROG" \
+        SOCMON_GAPS_REC="$WORK/src.gone/fuzz/corpus/fuzz_recording_v2/gaps.rec" PYTHONPATH="$2/lib/python3/dist-packages" \
+        "$1" -c 'import socmon, sys; assert socmon.library_path.startswith(sys.argv[1]), socmon.library_path' "$2" &&
+     cd "$WORK/elsewhere" && env -u SOCMON_LIBDIR -u SOCMON_DATADIR SOCMON_BIN="$2/bin/socmon" SOCMON_PROGRAM="$PROG" \
+        SOCMON_GAPS_REC="$WORK/src.gone/fuzz/corpus/fuzz_recording_v2/gaps.rec" PYTHONPATH="$2/lib/python3/dist-packages" \
+        "$1" -m unittest test_socmon) >"$WORK/last.log" 2>&1 || { cat "$WORK/last.log"; die "the Python package from $2 ($1)"; }
+    step "ok: the Python package from $2 ($1)"
+}
+pytest_install python3 "$P"
+/usr/bin/python3 -c 'import pandas' 2>/dev/null && pytest_install /usr/bin/python3 "$P"
+
 # ---- 5. an install moved away from where it was installed ----
 mv "$P" "$P.away"
 B=$WORK/relocB
@@ -223,6 +245,7 @@ PKG_CONFIG_PATH="$B/$LIB/pkgconfig" pkg-config --variable=includedir socmon >"$W
 SOCMON_ESP_SOC=esp_4x4 LD_LIBRARY_PATH="$B/$LIB" "$WORK/pc/ex_esp_all_4x4" >"$WORK/out.txt" 2>&1 ||
     { cat "$WORK/out.txt"; die "esp_all (4x4) against the relocated libsocmon.so"; }
 LD_LIBRARY_PATH="$B/$LIB" ldd "$WORK/pc/ex_esp_all_4x4" | grep -q "$B/$LIB/libsocmon.so" || die "ex_esp_all_4x4 did not use $B/$LIB"
+pytest_install python3 "$B"
 step "ok: relocated install ($B)"
 mv "$P.away" "$P"
 step "all passed"

@@ -1,0 +1,216 @@
+"""Tests of the socmon Python package (run by tests/python/python_package.test.sh, and by
+scripts/test-install.sh against an install prefix).
+
+Environment: SOCMON_BIN (the socmon CLI whose numbers the package must equal), SOCMON_PROGRAM (an
+Ibex program ELF), SOCMON_GAPS_REC (a recording with gaps), SOCMON_TEST_PANDAS (1: pandas must
+be in use, 0: it must not). The package and its library are found as a user's would be.
+"""
+
+import json
+import math
+import os
+import subprocess
+import tempfile
+import unittest
+
+import socmon
+
+BIN = os.environ["SOCMON_BIN"]
+PROGRAM = os.environ.get("SOCMON_PROGRAM") or None
+GAPS = os.environ.get("SOCMON_GAPS_REC")
+WANT_PANDAS = os.environ.get("SOCMON_TEST_PANDAS")
+
+
+def cli(*args):
+    return subprocess.run([BIN] + list(args), check=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE).stdout
+
+
+def records(t):
+    """A table (DataFrame or list of dicts) as a list of dicts, NaN as None."""
+    rows = t.to_dict("records") if hasattr(t, "to_dict") else t
+    return [{k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in r.items()} for r in rows]
+
+
+def same(a, b):
+    if a is None or b is None:
+        return a is None and b is None
+    return a == b
+
+
+class Base(unittest.TestCase):
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory()
+        self.tmp = self._tmp.name
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def assertRowsEqual(self, got, want, what):
+        self.assertEqual(len(got), len(want), what + ": row count")
+        for i, (g, w) in enumerate(zip(got, want)):
+            self.assertEqual(list(g), list(w), "%s row %d: columns" % (what, i))
+            for k in w:
+                self.assertTrue(same(g[k], w[k]), "%s row %d %s: %r != %r" % (what, i, k, g[k], w[k]))
+
+
+class Mode(unittest.TestCase):
+    def test_pandas_or_lists(self):
+        if WANT_PANDAS is not None:
+            self.assertEqual(socmon.HAVE_PANDAS, WANT_PANDAS == "1")
+        t = socmon.read_sweep
+        self.assertTrue(callable(t))
+
+    def test_tensix_keeps_its_old_name(self):
+        import socmon.tensix
+        import socmon_tensix
+        self.assertIs(socmon_tensix, socmon.tensix)
+        sim = socmon_tensix.Simulator(bound="math", tiles=8)
+        socmon_tensix.configure_counters(sim)
+        sim.run()
+        self.assertIn("math", socmon_tensix.compute_metrics(socmon_tensix.read_counters(sim))["dominant_bound_per_thread"])
+
+
+class Recordings(Base):
+    """Every model target's recording read by the package equals report --json --deltas."""
+
+    def check(self, name, *record_args):
+        rec = os.path.join(self.tmp, name + ".rec")
+        cli("record", "-q", "-o", rec, *record_args)
+        doc = json.loads(cli("report", "-i", rec, "--json", "--deltas"))
+        r = socmon.read_recording(rec)
+        rows = doc["intervals"]
+        self.assertGreater(len(rows), 1, name)
+        want_d = [dict(t_ns=x["t_ns"], interval_ns=x["interval_ns"], **x["deltas"]) for x in rows]
+        want_m = [dict(t_ns=x["t_ns"], interval_ns=x["interval_ns"], **x["metrics"]) for x in rows]
+        self.assertRowsEqual(records(r.deltas), want_d, name + " deltas")
+        self.assertRowsEqual(records(r.metrics), want_m, name + " metrics")
+        self.assertEqual(r.target, doc["target"])
+        self.assertEqual(r.interval_ns, doc["interval_ns"])
+        self.assertEqual(len(r.gaps), 0, name + ": a whole recording has no gaps")
+        return rec, r
+
+    def test_esp(self):
+        self.check("esp", "-t", "esp", "-w", "multifft", "-I", "200us")
+
+    def test_esp_4x4(self):
+        self.check("esp44", "-t", "esp:soc=esp_4x4", "-w", "acc_sweep", "-I", "500us")
+
+    def test_zynq(self):
+        self.check("zynq", "-t", "zynq:duration_ms=20", "-I", "1ms")
+
+    def test_tensix(self):
+        self.check("tensix", "-t", "tensix", "-I", "10us")
+
+    @unittest.skipUnless(PROGRAM, "SOCMON_PROGRAM not given")
+    def test_ibex_program_and_functions(self):
+        rec, r = self.check("ibex", "-t", "ibex", "-I", "10us", "--", PROGRAM)
+        want = json.loads(cli("report", "-i", rec, "--by-symbol", "--json"))["functions"]
+        self.assertGreater(len(want), 0)
+        self.assertRowsEqual(records(r.functions), want, "functions")
+
+    @unittest.skipUnless(GAPS, "SOCMON_GAPS_REC not given")
+    def test_gaps(self):
+        r = socmon.read_recording(GAPS)
+        gaps = records(r.gaps)
+        self.assertGreaterEqual(len(gaps), 1)
+        self.assertTrue(all(g["missed"] > 0 for g in gaps), gaps)
+        doc = json.loads(subprocess.run([BIN, "report", "-i", GAPS, "--json", "--deltas"], check=True,
+                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL).stdout)
+        want = [x["t_ns"] for x in doc["intervals"] if "missed=" in x["flags"]]
+        self.assertEqual([g["t_ns"] for g in gaps], want)
+
+
+class Runs(Base):
+    """socmon.stat equals the CLI's stat --json; stat, diff and sweep documents read back."""
+
+    def cli_stat(self, *args):
+        out = os.path.join(self.tmp, "stat.json")
+        subprocess.run([BIN, "stat", "--json", "-o", out] + list(args), check=True, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+        return out, socmon.read_stat(out)
+
+    def test_stat_esp(self):
+        got = socmon.stat("esp", workload="multifft", soc="esp_4x4")
+        _, want = self.cli_stat("-t", "esp:soc=esp_4x4", "-w", "multifft")
+        self.assertEqual(got["counters"], want["counters"])
+        self.assertEqual(got["metrics"], want["metrics"])
+        self.assertGreater(got["counters"]["tile0.l2_hits"], 0)
+
+    @unittest.skipUnless(PROGRAM, "SOCMON_PROGRAM not given")
+    def test_stat_ibex_program(self):
+        got = socmon.stat("ibex", program=PROGRAM, config="maxperf")
+        _, want = self.cli_stat("-t", "ibex:config=maxperf", "--", PROGRAM)
+        self.assertEqual(got["counters"], want["counters"])
+        self.assertGreater(got["counters"]["cycles"], 0)
+
+    def test_read_stat_and_dispatch(self):
+        path, st = self.cli_stat("-t", "esp", "-w", "idle")
+        with open(path) as f:
+            doc = json.load(f)
+        self.assertEqual(st["counters"], {c["name"]: c["value"] for c in doc["counters"]})
+        self.assertEqual(socmon.read(path)["counters"], st["counters"])
+
+    def test_read_diff(self):
+        a, b = os.path.join(self.tmp, "a.json"), os.path.join(self.tmp, "b.json")
+        cli("stat", "-t", "esp", "-w", "multifft", "--json", "-o", a)
+        cli("stat", "-t", "esp", "-w", "acc_sweep", "--json", "-o", b)
+        d = os.path.join(self.tmp, "d.json")
+        with open(d, "wb") as f:
+            f.write(cli("diff", a, b, "--json"))
+        rows = records(socmon.read_diff(d))
+        with open(d) as f:
+            want = json.load(f)["rows"]
+        self.assertRowsEqual(rows, want, "diff")
+        self.assertEqual(len(records(socmon.read(d))), len(want))
+
+    def test_sweep_tables(self):
+        csvp, jsonp = os.path.join(self.tmp, "s.csv"), os.path.join(self.tmp, "s.json")
+        grid = ["-q", "-t", "esp:soc={esp_2x3,esp_4x4}", "-w", "multifft,idle"]
+        cli("sweep", *grid, "-o", csvp)
+        cli("sweep", *grid, "--json", "-o", jsonp)
+        a, b = records(socmon.read_sweep(csvp)), records(socmon.read_sweep(jsonp))
+        self.assertEqual(len(a), 4)
+        self.assertRowsEqual(a, b, "CSV vs JSON sweep")
+        with open(jsonp) as f:
+            pts = json.load(f)["points"]
+        for row, p in zip(b, pts):
+            self.assertEqual(row["target"], p["target"])
+            for k, v in p["counters"].items():
+                self.assertEqual(row["counter:" + k], v)
+        self.assertEqual(records(socmon.read(csvp))[3]["option:soc"], "esp_4x4")
+
+
+class Errors(Base):
+    def test_missing_recording(self):
+        with self.assertRaises(socmon.SocmonError) as e:
+            socmon.read_recording(os.path.join(self.tmp, "none.rec"))
+        self.assertIn("none.rec", str(e.exception))
+        self.assertTrue(e.exception.status.startswith("SOCMON_E"), e.exception.status)
+
+    def test_not_a_recording(self):
+        p = os.path.join(self.tmp, "junk.rec")
+        with open(p, "wb") as f:
+            f.write(b"not a recording at all\n" * 10)
+        with self.assertRaises(socmon.SocmonError):
+            socmon.read_recording(p)
+        with self.assertRaises(ValueError):
+            socmon.read(p)
+
+    def test_unknown_target_and_option(self):
+        with self.assertRaises(socmon.SocmonError) as e:
+            socmon.stat("nosuch")
+        self.assertIn("unknown target 'nosuch'", str(e.exception))
+        with self.assertRaises(socmon.SocmonError) as e:
+            socmon.stat("esp", speed=3)
+        self.assertIn("unknown option 'speed'", str(e.exception))
+
+    def test_not_a_sweep(self):
+        p = os.path.join(self.tmp, "t.csv")
+        with open(p, "w") as f:
+            f.write("a,b\n1,2\n")
+        with self.assertRaises(ValueError):
+            socmon.read_sweep(p)
+
+
+if __name__ == "__main__":
+    unittest.main()
