@@ -79,7 +79,7 @@ typedef struct socmon_sweep_row {
 
 typedef struct socmon_sweep socmon_sweep;
 
-/* An empty table for the grid named id with total points. */
+/* An empty table for the grid named id (1..64 letters, digits, '_', '-') with total points. */
 socmon_status socmon_sweep_new(const char *id, size_t total, socmon_sweep **out);
 void socmon_sweep_free(socmon_sweep *s);
 const char *socmon_sweep_id(const socmon_sweep *s);

@@ -53,6 +53,10 @@ socmon_status socmon_sweep_new(const char *id, size_t total, socmon_sweep **out)
     if (!id || !out)
         return socmon_fail(SOCMON_EINVAL, "socmon_sweep_new: NULL argument");
     *out = NULL;
+    /* a grid's id is 16 hex digits; a table names its own in words a file name could hold */
+    size_t n = strspn(id, "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_-");
+    if (n == 0 || id[n] || n > 64)
+        return socmon_fail(SOCMON_EINVAL, "sweep id '%.64s' is not 1 to 64 letters, digits, '_' or '-'", id);
     socmon_sweep *s = calloc(1, sizeof *s);
     if (!s || !(s->id = strdup(id))) {
         free(s);
@@ -160,7 +164,7 @@ socmon_status smn_sweep_put(socmon_sweep *s, const socmon_sweep_row *row, const 
                             size_t nvals)
 {
     if (s->total && row->point.index >= s->total)
-        return socmon_fail(SOCMON_ERANGE, "point %zu is beyond the sweep's %zu points", row->point.index, s->total);
+        return socmon_fail(SOCMON_EINVAL, "point %zu is beyond the sweep's %zu points", row->point.index, s->total);
     socmon_sweep_row copy;
     socmon_status st = row_copy(&copy, row, vals, nvals);
     if (st != SOCMON_OK)

@@ -11,6 +11,8 @@
 
 #include "analysis/sweep_internal.h"
 #include "core/grow.h"
+#include "core/strmap.h"
+#include "core/text.h"
 
 #define SWEEP_FILE_MAX (1u << 30)
 
@@ -130,8 +132,8 @@ static socmon_status parse_json(const char *text, size_t len, const char *name, 
         json_integer_value(total) < 0 || !json_is_array(pts))
         st = socmon_fail(SOCMON_EINVAL, "%s: not a table of socmon sweep (it has no \"sweep\" {id, points} and "
                          "\"points\" array)", name);
-    if (st == SOCMON_OK)
-        st = socmon_sweep_new(jstr(sw, "id"), (size_t)json_integer_value(total), out);
+    if (st == SOCMON_OK && (st = socmon_sweep_new(jstr(sw, "id"), (size_t)json_integer_value(total), out)) != SOCMON_OK)
+        socmon_fail_prefix(st, "%s: ", name);
     size_t i;
     const json_t *p;
     if (st == SOCMON_OK)
@@ -322,7 +324,20 @@ static socmon_status check_header(char **h, size_t nh, const char *name)
             strncmp(h[i], SMN_SWEEP_METRIC_COL, strlen(SMN_SWEEP_METRIC_COL)) != 0)
             return socmon_fail(SOCMON_EINVAL, "%s: column %zu '%.40s' is neither option:, counter: nor metric:", name,
                                i + 1, h[i]);
-    return SOCMON_OK;
+    /* names socmon wrote are JSON's (UTF-8, no control characters): anything else is foreign */
+    for (size_t i = NFIXED; i < nh; i++)
+        if (!smn_text_clean(h[i]))
+            return socmon_fail(SOCMON_EINVAL, "%s: column %zu's name is not clean UTF-8 text", name, i + 1);
+    socmon_strmap seen = {0};
+    socmon_status st = SOCMON_OK;
+    for (size_t i = NFIXED; i < nh && st == SOCMON_OK; i++) {
+        int added = smn_strmap_insert(&seen, h[i], i, NULL);
+        st = added < 0   ? socmon_fail(SOCMON_ENOMEM, "%s: out of memory", name)
+             : added == 0 ? socmon_fail(SOCMON_EINVAL, "%s: column %zu '%.40s' appears twice", name, i + 1, h[i])
+                          : SOCMON_OK;
+    }
+    smn_strmap_free(&seen);
+    return st;
 }
 
 static socmon_status parse_csv(const char *text, size_t len, const char *name, socmon_sweep **out)
@@ -354,8 +369,8 @@ static socmon_status parse_csv(const char *text, size_t len, const char *name, s
             st = socmon_fail(SOCMON_EINVAL, "%s:%u: %zu fields, the header has %zu", name, line, nf, nh);
         else if (!*out && parse_size(f[COL_POINTS], &total) != 0)
             st = socmon_fail(SOCMON_EINVAL, "%s:%u: points '%s' is not a number", name, line, f[COL_POINTS]);
-        else if (!*out)
-            st = socmon_sweep_new(f[COL_SWEEP], total, out);
+        else if (!*out && (st = socmon_sweep_new(f[COL_SWEEP], total, out)) != SOCMON_OK)
+            socmon_fail_prefix(st, "%s:%u: ", name, line);
         if (st == SOCMON_OK)
             st = csv_row(*out, h, nh, f, name, line, vals, pv, inst, kv);
         for (size_t i = 0; inst && i < nh; i++) {

@@ -1,17 +1,15 @@
 /* Documents in memory (socmon/document.h): a source, the pipeline and one output format into a
  * memory sink. The wiring is the commands' own (cli/cmd_report.c, cli/cmd_stat.c) without what
- * only a terminal needs (live lines, signals, a program's output on stdout). */
+ * only a terminal needs (live lines, signals, a program's output on stdout); a target's run is
+ * opened by the analysis layer (analysis/target_run.h), which may call targets. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/target_run.h"
 #include "export/feed.h"
 #include "export/output.h"
 #include "socmon/document.h"
-#include "socmon/delta.h"
 #include "socmon/recording.h"
-
-/* Longest step of a model's stat (as cli_stat_interval): totals do not depend on the step. */
-#define DOC_MAX_STEP_NS 1000000000ull
 
 typedef struct doc {
     socmon_sink *sink;
@@ -21,8 +19,7 @@ typedef struct doc {
     socmon_metricset *ms;
     socmon_source *src;
     socmon_recording *rec;
-    socmon_target *target;
-    socmon_set *set;
+    smn_target_run *run;
 } doc;
 
 static void doc_free(doc *d)
@@ -31,11 +28,11 @@ static void doc_free(doc *d)
     smn_feed_free(d->feed);
     smn_output_free(d->out);
     smn_sink_close(d->sink);
-    socmon_source_close(d->src);
+    if (!d->run)   /* a target run's source is its own: closed with it */
+        socmon_source_close(d->src);
     socmon_metricset_free(d->ms);
     socmon_recording_free(d->rec);
-    socmon_set_free(d->set);
-    socmon_target_close(d->target);
+    smn_target_run_close(d->run);
 }
 
 static const socmon_document_opts *opts_of(const socmon_document_opts *o)
@@ -139,41 +136,6 @@ socmon_status socmon_document_functions(const char *path, const socmon_document_
     return st;
 }
 
-/* The target spec with the program added as its option (as the CLI's `-- PROGRAM` does). */
-static char *spec_with(const char *spec, const char *program)
-{
-    size_t n = strlen(spec) + (program ? strlen(program) + 10 : 0) + 1;
-    char *s = malloc(n);
-    if (s)
-        snprintf(s, n, "%s%s%s", spec, program ? (strchr(spec, ':') ? ",program=" : ":program=") : "",
-                 program ? program : "");
-    return s;
-}
-
-/* The step of a model's run: the longest no counter can wrap twice in (cli_stat_interval's rule). */
-static uint64_t step_of(const socmon_target *t, const socmon_set *set)
-{
-    const socmon_target_ops *ops = socmon_target_ops_of(t);
-    uint64_t ns = socmon_target_is_hardware(t) && ops && ops->default_interval_ns ? ops->default_interval_ns
-                                                                                   : DOC_MAX_STEP_NS;
-    for (size_t i = 0; i < socmon_set_size(set); i++) {
-        const socmon_counter *c = socmon_set_counter(set, i);
-        uint64_t lim = socmon_max_interval_ns(c->width, c->max_rate_hz);
-        if (lim && lim < ns)
-            ns = lim;
-    }
-    return ns;
-}
-
-static socmon_status program_ended(socmon_target *t)
-{
-    char msg[256] = "";
-    socmon_program_end end = socmon_target_program_end(t, msg, sizeof msg);
-    if ((int)end < 0 || end == SOCMON_PROGRAM_HALTED)
-        return SOCMON_OK;
-    return socmon_fail(SOCMON_ESTATE, "the program did not halt: %s", *msg ? msg : "it was still running");
-}
-
 socmon_status socmon_document_stat(const char *spec, const char *workload, const char *program,
                                    const socmon_document_opts *o, char **out, size_t *len)
 {
@@ -182,24 +144,13 @@ socmon_status socmon_document_stat(const char *spec, const char *workload, const
         return st;
     o = opts_of(o);
     doc d = {0};
-    char *full = spec_with(spec, program);
-    st = full ? socmon_target_open(full, &d.target) : socmon_fail(SOCMON_ENOMEM, "document: out of memory");
-    free(full);
-    if (st == SOCMON_OK && socmon_target_is_hardware(d.target) && !o->duration_ns)
-        st = socmon_fail(SOCMON_EINVAL, "target '%s' is hardware: give a duration (duration_ns)", spec);
-    if (st == SOCMON_OK)
-        st = socmon_set_new(socmon_target_device(d.target), NULL, &d.set);
-    const socmon_target_ops *ops = d.target ? socmon_target_ops_of(d.target) : NULL;
-    socmon_source_target_opts so = {.size = sizeof so, .workload = workload};
+    st = smn_target_run_open(spec, program, workload, o->duration_ns, &d.run);
     if (st == SOCMON_OK) {
-        so.sampler = (socmon_sampler_opts){.interval_ns = step_of(d.target, d.set), .duration_ns = o->duration_ns,
-                                           .realtime = socmon_target_is_hardware(d.target)};
-        st = socmon_source_target(d.target, d.set, &so, &d.src);
-    }
-    if (st == SOCMON_OK)
+        d.src = smn_target_run_source(d.run);
         st = doc_open(&d, o, 0);
+    }
     socmon_feed_opts fo = {.doc = SOCMON_DOC_TOTALS, .title = "Performance counter stats",
-                           .workload = workload || !ops || !ops->workloads ? workload : ops->workloads[0]};
+                           .workload = d.run ? smn_target_run_workload(d.run) : NULL};
     if (st == SOCMON_OK)
         st = smn_feed_new(d.out, &fo, &d.feed);
     socmon_consumer c = d.feed ? smn_feed_consumer(d.feed) : (socmon_consumer){0};
@@ -207,8 +158,8 @@ socmon_status socmon_document_stat(const char *spec, const char *workload, const
         st = socmon_pipeline_add(d.pipe, &c);
     if (st == SOCMON_OK)
         st = socmon_pipeline_run(d.pipe, d.src);
-    if (st == SOCMON_OK && program)
-        st = program_ended(d.target);
+    if (st == SOCMON_OK)
+        st = smn_target_run_check_end(d.run);
     if (st == SOCMON_OK)
         st = socmon_pipeline_finish(d.pipe);
     return doc_take(&d, st, out, len);

@@ -7,6 +7,7 @@
 
 #include "analysis/sweep_internal.h"
 #include "core/strmap.h"
+#include "core/text.h"
 #include "export/fmt_diff.h"
 #include "export/fmt_sweep.h"
 #include "export/table.h"
@@ -116,6 +117,22 @@ static const char *cell(const socmon_sweep_row *r, const char *full, int kind, c
     return buf;
 }
 
+/* A text field: as it is when it is UTF-8; else escaped \xNN as the JSON of the table has it
+ * (smn_json_text), so both formats hold the same text. */
+static socmon_status csv_text(socmon_sink *sink, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t n;
+    while (p && *p && (n = smn_utf8_len(p)) > 0)
+        p += n;
+    if (!p || !*p)
+        return smn_csv_write(sink, s, ',');
+    char *esc = smn_text_escape_dup(s);
+    socmon_status st = esc ? smn_csv_write(sink, esc, ',') : socmon_fail(SOCMON_ENOMEM, "sweep table: out of memory");
+    free(esc);
+    return st;
+}
+
 socmon_status smn_csv_sweep(socmon_output *o, const socmon_sweep *s)
 {
     static const char *const fixed[] = {"point", "sweep", "points", "target", "workload", "program", "status",
@@ -135,7 +152,7 @@ socmon_status smn_csv_sweep(socmon_output *o, const socmon_sweep *s)
         const char *f[NF] = {point, socmon_sweep_id(s), total, r->point.target, r->point.workload, r->point.program,
                              r->ok ? "ok" : "failed", r->error, r->recording};
         for (size_t i = 0; st == SOCMON_OK && i < NF + c.n; i++) {
-            smn_csv_write(o->sink, i < NF ? f[i] : cell(r, c.names[i - NF], c.kind[i - NF], buf, sizeof buf), ',');
+            csv_text(o->sink, i < NF ? f[i] : cell(r, c.names[i - NF], c.kind[i - NF], buf, sizeof buf));
             st = smn_sink_putc(o->sink, i + 1 == NF + c.n ? '\n' : ',');
         }
     }
@@ -144,6 +161,14 @@ socmon_status smn_csv_sweep(socmon_output *o, const socmon_sweep *s)
 }
 
 /* ---- json: {"sweep": {id, points}, "points": [...]}, the contract plus "point" ---- */
+
+/* s as JSON's own string when it is UTF-8 (control characters escaped as JSON does, so a
+ * reader gets s back), else escaped \xNN (smn_json_text); NULL s: null. */
+static json_t *text(const char *s)
+{
+    json_t *j = s ? json_string(s) : NULL;
+    return j ? j : smn_json_text(s);
+}
 
 static json_t *json_number_of(const socmon_value *v)
 {
@@ -157,20 +182,20 @@ static json_t *json_row(const socmon_sweep_row *r)
     json_t *j = json_object(), *opts = json_object(), *cs = json_object(), *ms = json_object();
     int bad = !j || !opts || !cs || !ms;
     for (size_t k = 0; !bad && k < r->point.noptions; k++)
-        bad |= json_object_set_new(opts, r->point.options[k].key, smn_json_text(r->point.options[k].value));
+        bad |= json_object_set_new(opts, r->point.options[k].key, text(r->point.options[k].value));
     for (size_t k = 0; !bad && k < r->nvalues; k++) {
         const socmon_value *v = &r->values[k];
         bad |= json_object_set_new(v->kind == SOCMON_VALUE_COUNTER ? cs : ms, v->key, json_number_of(v));
     }
     if (!bad) {
         bad |= json_object_set_new(j, "point", json_integer((json_int_t)r->point.index));
-        bad |= json_object_set_new(j, "target", smn_json_text(r->point.target));
-        bad |= json_object_set_new(j, "workload", smn_json_text(r->point.workload));
-        bad |= json_object_set_new(j, "program", smn_json_text(r->point.program));
+        bad |= json_object_set_new(j, "target", text(r->point.target));
+        bad |= json_object_set_new(j, "workload", text(r->point.workload));
+        bad |= json_object_set_new(j, "program", text(r->point.program));
         bad |= json_object_set_new(j, "options", opts);
         bad |= json_object_set_new(j, "status", json_string(r->ok ? "ok" : "failed"));
-        bad |= json_object_set_new(j, "error", smn_json_text(r->error));
-        bad |= json_object_set_new(j, "recording", smn_json_text(r->recording));
+        bad |= json_object_set_new(j, "error", text(r->error));
+        bad |= json_object_set_new(j, "recording", text(r->recording));
         bad |= json_object_set_new(j, "counters", cs);
         bad |= json_object_set_new(j, "metrics", ms);
         opts = cs = ms = NULL;   /* j holds them now, even after a failed set */
@@ -190,7 +215,7 @@ socmon_status smn_json_sweep(socmon_output *o, const socmon_sweep *s)
     json_t *doc = json_object(), *meta = json_object(), *pts = json_array();
     int bad = !doc || !meta || !pts;
     if (!bad) {
-        bad |= json_object_set_new(meta, "id", json_string(socmon_sweep_id(s)));
+        bad |= json_object_set_new(meta, "id", text(socmon_sweep_id(s)));
         bad |= json_object_set_new(meta, "points", json_integer((json_int_t)socmon_sweep_total(s)));
         bad |= json_object_set_new(doc, "sweep", meta);
         bad |= json_object_set_new(doc, "points", pts);

@@ -1,0 +1,104 @@
+/* A target run from its spec alone (analysis/target_run.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/target_run.h"
+#include "socmon/delta.h"
+
+/* The longest step of a model's run, as socmon stat takes it (cli_stat_interval): its totals do
+ * not depend on the step, and this keeps a model's clock arithmetic far from its limits. */
+#define RUN_MAX_STEP_NS 1000000000ull
+
+struct smn_target_run {
+    socmon_target *target;
+    socmon_set *set;
+    socmon_source *src;
+    const char *workload;
+    int program;
+};
+
+/* The spec with the program as its option (what the CLI's `-- PROGRAM` adds). */
+static char *spec_with(const char *spec, const char *program)
+{
+    size_t n = strlen(spec) + (program ? strlen(program) + 10 : 0) + 1;
+    char *s = malloc(n);
+    if (s)
+        snprintf(s, n, "%s%s%s", spec, program ? (strchr(spec, ':') ? ",program=" : ":program=") : "",
+                 program ? program : "");
+    return s;
+}
+
+static uint64_t step_of(const socmon_target *t, const socmon_set *set)
+{
+    const socmon_target_ops *ops = socmon_target_ops_of(t);
+    uint64_t ns = socmon_target_is_hardware(t) && ops && ops->default_interval_ns ? ops->default_interval_ns
+                                                                                   : RUN_MAX_STEP_NS;
+    for (size_t i = 0; i < socmon_set_size(set); i++) {
+        const socmon_counter *c = socmon_set_counter(set, i);
+        uint64_t lim = socmon_max_interval_ns(c->width, c->max_rate_hz);
+        if (lim && lim < ns)
+            ns = lim;
+    }
+    return ns;
+}
+
+socmon_status smn_target_run_open(const char *spec, const char *program, const char *workload, uint64_t duration_ns,
+                                  smn_target_run **out)
+{
+    *out = NULL;
+    smn_target_run *r = calloc(1, sizeof *r);
+    char *full = r ? spec_with(spec, program) : NULL;
+    socmon_status st = full ? socmon_target_open(full, &r->target) : socmon_fail(SOCMON_ENOMEM, "out of memory");
+    free(full);
+    if (st == SOCMON_OK && socmon_target_is_hardware(r->target) && !duration_ns)
+        st = socmon_fail(SOCMON_EINVAL, "target '%s' is hardware: give a duration to count for", spec);
+    if (st == SOCMON_OK)
+        st = socmon_set_new(socmon_target_device(r->target), NULL, &r->set);
+    if (st == SOCMON_OK) {
+        const socmon_target_ops *ops = socmon_target_ops_of(r->target);
+        r->workload = workload || !ops || !ops->workloads ? workload : ops->workloads[0];
+        r->program = program != NULL;
+        socmon_source_target_opts so = {.size = sizeof so, .workload = workload};
+        so.sampler = (socmon_sampler_opts){.interval_ns = step_of(r->target, r->set), .duration_ns = duration_ns,
+                                           .realtime = socmon_target_is_hardware(r->target)};
+        st = socmon_source_target(r->target, r->set, &so, &r->src);
+    }
+    if (st != SOCMON_OK) {
+        smn_target_run_close(r);
+        return st;
+    }
+    *out = r;
+    return SOCMON_OK;
+}
+
+socmon_source *smn_target_run_source(const smn_target_run *r)
+{
+    return r->src;
+}
+
+const char *smn_target_run_workload(const smn_target_run *r)
+{
+    return r->workload;
+}
+
+socmon_status smn_target_run_check_end(const smn_target_run *r)
+{
+    if (!r->program)
+        return SOCMON_OK;
+    char msg[256] = "";
+    socmon_program_end end = socmon_target_program_end(r->target, msg, sizeof msg);
+    if ((int)end < 0 || end == SOCMON_PROGRAM_HALTED)
+        return SOCMON_OK;
+    return socmon_fail(SOCMON_ESTATE, "the program did not halt: %s", *msg ? msg : "it was still running");
+}
+
+void smn_target_run_close(smn_target_run *r)
+{
+    if (!r)
+        return;
+    socmon_source_close(r->src);
+    socmon_set_free(r->set);
+    socmon_target_close(r->target);
+    free(r);
+}

@@ -1,0 +1,25 @@
+/* Internal: a target run from its spec alone, as socmon stat makes one (the wiring the library's
+ * documents need, socmon/document.h): the target opened with the program as its option, every
+ * counter selected, and a source stepping it at the longest interval no counter can wrap twice
+ * in. Closing the run closes all three. */
+#ifndef SOCMON_ANALYSIS_TARGET_RUN_H
+#define SOCMON_ANALYSIS_TARGET_RUN_H
+
+#include <stdint.h>
+#include "socmon/analysis.h"
+
+typedef struct smn_target_run smn_target_run;
+
+/* program and workload may be NULL; duration_ns is required for hardware (a model runs its
+ * workload to its end). */
+socmon_status smn_target_run_open(const char *spec, const char *program, const char *workload, uint64_t duration_ns,
+                                  smn_target_run **out);
+socmon_source *smn_target_run_source(const smn_target_run *r);
+/* The workload a document names: the given one, or the target's default (NULL: none). */
+const char *smn_target_run_workload(const smn_target_run *r);
+/* SOCMON_OK, or SOCMON_ESTATE naming how a program ended when it did not halt (trapped, hung,
+ * past its cycle limit). */
+socmon_status smn_target_run_check_end(const smn_target_run *r);
+void smn_target_run_close(smn_target_run *r);
+
+#endif
