@@ -52,8 +52,8 @@ static const socmon_option esp_options[] = {
 };
 
 /* Must equal socmon_esp_workloads() (a test checks): target ops are static data. */
-static const char *const esp_workloads[] = {"multifft", "cpu_stream", "acc_sweep", "noc_stress",
-                                            "idle", NULL};
+static const char *const esp_workloads[] = {"multifft", "cpu_stream", "acc_sweep", "noc_stress", "idle",
+                                            "acc_none", "acc_llc",    "acc_dma",   "acc_full",   NULL};
 
 static socmon_status esp_prepare(socmon_model_target *mt)
 {

@@ -16,7 +16,7 @@
 #define GAP 2000u                  /* cycles of CPU "printf" between phases */
 
 static const char *const names[] = {"multifft", "cpu_stream", "acc_sweep", "noc_stress", "idle",
-                                    NULL};
+                                    "acc_none",  "acc_llc",    "acc_dma",   "acc_full",   NULL};
 
 const char *const *socmon_esp_workloads(void)
 {
@@ -151,6 +151,24 @@ static void acc_sweep(builder *b)
     }
 }
 
+/* acc_sweep's invocations in one coherence mode only (acc_none, acc_llc, acc_dma, acc_full): every
+ * accelerator that can use the mode, in turn, after a CPU pass that writes its input, so sweeps
+ * compare the modes workload against workload (docs/sweep.md). With the cache hierarchy an
+ * accelerator without an L2 is left out of full coherence, as in acc_sweep; without it every mode
+ * is non-coherent DMA, as in every workload (esp_run_like). */
+static void acc_mode(builder *b, socmon_esp_coherence m)
+{
+    for (unsigned a = 0; a < b->e->nacc; a++) {
+        if (m == SOCMON_ESP_COH_FULL && b->soc->desc.cache_hierarchy && !b->soc->desc.tiles[b->e->acc[a]].has_l2)
+            continue;
+        cpu(b, 0, 0, 16u * KIB / 8, 16u * KIB, 0x20 + a);
+        next(b);
+        esp_run_like(b, a, 32u * KIB, m, 0x20 + a);
+        next(b);
+    }
+    idle(b, GAP);   /* a workload that ran nothing still takes time */
+}
+
 /* All accelerators move 256 KiB by non-coherent DMA at once while the CPUs
  * stream: the memory tiles' queues fill and backpressure builds up. */
 static void noc_stress(builder *b)
@@ -176,7 +194,7 @@ socmon_status esp_script_build(socmon_esp_soc *soc, const char *name)
             w = i;
     if (w < 0)
         return socmon_fail(SOCMON_ENOENT, "esp: unknown workload '%.64s' (known: multifft, "
-                           "cpu_stream, acc_sweep, noc_stress, idle)", name);
+                           "cpu_stream, acc_sweep, noc_stress, idle, acc_none, acc_llc, acc_dma, acc_full)", name);
     if (w != 4 && (soc->eng->nmem == 0 || soc->eng->ncpu == 0))
         return socmon_fail(SOCMON_ENOTSUP, "esp: workload '%s' needs a cpu and a mem tile", name);
     soc->eng->nscript = 0;
@@ -186,6 +204,7 @@ socmon_status esp_script_build(socmon_esp_soc *soc, const char *name)
     case 2: acc_sweep(&b); break;
     case 3: noc_stress(&b); break;
     case 4: idle(&b, (uint64_t)(soc->desc.clock_hz / 1000)); break; /* 1 ms */
+    default: acc_mode(&b, (socmon_esp_coherence)(SOCMON_ESP_COH_NONE + (w - 5))); break;
     }
     return b.st;
 }
