@@ -16,8 +16,8 @@ import unittest
 import socmon
 
 BIN = os.environ["SOCMON_BIN"]
-PROGRAM = os.environ.get("SOCMON_PROGRAM") or None
-GAPS = os.environ.get("SOCMON_GAPS_REC")
+PROGRAM = os.environ["SOCMON_PROGRAM"]
+GAPS = os.environ["SOCMON_GAPS_REC"]
 WANT_PANDAS = os.environ.get("SOCMON_TEST_PANDAS")
 
 
@@ -101,14 +101,12 @@ class Recordings(Base):
     def test_tensix(self):
         self.check("tensix", "-t", "tensix", "-I", "10us")
 
-    @unittest.skipUnless(PROGRAM, "SOCMON_PROGRAM not given")
     def test_ibex_program_and_functions(self):
         rec, r = self.check("ibex", "-t", "ibex", "-I", "10us", "--", PROGRAM)
         want = json.loads(cli("report", "-i", rec, "--by-symbol", "--json"))["functions"]
         self.assertGreater(len(want), 0)
         self.assertRowsEqual(records(r.functions), want, "functions")
 
-    @unittest.skipUnless(GAPS, "SOCMON_GAPS_REC not given")
     def test_gaps(self):
         r = socmon.read_recording(GAPS)
         gaps = records(r.gaps)
@@ -136,7 +134,6 @@ class Runs(Base):
         self.assertEqual(got["metrics"], want["metrics"])
         self.assertGreater(got["counters"]["tile0.l2_hits"], 0)
 
-    @unittest.skipUnless(PROGRAM, "SOCMON_PROGRAM not given")
     def test_stat_ibex_program(self):
         got = socmon.stat("ibex", program=PROGRAM, config="maxperf")
         _, want = self.cli_stat("-t", "ibex:config=maxperf", "--", PROGRAM)

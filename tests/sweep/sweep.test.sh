@@ -6,7 +6,7 @@
 # get clear errors.
 . "${SOCMON_SRC:?SOCMON_SRC must point at the source tree}/tests/support/expect.sh"
 CHECK="python3 $SOCMON_SRC/tests/sweep/sweep_check.py"
-PROGS=${SOCMON_BUILD:?}/ibex_programs_build
+PROGS=$SOCMON_SRC/tests/cli/baseline/elf   # committed Ibex programs (tests/cli/baseline/README.md)
 ESP="esp:soc={esp_2x3,esp_4x4}"
 
 # ---- a sweep equals single runs ----
@@ -14,15 +14,16 @@ expect 0 "4 ok, 0 failed" -- "$BIN" sweep -t "$ESP" -w multifft,acc_sweep --json
 $CHECK count "$TMP/esp.json" ok 4 && ok || bad "the ESP sweep has 4 ok points"
 $CHECK equal_runs "$BIN" "$TMP/esp.json" && ok || bad "ESP sweep values differ from stat"
 expect 0 "4 ok" -- "$BIN" sweep -t 'ibex:config={small,maxperf}' --json -o "$TMP/ibex.json" -- \
-    "$PROGS/cprog.elf" "$PROGS/muldiv.elf"
+    "$PROGS/cprog.elf" "$PROGS/whole.elf"
 $CHECK equal_runs "$BIN" "$TMP/ibex.json" && ok || bad "Ibex sweep values differ from stat"
 python3 - "$TMP/ibex.json" <<'PY' && ok || bad "Ibex points in grid order, the config saving cycles"
 import json, sys
 pts = json.load(open(sys.argv[1]))["points"]
 got = [(p["options"]["config"], p["program"].rsplit("/", 1)[1]) for p in pts]
-assert got == [("small", "cprog.elf"), ("small", "muldiv.elf"), ("maxperf", "cprog.elf"), ("maxperf", "muldiv.elf")], got
-# maxperf has the fast multiplier and divider: muldiv takes fewer cycles there
+assert got == [("small", "cprog.elf"), ("small", "whole.elf"), ("maxperf", "cprog.elf"), ("maxperf", "whole.elf")], got
+# maxperf (single-cycle multiplier, branch target ALU, writeback stage) saves cycles on both
 assert pts[3]["counters"]["cycles"] < pts[1]["counters"]["cycles"], (pts[1]["counters"]["cycles"], pts[3]["counters"]["cycles"])
+assert pts[2]["counters"]["cycles"] < pts[0]["counters"]["cycles"], (pts[0]["counters"]["cycles"], pts[2]["counters"]["cycles"])
 PY
 # the same grid from a sweep file gives the same table (same grid id, same points)
 cat >"$TMP/esp.sweep" <<S
