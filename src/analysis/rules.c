@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/file.h"
 #include "core/text.h"
 #include "socmon/check.h"
 
@@ -158,18 +159,11 @@ socmon_status socmon_rules_load(const char *path, socmon_rules **out)
     if (!path || !out)
         return socmon_fail(SOCMON_EINVAL, "socmon_rules_load: NULL argument");
     *out = NULL;
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return socmon_fail(errno == ENOENT ? SOCMON_ENOENT : SOCMON_EIO, "%s: %s", path, strerror(errno));
-    char *buf = malloc(RULES_MAX_BYTES + 1);
-    size_t len = buf ? fread(buf, 1, RULES_MAX_BYTES + 1, fp) : 0;
-    int err = ferror(fp) ? errno : 0;
-    fclose(fp);
-    socmon_status st = !buf ? socmon_fail(SOCMON_ENOMEM, "%s: out of memory", path)
-                       : err ? socmon_fail(SOCMON_EIO, "%s: %s", path, strerror(err))
-                       : len > RULES_MAX_BYTES ? socmon_fail(SOCMON_EINVAL, "%s: over %u bytes: not a rules file", path,
-                                                             RULES_MAX_BYTES)
-                                               : socmon_rules_parse(buf, len, path, out);
+    char *buf;
+    size_t len;
+    socmon_status st = smn_file_read(path, RULES_MAX_BYTES, "rules file", &buf, &len);
+    if (st == SOCMON_OK)
+        st = socmon_rules_parse(buf, len, path, out);
     free(buf);
     return st;
 }

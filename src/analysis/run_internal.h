@@ -21,6 +21,12 @@ void smn_run_set_timeline(socmon_run *r, double *times, size_t nrows, double **s
  * v->sd and the 95 % confidence interval (Student t). */
 void smn_value_set_spread(socmon_value *v, unsigned n, double sd);
 
+/* v's value from JSON x (run_json.c): an exact integer for a counter, a number, or null or
+ * absent (v stays undefined). 0, or -1 when x is something else. Stat's JSON and sweep tables
+ * (sweep_read.c) read their numbers the same way. */
+struct json_t;
+int smn_value_from_json(socmon_value *v, const struct json_t *x);
+
 /* The readers (run_json.c, run_recording.c); socmon_run_open picks one by the file's content. */
 socmon_status smn_run_read_json(const char *path, socmon_run **out);
 socmon_status smn_run_read_recording(const char *path, const char *metric_file, size_t max_points,

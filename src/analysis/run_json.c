@@ -16,6 +16,21 @@ static const char *str_of(const json_t *o, const char *key)
     return json_is_string(s) ? json_string_value(s) : NULL;
 }
 
+int smn_value_from_json(socmon_value *v, const json_t *x)
+{
+    if (json_is_integer(x) && v->kind == SOCMON_VALUE_COUNTER) {
+        v->defined = v->integer = 1;
+        v->i = json_integer_value(x);
+        v->v = (double)v->i;
+    } else if (json_is_number(x)) {
+        v->defined = 1;
+        v->v = json_number_value(x);
+    } else if (x && !json_is_null(x)) {
+        return -1;
+    }
+    return 0;
+}
+
 /* One element of "counters" or "metrics". */
 static socmon_status add_value(socmon_run *r, const char *path, const char *array, size_t idx, const json_t *e,
                                socmon_value_kind kind, unsigned runs)
@@ -30,16 +45,8 @@ static socmon_status add_value(socmon_run *r, const char *path, const char *arra
     /* the unrounded mean of repeated runs, unless it is the count itself (a model's exact runs) */
     int use_mean = json_is_number(mean) && !(json_is_integer(val) && json_number_value(mean) == json_number_value(val));
     const json_t *x = use_mean ? mean : val;
-    if (json_is_integer(x) && kind == SOCMON_VALUE_COUNTER) {
-        v.defined = v.integer = 1;
-        v.i = json_integer_value(x);
-        v.v = (double)v.i;
-    } else if (json_is_number(x)) {
-        v.defined = 1;
-        v.v = json_number_value(x);
-    } else if (x && !json_is_null(x)) {
+    if (smn_value_from_json(&v, x) != 0)
         return socmon_fail(SOCMON_EINVAL, "%s: %s[%zu] (%s): its value is not a number", path, array, idx, v.name);
-    }
     if (runs > 1 && v.defined) {
         /* "sd" is the runs' spread; older documents have only perf's "stddev" of the mean */
         const json_t *sd = json_object_get(e, "sd"), *sem = json_object_get(e, "stddev");

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/file.h"
 #include "core/grow.h"
 #include "socmon/sweep.h"
 
@@ -414,18 +415,11 @@ socmon_status socmon_sweep_grid_load(const char *path, socmon_sweep_grid **out)
     if (!path || !out)
         return socmon_fail(SOCMON_EINVAL, "socmon_sweep_grid_load: NULL argument");
     *out = NULL;
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return socmon_fail(errno == ENOENT ? SOCMON_ENOENT : SOCMON_EIO, "%s: %s", path, strerror(errno));
-    char *buf = malloc(GRID_FILE_MAX + 1);
-    size_t len = buf ? fread(buf, 1, GRID_FILE_MAX + 1, fp) : 0;
-    int err = ferror(fp) ? errno : 0;
-    fclose(fp);
-    socmon_status st = !buf ? socmon_fail(SOCMON_ENOMEM, "%s: out of memory", path)
-                       : err ? socmon_fail(SOCMON_EIO, "%s: %s", path, strerror(err))
-                       : len > GRID_FILE_MAX ? socmon_fail(SOCMON_EINVAL, "%s: over %u bytes: not a sweep file", path,
-                                                           GRID_FILE_MAX)
-                                             : socmon_sweep_grid_parse(buf, len, path, out);
+    char *buf;
+    size_t len;
+    socmon_status st = smn_file_read(path, GRID_FILE_MAX, "sweep file", &buf, &len);
+    if (st == SOCMON_OK)
+        st = socmon_sweep_grid_parse(buf, len, path, out);
     free(buf);
     return st;
 }

@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/run_internal.h"
 #include "analysis/sweep_internal.h"
+#include "core/file.h"
 #include "core/grow.h"
 #include "core/strmap.h"
 #include "core/text.h"
@@ -48,16 +50,8 @@ static socmon_status json_values(const json_t *obj, socmon_value_kind kind, cons
     json_t *x;
     json_object_foreach((json_t *)obj, k, x) {
         socmon_value v = make_value(kind, (char *)k, &inst[*n]);
-        if (json_is_integer(x) && kind == SOCMON_VALUE_COUNTER) {
-            v.defined = v.integer = 1;
-            v.i = json_integer_value(x);
-            v.v = (double)v.i;
-        } else if (json_is_number(x)) {
-            v.defined = 1;
-            v.v = json_number_value(x);
-        } else if (!json_is_null(x)) {
+        if (smn_value_from_json(&v, x) != 0)
             return socmon_fail(SOCMON_EINVAL, "%s: points[%zu].%s.%s is not a number", name, idx, what, k);
-        }
         vals[*n] = v;
         pv[*n] = &vals[*n];
         (*n)++;
@@ -416,30 +410,9 @@ socmon_status socmon_sweep_load(const char *path, socmon_sweep **out)
     if (!path || !out)
         return socmon_fail(SOCMON_EINVAL, "socmon_sweep_load: NULL argument");
     *out = NULL;
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return socmon_fail(errno == ENOENT ? SOCMON_ENOENT : SOCMON_EIO, "%s: %s", path, strerror(errno));
-    size_t cap = 1 << 16, len = 0, got;
-    char *buf = malloc(cap);
-    socmon_status st = SOCMON_OK;
-    while (buf && (got = fread(buf + len, 1, cap - len, fp)) > 0) {
-        len += got;
-        if (len < cap)
-            continue;
-        char *nb = cap <= SWEEP_FILE_MAX ? realloc(buf, cap * 2) : NULL;
-        if (!nb) {
-            st = socmon_fail(cap > SWEEP_FILE_MAX ? SOCMON_EINVAL : SOCMON_ENOMEM, "%s: %s", path,
-                             cap > SWEEP_FILE_MAX ? "over 1 GiB: not a sweep table" : "out of memory");
-            break;
-        }
-        buf = nb;
-        cap *= 2;
-    }
-    if (st == SOCMON_OK && !buf)
-        st = socmon_fail(SOCMON_ENOMEM, "%s: out of memory", path);
-    if (st == SOCMON_OK && ferror(fp))
-        st = socmon_fail(SOCMON_EIO, "%s: %s", path, strerror(errno ? errno : EIO));
-    fclose(fp);
+    char *buf;
+    size_t len;
+    socmon_status st = smn_file_read(path, SWEEP_FILE_MAX, "sweep table", &buf, &len);
     if (st == SOCMON_OK)
         st = socmon_sweep_parse(buf, len, path, out);
     free(buf);

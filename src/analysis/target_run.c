@@ -6,10 +6,6 @@
 #include "analysis/target_run.h"
 #include "socmon/delta.h"
 
-/* The longest step of a model's run, as socmon stat takes it (cli_stat_interval): its totals do
- * not depend on the step, and this keeps a model's clock arithmetic far from its limits. */
-#define RUN_MAX_STEP_NS 1000000000ull
-
 struct smn_target_run {
     socmon_target *target;
     socmon_set *set;
@@ -29,11 +25,8 @@ static char *spec_with(const char *spec, const char *program)
     return s;
 }
 
-static uint64_t step_of(const socmon_target *t, const socmon_set *set)
+uint64_t smn_step_for(const socmon_set *set, uint64_t ns)
 {
-    const socmon_target_ops *ops = socmon_target_ops_of(t);
-    uint64_t ns = socmon_target_is_hardware(t) && ops && ops->default_interval_ns ? ops->default_interval_ns
-                                                                                   : RUN_MAX_STEP_NS;
     for (size_t i = 0; i < socmon_set_size(set); i++) {
         const socmon_counter *c = socmon_set_counter(set, i);
         uint64_t lim = socmon_max_interval_ns(c->width, c->max_rate_hz);
@@ -60,7 +53,9 @@ socmon_status smn_target_run_open(const char *spec, const char *program, const c
         r->workload = workload || !ops || !ops->workloads ? workload : ops->workloads[0];
         r->program = program != NULL;
         socmon_source_target_opts so = {.size = sizeof so, .workload = workload};
-        so.sampler = (socmon_sampler_opts){.interval_ns = step_of(r->target, r->set), .duration_ns = duration_ns,
+        int hw = socmon_target_is_hardware(r->target);
+        uint64_t step = hw && ops && ops->default_interval_ns ? ops->default_interval_ns : SMN_RUN_MAX_STEP_NS;
+        so.sampler = (socmon_sampler_opts){.interval_ns = smn_step_for(r->set, step), .duration_ns = duration_ns,
                                            .realtime = socmon_target_is_hardware(r->target)};
         st = socmon_source_target(r->target, r->set, &so, &r->src);
     }

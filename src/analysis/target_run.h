@@ -10,6 +10,15 @@
 
 typedef struct smn_target_run smn_target_run;
 
+/* The longest step of a model's stat: its totals do not depend on the step (the models are
+ * step-size invariant and the sampler sums wrap-safe deltas), and 1 s keeps a model's clock
+ * arithmetic far from its limits. */
+#define SMN_RUN_MAX_STEP_NS 1000000000ull
+
+/* ns, shortened to the longest interval in which no counter of set can wrap twice (the rule of
+ * socmon stat's step, cli_stat_interval, and of a target run's). */
+uint64_t smn_step_for(const socmon_set *set, uint64_t ns);
+
 /* program and workload may be NULL; duration_ns is required for hardware (a model runs its
  * workload to its end). */
 socmon_status smn_target_run_open(const char *spec, const char *program, const char *workload, uint64_t duration_ns,

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/target_run.h"
 #include "cli/opts.h"
 #include "core/text.h"
 
@@ -261,24 +262,14 @@ uint64_t cli_interval(const socmon_target *t, uint64_t given_ns, int given)
     return ops->default_interval_ns;
 }
 
-/* stat's totals do not depend on the interval (the models are step-size invariant and the sampler
- * sums wrap-safe deltas), so without -I a model takes the longest step no counter can wrap twice
- * in, at most STAT_MAX_STEP_NS (it keeps a model's clock arithmetic far from its limits; a
- * longer run just takes more steps). Hardware and --realtime keep the target's default interval
- * (the host's wake-ups are late now and then), shortened if a counter would wrap twice in it. */
-#define STAT_MAX_STEP_NS 1000000000ull
-
+/* Without -I a model takes the longest step no counter can wrap twice in, at most
+ * SMN_RUN_MAX_STEP_NS (a longer run just takes more steps; analysis/target_run.h says why the
+ * totals do not depend on it). Hardware and --realtime keep the target's default interval (the
+ * host's wake-ups are late now and then), shortened if a counter would wrap twice in it. */
 uint64_t cli_stat_interval(const socmon_target *t, const socmon_set *set, const struct cli_opts *o)
 {
     if (o->interval_set)
         return o->interval_ns;
     int paced = o->realtime || socmon_target_is_hardware(t);
-    uint64_t ns = paced ? cli_interval(t, o->interval_ns, 0) : STAT_MAX_STEP_NS;
-    for (size_t i = 0; i < socmon_set_size(set); i++) {
-        const socmon_counter *c = socmon_set_counter(set, i);
-        uint64_t lim = socmon_max_interval_ns(c->width, c->max_rate_hz);
-        if (lim && lim < ns)
-            ns = lim;
-    }
-    return ns;
+    return smn_step_for(set, paced ? cli_interval(t, o->interval_ns, 0) : SMN_RUN_MAX_STEP_NS);
 }
