@@ -82,6 +82,14 @@ static socmon_status open_recording(doc *d, const char *path)
     return st == SOCMON_OK ? socmon_source_recording(d->rec, &d->src) : st;
 }
 
+/* The output as the pipeline's consumer, through a feed (export/feed.h). */
+static socmon_status doc_feed(doc *d, const socmon_feed_opts *fo)
+{
+    socmon_status st = smn_feed_new(d->out, fo, &d->feed);
+    socmon_consumer c = st == SOCMON_OK ? smn_feed_consumer(d->feed) : (socmon_consumer){0};
+    return st == SOCMON_OK ? socmon_pipeline_add(d->pipe, &c) : st;
+}
+
 static socmon_status check_args(const char *what, const void *a, char **out)
 {
     if (out)
@@ -101,10 +109,7 @@ socmon_status socmon_document_recording(const char *path, const socmon_document_
         st = doc_open(&d, o, o->deltas);
     socmon_feed_opts fo = {.doc = SOCMON_DOC_INTERVALS, .title = "recording"};
     if (st == SOCMON_OK)
-        st = smn_feed_new(d.out, &fo, &d.feed);
-    socmon_consumer c = d.feed ? smn_feed_consumer(d.feed) : (socmon_consumer){0};
-    if (st == SOCMON_OK)
-        st = socmon_pipeline_add(d.pipe, &c);
+        st = doc_feed(&d, &fo);
     if (st == SOCMON_OK)
         st = socmon_pipeline_run(d.pipe, d.src);
     return doc_take(&d, st, out, len);
@@ -152,10 +157,7 @@ socmon_status socmon_document_stat(const char *spec, const char *workload, const
     socmon_feed_opts fo = {.doc = SOCMON_DOC_TOTALS, .title = "Performance counter stats",
                            .workload = d.run ? smn_target_run_workload(d.run) : NULL};
     if (st == SOCMON_OK)
-        st = smn_feed_new(d.out, &fo, &d.feed);
-    socmon_consumer c = d.feed ? smn_feed_consumer(d.feed) : (socmon_consumer){0};
-    if (st == SOCMON_OK)
-        st = socmon_pipeline_add(d.pipe, &c);
+        st = doc_feed(&d, &fo);
     if (st == SOCMON_OK)
         st = socmon_pipeline_run(d.pipe, d.src);
     if (st == SOCMON_OK)
