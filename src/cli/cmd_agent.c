@@ -15,20 +15,23 @@
 #include "cli/serve.h"
 #include "cli/stop.h"
 
-#define AGENT_OPTS (OPT_TARGET | OPT_WORKLOAD | OPT_INTERVAL | OPT_DURATION | OPT_EVENTS | OPT_AGENT)
+#define AGENT_OPTS (OPT_TARGET | OPT_WORKLOAD | OPT_INTERVAL | OPT_DURATION | OPT_EVENTS | OPT_AGENT | OPT_PROGRAM | \
+                    OPT_MAX_CYCLES)
 
 static void help(FILE *fp)
 {
     fprintf(fp,
             "usage: socmon agent [-t TARGET] [-w WORKLOAD] [-I INTERVAL] [-d DURATION] [-e EVENTS]\n"
-            "                    [--listen ADDR:PORT] [--token-file FILE] [options]\n\n"
+            "                    [--listen ADDR:PORT] [--token-file FILE] [options] [-- PROGRAM.elf]\n\n"
             "Runs on the target (a board, or anywhere with a model target): samples the counters every\n"
             "interval in one thread into a bounded ring and serves them to collectors over TCP\n"
             "('socmon record --remote', 'socmon stat --remote'). A collector that falls behind or\n"
             "reconnects gets every sample still in the ring, or an explicit gap. When the run ends the\n"
             "agent keeps serving the ring until SIGINT/SIGTERM, then prints its own CPU time and bus\n"
-            "accesses per sample. On hardware it samples until stopped unless -d is given. See\n"
-            "docs/agent.md.\n\n");
+            "accesses per sample. On hardware it samples until stopped unless -d is given. A target\n"
+            "that runs a program (-t ibex -- prog.elf) runs it as 'socmon record' does, its\n"
+            "per-function counters streamed too (report --by-symbol of a remote recording works); the\n"
+            "program's own output is not shown. See docs/agent.md.\n\n");
     cli_help_opts(fp, AGENT_OPTS);
 }
 
@@ -115,6 +118,7 @@ int cmd_agent(int argc, char **argv)
     if (o.token_file && (st = net_read_token(o.token_file, token)) != SOCMON_OK)
         return cli_error("agent", st);
     cli_stop_install();
+    o.symbols = 1;   /* a program's stream carries its per-function counters, as record's file does */
     cli_session cs;
     if ((st = cli_session_open(&cs, &o)) != SOCMON_OK) {
         cli_session_close(&cs);

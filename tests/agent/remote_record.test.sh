@@ -22,6 +22,24 @@ for fmt in "-x," "--json" "-x, --deltas" "--summary -x,"; do
     fi
 done
 
+# 1a. a firmware run (issue 27, item 5): `agent -t ibex -- prog.elf` streams the program with its
+# per-function counters; the remote recording reports as a local one, by symbol too
+E=$SOCMON_SRC/tests/cli/baseline/elf/cprog.elf
+start_agent ibex -t ibex -I 20us --no-pace --wait-collector --exit-when-drained -- "$E"
+expect 0 "0 lost at the agent" -- "$BIN" record --remote "$AGENT" -o "$TMP/ibex_remote.rec" -q
+wait "$AGENT_PID" && ok || bad "agent -t ibex -- prog.elf did not exit 0: $(cat "$TMP/ibex.err")"
+grep -q "target ibex:program=.*cprog.elf" "$TMP/ibex.err" && ok || bad "the agent does not name the program: $(cat "$TMP/ibex.err")"
+"$BIN" record -t ibex -I 20us -q -o "$TMP/ibex_local.rec" -- "$E" >/dev/null
+for fmt in "--json --deltas" "--summary -x," "--by-symbol --json"; do
+    "$BIN" report -i "$TMP/ibex_remote.rec" $fmt >"$TMP/r.out" 2>&1
+    "$BIN" report -i "$TMP/ibex_local.rec" $fmt >"$TMP/l.out" 2>&1
+    if cmp -s "$TMP/r.out" "$TMP/l.out" && [ -s "$TMP/r.out" ]; then ok; else
+        bad "report $fmt of the remote Ibex recording differs from the local one"; diff "$TMP/r.out" "$TMP/l.out" | head -5
+    fi
+done
+grep -q '"function": "mix"' "$TMP/r.out" && ok || bad "the remote recording has no per-function counters"
+expect 1 "target 'esp' runs no program" -- "$BIN" agent -t esp --listen 127.0.0.1:0 -- "$E"
+
 # 1b. record --remote | true: stdout's reader is gone before the summary; the file is whole, the
 # summary goes to stderr, exit 0, no "writing stdout: Broken pipe" (issue 23, item 6; SIGPIPE is
 # ignored by record)
