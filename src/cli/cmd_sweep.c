@@ -41,7 +41,8 @@ static void help(FILE *fp)
             "to a cross product, times each workload of -w, times each program after '--':\n"
             "  socmon sweep -t 'esp:soc={esp_2x3,esp_4x4}' -w multifft,acc_sweep -o esp.csv\n"
             "  socmon sweep -t 'ibex:config={small,maxperf}' --json -o ibex.json -- a.elf b.elf\n"
-            "Points run in parallel, each in a process of its own; one that fails is kept in the\n"
+            "Points run in parallel, each in a process of its own (a progress bar on a terminal, a\n"
+            "line every 10 s in a log); one that fails is kept in the\n"
             "table with its error and the others go on (exit status 1 if any failed). With -o FILE\n"
             "the table is rewritten as points end, and running the same sweep again with the same\n"
             "FILE runs only the points it lacks (resume after Ctrl-C; failed points run again).\n"
@@ -269,7 +270,7 @@ static int run_sweep(const sweep_cli *c, socmon_sweep_grid *g)
     sweep_state s = {.table = table, .format = format_of(c->json, c->output), .output = c->output};
     cli_stop_install();
     sweep_run_opts ro = {.grid = g, .todo = todo, .ntodo = ntodo, .jobs = c->jobs, .record_dir = c->record_dir,
-                         .progress = !c->quiet && isatty(2), .done_before = done, .point_done = point_done,
+                         .progress = c->quiet ? SWEEP_PROGRESS_NONE : isatty(2) ? SWEEP_PROGRESS_BAR : SWEEP_PROGRESS_LINES, .done_before = done, .point_done = point_done,
                          .user = &s};
     sweep_run_result res;
     double t0 = now_s();

@@ -37,6 +37,7 @@ typedef struct runner {
     sweep_run_result *res;
     struct timespec t0;
     int bar_drawn;
+    double line_at;              /* SWEEP_PROGRESS_LINES: when the last line was written */
 } runner;
 
 static double since(const struct timespec *t0)
@@ -56,10 +57,12 @@ static void fmt_time(char *buf, size_t len, double s)
 }
 
 /* The bar: points done (of the whole grid or shard), failed, running, and the time left at the
- * pace so far. Drawn over itself on a terminal only. */
+ * pace so far. Drawn over itself on a terminal; in a log, the same figures as a line now and then
+ * (the closing summary follows the last). */
 static void draw_bar(runner *r, int final)
 {
-    if (!r->o->progress)
+    if (r->o->progress == SWEEP_PROGRESS_NONE ||
+        (r->o->progress == SWEEP_PROGRESS_LINES && (final || since(&r->t0) - r->line_at < SWEEP_LINE_EVERY_S)))
         return;
     size_t total = r->o->done_before + r->o->ntodo, done = r->o->done_before + r->ended;
     size_t running = r->next - r->ended;
@@ -76,6 +79,12 @@ static void draw_bar(runner *r, int final)
     else if (done == total)
         snprintf(eta, sizeof eta, "0:00");
     fmt_time(el, sizeof el, t);
+    if (r->o->progress == SWEEP_PROGRESS_LINES) {
+        r->line_at = t;
+        fprintf(stderr, "socmon sweep: %zu/%zu points done, %zu failed, %s elapsed, ETA %s\n", done, total,
+                r->res->failed, el, eta);
+        return;
+    }
     fprintf(stderr, "\r\033[Ksweep [%s] %zu/%zu done, %zu failed, %zu running  %s elapsed, ETA %s%s", bar, done, total,
             r->res->failed, running, el, eta, final ? "\n" : "");
     fflush(stderr);

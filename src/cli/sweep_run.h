@@ -8,13 +8,20 @@
 #include <stddef.h>
 #include "socmon/sweep.h"
 
+enum {
+    SWEEP_PROGRESS_NONE,
+    SWEEP_PROGRESS_BAR,          /* a bar drawn over itself (a terminal) */
+    SWEEP_PROGRESS_LINES,        /* a line at most every SWEEP_LINE_EVERY_S (a log, CI) */
+};
+#define SWEEP_LINE_EVERY_S 10.0
+
 typedef struct sweep_run_opts {
     const socmon_sweep_grid *grid;
     const size_t *todo;          /* the points to run, by index */
     size_t ntodo;
     unsigned jobs;
     const char *record_dir;      /* NULL: no recordings */
-    int progress;                /* draw a progress bar on stderr (a terminal) */
+    int progress;                /* SWEEP_PROGRESS_*: how stderr shows the sweep going */
     size_t done_before;          /* points already in the table (resumed), for the bar */
     /* called in the parent as each point ends (run NULL: failed, error says why); returns 0 to
      * go on, else the sweep stops starting points */
