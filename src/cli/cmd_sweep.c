@@ -245,6 +245,11 @@ static int run_sweep(const sweep_cli *c, socmon_sweep_grid *g)
         cli_error("sweep", st);
         return 2;
     }
+    /* -o FILE that cannot be written is found now, not after the first point */
+    if (c->output && (st = smn_sink_check_path(c->output)) != SOCMON_OK) {
+        cli_error("sweep", st);
+        return 2;
+    }
     socmon_sweep *table = NULL;
     int rc = open_table(c, g, &table);
     if (rc)

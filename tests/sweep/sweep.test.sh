@@ -121,6 +121,7 @@ expect 2 "--shard 0/2" -- "$BIN" sweep -t esp --shard 0/2
 expect 2 "--shard x" -- "$BIN" sweep -t esp --shard x
 expect 2 "-j 0: expected a number" -- "$BIN" sweep -t esp -j 0
 expect 2 "programs go after '--'" -- "$BIN" sweep -t ibex prog.elf
+expect 2 "/nonexistent/dir" -- "$BIN" sweep -t esp -o /nonexistent/dir/t.csv
 "$BIN" sweep -q -t esp -w multifft,idle --json -o "$TMP/other.json" >/dev/null 2>&1
 expect 2 "is a table of another sweep" -- "$BIN" sweep merge "$TMP/esp.json" "$TMP/other.json" -o "$TMP/x.json"
 expect 2 "not a table of socmon sweep" -- "$BIN" sweep merge "$TMP/esp.json" "$TMP/esp.sweep"
