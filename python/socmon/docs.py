@@ -72,8 +72,8 @@ class Recording:
                             ["t_ns", "interval_ns"] + counters)
         self.metrics = table([dict(t_ns=r["t_ns"], interval_ns=r["interval_ns"], **r.get("metrics", {}))
                               for r in rows], ["t_ns", "interval_ns"] + metrics)
-        self.gaps = table([_gap(r) for r in rows if _gap(r)["missed"] or _gap(r)["undef"]],
-                          ["t_ns", "interval_ns", "missed", "undef"])
+        gaps = (_gap(r) for r in rows)
+        self.gaps = table([g for g in gaps if g["missed"] or g["undef"]], ["t_ns", "interval_ns", "missed", "undef"])
         try:
             fdoc = _document(_L.socmon_document_functions, _b(path), metric_file=metric_file)
             self.functions = table(fdoc.get("functions", []))

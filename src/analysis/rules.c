@@ -9,6 +9,7 @@
 
 #include "core/error.h"
 #include "core/file.h"
+#include "core/grow.h"
 #include "core/text.h"
 #include "socmon/check.h"
 
@@ -67,14 +68,8 @@ static socmon_status add_rule(socmon_rules *rs, const socmon_rule *r)
 {
     if (rs->n == RULES_MAX)
         return socmon_fail(SOCMON_EINVAL, "%s:%u: more than %d rules", rs->name, r->line, RULES_MAX);
-    if (rs->n == rs->cap) {
-        size_t cap = rs->cap ? rs->cap * 2 : 16;
-        socmon_rule *nr = realloc(rs->r, cap * sizeof *nr);
-        if (!nr)
-            return socmon_fail(SOCMON_ENOMEM, "%s: out of memory", rs->name);
-        rs->r = nr;
-        rs->cap = cap;
-    }
+    if (SOCMON_GROW(rs->r, rs->cap, rs->n, 16) != 0)
+        return socmon_fail(SOCMON_ENOMEM, "%s: out of memory", rs->name);
     socmon_rule c = *r;
     c.pattern = strdup(r->pattern);
     c.limit = strdup(r->limit);

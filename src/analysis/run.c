@@ -7,6 +7,7 @@
 
 #include "analysis/run_internal.h"
 #include "core/error.h"
+#include "core/grow.h"
 #include "core/recording_internal.h"   /* SOCMON_REC_MAGIC */
 
 struct socmon_run {
@@ -92,14 +93,8 @@ socmon_status smn_run_add(socmon_run *r, const socmon_value *v)
 {
     if (!v->name || !socmon_value_kind_name(v->kind))
         return socmon_fail(SOCMON_EINVAL, "%s: a value without a name or kind", r->path);
-    if (r->n == r->cap) {
-        size_t cap = r->cap ? r->cap * 2 : 64;
-        socmon_value *nv = realloc(r->v, cap * sizeof *nv);
-        if (!nv)
-            return socmon_fail(SOCMON_ENOMEM, "%s: out of memory", r->path);
-        r->v = nv;
-        r->cap = cap;
-    }
+    if (SOCMON_GROW(r->v, r->cap, r->n, 64) != 0)
+        return socmon_fail(SOCMON_ENOMEM, "%s: out of memory", r->path);
     socmon_value c = *v;
     c.name = strdup(v->name);
     c.instance = v->instance && *v->instance ? strdup(v->instance) : NULL;

@@ -191,13 +191,8 @@ static int csv_field(csv *c, char **field, int *eol)
         } else if (ch == '\n') {
             c->line++;
         }
-        if (n + 1 >= cap) {
-            char *g = cap < SIZE_MAX / 2 ? realloc(f, cap * 2) : NULL;
-            if (!g)
-                goto bad;
-            f = g;
-            cap *= 2;
-        }
+        if (smn_grow(&f, &cap, n + 1, 1, 32) != 0)   /* room for ch and the NUL */
+            goto bad;
         f[n++] = ch;
     }
     f[n] = '\0';

@@ -6,12 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli/output.h"
 #include "cli/stop.h"
 #include "cli/sweep_run.h"
+#include "core/clock.h"
 #include "core/text.h"
 
 #define SWEEP_MAX_TARGETS 32
@@ -188,9 +188,7 @@ typedef struct sweep_state {
 
 static double now_s(void)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+    return (double)smn_mono_ns() / 1e9;
 }
 
 static int point_done(void *user, const socmon_sweep_point *p, const socmon_run *run, const char *error,

@@ -9,11 +9,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli/stop.h"
 #include "cli/sweep_run.h"
+#include "core/clock.h"
 #include "core/text.h"
 
 #define ERR_TAIL 4096   /* the end of a point's stderr that its error is taken from */
@@ -35,16 +35,15 @@ typedef struct runner {
     slot *slots;
     size_t next, ended;
     sweep_run_result *res;
-    struct timespec t0;
+    uint64_t t0_ns;              /* when the sweep started (smn_mono_ns) */
     int bar_drawn;
     double line_at;              /* SWEEP_PROGRESS_LINES: when the last line was written */
 } runner;
 
-static double since(const struct timespec *t0)
+/* Seconds since the sweep started. */
+static double since(const runner *r)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
+    return (double)(smn_mono_ns() - r->t0_ns) / 1e9;
 }
 
 static void fmt_time(char *buf, size_t len, double s)
@@ -62,7 +61,7 @@ static void fmt_time(char *buf, size_t len, double s)
 static void draw_bar(runner *r, int final)
 {
     if (r->o->progress == SWEEP_PROGRESS_NONE ||
-        (r->o->progress == SWEEP_PROGRESS_LINES && (final || since(&r->t0) - r->line_at < SWEEP_LINE_EVERY_S)))
+        (r->o->progress == SWEEP_PROGRESS_LINES && (final || since(r) - r->line_at < SWEEP_LINE_EVERY_S)))
         return;
     size_t total = r->o->done_before + r->o->ntodo, done = r->o->done_before + r->ended;
     size_t running = r->next - r->ended;
@@ -73,7 +72,7 @@ static void draw_bar(runner *r, int final)
         bar[i] = i < fill ? '#' : '.';
     bar[W] = '\0';
     char eta[32] = "--:--", el[32];
-    double t = since(&r->t0);
+    double t = since(r);
     if (r->ended && done < total)
         fmt_time(eta, sizeof eta, t / (double)r->ended * (double)(total - done));
     else if (done == total)
@@ -335,7 +334,7 @@ socmon_status sweep_run(const sweep_run_opts *o, sweep_run_result *res)
         rmdir(r.dir);
         return socmon_fail(SOCMON_ENOMEM, "sweep: out of memory");
     }
-    clock_gettime(CLOCK_MONOTONIC, &r.t0);
+    r.t0_ns = smn_mono_ns();
     int halt = 0;
     draw_bar(&r, 0);
     for (;;) {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/sweep_internal.h"
+#include "core/grow.h"
 #include "core/strmap.h"
 #include "core/text.h"
 #include "export/fmt_diff.h"
@@ -14,50 +15,39 @@
 
 /* ---- csv: fixed columns, then option:, counter: and metric: columns in order of first use ---- */
 
+typedef struct column {
+    char *name;                 /* "counter:NAME", made here */
+    int kind;                   /* 'o', 'c', 'm' */
+} column;
+
 typedef struct columns {
-    socmon_strmap map;          /* "counter:NAME" -> column */
-    const char **names;         /* borrowed from the rows */
-    int *kind;                  /* 'o', 'c', 'm' */
+    socmon_strmap map;          /* name -> column */
+    column *col;
     size_t n, cap;
-    char **owned;               /* the prefixed names, made here */
 } columns;
 
+/* Adds column prefix+name unless the table has it (the map borrows the column's own copy). */
 static socmon_status add_col(columns *c, const char *prefix, const char *name, int kind)
 {
+    char local[256];
     size_t len = strlen(prefix) + strlen(name) + 1;
-    char *full = malloc(len);
+    char *full = len <= sizeof local ? local : malloc(len);
     if (!full)
         return socmon_fail(SOCMON_ENOMEM, "sweep table: out of memory");
-    snprintf(full, len, "%s%s", prefix, name);
-    size_t found;
-    if (smn_strmap_find(&c->map, full, &found)) {
-        free(full);
+    size_t pl = strlen(prefix);
+    memcpy(full, prefix, pl);
+    memcpy(full + pl, name, len - pl);   /* with its NUL */
+    if (smn_strmap_find(&c->map, full, NULL)) {   /* the common case: a column already */
+        if (full != local)
+            free(full);
         return SOCMON_OK;
     }
-    if (c->n == c->cap) {
-        size_t cap = c->cap ? c->cap * 2 : 64;
-        const char **nn = realloc(c->names, cap * sizeof *nn);
-        if (nn)
-            c->names = nn;
-        int *nk = nn ? realloc(c->kind, cap * sizeof *nk) : NULL;
-        if (nk)
-            c->kind = nk;
-        char **no = nk ? realloc(c->owned, cap * sizeof *no) : NULL;
-        if (no)
-            c->owned = no;
-        if (!no) {
-            free(full);
-            return socmon_fail(SOCMON_ENOMEM, "sweep table: out of memory");
-        }
-        c->cap = cap;
-    }
-    if (smn_strmap_insert(&c->map, full, c->n, NULL) < 0) {
-        free(full);
+    char *own = full == local ? strdup(local) : full;
+    if (!own || SOCMON_GROW(c->col, c->cap, c->n, 64) != 0 || smn_strmap_insert(&c->map, own, c->n, NULL) < 0) {
+        free(own);
         return socmon_fail(SOCMON_ENOMEM, "sweep table: out of memory");
     }
-    c->owned[c->n] = full;
-    c->names[c->n] = full;
-    c->kind[c->n++] = kind;
+    c->col[c->n++] = (column){own, kind};
     return SOCMON_OK;
 }
 
@@ -65,10 +55,8 @@ static void columns_free(columns *c)
 {
     smn_strmap_free(&c->map);
     for (size_t i = 0; i < c->n; i++)
-        free(c->owned[i]);
-    free(c->owned);
-    free(c->names);
-    free(c->kind);
+        free(c->col[i].name);
+    free(c->col);
 }
 
 static socmon_status collect(const socmon_sweep *s, columns *c)
@@ -141,7 +129,7 @@ socmon_status smn_csv_sweep(socmon_output *o, const socmon_sweep *s)
     columns c = {0};
     socmon_status st = collect(s, &c);
     for (size_t i = 0; st == SOCMON_OK && i < NF + c.n; i++) {
-        smn_csv_write(o->sink, i < NF ? fixed[i] : c.names[i - NF], ',');
+        smn_csv_write(o->sink, i < NF ? fixed[i] : c.col[i - NF].name, ',');
         st = smn_sink_putc(o->sink, i + 1 == NF + c.n ? '\n' : ',');
     }
     for (size_t k = 0; st == SOCMON_OK && k < socmon_sweep_count(s); k++) {
@@ -152,7 +140,7 @@ socmon_status smn_csv_sweep(socmon_output *o, const socmon_sweep *s)
         const char *f[NF] = {point, socmon_sweep_id(s), total, r->point.target, r->point.workload, r->point.program,
                              r->ok ? "ok" : "failed", r->error, r->recording};
         for (size_t i = 0; st == SOCMON_OK && i < NF + c.n; i++) {
-            csv_text(o->sink, i < NF ? f[i] : cell(r, c.names[i - NF], c.kind[i - NF], buf, sizeof buf));
+            csv_text(o->sink, i < NF ? f[i] : cell(r, c.col[i - NF].name, c.col[i - NF].kind, buf, sizeof buf));
             st = smn_sink_putc(o->sink, i + 1 == NF + c.n ? '\n' : ',');
         }
     }
