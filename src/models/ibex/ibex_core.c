@@ -43,6 +43,7 @@ void ibex_destroy(ibex_core *c)
 {
     if (!c)
         return;
+    ibex_prof_free(c);
     free(c->ram);
     free(c->ops);
     free(c->out_buf);
@@ -79,6 +80,8 @@ void ibex_reset(ibex_core *c)
     c->halt_time = 0;
     c->out_len = 0;
     memset(&c->stats, 0, sizeof c->stats);
+    if (c->prof)
+        ibex_prof_reset(c);
     /* the predecoded slots stay valid: RAM is kept */
 }
 
@@ -150,14 +153,16 @@ void ibex_attr_flush(ibex_core *c)
 {
     uint64_t d[IBEX_ATTR_COUNTERS];
     int any = 0;
-    if (!c->attr_fn)
+    if (!c->attr_fn && !c->prof)
         return;
     for (unsigned i = 0; i < IBEX_ATTR_COUNTERS; i++) {
         d[i] = (c->cnt[i] - c->attr_prev[i]) & (i < 3 ? UINT64_MAX : c->hpm_mask);
         any |= d[i] != 0;
         c->attr_prev[i] = c->cnt[i];
     }
-    if (any)
+    if (any && c->prof && !c->prof->fast)   /* stepping: the profile's per-PC counts come from here */
+        ibex_prof_step_add(c, c->attr_pc, d);
+    if (any && c->attr_fn)
         c->attr_fn(c->attr_ctx, c->attr_pc, d);
 }
 
@@ -165,6 +170,18 @@ void ibex_attr_enter(ibex_core *c, uint32_t pc, uint32_t *lo, uint32_t *span)
 {
     uint32_t l = pc, h = pc + 1;
     c->attr_pc = pc;
+    if (c->prof) {
+        /* the profile's frames follow functions; with counters inhibited it steps */
+        if (c->prof->fast)
+            ibex_prof_range(c, pc, &l, &h);
+        if (pc < l || (h != 0 && pc >= h)) {
+            l = pc;
+            h = pc + 1;
+        }
+        *lo = l;
+        *span = h - l;
+        return;
+    }
     if (!c->attr_fn) {   /* never leave the range: no extra checks */
         *lo = 0;
         *span = UINT32_MAX;

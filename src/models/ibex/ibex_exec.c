@@ -141,7 +141,10 @@ static uint32_t mulh(uint32_t a, uint32_t b, int sa, int sb)
     return (uint32_t)((uint64_t)(x * y) >> 32);
 }
 
-socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why)
+/* The loop, compiled twice: PROF (a constant) adds the exact profile's counting (ibex_prof.c),
+ * so a run without it pays nothing for it. */
+static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c, uint64_t max_cycles,
+                                                                    ibex_stop *why, const int PROF)
 {
     uint32_t *const x = c->x;
     uint8_t *const ram = c->ram;
@@ -157,6 +160,11 @@ socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why)
     const ibex_op *op;
     ibex_stop stop = IBEX_STOP_LIMIT;
     uint32_t alo, aspan;   /* PCs [alo, alo + aspan) go with c->attr_pc (ibex_set_attribution) */
+    /* PROF: the slot of the instruction running (the dummy while stepping with counters inhibited) */
+    ibex_pslot *const pslots = PROF ? c->prof->slots : NULL;
+    ibex_pslot *const pdummy = PROF ? &c->prof->dummy : NULL;
+    ibex_pslot *ps = pdummy;
+    int pfast = PROF && c->prof->fast;
 
     if (c->boot_pending) {
         /* The controller's RESET, BOOT_SET and FIRST_FETCH cycles before the
@@ -164,6 +172,10 @@ socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why)
          * (fixtures: whole). */
         c->ev[IBEX_CNT_CYCLE] += IBEX_BOOT_CYCLES;
         c->ev[IBEX_CNT_IF_WAIT] += IBEX_BOOT_CYCLES;
+        if (PROF && pfast && pc - IBEX_SS_RAM_BASE < IBEX_SS_RAM_SIZE) {   /* to the first instruction */
+            pslots[(pc - IBEX_SS_RAM_BASE) >> 1].d[IBEX_CNT_CYCLE] += IBEX_BOOT_CYCLES;
+            pslots[(pc - IBEX_SS_RAM_BASE) >> 1].d[IBEX_CNT_IF_WAIT] += IBEX_BOOT_CYCLES;
+        }
         c->boot_pending = 0;
     }
     ibex_attr_enter(c, c->attr_fn ? c->attr_pc : pc, &alo, &aspan);
@@ -188,17 +200,47 @@ socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why)
         wbop = c->wb_op;                                                      \
         ldrd = c->ld_rd;                                                      \
     } while (0)
+/* An event of the instruction running, and a dynamic part of its cycles (the static op->cyc,
+ * its instret and compressed are n times the slot's). */
+#define EV(k, v)                                                              \
+    do {                                                                      \
+        uint64_t ev_ = (v);                                                   \
+        c->ev[k] += ev_;                                                      \
+        if (PROF)                                                             \
+            ps->d[k] += ev_;                                                  \
+    } while (0)
+#define CYC(v)                                                                \
+    do {                                                                      \
+        uint64_t cy_ = (v);                                                   \
+        cyc += cy_;                                                           \
+        if (PROF)                                                             \
+            ps->d[IBEX_CNT_CYCLE] += cy_;                                     \
+    } while (0)
+#define RET(v)                                                                \
+    do {                                                                      \
+        ret += (uint64_t)(v);                                                 \
+        if (PROF)                                                             \
+            ps->d[IBEX_CNT_INSTRET] += (uint64_t)(v);                         \
+    } while (0)
 /* The instruction did not complete: it is neither retired nor compressed-retired. */
-#define UNRETIRE() (ret--, comp -= op->compressed)
+#define UNRETIRE()                                                            \
+    do {                                                                      \
+        RET(-1);                                                              \
+        comp -= op->compressed;                                               \
+        if (PROF)                                                             \
+            ps->d[IBEX_CNT_COMPRESSED] -= op->compressed;                     \
+    } while (0)
 #define EXCEPTION(cause, tval)                                                \
     do {                                                                      \
         UNRETIRE();                                                           \
-        cyc += TRAP_CYCLES;                                                   \
-        c->ev[IBEX_CNT_IF_WAIT] += 1;                                         \
+        CYC(TRAP_CYCLES);                                                     \
+        EV(IBEX_CNT_IF_WAIT, 1);                                              \
         bubble_at = seq + 1;                                                  \
         ldrd = 0;                                                             \
         SAVE();                                                               \
         ibex_trap(c, (cause), (tval), pc);                                    \
+        if (PROF)                                                             \
+            ibex_prof_trap(c);                                                \
         LOAD();                                                               \
         limit = 0;                                                            \
         goto next;                                                            \
@@ -208,18 +250,18 @@ socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why)
     do {                                                                      \
         pc = (target);                                                        \
         if (UNLIKELY(straddles(c, pc))) {                                     \
-            cyc++;                                                            \
-            c->ev[IBEX_CNT_IF_WAIT]++;                                        \
+            CYC(1);                                                           \
+            EV(IBEX_CNT_IF_WAIT, 1);                                          \
             bubble_at = seq + 1;                                              \
         }                                                                     \
     } while (0)
 #define TAKEN(cond)                                                           \
     do {                                                                      \
-        c->ev[IBEX_CNT_BRANCHES]++;                                           \
+        EV(IBEX_CNT_BRANCHES, 1);                                             \
         if (cond) {                                                           \
-            cyc += t.br_taken - 1u;                                           \
-            c->ev[IBEX_CNT_TAKEN]++;                                          \
-            c->ev[IBEX_CNT_IF_WAIT]++;                                        \
+            CYC(t.br_taken - 1u);                                             \
+            EV(IBEX_CNT_TAKEN, 1);                                            \
+            EV(IBEX_CNT_IF_WAIT, 1);                                          \
             bubble_at = seq + 1;                                              \
             REDIRECT(pc + (uint32_t)op->imm);                                 \
         } else {                                                              \
@@ -228,9 +270,9 @@ socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why)
     } while (0)
 #define JUMPED()                                                              \
     do {                                                                      \
-        c->ev[IBEX_CNT_JUMPS]++;                                              \
+        EV(IBEX_CNT_JUMPS, 1);                                                \
         if (t.jump_if) {                                                      \
-            c->ev[IBEX_CNT_IF_WAIT] += t.jump_if;                             \
+            EV(IBEX_CNT_IF_WAIT, t.jump_if);                                  \
             bubble_at = seq + 1;                                              \
         }                                                                     \
     } while (0)
@@ -246,17 +288,28 @@ socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why)
                 stop = IBEX_STOP_HALT;   /* the halt's cycles still go to the halting store */
                 break;
             }
+            if (PROF) {
+                ibex_prof_resync(c);
+                pfast = c->prof->fast = c->inhibit == 0;
+            }
             ibex_attr_enter(c, c->pc, &alo, &aspan);
             if (max_cycles && ibex_now(c) >= max_cycles) {
                 stop = IBEX_STOP_LIMIT;
                 break;
             }
             if (irq_enabled(c) && ibex_now(c) >= irq_take_cycle(c)) {
-                c->ev[IBEX_CNT_CYCLE] += IRQ_CYCLES;
-                c->ev[IBEX_CNT_IF_WAIT] += IRQ_IF_CYCLES;
                 c->bubble_at = c->seq + 1;
                 c->ld_rd = 0;
                 ibex_trap(c, IBEX_MCAUSE_IRQ | IBEX_CAUSE_IRQ_TIMER, 0, c->pc);
+                if (PROF)
+                    ibex_prof_trap(c);   /* the entry's cycles below go to the handler's frame */
+                /* the entry's cycles go to the handler's first instruction */
+                c->ev[IBEX_CNT_CYCLE] += IRQ_CYCLES;
+                c->ev[IBEX_CNT_IF_WAIT] += IRQ_IF_CYCLES;
+                if (PROF && pfast && c->pc - IBEX_SS_RAM_BASE < IBEX_SS_RAM_SIZE) {
+                    pslots[(c->pc - IBEX_SS_RAM_BASE) >> 1].d[IBEX_CNT_CYCLE] += IRQ_CYCLES;
+                    pslots[(c->pc - IBEX_SS_RAM_BASE) >> 1].d[IBEX_CNT_IF_WAIT] += IRQ_IF_CYCLES;
+                }
                 ibex_attr_enter(c, c->pc, &alo, &aspan);
                 LOAD();
                 continue;
@@ -274,7 +327,13 @@ socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why)
             uint16_t lo = ld16(ram + off);
             if ((lo & 3) == 3 && off + 2 >= IBEX_SS_RAM_SIZE)
                 goto fetch_fault;
+            if (PROF)
+                ibex_prof_fold(c, off >> 1);   /* the slot's counts of the instruction it held */
             ibex_predecode(c, lo, (lo & 3) == 3 ? ld16(ram + off + 2) : 0, &ops[off >> 1]);
+        }
+        if (PROF) {
+            ps = LIKELY(pfast) ? &pslots[off >> 1] : pdummy;
+            ps->n++;
         }
         seq++;
         cyc += op->cyc;
@@ -282,8 +341,8 @@ socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why)
         comp += op->compressed;
         if (UNLIKELY(ldrd)) {
             if (op->rs1 == ldrd || op->rs2 == ldrd) {
-                cyc++;
-                c->ev[IBEX_CNT_LSU_WAIT]++;
+                CYC(1);
+                EV(IBEX_CNT_LSU_WAIT, 1);
                 bubble_at = seq;   /* the load has left WB when this one executes */
             }
             ldrd = 0;
@@ -304,6 +363,11 @@ socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why)
                 stop = IBEX_STOP_SPIN;
                 goto out;
             }
+            if (PROF && (op->rd == 1 || op->rd == 5)) {   /* a call: ra or t0 links */
+                SAVE();
+                ibex_prof_call(c);
+                LOAD();
+            }
             break;
         }
         case H_JALR: {
@@ -311,6 +375,15 @@ socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why)
             JUMPED();
             REDIRECT(target);
             RD(link);
+            if (PROF && (op->rd == 1 || op->rd == 5)) {
+                SAVE();
+                ibex_prof_call(c);
+                LOAD();
+            } else if (PROF && op->rd == IBEX_RD_DISCARD && (op->rs1 == 1 || op->rs1 == 5) && op->imm == 0) {
+                SAVE();   /* a return: jalr x0, 0(ra|t0) */
+                ibex_prof_ret(c);
+                LOAD();
+            }
             break;
         }
         case H_BEQ: TAKEN(x[op->rs1] == x[op->rs2]); break;
@@ -325,11 +398,11 @@ socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why)
                                               [H_LHU] = 2};
             uint32_t a = x[op->rs1] + (uint32_t)op->imm, v, aoff = a - IBEX_SS_RAM_BASE;
             unsigned size = size_of[op->h];
-            c->ev[IBEX_CNT_LOADS]++;
-            c->ev[IBEX_CNT_LSU_WAIT] += t.mem_lsu;
+            EV(IBEX_CNT_LOADS, 1);
+            EV(IBEX_CNT_LSU_WAIT, t.mem_lsu);
             if (UNLIKELY((a & 3) + size > 4)) {   /* split into two bus transactions */
-                cyc++;
-                c->ev[IBEX_CNT_LSU_WAIT] += t.split_lsu;
+                CYC(1);
+                EV(IBEX_CNT_LSU_WAIT, t.split_lsu);
             }
             if (LIKELY(aoff <= IBEX_SS_RAM_SIZE - size)) {
                 const uint8_t *p = ram + aoff;
@@ -344,8 +417,7 @@ socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why)
                 if (err) {
                     /* request (+ second request) then trap entry, in both
                      * configurations (fixtures: faults) */
-                    cyc -= op->cyc;
-                    cyc += 1;
+                    CYC(1 - (uint64_t)op->cyc);
                     EXCEPTION(IBEX_CAUSE_LOAD_ACCESS, c->fault_addr);
                 }
             }
@@ -362,11 +434,11 @@ socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why)
         case H_SB: case H_SH: case H_SW: {
             unsigned size = op->h == H_SB ? 1 : op->h == H_SH ? 2 : 4;
             uint32_t a = x[op->rs1] + (uint32_t)op->imm, v = x[op->rs2], aoff = a - IBEX_SS_RAM_BASE;
-            c->ev[IBEX_CNT_STORES]++;
-            c->ev[IBEX_CNT_LSU_WAIT] += t.mem_lsu;
+            EV(IBEX_CNT_STORES, 1);
+            EV(IBEX_CNT_LSU_WAIT, t.mem_lsu);
             if (UNLIKELY((a & 3) + size > 4)) {
-                cyc++;
-                c->ev[IBEX_CNT_LSU_WAIT] += t.split_lsu;
+                CYC(1);
+                EV(IBEX_CNT_LSU_WAIT, t.split_lsu);
             }
             if (LIKELY(aoff <= IBEX_SS_RAM_SIZE - size)) {
                 uint8_t *p = ram + aoff;
@@ -387,8 +459,7 @@ socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why)
                 LOAD();
                 limit = 0;   /* a halt, or a timer write that moves the interrupt */
                 if (err) {
-                    cyc -= op->cyc;
-                    cyc += 1;
+                    CYC(1 - (uint64_t)op->cyc);
                     EXCEPTION(IBEX_CAUSE_STORE_ACCESS, c->fault_addr);
                 }
             }
@@ -419,16 +490,16 @@ socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why)
         case H_MUL:
             if (slow_mul) {
                 unsigned n = ibex_slow_mul_cycles(x[op->rs2]);
-                cyc += n;
-                c->ev[IBEX_CNT_MUL_WAIT] += n - 1;
+                CYC(n);
+                EV(IBEX_CNT_MUL_WAIT, n - 1);
             } else {
-                c->ev[IBEX_CNT_MUL_WAIT] += t.mul - 1u;
+                EV(IBEX_CNT_MUL_WAIT, t.mul - 1u);
             }
             RD(x[op->rs1] * x[op->rs2]);
             pc += 4;
             break;
         case H_MULH: case H_MULHSU: case H_MULHU:
-            c->ev[IBEX_CNT_MUL_WAIT] += t.mulh - 1u;
+            EV(IBEX_CNT_MUL_WAIT, t.mulh - 1u);
             RD(mulh(x[op->rs1], x[op->rs2], op->h != H_MULHU, op->h == H_MULH));
             pc += 4;
             break;
@@ -437,8 +508,8 @@ socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why)
             /* rtl/ibex_multdiv_*.sv: divide by zero finishes after MD_IDLE;
              * everything else (INT_MIN / -1 too) runs the full 37 cycles. */
             unsigned n = b == 0 ? 2 : 37;
-            cyc += n;
-            c->ev[IBEX_CNT_DIV_WAIT] += n - 1;
+            CYC(n);
+            EV(IBEX_CNT_DIV_WAIT, n - 1);
             if (b == 0)
                 r = (op->h == H_DIV || op->h == H_DIVU) ? 0xFFFFFFFFu : a;
             else if (op->h == H_DIV)
@@ -465,13 +536,22 @@ socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why)
 
         case H_CSR: {
             int bad;
-            ret--;   /* ibex_csr_exec counts the CSR instruction itself */
+            uint64_t before[IBEX_ATTR_COUNTERS];
+            RET(-1);   /* ibex_csr_exec counts the CSR instruction itself */
             SAVE();
             ibex_sync(c);
+            if (PROF)
+                memcpy(before, c->cnt, sizeof before);
             bad = ibex_csr_exec(c, op, seq);
+            if (PROF) {
+                /* what it did to the counters, as counted (under the inhibit it may have set) */
+                ibex_sync(c);
+                for (unsigned k = 0; k < IBEX_ATTR_COUNTERS; k++)
+                    ps->d[k] += c->cnt[k] - before[k];
+            }
             LOAD();
             if (bad) {
-                ret++;   /* EXCEPTION takes it back */
+                RET(1);   /* EXCEPTION takes it back */
                 EXCEPTION(IBEX_CAUSE_ILLEGAL, (uint32_t)op->imm);
             }
             limit = 0;   /* mcountinhibit, mstatus or mie may have changed */
@@ -487,19 +567,24 @@ socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why)
         case H_MRET:
             if (c->priv != 3)
                 EXCEPTION(IBEX_CAUSE_ILLEGAL, 0x30200073u);
-            cyc += MRET_CYCLES;
-            c->ev[IBEX_CNT_IF_WAIT]++;
+            CYC(MRET_CYCLES);
+            EV(IBEX_CNT_IF_WAIT, 1);
             bubble_at = seq + 1;
             SAVE();
             do_mret(c);
             LOAD();
             REDIRECT(pc);
+            if (PROF) {
+                SAVE();
+                ibex_prof_mret(c);
+                LOAD();
+            }
             limit = 0;
             break;
         case H_WFI:
             if (c->priv != 3 && (c->mstatus & IBEX_MSTATUS_TW))
                 EXCEPTION(IBEX_CAUSE_ILLEGAL, 0x10500073u);
-            cyc += WFI_CYCLES;
+            CYC(WFI_CYCLES);
             bubble_at = seq + 1;
             pc += 4;
             SAVE();
@@ -533,9 +618,11 @@ socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why)
     fetch_fault:
         /* No instruction: nothing to retire. A fault at the vector itself
          * would repeat forever. */
+        if (PROF)
+            ps = !pfast ? pdummy : off < IBEX_SS_RAM_SIZE ? &pslots[off >> 1] : &pslots[IBEX_PROF_OUTSIDE];
         seq++;
-        cyc += TRAP_CYCLES;
-        c->ev[IBEX_CNT_IF_WAIT]++;
+        CYC(TRAP_CYCLES);
+        EV(IBEX_CNT_IF_WAIT, 1);
         bubble_at = seq + 1;
         ldrd = 0;
         SAVE();
@@ -550,6 +637,8 @@ socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why)
                                "cannot make progress", pc);
         }
         ibex_trap(c, IBEX_CAUSE_INSN_ACCESS, pc, pc);
+        if (PROF)
+            ibex_prof_trap(c);
         LOAD();
         limit = 0;
     }
@@ -560,9 +649,13 @@ out:
         /* simulator_ctrl.sv ends the simulation two edges after the halting
          * write's request; the core keeps clocking until then. */
         c->ev[IBEX_CNT_CYCLE] += wb ? 2 : 1;
+        if (PROF)
+            ps->d[IBEX_CNT_CYCLE] += wb ? 2 : 1;
         ibex_sync(c);
     }
     ibex_attr_flush(c);
+    if (PROF)
+        ibex_prof_resync(c);   /* and the frames' counts up to date */
     c->stats.instructions = c->seq;
     if (why)
         *why = stop;
@@ -570,9 +663,27 @@ out:
 #undef SAVE
 #undef LOAD
 #undef UNRETIRE
+#undef EV
+#undef CYC
+#undef RET
 #undef EXCEPTION
 #undef REDIRECT
 #undef TAKEN
 #undef JUMPED
 #undef RD
+}
+
+static __attribute__((noinline)) socmon_status run_plain(ibex_core *c, uint64_t max_cycles, ibex_stop *why)
+{
+    return run_loop(c, max_cycles, why, 0);
+}
+
+static __attribute__((noinline)) socmon_status run_prof(ibex_core *c, uint64_t max_cycles, ibex_stop *why)
+{
+    return run_loop(c, max_cycles, why, 1);
+}
+
+socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why)
+{
+    return c->prof ? run_prof(c, max_cycles, why) : run_plain(c, max_cycles, why);
 }

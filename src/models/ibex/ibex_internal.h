@@ -58,6 +58,8 @@ typedef struct ibex_timing {
     uint8_t mul, mulh;    /* total cycles (stalls = cycles - 1); slow: computed */
 } ibex_timing;
 
+typedef struct ibex_prof ibex_prof;   /* below */
+
 struct ibex_core {
     ibex_config cfg;
     ibex_timing t;
@@ -109,7 +111,57 @@ struct ibex_core {
     void *attr_ctx;
     uint32_t attr_pc;              /* the instruction the next deltas belong to */
     uint64_t attr_prev[IBEX_ATTR_COUNTERS];
+
+    ibex_prof *prof;               /* the exact profile, or NULL */
 };
+
+/* The exact profile (ibex_prof.c, ibex_profile_start). While no counter is inhibited ("fast"),
+ * each RAM halfword's slot counts its executions (n) and every event of its instruction that is
+ * not the static n * (op cycles, 1 instret, compressed) in d[]; with counters inhibited the loop
+ * steps one instruction at a time and the attribution flush adds the counted deltas to d[]. */
+typedef struct ibex_pslot {
+    uint64_t n;
+    uint64_t d[IBEX_ATTR_COUNTERS];
+} ibex_pslot;
+typedef struct ibex_frame {
+    uint32_t node, func, lo, hi;   /* hi == 0: to the end of the address space */
+    uint32_t trap;
+    uint32_t slice;                /* 1 + index into slices, 0: none */
+} ibex_frame;
+struct ibex_prof {
+    ibex_pslot *slots;             /* one per RAM halfword, then one for fetches outside RAM */
+    ibex_pslot dummy;              /* where the loop's slot counts go while stepping */
+    int fast;
+    uint32_t *addr, *end;          /* the symbols' ranges */
+    size_t nsyms;
+    ibex_prof_node *nodes;
+    size_t nnodes, ncap;
+    uint32_t *hash;                /* open addressing: 1 + node index, 0 empty */
+    size_t hcap;
+    ibex_frame stack[IBEX_PROF_MAX_DEPTH];
+    size_t depth;
+    uint64_t prev[IBEX_ATTR_COUNTERS];   /* the counters at the last node flush */
+    ibex_prof_slice *slices;
+    size_t nslices, max_slices;
+    uint64_t dropped;
+};
+#define IBEX_PROF_OUTSIDE (IBEX_SS_RAM_SIZE / 2)   /* the slot of fetches outside RAM */
+
+/* ibex_prof.c. The stack operations run with the locals saved (c->pc the new PC) and sync. */
+void ibex_prof_call(ibex_core *c);
+void ibex_prof_ret(ibex_core *c);
+void ibex_prof_trap(ibex_core *c);
+void ibex_prof_mret(ibex_core *c);
+/* At a range exit: the top frame follows the PC (tail calls, longjmp). */
+void ibex_prof_resync(ibex_core *c);
+/* Counts a slot's static events into d[] before it is decoded anew. */
+void ibex_prof_fold(ibex_core *c, uint32_t slot);
+/* The range of PCs of pc's function (or of the gap between symbols). */
+void ibex_prof_range(const ibex_core *c, uint32_t pc, uint32_t *lo, uint32_t *hi);
+/* Counted deltas of the instruction at pc while stepping (from ibex_attr_flush). */
+void ibex_prof_step_add(ibex_core *c, uint32_t pc, const uint64_t *d);
+void ibex_prof_free(ibex_core *c);
+void ibex_prof_reset(ibex_core *c);
 
 /* ibex_core.c: hands the counter changes since the last call to the
  * attribution callback (if any), for the instruction at c->attr_pc. */

@@ -97,6 +97,49 @@ typedef void (*ibex_attr_fn)(void *ctx, uint32_t pc, const uint64_t *delta);
 typedef void (*ibex_attr_range_fn)(void *ctx, uint32_t pc, uint32_t *lo, uint32_t *hi);
 void ibex_set_attribution(ibex_core *c, ibex_attr_fn fn, ibex_attr_range_fn range, void *ctx);
 
+/* The exact profile (socmon record's call tree, source lines and annotation): with it on, the
+ * model counts every instruction's events to its PC and to the frame of a call stack it follows
+ * by the RISC-V calling convention: jal/jalr linking ra or t0 is a call, `jalr x0, 0(ra|t0)` a
+ * return, a trap or interrupt a frame of the handler's function under the interrupted one, mret
+ * its end. A jump that leaves the frame's function without either (a tail call, longjmp, a
+ * fall-through into the next symbol) resynchronises: back to the innermost frame whose function
+ * holds the PC, else the top frame becomes the new function. Functions are syms (sorted, as
+ * ibex_symbols_read gives them; copied): function 0 is "outside every symbol", i + 1 is syms[i].
+ * Counts follow ibex_set_attribution's rules (mcountinhibit applied, a counter write counted to
+ * the writer, cycles between instructions to the one after them), so a PC's counts summed over
+ * a function equal that function's attribution, and nodes' self counts sum to the counters.
+ * While no counter is inhibited the run keeps its speed within bench_ibex's budget (1.5x); with
+ * some counters inhibited it steps instruction by instruction. Slices (function entries and
+ * exits with their cycle) are kept up to max_slices (0: none), then counted as dropped. */
+typedef struct ibex_symbol ibex_symbol;   /* below */
+typedef struct ibex_prof_pc {
+    uint32_t pc;                 /* 0xffffffff: fetches outside RAM (their faults) */
+    uint32_t word;               /* the instruction (16 bits for a compressed one) */
+    uint32_t func;
+    uint64_t v[IBEX_ATTR_COUNTERS];
+} ibex_prof_pc;
+typedef struct ibex_prof_node {
+    uint32_t parent;             /* node 0 is the root (the run), its own parent */
+    uint32_t func;
+    uint32_t trap;               /* 1: entered by a trap or an interrupt */
+    uint64_t calls;              /* times this frame was entered */
+    uint64_t v[IBEX_ATTR_COUNTERS];   /* self counts */
+} ibex_prof_node;
+typedef struct ibex_prof_slice {
+    uint64_t t0, t1;             /* ungated cycles (ibex_time) of entry and exit */
+    uint32_t func, depth;        /* depth 0: the outermost frame */
+} ibex_prof_slice;
+socmon_status ibex_profile_start(ibex_core *c, const ibex_symbol *syms, size_t nsyms, size_t max_slices);
+/* Every PC that counted something, by address (malloc'd; free it). */
+socmon_status ibex_profile_pcs(ibex_core *c, ibex_prof_pc **out, size_t *n);
+/* The call tree so far (valid until the next run); nodes' parents come before them. */
+const ibex_prof_node *ibex_profile_nodes(ibex_core *c, size_t *n);
+/* Slices so far (open frames end at the current time), those dropped past max_slices, and the
+ * frames a stack deeper than its limit (IBEX_PROF_MAX_DEPTH) could not push. */
+const ibex_prof_slice *ibex_profile_slices(ibex_core *c, size_t *n, uint64_t *dropped);
+#define IBEX_PROF_MAX_DEPTH 4096u
+#define IBEX_PROF_MAX_NODES 262144u   /* further call paths count to their caller's node */
+
 /* Counter i (0 = mcycle, 2 = minstret, 3.. = mhpmcounterN) as the RTL holds
  * it (0 if not implemented), the value a debugger would read after halt. */
 uint64_t ibex_counter(ibex_core *c, unsigned i);
@@ -122,10 +165,10 @@ void ibex_get_stats(const ibex_core *c, ibex_stats *st);
 /* Function symbols of an ELF file (FUNC, and untyped labels of assembly, in
  * executable sections), sorted by address, one per address; each covers
  * [addr, end): its size, or up to the next symbol. */
-typedef struct ibex_symbol {
+struct ibex_symbol {
     uint32_t addr, end;
     char *name;
-} ibex_symbol;
+};
 socmon_status ibex_symbols_read(const char *path, ibex_symbol **syms, size_t *n);
 void ibex_symbols_free(ibex_symbol *syms, size_t n);
 

@@ -1,0 +1,408 @@
+/* The exact profile: counts per PC and a call tree followed by the calling convention
+ * (ibex_model.h: ibex_profile_start says the rules).
+ *
+ * Per PC, the loop itself counts (ibex_exec.c, fast mode): a slot's executions n and the events
+ * that are not n times its static ones; the static part is folded in when the slot is decoded
+ * anew (self-modifying code) and when the profile is read. Per frame, the counters are read at
+ * each change of the stack: the frame on top gets what they moved since the last change (the
+ * same counted deltas as ibex_set_attribution's, so nothing is counted twice or lost). */
+#include <stdlib.h>
+#include <string.h>
+#include "core/error.h"
+#include "models/ibex/ibex_internal.h"
+
+static uint64_t mask_of(const ibex_core *c, unsigned k)
+{
+    return k < 3 ? UINT64_MAX : c->hpm_mask;
+}
+
+/* 1 + the index of pc's symbol, 0 outside every symbol. */
+static uint32_t func_of(const ibex_prof *p, uint32_t pc)
+{
+    size_t lo = 0, hi = p->nsyms;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (p->addr[mid] <= pc)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo && pc < p->end[lo - 1] ? (uint32_t)lo : 0;
+}
+
+void ibex_prof_range(const ibex_core *c, uint32_t pc, uint32_t *lo, uint32_t *hi)
+{
+    const ibex_prof *p = c->prof;
+    uint32_t f = func_of(p, pc);
+    if (f) {
+        *lo = p->addr[f - 1];
+        *hi = p->end[f - 1];
+        return;
+    }
+    size_t k = 0, a = 0, b = p->nsyms;   /* k: symbols starting at or below pc */
+    while (a < b) {
+        size_t mid = (a + b) / 2;
+        if (p->addr[mid] <= pc)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    k = a;
+    *lo = k ? p->end[k - 1] : 0;
+    *hi = k < p->nsyms ? p->addr[k] : 0;
+}
+
+static int in_frame(const ibex_frame *f, uint32_t pc)
+{
+    return pc >= f->lo && (f->hi == 0 || pc < f->hi);
+}
+
+/* The counters' change since the last flush to the frame on top. Synced counters. */
+static void flush(ibex_core *c)
+{
+    ibex_prof *p = c->prof;
+    ibex_prof_node *n = &p->nodes[p->stack[p->depth - 1].node];
+    for (unsigned k = 0; k < IBEX_ATTR_COUNTERS; k++) {
+        uint64_t d = (c->cnt[k] - p->prev[k]) & mask_of(c, k);
+        n->v[k] = (n->v[k] + d) & mask_of(c, k);
+        p->prev[k] = c->cnt[k];
+    }
+}
+
+static size_t hash_slot(const ibex_prof *p, uint32_t parent, uint32_t func, uint32_t trap)
+{
+    uint64_t h = ((uint64_t)parent << 32 | func) * 0x9E3779B97F4A7C15ull ^ trap;
+    return (size_t)(h >> 20) & (p->hcap - 1);
+}
+
+static int grow_hash(ibex_prof *p)
+{
+    size_t cap = p->hcap ? p->hcap * 2 : 1024;
+    uint32_t *h = calloc(cap, sizeof *h);
+    if (!h)
+        return -1;
+    free(p->hash);
+    p->hash = h;
+    p->hcap = cap;
+    for (size_t i = 1; i < p->nnodes; i++) {
+        const ibex_prof_node *n = &p->nodes[i];
+        size_t s = hash_slot(p, n->parent, n->func, n->trap);
+        while (h[s])
+            s = (s + 1) & (cap - 1);
+        h[s] = (uint32_t)i + 1;
+    }
+    return 0;
+}
+
+/* The child of parent for func (made if new); parent itself when the tree is full. */
+static uint32_t child(ibex_prof *p, uint32_t parent, uint32_t func, uint32_t trap)
+{
+    size_t s = hash_slot(p, parent, func, trap);
+    while (p->hash[s]) {
+        const ibex_prof_node *n = &p->nodes[p->hash[s] - 1];
+        if (n->parent == parent && n->func == func && n->trap == trap)
+            return p->hash[s] - 1;
+        s = (s + 1) & (p->hcap - 1);
+    }
+    if (p->nnodes >= IBEX_PROF_MAX_NODES)
+        return parent;
+    if (p->nnodes == p->ncap) {
+        size_t cap = p->ncap * 2;
+        ibex_prof_node *v = realloc(p->nodes, cap * sizeof *v);
+        if (!v)
+            return parent;
+        p->nodes = v;
+        p->ncap = cap;
+    }
+    if ((p->nnodes + 1) * 2 > p->hcap) {
+        if (grow_hash(p) != 0)
+            return parent;
+        return child(p, parent, func, trap);
+    }
+    uint32_t i = (uint32_t)p->nnodes++;
+    memset(&p->nodes[i], 0, sizeof p->nodes[i]);
+    p->nodes[i].parent = parent;
+    p->nodes[i].func = func;
+    p->nodes[i].trap = trap;
+    p->hash[s] = i + 1;
+    return i;
+}
+
+static void push(ibex_core *c, uint32_t func, uint32_t trap)
+{
+    ibex_prof *p = c->prof;
+    if (p->depth == IBEX_PROF_MAX_DEPTH) {
+        p->dropped++;   /* deeper than the stack: counted to the frame on top */
+        return;
+    }
+    uint32_t parent = p->depth ? p->stack[p->depth - 1].node : 0;
+    ibex_frame *f = &p->stack[p->depth++];
+    f->func = func;
+    f->trap = trap;
+    f->node = child(p, parent, func, trap);
+    p->nodes[f->node].calls++;
+    ibex_prof_range(c, c->pc, &f->lo, &f->hi);
+    if (!in_frame(f, c->pc)) {   /* a PC outside the range it was pushed for */
+        f->lo = c->pc;
+        f->hi = c->pc + 1;
+    }
+    f->slice = 0;
+    if (p->nslices < p->max_slices) {
+        p->slices[p->nslices] = (ibex_prof_slice){ibex_now(c), ibex_now(c), func, (uint32_t)(p->depth - 1)};
+        f->slice = (uint32_t)++p->nslices;
+    } else if (p->max_slices) {
+        p->dropped++;
+    }
+}
+
+static void pop(ibex_core *c)
+{
+    ibex_prof *p = c->prof;
+    ibex_frame *f = &p->stack[--p->depth];
+    if (f->slice)
+        p->slices[f->slice - 1].t1 = ibex_now(c);
+}
+
+/* The frames follow c->pc: the innermost one whose function holds it, else a new top frame.
+ * Flushed already. */
+static void follow(ibex_core *c)
+{
+    ibex_prof *p = c->prof;
+    uint32_t pc = c->pc;
+    if (in_frame(&p->stack[p->depth - 1], pc))
+        return;
+    uint32_t func = func_of(p, pc);
+    for (size_t i = p->depth - 1; i-- > 0;) {
+        if (p->stack[i].func == func && (func || in_frame(&p->stack[i], pc))) {
+            while (p->depth > i + 1)
+                pop(c);
+            return;
+        }
+    }
+    uint32_t trap = p->stack[p->depth - 1].trap;   /* a handler that jumps on is still the handler */
+    pop(c);
+    push(c, func, trap);
+}
+
+static void sync_flush(ibex_core *c)
+{
+    ibex_sync(c);
+    flush(c);
+}
+
+void ibex_prof_call(ibex_core *c)
+{
+    sync_flush(c);
+    push(c, func_of(c->prof, c->pc), 0);
+}
+
+void ibex_prof_ret(ibex_core *c)
+{
+    ibex_prof *p = c->prof;
+    sync_flush(c);
+    if (p->depth > 1 && !p->stack[p->depth - 1].trap)
+        pop(c);
+    follow(c);
+}
+
+void ibex_prof_trap(ibex_core *c)
+{
+    sync_flush(c);
+    push(c, func_of(c->prof, c->pc), 1);
+}
+
+void ibex_prof_mret(ibex_core *c)
+{
+    ibex_prof *p = c->prof;
+    sync_flush(c);
+    size_t i = p->depth;
+    while (i > 0 && !p->stack[i - 1].trap)
+        i--;
+    if (i > 1)   /* the trap frame and what it called; the outermost frame stays */
+        while (p->depth >= i)
+            pop(c);
+    follow(c);
+}
+
+void ibex_prof_resync(ibex_core *c)
+{
+    ibex_prof *p = c->prof;
+    if (in_frame(&p->stack[p->depth - 1], c->pc))
+        return;
+    sync_flush(c);
+    follow(c);
+}
+
+void ibex_prof_fold(ibex_core *c, uint32_t slot)
+{
+    ibex_pslot *s = &c->prof->slots[slot];
+    const ibex_op *op = &c->ops[slot];
+    if (!s->n)
+        return;
+    s->d[IBEX_CNT_CYCLE] += s->n * op->cyc;
+    s->d[IBEX_CNT_INSTRET] += s->n;
+    s->d[IBEX_CNT_COMPRESSED] += s->n * op->compressed;
+    s->n = 0;
+}
+
+static uint32_t slot_of(uint32_t pc)
+{
+    uint32_t off = pc - IBEX_SS_RAM_BASE;
+    return off < IBEX_SS_RAM_SIZE ? off >> 1 : IBEX_PROF_OUTSIDE;
+}
+
+void ibex_prof_step_add(ibex_core *c, uint32_t pc, const uint64_t *d)
+{
+    ibex_pslot *s = &c->prof->slots[slot_of(pc)];
+    for (unsigned k = 0; k < IBEX_ATTR_COUNTERS; k++)
+        s->d[k] += d[k];
+}
+
+void ibex_prof_free(ibex_core *c)
+{
+    ibex_prof *p = c->prof;
+    if (!p)
+        return;
+    free(p->slots);
+    free(p->addr);
+    free(p->end);
+    free(p->nodes);
+    free(p->hash);
+    free(p->slices);
+    free(p);
+    c->prof = NULL;
+}
+
+/* Empty tree and counts from the counters as they are now, the frame of the PC on top. */
+void ibex_prof_reset(ibex_core *c)
+{
+    ibex_prof *p = c->prof;
+    ibex_sync(c);
+    memset(p->slots, 0, (IBEX_PROF_OUTSIDE + 1) * sizeof *p->slots);
+    memset(p->hash, 0, p->hcap * sizeof *p->hash);
+    memset(&p->nodes[0], 0, sizeof p->nodes[0]);
+    p->nnodes = 1;
+    p->depth = 0;
+    p->nslices = 0;
+    p->dropped = 0;
+    for (unsigned k = 0; k < IBEX_ATTR_COUNTERS; k++)
+        p->prev[k] = c->cnt[k];
+    p->fast = c->inhibit == 0;
+    push(c, func_of(p, c->pc), 0);
+}
+
+socmon_status ibex_profile_start(ibex_core *c, const ibex_symbol *syms, size_t nsyms, size_t max_slices)
+{
+    if (!c || (!syms && nsyms))
+        return socmon_fail(SOCMON_EINVAL, "ibex: profile: NULL core or symbols");
+    ibex_prof_free(c);
+    ibex_attr_flush(c);
+    ibex_prof *p = calloc(1, sizeof *p);
+    if (!p)
+        return socmon_fail(SOCMON_ENOMEM, "ibex: out of memory for the profile");
+    c->prof = p;
+    /* calloc'd: the pages of code never run stay untouched */
+    p->slots = calloc(IBEX_PROF_OUTSIDE + 1, sizeof *p->slots);
+    p->addr = malloc((nsyms + 1) * sizeof *p->addr);
+    p->end = malloc((nsyms + 1) * sizeof *p->end);
+    p->ncap = 1024;
+    p->nodes = malloc(p->ncap * sizeof *p->nodes);
+    p->max_slices = max_slices;
+    p->slices = max_slices ? malloc(max_slices * sizeof *p->slices) : NULL;
+    if (!p->slots || !p->addr || !p->end || !p->nodes || grow_hash(p) != 0 || (max_slices && !p->slices)) {
+        ibex_prof_free(c);
+        return socmon_fail(SOCMON_ENOMEM, "ibex: out of memory for the profile");
+    }
+    for (size_t i = 0; i < nsyms; i++) {
+        p->addr[i] = syms[i].addr;
+        p->end[i] = syms[i].end;
+    }
+    p->nsyms = nsyms;
+    ibex_prof_reset(c);
+    for (unsigned k = 0; k < IBEX_ATTR_COUNTERS; k++)
+        c->attr_prev[k] = c->cnt[k];
+    return SOCMON_OK;
+}
+
+socmon_status ibex_profile_pcs(ibex_core *c, ibex_prof_pc **out, size_t *nout)
+{
+    ibex_prof *p = c ? c->prof : NULL;
+    *out = NULL;
+    *nout = 0;
+    if (!p)
+        return socmon_fail(SOCMON_ESTATE, "ibex: no profile (ibex_profile_start)");
+    size_t n = 0, cap = 0;
+    ibex_prof_pc *v = NULL;
+    unsigned top = 3 + c->cfg.mhpm_num;
+    for (uint32_t i = 0; i <= IBEX_PROF_OUTSIDE; i++) {
+        ibex_pslot *s = &p->slots[i];
+        if (i < IBEX_PROF_OUTSIDE)
+            ibex_prof_fold(c, i);
+        uint64_t val[IBEX_ATTR_COUNTERS];
+        int any = 0;
+        for (unsigned k = 0; k < IBEX_ATTR_COUNTERS; k++) {
+            /* a counter that does not exist counts nothing, whatever the events were */
+            val[k] = k == IBEX_CNT_TIME || k >= top ? 0 : s->d[k] & mask_of(c, k);
+            any |= val[k] != 0;
+        }
+        if (!any)
+            continue;
+        if (n == cap) {
+            size_t nc = cap ? cap * 2 : 256;
+            ibex_prof_pc *q = realloc(v, nc * sizeof *q);
+            if (!q) {
+                free(v);
+                return socmon_fail(SOCMON_ENOMEM, "ibex: out of memory for the profile");
+            }
+            v = q;
+            cap = nc;
+        }
+        ibex_prof_pc *r = &v[n++];
+        r->pc = i < IBEX_PROF_OUTSIDE ? IBEX_SS_RAM_BASE + 2 * i : 0xffffffffu;
+        r->word = 0;
+        if (i < IBEX_PROF_OUTSIDE) {
+            uint32_t off = 2 * i;
+            r->word = (uint32_t)c->ram[off] | (uint32_t)c->ram[off + 1] << 8;
+            if ((r->word & 3) == 3 && off + 3 < IBEX_SS_RAM_SIZE)
+                r->word |= (uint32_t)c->ram[off + 2] << 16 | (uint32_t)c->ram[off + 3] << 24;
+        }
+        r->func = i < IBEX_PROF_OUTSIDE ? func_of(p, r->pc) : 0;
+        memcpy(r->v, val, sizeof val);
+    }
+    *out = v;
+    *nout = n;
+    return SOCMON_OK;
+}
+
+const ibex_prof_node *ibex_profile_nodes(ibex_core *c, size_t *n)
+{
+    ibex_prof *p = c ? c->prof : NULL;
+    *n = 0;
+    if (!p)
+        return NULL;
+    sync_flush(c);
+    unsigned top = 3 + c->cfg.mhpm_num;
+    for (size_t i = 0; i < p->nnodes; i++)
+        for (unsigned k = top < IBEX_ATTR_COUNTERS ? top : IBEX_ATTR_COUNTERS; k < IBEX_ATTR_COUNTERS; k++)
+            p->nodes[i].v[k] = 0;
+    *n = p->nnodes;
+    return p->nodes;
+}
+
+const ibex_prof_slice *ibex_profile_slices(ibex_core *c, size_t *n, uint64_t *dropped)
+{
+    ibex_prof *p = c ? c->prof : NULL;
+    *n = 0;
+    if (dropped)
+        *dropped = 0;
+    if (!p)
+        return NULL;
+    ibex_sync(c);
+    for (size_t i = 0; i < p->depth; i++)
+        if (p->stack[i].slice)
+            p->slices[p->stack[i].slice - 1].t1 = ibex_now(c);
+    *n = p->nslices;
+    if (dropped)
+        *dropped = p->dropped;
+    return p->slices;
+}
