@@ -25,6 +25,7 @@ state="$dir.apt"
 # tasn1, idn2 and p11-kit -dev packages are there for their .pc files only: pkg-config checks
 # libmicrohttpd.pc's Requires.private even for a shared link.
 PKGS="libjansson4 libjansson-dev libzstd1 libzstd-dev zlib1g zlib1g-dev libelf1 libelf-dev
+libdw1 libdw-dev libbz2-1.0 liblzma5 liblzma-dev
 libcmocka0 libcmocka-dev libmicrohttpd12 libmicrohttpd-dev
 libgnutls30 libgmp10 libhogweed6 libnettle8 libidn2-0 libunistring2 libp11-kit0 libtasn1-6 libffi8
 libgnutls28-dev nettle-dev libtasn1-6-dev libidn2-dev libp11-kit-dev"

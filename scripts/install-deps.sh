@@ -6,7 +6,7 @@ set -eu
 PKGS="build-essential cmake pkg-config libcmocka-dev libjansson-dev zlib1g-dev libzstd-dev clang libclang-rt-14-dev python3"
 # Ibex model (issue 10): libelf for ELF loading; the RISC-V cross compiler builds
 # the RV32 test programs of tests/ibex/programs.
-PKGS="$PKGS libelf-dev gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf"
+PKGS="$PKGS libelf-dev libdw-dev gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf"
 # Agent and live charts (issue 12): libmicrohttpd serves /metrics and the live page; the tests
 # scrape the agent with Debian's prometheus (promtool checks /metrics) and load the pages in
 # Debian's chromium. npm (below) brings uPlot, embedded at build time, and playwright-core.

@@ -141,8 +141,8 @@ run "$CC" -std=c11 $CFLAGS_PC "$WORK"/examples/quickstart/*.c -o ex_quickstart_s
 readelf -d ex_quickstart_static | grep -q "libsocmon" && die "static build still needs libsocmon.so"
 run_example quickstart ex_quickstart_static
 # Every object of libsocmon.a (--whole-archive) links with those flags alone:
-# zlib, libzstd and libelf come from Requires.private (docs/install.md).
-for l in -ljansson -lz -lzstd -lelf -lpthread -lm; do
+# zlib, libzstd, libelf and libdw come from Requires.private (docs/install.md).
+for l in -ljansson -lz -lzstd -lelf -ldw -lpthread -lm; do
     printf ' %s ' "$LIBS_STATIC" | grep -q -- " $l " || die "pkg-config --static --libs socmon lacks $l"
 done
 # shellcheck disable=SC2086
@@ -177,8 +177,8 @@ EOT
 run cmake -S "$WORK/static_pkg" -B "$WORK/static_pkg/b" -DCMAKE_PREFIX_PATH="$P"
 run cmake --build "$WORK/static_pkg/b"
 run "$WORK/static_pkg/b/qs"
-# The static target carries zlib, libzstd and libelf to its users.
-for l in PkgConfig::ZLIB PkgConfig::ZSTD PkgConfig::LIBELF PkgConfig::JANSSON; do
+# The static target carries zlib, libzstd, libelf and libdw to its users.
+for l in PkgConfig::ZLIB PkgConfig::ZSTD PkgConfig::LIBELF PkgConfig::LIBDW PkgConfig::JANSSON; do
     grep -q "INTERFACE_LINK_LIBRARIES.*$l" "$P/$LIB/cmake/socmon/socmonTargets.cmake" ||
         die "socmon::socmon_static does not carry $l"
 done

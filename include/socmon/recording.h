@@ -30,6 +30,10 @@ typedef struct socmon_recording socmon_recording;
 socmon_status socmon_recording_new(const socmon_set *set, const char *target,
                                    uint64_t interval_ns, socmon_recording **out);
 void socmon_recording_free(socmon_recording *rec);
+/* A document the recording carries (socmon_recwriter_attach): its bytes, owned by rec;
+ * SOCMON_ENOENT when it has none of that name. */
+socmon_status socmon_recording_attachment(const socmon_recording *rec, const char *name, const void **data,
+                                          size_t *len);
 
 /* Says whether rec's timestamps are a model's simulated time (nonzero) or a
  * real clock; socmon_recording_save keeps it in the file's header. */
@@ -104,6 +108,10 @@ socmon_status socmon_recwriter_append(socmon_recwriter *w, const socmon_sample *
 /* Writes the samples not yet written as one block (nothing if there are none)
  * and asks the kernel to keep them (fdatasync). Call it every flush period. */
 socmon_status socmon_recwriter_flush(socmon_recwriter *w);
+/* Writes a named document with the recording (at most 64 bytes of name, 64 MiB of data, 16 of
+ * them; the samples so far are written first): a program's exact profile is "profile"
+ * (socmon/profile.h). Read back with socmon_recording_attachment. */
+socmon_status socmon_recwriter_attach(socmon_recwriter *w, const char *name, const void *data, size_t len);
 /* Flushes, writes the end record and frees w (also when it fails: the file
  * then holds every block written before the failure). NULL is a no-op. */
 socmon_status socmon_recwriter_close(socmon_recwriter *w);

@@ -14,6 +14,7 @@
 #include "socmon/sample.h"
 #include "socmon/timeline.h"
 #include "socmon/recording.h"
+#include "socmon/profile.h"
 #include "socmon/metrics.h"
 #include "socmon/target.h"
 #include "socmon/sampler.h"

@@ -20,6 +20,7 @@
 #include "socmon/bus.h"
 #include "socmon/device.h"
 #include "socmon/metrics.h"
+#include "socmon/profile.h"
 
 SOCMON_BEGIN_DECLS
 
@@ -185,6 +186,10 @@ struct socmon_target_ops {
      * only added after this one, and the library reads them only where size covers them
      * (socmon_target_open_ops refuses another size with SOCMON_EINVAL). */
     size_t size;
+    /* Optional, for a target whose model sees every instruction of the program it runs (ibex
+     * with symbols=1): the program's exact profile so far (socmon/profile.h), the caller's to
+     * free with socmon_profile_free. */
+    socmon_status (*profile)(void *priv, socmon_profile **out);
 };
 
 /* socmon_target_ops.caps */
@@ -224,6 +229,9 @@ socmon_status socmon_target_open_command(const char *spec, const socmon_kv *extr
  * without them. */
 int socmon_target_program_output(socmon_target *t, void (*fn)(void *ctx, uint8_t byte), void *ctx);
 socmon_program_end socmon_target_program_end(const socmon_target *t, char *msg, size_t len);
+/* The exact profile of the program the target runs (the op profile): SOCMON_ENOENT from a
+ * target without one (no such model, or symbols off). */
+socmon_status socmon_target_profile(socmon_target *t, socmon_profile **out);
 
 const socmon_target_ops *socmon_target_ops_of(const socmon_target *t);
 const char *socmon_target_spec(const socmon_target *t);

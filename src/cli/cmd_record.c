@@ -176,6 +176,25 @@ static int open_consumers(rec *r, size_t *shown)
     return 0;
 }
 
+/* A program's exact profile (a model that sees every instruction keeps one: ibex) goes with the
+ * recording, for report's call tree, lines and annotation; a target without one adds nothing. */
+static socmon_status attach_profile(rec *r)
+{
+    socmon_profile *prof = NULL;
+    char *json = NULL;
+    size_t len = 0;
+    if (r->src.remote || socmon_target_profile(r->src.sess.target, &prof) != SOCMON_OK) {
+        socmon_clear_error();
+        return SOCMON_OK;
+    }
+    socmon_status st = socmon_profile_to_json(prof, &json, &len);
+    if (st == SOCMON_OK)
+        st = socmon_recwriter_attach(r->w, "profile", json, len);
+    free(json);
+    socmon_profile_free(prof);
+    return st;
+}
+
 /* The end: the pending block and the end record, then the summary. Returns the exit code. */
 static int finish(rec *r, socmon_status st, int rc)
 {
@@ -186,7 +205,9 @@ static int finish(rec *r, socmon_status st, int rc)
     /* Keep what was recorded even if the run stopped early: the pending block, then the end.
      * After a write failure the writer is not asked again: the file stays as it was. */
     socmon_recwriter_stats ws = {0};
-    socmon_status wst = r->rr.failed ? st : socmon_recwriter_flush(r->w);
+    socmon_status wst = r->rr.failed ? st : attach_profile(r);
+    if (wst == SOCMON_OK)
+        wst = socmon_recwriter_flush(r->w);
     socmon_recwriter_get_stats(r->w, &ws);
     socmon_status cst = socmon_recwriter_close(r->w);
     if (wst == SOCMON_OK)

@@ -11,12 +11,13 @@
 
 #include "cli/opts.h"
 #include "cli/output.h"
+#include "cli/report_profile.h"
 #include "cli/source.h"
 #include "export/table.h"
 
 #define REPORT_OPTS (OPT_INPUT | OPT_FORMAT | OPT_EXPOSITION | OPT_SUMMARY | OPT_DELTAS | OPT_METRICS | OPT_BY_SYMBOL | \
                      OPT_BIG_NUM | OPT_METRIC_FILE | OPT_STATS | OPT_PERFETTO | OPT_FORCE | \
-                     OPT_HTML)
+                     OPT_HTML | OPT_PROFILE)
 #define TABLE_METRICS 8
 #define TABLE_METRICS_MAX 64
 
@@ -216,6 +217,19 @@ int cmd_report(int argc, char **argv)
                                                                            : "-x/--json (they format stdout)");
         return 2;
     }
+    /* the profile's views are documents of their own */
+    if (o.profile_view && (o.stats || o.summary || o.by_symbol || o.html || o.perfetto || o.metrics || o.deltas)) {
+        fprintf(stderr, "socmon report: --children, --call-tree, --by-line, --annotate and --folded are views of "
+                        "a program's profile and cannot be combined with %s\n",
+                o.stats ? "--stats" : o.summary ? "--summary" : o.by_symbol ? "--by-symbol" : o.html ? "--html"
+                : o.perfetto ? "--perfetto" : o.metrics ? "-M" : "--deltas");
+        return 2;
+    }
+    if ((o.event || o.elf) && !o.profile_view) {
+        fprintf(stderr, "socmon report: %s applies to the profile's views (--children, --call-tree, --by-line, "
+                        "--annotate, --folded)\n", o.event ? "--event" : "--elf");
+        return 2;
+    }
     if (o.force && !o.perfetto) {
         fprintf(stderr, "socmon report: --force applies to --perfetto OUT.json only\n");
         return 2;
@@ -229,7 +243,8 @@ int cmd_report(int argc, char **argv)
         rc = cli_print_file_facts("report", &o, r.rec, strcmp(path, "-") == 0 ? "stdin" : path);
     else {
         cli_source_say_lost(&r, "report", strcmp(path, "-") == 0 ? "stdin" : path);
-        rc = o.perfetto ? perfetto(&r, &o) : o.html ? write_html(&r, &o)
+        rc = o.profile_view ? cli_report_profile(&r, &o, strcmp(path, "-") == 0 ? "stdin" : path)
+             : o.perfetto ? perfetto(&r, &o) : o.html ? write_html(&r, &o)
              : o.summary || o.by_symbol ? summary(&r, &o, o.by_symbol) : per_interval(&r, &o, NULL, NULL, NULL, NULL);
     }
     cli_source_close(&r);

@@ -88,6 +88,23 @@ static const struct {
      "    --max-cycles N    stop the program after N core cycles (exit status 4 if it has not halted)"},
     {OPT_BY_SYMBOL, {"by-symbol", no_argument, 0, 'B'},
      "    --by-symbol       one row per function (ELF symbol) of a program's recording, sorted by cycles"},
+    {OPT_PROFILE, {"children", no_argument, 0, 0x1b0},
+     "    --children        a program's recording: per function, inclusive (everything it called)\n"
+     "                        next to self, exactly, like perf report --children"},
+    {OPT_PROFILE, {"call-tree", no_argument, 0, 0x1b1},
+     "    --call-tree       caller -> callee edges with their calls and inclusive counts"},
+    {OPT_PROFILE, {"by-line", no_argument, 0, 0x1b2},
+     "    --by-line         one row per source line (the ELF's DWARF) with every event"},
+    {OPT_PROFILE, {"annotate", required_argument, 0, 0x1b3},
+     "    --annotate FUNCTION  each instruction of FUNCTION with its source line and counts,\n"
+     "                        the hottest marked, like perf annotate"},
+    {OPT_PROFILE, {"folded", no_argument, 0, 0x1b4},
+     "    --folded          folded stacks (main;mid;leaf 1234) for flamegraph.pl, inferno, speedscope"},
+    {OPT_PROFILE, {"event", required_argument, 0, 0x1b5},
+     "    --event E         the event of --folded and of the views' first column (default cycles)"},
+    {OPT_PROFILE, {"elf", required_argument, 0, 0x1b6},
+     "    --elf FILE        the program's ELF for --by-line and --annotate (default: the path it ran\n"
+     "                        from, as the recording names it)"},
     {OPT_STATS, {"stats", no_argument, 0, 'K'},
      "    --stats           what the file holds: format version, samples, counters, blocks,\n"
      "                        bytes per value, and what could not be read (-x: CSV, --json: an\n"
@@ -480,6 +497,28 @@ static int parse_opts(int argc, char **argv, cli_optmask allowed, void (*help)(F
             break;
         case 'M': o->metrics = optarg; break;
         case 'B': o->by_symbol = 1; break;
+        case 0x1b0: case 0x1b1: case 0x1b2: case 0x1b4: {
+            int v = c == 0x1b0 ? CLI_PV_CHILDREN : c == 0x1b1 ? CLI_PV_CALL_TREE : c == 0x1b2 ? CLI_PV_LINES
+                                                                                             : CLI_PV_FOLDED;
+            if (o->profile_view && o->profile_view != v) {
+                fprintf(stderr, "socmon %s: --children, --call-tree, --by-line, --annotate and --folded are "
+                                "views of their own: give one\n", argv[0]);
+                return 2;
+            }
+            o->profile_view = v;
+            break;
+        }
+        case 0x1b3:
+            if (o->profile_view && o->profile_view != CLI_PV_ANNOTATE) {
+                fprintf(stderr, "socmon %s: --children, --call-tree, --by-line, --annotate and --folded are "
+                                "views of their own: give one\n", argv[0]);
+                return 2;
+            }
+            o->profile_view = CLI_PV_ANNOTATE;
+            o->annotate = optarg;
+            break;
+        case 0x1b5: o->event = optarg; break;
+        case 0x1b6: o->elf = optarg; break;
         case 'G': o->no_big_num = 1; break;
         case 'f': o->force = 1; break;
         case 0x150: o->perfetto = optarg; break;

@@ -51,6 +51,11 @@ typedef uint64_t cli_optmask;
 #define OPT_DIFF OPT_BIT(34)
 #define OPT_EXPOSITION OPT_BIT(35) /* --prometheus, --openmetrics (documents of totals) */
 #define OPT_CHECK OPT_BIT(36)    /* check's own: --rules, --junit, --markdown, --update */
+/* report's views of a program's exact profile: --children, --call-tree, --by-line, --annotate F,
+ * --folded, --event E, --elf FILE */
+#define OPT_PROFILE OPT_BIT(37)
+
+enum { CLI_PV_CHILDREN = 1, CLI_PV_CALL_TREE, CLI_PV_LINES, CLI_PV_ANNOTATE, CLI_PV_FOLDED };
 
 #define CLI_MAX_TARGETS 8
 #define CLI_MAX_HTTP_HOSTS 8
@@ -80,6 +85,10 @@ typedef struct cli_opts {
     int ntargets;
     uint64_t max_cycles;
     int max_cycles_set, by_symbol;
+    int profile_view;          /* report: CLI_PV_* (0: none) */
+    const char *annotate;      /* report --annotate FUNCTION */
+    const char *event;         /* report --event E (the profile views' event; default cycles) */
+    const char *elf;           /* report --elf FILE: the program's ELF instead of the profile's path */
     uint64_t flush_ns;      /* record: how often the recording is flushed to disk (default 1 s) */
     int force;              /* record: overwrite PATH, write through a device node, FIFO or symlink */
     int symbols;            /* the command wants per-function counters if the target has them */

@@ -65,6 +65,7 @@ void socmon_recording_free(socmon_recording *rec)
     free(rec->param_names);
     free(rec->param_values);
     socmon_timeline_free(rec->tl);
+    smn_rec_attach_free(rec);
     free(rec);
 }
 

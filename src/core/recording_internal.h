@@ -21,7 +21,24 @@ struct socmon_recording {
     socmon_timeline *tl;       /* owned */
     uint64_t start_wall_ns;    /* wall clock at the start, ns since 1970 (v2 files; 0: unknown) */
     socmon_recording_info info;/* how the file it was loaded from read (version 0: not loaded) */
+    size_t nattach;            /* named documents after the samples (recording_attach.c) */
+    struct smn_rec_attachment {
+        char *name;
+        uint8_t *data;
+        size_t len;
+    } *attach;
 };
+
+/* recording_attach.c: an attachment record (docs/recording-format.md, "Attachments"). */
+/* The record's bytes (malloc'd) for name and data, compressed at level. */
+socmon_status smn_rec2_attach_encode(const char *name, const void *data, size_t len, int level, uint8_t **out,
+                                     size_t *outlen);
+/* The length of the record at p (avail bytes there) when its header checks, else 0. */
+size_t smn_rec2_attach_len(const uint8_t *p, size_t avail);
+/* Adds the record at p (of length len, from smn_rec2_attach_len) to rec; SOCMON_EPARSE for a
+ * payload that does not check (damage: the caller skips it), SOCMON_ENOMEM. */
+socmon_status smn_rec2_attach_decode(socmon_recording *rec, const uint8_t *p, size_t len);
+void smn_rec_attach_free(socmon_recording *rec);
 
 #define SOCMON_REC_MAGIC "SOCMONRC"   /* 8 bytes at offset 0 */
 #define SOCMON_REC_END "SOCMEND!"     /* 8 bytes before the final CRC-32 */

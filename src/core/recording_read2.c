@@ -100,7 +100,7 @@ static size_t resync(const rd *r, size_t from, uint64_t *marks)
         if (!q)
             break;
         i = (size_t)(q - r->p);
-        if (block_header_ok(r, i) || end_record_ok(r, i))
+        if (block_header_ok(r, i) || end_record_ok(r, i) || smn_rec2_attach_len(r->p + i, r->len - i))
             return i;
         if (r->len - i >= 8 && memcmp(q, SOCMON_REC2_BLOCK_MARK, 8) == 0)
             (*marks)++;
@@ -319,6 +319,20 @@ static socmon_status read_all(rd *r)
                 append_what(in, "%zu bytes after the end record at offset %zu ignored", r->len - pos, pos);
             }
             break;
+        }
+        size_t alen = smn_rec2_attach_len(r->p + pos, r->len - pos);
+        if (alen) {
+            /* an attachment: kept when its payload checks, else damage (the samples are not affected) */
+            if (!r->scan_only && (st = smn_rec2_attach_decode(r->rec, r->p + pos, alen)) != SOCMON_OK) {
+                if (st == SOCMON_ENOMEM)
+                    return st;
+                in->bytes_lost += alen;
+                append_what(in, "an attachment at offset %zu is damaged (%s): skipped", pos, socmon_errmsg());
+                socmon_clear_error();
+            }
+            pos += alen;
+            r->good_end = pos;
+            continue;
         }
         size_t next = 0;
         int k = read_block(r, pos, &next, &st);

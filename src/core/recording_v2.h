@@ -20,7 +20,12 @@
  * unlikely in text and catch a file mangled by a text-mode transfer. */
 #define SOCMON_REC2_BLOCK_MARK "\x89SMBLK\r\n"
 #define SOCMON_REC2_END_MARK "\x89SMEND\r\n"
+#define SOCMON_REC2_ATTACH_MARK "\x89SMATT\r\n"
 #define SOCMON_REC2_MARK_LEN 8u
+#define SOCMON_REC2_ATTACH_FIXED 28u          /* an attachment's header without its name */
+#define SOCMON_REC2_MAX_ATTACH_NAME 64u
+#define SOCMON_REC2_MAX_ATTACH_RAW (64u << 20) /* bytes of one attachment, uncompressed */
+#define SOCMON_REC2_MAX_ATTACHMENTS 16u
 #define SOCMON_REC2_BLOCK_HDR 44u  /* marker, first index, first t, n, comp, raw, payload CRC, header CRC */
 #define SOCMON_REC2_END_LEN 36u    /* marker, total samples, last t, blocks, CRC */
 #define SOCMON_REC2_FIXED_HDR 16u  /* magic, version, header length */

@@ -401,6 +401,24 @@ socmon_status socmon_recwriter_flush(socmon_recwriter *w)
     return st != SOCMON_OK ? st : sync_fd(w);
 }
 
+socmon_status socmon_recwriter_attach(socmon_recwriter *w, const char *name, const void *data, size_t len)
+{
+    if (!w || !name || (!data && len))
+        return socmon_fail(SOCMON_EINVAL, "recwriter_attach: NULL argument");
+    if (w->failed)
+        return failed_again(w);
+    /* the samples so far first: an attachment is a record between blocks */
+    socmon_status st = write_block(w);
+    uint8_t *b = NULL;
+    size_t n = 0;
+    if (st == SOCMON_OK && (st = smn_rec2_attach_encode(name, data, len, w->level, &b, &n)) == SOCMON_OK)
+        st = put(w, b, n, "an attachment");
+    if (st == SOCMON_OK)
+        w->good_end = w->stats.bytes;
+    free(b);
+    return st;
+}
+
 socmon_status socmon_recwriter_close(socmon_recwriter *w)
 {
     if (!w)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "export/fmt_profile.h"
 #include "export/fmt_diff.h"
 #include "export/fmt_sweep.h"
 #include "export/output_format.h"
@@ -243,4 +244,5 @@ const socmon_output_format smn_format_csv = {
     .hotspots = csv_hotspots, .begin_intervals = csv_begin_intervals, .row = csv_row, .functions = csv_functions,
     .end = csv_end, .release = csv_release, .file_facts = csv_file_facts, .diff = smn_csv_diff,
     .sweep = smn_csv_sweep,
+    .profile = smn_csv_profile,
 };

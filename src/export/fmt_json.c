@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "core/error.h"
+#include "export/fmt_profile.h"
 #include "export/fmt_diff.h"
 #include "export/fmt_sweep.h"
 #include "export/output_format.h"
@@ -271,4 +272,5 @@ const socmon_output_format smn_format_json = {
     .hotspots = json_hotspots, .begin_intervals = json_begin_intervals, .row = json_row, .functions = json_functions,
     .end = json_end, .release = json_release, .file_facts = json_file_facts, .diff = smn_json_diff,
     .sweep = smn_json_sweep,
+    .profile = smn_json_profile,
 };

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "export/fmt_profile.h"
 #include "export/fmt_check.h"
 #include "export/fmt_diff.h"
 #include "export/output_format.h"
@@ -399,4 +400,5 @@ const socmon_output_format smn_format_table = {
     .metrics = table_metrics, .hotspots = table_hotspots, .begin_intervals = table_begin_intervals,
     .row = table_row, .end_intervals = table_end_intervals, .functions = table_functions, .note = table_note,
     .end = table_end, .release = table_release, .file_facts = table_file_facts, .diff = smn_table_diff, .check = smn_table_check,
+    .profile = smn_table_profile,
 };

@@ -274,6 +274,19 @@ socmon_status smn_output_sweep(socmon_output *o, const socmon_sweep *s)
     return st == SOCMON_OK ? o->fmt->sweep(o, s) : st;
 }
 
+socmon_status smn_output_profile(socmon_output *o, const smn_profile_view *v)
+{
+    if (!v || !v->p)
+        return socmon_fail(SOCMON_EINVAL, "smn_output_profile: NULL view");
+    socmon_status st = move(o, STAGE_OPEN, STAGE_FACTS, "smn_output_profile");
+    if (st == SOCMON_OK && v->kind == SMN_PV_FOLDED)   /* folded stacks are a format of their own */
+        return smn_sink_puts(o->sink, v->folded ? v->folded : "");
+    if (st == SOCMON_OK && !o->fmt->profile)
+        return socmon_fail(SOCMON_EINVAL, "the %s format cannot show a profile (table, csv or json can)",
+                           o->fmt->name);
+    return st == SOCMON_OK ? o->fmt->profile(o, v) : st;
+}
+
 /* The sink is flushed even after a failing end: its own error is the one to report then. */
 socmon_status smn_output_end(socmon_output *o)
 {

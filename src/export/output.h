@@ -10,6 +10,8 @@
  *   diff(d) end()                                          two runs compared (socmon diff)
  *   check(c) end()                                         rules over a diff (socmon check)
  *   sweep(s) end()                                         a sweep's table of points (socmon sweep)
+ *   profile(view) end()                                    a program's exact profile (report --children,
+ *                                                          --call-tree, --by-line, --annotate, --folded)
  * The format decides how each piece looks and where it goes (its byte sink); the caller never
  * asks which format it talks to. A format is found by name (smn_output_format_find), so adding
  * one is a file with its ops table and one line in the registry (export/output.c).
@@ -28,6 +30,7 @@
 #include "socmon/compare.h"
 #include "socmon/device.h"
 #include "socmon/metrics.h"
+#include "socmon/profile.h"
 #include "socmon/sample.h"
 #include "socmon/sweep.h"
 #include "socmon/target.h"
@@ -169,6 +172,26 @@ socmon_status smn_output_diff(socmon_output *o, const socmon_diff *d);
 /* A document of its own: the verdicts of rules over a diff (socmon check), then end. The table,
  * junit and markdown formats write it. */
 socmon_status smn_output_check(socmon_output *o, const socmon_check *c);
+/* A view of a program's exact profile: which one, and its data (the others NULL). */
+typedef enum smn_profile_view_kind {
+    SMN_PV_CHILDREN,      /* calls: per function, inclusive next to self (report --children) */
+    SMN_PV_CALL_TREE,     /* calls: caller -> callee edges (report --call-tree) */
+    SMN_PV_LINES,         /* lines: per source line (report --by-line) */
+    SMN_PV_ANNOTATE,      /* ann: one function's instructions (report --annotate F) */
+    SMN_PV_FOLDED,        /* folded: folded stacks, the same bytes in every format (report --folded) */
+} smn_profile_view_kind;
+typedef struct smn_profile_view {
+    smn_profile_view_kind kind;
+    const socmon_profile *p;
+    size_t event;                               /* the event the human formats show first */
+    const socmon_profile_calls *calls;
+    const socmon_profile_lines *lines;
+    const socmon_profile_annotation *ann;
+    const char *folded;
+} smn_profile_view;
+/* A document of its own: a view of a program's profile (table, csv, json), then end. */
+socmon_status smn_output_profile(socmon_output *o, const smn_profile_view *v);
+
 /* A document of its own: a sweep's table, one row per point (csv, json), then end. */
 socmon_status smn_output_sweep(socmon_output *o, const socmon_sweep *s);
 /* Finishes the document and flushes the sink: any write error of the document is returned here. */

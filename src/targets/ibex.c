@@ -30,7 +30,7 @@
 typedef struct ibex_opts {
     unsigned config, rv32m;
     int wb_stage, bt_alu, symbols;
-    uint64_t mhpm_num, mhpm_width, max_cycles;
+    uint64_t mhpm_num, mhpm_width, max_cycles, slices;
     double clock_mhz;
     const char *program, *trace_bus;
 } ibex_opts;
@@ -60,7 +60,11 @@ static const socmon_option ibex_options[] = {
      "(the CLI's --max-cycles)", .def = "0", .lo = 0, .hi = 9007199254740992.0,
      .offset = offsetof(ibex_opts, max_cycles)},
     {.name = "symbols", .type = SOCMON_OPT_BOOL, .help = "per-function counters f.fn_* from the ELF's symbols "
-     "('socmon record' turns it on)", .def = "0", .offset = offsetof(ibex_opts, symbols)},
+     "('socmon record' turns it on), and the exact profile: call tree, PCs, slices", .def = "0",
+     .offset = offsetof(ibex_opts, symbols)},
+    {.name = "slices", .type = SOCMON_OPT_UINT, .help = "with symbols: function entries and exits kept for "
+     "the timeline (Perfetto), the rest counted as dropped", .def = "100000", .lo = 0, .hi = 4000000,
+     .offset = offsetof(ibex_opts, slices)},
     SOCMON_OPTION_TRACE_BUS(ibex_opts),
     {0},
 };
@@ -83,6 +87,7 @@ typedef struct ibex_sim {
     uint64_t (*sums)[IBEX_ATTR_COUNTERS];
     size_t last;                /* row of the last PC's symbol (a cache for the search) */
     uint64_t hpm_mask;
+    char *program;              /* the ELF's path, absolute when it can be made so */
 } ibex_sim;
 
 static socmon_status ibex_prepare(socmon_model_target *mt)
@@ -161,6 +166,7 @@ static void sim_free(ibex_sim *s)
     ibex_symbols_free(s->syms, s->nsyms);
     free(s->funcs);
     free(s->sums);
+    free(s->program);
     free(s);
 }
 
@@ -191,7 +197,7 @@ static socmon_status instance_name(ibex_sim *s, size_t row, const char *sym)
     return SOCMON_OK;
 }
 
-static socmon_status load_symbols(ibex_sim *s, const char *path)
+static socmon_status load_symbols(ibex_sim *s, const char *path, size_t max_slices)
 {
     socmon_status st = ibex_symbols_read(path, &s->syms, &s->nsyms);
     if (st)
@@ -209,7 +215,7 @@ static socmon_status load_symbols(ibex_sim *s, const char *path)
         if ((st = instance_name(s, i + 1, s->syms[i].name)))
             return st;
     ibex_set_attribution(s->core, attribute, row_range, s);
-    return SOCMON_OK;
+    return ibex_profile_start(s->core, s->syms, s->nsyms, max_slices);
 }
 
 static socmon_status ibex_model_new(socmon_model_target *mt, void **model)
@@ -227,7 +233,10 @@ static socmon_status ibex_model_new(socmon_model_target *mt, void **model)
         s->has_program = 1;
         st = ibex_load_elf_file(s->core, o->program);
         if (st == SOCMON_OK && o->symbols)
-            st = load_symbols(s, o->program);
+            st = load_symbols(s, o->program, (size_t)o->slices);
+        char *abs = realpath(o->program, NULL);
+        if (st == SOCMON_OK && !(s->program = abs ? abs : strdup(o->program)))
+            st = socmon_fail(SOCMON_ENOMEM, "ibex: out of memory");
     } else if (st == SOCMON_OK && o->symbols) {
         st = socmon_fail(SOCMON_EINVAL, "ibex: symbols=1 needs a program (program=PATH)");
     }
@@ -408,6 +417,75 @@ static socmon_program_end ibex_program_end(void *priv, char *msg, size_t len)
     return s ? s->outcome : SOCMON_PROGRAM_RUNNING;
 }
 
+/* The model's exact profile as socmon/profile.h has it: the implemented counters as events
+ * (under the driver's names, as --by-symbol shows them), the attribution table's function
+ * names, cycles turned into the target's nanoseconds. */
+static socmon_status ibex_profile(void *priv, socmon_profile **out)
+{
+    ibex_sim *s = smn_model_target_model(priv);
+    if (!s || !s->sums)
+        return socmon_fail(SOCMON_ENOENT, "ibex: no profile: it needs a program and symbols=1 "
+                           "('socmon record' turns it on)");
+    unsigned ev[IBEX_ATTR_COUNTERS], nev = 0;
+    for (unsigned k = 0; k < IBEX_ATTR_COUNTERS; k++)
+        if (k == 0 || k == 2 || (k >= 3 && k < 3 + s->cfg.mhpm_num))
+            ev[nev++] = k;
+    ibex_prof_pc *pcs = NULL;
+    size_t npcs = 0, nnodes = 0, nslices = 0;
+    uint64_t dropped = 0;
+    socmon_status st = ibex_profile_pcs(s->core, 1, &pcs, &npcs);
+    if (st)
+        return st;
+    const ibex_prof_node *nodes = ibex_profile_nodes(s->core, &nnodes);
+    const ibex_prof_slice *slices = ibex_profile_slices(s->core, &nslices, &dropped);
+    socmon_profile *p = NULL;
+    if ((st = socmon_profile_new(nev, s->nsyms + 1, npcs, nnodes, nslices, &p))) {
+        free(pcs);
+        return st;
+    }
+    int bad = !(p->program = strdup(s->program ? s->program : "")) || !(p->arch = strdup("rv32imc"));
+    for (unsigned j = 0; j < nev; j++) {
+        bad |= !(p->events[j] = strdup(ibex_drv_counter_name(ev[j])));
+        p->widths[j] = ev[j] < 3 ? 64 : s->cfg.mhpm_width;
+        p->total[j] = ibex_counter(s->core, ev[j]);
+    }
+    for (size_t f = 0; f <= s->nsyms; f++) {
+        bad |= !(p->funcs[f].name = strdup(s->funcs[f]));
+        p->funcs[f].lo = f ? s->syms[f - 1].addr : 0;
+        p->funcs[f].hi = f ? s->syms[f - 1].end : 0;
+    }
+    for (size_t i = 0; i < npcs; i++) {
+        p->insns[i].pc = pcs[i].pc == 0xffffffffu ? UINT64_MAX : pcs[i].pc;
+        p->insns[i].word = pcs[i].word;
+        p->insns[i].func = pcs[i].func;
+        bad |= !(p->insns[i].text = strdup(pcs[i].text));
+        for (unsigned j = 0; j < nev; j++)
+            p->insns[i].v[j] = pcs[i].v[ev[j]];
+    }
+    for (size_t i = 0; i < nnodes; i++) {
+        p->nodes[i].parent = nodes[i].parent;
+        p->nodes[i].func = nodes[i].func;
+        p->nodes[i].trap = (int)nodes[i].trap;
+        p->nodes[i].calls = nodes[i].calls;
+        for (unsigned j = 0; j < nev; j++)
+            p->nodes[i].v[j] = nodes[i].v[ev[j]];
+    }
+    for (size_t i = 0; i < nslices; i++) {
+        p->slices[i].t0_ns = (uint64_t)((double)slices[i].t0 * 1e9 / s->hz + 0.5);
+        p->slices[i].t1_ns = (uint64_t)((double)slices[i].t1 * 1e9 / s->hz + 0.5);
+        p->slices[i].func = slices[i].func;
+        p->slices[i].depth = slices[i].depth;
+    }
+    p->slices_dropped = dropped;
+    free(pcs);
+    if (bad) {
+        socmon_profile_free(p);
+        return socmon_fail(SOCMON_ENOMEM, "ibex: out of memory for the profile");
+    }
+    *out = p;
+    return SOCMON_OK;
+}
+
 const socmon_target_ops smn_target_ibex_ops = {
     .name = "ibex",
     .desc = "Ibex RV32IMC core model running an ELF (simple_system): mcycle, minstret, mhpmcounters",
@@ -419,4 +497,5 @@ const socmon_target_ops smn_target_ibex_ops = {
     SOCMON_MODEL_TARGET_OPS(ibex_decl),
     .program_output = ibex_program_output,
     .program_end = ibex_program_end,
+    .profile = ibex_profile,
 };

@@ -68,3 +68,14 @@ socmon_program_end socmon_target_program_end(const socmon_target *t, char *msg, 
         snprintf(msg, len, "%s", "program still running");
     return SOCMON_PROGRAM_RUNNING;
 }
+
+socmon_status socmon_target_profile(socmon_target *t, socmon_profile **out)
+{
+    if (!out)
+        return socmon_fail(SOCMON_EINVAL, "socmon_target_profile: NULL output pointer");
+    *out = NULL;
+    const socmon_target_ops *ops = t ? socmon_target_ops_of(t) : NULL;
+    if (!ops || !ops->profile)
+        return socmon_fail(SOCMON_ENOENT, "target '%s' keeps no profile of a program", ops ? ops->name : "(none)");
+    return ops->profile(smn_target_priv(t), out);
+}

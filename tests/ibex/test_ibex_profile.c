@@ -215,7 +215,7 @@ static unsigned check_program(const char *cfgname, const char *elf)
 
     ibex_prof_pc *pcs = NULL;
     size_t npcs = 0;
-    assert_int_equal(ibex_profile_pcs(a, &pcs, &npcs), SOCMON_OK);
+    assert_int_equal(ibex_profile_pcs(a, 0, &pcs, &npcs), SOCMON_OK);
     assert_true(npcs > 0);
     uint64_t sum[NK] = {0}, (*byf)[NK] = calloc(nsyms + 1, sizeof *byf);
     size_t seen = 0;

@@ -117,6 +117,7 @@ typedef struct ibex_prof_pc {
     uint32_t word;               /* the instruction (16 bits for a compressed one) */
     uint32_t func;
     uint64_t v[IBEX_ATTR_COUNTERS];
+    char text[48];               /* as ibex_disasm writes it */
 } ibex_prof_pc;
 typedef struct ibex_prof_node {
     uint32_t parent;             /* node 0 is the root (the run), its own parent */
@@ -130,8 +131,10 @@ typedef struct ibex_prof_slice {
     uint32_t func, depth;        /* depth 0: the outermost frame */
 } ibex_prof_slice;
 socmon_status ibex_profile_start(ibex_core *c, const ibex_symbol *syms, size_t nsyms, size_t max_slices);
-/* Every PC that counted something, by address (malloc'd; free it). */
-socmon_status ibex_profile_pcs(ibex_core *c, ibex_prof_pc **out, size_t *n);
+/* Every PC that counted something, by address (malloc'd; free it); with all, every instruction
+ * of every function too (a symbol's range walked instruction by instruction; one of more than
+ * 64 KiB, an unsized label's up to the next symbol, only up to its last PC that counted). */
+socmon_status ibex_profile_pcs(ibex_core *c, int all, ibex_prof_pc **out, size_t *n);
 /* The call tree so far (valid until the next run); nodes' parents come before them. */
 const ibex_prof_node *ibex_profile_nodes(ibex_core *c, size_t *n);
 /* Slices so far (open frames end at the current time), those dropped past max_slices, and the
@@ -200,5 +203,8 @@ typedef struct ibex_decoded {
  * config cfg. Never fails: anything not RV32IMC/Zicsr/Zifencei (or M with
  * rv32m=none) is IBEX_IC_ILLEGAL. */
 void ibex_decode(const ibex_config *cfg, uint16_t lo, uint16_t hi, ibex_decoded *d);
+/* The instruction at pc as text, the assembler's syntax with ABI register names ("lw ra, 12(sp)";
+ * a compressed one as the instruction it expands to). */
+void ibex_disasm(const ibex_config *cfg, uint32_t pc, uint16_t lo, uint16_t hi, char *buf, size_t len);
 
 #endif

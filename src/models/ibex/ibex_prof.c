@@ -6,6 +6,7 @@
  * anew (self-modifying code) and when the profile is read. Per frame, the counters are read at
  * each change of the stack: the frame on top gets what they moved since the last change (the
  * same counted deltas as ibex_set_attribution's, so nothing is counted twice or lost). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core/error.h"
@@ -324,53 +325,99 @@ socmon_status ibex_profile_start(ibex_core *c, const ibex_symbol *syms, size_t n
     return SOCMON_OK;
 }
 
-socmon_status ibex_profile_pcs(ibex_core *c, ibex_prof_pc **out, size_t *nout)
+/* The slot's counts as the counters counted them: static part folded in, widths applied, and a
+ * counter that does not exist counting nothing whatever the events were. Returns 1 if any. */
+static int slot_values(ibex_core *c, uint32_t i, uint64_t *val)
+{
+    ibex_pslot *s = &c->prof->slots[i];
+    unsigned top = 3 + c->cfg.mhpm_num;
+    int any = 0;
+    if (i < IBEX_PROF_OUTSIDE)
+        ibex_prof_fold(c, i);
+    for (unsigned k = 0; k < IBEX_ATTR_COUNTERS; k++) {
+        val[k] = k == IBEX_CNT_TIME || k >= top ? 0 : s->d[k] & mask_of(c, k);
+        any |= val[k] != 0;
+    }
+    return any;
+}
+
+static uint32_t insn_len(const ibex_core *c, uint32_t off)
+{
+    return (c->ram[off] & 3) == 3 ? 4 : 2;
+}
+
+/* Marks the instruction starts of every function (ibex_profile_pcs with all). */
+static void mark_functions(ibex_core *c, uint8_t *want)
+{
+    const ibex_prof *p = c->prof;
+    for (size_t f = 0; f < p->nsyms; f++) {
+        uint32_t lo = p->addr[f] - IBEX_SS_RAM_BASE, hi = p->end[f] - IBEX_SS_RAM_BASE;
+        if (lo >= IBEX_SS_RAM_SIZE)
+            continue;
+        if (hi > IBEX_SS_RAM_SIZE || hi < lo)
+            hi = IBEX_SS_RAM_SIZE;
+        if (hi - lo > (64u << 10)) {   /* an open-ended label: up to its last PC that counted */
+            uint32_t last = lo;
+            for (uint32_t o = lo; o < hi; o += 2)
+                if (want[o >> 1])
+                    last = o + 2;
+            hi = last;
+        }
+        for (uint32_t o = lo; o + 1 < hi; o += insn_len(c, o))
+            want[o >> 1] |= 2;
+    }
+}
+
+socmon_status ibex_profile_pcs(ibex_core *c, int all, ibex_prof_pc **out, size_t *nout)
 {
     ibex_prof *p = c ? c->prof : NULL;
     *out = NULL;
     *nout = 0;
     if (!p)
         return socmon_fail(SOCMON_ESTATE, "ibex: no profile (ibex_profile_start)");
-    size_t n = 0, cap = 0;
-    ibex_prof_pc *v = NULL;
-    unsigned top = 3 + c->cfg.mhpm_num;
-    for (uint32_t i = 0; i <= IBEX_PROF_OUTSIDE; i++) {
-        ibex_pslot *s = &p->slots[i];
-        if (i < IBEX_PROF_OUTSIDE)
-            ibex_prof_fold(c, i);
-        uint64_t val[IBEX_ATTR_COUNTERS];
-        int any = 0;
-        for (unsigned k = 0; k < IBEX_ATTR_COUNTERS; k++) {
-            /* a counter that does not exist counts nothing, whatever the events were */
-            val[k] = k == IBEX_CNT_TIME || k >= top ? 0 : s->d[k] & mask_of(c, k);
-            any |= val[k] != 0;
+    uint8_t *want = calloc(IBEX_PROF_OUTSIDE + 1, 1);
+    if (!want)
+        return socmon_fail(SOCMON_ENOMEM, "ibex: out of memory for the profile");
+    uint64_t val[IBEX_ATTR_COUNTERS];
+    size_t n = 0;
+    for (uint32_t i = 0; i <= IBEX_PROF_OUTSIDE; i++)
+        if (slot_values(c, i, val)) {
+            want[i] = 1;
+            n++;
         }
-        if (!any)
-            continue;
-        if (n == cap) {
-            size_t nc = cap ? cap * 2 : 256;
-            ibex_prof_pc *q = realloc(v, nc * sizeof *q);
-            if (!q) {
-                free(v);
-                return socmon_fail(SOCMON_ENOMEM, "ibex: out of memory for the profile");
-            }
-            v = q;
-            cap = nc;
-        }
-        ibex_prof_pc *r = &v[n++];
-        r->pc = i < IBEX_PROF_OUTSIDE ? IBEX_SS_RAM_BASE + 2 * i : 0xffffffffu;
-        r->word = 0;
-        if (i < IBEX_PROF_OUTSIDE) {
-            uint32_t off = 2 * i;
-            r->word = (uint32_t)c->ram[off] | (uint32_t)c->ram[off + 1] << 8;
-            if ((r->word & 3) == 3 && off + 3 < IBEX_SS_RAM_SIZE)
-                r->word |= (uint32_t)c->ram[off + 2] << 16 | (uint32_t)c->ram[off + 3] << 24;
-        }
-        r->func = i < IBEX_PROF_OUTSIDE ? func_of(p, r->pc) : 0;
-        memcpy(r->v, val, sizeof val);
+    if (all)
+        mark_functions(c, want);
+    n = 0;
+    for (uint32_t i = 0; i <= IBEX_PROF_OUTSIDE; i++)
+        n += want[i] != 0;
+    ibex_prof_pc *v = calloc(n ? n : 1, sizeof *v);
+    if (!v) {
+        free(want);
+        return socmon_fail(SOCMON_ENOMEM, "ibex: out of memory for the profile");
     }
+    size_t k = 0;
+    for (uint32_t i = 0; i <= IBEX_PROF_OUTSIDE; i++) {
+        if (!want[i])
+            continue;
+        ibex_prof_pc *r = &v[k++];
+        slot_values(c, i, r->v);
+        if (i == IBEX_PROF_OUTSIDE) {
+            r->pc = 0xffffffffu;
+            snprintf(r->text, sizeof r->text, "(fetch outside RAM)");
+            continue;
+        }
+        uint32_t off = 2 * i;
+        uint16_t lo = (uint16_t)(c->ram[off] | c->ram[off + 1] << 8), hi = 0;
+        if ((lo & 3) == 3 && off + 3 < IBEX_SS_RAM_SIZE)
+            hi = (uint16_t)(c->ram[off + 2] | c->ram[off + 3] << 8);
+        r->pc = IBEX_SS_RAM_BASE + off;
+        r->word = (lo & 3) == 3 ? (uint32_t)lo | (uint32_t)hi << 16 : lo;
+        r->func = func_of(p, r->pc);
+        ibex_disasm(&c->cfg, r->pc, lo, hi, r->text, sizeof r->text);
+    }
+    free(want);
     *out = v;
-    *nout = n;
+    *nout = k;
     return SOCMON_OK;
 }
 

@@ -57,7 +57,7 @@ __attribute__((noipa)) static unsigned hot(unsigned n)
 {
     unsigned a = 1;
     for (unsigned i = 0; i < n; i++)
-        a = a * 2654435761u + i; /* HOT */
+        a = (a * 2654435761u) ^ (a >> 7) ^ (a * 40503u) ^ i; /* HOT */
     return a;
 }
 

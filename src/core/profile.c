@@ -1,0 +1,332 @@
+/* A program's exact profile (socmon/profile.h): the data, and its JSON (docs/profile.md).
+ * Rows are arrays, not objects, to keep a profile of thousands of PCs small; 64-bit values are
+ * written as JSON's signed integers (two's complement), so every bit pattern round-trips. The
+ * reader checks every index against what it indexes and every value against its width. */
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "socmon/profile.h"
+
+#define MAX_EVENTS 64u
+#define MAX_FUNCS (1u << 16)
+#define MAX_INSNS ((1u << 20) + 1u)
+#define MAX_NODES (1u << 20)
+#define MAX_SLICES (1u << 22)
+
+static void *zalloc(size_t n, size_t size, int *bad)
+{
+    void *p = calloc(n ? n : 1, size);
+    *bad |= !p;
+    return p;
+}
+
+socmon_status socmon_profile_new(size_t nevents, size_t nfuncs, size_t ninsns, size_t nnodes, size_t nslices,
+                                 socmon_profile **out)
+{
+    if (!out)
+        return socmon_fail(SOCMON_EINVAL, "socmon_profile_new: NULL output pointer");
+    *out = NULL;
+    if (nevents < 1 || nevents > MAX_EVENTS || nfuncs < 1 || nfuncs > MAX_FUNCS || ninsns > MAX_INSNS ||
+        nnodes < 1 || nnodes > MAX_NODES || nslices > MAX_SLICES)
+        return socmon_fail(SOCMON_ERANGE, "profile: %zu events (1..%u), %zu functions (1..%u), %zu instructions "
+                           "(at most %u), %zu nodes (1..%u), %zu slices (at most %u)", nevents, MAX_EVENTS, nfuncs,
+                           MAX_FUNCS, ninsns, MAX_INSNS, nnodes, MAX_NODES, nslices, MAX_SLICES);
+    int bad = 0;
+    socmon_profile *p = zalloc(1, sizeof *p, &bad);
+    if (!p)
+        return socmon_fail(SOCMON_ENOMEM, "profile: out of memory");
+    p->nevents = nevents;
+    p->nfuncs = nfuncs;
+    p->ninsns = ninsns;
+    p->nnodes = nnodes;
+    p->nslices = nslices;
+    p->events = zalloc(nevents, sizeof *p->events, &bad);
+    p->widths = zalloc(nevents, sizeof *p->widths, &bad);
+    p->total = zalloc(nevents, sizeof *p->total, &bad);
+    p->funcs = zalloc(nfuncs, sizeof *p->funcs, &bad);
+    p->insns = zalloc(ninsns, sizeof *p->insns, &bad);
+    p->nodes = zalloc(nnodes, sizeof *p->nodes, &bad);
+    p->slices = zalloc(nslices, sizeof *p->slices, &bad);
+    /* one block of values for the rows: insns first, then nodes */
+    uint64_t *vals = zalloc((ninsns + nnodes) * nevents, sizeof *vals, &bad);
+    if (bad) {
+        free(vals);
+        socmon_profile_free(p);
+        return socmon_fail(SOCMON_ENOMEM, "profile: out of memory for %zu instructions and %zu nodes", ninsns,
+                           nnodes);
+    }
+    for (size_t i = 0; i < ninsns; i++)
+        p->insns[i].v = vals + i * nevents;
+    for (size_t i = 0; i < nnodes; i++)
+        p->nodes[i].v = vals + (ninsns + i) * nevents;
+    *out = p;
+    return SOCMON_OK;
+}
+
+void socmon_profile_free(socmon_profile *p)
+{
+    if (!p)
+        return;
+    free(p->program);
+    free(p->arch);
+    for (size_t k = 0; p->events && k < p->nevents; k++)
+        free(p->events[k]);
+    free(p->events);
+    free(p->widths);
+    free(p->total);
+    for (size_t i = 0; p->funcs && i < p->nfuncs; i++)
+        free(p->funcs[i].name);
+    for (size_t i = 0; p->insns && i < p->ninsns; i++)
+        free(p->insns[i].text);
+    free(p->funcs);
+    /* the values block starts at the first row's */
+    free(p->ninsns && p->insns ? p->insns[0].v : p->nodes && p->nnodes ? p->nodes[0].v : NULL);
+    free(p->insns);
+    free(p->nodes);
+    free(p->slices);
+    free(p);
+}
+
+/* ---- writing ---- */
+
+static json_t *u64(uint64_t v)
+{
+    return json_integer((json_int_t)(int64_t)v);
+}
+
+static json_t *values(const uint64_t *v, size_t n)
+{
+    json_t *a = json_array();
+    for (size_t k = 0; a && k < n; k++)
+        json_array_append_new(a, u64(v[k]));
+    return a;
+}
+
+socmon_status socmon_profile_to_json(const socmon_profile *p, char **out, size_t *len)
+{
+    if (!p || !out)
+        return socmon_fail(SOCMON_EINVAL, "socmon_profile_to_json: NULL argument");
+    json_t *doc = json_object(), *ev = json_array(), *fn = json_array(), *in = json_array(), *nd = json_array(),
+           *sl = json_array();
+    json_object_set_new(doc, "format", json_string("socmon-profile"));
+    json_object_set_new(doc, "version", json_integer(1));
+    json_object_set_new(doc, "program", json_string(p->program ? p->program : ""));
+    json_object_set_new(doc, "arch", json_string(p->arch ? p->arch : ""));
+    for (size_t k = 0; k < p->nevents; k++)
+        json_array_append_new(ev, json_pack("{s:s,s:i}", "name", p->events[k] ? p->events[k] : "", "width",
+                                            (json_int_t)p->widths[k]));
+    for (size_t i = 0; i < p->nfuncs; i++)
+        json_array_append_new(fn, json_pack("[s,o,o]", p->funcs[i].name ? p->funcs[i].name : "", u64(p->funcs[i].lo),
+                                            u64(p->funcs[i].hi)));
+    for (size_t i = 0; i < p->ninsns; i++)
+        json_array_append_new(in, json_pack("[o,I,I,o,s]", u64(p->insns[i].pc), (json_int_t)p->insns[i].word,
+                                            (json_int_t)p->insns[i].func, values(p->insns[i].v, p->nevents),
+                                            p->insns[i].text ? p->insns[i].text : ""));
+    for (size_t i = 0; i < p->nnodes; i++)
+        json_array_append_new(nd, json_pack("[I,I,b,o,o]", (json_int_t)p->nodes[i].parent,
+                                            (json_int_t)p->nodes[i].func, p->nodes[i].trap, u64(p->nodes[i].calls),
+                                            values(p->nodes[i].v, p->nevents)));
+    for (size_t i = 0; i < p->nslices; i++)
+        json_array_append_new(sl, json_pack("[o,o,I,I]", u64(p->slices[i].t0_ns), u64(p->slices[i].t1_ns),
+                                            (json_int_t)p->slices[i].func, (json_int_t)p->slices[i].depth));
+    json_object_set_new(doc, "events", ev);
+    json_object_set_new(doc, "total", values(p->total, p->nevents));
+    json_object_set_new(doc, "functions", fn);
+    json_object_set_new(doc, "insns", in);
+    json_object_set_new(doc, "nodes", nd);
+    json_object_set_new(doc, "slices", sl);
+    json_object_set_new(doc, "slices_dropped", u64(p->slices_dropped));
+    char *s = json_dumps(doc, JSON_COMPACT);
+    json_decref(doc);
+    if (!s)
+        return socmon_fail(SOCMON_ENOMEM, "profile: out of memory for its JSON");
+    *out = s;
+    if (len)
+        *len = strlen(s);
+    return SOCMON_OK;
+}
+
+/* ---- reading ---- */
+
+typedef struct reader {
+    char what[160];
+} reader;
+
+static int bad(reader *r, const char *fmt, ...) SOCMON_PRINTF(2, 3);
+static int bad(reader *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->what, sizeof r->what, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* A name a profile may hold: what the targets make of symbols ([A-Za-z0-9_.$-]), so no control
+ * byte, separator of folded stacks or space ever reaches a terminal or a flame graph. */
+static int good_name(const json_t *j)
+{
+    const char *s = json_string_value(j);
+    size_t n = json_string_length(j);
+    if (!s || n < 1 || n > 256)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+              c == '.' || c == '$' || c == '-'))
+            return 0;
+    }
+    return 1;
+}
+
+/* Printable ASCII (an instruction's text, a program's path), up to max bytes. */
+static int printable(const json_t *j, size_t max)
+{
+    const char *s = json_string_value(j);
+    size_t n = json_string_length(j);
+    if (!s || n > max)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] > 0x7e)
+            return 0;
+    return 1;
+}
+
+static int get_u64(const json_t *j, uint64_t *v)
+{
+    if (!json_is_integer(j))
+        return -1;
+    *v = (uint64_t)(int64_t)json_integer_value(j);
+    return 0;
+}
+
+static int get_index(const json_t *j, size_t n, size_t *v)
+{
+    if (!json_is_integer(j) || json_integer_value(j) < 0 || (uint64_t)json_integer_value(j) >= n)
+        return -1;
+    *v = (size_t)json_integer_value(j);
+    return 0;
+}
+
+static int get_values(const socmon_profile *p, const json_t *a, uint64_t *v)
+{
+    if (!json_is_array(a) || json_array_size(a) != p->nevents)
+        return -1;
+    for (size_t k = 0; k < p->nevents; k++) {
+        if (get_u64(json_array_get(a, k), &v[k]) != 0)
+            return -1;
+        if (p->widths[k] < 64 && v[k] >> p->widths[k])
+            return -1;   /* more bits than the counter has */
+    }
+    return 0;
+}
+
+static int read_rows(reader *r, socmon_profile *p, const json_t *doc)
+{
+    const json_t *ev = json_object_get(doc, "events");
+    for (size_t k = 0; k < p->nevents; k++) {
+        const json_t *e = json_array_get(ev, k), *name = json_object_get(e, "name");
+        json_int_t w = json_integer_value(json_object_get(e, "width"));
+        if (!good_name(name) || w < 1 || w > 64 ||
+            !(p->events[k] = strdup(json_string_value(name))))
+            return bad(r, "event %zu: a name and a width of 1..64 bits", k);
+        p->widths[k] = (unsigned)w;
+    }
+    if (get_values(p, json_object_get(doc, "total"), p->total) != 0)
+        return bad(r, "total: one value per event, within its width");
+    const json_t *fn = json_object_get(doc, "functions");
+    for (size_t i = 0; i < p->nfuncs; i++) {
+        const json_t *f = json_array_get(fn, i), *name = json_array_get(f, 0);
+        if (json_array_size(f) != 3 || !good_name(name) || get_u64(json_array_get(f, 1), &p->funcs[i].lo) ||
+            get_u64(json_array_get(f, 2), &p->funcs[i].hi) || p->funcs[i].hi < p->funcs[i].lo ||
+            !(p->funcs[i].name = strdup(json_string_value(name))))
+            return bad(r, "function %zu: [name, lo, hi] with lo <= hi and a name of [A-Za-z0-9_.$-]", i);
+    }
+    const json_t *in = json_object_get(doc, "insns");
+    for (size_t i = 0; i < p->ninsns; i++) {
+        const json_t *x = json_array_get(in, i);
+        uint64_t word;
+        socmon_profile_insn *q = &p->insns[i];
+        const json_t *text = json_array_get(x, 4);
+        if (json_array_size(x) != 5 || get_u64(json_array_get(x, 0), &q->pc) ||
+            get_u64(json_array_get(x, 1), &word) || word > UINT32_MAX ||
+            get_index(json_array_get(x, 2), p->nfuncs, &q->func) || get_values(p, json_array_get(x, 3), q->v) ||
+            !printable(text, 200))
+            return bad(r, "instruction %zu: [pc, word, function, values, text] with a known function", i);
+        if (json_string_length(text) && !(q->text = strdup(json_string_value(text))))
+            return bad(r, "out of memory");
+        q->word = (uint32_t)word;
+        if (i && q->pc <= p->insns[i - 1].pc)
+            return bad(r, "instruction %zu: not after the one before it (by address)", i);
+    }
+    const json_t *nd = json_object_get(doc, "nodes");
+    for (size_t i = 0; i < p->nnodes; i++) {
+        const json_t *x = json_array_get(nd, i);
+        socmon_profile_node *q = &p->nodes[i];
+        if (json_array_size(x) != 5 || get_index(json_array_get(x, 0), i ? i : 1, &q->parent) ||
+            get_index(json_array_get(x, 1), p->nfuncs, &q->func) || !json_is_boolean(json_array_get(x, 2)) ||
+            get_u64(json_array_get(x, 3), &q->calls) || get_values(p, json_array_get(x, 4), q->v))
+            return bad(r, "node %zu: [parent, function, trap, calls, values] with a parent before it", i);
+        q->trap = json_is_true(json_array_get(x, 2));
+    }
+    const json_t *sl = json_object_get(doc, "slices");
+    for (size_t i = 0; i < p->nslices; i++) {
+        const json_t *x = json_array_get(sl, i);
+        socmon_profile_slice *q = &p->slices[i];
+        size_t depth;
+        if (json_array_size(x) != 4 || get_u64(json_array_get(x, 0), &q->t0_ns) ||
+            get_u64(json_array_get(x, 1), &q->t1_ns) || q->t1_ns < q->t0_ns ||
+            get_index(json_array_get(x, 2), p->nfuncs, &q->func) ||
+            get_index(json_array_get(x, 3), 1u << 16, &depth))
+            return bad(r, "slice %zu: [t0, t1, function, depth] with t0 <= t1", i);
+        q->depth = (unsigned)depth;
+    }
+    if (get_u64(json_object_get(doc, "slices_dropped"), &p->slices_dropped) != 0)
+        return bad(r, "slices_dropped: a count");
+    return 0;
+}
+
+socmon_status socmon_profile_from_json(const char *text, size_t len, socmon_profile **out)
+{
+    if (!text || !out)
+        return socmon_fail(SOCMON_EINVAL, "socmon_profile_from_json: NULL argument");
+    *out = NULL;
+    json_error_t err;
+    json_t *doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
+    if (!doc)
+        return socmon_fail(SOCMON_EPARSE, "profile: not valid JSON (line %d: %s)", err.line, err.text);
+    const json_t *fmt = json_object_get(doc, "format"), *ev = json_object_get(doc, "events"),
+                 *fn = json_object_get(doc, "functions"), *in = json_object_get(doc, "insns"),
+                 *nd = json_object_get(doc, "nodes"), *sl = json_object_get(doc, "slices"),
+                 *prog = json_object_get(doc, "program"), *arch = json_object_get(doc, "arch");
+    socmon_status st = SOCMON_OK;
+    socmon_profile *p = NULL;
+    if (!json_is_string(fmt) || strcmp(json_string_value(fmt), "socmon-profile") != 0 ||
+        json_integer_value(json_object_get(doc, "version")) != 1)
+        st = socmon_fail(SOCMON_EPARSE, "profile: not a socmon profile of version 1");
+    else if (!json_is_array(ev) || !json_is_array(fn) || !json_is_array(in) || !json_is_array(nd) ||
+             !json_is_array(sl) || !printable(prog, 4096) || !printable(arch, 32))
+        st = socmon_fail(SOCMON_EPARSE, "profile: program, arch (printable), events, functions, insns, nodes "
+                                        "and slices must all be there");
+    else if ((st = socmon_profile_new(json_array_size(ev), json_array_size(fn), json_array_size(in),
+                                      json_array_size(nd), json_array_size(sl), &p)) != SOCMON_OK)
+        st = socmon_fail(SOCMON_EPARSE, "profile: %s", socmon_errmsg());
+    else if (!(p->program = strdup(json_string_value(prog))) || !(p->arch = strdup(json_string_value(arch))))
+        st = socmon_fail(SOCMON_ENOMEM, "profile: out of memory");
+    if (st == SOCMON_OK) {
+        reader r = {""};
+        if (read_rows(&r, p, doc) != 0)
+            st = socmon_fail(SOCMON_EPARSE, "profile: %s", r.what);
+    }
+    json_decref(doc);
+    if (st != SOCMON_OK) {
+        socmon_profile_free(p);
+        return st;
+    }
+    *out = p;
+    return SOCMON_OK;
+}
