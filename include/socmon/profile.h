@@ -61,6 +61,11 @@ typedef struct socmon_profile {
     uint64_t *total;              /* per event: the whole program's counters at the end */
 } socmon_profile;
 
+/* v, a count of event k modulo its width, as the signed number of that width: a program that
+ * writes a counter (zeroes mcycle) has that change counted to the writing instruction, so a
+ * PC, line, frame or function can count less than nothing, as --by-symbol shows it. */
+int64_t socmon_profile_signed(const socmon_profile *p, size_t k, uint64_t v);
+
 /* An empty profile for nevents events and the given sizes, every array zeroed (values too),
  * for a target filling one in. */
 socmon_status socmon_profile_new(size_t nevents, size_t nfuncs, size_t ninsns, size_t nnodes, size_t nslices,
@@ -109,17 +114,19 @@ socmon_status socmon_profile_event(const socmon_profile *p, const char *name, si
 
 /* Folded stacks of event k, the input of flamegraph.pl, inferno and speedscope: one line per
  * call path whose own frame counted something, "outer;...;inner VALUE\n", sorted; the values
- * sum to the event's total. text is malloc'd. */
+ * (signed, socmon_profile_signed) sum to the event's total. text is malloc'd. */
 socmon_status socmon_profile_folded(const socmon_profile *p, size_t k, char **text, size_t *len);
 
 /* Source lines (DWARF, read with elfutils' libdw from elf, the program's ELF): one row per
  * file:line and function, every event summed over its instructions, by event 0, most first.
- * Instructions without a line are a row of file "??", line 0, per function. note says why
- * there are no lines at all (no DWARF, a stripped or unreadable ELF), else NULL. */
+ * Instructions without a line are a row of file "??", line 0, per function. When the ELF gives
+ * no line at all (no DWARF, stripped, unreadable), note says why and each instruction that
+ * counted is a row of its own (pc set). */
 typedef struct socmon_profile_line {
     char *file;
     unsigned line;
     size_t func;
+    uint64_t pc;                  /* a row per instruction (no lines at all): its PC; else UINT64_MAX */
     uint64_t *v;
 } socmon_profile_line;
 typedef struct socmon_profile_lines {

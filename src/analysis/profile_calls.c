@@ -258,7 +258,8 @@ socmon_status socmon_profile_folded(const socmon_profile *p, size_t k, char **te
         qsort(v, n, sizeof *v, by_text);
         size_t u = 0;
         for (size_t i = 0; i < n; i++)
-            u += (size_t)snprintf(out + u, total + 1 - u, "%s %llu\n", v[i].s, (unsigned long long)v[i].v);
+            u += (size_t)snprintf(out + u, total + 1 - u, "%s %lld\n", v[i].s,
+                                  (long long)socmon_profile_signed(p, k, v[i].v));
         out[u] = '\0';
         *text = out;
         if (len)

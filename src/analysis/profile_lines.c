@@ -99,11 +99,14 @@ typedef struct key {
     const char *file;
     unsigned line;
     size_t func, insn;
+    uint64_t pc;                  /* per instruction: its PC, else UINT64_MAX */
 } key;
 
 static int by_key(const void *a, const void *b)
 {
     const key *x = a, *y = b;
+    if (x->pc != y->pc)
+        return x->pc < y->pc ? -1 : 1;
     int c = strcmp(x->file, y->file);
     if (c)
         return c;
@@ -153,13 +156,14 @@ socmon_status socmon_profile_lines_new(const socmon_profile *p, const char *elf,
         return st;
     }
     for (size_t i = 0; i < n; i++)
-        k[i] = (key){files[i] ? files[i] : NO_FILE, files[i] ? lines[i] : 0, p->insns[i].func, i};
+        k[i] = (key){.file = files[i] ? files[i] : NO_FILE, .line = files[i] ? lines[i] : 0,
+                     .func = p->insns[i].func, .insn = i, .pc = note ? p->insns[i].pc : UINT64_MAX};
     qsort(k, n, sizeof *k, by_key);
     size_t nr = 0;
     for (size_t i = 0; i < n && st == SOCMON_OK; i++) {
         if (i == 0 || by_key(&k[i - 1], &k[i]) != 0) {
             rows[nr] = (socmon_profile_line){.file = strdup(k[i].file), .line = k[i].line, .func = k[i].func,
-                                              .v = block + nr * E};
+                                              .pc = k[i].pc, .v = block + nr * E};
             if (!rows[nr].file)
                 st = socmon_fail(SOCMON_ENOMEM, "profile: out of memory for source lines");
             nr++;
@@ -167,9 +171,19 @@ socmon_status socmon_profile_lines_new(const socmon_profile *p, const char *elf,
         for (size_t e = 0; e < E; e++)
             rows[nr - 1].v[e] += p->insns[k[i].insn].v[e];
     }
-    for (size_t r = 0; r < nr; r++)
-        for (size_t e = 0; e < E; e++)
+    size_t kept = 0;
+    for (size_t r = 0; r < nr; r++) {
+        int any = 0;
+        for (size_t e = 0; e < E; e++) {
             rows[r].v[e] &= p->widths[e] >= 64 ? UINT64_MAX : (UINT64_C(1) << p->widths[e]) - 1;
+            any |= rows[r].v[e] != 0;
+        }
+        if (any)
+            rows[kept++] = rows[r];   /* lines and instructions that never ran are left out */
+        else
+            free(rows[r].file);
+    }
+    nr = kept;
     qsort(rows, nr, sizeof *rows, row_by_v0);
     free(k);
     free_lines(files, n);

@@ -24,6 +24,16 @@ static void *zalloc(size_t n, size_t size, int *bad)
     return p;
 }
 
+int64_t socmon_profile_signed(const socmon_profile *p, size_t k, uint64_t v)
+{
+    unsigned w = p && k < p->nevents ? p->widths[k] : 64;
+    if (w >= 64)
+        return (int64_t)v;
+    uint64_t half = UINT64_C(1) << (w - 1);
+    v &= (half << 1) - 1;
+    return v >= half ? (int64_t)v - (int64_t)(half << 1) : (int64_t)v;
+}
+
 socmon_status socmon_profile_new(size_t nevents, size_t nfuncs, size_t ninsns, size_t nnodes, size_t nslices,
                                  socmon_profile **out)
 {

@@ -17,7 +17,7 @@ static const char *fname(const socmon_profile *p, size_t f)
     return f < p->nfuncs ? p->funcs[f].name : "?";
 }
 
-static double share(uint64_t v, uint64_t total)
+static double share(int64_t v, int64_t total)
 {
     return total ? 100.0 * (double)v / (double)total : 0.0;
 }
@@ -32,29 +32,33 @@ static void put_text(socmon_output *o, const char *pre, int width, const char *s
     free(esc);
 }
 
-static void put_count(socmon_output *o, int width, uint64_t v)
+/* a count, signed modulo its event's width (socmon_profile_signed), grouped for a person */
+static void put_count(socmon_output *o, int width, int64_t v)
 {
     char b[40];
-    smn_output_count(o, v, b, sizeof b);
-    smn_sink_printf(o->sink, " %*s", width, b);
+    smn_output_count(o, v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v, b + 1, sizeof b - 1);
+    b[0] = '-';
+    smn_sink_printf(o->sink, " %*s", width, v < 0 ? b : b + 1);
 }
+
+#define SV(k, v) socmon_profile_signed(p, (k), (v))
 
 static socmon_status table_children(socmon_output *o, const smn_profile_view *v)
 {
     const socmon_profile *p = v->p;
     const socmon_profile_calls *c = v->calls;
     size_t k = v->event;
-    uint64_t total = c->root[k];
+    int64_t total = SV(k, c->root[k]);
     smn_sink_printf(o->sink, "\n %s by function, inclusive (children: everything it called) and self, exactly "
                              "as counted (recursion counted once):\n\n", p->events[k]);
     smn_sink_printf(o->sink, "  %9s %9s %16s %16s %10s  %s\n", "children", "self", "inclusive", "self", "calls",
                     "function");
     for (size_t i = 0; i < c->nfns; i++) {
         const socmon_profile_fn *f = &c->fns[i];
-        smn_sink_printf(o->sink, "  %8.2f%% %8.2f%%", share(f->incl[k], total), share(f->self[k], total));
-        put_count(o, 16, f->incl[k]);
-        put_count(o, 16, f->self[k]);
-        put_count(o, 10, f->calls);
+        smn_sink_printf(o->sink, "  %8.2f%% %8.2f%%", share(SV(k, f->incl[k]), total), share(SV(k, f->self[k]), total));
+        put_count(o, 16, SV(k, f->incl[k]));
+        put_count(o, 16, SV(k, f->self[k]));
+        put_count(o, 10, (int64_t)f->calls);
         put_text(o, "  ", 0, fname(p, f->func), "\n");
     }
     smn_sink_printf(o->sink, "\n  the run (root)");
@@ -74,9 +78,9 @@ static socmon_status table_call_tree(socmon_output *o, const smn_profile_view *v
     smn_sink_printf(o->sink, "  %9s %16s %10s  %s\n", "share", "inclusive", "calls", "caller -> callee");
     for (size_t i = 0; i < c->nedges; i++) {
         const socmon_profile_edge *e = &c->edges[i];
-        smn_sink_printf(o->sink, "  %8.2f%%", share(e->incl[k], c->root[k]));
-        put_count(o, 16, e->incl[k]);
-        put_count(o, 10, e->calls);
+        smn_sink_printf(o->sink, "  %8.2f%%", share(SV(k, e->incl[k]), SV(k, c->root[k])));
+        put_count(o, 16, SV(k, e->incl[k]));
+        put_count(o, 10, (int64_t)e->calls);
         put_text(o, "  ", 0, fname(p, e->caller), "");
         put_text(o, " -> ", 0, fname(p, e->callee), "\n");
     }
@@ -88,9 +92,9 @@ static socmon_status table_lines(socmon_output *o, const smn_profile_view *v)
     const socmon_profile *p = v->p;
     const socmon_profile_lines *l = v->lines;
     size_t k = v->event;
-    uint64_t total = 0;
+    int64_t total = 0;
     for (size_t i = 0; i < l->n; i++)
-        total += l->rows[i].v[k];
+        total += SV(k, l->rows[i].v[k]);
     if (l->note)
         put_text(o, "\n  note: ", 0, l->note, "\n");
     size_t other = k == 0 && p->nevents > 1 ? 1 : 0;   /* instret beside cycles */
@@ -99,10 +103,14 @@ static socmon_status table_lines(socmon_output *o, const smn_profile_view *v)
                     "file:line");
     for (size_t i = 0; i < l->n; i++) {
         const socmon_profile_line *r = &l->rows[i];
-        smn_sink_printf(o->sink, "  %8.2f%%", share(r->v[k], total));
-        put_count(o, 16, r->v[k]);
-        put_count(o, 16, r->v[other]);
+        smn_sink_printf(o->sink, "  %8.2f%%", share(SV(k, r->v[k]), total));
+        put_count(o, 16, SV(k, r->v[k]));
+        put_count(o, 16, SV(other, r->v[other]));
         put_text(o, "  ", 28, fname(p, r->func), "");
+        if (r->pc != UINT64_MAX) {
+            smn_sink_printf(o->sink, " 0x%08llx (no line)\n", (unsigned long long)r->pc);
+            continue;
+        }
         put_text(o, " ", 0, r->file, "");
         smn_sink_printf(o->sink, ":%u\n", r->line);
     }
@@ -114,9 +122,9 @@ static socmon_status table_annotate(socmon_output *o, const smn_profile_view *v)
     const socmon_profile *p = v->p;
     const socmon_profile_annotation *a = v->ann;
     size_t k = v->event, other = k == 0 && p->nevents > 1 ? 1 : 0;
-    uint64_t total = 0;
+    int64_t total = 0;
     for (size_t i = 0; i < a->n; i++)
-        total += a->rows[i].insn->v[k];
+        total += SV(k, a->rows[i].insn->v[k]);
     put_text(o, "\n Annotated: ", 0, fname(p, a->func), "");
     smn_sink_printf(o->sink, " (%s by instruction; '>' marks the hottest)\n", p->events[k]);
     if (a->note)
@@ -128,9 +136,9 @@ static socmon_status table_annotate(socmon_output *o, const smn_profile_view *v)
     for (size_t i = 0; i < a->n; i++) {
         const socmon_profile_asm *r = &a->rows[i];
         smn_sink_printf(o->sink, "  %1s 0x%08llx %7.2f%%", r->hottest ? ">" : "", (unsigned long long)r->insn->pc,
-                        share(r->insn->v[k], total));
-        put_count(o, 14, r->insn->v[k]);
-        put_count(o, 12, r->insn->v[other]);
+                        share(SV(k, r->insn->v[k]), total));
+        put_count(o, 14, SV(k, r->insn->v[k]));
+        put_count(o, 12, SV(other, r->insn->v[other]));
         put_text(o, "  ", 32, r->insn->text ? r->insn->text : "", "");
         if (r->file && (!last || strcmp(last, r->file) != 0 || last_line != r->line)) {
             const char *base = strrchr(r->file, '/');
@@ -173,7 +181,7 @@ static void put_events(json_t *obj, const socmon_profile *p, const uint64_t *v, 
     char key[96];
     for (size_t k = 0; k < p->nevents; k++) {
         snprintf(key, sizeof key, "%s%s", p->events[k], suffix);
-        json_object_set_new(obj, key, json_integer((json_int_t)v[k]));
+        json_object_set_new(obj, key, json_integer(socmon_profile_signed(p, k, v[k])));
     }
 }
 
@@ -224,6 +232,8 @@ socmon_status smn_json_profile(socmon_output *o, const smn_profile_view *v)
             json_object_set_new(r, "file", str(l->file));
             json_object_set_new(r, "line", json_integer(l->line));
             json_object_set_new(r, "function", str(fname(p, l->func)));
+            if (l->pc != UINT64_MAX)
+                json_object_set_new(r, "pc", json_integer((json_int_t)l->pc));
             put_events(r, p, l->v, "");
             json_array_append_new(rows, r);
         }
@@ -268,7 +278,7 @@ static void csv_str(socmon_output *o, const char *s)
 static void csv_events(socmon_output *o, const socmon_profile *p, const uint64_t *v)
 {
     for (size_t k = 0; k < p->nevents; k++)
-        smn_sink_printf(o->sink, ",%llu", (unsigned long long)v[k]);
+        smn_sink_printf(o->sink, ",%lld", (long long)socmon_profile_signed(p, k, v[k]));
     smn_sink_putc(o->sink, '\n');
 }
 
