@@ -9,7 +9,7 @@
  * A mutated file almost never carries matching CRCs, which would stop the
  * fuzzer at the header or the first block; so each input is also tried with
  * the header's, every block's and the end record's CRCs recomputed, to reach
- * zstd and the column decoder behind them. Seeds: fuzz/corpus/fuzz_recording_v2,
+ * zstd and the column decoder behind them (and attachments' payloads). Seeds: fuzz/corpus/fuzz_recording_v2,
  * made by tools/rec2_corpus.c. */
 #include <stdint.h>
 #include <stdlib.h>
@@ -68,6 +68,18 @@ static void fix_crcs(uint8_t *p, size_t len)
         if (memcmp(p + pos, SOCMON_REC2_END_MARK, 8) == 0) {
             socmon_rec2_put32(p + pos + 32, smn_crc32(0, p + pos, 32));
             pos += SOCMON_REC2_END_LEN;
+            continue;
+        }
+        if (len - pos > SOCMON_REC2_ATTACH_FIXED && memcmp(p + pos, SOCMON_REC2_ATTACH_MARK, 8) == 0) {
+            size_t nl = (size_t)socmon_rec2_get(p + pos + 8, 4);
+            if (nl > SOCMON_REC2_MAX_ATTACH_NAME || len - pos < SOCMON_REC2_ATTACH_FIXED + nl)
+                return;
+            size_t comp = (size_t)socmon_rec2_get(p + pos + 16 + nl, 4), hdr = SOCMON_REC2_ATTACH_FIXED + nl;
+            if (comp > len - pos - hdr)
+                return;
+            socmon_rec2_put32(p + pos + 20 + nl, smn_crc32(0, p + pos + hdr, comp));
+            socmon_rec2_put32(p + pos + 24 + nl, smn_crc32(0, p + pos, 24 + nl));
+            pos += hdr + comp;
             continue;
         }
         if (len - pos < SOCMON_REC2_BLOCK_HDR || memcmp(p + pos, SOCMON_REC2_BLOCK_MARK, 8) != 0)

@@ -8,7 +8,8 @@
  * end record; values wider than their counters and flags; one sample; the
  * varint layout; a file cut mid-block (a killed recorder); one with a damaged
  * block; one with no samples; one whose clock is a model's simulated
- * time; one with gaps the writer declared (socmon_recwriter_skip_to). */
+ * time; one with gaps the writer declared (socmon_recwriter_skip_to); one with attachments
+ * between and after its blocks (socmon_recwriter_attach: a small program profile). */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,6 +130,40 @@ static int emit_gaps(const char *dir, const char *name, socmon_recording *src, s
     return 0;
 }
 
+/* Samples of `src` with two attachments: one between blocks, a small profile at the end. */
+static int emit_attached(const char *dir, const char *name, socmon_recording *src, socmon_recording *empty)
+{
+    static const char profile[] =
+        "{\"format\":\"socmon-profile\",\"version\":1,\"program\":\"p.elf\",\"arch\":\"rv32imc\","
+        "\"events\":[{\"name\":\"cycles\",\"width\":64}],\"total\":[9],\"functions\":[[\"_unknown\",0,0],"
+        "[\"main\",1048704,1048720]],\"insns\":[[1048704,1,1,[9],\"addi zero, zero, 0\"]],"
+        "\"nodes\":[[0,0,false,0,[0]],[0,1,false,1,[9]]],\"slices\":[[0,180,1,0]],\"slices_dropped\":0}";
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) {
+        perror(path);
+        return 1;
+    }
+    socmon_recwriter_opts o = {.block_samples = 8, .level = 1, .flush_ns = 1000000000};
+    socmon_recwriter *w = NULL;
+    if (smn_rec2_writer_new(fd, empty, &o, -1, &w) != SOCMON_OK)
+        return die(path);
+    uint64_t v[3];
+    socmon_sample s = {.t_ns = 0, .flags = 0, .missed = 0, .n = 3, .v = v};
+    socmon_timeline *tl = socmon_recording_timeline(src);
+    for (size_t i = 0; i < socmon_timeline_len(tl) && i < 20; i++) {
+        if ((i == 10 && socmon_recwriter_attach(w, "notes", "between blocks", 14) != SOCMON_OK) ||
+            socmon_timeline_get(tl, i, &s) != SOCMON_OK || socmon_recwriter_append(w, &s) != SOCMON_OK)
+            return die(path);
+    }
+    if (socmon_recwriter_attach(w, "profile", profile, sizeof profile - 1) != SOCMON_OK ||
+        socmon_recwriter_close(w) != SOCMON_OK)
+        return die(path);
+    close(fd);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -167,7 +202,8 @@ int main(int argc, char **argv)
               emit(argv[1], "damaged.rec", plain, 16, -1, 0, 60) ||
               emit(argv[1], "empty.rec", none, 0, -1, 0, 0) ||
               emit(argv[1], "simulated.rec", sim, 8, -1, 0, 0) ||
-              emit_gaps(argv[1], "gaps.rec", plain, none);
+              emit_gaps(argv[1], "gaps.rec", plain, none) ||
+              emit_attached(argv[1], "attached.rec", plain, none);
     socmon_recording_free(sim);
     socmon_recording_free(plain);
     socmon_recording_free(wide);

@@ -255,7 +255,8 @@ socmon_status socmon_profile_folded(const socmon_profile *p, size_t k, char **te
     if (st == SOCMON_OK && !out)
         st = socmon_fail(SOCMON_ENOMEM, "profile: out of memory for folded stacks");
     if (st == SOCMON_OK) {
-        qsort(v, n, sizeof *v, by_text);
+        if (n)
+            qsort(v, n, sizeof *v, by_text);
         size_t u = 0;
         for (size_t i = 0; i < n; i++)
             u += (size_t)snprintf(out + u, total + 1 - u, "%s %lld\n", v[i].s,
