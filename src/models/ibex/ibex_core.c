@@ -77,6 +77,8 @@ void ibex_reset(ibex_core *c)
     c->wfi_wake = 0;
     c->halted = 0;
     c->halt_time = 0;
+    c->finishing = 0;
+    c->raw_ev = NULL;
     c->out_len = 0;
     memset(&c->stats, 0, sizeof c->stats);
     /* the predecoded slots stay valid: RAM is kept */

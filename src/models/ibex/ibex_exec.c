@@ -556,12 +556,8 @@ socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why)
     SAVE();
 out:
     ibex_sync(c);
-    if (stop == IBEX_STOP_HALT) {
-        /* simulator_ctrl.sv ends the simulation two edges after the halting
-         * write's request; the core keeps clocking until then. */
-        c->ev[IBEX_CNT_CYCLE] += wb ? 2 : 1;
-        ibex_sync(c);
-    }
+    if (stop == IBEX_STOP_HALT)
+        ibex_halt_edges(c);   /* the simulation ends two edges after the halting request */
     ibex_attr_flush(c);
     c->stats.instructions = c->seq;
     if (why)

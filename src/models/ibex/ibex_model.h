@@ -75,7 +75,11 @@ typedef enum ibex_stop {
 } ibex_stop;
 
 /* Runs until halt, until max_cycles core clock cycles have elapsed since
- * reset (0: no limit), or until the core sleeps forever. */
+ * reset (0: no limit), or until the core sleeps forever. A halt ends as the
+ * RTL's does, two clock edges after the halting write's request: the core
+ * runs those cycles (the instructions that issue in them count, a store
+ * there reaches SimCtrl) and the counters stay as they are then; running
+ * again after a halt changes nothing. */
 socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why);
 
 /* Per-instruction attribution (for per-function profiles): with a callback
@@ -86,8 +90,11 @@ socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why);
  * A range is what range(ctx, pc, &lo, &hi) says contains pc (a function:
  * [lo, hi)); without range every instruction is its own. Cycles between
  * instructions go to the instruction after them (the 3 boot cycles to the
- * first, an interrupt's entry to the handler's first instruction), the
- * cycles after the halting store to that store. So one counter's deltas
+ * first, an interrupt's entry to the handler's first instruction); the
+ * instructions issued in the two clock edges after the halting store get
+ * what they counted there (with the WB stage, the halt's speculative extra
+ * minstret/NumInstrRetC goes to the instruction it counts twice; docs/ibex.md
+ * "The halt"). So one counter's deltas
  * summed over every call equal the counter's value (modulo its width) at
  * any point between runs. fn is called only when something changed. The
  * run looks at its world whenever the PC leaves the range (bench/bench_ibex
