@@ -131,7 +131,16 @@ done
 "$BIN" record -q -t esp -d 2ms -o "$TMP/esp.rec" >/dev/null 2>&1
 expect 1 "no per-function counters" -- "$BIN" report -i "$TMP/esp.rec" --by-symbol
 
+# the start: the boot address 0x100080 as the RTL, whatever the ELF's entry point says (bootaddr is
+# linked with another one); entry=elf starts there instead
+out=$("$BIN" stat -t ibex -- "$TMP/p/bootaddr.elf" 2>/dev/null | head -1)
+[ "$out" = "started at the boot address" ] && ok || bad "bootaddr: '$out', expected the boot address"
+out=$("$BIN" stat -t ibex:entry=elf -- "$TMP/p/bootaddr.elf" 2>/dev/null)
+[ "$out" = "started at the ELF entry" ] && ok || bad "bootaddr entry=elf: '$out', expected the ELF entry"
+expect 1 "entry" -- "$BIN" stat -t ibex:entry=reset -- "$TMP/p/bootaddr.elf"
+
 # socmon list ibex shows the options
 expect 0 "mhpm_width=N" -- "$BIN" list ibex
 expect 0 "clock_mhz=N" -- "$BIN" list ibex
+expect 0 "entry=NAME" -- "$BIN" list ibex
 finish ibex_cli

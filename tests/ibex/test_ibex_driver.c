@@ -438,6 +438,9 @@ static void test_target_options(void **state)
     open_fails("ibex:symbols=1", SOCMON_EINVAL, "symbols=1 needs a program");
     open_fails("ibex:program=/nonexistent.elf", SOCMON_ENOENT, "cannot open '/nonexistent.elf'");
     open_fails("ibex:colour=red", SOCMON_EINVAL, "unknown option 'colour'");
+    open_fails("ibex:entry=reset", SOCMON_EINVAL, "boot");
+    assert_int_equal(socmon_target_open("ibex:entry=elf", &t), SOCMON_OK);
+    socmon_target_close(t);
 }
 
 int main(void)
