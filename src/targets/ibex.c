@@ -28,7 +28,7 @@
 #define IBEX_DEFAULT_MHZ "50"
 
 typedef struct ibex_opts {
-    unsigned config, rv32m;
+    unsigned config, rv32m, entry;
     int wb_stage, bt_alu, symbols;
     uint64_t mhpm_num, mhpm_width, max_cycles, slices;
     double clock_mhz;
@@ -37,6 +37,7 @@ typedef struct ibex_opts {
 
 static const char *const configs[] = {"small", "maxperf", NULL};
 static const char *const rv32ms[] = {"fast", "single", "slow", "none", NULL};
+static const char *const entries[] = {"boot", "elf", NULL};   /* ibex_entry order */
 static const ibex_rv32m rv32m_of[] = {IBEX_RV32M_FAST, IBEX_RV32M_SINGLE, IBEX_RV32M_SLOW, IBEX_RV32M_NONE};
 
 static const socmon_option ibex_options[] = {
@@ -54,6 +55,9 @@ static const socmon_option ibex_options[] = {
      .hi = IBEX_MHPM_WIDTH_MAX, .offset = offsetof(ibex_opts, mhpm_width)},
     {.name = "clock_mhz", .type = SOCMON_OPT_DOUBLE, .help = "simulated core clock (ns <-> cycles)",
      .def = IBEX_DEFAULT_MHZ, .lo = 0.001, .hi = 10000, .offset = offsetof(ibex_opts, clock_mhz)},
+    {.name = "entry", .type = SOCMON_OPT_CHOICE, .help = "where the program starts: 0x100080, as the RTL "
+     "(boot), or the ELF's entry point (elf: other linker scripts)", .def = "boot",
+     .choices = entries, .offset = offsetof(ibex_opts, entry)},
     {.name = "program", .type = SOCMON_OPT_PATH, .help = "the RV32 ELF to run (the CLI's '-- PROGRAM.elf')",
      .offset = offsetof(ibex_opts, program)},
     {.name = "max_cycles", .type = SOCMON_OPT_UINT, .help = "stop after this many core cycles, 0 = no limit "
@@ -105,6 +109,7 @@ static socmon_status ibex_prepare(socmon_model_target *mt)
         cfg->bt_alu = o->bt_alu;
     cfg->mhpm_num = (unsigned)o->mhpm_num;
     cfg->mhpm_width = (unsigned)o->mhpm_width;
+    cfg->entry = o->entry ? IBEX_ENTRY_ELF : IBEX_ENTRY_BOOT;
     return SOCMON_OK;
 }
 

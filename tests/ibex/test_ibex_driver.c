@@ -2,7 +2,7 @@
  * between the halves of a read, per-function counters), the model's CSR bus (what the driver
  * reads is what csrr reads; unreadable CSRs and writes are bus errors), the per-instruction
  * attribution hook (deltas summed over instructions equal the counters, also with a counter
- * written by the program), and the ibex target's option table (presets, overrides, ranges). */
+ * written by the program; the events of the clock edges after the halt), and the ibex target's option table (presets, overrides, ranges). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -280,6 +280,108 @@ static void test_spin_stops(void **state)
     ibex_destroy(c);
 }
 
+/* The two clock edges after the halting store (ibex_halt.c): their events go to the
+ * instructions issued in them, the speculative minstret read of the WB stage to the instruction
+ * it counts twice; a second run after the halt changes nothing. */
+typedef struct pc_deltas {
+    uint32_t pc[64];
+    uint64_t d[64][IBEX_ATTR_COUNTERS];
+    unsigned n;
+} pc_deltas;
+
+static void per_pc(void *ctx, uint32_t pc, const uint64_t *d)
+{
+    pc_deltas *a = ctx;
+    unsigned k = 0;
+    while (k < a->n && a->pc[k] != pc)
+        k++;
+    assert_true(k < 64);
+    if (k == a->n)
+        a->pc[a->n++] = pc;
+    for (unsigned i = 0; i < IBEX_ATTR_COUNTERS; i++)
+        a->d[k][i] += d[i];
+}
+
+static const uint64_t *deltas_at(const pc_deltas *a, uint32_t pc)
+{
+    static const uint64_t none[IBEX_ATTR_COUNTERS];
+    for (unsigned k = 0; k < a->n; k++)
+        if (a->pc[k] == pc)
+            return a->d[k];
+    return none;
+}
+
+static void test_halt_edges(void **state)
+{
+    (void)state;
+    static asm_prog p;
+    asm_init(&p);
+    asm_li(&p, 30, IBEX_SS_SIMCTRL_BASE);
+    asm32(&p, ADDI(29, 0, 1));
+    asm32(&p, ADDI(5, 0, 7));
+    asm32(&p, ADDI(6, 0, 3));
+    uint32_t st = asm_here(&p);
+    asm32(&p, SW(29, 30, IBEX_SS_SIMCTRL_CTRL));   /* halts */
+    asm16(&p, C_ADDI(10, 1));
+    asm32(&p, DIV(8, 5, 6));
+    asm32(&p, JAL(0, 0));
+    for (int preset = 0; preset < 2; preset++) {
+        ibex_config cfg;
+        assert_int_equal(ibex_config_preset(&cfg, preset ? "maxperf" : "small"), SOCMON_OK);
+        ibex_core *c = asm_core(&p, &cfg);
+        static pc_deltas a;
+        memset(&a, 0, sizeof a);
+        ibex_set_attribution(c, per_pc, NULL, &a);
+        ibex_stop why;
+        assert_int_equal(ibex_run(c, 100000, &why), SOCMON_OK);
+        assert_int_equal(why, IBEX_STOP_HALT);
+        const uint64_t *s = deltas_at(&a, st), *ca = deltas_at(&a, st + 4), *dv = deltas_at(&a, st + 6);
+        if (!preset) {
+            /* small: the store's second cycle, then c.addi's only one; div never starts */
+            assert_int_equal(s[IBEX_CNT_CYCLE], 2);
+            assert_int_equal(ca[IBEX_CNT_CYCLE], 1);
+            assert_int_equal(ca[IBEX_CNT_INSTRET], 1);
+            assert_int_equal(ca[IBEX_CNT_COMPRESSED], 1);
+            assert_int_equal(dv[IBEX_CNT_CYCLE], 0);
+        } else {
+            /* maxperf: c.addi, then div's first stall cycle; c.addi is counted again by the
+             * speculative read (nothing enters WB at the last edge) */
+            assert_int_equal(s[IBEX_CNT_CYCLE], 1);
+            assert_int_equal(ca[IBEX_CNT_CYCLE], 1);
+            assert_int_equal(ca[IBEX_CNT_INSTRET], 2);
+            assert_int_equal(ca[IBEX_CNT_COMPRESSED], 2);
+            assert_int_equal(dv[IBEX_CNT_CYCLE], 1);
+            assert_int_equal(dv[IBEX_CNT_DIV_WAIT], 1);
+            assert_int_equal(dv[IBEX_CNT_INSTRET], 0);
+        }
+        assert_int_equal(s[IBEX_CNT_INSTRET], 1);
+        assert_int_equal(s[IBEX_CNT_STORES], 1);
+        uint64_t before[IBEX_ATTR_COUNTERS];
+        for (unsigned i = 0; i < IBEX_ATTR_COUNTERS; i++) {
+            uint64_t sum = 0;
+            for (unsigned k = 0; k < a.n; k++)
+                sum += a.d[k][i];
+            before[i] = ibex_counter(c, i);
+            if (i != 1 && sum != before[i])
+                fail_msg("%s counter %u: attributed %llu, counter %llu", cfg.name, i,
+                         (unsigned long long)sum, (unsigned long long)before[i]);
+        }
+        /* what a debugger reads now is what ibex_counter says: the speculative part is frozen in */
+        uint32_t v;
+        assert_int_equal(ibex_csr_peek(c, IBEX_CSR_MINSTRET, &v), SOCMON_OK);
+        assert_int_equal(v, (uint32_t)before[IBEX_CNT_INSTRET]);
+        unsigned calls = a.n;
+        uint64_t t = ibex_time(c);
+        assert_int_equal(ibex_run(c, 100000, &why), SOCMON_OK);
+        assert_int_equal(why, IBEX_STOP_HALT);
+        assert_int_equal(ibex_time(c), t);
+        for (unsigned i = 0; i < IBEX_ATTR_COUNTERS; i++)
+            assert_int_equal(ibex_counter(c, i), before[i]);
+        assert_int_equal(a.n, calls);
+        ibex_destroy(c);
+    }
+}
+
 /* ---- the target's option table ---- */
 static uint32_t target_misa(const char *spec)
 {
@@ -336,6 +438,9 @@ static void test_target_options(void **state)
     open_fails("ibex:symbols=1", SOCMON_EINVAL, "symbols=1 needs a program");
     open_fails("ibex:program=/nonexistent.elf", SOCMON_ENOENT, "cannot open '/nonexistent.elf'");
     open_fails("ibex:colour=red", SOCMON_EINVAL, "unknown option 'colour'");
+    open_fails("ibex:entry=reset", SOCMON_EINVAL, "boot");
+    assert_int_equal(socmon_target_open("ibex:entry=elf", &t), SOCMON_OK);
+    socmon_target_close(t);
 }
 
 int main(void)
@@ -343,7 +448,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_layout),        cmocka_unit_test(test_torn_read),
         cmocka_unit_test(test_functions),     cmocka_unit_test(test_model_csr_bus_and_attribution),
-        cmocka_unit_test(test_spin_stops),    cmocka_unit_test(test_target_options),
+        cmocka_unit_test(test_spin_stops),    cmocka_unit_test(test_halt_edges),
+        cmocka_unit_test(test_target_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,5 +1,7 @@
-/* ELF loading: a valid RV32 executable runs; every kind of bad file gets
- * its own clear error and loads nothing. Images are built by hand here. */
+/* ELF loading: a valid RV32 executable runs, from the boot address 0x100080
+ * (as the RTL) or, with entry=elf, from its entry point; every kind of bad
+ * file gets its own clear error and loads nothing. Images are built by hand
+ * here. */
 #include <elf.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,11 +12,14 @@
 #include <cmocka.h>
 #include "ibex/ibex_asm.h"
 
-/* ELF header + one PT_LOAD program header + 16 bytes of code that halt. */
+/* ELF header + one PT_LOAD program header + code that prints 'k' and halts
+ * at 0x100200, the entry point (add_boot_segment: a second segment with code
+ * that prints 'b' and halts at the boot address). */
 typedef struct image {
     Elf32_Ehdr eh;
     Elf32_Phdr ph[2];
     uint32_t code[8];
+    uint32_t boot[8];
 } image;
 
 static void make_image(image *im)
@@ -44,29 +49,93 @@ static void make_image(image *im)
     memcpy(im->code, prog, sizeof prog);
 }
 
-static ibex_core *core(void)
+static void add_boot_segment(image *im)
+{
+    const uint32_t prog[] = {
+        LUI(30, 0x20), ADDI(29, 0, 'b'), SW(29, 30, 0), ADDI(29, 0, 1), SW(29, 30, 8), JAL(0, 0),
+    };
+    memcpy(im->boot, prog, sizeof prog);
+    im->eh.e_phnum = 2;
+    im->ph[1] = im->ph[0];
+    im->ph[1].p_offset = offsetof(image, boot);
+    im->ph[1].p_vaddr = im->ph[1].p_paddr = IBEX_SS_RESET_PC;
+    im->ph[1].p_filesz = im->ph[1].p_memsz = sizeof prog;
+}
+
+static ibex_core *core_entry(const char *entry)
 {
     ibex_config cfg;
     ibex_core *c;
     assert_int_equal(ibex_config_preset(&cfg, "small"), SOCMON_OK);
+    if (entry)
+        assert_int_equal(ibex_config_set(&cfg, "entry", entry), SOCMON_OK);
     assert_int_equal(ibex_create(&cfg, &c), SOCMON_OK);
     return c;
+}
+
+static ibex_core *core(void)
+{
+    return core_entry("elf");   /* the bad-file checks include the entry point's */
+}
+
+/* Loads the image, checks the PC, runs it; returns what it printed. */
+static const char *load_and_run(ibex_core *c, const image *im, uint32_t pc)
+{
+    ibex_stop why;
+    assert_int_equal(ibex_load_elf_mem(c, im, sizeof *im), SOCMON_OK);
+    assert_int_equal(ibex_pc(c), pc);
+    assert_int_equal(ibex_run(c, 10000, &why), SOCMON_OK);
+    assert_int_equal(why, IBEX_STOP_HALT);
+    return ibex_output(c, NULL);
 }
 
 static void test_valid_runs(void **state)
 {
     image im;
-    ibex_core *c = core();
-    ibex_stop why;
-    size_t n;
+    ibex_core *c = core_entry("elf");
     (void)state;
     make_image(&im);
-    assert_int_equal(ibex_load_elf_mem(c, &im, sizeof im), SOCMON_OK);
-    assert_int_equal(ibex_pc(c), 0x00100200u);
-    assert_int_equal(ibex_run(c, 10000, &why), SOCMON_OK);
-    assert_int_equal(why, IBEX_STOP_HALT);
-    assert_string_equal(ibex_output(c, &n), "k");
+    assert_string_equal(load_and_run(c, &im, 0x00100200u), "k");
     ibex_destroy(c);
+}
+
+/* Ibex starts at the boot address whatever e_entry says; entry=elf starts at e_entry. */
+static void test_entry(void **state)
+{
+    image im;
+    ibex_config cfg;
+    (void)state;
+    make_image(&im);
+    add_boot_segment(&im);
+    ibex_core *c = core_entry(NULL);   /* the default */
+    assert_string_equal(load_and_run(c, &im, IBEX_SS_RESET_PC), "b");
+    ibex_destroy(c);
+    c = core_entry("boot");
+    assert_string_equal(load_and_run(c, &im, IBEX_SS_RESET_PC), "b");
+    ibex_destroy(c);
+    c = core_entry("elf");
+    assert_string_equal(load_and_run(c, &im, 0x00100200u), "k");
+    ibex_destroy(c);
+
+    /* the RTL never looks at e_entry: one outside RAM only matters to entry=elf */
+    im.eh.e_entry = 0x00020000u;
+    c = core_entry("boot");
+    assert_string_equal(load_and_run(c, &im, IBEX_SS_RESET_PC), "b");
+    ibex_destroy(c);
+    c = core_entry("elf");
+    assert_int_equal(ibex_load_elf_mem(c, &im, sizeof im), SOCMON_ERANGE);
+    assert_non_null(strstr(socmon_errmsg(), "entry point 0x00020000"));
+    ibex_destroy(c);
+
+    /* the option: boot by default, kept across a preset, bad values named */
+    assert_int_equal(ibex_config_preset(&cfg, "maxperf"), SOCMON_OK);
+    assert_int_equal(cfg.entry, IBEX_ENTRY_BOOT);
+    assert_int_equal(ibex_config_set(&cfg, "entry", "elf"), SOCMON_OK);
+    assert_int_equal(ibex_config_set(&cfg, "config", "small"), SOCMON_OK);
+    assert_int_equal(cfg.entry, IBEX_ENTRY_ELF);
+    assert_int_equal(ibex_config_set(&cfg, "entry", "reset"), SOCMON_EINVAL);
+    assert_non_null(strstr(socmon_errmsg(), "entry 'reset' unknown (boot|elf)"));
+    assert_int_equal(cfg.entry, IBEX_ENTRY_ELF);
 }
 
 static void expect_error(const image *im, size_t n, socmon_status want, const char *text)
@@ -150,6 +219,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_valid_runs),
+        cmocka_unit_test(test_entry),
         cmocka_unit_test(test_bad_files),
         cmocka_unit_test(test_file_errors),
     };

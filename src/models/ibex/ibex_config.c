@@ -65,8 +65,9 @@ socmon_status ibex_config_set(ibex_config *cfg, const char *key, const char *val
         ibex_config tmp = *cfg;
         st = ibex_config_preset(&tmp, value);
         if (st == SOCMON_OK) {
-            tmp.mhpm_num = cfg->mhpm_num;   /* counter options survive a preset */
+            tmp.mhpm_num = cfg->mhpm_num;   /* counter options and entry survive a preset */
             tmp.mhpm_width = cfg->mhpm_width;
+            tmp.entry = cfg->entry;
             *cfg = tmp;
         }
         return st;
@@ -90,7 +91,14 @@ socmon_status ibex_config_set(ibex_config *cfg, const char *key, const char *val
         return parse_uint(key, value, 0, 29, &cfg->mhpm_num);
     if (strcmp(key, "mhpm_width") == 0)
         return parse_uint(key, value, 1, 64, &cfg->mhpm_width);
+    if (strcmp(key, "entry") == 0) {
+        if (strcmp(value, "boot") == 0 || strcmp(value, "elf") == 0) {
+            cfg->entry = value[0] == 'b' ? IBEX_ENTRY_BOOT : IBEX_ENTRY_ELF;
+            return SOCMON_OK;
+        }
+        return socmon_fail(SOCMON_EINVAL, "ibex: entry '%s' unknown (boot|elf)", value);
+    }
     return socmon_fail(SOCMON_ENOENT,
                        "ibex: option '%s' unknown (config, rv32m, wb_stage, bt_alu, mhpm_num, "
-                       "mhpm_width)", key);
+                       "mhpm_width, entry)", key);
 }

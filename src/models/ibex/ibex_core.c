@@ -78,6 +78,8 @@ void ibex_reset(ibex_core *c)
     c->wfi_wake = 0;
     c->halted = 0;
     c->halt_time = 0;
+    c->finishing = 0;
+    c->raw_ev = NULL;
     c->out_len = 0;
     memset(&c->stats, 0, sizeof c->stats);
     if (c->prof)
@@ -153,7 +155,9 @@ void ibex_attr_flush(ibex_core *c)
 {
     uint64_t d[IBEX_ATTR_COUNTERS];
     int any = 0;
-    if (!c->attr_fn && !c->prof)
+    /* without a callback the deltas wait for the next one (the halt's steps report each step
+     * themselves), unless the exact profile steps and takes them */
+    if (!c->attr_fn && (!c->prof || c->prof->stepping))
         return;
     for (unsigned i = 0; i < IBEX_ATTR_COUNTERS; i++) {
         d[i] = (c->cnt[i] - c->attr_prev[i]) & (i < 3 ? UINT64_MAX : c->hpm_mask);

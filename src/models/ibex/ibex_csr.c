@@ -36,6 +36,9 @@ void ibex_sync(ibex_core *c)
     if (top > IBEX_CNT_EVENTS)
         top = IBEX_CNT_EVENTS;
     c->now += c->ev[0];
+    if (c->raw_ev)
+        for (unsigned i = 0; i < IBEX_CNT_EVENTS; i++)
+            c->raw_ev[i] += c->ev[i];
     for (unsigned i = 0; i < top; i++) {
         if (c->ev[i] && !(c->inhibit >> i & 1))
             c->cnt[i] = (c->cnt[i] + c->ev[i]) & counter_mask(c, i);

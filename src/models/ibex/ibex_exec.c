@@ -290,7 +290,7 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
             }
             if (PROF) {
                 ibex_prof_resync(c);
-                pfast = c->prof->fast = c->inhibit == 0;
+                pfast = c->prof->fast = c->inhibit == 0 && !c->prof->stepping;
             }
             ibex_attr_enter(c, c->pc, &alo, &aspan);
             if (max_cycles && ibex_now(c) >= max_cycles) {
@@ -367,6 +367,7 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
                 SAVE();
                 ibex_prof_call(c);
                 LOAD();
+                limit = 0;   /* SAVE restarted the cycle count the limit is checked against */
             }
             break;
         }
@@ -379,10 +380,12 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
                 SAVE();
                 ibex_prof_call(c);
                 LOAD();
+                limit = 0;   /* SAVE restarted the cycle count the limit is checked against */
             } else if (PROF && op->rd == IBEX_RD_DISCARD && (op->rs1 == 1 || op->rs1 == 5) && op->imm == 0) {
                 SAVE();   /* a return: jalr x0, 0(ra|t0) */
                 ibex_prof_ret(c);
                 LOAD();
+                limit = 0;   /* SAVE restarted the cycle count the limit is checked against */
             }
             break;
         }
@@ -578,6 +581,7 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
                 SAVE();
                 ibex_prof_mret(c);
                 LOAD();
+                limit = 0;   /* SAVE restarted the cycle count the limit is checked against */
             }
             limit = 0;
             break;
@@ -645,14 +649,8 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
     SAVE();
 out:
     ibex_sync(c);
-    if (stop == IBEX_STOP_HALT) {
-        /* simulator_ctrl.sv ends the simulation two edges after the halting
-         * write's request; the core keeps clocking until then. */
-        c->ev[IBEX_CNT_CYCLE] += wb ? 2 : 1;
-        if (PROF)
-            ps->d[IBEX_CNT_CYCLE] += wb ? 2 : 1;
-        ibex_sync(c);
-    }
+    if (stop == IBEX_STOP_HALT)
+        ibex_halt_edges(c);   /* the simulation ends two edges after the halting request */
     ibex_attr_flush(c);
     if (PROF)
         ibex_prof_resync(c);   /* and the frames' counts up to date */

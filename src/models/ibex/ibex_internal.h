@@ -94,7 +94,9 @@ struct ibex_core {
     int wfi_wake;                  /* just woke from WFI: the interrupt is taken at once */
     uint32_t fault_addr;           /* address of the bus transaction that got an error (mtval) */
     int halted;
-    uint64_t halt_time;
+    uint64_t halt_time;            /* cycle of the halting write's request */
+    int finishing;                 /* its last edges run or ran (ibex_halt.c); SimCtrl's sim_finish != 0 */
+    uint64_t *raw_ev;              /* if set, ibex_sync adds the events it applies, inhibited or not */
     unsigned ld_rd;                /* WB stage: rd of the load now in WB, else 0 */
 
     ibex_output_fn out_fn;
@@ -132,6 +134,7 @@ struct ibex_prof {
     ibex_pslot *slots;             /* one per RAM halfword, then one for fetches outside RAM */
     ibex_pslot dummy;              /* where the loop's slot counts go while stepping */
     int fast;
+    int stepping;                  /* step whatever the inhibit (the halt's last edges, ibex_halt.c) */
     uint32_t *addr, *end;          /* the symbols' ranges */
     size_t nsyms;
     ibex_prof_node *nodes;
@@ -202,6 +205,10 @@ static inline void ibex_invalidate(ibex_core *c, uint32_t off, unsigned size)
     for (uint32_t i = first; i <= last; i++)
         c->ops[i].h = H_DECODE;
 }
+
+/* ibex_halt.c: after the halting write, runs the core's remaining clock
+ * edges (ibex_run calls it once, when it stops at the halt). */
+void ibex_halt_edges(ibex_core *c);
 
 /* ibex_trap.c */
 void ibex_trap(ibex_core *c, uint32_t cause, uint32_t tval, uint32_t epc);

@@ -77,9 +77,9 @@ static int word_access(ibex_core *c, uint32_t waddr, unsigned be, int we, uint32
         if (we && (be & 1)) {
             if (off == IBEX_SS_SIMCTRL_OUT)
                 ibex_output_byte(c, (uint8_t)wdata);
-            else if (off == IBEX_SS_SIMCTRL_CTRL && (wdata & 1) && !c->halted) {
+            else if (off == IBEX_SS_SIMCTRL_CTRL && (wdata & 1) && !c->halted && !c->finishing) {
                 c->halted = 1;
-                c->halt_time = ibex_now(c);
+                c->halt_time = req_cycle(c);
             }
         }
         return 0;

@@ -20,9 +20,19 @@ typedef enum ibex_rv32m {
     IBEX_RV32M_SINGLE,   /* single-cycle MUL, 2-cycle MULH */
 } ibex_rv32m;
 
+/* Where a loaded ELF starts. Ibex's RTL fetches its first instruction at
+ * boot_addr + 0x80 (0x100080 in simple_system) whatever the ELF's entry
+ * point says; IBEX_ENTRY_ELF starts at e_entry instead, for programs linked
+ * with another entry convention. */
+typedef enum ibex_entry {
+    IBEX_ENTRY_BOOT,     /* the RTL: IBEX_SS_RESET_PC (the default) */
+    IBEX_ENTRY_ELF,      /* the ELF header's e_entry */
+} ibex_entry;
+
 /* The parameters that change what the model does. A preset fills every
  * field; options then override single fields (the names are the issue's
- * target options: config, rv32m, wb_stage, bt_alu, mhpm_num, mhpm_width). */
+ * target options: config, rv32m, wb_stage, bt_alu, mhpm_num, mhpm_width,
+ * and entry). */
 typedef struct ibex_config {
     char name[16];          /* preset it started from: "small" or "maxperf" */
     ibex_rv32m rv32m;
@@ -30,14 +40,15 @@ typedef struct ibex_config {
     int bt_alu;             /* BranchTargetALU */
     unsigned mhpm_num;      /* MHPMCounterNum 0..29 */
     unsigned mhpm_width;    /* MHPMCounterWidth 1..64 */
+    ibex_entry entry;       /* where ibex_load_elf_* starts the program */
 } ibex_config;
 
 /* "small" (the default) or "maxperf", as ibex_configs.yaml defines them,
- * with mhpm_num = 10 and mhpm_width = 40. */
+ * with mhpm_num = 10, mhpm_width = 40 and entry = boot. */
 socmon_status ibex_config_preset(ibex_config *cfg, const char *name);
-/* One option by name: "config" (re-applies a preset), "rv32m"
- * (fast|single|slow|none), "wb_stage" / "bt_alu" (0|1), "mhpm_num" (0..29),
- * "mhpm_width" (1..64). */
+/* One option by name: "config" (re-applies a preset; the counter options
+ * and entry stay), "rv32m" (fast|single|slow|none), "wb_stage" / "bt_alu"
+ * (0|1), "mhpm_num" (0..29), "mhpm_width" (1..64), "entry" (boot|elf). */
 socmon_status ibex_config_set(ibex_config *cfg, const char *key, const char *value);
 const char *ibex_rv32m_name(ibex_rv32m m);
 
@@ -53,9 +64,12 @@ const ibex_config *ibex_get_config(const ibex_core *c);
 /* Copies n bytes into RAM at addr (the whole range must be inside RAM). */
 socmon_status ibex_load(ibex_core *c, uint32_t addr, const void *data, size_t n);
 /* Loads an RV32 little-endian ELF executable from memory or a file: every
- * PT_LOAD segment into RAM (bss zeroed), PC = e_entry. A bad file gets
+ * PT_LOAD segment into RAM (bss zeroed), then resets the core with the PC
+ * where the RTL starts, the boot address 0x100080, whatever e_entry says
+ * (with entry = elf in the config: PC = e_entry). A bad file gets
  * SOCMON_EPARSE (not ELF, not RV32, truncated, no loadable segment) or
- * SOCMON_ERANGE (a segment or the entry outside RAM) with a message. */
+ * SOCMON_ERANGE (a segment outside RAM; with entry = elf, also e_entry
+ * outside RAM) with a message. */
 socmon_status ibex_load_elf_mem(ibex_core *c, const void *image, size_t n);
 socmon_status ibex_load_elf_file(ibex_core *c, const char *path);
 
@@ -75,7 +89,11 @@ typedef enum ibex_stop {
 } ibex_stop;
 
 /* Runs until halt, until max_cycles core clock cycles have elapsed since
- * reset (0: no limit), or until the core sleeps forever. */
+ * reset (0: no limit), or until the core sleeps forever. A halt ends as the
+ * RTL's does, two clock edges after the halting write's request: the core
+ * runs those cycles (the instructions that issue in them count, a store
+ * there reaches SimCtrl) and the counters stay as they are then; running
+ * again after a halt changes nothing. */
 socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why);
 
 /* Per-instruction attribution (for per-function profiles): with a callback
@@ -86,8 +104,11 @@ socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why);
  * A range is what range(ctx, pc, &lo, &hi) says contains pc (a function:
  * [lo, hi)); without range every instruction is its own. Cycles between
  * instructions go to the instruction after them (the 3 boot cycles to the
- * first, an interrupt's entry to the handler's first instruction), the
- * cycles after the halting store to that store. So one counter's deltas
+ * first, an interrupt's entry to the handler's first instruction); the
+ * instructions issued in the two clock edges after the halting store get
+ * what they counted there (with the WB stage, the halt's speculative extra
+ * minstret/NumInstrRetC goes to the instruction it counts twice; docs/ibex.md
+ * "The halt"). So one counter's deltas
  * summed over every call equal the counter's value (modulo its width) at
  * any point between runs. fn is called only when something changed. The
  * run looks at its world whenever the PC leaves the range (bench/bench_ibex

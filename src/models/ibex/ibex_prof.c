@@ -160,8 +160,9 @@ static void pop(ibex_core *c)
 {
     ibex_prof *p = c->prof;
     ibex_frame *f = &p->stack[--p->depth];
-    if (f->slice)
-        p->slices[f->slice - 1].t1 = ibex_now(c);
+    if (f->slice)   /* (the halt's last edges may take back a cycle past the end) */
+        p->slices[f->slice - 1].t1 = ibex_now(c) > p->slices[f->slice - 1].t0 ? ibex_now(c)
+                                                                               : p->slices[f->slice - 1].t0;
 }
 
 /* The frames follow c->pc: the innermost one whose function holds it, else a new top frame.
@@ -445,9 +446,11 @@ const ibex_prof_slice *ibex_profile_slices(ibex_core *c, size_t *n, uint64_t *dr
     if (!p)
         return NULL;
     ibex_sync(c);
-    for (size_t i = 0; i < p->depth; i++)
-        if (p->stack[i].slice)
-            p->slices[p->stack[i].slice - 1].t1 = ibex_now(c);
+    for (size_t i = 0; i < p->depth; i++) {
+        ibex_prof_slice *sl = p->stack[i].slice ? &p->slices[p->stack[i].slice - 1] : NULL;
+        if (sl)
+            sl->t1 = ibex_now(c) > sl->t0 ? ibex_now(c) : sl->t0;
+    }
     *n = p->nslices;
     if (dropped)
         *dropped = p->dropped;

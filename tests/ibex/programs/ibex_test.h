@@ -56,6 +56,14 @@
   SM_STOP
   SM_PRINT
 .endm
+/* For the halt_* programs, which halt with the counters running (crt0's sm_halt stops them
+ * first): title, zero, start, then t0 = the halt register and t1 = 1, so that `sw t1, 0(t0)` halts.
+ * What follows the halting store is what the RTL still runs in its last two clock edges. */
+.macro SM_HALT_BEGIN text
+  SM_BEGIN "\text"
+  li t0, SM_SIMCTRL_CTRL
+  li t1, 1
+.endm
 /* Print a register's value as "label xxxxxxxx\n"; clobbers a0, a1 and the caller-saved registers. */
 .macro SM_PRINT_REG label, reg
   .pushsection .rodata
