@@ -34,6 +34,11 @@ void socmon_recording_free(socmon_recording *rec);
  * SOCMON_ENOENT when it has none of that name. */
 socmon_status socmon_recording_attachment(const socmon_recording *rec, const char *name, const void **data,
                                           size_t *len);
+/* The recording's attachments in file order: how many, and the i-th's name, its length and the
+ * bytes its record takes in the file (compressed, with its header); NULL past the last. */
+size_t socmon_recording_nattachments(const socmon_recording *rec);
+const char *socmon_recording_attachment_at(const socmon_recording *rec, size_t i, size_t *len,
+                                           uint64_t *file_bytes);
 
 /* Says whether rec's timestamps are a model's simulated time (nonzero) or a
  * real clock; socmon_recording_save keeps it in the file's header. */

@@ -16,7 +16,13 @@ void smn_recording_facts(socmon_recording *rec, const char *file, socmon_file_fa
     socmon_recording_get_info(rec, &out->info);
     out->samples = socmon_timeline_len(socmon_recording_timeline(rec));
     uint64_t values = out->samples * out->counters;
-    out->bytes_per_value = values ? (double)out->info.file_bytes / (double)values : 0;
+    /* the samples' bytes: a program's profile attached to the file is no part of them */
+    uint64_t attached = 0, fb = 0;
+    for (size_t i = 0; socmon_recording_attachment_at(rec, i, NULL, &fb); i++)
+        attached += fb;
+    out->attachments = socmon_recording_nattachments(rec);
+    out->attachment_bytes = attached;
+    out->bytes_per_value = values ? (double)(out->info.file_bytes - attached) / (double)values : 0;
     out->clock = !out->info.clock_known ? "unknown" : out->info.simulated ? "simulated" : "real";
 }
 

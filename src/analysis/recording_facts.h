@@ -14,7 +14,10 @@ typedef struct socmon_file_facts {
     socmon_recording_info info;    /* the file's own figures: blocks, bytes, what was lost */
     uint64_t samples;              /* samples read */
     size_t counters;
-    double bytes_per_value;        /* file bytes per sampled value, 0 for a file without values */
+    double bytes_per_value;        /* file bytes per sampled value (attachments left out), 0 for a file
+                                      without values */
+    size_t attachments;            /* documents attached (a program's profile) */
+    uint64_t attachment_bytes;     /* the bytes their records take in the file */
     const char *clock;             /* which clock stamped the samples: "real", "simulated", or
                                       "unknown" (v1 files do not say) */
 } socmon_file_facts;

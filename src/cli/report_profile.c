@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/output.h"
@@ -44,7 +45,16 @@ int cli_report_profile(cli_source *src, const cli_opts *o, const char *file)
         if (o->event)
             st = socmon_profile_event(p, o->event, &k);
     }
+    /* the ELF: --elf, else the path the program ran from (relative to where record ran: tried
+     * from here, then beside the recording) */
     const char *elf = o->elf ? o->elf : p ? p->program : NULL;
+    char beside[4096];
+    if (!o->elf && elf && elf[0] && elf[0] != '/' && access(elf, R_OK) != 0) {
+        const char *slash = strrchr(file, '/');
+        if (slash && snprintf(beside, sizeof beside, "%.*s/%s", (int)(slash - file), file, elf) < (int)sizeof beside &&
+            access(beside, R_OK) == 0)
+            elf = beside;
+    }
     smn_profile_view v = {.p = p, .event = k};
     socmon_profile_calls *calls = NULL;
     socmon_profile_lines *lines = NULL;

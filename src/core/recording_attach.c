@@ -72,7 +72,6 @@ socmon_status smn_rec2_attach_decode(socmon_recording *rec, const uint8_t *p, si
 {
     uint32_t nl = get32(p + 8), raw = get32(p + 12 + nl), comp = get32(p + 16 + nl);
     const uint8_t *payload = p + SOCMON_REC2_ATTACH_FIXED + nl;
-    (void)len;
     if (smn_crc32(0, payload, comp) != get32(p + 20 + nl))
         return socmon_fail(SOCMON_EPARSE, "attachment payload CRC does not check");
     if (ZSTD_getFrameContentSize(payload, comp) != raw)
@@ -102,7 +101,8 @@ socmon_status smn_rec2_attach_decode(socmon_recording *rec, const uint8_t *p, si
     }
     memcpy(name, p + 12, nl);
     name[nl] = '\0';
-    rec->attach[rec->nattach++] = (struct smn_rec_attachment){name, data, raw};
+    rec->attach[rec->nattach++] = (struct smn_rec_attachment){.name = name, .data = data, .len = raw,
+                                                              .file_bytes = len};
     return SOCMON_OK;
 }
 
@@ -129,4 +129,21 @@ socmon_status socmon_recording_attachment(const socmon_recording *rec, const cha
             return SOCMON_OK;
         }
     return socmon_fail(SOCMON_ENOENT, "the recording has no '%s'", name);
+}
+
+size_t socmon_recording_nattachments(const socmon_recording *rec)
+{
+    return rec ? rec->nattach : 0;
+}
+
+const char *socmon_recording_attachment_at(const socmon_recording *rec, size_t i, size_t *len,
+                                           uint64_t *file_bytes)
+{
+    if (!rec || i >= rec->nattach)
+        return NULL;
+    if (len)
+        *len = rec->attach[i].len;
+    if (file_bytes)
+        *file_bytes = rec->attach[i].file_bytes;
+    return rec->attach[i].name;
 }

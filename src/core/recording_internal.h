@@ -26,6 +26,7 @@ struct socmon_recording {
         char *name;
         uint8_t *data;
         size_t len;
+        uint64_t file_bytes;   /* its record in the file */
     } *attach;
 };
 

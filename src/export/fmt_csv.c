@@ -215,13 +215,14 @@ static socmon_status csv_file_facts(socmon_output *o, const socmon_file_facts *f
     static const char *const names[] = {"file", "version", "samples", "counters", "blocks", "file_bytes",
                                         "bytes_per_value", "complete", "blocks_lost", "bytes_lost",
                                         "samples_lost", "samples_lost_known", "ns_lost", "flush_ns", "gaps",
-                                        "gap_samples", "gap_ns", "lost", "clock"};
+                                        "gap_samples", "gap_ns", "lost", "clock", "attachments",
+                                        "attachment_bytes"};
     enum { NF = sizeof names / sizeof names[0] };
     const socmon_recording_info *in = &f->info;
     const uint64_t u[NF] = {0, in->version, f->samples, f->counters, in->blocks, in->file_bytes, 0,
                             (uint64_t)in->complete, in->blocks_lost, in->bytes_lost, in->samples_lost,
                             (uint64_t)in->samples_lost_known, in->ns_lost, in->flush_ns, in->gaps,
-                            in->gap_samples, in->gap_ns};
+                            in->gap_samples, in->gap_ns, 0, 0, f->attachments, f->attachment_bytes};
     char num[NF][32];
     for (int i = 0; i < NF; i++)
         snprintf(num[i], sizeof num[0], "%llu", (unsigned long long)u[i]);
@@ -232,7 +233,8 @@ static socmon_status csv_file_facts(socmon_output *o, const socmon_file_facts *f
     }
     socmon_status st = SOCMON_OK;
     for (int i = 0; i < NF; i++) {
-        smn_csv_write(o->sink, i == 0 ? f->file : i == NF - 2 ? in->what : i == NF - 1 ? f->clock : num[i],
+        /* lost and clock are text, before the two attachment counts */
+        smn_csv_write(o->sink, i == 0 ? f->file : i == NF - 4 ? in->what : i == NF - 3 ? f->clock : num[i],
                          o->opts.sep);
         st = smn_sink_putc(o->sink, i == NF - 1 ? '\n' : o->opts.sep);
     }

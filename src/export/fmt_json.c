@@ -248,7 +248,7 @@ static socmon_status json_file_facts(socmon_output *o, const socmon_file_facts *
 {
     const socmon_recording_info *in = &f->info;
     json_t *j = json_pack("{s:s, s:i, s:I, s:I, s:I, s:I, s:f, s:b, s:I, s:I, s:I, s:b, s:I, s:I, s:I, s:I, s:I, "
-                          "s:s, s:s}",
+                          "s:s, s:s, s:I, s:I}",
                           "file", f->file, "version", (int)in->version, "samples", (json_int_t)f->samples,
                           "counters", (json_int_t)f->counters, "blocks", (json_int_t)in->blocks,
                           "file_bytes", (json_int_t)in->file_bytes, "bytes_per_value", f->bytes_per_value,
@@ -257,7 +257,8 @@ static socmon_status json_file_facts(socmon_output *o, const socmon_file_facts *
                           "samples_lost_known", in->samples_lost_known, "ns_lost", (json_int_t)in->ns_lost,
                           "flush_ns", (json_int_t)in->flush_ns, "gaps", (json_int_t)in->gaps,
                           "gap_samples", (json_int_t)in->gap_samples, "gap_ns", (json_int_t)in->gap_ns,
-                          "lost", in->what, "clock", f->clock);
+                          "lost", in->what, "clock", f->clock, "attachments", (json_int_t)f->attachments,
+                          "attachment_bytes", (json_int_t)f->attachment_bytes);
     char *text = j ? json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
     json_decref(j);
     if (!text) /* a file name that is not UTF-8 cannot be a JSON string */

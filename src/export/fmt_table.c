@@ -388,11 +388,17 @@ static socmon_status table_file_facts(socmon_output *o, const socmon_file_facts 
     smn_output_count(o, f->samples, a, sizeof a);
     smn_output_count(o, f->info.blocks, b, sizeof b);
     smn_output_count(o, f->info.file_bytes, c, sizeof c);
-    return smn_sink_printf(o->sink, "recording %s\n  format version:  %u\n  samples:         %s\n"
+    socmon_status st = smn_sink_printf(o->sink, "recording %s\n  format version:  %u\n  samples:         %s\n"
                               "  counters:        %zu\n  blocks:          %s\n  file bytes:      %s\n"
                               "  bytes per value: %.2f\n  lost:            %s\n  clock:           %s\n",
                               f->file, f->info.version, a, f->counters, b, c, f->bytes_per_value,
                               f->info.complete ? "nothing" : f->info.what, f->clock);
+    if (st == SOCMON_OK && f->attachments) {   /* a program's profile: not part of the bytes per value */
+        char d[32];
+        smn_output_count(o, f->attachment_bytes, d, sizeof d);
+        st = smn_sink_printf(o->sink, "  attachments:     %zu (%s bytes: a program's profile)\n", f->attachments, d);
+    }
+    return st;
 }
 
 const socmon_output_format smn_format_table = {

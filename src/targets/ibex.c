@@ -91,7 +91,7 @@ typedef struct ibex_sim {
     uint64_t (*sums)[IBEX_ATTR_COUNTERS];
     size_t last;                /* row of the last PC's symbol (a cache for the search) */
     uint64_t hpm_mask;
-    char *program;              /* the ELF's path, absolute when it can be made so */
+    char *program;              /* the ELF's path, as given */
 } ibex_sim;
 
 static socmon_status ibex_prepare(socmon_model_target *mt)
@@ -239,8 +239,8 @@ static socmon_status ibex_model_new(socmon_model_target *mt, void **model)
         st = ibex_load_elf_file(s->core, o->program);
         if (st == SOCMON_OK && o->symbols)
             st = load_symbols(s, o->program, (size_t)o->slices);
-        char *abs = realpath(o->program, NULL);
-        if (st == SOCMON_OK && !(s->program = abs ? abs : strdup(o->program)))
+        /* as given, like the target's spec: report finds a relative one beside the recording too */
+        if (st == SOCMON_OK && !(s->program = strdup(o->program)))
             st = socmon_fail(SOCMON_ENOMEM, "ibex: out of memory");
     } else if (st == SOCMON_OK && o->symbols) {
         st = socmon_fail(SOCMON_EINVAL, "ibex: symbols=1 needs a program (program=PATH)");
