@@ -18,7 +18,7 @@ static socmon_file_facts facts(void)
 {
     /* bytes per value exact in binary: JSON writes reals to 17 digits */
     socmon_file_facts f = {.file = "my, rec", .samples = 1234567, .counters = 3, .bytes_per_value = 0.5,
-                           .clock = "real"};
+                           .clock = "real", .attachments = 1, .attachment_bytes = 5000};
     f.info.version = 2, f.info.blocks = 4321, f.info.file_bytes = 1911111;
     f.info.blocks_lost = 1, f.info.bytes_lost = 200, f.info.samples_lost = 20, f.info.ns_lost = 20000;
     f.info.flush_ns = 1000000000, f.info.gaps = 1, f.info.gap_samples = 4, f.info.gap_ns = 4000;
@@ -62,7 +62,8 @@ static void table_as_report_prints_it(void **state)
                              "  file bytes:      1,911,111\n"
                              "  bytes per value: 0.50\n"
                              "  lost:            1 damaged block \"x\"\n"
-                             "  clock:           real\n");
+                             "  clock:           real\n"
+                             "  attachments:     1 (5,000 bytes: a program's profile)\n");
     render("table", &f, 1, got, sizeof got, &st);
     assert_non_null(strstr(got, "  samples:         1234567\n"));
     f.info.complete = 1;
@@ -80,9 +81,9 @@ static void csv_one_header_one_row(void **state)
     assert_int_equal(st, SOCMON_OK);
     assert_string_equal(got, "file,version,samples,counters,blocks,file_bytes,bytes_per_value,complete,blocks_lost,"
                              "bytes_lost,samples_lost,samples_lost_known,ns_lost,flush_ns,gaps,gap_samples,gap_ns,"
-                             "lost,clock\n"
+                             "lost,clock,attachments,attachment_bytes\n"
                              "\"my, rec\",2,1234567,3,4321,1911111,0.5000,0,1,200,20,0,20000,1000000000,1,4,4000,"
-                             "\"1 damaged block \"\"x\"\"\",real\n");
+                             "\"1 damaged block \"\"x\"\"\",real,1,5000\n");
 }
 
 static void json_one_object(void **state)
@@ -99,7 +100,7 @@ static void json_one_object(void **state)
                              "  \"bytes_lost\": 200,\n  \"samples_lost\": 20,\n  \"samples_lost_known\": false,\n"
                              "  \"ns_lost\": 20000,\n  \"flush_ns\": 1000000000,\n  \"gaps\": 1,\n"
                              "  \"gap_samples\": 4,\n  \"gap_ns\": 4000,\n  \"lost\": \"1 damaged block \\\"x\\\"\",\n"
-                             "  \"clock\": \"real\"\n}\n");
+                             "  \"clock\": \"real\",\n  \"attachments\": 1,\n  \"attachment_bytes\": 5000\n}\n");
     /* a name that is not UTF-8 cannot be a JSON string: an error, not a broken document */
     f.file = "bad\xff";
     render("json", &f, 0, got, sizeof got, &st);
