@@ -98,21 +98,34 @@ static int emit(const char *dir, const char *name, const socmon_recording *rec, 
     return 0;
 }
 
+/* A writer of 8-sample blocks for DIR/NAME (its path in path), or NULL having said why. */
+static socmon_recwriter *open_writer(const char *dir, const char *name, socmon_recording *empty, char *path,
+                                     size_t len, int *fd)
+{
+    snprintf(path, len, "%s/%s", dir, name);
+    *fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+    if (*fd < 0) {
+        perror(path);
+        return NULL;
+    }
+    socmon_recwriter_opts o = {.block_samples = 8, .level = 1, .flush_ns = 1000000000};
+    socmon_recwriter *w = NULL;
+    if (smn_rec2_writer_new(*fd, empty, &o, -1, &w) != SOCMON_OK) {
+        die(path);
+        return NULL;
+    }
+    return w;
+}
+
 /* Samples of `src` written with gaps the writer declares (socmon_recwriter_skip_to): rows 12..19
  * skipped, and a skip of 5 at the end, as a collector whose agent lost samples writes them. */
 static int emit_gaps(const char *dir, const char *name, socmon_recording *src, socmon_recording *empty)
 {
     char path[1024];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0) {
-        perror(path);
+    int fd = -1;
+    socmon_recwriter *w = open_writer(dir, name, empty, path, sizeof path, &fd);
+    if (!w)
         return 1;
-    }
-    socmon_recwriter_opts o = {.block_samples = 8, .level = 1, .flush_ns = 1000000000};
-    socmon_recwriter *w = NULL;
-    if (smn_rec2_writer_new(fd, empty, &o, -1, &w) != SOCMON_OK)
-        return die(path);
     uint64_t v[3];
     socmon_sample s = {.t_ns = 0, .flags = 0, .missed = 0, .n = 3, .v = v};
     socmon_timeline *tl = socmon_recording_timeline(src);
@@ -139,16 +152,10 @@ static int emit_attached(const char *dir, const char *name, socmon_recording *sr
         "[\"main\",1048704,1048720]],\"insns\":[[1048704,1,1,[9],\"addi zero, zero, 0\"]],"
         "\"nodes\":[[0,0,false,0,[0]],[0,1,false,1,[9]]],\"slices\":[[0,180,1,0]],\"slices_dropped\":0}";
     char path[1024];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0) {
-        perror(path);
+    int fd = -1;
+    socmon_recwriter *w = open_writer(dir, name, empty, path, sizeof path, &fd);
+    if (!w)
         return 1;
-    }
-    socmon_recwriter_opts o = {.block_samples = 8, .level = 1, .flush_ns = 1000000000};
-    socmon_recwriter *w = NULL;
-    if (smn_rec2_writer_new(fd, empty, &o, -1, &w) != SOCMON_OK)
-        return die(path);
     uint64_t v[3];
     socmon_sample s = {.t_ns = 0, .flags = 0, .missed = 0, .n = 3, .v = v};
     socmon_timeline *tl = socmon_recording_timeline(src);

@@ -17,8 +17,8 @@ static uint64_t mask_of(const ibex_core *c, unsigned k)
     return k < 3 ? UINT64_MAX : c->hpm_mask;
 }
 
-/* 1 + the index of pc's symbol, 0 outside every symbol. */
-static uint32_t func_of(const ibex_prof *p, uint32_t pc)
+/* How many symbols start at or below pc. */
+static size_t upto(const ibex_prof *p, uint32_t pc)
 {
     size_t lo = 0, hi = p->nsyms;
     while (lo < hi) {
@@ -28,28 +28,26 @@ static uint32_t func_of(const ibex_prof *p, uint32_t pc)
         else
             hi = mid;
     }
-    return lo && pc < p->end[lo - 1] ? (uint32_t)lo : 0;
+    return lo;
+}
+
+/* 1 + the index of pc's symbol, 0 outside every symbol. */
+static uint32_t func_of(const ibex_prof *p, uint32_t pc)
+{
+    size_t k = upto(p, pc);
+    return k && pc < p->end[k - 1] ? (uint32_t)k : 0;
 }
 
 void ibex_prof_range(const ibex_core *c, uint32_t pc, uint32_t *lo, uint32_t *hi)
 {
     const ibex_prof *p = c->prof;
-    uint32_t f = func_of(p, pc);
-    if (f) {
-        *lo = p->addr[f - 1];
-        *hi = p->end[f - 1];
+    size_t k = upto(p, pc);
+    if (k && pc < p->end[k - 1]) {   /* its function */
+        *lo = p->addr[k - 1];
+        *hi = p->end[k - 1];
         return;
     }
-    size_t k = 0, a = 0, b = p->nsyms;   /* k: symbols starting at or below pc */
-    while (a < b) {
-        size_t mid = (a + b) / 2;
-        if (p->addr[mid] <= pc)
-            a = mid + 1;
-        else
-            b = mid;
-    }
-    k = a;
-    *lo = k ? p->end[k - 1] : 0;
+    *lo = k ? p->end[k - 1] : 0;   /* the gap between two symbols */
     *hi = k < p->nsyms ? p->addr[k] : 0;
 }
 
