@@ -62,11 +62,11 @@ expect 0 "file bytes:      [0-9]*\$" -- "$BIN" report -i "$R" --stats --no-big-n
 python3 - "$TMP/s.csv" "$n" <<'PY' && ok || bad "--stats -x: bad CSV"
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1]), delimiter=";"))
-assert len(rows) == 2 and rows[0][:3] == ["file", "version", "samples"] and rows[0][-2:] == ["lost", "clock"], rows
+assert len(rows) == 2 and rows[0][:3] == ["file", "version", "samples"] and rows[0][-4:] == ["lost", "clock", "attachments", "attachment_bytes"], rows
 d = dict(zip(*rows))
 assert d["version"] == "2" and d["blocks_lost"] == "1" and d["complete"] == "0", d
 assert int(d["samples"]) + int(d["samples_lost"]) == int(sys.argv[2]), d
-assert "damaged block" in d["lost"] and d["clock"] == "simulated", d
+assert "damaged block" in d["lost"] and d["clock"] == "simulated" and d["attachments"] == "0", d
 PY
 expect 2 "--stats cannot be combined with --summary" -- "$BIN" report -i "$R" --stats --summary
 expect 2 "--stats cannot be combined with -M" -- "$BIN" report -i "$R" --stats -M 'l2*'
