@@ -37,11 +37,11 @@ static void help(FILE *fp)
 
 /* One row per interval, in the options' format on stdout, or in `format` to fp (named name). */
 static int per_interval(cli_source *src, const cli_opts *o, const char *format, FILE *fp, const char *name,
-                        size_t *nmetrics)
+                        size_t *nmetrics, const socmon_profile *prof)
 {
     socmon_pipeline *p = NULL;
     cli_doc d = {0};
-    socmon_feed_opts fo = {.doc = SOCMON_DOC_INTERVALS, .title = "recording"};
+    socmon_feed_opts fo = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .profile = prof};
     size_t pick[TABLE_METRICS_MAX];
     socmon_status st = cli_pipeline_new(src, o, "report", &p);
     const socmon_metrics *m = socmon_pipeline_metrics(p);
@@ -87,7 +87,7 @@ static int per_interval(cli_source *src, const cli_opts *o, const char *format, 
 /* report --perfetto OUT: the trace is written to a file no one sees until it is whole (the
  * scheme of record -o, a publishing sink: export/sink.h), then published as OUT (an existing OUT moves to OUT.old
  * unless --force), so a failure never leaves half a JSON document under the name. */
-static int perfetto(cli_source *r, const cli_opts *o)
+static int perfetto(cli_source *r, const cli_opts *o, const char *recname)
 {
     const char *path = o->perfetto;
     socmon_sink *file;
@@ -103,7 +103,9 @@ static int perfetto(cli_source *r, const cli_opts *o)
         return cli_error("report", socmon_fail(SOCMON_EIO, "--perfetto %s: %s", path, strerror(errno)));
     }
     size_t nm = 0;
-    int rc = per_interval(r, o, "perfetto", fp, path, &nm);
+    socmon_profile *prof = NULL;
+    cli_report_load_profile(r, recname, "--perfetto", &prof);
+    int rc = per_interval(r, o, "perfetto", fp, path, &nm, prof);
     errno = 0;
     if (fclose(fp) != 0 && !rc)
         rc = cli_error("report", socmon_fail(SOCMON_EIO, "writing %s: %s", path, strerror(errno ? errno : EIO)));
@@ -112,14 +114,25 @@ static int perfetto(cli_source *r, const cli_opts *o)
     st = smn_sink_close(file);
     if (!rc && st != SOCMON_OK)
         rc = cli_error("report", st);
-    if (rc)
+    if (rc) {
+        socmon_profile_free(prof);
         return rc;
+    }
     if (moved)
         fprintf(stderr, "socmon report: moved the existing '%s' to '%s.old'\n", path, path);
     size_t rows = r->info->samples;
-    fprintf(stderr, "socmon report: wrote %s: %zu intervals, %zu counter and %zu metric tracks (open it in "
+    char slices[96] = "";
+    if (prof)
+        snprintf(slices, sizeof slices, ", %zu function slices on hart 0", prof->nslices);
+    fprintf(stderr, "socmon report: wrote %s: %zu intervals, %zu counter and %zu metric tracks%s (open it in "
                     "https://ui.perfetto.dev)\n", path, rows ? rows - 1 : 0, r->info->ncounters,
-            nm);
+            nm, slices);
+    if (prof && prof->slices_dropped)
+        fprintf(stderr, "socmon report: %s: the profile dropped %llu function entries past the %zu it kept: the "
+                        "trace lacks their slices (the trace says so at the last one kept; record with "
+                        "-t ibex:slices=N to keep more)\n", path, (unsigned long long)prof->slices_dropped,
+                prof->nslices);
+    socmon_profile_free(prof);
     return 0;
 }
 
@@ -166,7 +179,7 @@ static int summary(cli_source *src, const cli_opts *o, int by_symbol)
 
 /* --html FILE: the intervals through the "html" format into FILE ('-': stdout), and a line
  * saying where. */
-static int write_html(cli_source *r, const cli_opts *o)
+static int write_html(cli_source *r, const cli_opts *o, const char *file)
 {
     cli_opts ho = *o;
     int to_stdout = strcmp(o->html, "-") == 0;
@@ -174,7 +187,10 @@ static int write_html(cli_source *r, const cli_opts *o)
     ho.append = 0;
     ho.format = "html";
     ho.to_stderr = 0;
-    int rc = per_interval(r, &ho, NULL, NULL, NULL, NULL);
+    socmon_profile *prof = NULL;
+    cli_report_load_profile(r, file, "--html", &prof);
+    int rc = per_interval(r, &ho, NULL, NULL, NULL, NULL, prof);
+    socmon_profile_free(prof);
     struct stat sb;
     if (rc == 0 && !to_stdout && stat(o->html, &sb) == 0) {
         char size[32];
@@ -242,10 +258,12 @@ int cmd_report(int argc, char **argv)
     else if (o.stats)
         rc = cli_print_file_facts("report", &o, r.rec, strcmp(path, "-") == 0 ? "stdin" : path);
     else {
-        cli_source_say_lost(&r, "report", strcmp(path, "-") == 0 ? "stdin" : path);
-        rc = o.profile_view ? cli_report_profile(&r, &o, strcmp(path, "-") == 0 ? "stdin" : path)
-             : o.perfetto ? perfetto(&r, &o) : o.html ? write_html(&r, &o)
-             : o.summary || o.by_symbol ? summary(&r, &o, o.by_symbol) : per_interval(&r, &o, NULL, NULL, NULL, NULL);
+        const char *file = strcmp(path, "-") == 0 ? "stdin" : path;
+        cli_source_say_lost(&r, "report", file);
+        rc = o.profile_view ? cli_report_profile(&r, &o, file)
+             : o.perfetto ? perfetto(&r, &o, file) : o.html ? write_html(&r, &o, file)
+             : o.summary || o.by_symbol ? summary(&r, &o, o.by_symbol)
+             : per_interval(&r, &o, NULL, NULL, NULL, NULL, NULL);
     }
     cli_source_close(&r);
     return rc;

@@ -23,6 +23,26 @@ static const char *view_name(int v)
     }
 }
 
+void cli_report_load_profile(cli_source *src, const char *file, const char *what, socmon_profile **out)
+{
+    const void *data = NULL;
+    size_t len = 0;
+    *out = NULL;
+    socmon_status st = socmon_recording_attachment(src->rec, "profile", &data, &len);
+    if (st == SOCMON_ENOENT) {
+        socmon_clear_error();
+        return;
+    }
+    if (st == SOCMON_OK)
+        st = socmon_profile_from_json(data, len, out);
+    if (st != SOCMON_OK) {
+        fprintf(stderr, "socmon report: %s: %s: the program profile cannot be read (%s): written without it\n",
+                file, what, socmon_errmsg());
+        socmon_clear_error();
+        *out = NULL;
+    }
+}
+
 int cli_report_profile(cli_source *src, const cli_opts *o, const char *file)
 {
     const void *data = NULL;

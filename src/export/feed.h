@@ -19,6 +19,7 @@ typedef struct socmon_feed_opts {
     unsigned every;             /* INTERVALS: every Nth interval (record --every) */
     const char *hotspots;       /* TOTALS: hot spots among counters matching this (NULL: the target's) */
     int no_hotspots;
+    const socmon_profile *profile; /* INTERVALS: the run's profile, for the run info (or NULL) */
     /* TOTALS: opens the output when the totals are ready (a file named by -o is then written
      * only after a run that succeeded); with it, smn_feed_new's out may be NULL */
     socmon_status (*open)(void *user, socmon_output **out);

@@ -12,13 +12,23 @@
  * gaps stay gaps), and counter deltas are carried only while they fit a
  * budget of values (all counters; else, on ESP, those of the NoC heat map; else none): the
  * page says which. JSON text never holds '<' (it is written \u003c), so no "</script>" or
- * "<!--" in a name can end or disturb the script it sits in. */
+ * "<!--" in a name can end or disturb the script it sits in.
+ *
+ * A program's recording (run.profile) adds a flame graph of its call tree: after the data,
+ *   window.SOCMON_PROFILE = {"program", "events": [names], "widths": [bits of each], "event": the
+ *     one shown first (cycles), "funcs": [names], "nodes": [[parent, func, calls, trap, [self per
+ *     event]]], "total": [per event]}
+ * and web/src/flame.css and flame.js inlined, which draw it (docs/charts.md "Flame graph").
+ * Counts are signed modulo their counter's width, as --by-symbol shows them (a program that
+ * writes its own counters makes a frame count less than nothing). Without a profile none of
+ * it is written: the page is the same as before. */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "core/error.h"
+#include "export/fmt_diff.h"
 #include "export/output_format.h"
 #include "export/web_assets.h"
 #include "export/html_page.h"
@@ -262,6 +272,102 @@ static socmon_status html_row(socmon_output *o, const socmon_interval_row *row)
     return st;
 }
 
+/* A count of an event of the given width, signed modulo the width. */
+static json_int_t signed_count(uint64_t v, unsigned width)
+{
+    if (width && width < 64) {
+        uint64_t mask = (UINT64_C(1) << width) - 1, half = UINT64_C(1) << (width - 1);
+        v &= mask;
+        return v >= half ? -(json_int_t)((mask - v) + 1) : (json_int_t)v;
+    }
+    return (json_int_t)v;   /* two's complement: 64-bit counts above 2^63 read negative */
+}
+
+static json_t *counts_json(const socmon_profile *p, const uint64_t *v)
+{
+    json_t *a = json_array();
+    for (size_t k = 0; a && k < p->nevents; k++)
+        if (json_array_append_new(a, json_integer(signed_count(v[k], p->widths[k]))) != 0) {
+            json_decref(a);
+            return NULL;
+        }
+    return a;
+}
+
+/* The call tree for the flame graph (flame.js sums it into inclusive widths). NULL: out of memory. */
+static json_t *profile_json(const socmon_profile *p)
+{
+    size_t ev = 0;
+    if (socmon_profile_event(p, "cycles", &ev) != SOCMON_OK) {
+        socmon_clear_error();
+        ev = 0;
+    }
+    const char *prog = p->program ? strrchr(p->program, '/') : NULL;
+    json_t *events = json_array(), *widths = json_array(), *funcs = json_array(), *nodes = json_array();
+    json_t *doc = json_object();
+    int bad = !events || !widths || !funcs || !nodes || !doc;
+    for (size_t k = 0; !bad && k < p->nevents; k++) {
+        bad |= json_array_append_new(events, smn_json_text(p->events[k])) != 0;
+        bad |= json_array_append_new(widths, json_integer((json_int_t)p->widths[k])) != 0;
+    }
+    for (size_t f = 0; !bad && f < p->nfuncs; f++)
+        bad |= json_array_append_new(funcs, smn_json_text(p->funcs[f].name ? p->funcs[f].name : "?")) != 0;
+    for (size_t i = 0; !bad && i < p->nnodes; i++) {
+        const socmon_profile_node *n = &p->nodes[i];
+        json_t *self = counts_json(p, n->v);
+        json_t *row = self ? json_pack("[I, I, I, b, o]", (json_int_t)n->parent, (json_int_t)n->func,
+                                       (json_int_t)n->calls, n->trap, self)
+                           : NULL;
+        bad |= !row || json_array_append_new(nodes, row) != 0;
+    }
+    json_t *total = bad ? NULL : counts_json(p, p->total);
+    bad |= !total;
+    if (!bad) {
+        bad |= json_object_set_new(doc, "program", smn_json_text(prog ? prog + 1 : p->program ? p->program : ""));
+        bad |= json_object_set_new(doc, "events", events);
+        bad |= json_object_set_new(doc, "widths", widths);
+        bad |= json_object_set_new(doc, "event", json_integer((json_int_t)ev));
+        bad |= json_object_set_new(doc, "funcs", funcs);
+        bad |= json_object_set_new(doc, "nodes", nodes);
+        bad |= json_object_set_new(doc, "total", total);
+        if (!bad)
+            return doc;
+        json_decref(doc);
+        return NULL;
+    }
+    json_decref(events), json_decref(widths), json_decref(funcs), json_decref(nodes), json_decref(doc);
+    json_decref(total);
+    return NULL;
+}
+
+/* The flame graph: the profile's data, then its stylesheet and script. */
+static socmon_status put_flame(socmon_output *o)
+{
+    json_t *j = profile_json(o->run.profile);
+    if (!j)
+        return nomem();
+    size_t clen = 0, jlen = 0;
+    const unsigned char *css = smn_web_asset("flame.css", &clen, NULL), *js = smn_web_asset("flame.js", &jlen, NULL);
+    socmon_status st = css && js ? SOCMON_OK : socmon_fail(SOCMON_ENOENT, "html: flame.css or flame.js is not an "
+                                                                          "embedded asset");
+    if (st == SOCMON_OK)
+        st = smn_sink_puts(o->sink, "\n<script>\nwindow.SOCMON_PROFILE = ");
+    if (st == SOCMON_OK)
+        st = smn_html_put_json(o->sink, j);
+    if (st == SOCMON_OK)
+        st = smn_sink_puts(o->sink, ";\n</script>\n<style>\n");
+    if (st == SOCMON_OK)
+        st = put_asset(o->sink, css, clen);
+    if (st == SOCMON_OK)
+        st = smn_sink_puts(o->sink, "\n</style>\n<script>\n");
+    if (st == SOCMON_OK)
+        st = put_asset(o->sink, js, jlen);
+    if (st == SOCMON_OK)
+        st = smn_sink_puts(o->sink, "\n</script>");
+    json_decref(j);
+    return st;
+}
+
 static socmon_status html_end_intervals(socmon_output *o)
 {
     html_state *h = o->state;
@@ -286,6 +392,8 @@ static socmon_status html_end_intervals(socmon_output *o)
     if (st == SOCMON_OK)
         st = smn_sink_puts(o->sink, "};\n</script>");
     json_decref(notes);
+    if (st == SOCMON_OK && o->run.profile)
+        st = put_flame(o);
     if (st == SOCMON_OK && h->rest)
         st = smn_html_put_page(o->sink, h->rest, h->rest + strlen(h->rest));
     h->rest = NULL;

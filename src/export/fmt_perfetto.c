@@ -11,7 +11,10 @@
  *               its value until the next event; written only when the value changes;
  *     X events: "gap" over an interval that spans missed samples, its counts in args; every track
  *               reads 0 over it, so no measured value spans the gap;
- *     i event:  "end" at the last sample, so the last interval shows whole]}
+ *     i event:  "end" at the last sample, so the last interval shows whole;
+ *     with a program's profile (run.profile): X events, one per function slice (entry to exit,
+ *               nested by depth) on thread 2 "hart 0" of process 1, and an i event "slices
+ *               dropped" at the last slice kept when the profile kept no more]}
  *
  * Timestamps are microseconds since the first sample (the spec's unit; three decimals keep
  * nanoseconds). The file is streamed row by row: memory is one value per track, however long
@@ -35,7 +38,11 @@ typedef struct pf_state {
     unsigned char *have;    /* per track (counters, then metrics): an event was written */
     int any_row;
     uint64_t end_ns;        /* the last sample, since the first */
+    uint64_t first_ns;      /* the first sample, on the recording's clock (the profile's too) */
 } pf_state;
+
+/* The hart's thread under process 1, where a profile's function slices go. */
+#define HART_TID 2
 
 static socmon_status nomem(void)
 {
@@ -106,9 +113,13 @@ static socmon_status pf_begin(socmon_output *o)
     if (st == SOCMON_OK)
         st = put_str(k, r->device);
     if (st == SOCMON_OK)
-        st = smn_sink_printf(k, ",\"interval_ns\":%llu,\"samples\":%zu,\"clock\":\"%s\",\"ts\":\"microseconds "
-                                   "since the first sample\"},\n\"traceEvents\":[\n",
+        st = smn_sink_printf(k, ",\"interval_ns\":%llu,\"samples\":%zu,\"clock\":\"%s\"",
                                 (unsigned long long)r->interval_ns, r->samples, r->simulated ? "simulated" : "real");
+    if (st == SOCMON_OK && r->profile)
+        st = smn_sink_printf(k, ",\"slices\":%zu,\"slices_dropped\":%llu", r->profile->nslices,
+                                (unsigned long long)r->profile->slices_dropped);
+    if (st == SOCMON_OK)
+        st = smn_sink_puts(k, ",\"ts\":\"microseconds since the first sample\"},\n\"traceEvents\":[\n");
     return st;
 }
 
@@ -143,6 +154,10 @@ static socmon_status pf_begin_intervals(socmon_output *o)
     if (st == SOCMON_OK)
         st = smn_sink_puts(k, "{\"ph\":\"M\",\"pid\":1,\"tid\":1,\"name\":\"thread_name\",\"args\":{\"name\":"
                                  "\"recording\"}},\n");
+    if (st == SOCMON_OK && o->run.profile)
+        st = smn_sink_printf(k, "{\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"name\":\"thread_name\",\"args\":{\"name\":"
+                                   "\"hart 0\"}},\n{\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"name\":\"thread_sort_index\","
+                                   "\"args\":{\"sort_index\":%d}},\n", HART_TID, HART_TID, HART_TID);
     /* one process per counter instance, numbered in order of first appearance */
     unsigned next = 2;
     for (size_t i = 0; st == SOCMON_OK && i < s->nc; i++) {
@@ -251,8 +266,55 @@ static socmon_status pf_row(socmon_output *o, const socmon_interval_row *row)
         s->have[s->nc + m] = 1;
         s->last_m[m] = v;
     }
+    if (!s->any_row)
+        s->first_ns = row->t_ns - row->since_ns;
     s->any_row = 1;
     s->end_ns = since;
+    return st;
+}
+
+/* A time of the recording's clock on the trace's (since the first sample; before it: 0). */
+static uint64_t since_first(const pf_state *s, uint64_t t_ns)
+{
+    return t_ns > s->first_ns ? t_ns - s->first_ns : 0;
+}
+
+/* The profile's function slices on the hart's thread, as complete events in entry order (a
+ * frame before the frames it called), and what was dropped. */
+static socmon_status put_slices(socmon_output *o)
+{
+    pf_state *s = o->state;
+    socmon_sink *k = o->sink;
+    const socmon_profile *p = o->run.profile;
+    socmon_status st = SOCMON_OK;
+    for (size_t i = 0; st == SOCMON_OK && i < p->nslices; i++) {
+        const socmon_profile_slice *sl = &p->slices[i];
+        uint64_t t0 = since_first(s, sl->t0_ns), t1 = since_first(s, sl->t1_ns);
+        st = smn_sink_printf(k, "{\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"cat\":\"function\",\"name\":", HART_TID);
+        if (st == SOCMON_OK)
+            st = put_str(k, sl->func < p->nfuncs ? p->funcs[sl->func].name : "?");
+        if (st == SOCMON_OK)
+            st = smn_sink_puts(k, ",\"ts\":");
+        if (st == SOCMON_OK)
+            st = put_us(k, t0);
+        if (st == SOCMON_OK)
+            st = smn_sink_puts(k, ",\"dur\":");
+        if (st == SOCMON_OK)
+            st = put_us(k, t1 > t0 ? t1 - t0 : 0);
+        if (st == SOCMON_OK)
+            st = smn_sink_printf(k, ",\"args\":{\"depth\":%u}},\n", sl->depth);
+    }
+    if (st == SOCMON_OK && p->slices_dropped) {
+        uint64_t at = p->nslices ? since_first(s, p->slices[p->nslices - 1].t0_ns) : 0;
+        st = smn_sink_printf(k, "{\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"tid\":%d,\"name\":\"slices dropped\","
+                                   "\"ts\":", HART_TID);
+        if (st == SOCMON_OK)
+            st = put_us(k, at);
+        if (st == SOCMON_OK)
+            st = smn_sink_printf(k, ",\"args\":{\"dropped\":%llu,\"kept\":%zu,\"why\":\"the profile keeps at most "
+                                       "that many function entries (record with -t ibex:slices=N)\"}},\n",
+                                    (unsigned long long)p->slices_dropped, p->nslices);
+    }
     return st;
 }
 
@@ -267,6 +329,8 @@ static socmon_status pf_end(socmon_output *o)
             st = put_us(k, s->end_ns);
         if (st == SOCMON_OK)
             st = smn_sink_puts(k, "},\n");
+        if (st == SOCMON_OK && o->run.profile)
+            st = put_slices(o);
     }
     /* every event ends with ",\n": a last metadata event closes the array without a dangling comma */
     if (st == SOCMON_OK)

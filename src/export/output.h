@@ -73,6 +73,10 @@ typedef struct socmon_run_info {
     const double *param_values;
     /* Optional: the target's declaration; the html format places its heat map by its grid op. */
     const socmon_target_ops *ops;
+    /* INTERVALS, optional: the program's exact profile the recording carries (its attachment
+     * "profile"): the html format adds a flame graph of its call tree, the perfetto format its
+     * function slices on a track per hart. NULL: no profile, and the document is as without. */
+    const socmon_profile *profile;
 } socmon_run_info;
 
 /* Counters with their full names ("tile0.l2_hits"): from a live set or a recording. */

@@ -6,7 +6,10 @@
 # back on a track, the events are those Perfetto's JSON importer reads (C with
 # numeric args, M names, X with dur, i with a scope), a recording with gaps
 # shows each gap as a "gap" slice with every track at 0 over it, and the file
-# grows linearly with the recording.
+# grows linearly with the recording. A program's recording (Ibex) adds its
+# profile's function slices on a "hart 0" thread: they nest, their depths are
+# the nesting, they lie inside the counter tracks' time range, there is one per
+# frame the profile counted, and dropped slices are said (perfetto_slices.py).
 . "${SOCMON_SRC:?SOCMON_SRC must point at the source tree}/tests/support/expect.sh"
 GAP=${SOCMON_BUILD:?SOCMON_BUILD must point at the build tree}/rec_gap
 CHECK=$SOCMON_SRC/tests/cli/perfetto_check.py
@@ -38,6 +41,33 @@ import json, sys
 a, b = (len(json.load(open(p))["traceEvents"]) for p in sys.argv[1:3])
 assert 2.5 * a < b < 5.5 * a, (a, b)
 PY
+
+# a program's function slices: the committed cprog.elf, and callgraph.elf (recursion, mutual
+# recursion, a trap) when the RISC-V compiler is there; a zynq trace has none
+SLICES=$SOCMON_SRC/tests/cli/perfetto_slices.py
+! grep -q '"hart 0"' "$TMP/z.json" && ok || bad "a trace without a profile has a hart thread"
+"$BIN" record -t ibex -I 2us -q -o "$TMP/c.rec" -- "$SOCMON_SRC/tests/cli/baseline/elf/cprog.elf" >/dev/null 2>&1 &&
+    ok || bad "record cprog.elf"
+expect 0 "wrote $TMP/c.json: [0-9]* intervals, [0-9]* counter and [0-9]* metric tracks, [1-9][0-9]* function slices on hart 0" -- \
+    "$BIN" report -i "$TMP/c.rec" --perfetto "$TMP/c.json"
+"$BIN" report -i "$TMP/c.rec" --children --json >"$TMP/c.children.json" 2>/dev/null || bad "report --children cprog"
+python3 "$SLICES" "$TMP/c.json" "$TMP/c.children.json" --min-depth 4 && ok || bad "cprog's slices"
+if riscv64-unknown-elf-gcc --version >/dev/null 2>&1; then
+    make -s -C "$SOCMON_SRC/tests/ibex/profile" O="$TMP/cg" >"$TMP/cg.log" 2>&1 || cat "$TMP/cg.log"
+    "$BIN" record -t ibex -I 5us -q -o "$TMP/cg.rec" -- "$TMP/cg/callgraph.elf" >/dev/null 2>&1 && ok || bad "record callgraph"
+    "$BIN" report -i "$TMP/cg.rec" --perfetto "$TMP/cg.json" 2>/dev/null && ok || bad "report --perfetto callgraph"
+    "$BIN" report -i "$TMP/cg.rec" --children --json >"$TMP/cg.children.json" 2>/dev/null || bad "report --children"
+    python3 "$SLICES" "$TMP/cg.json" "$TMP/cg.children.json" --min-depth 10 && ok || bad "callgraph's slices"
+    # at most 20 entries kept: the rest dropped, said in the trace and on stderr
+    "$BIN" record -t ibex:slices=20 -I 20us -q -o "$TMP/cd.rec" -- "$TMP/cg/callgraph.elf" >/dev/null 2>&1 ||
+        bad "record callgraph slices=20"
+    expect 0 "the profile dropped [1-9][0-9]* function entries past the 20 it kept" -- \
+        "$BIN" report -i "$TMP/cd.rec" --perfetto "$TMP/cd.json"
+    "$BIN" report -i "$TMP/cd.rec" --children --json >"$TMP/cd.children.json" 2>/dev/null || bad "report --children"
+    python3 "$SLICES" "$TMP/cd.json" "$TMP/cd.children.json" --expect-dropped && ok || bad "dropped slices"
+else
+    echo "perfetto: no riscv64-unknown-elf-gcc: callgraph.elf's slices are not checked"
+fi
 
 # a safe output: an existing file moves aside, --force replaces it, a failure leaves nothing
 expect 0 "moved the existing '$TMP/z.json' to '$TMP/z.json.old'" -- "$BIN" report -i "$R" --perfetto "$TMP/z.json"

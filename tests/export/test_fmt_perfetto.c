@@ -164,12 +164,94 @@ static void test_names_not_utf8(void **state)
     fx_teardown(&f);
 }
 
+/* A program's profile: its function slices on thread 2 "hart 0" of process 1, as complete
+ * events on the trace's clock (the first sample is at 4 us on the recording's: a slice entered
+ * there is at 0), nanoseconds kept, names made valid JSON, and the entries it dropped said at
+ * the last slice kept. */
+static void test_profile_slices(void **state)
+{
+    (void)state;
+    socmon_profile *p = NULL;
+    assert_int_equal(socmon_profile_new(1, 2, 0, 1, 2, &p), SOCMON_OK);
+    p->funcs[0].name = strdup("main");
+    p->funcs[1].name = strdup("f\"\xff");
+    p->slices[0] = (socmon_profile_slice){.t0_ns = 4000, .t1_ns = 6500, .func = 0, .depth = 0};
+    p->slices[1] = (socmon_profile_slice){.t0_ns = 4500, .t1_ns = 5251, .func = 1, .depth = 1};
+    p->slices_dropped = 3;
+    fx f;
+    fx_setup(&f);
+    fx_open(&f, "perfetto", ',', 0);
+    socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .target = "fx", .device = "dev", .interval_ns = 1000,
+                           .profile = p};
+    socmon_interval_cols cols = {f.m, NULL, 0, &fx_list, 0};
+    socmon_interval_row r1 = {.t_ns = 5000, .since_ns = 1000, .dt_ns = 1000, .metrics = f.mv, .deltas = fx_values};
+    socmon_interval_row r2 = {.t_ns = 7000, .since_ns = 3000, .dt_ns = 2000, .metrics = f.mv, .deltas = fx_values};
+    assert_int_equal(smn_output_begin(f.out, &run), SOCMON_OK);
+    assert_int_equal(smn_output_begin_intervals(f.out, &cols), SOCMON_OK);
+    assert_int_equal(smn_output_row(f.out, &r1), SOCMON_OK);
+    assert_int_equal(smn_output_row(f.out, &r2), SOCMON_OK);
+    assert_int_equal(smn_output_end_intervals(f.out), SOCMON_OK);
+    assert_int_equal(smn_output_end(f.out), SOCMON_OK);
+    json_error_t err;
+    json_t *doc = json_loads(fx_text(&f), 0, &err);
+    if (!doc)
+        fail_msg("not JSON (line %d: %s):\n%s", err.line, err.text, fx_text(&f));
+    json_t *other = json_object_get(doc, "otherData");
+    assert_int_equal(json_integer_value(json_object_get(other, "slices")), 2);
+    assert_int_equal(json_integer_value(json_object_get(other, "slices_dropped")), 3);
+    size_t i, nx = 0, hart = 0, dropped = 0;
+    json_t *e;
+    json_array_foreach(json_object_get(doc, "traceEvents"), i, e) {
+        const char *ph = json_string_value(json_object_get(e, "ph"));
+        const char *name = json_string_value(json_object_get(e, "name"));
+        json_t *args = json_object_get(e, "args");
+        if (strcmp(ph, "M") == 0 && strcmp(name, "thread_name") == 0 &&
+            strcmp(json_string_value(json_object_get(args, "name")), "hart 0") == 0) {
+            assert_int_equal(json_integer_value(json_object_get(e, "pid")), 1);
+            assert_int_equal(json_integer_value(json_object_get(e, "tid")), 2);
+            hart++;
+        } else if (strcmp(ph, "X") == 0) {
+            assert_int_equal(json_integer_value(json_object_get(e, "tid")), 2);
+            double ts = json_number_value(json_object_get(e, "ts")), dur = json_number_value(json_object_get(e, "dur"));
+            if (nx++ == 0) {
+                assert_string_equal(name, "main");
+                assert_true(ts == 0.0 && dur == 2.5);
+                assert_int_equal(json_integer_value(json_object_get(args, "depth")), 0);
+            } else {
+                assert_string_equal(name, "f\"\xef\xbf\xbd");
+                assert_true(fabs(ts - 0.5) < 1e-12 && fabs(dur - 0.751) < 1e-12);
+                assert_int_equal(json_integer_value(json_object_get(args, "depth")), 1);
+            }
+        } else if (strcmp(ph, "i") == 0 && strcmp(name, "slices dropped") == 0) {
+            dropped++;
+            assert_int_equal(json_integer_value(json_object_get(e, "tid")), 2);
+            assert_true(fabs(json_number_value(json_object_get(e, "ts")) - 0.5) < 1e-12);
+            assert_int_equal(json_integer_value(json_object_get(args, "dropped")), 3);
+        }
+    }
+    assert_int_equal(hart, 1);
+    assert_int_equal(nx, 2);
+    assert_int_equal(dropped, 1);
+    json_decref(doc);
+    fx_close(&f);
+    fx_teardown(&f);
+    socmon_profile_free(p);
+
+    /* without a profile: no hart, no slices (the timeline of test_tracks_values_gap) */
+    doc = render(1);
+    char *text = json_dumps(doc, 0);
+    assert_null(strstr(text, "hart 0"));
+    free(text);
+    json_decref(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tracks_values_gap),
         cmocka_unit_test(test_no_rows_and_totals),
         cmocka_unit_test(test_names_not_utf8),
+        cmocka_unit_test(test_profile_slices),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -292,11 +292,97 @@ static void test_html_refuses_totals(void **state)
     fx_teardown(&f);
 }
 
+/* A program's profile adds a flame graph: its call tree as window.SOCMON_PROFILE after the data
+ * (names whatever their bytes: markup stays inside a JSON string with no '<', bytes that are
+ * not UTF-8 are shown escaped; counts signed modulo their width), then flame.css and flame.js.
+ * Without a profile the page has none of it. */
+static void test_html_flame(void **state)
+{
+    (void)state;
+    socmon_profile *p = NULL;
+    assert_int_equal(socmon_profile_new(2, 3, 0, 3, 0, &p), SOCMON_OK);
+    p->program = strdup("/some/dir/prog.elf");
+    p->events[0] = strdup("instret");
+    p->events[1] = strdup("cycles");
+    p->widths[0] = 64;
+    p->widths[1] = 32;
+    p->funcs[0].name = strdup("_unknown");
+    p->funcs[1].name = strdup("main");
+    p->funcs[2].name = strdup("</script><img src=x onerror=window.PWNED=1>\"\xff");
+    p->nodes[1] = (socmon_profile_node){.parent = 0, .func = 1, .calls = 1, .v = p->nodes[1].v};
+    p->nodes[2] = (socmon_profile_node){.parent = 1, .func = 2, .calls = 7, .trap = 1, .v = p->nodes[2].v};
+    p->nodes[1].v[0] = 5, p->nodes[1].v[1] = 100;
+    p->nodes[2].v[0] = 3, p->nodes[2].v[1] = 0xFFFFFFF0u;   /* -16 in 32 bits */
+    p->total[0] = 8, p->total[1] = 84;
+
+    fx f;
+    fx_setup(&f);
+    fx_open(&f, "html", ',', 0);
+    socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .target = "fx", .device = "dev",
+                           .interval_ns = 1000, .ncounters = NCTR, .recording = 1, .samples = 2, .profile = p};
+    socmon_interval_cols cols = {.metrics = f.m, .counters = &fx_list};
+    socmon_interval_row r1 = {.t_ns = 1000, .since_ns = 1000, .dt_ns = 1000, .metrics = f.mv, .deltas = fx_values};
+    assert_int_equal(smn_output_begin(f.out, &run), SOCMON_OK);
+    assert_int_equal(smn_output_begin_intervals(f.out, &cols), SOCMON_OK);
+    assert_int_equal(smn_output_row(f.out, &r1), SOCMON_OK);
+    assert_int_equal(smn_output_end_intervals(f.out), SOCMON_OK);
+    assert_int_equal(smn_output_end(f.out), SOCMON_OK);
+    const char *text = fx_text(&f);
+    json_decref(page_data(text));
+    assert_null(strstr(text, "<img"));
+    const char *lead = "window.SOCMON_PROFILE = ";
+    const char *a = strstr(text, lead);
+    assert_non_null(a);
+    assert_null(strstr(a + 1, lead));
+    assert_true(strstr(text, "window.SOCMON_DATA") < a);
+    a += strlen(lead);
+    const char *b = strstr(a, ";\n</script>");
+    assert_non_null(b);
+    assert_null(memchr(a, '<', (size_t)(b - a)));
+    json_error_t err;
+    json_t *j = json_loadb(a, (size_t)(b - a), 0, &err);
+    if (!j)
+        fail_msg("profile data does not parse: %s at %d", err.text, err.position);
+    assert_string_equal(json_string_value(json_object_get(j, "program")), "prog.elf");
+    assert_int_equal(json_integer_value(json_object_get(j, "event")), 1);   /* cycles */
+    assert_int_equal(json_integer_value(json_array_get(json_object_get(j, "widths"), 1)), 32);
+    json_t *funcs = json_object_get(j, "funcs");
+    assert_string_equal(json_string_value(json_array_get(funcs, 2)),
+                        "</script><img src=x onerror=window.PWNED=1>\"\\xff");
+    json_t *nodes = json_object_get(j, "nodes");
+    assert_int_equal(json_array_size(nodes), 3);
+    json_t *n2 = json_array_get(nodes, 2);
+    assert_int_equal(json_integer_value(json_array_get(n2, 0)), 1);
+    assert_int_equal(json_integer_value(json_array_get(n2, 1)), 2);
+    assert_int_equal(json_integer_value(json_array_get(n2, 2)), 7);
+    assert_true(json_is_true(json_array_get(n2, 3)));
+    assert_int_equal(json_integer_value(json_array_get(json_array_get(n2, 4), 0)), 3);
+    assert_int_equal(json_integer_value(json_array_get(json_array_get(n2, 4), 1)), -16);
+    assert_int_equal(json_integer_value(json_array_get(json_object_get(j, "total"), 1)), 84);
+    json_decref(j);
+    /* the script and its stylesheet, after the data */
+    assert_non_null(strstr(b, "window.socmonFlame"));
+    assert_non_null(strstr(b, ".flame-graph"));
+    fx_close(&f);
+    fx_teardown(&f);
+    socmon_profile_free(p);
+
+    /* no profile: no flame graph at all */
+    fx_setup(&f);
+    fx_open(&f, "html", ',', 0);
+    fx_timeline(&f, NULL, 0);
+    assert_null(strstr(fx_text(&f), "SOCMON_PROFILE"));
+    assert_null(strstr(fx_text(&f), "socmonFlame"));
+    assert_null(strstr(fx_text(&f), "flame-graph"));
+    fx_close(&f);
+    fx_teardown(&f);
+}
+
 static void test_assets(void **state)
 {
     (void)state;
     const char *want[] = {"index.html", "socmon.js", "socmon.css", "dashboards.js", "heatmap.js", "axis.js", "diff.html", "diff.js",
-                          "uPlot.iife.min.js", "uPlot.min.css"};
+                          "flame.js", "flame.css", "uPlot.iife.min.js", "uPlot.min.css"};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         size_t len = 0;
         const char *mime = NULL;
@@ -322,7 +408,7 @@ int main(void)
         cmocka_unit_test(test_row_text),   cmocka_unit_test(test_layout), cmocka_unit_test(test_layout_from_op),
         cmocka_unit_test(test_info),       cmocka_unit_test(test_html_page),
         cmocka_unit_test(test_html_merges), cmocka_unit_test(test_html_refuses_totals),
-        cmocka_unit_test(test_assets),
+        cmocka_unit_test(test_html_flame), cmocka_unit_test(test_assets),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

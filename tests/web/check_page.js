@@ -11,6 +11,12 @@
 //     through a new ?counters= subscription)
 //   --live: the latest point advances; Pause freezes the charts while rows arrive, Resume catches up
 //   --ended: a live page of a run that is over: the page got the stream's end and says so
+//   --flame FUNC: the page has the flame graph of a program's profile: its frames are DOM text
+//     (function names, no canvas), clicking the widest FUNC frame zooms into it (it then fills
+//     the graph's width, its callees scale alike), Reset zoom brings the old widths back, and
+//     searching FUNC highlights exactly the frames whose names hold it and says their share of
+//     the total, which must equal the share computed here from the page's profile data.
+//     Without --flame a page must have no flame graph at all.
 // The pages share one browser (starting chromium is the slow part; playwright gives it a fresh
 // profile directory), each page a fresh context.
 // Exit 0: all good; 1: a check failed or chromium did not start (the reasons on stderr).
@@ -30,7 +36,7 @@ function jobs(argv) {
     return {
       url: args[0], shot: args[1], live: args.includes('--live'), heat: args.includes('--heat'), ended: args.includes('--ended'),
       minCharts: Number(opt('--min-charts', 1)), plane: opt('--plane', null), gaps: opt('--gaps', null),
-      addCounter: opt('--add-counter', null),
+      addCounter: opt('--add-counter', null), flame: opt('--flame', null),
     };
   });
 }
@@ -62,7 +68,7 @@ function fail(msg) {
 })();
 
 async function checkPage(browser, job) {
-  const { url, shot, live, heat, ended, minCharts, plane, gaps, addCounter } = job;
+  const { url, shot, live, heat, ended, minCharts, plane, gaps, addCounter, flame } = job;
   const problems = [];
   const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
   try {
@@ -216,10 +222,89 @@ async function checkPage(browser, job) {
         { timeout: 5000, polling: 100 }).catch(() => fail('the chart did not catch up after Resume'));
       console.log('check_page: live: paused at ' + frozen + ' points while rows arrived, caught up on Resume');
     }
+    if (flame !== null) await checkFlame(page, flame, shot);
+    else if (await page.evaluate(() => !!(document.getElementById('flame') || window.socmonFlame || window.SOCMON_PROFILE)))
+      fail('a page without a profile has a flame graph');
     await page.screenshot({ path: shot, fullPage: true });
     console.log('check_page: screenshot ' + shot);
   } finally {
     await context.close();
   }
   for (const p of problems) fail(p);
+}
+
+// The flame graph (web/src/flame.js): DOM text, a click zooms, reset, search (see --flame above).
+async function checkFlame(page, func, shot) {
+  const ok = await page.waitForFunction(() => window.socmonFlame && window.socmonFlame.ready, null, { timeout: 20000 })
+    .then(() => true).catch(() => false);
+  if (!ok) return fail('no flame graph (window.socmonFlame never ready)');
+  const frames = () => page.$$eval('#flame-graph .frame', (els) => els.map((e) => {
+    const r = e.getBoundingClientRect();
+    return { node: Number(e.dataset.node), text: e.textContent, left: r.left, width: r.width, kids: e.children.length,
+      match: e.classList.contains('match') };
+  }));
+  const graphBox = await page.locator('#flame-graph').boundingBox();
+  const G = graphBox.width;
+  const before = await frames();
+  const names = await page.evaluate(() => ['all', ...window.SOCMON_PROFILE.funcs]);
+  const canvases = await page.$$eval('#flame canvas', (c) => c.length);
+  if (before.length < 3) return fail('the flame graph drew ' + before.length + ' frames');
+  if (canvases) fail('the flame graph has ' + canvases + ' canvas elements: names must be DOM text');
+  const odd = before.filter((f) => f.kids || !names.includes(f.text));
+  if (odd.length) fail('frames whose text is not a function name of the profile: ' + JSON.stringify(odd.slice(0, 3)));
+  if (!(await page.getByText(func, { exact: true }).count())) fail('no frame shows "' + func + '" as text');
+  // zoom: the widest frame of func that does not fill the width yet
+  const cand = before.filter((f) => f.text === func && f.width < 0.98 * G).sort((a, b) => b.width - a.width)[0];
+  if (!cand) return fail('no frame of ' + func + ' narrower than the graph to click');
+  const kidsOf = await page.evaluate((n) => window.SOCMON_PROFILE.nodes.map((x, i) => (x[0] === n && i ? i : -1))
+    .filter((i) => i > 0), cand.node);
+  const kid0 = before.filter((f) => kidsOf.includes(f.node)).sort((a, b) => b.width - a.width)[0];
+  await page.locator('#flame-graph .frame[data-node="' + cand.node + '"]').click();
+  const after = await frames();
+  const z = after.find((f) => f.node === cand.node);
+  const zoom = await page.evaluate(() => window.socmonFlame.zoom);
+  if (!z || zoom !== cand.node || Math.abs(z.width - G) > 2 || Math.abs(z.left - graphBox.x) > 2)
+    fail('a click on ' + func + ' (' + cand.width.toFixed(1) + ' px of ' + G.toFixed(1) + ') did not zoom it to the full ' +
+      'width: ' + JSON.stringify(z) + ', zoom node ' + zoom);
+  else console.log('check_page: flame: ' + before.length + ' frames; a click on ' + func + ' zoomed it from ' +
+    cand.width.toFixed(1) + ' px to ' + z.width.toFixed(1) + ' px');
+  if (kid0) {
+    const k = after.find((f) => f.node === kid0.node);
+    const want = kid0.width * G / cand.width;
+    if (!k || Math.abs(k.width - want) > Math.max(2, 0.02 * want))
+      fail('the zoomed frame\'s callee ' + kid0.text + ' is ' + (k ? k.width.toFixed(1) : 'gone') + ' px, expected ' + want.toFixed(1));
+  }
+  if (!after.some((f) => f.text === 'all' && Math.abs(f.width - G) <= 2)) fail('the zoomed graph lost its root frame "all"');
+  await page.screenshot({ path: shot.replace(/\.png$/, '-flame-zoom.png'), fullPage: true });
+  await page.click('#flame-reset', { timeout: 5000 }).catch((e) => fail('Reset zoom: ' + e.message.split('\n')[0]));
+  const reset = (await frames()).find((f) => f.node === cand.node);
+  if (!reset || Math.abs(reset.width - cand.width) > 1 || await page.evaluate(() => window.socmonFlame.zoom) !== 0)
+    fail('Reset zoom did not bring back the width of ' + func + ': ' + JSON.stringify(reset) + ', was ' + cand.width);
+  // search: the frames holding func, highlighted; their share as the page says and as computed here
+  await page.fill('#flame-search', func);
+  const found = await page.textContent('#flame-found');
+  const marked = await frames();
+  const wrong = marked.filter((f) => f.match !== f.text.toLowerCase().includes(func.toLowerCase()));
+  if (!marked.some((f) => f.match)) fail('searching "' + func + '" highlighted no frame');
+  if (wrong.length) fail('search highlights differ from the names: ' + JSON.stringify(wrong.slice(0, 3)));
+  const want = await page.evaluate((q) => {
+    const P = window.SOCMON_PROFILE, n = P.nodes.length, incl = [], hit = [], under = [];
+    for (let i = 0; i < n; i++) incl.push(Number(P.nodes[i][4][P.event]));
+    for (let i = n - 1; i > 0; i--) incl[P.nodes[i][0]] += incl[i];
+    let v = 0;
+    under[0] = false;
+    for (let i = 1; i < n; i++) {
+      hit[i] = P.funcs[P.nodes[i][1]].toLowerCase().includes(q.toLowerCase());
+      if (hit[i] && !under[P.nodes[i][0]]) v += incl[i];
+      under[i] = under[P.nodes[i][0]] || hit[i];
+    }
+    return 100 * v / incl[0];
+  }, func);
+  const m = /([0-9.]+)% of all/.exec(found || '');
+  if (!m || Math.abs(Number(m[1]) - want) > 0.006 || !(want > 0))
+    fail('the search says "' + found + '", expected ' + want.toFixed(2) + '% of all');
+  else console.log('check_page: flame: search "' + func + '": ' + found);
+  await page.screenshot({ path: shot.replace(/\.png$/, '-flame-search.png'), fullPage: true });
+  await page.fill('#flame-search', '');
+  if ((await frames()).some((f) => f.match)) fail('clearing the search left frames highlighted');
 }

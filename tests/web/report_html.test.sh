@@ -2,7 +2,9 @@
 # socmon report --html: the page of an ESP, a Zynq and a Tensix recording loads in Debian's
 # chromium (headless) with no console or page errors, every chart has drawn data points, the ESP
 # heat map paints tiles from data (all planes and one plane); screenshots go to
-# $SOCMON_BUILD/artifacts/report-*.png. The data in the page equals the recording (rows add up
+# $SOCMON_BUILD/artifacts/report-*.png. A program's recording (Ibex) adds a flame graph: its
+# frames are DOM text, a click zooms, search highlights and sums, its data equals the profile's
+# views; any other page has none. The data in the page equals the recording (rows add up
 # to the summary's totals and elapsed time), a long recording is merged to at most 4,000 rows with
 # metrics over the merged time, gaps in a recording are drawn as gaps, and text that could end the page's
 # script is escaped. Bad uses are clear errors.
@@ -48,14 +50,31 @@ page "file://$TMP/zynq.html" "$ART/report-zynq.png" --min-charts 8
 rec tensix tensix -I 2us && ok || bad "Tensix recording and report --html"
 page "file://$TMP/tensix.html" "$ART/report-tensix.png" --min-charts 4
 
-# Ibex (a program of tests/ibex/programs, when the RISC-V compiler is there): the generic dashboard
+# Ibex: the generic dashboard, and the flame graph of the program's profile: its data as
+# --children and --folded say (flame_data.py), its frames DOM text, a click zooms, search
+# highlights (check_page.js --flame). The committed cprog.elf always; callgraph.elf (recursion,
+# mutual recursion, a trap) and a program of tests/ibex/programs when the RISC-V compiler is there.
+flame_data() {
+    "$BIN" report -i "$TMP/$1.rec" --children --json >"$TMP/$1.children.json" &&
+        "$BIN" report -i "$TMP/$1.rec" --folded >"$TMP/$1.folded" &&
+        python3 "$SOCMON_SRC/tests/web/flame_data.py" "$TMP/$1.html" "$TMP/$1.children.json" "$TMP/$1.folded"
+}
+rec cprog ibex -I 1us -- "$SOCMON_SRC/tests/cli/baseline/elf/cprog.elf" && ok || bad "Ibex cprog.elf recording and report --html"
+flame_data cprog && ok || bad "cprog's flame graph data"
+page "file://$TMP/cprog.html" "$ART/report-ibex-cprog.png" --min-charts 3 --flame mix
 if riscv64-unknown-elf-gcc --version >/dev/null 2>&1; then
     make -s -C "$SOCMON_SRC/tests/ibex/programs" O="$TMP/ibex" >"$TMP/ibex.make.log" 2>&1 || cat "$TMP/ibex.make.log"
     rec ibex ibex -I 20us -- "$TMP/ibex/cprog.elf" && ok || bad "Ibex recording and report --html"
-    page "file://$TMP/ibex.html" "$ART/report-ibex.png" --min-charts 3
+    page "file://$TMP/ibex.html" "$ART/report-ibex.png" --min-charts 3 --flame mix
+    make -s -C "$SOCMON_SRC/tests/ibex/profile" O="$TMP/cg" >"$TMP/cg.make.log" 2>&1 || cat "$TMP/cg.make.log"
+    rec callgraph ibex -I 5us -- "$TMP/cg/callgraph.elf" && ok || bad "Ibex callgraph.elf recording and report --html"
+    flame_data callgraph && ok || bad "callgraph's flame graph data"
+    page "file://$TMP/callgraph.html" "$ART/report-ibex-callgraph.png" --min-charts 3 --flame fib
 else
-    echo "report_html: no riscv64-unknown-elf-gcc: the Ibex page is not checked"
+    echo "report_html: no riscv64-unknown-elf-gcc: only the committed cprog.elf's page is checked"
 fi
+# a recording without a profile: no flame graph (check_page.js without --flame checks the DOM)
+! grep -q "SOCMON_PROFILE\|socmonFlame" "$TMP/zynq.html" && ok || bad "a page without a profile has flame graph code"
 
 # a long recording: 10,000 intervals merged into at most 4,000 rows, metrics over the merged time
 rec long zynq -d 10s -I 1ms && ok || bad "long Zynq recording"
