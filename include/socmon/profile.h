@@ -42,6 +42,21 @@ typedef struct socmon_profile_slice {
     unsigned depth;               /* 0: the outermost frame */
 } socmon_profile_slice;
 
+/* A counter the program stopped (mcountinhibit) for part of its run, so it counted less than the
+ * run: what stat and report say instead of leaving a silent hole (docs/profile.md). */
+typedef struct socmon_inhibited {
+    char counter[48];             /* the counter's name, as the device lists it ("cycles") */
+    char reg[24];                 /* its register ("mcycle") */
+    uint64_t inhibited_cycles;    /* core cycles during which the program had it stopped */
+    uint64_t run_cycles;          /* the run's core cycles (what it would have seen) */
+} socmon_inhibited;
+/* One sentence for a person about x[0] and the entries after it that were stopped for the same
+ * cycles (a program usually stops them all at once): "cycles (mcycle) counted 68.0 % of the run's
+ * cycles: the program inhibited it for 47,519 cycles", or "cycles (mcycle), instret (minstret)
+ * and 10 more counted ...: the program inhibited them for ...". Returns how many of x[0..n) it
+ * covered (at least 1 when n > 0). */
+size_t socmon_inhibited_text(const socmon_inhibited *x, size_t n, char *buf, size_t len);
+
 typedef struct socmon_profile {
     char *program;                /* the program file it ran (its ELF, for lines and annotation) */
     char *arch;                   /* the instruction set, "rv32imc" */
@@ -59,6 +74,8 @@ typedef struct socmon_profile {
     socmon_profile_slice *slices; /* in entry order */
     uint64_t slices_dropped;      /* entries past the limit kept */
     uint64_t *total;              /* per event: the whole program's counters at the end */
+    size_t ninhibited;            /* counters the program stopped for part of the run */
+    socmon_inhibited *inhibited;
 } socmon_profile;
 
 /* v, a count of event k modulo its width, as the signed number of that width: a program that

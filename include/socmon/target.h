@@ -190,6 +190,10 @@ struct socmon_target_ops {
      * with symbols=1): the program's exact profile so far (socmon/profile.h), the caller's to
      * free with socmon_profile_free. */
     socmon_status (*profile)(void *priv, socmon_profile **out);
+    /* Optional, for a target that knows when a program stopped its counters (ibex: mcountinhibit):
+     * fills out[0..max) with the counters that counted less than the run because of it; returns
+     * how many there are. */
+    size_t (*inhibited)(void *priv, socmon_inhibited *out, size_t max);
 };
 
 /* socmon_target_ops.caps */
@@ -232,6 +236,9 @@ socmon_program_end socmon_target_program_end(const socmon_target *t, char *msg, 
 /* The exact profile of the program the target runs (the op profile): SOCMON_ENOENT from a
  * target without one (no such model, or symbols off). */
 socmon_status socmon_target_profile(socmon_target *t, socmon_profile **out);
+/* The counters the program stopped for part of its run (the op inhibited): how many (0 for a
+ * target that cannot tell), out[0..max) filled. */
+size_t socmon_target_inhibited(socmon_target *t, socmon_inhibited *out, size_t max);
 
 const socmon_target_ops *socmon_target_ops_of(const socmon_target *t);
 const char *socmon_target_spec(const socmon_target *t);

@@ -137,7 +137,7 @@ static int perfetto(cli_source *r, const cli_opts *o, const char *recname)
 }
 
 /* The totals of the whole recording (--summary), or per function (--by-symbol). */
-static int summary(cli_source *src, const cli_opts *o, int by_symbol)
+static int summary(cli_source *src, const cli_opts *o, int by_symbol, const char *file)
 {
     socmon_pipeline *p = NULL;
     cli_doc d = {0};
@@ -152,6 +152,13 @@ static int summary(cli_source *src, const cli_opts *o, int by_symbol)
         st = socmon_pipeline_run(p, src->src);
     if (st == SOCMON_OK && !by_symbol)
         st = socmon_pipeline_finish(p);
+    if (st == SOCMON_OK && !by_symbol) {   /* counters the program stopped: in the summary's document */
+        socmon_profile *prof = NULL;
+        cli_report_load_profile(src, file, "--summary", &prof);
+        if (prof)
+            st = cli_say_inhibited(d.co.out, prof->inhibited, prof->ninhibited, "report", file);
+        socmon_profile_free(prof);
+    }
     int rc = 0;
     socmon_functions *fns = NULL;
     cli_output co = {0};
@@ -260,9 +267,17 @@ int cmd_report(int argc, char **argv)
     else {
         const char *file = strcmp(path, "-") == 0 ? "stdin" : path;
         cli_source_say_lost(&r, "report", file);
+        /* counters the program stopped for part of its run: --summary shows them in its document,
+         * every other view on stderr, like what the file lost */
+        socmon_profile *prof = NULL;
+        if (!o.summary)
+            cli_report_load_profile(&r, file, "the inhibited counters", &prof);
+        if (prof)
+            cli_say_inhibited(NULL, prof->inhibited, prof->ninhibited, "report", file);
+        socmon_profile_free(prof);
         rc = o.profile_view ? cli_report_profile(&r, &o, file)
              : o.perfetto ? perfetto(&r, &o, file) : o.html ? write_html(&r, &o, file)
-             : o.summary || o.by_symbol ? summary(&r, &o, o.by_symbol)
+             : o.summary || o.by_symbol ? summary(&r, &o, o.by_symbol, file)
              : per_interval(&r, &o, NULL, NULL, NULL, NULL, NULL);
     }
     cli_source_close(&r);

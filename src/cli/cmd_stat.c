@@ -193,6 +193,11 @@ static int stat_cmd(const cli_opts *opts)
     if (!rc && src.remote)
         rc = remote_window(o, src.info, socmon_pipeline_totals(p));
     st = rc ? SOCMON_ESTATE : socmon_pipeline_finish(p);
+    if (st == SOCMON_OK && !rc && !src.remote) {   /* counters the program stopped: said, never a silent hole */
+        socmon_inhibited ih[32];
+        size_t nih = socmon_target_inhibited(src.sess.target, ih, 32);
+        st = cli_say_inhibited(totals.feed ? totals.co.out : NULL, ih, nih < 32 ? nih : 32, "stat", NULL);
+    }
     if (totals.feed && !rc) {
         rc = cli_doc_close(&totals, "stat", st);
     } else if (totals.feed) {   /* a failed run prints no totals */

@@ -110,6 +110,20 @@ int cli_doc_close(cli_doc *d, const char *cmd, socmon_status st)
     return cli_output_close(&d->co, cmd, st);
 }
 
+socmon_status cli_say_inhibited(socmon_output *out, const socmon_inhibited *x, size_t n, const char *cmd,
+                                const char *file)
+{
+    if (out && smn_output_shows_inhibited(out))
+        return smn_output_inhibited(out, x, n);
+    for (size_t i = 0; i < n;) {
+        char text[320];
+        size_t k = socmon_inhibited_text(&x[i], n - i, text, sizeof text);
+        fprintf(stderr, "socmon %s: %s%snote: %s\n", cmd, file ? file : "", file ? ": " : "", text);
+        i += k;
+    }
+    return SOCMON_OK;
+}
+
 int cli_print_snapshot(const char *cmd, const cli_opts *o, const socmon_run_info *run,
                        const socmon_counter_list *counters, const uint64_t *values)
 {

@@ -50,6 +50,10 @@ socmon_consumer cli_doc_consumer(cli_doc *d);
 /* Ends the document if st is SOCMON_OK (and it was opened), closes and frees; reports the first
  * failure as "socmon: <cmd>: <message>". Returns the exit code (0 or 1). */
 int cli_doc_close(cli_doc *d, const char *cmd, socmon_status st);
+/* Counters the program stopped for part of its run: into out's document when its format shows
+ * them (table: notes, JSON: data), else one line each on stderr ("socmon CMD: [FILE: ]note: ..."). */
+socmon_status cli_say_inhibited(socmon_output *out, const socmon_inhibited *x, size_t n, const char *cmd,
+                                const char *file);
 
 /* The totals of `read` (a snapshot, no run): counters and hot spots. Returns the exit code. */
 int cli_print_snapshot(const char *cmd, const cli_opts *o, const socmon_run_info *run,

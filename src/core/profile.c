@@ -24,6 +24,41 @@ static void *zalloc(size_t n, size_t size, int *bad)
     return p;
 }
 
+size_t socmon_inhibited_text(const socmon_inhibited *x, size_t n, char *buf, size_t len)
+{
+    if (!buf || !len)
+        return n ? 1 : 0;
+    buf[0] = '\0';
+    if (!x || !n)
+        return 0;
+    size_t k = 1;
+    while (k < n && x[k].inhibited_cycles == x[0].inhibited_cycles && x[k].run_cycles == x[0].run_cycles)
+        k++;
+    /* the cycles grouped by thousands, as a person reads them */
+    char num[32], g[48];
+    snprintf(num, sizeof num, "%llu", (unsigned long long)x->inhibited_cycles);
+    size_t l = strlen(num), u = 0;
+    for (size_t i = 0; i < l; i++) {
+        g[u++] = num[i];
+        if ((l - 1 - i) % 3 == 0 && i + 1 < l)
+            g[u++] = ',';
+    }
+    g[u] = '\0';
+    uint64_t inh = x->inhibited_cycles < x->run_cycles ? x->inhibited_cycles : x->run_cycles;
+    double share = x->run_cycles ? 100.0 * (double)(x->run_cycles - inh) / (double)x->run_cycles : 0.0;
+    char who[200];
+    if (k == 1)
+        snprintf(who, sizeof who, "%s (%s)", x[0].counter, x[0].reg);
+    else if (k == 2)
+        snprintf(who, sizeof who, "%s (%s) and %s (%s)", x[0].counter, x[0].reg, x[1].counter, x[1].reg);
+    else
+        snprintf(who, sizeof who, "%s (%s), %s (%s) and %zu more", x[0].counter, x[0].reg, x[1].counter, x[1].reg,
+                 k - 2);
+    snprintf(buf, len, "%s counted %.1f %% of the run's cycles: the program inhibited %s for %s cycles", who, share,
+             k == 1 ? "it" : "them", g);
+    return k;
+}
+
 int64_t socmon_profile_signed(const socmon_profile *p, size_t k, uint64_t v)
 {
     unsigned w = p && k < p->nevents ? p->widths[k] : 64;
@@ -88,6 +123,7 @@ void socmon_profile_free(socmon_profile *p)
     free(p->events);
     free(p->widths);
     free(p->total);
+    free(p->inhibited);
     for (size_t i = 0; p->funcs && i < p->nfuncs; i++)
         free(p->funcs[i].name);
     for (size_t i = 0; p->insns && i < p->ninsns; i++)
@@ -150,6 +186,13 @@ socmon_status socmon_profile_to_json(const socmon_profile *p, char **out, size_t
     json_object_set_new(doc, "nodes", nd);
     json_object_set_new(doc, "slices", sl);
     json_object_set_new(doc, "slices_dropped", u64(p->slices_dropped));
+    if (p->ninhibited) {
+        json_t *ih = json_array();
+        for (size_t i = 0; i < p->ninhibited; i++)
+            json_array_append_new(ih, json_pack("[s,s,o,o]", p->inhibited[i].counter, p->inhibited[i].reg,
+                                                u64(p->inhibited[i].inhibited_cycles), u64(p->inhibited[i].run_cycles)));
+        json_object_set_new(doc, "inhibited", ih);
+    }
     char *s = json_dumps(doc, JSON_COMPACT);
     json_decref(doc);
     if (!s)
@@ -297,6 +340,23 @@ static int read_rows(reader *r, socmon_profile *p, const json_t *doc)
     }
     if (get_u64(json_object_get(doc, "slices_dropped"), &p->slices_dropped) != 0)
         return bad(r, "slices_dropped: a count");
+    const json_t *ih = json_object_get(doc, "inhibited");   /* optional: counters the program stopped */
+    if (ih && (!json_is_array(ih) || json_array_size(ih) > MAX_EVENTS))
+        return bad(r, "inhibited: an array of at most %u counters", MAX_EVENTS);
+    if (json_array_size(ih) && !(p->inhibited = calloc(json_array_size(ih), sizeof *p->inhibited)))
+        return bad(r, "out of memory");
+    for (size_t i = 0; i < json_array_size(ih); i++) {
+        const json_t *x = json_array_get(ih, i), *name = json_array_get(x, 0), *reg = json_array_get(x, 1);
+        socmon_inhibited *q = &p->inhibited[i];
+        if (json_array_size(x) != 4 || !good_name(name) || !good_name(reg) ||
+            json_string_length(name) >= sizeof q->counter || json_string_length(reg) >= sizeof q->reg ||
+            get_u64(json_array_get(x, 2), &q->inhibited_cycles) || get_u64(json_array_get(x, 3), &q->run_cycles) ||
+            q->inhibited_cycles > q->run_cycles)
+            return bad(r, "inhibited %zu: [counter, register, inhibited cycles, run cycles], at most the run", i);
+        snprintf(q->counter, sizeof q->counter, "%s", json_string_value(name));
+        snprintf(q->reg, sizeof q->reg, "%s", json_string_value(reg));
+        p->ninhibited = i + 1;
+    }
     return 0;
 }
 

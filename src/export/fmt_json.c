@@ -221,6 +221,26 @@ static socmon_status json_functions(socmon_output *o, const socmon_functions *f)
     return smn_sink_printf(o->sink, ",\n  \"total_matches\": %s\n}\n", f->mismatch ? "false" : "true");
 }
 
+/* Counters the program stopped: "inhibited": [{counter, register, inhibited_cycles, run_cycles,
+ * counted_share}] in the document. */
+static socmon_status json_inhibited(socmon_output *o, const socmon_inhibited *x, size_t n)
+{
+    json_state *js = o->state;
+    if (!js || !js->doc)
+        return SOCMON_OK;
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < n; i++) {
+        double share = x[i].run_cycles ? (double)(x[i].run_cycles - x[i].inhibited_cycles) / (double)x[i].run_cycles
+                                       : 0;
+        json_array_append_new(a, json_pack("{s:s, s:s, s:I, s:I, s:f}", "counter", x[i].counter, "register",
+                                           x[i].reg, "inhibited_cycles", (json_int_t)x[i].inhibited_cycles,
+                                           "run_cycles", (json_int_t)x[i].run_cycles, "counted_share", share));
+    }
+    if (!a || json_object_set_new(js->doc, "inhibited", a) != 0)
+        return nomem("the inhibited counters");
+    return SOCMON_OK;
+}
+
 static socmon_status json_end(socmon_output *o)
 {
     json_state *js = o->state;
@@ -274,4 +294,5 @@ const socmon_output_format smn_format_json = {
     .end = json_end, .release = json_release, .file_facts = json_file_facts, .diff = smn_json_diff,
     .sweep = smn_json_sweep,
     .profile = smn_json_profile,
+    .inhibited = json_inhibited,
 };

@@ -326,6 +326,19 @@ static socmon_status table_note(socmon_output *o, const char *text)
     return smn_sink_printf(o->sink, "\n  %s\n", text);
 }
 
+/* Counters the program stopped: one note each, under the counts they qualify. */
+static socmon_status table_inhibited(socmon_output *o, const socmon_inhibited *x, size_t n)
+{
+    socmon_status st = SOCMON_OK;
+    for (size_t i = 0; i < n && st == SOCMON_OK;) {
+        char text[320];
+        size_t k = socmon_inhibited_text(&x[i], n - i, text, sizeof text);
+        st = smn_sink_printf(o->sink, "%s  note: %s\n", i ? "" : "\n", text);
+        i += k;
+    }
+    return st;
+}
+
 /* A program's functions (report --by-symbol): one fixed-width line each, numbers ungrouped so
  * the widths hold; "-" for a column the source lacks and a CPI without instructions. */
 static socmon_status fn_row(socmon_output *o, const socmon_function_row *r)
@@ -407,4 +420,5 @@ const socmon_output_format smn_format_table = {
     .row = table_row, .end_intervals = table_end_intervals, .functions = table_functions, .note = table_note,
     .end = table_end, .release = table_release, .file_facts = table_file_facts, .diff = smn_table_diff, .check = smn_table_check,
     .profile = smn_table_profile,
+    .inhibited = table_inhibited,
 };

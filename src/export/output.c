@@ -231,6 +231,17 @@ socmon_status smn_output_note(socmon_output *o, const char *text)
     return st == SOCMON_OK && text && o->fmt->note ? o->fmt->note(o, text) : st;
 }
 
+socmon_status smn_output_inhibited(socmon_output *o, const socmon_inhibited *x, size_t n)
+{
+    socmon_status st = move(o, STAGE_BEGUN, STAGE_BEGUN, "smn_output_inhibited");
+    return st == SOCMON_OK && n && x && o->fmt->inhibited ? o->fmt->inhibited(o, x, n) : st;
+}
+
+int smn_output_shows_inhibited(const socmon_output *o)
+{
+    return o && o->fmt->inhibited != NULL;
+}
+
 socmon_status smn_output_file_facts(socmon_output *o, const socmon_file_facts *f)
 {
     if (!f || !f->file)

@@ -176,6 +176,13 @@ socmon_status smn_output_diff(socmon_output *o, const socmon_diff *d);
 /* A document of its own: the verdicts of rules over a diff (socmon check), then end. The table,
  * junit and markdown formats write it. */
 socmon_status smn_output_check(socmon_output *o, const socmon_check *c);
+/* After a document's totals, before end: the counters the program stopped for part of its run
+ * (socmon_target_inhibited, a recording's profile). Table: a note each; JSON: "inhibited", data;
+ * a format without the op (csv) shows nothing: the caller says it elsewhere (stderr). */
+socmon_status smn_output_inhibited(socmon_output *o, const socmon_inhibited *x, size_t n);
+/* 1 when the format shows them (smn_output_inhibited does something). */
+int smn_output_shows_inhibited(const socmon_output *o);
+
 /* A view of a program's exact profile: which one, and its data (the others NULL). */
 typedef enum smn_profile_view_kind {
     SMN_PV_CHILDREN,      /* calls: per function, inclusive next to self (report --children) */

@@ -422,6 +422,35 @@ static socmon_program_end ibex_program_end(void *priv, char *msg, size_t len)
     return s ? s->outcome : SOCMON_PROGRAM_RUNNING;
 }
 
+/* The counters the program stopped (mcountinhibit) for part of the run, in counter order. */
+static size_t ibex_inhibited(void *priv, socmon_inhibited *out, size_t max)
+{
+    ibex_sim *s = smn_model_target_model(priv);
+    if (!s)
+        return 0;
+    size_t n = 0;
+    uint64_t run = ibex_core_cycles(s->core);
+    for (unsigned k = 0; k < IBEX_ATTR_COUNTERS; k++) {
+        if (!(k == 0 || k == 2 || (k >= 3 && k < 3 + s->cfg.mhpm_num)))
+            continue;
+        uint64_t inh = ibex_inhibited_cycles(s->core, k);
+        if (!inh)
+            continue;
+        if (n < max) {
+            socmon_inhibited *x = &out[n];
+            snprintf(x->counter, sizeof x->counter, "%s", ibex_drv_counter_name(k));
+            if (k == 0 || k == 2)
+                snprintf(x->reg, sizeof x->reg, "%s", k ? "minstret" : "mcycle");
+            else
+                snprintf(x->reg, sizeof x->reg, "mhpmcounter%u", k);
+            x->inhibited_cycles = inh;
+            x->run_cycles = run;
+        }
+        n++;
+    }
+    return n;
+}
+
 /* The model's exact profile as socmon/profile.h has it: the implemented counters as events
  * (under the driver's names, as --by-symbol shows them), the attribution table's function
  * names, cycles turned into the target's nanoseconds. */
@@ -482,6 +511,13 @@ static socmon_status ibex_profile(void *priv, socmon_profile **out)
         p->slices[i].depth = slices[i].depth;
     }
     p->slices_dropped = dropped;
+    socmon_inhibited ih[IBEX_ATTR_COUNTERS];
+    size_t nih = ibex_inhibited(priv, ih, IBEX_ATTR_COUNTERS);
+    if (nih && (p->inhibited = malloc(nih * sizeof *p->inhibited))) {
+        memcpy(p->inhibited, ih, nih * sizeof *ih);
+        p->ninhibited = nih;
+    }
+    bad |= nih && !p->inhibited;
     free(pcs);
     if (bad) {
         socmon_profile_free(p);
@@ -503,4 +539,5 @@ const socmon_target_ops smn_target_ibex_ops = {
     .program_output = ibex_program_output,
     .program_end = ibex_program_end,
     .profile = ibex_profile,
+    .inhibited = ibex_inhibited,
 };

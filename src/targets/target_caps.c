@@ -79,3 +79,9 @@ socmon_status socmon_target_profile(socmon_target *t, socmon_profile **out)
         return socmon_fail(SOCMON_ENOENT, "target '%s' keeps no profile of a program", ops ? ops->name : "(none)");
     return ops->profile(smn_target_priv(t), out);
 }
+
+size_t socmon_target_inhibited(socmon_target *t, socmon_inhibited *out, size_t max)
+{
+    const socmon_target_ops *ops = t ? socmon_target_ops_of(t) : NULL;
+    return ops && ops->inhibited && (out || !max) ? ops->inhibited(smn_target_priv(t), out, max) : 0;
+}

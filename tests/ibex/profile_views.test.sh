@@ -76,6 +76,41 @@ PYEOF
     expect 1 "nearest: hot" -- "$BIN" report -i "$TMP/callgraph.rec" --annotate hott
     expect 1 "no function 'zzzzzzzzzzzzzz'" -- "$BIN" report -i "$TMP/callgraph.rec" --annotate zzzzzzzzzzzzzz
 fi
+# counters the program stopped (item 4): a program that never inhibits gets no note; one that stops
+# every counter for a stretch, without writing one, gets it, and mcycle + the inhibited cycles is
+# the run's cycles exactly; cprog (crt0 brackets its window) gets one line for all twelve
+if [ -f "$TMP/b/callgraph.elf" ]; then
+    for p in noinhibit inhibit_half; do
+        riscv64-unknown-elf-gcc -march=rv32imc_zicsr -mabi=ilp32 -nostdlib -static -Wl,-Ttext=0x100080 \
+            -Wl,--no-warn-rwx-segments -o "$TMP/$p.elf" "$SOCMON_SRC/tests/ibex/profile/$p.S" && ok || bad "building $p.S"
+    done
+    out=$("$BIN" stat -t ibex -- "$TMP/noinhibit.elf" 2>&1)
+    printf '%s' "$out" | grep -q "note:" && bad "noinhibit: a note: $out" || ok
+    "$BIN" stat -t ibex --json -- "$TMP/noinhibit.elf" 2>"$TMP/ni.json" >/dev/null && ok || bad "noinhibit --json"
+    "$BIN" record -q -t ibex -o "$TMP/ni.rec" -- "$TMP/noinhibit.elf" >/dev/null 2>&1 && ok || bad "noinhibit record"
+    out=$("$BIN" report -i "$TMP/ni.rec" 2>&1; "$BIN" report -i "$TMP/ni.rec" --summary 2>&1)
+    printf '%s' "$out" | grep -q "note:" && bad "noinhibit report: a note" || ok
+    expect 0 "note: cycles (mcycle), instret (minstret) and 10 more counted 25.5 % of the run's cycles: the program inhibited them for 1,202 cycles" \
+        -- "$BIN" stat -t ibex -- "$TMP/inhibit_half.elf"
+    "$BIN" stat -t ibex --json -- "$TMP/inhibit_half.elf" 2>"$TMP/ih.json" >/dev/null && ok || bad "inhibit_half --json"
+    "$BIN" record -q -t ibex -o "$TMP/ih.rec" -- "$TMP/inhibit_half.elf" >/dev/null 2>&1 && ok || bad "inhibit_half record"
+    expect 0 "ih.rec: note: cycles (mcycle), instret (minstret) and 10 more counted 25.5 %" -- "$BIN" report -i "$TMP/ih.rec" --by-symbol
+    expect 0 "  note: cycles (mcycle), instret (minstret) and 10 more" -- "$BIN" report -i "$TMP/ih.rec" --summary
+    "$BIN" report -i "$TMP/ih.rec" --summary --json >"$TMP/ihs.json" && ok || bad "inhibit_half --summary --json"
+    "$PY" - "$TMP/ni.json" "$TMP/ih.json" "$TMP/ihs.json" <<'PYEOF' && ok || bad "the inhibited counters as data"
+import json, sys
+ni, ih, ihs = (json.load(open(f)) for f in sys.argv[1:4])
+assert 'inhibited' not in ni, ni.get('inhibited')
+c = {x['name']: x['value'] for x in ih['counters']}
+assert len(ih['inhibited']) == 12, ih['inhibited']
+for x in ih['inhibited']:
+    assert x['run_cycles'] == c['cycles'] + x['inhibited_cycles'], (x, c['cycles'])
+    assert abs(x['counted_share'] - c['cycles'] / x['run_cycles']) < 1e-12, x
+assert ihs['inhibited'] == ih['inhibited'], (ihs['inhibited'], ih['inhibited'])
+PYEOF
+fi
+expect 0 "note: cycles (mcycle), instret (minstret) and 10 more counted 65.8 % of the run's cycles: the program inhibited them for 3,851 cycles" \
+    -- "$BIN" stat -t ibex -- "$E/cprog.elf"
 expect 1 "no event 'bogus'.*cycles, instret" -- "$BIN" report -i "$TMP/cprog.rec" --folded --event bogus
 expect 2 "views of their own" -- "$BIN" report -i "$TMP/cprog.rec" --children --by-line
 expect 2 "cannot be combined with --summary" -- "$BIN" report -i "$TMP/cprog.rec" --children --summary

@@ -209,6 +209,18 @@ uint64_t ibex_counter(ibex_core *c, unsigned i)
     return c->cnt[i];
 }
 
+uint64_t ibex_core_cycles(ibex_core *c)
+{
+    ibex_sync(c);
+    return c->core_cycles;
+}
+
+uint64_t ibex_inhibited_cycles(ibex_core *c, unsigned i)
+{
+    ibex_sync(c);
+    return i < IBEX_CNT_EVENTS ? c->inhibited[i] : 0;
+}
+
 uint64_t ibex_time(ibex_core *c)
 {
     return ibex_now(c);

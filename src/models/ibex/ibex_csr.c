@@ -36,6 +36,12 @@ void ibex_sync(ibex_core *c)
     if (top > IBEX_CNT_EVENTS)
         top = IBEX_CNT_EVENTS;
     c->now += c->ev[0];
+    /* the cycles each counter missed because the program stopped it (stat's and report's note) */
+    c->core_cycles += c->ev[0];
+    if (c->inhibit && c->ev[0])
+        for (unsigned i = 0; i < top; i++)
+            if (c->inhibit >> i & 1)
+                c->inhibited[i] += c->ev[0];
     if (c->raw_ev)
         for (unsigned i = 0; i < IBEX_CNT_EVENTS; i++)
             c->raw_ev[i] += c->ev[i];
@@ -55,6 +61,9 @@ void ibex_counters_reset(ibex_core *c)
     for (unsigned i = 0; i < IBEX_CNT_EVENTS; i++)
         c->ev[i] = 0;
     c->now = 0;
+    c->core_cycles = 0;
+    for (unsigned i = 0; i < IBEX_CNT_EVENTS; i++)
+        c->inhibited[i] = 0;
     c->inhibit = 0;
     c->inhibit_mask = ibex_mcountinhibit_mask(c->cfg.mhpm_num);
     c->hpm_mask = c->cfg.mhpm_width >= 64 ? UINT64_MAX : (UINT64_C(1) << c->cfg.mhpm_width) - 1;

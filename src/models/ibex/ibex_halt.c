@@ -38,6 +38,15 @@ static void take_back(ibex_core *c, unsigned i, uint64_t n)
         c->cnt[i] = (c->cnt[i] - n) & mask;
 }
 
+/* The n core cycles past the last edge never ran: neither counted nor missed by a counter. */
+static void untick(ibex_core *c, uint64_t n)
+{
+    c->core_cycles -= n;
+    for (unsigned i = 0; i < IBEX_CNT_EVENTS; i++)
+        if (counter_exists(c, i) && (c->inhibit >> i & 1))
+            c->inhibited[i] -= n;
+}
+
 /* Gives the counter changes since the last report to the instruction at pc. */
 static void attribute(ibex_core *c, ibex_attr_fn fn, uint32_t pc)
 {
@@ -127,6 +136,7 @@ void ibex_halt_edges(ibex_core *c)
                                                                         : n - raw[IBEX_CNT_IF_WAIT];
             done = r >= d;
             take_back(c, IBEX_CNT_CYCLE, n - r);
+            untick(c, n - r);
             take_back(c, IBEX_CNT_IF_WAIT, raw[IBEX_CNT_IF_WAIT] < n - r ? raw[IBEX_CNT_IF_WAIT] : n - r);
             take_back(c, IBEX_CNT_LSU_WAIT, raw[IBEX_CNT_LSU_WAIT] > r ? raw[IBEX_CNT_LSU_WAIT] - r : 0);
             for (unsigned i = IBEX_CNT_MUL_WAIT; i <= IBEX_CNT_DIV_WAIT; i++)

@@ -79,6 +79,8 @@ struct ibex_core {
     uint64_t ev[IBEX_CNT_EVENTS];
     uint64_t hpm_mask;
     uint64_t now;                  /* ungated cycles already applied (ev[0] excluded) */
+    uint64_t core_cycles;          /* core clock cycles applied (what mcycle counts when it counts) */
+    uint64_t inhibited[IBEX_CNT_EVENTS];   /* of them, those with counter i's inhibit bit set */
 
     /* pipeline state the counters depend on (see ibex_exec.c) */
     uint64_t seq;                  /* instructions started */

@@ -167,6 +167,11 @@ const ibex_prof_slice *ibex_profile_slices(ibex_core *c, size_t *n, uint64_t *dr
 /* Counter i (0 = mcycle, 2 = minstret, 3.. = mhpmcounterN) as the RTL holds
  * it (0 if not implemented), the value a debugger would read after halt. */
 uint64_t ibex_counter(ibex_core *c, unsigned i);
+/* Core clock cycles since reset (clock-gated sleep excluded: what mcycle counts while it counts),
+ * and of them those during which the program had counter i (0..12) inhibited (mcountinhibit):
+ * with no counter write, mcycle + ibex_inhibited_cycles(c, 0) == ibex_core_cycles(c). */
+uint64_t ibex_core_cycles(ibex_core *c);
+uint64_t ibex_inhibited_cycles(ibex_core *c, unsigned i);
 /* Ungated clock cycles since reset (what mtime counts). */
 uint64_t ibex_time(ibex_core *c);
 /* Architectural state, for tests and tools. */
