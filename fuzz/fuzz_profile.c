@@ -3,7 +3,8 @@
  * accepts (src/analysis/profile_calls.c, profile_lines.c). Besides "never crash or hang": an
  * accepted profile writes back to JSON that reads again to the same sizes and values; the call
  * tree's root holds every node's self counts; the folded stacks of each event sum to the nodes'
- * self counts; lines without an ELF are one row per instruction that counted, with a note. */
+ * self counts; lines without an ELF are one row per instruction that counted, with a note; the
+ * inhibit notes cover every counter the profile says the program stopped. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (size_t i = 0; i < p->nnodes; i++)
         if (memcmp(q->nodes[i].v, p->nodes[i].v, p->nevents * sizeof *p->nodes[i].v) != 0)
             abort();
+    /* the inhibit notes: each sentence covers at least one entry, all of them in the end */
+    for (size_t i = 0; i < p->ninhibited;) {
+        char text[320];
+        size_t k = socmon_inhibited_text(&p->inhibited[i], p->ninhibited - i, text, sizeof text);
+        if (k < 1 || k > p->ninhibited - i || !strstr(text, "inhibited"))
+            abort();
+        i += k;
+    }
+    if (q->ninhibited != p->ninhibited)
+        abort();
     socmon_profile_calls *c = NULL;
     if (socmon_profile_calls_new(p, &c) != SOCMON_OK)
         abort();
