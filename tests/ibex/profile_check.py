@@ -73,6 +73,18 @@ for prog in sorted({n.split('.')[0] for n in os.listdir(d) if n.endswith('.bysym
         if r['function'] in calls_in:
             check(calls_in[r['function']] <= r['calls'], f'{prog}: {r["function"]} edges {calls_in[r["function"]]} calls')
 
+# recursion counted once: fib's inclusive is that of its one call from main (the outermost frame),
+# not the sum over its nested frames; and the fib -> fib edge holds less than that
+if os.path.exists(os.path.join(d, 'callgraph.children.json')):
+    ch = {r['function']: r for r in load('callgraph.children.json')['functions']}
+    edges = {(r['caller'], r['callee']): r for r in load('callgraph.tree.json')['edges']}
+    fib = ch['fib']
+    check(fib['cycles_children'] == edges[('main', 'fib')]['cycles'],
+          f'callgraph: fib inclusive {fib["cycles_children"]} != its call from main {edges[("main", "fib")]["cycles"]}')
+    check(edges[('fib', 'fib')]['cycles'] < fib['cycles_children'] and fib['calls'] > 100,
+          'callgraph: the fib -> fib edge counted once, below fib inclusive')
+    check(ch['is_even']['cycles_children'] <= ch['main']['cycles_children'], 'callgraph: mutual recursion once')
+
 # the exact line: callgraph's HOT line has the most cycles, the sum of its instructions' own
 if os.path.exists(os.path.join(d, 'callgraph.lines.json')):
     hot_line = int(open(os.path.join(d, 'hot_line')).read())
