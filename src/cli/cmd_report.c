@@ -87,7 +87,7 @@ static int per_interval(cli_source *src, const cli_opts *o, const char *format, 
 /* report --perfetto OUT: the trace is written to a file no one sees until it is whole (the
  * scheme of record -o, a publishing sink: export/sink.h), then published as OUT (an existing OUT moves to OUT.old
  * unless --force), so a failure never leaves half a JSON document under the name. */
-static int perfetto(cli_source *r, const cli_opts *o, const char *recname)
+static int perfetto(cli_source *r, const cli_opts *o, const socmon_profile *prof)
 {
     const char *path = o->perfetto;
     socmon_sink *file;
@@ -103,8 +103,6 @@ static int perfetto(cli_source *r, const cli_opts *o, const char *recname)
         return cli_error("report", socmon_fail(SOCMON_EIO, "--perfetto %s: %s", path, strerror(errno)));
     }
     size_t nm = 0;
-    socmon_profile *prof = NULL;
-    cli_report_load_profile(r, recname, "--perfetto", &prof);
     int rc = per_interval(r, o, "perfetto", fp, path, &nm, prof);
     errno = 0;
     if (fclose(fp) != 0 && !rc)
@@ -114,10 +112,8 @@ static int perfetto(cli_source *r, const cli_opts *o, const char *recname)
     st = smn_sink_close(file);
     if (!rc && st != SOCMON_OK)
         rc = cli_error("report", st);
-    if (rc) {
-        socmon_profile_free(prof);
+    if (rc)
         return rc;
-    }
     if (moved)
         fprintf(stderr, "socmon report: moved the existing '%s' to '%s.old'\n", path, path);
     size_t rows = r->info->samples;
@@ -132,12 +128,11 @@ static int perfetto(cli_source *r, const cli_opts *o, const char *recname)
                         "trace lacks their slices (the trace says so at the last one kept; record with "
                         "-t ibex:slices=N to keep more)\n", path, (unsigned long long)prof->slices_dropped,
                 prof->nslices);
-    socmon_profile_free(prof);
     return 0;
 }
 
 /* The totals of the whole recording (--summary), or per function (--by-symbol). */
-static int summary(cli_source *src, const cli_opts *o, int by_symbol, const char *file)
+static int summary(cli_source *src, const cli_opts *o, int by_symbol, const char *file, const socmon_profile *prof)
 {
     socmon_pipeline *p = NULL;
     cli_doc d = {0};
@@ -152,13 +147,8 @@ static int summary(cli_source *src, const cli_opts *o, int by_symbol, const char
         st = socmon_pipeline_run(p, src->src);
     if (st == SOCMON_OK && !by_symbol)
         st = socmon_pipeline_finish(p);
-    if (st == SOCMON_OK && !by_symbol) {   /* counters the program stopped: in the summary's document */
-        socmon_profile *prof = NULL;
-        cli_report_load_profile(src, file, "--summary", &prof);
-        if (prof)
-            st = cli_say_inhibited(d.co.out, prof->inhibited, prof->ninhibited, "report", file);
-        socmon_profile_free(prof);
-    }
+    if (st == SOCMON_OK && !by_symbol && prof)   /* counters the program stopped: in the summary's document */
+        st = cli_say_inhibited(d.co.out, prof->inhibited, prof->ninhibited, "report", file);
     int rc = 0;
     socmon_functions *fns = NULL;
     cli_output co = {0};
@@ -186,7 +176,7 @@ static int summary(cli_source *src, const cli_opts *o, int by_symbol, const char
 
 /* --html FILE: the intervals through the "html" format into FILE ('-': stdout), and a line
  * saying where. */
-static int write_html(cli_source *r, const cli_opts *o, const char *file)
+static int write_html(cli_source *r, const cli_opts *o, const socmon_profile *prof)
 {
     cli_opts ho = *o;
     int to_stdout = strcmp(o->html, "-") == 0;
@@ -194,10 +184,7 @@ static int write_html(cli_source *r, const cli_opts *o, const char *file)
     ho.append = 0;
     ho.format = "html";
     ho.to_stderr = 0;
-    socmon_profile *prof = NULL;
-    cli_report_load_profile(r, file, "--html", &prof);
     int rc = per_interval(r, &ho, NULL, NULL, NULL, NULL, prof);
-    socmon_profile_free(prof);
     struct stat sb;
     if (rc == 0 && !to_stdout && stat(o->html, &sb) == 0) {
         char size[32];
@@ -267,18 +254,18 @@ int cmd_report(int argc, char **argv)
     else {
         const char *file = strcmp(path, "-") == 0 ? "stdin" : path;
         cli_source_say_lost(&r, "report", file);
-        /* counters the program stopped for part of its run: --summary shows them in its document,
-         * every other view on stderr, like what the file lost */
+        /* the program's profile, read once: counters it stopped for part of its run (--summary
+         * shows them in its document, every other view on stderr, like what the file lost), the
+         * flame graph, the slices, the profile's views */
         socmon_profile *prof = NULL;
-        if (!o.summary)
-            cli_report_load_profile(&r, file, "the inhibited counters", &prof);
-        if (prof)
+        cli_report_load_profile(&r, file, &prof);
+        if (prof && !o.summary)
             cli_say_inhibited(NULL, prof->inhibited, prof->ninhibited, "report", file);
-        socmon_profile_free(prof);
-        rc = o.profile_view ? cli_report_profile(&r, &o, file)
-             : o.perfetto ? perfetto(&r, &o, file) : o.html ? write_html(&r, &o, file)
-             : o.summary || o.by_symbol ? summary(&r, &o, o.by_symbol, file)
+        rc = o.profile_view ? cli_report_profile(&r, &o, file, prof)
+             : o.perfetto ? perfetto(&r, &o, prof) : o.html ? write_html(&r, &o, prof)
+             : o.summary || o.by_symbol ? summary(&r, &o, o.by_symbol, file, prof)
              : per_interval(&r, &o, NULL, NULL, NULL, NULL, NULL);
+        socmon_profile_free(prof);
     }
     cli_source_close(&r);
     return rc;

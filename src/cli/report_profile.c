@@ -23,7 +23,7 @@ static const char *view_name(int v)
     }
 }
 
-void cli_report_load_profile(cli_source *src, const char *file, const char *what, socmon_profile **out)
+void cli_report_load_profile(cli_source *src, const char *file, socmon_profile **out)
 {
     const void *data = NULL;
     size_t len = 0;
@@ -36,28 +36,27 @@ void cli_report_load_profile(cli_source *src, const char *file, const char *what
     if (st == SOCMON_OK)
         st = socmon_profile_from_json(data, len, out);
     if (st != SOCMON_OK) {
-        fprintf(stderr, "socmon report: %s: %s: the program profile cannot be read (%s): written without it\n",
-                file, what, socmon_errmsg());
+        fprintf(stderr, "socmon report: %s: the program profile cannot be read (%s): the report goes on without "
+                        "it\n", file, socmon_errmsg());
         socmon_clear_error();
         *out = NULL;
     }
 }
 
-int cli_report_profile(cli_source *src, const cli_opts *o, const char *file)
+int cli_report_profile(cli_source *src, const cli_opts *o, const char *file, const socmon_profile *p)
 {
-    const void *data = NULL;
-    size_t len = 0;
-    socmon_status st = socmon_recording_attachment(src->rec, "profile", &data, &len);
-    if (st == SOCMON_ENOENT) {
-        fprintf(stderr, "socmon report: %s: %s: the recording has no program profile; record a program with "
-                        "'socmon record -t ibex -- prog.elf' (a recording of another target, or one made with "
-                        "--remote, holds only its counters: --by-symbol still works there)\n",
-                file, view_name(o->profile_view));
+    if (!p) {
+        const void *data = NULL;
+        size_t len = 0;
+        if (socmon_recording_attachment(src->rec, "profile", &data, &len) == SOCMON_ENOENT)
+            fprintf(stderr, "socmon report: %s: %s: the recording has no program profile; record a program with "
+                            "'socmon record -t ibex -- prog.elf' (a recording of another target, or one made with "
+                            "--remote, holds only its counters: --by-symbol still works there)\n",
+                    file, view_name(o->profile_view));
+        socmon_clear_error();   /* an unreadable one was said when it was loaded */
         return 1;
     }
-    socmon_profile *p = NULL;
-    if (st == SOCMON_OK)
-        st = socmon_profile_from_json(data, len, &p);
+    socmon_status st = SOCMON_OK;
     size_t k = 0;
     if (st == SOCMON_OK && (o->event || socmon_profile_event(p, "cycles", &k) != SOCMON_OK)) {
         socmon_clear_error();
@@ -127,6 +126,5 @@ int cli_report_profile(cli_source *src, const cli_opts *o, const char *file)
     socmon_profile_lines_free(lines);
     socmon_profile_annotation_free(ann);
     free(folded);
-    socmon_profile_free(p);
     return rc;
 }

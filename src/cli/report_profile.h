@@ -6,11 +6,13 @@
 #include "cli/source.h"
 #include "socmon/profile.h"
 
-/* The view o->profile_view of src's recording (file: its name for messages); the exit code. */
-int cli_report_profile(cli_source *src, const cli_opts *o, const char *file);
-/* The recording's profile for --html (a flame graph) and --perfetto (function slices): *out NULL
- * when the recording has none, or when it cannot be read (said on stderr: the page or trace is
- * then written without it). Free with socmon_profile_free. */
-void cli_report_load_profile(cli_source *src, const char *file, const char *what, socmon_profile **out);
+/* The view o->profile_view of src's recording, p its profile (cli_report_load_profile; NULL:
+ * none, said here); file: its name for messages. The exit code. */
+int cli_report_profile(cli_source *src, const cli_opts *o, const char *file, const socmon_profile *p);
+/* The recording's profile, read once per report for every view that uses it (the note on
+ * counters the program stopped, --summary, --html's flame graph, --perfetto's slices, the
+ * profile's views): *out NULL when the recording has none, or when it cannot be read (said on
+ * stderr: the report goes on without it). Free with socmon_profile_free. */
+void cli_report_load_profile(cli_source *src, const char *file, socmon_profile **out);
 
 #endif
