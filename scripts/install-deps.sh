@@ -17,6 +17,8 @@ PKGS="$PKGS python3-pandas"
 # Sweeps and the socmon Python package (issue 26): GNU parallel runs shards in a test; python3-venv
 # lets Debian's python3 make the venv that `pip install ./python` is tested in.
 PKGS="$PKGS parallel python3-venv"
+# The man page is linted (tests/abi/manpage.test.sh): mandoc -Tlint, and groff -ww (groff-base).
+PKGS="$PKGS mandoc groff-base"
 # Cross build for the Zynq's 32-bit Arm cores (issue 13, `make test-arm`): the cross compilers
 # (g++ for the C++ compat tests) and qemu-arm to run the unit tests. The armhf libraries are not
 # installed through multiarch but unpacked into a private sysroot (scripts/armhf-sysroot.sh says why).

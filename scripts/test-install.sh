@@ -13,7 +13,11 @@
 #   4. run the installed socmon from a directory outside any source tree:
 #      --help, --version, list, stat on every target, stat -t esp:soc=esp_4x4;
 #   5. the same with a copy installed with --prefix A and moved to B, while
-#      the configured prefix is out of the way: its data is found in B.
+#      the configured prefix is out of the way: its data is found in B;
+#   6. the board/air-gapped build: the copy without web/node_modules, configured
+#      with -DSOCMON_WEB=OFF, builds the CLI, which runs and refuses --html clearly.
+# The install in 1 follows a build of just what `make run` builds (the CLI and
+# the shared library): cmake --install must work after `make run`.
 # Any failure stops it with a message. Usage: scripts/test-install.sh [SRC]
 # (default: the tree this script is in). KEEP=1 keeps the temporary directory.
 set -eu
@@ -57,8 +61,9 @@ fi
 step "configuring and building (prefix $P)"
 run cmake -S "$WORK/src" -B "$WORK/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSOCMON_TESTS=OFF \
     -DCMAKE_INSTALL_PREFIX="$P" -DCMAKE_INSTALL_LIBDIR="$LIB"
-# Just what is installed: the libraries, the CLI and the SoC header generator.
-run cmake --build "$WORK/build" -j "$JOBS" --target socmon socmon_shared socmon_cli esp_socdefs
+# Just what `make run` builds (Makefile, target cli): the CLI brings the static library and the
+# SoC header generator (bin/socmon-esp-socdefs) with it, so the install finds all it installs.
+run cmake --build "$WORK/build" -j "$JOBS" --target socmon_cli socmon_shared
 run cmake --install "$WORK/build"
 grep -q "warning" "$WORK/last.log" && { cat "$WORK/last.log"; die "cmake --install warned"; }
 # A second copy installed elsewhere and then moved (step 5): it must find its
@@ -247,4 +252,21 @@ LD_LIBRARY_PATH="$B/$LIB" ldd "$WORK/pc/ex_esp_all_4x4" | grep -q "$B/$LIB/libso
 pytest_install python3 "$B"
 step "ok: relocated install ($B)"
 mv "$P.away" "$P"
+
+# ---- 6. without the web page: no npm, no uPlot ----
+mv "$WORK/src.gone" "$WORK/src"
+rm -rf "$WORK/src/web/node_modules"
+step "configuring and building with -DSOCMON_WEB=OFF, without web/node_modules"
+run cmake -S "$WORK/src" -B "$WORK/build-noweb" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSOCMON_TESTS=OFF -DSOCMON_WEB=OFF
+run cmake --build "$WORK/build-noweb" -j "$JOBS" --target socmon_cli
+N=$WORK/build-noweb/socmon
+check "tile1.ddr_accesses" "$N" stat -t esp
+check "wrote .* samples" "$N" record -t esp -I 200us -o "$WORK/elsewhere/noweb.rec"
+check "tile1.ddr_accesses" "$N" report -i "$WORK/elsewhere/noweb.rec" --summary
+rc=0
+"$N" report -i "$WORK/elsewhere/noweb.rec" --html "$WORK/elsewhere/noweb.html" >"$WORK/out.txt" 2>&1 || rc=$?
+[ "$rc" != 0 ] || die "--html succeeded in a build without the web page"
+grep -q "built without its web page (-DSOCMON_WEB=OFF)" "$WORK/out.txt" ||
+    { cat "$WORK/out.txt"; die "--html without the web page: no clear message"; }
+step "ok: -DSOCMON_WEB=OFF build (--html: $(head -1 "$WORK/out.txt"))"
 step "all passed"

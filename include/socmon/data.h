@@ -6,15 +6,17 @@
  * applies:
  *   1. $SOCMON_DATADIR, when set and not empty (a directory laid out as
  *      share/socmon: socs/, metrics/); ctest sets it to the source tree;
- *   2. the install holding the code: share/socmon found from the directory
+ *   2. a program (or libsocmon.so) of a build tree: the source tree that
+ *      build tree was configured from, named by the file socmon-source-tree
+ *      beside it (CMake writes it; an install has none);
+ *   3. the install holding the code: share/socmon found from the directory
  *      of libsocmon.so (or of the program the static library is linked
  *      into) the way the configured LIBDIR (or BINDIR) leads to it, when
  *      that directory exists; so a copy installed with
  *      `cmake --install --prefix OTHER`, or a moved prefix, finds its own;
- *   3. the configured install datadir, PREFIX/share/socmon.
- * No path into the source tree is compiled in: a build tree that was never
- * installed finds nothing without SOCMON_DATADIR. docs/install.md
- * describes the layout. */
+ *   4. the configured install datadir, PREFIX/share/socmon.
+ * No path into the source tree is compiled in: an installed socmon never
+ * reads the tree it was built from. docs/install.md describes the layout. */
 #ifndef SOCMON_DATA_H
 #define SOCMON_DATA_H
 

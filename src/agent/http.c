@@ -125,6 +125,10 @@ static enum MHD_Result send_asset(struct MHD_Connection *c, const char *name, co
     size_t len = 0;
     const char *mime = NULL;
     const unsigned char *data = smn_web_asset(name, &len, &mime);
+    if (!data && !smn_web_built())   /* -DSOCMON_WEB=OFF: say why there is no page, and what works */
+        return send_msg(c, MHD_HTTP_NOT_IMPLEMENTED,
+                        "socmon: this socmon was built without its web page (-DSOCMON_WEB=OFF); /metrics, "
+                        "/api/info and /api/stream work; docs/install.md\n");
     if (!data)
         return send_msg(c, MHD_HTTP_NOT_FOUND, "socmon: no such asset\n");
     /* the assets are compiled in and live as long as the program: no copy */

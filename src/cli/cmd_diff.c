@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli/compare.h"
+#include "export/web_assets.h"
 
 #define DIFF_OPTS (OPT_FILES | OPT_DIFF | OPT_FORMAT | OPT_BIG_NUM | OPT_METRIC_FILE)
 
@@ -32,6 +33,9 @@ int cmd_diff(int argc, char **argv)
     int rc = cli_parse_opts(argc, argv, DIFF_OPTS, help, &o);
     if (rc >= 0)
         return rc;
+    socmon_status web = o.html ? smn_web_require("--html") : SOCMON_OK;   /* before any file is made */
+    if (web != SOCMON_OK)
+        return cli_error("diff", web);
     cli_compare c;
     if ((rc = cli_compare_open(&c, &o, "diff", help)) != 0)
         return rc;

@@ -14,6 +14,7 @@
 #include "cli/report_profile.h"
 #include "cli/source.h"
 #include "export/table.h"
+#include "export/web_assets.h"
 
 #define REPORT_OPTS (OPT_INPUT | OPT_FORMAT | OPT_EXPOSITION | OPT_SUMMARY | OPT_DELTAS | OPT_METRICS | OPT_BY_SYMBOL | \
                      OPT_BIG_NUM | OPT_METRIC_FILE | OPT_STATS | OPT_PERFETTO | OPT_FORCE | \
@@ -221,6 +222,9 @@ int cmd_report(int argc, char **argv)
         fprintf(stderr, "socmon report: --html and --perfetto write one file each: run report twice\n");
         return 2;
     }
+    socmon_status web = o.html ? smn_web_require("--html") : SOCMON_OK;   /* before any file is made */
+    if (web != SOCMON_OK)
+        return cli_error("report", web);
     if (o.perfetto && (o.stats || o.summary || o.by_symbol || strcmp(o.format, "table") != 0)) {
         fprintf(stderr, "socmon report: --perfetto writes the intervals to its file and cannot be combined with "
                         "%s\n", o.stats ? "--stats" : o.summary ? "--summary" : o.by_symbol ? "--by-symbol"

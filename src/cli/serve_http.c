@@ -12,6 +12,7 @@
 
 #include "agent/net.h"
 #include "cli/serve.h"
+#include "export/web_assets.h"
 #include "socmon/status.h"
 
 int serve_http_start(serve_http *s, socmon_live *lv, const char *addr, const char *token,
@@ -37,6 +38,9 @@ int serve_http_start(serve_http *s, socmon_live *lv, const char *addr, const cha
         return cli_error(who, st);
     }
     fprintf(stderr, "%s: serving %s\n", who, socmon_http_url(s->h));
+    if (!smn_web_built())
+        fprintf(stderr, "%s: built without the web page (-DSOCMON_WEB=OFF): no charts at /; /metrics and "
+                        "/api/stream work\n", who);
     return 0;
 }
 

@@ -3,8 +3,11 @@
  *
  * No source-tree path is compiled in: an installed library must never read
  * the tree it was built from, and a build tree must not silently read what
- * an earlier `make install` left under its prefix in place of its own files
- * (ctest gives tests SOCMON_DATADIR instead). What is compiled in is the
+ * an earlier `make install` left under its prefix in place of its own files.
+ * A build tree says where its source tree is in a file beside the programs it
+ * builds (SMN_BUILD_TREE_FILE, written by CMake when it configures): an
+ * install copies no such file, so only a program run from the build tree
+ * reads the source tree, and it reads its own. What is compiled in is the
  * configured install datadir and the relative way to it from BINDIR and
  * LIBDIR, so an install copied elsewhere (`cmake --install --prefix OTHER`,
  * or a moved prefix) finds its own data next to the code that runs: dladdr
@@ -106,6 +109,36 @@ typedef struct data_root {
     char what[PATH_MAX + 64];
 } data_root;
 
+/* A build tree's programs: the source tree named in SMN_BUILD_TREE_FILE beside
+ * the code file, when that file is there. 1: found (r filled), 0: no such file,
+ * -1: the file is there but names no directory holding socs/ (r->what says so). */
+static int build_tree_root(const char *obj, data_root *r)
+{
+    const char *slash = strrchr(obj, '/');
+    char path[PATH_MAX];
+    int n = snprintf(path, sizeof path, "%.*s/%s", slash ? (int)(slash - obj) : 1, slash ? obj : ".",
+                     SMN_BUILD_TREE_FILE);
+    if (n < 0 || (size_t)n >= sizeof path)
+        return 0;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    char line[PATH_MAX];
+    int ok = fgets(line, sizeof line, f) != NULL;
+    fclose(f);
+    if (ok)
+        line[strcspn(line, "\r\n")] = '\0';
+    char socs[PATH_MAX + 8];
+    if (!ok || !*line || snprintf(socs, sizeof socs, "%s/socs", line) >= (int)sizeof socs || !is_dir(socs)) {
+        snprintf(r->what, sizeof r->what, "the build tree's %s names no source tree with socs/", path);
+        return -1;
+    }
+    snprintf(r->dir, sizeof r->dir, "%s", line);
+    snprintf(r->what, sizeof r->what, "the source tree of the build tree holding %s", obj);
+    return 1;
+}
+
+
 static socmon_status find_root(data_root *r)
 {
     const char *env = getenv("SOCMON_DATADIR");
@@ -115,6 +148,12 @@ static socmon_status find_root(data_root *r)
     }
     char obj[PATH_MAX];
     int have_obj = code_file(obj, sizeof obj);
+    int tree = have_obj ? build_tree_root(obj, r) : 0;
+    if (tree > 0)
+        return SOCMON_OK;
+    if (tree < 0)
+        return socmon_fail(SOCMON_ENOENT, "data files: %s (moved? configure again, or set SOCMON_DATADIR)",
+                           r->what);
     if (have_obj && smn_data_root_near(obj, r->dir, sizeof r->dir) == SOCMON_OK) {
         snprintf(r->what, sizeof r->what, "the install holding %s", obj);
         return SOCMON_OK;

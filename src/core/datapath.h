@@ -7,6 +7,10 @@
 #include <stddef.h>
 #include "socmon/status.h"
 
+/* The file a build tree holds beside its programs and libsocmon.so: one line, the path of the
+ * source tree it was configured from (CMakeLists.txt writes it; an install copies none). */
+#define SMN_BUILD_TREE_FILE "socmon-source-tree"
+
 /* The data root of an install that holds the file OBJ: OBJ's directory
  * followed by the configured way from BINDIR to DATADIR/socmon (OBJ is a
  * program) or from LIBDIR (OBJ is libsocmon.so), the first that exists,

@@ -419,7 +419,7 @@ static void html_release(socmon_output *o)
 }
 
 const socmon_output_format smn_format_html = {
-    .name = "html", .begin = html_begin, .begin_intervals = html_begin_intervals, .merge = html_merge,
+    .name = "html", .needs_page = 1, .begin = html_begin, .begin_intervals = html_begin_intervals, .merge = html_merge,
     .row = html_row,
     .end_intervals = html_end_intervals, .end = html_end, .release = html_release, .diff = smn_html_diff,
 };

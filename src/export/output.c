@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "export/output_format.h"
+#include "export/web_assets.h"
 #include "export/table.h"
 #include "socmon/sample.h"
 
@@ -52,6 +53,11 @@ socmon_status smn_output_open(const char *name, socmon_sink *sink, const socmon_
         for (size_t i = 0; i < NFORMATS; i++)
             snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "", formats[i]->name);
         return socmon_fail(SOCMON_ENOENT, "unknown output format '%s' (known: %s)", name ? name : "(null)", known);
+    }
+    if (f->needs_page) {
+        socmon_status st = smn_web_require("the html format (--html)");
+        if (st != SOCMON_OK)
+            return st;
     }
     socmon_output *o = calloc(1, sizeof *o);
     if (!o)

@@ -21,6 +21,7 @@ typedef struct socmon_counter_rows {
 typedef struct socmon_output_format {
     const char *name;
     int selects_metrics;        /* shows only cols.shown of a timeline's metric results */
+    int needs_page;             /* made from the embedded web page: refused without it (SOCMON_WEB=OFF) */
     socmon_status (*begin)(socmon_output *o);             /* o->run is set */
     socmon_status (*counters)(socmon_output *o, const socmon_counter_rows *r);
     socmon_status (*metrics)(socmon_output *o, const socmon_metricset *ms, const socmon_metrics *m,

@@ -17,4 +17,13 @@ const unsigned char *smn_web_asset(const char *name, size_t *len, const char **m
 /* The name of asset i, or NULL past the last (for listings and tests). */
 const char *smn_web_asset_name(size_t i);
 
+/* 1 when the page is compiled in; 0 in a library configured with -DSOCMON_WEB=OFF (a board or
+ * air-gapped build without npm): then there are no assets at all. */
+int smn_web_built(void);
+
+/* SOCMON_OK when the page is compiled in; else SOCMON_ENOTSUP with a message that names WHAT
+ * (e.g. "--html") and how to get a socmon with the page. */
+#include "socmon/status.h"
+socmon_status smn_web_require(const char *what);
+
 #endif

@@ -34,4 +34,19 @@ ver=$("$BIN" --version | awk '{ print $2 }')
 grep -q "^\.TH SOCMON 1 .*\"socmon $ver\"" "$TMP/man.txt" && ok ||
     bad "docs/socmon.1 .TH does not say socmon $ver"
 
+# The page lints clean: mandoc (scripts/install-deps.sh installs it) at warning level, and groff
+# with all warnings. Neither sees an option heading that lost its .TP (it is legal roff, and the
+# option then runs into the paragraph before it): every option heading of OPTIONS follows a .TP.
+if command -v mandoc >/dev/null; then
+    mandoc -Tlint -W warning "$MAN" >"$TMP/lint.txt" 2>&1
+    [ -s "$TMP/lint.txt" ] && bad "mandoc -Tlint: $(cat "$TMP/lint.txt")" || ok
+else
+    bad "mandoc is not installed (sh scripts/install-deps.sh)"
+fi
+groff -ww -z -man "$MAN" >"$TMP/groff.txt" 2>&1
+[ -s "$TMP/groff.txt" ] && bad "groff -ww: $(cat "$TMP/groff.txt")" || ok
+awk '/^\.SH/ { sec = $0 } sec ~ /OPTIONS/ && /^\.(B|BI|BR) \\-/ && prev !~ /^\.TP/ { print NR ": " $0 } { prev = $0 }' \
+    "$MAN" >"$TMP/tp.txt"
+[ -s "$TMP/tp.txt" ] && bad "option headings without .TP before them (they run into the text above): $(cat "$TMP/tp.txt")" || ok
+
 finish manpage
