@@ -69,8 +69,9 @@ socmon_status llk_perf_export_counters(const llk_perf_results *r, const char *fi
                                        const char *worker_id);
 
 /* platform: "wormhole_b0" (NULL), "blackhole" or "quasar", any case, or tt-llk's
- * spelling "wormhole": the bytes/cycle table. Counts are averaged over threads,
- * cycles are the bank's maximum. Every metric of metrics/tensix.json is
+ * spelling "wormhole": the bytes/cycle table. Counts are averaged over the threads
+ * that ran (a thread whose rows all counted 0 cycles is left out and named by
+ * llk_perf_metrics_warning), cycles are the bank's maximum. Every metric of metrics/tensix.json is
  * returned; one whose counters were not read is undefined: its value is NaN
  * (isnan(); None in Python, empty in CSV), as tt-llk's None. Empty results give
  * no metrics (tt-llk's {}), and export_metrics then writes no file. */
@@ -82,6 +83,11 @@ socmon_status llk_perf_metrics_at(const llk_perf_metrics *m, size_t i, const cha
                                   double *value, const char **unit, const char **label);
 socmon_status llk_perf_metrics_value(const llk_perf_metrics *m, const char *name, double *value);
 const char *llk_perf_metrics_platform(const llk_perf_metrics *m);
+/* NULL, or a warning naming the threads left out of the means: a thread whose rows all counted
+ * 0 cycles never started the counters (a one-thread kernel, e.g. C++ built for MATH only), and
+ * averaging its zeros in would divide every utilisation by the threads read (tt-llk's V1 does;
+ * docs/tensix.md). print_metrics/format_metrics show it as a WARNING line. Valid until free. */
+const char *llk_perf_metrics_warning(const llk_perf_metrics *m);
 void llk_perf_metrics_free(llk_perf_metrics *m);
 socmon_status llk_perf_format_metrics(const llk_perf_metrics *m, char *buf, size_t cap, size_t *len);
 socmon_status llk_perf_print_metrics(const llk_perf_metrics *m, FILE *fp);

@@ -208,6 +208,54 @@ static const char *bound_of(const llk_perf_metrics *m, const char *which)
     return NULL;
 }
 
+/* A one-thread kernel (C++ built for MATH only, the default without LLK_TRISC_*): UNPACK's and
+ * PACK's areas read 0 cycles. They are left out of the means and named in a warning, so the
+ * HiFi4 matmul is math-bound at the utilisation the three-thread run measures (issue 28: tt-llk's
+ * mean over the three threads made it 0.33 and unpack-bound). */
+static void test_one_thread_kernel(void **state)
+{
+    (void)state;
+    llk_perf_sim *s;
+    assert_int_equal(llk_perf_sim_new("fidelity=HiFi4", &s), SOCMON_OK);
+    assert_int_equal(llk_perf_configure_counters(llk_perf_sim_bus(s), llk_perf_sim_l1_base(s)), SOCMON_OK);
+    {
+        LLK_PERF_SCOPED(math, llk_perf_sim_bus(s), llk_perf_sim_regs_base(s), llk_perf_sim_l1_base(s),
+                        LLK_PERF_THREAD_MATH);
+        assert_int_equal(llk_perf_sim_kernel(s), SOCMON_OK);
+    }
+    llk_perf_results *r;
+    assert_int_equal(llk_perf_read_counters(llk_perf_sim_bus(s), llk_perf_sim_l1_base(s), &r), SOCMON_OK);
+    assert_int_equal(llk_perf_results_row(r, 0)->cycles, 0);          /* UNPACK never started */
+    assert_true(llk_perf_results_row(r, 86)->cycles > 0);             /* MATH did */
+    llk_perf_metrics *m;
+    assert_int_equal(llk_perf_compute_metrics(r, NULL, &m), SOCMON_OK);
+    double v;
+    assert_int_equal(llk_perf_metrics_value(m, "math_util", &v), SOCMON_OK);
+    assert_true(v > 0.99 && v <= 1.0);
+    assert_string_equal(bound_of(m, "dominant_bound"), "math-bound");
+    const char *w = llk_perf_metrics_warning(m);
+    assert_non_null(w);
+    assert_non_null(strstr(w, "UNPACK, PACK"));
+    assert_null(strstr(w, "MATH"));
+    char buf[16384];
+    size_t len;
+    assert_int_equal(llk_perf_format_metrics(m, buf, sizeof buf, &len), SOCMON_OK);
+    assert_non_null(strstr(buf, "WARNING: threads UNPACK, PACK counted 0 cycles"));
+    /* The same kernel with all three threads: the same utilisation, and no warning. */
+    llk_perf_results *r3 = run_sim("fidelity=HiFi4", NULL);
+    llk_perf_metrics *m3;
+    assert_int_equal(llk_perf_compute_metrics(r3, NULL, &m3), SOCMON_OK);
+    double v3;
+    assert_int_equal(llk_perf_metrics_value(m3, "math_util", &v3), SOCMON_OK);
+    assert_true(fabs(v - v3) < 1e-9);
+    assert_null(llk_perf_metrics_warning(m3));
+    llk_perf_metrics_free(m3);
+    llk_perf_results_free(r3);
+    llk_perf_metrics_free(m);
+    llk_perf_results_free(r);
+    llk_perf_sim_free(s);
+}
+
 static void test_compute_metrics(void **state)
 {
     (void)state;
@@ -381,6 +429,7 @@ int main(void)
         cmocka_unit_test(test_export_counters_csv),
         cmocka_unit_test(test_undefined_rows),
         cmocka_unit_test(test_compute_metrics),
+        cmocka_unit_test(test_one_thread_kernel),
         cmocka_unit_test(test_metrics_average_threads),
         cmocka_unit_test(test_sim_kernels),
         cmocka_unit_test(test_errors),

@@ -3,7 +3,12 @@
  * The formulas live in the metric file; this file only turns result rows
  * into a schema (one counter per bank and name, counts averaged over the
  * threads that read it, each bank's cycles the maximum, as the guide's
- * metrics.py does) and the platform table into parameters. Every metric of
+ * metrics.py does) and the platform table into parameters. A thread whose
+ * banks all counted 0 cycles never started the counters (a one-thread
+ * kernel: C++ built for MATH only, the default without LLK_TRISC_*): its
+ * zero rows are left out of the means, and the metrics carry a warning
+ * naming it (tt-llk's V1 averages them in, diluting every utilisation by
+ * the threads that did not run: docs/tensix.md). Every metric of
  * the file is returned, NaN where its counters were not read (the file says
  * "absent": "undefined"); no rows at all give no metrics, as tt-llk's {}. */
 #include <math.h>
@@ -27,6 +32,7 @@ struct llk_perf_metrics {
     const socmon_tensix_platform *pf;
     size_t n;
     mres *res;
+    char warning[256];         /* "" or the threads left out of the means */
 };
 
 void llk_perf_metrics_free(llk_perf_metrics *m)
@@ -55,6 +61,30 @@ static agg *find_or_add(agg *a, size_t *n, unsigned bank, const char *name)
     return &a[(*n)++];
 }
 
+static const char *const thread_names[SOCMON_TENSIX_NTHREADS] = {"UNPACK", "MATH", "PACK"};
+
+/* "threads UNPACK, PACK counted 0 cycles ..." for the threads with rows that never ran. */
+static void idle_warning(char *buf, size_t len, const int *has_rows, const int *ran)
+{
+    size_t n = 0, k = 0;
+    char names[64] = "";
+    for (unsigned t = 0; t < SOCMON_TENSIX_NTHREADS; t++)
+        if (has_rows[t] && !ran[t]) {
+            k += (size_t)snprintf(names + k, sizeof names - k, "%s%s", n ? ", " : "", thread_names[t]);
+            n++;
+        }
+    if (n)
+        snprintf(buf, len,
+                 "%s %s counted 0 cycles in every bank (never started the counters): left out of the means "
+                 "(tt-llk's metrics average them in and divide every utilisation by the threads read)",
+                 n > 1 ? "threads" : "thread", names);
+}
+
+const char *llk_perf_metrics_warning(const llk_perf_metrics *m)
+{
+    return m && m->warning[0] ? m->warning : NULL;
+}
+
 socmon_status llk_perf_compute_metrics(const llk_perf_results *r, const char *platform,
                                        llk_perf_metrics **out)
 {
@@ -77,10 +107,25 @@ socmon_status llk_perf_compute_metrics(const llk_perf_results *r, const char *pl
     m->pf = pf;
     if (r->n == 0)
         goto out;   /* no results, no metrics: tt-llk's compute_metrics returns {} */
+    /* Which threads ran: any defined row with cycles. A thread with rows but no cycles in any
+     * bank never started the counters; when no thread ran, nothing is left out (all undefined). */
+    int has_rows[SOCMON_TENSIX_NTHREADS] = {0}, ran[SOCMON_TENSIX_NTHREADS] = {0}, anyran = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        const llk_perf_row *w = &r->rows[i];
+        if (w->thread < SOCMON_TENSIX_NTHREADS && !w->undefined) {
+            has_rows[w->thread] = 1;
+            if (w->cycles > 0)
+                ran[w->thread] = anyran = 1;
+        }
+    }
+    if (anyran)
+        idle_warning(m->warning, sizeof m->warning, has_rows, ran);
     for (size_t i = 0; i < r->n; i++) {
         const llk_perf_row *w = &r->rows[i];
         if (w->undefined)
             continue;   /* undefined results never enter a metric */
+        if (anyran && w->thread < SOCMON_TENSIX_NTHREADS && !ran[w->thread])
+            continue;   /* a thread that never ran: not in the means */
         agg *c = find_or_add(a, &na, w->bank, "cycles");
         if (w->cycles > c->max)
             c->max = w->cycles;
@@ -191,6 +236,8 @@ static void format_metrics(const llk_perf_metrics *m, tx_text *t)
     tx_text_add(t, "\nKERNEL METRICS (platform %s)\n", llk_perf_metrics_platform(m));
     tx_text_rep(t, "=", 100);
     tx_text_add(t, "\n");
+    if (m->warning[0])
+        tx_text_add(t, "  WARNING: %s\n", m->warning);
     const mres *u = get(m, "unpack_util"), *ub = get(m, "unpack_est_bpc");
     const mres *p = get(m, "pack_util"), *pb = get(m, "pack_est_bpc");
     const mres *nb = get(m, "noc_bytes_per_cycle"), *nt = get(m, "noc_txn_per_cycle");
