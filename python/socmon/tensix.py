@@ -32,6 +32,7 @@ COUNTER_NAMES, ALL_COUNTERS, ALL_THREADS (counters.py at 9fa02aa).
 
 import ctypes
 import math
+import warnings
 
 try:   # optional, as in tt-llk: DataFrames when present, lists of dicts otherwise
     import pandas as _pd
@@ -106,6 +107,7 @@ _m_at = _proto("llk_perf_metrics_at", _int, _vp, ctypes.c_size_t, ctypes.POINTER
                ctypes.POINTER(ctypes.c_double), ctypes.POINTER(ctypes.c_char_p),
                ctypes.POINTER(ctypes.c_char_p))
 _m_free = _proto("llk_perf_metrics_free", None, _vp)
+_m_warning = _proto("llk_perf_metrics_warning", ctypes.c_char_p, _vp)
 _fmt_metrics = _proto("llk_perf_format_metrics", _int, _vp, ctypes.c_char_p, ctypes.c_size_t,
                       ctypes.POINTER(ctypes.c_size_t))
 _export_metrics = _proto("llk_perf_export_metrics", _int, _vp, ctypes.c_char_p, ctypes.POINTER(_KV),
@@ -373,6 +375,11 @@ def export_counters(results, filename, test_params=None, worker_id="gw0"):
         _check(_export_counters(h, _b(filename), arr, n, _b(worker_id)))
 
 
+class IdleThreadsWarning(UserWarning):
+    """compute_metrics left threads out of the means: their banks counted 0 cycles (they never
+    started the counters, as in a one-thread kernel). tt-llk averages them in (docs/tensix.md)."""
+
+
 class _CMetrics:
     def __init__(self, results, platform):
         platform = platform or _platform_of(results)
@@ -394,9 +401,14 @@ def compute_metrics(results, platform=None):
     dominant_bound_per_thread as labels ("math-bound", ...). results: a
     DataFrame or a list of dicts. Every key is there; undefined values (their
     counters were not read, or 0/0) are None. Empty results give {}.
-    platform: wormhole_b0 / wormhole, blackhole, quasar, any case."""
+    platform: wormhole_b0 / wormhole, blackhole, quasar, any case.
+    Threads whose banks counted 0 cycles (a one-thread kernel) are left out of the
+    means, with an IdleThreadsWarning that names them."""
     out = {}
     with _CMetrics(results, platform) as m:
+        w = _m_warning(m)
+        if w:
+            warnings.warn(w.decode(), IdleThreadsWarning, stacklevel=2)
         for i in range(_m_count(m)):
             name, unit, label = ctypes.c_char_p(), ctypes.c_char_p(), ctypes.c_char_p()
             v = ctypes.c_double()
