@@ -114,6 +114,9 @@ static socmon_status check_expr(const char *src, size_t i, const char *name, con
     const char *at = strstr(msg, "expr ");
     char copy[400];
     snprintf(copy, sizeof copy, "%s", at ? at + 5 : msg);
+    char *where = strstr(copy, " (x line");   /* the line of the scratch document: not the user's */
+    if (where)
+        *where = 0;
     return ffail(src, i, name, "%s: %s", what, copy);
 }
 
