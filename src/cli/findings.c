@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include "cli/findings.h"
-#include "core/error.h"
 #include "socmon/target.h"
 
 /* Each member of a spec ("esp:soc=x;host"): its target's built-in rules. */
