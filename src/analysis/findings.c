@@ -10,6 +10,7 @@
 #include "analysis/findings_internal.h"
 #include "core/error.h"
 #include "core/grow.h"
+#include "core/strmap.h"
 
 struct socmon_findings {
     size_t n, cap;
@@ -160,6 +161,8 @@ typedef struct run_view {
     const char **pn;
     double *pv;
     double *out;
+    const char **inst;              /* the counters' instances, each once, in their order */
+    size_t ninst;
 } run_view;
 
 /* The schema a rule sees: every counter (inst NULL) or one instance's and the device-wide ones
@@ -274,19 +277,10 @@ static socmon_status eval_rule(run_view *rv, const frule *r, socmon_findings *ou
 {
     size_t first = out->n;
     socmon_status st = SOCMON_OK;
-    const socmon_source_info *s = rv->a->src;
-    if (!r->per_instance) {
+    if (!r->per_instance)
         st = eval_one(rv, r, NULL, out);
-    } else {
-        for (size_t i = 0; st == SOCMON_OK && i < s->ncounters; i++) {
-            const char *inst = s->counters[i].instance;
-            int seen = !inst || !*inst;
-            for (size_t j = 0; !seen && j < i; j++)
-                seen = s->counters[j].instance && strcmp(s->counters[j].instance, inst) == 0;
-            if (!seen)
-                st = eval_one(rv, r, inst, out);
-        }
-    }
+    for (size_t i = 0; r->per_instance && st == SOCMON_OK && i < rv->ninst; i++)
+        st = eval_one(rv, r, rv->inst[i], out);
     if (st != SOCMON_OK)
         return st;
     size_t n = out->n - first;
@@ -320,11 +314,22 @@ socmon_status socmon_findings_eval(const socmon_findingset *fs, const socmon_ana
     rv.pn = calloc(s->nparams + nres + 1, sizeof *rv.pn);
     rv.pv = calloc(s->nparams + nres + 1, sizeof *rv.pv);
     rv.out = calloc(nout, sizeof *rv.out);
+    rv.inst = calloc(s->ncounters + 1, sizeof *rv.inst);
     socmon_findings *f = calloc(1, sizeof *f);
-    socmon_status st = rv.c && rv.v && rv.pn && rv.pv && rv.out && f ? SOCMON_OK : nomem();
+    socmon_status st = rv.c && rv.v && rv.pn && rv.pv && rv.out && rv.inst && f ? SOCMON_OK : nomem();
+    socmon_strmap seen = SOCMON_STRMAP_INIT;   /* a program's recording has thousands of functions */
+    for (size_t i = 0; st == SOCMON_OK && i < s->ncounters; i++) {
+        const char *inst = s->counters[i].instance;
+        int added = inst && *inst ? smn_strmap_insert(&seen, inst, rv.ninst, NULL) : 0;
+        if (added < 0)
+            st = nomem();
+        else if (added)
+            rv.inst[rv.ninst++] = inst;
+    }
+    smn_strmap_free(&seen);
     for (size_t i = 0; st == SOCMON_OK && i < fs->n; i++)
         st = eval_rule(&rv, &fs->r[i], f);
-    free(rv.c), free(rv.v), free((void *)rv.pn), free(rv.pv), free(rv.out);
+    free(rv.c), free(rv.v), free((void *)rv.pn), free(rv.pv), free(rv.out), free((void *)rv.inst);
     if (st != SOCMON_OK) {
         socmon_findings_free(f);
         return st;
