@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "socmon/findings.h"
+
 #include "socmon/socmon.h"
 
 typedef struct cv {
@@ -148,6 +150,81 @@ static void with(cv *c, const char *name, uint64_t v)
 }
 
 /* An unpacker with no busy cycles leaves the other one's utilisation. */
+/* A thread that issued no instruction (it never ran) is left out of the per-thread means
+ * (issue 28): dividing by three would dilute them by a thread that was not there. */
+static void test_idle_thread_left_out(void **state)
+{
+    (void)state;
+    cv c[NBASE];
+    memcpy(c, base, sizeof c);
+    for (size_t i = 0; i < NBASE; i++)
+        if (strcmp(c[i].name, "THREAD_INSTRUCTIONS_0") == 0 || strcmp(c[i].name, "THREAD_STALLS_0") == 0)
+            c[i].v = 0;
+    run r;
+    eval(&r, c, NBASE);
+    NEAR(val(&r, "threads_ran"), 2);
+    NEAR(val(&r, "stall_rate_per_thread"), 1500.0 / 1200 / 2);
+    NEAR(val(&r, "issue_rate_per_thread"), 600.0 / 1200 / 2);
+    done(&r);
+    eval(&r, base, NBASE);
+    NEAR(val(&r, "threads_ran"), 3);
+    done(&r);
+}
+
+/* The findings of metrics/tensix.findings.json over counts c: the lines' texts joined. */
+static void tensix_findings(const cv *c, size_t n, char *out, size_t cap)
+{
+    socmon_counter ctr[MAXC];
+    uint64_t d[MAXC];
+    for (size_t i = 0; i < n; i++) {
+        ctr[i] = (socmon_counter){.name = c[i].name, .instance = c[i].instance, .width = 32};
+        d[i] = c[i].v;
+    }
+    static const char *const pn[] = {"noc_word_bytes", "unpack_peak_bpc", "pack_peak_bpc", "clock_hz"};
+    static const double pv[] = {32, 80, 80, 1e9};
+    socmon_metric_schema sch = {.ncounters = n, .counters = ctr, .nparams = 4, .param_names = pn,
+        .param_values = pv};
+    socmon_metricset *ms = NULL;
+    socmon_metrics *m = NULL;
+    assert_int_equal(socmon_metricset_load_string(socmon_builtin_metrics("tensix"), "tensix.json", &ms), SOCMON_OK);
+    assert_int_equal(socmon_metrics_bind(ms, &sch, &m), SOCMON_OK);
+    double mv[64];
+    assert_int_equal(socmon_metrics_eval(m, d, 1e-3, mv), SOCMON_OK);
+    socmon_findingset *fs = NULL;
+    assert_int_equal(socmon_findingset_new(&fs), SOCMON_OK);
+    assert_int_equal(socmon_findingset_add_string(fs, socmon_builtin_findings("tensix"), "tensix.findings.json"),
+                     SOCMON_OK);
+    socmon_source_info info = {.kind = "recording", .target = "tensix", .ncounters = n, .counters = ctr};
+    socmon_analysis_info a = {.src = &info, .ms = ms, .metrics = m};
+    socmon_totals t = {.runs = 1, .elapsed_ns = 1000000, .raw = d, .values = d, .metrics = mv};
+    socmon_findings *f = NULL;
+    assert_int_equal(socmon_findings_eval(fs, &a, &t, &f), SOCMON_OK);
+    out[0] = '\0';
+    for (size_t i = 0; i < socmon_findings_count(f); i++)
+        snprintf(out + strlen(out), cap - strlen(out), "%s\n", socmon_findings_at(f, i)->text);
+    socmon_findings_free(f);
+    socmon_findingset_free(fs);
+    socmon_metrics_free(m);
+    socmon_metricset_free(ms);
+}
+
+/* The CLI's warning (stat and report's findings): a thread that issued nothing is named. */
+static void test_idle_thread_finding(void **state)
+{
+    (void)state;
+    cv c[NBASE];
+    memcpy(c, base, sizeof c);
+    for (size_t i = 0; i < NBASE; i++)
+        if (strcmp(c[i].name, "THREAD_INSTRUCTIONS_2") == 0)
+            c[i].v = 0;
+    char text[4096];
+    tensix_findings(c, NBASE, text, sizeof text);
+    print_message("%s", text);
+    assert_non_null(strstr(text, "warning: only 2 of the three threads ran (instructions: UNPACK 120, MATH 240, PACK 0)"));
+    tensix_findings(base, NBASE, text, sizeof text);
+    assert_null(strstr(text, "threads ran"));
+}
+
 static void test_unpack_mean_of_defined(void **state)
 {
     (void)state;
@@ -419,6 +496,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_formulas_by_hand),
+        cmocka_unit_test(test_idle_thread_left_out),
+        cmocka_unit_test(test_idle_thread_finding),
         cmocka_unit_test(test_unpack_mean_of_defined),
         cmocka_unit_test(test_ties),
         cmocka_unit_test(test_partial_configuration),
