@@ -38,6 +38,8 @@ typedef struct socmon_http_opts {
     FILE *log;               /* refusals and errors, one line each, at most a few a second of a
                                 kind; NULL: stderr */
     const char *who;         /* prefix of log lines ("socmon serve"); NULL: "socmon http" */
+    const char *collectors;  /* the agent's --listen address, named to a collector that connects
+                                here by mistake (http_conns.c); NULL: no agent beside this server */
 } socmon_http_opts;
 
 /* Binds, listens and serves lv from threads of its own until socmon_http_stop. lv must outlive
