@@ -6,6 +6,7 @@
 #   include/socmon/*.h                     the public API
 #   include/socmon/compat/*.h              vendor-compatible headers (esp_monitors.h, ...)
 #   share/socmon/{socs,metrics}/           SoC descriptions and metric files
+#   share/socmon/grafana/                  a Grafana dashboard for the agent's /metrics
 #   share/man/man1/socmon.1                the manual page
 #   lib/pkgconfig/socmon.pc                pkg-config
 #   lib/cmake/socmon/                      find_package(socmon): socmon::socmon, ::socmon_static
@@ -32,6 +33,8 @@ install(DIRECTORY ${CMAKE_SOURCE_DIR}/include/compat/
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/socs/ DESTINATION ${CMAKE_INSTALL_DATADIR}/socmon/socs
         FILES_MATCHING PATTERN "*.soc")
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/metrics/ DESTINATION ${CMAKE_INSTALL_DATADIR}/socmon/metrics
+        FILES_MATCHING PATTERN "*.json")
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/share/socmon/grafana/ DESTINATION ${CMAKE_INSTALL_DATADIR}/socmon/grafana
         FILES_MATCHING PATTERN "*.json")
 install(FILES ${CMAKE_SOURCE_DIR}/docs/socmon.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 
