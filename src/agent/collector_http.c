@@ -42,7 +42,7 @@ static void read_rest(collector *c)
     }
 }
 
-/* The first line of s (at most len bytes), escaped for a terminal, into out. */
+/* The first line of s (at most len bytes; at most 511 of it), escaped for a terminal, into out. */
 static void first_line(char *out, size_t outlen, const char *s, size_t len)
 {
     char raw[512];
@@ -54,16 +54,20 @@ static void first_line(char *out, size_t outlen, const char *s, size_t len)
     smn_text_escape(out, outlen, raw);
 }
 
+void collector_http_describe(const uint8_t *in, size_t len, char *status, size_t slen, char *said, size_t saidlen)
+{
+    first_line(status, slen, (const char *)in, len);
+    said[0] = '\0';
+    const uint8_t *body = memmem(in, len, "\r\n\r\n", 4);
+    if (body)
+        first_line(said, saidlen, (const char *)body + 4, len - (size_t)(body + 4 - in));
+}
+
 socmon_status collector_http_failure(collector *c)
 {
     read_rest(c);
-    char status[600], said[600] = "";
-    first_line(status, sizeof status, (const char *)c->in, c->inlen);
-    const char *body = memmem(c->in, c->inlen, "\r\n\r\n", 4);
-    if (body) {
-        body += 4;
-        first_line(said, sizeof said, body, c->inlen - (size_t)((const uint8_t *)body - c->in));
-    }
+    char status[600], said[600];
+    collector_http_describe(c->in, c->inlen, status, sizeof status, said, sizeof said);
     return socmon_fail(SOCMON_EPARSE, "%s answered in HTTP (\"%s\"): a web server (an agent's --http port?), not "
                        "the port where an agent takes collectors: connect to the address of the agent's --listen "
                        "(default port %d)%s%s%s", c->addr, status, NET_DEFAULT_PORT,

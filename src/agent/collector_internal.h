@@ -39,6 +39,9 @@ socmon_status collector_error_frame(collector *c, const uint8_t *p, size_t len, 
  * naming HTTP, the --listen port to use and the first line of what the server said. */
 int collector_is_http(const collector *c);
 socmon_status collector_http_failure(collector *c);
+/* The status line and the body's first line of an HTTP answer in[len] (any bytes: a peer's),
+ * each cut to fit and escaped for a terminal (core/text.h); said is "" without a body. */
+void collector_http_describe(const uint8_t *in, size_t len, char *status, size_t slen, char *said, size_t saidlen);
 /* The device and set of c->hello (replacing the previous ones). */
 socmon_status collector_build_schema(collector *c);
 
