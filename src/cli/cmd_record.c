@@ -50,12 +50,12 @@ static void help(FILE *fp)
                 "recording goes on to its end (exit status 0); when the reader of a FIFO given as -o\n"
                 "goes away, the run stops there with exit status 1.\n\n"
                 "With --remote HOST:PORT the samples come from 'socmon agent' there (docs/agent.md):\n"
-                "the same file, each sample's index its sequence number at the agent, samples the\n"
-                "agent no longer had recorded as an explicit gap; -d is the target's time from the\n"
-                "first sample received. --from now starts at the agent's next sample, --from oldest at\n"
-                "the oldest it still holds; with -d the default is now (the next D of the run), without\n"
-                "it oldest (all the agent holds, then on to the end). --append continues -o FILE after\n"
-                "its last sample, so a collector killed and restarted yields one file.\n\n");
+                "the same file, samples the agent no longer had recorded as an explicit gap; -d is\n"
+                "the target's time from the first sample received. --from now starts at the agent's\n"
+                "next sample, --from oldest at the oldest it still holds; with -d the default is now\n"
+                "(the next D of the run), without it oldest (all the agent holds, then on to the\n"
+                "end). --append continues -o FILE after its last sample, so a collector killed and\n"
+                "restarted yields one file.\n\n");
     cli_help_opts(fp, RECORD_OPTS);
 }
 
@@ -87,7 +87,7 @@ static int write_error(const char *path, socmon_status st)
 static void remote_arrived(const rec *r, char *buf, size_t len)
 {
     char n[32], span[32];
-    int have = 0;   /* --from now: the file's indices start at 0, the agent's seq at base */
+    int have = 0;   /* a start asked for (--from, -d): the file's index 0 is the agent's seq base */
     uint64_t base = collector_source_base(r->src.src, &have);
     smn_format_count(n, sizeof n, r->samples, !r->o->no_big_num);
     smn_format_ns(span, sizeof span, r->samples ? r->last_t - r->first_t : 0);
@@ -103,8 +103,10 @@ static void remote_arrived(const rec *r, char *buf, size_t len)
                  (unsigned long long)(base + r->first_seq), (unsigned long long)(base + r->last_seq));
 }
 
-/* --from now: the file's index 0 is the agent's seq `base`. The file says so (attachment
- * REMOTE_BASE), for an --append that continues it to ask the agent for the right seq. */
+/* A start asked for (--from, or -d's now): the file's index 0 is the agent's seq `base` (the
+ * collector source rebases). The file says so (attachment REMOTE_BASE), for an --append that
+ * continues it to ask the agent for the right seq. Nothing without a base (a whole run's file
+ * is indexed by the agent's seqs). */
 #define REMOTE_BASE "agent_seq_base"
 static socmon_status remember_base(rec *r)
 {
@@ -145,7 +147,7 @@ static socmon_status note_sample(void *self, uint64_t seq, const socmon_sample *
 {
     rec *r = self;
     uint64_t next = socmon_recwriter_next_index(r->w);
-    if (!r->samples && !r->appending && (r->o->from || r->src.from == CLI_FROM_NOW)) {   /* rebased */
+    if (!r->samples && !r->appending) {
         socmon_status st = remember_base(r);
         if (st != SOCMON_OK)
             return st;
