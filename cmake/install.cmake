@@ -34,8 +34,9 @@ install(DIRECTORY ${CMAKE_SOURCE_DIR}/socs/ DESTINATION ${CMAKE_INSTALL_DATADIR}
         FILES_MATCHING PATTERN "*.soc")
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/metrics/ DESTINATION ${CMAKE_INSTALL_DATADIR}/socmon/metrics
         FILES_MATCHING PATTERN "*.json")
+# a component of its own too, so `cmake --install build --component grafana` puts it alone
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/share/socmon/grafana/ DESTINATION ${CMAKE_INSTALL_DATADIR}/socmon/grafana
-        FILES_MATCHING PATTERN "*.json")
+        COMPONENT grafana FILES_MATCHING PATTERN "*.json")
 install(FILES ${CMAKE_SOURCE_DIR}/docs/socmon.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 
 # The Python package, and the way from it to the library: relative, so a moved prefix (or
