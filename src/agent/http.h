@@ -13,7 +13,9 @@
  *
  * Hostile peers: connections that have not sent a whole request header are closed after
  * header_timeout_ms and give their place to new ones at the limit; one address holds at most
- * max_per_addr; when every connection is busy a new one gets 503 (http_conns.c). */
+ * max_per_addr; when every connection is busy a new one gets 503 (http_conns.c). A socmon
+ * collector that connects here by mistake (its first bytes the wire magic) gets a 400 at once
+ * naming opts.collectors, the agent's --listen address. */
 #ifndef SOCMON_AGENT_HTTP_H
 #define SOCMON_AGENT_HTTP_H
 
