@@ -34,8 +34,10 @@ install(DIRECTORY ${CMAKE_SOURCE_DIR}/socs/ DESTINATION ${CMAKE_INSTALL_DATADIR}
         FILES_MATCHING PATTERN "*.soc")
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/metrics/ DESTINATION ${CMAKE_INSTALL_DATADIR}/socmon/metrics
         FILES_MATCHING PATTERN "*.json")
-# a component of its own too, so `cmake --install build --component grafana` puts it alone
-install(DIRECTORY ${CMAKE_SOURCE_DIR}/share/socmon/grafana/ DESTINATION ${CMAKE_INSTALL_DATADIR}/socmon/grafana
+# a component of its own too, so `cmake --install build --component grafana` puts it alone. Its
+# source is dashboards/grafana/: a share/socmon/ in the source tree would be taken for the data
+# directory of the binaries in build/ (core/datapath.c looks for ../share/socmon next to them).
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/dashboards/grafana/ DESTINATION ${CMAKE_INSTALL_DATADIR}/socmon/grafana
         COMPONENT grafana FILES_MATCHING PATTERN "*.json")
 install(FILES ${CMAKE_SOURCE_DIR}/docs/socmon.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 

@@ -1,5 +1,6 @@
 #!/bin/sh
-# The Grafana dashboard (share/socmon/grafana/socmon-agent.json, issue 28 item 13) uses only series
+# The Grafana dashboard (dashboards/grafana/socmon-agent.json, installed as
+# share/socmon/grafana/socmon-agent.json; issue 28 item 13) uses only series
 # the agent serves: agents on the ESP, Zynq and Tensix models serve /metrics, and every metric name
 # in every panel expression (and in the template variables) must be among the names they serve; a
 # __name__ regular expression must match one. promtool checks that every expression parses (as a
@@ -8,7 +9,7 @@
 . "${SOCMON_SRC:?SOCMON_SRC must point at the source tree}/tests/support/expect.sh"
 . "$SOCMON_SRC/tests/agent/agent_lib.sh"
 GET="python3 $SOCMON_SRC/tests/support/http_get.py"
-DASH=$SOCMON_SRC/share/socmon/grafana/socmon-agent.json
+DASH=$SOCMON_SRC/dashboards/grafana/socmon-agent.json
 
 : >"$TMP/served.prom"
 for t in "esp -w multifft" "zynq -w steady" "tensix"; do
