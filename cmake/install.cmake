@@ -6,6 +6,7 @@
 #   include/socmon/*.h                     the public API
 #   include/socmon/compat/*.h              vendor-compatible headers (esp_monitors.h, ...)
 #   share/socmon/{socs,metrics}/           SoC descriptions and metric files
+#   share/socmon/grafana/                  a Grafana dashboard for the agent's /metrics
 #   share/man/man1/socmon.1                the manual page
 #   lib/pkgconfig/socmon.pc                pkg-config
 #   lib/cmake/socmon/                      find_package(socmon): socmon::socmon, ::socmon_static
@@ -33,6 +34,11 @@ install(DIRECTORY ${CMAKE_SOURCE_DIR}/socs/ DESTINATION ${CMAKE_INSTALL_DATADIR}
         FILES_MATCHING PATTERN "*.soc")
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/metrics/ DESTINATION ${CMAKE_INSTALL_DATADIR}/socmon/metrics
         FILES_MATCHING PATTERN "*.json")
+# a component of its own too, so `cmake --install build --component grafana` puts it alone. Its
+# source is dashboards/grafana/: a share/socmon/ in the source tree would be taken for the data
+# directory of the binaries in build/ (core/datapath.c looks for ../share/socmon next to them).
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/dashboards/grafana/ DESTINATION ${CMAKE_INSTALL_DATADIR}/socmon/grafana
+        COMPONENT grafana FILES_MATCHING PATTERN "*.json")
 install(FILES ${CMAKE_SOURCE_DIR}/docs/socmon.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 
 # The Python package, and the way from it to the library: relative, so a moved prefix (or

@@ -112,6 +112,8 @@ socmon_status collector_next_frame(collector *c, const collector_cb *cb, int tim
     uint64_t deadline = timeout_ms >= 0 ? smn_mono_ns() + (uint64_t)timeout_ms * 1000000u : UINT64_MAX;
     for (;;) {
         int r = wire_hdr_parse(c->in, c->inlen, WIRE_MAX_PAYLOAD, h);
+        if (r < 0 && collector_is_http(c))
+            return collector_http_failure(c);
         if (r < 0)
             return socmon_fail_prefix(SOCMON_EPARSE, "agent %s: ", c->addr);
         if (r == 1 && c->inlen >= WIRE_HDR + (size_t)h->len) {

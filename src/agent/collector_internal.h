@@ -35,6 +35,13 @@ socmon_status collector_next_frame(collector *c, const collector_cb *cb, int tim
                                    const uint8_t **payload, size_t *consumed);
 /* The failure an ERROR frame stands for, its message naming the agent. */
 socmon_status collector_error_frame(collector *c, const uint8_t *p, size_t len, wire_error *e);
+/* collector_http.c: 1 if what came starts "HTTP/" (a web server answered); then the failure,
+ * naming HTTP, the --listen port to use and the first line of what the server said. */
+int collector_is_http(const collector *c);
+socmon_status collector_http_failure(collector *c);
+/* The status line and the body's first line of an HTTP answer in[len] (any bytes: a peer's),
+ * each cut to fit and escaped for a terminal (core/text.h); said is "" without a body. */
+void collector_http_describe(const uint8_t *in, size_t len, char *status, size_t slen, char *said, size_t saidlen);
 /* The device and set of c->hello (replacing the previous ones). */
 socmon_status collector_build_schema(collector *c);
 

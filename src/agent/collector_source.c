@@ -33,7 +33,12 @@ static socmon_status on_sample(void *user, uint64_t seq, const socmon_sample *sm
         s->have_first = 1;
     }
     unsigned flags = seq < collector_hello(s->c)->next_seq ? SOCMON_PAST : 0;
-    socmon_status st = socmon_pipeline_sample(s->p, seq, smp, flags);
+    if (s->o.rebase && !s->o.have_base)
+        s->o.base = seq, s->o.have_base = 1;
+    if (s->o.rebase && seq < s->o.base)
+        return socmon_fail(SOCMON_EPARSE, "agent sent seq %llu, before seq %llu where this stream starts",
+                           (unsigned long long)seq, (unsigned long long)s->o.base);
+    socmon_status st = socmon_pipeline_sample(s->p, s->o.rebase ? seq - s->o.base : seq, smp, flags);
     if (st == SOCMON_OK && s->o.duration_ns && smp->t_ns - s->first_t >= s->o.duration_ns) {
         s->done = 1;
         return socmon_fail(SOCMON_ESTATE, "the duration is reached");
@@ -45,6 +50,17 @@ static socmon_status on_gap(void *user, const wire_gap *g)
 {
     csrc *s = user;
     socmon_gap gap = {.first_seq = g->first_seq, .count = g->count, .t0_ns = g->t0_ns, .t1_ns = g->t1_ns};
+    if (s->o.rebase && !s->o.have_base) {   /* nothing before the start is owed: it starts after the gap */
+        s->o.base = g->first_seq + g->count, s->o.have_base = 1;
+        return SOCMON_OK;
+    }
+    if (s->o.rebase) {   /* what of the gap lies before the start was never asked for */
+        uint64_t end = g->first_seq + g->count;
+        if (end <= s->o.base)
+            return SOCMON_OK;
+        gap.first_seq = g->first_seq > s->o.base ? g->first_seq - s->o.base : 0;
+        gap.count = end - s->o.base - gap.first_seq;
+    }
     return socmon_pipeline_gap(s->p, &gap);
 }
 
@@ -119,6 +135,21 @@ socmon_status collector_source(collector *c, const collector_source_opts *o, soc
     if (st != SOCMON_OK)
         csrc_close(s);
     return st;
+}
+
+uint64_t collector_source_base(const socmon_source *src, int *have)
+{
+    const csrc *s = socmon_source_self(src);
+    *have = s->o.have_base;
+    return s->o.base;
+}
+
+void collector_source_set_base(socmon_source *src, uint64_t base)
+{
+    csrc *s = socmon_source_self(src);
+    s->o.rebase = 1;
+    s->o.have_base = 1;
+    s->o.base = base;
 }
 
 collector *collector_source_collector(const socmon_source *src)

@@ -311,6 +311,7 @@ static void pick_limits(socmon_http *h, const socmon_http_opts *opts, http_conns
         co->per_ip = co->max_conns;
     co->header_ms = opts->header_timeout_ms ? opts->header_timeout_ms : HTTP_HEADER_MS;
     co->log = &h->log;
+    co->collectors = opts->collectors;
 }
 
 socmon_status socmon_http_start(socmon_live *lv, const socmon_http_opts *opts, socmon_http **out)

@@ -13,7 +13,9 @@
  *
  * Hostile peers: connections that have not sent a whole request header are closed after
  * header_timeout_ms and give their place to new ones at the limit; one address holds at most
- * max_per_addr; when every connection is busy a new one gets 503 (http_conns.c). */
+ * max_per_addr; when every connection is busy a new one gets 503 (http_conns.c). A socmon
+ * collector that connects here by mistake (its first bytes the wire magic) gets a 400 at once
+ * naming opts.collectors, the agent's --listen address. */
 #ifndef SOCMON_AGENT_HTTP_H
 #define SOCMON_AGENT_HTTP_H
 
@@ -38,6 +40,8 @@ typedef struct socmon_http_opts {
     FILE *log;               /* refusals and errors, one line each, at most a few a second of a
                                 kind; NULL: stderr */
     const char *who;         /* prefix of log lines ("socmon serve"); NULL: "socmon http" */
+    const char *collectors;  /* the agent's --listen address, named to a collector that connects
+                                here by mistake (http_conns.c); NULL: no agent beside this server */
 } socmon_http_opts;
 
 /* Binds, listens and serves lv from threads of its own until socmon_http_stop. lv must outlive

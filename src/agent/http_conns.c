@@ -44,6 +44,12 @@
 #define HTTP_EMFILE_PAUSE_MS 200
 #define HTTP_UNSTARTED_MS 5000    /* a handed-over connection libmicrohttpd never reported */
 #define HTTP_POLL_MS 250
+/* A new connection is looked at before libmicrohttpd gets it: a socmon collector pointed at this
+ * port by mistake (its SUBSCRIBE starts with the wire magic "SMAG") is told at once, in HTTP,
+ * which port it wants, instead of waiting for a request header that never comes. A client that
+ * sends nothing is handed over after HTTP_SNIFF_MS; at HTTP_SNIFF_MAX waiting the oldest goes on. */
+#define HTTP_SNIFF_MAX 8
+#define HTTP_SNIFF_MS 100
 
 typedef struct slot {
     int used;
@@ -54,6 +60,13 @@ typedef struct slot {
     struct sockaddr_storage addr;
     socklen_t addrlen;
 } slot;
+
+typedef struct sniffing {
+    int fd;                       /* -1: a free entry */
+    uint64_t since_ms;
+    struct sockaddr_storage addr;
+    socklen_t addrlen;
+} sniffing;
 
 typedef struct lingering {
     int fd;
@@ -73,6 +86,7 @@ struct http_conns {
     int spare_fd;                 /* closed at EMFILE to accept the client we then refuse */
     uint64_t paused_until_ms;
     lingering lingering[HTTP_LINGER_MAX];
+    sniffing sniff[HTTP_SNIFF_MAX];
 };
 
 static uint64_t now_ms(void)
@@ -121,6 +135,8 @@ socmon_status http_conns_new(const http_conns_opts *o, http_conns **out)
     pthread_mutex_init(&hc->mu, NULL);
     for (size_t i = 0; i < HTTP_LINGER_MAX; i++)
         hc->lingering[i].fd = -1;
+    for (size_t i = 0; i < HTTP_SNIFF_MAX; i++)
+        hc->sniff[i].fd = -1;
     hc->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
     *out = hc;
     return SOCMON_OK;
@@ -249,6 +265,89 @@ static void admit(http_conns *hc, int fd, const struct sockaddr_storage *addr, s
     }
 }
 
+/* A collector speaking the agent's wire protocol here: a 400 in HTTP (what the collector
+ * recognises) naming the port it wants, then closed as a refused client is. */
+static void wrong_port(http_conns *hc, int fd, const struct sockaddr_storage *addr)
+{
+    char text[600], msg[1024], peer[NET_ADDR_MAX];
+    int blen = hc->o.collectors
+                   ? snprintf(text, sizeof text, "socmon: this is the agent's HTTP port (--http: the live page and "
+                              "/metrics); collectors (record/stat/serve --remote) connect to its --listen port, %s\n",
+                              hc->o.collectors)
+                   : snprintf(text, sizeof text, "socmon: this is an HTTP port (the live page and /metrics), not "
+                              "an agent's: collectors connect to the port of the agent's --listen\n");
+    int n = snprintf(msg, sizeof msg, "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\n"
+                     "Content-Length: %d\r\nConnection: close\r\n\r\n%s", blen, text);
+    ssize_t w = send(fd, msg, (size_t)n, MSG_NOSIGNAL | MSG_DONTWAIT);
+    (void)w;
+    net_format((const struct sockaddr *)addr, peer, sizeof peer);
+    http_logf(hc->o.log, "collector on the HTTP port", "a collector (%s) connected to the HTTP port: told it to use "
+              "%s", peer, hc->o.collectors ? hc->o.collectors : "the agent's --listen port");
+    shutdown(fd, SHUT_WR);
+    for (size_t i = 0; i < HTTP_LINGER_MAX; i++)
+        if (hc->lingering[i].fd < 0) {
+            hc->lingering[i].fd = fd;
+            hc->lingering[i].until_ms = now_ms() + HTTP_LINGER_MS;
+            return;
+        }
+    close(fd);
+}
+
+/* The connection of entry i is judged: a collector, or a client for libmicrohttpd. */
+static void sniff_done(http_conns *hc, sniffing *e, int is_collector)
+{
+    int fd = e->fd;
+    e->fd = -1;
+    if (is_collector)
+        wrong_port(hc, fd, &e->addr);
+    else
+        admit(hc, fd, &e->addr, e->addrlen);
+}
+
+/* A new connection waits for its first bytes (at most HTTP_SNIFF_MS); the oldest waiting one
+ * goes on to admit() when every entry is taken. */
+static void sniff_add(http_conns *hc, int fd, const struct sockaddr_storage *addr, socklen_t addrlen)
+{
+    sniffing *e = NULL;
+    for (size_t i = 0; i < HTTP_SNIFF_MAX && !e; i++)
+        if (hc->sniff[i].fd < 0)
+            e = &hc->sniff[i];
+    if (!e) {
+        e = &hc->sniff[0];
+        for (size_t i = 1; i < HTTP_SNIFF_MAX; i++)
+            if (hc->sniff[i].since_ms < e->since_ms)
+                e = &hc->sniff[i];
+        sniff_done(hc, e, 0);
+    }
+    e->fd = fd;
+    e->since_ms = now_ms();
+    memcpy(&e->addr, addr, addrlen);
+    e->addrlen = addrlen;
+}
+
+/* Entries with bytes to read, or past their time: "SMAG" first is a collector; anything else
+ * (or nothing) is libmicrohttpd's to answer. */
+static void sniff_check(http_conns *hc, const struct pollfd *pf, size_t npf)
+{
+    uint64_t now = now_ms();
+    for (size_t i = 0; i < HTTP_SNIFF_MAX; i++) {
+        sniffing *e = &hc->sniff[i];
+        if (e->fd < 0)
+            continue;
+        int ready = 0, late = now - e->since_ms >= HTTP_SNIFF_MS;
+        for (size_t j = 0; j < npf; j++)
+            ready |= pf[j].fd == e->fd && pf[j].revents;
+        if (!ready && !late)
+            continue;
+        char b[4];
+        ssize_t k = recv(e->fd, b, sizeof b, MSG_PEEK | MSG_DONTWAIT);
+        int magic = k > 0 && memcmp(b, "SMAG", (size_t)k) == 0;
+        if (magic && k < 4 && !late)
+            continue;   /* the rest of the magic is on its way */
+        sniff_done(hc, e, magic && k == 4);
+    }
+}
+
 /* accept() failed for want of fds: said once a while, the waiting client told 503 when a spare
  * fd can be given up for it, and the listening socket left alone for a moment. */
 static void out_of_fds(http_conns *hc, int err)
@@ -301,7 +400,7 @@ static void accept_some(http_conns *hc)
                 out_of_fds(hc, errno);
             return;
         }
-        admit(hc, fd, &ss, sl);
+        sniff_add(hc, fd, &ss, sl);
     }
 }
 
@@ -368,7 +467,7 @@ static void *accept_main(void *arg)
         int wait = reap(hc);
         if (wait > HTTP_STARTING_MS / 4)   /* a connection never started stops holding us up */
             wait = HTTP_STARTING_MS / 4;
-        struct pollfd pf[2 + HTTP_LINGER_MAX];
+        struct pollfd pf[2 + HTTP_LINGER_MAX + HTTP_SNIFF_MAX];
         size_t n = 0;
         pf[n++] = (struct pollfd){.fd = hc->wake[0], .events = POLLIN};
         uint64_t now = now_ms();
@@ -383,6 +482,13 @@ static void *accept_main(void *arg)
                 pf[n++] = (struct pollfd){.fd = hc->lingering[i].fd, .events = POLLIN};
                 wait = wait > 50 ? 50 : wait;   /* their time runs out while nothing else happens */
             }
+        for (size_t i = 0; i < HTTP_SNIFF_MAX; i++)
+            if (hc->sniff[i].fd >= 0) {
+                pf[n++] = (struct pollfd){.fd = hc->sniff[i].fd, .events = POLLIN};
+                uint64_t due = hc->sniff[i].since_ms + HTTP_SNIFF_MS;
+                int left = due > now ? (int)(due - now) : 0;
+                wait = wait > left ? left : wait;
+            }
         int rc = poll(pf, n, wait < 1 ? 1 : wait);
         if (rc < 0 && errno != EINTR) {
             http_logf(hc->o.log, "poll", "poll: %s", strerror(errno));
@@ -395,6 +501,7 @@ static void *accept_main(void *arg)
                 ;
         }
         drain_lingering(hc, pf, n);
+        sniff_check(hc, pf, n);
         if (rc > 0 && n > 1 && pf[1].fd == hc->o.listen_fd && pf[1].revents)
             accept_some(hc);
         http_log_tick(hc->o.log, 0);
@@ -428,6 +535,11 @@ void http_conns_stop(http_conns *hc)
         if (hc->lingering[i].fd >= 0) {
             close(hc->lingering[i].fd);
             hc->lingering[i].fd = -1;
+        }
+    for (size_t i = 0; i < HTTP_SNIFF_MAX; i++)
+        if (hc->sniff[i].fd >= 0) {
+            close(hc->sniff[i].fd);
+            hc->sniff[i].fd = -1;
         }
 }
 

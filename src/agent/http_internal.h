@@ -80,6 +80,7 @@ typedef struct http_conns_opts {
     unsigned per_ip;          /* of which one address may hold */
     unsigned header_ms;       /* an idle connection must complete a request header within this */
     http_log *log;
+    const char *collectors;   /* socmon_http_opts.collectors */
 } http_conns_opts;
 
 /* Ready to accept, but not yet accepting (http_conns_start). Fails only out of memory. */

@@ -154,7 +154,8 @@ int cmd_agent(int argc, char **argv)
      * "running as user ..." below is the signal that root is gone. */
     if (st != SOCMON_OK || (st = agent_new(cs.target, cs.set, &ao, &ag)) != SOCMON_OK ||
         (o.port_file && (st = net_write_port_file(o.port_file, agent_port(ag))) != SOCMON_OK) ||
-        (o.http && (hrc = serve_http_start(&srv, lv, o.http, o.token_file ? token : NULL, o.http_hosts,
+        (o.http && (srv.collectors = agent_address(ag)) &&
+         (hrc = serve_http_start(&srv, lv, o.http, o.token_file ? token : NULL, o.http_hosts,
                                            (size_t)o.nhttp_hosts, o.http_port_file, "socmon agent")) != 0) ||
         (st = agent_drop_privileges(o.user, &dropped, who, sizeof who)) != SOCMON_OK) {
         serve_http_stop(&srv);

@@ -50,10 +50,12 @@ static void help(FILE *fp)
                 "recording goes on to its end (exit status 0); when the reader of a FIFO given as -o\n"
                 "goes away, the run stops there with exit status 1.\n\n"
                 "With --remote HOST:PORT the samples come from 'socmon agent' there (docs/agent.md):\n"
-                "the same file, each sample's index its sequence number at the agent, samples the\n"
-                "agent no longer had recorded as an explicit gap; -d is the target's time from the\n"
-                "first sample received; --append continues -o FILE after its last sample, so a\n"
-                "collector killed and restarted yields one file.\n\n");
+                "the same file, samples the agent no longer had recorded as an explicit gap; -d is\n"
+                "the target's time from the first sample received. --from now starts at the agent's\n"
+                "next sample, --from oldest at the oldest it still holds; with -d the default is now\n"
+                "(the next D of the run), without it oldest (all the agent holds, then on to the\n"
+                "end). --append continues -o FILE after its last sample, so a collector killed and\n"
+                "restarted yields one file.\n\n");
     cli_help_opts(fp, RECORD_OPTS);
 }
 
@@ -67,8 +69,9 @@ typedef struct rec {
     socmon_recwriter *w;
     socmon_recorder rr;
     socmon_pipeline *p;
-    cli_doc live;           /* the live lines (a local run without -q) */
+    cli_doc live;           /* the live lines (without -q) */
     uint64_t samples, next_progress;
+    uint64_t first_seq, last_seq, first_t, last_t;   /* what arrived from an agent */
 } rec;
 
 /* "socmon: record: writing 'PATH': No space left on device" */
@@ -79,21 +82,90 @@ static int write_error(const char *path, socmon_status st)
     return cli_error(what, st);
 }
 
+/* "1 sample from agent HOST:PORT (target esp) over 0 ns of target time (seq 700)",
+ * "1,001 samples from ... over 1.000 s of target time (seq 700..1700)". */
+static void remote_arrived(const rec *r, char *buf, size_t len)
+{
+    char n[32], span[32];
+    int have = 0;   /* a start asked for (--from, -d): the file's index 0 is the agent's seq base */
+    uint64_t base = collector_source_base(r->src.src, &have);
+    smn_format_count(n, sizeof n, r->samples, !r->o->no_big_num);
+    smn_format_ns(span, sizeof span, r->samples ? r->last_t - r->first_t : 0);
+    int k = snprintf(buf, len, "%s sample%s from agent %s (target %s)", n, r->samples == 1 ? "" : "s", r->o->remote,
+                     r->src.info->target);
+    if (k < 0 || (size_t)k >= len || !r->samples)
+        return;
+    if (r->first_seq == r->last_seq)
+        snprintf(buf + k, len - (size_t)k, " over %s of target time (seq %llu)", span,
+                 (unsigned long long)(base + r->first_seq));
+    else
+        snprintf(buf + k, len - (size_t)k, " over %s of target time (seq %llu..%llu)", span,
+                 (unsigned long long)(base + r->first_seq), (unsigned long long)(base + r->last_seq));
+}
+
+/* A start asked for (--from, or -d's now): the file's index 0 is the agent's seq `base` (the
+ * collector source rebases). The file says so (attachment REMOTE_BASE), for an --append that
+ * continues it to ask the agent for the right seq. Nothing without a base (a whole run's file
+ * is indexed by the agent's seqs). */
+#define REMOTE_BASE "agent_seq_base"
+static socmon_status remember_base(rec *r)
+{
+    int have = 0;
+    char doc[64];
+    uint64_t base = collector_source_base(r->src.src, &have);
+    int n = snprintf(doc, sizeof doc, "{\"first_seq\": %llu}", (unsigned long long)base);
+    return have ? socmon_recwriter_attach(r->w, REMOTE_BASE, doc, (size_t)n) : SOCMON_OK;
+}
+
+/* --append: the agent's seq of the file's index 0 (0 for a file that starts at the agent's seq 0). */
+static socmon_status remembered_base(const char *path, uint64_t *base)
+{
+    socmon_recording *file = NULL;
+    const void *data = NULL;
+    size_t len = 0;
+    *base = 0;
+    socmon_status st = socmon_recording_load(path, &file);
+    if (st == SOCMON_OK && socmon_recording_attachment(file, REMOTE_BASE, &data, &len) == SOCMON_OK) {
+        char doc[64];
+        snprintf(doc, sizeof doc, "%.*s", (int)(len < sizeof doc ? len : sizeof doc - 1), (const char *)data);
+        const char *p = strchr(doc, ':');
+        char *end = NULL;
+        *base = p ? strtoull(p + 1, &end, 10) : 0;
+        if (!p || end == p + 1)
+            st = socmon_fail(SOCMON_EPARSE, "--append '%s': its %s attachment '%s' holds no seq", path, REMOTE_BASE,
+                             doc);
+    }
+    socmon_recording_free(file);
+    if (st == SOCMON_EPARSE)
+        return st;
+    socmon_clear_error();   /* a file the reader refuses: reopen says why */
+    return SOCMON_OK;
+}
+
 /* An agent's stream: what it no longer had, and a progress line a second (remote runs only). */
 static socmon_status note_sample(void *self, uint64_t seq, const socmon_sample *s)
 {
     rec *r = self;
-    (void)s;
     uint64_t next = socmon_recwriter_next_index(r->w);
+    if (!r->samples && !r->appending) {
+        socmon_status st = remember_base(r);
+        if (st != SOCMON_OK)
+            return st;
+    }
+    if (!r->samples)
+        r->first_seq = seq, r->first_t = s->t_ns;
+    r->last_seq = seq, r->last_t = s->t_ns;
     if (seq > next)
         fprintf(stderr, "socmon record: the agent's ring starts at seq %llu: samples %llu..%llu are gone (%llu "
                 "lost); the file records them as a gap\n", (unsigned long long)seq, (unsigned long long)next,
                 (unsigned long long)seq - 1, (unsigned long long)(seq - next));
     r->samples++;
     uint64_t now = smn_mono_ns();
-    if (!r->o->quiet && now >= r->next_progress) {
-        fprintf(stderr, "socmon record: %llu samples from %s (seq %llu, %llu lost)\n", (unsigned long long)r->samples,
-                r->o->remote, (unsigned long long)seq, (unsigned long long)(r->rr.lost + (seq > next ? seq - next : 0)));
+    if (!r->o->quiet && !r->live.feed && now >= r->next_progress) {   /* the live lines say it otherwise */
+        char what[512];
+        remote_arrived(r, what, sizeof what);
+        fprintf(stderr, "socmon record: %s, %llu lost so far\n", what,
+                (unsigned long long)(r->rr.lost + (seq > next ? seq - next : 0)));
         r->next_progress = now + 1000000000u;
     }
     return SOCMON_OK;
@@ -131,7 +203,12 @@ static int open_file(rec *r)
         r->appending = 1;
         if ((st = socmon_recwriter_reopen(fd, info->set, info->target, info->interval_ns, &wo, &r->w)) != SOCMON_OK)
             return cli_error("record", socmon_fail_prefix(st, "--append '%s': ", r->path));
-        collector_source_start(r->src.src, WIRE_SUB_SEQ, socmon_recwriter_next_index(r->w));
+        uint64_t base = 0;
+        if ((st = remembered_base(r->path, &base)) != SOCMON_OK)
+            return cli_error("record", st);
+        if (base)
+            collector_source_set_base(r->src.src, base);
+        collector_source_start(r->src.src, WIRE_SUB_SEQ, base + socmon_recwriter_next_index(r->w));
         return 0;
     }
     if ((st = socmon_recwriter_open(fd, info->set, info->target, info->interval_ns, &wo, &r->w)) != SOCMON_OK)
@@ -164,7 +241,7 @@ static int open_consumers(rec *r, size_t *shown)
     size_t nshown = m ? cli_pick_metrics(m, o->metrics, shown, o->metrics ? LIVE_PICK_MAX : LIVE_MAX) : 0;
     if (m && o->metrics && cli_check_metric_patterns("record", r->src.ms, m, o->metrics, "not selected by -e"))
         return 2;
-    if (o->quiet || r->src.remote)
+    if (o->quiet)
         return 0;
     socmon_feed_opts fo = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .shown = shown, .nshown = nshown,
                            .every = o->every};
@@ -193,6 +270,24 @@ static socmon_status attach_profile(rec *r)
     free(json);
     socmon_profile_free(prof);
     return st;
+}
+
+/* The first line of a remote run: the agent, and where its stream starts (--from). */
+static void say_remote_start(const rec *r)
+{
+    const wire_hello *h = collector_hello(collector_source_collector(r->src.src));
+    const socmon_source_info *info = r->src.info;
+    char start[200];
+    if (r->appending)
+        snprintf(start, sizeof start, "appending after the file's last sample");
+    else if (r->src.from == CLI_FROM_NOW)
+        snprintf(start, sizeof start, "--from now: from its next sample (after the %llu it has taken)%s",
+                 (unsigned long long)h->next_seq, r->o->duration_ns ? ", -d counted from it" : "");
+    else
+        snprintf(start, sizeof start, "--from oldest: from the oldest sample it holds (seq %llu of %llu taken)",
+                 (unsigned long long)h->oldest_seq, (unsigned long long)h->next_seq);
+    fprintf(stderr, "socmon record: from agent %s (target %s, %zu counters, interval %.6g ms), %s\n", r->o->remote,
+            info->target, info->ncounters, (double)info->interval_ns / 1e6, start);
 }
 
 /* The end: the pending block and the end record, then the summary. Returns the exit code. */
@@ -246,9 +341,13 @@ static int finish(rec *r, socmon_status st, int rc)
     if (r->src.remote) {
         collector_stats cs;
         collector_get_stats(collector_source_collector(r->src.src), &cs);
-        fprintf(to, "wrote %llu samples (%llu lost at the agent) from %s to %s (%llu bytes received)\n",
-                (unsigned long long)r->samples, (unsigned long long)r->rr.lost, o->remote, r->path,
-                (unsigned long long)cs.bytes);
+        char what[512], bbuf[32];
+        remote_arrived(r, what, sizeof what);
+        smn_format_count(bbuf, sizeof bbuf, cs.bytes, !o->no_big_num);
+        /* "wrote 1001 samples (0 lost at the agent): 1,001 samples from agent ... to FILE (...)" */
+        fprintf(to, "wrote %llu sample%s (%llu lost at the agent): %s, to %s (%s bytes received)\n",
+                (unsigned long long)r->samples, r->samples == 1 ? "" : "s", (unsigned long long)r->rr.lost, what,
+                r->path, bbuf);
         if (r->src.info->end_reason && !o->quiet)
             fprintf(stderr, "socmon record: the agent's run ended: %s\n", r->src.info->end_reason);
     } else {
@@ -282,6 +381,10 @@ int cmd_record(int argc, char **argv)
      * fails with EFBIG, reported like a full disk, instead of SIGXFSZ killing the recorder. */
     signal(SIGPIPE, SIG_IGN);
     signal(SIGXFSZ, SIG_IGN);
+    if (o.append && o.from) {
+        fprintf(stderr, "socmon record: --append continues after the file's last sample: --from does not go with it\n");
+        return 2;
+    }
     if (o.append && !o.remote) {
         fprintf(stderr, "socmon record: --append continues a recording from an agent: give --remote too\n");
         return 2;
@@ -314,12 +417,10 @@ int cmd_record(int argc, char **argv)
         return rc;
     }
     if (r.src.remote && !o.quiet)
-        fprintf(stderr, "socmon record: from agent %s (target %s, %zu counters, interval %.6g ms)%s\n", o.remote,
-                r.src.info->target, r.src.info->ncounters, (double)r.src.info->interval_ns / 1e6,
-                r.appending ? ", appending" : "");
+        say_remote_start(&r);
     if (r.appending && !o.quiet)
         fprintf(stderr, "socmon record: continuing '%s' at seq %llu\n", r.path,
-                (unsigned long long)socmon_recwriter_next_index(r.w));
+                (unsigned long long)(collector_source_base(r.src.src, &(int){0}) + socmon_recwriter_next_index(r.w)));
     if (!r.src.remote)
         cli_program_attach(&r.src.sess);
     st = socmon_pipeline_run(r.p, r.src.src);

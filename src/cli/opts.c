@@ -162,6 +162,9 @@ static const struct {
     {OPT_REMOTE, {"agent-timeout", required_argument, 0, 0x168},
      "    --agent-timeout TIME  with --remote: give up when the agent sends nothing for this long\n"
      "                        (default 5s; a live agent sends STATS every second), exit status 1"},
+    {OPT_REMOTE, {"from", required_argument, 0, 0x169},
+     "    --from now|oldest with --remote: start at the agent's next sample (now) or at the oldest\n"
+     "                        it still holds (default: now with -d, else oldest)"},
     {OPT_TRACE, {"trace-bus", required_argument, 0, 'T'},
      "    --trace-bus FILE  log every register access of the driver to FILE ('-': stderr)"},
     {OPT_HTTP, {"http", required_argument, 0, 0x170},
@@ -499,6 +502,13 @@ static int parse_opts(int argc, char **argv, cli_optmask allowed, void (*help)(F
                         argv[0], optarg);
                 return 2;
             }
+            break;
+        case 0x169:
+            if (strcmp(optarg, "now") && strcmp(optarg, "oldest")) {
+                fprintf(stderr, "socmon %s: bad --from '%s' (expected now or oldest)\n", argv[0], optarg);
+                return 2;
+            }
+            o->from = strcmp(optarg, "now") == 0 ? CLI_FROM_NOW : CLI_FROM_OLDEST;
             break;
         case 'M': o->metrics = optarg; break;
         case 'B': o->by_symbol = 1; break;

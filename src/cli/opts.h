@@ -56,6 +56,7 @@ typedef uint64_t cli_optmask;
 #define OPT_PROFILE OPT_BIT(37)
 #define OPT_FINDINGS OPT_BIT(38) /* --findings FILE (stat, report: rules added to the target's) */
 
+enum { CLI_FROM_NOW = 1, CLI_FROM_OLDEST };
 enum { CLI_PV_CHILDREN = 1, CLI_PV_CALL_TREE, CLI_PV_LINES, CLI_PV_ANNOTATE, CLI_PV_FOLDED };
 
 #define CLI_MAX_TARGETS 8
@@ -100,6 +101,7 @@ typedef struct cli_opts {
     const char *token_file; /* --token-file FILE: the agent's token */
     uint64_t agent_timeout_ns; /* --agent-timeout TIME: an agent silent this long is gone (default 5 s) */
     int agent_timeout_set;
+    int from;               /* --from: CLI_FROM_NOW or CLI_FROM_OLDEST; 0: not given (cli/source.c decides) */
     const char *perfetto;   /* report --perfetto: the trace file to write */
     const char *html;       /* report --html FILE: the charts page to write */
     const char *http;       /* --http ADDR:PORT: where the live page and /metrics are served */

@@ -13,6 +13,8 @@
 
 typedef struct serve_http {
     socmon_http *h;
+    const char *collectors;   /* set before serve_http_start by an agent: its --listen address,
+                                 named to a collector that connects to the HTTP port by mistake */
 } serve_http;
 
 /* Starts the server of lv on addr (NULL: 127.0.0.1:7462) requiring token (NULL: none, loopback

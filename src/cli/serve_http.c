@@ -21,7 +21,8 @@ int serve_http_start(serve_http *s, socmon_live *lv, const char *addr, const cha
     char what[64];
     snprintf(what, sizeof what, "%s: --http", who);
     socmon_http_opts ho = {.listen = addr ? addr : SERVE_DEFAULT_ADDR ":" SERVE_DEFAULT_PORT, .token = token,
-                           .hosts = hosts, .nhosts = nhosts, .who = who};
+                           .hosts = hosts, .nhosts = nhosts, .who = who,
+                           .collectors = s->collectors};
     /* The server's threads (and the connection threads they start) inherit this mask: a signal
      * then always reaches the main thread, which waits for it. */
     sigset_t block, old;

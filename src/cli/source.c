@@ -18,7 +18,8 @@ int cli_remote_idle_ms(const cli_opts *o)
 static int check_remote_opts(const char *cmd, const cli_opts *o)
 {
     int serve = strcmp(cmd, "serve") == 0;   /* serve's --token-file is its own server's token too */
-    const char *bad = !o->remote ? (o->token_file && !serve ? "--token-file" : o->agent_timeout_set ? "--agent-timeout" : NULL)
+    const char *bad = !o->remote ? (o->token_file && !serve ? "--token-file" : o->agent_timeout_set ? "--agent-timeout"
+                                    : o->from ? "--from" : NULL)
                       : o->target && strcmp(o->target, SOCMON_DEFAULT_TARGET) ? "-t" : o->workload ? "-w" : o->interval_set ? "-I" : o->program ? "--"
                       : o->trace ? "--trace-bus" : o->realtime ? "--realtime" : o->max_cycles_set ? "--max-cycles"
                       :  o->duration_ns && serve ? "-d" : o->no_pace ? "--no-pace"
@@ -49,9 +50,14 @@ static socmon_status open_remote(cli_source *s, const cli_opts *o)
         collector_close(c);
         return st;
     }
-    /* stat counts from the latest sample; record and serve start at the oldest the ring holds */
-    collector_source_opts co = {.mode = WIRE_SUB_OLDEST, .duration_ns = o->duration_ns,
-                                .idle_ms = cli_remote_idle_ms(o)};
+    /* A window of -d is the next D from now: an agent that has run for a while must not hand over
+     * the start of its run (issue 28). Without -d the whole of what the agent still holds. */
+    s->from = o->from ? o->from : o->duration_ns ? CLI_FROM_NOW : CLI_FROM_OLDEST;
+    collector_source_opts co = {.mode = s->from == CLI_FROM_NOW ? WIRE_SUB_LATEST : WIRE_SUB_OLDEST,
+                                .duration_ns = o->duration_ns, .idle_ms = cli_remote_idle_ms(o),
+                                .rebase = s->from == CLI_FROM_NOW || o->from};
+    /* rebase: the file starts at index 0 where it was asked to start; without --from or -d the
+     * file holds the agent's run as its seqs number it, so what the ring no longer had is a gap */
     s->remote = 1;
     return collector_source(c, &co, &s->src);
 }

@@ -19,6 +19,7 @@ typedef struct cli_source {
     const socmon_source_info *info;
     socmon_metricset *ms;      /* the source's target's metrics, or --metric-file's; NULL: none */
     int remote;
+    int from;                  /* --remote: where the stream starts, CLI_FROM_NOW or CLI_FROM_OLDEST */
 } cli_source;
 
 /* Opens o's source for command cmd: --remote's agent (its HELLO read, -e sent as CONFIG), or the

@@ -3,13 +3,16 @@
  * GET /metrics over its running totals). One family per counter name, so a family sums
  * meaningfully over its series:
  *
- *   socmon_noc_inj_p0_packets_total{target="esp",inst="tile3",counter="noc_inj_p0"} 4096
+ *   socmon_noc_inj_p0_packets_total{target="esp",inst="tile3"} 4096
  *   socmon_l2_hit_rate_percent{target="esp",inst="tile3"} 49.99
  *
  * Counters are monotonic totals (counter type, `_total`), metric results gauges; the unit ends
  * the name (a base unit: ns become seconds, MB/s bytes_per_second) so OpenMetrics' UNIT line
  * is valid; `inst` is the counter's instance (not `instance`, which Prometheus sets to the
- * scraped host:port); `counter` keeps socmon's own spelling of a name made lower case. A
+ * scraped host:port). The family's name says which counter, so its series carry no label for
+ * it: rate(a_total) / rate(b_total) of one instance matches with no ignoring(); only a family
+ * holding two counters of one instance (names that read alike once made lower case, or one name
+ * in "ns" and "s") adds `counter`, socmon's own spelling, to keep its series apart. A
  * socmon_target info series names the target, device and workload. Families that would share
  * a name get "_2", "_3" before their unit. A timeline has no Prometheus form: begin refuses it.
  * docs/prometheus.md shows a scrape and PromQL. */
@@ -282,6 +285,20 @@ static socmon_status counter_keys(const socmon_counter_rows *r, char **out)
     return SOCMON_OK;
 }
 
+/* 1 if two of family f's members are counters of one instance: then only the counter's own name
+ * keeps their series apart. */
+static int instance_twice(const socmon_counter_rows *r, const grouping *g, size_t f)
+{
+    for (size_t a = 0; a < g->count[f]; a++)
+        for (size_t b = a + 1; b < g->count[f]; b++) {
+            const char *ia = r->list->c[r->idx[g->order[g->start[f] + a]]].instance;
+            const char *ib = r->list->c[r->idx[g->order[g->start[f] + b]]].instance;
+            if (strcmp(ia ? ia : "", ib ? ib : "") == 0)
+                return 1;
+        }
+    return 0;
+}
+
 static socmon_status prom_counters(socmon_output *o, const socmon_counter_rows *r)
 {
     grouping g = {0};
@@ -300,6 +317,7 @@ static socmon_status prom_counters(socmon_output *o, const socmon_counter_rows *
         st = name_family(o->state, &fam, c0->name, &u);
         if (st == SOCMON_OK)
             st = metadata(o, &fam, c0->desc, more);
+        int named = instance_twice(r, &g, f);
         for (size_t k = 0; st == SOCMON_OK && k < g.count[f]; k++) {
             size_t i = r->idx[g.order[g.start[f] + k]];
             const socmon_counter *c = &r->list->c[i];
@@ -310,7 +328,7 @@ static socmon_status prom_counters(socmon_output *o, const socmon_counter_rows *
                 snprintf(val, sizeof val, "%llu", (unsigned long long)r->values[i]);
             else
                 smn_prom_float(val, sizeof val, smn_prom_scale(&uc, (double)r->values[i]));
-            st = series(o, &fam, c->instance, c->name, val);
+            st = series(o, &fam, c->instance, named ? c->name : NULL, val);
         }
     }
     group_free(&g);

@@ -150,12 +150,31 @@ def wait_value(base, query, want):
     fail("%s: last %s, expected %s (after %d s)" % (query, last, want, DEADLINE))
 
 
+def wait_near(base, query, want):
+    """One series whose value is within 1 % of want: a PromQL expression over rates (a ratio of two
+    counters' rates returns nothing when their label sets do not match)."""
+    end = time.monotonic() + DEADLINE
+    last = None
+    while time.monotonic() < end:
+        res = get_json(base + "/api/v1/query?" + urllib.parse.urlencode({"query": query}))["data"]["result"]
+        if len(res) > 1:
+            fail("%s matches %d series, want one: %s" % (query, len(res), [r["metric"] for r in res]))
+        if res:
+            last = res[0]["value"][1]
+            if abs(float(last) - float(want)) <= abs(float(want)) * 0.01:
+                print("prom_scrape: %s = %s" % (query, last))
+                return
+        time.sleep(0.2)
+    fail("%s: last %s, expected %s within 1 %% (after %d s)" % (query, last, want, DEADLINE))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--dir", required=True)
     ap.add_argument("--serve", action="append", default=[], metavar="JOB=FILE[:FORMAT]")
     ap.add_argument("--scrape", action="append", default=[], metavar="JOB=HOST:PORT")
     ap.add_argument("--expect", action="append", default=[], metavar="PROMQL=VALUE")
+    ap.add_argument("--expect-near", action="append", default=[], metavar="PROMQL=VALUE")
     a = ap.parse_args()
     jobs = []
     for s in a.serve:
@@ -172,6 +191,9 @@ def main():
         for e in a.expect:
             query, want = e.rsplit("=", 1)
             wait_value(base, query, want)
+        for e in a.expect_near:
+            query, want = e.rsplit("=", 1)
+            wait_near(base, query, want)
     except SystemExit:
         if os.path.exists(os.path.join(a.dir, "prometheus.log")):
             print(open(os.path.join(a.dir, "prometheus.log")).read()[-3000:], file=sys.stderr)
