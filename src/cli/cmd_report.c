@@ -59,7 +59,7 @@ static int per_interval(cli_source *src, const cli_opts *o, const char *format, 
         st = cli_findings_load(o, src->info, &fs);
     fo.findings = fs;
     if (st == SOCMON_OK && fp) {   /* a file of its own: every counter's deltas */
-        socmon_output_opts oo = {.sep = o->sep, .deltas = 1, .no_big_num = o->no_big_num};
+        socmon_output_opts oo = {.sep = o->sep, .deltas = 1, .no_big_num = o->no_big_num, .zeros = o->zeros};
         st = smn_sink_file(fp, name, &d.co.sink);
         if (st == SOCMON_OK)
             st = smn_output_open(format, d.co.sink, &oo, &d.co.out);

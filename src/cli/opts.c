@@ -147,6 +147,8 @@ static const struct {
      "                        NEW (whole or not at all); the exit status is the check's"},
     {OPT_BIG_NUM, {"no-big-num", no_argument, 0, 'G'},
      "    --no-big-num      no thousands separators in tables and live lines (1234567, not 1,234,567)"},
+    {OPT_BIG_NUM, {"zeros", no_argument, 0, 0x1c0},
+     "    --zeros           list every counter that stayed 0 (a table folds 10 or more into one line)"},
     {OPT_FLUSH, {"flush", required_argument, 0, 'L'},
      "    --flush TIME      write the samples so far to disk this often, wall-clock time (default 1s):\n"
      "                        the most a killed recorder can lose"},
@@ -535,6 +537,7 @@ static int parse_opts(int argc, char **argv, cli_optmask allowed, void (*help)(F
         case 0x1b5: o->event = optarg; break;
         case 0x1b6: o->elf = optarg; break;
         case 'G': o->no_big_num = 1; break;
+        case 0x1c0: o->zeros = 1; break;
         case 'f': o->force = 1; break;
         case 0x150: o->perfetto = optarg; break;
         case 'L':

@@ -69,6 +69,7 @@ typedef struct cli_opts {
     const char *format;     /* output format: "table", "csv" (-x) or "json" (--json) */
     char sep;
     int no_big_num;         /* --no-big-num: no thousands separators in tables and live lines */
+    int zeros;              /* --zeros: tables list the counters that stayed 0 instead of folding them */
     int all_cpus, realtime, quiet, summary;
     int deltas;             /* report: every counter's delta in CSV/JSON interval rows */
     int stats;              /* report --stats: what the file holds, not its samples */

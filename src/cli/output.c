@@ -18,7 +18,7 @@ socmon_status cli_output_open(cli_output *co, const cli_opts *o, const char *for
 {
     co->sink = NULL;
     co->out = NULL;
-    socmon_output_opts oo = {.sep = o->sep, .deltas = o->deltas, .no_big_num = o->no_big_num};
+    socmon_output_opts oo = {.sep = o->sep, .deltas = o->deltas, .no_big_num = o->no_big_num, .zeros = o->zeros};
     /* an exposition file is read whenever a collector likes: replaced whole, never rewritten */
     int whole = cli_format_is_exposition(format ? format : o->format);
     socmon_status st = o->print_path ? smn_sink_path(o->print_path, o->append ? SOCMON_PATH_APPEND : whole
@@ -34,7 +34,7 @@ socmon_status cli_output_open_whole(cli_output *co, const cli_opts *o, const cha
 {
     co->sink = NULL;
     co->out = NULL;
-    socmon_output_opts oo = {.sep = o->sep, .no_big_num = o->no_big_num};
+    socmon_output_opts oo = {.sep = o->sep, .no_big_num = o->no_big_num, .zeros = o->zeros};
     socmon_status st = path ? smn_sink_path(path, SOCMON_PATH_REPLACE, 0, &co->sink)
                             : smn_sink_file(stdout, "stdout", &co->sink);
     if (st == SOCMON_OK)

@@ -127,6 +127,9 @@ typedef struct socmon_output_opts {
                                --deltas). Counters that read 0 are always shown, as perf does. */
     int no_big_num;         /* human formats print 1234567, not 1,234,567 (--no-big-num); machine
                                formats (CSV, JSON) never group digits */
+    int zeros;              /* tables list every counter that stayed 0 (--zeros); without it a table
+                               of totals folds ZERO_FOLD_MIN or more of them into one line. Machine
+                               formats (CSV, JSON, Prometheus) always carry every counter. */
 } socmon_output_opts;
 
 /* The spread of a repeated run's value as perf prints it: 100 * stddev / |mean| (0 for a mean of
