@@ -100,7 +100,9 @@ static socmon_status counter_records(socmon_output *o, const socmon_counter_rows
         if (run)
             snprintf(pct, sizeof pct, "%.2f", isnan(run[i]) ? 0.0 : run[i]);
         st = csv_record_pct(o, type, r->list->names[i], r->list->c[i].instance, v, r->list->c[i].unit,
-                            spread(o, sd, i, (double)r->values[i], sp, sizeof sp), run ? pct : NULL);
+                            spread(o, sd, i, strcmp(type, "counter") == 0 ? smn_counter_spread_mean(o, r->values, i)
+                                                                     : (double)r->values[i], sp, sizeof sp),
+                            run ? pct : NULL);
     }
     for (size_t k = 0; run && strcmp(type, "counter") == 0 && k < r->list->nunsupported && st == SOCMON_OK; k++)
         st = csv_record_pct(o, type, r->list->unsupported[k], "", "<not supported>", "", "", "0.00");

@@ -95,7 +95,7 @@ static socmon_status json_counters(socmon_output *o, const socmon_counter_rows *
         json_t *e = json_pack("{s:s, s:s, s:I, s:s}", "name", r->list->names[i], "instance", c->instance, "value",
                               (json_int_t)r->values[i], "unit", c->unit);
         ok = add_spread(o, e, o->run.counter_stddev, i,
-                        o->run.counter_mean ? o->run.counter_mean[i] : (double)r->values[i]);
+                        smn_counter_spread_mean(o, r->values, i));
         /* perf_event counts: perf -j's "pcnt-running"; a count that never ran is null */
         const double *run = r->list->running;
         if (ok && run && (json_object_set_new(e, "pcnt-running", json_real(isnan(run[i]) ? 0.0 : run[i])) != 0 ||

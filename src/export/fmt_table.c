@@ -94,7 +94,7 @@ static socmon_status table_counters(socmon_output *o, const socmon_counter_rows 
         size_t i = r->idx[j];
         char v[32], sp[32], pct[32] = "";
         smn_output_count(o, r->values[i], v, sizeof v);
-        spread(o, o->run.counter_stddev, i, (double)r->values[i], sp, sizeof sp);
+        spread(o, o->run.counter_stddev, i, smn_counter_spread_mean(o, r->values, i), sp, sizeof sp);
         if (run && isnan(run[i]))
             snprintf(v, sizeof v, "<not counted>");
         else if (run && run[i] < 100)

@@ -311,6 +311,11 @@ socmon_status smn_output_end(socmon_output *o)
     return st != SOCMON_OK ? st : fst;
 }
 
+double smn_counter_spread_mean(const socmon_output *o, const uint64_t *values, size_t i)
+{
+    return o->run.counter_mean ? o->run.counter_mean[i] : (double)values[i];
+}
+
 double smn_stddev_pct(double mean, double stddev)
 {
     if (!isfinite(mean) || !isfinite(stddev) || mean == 0)

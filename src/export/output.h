@@ -131,6 +131,10 @@ typedef struct socmon_output_opts {
 /* The spread of a repeated run's value as perf prints it: 100 * stddev / |mean| (0 for a mean of
  * 0 or a NaN). */
 double smn_stddev_pct(double mean, double stddev);
+/* The mean a counter's spread is relative to: the unrounded mean over the runs, as a metric's
+ * is, never the rounded count shown (three runs counting 0, 0, 1 show 0 with +- 100 %, as
+ * the rate over them does, not +- 0 %). values: the counts shown, when there is no mean. */
+double smn_counter_spread_mean(const socmon_output *o, const uint64_t *values, size_t i);
 
 /* Looks up a format by name ("table", "csv", "json", "live", "html"); NULL if none has that name. */
 const struct socmon_output_format *smn_output_format_find(const char *name);
