@@ -390,13 +390,6 @@ void smn_result_name(const socmon_metric_result_info *r, char *buf, size_t len)
 
 void smn_row_flags(const socmon_interval_row *row, char *buf, size_t len)
 {
-    if (!len)
-        return;
-    *buf = '\0';
-    if (row->flags & SOCMON_SAMPLE_MISSED)
-        snprintf(buf, len, "missed=%u", row->missed);
-    if (row->flags & SOCMON_SAMPLE_UNDEF)
-        strncat(buf, *buf ? " undef" : "undef", len - strlen(buf) - 1);
-    if (row->flags & SOCMON_SAMPLE_SHORT)
-        strncat(buf, *buf ? " short" : "short", len - strlen(buf) - 1);
+    unsigned used = 0;
+    smn_row_flags_used(row, buf, len, &used);
 }
