@@ -243,9 +243,23 @@ static socmon_status csv_file_facts(socmon_output *o, const socmon_file_facts *f
     return st;
 }
 
+/* Counters the program stopped (Ibex mcountinhibit): one "inhibited" record each, its value the
+ * cycles it was stopped for, so a spreadsheet sees the hole that JSON's "inhibited" and the
+ * table's note describe (issue 28). */
+static socmon_status csv_inhibited(socmon_output *o, const socmon_inhibited *x, size_t n)
+{
+    socmon_status st = SOCMON_OK;
+    for (size_t i = 0; i < n && st == SOCMON_OK; i++) {
+        char v[32];
+        snprintf(v, sizeof v, "%llu", (unsigned long long)x[i].inhibited_cycles);
+        st = csv_record(o, "inhibited", x[i].counter, "", v, "cycles", NULL);
+    }
+    return st;
+}
+
 const socmon_output_format smn_format_csv = {
     .name = "csv", .begin = csv_begin, .counters = csv_counters, .metrics = csv_metrics,
-    .hotspots = csv_hotspots, .begin_intervals = csv_begin_intervals, .row = csv_row, .functions = csv_functions,
+    .hotspots = csv_hotspots, .inhibited = csv_inhibited, .begin_intervals = csv_begin_intervals, .row = csv_row, .functions = csv_functions,
     .end = csv_end, .release = csv_release, .file_facts = csv_file_facts, .diff = smn_csv_diff,
     .sweep = smn_csv_sweep,
     .profile = smn_csv_profile,
