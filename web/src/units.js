@@ -18,12 +18,14 @@
 
   // toPrecision(3) without the zeros it pads with: 8.25, 2, 0.5, 1.23e-7
   function prec3(v) {
-    let s = v.toPrecision(3);
-    if (s.includes('e')) {
-      const [m, e] = s.split('e');
-      return trim(m) + 'e' + e.replace('+', '');
-    }
-    return trim(s);
+    const s = v.toPrecision(3);
+    return s.includes('e') ? expo(v) : trim(s);
+  }
+
+  // 5e-5, 1.23e15: a mantissa of 3 significant digits
+  function expo(v) {
+    const [m, e] = v.toExponential(2).split('e');
+    return trim(m) + 'e' + e.replace('+', '');
   }
 
   function trim(s) {
@@ -35,7 +37,7 @@
     if (v === null || v === undefined || !isFinite(v)) return '–';
     if (v === 0) return '0';
     const a = Math.abs(v);
-    if (a >= 1e15 || a < 1e-4) return prec3(v);
+    if (a >= 1e15 || a < 1e-4) return expo(v);
     for (const [k, s] of SUFFIX) {
       // 999.7k rounds to 1000k: that is 1M
       if (a >= k * 0.9995) {
