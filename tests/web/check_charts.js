@@ -30,6 +30,8 @@ const addCounter = opt('--add-counter', null);
 // the metric files' units that count events per interval (metrics/*.json), written out here so
 // the check does not lean on the page's own list
 const COUNT_UNITS = ['packets', 'cycles', 'messages', 'accesses', 'invocations', 'txns'];
+// an average or latency in such a unit (Zynq's avg_wr_latency, cycles) is not a count
+const countMetric = (unit, name) => COUNT_UNITS.includes(unit) && !/avg|latency/.test(name);
 
 let failed = 0;
 function fail(msg) { console.error('check_charts: ' + msg); failed++; }
@@ -165,6 +167,7 @@ async function checkUnits(page) {
   const s = await page.evaluate(() => ({
     interval: window.socmon.info.interval_ns * ((window.SOCMON_DATA && window.SOCMON_DATA.merge) || 1),
     charts: window.socmon.charts.map((c) => ({ title: c.spec.title, unit: c.spec.unit, labels: !!c.spec.labels,
+      metric: c.spec.series[0].m !== undefined ? window.socmon.info.metrics[c.spec.series[0].m].metric : '',
       caption: c.box.querySelector('figcaption').textContent, axis: c.u.axes[1].label })),
     heat: [...document.querySelectorAll('#heat figcaption')].map((f) => f.textContent),
   }));
@@ -172,7 +175,7 @@ async function checkUnits(page) {
   let counts = 0;
   for (const c of s.charts) {
     if (c.labels) continue;
-    const isCount = COUNT_UNITS.includes(c.unit);
+    const isCount = countMetric(c.unit, c.metric);
     if (isCount) {
       counts++;
       if (!c.caption.includes(c.unit + ' ' + per) || c.axis !== c.unit + ' ' + per)
@@ -224,14 +227,15 @@ async function checkSummary(page) {
     });
     const mets = {};
     D.info.metrics.forEach((m, k) => {
-      const g = mets[m.metric] || (mets[m.metric] = { n: 0, sum: 0, max: -Infinity, labels: !!m.labels });
+      const g = mets[m.metric] || (mets[m.metric] = { n: 0, sum: 0, max: -Infinity, labels: !!m.labels, unit: m.unit });
       for (const r of D.rows) { const v = r.m[k]; if (v !== null && isFinite(v)) { g.n++; g.sum += v; g.max = Math.max(g.max, v); } }
     });
     return {
       first: first ? first.id : null, visible: !!document.querySelector('#summary table.totals') && document.querySelector('#summary').offsetHeight > 0,
       elapsed: D.rows.reduce((a, r) => a + r.dt_ns, 0), elapsedText: cell('totals', 'elapsed', 1),
       totals: Object.keys(sums).map((k) => ({ name: k, want: sums[k], got: cell('totals', k, 1) })),
-      metrics: Object.keys(mets).map((k) => ({ name: k, labels: mets[k].labels, n: mets[k].n, mean: mets[k].sum / mets[k].n, max: mets[k].max,
+      interval: D.info.interval_ns * (D.merge || 1),
+      metrics: Object.keys(mets).map((k) => ({ name: k, labels: mets[k].labels, n: mets[k].n, unit: mets[k].unit, mean: mets[k].sum / mets[k].n, max: mets[k].max,
         got: [cell('metrics', k, 1), cell('metrics', k, 2)] })),
       findings: D.findings || [],
       frows: [...document.querySelectorAll('#summary table.findings tbody tr')].map((r) => [...r.children].map((c) => c.textContent)),
@@ -249,6 +253,10 @@ async function checkSummary(page) {
   for (const m of s.metrics) {
     if (m.labels || !m.n) continue;
     const mean = parseNum((m.got[0] || '').split(' ')[0]), max = parseNum(m.got[1] || '');
+    // a count's mean says per interval, anything else does not
+    const unitText = (m.got[0] || '').split(' ').slice(1).join(' ');
+    const wantUnit = countMetric(m.unit, m.name) ? m.unit + ' per interval (' + timeText(s.interval / 1e9) + ')' : m.unit;
+    if (unitText !== wantUnit) fail('summary of metric ' + m.name + ' says "' + unitText + '", expected "' + wantUnit + '"');
     if (!near(mean, m.mean) || !near(max, m.max)) fail('summary of metric ' + m.name + ': ' + JSON.stringify(m.got) + ', the data give mean ' + m.mean + ', max ' + m.max);
     else nm++;
   }

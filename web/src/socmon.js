@@ -118,8 +118,8 @@
   }
 
   // A legend's unit: a count per interval says so (the axis adds the interval's length).
-  function legendUnit(unit) {
-    return window.socmonUnits.isCount(unit) ? unit + ' per interval' : unit || '';
+  function legendUnit(unit, def) {
+    return window.socmonUnits.isCount(unit, def) ? unit + ' per interval' : unit || '';
   }
 
   function width(box) {
@@ -138,7 +138,8 @@
     box.className = 'chart';
     const cap = document.createElement('figcaption');
     // a count per interval says so, with the interval (units.js): "packets per interval (100 µs)"
-    const unitText = spec.labels ? '' : window.socmonUnits.chartUnit(spec.unit, rowInterval());
+    const def = spec.series.length && spec.series[0].m !== undefined ? S.info.metrics[spec.series[0].m].metric : null;
+    const unitText = spec.labels ? '' : window.socmonUnits.chartUnit(spec.unit, rowInterval(), def);
     cap.textContent = spec.title + (unitText ? ' (' + unitText + ')' : '');
     box.appendChild(cap);
     if (removable) {
@@ -156,8 +157,8 @@
       label: s.label, stroke: PALETTE[i % PALETTE.length], width: 1.5, spanGaps: false,
       paths: labels ? uPlot.paths.stepped({ align: 1 }) : undefined,
       points: { show: window.socmonLegend.showPoints },
-      value: window.socmonLegend.value(legendUnit(s.unit), labels,
-        (v) => (labels ? (v === null ? '–' : labels[v] || fmt(v, 0)) : fmt(v, s.precision) + (s.unit ? ' ' + legendUnit(s.unit) : ''))),
+      value: window.socmonLegend.value(legendUnit(s.unit, def), labels,
+        (v) => (labels ? (v === null ? '–' : labels[v] || fmt(v, 0)) : fmt(v, s.precision) + (s.unit ? ' ' + legendUnit(s.unit, def) : ''))),
     }));
     const timeLabel = (S.info.simulated ? 'simulated ' : '') + 'time since start (' + tu.name + ')';
     // ticks short enough for the axis: 400M, 2.5k, 0.25 (the legend shows the full value)
@@ -317,7 +318,7 @@
     const gm = document.createElement('optgroup'); gm.label = 'metrics';
     S.info.metrics.forEach((m, i) => {
       const o = document.createElement('option');
-      o.value = 'm:' + i; o.textContent = m.name + (m.unit ? ' (' + window.socmonUnits.chartUnit(m.unit, rowInterval()) + ')' : '');
+      o.value = 'm:' + i; o.textContent = m.name + (m.unit ? ' (' + window.socmonUnits.chartUnit(m.unit, rowInterval(), m.metric) + ')' : '');
       gm.appendChild(o);
     });
     const gc = document.createElement('optgroup'); gc.label = 'counters (per second: /s)';

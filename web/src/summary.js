@@ -119,7 +119,7 @@
         return { name: g.name, cells: [g.name, best === undefined ? '–' : 'mostly ' + (g.labels[best] || best) +
           ' (' + Math.round(100 * g.count[best] / g.n) + ' %)', '', ''] };
       }
-      const unit = U.chartUnit(g.unit, interval);
+      const unit = U.chartUnit(g.unit, interval, g.name);
       return { name: g.name, cells: [g.name, U.sig3(g.mean) + (unit ? ' ' + unit : ''), U.sig3(g.max), g.at] };
     });
     if (mrows.length) table(wrap, 'metrics', 'Metrics over the run', ['metric', 'mean', 'max', 'max at'], mrows);

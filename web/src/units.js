@@ -58,14 +58,19 @@
     return (sec < 0 ? '-' : '') + prec3(r / unit[0]) + ' ' + unit[1];
   }
 
-  function isCount(unit) {
+  // Whether a metric (its unit, and its definition's name when known) counts events per
+  // interval. An average or a latency in a count's unit (Zynq's avg_wr_latency, in cycles) is a
+  // per-event figure: it does not grow with the interval.
+  function isCount(unit, name) {
+    if (name && /(^|_)(avg|mean)(_|$)|latency/i.test(name)) return false;
     return COUNTS.has(String(unit || '').trim());
   }
 
   // A metric's unit as a chart's axis and title say it: "packets per interval (200 µs)" for a
-  // count (intervalNs: the length of one row of the page), else the unit as it is.
-  function chartUnit(unit, intervalNs) {
-    if (!isCount(unit)) return unit || '';
+  // count (intervalNs: the length of one row of the page; name: the metric's definition), else
+  // the unit as it is.
+  function chartUnit(unit, intervalNs, name) {
+    if (!isCount(unit, name)) return unit || '';
     return unit + ' ' + perInterval(intervalNs);
   }
 
