@@ -2,8 +2,9 @@
  *   - the legend gives each series' last, mean and max over the time range in view (the cursor
  *     off the chart), so a reader gets the numbers without hunting for them with the mouse;
  *     hovering gives the value at the cursor, as before;
- *   - series whose values are all identical (idle tiles, two planes nobody uses) would be drawn
- *     one exactly over the other, and the reader would see one line where the legend lists
+ *   - series whose values are all identical (idle tiles, two planes nobody uses), or so close
+ *     that their lines coincide (within TOL of the chart's value range, under a pixel), would be
+ *     drawn one over the other, and the reader would see one line where the legend lists
  *     several: each later one of a group gets its own dash pattern (and markers where the points
  *     are few enough to see), so the one below shows through.
  * socmon.js builds the uPlot options with these; window.socmonLegend. */
@@ -13,6 +14,7 @@
   const U = window.socmonUnits;
   // the 2nd, 3rd, ... series of an identical group; the first keeps its solid line
   const DASHES = [[8, 4], [2, 3], [12, 3, 2, 3], [4, 4], [1, 5], [16, 4]];
+  const TOL = 0.002;   // of the chart's value range: under one pixel of a 220 px chart
 
   // last, mean and max of series sidx over the x range in view (finite values only)
   function stats(u, sidx) {
@@ -42,34 +44,29 @@
     return (u, v, sidx, idx) => (idx === null || idx === undefined ? summary(u, sidx, unit, labels) : hover(v));
   }
 
-  function hash(col) {
-    let h = col.length;
-    for (let i = 0; i < col.length; i++) {
-      const v = col[i];
-      h = (h * 31 + (v === null || v === undefined ? 7 : Number.isFinite(v) ? v * 1000003 : 13)) % 2147483647;
-    }
-    return h;
-  }
-
-  function same(a, b) {
+  // Whether two columns draw the same line: gaps at the same points, values within tol.
+  function same(a, b, tol) {
     if (a.length !== b.length) return false;
     for (let i = 0; i < a.length; i++) {
       const x = a[i] === undefined ? null : a[i], y = b[i] === undefined ? null : b[i];
-      if (x !== y && !(Number.isNaN(x) && Number.isNaN(y))) return false;
+      if (x === y) continue;
+      if (x === null || y === null) return false;
+      if (Number.isFinite(x) && Number.isFinite(y) ? Math.abs(x - y) > tol : !(Number.isNaN(x) && Number.isNaN(y))) return false;
     }
     return true;
   }
 
-  // For each column, how many earlier columns hold exactly the same values (0: it is drawn as is).
+  // For each column, how many earlier columns draw the same line (0: it is drawn as is). Pairwise,
+  // each comparison stopping at the first difference: a chart's few dozen series at most.
   function ranks(cols) {
-    const seen = new Map(), out = [];
-    cols.forEach((c, i) => {
-      const h = hash(c), list = seen.get(h) || [];
-      out.push(list.filter((j) => same(cols[j], c)).length);
-      list.push(i);
-      seen.set(h, list);
+    let lo = Infinity, hi = -Infinity;
+    for (const c of cols) for (const v of c) if (Number.isFinite(v)) { if (v < lo) lo = v; if (v > hi) hi = v; }
+    const tol = hi > lo ? TOL * (hi - lo) : 0;
+    return cols.map((c, i) => {
+      let r = 0;
+      for (let j = 0; j < i; j++) if (same(cols[j], c, tol)) r++;
+      return r;
     });
-    return out;
   }
 
   // Points are drawn where they are far enough apart to see: one per 10 px of plot (uPlot's own
