@@ -3,7 +3,8 @@
 # checks in chromium): legends give last/mean/max of the data in view when the cursor is away,
 # identical series get distinct dashes, counts say "per interval (T)" and rates "/s" like the
 # heat map, the page opens with a summary of totals, metrics and findings, header times are
-# rounded. On an ESP page as recorded (no findings; idle tiles give identical series) and on a
+# rounded. On an ESP page as recorded (its findings, if the report wrote any; idle tiles give
+# identical series) and on a
 # Zynq page given findings and two identical series (tests/web/edit_doc.py). Screenshots:
 # $SOCMON_BUILD/artifacts/charts-*.png.
 . "${SOCMON_SRC:?SOCMON_SRC must point at the source tree}/tests/support/expect.sh"
@@ -13,7 +14,7 @@ CHARTS="node $SOCMON_SRC/tests/web/check_charts.js"
 
 "$BIN" record -t esp:soc=esp_4x4 -w multifft -I 100us -q -o "$TMP/esp.rec" >"$TMP/esp.log" 2>&1 &&
     "$BIN" report -i "$TMP/esp.rec" --html "$TMP/esp.html" 2>>"$TMP/esp.log" && ok || { cat "$TMP/esp.log"; bad "ESP report --html"; }
-$CHARTS "file://$TMP/esp.html" "$ART/charts-esp.png" --identical 1 --findings 0 --add-counter tile3.noc_inj_p0 &&
+$CHARTS "file://$TMP/esp.html" "$ART/charts-esp.png" --identical 1 --add-counter tile3.noc_inj_p0 &&
     ok || bad "the ESP page's charts (check_charts.js above says which)"
 
 "$BIN" record -t zynq -d 2s -q -o "$TMP/zynq.rec" >"$TMP/zynq.log" 2>&1 &&

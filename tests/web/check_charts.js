@@ -17,6 +17,7 @@
 //   - header times (facts, status, the heat map's "interval ending at") have at most 3
 //     significant digits.
 // Usage: node check_charts.js URL SCREENSHOT.png [--identical N] [--findings N] [--add-counter NAME]
+//   (without --findings: as many findings rows as the page's document has)
 'use strict';
 const path = require('path');
 const modules = process.env.SOCMON_WEB_MODULES || path.join(__dirname, '..', '..', 'web', 'node_modules');
@@ -25,7 +26,8 @@ const { chromium } = require(path.join(modules, 'playwright-core'));
 const [url, shot, ...args] = process.argv.slice(2);
 const opt = (name, def) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : def; };
 const wantIdentical = Number(opt('--identical', 0));
-const wantFindings = Number(opt('--findings', 0));
+// --findings N: the table must have N rows; without it, as many as the document has (0: no table)
+const wantFindings = opt('--findings', null) === null ? null : Number(opt('--findings', null));
 const addCounter = opt('--add-counter', null);
 // the metric files' units that count events per interval (metrics/*.json), written out here so
 // the check does not lean on the page's own list
@@ -261,8 +263,9 @@ async function checkSummary(page) {
     else nm++;
   }
   if (!nt || !nm) fail('the summary checked ' + nt + ' totals and ' + nm + ' metrics');
-  if (s.findings.length !== wantFindings || s.frows.length !== wantFindings)
-    fail('expected ' + wantFindings + ' findings, the document has ' + s.findings.length + ', the table ' + s.frows.length);
+  const nf = wantFindings === null ? s.findings.length : wantFindings;
+  if (s.findings.length !== nf || s.frows.length !== nf)
+    fail('expected ' + nf + ' findings, the document has ' + s.findings.length + ', the table ' + s.frows.length);
   s.findings.forEach((f, i) => {
     const r = s.frows[i] || [];
     if (r[0] !== f.target || r[1] !== f.finding) fail('finding ' + i + ' reads ' + JSON.stringify(r));
