@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli/findings.h"
 #include "cli/opts.h"
 #include "cli/output.h"
 #include "cli/report_profile.h"
@@ -18,7 +19,7 @@
 
 #define REPORT_OPTS (OPT_INPUT | OPT_FORMAT | OPT_EXPOSITION | OPT_SUMMARY | OPT_DELTAS | OPT_METRICS | OPT_BY_SYMBOL | \
                      OPT_BIG_NUM | OPT_METRIC_FILE | OPT_STATS | OPT_PERFETTO | OPT_FORCE | \
-                     OPT_HTML | OPT_PROFILE)
+                     OPT_HTML | OPT_PROFILE | OPT_FINDINGS)
 #define TABLE_METRICS 8
 #define TABLE_METRICS_MAX 64
 
@@ -53,6 +54,10 @@ static int per_interval(cli_source *src, const cli_opts *o, const char *format, 
         socmon_pipeline_free(p);
         return 2;
     }
+    socmon_findingset *fs = NULL;
+    if (st == SOCMON_OK)
+        st = cli_findings_load(o, src->info, &fs);
+    fo.findings = fs;
     if (st == SOCMON_OK && fp) {   /* a file of its own: every counter's deltas */
         socmon_output_opts oo = {.sep = o->sep, .deltas = 1, .no_big_num = o->no_big_num};
         st = smn_sink_file(fp, name, &d.co.sink);
@@ -82,7 +87,9 @@ static int per_interval(cli_source *src, const cli_opts *o, const char *format, 
         st = smn_output_note(d.co.out, note);
     }
     socmon_pipeline_free(p);
-    return cli_doc_close(&d, "report", st);
+    int rc = cli_doc_close(&d, "report", st);
+    socmon_findingset_free(fs);
+    return rc;
 }
 
 /* report --perfetto OUT: the trace is written to a file no one sees until it is whole (the
@@ -138,7 +145,11 @@ static int summary(cli_source *src, const cli_opts *o, int by_symbol, const char
     socmon_pipeline *p = NULL;
     cli_doc d = {0};
     socmon_feed_opts fo = {.doc = SOCMON_DOC_TOTALS, .title = "Recording summary"};
+    socmon_findingset *fs = NULL;
     socmon_status st = cli_pipeline_new(src, o, "report", &p);
+    if (st == SOCMON_OK && !by_symbol)
+        st = cli_findings_load(o, src->info, &fs);
+    fo.findings = fs;
     if (st == SOCMON_OK && !by_symbol)
         st = cli_doc_open(&d, o, NULL, &fo);
     socmon_consumer c = d.feed ? cli_doc_consumer(&d) : (socmon_consumer){0};
@@ -172,6 +183,7 @@ static int summary(cli_source *src, const cli_opts *o, int by_symbol, const char
         rc = cli_doc_close(&d, "report", st);
     }
     socmon_pipeline_free(p);
+    socmon_findingset_free(fs);
     return rc;
 }
 

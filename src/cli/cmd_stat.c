@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/opts.h"
+#include "cli/findings.h"
 #include "cli/output.h"
 #include "cli/program.h"
 #include "cli/source.h"
@@ -11,7 +12,8 @@
 
 #define STAT_OPTS (OPT_TARGET | OPT_EVENTS | OPT_WORKLOAD | OPT_FORMAT | OPT_EXPOSITION | OPT_ALL | OPT_DURATION | \
                    OPT_INTERVAL | OPT_REALTIME | OPT_TRACE | OPT_OUTPUT | OPT_PROGRAM | OPT_MAX_CYCLES | \
-                   OPT_INTERVAL_COUNT | OPT_BIG_NUM | OPT_REPEAT | OPT_APPEND | OPT_METRIC_FILE | OPT_REMOTE | OPT_CPUS)
+                   OPT_INTERVAL_COUNT | OPT_BIG_NUM | OPT_REPEAT | OPT_APPEND | OPT_METRIC_FILE | OPT_REMOTE | OPT_CPUS | \
+                   OPT_FINDINGS)
 #define READ_OPTS (OPT_TARGET | OPT_EVENTS | OPT_WORKLOAD | OPT_FORMAT | OPT_EXPOSITION | OPT_ALL | OPT_DURATION | OPT_TRACE | \
                    OPT_BIG_NUM)
 
@@ -165,7 +167,11 @@ static int stat_cmd(const cli_opts *opts)
     unsigned runs = o->repeat ? o->repeat : 1;
     const char *workload = src.remote || o->workload || !src.info->ops->workloads ? NULL : src.info->ops->workloads[0];
     socmon_feed_opts fo = {.doc = SOCMON_DOC_TOTALS, .title = "Performance counter stats", .workload = workload};
+    socmon_findingset *fs = NULL;
     socmon_status st = cli_pipeline_new(&src, opts, "stat", &p);
+    if (st == SOCMON_OK)
+        st = cli_findings_load(o, src.info, &fs);
+    fo.findings = fs;
     if (st == SOCMON_OK && !intervals_are_doc(o))
         st = cli_doc_open(&totals, o, NULL, &fo);
     socmon_consumer tc = totals.feed ? cli_doc_consumer(&totals) : (socmon_consumer){0};
@@ -212,6 +218,7 @@ static int stat_cmd(const cli_opts *opts)
         rc = cli_program_exit(&src.sess, "stat");
     socmon_pipeline_free(p);
     smn_feed_free(rows.feed);   /* after the pipeline: its finish still calls the consumer */
+    socmon_findingset_free(fs);
     cli_source_close(&src);
     return rc;
 }

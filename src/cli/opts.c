@@ -13,6 +13,7 @@ static int parse_opts(int argc, char **argv, cli_optmask allowed, void (*help)(F
 
 /* Long-only options whose getopt value is no character (above 'z': no short form). */
 enum { OPT_LONG_PROMETHEUS = 0x7101, OPT_LONG_OPENMETRICS };
+enum { OPT_LONG_FINDINGS = 0x7110 };
 /* socmon agent's own long-only options */
 enum { OPT_LONG_LISTEN = 0x190, OPT_LONG_ALLOW_CONFIG, OPT_LONG_RING, OPT_LONG_MAX_CLIENTS, OPT_LONG_WAIT_COLLECTOR,
        OPT_LONG_EXIT_DRAINED, OPT_LONG_USER, OPT_LONG_HTTP_PORT_FILE };
@@ -63,6 +64,9 @@ static const struct {
     {OPT_APPEND, {"append", no_argument, 0, 'P'}, "    --append          with -o FILE: add to FILE instead of replacing it"},
     {OPT_METRIC_FILE, {"metric-file", required_argument, 0, 'F'},
      "    --metric-file FILE  metrics from this JSON file (docs/metrics.md) instead of the target's"},
+    {OPT_FINDINGS, {"findings", required_argument, 0, OPT_LONG_FINDINGS},
+     "    --findings FILE   more rules for the \"Where the time went\" section (docs/findings.md),\n"
+     "                        added to the target's"},
     {OPT_DURATION, {"duration", required_argument, 0, 'd'},
      "-d, --duration TIME   how long to run (e.g. 10ms, 2s; bare numbers are ms). Default: until\n"
      "                        the workload finishes"},
@@ -464,6 +468,7 @@ static int parse_opts(int argc, char **argv, cli_optmask allowed, void (*help)(F
         case 'D': o->deltas = 1; break;
         case 'P': o->append = 1; break;
         case 'F': o->metric_file = optarg; break;
+        case OPT_LONG_FINDINGS: o->findings = optarg; break;
         case 'r': {
             char *end;
             errno = 0;

@@ -54,6 +54,7 @@ typedef uint64_t cli_optmask;
 /* report's views of a program's exact profile: --children, --call-tree, --by-line, --annotate F,
  * --folded, --event E, --elf FILE */
 #define OPT_PROFILE OPT_BIT(37)
+#define OPT_FINDINGS OPT_BIT(38) /* --findings FILE (stat, report: rules added to the target's) */
 
 enum { CLI_PV_CHILDREN = 1, CLI_PV_CALL_TREE, CLI_PV_LINES, CLI_PV_ANNOTATE, CLI_PV_FOLDED };
 
@@ -63,6 +64,7 @@ enum { CLI_PV_CHILDREN = 1, CLI_PV_CALL_TREE, CLI_PV_LINES, CLI_PV_ANNOTATE, CLI
 typedef struct cli_opts {
     const char *target, *events, *workload, *output, *input, *trace, *metrics;
     const char *metric_file; /* --metric-file: a user's metric file instead of the target's */
+    const char *findings;    /* --findings: a user's findings rules, added to the target's */
     const char *format;     /* output format: "table", "csv" (-x) or "json" (--json) */
     char sep;
     int no_big_num;         /* --no-big-num: no thousands separators in tables and live lines */

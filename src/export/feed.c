@@ -105,12 +105,25 @@ static socmon_status row(void *self, const socmon_row *r)
     return st;
 }
 
+/* The findings of the totals t into the document (before a timeline's end: the html page
+ * carries them in its data). */
+static socmon_status findings(socmon_feed *f, const socmon_totals *t)
+{
+    socmon_findings *fd = NULL;
+    if (!f->o.findings || !f->a)
+        return SOCMON_OK;
+    socmon_status st = socmon_findings_eval(f->o.findings, f->a, t, &fd);
+    return st == SOCMON_OK ? smn_output_findings(f->out, fd) : st;
+}
+
 static socmon_status end(void *self, const socmon_totals *t, const char *reason)
 {
     socmon_feed *f = self;
-    (void)t;
     (void)reason;
-    return f->o.doc == SOCMON_DOC_INTERVALS ? smn_output_end_intervals(f->out) : SOCMON_OK;
+    if (f->o.doc != SOCMON_DOC_INTERVALS)
+        return SOCMON_OK;
+    socmon_status st = f->muted ? SOCMON_OK : findings(f, t);
+    return st == SOCMON_OK ? smn_output_end_intervals(f->out) : st;
 }
 
 static socmon_status finish(void *self, const socmon_totals *t)
@@ -147,6 +160,8 @@ static socmon_status finish(void *self, const socmon_totals *t)
         st = smn_output_metrics(f->out, a->ms, a->metrics, t->metrics);
     if (st == SOCMON_OK)
         st = smn_output_hotspots(f->out, &f->list, f->values, hot, HOTSPOTS);
+    if (st == SOCMON_OK)
+        st = findings(f, t);
     return st;
 }
 

@@ -7,6 +7,7 @@
 
 #include "export/output.h"
 #include "socmon/analysis.h"
+#include "socmon/findings.h"
 
 typedef struct socmon_feed_opts {
     socmon_doc doc;             /* TOTALS: at finish; INTERVALS: rows as they come */
@@ -20,6 +21,8 @@ typedef struct socmon_feed_opts {
     const char *hotspots;       /* TOTALS: hot spots among counters matching this (NULL: the target's) */
     int no_hotspots;
     const socmon_profile *profile; /* INTERVALS: the run's profile, for the run info (or NULL) */
+    const socmon_findingset *findings; /* rules whose findings end the document (socmon/findings.h),
+                                          over the run's totals; NULL: none */
     /* TOTALS: opens the output when the totals are ready (a file named by -o is then written
      * only after a run that succeeded); with it, smn_feed_new's out may be NULL */
     socmon_status (*open)(void *user, socmon_output **out);

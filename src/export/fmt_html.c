@@ -368,6 +368,17 @@ static socmon_status put_flame(socmon_output *o)
     return st;
 }
 
+/* ",\n"findings": [...]": the same array as a JSON document's. */
+static socmon_status put_findings(socmon_output *o)
+{
+    json_t *f = smn_json_findings(o->findings);
+    socmon_status st = f ? smn_sink_puts(o->sink, ",\n\"findings\": ") : nomem();
+    if (st == SOCMON_OK)
+        st = smn_html_put_json(o->sink, f);
+    json_decref(f);
+    return st;
+}
+
 static socmon_status html_end_intervals(socmon_output *o)
 {
     html_state *h = o->state;
@@ -389,6 +400,8 @@ static socmon_status html_end_intervals(socmon_output *o)
         st = smn_sink_printf(o->sink, "],\n\"merge\": %zu, \"intervals\": %zu,\n\"notes\": ", h->k, h->nin);
     if (st == SOCMON_OK)
         st = smn_html_put_json(o->sink, notes);
+    if (st == SOCMON_OK && o->findings)   /* the summary at the top of the page shows them */
+        st = put_findings(o);
     if (st == SOCMON_OK)
         st = smn_sink_puts(o->sink, "};\n</script>");
     json_decref(notes);

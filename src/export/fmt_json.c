@@ -246,6 +246,8 @@ static socmon_status json_end(socmon_output *o)
     json_state *js = o->state;
     if (o->run.doc == SOCMON_DOC_FUNCTIONS)
         return SOCMON_OK;
+    if (js && js->doc && o->findings && put(o, "findings", smn_json_findings(o->findings), 1) != SOCMON_OK)
+        return SOCMON_ENOMEM;
     char *text = js ? json_dumps(js->doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
     if (!text)
         return socmon_fail(SOCMON_ENOMEM, "json: could not serialise the document");

@@ -318,7 +318,8 @@ static socmon_status table_end_intervals(socmon_output *o)
         smn_sink_printf(o->sink, "%s of target '%s', %s\n\n", r->title ? r->title : "intervals", target, el);
     }
     free(tl);
-    return write_table(o, t);
+    socmon_status st = write_table(o, t);
+    return st == SOCMON_OK ? smn_table_findings(o) : st;
 }
 
 static socmon_status table_note(socmon_output *o, const char *text)
@@ -381,7 +382,8 @@ static socmon_status table_end(socmon_output *o)
     if (r->elapsed_ns)
         smn_sink_printf(o->sink, "\n %17.9f seconds %stime elapsed\n", (double)r->elapsed_ns / 1e9,
                            r->simulated ? "simulated " : "");
-    return smn_sink_putc(o->sink, '\n');
+    socmon_status st = smn_table_findings(o);
+    return st == SOCMON_OK ? smn_sink_putc(o->sink, '\n') : st;
 }
 
 static void table_release(socmon_output *o)

@@ -75,6 +75,7 @@ void smn_output_free(socmon_output *o)
         return;
     if (o->fmt->release)
         o->fmt->release(o);
+    socmon_findings_free(o->findings);
     free(o);
 }
 
@@ -241,6 +242,17 @@ socmon_status smn_output_inhibited(socmon_output *o, const socmon_inhibited *x, 
 {
     socmon_status st = move(o, STAGE_BEGUN, STAGE_BEGUN, "smn_output_inhibited");
     return st == SOCMON_OK && n && x && o->fmt->inhibited ? o->fmt->inhibited(o, x, n) : st;
+}
+
+socmon_status smn_output_findings(socmon_output *o, socmon_findings *f)
+{
+    if (!o || (o->stage != STAGE_BEGUN && o->stage != STAGE_INTERVALS)) {
+        socmon_findings_free(f);
+        return socmon_fail(SOCMON_ESTATE, "smn_output_findings: only inside a document of totals or a timeline");
+    }
+    socmon_findings_free(o->findings);
+    o->findings = f;
+    return SOCMON_OK;
 }
 
 int smn_output_shows_inhibited(const socmon_output *o)

@@ -29,6 +29,7 @@
 #include "socmon/check.h"
 #include "socmon/compare.h"
 #include "socmon/device.h"
+#include "socmon/findings.h"
 #include "socmon/metrics.h"
 #include "socmon/profile.h"
 #include "socmon/sample.h"
@@ -180,6 +181,10 @@ socmon_status smn_output_check(socmon_output *o, const socmon_check *c);
  * (socmon_target_inhibited, a recording's profile). Table: a note each; JSON: "inhibited", data;
  * a format without the op (csv) shows nothing: the caller says it elsewhere (stderr). */
 socmon_status smn_output_inhibited(socmon_output *o, const socmon_inhibited *x, size_t n);
+/* Inside a document of totals or a timeline (before end_intervals): its findings, "where the
+ * time went" (socmon/findings.h), which the output takes and frees. Table: a section at the end
+ * (fmt_findings.c); JSON: "findings"; html: the page data's "findings"; others show nothing. */
+socmon_status smn_output_findings(socmon_output *o, socmon_findings *f);
 /* 1 when the format shows them (smn_output_inhibited does something). */
 int smn_output_shows_inhibited(const socmon_output *o);
 

@@ -52,6 +52,8 @@ struct socmon_output {
     socmon_interval_cols cols;
     int stage;                  /* where in the call order the output is (output.c) */
     void *state;                /* the format's own */
+    socmon_findings *findings;  /* smn_output_findings's, owned, or NULL: formats show them where
+                                   their document ends (smn_table_findings, smn_json_findings) */
 };
 
 /* The formats (one file each) and their registry entries in output.c. */
@@ -65,6 +67,11 @@ extern const socmon_output_format smn_format_perfetto;
 extern const socmon_output_format smn_format_html;
 extern const socmon_output_format smn_format_junit;     /* fmt_junit.c: JUnit XML of a check */
 extern const socmon_output_format smn_format_markdown;  /* fmt_markdown.c: a check for a pull request */
+
+/* The findings section of a table ("Where the time went:"), nothing without findings. */
+socmon_status smn_table_findings(socmon_output *o);
+/* The findings as JSON, [{"target", "finding", "evidence": {...}, ...}], or NULL (out of memory). */
+struct json_t *smn_json_findings(const socmon_findings *f);
 
 /* A metric value as text: its label if it has one, else the number for humans ("-" for NaN).
  * *unit gets the unit to show beside it ("" beside a label). Returns buf. */

@@ -306,6 +306,10 @@ static socmon_status zynq_device_new(socmon_model_target *mt, socmon_bus *bus, s
         memcpy(pc.events, z->events, z->nevents);
     }
     socmon_status st = smn_zynq_device_new(bus, d->apm_base, &ac, &pc, dev);
+    /* the traffic the model's workload asks of each slot: the findings weigh what the ports
+     * carried against it (metrics/zynq.findings.json); silicon cannot know it */
+    if (!st && mt->model && (st = socmon_device_set_param(*dev, "asked_rd_mbps", d->traffic.rd_mbps)) == SOCMON_OK)
+        st = socmon_device_set_param(*dev, "asked_wr_mbps", d->traffic.wr_mbps);
     if (!st && mt->model)
         z->grid_ns = z->t0_ns = socmon_zynq_soc_now_ns(mt->model);
     return st;

@@ -148,6 +148,26 @@ class Values(dict):
 
 
 # ---- parsers, one per kind of output ----
+FINDING_NUM = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?:e[+-]?\d+)?(?![\w])")
+
+
+def put_findings(v, text):
+    """The "Where the time went:" section that ends a table (docs/findings.md): each line's numbers
+    as a vector, by the line's rank (the words around them may change, the numbers may not)."""
+    lines = text.split("\n")
+    at = next((i for i, line in enumerate(lines) if line.strip() == "Where the time went:"), None)
+    n = 0
+    for line in lines[at + 1:] if at is not None else []:
+        if not line.strip():
+            if n:
+                break
+            continue
+        if not line.startswith("  "):
+            break
+        n += 1
+        v.put(f"finding {n}", vector(FINDING_NUM.findall(line)), raw=True)
+
+
 def parse_totals(text):
     """stat's and report --summary's text: the counter and metric tables (socmon_outputs.sections),
     each row's spread with -r, the hot spots, the elapsed time."""
@@ -174,6 +194,7 @@ def parse_totals(text):
         m = re.match(r"^\s+([\d.,]+) seconds .*elapsed", line)
         if m:
             v.put("elapsed s", m.group(1))
+    put_findings(v, text)
     return v
 
 
@@ -202,6 +223,7 @@ def parse_rows(text):
     for line in lines[at + 1 + len(rows):]:     # by-symbol: the check under the table
         if "total equals" in line:
             v.put("total equals the whole-program counters", 1)
+    put_findings(v, text)
     return v
 
 

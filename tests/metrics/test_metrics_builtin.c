@@ -1,5 +1,7 @@
 /* Every metric file of the source tree (metrics/NAME.json) loads, and the
- * copy compiled into the library (socmon_builtin_metrics) is the same file. */
+ * copy compiled into the library (socmon_builtin_metrics) is the same file;
+ * so is each findings file beside them (NAME.findings.json,
+ * socmon_builtin_findings), which is not a metric file. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -11,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "socmon/findings.h"
 #include "socmon/metrics.h"
 #include "socmon/target.h"
 
@@ -38,6 +41,21 @@ static void test_builtin_files_load(void **state)
         char path[8192], name[256];
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         snprintf(name, sizeof name, "%.*s", (int)(len - 5), e->d_name);
+        size_t nl = strlen(name);
+        if (nl > 9 && strcmp(name + nl - 9, ".findings") == 0) {
+            name[nl - 9] = 0;
+            const char *text = socmon_builtin_findings(name);
+            if (!text)
+                fail_msg("metrics/%s.findings.json is not compiled in as '%s'", name, name);
+            FILE *fp = fopen(path, "rb");
+            assert_non_null(fp);
+            static char buf[1 << 20];
+            size_t n = fread(buf, 1, sizeof buf - 1, fp);
+            fclose(fp);
+            buf[n] = 0;
+            assert_string_equal(buf, text);
+            continue;
+        }
         socmon_metricset *from_file, *builtin;
         if (socmon_metricset_load_file(path, &from_file) != SOCMON_OK)
             fail_msg("%s", socmon_errmsg());
