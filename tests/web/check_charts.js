@@ -271,7 +271,8 @@ async function checkSummary(page) {
     if (r[0] !== f.target || r[1] !== f.finding) fail('finding ' + i + ' reads ' + JSON.stringify(r));
     for (const [k, v] of Object.entries(f.evidence || {})) {
       const m = new RegExp('(?:^|, )' + k + ' ([^,\\s]+)').exec(r[2] || '');
-      if (!m || !near(parseNum(m[1]), v)) fail('finding ' + i + ': evidence ' + k + ' ' + v + ' reads "' + r[2] + '"');
+      // evidence is mostly numbers (3 significant digits), sometimes a name (plane3)
+      if (!m || (typeof v === 'number' ? !near(parseNum(m[1]), v) : m[1] !== String(v))) fail('finding ' + i + ': evidence ' + k + ' ' + v + ' reads "' + r[2] + '"');
     }
   });
   console.log('check_charts: summary: run ' + s.elapsedText + ', ' + nt + ' counter totals and ' + nm + ' metrics match the data, ' +
