@@ -162,7 +162,29 @@ typedef struct socmon_row {
     const double *metrics;            /* per metric result, or NULL (no metrics) */
     uint64_t samples;                 /* samples of the run so far, the first included */
     uint64_t run_missed;              /* intervals missed and samples lost in gaps, so far */
+    /* What the pipeline knows about the row's values (SOCMON_VALUE_*; added in issue 28). */
+    unsigned value_flags;
+    double min_running;               /* SOCMON_VALUE_SCALED: the smallest share of time (percent)
+                                         any of its perf counters counted; 100 when all counted
+                                         throughout; NaN: no perf time counters */
+    const double *counter_running;    /* per counter its share (percent), or NULL (no scaling) */
+    uint64_t lost;                    /* SOCMON_VALUE_LOST: samples lost in the gap before it */
 } socmon_row;
+
+/* What a value is, besides its number (socmon_row.value_flags, socmon_totals.value_flags):
+ *   SCALED     a multiplexed perf count, estimated from the share of time it counted (running)
+ *   SHORT      the interval is shorter than the sampling interval (the run's last, a stop)
+ *   LOST       samples were lost in a gap just before (an agent's ring overran, a recording's
+ *              gap): the row's deltas start after the gap
+ *   INHIBITED  a counter was stopped by the program for part of the span (Ibex mcountinhibit)
+ *   UNDEFINED  a metric has no value (NaN: a zero denominator, below its undefined_below) */
+enum {
+    SOCMON_VALUE_SCALED = 1u << 0,
+    SOCMON_VALUE_SHORT = 1u << 1,
+    SOCMON_VALUE_LOST = 1u << 2,
+    SOCMON_VALUE_INHIBITED = 1u << 3,
+    SOCMON_VALUE_UNDEFINED = 1u << 4
+};
 
 /* Samples lost between two received ones (an agent's ring overran, a recording's gap). */
 typedef struct socmon_gap {
@@ -184,6 +206,8 @@ typedef struct socmon_totals {
     const double *metric_stddev;
     const double *counter_mean;       /* runs > 1: each counter's mean unrounded (values holds it
                                          rounded), else NULL */
+    unsigned value_flags;             /* SOCMON_VALUE_* over the run (added in issue 28) */
+    double min_running;               /* the smallest running share of a perf counter (NaN: none) */
 } socmon_totals;
 
 /* What happens at each step; any op may be NULL. A non-OK return stops the run with it, except

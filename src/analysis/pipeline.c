@@ -181,6 +181,7 @@ socmon_status socmon_pipeline_gap(socmon_pipeline *p, const socmon_gap *g)
         st = pipeline_merger_flush(p, m);
         if (st == SOCMON_OK && !m->off && m->c.ops->gap)
             st = pipeline_call(m, m->c.ops->gap(m->c.self, g));
+        m->lost += g->count;   /* the next row starts after the gap: LOST */
     }
     p->lost += g->count;
     p->missed_so_far += g->count;
@@ -288,9 +289,12 @@ socmon_status socmon_pipeline_end(socmon_pipeline *p, const char *reason)
     }
     pipeline_scale(p->sc, p->n, p->raw, p->values, p->running, p->x);
     pipeline_eval(p, p->values, p->elapsed, p->mv);
+    double lo;
+    unsigned vf = pipeline_value_flags(p, p->running, p->m ? p->mv : NULL, 0, p->lost, &lo);
     p->t = (socmon_totals){.runs = 1, .elapsed_ns = p->elapsed, .samples = p->samples, .missed = p->missed,
                            .lost = p->lost, .intervals = p->intervals, .raw = p->raw, .values = p->values,
-                           .running = p->sc ? p->running : NULL, .metrics = p->m ? p->mv : NULL};
+                           .running = p->sc ? p->running : NULL, .metrics = p->m ? p->mv : NULL,
+                           .value_flags = vf, .min_running = lo};
     for (size_t i = 0; i < p->n; i++)
         p->x[i] = (double)p->values[i];
     smn_spread_add(&p->csp, p->run, p->x);

@@ -17,6 +17,7 @@ typedef struct pipeline_merger {
     uint64_t seen;             /* intervals seen this run (for `every`) */
     uint64_t seq, first_seq, t, dt;
     unsigned flags, missed;
+    uint64_t lost;             /* samples lost in a gap before the pending row */
     uint64_t *raw, *scaled;    /* the pending row's deltas; its scaled ones */
     double *running, *tmp, *mv;
     uint64_t last_wall;
@@ -50,6 +51,11 @@ socmon_status pipeline_begin(socmon_pipeline *p, const socmon_source_info *info)
 socmon_status pipeline_call(pipeline_merger *m, socmon_status st);
 void pipeline_scale(const socmon_scaling *sc, size_t n, const uint64_t *d, uint64_t *out, double *running, double *tmp);
 void pipeline_eval(const socmon_pipeline *p, const uint64_t *d, uint64_t dt_ns, double *mv);
+/* SOCMON_VALUE_* of values with these running shares (p->n of them), metric results mv (or
+ * NULL), SOCMON_SAMPLE_* flags and samples lost before them; *min_running: the smallest share
+ * of a perf counter (NaN: none). value_flags.c */
+unsigned pipeline_value_flags(const socmon_pipeline *p, const double *running, const double *mv, unsigned sflags,
+                              uint64_t lost, double *min_running);
 
 /* rows.c: a consumer's rows */
 int pipeline_merger_init(pipeline_merger *m, size_t n, size_t nm);

@@ -36,6 +36,7 @@ void pipeline_merger_reset(pipeline_merger *m)
     m->seen = 0;
     m->dt = 0;
     m->flags = m->missed = 0;
+    m->lost = 0;
     m->have_wall = 0;
 }
 
@@ -45,15 +46,19 @@ socmon_status pipeline_merger_flush(socmon_pipeline *p, pipeline_merger *m)
         return SOCMON_OK;
     pipeline_scale(p->sc, p->n, m->raw, m->scaled, m->running, m->tmp);
     pipeline_eval(p, m->scaled, m->dt, m->mv);
+    double lo;
+    unsigned vf = pipeline_value_flags(p, m->running, p->m ? m->mv : NULL, m->flags, m->lost, &lo);
     socmon_row r = {.seq = m->seq, .first_seq = m->first_seq, .t_ns = m->t, .since_ns = p->elapsed, .dt_ns = m->dt,
                     .flags = m->flags, .missed = m->missed, .intervals = m->n, .index = p->intervals - 1,
                     .raw = m->raw, .deltas = m->scaled, .metrics = p->m ? m->mv : NULL, .samples = p->samples,
-                    .run_missed = p->missed_so_far};
+                    .run_missed = p->missed_so_far, .value_flags = vf, .min_running = lo,
+                    .counter_running = p->sc ? m->running : NULL, .lost = m->lost};
     socmon_status st = m->c.ops->row ? pipeline_call(m, m->c.ops->row(m->c.self, &r)) : SOCMON_OK;
     memset(m->raw, 0, p->n * sizeof *m->raw);
     m->n = 0;
     m->dt = 0;
     m->flags = m->missed = 0;
+    m->lost = 0;
     return st;
 }
 

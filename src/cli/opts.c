@@ -452,7 +452,15 @@ static int parse_opts(int argc, char **argv, cli_optmask allowed, void (*help)(F
         case 'e': o->events = optarg; break;
         case 'w': o->workload = optarg; break;
         case 'o': o->output = optarg; break;
-        case 'i': o->input = optarg; break;
+        case 'i':
+            /* a second -i used to replace the first silently: the user meant one of them, say which we saw */
+            if (o->input) {
+                fprintf(stderr, "socmon %s: -i given twice ('%s' and '%s'): %s reads one recording\n", argv[0],
+                        o->input, optarg, argv[0]);
+                return 2;
+            }
+            o->input = optarg;
+            break;
         case 'a':
             if (allowed & OPT_ALL) {
                 o->all_cpus = 1; /* what socmon does anyway: every instance */

@@ -98,7 +98,8 @@ static socmon_status row(void *self, const socmon_row *r)
         f->values[k] = r->deltas[f->idx[k]];
     socmon_interval_row ir = {.t_ns = r->t_ns, .since_ns = r->since_ns, .dt_ns = r->dt_ns, .flags = r->flags,
                               .missed = r->missed, .metrics = r->metrics, .deltas = f->values, .index = r->index,
-                              .intervals = r->intervals};
+                              .intervals = r->intervals, .value_flags = r->value_flags,
+                              .min_running = r->min_running, .lost = r->lost};
     socmon_status st = smn_output_row(f->out, &ir);
     if (st != SOCMON_OK && !f->failed_at)
         f->failed_at = r->index + 1;

@@ -100,7 +100,9 @@ static socmon_status counter_records(socmon_output *o, const socmon_counter_rows
         if (run)
             snprintf(pct, sizeof pct, "%.2f", isnan(run[i]) ? 0.0 : run[i]);
         st = csv_record_pct(o, type, r->list->names[i], r->list->c[i].instance, v, r->list->c[i].unit,
-                            spread(o, sd, i, (double)r->values[i], sp, sizeof sp), run ? pct : NULL);
+                            spread(o, sd, i, strcmp(type, "counter") == 0 ? smn_counter_spread_mean(o, r->values, i)
+                                                                     : (double)r->values[i], sp, sizeof sp),
+                            run ? pct : NULL);
     }
     for (size_t k = 0; run && strcmp(type, "counter") == 0 && k < r->list->nunsupported && st == SOCMON_OK; k++)
         st = csv_record_pct(o, type, r->list->unsupported[k], "", "<not supported>", "", "", "0.00");
@@ -160,7 +162,7 @@ static socmon_status csv_begin_intervals(socmon_output *o)
  * spreadsheet can compute with. */
 static socmon_status csv_row(socmon_output *o, const socmon_interval_row *row)
 {
-    char sep = o->opts.sep, flags[48];
+    char sep = o->opts.sep, flags[160];
     smn_row_flags(row, flags, sizeof flags);
     smn_sink_printf(o->sink, "%llu%c%llu%c", (unsigned long long)row->t_ns, sep,
                        (unsigned long long)row->dt_ns, sep);
@@ -241,9 +243,23 @@ static socmon_status csv_file_facts(socmon_output *o, const socmon_file_facts *f
     return st;
 }
 
+/* Counters the program stopped (Ibex mcountinhibit): one "inhibited" record each, its value the
+ * cycles it was stopped for, so a spreadsheet sees the hole that JSON's "inhibited" and the
+ * table's note describe (issue 28). */
+static socmon_status csv_inhibited(socmon_output *o, const socmon_inhibited *x, size_t n)
+{
+    socmon_status st = SOCMON_OK;
+    for (size_t i = 0; i < n && st == SOCMON_OK; i++) {
+        char v[32];
+        snprintf(v, sizeof v, "%llu", (unsigned long long)x[i].inhibited_cycles);
+        st = csv_record(o, "inhibited", x[i].counter, "", v, "cycles", NULL);
+    }
+    return st;
+}
+
 const socmon_output_format smn_format_csv = {
     .name = "csv", .begin = csv_begin, .counters = csv_counters, .metrics = csv_metrics,
-    .hotspots = csv_hotspots, .begin_intervals = csv_begin_intervals, .row = csv_row, .functions = csv_functions,
+    .hotspots = csv_hotspots, .inhibited = csv_inhibited, .begin_intervals = csv_begin_intervals, .row = csv_row, .functions = csv_functions,
     .end = csv_end, .release = csv_release, .file_facts = csv_file_facts, .diff = smn_csv_diff,
     .sweep = smn_csv_sweep,
     .profile = smn_csv_profile,

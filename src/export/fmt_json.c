@@ -95,7 +95,7 @@ static socmon_status json_counters(socmon_output *o, const socmon_counter_rows *
         json_t *e = json_pack("{s:s, s:s, s:I, s:s}", "name", r->list->names[i], "instance", c->instance, "value",
                               (json_int_t)r->values[i], "unit", c->unit);
         ok = add_spread(o, e, o->run.counter_stddev, i,
-                        o->run.counter_mean ? o->run.counter_mean[i] : (double)r->values[i]);
+                        smn_counter_spread_mean(o, r->values, i));
         /* perf_event counts: perf -j's "pcnt-running"; a count that never ran is null */
         const double *run = r->list->running;
         if (ok && run && (json_object_set_new(e, "pcnt-running", json_real(isnan(run[i]) ? 0.0 : run[i])) != 0 ||
@@ -158,12 +158,17 @@ static socmon_status json_row(socmon_output *o, const socmon_interval_row *row)
 {
     json_state *js = o->state;
     const socmon_interval_cols *c = &o->cols;
-    char flags[48];
+    char flags[160];
     smn_row_flags(row, flags, sizeof flags);
     json_t *j = json_pack("{s:I, s:I, s:s}", "t_ns", (json_int_t)row->t_ns, "interval_ns", (json_int_t)row->dt_ns,
                           "flags", flags);
     if (!j || json_array_append_new(js->rows, j) != 0)
         return nomem("an interval");
+    /* the flags as data too, only when set: a row without them reads as before */
+    if (((row->value_flags & SOCMON_VALUE_SCALED) &&
+         json_object_set_new(j, "running_pct", real_or_null(row->min_running)) != 0) ||
+        ((row->value_flags & SOCMON_VALUE_LOST) && json_object_set_new(j, "lost", json_integer((json_int_t)row->lost)) != 0))
+        return nomem("an interval's flags");
     /* j is the array's now; members are added in the order they print. */
     json_t *mo = json_object();
     if (!mo || json_object_set_new(j, "metrics", mo) != 0)

@@ -125,7 +125,7 @@ static socmon_status table_counters(socmon_output *o, const socmon_counter_rows 
             continue;
         char v[32], sp[32], pct[32] = "";
         smn_output_count(o, r->values[i], v, sizeof v);
-        spread(o, o->run.counter_stddev, i, (double)r->values[i], sp, sizeof sp);
+        spread(o, o->run.counter_stddev, i, smn_counter_spread_mean(o, r->values, i), sp, sizeof sp);
         if (run && isnan(run[i]))
             snprintf(v, sizeof v, "<not counted>");
         else if (run && run[i] < 100)
@@ -240,6 +240,7 @@ typedef struct timeline {
     socmon_table *t;
     uint64_t unit_ns;   /* every time of the column in this one unit (smn_time_unit_ns) */
     uint64_t last_ns;   /* since_ns of the last row: the time the table covers */
+    unsigned used;      /* the flag words its rows used: one footnote each (value_notes.c) */
 } timeline;
 
 /* A column header: the result's name and, when its values are numbers with a unit, the unit
@@ -321,7 +322,7 @@ static socmon_status table_row(socmon_output *o, const socmon_interval_row *row)
         smn_output_count(o, sum, text[k], sizeof text[k]);
     }
     k++;
-    smn_row_flags(row, text[k], sizeof text[k]);
+    smn_row_flags_used(row, text[k], sizeof text[k], &tl->used);
     for (size_t i = 0; i < cols; i++)
         cell[i] = text[i];
     st = smn_table_add(tl->t, cell);
@@ -349,8 +350,11 @@ static socmon_status table_end_intervals(socmon_output *o)
     } else {
         smn_sink_printf(o->sink, "%s of target '%s', %s\n\n", r->title ? r->title : "intervals", target, el);
     }
+    unsigned used = tl->used;
     free(tl);
     socmon_status st = write_table(o, t);
+    if (st == SOCMON_OK)
+        st = smn_row_footnotes(o->sink, used);
     return st == SOCMON_OK ? smn_table_findings(o) : st;
 }
 

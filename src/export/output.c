@@ -329,6 +329,11 @@ socmon_status smn_output_end(socmon_output *o)
     return st != SOCMON_OK ? st : fst;
 }
 
+double smn_counter_spread_mean(const socmon_output *o, const uint64_t *values, size_t i)
+{
+    return o->run.counter_mean ? o->run.counter_mean[i] : (double)values[i];
+}
+
 double smn_stddev_pct(double mean, double stddev)
 {
     if (!isfinite(mean) || !isfinite(stddev) || mean == 0)
@@ -403,13 +408,6 @@ void smn_result_name(const socmon_metric_result_info *r, char *buf, size_t len)
 
 void smn_row_flags(const socmon_interval_row *row, char *buf, size_t len)
 {
-    if (!len)
-        return;
-    *buf = '\0';
-    if (row->flags & SOCMON_SAMPLE_MISSED)
-        snprintf(buf, len, "missed=%u", row->missed);
-    if (row->flags & SOCMON_SAMPLE_UNDEF)
-        strncat(buf, *buf ? " undef" : "undef", len - strlen(buf) - 1);
-    if (row->flags & SOCMON_SAMPLE_SHORT)
-        strncat(buf, *buf ? " short" : "short", len - strlen(buf) - 1);
+    unsigned used = 0;
+    smn_row_flags_used(row, buf, len, &used);
 }

@@ -119,7 +119,16 @@ typedef struct socmon_interval_row {
     const uint64_t *deltas; /* one per counter of cols.counters */
     uint64_t index;         /* the run's count of intervals up to this row's last, 0-based */
     size_t intervals;       /* intervals merged into this row (smn_output_merge); 0 reads as 1 */
+    unsigned value_flags;   /* SOCMON_VALUE_* (socmon/analysis.h), 0: none known */
+    double min_running;     /* with SOCMON_VALUE_SCALED: the smallest running share, percent */
+    uint64_t lost;          /* with SOCMON_VALUE_LOST: samples lost in the gap before the row */
 } socmon_interval_row;
+
+/* A row's flags as words, "missed=2 short scaled=50.00% lost=3" (value_notes.c); the words
+ * used set bits in *used (0 to start) for smn_row_footnotes. */
+void smn_row_flags_used(const socmon_interval_row *row, char *buf, size_t len, unsigned *used);
+/* One line per flag word used in a table ("  scaled=P%: ..."), after the table; nothing if none. */
+socmon_status smn_row_footnotes(socmon_sink *s, unsigned used);
 
 typedef struct socmon_output_opts {
     char sep;               /* CSV field separator */
@@ -135,6 +144,10 @@ typedef struct socmon_output_opts {
 /* The spread of a repeated run's value as perf prints it: 100 * stddev / |mean| (0 for a mean of
  * 0 or a NaN). */
 double smn_stddev_pct(double mean, double stddev);
+/* The mean a counter's spread is relative to: the unrounded mean over the runs, as a metric's
+ * is, never the rounded count shown (three runs counting 0, 0, 1 show 0 with +- 100 %, as
+ * the rate over them does, not +- 0 %). values: the counts shown, when there is no mean. */
+double smn_counter_spread_mean(const socmon_output *o, const uint64_t *values, size_t i);
 
 /* Looks up a format by name ("table", "csv", "json", "live", "html"); NULL if none has that name. */
 const struct socmon_output_format *smn_output_format_find(const char *name);

@@ -117,7 +117,8 @@ static socmon_status opt_string(const char *src, size_t i, const char *name, jso
 
 static socmon_status load_metric(socmon_metricset *ms, const char *src, size_t i, json_t *o)
 {
-    static const char *const keys[] = {"name", "expr", "unit", "desc", "per", "labels", "precision", "absent"};
+    static const char *const keys[] = {"name", "expr", "unit", "desc", "per", "labels", "precision", "absent",
+                                        "undefined_below"};
     if (!json_is_object(o))
         return mfail(src, i, NULL, "%s", "expected an object {\"name\": ..., \"expr\": ...}");
     json_t *jn = json_object_get(o, "name");
@@ -137,7 +138,8 @@ static socmon_status load_metric(socmon_metricset *ms, const char *src, size_t i
             k++;
         if (k == sizeof keys / sizeof keys[0])
             return mfail(src, i, name,
-                         "unknown key '%s' (known: name, expr, unit, desc, per, labels, precision, absent)", key);
+                         "unknown key '%s' (known: name, expr, unit, desc, per, labels, precision, absent, "
+                         "undefined_below)", key);
     }
     size_t first;
     if (smn_strmap_find(&ms->names, name, &first))
@@ -216,9 +218,21 @@ static socmon_status load_metric(socmon_metricset *ms, const char *src, size_t i
             m.def.nlabels = k + 1;
         }
     }
-    if ((st = expr_parse(m.expr, &m.tree))) {
+    /* The guard is parsed with the expression; def.expr stays what the file says. */
+    char *guarded = NULL;
+    json_t *jg = json_object_get(o, "undefined_below");
+    if (jg) {
+        char where[300];
+        snprintf(where, sizeof where, "%s: metric '%s' (metrics[%zu]): ", src, name, i);
+        if ((st = metric_guard_expr(where, jg, m.expr, &guarded)))
+            goto fail;
+    }
+    st = expr_parse(guarded ? guarded : m.expr, &m.tree);
+    free(guarded);
+    if (st) {
         if (st == SOCMON_EPARSE)
-            socmon_fail_prefix(st, "%s: metric '%s' (metrics[%zu]): expr ", src, name, i);
+            socmon_fail_prefix(st, "%s: metric '%s' (metrics[%zu]): expr%s ", src, name, i,
+                               jg ? " with undefined_below" : "");
         goto fail;
     }
     return metricset_add(ms, &m);

@@ -31,4 +31,9 @@ struct socmon_metricset {
  * yet (SOCMON_EPARSE). Used by the file loader and by socmon_expr_eval. */
 socmon_status metricset_add(socmon_metricset *ms, metric *m);
 
+/* The expression a metric with "undefined_below" evaluates: expr guarded by the
+ * object's minimums (metric_guard.c). where prefixes errors ("file: metric 'x': "). */
+struct json_t;
+socmon_status metric_guard_expr(const char *where, struct json_t *guard, const char *expr, char **out);
+
 #endif

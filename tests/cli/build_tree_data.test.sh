@@ -24,4 +24,11 @@ cp "$BIN" "$TMP/b/socmon"
 echo "$TMP/gone" > "$TMP/b/socmon-source-tree"
 expect 1 "socmon-source-tree names no source tree" -- env -u SOCMON_DATADIR "$TMP/b/socmon" stat -t esp:soc=esp_4x4 -w multifft
 
+# The same program without the file: no path into the source tree is compiled in
+mkdir "$TMP/c"
+cp "$BIN" "$TMP/c/socmon"
+out=$(env -u SOCMON_DATADIR "$TMP/c/socmon" stat -t esp:soc=esp_4x4 -w multifft 2>&1) &&
+    bad "a copy without socmon-source-tree found esp_4x4" || ok
+case "$out" in *"$SOCMON_SRC/socs"*) bad "a copy without socmon-source-tree looked in the source tree: $out" ;; *) ok ;; esac
+
 finish build_tree_data

@@ -170,6 +170,10 @@ static void test_table_timeline(void **state)
                    "  time [us]  tile0.hit_rate [%]  tile1.hit_rate [%]  busier  flags\n"
                    "      1.000               75.00                   -   tile0  \n"
                    "      3.000               75.00                   -   tile0  missed=1 undef\n"
+                   /* one footnote per flag word the rows used (issue 28) */
+                   "\n  missed=N: N sampling intervals before this row have no sample of their own (the "
+                   "sampler was late, or a recording's gap); the row's deltas cover them\n"
+                   "  undef: the device flagged some of the row's values as undefined\n"
                    "\n  a hint for people\n");
 }
 

@@ -382,7 +382,7 @@ static void test_assets(void **state)
 {
     (void)state;
     const char *want[] = {"index.html", "socmon.js", "socmon.css", "dashboards.js", "heatmap.js", "axis.js", "diff.html", "diff.js",
-                          "flame.js", "flame.css", "uPlot.iife.min.js", "uPlot.min.css"};
+                          "flame.js", "flame.css", "units.js", "legend.js", "summary.js", "uPlot.iife.min.js", "uPlot.min.css"};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         size_t len = 0;
         const char *mime = NULL;

@@ -131,7 +131,7 @@ async function checkPage(browser, job) {
       // drag across the first chart: every chart shows the same, narrower time range; a
       // double-click brings the whole range back
       const full = await page.evaluate(() => window.socmon.charts.map((c) => [c.u.scales.x.min, c.u.scales.x.max]));
-      const box = await page.locator('.chart .u-over').first().boundingBox();
+      const box = await firstChart(page);
       await page.mouse.move(box.x + box.width * 0.3, box.y + box.height / 2);
       await page.mouse.down();
       await page.mouse.move(box.x + box.width * 0.6, box.y + box.height / 2, { steps: 5 });
@@ -152,7 +152,7 @@ async function checkPage(browser, job) {
     if (heat && !live) {
       // a recording's heat map follows the charts' cursor: hover near the start of the first chart
       const before = await page.evaluate(() => window.socmon.heat.idx);
-      const box = await page.locator('.chart .u-over').first().boundingBox();
+      const box = await firstChart(page);
       await page.mouse.move(box.x + box.width * 0.02, box.y + box.height / 2);
       const after = await page.evaluate(() => ({ idx: window.socmon.heat.idx, cursor: window.socmon.cursorIdx }));
       if (after.cursor === null || after.idx === before && after.cursor !== before)
@@ -166,7 +166,7 @@ async function checkPage(browser, job) {
       await page.selectOption('#plane', plane);
       let n = 0;
       for (let k = 0; k < 200 && !n; k++) {
-        const box = await page.locator('.chart .u-over').first().boundingBox();
+        const box = await firstChart(page);
         await page.mouse.move(box.x + box.width * ((k % 50) + 0.5) / 50, box.y + box.height / 2);
         n = await page.evaluate(() => {
           const v = window.socmon.heat.values.inj || {};
@@ -231,6 +231,14 @@ async function checkPage(browser, job) {
     await context.close();
   }
   for (const p of problems) fail(p);
+}
+
+// The first chart's plotting area, scrolled into view (a report opens with its summary and
+// the heat map: the charts may start below the fold).
+async function firstChart(page) {
+  const over = page.locator('.chart .u-over').first();
+  await over.scrollIntoViewIfNeeded();
+  return over.boundingBox();
 }
 
 // The flame graph (web/src/flame.js): DOM text, a click zooms, reset, search (see --flame above).

@@ -1,6 +1,7 @@
 /* The ESP tile-grid heat map: one canvas per quantity (NoC injections, NoC backpressure), one
  * cell per tile at its place in the grid (info.layout, export/web_json.c), coloured by the
- * quantity's rate in one interval: the latest row live, or the row under the charts' cursor.
+ * quantity's rate (per second: the interval's count over its length, labelled as units.js says
+ * rates, like the counter charts) in one interval: the latest row live, or the row under the charts' cursor.
  * The plane picker chooses one NoC plane (counter deltas: live, socmon.js subscribes to that
  * plane's counters) or all planes (the per-tile metrics noc_injections and noc_backpressure).
  * A plain canvas, not uPlot: a grid is not a time series. */
@@ -25,9 +26,10 @@
     return e;
   }
 
+  const U = window.socmonUnits;
   const KINDS = [
-    { key: 'inj', title: 'NoC injections', unit: 'packets/ms', metric: 'noc_injections', counter: (p) => ['noc_inj_p' + p] },
-    { key: 'bp', title: 'NoC backpressure (queue-full cycles)', unit: 'cycles/ms', metric: 'noc_backpressure',
+    { key: 'inj', title: 'NoC injections', unit: U.rate('packets'), metric: 'noc_injections', counter: (p) => ['noc_inj_p' + p] },
+    { key: 'bp', title: 'NoC backpressure (queue-full cycles)', unit: U.rate('cycles'), metric: 'noc_backpressure',
       counter: (p, dirs) => dirs.map((d) => 'noc_bp_p' + p + '_' + d) },
   ];
 
@@ -77,7 +79,7 @@
       return k.counter(H.plane, dirs).map((c) => ['d', inst + '.' + c]);
     }
 
-    // A tile's rate in row i (per ms of the interval), or null: no such monitor or no data.
+    // A tile's rate in row i (per second of the interval), or null: no such monitor or no data.
     function value(k, inst, i) {
       const dt = store.dt[i];
       if (!dt) return null;
@@ -87,7 +89,7 @@
         const v = col ? col[i] : null;
         if (v !== null && v !== undefined && isFinite(v)) sum = (sum || 0) + v;
       }
-      return sum === null ? null : sum / dt;
+      return sum === null ? null : sum / (dt / 1e3);
     }
 
     // The largest rate of any tile over all rows held: the colour scale, so colours compare
@@ -104,11 +106,7 @@
       return c.max;
     }
 
-    function fmt(v) {
-      if (v === null) return '–';
-      if (v === 0) return '0';
-      return v >= 100 ? Math.round(v).toLocaleString('en') : v.toPrecision(3);
-    }
+    const fmt = U.sig3;
 
     function drawPane(p, i) {
       const k = p.kind, cv = p.cv, dpr = window.devicePixelRatio || 1;
@@ -153,9 +151,7 @@
     // Shows row i (null: nothing to show yet).
     function draw(i) {
       H.idx = i;
-      const tu = store.tunit;
-      when.textContent = i === null ? 'no data yet' : 'interval ending at ' +
-        (store.xs[i] * tu.k).toFixed(6).replace(/0+$/, '').replace(/\.$/, '') + ' ' + tu.name + (opts.hint ? opts.hint(i) : '');
+      when.textContent = i === null ? 'no data yet' : 'interval ending at ' + U.time(store.xs[i]) + (opts.hint ? opts.hint(i) : '');
       panes.forEach((p) => drawPane(p, i));
     }
 

@@ -112,6 +112,16 @@
     return step > 0 ? Math.max(0, Math.min(9, Math.ceil(-Math.log10(step) - 1e-9))) : 0;
   }
 
+  // The length of one point's interval in ns: a report merges k intervals into a row.
+  function rowInterval() {
+    return S.info.interval_ns * (S.merge || 1);
+  }
+
+  // A legend's unit: a count per interval says so (the axis adds the interval's length).
+  function legendUnit(unit, def) {
+    return window.socmonUnits.isCount(unit, def) ? unit + ' per interval' : unit || '';
+  }
+
   function width(box) {
     return Math.max(280, Math.floor(box.getBoundingClientRect().width) - 16);
   }
@@ -127,7 +137,10 @@
     const box = document.createElement('figure');
     box.className = 'chart';
     const cap = document.createElement('figcaption');
-    cap.textContent = spec.title + (spec.unit ? ' (' + spec.unit + ')' : '');
+    // a count per interval says so, with the interval (units.js): "packets per interval (100 µs)"
+    const def = spec.series.length && spec.series[0].m !== undefined ? S.info.metrics[spec.series[0].m].metric : null;
+    const unitText = spec.labels ? '' : window.socmonUnits.chartUnit(spec.unit, rowInterval(), def);
+    cap.textContent = spec.title + (unitText ? ' (' + unitText + ')' : '');
     box.appendChild(cap);
     if (removable) {
       const x = document.createElement('button');
@@ -139,14 +152,19 @@
     const labels = spec.labels;
     const tu = S.tunit;
     const series = [{ label: 'time', value: (u, v) => (v === null ? '–' : fmt(v * tu.k, 6) + ' ' + tu.name) }];
+    // the legend (legend.js): the value at the cursor, else last/mean/max of the range in view
     spec.series.forEach((s, i) => series.push({
       label: s.label, stroke: PALETTE[i % PALETTE.length], width: 1.5, spanGaps: false,
       paths: labels ? uPlot.paths.stepped({ align: 1 }) : undefined,
-      value: (u, v) => (labels ? (v === null ? '–' : labels[v] || fmt(v, 0)) : fmt(v, s.precision) + (s.unit ? ' ' + s.unit : '')),
+      points: { show: window.socmonLegend.showPoints },
+      value: window.socmonLegend.value(legendUnit(s.unit, def), labels,
+        (v) => (labels ? (v === null ? '–' : labels[v] || fmt(v, 0)) : fmt(v, s.precision) + (s.unit ? ' ' + legendUnit(s.unit, def) : ''))),
     }));
     const timeLabel = (S.info.simulated ? 'simulated ' : '') + 'time since start (' + tu.name + ')';
     // ticks short enough for the axis: 400M, 2.5k, 0.25 (the legend shows the full value)
-    const yAxis = { label: spec.unit || '', size: 64, splits: window.socmonAxis.splits, values: (u, splits, ai, space, incr) => splits.map((v) => tick(v, incr)) };
+    // "packets per interval (100 µs)" is longer than the axis is high in the default font
+    const yAxis = { label: unitText, size: 64, splits: window.socmonAxis.splits, values: (u, splits, ai, space, incr) => splits.map((v) => tick(v, incr)) };
+    if (unitText.length > 20) yAxis.labelFont = 'bold 10px system-ui, sans-serif';
     if (labels) {
       yAxis.values = (u, splits) => splits.map((v) => (Number.isInteger(v) ? labels[v] || '' : ''));
       yAxis.size = 100;
@@ -175,10 +193,14 @@
           S.cursorIdx = i === null || i === undefined ? null : i;
           drawHeat();
         }],
+        setScale: [(u, key) => { if (key === 'x') window.socmonLegend.refresh(u); }],
       },
     };
     const c = { spec: spec, box: box, sources: spec.series.map((s) => (s.d !== undefined ? { d: s.d } : { m: s.m })) };
-    c.u = new uPlot(opts, data(c), box);
+    const cols = data(c);
+    window.socmonLegend.distinguish(opts.series, cols.slice(1));
+    c.u = new uPlot(opts, cols, box);
+    window.socmonLegend.markers(c.u);
     // a chart of many series (every tile of an 8x8 SoC) keeps its legend to a few scrolling lines
     const legend = c.u.root.querySelector('.u-legend');
     if (legend) {
@@ -238,7 +260,14 @@
   // New data into the charts (not while paused: they keep their copy), and with resetScales the
   // whole time range of what they show.
   function redraw(resetScales) {
-    if (!S.paused) for (const c of S.charts) c.u.setData(data(c), S.follow);
+    if (!S.paused) {
+      for (const c of S.charts) {
+        const cols = data(c);
+        if (window.socmonLegend.distinguish(c.u.series, cols.slice(1))) window.socmonLegend.markers(c.u);
+        c.u.setData(cols, S.follow);
+        if (!S.follow) window.socmonLegend.refresh(c.u);   // no rescale: uPlot leaves the legend as it was
+      }
+    }
     const xs = S.charts.length ? S.charts[0].u.data[0] : S.xs;
     if (resetScales && xs.length) setAllX(xs[0], xs[xs.length - 1]);
     drawHeat();
@@ -256,7 +285,7 @@
 
   function status() {
     const span = S.xs.length ? S.xs[S.xs.length - 1] : 0;
-    let s = S.rows.toLocaleString('en') + ' rows, ' + fmt(span * S.tunit.k, 6) + ' ' + S.tunit.name;
+    let s = S.rows.toLocaleString('en') + ' rows, ' + window.socmonUnits.time(span);
     if (S.gaps) s += ', ' + S.gaps + ' gap' + (S.gaps > 1 ? 's' : '');
     if (S.live) s = (S.ended ? 'run ended: ' : S.paused ? 'paused: ' : 'live: ') + s;
     $('status').textContent = s;
@@ -278,7 +307,9 @@
     const i = S.info;
     $('title').textContent = i.target + (i.device && i.device !== i.target ? ' (' + i.device + ')' : '');
     document.title = 'socmon: ' + i.target;
-    $('facts').textContent = 'interval ' + fmt(i.interval_ns / 1e6, 6) + ' ms · ' + (i.simulated ? 'simulated time' : 'real time') +
+    const U = window.socmonUnits;
+    $('facts').textContent = 'interval ' + U.time(i.interval_ns / 1e9) +
+      (S.merge > 1 ? ' (rows of ' + S.merge + ': ' + U.time(rowInterval() / 1e9) + ')' : '') + ' · ' + (i.simulated ? 'simulated time' : 'real time') +
       ' · ' + i.counters.length + ' counters · ' + i.metrics.length + ' metric results' + (S.live ? ' · live' : ' · recording');
   }
 
@@ -287,13 +318,13 @@
     const gm = document.createElement('optgroup'); gm.label = 'metrics';
     S.info.metrics.forEach((m, i) => {
       const o = document.createElement('option');
-      o.value = 'm:' + i; o.textContent = m.name + (m.unit ? ' (' + m.unit + ')' : '');
+      o.value = 'm:' + i; o.textContent = m.name + (m.unit ? ' (' + window.socmonUnits.chartUnit(m.unit, rowInterval(), m.metric) + ')' : '');
       gm.appendChild(o);
     });
-    const gc = document.createElement('optgroup'); gc.label = 'counters (per second)';
+    const gc = document.createElement('optgroup'); gc.label = 'counters (per second: /s)';
     S.info.counters.forEach((c) => {
       const o = document.createElement('option');
-      o.value = 'c:' + c.name; o.textContent = c.name + ' (' + c.unit + '/s)';
+      o.value = 'c:' + c.name; o.textContent = c.name + ' (' + window.socmonUnits.rate(c.unit) + ')';
       // a report holds the deltas of the counters it was written with, and no others
       if (!S.live && !S.d.has(c.name)) { o.disabled = true; o.textContent += ' – not in this report'; }
       gc.appendChild(o);
@@ -309,8 +340,8 @@
           series: [{ m: Number(v.slice(2)), label: m.name, unit: m.unit, precision: m.precision }] }, true);
       } else if (v.startsWith('c:')) {
         const name = v.slice(2), c = S.info.counters.find((x) => x.name === name);
-        makeChart({ title: name, unit: c.unit + '/s', counter: name,
-          series: [{ d: name, label: name, unit: c.unit + '/s', precision: 1 }] }, true);
+        const ru = window.socmonUnits.rate(c.unit);
+        makeChart({ title: name, unit: ru, counter: name, series: [{ d: name, label: name, unit: ru, precision: 1 }] }, true);
         if (S.live && !S.extra.includes(name)) { S.extra.push(name); subscribe(); }
       }
       redraw(false);
@@ -351,6 +382,7 @@
   function fromReport(data) {
     S.info = data.info;
     S.dnames = data.counters || [];
+    S.merge = data.merge || 1;
     resetColumns();
     for (const r of data.rows) addRow(r);
     (data.notes || []).forEach(note);
@@ -359,6 +391,8 @@
     const span = S.xs.length ? S.xs[S.xs.length - 1] : 0;
     S.tunit = span < 2e-3 ? { name: 'µs', k: 1e6 } : span < 2 ? { name: 'ms', k: 1e3 } : S.tunit;
     build();
+    // a report opens with its summary (summary.js); a live run has no end to sum up to
+    S.summary = window.socmonSummary($('summary'), data);
     redraw(true);
     S.ready = true;
   }
