@@ -26,10 +26,12 @@ cli: configure
 build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
+# The run once: its timeline live as it is recorded, then its totals, metrics and findings, then
+# the charts as a page (tests/cli/make_run.test.sh checks no table prints twice).
 run: cli
-	./$(BUILD)/socmon stat -t esp -w multifft
 	./$(BUILD)/socmon record -t esp -w multifft -I 200us -o socmon-esp.rec
 	./$(BUILD)/socmon report -i socmon-esp.rec --summary
+	./$(BUILD)/socmon report -i socmon-esp.rec --html socmon-esp.html
 
 # The sampler test once failed intermittently (a timing race); running it 50
 # times in a row keeps the fix honest (it takes seconds).

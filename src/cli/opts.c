@@ -475,7 +475,7 @@ static int parse_opts(int argc, char **argv, cli_optmask allowed, void (*help)(F
                 fprintf(stderr, "socmon %s: %s is now --deltas (zero counters are always shown)\n", argv[0],
                         c == 'a' ? "-a" : "--all");
             } else {
-                fprintf(stderr, "socmon: --all is no longer needed: zero counters are always shown\n");
+                fprintf(stderr, "socmon: --all is no longer needed: every counter is counted; tables fold those that stayed 0 into one line, --zeros lists them\n");
             }
             break;
         case 'D': o->deltas = 1; break;
