@@ -20,4 +20,12 @@ grep -E '^  [a-z][a-z0-9_.]+ +[a-z0-9]* +[-0-9.,]+ ' "$TMP/out" | sort | uniq -d
 grep -q "stayed 0" "$TMP/out" && ok || bad "the summary does not fold the counters that stayed 0"
 grep -q "Where the time went" "$TMP/out" && ok || bad "no findings in make run's output"
 grep -q "socmon-esp.html" "$TMP/out" && [ -s "$TMP/socmon-esp.html" ] && ok || bad "no page written"
+# The README's quick start shows what the user sees: every line of its sample output (those
+# not shortened with "...") is a line make run printed.
+awk '/^`make run` records/ { on = 1 } on && /^```$/ { n++; if (n == 2) exit; next } on && n == 1' \
+    "$SOCMON_SRC/README.md" | grep -v '\.\.\.' | grep -v '^$' >"$TMP/readme"
+[ "$(wc -l <"$TMP/readme")" -ge 10 ] && ok || bad "README's make run sample not found"
+while IFS= read -r l; do
+    grep -qxF -- "$l" "$TMP/out" || bad "README shows a line make run does not print: '$l'"
+done <"$TMP/readme"
 finish make_run
