@@ -194,6 +194,11 @@ struct socmon_target_ops {
      * fills out[0..max) with the counters that counted less than the run because of it; returns
      * how many there are. */
     size_t (*inhibited)(void *priv, socmon_inhibited *out, size_t max);
+    /* The shortest sampling interval the target can do, or 0 (no limit): one sample reads every
+     * counter over the device's bus, and an interval shorter than that would measure the
+     * sampler rather than the workload. The sampler refuses a shorter interval with
+     * SOCMON_ERANGE, naming both (docs/architecture.md, "Target capabilities"). */
+    uint64_t min_interval_ns;
 };
 
 /* socmon_target_ops.caps */
@@ -241,6 +246,10 @@ socmon_status socmon_target_profile(socmon_target *t, socmon_profile **out);
 size_t socmon_target_inhibited(socmon_target *t, socmon_inhibited *out, size_t max);
 
 const socmon_target_ops *socmon_target_ops_of(const socmon_target *t);
+/* SOCMON_OK when the target can sample every interval_ns; SOCMON_ERANGE naming both when it is
+ * below the target's min_interval_ns (the sampler checks the same; a caller that creates files
+ * first asks before). */
+socmon_status socmon_target_check_interval(const socmon_target *t, uint64_t interval_ns);
 const char *socmon_target_spec(const socmon_target *t);
 socmon_device *socmon_target_device(const socmon_target *t);
 socmon_status socmon_target_start(socmon_target *t, const char *workload);

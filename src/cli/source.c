@@ -74,6 +74,8 @@ static socmon_status open_local(cli_source *s, const cli_opts *o, cli_interval_r
                                                                                 : cli_interval(cs->target, o->interval_ns, o->interval_set),
                                        .duration_ns = o->duration_ns, .realtime = pace ? hw || !o->no_pace : o->realtime,
                                        .max_intervals = o->interval_count};
+    if ((st = socmon_target_check_interval(cs->target, so.sampler.interval_ns)) != SOCMON_OK)
+        return st;
     return socmon_source_target(cs->target, cs->set, &so, &s->src);
 }
 

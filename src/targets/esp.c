@@ -148,6 +148,7 @@ const socmon_target_ops smn_target_esp_ops = {
     .hotspots = "*.noc_bp_*",
     SOCMON_MODEL_TARGET_OPS(esp_decl),
     .grid = esp_grid,
+    .min_interval_ns = 1000, /* one sample reads 59 monitors a tile over the NoC */
 };
 
 socmon_esp_soc *socmon_esp_soc_of_target(const socmon_target *t)

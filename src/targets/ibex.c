@@ -540,4 +540,5 @@ const socmon_target_ops smn_target_ibex_ops = {
     .program_end = ibex_program_end,
     .profile = ibex_profile,
     .inhibited = ibex_inhibited,
+    .min_interval_ns = 1000, /* one sample reads every hpm counter hi-lo-hi by CSR */
 };

@@ -10,6 +10,7 @@
 
 #include "core/clock.h"
 #include "core/error.h"
+#include "core/text.h"
 #include "socmon/delta.h"
 #include "socmon/sampler.h"
 #include "targets/target_internal.h"
@@ -33,6 +34,22 @@ static socmon_status check_interval(const socmon_set *set, uint64_t interval_ns)
                                "wrap every %.6g s; sample at least that often",
                                (double)interval_ns / 1e9, socmon_set_full_name(set, i), c->width,
                                c->max_rate_hz, (double)lim / 1e9);
+    }
+    return SOCMON_OK;
+}
+
+socmon_status socmon_target_check_interval(const socmon_target *t, uint64_t interval_ns)
+{
+    const socmon_target_ops *ops = t ? socmon_target_ops_of(t) : NULL;
+    if (!ops)
+        return socmon_fail(SOCMON_EINVAL, "socmon_target_check_interval: NULL target");
+    if (ops->min_interval_ns && interval_ns < ops->min_interval_ns) {
+        char got[32], min[32];
+        smn_format_ns(got, sizeof got, interval_ns);
+        smn_format_ns(min, sizeof min, ops->min_interval_ns);
+        return socmon_fail(SOCMON_ERANGE,
+                           "interval %s is below the minimum of target %s, %s (one sample reads every counter "
+                           "over the device's bus)", got, ops->name, min);
     }
     return SOCMON_OK;
 }
@@ -113,6 +130,8 @@ socmon_status socmon_sampler_run(socmon_target *t, socmon_set *set, const socmon
     if (st != SOCMON_OK)
         return st;
     const socmon_target_ops *ops = socmon_target_ops_of(t);
+    if ((st = socmon_target_check_interval(t, opts->interval_ns)) != SOCMON_OK)
+        return st;
     int hardware = socmon_target_is_hardware(t);
     int realtime = opts->realtime || hardware;
     if (!realtime && opts->duration_ns == 0 && opts->max_intervals == 0 && !ops->workloads)

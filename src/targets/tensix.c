@@ -305,6 +305,7 @@ const socmon_target_ops smn_target_tensix_ops = {
     .simulated = 1,
     .hotspots = "instrn_thread.WAITING_FOR_*",
     SOCMON_MODEL_TARGET_OPS(tx_decl),
+    .min_interval_ns = 1000, /* one sample reads 86 slots, two registers each */
 };
 
 socmon_tensix_core *socmon_tensix_core_of_target(const socmon_target *t)

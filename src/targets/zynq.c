@@ -382,6 +382,7 @@ const socmon_target_ops smn_target_zynq_ops = {
     .hotspots = NULL,
     .default_interval_ns = 50000000, /* the monitor framework's default */
     SOCMON_MODEL_TARGET_OPS(zynq_decl),
+    .min_interval_ns = 1000, /* one sample reads every APM slot's counters and the A9 PMU */
 };
 
 socmon_zynq_soc *socmon_zynq_soc_of_target(const socmon_target *t)

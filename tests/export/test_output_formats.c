@@ -327,7 +327,7 @@ static void varied_timeline(fx *f, const char *format, int no_big_num, const siz
 {
     static const double rate[] = {75, 100.0 / 3, 100, 0.5}, hits[] = {300, 1234567, 7, 0},
                         seventh[] = {42.857142, 1e6 / 7, 1, 0.25};
-    socmon_output_opts oo = {',', 0, no_big_num};
+    socmon_output_opts oo = {.sep = ',', .no_big_num = no_big_num};
     fx_open_opts(f, format, &oo);
     socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .target = "fx", .device = "dev",
                            .interval_ns = 1000, .ncounters = NCTR, .recording = 1, .samples = 5, .simulated = 1};
@@ -419,7 +419,7 @@ static void test_big_num(void **state)
     assert_non_null(strstr(fx_text(&f), "hits=1234567 events"));
     assert_false(has_grouped(fx_text(&f)));
     fx_close(&f);
-    socmon_output_opts plain = {',', 0, 1};
+    socmon_output_opts plain = {.sep = ',', .no_big_num = 1};
     fx_open_opts(&f, "table", &plain);
     fx_totals(&f);
     assert_non_null(strstr(fx_text(&f), "  a_counter_with_a_rather_long_name  123456789012  cycles\n"));

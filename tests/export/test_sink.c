@@ -149,7 +149,7 @@ static void test_output_on_failing_sink(void **state)
             fx_setup(&f);
             socmon_sink *s = failing_new(budgets[b]);
             socmon_output *o;
-            socmon_output_opts oo = {',', 1, 0};
+            socmon_output_opts oo = {.sep = ',', .deltas = 1};
             assert_int_equal(smn_output_open(formats[i], s, &oo, &o), SOCMON_OK);
             socmon_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = "T", .target = "fx"};
             socmon_status st = smn_output_begin(o, &run);

@@ -41,7 +41,7 @@ static void test_window_is_the_kernel(void **state)
     assert_int_equal(socmon_set_size(set), 6);
     uint64_t sum[6] = {0};
     assert_int_equal(socmon_target_start(t, NULL), SOCMON_OK);
-    socmon_sampler_opts so = {.interval_ns = 333, .duration_ns = 50000};
+    socmon_sampler_opts so = {.interval_ns = 1333, .duration_ns = 50000};
     assert_int_equal(socmon_sampler_run(t, set, &so, NULL, add, sum, NULL), SOCMON_OK);
     for (size_t i = 0; i < 5; i++)
         assert_int_equal(sum[i], k.total);
@@ -95,7 +95,7 @@ static void test_workloads_are_the_kernels(void **state)
         assert_int_equal(socmon_tensix_kernel_costs(&p, &k), SOCMON_OK);
         uint64_t sum[5] = {0};
         assert_int_equal(socmon_target_start(t, ops->workloads[w]), SOCMON_OK);
-        socmon_sampler_opts so = {.interval_ns = 250, .duration_ns = 0};
+        socmon_sampler_opts so = {.interval_ns = 1250, .duration_ns = 0};
         assert_int_equal(socmon_sampler_run(t, set, &so, NULL, add, sum, NULL), SOCMON_OK);
         assert_int_equal(sum[0], k.total);
         switch (p.kernel) {
