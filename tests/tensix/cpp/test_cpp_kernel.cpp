@@ -20,6 +20,8 @@
 #include "counters.h"
 #include "kernel_sim.h"
 #include "llk_perf_counters.h"
+#include "llk_perf_host.h"
+#include <cstring>
 
 using Results = std::array<llk_perf::CounterResult, llk_perf::COUNTER_SLOT_COUNT>;
 
@@ -290,6 +292,38 @@ static void test_threads_bound_to_different_cores(void **)
     assert_int_equal(b.word(PERF_COUNTER_UNPACK_DATA_ADDR), 0);
 }
 
+/* Issue 28: a one-thread kernel (no LLK_TRISC_* define: MATH only) after the host configured all
+ * three threads. UNPACK and PACK read 0 cycles; the host's metrics leave them out of the means and
+ * name them in a warning, so math_util is MATH's own FPU_OR_SFPU_INSTRN / cycles, not a third of it. */
+static void test_one_thread_kernel_metrics(void **)
+{
+    Core k;
+    assert_true(k.ok);
+    assert_int_equal(llk_perf_configure_counters(k.bus, 0), SOCMON_OK);
+    Sim s{&k, false};
+    std::thread th(trisc, &s, 1u, default_run_kernel_explicit);
+    th.join();
+    assert_true(s.err[1].empty() && s.ran);
+    llk_perf_results *r = nullptr;
+    llk_perf_metrics *m = nullptr;
+    assert_int_equal(llk_perf_read_counters(k.bus, 0, &r), SOCMON_OK);
+    assert_int_equal(llk_perf_compute_metrics(r, nullptr, &m), SOCMON_OK);
+    const char *w = llk_perf_metrics_warning(m);
+    assert_non_null(w);
+    assert_non_null(strstr(w, "UNPACK, PACK"));
+    double cyc = 0, n = 0, util = 0;
+    for (size_t i = 0; i < llk_perf_results_count(r); i++) {
+        const llk_perf_row *row = llk_perf_results_row(r, i);
+        if (row->thread == 1 && strcmp(row->counter_name, "FPU_OR_SFPU_INSTRN") == 0)
+            cyc = row->cycles, n = row->count;
+    }
+    assert_true(cyc > 0);
+    assert_int_equal(llk_perf_metrics_value(m, "math_util", &util), SOCMON_OK);
+    assert_true(util > 0.99 * n / cyc && util < 1.01 * n / cyc);
+    llk_perf_metrics_free(m);
+    llk_perf_results_free(r);
+}
+
 int main()
 {
     const struct CMUnitTest tests[] = {
@@ -297,6 +331,7 @@ int main()
         cmocka_unit_test(test_scoped_kernels),
         cmocka_unit_test(test_default_thread_is_math),
         cmocka_unit_test(test_threads_bound_to_different_cores),
+        cmocka_unit_test(test_one_thread_kernel_metrics),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
 }
