@@ -20,6 +20,7 @@
 #include "socmon/bus.h"
 #include "socmon/device.h"
 #include "socmon/metrics.h"
+#include "socmon/phase.h"
 #include "socmon/profile.h"
 
 SOCMON_BEGIN_DECLS
@@ -194,6 +195,10 @@ struct socmon_target_ops {
      * fills out[0..max) with the counters that counted less than the run because of it; returns
      * how many there are. */
     size_t (*inhibited)(void *priv, socmon_inhibited *out, size_t max);
+    /* Optional, for a target whose workload has phases (esp's multifft): fills out[0..max) with
+     * the phases begun so far, on the clock of now_ns, the one running ending now; returns how
+     * many there are (more than max: call again with room). */
+    size_t (*phases)(void *priv, socmon_phase *out, size_t max);
 };
 
 /* socmon_target_ops.caps */
@@ -239,6 +244,9 @@ socmon_status socmon_target_profile(socmon_target *t, socmon_profile **out);
 /* The counters the program stopped for part of its run (the op inhibited): how many (0 for a
  * target that cannot tell), out[0..max) filled. */
 size_t socmon_target_inhibited(socmon_target *t, socmon_inhibited *out, size_t max);
+/* The phases of the workload the target runs so far (the op phases): how many (0 for a target
+ * that has none), out[0..max) filled. */
+size_t socmon_target_phases(socmon_target *t, socmon_phase *out, size_t max);
 
 const socmon_target_ops *socmon_target_ops_of(const socmon_target *t);
 const char *socmon_target_spec(const socmon_target *t);
