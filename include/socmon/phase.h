@@ -8,11 +8,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "socmon/export.h"
 #include "socmon/status.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+SOCMON_BEGIN_DECLS
 
 #define SOCMON_PHASE_NAME_MAX 32   /* bytes of a name, with its terminating NUL */
 
@@ -32,7 +31,5 @@ socmon_status socmon_phases_parse(const char *text, size_t len, socmon_phase **o
 /* The phase that holds t_ns (t0_ns <= t_ns < t1_ns), or NULL when none does. */
 const socmon_phase *socmon_phase_at(const socmon_phase *p, size_t n, uint64_t t_ns);
 
-#ifdef __cplusplus
-}
-#endif
+SOCMON_END_DECLS
 #endif
