@@ -48,6 +48,14 @@ static void check(const uint8_t *data, size_t size)
                     scan.blocks != in.blocks))
         __builtin_trap();
     socmon_recording_free(srec);
+    /* phases the file carries (its attachment "phases"): read only when in order, not overlapping */
+    socmon_phase *ph = NULL;
+    size_t nph = 0;
+    if (socmon_recording_phases(rec, &ph, &nph) == SOCMON_OK)
+        for (size_t i = 0; i < nph; i++)
+            if (ph[i].t1_ns <= ph[i].t0_ns || (i && ph[i].t0_ns < ph[i - 1].t1_ns) || !ph[i].name[0])
+                __builtin_trap();
+    free(ph);
     size_t len;
     free(check_decodes(rec, &len));
     socmon_recording_free(rec);

@@ -9,7 +9,7 @@
  * varint layout; a file cut mid-block (a killed recorder); one with a damaged
  * block; one with no samples; one whose clock is a model's simulated
  * time; one with gaps the writer declared (socmon_recwriter_skip_to); one with attachments
- * between and after its blocks (socmon_recwriter_attach: a small program profile). */
+ * between and after its blocks (socmon_recwriter_attach: a small program profile, workload phases). */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -164,7 +164,9 @@ static int emit_attached(const char *dir, const char *name, socmon_recording *sr
             socmon_timeline_get(tl, i, &s) != SOCMON_OK || socmon_recwriter_append(w, &s) != SOCMON_OK)
             return die(path);
     }
+    static const char phases[] = "0 900000 non_coherent\n900000 1500000 llc_coherent\n1500000 2000000 coherent_dma\n";
     if (socmon_recwriter_attach(w, "profile", profile, sizeof profile - 1) != SOCMON_OK ||
+        socmon_recwriter_attach(w, "phases", phases, sizeof phases - 1) != SOCMON_OK ||
         socmon_recwriter_close(w) != SOCMON_OK)
         return die(path);
     close(fd);

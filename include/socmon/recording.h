@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "socmon/phase.h"
 #include "socmon/sample.h"
 #include "socmon/timeline.h"
 
@@ -39,6 +40,10 @@ socmon_status socmon_recording_attachment(const socmon_recording *rec, const cha
 size_t socmon_recording_nattachments(const socmon_recording *rec);
 const char *socmon_recording_attachment_at(const socmon_recording *rec, size_t i, size_t *len,
                                            uint64_t *file_bytes);
+/* The workload phases the recording carries (its attachment "phases", socmon/phase.h): *out is
+ * the caller's to free. SOCMON_ENOENT when it has none (a recording from before phases, or of a
+ * target that reports none); SOCMON_EINVAL when the attachment does not parse. */
+socmon_status socmon_recording_phases(const socmon_recording *rec, socmon_phase **out, size_t *n);
 
 /* Says whether rec's timestamps are a model's simulated time (nonzero) or a
  * real clock; socmon_recording_save keeps it in the file's header. */

@@ -20,6 +20,7 @@
 #include "socmon/bus.h"
 #include "socmon/device.h"
 #include "socmon/metrics.h"
+#include "socmon/phase.h"
 #include "socmon/profile.h"
 
 SOCMON_BEGIN_DECLS
@@ -199,6 +200,10 @@ struct socmon_target_ops {
      * sampler rather than the workload. The sampler refuses a shorter interval with
      * SOCMON_ERANGE, naming both (docs/architecture.md, "Target capabilities"). */
     uint64_t min_interval_ns;
+    /* Optional, for a target whose workload has phases (esp's multifft): fills out[0..max) with
+     * the phases begun so far, on the clock of now_ns, the one running ending now; returns how
+     * many there are (more than max: call again with room). */
+    size_t (*phases)(void *priv, socmon_phase *out, size_t max);
 };
 
 /* socmon_target_ops.caps */
@@ -244,6 +249,9 @@ socmon_status socmon_target_profile(socmon_target *t, socmon_profile **out);
 /* The counters the program stopped for part of its run (the op inhibited): how many (0 for a
  * target that cannot tell), out[0..max) filled. */
 size_t socmon_target_inhibited(socmon_target *t, socmon_inhibited *out, size_t max);
+/* The phases of the workload the target runs so far (the op phases): how many (0 for a target
+ * that has none), out[0..max) filled. */
+size_t socmon_target_phases(socmon_target *t, socmon_phase *out, size_t max);
 
 const socmon_target_ops *socmon_target_ops_of(const socmon_target *t);
 /* SOCMON_OK when the target can sample every interval_ns; SOCMON_ERANGE naming both when it is

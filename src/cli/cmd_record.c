@@ -272,6 +272,24 @@ static socmon_status attach_profile(rec *r)
     return st;
 }
 
+/* The workload's phases (esp's multifft: its coherence modes) go with the recording as its
+ * attachment "phases", for report's phase column, Perfetto's phase slices and the page's bands;
+ * a target without phases adds nothing, so its recordings stay as they were. */
+static socmon_status attach_phases(rec *r)
+{
+    socmon_phase ph[64];
+    size_t n = r->src.remote ? 0 : socmon_target_phases(r->src.sess.target, ph, 64);
+    char *text = NULL;
+    size_t len = 0;
+    if (n == 0)
+        return SOCMON_OK;
+    socmon_status st = socmon_phases_format(ph, n < 64 ? n : 64, &text, &len);
+    if (st == SOCMON_OK)
+        st = socmon_recwriter_attach(r->w, "phases", text, len);
+    free(text);
+    return st;
+}
+
 /* The first line of a remote run: the agent, and where its stream starts (--from). */
 static void say_remote_start(const rec *r)
 {
@@ -301,6 +319,8 @@ static int finish(rec *r, socmon_status st, int rc)
      * After a write failure the writer is not asked again: the file stays as it was. */
     socmon_recwriter_stats ws = {0};
     socmon_status wst = r->rr.failed ? st : attach_profile(r);
+    if (wst == SOCMON_OK && !r->rr.failed)
+        wst = attach_phases(r);
     if (wst == SOCMON_OK)
         wst = socmon_recwriter_flush(r->w);
     socmon_recwriter_get_stats(r->w, &ws);

@@ -45,7 +45,11 @@ static int per_interval(cli_source *src, const cli_opts *o, const char *format, 
     cli_doc d = {0};
     socmon_feed_opts fo = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .profile = prof};
     size_t pick[TABLE_METRICS_MAX];
-    socmon_status st = cli_pipeline_new(src, o, "report", &p);
+    socmon_phase *phases = NULL;
+    socmon_status st = cli_report_phases(src, &phases, &fo.nphases);
+    fo.phases = phases;
+    if (st == SOCMON_OK)
+        st = cli_pipeline_new(src, o, "report", &p);
     const socmon_metrics *m = socmon_pipeline_metrics(p);
     size_t nm = m ? socmon_metrics_nresults(m) : 0;
     if (nmetrics)
@@ -89,6 +93,7 @@ static int per_interval(cli_source *src, const cli_opts *o, const char *format, 
     socmon_pipeline_free(p);
     int rc = cli_doc_close(&d, "report", st);
     socmon_findingset_free(fs);
+    free(phases);
     return rc;
 }
 

@@ -76,7 +76,7 @@ static socmon_status begin(void *self, const socmon_analysis_info *a, socmon_row
                            .ncounters = f->o.perf_first ? f->n : s->ncounters, .simulated = s->simulated,
                            .recording = s->recording, .samples = s->samples, .nparams = s->nparams,
                            .param_names = s->param_names, .param_values = s->param_values, .ops = s->ops,
-                           .profile = f->o.profile};
+                           .profile = f->o.profile, .phases = f->o.phases, .nphases = f->o.nphases};
     socmon_interval_cols cols = {.metrics = a->metrics, .shown = f->o.shown, .nshown = f->o.nshown,
                                  .counters = &f->list, .show_counts = f->o.perf_first ? f->nperf : 0};
     f->begun = 1;
@@ -99,7 +99,8 @@ static socmon_status row(void *self, const socmon_row *r)
     socmon_interval_row ir = {.t_ns = r->t_ns, .since_ns = r->since_ns, .dt_ns = r->dt_ns, .flags = r->flags,
                               .missed = r->missed, .metrics = r->metrics, .deltas = f->values, .index = r->index,
                               .intervals = r->intervals, .value_flags = r->value_flags,
-                              .min_running = r->min_running, .lost = r->lost};
+                              .min_running = r->min_running, .lost = r->lost,
+                              .phase = smn_row_phase(f->o.phases, f->o.nphases, r->t_ns)};
     socmon_status st = smn_output_row(f->out, &ir);
     if (st != SOCMON_OK && !f->failed_at)
         f->failed_at = r->index + 1;

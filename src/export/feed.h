@@ -21,6 +21,8 @@ typedef struct socmon_feed_opts {
     const char *hotspots;       /* TOTALS: hot spots among counters matching this (NULL: the target's) */
     int no_hotspots;
     const socmon_profile *profile; /* INTERVALS: the run's profile, for the run info (or NULL) */
+    const socmon_phase *phases;    /* INTERVALS: the workload's phases (socmon/phase.h), or NULL */
+    size_t nphases;
     const socmon_findingset *findings; /* rules whose findings end the document (socmon/findings.h),
                                           over the run's totals; NULL: none */
     /* TOTALS: opens the output when the totals are ready (a file named by -o is then written

@@ -145,6 +145,8 @@ static socmon_status csv_begin_intervals(socmon_output *o)
     const socmon_interval_cols *c = &o->cols;
     char sep = o->opts.sep;
     socmon_status st = smn_sink_printf(o->sink, "t_ns%cinterval_ns%cflags", sep, sep);
+    if (o->run.nphases)   /* only with phases: other files keep their columns */
+        st = smn_sink_printf(o->sink, "%cphase", sep);
     for (size_t k = 0; k < nresults(o) && st == SOCMON_OK; k++) {
         char h[160];
         smn_result_name(socmon_metrics_result(c->metrics, k), h, sizeof h);
@@ -167,6 +169,10 @@ static socmon_status csv_row(socmon_output *o, const socmon_interval_row *row)
     smn_sink_printf(o->sink, "%llu%c%llu%c", (unsigned long long)row->t_ns, sep,
                        (unsigned long long)row->dt_ns, sep);
     socmon_status st = smn_csv_write(o->sink, flags, sep);
+    if (st == SOCMON_OK && o->run.nphases) {
+        smn_sink_putc(o->sink, sep);
+        st = smn_csv_write(o->sink, row->phase ? row->phase : "", sep);
+    }
     for (size_t k = 0; k < nresults(o) && st == SOCMON_OK; k++) {
         double x = row->metrics ? row->metrics[k] : NAN; /* not evaluated: empty, columns stay aligned */
         char v[48];

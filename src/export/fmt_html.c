@@ -200,7 +200,8 @@ static socmon_status html_begin_intervals(socmon_output *o)
     html_state *h = o->state;
     const socmon_counter_list *cl = o->cols.counters;
     socmon_web_info_in in = {o->run.target, o->run.device, o->run.interval_ns, o->run.simulated, cl, o->cols.metrics,
-                             o->run.nparams, o->run.param_names, o->run.param_values, o->run.ops};
+                             o->run.nparams, o->run.param_names, o->run.param_values, o->run.ops,
+                             o->run.phases, o->run.nphases};
     json_t *info = smn_web_info_json(&in);
     h->begun = 1;
     h->dv = calloc(cl->n + 1, sizeof *h->dv);

@@ -167,7 +167,8 @@ static socmon_status json_row(socmon_output *o, const socmon_interval_row *row)
     /* the flags as data too, only when set: a row without them reads as before */
     if (((row->value_flags & SOCMON_VALUE_SCALED) &&
          json_object_set_new(j, "running_pct", real_or_null(row->min_running)) != 0) ||
-        ((row->value_flags & SOCMON_VALUE_LOST) && json_object_set_new(j, "lost", json_integer((json_int_t)row->lost)) != 0))
+        ((row->value_flags & SOCMON_VALUE_LOST) && json_object_set_new(j, "lost", json_integer((json_int_t)row->lost)) != 0) ||
+        (row->phase && json_object_set_new(j, "phase", json_string(row->phase)) != 0))
         return nomem("an interval's flags");
     /* j is the array's now; members are added in the order they print. */
     json_t *mo = json_object();

@@ -43,6 +43,8 @@ typedef struct pf_state {
 
 /* The hart's thread under process 1, where a profile's function slices go. */
 #define HART_TID 2
+/* The thread of the workload's phase slices. */
+#define PHASE_TID 3
 
 static socmon_status nomem(void)
 {
@@ -318,6 +320,34 @@ static socmon_status put_slices(socmon_output *o)
     return st;
 }
 
+/* The workload's phases (run.phases) as complete events on a thread "phases" of their own, one
+ * per phase, so the trace shows which stretch of the counter tracks is which mode. */
+static socmon_status put_phases(socmon_output *o)
+{
+    pf_state *s = o->state;
+    socmon_sink *k = o->sink;
+    socmon_status st = smn_sink_printf(k, "{\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"name\":\"thread_name\","
+                                          "\"args\":{\"name\":\"phases\"}},\n", PHASE_TID);
+    for (size_t i = 0; st == SOCMON_OK && i < o->run.nphases; i++) {
+        const socmon_phase *ph = &o->run.phases[i];
+        uint64_t t0 = since_first(s, ph->t0_ns), t1 = since_first(s, ph->t1_ns);
+        st = smn_sink_printf(k, "{\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"cat\":\"phase\",\"name\":", PHASE_TID);
+        if (st == SOCMON_OK)
+            st = put_str(k, ph->name);
+        if (st == SOCMON_OK)
+            st = smn_sink_puts(k, ",\"ts\":");
+        if (st == SOCMON_OK)
+            st = put_us(k, t0);
+        if (st == SOCMON_OK)
+            st = smn_sink_puts(k, ",\"dur\":");
+        if (st == SOCMON_OK)
+            st = put_us(k, t1 > t0 ? t1 - t0 : 0);
+        if (st == SOCMON_OK)
+            st = smn_sink_puts(k, "},\n");
+    }
+    return st;
+}
+
 static socmon_status pf_end(socmon_output *o)
 {
     pf_state *s = o->state;
@@ -331,6 +361,8 @@ static socmon_status pf_end(socmon_output *o)
             st = smn_sink_puts(k, "},\n");
         if (st == SOCMON_OK && o->run.profile)
             st = put_slices(o);
+        if (st == SOCMON_OK && o->run.nphases)
+            st = put_phases(o);
     }
     /* every event ends with ",\n": a last metadata event closes the array without a dangling comma */
     if (st == SOCMON_OK)

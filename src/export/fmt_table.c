@@ -260,7 +260,8 @@ static void metric_header(const socmon_metric_result_info *r, char *buf, size_t 
 static socmon_status table_begin_intervals(socmon_output *o)
 {
     const socmon_interval_cols *c = &o->cols;
-    size_t cols = 2 + (c->nshown ? c->nshown : 1);
+    size_t ph = o->run.nphases ? 1 : 0;   /* the phase column, only with phases */
+    size_t cols = 2 + ph + (c->nshown ? c->nshown : 1);
     char *align = malloc(cols + 1);
     const char **hdr = calloc(cols, sizeof *hdr);
     char(*names)[NAME_MAX_LEN + 32] = calloc(c->nshown + 1, sizeof *names);
@@ -278,6 +279,10 @@ static socmon_status table_begin_intervals(socmon_output *o)
     tl->unit_ns = smn_time_unit_ns(o->run.interval_ns);
     snprintf(time_hdr, sizeof time_hdr, "time [%s]", smn_time_unit_name(tl->unit_ns));
     hdr[k++] = time_hdr;
+    if (ph) {
+        align[k] = 'l';
+        hdr[k++] = "phase";
+    }
     for (size_t j = 0; j < c->nshown; j++) {
         metric_header(socmon_metrics_result(c->metrics, c->shown[j]), names[j], sizeof names[j]);
         hdr[k++] = names[j];
@@ -298,7 +303,8 @@ static socmon_status table_row(socmon_output *o, const socmon_interval_row *row)
 {
     const socmon_interval_cols *c = &o->cols;
     timeline *tl = o->state;
-    size_t cols = 2 + (c->nshown ? c->nshown : 1);
+    size_t ph = o->run.nphases ? 1 : 0;
+    size_t cols = 2 + ph + (c->nshown ? c->nshown : 1);
     const char **cell = calloc(cols, sizeof *cell);
     char(*text)[CELL_MAX_LEN] = calloc(cols, sizeof *text);
     socmon_status st = SOCMON_OK;
@@ -308,6 +314,10 @@ static socmon_status table_row(socmon_output *o, const socmon_interval_row *row)
     }
     size_t k = 0;
     smn_format_time(text[k], sizeof text[k], row->since_ns, tl->unit_ns, !o->opts.no_big_num);
+    if (ph) {
+        k++;
+        snprintf(text[k], sizeof text[k], "%s", row->phase && *row->phase ? row->phase : "-");
+    }
     for (size_t j = 0; j < c->nshown; j++) {
         k++;
         const socmon_metric_result_info *r = socmon_metrics_result(c->metrics, c->shown[j]);

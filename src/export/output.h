@@ -31,6 +31,7 @@
 #include "socmon/device.h"
 #include "socmon/findings.h"
 #include "socmon/metrics.h"
+#include "socmon/phase.h"
 #include "socmon/profile.h"
 #include "socmon/sample.h"
 #include "socmon/sweep.h"
@@ -78,6 +79,11 @@ typedef struct socmon_run_info {
      * "profile"): the html format adds a flame graph of its call tree, the perfetto format its
      * function slices on a track per hart. NULL: no profile, and the document is as without. */
     const socmon_profile *profile;
+    /* INTERVALS, optional: the workload's phases the recording carries (its attachment "phases",
+     * socmon/phase.h): table, CSV and JSON rows get a phase column, the perfetto format a track
+     * of phase slices, the html page bands. NULL / 0: no phases, and documents are as without. */
+    const socmon_phase *phases;
+    size_t nphases;
 } socmon_run_info;
 
 /* Counters with their full names ("tile0.l2_hits"): from a live set or a recording. */
@@ -122,7 +128,13 @@ typedef struct socmon_interval_row {
     unsigned value_flags;   /* SOCMON_VALUE_* (socmon/analysis.h), 0: none known */
     double min_running;     /* with SOCMON_VALUE_SCALED: the smallest running share, percent */
     uint64_t lost;          /* with SOCMON_VALUE_LOST: samples lost in the gap before the row */
+    const char *phase;      /* with the run's phases: the one the row's end falls in, "" for none */
 } socmon_interval_row;
+
+/* The phase an interval ending at t_ns belongs to: the one holding its last nanosecond
+ * (t_ns - 1), so the row that ends exactly when a phase ends is that phase's; "" when none
+ * holds it, NULL when there are no phases (the formats then add no column). */
+const char *smn_row_phase(const socmon_phase *p, size_t n, uint64_t t_ns);
 
 /* A row's flags as words, "missed=2 short scaled=50.00% lost=3" (value_notes.c); the words
  * used set bits in *used (0 to start) for smn_row_footnotes. */

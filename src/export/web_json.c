@@ -106,6 +106,19 @@ static json_t *metrics_json(const socmon_metrics *m)
     return arr;
 }
 
+/* [{"name","t0_ns","t1_ns"}] on the samples' clock, in time order. */
+static json_t *phases_json(const socmon_phase *p, size_t n)
+{
+    json_t *arr = json_array();
+    for (size_t i = 0; arr && i < n; i++)
+        if (json_array_append_new(arr, json_pack("{s:s, s:I, s:I}", "name", p[i].name, "t0_ns",
+                                                 (json_int_t)p[i].t0_ns, "t1_ns", (json_int_t)p[i].t1_ns)) != 0) {
+            json_decref(arr);
+            arr = NULL;
+        }
+    return arr;
+}
+
 json_t *smn_web_info_json(const socmon_web_info_in *in)
 {
     if (!in || !in->target || !in->counters || (in->nparams && (!in->param_names || !in->param_values))) {
@@ -132,6 +145,11 @@ json_t *smn_web_info_json(const socmon_web_info_in *in)
         !json_object_get(info, "counters") || !json_object_get(info, "metrics")) {
         json_decref(info);
         socmon_fail(SOCMON_ENOMEM, "web info: out of memory");
+        return NULL;
+    }
+    if (in->nphases && json_object_set_new(info, "phases", phases_json(in->phases, in->nphases)) != 0) {
+        json_decref(info);
+        socmon_fail(SOCMON_ENOMEM, "web info: out of memory for %zu phases", in->nphases);
         return NULL;
     }
     return info;

@@ -34,6 +34,9 @@ typedef struct socmon_web_info_in {
     const double *param_values;
     const socmon_target_ops *ops;       /* the target's declaration (its grid op places the heat
                                            map's tiles), or NULL: no grid */
+    const socmon_phase *phases;         /* the workload's phases: the info's "phases", the charts'
+                                           bands; NULL / 0: no "phases" member */
+    size_t nphases;
 } socmon_web_info_in;
 
 /* The whole info object; NULL (with socmon_fail's message) when out of memory or given no

@@ -138,6 +138,12 @@ static const socmon_model_target_decl esp_decl = {
     .model_free = esp_model_free,
 };
 
+/* The running workload's phases, from the model (none on hardware: no script runs there). */
+static size_t esp_phases(void *priv, socmon_phase *out, size_t max)
+{
+    return smn_esp_soc_phases(smn_model_target_model(priv), out, max);
+}
+
 const socmon_target_ops smn_target_esp_ops = {
     .name = "esp",
     .desc = "ESP SoC tile monitors (59 per tile) on the virtual SoC, or on silicon with devmem=1",
@@ -149,6 +155,7 @@ const socmon_target_ops smn_target_esp_ops = {
     SOCMON_MODEL_TARGET_OPS(esp_decl),
     .grid = esp_grid,
     .min_interval_ns = 1000, /* one sample reads 59 monitors a tile over the NoC */
+    .phases = esp_phases,
 };
 
 socmon_esp_soc *socmon_esp_soc_of_target(const socmon_target *t)

@@ -85,3 +85,9 @@ size_t socmon_target_inhibited(socmon_target *t, socmon_inhibited *out, size_t m
     const socmon_target_ops *ops = t ? socmon_target_ops_of(t) : NULL;
     return ops && ops->inhibited && (out || !max) ? ops->inhibited(smn_target_priv(t), out, max) : 0;
 }
+
+size_t socmon_target_phases(socmon_target *t, socmon_phase *out, size_t max)
+{
+    const socmon_target_ops *ops = t ? socmon_target_ops_of(t) : NULL;
+    return ops && ops->phases && (out || !max) ? ops->phases(smn_target_priv(t), out, max) : 0;
+}

@@ -41,6 +41,9 @@ for e in ev:
         (key, val), = e["args"].items()
         assert isinstance(val, (int, float)) and not isinstance(val, bool), e
         tracks[(e["pid"], e["name"], key)].append((ts, val))
+    elif ph == "X" and e.get("cat") == "phase":
+        # a workload phase (multifft's coherence modes) on the thread "phases": phases.py checks them
+        assert e["tid"] == 3 and isinstance(e["dur"], (int, float)) and e["dur"] > 0, e
     elif ph == "X":
         assert e["name"] == "gap" and isinstance(e["dur"], (int, float)) and e["dur"] > 0, e
         assert (e["pid"], e["tid"]) in threads, e

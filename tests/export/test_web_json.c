@@ -129,7 +129,7 @@ static void test_info(void **state)
     fx_setup(&f);
     const char *pn[] = {"clock_hz"};
     double pv[] = {1e9};
-    socmon_web_info_in in = {"fx:a=1", "dev", 1000, 1, &fx_list, f.m, 1, pn, pv, NULL};
+    socmon_web_info_in in = {"fx:a=1", "dev", 1000, 1, &fx_list, f.m, 1, pn, pv, NULL, NULL, 0};
     json_t *info = smn_web_info_json(&in);
     assert_non_null(info);
     assert_int_equal(json_integer_value(json_object_get(info, "version")), 1);
@@ -139,6 +139,17 @@ static void test_info(void **state)
     assert_true(json_is_true(json_object_get(info, "simulated")));
     assert_true(json_real_value(json_object_get(json_object_get(info, "params"), "clock_hz")) == 1e9);
     assert_string_equal(json_string_value(json_object_get(json_object_get(info, "layout"), "kind")), "fx");
+    assert_null(json_object_get(info, "phases"));   /* a run without phases has no member */
+    socmon_phase ph[] = {{.name = "llc_coherent", .t0_ns = 5, .t1_ns = 9}};
+    socmon_web_info_in inp = in;
+    inp.phases = ph;
+    inp.nphases = 1;
+    json_t *withp = smn_web_info_json(&inp);
+    json_t *p0 = json_array_get(json_object_get(withp, "phases"), 0);
+    assert_string_equal(json_string_value(json_object_get(p0, "name")), "llc_coherent");
+    assert_int_equal(json_integer_value(json_object_get(p0, "t0_ns")), 5);
+    assert_int_equal(json_integer_value(json_object_get(p0, "t1_ns")), 9);
+    json_decref(withp);
     json_t *c = json_object_get(info, "counters");
     assert_int_equal(json_array_size(c), NCTR);
     json_t *odd = json_array_get(c, ODD);
@@ -381,8 +392,9 @@ static void test_html_flame(void **state)
 static void test_assets(void **state)
 {
     (void)state;
-    const char *want[] = {"index.html", "socmon.js", "socmon.css", "dashboards.js", "heatmap.js", "axis.js", "diff.html", "diff.js",
-                          "flame.js", "flame.css", "units.js", "legend.js", "summary.js", "uPlot.iife.min.js", "uPlot.min.css"};
+    const char *want[] = {"index.html", "socmon.js", "socmon.css", "dashboards.js", "heatmap.js", "axis.js", "phases.js",
+                          "diff.html", "diff.js", "flame.js", "flame.css", "units.js", "legend.js", "summary.js",
+                          "uPlot.iife.min.js", "uPlot.min.css"};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         size_t len = 0;
         const char *mime = NULL;

@@ -7,6 +7,7 @@
 //   --heat: the ESP heat map painted tiles from data (and, in a recording, follows the cursor)
 //   --plane P: also pick NoC plane P in the heat map and check it shows values of that plane
 //   --gaps N: the page drew exactly N gaps (null points in every chart's data)
+//   --phases N: every chart drew N bands of the workload's phases (phases.js); without it none
 //   --add-counter NAME: add a chart of counter NAME with the picker; it must draw points (live:
 //     through a new ?counters= subscription)
 //   --live: the latest point advances; Pause freezes the charts while rows arrive, Resume catches up
@@ -36,7 +37,7 @@ function jobs(argv) {
     return {
       url: args[0], shot: args[1], live: args.includes('--live'), heat: args.includes('--heat'), ended: args.includes('--ended'),
       minCharts: Number(opt('--min-charts', 1)), plane: opt('--plane', null), gaps: opt('--gaps', null),
-      addCounter: opt('--add-counter', null), flame: opt('--flame', null),
+      addCounter: opt('--add-counter', null), flame: opt('--flame', null), phases: opt('--phases', null),
     };
   });
 }
@@ -68,7 +69,7 @@ function fail(msg) {
 })();
 
 async function checkPage(browser, job) {
-  const { url, shot, live, heat, ended, minCharts, plane, gaps, addCounter, flame } = job;
+  const { url, shot, live, heat, ended, minCharts, plane, gaps, addCounter, flame, phases } = job;
   const problems = [];
   const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
   try {
@@ -99,6 +100,11 @@ async function checkPage(browser, job) {
     }
     console.log('check_page: ' + charts.length + ' charts: ' +
       charts.map((c) => c.title.slice(0, 32) + '=' + Math.max(0, ...c.drawn)).join(', '));
+    // workload phases (phases.js): every chart drew one band per phase, a page without none
+    const bands = await page.evaluate(() => window.socmon.charts.map((c) => Number(c.u.root.dataset.phaseBands || 0)));
+    const wantBands = phases === null ? 0 : Number(phases);
+    if (bands.some((b) => b !== wantBands)) fail('phase bands per chart ' + bands.join(',') + ', expected ' + wantBands);
+    else if (wantBands) console.log('check_page: ' + wantBands + ' phase bands on each of ' + bands.length + ' charts');
     if (heat) {
       const h = await page.evaluate(() => {
         const hm = window.socmon.heat;

@@ -179,6 +179,7 @@
       cursor: { sync: { key: 'socmon', setSeries: false }, drag: { x: true, y: false, setScale: false }, focus: { prox: 16 } },
       focus: { alpha: 0.3 },   // the series nearest the cursor stands out (60 accelerators in one chart)
       legend: { live: true },
+      plugins: window.socmonPhases ? [window.socmonPhases.plugin(() => ({ phases: S.info.phases, t0: S.t0 }))] : [],
       hooks: {
         setSelect: [(u) => {
           if (u.select.width < 2) return;

@@ -132,6 +132,8 @@ void esp_engine_reset(socmon_esp_soc *soc)
     free_acts(e);
     e->nscript = e->next_spec = 0;
     e->script_running = 0;
+    e->nphases = 0;
+    e->phase_open = 0;
     e->oom = 0;
     memset(&e->st, 0, sizeof e->st);
 }
@@ -167,10 +169,13 @@ static socmon_status next_group(socmon_esp_soc *soc)
     esp_engine *e = soc->eng;
     if (e->next_spec >= e->nscript) {
         e->script_running = 0;
+        esp_phase_end(soc);
         return SOCMON_OK;
     }
     unsigned g = e->script[e->next_spec].group;
     while (e->next_spec < e->nscript && e->script[e->next_spec].group == g) {
+        if (e->script[e->next_spec].phase)
+            esp_phase_begin(soc, e->script[e->next_spec].phase);
         socmon_status st = esp_act_start(soc, &e->script[e->next_spec++]);
         if (st != SOCMON_OK) {
             e->script_running = 0;

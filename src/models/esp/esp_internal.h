@@ -6,6 +6,9 @@
 #include <stdint.h>
 #include "hw/esp_monitor.h"
 #include "models/esp/esp_soc.h"
+#include "socmon/phase.h"
+
+#define ESP_MAX_PHASES 16        /* more than any built-in workload has */
 
 struct socmon_esp_soc;
 
@@ -265,6 +268,7 @@ typedef struct esp_spec {
     uint64_t a, b, c;            /* cpu: loads, stores, footprint; acc: bytes; idle: cycles */
     socmon_esp_coherence mode;   /* acc */
     int flag;                    /* flush: LLC too */
+    const char *phase;           /* static name: the workload's phase that begins with this group */
 } esp_spec;
 
 typedef struct esp_engine {
@@ -281,12 +285,21 @@ typedef struct esp_engine {
     size_t nscript, capscript, next_spec;
     int script_running;
     uint64_t *op_since;          /* [tile]: cycle the current op point began */
+    /* The script's phases begun so far (esp_phases.c); the last runs until t1_ns is set. */
+    socmon_phase phases[ESP_MAX_PHASES];
+    size_t nphases;
+    int phase_open;
     unsigned *cpu, ncpu, *acc, nacc, *mem, nmem;
 } esp_engine;
 
 /* Buffer addresses used by workloads and primitives. */
 #define ESP_BUF_ADDR(b) (((uint64_t)(b) + 1) << 28)
 #define ESP_BUF_MAX (UINT64_C(1) << 28)
+
+/* Workload phases (esp_phases.c): a group whose spec names a phase begins it at the current
+ * cycle and ends the one before; the script's end ends the last. */
+void esp_phase_begin(socmon_esp_soc *soc, const char *name);
+void esp_phase_end(socmon_esp_soc *soc);
 
 /* Workload scripts (esp_workloads.c). */
 socmon_status esp_script_build(socmon_esp_soc *soc, const char *name);

@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 #include "socmon/esp.h"
+#include "socmon/phase.h"
 
 /* A virtual SoC as d describes it. The model supports ESP's 6 NoC planes and
  * 5 queues, clock_hz 1e3..1e11, and a monitor_base aligned to 0x200;
@@ -35,6 +36,9 @@ typedef struct socmon_esp_model_stats {
     uint64_t uncached_accesses;   /* CPU accesses without a cache hierarchy */
     uint64_t invocations;
 } socmon_esp_model_stats;
+/* The phases of the running workload so far (the target's op phases): how many, out[0..max)
+ * filled; the one still running ends at the current time. */
+size_t smn_esp_soc_phases(const socmon_esp_soc *soc, socmon_phase *out, size_t max);
 void smn_esp_soc_stats(const socmon_esp_soc *soc, socmon_esp_model_stats *out);
 
 #endif

@@ -36,11 +36,14 @@ typedef struct builder {
     esp_engine *e;
     unsigned g;
     socmon_status st;
+    const char *phase;   /* the phase the next activity begins (esp_phases.c), or NULL */
 } builder;
 
 static void add(builder *b, esp_spec s)
 {
     s.group = b->g;
+    s.phase = b->phase;
+    b->phase = NULL;
     if (b->st == SOCMON_OK)
         b->st = esp_script_add(b->e, &s);
 }
@@ -92,11 +95,14 @@ static void multifft(builder *b)
     const uint64_t words = FFT_BUF / 8;
     static const socmon_esp_coherence modes[] = {SOCMON_ESP_COH_NONE, SOCMON_ESP_COH_LLC,
                                                  SOCMON_ESP_COH_FULL};
+    /* Each mode is a phase from its input pass to the gap after its check (docs/esp-model.md). */
+    static const char *const phase[] = {"non_coherent", "llc_coherent", "fully_coherent"};
     int l2acc = first_acc_with_l2(b);
     for (unsigned m = 0; m < 3 && b->e->nacc; m++) {
         unsigned acc = modes[m] == SOCMON_ESP_COH_FULL ? (unsigned)l2acc : 0;
         if (modes[m] == SOCMON_ESP_COH_FULL && (l2acc < 0 || !b->soc->desc.cache_hierarchy))
             continue;
+        b->phase = phase[m];
         cpu(b, 0, 0, words, FFT_BUF, 0);
         next(b);
         esp_run_like(b, acc, 2 * FFT_BUF, modes[m], 0);
@@ -106,6 +112,7 @@ static void multifft(builder *b)
         idle(b, GAP);
     }
     unsigned ncpu = b->e->ncpu, nacc = b->e->nacc;
+    b->phase = "coherent_dma";
     for (unsigned r = 0; r * ncpu < nacc; r++) {
         for (unsigned c = 0; c < ncpu && r * ncpu + c < nacc; c++)
             cpu(b, c, 0, words, FFT_BUF, 1 + r * ncpu + c);
@@ -187,7 +194,7 @@ static void noc_stress(builder *b)
 
 socmon_status esp_script_build(socmon_esp_soc *soc, const char *name)
 {
-    builder b = {soc, soc->eng, 0, SOCMON_OK};
+    builder b = {soc, soc->eng, 0, SOCMON_OK, NULL};
     int w = -1;
     for (int i = 0; names[i]; i++)
         if (strcmp(name, names[i]) == 0)
