@@ -216,7 +216,7 @@ const socmon_target_ops smn_target_host_ops = {
     .wait = host_wait,
     .caps = SOCMON_TARGET_RUNS_COMMAND,
     .list_events = host_list_events,
-    .min_interval_ns = 10000000, /* perf stat -I refuses intervals below 10 ms: a read of every event costs a syscall each */
+    .min_interval_ns = 1000000, /* a sample reads every event with a syscall each: below 1 ms the reads are the run */
 };
 
 static host_state *state_of(const socmon_target *t)

@@ -13,9 +13,9 @@ printf 'rows 1\ncols 2\ntile 0 0 cpu\ntile 0 1 mem\n' >"$F/share/socmon/socs/tin
 real=$(cd "$F/share/socmon/socs" && pwd -P)
 
 cd "$TMP/elsewhere"
-expect 0 "tile1\." -- "$F/bin/socmon" read -a -t esp:soc=tiny
-expect 0 "tile1\." -- env PATH="$F/bin:$PATH" socmon read -a -t esp:soc=tiny
-expect 0 "tile1\." -- ../fake/bin/socmon read -a -t esp:soc=tiny
+expect 0 "tile1\." -- "$F/bin/socmon" read -a -t esp:soc=tiny --zeros
+expect 0 "tile1\." -- env PATH="$F/bin:$PATH" socmon read -a -t esp:soc=tiny --zeros
+expect 0 "tile1\." -- ../fake/bin/socmon read -a -t esp:soc=tiny --zeros
 # A name that is not there: the message names the directory next to the program.
 expect 1 "no file nosuch.soc in $real" -- "$F/bin/socmon" read -t esp:soc=nosuch
 # The source tree's own descriptions are not found without SOCMON_DATADIR.

@@ -66,7 +66,7 @@ printf '%s' "$out" | grep -q "Hot spots" && bad "hot spots shown for a selection
 
 # read: a snapshot after a workload shows moving counters; before, all zero.
 # Zero counters are shown, as perf shows them (they were hidden behind --all before).
-expect 0 "tile0.l2_hits  *0  events" -- "$BIN" read
+expect 0 "tile0.l2_hits  *0  events" -- "$BIN" read --zeros
 expect 0 "ddr_accesses" -- "$BIN" read -w multifft
 
 # record -> report round trip.
