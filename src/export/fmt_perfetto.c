@@ -281,6 +281,23 @@ static uint64_t since_first(const pf_state *s, uint64_t t_ns)
     return t_ns > s->first_ns ? t_ns - s->first_ns : 0;
 }
 
+
+/* A complete event from t0 to t1 (us since the first sample) on thread tid, its closing brace
+ * left to the caller (which may add "args"). */
+static socmon_status put_span(socmon_sink *k, int tid, const char *cat, const char *name, uint64_t t0, uint64_t t1)
+{
+    socmon_status st = smn_sink_printf(k, "{\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"cat\":\"%s\",\"name\":", tid, cat);
+    if (st == SOCMON_OK)
+        st = put_str(k, name);
+    if (st == SOCMON_OK)
+        st = smn_sink_puts(k, ",\"ts\":");
+    if (st == SOCMON_OK)
+        st = put_us(k, t0);
+    if (st == SOCMON_OK)
+        st = smn_sink_puts(k, ",\"dur\":");
+    return st == SOCMON_OK ? put_us(k, t1 > t0 ? t1 - t0 : 0) : st;
+}
+
 /* The profile's function slices on the hart's thread, as complete events in entry order (a
  * frame before the frames it called), and what was dropped. */
 static socmon_status put_slices(socmon_output *o)
@@ -291,18 +308,8 @@ static socmon_status put_slices(socmon_output *o)
     socmon_status st = SOCMON_OK;
     for (size_t i = 0; st == SOCMON_OK && i < p->nslices; i++) {
         const socmon_profile_slice *sl = &p->slices[i];
-        uint64_t t0 = since_first(s, sl->t0_ns), t1 = since_first(s, sl->t1_ns);
-        st = smn_sink_printf(k, "{\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"cat\":\"function\",\"name\":", HART_TID);
-        if (st == SOCMON_OK)
-            st = put_str(k, sl->func < p->nfuncs ? p->funcs[sl->func].name : "?");
-        if (st == SOCMON_OK)
-            st = smn_sink_puts(k, ",\"ts\":");
-        if (st == SOCMON_OK)
-            st = put_us(k, t0);
-        if (st == SOCMON_OK)
-            st = smn_sink_puts(k, ",\"dur\":");
-        if (st == SOCMON_OK)
-            st = put_us(k, t1 > t0 ? t1 - t0 : 0);
+        st = put_span(k, HART_TID, "function", sl->func < p->nfuncs ? p->funcs[sl->func].name : "?",
+                      since_first(s, sl->t0_ns), since_first(s, sl->t1_ns));
         if (st == SOCMON_OK)
             st = smn_sink_printf(k, ",\"args\":{\"depth\":%u}},\n", sl->depth);
     }
@@ -330,18 +337,7 @@ static socmon_status put_phases(socmon_output *o)
                                           "\"args\":{\"name\":\"phases\"}},\n", PHASE_TID);
     for (size_t i = 0; st == SOCMON_OK && i < o->run.nphases; i++) {
         const socmon_phase *ph = &o->run.phases[i];
-        uint64_t t0 = since_first(s, ph->t0_ns), t1 = since_first(s, ph->t1_ns);
-        st = smn_sink_printf(k, "{\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"cat\":\"phase\",\"name\":", PHASE_TID);
-        if (st == SOCMON_OK)
-            st = put_str(k, ph->name);
-        if (st == SOCMON_OK)
-            st = smn_sink_puts(k, ",\"ts\":");
-        if (st == SOCMON_OK)
-            st = put_us(k, t0);
-        if (st == SOCMON_OK)
-            st = smn_sink_puts(k, ",\"dur\":");
-        if (st == SOCMON_OK)
-            st = put_us(k, t1 > t0 ? t1 - t0 : 0);
+        st = put_span(k, PHASE_TID, "phase", ph->name, since_first(s, ph->t0_ns), since_first(s, ph->t1_ns));
         if (st == SOCMON_OK)
             st = smn_sink_puts(k, "},\n");
     }

@@ -28,12 +28,14 @@ typedef struct run {
     socmon_metricset *ms;
     socmon_metrics *m;
     double out[64];
+    socmon_counter ctr[MAXC];   /* the schema evaluated, and its counts */
+    uint64_t d[MAXC];
 } run;
 
 static void eval(run *r, const cv *c, size_t n)
 {
-    socmon_counter ctr[MAXC];
-    uint64_t d[MAXC];
+    socmon_counter *ctr = r->ctr;
+    uint64_t *d = r->d;
     for (size_t i = 0; i < n; i++) {
         ctr[i] = (socmon_counter){.name = c[i].name, .instance = c[i].instance, .width = 32};
         d[i] = c[i].v;
@@ -174,29 +176,15 @@ static void test_idle_thread_left_out(void **state)
 /* The findings of metrics/tensix.findings.json over counts c: the lines' texts joined. */
 static void tensix_findings(const cv *c, size_t n, char *out, size_t cap)
 {
-    socmon_counter ctr[MAXC];
-    uint64_t d[MAXC];
-    for (size_t i = 0; i < n; i++) {
-        ctr[i] = (socmon_counter){.name = c[i].name, .instance = c[i].instance, .width = 32};
-        d[i] = c[i].v;
-    }
-    static const char *const pn[] = {"noc_word_bytes", "unpack_peak_bpc", "pack_peak_bpc", "clock_hz"};
-    static const double pv[] = {32, 80, 80, 1e9};
-    socmon_metric_schema sch = {.ncounters = n, .counters = ctr, .nparams = 4, .param_names = pn,
-        .param_values = pv};
-    socmon_metricset *ms = NULL;
-    socmon_metrics *m = NULL;
-    assert_int_equal(socmon_metricset_load_string(socmon_builtin_metrics("tensix"), "tensix.json", &ms), SOCMON_OK);
-    assert_int_equal(socmon_metrics_bind(ms, &sch, &m), SOCMON_OK);
-    double mv[64];
-    assert_int_equal(socmon_metrics_eval(m, d, 1e-3, mv), SOCMON_OK);
+    run r;
+    eval(&r, c, n);
     socmon_findingset *fs = NULL;
     assert_int_equal(socmon_findingset_new(&fs), SOCMON_OK);
     assert_int_equal(socmon_findingset_add_string(fs, socmon_builtin_findings("tensix"), "tensix.findings.json"),
                      SOCMON_OK);
-    socmon_source_info info = {.kind = "recording", .target = "tensix", .ncounters = n, .counters = ctr};
-    socmon_analysis_info a = {.src = &info, .ms = ms, .metrics = m};
-    socmon_totals t = {.runs = 1, .elapsed_ns = 1000000, .raw = d, .values = d, .metrics = mv};
+    socmon_source_info info = {.kind = "recording", .target = "tensix", .ncounters = n, .counters = r.ctr};
+    socmon_analysis_info a = {.src = &info, .ms = r.ms, .metrics = r.m};
+    socmon_totals t = {.runs = 1, .elapsed_ns = 1000000, .raw = r.d, .values = r.d, .metrics = r.out};
     socmon_findings *f = NULL;
     assert_int_equal(socmon_findings_eval(fs, &a, &t, &f), SOCMON_OK);
     out[0] = '\0';
@@ -204,8 +192,7 @@ static void tensix_findings(const cv *c, size_t n, char *out, size_t cap)
         snprintf(out + strlen(out), cap - strlen(out), "%s\n", socmon_findings_at(f, i)->text);
     socmon_findings_free(f);
     socmon_findingset_free(fs);
-    socmon_metrics_free(m);
-    socmon_metricset_free(ms);
+    done(&r);
 }
 
 /* The CLI's warning (stat and report's findings): a thread that issued nothing is named. */
@@ -407,7 +394,7 @@ static const char *classify(const char *spec, char *label, size_t cap, double *s
     assert_int_equal(socmon_metrics_bind(ms, &sch, &m), SOCMON_OK);
     double out[64];
     assert_int_equal(socmon_metrics_eval(m, sum, 1e-3, out), SOCMON_OK);
-    run r = {ms, m, {0}};
+    run r = {.ms = ms, .m = m};
     memcpy(r.out, out, sizeof out);
     const socmon_metric_def *def = socmon_metrics_result(m, (size_t)idx(&r, "dominant_bound"))->def;
     snprintf(label, cap, "%s", def->labels[(int)val(&r, "dominant_bound_per_thread")]);
