@@ -100,11 +100,13 @@ static int folds(const socmon_output *o, const socmon_counter_rows *r, size_t i)
 static socmon_status zero_note(socmon_output *o, const socmon_counter_rows *r, size_t nzero)
 {
     socmon_status st = smn_sink_printf(o->sink, "  (%zu more counters stayed 0:", nzero);
-    size_t shown = 0;
-    for (size_t j = 0; j < r->n && shown < 4 && st == SOCMON_OK; j++)
-        if (folds(o, r, r->idx[j]))
-            st = smn_sink_printf(o->sink, "%s %s", shown++ ? "," : "", r->list->names[r->idx[j]]);
-    return st == SOCMON_OK ? smn_sink_printf(o->sink, "%s; --zeros lists them)\n", nzero > shown ? ", ..." : "")
+    size_t listed = 0;
+    for (size_t j = 0; j < r->n && listed < 4 && st == SOCMON_OK; j++)
+        if (folds(o, r, r->idx[j])) {
+            char nb[512];   /* a recording's names are escaped as the table's cells are */
+            st = smn_sink_printf(o->sink, "%s %s", listed++ ? "," : "", shown(nb, sizeof nb, r->list->names[r->idx[j]]));
+        }
+    return st == SOCMON_OK ? smn_sink_printf(o->sink, "%s; --zeros lists them)\n", nzero > listed ? ", ..." : "")
                            : st;
 }
 
