@@ -197,4 +197,8 @@ void smn_recording_loss(socmon_recording *rec, char *buf, size_t cap)
     if (in.end_mismatch)
         end_note(&l, &in);
     damage_note(&l, rec, &in);
+    /* incomplete for another reason (a damaged attachment: a profile, phases): said as the reader
+     * said it, so nothing is skipped in silence */
+    if (!*buf && in.what[0])
+        add(&l, "%s", in.what);
 }
