@@ -56,6 +56,7 @@ static int per_interval(cli_source *src, const cli_opts *o, const char *format, 
         *nmetrics = nm;
     if (st == SOCMON_OK && o->metrics && cli_check_metric_patterns("report", src->ms, m, o->metrics, "this recording lacks")) {
         socmon_pipeline_free(p);
+        free(phases);
         return 2;
     }
     socmon_findingset *fs = NULL;
