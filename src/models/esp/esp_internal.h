@@ -63,7 +63,7 @@ void esp_set_op(socmon_esp_soc *soc, unsigned tile, unsigned op);
 #define ESP_L2_WAYS 4u
 #define ESP_LLC_SETS 1024u        /* 256 KiB per memory tile, 16-way */
 #define ESP_LLC_WAYS 16u
-#define ESP_QDEPTH 4u             /* router input queue depth, flits */
+#define ESP_QDEPTH 4u             /* router input queue depth, flits (a power of 2: rings wrap by mask) */
 #define ESP_FLITS_CTRL 2u         /* header + address */
 #define ESP_FLITS_DATA 3u         /* header + a line in two 64-bit flits */
 #define ESP_FLITS_DMA_WRITE 4u    /* header + address + a line */
@@ -125,42 +125,53 @@ typedef struct esp_chain {
     struct esp_chain *next;      /* pending-injection list or free list */
 } esp_chain;
 
-/* An input queue: a ring of flits from head, each with its chain, the
- * chain's current destination, the output port XY routing picks for it at
- * this router (worked out once, when the flit enters the queue) and the
- * cycle it arrived in: a flit may not move on in the cycle it arrived, and
- * as the queue is FIFO, the head's arrival says whether any flit may move.
- * full_since is the cycle the queue last filled up: its backpressure monitor
- * is counted when it stops being full and when the engine settles the
- * monitors (esp_noc_settle), not every cycle. */
-typedef struct esp_queue {
-    esp_chain *ch[ESP_QDEPTH];
-    uint64_t arrived[ESP_QDEPTH];
-    uint16_t dst[ESP_QDEPTH];
-    uint8_t out[ESP_QDEPTH];
-    uint8_t head, occ;
-    uint64_t full_since;
-} esp_queue;
+/* The NoC's state is laid out flat, per plane (esp_noc.c says how a cycle uses it):
+ *
+ * - a flit is its chain, its chain's current destination and the way XY routing sends it
+ *   on from the router it waits in (esp_route: worked out once, when it enters the queue);
+ * - the five input queues of a router are rings of ESP_QDEPTH flits, slot[(t * 5 + d) * 4 + k],
+ *   their heads and occupancies kept in the router next to its other state, which the
+ *   routers around it read every cycle;
+ * - full_since[t * 5 + d] is the cycle queue d of t last filled up: its backpressure monitor is
+ *   counted when it stops being full and when the engine settles the monitors
+ *   (esp_noc_settle), not every cycle. */
+typedef uint16_t esp_route;      /* output port (bits 0-2); else the neighbour's input (3-5), tile (6-15) */
+#define ESP_ROUTE(o, in, nt) ((esp_route)((o) | (in) << 3 | (nt) << 6))
+
+typedef struct esp_flit {
+    esp_chain *ch;
+    esp_route route;
+    uint16_t dst;
+} esp_flit;
 
 typedef struct esp_router {
-    esp_queue q[ESP_NDIRS];
+    uint8_t hold;                /* bit d set: queue d holds flits */
+    uint8_t fresh;               /* bit d: queue d was empty when a flit came in in cycle fresh_at */
     uint8_t rr;                  /* round-robin start among inputs */
-    uint8_t active;              /* on the plane's active list */
-    uint8_t holding;             /* bit d set: queue d holds flits */
+    uint8_t active;              /* on the plane's active list, at index pos */
+    uint8_t qhead[ESP_NDIRS], qocc[ESP_NDIRS];
     uint16_t occ;                /* flits in all its queues */
+    uint16_t pos;
+    uint64_t fresh_at;
+    uint64_t emptied_at;         /* the cycle occ last fell to 0 */
 } esp_router;
+
+typedef struct esp_plane {
+    esp_router *r;               /* [tile] */
+    esp_flit *slot;              /* [(tile * ESP_NDIRS + d) * ESP_QDEPTH + k] */
+    uint64_t *full_since;        /* [tile * ESP_NDIRS + d] */
+    uint16_t *act_list;          /* routers holding flits, in the order they became active */
+    unsigned nact;
+    uint16_t *inj_list;          /* tiles with packets to inject */
+    unsigned ninj;
+} esp_plane;
 
 typedef struct esp_noc {
     unsigned rows, cols, n;
-    esp_router *r[ESP_NPLANES];              /* [plane][tile] */
-    uint16_t *act_list[ESP_NPLANES];         /* active routers per plane */
-    unsigned nact[ESP_NPLANES];
+    esp_plane pl[ESP_NPLANES];
     esp_chain **pend_head, **pend_tail;      /* [tile*ESP_NPLANES + plane] */
-    uint16_t *inj_list[ESP_NPLANES];         /* tiles with packets to inject */
-    unsigned ninj[ESP_NPLANES];
-    unsigned emptied[ESP_NPLANES];           /* routers emptied this cycle (settle drops them) */
-    uint8_t *row, *col;                      /* [tile] */
-    uint8_t *route;                          /* [tile * n + dst]: XY routing's output port */
+    esp_route *route;                        /* [tile * n + dst]: where XY routing sends a flit on */
+    uint16_t order[ESP_NDIRS][32];           /* [rr][inputs]: the inputs in round-robin order */
     uint64_t flits_in_net, pending;
 } esp_noc;
 

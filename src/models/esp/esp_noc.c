@@ -8,19 +8,42 @@
  * its monitor (29 + plane*5 + direction); the model adds them up when the
  * queue stops being full and when the engine settles the monitors, which
  * gives the same counts as counting every cycle for a fraction of the work.
- * A flit that arrived this cycle does not move on in the same cycle. Flits of different packets may interleave
- * (no wormhole locking): the model counts flits and packets, not payloads.
- * Only routers holding flits are visited, so an idle NoC costs nothing. */
+ * A flit that arrived this cycle does not move on in the same cycle. Flits of
+ * different packets may interleave (no wormhole locking): the model counts
+ * flits and packets, not payloads.
+ *
+ * The host's work goes where flits move (issue 29: 24 M flit hops in the 8x8
+ * multifft burst). A plane's routers are visited in the order they became
+ * active, which decides who wins a queue that frees up in the cycle, so that
+ * order is the model's and is kept exactly:
+ * - only routers holding flits are on a plane's active list, and a plane with
+ *   none is not visited;
+ * - a router's inputs are visited in round-robin order from a table
+ *   (order[rr][inputs holding a flit that may move]), not by trying all five;
+ * - a flit that came into an empty queue this cycle is the queue's head and
+ *   may not move: one bit per queue says so (fresh), instead of a cycle
+ *   stamp per flit compared at every head;
+ * - a router emptied in a cycle leaves the list at its next visit rather than
+ *   by a separate pass over the list: until then it keeps its place only if
+ *   it fills again in the same cycle, as it would have; a flit reaching it in
+ *   a later cycle puts it at the end of the list, where its old entry is
+ *   skipped (pos says which entry is live). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
 #include "models/esp/esp_internal.h"
 
+/* By output port: the input port it feeds at the neighbour. */
+static const uint8_t OPPOSITE[ESP_NDIRS] = {ESP_DIR_LOCAL, ESP_DIR_WEST, ESP_DIR_EAST,
+                                            ESP_DIR_NORTH, ESP_DIR_SOUTH};
+
+#define NO_CYCLE UINT64_MAX
+
 /* XY routing: along the row first, then the column. */
-static unsigned xy_route(const esp_noc *noc, unsigned t, unsigned dst)
+static unsigned xy_route(unsigned cols, unsigned t, unsigned dst)
 {
-    unsigned r = noc->row[t], c = noc->col[t], dr = noc->row[dst], dc = noc->col[dst];
+    unsigned r = t / cols, c = t % cols, dr = dst / cols, dc = dst % cols;
     if (dc > c)
         return ESP_DIR_EAST;
     if (dc < c)
@@ -32,37 +55,55 @@ static unsigned xy_route(const esp_noc *noc, unsigned t, unsigned dst)
     return ESP_DIR_LOCAL;
 }
 
+static esp_route route_of(unsigned cols, unsigned t, unsigned dst)
+{
+    static const int dr[ESP_NDIRS] = {0, 0, 0, 1, -1}, dc[ESP_NDIRS] = {0, 1, -1, 0, 0};
+    unsigned o = xy_route(cols, t, dst);
+    if (o == ESP_DIR_LOCAL)
+        return ESP_ROUTE(ESP_DIR_LOCAL, 0, 0);
+    unsigned nt = (unsigned)((int)(t / cols) + dr[o]) * cols + (unsigned)((int)(t % cols) + dc[o]);
+    return ESP_ROUTE(o, OPPOSITE[o], nt);
+}
+
 socmon_status esp_noc_init(esp_noc *noc, unsigned rows, unsigned cols)
 {
     memset(noc, 0, sizeof *noc);
     noc->rows = rows;
     noc->cols = cols;
     noc->n = rows * cols;
+    size_t nq = (size_t)noc->n * ESP_NDIRS;
     for (unsigned p = 0; p < ESP_NPLANES; p++) {
-        noc->r[p] = calloc(noc->n, sizeof *noc->r[p]);
-        noc->act_list[p] = calloc(noc->n, sizeof *noc->act_list[p]);
-        noc->inj_list[p] = calloc(noc->n, sizeof *noc->inj_list[p]);
-        if (!noc->r[p] || !noc->act_list[p] || !noc->inj_list[p])
+        esp_plane *pl = &noc->pl[p];
+        pl->r = calloc(noc->n, sizeof *pl->r);
+        pl->slot = calloc(nq * ESP_QDEPTH, sizeof *pl->slot);
+        pl->full_since = calloc(nq, sizeof *pl->full_since);
+        pl->act_list = calloc(2 * (size_t)noc->n, sizeof *pl->act_list); /* old entries + re-entries */
+        pl->inj_list = calloc(noc->n, sizeof *pl->inj_list);
+        if (!pl->r || !pl->slot || !pl->full_since || !pl->act_list || !pl->inj_list)
             goto oom;
     }
-    noc->row = calloc(noc->n, 1);
-    noc->col = calloc(noc->n, 1);
-    if (!noc->row || !noc->col)
-        goto oom;
-    for (unsigned t = 0; t < noc->n; t++) {
-        noc->row[t] = (uint8_t)(t / cols);
-        noc->col[t] = (uint8_t)(t % cols);
-    }
-    noc->route = malloc((size_t)noc->n * noc->n);
-    if (!noc->route)
+    noc->route = malloc((size_t)noc->n * noc->n * sizeof *noc->route);
+    noc->pend_head = calloc((size_t)noc->n * ESP_NPLANES, sizeof *noc->pend_head);
+    noc->pend_tail = calloc((size_t)noc->n * ESP_NPLANES, sizeof *noc->pend_tail);
+    if (!noc->route || !noc->pend_head || !noc->pend_tail)
         goto oom;
     for (unsigned t = 0; t < noc->n; t++)
         for (unsigned dst = 0; dst < noc->n; dst++)
-            noc->route[(size_t)t * noc->n + dst] = (uint8_t)xy_route(noc, t, dst);
-    noc->pend_head = calloc((size_t)noc->n * ESP_NPLANES, sizeof *noc->pend_head);
-    noc->pend_tail = calloc((size_t)noc->n * ESP_NPLANES, sizeof *noc->pend_tail);
-    if (!noc->pend_head || !noc->pend_tail)
-        goto oom;
+            noc->route[(size_t)t * noc->n + dst] = route_of(cols, t, dst);
+    /* order[rr][m]: the inputs in m, from rr round-robin, as 3-bit fields d + 1 (0 ends). */
+    for (unsigned rr = 0; rr < ESP_NDIRS; rr++)
+        for (unsigned m = 0; m < 32; m++) {
+            unsigned v = 0, sh = 0;
+            for (unsigned j = 0; j < ESP_NDIRS; j++) {
+                unsigned d = (rr + j) % ESP_NDIRS;
+                if (m & (1u << d)) {
+                    v |= (d + 1) << sh;
+                    sh += 3;
+                }
+            }
+            noc->order[rr][m] = (uint16_t)v;
+        }
+    esp_noc_clear(noc);
     return SOCMON_OK;
 oom:
     esp_noc_destroy(noc);
@@ -72,12 +113,13 @@ oom:
 void esp_noc_destroy(esp_noc *noc)
 {
     for (unsigned p = 0; p < ESP_NPLANES; p++) {
-        free(noc->r[p]);
-        free(noc->act_list[p]);
-        free(noc->inj_list[p]);
+        esp_plane *pl = &noc->pl[p];
+        free(pl->r);
+        free(pl->slot);
+        free(pl->full_since);
+        free(pl->act_list);
+        free(pl->inj_list);
     }
-    free(noc->row);
-    free(noc->col);
     free(noc->route);
     free(noc->pend_head);
     free(noc->pend_tail);
@@ -87,10 +129,12 @@ void esp_noc_destroy(esp_noc *noc)
 void esp_noc_clear(esp_noc *noc)
 {
     for (unsigned p = 0; p < ESP_NPLANES; p++) {
-        memset(noc->r[p], 0, noc->n * sizeof *noc->r[p]);
-        noc->nact[p] = 0;
-        noc->ninj[p] = 0;
-        noc->emptied[p] = 0;
+        esp_plane *pl = &noc->pl[p];
+        memset(pl->r, 0, noc->n * sizeof *pl->r);
+        for (unsigned t = 0; t < noc->n; t++)
+            pl->r[t].fresh_at = pl->r[t].emptied_at = NO_CYCLE;
+        pl->nact = 0;
+        pl->ninj = 0;
     }
     memset(noc->pend_head, 0, (size_t)noc->n * ESP_NPLANES * sizeof *noc->pend_head);
     memset(noc->pend_tail, 0, (size_t)noc->n * ESP_NPLANES * sizeof *noc->pend_tail);
@@ -126,7 +170,8 @@ void esp_noc_send(socmon_esp_soc *soc, esp_chain *ch)
         noc->pend_tail[k]->next = ch;
     } else {
         noc->pend_head[k] = ch;
-        noc->inj_list[h->plane][noc->ninj[h->plane]++] = h->src;
+        esp_plane *pl = &noc->pl[h->plane];
+        pl->inj_list[pl->ninj++] = h->src;
     }
     noc->pend_tail[k] = ch;
     noc->pending++;
@@ -138,120 +183,139 @@ static inline void noc_count(socmon_esp_soc *soc, unsigned t, unsigned mon, uint
     soc->tiles[t].count[mon] = (uint32_t)(soc->tiles[t].count[mon] + n);
 }
 
-
-/* A flit of ch for dst enters input d of the router R at tile t in cycle now. */
-static inline void q_push(const esp_noc *noc, esp_router *R, unsigned d, esp_chain *ch,
-                          unsigned dst, unsigned t, uint64_t now)
+/* A flit of ch for dst enters input d of router t in cycle now. A router that
+ * was not on the list, or was emptied in an earlier cycle and not yet taken off
+ * it, goes to its end (and waits there until the next cycle's pass). */
+static inline void push(esp_noc *noc, esp_plane *pl, unsigned t, unsigned d, esp_chain *ch, unsigned dst,
+                        uint64_t now)
 {
-    esp_queue *q = &R->q[d];
-    unsigned at = (q->head + q->occ) % ESP_QDEPTH;
-    q->ch[at] = ch;
-    q->arrived[at] = now;
-    q->dst[at] = (uint16_t)dst;
-    q->out[at] = noc->route[(size_t)t * noc->n + dst];
-    if (++q->occ == ESP_QDEPTH)
-        q->full_since = now;
-    R->occ++;
-    R->holding |= (uint8_t)(1u << d);
-}
-
-/* Drops the head flit of input d of plane p's router R at tile t in cycle
- * now; a queue that stops being full gets its backpressure cycles counted. */
-static inline void q_pop(socmon_esp_soc *soc, esp_router *R, unsigned d, unsigned t, unsigned p,
-                         uint64_t now)
-{
-    esp_queue *q = &R->q[d];
-    if (q->occ == ESP_QDEPTH)
-        noc_count(soc, t, ESP_MON_NOC_QFULL + p * ESP_NDIRS + d, now - q->full_since);
-    q->head = (uint8_t)((q->head + 1) % ESP_QDEPTH);
-    if (--q->occ == 0)
-        R->holding &= (uint8_t)~(1u << d);
-    if (--R->occ == 0)
-        soc->eng->noc.emptied[p]++;
-}
-
-static void activate(esp_noc *noc, unsigned p, unsigned t)
-{
-    esp_router *r = &noc->r[p][t];
-    if (!r->active) {
-        r->active = 1;
-        noc->act_list[p][noc->nact[p]++] = (uint16_t)t;
+    esp_router *R = &pl->r[t];
+    unsigned qi = t * ESP_NDIRS + d;
+    unsigned occ = R->qocc[d];
+    esp_flit *f = &pl->slot[qi * ESP_QDEPTH + ((R->qhead[d] + occ) & (ESP_QDEPTH - 1))];
+    f->ch = ch;
+    f->dst = (uint16_t)dst;
+    f->route = noc->route[(size_t)t * noc->n + dst];
+    R->qocc[d] = (uint8_t)(occ + 1);
+    if (occ == 0) {
+        R->hold |= (uint8_t)(1u << d);
+        if (R->fresh_at != now) {
+            R->fresh_at = now;
+            R->fresh = 0;
+        }
+        R->fresh |= (uint8_t)(1u << d);
+    } else if (occ + 1 == ESP_QDEPTH) {
+        pl->full_since[qi] = now;
+    }
+    if (R->occ++ == 0 && (!R->active || R->emptied_at != now)) {
+        R->active = 1;
+        R->pos = (uint16_t)pl->nact;
+        pl->act_list[pl->nact++] = (uint16_t)t;
     }
 }
 
-/* By output port: the input port it feeds at the neighbour. */
-static const uint8_t OPPOSITE[ESP_NDIRS] = {ESP_DIR_LOCAL, ESP_DIR_WEST, ESP_DIR_EAST,
-                                            ESP_DIR_NORTH, ESP_DIR_SOUTH};
+/* Drops the head flit of input d of plane p's router t in cycle now; a queue
+ * that stops being full gets its backpressure cycles counted. */
+static inline void pop(socmon_esp_soc *soc, esp_plane *pl, esp_router *R, unsigned t, unsigned d, unsigned p,
+                       uint64_t now)
+{
+    unsigned occ = R->qocc[d];
+    if (occ == ESP_QDEPTH)
+        noc_count(soc, t, ESP_MON_NOC_QFULL + p * ESP_NDIRS + d, now - pl->full_since[t * ESP_NDIRS + d]);
+    R->qhead[d] = (uint8_t)((R->qhead[d] + 1) & (ESP_QDEPTH - 1));
+    R->qocc[d] = (uint8_t)(occ - 1);
+    if (occ == 1)
+        R->hold &= (uint8_t)~(1u << d);
+    if (--R->occ == 0)
+        R->emptied_at = now;
+}
 
+/* One router's turn: its inputs in round-robin order from rr, each head that
+ * arrived before this cycle forwarded if its output is still free this cycle
+ * and (towards a neighbour) the neighbour's input has room. */
+static inline void visit(socmon_esp_soc *soc, esp_noc *noc, esp_plane *pl, esp_router *R, unsigned t, unsigned p,
+                         uint64_t now)
+{
+    unsigned rr = R->rr;
+    R->rr = (uint8_t)(rr + 1 == ESP_NDIRS ? 0 : rr + 1);
+    unsigned ready = R->hold;
+    if (R->fresh_at == now)
+        ready &= ~(unsigned)R->fresh;
+    unsigned used = 0;
+    for (unsigned ord = noc->order[rr][ready]; ord; ord >>= 3) {
+        unsigned d = (ord & 7) - 1;
+        esp_flit *f = &pl->slot[(t * ESP_NDIRS + d) * ESP_QDEPTH + R->qhead[d]];
+        esp_route rt = f->route;
+        unsigned o = rt & 7;
+        if (used & (1u << o))
+            continue;
+        esp_chain *ch = f->ch;
+        if (o == ESP_DIR_LOCAL) {
+            pop(soc, pl, R, t, d, p, now);
+            noc->flits_in_net--;
+            soc->eng->st.flits_ejected[p]++;
+            if (++ch->flits_in == ch->hops[ch->cur].flits)
+                esp_chain_arrived(soc, ch);
+        } else {
+            unsigned in = (rt >> 3) & 7, nt = rt >> 6;
+            if (pl->r[nt].qocc[in] >= ESP_QDEPTH)
+                continue;
+            unsigned dst = f->dst;
+            pop(soc, pl, R, t, d, p, now);
+            push(noc, pl, nt, in, ch, dst, now);
+        }
+        used |= 1u << o;
+    }
+}
+
+/* The plane's routers in list order; routers that joined the list during the
+ * pass wait for the next cycle. Entries of routers emptied in an earlier cycle
+ * (and re-entered ones' old entries) are dropped on the way, keeping the
+ * others' order. */
 static void route_plane(socmon_esp_soc *soc, unsigned p, uint64_t now)
 {
     esp_noc *noc = &soc->eng->noc;
-    esp_router *routers = noc->r[p];
-    const int step[ESP_NDIRS] = {0, 1, -1, (int)noc->cols, -(int)noc->cols};
-    unsigned nact = noc->nact[p]; /* routers activated during this pass wait a cycle */
-    for (unsigned i = 0; i < nact; i++) {
-        unsigned t = noc->act_list[p][i];
-        esp_router *R = &routers[t];
-        unsigned rr = R->rr;
-        R->rr = (uint8_t)(rr + 1 == ESP_NDIRS ? 0 : rr + 1);
-        /* Inputs in round-robin order from rr, visiting only those holding
-         * flits: bit j of scan is input (rr + j) mod 5. Only this router's
-         * own pops change its queues during its turn, so a snapshot will do. */
-        unsigned scan = ((unsigned)R->holding >> rr | (unsigned)R->holding << (ESP_NDIRS - rr)) &
-                        ((1u << ESP_NDIRS) - 1);
-        unsigned used = 0;
-        while (scan) {
-            unsigned d = rr + (unsigned)__builtin_ctz(scan);
-            scan &= scan - 1;
-            d = d >= ESP_NDIRS ? d - ESP_NDIRS : d;
-            esp_queue *q = &R->q[d];
-            if (q->arrived[q->head] == now)
-                continue; /* every flit here arrived this cycle */
-            unsigned o = q->out[q->head];
-            if (used & (1u << o))
-                continue;
-            esp_chain *ch = q->ch[q->head];
-            if (o == ESP_DIR_LOCAL) {
-                q_pop(soc, R, d, t, p, now);
-                noc->flits_in_net--;
-                soc->eng->st.flits_ejected[p]++;
-                if (++ch->flits_in == ch->hops[ch->cur].flits)
-                    esp_chain_arrived(soc, ch);
-            } else {
-                unsigned nb = (unsigned)((int)t + step[o]);
-                esp_router *N = &routers[nb];
-                unsigned in = OPPOSITE[o];
-                if (N->q[in].occ >= ESP_QDEPTH)
-                    continue;
-                unsigned dst = q->dst[q->head];
-                q_pop(soc, R, d, t, p, now);
-                q_push(noc, N, in, ch, dst, nb, now);
-                activate(noc, p, nb);
-            }
-            used |= 1u << o;
+    esp_plane *pl = &noc->pl[p];
+    uint16_t *list = pl->act_list;
+    unsigned n0 = pl->nact, w = 0;
+    for (unsigned i = 0; i < n0; i++) {
+        unsigned t = list[i];
+        esp_router *R = &pl->r[t];
+        if (R->pos != i)
+            continue; /* re-entered at the end of the list */
+        if (R->occ == 0) {
+            R->active = 0; /* emptied in an earlier cycle */
+            continue;
         }
+        list[w] = (uint16_t)t;
+        R->pos = (uint16_t)w++;
+        visit(soc, noc, pl, R, t, p, now);
     }
+    for (unsigned i = n0; i < pl->nact; i++) {
+        unsigned t = list[i];
+        list[w] = (uint16_t)t;
+        pl->r[t].pos = (uint16_t)w++;
+    }
+    pl->nact = w;
 }
 
 static void inject_plane(socmon_esp_soc *soc, unsigned p, uint64_t now)
 {
     esp_noc *noc = &soc->eng->noc;
+    esp_plane *pl = &noc->pl[p];
     unsigned keep = 0;
-    for (unsigned i = 0; i < noc->ninj[p]; i++) {
-        unsigned t = noc->inj_list[p][i];
+    for (unsigned i = 0; i < pl->ninj; i++) {
+        unsigned t = pl->inj_list[i];
         size_t k = (size_t)t * ESP_NPLANES + p;
         esp_chain *ch = noc->pend_head[k];
-        esp_router *R = &noc->r[p][t];
-        esp_queue *q = &R->q[ESP_DIR_LOCAL];
-        if (q->occ < ESP_QDEPTH) {
+        if (pl->r[t].qocc[ESP_DIR_LOCAL] < ESP_QDEPTH) {
             if (ch->flits_out == 0) {
                 noc_count(soc, t, ESP_MON_NOC_INJ + p, 1); /* a packet enters the NoC */
                 soc->eng->st.packets[p]++;
             }
-            q_push(noc, R, ESP_DIR_LOCAL, ch, ch->hops[ch->cur].dst, t, now);
+            push(noc, pl, t, ESP_DIR_LOCAL, ch, ch->hops[ch->cur].dst, now);
             noc->flits_in_net++;
             soc->eng->st.flits_injected[p]++;
-            activate(noc, p, t);
             if (++ch->flits_out == ch->hops[ch->cur].flits) {
                 noc->pend_head[k] = ch->next;
                 if (!ch->next)
@@ -261,26 +325,9 @@ static void inject_plane(socmon_esp_soc *soc, unsigned p, uint64_t now)
             }
         }
         if (noc->pend_head[k])
-            noc->inj_list[p][keep++] = (uint16_t)t;
+            pl->inj_list[keep++] = (uint16_t)t;
     }
-    noc->ninj[p] = keep;
-}
-
-/* Drops the routers left empty from the active list, keeping the others'
- * order (the order routers are visited in decides who wins a full queue). */
-static void drop_empty(esp_noc *noc, unsigned p)
-{
-    unsigned keep = 0;
-    for (unsigned i = 0; i < noc->nact[p]; i++) {
-        unsigned t = noc->act_list[p][i];
-        esp_router *R = &noc->r[p][t];
-        if (R->occ)
-            noc->act_list[p][keep++] = (uint16_t)t;
-        else
-            R->active = 0;
-    }
-    noc->nact[p] = keep;
-    noc->emptied[p] = 0;
+    pl->ninj = keep;
 }
 
 void esp_noc_cycle(socmon_esp_soc *soc)
@@ -290,12 +337,11 @@ void esp_noc_cycle(socmon_esp_soc *soc)
         return;
     uint64_t now = soc->cycles;
     for (unsigned p = 0; p < ESP_NPLANES; p++) {
-        if (noc->nact[p])
+        esp_plane *pl = &noc->pl[p];
+        if (pl->nact)
             route_plane(soc, p, now);
-        if (noc->ninj[p])
+        if (pl->ninj)
             inject_plane(soc, p, now);
-        if (noc->emptied[p])
-            drop_empty(noc, p);
     }
 }
 
@@ -303,16 +349,17 @@ void esp_noc_settle(socmon_esp_soc *soc)
 {
     esp_noc *noc = &soc->eng->noc;
     uint64_t now = soc->cycles;
-    for (unsigned p = 0; p < ESP_NPLANES; p++)
-        for (unsigned i = 0; i < noc->nact[p]; i++) {
-            unsigned t = noc->act_list[p][i];
-            esp_router *R = &noc->r[p][t];
-            for (unsigned d = 0; d < ESP_NDIRS; d++) {
-                esp_queue *q = &R->q[d];
-                if (q->occ == ESP_QDEPTH) {
-                    noc_count(soc, t, ESP_MON_NOC_QFULL + p * ESP_NDIRS + d, now - q->full_since);
-                    q->full_since = now;
+    for (unsigned p = 0; p < ESP_NPLANES; p++) {
+        esp_plane *pl = &noc->pl[p];
+        for (unsigned i = 0; i < pl->nact; i++) {
+            unsigned t = pl->act_list[i];
+            esp_router *R = &pl->r[t];
+            for (unsigned d = 0; d < ESP_NDIRS; d++)
+                if (R->qocc[d] == ESP_QDEPTH) {
+                    unsigned qi = t * ESP_NDIRS + d;
+                    noc_count(soc, t, ESP_MON_NOC_QFULL + p * ESP_NDIRS + d, now - pl->full_since[qi]);
+                    pl->full_since[qi] = now;
                 }
-            }
         }
+    }
 }
