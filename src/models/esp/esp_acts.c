@@ -7,6 +7,7 @@
  * line per cycle, up to 8 lines in flight), computes (2 cycles per line read),
  * writes its output, and waits for the last write to arrive. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/error.h"
 #include "models/esp/esp_internal.h"
@@ -88,11 +89,16 @@ socmon_status esp_act_start(socmon_esp_soc *soc, const esp_spec *s)
     if (st != SOCMON_OK)
         return st;
     if (e->nacts == e->capacts) {
-        unsigned cap = e->capacts ? e->capacts * 2 : 16;
+        unsigned cap = e->capacts ? e->capacts * 2 : 64;
         esp_act **na = realloc(e->acts, cap * sizeof *na);
         if (!na)
             return socmon_fail(SOCMON_ENOMEM, "esp model: out of memory");
         e->acts = na;
+        uint64_t *aw = realloc(e->awake, cap / 64 * sizeof *aw);
+        if (!aw)
+            return socmon_fail(SOCMON_ENOMEM, "esp model: out of memory");
+        memset(aw + e->capacts / 64, 0, (cap - e->capacts) / 64 * sizeof *aw);
+        e->awake = aw;
         e->capacts = cap;
     }
     esp_act *a = calloc(1, sizeof *a);
@@ -127,6 +133,9 @@ socmon_status esp_act_start(socmon_esp_soc *soc, const esp_spec *s)
         break;
     }
     esp_set_op(soc, tile, 0);
+    a->idx = e->nacts;
+    a->wake_at = ESP_NO_CYCLE;
+    e->awake[a->idx / 64] |= UINT64_C(1) << (a->idx % 64);
     e->acts[e->nacts++] = a;
     return SOCMON_OK;
 }
@@ -247,9 +256,72 @@ void esp_act_step(socmon_esp_soc *soc, esp_act *a)
     }
 }
 
+static void doze(esp_act *a, uint64_t from, uint64_t wake_at, int tlb, int mem, int tot)
+{
+    a->asleep = 1;
+    a->sleep_from = from;
+    a->wake_at = wake_at;
+    a->inc_tlb = (uint8_t)tlb;
+    a->inc_mem = (uint8_t)mem;
+    a->inc_tot = (uint8_t)tot;
+}
+
+/* Each case is a step of the kind above that, until the event, does nothing but count:
+ * a CPU stalled on a miss; an accelerator loading its TLB or computing until phase_end, or
+ * in a DMA phase with nothing left to issue now (all issued, or 8 lines in flight) and
+ * something in flight; idle time. The counts stand still between events, so a sleeping
+ * activity costs the run loop nothing (issue 29: 55 accelerators mostly wait on the NoC). */
+int esp_act_doze(socmon_esp_soc *soc, esp_act *a)
+{
+    uint64_t next = soc->cycles + 1;
+    if (a->finished)
+        return 0;
+    switch (a->kind) {
+    case ACT_CPU:
+        if (!a->outstanding)
+            return 0;
+        doze(a, next, ESP_NO_CYCLE, 0, 0, 0);
+        return 1;
+    case ACT_ACC:
+        if (a->phase == PH_TLB || a->phase == PH_COMPUTE) {
+            if (a->phase_end <= next)
+                return 0;
+            doze(a, next, a->phase_end, a->phase == PH_TLB, 0, 1);
+            return 1;
+        }
+        if (a->phase == PH_READ || a->phase == PH_WRITE) {
+            uint64_t n = a->phase == PH_READ ? a->reads : a->writes;
+            if (!a->outstanding || (a->issued < n && a->outstanding < ESP_ACC_MAX_OUT))
+                return 0;
+            doze(a, next, ESP_NO_CYCLE, 0, 1, 1);
+            return 1;
+        }
+        return 0;
+    case ACT_IDLE:
+        if (a->until <= next)
+            return 0;
+        doze(a, next, a->until, 0, 0, 0);
+        return 1;
+    case ACT_FLUSH:
+        return 0;
+    }
+    return 0;
+}
+
+void esp_act_catch_up(esp_act *a, uint64_t upto)
+{
+    uint64_t n = upto - a->sleep_from;
+    a->pend_tlb += n * a->inc_tlb;
+    a->pend_mem += n * a->inc_mem;
+    a->pend_tot += n * a->inc_tot;
+    a->sleep_from = upto;
+}
+
 /* The first cycle at which a needs a step; soc->cycles if it is busy now. */
 uint64_t esp_act_next(const socmon_esp_soc *soc, const esp_act *a)
 {
+    if (a->asleep)
+        return a->wake_at == ESP_NO_CYCLE ? soc->cycles : a->wake_at;
     if (a->kind == ACT_IDLE)
         return a->until;
     if (a->kind == ACT_ACC && (a->phase == PH_TLB || a->phase == PH_COMPUTE))
@@ -263,8 +335,8 @@ uint64_t esp_act_next(const socmon_esp_soc *soc, const esp_act *a)
 void esp_act_skip(socmon_esp_soc *soc, esp_act *a, uint64_t n)
 {
     (void)soc;
-    if (a->kind != ACT_ACC)
-        return;
+    if (a->kind != ACT_ACC || a->asleep)
+        return; /* a sleeping one counts these cycles when it wakes */
     if (a->phase == PH_TLB)
         a->pend_tlb += n;
     a->pend_tot += n;

@@ -28,6 +28,9 @@ static void free_acts(esp_engine *e)
     for (unsigned i = 0; i < e->nacts; i++)
         free(e->acts[i]);
     e->nacts = 0;
+    if (e->awake)
+        memset(e->awake, 0, e->capacts / 64 * sizeof *e->awake);
+    e->wake_next = ESP_NO_CYCLE;
 }
 
 void esp_engine_free(socmon_esp_soc *soc)
@@ -42,6 +45,7 @@ void esp_engine_free(socmon_esp_soc *soc)
     free(e->blocks);
     free_acts(e);
     free(e->acts);
+    free(e->awake);
     free(e->script);
     free(e->op_since);
     free(e->cpu);
@@ -65,6 +69,7 @@ socmon_status esp_engine_new(socmon_esp_soc *soc)
     e->op_since = calloc(n, sizeof *e->op_since);
     e->c.l2 = calloc(n, sizeof *e->c.l2);
     e->c.llc = calloc(n, sizeof *e->c.llc);
+    e->wake_next = ESP_NO_CYCLE;
     if (!e->cpu || !e->acc || !e->mem || !e->op_since || !e->c.l2 || !e->c.llc) {
         esp_engine_free(soc);
         return socmon_fail(SOCMON_ENOMEM, "esp model: out of memory");
@@ -146,6 +151,36 @@ static int tile_busy(const esp_engine *e, unsigned tile)
     return 0;
 }
 
+static void set_awake(esp_engine *e, unsigned i, int on)
+{
+    uint64_t bit = UINT64_C(1) << (i % 64);
+    e->awake[i / 64] = on ? e->awake[i / 64] | bit : e->awake[i / 64] & ~bit;
+}
+
+void esp_act_wake(socmon_esp_soc *soc, esp_act *a, uint64_t at)
+{
+    esp_act_catch_up(a, at);
+    a->asleep = 0;
+    a->wake_at = ESP_NO_CYCLE;
+    set_awake(soc->eng, a->idx, 1);
+}
+
+/* Wakes the activities whose time has come (soc->cycles), and finds the next such time. */
+static void wake_timers(socmon_esp_soc *soc)
+{
+    esp_engine *e = soc->eng;
+    e->wake_next = ESP_NO_CYCLE;
+    for (unsigned i = 0; i < e->nacts; i++) {
+        esp_act *a = e->acts[i];
+        if (!a->asleep || a->wake_at == ESP_NO_CYCLE)
+            continue;
+        if (a->wake_at <= soc->cycles)
+            esp_act_wake(soc, a, soc->cycles);
+        else if (a->wake_at < e->wake_next)
+            e->wake_next = a->wake_at;
+    }
+}
+
 static void reap(socmon_esp_soc *soc)
 {
     esp_engine *e = soc->eng;
@@ -156,9 +191,17 @@ static void reap(socmon_esp_soc *soc)
             continue;
         }
         unsigned t = a->tile;
+        if (a->asleep)
+            esp_act_catch_up(a, soc->cycles);
         esp_act_settle(soc, a);
         free(a);
-        e->acts[i] = e->acts[--e->nacts];
+        esp_act *last = e->acts[--e->nacts];
+        set_awake(e, e->nacts, 0);
+        if (i < e->nacts) {
+            e->acts[i] = last;
+            last->idx = i;
+            set_awake(e, i, !last->asleep);
+        }
         if (!tile_busy(e, t))
             esp_set_op(soc, t, 3);
     }
@@ -198,6 +241,8 @@ static socmon_status run(socmon_esp_soc *soc, uint64_t target, int stop_when_qui
     while (soc->cycles < target && st == SOCMON_OK) {
         if (e->script_running && e->nacts == 0)
             st = next_group(soc);
+        if (soc->cycles >= e->wake_next)
+            wake_timers(soc);
         if (stop_when_quiet && !e->script_running && quiet(soc))
             break;
         if (esp_noc_idle(&e->noc)) {
@@ -213,11 +258,20 @@ static socmon_status run(socmon_esp_soc *soc, uint64_t target, int stop_when_qui
                 continue;
             }
         }
+        /* The activities that are awake, in order; one that falls asleep leaves the loop
+         * until its event (esp_act_doze). */
         int finished = 0; /* reap has work only once an activity has finished */
-        for (unsigned i = 0; i < e->nacts; i++) {
-            esp_act_cycle(soc, e->acts[i]);
-            finished |= e->acts[i]->finished;
-        }
+        for (unsigned w = 0; w * 64 < e->nacts; w++)
+            for (uint64_t bits = e->awake[w]; bits; bits &= bits - 1) {
+                esp_act *a = e->acts[w * 64 + (unsigned)__builtin_ctzll(bits)];
+                esp_act_cycle(soc, a);
+                finished |= a->finished;
+                if (esp_act_doze(soc, a)) {
+                    set_awake(e, a->idx, 0);
+                    if (a->wake_at < e->wake_next)
+                        e->wake_next = a->wake_at;
+                }
+            }
         esp_noc_cycle(soc);
         soc->cycles++;
         if (finished)
@@ -232,8 +286,11 @@ static socmon_status run(socmon_esp_soc *soc, uint64_t target, int stop_when_qui
         e->script_running = 0;
     dvfs_settle_all(soc);
     esp_noc_settle(soc);
-    for (unsigned i = 0; i < e->nacts; i++)
+    for (unsigned i = 0; i < e->nacts; i++) {
+        if (e->acts[i]->asleep)
+            esp_act_catch_up(e->acts[i], soc->cycles);
         esp_act_settle(soc, e->acts[i]);
+    }
     if (st == SOCMON_OK && e->oom)
         st = socmon_fail(SOCMON_ENOMEM, "esp model: out of memory for NoC transactions");
     return st;

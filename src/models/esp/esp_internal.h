@@ -228,6 +228,13 @@ typedef struct esp_act {
      * total-cycle monitors (esp_act_settle adds them): one add per cycle
      * here instead of a 64-bit monitor update */
     uint64_t pend_tlb, pend_mem, pend_tot;
+    /* Asleep (esp_act_doze): the run loop skips a, and the cycles from sleep_from on count
+     * inc_* each when it wakes, at wake_at (ESP_NO_CYCLE: when one of its transactions
+     * arrives) or when the engine settles the monitors. idx: a's place in the engine's acts. */
+    unsigned idx;
+    int asleep;
+    uint8_t inc_tlb, inc_mem, inc_tot;
+    uint64_t sleep_from, wake_at;
 } esp_act;
 
 typedef struct esp_stats_int {
@@ -253,6 +260,16 @@ void esp_act_skip(socmon_esp_soc *soc, esp_act *a, uint64_t n);
 /* Adds the cycles a has counted so far to its tile's monitors: before anyone
  * can read them, and before a is freed. */
 void esp_act_settle(socmon_esp_soc *soc, esp_act *a);
+#define ESP_NO_CYCLE UINT64_MAX
+/* After a's step in cycle soc->cycles: if a would only wait and count from the next cycle
+ * until an event (a transaction's arrival, the end of its TLB load, compute or idle time),
+ * it falls asleep; 1 if it did. */
+int esp_act_doze(socmon_esp_soc *soc, esp_act *a);
+/* Counts a's sleep up to cycle upto (not included). */
+void esp_act_catch_up(esp_act *a, uint64_t upto);
+/* Wakes a sleeping a to step in cycle at (esp_engine.c: puts it back in the run loop). */
+void esp_act_wake(socmon_esp_soc *soc, esp_act *a, uint64_t at);
+
 /* One cycle of a: the two common ways of only waiting inline (a CPU stalled
  * on a miss; an accelerator with all its DMA lines in flight, which counts
  * a memory and a total cycle), the rest in esp_act_step. */
@@ -291,6 +308,8 @@ typedef struct esp_engine {
     unsigned nblocks;
     esp_act **acts;              /* running activities; chains point at them */
     unsigned nacts, capacts;
+    uint64_t *awake;             /* bit i: acts[i] is not asleep (capacts bits) */
+    uint64_t wake_next;          /* earliest wake_at of a sleeping activity */
     int oom;                     /* a transaction could not be allocated */
     esp_spec *script;
     size_t nscript, capscript, next_spec;

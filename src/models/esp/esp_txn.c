@@ -66,8 +66,12 @@ void esp_chain_arrived(socmon_esp_soc *soc, esp_chain *ch)
         esp_noc_send(soc, ch);
         return;
     }
-    if (ch->act)
+    if (ch->act) {
         ch->act->outstanding--;
+        /* Arrivals come in the NoC's part of the cycle: the activity steps in the next. */
+        if (ch->act->asleep && ch->act->wake_at == ESP_NO_CYCLE)
+            esp_act_wake(soc, ch->act, soc->cycles + 1);
+    }
     esp_chain_free(soc, ch);
 }
 
