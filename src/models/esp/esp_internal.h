@@ -144,16 +144,17 @@ typedef struct esp_flit {
     uint16_t dst;
 } esp_flit;
 
+/* 16-bit fields throughout: a store through an 8-bit one may alias anything, and the
+ * compiler would reload every pointer of the hot loop after it. */
 typedef struct esp_router {
-    uint8_t hold;                /* bit d set: queue d holds flits */
-    uint8_t fresh;               /* bit d: queue d was empty when a flit came in in cycle fresh_at */
-    uint8_t rr;                  /* round-robin start among inputs */
-    uint8_t active;              /* on the plane's active list, at index pos */
-    uint8_t qhead[ESP_NDIRS], qocc[ESP_NDIRS];
+    uint16_t hold;               /* bit d set: queue d holds flits */
+    uint16_t fresh;              /* bit d: queue d was empty when a flit came in during this
+                                    pass, before the router's turn (0 outside a pass) */
+    uint16_t rr;                 /* round-robin start among inputs */
+    uint16_t active;             /* on the plane's active list, at index pos */
     uint16_t occ;                /* flits in all its queues */
     uint16_t pos;
-    uint64_t fresh_at;
-    uint64_t emptied_at;         /* the cycle occ last fell to 0 */
+    uint16_t qhead[ESP_NDIRS], qocc[ESP_NDIRS];
 } esp_router;
 
 typedef struct esp_plane {

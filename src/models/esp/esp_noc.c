@@ -38,8 +38,6 @@
 static const uint8_t OPPOSITE[ESP_NDIRS] = {ESP_DIR_LOCAL, ESP_DIR_WEST, ESP_DIR_EAST,
                                             ESP_DIR_NORTH, ESP_DIR_SOUTH};
 
-#define NO_CYCLE UINT64_MAX
-
 /* XY routing: along the row first, then the column. */
 static unsigned xy_route(unsigned cols, unsigned t, unsigned dst)
 {
@@ -131,8 +129,6 @@ void esp_noc_clear(esp_noc *noc)
     for (unsigned p = 0; p < ESP_NPLANES; p++) {
         esp_plane *pl = &noc->pl[p];
         memset(pl->r, 0, noc->n * sizeof *pl->r);
-        for (unsigned t = 0; t < noc->n; t++)
-            pl->r[t].fresh_at = pl->r[t].emptied_at = NO_CYCLE;
         pl->nact = 0;
         pl->ninj = 0;
     }
@@ -183,120 +179,142 @@ static inline void noc_count(socmon_esp_soc *soc, unsigned t, unsigned mon, uint
     soc->tiles[t].count[mon] = (uint32_t)(soc->tiles[t].count[mon] + n);
 }
 
-/* A flit of ch for dst enters input d of router t in cycle now. A router that
- * was not on the list, or was emptied in an earlier cycle and not yet taken off
- * it, goes to its end (and waits there until the next cycle's pass). */
-static inline void push(esp_noc *noc, esp_plane *pl, unsigned t, unsigned d, esp_chain *ch, unsigned dst,
-                        uint64_t now)
+/* A flit of ch for dst enters input d of router R (tile t) of plane pl, in cycle
+ * now. A router that was not on the list goes to its end, and waits there until
+ * the next cycle's pass. Outside a pass (injection) a router on the list that
+ * is empty was emptied in this cycle and keeps its place. */
+static inline void push_flit(esp_noc *noc, esp_plane *pl, esp_router *R, unsigned t, unsigned d, esp_chain *ch,
+                             unsigned dst, uint64_t now)
 {
-    esp_router *R = &pl->r[t];
     unsigned qi = t * ESP_NDIRS + d;
     unsigned occ = R->qocc[d];
     esp_flit *f = &pl->slot[qi * ESP_QDEPTH + ((R->qhead[d] + occ) & (ESP_QDEPTH - 1))];
     f->ch = ch;
     f->dst = (uint16_t)dst;
-    f->route = noc->route[(size_t)t * noc->n + dst];
-    R->qocc[d] = (uint8_t)(occ + 1);
-    if (occ == 0) {
-        R->hold |= (uint8_t)(1u << d);
-        if (R->fresh_at != now) {
-            R->fresh_at = now;
-            R->fresh = 0;
-        }
-        R->fresh |= (uint8_t)(1u << d);
-    } else if (occ + 1 == ESP_QDEPTH) {
+    f->route = noc->route[t * noc->n + dst];
+    R->qocc[d] = (uint16_t)(occ + 1);
+    if (occ == 0)
+        R->hold = (uint16_t)(R->hold | 1u << d);
+    else if (occ + 1 == ESP_QDEPTH)
         pl->full_since[qi] = now;
-    }
-    if (R->occ++ == 0 && (!R->active || R->emptied_at != now)) {
+    if (R->occ++ == 0 && !R->active) {
         R->active = 1;
         R->pos = (uint16_t)pl->nact;
         pl->act_list[pl->nact++] = (uint16_t)t;
     }
 }
 
-/* Drops the head flit of input d of plane p's router t in cycle now; a queue
- * that stops being full gets its backpressure cycles counted. */
-static inline void pop(socmon_esp_soc *soc, esp_plane *pl, esp_router *R, unsigned t, unsigned d, unsigned p,
-                       uint64_t now)
+/* The backpressure cycles of a queue that stops being full. */
+static void unfull(socmon_esp_soc *soc, const esp_plane *pl, unsigned t, unsigned d, unsigned p, uint64_t now)
 {
-    unsigned occ = R->qocc[d];
-    if (occ == ESP_QDEPTH)
-        noc_count(soc, t, ESP_MON_NOC_QFULL + p * ESP_NDIRS + d, now - pl->full_since[t * ESP_NDIRS + d]);
-    R->qhead[d] = (uint8_t)((R->qhead[d] + 1) & (ESP_QDEPTH - 1));
-    R->qocc[d] = (uint8_t)(occ - 1);
-    if (occ == 1)
-        R->hold &= (uint8_t)~(1u << d);
-    if (--R->occ == 0)
-        R->emptied_at = now;
-}
-
-/* One router's turn: its inputs in round-robin order from rr, each head that
- * arrived before this cycle forwarded if its output is still free this cycle
- * and (towards a neighbour) the neighbour's input has room. */
-static inline void visit(socmon_esp_soc *soc, esp_noc *noc, esp_plane *pl, esp_router *R, unsigned t, unsigned p,
-                         uint64_t now)
-{
-    unsigned rr = R->rr;
-    R->rr = (uint8_t)(rr + 1 == ESP_NDIRS ? 0 : rr + 1);
-    unsigned ready = R->hold;
-    if (R->fresh_at == now)
-        ready &= ~(unsigned)R->fresh;
-    unsigned used = 0;
-    for (unsigned ord = noc->order[rr][ready]; ord; ord >>= 3) {
-        unsigned d = (ord & 7) - 1;
-        esp_flit *f = &pl->slot[(t * ESP_NDIRS + d) * ESP_QDEPTH + R->qhead[d]];
-        esp_route rt = f->route;
-        unsigned o = rt & 7;
-        if (used & (1u << o))
-            continue;
-        esp_chain *ch = f->ch;
-        if (o == ESP_DIR_LOCAL) {
-            pop(soc, pl, R, t, d, p, now);
-            noc->flits_in_net--;
-            soc->eng->st.flits_ejected[p]++;
-            if (++ch->flits_in == ch->hops[ch->cur].flits)
-                esp_chain_arrived(soc, ch);
-        } else {
-            unsigned in = (rt >> 3) & 7, nt = rt >> 6;
-            if (pl->r[nt].qocc[in] >= ESP_QDEPTH)
-                continue;
-            unsigned dst = f->dst;
-            pop(soc, pl, R, t, d, p, now);
-            push(noc, pl, nt, in, ch, dst, now);
-        }
-        used |= 1u << o;
-    }
+    noc_count(soc, t, ESP_MON_NOC_QFULL + p * ESP_NDIRS + d, now - pl->full_since[t * ESP_NDIRS + d]);
 }
 
 /* The plane's routers in list order; routers that joined the list during the
  * pass wait for the next cycle. Entries of routers emptied in an earlier cycle
- * (and re-entered ones' old entries) are dropped on the way, keeping the
- * others' order. */
-static void route_plane(socmon_esp_soc *soc, unsigned p, uint64_t now)
+ * are dropped on the way (a router that got a flit since is re-entered at the
+ * end, and its old entry skipped), keeping the others' order; the list is
+ * compacted as the pass goes: routers before the cursor are at [0, w), those
+ * after it at their old index in [i + 1, n0), the ones entered in this pass at
+ * [n0, nact).
+ *
+ * At each router, its inputs in round-robin order from rr: each head that
+ * arrived before this cycle is forwarded if its output is still free this
+ * cycle and (towards a neighbour) the neighbour's input has room. A flit that
+ * enters an empty queue of a router whose turn is still to come in this pass
+ * marks it fresh: that router's turn leaves it. */
+static __attribute__((noinline)) void route_plane(socmon_esp_soc *soc, unsigned p, uint64_t now)
 {
     esp_noc *noc = &soc->eng->noc;
     esp_plane *pl = &noc->pl[p];
-    uint16_t *list = pl->act_list;
-    unsigned n0 = pl->nact, w = 0;
+    esp_router *const rt = pl->r;
+    esp_flit *const slot = pl->slot;
+    uint16_t *const list = pl->act_list;
+    const esp_route *const route = noc->route;
+    const unsigned n = noc->n;
+    const unsigned n0 = pl->nact;
+    unsigned nact = n0, w = 0;
+    uint64_t ejected = 0;
     for (unsigned i = 0; i < n0; i++) {
         unsigned t = list[i];
-        esp_router *R = &pl->r[t];
+        esp_router *R = &rt[t];
         if (R->pos != i)
             continue; /* re-entered at the end of the list */
         if (R->occ == 0) {
             R->active = 0; /* emptied in an earlier cycle */
             continue;
         }
-        list[w] = (uint16_t)t;
-        R->pos = (uint16_t)w++;
-        visit(soc, noc, pl, R, t, p, now);
+        if (w != i) {
+            list[w] = (uint16_t)t;
+            R->pos = (uint16_t)w;
+        }
+        w++;
+        unsigned rr = R->rr;
+        R->rr = (uint16_t)(rr + 1 == ESP_NDIRS ? 0 : rr + 1);
+        unsigned ready = (unsigned)R->hold & ~(unsigned)R->fresh;
+        R->fresh = 0;
+        unsigned used = 0;
+        for (unsigned ord = noc->order[rr][ready]; ord; ord >>= 3) {
+            unsigned d = (ord & 7) - 1;
+            unsigned qi = t * ESP_NDIRS + d;
+            const esp_flit *f = &slot[qi * ESP_QDEPTH + R->qhead[d]];
+            esp_route fr = f->route;
+            unsigned o = fr & 7;
+            if (used & (1u << o))
+                continue;
+            unsigned nt = (unsigned)fr >> 6, in = (fr >> 3) & 7;
+            esp_router *N = &rt[nt];
+            if (o != ESP_DIR_LOCAL && N->qocc[in] >= ESP_QDEPTH)
+                continue;
+            used |= 1u << o;
+            esp_chain *ch = f->ch;
+            /* pop */
+            unsigned occ = R->qocc[d];
+            if (occ == ESP_QDEPTH)
+                unfull(soc, pl, t, d, p, now);
+            R->qhead[d] = (uint16_t)((R->qhead[d] + 1) & (ESP_QDEPTH - 1));
+            R->qocc[d] = (uint16_t)(occ - 1);
+            if (occ == 1)
+                R->hold = (uint16_t)(R->hold & ~(1u << d));
+            R->occ--;
+            if (o == ESP_DIR_LOCAL) {
+                ejected++;
+                if (++ch->flits_in == ch->hops[ch->cur].flits)
+                    esp_chain_arrived(soc, ch); /* a send goes to a tile's injection queue, no router */
+                continue;
+            }
+            /* push into input in of the neighbour */
+            unsigned dst = f->dst;
+            unsigned nq = nt * ESP_NDIRS + in;
+            unsigned nocc = N->qocc[in];
+            esp_flit *g = &slot[nq * ESP_QDEPTH + ((N->qhead[in] + nocc) & (ESP_QDEPTH - 1))];
+            g->ch = ch;
+            g->dst = (uint16_t)dst;
+            g->route = route[nt * n + dst];
+            N->qocc[in] = (uint16_t)(nocc + 1);
+            if (nocc == 0) {
+                N->hold = (uint16_t)(N->hold | 1u << in);
+                if (N->occ && N->pos >= w && N->pos < n0)
+                    N->fresh = (uint16_t)(N->fresh | 1u << in); /* its turn is still to come */
+            } else if (nocc + 1 == ESP_QDEPTH) {
+                pl->full_since[nq] = now;
+            }
+            if (N->occ++ == 0 && (!N->active || (N->pos >= w && N->pos < n0))) {
+                /* not on the list, or emptied in an earlier cycle and its entry not reached yet */
+                N->active = 1;
+                N->pos = (uint16_t)nact;
+                list[nact++] = (uint16_t)nt;
+            }
+        }
     }
-    for (unsigned i = n0; i < pl->nact; i++) {
+    for (unsigned i = n0; i < nact; i++) {
         unsigned t = list[i];
         list[w] = (uint16_t)t;
-        pl->r[t].pos = (uint16_t)w++;
+        rt[t].pos = (uint16_t)w++;
     }
     pl->nact = w;
+    noc->flits_in_net -= ejected;
+    soc->eng->st.flits_ejected[p] += ejected;
 }
 
 static void inject_plane(socmon_esp_soc *soc, unsigned p, uint64_t now)
@@ -313,7 +331,7 @@ static void inject_plane(socmon_esp_soc *soc, unsigned p, uint64_t now)
                 noc_count(soc, t, ESP_MON_NOC_INJ + p, 1); /* a packet enters the NoC */
                 soc->eng->st.packets[p]++;
             }
-            push(noc, pl, t, ESP_DIR_LOCAL, ch, ch->hops[ch->cur].dst, now);
+            push_flit(noc, pl, &pl->r[t], t, ESP_DIR_LOCAL, ch, ch->hops[ch->cur].dst, now);
             noc->flits_in_net++;
             soc->eng->st.flits_injected[p]++;
             if (++ch->flits_out == ch->hops[ch->cur].flits) {
