@@ -324,23 +324,25 @@ static void inject_plane(socmon_esp_soc *soc, unsigned p, uint64_t now)
     unsigned keep = 0;
     for (unsigned i = 0; i < pl->ninj; i++) {
         unsigned t = pl->inj_list[i];
+        if (pl->r[t].qocc[ESP_DIR_LOCAL] >= ESP_QDEPTH) {
+            pl->inj_list[keep++] = (uint16_t)t; /* the usual case under load: its local queue is full */
+            continue;
+        }
         size_t k = (size_t)t * ESP_NPLANES + p;
         esp_chain *ch = noc->pend_head[k];
-        if (pl->r[t].qocc[ESP_DIR_LOCAL] < ESP_QDEPTH) {
-            if (ch->flits_out == 0) {
-                noc_count(soc, t, ESP_MON_NOC_INJ + p, 1); /* a packet enters the NoC */
-                soc->eng->st.packets[p]++;
-            }
-            push_flit(noc, pl, &pl->r[t], t, ESP_DIR_LOCAL, ch, ch->hops[ch->cur].dst, now);
-            noc->flits_in_net++;
-            soc->eng->st.flits_injected[p]++;
-            if (++ch->flits_out == ch->hops[ch->cur].flits) {
-                noc->pend_head[k] = ch->next;
-                if (!ch->next)
-                    noc->pend_tail[k] = NULL;
-                ch->next = NULL;
-                noc->pending--;
-            }
+        if (ch->flits_out == 0) {
+            noc_count(soc, t, ESP_MON_NOC_INJ + p, 1); /* a packet enters the NoC */
+            soc->eng->st.packets[p]++;
+        }
+        push_flit(noc, pl, &pl->r[t], t, ESP_DIR_LOCAL, ch, ch->hops[ch->cur].dst, now);
+        noc->flits_in_net++;
+        soc->eng->st.flits_injected[p]++;
+        if (++ch->flits_out == ch->hops[ch->cur].flits) {
+            noc->pend_head[k] = ch->next;
+            if (!ch->next)
+                noc->pend_tail[k] = NULL;
+            ch->next = NULL;
+            noc->pending--;
         }
         if (noc->pend_head[k])
             pl->inj_list[keep++] = (uint16_t)t;
