@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "agent/agent_internal.h"
+#include "core/varint.h"
 #include "socmon/status.h"
 #include "core/text.h"
 #include "socmon/bus.h"
@@ -77,7 +78,10 @@ socmon_status agent_schema(agent *a, uint64_t first_seq)
     char **pn = calloc(np + 1, sizeof *pn);
     double *pv = calloc(np + 1, sizeof *pv);
     size_t cap = a->o.ring ? a->o.ring : agent_default_ring(nc);
-    uint32_t block = (uint32_t)((WIRE_MAX_PAYLOAD - 64) / ((nc + 3) * 10));
+    /* a block's worst case fits one frame, in either version */
+    size_t worst = (nc + 3) * SOCMON_VARINT_MAX > wire_samples2_max_bytes(nc) ? (nc + 3) * SOCMON_VARINT_MAX
+                                                                            : wire_samples2_max_bytes(nc);
+    uint32_t block = (uint32_t)((WIRE_MAX_PAYLOAD - 64) / worst);
     block = block > 1024 ? 1024 : block ? block : 1;
     wire_samples sc = {0, block, nc, calloc(block, sizeof(uint64_t)), calloc(block, sizeof(uint32_t)),
                        calloc(block, sizeof(uint32_t)), calloc((size_t)block * nc, sizeof(uint64_t))};
@@ -129,7 +133,7 @@ socmon_status agent_schema(agent *a, uint64_t first_seq)
     a->scratch = sc;
     a->block_max = block;
     wire_hello *h = &a->hello;
-    h->proto = WIRE_VERSION;
+    h->proto = a->o.wire_version;
     h->target = (char *)socmon_target_spec(a->t);
     h->device = (char *)socmon_device_name(dev);
     h->workload = (char *)(a->o.workload ? a->o.workload : "");
@@ -172,6 +176,14 @@ socmon_status agent_new(socmon_target *t, socmon_set *set, const agent_opts *o, 
         a->o.listen = DEFAULT_LISTEN;
     if (!a->o.max_clients)
         a->o.max_clients = 8;
+    if (!a->o.wire_version)
+        a->o.wire_version = WIRE_VERSION;
+    if (a->o.wire_version < WIRE_VERSION_MIN || a->o.wire_version > WIRE_VERSION) {
+        unsigned v = a->o.wire_version;
+        free(a);
+        return socmon_fail(SOCMON_ERANGE, "agent: protocol version %u: this socmon speaks versions "
+                           WIRE_VERSIONS_SPOKEN, v);
+    }
     snprintf(a->events, sizeof a->events, "%s", o->events ? o->events : "");
     if (o->token) {
         if (strlen(o->token) >= NET_TOKEN_MAX || !*o->token) {

@@ -42,6 +42,7 @@ typedef struct agent_opts {
     int wait_collector;         /* start sampling when the first collector subscribes */
     size_t ring;                /* samples; 0: the default (agent_default_ring) */
     unsigned max_clients;       /* 0: 8 */
+    unsigned wire_version;      /* the protocol version spoken (WIRE_VERSION_MIN..WIRE_VERSION); 0: the newest */
     FILE *log;                  /* where connections and refusals are logged; NULL: stderr */
     agent_hooks hooks;
 } agent_opts;

@@ -60,8 +60,9 @@ struct agent_client {
     uint64_t deadline;        /* C_HANDSHAKE / C_CLOSING: mono ns */
     uint8_t *in;
     size_t inlen;
-    wire_buf out;
+    wire_buf out;             /* frames in the connection's version (out.version) */
     size_t outpos;
+    wire_stream stream;       /* version 2: the last sample sent, which the next block builds on */
     uint64_t cursor;          /* next seq to send */
     uint64_t last_t;          /* time of the sample before cursor, if sent */
     uint64_t gen;             /* config generation of the last HELLO sent */
@@ -85,6 +86,7 @@ static void client_free(agent_client *c)
         close(c->fd);
     free(c->in);
     wire_buf_free(&c->out);
+    wire_stream_free(&c->stream);
     free(c);
 }
 
@@ -147,6 +149,9 @@ static void send_hello(agent *a, agent_client *c)
     a->hello.config_gen = a->config_gen;
     wire_put_hello(&c->out, &a->hello);
     c->gen = a->config_gen;
+    /* a new schema starts a new stream (allocated here, in the server thread) */
+    if (wire_stream_init(&c->stream, a->nc) != SOCMON_OK)
+        c->out.oom = 1;
 }
 
 static void on_subscribe(agent *a, agent_client *c, const uint8_t *p, size_t len)
@@ -241,10 +246,12 @@ static void on_input(agent *a, agent_client *c)
         }
         if (r == 0)
             break;
-        if (h.version != WIRE_VERSION) {
+        /* A collector newer than the version this agent speaks follows the agent's HELLO
+         * (docs/agent-protocol.md); an older one cannot read it. */
+        if (h.version < a->o.wire_version || h.version > WIRE_VERSION) {
             char msg[160];
-            snprintf(msg, sizeof msg, "protocol version %u not supported: this agent speaks version %d", h.version,
-                     WIRE_VERSION);
+            snprintf(msg, sizeof msg, "protocol version %u not supported: this agent speaks version %u", h.version,
+                     a->o.wire_version);
             reject(a, c, WIRE_ERR_VERSION, "refused", msg);
             break;
         }
@@ -320,7 +327,10 @@ static void fill(agent *a, agent_client *c, uint64_t now)
             break;
         s->first_seq = c->cursor;
         s->n = n;
-        wire_put_samples(&c->out, s, a->masks);
+        if (a->o.wire_version >= 2)
+            wire_put_samples2(&c->out, s, a->masks, &c->stream);
+        else
+            wire_put_samples(&c->out, s, a->masks);
         c->cursor += n;
         c->last_t = s->t_ns[n - 1];
     }
@@ -466,6 +476,7 @@ static void accept_new(agent *a, uint64_t now)
             continue;
         }
         c->fd = fd;
+        c->out.version = (uint8_t)a->o.wire_version;
         c->id = ++a->next_client_id;
         snprintf(c->peer, sizeof c->peer, "%s", peer);
         const char *colon = strrchr(c->peer, ':');

@@ -54,7 +54,7 @@ socmon_status collector_build_schema(collector *c)
     c->dev = dev;
     c->set = set;
     c->masks = masks;
-    return SOCMON_OK;
+    return wire_stream_init(&c->stream, h->ncounters);   /* a new schema starts a new stream */
 }
 
 static socmon_status send_all(collector *c, wire_buf *b)
@@ -119,9 +119,18 @@ socmon_status collector_next_frame(collector *c, const collector_cb *cb, int tim
         if (r == 1 && c->inlen >= WIRE_HDR + (size_t)h->len) {
             *payload = c->in + WIRE_HDR;
             *consumed = WIRE_HDR + h->len;
-            if (h->version != WIRE_VERSION && h->type != WIRE_ERROR)
-                return socmon_fail(SOCMON_ENOTSUP, "agent %s speaks protocol version %u, this socmon speaks %d: "
-                                   "use the same socmon version on both sides", c->addr, h->version, WIRE_VERSION);
+            /* The agent's HELLO says which version the connection speaks (docs/agent-protocol.md);
+             * an ERROR reads the same in every version. */
+            if (h->type != WIRE_ERROR && (h->version < WIRE_VERSION_MIN || h->version > WIRE_VERSION))
+                return socmon_fail(SOCMON_ENOTSUP, "agent %s speaks protocol version %u, this socmon speaks "
+                                   "versions " WIRE_VERSIONS_SPOKEN ": use the same socmon version on both sides",
+                                   c->addr, h->version);
+            if (h->type != WIRE_ERROR && c->version && h->version != c->version)
+                return socmon_fail(SOCMON_EPARSE, "agent %s: a %s frame of protocol version %u on a connection "
+                                   "that speaks version %u", c->addr, wire_type_name(h->type), h->version,
+                                   c->version);
+            if (h->type == WIRE_HELLO)
+                c->version = (uint8_t)h->version;
             if (wire_check_crc(h, *payload) != SOCMON_OK)
                 return socmon_fail_prefix(SOCMON_EPARSE, "agent %s: ", c->addr);
             c->st.bytes += *consumed;
@@ -188,7 +197,7 @@ static socmon_status connect_once(collector *c, int timeout_ms, int *retry)
 {
     uint64_t deadline = smn_mono_ns() + (uint64_t)timeout_ms * 1000000u;
     socmon_status st = net_connect(c->addr, timeout_ms, &c->fd);
-    wire_buf b = {0};
+    wire_buf b = {0};   /* our first frame: the newest version (an agent that speaks an older one says so) */
     if (st == SOCMON_OK) {
         wire_subscribe s = {.mode = WIRE_SUB_NONE};
         snprintf(s.token, sizeof s.token, "%s", c->token);
@@ -287,6 +296,7 @@ void collector_close(collector *c)
     free(c->blk.flags);
     free(c->blk.missed);
     free(c->blk.values);
+    wire_stream_free(&c->stream);
     free(c);
 }
 
@@ -312,7 +322,7 @@ void collector_get_stats(const collector *c, collector_stats *out)
 
 socmon_status collector_subscribe(collector *c, uint32_t mode, uint64_t seq)
 {
-    wire_buf b = {0};
+    wire_buf b = {.version = c->version};
     wire_subscribe s = {.mode = mode, .seq = seq};
     snprintf(s.token, sizeof s.token, "%s", c->token);
     wire_put_subscribe(&b, &s);
@@ -332,7 +342,7 @@ socmon_status collector_subscribe(collector *c, uint32_t mode, uint64_t seq)
 
 socmon_status collector_send_config(collector *c, const char *events)
 {
-    wire_buf b = {0};
+    wire_buf b = {.version = c->version};
     wire_config cf;
     snprintf(cf.events, sizeof cf.events, "%s", events ? events : "");
     wire_put_config(&b, &cf);

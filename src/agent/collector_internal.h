@@ -17,6 +17,8 @@ struct collector {
     uint8_t *in;
     size_t inlen, incap;
     wire_samples blk;       /* decode buffer, grown to the largest block */
+    uint8_t version;        /* the protocol version of the agent's HELLO (0: none yet); ours follow it */
+    wire_stream stream;     /* version 2: the stream's last sample, which a block builds on */
     uint32_t blk_cap;
     int subscribed;
     int any_seq;            /* the next frame sets where the stream starts */

@@ -45,11 +45,14 @@ static socmon_status on_samples(collector *c, const collector_cb *cb, const uint
 {
     uint64_t first;
     uint32_t n;
-    socmon_status st = wire_get_samples_head(p, len, c->hello.ncounters, &first, &n);
+    int v2 = c->version >= 2;
+    socmon_status st = v2 ? wire_get_samples2_head(p, len, c->hello.ncounters, &first, &n)
+                          : wire_get_samples_head(p, len, c->hello.ncounters, &first, &n);
     if (st != SOCMON_OK || (st = grow_block(c, n)) != SOCMON_OK || (st = check_seq(c, "SAMPLES", first)) != SOCMON_OK)
         return st == SOCMON_EPARSE ? socmon_fail_prefix(st, "agent %s: ", c->addr) : st;
     c->blk.n = n;
-    if ((st = wire_get_samples(p, len, c->masks, &c->blk)) != SOCMON_OK)
+    st = v2 ? wire_get_samples2(p, len, c->masks, &c->stream, &c->blk) : wire_get_samples(p, len, c->masks, &c->blk);
+    if (st != SOCMON_OK)
         return socmon_fail_prefix(st, "agent %s: ", c->addr);
     size_t nc = c->hello.ncounters;
     for (uint32_t k = 0; k < n; k++) {

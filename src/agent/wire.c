@@ -59,7 +59,7 @@ size_t wire_begin(wire_buf *b, uint32_t type)
     size_t off = b->len;
     uint8_t h[WIRE_HDR] = {0};
     put_le32(h, WIRE_MAGIC);
-    h[4] = WIRE_VERSION;
+    h[4] = b->version ? b->version : WIRE_VERSION;
     h[5] = (uint8_t)type;
     wire_put_bytes(b, h, sizeof h);
     return off;

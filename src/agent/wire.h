@@ -21,7 +21,9 @@
 #include "socmon/status.h"
 
 #define WIRE_MAGIC 0x47414d53u          /* "SMAG" little-endian */
-#define WIRE_VERSION 1
+#define WIRE_VERSION 2                  /* the newest version this socmon speaks */
+#define WIRE_VERSION_MIN 1              /* ... and the oldest */
+#define WIRE_VERSIONS_SPOKEN "1 and 2"  /* for messages */
 #define WIRE_HDR 16
 #define WIRE_MAX_PAYLOAD (8u << 20)     /* no frame payload is larger */
 #define WIRE_MAX_CLIENT_PAYLOAD 65536u  /* what an agent accepts from a collector */
@@ -69,6 +71,7 @@ typedef struct wire_buf {
     uint8_t *p;
     size_t len, cap;
     int oom;          /* an append failed: the buffer is unusable until reset */
+    uint8_t version;  /* the protocol version frames get in their header; 0: WIRE_VERSION */
 } wire_buf;
 
 void wire_buf_free(wire_buf *b);
@@ -186,6 +189,37 @@ socmon_status wire_get_samples_head(const uint8_t *p, size_t len, size_t expect_
  * wire_get_samples_head) of s->ncounters values. A value beyond its counter's
  * width is an error. */
 socmon_status wire_get_samples(const uint8_t *p, size_t len, const uint64_t *masks, wire_samples *s);
+
+/* ---- version 2 samples (wire_samples2.c) ----
+ *
+ * A v2 SAMPLES block is encoded against the previous sample of the same
+ * stream (one collector's connection), so both ends keep that sample. A block
+ * whose first sample has none (the first after SUBSCRIBE, after a GAP, after a
+ * new HELLO) says so and carries it against zero. Each sample lists only the
+ * counters that moved: their number, then for each the zero counters skipped
+ * since the previous one and its delta modulo 2^width. */
+typedef struct wire_stream {
+    size_t ncounters;
+    uint64_t *prev;          /* the stream's last sample: ncounters values */
+    uint64_t prev_seq, prev_t;
+    int have;                /* prev holds sample prev_seq */
+} wire_stream;
+/* Room for ncounters values (allocated here, once per schema), and no previous sample. */
+socmon_status wire_stream_init(wire_stream *st, size_t ncounters);
+void wire_stream_free(wire_stream *st);
+/* The worst-case payload of one v2 sample of nc counters: what a block must leave room for. */
+size_t wire_samples2_max_bytes(size_t nc);
+/* Appends a v2 SAMPLES frame of s against st, then makes s's last sample st's previous. */
+socmon_status wire_put_samples2(wire_buf *b, const wire_samples *s, const uint64_t *masks, wire_stream *st);
+/* Reads a v2 block's head as wire_get_samples_head does; n * ncounters is at most
+ * WIRE_MAX_PAYLOAD values, so the caller may allocate that much. */
+socmon_status wire_get_samples2_head(const uint8_t *p, size_t len, size_t expect_ncounters, uint64_t *first_seq,
+                                     uint32_t *n);
+/* Decodes a v2 block against st into s (room for s->n samples), then makes its last
+ * sample st's previous. A block that says it follows a sample st does not hold, a
+ * counter index past the end, a zero or too wide delta, a cut or long payload: an error. */
+socmon_status wire_get_samples2(const uint8_t *p, size_t len, const uint64_t *masks, wire_stream *st,
+                                wire_samples *s);
 
 /* 2^width - 1 (width 1..64). */
 static inline uint64_t wire_mask(unsigned width)

@@ -129,6 +129,7 @@ int cmd_agent(int argc, char **argv)
                      .events = o.events, .interval_ns = cli_interval(cs.target, o.interval_ns, o.interval_set),
                      .duration_ns = o.duration_ns, .pace = !o.no_pace, .allow_config = o.allow_config,
                      .wait_collector = o.wait_collector, .ring = (size_t)o.ring, .max_clients = o.max_clients,
+                     .wire_version = o.wire_version,
                      .log = devnull};
     agent *ag = NULL;
     char who[64];

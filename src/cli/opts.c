@@ -16,7 +16,7 @@ enum { OPT_LONG_PROMETHEUS = 0x7101, OPT_LONG_OPENMETRICS };
 enum { OPT_LONG_FINDINGS = 0x7110 };
 /* socmon agent's own long-only options */
 enum { OPT_LONG_LISTEN = 0x190, OPT_LONG_ALLOW_CONFIG, OPT_LONG_RING, OPT_LONG_MAX_CLIENTS, OPT_LONG_WAIT_COLLECTOR,
-       OPT_LONG_EXIT_DRAINED, OPT_LONG_USER, OPT_LONG_HTTP_PORT_FILE };
+       OPT_LONG_EXIT_DRAINED, OPT_LONG_USER, OPT_LONG_HTTP_PORT_FILE, OPT_LONG_WIRE_VERSION };
 /* socmon diff's and check's */
 enum { OPT_LONG_ONLY_CHANGED = 0x1a0, OPT_LONG_RULES, OPT_LONG_JUNIT, OPT_LONG_MARKDOWN, OPT_LONG_UPDATE };
 
@@ -191,6 +191,9 @@ static const struct {
      "                        (it then waits for subscribed collectors when the ring is full)"},
     {OPT_AGENT, {"max-clients", required_argument, 0, OPT_LONG_MAX_CLIENTS},
      "    --max-clients N   collectors at once (default 8; more are refused)"},
+    {OPT_AGENT, {"wire-version", required_argument, 0, OPT_LONG_WIRE_VERSION},
+     "    --wire-version N  the protocol version to speak, 1 or 2 (default 2: samples as the counters\n"
+     "                        that moved; 1 for collectors of socmon before it; docs/agent-protocol.md)"},
     {OPT_AGENT, {"port-file", required_argument, 0, 0x171},
      "    --port-file FILE  write the port listened on to FILE (for scripts with --listen :0)"},
     {OPT_AGENT, {"wait-collector", no_argument, 0, OPT_LONG_WAIT_COLLECTOR},
@@ -627,6 +630,11 @@ static int parse_opts(int argc, char **argv, cli_optmask allowed, void (*help)(F
             if (parse_count(argv[0], "--max-clients", optarg, 1, 1024, &count) != 0)
                 return 2;
             o->max_clients = (unsigned)count;
+            break;
+        case OPT_LONG_WIRE_VERSION:
+            if (parse_count(argv[0], "--wire-version", optarg, 1, 2, &count) != 0)
+                return 2;
+            o->wire_version = (unsigned)count;
             break;
         case OPT_LONG_WAIT_COLLECTOR: o->wait_collector = 1; break;
         case OPT_LONG_EXIT_DRAINED: o->exit_when_drained = 1; break;

@@ -117,6 +117,7 @@ typedef struct cli_opts {
     int allow_config, wait_collector, exit_when_drained;
     uint64_t ring;          /* --ring SAMPLES (0: the agent's default) */
     unsigned max_clients;   /* --max-clients N (0: the agent's default) */
+    unsigned wire_version;  /* --wire-version N (0: the newest) */
     const char *files[2];   /* OPT_FILES: the operands, in order */
     int nfiles;
     int only_changed;       /* diff --only-changed */

@@ -51,7 +51,8 @@ CPID=$!
 PIDS="$PIDS $CPID"
 expect 0 "ERROR 1: not a socmon agent frame (bad magic 47 at byte 0" -- $WC garbage "$AGENT"
 expect 0 "closed" -- $WC garbage "$AGENT"
-expect 0 "ERROR 2: protocol version 2 not supported: this agent speaks version 1" -- $WC version "$AGENT"
+expect 0 "ERROR 2: protocol version 1 not supported: this agent speaks version 2" -- $WC version "$AGENT"
+expect 0 "ERROR 2: protocol version 3 not supported: this agent speaks version 2" -- $WC version "$AGENT" 3
 # a stuck client (subscribed, never reading) holds up neither the sampler nor the collector
 $WC stuck "$AGENT" "$TMP/stuck.ready" &
 SPID=$!
@@ -60,7 +61,7 @@ wait_for test -e "$TMP/stuck.ready" || bad "stuck client did not connect"
 wait "$CPID" && ok || bad "the collector failed next to garbage clients: $(cat "$TMP/mix.out")"
 grep -q "wrote 401 samples (0 lost" "$TMP/mix.out" && ok || bad "the collector lost samples: $(cat "$TMP/mix.out")"
 grep -q "dropped 127.0.0.1:[0-9]*: not a socmon agent frame" "$TMP/mix.err" && ok || bad "garbage client not logged"
-grep -q "refused 127.0.0.1:[0-9]*: protocol version 2 not supported" "$TMP/mix.err" && ok || bad "version not logged"
+grep -q "refused 127.0.0.1:[0-9]*: protocol version 1 not supported" "$TMP/mix.err" && ok || bad "version not logged"
 kill -9 "$SPID"
 stop_agent
 
@@ -109,10 +110,10 @@ stop_agent
 
 # a collector refuses an agent of another protocol version, and says so
 rm -f "$TMP/fake.port"
-$WC fake_agent "$TMP/fake.port" 2 &
+$WC fake_agent "$TMP/fake.port" 3 &
 PIDS="$PIDS $!"
 wait_for test -s "$TMP/fake.port" || bad "fake agent did not start"
-expect 1 "speaks protocol version 2, this socmon speaks 1" -- \
+expect 1 "speaks protocol version 3, this socmon speaks versions 1 and 2" -- \
     "$BIN" record --remote "127.0.0.1:$(cat "$TMP/fake.port")" -o "$TMP/f.rec"
 
 # root: dropped to nobody (or --user) once the target is open and the socket bound

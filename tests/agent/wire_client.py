@@ -3,11 +3,14 @@
 what a misbehaving peer does, which socmon's own collector never would.
 
   wire_client.py garbage HOST:PORT        sends an HTTP request; prints the ERROR frame it gets back
-  wire_client.py version HOST:PORT        a SUBSCRIBE in protocol version 2; prints the ERROR
+  wire_client.py version HOST:PORT [VER]  a SUBSCRIBE in protocol version VER (default 1, which
+                                          a version 2 agent does not speak); prints the ERROR
   wire_client.py stuck HOST:PORT READY    subscribes from the oldest sample, touches READY, never reads
   wire_client.py config HOST:PORT EVENTS  SUBSCRIBE then CONFIG; prints the answer's type (and message)
   wire_client.py fake_agent PORTFILE VER  listens on 127.0.0.1:0 (port to PORTFILE), answers one
                                           client with a HELLO whose header says version VER
+  (The fake agents speak version 1, which socmon's collector still reads; frames to an agent are
+  version 2.)
   wire_client.py hold HOST:PORT N READY SECS [keep|subscribe]
                                           holds N connections for SECS seconds, reopening each one the
                                           agent closes; touches READY once all N are connected. They
@@ -53,7 +56,7 @@ def string(s):
     return varint(len(b)) + b
 
 
-def frame(ftype, payload, version=1):
+def frame(ftype, payload, version=2):
     return struct.pack("<4sBBHII", b"SMAG", version, ftype, 0, len(payload), zlib.crc32(payload)) + payload
 
 
@@ -185,7 +188,7 @@ def hello(scenario, nsamples):
     p += varint(len(names))
     for n in names:
         p += string(n) + string("i") + string(unit) + string(desc) + varint(32) + f64(0.0) + varint(0) + varint(0)
-    return frame(HELLO, p + varint(1) + string("clock_hz") + f64(1e9))
+    return frame(HELLO, p + varint(1) + string("clock_hz") + f64(1e9), version=1)
 
 
 def samples(first, times):
@@ -195,15 +198,15 @@ def samples(first, times):
         dt = t if k == 0 else (t - times[k - 1]) % (1 << 64)
         vals = [10 * (first + k), first + k] if k == 0 else [10, 1]
         p += varint(dt) + varint(0) + varint(0) + b"".join(varint(v) for v in vals)
-    return frame(SAMPLES, p)
+    return frame(SAMPLES, p, version=1)
 
 
 def stats(n):
-    return frame(STATS, varint(n) + varint(0) + varint(0) + varint(0) + varint(1) + varint(0))
+    return frame(STATS, varint(n) + varint(0) + varint(0) + varint(0) + varint(1) + varint(0), version=1)
 
 
 def end(next_seq, reason):
-    return frame(END, varint(next_seq) + varint(0) + string(reason))
+    return frame(END, varint(next_seq) + varint(0) + string(reason), version=1)
 
 
 def scripted(c, scenario, ready):
@@ -262,7 +265,7 @@ def main():
         return until_error(s)
     if cmd == "version":
         s = connect(addr)
-        s.sendall(frame(SUBSCRIBE, subscribe(2), version=2))
+        s.sendall(frame(SUBSCRIBE, subscribe(2), version=int(sys.argv[3]) if len(sys.argv) > 3 else 1))
         return until_error(s)
     if cmd == "stuck":
         s = connect(addr, 4096)
