@@ -6,8 +6,12 @@
  *
  *   local   socmon record -t esp:soc=... -w W -I 50us -q -o local.rec
  *   remote  socmon agent -t esp:soc=... -w W -I 50us --no-pace --wait-collector
- *                 --exit-when-drained --listen 127.0.0.1:0 --port-file F
+ *                 --exit-when-drained --listen 127.0.0.1:0 --port-file F --wire-version V
  *           socmon record --remote 127.0.0.1:PORT -q -o remote.rec
+ *
+ * The remote run goes twice: in the protocol's version 2 (rows "remote"), the default since
+ * issue 29, and in version 1 (rows "remote v1"), so wire bytes and agent CPU per sample of the
+ * two encodings of one workload stand next to each other.
  *
  * The collector talks to the agent through a relay in this process that counts the bytes each
  * way, so "wire B/sample" is what crossed the socket (the agent and the collector are the CLI,
@@ -268,7 +272,7 @@ static int read_port(const char *path, pid_t agent, double deadline, unsigned sh
     return -1;
 }
 
-static int run_remote(const char *workload, const char *duration, run_figures *f)
+static int run_remote(const char *workload, const char *duration, const char *version, run_figures *f)
 {
     char spec[4200], out[128], alog[128], clog[128], portf[128], hostport[64];
     snprintf(spec, sizeof spec, "esp:soc=%s", g_soc);
@@ -279,8 +283,8 @@ static int run_remote(const char *workload, const char *duration, run_figures *f
     unlink(portf);
     char *aargv[24] = {g_bin, "agent", "-t", spec, "-w", (char *)workload, "-I", "50us", "--no-pace",
                        "--wait-collector", "--exit-when-drained", "--listen", "127.0.0.1:0",
-                       "--port-file", portf};
-    int n = 15;
+                       "--port-file", portf, "--wire-version", (char *)version};
+    int n = 17;
     if (duration) {
         aargv[n++] = "-d";
         aargv[n++] = (char *)duration;
@@ -427,8 +431,9 @@ int main(int argc, char **argv)
             snprintf(dur, sizeof dur, "%s", colon + 1);
         }
         const char *d = *dur ? dur : (*first_d ? first_d : NULL);
-        run_figures loc = {{0, 0}, 0, 0, 0, 0}, rem = {{0, 0}, 0, 0, 0, 0};
-        if (run_local(name, d, &loc) != 0 || run_remote(name, d, &rem) != 0) {
+        run_figures loc = {{0, 0}, 0, 0, 0, 0}, rem = {{0, 0}, 0, 0, 0, 0}, rem1 = {{0, 0}, 0, 0, 0, 0};
+        if (run_local(name, d, &loc) != 0 || run_remote(name, d, "2", &rem) != 0 ||
+            run_remote(name, d, "1", &rem1) != 0) {
             rc = 1;
             break;
         }
@@ -440,17 +445,19 @@ int main(int argc, char **argv)
         double local_cpu_rate = loc.cpu_s > 0 ? loc.rec.samples / loc.cpu_s : 0;
         print_row(wl[w], "local", &loc, 0, 0);
         print_row(wl[w], "remote", &rem, local_rate, local_cpu_rate);
+        print_row(wl[w], "rem. v1", &rem1, local_rate, local_cpu_rate);
         if (rem.rec.samples != loc.rec.samples)
             printf("  note: the remote file holds %llu samples, the local one %llu\n",
                    (unsigned long long)rem.rec.samples, (unsigned long long)loc.rec.samples);
         char alog[128];
         path_in_dir(alog, sizeof alog, "agent.log");
-        show_tail(alog, "    agent: ", 2);
+        show_tail(alog, "    agent (v1): ", 2);
     }
     printf("  (samples/s: wall clock, the machine may be shared; CPU-bound: samples/s the busiest\n"
            "   process could take with a core of its own; ratio: remote/local, wall/CPU-bound; rec us/s:\n"
            "   CPU per sample of the recorder or the collector; agent us/s: the agent's; wire B/s: bytes\n"
-           "   on the socket per sample)\n");
+           "   on the socket per sample; remote: protocol version 2, rem. v1: the agent with\n"
+           "   --wire-version 1)\n");
     char cmd[200];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
     if (system(cmd) != 0)

@@ -3,14 +3,16 @@
  * decoded by its type. The CRC is checked but a mismatch does not stop the
  * decoding (a fuzzer could rarely get past it otherwise). A HELLO that
  * decodes sets the schema (widths) the SAMPLES after it are read with; before
- * one, SAMPLES use a 3-counter schema of widths 1, 32 and 64. Every decoded
- * frame is encoded again and decoded back to the same fields, and every
- * failure must explain itself. */
+ * one, SAMPLES use a 3-counter schema of widths 1, 32 and 64. SAMPLES in a
+ * version 2 frame are read as v2, against the stream's previous sample (kept
+ * across frames, reset by a HELLO). Every decoded frame is encoded again and
+ * decoded back to the same fields, and every failure must explain itself. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "agent/wire.h"
+#include "core/varint.h"
 
 static void check_msg(socmon_status st)
 {
@@ -46,8 +48,48 @@ static void samples(const uint8_t *p, size_t len, size_t nc, const uint64_t *mas
     free(s.values);
 }
 
+/* Version 2: decoded against st; a block that decodes encodes back to the same bytes from
+ * the stream as it was (a block may be whole even where the stream could build on its last). */
+static void samples2(const uint8_t *p, size_t len, size_t nc, const uint64_t *masks, wire_stream *st)
+{
+    uint64_t first;
+    uint32_t n;
+    socmon_status rc = wire_get_samples2_head(p, len, nc, &first, &n);
+    check_msg(rc);
+    if (rc != SOCMON_OK)
+        return;
+    wire_samples s = {0, n, nc, calloc(n, 8), calloc(n, 4), calloc(n, 4), calloc((size_t)n * nc, 8)};
+    wire_stream before = {0};
+    if (s.t_ns && s.flags && s.missed && s.values && wire_stream_init(&before, nc) == SOCMON_OK) {
+        before.have = st->have;
+        before.prev_seq = st->prev_seq;
+        before.prev_t = st->prev_t;
+        memcpy(before.prev, st->prev, nc * sizeof *before.prev);
+        rc = wire_get_samples2(p, len, masks, st, &s);
+        check_msg(rc);
+        if (rc == SOCMON_OK) {
+            size_t pos = 0;
+            uint64_t f[4] = {0};
+            for (int i = 0; i < 4; i++)
+                socmon_varint_get(p, len, &pos, &f[i]);
+            before.have = before.have && f[3] == 1;   /* a whole block is encoded whole */
+            wire_buf b = {.version = 2};
+            if (wire_put_samples2(&b, &s, masks, &before) == SOCMON_OK &&
+                (b.len - WIRE_HDR != len || memcmp(b.p + WIRE_HDR, p, len) != 0))
+                abort();   /* canonical varints, masked nonzero deltas: the encoding is unique */
+            wire_buf_free(&b);
+        }
+    }
+    wire_stream_free(&before);
+    free(s.t_ns);
+    free(s.flags);
+    free(s.missed);
+    free(s.values);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    wire_stream stream = {0};
     uint64_t def_masks[3] = {1, 0xffffffffu, UINT64_MAX};
     uint64_t *masks = def_masks;
     size_t nc = 3;
@@ -81,11 +123,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 hello = nh;
                 masks = nm;
                 nc = nh.ncounters;
+                stream.have = 0;   /* a new schema starts a new stream */
             }
             break;
         }
         case WIRE_SAMPLES:
-            samples(p, h.len, nc, masks);
+            if (h.version < 2)
+                samples(p, h.len, nc, masks);
+            else if ((stream.prev && stream.ncounters == nc) || wire_stream_init(&stream, nc) == SOCMON_OK)
+                samples2(p, h.len, nc, masks, &stream);
             break;
         case WIRE_SUBSCRIBE: {
             wire_subscribe s;
@@ -125,5 +171,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (masks != def_masks)
         free(masks);
     wire_hello_free(&hello);
+    wire_stream_free(&stream);
     return 0;
 }
