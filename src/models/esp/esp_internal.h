@@ -127,25 +127,20 @@ typedef struct esp_chain {
 
 /* The NoC's state is laid out flat, per plane (esp_noc.c says how a cycle uses it):
  *
- * - a flit is its chain, its chain's current destination and the way XY routing sends it
- *   on from the router it waits in (esp_route: worked out once, when it enters the queue);
- * - the five input queues of a router are rings of ESP_QDEPTH flits, slot[(t * 5 + d) * 4 + k],
- *   their heads and occupancies kept in the router next to its other state, which the
- *   routers around it read every cycle;
+ * - a flit in the network is an id (1..20 per tile) into the plane's flit arrays: its chain,
+ *   its chain's current destination, and the way XY routing sends it on from the router it
+ *   waits in (esp_route: worked out once, when it enters the queue);
+ * - an input queue is one 64-bit word of up to ESP_QDEPTH ids, its head in the low 16 bits
+ *   (a pop is a shift, a push an or), with its occupancy next to it in the router, whose
+ *   whole state the routers around it read every cycle (one cache line);
  * - full_since[t * 5 + d] is the cycle queue d of t last filled up: its backpressure monitor is
  *   counted when it stops being full and when the engine settles the monitors
  *   (esp_noc_settle), not every cycle. */
 typedef uint16_t esp_route;      /* output port (bits 0-2); else the neighbour's input (3-5), tile (6-15) */
 #define ESP_ROUTE(o, in, nt) ((esp_route)((o) | (in) << 3 | (nt) << 6))
 
-typedef struct esp_flit {
-    esp_chain *ch;
-    esp_route route;
-    uint16_t dst;
-} esp_flit;
-
-/* 16-bit fields throughout: a store through an 8-bit one may alias anything, and the
- * compiler would reload every pointer of the hot loop after it. */
+/* 16-bit fields: a store through an 8-bit one may alias anything, and the compiler
+ * would reload every pointer of the hot loop after it. */
 typedef struct esp_router {
     uint16_t hold;               /* bit d set: queue d holds flits */
     uint16_t fresh;              /* bit d: queue d was empty when a flit came in during this
@@ -154,12 +149,17 @@ typedef struct esp_router {
     uint16_t active;             /* on the plane's active list, at index pos */
     uint16_t occ;                /* flits in all its queues */
     uint16_t pos;
-    uint16_t qhead[ESP_NDIRS], qocc[ESP_NDIRS];
+    uint16_t qocc[ESP_NDIRS];
+    uint64_t q[ESP_NDIRS];       /* flit ids, head in bits 0-15 */
 } esp_router;
 
 typedef struct esp_plane {
     esp_router *r;               /* [tile] */
-    esp_flit *slot;              /* [(tile * ESP_NDIRS + d) * ESP_QDEPTH + k] */
+    esp_chain **fch;             /* [flit id] */
+    uint16_t *fdst;              /* [flit id] */
+    esp_route *froute;           /* [flit id]: from the router it waits in */
+    uint16_t *ffree;             /* free flit ids, a stack */
+    unsigned nfree;
     uint64_t *full_since;        /* [tile * ESP_NDIRS + d] */
     uint16_t *act_list;          /* routers holding flits, in the order they became active */
     unsigned nact;

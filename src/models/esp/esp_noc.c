@@ -21,8 +21,11 @@
  * - a router's inputs are visited in round-robin order from a table
  *   (order[rr][inputs holding a flit that may move]), not by trying all five;
  * - a flit that came into an empty queue this cycle is the queue's head and
- *   may not move: one bit per queue says so (fresh), instead of a cycle
- *   stamp per flit compared at every head;
+ *   may not move: one bit per queue says so (fresh), set only when that
+ *   router's turn is still to come in the pass, instead of a cycle stamp per
+ *   flit compared at every head;
+ * - a flit is a 16-bit id into the plane's flit arrays, and a queue one word
+ *   of ids (esp_internal.h): a hop moves an id, not the flit's fields;
  * - a router emptied in a cycle leaves the list at its next visit rather than
  *   by a separate pass over the list: until then it keeps its place only if
  *   it fills again in the same cycle, as it would have; a flit reaching it in
@@ -69,15 +72,19 @@ socmon_status esp_noc_init(esp_noc *noc, unsigned rows, unsigned cols)
     noc->rows = rows;
     noc->cols = cols;
     noc->n = rows * cols;
-    size_t nq = (size_t)noc->n * ESP_NDIRS;
+    size_t nq = (size_t)noc->n * ESP_NDIRS, nf = nq * ESP_QDEPTH + 1; /* every queue full; id 0 unused */
     for (unsigned p = 0; p < ESP_NPLANES; p++) {
         esp_plane *pl = &noc->pl[p];
         pl->r = calloc(noc->n, sizeof *pl->r);
-        pl->slot = calloc(nq * ESP_QDEPTH, sizeof *pl->slot);
+        pl->fch = calloc(nf, sizeof *pl->fch);
+        pl->fdst = calloc(nf, sizeof *pl->fdst);
+        pl->froute = calloc(nf, sizeof *pl->froute);
+        pl->ffree = calloc(nf, sizeof *pl->ffree);
         pl->full_since = calloc(nq, sizeof *pl->full_since);
         pl->act_list = calloc(2 * (size_t)noc->n, sizeof *pl->act_list); /* old entries + re-entries */
         pl->inj_list = calloc(noc->n, sizeof *pl->inj_list);
-        if (!pl->r || !pl->slot || !pl->full_since || !pl->act_list || !pl->inj_list)
+        if (!pl->r || !pl->fch || !pl->fdst || !pl->froute || !pl->ffree || !pl->full_since || !pl->act_list ||
+            !pl->inj_list)
             goto oom;
     }
     noc->route = malloc((size_t)noc->n * noc->n * sizeof *noc->route);
@@ -113,7 +120,10 @@ void esp_noc_destroy(esp_noc *noc)
     for (unsigned p = 0; p < ESP_NPLANES; p++) {
         esp_plane *pl = &noc->pl[p];
         free(pl->r);
-        free(pl->slot);
+        free(pl->fch);
+        free(pl->fdst);
+        free(pl->froute);
+        free(pl->ffree);
         free(pl->full_since);
         free(pl->act_list);
         free(pl->inj_list);
@@ -129,6 +139,10 @@ void esp_noc_clear(esp_noc *noc)
     for (unsigned p = 0; p < ESP_NPLANES; p++) {
         esp_plane *pl = &noc->pl[p];
         memset(pl->r, 0, noc->n * sizeof *pl->r);
+        unsigned nf = noc->n * ESP_NDIRS * ESP_QDEPTH;
+        for (unsigned i = 0; i < nf; i++)
+            pl->ffree[i] = (uint16_t)(nf - i); /* ids 1..nf, 1 on top */
+        pl->nfree = nf;
         pl->nact = 0;
         pl->ninj = 0;
     }
@@ -179,29 +193,34 @@ static inline void noc_count(socmon_esp_soc *soc, unsigned t, unsigned mon, uint
     soc->tiles[t].count[mon] = (uint32_t)(soc->tiles[t].count[mon] + n);
 }
 
-/* A flit of ch for dst enters input d of router R (tile t) of plane pl, in cycle
- * now. A router that was not on the list goes to its end, and waits there until
- * the next cycle's pass. Outside a pass (injection) a router on the list that
- * is empty was emptied in this cycle and keeps its place. */
-static inline void push_flit(esp_noc *noc, esp_plane *pl, esp_router *R, unsigned t, unsigned d, esp_chain *ch,
-                             unsigned dst, uint64_t now)
+/* Flit id enters input d of router R (tile t) of plane pl in cycle now (outside
+ * a pass: injection). A router that was not on the list goes to its end; one on
+ * the list that is empty was emptied in this cycle and keeps its place. */
+static inline void push_flit(esp_plane *pl, esp_router *R, unsigned t, unsigned d, unsigned id, uint64_t now)
 {
-    unsigned qi = t * ESP_NDIRS + d;
     unsigned occ = R->qocc[d];
-    esp_flit *f = &pl->slot[qi * ESP_QDEPTH + ((R->qhead[d] + occ) & (ESP_QDEPTH - 1))];
-    f->ch = ch;
-    f->dst = (uint16_t)dst;
-    f->route = noc->route[t * noc->n + dst];
+    R->q[d] |= (uint64_t)id << (16 * occ);
     R->qocc[d] = (uint16_t)(occ + 1);
     if (occ == 0)
         R->hold = (uint16_t)(R->hold | 1u << d);
     else if (occ + 1 == ESP_QDEPTH)
-        pl->full_since[qi] = now;
+        pl->full_since[t * ESP_NDIRS + d] = now;
     if (R->occ++ == 0 && !R->active) {
         R->active = 1;
         R->pos = (uint16_t)pl->nact;
         pl->act_list[pl->nact++] = (uint16_t)t;
     }
+}
+
+/* A flit reached its tile: its id goes back to the pool, its chain's hop may be complete. */
+static void eject(socmon_esp_soc *soc, esp_plane *pl, unsigned p, unsigned id)
+{
+    esp_chain *ch = pl->fch[id];
+    pl->ffree[pl->nfree++] = (uint16_t)id;
+    soc->eng->noc.flits_in_net--;
+    soc->eng->st.flits_ejected[p]++;
+    if (++ch->flits_in == ch->hops[ch->cur].flits)
+        esp_chain_arrived(soc, ch); /* a send goes to a tile's injection queue, no router */
 }
 
 /* The backpressure cycles of a queue that stops being full. */
@@ -228,13 +247,13 @@ static __attribute__((noinline)) void route_plane(socmon_esp_soc *soc, unsigned 
     esp_noc *noc = &soc->eng->noc;
     esp_plane *pl = &noc->pl[p];
     esp_router *const rt = pl->r;
-    esp_flit *const slot = pl->slot;
     uint16_t *const list = pl->act_list;
+    esp_route *const froute = pl->froute;
+    const uint16_t *const fdst = pl->fdst;
     const esp_route *const route = noc->route;
     const unsigned n = noc->n;
     const unsigned n0 = pl->nact;
     unsigned nact = n0, w = 0;
-    uint64_t ejected = 0;
     for (unsigned i = 0; i < n0; i++) {
         unsigned t = list[i];
         esp_router *R = &rt[t];
@@ -256,9 +275,9 @@ static __attribute__((noinline)) void route_plane(socmon_esp_soc *soc, unsigned 
         unsigned used = 0;
         for (unsigned ord = noc->order[rr][ready]; ord; ord >>= 3) {
             unsigned d = (ord & 7) - 1;
-            unsigned qi = t * ESP_NDIRS + d;
-            const esp_flit *f = &slot[qi * ESP_QDEPTH + R->qhead[d]];
-            esp_route fr = f->route;
+            uint64_t qw = R->q[d];
+            unsigned id = (unsigned)(qw & 0xffff);
+            esp_route fr = froute[id];
             unsigned o = fr & 7;
             if (used & (1u << o))
                 continue;
@@ -267,37 +286,30 @@ static __attribute__((noinline)) void route_plane(socmon_esp_soc *soc, unsigned 
             if (o != ESP_DIR_LOCAL && N->qocc[in] >= ESP_QDEPTH)
                 continue;
             used |= 1u << o;
-            esp_chain *ch = f->ch;
             /* pop */
             unsigned occ = R->qocc[d];
             if (occ == ESP_QDEPTH)
                 unfull(soc, pl, t, d, p, now);
-            R->qhead[d] = (uint16_t)((R->qhead[d] + 1) & (ESP_QDEPTH - 1));
+            R->q[d] = qw >> 16;
             R->qocc[d] = (uint16_t)(occ - 1);
             if (occ == 1)
                 R->hold = (uint16_t)(R->hold & ~(1u << d));
             R->occ--;
             if (o == ESP_DIR_LOCAL) {
-                ejected++;
-                if (++ch->flits_in == ch->hops[ch->cur].flits)
-                    esp_chain_arrived(soc, ch); /* a send goes to a tile's injection queue, no router */
+                eject(soc, pl, p, id);
                 continue;
             }
             /* push into input in of the neighbour */
-            unsigned dst = f->dst;
-            unsigned nq = nt * ESP_NDIRS + in;
+            froute[id] = route[nt * n + fdst[id]];
             unsigned nocc = N->qocc[in];
-            esp_flit *g = &slot[nq * ESP_QDEPTH + ((N->qhead[in] + nocc) & (ESP_QDEPTH - 1))];
-            g->ch = ch;
-            g->dst = (uint16_t)dst;
-            g->route = route[nt * n + dst];
+            N->q[in] |= (uint64_t)id << (16 * nocc);
             N->qocc[in] = (uint16_t)(nocc + 1);
             if (nocc == 0) {
                 N->hold = (uint16_t)(N->hold | 1u << in);
                 if (N->occ && N->pos >= w && N->pos < n0)
                     N->fresh = (uint16_t)(N->fresh | 1u << in); /* its turn is still to come */
             } else if (nocc + 1 == ESP_QDEPTH) {
-                pl->full_since[nq] = now;
+                pl->full_since[nt * ESP_NDIRS + in] = now;
             }
             if (N->occ++ == 0 && (!N->active || (N->pos >= w && N->pos < n0))) {
                 /* not on the list, or emptied in an earlier cycle and its entry not reached yet */
@@ -313,8 +325,6 @@ static __attribute__((noinline)) void route_plane(socmon_esp_soc *soc, unsigned 
         rt[t].pos = (uint16_t)w++;
     }
     pl->nact = w;
-    noc->flits_in_net -= ejected;
-    soc->eng->st.flits_ejected[p] += ejected;
 }
 
 static void inject_plane(socmon_esp_soc *soc, unsigned p, uint64_t now)
@@ -334,7 +344,12 @@ static void inject_plane(socmon_esp_soc *soc, unsigned p, uint64_t now)
             noc_count(soc, t, ESP_MON_NOC_INJ + p, 1); /* a packet enters the NoC */
             soc->eng->st.packets[p]++;
         }
-        push_flit(noc, pl, &pl->r[t], t, ESP_DIR_LOCAL, ch, ch->hops[ch->cur].dst, now);
+        unsigned id = pl->ffree[--pl->nfree];   /* a free id: the local queue has room */
+        unsigned dst = ch->hops[ch->cur].dst;
+        pl->fch[id] = ch;
+        pl->fdst[id] = (uint16_t)dst;
+        pl->froute[id] = noc->route[t * noc->n + dst];
+        push_flit(pl, &pl->r[t], t, ESP_DIR_LOCAL, id, now);
         noc->flits_in_net++;
         soc->eng->st.flits_injected[p]++;
         if (++ch->flits_out == ch->hops[ch->cur].flits) {
