@@ -20,41 +20,15 @@ static void check_msg(socmon_status st)
         abort();
 }
 
-static void samples(const uint8_t *p, size_t len, size_t nc, const uint64_t *masks)
+/* A SAMPLES payload of version v (2: against the stream st). A block that decodes encodes
+ * back to the same bytes: varints are canonical and values masked (v2: deltas nonzero), so the
+ * encoding is unique; in v2 from the stream as it was, and whole if the block was whole. */
+static void samples(const uint8_t *p, size_t len, size_t nc, const uint64_t *masks, unsigned v, wire_stream *st)
 {
     uint64_t first;
     uint32_t n;
-    socmon_status st = wire_get_samples_head(p, len, nc, &first, &n);
-    check_msg(st);
-    if (st != SOCMON_OK)
-        return;
-    wire_samples s = {0, n, nc, calloc(n, 8), calloc(n, 4), calloc(n, 4), calloc((size_t)n * nc, 8)};
-    if (s.t_ns && s.flags && s.missed && s.values) {
-        st = wire_get_samples(p, len, masks, &s);
-        check_msg(st);
-        if (st == SOCMON_OK) {   /* the values re-encode to the same block */
-            wire_buf b = {0};
-            if (wire_put_samples(&b, &s, masks) == SOCMON_OK && (b.len - WIRE_HDR != len ||
-                                                                 memcmp(b.p + WIRE_HDR, p, len) != 0)) {
-                /* varints are canonical and values masked, so the encoding is unique */
-                abort();
-            }
-            wire_buf_free(&b);
-        }
-    }
-    free(s.t_ns);
-    free(s.flags);
-    free(s.missed);
-    free(s.values);
-}
-
-/* Version 2: decoded against st; a block that decodes encodes back to the same bytes from
- * the stream as it was (a block may be whole even where the stream could build on its last). */
-static void samples2(const uint8_t *p, size_t len, size_t nc, const uint64_t *masks, wire_stream *st)
-{
-    uint64_t first;
-    uint32_t n;
-    socmon_status rc = wire_get_samples2_head(p, len, nc, &first, &n);
+    socmon_status rc = v >= 2 ? wire_get_samples2_head(p, len, nc, &first, &n)
+                              : wire_get_samples_head(p, len, nc, &first, &n);
     check_msg(rc);
     if (rc != SOCMON_OK)
         return;
@@ -65,18 +39,22 @@ static void samples2(const uint8_t *p, size_t len, size_t nc, const uint64_t *ma
         before.prev_seq = st->prev_seq;
         before.prev_t = st->prev_t;
         memcpy(before.prev, st->prev, nc * sizeof *before.prev);
-        rc = wire_get_samples2(p, len, masks, st, &s);
+        rc = v >= 2 ? wire_get_samples2(p, len, masks, st, &s) : wire_get_samples(p, len, masks, &s);
         check_msg(rc);
         if (rc == SOCMON_OK) {
-            size_t pos = 0;
-            uint64_t f[4] = {0};
-            for (int i = 0; i < 4; i++)
-                socmon_varint_get(p, len, &pos, &f[i]);
-            before.have = before.have && f[3] == 1;   /* a whole block is encoded whole */
-            wire_buf b = {.version = 2};
-            if (wire_put_samples2(&b, &s, masks, &before) == SOCMON_OK &&
-                (b.len - WIRE_HDR != len || memcmp(b.p + WIRE_HDR, p, len) != 0))
-                abort();   /* canonical varints, masked nonzero deltas: the encoding is unique */
+            wire_buf b = {.version = (uint8_t)v};
+            if (v >= 2) {
+                size_t pos = 0;
+                uint64_t f[4] = {0};
+                for (int i = 0; i < 4; i++)
+                    socmon_varint_get(p, len, &pos, &f[i]);
+                before.have = before.have && f[3] == 1;
+                rc = wire_put_samples2(&b, &s, masks, &before);
+            } else {
+                rc = wire_put_samples(&b, &s, masks);
+            }
+            if (rc == SOCMON_OK && (b.len - WIRE_HDR != len || memcmp(b.p + WIRE_HDR, p, len) != 0))
+                abort();
             wire_buf_free(&b);
         }
     }
@@ -128,10 +106,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             break;
         }
         case WIRE_SAMPLES:
-            if (h.version < 2)
-                samples(p, h.len, nc, masks);
-            else if ((stream.prev && stream.ncounters == nc) || wire_stream_init(&stream, nc) == SOCMON_OK)
-                samples2(p, h.len, nc, masks, &stream);
+            if ((stream.prev && stream.ncounters == nc) || wire_stream_init(&stream, nc) == SOCMON_OK)
+                samples(p, h.len, nc, masks, h.version, &stream);
             break;
         case WIRE_SUBSCRIBE: {
             wire_subscribe s;
