@@ -120,7 +120,8 @@ socmon_status socmon_recwriter_append(socmon_recwriter *w, const socmon_sample *
 socmon_status socmon_recwriter_flush(socmon_recwriter *w);
 /* Writes a named document with the recording (at most 64 bytes of name, 64 MiB of data, 16 of
  * them; the samples so far are written first): a program's exact profile is "profile"
- * (socmon/profile.h). Read back with socmon_recording_attachment. */
+ * (socmon/profile.h). Read back with socmon_recording_attachment. A second one of a name
+ * (SOCMON_EINVAL) and a 17th (SOCMON_ERANGE) are refused, counting those of a reopened file. */
 socmon_status socmon_recwriter_attach(socmon_recwriter *w, const char *name, const void *data, size_t len);
 /* Flushes, writes the end record and frees w (also when it fails: the file
  * then holds every block written before the failure). NULL is a no-op. */

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "analysis/recording_facts.h"
 #include "core/error.h"
@@ -16,10 +17,24 @@ void smn_recording_facts(socmon_recording *rec, const char *file, socmon_file_fa
     socmon_recording_get_info(rec, &out->info);
     out->samples = socmon_timeline_len(socmon_recording_timeline(rec));
     uint64_t values = out->samples * out->counters;
-    /* the samples' bytes: a program's profile attached to the file is no part of them */
+    /* the samples' bytes: a document attached to the file is no part of them */
     uint64_t attached = 0, fb = 0;
-    for (size_t i = 0; socmon_recording_attachment_at(rec, i, NULL, &fb); i++)
+    const char *name;
+    size_t used = 0, cap = sizeof out->attachment_names;
+    for (size_t i = 0; (name = socmon_recording_attachment_at(rec, i, NULL, &fb)) != NULL; i++) {
         attached += fb;
+        if (used >= cap - 1)
+            continue;   /* the list is full: the bytes still count */
+        char esc[64];
+        smn_text_escape(esc, sizeof esc, name);
+        int n = snprintf(out->attachment_names + used, cap - used, "%s%s", i ? ", " : "", esc);
+        if (n < 0 || (size_t)n >= cap - used) {   /* the rest does not fit: ", ..." ends the list */
+            memcpy(out->attachment_names + (used < cap - 6 ? used : cap - 6), ", ...", 6);
+            used = cap - 1;
+            continue;
+        }
+        used += (size_t)n;
+    }
     out->attachments = socmon_recording_nattachments(rec);
     out->attachment_bytes = attached;
     out->bytes_per_value = values ? (double)(out->info.file_bytes - attached) / (double)values : 0;

@@ -16,8 +16,11 @@ typedef struct socmon_file_facts {
     size_t counters;
     double bytes_per_value;        /* file bytes per sampled value (attachments left out), 0 for a file
                                       without values */
-    size_t attachments;            /* documents attached (a program's profile) */
+    size_t attachments;            /* documents attached (a program's profile, a workload's phases, a
+                                      remote recording's agent seq base) */
     uint64_t attachment_bytes;     /* the bytes their records take in the file */
+    char attachment_names[96];     /* their names in file order, ", " between, escaped (they come
+                                      from the file); cut with "..." when they do not fit */
     const char *clock;             /* which clock stamped the samples: "real", "simulated", or
                                       "unknown" (v1 files do not say) */
 } socmon_file_facts;

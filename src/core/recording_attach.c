@@ -68,6 +68,16 @@ size_t smn_rec2_attach_len(const uint8_t *p, size_t avail)
     return SOCMON_REC2_ATTACH_FIXED + nl + comp;
 }
 
+int smn_rec2_attach_name(const uint8_t *p, char name[SOCMON_REC2_MAX_ATTACH_NAME + 1])
+{
+    uint32_t nl = get32(p + 8), comp = get32(p + 16 + nl);
+    if (memchr(p + 12, '\0', nl) || smn_crc32(0, p + SOCMON_REC2_ATTACH_FIXED + nl, comp) != get32(p + 20 + nl))
+        return 0;
+    memcpy(name, p + 12, nl);
+    name[nl] = '\0';
+    return 1;
+}
+
 socmon_status smn_rec2_attach_decode(socmon_recording *rec, const uint8_t *p, size_t len)
 {
     uint32_t nl = get32(p + 8), raw = get32(p + 12 + nl), comp = get32(p + 16 + nl);

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "core/recording_v2.h"
 #include "socmon/recording.h"
 
 struct socmon_recording {
@@ -39,6 +40,10 @@ size_t smn_rec2_attach_len(const uint8_t *p, size_t avail);
 /* Adds the record at p (of length len, from smn_rec2_attach_len) to rec; SOCMON_EPARSE for a
  * payload that does not check (damage: the caller skips it), SOCMON_ENOMEM. */
 socmon_status smn_rec2_attach_decode(socmon_recording *rec, const uint8_t *p, size_t len);
+/* The name of the record at p (from smn_rec2_attach_len) into name, without decompressing it
+ * (a scan keeps no data): 1, or 0 when the reader would skip the record as damaged (a NUL in the
+ * name, a payload CRC that does not check). */
+int smn_rec2_attach_name(const uint8_t *p, char name[SOCMON_REC2_MAX_ATTACH_NAME + 1]);
 void smn_rec_attach_free(socmon_recording *rec);
 
 #define SOCMON_REC_MAGIC "SOCMONRC"   /* 8 bytes at offset 0 */
@@ -96,6 +101,10 @@ typedef struct socmon_rec2_scan {
     uint64_t samples;        /* samples in them */
     uint32_t block_samples;  /* the header's block size */
     int ended;               /* the file had an end record */
+    /* the attachments the file holds: a writer that continues it refuses a second one of a name
+     * and one past the reader's limit, which the reader would call damage */
+    unsigned nattach;
+    char attach_names[SOCMON_REC2_MAX_ATTACHMENTS][SOCMON_REC2_MAX_ATTACH_NAME + 1];
 } socmon_rec2_scan;
 /* Reads a v2 file as smn_rec2_parse does (same checks) without keeping its
  * samples: *out gets the schema and info, an empty timeline; memory is one

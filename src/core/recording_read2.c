@@ -47,12 +47,26 @@ typedef struct rd {
     uint64_t max_values;   /* most samples x counters a load holds */
     int damage_pending;    /* bytes were skipped since the last good block: a gap there is damage */
     int scan_only;         /* check every block but keep no sample (smn_rec2_scan_file) */
+    socmon_rec2_scan *scan; /* a scan's result: it gets the attachments' names */
     size_t good_end;       /* offset just after the last good block */
     int ended;             /* the file had its end record */
     uint64_t good_samples; /* samples in the good blocks */
 } rd;
 
 enum { BLOCK_OK, BLOCK_CUT, BLOCK_DAMAGED, BLOCK_FATAL };
+
+/* A scan keeps no attachment but their names, for a writer that continues the file: the
+ * reader takes the first of a name and at most SOCMON_REC2_MAX_ATTACHMENTS, so does this. */
+static void scan_attachment(socmon_rec2_scan *scan, const uint8_t *p)
+{
+    char name[SOCMON_REC2_MAX_ATTACH_NAME + 1];
+    if (!scan || scan->nattach >= SOCMON_REC2_MAX_ATTACHMENTS || !smn_rec2_attach_name(p, name))
+        return;
+    for (unsigned i = 0; i < scan->nattach; i++)
+        if (strcmp(scan->attach_names[i], name) == 0)
+            return;
+    memcpy(scan->attach_names[scan->nattach++], name, sizeof name);
+}
 
 /* A jump in the sample index with no damaged bytes before it: the writer
  * skipped those indices (socmon_recwriter_skip_to), the samples never reached
@@ -323,7 +337,9 @@ static socmon_status read_all(rd *r)
         size_t alen = smn_rec2_attach_len(r->p + pos, r->len - pos);
         if (alen) {
             /* an attachment: kept when its payload checks, else damage (the samples are not affected) */
-            if (!r->scan_only && (st = smn_rec2_attach_decode(r->rec, r->p + pos, alen)) != SOCMON_OK) {
+            if (r->scan_only)
+                scan_attachment(r->scan, r->p + pos);
+            else if ((st = smn_rec2_attach_decode(r->rec, r->p + pos, alen)) != SOCMON_OK) {
                 if (st == SOCMON_ENOMEM)
                     return st;
                 in->bytes_lost += alen;
@@ -475,8 +491,8 @@ static socmon_status run(rd *rp, socmon_recording **out);
 
 socmon_status smn_rec2_scan_file(const uint8_t *buf, size_t len, socmon_rec2_scan *scan, socmon_recording **out)
 {
-    rd r = {.p = buf, .len = len, .first_damage = UINT64_MAX, .max_values = UINT64_MAX, .scan_only = 1};
     memset(scan, 0, sizeof *scan);
+    rd r = {.p = buf, .len = len, .first_damage = UINT64_MAX, .max_values = UINT64_MAX, .scan_only = 1, .scan = scan};
     socmon_status st = run(&r, out);
     if (st == SOCMON_OK) {
         socmon_recording_info in;

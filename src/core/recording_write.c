@@ -40,6 +40,11 @@ struct socmon_recwriter {
     off_t base;                /* fd's offset when the writer opened: where the header is */
     socmon_status failed;      /* first failure, returned by every later call */
     char failmsg[320];
+    /* the attachments written (with --append, those the file held too): the reader takes one of
+     * a name and at most SOCMON_REC2_MAX_ATTACHMENTS, and calls more damage, so the writer
+     * refuses them instead of writing a file that reads as damaged */
+    unsigned nattach;
+    char attach_names[SOCMON_REC2_MAX_ATTACHMENTS][SOCMON_REC2_MAX_ATTACH_NAME + 1];
 };
 
 const char *smn_rec_errno_name(int e)
@@ -257,6 +262,8 @@ socmon_status smn_rec2_writer_resume(int fd, const socmon_recording *rec, const 
     w->stats.samples = w->stats.samples_written = scan->samples;
     w->stats.blocks = scan->blocks;
     w->stats.bytes = scan->good_end;
+    w->nattach = scan->nattach;
+    memcpy(w->attach_names, scan->attach_names, sizeof w->attach_names);
     *out = w;
     return SOCMON_OK;
 }
@@ -407,14 +414,23 @@ socmon_status socmon_recwriter_attach(socmon_recwriter *w, const char *name, con
         return socmon_fail(SOCMON_EINVAL, "recwriter_attach: NULL argument");
     if (w->failed)
         return failed_again(w);
+    for (unsigned i = 0; i < w->nattach; i++)
+        if (strcmp(w->attach_names[i], name) == 0)
+            return socmon_fail(SOCMON_EINVAL, "recwriter_attach: the recording already has an attachment '%s'",
+                               w->attach_names[i]);
+    if (w->nattach >= SOCMON_REC2_MAX_ATTACHMENTS)
+        return socmon_fail(SOCMON_ERANGE, "recwriter_attach: a recording holds at most %u attachments",
+                           SOCMON_REC2_MAX_ATTACHMENTS);
     /* the samples so far first: an attachment is a record between blocks */
     socmon_status st = write_block(w);
     uint8_t *b = NULL;
     size_t n = 0;
     if (st == SOCMON_OK && (st = smn_rec2_attach_encode(name, data, len, w->level, &b, &n)) == SOCMON_OK)
         st = put(w, b, n, "an attachment");
-    if (st == SOCMON_OK)
+    if (st == SOCMON_OK) {
         w->good_end = w->stats.bytes;
+        snprintf(w->attach_names[w->nattach++], sizeof w->attach_names[0], "%s", name);
+    }
     free(b);
     return st;
 }

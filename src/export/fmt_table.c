@@ -456,10 +456,10 @@ static socmon_status table_file_facts(socmon_output *o, const socmon_file_facts 
                               "  bytes per value: %.2f\n  lost:            %s\n  clock:           %s\n",
                               f->file, f->info.version, a, f->counters, b, c, f->bytes_per_value,
                               f->info.complete ? "nothing" : f->info.what, f->clock);
-    if (st == SOCMON_OK && f->attachments) {   /* a program's profile: not part of the bytes per value */
+    if (st == SOCMON_OK && f->attachments) {   /* documents beside the samples: not part of the bytes per value */
         char d[32];
         smn_output_count(o, f->attachment_bytes, d, sizeof d);
-        st = smn_sink_printf(o->sink, "  attachments:     %zu (%s bytes: a program's profile)\n", f->attachments, d);
+        st = smn_sink_printf(o->sink, "  attachments:     %zu (%s bytes: %s)\n", f->attachments, d, f->attachment_names);
     }
     return st;
 }

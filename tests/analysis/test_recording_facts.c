@@ -174,6 +174,53 @@ static void small_buffer_cuts(void **state)
     socmon_recording_free(rec);
 }
 
+/* --stats names the attachments (not "a program's profile" for a workload's phases or a remote
+ * recording's seq base), escaped since they come from the file, and a list too long for its
+ * buffer ends in ", ..." with every attachment's bytes still counted. */
+static void attachment_names(void **state)
+{
+    fx *f = *state;
+    for (int many = 0; many < 2; many++) {
+        int fd = open(f->path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        assert_true(fd >= 0);
+        socmon_recwriter_opts o = {.block_samples = 16, .flush_ns = 1000000000, .simulated = 1};
+        socmon_recwriter *w = NULL;
+        assert_int_equal(socmon_recwriter_open(fd, f->set, "fake", 1000, &o, &w), SOCMON_OK);
+        uint64_t v[2] = {1, 2};
+        socmon_sample s = {.t_ns = 0, .n = 2, .v = v};
+        assert_int_equal(socmon_recwriter_append(w, &s), SOCMON_OK);
+        assert_int_equal(socmon_recwriter_attach(w, "phases", "0 1 a\n", 6), SOCMON_OK);
+        assert_int_equal(socmon_recwriter_attach(w, "red\x1b[31m", "x", 1), SOCMON_OK);
+        for (int i = 0; many && i < 14; i++) {   /* 16 in all, the most a file holds */
+            char name[32];
+            snprintf(name, sizeof name, "attachment_%02d", i);
+            assert_int_equal(socmon_recwriter_attach(w, name, "y", 1), SOCMON_OK);
+        }
+        assert_int_equal(socmon_recwriter_close(w), SOCMON_OK);
+        assert_int_equal(close(fd), 0);
+        socmon_recording *rec = NULL;
+        assert_int_equal(socmon_recording_load(f->path, &rec), SOCMON_OK);
+        socmon_file_facts ff;
+        smn_recording_facts(rec, "a.rec", &ff);
+        uint64_t bytes = 0, fb = 0;
+        for (size_t i = 0; socmon_recording_attachment_at(rec, i, NULL, &fb); i++)
+            bytes += fb;
+        assert_int_equal(ff.attachments, many ? 16 : 2);
+        assert_int_equal(ff.attachment_bytes, bytes);
+        assert_true(bytes > 0);
+        if (!many) {
+            assert_string_equal(ff.attachment_names, "phases, red\\x1b[31m");
+        } else {
+            size_t n = strlen(ff.attachment_names);
+            assert_true(n < sizeof ff.attachment_names);
+            assert_true(n > 6 && strcmp(ff.attachment_names + n - 5, ", ...") == 0);
+            const char *head = "phases, red\\x1b[31m, attachment_00, ";
+            assert_true(strncmp(ff.attachment_names, head, strlen(head)) == 0);
+        }
+        socmon_recording_free(rec);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -181,6 +228,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(gap_is_one_line, setup, teardown),
         cmocka_unit_test_setup_teardown(killed_recorder_is_cut_short, setup, teardown),
         cmocka_unit_test_setup_teardown(small_buffer_cuts, setup, teardown),
+        cmocka_unit_test_setup_teardown(attachment_names, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

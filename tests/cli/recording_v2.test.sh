@@ -9,6 +9,8 @@ expect 0 "" -- "$BIN" record -t esp -w multifft -I 1us -q -o "$R"
 expect 0 "format version:  2" -- "$BIN" report -i "$R" --stats
 expect 0 "counters:        259" -- "$BIN" report -i "$R" --stats
 expect 0 "lost:            nothing" -- "$BIN" report -i "$R" --stats
+# the attachments by name: multifft's phases (not "a program's profile", as it once said)
+expect 0 "attachments:     1 ([0-9,]* bytes: phases)" -- "$BIN" report -i "$R" --stats
 # the goal: at most 1.0 byte per counter value, whole file included
 bpv=$("$BIN" report -i "$R" --stats | sed -n 's/^  bytes per value: //p')
 [ -n "$bpv" ] && awk "BEGIN { exit !($bpv <= 1.0) }" && ok || bad "bytes per value '$bpv' above 1.0"

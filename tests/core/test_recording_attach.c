@@ -200,7 +200,16 @@ static void refused(void **state)
     assert_int_equal(socmon_recwriter_attach(w, "a", NULL, 1), SOCMON_EINVAL);
     assert_int_equal(socmon_recwriter_attach(NULL, "a", "x", 1), SOCMON_EINVAL);
     assert_int_equal(socmon_recwriter_attach(w, "twice", "x", 1), SOCMON_OK);
-    assert_int_equal(socmon_recwriter_attach(w, "twice", "y", 1), SOCMON_OK);   /* written; the reader keeps one */
+    /* the reader would keep one and call the second damage: the writer refuses it */
+    assert_int_equal(socmon_recwriter_attach(w, "twice", "y", 1), SOCMON_EINVAL);
+    assert_non_null(strstr(socmon_errmsg(), "already has an attachment 'twice'"));
+    for (int i = 1; i < 16; i++) {   /* 16 in all; the 17th would be damage too */
+        char name[16];
+        snprintf(name, sizeof name, "n%d", i);
+        assert_int_equal(socmon_recwriter_attach(w, name, "z", 1), SOCMON_OK);
+    }
+    assert_int_equal(socmon_recwriter_attach(w, "n16", "z", 1), SOCMON_ERANGE);
+    assert_non_null(strstr(socmon_errmsg(), "at most 16 attachments"));
     assert_int_equal(socmon_recwriter_close(w), SOCMON_OK);
     close(fd);
     socmon_recording *rec = NULL;
@@ -209,10 +218,18 @@ static void refused(void **state)
     size_t len;
     assert_int_equal(socmon_recording_attachment(rec, "twice", &d, &len), SOCMON_OK);
     assert_memory_equal(d, "x", 1);
+    assert_int_equal(socmon_recording_nattachments(rec), 16);
     socmon_recording_info in;
     socmon_recording_get_info(rec, &in);
-    assert_int_equal(in.complete, 0);   /* the second is damage */
+    assert_int_equal(in.complete, 1);   /* nothing the reader calls damage was written */
     socmon_recording_free(rec);
+    /* a reopened file counts the attachments it holds */
+    fd = open(path, O_RDWR);
+    assert_int_equal(socmon_recwriter_reopen(fd, set, "fake", 1000, &o, &w), SOCMON_OK);
+    assert_int_equal(socmon_recwriter_attach(w, "n3", "z", 1), SOCMON_EINVAL);
+    assert_int_equal(socmon_recwriter_attach(w, "new", "z", 1), SOCMON_ERANGE);
+    assert_int_equal(socmon_recwriter_close(w), SOCMON_OK);
+    close(fd);
 }
 
 int main(void)

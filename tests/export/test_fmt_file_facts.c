@@ -18,7 +18,8 @@ static socmon_file_facts facts(void)
 {
     /* bytes per value exact in binary: JSON writes reals to 17 digits */
     socmon_file_facts f = {.file = "my, rec", .samples = 1234567, .counters = 3, .bytes_per_value = 0.5,
-                           .clock = "real", .attachments = 1, .attachment_bytes = 5000};
+                           .clock = "real", .attachments = 1, .attachment_bytes = 5000,
+                           .attachment_names = "profile"};
     f.info.version = 2, f.info.blocks = 4321, f.info.file_bytes = 1911111;
     f.info.blocks_lost = 1, f.info.bytes_lost = 200, f.info.samples_lost = 20, f.info.ns_lost = 20000;
     f.info.flush_ns = 1000000000, f.info.gaps = 1, f.info.gap_samples = 4, f.info.gap_ns = 4000;
@@ -63,7 +64,7 @@ static void table_as_report_prints_it(void **state)
                              "  bytes per value: 0.50\n"
                              "  lost:            1 damaged block \"x\"\n"
                              "  clock:           real\n"
-                             "  attachments:     1 (5,000 bytes: a program's profile)\n");
+                             "  attachments:     1 (5,000 bytes: profile)\n");
     render("table", &f, 1, got, sizeof got, &st);
     assert_non_null(strstr(got, "  samples:         1234567\n"));
     f.info.complete = 1;
