@@ -30,6 +30,7 @@ socmon_status ibex_create(const ibex_config *cfg, ibex_core **out)
         return socmon_fail(SOCMON_ENOMEM, "ibex: out of memory for %u KiB of RAM",
                            IBEX_SS_RAM_SIZE / 1024);
     }
+    c->untouched = 1;
     c->cfg = *cfg;
     c->cfg.wb_stage = cfg->wb_stage != 0;
     c->cfg.bt_alu = cfg->bt_alu != 0;
@@ -103,6 +104,7 @@ socmon_status ibex_load(ibex_core *c, uint32_t addr, const void *data, size_t n)
         return socmon_fail(SOCMON_ERANGE,
                            "ibex: %zu bytes at 0x%08x not inside RAM 0x%08x..0x%08x", n, addr,
                            IBEX_SS_RAM_BASE, IBEX_SS_RAM_BASE + IBEX_SS_RAM_SIZE - 1);
+    c->untouched = 0;
     memcpy(c->ram + off, data, n);
     for (uint32_t i = off; i < off + n; i += 2)
         ibex_invalidate(c, i, 2);

@@ -174,9 +174,12 @@ socmon_status ibex_load_elf_mem(ibex_core *c, const void *image, size_t n)
         memcpy(img, image, n);
     st = check_and_load(c, img, n, 0);
     if (st == SOCMON_OK) {
-        memset(c->ram, 0, IBEX_SS_RAM_SIZE);
-        memset(c->ops, 0, (IBEX_SS_RAM_SIZE / 2) * sizeof *c->ops);
+        if (!c->untouched) {   /* a core that ran or held something: the program alone in RAM */
+            memset(c->ram, 0, IBEX_SS_RAM_SIZE);
+            memset(c->ops, 0, (IBEX_SS_RAM_SIZE / 2) * sizeof *c->ops);
+        }
         st = check_and_load(c, img, n, 1);
+        c->untouched = 0;
     }
     free(img);
     return st;

@@ -173,6 +173,7 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
         c->ev[IBEX_CNT_CYCLE] += IBEX_BOOT_CYCLES;
         c->ev[IBEX_CNT_IF_WAIT] += IBEX_BOOT_CYCLES;
         if (PROF && pfast && pc - IBEX_SS_RAM_BASE < IBEX_SS_RAM_SIZE) {   /* to the first instruction */
+            ibex_prof_mark(c->prof, (pc - IBEX_SS_RAM_BASE) >> 1);
             pslots[(pc - IBEX_SS_RAM_BASE) >> 1].d[IBEX_CNT_CYCLE] += IBEX_BOOT_CYCLES;
             pslots[(pc - IBEX_SS_RAM_BASE) >> 1].d[IBEX_CNT_IF_WAIT] += IBEX_BOOT_CYCLES;
         }
@@ -307,6 +308,7 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
                 c->ev[IBEX_CNT_CYCLE] += IRQ_CYCLES;
                 c->ev[IBEX_CNT_IF_WAIT] += IRQ_IF_CYCLES;
                 if (PROF && pfast && c->pc - IBEX_SS_RAM_BASE < IBEX_SS_RAM_SIZE) {
+                    ibex_prof_mark(c->prof, (c->pc - IBEX_SS_RAM_BASE) >> 1);
                     pslots[(c->pc - IBEX_SS_RAM_BASE) >> 1].d[IBEX_CNT_CYCLE] += IRQ_CYCLES;
                     pslots[(c->pc - IBEX_SS_RAM_BASE) >> 1].d[IBEX_CNT_IF_WAIT] += IRQ_IF_CYCLES;
                 }
@@ -327,8 +329,10 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
             uint16_t lo = ld16(ram + off);
             if ((lo & 3) == 3 && off + 2 >= IBEX_SS_RAM_SIZE)
                 goto fetch_fault;
-            if (PROF)
-                ibex_prof_fold(c, off >> 1);   /* the slot's counts of the instruction it held */
+            if (PROF) {
+                ibex_prof_mark(c->prof, off >> 1);   /* its slot counts from now on */
+                ibex_prof_fold(c, off >> 1);         /* the slot's counts of the instruction it held */
+            }
             ibex_predecode(c, lo, (lo & 3) == 3 ? ld16(ram + off + 2) : 0, &ops[off >> 1]);
         }
         if (PROF) {
@@ -622,8 +626,11 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
     fetch_fault:
         /* No instruction: nothing to retire. A fault at the vector itself
          * would repeat forever. */
-        if (PROF)
+        if (PROF) {
             ps = !pfast ? pdummy : off < IBEX_SS_RAM_SIZE ? &pslots[off >> 1] : &pslots[IBEX_PROF_OUTSIDE];
+            if (off < IBEX_SS_RAM_SIZE)
+                ibex_prof_mark(c->prof, off >> 1);
+        }
         seq++;
         CYC(TRAP_CYCLES);
         EV(IBEX_CNT_IF_WAIT, 1);
@@ -683,5 +690,7 @@ static __attribute__((noinline)) socmon_status run_prof(ibex_core *c, uint64_t m
 
 socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why)
 {
+    c->untouched = 0;   /* stores and decoding write ram and ops */
+    c->ran = 1;
     return c->prof ? run_prof(c, max_cycles, why) : run_plain(c, max_cycles, why);
 }

@@ -71,6 +71,8 @@ static const ibex_op *op_at(ibex_core *c, uint32_t pc)
                 return NULL;
             hi = (uint16_t)(c->ram[off + 2] | c->ram[off + 3] << 8);
         }
+        if (c->prof)   /* the run finds it decoded: its slot may count from now on */
+            ibex_prof_mark(c->prof, off >> 1);
         ibex_predecode(c, lo, hi, op);
     }
     return op;

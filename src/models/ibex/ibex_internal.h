@@ -67,6 +67,11 @@ struct ibex_core {
     uint32_t pc;
     uint8_t *ram;
     ibex_op *ops;                  /* one slot per RAM halfword */
+    /* ram and ops are as calloc left them (nothing loaded, stored or run yet): loading an ELF
+     * need not clear their 17 MiB, which would touch every page of a core that runs a program
+     * of a few KiB (a sweep or a test creates one per run) */
+    int untouched;
+    int ran;                       /* ibex_run was called: ops may hold decoded instructions */
 
     /* CSRs */
     unsigned priv;                 /* 3 = M, 0 = U */
@@ -149,8 +154,23 @@ struct ibex_prof {
     ibex_prof_slice *slices;
     size_t nslices, max_slices;
     uint64_t dropped;
+    /* Chunks of slots that may be non-zero. slots is 57 MiB, calloc'd, of which a program of a
+     * few KiB runs a few pages: reading or clearing all of it (every ibex_profile_pcs and
+     * reset) cost most of a short record's time in page faults. A slot counts only at a PC the
+     * run decoded (or the boot, an interrupt entry or a fetch fault put cycles on), so those
+     * mark their chunk; a core that ran before the profile started may hold decoded ops, and
+     * then every chunk is marked. Marks stay until the profile ends (decoded ops stay too). */
+    uint8_t chunk[(IBEX_SS_RAM_SIZE / 2) >> 9];
 };
 #define IBEX_PROF_OUTSIDE (IBEX_SS_RAM_SIZE / 2)   /* the slot of fetches outside RAM */
+#define IBEX_PROF_CHUNK_SHIFT 9u                   /* 512 slots (1 KiB of code) a chunk */
+#define IBEX_PROF_CHUNKS (IBEX_PROF_OUTSIDE >> IBEX_PROF_CHUNK_SHIFT)
+/* Marks the chunk of slot (a RAM slot; the outside slot is always looked at). */
+static inline void ibex_prof_mark(ibex_prof *p, uint32_t slot)
+{
+    if (slot < IBEX_PROF_OUTSIDE)
+        p->chunk[slot >> IBEX_PROF_CHUNK_SHIFT] = 1;
+}
 
 /* ibex_prof.c. The stack operations run with the locals saved (c->pc the new PC) and sync. */
 void ibex_prof_call(ibex_core *c);

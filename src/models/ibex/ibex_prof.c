@@ -254,6 +254,7 @@ static uint32_t slot_of(uint32_t pc)
 void ibex_prof_step_add(ibex_core *c, uint32_t pc, const uint64_t *d)
 {
     ibex_pslot *s = &c->prof->slots[slot_of(pc)];
+    ibex_prof_mark(c->prof, slot_of(pc));
     for (unsigned k = 0; k < IBEX_ATTR_COUNTERS; k++)
         s->d[k] += d[k];
 }
@@ -278,7 +279,10 @@ void ibex_prof_reset(ibex_core *c)
 {
     ibex_prof *p = c->prof;
     ibex_sync(c);
-    memset(p->slots, 0, (IBEX_PROF_OUTSIDE + 1) * sizeof *p->slots);
+    for (uint32_t ch = 0; ch < IBEX_PROF_CHUNKS; ch++)   /* only chunks that may have counted */
+        if (p->chunk[ch])
+            memset(&p->slots[ch << IBEX_PROF_CHUNK_SHIFT], 0, sizeof *p->slots << IBEX_PROF_CHUNK_SHIFT);
+    memset(&p->slots[IBEX_PROF_OUTSIDE], 0, sizeof *p->slots);
     memset(p->hash, 0, p->hcap * sizeof *p->hash);
     memset(&p->nodes[0], 0, sizeof p->nodes[0]);
     p->nnodes = 1;
@@ -303,6 +307,8 @@ socmon_status ibex_profile_start(ibex_core *c, const ibex_symbol *syms, size_t n
     c->prof = p;
     /* calloc'd: the pages of code never run stay untouched */
     p->slots = calloc(IBEX_PROF_OUTSIDE + 1, sizeof *p->slots);
+    if (c->ran)   /* ops decoded before the profile: any slot may count without a decode */
+        memset(p->chunk, 1, sizeof p->chunk);
     p->addr = malloc((nsyms + 1) * sizeof *p->addr);
     p->end = malloc((nsyms + 1) * sizeof *p->end);
     p->ncap = 1024;
@@ -379,11 +385,16 @@ socmon_status ibex_profile_pcs(ibex_core *c, int all, ibex_prof_pc **out, size_t
         return socmon_fail(SOCMON_ENOMEM, "ibex: out of memory for the profile");
     uint64_t val[IBEX_ATTR_COUNTERS];
     size_t n = 0;
-    for (uint32_t i = 0; i <= IBEX_PROF_OUTSIDE; i++)
+    for (uint32_t i = 0; i <= IBEX_PROF_OUTSIDE; i++) {
+        if (i < IBEX_PROF_OUTSIDE && !p->chunk[i >> IBEX_PROF_CHUNK_SHIFT]) {   /* never counted */
+            i |= (1u << IBEX_PROF_CHUNK_SHIFT) - 1;
+            continue;
+        }
         if (slot_values(c, i, val)) {
             want[i] = 1;
             n++;
         }
+    }
     if (all)
         mark_functions(c, want);
     n = 0;
