@@ -45,7 +45,7 @@ int main(int argc, char **argv)
 {
     static const int sizes[] = {1000, 10000, 40000, 300000};
     long max = argc > 1 ? strtol(argv[1], NULL, 10) : 300000;
-    static char names[NCOUNTERS + 1][8], pnames[NPARAMS][8];
+    static char names[NCOUNTERS + 1][16], pnames[NPARAMS][16];
     socmon_counter counters[NCOUNTERS + 1];
     const char *pn[NPARAMS];
     double pv[NPARAMS];

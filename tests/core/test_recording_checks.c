@@ -38,7 +38,7 @@ static fx *make(void)
     assert_non_null(f);
     assert_int_equal(socmon_device_new("chk", &fake_index_ops, NULL, &f->dev), SOCMON_OK);
     for (int j = 0; j < NC; j++) {
-        char name[8];
+        char name[16];
         snprintf(name, sizeof name, "c%d", j);
         socmon_counter c = {.name = name, .instance = "", .desc = "a counter", .unit = "events",
             .width = 32, .reg = (uint64_t)(4 * j), .reg_hi = 0, .max_rate_hz = 0};

@@ -65,7 +65,7 @@ static void test_layout(void **state)
     const char *types[] = {"cpu", "mem", "acc", "io"};
     for (int t = 0; t < 4; t++) {
         json_t *e = json_array_get(tiles, (size_t)t);
-        char inst[8];
+        char inst[16];
         snprintf(inst, sizeof inst, "tile%d", t);
         assert_string_equal(json_string_value(json_object_get(e, "instance")), inst);
         assert_int_equal(json_integer_value(json_object_get(e, "x")), t % 2);

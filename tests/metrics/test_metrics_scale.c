@@ -33,7 +33,7 @@ int __wrap_strcmp(const char *a, const char *b)
 #define NCOUNTERS 64
 #define NPARAMS 8
 
-static char cnames[NCOUNTERS + 1][8], pnames[NPARAMS][8];
+static char cnames[NCOUNTERS + 1][16], pnames[NPARAMS][16];
 static socmon_counter counters[NCOUNTERS + 1];
 static const char *pn[NPARAMS];
 static double pv[NPARAMS];
