@@ -47,8 +47,11 @@ test-plain: build
 # streamed): the code they run is the same in the unit tests and remote_record, which the
 # sanitizers check. Saves about 5 minutes of a CI run.
 ASAN_SKIP = ^sh_(ctest_labels|docs_facts|make_targets|manpage|internal_names|layering|struct_init|noc_counts|wire_bytes)$$
+# -O1, as the sanitizers' documentation advises: the models' tests run about twice as fast as at -O0
+# with the same checks (and -O1's analysis finds format truncations -O0 does not).
 test-asan: deps
-	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DSOCMON_SANITIZE=ON >/dev/null
+	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DSOCMON_SANITIZE=ON \
+		"-DCMAKE_C_FLAGS_DEBUG=-g -O1" "-DCMAKE_CXX_FLAGS_DEBUG=-g -O1" >/dev/null
 	cmake --build build-asan -j $(JOBS)
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		ctest --output-on-failure -j $(JOBS) -LE browser -E '$(ASAN_SKIP)'
