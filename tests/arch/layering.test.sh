@@ -21,9 +21,13 @@ fail=0
 
 if python3 "$CHECK" "$SRC"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: the tree breaks the layering rules"; fi
 
-plant() { # FILE INCLUDE: a copy of the tree with one bad include must fail, naming it
-    rm -rf "$TMP/t" && mkdir -p "$TMP/t" && cp -R "$SRC/src" "$SRC/include" "$TMP/t/"
-    mkdir -p "$(dirname "$TMP/t/$1")"
+# The plants go into one copy of the tree (src/ and include/), each file put back as it was after
+# its check: copying the tree for every plant was most of this test's time.
+mkdir -p "$TMP/t" && cp -R "$SRC/src" "$SRC/include" "$TMP/t/"
+put_back() { # FILE: as the source tree has it
+    cp "$SRC/$1" "$TMP/t/$1"
+}
+plant() { # FILE INCLUDE: the tree with one bad include must fail, naming it
     printf '#include "%s"\n' "$2" >> "$TMP/t/$1"
     if out=$(python3 "$CHECK" "$TMP/t" 2>&1); then
         fail=$((fail + 1)); echo "FAIL: planted '$2' in $1 was not caught"
@@ -32,6 +36,7 @@ plant() { # FILE INCLUDE: a copy of the tree with one bad include must fail, nam
     else
         fail=$((fail + 1)); echo "FAIL: planted '$2' in $1: message does not name it"; echo "$out"
     fi
+    put_back "$1"
 }
 plant src/drivers/esp/esp_driver.c models/esp/esp_soc.h
 plant src/models/zynq/apm_model.c drivers/zynq/zynq_drv.h
@@ -49,8 +54,7 @@ plant src/targets/tensix.c llk_perf_counters.h
 
 # Targets by capability (issue 24): a compare of a built-in target's name in cli/, export/ or
 # agent/ must fail, naming the file and the name; the same text in a comment must not.
-plant_cmp() { # FILE NAME LINE: a copy with LINE appended to FILE must fail, naming FILE and NAME
-    rm -rf "$TMP/t" && mkdir -p "$TMP/t" && cp -R "$SRC/src" "$SRC/include" "$TMP/t/"
+plant_cmp() { # FILE NAME LINE: the tree with LINE appended to FILE must fail, naming FILE and NAME
     printf '%s\n' "$3" >> "$TMP/t/$1"
     if out=$(python3 "$CHECK" "$TMP/t" 2>&1); then
         fail=$((fail + 1)); echo "FAIL: planted compare with \"$2\" in $1 was not caught"
@@ -59,12 +63,12 @@ plant_cmp() { # FILE NAME LINE: a copy with LINE appended to FILE must fail, nam
     else
         fail=$((fail + 1)); echo "FAIL: planted compare in $1: message does not name it"; echo "$out"
     fi
+    put_back "$1"
 }
 plant_cmp src/agent/live.c zynq 'static int planted(const char *t) { return strcmp(t, "zynq") == 0; }'
 plant_cmp src/export/fmt_csv.c ibex 'static int planted(const char *t) { return !strncmp(t,
     "ibex:", 5); }'
 plant_cmp src/cli/opts.c tensix 'static int planted(const char *t) { return memcmp(t, "tensix", 6) == 0; }'
-rm -rf "$TMP/t" && mkdir -p "$TMP/t" && cp -R "$SRC/src" "$SRC/include" "$TMP/t/"
 printf '/* strcmp(t, "host") was how this used to be done */\n' >> "$TMP/t/src/cli/opts.c"
 if python3 "$CHECK" "$TMP/t" >/dev/null 2>&1; then pass=$((pass + 1)); else
     fail=$((fail + 1)); echo "FAIL: a target name compare inside a comment was reported"; fi
@@ -72,19 +76,16 @@ if python3 "$CHECK" "$TMP/t" >/dev/null 2>&1; then pass=$((pass + 1)); else
 OBJS=CMakeFiles/socmon.dir
 if python3 "$LINKCHECK" "$BUILD"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: the library's objects break the layering rules"; fi
 
-linkplant() { # OBJECT SYMBOL: a copy of the objects plus OBJECT calling SYMBOL must fail, naming both
-    rm -rf "$TMP/b" && mkdir -p "$TMP/b/$OBJS"
-    if [ -f "$BUILD/$OBJS/build.make" ]; then
-        # only the objects the library is made of now (a build tree keeps stale
-        # ones of moved sources); no build.make in the copy, whose list would
-        # leave the planted object out
-        grep -o '"CMakeFiles/socmon.dir/[^"]*\.o"' "$BUILD/$OBJS/build.make" | tr -d '"' |
-            sed 's|^CMakeFiles/socmon.dir/||' | while read -r o; do
-                mkdir -p "$(dirname "$TMP/b/$OBJS/$o")" && cp "$BUILD/$OBJS/$o" "$TMP/b/$OBJS/$o"
-            done
-    else
-        cp -R "$BUILD/$OBJS/." "$TMP/b/$OBJS/"
-    fi
+# the library's objects, copied once: only those it is made of now (a build tree keeps stale ones
+# of moved sources), without build.make, whose list would leave a planted object out
+rm -rf "$TMP/b" && mkdir -p "$TMP/b/$OBJS"
+if [ -f "$BUILD/$OBJS/build.make" ]; then
+    (cd "$BUILD/$OBJS" && grep -o '"CMakeFiles/socmon.dir/[^"]*\.o"' build.make | tr -d '"' |
+        sed 's|^CMakeFiles/socmon.dir/||' | xargs cp --parents -t "$TMP/b/$OBJS")
+else
+    cp -R "$BUILD/$OBJS/." "$TMP/b/$OBJS/"
+fi
+linkplant() { # OBJECT SYMBOL: the objects plus OBJECT calling SYMBOL must fail, naming both
     printf 'extern int %s(void);\nint planted_call(void) { return %s(); }\n' "$2" "$2" > "$TMP/planted.c"
     mkdir -p "$(dirname "$TMP/b/$OBJS/$1")"
     if ! ${CC:-cc} -c -o "$TMP/b/$OBJS/$1" "$TMP/planted.c"; then
@@ -97,6 +98,7 @@ linkplant() { # OBJECT SYMBOL: a copy of the objects plus OBJECT calling SYMBOL 
     else
         fail=$((fail + 1)); echo "FAIL: planted call of $2 in $1: message does not name it"; echo "$out"
     fi
+    rm -f "$TMP/b/$OBJS/$1"   # the next plant starts from the library's objects alone
 }
 linkplant src/drivers/esp/planted.c.o smn_esp_soc_new
 linkplant src/models/zynq/planted.c.o smn_zynq_device_new

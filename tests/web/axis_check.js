@@ -5,7 +5,12 @@
 // 2. In Debian's chromium, the real uPlot: a chart of one point at 5 s zoomed to [5, 5] (what
 //    "Follow live" does with one row) raises "Invalid array length" with uPlot's own hooks, and
 //    draws, without any page error, with ours.
-// Usage: node axis_check.js [--no-browser]. Exit 0: all good; 1: a check failed (reasons on stderr).
+//    uPlot's own failure is the loop pushing ticks until the array is too long: about 15 s of
+//    chromium's CPU. It runs when node_modules holds another uPlot than 1.6.32 (the version it
+//    was seen to fail in, and the one web/package.json pins: a new one may have fixed it, and then
+//    axis.js can go), or with --canary.
+// Usage: node axis_check.js [--no-browser] [--canary]. Exit 0: all good; 1: a check failed
+// (reasons on stderr).
 'use strict';
 const path = require('path');
 const fs = require('fs');
@@ -123,9 +128,11 @@ async function browser() {
       }, ours);
       return { res: res, errors: errors.slice() };
     };
-    const theirs = await run(false);
+    const version = JSON.parse(fs.readFileSync(path.join(modules, 'uplot', 'package.json'), 'utf8')).version;
+    const canary = process.argv.includes('--canary') || version !== '1.6.32';
+    const theirs = canary ? await run(false) : { errors: ['Invalid array length (uPlot 1.6.32, seen before; --canary runs it)'] };
     check(theirs.errors.some((e) => /Invalid array length/.test(e)),
-      'uPlot\'s own ticks on [5, 5] did not fail (the bug this works around is gone? then axis.js can go): ' + JSON.stringify(theirs));
+      'uPlot ' + version + '\'s own ticks on [5, 5] did not fail (the bug this works around is gone? then axis.js can go): ' + JSON.stringify(theirs));
     const ours = await run(true);
     check(ours.errors.length === 0, 'page errors with axis.js: ' + ours.errors.join('; '));
     check(ours.res.x[0] < 5 && ours.res.x[1] > 5 && ours.res.ticks >= 1 && ours.res.pos > 0 && ours.res.pos < 600,
