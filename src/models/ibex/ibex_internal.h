@@ -137,6 +137,9 @@ typedef struct ibex_frame {
     uint32_t trap;
     uint32_t slice;                /* 1 + index into slices, 0: none */
 } ibex_frame;
+#define IBEX_PROF_OUTSIDE (IBEX_SS_RAM_SIZE / 2)   /* the slot of fetches outside RAM */
+#define IBEX_PROF_CHUNK_SHIFT 9u                   /* 512 slots (1 KiB of code) a chunk */
+#define IBEX_PROF_CHUNKS (IBEX_PROF_OUTSIDE >> IBEX_PROF_CHUNK_SHIFT)
 struct ibex_prof {
     ibex_pslot *slots;             /* one per RAM halfword, then one for fetches outside RAM */
     ibex_pslot dummy;              /* where the loop's slot counts go while stepping */
@@ -160,11 +163,8 @@ struct ibex_prof {
      * run decoded (or the boot, an interrupt entry or a fetch fault put cycles on), so those
      * mark their chunk; a core that ran before the profile started may hold decoded ops, and
      * then every chunk is marked. Marks stay until the profile ends (decoded ops stay too). */
-    uint8_t chunk[(IBEX_SS_RAM_SIZE / 2) >> 9];
+    uint8_t chunk[IBEX_PROF_CHUNKS];
 };
-#define IBEX_PROF_OUTSIDE (IBEX_SS_RAM_SIZE / 2)   /* the slot of fetches outside RAM */
-#define IBEX_PROF_CHUNK_SHIFT 9u                   /* 512 slots (1 KiB of code) a chunk */
-#define IBEX_PROF_CHUNKS (IBEX_PROF_OUTSIDE >> IBEX_PROF_CHUNK_SHIFT)
 /* Marks the chunk of slot (a RAM slot; the outside slot is always looked at). */
 static inline void ibex_prof_mark(ibex_prof *p, uint32_t slot)
 {

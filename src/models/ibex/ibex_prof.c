@@ -253,8 +253,9 @@ static uint32_t slot_of(uint32_t pc)
 
 void ibex_prof_step_add(ibex_core *c, uint32_t pc, const uint64_t *d)
 {
-    ibex_pslot *s = &c->prof->slots[slot_of(pc)];
-    ibex_prof_mark(c->prof, slot_of(pc));
+    uint32_t slot = slot_of(pc);
+    ibex_pslot *s = &c->prof->slots[slot];
+    ibex_prof_mark(c->prof, slot);
     for (unsigned k = 0; k < IBEX_ATTR_COUNTERS; k++)
         s->d[k] += d[k];
 }
