@@ -2,6 +2,8 @@
 #ifndef SOCMON_BUS_INTERNAL_H
 #define SOCMON_BUS_INTERNAL_H
 
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "socmon/bus.h"
@@ -25,5 +27,10 @@ void *smn_bus_record_user(socmon_bus *bus, socmon_bus_check_fn check);
 /* The recording bus's line for acc on fp ("R 0x00000104 = 0x0000002a", a failed access
  * ending in " ! SOCMON_EIO"); -1 if a write failed, else 0. */
 int smn_bus_access_print(FILE *fp, const socmon_bus_access *acc);
+
+/* One 32-bit load or store of a mapping (map, len) that returns SIGBUS instead
+ * of dying when the access faults (mmio_guard.c), else 0. */
+int smn_mmio_guarded_load(const volatile uint32_t *p, uint32_t *val, const void *map, size_t len);
+int smn_mmio_guarded_store(volatile uint32_t *p, uint32_t val, const void *map, size_t len);
 
 #endif

@@ -4,16 +4,19 @@
  * (a UIO device's maps, selected by offset N * page size) and plain files
  * (tests, and replaying register dumps). Bus addresses are byte offsets into
  * the window the caller asked for, so a driver never sees the page rounding
- * that mmap requires. */
+ * that mmap requires. A fault in an access (the file shrank, the device went
+ * away) is an error naming the path and address, not a SIGBUS (mmio_guard.c). */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bus/bus_internal.h"
 #include "core/error.h"
 #include "socmon/bus.h"
 
@@ -22,6 +25,7 @@ typedef struct mmio {
     size_t map_len;
     volatile uint8_t *win;  /* map + the offset's distance from its page start */
     uint64_t size;
+    uint64_t offset;        /* of the window in the file or device */
     char *path;
 } mmio;
 
@@ -37,7 +41,21 @@ static socmon_status check_access(const mmio *m, uint64_t addr, const char *what
     return SOCMON_OK;
 }
 
-/* Acquire/release on a volatile pointer: one 32-bit access the compiler may
+/* The access raised SIGBUS (mmio_guard.c): the pages behind the window are
+ * gone. A window that starts inside the device also gets the device's own
+ * address (offset + addr), which is what a /dev/mem user knows a register by. */
+static socmon_status fault(const mmio *m, const char *what, uint64_t addr)
+{
+    char at[64] = "";
+    if (m->offset)
+        snprintf(at, sizeof at, " (0x%" PRIx64 " in the device)", m->offset + addr);
+    return socmon_fail(SOCMON_EIO,
+                       "mmio %s: %s at 0x%" PRIx64 "%s faulted (SIGBUS): the file shrank or went "
+                       "away, the device was unbound, or no slave answers at that address",
+                       m->path, what, addr, at);
+}
+
+/* Acquire/release on a volatile pointer (in mmio_guard.c): one 32-bit access the compiler may
  * neither split, merge nor drop, and which the CPU keeps in program order with
  * the neighbouring accesses. hi-lo-hi reads rely on that order; device memory
  * gives it for free, but a plain file mapped on a weakly ordered CPU does not. */
@@ -47,7 +65,8 @@ static socmon_status mmio_read32(void *priv, uint64_t addr, uint32_t *val)
     socmon_status st = check_access(m, addr, "read");
     if (st != SOCMON_OK)
         return st;
-    *val = __atomic_load_n((volatile uint32_t *)(m->win + addr), __ATOMIC_ACQUIRE);
+    if (smn_mmio_guarded_load((volatile uint32_t *)(m->win + addr), val, m->map, m->map_len))
+        return fault(m, "read", addr);
     return SOCMON_OK;
 }
 
@@ -57,7 +76,8 @@ static socmon_status mmio_write32(void *priv, uint64_t addr, uint32_t val)
     socmon_status st = check_access(m, addr, "write");
     if (st != SOCMON_OK)
         return st;
-    __atomic_store_n((volatile uint32_t *)(m->win + addr), val, __ATOMIC_RELEASE);
+    if (smn_mmio_guarded_store((volatile uint32_t *)(m->win + addr), val, m->map, m->map_len))
+        return fault(m, "write", addr);
     return SOCMON_OK;
 }
 
@@ -166,6 +186,7 @@ socmon_status socmon_bus_mmio_open(const char *path, uint64_t offset, uint64_t s
     }
     m->path = pathcopy;
     m->size = size;
+    m->offset = offset;
     m->map_len = (size_t)(size + lead);
     m->map = mmap(NULL, m->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)start);
     int err = errno;
