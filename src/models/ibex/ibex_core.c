@@ -248,7 +248,7 @@ socmon_status ibex_csr_peek(ibex_core *c, uint32_t csr, uint32_t *val)
 {
     uint32_t v;
     ibex_sync(c);
-    if (csr > 0xFFF || ibex_csr_read(c, csr, &v, c->seq + 1) != 0)
+    if (csr > 0xFFF || ibex_csr_read_m(c, csr, &v, c->seq + 1) != 0)
         return socmon_fail(SOCMON_ENOENT, "ibex: CSR 0x%03x is not readable in M-mode", csr);
     *val = v;
     return SOCMON_OK;

@@ -105,10 +105,9 @@ static uint64_t counter_read(const ibex_core *c, unsigned i, uint64_t seq)
     return c->cnt[i];
 }
 
-int ibex_csr_read(ibex_core *c, uint32_t a, uint32_t *val, uint64_t seq)
+/* What csrr of CSR a returns in M-mode; the caller checks the privilege. */
+static int csr_value(ibex_core *c, uint32_t a, uint32_t *val, uint64_t seq)
 {
-    if ((a >> 8 & 3) > c->priv)
-        return -1;
     if (a >= IBEX_CSR_MCYCLE && a <= IBEX_CSR_MHPMCOUNTER31H && (a & 0x60) == 0) {
         unsigned i = a & 31;
         uint64_t v;
@@ -147,6 +146,19 @@ int ibex_csr_read(ibex_core *c, uint32_t a, uint32_t *val, uint64_t seq)
          * commit does not decode (issue #1973). */
         return -1;
     }
+}
+
+int ibex_csr_read(ibex_core *c, uint32_t a, uint32_t *val, uint64_t seq)
+{
+    /* the program's own access: CSR bits 9:8 are the lowest privilege that may touch it */
+    if ((a >> 8 & 3) > c->priv)
+        return -1;
+    return csr_value(c, a, val, seq);
+}
+
+int ibex_csr_read_m(ibex_core *c, uint32_t a, uint32_t *val, uint64_t seq)
+{
+    return csr_value(c, a, val, seq);
 }
 
 /* mcause as the RTL stores it: {irq_ext, irq_int, lower_cause[4:0]}. */

@@ -208,6 +208,9 @@ void ibex_sync(ibex_core *c);
 int ibex_csr_exec(ibex_core *c, const ibex_op *op, uint64_t seq);
 /* A CSR's value as csrr reads it, or -1 if the access is illegal. */
 int ibex_csr_read(ibex_core *c, uint32_t addr, uint32_t *val, uint64_t seq);
+/* The same read in M-mode whatever the core's privilege: what a debugger or
+ * the monitor sees (ibex_csr_peek, the CSR bus), not the program. */
+int ibex_csr_read_m(ibex_core *c, uint32_t addr, uint32_t *val, uint64_t seq);
 void ibex_counters_reset(ibex_core *c);
 
 /* ibex_mem.c: device and out-of-RAM accesses. size 1, 2, 4. Return 0, or 1
