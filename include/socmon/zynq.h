@@ -103,8 +103,9 @@ void socmon_zynq_desc_default(socmon_zynq_desc *d);
 /* SOCMON_ERANGE (or EINVAL for NULL) naming the first field out of range. */
 socmon_status socmon_zynq_desc_check(const socmon_zynq_desc *d);
 
-/* The model behind a "zynq" target: open the target (socmon_target_open("zynq:..."),
- * socmon/target.h), take its bus (socmon_target_bus) for a driver of your own and its model
+/* The model behind a "zynq" target: open the target (socmon_target_open("zynq:driver=none,..."),
+ * socmon/target.h; driver=none attaches no socmon driver, so every register is at its reset
+ * value), take its bus (socmon_target_bus) for a driver of your own and its model
  * (socmon_zynq_soc_of_target, below) for the knobs, the interrupts, the UIO device and CP15.
  * socmon's own drivers of these blocks are internal (src/drivers/zynq/zynq_drv.h). */
 typedef struct socmon_zynq_soc socmon_zynq_soc;

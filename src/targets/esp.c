@@ -18,6 +18,7 @@ typedef struct esp_opts {
     const char *soc, *dev, *trace_bus;
     uint64_t base;
     int have_base, devmem;
+    unsigned driver;
 } esp_opts;
 
 typedef struct esp_state {
@@ -48,6 +49,7 @@ static const socmon_option esp_options[] = {
     {.name = "dev", .type = SOCMON_OPT_PATH, .help = "device to map with devmem=1", .def = "/dev/mem",
      .offset = offsetof(esp_opts, dev)},
     SOCMON_OPTION_TRACE_BUS(esp_opts),
+    SOCMON_OPTION_DRIVER(esp_opts),
     {0},
 };
 

@@ -1,5 +1,6 @@
 /* The generic model target (see model_target.h): open, clock, workload
  * start, advance and teardown shared by every model-backed target. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +33,38 @@ void smn_model_target_close(void *priv)
     free(mt);
 }
 
+const char *const smn_model_target_drivers[] = {"socmon", "none", NULL};
+
+/* driver=none given (the table has checked the value). */
+static int no_driver(const socmon_kv *kv, size_t nkv)
+{
+    int none = 0;
+    for (size_t i = 0; i < nkv; i++)
+        if (kv[i].key && strcmp(kv[i].key, "driver") == 0)
+            none = kv[i].value && strcmp(kv[i].value, "none") == 0;
+    return none;
+}
+
+static socmon_status no_counters(void *drv, const uint32_t *idx, size_t n, uint64_t *out)
+{
+    (void)idx;
+    (void)n;
+    (void)out;
+    return socmon_fail(SOCMON_ENOTSUP, "%s: driver=none: no socmon driver is attached, so there are "
+                       "no counters to read (read the registers yourself through socmon_target_bus)",
+                       (const char *)drv);
+}
+
+/* The placeholder device of a driver=none target: its name says why it has
+ * no counters, which is what socmon_set_new's "has no counters" then shows. */
+static socmon_status placeholder_device(socmon_model_target *mt, socmon_device **dev)
+{
+    static const socmon_device_ops ops = {.size = sizeof ops, .read = no_counters};
+    char name[96];
+    snprintf(name, sizeof name, "%s (driver=none: no socmon driver attached)", mt->ops->name);
+    return socmon_device_new(name, &ops, (void *)mt->ops->name, dev);
+}
+
 static socmon_status build(socmon_model_target *mt, const socmon_kv *kv, size_t nkv)
 {
     const socmon_model_target_decl *d = mt->decl;
@@ -50,6 +83,8 @@ static socmon_status build(socmon_model_target *mt, const socmon_kv *kv, size_t 
      * starts the default. */
     if ((st = socmon_bus_trace_open(kv, nkv, mt->bus, &mt->use, &mt->trace)))
         return st;
+    if (mt->no_driver)
+        return placeholder_device(mt, &mt->dev);
     return d->device_new(mt, mt->use, &mt->dev);
 }
 
@@ -76,6 +111,7 @@ socmon_status smn_model_target_open(const socmon_target_ops *self, const socmon_
     mt->decl = d;
     mt->opts = opts;
     socmon_status st = socmon_options_parse(self->name, self->options, kv, nkv, opts, &mt->given);
+    mt->no_driver = no_driver(kv, nkv);
     if (st == SOCMON_OK)
         st = build(mt, kv, nkv);
     mt->opts = NULL;   /* its strings point into kv: gone after open */

@@ -78,6 +78,11 @@ struct socmon_model_target {
     socmon_device *dev;
     uint64_t t0_ns;            /* hardware: CLOCK_MONOTONIC at open */
     int started;               /* a workload was started */
+    /* driver=none: no socmon driver was attached, so no register was touched
+     * by socmon (the model is as reset) and dev is an empty placeholder. A
+     * target whose start/advance program registers through its driver (tensix's
+     * thread calls) must skip that when set. */
+    int no_driver;
 };
 
 /* 1 if option `name` of mt's table was given (not just defaulted). */
@@ -99,6 +104,17 @@ void *smn_model_target_model(void *priv);
     .advance = smn_model_target_advance, .now_ns = smn_model_target_now,                \
     .close = smn_model_target_close, .hardware = smn_model_target_hardware,             \
     .bus = smn_model_target_bus, .model = smn_model_target_model, .impl = &(decl)
+
+/* The driver= option every model target offers: "none" opens the model (or
+ * the board's bus) with no socmon driver attached, for the user's own driver
+ * over socmon_target_bus(). The generic part reads it from the raw pairs; the
+ * field (unsigned, index into the choices) only gives the table its offset. */
+extern const char *const smn_model_target_drivers[];
+#define SOCMON_OPTION_DRIVER(opts_type)                                                            \
+    {.name = "driver", .type = SOCMON_OPT_CHOICE, .arg = "NAME",                                \
+     .help = "none: attach no socmon driver, every register at its reset value (for your own "   \
+             "driver: socmon_target_bus)",                                                          \
+     .def = "socmon", .choices = smn_model_target_drivers, .offset = offsetof(opts_type, driver)}
 
 /* The trace_bus option every bus-backed target offers (the CLI's --trace-bus);
  * the generic part reads it from the raw pairs. */

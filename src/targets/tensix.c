@@ -27,6 +27,7 @@ typedef struct tx_opts {
     int l1_mux;
     const char *counters;
     const char *trace_bus;
+    unsigned driver;
 } tx_opts;
 
 /* The driver side and the kernel's window; the core is the model. */
@@ -79,6 +80,7 @@ static const socmon_option tx_options[] = {
              "fpu.FPU_UNKNOWN_300)",
      .hi = SOCMON_TENSIX_CONFIG_WORDS, .offset = offsetof(tx_opts, counters)},
     SOCMON_OPTION_TRACE_BUS(tx_opts),
+    SOCMON_OPTION_DRIVER(tx_opts),
     {0},
 };
 
@@ -174,6 +176,8 @@ static socmon_status tx_model_new(socmon_model_target *mt, void **model)
 
 static socmon_status tx_map(socmon_model_target *mt, socmon_bus *bus)
 {
+    /* the target's clock is the core's, with or without a driver (driver=none) */
+    ((tx_state *)mt->priv)->clock_hz = socmon_tensix_core_params(mt->model)->platform->clock_hz;
     return smn_tensix_core_map(mt->model, bus, SOCMON_TENSIX_REGS_BASE, L1_BASE);
 }
 
@@ -225,7 +229,8 @@ static socmon_status tx_start(socmon_model_target *mt, const char *workload)
     socmon_status st;
     if ((st = socmon_tensix_core_set_kernel(core, kernel)) != SOCMON_OK)
         return st;
-    for (unsigned th = 0; th < SOCMON_TENSIX_NTHREADS; th++)
+    /* driver=none: the kernel runs, but nobody starts the counters: the user's driver does */
+    for (unsigned th = 0; th < SOCMON_TENSIX_NTHREADS && !mt->no_driver; th++)
         if ((st = socmon_tensix_drv_thread_start(t->thread_drv[th], th, t->thread_slots[th])) != SOCMON_OK)
             return socmon_fail_prefix(st, "tensix: thread %s: ", socmon_tensix_thread_name(th));
     if ((st = socmon_tensix_core_kernel_start(core)) != SOCMON_OK)
@@ -260,7 +265,7 @@ static socmon_status tx_advance(socmon_model_target *mt, uint64_t ns, int *done)
             t->ns = target_ns;
         t->armed = 0;
         /* Each thread stops at the end of its kernel; the first stop freezes. */
-        for (unsigned th = 0; th < SOCMON_TENSIX_NTHREADS; th++) {
+        for (unsigned th = 0; th < SOCMON_TENSIX_NTHREADS && !mt->no_driver; th++) {
             socmon_tensix_result r[SOCMON_TENSIX_CONFIG_WORDS];
             size_t nr = 0;
             st = socmon_tensix_drv_thread_stop(t->thread_drv[th], th, t->thread_slots[th], r,

@@ -24,6 +24,7 @@ typedef struct zynq_opts {
     unsigned apm_mode, apm_scale;   /* APM Advanced mode: indices into apm_modes, apm_scales */
     uint64_t apm_counters;
     const char *apm_sel;
+    unsigned driver;
 } zynq_opts;
 
 static const char *const apm_modes[] = {"profile", "advanced", NULL};
@@ -54,6 +55,7 @@ static const socmon_option zynq_options[] = {
     {.name = "seed", .type = SOCMON_OPT_UINT, .help = "latency draws; fixed unless given, so runs repeat exactly",
      .lo = 0, .hi = 9007199254740992.0, .offset = offsetof(zynq_opts, seed)},
     SOCMON_OPTION_TRACE_BUS(zynq_opts),
+    SOCMON_OPTION_DRIVER(zynq_opts),
     {.name = "hw", .type = SOCMON_OPT_BOOL, .help = "1: a real Zynq instead of the model (sampled in real time)",
      .def = "0", .offset = offsetof(zynq_opts, hw)},
     {.name = "apm_dev", .type = SOCMON_OPT_PATH, .help = "hw: the APM's UIO device, map 0 (e.g. /dev/uio0; required)",

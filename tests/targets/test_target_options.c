@@ -272,13 +272,13 @@ static void test_builtin_messages(void **state)
                "esp: base=0x100000000000000000 is not a 4-byte-aligned address");
     open_fails("tensix:nope=1", SOCMON_EINVAL,
                "target 'tensix': unknown option 'nope' (valid: tiles, format, fidelity, bound, platform, "
-               "l1_mux, counters, trace_bus)");
+               "l1_mux, counters, trace_bus, driver)");
     /* socmon_target_open_ops checks keys too, before the target's open runs */
     socmon_target *t = NULL;
     socmon_kv kv = {.key = "colour", .value = "red"};
     assert_int_equal(socmon_target_open_ops(socmon_target_lookup("esp"), &kv, 1, &t), SOCMON_EINVAL);
     assert_null(t);
-    assert_non_null(strstr(socmon_errmsg(), "unknown option 'colour' (valid: soc, base, devmem, dev, trace_bus)"));
+    assert_non_null(strstr(socmon_errmsg(), "unknown option 'colour' (valid: soc, base, devmem, dev, trace_bus, driver)"));
 }
 
 /* The spec, the extra options and socmon_target_open_ops refuse a key given twice; an

@@ -265,8 +265,9 @@ static void test_option_choices_are_the_models(void **state)
             socmon_target_close(t);
         }
     }
-    /* formats, fidelities, bounds, platforms (wormhole_b0 and tt-llk's "wormhole", issue 13) */
-    assert_int_equal(checked, 5 + 4 + 5 + 4);
+    /* formats, fidelities, bounds, platforms (wormhole_b0 and tt-llk's "wormhole", issue 13),
+     * driver (socmon, none) */
+    assert_int_equal(checked, 5 + 4 + 5 + 4 + 2);
 }
 
 int main(void)
