@@ -14,8 +14,9 @@
  * - The recovery point is thread-local: a thread sets it around its own access
  *   only, so two users (threads, or two buses) never share one.
  * - The handler acts only when the faulting thread is inside a guarded access
- *   and the fault address lies in that access's mapping. Any other SIGBUS goes
- *   to the previous handler, or gets the default action, as if we were not there.
+ *   and the fault address lies in that access's mapping (or is unknown). Any
+ *   other SIGBUS goes to the previous handler, or gets the default action, as
+ *   if we were not there.
  * - Recovery is siglongjmp back into the access, which then returns the signal
  *   number; the bus turns it into SOCMON_EIO naming the device and address. */
 #include <pthread.h>
@@ -75,7 +76,10 @@ static void on_sigbus(int sig, siginfo_t *si, void *ctx)
 {
     guard *g = current;
     uintptr_t a = si ? (uintptr_t)si->si_addr : 0;
-    if (g && si && si->si_code > 0 && a >= g->lo && a < g->hi) {
+    /* An imprecise external abort (Arm: a PL write with no slave, reported
+     * late) may carry no address: inside a guarded access it can only be
+     * that access's. A precise one elsewhere is not ours. */
+    if (g && si && si->si_code > 0 && (a == 0 || (a >= g->lo && a < g->hi))) {
         current = NULL;
         siglongjmp(g->env, 1);
     }
