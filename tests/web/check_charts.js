@@ -11,8 +11,10 @@
 //     the picker says UNIT/s, and the heat map says the same "packets/s" and "cycles/s" and shows
 //     that rate: the tile's count over its interval's length in seconds;
 //   - summary: main's first element is the summary; its totals give the run's length (rounded),
-//     and each counter's total (the sum of the rows' deltas over its instances); its metrics the
-//     mean and max of every metric; findings as many rows as the document has (--findings N, 0:
+//     and each counter's total (the sum of the rows' deltas over its instances); each metric's
+//     value over the run in its unit, and the max of its rows ("per interval" for a count) under
+//     the intervals' own heading (report_html checks the run's values against report --summary);
+//     findings as many rows as the document has (--findings N, 0:
 //     no findings table), each with its text and evidence numbers;
 //   - header times (facts, status, the heat map's "interval ending at") have at most 3
 //     significant digits.
@@ -227,18 +229,19 @@ async function checkSummary(page) {
       const c = D.info.counters.find((x) => x.name === n);
       sums[c.counter] = (sums[c.counter] || 0) + D.rows.reduce((a, r) => a + r.d[k], 0);
     });
-    const mets = {};
-    D.info.metrics.forEach((m, k) => {
-      const g = mets[m.metric] || (mets[m.metric] = { n: 0, sum: 0, max: -Infinity, labels: !!m.labels, unit: m.unit });
-      for (const r of D.rows) { const v = r.m[k]; if (v !== null && isFinite(v)) { g.n++; g.sum += v; g.max = Math.max(g.max, v); } }
+    // per metric result: the intervals' max (its column); the run's value is report_html's check
+    const mets = D.info.metrics.map((m, k) => {
+      let n = 0, max = -Infinity;
+      for (const r of D.rows) { const v = r.m[k]; if (v !== null && isFinite(v)) { n++; max = Math.max(max, v); } }
+      return { name: m.name, def: m.metric, labels: !!m.labels, n: n, unit: m.unit, max: max, run: (D.run.metrics || [])[k],
+        got: [cell('metrics', m.name, 1), cell('metrics', m.name, 2)] };
     });
     return {
       first: first ? first.id : null, visible: !!document.querySelector('#summary table.totals') && document.querySelector('#summary').offsetHeight > 0,
       elapsed: D.rows.reduce((a, r) => a + r.dt_ns, 0), elapsedText: cell('totals', 'elapsed', 1),
       totals: Object.keys(sums).map((k) => ({ name: k, want: sums[k], got: cell('totals', k, 1) })),
       interval: D.info.interval_ns * (D.merge || 1),
-      metrics: Object.keys(mets).map((k) => ({ name: k, labels: mets[k].labels, n: mets[k].n, unit: mets[k].unit, mean: mets[k].sum / mets[k].n, max: mets[k].max,
-        got: [cell('metrics', k, 1), cell('metrics', k, 2)] })),
+      metrics: mets,
       findings: D.findings || [],
       frows: [...document.querySelectorAll('#summary table.findings tbody tr')].map((r) => [...r.children].map((c) => c.textContent)),
     };
@@ -254,12 +257,13 @@ async function checkSummary(page) {
   }
   for (const m of s.metrics) {
     if (m.labels || !m.n) continue;
-    const mean = parseNum((m.got[0] || '').split(' ')[0]), max = parseNum(m.got[1] || '');
-    // a count's mean says per interval, anything else does not
-    const unitText = (m.got[0] || '').split(' ').slice(1).join(' ');
-    const wantUnit = countMetric(m.unit, m.name) ? m.unit + ' per interval (' + timeText(s.interval / 1e9) + ')' : m.unit;
-    if (unitText !== wantUnit) fail('summary of metric ' + m.name + ' says "' + unitText + '", expected "' + wantUnit + '"');
-    if (!near(mean, m.mean) || !near(max, m.max)) fail('summary of metric ' + m.name + ': ' + JSON.stringify(m.got) + ', the data give mean ' + m.mean + ', max ' + m.max);
+    // the run's value is in the metric's own unit; the intervals' max says "per interval" for a count
+    const runUnit = (m.got[0] || '').split(' ').slice(1).join(' ');
+    const maxText = /^max (\S+) ?(.*)$/.exec(m.got[1] || '');
+    const wantUnit = countMetric(m.unit, m.def) ? m.unit + ' per interval (' + timeText(s.interval / 1e9) + ')' : m.unit;
+    if (m.run !== null && runUnit !== m.unit) fail('summary of metric ' + m.name + ' over the run says "' + m.got[0] + '", expected the unit ' + m.unit);
+    if (!maxText || maxText[2] !== wantUnit) fail('summary of metric ' + m.name + ': intervals "' + m.got[1] + '", expected "max N ' + wantUnit + '"');
+    else if (!near(parseNum(maxText[1]), m.max)) fail('summary of metric ' + m.name + ': ' + JSON.stringify(m.got) + ', the rows give max ' + m.max);
     else nm++;
   }
   if (!nt || !nm) fail('the summary checked ' + nt + ' totals and ' + nm + ' metrics');
