@@ -17,7 +17,11 @@
 //     findings as many rows as the document has (--findings N, 0:
 //     no findings table), each with its text and evidence numbers;
 //   - header times (facts, status, the heat map's "interval ending at") have at most 3
-//     significant digits.
+//     significant digits;
+//   - a chart whose values are constant but for rounding (their spread at most 0.1 % of their
+//     magnitude: Zynq's APM latency, 250 ns +- 0.01) has a y range at least as wide as its values
+//     are large, not one that blows the rounding up to the chart's height; every tick label of
+//     every axis differs from the others (--flat N: at least N such constant charts).
 // Usage: node check_charts.js URL SCREENSHOT.png [--identical N] [--findings N] [--add-counter NAME]
 //   (without --findings: as many findings rows as the page's document has)
 'use strict';
@@ -31,6 +35,7 @@ const wantIdentical = Number(opt('--identical', 0));
 // --findings N: the table must have N rows; without it, as many as the document has (0: no table)
 const wantFindings = opt('--findings', null) === null ? null : Number(opt('--findings', null));
 const addCounter = opt('--add-counter', null);
+const wantFlat = Number(opt('--flat', 0));
 // the metric files' units that count events per interval (metrics/*.json), written out here so
 // the check does not lean on the page's own list
 const COUNT_UNITS = ['packets', 'cycles', 'messages', 'accesses', 'invocations', 'txns'];
@@ -77,6 +82,7 @@ function timeText(sec) {
     await checkUnits(page);
     await checkSummary(page);
     await checkHeader(page);
+    await checkScales(page, 'the full run');
     // zoom into the middle third of the first chart, leave it: the legends follow the zoom
     await page.locator('#charts .chart .u-over').first().scrollIntoViewIfNeeded();
     const over = await page.locator('#charts .chart .u-over').first().boundingBox();
@@ -94,6 +100,7 @@ function timeText(sec) {
     const full = await page.evaluate(() => { const x = window.socmon.xs; return [x[0], x[x.length - 1]]; });
     if (!(range[0] > full[0] && range[1] < full[1])) fail('the drag did not zoom: x ' + range + ' of ' + full);
     await checkLegends(page, 'the zoom ' + range.map((v) => v.toPrecision(3)).join('..') + ' s');
+    await checkScales(page, 'the zoom');
     if (addCounter) await checkCounterChart(page);
     await page.screenshot({ path: shot, fullPage: true });
   } catch (e) {
@@ -281,6 +288,33 @@ async function checkSummary(page) {
   });
   console.log('check_charts: summary: run ' + s.elapsedText + ', ' + nt + ' counter totals and ' + nm + ' metrics match the data, ' +
     s.frows.length + ' findings');
+}
+
+// Constant charts get a sensible y range; no axis repeats a tick label (see the header).
+async function checkScales(page, what) {
+  const charts = await page.evaluate(() => window.socmon.charts.map((c) => {
+    const u = c.u, lo = u.scales.x.min, hi = u.scales.x.max;
+    let min = Infinity, max = -Infinity;
+    u.data.slice(1).forEach((s) => s.forEach((v, i) => {
+      const x = u.data[0][i];
+      if (v !== null && v !== undefined && isFinite(v) && x >= lo && x <= hi) { min = Math.min(min, v); max = Math.max(max, v); }
+    }));
+    return { title: c.spec.title, labels: !!c.spec.labels, min: min, max: max, y: [u.scales.y.min, u.scales.y.max],
+      ticks: u.axes.map((a) => (a._values || []).map(String)) };
+  }));
+  let flat = 0;
+  for (const c of charts) {
+    c.ticks.forEach((t, k) => {
+      if (new Set(t).size !== t.length) fail(what + ': chart "' + c.title + '": the ' + (k ? 'y' : 'x') + ' axis repeats tick labels: ' + t.join(' '));
+    });
+    const mag = Math.max(Math.abs(c.min), Math.abs(c.max));
+    if (c.labels || !(mag > 0) || !isFinite(mag) || c.max - c.min > 1e-3 * mag) continue;
+    flat++;
+    if (!(c.y[1] - c.y[0] >= mag)) fail(what + ': chart "' + c.title + '" of values ' + c.min + '..' + c.max + ' (a constant but for rounding) has the y range ' +
+      c.y.join('..') + ': its rounding fills the chart');
+  }
+  if (flat < wantFlat) fail(what + ': ' + flat + ' charts of constant values, expected at least ' + wantFlat);
+  console.log('check_charts: ' + what + ': ' + charts.length + ' charts with distinct tick labels, ' + flat + ' of constant values on a range from 0');
 }
 
 async function checkHeader(page) {
