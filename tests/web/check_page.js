@@ -18,6 +18,9 @@
 //     searching FUNC highlights exactly the frames whose names hold it and says their share of
 //     the total, which must equal the share computed here from the page's profile data.
 //     Without --flame a page must have no flame graph at all.
+//   --waiting: a live page before its first sample (the test holds the page's api/stream request
+//     unanswered: no row can come): the status line and every series' legend say the page is
+//     waiting for the first sample, none says "no data in view"; nothing else is checked
 //   --summary FILE: FILE is `socmon report --summary --json` of the page's recording; the page's
 //     "Metrics over the run" table (read from the DOM, hidden rows too) has one row per metric of
 //     FILE and no other, and each row's value over the run is FILE's: the same label, '-' where
@@ -43,7 +46,7 @@ function jobs(argv) {
       url: args[0], shot: args[1], live: args.includes('--live'), heat: args.includes('--heat'), ended: args.includes('--ended'),
       minCharts: Number(opt('--min-charts', 1)), plane: opt('--plane', null), gaps: opt('--gaps', null),
       addCounter: opt('--add-counter', null), flame: opt('--flame', null), phases: opt('--phases', null),
-      summary: opt('--summary', null),
+      summary: opt('--summary', null), waiting: args.includes('--waiting'),
     };
   });
 }
@@ -88,8 +91,14 @@ async function checkPage(browser, job) {
       // the live stream is closed by the test's end, not a failure of the page
       if (!/api\/stream/.test(r.url())) problems.push('request failed: ' + r.url() + ' ' + (r.failure() || {}).errorText);
     });
+    if (job.waiting) await page.route('**/api/stream*', () => {});   // held: never answered
     await page.goto(url, { waitUntil: 'load' });
     await page.waitForFunction(() => window.socmon && window.socmon.ready, null, { timeout: 20000 });
+    if (job.waiting) {
+      await checkWaiting(page, minCharts);
+      await page.screenshot({ path: shot, fullPage: true });
+      return;
+    }
     // live: rows arrive over the stream; wait for some before looking
     await page.waitForFunction(() => window.socmon.charts.length && window.socmon.charts.every((c) =>
       c.u.data.slice(1).some((s) => s.some((v) => v !== null && v !== undefined && isFinite(v)))),
@@ -244,6 +253,23 @@ async function checkPage(browser, job) {
     await context.close();
   }
   for (const p of problems) fail(p);
+}
+
+// A live page before its first sample says it waits (see --waiting above).
+async function checkWaiting(page, minCharts) {
+  const got = await page.evaluate(() => ({
+    status: document.getElementById('status').textContent,
+    rows: window.socmon.rows,
+    legends: window.socmon.charts.map((c) => [...c.u.root.querySelectorAll('.u-legend .u-series')].slice(1)
+      .map((r) => (r.querySelector('.u-value') || {}).textContent)),
+  }));
+  const all = [].concat(...got.legends);
+  if (got.rows) return fail('--waiting: the page got ' + got.rows + ' rows though its stream was held');
+  if (got.legends.length < minCharts) fail('--waiting: ' + got.legends.length + ' charts, expected at least ' + minCharts);
+  if (!/waiting for the first sample/.test(got.status)) fail('--waiting: the status line says "' + got.status + '"');
+  const bad = all.filter((t) => t !== 'waiting for the first sample');
+  if (!all.length || bad.length) fail('--waiting: ' + bad.length + ' of ' + all.length + ' legends do not say it waits: ' + JSON.stringify(bad.slice(0, 3)));
+  console.log('check_page: before the first sample: "' + got.status + '", ' + all.length + ' legends say ' + JSON.stringify(all[0]));
 }
 
 // The page's metrics over the run against report --summary --json (see --summary above).

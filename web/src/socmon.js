@@ -148,7 +148,7 @@
       paths: labels ? uPlot.paths.stepped({ align: 1 }) : undefined,
       points: { show: window.socmonLegend.showPoints },
       value: window.socmonLegend.value(legendUnit(s.unit, def), labels,
-        (v) => (labels ? (v === null ? '–' : labels[v] || fmt(v, 0)) : fmt(v, s.precision) + (s.unit ? ' ' + legendUnit(s.unit, def) : ''))),
+        (v) => (labels ? (v === null ? '–' : labels[v] || fmt(v, 0)) : fmt(v, s.precision) + (s.unit ? ' ' + legendUnit(s.unit, def) : '')), waiting),
     }));
     const timeLabel = (S.info.simulated ? 'simulated ' : '') + 'time since start (' + tu.name + ')';
     // ticks short enough for the axis: 400M, 2.5k, 0.25 (the legend shows the full value)
@@ -275,7 +275,17 @@
 
   // ---- the page around the charts ----
 
+  // A live page before its first row: the run has not given a sample yet (a long interval, a
+  // program not started): it says it waits, where "no data in view" would read as a broken page.
+  function waiting() {
+    return S.live && !S.rows && !S.ended ? 'waiting for the first sample' : null;
+  }
+
   function status() {
+    if (waiting()) {
+      $('status').textContent = 'live: ' + waiting() + (S.info ? ' (every ' + window.socmonUnits.time(S.info.interval_ns / 1e9) + ')' : '');
+      return;
+    }
     const span = S.xs.length ? S.xs[S.xs.length - 1] : 0;
     let s = S.rows.toLocaleString('en') + ' rows, ' + window.socmonUnits.time(span);
     if (S.gaps) s += ', ' + S.gaps + ' gap' + (S.gaps > 1 ? 's' : '');
@@ -448,6 +458,7 @@
       resetColumns();
       build();
       subscribe();
+      status();
       S.ready = true;
     }).catch((e) => { $('status').textContent = 'cannot read the run: ' + e.message; S.errors.push(String(e)); });
   }
