@@ -124,7 +124,15 @@ static socmon_status end(void *self, const socmon_totals *t, const char *reason)
     (void)reason;
     if (f->o.doc != SOCMON_DOC_INTERVALS)
         return SOCMON_OK;
-    socmon_status st = f->muted ? SOCMON_OK : findings(f, t);
+    if (f->muted)
+        return smn_output_end_intervals(f->out);
+    /* the run's own totals, as a document of totals (finish) gives them */
+    for (size_t k = 0; k < f->n; k++)
+        f->values[k] = t->values[f->idx[k]];
+    smn_run_totals rt = {.elapsed_ns = t->elapsed_ns, .values = f->values, .metrics = t->metrics};
+    socmon_status st = smn_output_run_totals(f->out, &rt);
+    if (st == SOCMON_OK)
+        st = findings(f, t);
     return st == SOCMON_OK ? smn_output_end_intervals(f->out) : st;
 }
 

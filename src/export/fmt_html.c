@@ -3,8 +3,11 @@
  * with its assets/ files inlined and the run written where the page's data marker is, as
  *   window.SOCMON_DATA = {"info": <the /api/info object>, "counters": [names, the order of
  *     each row's "d"], "rows": [<the /api/stream row objects>], "merge": k, "intervals": n,
- *     "notes": [...]}
- * (export/web_json.c builds info and rows for both), so the page has one reader for both.
+ *     "notes": [...], "run": {"elapsed_ns", "counters": [total of each info.counters], "metrics":
+ *     [value of each info.metrics, null: undefined]}, "findings": [...]}
+ * (export/web_json.c builds info and rows for both), so the page has one reader for both. "run"
+ * is the pipeline's totals of the run, the numbers report --summary prints (metrics over the
+ * run's summed counts, not means of the rows'), which the page's summary shows as they are.
  *
  * Size: a long recording is decimated to at most MAX_ROWS rows by merging k intervals into one
  * (the format asks for k, smn_output_merge; the analysis pipeline sums the deltas and
@@ -23,6 +26,7 @@
  * writes its own counters makes a frame count less than nothing). Without a profile none of
  * it is written: the page is the same as before. */
 #include <ctype.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -49,6 +53,7 @@ typedef struct html_state {
     size_t cap;
     const char *rest;       /* the page after the data marker, written at end_intervals */
     char why[200];          /* what the page holds of the counters, for the notes */
+    json_t *run;            /* the run's totals (html_run_totals), written at end_intervals */
 } html_state;
 
 static socmon_status nomem(void)
@@ -273,6 +278,31 @@ static socmon_status html_row(socmon_output *o, const socmon_interval_row *row)
     return st;
 }
 
+/* The run's totals, kept for the end: the summary's tables show them. */
+static socmon_status html_run_totals(socmon_output *o, const smn_run_totals *t)
+{
+    html_state *h = o->state;
+    const socmon_counter_list *cl = o->cols.counters;
+    size_t nm = o->cols.metrics ? socmon_metrics_nresults(o->cols.metrics) : 0;
+    json_t *c = json_array(), *m = json_array();
+    int bad = !c || !m;
+    for (size_t i = 0; !bad && i < cl->n; i++)
+        bad |= json_array_append_new(c, json_integer((json_int_t)t->values[i])) != 0;
+    for (size_t i = 0; !bad && i < nm; i++)
+        bad |= json_array_append_new(m, t->metrics && isfinite(t->metrics[i]) ? json_real(t->metrics[i])
+                                                                               : json_null()) != 0;
+    json_t *run = bad ? NULL : json_pack("{s:I, s:o, s:o}", "elapsed_ns", (json_int_t)t->elapsed_ns, "counters", c,
+                                         "metrics", m);
+    if (!run) {
+        if (bad)
+            json_decref(c), json_decref(m);
+        return nomem();
+    }
+    json_decref(h->run);
+    h->run = run;
+    return SOCMON_OK;
+}
+
 /* A count of an event of the given width, signed modulo the width. */
 static json_int_t signed_count(uint64_t v, unsigned width)
 {
@@ -401,6 +431,11 @@ static socmon_status html_end_intervals(socmon_output *o)
         st = smn_sink_printf(o->sink, "],\n\"merge\": %zu, \"intervals\": %zu,\n\"notes\": ", h->k, h->nin);
     if (st == SOCMON_OK)
         st = smn_html_put_json(o->sink, notes);
+    if (st == SOCMON_OK && h->run) {
+        st = smn_sink_puts(o->sink, ",\n\"run\": ");
+        if (st == SOCMON_OK)
+            st = smn_html_put_json(o->sink, h->run);
+    }
     if (st == SOCMON_OK && o->findings)   /* the summary at the top of the page shows them */
         st = put_findings(o);
     if (st == SOCMON_OK)
@@ -427,6 +462,7 @@ static void html_release(socmon_output *o)
     html_state *h = o->state;
     if (h) {
         free(h->dv), free(h->dsel), free(h->buf);
+        json_decref(h->run);
         free(h);
     }
     o->state = NULL;
@@ -434,6 +470,6 @@ static void html_release(socmon_output *o)
 
 const socmon_output_format smn_format_html = {
     .name = "html", .needs_page = 1, .begin = html_begin, .begin_intervals = html_begin_intervals, .merge = html_merge,
-    .row = html_row,
+    .row = html_row, .run_totals = html_run_totals,
     .end_intervals = html_end_intervals, .end = html_end, .release = html_release, .diff = smn_html_diff,
 };

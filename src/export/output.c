@@ -221,6 +221,14 @@ socmon_status smn_output_end_intervals(socmon_output *o)
     return st == SOCMON_OK && o->fmt->end_intervals ? o->fmt->end_intervals(o) : st;
 }
 
+socmon_status smn_output_run_totals(socmon_output *o, const smn_run_totals *t)
+{
+    socmon_status st = move(o, STAGE_INTERVALS, STAGE_INTERVALS, "smn_output_run_totals");
+    if (st == SOCMON_OK && (!t || (o->cols.counters->n && !t->values)))
+        st = socmon_fail(SOCMON_EINVAL, "smn_output_run_totals: need the totals, with a value per counter");
+    return st == SOCMON_OK && o->fmt->run_totals ? o->fmt->run_totals(o, t) : st;
+}
+
 socmon_status smn_output_functions(socmon_output *o, const socmon_functions *f)
 {
     socmon_status st = move(o, STAGE_BEGUN, STAGE_BEGUN, "smn_output_functions");

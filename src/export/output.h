@@ -191,6 +191,17 @@ socmon_status smn_output_begin_intervals(socmon_output *o, const socmon_interval
 size_t smn_output_merge(const socmon_output *o);
 socmon_status smn_output_row(socmon_output *o, const socmon_interval_row *row);
 socmon_status smn_output_end_intervals(socmon_output *o);
+/* A timeline's run as a whole, from the pipeline's totals: the same numbers a document of totals
+ * of the run gives (report --summary), so a page never sums or averages its rows into a figure
+ * that disagrees with them. Arrays are borrowed for the call. */
+typedef struct smn_run_totals {
+    uint64_t elapsed_ns;
+    const uint64_t *values;     /* per counter of cols.counters: its total over the run */
+    const double *metrics;      /* per result of cols.metrics (NaN: undefined), or NULL */
+} smn_run_totals;
+/* Inside a timeline (before end_intervals), at most once. html: the page data's "run" (its
+ * summary's tables); other formats show nothing (their rows are the document). */
+socmon_status smn_output_run_totals(socmon_output *o, const smn_run_totals *t);
 /* The rows of a program's functions and their total, checked against the whole-program counters
  * (a FUNCTIONS document; table, CSV and JSON show them, other formats fail with SOCMON_ENOTSUP). */
 socmon_status smn_output_functions(socmon_output *o, const socmon_functions *f);

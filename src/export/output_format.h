@@ -31,6 +31,8 @@ typedef struct socmon_output_format {
     size_t (*merge)(const socmon_output *o);              /* intervals per row wanted; NULL: 1 */
     socmon_status (*row)(socmon_output *o, const socmon_interval_row *row);
     socmon_status (*end_intervals)(socmon_output *o);
+    /* a timeline's run totals (smn_output_run_totals); NULL: the format does not show them */
+    socmon_status (*run_totals)(socmon_output *o, const smn_run_totals *t);
     socmon_status (*functions)(socmon_output *o, const socmon_functions *f);
     socmon_status (*note)(socmon_output *o, const char *text);
     /* counters the program stopped for part of the run (a note for people, data in JSON) */

@@ -1,5 +1,7 @@
 // web/src/axis.js, the charts' tick and x-range hooks (run by axis.test.sh).
-// 1. In node: on ranges where uPlot 1.6.32's tick loop never ends (a range a few ulps wide, the step
+// 1. In node: tick labels are distinct for distinct ticks (a step of 0.0005 reads 0.0010 0.0015, not
+//    0.001 0.002); the y range of values constant but for rounding spans from 0, others are as
+//    uPlot pads them; on ranges where uPlot 1.6.32's tick loop never ends (a range a few ulps wide, the step
 //    1e-16 it picks there) the hooks give a short finite list; on ordinary ranges the same ticks as
 //    uPlot's loop (written out below, capped, as the reference); bad arguments give no ticks.
 // 2. In Debian's chromium, the real uPlot: a chart of one point at 5 s zoomed to [5, 5] (what
@@ -92,6 +94,30 @@ check(r[0] < 5 && r[1] > 5 && Math.abs(r[1] - r[0] - 1e-5) < 1e-12, 'one instant
 check(same(axis.xRange(null, 0, 0), [-1e-6, 1e-6]), 'one instant at 0 widens to +-1 us: ' + JSON.stringify(axis.xRange(null, 0, 0)));
 check(same(axis.xRange(null, 1.5, 2.5), [1.5, 2.5]), 'an ordinary range stays: ' + JSON.stringify(axis.xRange(null, 1.5, 2.5)));
 check(same(axis.xRange(null, null, null), [null, null]), 'no data stays no range');
+
+// ---- 1d. tick labels: distinct for distinct ticks (uPlot's own keep 3 decimals) ----
+const distinct = (a) => new Set(a).size === a.length;
+for (const [min, max, incr, k] of [[0, 0.008, 0.0005, 1], [0.0011, 0.0024, 0.0001, 1], [0, 2.5e-5, 2.5e-6, 1e3],
+  [1e6, 1.003e6, 500, 1], [0, 1e5, 2.5e4, 1], [-0.003, 0.003, 0.0025, 1]]) {
+  const t = axis.ticks(min, max, incr);
+  for (const o of [{}, { group: true }, { compact: true }]) {
+    const l = axis.labels(t, incr, k, o);
+    check(t.length > 1 && distinct(l), 'labels of ticks ' + JSON.stringify(t) + ' by ' + incr + ' x' + k + ' ' + JSON.stringify(o) + ': ' + l.join(' '));
+  }
+}
+check(axis.labels([0.001, 0.0015, 0.002], 0.0005).join(' ') === '0.0010 0.0015 0.0020', 'the step\'s decimals: ' + axis.labels([0.001, 0.0015, 0.002], 0.0005).join(' '));
+check(axis.labels([0, 5000, 10000], 5000, 1, { group: true }).join(' ') === '0 5,000 10,000', 'grouped: ' + axis.labels([0, 5000, 10000], 5000, 1, { group: true }).join(' '));
+check(axis.labels([0, 25000, 50000], 25000, 1, { compact: true }).join(' ') === '0 25K 50K', 'compact: ' + axis.labels([0, 25000, 50000], 25000, 1, { compact: true }).join(' '));
+
+// ---- 1e. the y range: a constant but for rounding spans from 0, anything else as uPlot pads it ----
+global.uPlot = require(path.join(process.env.SOCMON_WEB_MODULES || path.join(src, 'web', 'node_modules'), 'uplot'));
+for (const [lo, hi] of [[249.99, 250.01], [250, 250], [49.9999, 50.0001], [-3.0001, -3], [1e-9, 1e-9 * (1 + 1e-4)]]) {
+  const [a, b] = axis.yRange(null, lo, hi), mag = Math.max(Math.abs(lo), Math.abs(hi));
+  check(a <= Math.min(0, lo) && b >= Math.max(0, hi) && b - a >= mag, 'a constant ' + lo + '..' + hi + ' spans from 0: ' + JSON.stringify([a, b]));
+}
+for (const [lo, hi] of [[10, 90], [249, 251], [0, 1e-12], [-5, 5]])
+  check(same(axis.yRange(null, lo, hi), uPlot.rangeNum(lo, hi, 0.1, true)), lo + '..' + hi + ' as uPlot pads it: ' + JSON.stringify(axis.yRange(null, lo, hi)));
+check(same(axis.yRange(null, null, null), [null, null]), 'no data: no y range');
 
 console.log('axis_check: node: ' + checked + ' checks, ' + compared + ' ordinary ranges compared with uPlot\'s loop');
 

@@ -11,11 +11,17 @@
 //     the picker says UNIT/s, and the heat map says the same "packets/s" and "cycles/s" and shows
 //     that rate: the tile's count over its interval's length in seconds;
 //   - summary: main's first element is the summary; its totals give the run's length (rounded),
-//     and each counter's total (the sum of the rows' deltas over its instances); its metrics the
-//     mean and max of every metric; findings as many rows as the document has (--findings N, 0:
+//     and each counter's total (the sum of the rows' deltas over its instances); each metric's
+//     value over the run in its unit, and the max of its rows ("per interval" for a count) under
+//     the intervals' own heading (report_html checks the run's values against report --summary);
+//     findings as many rows as the document has (--findings N, 0:
 //     no findings table), each with its text and evidence numbers;
 //   - header times (facts, status, the heat map's "interval ending at") have at most 3
-//     significant digits.
+//     significant digits;
+//   - a chart whose values are constant but for rounding (their spread at most 0.1 % of their
+//     magnitude: Zynq's APM latency, 250 ns +- 0.01) has a y range at least as wide as its values
+//     are large, not one that blows the rounding up to the chart's height; every tick label of
+//     every axis differs from the others (--flat N: at least N such constant charts).
 // Usage: node check_charts.js URL SCREENSHOT.png [--identical N] [--findings N] [--add-counter NAME]
 //   (without --findings: as many findings rows as the page's document has)
 'use strict';
@@ -29,6 +35,7 @@ const wantIdentical = Number(opt('--identical', 0));
 // --findings N: the table must have N rows; without it, as many as the document has (0: no table)
 const wantFindings = opt('--findings', null) === null ? null : Number(opt('--findings', null));
 const addCounter = opt('--add-counter', null);
+const wantFlat = Number(opt('--flat', 0));
 // the metric files' units that count events per interval (metrics/*.json), written out here so
 // the check does not lean on the page's own list
 const COUNT_UNITS = ['packets', 'cycles', 'messages', 'accesses', 'invocations', 'txns'];
@@ -75,6 +82,7 @@ function timeText(sec) {
     await checkUnits(page);
     await checkSummary(page);
     await checkHeader(page);
+    await checkScales(page, 'the full run');
     // zoom into the middle third of the first chart, leave it: the legends follow the zoom
     await page.locator('#charts .chart .u-over').first().scrollIntoViewIfNeeded();
     const over = await page.locator('#charts .chart .u-over').first().boundingBox();
@@ -92,6 +100,7 @@ function timeText(sec) {
     const full = await page.evaluate(() => { const x = window.socmon.xs; return [x[0], x[x.length - 1]]; });
     if (!(range[0] > full[0] && range[1] < full[1])) fail('the drag did not zoom: x ' + range + ' of ' + full);
     await checkLegends(page, 'the zoom ' + range.map((v) => v.toPrecision(3)).join('..') + ' s');
+    await checkScales(page, 'the zoom');
     if (addCounter) await checkCounterChart(page);
     await page.screenshot({ path: shot, fullPage: true });
   } catch (e) {
@@ -227,18 +236,19 @@ async function checkSummary(page) {
       const c = D.info.counters.find((x) => x.name === n);
       sums[c.counter] = (sums[c.counter] || 0) + D.rows.reduce((a, r) => a + r.d[k], 0);
     });
-    const mets = {};
-    D.info.metrics.forEach((m, k) => {
-      const g = mets[m.metric] || (mets[m.metric] = { n: 0, sum: 0, max: -Infinity, labels: !!m.labels, unit: m.unit });
-      for (const r of D.rows) { const v = r.m[k]; if (v !== null && isFinite(v)) { g.n++; g.sum += v; g.max = Math.max(g.max, v); } }
+    // per metric result: the intervals' max (its column); the run's value is report_html's check
+    const mets = D.info.metrics.map((m, k) => {
+      let n = 0, max = -Infinity;
+      for (const r of D.rows) { const v = r.m[k]; if (v !== null && isFinite(v)) { n++; max = Math.max(max, v); } }
+      return { name: m.name, def: m.metric, labels: !!m.labels, n: n, unit: m.unit, max: max, run: (D.run.metrics || [])[k],
+        got: [cell('metrics', m.name, 1), cell('metrics', m.name, 2)] };
     });
     return {
       first: first ? first.id : null, visible: !!document.querySelector('#summary table.totals') && document.querySelector('#summary').offsetHeight > 0,
       elapsed: D.rows.reduce((a, r) => a + r.dt_ns, 0), elapsedText: cell('totals', 'elapsed', 1),
       totals: Object.keys(sums).map((k) => ({ name: k, want: sums[k], got: cell('totals', k, 1) })),
       interval: D.info.interval_ns * (D.merge || 1),
-      metrics: Object.keys(mets).map((k) => ({ name: k, labels: mets[k].labels, n: mets[k].n, unit: mets[k].unit, mean: mets[k].sum / mets[k].n, max: mets[k].max,
-        got: [cell('metrics', k, 1), cell('metrics', k, 2)] })),
+      metrics: mets,
       findings: D.findings || [],
       frows: [...document.querySelectorAll('#summary table.findings tbody tr')].map((r) => [...r.children].map((c) => c.textContent)),
     };
@@ -254,12 +264,13 @@ async function checkSummary(page) {
   }
   for (const m of s.metrics) {
     if (m.labels || !m.n) continue;
-    const mean = parseNum((m.got[0] || '').split(' ')[0]), max = parseNum(m.got[1] || '');
-    // a count's mean says per interval, anything else does not
-    const unitText = (m.got[0] || '').split(' ').slice(1).join(' ');
-    const wantUnit = countMetric(m.unit, m.name) ? m.unit + ' per interval (' + timeText(s.interval / 1e9) + ')' : m.unit;
-    if (unitText !== wantUnit) fail('summary of metric ' + m.name + ' says "' + unitText + '", expected "' + wantUnit + '"');
-    if (!near(mean, m.mean) || !near(max, m.max)) fail('summary of metric ' + m.name + ': ' + JSON.stringify(m.got) + ', the data give mean ' + m.mean + ', max ' + m.max);
+    // the run's value is in the metric's own unit; the intervals' max says "per interval" for a count
+    const runUnit = (m.got[0] || '').split(' ').slice(1).join(' ');
+    const maxText = /^max (\S+) ?(.*)$/.exec(m.got[1] || '');
+    const wantUnit = countMetric(m.unit, m.def) ? m.unit + ' per interval (' + timeText(s.interval / 1e9) + ')' : m.unit;
+    if (m.run !== null && runUnit !== m.unit) fail('summary of metric ' + m.name + ' over the run says "' + m.got[0] + '", expected the unit ' + m.unit);
+    if (!maxText || maxText[2] !== wantUnit) fail('summary of metric ' + m.name + ': intervals "' + m.got[1] + '", expected "max N ' + wantUnit + '"');
+    else if (!near(parseNum(maxText[1]), m.max)) fail('summary of metric ' + m.name + ': ' + JSON.stringify(m.got) + ', the rows give max ' + m.max);
     else nm++;
   }
   if (!nt || !nm) fail('the summary checked ' + nt + ' totals and ' + nm + ' metrics');
@@ -277,6 +288,33 @@ async function checkSummary(page) {
   });
   console.log('check_charts: summary: run ' + s.elapsedText + ', ' + nt + ' counter totals and ' + nm + ' metrics match the data, ' +
     s.frows.length + ' findings');
+}
+
+// Constant charts get a sensible y range; no axis repeats a tick label (see the header).
+async function checkScales(page, what) {
+  const charts = await page.evaluate(() => window.socmon.charts.map((c) => {
+    const u = c.u, lo = u.scales.x.min, hi = u.scales.x.max;
+    let min = Infinity, max = -Infinity;
+    u.data.slice(1).forEach((s) => s.forEach((v, i) => {
+      const x = u.data[0][i];
+      if (v !== null && v !== undefined && isFinite(v) && x >= lo && x <= hi) { min = Math.min(min, v); max = Math.max(max, v); }
+    }));
+    return { title: c.spec.title, labels: !!c.spec.labels, min: min, max: max, y: [u.scales.y.min, u.scales.y.max],
+      ticks: u.axes.map((a) => (a._values || []).map(String)) };
+  }));
+  let flat = 0;
+  for (const c of charts) {
+    c.ticks.forEach((t, k) => {
+      if (new Set(t).size !== t.length) fail(what + ': chart "' + c.title + '": the ' + (k ? 'y' : 'x') + ' axis repeats tick labels: ' + t.join(' '));
+    });
+    const mag = Math.max(Math.abs(c.min), Math.abs(c.max));
+    if (c.labels || !(mag > 0) || !isFinite(mag) || c.max - c.min > 1e-3 * mag) continue;
+    flat++;
+    if (!(c.y[1] - c.y[0] >= mag)) fail(what + ': chart "' + c.title + '" of values ' + c.min + '..' + c.max + ' (a constant but for rounding) has the y range ' +
+      c.y.join('..') + ': its rounding fills the chart');
+  }
+  if (flat < wantFlat) fail(what + ': ' + flat + ' charts of constant values, expected at least ' + wantFlat);
+  console.log('check_charts: ' + what + ': ' + charts.length + ' charts with distinct tick labels, ' + flat + ' of constant values on a range from 0');
 }
 
 async function checkHeader(page) {

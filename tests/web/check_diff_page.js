@@ -1,8 +1,9 @@
 // Loads a `socmon diff --html` page in Debian's chromium (headless, through playwright-core) and
 // checks what a user sees: no console or page errors; the expected number of charts, each a
 // uPlot with two series (the baseline dashed, the new run solid) holding drawn points; the table's
-// row count; and that no element came from a run's strings (an injected <b id="pwned"> must stay
-// text).
+// row count; that every axis' tick labels, as drawn, are distinct (a time axis of 0.0005 s steps
+// reads 0.0010 0.0015, not 0.001 0.002 0.002); and that no element came from a run's strings (an
+// injected <b id="pwned"> must stay text).
 // Usage: node check_diff_page.js PAGE.html SCREENSHOT.png CHARTS ROWS [ONE_SIDED_ROWS [TEXT]]
 'use strict';
 const path = require('path');
@@ -35,6 +36,7 @@ const { chromium } = require(path.join(modules, 'playwright-core'));
           labels: u.series.slice(1).map((s) => s.label),
           points: u.data.slice(1).map((d) => d.filter((v) => v !== null && v !== undefined).length),
           canvas: !!u.root.querySelector('canvas'),
+          ticks: u.axes.map((a) => (a._values || []).map(String)),
         })),
         boxes: document.querySelectorAll('#charts .chart canvas').length,
         rows: document.querySelectorAll('#table tbody tr').length,
@@ -46,11 +48,24 @@ const { chromium } = require(path.join(modules, 'playwright-core'));
         text: document.body.innerText,
       };
     });
+    // a zoom to a seventh of the first chart's time (a drag across it): finer ticks, still distinct
+    await p.evaluate(() => (window.SOCMON_DIFF_CHARTS || []).slice(0, 1).forEach((u) => {
+      const lo = u.scales.x.min, hi = u.scales.x.max;
+      u.setScale('x', { min: lo + (hi - lo) / 7, max: lo + 2 * (hi - lo) / 7 });
+    }));
+    await p.waitForTimeout(100);   // uPlot redraws the axes on its next commit
+    const zoomed = await p.evaluate(() => (window.SOCMON_DIFF_CHARTS || []).slice(0, 1).map((u) => (u.axes[0]._values || []).map(String)));
+    zoomed.forEach((t) => {
+      if (new Set(t).size !== t.length) fail(`chart 0 zoomed: the x axis repeats tick labels: ${t.join(' ')}`);
+    });
     for (const e of errors) fail(e);
     if (got.charts.length !== Number(charts) || got.boxes !== Number(charts)) fail(`${got.charts.length} charts (${got.boxes} canvases), expected ${charts}`);
     got.charts.forEach((c, i) => {
       if (c.series !== 2 || !c.dash[0] || c.dash[1] || c.labels.join() !== got.legend) fail(`chart ${i}: series ${JSON.stringify(c)}, expected legend ${got.legend}`);
       if (c.points.some((n) => n < 1) || !c.canvas) fail(`chart ${i}: no points drawn ${JSON.stringify(c.points)}`);
+      c.ticks.forEach((t, k) => {
+        if (new Set(t).size !== t.length) fail(`chart ${i}: the ${k ? 'y' : 'x'} axis repeats tick labels: ${t.join(' ')}`);
+      });
     });
     if (got.rows !== Number(rows)) fail(`${got.rows} table rows, expected ${rows}`);
     if (oneSided !== undefined && got.one_sided !== Number(oneSided)) fail(`${got.one_sided} rows marked as of one run, expected ${oneSided}`);

@@ -18,6 +18,14 @@
 //     searching FUNC highlights exactly the frames whose names hold it and says their share of
 //     the total, which must equal the share computed here from the page's profile data.
 //     Without --flame a page must have no flame graph at all.
+//   --waiting: a live page before its first sample (the test holds the page's api/stream request
+//     unanswered: no row can come): the status line and every series' legend say the page is
+//     waiting for the first sample, none says "no data in view"; nothing else is checked
+//   --summary FILE: FILE is `socmon report --summary --json` of the page's recording; the page's
+//     "Metrics over the run" table (read from the DOM, hidden rows too) has one row per metric of
+//     FILE and no other, and each row's value over the run is FILE's: the same label, '-' where
+//     FILE's is null, else the number it shows within half a unit of its last digit, with
+//     FILE's unit beside it.
 // The pages share one browser (starting chromium is the slow part; playwright gives it a fresh
 // profile directory), each page a fresh context.
 // Exit 0: all good; 1: a check failed or chromium did not start (the reasons on stderr).
@@ -38,6 +46,7 @@ function jobs(argv) {
       url: args[0], shot: args[1], live: args.includes('--live'), heat: args.includes('--heat'), ended: args.includes('--ended'),
       minCharts: Number(opt('--min-charts', 1)), plane: opt('--plane', null), gaps: opt('--gaps', null),
       addCounter: opt('--add-counter', null), flame: opt('--flame', null), phases: opt('--phases', null),
+      summary: opt('--summary', null), waiting: args.includes('--waiting'),
     };
   });
 }
@@ -69,7 +78,7 @@ function fail(msg) {
 })();
 
 async function checkPage(browser, job) {
-  const { url, shot, live, heat, ended, minCharts, plane, gaps, addCounter, flame, phases } = job;
+  const { url, shot, live, heat, ended, minCharts, plane, gaps, addCounter, flame, phases, summary } = job;
   const problems = [];
   const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
   try {
@@ -82,8 +91,14 @@ async function checkPage(browser, job) {
       // the live stream is closed by the test's end, not a failure of the page
       if (!/api\/stream/.test(r.url())) problems.push('request failed: ' + r.url() + ' ' + (r.failure() || {}).errorText);
     });
+    if (job.waiting) await page.route('**/api/stream*', () => {});   // held: never answered
     await page.goto(url, { waitUntil: 'load' });
     await page.waitForFunction(() => window.socmon && window.socmon.ready, null, { timeout: 20000 });
+    if (job.waiting) {
+      await checkWaiting(page, minCharts);
+      await page.screenshot({ path: shot, fullPage: true });
+      return;
+    }
     // live: rows arrive over the stream; wait for some before looking
     await page.waitForFunction(() => window.socmon.charts.length && window.socmon.charts.every((c) =>
       c.u.data.slice(1).some((s) => s.some((v) => v !== null && v !== undefined && isFinite(v)))),
@@ -228,6 +243,7 @@ async function checkPage(browser, job) {
         { timeout: 5000, polling: 100 }).catch(() => fail('the chart did not catch up after Resume'));
       console.log('check_page: live: paused at ' + frozen + ' points while rows arrived, caught up on Resume');
     }
+    if (summary !== null) await checkRunMetrics(page, summary);
     if (flame !== null) await checkFlame(page, flame, shot);
     else if (await page.evaluate(() => !!(document.getElementById('flame') || window.socmonFlame || window.SOCMON_PROFILE)))
       fail('a page without a profile has a flame graph');
@@ -237,6 +253,53 @@ async function checkPage(browser, job) {
     await context.close();
   }
   for (const p of problems) fail(p);
+}
+
+// A live page before its first sample says it waits (see --waiting above).
+async function checkWaiting(page, minCharts) {
+  const got = await page.evaluate(() => ({
+    status: document.getElementById('status').textContent,
+    rows: window.socmon.rows,
+    legends: window.socmon.charts.map((c) => [...c.u.root.querySelectorAll('.u-legend .u-series')].slice(1)
+      .map((r) => (r.querySelector('.u-value') || {}).textContent)),
+  }));
+  const all = [].concat(...got.legends);
+  if (got.rows) return fail('--waiting: the page got ' + got.rows + ' rows though its stream was held');
+  if (got.legends.length < minCharts) fail('--waiting: ' + got.legends.length + ' charts, expected at least ' + minCharts);
+  if (!/waiting for the first sample/.test(got.status)) fail('--waiting: the status line says "' + got.status + '"');
+  const bad = all.filter((t) => t !== 'waiting for the first sample');
+  if (!all.length || bad.length) fail('--waiting: ' + bad.length + ' of ' + all.length + ' legends do not say it waits: ' + JSON.stringify(bad.slice(0, 3)));
+  console.log('check_page: before the first sample: "' + got.status + '", ' + all.length + ' legends say ' + JSON.stringify(all[0]));
+}
+
+// The page's metrics over the run against report --summary --json (see --summary above).
+async function checkRunMetrics(page, file) {
+  const want = JSON.parse(require('fs').readFileSync(file, 'utf8')).metrics;
+  const rows = await page.$$eval('#summary table.metrics tr[data-name]', (trs) => trs.map((tr) => ({
+    name: tr.dataset.name, run: (tr.querySelector('td.run') || {}).textContent })));
+  const byName = new Map(rows.map((r) => [r.name, r]));
+  if (rows.length !== want.length || byName.size !== rows.length)
+    fail('the page lists ' + rows.length + ' metrics (' + byName.size + ' names), report --summary ' + want.length);
+  let n = 0;
+  for (const m of want) {
+    const key = m.instance ? m.instance + '.' + m.name : m.name;
+    const r = byName.get(key);
+    if (!r || typeof r.run !== 'string') { fail('metric ' + key + ' of report --summary is not on the page'); continue; }
+    const text = r.run;
+    let ok;
+    if (m.value === null) ok = text === '-';
+    else if (m.label !== undefined) ok = text === m.label;
+    else {
+      const sp = text.indexOf(' ');
+      const num = sp < 0 ? text : text.slice(0, sp), unit = sp < 0 ? '' : text.slice(sp + 1);
+      const dec = num.includes('.') ? num.length - num.indexOf('.') - 1 : 0;
+      const v = /^-?[0-9,]+(\.[0-9]+)?$/.test(num) ? Number(num.replace(/,/g, '')) : NaN;
+      ok = unit === (m.unit || '') && Math.abs(v - m.value) <= 0.5 * Math.pow(10, -dec) * (1 + 1e-9) + 1e-12 * Math.abs(m.value);
+    }
+    if (!ok) fail('metric ' + key + ': the page says "' + text + '", report --summary ' + JSON.stringify(m.label !== undefined ? m.label : m.value) + ' ' + (m.unit || ''));
+    else n++;
+  }
+  console.log('check_page: ' + n + ' of ' + want.length + ' metrics over the run equal report --summary\'s');
 }
 
 // The first chart's plotting area, scrolled into view (a report opens with its summary and

@@ -5,7 +5,9 @@
 # endless workload): the latest point advances, Pause freezes the charts while rows keep coming and
 # Resume catches up; ESP (a run over in milliseconds): the page says the run ended, the heat map
 # paints tiles (all planes and plane 2); a counter added with the picker arrives through a new
-# ?counters= subscription (the server replays its history with it). Screenshots: $SOCMON_BUILD/artifacts/live-esp.png, live-zynq.png. The servers are
+# ?counters= subscription (the server replays its history with it); before the first sample (the
+# page's stream held unanswered by the browser) the page says it is waiting for it, not "no data
+# in view". Screenshots: $SOCMON_BUILD/artifacts/live-esp.png, live-zynq.png. The servers are
 # killed on every way out.
 . "${SOCMON_SRC:?SOCMON_SRC must point at the source tree}/tests/support/expect.sh"
 . "$SOCMON_SRC/tests/web/web_env.sh"
@@ -43,6 +45,7 @@ ZYNQ=$PORT
 [ "$fail" = 0 ] || finish live_page
 
 $CHECK "http://127.0.0.1:$ESP/" "$ART/live-esp.png" --ended --heat --plane 2 --min-charts 6 --add-counter tile1.ddr_accesses \
-    + "http://127.0.0.1:$ZYNQ/" "$ART/live-zynq.png" --live --min-charts 8 --add-counter slot0.wr_bytes &&
+    + "http://127.0.0.1:$ZYNQ/" "$ART/live-zynq.png" --live --min-charts 8 --add-counter slot0.wr_bytes \
+    + "http://127.0.0.1:$ZYNQ/" "$ART/live-waiting.png" --waiting --min-charts 8 &&
     ok || bad "the live pages in chromium (check_page.js above says which)"
 finish live_page

@@ -9,7 +9,9 @@ SUMMARY.json is `socmon report -i REC --summary --json` of the same recording. C
   - the deltas of each carried counter add up to the summary's total of that counter;
   - --merged: rows were merged (merge > 1, a note says so) and a merged row's device-wide
     throughput/rate metric equals its deltas over its time (metrics over the merged interval);
-  - --all-deltas: every counter's deltas are carried.
+  - --all-deltas: every counter's deltas are carried;
+  - "run", the run's totals the page's summary shows, is the summary's: its elapsed time, each
+    counter's total and each metric's value, exactly (null where the summary's is null).
 Exit status 1 with the reasons on stderr if a check fails."""
 import json
 import sys
@@ -64,6 +66,16 @@ def main():
         s = sum(r["d"][k] for r in rows)
         if s != totals.get(name):
             bad.append("counter %s: the rows' deltas add up to %d, the summary says %r" % (name, s, totals.get(name)))
+    run = data.get("run") or {}
+    if run.get("elapsed_ns") != summ["elapsed_ns"]:
+        bad.append("run.elapsed_ns %r, the summary %r" % (run.get("elapsed_ns"), summ["elapsed_ns"]))
+    if [totals.get(n) for n in cnames] != run.get("counters"):
+        bad.append("run.counters differ from the summary's counters")
+    want = {(m["instance"] + "." if m["instance"] else "") + m["name"]: m["value"] for m in summ["metrics"]}
+    got = dict(zip([m["name"] for m in info["metrics"]], run.get("metrics") or []))
+    if len(run.get("metrics") or []) != nm or got != want:
+        diff = sorted(k for k in set(want) | set(got) if want.get(k, "absent") != got.get(k, "absent"))
+        bad.append("run.metrics differ from the summary's at %d metrics: %s" % (len(diff), diff[:5]))
     if "--all-deltas" in args and names != cnames:
         bad.append("the page carries %d of %d counters' deltas" % (len(names), len(cnames)))
     if "--merged" in args:

@@ -5,7 +5,8 @@
 # $SOCMON_BUILD/artifacts/report-*.png. A program's recording (Ibex) adds a flame graph: its
 # frames are DOM text, a click zooms, search highlights and sums, its data equals the profile's
 # views; any other page has none. The data in the page equals the recording (rows add up
-# to the summary's totals and elapsed time), a long recording is merged to at most 4,000 rows with
+# to the summary's totals and elapsed time; every metric of the page's "Metrics over the run", read
+# from the DOM, is report --summary --json's, on every page: check_page.js --summary), a long recording is merged to at most 4,000 rows with
 # metrics over the merged time, gaps in a recording are drawn as gaps, and text that could end the page's
 # script is escaped. Bad uses are clear errors.
 . "${SOCMON_SRC:?SOCMON_SRC must point at the source tree}/tests/support/expect.sh"
@@ -32,23 +33,23 @@ rec() {
 # ESP 4x4: every counter's deltas fit, so any plane can be shown
 rec esp esp:soc=esp_4x4 -w multifft -I 100us && ok || bad "ESP recording and report --html"
 python3 "$DATA" "$TMP/esp.html" "$TMP/esp.sum.json" --all-deltas && ok || bad "ESP page data"
-page "file://$TMP/esp.html" "$ART/report-esp.png" --heat --plane 2 --min-charts 6 --add-counter tile3.ddr_accesses --phases 4
+page "file://$TMP/esp.html" "$ART/report-esp.png" --summary "$TMP/esp.sum.json" --heat --plane 2 --min-charts 6 --add-counter tile3.ddr_accesses --phases 4
 
 # ESP 8x8 at 20 us: 2,840 counters x 1,404 intervals is past the page's budget, so the rows carry
 # the heat map's counters only and are merged to keep them (the page says both)
 rec esp8 esp:soc=esp_8x8 -w multifft -I 20us && ok || bad "ESP 8x8 recording and report --html"
 python3 "$DATA" "$TMP/esp8.html" "$TMP/esp8.sum.json" --merged && ok || bad "ESP 8x8 page data"
 grep -q "only the NoC heat map's 2304 of 2840 counters" "$TMP/esp8.html" && ok || bad "ESP 8x8 page: no note on its counters"
-page "file://$TMP/esp8.html" "$ART/report-esp8x8.png" --heat --plane 3 --min-charts 6 --phases 4
+page "file://$TMP/esp8.html" "$ART/report-esp8x8.png" --summary "$TMP/esp8.sum.json" --heat --plane 3 --min-charts 6 --phases 4
 
 # Zynq: the Vitis dashboard, eight charts
 rec zynq zynq -d 2s && ok || bad "Zynq recording and report --html"
 python3 "$DATA" "$TMP/zynq.html" "$TMP/zynq.sum.json" --all-deltas && ok || bad "Zynq page data"
-page "file://$TMP/zynq.html" "$ART/report-zynq.png" --min-charts 8
+page "file://$TMP/zynq.html" "$ART/report-zynq.png" --summary "$TMP/zynq.sum.json" --min-charts 8
 
 # Tensix: bank utilisation and the bound over time
 rec tensix tensix -I 2us && ok || bad "Tensix recording and report --html"
-page "file://$TMP/tensix.html" "$ART/report-tensix.png" --min-charts 4
+page "file://$TMP/tensix.html" "$ART/report-tensix.png" --summary "$TMP/tensix.sum.json" --min-charts 4
 
 # Ibex: the generic dashboard, and the flame graph of the program's profile: its data as
 # --children and --folded say (flame_data.py), its frames DOM text, a click zooms, search
@@ -61,11 +62,11 @@ flame_data() {
 }
 rec cprog ibex -I 1us -- "$SOCMON_SRC/tests/cli/baseline/elf/cprog.elf" && ok || bad "Ibex cprog.elf recording and report --html"
 flame_data cprog && ok || bad "cprog's flame graph data"
-page "file://$TMP/cprog.html" "$ART/report-ibex-cprog.png" --min-charts 3 --flame mix
+page "file://$TMP/cprog.html" "$ART/report-ibex-cprog.png" --summary "$TMP/cprog.sum.json" --min-charts 3 --flame mix
 if riscv64-unknown-elf-gcc --version >/dev/null 2>&1; then
     make -s -C "$SOCMON_SRC/tests/ibex/programs" O="$TMP/ibex" >"$TMP/ibex.make.log" 2>&1 || cat "$TMP/ibex.make.log"
     rec ibex ibex -I 20us -- "$TMP/ibex/cprog.elf" && ok || bad "Ibex recording and report --html"
-    page "file://$TMP/ibex.html" "$ART/report-ibex.png" --min-charts 3 --flame mix
+    page "file://$TMP/ibex.html" "$ART/report-ibex.png" --summary "$TMP/ibex.sum.json" --min-charts 3 --flame mix
     make -s -C "$SOCMON_SRC/tests/ibex/profile" O="$TMP/cg" >"$TMP/cg.make.log" 2>&1 || cat "$TMP/cg.make.log"
     rec callgraph ibex -I 5us -- "$TMP/cg/callgraph.elf" && ok || bad "Ibex callgraph.elf recording and report --html"
     flame_data callgraph && ok || bad "callgraph's flame graph data"
@@ -79,7 +80,7 @@ fi
 # a long recording: 10,000 intervals merged into at most 4,000 rows, metrics over the merged time
 rec long zynq -d 10s -I 1ms && ok || bad "long Zynq recording"
 python3 "$DATA" "$TMP/long.html" "$TMP/long.sum.json" --merged --all-deltas --max-rows 4000 && ok || bad "long page merged"
-page "file://$TMP/long.html" "$ART/report-zynq-long.png" --min-charts 8
+page "file://$TMP/long.html" "$ART/report-zynq-long.png" --summary "$TMP/long.sum.json" --min-charts 8
 
 # gaps: a recording with two gaps (tools/rec_gap drops rows as declared gaps, as a collector
 # that lost samples writes them): two breaks in every chart's lines
@@ -87,7 +88,7 @@ page "file://$TMP/long.html" "$ART/report-zynq-long.png" --min-charts 8
     "$BIN" report -i "$TMP/gaps.rec" --html "$TMP/gaps.html" 2>/dev/null && ok || bad "report --html of a recording with gaps"
 "$BIN" report -i "$TMP/gaps.rec" --summary --json >"$TMP/gaps.sum.json" 2>/dev/null &&
     python3 "$DATA" "$TMP/gaps.html" "$TMP/gaps.sum.json" --all-deltas && ok || bad "gaps page data"
-page "file://$TMP/gaps.html" "$ART/report-gaps.png" --gaps 2 --min-charts 8
+page "file://$TMP/gaps.html" "$ART/report-gaps.png" --summary "$TMP/gaps.sum.json" --gaps 2 --min-charts 8
 
 # a metric description that would end the script: escaped, and the page still works
 cat >"$TMP/evil.json" <<'JSON'

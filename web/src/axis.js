@@ -1,5 +1,6 @@
-/* The tick positions of every chart axis (uPlot's `splits` hook) and the x range of a chart whose
- * points all sit at one time. Why not uPlot's own: uPlot 1.6.32 steps from the first tick with
+/* The tick positions of every chart axis (uPlot's `splits` hook), their labels (`labels`: as many
+ * decimals as the step needs, so no two ticks read alike), the x range of a chart whose
+ * points all sit at one time, and the y range of values that are constant but for rounding. Why not uPlot's own: uPlot 1.6.32 steps from the first tick with
  * `val = round(val + incr)` while val <= max, and on a range a few ulps wide (one point at 5 s, a
  * zoom to [5, 5]) it picks incr = 1e-16, where 5 + 1e-16 rounds back to 5: the loop never ends
  * until the array is too long ("Invalid array length"), and that chart never draws again. Here
@@ -64,7 +65,46 @@
     return [mid - pad, mid + pad];
   }
 
-  const api = { ticks: ticks, splits: splits, xRange: xRange, MAX_TICKS: MAX_TICKS };
+  // The y scale's range hook. uPlot pads a y range to its data; values that differ only in their
+  // last digits (Zynq's APM latency, 250 ns give or take 0.01 ns of rounding) then fill the chart
+  // on a 0.04 ns scale, and a constant looks like jitter. Values whose spread is at most FLAT of
+  // their magnitude are drawn as the constant they are, on the range uPlot gives an exact constant
+  // (from 0 to about twice the value); any other range as uPlot pads it.
+  const FLAT = 1e-3;
+  function yRange(u, min, max) {
+    const P = typeof uPlot !== 'undefined' ? uPlot : root.uPlot;   // node tests set a global uPlot
+    if (min === null || max === null || min === undefined || max === undefined || !Number.isFinite(min) || !Number.isFinite(max))
+      return [null, null];
+    const mag = Math.max(Math.abs(min), Math.abs(max));
+    if (max - min <= FLAT * mag) {
+      const mid = (min + max) / 2;
+      return P.rangeNum(mid, mid, 0.1, true);
+    }
+    return P.rangeNum(min, max, 0.1, true);
+  }
+
+  // Decimals that tell ticks `step` apart: 0.0005 -> 4. uPlot's own labels keep at most 3
+  // (Intl's default), so ticks 0.0005 apart read "0.001 0.001 0.002" on a short run or a zoom.
+  function decimals(step) {
+    return step > 0 && Number.isFinite(step) ? Math.max(0, Math.min(9, Math.ceil(-Math.log10(step) - 1e-9))) : 0;
+  }
+
+  const compact = typeof Intl === 'object' ? new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 2 }) : null;
+
+  // The labels of ticks `splits`, `step` apart, each value times k (an axis in ms: 1e3): with the
+  // step's decimals (grouped digits with o.group: "12,500"), or with o.compact, values of 1e4 and
+  // more as "12.5K" while those stay distinct (1,000,000 and 1,000,500 both read "1M": then not).
+  // Distinct ticks always get distinct labels, as far as 9 decimals can tell them apart.
+  function labels(splits, step, k, o) {
+    const m = k || 1, opt = o || {}, dec = decimals(step * m);
+    const fixed = splits.map((v) => (v === null || v === undefined ? '' : opt.group
+      ? (v * m).toLocaleString('en-US', { minimumFractionDigits: dec, maximumFractionDigits: dec }) : (v * m).toFixed(dec)));
+    if (!opt.compact || !compact || !splits.some((v) => Math.abs(v * m) >= 1e4)) return fixed;
+    const short = splits.map((v, i) => (v === null || v === undefined ? '' : Math.abs(v * m) >= 1e4 ? compact.format(v * m) : fixed[i]));
+    return new Set(short).size === new Set(fixed).size ? short : fixed;
+  }
+
+  const api = { ticks: ticks, splits: splits, xRange: xRange, yRange: yRange, FLAT: FLAT, decimals: decimals, labels: labels, MAX_TICKS: MAX_TICKS };
   if (typeof module === 'object' && module.exports) module.exports = api;
   else root.socmonAxis = api;
 })(typeof window !== 'undefined' ? window : this);

@@ -4,6 +4,7 @@
 'use strict';
 (function () {
   const data = window.SOCMON_DIFF;
+  const A = window.socmonAxis;
   const el = (tag, cls, text) => {
     const e = document.createElement(tag);
     if (cls) e.className = cls;
@@ -43,11 +44,14 @@
     charts.appendChild(box);
     const opts = {
       width: width(), height: 220,
-      scales: { x: { time: false } },
+      scales: { x: { time: false }, y: { range: A.yRange } },
       // the y axis as wide as its longest tick label (about 7 px a character), so the unit's
       // label never sits on top of "60,000"
-      axes: [{ label: 'seconds since the start' },
-        { label: c.unit || '', size: (u, vals) => 30 + 7 * Math.max(3, ...(vals || []).map((v) => String(v).length)) }],
+      // axis.js: ticks that cannot loop forever, labelled with the decimals their step needs
+      // (uPlot's own keep 3: ticks 0.0005 s apart read 0.001 0.001 0.002)
+      axes: [{ label: 'seconds since the start', splits: A.splits, values: (u, splits, ai, space, incr) => A.labels(splits, incr) },
+        { label: c.unit || '', splits: A.splits, values: (u, splits, ai, space, incr) => A.labels(splits, incr, 1, { group: true }),
+          size: (u, vals) => 30 + 7 * Math.max(3, ...(vals || []).map((v) => String(v).length)) }],
       // the legend names the files (uPlot sets it as text)
       series: [{},
         { label: 'baseline ' + file(data.baseline), stroke: '#888', width: 1.5, dash: [6, 4], spanGaps: true },

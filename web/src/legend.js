@@ -31,17 +31,19 @@
     return n ? { n: n, last: last, mean: sum / n, max: max } : { n: 0, last: null, mean: null, max: null };
   }
 
-  // The legend text of a series with the cursor away: "last 1.2k · mean 950 · max 2.3k MB/s"
-  function summary(u, sidx, unit, labels) {
+  // The legend text of a series with the cursor away: "last 1.2k · mean 950 · max 2.3k MB/s".
+  // empty (optional): what to say instead of "no data in view" while the page has no row at all
+  // (a live page before the first sample: it is waiting, not empty), or null.
+  function summary(u, sidx, unit, labels, empty) {
     const st = stats(u, sidx);
-    if (!st.n) return 'no data in view';
+    if (!st.n) return (!u.data[0].length && empty && empty()) || 'no data in view';
     if (labels) return 'last ' + (labels[st.last] || U.sig3(st.last));
     return 'last ' + U.sig3(st.last) + ' · mean ' + U.sig3(st.mean) + ' · max ' + U.sig3(st.max) + (unit ? ' ' + unit : '');
   }
 
   // A series' legend value: at the cursor (hover(v)) or, with no cursor, the summary.
-  function value(unit, labels, hover) {
-    return (u, v, sidx, idx) => (idx === null || idx === undefined ? summary(u, sidx, unit, labels) : hover(v));
+  function value(unit, labels, hover, empty) {
+    return (u, v, sidx, idx) => (idx === null || idx === undefined ? summary(u, sidx, unit, labels, empty) : hover(v));
   }
 
   // Whether two columns draw the same line: gaps at the same points, values within tol.

@@ -102,16 +102,6 @@
     return v.toLocaleString('en', { maximumFractionDigits: p, minimumFractionDigits: 0 });
   }
 
-  const compact = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 2 });
-  function tick(v, step) {
-    if (v === null || v === undefined) return '';
-    return Math.abs(v) >= 1e4 ? compact.format(v) : v.toFixed(decimals(step));
-  }
-
-  function decimals(step) {
-    return step > 0 ? Math.max(0, Math.min(9, Math.ceil(-Math.log10(step) - 1e-9))) : 0;
-  }
-
   // The length of one point's interval in ns: a report merges k intervals into a row.
   function rowInterval() {
     return S.info.interval_ns * (S.merge || 1);
@@ -158,12 +148,12 @@
       paths: labels ? uPlot.paths.stepped({ align: 1 }) : undefined,
       points: { show: window.socmonLegend.showPoints },
       value: window.socmonLegend.value(legendUnit(s.unit, def), labels,
-        (v) => (labels ? (v === null ? '–' : labels[v] || fmt(v, 0)) : fmt(v, s.precision) + (s.unit ? ' ' + legendUnit(s.unit, def) : ''))),
+        (v) => (labels ? (v === null ? '–' : labels[v] || fmt(v, 0)) : fmt(v, s.precision) + (s.unit ? ' ' + legendUnit(s.unit, def) : '')), waiting),
     }));
     const timeLabel = (S.info.simulated ? 'simulated ' : '') + 'time since start (' + tu.name + ')';
     // ticks short enough for the axis: 400M, 2.5k, 0.25 (the legend shows the full value)
     // "packets per interval (100 µs)" is longer than the axis is high in the default font
-    const yAxis = { label: unitText, size: 64, splits: window.socmonAxis.splits, values: (u, splits, ai, space, incr) => splits.map((v) => tick(v, incr)) };
+    const yAxis = { label: unitText, size: 64, splits: window.socmonAxis.splits, values: (u, splits, ai, space, incr) => window.socmonAxis.labels(splits, incr, 1, { compact: true }) };
     if (unitText.length > 20) yAxis.labelFont = 'bold 10px system-ui, sans-serif';
     if (labels) {
       yAxis.values = (u, splits) => splits.map((v) => (Number.isInteger(v) ? labels[v] || '' : ''));
@@ -172,10 +162,11 @@
     }
     const opts = {
       width: width(box), height: 220, series: series,
-      // axis.js: ticks that cannot loop forever, and a one-instant x range widened
-      scales: { x: { time: false, range: window.socmonAxis.xRange }, y: labels ? { range: [-0.5, labels.length - 0.5] } : {} },
+      // axis.js: ticks that cannot loop forever, a one-instant x range widened, a constant's y
+      // range from 0 (not its rounding noise blown up to the chart's height)
+      scales: { x: { time: false, range: window.socmonAxis.xRange }, y: labels ? { range: [-0.5, labels.length - 0.5] } : { range: window.socmonAxis.yRange } },
       // as many decimals as the tick step needs: 0.0015 s, not two ticks both reading 0.002
-      axes: [{ label: timeLabel, splits: window.socmonAxis.splits, values: (u, splits, ai, space, incr) => splits.map((v) => (v * tu.k).toFixed(decimals(incr * tu.k))) }, yAxis],
+      axes: [{ label: timeLabel, splits: window.socmonAxis.splits, values: (u, splits, ai, space, incr) => window.socmonAxis.labels(splits, incr, tu.k) }, yAxis],
       cursor: { sync: { key: 'socmon', setSeries: false }, drag: { x: true, y: false, setScale: false }, focus: { prox: 16 } },
       focus: { alpha: 0.3 },   // the series nearest the cursor stands out (60 accelerators in one chart)
       legend: { live: true },
@@ -284,7 +275,17 @@
 
   // ---- the page around the charts ----
 
+  // A live page before its first row: the run has not given a sample yet (a long interval, a
+  // program not started): it says it waits, where "no data in view" would read as a broken page.
+  function waiting() {
+    return S.live && !S.rows && !S.ended ? 'waiting for the first sample' : null;
+  }
+
   function status() {
+    if (waiting()) {
+      $('status').textContent = 'live: ' + waiting() + (S.info ? ' (every ' + window.socmonUnits.time(S.info.interval_ns / 1e9) + ')' : '');
+      return;
+    }
     const span = S.xs.length ? S.xs[S.xs.length - 1] : 0;
     let s = S.rows.toLocaleString('en') + ' rows, ' + window.socmonUnits.time(span);
     if (S.gaps) s += ', ' + S.gaps + ' gap' + (S.gaps > 1 ? 's' : '');
@@ -457,6 +458,7 @@
       resetColumns();
       build();
       subscribe();
+      status();
       S.ready = true;
     }).catch((e) => { $('status').textContent = 'cannot read the run: ' + e.message; S.errors.push(String(e)); });
   }

@@ -1,12 +1,16 @@
 /* The summary a report opens with, above the charts: what a reader wants before any chart.
  *   - totals: the run's length, its intervals, and each counter's total over the run (summed
  *     over its instances: "ddr_accesses, 4 instances"), with its mean rate;
- *   - metrics: each metric definition's mean and max over the run and every instance, and the
- *     instance that reached the max (a named metric: the name it had most often);
+ *   - metrics over the run: each metric result's value over the whole run, the number
+ *     `report --summary` prints (a ratio of the run's summed counts, written with the metric's
+ *     precision as the terminal writes it), and beside it, under its own name, what the
+ *     intervals did (the largest interval's value, or a named metric's most frequent name);
  *   - findings, when the document has them ("findings": [{target, finding, evidence: {name:
  *     number}}], written by the analysis): one line each with its evidence numbers.
- * Everything comes from the page's document (window.SOCMON_DATA): the rows' deltas and metric
- * values, so the table and the charts cannot disagree. Numbers and times as units.js writes them.
+ * The run's figures come from the document's "run" (export/fmt_html.c: the analysis pipeline's
+ * totals, those of report --summary), never from sums or means of the rows here: a mean of
+ * per-interval ratios is not the run's ratio, and a page must not contradict the terminal. The
+ * intervals' column comes from the rows the charts draw. Numbers and times as units.js writes them.
  * window.socmonSummary(root, data) fills root (a <section>); it returns the figures it shows (the
  * tests compare them with the document). */
 (function () {
@@ -38,47 +42,51 @@
       }
       const row = el('tr', {}, more || body);
       row.dataset.name = r.name;
-      r.cells.forEach((c, k) => el(k ? 'td' : 'th', { textContent: c, scope: k ? undefined : 'row' }, row));
+      r.cells.forEach((c, k) => el(k ? 'td' : 'th', { textContent: c, scope: k ? undefined : 'row', className: (r.cls || [])[k] || '' }, row));
     });
     return t;
   }
 
-  // Totals of the counters whose deltas the page carries, by counter over its instances.
+  // Totals of every counter over the run (data.run: the pipeline's), by counter over its instances.
   function totals(data) {
-    const byName = new Map(data.info.counters.map((c) => [c.name, c]));
+    const run = data.run || {};
     const groups = new Map();
-    (data.counters || []).forEach((name, k) => {
-      const c = byName.get(name);
-      const key = c ? c.counter : name;
-      if (!groups.has(key)) groups.set(key, { name: key, unit: c ? c.unit : '', total: 0, instances: 0, k: [] });
-      const g = groups.get(key);
+    data.info.counters.forEach((c, k) => {
+      if (!groups.has(c.counter)) groups.set(c.counter, { name: c.counter, unit: c.unit, total: 0, instances: 0 });
+      const g = groups.get(c.counter);
       g.instances++;
-      g.k.push(k);
+      g.total += (run.counters || [])[k] || 0;
     });
-    for (const r of data.rows)
-      for (const g of groups.values()) for (const k of g.k) g.total += r.d[k] || 0;
     return [...groups.values()];
   }
 
-  // Mean and max of each metric definition over the rows and its instances.
+  // Each metric result: its value over the run (data.run), and the intervals' max, or for a
+  // named metric the name the intervals had most often.
   function metrics(data) {
-    const groups = new Map();
-    data.info.metrics.forEach((m, i) => {
-      if (!groups.has(m.metric)) groups.set(m.metric, { name: m.metric, unit: m.unit, labels: m.labels || null, idx: [], n: 0, sum: 0, max: null, at: '', count: {} });
-      groups.get(m.metric).idx.push(i);
-    });
-    for (const r of data.rows) {
-      for (const g of groups.values()) {
-        for (const i of g.idx) {
-          const v = r.m[i];
-          if (v === null || v === undefined || !isFinite(v)) continue;
-          g.n++; g.sum += v;
-          if (g.labels) g.count[v] = (g.count[v] || 0) + 1;
-          if (g.max === null || v > g.max) { g.max = v; g.at = data.info.metrics[i].instance || ''; }
-        }
+    const run = (data.run || {}).metrics || [];
+    return data.info.metrics.map((m, i) => {
+      const r = run[i];
+      const g = { name: m.name, metric: m.metric, unit: m.unit, precision: m.precision, labels: m.labels || null,
+        run: r === null || r === undefined ? null : r, n: 0, max: null, count: {} };
+      for (const row of data.rows) {
+        const v = row.m[i];
+        if (v === null || v === undefined || !isFinite(v)) continue;
+        g.n++;
+        if (g.labels) g.count[v] = (g.count[v] || 0) + 1;
+        if (g.max === null || v > g.max) g.max = v;
       }
-    }
-    return [...groups.values()].map((g) => Object.assign(g, { mean: g.n ? g.sum / g.n : null }));
+      return g;
+    });
+  }
+
+  // A metric's value as the terminal's tables write it: its label, or the number with the
+  // metric's decimals and grouped digits; '-' where it is undefined.
+  function runText(g) {
+    const v = g.run;
+    if (v === null || !isFinite(v)) return '-';
+    if (g.labels) return g.labels[v] !== undefined ? g.labels[v] : String(v);
+    const p = Math.max(0, Math.min(20, g.precision === undefined ? 3 : g.precision));
+    return v.toLocaleString('en-US', { minimumFractionDigits: p, maximumFractionDigits: p });
   }
 
   function evidence(ev) {
@@ -88,7 +96,7 @@
   window.socmonSummary = function (root, data) {
     const info = data.info, rows = data.rows || [];
     const interval = info.interval_ns * (data.merge || 1);
-    const elapsed = rows.reduce((s, r) => s + (r.dt_ns || 0), 0);
+    const elapsed = data.run ? data.run.elapsed_ns : rows.reduce((s, r) => s + (r.dt_ns || 0), 0);
     root.hidden = false;
     el('h2', { textContent: 'Summary' }, root);
     // findings first, the width of the page: they say in words what the tables hold in numbers
@@ -114,15 +122,18 @@
 
     const met = metrics(data);
     const mrows = met.map((g) => {
+      let intervals = '';
       if (g.labels) {
         const best = Object.keys(g.count).sort((a, b) => g.count[b] - g.count[a])[0];
-        return { name: g.name, cells: [g.name, best === undefined ? '–' : 'mostly ' + (g.labels[best] || best) +
-          ' (' + Math.round(100 * g.count[best] / g.n) + ' %)', '', ''] };
+        if (best !== undefined) intervals = 'mostly ' + (g.labels[best] || best) + ' (' + Math.round(100 * g.count[best] / g.n) + ' %)';
+      } else if (g.max !== null) {
+        const unit = U.chartUnit(g.unit, interval, g.metric);
+        intervals = 'max ' + U.sig3(g.max) + (unit ? ' ' + unit : '');
       }
-      const unit = U.chartUnit(g.unit, interval, g.name);
-      return { name: g.name, cells: [g.name, U.sig3(g.mean) + (unit ? ' ' + unit : ''), U.sig3(g.max), g.at] };
+      return { name: g.name, cls: ['', 'run', 'intervals'],
+        cells: [g.name, runText(g) + (g.labels || !g.unit || g.run === null ? '' : ' ' + g.unit), intervals] };
     });
-    if (mrows.length) table(wrap, 'metrics', 'Metrics over the run', ['metric', 'mean', 'max', 'max at'], mrows);
+    if (mrows.length) table(wrap, 'metrics', 'Metrics over the run (as report --summary gives them)', ['metric', 'over the run', 'intervals'], mrows);
 
     return { elapsed_ns: elapsed, totals: tot, metrics: met, findings: fin.length };
   };
