@@ -479,6 +479,10 @@ int cmd_record(int argc, char **argv)
         fprintf(stderr, "socmon record: target '%s' is hardware: give a duration with -d\n", r.src.info->ops->name);
         rc = 2;
     }
+    /* an -e event this machine cannot count (perf's <not supported>) is said, not dropped in silence */
+    for (size_t i = 0; !rc && r.src.info->nunsupported && i < r.src.info->nunsupported; i++)
+        fprintf(stderr, "%s%s%s", i ? ", " : "socmon record: <not supported> here, so not in the recording: ",
+                r.src.info->unsupported[i], i + 1 == r.src.info->nunsupported ? "\n" : "");
     if (!rc && r.src.remote)   /* before any file: none is made for a run that is over */
         rc = refuse_ended_run(&r);
     if (!rc)   /* first: a bad -M must not move an existing recording aside */
