@@ -8,7 +8,8 @@
 # under share/socmon/grafana. Parsing is not enough (issue 37 item 3: "Busiest counters" parsed,
 # and Prometheus refused it): Debian's Prometheus then scrapes live, paced agents on the three
 # models at once, and tests/support/prom_scrape.py --dashboard runs every panel's query, instant
-# and over a range, failing on an error, on a query with no series, or on a legend label the series
+# and over a range, failing on an error, on a query with no series (or none of an agent serving
+# what it reads: "Busiest counters" must show each target's ten), or on a legend label the series
 # lack; the target variable must list all three.
 . "${SOCMON_SRC:?SOCMON_SRC must point at the source tree}/tests/support/expect.sh"
 . "$SOCMON_SRC/tests/agent/agent_lib.sh"
@@ -92,8 +93,10 @@ mkdir "$TMP/prom"
 # shellcheck disable=SC2086
 if python3 "$SOCMON_SRC/tests/support/prom_scrape.py" --dir "$TMP/prom" $scrapes --dashboard "$DASH" \
     --want-target esp --want-target zynq --want-target tensix >"$TMP/prom.out" 2>&1; then ok; else
-    bad "a dashboard query fails in Prometheus: $(grep -v '^ts=' "$TMP/prom.out" | tail -5)"
+    bad "a dashboard query fails in Prometheus: $(grep -v '^ts=' "$TMP/prom.out" | tail -3)"
 fi
+# what each query returned, for a person reading ctest's log (--output-on-failure, -V)
+grep '^prom_scrape: panel' "$TMP/prom.out"
 for p in $PIDS; do kill -TERM "$p" 2>/dev/null; done
 
 # installed with the rest of share/socmon

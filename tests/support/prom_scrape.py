@@ -16,9 +16,10 @@ expectations met.
 
 --dashboard runs every panel query of a Grafana dashboard, as Grafana would (its variables given
 the values Grafana gives them with a 1 s scrape interval: $__rate_interval 4s, $__interval 1s,
-$target all), through the query API, instant and over a range: an error fails at once; a result
-with no series is polled until the deadline; every {{label}} of a legend must be a label of every
-series of a graph. A query variable label_values(METRIC, LABEL) must list every --want-target. Python 3 standard library only."""
+$target all), through the query API, instant and over a range, once every target has been scraped
+3 times within $__rate_interval: an error fails at once; a result with no series, or with none of
+a scraped instance (or target) that serves the series the query reads, is polled until the
+deadline; every {{label}} of a legend must be a label of every series of a graph. A query variable label_values(METRIC, LABEL) must list every --want-target. Python 3 standard library only."""
 
 import argparse
 import http.server
@@ -216,28 +217,62 @@ def dashboard_exprs(path):
     return exprs, variables
 
 
+def serving(base, e, key):
+    """The values of label key (instance or target) of the scraped series that e selects: of those
+    serving every metric name it names (a ratio needs both), and any series its __name__ regular
+    expressions match. None when e names no series."""
+    sets = []
+    for rx in re.findall(r'__name__=~"([^"]*)"', e):
+        sets.append('{__name__=~"%s"}' % rx)
+    for name in set(re.findall(r"\bsocmon_[A-Za-z0-9_]*[A-Za-z0-9]\b", e)) - {"socmon_"}:
+        if not any(name in rx for rx in re.findall(r'__name__=~"([^"]*)"', e)):
+            sets.append(name)
+    have = None
+    for sel in sets:
+        res, err = api_query(base, "/api/v1/query", {"query": "count by (%s) (%s)" % (key, sel)})
+        got = {r["metric"].get(key, "") for r in res or []}
+        have = got if have is None else have & got
+    return have
+
+
 def check_dashboard(base, path, want_targets):
+    """Every panel query answers without an error, with series, over a range too, and with series
+    of every scraped instance (or target) that serves what it reads."""
     exprs, variables = dashboard_exprs(path)
     end = time.monotonic() + DEADLINE
+    # first every target scraped at least 3 times within $__rate_interval, so a rate has points
+    while True:
+        res, err = api_query(base, "/api/v1/query", {"query": "count_over_time(up[%s]) >= 3" % GRAFANA_VARS["$__rate_interval"]})
+        if res is not None and len(res) >= len(want_targets):
+            break
+        if time.monotonic() > end:
+            fail("targets not scraped 3 times in %s after %d s: %s" % (GRAFANA_VARS["$__rate_interval"], DEADLINE, err or res))
+        time.sleep(0.2)
     for where, e, legend in exprs:
         while True:
             now = time.time()
             inst, err = api_query(base, "/api/v1/query", {"query": e})
             if err is None:
                 rng, err = api_query(base, "/api/v1/query_range",
-                                 {"query": e, "start": now - 10, "end": now, "step": "1s"})
+                                     {"query": e, "start": now - 10, "end": now, "step": "1s"})
             if err is not None:
                 fail("%s: Prometheus refuses %s: %s" % (where, e, err))
-            if inst and rng:
+            # the label its series are told apart by: per board (instance), or per kind (target)
+            key = next((k for k in ("instance", "target") if inst and all(k in r["metric"] for r in inst)), None)
+            want = serving(base, e, key) if key else None
+            missing = sorted(want - {r["metric"][key] for r in inst}) if want else []
+            if inst and rng and not missing:
                 break
             if time.monotonic() > end:
-                fail("%s: no series (instant %d, range %d) after %d s: %s" % (where, len(inst), len(rng), DEADLINE, e))
+                fail("%s: %s after %d s: %s" % (where, "no series (instant %d, range %d)" % (len(inst), len(rng))
+                                                 if not (inst and rng) else "no series of %s %s" % (key, missing),
+                                                 DEADLINE, e))
             time.sleep(0.2)
         for label in re.findall(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}", legend):
             lacking = [r["metric"] for r in inst + rng if label not in r["metric"]]
             if lacking:
                 fail("%s: the legend's {{%s}} is no label of %s (%s)" % (where, label, lacking[0], e))
-        print("prom_scrape: %s: %d series" % (where, len(inst)))
+        print("prom_scrape: %s: %d series, of %s %s" % (where, len(inst), key, sorted(want or [])))
     for name, definition in variables:
         m = re.fullmatch(r"label_values\((\w+),\s*(\w+)\)", definition)
         if not m:
