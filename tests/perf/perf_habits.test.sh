@@ -43,6 +43,8 @@ if [ $whole = 1 ] && [ $nopmu = 1 ]; then
     expect 1 "none of the events can be counted here (cache-misses: not supported" -- \
         "$BIN" stat -a -e cache-misses -d 50ms
     expect 0 "cache-misses,,<not supported>" -- "$BIN" stat -a -e cache-misses,task-clock -x, -d 50ms
+    # read shows it too (it left it out without a word)
+    expect 0 "cache-misses *<not supported>" -- "$BIN" read -e cache-misses,task-clock
 fi
 # host event names alone, without -a, are the host's too (every CPU, as -t host without a command)
 host_run "-e cache-misses,task-clock" "$BIN" stat -e cache-misses,task-clock -d 50ms
