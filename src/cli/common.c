@@ -210,7 +210,9 @@ static socmon_status try_runner_events(const cli_opts *o, socmon_status first, s
                                        const char **events_out)
 {
     const socmon_target_ops *runner = socmon_target_with_caps(SOCMON_TARGET_RUNS_COMMAND);
-    if (first != SOCMON_ENOENT || !runner || o->target_set || o->ntargets > 1 || !o->events || o->command)
+    /* -w and --trace-bus are a model's: with them the user means the default target */
+    if (first != SOCMON_ENOENT || !runner || o->target_set || o->ntargets > 1 || !o->events || o->command ||
+        o->workload || o->trace)
         return first;
     char msg[1024];
     snprintf(msg, sizeof msg, "%s", socmon_errmsg());
