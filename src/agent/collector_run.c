@@ -157,6 +157,7 @@ socmon_status collector_run(collector *c, const collector_cb *cb)
             if (!c->any_seq && e.next_seq != c->st.next_seq)
                 return socmon_fail(SOCMON_EPARSE, "agent %s: END after seq %llu, but the last received is %llu",
                                    c->addr, (unsigned long long)e.next_seq - 1, (unsigned long long)c->st.next_seq - 1);
+            c->st.next_seq = e.next_seq;   /* also when nothing came: where the run ended */
             if (cb->end)
                 cb->end(cb->user, &e);
             return SOCMON_OK;

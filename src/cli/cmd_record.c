@@ -308,6 +308,61 @@ static void say_remote_start(const rec *r)
             info->target, info->ncounters, (double)info->interval_ns / 1e6, start);
 }
 
+/* What an agent whose run is over still holds: "its ring holds 6 samples (seq 0..5)". The ring
+ * keeps the newest of what was taken (next_seq - 1 the last), at most its capacity. */
+static void ring_held(const wire_hello *h, uint64_t next_seq, int big, char *buf, size_t len)
+{
+    uint64_t oldest = h->oldest_seq;
+    if (next_seq > oldest && next_seq - oldest > h->ring_capacity)
+        oldest = next_seq - h->ring_capacity;
+    char n[32];
+    smn_format_count(n, sizeof n, next_seq > oldest ? next_seq - oldest : 0, big);
+    if (next_seq <= oldest)
+        snprintf(buf, len, "its ring holds no sample");
+    else if (next_seq - oldest == 1)
+        snprintf(buf, len, "its ring holds 1 sample (seq %llu)", (unsigned long long)oldest);
+    else
+        snprintf(buf, len, "its ring holds %s samples (seq %llu..%llu)", n, (unsigned long long)oldest,
+                 (unsigned long long)next_seq - 1);
+}
+
+/* --from now (and -d's now) joining an agent whose run is over would wait for samples that never
+ * come and write a file of none (issue 37 item 8): the HELLO says the run is over (its flag
+ * WIRE_HELLO_ENDED), so this says so before any file is made, and what --from oldest would get.
+ * Returns 0 (the run goes on) or the exit code. */
+static int refuse_ended_run(const rec *r)
+{
+    const wire_hello *h = collector_hello(collector_source_collector(r->src.src));
+    if (r->o->append || r->src.from != CLI_FROM_NOW || !(h->flags & WIRE_HELLO_ENDED))
+        return 0;
+    char held[128], taken[32];
+    ring_held(h, h->next_seq, !r->o->no_big_num, held, sizeof held);
+    smn_format_count(taken, sizeof taken, h->next_seq, !r->o->no_big_num);
+    fprintf(stderr, "socmon record: the run of agent %s has ended (it took %s sample%s): --from now%s would wait "
+            "for a sample that never comes, so nothing was recorded; %s: 'socmon record --remote %s --from oldest' "
+            "records %s\n", r->o->remote, taken, h->next_seq == 1 ? "" : "s", r->o->from ? "" : " (where -d counts from)",
+            held, r->o->remote, h->next_seq - h->oldest_seq == 1 ? "it" : "them");
+    return 1;
+}
+
+/* A remote run that recorded no interval (a new file: fewer than two samples, the first being the
+ * baseline; --append: no sample) is a failure, said with why: the agent's run ended. */
+static int remote_nothing(const rec *r)
+{
+    if (r->appending ? r->samples > 0 : r->samples > 1)
+        return 0;
+    collector *c = collector_source_collector(r->src.src);
+    collector_stats cs;
+    collector_get_stats(c, &cs);
+    char held[128];
+    ring_held(collector_hello(c), cs.next_seq, !r->o->no_big_num, held, sizeof held);
+    fprintf(stderr, "socmon record: recorded no interval: the agent's run ended (%s) before %s; %s%s\n",
+            r->src.info->end_reason ? r->src.info->end_reason : "its END came",
+            r->appending ? "a sample after the file's last" : r->samples ? "a second sample" : "its first sample",
+            held, r->src.from == CLI_FROM_NOW && !r->appending ? ", which --from oldest records" : "");
+    return 1;
+}
+
 /* The end: the pending block and the end record, then the summary. Returns the exit code. */
 static int finish(rec *r, socmon_status st, int rc)
 {
@@ -370,6 +425,8 @@ static int finish(rec *r, socmon_status st, int rc)
                 r->path, bbuf);
         if (r->src.info->end_reason && !o->quiet)
             fprintf(stderr, "socmon record: the agent's run ended: %s\n", r->src.info->end_reason);
+        if (!rc && !sig)
+            rc = remote_nothing(r);
     } else {
         /* grouped like every other count a person reads (--no-big-num: plain) */
         char nbuf[32], mbuf[32], bbuf[32];
@@ -422,6 +479,12 @@ int cmd_record(int argc, char **argv)
         fprintf(stderr, "socmon record: target '%s' is hardware: give a duration with -d\n", r.src.info->ops->name);
         rc = 2;
     }
+    /* an -e event this machine cannot count (perf's <not supported>) is said, not dropped in silence */
+    for (size_t i = 0; !rc && r.src.info->nunsupported && i < r.src.info->nunsupported; i++)
+        fprintf(stderr, "%s%s%s", i ? ", " : "socmon record: <not supported> here, so not in the recording: ",
+                r.src.info->unsupported[i], i + 1 == r.src.info->nunsupported ? "\n" : "");
+    if (!rc && r.src.remote)   /* before any file: none is made for a run that is over */
+        rc = refuse_ended_run(&r);
     if (!rc)   /* first: a bad -M must not move an existing recording aside */
         rc = open_consumers(&r, shown);
     if (!rc)

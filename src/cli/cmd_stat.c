@@ -9,6 +9,7 @@
 #include "cli/program.h"
 #include "cli/source.h"
 #include "cli/stop.h"
+#include "socmon/perf.h"
 
 #define STAT_OPTS (OPT_TARGET | OPT_EVENTS | OPT_WORKLOAD | OPT_FORMAT | OPT_EXPOSITION | OPT_ALL | OPT_DURATION | \
                    OPT_INTERVAL | OPT_REALTIME | OPT_TRACE | OPT_OUTPUT | OPT_PROGRAM | OPT_MAX_CYCLES | \
@@ -244,6 +245,27 @@ static socmon_status run_only(cli_session *cs, const cli_opts *o, uint64_t *elap
     return st;
 }
 
+/* The events the machine could not count (perf's <not supported>), of t's perf_event device or of
+ * a member's: up to max names into out; returns how many. */
+static size_t unsupported_events(const socmon_target *t, const char **out, size_t max)
+{
+    const socmon_device *d = socmon_target_device((socmon_target *)t);
+    if (socmon_perf_device_unsupported(d, 0, NULL, NULL) == SOCMON_EINVAL) {
+        socmon_clear_error();
+        for (size_t i = 0; socmon_target_member(t, i); i++) {
+            size_t n = unsupported_events(socmon_target_member(t, i), out, max);
+            if (n)
+                return n;
+        }
+        return 0;
+    }
+    size_t n = 0;
+    while (n < max && socmon_perf_device_unsupported(d, n, &out[n], NULL) == SOCMON_OK)
+        n++;
+    socmon_clear_error();
+    return n;
+}
+
 static int read_body(cli_session *cs, const cli_opts *o)
 {
     socmon_sample s = {0};
@@ -262,7 +284,10 @@ static int read_body(cli_session *cs, const cli_opts *o)
         socmon_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = "Counter values",
                                .target = socmon_target_spec(cs->target), .workload = o->workload,
                                .elapsed_ns = elapsed, .simulated = !socmon_target_is_hardware(cs->target)};
-        socmon_counter_list cl = {.n = socmon_set_size(cs->set), .c = cs->schema, .names = cs->names};
+        const char *unsupported[64];   /* an -e event this machine cannot count: <not supported>, as stat */
+        socmon_counter_list cl = {.n = socmon_set_size(cs->set), .c = cs->schema, .names = cs->names,
+                                  .unsupported = unsupported,
+                                  .nunsupported = unsupported_events(cs->target, unsupported, 64)};
         rc = cli_print_snapshot("read", o, &run, &cl, s.v);
     }
     socmon_sample_free(&s);

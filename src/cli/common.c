@@ -199,6 +199,32 @@ static socmon_status open_combined(const cli_opts *o, socmon_target **t, const c
     return st;
 }
 
+/* -e without -t names no counter of the default target: perhaps events of the target that opens
+ * the events -e names (SOCMON_TARGET_RUNS_COMMAND: the host, `stat -e cache-misses -d 1s` as perf
+ * users write it; issue 37 item 10). The target itself says whether it knows them: opened with
+ * them, it refuses a name it does not know (SOCMON_ENOENT, or SOCMON_EPARSE for a malformed one),
+ * and then the default target's error stands, naming the pattern and -t runner. Any other outcome
+ * (counting, or an error about the events, such as none being countable here) is the runner's.
+ * Returns SOCMON_OK with *t open (and *events_out its set's patterns), or the first error. */
+static socmon_status try_runner_events(const cli_opts *o, socmon_status first, socmon_target **t,
+                                       const char **events_out)
+{
+    const socmon_target_ops *runner = socmon_target_with_caps(SOCMON_TARGET_RUNS_COMMAND);
+    /* -w and --trace-bus are a model's: with them the user means the default target */
+    if (first != SOCMON_ENOENT || !runner || o->target_set || o->ntargets > 1 || !o->events || o->command ||
+        o->workload || o->trace)
+        return first;
+    char msg[1024];
+    snprintf(msg, sizeof msg, "%s", socmon_errmsg());
+    cli_opts r = *o;
+    r.target = runner->name;
+    socmon_status st = open_one(&r, t, events_out);
+    if (st == SOCMON_ENOENT || st == SOCMON_EPARSE)
+        return socmon_fail(first, "%s; nor is it an event -t %s counts (`socmon list %s`)", msg, runner->name,
+                           runner->name);
+    return st;
+}
+
 socmon_status cli_session_open(cli_session *cs, const cli_opts *o)
 {
     memset(cs, 0, sizeof *cs);
@@ -207,8 +233,14 @@ socmon_status cli_session_open(cli_session *cs, const cli_opts *o)
     if (st != SOCMON_OK)
         return st;
     socmon_device *dev = socmon_target_device(cs->target);
-    if ((st = socmon_set_new(dev, events, &cs->set)) != SOCMON_OK)
-        return st;
+    if ((st = socmon_set_new(dev, events, &cs->set)) != SOCMON_OK) {
+        socmon_target_close(cs->target);
+        cs->target = NULL;
+        if ((st = try_runner_events(o, st, &cs->target, &events)) != SOCMON_OK)
+            return st;
+        if ((st = socmon_set_new(socmon_target_device(cs->target), events, &cs->set)) != SOCMON_OK)
+            return st;
+    }
     size_t n = socmon_set_size(cs->set);
     cs->schema = calloc(n, sizeof *cs->schema);
     cs->names = calloc(n, sizeof *cs->names);

@@ -44,10 +44,10 @@ static const struct {
     {OPT_EXPOSITION, {"openmetrics", no_argument, 0, OPT_LONG_OPENMETRICS},
      "    --openmetrics     the same as OpenMetrics 1.0 text (UNIT lines, ends with # EOF)"},
     {OPT_ALL, {"all-cpus", no_argument, 0, 'a'},
-     "-a, --all-cpus        count on every instance of the target (every tile, core, slot), as perf's\n"
-     "                        system-wide -a; socmon always does (-e still picks the counters)"},
+     "-a, --all-cpus        without -t: every CPU of the host target, as perf's system-wide -a; on a\n"
+     "                        model, every instance (every tile, core, slot), which socmon always counts"},
     {OPT_CPUS, {"cpu", required_argument, 0, 'C'},
-     "-C, --cpu LIST        host: count only these CPUs (e.g. 0-3,6), as perf -C"},
+     "-C, --cpu LIST        host: count only these CPUs (e.g. 0-3,6), as perf -C (without -t: -t host)"},
     {OPT_DELTAS, {"deltas", no_argument, 0, 'D'},
      "    --deltas          CSV/JSON interval rows also carry every counter's delta (-a and --all,\n"
      "                        its old names, still work)"},
@@ -674,6 +674,19 @@ static int parse_opts(int argc, char **argv, cli_optmask allowed, void (*help)(F
     }
     if (o->events && check_items(argv[0], "-e", o->events) != 0)
         return 2;
+    /* -a or -C without -t is perf's habit of counting this machine's CPUs (perf stat -a): that is
+     * the target taking -a and -C (SOCMON_TARGET_RUNS_COMMAND), found by its capability, not the
+     * default model, which counts every instance anyway (issue 37 item 10) */
+    if ((o->all_cpus || o->cpus) && !o->target_set && !o->remote) {
+        const socmon_target_ops *runner = socmon_target_with_caps(SOCMON_TARGET_RUNS_COMMAND);
+        if (!runner) {
+            fprintf(stderr, "socmon %s: %s counts this machine's CPUs, which no target of this build does "
+                            "(-t host, on Linux); a model target counts every instance without it\n", argv[0],
+                    o->cpus ? "-C" : "-a");
+            return 2;
+        }
+        o->target = runner->name;
+    }
     if (o->metrics && check_items(argv[0], "-M", o->metrics) != 0)
         return 2;
     for (; (allowed & OPT_FILES) && optind < argc && o->nfiles < 2; optind++)
