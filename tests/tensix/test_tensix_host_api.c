@@ -130,7 +130,7 @@ static void test_export_counters_csv(void **state)
     assert_int_equal(llk_perf_export_counters(r, base, params, 3, "master"), SOCMON_OK);
     assert_int_equal(llk_perf_export_counters(r, base, params, 3, "master"), SOCMON_OK);
     snprintf(path, sizeof path, "%s.master.csv", base);
-    static char lines[4][512];
+    static char lines[4][TX_LINE_MAX];
     assert_int_equal(read_lines(path, lines, 4), 1 + 2 * 258);   /* header once, rows appended */
     assert_string_equal(lines[0], "thread,bank,counter_name,counter_id,cycles,count,l1_mux,math_fidelity,"
                                   "input_format,note\n");
@@ -182,7 +182,7 @@ static void test_undefined_rows(void **state)
     snprintf(base, sizeof base, "%s/undef", dir);
     assert_int_equal(llk_perf_export_counters(r, base, NULL, 0, "w"), SOCMON_OK);
     snprintf(path, sizeof path, "%s.w.csv", base);
-    static char lines[200][512];
+    static char lines[200][TX_LINE_MAX];
     read_lines(path, lines, 200);
     assert_string_equal(lines[1 + 86 + 78], "MATH,L1,NOC_RING0_INCOMING_1,0,,,0\n");
     /* The other threads still give the NoC metrics. */
@@ -325,10 +325,10 @@ static void test_metrics_average_threads(void **state)
     assert_int_equal(llk_perf_export_metrics(m, base, params, 1, "gw1"), SOCMON_OK);
     assert_int_equal(llk_perf_export_metrics(m, base, params, 1, "gw1"), SOCMON_OK);
     snprintf(path, sizeof path, "%s.gw1.csv", base);
-    static char lines[4][512];
+    static char lines[4][TX_LINE_MAX];
     assert_int_equal(read_lines(path, lines, 4), 3);
     /* Columns: the computed metrics in file order, then the parameters. */
-    char want[512] = "";
+    char want[1024] = "";
     for (size_t i = 0; i < llk_perf_metrics_count(m); i++) {
         const char *name;
         llk_perf_metrics_at(m, i, &name, NULL, NULL, NULL);
