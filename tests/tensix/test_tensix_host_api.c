@@ -241,6 +241,14 @@ static void test_one_thread_kernel(void **state)
     size_t len;
     assert_int_equal(llk_perf_format_metrics(m, buf, sizeof buf, &len), SOCMON_OK);
     assert_non_null(strstr(buf, "WARNING: threads UNPACK, PACK counted 0 cycles"));
+    /* The banks are the core's: MATH's rows counted all three threads' instructions, so
+     * threads_ran is 3, and the warning says how that fits with two threads never starting the
+     * counters (issue 37: "threads_ran 3.0000" under a warning that only MATH ran). */
+    double ran;
+    assert_int_equal(llk_perf_metrics_value(m, "threads_ran", &ran), SOCMON_OK);
+    assert_true(ran == 3);
+    assert_non_null(strstr(buf, "threads_ran                    3.0000"));
+    assert_non_null(strstr(w, "still counted instructions of 3 of the three threads (threads_ran)"));
     /* The same kernel with all three threads: the same utilisation, and no warning. */
     llk_perf_results *r3 = run_sim("fidelity=HiFi4", NULL);
     llk_perf_metrics *m3;
