@@ -361,13 +361,14 @@ static int finish(rec *r, socmon_status st, int rc)
     if (r->src.remote) {
         collector_stats cs;
         collector_get_stats(collector_source_collector(r->src.src), &cs);
-        char what[512], bbuf[32];
+        char what[512], bbuf[32], nbuf[32], lbuf[32];
         remote_arrived(r, what, sizeof what);
         smn_format_count(bbuf, sizeof bbuf, cs.bytes, !o->no_big_num);
-        /* "wrote 1001 samples (0 lost at the agent): 1,001 samples from agent ... to FILE (...)" */
-        fprintf(to, "wrote %llu sample%s (%llu lost at the agent): %s, to %s (%s bytes received)\n",
-                (unsigned long long)r->samples, r->samples == 1 ? "" : "s", (unsigned long long)r->rr.lost, what,
-                r->path, bbuf);
+        smn_format_count(nbuf, sizeof nbuf, r->samples, !o->no_big_num);
+        smn_format_count(lbuf, sizeof lbuf, r->rr.lost, !o->no_big_num);
+        /* "wrote 1,001 samples (0 lost at the agent): 1,001 samples from agent ... to FILE (...)" */
+        fprintf(to, "wrote %s sample%s (%s lost at the agent): %s, to %s (%s bytes received)\n",
+                nbuf, r->samples == 1 ? "" : "s", lbuf, what, r->path, bbuf);
         if (r->src.info->end_reason && !o->quiet)
             fprintf(stderr, "socmon record: the agent's run ended: %s\n", r->src.info->end_reason);
     } else {
