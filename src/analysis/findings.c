@@ -180,7 +180,8 @@ typedef struct run_view {
 
 /* The schema a rule sees: every counter (inst NULL) or one instance's and the device-wide ones
  * (a function's fn_cycles beside the program's cycles), and as parameters the
- * device's and the metric values of the whole run (inst: that instance's per-instance ones). */
+ * device's and the metric values of the whole run (inst: that instance's per-instance ones).
+ * A parameter of one instance, "slot0.asked_rd_mbps", is that instance's "asked_rd_mbps". */
 static socmon_metric_schema schema_for(run_view *rv, const char *inst)
 {
     const socmon_source_info *s = rv->a->src;
@@ -193,8 +194,12 @@ static socmon_metric_schema schema_for(run_view *rv, const char *inst)
             rv->v[nc++] = t->values ? t->values[i] : 0;
         }
     }
+    size_t il = inst ? strlen(inst) : 0;
     for (size_t i = 0; i < s->nparams; i++) {
-        rv->pn[np] = s->param_names[i];
+        const char *name = s->param_names[i];
+        if (il && strncmp(name, inst, il) == 0 && name[il] == '.' && name[il + 1])
+            name += il + 1;
+        rv->pn[np] = name;
         rv->pv[np++] = s->param_values[i];
     }
     const socmon_metrics *m = rv->a->metrics;

@@ -114,6 +114,34 @@ static void test_per_instance_order_max(void **state)
     socmon_findingset_free(fs);
 }
 
+/* A parameter of one instance ("b.asked") is that instance's "asked" in a per-instance rule, so
+ * each Zynq port is weighed against what its workload asked of it, not a device-wide figure
+ * (issue 37); an instance without one gives no line, as a run without the parameter. */
+static void test_instance_params(void **state)
+{
+    (void)state;
+    const char *rules = "{\"target\": \"t\", \"findings\": [{\"name\": \"p\", \"per\": \"instance\", "
+                        "\"evidence\": {\"got\": \"busy\", \"asked\": \"asked\", \"pct\": \"100 * busy / asked\"}, "
+                        "\"units\": {\"pct\": \"%\"}, \"text\": \"{instance}: {got} of {asked} ({pct}%)\"}]}";
+    socmon_findingset *fs = NULL;
+    assert_int_equal(socmon_findingset_new(&fs), SOCMON_OK);
+    assert_int_equal(socmon_findingset_add_string(fs, rules, "user.json"), SOCMON_OK);
+    const char *pn[] = {"a.asked", "b.asked"};
+    double pv[] = {400, 150000};
+    uint64_t v[4] = {200, 123456, 0, 300000};
+    socmon_source_info info = {.kind = "recording", .target = "t", .ncounters = 4, .counters = inst_ctr,
+                               .nparams = 2, .param_names = pn, .param_values = pv};
+    socmon_analysis_info a = {.src = &info};
+    socmon_totals t = {.runs = 1, .elapsed_ns = 1000000000, .raw = v, .values = v};
+    socmon_findings *f = NULL;
+    assert_int_equal(socmon_findings_eval(fs, &a, &t, &f), SOCMON_OK);
+    assert_int_equal(socmon_findings_count(f), 2);   /* c has no parameter of its own */
+    assert_string_equal(socmon_findings_at(f, 0)->text, "a: 200 of 400 (50.00%)");
+    assert_string_equal(socmon_findings_at(f, 1)->text, "b: 123,456 of 150,000 (82.30%)");
+    socmon_findings_free(f);
+    socmon_findingset_free(fs);
+}
+
 /* Evidence through the run's metrics (their values as names) and a labelled metric's label. */
 static void test_metrics_and_labels(void **state)
 {
@@ -220,6 +248,7 @@ int main(void)
         cmocka_unit_test(test_host_topdown),
         cmocka_unit_test(test_per_instance_order_max),
         cmocka_unit_test(test_metrics_and_labels),
+        cmocka_unit_test(test_instance_params),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_builtin_files_load),
     };
