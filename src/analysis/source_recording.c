@@ -132,10 +132,9 @@ static socmon_status params_at_end(rsrc *s)
     for (unsigned line = 1; p < end; line++) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-        char buf[256];
-        if (n >= sizeof buf)
-            return socmon_fail(SOCMON_EPARSE, "recording: attachment 'params' line %u: longer than %zu bytes", line,
-                               sizeof buf - 1);
+        char *buf = malloc(n + 1);
+        if (!buf)
+            return socmon_fail(SOCMON_ENOMEM, "recording: out of memory");
         memcpy(buf, p, n);
         buf[n] = 0;
         char *sp = strrchr(buf, ' '), *e = NULL;
@@ -150,8 +149,10 @@ static socmon_status params_at_end(rsrc *s)
             st = socmon_fail(SOCMON_EPARSE, "recording: attachment 'params' line %u ('%s'): expected NAME VALUE "
                              "naming one of the header's %zu parameters", line, shown ? shown : "?", s->np);
             free(shown);
+            free(buf);
             return st;
         }
+        free(buf);
         s->pvalues[i] = v;
         p += n + (nl != NULL);
     }
