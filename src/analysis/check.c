@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/text.h"
 #include "socmon/check.h"
 
 struct socmon_check {
@@ -19,14 +20,17 @@ struct socmon_check {
     size_t nitems;
 };
 
-/* "+312 (+4.10%) beyond the limit +0" */
+/* "+1,312 (+4.10%) beyond the limit +0": the change as the tables write numbers (a count
+ * grouped, a measure with its unit's decimals: core/text.h) */
 static char *why_beyond(const socmon_diff_row *r, const socmon_rule *rule)
 {
     char d[48], pct[48] = "";
+    int neg = r->integer ? r->idelta < 0 : r->delta < 0;
+    d[0] = neg ? '-' : '+';
     if (r->integer)
-        snprintf(d, sizeof d, "%+lld", (long long)r->idelta);
+        smn_format_count(d + 1, sizeof d - 1, r->idelta < 0 ? (uint64_t)0 - (uint64_t)r->idelta : (uint64_t)r->idelta, 1);
     else
-        snprintf(d, sizeof d, "%+.6g", r->delta);
+        smn_format_fixed(d + 1, sizeof d - 1, fabs(r->delta), smn_unit_decimals(r->a ? r->a->unit : NULL), 1);
     if (r->has_ratio)
         snprintf(pct, sizeof pct, " (%+.2f%%)", (r->ratio - 1) * 100);
     else if (r->a && r->a->v == 0)

@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "core/grow.h"
 #include "core/strmap.h"
+#include "core/text.h"
 
 struct socmon_findings {
     size_t n, cap;
@@ -22,40 +23,15 @@ static socmon_status nomem(void)
     return socmon_fail(SOCMON_ENOMEM, "findings: out of memory");
 }
 
-/* v to 3 significant digits. Scaling by an exact power of ten (a division for the decimals)
- * makes the double the one nearest the decimal the text prints, so text and evidence agree. */
-static double round3(double v)
+/* v rounded to `decimals` decimals, the number the text prints, so text and evidence agree.
+ * Scaling by an exact power of ten (a division for the decimals) makes the double the one
+ * nearest the decimal printed. Beyond 1e15 the text prints "%.4g" of v itself. */
+static double round_to(double v, int decimals)
 {
-    if (!isfinite(v) || v == 0)
+    if (!isfinite(v) || fabs(v) >= 1e15)
         return v;
-    int e = (int)floor(log10(fabs(v)));
-    if (e >= 2) {
-        double p = pow(10, e - 2);
-        return round(v / p) * p;
-    }
-    double p = pow(10, 2 - e);
-    return round(v * p) / p;
-}
-
-/* A rounded value as the text shows it: no exponent for the sizes counters reach, "-" for
- * undefined. */
-static void fmt3(double v, char *buf, size_t len)
-{
-    if (isnan(v)) {
-        snprintf(buf, len, "-");
-        return;
-    }
-    if (v == 0 || !isfinite(v)) {
-        snprintf(buf, len, "%g", v == 0 ? 0.0 : v);
-        return;
-    }
-    int e = (int)floor(log10(fabs(v)));
-    if (v == floor(v) && e < 15)   /* a count stays a count: "4 runs", not "4.00 runs" */
-        snprintf(buf, len, "%.0f", v);
-    else if (e < -6 || e > 17)
-        snprintf(buf, len, "%.3g", v);
-    else
-        snprintf(buf, len, "%.*f", e >= 2 ? 0 : 2 - e, v);
+    double p = pow(10, decimals), r = round(v * p) / p;
+    return r == 0 ? 0.0 : r;   /* no "-0" */
 }
 
 static void finding_free(socmon_finding *f)
@@ -89,23 +65,60 @@ const socmon_finding *socmon_findings_at(const socmon_findings *f, size_t i)
     return f && i < f->n ? &f->f[i] : NULL;
 }
 
-/* The label a metric of the run's file gives the value, when the evidence is exactly that
- * metric ("noc_bp_hot_plane" -> "plane3"), else NULL. */
-static const char *label_of(const socmon_metricset *ms, const char *expr, double v)
+/* The metric of the run's file that the evidence is exactly ("noc_bp_hot_plane"), or NULL. */
+static const socmon_metric_def *def_of(const socmon_metricset *ms, const char *expr)
 {
     while (*expr == ' ')
         expr++;
     size_t n = strcspn(expr, " ");
+    if (expr[n + strspn(expr + n, " ")] != 0)
+        return NULL;
     for (size_t i = 0; ms && i < socmon_metricset_count(ms); i++) {
         const socmon_metric_def *d = socmon_metricset_def(ms, i);
-        if (d->nlabels && strlen(d->name) == n && strncmp(d->name, expr, n) == 0 && expr[n + strspn(expr + n, " ")] == 0)
-            return isfinite(v) && v >= 0 && v < (double)d->nlabels ? d->labels[(size_t)v] : NULL;
+        if (strlen(d->name) == n && strncmp(d->name, expr, n) == 0)
+            return d;
     }
     return NULL;
 }
 
+/* The label a metric of the run's file gives the value, when the evidence is exactly that
+ * metric ("noc_bp_hot_plane" -> "plane3"), else NULL. */
+static const char *label_of(const socmon_metricset *ms, const char *expr, double v)
+{
+    const socmon_metric_def *d = def_of(ms, expr);
+    if (!d || !d->nlabels)
+        return NULL;
+    return isfinite(v) && v >= 0 && v < (double)d->nlabels ? d->labels[(size_t)v] : NULL;
+}
+
+/* 1 if expr is exactly the name of one of the run's counters (bare or "instance.name"). */
+static int is_counter(const socmon_source_info *s, const char *expr)
+{
+    for (size_t i = 0; i < s->ncounters; i++)
+        if (strcmp(s->counters[i].name, expr) == 0 || (s->names && s->names[i] && strcmp(s->names[i], expr) == 0))
+            return 1;
+    return 0;
+}
+
+/* The decimals evidence k shows: the tables' rule (smn_unit_decimals, core/text.h) for the
+ * unit it has: the rule's "units", else the metric's (its "precision" first) when it is
+ * exactly a metric, else a count's 0 when it is exactly a counter; an expression of no known
+ * unit shows a whole value as a count and any other with 3 decimals, as a ratio. */
+static int decimals_of(const frule *r, size_t k, const socmon_metricset *ms, const socmon_source_info *s, double v)
+{
+    if (r->units && r->units[k])
+        return smn_unit_decimals(r->units[k]);
+    const socmon_metric_def *d = def_of(ms, r->exprs[k]);
+    if (d)
+        return d->precision >= 0 ? d->precision : smn_unit_decimals(d->unit);
+    if (is_counter(s, r->exprs[k]) || (isfinite(v) && v == floor(v)))
+        return 0;
+    return smn_unit_decimals(NULL);
+}
+
 /* The text with {key}, {instance} and {argmax} filled in. */
-static char *fill(const frule *r, const char *inst, const char *choice, const double *v, const char *const *labels)
+static char *fill(const frule *r, const char *inst, const char *choice, const double *v, const int *dec,
+                  const char *const *labels)
 {
     size_t cap = strlen(r->text) + 64, len = 0;
     char *out = malloc(cap);
@@ -124,7 +137,7 @@ static char *fill(const frule *r, const char *inst, const char *choice, const do
             if (k >= 0 && labels[k])
                 add = labels[k];
             else if (k >= 0)
-                fmt3(v[k], piece, sizeof piece);
+                smn_format_fixed(piece, sizeof piece, v[k], dec[k], 1);
             else if (n == 8 && strncmp(p + 1, "instance", 8) == 0)
                 add = inst ? inst : "";
             else
@@ -167,7 +180,8 @@ typedef struct run_view {
 
 /* The schema a rule sees: every counter (inst NULL) or one instance's and the device-wide ones
  * (a function's fn_cycles beside the program's cycles), and as parameters the
- * device's and the metric values of the whole run (inst: that instance's per-instance ones). */
+ * device's and the metric values of the whole run (inst: that instance's per-instance ones).
+ * A parameter of one instance, "slot0.asked_rd_mbps", is that instance's "asked_rd_mbps". */
 static socmon_metric_schema schema_for(run_view *rv, const char *inst)
 {
     const socmon_source_info *s = rv->a->src;
@@ -180,8 +194,12 @@ static socmon_metric_schema schema_for(run_view *rv, const char *inst)
             rv->v[nc++] = t->values ? t->values[i] : 0;
         }
     }
+    size_t il = inst ? strlen(inst) : 0;
     for (size_t i = 0; i < s->nparams; i++) {
-        rv->pn[np] = s->param_names[i];
+        const char *name = s->param_names[i];
+        if (il && strncmp(name, inst, il) == 0 && name[il] == '.' && name[il + 1])
+            name += il + 1;
+        rv->pn[np] = name;
         rv->pv[np++] = s->param_values[i];
     }
     const socmon_metrics *m = rv->a->metrics;
@@ -241,10 +259,12 @@ static socmon_status eval_one(run_view *rv, const frule *r, const char *inst, so
     socmon_finding f = {.nevidence = r->nev};
     char **keys = calloc(r->nev, sizeof *keys), **labels = calloc(r->nev, sizeof *labels);
     double *vals = calloc(r->nev, sizeof *vals);
+    int *dec = calloc(r->nev, sizeof *dec);
     f.keys = (const char *const *)keys, f.labels = (const char *const *)labels, f.values = vals;
-    int bad = !keys || !labels || !vals;
+    int bad = !keys || !labels || !vals || !dec;
     for (size_t k = 0; !bad && k < r->nev; k++) {
-        vals[k] = round3(rv->out[1 + k]);
+        dec[k] = decimals_of(r, k, rv->file, rv->a->src, rv->out[1 + k]);
+        vals[k] = round_to(rv->out[1 + k], dec[k]);
         const char *l = label_of(rv->file, r->exprs[k], rv->out[1 + k]);
         bad = !(keys[k] = strdup(r->keys[k])) || (l && !(labels[k] = strdup(l)));
     }
@@ -252,9 +272,10 @@ static socmon_status eval_one(run_view *rv, const frule *r, const char *inst, so
     if (!bad) {
         f.target = strdup(r->target), f.rule = strdup(r->name), f.instance = strdup(inst ? inst : "");
         f.choice = choice ? strdup(choice) : NULL;
-        f.text = fill(r, inst, choice, vals, (const char *const *)labels);
+        f.text = fill(r, inst, choice, vals, dec, (const char *const *)labels);
         bad = !f.target || !f.rule || !f.instance || (choice && !f.choice) || !f.text;
     }
+    free(dec);
     if (bad) {
         finding_free(&f);
         return nomem();

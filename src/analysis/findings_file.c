@@ -27,10 +27,11 @@ void frule_free(frule *r)
     for (size_t k = 0; k < r->nev; k++) {
         free(r->keys ? r->keys[k] : NULL);
         free(r->exprs ? r->exprs[k] : NULL);
+        free(r->units ? r->units[k] : NULL);
     }
     for (size_t k = 0; r->labels && k < r->nargmax; k++)
         free(r->labels[k]);
-    free(r->keys), free(r->exprs), free(r->argmax), free(r->labels);
+    free(r->keys), free(r->exprs), free(r->units), free(r->argmax), free(r->labels);
     free(r->target), free(r->name), free(r->text);
     socmon_metricset_free(r->ms);
     memset(r, 0, sizeof *r);
@@ -247,10 +248,32 @@ static socmon_status parse_argmax(const char *src, size_t i, frule *r, json_t *a
     return st;
 }
 
+/* "units": {"key": "unit"}: the unit of an evidence whose expression does not say it (a share
+ * computed in the rule), so its number reads with the decimals a table gives that unit. */
+static socmon_status parse_units(const char *src, size_t i, frule *r, json_t *ju)
+{
+    if (!json_is_object(ju))
+        return ffail(src, i, r->name, "%s", "\"units\" must be an object {\"evidence key\": \"unit\", ...}");
+    if (!(r->units = calloc(r->nev, sizeof *r->units)))
+        return socmon_fail(SOCMON_ENOMEM, "findings: out of memory");
+    const char *key;
+    json_t *val;
+    json_object_foreach(ju, key, val) {
+        long k = key_index(r, key);
+        if (k < 0)
+            return ffail(src, i, r->name, "\"units\" names '%s', which is not an evidence key", key);
+        if (!json_is_string(val) || strlen(json_string_value(val)) > 32)
+            return ffail(src, i, r->name, "unit of '%s' must be a string of at most 32 bytes", key);
+        if (!(r->units[k] = strdup(json_string_value(val))))
+            return socmon_fail(SOCMON_ENOMEM, "findings: out of memory");
+    }
+    return SOCMON_OK;
+}
+
 static socmon_status parse_rule(const char *src, size_t i, const char *target, json_t *o, frule *r)
 {
     static const char *const known[] = {"name", "desc", "per", "when", "evidence", "argmax", "labels",
-                                        "text", "order", "max"};
+                                        "text", "order", "max", "units"};
     if (!json_is_object(o))
         return ffail(src, i, NULL, "%s", "expected an object {\"name\": ..., \"evidence\": ..., \"text\": ...}");
     json_t *jn = json_object_get(o, "name");
@@ -267,7 +290,7 @@ static socmon_status parse_rule(const char *src, size_t i, const char *target, j
             k++;
         if (k == sizeof known / sizeof known[0])
             return ffail(src, i, r->name, "unknown key '%s' (known: name, desc, per, when, evidence, argmax, "
-                         "labels, text, order, max)", key);
+                         "labels, text, order, max, units)", key);
     }
     json_t *jp = json_object_get(o, "per");
     if (jp) {
@@ -278,6 +301,9 @@ static socmon_status parse_rule(const char *src, size_t i, const char *target, j
     }
     socmon_status st = parse_evidence(src, i, r, json_object_get(o, "evidence"));
     if (st != SOCMON_OK)
+        return st;
+    json_t *ju = json_object_get(o, "units");
+    if (ju && (st = parse_units(src, i, r, ju)) != SOCMON_OK)
         return st;
     json_t *jw = json_object_get(o, "when");
     if (jw && !json_is_string(jw))

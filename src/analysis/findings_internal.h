@@ -17,6 +17,7 @@ typedef struct frule {
     size_t nev;
     char **keys;                /* evidence names */
     char **exprs;               /* their expressions, as written */
+    char **units;               /* the units "units" gives them (NULL: from the expression) */
     size_t nargmax;
     size_t *argmax;             /* evidence indices the largest is chosen among */
     char **labels;              /* what each argmax choice is called in the text */

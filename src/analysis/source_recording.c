@@ -2,6 +2,7 @@
  * sequence number its position. A recording file is input like any other (it may come from
  * anywhere): its strings reach consumers with control bytes escaped (core/text.h), so a
  * counter's unit or the target's name cannot clear the terminal or forge a line of a report. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,7 @@ typedef struct rsrc {
     socmon_counter *c;
     char **names;
     char **params;
+    double *pvalues;   /* the header's, with the attachment "params" over them */
     char *target, *device;
     size_t n, np;
     char lost[SOCMON_LOSS_MAX];   /* smn_recording_loss */
@@ -32,7 +34,7 @@ static void rsrc_close(void *self)
         free(s->names[i]);
     for (size_t i = 0; s->params && i < s->np; i++)
         free(s->params[i]);
-    free(s->c), free(s->names), free(s->params), free(s->target), free(s->device);
+    free(s->c), free(s->names), free(s->params), free(s->pvalues), free(s->target), free(s->device);
     free(s);
 }
 
@@ -110,6 +112,53 @@ static int safe_strings(rsrc *s)
     return 0;
 }
 
+/* The attachment "params" (record writes it when a parameter followed the run: the traffic
+ * Zynq's workload asked so far): "NAME VALUE" lines whose values replace the header's, so the
+ * findings weigh the run as stat did at its end. A line naming no parameter of the header, or
+ * whose value is not a number, is refused naming it. */
+static socmon_status params_at_end(rsrc *s)
+{
+    const void *data;
+    size_t len;
+    socmon_status st = socmon_recording_attachment(s->rec, "params", &data, &len);
+    if (st == SOCMON_ENOENT) {
+        socmon_clear_error();
+        return SOCMON_OK;
+    }
+    if (st != SOCMON_OK)
+        return st;
+    const char *const *pn = socmon_recording_param_names(s->rec);
+    const char *p = data, *end = p + len;
+    for (unsigned line = 1; p < end; line++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        char *buf = malloc(n + 1);
+        if (!buf)
+            return socmon_fail(SOCMON_ENOMEM, "recording: out of memory");
+        memcpy(buf, p, n);
+        buf[n] = 0;
+        char *sp = strrchr(buf, ' '), *e = NULL;
+        double v = sp ? strtod(sp + 1, &e) : 0;
+        size_t i = 0;
+        if (sp)
+            *sp = 0;
+        while (sp && i < s->np && strcmp(pn[i], buf) != 0)
+            i++;
+        if (!sp || !e || *e || e == sp + 1 || i == s->np) {
+            char *shown = smn_text_escape_dup(buf);
+            st = socmon_fail(SOCMON_EPARSE, "recording: attachment 'params' line %u ('%s'): expected NAME VALUE "
+                             "naming one of the header's %zu parameters", line, shown ? shown : "?", s->np);
+            free(shown);
+            free(buf);
+            return st;
+        }
+        free(buf);
+        s->pvalues[i] = v;
+        p += n + (nl != NULL);
+    }
+    return SOCMON_OK;
+}
+
 socmon_status socmon_source_recording(socmon_recording *rec, socmon_source **out)
 {
     if (!rec || !out)
@@ -121,9 +170,16 @@ socmon_status socmon_source_recording(socmon_recording *rec, socmon_source **out
     s->rec = rec;
     s->n = socmon_recording_ncounters(rec);
     s->np = socmon_recording_nparams(rec);
-    if (safe_strings(s) != 0) {
+    if (safe_strings(s) != 0 || !(s->pvalues = calloc(s->np + 1, sizeof *s->pvalues))) {
         rsrc_close(s);
         return socmon_fail(SOCMON_ENOMEM, "recording: out of memory");
+    }
+    if (s->np)
+        memcpy(s->pvalues, socmon_recording_param_values(rec), s->np * sizeof *s->pvalues);
+    socmon_status pst = params_at_end(s);
+    if (pst != SOCMON_OK) {
+        rsrc_close(s);
+        return pst;
     }
     smn_recording_loss(rec, s->lost, sizeof s->lost);
     socmon_recording_info in;
@@ -134,7 +190,7 @@ socmon_status socmon_source_recording(socmon_recording *rec, socmon_source **out
                                    .recording = 1, .samples = socmon_timeline_len(socmon_recording_timeline(rec)),
                                    .ncounters = s->n, .counters = s->c, .names = (const char *const *)s->names,
                                    .nparams = s->np, .param_names = (const char *const *)s->params,
-                                   .param_values = socmon_recording_param_values(rec),
+                                   .param_values = s->pvalues,
                                    .ops = source_target_ops(s->target), .lost = s->lost};
     s->info.hardware = !s->info.simulated;
     static const socmon_source_ops sops = {.size = sizeof sops, .kind = "recording", .run = rsrc_run,

@@ -53,6 +53,11 @@ static socmon_status tsrc_run(void *self, socmon_pipeline *p)
     socmon_status st = s->o.started ? SOCMON_OK : socmon_target_start(s->t, s->o.workload);
     if (st == SOCMON_OK)
         st = socmon_sampler_run(s->t, s->set, &s->o.sampler, NULL, on_sample, s, &s->stats);
+    /* A model's parameters can follow its run (the traffic Zynq's workload asked so far): the
+     * run's consumers (the findings) read them as they are at its end. */
+    socmon_device *dev = socmon_target_device(s->t);
+    for (size_t i = 0; i < s->info.nparams && i < socmon_device_nparams(dev); i++)
+        socmon_device_param_at(dev, i, NULL, &s->pvalues[i]);
     return st;
 }
 

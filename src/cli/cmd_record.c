@@ -4,7 +4,9 @@
  * run stays in memory; the writer's pending block is written and synced every --flush period of
  * wall-clock time, so a killed recorder loses at most that. The file is created safely
  * (a publishing sink, export/sink.h) before the run starts, and SIGINT/SIGTERM end the run cleanly (cli/stop.h). */
+#include <math.h>
 #include <poll.h>
+#include <stdio.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +74,8 @@ typedef struct rec {
     cli_doc live;           /* the live lines (without -q) */
     uint64_t samples, next_progress;
     uint64_t first_seq, last_seq, first_t, last_t;   /* what arrived from an agent */
+    double *params0;        /* the device's parameters as the header holds them */
+    size_t nparams0;
 } rec;
 
 /* "socmon: record: writing 'PATH': No space left on device" */
@@ -213,6 +217,14 @@ static int open_file(rec *r)
     }
     if ((st = socmon_recwriter_open(fd, info->set, info->target, info->interval_ns, &wo, &r->w)) != SOCMON_OK)
         return write_error(r->path, st);
+    if (!r->src.remote) {   /* the header's parameters, to see at the end which moved */
+        const socmon_device *dev = socmon_target_device(r->src.sess.target);
+        r->nparams0 = socmon_device_nparams(dev);
+        if (r->nparams0 && !(r->params0 = calloc(r->nparams0, sizeof *r->params0)))
+            return cli_error("record", socmon_fail(SOCMON_ENOMEM, "record: out of memory"));
+        for (size_t i = 0; i < r->nparams0; i++)
+            socmon_device_param_at(dev, i, NULL, &r->params0[i]);
+    }
     if (!r->src.remote && (st = socmon_target_start(r->src.sess.target, o->workload)) != SOCMON_OK)
         return cli_program_failed(&r->src.sess, cli_error("record", st));
     /* PATH names the file only now that it holds a header: never an unreadable recording. */
@@ -286,6 +298,39 @@ static socmon_status attach_phases(rec *r)
     socmon_status st = socmon_phases_format(ph, n < 64 ? n : 64, &text, &len);
     if (st == SOCMON_OK)
         st = socmon_recwriter_attach(r->w, "phases", text, len);
+    free(text);
+    return st;
+}
+
+/* Parameters that followed the run (the traffic Zynq's workload asked of each slot so far) go
+ * with the recording as its attachment "params", their values at the end, so report weighs the
+ * run as stat does; a run whose parameters stayed as the header has them adds nothing. */
+static socmon_status attach_params(rec *r)
+{
+    /* (--append continues another run's header: its parameters are that run's) */
+    const socmon_device *dev = r->src.remote || r->appending ? NULL : socmon_target_device(r->src.sess.target);
+    size_t n = socmon_device_nparams(dev), len = 0, cap = 0;
+    char *text = NULL;
+    socmon_status st = SOCMON_OK;
+    for (size_t i = 0; i < n && st == SOCMON_OK; i++) {
+        const char *name;
+        double v;
+        socmon_device_param_at(dev, i, &name, &v);
+        if (i < r->nparams0 && (v == r->params0[i] || (isnan(v) && isnan(r->params0[i]))))
+            continue;
+        int k = snprintf(NULL, 0, "%s %.17g\n", name, v);
+        if (len + (size_t)k + 1 > cap) {
+            char *g = realloc(text, cap = (len + (size_t)k + 1) * 2);
+            if (!g) {
+                st = socmon_fail(SOCMON_ENOMEM, "record: out of memory");
+                break;
+            }
+            text = g;
+        }
+        len += (size_t)snprintf(text + len, cap - len, "%s %.17g\n", name, v);
+    }
+    if (st == SOCMON_OK && len)
+        st = socmon_recwriter_attach(r->w, "params", text, len);
     free(text);
     return st;
 }
@@ -376,6 +421,8 @@ static int finish(rec *r, socmon_status st, int rc)
     socmon_status wst = r->rr.failed ? st : attach_profile(r);
     if (wst == SOCMON_OK && !r->rr.failed)
         wst = attach_phases(r);
+    if (wst == SOCMON_OK && !r->rr.failed)
+        wst = attach_params(r);
     if (wst == SOCMON_OK)
         wst = socmon_recwriter_flush(r->w);
     socmon_recwriter_get_stats(r->w, &ws);
@@ -416,13 +463,14 @@ static int finish(rec *r, socmon_status st, int rc)
     if (r->src.remote) {
         collector_stats cs;
         collector_get_stats(collector_source_collector(r->src.src), &cs);
-        char what[512], bbuf[32];
+        char what[512], bbuf[32], nbuf[32], lbuf[32];
         remote_arrived(r, what, sizeof what);
         smn_format_count(bbuf, sizeof bbuf, cs.bytes, !o->no_big_num);
-        /* "wrote 1001 samples (0 lost at the agent): 1,001 samples from agent ... to FILE (...)" */
-        fprintf(to, "wrote %llu sample%s (%llu lost at the agent): %s, to %s (%s bytes received)\n",
-                (unsigned long long)r->samples, r->samples == 1 ? "" : "s", (unsigned long long)r->rr.lost, what,
-                r->path, bbuf);
+        smn_format_count(nbuf, sizeof nbuf, r->samples, !o->no_big_num);
+        smn_format_count(lbuf, sizeof lbuf, r->rr.lost, !o->no_big_num);
+        /* "wrote 1,001 samples (0 lost at the agent): 1,001 samples from agent ... to FILE (...)" */
+        fprintf(to, "wrote %s sample%s (%s lost at the agent): %s, to %s (%s bytes received)\n",
+                nbuf, r->samples == 1 ? "" : "s", lbuf, what, r->path, bbuf);
         if (r->src.info->end_reason && !o->quiet)
             fprintf(stderr, "socmon record: the agent's run ended: %s\n", r->src.info->end_reason);
         if (!rc && !sig)
@@ -497,6 +545,7 @@ int cmd_record(int argc, char **argv)
         cli_output_discard(&r.live.co);
         socmon_pipeline_free(r.p);
         cli_source_close(&r.src);
+        free(r.params0);
         return rc;
     }
     if (r.src.remote && !o.quiet)
@@ -512,5 +561,6 @@ int cmd_record(int argc, char **argv)
     rc = finish(&r, st, 0);
     socmon_pipeline_free(r.p);
     cli_source_close(&r.src);
+    free(r.params0);
     return rc;
 }

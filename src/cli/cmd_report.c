@@ -132,11 +132,14 @@ static int perfetto(cli_source *r, const cli_opts *o, const socmon_profile *prof
         fprintf(stderr, "socmon report: moved the existing '%s' to '%s.old'\n", path, path);
     size_t rows = r->info->samples;
     char slices[96] = "";
-    if (prof)
-        snprintf(slices, sizeof slices, ", %zu function slices on hart 0", prof->nslices);
-    fprintf(stderr, "socmon report: wrote %s: %zu intervals, %zu counter and %zu metric tracks%s (open it in "
-                    "https://ui.perfetto.dev)\n", path, rows ? rows - 1 : 0, r->info->ncounters,
-            nm, slices);
+    char nrows[32], nslices[32];
+    smn_format_count(nrows, sizeof nrows, rows ? rows - 1 : 0, !o->no_big_num);
+    if (prof) {
+        smn_format_count(nslices, sizeof nslices, prof->nslices, !o->no_big_num);
+        snprintf(slices, sizeof slices, ", %s function slices on hart 0", nslices);
+    }
+    fprintf(stderr, "socmon report: wrote %s: %s intervals, %zu counter and %zu metric tracks%s (open it in "
+                    "https://ui.perfetto.dev)\n", path, nrows, r->info->ncounters, nm, slices);
     if (prof && prof->slices_dropped)
         fprintf(stderr, "socmon report: %s: the profile dropped %llu function entries past the %zu it kept: the "
                         "trace lacks their slices (the trace says so at the last one kept; record with "
@@ -207,7 +210,7 @@ static int write_html(cli_source *r, const cli_opts *o, const socmon_profile *pr
     struct stat sb;
     if (rc == 0 && !to_stdout && stat(o->html, &sb) == 0) {
         char size[32];
-        smn_format_count(size, sizeof size, (uint64_t)sb.st_size, 1);
+        smn_format_count(size, sizeof size, (uint64_t)sb.st_size, !o->no_big_num);
         fprintf(stderr, "socmon report: wrote %s (%s bytes): open it in a browser\n", o->html, size);
     }
     return rc;

@@ -79,7 +79,10 @@ int cli_compare_write(const cli_opts *o, const char *cmd, const char *format, co
         st = k ? smn_output_check(co.out, k) : smn_output_diff(co.out, d);
     int rc = cli_output_close(&co, cmd, st);
     struct stat sb;
-    if (rc == 0 && path && format && stat(path, &sb) == 0)
-        fprintf(stderr, "socmon %s: wrote %s (%lld bytes)\n", cmd, path, (long long)sb.st_size);
+    if (rc == 0 && path && format && stat(path, &sb) == 0) {
+        char size[32];   /* grouped, as every count a person reads (--no-big-num: plain) */
+        smn_format_count(size, sizeof size, (uint64_t)sb.st_size, !o->no_big_num);
+        fprintf(stderr, "socmon %s: wrote %s (%s bytes)\n", cmd, path, size);
+    }
     return rc;
 }

@@ -1,4 +1,5 @@
 /* Escaping text from outside for a terminal or a log, and numbers for people (core/text.h). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,4 +120,54 @@ void smn_format_ns(char *buf, size_t len, uint64_t ns)
         snprintf(buf, len, "%.3f us", (double)ns / 1e3);
     else
         snprintf(buf, len, "%llu ns", (unsigned long long)ns);
+}
+
+void smn_format_fixed(char *buf, size_t len, double v, int decimals, int group)
+{
+    if (!len)
+        return;
+    if (decimals < 0)
+        decimals = 0;
+    if (decimals > 9)
+        decimals = 9;
+    if (isnan(v)) {
+        snprintf(buf, len, "-");
+        return;
+    }
+    if (isinf(v)) {
+        snprintf(buf, len, v > 0 ? "inf" : "-inf");
+        return;
+    }
+    if (fabs(v) >= 1e15) {
+        snprintf(buf, len, "%.4g", v);
+        return;
+    }
+    snprintf(buf, len, "%.*f", decimals, v);
+    /* "-0.00" says a tiny negative was rounded away; people read it as 0. */
+    if (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1))
+        memmove(buf, buf + 1, strlen(buf));
+    if (group)
+        smn_group_digits(buf, len, buf + (buf[0] == '-'));
+}
+
+/* Units whose values are whole counts. */
+static const char *const count_units[] = {"events", "cycles", "packets", "messages", "accesses", "invocations",
+                                          "txns", "transactions", "instructions", "inst", "bytes", "B",
+                                          "samples", "flits", "requests", "misses", "hits", "threads"};
+
+int smn_unit_decimals(const char *unit)
+{
+    if (!unit)
+        unit = "";
+    for (size_t i = 0; i < sizeof count_units / sizeof count_units[0]; i++)
+        if (strcmp(unit, count_units[i]) == 0)
+            return 0;
+    size_t n = strlen(unit);
+    if (strcmp(unit, "%") == 0 || strcmp(unit, "B/cyc") == 0)
+        return 2;
+    if ((n >= 2 && strcmp(unit + n - 2, "/s") == 0) || (n >= 3 && strcmp(unit + n - 3, "/ms") == 0))
+        return 2;
+    if (strcmp(unit, "ns") == 0 || strcmp(unit, "us") == 0 || strcmp(unit, "ms") == 0)
+        return 1;
+    return 3;
 }

@@ -38,6 +38,18 @@ void smn_format_count(char *buf, size_t len, uint64_t v, int group);
  * bytes); a number that would not fit stays as it is. */
 void smn_group_digits(char *buf, size_t len, char *digits);
 
+/* A number for people with exactly `decimals` decimals (0..9), the integer part grouped
+ * as smn_format_count does when group is set: "1,400.00". NaN is "-", infinities "inf"
+ * and "-inf"; beyond 1e15 in magnitude, "%.4g" (no column of people reads 16 digits). */
+void smn_format_fixed(char *buf, size_t len, double v, int decimals, int group);
+
+/* How many decimals values of `unit` show in human formats, so a metric reads with the same
+ * number of decimals in every row: counts (events, cycles, packets, ...) 0, "%" 2, rates
+ * (".../s", ".../ms") and "B/cyc" 2, times (ns, us, ms) 1, anything else (ratios, scores,
+ * per-instruction figures, no unit) 3. A metric file's "precision" overrides it (export's smn_metric_decimals); the
+ * findings (analysis/findings.c) follow the same rule, so a number reads the same everywhere. */
+int smn_unit_decimals(const char *unit);
+
 /* A duration for humans: "1.200 ms", "3.000 s", "250 ns". */
 void smn_format_ns(char *buf, size_t len, uint64_t ns);
 

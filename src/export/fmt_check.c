@@ -6,16 +6,14 @@
 
 #include "core/text.h"
 #include "export/fmt_check.h"
+#include "export/fmt_diff.h"
 #include "export/table.h"
 
+/* Values and changes as the diff table writes them (smn_diff_human): grouped counts, a
+ * measure with its unit's decimals, so a check reads its numbers as stat and diff do. */
 void smn_check_value(char *buf, size_t len, const socmon_value *v)
 {
-    if (!v || !v->defined)
-        snprintf(buf, len, "-");
-    else if (v->integer)
-        snprintf(buf, len, "%lld", (long long)v->i);
-    else
-        snprintf(buf, len, "%.6g", v->v);
+    smn_diff_human(buf, len, v, 1);
 }
 
 void smn_check_change(char *buf, size_t len, const socmon_diff_row *r)
@@ -23,12 +21,9 @@ void smn_check_change(char *buf, size_t len, const socmon_diff_row *r)
     char pct[40] = "";
     if (r->has_ratio)
         snprintf(pct, sizeof pct, " (%+.2f%%)", (r->ratio - 1) * 100);
-    if (!r->has_delta)
-        snprintf(buf, len, "-");
-    else if (r->integer)
-        snprintf(buf, len, "%+lld%s", (long long)r->idelta, pct);
-    else
-        snprintf(buf, len, "%+.6g%s", r->delta, pct);
+    smn_diff_human_delta(buf, len, r, 1);
+    if (r->has_delta && *pct && strlen(buf) + strlen(pct) < len)
+        strcat(buf, pct);
 }
 
 const char *smn_check_verdict(const socmon_check_rule *r)

@@ -37,19 +37,19 @@ json_t *smn_json_text(const char *s)
 }
 
 /* A value for people: an exact count grouped, else with its unit's decimals (as stat shows it). */
-static void human(const socmon_output *o, char *buf, size_t len, const socmon_value *v)
+void smn_diff_human(char *buf, size_t len, const socmon_value *v, int group)
 {
     if (!v || !v->defined)
         snprintf(buf, len, "-");
     else if (v->integer && v->i < 0)
-        buf[0] = '-', smn_format_count(buf + 1, len - 1, (uint64_t)0 - (uint64_t)v->i, !o->opts.no_big_num);
+        buf[0] = '-', smn_format_count(buf + 1, len - 1, (uint64_t)0 - (uint64_t)v->i, group);
     else if (v->integer)
-        smn_format_count(buf, len, (uint64_t)v->i, !o->opts.no_big_num);
+        smn_format_count(buf, len, (uint64_t)v->i, group);
     else
-        smn_format_fixed(buf, len, v->v, smn_unit_decimals(v->unit), !o->opts.no_big_num);
+        smn_format_fixed(buf, len, v->v, smn_unit_decimals(v->unit), group);
 }
 
-static void human_delta(const socmon_output *o, char *buf, size_t len, const socmon_diff_row *r)
+void smn_diff_human_delta(char *buf, size_t len, const socmon_diff_row *r, int group)
 {
     const socmon_value *v = r->a ? r->a : r->b;
     if (!r->has_delta) {
@@ -60,9 +60,9 @@ static void human_delta(const socmon_output *o, char *buf, size_t len, const soc
     uint64_t mag = r->idelta < 0 ? (uint64_t)0 - (uint64_t)r->idelta : (uint64_t)r->idelta;
     buf[0] = sign < 0 ? '-' : '+';
     if (r->integer)
-        smn_format_count(buf + 1, len - 1, mag, !o->opts.no_big_num);
+        smn_format_count(buf + 1, len - 1, mag, group);
     else
-        smn_format_fixed(buf + 1, len - 1, fabs(r->delta), smn_unit_decimals(v->unit), !o->opts.no_big_num);
+        smn_format_fixed(buf + 1, len - 1, fabs(r->delta), smn_unit_decimals(v->unit), group);
     if (sign == 0)   /* no sign on an unchanged value */
         memmove(buf, buf + 1, strlen(buf));
 }
@@ -120,9 +120,9 @@ static socmon_status table_section(socmon_output *o, const socmon_diff *d, int g
         const socmon_value *v = r->a ? r->a : r->b;
         char a[48], b[48], delta[48], change[32], sig[48];
         char *key = smn_text_escape_dup(socmon_diff_row_key(r)), *unit = smn_text_escape_dup(v->unit);
-        human(o, a, sizeof a, r->a);
-        human(o, b, sizeof b, r->b);
-        human_delta(o, delta, sizeof delta, r);
+        smn_diff_human(a, sizeof a, r->a, !o->opts.no_big_num);
+        smn_diff_human(b, sizeof b, r->b, !o->opts.no_big_num);
+        smn_diff_human_delta(delta, sizeof delta, r, !o->opts.no_big_num);
         human_change(change, sizeof change, r);
         human_sig(sig, sizeof sig, r);
         const char *kind = socmon_value_kind_name(v->kind);

@@ -8,6 +8,11 @@
 socmon_status smn_table_diff(socmon_output *o, const socmon_diff *d);
 socmon_status smn_csv_diff(socmon_output *o, const socmon_diff *d);
 socmon_status smn_json_diff(socmon_output *o, const socmon_diff *d);
+/* A value and a row's change for people, as the diff table writes them (and check, and the
+ * page's titles): an exact count grouped when group is set ("-1,234", "+56"), a measure with
+ * its unit's decimals (smn_unit_decimals), "-" when undefined. */
+void smn_diff_human(char *buf, size_t len, const socmon_value *v, int group);
+void smn_diff_human_delta(char *buf, size_t len, const socmon_diff_row *r, int group);
 /* One row as the JSON contract gives it (docs/compare.md), its strings through smn_json_text;
  * NULL only when out of memory. */
 #include <jansson.h>

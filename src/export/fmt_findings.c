@@ -8,6 +8,23 @@
 #include "core/text.h"
 #include "export/output_format.h"
 
+/* The line without its thousands separators, for --no-big-num: the library writes a finding's
+ * numbers once, grouped as the tables' rule says (docs/findings.md); a separator is a ',' with
+ * a digit before it and exactly three after, so "UNPACK 120, MATH 240" keeps its commas. */
+static void ungroup(char *s)
+{
+    char *w = s;
+    for (const char *p = s; *p; p++) {
+        int sep = *p == ',' && p > s && p[-1] >= '0' && p[-1] <= '9';
+        for (int k = 1; sep && k <= 3; k++)
+            sep = p[k] >= '0' && p[k] <= '9';
+        if (sep && !(p[4] >= '0' && p[4] <= '9'))
+            continue;
+        *w++ = *p;
+    }
+    *w = 0;
+}
+
 socmon_status smn_table_findings(socmon_output *o)
 {
     size_t n = socmon_findings_count(o->findings);
@@ -17,6 +34,8 @@ socmon_status smn_table_findings(socmon_output *o)
     for (size_t i = 0; i < n && st == SOCMON_OK; i++) {
         /* a findings file or an instance name may hold any byte: none reaches the terminal raw */
         char *t = smn_text_escape_dup(socmon_findings_at(o->findings, i)->text);
+        if (t && o->opts.no_big_num)
+            ungroup(t);
         st = t ? smn_sink_printf(o->sink, "  %s\n", t) : socmon_fail(SOCMON_ENOMEM, "table: out of memory");
         free(t);
     }

@@ -42,13 +42,15 @@ static int chartable(const socmon_diff *d, const socmon_diff_row *r)
 
 static json_t *chart(const socmon_diff *d, const socmon_diff_row *r)
 {
-    char buf[96];
+    /* the change as the diff table writes it (grouped counts, the unit's decimals) */
+    char buf[96], delta[64];
+    smn_diff_human_delta(delta, sizeof delta, r, 1);
     if (!r->has_delta)
         snprintf(buf, sizeof buf, "undefined on a side");
     else if (r->has_ratio)
-        snprintf(buf, sizeof buf, "%+.6g (%+.2f%%)", r->delta, (r->ratio - 1) * 100);
+        snprintf(buf, sizeof buf, "%s (%+.2f%%)", delta, (r->ratio - 1) * 100);
     else
-        snprintf(buf, sizeof buf, "%+.6g%s", r->delta, r->delta != 0 ? " (from 0)" : "");
+        snprintf(buf, sizeof buf, "%s%s", delta, r->delta != 0 ? " (from 0)" : "");
     return json_pack("{s:o, s:s, s:o, s:s, s:o, s:o}", "key", smn_json_text(socmon_diff_row_key(r)), "kind",
                      socmon_value_kind_name(r->a->kind), "unit", smn_json_text(r->a->unit ? r->a->unit : ""), "delta_text", buf,
                      "a", series(socmon_diff_baseline(d), r->ai), "b", series(socmon_diff_new_run(d), r->bi));

@@ -388,15 +388,19 @@ static socmon_status table_inhibited(socmon_output *o, const socmon_inhibited *x
     return st;
 }
 
-/* A program's functions (report --by-symbol): one fixed-width line each, numbers ungrouped so
- * the widths hold; "-" for a column the source lacks and a CPI without instructions. */
+/* A program's functions (report --by-symbol): one fixed-width line each, counts as every table
+ * writes them (thousands separators unless --no-big-num; a function that wrote a counter can
+ * read a negative count, docs/ibex.md); "-" for a column the source lacks and a CPI without
+ * instructions. */
 static socmon_status fn_row(socmon_output *o, const socmon_function_row *r)
 {
     char nb[256];
     smn_sink_printf(o->sink, "  %-28s", shown(nb, sizeof nb, r->name));
     for (size_t k = 0; k < SOCMON_FUNCTION_COLS; k++) {
+        char num[40];
+        smn_format_fixed(num, sizeof num, (double)r->v[k], 0, !o->opts.no_big_num);
         if (r->has & (1u << k))
-            smn_sink_printf(o->sink, " %*lld", k < 2 ? 12 : 10, (long long)r->v[k]);
+            smn_sink_printf(o->sink, " %*s", k < 2 ? 12 : 10, num);
         else
             smn_sink_printf(o->sink, " %*s", k < 2 ? 12 : 10, "-");
     }

@@ -180,56 +180,6 @@ void smn_format_value(char *buf, size_t len, double v)
         snprintf(buf, len, "%.*f", fabs(v) >= 1000 ? 1 : fabs(v) >= 100 ? 2 : fabs(v) >= 10 ? 3 : 4, v);
 }
 
-void smn_format_fixed(char *buf, size_t len, double v, int decimals, int group)
-{
-    if (!len)
-        return;
-    if (decimals < 0)
-        decimals = 0;
-    if (decimals > 9)
-        decimals = 9;
-    if (isnan(v)) {
-        snprintf(buf, len, "-");
-        return;
-    }
-    if (isinf(v)) {
-        snprintf(buf, len, v > 0 ? "inf" : "-inf");
-        return;
-    }
-    if (fabs(v) >= 1e15) {
-        snprintf(buf, len, "%.4g", v);
-        return;
-    }
-    snprintf(buf, len, "%.*f", decimals, v);
-    /* "-0.00" says a tiny negative was rounded away; people read it as 0. */
-    if (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1))
-        memmove(buf, buf + 1, strlen(buf));
-    if (group)
-        smn_group_digits(buf, len, buf + (buf[0] == '-'));
-}
-
-/* Units whose values are whole counts. */
-static const char *const count_units[] = {"events", "cycles", "packets", "messages", "accesses", "invocations",
-                                          "txns", "transactions", "instructions", "inst", "bytes", "B",
-                                          "samples", "flits", "requests", "misses", "hits"};
-
-int smn_unit_decimals(const char *unit)
-{
-    if (!unit)
-        unit = "";
-    for (size_t i = 0; i < sizeof count_units / sizeof count_units[0]; i++)
-        if (strcmp(unit, count_units[i]) == 0)
-            return 0;
-    size_t n = strlen(unit);
-    if (strcmp(unit, "%") == 0 || strcmp(unit, "B/cyc") == 0)
-        return 2;
-    if ((n >= 2 && strcmp(unit + n - 2, "/s") == 0) || (n >= 3 && strcmp(unit + n - 3, "/ms") == 0))
-        return 2;
-    if (strcmp(unit, "ns") == 0 || strcmp(unit, "us") == 0 || strcmp(unit, "ms") == 0)
-        return 1;
-    return 3;
-}
-
 uint64_t smn_time_unit_ns(uint64_t interval_ns)
 {
     return interval_ns >= 1000000000u ? 1000000000u : interval_ns >= 1000000u ? 1000000u

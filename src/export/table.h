@@ -39,17 +39,6 @@ void smn_csv_field(FILE *fp, const char *field, char sep);
  * significant digits, NaN as "-". Never grouped. */
 void smn_format_value(char *buf, size_t len, double v);
 
-/* A number for people with exactly `decimals` decimals (0..9), the integer part grouped
- * as smn_format_count does when group is set: "1,400.00". NaN is "-", infinities "inf"
- * and "-inf"; beyond 1e15 in magnitude, "%.4g" (no column of people reads 16 digits). */
-void smn_format_fixed(char *buf, size_t len, double v, int decimals, int group);
-
-/* How many decimals values of `unit` show in human formats, so a metric reads with the same
- * number of decimals in every row: counts (events, cycles, packets, ...) 0, "%" 2, rates
- * (".../s", ".../ms") and "B/cyc" 2, times (ns, us, ms) 1, anything else (ratios, scores,
- * per-instruction figures, no unit) 3. A metric file's "precision" overrides it. */
-int smn_unit_decimals(const char *unit);
-
 /* The unit a timeline states its times in, in ns (1e9, 1e6, 1e3 or 1): the largest in which
  * the interval is at least 1, so a time column never switches from "999.000 ms" to "1.000 s". */
 uint64_t smn_time_unit_ns(uint64_t interval_ns);
@@ -60,6 +49,7 @@ const char *smn_time_unit_name(uint64_t unit_ns);
 void smn_format_time(char *buf, size_t len, uint64_t ns, uint64_t unit_ns, int group);
 
 /* smn_utf8_len (a valid UTF-8 sequence's length), the escaping of outside text, counts and
- * durations for people (smn_format_count, smn_format_ns): core/text.h. */
+ * durations for people (smn_format_count, smn_format_ns), and numbers with the tables' decimals
+ * (smn_format_fixed, smn_unit_decimals): core/text.h. */
 
 #endif

@@ -200,6 +200,14 @@ static socmon_status tx_device_new(socmon_model_target *mt, socmon_bus *bus, soc
         (st = socmon_device_set_param(*dev, "unpack_peak_bpc", pf->unpack_peak_bpc)) ||
         (st = socmon_device_set_param(*dev, "pack_peak_bpc", pf->pack_peak_bpc)))
         return st;
+    /* The stage bound= built the kernel to stress (0 math, 1 unpack, 2 pack: the order of the
+     * bound metric's labels), so the findings can say when the counts point elsewhere; a
+     * natural or balanced kernel, like silicon, states none (metrics/tensix.findings.json). */
+    socmon_tensix_bound b = socmon_tensix_core_params(mt->model)->bound;
+    if (b == SOCMON_TENSIX_BOUND_MATH || b == SOCMON_TENSIX_BOUND_UNPACK || b == SOCMON_TENSIX_BOUND_PACK)
+        st = socmon_device_set_param(*dev, "built_bound", (double)(b - SOCMON_TENSIX_BOUND_MATH));
+    if (st)
+        return st;
     for (unsigned th = 0; th < SOCMON_TENSIX_NTHREADS && st == SOCMON_OK; th++)
         st = socmon_tensix_drv_new(bus, SOCMON_TENSIX_REGS_BASE, L1_BASE, &t->thread_drv[th]);
     return st;

@@ -5,6 +5,7 @@
  * framework shows them. The generic model target (model_target.h) does the
  * rest. */
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,7 +107,32 @@ typedef struct zynq_state {
     uint8_t events[SOCMON_ZA9_NCOUNTERS];
     unsigned apm_nsel;                     /* 0: the default selection */
     socmon_zapm_sel apm_sel[SOCMON_ZAPM_MAX_SEL];
+    socmon_device *dev;                    /* the model's: its asked_* parameters follow the run */
+    double asked0[SOCMON_ZAPM_MAX_SLOTS][2];      /* bytes asked of each slot before t0 (write, read) */
 } zynq_state;
+
+/* Each slot's slotN.asked_wr_mbps and slotN.asked_rd_mbps: the traffic the workload asked of it
+ * over the run so far, phase by phase ("mixed" asks a quarter, all, then nothing, and less of
+ * each later slot), so a port's throughput is weighed against what was asked of it in the same
+ * time (metrics/zynq.findings.json). Before any time has passed: what is asked now. */
+static socmon_status zynq_asked_params(socmon_model_target *mt)
+{
+    zynq_state *z = mt->priv;
+    const socmon_zynq_soc *soc = mt->model;
+    double s = (double)(socmon_zynq_soc_now_ns(soc) - z->t0_ns) / 1e9;
+    socmon_status st = SOCMON_OK;
+    for (unsigned i = 0; i < z->desc.nslots && i < SOCMON_ZAPM_MAX_SLOTS && st == SOCMON_OK; i++) {
+        double b[2];
+        smn_zynq_soc_asked(soc, i, &b[0], &b[1]);
+        for (int k = 0; k < 2 && st == SOCMON_OK; k++) {
+            char name[40];
+            snprintf(name, sizeof name, "slot%u.asked_%s_mbps", i, k ? "rd" : "wr");
+            double now = k ? z->desc.traffic.rd_mbps : z->desc.traffic.wr_mbps;
+            st = socmon_device_set_param(z->dev, name, s > 0 ? (b[k] - z->asked0[i][k]) / s / 1e6 : now);
+        }
+    }
+    return st;
+}
 
 /* "inst_rename+0x06+mem_write": '+' because ',' separates target options;
  * the table already checked there are 1..6 of them */
@@ -310,10 +336,13 @@ static socmon_status zynq_device_new(socmon_model_target *mt, socmon_bus *bus, s
     socmon_status st = smn_zynq_device_new(bus, d->apm_base, &ac, &pc, dev);
     /* the traffic the model's workload asks of each slot: the findings weigh what the ports
      * carried against it (metrics/zynq.findings.json); silicon cannot know it */
-    if (!st && mt->model && (st = socmon_device_set_param(*dev, "asked_rd_mbps", d->traffic.rd_mbps)) == SOCMON_OK)
-        st = socmon_device_set_param(*dev, "asked_wr_mbps", d->traffic.wr_mbps);
-    if (!st && mt->model)
+    if (!st && mt->model) {
         z->grid_ns = z->t0_ns = socmon_zynq_soc_now_ns(mt->model);
+        z->dev = *dev;
+        for (unsigned i = 0; i < d->nslots && i < SOCMON_ZAPM_MAX_SLOTS; i++)
+            smn_zynq_soc_asked(mt->model, i, &z->asked0[i][0], &z->asked0[i][1]);
+        st = zynq_asked_params(mt);
+    }
     return st;
 }
 
@@ -338,7 +367,7 @@ static socmon_status zynq_advance(socmon_model_target *mt, uint64_t ns, int *don
      * ended inside the step, past it if reads took longer than the step
      * (or a program advanced the model itself): the clock follows it */
     z->grid_ns = socmon_zynq_soc_now_ns(mt->model);
-    return SOCMON_OK;
+    return z->dev ? zynq_asked_params(mt) : SOCMON_OK;
 }
 
 static uint64_t zynq_now(socmon_model_target *mt)

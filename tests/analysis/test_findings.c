@@ -62,8 +62,8 @@ static void test_host_topdown(void **state)
     assert_true(x->values[0] == 30.0);
     assert_true(x->values[3] == 50.0);
     assert_non_null(strstr(x->text, "mostly backend bound"));
-    assert_non_null(strstr(x->text, "retiring 30%"));
-    assert_non_null(strstr(x->text, "backend bound 50%"));
+    assert_non_null(strstr(x->text, "retiring 30.00%"));   /* a share: the tables' 2 decimals of % */
+    assert_non_null(strstr(x->text, "backend bound 50.00%"));
     socmon_findings_free(f);
 
     /* no PMU: the events are not there, the rule says nothing (no error) */
@@ -86,13 +86,16 @@ static const socmon_counter inst_ctr[4] = {
 };
 
 /* Per instance, ranked by "order" and cut to "max"; a device-wide counter beside each
- * instance's; rounding to 3 significant digits in the text and the evidence alike. */
+ * instance's; numbers as the tables write them, in the text and the evidence alike: a counter
+ * exact with thousands separators, a share in "%" with 2 decimals ("units"), an expression of
+ * no unit with a ratio's 3 (issue 37: "123000" where the table said 123,456). */
 static void test_per_instance_order_max(void **state)
 {
     (void)state;
     const char *rules = "{\"target\": \"t\", \"findings\": [{\"name\": \"hot\", \"per\": \"instance\", "
-                        "\"when\": \"busy > 0\", \"evidence\": {\"pct\": \"100 * busy / total\", \"n\": \"busy\"}, "
-                        "\"text\": \"{instance} {pct}% ({n})\", \"order\": \"pct\", \"max\": 2}]}";
+                        "\"when\": \"busy > 0\", \"evidence\": {\"pct\": \"100 * busy / total\", \"n\": \"busy\", "
+                        "\"r\": \"busy / total\"}, \"units\": {\"pct\": \"%\"}, "
+                        "\"text\": \"{instance} {pct}% ({n}, {r})\", \"order\": \"pct\", \"max\": 2}]}";
     socmon_findingset *fs = NULL;
     assert_int_equal(socmon_findingset_new(&fs), SOCMON_OK);
     assert_int_equal(socmon_findingset_add_string(fs, rules, "user.json"), SOCMON_OK);
@@ -101,11 +104,40 @@ static void test_per_instance_order_max(void **state)
     assert_int_equal(run(fs, inst_ctr, 4, v, &f), SOCMON_OK);
     assert_int_equal(socmon_findings_count(f), 2);   /* c counted nothing; b and a, largest first */
     assert_string_equal(socmon_findings_at(f, 0)->instance, "b");
-    assert_string_equal(socmon_findings_at(f, 0)->text, "b 41.2% (123000)");
-    assert_true(socmon_findings_at(f, 0)->values[0] == 41.2);
-    assert_true(socmon_findings_at(f, 0)->values[1] == 123000);
-    assert_string_equal(socmon_findings_at(f, 1)->text, "a 0.0667% (200)");
-    assert_true(socmon_findings_at(f, 1)->values[0] == 0.0667);
+    assert_string_equal(socmon_findings_at(f, 0)->text, "b 41.15% (123,456, 0.412)");
+    assert_true(socmon_findings_at(f, 0)->values[0] == 41.15);
+    assert_true(socmon_findings_at(f, 0)->values[1] == 123456);
+    assert_true(socmon_findings_at(f, 0)->values[2] == 0.412);
+    assert_string_equal(socmon_findings_at(f, 1)->text, "a 0.07% (200, 0.001)");
+    assert_true(socmon_findings_at(f, 1)->values[0] == 0.07);
+    socmon_findings_free(f);
+    socmon_findingset_free(fs);
+}
+
+/* A parameter of one instance ("b.asked") is that instance's "asked" in a per-instance rule, so
+ * each Zynq port is weighed against what its workload asked of it, not a device-wide figure
+ * (issue 37); an instance without one gives no line, as a run without the parameter. */
+static void test_instance_params(void **state)
+{
+    (void)state;
+    const char *rules = "{\"target\": \"t\", \"findings\": [{\"name\": \"p\", \"per\": \"instance\", "
+                        "\"evidence\": {\"got\": \"busy\", \"asked\": \"asked\", \"pct\": \"100 * busy / asked\"}, "
+                        "\"units\": {\"pct\": \"%\"}, \"text\": \"{instance}: {got} of {asked} ({pct}%)\"}]}";
+    socmon_findingset *fs = NULL;
+    assert_int_equal(socmon_findingset_new(&fs), SOCMON_OK);
+    assert_int_equal(socmon_findingset_add_string(fs, rules, "user.json"), SOCMON_OK);
+    const char *pn[] = {"a.asked", "b.asked"};
+    double pv[] = {400, 150000};
+    uint64_t v[4] = {200, 123456, 0, 300000};
+    socmon_source_info info = {.kind = "recording", .target = "t", .ncounters = 4, .counters = inst_ctr,
+                               .nparams = 2, .param_names = pn, .param_values = pv};
+    socmon_analysis_info a = {.src = &info};
+    socmon_totals t = {.runs = 1, .elapsed_ns = 1000000000, .raw = v, .values = v};
+    socmon_findings *f = NULL;
+    assert_int_equal(socmon_findings_eval(fs, &a, &t, &f), SOCMON_OK);
+    assert_int_equal(socmon_findings_count(f), 2);   /* c has no parameter of its own */
+    assert_string_equal(socmon_findings_at(f, 0)->text, "a: 200 of 400 (50.00%)");
+    assert_string_equal(socmon_findings_at(f, 1)->text, "b: 123,456 of 150,000 (82.30%)");
     socmon_findings_free(f);
     socmon_findingset_free(fs);
 }
@@ -137,7 +169,7 @@ static void test_metrics_and_labels(void **state)
     assert_int_equal(socmon_findings_count(f), 1);
     const socmon_finding *x = socmon_findings_at(f, 0);
     assert_string_equal(x->target, "mine");   /* no "target": the file's name up to its first dot */
-    assert_string_equal(x->text, "B has 50%");
+    assert_string_equal(x->text, "B has 50.000%");   /* share_b has no unit: a ratio's 3 decimals */
     assert_string_equal(x->labels[0], "B");
     assert_null(x->labels[1]);
     assert_true(x->values[1] == 50.0);
@@ -216,6 +248,7 @@ int main(void)
         cmocka_unit_test(test_host_topdown),
         cmocka_unit_test(test_per_instance_order_max),
         cmocka_unit_test(test_metrics_and_labels),
+        cmocka_unit_test(test_instance_params),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_builtin_files_load),
     };

@@ -148,7 +148,8 @@ class Values(dict):
 
 
 # ---- parsers, one per kind of output ----
-FINDING_NUM = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?:e[+-]?\d+)?(?![\w])")
+# a number of a finding's line, grouped as the tables write it ("150,910") or not
+FINDING_NUM = re.compile(r"(?<![\w.,])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:e[+-]?\d+)?(?![\w]|,\d)")
 
 
 def put_findings(v, text):

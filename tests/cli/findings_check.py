@@ -3,7 +3,9 @@
 
   findings_check.py json KIND FILE   KIND: esp, zynq, tensix-math, tensix-unpack, ibex, any
       the document has non-empty "findings"; every number a finding's line prints is one of its
-      evidence values; and the content of KIND's findings agrees with the document's counters.
+      evidence values, written as the tables write numbers (thousands separators, no rounding
+      of a count); and the content of KIND's findings agrees with the document's counters (a
+      Tensix kernel's first line names the bound it was built for, tensix-math etc.).
   findings_check.py table FILE [MAX]
       the text ends with a "Where the time went:" section of 1..MAX (8) finding lines.
 """
@@ -11,7 +13,8 @@ import json
 import re
 import sys
 
-NUM = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?:e[+-]?\d+)?(?![\w])")
+# a number as the tables print it ("150,910", "73.68") or not ("150910", "1.5e+05")
+NUM = re.compile(r"(?<![\w.,])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:e[+-]?\d+)?(?![\w]|,\d)")
 
 
 def fail(msg):
@@ -32,7 +35,10 @@ def numbers_are_evidence(f):
             text = text.replace(word, " ")
     values = [v for v in f["evidence"].values() if isinstance(v, (int, float))]
     for tok in NUM.findall(text):
-        x = float(tok)
+        whole = tok.lstrip("-").split(".")[0].split("e")[0]
+        if "e" in tok or ("," not in whole and len(whole) > 3):
+            fail("%r prints %s, not as the tables do (1,234,567: thousands separators)" % (f["finding"], tok))
+        x = float(tok.replace(",", ""))
         if not any(abs(x - v) <= 1e-9 * max(1.0, abs(v)) for v in values):
             fail("%r prints %s, which is not among its evidence %r" % (f["finding"], tok, f["evidence"]))
 
@@ -58,6 +64,14 @@ def check_esp(doc, fs):
         big = max(("compute", "communication", "idle"), key=lambda k: e[k])
         if f["choice"] != big:
             fail("esp: %s says mostly %s, the largest share is %s" % (t, f["choice"], big))
+    mem = [f for f in fs if f["rule"] == "memory_vs_noc"]
+    for f in mem:   # counts exactly as the table has them, not rounded (issue 37: 151000 for 150,910)
+        want = sum(v for k, v in c.items() if k.endswith(".acc_mem_cycles"))
+        if f["evidence"]["mem_wait"] != want:
+            fail("esp: accelerators' memory cycles %s, counters say %d" % (f["evidence"]["mem_wait"], want))
+        ddr = sum(v for k, v in c.items() if k.endswith(".ddr_accesses") or k == "ddr_accesses")
+        if ddr and f["evidence"]["ddr"] != ddr:
+            fail("esp: DDR accesses %s, counters say %d" % (f["evidence"]["ddr"], ddr))
     plane = [f for f in fs if f["rule"] == "noc_plane"]
     if plane:
         per = [sum(v for k, v in c.items() if ".noc_bp_p%d_" % p in k) for p in range(6)]
@@ -95,6 +109,25 @@ def check_ibex(doc, fs):
         fail("ibex: the top of the CPI stack is not %s: %r" % (big, e))
 
 
+def check_tensix(doc, fs, want):
+    """The first line names the bound the kernel was built for, as the JSON's bound metric does;
+    tt-llk's dominant_bound stays tt-llk's: the argmax of its four scores, the summed risc one."""
+    m = {x["name"]: x.get("label", x.get("value")) for x in doc["metrics"]}
+    if fs[0]["rule"] != "bound" or fs[0].get("choice") != want:
+        fail("tensix: the first finding is not '%s': %r" % (want, [f["finding"] for f in fs]))
+    if m.get("bound") != want:
+        fail("tensix: the bound metric says %r, not %s" % (m.get("bound"), want))
+    names = ["math-bound", "unpack-bound", "pack-bound", "risc-bound"]
+    scores = [m[k] for k in ("math_bound_score", "unpack_bound_score", "pack_bound_score", "risc_bound_score")]
+    tt = names[max(range(4), key=lambda i: (scores[i], -i))]
+    if m.get("dominant_bound") != tt:
+        fail("tensix: dominant_bound %r is not tt-llk's argmax %s of %r" % (m.get("dominant_bound"), tt, scores))
+    said = [f for f in fs if f["rule"] == "tt_llk_bound"]
+    if (tt != want) != bool(said) or (said and said[0]["evidence"]["tt_llk"] != tt):
+        fail("tensix: tt-llk's %s is %s: %r" % (tt, "not said" if tt != want else "said though it agrees",
+                                                 [f["finding"] for f in fs]))
+
+
 def main():
     if sys.argv[1] == "table":
         lines = open(sys.argv[2]).read().rstrip("\n").split("\n")
@@ -125,9 +158,7 @@ def main():
     elif kind == "ibex":
         check_ibex(doc, fs)
     elif kind.startswith("tensix-"):
-        want = kind[len("tensix-"):] + "-bound"
-        if not any(f.get("choice") == want for f in fs):
-            fail("tensix: no finding says %s: %r" % (want, [f["finding"] for f in fs]))
+        check_tensix(doc, fs, kind[len("tensix-"):] + "-bound")
 
 
 main()

@@ -43,6 +43,7 @@ static char *render(const char *name, char sep, const socmon_functions *f)
 
 #define NO7 "          -          -          -          -          -          -          -"
 
+/* Counts as every table writes them (issue 37): grouped, a negative one too. */
 static void test_table(void **state)
 {
     (void)state;
@@ -51,10 +52,10 @@ static void test_table(void **state)
         "\n Cycles by function (ELF symbol), every event attributed to the function whose instruction caused it:\n\n"
         "  function                           cycles      instret   lsu_wait fetch_wait   mul_wait   div_wait"
         "      loads     stores   branches branches_taken     CPI   share\n"
-        "  main                                 3000         1500         12" NO7 "   2.000 150.00%\n"
-        "  crt0                                -1000           20          0" NO7 " -50.000 -50.00%\n"
+        "  main                                3,000        1,500         12" NO7 "   2.000 150.00%\n"
+        "  crt0                               -1,000           20          0" NO7 " -50.000 -50.00%\n"
         "  say \"hi\", twice                         0            0          0" NO7 "       -   0.00%\n"
-        "  total                                2000         1520         12" NO7 "   1.316 100.00%\n"
+        "  total                               2,000        1,520         12" NO7 "   1.316 100.00%\n"
         "\n  total equals the whole-program counters\n\n");
     free(t);
     socmon_functions bad = fns;

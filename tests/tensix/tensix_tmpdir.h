@@ -22,13 +22,16 @@ static int remove_dir(void **state)
     return system(cmd) == 0 ? 0 : -1;
 }
 
+/* Longest line read_lines keeps whole: a metrics CSV header names every metric of the file. */
+#define TX_LINE_MAX 1024
+
 /* Lines of path (all counted, the first max kept in lines). */
-static size_t read_lines(const char *path, char lines[][512], size_t max)
+static size_t read_lines(const char *path, char lines[][TX_LINE_MAX], size_t max)
 {
     FILE *fp = fopen(path, "r");
     assert_non_null(fp);
     size_t n = 0;
-    char buf[512];
+    char buf[TX_LINE_MAX];
     while (fgets(buf, sizeof buf, fp)) {
         if (n < max)
             memcpy(lines[n], buf, sizeof buf);

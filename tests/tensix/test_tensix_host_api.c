@@ -130,7 +130,7 @@ static void test_export_counters_csv(void **state)
     assert_int_equal(llk_perf_export_counters(r, base, params, 3, "master"), SOCMON_OK);
     assert_int_equal(llk_perf_export_counters(r, base, params, 3, "master"), SOCMON_OK);
     snprintf(path, sizeof path, "%s.master.csv", base);
-    static char lines[4][512];
+    static char lines[4][TX_LINE_MAX];
     assert_int_equal(read_lines(path, lines, 4), 1 + 2 * 258);   /* header once, rows appended */
     assert_string_equal(lines[0], "thread,bank,counter_name,counter_id,cycles,count,l1_mux,math_fidelity,"
                                   "input_format,note\n");
@@ -182,7 +182,7 @@ static void test_undefined_rows(void **state)
     snprintf(base, sizeof base, "%s/undef", dir);
     assert_int_equal(llk_perf_export_counters(r, base, NULL, 0, "w"), SOCMON_OK);
     snprintf(path, sizeof path, "%s.w.csv", base);
-    static char lines[200][512];
+    static char lines[200][TX_LINE_MAX];
     read_lines(path, lines, 200);
     assert_string_equal(lines[1 + 86 + 78], "MATH,L1,NOC_RING0_INCOMING_1,0,,,0\n");
     /* The other threads still give the NoC metrics. */
@@ -241,6 +241,14 @@ static void test_one_thread_kernel(void **state)
     size_t len;
     assert_int_equal(llk_perf_format_metrics(m, buf, sizeof buf, &len), SOCMON_OK);
     assert_non_null(strstr(buf, "WARNING: threads UNPACK, PACK counted 0 cycles"));
+    /* The banks are the core's: MATH's rows counted all three threads' instructions, so
+     * threads_ran is 3, and the warning says how that fits with two threads never starting the
+     * counters (issue 37: "threads_ran 3.0000" under a warning that only MATH ran). */
+    double ran;
+    assert_int_equal(llk_perf_metrics_value(m, "threads_ran", &ran), SOCMON_OK);
+    assert_true(ran == 3);
+    assert_non_null(strstr(buf, "threads_ran                    3.0000"));
+    assert_non_null(strstr(w, "still counted instructions of 3 of the three threads (threads_ran)"));
     /* The same kernel with all three threads: the same utilisation, and no warning. */
     llk_perf_results *r3 = run_sim("fidelity=HiFi4", NULL);
     llk_perf_metrics *m3;
@@ -325,10 +333,10 @@ static void test_metrics_average_threads(void **state)
     assert_int_equal(llk_perf_export_metrics(m, base, params, 1, "gw1"), SOCMON_OK);
     assert_int_equal(llk_perf_export_metrics(m, base, params, 1, "gw1"), SOCMON_OK);
     snprintf(path, sizeof path, "%s.gw1.csv", base);
-    static char lines[4][512];
+    static char lines[4][TX_LINE_MAX];
     assert_int_equal(read_lines(path, lines, 4), 3);
     /* Columns: the computed metrics in file order, then the parameters. */
-    char want[512] = "";
+    char want[1024] = "";
     for (size_t i = 0; i < llk_perf_metrics_count(m); i++) {
         const char *name;
         llk_perf_metrics_at(m, i, &name, NULL, NULL, NULL);

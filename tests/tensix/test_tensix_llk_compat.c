@@ -75,7 +75,7 @@ static void test_unknown_ids(void **state)
     snprintf(base, sizeof base, "%s/unknown", dir);
     assert_int_equal(llk_perf_export_counters(r, base, NULL, 0, NULL), SOCMON_OK);
     snprintf(path, sizeof path, "%s.gw0.csv", base);
-    static char lines[20][512];
+    static char lines[20][TX_LINE_MAX];
     assert_int_equal(read_lines(path, lines, 20), 16);
     assert_non_null(strstr(lines[2], "UNPACK,FPU,FPU_UNKNOWN_300,300,"));
     /* Only documented counters enter metrics: the rest are there, undefined. */

@@ -128,6 +128,13 @@ static void test_formulas_by_hand(void **state)
     NEAR(val(&r, "dominant_bound"), 3);
     NEAR(val(&r, "dominant_bound_score"), 1.2);
     NEAR(val(&r, "dominant_bound_per_thread"), 0);
+    /* socmon's bound (issue 37): each stage's thread's unstalled share, against the per-thread
+     * risc score, all on 0..1: UNPACK stalls least (300 of 1200), so the others wait for it. */
+    NEAR(val(&r, "unpack_thread_busy"), 1 - 300.0 / 1200);
+    NEAR(val(&r, "math_thread_busy"), 1 - 600.0 / 1200);
+    NEAR(val(&r, "pack_thread_busy"), 1 - 900.0 / 1200);
+    NEAR(val(&r, "bound"), 1);
+    NEAR(val(&r, "bound_score"), 0.75);
     const socmon_metric_def *def = socmon_metrics_result(r.m, (size_t)idx(&r, "dominant_bound"))->def;
     assert_int_equal(def->nlabels, 4);
     assert_string_equal(def->labels[0], "math-bound");
@@ -174,7 +181,7 @@ static void test_idle_thread_left_out(void **state)
 }
 
 /* The findings of metrics/tensix.findings.json over counts c: the lines' texts joined. */
-static void tensix_findings(const cv *c, size_t n, char *out, size_t cap)
+static void tensix_findings_built(const cv *c, size_t n, double built, char *out, size_t cap)
 {
     run r;
     eval(&r, c, n);
@@ -182,7 +189,10 @@ static void tensix_findings(const cv *c, size_t n, char *out, size_t cap)
     assert_int_equal(socmon_findingset_new(&fs), SOCMON_OK);
     assert_int_equal(socmon_findingset_add_string(fs, socmon_builtin_findings("tensix"), "tensix.findings.json"),
                      SOCMON_OK);
-    socmon_source_info info = {.kind = "recording", .target = "tensix", .ncounters = n, .counters = r.ctr};
+    /* built_bound: the stage the model built the kernel for (NaN: none stated, as on silicon) */
+    const char *pn[] = {"built_bound"};
+    socmon_source_info info = {.kind = "recording", .target = "tensix", .ncounters = n, .counters = r.ctr,
+                               .nparams = isnan(built) ? 0 : 1, .param_names = pn, .param_values = &built};
     socmon_analysis_info a = {.src = &info, .ms = r.ms, .metrics = r.m};
     socmon_totals t = {.runs = 1, .elapsed_ns = 1000000, .raw = r.d, .values = r.d, .metrics = r.out};
     socmon_findings *f = NULL;
@@ -193,6 +203,39 @@ static void tensix_findings(const cv *c, size_t n, char *out, size_t cap)
     socmon_findings_free(f);
     socmon_findingset_free(fs);
     done(&r);
+}
+
+static void tensix_findings(const cv *c, size_t n, char *out, size_t cap)
+{
+    tensix_findings_built(c, n, NAN, out, cap);
+}
+
+/* The headline is the bound the counts show, on one 0..1 scale (issue 37: tt-llk's summed risc
+ * score, 0..3, made every kernel risc-bound first); tt-llk's differing classification follows,
+ * and a kernel the model built for another stage than the counts show is warned about. */
+static void test_bound_finding(void **state)
+{
+    (void)state;
+    char text[4096];
+    tensix_findings(base, NBASE, text, sizeof text);
+    print_message("%s", text);
+    assert_true(strncmp(text, "the kernel is unpack-bound: share of the window each thread ran unstalled "
+                              "MATH 0.500, UNPACK 0.750, PACK 0.250", 100) == 0);
+    assert_non_null(strstr(text, "\ntt-llk's classification (dominant_bound) says risc-bound: its risc score 1.200"));
+    assert_null(strstr(text, "warning: the model built"));
+    tensix_findings_built(base, NBASE, 1, text, sizeof text);   /* built unpack-bound: agreed */
+    assert_null(strstr(text, "warning: the model built"));
+    tensix_findings_built(base, NBASE, 0, text, sizeof text);   /* built math-bound: the counts disagree */
+    assert_non_null(strstr(text, "\nwarning: the model built this kernel math-bound, but the counts say unpack-bound\n"));
+    /* every thread stalls most of the time: none is the stage the others wait for */
+    cv c[NBASE];
+    memcpy(c, base, sizeof c);
+    with(c, "THREAD_STALLS_0", 1000);
+    with(c, "THREAD_STALLS_1", 1000);
+    with(c, "THREAD_STALLS_2", 1000);
+    tensix_findings(c, NBASE, text, sizeof text);
+    assert_true(strncmp(text, "the kernel is risc-bound:", 25) == 0);
+    assert_null(strstr(text, "tt-llk's classification"));   /* tt-llk agrees: said once */
 }
 
 /* The CLI's warning (stat and report's findings): a thread that issued nothing is named. */
@@ -207,9 +250,9 @@ static void test_idle_thread_finding(void **state)
     char text[4096];
     tensix_findings(c, NBASE, text, sizeof text);
     print_message("%s", text);
-    assert_non_null(strstr(text, "warning: only 2 of the three threads ran (instructions: UNPACK 120, MATH 240, PACK 0)"));
+    assert_non_null(strstr(text, "warning: only 2 of the three threads issued instructions (UNPACK 120, MATH 240, PACK 0)"));
     tensix_findings(base, NBASE, text, sizeof text);
-    assert_null(strstr(text, "threads ran"));
+    assert_null(strstr(text, "threads issued"));
 }
 
 static void test_unpack_mean_of_defined(void **state)
@@ -485,6 +528,7 @@ int main(void)
         cmocka_unit_test(test_formulas_by_hand),
         cmocka_unit_test(test_idle_thread_left_out),
         cmocka_unit_test(test_idle_thread_finding),
+        cmocka_unit_test(test_bound_finding),
         cmocka_unit_test(test_unpack_mean_of_defined),
         cmocka_unit_test(test_ties),
         cmocka_unit_test(test_partial_configuration),

@@ -32,7 +32,7 @@ struct llk_perf_metrics {
     const socmon_tensix_platform *pf;
     size_t n;
     mres *res;
-    char warning[256];         /* "" or the threads left out of the means */
+    char warning[512];         /* "" or the threads left out of the means */
 };
 
 void llk_perf_metrics_free(llk_perf_metrics *m)
@@ -79,6 +79,8 @@ static void idle_warning(char *buf, size_t len, const int *has_rows, const int *
                  "(tt-llk's metrics average them in and divide every utilisation by the threads read)",
                  n > 1 ? "threads" : "thread", names);
 }
+
+static const struct mres *get(const llk_perf_metrics *m, const char *name);
 
 const char *llk_perf_metrics_warning(const llk_perf_metrics *m)
 {
@@ -171,6 +173,16 @@ socmon_status llk_perf_compute_metrics(const llk_perf_results *r, const char *pl
     }
     free(v);
     socmon_metrics_free(bound);
+    /* The banks are the core's, not a thread's: the thread that measured counted every thread's
+     * instructions, so threads_ran can say 3 beside a warning that two never started the
+     * counters. Both are true; the warning says how they fit together. */
+    const mres *tr = st == SOCMON_OK && m->warning[0] ? get(m, "threads_ran") : NULL;
+    if (tr) {
+        size_t wl = strlen(m->warning);
+        snprintf(m->warning + wl, sizeof m->warning - wl,
+                 "; the core's banks, which every thread shares, still counted instructions of %.0f of "
+                 "the three threads (threads_ran)", tr->value);
+    }
 out:
     free(a);
     free(ctr);
@@ -221,7 +233,7 @@ const char *llk_perf_metrics_platform(const llk_perf_metrics *m)
     return m && m->pf ? m->pf->name : "";
 }
 
-static const mres *get(const llk_perf_metrics *m, const char *name)
+static const struct mres *get(const llk_perf_metrics *m, const char *name)
 {
     for (size_t i = 0; i < m->n; i++)
         if (strcmp(m->res[i].name, name) == 0 && !isnan(m->res[i].value))

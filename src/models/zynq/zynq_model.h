@@ -32,6 +32,9 @@ socmon_status smn_zynq_soc_map(socmon_zynq_soc *soc, socmon_bus *model_bus);
 uint32_t smn_zynq_apm_peek(const socmon_zynq_soc *soc, unsigned k);
 socmon_status smn_zynq_apm_poke(socmon_zynq_soc *soc, unsigned k, uint32_t v);
 socmon_status smn_zynq_pmu_poke(socmon_zynq_soc *soc, unsigned core, unsigned n, uint32_t v);
+/* Bytes the workload asked slot (0..nslots-1) to write and to read since the model was made,
+ * phase by phase (0 for a slot out of range): what the findings weigh each port against. */
+void smn_zynq_soc_asked(const socmon_zynq_soc *soc, unsigned slot, double *wr_bytes, double *rd_bytes);
 /* Transactions the traffic model could not issue on time because 32 were
  * already outstanding on that slot and direction (0 unless overloaded). */
 uint64_t smn_zynq_apm_stalls(const socmon_zynq_soc *soc, unsigned slot);

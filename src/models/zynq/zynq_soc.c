@@ -179,6 +179,10 @@ static void apply_traffic(socmon_zynq_soc *soc, unsigned slot, const socmon_zynq
                   t->burst_bytes, lat, jit);
     zapm_set_chan(&soc->apm, slot, 1, rd > 0 ? t->burst_bytes * hz / (rd * 1e6) : 0,
                   t->burst_bytes, lat, jit);
+    if (slot < SOCMON_ZAPM_MAX_SLOTS) {
+        soc->asked_bps[slot][0] = wr * 1e6;
+        soc->asked_bps[slot][1] = rd * 1e6;
+    }
     zapm_set_ids(&soc->apm, slot, 0, t->id_base, t->id_count);
     zapm_set_ids(&soc->apm, slot, 1, t->id_base, t->id_count);
 }
@@ -260,6 +264,9 @@ static void run_to(socmon_zynq_soc *soc, uint64_t t)
     for (unsigned c = 0; c < SOCMON_ZYNQ_NCORES; c++)
         za9_advance(&soc->pmu[c], cycles_at(t, soc->cpu_hz) - cycles_at(soc->now_ns, soc->cpu_hz));
     zapm_advance_to(&soc->apm, cycles_at(t, soc->apm_hz));
+    for (unsigned s = 0; s < soc->d.nslots && s < SOCMON_ZAPM_MAX_SLOTS; s++)
+        for (int k = 0; k < 2; k++)
+            soc->asked_bytes[s][k] += soc->asked_bps[s][k] * (double)(t - soc->now_ns) / 1e9;
     soc->now_ns = t;
 }
 
@@ -298,6 +305,13 @@ socmon_status socmon_zynq_soc_advance(socmon_zynq_soc *soc, uint64_t ns, int *do
         *done = soc->started && soc->duration_ns &&
                 soc->now_ns - soc->start_ns >= soc->duration_ns;
     return SOCMON_OK;
+}
+
+void smn_zynq_soc_asked(const socmon_zynq_soc *soc, unsigned slot, double *wr_bytes, double *rd_bytes)
+{
+    int in = soc && slot < soc->d.nslots && slot < SOCMON_ZAPM_MAX_SLOTS;
+    *wr_bytes = in ? soc->asked_bytes[slot][0] : 0;
+    *rd_bytes = in ? soc->asked_bytes[slot][1] : 0;
 }
 
 uint64_t socmon_zynq_soc_now_ns(const socmon_zynq_soc *soc)

@@ -57,6 +57,11 @@ struct socmon_zynq_soc {
     int workload, phase, started;
     zapm_model apm;
     za9_model pmu[SOCMON_ZYNQ_NCORES];
+    /* What the workload asks of each slot: the rate now (B/s, after the phase's and the slot's
+     * scale) and the bytes asked since the model was made, so the findings weigh what a port
+     * carried against what was asked of it over the same time, phase by phase. */
+    double asked_bps[SOCMON_ZAPM_MAX_SLOTS][2];     /* [slot][0 write, 1 read] */
+    double asked_bytes[SOCMON_ZAPM_MAX_SLOTS][2];
     /* not model state: never copied by the edge search (see above) */
     zynq_irq_state irq;
 };
