@@ -252,7 +252,10 @@ socmon_zynq_soc *socmon_zynq_soc_of_target(const struct socmon_target *t);
  * SOCMON_ENOTSUP for an encoding the A9 PMU does not implement (an Undefined
  * Instruction on silicon, e.g. PMUv2's PMCEID0 at c9,c12,6), SOCMON_EUNDEF
  * for PMXEVTYPER/PMXEVCNTR while PMSELR selects no event counter (UNPREDICTABLE
- * in the ARM ARM; *val is then 0 and a write changes nothing). */
+ * in the ARM ARM; *val is then 0 and a write changes nothing).
+ *
+ * Code on the two cores may run on two threads at once, as on the board: CP15 calls, register
+ * accesses through the model's bus, advances and waits hold the model's lock, one at a time. */
 socmon_status socmon_zynq_cp15_read(socmon_zynq_soc *soc, unsigned core, unsigned opc1,
                                     unsigned crn, unsigned crm, unsigned opc2, uint32_t *val);
 socmon_status socmon_zynq_cp15_write(socmon_zynq_soc *soc, unsigned core, unsigned opc1,

@@ -279,10 +279,8 @@ void zynq_soc_run_plain(socmon_zynq_soc *soc, uint64_t end)
     }
 }
 
-socmon_status socmon_zynq_soc_advance(socmon_zynq_soc *soc, uint64_t ns, int *done)
+static socmon_status advance_locked(socmon_zynq_soc *soc, uint64_t ns, int *done)
 {
-    if (!soc)
-        return socmon_fail(SOCMON_EINVAL, "zynq: NULL model");
     /* 1e17 ns (three years) keeps every clock's cycle count inside 64 bits */
     if (ns > ZYNQ_TIME_MAX - soc->now_ns)
         return socmon_fail(SOCMON_ERANGE, "zynq: advance of %llu ns runs past the model's 1e17 ns",
@@ -298,6 +296,16 @@ socmon_status socmon_zynq_soc_advance(socmon_zynq_soc *soc, uint64_t ns, int *do
         *done = soc->started && soc->duration_ns &&
                 soc->now_ns - soc->start_ns >= soc->duration_ns;
     return SOCMON_OK;
+}
+
+socmon_status socmon_zynq_soc_advance(socmon_zynq_soc *soc, uint64_t ns, int *done)
+{
+    if (!soc)
+        return socmon_fail(SOCMON_EINVAL, "zynq: NULL model");
+    zynq_lock(soc);
+    socmon_status st = advance_locked(soc, ns, done);
+    zynq_unlock(soc);
+    return st;
 }
 
 uint64_t socmon_zynq_soc_now_ns(const socmon_zynq_soc *soc)
