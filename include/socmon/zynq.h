@@ -109,6 +109,7 @@ socmon_status socmon_zynq_desc_check(const socmon_zynq_desc *d);
  * socmon's own drivers of these blocks are internal (src/drivers/zynq/zynq_drv.h). */
 typedef struct socmon_zynq_soc socmon_zynq_soc;
 
+/* What the model was made from; soc must not be NULL. */
 const socmon_zynq_desc *socmon_zynq_soc_desc(const socmon_zynq_soc *soc);
 
 /* Workloads, NULL-terminated; [0] ("mixed") is the default.

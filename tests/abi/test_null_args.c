@@ -39,6 +39,17 @@
 #include "llk_perf_counters.h"
 #include "llk_perf_host.h"
 
+#if defined(__SANITIZE_ADDRESS__)
+#define LSAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define LSAN 1
+#endif
+#endif
+#ifdef LSAN
+#include <sanitizer/lsan_interface.h>
+#endif
+
 #define ZERO_BYTES 65536          /* more than any public struct or array of one element */
 #define MAX_ARGS 16
 
@@ -82,11 +93,22 @@ static int in(const char *const *list, const char *s)
     return 0;
 }
 
+/* Zeroed memory for one call's arguments, freed after the call (free_zeroed). */
+static void *arena[4 * MAX_ARGS];
+static size_t narena;
+
 static void *zeroed(void)
 {
+    assert_true(narena < sizeof arena / sizeof arena[0]);
     void *p = calloc(1, ZERO_BYTES);
     assert_non_null(p);
-    return p;
+    return arena[narena++] = p;
+}
+
+static void free_zeroed(void)
+{
+    while (narena)
+        free(arena[--narena]);
 }
 
 /* ---- valid objects, made once in the parent (children inherit them) ---- */
@@ -245,7 +267,13 @@ static void *opaque(const char *type)
     for (size_t i = 0; i < nmade; i++)
         if (!strcmp(made[i].type, type))
             return made[i].obj;
+#ifdef LSAN
+    __lsan_disable();   /* the objects live as long as the test process, on purpose */
+#endif
     void *o = make_opaque(type);
+#ifdef LSAN
+    __lsan_enable();
+#endif
     if (!o)
         fail_msg("no valid %s: add one to make_opaque() in test_null_args.c", type);
     assert_true(nmade < 64);
@@ -277,8 +305,10 @@ static void *valid(const na_param *q)
     }
     if (!strcmp(q->base, "char") && strstr(q->ctype, "const"))
         return "x";
-    if (!strcmp(q->base, "FILE")) {
-        FILE *f = tmpfile();
+    if (!strcmp(q->base, "FILE")) {   /* one stream: a child's fclose closes its own copy */
+        static FILE *f;
+        if (!f)
+            f = tmpfile();
         assert_non_null(f);
         return f;
     }
@@ -292,10 +322,11 @@ static void *valid(const na_param *q)
         kv->value = "1";
         return kv;
     }
-    if (!strcmp(q->base, "socmon_sample")) {
-        socmon_sample *s = zeroed();
-        assert_int_equal(socmon_sample_alloc(esp_set, s), SOCMON_OK);
-        return s;
+    if (!strcmp(q->base, "socmon_sample")) {   /* one sample of the set, for every call */
+        static socmon_sample s;
+        if (!s.v)
+            assert_int_equal(socmon_sample_alloc(esp_set, &s), SOCMON_OK);
+        return &s;
     }
     return zeroed();
 }
@@ -308,6 +339,14 @@ typedef struct outcome {
     long long rc;
     char msg[200];
 } outcome;
+
+static int devnull_fd(void)
+{
+    static int fd = -1;
+    if (fd < 0)
+        fd = open("/dev/null", O_RDWR);
+    return fd;
+}
 
 static outcome call_in_child(const na_func *f, size_t nullk)
 {
@@ -322,7 +361,7 @@ static outcome call_in_child(const na_func *f, size_t nullk)
         else if (q->kind == NA_STRUCT)
             p[n] = zeroed();
         else if (q->kind == NA_SCALAR)
-            v[n] = !strcmp(q->name, "fd") ? open("/dev/null", O_RDWR) : 1;
+            v[n] = !strcmp(q->name, "fd") ? devnull_fd() : 1;
     }
     int fds[2];
     assert_int_equal(pipe(fds), 0);
@@ -358,6 +397,7 @@ static outcome call_in_child(const na_func *f, size_t nullk)
         o.crashed = WTERMSIG(ws);
     else if (r != (ssize_t)sizeof o)
         o.crashed = -1;
+    free_zeroed();
     return o;
 }
 
