@@ -84,6 +84,7 @@ size_t llk_perf_metrics_count(const llk_perf_metrics *m);
  * each be NULL. */
 socmon_status llk_perf_metrics_at(const llk_perf_metrics *m, size_t i, const char **name,
                                   double *value, const char **unit, const char **label);
+/* The value of the metric called name. */
 socmon_status llk_perf_metrics_value(const llk_perf_metrics *m, const char *name, double *value);
 const char *llk_perf_metrics_platform(const llk_perf_metrics *m);
 /* NULL, or a warning naming the threads left out of the means: a thread whose rows all counted

@@ -27,7 +27,7 @@ SOCMON_BEGIN_DECLS
 typedef struct socmon_recording socmon_recording;
 
 /* Builds an empty recording whose schema is the set's counters and the
- * device's parameters. target (the spec it was recorded on) may be NULL when unknown. */
+ * device's parameters. target (the spec it was recorded on) may be NULL: unknown. */
 socmon_status socmon_recording_new(const socmon_set *set, const char *target,
                                    uint64_t interval_ns, socmon_recording **out);
 void socmon_recording_free(socmon_recording *rec);
@@ -108,7 +108,7 @@ typedef struct socmon_recwriter_opts {
 
 /* Writes the header to fd (opened for writing by the caller, who also closes
  * it, after socmon_recwriter_close). The schema is the set's counters and the
- * device's parameters, as socmon_recording_new takes them. opts may be NULL, and target as there. */
+ * device's parameters, as socmon_recording_new takes them. opts and target may be NULL. */
 socmon_status socmon_recwriter_open(int fd, const socmon_set *set, const char *target, uint64_t interval_ns,
                                     const socmon_recwriter_opts *opts, socmon_recwriter **out);
 /* Adds one sample (s->n must equal the set's size); writes a block when one is full.

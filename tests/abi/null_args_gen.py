@@ -12,8 +12,11 @@ points to, and two facts read from the function's comment in its header (the com
 its declaration, or on its own lines):
   doc    a sentence of it names the parameter (or the function has one pointer parameter and
          the comment is its own, not its group's) and says NULL: the contract is written down ("t must not be NULL", "NULL is fine");
-  ok     that sentence allows NULL (it has no "not", "non", "never", "must"): the call must
-         then succeed or fail cleanly, as it says.
+  ok     that sentence allows NULL: it says NULL within a few words of the name ("workload
+         NULL: the default", "opts may be NULL", "name and value may each be NULL"), and no
+         "not", "non", "never", "must", "error", "refused", "EINVAL"; or, of a function's one
+         pointer, "NULL is fine". The call must then succeed or fail cleanly, as it says. What
+         the call stores or returns ("*out is NULL when...", "or NULL") allows nothing.
 The comment is the one above the declaration's group (the declarations above it with no blank
 line, type or comment between), or one on the declaration's own lines.
 A header added later is read without touching this script.
@@ -28,7 +31,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import check_symbols as cs  # noqa: E402
 
 IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
-NEGATION = re.compile(r"\b(not|non|never|must|mustn't|cannot)\b", re.I)
+# a sentence with these requires the pointer (or says the call fails without it)
+NEGATION = re.compile(r"\b(not|non|never|must|mustn't|cannot|error|refused?|EINVAL)\b", re.I)
 
 
 def headers(inc):
@@ -130,14 +134,26 @@ def sentences(doc):
 def null_facts(doc, pname, single):
     """(documented, allowed) for a pointer parameter."""
     documented = allowed = False
+    name = r"(?<![A-Za-z0-9_.>])\**" + re.escape(pname) + r"\b"
     for s in sentences(doc):
         if "NULL" not in s:
             continue
-        names = re.search(r"(?<![A-Za-z0-9_.>])\**" + re.escape(pname) + r"\b", s)
-        if names or single:
-            documented = True
-            if not NEGATION.search(s):
-                allowed = True
+        named = re.search(name, s)
+        if not named and not single:
+            continue
+        documented = True
+        if NEGATION.search(re.sub(r"\b" + re.escape(pname) + r"\b", "", s)):
+            continue
+        # allowed: the name, then within a few words NULL that is not what the call returns or
+        # stores ("*out is NULL when...", "label is NULL unless..."); or the function's one
+        # pointer, said to be fine ("NULL is fine", "(NULL: nothing)")
+        if named and re.search(name + r"[^.;]{0,40}?\bNULL\b(?!\s+(when|unless|if)\b)", s) and \
+                not re.search(name + r"\s+(is|=)\s+NULL\b", s):
+            allowed = True
+        elif single and re.search(r"NULL (is fine|is a no-op|does nothing)|\(NULL: nothing\)", s):
+            allowed = True
+        elif named and re.match(r"\s*" + re.escape(pname) + r":", s):
+            allowed = True       # "patterns: ... NULL or "" selects every counter"
     return documented, allowed
 
 
