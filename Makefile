@@ -1,6 +1,6 @@
 # socmon: the two commands of the README, and the pieces they are made of.
 #   make run    installs what is needed, builds, runs socmon on the virtual ESP SoC
-#   make test   installs what is needed, builds, runs every test (plain, sanitizers, fuzzers,
+#   make test   installs what is needed, builds, runs every test (plain, ASan+UBSan, TSan, fuzzers,
 #               the install test, and the unit tests cross-built for 32-bit Arm under qemu-arm)
 #   make install PREFIX=DIR   installs socmon under DIR (default /usr/local; docs/install.md)
 MAKEFLAGS += --no-print-directory
@@ -8,7 +8,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 BUILD ?= build
 PREFIX ?= /usr/local
 
-.PHONY: all deps configure cli build run install test test-plain test-asan test-fuzz test-install test-arm bench clean
+.PHONY: all deps configure cli build run install test test-plain test-asan test-tsan test-fuzz test-install test-arm bench clean
 
 all: build
 
@@ -56,6 +56,18 @@ test-asan: deps
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		ctest --output-on-failure -j $(JOBS) -LE browser -E '$(ASAN_SKIP)'
 
+# Under ThreadSanitizer, the tests whose code runs on several threads (SOCMON_THREAD_TESTS in
+# CMakeLists.txt, label thread: the agent's threads and its collector, the ring, the live store,
+# HTTP connections, regions, per-thread errors, readers racing a model). Only they and what they
+# link are built (target thread_tests), and no C++: TSan adds about a minute to CI, not a third
+# build of everything (docs/testing.md). A race fails the test (halt_on_error).
+test-tsan: deps
+	cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DSOCMON_SANITIZE=thread -DSOCMON_CXX_TESTS=OFF \
+		"-DCMAKE_C_FLAGS_DEBUG=-g -O1" >/dev/null
+	cmake --build build-tsan -j $(JOBS) --target thread_tests
+	cd build-tsan && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+		ctest --output-on-failure -j $(JOBS) -L thread
+
 test-fuzz: deps
 	CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DSOCMON_FUZZ=ON -DSOCMON_TESTS=OFF >/dev/null
 	cmake --build build-fuzz -j $(JOBS)
@@ -86,11 +98,11 @@ install: deps
 	cmake --build $(BUILD)-install -j $(JOBS) --target socmon socmon_shared socmon_cli esp_socdefs
 	cmake --install $(BUILD)-install
 
-test: test-plain test-asan test-fuzz test-install test-arm
+test: test-plain test-asan test-tsan test-fuzz test-install test-arm
 	@echo "socmon: all test suites passed"
 
 bench: build
 	cmake --build $(BUILD) --target bench
 
 clean:
-	rm -rf build build-asan build-fuzz build-install build-arm
+	rm -rf build build-asan build-tsan build-fuzz build-install build-arm

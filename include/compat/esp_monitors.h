@@ -185,6 +185,9 @@ typedef struct socmon_esp_api_layout {
      offsetof(esp_monitor_vals_t, dvfs_op), offsetof(esp_monitor_vals_t, noc_injects),     \
      offsetof(esp_monitor_vals_t, noc_queue_full)}
 
+/* What the inline functions below call, with the layout of the caller's structs: l (their
+ * SOCMON_ESP_API_LAYOUT) and args must not be NULL, nor diff's start, end and out, nor print's
+ * vals. */
 unsigned int socmon_esp_api_monitor(const socmon_esp_api_layout *l, const esp_monitor_args_t *args,
                                     void *vals);
 void socmon_esp_api_diff(const socmon_esp_api_layout *l, const void *start, const void *end,

@@ -57,7 +57,9 @@ size_t llk_perf_results_count(const llk_perf_results *r);
 const llk_perf_row *llk_perf_results_row(const llk_perf_results *r, size_t i);
 void llk_perf_results_free(llk_perf_results *r);
 
-/* Text as print_counters shows it: snprintf-like, *len = the full length. */
+/* Text as print_counters shows it: snprintf-like, *len = the full length (buf may be NULL with
+ * any cap, and len NULL). r NULL or empty prints "No counter results to display.", as tt-llk
+ * prints None. */
 socmon_status llk_perf_format_counters(const llk_perf_results *r, char *buf, size_t cap, size_t *len);
 socmon_status llk_perf_print_counters(const llk_perf_results *r, FILE *fp);
 /* Appends rows to FILENAME.WORKER_ID.csv (worker_id NULL: "gw0"); columns
@@ -78,9 +80,11 @@ socmon_status llk_perf_export_counters(const llk_perf_results *r, const char *fi
 socmon_status llk_perf_compute_metrics(const llk_perf_results *r, const char *platform,
                                        llk_perf_metrics **out);
 size_t llk_perf_metrics_count(const llk_perf_metrics *m);
-/* label is NULL unless the metric has labels (dominant_bound). */
+/* label is NULL unless the metric has labels (dominant_bound). name, value, unit and label may
+ * each be NULL. */
 socmon_status llk_perf_metrics_at(const llk_perf_metrics *m, size_t i, const char **name,
                                   double *value, const char **unit, const char **label);
+/* The value of the metric called name. */
 socmon_status llk_perf_metrics_value(const llk_perf_metrics *m, const char *name, double *value);
 const char *llk_perf_metrics_platform(const llk_perf_metrics *m);
 /* NULL, or a warning naming the threads left out of the means: a thread whose rows all counted
@@ -89,9 +93,11 @@ const char *llk_perf_metrics_platform(const llk_perf_metrics *m);
  * docs/tensix.md). print_metrics/format_metrics show it as a WARNING line. Valid until free. */
 const char *llk_perf_metrics_warning(const llk_perf_metrics *m);
 void llk_perf_metrics_free(llk_perf_metrics *m);
+/* As format_counters (buf may be NULL with any cap, and len NULL). */
 socmon_status llk_perf_format_metrics(const llk_perf_metrics *m, char *buf, size_t cap, size_t *len);
 socmon_status llk_perf_print_metrics(const llk_perf_metrics *m, FILE *fp);
-/* One row per call to FILENAME.WORKER_ID.csv: the metrics, then test parameters. */
+/* One row per call to FILENAME.WORKER_ID.csv (worker_id NULL: "gw0"): the metrics, then test
+ * parameters. */
 socmon_status llk_perf_export_metrics(const llk_perf_metrics *m, const char *filename,
                                       const socmon_kv *params, size_t nparams,
                                       const char *worker_id);

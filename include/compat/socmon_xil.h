@@ -27,7 +27,7 @@
 SOCMON_BEGIN_DECLS
 
 /* The calling thread's bus for Xil_In32/Xil_Out32 (addresses as on the
- * board) and its coprocessor for mtcp/mfcp; NULL unbinds. The bus and the
+ * board) and its coprocessor for mtcp/mfcp; bus or cp NULL unbinds. The bus and the
  * coprocessor's context must outlive the binding. bind_cp15 copies *cp;
  * SOCMON_EINVAL if its read or write is NULL. */
 socmon_status socmon_xil_bind_bus(socmon_bus *bus);

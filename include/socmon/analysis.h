@@ -92,9 +92,9 @@ void *socmon_source_self(const socmon_source *s);
 /* Closes the source and what it owns; NULL is fine. */
 void socmon_source_close(socmon_source *s);
 
-/* The metric definitions that go with a source's target: those of metric_file if given, else
- * the target's built-in ones (a combined run's: its members', merged). *out is NULL when there
- * are none. */
+/* The metric definitions that go with a source's target: those of metric_file if given (not
+ * NULL), else the target's built-in ones (a combined run's: its members', merged). *out is NULL
+ * when there are none. metric_file NULL: the built-in ones. */
 socmon_status socmon_source_metricset(const socmon_source_info *info, const char *metric_file,
                                       socmon_metricset **out);
 
@@ -241,11 +241,13 @@ typedef struct socmon_pipeline_opts {
 } socmon_pipeline_opts;
 
 /* A pipeline for samples of schema's counters (the schema must outlive it when samples are
- * pushed by hand; socmon_pipeline_run uses its source's). */
+ * pushed by hand; socmon_pipeline_run uses its source's). o may be NULL (no metrics).
+ * Every socmon_pipeline_* call that returns a status refuses a NULL pipeline (SOCMON_EINVAL);
+ * those that return anything else need one (p must not be NULL), socmon_pipeline_free excepted. */
 socmon_status socmon_pipeline_new(const socmon_source_info *schema, const socmon_pipeline_opts *o,
                                   socmon_pipeline **out);
 void socmon_pipeline_free(socmon_pipeline *p);
-/* Replaces opts.should_stop (a pipeline made by another, the live store's). */
+/* Replaces opts.should_stop (a pipeline made by another, the live store's). p must not be NULL. */
 void socmon_pipeline_set_should_stop(socmon_pipeline *p, int (*should_stop)(void *user), void *user);
 /* Adds a consumer (its ops and self stay the caller's); before the first run. At most 8. */
 socmon_status socmon_pipeline_add(socmon_pipeline *p, const socmon_consumer *c);
@@ -276,8 +278,10 @@ socmon_status socmon_pipeline_sample(socmon_pipeline *p, uint64_t seq, const soc
 socmon_status socmon_pipeline_gap(socmon_pipeline *p, const socmon_gap *g);
 /* Lets consumers do what is due (a recording's periodic flush) while the source waits. */
 socmon_status socmon_pipeline_tick(socmon_pipeline *p);
+/* What opts.should_stop says now (0 without one); p must not be NULL. */
 int socmon_pipeline_should_stop(socmon_pipeline *p);
-/* The end of the run: pending rows, then the totals to every consumer. */
+/* The end of the run: pending rows, then the totals to every consumer; reason (may be NULL) is
+ * the source's words on why it ended. */
 socmon_status socmon_pipeline_end(socmon_pipeline *p, const char *reason);
 
 /* ---- per function: a program's recording (socmon record -t ibex -- prog.elf) ---- */

@@ -125,7 +125,7 @@ typedef struct socmon_diff_opts {
 
 /* Pairs a's and b's values (both borrowed: they must outlive the diff). Rows present in both
  * come first, largest change first (then by key); then those only in a, then only in b, each
- * by key. */
+ * by key. o may be NULL (the defaults). */
 socmon_status socmon_diff_new(const socmon_run *a, const socmon_run *b, const socmon_diff_opts *o,
                                          socmon_diff **out);
 void socmon_diff_free(socmon_diff *d);

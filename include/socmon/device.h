@@ -59,6 +59,7 @@ socmon_status socmon_device_find(const socmon_device *dev, const char *full_name
 socmon_status socmon_device_set_param(socmon_device *dev, const char *name, double value);
 socmon_status socmon_device_param(const socmon_device *dev, const char *name, double *value);
 size_t socmon_device_nparams(const socmon_device *dev);
+/* Parameter i's name and value; name and value may each be NULL. */
 socmon_status socmon_device_param_at(const socmon_device *dev, size_t i, const char **name,
                                      double *value);
 

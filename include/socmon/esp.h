@@ -95,7 +95,7 @@ typedef struct socmon_esp_soc_desc {
 } socmon_esp_soc_desc;
 
 /* The built-in SoC: 2x3 with one CPU, one memory tile, three accelerators
- * (one with an L2) and one IO tile. */
+ * (one with an L2) and one IO tile. d must not be NULL. */
 void socmon_esp_soc_desc_default(socmon_esp_soc_desc *d);
 /* Parses an SoC description (format in docs/esp-model.md). Errors
  * (SOCMON_EPARSE, SOCMON_ERANGE) name the source, the line and the field. */
@@ -150,7 +150,7 @@ const socmon_esp_soc_desc *socmon_esp_soc_get_desc(const socmon_esp_soc *soc);
 /* Workloads: NULL-terminated names; [0] is the default ("multifft"). */
 const char *const *socmon_esp_workloads(void);
 /* Starts a built-in workload (SOCMON_ENOENT naming the valid set); it runs
- * as socmon_esp_soc_advance moves time. */
+ * as socmon_esp_soc_advance moves time. workload NULL: the default. */
 socmon_status socmon_esp_soc_start(socmon_esp_soc *soc, const char *workload);
 /* Runs the model for ns of simulated time; *done (may be NULL) = 1 when the
  * workload finished. A workload that finishes inside the step stops the clock

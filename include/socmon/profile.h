@@ -89,7 +89,8 @@ socmon_status socmon_profile_new(size_t nevents, size_t nfuncs, size_t ninsns, s
                                  socmon_profile **out);
 void socmon_profile_free(socmon_profile *p);
 /* The profile as JSON (malloc'd, NUL-terminated), and back: from_json checks every index, count
- * and width and refuses a document that breaks one (SOCMON_EPARSE naming what). */
+ * and width and refuses a document that breaks one (SOCMON_EPARSE naming what). to_json's len
+ * may be NULL. */
 socmon_status socmon_profile_to_json(const socmon_profile *p, char **out, size_t *len);
 socmon_status socmon_profile_from_json(const char *text, size_t len, socmon_profile **out);
 
@@ -151,6 +152,8 @@ typedef struct socmon_profile_lines {
     socmon_profile_line *rows;
     char *note;
 } socmon_profile_lines;
+/* The profile's rows by source line, from the DWARF line table of elf (NULL: the profile's own
+ * program, when it names one). */
 socmon_status socmon_profile_lines_new(const socmon_profile *p, const char *elf, socmon_profile_lines **out);
 void socmon_profile_lines_free(socmon_profile_lines *l);
 

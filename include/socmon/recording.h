@@ -27,7 +27,7 @@ SOCMON_BEGIN_DECLS
 typedef struct socmon_recording socmon_recording;
 
 /* Builds an empty recording whose schema is the set's counters and the
- * device's parameters. */
+ * device's parameters. target (the spec it was recorded on) may be NULL: unknown. */
 socmon_status socmon_recording_new(const socmon_set *set, const char *target,
                                    uint64_t interval_ns, socmon_recording **out);
 void socmon_recording_free(socmon_recording *rec);
@@ -61,21 +61,23 @@ socmon_status socmon_recording_parse(const void *buf, size_t len, socmon_recordi
 /* ---- what a recording holds (rec must not be NULL) ----
  * Strings and arrays belong to the recording: valid until it is freed. */
 
-/* The target spec it was recorded from, e.g. "esp" or "tensix:bound=pack". */
+/* The target spec it was recorded from, e.g. "esp" or "tensix:bound=pack". The accessors below
+ * need a recording: rec must not be NULL. */
 const char *socmon_recording_target(const socmon_recording *rec);
-/* The device's name. */
+/* The device's name (rec must not be NULL). */
 const char *socmon_recording_device(const socmon_recording *rec);
-/* The sampling interval that was requested, in ns. */
+/* The sampling interval that was requested, in ns (rec must not be NULL). */
 uint64_t socmon_recording_interval_ns(const socmon_recording *rec);
-/* The schema: ncounters counters, in the order of every sample's values. */
+/* The schema: ncounters counters, in the order of every sample's values (rec must not be NULL). */
 size_t socmon_recording_ncounters(const socmon_recording *rec);
 const socmon_counter *socmon_recording_counters(const socmon_recording *rec);
-/* The device parameters (e.g. clock_hz): nparams names and values. */
+/* The device parameters (e.g. clock_hz): nparams names and values (rec must not be NULL). */
 size_t socmon_recording_nparams(const socmon_recording *rec);
 const char *const *socmon_recording_param_names(const socmon_recording *rec);
 const double *socmon_recording_param_values(const socmon_recording *rec);
 /* The samples. Writable, so that a sampler run can append to a new
- * recording (socmon_sampler_run(..., socmon_recording_timeline(rec), ...)). */
+ * recording (socmon_sampler_run(..., socmon_recording_timeline(rec), ...)). rec must not be
+ * NULL. */
 socmon_timeline *socmon_recording_timeline(socmon_recording *rec);
 
 /* ---- streaming recordings (format v2, docs/recording-format.md) ----
@@ -106,7 +108,7 @@ typedef struct socmon_recwriter_opts {
 
 /* Writes the header to fd (opened for writing by the caller, who also closes
  * it, after socmon_recwriter_close). The schema is the set's counters and the
- * device's parameters, as socmon_recording_new takes them. opts may be NULL. */
+ * device's parameters, as socmon_recording_new takes them. opts and target may be NULL. */
 socmon_status socmon_recwriter_open(int fd, const socmon_set *set, const char *target, uint64_t interval_ns,
                                     const socmon_recwriter_opts *opts, socmon_recwriter **out);
 /* Adds one sample (s->n must equal the set's size); writes a block when one is full.

@@ -49,10 +49,11 @@ socmon_status socmon_regions_open(const socmon_regions_opts *opts, socmon_region
 /* From the environment: SOCMON_REGIONS=PATH (the recording) and optionally
  * SOCMON_REGIONS_EVENTS=LIST. *out is NULL (and SOCMON_OK) when SOCMON_REGIONS is unset. */
 socmon_status socmon_regions_open_env(socmon_regions **out);
-/* Enters region name on the calling thread. Names are [A-Za-z0-9_-], 1..63 characters. */
+/* Enters region name on the calling thread. Names are [A-Za-z0-9_-], 1..63 characters. With r
+ * NULL (socmon_regions_open_env without SOCMON_REGIONS) this and socmon_region_end do nothing. */
 socmon_status socmon_region_begin(socmon_regions *r, const char *name);
 /* Leaves region name, which must be the calling thread's innermost open region (otherwise
- * SOCMON_ESTATE naming both, and nothing changes). */
+ * SOCMON_ESTATE naming both, and nothing changes). With r NULL it does nothing. */
 socmon_status socmon_region_end(socmon_regions *r, const char *name);
 /* Writes the recording and frees r (NULL: nothing). Call it after every thread that used r
  * has ended its regions; a region still open is an error naming it (the rest is written).

@@ -40,7 +40,8 @@ void socmon_clear_error(void);
 /* For code that fails on socmon's behalf (the library, user targets and
  * buses, compatibility layers): sets this thread's message (printf-style)
  * and returns st, so a failure path reads
- *     return socmon_fail(SOCMON_ERANGE, "tile_index %u out of range 0..%u", t, n - 1); */
+ *     return socmon_fail(SOCMON_ERANGE, "tile_index %u out of range 0..%u", t, n - 1);
+ * fmt NULL: the message is "(no message)" (socmon_fail_prefix: no prefix). */
 socmon_status socmon_fail(socmon_status st, const char *fmt, ...) SOCMON_PRINTF(2, 3);
 /* Prefixes the current message with context: "esp: " + "tile_index 9 ...". */
 socmon_status socmon_fail_prefix(socmon_status st, const char *fmt, ...) SOCMON_PRINTF(2, 3);

@@ -91,11 +91,12 @@ const socmon_sweep_row *socmon_sweep_row_at(const socmon_sweep *s, size_t i);
 const socmon_sweep_row *socmon_sweep_find(const socmon_sweep *s, size_t index);
 
 /* Sets point p's row (replacing one the table has): with run, its counters and metrics; without,
- * a failure with error. recording may be NULL. */
+ * a failure with error. So run may be NULL (a point that failed). And error may be NULL (a point
+ * that ran); one of the two is needed. recording may be NULL. */
 socmon_status socmon_sweep_set(socmon_sweep *s, const socmon_sweep_point *p, const socmon_run *run,
                                const char *error, const char *recording);
 /* Adds from's rows to into. Errors: another grid (ids differ), another total, or a point both
- * hold with different contents. */
+ * hold with different contents. from_name (NULL: "the table") is what messages call from. */
 socmon_status socmon_sweep_merge(socmon_sweep *into, const socmon_sweep *from, const char *from_name);
 
 /* Reads a table written by socmon sweep: its JSON or CSV (told apart by content). Errors name

@@ -260,11 +260,12 @@ const socmon_target_ops *socmon_target_ops_of(const socmon_target *t);
 socmon_status socmon_target_check_interval(const socmon_target *t, uint64_t interval_ns);
 const char *socmon_target_spec(const socmon_target *t);
 socmon_device *socmon_target_device(const socmon_target *t);
+/* Starts workload on the target (NULL: the target's default). */
 socmon_status socmon_target_start(socmon_target *t, const char *workload);
 /* Lets ns of target time pass: simulates them on a model, sleeps on hardware.
  * A model whose workload ends inside the step stops its clock there and sets
  * *done, so socmon_target_now_ns is the workload's end; later calls let time
- * pass with the workload over. */
+ * pass with the workload over. done may be NULL. */
 socmon_status socmon_target_advance(socmon_target *t, uint64_t ns, int *done);
 uint64_t socmon_target_now_ns(const socmon_target *t);
 /* 1 if time on this target is real (hardware): sampling sleeps to deadlines. */
@@ -293,7 +294,7 @@ void socmon_bus_trace_close(socmon_bus_trace *trace);
 /* Writes out what t's trace_bus log still buffers and returns the first failure of any write
  * of the log, naming its path and errno (SOCMON_EIO); SOCMON_OK for a target without a trace.
  * An access whose log line fails already fails with that error, which stops a run; call this
- * at the end of a run so the last lines are checked too. */
+ * at the end of a run so the last lines are checked too. t NULL has no trace either: SOCMON_OK. */
 socmon_status socmon_target_trace_flush(socmon_target *t);
 
 /* ==== several targets on one clock (issue 14) ==== */

@@ -92,10 +92,11 @@ const socmon_tensix_event *socmon_tensix_event_by_name(const char *name);
  * the guide's name if documented, else "{BANK}_UNKNOWN_{id}", on L1
  * "L1_UNKNOWN_{id}_{mux}", and for a bank past 4 "UNKNOWN_{bank}_UNKNOWN_{id}". Ids
  * the guide does not list are legal 9-bit selects (0..511). snprintf-like: writes at
- * most cap bytes (NUL included) and returns the full length. */
+ * most cap bytes (NUL included) and returns the full length; buf must not be NULL when cap > 0. */
 size_t socmon_tensix_counter_name(unsigned bank, unsigned counter_id, unsigned l1_mux, char *buf,
                                   size_t cap);
-/* A bank's name as tt-llk gives it: socmon_tensix_bank_name(), or "UNKNOWN_{bank}" past 4. */
+/* A bank's name as tt-llk gives it: socmon_tensix_bank_name(), or "UNKNOWN_{bank}" past 4.
+ * snprintf-like as socmon_tensix_counter_name (buf must not be NULL when cap > 0). */
 size_t socmon_tensix_bank_name_tt(unsigned bank, char *buf, size_t cap);
 
 /* A counter slot: config word bit 31 valid, bit 17 l1_mux, bits 16:8 counter
@@ -108,7 +109,7 @@ typedef struct socmon_tensix_slot {
 } socmon_tensix_slot;
 
 uint32_t socmon_tensix_slot_encode(unsigned bank, unsigned counter_id, unsigned l1_mux);
-/* Field extraction only; never fails. */
+/* Field extraction only; never fails (s must not be NULL). */
 void socmon_tensix_slot_decode(uint32_t word, socmon_tensix_slot *s);
 /* Decodes and validates one word: bank <= 4 (SOCMON_ERANGE: tt-llk would
  * touch address 0), reserved bits clear and l1_mux only on L1 (SOCMON_EINVAL).
@@ -122,7 +123,8 @@ socmon_status socmon_tensix_slot_check(unsigned slot, uint32_t word, socmon_tens
  * *nvalid (may be NULL) the count of valid ones. */
 socmon_status socmon_tensix_slots_check(const uint32_t *words, size_t n, socmon_tensix_slot *out,
                                         size_t *nvalid);
-/* The guide's default configuration: all counters with L1 on mux 0 (86 words). */
+/* The guide's default configuration: all counters with L1 on mux 0 (86 words), at most max of
+ * them written to words (which must not be NULL when max > 0); returns how many. */
 size_t socmon_tensix_default_slots(uint32_t *words, size_t max);
 
 /* ==== driver ====
@@ -239,6 +241,7 @@ typedef struct socmon_tensix_kernel_params {
     socmon_tensix_kernel kernel;      /* default matmul */
 } socmon_tensix_kernel_params;
 
+/* The defaults above; p must not be NULL. */
 void socmon_tensix_kernel_params_default(socmon_tensix_kernel_params *p);
 /* Sets one knob from text: tiles=N, format=, fidelity=, bound=, platform=,
  * kernel=. Unknown keys and bad values are errors naming them and the valid set. */
@@ -274,15 +277,17 @@ socmon_status socmon_tensix_core_kernel_start(socmon_tensix_core *c);
 socmon_status socmon_tensix_core_set_kernel(socmon_tensix_core *c, socmon_tensix_kernel k);
 /* Runs `cycles` clock cycles; *done (may be NULL) = 1 once the kernel has ended. */
 socmon_status socmon_tensix_core_advance(socmon_tensix_core *c, uint64_t cycles, int *done);
+/* The core's clock, in cycles; c must not be NULL. */
 uint64_t socmon_tensix_core_now(const socmon_tensix_core *c);
 const socmon_tensix_kernel_params *socmon_tensix_core_params(const socmon_tensix_core *c);
 
 /* Ground truth, for checking a driver: a counter's events since the core was
  * created, whether or not a bank counts it (all 94 are driven, both L1 mux
- * sets included); UINT64_MAX for an undocumented counter. */
+ * sets included); UINT64_MAX for an undocumented counter. c must not be NULL, here and below. */
 uint64_t socmon_tensix_core_signal(const socmon_tensix_core *c, unsigned bank, unsigned counter_id,
                                    unsigned l1_mux);
-/* 1 if PERF_CNT_MUX_CTRL changed while the L1 bank was running (until L1's next start). */
+/* 1 if PERF_CNT_MUX_CTRL changed while the L1 bank was running (until L1's next start); c must
+ * not be NULL. */
 int socmon_tensix_core_l1_undefined(const socmon_tensix_core *c);
 
 /* The core model behind an open "tensix" target (socmon/target.h); NULL if t

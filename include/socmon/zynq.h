@@ -98,7 +98,7 @@ typedef struct socmon_zynq_desc {
 /* 5 slots (HP0..HP3 + ACP, as the SPM design), 64-bit ports at 200 MHz, 64-bit
  * GCC, 400 MB/s write and 800 MB/s read per slot, 128-byte bursts, 250 ns, no
  * jitter, A9 at 666.67 MHz, APM at SOCMON_ZYNQ_APM_DEFAULT_BASE, PMUs at
- * 0xF8891000 and 0xF8893000. */
+ * 0xF8891000 and 0xF8893000. d must not be NULL. */
 void socmon_zynq_desc_default(socmon_zynq_desc *d);
 /* SOCMON_ERANGE (or EINVAL for NULL) naming the first field out of range. */
 socmon_status socmon_zynq_desc_check(const socmon_zynq_desc *d);
@@ -110,6 +110,7 @@ socmon_status socmon_zynq_desc_check(const socmon_zynq_desc *d);
  * socmon's own drivers of these blocks are internal (src/drivers/zynq/zynq_drv.h). */
 typedef struct socmon_zynq_soc socmon_zynq_soc;
 
+/* What the model was made from; soc must not be NULL. */
 const socmon_zynq_desc *socmon_zynq_soc_desc(const socmon_zynq_soc *soc);
 
 /* Workloads, NULL-terminated; [0] ("mixed") is the default.
@@ -117,14 +118,15 @@ const socmon_zynq_desc *socmon_zynq_soc_desc(const socmon_zynq_soc *soc);
  *   steady  the configured traffic on every slot and a constant CPU load
  *   idle    no traffic, both cores almost always in WFI */
 const char *const *socmon_zynq_workloads(void);
-/* Starts a workload (NULL: the default) now; duration_ns 0 never finishes.
- * SOCMON_ENOENT for an unknown name. */
+/* Starts a workload now (workload NULL: the default). With duration_ns 0 it
+ * never finishes. SOCMON_ENOENT for an unknown name. */
 socmon_status socmon_zynq_soc_start(socmon_zynq_soc *soc, const char *workload,
                                     uint64_t duration_ns);
 /* Runs the model ns nanoseconds of simulated time; *done (may be NULL) says
  * whether the workload has finished. A workload's duration_ns that ends
  * inside the step stops the clock at its end. SOCMON_ERANGE past 1e17 ns. */
 socmon_status socmon_zynq_soc_advance(socmon_zynq_soc *soc, uint64_t ns, int *done);
+/* The model's clock; soc must not be NULL. */
 uint64_t socmon_zynq_soc_now_ns(const socmon_zynq_soc *soc);
 
 /* Knobs: one slot's traffic (0..nslots-1) or one core's activity (0..1)
@@ -136,7 +138,7 @@ socmon_status socmon_zynq_soc_set_cpu(socmon_zynq_soc *soc, unsigned core,
                                       const socmon_zynq_cpu_profile *p);
 
 /* Interrupt outputs, for interrupt-driven drivers: APM IRQ = GIE & |(IS & IE);
- * PMU IRQ = |(PMOVSR & PMINTEN). */
+ * PMU IRQ = |(PMOVSR & PMINTEN). soc must not be NULL. */
 int socmon_zynq_apm_irq(const socmon_zynq_soc *soc);
 int socmon_zynq_pmu_irq(const socmon_zynq_soc *soc, unsigned core);
 
@@ -253,7 +255,10 @@ socmon_zynq_soc *socmon_zynq_soc_of_target(const struct socmon_target *t);
  * SOCMON_ENOTSUP for an encoding the A9 PMU does not implement (an Undefined
  * Instruction on silicon, e.g. PMUv2's PMCEID0 at c9,c12,6), SOCMON_EUNDEF
  * for PMXEVTYPER/PMXEVCNTR while PMSELR selects no event counter (UNPREDICTABLE
- * in the ARM ARM; *val is then 0 and a write changes nothing). */
+ * in the ARM ARM; *val is then 0 and a write changes nothing).
+ *
+ * Code on the two cores may run on two threads at once, as on the board: CP15 calls, register
+ * accesses through the model's bus, advances and waits hold the model's lock, one at a time. */
 socmon_status socmon_zynq_cp15_read(socmon_zynq_soc *soc, unsigned core, unsigned opc1,
                                     unsigned crn, unsigned crm, unsigned opc2, uint32_t *val);
 socmon_status socmon_zynq_cp15_write(socmon_zynq_soc *soc, unsigned core, unsigned opc1,

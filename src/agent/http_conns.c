@@ -27,6 +27,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -82,7 +83,7 @@ struct http_conns {
     pthread_t thread;
     int running;
     int wake[2];                  /* a byte wakes the thread: stop, or a slot was freed */
-    volatile int stop;
+    atomic_int stop;              /* set by http_conns_stop, read by the accepting thread */
     int spare_fd;                 /* closed at EMFILE to accept the client we then refuse */
     uint64_t paused_until_ms;
     lingering lingering[HTTP_LINGER_MAX];
@@ -463,7 +464,7 @@ static void drain_lingering(http_conns *hc, const struct pollfd *pf, size_t npf)
 static void *accept_main(void *arg)
 {
     http_conns *hc = arg;
-    while (!hc->stop) {
+    while (!atomic_load(&hc->stop)) {
         int wait = reap(hc);
         if (wait > HTTP_STARTING_MS / 4)   /* a connection never started stops holding us up */
             wait = HTTP_STARTING_MS / 4;
@@ -523,7 +524,7 @@ void http_conns_stop(http_conns *hc)
     if (!hc)
         return;
     if (hc->running) {
-        hc->stop = 1;
+        atomic_store(&hc->stop, 1);
         poke(hc);
         pthread_join(hc->thread, NULL);
         hc->running = 0;

@@ -117,7 +117,10 @@ const socmon_totals *socmon_pipeline_totals(const socmon_pipeline *p)
 
 socmon_status socmon_pipeline_consumer_status(const socmon_pipeline *p, const socmon_consumer *c)
 {
-    for (size_t i = 0; p && i < p->nc; i++)
+    if (!p || !c)
+        return socmon_fail(SOCMON_EINVAL, "socmon_pipeline_consumer_status: %s is NULL",
+                           !p ? "p (the pipeline)" : "c (the consumer)");
+    for (size_t i = 0; i < p->nc; i++)
         if (p->c[i].c.self == c->self && p->c[i].c.ops == c->ops)
             return p->c[i].st;
     return SOCMON_OK;
@@ -148,6 +151,8 @@ socmon_status pipeline_call(pipeline_merger *m, socmon_status st)
 
 socmon_status socmon_pipeline_begin(socmon_pipeline *p)
 {
+    if (!p)
+        return socmon_fail(SOCMON_EINVAL, "socmon_pipeline_begin: p (the pipeline) is NULL");
     return pipeline_begin(p, p->src_info);
 }
 
@@ -173,6 +178,9 @@ socmon_status pipeline_begin(socmon_pipeline *p, const socmon_source_info *info)
  * new baseline (a narrow counter may have wrapped any number of times in between). */
 socmon_status socmon_pipeline_gap(socmon_pipeline *p, const socmon_gap *g)
 {
+    if (!p || !g)
+        return socmon_fail(SOCMON_EINVAL, "socmon_pipeline_gap: %s is NULL",
+                           !p ? "p (the pipeline)" : "g (the gap)");
     if (!g->count)
         return SOCMON_OK;
     socmon_status st = SOCMON_OK;
@@ -193,7 +201,10 @@ socmon_status socmon_pipeline_gap(socmon_pipeline *p, const socmon_gap *g)
 
 socmon_status socmon_pipeline_sample(socmon_pipeline *p, uint64_t seq, const socmon_sample *s, unsigned flags)
 {
-    if (!s || s->n != p->n || (p->n && !s->v))
+    if (!p || !s)
+        return socmon_fail(SOCMON_EINVAL, "socmon_pipeline_sample: %s is NULL",
+                           !p ? "p (the pipeline)" : "s (the sample)");
+    if ( s->n != p->n || (p->n && !s->v))
         return socmon_fail(SOCMON_EINVAL, "pipeline: sample of %zu values for %zu counters", s ? s->n : 0, p->n);
     if (p->have_seq && seq <= p->last_seq)
         return socmon_fail(SOCMON_EINVAL, "pipeline: sample seq %llu after seq %llu", (unsigned long long)seq,
@@ -244,6 +255,8 @@ socmon_status socmon_pipeline_sample(socmon_pipeline *p, uint64_t seq, const soc
 
 socmon_status socmon_pipeline_tick(socmon_pipeline *p)
 {
+    if (!p)
+        return socmon_fail(SOCMON_EINVAL, "socmon_pipeline_tick: p (the pipeline) is NULL");
     socmon_status st = SOCMON_OK;
     for (size_t i = 0; i < p->nc && st == SOCMON_OK; i++) {
         pipeline_merger *m = &p->c[i];
@@ -281,6 +294,8 @@ void pipeline_eval(const socmon_pipeline *p, const uint64_t *d, uint64_t dt_ns, 
 
 socmon_status socmon_pipeline_end(socmon_pipeline *p, const char *reason)
 {
+    if (!p)
+        return socmon_fail(SOCMON_EINVAL, "socmon_pipeline_end: p (the pipeline) is NULL");
     socmon_status st = SOCMON_OK;
     for (size_t i = 0; i < p->nc; i++) {
         socmon_status fst = pipeline_merger_flush(p, &p->c[i]);
@@ -334,6 +349,8 @@ socmon_status socmon_pipeline_run(socmon_pipeline *p, socmon_source *src)
 
 socmon_status socmon_pipeline_finish(socmon_pipeline *p)
 {
+    if (!p)
+        return socmon_fail(SOCMON_EINVAL, "socmon_pipeline_finish: p (the pipeline) is NULL");
     unsigned runs = p->run ? p->run : 1;
     smn_spread_finish(&p->csp, runs);
     smn_spread_finish(&p->msp, runs);

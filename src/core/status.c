@@ -60,7 +60,7 @@ socmon_status socmon_fail(socmon_status st, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(last_msg, sizeof last_msg, fmt, ap);
+    vsnprintf(last_msg, sizeof last_msg, fmt ? fmt : "(no message)", ap);
     va_end(ap);
     return st;
 }
@@ -70,7 +70,7 @@ socmon_status socmon_fail_prefix(socmon_status st, const char *fmt, ...)
     char prefix[MSG_MAX], old[MSG_MAX];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(prefix, sizeof prefix, fmt, ap);
+    vsnprintf(prefix, sizeof prefix, fmt ? fmt : "", ap);
     va_end(ap);
     memcpy(old, last_msg, sizeof old);
     /* Truncation is acceptable: the message is for humans and stays bounded. */

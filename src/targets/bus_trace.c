@@ -64,7 +64,10 @@ socmon_status socmon_bus_trace_open(const socmon_kv *opts, size_t nopts, socmon_
                                     socmon_bus **out, socmon_bus_trace **trace)
 {
     if (!inner || !out || !trace)
-        return socmon_fail(SOCMON_EINVAL, "socmon_bus_trace_open: NULL argument");
+        return socmon_fail(SOCMON_EINVAL, "socmon_bus_trace_open: %s is NULL",
+                           !inner ? "inner (the bus)" : !out ? "out" : "trace");
+    if (nopts && !opts)
+        return socmon_fail(SOCMON_EINVAL, "socmon_bus_trace_open: opts is NULL with nopts %zu", nopts);
     *out = inner;
     *trace = NULL;
     const char *path = NULL;

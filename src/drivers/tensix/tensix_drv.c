@@ -70,6 +70,9 @@ static socmon_status check_thread(unsigned thread)
 
 socmon_status socmon_tensix_drv_load_config(socmon_tensix_drv *d, unsigned thread, uint32_t *words)
 {
+    if (!d || !words)
+        return socmon_fail(SOCMON_EINVAL, "socmon_tensix_drv_load_config: %s is NULL",
+                           !d ? "d (the driver)" : "words");
     socmon_status st = check_thread(thread);
     if (st != SOCMON_OK)
         return st;
@@ -83,6 +86,9 @@ socmon_status socmon_tensix_drv_load_config(socmon_tensix_drv *d, unsigned threa
 socmon_status socmon_tensix_drv_store_config(socmon_tensix_drv *d, unsigned thread,
                                              const uint32_t *words, size_t n)
 {
+    if (!d || (n && !words))
+        return socmon_fail(SOCMON_EINVAL, "socmon_tensix_drv_store_config: %s is NULL",
+                           !d ? "d (the driver)" : "words (of n > 0)");
     socmon_status st = check_thread(thread);
     if (st != SOCMON_OK)
         return st;

@@ -48,7 +48,10 @@ void pm_update_page(socmon_perf_model *m, pm_event *e)
     if (!pg)
         return;
     pg->lock++;
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    /* The model's "kernel" updates the page on the reader's own thread, as the kernel interrupts
+     * the task that reads it: a compiler barrier orders them (as the reader's barrier() does),
+     * and a thread fence would be one ThreadSanitizer cannot model (-Wtsan). */
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
     uint64_t width = m->o.pmc_width ? m->o.pmc_width : 48;
     uint64_t mask = width >= 64 ? ~0ull : (1ull << width) - 1;
     pg->cap_user_rdpmc = (unsigned)!!m->o.rdpmc;
@@ -66,7 +69,7 @@ void pm_update_page(socmon_perf_model *m, pm_event *e)
         pg->index = 0;
         pg->offset = (int64_t)(uint64_t)e->count;
     }
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
     pg->lock++;
 }
 

@@ -173,6 +173,9 @@ static uint64_t max2(uint64_t a, uint64_t b)
 socmon_status socmon_tensix_kernel_costs(const socmon_tensix_kernel_params *p,
                                          socmon_tensix_stage_costs *o)
 {
+    if (!p || !o)
+        return socmon_fail(SOCMON_EINVAL, "socmon_tensix_kernel_costs: %s is NULL",
+                           !p ? "p (the kernel parameters)" : "out (the costs)");
     if (p->tiles < 1 || p->tiles > TX_MAX_TILES)
         return socmon_fail(SOCMON_ERANGE, "tiles %llu out of range 1..%llu",
                            (unsigned long long)p->tiles, (unsigned long long)TX_MAX_TILES);

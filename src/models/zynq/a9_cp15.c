@@ -97,7 +97,10 @@ socmon_status socmon_zynq_cp15_read(socmon_zynq_soc *soc, unsigned core, unsigne
             *val = 0;
         return st;
     }
-    return cp15_read(p, opc1, crn, crm, opc2, val);
+    zynq_lock(soc);
+    st = cp15_read(p, opc1, crn, crm, opc2, val);
+    zynq_unlock(soc);
+    return st;
 }
 
 socmon_status socmon_zynq_cp15_write(socmon_zynq_soc *soc, unsigned core, unsigned opc1,
@@ -105,8 +108,12 @@ socmon_status socmon_zynq_cp15_write(socmon_zynq_soc *soc, unsigned core, unsign
 {
     za9_model *p;
     socmon_status st = pmu_of(soc, core, &p);
-    if (!st && !(st = cp15_write(p, opc1, crn, crm, opc2, val)))
+    if (st)
+        return st;
+    zynq_lock(soc);
+    if (!(st = cp15_write(p, opc1, crn, crm, opc2, val)))
         zynq_irq_sync(soc);   /* PMINTENSET, PMOVSR W1C...: the PMU line may have moved */
+    zynq_unlock(soc);
     return st;
 }
 

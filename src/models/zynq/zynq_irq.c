@@ -136,11 +136,9 @@ socmon_status zynq_irq_wait_failed(const socmon_zynq_soc *soc, socmon_zynq_irq l
                        p->inten, p->reg[ZA9_REG_OVSR], p->cnten);
 }
 
-socmon_status socmon_zynq_soc_wait_irq(socmon_zynq_soc *soc, socmon_zynq_irq line, uint64_t max_ns,
-                                       uint64_t *waited_ns)
+static socmon_status wait_locked(socmon_zynq_soc *soc, socmon_zynq_irq line, uint64_t max_ns,
+                                 uint64_t *waited_ns)
 {
-    if (!soc)
-        return socmon_fail(SOCMON_EINVAL, "zynq: NULL model");
     if ((unsigned)line >= ZYNQ_NLINES)
         return socmon_fail(SOCMON_ERANGE, "zynq: IRQ line %u out of range 0..%u (apm, pmu0, pmu1)",
                            (unsigned)line, ZYNQ_NLINES - 1);
@@ -158,4 +156,15 @@ socmon_status socmon_zynq_soc_wait_irq(socmon_zynq_soc *soc, socmon_zynq_irq lin
     if (waited_ns)
         *waited_ns = (rose ? soc->irq.stop_ns : soc->now_ns) - t0;
     return rose ? SOCMON_OK : zynq_irq_wait_failed(soc, line, max_ns);
+}
+
+socmon_status socmon_zynq_soc_wait_irq(socmon_zynq_soc *soc, socmon_zynq_irq line, uint64_t max_ns,
+                                       uint64_t *waited_ns)
+{
+    if (!soc)
+        return socmon_fail(SOCMON_EINVAL, "zynq: NULL model");
+    zynq_lock(soc);
+    socmon_status st = wait_locked(soc, line, max_ns, waited_ns);
+    zynq_unlock(soc);
+    return st;
 }

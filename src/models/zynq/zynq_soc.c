@@ -232,6 +232,8 @@ static void apply_phase(socmon_zynq_soc *soc)
 socmon_status socmon_zynq_soc_start(socmon_zynq_soc *soc, const char *workload,
                                     uint64_t duration_ns)
 {
+    if (!soc)
+        return socmon_fail(SOCMON_EINVAL, "socmon_zynq_soc_start: soc (the model) is NULL");
     return smn_zynq_soc_start_at(soc, workload, duration_ns, soc->now_ns);
 }
 
@@ -286,10 +288,8 @@ void zynq_soc_run_plain(socmon_zynq_soc *soc, uint64_t end)
     }
 }
 
-socmon_status socmon_zynq_soc_advance(socmon_zynq_soc *soc, uint64_t ns, int *done)
+static socmon_status advance_locked(socmon_zynq_soc *soc, uint64_t ns, int *done)
 {
-    if (!soc)
-        return socmon_fail(SOCMON_EINVAL, "zynq: NULL model");
     /* 1e17 ns (three years) keeps every clock's cycle count inside 64 bits */
     if (ns > ZYNQ_TIME_MAX - soc->now_ns)
         return socmon_fail(SOCMON_ERANGE, "zynq: advance of %llu ns runs past the model's 1e17 ns",
@@ -314,6 +314,16 @@ void smn_zynq_soc_asked(const socmon_zynq_soc *soc, unsigned slot, double *wr_by
     *rd_bytes = in ? soc->asked_bytes[slot][1] : 0;
 }
 
+socmon_status socmon_zynq_soc_advance(socmon_zynq_soc *soc, uint64_t ns, int *done)
+{
+    if (!soc)
+        return socmon_fail(SOCMON_EINVAL, "zynq: NULL model");
+    zynq_lock(soc);
+    socmon_status st = advance_locked(soc, ns, done);
+    zynq_unlock(soc);
+    return st;
+}
+
 uint64_t socmon_zynq_soc_now_ns(const socmon_zynq_soc *soc)
 {
     return soc->now_ns;
@@ -322,6 +332,9 @@ uint64_t socmon_zynq_soc_now_ns(const socmon_zynq_soc *soc)
 socmon_status socmon_zynq_soc_set_traffic(socmon_zynq_soc *soc, unsigned slot,
                                           const socmon_zynq_traffic *tr)
 {
+    if (!soc || !tr)
+        return socmon_fail(SOCMON_EINVAL, "socmon_zynq_soc_set_traffic: %s is NULL",
+                           !soc ? "soc (the model)" : "tr (the traffic)");
     if (slot >= soc->d.nslots)
         return socmon_fail(SOCMON_ERANGE, "slot %u out of range 0..%u", slot, soc->d.nslots - 1);
     socmon_status st = check_traffic(tr, soc->d.bus_width_bytes, soc->d.apm_hz);
@@ -334,6 +347,9 @@ socmon_status socmon_zynq_soc_set_traffic(socmon_zynq_soc *soc, unsigned slot,
 socmon_status socmon_zynq_soc_set_cpu(socmon_zynq_soc *soc, unsigned core,
                                       const socmon_zynq_cpu_profile *p)
 {
+    if (!soc || !p)
+        return socmon_fail(SOCMON_EINVAL, "socmon_zynq_soc_set_cpu: %s is NULL",
+                           !soc ? "soc (the model)" : "p (the profile)");
     if (core >= SOCMON_ZYNQ_NCORES)
         return socmon_fail(SOCMON_ERANGE, "core %u out of range 0..%u", core,
                            SOCMON_ZYNQ_NCORES - 1);

@@ -11,6 +11,7 @@
 #ifndef SOCMON_MODELS_ZYNQ_SOC_H
 #define SOCMON_MODELS_ZYNQ_SOC_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,6 +42,10 @@ typedef struct zynq_irq_state {
     int depth;                 /* register accesses in progress */
     int in_handler;            /* a handler is running: edges queue, never nest */
     void *snap;                /* scratch copy of the model part for the edge search */
+    /* Held by every register access, CP15 call, advance and wait: code on two cores (two
+     * threads, as on the board) shares the line levels, the queue and the other core's state.
+     * Recursive: a handler runs inside an access and makes accesses of its own. */
+    pthread_mutex_t lock;
     zynq_window win[1 + SOCMON_ZYNQ_NCORES];   /* APM, then each core's PMU */
     /* the contexts socmon_zynq_cp15_of hands out: a CP15 write must reach
      * the SoC to deliver the PMU interrupt it may raise */
@@ -71,6 +76,16 @@ struct socmon_zynq_soc {
 /* zynq_soc.c: plays the model (workload phases included) to time t, with no
  * regard for interrupts; the workload's end does not stop it. */
 void zynq_soc_run_plain(socmon_zynq_soc *soc, uint64_t t);
+
+/* The model's lock (irq.lock), taken around each public entry that runs it. */
+static inline void zynq_lock(socmon_zynq_soc *soc)
+{
+    pthread_mutex_lock(&soc->irq.lock);
+}
+static inline void zynq_unlock(socmon_zynq_soc *soc)
+{
+    pthread_mutex_unlock(&soc->irq.lock);
+}
 
 /* zynq_time.c */
 socmon_status zynq_time_init(socmon_zynq_soc *soc);

@@ -28,6 +28,16 @@ socmon_status zynq_time_init(socmon_zynq_soc *soc)
     q->snap = malloc(ZYNQ_MODEL_BYTES);
     if (!q->snap)
         return socmon_fail(SOCMON_ENOMEM, "zynq: out of memory");
+    pthread_mutexattr_t ma;
+    pthread_mutexattr_init(&ma);
+    pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
+    int rc = pthread_mutex_init(&q->lock, &ma);
+    pthread_mutexattr_destroy(&ma);
+    if (rc) {
+        free(q->snap);
+        q->snap = NULL;
+        return socmon_fail(SOCMON_ENOMEM, "zynq: cannot make the model's lock");
+    }
     q->access_ns = SOCMON_ZYNQ_ACCESS_NS_DEFAULT;
     q->win[0] = (zynq_window){soc, &zapm_regops, &soc->apm};
     for (unsigned c = 0; c < SOCMON_ZYNQ_NCORES; c++)
@@ -39,6 +49,7 @@ void zynq_time_free(socmon_zynq_soc *soc)
 {
     free(soc->irq.snap);
     soc->irq.snap = NULL;
+    pthread_mutex_destroy(&soc->irq.lock);
 }
 
 socmon_status socmon_zynq_soc_set_access_ns(socmon_zynq_soc *soc, uint64_t ns)
@@ -154,18 +165,22 @@ static void access_end(zynq_window *w)
 static socmon_status win_read(void *ctx, uint64_t off, uint32_t *val)
 {
     zynq_window *w = ctx;
+    zynq_lock(w->soc);
     access_begin(w);
     socmon_status st = w->ops->read(w->model, off, val);
     access_end(w);
+    zynq_unlock(w->soc);
     return st;
 }
 
 static socmon_status win_write(void *ctx, uint64_t off, uint32_t val)
 {
     zynq_window *w = ctx;
+    zynq_lock(w->soc);
     access_begin(w);
     socmon_status st = w->ops->write(w->model, off, val);
     access_end(w);
+    zynq_unlock(w->soc);
     return st;
 }
 
