@@ -5,8 +5,8 @@
 # slot0.rd_bytes +2^31, the APM window all 0xFFFFFFFF. Each must flag its interval in the table
 # (flags column and footnote), the CSV, the JSON and the HTML page (the page's data, and with
 # chromium its notes as shown), and the metrics over a flagged delta are undefined; the summary
-# says how many intervals were flagged, and record warns at its end. Which interval a fault lands in depends on timing, so the
-# test asserts what was flagged, never where.
+# says how many intervals were flagged, and record warns at its end. Which interval a fault lands
+# in depends on timing, so the test asserts what was flagged, never where.
 . "${SOCMON_SRC:?SOCMON_SRC must point at the source tree}/tests/support/expect.sh"
 
 apm=$TMP/apm mem=$TMP/mem
