@@ -8,7 +8,8 @@ and after set times makes the three faults socmon must flag:
 Offsets: src/hw/zynq_apm.h (sampled metric counter k at 0x200 + 16k, k = 6 x slot + j) and
 src/hw/a9_pmu.h (PMCCNTR at 0x07C of the CPU0 window at 0xF8891000).
 
-Usage: fault_writer.py APM MEM SECONDS BACK_AT JUMP_AT ONES_AT   (times in seconds from start)"""
+Usage: fault_writer.py APM MEM SECONDS BACK_AT JUMP_AT ONES_AT READY
+(times in seconds from its start; READY: a file it creates once the counters hold values)"""
 import os, struct, sys, time
 
 APM_WINDOW = 0x10000
@@ -18,6 +19,7 @@ SMC = lambda k: 0x100 + 16 * k + 0x100
 WR_BYTES, RD_BYTES = 0, 3
 
 apm, mem, secs, back_at, jump_at, ones_at = sys.argv[1], sys.argv[2], *map(float, sys.argv[3:7])
+ready = sys.argv[7]
 fa = os.open(apm, os.O_RDWR)
 fm = os.open(mem, os.O_RDWR)
 put = lambda fd, off, v: os.pwrite(fd, struct.pack("<I", v & 0xFFFFFFFF), off)
@@ -38,4 +40,7 @@ while True:
     else:
         put(fa, SMC(WR_BYTES), int(t * 2e7))
         put(fa, SMC(RD_BYTES), rd)
+    if ready:
+        open(ready, "w").close()
+        ready = None
     time.sleep(0.002)

@@ -19,9 +19,13 @@ with open(sys.argv[2], "wb") as f:
         f.seek(base + 0xE04)
         f.write(struct.pack("<I", 0x41093000))   # PMCR's reset value
 PY
-python3 "$SOCMON_SRC/tests/zynq/fault_writer.py" "$apm" "$mem" 3 0.5 1.0 1.5 &
+python3 "$SOCMON_SRC/tests/zynq/fault_writer.py" "$apm" "$mem" 4 0.5 1.0 1.5 "$TMP/ready" &
 writer=$!
-"$BIN" record -q -t "zynq:hw=1,slots=1,apm_dev=$apm,mem_dev=$mem" -I 50ms -d 2s -o "$TMP/f.rec" \
+# the faults come 0.5, 1.0 and 1.5 s after the writer started: record from when it has, for 2.5 s
+n=0
+while [ ! -e "$TMP/ready" ] && [ $n -lt 200 ]; do sleep 0.05; n=$((n + 1)); done
+[ -e "$TMP/ready" ] && ok || bad "the writer did not start"
+"$BIN" record -q -t "zynq:hw=1,slots=1,apm_dev=$apm,mem_dev=$mem" -I 50ms -d 2500ms -o "$TMP/f.rec" \
     >"$TMP/rec.log" 2>&1 || { bad "record over the files failed"; cat "$TMP/rec.log"; }
 kill "$writer" 2>/dev/null
 wait "$writer" 2>/dev/null
