@@ -169,6 +169,9 @@ typedef struct socmon_row {
                                          throughout; NaN: no perf time counters */
     const double *counter_running;    /* per counter its share (percent), or NULL (no scaling) */
     uint64_t lost;                    /* SOCMON_VALUE_LOST: samples lost in the gap before it */
+    /* Per counter, SOCMON_VALUE_IMPLAUSIBLE and SOCMON_VALUE_DEAD_BUS bits of its delta (0: a
+     * plausible one); set whenever the row has either flag, else NULL (added in issue 37). */
+    const unsigned char *implausible;
 } socmon_row;
 
 /* What a value is, besides its number (socmon_row.value_flags, socmon_totals.value_flags):
@@ -177,13 +180,21 @@ typedef struct socmon_row {
  *   LOST       samples were lost in a gap just before (an agent's ring overran, a recording's
  *              gap): the row's deltas start after the gap
  *   INHIBITED  a counter was stopped by the program for part of the span (Ibex mcountinhibit)
- *   UNDEFINED  a metric has no value (NaN: a zero denominator, below its undefined_below) */
+ *   UNDEFINED  a metric has no value (NaN: a zero denominator, below its undefined_below)
+ *   IMPLAUSIBLE a counter's delta is more than its declared maximum rate (socmon_counter
+ *              .max_rate_hz) allows in the interval, with a margin: the counter went backwards
+ *              (set back or zeroed by software), jumped, or read a broken value. The delta is
+ *              kept as read, and every metric computed from it is undefined.
+ *   DEAD_BUS   every counter of a block (an instance with two or more counters) read all-ones:
+ *              no device answered the read (an unclocked or absent slave, a dead bus) */
 enum {
     SOCMON_VALUE_SCALED = 1u << 0,
     SOCMON_VALUE_SHORT = 1u << 1,
     SOCMON_VALUE_LOST = 1u << 2,
     SOCMON_VALUE_INHIBITED = 1u << 3,
-    SOCMON_VALUE_UNDEFINED = 1u << 4
+    SOCMON_VALUE_UNDEFINED = 1u << 4,
+    SOCMON_VALUE_IMPLAUSIBLE = 1u << 5,
+    SOCMON_VALUE_DEAD_BUS = 1u << 6
 };
 
 /* Samples lost between two received ones (an agent's ring overran, a recording's gap). */
@@ -208,6 +219,12 @@ typedef struct socmon_totals {
                                          rounded), else NULL */
     unsigned value_flags;             /* SOCMON_VALUE_* over the run (added in issue 28) */
     double min_running;               /* the smallest running share of a perf counter (NaN: none) */
+    /* Per counter, SOCMON_VALUE_IMPLAUSIBLE / SOCMON_VALUE_DEAD_BUS bits of any of its intervals
+     * in the run (the last run's), or NULL when none had either (added in issue 37); with them,
+     * implausible_intervals counts the intervals flagged. Metrics over such a counter's total are
+     * undefined. */
+    const unsigned char *implausible;
+    uint64_t implausible_intervals;
 } socmon_totals;
 
 /* What happens at each step; any op may be NULL. A non-OK return stops the run with it, except

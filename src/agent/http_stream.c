@@ -82,13 +82,13 @@ static int put_row(stream *s, const socmon_live_entry *e)
     static const char pre[] = "data: ";
     size_t room = s->cap > sizeof pre + 2 ? s->cap - (sizeof pre - 1) - 2 : 0;
     size_t n = smn_web_row_text(s->cap ? s->buf + sizeof pre - 1 : NULL, room, e->seq, e->t_ns, e->dt_ns,
-                                   e->flags, e->missed, s->m, s->nm, s->dsel, s->nsel);
+                                   e->flags, e->missed, s->m, s->nm, s->dsel, s->nsel, NULL);
     if (n >= room) {
         if (reserve(s, n + sizeof pre + 3) != 0)
             return -1;
         room = s->cap - (sizeof pre - 1) - 2;
         n = smn_web_row_text(s->buf + sizeof pre - 1, room, e->seq, e->t_ns, e->dt_ns, e->flags, e->missed,
-                                s->m, s->nm, s->dsel, s->nsel);
+                                s->m, s->nm, s->dsel, s->nsel, NULL);
     }
     memcpy(s->buf, pre, sizeof pre - 1);
     memcpy(s->buf + sizeof pre - 1 + n, "\n\n", 2);

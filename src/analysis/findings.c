@@ -12,6 +12,7 @@
 #include "core/grow.h"
 #include "core/strmap.h"
 #include "core/text.h"
+#include "metrics/metrics_masked.h"
 
 struct socmon_findings {
     size_t n, cap;
@@ -171,6 +172,7 @@ typedef struct run_view {
     /* scratch, sized for every counter and parameter of the run */
     socmon_counter *c;
     uint64_t *v;
+    unsigned char *bad;             /* per counter of v: its total holds an implausible delta */
     const char **pn;
     double *pv;
     double *out;
@@ -191,6 +193,7 @@ static socmon_metric_schema schema_for(run_view *rv, const char *inst)
         const char *ci = s->counters[i].instance ? s->counters[i].instance : "";
         if (!inst || !*ci || strcmp(ci, inst) == 0) {
             rv->c[nc] = s->counters[i];
+            rv->bad[nc] = t->implausible ? t->implausible[i] : 0;
             rv->v[nc++] = t->values ? t->values[i] : 0;
         }
     }
@@ -241,7 +244,9 @@ static socmon_status eval_one(run_view *rv, const frule *r, const char *inst, so
         socmon_metrics_free(m);
         return SOCMON_OK;
     }
-    st = socmon_metrics_eval(m, rv->v, rv->interval_s, rv->out);
+    /* a total with an implausible delta in it is no count: what the rule computes from it is
+     * undefined, and an undefined condition says nothing (issue 37) */
+    st = smn_metrics_eval_masked(m, rv->v, rv->t->implausible ? rv->bad : NULL, rv->interval_s, rv->out);
     socmon_metrics_free(m);
     if (st != SOCMON_OK)
         return st;
@@ -332,12 +337,13 @@ socmon_status socmon_findings_eval(const socmon_findingset *fs, const socmon_ana
     run_view rv = {.a = a, .t = t, .file = a->ms, .interval_s = (double)t->elapsed_ns / 1e9};
     rv.c = calloc(s->ncounters + 1, sizeof *rv.c);
     rv.v = calloc(s->ncounters + 1, sizeof *rv.v);
+    rv.bad = calloc(s->ncounters + 1, 1);
     rv.pn = calloc(s->nparams + nres + 1, sizeof *rv.pn);
     rv.pv = calloc(s->nparams + nres + 1, sizeof *rv.pv);
     rv.out = calloc(nout, sizeof *rv.out);
     rv.inst = calloc(s->ncounters + 1, sizeof *rv.inst);
     socmon_findings *f = calloc(1, sizeof *f);
-    socmon_status st = rv.c && rv.v && rv.pn && rv.pv && rv.out && rv.inst && f ? SOCMON_OK : nomem();
+    socmon_status st = rv.c && rv.v && rv.bad && rv.pn && rv.pv && rv.out && rv.inst && f ? SOCMON_OK : nomem();
     socmon_strmap seen = SOCMON_STRMAP_INIT;   /* a program's recording has thousands of functions */
     for (size_t i = 0; st == SOCMON_OK && i < s->ncounters; i++) {
         const char *inst = s->counters[i].instance;
@@ -350,7 +356,7 @@ socmon_status socmon_findings_eval(const socmon_findingset *fs, const socmon_ana
     smn_strmap_free(&seen);
     for (size_t i = 0; st == SOCMON_OK && i < fs->n; i++)
         st = eval_rule(&rv, &fs->r[i], f);
-    free(rv.c), free(rv.v), free((void *)rv.pn), free(rv.pv), free(rv.out), free((void *)rv.inst);
+    free(rv.c), free(rv.v), free(rv.bad), free((void *)rv.pn), free(rv.pv), free(rv.out), free((void *)rv.inst);
     if (st != SOCMON_OK) {
         socmon_findings_free(f);
         return st;

@@ -11,6 +11,7 @@
 
 #include "analysis/pipeline_internal.h"
 #include "core/error.h"
+#include "metrics/metrics_masked.h"
 #include "socmon/delta.h"
 
 static socmon_status nomem(void)
@@ -40,7 +41,12 @@ socmon_status socmon_pipeline_new(const socmon_source_info *schema, const socmon
     p->values = calloc(n + 1, sizeof *p->values);
     p->running = calloc(n + 1, sizeof *p->running);
     p->x = calloc(n + 1, sizeof *p->x);
-    st = p->prev && p->d && p->raw && p->values && p->running && p->x ? SOCMON_OK : nomem();
+    p->bad = calloc(n + 1, 1);
+    p->run_bad = calloc(n + 1, 1);
+    p->group_end = calloc(n + 1, sizeof *p->group_end);
+    st = p->prev && p->d && p->raw && p->values && p->running && p->x && p->bad && p->run_bad && p->group_end
+             ? SOCMON_OK
+             : nomem();
     if (st == SOCMON_OK && (st = socmon_scaling_new(schema->counters, schema->names, n, &p->sc)) == SOCMON_OK) {
         int any = 0;
         for (size_t i = 0; i < n; i++)
@@ -79,6 +85,7 @@ void socmon_pipeline_free(socmon_pipeline *p)
     smn_spread_free(&p->csp);
     smn_spread_free(&p->msp);
     free(p->prev), free(p->d), free(p->raw), free(p->values), free(p->running), free(p->x), free(p->mv);
+    free(p->bad), free(p->run_bad), free(p->group_end);
     free(p);
 }
 
@@ -162,6 +169,10 @@ socmon_status pipeline_begin(socmon_pipeline *p, const socmon_source_info *info)
     p->have_prev = p->have_seq = p->have_first = 0;
     p->samples = p->missed = p->lost = p->elapsed = p->intervals = 0;
     memset(p->raw, 0, p->n * sizeof *p->raw);
+    memset(p->run_bad, 0, p->n);
+    p->run_badflags = 0;
+    p->bad_intervals = 0;
+    pipeline_plausible_begin(p, info);
     /* kept in p: consumers may hold on to it until the pipeline is freed */
     p->ainfo = (socmon_analysis_info){.src = info, .ms = p->opts.ms, .metrics = p->m, .scaling = p->sc, .run = p->run};
     socmon_status st = SOCMON_OK;
@@ -246,6 +257,12 @@ socmon_status socmon_pipeline_sample(socmon_pipeline *p, uint64_t seq, const soc
      * that interval is 0 ns long instead. */
     uint64_t dt = s->t_ns > p->prev_t ? s->t_ns - p->prev_t : 0;
     p->prev_t = s->t_ns;
+    if ((p->badflags = pipeline_plausible(p, s->v, dt)) != 0) {
+        p->bad_intervals++;
+        p->run_badflags |= p->badflags;
+        for (size_t i = 0; i < p->n; i++)
+            p->run_bad[i] |= p->bad[i];
+    }
     p->elapsed += dt;
     p->intervals++;
     for (size_t i = 0; i < p->nc && st == SOCMON_OK; i++)
@@ -281,11 +298,11 @@ void pipeline_scale(const socmon_scaling *sc, size_t n, const uint64_t *d, uint6
 }
 
 /* The metrics of deltas d over dt_ns (no length: no rates, NaN seconds); NaN where they fail. */
-void pipeline_eval(const socmon_pipeline *p, const uint64_t *d, uint64_t dt_ns, double *mv)
+void pipeline_eval(const socmon_pipeline *p, const uint64_t *d, const unsigned char *bad, uint64_t dt_ns, double *mv)
 {
     if (!p->m)
         return;
-    if (socmon_metrics_eval(p->m, d, dt_ns ? (double)dt_ns / 1e9 : NAN, mv) != SOCMON_OK) {
+    if (smn_metrics_eval_masked(p->m, d, bad, dt_ns ? (double)dt_ns / 1e9 : NAN, mv) != SOCMON_OK) {
         socmon_clear_error();
         for (size_t i = 0; i < p->nm; i++)
             mv[i] = NAN;
@@ -303,13 +320,15 @@ socmon_status socmon_pipeline_end(socmon_pipeline *p, const char *reason)
             st = fst;
     }
     pipeline_scale(p->sc, p->n, p->raw, p->values, p->running, p->x);
-    pipeline_eval(p, p->values, p->elapsed, p->mv);
+    const unsigned char *bad = p->run_badflags ? p->run_bad : NULL;
+    pipeline_eval(p, p->values, bad, p->elapsed, p->mv);
     double lo;
-    unsigned vf = pipeline_value_flags(p, p->running, p->m ? p->mv : NULL, 0, p->lost, &lo);
+    unsigned vf = pipeline_value_flags(p, p->running, p->m ? p->mv : NULL, 0, p->lost, &lo) | p->run_badflags;
     p->t = (socmon_totals){.runs = 1, .elapsed_ns = p->elapsed, .samples = p->samples, .missed = p->missed,
                            .lost = p->lost, .intervals = p->intervals, .raw = p->raw, .values = p->values,
                            .running = p->sc ? p->running : NULL, .metrics = p->m ? p->mv : NULL,
-                           .value_flags = vf, .min_running = lo};
+                           .value_flags = vf, .min_running = lo, .implausible = bad,
+                           .implausible_intervals = p->bad_intervals};
     for (size_t i = 0; i < p->n; i++)
         p->x[i] = (double)p->values[i];
     smn_spread_add(&p->csp, p->run, p->x);

@@ -22,6 +22,8 @@ typedef struct pipeline_merger {
     double *running, *tmp, *mv;
     uint64_t last_wall;
     int have_wall;
+    unsigned char *bad;        /* per counter: SOCMON_VALUE_IMPLAUSIBLE/DEAD_BUS of its intervals */
+    unsigned badflags;         /* those bits OR-ed over the pending row */
 } pipeline_merger;
 
 struct socmon_pipeline {
@@ -39,6 +41,12 @@ struct socmon_pipeline {
     uint64_t prev_t, first_t, last_seq;
     int have_prev, have_seq, have_first;
     uint64_t samples, missed, lost, elapsed, intervals, missed_so_far;
+    /* plausibility (value_flags.c): the last interval's per-counter bits and their OR, the
+     * run's, and the blocks (runs of counters of one instance) a dead bus is judged by */
+    unsigned char *bad, *run_bad;
+    unsigned badflags, run_badflags;
+    uint64_t bad_intervals;
+    size_t *group_end;        /* per counter: one past the last counter of its block */
     /* the totals */
     uint64_t *values;
     double *running, *x, *mv;
@@ -50,7 +58,14 @@ struct socmon_pipeline {
 socmon_status pipeline_begin(socmon_pipeline *p, const socmon_source_info *info);
 socmon_status pipeline_call(pipeline_merger *m, socmon_status st);
 void pipeline_scale(const socmon_scaling *sc, size_t n, const uint64_t *d, uint64_t *out, double *running, double *tmp);
-void pipeline_eval(const socmon_pipeline *p, const uint64_t *d, uint64_t dt_ns, double *mv);
+/* bad (or NULL): per counter, nonzero where its delta is implausible: metrics over it are NaN */
+void pipeline_eval(const socmon_pipeline *p, const uint64_t *d, const unsigned char *bad, uint64_t dt_ns, double *mv);
+/* The blocks of info's counters for the dead-bus check (value_flags.c). */
+void pipeline_plausible_begin(socmon_pipeline *p, const socmon_source_info *info);
+/* Judges the interval of dt_ns that ended with values v and deltas p->d: p->bad[i] gets
+ * SOCMON_VALUE_IMPLAUSIBLE where counter i's delta exceeds its maximum rate over dt_ns (with
+ * a margin), SOCMON_VALUE_DEAD_BUS where its whole block reads all-ones; returns their OR. */
+unsigned pipeline_plausible(socmon_pipeline *p, const uint64_t *v, uint64_t dt_ns);
 /* SOCMON_VALUE_* of values with these running shares (p->n of them), metric results mv (or
  * NULL), SOCMON_SAMPLE_* flags and samples lost before them; *min_running: the smallest share
  * of a perf counter (NaN: none). value_flags.c */

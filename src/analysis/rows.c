@@ -15,7 +15,8 @@ int pipeline_merger_init(pipeline_merger *m, size_t n, size_t nm)
     m->running = calloc(n + 1, sizeof *m->running);
     m->tmp = calloc(n + 1, sizeof *m->tmp);
     m->mv = calloc(nm + 1, sizeof *m->mv);
-    if (!m->raw || !m->scaled || !m->running || !m->tmp || !m->mv) {
+    m->bad = calloc(n + 1, 1);
+    if (!m->raw || !m->scaled || !m->running || !m->tmp || !m->mv || !m->bad) {
         pipeline_merger_free(m);
         return -1;
     }
@@ -24,8 +25,9 @@ int pipeline_merger_init(pipeline_merger *m, size_t n, size_t nm)
 
 void pipeline_merger_free(pipeline_merger *m)
 {
-    free(m->raw), free(m->scaled), free(m->running), free(m->tmp), free(m->mv);
+    free(m->raw), free(m->scaled), free(m->running), free(m->tmp), free(m->mv), free(m->bad);
     m->raw = m->scaled = NULL;
+    m->bad = NULL;
     m->running = m->tmp = m->mv = NULL;
 }
 
@@ -38,6 +40,7 @@ void pipeline_merger_reset(pipeline_merger *m)
     m->flags = m->missed = 0;
     m->lost = 0;
     m->have_wall = 0;
+    m->badflags = 0;
 }
 
 socmon_status pipeline_merger_flush(socmon_pipeline *p, pipeline_merger *m)
@@ -45,16 +48,20 @@ socmon_status pipeline_merger_flush(socmon_pipeline *p, pipeline_merger *m)
     if (!m->n || m->off)
         return SOCMON_OK;
     pipeline_scale(p->sc, p->n, m->raw, m->scaled, m->running, m->tmp);
-    pipeline_eval(p, m->scaled, m->dt, m->mv);
+    const unsigned char *bad = m->badflags ? m->bad : NULL;
+    pipeline_eval(p, m->scaled, bad, m->dt, m->mv);
     double lo;
-    unsigned vf = pipeline_value_flags(p, m->running, p->m ? m->mv : NULL, m->flags, m->lost, &lo);
+    unsigned vf = pipeline_value_flags(p, m->running, p->m ? m->mv : NULL, m->flags, m->lost, &lo) | m->badflags;
     socmon_row r = {.seq = m->seq, .first_seq = m->first_seq, .t_ns = m->t, .since_ns = p->elapsed, .dt_ns = m->dt,
                     .flags = m->flags, .missed = m->missed, .intervals = m->n, .index = p->intervals - 1,
                     .raw = m->raw, .deltas = m->scaled, .metrics = p->m ? m->mv : NULL, .samples = p->samples,
                     .run_missed = p->missed_so_far, .value_flags = vf, .min_running = lo,
-                    .counter_running = p->sc ? m->running : NULL, .lost = m->lost};
+                    .counter_running = p->sc ? m->running : NULL, .lost = m->lost, .implausible = bad};
     socmon_status st = m->c.ops->row ? pipeline_call(m, m->c.ops->row(m->c.self, &r)) : SOCMON_OK;
     memset(m->raw, 0, p->n * sizeof *m->raw);
+    if (m->badflags)
+        memset(m->bad, 0, p->n);
+    m->badflags = 0;
     m->n = 0;
     m->dt = 0;
     m->flags = m->missed = 0;
@@ -79,6 +86,11 @@ socmon_status pipeline_merger_add(socmon_pipeline *p, pipeline_merger *m, uint64
         return st;
     for (size_t i = 0; i < p->n; i++)
         m->raw[i] += p->d[i];
+    if (p->badflags) {
+        m->badflags |= p->badflags;
+        for (size_t i = 0; i < p->n; i++)
+            m->bad[i] |= p->bad[i];
+    }
     if (!m->n)
         m->first_seq = seq;
     m->n++;

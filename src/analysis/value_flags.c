@@ -3,6 +3,7 @@
  * interval, samples lost before it, undefined metrics. Outputs turn them into fields and
  * table footnotes (export/value_notes.c). */
 #include <math.h>
+#include <string.h>
 
 #include "analysis/pipeline_internal.h"
 
@@ -31,4 +32,59 @@ unsigned pipeline_value_flags(const socmon_pipeline *p, const double *running, c
         }
     *min_running = lo;
     return f;
+}
+
+/* How far past its declared maximum rate a counter's delta may go before it is implausible:
+ * the interval's length is the samples' timestamps, which on silicon are taken a little before
+ * or after the registers are read (a late sampler, a preempted read), and a model may count an
+ * instruction's events at once (an Ibex divide moves div_wait by 36). So a delta may be a
+ * quarter more than rate x interval, plus a millisecond's worth. A counter set back by
+ * software wraps to nearly 2^width, a +2^31 jump is 2^31 more than the rate allows: far past
+ * either margin at any interval a sampler uses. */
+#define PLAUSIBLE_MARGIN 1.25
+#define PLAUSIBLE_SLACK_NS 1e6
+
+void pipeline_plausible_begin(socmon_pipeline *p, const socmon_source_info *info)
+{
+    /* a block is a run of counters of one instance in sample order (targets list a block's
+     * counters together; one listed apart makes a block of its own) */
+    size_t n = p->n;
+    for (size_t i = n; i-- > 0;) {
+        const char *a = info->counters[i].instance ? info->counters[i].instance : "";
+        const char *b = i + 1 < n && info->counters[i + 1].instance ? info->counters[i + 1].instance : "";
+        p->group_end[i] = i + 1 < n && strcmp(a, b) == 0 ? p->group_end[i + 1] : i + 1;
+    }
+}
+
+static uint64_t all_ones(unsigned width)
+{
+    return width >= 64 ? UINT64_MAX : (UINT64_C(1) << width) - 1;
+}
+
+unsigned pipeline_plausible(socmon_pipeline *p, const uint64_t *v, uint64_t dt_ns)
+{
+    const socmon_counter *c = p->src_info->counters;
+    unsigned any = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        unsigned char b = 0;
+        double rate = c[i].max_rate_hz;
+        if (rate > 0 && (double)p->d[i] > rate * ((double)dt_ns * PLAUSIBLE_MARGIN + PLAUSIBLE_SLACK_NS) / 1e9)
+            b = SOCMON_VALUE_IMPLAUSIBLE;
+        p->bad[i] = b;
+        any |= b;
+    }
+    /* a dead bus answers every read with all-ones: a block of two or more counters that all
+     * read so at once (one counter alone may legitimately pass through all-ones) */
+    for (size_t i = 0; i < p->n;) {
+        size_t e = p->group_end[i], k = i;
+        while (k < e && v[k] == all_ones(c[k].width))
+            k++;
+        if (k == e && e - i >= 2) {
+            for (k = i; k < e; k++)
+                p->bad[k] |= SOCMON_VALUE_DEAD_BUS;
+            any |= SOCMON_VALUE_DEAD_BUS;
+        }
+        i = e;
+    }
+    return any;
 }

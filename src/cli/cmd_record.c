@@ -483,6 +483,11 @@ static int finish(rec *r, socmon_status st, int rc)
         smn_format_count(bbuf, sizeof bbuf, bytes, !o->no_big_num);
         fprintf(to, "wrote %s samples (%s intervals missed) to %s (%s bytes)\n", nbuf, mbuf, r->path, bbuf);
     }
+    /* not hidden by -q: the recording holds values that are not counts (docs/output.md) */
+    if (t && t->implausible_intervals)
+        fprintf(stderr, "socmon record: %llu interval%s had implausible values (a counter moved more than its maximum "
+                        "rate allows, or a block read all-ones): 'socmon report -i %s' flags them\n",
+                (unsigned long long)t->implausible_intervals, t->implausible_intervals == 1 ? "" : "s", r->path);
     if (sig) {
         fprintf(stderr, "socmon record: stopped by %s; the recording is complete up to there\n", cli_stop_name());
         if (!rc)

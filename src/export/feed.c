@@ -96,11 +96,17 @@ static socmon_status row(void *self, const socmon_row *r)
         return SOCMON_OK;
     for (size_t k = 0; k < f->n; k++)
         f->values[k] = r->deltas[f->idx[k]];
+    char bad[128] = "", dead[128] = "";
+    if (r->implausible) {
+        smn_value_names(f->a->src, r->implausible, SOCMON_VALUE_IMPLAUSIBLE, bad, sizeof bad);
+        smn_value_names(f->a->src, r->implausible, SOCMON_VALUE_DEAD_BUS, dead, sizeof dead);
+    }
     socmon_interval_row ir = {.t_ns = r->t_ns, .since_ns = r->since_ns, .dt_ns = r->dt_ns, .flags = r->flags,
                               .missed = r->missed, .metrics = r->metrics, .deltas = f->values, .index = r->index,
                               .intervals = r->intervals, .value_flags = r->value_flags,
                               .min_running = r->min_running, .lost = r->lost,
-                              .phase = smn_row_phase(f->o.phases, f->o.nphases, r->t_ns)};
+                              .phase = smn_row_phase(f->o.phases, f->o.nphases, r->t_ns),
+                              .implausible = bad, .dead_bus = dead};
     socmon_status st = smn_output_row(f->out, &ir);
     if (st != SOCMON_OK && !f->failed_at)
         f->failed_at = r->index + 1;
@@ -160,6 +166,14 @@ static socmon_status finish(void *self, const socmon_totals *t)
                            .samples = s->samples, .missed = t->missed, .runs = t->runs,
                            .counter_stddev = t->counter_stddev ? f->stddev : NULL,
                            .metric_stddev = t->metric_stddev, .counter_mean = t->counter_mean ? f->mean : NULL};
+    char bad[128] = "", dead[128] = "";
+    if (t->implausible) {
+        smn_value_names(s, t->implausible, SOCMON_VALUE_IMPLAUSIBLE, bad, sizeof bad);
+        smn_value_names(s, t->implausible, SOCMON_VALUE_DEAD_BUS, dead, sizeof dead);
+        run.implausible_intervals = t->implausible_intervals;
+        run.implausible = bad;
+        run.dead_bus = dead;
+    }
     const char *hot = f->o.no_hotspots ? NULL : f->o.hotspots ? f->o.hotspots : s->ops ? s->ops->hotspots : NULL;
     socmon_status st = !f->out && f->o.open ? f->o.open(f->o.open_user, &f->out) : SOCMON_OK;
     if (st == SOCMON_OK)

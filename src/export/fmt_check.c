@@ -31,6 +31,66 @@ const char *smn_check_verdict(const socmon_check_rule *r)
     return r->failed ? "FAIL" : "PASS";
 }
 
+/* The instruction count beside a cycles key ("fn.crc32.cycles" -> "fn.crc32.instret", "cycles" ->
+ * "instret", or perf's "instructions"), when both runs have it and it did not change; NULL else. */
+static const socmon_diff_row *same_instructions(const socmon_diff *d, const char *key)
+{
+    size_t n = strlen(key), stem = n - 6;
+    if (n < 6 || strcmp(key + stem, "cycles") != 0 || (stem && key[stem - 1] != '.'))
+        return NULL;
+    static const char *const names[] = {"instret", "instructions"};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        char want[512];
+        if (snprintf(want, sizeof want, "%.*s%s", (int)stem, key, names[k]) >= (int)sizeof want)
+            return NULL;
+        for (size_t i = 0; i < socmon_diff_count(d); i++) {
+            const socmon_diff_row *r = socmon_diff_row_at(d, i);
+            if (strcmp(socmon_diff_row_key(r), want) != 0)
+                continue;
+            int same = r->a && r->b && r->a->defined && r->b->defined && r->has_delta &&
+                       (r->integer ? r->idelta == 0 : r->delta == 0);
+            return same ? r : NULL;
+        }
+    }
+    return NULL;
+}
+
+/* Under a failed rule: the cycles that rose while their instructions stayed the same, and why
+ * that happens on an exact model (docs/check.md, "Cycles and code layout"). */
+static socmon_status layout_hint(socmon_output *o, const socmon_diff *d, const socmon_check_rule *r)
+{
+    char names[600] = "";
+    size_t shown = 0, more = 0;
+    for (size_t k = 0; k < r->n; k++) {
+        const socmon_check_item *it = &r->items[k];
+        const socmon_diff_row *same = it->failed && it->row->a && it->row->b
+                                          ? same_instructions(d, socmon_diff_row_key(it->row))
+                                          : NULL;
+        if (!same)
+            continue;
+        if (shown == 3) {
+            more++;
+            continue;
+        }
+        char *key = smn_text_escape_dup(socmon_diff_row_key(same));
+        size_t at = strlen(names);
+        snprintf(names + at, sizeof names - at, "%s%s", shown ? ", " : "", key ? key : "?");
+        free(key);
+        shown++;
+    }
+    if (!shown)
+        return SOCMON_OK;
+    char more_s[40] = "";
+    if (more)
+        snprintf(more_s, sizeof more_s, " and %zu more", more);
+    return smn_sink_printf(o->sink,
+                           "        hint: %s%s did not change: the same instructions took more cycles. On an exact\n"
+                           "        model that is code layout, not code: a 32-bit instruction or branch target moved on or\n"
+                           "        off a word boundary and costs or saves a fetch cycle each time it runs. Gate instret\n"
+                           "        exactly and cycles with a tolerance (docs/check.md, \"Cycles and code layout\").\n",
+                           names, more_s);
+}
+
 socmon_status smn_table_check(socmon_output *o, const socmon_check *c)
 {
     const socmon_diff *d = socmon_check_diff(c);
@@ -70,6 +130,8 @@ socmon_status smn_table_check(socmon_output *o, const socmon_check *c)
         if (st == SOCMON_OK && t)
             st = smn_table_write(t, o->sink, "        ");
         smn_table_free(t);
+        if (st == SOCMON_OK && r->failed)
+            st = layout_hint(o, d, r);
     }
     size_t n = socmon_check_count(c), f = socmon_check_failed(c);
     snprintf(line, sizeof line, "\n  %zu of %zu rule%s failed\n\n", f, n, n == 1 ? "" : "s");

@@ -164,7 +164,7 @@ static socmon_status csv_begin_intervals(socmon_output *o)
  * spreadsheet can compute with. */
 static socmon_status csv_row(socmon_output *o, const socmon_interval_row *row)
 {
-    char sep = o->opts.sep, flags[160];
+    char sep = o->opts.sep, flags[400];
     smn_row_flags(row, flags, sizeof flags);
     smn_sink_printf(o->sink, "%llu%c%llu%c", (unsigned long long)row->t_ns, sep,
                        (unsigned long long)row->dt_ns, sep);

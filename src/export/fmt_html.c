@@ -259,9 +259,11 @@ static socmon_status html_row(socmon_output *o, const socmon_interval_row *row)
     size_t nm = o->cols.metrics ? socmon_metrics_nresults(o->cols.metrics) : 0;
     for (size_t j = 0; j < h->nd; j++)
         h->dv[j] = row->deltas[h->dsel[j]];
+    char note[400];
+    smn_row_value_note(row, note, sizeof note);
     for (;;) {
         size_t need = smn_web_row_text(h->buf, h->cap, (size_t)row->index, row->t_ns, row->dt_ns, row->flags,
-                                          row->missed, row->metrics, nm, h->dv, h->nd);
+                                          row->missed, row->metrics, nm, h->dv, h->nd, note);
         if (need < h->cap)
             break;
         char *nb = realloc(h->buf, need + 1);

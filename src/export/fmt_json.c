@@ -43,6 +43,13 @@ static socmon_status json_begin(socmon_output *o)
             json_object_set_new(js->doc, "samples", json_integer((json_int_t)r->samples));
             json_object_set_new(js->doc, "missed", json_integer((json_int_t)r->missed));
         }
+        if (js->doc && r->implausible_intervals) {
+            json_object_set_new(js->doc, "implausible_intervals", json_integer((json_int_t)r->implausible_intervals));
+            if (r->implausible && *r->implausible)
+                json_object_set_new(js->doc, "implausible", json_string(r->implausible));
+            if (r->dead_bus && *r->dead_bus)
+                json_object_set_new(js->doc, "dead_bus", json_string(r->dead_bus));
+        }
     } else {
         js->doc = json_pack("{s:s, s:s?, s:I}", "target", r->target, "device", r->device, "interval_ns",
                             (json_int_t)r->interval_ns);
@@ -158,7 +165,7 @@ static socmon_status json_row(socmon_output *o, const socmon_interval_row *row)
 {
     json_state *js = o->state;
     const socmon_interval_cols *c = &o->cols;
-    char flags[160];
+    char flags[400];
     smn_row_flags(row, flags, sizeof flags);
     json_t *j = json_pack("{s:I, s:I, s:s}", "t_ns", (json_int_t)row->t_ns, "interval_ns", (json_int_t)row->dt_ns,
                           "flags", flags);
@@ -168,7 +175,11 @@ static socmon_status json_row(socmon_output *o, const socmon_interval_row *row)
     if (((row->value_flags & SOCMON_VALUE_SCALED) &&
          json_object_set_new(j, "running_pct", real_or_null(row->min_running)) != 0) ||
         ((row->value_flags & SOCMON_VALUE_LOST) && json_object_set_new(j, "lost", json_integer((json_int_t)row->lost)) != 0) ||
-        (row->phase && json_object_set_new(j, "phase", json_string(row->phase)) != 0))
+        (row->phase && json_object_set_new(j, "phase", json_string(row->phase)) != 0) ||
+        ((row->value_flags & SOCMON_VALUE_IMPLAUSIBLE) && row->implausible &&
+         json_object_set_new(j, "implausible", json_string(row->implausible)) != 0) ||
+        ((row->value_flags & SOCMON_VALUE_DEAD_BUS) && row->dead_bus &&
+         json_object_set_new(j, "dead_bus", json_string(row->dead_bus)) != 0))
         return nomem("an interval's flags");
     /* j is the array's now; members are added in the order they print. */
     json_t *mo = json_object();

@@ -82,6 +82,10 @@ static socmon_status live_row(socmon_output *o, const socmon_interval_row *row)
         smn_sink_puts(s, "  UNDEFINED values");
     if (row->flags & SOCMON_SAMPLE_SHORT)
         smn_sink_puts(s, "  (short interval)");
+    if ((row->value_flags & SOCMON_VALUE_IMPLAUSIBLE) && row->implausible && *row->implausible)
+        smn_sink_printf(s, "  IMPLAUSIBLE %s", row->implausible);
+    if ((row->value_flags & SOCMON_VALUE_DEAD_BUS) && row->dead_bus && *row->dead_bus)
+        smn_sink_printf(s, "  DEAD BUS %s", row->dead_bus);
     return smn_sink_putc(s, '\n');
 }
 

@@ -53,6 +53,17 @@ static socmon_status table_begin(socmon_output *o)
         smn_output_count(o, r->missed, m, sizeof m);
         st = smn_sink_printf(s, "  %s samples, %s intervals missed\n\n", n, m);
     }
+    if (r->implausible_intervals) {
+        char k[32];
+        smn_output_count(o, r->implausible_intervals, k, sizeof k);
+        smn_sink_printf(s, "  %s interval%s with implausible values:", k, r->implausible_intervals == 1 ? "" : "s");
+        if (r->implausible && *r->implausible)
+            smn_sink_printf(s, " %s moved more than its maximum rate allows", r->implausible);
+        if (r->dead_bus && *r->dead_bus)
+            smn_sink_printf(s, "%s %s read all-ones (a dead bus)", r->implausible && *r->implausible ? ";" : "",
+                            r->dead_bus);
+        st = smn_sink_puts(s, ".\n  Their deltas are counted as read; the metrics over them are undefined (-).\n\n");
+    }
     return st;
 }
 

@@ -60,6 +60,11 @@ typedef struct socmon_run_info {
     int recording;          /* read back from a recording: samples and missed are known */
     size_t samples;
     uint64_t missed;        /* intervals the sampler missed over the run */
+    /* TOTALS: intervals whose deltas were implausible (SOCMON_VALUE_IMPLAUSIBLE/DEAD_BUS), and
+     * the counters and blocks that were ("a,b+N", smn_value_names; NULL: none) */
+    uint64_t implausible_intervals;
+    const char *implausible;
+    const char *dead_bus;
     /* TOTALS of repeated runs (stat -r N), all optional: 0 and NULL mean one run, no spread.
      * Values given to counters() and metrics() are then the means over the runs, and the
      * arrays (borrowed until end) give, per counter of counters() and per metric result, the
@@ -129,7 +134,16 @@ typedef struct socmon_interval_row {
     double min_running;     /* with SOCMON_VALUE_SCALED: the smallest running share, percent */
     uint64_t lost;          /* with SOCMON_VALUE_LOST: samples lost in the gap before the row */
     const char *phase;      /* with the run's phases: the one the row's end falls in, "" for none */
+    /* With SOCMON_VALUE_IMPLAUSIBLE / SOCMON_VALUE_DEAD_BUS: the counters whose deltas are
+     * implausible, and the blocks that read all-ones, as "a,b" (cut with "+N" past a few);
+     * NULL or "": none (smn_value_names builds them) */
+    const char *implausible;
+    const char *dead_bus;
 } socmon_interval_row;
+
+/* The names of bad's counters (bit set in bad[i], and not in a dead block) as "a,b,c+N" into buf: with
+ * SOCMON_VALUE_DEAD_BUS the instances of those counters, each once. */
+void smn_value_names(const socmon_source_info *info, const unsigned char *bad, unsigned bit, char *buf, size_t len);
 
 /* The phase an interval ending at t_ns belongs to: the one holding its last nanosecond
  * (t_ns - 1), so the row that ends exactly when a phase ends is that phase's; "" when none
@@ -139,6 +153,9 @@ const char *smn_row_phase(const socmon_phase *p, size_t n, uint64_t t_ns);
 /* A row's flags as words, "missed=2 short scaled=50.00% lost=3" (value_notes.c); the words
  * used set bits in *used (0 to start) for smn_row_footnotes. */
 void smn_row_flags_used(const socmon_interval_row *row, char *buf, size_t len, unsigned *used);
+/* Only the words that say a row's values are wrong (implausible=, dead-bus=), "" when none: the
+ * page's note on the row. */
+void smn_row_value_note(const socmon_interval_row *row, char *buf, size_t len);
 /* One line per flag word used in a table ("  scaled=P%: ..."), after the table; nothing if none. */
 socmon_status smn_row_footnotes(socmon_sink *s, unsigned used);
 

@@ -7,7 +7,7 @@
 
 #include "export/output.h"
 
-enum { W_MISSED, W_UNDEF, W_SHORT, W_SCALED, W_LOST, NWORDS };
+enum { W_MISSED, W_UNDEF, W_SHORT, W_SCALED, W_LOST, W_IMPLAUSIBLE, W_DEAD, NWORDS };
 
 static const char *const notes[NWORDS] = {
     [W_MISSED] = "missed=N: N sampling intervals before this row have no sample of their own (the "
@@ -19,6 +19,11 @@ static const char *const notes[NWORDS] = {
                  "(the least of the row's counters), as perf prints (P%)",
     [W_LOST] = "lost=N: N samples were lost in a gap just before this row (a recording's gap, an "
                "agent's ring overrun); its deltas start after the gap",
+    [W_IMPLAUSIBLE] = "implausible=C: counter C moved more than its maximum rate allows in the interval (it "
+                      "went backwards, jumped or read a broken value); its delta is shown as read and the "
+                      "metrics over it are undefined",
+    [W_DEAD] = "dead-bus=B: every register of block B read all-ones: no device answered (a dead bus, an "
+               "absent or unclocked slave); its values are not counts",
 };
 
 /* Appends one word (already formatted) and marks it used. */
@@ -53,6 +58,61 @@ void smn_row_flags_used(const socmon_interval_row *row, char *buf, size_t len, u
         snprintf(one, sizeof one, "lost=%llu", (unsigned long long)row->lost);
         word(buf, len, used, W_LOST, one);
     }
+    char many[160];
+    if ((row->value_flags & SOCMON_VALUE_IMPLAUSIBLE) && row->implausible && *row->implausible) {
+        snprintf(many, sizeof many, "implausible=%s", row->implausible);
+        word(buf, len, used, W_IMPLAUSIBLE, many);
+    }
+    if ((row->value_flags & SOCMON_VALUE_DEAD_BUS) && row->dead_bus && *row->dead_bus) {
+        snprintf(many, sizeof many, "dead-bus=%s", row->dead_bus);
+        word(buf, len, used, W_DEAD, many);
+    }
+}
+
+void smn_row_value_note(const socmon_interval_row *row, char *buf, size_t len)
+{
+    socmon_interval_row r = {.value_flags = row->value_flags & (SOCMON_VALUE_IMPLAUSIBLE | SOCMON_VALUE_DEAD_BUS),
+                             .implausible = row->implausible, .dead_bus = row->dead_bus};
+    unsigned used = 0;
+    smn_row_flags_used(&r, buf, len, &used);
+}
+
+/* At most this many names in a word: a row's flags stay one readable line. */
+#define NAMES_SHOWN 3
+
+void smn_value_names(const socmon_source_info *info, const unsigned char *bad, unsigned bit, char *buf, size_t len)
+{
+    if (!len)
+        return;
+    *buf = '\0';
+    size_t shown = 0, more = 0, at = 0;
+    const char *last = NULL;
+    for (size_t i = 0; bad && i < info->ncounters; i++) {
+        if (!(bad[i] & bit) || (bit != SOCMON_VALUE_DEAD_BUS && (bad[i] & SOCMON_VALUE_DEAD_BUS)))
+            continue;   /* a dead block's counters are named by their block alone */
+        const char *name = info->names[i];
+        if (bit == SOCMON_VALUE_DEAD_BUS) {
+            name = info->counters[i].instance && *info->counters[i].instance ? info->counters[i].instance : "device";
+            if (last && strcmp(last, name) == 0)
+                continue;   /* a block's counters are listed together */
+            last = name;
+        }
+        if (shown == NAMES_SHOWN) {
+            more++;
+            continue;
+        }
+        int w = snprintf(buf + at, len - at, "%s%s", shown ? "," : "", name);
+        if (w < 0 || (size_t)w >= len - at) {
+            buf[at] = '\0';
+            more++;
+            shown = NAMES_SHOWN;
+            continue;
+        }
+        at += (size_t)w;
+        shown++;
+    }
+    if (more && at + 1 < len)
+        snprintf(buf + at, len - at, "+%zu", more);
 }
 
 socmon_status smn_row_footnotes(socmon_sink *s, unsigned used)

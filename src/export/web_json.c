@@ -176,7 +176,8 @@ static void put(cursor *c, const char *fmt, ...)
 }
 
 size_t smn_web_row_text(char *buf, size_t len, uint64_t seq, uint64_t t_ns, uint64_t dt_ns, unsigned flags,
-                           unsigned missed, const double *m, size_t nm, const uint64_t *d, size_t nd)
+                           unsigned missed, const double *m, size_t nm, const uint64_t *d, size_t nd,
+                           const char *note)
 {
     cursor c = {buf, buf ? len : 0, 0};
     if (c.len)
@@ -194,6 +195,20 @@ size_t smn_web_row_text(char *buf, size_t len, uint64_t seq, uint64_t t_ns, uint
     put(&c, "],\"d\":[");
     for (size_t i = 0; d && i < nd; i++)
         put(&c, "%s%llu", i ? "," : "", (unsigned long long)d[i]);
-    put(&c, "]}");
+    put(&c, "]");
+    /* the note holds counter and block names, which socmon_device_add keeps to a safe set, but
+     * it is escaped all the same: it lands in a script */
+    if (note && *note) {
+        put(&c, ",\"note\":\"");
+        for (const char *q = note; *q; q++) {
+            unsigned char ch = (unsigned char)*q;
+            if (ch == '"' || ch == '\\' || ch == '<' || ch == '>' || ch == '&' || ch < 0x20 || ch >= 0x7f)
+                put(&c, "\\u%04x", ch);
+            else
+                put(&c, "%c", ch);
+        }
+        put(&c, "\"");
+    }
+    put(&c, "}");
     return c.used;
 }

@@ -7,7 +7,7 @@
  *           "layout":{...}, "counters":[{"name","instance","counter","unit","width"}],
  *           "metrics":[{"name","instance","metric","unit","precision","desc"[,"labels"]}]}
  *   row  = {"seq","t_ns","dt_ns","flags","missed","m":[one per info.metrics, null for NaN],
- *           "d":[deltas of the chosen counters]}
+ *           "d":[deltas of the chosen counters][,"note":"implausible=... dead-bus=..."]}
  *
  * Internal to socmon (not installed): the agent side links the static library. */
 #ifndef SOCMON_EXPORT_WEB_JSON_H
@@ -53,8 +53,10 @@ json_t *smn_web_layout_json(const socmon_target_ops *ops, const char *target, co
 
 /* One row object as text into buf (always terminated when len > 0). No allocation, so a
  * server may call it anywhere. Returns the length the whole text needs, as snprintf does: the
- * text was cut when that is >= len. */
+ * text was cut when that is >= len. note (NULL or "": none): what is wrong with the row's values
+ * (value_notes.c's words, "implausible=cpu0.ccnt"), its "note" member, which the page lists. */
 size_t smn_web_row_text(char *buf, size_t len, uint64_t seq, uint64_t t_ns, uint64_t dt_ns, unsigned flags,
-                           unsigned missed, const double *m, size_t nm, const uint64_t *d, size_t nd);
+                           unsigned missed, const double *m, size_t nm, const uint64_t *d, size_t nd,
+                           const char *note);
 
 #endif

@@ -118,7 +118,7 @@ static socmon_status opt_string(const char *src, size_t i, const char *name, jso
 static socmon_status load_metric(socmon_metricset *ms, const char *src, size_t i, json_t *o)
 {
     static const char *const keys[] = {"name", "expr", "unit", "desc", "per", "labels", "precision", "absent",
-                                        "undefined_below"};
+                                        "undefined_below", "range"};
     if (!json_is_object(o))
         return mfail(src, i, NULL, "%s", "expected an object {\"name\": ..., \"expr\": ...}");
     json_t *jn = json_object_get(o, "name");
@@ -139,7 +139,7 @@ static socmon_status load_metric(socmon_metricset *ms, const char *src, size_t i
         if (k == sizeof keys / sizeof keys[0])
             return mfail(src, i, name,
                          "unknown key '%s' (known: name, expr, unit, desc, per, labels, precision, absent, "
-                         "undefined_below)", key);
+                         "undefined_below, range)", key);
     }
     size_t first;
     if (smn_strmap_find(&ms->names, name, &first))
@@ -227,12 +227,23 @@ static socmon_status load_metric(socmon_metricset *ms, const char *src, size_t i
         if ((st = metric_guard_expr(where, jg, m.expr, &guarded)))
             goto fail;
     }
+    json_t *jr = json_object_get(o, "range");
+    if (jr) {
+        char where[300], *ranged = NULL;
+        snprintf(where, sizeof where, "%s: metric '%s' (metrics[%zu]): ", src, name, i);
+        st = metric_range_expr(where, jr, guarded ? guarded : m.expr, &ranged);
+        free(guarded);
+        guarded = ranged;
+        if (st)
+            goto fail;
+    }
     st = expr_parse(guarded ? guarded : m.expr, &m.tree);
     free(guarded);
     if (st) {
         if (st == SOCMON_EPARSE)
             socmon_fail_prefix(st, "%s: metric '%s' (metrics[%zu]): expr%s ", src, name, i,
-                               jg ? " with undefined_below" : "");
+                               jg && jr ? " with undefined_below and range" : jg ? " with undefined_below"
+                               : jr ? " with range" : "");
         goto fail;
     }
     return metricset_add(ms, &m);

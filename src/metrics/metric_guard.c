@@ -1,4 +1,6 @@
-/* "undefined_below": the smallest values a metric's inputs must reach in an
+/* "undefined_below" and "range": guards compiled into a metric's expression.
+ *
+ * "undefined_below": the smallest values a metric's inputs must reach in an
  * interval for its result to mean something.
  *
  * A zero denominator already gives NaN, but some averages are wrong before the
@@ -50,6 +52,30 @@ socmon_status metric_guard_expr(const char *where, json_t *guard, const char *ex
         first = 0;
     }
     snprintf(s + len, cap - len, ") ? (%s) : 0/0", expr);
+    *out = s;
+    return SOCMON_OK;
+}
+
+/* "range": [lo, hi], the values a metric can take (a share of cycles is 0..100 %). A value outside
+ * it is no measurement of that quantity, whatever the counters did (a counter the program
+ * inhibited, zeroed or wrote while the others ran on), so it is undefined rather than shown:
+ * `((expr) >= lo && (expr) <= hi) ? (expr) : 0/0`. */
+socmon_status metric_range_expr(const char *where, json_t *range, const char *expr, char **out)
+{
+    *out = NULL;
+    double lo = NAN, hi = NAN;
+    if (json_is_array(range) && json_array_size(range) == 2 && json_is_number(json_array_get(range, 0)) &&
+        json_is_number(json_array_get(range, 1))) {
+        lo = json_number_value(json_array_get(range, 0));
+        hi = json_number_value(json_array_get(range, 1));
+    }
+    if (!isfinite(lo) || !isfinite(hi) || lo > hi)
+        return socmon_fail(SOCMON_EPARSE, "%s\"range\" must be [lo, hi], two finite numbers with lo <= hi", where);
+    size_t cap = 3 * strlen(expr) + 96;
+    char *s = malloc(cap);
+    if (!s)
+        return socmon_fail(SOCMON_ENOMEM, "out of memory loading metrics");
+    snprintf(s, cap, "((%s) >= %.17g && (%s) <= %.17g) ? (%s) : 0/0", expr, lo, expr, hi, expr);
     *out = s;
     return SOCMON_OK;
 }

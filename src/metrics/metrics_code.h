@@ -56,8 +56,9 @@ struct socmon_metrics {
     char **skipped;     /* per metric of ms: why it has no results, or NULL */
 };
 
-/* Runs the program; out has m->nres entries. */
-void metrics_run(const socmon_metrics *m, const uint64_t *deltas, double interval_s,
+/* Runs the program; out has m->nres entries. bad (or NULL): per counter, nonzero where its
+ * delta is not to be used (it reads as NaN). */
+void metrics_run(const socmon_metrics *m, const uint64_t *deltas, const unsigned char *bad, double interval_s,
                  double *out);
 
 #endif

@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "metrics/metrics_code.h"
 #include "metrics/metrics_internal.h"
+#include "metrics/metrics_masked.h"
 
 static double cmp(double a, double b, int r)
 {
@@ -30,7 +31,14 @@ static long first_max(const double *v, uint32_t n, int want_min)
     return best;
 }
 
-void metrics_run(const socmon_metrics *m, const uint64_t *deltas, double interval_s,
+/* A counter's delta as the program reads it: NaN where bad marks it (an implausible delta,
+ * analysis/value_flags.c), so whatever is computed from it is undefined too. */
+static double delta_of(const uint64_t *deltas, const unsigned char *bad, uint32_t i)
+{
+    return bad && bad[i] ? NAN : (double)deltas[i];
+}
+
+void metrics_run(const socmon_metrics *m, const uint64_t *deltas, const unsigned char *bad, double interval_s,
                  double *out)
 {
     if (m->ncode == 0)   /* nothing bound: code may be NULL */
@@ -41,11 +49,11 @@ void metrics_run(const socmon_metrics *m, const uint64_t *deltas, double interva
         double a, b;
         switch ((opcode)ip->op) {
         case OP_CONST: *sp++ = ip->k; break;
-        case OP_DELTA: *sp++ = (double)deltas[ip->a]; break;
+        case OP_DELTA: *sp++ = delta_of(deltas, bad, ip->a); break;
         case OP_DSUM: {
             double s = 0;
             for (uint32_t i = 0; i < ip->n; i++)
-                s += (double)deltas[pool[ip->a + i]];
+                s += delta_of(deltas, bad, pool[ip->a + i]);
             *sp++ = s;
             break;
         }
@@ -92,7 +100,7 @@ void metrics_run(const socmon_metrics *m, const uint64_t *deltas, double interva
             switch (ip->n) {
             case 0: b = *--sp; break;
             case 1 + OP_CONST: b = ip->k; break;
-            case 1 + OP_DELTA: b = (double)deltas[ip->a]; break;
+            case 1 + OP_DELTA: b = delta_of(deltas, bad, ip->a); break;
             case 1 + OP_RES: b = out[ip->a]; break;
             case 1 + OP_TGET: b = m->temps[ip->a]; break;
             default: b = interval_s; break;
@@ -125,7 +133,16 @@ socmon_status socmon_metrics_eval(socmon_metrics *m, const uint64_t *deltas, dou
     if (!m || !out || (!deltas && m->ncounters))
         return socmon_fail(SOCMON_EINVAL, "socmon_metrics_eval: %s is NULL",
                            !m ? "metrics" : !out ? "out" : "deltas");
-    metrics_run(m, deltas, interval_s, out);
+    metrics_run(m, deltas, NULL, interval_s, out);
+    return SOCMON_OK;
+}
+
+socmon_status smn_metrics_eval_masked(socmon_metrics *m, const uint64_t *deltas, const unsigned char *bad,
+                                      double interval_s, double *out)
+{
+    if (!m || !out || (!deltas && m->ncounters))
+        return socmon_fail(SOCMON_EINVAL, "metrics: eval of %s", !m ? "no metrics" : "NULL values");
+    metrics_run(m, deltas, bad, interval_s, out);
     return SOCMON_OK;
 }
 
@@ -160,7 +177,7 @@ socmon_status socmon_expr_eval(const char *expr, const socmon_metric_schema *sch
     socmon_metrics *m = NULL;
     if (!(st = socmon_metrics_bind(&ms, schema, &m))) {
         if (m->nres == 1) {
-            metrics_run(m, deltas, interval_s, out);
+            metrics_run(m, deltas, NULL, interval_s, out);
         } else {
             st = socmon_fail(SOCMON_ENOENT, "expr: %s", m->skipped[0]);
         }

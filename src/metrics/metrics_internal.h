@@ -35,5 +35,8 @@ socmon_status metricset_add(socmon_metricset *ms, metric *m);
  * object's minimums (metric_guard.c). where prefixes errors ("file: metric 'x': "). */
 struct json_t;
 socmon_status metric_guard_expr(const char *where, struct json_t *guard, const char *expr, char **out);
+/* The expression a metric with "range": [lo, hi] evaluates: expr where it lies in lo..hi, else
+ * undefined (metric_guard.c). */
+socmon_status metric_range_expr(const char *where, struct json_t *range, const char *expr, char **out);
 
 #endif

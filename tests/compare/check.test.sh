@@ -81,5 +81,5 @@ for name in ("soc.rules", "perf.rules"):
     open("%s/%s" % (sys.argv[2], name), "w").write(s[b:s.index("```", b)])
 PY
 expect 0 "0 of 5 rules failed" -- "$BIN" check "$TMP/a.json" "$TMP/a2.json" --rules "$TMP/soc.rules"
-expect 2 "perf.rules:2: 'fn.\*.cycles' matches no value" -- "$BIN" check "$TMP/a.json" "$TMP/a2.json" --rules "$TMP/perf.rules"
+expect 2 "perf.rules:3: 'fn.\*.instret' matches no value" -- "$BIN" check "$TMP/a.json" "$TMP/a2.json" --rules "$TMP/perf.rules"
 finish check

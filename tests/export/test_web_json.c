@@ -22,19 +22,23 @@ static void test_row_text(void **state)
     double m[] = {1.5, NAN, INFINITY, 123456789.0, -0.25};
     uint64_t d[] = {0, 18446744073709551615ull};
     char buf[256];
-    size_t n = smn_web_row_text(buf, sizeof buf, 7, 2000, 1000, SOCMON_SAMPLE_MISSED, 3, m, 5, d, 2);
+    size_t n = smn_web_row_text(buf, sizeof buf, 7, 2000, 1000, SOCMON_SAMPLE_MISSED, 3, m, 5, d, 2, NULL);
     assert_string_equal(buf, "{\"seq\":7,\"t_ns\":2000,\"dt_ns\":1000,\"flags\":1,\"missed\":3,"
                              "\"m\":[1.5,null,null,123456789,-0.25],\"d\":[0,18446744073709551615]}");
     assert_int_equal(n, strlen(buf));
     /* too small a buffer: cut and terminated, and the length it needs */
     char small[12];
-    assert_int_equal(smn_web_row_text(small, sizeof small, 7, 2000, 1000, 1, 3, m, 5, d, 2), n);
+    assert_int_equal(smn_web_row_text(small, sizeof small, 7, 2000, 1000, 1, 3, m, 5, d, 2, NULL), n);
     assert_int_equal(strlen(small), sizeof small - 1);
     assert_memory_equal(small, buf, sizeof small - 1);
-    assert_int_equal(smn_web_row_text(NULL, 0, 7, 2000, 1000, 1, 3, m, 5, d, 2), n);
+    assert_int_equal(smn_web_row_text(NULL, 0, 7, 2000, 1000, 1, 3, m, 5, d, 2, NULL), n);
     /* no metrics, no deltas */
-    smn_web_row_text(buf, sizeof buf, 0, 1, 1, 0, 0, NULL, 0, NULL, 0);
+    smn_web_row_text(buf, sizeof buf, 0, 1, 1, 0, 0, NULL, 0, NULL, 0, NULL);
     assert_string_equal(buf, "{\"seq\":0,\"t_ns\":1,\"dt_ns\":1,\"flags\":0,\"missed\":0,\"m\":[],\"d\":[]}");
+    /* a note on the values, escaped for a script */
+    smn_web_row_text(buf, sizeof buf, 0, 1, 1, 0, 0, NULL, 0, NULL, 0, "implausible=cpu0.ccnt </script>\"");
+    assert_string_equal(buf, "{\"seq\":0,\"t_ns\":1,\"dt_ns\":1,\"flags\":0,\"missed\":0,\"m\":[],\"d\":[],"
+                             "\"note\":\"implausible=cpu0.ccnt \\u003c/script\\u003e\\u0022\"}");
 }
 
 /* A 2x2 ESP: tile0 cpu (l2), tile1 mem (ddr), tile2 acc (acc + l2), tile3 io (noc only). */

@@ -67,6 +67,8 @@
       S.gaps++;
     }
     pushPoint(x, r.dt_ns / 1e6, r.m, r.d);
+    // values that cannot be counts (a counter set back, a jump, a dead bus): said, not hidden
+    if (r.note) S.valueNotes.push({ x, note: r.note });
     S.rows++;
     if (S.live && S.xs.length > MAX_POINTS + 1000) {
       const cut = S.xs.length - MAX_POINTS;
@@ -305,6 +307,16 @@
     $('notes').appendChild(p);
   }
 
+  // One note per interval whose values the pipeline flagged (value_notes.c's words), the first
+  // VALUE_NOTES_MAX of them: the charts draw those values as read, the note says they are wrong.
+  const VALUE_NOTES_MAX = 10;
+  function valueNotes() {
+    const v = S.valueNotes || [];
+    v.slice(0, VALUE_NOTES_MAX).forEach((n) => note('Interval ending at ' + window.socmonUnits.time(n.x) + ': ' +
+      n.note + ' (a counter moved more than its maximum rate allows, or a block read all-ones: not counts)'));
+    if (v.length > VALUE_NOTES_MAX) note((v.length - VALUE_NOTES_MAX) + ' more intervals have implausible values.');
+  }
+
   function header() {
     const i = S.info;
     $('title').textContent = i.target + (i.device && i.device !== i.target ? ' (' + i.device + ')' : '');
@@ -386,8 +398,10 @@
     S.dnames = data.counters || [];
     S.merge = data.merge || 1;
     resetColumns();
+    S.valueNotes = [];
     for (const r of data.rows) addRow(r);
     (data.notes || []).forEach(note);
+    valueNotes();
     S.busiest = busiestRow();
     // a recording's length is known: its axis reads in µs or ms when it is that short
     const span = S.xs.length ? S.xs[S.xs.length - 1] : 0;

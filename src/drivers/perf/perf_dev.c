@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/device_kind.h"
 #include "core/error.h"
@@ -199,10 +200,17 @@ static socmon_status open_group(perf_drv *d, socmon_device *dev, const socmon_pe
         snprintf(nm[1], sizeof nm[1], "%s--enabled", base);
         snprintf(nm[2], sizeof nm[2], "%s--running", base);
         for (int j = 0; j < 3; j++) {
+            /* The most a count can move per second (what the pipeline judges deltas by,
+             * SOCMON_VALUE_IMPLAUSIBLE): an event 16 times a cycle at 6 GHz on every CPU, more
+             * than any core retires or any software event fires; a time counter 1 ns per ns on
+             * every CPU (an inherited event sums its threads' times). A perf count never goes
+             * back, so this only catches a broken read. */
+            double cpus = (double)(sysconf(_SC_NPROCESSORS_CONF) > 0 ? sysconf(_SC_NPROCESSORS_CONF) : 1);
             socmon_counter c = {.name = nm[j], .instance = inst,
                 .desc = j == 0 ? a->name : j == 1 ? "time the event was enabled"
                                                                     : "time the event was counting",
-                                .unit = j == 0 ? a->unit : "ns", .width = 64, .reg = 0, .reg_hi = 0, .max_rate_hz = 0};
+                                .unit = j == 0 ? a->unit : "ns", .width = 64, .reg = 0, .reg_hi = 0,
+                                .max_rate_hz = cpus * (j == 0 ? 16 * 6e9 : 1e9)};
             socmon_status st = socmon_device_add_counter(dev, &c, NULL);
             if (st)
                 return st;
