@@ -60,6 +60,15 @@ class Mode(unittest.TestCase):
         t = socmon.read_sweep
         self.assertTrue(callable(t))
 
+    def test_version_is_the_librarys(self):
+        # one version (issue 37): the package's is the library's and the CLI's, whichever way it came
+        # (the source tree, pip install, cmake --install)
+        import ctypes
+        from socmon._lib import lib
+        lib.socmon_version.restype = ctypes.c_char_p
+        self.assertEqual(socmon.__version__, lib.socmon_version().decode())
+        self.assertEqual("socmon " + socmon.__version__, cli("--version").decode().split("\n")[0])
+
     def test_tensix_keeps_its_old_name(self):
         import socmon.tensix
         import socmon_tensix
