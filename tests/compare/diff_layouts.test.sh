@@ -67,4 +67,17 @@ print("paired %d tiles by kind; %d warnings" % (len(seen), len(d["warnings"])))
 PY
 grep -q "tiles paired by kind and order among the tiles of that kind" "$TMP/d.txt" && ok || bad "the table says the pairing"
 grep -q "tile1\.[a-z_]* (new: tile3)" "$TMP/d.txt" && ok || bad "the table names the new run's tile"
+# two layouts whose shared places each hold one kind in both: by place (2x2 against 2x3: the
+# accelerator at column 0 of row 1 is tile2 in one and tile3 in the other)
+printf 'rows 2\ncols 2\ntile 0 0 cpu\ntile 0 1 mem\ntile 1 0 acc fft\ntile 1 1 io\n' >"$TMP/s22.soc"
+printf 'rows 2\ncols 3\ntile 0 0 cpu\ntile 0 1 mem\ntile 0 2 acc fft\ntile 1 0 acc fft\ntile 1 1 io\ntile 1 2 acc fft\n' >"$TMP/s23.soc"
+"$BIN" record -q -t "esp:soc=$TMP/s22.soc" -w multifft -I 1ms -o "$TMP/c.rec" >/dev/null 2>&1 || bad "record 2x2"
+"$BIN" record -q -t "esp:soc=$TMP/s23.soc" -w multifft -I 1ms -o "$TMP/d.rec" >/dev/null 2>&1 || bad "record 2x3"
+"$BIN" diff "$TMP/c.rec" "$TMP/d.rec" --json 2>"$TMP/cd.err" | python3 -c "
+import json, sys
+d = json.load(sys.stdin)
+assert d['pairing'] == 'coordinates' and d['warnings'] == [], (d['pairing'], d['warnings'])
+pairs = {r['instance']: r['new_instance'] or r['instance'] for r in d['rows']
+         if r['instance'] and r['baseline'] is not None and r['new'] is not None}
+assert pairs == {'tile0': 'tile0', 'tile1': 'tile1', 'tile2': 'tile3', 'tile3': 'tile4'}, pairs" && ok || bad "pairing by place"
 finish diff_layouts
