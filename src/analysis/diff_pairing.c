@@ -263,7 +263,8 @@ static const char *kind_text(const place *p, char *buf, size_t len)
     return buf;
 }
 
-static socmon_status note(const layout *a, const layout *b, smn_pairing *pr)
+/* noun: "tile" when the kinds are the grid's, else "instance" (a Zynq's slots, stat's JSON) */
+static socmon_status note(const layout *a, const layout *b, const char *noun, smn_pairing *pr)
 {
     text t = {0};
     size_t shown = 0, paired = 0;
@@ -272,7 +273,7 @@ static socmon_status note(const layout *a, const layout *b, smn_pairing *pr)
         add(&t, "tiles paired by their place in the grid (the layouts differ; each place both have holds one kind "
                 "in both):");
     else
-        add(&t, "tiles paired by kind and order among the tiles of that kind (the layouts differ):");
+        add(&t, "%ss paired by kind and order among the %ss of that kind (the layouts differ):", noun, noun);
     for (size_t i = 0; i < a->n; i++) {
         const place *p = &a->p[i], *q = NULL;
         for (size_t k = 0; !q && k < b->n; k++)
@@ -325,7 +326,7 @@ static int first_of_kind(const layout *l, size_t i)
     return 1;
 }
 
-static socmon_status warnings(const layout *a, const layout *b, smn_pairing *pr)
+static socmon_status warnings(const layout *a, const layout *b, const char *noun, smn_pairing *pr)
 {
     char kb[sizeof a->p[0].sig + 2], kb2[sizeof kb];
     size_t differ = 0;
@@ -341,8 +342,8 @@ static socmon_status warnings(const layout *a, const layout *b, smn_pairing *pr)
         add(&t, "the layouts differ: %s is %s in the baseline and %s in the new run", first->inst,
             kind_text(first, kb, sizeof kb), kind_text(firstb, kb2, sizeof kb2));
         if (differ > 1)
-            add(&t, " (and %zu more tiles of one name differ in kind)", differ - 1);
-        add(&t, ": tiles of one name are not compared");
+            add(&t, " (and %zu more %ss of one name differ in kind)", differ - 1, noun);
+        add(&t, ": %ss of one name are not compared", noun);
         st = warn(pr, &t);
     }
     size_t shown = 0, more = 0;
@@ -360,15 +361,15 @@ static socmon_status warnings(const layout *a, const layout *b, smn_pairing *pr)
                 continue;
             }
             text t = {0};
-            add(&t, "the baseline has %zu %s tile%s, the new run %zu: %zu of the %s's pair with none", na,
-                kind_text(&l->p[i], kb, sizeof kb), na == 1 ? "" : "s", nb, na > nb ? na - nb : nb - na,
+            add(&t, "the baseline has %zu %s %s%s, the new run %zu: %zu of the %s's pair with none", na,
+                kind_text(&l->p[i], kb, sizeof kb), noun, na == 1 ? "" : "s", nb, na > nb ? na - nb : nb - na,
                 na > nb ? "baseline" : "new run");
             st = warn(pr, &t);
         }
     }
     if (st == SOCMON_OK && more) {
         text t = {0};
-        add(&t, "and %zu more kinds of tile differ in number", more);
+        add(&t, "and %zu more kinds of %s differ in number", more, noun);
         st = warn(pr, &t);
     }
     return st;
@@ -397,9 +398,9 @@ socmon_status smn_pairing_make(const socmon_run *a, const socmon_run *b, smn_pai
     if (st == SOCMON_OK)
         st = keys(b, &lb, &pr->kb, &pr->nb);
     if (st == SOCMON_OK && strcmp(pr->mode, "name") != 0)
-        st = note(&la, &lb, pr);
+        st = note(&la, &lb, types ? "tile" : "instance", pr);
     if (st == SOCMON_OK && strcmp(pr->mode, "kind") == 0)
-        st = warnings(&la, &lb, pr);
+        st = warnings(&la, &lb, types ? "tile" : "instance", pr);
     layout_free(&la);
     layout_free(&lb);
     if (st != SOCMON_OK)

@@ -53,7 +53,7 @@ for ext in ("rec", "json"):
     err = open("%s/d-%s.err" % (t, ext)).read()
     assert re.search(r"warning: the layouts differ: tile1 is \S*(mem|llc)\S* in the baseline and \S*acc\S* in the new run",
                      err), err
-    assert re.search(r"warning: the baseline has 2 \S*acc\S* tiles, the new run 8|the baseline has 3 acc tiles, the new run 10",
+    assert re.search(r"warning: the baseline has 2 \S*acc\S* instances, the new run 8|the baseline has 3 acc tiles, the new run 10",
                      err), err
     assert d["warnings"] and all(w in err for w in d["warnings"]), (d["warnings"], err)
 # recording and stat's JSON: the same pairs and values
