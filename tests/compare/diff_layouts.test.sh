@@ -67,6 +67,17 @@ print("paired %d tiles by kind; %d warnings" % (len(seen), len(d["warnings"])))
 PY
 grep -q "tiles paired by kind and order among the tiles of that kind" "$TMP/d.txt" && ok || bad "the table says the pairing"
 grep -q "tile1\.[a-z_]* (new: tile3)" "$TMP/d.txt" && ok || bad "the table names the new run's tile"
+# the page says it too: the pairing and its warnings lead its notes, a chart of another tile names it
+if "$BIN" diff "$TMP/a.rec" "$TMP/b.rec" --html "$TMP/d.html" >/dev/null 2>&1; then
+    python3 - "$TMP/d.html" <<'PY' && ok || bad "the diff page's notes"
+import json, re, sys
+d = json.loads(re.search(r"window.SOCMON_DIFF = (.*?);\n</script>", open(sys.argv[1]).read(), re.S).group(1))
+assert d["notes"][0].startswith("tiles paired by kind and order"), d["notes"][:1]
+assert any(n.startswith("Warning: the layouts differ: tile1 is mem") for n in d["notes"]), d["notes"]
+assert all("(new: " in c["key"] for c in d["charts"] if c["key"].startswith(("tile1.", "tile2.", "tile3.", "tile5."))), \
+    [c["key"] for c in d["charts"]]
+PY
+fi   # (a build without the page: diff --html says so, tested elsewhere)
 # two layouts whose shared places each hold one kind in both: by place (2x2 against 2x3: the
 # accelerator at column 0 of row 1 is tile2 in one and tile3 in the other)
 printf 'rows 2\ncols 2\ntile 0 0 cpu\ntile 0 1 mem\ntile 1 0 acc fft\ntile 1 1 io\n' >"$TMP/s22.soc"
