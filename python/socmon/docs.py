@@ -181,7 +181,8 @@ def read_stat(path: Union[str, os.PathLike]) -> Dict[str, Any]:
 @_reader
 def read_diff(path: Union[str, os.PathLike]):
     """The JSON of `socmon diff --json`: one row per value (kind, name, instance, event, key,
-    unit, baseline, new, delta, ratio, significant, p)."""
+    unit, baseline, new, delta, ratio, significant, p, new_instance, new_key: the new run's tile
+    where two layouts paired tiles by kind, docs/compare.md)."""
     with open(path, encoding="utf-8") as f:
         doc = json.load(f)
     if not isinstance(doc, dict) or not isinstance(doc.get("rows"), list):
