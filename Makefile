@@ -18,9 +18,15 @@ deps:
 configure: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 
-# The socmon command and the shared library: what `make run` needs.
+# The socmon command and the shared library: what `make run` needs. The build's own output (some
+# 240 lines of compiler progress) goes to $(BUILD)/build.log, so make run shows the run; a failed
+# build prints its errors, or the log's end when no line says "error", and where the log is.
 cli: configure
-	cmake --build $(BUILD) -j $(JOBS) --target socmon_cli socmon_shared
+	@echo "building socmon in $(BUILD)/ (its output: $(BUILD)/build.log)"
+	@cmake --build $(BUILD) -j $(JOBS) --target socmon_cli socmon_shared >$(BUILD)/build.log 2>&1 || { \
+	  if grep -qE 'error|Error' $(BUILD)/build.log; then grep -E -A4 'error|Error' $(BUILD)/build.log | head -n 60 >&2; \
+	  else tail -n 30 $(BUILD)/build.log >&2; fi; \
+	  echo "make: the build failed: all of its output is in $(BUILD)/build.log" >&2; exit 1; }
 
 # Everything: library, CLI, tests, examples, benchmarks.
 build: configure

@@ -54,6 +54,9 @@ else()
 endif()
 configure_file(${CMAKE_SOURCE_DIR}/cmake/socmon_install.py.in ${CMAKE_BINARY_DIR}/python/_install.py @ONLY)
 install(FILES ${CMAKE_BINARY_DIR}/python/_install.py DESTINATION ${SOCMON_PYTHONDIR}/socmon)
+# the package's version is the library's (include/socmon/version.h, read into PROJECT_VERSION)
+configure_file(${CMAKE_SOURCE_DIR}/cmake/socmon_version.py.in ${CMAKE_BINARY_DIR}/python/_version.py @ONLY)
+install(FILES ${CMAKE_BINARY_DIR}/python/_version.py DESTINATION ${SOCMON_PYTHONDIR}/socmon)
 
 # pkg-config: paths relative to the .pc file, so it stays right under
 # `cmake --install --prefix` and a moved prefix. The way up from

@@ -135,6 +135,19 @@ size_t socmon_diff_count(const socmon_diff *d);
 const socmon_diff_row *socmon_diff_row_at(const socmon_diff *d, size_t i);
 /* A row's key: its value's (a's, else b's). */
 const char *socmon_diff_row_key(const socmon_diff_row *r);
+/* How the runs' instances (tiles) were paired: "name" (the same instances, each of one kind in
+ * both runs), "coordinates" (two layouts whose shared places each hold one kind in both: by
+ * place) or "kind" (two layouts: by kind and order among the tiles of that kind, so a memory
+ * tile never meets an accelerator). A kind is what the target's grid calls a tile when both
+ * runs are recordings of such a target, else the families of its counters. A row's b may then
+ * have another instance than its a. NULL for NULL. */
+const char *socmon_diff_pairing(const socmon_diff *d);
+/* Which instance paired with which, one sentence; NULL when paired by name. */
+const char *socmon_diff_pairing_note(const socmon_diff *d);
+/* Warnings about the pairing (kinds the runs have different numbers of, tiles of one name and
+ * two kinds), one sentence each; 0 and NULL when there are none. */
+size_t socmon_diff_warning_count(const socmon_diff *d);
+const char *socmon_diff_warning(const socmon_diff *d, size_t i);
 
 /* ---- statistics (Student t) ---- */
 

@@ -20,4 +20,25 @@ from .docs import Recording, read, read_diff, read_recording, read_stat, read_sw
 __all__ = ["SocmonError", "HAVE_PANDAS", "Recording", "read", "read_diff", "read_recording", "read_stat",
            "read_sweep", "stat", "library_path", "__version__"]
 
-__version__ = "0.26.0"
+
+def _version():
+    """The library's version: written into the package by cmake --install and by the wheel's
+    build; in the source tree, read from include/socmon/version.h, the one place it is written."""
+    try:
+        from ._version import VERSION
+        return VERSION
+    except ImportError:
+        pass
+    import os
+    import re
+    header = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "include", "socmon", "version.h")
+    try:
+        with open(header, encoding="utf-8") as f:
+            text = f.read()
+    except OSError:
+        return "unknown"
+    parts = [re.search(r"^#define SOCMON_VERSION_%s (\d+)$" % k, text, re.M) for k in ("MAJOR", "MINOR", "PATCH")]
+    return ".".join(p.group(1) for p in parts) if all(parts) else "unknown"
+
+
+__version__ = _version()

@@ -10,7 +10,7 @@ import ctypes.util
 import os
 import sys
 
-__all__ = ["SocmonError", "lib", "library_path", "check", "take_text"]
+__all__ = ["SocmonError", "lib", "library_path", "check", "take_text", "invalid"]
 
 
 class SocmonError(Exception):
@@ -19,6 +19,16 @@ class SocmonError(Exception):
     def __init__(self, status, message):
         super().__init__(message)
         self.status = status
+
+
+class _InvalidError(SocmonError, ValueError):
+    """Bad input caught in Python (a malformed file, a bad argument): a SocmonError with status
+    SOCMON_EINVAL, and still the ValueError such input raised before."""
+
+
+def invalid(message):
+    """The error for bad input, its message naming the bad value (or the file)."""
+    return _InvalidError("SOCMON_EINVAL", message)
 
 
 def _candidates():

@@ -7,9 +7,12 @@ by the library (socmon/document.h). Only the JSON and CSV that socmon wrote are 
 
 import csv
 import ctypes
+import functools
 import io
 import json
+import math
 import os
+import re
 from typing import Any, Dict, List, Optional, Union
 
 from . import _lib
@@ -36,6 +39,59 @@ for _f in (_L.socmon_document_recording, _L.socmon_document_functions, _L.socmon
 
 def _b(s: Optional[Union[str, os.PathLike]]) -> Optional[bytes]:
     return None if s is None else os.fsencode(s)
+
+
+def _reader(fn):
+    """A reader of a file socmon wrote: whatever a malformed file makes the parsing raise (JSON
+    nested past Python's recursion limit, bytes that are not UTF-8, a list where an object
+    belongs) becomes a SocmonError naming the file. A missing file stays the OSError it is."""
+    @functools.wraps(fn)
+    def read_file(path, *args, **kwargs):
+        try:
+            return fn(path, *args, **kwargs)
+        except (_lib.SocmonError, OSError):
+            raise
+        except RecursionError:
+            raise _lib.invalid("%s: nested too deeply: not a document socmon wrote" % os.fspath(path)) from None
+        except UnicodeDecodeError as e:
+            raise _lib.invalid("%s: byte %d is not UTF-8: not a document socmon wrote" % (os.fspath(path), e.start)) \
+                from None
+        except (ValueError, AttributeError, TypeError, KeyError, IndexError, csv.Error) as e:
+            raise _lib.invalid("%s: not a document socmon wrote (%s: %s)" % (os.fspath(path), type(e).__name__, e)) \
+                from None
+    return read_file
+
+
+_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def _option(key: str, value: Any) -> str:
+    """key=value of a target spec, or SocmonError: a spec has no quoting, so a value that holds
+    its separators (',' between options, ';' between targets) would add options of its own."""
+    if not _KEY.match(key):
+        raise _lib.invalid("option name %r is not a name (letters, digits, '_')" % key)
+    if isinstance(value, bool):
+        text = "1" if value else "0"
+    elif isinstance(value, (int, float, str)) and not (isinstance(value, float) and not math.isfinite(value)):
+        text = str(value)
+    else:
+        raise _lib.invalid("option %s=%r: a value is a string or a finite number" % (key, value))
+    bad = [c for c in text if c in ",;" or ord(c) < 0x20 or ord(c) == 0x7f]
+    if bad or not text:
+        raise _lib.invalid("option %s=%r: %s" % (key, value, "a value may not hold %r (a target spec's separators "
+                           "and control characters)" % bad[0] if bad else "empty"))
+    return "%s=%s" % (key, text)
+
+
+def _duration_ns(duration: Optional[float]) -> int:
+    if duration is None:
+        return 0
+    if isinstance(duration, bool) or not isinstance(duration, (int, float)):
+        raise _lib.invalid("duration=%r: seconds, a number" % (duration,))
+    ns = duration * 1e9
+    if not math.isfinite(ns) or ns < 0 or ns >= 2.0 ** 64:
+        raise _lib.invalid("duration=%r: out of range (0 .. %.0f seconds)" % (duration, 2.0 ** 64 / 1e9))
+    return int(ns)
 
 
 def _document(fn, *args, metric_file=None, deltas=False, duration_ns=0) -> Dict[str, Any]:
@@ -111,20 +167,26 @@ def _stat_result(doc: Dict[str, Any]) -> Dict[str, Any]:
     return res
 
 
+@_reader
 def read_stat(path: Union[str, os.PathLike]) -> Dict[str, Any]:
     """The JSON of `socmon stat --json` (or report --summary --json): a dict whose "counters" and
     "metrics" map each name to its value."""
     with open(path, encoding="utf-8") as f:
-        return _stat_result(json.load(f))
+        doc = json.load(f)
+    if not isinstance(doc, dict) or not ("counters" in doc or "metrics" in doc):
+        raise _lib.invalid("%s: not the JSON of socmon stat (no \"counters\" or \"metrics\")" % os.fspath(path))
+    return _stat_result(doc)
 
 
+@_reader
 def read_diff(path: Union[str, os.PathLike]):
     """The JSON of `socmon diff --json`: one row per value (kind, name, instance, event, key,
-    unit, baseline, new, delta, ratio, significant, p)."""
+    unit, baseline, new, delta, ratio, significant, p, new_instance, new_key: the new run's tile
+    where two layouts paired tiles by kind, docs/compare.md)."""
     with open(path, encoding="utf-8") as f:
         doc = json.load(f)
     if not isinstance(doc, dict) or not isinstance(doc.get("rows"), list):
-        raise ValueError("%s: not the JSON of socmon diff (no \"rows\")" % path)
+        raise _lib.invalid("%s: not the JSON of socmon diff (no \"rows\")" % os.fspath(path))
     return table(doc["rows"])
 
 
@@ -133,7 +195,7 @@ _FIXED = ["point", "target", "workload", "program", "status", "error", "recordin
 
 def _sweep_rows_json(doc: Dict[str, Any], path) -> List[Dict[str, Any]]:
     if not isinstance(doc.get("sweep"), dict) or not isinstance(doc.get("points"), list):
-        raise ValueError("%s: not a table of socmon sweep" % path)
+        raise _lib.invalid("%s: not a table of socmon sweep" % os.fspath(path))
     rows = []
     for p in doc["points"]:
         r = {k: p.get(k) for k in _FIXED}
@@ -147,7 +209,7 @@ def _sweep_rows_json(doc: Dict[str, Any], path) -> List[Dict[str, Any]]:
 def _sweep_rows_csv(text: str, path) -> List[Dict[str, Any]]:
     reader = csv.DictReader(io.StringIO(text))
     if not reader.fieldnames or reader.fieldnames[:2] != ["point", "sweep"]:
-        raise ValueError("%s: not a table of socmon sweep (its header starts %r)" % (path, reader.fieldnames[:2]
+        raise _lib.invalid("%s: not a table of socmon sweep (its header starts %r)" % (os.fspath(path), reader.fieldnames[:2]
                                                                                       if reader.fieldnames else None))
     rows = []
     for raw in reader:
@@ -167,6 +229,7 @@ def _sweep_rows_csv(text: str, path) -> List[Dict[str, Any]]:
     return rows
 
 
+@_reader
 def read_sweep(path: Union[str, os.PathLike]):
     """A sweep's table (socmon sweep, its CSV or its JSON): one row per point with point, target,
     workload, program, status, error, recording, then "option:KEY", "counter:NAME" and
@@ -183,6 +246,7 @@ def read_sweep(path: Union[str, os.PathLike]):
     return table(rows, list(cols))
 
 
+@_reader
 def read(path: Union[str, os.PathLike]):
     """Any file socmon writes, told apart by content: a recording (a Recording), a sweep's table,
     diff's JSON (rows) or stat's JSON (a dict)."""
@@ -202,7 +266,7 @@ def read(path: Union[str, os.PathLike]):
             return read_diff(path)
         if isinstance(doc, dict) and ("counters" in doc or "metrics" in doc):
             return _stat_result(doc)
-    raise ValueError("%s: neither a recording nor a document of socmon stat, diff or sweep" % path)
+    raise _lib.invalid("%s: neither a recording nor a document of socmon stat, diff or sweep" % os.fspath(path))
 
 
 def stat(target: str, workload: Optional[str] = None, program: Optional[Union[str, os.PathLike]] = None,
@@ -215,10 +279,13 @@ def stat(target: str, workload: Optional[str] = None, program: Optional[Union[st
         socmon.stat("ibex", program="fw.elf", config="maxperf")
 
     Keyword options become the target spec's options (target "ibex" with config="maxperf" is
-    "ibex:config=maxperf"); duration (seconds) is for hardware targets."""
+    "ibex:config=maxperf"): a string or a finite number each, never one holding the spec's
+    separators (',' or ';') or a control character; True and False are 1 and 0. duration
+    (seconds, 0 .. 2^64 ns) is for hardware targets. A bad one is a SocmonError naming it."""
     spec = target
     if options:
-        spec += ("," if ":" in target else ":") + ",".join("%s=%s" % (k, v) for k, v in options.items())
+        spec += ("," if ":" in target else ":") + ",".join(_option(k, v) for k, v in options.items())
+    ns = _duration_ns(duration)
     doc = _document(_L.socmon_document_stat, spec.encode(), _b(workload), _b(program), metric_file=metric_file,
-                    duration_ns=int((duration or 0) * 1e9))
+                    duration_ns=ns)
     return _stat_result(doc)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/diff_pairing.h"
 #include "core/error.h"
 #include "socmon/compare.h"
 
@@ -18,11 +19,14 @@ struct socmon_diff {
     const socmon_run *a, *b;
     size_t n;
     socmon_diff_row *rows;
+    smn_pairing pairing;      /* which instance pairs with which (diff_pairing.c) */
 };
 
-/* An index of a run's values sorted by (kind, key, position). */
+/* An index of a run's values sorted by (kind, pairing key, position): the pairing key is the
+ * value's key with its instance replaced by what that instance pairs by. */
 typedef struct keyed {
     const socmon_value *v;
+    const char *pk;
     size_t i;
 } keyed;
 
@@ -31,24 +35,24 @@ static int cmp_keyed(const void *x, const void *y)
     const keyed *p = x, *q = y;
     if (p->v->kind != q->v->kind)
         return p->v->kind < q->v->kind ? -1 : 1;
-    int c = strcmp(p->v->key, q->v->key);
+    int c = strcmp(p->pk, q->pk);
     return c ? c : p->i < q->i ? -1 : p->i > q->i;
 }
 
-static keyed *sorted(const socmon_run *r)
+static keyed *sorted(const socmon_run *r, char *const *pk)
 {
     size_t n = socmon_run_count(r);
     keyed *k = malloc((n + 1) * sizeof *k);
     for (size_t i = 0; k && i < n; i++)
-        k[i] = (keyed){socmon_run_value(r, i), i};
+        k[i] = (keyed){socmon_run_value(r, i), pk[i], i};
     if (k)
         qsort(k, n, sizeof *k, cmp_keyed);
     return k;
 }
 
-static int same_key(const socmon_value *a, const socmon_value *b)
+static int same_key(const keyed *a, const keyed *b)
 {
-    return a->kind == b->kind && strcmp(a->key, b->key) == 0;
+    return a->v->kind == b->v->kind && strcmp(a->pk, b->pk) == 0;
 }
 
 /* Is b outside the 95 % prediction interval of a's runs (a single new run against repeated
@@ -169,7 +173,9 @@ socmon_status socmon_diff_new(const socmon_run *a, const socmon_run *b, const so
         return socmon_fail(SOCMON_EINVAL, "socmon_diff_new: globs counted but not given");
     size_t na = socmon_run_count(a), nb = socmon_run_count(b);
     socmon_diff *d = calloc(1, sizeof *d);
-    keyed *ka = sorted(a), *kb = sorted(b);
+    socmon_status pst = d ? smn_pairing_make(a, b, &d->pairing) : SOCMON_ENOMEM;
+    keyed *ka = pst == SOCMON_OK ? sorted(a, d->pairing.ka) : NULL;
+    keyed *kb = pst == SOCMON_OK ? sorted(b, d->pairing.kb) : NULL;
     char *used_e = calloc(opts.nevents + 1, 1), *used_m = calloc(opts.nmetrics + 1, 1);
     if (d)
         d->rows = calloc(na + nb + 1, sizeof *d->rows);
@@ -183,7 +189,7 @@ socmon_status socmon_diff_new(const socmon_run *a, const socmon_run *b, const so
     size_t i = 0, j = 0;
     while (i < na || j < nb) {
         int c = i == na ? 1 : j == nb ? -1 : cmp_keyed(&ka[i], &kb[j]);
-        if (i < na && j < nb && same_key(ka[i].v, kb[j].v))
+        if (i < na && j < nb && same_key(&ka[i], &kb[j]))
             c = 0;
         socmon_diff_row r = {0};
         if (c <= 0) {
@@ -215,8 +221,29 @@ void socmon_diff_free(socmon_diff *d)
 {
     if (!d)
         return;
+    smn_pairing_free(&d->pairing);
     free(d->rows);
     free(d);
+}
+
+const char *socmon_diff_pairing(const socmon_diff *d)
+{
+    return d ? d->pairing.mode : NULL;
+}
+
+const char *socmon_diff_pairing_note(const socmon_diff *d)
+{
+    return d ? d->pairing.note : NULL;
+}
+
+size_t socmon_diff_warning_count(const socmon_diff *d)
+{
+    return d ? d->pairing.nwarnings : 0;
+}
+
+const char *socmon_diff_warning(const socmon_diff *d, size_t i)
+{
+    return d && i < d->pairing.nwarnings ? d->pairing.warnings[i] : NULL;
 }
 
 const socmon_run *socmon_diff_baseline(const socmon_diff *d)

@@ -19,6 +19,8 @@ struct socmon_run {
     size_t nrows;
     double *times;
     double **series;      /* per value, or NULL */
+    socmon_grid_tile *grid;   /* where its instances sit (a recording of a target with a grid op) */
+    size_t ngrid;
 };
 
 const char *socmon_value_kind_name(socmon_value_kind k)
@@ -129,6 +131,24 @@ void smn_run_set_timeline(socmon_run *r, double *times, size_t nrows, double **s
     }
 }
 
+socmon_status smn_run_set_grid(socmon_run *r, const socmon_grid_tile *tiles, size_t n)
+{
+    free(r->grid);
+    r->grid = n ? malloc(n * sizeof *r->grid) : NULL;
+    r->ngrid = r->grid ? n : 0;
+    if (n && !r->grid)
+        return socmon_fail(SOCMON_ENOMEM, "%s: out of memory", r->path);
+    if (n)
+        memcpy(r->grid, tiles, n * sizeof *tiles);
+    return SOCMON_OK;
+}
+
+const socmon_grid_tile *smn_run_grid(const socmon_run *r, size_t *n)
+{
+    *n = r->ngrid;
+    return r->grid;
+}
+
 void smn_value_set_spread(socmon_value *v, unsigned n, double sd)
 {
     v->n = n;
@@ -198,6 +218,7 @@ void socmon_run_free(socmon_run *r)
     }
     free(r->series);
     free(r->times);
+    free(r->grid);
     free(r->v);
     free(r->path);
     free(r->kind);

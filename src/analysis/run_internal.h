@@ -5,6 +5,7 @@
 #define SOCMON_ANALYSIS_RUN_INTERNAL_H
 
 #include "socmon/compare.h"
+#include "socmon/target.h"   /* socmon_grid_tile */
 
 /* An empty run read from path, of kind ("recording", "stat"). */
 socmon_status smn_run_new(const char *path, const char *kind, socmon_run **out);
@@ -17,6 +18,10 @@ socmon_status smn_run_add(socmon_run *r, const socmon_value *v);
 /* Gives the run a timeline of nrows rows: times (taken over, malloc'd) and, per value added so
  * far, its series (series[i] taken over, or NULL; the array itself stays the caller's). */
 void smn_run_set_timeline(socmon_run *r, double *times, size_t nrows, double **series);
+/* Where the run's instances sit: a copy of tiles[0..n) (their type strings are static text),
+ * from the target's grid op; a run without one has none. */
+socmon_status smn_run_set_grid(socmon_run *r, const socmon_grid_tile *tiles, size_t n);
+const socmon_grid_tile *smn_run_grid(const socmon_run *r, size_t *n);
 /* The statistics of a mean over n > 1 runs from its sample standard deviation: sets v->n,
  * v->sd and the 95 % confidence interval (Student t). */
 void smn_value_set_spread(socmon_value *v, unsigned n, double sd);

@@ -129,6 +129,26 @@ static socmon_status add_values(socmon_run *r, const socmon_source_info *info, c
     return st;
 }
 
+/* Where the tiles sit and what they are, when the target can say it from the counters and
+ * parameters (socmon_target_ops.grid): diff pairs tiles of two layouts by it. */
+static socmon_status add_grid(socmon_run *r, const socmon_source_info *info)
+{
+    if (!info->ops || !info->ops->grid)
+        return SOCMON_OK;
+    socmon_grid g = {0};
+    size_t n = info->ops->grid(info->counters, info->ncounters, info->nparams, info->param_names,
+                               info->param_values, &g, NULL, 0);
+    socmon_grid_tile *t = n ? calloc(n, sizeof *t) : NULL;
+    if (n && !t)
+        return socmon_fail(SOCMON_ENOMEM, "%s: out of memory", socmon_run_path(r));
+    socmon_status st = SOCMON_OK;
+    if (n && info->ops->grid(info->counters, info->ncounters, info->nparams, info->param_names, info->param_values,
+                             &g, t, n) == n)
+        st = smn_run_set_grid(r, t, n);
+    free(t);
+    return st;
+}
+
 static void collect_free(collect *c)
 {
     for (size_t i = 0; c->series && i < c->nc + c->nm; i++)
@@ -174,6 +194,8 @@ socmon_status smn_run_read_recording(const char *path, const char *metric_file, 
         st = smn_run_set_facts(r, info->target, info->workload, 1, info->simulated);
     if (st == SOCMON_OK)
         st = add_values(r, info, &c, socmon_pipeline_totals(p));
+    if (st == SOCMON_OK)
+        st = add_grid(r, info);
     collect_free(&c);
     socmon_pipeline_free(p);
     socmon_metricset_free(ms);

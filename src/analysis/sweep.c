@@ -186,6 +186,28 @@ socmon_status smn_sweep_put(socmon_sweep *s, const socmon_sweep_row *row, const 
     return SOCMON_OK;
 }
 
+static int same_row(const socmon_sweep_row *a, const socmon_sweep_row *b);
+
+socmon_status smn_sweep_put_read(socmon_sweep *s, const socmon_sweep_row *row, const socmon_value *const *vals,
+                                 size_t nvals)
+{
+    const socmon_sweep_row *have = socmon_sweep_find(s, row->point.index);
+    if (!have)
+        return smn_sweep_put(s, row, vals, nvals);
+    socmon_sweep_row copy;
+    socmon_status st = row_copy(&copy, row, vals, nvals);
+    if (st != SOCMON_OK)
+        return st;
+    int same = same_row(have, &copy), both_ok = have->ok && copy.ok, keep = have->ok;
+    row_clear(&copy);
+    if (same || (keep && !both_ok))   /* a point that ran beats the same point failed, as merge has it */
+        return SOCMON_OK;
+    if (both_ok)
+        return socmon_fail(SOCMON_EINVAL, "point %zu (%s) is in the table twice with different values: which one "
+                           "is the run's is not known", row->point.index, row->point.target ? row->point.target : "?");
+    return smn_sweep_put(s, row, vals, nvals);
+}
+
 socmon_status socmon_sweep_set(socmon_sweep *s, const socmon_sweep_point *p, const socmon_run *run,
                                const char *error, const char *recording)
 {

@@ -100,7 +100,7 @@ static socmon_status json_point(socmon_sweep *s, const json_t *p, const char *na
                                 .recording = jstr(p, "recording")};
         if (!row.ok && !row.error)
             row.error = "failed";
-        st = smn_sweep_put(s, &row, pv, n);
+        st = smn_sweep_put_read(s, &row, pv, n);
         if (st != SOCMON_OK)
             socmon_fail_prefix(st, "%s: points[%zu]: ", name, idx);
     }
@@ -294,7 +294,7 @@ static socmon_status csv_row(socmon_sweep *s, char **h, size_t nh, char **f, con
                             .recording = *f[COL_RECORDING] ? f[COL_RECORDING] : NULL};
     if (!row.ok && !row.error)
         row.error = "failed";
-    socmon_status st = smn_sweep_put(s, &row, pv, nv);
+    socmon_status st = smn_sweep_put_read(s, &row, pv, nv);
     return st == SOCMON_OK ? st : socmon_fail_prefix(st, "%s:%u: ", name, line);
 }
 

@@ -362,6 +362,40 @@ static int merge(int argc, char **argv)
     return rc ? rc : missing || failed ? 1 : 0;
 }
 
+static void run_line_help(FILE *fp)
+{
+    (void)fp;   /* stat's whole help would bury the one line that matters: check_run_args says it */
+}
+
+/* The points' stat options, checked once before any point runs: a sweep file's 'run' line has not
+ * been through getopt as -e, -I ... on the command line have, and a bad one would fail every point
+ * with stat's usage line, or (-o FILE) be taken by each. stat's own parser, allowing only the
+ * options a sweep gives its points. 0, or the exit status after the message. */
+static int check_run_args(const socmon_sweep_grid *g, const char *file)
+{
+    size_t n = socmon_sweep_grid_nrun_args(g);
+    const char *const *a = socmon_sweep_grid_run_args(g);
+    if (!n)
+        return 0;
+    char **argv = calloc(n + 2, sizeof *argv);
+    if (!argv) {
+        fprintf(stderr, "socmon sweep: out of memory\n");
+        return 1;
+    }
+    argv[0] = "sweep";
+    for (size_t i = 0; i < n; i++)
+        argv[i + 1] = (char *)a[i];
+    cli_opts o;
+    int rc = cli_parse_opts((int)n + 1, argv, OPT_EVENTS | OPT_INTERVAL | OPT_DURATION | OPT_MAX_CYCLES | OPT_METRIC_FILE,
+                            run_line_help, &o);
+    free(argv);
+    if (rc < 0)
+        return 0;
+    fprintf(stderr, "socmon sweep: %s%sthe points' stat takes -e, -I, -d, --max-cycles and --metric-file, each "
+                    "with its value; no point ran\n", file ? file : "", file ? ": the 'run' line: " : "");
+    return 2;
+}
+
 int cmd_sweep(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "merge") == 0)
@@ -387,7 +421,9 @@ int cmd_sweep(int argc, char **argv)
         socmon_sweep_grid_free(g);
         return 2;
     }
-    rc = run_sweep(&c, g);
+    rc = check_run_args(g, c.file);
+    if (rc == 0)
+        rc = run_sweep(&c, g);
     socmon_sweep_grid_free(g);
     return rc;
 }

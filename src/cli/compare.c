@@ -51,6 +51,11 @@ int cli_compare_open(cli_compare *c, const cli_opts *o, const char *cmd, void (*
                               .nmetrics = nm > 0 ? (size_t)nm : 0, .only_changed = o->only_changed};
     if (st == SOCMON_OK)
         st = socmon_diff_new(c->a, c->b, &dopts, &c->d);
+    for (size_t i = 0; st == SOCMON_OK && i < socmon_diff_warning_count(c->d); i++) {
+        char *w = smn_text_escape_dup(socmon_diff_warning(c->d, i));
+        fprintf(stderr, "socmon %s: warning: %s\n", cmd, w ? w : "out of memory");
+        free(w);
+    }
     if (st == SOCMON_OK)
         return 0;
     char *msg = smn_text_escape_dup(socmon_errmsg());

@@ -1,7 +1,8 @@
 /* The diff document in the table, csv and json formats (fmt_diff.h). The JSON is the contract
  * scripts and `socmon check` users read (docs/compare.md):
  *   {"baseline": A, "new": B, "rows": [{kind, name, instance, event, key, unit,
- *     baseline, new, delta, ratio, significant, p}]}
+ *     baseline, new, delta, ratio, significant, p, new_instance, new_key}], pairing, pairing_note,
+ *   warnings}
  * with null for what a row lacks; integer values stay integers. */
 #include <jansson.h>
 #include <math.h>
@@ -120,6 +121,17 @@ static socmon_status table_section(socmon_output *o, const socmon_diff *d, int g
         const socmon_value *v = r->a ? r->a : r->b;
         char a[48], b[48], delta[48], change[32], sig[48];
         char *key = smn_text_escape_dup(socmon_diff_row_key(r)), *unit = smn_text_escape_dup(v->unit);
+        if (key && r->a && r->b && r->b->instance && strcmp(r->a->key, r->b->key) != 0) {
+            /* tiles of two layouts paired by kind: say which of the new run's it is */
+            char *inst = smn_text_escape_dup(r->b->instance);
+            size_t len = strlen(key) + (inst ? strlen(inst) : 1) + 16;
+            char *both = malloc(len);
+            if (both)
+                snprintf(both, len, "%s (new: %s)", key, inst ? inst : "?");
+            free(inst);
+            free(key);
+            key = both;
+        }
         smn_diff_human(a, sizeof a, r->a, !o->opts.no_big_num);
         smn_diff_human(b, sizeof b, r->b, !o->opts.no_big_num);
         smn_diff_human_delta(delta, sizeof delta, r, !o->opts.no_big_num);
@@ -154,6 +166,16 @@ socmon_status smn_table_diff(socmon_output *o, const socmon_diff *d)
     char line[2200];
     snprintf(line, sizeof line, "\n Comparing baseline %s\n      with new      %s\n\n", da, db);
     socmon_status st = smn_sink_puts(o->sink, line);
+    const char *note = socmon_diff_pairing_note(d);
+    char *esc = note ? smn_text_escape_dup(note) : NULL;
+    if (st == SOCMON_OK && note) {
+        st = smn_sink_puts(o->sink, "  ");
+        if (st == SOCMON_OK)
+            st = smn_sink_puts(o->sink, esc ? esc : "?");
+        if (st == SOCMON_OK)
+            st = smn_sink_puts(o->sink, "\n\n");
+    }
+    free(esc);
     size_t at = 0;
     if (st == SOCMON_OK && count[0]) {
         st = table_section(o, d, 0, stats, &at);
@@ -191,7 +213,7 @@ static void csv_number(char *buf, size_t len, int has, int integer, int64_t i, d
 socmon_status smn_csv_diff(socmon_output *o, const socmon_diff *d)
 {
     static const char *const names[] = {"kind", "name", "instance", "event", "key", "unit", "baseline", "new",
-                                        "delta", "ratio", "significant", "p"};
+                                        "delta", "ratio", "significant", "p", "new_instance", "new_key"};
     enum { NF = sizeof names / sizeof names[0] };
     socmon_status st = SOCMON_OK;
     for (int i = 0; i < NF; i++) {
@@ -207,8 +229,10 @@ socmon_status smn_csv_diff(socmon_output *o, const socmon_diff *d)
         csv_number(delta, sizeof delta, r->has_delta, r->integer, r->idelta, r->delta);
         csv_number(ratio, sizeof ratio, r->has_ratio, 0, 0, r->ratio);
         csv_number(p, sizeof p, !isnan(r->p), 0, 0, r->p);
+        int other = r->a && r->b && strcmp(r->a->key, r->b->key) != 0;
         const char *f[NF] = {socmon_value_kind_name(v->kind), v->name, v->instance, v->event, v->key, v->unit, a, b,
-                             delta, ratio, r->significant < 0 ? "" : r->significant ? "true" : "false", p};
+                             delta, ratio, r->significant < 0 ? "" : r->significant ? "true" : "false", p,
+                             other ? r->b->instance : NULL, other ? r->b->key : NULL};
         for (int i = 0; i < NF; i++) {
             smn_csv_write(o->sink, f[i], o->opts.sep);
             st = smn_sink_putc(o->sink, i == NF - 1 ? '\n' : o->opts.sep);
@@ -240,6 +264,10 @@ json_t *smn_json_diff_row(const socmon_diff_row *r)
     bad |= json_object_set_new(j, "ratio", r->has_ratio && isfinite(r->ratio) ? json_real(r->ratio) : json_null());
     bad |= json_object_set_new(j, "significant", r->significant < 0 ? json_null() : json_boolean(r->significant));
     bad |= json_object_set_new(j, "p", isnan(r->p) ? json_null() : json_real(r->p));
+    /* the new run's value of another instance (tiles of two layouts paired by kind) */
+    int other = r->a && r->b && strcmp(r->a->key, r->b->key) != 0;
+    bad |= json_object_set_new(j, "new_instance", other ? smn_json_text(r->b->instance) : json_null());
+    bad |= json_object_set_new(j, "new_key", other ? smn_json_text(r->b->key) : json_null());
     if (bad) {   /* out of memory */
         json_decref(j);
         return NULL;
@@ -256,6 +284,17 @@ socmon_status smn_json_diff(socmon_output *o, const socmon_diff *d)
                             "new_target", smn_json_text(socmon_run_target(b)), "baseline_workload",
                             smn_json_text(socmon_run_workload(a)), "new_workload", smn_json_text(socmon_run_workload(b)),
                             "baseline_runs", (json_int_t)socmon_run_runs(a), "new_runs", (json_int_t)socmon_run_runs(b));
+    json_t *warn = json_array();
+    for (size_t i = 0; warn && i < socmon_diff_warning_count(d); i++)
+        if (json_array_append_new(warn, smn_json_text(socmon_diff_warning(d, i))))
+            json_decref(warn), warn = NULL;
+    int bad = !doc || !warn;
+    bad = bad || json_object_set_new(doc, "pairing", smn_json_text(socmon_diff_pairing(d)));
+    bad = bad || json_object_set_new(doc, "pairing_note", smn_json_text(socmon_diff_pairing_note(d)));
+    bad = bad || json_object_set_new(doc, "warnings", json_incref(warn));
+    json_decref(warn);
+    if (bad)
+        json_decref(doc), doc = NULL;
     socmon_status st = doc && rows ? SOCMON_OK : socmon_fail(SOCMON_ENOMEM, "json: out of memory for the diff");
     for (size_t i = 0; st == SOCMON_OK && i < socmon_diff_count(d); i++) {
         const socmon_diff_row *r = socmon_diff_row_at(d, i);

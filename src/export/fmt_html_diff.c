@@ -51,7 +51,16 @@ static json_t *chart(const socmon_diff *d, const socmon_diff_row *r)
         snprintf(buf, sizeof buf, "%s (%+.2f%%)", delta, (r->ratio - 1) * 100);
     else
         snprintf(buf, sizeof buf, "%s%s", delta, r->delta != 0 ? " (from 0)" : "");
-    return json_pack("{s:o, s:s, s:o, s:s, s:o, s:o}", "key", smn_json_text(socmon_diff_row_key(r)), "kind",
+    /* tiles of two layouts paired by kind: the title names the new run's tile too */
+    char *key = NULL;
+    if (r->b->instance && strcmp(r->a->key, r->b->key) != 0) {
+        size_t len = strlen(r->a->key) + strlen(r->b->instance) + 16;
+        if ((key = malloc(len)))
+            snprintf(key, len, "%s (new: %s)", r->a->key, r->b->instance);
+    }
+    json_t *title = smn_json_text(key ? key : socmon_diff_row_key(r));
+    free(key);
+    return json_pack("{s:o, s:s, s:o, s:s, s:o, s:o}", "key", title, "kind",
                      socmon_value_kind_name(r->a->kind), "unit", smn_json_text(r->a->unit ? r->a->unit : ""), "delta_text", buf,
                      "a", series(socmon_diff_baseline(d), r->ai), "b", series(socmon_diff_new_run(d), r->bi));
 }
@@ -85,6 +94,18 @@ static json_t *document(const socmon_diff *d)
 {
     const socmon_run *a = socmon_diff_baseline(d), *b = socmon_diff_new_run(d);
     json_t *notes = json_array(), *rows = json_array();
+    /* how the tiles paired, and what the pairing warns of, lead the page's notes as the table's */
+    if (notes && socmon_diff_pairing_note(d))
+        json_array_append_new(notes, smn_json_text(socmon_diff_pairing_note(d)));
+    for (size_t i = 0; notes && i < socmon_diff_warning_count(d); i++) {
+        const char *w = socmon_diff_warning(d, i);
+        size_t len = strlen(w) + 16;
+        char *text = malloc(len);
+        if (text)
+            snprintf(text, len, "Warning: %s", w);
+        json_array_append_new(notes, smn_json_text(text ? text : w));
+        free(text);
+    }
     for (size_t i = 0; rows && i < socmon_diff_count(d); i++) {
         const socmon_diff_row *r = socmon_diff_row_at(d, i);
         json_t *j = smn_json_diff_row(r);

@@ -357,6 +357,12 @@ static void damaged_tables(void **state)
         {"point,sweep,points,target,workload,program,status,error,recording,counter:c,counter:c\n", "appears twice"},
         {"point,sweep,points,target,workload,program,status,error,recording,counter:\xff\n", "not clean UTF-8"},
         {"point,sweep,points,target,workload,program,status,error,recording\n0,a b,1,esp,,,ok,,\n", "sweep id 'a b' is not"},
+        /* one point twice with different values within one table (issue 37): refused, as across tables */
+        {"point,sweep,points,target,workload,program,status,error,recording,counter:c\n0,a,1,esp,,,ok,,,1\n"
+         "0,a,1,esp,,,ok,,,2\n", "t.csv:3: point 0 (esp) is in the table twice with different values"},
+        {"{\"sweep\": {\"id\": \"a\", \"points\": 1}, \"points\": [{\"point\": 0, \"target\": \"x\", \"status\": "
+         "\"ok\", \"counters\": {\"c\": 1}}, {\"point\": 0, \"target\": \"x\", \"status\": \"ok\", \"counters\": "
+         "{\"c\": 2}}]}", "points[1]: point 0 (x) is in the table twice with different values"},
         {"po\0nt", "a NUL byte"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -375,6 +381,21 @@ static void damaged_tables(void **state)
     assert_false(socmon_sweep_row_at(s, 0)->ok);
     assert_string_equal(socmon_sweep_row_at(s, 0)->error, "failed");
     socmon_sweep_free(s);
+    /* within one table as across tables: the same row twice is one row; a point that ran beats the same
+     * point failed, in either order */
+    static const char *const twice[] = {
+        "point,sweep,points,target,workload,program,status,error,recording,counter:c\n0,a,1,esp,,,ok,,,1\n0,a,1,esp,,,ok,,,1\n",
+        "point,sweep,points,target,workload,program,status,error,recording,counter:c\n0,a,1,esp,,,failed,x,,\n0,a,1,esp,,,ok,,,1\n",
+        "point,sweep,points,target,workload,program,status,error,recording,counter:c\n0,a,1,esp,,,ok,,,1\n0,a,1,esp,,,failed,x,,\n",
+    };
+    for (size_t i = 0; i < sizeof twice / sizeof twice[0]; i++) {
+        s = NULL;
+        assert_int_equal(socmon_sweep_parse(twice[i], strlen(twice[i]), "t.csv", &s), SOCMON_OK);
+        assert_int_equal(socmon_sweep_count(s), 1);
+        assert_true(socmon_sweep_row_at(s, 0)->ok);
+        assert_int_equal(socmon_sweep_row_at(s, 0)->values[0].i, 1);
+        socmon_sweep_free(s);
+    }
 }
 
 int main(void)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # socmon diff from the command line: an ESP 2x3 against a 4x4 SoC running multifft (common values
-# paired, the 4x4's extra tiles only in the new run), the three text formats agreeing, stat's JSON
+# paired by tile kind, the 4x4's extra tiles only in the new run), the three text formats agreeing, stat's JSON
 # as input, and bad input (exit 2 with the file or glob named).
 . "${SOCMON_SRC:?SOCMON_SRC must point at the source tree}/tests/support/expect.sh"
 
@@ -21,26 +21,30 @@ def keys(doc):
     m = {(x["instance"] + "." if x["instance"] else "") + x["name"]: x["value"] for x in doc["metrics"]}
     return c, m
 (ca, ma), (cb, mb) = keys(a), keys(b)
-rows = {(r["kind"], r["key"]): r for r in d["rows"]}
-assert len(rows) == len(d["rows"]), "a key twice"
+side = lambda r: 0 if r["baseline"] is not None and r["new"] is not None else 1 if r["new"] is None else 2
+rows = {(r["kind"], r["key"], side(r)): r for r in d["rows"]}
+assert len(rows) == len(d["rows"]), "a key twice on one side"
+# two layouts: tiles pair by kind (tests/compare/diff_layouts.test.sh checks which with which), each
+# row with the runs' own values; the new run's value under its own key where its tile is another
+paired_new = set()
 for kind, ka, kb in (("counter", ca, cb), ("metric", ma, mb)):
-    both = ka.keys() & kb.keys()
-    assert both, kind
-    for k in both:          # paired, with the runs' own values
-        r = rows[(kind, k)]
-        assert (r["baseline"], r["new"]) == (ka[k], kb[k]), (r, ka[k], kb[k])
-        if kind == "counter":
-            assert r["delta"] == kb[k] - ka[k], r
-    for k in kb.keys() - ka.keys():
-        r = rows[(kind, k)]
-        assert r["baseline"] is None and r["delta"] is None, r
-    for k in ka.keys() - kb.keys():
-        assert rows[(kind, k)]["new"] is None
-# the 4x4's extra tiles (tile6..tile15) are only in the new run, and every tile of the 2x3 pairs
-extra = [r for r in d["rows"] if r["instance"] and int(re.sub(r"\D", "", r["instance"]) or 0) >= 6]
-assert extra and all(r["baseline"] is None for r in extra), "a tile >= 6 with a baseline"
-inst = {int(re.sub(r"\D", "", r["instance"])) for r in extra}
-assert inst == set(range(6, 16)), sorted(inst)
+    for r in d["rows"]:
+        if r["kind"] != kind:
+            continue
+        new = r["new_key"] or r["key"]
+        if r["baseline"] is not None and r["new"] is not None:
+            assert (r["baseline"], r["new"]) == (ka[r["key"]], kb[new]), (r, ka[r["key"]], kb[new])
+            if kind == "counter":
+                assert r["delta"] == kb[new] - ka[r["key"]], r
+            paired_new.add((kind, new))
+    for k in kb:   # every value of the new run: paired, or only in the new run
+        assert (kind, k) in paired_new or (kind, k, 2) in rows or (kb[k] is None and (kind, k, 1) in rows), k
+    for k in ka:   # every value of the baseline: paired (the 2x3's tiles all pair here)
+        assert (kind, k, 0) in rows, k
+# every tile of the 2x3 pairs; 10 of the 4x4's 16 tiles are only in the new run
+extra = [r for r in d["rows"] if r["instance"] and r["baseline"] is None]
+inst = {r["instance"] for r in extra}
+assert len(inst) == 10, sorted(inst)
 common_metrics = [r for r in d["rows"] if r["kind"] == "metric" and r["baseline"] is not None and r["new"] is not None]
 assert len(common_metrics) > 20, len(common_metrics)
 # order: paired rows first (largest change first), then only in A, then only in B
@@ -48,17 +52,18 @@ groups = [0 if r["baseline"] is not None and r["new"] is not None else 1 if r["n
           for r in d["rows"] if (r["baseline"] is not None) or (r["new"] is not None)]
 assert groups == sorted(groups), "rows not grouped"
 # stat's JSON and the recordings give the same rows and values (the recordings add no functions here)
-strip = lambda rows: sorted((r["kind"], r["key"], r["baseline"], r["new"]) for r in rows)
+strip = lambda rows: sorted((r["kind"], r["key"], r["new_key"] or "", str(r["baseline"]), str(r["new"])) for r in rows)
 assert strip(d["rows"]) == strip(dj["rows"]), "recording and JSON inputs disagree"
 # CSV: a header and the JSON's rows, in the same order
 with open(t + "/d.csv", newline="") as f:
     recs = list(csv.reader(f, delimiter=";"))
 assert recs[0][:4] == ["kind", "name", "instance", "event"], recs[0]
 assert [r[4] for r in recs[1:]] == [r["key"] for r in d["rows"]], "CSV rows differ from JSON"
-print("paired counters %d, metrics %d; only in 4x4: %d rows of tiles 6..15"
-      % (len(ca.keys() & cb.keys()), len(common_metrics), len(extra)))
+print("paired values %d, metrics %d; only in 4x4: %d rows of 10 tiles"
+      % (len(paired_new), len(common_metrics), len(extra)))
 PY
-grep -q "only in the new run" "$TMP/d.txt" && grep -q "only in the baseline" "$TMP/d.txt" && ok || bad "table sections"
+# every tile of the 2x3 has one of its kind in the 4x4: nothing is only in the baseline
+grep -q "only in the new run" "$TMP/d.txt" && ! grep -q "only in the baseline" "$TMP/d.txt" && ok || bad "table sections"
 
 # bad input: exit 2, the file or glob named
 printf 'hello\n' >"$TMP/text"

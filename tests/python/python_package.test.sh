@@ -47,12 +47,20 @@ fi
 SOCMON_TEST_PANDAS=1 PYTHONPATH="$SOCMON_SRC/python" "$py" -m unittest -v test_socmon
 
 echo "== 3. pip install ./python into a venv"
-# a copy, so pip's build leaves nothing in the source tree
-cp -R "$SOCMON_SRC/python" "$TMP/python"
+# a copy, so pip's build leaves nothing in the source tree: python/ and the one file that holds the
+# version (include/socmon/version.h), where a clone has them
+mkdir -p "$TMP/tree/include/socmon"
+cp "$SOCMON_SRC/include/socmon/version.h" "$TMP/tree/include/socmon/"
+cp -R "$SOCMON_SRC/python" "$TMP/tree/python"
+ln -s "$TMP/tree/python" "$TMP/python"
 rm -rf "$TMP/python/socmon/__pycache__" "$TMP/python/socmon_tensix/__pycache__"
 vpy=python3
 "$vpy" -m venv "$TMP/venv" 2>/dev/null || { vpy=$py; "$vpy" -m venv "$TMP/venv"; }
-"$TMP/venv/bin/pip" install --no-index --disable-pip-version-check -q "$TMP/python"
+"$TMP/venv/bin/pip" install --no-index --disable-pip-version-check -q "$TMP/tree/python"
+# the wheel's metadata says the library's version (the CLI's first line: "socmon X.Y.Z")
+want=$("$SOCMON_BIN" --version | sed -n '1s/^socmon //p')
+"$TMP/venv/bin/pip" show socmon 2>/dev/null | grep -qx "Version: $want" ||
+    { echo "python_package.test.sh: pip's socmon is not version $want: $("$TMP/venv/bin/pip" show socmon 2>&1 | grep Version)" >&2; exit 1; }
 "$TMP/venv/bin/python" -c 'import socmon, os, sys; assert socmon.__file__.startswith(sys.argv[1]), socmon.__file__; print("installed:", socmon.__file__, "library:", socmon.library_path)' "$TMP/venv"
 # the installed package, not the source tree: the tests run from another directory
 cp test_socmon.py "$TMP/"

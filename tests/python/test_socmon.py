@@ -60,6 +60,15 @@ class Mode(unittest.TestCase):
         t = socmon.read_sweep
         self.assertTrue(callable(t))
 
+    def test_version_is_the_librarys(self):
+        # one version (issue 37): the package's is the library's and the CLI's, whichever way it came
+        # (the source tree, pip install, cmake --install)
+        import ctypes
+        from socmon._lib import lib
+        lib.socmon_version.restype = ctypes.c_char_p
+        self.assertEqual(socmon.__version__, lib.socmon_version().decode())
+        self.assertEqual("socmon " + socmon.__version__, cli("--version").decode().split("\n")[0])
+
     def test_tensix_keeps_its_old_name(self):
         import socmon.tensix
         import socmon_tensix
@@ -200,6 +209,55 @@ class Errors(Base):
         with self.assertRaises(socmon.SocmonError) as e:
             socmon.stat("esp", speed=3)
         self.assertIn("unknown option 'speed'", str(e.exception))
+
+    def test_option_values_refused(self):
+        # a spec has no quoting: a value with its separators would add options (issue 37: trace_bus= wrote a file)
+        trace = os.path.join(self.tmp, "trace.log")
+        for bad in ({"soc": "esp_2x3,trace_bus=" + trace}, {"soc": "esp_2x3;host"}, {"soc": "a\nb"},
+                    {"soc": ""}, {"soc": None}, {"soc": ["esp_4x4"]}, {"soc": float("nan")}, {"so,c": "x"}):
+            with self.assertRaises(socmon.SocmonError, msg=repr(bad)) as e:
+                socmon.stat("esp", **bad)
+            self.assertEqual(e.exception.status, "SOCMON_EINVAL")
+            self.assertIn(repr(next(iter(bad.values()))) if "so,c" not in bad else "'so,c'", str(e.exception))
+        self.assertFalse(os.path.exists(trace), "an option's value wrote a file")
+        # a good one still runs, booleans as 1 and 0
+        self.assertIn("tile0.l2_hits", socmon.stat("esp", soc="esp_2x3")["counters"])
+
+    def test_duration_refused(self):
+        for bad in (-1, -1e-9, float("inf"), float("nan"), 1e11, "1s", True):
+            with self.assertRaises(socmon.SocmonError, msg=repr(bad)) as e:
+                socmon.stat("esp", duration=bad)
+            self.assertIn("duration=%r" % (bad,), str(e.exception))
+
+    def test_malformed_files(self):
+        # whatever is wrong in a file, a SocmonError that names it (never RecursionError,
+        # AttributeError, UnicodeDecodeError ...); still a ValueError for callers that caught that
+        cases = {
+            "deep.json": b"[" * 100000 + b"]" * 100000,
+            "deepobj.json": b'{"counters": ' + b"[" * 100000 + b"]" * 100000 + b"}",
+            "list.json": b"[1, 2]",
+            "strings.json": b'{"counters": ["a", "b"]}',
+            "latin1.json": b'{"counters": [{"name": "caf\xe9", "value": 1}]}',
+            "rows.json": b'{"rows": 3}',
+            "sweep.json": b'{"sweep": {"id": "a"}, "points": [1]}',
+            "sweep.csv": b"point,sweep,points,target\nx,a,1,esp\n",
+            "sweep8.csv": b"point,sweep,points,target\n0,a,1,\xff\n",
+        }
+        readers = [socmon.read, socmon.read_stat, socmon.read_diff, socmon.read_sweep]
+        for name, data in cases.items():
+            p = os.path.join(self.tmp, name)
+            with open(p, "wb") as f:
+                f.write(data)
+            for fn in readers:
+                try:
+                    fn(p)
+                except socmon.SocmonError as e:
+                    self.assertIn(p, str(e), "%s(%s)" % (fn.__name__, name))
+                    self.assertIsInstance(e, ValueError)
+                except Exception as e:   # noqa: BLE001 - the point of the test
+                    self.fail("%s(%s) raised %s: %s" % (fn.__name__, name, type(e).__name__, e))
+                else:
+                    self.fail("%s(%s) read a malformed file" % (fn.__name__, name))
 
     def test_not_a_sweep(self):
         p = os.path.join(self.tmp, "t.csv")

@@ -130,5 +130,21 @@ printf 'point,sweep,points,target,workload,program,status,error,recording\n0,abc
 expect 2 "status 'maybe' is neither ok nor failed" -- "$BIN" sweep merge "$TMP/badstatus.csv"
 printf 'not a table\n' >"$TMP/junk.csv"
 expect 2 "exists and is not a sweep's table to resume" -- "$BIN" sweep -t esp -o "$TMP/junk.csv"
+# a sweep file's 'run' line is checked before any point runs (issue 37): exit 2, the option named,
+# no table written and no file made by a point
+for run in "-o $TMP/RUNFILE" '-I' '-I abc' 'stray' '--json' '-- prog.elf'; do
+    printf 'target esp\nworkload multifft\nrun %s\n' "$run" >"$TMP/run.sweep"
+    rm -f "$TMP/run.csv"
+    expect 2 "the 'run' line: the points' stat takes -e, -I" -- "$BIN" sweep -q -f "$TMP/run.sweep" -o "$TMP/run.csv"
+    [ ! -e "$TMP/run.csv" ] && [ ! -e "$TMP/RUNFILE" ] && ok || bad "run $run: a point ran"
+done
+# and the message of the bad value itself
+printf 'target esp\nrun -I abc\n' >"$TMP/run.sweep"
+expect 2 "bad interval 'abc'" -- "$BIN" sweep -q -f "$TMP/run.sweep" -o "$TMP/run.csv"
+printf 'target esp\nrun -o RUNFILE\n' >"$TMP/run.sweep"
+expect 2 "option -o is not known here" -- "$BIN" sweep -q -f "$TMP/run.sweep" -o "$TMP/run.csv"
+# a point twice in one table with different values: merge refuses it, as across tables
+printf 'point,sweep,points,target,workload,program,status,error,recording,counter:c\n0,abc,1,esp,,,ok,,,1\n0,abc,1,esp,,,ok,,,2\n' >"$TMP/twice.csv"
+expect 2 "twice.csv:3: point 0 (esp) is in the table twice with different values" -- "$BIN" sweep merge "$TMP/twice.csv"
 expect 0 "usage: socmon sweep" -- "$BIN" sweep --help
 finish sweep
