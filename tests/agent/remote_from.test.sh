@@ -34,7 +34,7 @@ head -1 "$TMP/now.err" | grep -q "from agent $AGENT (target esp.*--from now: fro
 expect 0 "lost: *nothing" -- "$BIN" report -i "$TMP/now.rec" --stats
 # the live lines, as local record prints them (stdout), and what arrived
 grep -q "ms  l2_hit_rate_all=" "$TMP/now.out" && ok || bad "record --remote printed no live lines: $(head -3 "$TMP/now.out")"
-grep -Eq "^wrote 1001 samples \(0 lost at the agent\): 1,001 samples from agent $AGENT \(target esp\) over 1.000 s of target time \(seq [0-9]+\.\.[0-9]+\), to $TMP/now.rec" \
+grep -Eq "^wrote 1,001 samples \(0 lost at the agent\): 1,001 samples from agent $AGENT \(target esp\) over 1.000 s of target time \(seq [0-9]+\.\.[0-9]+\), to $TMP/now.rec" \
     "$TMP/now.out" && ok || bad "the last line does not say what arrived: $(tail -1 "$TMP/now.out")"
 
 # 2. -d without --from is --from now

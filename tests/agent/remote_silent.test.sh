@@ -42,7 +42,7 @@ rc=$(cat "$TMP/rec.rc" 2>/dev/null)
 [ $((t1 - t0)) -le 10 ] && ok || bad "record --remote took $((t1 - t0)) s to give up on a stopped agent (at most 10)"
 grep -q "sent nothing for 5 s.*giving up" "$TMP/rec.out" && ok || bad "record did not say why: $(cat "$TMP/rec.out")"
 # every sample received is in the file, which is whole (its end record written)
-got=$(sed -n 's/^wrote \([0-9]*\) samples.*/\1/p' "$TMP/rec.out")
+got=$(sed -n 's/^wrote \([0-9,]*\) samples.*/\1/p' "$TMP/rec.out" | tr -d ,)
 [ -n "$got" ] && [ "$got" -gt 0 ] && [ "$(file_samples "$TMP/f.rec")" = "$got" ] && ok ||
     bad "the file holds $(file_samples "$TMP/f.rec") samples, the collector said: $(cat "$TMP/rec.out")"
 expect 0 "lost: *nothing" -- "$BIN" report -i "$TMP/f.rec" --stats

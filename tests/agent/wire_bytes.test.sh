@@ -23,7 +23,7 @@ relayed() {
         ok || bad "record --remote (version $1) failed: $(cat "$TMP/rec$1.out")"
     wait "$RELAY"
     wait "$AGENT_PID" && ok || bad "agent (version $1) did not exit 0: $(cat "$TMP/v$1.err")"
-    grep -q "wrote 20001 samples (0 lost at the agent)" "$TMP/rec$1.out" && ok ||
+    grep -q "wrote 20,001 samples (0 lost at the agent)" "$TMP/rec$1.out" && ok ||
         bad "version $1: not all 20001 samples arrived: $(cat "$TMP/rec$1.out")"
     BYTES=$(awk '/^to_collector/ {print $2}' "$TMP/count$1")
     SAMPLES=20001

@@ -18,6 +18,9 @@ pos, blocks = 16 + struct.unpack_from("<I", b, 12)[0] + 4, []   # after the head
 while b[pos:pos + 8] == b"\x89SMBLK\r\n":
     blocks.append(pos)
     pos += 44 + struct.unpack_from("<I", b, pos + 28)[0]
+while b[pos:pos + 8] == b"\x89SMATT\r\n":   # attachments (a Zynq run's params) before the end
+    n = struct.unpack_from("<I", b, pos + 8)[0]
+    pos += 8 + 4 + n + 16 + struct.unpack_from("<I", b, pos + 12 + n + 4)[0]
 end = pos
 assert b[end:end + 8] == b"\x89SMEND\r\n" and len(blocks) >= 3, (len(blocks), b[end:end + 8])
 if what == "back":   # block 2 starts 1 us after block 1's first sample: before block 1's last
