@@ -54,6 +54,10 @@ void socmon_recording_set_simulated(socmon_recording *rec, int simulated);
  * is written whole, so a file cut short was damaged after the save, not lost
  * to a killed recorder's unflushed samples. */
 socmon_status socmon_recording_save(const socmon_recording *rec, const char *path);
+/* Most values (samples x counters) a load holds: 2^30, 8 GiB of counter values (38 s of the 8x8
+ * ESP SoC at -I 100us). A file that decodes to more is SOCMON_ERANGE naming the figures;
+ * socmon_recording_open reads one of any length. */
+#define SOCMON_RECORDING_LOAD_MAX_VALUES (UINT64_C(1) << 30)
 socmon_status socmon_recording_load(const char *path, socmon_recording **out);
 /* Same as load, from memory (used by the fuzzer). */
 socmon_status socmon_recording_parse(const void *buf, size_t len, socmon_recording **out);

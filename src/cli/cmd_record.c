@@ -4,6 +4,7 @@
  * run stays in memory; the writer's pending block is written and synced every --flush period of
  * wall-clock time, so a killed recorder loses at most that. The file is created safely
  * (a publishing sink, export/sink.h) before the run starts, and SIGINT/SIGTERM end the run cleanly (cli/stop.h). */
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -388,6 +389,28 @@ static int finish(rec *r, socmon_status st, int rc)
     return rc;
 }
 
+/* Before a run of -d whose recording no load can hold (SOCMON_RECORDING_LOAD_MAX_VALUES): what
+ * reads it whole and what reads it a block at a time, so the user knows before the run, not after. */
+static void warn_long(const rec *r)
+{
+    const socmon_source_info *in = r->src.info;
+    if (!r->o->duration_ns || !in->interval_ns || !in->ncounters)
+        return;
+    double samples = floor((double)r->o->duration_ns / (double)in->interval_ns) + 1,
+           values = samples * (double)in->ncounters;
+    if (values <= (double)SOCMON_RECORDING_LOAD_MAX_VALUES)
+        return;
+    char a[32], b[32], c[32], d[32];
+    smn_format_count(a, sizeof a, (uint64_t)samples, 1);
+    smn_format_count(b, sizeof b, in->ncounters, 1);
+    smn_format_count(c, sizeof c, values < 1.8e19 ? (uint64_t)values : UINT64_MAX, 1);
+    smn_format_count(d, sizeof d, SOCMON_RECORDING_LOAD_MAX_VALUES, 1);
+    fprintf(stderr, "socmon record: this run will record about %s samples of %s counters (%s values), more than the "
+                    "%s a load holds: report's --stats, --summary, rows, -x, and --json read it a block at a time, "
+                    "--html and --perfetto merge its intervals, and socmon_recording_load refuses it "
+                    "(socmon_recording_open reads it)\n", a, b, c, d);
+}
+
 int cmd_record(int argc, char **argv)
 {
     cli_opts o;
@@ -436,6 +459,8 @@ int cmd_record(int argc, char **argv)
         cli_source_close(&r.src);
         return rc;
     }
+    if (!r.src.remote)
+        warn_long(&r);
     if (r.src.remote && !o.quiet)
         say_remote_start(&r);
     if (r.appending && !o.quiet)
