@@ -125,7 +125,8 @@ static socmon_status remembered_base(const char *path, uint64_t *base)
     const void *data = NULL;
     size_t len = 0;
     *base = 0;
-    socmon_status st = socmon_recording_load(path, &file);
+    /* opened, not loaded: only its attachment is wanted, and a long file is no load's to hold */
+    socmon_status st = socmon_recording_open(path, &file);
     if (st == SOCMON_OK && socmon_recording_attachment(file, REMOTE_BASE, &data, &len) == SOCMON_OK) {
         char doc[64];
         snprintf(doc, sizeof doc, "%.*s", (int)(len < sizeof doc ? len : sizeof doc - 1), (const char *)data);
