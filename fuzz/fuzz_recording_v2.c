@@ -4,7 +4,9 @@
  * loss report adds up (a complete file lost nothing, has no timestamp going
  * backwards and an end record that agrees with its blocks), and it can be written
  * out again (the reader accepts only what the writer's rules allow); the
- * scan that appending uses (smn_rec2_scan_file) finds the same blocks.
+ * scan that appending uses (smn_rec2_scan_file) finds the same blocks; and an open of it
+ * (socmon_recording_open_buffer, which keeps no sample) gives the same info and, pass by pass,
+ * the same samples.
  *
  * A mutated file almost never carries matching CRCs, which would stop the
  * fuzzer at the header or the first block; so each input is also tried with
@@ -18,6 +20,58 @@
 #include "core/recording_internal.h"
 #include "core/recording_v2.h"
 #include "recording_check.h"
+
+/* An opened recording's pass (socmon_recording_open_buffer, smn_recording_each) against the
+ * loaded timeline: the same samples, one by one. */
+typedef struct same {
+    socmon_timeline_iter it;
+    socmon_sample s;
+    uint64_t n;
+} same;
+
+static socmon_status same_sample(void *user, const socmon_sample *s)
+{
+    same *c = user;
+    if (socmon_timeline_iter_next(&c->it, &c->s) != SOCMON_OK || c->s.t_ns != s->t_ns || c->s.flags != s->flags ||
+        c->s.missed != s->missed || c->s.n != s->n || (s->n && memcmp(c->s.v, s->v, s->n * sizeof *s->v) != 0))
+        __builtin_trap();
+    c->n++;
+    return SOCMON_OK;
+}
+
+/* What a load of the file gives, an open gives too: the same info, sample count and samples (the
+ * open pass keeps no sample; each pass reads them from the bytes again). */
+static void check_open(const uint8_t *data, size_t size, socmon_recording *rec)
+{
+    socmon_recording *o = NULL;
+    if (socmon_recording_open_buffer(data, size, &o) != SOCMON_OK)
+        __builtin_trap();
+    socmon_recording_info a, b;
+    socmon_recording_get_info(rec, &a);
+    socmon_recording_get_info(o, &b);
+#define DIFF(f) (a.f != b.f)
+    if (DIFF(version) || DIFF(file_bytes) || DIFF(blocks) || DIFF(complete) || DIFF(blocks_lost) ||
+        DIFF(bytes_lost) || DIFF(samples_lost) || DIFF(samples_lost_known) || DIFF(ns_lost) || DIFF(flush_ns) ||
+        strcmp(a.what, b.what) != 0 || DIFF(simulated) || DIFF(clock_known) || DIFF(gaps) || DIFF(gap_samples) ||
+        DIFF(gap_ns) || DIFF(gap_first_row) || DIFF(block_samples) || DIFF(time_backwards) ||
+        DIFF(time_backwards_row) || DIFF(time_backwards_t_ns) || DIFF(time_backwards_prev_ns) || DIFF(ended) ||
+        DIFF(end_mismatch) || DIFF(end_blocks) || DIFF(end_samples) || DIFF(end_last_t_ns) ||
+        DIFF(read_next_index) || DIFF(read_last_t_ns))
+        __builtin_trap();
+#undef DIFF
+    if (socmon_recording_nsamples(o) != socmon_recording_nsamples(rec) ||
+        socmon_recording_nattachments(o) != socmon_recording_nattachments(rec))
+        __builtin_trap();
+    same c = {.s = {.n = socmon_recording_ncounters(rec)}};
+    c.s.v = calloc(c.s.n + 1, sizeof *c.s.v);
+    if (c.s.v && socmon_timeline_iter_init(socmon_recording_timeline(rec), &c.it) == SOCMON_OK) {
+        if (smn_recording_each(o, same_sample, &c) != SOCMON_OK || c.n != socmon_recording_nsamples(rec))
+            __builtin_trap();
+        socmon_timeline_iter_free(&c.it);
+    }
+    free(c.s.v);
+    socmon_recording_free(o);
+}
 
 static void check(const uint8_t *data, size_t size)
 {
@@ -56,6 +110,8 @@ static void check(const uint8_t *data, size_t size)
             if (ph[i].t1_ns <= ph[i].t0_ns || (i && ph[i].t0_ns < ph[i - 1].t1_ns) || !ph[i].name[0])
                 __builtin_trap();
     free(ph);
+    if (socmon_rec2_get(data + 8, 4) == SOCMON_REC2_VERSION)
+        check_open(data, size, rec);
     size_t len;
     free(check_decodes(rec, &len));
     socmon_recording_free(rec);

@@ -54,9 +54,29 @@ void socmon_recording_set_simulated(socmon_recording *rec, int simulated);
  * is written whole, so a file cut short was damaged after the save, not lost
  * to a killed recorder's unflushed samples. */
 socmon_status socmon_recording_save(const socmon_recording *rec, const char *path);
+/* Most values (samples x counters) a load holds: 2^30, 8 GiB of counter values (38 s of the 8x8
+ * ESP SoC at -I 100us). A file that decodes to more is SOCMON_ERANGE naming the figures;
+ * socmon_recording_open reads one of any length. */
+#define SOCMON_RECORDING_LOAD_MAX_VALUES (UINT64_C(1) << 30)
 socmon_status socmon_recording_load(const char *path, socmon_recording **out);
 /* Same as load, from memory (used by the fuzzer). */
 socmon_status socmon_recording_parse(const void *buf, size_t len, socmon_recording **out);
+/* Opens a recording without loading its samples: one pass over the file, one block in memory at
+ * a time, checks it as load does (the same errors, the same socmon_recording_get_info) and keeps
+ * its schema and attachments; socmon_recording_nsamples counts its samples. Its timeline stays
+ * empty: a recording source over it (socmon_source_recording) reads the samples from the file
+ * again, a block at a time, whenever it runs. So a recording of any length can be summed, shown
+ * or exported, with memory bounded by a block; a load holds at most 2^30 values (samples x
+ * counters). The file is mapped read-only until socmon_recording_free; a version 1 file is
+ * loaded. socmon_recording_save writes an opened recording too, its samples read from its file. */
+socmon_status socmon_recording_open(const char *path, socmon_recording **out);
+/* The same over len bytes in memory, which must stay unchanged until rec is freed (the samples
+ * are read from them on every pass); a version 1 buffer is parsed. */
+socmon_status socmon_recording_open_buffer(const void *buf, size_t len, socmon_recording **out);
+/* 1 for a recording opened (socmon_recording_open*), whose samples stay in its file; 0 loaded. */
+int socmon_recording_streamed(const socmon_recording *rec);
+/* The samples it holds: its timeline's length, or those of its file for an opened one. */
+uint64_t socmon_recording_nsamples(const socmon_recording *rec);
 
 /* ---- what a recording holds (rec must not be NULL) ----
  * Strings and arrays belong to the recording: valid until it is freed. */

@@ -4,6 +4,7 @@
  * without -g) or one libdw cannot read gives a note and rows without lines, never an error:
  * the counts are the profile's, whatever the file says. */
 #include <elfutils/libdw.h>
+#include <gelf.h>
 #include <fcntl.h>
 #include <libelf.h>
 #include <stdio.h>
@@ -17,8 +18,53 @@
 
 #define NO_FILE "??"
 
+static int is_string_section(const char *name)
+{
+    static const char *const names[] = {".debug_str", ".debug_line_str", ".debug_str.dwo", ".debug_line_str.dwo",
+                                        ".zdebug_str", ".zdebug_line_str"};
+    for (size_t i = 0; name && i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(name, names[i]) == 0)
+            return 1;
+    return 0;
+}
+
+int smn_dwarf_strings_check(Elf *e, char *why, size_t len)
+{
+    size_t shstrndx;
+    if (elf_getshdrstrndx(e, &shstrndx) != 0)
+        return 0;   /* no section names: libdw finds no DWARF either */
+    for (Elf_Scn *scn = elf_nextscn(e, NULL); scn; scn = elf_nextscn(e, scn)) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
+            continue;
+        const char *name = elf_strptr(e, shstrndx, sh.sh_name);
+        if (!is_string_section(name))
+            continue;
+        /* compressed: checked as libdw will see it, decompressed (in memory: the file is not touched) */
+        int bad = 0;
+        if (sh.sh_flags & SHF_COMPRESSED)
+            bad = elf_compress(scn, 0, 0) < 0;
+        else if (strncmp(name, ".zdebug", 7) == 0)
+            bad = elf_compress_gnu(scn, 0, 0) < 0;
+        Elf_Data *d = bad ? NULL : elf_getdata(scn, NULL);
+        if (!bad && d && d->d_size && (!d->d_buf || ((const char *)d->d_buf)[d->d_size - 1] != '\0'))
+            bad = 1;
+        if (bad) {
+            snprintf(why, len, "its DWARF string section %s %s", name,
+                     d ? "does not end with a NUL byte (damaged)" : "cannot be read (damaged)");
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int smn_dwarf_lines(Elf *e, const uint64_t *pcs, size_t n, char **file, unsigned *line)
 {
+    char why[160];
+    for (size_t i = 0; i < n; i++)
+        file[i] = NULL, line[i] = 0;
+    if (smn_dwarf_strings_check(e, why, sizeof why) != 0)
+        return -2;
     Dwarf *dw = dwarf_begin_elf(e, DWARF_C_READ, NULL);
     if (!dw)
         return -1;
@@ -58,6 +104,7 @@ static socmon_status lines_of(const socmon_profile *p, const char *elf, char ***
     for (size_t i = 0; i < n; i++)
         pcs[i] = p->insns[i].pc;
     const char *why = NULL;
+    char damaged[160];
     int fd = -1, found = -1;
     Elf *e = NULL;
     if (!elf || !*elf)
@@ -68,6 +115,8 @@ static socmon_status lines_of(const socmon_profile *p, const char *elf, char ***
         why = "cannot open the program file";
     else if (!(e = elf_begin(fd, ELF_C_READ, NULL)) || elf_kind(e) != ELF_K_ELF)
         why = "the program file is not an ELF file";
+    else if (smn_dwarf_strings_check(e, damaged, sizeof damaged) != 0)
+        why = damaged;
     else if ((found = smn_dwarf_lines(e, pcs, n, *files, *lines)) < 0)
         why = "it has no DWARF line table (built without -g, or stripped)";
     else if (found == 0)

@@ -8,6 +8,7 @@
 
 #include "analysis/recording_facts.h"
 #include "core/error.h"
+#include "core/recording_internal.h"
 #include "core/text.h"
 #include "socmon/export.h"
 
@@ -15,7 +16,7 @@ void smn_recording_facts(socmon_recording *rec, const char *file, socmon_file_fa
 {
     *out = (socmon_file_facts){.file = file, .counters = socmon_recording_ncounters(rec)};
     socmon_recording_get_info(rec, &out->info);
-    out->samples = socmon_timeline_len(socmon_recording_timeline(rec));
+    out->samples = socmon_recording_nsamples(rec);
     uint64_t values = out->samples * out->counters;
     /* the samples' bytes: a document attached to the file is no part of them */
     uint64_t attached = 0, fb = 0;
@@ -66,13 +67,9 @@ static void add(notes *l, const char *fmt, ...)
 /* The timestamp of sample i; *ok 0 (and 0 returned) when it cannot be read. */
 static uint64_t t_of(socmon_recording *rec, size_t i, int *ok)
 {
-    socmon_timeline *tl = socmon_recording_timeline(rec);
-    size_t nc = socmon_recording_ncounters(rec);
-    uint64_t *v = calloc(nc + 1, sizeof *v);
-    socmon_sample s = {.t_ns = 0, .flags = 0, .missed = 0, .n = nc, .v = v};
-    *ok = v && i < socmon_timeline_len(tl) && socmon_timeline_get(tl, i, &s) == SOCMON_OK;
-    free(v);
-    return *ok ? s.t_ns : 0;
+    uint64_t t = 0;
+    *ok = smn_recording_time_at(rec, i, &t);
+    return t;
 }
 
 /* Gaps the writer recorded (samples that never reached the recorder, socmon_recwriter_skip_to):
@@ -80,7 +77,7 @@ static uint64_t t_of(socmon_recording *rec, size_t i, int *ok)
  * rows show it). */
 static void gap_note(notes *l, socmon_recording *rec, const socmon_recording_info *in)
 {
-    size_t n = socmon_timeline_len(socmon_recording_timeline(rec)), row = (size_t)in->gap_first_row;
+    size_t n = (size_t)socmon_recording_nsamples(rec), row = (size_t)in->gap_first_row;
     int ok0, have_before = 0, have_after = 0;
     uint64_t t0 = t_of(rec, 0, &ok0), before = 0, after = 0;
     /* a file whose timestamps go backwards (said in a line of its own) must not wrap here */
@@ -181,7 +178,7 @@ static void damage_note(notes *l, socmon_recording *rec, const socmon_recording_
                          in->blocks_lost == 1 ? "" : "s", b, span);
     }
     if (!in->samples_lost_known && !in->ended) {
-        size_t n = socmon_timeline_len(socmon_recording_timeline(rec));
+        size_t n = (size_t)socmon_recording_nsamples(rec);
         int ok0, ok1;
         uint64_t t0 = t_of(rec, 0, &ok0), t1 = ok0 && n ? t_of(rec, n - 1, &ok1) : 0;
         char flush[260];

@@ -4,6 +4,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "analysis/run_internal.h"
@@ -47,6 +48,19 @@ static socmon_status add_value(socmon_run *r, const char *path, const char *arra
     const json_t *x = use_mean ? mean : val;
     if (smn_value_from_json(&v, x) != 0)
         return socmon_fail(SOCMON_EINVAL, "%s: %s[%zu] (%s): its value is not a number", path, array, idx, v.name);
+    /* a count is 0 or more: a negative one (an edited or foreign document) would make a delta that
+     * wraps (-2^63 against 5 is a rise of 2^63) or a ratio of the wrong sign */
+    if (kind == SOCMON_VALUE_COUNTER && v.defined && (v.integer ? v.i < 0 : v.v < 0)) {
+        char num[40];
+        if (v.integer)
+            snprintf(num, sizeof num, "%lld", (long long)v.i);
+        else
+            snprintf(num, sizeof num, "%.17g", v.v);
+        int inst = v.instance && *v.instance;
+        return socmon_fail(SOCMON_EINVAL, "%s: %s[%zu] (%s%s%s): %s %s is negative: a count is 0 or more", path,
+                           array, idx, inst ? v.instance : "", inst ? "." : "", v.name, use_mean ? "mean" : "value",
+                           num);
+    }
     if (runs > 1 && v.defined) {
         /* "sd" is the runs' spread; older documents have only perf's "stddev" of the mean */
         const json_t *sd = json_object_get(e, "sd"), *sem = json_object_get(e, "stddev");

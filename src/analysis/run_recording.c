@@ -166,7 +166,7 @@ socmon_status smn_run_read_recording(const char *path, const char *metric_file, 
     socmon_pipeline *p = NULL;
     socmon_run *r = NULL;
     collect c = {.max_points = max_points ? max_points : 600};
-    socmon_status st = socmon_recording_load(path, &rec);
+    socmon_status st = socmon_recording_open(path, &rec);
     if (st == SOCMON_OK)
         st = socmon_source_recording(rec, &src);
     const socmon_source_info *info = src ? socmon_source_info_of(src) : NULL;

@@ -9,6 +9,7 @@
 #include "analysis/recording_facts.h"
 #include "analysis/source_internal.h"
 #include "core/error.h"
+#include "core/recording_internal.h"
 #include "core/text.h"
 
 typedef struct rsrc {
@@ -38,22 +39,27 @@ static void rsrc_close(void *self)
     free(s);
 }
 
+typedef struct feed {
+    socmon_pipeline *p;
+    uint64_t seq;
+} feed;
+
+static socmon_status feed_one(void *user, const socmon_sample *s)
+{
+    feed *f = user;
+    socmon_status st = socmon_pipeline_sample(f->p, f->seq++, s, 0);
+    if (st == SOCMON_OK && socmon_pipeline_should_stop(f->p))
+        st = socmon_fail(SOCMON_ESTATE, "stopped");
+    return st;
+}
+
+/* The samples from the timeline of a loaded recording, or from the file of an opened one, a block
+ * at a time (socmon_recording_open): a recording of any length, in the memory of a block. */
 static socmon_status rsrc_run(void *self, socmon_pipeline *p)
 {
     rsrc *s = self;
-    socmon_timeline_iter it;
-    socmon_sample smp = {.n = s->n, .v = calloc(s->n + 1, sizeof *smp.v)};
-    if (!smp.v || socmon_timeline_iter_init(socmon_recording_timeline(s->rec), &it) != SOCMON_OK) {
-        free(smp.v);
-        return socmon_fail(SOCMON_ENOMEM, "out of memory");
-    }
-    socmon_status st = SOCMON_OK;
-    for (uint64_t seq = 0; st == SOCMON_OK && socmon_timeline_iter_next(&it, &smp) == SOCMON_OK; seq++)
-        if ((st = socmon_pipeline_sample(p, seq, &smp, 0)) == SOCMON_OK && socmon_pipeline_should_stop(p))
-            st = socmon_fail(SOCMON_ESTATE, "stopped");
-    socmon_timeline_iter_free(&it);
-    free(smp.v);
-    return st;
+    feed f = {.p = p};
+    return smn_recording_each(s->rec, feed_one, &f);
 }
 
 int source_spec_simulated(const char *spec)
@@ -187,7 +193,7 @@ socmon_status socmon_source_recording(socmon_recording *rec, socmon_source **out
     s->info = (socmon_source_info){.kind = "recording", .target = s->target, .device = s->device,
                                    .interval_ns = socmon_recording_interval_ns(rec),
                                    .simulated = in.clock_known ? in.simulated : source_spec_simulated(s->target),
-                                   .recording = 1, .samples = socmon_timeline_len(socmon_recording_timeline(rec)),
+                                   .recording = 1, .samples = (size_t)socmon_recording_nsamples(rec),
                                    .ncounters = s->n, .counters = s->c, .names = (const char *const *)s->names,
                                    .nparams = s->np, .param_names = (const char *const *)s->params,
                                    .param_values = s->pvalues,

@@ -128,7 +128,8 @@ static socmon_status remembered_base(const char *path, uint64_t *base)
     const void *data = NULL;
     size_t len = 0;
     *base = 0;
-    socmon_status st = socmon_recording_load(path, &file);
+    /* opened, not loaded: only its attachment is wanted, and a long file is no load's to hold */
+    socmon_status st = socmon_recording_open(path, &file);
     if (st == SOCMON_OK && socmon_recording_attachment(file, REMOTE_BASE, &data, &len) == SOCMON_OK) {
         char doc[64];
         snprintf(doc, sizeof doc, "%.*s", (int)(len < sizeof doc ? len : sizeof doc - 1), (const char *)data);
@@ -498,6 +499,28 @@ static int finish(rec *r, socmon_status st, int rc)
     return rc;
 }
 
+/* Before a run of -d whose recording no load can hold (SOCMON_RECORDING_LOAD_MAX_VALUES): what
+ * reads it whole and what reads it a block at a time, so the user knows before the run, not after. */
+static void warn_long(const rec *r)
+{
+    const socmon_source_info *in = r->src.info;
+    if (!r->o->duration_ns || !in->interval_ns || !in->ncounters)
+        return;
+    double samples = floor((double)r->o->duration_ns / (double)in->interval_ns) + 1,
+           values = samples * (double)in->ncounters;
+    if (values <= (double)SOCMON_RECORDING_LOAD_MAX_VALUES)
+        return;
+    char a[32], b[32], c[32], d[32];
+    smn_format_count(a, sizeof a, (uint64_t)samples, 1);
+    smn_format_count(b, sizeof b, in->ncounters, 1);
+    smn_format_count(c, sizeof c, values < 1.8e19 ? (uint64_t)values : UINT64_MAX, 1);
+    smn_format_count(d, sizeof d, SOCMON_RECORDING_LOAD_MAX_VALUES, 1);
+    fprintf(stderr, "socmon record: this run will record about %s samples of %s counters (%s values), more than the "
+                    "%s a load holds: report's --stats, --summary, rows, -x, and --json read it a block at a time, "
+                    "--html and --perfetto merge its intervals, and socmon_recording_load refuses it "
+                    "(socmon_recording_open reads it)\n", a, b, c, d);
+}
+
 int cmd_record(int argc, char **argv)
 {
     cli_opts o;
@@ -553,6 +576,8 @@ int cmd_record(int argc, char **argv)
         free(r.params0);
         return rc;
     }
+    if (!r.src.remote)
+        warn_long(&r);
     if (r.src.remote && !o.quiet)
         say_remote_start(&r);
     if (r.appending && !o.quiet)

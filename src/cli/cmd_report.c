@@ -14,6 +14,7 @@
 #include "cli/output.h"
 #include "cli/report_profile.h"
 #include "cli/source.h"
+#include "export/output_format.h"
 #include "export/table.h"
 #include "export/web_assets.h"
 
@@ -140,6 +141,15 @@ static int perfetto(cli_source *r, const cli_opts *o, const socmon_profile *prof
     }
     fprintf(stderr, "socmon report: wrote %s: %s intervals, %zu counter and %zu metric tracks%s (open it in "
                     "https://ui.perfetto.dev)\n", path, nrows, r->info->ncounters, nm, slices);
+    size_t k = smn_perfetto_merge(rows, r->info->ncounters + nm);
+    if (k > 1) {
+        char a[32], b[32];
+        smn_format_count(a, sizeof a, rows - 1, !o->no_big_num);
+        smn_format_count(b, sizeof b, (rows - 1 + k - 1) / k, !o->no_big_num);
+        fprintf(stderr, "socmon report: %s: a long recording: its %s intervals are %s rows of %zu merged intervals "
+                        "(deltas summed, metrics over the merged time), so that the trace opens; -x, writes every "
+                        "interval\n", path, a, b, k);
+    }
     if (prof && prof->slices_dropped)
         fprintf(stderr, "socmon report: %s: the profile dropped %llu function entries past the %zu it kept: the "
                         "trace lacks their slices (the trace says so at the last one kept; record with "

@@ -103,11 +103,13 @@ socmon_status cli_source_reopen(cli_source *s, const cli_opts *o, cli_interval_r
     return st;
 }
 
-/* All of stdin into memory (a pipe has no size to ask for), then parsed like a file. */
-static socmon_status load_stdin(socmon_recording **out)
+/* All of stdin into memory (a pipe has no size to ask for, and cannot be read twice), then opened
+ * over those bytes like a file: *buf is the caller's to free after the recording. */
+static socmon_status load_stdin(socmon_recording **out, void **keep)
 {
     size_t len = 0, cap = 1 << 16, got;
     unsigned char *buf = malloc(cap);
+    *keep = NULL;
     if (!buf)
         return socmon_fail(SOCMON_ENOMEM, "reading the recording from stdin: out of memory");
     while ((got = fread(buf + len, 1, cap - len, stdin)) > 0) {
@@ -125,15 +127,20 @@ static socmon_status load_stdin(socmon_recording **out)
     socmon_status st = ferror(stdin) ? socmon_fail(SOCMON_EIO, "reading the recording from stdin: %s", strerror(errno ? errno : EIO))
                        : len == 0 ? socmon_fail(SOCMON_EINVAL, "-i -: stdin is empty (pipe a recording in: socmon "
                                                                "report -i - < run.rec)")
-                                  : socmon_recording_parse(buf, len, out);
-    free(buf);
+                                  : socmon_recording_open_buffer(buf, len, out);
+    if (st == SOCMON_OK && socmon_recording_streamed(*out))
+        *keep = buf;
+    else
+        free(buf);
     return st;
 }
 
+/* Opened, not loaded (socmon_recording_open): every view reads the samples from the file a block
+ * at a time, so a recording of any length is reported in the memory of a block. */
 socmon_status cli_source_open_file(cli_source *s, const char *path, const char *metric_file)
 {
     memset(s, 0, sizeof *s);
-    socmon_status st = strcmp(path, "-") == 0 ? load_stdin(&s->rec) : socmon_recording_load(path, &s->rec);
+    socmon_status st = strcmp(path, "-") == 0 ? load_stdin(&s->rec, &s->bytes) : socmon_recording_open(path, &s->rec);
     if (st == SOCMON_OK)
         st = socmon_source_recording(s->rec, &s->src);
     if (st == SOCMON_OK) {
@@ -154,6 +161,7 @@ void cli_source_close(cli_source *s)
     socmon_source_close(s->src);
     socmon_metricset_free(s->ms);
     socmon_recording_free(s->rec);
+    free(s->bytes);
     cli_session_close(&s->sess);
     memset(s, 0, sizeof *s);
 }

@@ -14,7 +14,8 @@ typedef enum cli_interval_rule {
 
 typedef struct cli_source {
     cli_session sess;          /* a target sampled here (else zero) */
-    socmon_recording *rec;     /* a recording read (report) */
+    socmon_recording *rec;     /* a recording read (report), opened: its samples stay in the file */
+    void *bytes;               /* -i -: stdin's bytes, which the opened recording reads from */
     socmon_source *src;
     const socmon_source_info *info;
     socmon_metricset *ms;      /* the source's target's metrics, or --metric-file's; NULL: none */

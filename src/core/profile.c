@@ -4,6 +4,7 @@
  * reader checks every index against what it indexes and every value against its width. */
 #include <jansson.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -278,6 +279,45 @@ static int get_values(const socmon_profile *p, const json_t *a, uint64_t *v)
     return 0;
 }
 
+/* Adds what `of` counted of event k to *sum (modulo the width) and its size to *mag; -1 once the
+ * sizes pass what a signed 64-bit sum holds. */
+static int add_count(const socmon_profile *p, size_t k, uint64_t v, uint64_t *sum, uint64_t *mag)
+{
+    int64_t s = socmon_profile_signed(p, k, v);
+    uint64_t a = s < 0 ? (uint64_t)0 - (uint64_t)s : (uint64_t)s;
+    *sum += v;
+    if (a > (uint64_t)INT64_MAX - *mag)
+        return -1;
+    *mag += a;
+    return 0;
+}
+
+/* Every event's counts, per instruction and per frame, add up to the run's total (modulo the
+ * counter's width: a program that writes a counter counts the change to the writer), and their
+ * sizes fit a signed 64-bit sum: the views add signed counts of lines and functions, so a
+ * document with an instruction of 2^63-1 cycles in a run of 40512 would sum to garbage
+ * (-100 %). Such a profile is damaged. */
+static int check_sums(reader *r, const socmon_profile *p)
+{
+    for (size_t k = 0; k < p->nevents; k++) {
+        uint64_t mask = p->widths[k] >= 64 ? UINT64_MAX : (UINT64_C(1) << p->widths[k]) - 1;
+        static const char *const what[2] = {"instructions'", "frames'"};
+        for (int pass = 0; pass < 2; pass++) {
+            uint64_t sum = 0, mag = 0;
+            size_t n = pass ? p->nnodes : p->ninsns;
+            for (size_t i = 0; i < n; i++)
+                if (add_count(p, k, pass ? p->nodes[i].v[k] : p->insns[i].v[k], &sum, &mag) != 0)
+                    return bad(r, "%s: the %s counts are too large to add up (past 2^63 at %s %zu): not a run's",
+                               p->events[k], what[pass], pass ? "node" : "instruction", i);
+            if ((sum & mask) != (p->total[k] & mask))
+                return bad(r, "%s: the %s counts add up to %lld, not to the run's total %lld", p->events[k],
+                           what[pass], (long long)socmon_profile_signed(p, k, sum),
+                           (long long)socmon_profile_signed(p, k, p->total[k]));
+        }
+    }
+    return 0;
+}
+
 static int read_rows(reader *r, socmon_profile *p, const json_t *doc)
 {
     const json_t *ev = json_object_get(doc, "events");
@@ -326,6 +366,8 @@ static int read_rows(reader *r, socmon_profile *p, const json_t *doc)
             return bad(r, "node %zu: [parent, function, trap, calls, values] with a parent before it", i);
         q->trap = json_is_true(json_array_get(x, 2));
     }
+    if (check_sums(r, p) != 0)
+        return -1;
     const json_t *sl = json_object_get(doc, "slices");
     for (size_t i = 0; i < p->nslices; i++) {
         const json_t *x = json_array_get(sl, i);

@@ -66,6 +66,7 @@ void socmon_recording_free(socmon_recording *rec)
     free(rec->param_values);
     socmon_timeline_free(rec->tl);
     smn_rec_attach_free(rec);
+    smn_recording_close_file(rec);
     free(rec);
 }
 

@@ -29,7 +29,37 @@ struct socmon_recording {
         size_t len;
         uint64_t file_bytes;   /* its record in the file */
     } *attach;
+    /* Opened rather than loaded (socmon_recording_open): tl stays empty and the samples are read
+     * from the file's bytes again, one block at a time, whenever they are wanted
+     * (smn_recording_each). */
+    int streamed;
+    uint64_t nsamples;         /* the samples the file holds (a loaded recording: tl's length) */
+    const uint8_t *bytes;      /* the file: a mapping (mapped) or the caller's memory */
+    size_t nbytes;
+    int mapped;
+    int fd;                    /* with mapped: the file, to see that it did not shrink before a pass */
+    struct smn_rec_known_t {
+        uint64_t row, t;
+    } known[4];                /* timestamps the loss notes quote: first, last, around the first gap */
+    size_t nknown;
 };
+
+/* recording_open.c: the samples of rec in file order, each handed to each(user, s) (s is valid
+ * during the call): from the file, one block in memory, for an opened recording; from the
+ * timeline for a loaded one. A status other than SOCMON_OK from each stops the pass and is
+ * returned. */
+typedef socmon_status (*smn_rec2_each_fn)(void *user, const socmon_sample *s);
+socmon_status smn_recording_each(const socmon_recording *rec, smn_rec2_each_fn each, void *user);
+/* The timestamp of sample `row`: 1 and *t, or 0 when it is not known (past the end; of an opened
+ * recording, a row other than the first, the last and the two around the first gap). */
+/* Unmaps an opened recording's file (socmon_recording_free). */
+void smn_recording_close_file(socmon_recording *rec);
+int smn_recording_time_at(const socmon_recording *rec, uint64_t row, uint64_t *t);
+/* recording_read2.c: a v2 file opened (schema, info, attachments; samples counted, not kept;
+ * mapped: buf is a page-aligned mapping whose pages may be given back as the pass goes), and a
+ * pass over its samples. */
+socmon_status smn_rec2_open(const uint8_t *buf, size_t len, int mapped, socmon_recording **out);
+socmon_status smn_rec2_each(const uint8_t *buf, size_t len, int mapped, smn_rec2_each_fn each, void *user);
 
 /* recording_attach.c: an attachment record (docs/recording-format.md, "Attachments"). */
 /* The record's bytes (malloc'd) for name and data, compressed at level. */

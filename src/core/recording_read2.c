@@ -19,6 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <zstd.h>
 
 #include "core/error.h"
@@ -47,6 +49,11 @@ typedef struct rd {
     uint64_t max_values;   /* most samples x counters a load holds */
     int damage_pending;    /* bytes were skipped since the last good block: a gap there is damage */
     int scan_only;         /* check every block but keep no sample (smn_rec2_scan_file) */
+    int open_only;         /* the same, keeping the attachments (smn_rec2_open) */
+    smn_rec2_each_fn each; /* ... or handing every sample to each(user, s) (smn_rec2_each) */
+    void *user;
+    int mapped;            /* p is a page-aligned read-only mapping of the file */
+    size_t released;       /* bytes before this offset were given back to the kernel (a mapping) */
     socmon_rec2_scan *scan; /* a scan's result: it gets the attachments' names */
     size_t good_end;       /* offset just after the last good block */
     int ended;             /* the file had its end record */
@@ -89,6 +96,27 @@ static void note_backwards(socmon_recording_info *in, uint64_t row, uint64_t t, 
         in->time_backwards_t_ns = t;
         in->time_backwards_prev_ns = prev;
     }
+}
+
+/* The timestamp of sample `row`, for what the loss notes quote of an opened recording, which
+ * keeps no timeline (smn_recording_time_at). */
+static void know_t(socmon_recording *rec, uint64_t row, uint64_t t)
+{
+    if (rec->nknown < sizeof rec->known / sizeof rec->known[0])
+        rec->known[rec->nknown].row = row, rec->known[rec->nknown++].t = t;
+}
+
+/* A file read from a mapping one block at a time: the pages behind the block just read go back to
+ * the kernel (they are the file's, read again if touched), so a pass over a file of any length
+ * holds about one block of it in memory. */
+static void release_behind(rd *r, size_t pos)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), keep = (size_t)16 << 20;
+    if (!r->mapped || pos < r->released + keep || !page)
+        return;
+    size_t upto = (pos - keep / 2) / page * page;
+    if (upto > r->released && madvise((void *)(uintptr_t)(r->p + r->released), upto - r->released, MADV_DONTNEED) == 0)
+        r->released = upto;
 }
 
 static int block_header_ok(const rd *r, size_t pos)
@@ -152,7 +180,7 @@ static int read_block(rd *r, size_t pos, size_t *end, socmon_status *fatal)
         return BLOCK_DAMAGED;
     /* the whole load's cap, before this block's columns are allocated */
     uint64_t per = r->nc ? r->nc : 1;
-    if (!r->scan_only && (r->loaded + n) > r->max_values / per) {
+    if (!r->scan_only && !r->open_only && !r->each && (r->loaded + n) > r->max_values / per) {
         *fatal = socmon_fail(SOCMON_ERANGE,
                              "recording: block at offset %zu would bring the load to %llu samples x %llu counters "
                              "= %llu values, more than the %llu a load may hold",
@@ -178,16 +206,23 @@ static int read_block(rd *r, size_t pos, size_t *end, socmon_status *fatal)
         uint64_t ns = r->have_block && t0 > r->last_t ? t0 - r->last_t : 0;
         in->samples_lost += gap;
         in->ns_lost += ns;
-        if (!r->damage_pending)
+        if (!r->damage_pending) {
+            if (in->gaps == 0 && r->have_block)
+                know_t(r->rec, r->loaded - 1, r->last_t);
+            if (in->gaps == 0)
+                know_t(r->rec, r->loaded, t0);
             note_gap(in, gap, ns, r->loaded);
+        }
     }
+    if (!r->have_block)
+        know_t(r->rec, 0, t0);
     socmon_rec2_block *b = &r->blk;
     for (size_t i = 0; i < n; i++) {
         uint64_t prev = i ? b->t[i - 1] : r->last_t;
         if ((i || r->have_block) && b->t[i] < prev)
             note_backwards(in, r->loaded + i, b->t[i], prev);
     }
-    for (size_t i = 0; i < n && !r->scan_only; i++) {
+    for (size_t i = 0; i < n && !r->scan_only && !r->open_only; i++) {
         r->s.t_ns = b->t[i];
         r->s.flags = b->flags[i];
         r->s.missed = b->missed[i];
@@ -198,7 +233,7 @@ static int read_block(rd *r, size_t pos, size_t *end, socmon_status *fatal)
         }
         for (size_t j = 0; j < r->nc; j++)
             r->s.v[j] = b->v[j * b->cap + i];
-        if ((*fatal = socmon_timeline_append(r->rec->tl, &r->s)) != SOCMON_OK)
+        if ((*fatal = r->each ? r->each(r->user, &r->s) : socmon_timeline_append(r->rec->tl, &r->s)) != SOCMON_OK)
             return BLOCK_FATAL;
     }
     r->loaded += n;
@@ -339,6 +374,8 @@ static socmon_status read_all(rd *r)
             /* an attachment: kept when its payload checks, else damage (the samples are not affected) */
             if (r->scan_only)
                 scan_attachment(r->scan, r->p + pos);
+            else if (r->each)
+                ;   /* the pass that opened the file kept them */
             else if ((st = smn_rec2_attach_decode(r->rec, r->p + pos, alen)) != SOCMON_OK) {
                 if (st == SOCMON_ENOMEM)
                     return st;
@@ -348,6 +385,7 @@ static socmon_status read_all(rd *r)
             }
             pos += alen;
             r->good_end = pos;
+            release_behind(r, pos);
             continue;
         }
         size_t next = 0;
@@ -356,6 +394,7 @@ static socmon_status read_all(rd *r)
             return st;
         if (k == BLOCK_OK) {
             pos = next;
+            release_behind(r, pos);
             continue;
         }
         uint64_t marks = 0;
@@ -447,6 +486,9 @@ static socmon_status read_all(rd *r)
                         "what followed is unknown, samples of an unknown time (no flush period recorded)",
                     cut ? cut_at : r->len);
     r->ended = ended;
+    r->rec->nsamples = r->loaded;
+    if (r->have_block)
+        know_t(r->rec, r->loaded - 1, r->last_t);
     in->complete = ended && !in->blocks_lost && !in->bytes_lost && !in->samples_lost && in->samples_lost_known &&
                    !in->end_mismatch && !in->time_backwards;
     return SOCMON_OK;
@@ -505,6 +547,26 @@ socmon_status smn_rec2_scan_file(const uint8_t *buf, size_t len, socmon_rec2_sca
         scan->block_samples = r.block_samples;
         scan->ended = r.ended;
     }
+    return st;
+}
+
+socmon_status smn_rec2_open(const uint8_t *buf, size_t len, int mapped, socmon_recording **out)
+{
+    rd r = {.p = buf, .len = len, .first_damage = UINT64_MAX, .max_values = UINT64_MAX, .open_only = 1,
+            .mapped = mapped};
+    socmon_status st = run(&r, out);
+    if (st == SOCMON_OK)
+        (*out)->streamed = 1;
+    return st;
+}
+
+socmon_status smn_rec2_each(const uint8_t *buf, size_t len, int mapped, smn_rec2_each_fn each, void *user)
+{
+    rd r = {.p = buf, .len = len, .first_damage = UINT64_MAX, .max_values = UINT64_MAX, .each = each,
+            .user = user, .mapped = mapped};
+    socmon_recording *rec = NULL;
+    socmon_status st = run(&r, &rec);
+    socmon_recording_free(rec);
     return st;
 }
 

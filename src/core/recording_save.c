@@ -27,6 +27,11 @@ static socmon_status save_errno(int e, const char *fmt, ...)
                        strerror(e), smn_rec_errno_name(e), e);
 }
 
+static socmon_status append_one(void *w, const socmon_sample *s)
+{
+    return socmon_recwriter_append(w, s);
+}
+
 socmon_status smn_recording_write_fd(const socmon_recording *rec, int fd, const socmon_recwriter_opts *opts,
                                         int layout)
 {
@@ -36,19 +41,8 @@ socmon_status smn_recording_write_fd(const socmon_recording *rec, int fd, const 
     socmon_status st = smn_rec2_writer_new(fd, rec, opts, layout, &w);
     if (st != SOCMON_OK)
         return st;
-    size_t n = rec->ncounters;
-    uint64_t *v = calloc(n + 1, sizeof *v);
-    socmon_sample s = {.t_ns = 0, .flags = 0, .missed = 0, .n = n, .v = v};
-    socmon_timeline_iter it;
-    if (!v || socmon_timeline_iter_init(rec->tl, &it) != SOCMON_OK) {
-        free(v);
-        socmon_recwriter_close(w); /* the caller removes the file */
-        return socmon_fail(SOCMON_ENOMEM, "recording_save: out of memory");
-    }
-    while (st == SOCMON_OK && socmon_timeline_iter_next(&it, &s) == SOCMON_OK)
-        st = socmon_recwriter_append(w, &s);
-    socmon_timeline_iter_free(&it);
-    free(v);
+    /* loaded or opened (its samples read from its file again, a block at a time) */
+    st = smn_recording_each(rec, append_one, w);
     if (st != SOCMON_OK) {
         socmon_recwriter_close(w); /* a failed writer writes nothing more */
         return st;

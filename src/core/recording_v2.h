@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <zstd.h>
+#include "socmon/recording.h"
 #include "socmon/status.h"
 
 #define SOCMON_REC2_VERSION 2u
@@ -41,7 +42,7 @@
  * load holds: 2^30, 8 GiB of counter values. A v2 file compresses idle
  * counters thousands to one, so without it a 1 MB file could ask for ~150 GB.
  * A longer recording is refused with SOCMON_ERANGE naming the figures. */
-#define SOCMON_REC2_MAX_LOAD_VALUES (UINT64_C(1) << 30)
+#define SOCMON_REC2_MAX_LOAD_VALUES SOCMON_RECORDING_LOAD_MAX_VALUES
 /* First size of the reader's decompression buffer; it doubles as a block's
  * frame actually yields bytes, up to the raw_len its header gave. */
 #define SOCMON_REC2_INFLATE_START (64u << 10)

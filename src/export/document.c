@@ -78,7 +78,7 @@ static socmon_status doc_take(doc *d, socmon_status st, char **out, size_t *len)
 
 static socmon_status open_recording(doc *d, const char *path)
 {
-    socmon_status st = socmon_recording_load(path, &d->rec);
+    socmon_status st = socmon_recording_open(path, &d->rec);
     return st == SOCMON_OK ? socmon_source_recording(d->rec, &d->src) : st;
 }
 

@@ -1,5 +1,7 @@
 /* The JSON format (--json): one document per run, built with jansson and written at end(), so
- * what a program parses is always complete. Totals: {kind, target, workload, elapsed_ns,
+ * what a program parses is always complete; a timeline's rows are the exception, written as they
+ * come (so a recording of any length costs a row of memory), in exactly the bytes jansson's dump
+ * of the whole document gives. Totals: {kind, target, workload, elapsed_ns,
  * counters, metrics, hotspots}, every counter included (zeros too); repeated runs (stat -r) add
  * "runs" and, to each counter and metric, "stddev" (of the mean, in its unit), "stddev_pct", "mean"
  * (unrounded), "sd" (of the runs) and "ci95" ([low, high], Student t); a timeline: {target, device, interval_ns, intervals: [...]}.
@@ -8,6 +10,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/error.h"
 #include "export/fmt_profile.h"
@@ -16,9 +19,24 @@
 #include "export/output_format.h"
 
 typedef struct json_state {
-    json_t *doc;
-    json_t *rows;   /* borrowed from doc: the "intervals" array */
+    json_t *doc;    /* a timeline's: its members before "intervals" (written at begin_intervals) */
+    int streaming;  /* the rows are being written: "intervals": [ is out */
+    size_t nrows;
 } json_state;
+
+/* text, every line after the first indented by pad more spaces: a value dumped on its own as it
+ * reads nested in a document dumped with JSON_INDENT(2). */
+static socmon_status put_nested(socmon_sink *k, const char *text, const char *pad)
+{
+    socmon_status st = SOCMON_OK;
+    for (const char *p = text, *nl; st == SOCMON_OK && *p; p = nl + 1) {
+        nl = strchr(p, '\n');
+        if (!nl)
+            return smn_sink_puts(k, p);
+        st = smn_sink_printf(k, "%.*s\n%s", (int)(nl - p), p, pad);
+    }
+    return st;
+}
 
 static socmon_status nomem(const char *what)
 {
@@ -151,26 +169,45 @@ static socmon_status json_hotspots(socmon_output *o, const socmon_counter_rows *
     return put(o, "hotspots", arr, ok);
 }
 
+/* The document's members so far, and "intervals": [ after them: the rows follow as they come. */
 static socmon_status json_begin_intervals(socmon_output *o)
 {
     json_state *js = o->state;
-    js->rows = json_array();
-    socmon_status st = put(o, "intervals", js->rows, js->rows != NULL);
-    if (st != SOCMON_OK)
-        js->rows = NULL;
+    char *text = json_dumps(js->doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    size_t n = text ? strlen(text) : 0;
+    if (!text || n < 2 || text[n - 1] != '}') {
+        free(text);
+        return nomem("the document");
+    }
+    /* "{\n  ...members\n}" or "{}": the members, then the array's key */
+    text[n - 1] = '\0';
+    while (n > 1 && (text[n - 2] == '\n'))
+        text[--n - 1] = '\0';
+    socmon_status st = smn_sink_printf(o->sink, "%s%s\n  \"intervals\": [", text, n > 2 ? "," : "");
+    free(text);
+    js->streaming = st == SOCMON_OK;
     return st;
 }
 
-static socmon_status json_row(socmon_output *o, const socmon_interval_row *row)
+/* One row, dumped as jansson would nest it in the document. */
+static socmon_status json_put_row(socmon_output *o, json_t *j)
 {
     json_state *js = o->state;
-    const socmon_interval_cols *c = &o->cols;
-    char flags[400];
-    smn_row_flags(row, flags, sizeof flags);
-    json_t *j = json_pack("{s:I, s:I, s:s}", "t_ns", (json_int_t)row->t_ns, "interval_ns", (json_int_t)row->dt_ns,
-                          "flags", flags);
-    if (!j || json_array_append_new(js->rows, j) != 0)
+    char *text = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    json_decref(j);
+    if (!text)
         return nomem("an interval");
+    socmon_status st = smn_sink_puts(o->sink, js->nrows++ ? ",\n    " : "\n    ");
+    if (st == SOCMON_OK)
+        st = put_nested(o->sink, text, "    ");
+    free(text);
+    return st;
+}
+
+/* The row's members after its times and flags, in the order they print. */
+static socmon_status json_row_members(socmon_output *o, const socmon_interval_row *row, json_t *j)
+{
+    const socmon_interval_cols *c = &o->cols;
     /* the flags as data too, only when set: a row without them reads as before */
     if (((row->value_flags & SOCMON_VALUE_SCALED) &&
          json_object_set_new(j, "running_pct", real_or_null(row->min_running)) != 0) ||
@@ -181,7 +218,6 @@ static socmon_status json_row(socmon_output *o, const socmon_interval_row *row)
         ((row->value_flags & SOCMON_VALUE_DEAD_BUS) && row->dead_bus &&
          json_object_set_new(j, "dead_bus", json_string(row->dead_bus)) != 0))
         return nomem("an interval's flags");
-    /* j is the array's now; members are added in the order they print. */
     json_t *mo = json_object();
     if (!mo || json_object_set_new(j, "metrics", mo) != 0)
         return nomem("an interval's metrics");
@@ -201,6 +237,22 @@ static socmon_status json_row(socmon_output *o, const socmon_interval_row *row)
         if (json_object_set_new(co, c->counters->names[i], json_integer((json_int_t)row->deltas[i])) != 0)
             return nomem("an interval's deltas");
     return SOCMON_OK;
+}
+
+static socmon_status json_row(socmon_output *o, const socmon_interval_row *row)
+{
+    char flags[400];
+    smn_row_flags(row, flags, sizeof flags);
+    json_t *j = json_pack("{s:I, s:I, s:s}", "t_ns", (json_int_t)row->t_ns, "interval_ns", (json_int_t)row->dt_ns,
+                          "flags", flags);
+    if (!j)
+        return nomem("an interval");
+    socmon_status st = json_row_members(o, row, j);
+    if (st != SOCMON_OK) {
+        json_decref(j);
+        return st;
+    }
+    return json_put_row(o, j);
 }
 
 /* A program's functions: written by hand, as they always were, so every row is one line and
@@ -258,11 +310,32 @@ static socmon_status json_inhibited(socmon_output *o, const socmon_inhibited *x,
     return SOCMON_OK;
 }
 
+/* A timeline's end: the rows' array closed, then what follows it in the document (findings). */
+static socmon_status json_end_stream(socmon_output *o)
+{
+    json_state *js = o->state;
+    socmon_status st = smn_sink_puts(o->sink, js->nrows ? "\n  ]" : "]");
+    if (st == SOCMON_OK && o->findings) {
+        json_t *f = smn_json_findings(o->findings);
+        char *text = f ? json_dumps(f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
+        json_decref(f);
+        if (!text)
+            return nomem("findings");
+        st = smn_sink_puts(o->sink, ",\n  \"findings\": ");
+        if (st == SOCMON_OK)
+            st = put_nested(o->sink, text, "  ");
+        free(text);
+    }
+    return st == SOCMON_OK ? smn_sink_puts(o->sink, "\n}\n") : st;
+}
+
 static socmon_status json_end(socmon_output *o)
 {
     json_state *js = o->state;
     if (o->run.doc == SOCMON_DOC_FUNCTIONS)
         return SOCMON_OK;
+    if (js && js->streaming)
+        return json_end_stream(o);
     if (js && js->doc && o->findings && put(o, "findings", smn_json_findings(o->findings), 1) != SOCMON_OK)
         return SOCMON_ENOMEM;
     char *text = js ? json_dumps(js->doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;

@@ -39,7 +39,15 @@ typedef struct pf_state {
     int any_row;
     uint64_t end_ns;        /* the last sample, since the first */
     uint64_t first_ns;      /* the first sample, on the recording's clock (the profile's too) */
+    size_t k;               /* intervals merged into one row (smn_perfetto_merge) */
 } pf_state;
+
+size_t smn_perfetto_merge(size_t samples, size_t tracks)
+{
+    uint64_t nin = samples > 1 ? samples - 1 : 0, points = (uint64_t)nin * (tracks ? tracks : 1);
+    return points > SMN_PERFETTO_MAX_POINTS ? (size_t)((points + SMN_PERFETTO_MAX_POINTS - 1) / SMN_PERFETTO_MAX_POINTS)
+                                            : 1;
+}
 
 /* The hart's thread under process 1, where a profile's function slices go. */
 #define HART_TID 2
@@ -152,7 +160,14 @@ static socmon_status pf_begin_intervals(socmon_output *o)
         return nomem();
     socmon_sink *k = o->sink;
     const char *dev = o->run.device ? o->run.device : "";
+    s->k = smn_perfetto_merge(o->run.samples, s->nc + s->nm);
     socmon_status st = put_process(k, 1, dev, "metrics");
+    /* a long recording is thinned, and the trace says so where the UI shows it: a global instant */
+    if (st == SOCMON_OK && s->k > 1)
+        st = smn_sink_printf(k, "{\"ph\":\"i\",\"s\":\"g\",\"pid\":1,\"tid\":1,\"name\":\"intervals merged\",\"ts\":0,"
+                                "\"args\":{\"merge\":%zu,\"intervals\":%zu,\"note\":\"a long recording: every %zu "
+                                "intervals are one (deltas summed, metrics over the merged time); socmon report -x, "
+                                "has every interval\"}},\n", s->k, o->run.samples > 1 ? o->run.samples - 1 : 0, s->k);
     if (st == SOCMON_OK)
         st = smn_sink_puts(k, "{\"ph\":\"M\",\"pid\":1,\"tid\":1,\"name\":\"thread_name\",\"args\":{\"name\":"
                                  "\"recording\"}},\n");
@@ -175,8 +190,9 @@ static socmon_status pf_begin_intervals(socmon_output *o)
     return st;
 }
 
-/* One counter event: track `name`, the key naming its unit. */
-static socmon_status put_counter(socmon_sink *k, unsigned pid, const char *name, const char *unit, int per_interval,
+/* One counter event: track `name`, the key naming its unit (per_interval: its value is a delta over
+ * that many intervals, 0 for a metric). */
+static socmon_status put_counter(socmon_sink *k, unsigned pid, const char *name, const char *unit, size_t per_interval,
                                  uint64_t at_ns, const char *value)
 {
     socmon_status st = smn_sink_printf(k, "{\"ph\":\"C\",\"pid\":%u,\"ts\":", pid);
@@ -187,10 +203,17 @@ static socmon_status put_counter(socmon_sink *k, unsigned pid, const char *name,
     if (st == SOCMON_OK)
         st = put_str(k, name);
     char key[96];
+    char per[40] = "";
+    if (per_interval > 1)
+        snprintf(per, sizeof per, "%zu intervals", per_interval);
+    else if (per_interval)
+        snprintf(per, sizeof per, "interval");
     if (unit && *unit)
-        snprintf(key, sizeof key, "[%s%s]", unit, per_interval ? "/interval" : "");
+        snprintf(key, sizeof key, "[%s%s%s]", unit, *per ? "/" : "", per);
+    else if (*per)
+        snprintf(key, sizeof key, "[per %s]", per);
     else
-        snprintf(key, sizeof key, "%s", per_interval ? "[per interval]" : "value");
+        snprintf(key, sizeof key, "value");
     if (st == SOCMON_OK)
         st = smn_sink_puts(k, ",\"args\":{");
     if (st == SOCMON_OK)
@@ -251,7 +274,7 @@ static socmon_status pf_row(socmon_output *o, const socmon_interval_row *row)
         if (s->have[i] && s->last_d[i] == d)
             continue;
         snprintf(num, sizeof num, "%llu", (unsigned long long)d);
-        st = put_counter(k, s->pid[i], cl->names[i], cl->c[i].unit, 1, start, num);
+        st = put_counter(k, s->pid[i], cl->names[i], cl->c[i].unit, s->k > 1 ? s->k : 1, start, num);
         s->have[i] = 1;
         s->last_d[i] = d;
     }
@@ -367,6 +390,12 @@ static socmon_status pf_end(socmon_output *o)
     return st;
 }
 
+static size_t pf_merge(const socmon_output *o)
+{
+    const pf_state *s = o->state;
+    return s && s->k ? s->k : 1;
+}
+
 static void pf_release(socmon_output *o)
 {
     pf_state *s = o->state;
@@ -381,6 +410,7 @@ static void pf_release(socmon_output *o)
 }
 
 const socmon_output_format smn_format_perfetto = {
-    .name = "perfetto", .begin = pf_begin, .begin_intervals = pf_begin_intervals, .row = pf_row, .end = pf_end,
+    .name = "perfetto", .begin = pf_begin, .begin_intervals = pf_begin_intervals, .merge = pf_merge, .row = pf_row,
+    .end = pf_end,
     .release = pf_release,
 };

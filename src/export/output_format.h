@@ -66,6 +66,12 @@ extern const socmon_output_format smn_format_live;
 extern const socmon_output_format smn_format_prometheus;   /* fmt_prom.c: text 0.0.4 */
 extern const socmon_output_format smn_format_openmetrics;  /* fmt_prom.c: OpenMetrics 1.0 */
 extern const socmon_output_format smn_format_perfetto;
+/* Intervals the perfetto format merges into one row for a recording of `samples` samples and
+ * `tracks` counter and metric tracks: 1, or as many as keep the trace within
+ * SMN_PERFETTO_MAX_POINTS track values (a trace the Perfetto UI can open; about 1 GB of JSON at
+ * most). report says so when it merges. */
+#define SMN_PERFETTO_MAX_POINTS (UINT64_C(1) << 24)
+size_t smn_perfetto_merge(size_t samples, size_t tracks);
 extern const socmon_output_format smn_format_html;
 extern const socmon_output_format smn_format_junit;     /* fmt_junit.c: JUnit XML of a check */
 extern const socmon_output_format smn_format_markdown;  /* fmt_markdown.c: a check for a pull request */

@@ -187,6 +187,11 @@ static void bad_input(void **state)
         {"{\"kind\": 1}", "JSON without \"counters\" or \"metrics\""},
         {"{\"counters\": [{\"name\": \"a\", \"value\": 1}, ", "not valid JSON"},
         {"[1, 2]", "neither"},
+        /* a count below 0 would wrap into a huge delta: refused, naming the counter and file */
+        {"{\"counters\": [{\"name\": \"cycles\", \"instance\": \"core0\", \"value\": -9223372036854775808}]}",
+         "counters[0] (core0.cycles): value -9223372036854775808 is negative"},
+        {"{\"runs\": 3, \"counters\": [{\"name\": \"faults\", \"value\": 4, \"mean\": -0.5}]}",
+         "counters[0] (faults): mean -0.5 is negative"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         r = NULL;
@@ -194,6 +199,8 @@ static void bad_input(void **state)
         assert_null(r);
         if (!strstr(socmon_errmsg(), cases[i].msg))
             fail_msg("case %zu: '%s' lacks '%s'", i, socmon_errmsg(), cases[i].msg);
+        if (strstr(cases[i].msg, "negative") && !strstr(socmon_errmsg(), dir))
+            fail_msg("case %zu: '%s' does not name the file", i, socmon_errmsg());
     }
     socmon_run_opts o = {.size = 1};
     assert_int_equal(socmon_run_open(write_doc("ok.json", "{\"counters\": []}"), &o, &r), SOCMON_EINVAL);
