@@ -73,9 +73,11 @@ socmon_status socmon_recording_open(const char *path, socmon_recording **out);
 /* The same over len bytes in memory, which must stay unchanged until rec is freed (the samples
  * are read from them on every pass); a version 1 buffer is parsed. */
 socmon_status socmon_recording_open_buffer(const void *buf, size_t len, socmon_recording **out);
-/* 1 for a recording opened (socmon_recording_open*), whose samples stay in its file; 0 loaded. */
+/* 1 for a recording opened (socmon_recording_open*), whose samples stay in its file; 0 loaded
+ * (rec must not be NULL). */
 int socmon_recording_streamed(const socmon_recording *rec);
-/* The samples it holds: its timeline's length, or those of its file for an opened one. */
+/* The samples it holds: its timeline's length, or those of its file for an opened one (rec must
+ * not be NULL). */
 uint64_t socmon_recording_nsamples(const socmon_recording *rec);
 
 /* ---- what a recording holds (rec must not be NULL) ----
