@@ -107,11 +107,15 @@ static void unblock_sigbus(void)
     pthread_sigmask(SIG_UNBLOCK, &s, NULL);
 }
 
-int smn_mmio_guarded_load(const volatile uint32_t *p, uint32_t *val, const void *map, size_t len)
+/* One access, loaded into *val or stored from it, with the recovery point set around it alone. */
+static int guarded(volatile uint32_t *p, uint32_t *val, int store, const void *map, size_t len)
 {
     pthread_once(&install_once, install);
     if (!installed) {
-        *val = __atomic_load_n(p, __ATOMIC_ACQUIRE);
+        if (store)
+            __atomic_store_n(p, *val, __ATOMIC_RELEASE);
+        else
+            *val = __atomic_load_n(p, __ATOMIC_ACQUIRE);
         return 0;
     }
     guard g;
@@ -125,33 +129,25 @@ int smn_mmio_guarded_load(const volatile uint32_t *p, uint32_t *val, const void 
     }
     current = &g;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    uint32_t v = __atomic_load_n(p, __ATOMIC_ACQUIRE);
+    if (store)
+        __atomic_store_n(p, *val, __ATOMIC_RELEASE);
+    else
+        *val = __atomic_load_n(p, __ATOMIC_ACQUIRE);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     current = outer;
-    *val = v;
     return 0;
+}
+
+int smn_mmio_guarded_load(const volatile uint32_t *p, uint32_t *val, const void *map, size_t len)
+{
+    uint32_t v = 0;
+    int sig = guarded((volatile uint32_t *)p, &v, 0, map, len);
+    if (!sig)
+        *val = v;
+    return sig;
 }
 
 int smn_mmio_guarded_store(volatile uint32_t *p, uint32_t val, const void *map, size_t len)
 {
-    pthread_once(&install_once, install);
-    if (!installed) {
-        __atomic_store_n(p, val, __ATOMIC_RELEASE);
-        return 0;
-    }
-    guard g;
-    g.lo = (uintptr_t)map;
-    g.hi = g.lo + len;
-    guard *volatile outer = current;
-    if (sigsetjmp(g.env, 0)) {
-        current = outer;
-        unblock_sigbus();
-        return SIGBUS;
-    }
-    current = &g;
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    __atomic_store_n(p, val, __ATOMIC_RELEASE);
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    current = outer;
-    return 0;
+    return guarded(p, &val, 1, map, len);
 }
