@@ -46,6 +46,7 @@ typedef struct text {
     int failed;
 } text;
 
+static void add(text *t, const char *fmt, ...) SOCMON_PRINTF(2, 3);
 static void add(text *t, const char *fmt, ...)
 {
     va_list ap;

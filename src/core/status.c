@@ -69,9 +69,12 @@ socmon_status socmon_fail_prefix(socmon_status st, const char *fmt, ...)
 {
     char prefix[MSG_MAX], old[MSG_MAX];
     va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(prefix, sizeof prefix, fmt ? fmt : "", ap);
-    va_end(ap);
+    prefix[0] = '\0';   /* a NULL fmt is an empty prefix */
+    if (fmt) {
+        va_start(ap, fmt);
+        vsnprintf(prefix, sizeof prefix, fmt, ap);
+        va_end(ap);
+    }
     memcpy(old, last_msg, sizeof old);
     /* Truncation is acceptable: the message is for humans and stays bounded. */
     size_t a = strnlen(prefix, sizeof prefix - 1);
