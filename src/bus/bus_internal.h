@@ -30,7 +30,7 @@ int smn_bus_access_print(FILE *fp, const socmon_bus_access *acc);
 
 /* One 32-bit load or store of a mapping (map, len) that returns SIGBUS instead
  * of dying when the access faults (mmio_guard.c), else 0. */
-int smn_mmio_guarded_load(const volatile uint32_t *p, uint32_t *val, const void *map, size_t len);
-int smn_mmio_guarded_store(volatile uint32_t *p, uint32_t val, const void *map, size_t len);
+int smn_mmio_guarded_load(const volatile uint32_t *p, uint32_t *val);
+int smn_mmio_guarded_store(volatile uint32_t *p, uint32_t val);
 
 #endif

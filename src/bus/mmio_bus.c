@@ -65,7 +65,7 @@ static socmon_status mmio_read32(void *priv, uint64_t addr, uint32_t *val)
     socmon_status st = check_access(m, addr, "read");
     if (st != SOCMON_OK)
         return st;
-    if (smn_mmio_guarded_load((volatile uint32_t *)(m->win + addr), val, m->map, m->map_len))
+    if (smn_mmio_guarded_load((volatile uint32_t *)(m->win + addr), val))
         return fault(m, "read", addr);
     return SOCMON_OK;
 }
@@ -76,7 +76,7 @@ static socmon_status mmio_write32(void *priv, uint64_t addr, uint32_t val)
     socmon_status st = check_access(m, addr, "write");
     if (st != SOCMON_OK)
         return st;
-    if (smn_mmio_guarded_store((volatile uint32_t *)(m->win + addr), val, m->map, m->map_len))
+    if (smn_mmio_guarded_store((volatile uint32_t *)(m->win + addr), val))
         return fault(m, "write", addr);
     return SOCMON_OK;
 }

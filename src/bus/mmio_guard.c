@@ -13,8 +13,8 @@
  *   cannot be per user; it is written once and only read afterwards.
  * - The recovery point is thread-local: a thread sets it around its own access
  *   only, so two users (threads, or two buses) never share one.
- * - The handler acts only when the faulting thread is inside a guarded access
- *   and the fault address lies in that access's mapping (or is unknown). Any
+ * - The handler acts only on a fault the kernel raised while the faulting thread
+ *   is inside a guarded access, whose window holds that one access. Any
  *   other SIGBUS goes to the previous handler, or gets the default action, as
  *   if we were not there.
  * - Recovery is siglongjmp back into the access, which then returns the signal
@@ -29,7 +29,6 @@
 
 typedef struct guard {
     sigjmp_buf env;
-    uintptr_t lo, hi;   /* the mapping the access may fault in */
 } guard;
 
 /* initial-exec: the handler may run on a thread that never made a guarded
@@ -75,11 +74,11 @@ static void chain(int sig, siginfo_t *si, void *ctx)
 static void on_sigbus(int sig, siginfo_t *si, void *ctx)
 {
     guard *g = current;
-    uintptr_t a = si ? (uintptr_t)si->si_addr : 0;
-    /* An imprecise external abort (Arm: a PL write with no slave, reported
-     * late) may carry no address: inside a guarded access it can only be
-     * that access's. A precise one elsewhere is not ours. */
-    if (g && si && si->si_code > 0 && (a == 0 || (a >= g->lo && a < g->hi))) {
+    /* A fault the kernel raised (si_code > 0) on a thread inside a guarded access is that access's:
+     * the window holds the one load or store and nothing else. The fault address is not checked:
+     * an imprecise external abort (Arm: a PL write with no slave, reported late) may carry none,
+     * and qemu-user reports the page after the faulting one. */
+    if (g && si && si->si_code > 0) {
         current = NULL;
         siglongjmp(g->env, 1);
     }
@@ -108,7 +107,7 @@ static void unblock_sigbus(void)
 }
 
 /* One access, loaded into *val or stored from it, with the recovery point set around it alone. */
-static int guarded(volatile uint32_t *p, uint32_t *val, int store, const void *map, size_t len)
+static int guarded(volatile uint32_t *p, uint32_t *val, int store)
 {
     pthread_once(&install_once, install);
     if (!installed) {
@@ -119,8 +118,6 @@ static int guarded(volatile uint32_t *p, uint32_t *val, int store, const void *m
         return 0;
     }
     guard g;
-    g.lo = (uintptr_t)map;
-    g.hi = g.lo + len;
     guard *volatile outer = current;
     if (sigsetjmp(g.env, 0)) {
         current = outer;
@@ -138,16 +135,16 @@ static int guarded(volatile uint32_t *p, uint32_t *val, int store, const void *m
     return 0;
 }
 
-int smn_mmio_guarded_load(const volatile uint32_t *p, uint32_t *val, const void *map, size_t len)
+int smn_mmio_guarded_load(const volatile uint32_t *p, uint32_t *val)
 {
     uint32_t v = 0;
-    int sig = guarded((volatile uint32_t *)p, &v, 0, map, len);
+    int sig = guarded((volatile uint32_t *)p, &v, 0);
     if (!sig)
         *val = v;
     return sig;
 }
 
-int smn_mmio_guarded_store(volatile uint32_t *p, uint32_t val, const void *map, size_t len)
+int smn_mmio_guarded_store(volatile uint32_t *p, uint32_t val)
 {
-    return guarded(p, &val, 1, map, len);
+    return guarded(p, &val, 1);
 }
