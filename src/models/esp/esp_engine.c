@@ -39,6 +39,7 @@ void esp_engine_free(socmon_esp_soc *soc)
     if (!e)
         return;
     free_caches(soc);
+    esp_traffic_free(e);
     esp_noc_destroy(&e->noc);
     for (unsigned i = 0; i < e->nblocks; i++)
         free(e->blocks[i]);
@@ -126,6 +127,7 @@ void esp_engine_reset(socmon_esp_soc *soc)
     e->blocks = NULL;
     e->nblocks = 0;
     e->free_chains = NULL;
+    esp_traffic_free(e);
     esp_noc_clear(&e->noc);
     for (unsigned t = 0; t < soc->ntiles; t++) {
         if (e->c.l2[t].sets)
