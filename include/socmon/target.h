@@ -22,6 +22,7 @@
 #include "socmon/metrics.h"
 #include "socmon/phase.h"
 #include "socmon/profile.h"
+#include "socmon/result.h"
 
 SOCMON_BEGIN_DECLS
 
@@ -106,16 +107,6 @@ typedef struct socmon_grid {
     unsigned rows, cols;
     int planes;          /* layers of the network between cells (ESP's NoC planes), 0: unknown */
 } socmon_grid;
-
-/* Public because socmon_target_ops' results op fills it: one fact of a run as a whole that no
- * counter holds (the cycle a NoC trace drained, its packets' latency). stat shows them as the
- * run's "results". */
-typedef struct socmon_result {
-    char name[32];       /* "cycles", "latency_p99" */
-    double value;
-    const char *unit;    /* static text: "cycles", "packets" */
-    const char *desc;    /* static text, one line */
-} socmon_result;
 
 /* Public because socmon_target_ops' program_end op returns it: how a program a target runs
  * ended (the CLI's exit status follows it). */

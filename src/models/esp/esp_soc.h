@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include "socmon/esp.h"
 #include "socmon/phase.h"
-#include "socmon/target.h"
+#include "socmon/result.h"
 
 /* A virtual SoC as d describes it. The model supports ESP's 6 NoC planes and
  * 5 queues, clock_hz 1e3..1e11, and a monitor_base aligned to 0x200;
