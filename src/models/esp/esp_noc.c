@@ -281,7 +281,7 @@ static __attribute__((noinline)) void route_plane(socmon_esp_soc *soc, unsigned 
         R->rr = (uint16_t)(rr + 1 == ESP_NDIRS ? 0 : rr + 1);
         unsigned ready = (unsigned)R->hold & ~(unsigned)R->fresh;
         R->fresh = 0;
-        unsigned used = 0;
+        unsigned used = (unsigned)sink_stop[t] << ESP_DIR_LOCAL; /* a stalled sink: as if taken */
         for (unsigned ord = noc->order[rr][ready]; ord; ord >>= 3) {
             unsigned d = (ord & 7) - 1;
             uint64_t qw = R->q[d];
@@ -292,8 +292,8 @@ static __attribute__((noinline)) void route_plane(socmon_esp_soc *soc, unsigned 
                 continue;
             unsigned nt = (unsigned)fr >> 6, in = (fr >> 3) & 7;
             esp_router *N = &rt[nt];
-            if (o != ESP_DIR_LOCAL ? N->qocc[in] >= ESP_QDEPTH : sink_stop[t] != 0)
-                continue; /* no room downstream, or a stalled sink */
+            if (o != ESP_DIR_LOCAL && N->qocc[in] >= ESP_QDEPTH)
+                continue;
             used |= 1u << o;
             /* pop */
             unsigned occ = R->qocc[d];
