@@ -110,6 +110,9 @@ expect 2 "field 'rate': '2' is not a number in (0, 1]" -- "$BIN" stat -t esp -w 
 expect 2 "field 'pattern': 'zigzag' unknown" -- "$BIN" stat -t esp -w noc:pattern=zigzag
 expect 2 "field 'key': 'colour' unknown" -- "$BIN" stat -t esp -w noc:pattern=uniform,colour=1
 
+# Far above saturation the source queues would grow without bound: the run stops, saying so.
+expect 1 "1048576 packets wait at their sources" -- "$BIN" stat -t esp -w noc:pattern=hotspot,rate=1,len=1,cycles=1000000
+
 # socmon list esp names both workloads.
 expect 0 "noc-trace:FILE" -- "$BIN" list esp
 expect 0 "noc:pattern=" -- "$BIN" list workloads -t esp

@@ -295,6 +295,9 @@ static socmon_status run(socmon_esp_soc *soc, uint64_t target, int stop_when_qui
     }
     if (st == SOCMON_OK && e->oom)
         st = socmon_fail(SOCMON_ENOMEM, "esp model: out of memory for NoC transactions");
+    if (st == SOCMON_OK && esp_traffic_overflow(soc))
+        st = socmon_fail(SOCMON_ERANGE, "esp noc traffic: 1048576 packets wait at their sources, far above what "
+                         "the NoC drains: give a lower rate= or fewer cycles= (or a shorter trace)");
     return st;
 }
 

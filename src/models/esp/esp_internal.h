@@ -351,6 +351,8 @@ void esp_traffic_step(socmon_esp_soc *soc, esp_act *a);
 uint64_t esp_traffic_next(const socmon_esp_soc *soc);
 /* A traffic packet's tail left its destination in cycle soc->cycles. */
 void esp_traffic_arrived(socmon_esp_soc *soc, const esp_chain *ch);
+/* 1 if the traffic stopped offering because 2^20 packets waited at their sources. */
+int esp_traffic_overflow(const socmon_esp_soc *soc);
 
 /* Workload scripts (esp_workloads.c). */
 socmon_status esp_script_build(socmon_esp_soc *soc, const char *name);

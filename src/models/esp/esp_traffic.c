@@ -16,6 +16,10 @@
 #include "models/esp/esp_internal.h"
 #include "models/esp/esp_trace.h"
 
+/* Packets offered and not yet delivered, at most: far above saturation the source queues would
+ * grow without bound (a packet waiting costs a transaction, about 200 bytes). */
+#define MAX_WAITING (1u << 20)
+
 typedef struct stall_ev {
     uint64_t cycle;
     unsigned tile;
@@ -37,6 +41,7 @@ typedef struct esp_traffic {
     uint64_t *lat;               /* latency of every packet delivered */
     size_t nlat, caplat;
     uint64_t flits, end;         /* flits delivered; the traffic's cycle after the last arrival */
+    int overflow;                /* MAX_WAITING reached: nothing more is offered, the run fails */
 } esp_traffic;
 
 void esp_traffic_free(esp_engine *e)
@@ -118,6 +123,10 @@ socmon_status esp_traffic_build(socmon_esp_soc *soc, const char *name, int *hand
 
 static void offer(socmon_esp_soc *soc, esp_act *a, unsigned src, unsigned dst, unsigned flits, unsigned plane)
 {
+    if (a->outstanding >= MAX_WAITING) {
+        soc->eng->traffic->overflow = 1;
+        return;
+    }
     esp_chain *ch = esp_chain_alloc(soc, a);
     if (!ch)
         return; /* the engine reports it */
@@ -127,9 +136,18 @@ static void offer(socmon_esp_soc *soc, esp_act *a, unsigned src, unsigned dst, u
     esp_noc_send(soc, ch);
 }
 
+static void clear_stops(socmon_esp_soc *soc, esp_traffic *t)
+{
+    for (unsigned i = 0; i < soc->ntiles; i++) {
+        t->stops[i] = 0;
+        esp_noc_sink_stop(&soc->eng->noc, t->plane, i, 0);
+    }
+    t->next_ev = t->nev;
+}
+
 static int exhausted(const esp_traffic *t)
 {
-    return t->is_trace ? t->next_pkt == t->tr.npkt : t->gen >= t->pat.cycles;
+    return t->overflow || t->is_trace ? t->next_pkt == t->tr.npkt : t->gen >= t->pat.cycles;
 }
 
 void esp_traffic_step(socmon_esp_soc *soc, esp_act *a)
@@ -162,6 +180,13 @@ void esp_traffic_step(socmon_esp_soc *soc, esp_act *a)
         t->gen = now + 1;
     }
     a->finished = exhausted(t);
+    if (a->finished && a->outstanding == 0)
+        clear_stops(soc, t);   /* nothing left to hold: a stall in force must not outlive the run */
+}
+
+int esp_traffic_overflow(const socmon_esp_soc *soc)
+{
+    return soc->eng->traffic && soc->eng->traffic->overflow;
 }
 
 uint64_t esp_traffic_next(const socmon_esp_soc *soc)
@@ -194,8 +219,7 @@ void esp_traffic_arrived(socmon_esp_soc *soc, const esp_chain *ch)
     t->end = soc->cycles + 1 - t->base;
     /* The last packet out: stalls still in force hold nothing, and must not outlive the run. */
     if (ch->act && ch->act->outstanding == 1 && exhausted(t))
-        for (unsigned i = 0; i < soc->ntiles; i++)
-            esp_noc_sink_stop(&e->noc, t->plane, i, 0);
+        clear_stops(soc, t);
 }
 
 static int u64_cmp(const void *a, const void *b)
