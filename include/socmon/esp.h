@@ -149,7 +149,9 @@ const socmon_esp_soc_desc *socmon_esp_soc_get_desc(const socmon_esp_soc *soc);
 
 /* Workloads: NULL-terminated names; [0] is the default ("multifft"). */
 const char *const *socmon_esp_workloads(void);
-/* Starts a built-in workload (SOCMON_ENOENT naming the valid set); it runs
+/* Starts a built-in workload (SOCMON_ENOENT naming the valid set), or the NoC traffic you
+ * choose: "noc-trace:FILE" or "noc:pattern=..." (docs/esp-model.md 5.1; SOCMON_EPARSE naming the
+ * line and field of a bad trace or pattern); it runs
  * as socmon_esp_soc_advance moves time. workload NULL: the default. */
 socmon_status socmon_esp_soc_start(socmon_esp_soc *soc, const char *workload);
 /* Runs the model for ns of simulated time; *done (may be NULL) = 1 when the

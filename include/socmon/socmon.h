@@ -15,6 +15,7 @@
 #include "socmon/timeline.h"
 #include "socmon/recording.h"
 #include "socmon/profile.h"
+#include "socmon/result.h"
 #include "socmon/metrics.h"
 #include "socmon/target.h"
 #include "socmon/sampler.h"

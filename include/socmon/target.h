@@ -22,6 +22,7 @@
 #include "socmon/metrics.h"
 #include "socmon/phase.h"
 #include "socmon/profile.h"
+#include "socmon/result.h"
 
 SOCMON_BEGIN_DECLS
 
@@ -121,7 +122,9 @@ struct socmon_target_ops {
     const char *name;
     const char *desc;
     const socmon_option *options;    /* the option table, or NULL: no options */
-    const char *const *workloads;    /* NULL-terminated; workloads[0] is the default */
+    const char *const *workloads;    /* NULL-terminated; workloads[0] is the default. An entry
+                                        "NAME:ARGS" (a ':' in it) takes arguments: any workload
+                                        "NAME:..." is the target's to parse */
     const char *metrics;             /* name of the built-in metric file, or NULL */
     int simulated;                   /* 1: time is simulated, no sleeping needed */
     const char *hotspots;            /* counter pattern whose largest deltas `stat` lists
@@ -204,6 +207,10 @@ struct socmon_target_ops {
      * the phases begun so far, on the clock of now_ns, the one running ending now; returns how
      * many there are (more than max: call again with room). */
     size_t (*phases)(void *priv, socmon_phase *out, size_t max);
+    /* Optional, for a target whose workload has results of its own (esp's noc-trace and noc:
+     * cycles to the drain, packets, latency): fills out[0..max) with the results of the run so
+     * far; returns how many there are (more than max: call again with room). */
+    size_t (*results)(void *priv, socmon_result *out, size_t max);
 };
 
 /* socmon_target_ops.caps */
@@ -252,6 +259,12 @@ size_t socmon_target_inhibited(socmon_target *t, socmon_inhibited *out, size_t m
 /* The phases of the workload the target runs so far (the op phases): how many (0 for a target
  * that has none), out[0..max) filled. */
 size_t socmon_target_phases(socmon_target *t, socmon_phase *out, size_t max);
+/* The results of the workload the target runs (the op results): how many (0 for a target or a
+ * workload without any), out[0..max) filled. */
+size_t socmon_target_results(socmon_target *t, socmon_result *out, size_t max);
+/* 1 if workload is one of ops' workloads: the same name, or for an entry "NAME:ARGS" any
+ * "NAME:..." (the target parses the rest). */
+int socmon_target_has_workload(const socmon_target_ops *ops, const char *workload);
 
 const socmon_target_ops *socmon_target_ops_of(const socmon_target *t);
 /* SOCMON_OK when the target can sample every interval_ns; SOCMON_ERANGE naming both when it is

@@ -30,6 +30,9 @@ int cmd_serve(int argc, char **argv);
 
 /* Prints "socmon: <what>: <message>" for a failed status and returns exit code 1. */
 int cli_error(const char *what, socmon_status st);
+/* cli_error for a failed run: 2 (a usage error) when the workload given with -w could not be
+ * parsed (SOCMON_EPARSE: a NoC trace or pattern with a bad line or field), else 1. */
+int cli_run_error(const char *what, socmon_status st, const char *workload);
 /* "200us", "1.5ms", "2s", "100ns"; a bare number means milliseconds (like perf -I). */
 int cli_parse_duration(const char *s, uint64_t *ns);
 int cli_parse_sep(const char *s, char *sep);

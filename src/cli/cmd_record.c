@@ -227,7 +227,7 @@ static int open_file(rec *r)
             socmon_device_param_at(dev, i, NULL, &r->params0[i]);
     }
     if (!r->src.remote && (st = socmon_target_start(r->src.sess.target, o->workload)) != SOCMON_OK)
-        return cli_program_failed(&r->src.sess, cli_error("record", st));
+        return cli_program_failed(&r->src.sess, cli_run_error("record", st, o->workload));
     /* PATH names the file only now that it holds a header: never an unreadable recording. */
     if ((st = smn_sink_publish(r->file, &moved)) != SOCMON_OK)
         return cli_error("record", st);

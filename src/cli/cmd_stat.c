@@ -115,7 +115,7 @@ static int stat_runs(cli_source *src, socmon_pipeline *p, const cli_opts *o, uns
         if (st == SOCMON_OK && !src->remote)
             st = cli_trace_flush(&src->sess);
         if (st != SOCMON_OK) {
-            int rc = cli_error(*runs > 1 ? "stat: a repeated run" : "stat", st);
+            int rc = cli_run_error(*runs > 1 ? "stat: a repeated run" : "stat", st, src->remote ? NULL : o->workload);
             return src->remote ? rc : cli_program_failed(&src->sess, rc);
         }
         if (cli_stop_signal()) {   /* SIGINT/SIGTERM: the runs so far, the stopped one included */
@@ -204,6 +204,8 @@ static int stat_cmd(const cli_opts *opts)
         socmon_inhibited ih[32];
         size_t nih = socmon_target_inhibited(src.sess.target, ih, 32);
         st = cli_say_inhibited(totals.feed ? totals.co.out : NULL, ih, nih < 32 ? nih : 32, "stat", NULL);
+        if (st == SOCMON_OK && totals.feed)   /* what no counter holds: a NoC trace's drain and latency */
+            st = cli_say_results(totals.co.out, src.sess.target);
     }
     if (totals.feed && !rc) {
         rc = cli_doc_close(&totals, "stat", st);

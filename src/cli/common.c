@@ -18,6 +18,12 @@ int cli_error(const char *what, socmon_status st)
     return 1;
 }
 
+int cli_run_error(const char *what, socmon_status st, const char *workload)
+{
+    int rc = cli_error(what, st);
+    return workload && st == SOCMON_EPARSE ? 2 : rc;
+}
+
 int cli_parse_duration(const char *s, uint64_t *ns)
 {
     char *end = NULL;

@@ -252,6 +252,18 @@ static socmon_status csv_file_facts(socmon_output *o, const socmon_file_facts *f
 /* Counters the program stopped (Ibex mcountinhibit): one "inhibited" record each, its value the
  * cycles it was stopped for, so a spreadsheet sees the hole that JSON's "inhibited" and the
  * table's note describe (issue 28). */
+/* The run's results: one "result" record each (name, value, unit). */
+static socmon_status csv_results(socmon_output *o, const socmon_result *x, size_t n)
+{
+    socmon_status st = SOCMON_OK;
+    for (size_t i = 0; i < n && st == SOCMON_OK; i++) {
+        char v[48];
+        snprintf(v, sizeof v, "%.17g", x[i].value);
+        st = csv_record(o, "result", x[i].name, "", v, x[i].unit ? x[i].unit : "", NULL);
+    }
+    return st;
+}
+
 static socmon_status csv_inhibited(socmon_output *o, const socmon_inhibited *x, size_t n)
 {
     socmon_status st = SOCMON_OK;
@@ -265,7 +277,7 @@ static socmon_status csv_inhibited(socmon_output *o, const socmon_inhibited *x, 
 
 const socmon_output_format smn_format_csv = {
     .name = "csv", .begin = csv_begin, .counters = csv_counters, .metrics = csv_metrics,
-    .hotspots = csv_hotspots, .inhibited = csv_inhibited, .begin_intervals = csv_begin_intervals, .row = csv_row, .functions = csv_functions,
+    .hotspots = csv_hotspots, .inhibited = csv_inhibited, .results = csv_results, .begin_intervals = csv_begin_intervals, .row = csv_row, .functions = csv_functions,
     .end = csv_end, .release = csv_release, .file_facts = csv_file_facts, .diff = smn_csv_diff,
     .sweep = smn_csv_sweep,
     .profile = smn_csv_profile,

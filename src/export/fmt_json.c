@@ -310,6 +310,24 @@ static socmon_status json_inhibited(socmon_output *o, const socmon_inhibited *x,
     return SOCMON_OK;
 }
 
+/* The run's results: "results": [{name, value, unit, description}], whole values as integers. */
+static socmon_status json_results(socmon_output *o, const socmon_result *x, size_t n)
+{
+    json_state *js = o->state;
+    if (!js || !js->doc)
+        return SOCMON_OK;
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < n; i++) {
+        double v = x[i].value;
+        json_t *jv = v == floor(v) && fabs(v) < 0x1p53 ? json_integer((json_int_t)v) : json_real(v);
+        json_array_append_new(a, json_pack("{s:s, s:o, s:s, s:s}", "name", x[i].name, "value", jv, "unit",
+                                           x[i].unit ? x[i].unit : "", "description", x[i].desc ? x[i].desc : ""));
+    }
+    if (!a || json_object_set_new(js->doc, "results", a) != 0)
+        return nomem("the run's results");
+    return SOCMON_OK;
+}
+
 /* A timeline's end: the rows' array closed, then what follows it in the document (findings). */
 static socmon_status json_end_stream(socmon_output *o)
 {
@@ -387,4 +405,5 @@ const socmon_output_format smn_format_json = {
     .sweep = smn_json_sweep,
     .profile = smn_json_profile,
     .inhibited = json_inhibited,
+    .results = json_results,
 };

@@ -399,6 +399,21 @@ static socmon_status table_inhibited(socmon_output *o, const socmon_inhibited *x
     return st;
 }
 
+/* The run's results, after the counts: a value, its unit and what it is, one a line. Whole
+ * values are grouped like counts; others get two decimals. */
+static socmon_status table_results(socmon_output *o, const socmon_result *x, size_t n)
+{
+    socmon_status st = smn_sink_printf(o->sink, "\n Run results:\n\n");
+    for (size_t i = 0; i < n && st == SOCMON_OK; i++) {
+        char num[48];
+        double v = x[i].value;
+        smn_format_fixed(num, sizeof num, v, v == floor(v) ? 0 : 2, !o->opts.no_big_num);
+        st = smn_sink_printf(o->sink, "  %-16s %14s  %-8s %s\n", x[i].name, num, x[i].unit ? x[i].unit : "",
+                             x[i].desc ? x[i].desc : "");
+    }
+    return st;
+}
+
 /* A program's functions (report --by-symbol): one fixed-width line each, counts as every table
  * writes them (thousands separators unless --no-big-num; a function that wrote a counter can
  * read a negative count, docs/ibex.md); "-" for a column the source lacks and a CPI without
@@ -486,4 +501,5 @@ const socmon_output_format smn_format_table = {
     .end = table_end, .release = table_release, .file_facts = table_file_facts, .diff = smn_table_diff, .check = smn_table_check,
     .profile = smn_table_profile,
     .inhibited = table_inhibited,
+    .results = table_results,
 };

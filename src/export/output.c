@@ -252,6 +252,12 @@ socmon_status smn_output_inhibited(socmon_output *o, const socmon_inhibited *x, 
     return st == SOCMON_OK && n && x && o->fmt->inhibited ? o->fmt->inhibited(o, x, n) : st;
 }
 
+socmon_status smn_output_results(socmon_output *o, const socmon_result *x, size_t n)
+{
+    socmon_status st = move(o, STAGE_BEGUN, STAGE_BEGUN, "smn_output_results");
+    return st == SOCMON_OK && n && x && o->fmt->results ? o->fmt->results(o, x, n) : st;
+}
+
 socmon_status smn_output_findings(socmon_output *o, socmon_findings *f)
 {
     if (!o || (o->stage != STAGE_BEGUN && o->stage != STAGE_INTERVALS)) {

@@ -241,6 +241,10 @@ socmon_status smn_output_inhibited(socmon_output *o, const socmon_inhibited *x, 
  * time went" (socmon/findings.h), which the output takes and frees. Table: a section at the end
  * (fmt_findings.c); JSON: "findings"; html: the page data's "findings"; others show nothing. */
 socmon_status smn_output_findings(socmon_output *o, socmon_findings *f);
+/* After a document's totals, before end: the run's results that no counter holds
+ * (socmon_target_results: a NoC trace's drain cycle and latency). Table: a section "Run
+ * results"; JSON: "results", [{name, value, unit, description}]; CSV: "result" records. */
+socmon_status smn_output_results(socmon_output *o, const socmon_result *x, size_t n);
 /* 1 when the format shows them (smn_output_inhibited does something). */
 int smn_output_shows_inhibited(const socmon_output *o);
 

@@ -37,6 +37,8 @@ typedef struct socmon_output_format {
     socmon_status (*note)(socmon_output *o, const char *text);
     /* counters the program stopped for part of the run (a note for people, data in JSON) */
     socmon_status (*inhibited)(socmon_output *o, const socmon_inhibited *x, size_t n);
+    /* the run's results (smn_output_results) */
+    socmon_status (*results)(socmon_output *o, const socmon_result *x, size_t n);
     socmon_status (*end)(socmon_output *o);
     socmon_status (*file_facts)(socmon_output *o, const socmon_file_facts *f);  /* the whole document */
     socmon_status (*diff)(socmon_output *o, const socmon_diff *d);              /* the whole document */

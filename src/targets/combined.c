@@ -93,10 +93,7 @@ static socmon_status comb_start(void *priv, const char *workload)
     int taken = workload == NULL;
     for (size_t i = 0; i < c->n; i++) {
         const socmon_target_ops *o = socmon_target_ops_of(c->m[i]);
-        const char *w = NULL;
-        for (const char *const *p = o->workloads; workload && p && *p; p++)
-            if (strcmp(*p, workload) == 0)
-                w = workload;
+        const char *w = socmon_target_has_workload(o, workload) ? workload : NULL;
         taken |= w != NULL;
         socmon_status st = socmon_target_start(c->m[i], w);
         if (st)

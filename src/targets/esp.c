@@ -53,9 +53,12 @@ static const socmon_option esp_options[] = {
     {0},
 };
 
-/* Must equal socmon_esp_workloads() (a test checks): target ops are static data. */
+/* Must equal socmon_esp_workloads() (a test checks), then the two that take arguments (the
+ * chosen traffic of docs/esp-model.md): target ops are static data. */
 static const char *const esp_workloads[] = {"multifft", "cpu_stream", "acc_sweep", "noc_stress", "idle",
-                                            "acc_none", "acc_llc",    "acc_dma",   "acc_full",   NULL};
+                                            "acc_none", "acc_llc",    "acc_dma",   "acc_full",
+                                            "noc-trace:FILE",
+                                            "noc:pattern=P,rate=R,len=N|mix,seed=S,plane=P,cycles=C,hot=T", NULL};
 
 static socmon_status esp_prepare(socmon_model_target *mt)
 {
@@ -146,6 +149,13 @@ static size_t esp_phases(void *priv, socmon_phase *out, size_t max)
     return smn_esp_soc_phases(smn_model_target_model(priv), out, max);
 }
 
+/* A noc-trace or noc workload's results (none on hardware, or after another workload). */
+static size_t esp_results(void *priv, socmon_result *out, size_t max)
+{
+    void *model = smn_model_target_model(priv);
+    return model ? smn_esp_soc_results(model, out, max) : 0;
+}
+
 const socmon_target_ops smn_target_esp_ops = {
     .name = "esp",
     .desc = "ESP SoC tile monitors (59 per tile) on the virtual SoC, or on silicon with devmem=1",
@@ -158,6 +168,7 @@ const socmon_target_ops smn_target_esp_ops = {
     .grid = esp_grid,
     .min_interval_ns = 1000, /* one sample reads 59 monitors a tile over the NoC */
     .phases = esp_phases,
+    .results = esp_results,
 };
 
 socmon_esp_soc *socmon_esp_soc_of_target(const socmon_target *t)

@@ -184,11 +184,10 @@ socmon_status socmon_target_start(socmon_target *t, const char *workload)
     if (!t)
         return socmon_fail(SOCMON_EINVAL, "socmon_target_start: target is NULL");
     if (workload && t->ops->workloads) {
-        int known = 0;
-        char list[256] = "";
+        int known = socmon_target_has_workload(t->ops, workload);
+        char list[320] = "";
         size_t used = 0;
         for (const char *const *w = t->ops->workloads; *w; w++) {
-            known |= strcmp(*w, workload) == 0;
             if (used < sizeof list)
                 used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "", *w);
         }

@@ -86,6 +86,22 @@ size_t socmon_target_inhibited(socmon_target *t, socmon_inhibited *out, size_t m
     return ops && ops->inhibited && (out || !max) ? ops->inhibited(smn_target_priv(t), out, max) : 0;
 }
 
+size_t socmon_target_results(socmon_target *t, socmon_result *out, size_t max)
+{
+    const socmon_target_ops *ops = t ? socmon_target_ops_of(t) : NULL;
+    return ops && ops->results && (out || !max) ? ops->results(smn_target_priv(t), out, max) : 0;
+}
+
+int socmon_target_has_workload(const socmon_target_ops *ops, const char *workload)
+{
+    for (const char *const *w = ops && workload ? ops->workloads : NULL; w && *w; w++) {
+        const char *colon = strchr(*w, ':');
+        if (colon ? strncmp(*w, workload, (size_t)(colon - *w) + 1) == 0 : strcmp(*w, workload) == 0)
+            return 1;
+    }
+    return 0;
+}
+
 size_t socmon_target_phases(socmon_target *t, socmon_phase *out, size_t max)
 {
     const socmon_target_ops *ops = t ? socmon_target_ops_of(t) : NULL;

@@ -23,7 +23,18 @@ static void test_workloads_match_model(void **state)
         assert_non_null(ops->workloads[i]);
         assert_string_equal(ops->workloads[i], w[i]);
     }
+    /* then the two that take arguments: the chosen NoC traffic (docs/esp-model.md) */
+    assert_non_null(ops->workloads[i]);
+    assert_string_equal(ops->workloads[i++], "noc-trace:FILE");
+    assert_non_null(ops->workloads[i]);
+    assert_true(strncmp(ops->workloads[i++], "noc:pattern=", 12) == 0);
     assert_null(ops->workloads[i]);
+    assert_true(socmon_target_has_workload(ops, "noc-trace:any/file.trace"));
+    assert_true(socmon_target_has_workload(ops, "noc:pattern=uniform"));
+    assert_true(socmon_target_has_workload(ops, "idle"));
+    assert_false(socmon_target_has_workload(ops, "noc-trace"));
+    assert_false(socmon_target_has_workload(ops, "idle:x"));
+    assert_false(socmon_target_has_workload(ops, "noc"));
     assert_string_equal(ops->metrics, "esp");
     assert_string_equal(ops->hotspots, "*.noc_bp_*");
     socmon_metricset *ms = NULL;

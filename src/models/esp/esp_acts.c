@@ -76,6 +76,7 @@ static socmon_status check_spec(const socmon_esp_soc *soc, const esp_spec *s, un
     }
     case ACT_FLUSH:
     case ACT_IDLE:
+    case ACT_TRAFFIC:
         break;
     }
     return SOCMON_OK;
@@ -130,6 +131,8 @@ socmon_status esp_act_start(socmon_esp_soc *soc, const esp_spec *s)
         break;
     case ACT_IDLE:
         a->until = soc->cycles + s->a;
+        break;
+    case ACT_TRAFFIC:
         break;
     }
     esp_set_op(soc, tile, 0);
@@ -253,6 +256,7 @@ void esp_act_step(socmon_esp_soc *soc, esp_act *a)
     case ACT_ACC: acc_step(soc, a); break;
     case ACT_FLUSH: flush_step(soc, a); break;
     case ACT_IDLE: a->finished = soc->cycles >= a->until; break;
+    case ACT_TRAFFIC: esp_traffic_step(soc, a); break;
     }
 }
 
@@ -304,6 +308,14 @@ int esp_act_doze(socmon_esp_soc *soc, esp_act *a)
         return 1;
     case ACT_FLUSH:
         return 0;
+    case ACT_TRAFFIC: {
+        /* A sparse trace: nothing to offer until its next packet or stall. */
+        uint64_t at = esp_traffic_next(soc);
+        if (at == ESP_NO_CYCLE || at <= next)
+            return 0;
+        doze(a, next, at, 0, 0, 0);
+        return 1;
+    }
     }
     return 0;
 }

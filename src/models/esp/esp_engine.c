@@ -39,6 +39,7 @@ void esp_engine_free(socmon_esp_soc *soc)
     if (!e)
         return;
     free_caches(soc);
+    esp_traffic_free(e);
     esp_noc_destroy(&e->noc);
     for (unsigned i = 0; i < e->nblocks; i++)
         free(e->blocks[i]);
@@ -126,6 +127,7 @@ void esp_engine_reset(socmon_esp_soc *soc)
     e->blocks = NULL;
     e->nblocks = 0;
     e->free_chains = NULL;
+    esp_traffic_free(e);
     esp_noc_clear(&e->noc);
     for (unsigned t = 0; t < soc->ntiles; t++) {
         if (e->c.l2[t].sets)
@@ -293,6 +295,9 @@ static socmon_status run(socmon_esp_soc *soc, uint64_t target, int stop_when_qui
     }
     if (st == SOCMON_OK && e->oom)
         st = socmon_fail(SOCMON_ENOMEM, "esp model: out of memory for NoC transactions");
+    if (st == SOCMON_OK && esp_traffic_overflow(soc))
+        st = socmon_fail(SOCMON_ERANGE, "esp noc traffic: 1048576 packets wait at their sources, far above what "
+                         "the NoC drains: give a lower rate= or fewer cycles= (or a shorter trace)");
     return st;
 }
 

@@ -107,7 +107,8 @@ typedef struct esp_effect {
 
 typedef struct esp_hop {
     uint16_t src, dst;
-    uint8_t plane, flits;
+    uint16_t flits;              /* 1..256 (a trace's packets are up to 256 flits) */
+    uint8_t plane;
     uint8_t nsend, nrecv;
     esp_effect send[2];          /* counted when the packet is handed to the NoC */
     esp_effect recv[5];          /* counted when its last flit arrives */
@@ -120,7 +121,10 @@ struct esp_act;
 typedef struct esp_chain {
     struct esp_act *act;         /* told when the last hop arrives; may be NULL */
     uint8_t nhops, cur;
-    uint8_t flits_out, flits_in; /* of the current hop */
+    uint16_t flits_out, flits_in; /* of the current hop */
+    /* The cycle the current hop's head entered its source router: the NoC sets it (a traffic
+     * workload's latency is from it to the cycle esp_chain_arrived is called, the tail's). */
+    uint64_t t_head;
     esp_hop hops[ESP_MAX_HOPS];
     struct esp_chain *next;      /* pending-injection list or free list */
 } esp_chain;
@@ -165,6 +169,7 @@ typedef struct esp_plane {
     unsigned nact;
     uint16_t *inj_list;          /* tiles with packets to inject */
     unsigned ninj;
+    uint8_t *sink_stop;          /* [tile]: nonzero while its sink accepts nothing (a trace's stall) */
 } esp_plane;
 
 typedef struct esp_noc {
@@ -187,6 +192,8 @@ void esp_noc_cycle(socmon_esp_soc *soc);
  * before anyone can read the monitors. */
 void esp_noc_settle(socmon_esp_soc *soc);
 int esp_noc_idle(const esp_noc *noc);
+/* A trace's stall: tile's sink on plane accepts no flit while stopped (flits wait in its router). */
+void esp_noc_sink_stop(esp_noc *noc, unsigned plane, unsigned tile, int stopped);
 
 /* Transactions (esp_txn.c). Each returns 1 if it left work in flight whose
  * completion will be reported to act, 0 if it finished at once. */
@@ -205,7 +212,7 @@ int esp_txn_l2_evict(socmon_esp_soc *soc, struct esp_act *act, unsigned tile, un
 unsigned esp_home(const socmon_esp_soc *soc, uint64_t line);
 
 /* Activities (esp_engine.c). */
-typedef enum { ACT_CPU, ACT_ACC, ACT_FLUSH, ACT_IDLE } esp_act_kind;
+typedef enum { ACT_CPU, ACT_ACC, ACT_FLUSH, ACT_IDLE, ACT_TRAFFIC } esp_act_kind;
 typedef enum { PH_TLB, PH_READ, PH_COMPUTE, PH_WRITE, PH_DONE } esp_acc_phase;
 
 typedef struct esp_act {
@@ -321,6 +328,7 @@ typedef struct esp_engine {
     size_t nphases;
     int phase_open;
     unsigned *cpu, ncpu, *acc, nacc, *mem, nmem;
+    struct esp_traffic *traffic; /* the noc-trace or noc workload's packets and results, or NULL */
 } esp_engine;
 
 /* Buffer addresses used by workloads and primitives. */
@@ -331,6 +339,20 @@ typedef struct esp_engine {
  * cycle and ends the one before; the script's end ends the last. */
 void esp_phase_begin(socmon_esp_soc *soc, const char *name);
 void esp_phase_end(socmon_esp_soc *soc);
+
+/* Traffic you choose (esp_traffic.c): the workloads noc-trace:FILE and noc:ARGS. build
+ * parses them for this SoC and adds their one activity (ACT_TRAFFIC) to the script; 0 if
+ * name is neither (then *handled is 0). */
+socmon_status esp_traffic_build(socmon_esp_soc *soc, const char *name, int *handled);
+void esp_traffic_free(esp_engine *e);
+void esp_traffic_step(socmon_esp_soc *soc, esp_act *a);
+/* The next cycle the traffic activity has something to do (a packet to offer, a stall to
+ * begin or end), ESP_NO_CYCLE if none. */
+uint64_t esp_traffic_next(const socmon_esp_soc *soc);
+/* A traffic packet's tail left its destination in cycle soc->cycles. */
+void esp_traffic_arrived(socmon_esp_soc *soc, const esp_chain *ch);
+/* 1 if the traffic stopped offering because 2^20 packets waited at their sources. */
+int esp_traffic_overflow(const socmon_esp_soc *soc);
 
 /* Workload scripts (esp_workloads.c). */
 socmon_status esp_script_build(socmon_esp_soc *soc, const char *name);

@@ -83,7 +83,8 @@ socmon_status esp_noc_init(esp_noc *noc, unsigned rows, unsigned cols)
         pl->full_since = calloc(nq, sizeof *pl->full_since);
         pl->act_list = calloc(2 * (size_t)noc->n, sizeof *pl->act_list); /* old entries + re-entries */
         pl->inj_list = calloc(noc->n, sizeof *pl->inj_list);
-        if (!pl->r || !pl->fch || !pl->fdst || !pl->froute || !pl->ffree || !pl->full_since || !pl->act_list ||
+        pl->sink_stop = calloc(noc->n, sizeof *pl->sink_stop);
+        if (!pl->sink_stop || !pl->r || !pl->fch || !pl->fdst || !pl->froute || !pl->ffree || !pl->full_since || !pl->act_list ||
             !pl->inj_list)
             goto oom;
     }
@@ -127,6 +128,7 @@ void esp_noc_destroy(esp_noc *noc)
         free(pl->full_since);
         free(pl->act_list);
         free(pl->inj_list);
+        free(pl->sink_stop);
     }
     free(noc->route);
     free(noc->pend_head);
@@ -145,10 +147,16 @@ void esp_noc_clear(esp_noc *noc)
         pl->nfree = nf;
         pl->nact = 0;
         pl->ninj = 0;
+        memset(pl->sink_stop, 0, noc->n);
     }
     memset(noc->pend_head, 0, (size_t)noc->n * ESP_NPLANES * sizeof *noc->pend_head);
     memset(noc->pend_tail, 0, (size_t)noc->n * ESP_NPLANES * sizeof *noc->pend_tail);
     noc->flits_in_net = noc->pending = 0;
+}
+
+void esp_noc_sink_stop(esp_noc *noc, unsigned plane, unsigned tile, int stopped)
+{
+    noc->pl[plane].sink_stop[tile] = (uint8_t)(stopped != 0);
 }
 
 int esp_noc_idle(const esp_noc *noc)
@@ -252,6 +260,7 @@ static __attribute__((noinline)) void route_plane(socmon_esp_soc *soc, unsigned 
     const uint16_t *const fdst = pl->fdst;
     const esp_route *const route = noc->route;
     const unsigned n = noc->n;
+    const uint8_t *const sink_stop = pl->sink_stop;
     const unsigned n0 = pl->nact;
     unsigned nact = n0, w = 0;
     for (unsigned i = 0; i < n0; i++) {
@@ -272,7 +281,7 @@ static __attribute__((noinline)) void route_plane(socmon_esp_soc *soc, unsigned 
         R->rr = (uint16_t)(rr + 1 == ESP_NDIRS ? 0 : rr + 1);
         unsigned ready = (unsigned)R->hold & ~(unsigned)R->fresh;
         R->fresh = 0;
-        unsigned used = 0;
+        unsigned used = (unsigned)sink_stop[t] << ESP_DIR_LOCAL; /* a stalled sink: as if taken */
         for (unsigned ord = noc->order[rr][ready]; ord; ord >>= 3) {
             unsigned d = (ord & 7) - 1;
             uint64_t qw = R->q[d];
@@ -343,6 +352,7 @@ static void inject_plane(socmon_esp_soc *soc, unsigned p, uint64_t now)
         if (ch->flits_out == 0) {
             noc_count(soc, t, ESP_MON_NOC_INJ + p, 1); /* a packet enters the NoC */
             soc->eng->st.packets[p]++;
+            ch->t_head = now;
         }
         unsigned id = pl->ffree[--pl->nfree];   /* a free id: the local queue has room */
         unsigned dst = ch->hops[ch->cur].dst;

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include "socmon/esp.h"
 #include "socmon/phase.h"
+#include "socmon/result.h"
 
 /* A virtual SoC as d describes it. The model supports ESP's 6 NoC planes and
  * 5 queues, clock_hz 1e3..1e11, and a monitor_base aligned to 0x200;
@@ -40,5 +41,9 @@ typedef struct socmon_esp_model_stats {
  * filled; the one still running ends at the current time. */
 size_t smn_esp_soc_phases(const socmon_esp_soc *soc, socmon_phase *out, size_t max);
 void smn_esp_soc_stats(const socmon_esp_soc *soc, socmon_esp_model_stats *out);
+/* The run results of a noc-trace or noc workload (the target's op results): cycles to the
+ * drain, packets and flits delivered, latency min/mean/p99/max; how many (0 after any other
+ * workload), out[0..max) filled. */
+size_t smn_esp_soc_results(const socmon_esp_soc *soc, socmon_result *out, size_t max);
 
 #endif

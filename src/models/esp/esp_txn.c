@@ -67,6 +67,8 @@ void esp_chain_arrived(socmon_esp_soc *soc, esp_chain *ch)
         return;
     }
     if (ch->act) {
+        if (ch->act->kind == ACT_TRAFFIC)
+            esp_traffic_arrived(soc, ch);
         ch->act->outstanding--;
         /* Arrivals come in the NoC's part of the cycle: the activity steps in the next. */
         if (ch->act->asleep && ch->act->wake_at == ESP_NO_CYCLE)
@@ -82,7 +84,7 @@ static esp_hop *hop(esp_chain *ch, unsigned src, unsigned dst, unsigned plane, u
     h->src = (uint16_t)src;
     h->dst = (uint16_t)dst;
     h->plane = (uint8_t)plane;
-    h->flits = (uint8_t)flits;
+    h->flits = (uint16_t)flits;
     return h;
 }
 

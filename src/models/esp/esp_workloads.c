@@ -195,13 +195,18 @@ static void noc_stress(builder *b)
 socmon_status esp_script_build(socmon_esp_soc *soc, const char *name)
 {
     builder b = {soc, soc->eng, 0, SOCMON_OK, NULL};
+    int traffic = 0;
+    socmon_status tst = esp_traffic_build(soc, name, &traffic);   /* noc-trace:FILE, noc:ARGS */
+    if (traffic)
+        return tst;
     int w = -1;
     for (int i = 0; names[i]; i++)
         if (strcmp(name, names[i]) == 0)
             w = i;
     if (w < 0)
         return socmon_fail(SOCMON_ENOENT, "esp: unknown workload '%.64s' (known: multifft, "
-                           "cpu_stream, acc_sweep, noc_stress, idle, acc_none, acc_llc, acc_dma, acc_full)", name);
+                           "cpu_stream, acc_sweep, noc_stress, idle, acc_none, acc_llc, acc_dma, acc_full, noc-trace:FILE, "
+                           "noc:pattern=...)", name);
     if (w != 4 && (soc->eng->nmem == 0 || soc->eng->ncpu == 0))
         return socmon_fail(SOCMON_ENOTSUP, "esp: workload '%s' needs a cpu and a mem tile", name);
     soc->eng->nscript = 0;
