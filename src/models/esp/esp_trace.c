@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/file.h"
 #include "core/grow.h"
 #include "models/esp/esp_trace.h"
 #include "socmon/esp.h"
@@ -223,25 +224,12 @@ socmon_status esp_trace_load(const char *path, esp_trace *out)
 {
     if (!path || !out)
         return socmon_fail(SOCMON_EINVAL, "esp trace load: %s is NULL", path ? "out" : "path");
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return socmon_fail(errno == ENOENT ? SOCMON_ENOENT : errno == EACCES ? SOCMON_EPERM : SOCMON_EIO,
-                           "noc trace '%s': %s", path, strerror(errno));
-    char *text = malloc(MAX_FILE + 1);
-    if (!text) {
-        fclose(fp);
-        return socmon_fail(SOCMON_ENOMEM, "noc trace '%s': out of memory", path);
-    }
-    size_t n = fread(text, 1, MAX_FILE + 1, fp);
-    int err = ferror(fp);
-    fclose(fp);
-    socmon_status st;
-    if (err)
-        st = socmon_fail(SOCMON_EIO, "noc trace '%s': read error", path);
-    else if (n > MAX_FILE)
-        st = socmon_fail(SOCMON_EPARSE, "noc trace '%s': larger than %u bytes", path, MAX_FILE);
-    else
-        st = esp_trace_parse(text, n, path, out);
+    char *text;
+    size_t n;
+    socmon_status st = smn_file_read(path, MAX_FILE, "noc trace", &text, &n);
+    if (st != SOCMON_OK)
+        return st;
+    st = esp_trace_parse(text, n, path, out);
     free(text);
     return st;
 }
