@@ -50,6 +50,10 @@ function parseNum(s) {
   const m = /^(-?[0-9.]+(?:e[-+]?\d+)?)([kMGT]?)$/.exec(s);
   return m ? Number(m[1]) * { '': 1, k: 1e3, M: 1e6, G: 1e9, T: 1e12 }[m[2]] : NaN;
 }
+// a number written exactly with grouped digits ("150,910", "19.58"); NaN for "151k"
+function exactNum(s) {
+  return /^-?\d{1,3}(,\d{3})*(\.\d+)?$/.test(s) ? Number(s.replace(/,/g, '')) : NaN;
+}
 // a number written to 3 significant digits: within half a unit of its third digit
 function near(got, want) {
   return Math.abs(got - want) <= 0.00501 * Math.abs(want) + 1e-300;
@@ -258,8 +262,9 @@ async function checkSummary(page) {
   let nt = 0, nm = 0;
   for (const t of s.totals) {
     if (t.want === 0) { if (t.got !== null) fail('counter ' + t.name + ' stayed 0 but has a row'); continue; }
-    const got = t.got === null ? NaN : parseNum(t.got.split(' ')[0]);
-    if (!near(got, t.want)) fail('summary total of ' + t.name + ' "' + t.got + '", the deltas add up to ' + t.want);
+    // exact, with grouped digits, as the terminal's tables write a count (issue 37, item 13)
+    const got = t.got === null ? NaN : exactNum(t.got.split(' ')[0]);
+    if (got !== t.want) fail('summary total of ' + t.name + ' "' + t.got + '", the deltas add up to ' + t.want);
     else nt++;
   }
   for (const m of s.metrics) {
@@ -282,8 +287,13 @@ async function checkSummary(page) {
     if (r[0] !== f.target || r[1] !== f.finding) fail('finding ' + i + ' reads ' + JSON.stringify(r));
     for (const [k, v] of Object.entries(f.evidence || {})) {
       const m = new RegExp('(?:^|, )' + k + ' ([^,\\s]+)').exec(r[2] || '');
-      // evidence is mostly numbers (3 significant digits), sometimes a name (plane3)
-      if (!m || (typeof v === 'number' ? !near(parseNum(m[1]), v) : m[1] !== String(v))) fail('finding ' + i + ': evidence ' + k + ' ' + v + ' reads "' + r[2] + '"');
+      // evidence is mostly numbers, written as the tables write them (a count exact and grouped,
+      // a fraction to 2 decimals, 3 below 1), sometimes a name (plane3)
+      const m2 = new RegExp('(?:^|, )' + k + ' ((?:[^,\\s]|,(?=\\d{3}(?:\\D|$)))+)').exec(r[2] || '');
+      const ok = typeof v !== 'number' ? !!m && m[1] === String(v)
+        : !!m2 && (Number.isInteger(v) ? exactNum(m2[1]) === v
+          : Math.abs(exactNum(m2[1]) - v) <= 0.5 * Math.pow(10, -(Math.abs(v) >= 1 ? 2 : 3)) + 1e-12);
+      if (!ok) fail('finding ' + i + ': evidence ' + k + ' ' + v + ' reads "' + r[2] + '"');
     }
   });
   console.log('check_charts: summary: run ' + s.elapsedText + ', ' + nt + ' counter totals and ' + nm + ' metrics match the data, ' +

@@ -89,8 +89,17 @@
     return v.toLocaleString('en-US', { minimumFractionDigits: p, maximumFractionDigits: p });
   }
 
+  // A number as the terminal's tables write one: a count exact with grouped digits (150,910, not
+  // 151k), a fraction with two decimals (three below 1), never rounded to significant digits.
+  function exact(v) {
+    if (typeof v !== 'number' || !isFinite(v)) return '-';
+    if (Number.isInteger(v)) return v.toLocaleString('en-US');
+    const p = Math.abs(v) >= 1 ? 2 : 3;
+    return v.toLocaleString('en-US', { minimumFractionDigits: p, maximumFractionDigits: p });
+  }
+
   function evidence(ev) {
-    return Object.keys(ev || {}).map((k) => k + ' ' + (typeof ev[k] === 'number' ? U.sig3(ev[k]) : String(ev[k]))).join(', ');
+    return Object.keys(ev || {}).map((k) => k + ' ' + (typeof ev[k] === 'number' ? exact(ev[k]) : String(ev[k]))).join(', ');
   }
 
   window.socmonSummary = function (root, data) {
@@ -114,7 +123,7 @@
     const shown = tot.filter((g) => g.total !== 0);
     for (const g of shown) {
       trows.push({ name: g.name, cells: [g.name + (g.instances > 1 ? ' (' + g.instances + ' instances)' : ''),
-        U.sig3(g.total) + (g.unit ? ' ' + g.unit : ''), elapsed ? U.sig3(g.total / (elapsed / 1e9)) + ' ' + U.rate(g.unit) : ''] });
+        exact(g.total) + (g.unit ? ' ' + g.unit : ''), elapsed ? U.sig3(g.total / (elapsed / 1e9)) + ' ' + U.rate(g.unit) : ''] });
     }
     if (tot.length > shown.length)
       trows.push({ name: 'zero', cells: [(tot.length - shown.length) + ' counters stayed 0', '0', ''] });
