@@ -94,6 +94,23 @@ def top_level_statements(lines):
     return stmts
 
 
+
+def split_top_level(s):
+    """s cut at its commas outside parentheses and brackets (declarators, parameters)."""
+    parts, depth, cur = [], 0, ""
+    for ch in s:
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    parts.append(cur)
+    return parts
+
 def declared_names(stmt):
     """(kind, name) pairs a top-level statement declares with external
     linkage: ('func', f) or ('data', d); nothing for types and statics."""
@@ -107,19 +124,7 @@ def declared_names(stmt):
         return []                 # struct X; or a bare type definition
     names = []
     # Declarators are separated by top-level commas.
-    parts, depth, cur = [], 0, ""
-    for ch in s:
-        if ch in "([":
-            depth += 1
-        elif ch in ")]":
-            depth -= 1
-        if ch == "," and depth == 0:
-            parts.append(cur)
-            cur = ""
-        else:
-            cur += ch
-    parts.append(cur)
-    for k, p in enumerate(parts):
+    for k, p in enumerate(split_top_level(s)):
         p = p.split("=")[0].strip()
         m = re.match(r"(.*?)\b(" + IDENT + r")\s*\((?!\s*\*)", p)
         if m and not re.search(r"\(\s*\*", p[:m.end()]):

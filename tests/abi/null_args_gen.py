@@ -46,19 +46,7 @@ def headers(inc):
 
 
 def split_params(plist):
-    parts, depth, cur = [], 0, ""
-    for ch in plist:
-        if ch in "([":
-            depth += 1
-        elif ch in ")]":
-            depth -= 1
-        if ch == "," and depth == 0:
-            parts.append(cur.strip())
-            cur = ""
-        else:
-            cur += ch
-    if cur.strip():
-        parts.append(cur.strip())
+    parts = [p.strip() for p in cs.split_top_level(plist) if p.strip()]
     return [] if parts in ([], ["void"]) else parts
 
 
