@@ -161,7 +161,7 @@ static int bench_device(const char *name, const socmon_esp_soc_desc *d)
     socmon_sample s = {0};
     int rc = 1;
     if (socmon_bus_model_new(&bus) || smn_esp_soc_new(d, &soc) || smn_esp_soc_map(soc, bus) ||
-        smn_esp_device_new(bus, d, "esp", &dev) || socmon_set_new(dev, NULL, &set) ||
+        smn_esp_device_new(bus, d, "esp", 1, &dev) || socmon_set_new(dev, NULL, &set) ||
         socmon_sample_alloc(set, &s)) {
         fprintf(stderr, "bench_esp: %s device: %s\n", name, socmon_errmsg());
         goto out;

@@ -5,15 +5,15 @@ Replays every trace of tests/esp/noc_rtl/traces/ with `socmon stat -w noc-trace:
 compares what the model counts with what the RTL counted (tests/esp/noc_rtl/expected/):
 
 - monitor values: per tile, the plane's tile_inject and its five queue_full registers, read as a
-  driver reads them (register 29 + 5P + Q holds what the model puts at index Q) and, separately,
-  by meaning (the RTL's North output against the model's `north`);
+  driver reads them: counter `noc_inj_pP` is monitor 23 + P, `noc_out_pP_<port>` monitor
+  29 + 5P + Q with Q in the RTL's port order (north, south, west, east, local);
 - the drain (the RTL's last tail-out cycle + 1 against the model's `cycles`) and the latency
   minimum, mean, p99 and maximum.
 
-It prints one line per trace and the totals; it asserts nothing (the RTL-exact NoC is issue 38's
-item 1, and its test will require every value to agree). Usage:
+It prints one line per trace and the totals. With --require-all it exits 1 unless every value of
+every trace agrees, and prints the first values that differ (sh_noc_rtl_exact). Usage:
 
-    python3 tools/noc_rtl_agreement.py [build/socmon] [TRACE-NAME-REGEX]
+    python3 tools/noc_rtl_agreement.py [--require-all] [--fixture DIR] [build/socmon] [TRACE-NAME-REGEX]
 """
 import json
 import os
@@ -24,14 +24,12 @@ import sys
 SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIX = os.path.join(SRC, "tests", "esp", "noc_rtl")
 SOCS = {(2, 3): None, (4, 4): "esp_4x4", (8, 8): "esp_8x8"}
-RTL_PORTS = ["N", "S", "W", "E", "L"]                            # the RTL's index order (noc_pkg.sv)
-MODEL_PORTS = ["local", "east", "west", "south", "north"]        # the guide's, the model's registers
-MEANING = {"N": "north", "S": "south", "W": "west", "E": "east", "L": "local"}
+PORTS = ["north", "south", "west", "east", "local"]               # the RTL's index order (noc_pkg.sv)
 
 
-def expected(name):
+def expected(fix, name):
     e = {"tiles": {}}
-    with open(os.path.join(FIX, "expected", name + ".txt")) as f:
+    with open(os.path.join(fix, "expected", name + ".txt")) as f:
         for line in f:
             w = line.split()
             if not w or w[0].startswith("#"):
@@ -49,10 +47,10 @@ def expected(name):
     return e
 
 
-def model(socmon, name, e):
+def model(socmon, fix, name, e):
     soc = SOCS.get(e["mesh"])
     target = "esp" + (":soc=" + soc if soc else "")
-    trace = os.path.join(FIX, "traces", name + ".txt")
+    trace = os.path.join(fix, "traces", name + ".txt")
     out = subprocess.run([socmon, "stat", "-t", target, "-w", "noc-trace:" + trace, "--json"],
                          capture_output=True, text=True, check=False)
     if out.returncode != 0:
@@ -64,53 +62,73 @@ def model(socmon, name, e):
 
 
 def compare(e, counters, results):
+    """(values, equal, timing figures, equal, timing, differences)"""
     p = e.get("plane", 0)
-    reg = mean = 0
-    n = 0
+    reg = n = 0
+    diffs = []
     for t, (inj, *qf) in sorted(e["tiles"].items()):
-        got_inj = counters.get("tile%d.noc_inj_p%d" % (t, p))
-        n += 6
-        reg += got_inj == inj
-        mean += got_inj == inj
-        for q, rtl in enumerate(qf):
-            by_reg = counters.get("tile%d.noc_bp_p%d_%s" % (t, p, MODEL_PORTS[q]))
-            by_meaning = counters.get("tile%d.noc_bp_p%d_%s" % (t, p, MEANING[RTL_PORTS[q]]))
-            reg += by_reg == rtl
-            mean += by_meaning == rtl
+        pairs = [("tile%d.noc_inj_p%d" % (t, p), inj)]
+        pairs += [("tile%d.noc_out_p%d_%s" % (t, p, PORTS[q]), rtl) for q, rtl in enumerate(qf)]
+        for name, rtl in pairs:
+            got = counters.get(name)
+            n += 1
+            reg += got == rtl
+            if got != rtl:
+                diffs.append("%s: RTL %d, model %s" % (name, rtl, got))
     lat = e.get("latency", {})
     timing = [("drain", e["drain"] + 1, results.get("cycles"))]
     timing += [("latency_" + k, v, results.get("latency_" + k)) for k, v in sorted(lat.items())]
-    same = sum(1 for _, want, got in timing if got is not None and abs(got - want) < 1e-3)
-    return n, reg, mean, len(timing), same, timing
+    same = 0
+    for what, want, got in timing:
+        if got is not None and abs(got - want) < 1e-3:
+            same += 1
+        else:
+            diffs.append("%s: RTL %s, model %s" % (what, want, got))
+    return n, reg, len(timing), same, timing, diffs
 
 
 def main():
-    socmon = sys.argv[1] if len(sys.argv) > 1 else os.path.join(SRC, "build", "socmon")
-    pick = re.compile(sys.argv[2] if len(sys.argv) > 2 else "")
-    names = sorted(f[:-4] for f in os.listdir(os.path.join(FIX, "traces")) if f.endswith(".txt"))
-    tot = [0] * 5
+    args = sys.argv[1:]
+    strict = "--require-all" in args
+    args = [a for a in args if a != "--require-all"]
+    fix = FIX
+    if "--fixture" in args:
+        k = args.index("--fixture")
+        fix = args[k + 1]
+        del args[k:k + 2]
+    socmon = args[0] if args else os.path.join(SRC, "build", "socmon")
+    pick = re.compile(args[1] if len(args) > 1 else "")
+    names = sorted(f[:-4] for f in os.listdir(os.path.join(fix, "traces")) if f.endswith(".txt"))
+    tot = [0] * 4
     failed = 0
-    print("%-34s %13s %13s %9s  cycles rtl/model" % ("trace", "by register", "by meaning", "timing"))
+    bad = []
+    print("%-34s %13s %9s  cycles rtl/model" % ("trace", "monitors", "timing"))
     for name in names:
         if not pick.search(name):
             continue
-        e = expected(name)
-        got, err = model(socmon, name, e)
+        e = expected(fix, name)
+        got, err = model(socmon, fix, name, e)
         if got is None:
             failed += 1
             print("%-34s socmon failed: %s" % (name, err[0]))
+            bad.append("%s: socmon failed: %s" % (name, err[0]))
             continue
-        n, reg, mean, nt, same, timing = compare(e, *got)
-        for i, v in enumerate((n, reg, mean, nt, same)):
+        n, reg, nt, same, timing, diffs = compare(e, *got)
+        for i, v in enumerate((n, reg, nt, same)):
             tot[i] += v
-        print("%-34s %6d/%-6d %6d/%-6d %4d/%-4d  %d/%s" % (name, reg, n, mean, n, same, nt, timing[0][1],
-                                                             timing[0][2]))
-    n, reg, mean, nt, same = tot
+        bad += ["%s: %s" % (name, d) for d in diffs]
+        print("%-34s %6d/%-6d %4d/%-4d  %d/%s" % (name, reg, n, same, nt, timing[0][1], timing[0][2]))
+    n, reg, nt, same = tot
     if n:
-        print("monitor values equal to the RTL's: %d of %d as a driver reads them (%.1f %%), %d by meaning "
-              "(%.1f %%); drain and latency figures: %d of %d%s" % (reg, n, 100.0 * reg / n, mean,
-                                                                    100.0 * mean / n, same, nt,
-                                                                    "; %d traces failed" % failed if failed else ""))
+        print("monitor values equal to the RTL's, as a driver reads them: %d of %d (%.1f %%); drain and "
+              "latency figures: %d of %d%s" % (reg, n, 100.0 * reg / n, same, nt,
+                                               "; %d traces failed" % failed if failed else ""))
+    if strict and (bad or not n):
+        print("FAIL: %d values differ from the RTL's%s" % (len(bad), ", the first:" if bad else
+                                                           " (no trace was compared)"))
+        for d in bad[:20]:
+            print("  " + d)
+        return 1
     return 0
 
 

@@ -56,7 +56,7 @@ enum {
     SOCMON_ESP_MON_ACC_TOT_LO = 16, SOCMON_ESP_MON_ACC_TOT_HI = 17, SOCMON_ESP_MON_ACC_INVOC = 18,
     SOCMON_ESP_MON_DVFS = 19,        /* 19..22: op point 0..3 */
     SOCMON_ESP_MON_NOC_INJ = 23,     /* 23..28: plane 0..5 */
-    SOCMON_ESP_MON_NOC_QFULL = 29    /* 29 + plane*5 + direction (Local, East, West, South, North) */
+    SOCMON_ESP_MON_NOC_QFULL = 29    /* 29 + plane*5 + port, in the RTL's order North, South, West, East, Local */
 };
 
 /* ==== SoC descriptions ==== */

@@ -15,8 +15,9 @@
  *  - §1.1 / §1.4 (monitors.h, libmonitors.c, socmap_gen.py): monitor indices,
  *    4*(m+1) offsets, MONITOR_TILE_SIZE 0x200, MONITOR_BASE_ADDR;
  *  - ESP's guide (../shared/seeds/esp_monitors_guide.txt §1): which monitors
- *    are well-defined in which tile type, and the direction order Local,
- *    East, West, South, North of the backpressure monitors. */
+ *    are well-defined in which tile type;
+ *  - ESP's router RTL (shared/specs/esp_noc_rtl.md): the NoC monitors' port
+ *    order N, S, W, E, L (the guide's is the reverse) and what they count. */
 #ifndef SOCMON_HW_ESP_MONITOR_H
 #define SOCMON_HW_ESP_MONITOR_H
 
@@ -133,10 +134,32 @@ static inline int esp_mon_is_pair_hi(unsigned m)
     return m == ESP_MON_ACC_MEM_HI || m == ESP_MON_ACC_TOT_HI;
 }
 
-/* Router ports in the backpressure monitors' order (guide §1). */
-enum { ESP_DIR_LOCAL = 0, ESP_DIR_EAST, ESP_DIR_WEST, ESP_DIR_SOUTH, ESP_DIR_NORTH, ESP_NDIRS };
-static const char *const ESP_DIR_NAMES[ESP_NDIRS] SM_UNUSED = {"local", "east", "west", "south",
-                                                               "north"};
+/* Router ports in the RTL's order (rtl/noc/router/noc_pkg.sv: kNorthPort 0 .. kLocalPort 4),
+ * which is the order of queue_full(Q), monitor 29 + 5P + Q (sync_noc_xy.vhd wires Q to the
+ * router's port Q; shared/specs/esp_noc_rtl.md). ESP's guide lists the five as "Local, East,
+ * West, South, North", the reverse: a driver on silicon reading 29 + 5P + 0 gets the North
+ * output (docs/esp.md). */
+enum { ESP_DIR_NORTH = 0, ESP_DIR_SOUTH, ESP_DIR_WEST, ESP_DIR_EAST, ESP_DIR_LOCAL, ESP_NDIRS };
+static const char *const ESP_DIR_NAMES[ESP_NDIRS] SM_UNUSED = {"north", "south", "west", "east",
+                                                               "local"};
+
+/* ---- model-only counters (socmon's virtual SoC; no ESP monitor counts them) ----
+ * What ESP's guide describes and the RTL does not count: the cycles each router input FIFO is
+ * full (its stop_out, real backpressure) and the packets injected. The model keeps them in a
+ * window of its own per tile, after the last tile's monitor window: tile t's at
+ * monitor_base + ntiles * ESP_TILE_SIZE + t * ESP_XTILE_SIZE. Word w at 4w; 32 bits each,
+ * read-only, frozen by the tile's burst register like the 59. A driver reads them only when its
+ * target says the model is behind the bus (on silicon nothing answers there). */
+#define ESP_XTILE_SIZE 0x100u
+enum {
+    ESP_XMON_STOP = 0,                  /* 0..29: stop_out of plane P, input port Q at 5P + Q */
+    ESP_XMON_PKTS = 30,                 /* 30..35: packets injected into plane P */
+    ESP_NXMON = 36
+};
+static inline uint64_t esp_xmon_addr(uint64_t monitor_base, unsigned ntiles, unsigned tile, unsigned w)
+{
+    return monitor_base + (uint64_t)ntiles * ESP_TILE_SIZE + (uint64_t)tile * ESP_XTILE_SIZE + 4u * w;
+}
 
 /* ---- tile wiring (guide §1) ----
  * Tile types, numbered as socmon's SoC descriptions number them. */

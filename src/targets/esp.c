@@ -105,7 +105,9 @@ static socmon_status esp_map(socmon_model_target *mt, socmon_bus *bus)
 
 static socmon_status esp_device_new(socmon_model_target *mt, socmon_bus *bus, socmon_device **dev)
 {
-    return smn_esp_device_new(bus, &((esp_state *)mt->priv)->desc, "esp", dev);
+    /* The model-only counters only where the model answers: not on silicon (devmem=1). */
+    const esp_opts *eo = mt->opts;
+    return smn_esp_device_new(bus, &((esp_state *)mt->priv)->desc, "esp", !eo->devmem, dev);
 }
 
 static socmon_status esp_start(socmon_model_target *mt, const char *workload)
@@ -163,7 +165,7 @@ const socmon_target_ops smn_target_esp_ops = {
     .workloads = esp_workloads,
     .metrics = "esp",
     .simulated = 1,
-    .hotspots = "*.noc_bp_*",
+    .hotspots = "*.noc_out_*",
     SOCMON_MODEL_TARGET_OPS(esp_decl),
     .grid = esp_grid,
     .min_interval_ns = 1000, /* one sample reads 59 monitors a tile over the NoC */

@@ -23,7 +23,7 @@ static void fx_open(fx *f, const socmon_esp_soc_desc *d)
     assert_int_equal(socmon_bus_model_new(&f->bus), SOCMON_OK);
     assert_int_equal(smn_esp_soc_new(&f->d, &f->soc), SOCMON_OK);
     assert_int_equal(smn_esp_soc_map(f->soc, f->bus), SOCMON_OK);
-    assert_int_equal(smn_esp_device_new(f->bus, &f->d, "esp", &f->dev), SOCMON_OK);
+    assert_int_equal(smn_esp_device_new(f->bus, &f->d, "esp", 1, &f->dev), SOCMON_OK);
 }
 
 static void fx_close(fx *f)
@@ -148,7 +148,7 @@ static void test_snapshot_protocol(void **state)
     socmon_bus *rb = NULL;
     assert_int_equal(socmon_bus_record_new(f.bus, rec, &tr, &rb), SOCMON_OK);
     socmon_device *dev = NULL;
-    assert_int_equal(smn_esp_device_new(rb, &d, "esp", &dev), SOCMON_OK);
+    assert_int_equal(smn_esp_device_new(rb, &d, "esp", 1, &dev), SOCMON_OK);
     tr.n = 0;
     uint32_t idx[2] = {find(dev, "tile4.noc_inj_p2"), find(dev, "tile4.acc_invocations")};
     uint64_t out[2];
@@ -188,7 +188,7 @@ static void test_stale_burst_released(void **state)
     assert_int_equal(socmon_bus_write32(f.bus, 0x60090000u + 1 * 0x200, 1), SOCMON_OK);
     assert_int_equal(socmon_esp_soc_poke(f.soc, 1, SOCMON_ESP_MON_DDR, 999), SOCMON_OK);
     socmon_device *dev = NULL;
-    assert_int_equal(smn_esp_device_new(f.bus, &d, "esp", &dev), SOCMON_OK);
+    assert_int_equal(smn_esp_device_new(f.bus, &d, "esp", 1, &dev), SOCMON_OK);
     uint32_t burst = 7;
     assert_int_equal(socmon_bus_read32(f.bus, 0x60090000u + 1 * 0x200, &burst), SOCMON_OK);
     assert_int_equal(burst, 0);

@@ -36,7 +36,7 @@ static int setup(void **state)
     assert_int_equal(socmon_bus_model_new(&f.bus), SOCMON_OK);
     assert_int_equal(smn_esp_soc_new(&d, &f.soc), SOCMON_OK);
     assert_int_equal(smn_esp_soc_map(f.soc, f.bus), SOCMON_OK);
-    assert_int_equal(smn_esp_device_new(f.bus, &d, "esp", &f.dev), SOCMON_OK);
+    assert_int_equal(smn_esp_device_new(f.bus, &d, "esp", 1, &f.dev), SOCMON_OK);
     f.n = socmon_device_ncounters(f.dev);
     f.ctr = calloc(f.n, sizeof *f.ctr);
     for (size_t i = 0; i < f.n; i++)

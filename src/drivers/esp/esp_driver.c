@@ -179,10 +179,11 @@ socmon_status smn_esp_drv_read64_live(socmon_esp_drv *drv, unsigned tile, unsign
 
 /* ---- the device ---- */
 
+#define ESP_CTR_MODEL_ONLY 0xffu
 typedef struct esp_ctr {
     uint64_t addr;    /* of mon, worked out once */
     uint16_t tile;
-    uint8_t mon;      /* low word for a 64-bit pair */
+    uint8_t mon;      /* low word for a 64-bit pair; ESP_CTR_MODEL_ONLY: a model-only counter */
     uint8_t is64;
 } esp_ctr;
 
@@ -382,22 +383,48 @@ static void mon_name(unsigned mon, char *name, size_t nsz, char *desc, size_t ds
         *unit = "cycles";
     } else if (mon < ESP_MON_NOC_QFULL) {
         snprintf(name, nsz, "noc_inj_p%u", mon - ESP_MON_NOC_INJ);
-        snprintf(desc, dsz, "packets injected into NoC plane %u", mon - ESP_MON_NOC_INJ);
-        *unit = "packets";
+        snprintf(desc, dsz, "flits the tile offered to its router on NoC plane %u (tile_inject)",
+                 mon - ESP_MON_NOC_INJ);
+        *unit = "flits";
     } else {
-        unsigned q = mon - ESP_MON_NOC_QFULL;
-        const char *dir = ESP_DIR_NAMES[q % ESP_NDIRS];
-        snprintf(name, nsz, "noc_bp_p%u_%s", q / ESP_NDIRS, dir);
-        snprintf(desc, dsz, "cycles the %s queue of NoC plane %u was full (backpressure)", dir,
-                 q / ESP_NDIRS);
+        /* queue_full(Q) counts output register Q's occupancy, Q in the RTL's order
+         * (hw/esp_monitor.h; docs/esp.md) */
+        unsigned q = mon - ESP_MON_NOC_QFULL, p = q / ESP_NDIRS, d = q % ESP_NDIRS;
+        const char *dir = ESP_DIR_NAMES[d];
+        snprintf(name, nsz, "noc_out_p%u_%s", p, dir);
+        if (d == ESP_DIR_LOCAL)
+            snprintf(desc, dsz, "cycles a flit was on the local port of the NoC plane %u router (offered on the "
+                     "local input or waiting in the local output)", p);
+        else
+            snprintf(desc, dsz, "cycles the %s output register of the NoC plane %u router held a flit (flits "
+                     "sent %s + cycles they waited for room downstream)", dir, p, dir);
         *unit = "cycles";
     }
 }
 
-static socmon_status add_counters(socmon_device *dev, esp_dev *ed, const socmon_esp_soc_desc *d)
+/* The model-only counters (hw/esp_monitor.h): word w of a tile's model-only window. */
+static void xmon_name(unsigned w, char *name, size_t nsz, char *desc, size_t dsz, const char **unit)
+{
+    if (w < ESP_XMON_PKTS) {
+        unsigned p = w / ESP_NDIRS;
+        const char *dir = ESP_DIR_NAMES[w % ESP_NDIRS];
+        snprintf(name, nsz, "noc_stop_p%u_%s", p, dir);
+        snprintf(desc, dsz, "model only, no ESP monitor: cycles the %s input FIFO of the NoC plane %u router "
+                 "was full (stop_out: backpressure)", dir, p);
+        *unit = "cycles";
+    } else {
+        unsigned p = w - ESP_XMON_PKTS;
+        snprintf(name, nsz, "noc_pkts_p%u", p);
+        snprintf(desc, dsz, "model only, no ESP monitor: packets the tile injected into NoC plane %u", p);
+        *unit = "packets";
+    }
+}
+
+static socmon_status add_counters(socmon_device *dev, esp_dev *ed, const socmon_esp_soc_desc *d,
+                                  int model_only)
 {
     unsigned nt = d->rows * d->cols;
-    ed->c = malloc((size_t)nt * ESP_NMON * sizeof *ed->c);
+    ed->c = malloc((size_t)nt * (ESP_NMON + ESP_NXMON) * sizeof *ed->c);
     if (!ed->c)
         return socmon_fail(SOCMON_ENOMEM, "esp device: out of memory");
     for (unsigned t = 0; t < nt; t++) {
@@ -408,7 +435,7 @@ static socmon_status add_counters(socmon_device *dev, esp_dev *ed, const socmon_
                 continue;
             if (!socmon_esp_mon_defined(d, t, m))
                 continue;
-            char name[32], desc[96];
+            char name[32], desc[160];
             const char *unit;
             mon_name(m, name, sizeof name, desc, sizeof desc, &unit);
             int is64 = esp_mon_is_pair_lo(m);
@@ -424,12 +451,27 @@ static socmon_status add_counters(socmon_device *dev, esp_dev *ed, const socmon_
                 return st;
             ed->c[ed->n++] = (esp_ctr){reg, (uint16_t)t, (uint8_t)m, (uint8_t)is64};
         }
+        for (unsigned w = 0; model_only && w < ESP_NXMON; w++) {
+            unsigned p = w < ESP_XMON_PKTS ? w / ESP_NDIRS : w - ESP_XMON_PKTS;
+            if (p >= d->noc_planes || (w < ESP_XMON_PKTS && w % ESP_NDIRS >= d->noc_queues))
+                continue;
+            char name[32], desc[160];
+            const char *unit;
+            xmon_name(w, name, sizeof name, desc, sizeof desc, &unit);
+            uint64_t reg = esp_xmon_addr(d->monitor_base, nt, t, w);
+            socmon_counter c = {.name = name, .instance = inst, .desc = desc, .unit = unit, .width = 32,
+                                .reg = reg, .max_rate_hz = d->clock_hz};
+            socmon_status st = socmon_device_add_counter(dev, &c, NULL);
+            if (st != SOCMON_OK)
+                return st;
+            ed->c[ed->n++] = (esp_ctr){reg, (uint16_t)t, ESP_CTR_MODEL_ONLY, 0};
+        }
     }
     return SOCMON_OK;
 }
 
 socmon_status smn_esp_device_new(socmon_bus *bus, const socmon_esp_soc_desc *d,
-                                    const char *name, socmon_device **out)
+                                    const char *name, int model_only, socmon_device **out)
 {
     if (!out)
         return socmon_fail(SOCMON_EINVAL, "esp device: out is NULL");
@@ -448,7 +490,7 @@ socmon_status smn_esp_device_new(socmon_bus *bus, const socmon_esp_soc_desc *d,
         dev_destroy(ed);
         return st;
     }
-    if ((st = add_counters(dev, ed, d)) != SOCMON_OK) {
+    if ((st = add_counters(dev, ed, d, model_only)) != SOCMON_OK) {
         socmon_device_free(dev);
         return st;
     }

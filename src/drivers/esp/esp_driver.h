@@ -52,11 +52,12 @@ socmon_status smn_esp_drv_read64_live(socmon_esp_drv *drv, unsigned tile, unsign
 
 /* A device over the driver: one counter per defined monitor per tile,
  * instance "tileN", the two lo/hi pairs as 64-bit counters (docs/esp.md lists
- * the names). Reading a selection freezes every touched tile once, reads,
+ * the names). With model_only (the target knows socmon's model is behind the bus), also the
+ * model-only counters of hw/esp_monitor.h, from the model's own window. Reading a selection freezes every touched tile once, reads,
  * releases. The device owns a driver (and so a copy of d) but not bus; name
  * NULL means "esp". Parameters: clock_hz, rows, cols, ntiles, ncpu, nmem,
  * nacc, noc_planes. */
 socmon_status smn_esp_device_new(socmon_bus *bus, const socmon_esp_soc_desc *d,
-                                    const char *name, socmon_device **out);
+                                    const char *name, int model_only, socmon_device **out);
 
 #endif

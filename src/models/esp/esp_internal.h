@@ -21,6 +21,8 @@ typedef struct esp_tile {
     uint64_t defined;              /* bit m set: monitor m is wired in this tile */
     uint32_t count[ESP_NMON];
     uint32_t frozen[ESP_NMON];
+    uint32_t xcount[ESP_NXMON];    /* model-only counters (hw/esp_monitor.h), and their snapshot */
+    uint32_t xfrozen[ESP_NXMON];
     uint32_t word[ESP_TILE_WORDS];  /* storage of the access-table registers */
     uint64_t cfg_writes;           /* software must not write them: counted for tests */
     unsigned op_point;             /* current DVFS op point 0..3 */
@@ -63,7 +65,7 @@ void esp_set_op(socmon_esp_soc *soc, unsigned tile, unsigned op);
 #define ESP_L2_WAYS 4u
 #define ESP_LLC_SETS 1024u        /* 256 KiB per memory tile, 16-way */
 #define ESP_LLC_WAYS 16u
-#define ESP_QDEPTH 4u             /* router input queue depth, flits (a power of 2: rings wrap by mask) */
+#define ESP_QDEPTH 4u             /* router input FIFO depth, flits (QUEUE_SIZE of rtl/noc/router) */
 #define ESP_FLITS_CTRL 2u         /* header + address */
 #define ESP_FLITS_DATA 3u         /* header + a line in two 64-bit flits */
 #define ESP_FLITS_DMA_WRITE 4u    /* header + address + a line */
@@ -129,44 +131,43 @@ typedef struct esp_chain {
     struct esp_chain *next;      /* pending-injection list or free list */
 } esp_chain;
 
-/* The NoC's state is laid out flat, per plane (esp_noc.c says how a cycle uses it):
+/* The NoC's state, per plane, as ESP's router RTL holds it (esp_noc.c says how a cycle uses
+ * it). Ports are numbered as the RTL numbers them (ESP_DIR_*: N, S, W, E, L).
  *
- * - a flit in the network is an id (1..20 per tile) into the plane's flit arrays: its chain,
- *   its chain's current destination, and the way XY routing sends it on from the router it
- *   waits in (esp_route: worked out once, when it enters the queue);
- * - an input queue is one 64-bit word of up to ESP_QDEPTH ids, its head in the low 16 bits
- *   (a pop is a shift, a push an or), with its occupancy next to it in the router, whose
- *   whole state the routers around it read every cycle (one cache line);
- * - full_since[t * 5 + d] is the cycle queue d of t last filled up: its backpressure monitor is
- *   counted when it stops being full and when the engine settles the monitors
- *   (esp_noc_settle), not every cycle. */
+ * - A flit is an id (1..26 per tile) into the plane's flit arrays: its chain, its destination,
+ *   whether it is a packet's head and tail. The ids of an input FIFO are one 64-bit word (head in
+ *   the low 16 bits); an output register is one id (0: void).
+ * - link[i] is the flit arriving on input i this cycle: the upstream router's output register
+ *   (written by that router), or the tile's offer on the local input. */
 typedef uint16_t esp_route;      /* output port (bits 0-2); else the neighbour's input (3-5), tile (6-15) */
 #define ESP_ROUTE(o, in, nt) ((esp_route)((o) | (in) << 3 | (nt) << 6))
 
 /* 16-bit fields: a store through an 8-bit one may alias anything, and the compiler
  * would reload every pointer of the hot loop after it. */
 typedef struct esp_router {
-    uint16_t hold;               /* bit d set: queue d holds flits */
-    uint16_t fresh;              /* bit d: queue d was empty when a flit came in during this
-                                    pass, before the router's turn (0 outside a pass) */
-    uint16_t rr;                 /* round-robin start among inputs */
-    uint16_t active;             /* on the plane's active list, at index pos */
-    uint16_t occ;                /* flits in all its queues */
-    uint16_t pos;
-    uint16_t qocc[ESP_NDIRS];
-    uint64_t q[ESP_NDIRS];       /* flit ids, head in bits 0-15 */
+    uint16_t nonempty, full;     /* bit i: input FIFO i holds a flit / holds ESP_QDEPTH (stop_out) */
+    uint16_t outmask, linkmask;  /* bit o: output register o holds a flit; bit i: link[i] does */
+    uint16_t locked;             /* bit o: output o is held by a worm (head forwarded, tail not) */
+    uint16_t qn[ESP_NDIRS];      /* flits in each input FIFO */
+    uint16_t out[ESP_NDIRS];     /* output registers */
+    uint16_t link[ESP_NDIRS];    /* arriving flits */
+    uint16_t cfg[ESP_NDIRS];     /* the input a locked output is held by */
+    uint16_t lrg[ESP_NDIRS];     /* per output: its four inputs, most to least preferred, 3 bits each */
+    /* What the first half of a cycle decided, for the second (esp_noc.c) */
+    uint16_t stop, rd, fwdm, caplink, fwd[ESP_NDIRS], capid[ESP_NDIRS];
+    uint64_t q[ESP_NDIRS];       /* FIFO ids, head in bits 0-15 */
+    uint64_t listed;             /* the cycle + 1 it is on the plane's list for */
 } esp_router;
 
 typedef struct esp_plane {
     esp_router *r;               /* [tile] */
     esp_chain **fch;             /* [flit id] */
     uint16_t *fdst;              /* [flit id] */
-    esp_route *froute;           /* [flit id]: from the router it waits in */
+    uint8_t *fkind;              /* [flit id]: bit 0 head, bit 1 tail */
     uint16_t *ffree;             /* free flit ids, a stack */
     unsigned nfree;
-    uint64_t *full_since;        /* [tile * ESP_NDIRS + d] */
-    uint16_t *act_list;          /* routers holding flits, in the order they became active */
-    unsigned nact;
+    uint16_t *list, *next;       /* routers to visit this cycle and the next */
+    unsigned nlist, nnext;
     uint16_t *inj_list;          /* tiles with packets to inject */
     unsigned ninj;
     uint8_t *sink_stop;          /* [tile]: nonzero while its sink accepts nothing (a trace's stall) */
@@ -176,8 +177,7 @@ typedef struct esp_noc {
     unsigned rows, cols, n;
     esp_plane pl[ESP_NPLANES];
     esp_chain **pend_head, **pend_tail;      /* [tile*ESP_NPLANES + plane] */
-    esp_route *route;                        /* [tile * n + dst]: where XY routing sends a flit on */
-    uint16_t order[ESP_NDIRS][32];           /* [rr][inputs]: the inputs in round-robin order */
+    esp_route *route;                        /* [tile * n + dst]: the output XY routing takes */
     uint64_t flits_in_net, pending;
 } esp_noc;
 
@@ -188,9 +188,6 @@ void esp_noc_clear(esp_noc *noc);
 void esp_noc_send(socmon_esp_soc *soc, esp_chain *ch);
 /* One cycle (number soc->cycles) of every plane: route, eject, inject. */
 void esp_noc_cycle(socmon_esp_soc *soc);
-/* Brings the backpressure monitors of full queues up to soc->cycles: call
- * before anyone can read the monitors. */
-void esp_noc_settle(socmon_esp_soc *soc);
 int esp_noc_idle(const esp_noc *noc);
 /* A trace's stall: tile's sink on plane accepts no flit while stopped (flits wait in its router). */
 void esp_noc_sink_stop(esp_noc *noc, unsigned plane, unsigned tile, int stopped);

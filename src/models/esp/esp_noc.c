@@ -1,69 +1,91 @@
-/* The NoC: six planes of 2D-mesh routers with XY routing, as in ESP.
+/* The NoC: six planes of 2D-mesh routers, each cycle as ESP's router RTL does it
+ * (rtl/noc/router/lookahead_router.sv, router_fifo.sv, router_arbiter.sv at ESP 009a3f5b, with
+ * ACK/NACK flow control and QUEUE_SIZE 4, as rtl/noc/sync_noc_xy.vhd instantiates it;
+ * docs/esp-model.md, "The NoC", and ../shared/specs/esp_noc_rtl.md). What a router holds:
  *
- * Each router has five input queues (Local, East, West, South, North) of
- * ESP_QDEPTH flits. Every cycle each input may forward its head flit and each
- * output may accept one flit: towards a neighbour if its input queue has
- * room, or to the local tile, which always accepts one flit per cycle. A
- * queue that is full at the end of a cycle counts one backpressure cycle on
- * its monitor (29 + plane*5 + direction); the model adds them up when the
- * queue stops being full and when the engine settles the monitors, which
- * gives the same counts as counting every cycle for a fraction of the work.
- * A flit that arrived this cycle does not move on in the same cycle. Flits of
- * different packets may interleave (no wormhole locking): the model counts
- * flits and packets, not payloads.
+ * - per input, a FIFO of ESP_QDEPTH flits with bypass: when it is empty, the flit arriving on
+ *   the link is at its head in the same cycle and may be forwarded in that cycle; a full FIFO
+ *   takes no flit, even in a cycle it is read (`full` is a register);
+ * - per output, a one-flit register: a flit forwarded in cycle c is on the link in c + 1. It
+ *   keeps its flit while the next router's input is full (stop), and else takes the flit
+ *   forwarded in this cycle or none;
+ * - per output, a worm lock from head to tail, and a matrix arbiter over the other four inputs:
+ *   least recently granted first, initial order N, S, W, E, L, moved when a head is forwarded;
+ * - XY routing (the RTL computes it a hop ahead; the output taken is the same).
  *
- * The host's work goes where flits move (issue 29: 24 M flit hops in the 8x8
- * multifft burst). A plane's routers are visited in the order they became
- * active, which decides who wins a queue that frees up in the cycle, so that
- * order is the model's and is kept exactly:
- * - only routers holding flits are on a plane's active list, and a plane with
- *   none is not visited;
- * - a router's inputs are visited in round-robin order from a table
- *   (order[rr][inputs holding a flit that may move]), not by trying all five;
- * - a flit that came into an empty queue this cycle is the queue's head and
- *   may not move: one bit per queue says so (fresh), set only when that
- *   router's turn is still to come in the pass, instead of a cycle stamp per
- *   flit compared at every head;
- * - a flit is a 16-bit id into the plane's flit arrays, and a queue one word
- *   of ids (esp_internal.h): a hop moves an id, not the flit's fields;
- * - a router emptied in a cycle leaves the list at its next visit rather than
- *   by a separate pass over the list: until then it keeps its place only if
- *   it fills again in the same cycle, as it would have; a flit reaching it in
- *   a later cycle puts it at the end of the list, where its old entry is
- *   skipped (pos says which entry is live). */
+ * Every router's next state depends only on registers (its own and its neighbours' output
+ * registers and full flags), never on what another router does in the same cycle. So a cycle
+ * has two halves over the routers that hold or receive a flit: decide() reads the registers and
+ * writes only the router's own scratch fields; commit() writes the router's own state and its
+ * output registers, which are its neighbours' links. The order routers are visited in does not
+ * matter.
+ *
+ * The monitors count what sync_noc_xy.vhd routes to mon_noc, every cycle: tile_inject (23 + P)
+ * the cycles a flit is offered on the local input; queue_full(Q) (29 + 5P + Q) the cycles output
+ * register Q holds a flit, Q = 0..3 (N, S, W, E), and for Q = 4 the cycles a flit is on the local
+ * input or the local output. Two model-only counters (no ESP monitor sees them) count the cycles
+ * each input FIFO is full (stop_out) and the packets injected. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
 #include "models/esp/esp_internal.h"
 
-/* By output port: the input port it feeds at the neighbour. */
-static const uint8_t OPPOSITE[ESP_NDIRS] = {ESP_DIR_LOCAL, ESP_DIR_WEST, ESP_DIR_EAST,
-                                            ESP_DIR_NORTH, ESP_DIR_SOUTH};
+enum { N = ESP_DIR_NORTH, S = ESP_DIR_SOUTH, W = ESP_DIR_WEST, E = ESP_DIR_EAST, L = ESP_DIR_LOCAL };
+#define HEAD 1u
+#define TAIL 2u
+#define FLIT_IDS_PER_TILE (ESP_NDIRS * ESP_QDEPTH + ESP_NDIRS + 1) /* FIFOs, registers, an offer */
 
-/* XY routing: along the row first, then the column. */
+/* By output port: the input port it feeds at the neighbour. */
+static const uint8_t OPPOSITE[ESP_NDIRS] = {[N] = S, [S] = N, [W] = E, [E] = W, [L] = L};
+
+/* XY routing: along the row first, then the column (lookahead_routing.sv). */
 static unsigned xy_route(unsigned cols, unsigned t, unsigned dst)
 {
     unsigned r = t / cols, c = t % cols, dr = dst / cols, dc = dst % cols;
     if (dc > c)
-        return ESP_DIR_EAST;
+        return E;
     if (dc < c)
-        return ESP_DIR_WEST;
+        return W;
     if (dr > r)
-        return ESP_DIR_SOUTH;
+        return S;
     if (dr < r)
-        return ESP_DIR_NORTH;
-    return ESP_DIR_LOCAL;
+        return N;
+    return L;
 }
 
 static esp_route route_of(unsigned cols, unsigned t, unsigned dst)
 {
-    static const int dr[ESP_NDIRS] = {0, 0, 0, 1, -1}, dc[ESP_NDIRS] = {0, 1, -1, 0, 0};
+    static const int dr[ESP_NDIRS] = {[N] = -1, [S] = 1}, dc[ESP_NDIRS] = {[W] = -1, [E] = 1};
     unsigned o = xy_route(cols, t, dst);
-    if (o == ESP_DIR_LOCAL)
-        return ESP_ROUTE(ESP_DIR_LOCAL, 0, 0);
+    if (o == L)
+        return ESP_ROUTE(L, 0, 0);
     unsigned nt = (unsigned)((int)(t / cols) + dr[o]) * cols + (unsigned)((int)(t % cols) + dc[o]);
     return ESP_ROUTE(o, OPPOSITE[o], nt);
+}
+
+/* The neighbour's tile and input that output o of tile t feeds (o != L, inside the mesh). */
+static inline unsigned nb_tile(const esp_noc *noc, unsigned t, unsigned o)
+{
+    switch (o) {
+    case N: return t - noc->cols;
+    case S: return t + noc->cols;
+    case W: return t - 1;
+    default: return t + 1;
+    }
+}
+
+/* The matrix arbiter's initial order (router_arbiter.sv's InitialPriority): output o's four
+ * inputs by port number, the lowest first. */
+static uint16_t lrg_initial(unsigned o)
+{
+    unsigned v = 0, sh = 0;
+    for (unsigned i = 0; i < ESP_NDIRS; i++)
+        if (i != o) {
+            v |= i << sh;
+            sh += 3;
+        }
+    return (uint16_t)v;
 }
 
 socmon_status esp_noc_init(esp_noc *noc, unsigned rows, unsigned cols)
@@ -72,20 +94,23 @@ socmon_status esp_noc_init(esp_noc *noc, unsigned rows, unsigned cols)
     noc->rows = rows;
     noc->cols = cols;
     noc->n = rows * cols;
-    size_t nq = (size_t)noc->n * ESP_NDIRS, nf = nq * ESP_QDEPTH + 1; /* every queue full; id 0 unused */
+    size_t nf = (size_t)noc->n * FLIT_IDS_PER_TILE + 1; /* id 0 unused: a void register */
+    if (nf > 65536 || noc->n > 1023)
+        return socmon_fail(SOCMON_ERANGE, "esp model: a %ux%u NoC is larger than the model's flit ids hold", rows,
+                           cols);
     for (unsigned p = 0; p < ESP_NPLANES; p++) {
         esp_plane *pl = &noc->pl[p];
         pl->r = calloc(noc->n, sizeof *pl->r);
         pl->fch = calloc(nf, sizeof *pl->fch);
         pl->fdst = calloc(nf, sizeof *pl->fdst);
-        pl->froute = calloc(nf, sizeof *pl->froute);
+        pl->fkind = calloc(nf, sizeof *pl->fkind);
         pl->ffree = calloc(nf, sizeof *pl->ffree);
-        pl->full_since = calloc(nq, sizeof *pl->full_since);
-        pl->act_list = calloc(2 * (size_t)noc->n, sizeof *pl->act_list); /* old entries + re-entries */
+        pl->list = calloc(noc->n, sizeof *pl->list);
+        pl->next = calloc(noc->n, sizeof *pl->next);
         pl->inj_list = calloc(noc->n, sizeof *pl->inj_list);
         pl->sink_stop = calloc(noc->n, sizeof *pl->sink_stop);
-        if (!pl->sink_stop || !pl->r || !pl->fch || !pl->fdst || !pl->froute || !pl->ffree || !pl->full_since || !pl->act_list ||
-            !pl->inj_list)
+        if (!pl->r || !pl->fch || !pl->fdst || !pl->fkind || !pl->ffree || !pl->list || !pl->next ||
+            !pl->inj_list || !pl->sink_stop)
             goto oom;
     }
     noc->route = malloc((size_t)noc->n * noc->n * sizeof *noc->route);
@@ -96,19 +121,6 @@ socmon_status esp_noc_init(esp_noc *noc, unsigned rows, unsigned cols)
     for (unsigned t = 0; t < noc->n; t++)
         for (unsigned dst = 0; dst < noc->n; dst++)
             noc->route[(size_t)t * noc->n + dst] = route_of(cols, t, dst);
-    /* order[rr][m]: the inputs in m, from rr round-robin, as 3-bit fields d + 1 (0 ends). */
-    for (unsigned rr = 0; rr < ESP_NDIRS; rr++)
-        for (unsigned m = 0; m < 32; m++) {
-            unsigned v = 0, sh = 0;
-            for (unsigned j = 0; j < ESP_NDIRS; j++) {
-                unsigned d = (rr + j) % ESP_NDIRS;
-                if (m & (1u << d)) {
-                    v |= (d + 1) << sh;
-                    sh += 3;
-                }
-            }
-            noc->order[rr][m] = (uint16_t)v;
-        }
     esp_noc_clear(noc);
     return SOCMON_OK;
 oom:
@@ -123,10 +135,10 @@ void esp_noc_destroy(esp_noc *noc)
         free(pl->r);
         free(pl->fch);
         free(pl->fdst);
-        free(pl->froute);
+        free(pl->fkind);
         free(pl->ffree);
-        free(pl->full_since);
-        free(pl->act_list);
+        free(pl->list);
+        free(pl->next);
         free(pl->inj_list);
         free(pl->sink_stop);
     }
@@ -141,11 +153,14 @@ void esp_noc_clear(esp_noc *noc)
     for (unsigned p = 0; p < ESP_NPLANES; p++) {
         esp_plane *pl = &noc->pl[p];
         memset(pl->r, 0, noc->n * sizeof *pl->r);
-        unsigned nf = noc->n * ESP_NDIRS * ESP_QDEPTH;
+        for (unsigned t = 0; t < noc->n; t++)
+            for (unsigned o = 0; o < ESP_NDIRS; o++)
+                pl->r[t].lrg[o] = lrg_initial(o);
+        unsigned nf = noc->n * FLIT_IDS_PER_TILE;
         for (unsigned i = 0; i < nf; i++)
             pl->ffree[i] = (uint16_t)(nf - i); /* ids 1..nf, 1 on top */
         pl->nfree = nf;
-        pl->nact = 0;
+        pl->nlist = pl->nnext = 0;
         pl->ninj = 0;
         memset(pl->sink_stop, 0, noc->n);
     }
@@ -164,13 +179,6 @@ int esp_noc_idle(const esp_noc *noc)
     return noc->flits_in_net == 0 && noc->pending == 0;
 }
 
-static void deliver_local(socmon_esp_soc *soc, esp_chain *ch)
-{
-    /* A hop from a tile to itself never touches the NoC. */
-    ch->flits_in = ch->hops[ch->cur].flits;
-    esp_chain_arrived(soc, ch);
-}
-
 void esp_noc_send(socmon_esp_soc *soc, esp_chain *ch)
 {
     esp_noc *noc = &soc->eng->noc;
@@ -179,7 +187,10 @@ void esp_noc_send(socmon_esp_soc *soc, esp_chain *ch)
         esp_count(soc, h->send[i].tile, h->send[i].mon, 1);
     ch->flits_out = ch->flits_in = 0;
     if (h->src == h->dst) {
-        deliver_local(soc, ch);
+        /* A hop from a tile to itself never touches the NoC (the RTL routes no input to its
+         * own output). */
+        ch->flits_in = h->flits;
+        esp_chain_arrived(soc, ch);
         return;
     }
     size_t k = (size_t)h->src * ESP_NPLANES + h->plane;
@@ -195,174 +206,55 @@ void esp_noc_send(socmon_esp_soc *soc, esp_chain *ch)
     noc->pending++;
 }
 
-/* NoC monitors are wired in every tile: no definedness check needed. */
-static inline void noc_count(socmon_esp_soc *soc, unsigned t, unsigned mon, uint64_t n)
+/* Puts router t on the plane's list for the next cycle (once). */
+static inline void list_next(esp_plane *pl, unsigned t, uint64_t now)
 {
-    soc->tiles[t].count[mon] = (uint32_t)(soc->tiles[t].count[mon] + n);
-}
-
-/* Flit id enters input d of router R (tile t) of plane pl in cycle now (outside
- * a pass: injection). A router that was not on the list goes to its end; one on
- * the list that is empty was emptied in this cycle and keeps its place. */
-static inline void push_flit(esp_plane *pl, esp_router *R, unsigned t, unsigned d, unsigned id, uint64_t now)
-{
-    unsigned occ = R->qocc[d];
-    R->q[d] |= (uint64_t)id << (16 * occ);
-    R->qocc[d] = (uint16_t)(occ + 1);
-    if (occ == 0)
-        R->hold = (uint16_t)(R->hold | 1u << d);
-    else if (occ + 1 == ESP_QDEPTH)
-        pl->full_since[t * ESP_NDIRS + d] = now;
-    if (R->occ++ == 0 && !R->active) {
-        R->active = 1;
-        R->pos = (uint16_t)pl->nact;
-        pl->act_list[pl->nact++] = (uint16_t)t;
+    esp_router *R = &pl->r[t];
+    if (R->listed != now + 2) {
+        R->listed = now + 2;
+        pl->next[pl->nnext++] = (uint16_t)t;
     }
 }
 
-/* A flit reached its tile: its id goes back to the pool, its chain's hop may be complete. */
-static void eject(socmon_esp_soc *soc, esp_plane *pl, unsigned p, unsigned id)
-{
-    esp_chain *ch = pl->fch[id];
-    pl->ffree[pl->nfree++] = (uint16_t)id;
-    soc->eng->noc.flits_in_net--;
-    soc->eng->st.flits_ejected[p]++;
-    if (++ch->flits_in == ch->hops[ch->cur].flits)
-        esp_chain_arrived(soc, ch); /* a send goes to a tile's injection queue, no router */
-}
-
-/* The backpressure cycles of a queue that stops being full. */
-static void unfull(socmon_esp_soc *soc, const esp_plane *pl, unsigned t, unsigned d, unsigned p, uint64_t now)
-{
-    noc_count(soc, t, ESP_MON_NOC_QFULL + p * ESP_NDIRS + d, now - pl->full_since[t * ESP_NDIRS + d]);
-}
-
-/* The plane's routers in list order; routers that joined the list during the
- * pass wait for the next cycle. Entries of routers emptied in an earlier cycle
- * are dropped on the way (a router that got a flit since is re-entered at the
- * end, and its old entry skipped), keeping the others' order; the list is
- * compacted as the pass goes: routers before the cursor are at [0, w), those
- * after it at their old index in [i + 1, n0), the ones entered in this pass at
- * [n0, nact).
- *
- * At each router, its inputs in round-robin order from rr: each head that
- * arrived before this cycle is forwarded if its output is still free this
- * cycle and (towards a neighbour) the neighbour's input has room. A flit that
- * enters an empty queue of a router whose turn is still to come in this pass
- * marks it fresh: that router's turn leaves it. */
-static __attribute__((noinline)) void route_plane(socmon_esp_soc *soc, unsigned p, uint64_t now)
-{
-    esp_noc *noc = &soc->eng->noc;
-    esp_plane *pl = &noc->pl[p];
-    esp_router *const rt = pl->r;
-    uint16_t *const list = pl->act_list;
-    esp_route *const froute = pl->froute;
-    const uint16_t *const fdst = pl->fdst;
-    const esp_route *const route = noc->route;
-    const unsigned n = noc->n;
-    const uint8_t *const sink_stop = pl->sink_stop;
-    const unsigned n0 = pl->nact;
-    unsigned nact = n0, w = 0;
-    for (unsigned i = 0; i < n0; i++) {
-        unsigned t = list[i];
-        esp_router *R = &rt[t];
-        if (R->pos != i)
-            continue; /* re-entered at the end of the list */
-        if (R->occ == 0) {
-            R->active = 0; /* emptied in an earlier cycle */
-            continue;
-        }
-        if (w != i) {
-            list[w] = (uint16_t)t;
-            R->pos = (uint16_t)w;
-        }
-        w++;
-        unsigned rr = R->rr;
-        R->rr = (uint16_t)(rr + 1 == ESP_NDIRS ? 0 : rr + 1);
-        unsigned ready = (unsigned)R->hold & ~(unsigned)R->fresh;
-        R->fresh = 0;
-        unsigned used = (unsigned)sink_stop[t] << ESP_DIR_LOCAL; /* a stalled sink: as if taken */
-        for (unsigned ord = noc->order[rr][ready]; ord; ord >>= 3) {
-            unsigned d = (ord & 7) - 1;
-            uint64_t qw = R->q[d];
-            unsigned id = (unsigned)(qw & 0xffff);
-            esp_route fr = froute[id];
-            unsigned o = fr & 7;
-            if (used & (1u << o))
-                continue;
-            unsigned nt = (unsigned)fr >> 6, in = (fr >> 3) & 7;
-            esp_router *N = &rt[nt];
-            if (o != ESP_DIR_LOCAL && N->qocc[in] >= ESP_QDEPTH)
-                continue;
-            used |= 1u << o;
-            /* pop */
-            unsigned occ = R->qocc[d];
-            if (occ == ESP_QDEPTH)
-                unfull(soc, pl, t, d, p, now);
-            R->q[d] = qw >> 16;
-            R->qocc[d] = (uint16_t)(occ - 1);
-            if (occ == 1)
-                R->hold = (uint16_t)(R->hold & ~(1u << d));
-            R->occ--;
-            if (o == ESP_DIR_LOCAL) {
-                eject(soc, pl, p, id);
-                continue;
-            }
-            /* push into input in of the neighbour */
-            froute[id] = route[nt * n + fdst[id]];
-            unsigned nocc = N->qocc[in];
-            N->q[in] |= (uint64_t)id << (16 * nocc);
-            N->qocc[in] = (uint16_t)(nocc + 1);
-            if (nocc == 0) {
-                N->hold = (uint16_t)(N->hold | 1u << in);
-                if (N->occ && N->pos >= w && N->pos < n0)
-                    N->fresh = (uint16_t)(N->fresh | 1u << in); /* its turn is still to come */
-            } else if (nocc + 1 == ESP_QDEPTH) {
-                pl->full_since[nt * ESP_NDIRS + in] = now;
-            }
-            if (N->occ++ == 0 && (!N->active || (N->pos >= w && N->pos < n0))) {
-                /* not on the list, or emptied in an earlier cycle and its entry not reached yet */
-                N->active = 1;
-                N->pos = (uint16_t)nact;
-                list[nact++] = (uint16_t)nt;
-            }
-        }
-    }
-    for (unsigned i = n0; i < nact; i++) {
-        unsigned t = list[i];
-        list[w] = (uint16_t)t;
-        rt[t].pos = (uint16_t)w++;
-    }
-    pl->nact = w;
-}
-
-static void inject_plane(socmon_esp_soc *soc, unsigned p, uint64_t now)
+/* The tiles whose local input is not full offer their queue's next flit (the testbench and
+ * ESP's tile queues offer only while stop_out(4) is 0, so the router always takes it). */
+static void offer(socmon_esp_soc *soc, unsigned p, uint64_t now)
 {
     esp_noc *noc = &soc->eng->noc;
     esp_plane *pl = &noc->pl[p];
     unsigned keep = 0;
     for (unsigned i = 0; i < pl->ninj; i++) {
         unsigned t = pl->inj_list[i];
-        if (pl->r[t].qocc[ESP_DIR_LOCAL] >= ESP_QDEPTH) {
-            pl->inj_list[keep++] = (uint16_t)t; /* the usual case under load: its local queue is full */
+        esp_router *R = &pl->r[t];
+        if (R->full & (1u << L)) {
+            pl->inj_list[keep++] = (uint16_t)t; /* the usual case under load */
             continue;
         }
         size_t k = (size_t)t * ESP_NPLANES + p;
         esp_chain *ch = noc->pend_head[k];
-        if (ch->flits_out == 0) {
-            noc_count(soc, t, ESP_MON_NOC_INJ + p, 1); /* a packet enters the NoC */
+        unsigned nfl = ch->hops[ch->cur].flits;
+        unsigned kind = ch->flits_out == 0 ? HEAD : 0;
+        if (kind) {
+            soc->tiles[t].xcount[ESP_XMON_PKTS + p]++;
             soc->eng->st.packets[p]++;
             ch->t_head = now;
         }
-        unsigned id = pl->ffree[--pl->nfree];   /* a free id: the local queue has room */
-        unsigned dst = ch->hops[ch->cur].dst;
+        if (ch->flits_out + 1u == nfl)
+            kind |= TAIL;
+        unsigned id = pl->ffree[--pl->nfree];
         pl->fch[id] = ch;
-        pl->fdst[id] = (uint16_t)dst;
-        pl->froute[id] = noc->route[t * noc->n + dst];
-        push_flit(pl, &pl->r[t], t, ESP_DIR_LOCAL, id, now);
+        pl->fdst[id] = ch->hops[ch->cur].dst;
+        pl->fkind[id] = (uint8_t)kind;
+        R->link[L] = (uint16_t)id;
+        R->linkmask = (uint16_t)(R->linkmask | 1u << L);
+        soc->tiles[t].count[ESP_MON_NOC_INJ + p]++;
         noc->flits_in_net++;
         soc->eng->st.flits_injected[p]++;
-        if (++ch->flits_out == ch->hops[ch->cur].flits) {
+        if (R->listed != now + 1) { /* on this cycle's list */
+            R->listed = now + 1;
+            pl->list[pl->nlist++] = (uint16_t)t;
+        }
+        if (++ch->flits_out == nfl) {
             noc->pend_head[k] = ch->next;
             if (!ch->next)
                 noc->pend_tail[k] = NULL;
@@ -375,6 +267,183 @@ static void inject_plane(socmon_esp_soc *soc, unsigned p, uint64_t now)
     pl->ninj = keep;
 }
 
+/* The first half of router t's cycle: counts the monitors from the registers, and decides
+ * from them what each output does (R->stop: holds its flit; in R->fwdm, R->fwd[o] is the input
+ * + 1 it forwards from; else it goes void; R->rd: the inputs read). */
+static inline void decide(socmon_esp_soc *soc, const esp_plane *pl, unsigned p, unsigned t)
+{
+    const esp_noc *noc = &soc->eng->noc;
+    esp_router *R = &pl->r[t];
+    uint32_t *cnt = soc->tiles[t].count;
+    uint32_t *xcnt = soc->tiles[t].xcount;
+    unsigned outm = R->outmask, linkm = R->linkmask, fullm = R->full;
+    for (unsigned o = 0; o < L; o++)
+        cnt[ESP_MON_NOC_QFULL + p * ESP_NDIRS + o] += (outm >> o) & 1u;
+    cnt[ESP_MON_NOC_QFULL + p * ESP_NDIRS + L] += ((outm | linkm) >> L) & 1u;
+    for (unsigned m = fullm; m; m &= m - 1)
+        xcnt[ESP_XMON_STOP + p * ESP_NDIRS + (unsigned)__builtin_ctz(m)]++;
+
+    /* The flit at each input's head (the FIFO's, or the arriving one through the bypass), and
+     * the outputs the heads among them request. */
+    unsigned avail = R->nonempty | linkm;
+    unsigned req[ESP_NDIRS] = {0}, want = 0;
+    R->caplink = (uint16_t)linkm;
+    for (unsigned m = avail; m; m &= m - 1) {
+        unsigned i = (unsigned)__builtin_ctz(m);
+        unsigned id = (R->nonempty >> i) & 1u ? (unsigned)(R->q[i] & 0xffff) : R->link[i];
+        if (linkm >> i & 1u)
+            R->capid[i] = R->link[i];
+        if (pl->fkind[id] & HEAD) {
+            unsigned o = noc->route[(size_t)t * noc->n + pl->fdst[id]] & 7u;
+            req[o] |= 1u << i;
+            want |= 1u << o;
+        }
+    }
+    unsigned stop = 0, rd = 0, fwdm = 0;
+    for (unsigned m = outm | want | R->locked; m; m &= m - 1) {
+        unsigned o = (unsigned)__builtin_ctz(m);
+        int stopped = o == L ? pl->sink_stop[t] != 0
+                             : (pl->r[nb_tile(noc, t, o)].full >> OPPOSITE[o] & 1u) != 0;
+        if (stopped) {
+            stop |= 1u << o;
+            continue;
+        }
+        if (R->locked >> o & 1u) {
+            unsigned i = R->cfg[o];
+            if (avail >> i & 1u) {
+                R->fwd[o] = (uint16_t)(i + 1);
+                rd |= 1u << i;
+                fwdm |= 1u << o;
+            }
+        } else if (req[o]) {
+            unsigned order = R->lrg[o];
+            for (unsigned k = 0; k < 4; k++, order >>= 3) {
+                unsigned i = order & 7u;
+                if (req[o] >> i & 1u) {
+                    R->fwd[o] = (uint16_t)(i + 1);
+                    rd |= 1u << i;
+                    fwdm |= 1u << o;
+                    break;
+                }
+            }
+        }
+    }
+    R->stop = (uint16_t)stop;
+    R->rd = (uint16_t)rd;
+    R->fwdm = (uint16_t)fwdm;
+}
+
+/* A flit left its destination's local output: its id goes back to the pool, its chain's hop
+ * may be complete. */
+static void eject(socmon_esp_soc *soc, esp_plane *pl, unsigned p, unsigned id)
+{
+    esp_chain *ch = pl->fch[id];
+    pl->ffree[pl->nfree++] = (uint16_t)id;
+    soc->eng->noc.flits_in_net--;
+    soc->eng->st.flits_ejected[p]++;
+    if (++ch->flits_in == ch->hops[ch->cur].flits)
+        esp_chain_arrived(soc, ch); /* a send goes to a tile's injection queue, no router */
+}
+
+/* Output o's arbiter after a head from input i is forwarded: i becomes the least preferred. */
+static inline uint16_t lrg_demote(uint16_t order, unsigned i)
+{
+    unsigned keep = 0, sh = 0;
+    for (unsigned k = 0; k < 4; k++, order >>= 3) {
+        unsigned j = order & 7u;
+        if (j != i) {
+            keep |= j << sh;
+            sh += 3;
+        }
+    }
+    return (uint16_t)(keep | i << 9);
+}
+
+/* The second half of router t's cycle: FIFOs read and written, output registers loaded (the
+ * neighbours' links), worms locked and released, arbiters moved, flits ejected. */
+static inline void commit(socmon_esp_soc *soc, esp_plane *pl, unsigned p, unsigned t, uint64_t now)
+{
+    esp_noc *noc = &soc->eng->noc;
+    esp_router *R = &pl->r[t];
+    unsigned rd = R->rd, caplink = R->caplink;
+    uint16_t sent[ESP_NDIRS]; /* by input: the flit it gave an output */
+    for (unsigned m = R->nonempty | caplink; m; m &= m - 1) {
+        unsigned i = (unsigned)__builtin_ctz(m);
+        unsigned c = R->qn[i], r = rd >> i & 1u, lv = caplink >> i & 1u;
+        if (c == 0) {
+            if (r) {
+                sent[i] = R->capid[i]; /* the bypass: through in the cycle it arrived */
+            } else {
+                R->q[i] = R->capid[i];
+                c = 1;
+            }
+        } else {
+            int take = lv && c < ESP_QDEPTH;
+            if (r) {
+                sent[i] = (uint16_t)(R->q[i] & 0xffff);
+                R->q[i] >>= 16;
+                c--;
+            }
+            if (take)
+                R->q[i] |= (uint64_t)R->capid[i] << (16 * c++);
+        }
+        R->qn[i] = (uint16_t)c;
+        R->nonempty = (uint16_t)(c ? R->nonempty | 1u << i : R->nonempty & ~(1u << i));
+        R->full = (uint16_t)(c == ESP_QDEPTH ? R->full | 1u << i : R->full & ~(1u << i));
+    }
+    R->linkmask = (uint16_t)(R->linkmask & ~(1u << L)); /* an offer is always taken */
+    unsigned outm = R->outmask;
+    for (unsigned m = (outm | R->fwdm) & ~R->stop; m; m &= m - 1) {
+        unsigned o = (unsigned)__builtin_ctz(m);
+        unsigned from = R->fwdm >> o & 1u ? R->fwd[o] : 0, id = from ? sent[from - 1] : 0;
+        if (o == L) {
+            if (outm >> L & 1u)
+                eject(soc, pl, p, R->out[L]);
+        } else {
+            unsigned nt = nb_tile(noc, t, o), in = OPPOSITE[o];
+            esp_router *NB = &pl->r[nt];
+            NB->link[in] = (uint16_t)id;
+            NB->linkmask = (uint16_t)(id ? NB->linkmask | 1u << in : NB->linkmask & ~(1u << in));
+            if (id)
+                list_next(pl, nt, now);
+        }
+        R->out[o] = (uint16_t)id;
+        R->outmask = (uint16_t)(id ? R->outmask | 1u << o : R->outmask & ~(1u << o));
+        if (!id)
+            continue;
+        unsigned kind = pl->fkind[id];
+        if (R->locked >> o & 1u) {
+            if (kind & TAIL)
+                R->locked = (uint16_t)(R->locked & ~(1u << o));
+        } else {
+            R->lrg[o] = lrg_demote(R->lrg[o], from - 1);
+            if (!(kind & TAIL)) {
+                R->locked = (uint16_t)(R->locked | 1u << o);
+                R->cfg[o] = (uint16_t)(from - 1);
+            }
+        }
+    }
+    if (R->nonempty | R->outmask | R->locked)
+        list_next(pl, t, now);
+}
+
+static void cycle_plane(socmon_esp_soc *soc, unsigned p, uint64_t now)
+{
+    esp_plane *pl = &soc->eng->noc.pl[p];
+    if (pl->ninj)
+        offer(soc, p, now);
+    for (unsigned k = 0; k < pl->nlist; k++)
+        decide(soc, pl, p, pl->list[k]);
+    pl->nnext = 0;
+    for (unsigned k = 0; k < pl->nlist; k++)
+        commit(soc, pl, p, pl->list[k], now);
+    uint16_t *tmp = pl->list;
+    pl->list = pl->next;
+    pl->next = tmp;
+    pl->nlist = pl->nnext;
+    pl->nnext = 0;
+}
+
 void esp_noc_cycle(socmon_esp_soc *soc)
 {
     esp_noc *noc = &soc->eng->noc;
@@ -383,28 +452,7 @@ void esp_noc_cycle(socmon_esp_soc *soc)
     uint64_t now = soc->cycles;
     for (unsigned p = 0; p < ESP_NPLANES; p++) {
         esp_plane *pl = &noc->pl[p];
-        if (pl->nact)
-            route_plane(soc, p, now);
-        if (pl->ninj)
-            inject_plane(soc, p, now);
-    }
-}
-
-void esp_noc_settle(socmon_esp_soc *soc)
-{
-    esp_noc *noc = &soc->eng->noc;
-    uint64_t now = soc->cycles;
-    for (unsigned p = 0; p < ESP_NPLANES; p++) {
-        esp_plane *pl = &noc->pl[p];
-        for (unsigned i = 0; i < pl->nact; i++) {
-            unsigned t = pl->act_list[i];
-            esp_router *R = &pl->r[t];
-            for (unsigned d = 0; d < ESP_NDIRS; d++)
-                if (R->qocc[d] == ESP_QDEPTH) {
-                    unsigned qi = t * ESP_NDIRS + d;
-                    noc_count(soc, t, ESP_MON_NOC_QFULL + p * ESP_NDIRS + d, now - pl->full_since[qi]);
-                    pl->full_since[qi] = now;
-                }
-        }
+        if (pl->nlist || pl->ninj)
+            cycle_plane(soc, p, now);
     }
 }

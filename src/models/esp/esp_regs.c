@@ -21,6 +21,8 @@ void esp_tile_reset(esp_tile *t)
 {
     memset(t->count, 0, sizeof t->count);
     memset(t->frozen, 0, sizeof t->frozen);
+    memset(t->xcount, 0, sizeof t->xcount);
+    memset(t->xfrozen, 0, sizeof t->xfrozen);
     memset(t->word, 0, sizeof t->word);
     for (unsigned i = 0; i < ESP_TILE_NREGS; i++)
         t->word[ESP_TILE_REGINFO[i].addr / 4] = ESP_TILE_REGINFO[i].reset;
@@ -80,8 +82,10 @@ static socmon_status tile_write(void *model, uint64_t off, uint32_t val)
     if (off == A_ESP_BURST) {
         /* The RTL copies count into count_value on bit 0's rising edge only:
          * writing 1 while it is already 1 keeps the old snapshot. */
-        if (SM_FIELD_EX32(val, ESP_BURST, SNAP) && !SM_FIELD_EX32(*w, ESP_BURST, SNAP))
+        if (SM_FIELD_EX32(val, ESP_BURST, SNAP) && !SM_FIELD_EX32(*w, ESP_BURST, SNAP)) {
             memcpy(t->frozen, t->count, sizeof t->frozen);
+            memcpy(t->xfrozen, t->xcount, sizeof t->xfrozen); /* the model-only ones too */
+        }
     } else if (off >= A_ESP_CSR0) {
         /* Accepted (the APB slave does not error) and kept so a read shows it,
          * but the model's monitors ignore it. Counted so tests can prove the
@@ -94,6 +98,29 @@ static socmon_status tile_write(void *model, uint64_t off, uint32_t val)
 
 static const socmon_regmodel_ops tile_ops = {.read = tile_read, .write = tile_write};
 
+/* The model-only window (hw/esp_monitor.h): ESP_NXMON read-only words, 0 past them. */
+static socmon_status xtile_read(void *model, uint64_t off, uint32_t *val)
+{
+    const esp_tile *t = model;
+    if (off >= ESP_XTILE_SIZE)
+        return socmon_fail(SOCMON_EIO, "esp tile %u: offset 0x%llx outside the model-only window", t->index,
+                           (unsigned long long)off);
+    unsigned w = (unsigned)off / 4;
+    int frozen = SM_FIELD_EX32(t->word[R_ESP_BURST], ESP_BURST, SNAP) != 0;
+    *val = w < ESP_NXMON ? (frozen ? t->xfrozen[w] : t->xcount[w]) : 0;
+    return SOCMON_OK;
+}
+
+static socmon_status xtile_write(void *model, uint64_t off, uint32_t val)
+{
+    (void)model;
+    (void)off;
+    (void)val;
+    return SOCMON_OK; /* read-only, like the monitors */
+}
+
+static const socmon_regmodel_ops xtile_ops = {.read = xtile_read, .write = xtile_write};
+
 socmon_status smn_esp_soc_map(socmon_esp_soc *soc, socmon_bus *model_bus)
 {
     if (!soc || !model_bus)
@@ -105,6 +132,11 @@ socmon_status smn_esp_soc_map(socmon_esp_soc *soc, socmon_bus *model_bus)
         if (st != SOCMON_OK)
             return socmon_fail_prefix(st, "esp soc_map: tile %u at 0x%llx: ", t,
                                       (unsigned long long)base);
+        uint64_t xbase = esp_xmon_addr(soc->desc.monitor_base, soc->ntiles, t, 0);
+        st = socmon_bus_model_map(model_bus, xbase, ESP_XTILE_SIZE, &xtile_ops, &soc->tiles[t]);
+        if (st != SOCMON_OK)
+            return socmon_fail_prefix(st, "esp soc_map: tile %u's model-only window at 0x%llx: ", t,
+                                      (unsigned long long)xbase);
     }
     return SOCMON_OK;
 }
