@@ -151,14 +151,15 @@ static const char *const ESP_DIR_NAMES[ESP_NDIRS] SM_UNUSED = {"north", "south",
  * read-only, frozen by the tile's burst register like the 59. A driver reads them only when its
  * target says the model is behind the bus (on silicon nothing answers there). */
 #define ESP_XTILE_SIZE 0x100u
+#define ESP_XMON_OFFSET 0x100000u
 enum {
     ESP_XMON_STOP = 0,                  /* 0..29: stop_out of plane P, input port Q at 5P + Q */
     ESP_XMON_PKTS = 30,                 /* 30..35: packets injected into plane P */
     ESP_NXMON = 36
 };
-static inline uint64_t esp_xmon_addr(uint64_t monitor_base, unsigned ntiles, unsigned tile, unsigned w)
+static inline uint64_t esp_xmon_addr(uint64_t monitor_base, unsigned tile, unsigned w)
 {
-    return monitor_base + (uint64_t)ntiles * ESP_TILE_SIZE + (uint64_t)tile * ESP_XTILE_SIZE + 4u * w;
+    return monitor_base + ESP_XMON_OFFSET + (uint64_t)tile * ESP_XTILE_SIZE + 4u * w;
 }
 
 /* ---- tile wiring (guide §1) ----

@@ -458,7 +458,7 @@ static socmon_status add_counters(socmon_device *dev, esp_dev *ed, const socmon_
             char name[32], desc[160];
             const char *unit;
             xmon_name(w, name, sizeof name, desc, sizeof desc, &unit);
-            uint64_t reg = esp_xmon_addr(d->monitor_base, nt, t, w);
+            uint64_t reg = esp_xmon_addr(d->monitor_base, t, w);
             socmon_counter c = {.name = name, .instance = inst, .desc = desc, .unit = unit, .width = 32,
                                 .reg = reg, .max_rate_hz = d->clock_hz};
             socmon_status st = socmon_device_add_counter(dev, &c, NULL);

@@ -255,7 +255,9 @@ void esp_act_step(socmon_esp_soc *soc, esp_act *a)
     case ACT_CPU: cpu_step(soc, a); break;
     case ACT_ACC: acc_step(soc, a); break;
     case ACT_FLUSH: flush_step(soc, a); break;
-    case ACT_IDLE: a->finished = soc->cycles >= a->until; break;
+    /* Over at the end of the cycle before until: reaped as cycle until begins, as when an advance
+     * ends at until (esp_engine.c) or the activity sleeps until then. */
+    case ACT_IDLE: a->finished = soc->cycles + 1 >= a->until; break;
     case ACT_TRAFFIC: esp_traffic_step(soc, a); break;
     }
 }
@@ -334,8 +336,8 @@ uint64_t esp_act_next(const socmon_esp_soc *soc, const esp_act *a)
 {
     if (a->asleep)
         return a->wake_at == ESP_NO_CYCLE ? soc->cycles : a->wake_at;
-    if (a->kind == ACT_IDLE)
-        return a->until;
+    if (a->kind == ACT_IDLE) /* its last step is in the cycle before until (esp_act_step) */
+        return a->until > soc->cycles ? a->until - 1 : soc->cycles;
     if (a->kind == ACT_ACC && (a->phase == PH_TLB || a->phase == PH_COMPUTE))
         return a->phase_end;
     if (a->kind == ACT_FLUSH && a->phase == PH_COMPUTE && a->outstanding == 0)

@@ -176,8 +176,14 @@ static void wake_timers(socmon_esp_soc *soc)
         esp_act *a = e->acts[i];
         if (!a->asleep || a->wake_at == ESP_NO_CYCLE)
             continue;
-        if (a->wake_at <= soc->cycles)
+        if (a->wake_at <= soc->cycles) {
             esp_act_wake(soc, a, soc->cycles);
+            /* Idle time over: it leaves now, as it does when an advance ends at its end. */
+            if (a->kind == ACT_IDLE && soc->cycles >= a->until) {
+                a->finished = 1;
+                e->reap_due = 1;
+            }
+        }
         else if (a->wake_at < e->wake_next)
             e->wake_next = a->wake_at;
     }
@@ -241,10 +247,15 @@ static socmon_status run(socmon_esp_soc *soc, uint64_t target, int stop_when_qui
     esp_engine *e = soc->eng;
     socmon_status st = SOCMON_OK;
     while (soc->cycles < target && st == SOCMON_OK) {
-        if (e->script_running && e->nacts == 0)
-            st = next_group(soc);
         if (soc->cycles >= e->wake_next)
             wake_timers(soc);
+        if (e->reap_due) {
+            e->reap_due = 0;
+            reap(soc);
+        }
+        if (e->script_running && e->nacts == 0) {
+            st = next_group(soc);
+        }
         if (stop_when_quiet && !e->script_running && quiet(soc))
             break;
         if (esp_noc_idle(&e->noc)) {
@@ -276,13 +287,16 @@ static socmon_status run(socmon_esp_soc *soc, uint64_t target, int stop_when_qui
             }
         esp_noc_cycle(soc);
         soc->cycles++;
-        if (finished)
+        if (finished || e->reap_due) {
+            e->reap_due = 0;
             reap(soc);
+        }
     }
     /* Idle time that ends exactly at target is over now, not one step later. */
     for (unsigned i = 0; i < e->nacts; i++)
-        if (e->acts[i]->kind == ACT_IDLE && soc->cycles >= e->acts[i]->until)
+        if (e->acts[i]->kind == ACT_IDLE && soc->cycles >= e->acts[i]->until) {
             e->acts[i]->finished = 1;
+        }
     reap(soc);
     if (e->script_running && e->nacts == 0 && e->next_spec >= e->nscript)
         e->script_running = 0;
@@ -407,6 +421,7 @@ void smn_esp_soc_stats(const socmon_esp_soc *soc, socmon_esp_model_stats *out)
         out->flits_ejected[p] = e->st.flits_ejected[p];
     }
     out->flits_in_network = e->noc.flits_in_net;
+    out->flit_hops = e->st.flit_hops;
     out->packets_waiting = e->noc.pending;
     for (unsigned m = 0; m < 4; m++)
         out->dma_lines[m] = e->st.dma_lines[m];

@@ -168,6 +168,7 @@ typedef struct esp_plane {
     unsigned nfree;
     uint16_t *list, *next;       /* routers to visit this cycle and the next */
     unsigned nlist, nnext;
+    uint64_t list_cycle;         /* the cycle list is for */
     uint16_t *inj_list;          /* tiles with packets to inject */
     unsigned ninj;
     uint8_t *sink_stop;          /* [tile]: nonzero while its sink accepts nothing (a trace's stall) */
@@ -244,6 +245,7 @@ typedef struct esp_act {
 
 typedef struct esp_stats_int {
     uint64_t packets[ESP_NPLANES], flits_injected[ESP_NPLANES], flits_ejected[ESP_NPLANES];
+    uint64_t flit_hops;          /* router traversals */
     uint64_t dma_lines[4];       /* lines moved by DMA per coherence mode (FULL: via L2) */
     uint64_t l2_accesses, llc_writebacks, llc_flush_writebacks, uncached, invocations;
 } esp_stats_int;
@@ -316,6 +318,7 @@ typedef struct esp_engine {
     uint64_t *awake;             /* bit i: acts[i] is not asleep (capacts bits) */
     uint64_t wake_next;          /* earliest wake_at of a sleeping activity */
     int oom;                     /* a transaction could not be allocated */
+    int reap_due;                /* a finished activity's last transaction arrived: reap it */
     esp_spec *script;
     size_t nscript, capscript, next_spec;
     int script_running;

@@ -161,6 +161,7 @@ void esp_noc_clear(esp_noc *noc)
             pl->ffree[i] = (uint16_t)(nf - i); /* ids 1..nf, 1 on top */
         pl->nfree = nf;
         pl->nlist = pl->nnext = 0;
+        pl->list_cycle = 0;
         pl->ninj = 0;
         memset(pl->sink_stop, 0, noc->n);
     }
@@ -392,7 +393,7 @@ static inline void commit(socmon_esp_soc *soc, esp_plane *pl, unsigned p, unsign
         R->full = (uint16_t)(c == ESP_QDEPTH ? R->full | 1u << i : R->full & ~(1u << i));
     }
     R->linkmask = (uint16_t)(R->linkmask & ~(1u << L)); /* an offer is always taken */
-    unsigned outm = R->outmask;
+    unsigned outm = R->outmask, hops = 0;
     for (unsigned m = (outm | R->fwdm) & ~R->stop; m; m &= m - 1) {
         unsigned o = (unsigned)__builtin_ctz(m);
         unsigned from = R->fwdm >> o & 1u ? R->fwd[o] : 0, id = from ? sent[from - 1] : 0;
@@ -411,6 +412,7 @@ static inline void commit(socmon_esp_soc *soc, esp_plane *pl, unsigned p, unsign
         R->outmask = (uint16_t)(id ? R->outmask | 1u << o : R->outmask & ~(1u << o));
         if (!id)
             continue;
+        hops++;
         unsigned kind = pl->fkind[id];
         if (R->locked >> o & 1u) {
             if (kind & TAIL)
@@ -423,6 +425,7 @@ static inline void commit(socmon_esp_soc *soc, esp_plane *pl, unsigned p, unsign
             }
         }
     }
+    soc->eng->st.flit_hops += hops;
     if (R->nonempty | R->outmask | R->locked)
         list_next(pl, t, now);
 }
@@ -430,6 +433,8 @@ static inline void commit(socmon_esp_soc *soc, esp_plane *pl, unsigned p, unsign
 static void cycle_plane(socmon_esp_soc *soc, unsigned p, uint64_t now)
 {
     esp_plane *pl = &soc->eng->noc.pl[p];
+    if (pl->list_cycle != now)
+        pl->nlist = 0; /* made for a cycle the engine skipped, the NoC idle: none of them holds a flit */
     if (pl->ninj)
         offer(soc, p, now);
     for (unsigned k = 0; k < pl->nlist; k++)
@@ -442,6 +447,7 @@ static void cycle_plane(socmon_esp_soc *soc, unsigned p, uint64_t now)
     pl->next = tmp;
     pl->nlist = pl->nnext;
     pl->nnext = 0;
+    pl->list_cycle = now + 1;
 }
 
 void esp_noc_cycle(socmon_esp_soc *soc)

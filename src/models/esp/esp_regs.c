@@ -132,7 +132,7 @@ socmon_status smn_esp_soc_map(socmon_esp_soc *soc, socmon_bus *model_bus)
         if (st != SOCMON_OK)
             return socmon_fail_prefix(st, "esp soc_map: tile %u at 0x%llx: ", t,
                                       (unsigned long long)base);
-        uint64_t xbase = esp_xmon_addr(soc->desc.monitor_base, soc->ntiles, t, 0);
+        uint64_t xbase = esp_xmon_addr(soc->desc.monitor_base, t, 0);
         st = socmon_bus_model_map(model_bus, xbase, ESP_XTILE_SIZE, &xtile_ops, &soc->tiles[t]);
         if (st != SOCMON_OK)
             return socmon_fail_prefix(st, "esp soc_map: tile %u's model-only window at 0x%llx: ", t,

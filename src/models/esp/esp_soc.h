@@ -29,6 +29,7 @@ typedef struct socmon_esp_model_stats {
     uint64_t packets[6];          /* packets that entered the NoC, per plane */
     uint64_t flits_injected[6], flits_ejected[6];
     uint64_t flits_in_network;    /* injected, not yet ejected */
+    uint64_t flit_hops;           /* router traversals: a flit forwarded by a router (into an output register) */
     uint64_t packets_waiting;     /* handed to a tile, not fully injected yet */
     uint64_t dma_lines[4];        /* accelerator lines moved, per socmon_esp_coherence */
     uint64_t l2_accesses;         /* lookups in any private L2 */

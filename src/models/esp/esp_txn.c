@@ -70,6 +70,10 @@ void esp_chain_arrived(socmon_esp_soc *soc, esp_chain *ch)
         if (ch->act->kind == ACT_TRAFFIC)
             esp_traffic_arrived(soc, ch);
         ch->act->outstanding--;
+        /* A finished activity whose last transaction this was leaves in this cycle, whatever
+         * the step the engine was asked to run (its tile's DVFS point changes then). */
+        if (ch->act->finished && ch->act->outstanding == 0)
+            soc->eng->reap_due = 1;
         /* Arrivals come in the NoC's part of the cycle: the activity steps in the next. */
         if (ch->act->asleep && ch->act->wake_at == ESP_NO_CYCLE)
             esp_act_wake(soc, ch->act, soc->cycles + 1);
