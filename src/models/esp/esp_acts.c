@@ -5,7 +5,8 @@
  * stalls on an L2 miss until the data arrives. An accelerator invocation
  * loads its TLB (16 cycles + 1 per 4 KiB page), reads its input by DMA (one
  * line per cycle, up to 8 lines in flight), computes (2 cycles per line read),
- * writes its output, and waits for the last write to arrive. */
+ * writes its output, and waits for the last write to arrive. How long a line takes is the
+ * memory system's (esp_mem.c); a flush's walks are timed here. */
 #include <stdlib.h>
 #include <string.h>
 
