@@ -5,7 +5,8 @@
  * stalls on an L2 miss until the data arrives. An accelerator invocation
  * loads its TLB (16 cycles + 1 per 4 KiB page), reads its input by DMA (one
  * line per cycle, up to 8 lines in flight), computes (2 cycles per line read),
- * writes its output, and waits for the last write to arrive. */
+ * writes its output, and waits for the last write to arrive. How long a line takes is the
+ * memory system's (esp_mem.c); a flush's walks are timed here. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -212,40 +213,80 @@ static void acc_step(socmon_esp_soc *soc, esp_act *a)
     a->pend_tot++;
 }
 
+/* 1 if an L2 holds a line in slot s. */
+static int any_valid(const socmon_esp_soc *soc, unsigned s)
+{
+    const esp_cache *l2 = soc->eng->c.l2;
+    for (unsigned t = 0; t < soc->ntiles; t++)
+        if (l2[t].sets && l2[t].tag[s])
+            return 1;
+    return 0;
+}
+
+/* ESP's driver starts every L2's flush, then waits for them all (esp_private_cache_flush), and
+ * then flushes each LLC in turn (esp_cache_flush). An L2 flush walks every way of every set,
+ * ESP_L2_FLUSH_SLOT cycles each, plus ESP_L2_FLUSH_PUT for a valid line, whose Put it sends:
+ * the model walks all L2s together, slot by slot (phase READ), waits for the last Put's answer
+ * (WRITE), then walks the LLCs: ESP_LLC_FLUSH_SET cycles a set, plus a DDR write per dirty
+ * line (COMPUTE, until phase_end). */
 static void flush_step(socmon_esp_soc *soc, esp_act *a)
 {
     esp_engine *e = soc->eng;
+    uint64_t now = soc->cycles;
+    if (now < a->phase_end)
+        return;
     if (a->phase == PH_READ) {
-        /* One private-cache line written back per cycle, tile by tile. */
-        while (a->ft < soc->ntiles) {
-            esp_cache *l2 = &e->c.l2[a->ft];
-            unsigned n = l2->sets * l2->ways;
-            while (a->fslot < n && !l2->tag[a->fslot])
-                a->fslot++;
-            if (a->fslot < n) {
-                esp_txn_l2_evict(soc, a, a->ft, a->fslot++);
-                return;
-            }
-            a->ft++;
-            a->fslot = 0;
+        unsigned n = 0;
+        for (unsigned t = 0; t < soc->ntiles && !n; t++)
+            n = e->c.l2[t].sets * e->c.l2[t].ways;
+        unsigned s = a->fslot;
+        while (s < n && !any_valid(soc, s))
+            s++;
+        if (s > a->fslot) {                       /* a stretch of empty slots */
+            a->phase_end = now + (uint64_t)ESP_L2_FLUSH_SLOT * (s - a->fslot);
+            a->fslot = s;
+            if (s == n)
+                a->phase = PH_WRITE;
+            return;
         }
+        if (s == n) {
+            a->phase = PH_WRITE;
+        } else {
+            for (unsigned t = 0; t < soc->ntiles; t++)
+                if (e->c.l2[t].sets && e->c.l2[t].tag[s])
+                    esp_txn_l2_evict(soc, a, t, s);
+            a->fslot = s + 1;
+            a->phase_end = now + ESP_L2_FLUSH_SLOT + ESP_L2_FLUSH_PUT;
+            return;
+        }
+    }
+    if (a->phase == PH_WRITE) {
+        if (a->outstanding)
+            return;
         /* Then the LLCs (non-coherent DMA needs memory itself up to date):
-         * every dirty line is written to DDR, one per cycle. */
-        uint64_t wb = 0;
+         * every dirty line is written to DDR. */
+        uint64_t wb = 0, cycles = 0;
         for (unsigned t = 0; a->flush_llc && t < soc->ntiles; t++) {
             esp_cache *llc = &e->c.llc[t];
+            if (!llc->sets)
+                continue;
+            uint64_t dirty = 0;
             for (unsigned s = 0; s < llc->sets * llc->ways; s++)
                 if (llc->tag[s] && llc->dirty[s]) {
                     esp_count(soc, t, ESP_MON_DDR, 1);
-                    wb++;
+                    dirty++;
                 }
             esp_cache_clear(llc);
+            wb += dirty;
+            cycles += (uint64_t)llc->sets * ESP_LLC_FLUSH_SET + dirty * ESP_DDR_WR;
         }
         e->st.llc_flush_writebacks += wb;
         a->phase = PH_COMPUTE;
-        a->phase_end = soc->cycles + wb;
+        a->phase_end = now + cycles;
+        if (cycles)
+            return;
     }
-    if (soc->cycles >= a->phase_end && a->outstanding == 0)
+    if (now >= a->phase_end && a->outstanding == 0)
         a->finished = 1;
 }
 
@@ -340,7 +381,7 @@ uint64_t esp_act_next(const socmon_esp_soc *soc, const esp_act *a)
         return a->until > soc->cycles ? a->until - 1 : soc->cycles;
     if (a->kind == ACT_ACC && (a->phase == PH_TLB || a->phase == PH_COMPUTE))
         return a->phase_end;
-    if (a->kind == ACT_FLUSH && a->phase == PH_COMPUTE && a->outstanding == 0)
+    if (a->kind == ACT_FLUSH && a->phase_end > soc->cycles)
         return a->phase_end;
     return soc->cycles;
 }

@@ -41,6 +41,7 @@ void esp_engine_free(socmon_esp_soc *soc)
     free_caches(soc);
     esp_traffic_free(e);
     esp_noc_destroy(&e->noc);
+    esp_mem_destroy(&e->ms);
     for (unsigned i = 0; i < e->nblocks; i++)
         free(e->blocks[i]);
     free(e->blocks);
@@ -79,6 +80,8 @@ socmon_status esp_engine_new(socmon_esp_soc *soc)
     e->nacc = socmon_esp_desc_tiles_of(d, SOCMON_ESP_TILE_ACC, e->acc, n);
     e->nmem = socmon_esp_desc_tiles_of(d, SOCMON_ESP_TILE_MEM, e->mem, n);
     socmon_status st = esp_noc_init(&e->noc, d->rows, d->cols);
+    if (st == SOCMON_OK)
+        st = esp_mem_init(&e->ms, n);
     for (unsigned t = 0; st == SOCMON_OK && t < n && d->cache_hierarchy; t++) {
         const socmon_esp_tile_desc *td = &d->tiles[t];
         if (td->type == SOCMON_ESP_TILE_CPU || (td->type == SOCMON_ESP_TILE_ACC && td->has_l2))
@@ -129,6 +132,7 @@ void esp_engine_reset(socmon_esp_soc *soc)
     e->free_chains = NULL;
     esp_traffic_free(e);
     esp_noc_clear(&e->noc);
+    esp_mem_clear(&e->ms, soc->ntiles);
     for (unsigned t = 0; t < soc->ntiles; t++) {
         if (e->c.l2[t].sets)
             esp_cache_clear(&e->c.l2[t]);
@@ -238,7 +242,7 @@ static socmon_status next_group(socmon_esp_soc *soc)
 
 static int quiet(const socmon_esp_soc *soc)
 {
-    return soc->eng->nacts == 0 && esp_noc_idle(&soc->eng->noc);
+    return soc->eng->nacts == 0 && esp_noc_idle(&soc->eng->noc) && soc->eng->ms.nheap == 0;
 }
 
 /* Runs to cycle target, or until everything is quiet if stop_when_quiet. */
@@ -259,9 +263,16 @@ static socmon_status run(socmon_esp_soc *soc, uint64_t target, int stop_when_qui
         if (stop_when_quiet && !e->script_running && quiet(soc))
             break;
         if (esp_noc_idle(&e->noc)) {
-            uint64_t next = target;
+            /* With the NoC empty, a transaction in flight waits on a cache or DDR (esp_mem.c):
+             * nothing happens before the first of them is done, so an activity asleep until
+             * one of its transactions arrives does not hold the clock back. */
+            uint64_t mem_next = esp_mem_next(&e->ms);
+            uint64_t next = target < mem_next ? target : mem_next;
             for (unsigned i = 0; i < e->nacts && next > soc->cycles; i++) {
-                uint64_t t = esp_act_next(soc, e->acts[i]);
+                const esp_act *a = e->acts[i];
+                if (mem_next != ESP_NO_CYCLE && a->asleep && a->wake_at == ESP_NO_CYCLE)
+                    continue;
+                uint64_t t = esp_act_next(soc, a);
                 next = t < next ? t : next;
             }
             if (next > soc->cycles) {
@@ -285,6 +296,8 @@ static socmon_status run(socmon_esp_soc *soc, uint64_t target, int stop_when_qui
                         e->wake_next = a->wake_at;
                 }
             }
+        if (e->ms.nheap)
+            esp_mem_release(soc);
         esp_noc_cycle(soc);
         soc->cycles++;
         if (finished || e->reap_due) {

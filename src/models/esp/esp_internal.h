@@ -129,7 +129,54 @@ typedef struct esp_chain {
     uint64_t t_head;
     esp_hop hops[ESP_MAX_HOPS];
     struct esp_chain *next;      /* pending-injection list or free list */
+    /* The memory system's time (esp_mem.c): work[k] (an esp_work, 0 = none) is what tile
+     * wtile[k] does before hop k leaves (k = nhops: before the requester is told); a chain
+     * waiting for it sits in the engine's delay heap until cycle due (seq breaks ties). */
+    uint8_t work[ESP_MAX_HOPS + 1];
+    uint16_t wtile[ESP_MAX_HOPS + 1];
+    uint64_t due, seq;
+    uint8_t wplane;              /* in the heap: plane + 1 of the input queue it holds, or 0 */
 } esp_chain;
+
+/* What a tile's cache or memory controller does for a transaction (esp_mem.c). */
+enum {
+    ESP_W_NONE = 0,
+    ESP_W_LLC,          /* LLC request (Get, Put, LLC-coherent or coherent DMA line) */
+    ESP_W_LLC_RSP,      /* LLC takes a recall's response and resumes the stalled request */
+    ESP_W_DDR_RD,       /* non-coherent DMA: a line read from DDR, past the LLC */
+    ESP_W_DDR_WR,       /* non-coherent DMA: a line written to DDR */
+    ESP_W_L2_LOOKUP,    /* private L2: a request's lookup (the hit's answer, or the miss found) */
+    ESP_W_L2_FWD,       /* private L2: a recall (forward) answered */
+    ESP_W_L2_FILL,      /* private L2: the data response filled in */
+    ESP_W_KIND = 0x0f,
+    ESP_W_FILL = 0x10,  /* with ESP_W_LLC: a miss, the line read from DDR */
+    ESP_W_WB = 0x20,    /* with ESP_W_LLC: a dirty victim written to DDR first */
+};
+
+/* Cycles the memory system's units take (esp_mem.c; docs/esp-model.md §3 "Latency" names
+ * the source of each). */
+#define ESP_LLC_PIPE 7u           /* one LLC request, hit: DECODE..UPDATE */
+#define ESP_LLC_MEM_REQ 1u        /* a miss: the MEM_REQ state before the DDR read */
+#define ESP_LLC_FLUSH_SET (5u + ESP_LLC_WAYS) /* an LLC flush, per set */
+#define ESP_DDR_BEATS 2u          /* a 16-byte line on the 64-bit AHB */
+#define ESP_DDR_RD (12u + ESP_DDR_BEATS)  /* a line read: latency + beats */
+#define ESP_DDR_WR (4u + ESP_DDR_BEATS)   /* a line written (the controller posts it) */
+#define ESP_L2_LOOKUP 4u          /* DECODE, REQS_LOOKUP, TAG_LOOKUP, the hit or miss state */
+#define ESP_L2_FWD 5u             /* DECODE, FWD_REQS_LOOKUP, FWD_TAG_LOOKUP, FWD_HIT, FWD_HIT_2 */
+#define ESP_L2_FILL 3u            /* DECODE, RSP_LOOKUP, RSP_DATA_* */
+#define ESP_L2_FLUSH_SLOT 2u      /* an L2 flush, per way of every set: DECODE, FLUSH_LOOKUP */
+#define ESP_L2_FLUSH_PUT 1u       /* ... plus FLUSH_PROCESS for a valid line (its Put) */
+#define ESP_MEM_QDEPTH 4u         /* packets a tile's input queue on a plane holds for a busy unit */
+
+/* The memory system's state: when each unit is free again, and the chains waiting on one. */
+typedef struct esp_memsys {
+    uint64_t *llc_free, *ddr_free, *l2_free;   /* [tile]: first cycle the unit is free */
+    uint16_t *waiting;                         /* [tile * ESP_NPLANES + plane]: packets that
+                                                  arrived there and wait for a unit */
+    esp_chain **heap;                          /* min-heap on (due, seq) */
+    size_t nheap, capheap;
+    uint64_t seq;
+} esp_memsys;
 
 /* The NoC's state, per plane, as ESP's router RTL holds it (esp_noc.c says how a cycle uses
  * it). Ports are numbered as the RTL numbers them (ESP_DIR_*: N, S, W, E, L).
@@ -205,6 +252,19 @@ int esp_txn_dma(socmon_esp_soc *soc, struct esp_act *act, unsigned acc_tile, uin
                 int write, socmon_esp_coherence mode);
 int esp_txn_uncached(socmon_esp_soc *soc, struct esp_act *act, unsigned tile, uint64_t line,
                      int store);
+/* The memory system's time (esp_mem.c). esp_chain_go: ch's point ch->cur is reached now (its
+ * transaction issued, or its previous hop arrived): the tile's work is booked, then the next
+ * hop is sent, or the requester told, at once or from the delay heap when the work is done. */
+void esp_chain_go(socmon_esp_soc *soc, esp_chain *ch);
+/* The chain has no hop left: tells its activity. */
+void esp_chain_done(socmon_esp_soc *soc, esp_chain *ch);
+socmon_status esp_mem_init(esp_memsys *m, unsigned ntiles);
+void esp_mem_destroy(esp_memsys *m);
+void esp_mem_clear(esp_memsys *m, unsigned ntiles);
+/* Moves on the chains whose work is done by cycle soc->cycles. */
+void esp_mem_release(socmon_esp_soc *soc);
+/* The first cycle a chain waits for; ESP_NO_CYCLE if none. */
+uint64_t esp_mem_next(const esp_memsys *m);
 /* Writes one private-cache line back (Put); 1 if a Put was sent. */
 int esp_txn_l2_evict(socmon_esp_soc *soc, struct esp_act *act, unsigned tile, unsigned slot);
 unsigned esp_home(const socmon_esp_soc *soc, uint64_t line);
@@ -227,7 +287,7 @@ typedef struct esp_act {
     uint64_t reads, writes, issued, phase_end;
     /* flush */
     int flush_llc;
-    unsigned ft, fslot;          /* iterator over tiles and cache slots */
+    unsigned fslot;              /* the next slot the L2s' walk takes (every L2 at once) */
     /* idle */
     uint64_t until;
     /* acc: cycles counted but not yet added to the tile's TLB, memory and
@@ -309,6 +369,7 @@ typedef struct esp_spec {
 typedef struct esp_engine {
     esp_noc noc;
     esp_caches c;
+    esp_memsys ms;
     esp_stats_int st;
     esp_chain *free_chains;
     void **blocks;

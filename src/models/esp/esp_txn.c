@@ -15,7 +15,12 @@
  *
  * [..]* are recalls: of the LLC's victim from the L2 holding it (the LLC is
  * inclusive), and for a Get or coherent DMA of the requested line from the
- * L2 holding it. The model keeps at most one private copy of a line. */
+ * L2 holding it. The model keeps at most one private copy of a line.
+ *
+ * Between hops the tiles' caches and DDR take time (esp_mem.c): each chain says, with work(),
+ * what the tile a hop leaves from does first (the L2's lookup, the LLC's pass with its DDR
+ * accesses, a recalled L2's answer, the LLC resuming after the recall's response), and what the
+ * requester does after the last hop (the L2's fill). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,10 +67,12 @@ void esp_chain_arrived(socmon_esp_soc *soc, esp_chain *ch)
     const esp_hop *h = &ch->hops[ch->cur];
     for (unsigned i = 0; i < h->nrecv; i++)
         esp_count(soc, h->recv[i].tile, h->recv[i].mon, 1);
-    if (++ch->cur < ch->nhops) {
-        esp_noc_send(soc, ch);
-        return;
-    }
+    ch->cur++;
+    esp_chain_go(soc, ch);
+}
+
+void esp_chain_done(socmon_esp_soc *soc, esp_chain *ch)
+{
     if (ch->act) {
         if (ch->act->kind == ACT_TRAFFIC)
             esp_traffic_arrived(soc, ch);
@@ -90,6 +97,14 @@ static esp_hop *hop(esp_chain *ch, unsigned src, unsigned dst, unsigned plane, u
     h->plane = (uint8_t)plane;
     h->flits = (uint16_t)flits;
     return h;
+}
+
+/* Tile t does work w before the chain's next hop leaves (or, after the last, before the
+ * requester is told): esp_mem.c gives it its time. */
+static void work(esp_chain *ch, unsigned k, unsigned t, unsigned w)
+{
+    ch->work[k] = (uint8_t)w;
+    ch->wtile[k] = (uint16_t)t;
 }
 
 static void on_send(esp_hop *h, unsigned tile, unsigned mon)
@@ -130,8 +145,10 @@ static int recall(socmon_esp_soc *soc, esp_chain *ch, unsigned H, unsigned y, ui
     l2->tag[s] = 0;
     l2->dirty[s] = 0;
     on_send(hop(ch, H, y, ESP_P_COH_FWD, ESP_FLITS_CTRL), H, ESP_MON_COH_FWD);
+    work(ch, ch->nhops, y, ESP_W_L2_FWD);
     on_recv(hop(ch, y, H, ESP_P_COH_RSP, dirty ? ESP_FLITS_DATA : ESP_FLITS_CTRL), H,
             ESP_MON_COH_RSP_RCV);
+    work(ch, ch->nhops, H, ESP_W_LLC_RSP);
     return dirty;
 }
 
@@ -142,12 +159,14 @@ static unsigned llc_get(socmon_esp_soc *soc, esp_chain *ch, unsigned H, uint64_t
     esp_cache *llc = &soc->eng->c.llc[H];
     esp_hop *h0 = &ch->hops[0];
     int w = esp_cache_find(llc, line);
+    work(ch, 1, H, ESP_W_LLC); /* hop 1 leaves H (data, or a recall's forward), or the chain ends there */
     if (w >= 0) {
         on_recv(h0, H, ESP_MON_LLC_HIT);
         return esp_cache_slot(llc, line, w);
     }
     on_recv(h0, H, ESP_MON_LLC_MISS);
     on_recv(h0, H, ESP_MON_DDR); /* the fill */
+    unsigned wk = ESP_W_LLC | ESP_W_FILL;
     unsigned s = esp_cache_slot(llc, line, esp_cache_victim(llc, line));
     if (llc->tag[s]) {
         int dirty = llc->dirty[s];
@@ -156,8 +175,10 @@ static unsigned llc_get(socmon_esp_soc *soc, esp_chain *ch, unsigned H, uint64_t
         if (dirty) {
             on_recv(h0, H, ESP_MON_DDR); /* the write-back */
             soc->eng->st.llc_writebacks++;
+            wk |= ESP_W_WB;
         }
     }
+    work(ch, 1, H, wk);
     esp_cache_fill(llc, s, line, 0);
     return s;
 }
@@ -183,12 +204,17 @@ int esp_txn_l2_evict(socmon_esp_soc *soc, esp_act *act, unsigned tile, unsigned 
         return 0;
     on_recv(hop(ch, tile, H, ESP_P_COH_REQ, dirty ? ESP_FLITS_DATA : ESP_FLITS_CTRL), H,
             ESP_MON_COH_REQ);
+    work(ch, 1, H, ESP_W_LLC); /* PutS/PutM: one pass of the LLC's controller */
     on_send(hop(ch, H, tile, ESP_P_COH_RSP, ESP_FLITS_CTRL), H, ESP_MON_COH_RSP_SND);
-    esp_noc_send(soc, ch);
+    esp_chain_go(soc, ch);
     return 1;
 }
 
-int esp_txn_l2_access(socmon_esp_soc *soc, esp_act *act, unsigned X, uint64_t line, int store)
+/* timed_hit: the requester waits for the L2's lookup on a hit too (an accelerator, whose DMA
+ * engine talks to its L2 directly); a CPU's hits take one cycle (its L1, which the model does
+ * not have, serves most of them). */
+static int l2_access(socmon_esp_soc *soc, esp_act *act, unsigned X, uint64_t line, int store,
+                     int timed_hit)
 {
     esp_engine *e = soc->eng;
     esp_cache *l2 = &e->c.l2[X];
@@ -198,7 +224,14 @@ int esp_txn_l2_access(socmon_esp_soc *soc, esp_act *act, unsigned X, uint64_t li
         esp_count(soc, X, ESP_MON_L2_HIT, 1);
         if (store)
             l2->dirty[esp_cache_slot(l2, line, w)] = 1;
-        return 0;
+        if (!timed_hit)
+            return 0;
+        esp_chain *ch = esp_chain_alloc(soc, act);
+        if (!ch)
+            return 0;
+        work(ch, 0, X, ESP_W_L2_LOOKUP); /* no hop: the requester is told when it is done */
+        esp_chain_go(soc, ch);
+        return 1;
     }
     esp_count(soc, X, ESP_MON_L2_MISS, 1);
     unsigned vs = esp_cache_slot(l2, line, esp_cache_victim(l2, line));
@@ -208,15 +241,22 @@ int esp_txn_l2_access(socmon_esp_soc *soc, esp_act *act, unsigned X, uint64_t li
         return 0;
     unsigned H = esp_home(soc, line);
     esp_cache *llc = &e->c.llc[H];
+    work(ch, 0, X, ESP_W_L2_LOOKUP); /* the miss is found, then the Get leaves */
     on_recv(hop(ch, X, H, ESP_P_COH_REQ, ESP_FLITS_CTRL), H, ESP_MON_COH_REQ);
     unsigned s = llc_get(soc, ch, H, line);
     if (llc->holder[s] && llc->holder[s] - 1u != X)
         llc->dirty[s] |= (uint8_t)recall(soc, ch, H, llc->holder[s] - 1u, line);
     on_send(hop(ch, H, X, ESP_P_COH_RSP, ESP_FLITS_DATA), H, ESP_MON_COH_RSP_SND);
+    work(ch, ch->nhops, X, ESP_W_L2_FILL);
     llc->holder[s] = (uint16_t)(X + 1);
     esp_cache_fill(l2, vs, line, store);
-    esp_noc_send(soc, ch);
+    esp_chain_go(soc, ch);
     return 1;
+}
+
+int esp_txn_l2_access(socmon_esp_soc *soc, esp_act *act, unsigned X, uint64_t line, int store)
+{
+    return l2_access(soc, act, X, line, store, 0);
 }
 
 int esp_txn_dma(socmon_esp_soc *soc, esp_act *act, unsigned A, uint64_t line, int write,
@@ -225,7 +265,7 @@ int esp_txn_dma(socmon_esp_soc *soc, esp_act *act, unsigned A, uint64_t line, in
     esp_engine *e = soc->eng;
     e->st.dma_lines[mode]++;
     if (mode == SOCMON_ESP_COH_FULL)
-        return esp_txn_l2_access(soc, act, A, line, write);
+        return l2_access(soc, act, A, line, write, 1);
     esp_chain *ch = esp_chain_alloc(soc, act);
     if (!ch)
         return 0;
@@ -237,6 +277,7 @@ int esp_txn_dma(socmon_esp_soc *soc, esp_act *act, unsigned A, uint64_t line, in
     if (mode == SOCMON_ESP_COH_NONE) {
         /* Straight to DDR: the LLC is bypassed (software flushed it first). */
         on_recv(&ch->hops[0], H, ESP_MON_DDR);
+        work(ch, 1, H, write ? ESP_W_DDR_WR : ESP_W_DDR_RD);
     } else {
         esp_cache *llc = &e->c.llc[H];
         unsigned s = llc_get(soc, ch, H, line);
@@ -250,7 +291,7 @@ int esp_txn_dma(socmon_esp_soc *soc, esp_act *act, unsigned A, uint64_t line, in
     if (!write)
         on_send(hop(ch, H, A, rsp_plane, ESP_FLITS_DATA), H,
                 coh ? ESP_MON_COH_DMA_RSP : ESP_MON_DMA_RSP);
-    esp_noc_send(soc, ch);
+    esp_chain_go(soc, ch);
     return 1;
 }
 
@@ -263,8 +304,9 @@ int esp_txn_uncached(socmon_esp_soc *soc, esp_act *act, unsigned C, uint64_t lin
     unsigned H = esp_home(soc, line);
     on_recv(hop(ch, C, H, ESP_P_MISC, store ? ESP_FLITS_DATA : ESP_FLITS_CTRL), H,
             ESP_MON_DDR);
+    work(ch, 1, H, store ? ESP_W_DDR_WR : ESP_W_DDR_RD);
     if (!store)
         hop(ch, H, C, ESP_P_MISC, ESP_FLITS_CTRL);
-    esp_noc_send(soc, ch);
+    esp_chain_go(soc, ch);
     return 1;
 }

@@ -163,14 +163,17 @@ static void acc_sweep(builder *b)
  * compare the modes workload against workload (docs/sweep.md). With the cache hierarchy an
  * accelerator without an L2 is left out of full coherence, as in acc_sweep; without it every mode
  * is non-coherent DMA, as in every workload (esp_run_like). */
-static void acc_mode(builder *b, socmon_esp_coherence m)
+static void acc_mode(builder *b, socmon_esp_coherence m, uint64_t bytes)
 {
+    /* The CPU writes the half the accelerator reads (esp_acts.c: an invocation reads its first
+     * ceil(lines/2) lines and writes them back in place). */
+    uint64_t in = bytes / 2 ? bytes / 2 : 1;
     for (unsigned a = 0; a < b->e->nacc; a++) {
         if (m == SOCMON_ESP_COH_FULL && b->soc->desc.cache_hierarchy && !b->soc->desc.tiles[b->e->acc[a]].has_l2)
             continue;
-        cpu(b, 0, 0, 16u * KIB / 8, 16u * KIB, 0x20 + a);
+        cpu(b, 0, 0, (in + 7) / 8, in, 0x20 + a);
         next(b);
-        esp_run_like(b, a, 32u * KIB, m, 0x20 + a);
+        esp_run_like(b, a, bytes, m, 0x20 + a);
         next(b);
     }
     idle(b, GAP);   /* a workload that ran nothing still takes time */
@@ -192,6 +195,40 @@ static void noc_stress(builder *b)
     next(b);
 }
 
+#define ACC_MODE_FIRST 5      /* names[5..8]: acc_none .. acc_full, which take :bytes=N */
+#define ACC_MODE_BYTES (32u * KIB)
+
+/* The argument of acc_MODE:bytes=N: N in bytes, or with a suffix K (KiB) or M (MiB). */
+static socmon_status parse_acc_args(const char *name, const char *args, uint64_t *bytes)
+{
+    const char *v = strncmp(args, "bytes=", 6) == 0 ? args + 6 : NULL;
+    if (!v)
+        return socmon_fail(SOCMON_EINVAL, "esp: workload '%.64s': argument '%.32s' unknown "
+                           "(expected bytes=N, N with an optional K or M suffix)", name, args);
+    uint64_t n = 0;
+    const char *p = v;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        if (n > ESP_BUF_MAX)
+            break;
+        n = n * 10 + (uint64_t)(*p - '0');
+    }
+    uint64_t mul = 1;
+    if (p > v && (*p == 'K' || *p == 'k'))
+        mul = KIB, p++;
+    else if (p > v && (*p == 'M' || *p == 'm'))
+        mul = KIB * KIB, p++;
+    if (p == v || *p || n > ESP_BUF_MAX)
+        return socmon_fail(SOCMON_EINVAL, "esp: workload '%.64s': bytes '%.32s' is not a number "
+                           "of bytes 16..268435456 (a K or M suffix allowed)", name, v);
+    n *= mul;
+    if (n < 16 || n > ESP_BUF_MAX)
+        return socmon_fail(SOCMON_ERANGE, "esp: workload '%.64s': bytes %llu out of range "
+                           "16..%llu", name, (unsigned long long)n,
+                           (unsigned long long)ESP_BUF_MAX);
+    *bytes = n;
+    return SOCMON_OK;
+}
+
 socmon_status esp_script_build(socmon_esp_soc *soc, const char *name)
 {
     builder b = {soc, soc->eng, 0, SOCMON_OK, NULL};
@@ -200,13 +237,22 @@ socmon_status esp_script_build(socmon_esp_soc *soc, const char *name)
     if (traffic)
         return tst;
     int w = -1;
-    for (int i = 0; names[i]; i++)
+    uint64_t acc_bytes = ACC_MODE_BYTES;
+    for (int i = 0; names[i]; i++) {
+        size_t n = strlen(names[i]);
         if (strcmp(name, names[i]) == 0)
             w = i;
+        else if (i >= ACC_MODE_FIRST && strncmp(name, names[i], n) == 0 && name[n] == ':') {
+            socmon_status st = parse_acc_args(name, name + n + 1, &acc_bytes);
+            if (st != SOCMON_OK)
+                return st;
+            w = i;
+        }
+    }
     if (w < 0)
         return socmon_fail(SOCMON_ENOENT, "esp: unknown workload '%.64s' (known: multifft, "
-                           "cpu_stream, acc_sweep, noc_stress, idle, acc_none, acc_llc, acc_dma, acc_full, noc-trace:FILE, "
-                           "noc:pattern=...)", name);
+                           "cpu_stream, acc_sweep, noc_stress, idle, acc_none, acc_llc, acc_dma, acc_full (each "
+                           "with an optional :bytes=N), noc-trace:FILE, noc:pattern=...)", name);
     if (w != 4 && (soc->eng->nmem == 0 || soc->eng->ncpu == 0))
         return socmon_fail(SOCMON_ENOTSUP, "esp: workload '%s' needs a cpu and a mem tile", name);
     soc->eng->nscript = 0;
@@ -216,7 +262,7 @@ socmon_status esp_script_build(socmon_esp_soc *soc, const char *name)
     case 2: acc_sweep(&b); break;
     case 3: noc_stress(&b); break;
     case 4: idle(&b, (uint64_t)(soc->desc.clock_hz / 1000)); break; /* 1 ms */
-    default: acc_mode(&b, (socmon_esp_coherence)(SOCMON_ESP_COH_NONE + (w - 5))); break;
+    default: acc_mode(&b, (socmon_esp_coherence)(SOCMON_ESP_COH_NONE + (w - ACC_MODE_FIRST)), acc_bytes); break;
     }
     return b.st;
 }
