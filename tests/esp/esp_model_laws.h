@@ -4,6 +4,7 @@
 #define TESTS_ESP_MODEL_LAWS_H
 
 #include <stdint.h>
+#include "hw/esp_monitor.h"
 #include "models/esp/esp_soc.h"
 
 /* Sum of monitor mon over the tiles of a type (type < 0: all tiles). */
@@ -14,6 +15,18 @@ static inline uint64_t law_sum(const socmon_esp_soc *soc, int type, unsigned mon
     for (unsigned t = 0; t < d->rows * d->cols; t++)
         if (type < 0 || (int)d->tiles[t].type == type)
             s += socmon_esp_soc_peek(soc, t, mon);
+    return s;
+}
+
+/* Packets injected into plane p by the tiles of a type (type < 0: all): the model-only counter
+ * (tile_inject, monitor 23 + p, counts flits). */
+static inline uint64_t law_pkts(const socmon_esp_soc *soc, int type, unsigned p)
+{
+    const socmon_esp_soc_desc *d = socmon_esp_soc_get_desc(soc);
+    uint64_t s = 0;
+    for (unsigned t = 0; t < d->rows * d->cols; t++)
+        if (type < 0 || (int)d->tiles[t].type == type)
+            s += smn_esp_soc_peek_xmon(soc, t, ESP_XMON_PKTS + p);
     return s;
 }
 
@@ -46,6 +59,7 @@ static inline void check_laws(const socmon_esp_soc *soc, const char *label)
         /* tile_inject counts flits offered (ESP's RTL), and every offered flit is taken */
         LAW_EQ(law_sum(soc, -1, SOCMON_ESP_MON_NOC_INJ + p), st.flits_injected[p],
                "injection monitors == flits injected");
+        LAW_EQ(law_pkts(soc, -1, p), st.packets[p], "model-only packet counters == packets sent");
     }
     /* Every coherence request gets one response; every forward one answer. */
     uint64_t coh_req = law_sum(soc, MEM, SOCMON_ESP_MON_COH_REQ);
@@ -62,26 +76,26 @@ static inline void check_laws(const socmon_esp_soc *soc, const char *label)
     uint64_t l2_inj0 = 0, l2_acc = 0, l2_miss = 0;
     for (unsigned t = 0; t < n; t++)
         if (socmon_esp_soc_defined(soc, t, SOCMON_ESP_MON_L2_HIT)) {
-            l2_inj0 += socmon_esp_soc_peek(soc, t, SOCMON_ESP_MON_NOC_INJ + 0);
+            l2_inj0 += smn_esp_soc_peek_xmon(soc, t, ESP_XMON_PKTS + 0);
             l2_miss += socmon_esp_soc_peek(soc, t, SOCMON_ESP_MON_L2_MISS);
             l2_acc += socmon_esp_soc_peek(soc, t, SOCMON_ESP_MON_L2_HIT) +
                       socmon_esp_soc_peek(soc, t, SOCMON_ESP_MON_L2_MISS);
         }
     if (d->cache_hierarchy) {
         LAW_EQ(l2_inj0, coh_req, "L2 tiles' plane-0 injections == coherence requests received");
-        LAW_EQ(law_sum(soc, -1, SOCMON_ESP_MON_NOC_INJ + 0), coh_req, "plane 0 carries only coherence requests");
-        LAW_EQ(law_sum(soc, MEM, SOCMON_ESP_MON_NOC_INJ + 1), coh_fwd, "mem plane-1 injections == forwards");
-        LAW_EQ(law_sum(soc, -1, SOCMON_ESP_MON_NOC_INJ + 2), rsp_snd + rsp_rcv,
+        LAW_EQ(law_pkts(soc, -1, 0), coh_req, "plane 0 carries only coherence requests");
+        LAW_EQ(law_pkts(soc, MEM, 1), coh_fwd, "mem plane-1 injections == forwards");
+        LAW_EQ(law_pkts(soc, -1, 2), rsp_snd + rsp_rcv,
                "plane-2 injections == responses sent + received");
         /* ESP's crossed DMA planes: requests on NoC6 (plane 5), responses on
          * NoC4 (plane 3); coherent DMA the other way round. */
-        LAW_EQ(law_sum(soc, ACC, SOCMON_ESP_MON_NOC_INJ + 5), dma_req,
+        LAW_EQ(law_pkts(soc, ACC, 5), dma_req,
                "accelerator plane-5 injections == DMA requests received at memory");
-        LAW_EQ(law_sum(soc, ACC, SOCMON_ESP_MON_NOC_INJ + 3), cdma_req,
+        LAW_EQ(law_pkts(soc, ACC, 3), cdma_req,
                "accelerator plane-3 injections == coherent-DMA requests received at memory");
-        LAW_EQ(law_sum(soc, MEM, SOCMON_ESP_MON_NOC_INJ + 3), dma_rsp,
+        LAW_EQ(law_pkts(soc, MEM, 3), dma_rsp,
                "mem plane-3 injections == DMA responses sent");
-        LAW_EQ(law_sum(soc, MEM, SOCMON_ESP_MON_NOC_INJ + 5), cdma_rsp,
+        LAW_EQ(law_pkts(soc, MEM, 5), cdma_rsp,
                "mem plane-5 injections == coherent-DMA responses sent");
         LAW_EQ(dma_req, st.dma_lines[0] + st.dma_lines[1], "DMA requests == non-/LLC-coherent lines");
         LAW_EQ(cdma_req, st.dma_lines[2], "coherent-DMA requests == coherent-DMA lines");
@@ -93,7 +107,7 @@ static inline void check_laws(const socmon_esp_soc *soc, const char *label)
             fail_msg("%s: more DMA responses than requests", label);
     } else {
         LAW_EQ(coh_req + coh_fwd + dma_req + cdma_req + l2_acc, 0, "no coherence monitors without caches");
-        LAW_EQ(law_sum(soc, ACC, SOCMON_ESP_MON_NOC_INJ + 5), st.dma_lines[0],
+        LAW_EQ(law_pkts(soc, ACC, 5), st.dma_lines[0],
                "DMA requests issued == non-coherent DMA lines");
     }
     LAW_EQ(law_sum(soc, MEM, SOCMON_ESP_MON_DDR),

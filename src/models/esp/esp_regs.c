@@ -175,6 +175,13 @@ socmon_status socmon_esp_soc_poke(socmon_esp_soc *soc, unsigned tile, unsigned m
     return SOCMON_OK;
 }
 
+uint32_t smn_esp_soc_peek_xmon(const socmon_esp_soc *soc, unsigned tile, unsigned w)
+{
+    if (!soc || tile >= soc->ntiles || w >= ESP_NXMON)
+        return 0;
+    return soc->tiles[tile].xcount[w];
+}
+
 int socmon_esp_soc_defined(const socmon_esp_soc *soc, unsigned tile, unsigned mon)
 {
     if (!soc || tile >= soc->ntiles || mon >= ESP_NMON)

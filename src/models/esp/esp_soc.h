@@ -23,6 +23,10 @@ void smn_esp_soc_free(socmon_esp_soc *soc);
  * at desc->monitor_base. Fails if a window overlaps a mapped region. */
 socmon_status smn_esp_soc_map(socmon_esp_soc *soc, socmon_bus *model_bus);
 
+/* A model-only counter (hw/esp_monitor.h: word w of the tile's model-only window), live; 0 for
+ * a bad tile or word. */
+uint32_t smn_esp_soc_peek_xmon(const socmon_esp_soc *soc, unsigned tile, unsigned w);
+
 /* Counts since reset. */
 typedef struct socmon_esp_model_stats {
     uint64_t cycles;
