@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "esp/esp_model_laws.h"
+#include "hw/esp_monitor.h"
 #include "models/esp/esp_soc.h"
 
 enum { CPU = 0, MEM = 1, ACC0 = 2, ACC1 = 3 };
@@ -35,9 +36,10 @@ static uint32_t pk(void **state, unsigned t, unsigned m)
     return socmon_esp_soc_peek(*state, t, m);
 }
 
+/* Packets tile t injected into plane: the model-only counter (tile_inject counts flits). */
 static uint32_t inj(void **state, unsigned t, unsigned plane)
 {
-    return pk(state, t, SOCMON_ESP_MON_NOC_INJ + plane);
+    return smn_esp_soc_peek_xmon(*state, t, ESP_XMON_PKTS + plane);
 }
 
 /* 1000 bytes = 63 lines: 32 read, then 31 written back in place. */
@@ -177,8 +179,10 @@ static void test_without_cache_hierarchy(void **state)
     assert_int_equal(smn_esp_soc_new(&d, &soc), SOCMON_OK);
     assert_int_equal(socmon_esp_soc_cpu_access(soc, 0, 10, 5, 4096), SOCMON_OK);
     assert_int_equal(socmon_esp_soc_peek(soc, MEM, SOCMON_ESP_MON_DDR), 15); /* all uncached */
-    assert_int_equal(socmon_esp_soc_peek(soc, CPU, SOCMON_ESP_MON_NOC_INJ + 4), 15);
-    assert_int_equal(socmon_esp_soc_peek(soc, MEM, SOCMON_ESP_MON_NOC_INJ + 4), 10);
+    assert_int_equal(smn_esp_soc_peek_xmon(soc, CPU, ESP_XMON_PKTS + 4), 15); /* packets */
+    assert_int_equal(smn_esp_soc_peek_xmon(soc, MEM, ESP_XMON_PKTS + 4), 10);
+    /* tile_inject counts flits: 10 load requests of 2, 5 stores of 3 (header, address, data) */
+    assert_int_equal(socmon_esp_soc_peek(soc, CPU, SOCMON_ESP_MON_NOC_INJ + 4), 10 * 2 + 5 * 3);
     assert_int_equal(socmon_esp_soc_acc_invoke(soc, 1, 64, SOCMON_ESP_COH_LLC), SOCMON_ENOTSUP);
     assert_non_null(strstr(socmon_errmsg(), "cache_hierarchy"));
     assert_int_equal(socmon_esp_soc_acc_invoke(soc, 1, 64, SOCMON_ESP_COH_NONE), SOCMON_OK);
