@@ -36,7 +36,7 @@ static void test_workloads_match_model(void **state)
     assert_false(socmon_target_has_workload(ops, "idle:x"));
     assert_false(socmon_target_has_workload(ops, "noc"));
     assert_string_equal(ops->metrics, "esp");
-    assert_string_equal(ops->hotspots, "*.noc_bp_*");
+    assert_string_equal(ops->hotspots, "*.noc_out_*");
     socmon_metricset *ms = NULL;
     socmon_target *t = NULL;
     assert_int_equal(socmon_target_open("esp", &t), SOCMON_OK);
