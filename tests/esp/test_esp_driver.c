@@ -26,6 +26,28 @@ static void fx_open(fx *f, const socmon_esp_soc_desc *d)
     assert_int_equal(smn_esp_device_new(f->bus, &f->d, "esp", 1, &f->dev), SOCMON_OK);
 }
 
+/* Without the model behind the bus (a target on silicon), no model-only counter. */
+static void test_no_model_only_on_silicon(void **state)
+{
+    (void)state;
+    socmon_esp_soc_desc d;
+    socmon_esp_soc_desc_default(&d);
+    socmon_bus *bus = NULL;
+    socmon_esp_soc *soc = NULL;
+    socmon_device *dev = NULL;
+    assert_int_equal(socmon_bus_model_new(&bus), SOCMON_OK);
+    assert_int_equal(smn_esp_soc_new(&d, &soc), SOCMON_OK);
+    assert_int_equal(smn_esp_soc_map(soc, bus), SOCMON_OK);
+    assert_int_equal(smn_esp_device_new(bus, &d, "esp", 0, &dev), SOCMON_OK);
+    uint32_t i;
+    assert_int_not_equal(socmon_device_find(dev, "tile0.noc_stop_p0_north", &i), SOCMON_OK);
+    assert_int_not_equal(socmon_device_find(dev, "tile0.noc_pkts_p0", &i), SOCMON_OK);
+    assert_int_equal(socmon_device_find(dev, "tile0.noc_out_p0_north", &i), SOCMON_OK);
+    socmon_device_free(dev);
+    socmon_bus_free(bus);
+    smn_esp_soc_free(soc);
+}
+
 static void fx_close(fx *f)
 {
     socmon_device_free(f->dev);
@@ -78,16 +100,24 @@ static void test_schema(void **state)
     assert_int_equal(c->width, 64);
     assert_int_equal(c->reg, 0x60090000u + 3 * 0x200 + 4 * (16 + 1));
     assert_int_equal(c->reg_hi, c->reg + 4);
-    c = socmon_device_counter(f.dev, find(f.dev, "tile5.noc_bp_p5_north"));
+    /* queue_full(Q) of plane P is monitor 29 + 5P + Q, Q in the RTL's order N, S, W, E, L */
+    c = socmon_device_counter(f.dev, find(f.dev, "tile5.noc_out_p5_north"));
     assert_int_equal(c->width, 32);
+    assert_int_equal(c->reg, 0x60090000u + 5 * 0x200 + 4 * (54 + 1));
+    c = socmon_device_counter(f.dev, find(f.dev, "tile5.noc_out_p5_local"));
     assert_int_equal(c->reg, 0x60090000u + 5 * 0x200 + 4 * (58 + 1));
+    /* the model-only counters, in the model's own window 0x100000 above the monitors */
+    c = socmon_device_counter(f.dev, find(f.dev, "tile5.noc_stop_p1_west"));
+    assert_int_equal(c->reg, 0x60090000u + 0x100000u + 5 * 0x100 + 4 * (5 * 1 + 2));
+    c = socmon_device_counter(f.dev, find(f.dev, "tile5.noc_pkts_p3"));
+    assert_int_equal(c->reg, 0x60090000u + 0x100000u + 5 * 0x100 + 4 * (30 + 3));
     assert_non_null(socmon_device_counter(f.dev, find(f.dev, "tile0.dvfs_op3")));
     /* Every defined monitor is one counter, the hi words folded into pairs. */
     size_t want = 0;
     for (unsigned t = 0; t < 6; t++)
         for (unsigned m = 0; m < SOCMON_ESP_NMON; m++)
             want += socmon_esp_mon_defined(&d, t, m) && m != 15 && m != 17;
-    assert_int_equal(socmon_device_ncounters(f.dev), want);
+    assert_int_equal(socmon_device_ncounters(f.dev), want + 6 * 36); /* + the model-only ones */
     double v = 0;
     assert_int_equal(socmon_device_param(f.dev, "clock_hz", &v), SOCMON_OK);
     assert_true(v == d.clock_hz);
@@ -272,6 +302,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defined_matches_model),
         cmocka_unit_test(test_schema),
+        cmocka_unit_test(test_no_model_only_on_silicon),
         cmocka_unit_test(test_read_values_and_cost),
         cmocka_unit_test(test_snapshot_protocol),
         cmocka_unit_test(test_stale_burst_released),
