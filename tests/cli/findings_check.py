@@ -74,7 +74,7 @@ def check_esp(doc, fs):
             fail("esp: DDR accesses %s, counters say %d" % (f["evidence"]["ddr"], ddr))
     plane = [f for f in fs if f["rule"] == "noc_plane"]
     if plane:
-        per = [sum(v for k, v in c.items() if ".noc_bp_p%d_" % p in k) for p in range(6)]
+        per = [sum(v for k, v in c.items() if ".noc_stop_p%d_" % p in k) for p in range(6)]
         want = "plane%d" % per.index(max(per))
         if plane[0]["evidence"]["plane"] != want:
             fail("esp: backpressure named on %s, the counters say %s" % (plane[0]["evidence"]["plane"], want))
