@@ -122,9 +122,9 @@ static void test_metrics(void **state)
     set("tile4.acc_tot_cycles", (uint64_t)(clk * interval));       /* 100 % busy */
     set("tile0.noc_inj_p3", 40);
     set("tile5.noc_inj_p3", 2);
-    set("tile4.noc_bp_p2_east", 100);
-    set("tile5.noc_bp_p2_east", 50);
-    set("tile0.noc_bp_p1_north", 10);
+    set("tile4.noc_stop_p2_east", 100);
+    set("tile5.noc_stop_p2_east", 50);
+    set("tile0.noc_stop_p1_north", 10);
     assert_int_equal(socmon_metrics_eval(f.m, f.delta, interval, f.out), SOCMON_OK);
 
     assert_true(fabs(get("l2_hit_rate", "tile0") - 75) < 1e-9);
