@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "esp/esp_model_laws.h"
+#include "hw/esp_monitor.h"
 #include "models/esp/esp_soc.h"
 #include "socmon/bus.h"
 
@@ -112,15 +113,17 @@ static void test_noc_stress_backpressure(void **state)
     socmon_esp_soc_desc_default(&d);
     assert_int_equal(smn_esp_soc_new(&d, &soc), SOCMON_OK);
     run_to_done(soc, "noc_stress");
-    /* The memory tile (1) takes one flit per cycle per plane: the DMA request
-     * plane (5, ESP's NoC6) backs up into its East and South inputs. */
-    uint32_t east = socmon_esp_soc_peek(soc, 1, SOCMON_ESP_MON_NOC_QFULL + 5 * 5 + 1);
-    uint32_t south = socmon_esp_soc_peek(soc, 1, SOCMON_ESP_MON_NOC_QFULL + 5 * 5 + 3);
+    /* The memory tile (1) takes one flit per cycle per plane: the DMA request plane (5, ESP's
+     * NoC6) backs up into its East and South input FIFOs (their stop_out: the model-only
+     * counters; ESP's monitors see output registers). */
+    const unsigned ST = ESP_XMON_STOP + 5 * ESP_NDIRS;
+    uint32_t east = smn_esp_soc_peek_xmon(soc, 1, ST + ESP_DIR_EAST);
+    uint32_t south = smn_esp_soc_peek_xmon(soc, 1, ST + ESP_DIR_SOUTH);
     assert_true(east > 1000);
     assert_true(south > 1000);
     /* Nothing comes from the west or north of tile 1 on that plane. */
-    assert_int_equal(socmon_esp_soc_peek(soc, 1, SOCMON_ESP_MON_NOC_QFULL + 5 * 5 + 2), 0);
-    assert_int_equal(socmon_esp_soc_peek(soc, 1, SOCMON_ESP_MON_NOC_QFULL + 5 * 5 + 4), 0);
+    assert_int_equal(smn_esp_soc_peek_xmon(soc, 1, ST + ESP_DIR_WEST), 0);
+    assert_int_equal(smn_esp_soc_peek_xmon(soc, 1, ST + ESP_DIR_NORTH), 0);
     check_laws(soc, "noc_stress");
     smn_esp_soc_free(soc);
 }
@@ -289,13 +292,16 @@ static void test_xy_routing(void **state)
     assert_int_equal(smn_esp_soc_new(&d, &soc), SOCMON_OK);
     run_to_done(soc, "noc_stress");
     check_laws(soc, "noc_stress 3x3");
-    const unsigned P = 5, BP = SOCMON_ESP_MON_NOC_QFULL + P * 5; /* DMA requests: NoC6 */
-    enum { L, E, W, S, N };
-    assert_true(socmon_esp_soc_peek(soc, 1, BP + W) > 0);
-    assert_true(socmon_esp_soc_peek(soc, 1, BP + E) > 0);
-    assert_int_equal(socmon_esp_soc_peek(soc, 1, BP + N), 0);
-    assert_int_equal(socmon_esp_soc_peek(soc, 3, BP + N), 0);
-    assert_int_equal(socmon_esp_soc_peek(soc, 3, BP + S), 0);
+    /* DMA requests (NoC6) back up in the input FIFOs on their XY paths (model-only stop_out) */
+    const unsigned P = 5, BP = ESP_XMON_STOP + P * ESP_NDIRS;
+    assert_true(smn_esp_soc_peek_xmon(soc, 1, BP + ESP_DIR_WEST) > 0);
+    assert_true(smn_esp_soc_peek_xmon(soc, 1, BP + ESP_DIR_EAST) > 0);
+    assert_int_equal(smn_esp_soc_peek_xmon(soc, 1, BP + ESP_DIR_NORTH), 0);
+    assert_int_equal(smn_esp_soc_peek_xmon(soc, 3, BP + ESP_DIR_NORTH), 0);
+    assert_int_equal(smn_esp_soc_peek_xmon(soc, 3, BP + ESP_DIR_SOUTH), 0);
+    /* and ESP's monitors see the output registers that feed them: tile 0's East, tile 2's West */
+    assert_true(socmon_esp_soc_peek(soc, 0, SOCMON_ESP_MON_NOC_QFULL + P * 5 + ESP_DIR_EAST) > 0);
+    assert_true(socmon_esp_soc_peek(soc, 2, SOCMON_ESP_MON_NOC_QFULL + P * 5 + ESP_DIR_WEST) > 0);
     /* Only accelerators inject DMA requests; IO tiles inject nothing. */
     assert_int_equal(socmon_esp_soc_peek(soc, 1, SOCMON_ESP_MON_NOC_INJ + P), 0);
     assert_int_equal(socmon_esp_soc_peek(soc, 5, SOCMON_ESP_MON_NOC_INJ + P), 0);
