@@ -163,7 +163,7 @@ static socmon_status html_begin(socmon_output *o)
 
 static int is_heat_counter(const char *name)
 {
-    return strncmp(name, "noc_inj_p", 9) == 0 || strncmp(name, "noc_bp_p", 8) == 0;
+    return strncmp(name, "noc_inj_p", 9) == 0 || strncmp(name, "noc_stop_p", 10) == 0;
 }
 
 /* Which counters' deltas the rows carry, and how many intervals go in one row. */

@@ -3,7 +3,7 @@
  * GET /metrics over its running totals). One family per counter name, so a family sums
  * meaningfully over its series:
  *
- *   socmon_noc_inj_p0_packets_total{target="esp",inst="tile3"} 4096
+ *   socmon_noc_inj_p0_flits_total{target="esp",inst="tile3"} 4096
  *   socmon_l2_hit_rate_percent{target="esp",inst="tile3"} 49.99
  *
  * Counters are monotonic totals (counter type, `_total`), metric results gauges; the unit ends

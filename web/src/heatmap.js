@@ -28,9 +28,9 @@
 
   const U = window.socmonUnits;
   const KINDS = [
-    { key: 'inj', title: 'NoC injections', unit: U.rate('packets'), metric: 'noc_injections', counter: (p) => ['noc_inj_p' + p] },
-    { key: 'bp', title: 'NoC backpressure (queue-full cycles)', unit: U.rate('cycles'), metric: 'noc_backpressure',
-      counter: (p, dirs) => dirs.map((d) => 'noc_bp_p' + p + '_' + d) },
+    { key: 'inj', title: 'NoC injections', unit: U.rate('flits'), metric: 'noc_injections', counter: (p) => ['noc_inj_p' + p] },
+    { key: 'bp', title: 'NoC backpressure (input-FIFO-full cycles, model only)', unit: U.rate('cycles'), metric: 'noc_backpressure',
+      counter: (p, dirs) => dirs.map((d) => 'noc_stop_p' + p + '_' + d) },
   ];
 
   // store: socmon.js's columns {xs, m: [cols], d: Map(name -> col), dt: [ms]}; opts.onPlane(p)
@@ -38,7 +38,7 @@
   window.socmonHeatmap = function (root, info, store, opts) {
     const lay = info.layout, tiles = lay.tiles;
     const metricIdx = new Map(info.metrics.map((m, i) => [m.name, i]));
-    const dirs = [...new Set(info.counters.map((c) => (c.counter.match(/^noc_bp_p0_(\w+)$/) || [])[1]).filter(Boolean))];
+    const dirs = [...new Set(info.counters.map((c) => (c.counter.match(/^noc_stop_p0_(\w+)$/) || [])[1]).filter(Boolean))];
     const H = { plane: 'all', idx: null, values: {}, max: {} };
     root.hidden = false;
     const head = el('div', { className: 'heat-head' }, root);

@@ -436,7 +436,7 @@
 
   function wanted() {
     const globs = S.extra.slice();
-    if (S.heat && S.plane !== 'all') globs.push('*.noc_inj_p' + S.plane, '*.noc_bp_p' + S.plane + '_*');
+    if (S.heat && S.plane !== 'all') globs.push('*.noc_inj_p' + S.plane, '*.noc_stop_p' + S.plane + '_*');
     return globs;
   }
 
