@@ -297,7 +297,7 @@ void esp_act_step(socmon_esp_soc *soc, esp_act *a)
     case ACT_ACC: acc_step(soc, a); break;
     case ACT_FLUSH: flush_step(soc, a); break;
     /* Over at the end of the cycle before until: reaped as cycle until begins, as when an advance
-     * ends at until (esp_engine.c) or the activity sleeps until then. */
+     * ends at until (esp_engine.c). */
     case ACT_IDLE: a->finished = soc->cycles + 1 >= a->until; break;
     case ACT_TRAFFIC: esp_traffic_step(soc, a); break;
     }
@@ -344,10 +344,10 @@ int esp_act_doze(socmon_esp_soc *soc, esp_act *a)
             return 1;
         }
         return 0;
-    case ACT_IDLE:
-        if (a->until <= next)
+    case ACT_IDLE: /* wakes for its last step, in the cycle before until (esp_act_step) */
+        if (a->until <= next + 1)
             return 0;
-        doze(a, next, a->until, 0, 0, 0);
+        doze(a, next, a->until - 1, 0, 0, 0);
         return 1;
     case ACT_FLUSH:
         return 0;

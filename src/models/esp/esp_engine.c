@@ -180,14 +180,8 @@ static void wake_timers(socmon_esp_soc *soc)
         esp_act *a = e->acts[i];
         if (!a->asleep || a->wake_at == ESP_NO_CYCLE)
             continue;
-        if (a->wake_at <= soc->cycles) {
+        if (a->wake_at <= soc->cycles)
             esp_act_wake(soc, a, soc->cycles);
-            /* Idle time over: it leaves now, as it does when an advance ends at its end. */
-            if (a->kind == ACT_IDLE && soc->cycles >= a->until) {
-                a->finished = 1;
-                e->reap_due = 1;
-            }
-        }
         else if (a->wake_at < e->wake_next)
             e->wake_next = a->wake_at;
     }
