@@ -6,6 +6,7 @@
  * rows through its merger (analysis/rows.c). At the end: the totals scaled by their perf time
  * counters, the metrics over them, and each run added to the spread. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -129,7 +130,7 @@ socmon_status socmon_pipeline_consumer_status(const socmon_pipeline *p, const so
                            !p ? "p (the pipeline)" : "c (the consumer)");
     for (size_t i = 0; i < p->nc; i++)
         if (p->c[i].c.self == c->self && p->c[i].c.ops == c->ops)
-            return p->c[i].st;
+            return p->c[i].st == SOCMON_OK ? SOCMON_OK : socmon_fail(p->c[i].st, "%s", p->c[i].msg);
     return SOCMON_OK;
 }
 
@@ -150,8 +151,10 @@ socmon_status pipeline_call(pipeline_merger *m, socmon_status st)
 {
     if (st == SOCMON_OK)
         return st;
-    if (m->st == SOCMON_OK)
-        m->st = st;   /* its message stays the thread's last (socmon_errmsg) */
+    if (m->st == SOCMON_OK) {
+        m->st = st;   /* the run goes on: later calls set messages of their own, so keep this one */
+        snprintf(m->msg, sizeof m->msg, "%s", socmon_errmsg());
+    }
     m->off = 1;
     return m->c.optional ? SOCMON_OK : st;
 }

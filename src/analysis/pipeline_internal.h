@@ -12,6 +12,7 @@ typedef struct pipeline_merger {
     socmon_consumer c;
     socmon_row_policy want;
     socmon_status st;          /* its first failure */
+    char msg[256];             /* and its message (an optional consumer's outlives later errors) */
     int off;                   /* failed: not called again */
     size_t n;                  /* intervals in the pending row */
     uint64_t seen;             /* intervals seen this run (for `every`) */

@@ -72,8 +72,8 @@ expect 0 "ddr_accesses" -- "$BIN" read -w multifft
 # record -> report round trip.
 expect 0 "wrote .* samples (0 intervals missed) to $TMP/r.rec" -- "$BIN" record -I 200us -o "$TMP/r.rec" -q
 # the summary's counts are grouped like every count a person reads; --no-big-num leaves them plain
-expect 0 "wrote 4,456 samples (0 intervals missed) to $TMP/g.rec ([0-9]*,[0-9][0-9][0-9] bytes)" -- "$BIN" record -I 1us -o "$TMP/g.rec" -q
-expect 0 "wrote 4456 samples (0 intervals missed) to $TMP/g.rec ([0-9]* bytes)" -- "$BIN" record -I 1us -o "$TMP/g.rec" -q --force --no-big-num
+expect 0 "wrote 13,353 samples (0 intervals missed) to $TMP/g.rec ([0-9]*,[0-9][0-9][0-9] bytes)" -- "$BIN" record -I 1us -o "$TMP/g.rec" -q
+expect 0 "wrote 13353 samples (0 intervals missed) to $TMP/g.rec ([0-9]* bytes)" -- "$BIN" record -I 1us -o "$TMP/g.rec" -q --force --no-big-num
 expect 0 "recording of 'esp'" -- "$BIN" report -i "$TMP/r.rec"
 expect 0 "Recording summary" -- "$BIN" report -i "$TMP/r.rec" --summary
 "$BIN" report -i "$TMP/r.rec" -x, > "$TMP/r.csv" || bad "report -x, failed"
