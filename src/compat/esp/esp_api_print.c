@@ -154,7 +154,7 @@ void socmon_esp_api_print(const socmon_esp_api_layout *l, const esp_monitor_args
     fprintf(fp, "\n*********************NOC STATS*********************\n");
     for (unsigned t = 0; t < nt; t++)
         if (all || (BIT(ESP_MON_READ_NOC_INJECTS) && t == args->tile_index))
-            for (unsigned p = 0; p < NOC_PLANES; p++)
+            for (unsigned p = 0; p < NOC_PLANES; p++) /* ESP's words; the register counts flits */
                 fprintf(fp, "NoC packets injected at tile %u on plane %u: %u\n", t, p,
                         word(v, l->off_inj + 4u * (t * NOC_PLANES + p)));
     /* As ESP prints it: the tile block wins when both queue-full bits are set. */
