@@ -35,7 +35,7 @@ build: configure
 # The run once: its timeline live as it is recorded, then its totals, metrics and findings, then
 # the charts as a page (tests/cli/make_run.test.sh checks no table prints twice).
 run: cli
-	./$(BUILD)/socmon record -t esp -w multifft -I 200us -o socmon-esp.rec
+	./$(BUILD)/socmon record -t esp -w multifft -I 500us -o socmon-esp.rec
 	./$(BUILD)/socmon report -i socmon-esp.rec --summary
 	./$(BUILD)/socmon report -i socmon-esp.rec --html socmon-esp.html
 

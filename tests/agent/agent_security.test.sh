@@ -87,8 +87,8 @@ start_agent rw -t esp -I 100us -d 20ms --no-pace --wait-collector --allow-config
 expect 0 "ERROR 5: CONFIG 'nosuch\*' failed: .*matches no counter" -- $WC config "$AGENT" "nosuch*"
 expect 0 "wrote 201 samples" -- "$BIN" record --remote "$AGENT" -e "tile0.*" -o "$TMP/c.rec" -q
 stop_agent
-expect 0 "counters: *42" -- "$BIN" report -i "$TMP/c.rec" --stats
-grep -q "CONFIG applied: now counting 42 counters ('tile0.\*')" "$TMP/rw.err" && ok || bad "CONFIG not logged"
+expect 0 "counters: *78" -- "$BIN" report -i "$TMP/c.rec" --stats
+grep -q "CONFIG applied: now counting 78 counters ('tile0.\*')" "$TMP/rw.err" && ok || bad "CONFIG not logged"
 
 # a CONFIG mid-run: every collector gets the new schema; a recording (one schema per file) ends
 # there with an error saying why, its file complete up to the change (-d 600s: a run that cannot end

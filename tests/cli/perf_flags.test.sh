@@ -34,14 +34,15 @@ expect 0 "tile0.dvfs_op1  *0  cycles" -- "$BIN" stat --zeros
 # enough to read, with every counter still in CSV and JSON (above)
 out=$("$BIN" stat -w multifft 2>&1)
 printf '%s\n' "$out" | grep -q "^  tile0\.dvfs_op1 " && bad "stat table lists a counter that stayed 0" || ok
-printf '%s\n' "$out" | grep -q "^  (206 more counters stayed 0: tile0.dvfs_op1, tile0.dvfs_op2, .*; --zeros lists them)$" && ok ||
+printf '%s\n' "$out" | grep -q "^  (371 more counters stayed 0: tile0.dvfs_op1, tile0.dvfs_op2, .*; --zeros lists them)$" && ok ||
     bad "no fold line: $(printf '%s' "$out" | grep stayed)"
 n=$(printf '%s\n' "$out" | wc -l)
-[ "$n" -lt 150 ] && ok || bad "stat -t esp -w multifft prints $n lines (want < 150)"
-[ "$("$BIN" stat -w multifft -x, | grep -c '^counter,')" = 259 ] && ok || bad "CSV lost counters"
-[ "$("$BIN" stat -w multifft --zeros | grep -c '^  tile[0-9]*\.')" -ge 259 ] && ok || bad "--zeros does not list all 259"
+# 475 counters since the model-only NoC window (issue 38): 104 of them moved in multifft
+[ "$n" -lt 200 ] && ok || bad "stat -t esp -w multifft prints $n lines (want < 200)"
+[ "$("$BIN" stat -w multifft -x, | grep -c '^counter,')" = 475 ] && ok || bad "CSV lost counters"
+[ "$("$BIN" stat -w multifft --zeros | grep -c '^  tile[0-9]*\.')" -ge 475 ] && ok || bad "--zeros does not list all 475"
 # a few zeros (a perf-like -e selection) are listed as perf lists them
-expect 0 "tile1.noc_inj_p4  *0  packets" -- "$BIN" stat -w multifft -e 'tile1.noc_inj_p*'
+expect 0 "tile1.noc_inj_p4  *0  flits" -- "$BIN" stat -w multifft -e 'tile1.noc_inj_p*'
 out=$("$BIN" stat -w multifft -e 'tile1.noc_inj_p*' 2>&1)
 printf '%s' "$out" | grep -q "stayed 0" && bad "6 counters folded" || ok
 

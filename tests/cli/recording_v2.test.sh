@@ -7,7 +7,7 @@
 R=$TMP/esp.rec
 expect 0 "" -- "$BIN" record -t esp -w multifft -I 1us -q -o "$R"
 expect 0 "format version:  2" -- "$BIN" report -i "$R" --stats
-expect 0 "counters:        259" -- "$BIN" report -i "$R" --stats
+expect 0 "counters:        475" -- "$BIN" report -i "$R" --stats
 expect 0 "lost:            nothing" -- "$BIN" report -i "$R" --stats
 # the attachments by name: multifft's phases (not "a program's profile", as it once said)
 expect 0 "attachments:     1 ([0-9,]* bytes: phases)" -- "$BIN" report -i "$R" --stats
@@ -18,7 +18,7 @@ bpv=$("$BIN" report -i "$R" --stats | sed -n 's/^  bytes per value: //p')
 python3 - "$TMP/s.json" <<'PY' && ok || bad "--stats --json: bad object"
 import json, sys
 j = json.load(open(sys.argv[1]))
-assert j["version"] == 2 and j["samples"] > 4000 and j["counters"] == 259, j
+assert j["version"] == 2 and j["samples"] > 13000 and j["counters"] == 475, j
 assert 0 < j["bytes_per_value"] <= 1.0 and j["complete"] is True and j["samples_lost"] == 0, j
 # bytes per value leaves the attachments out (multifft's phases)
 assert abs(j["bytes_per_value"] - (j["file_bytes"] - j["attachment_bytes"]) / (j["samples"] * j["counters"])) < 1e-9, j
@@ -60,7 +60,7 @@ PY
 expect 1 "offset [0-9]*: header checksum mismatch" -- "$BIN" report -i "$TMP/hdr.rec"
 
 # --stats: counts grouped for a person, plain with --no-big-num, one CSV row with -x
-expect 0 "samples:         4,4[0-9][0-9]\$" -- "$BIN" report -i "$R" --stats
+expect 0 "samples:         13,3[0-9][0-9]\$" -- "$BIN" report -i "$R" --stats
 expect 0 "file bytes:      [0-9]*,[0-9][0-9][0-9]\$" -- "$BIN" report -i "$R" --stats
 expect 0 "file bytes:      [0-9]*\$" -- "$BIN" report -i "$R" --stats --no-big-num
 "$BIN" report -i "$TMP/bad.rec" -x';' --stats >"$TMP/s.csv" || bad "--stats -x failed"

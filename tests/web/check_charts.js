@@ -199,7 +199,7 @@ async function checkUnits(page) {
   }
   console.log('check_charts: ' + counts + ' charts of counts say "' + per + '"');
   if (s.heat.length) {
-    const want = ['NoC injections (packets/s)', 'NoC backpressure (queue-full cycles) (cycles/s)'];
+    const want = ['NoC injections (flits/s)', 'NoC backpressure (input-FIFO-full cycles, model only) (cycles/s)'];
     if (JSON.stringify(s.heat) !== JSON.stringify(want)) fail('the heat map says ' + JSON.stringify(s.heat) + ', expected ' + JSON.stringify(want));
     // its values are the tile's count over its interval in seconds (all planes: the metric)
     const bad = await page.evaluate(() => {
@@ -207,7 +207,7 @@ async function checkUnits(page) {
       S.info.metrics.forEach((m, k) => {
         if (m.metric !== 'noc_injections') return;
         const want = S.m[k][i] / (S.dt[i] / 1e3), got = H.values.inj[m.instance];
-        if (!(Math.abs(got - want) <= 1e-9 * Math.abs(want))) out.push(m.instance + ': ' + got + ' shown, ' + want + ' packets/s in the data');
+        if (!(Math.abs(got - want) <= 1e-9 * Math.abs(want))) out.push(m.instance + ': ' + got + ' shown, ' + want + ' flits/s in the data');
       });
       return out;
     });
