@@ -63,6 +63,17 @@ size_t socmon_device_nparams(const socmon_device *dev);
 socmon_status socmon_device_param_at(const socmon_device *dev, size_t i, const char **name,
                                      double *value);
 
+/* The vendor's own number of a counter, beside socmon's name: ESP's monitor index ("monitor"), a
+ * RISC-V hpmcounter's CSR number. A device has at most one such numbering, named index_name
+ * (the same on every call); counters it does not number have none. Fails on an idx out of range,
+ * an empty or different index_name, or the value UINT64_MAX (reserved for none). */
+socmon_status socmon_device_set_counter_index(socmon_device *dev, const char *index_name, uint32_t idx,
+                                              uint64_t value);
+/* The numbering's name ("monitor"), or NULL when the device has none. */
+const char *socmon_device_index_name(const socmon_device *dev);
+/* 1 and *value (value may be NULL) when counter i has a vendor number, else 0. */
+int socmon_device_counter_index(const socmon_device *dev, size_t i, uint64_t *value);
+
 socmon_status socmon_device_read(socmon_device *dev, const uint32_t *idx, size_t n,
                                  uint64_t *out);
 

@@ -1,5 +1,6 @@
 /* socmon list: what can be measured. */
 #include <getopt.h>
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,7 +9,7 @@
 
 static void help(FILE *fp)
 {
-    fprintf(fp, "usage: socmon list [targets|TARGET|counters|metrics|workloads] [-t TARGET] [-e PATTERNS]\n\n"
+    fprintf(fp, "usage: socmon list [targets|TARGET|counters|metrics|workloads] [-t TARGET] [-e PATTERNS] [--json]\n\n"
                 "  targets     built-in targets with their options and workloads (default)\n"
                 "  TARGET      one target (esp, zynq, tensix): its options with their ranges and\n"
                 "              defaults, workloads, metrics\n"
@@ -17,6 +18,9 @@ static void help(FILE *fp)
                 "  workloads   the workloads a model target can run\n\n"
                 "  -t, --target SPEC     NAME or NAME:key=value,... (default " SOCMON_DEFAULT_TARGET ")\n"
                 "  -e, --events PATTERNS comma-separated globs on counter names (counters only)\n"
+                "      --json            counters as one JSON object: each counter's name, instance, width,\n"
+                "                        unit, description, and the vendor's number for it where the\n"
+                "                        target has one (ESP: \"monitor\", null for model-only counters)\n"
                 "  -h, --help\n");
 }
 
@@ -81,7 +85,37 @@ static int list_target(const socmon_target_ops *o)
     return 0;
 }
 
-static int list_counters(const char *target, const char *events)
+/* The counters of set as one JSON document on stdout. */
+static int counters_json(socmon_target *t, socmon_set *set)
+{
+    const socmon_device *dev = socmon_target_device(t);
+    const char *iname = socmon_device_index_name(dev);
+    json_t *arr = json_array(), *doc = json_pack("{s:s, s:s, s:o}", "target", socmon_target_spec(t), "device",
+                                                 socmon_device_name(dev), "counters", arr);
+    if (!doc)
+        return cli_error("list", socmon_fail(SOCMON_ENOMEM, "list: out of memory"));
+    if (iname)
+        json_object_set_new(doc, "index", json_string(iname));
+    for (size_t i = 0; i < socmon_set_size(set); i++) {
+        const socmon_counter *c = socmon_set_counter(set, i);
+        json_t *o = json_pack("{s:s, s:s, s:I, s:s, s:s}", "name", socmon_set_full_name(set, i), "instance",
+                              c->instance ? c->instance : "", "width", (json_int_t)c->width, "unit",
+                              c->unit ? c->unit : "", "description", c->desc ? c->desc : "");
+        uint64_t v;
+        if (o && iname)
+            json_object_set_new(o, iname, socmon_device_counter_index(dev, socmon_set_index(set, i), &v)
+                                              ? json_integer((json_int_t)v) : json_null());
+        if (!o || json_array_append_new(arr, o)) {
+            json_decref(doc);
+            return cli_error("list", socmon_fail(SOCMON_ENOMEM, "list: out of memory"));
+        }
+    }
+    int rc = json_dumpf(doc, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER) != 0 || fputc('\n', stdout) == EOF;
+    json_decref(doc);
+    return rc ? cli_error("list", socmon_fail(SOCMON_EIO, "list: writing stdout failed")) : 0;
+}
+
+static int list_counters(const char *target, const char *events, int json)
 {
     socmon_target *t;
     socmon_set *set;
@@ -91,6 +125,12 @@ static int list_counters(const char *target, const char *events)
     if ((st = socmon_set_new(socmon_target_device(t), events, &set)) != SOCMON_OK) {
         socmon_target_close(t);
         return cli_error("list", st);
+    }
+    if (json) {
+        int rc = counters_json(t, set);
+        socmon_set_free(set);
+        socmon_target_close(t);
+        return rc;
     }
     const char *hdr[] = {"counter", "bits", "unit", "description"};
     socmon_table *tab;
@@ -150,14 +190,15 @@ int cmd_list(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"target", required_argument, 0, 't'}, {"events", required_argument, 0, 'e'},
-        {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+        {"json", no_argument, 0, 'J'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     const char *target = SOCMON_DEFAULT_TARGET, *events = NULL;
-    int c;
+    int c, json = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, "t:e:h", opts, NULL)) != -1) {
         switch (c) {
         case 't': target = optarg; break;
         case 'e': events = optarg; break;
+        case 'J': json = 1; break;
         case 'h': help(stdout); return 0;
         default: help(stderr); return 2;
         }
@@ -169,8 +210,12 @@ int cmd_list(int argc, char **argv)
     }
     if (strcmp(what, "targets") == 0)
         return list_targets();
+    if (json && strcmp(what, "counters") != 0) {
+        fprintf(stderr, "socmon: list: --json is for 'list counters', not '%s'\n", what);
+        return 2;
+    }
     if (strcmp(what, "counters") == 0)
-        return list_counters(target, events);
+        return list_counters(target, events, json);
     if (strcmp(what, "metrics") == 0)
         return list_metrics(target);
     if (strcmp(what, "workloads") == 0)

@@ -27,7 +27,14 @@ struct socmon_device {
     size_t nslot;
     param *p;
     size_t np, pcap;
+    /* the vendor's own number of each counter (socmon_device_set_counter_index): what it is called,
+     * and per counter the number or NO_INDEX; grown on demand, so devices without one pay nothing */
+    char *index_name;
+    uint64_t *vidx;
+    size_t nvidx;
 };
+
+#define NO_INDEX UINT64_MAX
 
 socmon_status socmon_device_new(const char *name, const socmon_device_ops *ops, void *drv,
                                 socmon_device **out)
@@ -77,6 +84,8 @@ void socmon_device_free(socmon_device *dev)
     free(dev->full);
     free(dev->slot);
     free(dev->p);
+    free(dev->index_name);
+    free(dev->vidx);
     free(dev->name);
     free(dev);
 }
@@ -303,4 +312,48 @@ int smn_device_reads_with(const socmon_device *dev,
                              socmon_status (*read)(void *drv, const uint32_t *idx, size_t n, uint64_t *out))
 {
     return dev && dev->ops.read == read;
+}
+
+socmon_status socmon_device_set_counter_index(socmon_device *dev, const char *index_name, uint32_t idx,
+                                              uint64_t value)
+{
+    if (!dev || !index_name || !*index_name)
+        return socmon_fail(SOCMON_EINVAL, "socmon_device_set_counter_index: %s",
+                           !dev ? "dev (the device) is NULL" : "index_name is NULL or empty");
+    if (idx >= dev->n)
+        return socmon_fail(SOCMON_ERANGE, "socmon_device_set_counter_index: counter %u out of range 0..%zu", idx,
+                           dev->n ? dev->n - 1 : 0);
+    if (value == NO_INDEX)
+        return socmon_fail(SOCMON_ERANGE, "socmon_device_set_counter_index: %s %llu is reserved (none)",
+                           index_name, (unsigned long long)value);
+    if (dev->index_name && strcmp(dev->index_name, index_name) != 0)
+        return socmon_fail(SOCMON_EINVAL, "socmon_device_set_counter_index: device '%s' numbers its counters by "
+                           "'%s', not '%s'", dev->name, dev->index_name, index_name);
+    if (!dev->index_name && !(dev->index_name = strdup(index_name)))
+        return socmon_fail(SOCMON_ENOMEM, "socmon_device_set_counter_index: out of memory");
+    if (idx >= dev->nvidx) {
+        uint64_t *v = realloc(dev->vidx, dev->n * sizeof *v);
+        if (!v)
+            return socmon_fail(SOCMON_ENOMEM, "socmon_device_set_counter_index: out of memory");
+        for (size_t i = dev->nvidx; i < dev->n; i++)
+            v[i] = NO_INDEX;
+        dev->vidx = v;
+        dev->nvidx = dev->n;
+    }
+    dev->vidx[idx] = value;
+    return SOCMON_OK;
+}
+
+const char *socmon_device_index_name(const socmon_device *dev)
+{
+    return dev ? dev->index_name : NULL;
+}
+
+int socmon_device_counter_index(const socmon_device *dev, size_t i, uint64_t *value)
+{
+    if (!dev || i >= dev->nvidx || dev->vidx[i] == NO_INDEX)
+        return 0;
+    if (value)
+        *value = dev->vidx[i];
+    return 1;
 }

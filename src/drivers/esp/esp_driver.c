@@ -446,7 +446,11 @@ static socmon_status add_counters(socmon_device *dev, esp_dev *ed, const socmon_
                 /* Each monitor increments at most once per tile clock cycle. */
                 .max_rate_hz = d->clock_hz,
             };
-            socmon_status st = socmon_device_add_counter(dev, &c, NULL);
+            uint32_t idx;
+            socmon_status st = socmon_device_add_counter(dev, &c, &idx);
+            /* ESP's number for it (a 64-bit pair: its low word's), as libmonitors and the guide use */
+            if (st == SOCMON_OK)
+                st = socmon_device_set_counter_index(dev, "monitor", idx, m);
             if (st != SOCMON_OK)
                 return st;
             ed->c[ed->n++] = (esp_ctr){reg, (uint16_t)t, (uint8_t)m, (uint8_t)is64};
