@@ -52,7 +52,7 @@ test-plain: build
 # numbers (sh_noc_counts: every count of 27 runs; sh_wire_bytes: 20,001 samples of 2,840 counters
 # streamed): the code they run is the same in the unit tests and remote_record, which the
 # sanitizers check. Saves about 5 minutes of a CI run.
-ASAN_SKIP = ^sh_(ctest_labels|docs_facts|make_targets|manpage|internal_names|layering|struct_init|noc_counts|wire_bytes|recording_long|noc_rtl_fixture)$$
+ASAN_SKIP = ^sh_(ctest_labels|docs_facts|make_targets|manpage|internal_names|layering|struct_init|noc_counts|wire_bytes|recording_long|noc_rtl_fixture|noc_rtl_tool)$$
 # -O1, as the sanitizers' documentation advises: the models' tests run 1.3-2x as fast as at -O0
 # with the same checks (and -O1's analysis finds format truncations -O0 does not).
 test-asan: deps
