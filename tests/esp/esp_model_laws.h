@@ -61,7 +61,7 @@ static inline void check_laws(const socmon_esp_soc *soc, const char *label)
                "injection monitors == flits injected");
         LAW_EQ(law_pkts(soc, -1, p), st.packets[p], "model-only packet counters == packets sent");
     }
-    /* Every coherence request gets one response; every forward one answer. */
+    /* The memory tiles' queue monitors count flits (their FIFOs' strobes, ESP's tile_mem.vhd). */
     uint64_t coh_req = law_sum(soc, MEM, SOCMON_ESP_MON_COH_REQ);
     uint64_t coh_fwd = law_sum(soc, MEM, SOCMON_ESP_MON_COH_FWD);
     uint64_t rsp_rcv = law_sum(soc, MEM, SOCMON_ESP_MON_COH_RSP_RCV);
@@ -70,50 +70,52 @@ static inline void check_laws(const socmon_esp_soc *soc, const char *label)
     uint64_t dma_rsp = law_sum(soc, MEM, SOCMON_ESP_MON_DMA_RSP);
     uint64_t cdma_req = law_sum(soc, MEM, SOCMON_ESP_MON_COH_DMA_REQ);
     uint64_t cdma_rsp = law_sum(soc, MEM, SOCMON_ESP_MON_COH_DMA_RSP);
-    LAW_EQ(coh_req, rsp_snd, "coherence requests == coherence responses sent");
-    LAW_EQ(coh_fwd, rsp_rcv, "coherence forwards == coherence responses received");
-    /* Plane by plane, what tiles inject is what memory tiles receive or send. */
-    uint64_t l2_inj0 = 0, l2_acc = 0, l2_miss = 0;
+    /* Plane by plane, the flits tiles inject (tile_inject) are the flits memory tiles' queues take
+     * or give; packets (the model-only counters) pair requests with responses. */
+    uint64_t l2_acc = 0, l2_miss = 0;
     for (unsigned t = 0; t < n; t++)
         if (socmon_esp_soc_defined(soc, t, SOCMON_ESP_MON_L2_HIT)) {
-            l2_inj0 += smn_esp_soc_peek_xmon(soc, t, ESP_XMON_PKTS + 0);
             l2_miss += socmon_esp_soc_peek(soc, t, SOCMON_ESP_MON_L2_MISS);
             l2_acc += socmon_esp_soc_peek(soc, t, SOCMON_ESP_MON_L2_HIT) +
                       socmon_esp_soc_peek(soc, t, SOCMON_ESP_MON_L2_MISS);
         }
+#define INJ(type, p) law_sum(soc, type, SOCMON_ESP_MON_NOC_INJ + (p))
     if (d->cache_hierarchy) {
-        LAW_EQ(l2_inj0, coh_req, "L2 tiles' plane-0 injections == coherence requests received");
-        LAW_EQ(law_pkts(soc, -1, 0), coh_req, "plane 0 carries only coherence requests");
-        LAW_EQ(law_pkts(soc, MEM, 1), coh_fwd, "mem plane-1 injections == forwards");
-        LAW_EQ(law_pkts(soc, -1, 2), rsp_snd + rsp_rcv,
-               "plane-2 injections == responses sent + received");
-        /* ESP's crossed DMA planes: requests on NoC6 (plane 5), responses on
-         * NoC4 (plane 3); coherent DMA the other way round. */
-        LAW_EQ(law_pkts(soc, ACC, 5), dma_req,
-               "accelerator plane-5 injections == DMA requests received at memory");
-        LAW_EQ(law_pkts(soc, ACC, 3), cdma_req,
-               "accelerator plane-3 injections == coherent-DMA requests received at memory");
-        LAW_EQ(law_pkts(soc, MEM, 3), dma_rsp,
-               "mem plane-3 injections == DMA responses sent");
-        LAW_EQ(law_pkts(soc, MEM, 5), cdma_rsp,
-               "mem plane-5 injections == coherent-DMA responses sent");
-        LAW_EQ(dma_req, st.dma_lines[0] + st.dma_lines[1], "DMA requests == non-/LLC-coherent lines");
-        LAW_EQ(cdma_req, st.dma_lines[2], "coherent-DMA requests == coherent-DMA lines");
+        LAW_EQ(INJ(-1, 0), coh_req, "plane-0 flits == coherence request flits received");
+        LAW_EQ(INJ(MEM, 0), 0, "memory tiles send no coherence request");
+        LAW_EQ(INJ(MEM, 1), coh_fwd, "mem plane-1 flits == forward flits");
+        LAW_EQ(INJ(-1, 1), coh_fwd, "plane 1 carries only forwards");
+        LAW_EQ(INJ(MEM, 2), rsp_snd, "mem plane-2 flits == response flits sent");
+        LAW_EQ(INJ(-1, 2), rsp_snd + rsp_rcv, "plane-2 flits == response flits sent + received");
+        LAW_EQ(law_pkts(soc, MEM, 2), law_pkts(soc, -1, 0), "one response per coherence request");
+        LAW_EQ(law_pkts(soc, -1, 2) - law_pkts(soc, MEM, 2), law_pkts(soc, MEM, 1),
+               "one answer per forward");
+        /* ESP's crossed DMA planes: non-coherent DMA requests on NoC6 (plane 5), responses on
+         * NoC4 (plane 3); LLC-coherent and coherent DMA the other way round. */
+        LAW_EQ(INJ(ACC, 5), dma_req, "accelerator plane-5 flits == DMA request flits at memory");
+        LAW_EQ(INJ(ACC, 3), cdma_req, "accelerator plane-3 flits == coherent-DMA request flits at memory");
+        LAW_EQ(INJ(MEM, 3), dma_rsp, "mem plane-3 flits == DMA response flits");
+        LAW_EQ(INJ(MEM, 5), cdma_rsp, "mem plane-5 flits == coherent-DMA response flits");
+        LAW_EQ(law_pkts(soc, ACC, 5), st.dma_lines[0], "non-coherent DMA requests == non-coherent lines");
+        LAW_EQ(law_pkts(soc, ACC, 3), st.dma_lines[1] + st.dma_lines[2],
+               "LLC-coherent DMA requests == LLC-coherent and coherent-DMA lines");
         LAW_EQ(l2_acc, st.l2_accesses, "L2 hits + misses == L2 accesses");
         LAW_EQ(law_sum(soc, MEM, SOCMON_ESP_MON_LLC_HIT) + law_sum(soc, MEM, SOCMON_ESP_MON_LLC_MISS),
                l2_miss + st.dma_lines[1] + st.dma_lines[2],
                "LLC lookups == L2 misses + LLC-coherent and coherent DMA lines");
-        if (dma_rsp > dma_req || cdma_rsp > cdma_req)
+        if (law_pkts(soc, MEM, 3) > law_pkts(soc, ACC, 5) || law_pkts(soc, MEM, 5) > law_pkts(soc, ACC, 3))
             fail_msg("%s: more DMA responses than requests", label);
     } else {
         LAW_EQ(coh_req + coh_fwd + dma_req + cdma_req + l2_acc, 0, "no coherence monitors without caches");
         LAW_EQ(law_pkts(soc, ACC, 5), st.dma_lines[0],
                "DMA requests issued == non-coherent DMA lines");
     }
+#undef INJ
+    /* DDR counts AHB beats (tile_mem.vhd: hready and htrans /= IDLE): two per 16-byte line. */
     LAW_EQ(law_sum(soc, MEM, SOCMON_ESP_MON_DDR),
-           law_sum(soc, MEM, SOCMON_ESP_MON_LLC_MISS) + st.llc_writebacks + st.llc_flush_writebacks +
-               st.dma_lines[0] + st.uncached_accesses,
-           "DDR accesses == LLC fills + write-backs + non-coherent DMA lines + uncached accesses");
+           2 * (law_sum(soc, MEM, SOCMON_ESP_MON_LLC_MISS) + st.llc_writebacks + st.llc_flush_writebacks +
+                st.dma_lines[0] + st.uncached_accesses),
+           "DDR beats == 2 x (LLC fills + write-backs + non-coherent DMA lines + uncached accesses)");
     /* Every cycle of a CPU or accelerator tile is spent at one op point. */
     uint64_t inv = 0;
     for (unsigned t = 0; t < n; t++) {

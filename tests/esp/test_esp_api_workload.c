@@ -21,6 +21,12 @@ static uint64_t acc64(unsigned lo, unsigned hi)
     return (uint64_t)hi << 32 | lo;
 }
 
+/* The flits of an invocation's DMA requests over lines lines: reads of 2 flits, then writes of 4. */
+static uint64_t req_flits(uint64_t lines)
+{
+    return (lines + 1) / 2 * 2 + lines / 2 * 4;
+}
+
 static void test_counts_known_in_advance(void **state)
 {
     socmon_esp_soc *soc = smn_esp_api_virtual_soc();
@@ -60,21 +66,26 @@ static void test_counts_known_in_advance(void **state)
         assert_true(mem > 0 && mem <= tot);
         assert_true(d.acc_stats[a].acc_tlb <= tot);
     }
-    /* DMA requests at the memory tile are the lines the accelerators moved. */
-    assert_int_equal(d.mem_reqs[0].dma_reqs, (m1.dma_lines[0] - m0.dma_lines[0]) +
-                                                 (m1.dma_lines[1] - m0.dma_lines[1]));
-    assert_int_equal(d.mem_reqs[0].coh_dma_reqs, m1.dma_lines[2] - m0.dma_lines[2]);
+    /* DMA requests at the memory tile are the flits of the lines the accelerators moved (an
+     * invocation reads the first half of its lines, 2-flit requests, and writes the rest, 4):
+     * non-coherent DMA in dma_reqs, LLC-coherent and coherent DMA in coh_dma_reqs (the RTL's
+     * LLC takes both from one queue). */
+    assert_int_equal(m1.dma_lines[0] - m0.dma_lines[0], 16384 / 16);
+    assert_int_equal(m1.dma_lines[1] - m0.dma_lines[1], 8192 / 16);
+    assert_int_equal(m1.dma_lines[2] - m0.dma_lines[2], 2 * 4096 / 16);
+    assert_int_equal(d.mem_reqs[0].dma_reqs, req_flits(16384 / 16));
+    assert_int_equal(d.mem_reqs[0].coh_dma_reqs, req_flits(8192 / 16) + 2 * req_flits(4096 / 16));
     assert_true(m1.dma_lines[0] > m0.dma_lines[0]);
     /* LLC values in llc_stats and, as ESP's library puts them, in l2_stats[mem tile]. */
     assert_int_equal(d.llc_stats[0].hits, d.l2_stats[1].hits);
     assert_int_equal(d.llc_stats[0].misses, d.l2_stats[1].misses);
     assert_true(d.llc_stats[0].hits + d.llc_stats[0].misses > 0);
-    /* DDR traffic: LLC fills, write-backs, non-coherent lines. */
+    /* DDR traffic, in AHB beats (2 a line): LLC fills, write-backs, non-coherent lines. */
     assert_int_equal(d.ddr_accesses[0],
-                     d.llc_stats[0].misses + (m1.llc_writebacks - m0.llc_writebacks) +
-                         (m1.llc_flush_writebacks - m0.llc_flush_writebacks) +
-                         (m1.dma_lines[0] - m0.dma_lines[0]) +
-                         (m1.uncached_accesses - m0.uncached_accesses));
+                     2 * (d.llc_stats[0].misses + (m1.llc_writebacks - m0.llc_writebacks) +
+                          (m1.llc_flush_writebacks - m0.llc_flush_writebacks) +
+                          (m1.dma_lines[0] - m0.dma_lines[0]) +
+                          (m1.uncached_accesses - m0.uncached_accesses)));
     /* Every flit that entered plane p was counted at its source tile (tile_inject counts flits,
      * as ESP's RTL). */
     for (unsigned p = 0; p < NOC_PLANES; p++) {
@@ -117,8 +128,8 @@ static void test_wrap_while_counting(void **state)
     uint64_t lines = m1.dma_lines[0] - m0.dma_lines[0];
     assert_true(lines > 0x100);                          /* so DDR wrapped */
     assert_true(e->ddr_accesses[0] < s->ddr_accesses[0]);
-    assert_int_equal(d.ddr_accesses[0], lines);          /* nothing else touched DDR */
-    assert_int_equal(sub_monitor_vals(ddr0, ddr1), lines);
+    assert_int_equal(d.ddr_accesses[0], 2 * lines);      /* nothing else touched DDR: 2 AHB beats a line */
+    assert_int_equal(sub_monitor_vals(ddr0, ddr1), 2 * lines);
     uint64_t tot = acc64(d.acc_stats[1].acc_tot_lo, d.acc_stats[1].acc_tot_hi);
     assert_true(e->acc_stats[1].acc_tot_hi == 8);        /* carried */
     assert_int_equal(tot, acc64(e->acc_stats[1].acc_tot_lo, 8) - acc64(0xFFFFFFF0u, 7));

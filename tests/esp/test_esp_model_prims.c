@@ -42,13 +42,17 @@ static uint32_t inj(void **state, unsigned t, unsigned plane)
     return smn_esp_soc_peek_xmon(*state, t, ESP_XMON_PKTS + plane);
 }
 
-/* 1000 bytes = 63 lines: 32 read, then 31 written back in place. */
+/* 1000 bytes = 63 lines: 32 read, then 31 written back in place. The memory tile's queue
+ * monitors count flits (a read request 2, a write request 4, a data response 3), DDR AHB beats
+ * (2 per line). */
+#define REQ_FLITS (32 * 2 + 31 * 4)
+#define RSP_FLITS (32 * 3)
 static void test_noncoherent_dma(void **state)
 {
     assert_int_equal(socmon_esp_soc_acc_invoke(*state, 1, 1000, SOCMON_ESP_COH_NONE), SOCMON_OK);
-    assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_DMA_REQ), 63);
-    assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_DMA_RSP), 32);
-    assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_DDR), 63);
+    assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_DMA_REQ), REQ_FLITS);
+    assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_DMA_RSP), RSP_FLITS);
+    assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_DDR), 63 * 2);
     assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_LLC_HIT) + pk(state, MEM, SOCMON_ESP_MON_LLC_MISS), 0);
     assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_COH_DMA_REQ), 0);
     assert_int_equal(inj(state, ACC1, 5), 63); /* requests on NoC6 */
@@ -70,14 +74,19 @@ static void test_noncoherent_dma(void **state)
 static void test_llc_coherent_dma(void **state)
 {
     assert_int_equal(socmon_esp_soc_acc_invoke(*state, 1, 1000, SOCMON_ESP_COH_LLC), SOCMON_OK);
-    assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_DMA_REQ), 63);
-    assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_DMA_RSP), 32);
+    /* the RTL's LLC-coherent DMA takes the LLC's (coherent-DMA) queues and planes, as coherent
+     * DMA does (esp_acc_dma.vhd, tile_mem.vhd) */
+    assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_COH_DMA_REQ), REQ_FLITS);
+    assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_COH_DMA_RSP), RSP_FLITS);
+    assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_DMA_REQ) + pk(state, MEM, SOCMON_ESP_MON_DMA_RSP), 0);
+    assert_int_equal(inj(state, ACC1, 3), 63); /* requests on NoC4 */
+    assert_int_equal(inj(state, MEM, 5), 32);  /* responses on NoC6 */
     assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_LLC_MISS), 32);  /* cold reads */
     assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_LLC_HIT), 31);   /* writes in place */
-    assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_DDR), 32);
+    assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_DDR), 32 * 2);
     assert_int_equal(socmon_esp_soc_acc_invoke(*state, 1, 1000, SOCMON_ESP_COH_LLC), SOCMON_OK);
     assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_LLC_HIT), 31 + 63);
-    assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_DDR), 32);
+    assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_DDR), 32 * 2);
     assert_int_equal(pk(state, ACC1, SOCMON_ESP_MON_ACC_INVOC), 2);
     check_laws(*state, "LLC-coherent DMA");
 }
@@ -85,8 +94,8 @@ static void test_llc_coherent_dma(void **state)
 static void test_coherent_dma(void **state)
 {
     assert_int_equal(socmon_esp_soc_acc_invoke(*state, 2, 1000, SOCMON_ESP_COH_DMA), SOCMON_OK);
-    assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_COH_DMA_REQ), 63);
-    assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_COH_DMA_RSP), 32);
+    assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_COH_DMA_REQ), REQ_FLITS);
+    assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_COH_DMA_RSP), RSP_FLITS);
     assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_DMA_REQ), 0);
     /* Coherent DMA crosses the other way: requests on NoC4, responses on NoC6. */
     assert_int_equal(inj(state, 4, 3), 63);
@@ -104,18 +113,19 @@ static void test_fully_coherent_then_recall(void **state)
     assert_int_equal(socmon_esp_soc_acc_invoke(*state, 0, 1000, SOCMON_ESP_COH_FULL), SOCMON_OK);
     assert_int_equal(pk(state, ACC0, SOCMON_ESP_MON_L2_MISS), 32);
     assert_int_equal(pk(state, ACC0, SOCMON_ESP_MON_L2_HIT), 31);
-    assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_COH_REQ), 32);
-    assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_COH_RSP_SND), 32);
+    assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_COH_REQ), 32 * 2);      /* Gets: 2 flits */
+    assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_COH_RSP_SND), 32 * 3);  /* data: 3 flits */
     assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_LLC_MISS), 32);
-    assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_DDR), 32);
+    assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_DDR), 32 * 2);
     assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_DMA_REQ), 0);
     assert_int_equal(inj(state, ACC0, 0), 32);
     assert_int_equal(inj(state, MEM, 2), 32);
     /* The same buffer by coherent DMA: the 32 lines in the accelerator's L2
      * are recalled (forward + response each); the 31 writes find them gone. */
     assert_int_equal(socmon_esp_soc_acc_invoke(*state, 0, 1000, SOCMON_ESP_COH_DMA), SOCMON_OK);
-    assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_COH_FWD), 32);
-    assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_COH_RSP_RCV), 32);
+    assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_COH_FWD), 32 * 2);
+    /* the answers: 31 lines the writes left dirty come back with data, 1 without */
+    assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_COH_RSP_RCV), 31 * 3 + 1 * 2);
     assert_int_equal(inj(state, ACC0, 2), 32);
     assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_LLC_HIT), 63);
     assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_LLC_MISS), 32);
@@ -128,9 +138,9 @@ static void test_cpu_hits_and_misses(void **state)
     assert_int_equal(socmon_esp_soc_cpu_access(*state, 0, 100, 28, 4096), SOCMON_OK);
     assert_int_equal(pk(state, CPU, SOCMON_ESP_MON_L2_MISS), 64);
     assert_int_equal(pk(state, CPU, SOCMON_ESP_MON_L2_HIT), 64);
-    assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_COH_REQ), 64);
+    assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_COH_REQ), 64 * 2);
     assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_LLC_MISS), 64);
-    assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_DDR), 64);
+    assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_DDR), 64 * 2);
     assert_int_equal(socmon_esp_soc_cpu_access(*state, 0, 100, 28, 4096), SOCMON_OK);
     assert_int_equal(pk(state, CPU, SOCMON_ESP_MON_L2_HIT), 64 + 128);
     assert_int_equal(pk(state, CPU, SOCMON_ESP_MON_L2_MISS), 64);
@@ -144,10 +154,11 @@ static void test_cpu_evictions(void **state)
     assert_int_equal(socmon_esp_soc_cpu_access(*state, 0, 8192, 0, 65536), SOCMON_OK);
     assert_int_equal(pk(state, CPU, SOCMON_ESP_MON_L2_MISS), 4096);
     assert_int_equal(pk(state, CPU, SOCMON_ESP_MON_L2_HIT), 4096);
-    assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_COH_REQ), 4096 + 2048);
-    assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_COH_RSP_SND), 4096 + 2048);
+    /* in flits: Gets 2, clean Puts 2; data 3, acks 2 */
+    assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_COH_REQ), 4096 * 2 + 2048 * 2);
+    assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_COH_RSP_SND), 4096 * 3 + 2048 * 2);
     assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_LLC_MISS), 4096);
-    assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_DDR), 4096);
+    assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_DDR), 4096 * 2);
     assert_int_equal(inj(state, CPU, 0), 4096 + 2048);
     check_laws(*state, "cpu evictions");
 }
@@ -157,11 +168,11 @@ static void test_flush(void **state)
     socmon_esp_model_stats st;
     assert_int_equal(socmon_esp_soc_cpu_access(*state, 0, 0, 128, 1024), SOCMON_OK); /* 64 dirty lines */
     assert_int_equal(socmon_esp_soc_flush(*state, 0), SOCMON_OK);
-    assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_COH_REQ), 64 + 64);
-    assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_DDR), 64);
+    assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_COH_REQ), 64 * 2 + 64 * 3); /* Gets, dirty Puts */
+    assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_DDR), 64 * 2);
     assert_int_equal(socmon_esp_soc_flush(*state, 1), SOCMON_OK);    /* L2 empty: LLC only */
-    assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_COH_REQ), 128);
-    assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_DDR), 64 + 64);   /* dirty lines to DDR */
+    assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_COH_REQ), 64 * 2 + 64 * 3);
+    assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_DDR), (64 + 64) * 2); /* dirty lines to DDR */
     smn_esp_soc_stats(*state, &st);
     assert_int_equal(st.llc_flush_writebacks, 64);
     assert_int_equal(socmon_esp_soc_cpu_access(*state, 0, 128, 0, 1024), SOCMON_OK);
@@ -178,7 +189,7 @@ static void test_without_cache_hierarchy(void **state)
     d.cache_hierarchy = 0;
     assert_int_equal(smn_esp_soc_new(&d, &soc), SOCMON_OK);
     assert_int_equal(socmon_esp_soc_cpu_access(soc, 0, 10, 5, 4096), SOCMON_OK);
-    assert_int_equal(socmon_esp_soc_peek(soc, MEM, SOCMON_ESP_MON_DDR), 15); /* all uncached */
+    assert_int_equal(socmon_esp_soc_peek(soc, MEM, SOCMON_ESP_MON_DDR), 15 * 2); /* all uncached: beats */
     assert_int_equal(smn_esp_soc_peek_xmon(soc, CPU, ESP_XMON_PKTS + 4), 15); /* packets */
     assert_int_equal(smn_esp_soc_peek_xmon(soc, MEM, ESP_XMON_PKTS + 4), 10);
     /* tile_inject counts flits: 10 load requests of 2, 5 stores of 3 (header, address, data) */
@@ -186,7 +197,7 @@ static void test_without_cache_hierarchy(void **state)
     assert_int_equal(socmon_esp_soc_acc_invoke(soc, 1, 64, SOCMON_ESP_COH_LLC), SOCMON_ENOTSUP);
     assert_non_null(strstr(socmon_errmsg(), "cache_hierarchy"));
     assert_int_equal(socmon_esp_soc_acc_invoke(soc, 1, 64, SOCMON_ESP_COH_NONE), SOCMON_OK);
-    assert_int_equal(socmon_esp_soc_peek(soc, MEM, SOCMON_ESP_MON_DDR), 15 + 4);
+    assert_int_equal(socmon_esp_soc_peek(soc, MEM, SOCMON_ESP_MON_DDR), (15 + 4) * 2);
     assert_int_equal(socmon_esp_soc_peek(soc, MEM, SOCMON_ESP_MON_DMA_REQ), 0); /* undefined */
     check_laws(soc, "no cache hierarchy");
     smn_esp_soc_free(soc);

@@ -339,10 +339,15 @@ static void test_causality_mid_run(void **state)
             /* DMA requests ride NoC6 (plane 5), coherent-DMA requests NoC4 (plane 3). */
             assert_true(dreq <= law_sum(soc, ACC, SOCMON_ESP_MON_NOC_INJ + 3) +
                                     law_sum(soc, ACC, SOCMON_ESP_MON_NOC_INJ + 5));
-            assert_true(drsp <= dreq);
+            /* the monitors count flits, a response may be longer than its request: packets
+             * (the model-only counters) pair them */
+            (void)drsp;
+            assert_true(law_pkts(soc, MEM, 3) + law_pkts(soc, MEM, 5) <= law_pkts(soc, ACC, 3) + law_pkts(soc, ACC, 5));
             assert_true(creq <= law_sum(soc, -1, SOCMON_ESP_MON_NOC_INJ + 0));
-            assert_true(law_sum(soc, MEM, SOCMON_ESP_MON_COH_RSP_SND) <= creq);
-            assert_true(law_sum(soc, MEM, SOCMON_ESP_MON_COH_RSP_RCV) <= law_sum(soc, MEM, SOCMON_ESP_MON_COH_FWD));
+            assert_true(law_pkts(soc, MEM, 2) <= law_pkts(soc, -1, 0));
+            assert_true(law_pkts(soc, -1, 2) - law_pkts(soc, MEM, 2) <= law_pkts(soc, MEM, 1));
+            assert_true(law_sum(soc, MEM, SOCMON_ESP_MON_COH_RSP_RCV) <=
+                        law_sum(soc, -1, SOCMON_ESP_MON_NOC_INJ + 2) - law_sum(soc, MEM, SOCMON_ESP_MON_NOC_INJ + 2));
             socmon_esp_model_stats st;
             smn_esp_soc_stats(soc, &st);
             for (unsigned p = 0; p < 6; p++)

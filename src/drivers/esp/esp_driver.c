@@ -349,15 +349,17 @@ typedef struct mon_info {
 } mon_info;
 
 static const mon_info base_mons[ESP_MON_DVFS] = {
-    {"ddr_accesses", "off-chip memory (DDR) accesses", "events"},
-    {"coh_reqs", "coherence requests received by the LLC", "events"},
-    {"coh_fwds", "coherence forwards sent by the LLC", "events"},
-    {"coh_rsps_rcv", "coherence responses received by the LLC", "events"},
-    {"coh_rsps_snd", "coherence responses sent by the LLC", "events"},
-    {"dma_reqs", "DMA requests received by the memory tile", "events"},
-    {"dma_rsps", "DMA responses sent by the memory tile", "events"},
-    {"coh_dma_reqs", "coherent-DMA requests received by the LLC", "events"},
-    {"coh_dma_rsps", "coherent-DMA responses sent by the LLC", "events"},
+    /* What ESP's RTL counts (tile_mem.vhd): DDR the AHB bus's beats (word transfers), 1..8 the
+     * strobes of the memory tile's NoC queues, one per flit. */
+    {"ddr_accesses", "off-chip memory (DDR) AHB beats (word transfers); 2 per 16-byte line", "beats"},
+    {"coh_reqs", "flits of coherence requests the LLC took from its queue", "flits"},
+    {"coh_fwds", "flits of coherence forwards the LLC sent", "flits"},
+    {"coh_rsps_rcv", "flits of coherence responses the LLC took from its queue", "flits"},
+    {"coh_rsps_snd", "flits of coherence responses the LLC sent", "flits"},
+    {"dma_reqs", "flits of non-coherent DMA requests the memory tile took from its queue", "flits"},
+    {"dma_rsps", "flits of non-coherent DMA responses the memory tile sent", "flits"},
+    {"coh_dma_reqs", "flits of LLC-coherent and coherent DMA requests the LLC took from its queue", "flits"},
+    {"coh_dma_rsps", "flits of LLC-coherent and coherent DMA responses the LLC sent", "flits"},
     {"l2_hits", "L2 cache hits", "events"},
     {"l2_misses", "L2 cache misses", "events"},
     {"llc_hits", "LLC hits", "events"},

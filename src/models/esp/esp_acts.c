@@ -273,7 +273,7 @@ static void flush_step(socmon_esp_soc *soc, esp_act *a)
             uint64_t dirty = 0;
             for (unsigned s = 0; s < llc->sets * llc->ways; s++)
                 if (llc->tag[s] && llc->dirty[s]) {
-                    esp_count(soc, t, ESP_MON_DDR, 1);
+                    esp_count(soc, t, ESP_MON_DDR, ESP_DDR_BEATS); /* the line's AHB beats */
                     dirty++;
                 }
             esp_cache_clear(llc);

@@ -102,9 +102,13 @@ static inline unsigned esp_cache_slot(const esp_cache *c, uint64_t line, int way
 }
 void esp_cache_fill(esp_cache *c, unsigned slot, uint64_t line, int dirty);
 
+/* A monitor a hop moves, and by how much: the memory tile's queue monitors (1..8) count their
+ * FIFO's read or write strobes, one per flit (ESP's tile_mem.vhd), DDR counts AHB beats, the
+ * LLC's hit and miss one per lookup. */
 typedef struct esp_effect {
     uint16_t tile;
     uint8_t mon;
+    uint16_t n;
 } esp_effect;
 
 typedef struct esp_hop {

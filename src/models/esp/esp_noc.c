@@ -185,7 +185,7 @@ void esp_noc_send(socmon_esp_soc *soc, esp_chain *ch)
     esp_noc *noc = &soc->eng->noc;
     const esp_hop *h = &ch->hops[ch->cur];
     for (unsigned i = 0; i < h->nsend; i++)
-        esp_count(soc, h->send[i].tile, h->send[i].mon, 1);
+        esp_count(soc, h->send[i].tile, h->send[i].mon, h->send[i].n);
     ch->flits_out = ch->flits_in = 0;
     if (h->src == h->dst) {
         /* A hop from a tile to itself never touches the NoC (the RTL routes no input to its

@@ -66,7 +66,7 @@ void esp_chain_arrived(socmon_esp_soc *soc, esp_chain *ch)
 {
     const esp_hop *h = &ch->hops[ch->cur];
     for (unsigned i = 0; i < h->nrecv; i++)
-        esp_count(soc, h->recv[i].tile, h->recv[i].mon, 1);
+        esp_count(soc, h->recv[i].tile, h->recv[i].mon, h->recv[i].n);
     ch->cur++;
     esp_chain_go(soc, ch);
 }
@@ -107,14 +107,23 @@ static void work(esp_chain *ch, unsigned k, unsigned t, unsigned w)
     ch->wtile[k] = (uint16_t)t;
 }
 
+/* How much monitor mon moves for hop h: a memory-tile queue monitor one per flit (the FIFO's
+ * strobe), DDR one per AHB beat of the line, the rest once. */
+static uint16_t amount(const esp_hop *h, unsigned mon)
+{
+    if (mon >= ESP_MON_COH_REQ && mon <= ESP_MON_COH_DMA_RSP)
+        return h->flits;
+    return mon == ESP_MON_DDR ? ESP_DDR_BEATS : 1;
+}
+
 static void on_send(esp_hop *h, unsigned tile, unsigned mon)
 {
-    h->send[h->nsend++] = (esp_effect){(uint16_t)tile, (uint8_t)mon};
+    h->send[h->nsend++] = (esp_effect){(uint16_t)tile, (uint8_t)mon, amount(h, mon)};
 }
 
 static void on_recv(esp_hop *h, unsigned tile, unsigned mon)
 {
-    h->recv[h->nrecv++] = (esp_effect){(uint16_t)tile, (uint8_t)mon};
+    h->recv[h->nrecv++] = (esp_effect){(uint16_t)tile, (uint8_t)mon, amount(h, mon)};
 }
 
 unsigned esp_home(const socmon_esp_soc *soc, uint64_t line)
@@ -270,7 +279,13 @@ int esp_txn_dma(socmon_esp_soc *soc, esp_act *act, unsigned A, uint64_t line, in
     if (!ch)
         return 0;
     unsigned H = esp_home(soc, line);
-    int coh = mode == SOCMON_ESP_COH_DMA;
+    /* LLC-coherent and coherent DMA are one path in the RTL: the accelerator's DMA engine sends
+     * REQ_DMA_READ/WRITE on the LLC-coherent DMA queues for both (esp_acc_dma.vhd), which the
+     * memory tile's LLC wrapper reads (tile_mem.vhd: its DMA port is the coherent_dma queue,
+     * monitors 7/8), and the LLC recalls a line an L2 holds in either mode; the modes differ in
+     * the flush ESP's driver does first. Only non-coherent DMA takes the DMA queues (5/6) to
+     * noc2ahbmst and DDR. */
+    int coh = mode != SOCMON_ESP_COH_NONE;
     unsigned req_plane = coh ? ESP_P_NOC4 : ESP_P_NOC6, rsp_plane = coh ? ESP_P_NOC6 : ESP_P_NOC4;
     on_recv(hop(ch, A, H, req_plane, write ? ESP_FLITS_DMA_WRITE : ESP_FLITS_CTRL), H,
             coh ? ESP_MON_COH_DMA_REQ : ESP_MON_DMA_REQ);
@@ -281,7 +296,7 @@ int esp_txn_dma(socmon_esp_soc *soc, esp_act *act, unsigned A, uint64_t line, in
     } else {
         esp_cache *llc = &e->c.llc[H];
         unsigned s = llc_get(soc, ch, H, line);
-        if (coh && llc->holder[s]) {
+        if (llc->holder[s]) {
             llc->dirty[s] |= (uint8_t)recall(soc, ch, H, llc->holder[s] - 1u, line);
             llc->holder[s] = 0;
         }
