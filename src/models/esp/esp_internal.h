@@ -204,6 +204,10 @@ typedef struct esp_router {
     uint16_t stop, rd, fwdm, caplink, fwd[ESP_NDIRS], capid[ESP_NDIRS];
     uint64_t q[ESP_NDIRS];       /* FIFO ids, head in bits 0-15 */
     uint64_t listed;             /* the cycle + 1 it is on the plane's list for */
+    /* Asleep: its last cycle changed nothing but its monitors, and nothing it decides from has
+     * changed since (esp_noc.c, "Sleeping routers"); the cycles from zz on are not counted yet. */
+    uint16_t asleep;
+    uint64_t zz;
 } esp_router;
 
 typedef struct esp_plane {
@@ -219,6 +223,7 @@ typedef struct esp_plane {
     uint16_t *inj_list;          /* tiles with packets to inject */
     unsigned ninj;
     uint8_t *sink_stop;          /* [tile]: nonzero while its sink accepts nothing (a trace's stall) */
+    unsigned p;                  /* its index */
 } esp_plane;
 
 typedef struct esp_noc {
@@ -227,6 +232,11 @@ typedef struct esp_noc {
     esp_chain **pend_head, **pend_tail;      /* [tile*ESP_NPLANES + plane] */
     esp_route *route;                        /* [tile * n + dst]: the output XY routing takes */
     uint64_t flits_in_net, pending;
+    struct socmon_esp_soc *soc;              /* set by esp_noc_cycle: a wake counts a router's sleep */
+    /* The cycle the NoC runs now and the plane it is at (in_cycle), or the next cycle it runs */
+    uint64_t now;
+    unsigned cur;
+    int in_cycle;
 } esp_noc;
 
 socmon_status esp_noc_init(esp_noc *noc, unsigned rows, unsigned cols);
@@ -237,6 +247,8 @@ void esp_noc_send(socmon_esp_soc *soc, esp_chain *ch);
 /* One cycle (number soc->cycles) of every plane: route, eject, inject. */
 void esp_noc_cycle(socmon_esp_soc *soc);
 int esp_noc_idle(const esp_noc *noc);
+/* Adds the sleeping routers' monitor counts up to cycle soc->cycles: before anyone can read them. */
+void esp_noc_settle(socmon_esp_soc *soc);
 /* A trace's stall: tile's sink on plane accepts no flit while stopped (flits wait in its router). */
 void esp_noc_sink_stop(esp_noc *noc, unsigned plane, unsigned tile, int stopped);
 

@@ -24,7 +24,18 @@
  * the cycles a flit is offered on the local input; queue_full(Q) (29 + 5P + Q) the cycles output
  * register Q holds a flit, Q = 0..3 (N, S, W, E), and for Q = 4 the cycles a flit is on the local
  * input or the local output. Two model-only counters (no ESP monitor sees them) count the cycles
- * each input FIFO is full (stop_out) and the packets injected. */
+ * each input FIFO is full (stop_out) and the packets injected.
+ *
+ * Sleeping routers. A router whose cycle changes nothing but its monitors (it forwards no flit,
+ * every output register holding one is stopped, every arriving flit meets a full FIFO: a router
+ * behind a stalled sink, or holding a worm whose next flit has not come) would do the same in
+ * every later cycle until something it decides from changes: a flit arriving on a link (its
+ * upstream's commit lists it, as ever), a downstream FIFO's full flag, its sink's stop, an offer.
+ * So it falls asleep, off the lists, and the cycles it sleeps are counted at once when it wakes
+ * (settle: its registers are those of its last cycle) or when the engine settles the monitors
+ * before they can be read (esp_noc_settle). A downstream router whose full flag changes wakes the
+ * upstream router feeding that input; esp_noc_sink_stop wakes the sink's router for the next
+ * cycle its plane decides in (this one if the plane has not run yet: as the live flag it reads). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,6 +120,7 @@ socmon_status esp_noc_init(esp_noc *noc, unsigned rows, unsigned cols)
         pl->next = calloc(noc->n, sizeof *pl->next);
         pl->inj_list = calloc(noc->n, sizeof *pl->inj_list);
         pl->sink_stop = calloc(noc->n, sizeof *pl->sink_stop);
+        pl->p = p;
         if (!pl->r || !pl->fch || !pl->fdst || !pl->fkind || !pl->ffree || !pl->list || !pl->next ||
             !pl->inj_list || !pl->sink_stop)
             goto oom;
@@ -168,11 +180,81 @@ void esp_noc_clear(esp_noc *noc)
     memset(noc->pend_head, 0, (size_t)noc->n * ESP_NPLANES * sizeof *noc->pend_head);
     memset(noc->pend_tail, 0, (size_t)noc->n * ESP_NPLANES * sizeof *noc->pend_tail);
     noc->flits_in_net = noc->pending = 0;
+    noc->now = 0;
+    noc->in_cycle = 0;
+}
+
+/* Adds the monitor counts of a sleeping router's cycles zz .. upto - 1: each is its last awake
+ * cycle's (decide's counting, with the registers unchanged since). */
+static void settle(socmon_esp_soc *soc, esp_router *R, unsigned p, unsigned t, uint64_t upto)
+{
+    uint32_t n = (uint32_t)(upto - R->zz); /* the counters wrap modulo 2^32 */
+    R->zz = upto;
+    if (!n)
+        return;
+    uint32_t *cnt = soc->tiles[t].count + ESP_MON_NOC_QFULL + p * ESP_NDIRS;
+    uint32_t *xcnt = soc->tiles[t].xcount + ESP_XMON_STOP + p * ESP_NDIRS;
+    unsigned outm = R->outmask;
+    for (unsigned m = outm & ((1u << L) - 1); m; m &= m - 1)
+        cnt[__builtin_ctz(m)] += n;
+    if (((outm | R->linkmask) >> L) & 1u)
+        cnt[L] += n;
+    for (unsigned m = R->full; m; m &= m - 1)
+        xcnt[__builtin_ctz(m)] += n;
+}
+
+/* Router t of plane pl is to be visited in cycle at (now + 1 from a commit): wakes it if it
+ * sleeps, and lists it once on list (the list of cycle at). */
+static inline void wake_onto(socmon_esp_soc *soc, esp_plane *pl, unsigned t, uint64_t at, uint16_t *list,
+                             unsigned *nlist)
+{
+    esp_router *R = &pl->r[t];
+    if (R->asleep) {
+        settle(soc, R, pl->p, t, at);
+        R->asleep = 0;
+    }
+    if (R->listed != at + 1) {
+        R->listed = at + 1;
+        list[(*nlist)++] = (uint16_t)t;
+    }
 }
 
 void esp_noc_sink_stop(esp_noc *noc, unsigned plane, unsigned tile, int stopped)
 {
-    noc->pl[plane].sink_stop[tile] = (uint8_t)(stopped != 0);
+    esp_plane *pl = &noc->pl[plane];
+    pl->sink_stop[tile] = (uint8_t)(stopped != 0);
+    if (!pl->r[tile].asleep)
+        return;
+    /* Called from a commit of plane noc->cur (an ejection's chain moving on) or between cycles
+     * (noc->now is then the next cycle): the router decides next in this cycle if its plane has
+     * not run yet, else in the next. */
+    if (noc->in_cycle && plane <= noc->cur) {
+        if (plane == noc->cur) {
+            wake_onto(noc->soc, pl, tile, noc->now + 1, pl->next, &pl->nnext);
+            return;
+        }
+        /* plane < cur: its list is the next cycle's already, or stale if it did not run */
+        if (pl->list_cycle != noc->now + 1) {
+            pl->nlist = 0;
+            pl->list_cycle = noc->now + 1;
+        }
+        wake_onto(noc->soc, pl, tile, noc->now + 1, pl->list, &pl->nlist);
+        return;
+    }
+    if (pl->list_cycle != noc->now) {
+        pl->nlist = 0; /* a stale list (esp_noc_cycle) */
+        pl->list_cycle = noc->now;
+    }
+    wake_onto(noc->soc, pl, tile, noc->now, pl->list, &pl->nlist);
+}
+
+void esp_noc_settle(socmon_esp_soc *soc)
+{
+    esp_noc *noc = &soc->eng->noc;
+    for (unsigned p = 0; p < ESP_NPLANES; p++)
+        for (unsigned t = 0; t < noc->n; t++)
+            if (noc->pl[p].r[t].asleep)
+                settle(soc, &noc->pl[p].r[t], p, t, soc->cycles);
 }
 
 int esp_noc_idle(const esp_noc *noc)
@@ -207,14 +289,10 @@ void esp_noc_send(socmon_esp_soc *soc, esp_chain *ch)
     noc->pending++;
 }
 
-/* Puts router t on the plane's list for the next cycle (once). */
-static inline void list_next(esp_plane *pl, unsigned t, uint64_t now)
+/* Puts router t on the plane's list for the next cycle (once), waking it if it sleeps. */
+static inline void list_next(socmon_esp_soc *soc, esp_plane *pl, unsigned t, uint64_t now)
 {
-    esp_router *R = &pl->r[t];
-    if (R->listed != now + 2) {
-        R->listed = now + 2;
-        pl->next[pl->nnext++] = (uint16_t)t;
-    }
+    wake_onto(soc, pl, t, now + 1, pl->next, &pl->nnext);
 }
 
 /* The tiles whose local input is not full offer their queue's next flit (the testbench and
@@ -246,11 +324,15 @@ static void offer(socmon_esp_soc *soc, unsigned p, uint64_t now)
         pl->fch[id] = ch;
         pl->fdst[id] = ch->hops[ch->cur].dst;
         pl->fkind[id] = (uint8_t)kind;
-        R->link[L] = (uint16_t)id;
-        R->linkmask = (uint16_t)(R->linkmask | 1u << L);
         soc->tiles[t].count[ESP_MON_NOC_INJ + p]++;
         noc->flits_in_net++;
         soc->eng->st.flits_injected[p]++;
+        if (R->asleep) { /* before the offer changes what its sleep counts */
+            settle(soc, R, p, t, now);
+            R->asleep = 0;
+        }
+        R->link[L] = (uint16_t)id;
+        R->linkmask = (uint16_t)(R->linkmask | 1u << L);
         if (R->listed != now + 1) { /* on this cycle's list */
             R->listed = now + 1;
             pl->list[pl->nlist++] = (uint16_t)t;
@@ -271,7 +353,7 @@ static void offer(socmon_esp_soc *soc, unsigned p, uint64_t now)
 /* The first half of router t's cycle: counts the monitors from the registers, and decides
  * from them what each output does (R->stop: holds its flit; in R->fwdm, R->fwd[o] is the input
  * + 1 it forwards from; else it goes void; R->rd: the inputs read). */
-static inline void decide(socmon_esp_soc *soc, const esp_plane *pl, unsigned p, unsigned t)
+static inline void decide(socmon_esp_soc *soc, const esp_plane *pl, unsigned p, unsigned t, uint64_t now)
 {
     const esp_noc *noc = &soc->eng->noc;
     esp_router *R = &pl->r[t];
@@ -332,6 +414,10 @@ static inline void decide(socmon_esp_soc *soc, const esp_plane *pl, unsigned p, 
     R->stop = (uint16_t)stop;
     R->rd = (uint16_t)rd;
     R->fwdm = (uint16_t)fwdm;
+    if (!fwdm && !(outm & ~stop) && !(linkm & ~fullm) && (R->nonempty | outm | R->locked)) {
+        R->asleep = 1; /* this cycle's commit changes nothing: nor will the next cycles' */
+        R->zz = now + 1;
+    }
 }
 
 /* A flit left its destination's local output: its id goes back to the pool, its chain's hop
@@ -366,6 +452,8 @@ static inline void commit(socmon_esp_soc *soc, esp_plane *pl, unsigned p, unsign
 {
     esp_noc *noc = &soc->eng->noc;
     esp_router *R = &pl->r[t];
+    if (R->asleep)
+        return;
     unsigned rd = R->rd, caplink = R->caplink;
     uint16_t sent[ESP_NDIRS]; /* by input: the flit it gave an output */
     for (unsigned m = R->nonempty | caplink; m; m &= m - 1) {
@@ -390,7 +478,12 @@ static inline void commit(socmon_esp_soc *soc, esp_plane *pl, unsigned p, unsign
         }
         R->qn[i] = (uint16_t)c;
         R->nonempty = (uint16_t)(c ? R->nonempty | 1u << i : R->nonempty & ~(1u << i));
-        R->full = (uint16_t)(c == ESP_QDEPTH ? R->full | 1u << i : R->full & ~(1u << i));
+        unsigned f = (unsigned)(c == ESP_QDEPTH) << i;
+        if ((R->full & 1u << i) != f) {
+            R->full = (uint16_t)(R->full ^ 1u << i);
+            if (i != L && pl->r[nb_tile(noc, t, i)].asleep) /* the router feeding input i */
+                list_next(soc, pl, nb_tile(noc, t, i), now);
+        }
     }
     R->linkmask = (uint16_t)(R->linkmask & ~(1u << L)); /* an offer is always taken */
     unsigned outm = R->outmask, hops = 0;
@@ -406,7 +499,7 @@ static inline void commit(socmon_esp_soc *soc, esp_plane *pl, unsigned p, unsign
             NB->link[in] = (uint16_t)id;
             NB->linkmask = (uint16_t)(id ? NB->linkmask | 1u << in : NB->linkmask & ~(1u << in));
             if (id)
-                list_next(pl, nt, now);
+                list_next(soc, pl, nt, now);
         }
         R->out[o] = (uint16_t)id;
         R->outmask = (uint16_t)(id ? R->outmask | 1u << o : R->outmask & ~(1u << o));
@@ -427,7 +520,7 @@ static inline void commit(socmon_esp_soc *soc, esp_plane *pl, unsigned p, unsign
     }
     soc->eng->st.flit_hops += hops;
     if (R->nonempty | R->outmask | R->locked)
-        list_next(pl, t, now);
+        list_next(soc, pl, t, now);
 }
 
 static void cycle_plane(socmon_esp_soc *soc, unsigned p, uint64_t now)
@@ -438,7 +531,7 @@ static void cycle_plane(socmon_esp_soc *soc, unsigned p, uint64_t now)
     if (pl->ninj)
         offer(soc, p, now);
     for (unsigned k = 0; k < pl->nlist; k++)
-        decide(soc, pl, p, pl->list[k]);
+        decide(soc, pl, p, pl->list[k], now);
     pl->nnext = 0;
     for (unsigned k = 0; k < pl->nlist; k++)
         commit(soc, pl, p, pl->list[k], now);
@@ -456,9 +549,15 @@ void esp_noc_cycle(socmon_esp_soc *soc)
     if (esp_noc_idle(noc))
         return;
     uint64_t now = soc->cycles;
+    noc->soc = soc;
+    noc->now = now;
+    noc->in_cycle = 1;
     for (unsigned p = 0; p < ESP_NPLANES; p++) {
         esp_plane *pl = &noc->pl[p];
+        noc->cur = p;
         if (pl->nlist || pl->ninj)
             cycle_plane(soc, p, now);
     }
+    noc->in_cycle = 0;
+    noc->now = now + 1;
 }
