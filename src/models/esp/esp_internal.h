@@ -193,6 +193,8 @@ typedef uint16_t esp_route;      /* output port (bits 0-2); else the neighbour's
  * would reload every pointer of the hot loop after it. */
 typedef struct esp_router {
     uint16_t nonempty, full;     /* bit i: input FIFO i holds a flit / holds ESP_QDEPTH (stop_out) */
+    uint16_t stopin;             /* bit o: output o's next FIFO is full (its full, set by that router),
+                                    bit L: the sink is stopped */
     uint16_t outmask, linkmask;  /* bit o: output register o holds a flit; bit i: link[i] does */
     uint16_t locked;             /* bit o: output o is held by a worm (head forwarded, tail not) */
     uint16_t qn[ESP_NDIRS];      /* flits in each input FIFO */
@@ -205,16 +207,19 @@ typedef struct esp_router {
     uint64_t q[ESP_NDIRS];       /* FIFO ids, head in bits 0-15 */
     uint64_t listed;             /* the cycle + 1 it is on the plane's list for */
     /* Asleep: its last cycle changed nothing but its monitors, and nothing it decides from has
-     * changed since (esp_noc.c, "Sleeping routers"); the cycles from zz on are not counted yet. */
+     * changed since (esp_noc.c, "Sleeping routers"). */
     uint16_t asleep;
-    uint64_t zz;
+    /* The monitors, counted per span (esp_noc.c): the cycle (mod 2^32) output register o has held
+     * a flit since, input FIFO i has been full since, counted up to then. */
+    uint32_t so[ESP_NDIRS], sf[ESP_NDIRS];
 } esp_router;
 
 typedef struct esp_plane {
     esp_router *r;               /* [tile] */
     esp_chain **fch;             /* [flit id] */
     uint16_t *fdst;              /* [flit id] */
-    uint8_t *fkind;              /* [flit id]: bit 0 head, bit 1 tail */
+    uint8_t *fkind;              /* [flit id]: bit 0 head, bit 1 tail; a head's bits 2-4: the output
+                                    it takes at the router it is in or entering */
     uint16_t *ffree;             /* free flit ids, a stack */
     unsigned nfree;
     uint16_t *list, *next;       /* routers to visit this cycle and the next */

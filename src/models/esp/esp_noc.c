@@ -184,35 +184,12 @@ void esp_noc_clear(esp_noc *noc)
     noc->in_cycle = 0;
 }
 
-/* Adds the monitor counts of a sleeping router's cycles zz .. upto - 1: each is its last awake
- * cycle's (decide's counting, with the registers unchanged since). */
-static void settle(socmon_esp_soc *soc, esp_router *R, unsigned p, unsigned t, uint64_t upto)
-{
-    uint32_t n = (uint32_t)(upto - R->zz); /* the counters wrap modulo 2^32 */
-    R->zz = upto;
-    if (!n)
-        return;
-    uint32_t *cnt = soc->tiles[t].count + ESP_MON_NOC_QFULL + p * ESP_NDIRS;
-    uint32_t *xcnt = soc->tiles[t].xcount + ESP_XMON_STOP + p * ESP_NDIRS;
-    unsigned outm = R->outmask;
-    for (unsigned m = outm & ((1u << L) - 1); m; m &= m - 1)
-        cnt[__builtin_ctz(m)] += n;
-    if (((outm | R->linkmask) >> L) & 1u)
-        cnt[L] += n;
-    for (unsigned m = R->full; m; m &= m - 1)
-        xcnt[__builtin_ctz(m)] += n;
-}
-
 /* Router t of plane pl is to be visited in cycle at (now + 1 from a commit): wakes it if it
  * sleeps, and lists it once on list (the list of cycle at). */
-static inline void wake_onto(socmon_esp_soc *soc, esp_plane *pl, unsigned t, uint64_t at, uint16_t *list,
-                             unsigned *nlist)
+static inline void wake_onto(esp_plane *pl, unsigned t, uint64_t at, uint16_t *list, unsigned *nlist)
 {
     esp_router *R = &pl->r[t];
-    if (R->asleep) {
-        settle(soc, R, pl->p, t, at);
-        R->asleep = 0;
-    }
+    R->asleep = 0;
     if (R->listed != at + 1) {
         R->listed = at + 1;
         list[(*nlist)++] = (uint16_t)t;
@@ -223,14 +200,16 @@ void esp_noc_sink_stop(esp_noc *noc, unsigned plane, unsigned tile, int stopped)
 {
     esp_plane *pl = &noc->pl[plane];
     pl->sink_stop[tile] = (uint8_t)(stopped != 0);
-    if (!pl->r[tile].asleep)
+    esp_router *R = &pl->r[tile];
+    R->stopin = (uint16_t)(stopped ? R->stopin | 1u << L : R->stopin & ~(1u << L));
+    if (!R->asleep)
         return;
     /* Called from a commit of plane noc->cur (an ejection's chain moving on) or between cycles
      * (noc->now is then the next cycle): the router decides next in this cycle if its plane has
      * not run yet, else in the next. */
     if (noc->in_cycle && plane <= noc->cur) {
         if (plane == noc->cur) {
-            wake_onto(noc->soc, pl, tile, noc->now + 1, pl->next, &pl->nnext);
+            wake_onto(pl, tile, noc->now + 1, pl->next, &pl->nnext);
             return;
         }
         /* plane < cur: its list is the next cycle's already, or stale if it did not run */
@@ -238,23 +217,36 @@ void esp_noc_sink_stop(esp_noc *noc, unsigned plane, unsigned tile, int stopped)
             pl->nlist = 0;
             pl->list_cycle = noc->now + 1;
         }
-        wake_onto(noc->soc, pl, tile, noc->now + 1, pl->list, &pl->nlist);
+        wake_onto(pl, tile, noc->now + 1, pl->list, &pl->nlist);
         return;
     }
     if (pl->list_cycle != noc->now) {
         pl->nlist = 0; /* a stale list (esp_noc_cycle) */
         pl->list_cycle = noc->now;
     }
-    wake_onto(noc->soc, pl, tile, noc->now, pl->list, &pl->nlist);
+    wake_onto(pl, tile, noc->now, pl->list, &pl->nlist);
 }
 
 void esp_noc_settle(socmon_esp_soc *soc)
 {
     esp_noc *noc = &soc->eng->noc;
+    uint32_t upto = (uint32_t)soc->cycles;
     for (unsigned p = 0; p < ESP_NPLANES; p++)
-        for (unsigned t = 0; t < noc->n; t++)
-            if (noc->pl[p].r[t].asleep)
-                settle(soc, &noc->pl[p].r[t], p, t, soc->cycles);
+        for (unsigned t = 0; t < noc->n; t++) {
+            esp_router *R = &noc->pl[p].r[t];
+            uint32_t *cnt = soc->tiles[t].count + ESP_MON_NOC_QFULL + p * ESP_NDIRS;
+            uint32_t *xcnt = soc->tiles[t].xcount + ESP_XMON_STOP + p * ESP_NDIRS;
+            for (unsigned m = R->outmask; m; m &= m - 1) {
+                unsigned o = (unsigned)__builtin_ctz(m);
+                cnt[o] += upto - R->so[o];
+                R->so[o] = upto;
+            }
+            for (unsigned m = R->full; m; m &= m - 1) {
+                unsigned i = (unsigned)__builtin_ctz(m);
+                xcnt[i] += upto - R->sf[i];
+                R->sf[i] = upto;
+            }
+        }
 }
 
 int esp_noc_idle(const esp_noc *noc)
@@ -290,9 +282,9 @@ void esp_noc_send(socmon_esp_soc *soc, esp_chain *ch)
 }
 
 /* Puts router t on the plane's list for the next cycle (once), waking it if it sleeps. */
-static inline void list_next(socmon_esp_soc *soc, esp_plane *pl, unsigned t, uint64_t now)
+static inline void list_next(esp_plane *pl, unsigned t, uint64_t now)
 {
-    wake_onto(soc, pl, t, now + 1, pl->next, &pl->nnext);
+    wake_onto(pl, t, now + 1, pl->next, &pl->nnext);
 }
 
 /* The tiles whose local input is not full offer their queue's next flit (the testbench and
@@ -323,14 +315,13 @@ static void offer(socmon_esp_soc *soc, unsigned p, uint64_t now)
         unsigned id = pl->ffree[--pl->nfree];
         pl->fch[id] = ch;
         pl->fdst[id] = ch->hops[ch->cur].dst;
-        pl->fkind[id] = (uint8_t)kind;
+        pl->fkind[id] = (uint8_t)(kind | (noc->route[(size_t)t * noc->n + pl->fdst[id]] & 7u) << 2);
         soc->tiles[t].count[ESP_MON_NOC_INJ + p]++;
+        if (!(R->outmask & 1u << L)) /* queue_full(L) counts this cycle: the offer, or the output */
+            soc->tiles[t].count[ESP_MON_NOC_QFULL + p * ESP_NDIRS + L]++;
         noc->flits_in_net++;
         soc->eng->st.flits_injected[p]++;
-        if (R->asleep) { /* before the offer changes what its sleep counts */
-            settle(soc, R, p, t, now);
-            R->asleep = 0;
-        }
+        R->asleep = 0;
         R->link[L] = (uint16_t)id;
         R->linkmask = (uint16_t)(R->linkmask | 1u << L);
         if (R->listed != now + 1) { /* on this cycle's list */
@@ -350,47 +341,40 @@ static void offer(socmon_esp_soc *soc, unsigned p, uint64_t now)
     pl->ninj = keep;
 }
 
-/* The first half of router t's cycle: counts the monitors from the registers, and decides
- * from them what each output does (R->stop: holds its flit; in R->fwdm, R->fwd[o] is the input
- * + 1 it forwards from; else it goes void; R->rd: the inputs read). */
-static inline void decide(socmon_esp_soc *soc, const esp_plane *pl, unsigned p, unsigned t, uint64_t now)
+/* The first half of router t's cycle: decides from the registers what each output does (R->stop:
+ * holds its flit; in R->fwdm, R->fwd[o] is the input + 1 it forwards from; else it goes void;
+ * R->rd: the inputs read). The monitors are counted per span, in commit. */
+static inline void decide(const esp_plane *pl, unsigned t)
 {
-    const esp_noc *noc = &soc->eng->noc;
     esp_router *R = &pl->r[t];
-    uint32_t *cnt = soc->tiles[t].count;
-    uint32_t *xcnt = soc->tiles[t].xcount;
-    unsigned outm = R->outmask, linkm = R->linkmask, fullm = R->full;
-    for (unsigned o = 0; o < L; o++)
-        cnt[ESP_MON_NOC_QFULL + p * ESP_NDIRS + o] += (outm >> o) & 1u;
-    cnt[ESP_MON_NOC_QFULL + p * ESP_NDIRS + L] += ((outm | linkm) >> L) & 1u;
-    for (unsigned m = fullm; m; m &= m - 1)
-        xcnt[ESP_XMON_STOP + p * ESP_NDIRS + (unsigned)__builtin_ctz(m)]++;
+    unsigned outm = R->outmask, linkm = R->linkmask, ne = R->nonempty;
 
     /* The flit at each input's head (the FIFO's, or the arriving one through the bypass), and
      * the outputs the heads among them request. */
-    unsigned avail = R->nonempty | linkm;
+    unsigned avail = ne | linkm;
     unsigned req[ESP_NDIRS] = {0}, want = 0;
     R->caplink = (uint16_t)linkm;
     for (unsigned m = avail; m; m &= m - 1) {
         unsigned i = (unsigned)__builtin_ctz(m);
-        unsigned id = (R->nonempty >> i) & 1u ? (unsigned)(R->q[i] & 0xffff) : R->link[i];
-        if (linkm >> i & 1u)
+        unsigned id;
+        if ((ne >> i) & 1u) {
+            id = (unsigned)(R->q[i] & 0xffff);
+        } else {
+            id = R->link[i];
+            R->capid[i] = (uint16_t)id;
+        }
+        if ((ne & linkm) >> i & 1u)
             R->capid[i] = R->link[i];
-        if (pl->fkind[id] & HEAD) {
-            unsigned o = noc->route[(size_t)t * noc->n + pl->fdst[id]] & 7u;
+        unsigned k = pl->fkind[id];
+        if (k & HEAD) {
+            unsigned o = k >> 2;
             req[o] |= 1u << i;
             want |= 1u << o;
         }
     }
-    unsigned stop = 0, rd = 0, fwdm = 0;
-    for (unsigned m = outm | want | R->locked; m; m &= m - 1) {
+    unsigned act = outm | want | R->locked, stop = act & R->stopin, rd = 0, fwdm = 0;
+    for (unsigned m = act & ~stop; m; m &= m - 1) {
         unsigned o = (unsigned)__builtin_ctz(m);
-        int stopped = o == L ? pl->sink_stop[t] != 0
-                             : (pl->r[nb_tile(noc, t, o)].full >> OPPOSITE[o] & 1u) != 0;
-        if (stopped) {
-            stop |= 1u << o;
-            continue;
-        }
         if (R->locked >> o & 1u) {
             unsigned i = R->cfg[o];
             if (avail >> i & 1u) {
@@ -414,10 +398,8 @@ static inline void decide(socmon_esp_soc *soc, const esp_plane *pl, unsigned p, 
     R->stop = (uint16_t)stop;
     R->rd = (uint16_t)rd;
     R->fwdm = (uint16_t)fwdm;
-    if (!fwdm && !(outm & ~stop) && !(linkm & ~fullm) && (R->nonempty | outm | R->locked)) {
+    if (!fwdm && !(outm & ~stop) && !(linkm & ~R->full) && (ne | outm | R->locked))
         R->asleep = 1; /* this cycle's commit changes nothing: nor will the next cycles' */
-        R->zz = now + 1;
-    }
 }
 
 /* A flit left its destination's local output: its id goes back to the pool, its chain's hop
@@ -456,7 +438,9 @@ static inline void commit(socmon_esp_soc *soc, esp_plane *pl, unsigned p, unsign
         return;
     unsigned rd = R->rd, caplink = R->caplink;
     uint16_t sent[ESP_NDIRS]; /* by input: the flit it gave an output */
-    for (unsigned m = R->nonempty | caplink; m; m &= m - 1) {
+    uint32_t *cnt = soc->tiles[t].count + ESP_MON_NOC_QFULL + p * ESP_NDIRS;
+    uint32_t since = (uint32_t)(now + 1); /* what commit writes holds from the next cycle */
+    for (unsigned m = rd | (caplink & ~R->full); m; m &= m - 1) { /* the inputs that change */
         unsigned i = (unsigned)__builtin_ctz(m);
         unsigned c = R->qn[i], r = rd >> i & 1u, lv = caplink >> i & 1u;
         if (c == 0) {
@@ -481,8 +465,17 @@ static inline void commit(socmon_esp_soc *soc, esp_plane *pl, unsigned p, unsign
         unsigned f = (unsigned)(c == ESP_QDEPTH) << i;
         if ((R->full & 1u << i) != f) {
             R->full = (uint16_t)(R->full ^ 1u << i);
-            if (i != L && pl->r[nb_tile(noc, t, i)].asleep) /* the router feeding input i */
-                list_next(soc, pl, nb_tile(noc, t, i), now);
+            if (f)
+                R->sf[i] = since;
+            else
+                soc->tiles[t].xcount[ESP_XMON_STOP + p * ESP_NDIRS + i] += since - R->sf[i];
+            if (i != L) { /* the router feeding input i: its stop, and it may sleep on it */
+                unsigned ut = nb_tile(noc, t, i);
+                esp_router *U = &pl->r[ut];
+                U->stopin = (uint16_t)(U->stopin ^ 1u << OPPOSITE[i]);
+                if (U->asleep)
+                    list_next(pl, ut, now);
+            }
         }
     }
     R->linkmask = (uint16_t)(R->linkmask & ~(1u << L)); /* an offer is always taken */
@@ -498,13 +491,26 @@ static inline void commit(socmon_esp_soc *soc, esp_plane *pl, unsigned p, unsign
             esp_router *NB = &pl->r[nt];
             NB->link[in] = (uint16_t)id;
             NB->linkmask = (uint16_t)(id ? NB->linkmask | 1u << in : NB->linkmask & ~(1u << in));
-            if (id)
-                list_next(soc, pl, nt, now);
+            if (id) {
+                list_next(pl, nt, now);
+                unsigned k = pl->fkind[id];
+                if (k & HEAD) /* the output it takes there, computed once (the RTL's lookahead) */
+                    pl->fkind[id] = (uint8_t)((k & (HEAD | TAIL)) |
+                                              (noc->route[(size_t)nt * noc->n + pl->fdst[id]] & 7u) << 2);
+            }
         }
         R->out[o] = (uint16_t)id;
-        R->outmask = (uint16_t)(id ? R->outmask | 1u << o : R->outmask & ~(1u << o));
-        if (!id)
+        if (!id) {
+            if (outm >> o & 1u) { /* the register goes void: its span ends */
+                R->outmask = (uint16_t)(R->outmask & ~(1u << o));
+                cnt[o] += since - R->so[o];
+            }
             continue;
+        }
+        if (!(outm >> o & 1u)) {
+            R->outmask = (uint16_t)(R->outmask | 1u << o);
+            R->so[o] = since;
+        }
         hops++;
         unsigned kind = pl->fkind[id];
         if (R->locked >> o & 1u) {
@@ -520,7 +526,7 @@ static inline void commit(socmon_esp_soc *soc, esp_plane *pl, unsigned p, unsign
     }
     soc->eng->st.flit_hops += hops;
     if (R->nonempty | R->outmask | R->locked)
-        list_next(soc, pl, t, now);
+        list_next(pl, t, now);
 }
 
 static void cycle_plane(socmon_esp_soc *soc, unsigned p, uint64_t now)
@@ -531,7 +537,7 @@ static void cycle_plane(socmon_esp_soc *soc, unsigned p, uint64_t now)
     if (pl->ninj)
         offer(soc, p, now);
     for (unsigned k = 0; k < pl->nlist; k++)
-        decide(soc, pl, p, pl->list[k], now);
+        decide(pl, pl->list[k]);
     pl->nnext = 0;
     for (unsigned k = 0; k < pl->nlist; k++)
         commit(soc, pl, p, pl->list[k], now);
