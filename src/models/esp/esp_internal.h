@@ -201,7 +201,8 @@ typedef struct esp_router {
     uint16_t out[ESP_NDIRS];     /* output registers */
     uint16_t link[ESP_NDIRS];    /* arriving flits */
     uint16_t cfg[ESP_NDIRS];     /* the input a locked output is held by */
-    uint16_t lrg[ESP_NDIRS];     /* per output: its four inputs, most to least preferred, 3 bits each */
+    uint16_t lrg[ESP_NDIRS];     /* per output: the order of its four inputs, most to least preferred,
+                                    as an index into the NoC's arbiter tables (0: the initial order) */
     /* What the first half of a cycle decided, for the second (esp_noc.c) */
     uint16_t stop, rd, fwdm, caplink, fwd[ESP_NDIRS], capid[ESP_NDIRS];
     uint64_t q[ESP_NDIRS];       /* FIFO ids, head in bits 0-15 */
@@ -236,6 +237,11 @@ typedef struct esp_noc {
     esp_plane pl[ESP_NPLANES];
     esp_chain **pend_head, **pend_tail;      /* [tile*ESP_NPLANES + plane] */
     esp_route *route;                        /* [tile * n + dst]: the output XY routing takes */
+    int delta[ESP_NDIRS];                    /* by output: the neighbour's tile - this tile */
+    /* The matrix arbiters, per output o, by order k (one of the 24 of its four inputs): the input
+     * a request mask gets (arb_grant[o][k][mask]), the order after input i is granted */
+    uint8_t arb_grant[ESP_NDIRS][24][32];
+    uint8_t arb_demote[ESP_NDIRS][24][ESP_NDIRS];
     uint64_t flits_in_net, pending;
     struct socmon_esp_soc *soc;              /* set by esp_noc_cycle: a wake counts a router's sleep */
     /* The cycle the NoC runs now and the plane it is at (in_cycle), or the next cycle it runs */

@@ -75,28 +75,54 @@ static esp_route route_of(unsigned cols, unsigned t, unsigned dst)
     return ESP_ROUTE(o, OPPOSITE[o], nt);
 }
 
-/* The neighbour's tile and input that output o of tile t feeds (o != L, inside the mesh). */
+/* The neighbour's tile that output o of tile t feeds (o != L, inside the mesh). */
 static inline unsigned nb_tile(const esp_noc *noc, unsigned t, unsigned o)
 {
-    switch (o) {
-    case N: return t - noc->cols;
-    case S: return t + noc->cols;
-    case W: return t - 1;
-    default: return t + 1;
-    }
+    return (unsigned)((int)t + noc->delta[o]);
 }
 
-/* The matrix arbiter's initial order (router_arbiter.sv's InitialPriority): output o's four
- * inputs by port number, the lowest first. */
-static uint16_t lrg_initial(unsigned o)
+/* The matrix arbiter's orders (router_arbiter.sv): for output o, each order of its four inputs
+ * as 3-bit fields, most preferred first; order 0 is the initial one (InitialPriority: by port
+ * number, the lowest first). A head from input i forwarded moves i to the end. The tables give
+ * the grant and the next order by index. */
+static void arb_tables(esp_noc *noc)
 {
-    unsigned v = 0, sh = 0;
-    for (unsigned i = 0; i < ESP_NDIRS; i++)
-        if (i != o) {
-            v |= i << sh;
-            sh += 3;
+    for (unsigned o = 0; o < ESP_NDIRS; o++) {
+        unsigned in[4], n = 0, ord[24], k = 0;
+        for (unsigned i = 0; i < ESP_NDIRS; i++)
+            if (i != o)
+                in[n++] = i;
+        for (unsigned a = 0; a < 4; a++) /* lexicographic: a, b, c, d = 0, 1, 2, 3 first */
+            for (unsigned b = 0; b < 4; b++)
+                for (unsigned c = 0; c < 4; c++)
+                    for (unsigned d = 0; d < 4; d++)
+                        if (a != b && a != c && a != d && b != c && b != d && c != d)
+                            ord[k++] = in[a] | in[b] << 3 | in[c] << 6 | in[d] << 9;
+        for (k = 0; k < 24; k++) {
+            for (unsigned req = 0; req < 32; req++) {
+                unsigned g = 0xff;
+                for (unsigned j = 0, v = ord[k]; j < 4; j++, v >>= 3)
+                    if (req >> (v & 7u) & 1u) {
+                        g = v & 7u;
+                        break;
+                    }
+                noc->arb_grant[o][k][req] = (uint8_t)g;
+            }
+            for (unsigned i = 0; i < ESP_NDIRS; i++) {
+                unsigned keep = 0, sh = 0;
+                for (unsigned j = 0, v = ord[k]; j < 4; j++, v >>= 3)
+                    if ((v & 7u) != i) {
+                        keep |= (v & 7u) << sh;
+                        sh += 3;
+                    }
+                keep |= i << 9;
+                unsigned nk = 0;
+                while (nk < 24 && ord[nk] != keep)
+                    nk++;
+                noc->arb_demote[o][k][i] = (uint8_t)(nk < 24 ? nk : k); /* i == o: never granted */
+            }
         }
-    return (uint16_t)v;
+    }
 }
 
 socmon_status esp_noc_init(esp_noc *noc, unsigned rows, unsigned cols)
@@ -133,6 +159,11 @@ socmon_status esp_noc_init(esp_noc *noc, unsigned rows, unsigned cols)
     for (unsigned t = 0; t < noc->n; t++)
         for (unsigned dst = 0; dst < noc->n; dst++)
             noc->route[(size_t)t * noc->n + dst] = route_of(cols, t, dst);
+    noc->delta[N] = -(int)cols;
+    noc->delta[S] = (int)cols;
+    noc->delta[W] = -1;
+    noc->delta[E] = 1;
+    arb_tables(noc);
     esp_noc_clear(noc);
     return SOCMON_OK;
 oom:
@@ -164,10 +195,7 @@ void esp_noc_clear(esp_noc *noc)
 {
     for (unsigned p = 0; p < ESP_NPLANES; p++) {
         esp_plane *pl = &noc->pl[p];
-        memset(pl->r, 0, noc->n * sizeof *pl->r);
-        for (unsigned t = 0; t < noc->n; t++)
-            for (unsigned o = 0; o < ESP_NDIRS; o++)
-                pl->r[t].lrg[o] = lrg_initial(o);
+        memset(pl->r, 0, noc->n * sizeof *pl->r); /* every arbiter in order 0, the initial one */
         unsigned nf = noc->n * FLIT_IDS_PER_TILE;
         for (unsigned i = 0; i < nf; i++)
             pl->ffree[i] = (uint16_t)(nf - i); /* ids 1..nf, 1 on top */
@@ -344,7 +372,7 @@ static void offer(socmon_esp_soc *soc, unsigned p, uint64_t now)
 /* The first half of router t's cycle: decides from the registers what each output does (R->stop:
  * holds its flit; in R->fwdm, R->fwd[o] is the input + 1 it forwards from; else it goes void;
  * R->rd: the inputs read). The monitors are counted per span, in commit. */
-static inline void decide(const esp_plane *pl, unsigned t)
+static inline void decide(const esp_noc *noc, const esp_plane *pl, unsigned t)
 {
     esp_router *R = &pl->r[t];
     unsigned outm = R->outmask, linkm = R->linkmask, ne = R->nonempty;
@@ -383,16 +411,10 @@ static inline void decide(const esp_plane *pl, unsigned t)
                 fwdm |= 1u << o;
             }
         } else if (req[o]) {
-            unsigned order = R->lrg[o];
-            for (unsigned k = 0; k < 4; k++, order >>= 3) {
-                unsigned i = order & 7u;
-                if (req[o] >> i & 1u) {
-                    R->fwd[o] = (uint16_t)(i + 1);
-                    rd |= 1u << i;
-                    fwdm |= 1u << o;
-                    break;
-                }
-            }
+            unsigned i = noc->arb_grant[o][R->lrg[o]][req[o]];
+            R->fwd[o] = (uint16_t)(i + 1);
+            rd |= 1u << i;
+            fwdm |= 1u << o;
         }
     }
     R->stop = (uint16_t)stop;
@@ -412,20 +434,6 @@ static void eject(socmon_esp_soc *soc, esp_plane *pl, unsigned p, unsigned id)
     soc->eng->st.flits_ejected[p]++;
     if (++ch->flits_in == ch->hops[ch->cur].flits)
         esp_chain_arrived(soc, ch); /* a send goes to a tile's injection queue, no router */
-}
-
-/* Output o's arbiter after a head from input i is forwarded: i becomes the least preferred. */
-static inline uint16_t lrg_demote(uint16_t order, unsigned i)
-{
-    unsigned keep = 0, sh = 0;
-    for (unsigned k = 0; k < 4; k++, order >>= 3) {
-        unsigned j = order & 7u;
-        if (j != i) {
-            keep |= j << sh;
-            sh += 3;
-        }
-    }
-    return (uint16_t)(keep | i << 9);
 }
 
 /* The second half of router t's cycle: FIFOs read and written, output registers loaded (the
@@ -517,7 +525,7 @@ static inline void commit(socmon_esp_soc *soc, esp_plane *pl, unsigned p, unsign
             if (kind & TAIL)
                 R->locked = (uint16_t)(R->locked & ~(1u << o));
         } else {
-            R->lrg[o] = lrg_demote(R->lrg[o], from - 1);
+            R->lrg[o] = noc->arb_demote[o][R->lrg[o]][from - 1];
             if (!(kind & TAIL)) {
                 R->locked = (uint16_t)(R->locked | 1u << o);
                 R->cfg[o] = (uint16_t)(from - 1);
@@ -537,7 +545,7 @@ static void cycle_plane(socmon_esp_soc *soc, unsigned p, uint64_t now)
     if (pl->ninj)
         offer(soc, p, now);
     for (unsigned k = 0; k < pl->nlist; k++)
-        decide(pl, pl->list[k]);
+        decide(&soc->eng->noc, pl, pl->list[k]);
     pl->nnext = 0;
     for (unsigned k = 0; k < pl->nlist; k++)
         commit(soc, pl, p, pl->list[k], now);
