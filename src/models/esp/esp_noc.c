@@ -16,8 +16,9 @@
  * Every router's next state depends only on registers (its own and its neighbours' output
  * registers and full flags), never on what another router does in the same cycle. So a cycle
  * has two halves over the routers that hold or receive a flit: decide() reads the registers and
- * writes only the router's own scratch fields; commit() writes the router's own state and its
- * output registers, which are its neighbours' links. The order routers are visited in does not
+ * writes only the router's own scratch fields; commit() writes the router's own state, its
+ * output registers, which are its neighbours' links, and the stop masks of the routers feeding
+ * its inputs (its full flags, as they read them). The order routers are visited in does not
  * matter.
  *
  * The monitors count what sync_noc_xy.vhd routes to mon_noc, every cycle: tile_inject (23 + P)
@@ -31,11 +32,16 @@
  * behind a stalled sink, or holding a worm whose next flit has not come) would do the same in
  * every later cycle until something it decides from changes: a flit arriving on a link (its
  * upstream's commit lists it, as ever), a downstream FIFO's full flag, its sink's stop, an offer.
- * So it falls asleep, off the lists, and the cycles it sleeps are counted at once when it wakes
- * (settle: its registers are those of its last cycle) or when the engine settles the monitors
- * before they can be read (esp_noc_settle). A downstream router whose full flag changes wakes the
- * upstream router feeding that input; esp_noc_sink_stop wakes the sink's router for the next
- * cycle its plane decides in (this one if the plane has not run yet: as the live flag it reads). */
+ * So it falls asleep, off the lists; its monitors need no visit (below). A downstream router whose
+ * full flag changes wakes the upstream router feeding that input; esp_noc_sink_stop wakes the
+ * sink's router for the next cycle its plane decides in (this one if the plane has not run yet: as the live flag it reads).
+ *
+ * Monitors per span. queue_full(Q) is added when output register Q stops holding a flit (the
+ * cycles since it began: so[Q]), a stop counter when its FIFO stops being full (sf), and both up
+ * to the current cycle when the engine settles the monitors before anyone can read them
+ * (esp_noc_settle, at the end of every run); the offers on the local input count queue_full(L)
+ * as they are made, in the cycles the local output holds no flit. Stamps are 32-bit: the
+ * counters wrap modulo 2^32, so a span's length modulo 2^32 is what they add. */
 #include <stdlib.h>
 #include <string.h>
 
