@@ -8,7 +8,13 @@
  * Prints each run's flit hops, CPU seconds, M flit hops per CPU second and the ratio to ESP's router
  * RTL in Verilator (0.62-0.66 M traversals/s on this VM, near saturation: the fixture README;
  * `--rtl MHOPS` gives another figure). bench/esp_noc_speed.py runs the same against a build of an
- * older socmon. */
+ * older socmon.
+ *
+ * Measured on the 2-core development VM (shared, RelWithDebInfo, best of 3; docs/performance.md,
+ * "Issue 38"): multifft 24.4 M hops in 9.47 M cycles, 22.6-22.8 M flit hops/s (8.2 before the
+ * sleeping routers and per-span monitors); uniform 2.11 M hops in 20,030 cycles, 17.2 M flit
+ * hops/s (13.3-14.1 before). Run it from the source tree, or set SOCMON_SRC to it (a ccache build
+ * may record __FILE__ relative to another tree). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

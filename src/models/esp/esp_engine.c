@@ -308,6 +308,7 @@ static socmon_status run(socmon_esp_soc *soc, uint64_t target, int stop_when_qui
     if (e->script_running && e->nacts == 0 && e->next_spec >= e->nscript)
         e->script_running = 0;
     dvfs_settle_all(soc);
+    esp_noc_settle(soc);
     for (unsigned i = 0; i < e->nacts; i++) {
         if (e->acts[i]->asleep)
             esp_act_catch_up(e->acts[i], soc->cycles);

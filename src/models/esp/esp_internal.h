@@ -197,24 +197,34 @@ typedef uint16_t esp_route;      /* output port (bits 0-2); else the neighbour's
  * would reload every pointer of the hot loop after it. */
 typedef struct esp_router {
     uint16_t nonempty, full;     /* bit i: input FIFO i holds a flit / holds ESP_QDEPTH (stop_out) */
+    uint16_t stopin;             /* bit o: output o's next FIFO is full (its full, set by that router),
+                                    bit L: the sink is stopped */
     uint16_t outmask, linkmask;  /* bit o: output register o holds a flit; bit i: link[i] does */
     uint16_t locked;             /* bit o: output o is held by a worm (head forwarded, tail not) */
     uint16_t qn[ESP_NDIRS];      /* flits in each input FIFO */
     uint16_t out[ESP_NDIRS];     /* output registers */
     uint16_t link[ESP_NDIRS];    /* arriving flits */
     uint16_t cfg[ESP_NDIRS];     /* the input a locked output is held by */
-    uint16_t lrg[ESP_NDIRS];     /* per output: its four inputs, most to least preferred, 3 bits each */
+    uint16_t lrg[ESP_NDIRS];     /* per output: the order of its four inputs, most to least preferred,
+                                    as an index into the NoC's arbiter tables (0: the initial order) */
     /* What the first half of a cycle decided, for the second (esp_noc.c) */
     uint16_t stop, rd, fwdm, caplink, fwd[ESP_NDIRS], capid[ESP_NDIRS];
     uint64_t q[ESP_NDIRS];       /* FIFO ids, head in bits 0-15 */
     uint64_t listed;             /* the cycle + 1 it is on the plane's list for */
+    /* Asleep: its last cycle changed nothing but its monitors, and nothing it decides from has
+     * changed since (esp_noc.c, "Sleeping routers"). */
+    uint16_t asleep;
+    /* The monitors, counted per span (esp_noc.c): the cycle (mod 2^32) output register o has held
+     * a flit since, input FIFO i has been full since, counted up to then. */
+    uint32_t so[ESP_NDIRS], sf[ESP_NDIRS];
 } esp_router;
 
 typedef struct esp_plane {
     esp_router *r;               /* [tile] */
     esp_chain **fch;             /* [flit id] */
     uint16_t *fdst;              /* [flit id] */
-    uint8_t *fkind;              /* [flit id]: bit 0 head, bit 1 tail */
+    uint8_t *fkind;              /* [flit id]: bit 0 head, bit 1 tail; a head's bits 2-4: the output
+                                    it takes at the router it is in or entering */
     uint16_t *ffree;             /* free flit ids, a stack */
     unsigned nfree;
     uint16_t *list, *next;       /* routers to visit this cycle and the next */
@@ -223,6 +233,7 @@ typedef struct esp_plane {
     uint16_t *inj_list;          /* tiles with packets to inject */
     unsigned ninj;
     uint8_t *sink_stop;          /* [tile]: nonzero while its sink accepts nothing (a trace's stall) */
+    unsigned p;                  /* its index */
 } esp_plane;
 
 typedef struct esp_noc {
@@ -230,7 +241,17 @@ typedef struct esp_noc {
     esp_plane pl[ESP_NPLANES];
     esp_chain **pend_head, **pend_tail;      /* [tile*ESP_NPLANES + plane] */
     esp_route *route;                        /* [tile * n + dst]: the output XY routing takes */
+    int delta[ESP_NDIRS];                    /* by output: the neighbour's tile - this tile */
+    /* The matrix arbiters, per output o, by order k (one of the 24 of its four inputs): the input
+     * a request mask gets (arb_grant[o][k][mask]), the order after input i is granted */
+    uint8_t arb_grant[ESP_NDIRS][24][32];
+    uint8_t arb_demote[ESP_NDIRS][24][ESP_NDIRS];
     uint64_t flits_in_net, pending;
+    struct socmon_esp_soc *soc;              /* set by esp_noc_cycle: a wake counts a router's sleep */
+    /* The cycle the NoC runs now and the plane it is at (in_cycle), or the next cycle it runs */
+    uint64_t now;
+    unsigned cur;
+    int in_cycle;
 } esp_noc;
 
 socmon_status esp_noc_init(esp_noc *noc, unsigned rows, unsigned cols);
@@ -241,6 +262,8 @@ void esp_noc_send(socmon_esp_soc *soc, esp_chain *ch);
 /* One cycle (number soc->cycles) of every plane: route, eject, inject. */
 void esp_noc_cycle(socmon_esp_soc *soc);
 int esp_noc_idle(const esp_noc *noc);
+/* Adds the sleeping routers' monitor counts up to cycle soc->cycles: before anyone can read them. */
+void esp_noc_settle(socmon_esp_soc *soc);
 /* A trace's stall: tile's sink on plane accepts no flit while stopped (flits wait in its router). */
 void esp_noc_sink_stop(esp_noc *noc, unsigned plane, unsigned tile, int stopped);
 

@@ -16,15 +16,32 @@
  * Every router's next state depends only on registers (its own and its neighbours' output
  * registers and full flags), never on what another router does in the same cycle. So a cycle
  * has two halves over the routers that hold or receive a flit: decide() reads the registers and
- * writes only the router's own scratch fields; commit() writes the router's own state and its
- * output registers, which are its neighbours' links. The order routers are visited in does not
+ * writes only the router's own scratch fields; commit() writes the router's own state, its
+ * output registers, which are its neighbours' links, and the stop masks of the routers feeding
+ * its inputs (its full flags, as they read them). The order routers are visited in does not
  * matter.
  *
  * The monitors count what sync_noc_xy.vhd routes to mon_noc, every cycle: tile_inject (23 + P)
  * the cycles a flit is offered on the local input; queue_full(Q) (29 + 5P + Q) the cycles output
  * register Q holds a flit, Q = 0..3 (N, S, W, E), and for Q = 4 the cycles a flit is on the local
  * input or the local output. Two model-only counters (no ESP monitor sees them) count the cycles
- * each input FIFO is full (stop_out) and the packets injected. */
+ * each input FIFO is full (stop_out) and the packets injected.
+ *
+ * Sleeping routers. A router whose cycle changes nothing but its monitors (it forwards no flit,
+ * every output register holding one is stopped, every arriving flit meets a full FIFO: a router
+ * behind a stalled sink, or holding a worm whose next flit has not come) would do the same in
+ * every later cycle until something it decides from changes: a flit arriving on a link (its
+ * upstream's commit lists it, as ever), a downstream FIFO's full flag, its sink's stop, an offer.
+ * So it falls asleep, off the lists; its monitors need no visit (below). A downstream router whose
+ * full flag changes wakes the upstream router feeding that input; esp_noc_sink_stop wakes the
+ * sink's router for the next cycle its plane decides in (this one if the plane has not run yet: as the live flag it reads).
+ *
+ * Monitors per span. queue_full(Q) is added when output register Q stops holding a flit (the
+ * cycles since it began: so[Q]), a stop counter when its FIFO stops being full (sf), and both up
+ * to the current cycle when the engine settles the monitors before anyone can read them
+ * (esp_noc_settle, at the end of every run); the offers on the local input count queue_full(L)
+ * as they are made, in the cycles the local output holds no flit. Stamps are 32-bit: the
+ * counters wrap modulo 2^32, so a span's length modulo 2^32 is what they add. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,28 +81,54 @@ static esp_route route_of(unsigned cols, unsigned t, unsigned dst)
     return ESP_ROUTE(o, OPPOSITE[o], nt);
 }
 
-/* The neighbour's tile and input that output o of tile t feeds (o != L, inside the mesh). */
+/* The neighbour's tile that output o of tile t feeds (o != L, inside the mesh). */
 static inline unsigned nb_tile(const esp_noc *noc, unsigned t, unsigned o)
 {
-    switch (o) {
-    case N: return t - noc->cols;
-    case S: return t + noc->cols;
-    case W: return t - 1;
-    default: return t + 1;
-    }
+    return (unsigned)((int)t + noc->delta[o]);
 }
 
-/* The matrix arbiter's initial order (router_arbiter.sv's InitialPriority): output o's four
- * inputs by port number, the lowest first. */
-static uint16_t lrg_initial(unsigned o)
+/* The matrix arbiter's orders (router_arbiter.sv): for output o, each order of its four inputs
+ * as 3-bit fields, most preferred first; order 0 is the initial one (InitialPriority: by port
+ * number, the lowest first). A head from input i forwarded moves i to the end. The tables give
+ * the grant and the next order by index. */
+static void arb_tables(esp_noc *noc)
 {
-    unsigned v = 0, sh = 0;
-    for (unsigned i = 0; i < ESP_NDIRS; i++)
-        if (i != o) {
-            v |= i << sh;
-            sh += 3;
+    for (unsigned o = 0; o < ESP_NDIRS; o++) {
+        unsigned in[4], n = 0, ord[24], k = 0;
+        for (unsigned i = 0; i < ESP_NDIRS; i++)
+            if (i != o)
+                in[n++] = i;
+        for (unsigned a = 0; a < 4; a++) /* lexicographic: a, b, c, d = 0, 1, 2, 3 first */
+            for (unsigned b = 0; b < 4; b++)
+                for (unsigned c = 0; c < 4; c++)
+                    for (unsigned d = 0; d < 4; d++)
+                        if (a != b && a != c && a != d && b != c && b != d && c != d)
+                            ord[k++] = in[a] | in[b] << 3 | in[c] << 6 | in[d] << 9;
+        for (k = 0; k < 24; k++) {
+            for (unsigned req = 0; req < 32; req++) {
+                unsigned g = 0xff;
+                for (unsigned j = 0, v = ord[k]; j < 4; j++, v >>= 3)
+                    if (req >> (v & 7u) & 1u) {
+                        g = v & 7u;
+                        break;
+                    }
+                noc->arb_grant[o][k][req] = (uint8_t)g;
+            }
+            for (unsigned i = 0; i < ESP_NDIRS; i++) {
+                unsigned keep = 0, sh = 0;
+                for (unsigned j = 0, v = ord[k]; j < 4; j++, v >>= 3)
+                    if ((v & 7u) != i) {
+                        keep |= (v & 7u) << sh;
+                        sh += 3;
+                    }
+                keep |= i << 9;
+                unsigned nk = 0;
+                while (nk < 24 && ord[nk] != keep)
+                    nk++;
+                noc->arb_demote[o][k][i] = (uint8_t)(nk < 24 ? nk : k); /* i == o: never granted */
+            }
         }
-    return (uint16_t)v;
+    }
 }
 
 socmon_status esp_noc_init(esp_noc *noc, unsigned rows, unsigned cols)
@@ -109,6 +152,7 @@ socmon_status esp_noc_init(esp_noc *noc, unsigned rows, unsigned cols)
         pl->next = calloc(noc->n, sizeof *pl->next);
         pl->inj_list = calloc(noc->n, sizeof *pl->inj_list);
         pl->sink_stop = calloc(noc->n, sizeof *pl->sink_stop);
+        pl->p = p;
         if (!pl->r || !pl->fch || !pl->fdst || !pl->fkind || !pl->ffree || !pl->list || !pl->next ||
             !pl->inj_list || !pl->sink_stop)
             goto oom;
@@ -121,6 +165,11 @@ socmon_status esp_noc_init(esp_noc *noc, unsigned rows, unsigned cols)
     for (unsigned t = 0; t < noc->n; t++)
         for (unsigned dst = 0; dst < noc->n; dst++)
             noc->route[(size_t)t * noc->n + dst] = route_of(cols, t, dst);
+    noc->delta[N] = -(int)cols;
+    noc->delta[S] = (int)cols;
+    noc->delta[W] = -1;
+    noc->delta[E] = 1;
+    arb_tables(noc);
     esp_noc_clear(noc);
     return SOCMON_OK;
 oom:
@@ -152,10 +201,7 @@ void esp_noc_clear(esp_noc *noc)
 {
     for (unsigned p = 0; p < ESP_NPLANES; p++) {
         esp_plane *pl = &noc->pl[p];
-        memset(pl->r, 0, noc->n * sizeof *pl->r);
-        for (unsigned t = 0; t < noc->n; t++)
-            for (unsigned o = 0; o < ESP_NDIRS; o++)
-                pl->r[t].lrg[o] = lrg_initial(o);
+        memset(pl->r, 0, noc->n * sizeof *pl->r); /* every arbiter in order 0, the initial one */
         unsigned nf = noc->n * FLIT_IDS_PER_TILE;
         for (unsigned i = 0; i < nf; i++)
             pl->ffree[i] = (uint16_t)(nf - i); /* ids 1..nf, 1 on top */
@@ -168,11 +214,73 @@ void esp_noc_clear(esp_noc *noc)
     memset(noc->pend_head, 0, (size_t)noc->n * ESP_NPLANES * sizeof *noc->pend_head);
     memset(noc->pend_tail, 0, (size_t)noc->n * ESP_NPLANES * sizeof *noc->pend_tail);
     noc->flits_in_net = noc->pending = 0;
+    noc->now = 0;
+    noc->in_cycle = 0;
+}
+
+/* Router t of plane pl is to be visited in cycle at (now + 1 from a commit): wakes it if it
+ * sleeps, and lists it once on list (the list of cycle at). */
+static inline void wake_onto(esp_plane *pl, unsigned t, uint64_t at, uint16_t *list, unsigned *nlist)
+{
+    esp_router *R = &pl->r[t];
+    R->asleep = 0;
+    if (R->listed != at + 1) {
+        R->listed = at + 1;
+        list[(*nlist)++] = (uint16_t)t;
+    }
 }
 
 void esp_noc_sink_stop(esp_noc *noc, unsigned plane, unsigned tile, int stopped)
 {
-    noc->pl[plane].sink_stop[tile] = (uint8_t)(stopped != 0);
+    esp_plane *pl = &noc->pl[plane];
+    pl->sink_stop[tile] = (uint8_t)(stopped != 0);
+    esp_router *R = &pl->r[tile];
+    R->stopin = (uint16_t)(stopped ? R->stopin | 1u << L : R->stopin & ~(1u << L));
+    if (!R->asleep)
+        return;
+    /* Called from a commit of plane noc->cur (an ejection's chain moving on) or between cycles
+     * (noc->now is then the next cycle): the router decides next in this cycle if its plane has
+     * not run yet, else in the next. */
+    if (noc->in_cycle && plane <= noc->cur) {
+        if (plane == noc->cur) {
+            wake_onto(pl, tile, noc->now + 1, pl->next, &pl->nnext);
+            return;
+        }
+        /* plane < cur: its list is the next cycle's already, or stale if it did not run */
+        if (pl->list_cycle != noc->now + 1) {
+            pl->nlist = 0;
+            pl->list_cycle = noc->now + 1;
+        }
+        wake_onto(pl, tile, noc->now + 1, pl->list, &pl->nlist);
+        return;
+    }
+    if (pl->list_cycle != noc->now) {
+        pl->nlist = 0; /* a stale list (esp_noc_cycle) */
+        pl->list_cycle = noc->now;
+    }
+    wake_onto(pl, tile, noc->now, pl->list, &pl->nlist);
+}
+
+void esp_noc_settle(socmon_esp_soc *soc)
+{
+    esp_noc *noc = &soc->eng->noc;
+    uint32_t upto = (uint32_t)soc->cycles;
+    for (unsigned p = 0; p < ESP_NPLANES; p++)
+        for (unsigned t = 0; t < noc->n; t++) {
+            esp_router *R = &noc->pl[p].r[t];
+            uint32_t *cnt = soc->tiles[t].count + ESP_MON_NOC_QFULL + p * ESP_NDIRS;
+            uint32_t *xcnt = soc->tiles[t].xcount + ESP_XMON_STOP + p * ESP_NDIRS;
+            for (unsigned m = R->outmask; m; m &= m - 1) {
+                unsigned o = (unsigned)__builtin_ctz(m);
+                cnt[o] += upto - R->so[o];
+                R->so[o] = upto;
+            }
+            for (unsigned m = R->full; m; m &= m - 1) {
+                unsigned i = (unsigned)__builtin_ctz(m);
+                xcnt[i] += upto - R->sf[i];
+                R->sf[i] = upto;
+            }
+        }
 }
 
 int esp_noc_idle(const esp_noc *noc)
@@ -207,14 +315,10 @@ void esp_noc_send(socmon_esp_soc *soc, esp_chain *ch)
     noc->pending++;
 }
 
-/* Puts router t on the plane's list for the next cycle (once). */
+/* Puts router t on the plane's list for the next cycle (once), waking it if it sleeps. */
 static inline void list_next(esp_plane *pl, unsigned t, uint64_t now)
 {
-    esp_router *R = &pl->r[t];
-    if (R->listed != now + 2) {
-        R->listed = now + 2;
-        pl->next[pl->nnext++] = (uint16_t)t;
-    }
+    wake_onto(pl, t, now + 1, pl->next, &pl->nnext);
 }
 
 /* The tiles whose local input is not full offer their queue's next flit (the testbench and
@@ -245,12 +349,15 @@ static void offer(socmon_esp_soc *soc, unsigned p, uint64_t now)
         unsigned id = pl->ffree[--pl->nfree];
         pl->fch[id] = ch;
         pl->fdst[id] = ch->hops[ch->cur].dst;
-        pl->fkind[id] = (uint8_t)kind;
-        R->link[L] = (uint16_t)id;
-        R->linkmask = (uint16_t)(R->linkmask | 1u << L);
+        pl->fkind[id] = (uint8_t)(kind | (noc->route[(size_t)t * noc->n + pl->fdst[id]] & 7u) << 2);
         soc->tiles[t].count[ESP_MON_NOC_INJ + p]++;
+        if (!(R->outmask & 1u << L)) /* queue_full(L) counts this cycle: the offer, or the output */
+            soc->tiles[t].count[ESP_MON_NOC_QFULL + p * ESP_NDIRS + L]++;
         noc->flits_in_net++;
         soc->eng->st.flits_injected[p]++;
+        R->asleep = 0;
+        R->link[L] = (uint16_t)id;
+        R->linkmask = (uint16_t)(R->linkmask | 1u << L);
         if (R->listed != now + 1) { /* on this cycle's list */
             R->listed = now + 1;
             pl->list[pl->nlist++] = (uint16_t)t;
@@ -268,47 +375,40 @@ static void offer(socmon_esp_soc *soc, unsigned p, uint64_t now)
     pl->ninj = keep;
 }
 
-/* The first half of router t's cycle: counts the monitors from the registers, and decides
- * from them what each output does (R->stop: holds its flit; in R->fwdm, R->fwd[o] is the input
- * + 1 it forwards from; else it goes void; R->rd: the inputs read). */
-static inline void decide(socmon_esp_soc *soc, const esp_plane *pl, unsigned p, unsigned t)
+/* The first half of router t's cycle: decides from the registers what each output does (R->stop:
+ * holds its flit; in R->fwdm, R->fwd[o] is the input + 1 it forwards from; else it goes void;
+ * R->rd: the inputs read). The monitors are counted per span, in commit. */
+static inline void decide(const esp_noc *noc, const esp_plane *pl, unsigned t)
 {
-    const esp_noc *noc = &soc->eng->noc;
     esp_router *R = &pl->r[t];
-    uint32_t *cnt = soc->tiles[t].count;
-    uint32_t *xcnt = soc->tiles[t].xcount;
-    unsigned outm = R->outmask, linkm = R->linkmask, fullm = R->full;
-    for (unsigned o = 0; o < L; o++)
-        cnt[ESP_MON_NOC_QFULL + p * ESP_NDIRS + o] += (outm >> o) & 1u;
-    cnt[ESP_MON_NOC_QFULL + p * ESP_NDIRS + L] += ((outm | linkm) >> L) & 1u;
-    for (unsigned m = fullm; m; m &= m - 1)
-        xcnt[ESP_XMON_STOP + p * ESP_NDIRS + (unsigned)__builtin_ctz(m)]++;
+    unsigned outm = R->outmask, linkm = R->linkmask, ne = R->nonempty;
 
     /* The flit at each input's head (the FIFO's, or the arriving one through the bypass), and
      * the outputs the heads among them request. */
-    unsigned avail = R->nonempty | linkm;
+    unsigned avail = ne | linkm;
     unsigned req[ESP_NDIRS] = {0}, want = 0;
     R->caplink = (uint16_t)linkm;
     for (unsigned m = avail; m; m &= m - 1) {
         unsigned i = (unsigned)__builtin_ctz(m);
-        unsigned id = (R->nonempty >> i) & 1u ? (unsigned)(R->q[i] & 0xffff) : R->link[i];
-        if (linkm >> i & 1u)
+        unsigned id;
+        if ((ne >> i) & 1u) {
+            id = (unsigned)(R->q[i] & 0xffff);
+        } else {
+            id = R->link[i];
+            R->capid[i] = (uint16_t)id;
+        }
+        if ((ne & linkm) >> i & 1u)
             R->capid[i] = R->link[i];
-        if (pl->fkind[id] & HEAD) {
-            unsigned o = noc->route[(size_t)t * noc->n + pl->fdst[id]] & 7u;
+        unsigned k = pl->fkind[id];
+        if (k & HEAD) {
+            unsigned o = k >> 2;
             req[o] |= 1u << i;
             want |= 1u << o;
         }
     }
-    unsigned stop = 0, rd = 0, fwdm = 0;
-    for (unsigned m = outm | want | R->locked; m; m &= m - 1) {
+    unsigned act = outm | want | R->locked, stop = act & R->stopin, rd = 0, fwdm = 0;
+    for (unsigned m = act & ~stop; m; m &= m - 1) {
         unsigned o = (unsigned)__builtin_ctz(m);
-        int stopped = o == L ? pl->sink_stop[t] != 0
-                             : (pl->r[nb_tile(noc, t, o)].full >> OPPOSITE[o] & 1u) != 0;
-        if (stopped) {
-            stop |= 1u << o;
-            continue;
-        }
         if (R->locked >> o & 1u) {
             unsigned i = R->cfg[o];
             if (avail >> i & 1u) {
@@ -317,21 +417,17 @@ static inline void decide(socmon_esp_soc *soc, const esp_plane *pl, unsigned p, 
                 fwdm |= 1u << o;
             }
         } else if (req[o]) {
-            unsigned order = R->lrg[o];
-            for (unsigned k = 0; k < 4; k++, order >>= 3) {
-                unsigned i = order & 7u;
-                if (req[o] >> i & 1u) {
-                    R->fwd[o] = (uint16_t)(i + 1);
-                    rd |= 1u << i;
-                    fwdm |= 1u << o;
-                    break;
-                }
-            }
+            unsigned i = noc->arb_grant[o][R->lrg[o]][req[o]];
+            R->fwd[o] = (uint16_t)(i + 1);
+            rd |= 1u << i;
+            fwdm |= 1u << o;
         }
     }
     R->stop = (uint16_t)stop;
     R->rd = (uint16_t)rd;
     R->fwdm = (uint16_t)fwdm;
+    if (!fwdm && !(outm & ~stop) && !(linkm & ~R->full) && (ne | outm | R->locked))
+        R->asleep = 1; /* this cycle's commit changes nothing: nor will the next cycles' */
 }
 
 /* A flit left its destination's local output: its id goes back to the pool, its chain's hop
@@ -346,29 +442,19 @@ static void eject(socmon_esp_soc *soc, esp_plane *pl, unsigned p, unsigned id)
         esp_chain_arrived(soc, ch); /* a send goes to a tile's injection queue, no router */
 }
 
-/* Output o's arbiter after a head from input i is forwarded: i becomes the least preferred. */
-static inline uint16_t lrg_demote(uint16_t order, unsigned i)
-{
-    unsigned keep = 0, sh = 0;
-    for (unsigned k = 0; k < 4; k++, order >>= 3) {
-        unsigned j = order & 7u;
-        if (j != i) {
-            keep |= j << sh;
-            sh += 3;
-        }
-    }
-    return (uint16_t)(keep | i << 9);
-}
-
 /* The second half of router t's cycle: FIFOs read and written, output registers loaded (the
  * neighbours' links), worms locked and released, arbiters moved, flits ejected. */
 static inline void commit(socmon_esp_soc *soc, esp_plane *pl, unsigned p, unsigned t, uint64_t now)
 {
     esp_noc *noc = &soc->eng->noc;
     esp_router *R = &pl->r[t];
+    if (R->asleep)
+        return;
     unsigned rd = R->rd, caplink = R->caplink;
     uint16_t sent[ESP_NDIRS]; /* by input: the flit it gave an output */
-    for (unsigned m = R->nonempty | caplink; m; m &= m - 1) {
+    uint32_t *cnt = soc->tiles[t].count + ESP_MON_NOC_QFULL + p * ESP_NDIRS;
+    uint32_t since = (uint32_t)(now + 1); /* what commit writes holds from the next cycle */
+    for (unsigned m = rd | (caplink & ~R->full); m; m &= m - 1) { /* the inputs that change */
         unsigned i = (unsigned)__builtin_ctz(m);
         unsigned c = R->qn[i], r = rd >> i & 1u, lv = caplink >> i & 1u;
         if (c == 0) {
@@ -390,7 +476,21 @@ static inline void commit(socmon_esp_soc *soc, esp_plane *pl, unsigned p, unsign
         }
         R->qn[i] = (uint16_t)c;
         R->nonempty = (uint16_t)(c ? R->nonempty | 1u << i : R->nonempty & ~(1u << i));
-        R->full = (uint16_t)(c == ESP_QDEPTH ? R->full | 1u << i : R->full & ~(1u << i));
+        unsigned f = (unsigned)(c == ESP_QDEPTH) << i;
+        if ((R->full & 1u << i) != f) {
+            R->full = (uint16_t)(R->full ^ 1u << i);
+            if (f)
+                R->sf[i] = since;
+            else
+                soc->tiles[t].xcount[ESP_XMON_STOP + p * ESP_NDIRS + i] += since - R->sf[i];
+            if (i != L) { /* the router feeding input i: its stop, and it may sleep on it */
+                unsigned ut = nb_tile(noc, t, i);
+                esp_router *U = &pl->r[ut];
+                U->stopin = (uint16_t)(U->stopin ^ 1u << OPPOSITE[i]);
+                if (U->asleep)
+                    list_next(pl, ut, now);
+            }
+        }
     }
     R->linkmask = (uint16_t)(R->linkmask & ~(1u << L)); /* an offer is always taken */
     unsigned outm = R->outmask, hops = 0;
@@ -405,20 +505,33 @@ static inline void commit(socmon_esp_soc *soc, esp_plane *pl, unsigned p, unsign
             esp_router *NB = &pl->r[nt];
             NB->link[in] = (uint16_t)id;
             NB->linkmask = (uint16_t)(id ? NB->linkmask | 1u << in : NB->linkmask & ~(1u << in));
-            if (id)
+            if (id) {
                 list_next(pl, nt, now);
+                unsigned k = pl->fkind[id];
+                if (k & HEAD) /* the output it takes there, computed once (the RTL's lookahead) */
+                    pl->fkind[id] = (uint8_t)((k & (HEAD | TAIL)) |
+                                              (noc->route[(size_t)nt * noc->n + pl->fdst[id]] & 7u) << 2);
+            }
         }
         R->out[o] = (uint16_t)id;
-        R->outmask = (uint16_t)(id ? R->outmask | 1u << o : R->outmask & ~(1u << o));
-        if (!id)
+        if (!id) {
+            if (outm >> o & 1u) { /* the register goes void: its span ends */
+                R->outmask = (uint16_t)(R->outmask & ~(1u << o));
+                cnt[o] += since - R->so[o];
+            }
             continue;
+        }
+        if (!(outm >> o & 1u)) {
+            R->outmask = (uint16_t)(R->outmask | 1u << o);
+            R->so[o] = since;
+        }
         hops++;
         unsigned kind = pl->fkind[id];
         if (R->locked >> o & 1u) {
             if (kind & TAIL)
                 R->locked = (uint16_t)(R->locked & ~(1u << o));
         } else {
-            R->lrg[o] = lrg_demote(R->lrg[o], from - 1);
+            R->lrg[o] = noc->arb_demote[o][R->lrg[o]][from - 1];
             if (!(kind & TAIL)) {
                 R->locked = (uint16_t)(R->locked | 1u << o);
                 R->cfg[o] = (uint16_t)(from - 1);
@@ -438,7 +551,7 @@ static void cycle_plane(socmon_esp_soc *soc, unsigned p, uint64_t now)
     if (pl->ninj)
         offer(soc, p, now);
     for (unsigned k = 0; k < pl->nlist; k++)
-        decide(soc, pl, p, pl->list[k]);
+        decide(&soc->eng->noc, pl, pl->list[k]);
     pl->nnext = 0;
     for (unsigned k = 0; k < pl->nlist; k++)
         commit(soc, pl, p, pl->list[k], now);
@@ -456,9 +569,15 @@ void esp_noc_cycle(socmon_esp_soc *soc)
     if (esp_noc_idle(noc))
         return;
     uint64_t now = soc->cycles;
+    noc->soc = soc;
+    noc->now = now;
+    noc->in_cycle = 1;
     for (unsigned p = 0; p < ESP_NPLANES; p++) {
         esp_plane *pl = &noc->pl[p];
+        noc->cur = p;
         if (pl->nlist || pl->ninj)
             cycle_plane(soc, p, now);
     }
+    noc->in_cycle = 0;
+    noc->now = now + 1;
 }
