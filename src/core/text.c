@@ -153,7 +153,7 @@ void smn_format_fixed(char *buf, size_t len, double v, int decimals, int group)
 /* Units whose values are whole counts. */
 static const char *const count_units[] = {"events", "cycles", "packets", "messages", "accesses", "invocations",
                                           "txns", "transactions", "instructions", "inst", "bytes", "B",
-                                          "samples", "flits", "requests", "misses", "hits", "threads"};
+                                          "samples", "flits", "beats", "requests", "misses", "hits", "threads"};
 
 int smn_unit_decimals(const char *unit)
 {

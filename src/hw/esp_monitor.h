@@ -169,29 +169,32 @@ enum { ESP_TILE_EMPTY = 0, ESP_TILE_CPU, ESP_TILE_MEM, ESP_TILE_ACC, ESP_TILE_IO
 #define ESP_MON_BIT(m) (UINT64_C(1) << (m))
 #define ESP_MON_RANGE(a, b) (((UINT64_C(1) << ((b) + 1)) - 1) & ~((UINT64_C(1) << (a)) - 1))
 
-/* Which monitors a tile type defines: always, with the cache hierarchy on,
- * with an L2 in the tile (accelerators: has_l2; CPUs always have one) and
- * the cache hierarchy on, with DVFS on. The NoC monitors (23..58) are in
- * every tile, empty ones included (each has a router), as far as the SoC's
- * planes and queues go. Undefined monitors read 0.
- * Where the RTL wires more than the guide (DVFS op 3 everywhere, spec §2.2),
- * socmon follows the guide (docs/esp-model.md). */
+/* Which monitors a tile type defines, as ESP's RTL wires them (rtl/tiles/tile_*.vhd, spec §2.2):
+ * always, and with the cache hierarchy on, and with an L2 in the tile (accelerators: has_l2; CPUs
+ * always have one) and the cache hierarchy on. The NoC monitors (23..58) are in every tile, empty
+ * ones included (each has a router), as far as the SoC's planes and queues go. Undefined monitors
+ * read 0.
+ * - DVFS (19..22): every non-empty tile hard-wires its op point to 3 (vf = "1000"; ESP's dvfs_top
+ *   is declared but never instantiated), so 22 counts every cycle and 19..21 stay 0, whatever the
+ *   SoC's DVFS setting. The guide describes op-point residency instead.
+ * - The memory tile's queue monitors (1..8) are its NoC FIFOs' strobes, wired with or without the
+ *   LLC (without it, noc2ahbmst takes the CPUs' requests from the coherence queues and DMA from the
+ *   DMA queues); the LLC's hit and miss (11/12) need the LLC. The guide calls 1..8 and 11/12
+ *   meaningful with the cache hierarchy only. */
 typedef struct esp_wiring {
-    uint64_t always, caches, l2, dvfs;
+    uint64_t always, caches, l2;
 } esp_wiring;
 
 #define ESP_WIRE_L2 (ESP_MON_BIT(ESP_MON_L2_HIT) | ESP_MON_BIT(ESP_MON_L2_MISS))
 #define ESP_WIRE_DVFS ESP_MON_RANGE(ESP_MON_DVFS, ESP_MON_DVFS + ESP_DVFS_OPS - 1)
 static const esp_wiring ESP_WIRING[ESP_NTILE_TYPES] SM_UNUSED = {
-    [ESP_TILE_EMPTY] = {0, 0, 0, 0},
-    [ESP_TILE_CPU] = {0, 0, ESP_WIRE_L2, ESP_WIRE_DVFS},
-    [ESP_TILE_MEM] = {ESP_MON_BIT(ESP_MON_DDR),
-                      ESP_MON_RANGE(ESP_MON_COH_REQ, ESP_MON_COH_DMA_RSP) |
-                          ESP_MON_BIT(ESP_MON_LLC_HIT) | ESP_MON_BIT(ESP_MON_LLC_MISS),
-                      0, 0},
-    [ESP_TILE_ACC] = {ESP_MON_RANGE(ESP_MON_ACC_TLB, ESP_MON_ACC_INVOC), 0, ESP_WIRE_L2,
-                      ESP_WIRE_DVFS},
-    [ESP_TILE_IO] = {0, 0, 0, 0},
+    [ESP_TILE_EMPTY] = {0, 0, 0},
+    [ESP_TILE_CPU] = {ESP_WIRE_DVFS, 0, ESP_WIRE_L2},
+    [ESP_TILE_MEM] = {ESP_MON_BIT(ESP_MON_DDR) | ESP_MON_RANGE(ESP_MON_COH_REQ, ESP_MON_COH_DMA_RSP) |
+                          ESP_WIRE_DVFS,
+                      ESP_MON_BIT(ESP_MON_LLC_HIT) | ESP_MON_BIT(ESP_MON_LLC_MISS), 0},
+    [ESP_TILE_ACC] = {ESP_MON_RANGE(ESP_MON_ACC_TLB, ESP_MON_ACC_INVOC) | ESP_WIRE_DVFS, 0, ESP_WIRE_L2},
+    [ESP_TILE_IO] = {ESP_WIRE_DVFS, 0, 0},
 };
 #undef ESP_WIRE_L2
 #undef ESP_WIRE_DVFS
@@ -199,13 +202,13 @@ static const esp_wiring ESP_WIRING[ESP_NTILE_TYPES] SM_UNUSED = {
 /* The monitors (bit m = monitor m) a tile defines. type is ESP_TILE_*;
  * has_l2 is 1 for a CPU tile and an accelerator with a private L2. An
  * unknown type defines only the NoC monitors. */
-static inline uint64_t esp_tile_wired(unsigned type, int has_l2, int cache_hierarchy, int dvfs,
-                                      unsigned planes, unsigned queues)
+static inline uint64_t esp_tile_wired(unsigned type, int has_l2, int cache_hierarchy, unsigned planes,
+                                      unsigned queues)
 {
     uint64_t m = 0;
     if (type < ESP_NTILE_TYPES) {
         const esp_wiring *w = &ESP_WIRING[type];
-        m = w->always | (dvfs ? w->dvfs : 0);
+        m = w->always;
         if (cache_hierarchy)
             m |= w->caches | (has_l2 ? w->l2 : 0);
     }

@@ -49,7 +49,7 @@ done
 # The big numbers of the multifft run are grouped; --no-big-num prints the very same digits.
 expect 0 "tile0.l2_hits  *28,672  events" -- "$BIN" stat -t esp
 expect 0 "tile0.l2_hits  *28672  events" -- "$BIN" stat -t esp --no-big-num
-expect 0 "ddr_accesses_total=[0-9,]* accesses" -- "$BIN" record -t esp -o "$TMP/u.rec"
+expect 0 "ddr_accesses_total=[0-9,]* beats" -- "$BIN" record -t esp -o "$TMP/u.rec"
 expect 0 "l2_hit_rate_all \[%\]" -- "$BIN" report -i "$TMP/u.rec"
 expect 0 "seconds simulated time elapsed" -- "$BIN" read -t esp -d 1ms
 

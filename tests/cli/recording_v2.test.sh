@@ -7,7 +7,7 @@
 R=$TMP/esp.rec
 expect 0 "" -- "$BIN" record -t esp -w multifft -I 1us -q -o "$R"
 expect 0 "format version:  2" -- "$BIN" report -i "$R" --stats
-expect 0 "counters:        475" -- "$BIN" report -i "$R" --stats
+expect 0 "counters:        483" -- "$BIN" report -i "$R" --stats
 expect 0 "lost:            nothing" -- "$BIN" report -i "$R" --stats
 # the attachments by name: multifft's phases (not "a program's profile", as it once said)
 expect 0 "attachments:     1 ([0-9,]* bytes: phases)" -- "$BIN" report -i "$R" --stats
@@ -18,7 +18,7 @@ bpv=$("$BIN" report -i "$R" --stats | sed -n 's/^  bytes per value: //p')
 python3 - "$TMP/s.json" <<'PY' && ok || bad "--stats --json: bad object"
 import json, sys
 j = json.load(open(sys.argv[1]))
-assert j["version"] == 2 and j["samples"] > 13000 and j["counters"] == 475, j
+assert j["version"] == 2 and j["samples"] > 13000 and j["counters"] == 483, j
 assert 0 < j["bytes_per_value"] <= 1.0 and j["complete"] is True and j["samples_lost"] == 0, j
 # bytes per value leaves the attachments out (multifft's phases)
 assert abs(j["bytes_per_value"] - (j["file_bytes"] - j["attachment_bytes"]) / (j["samples"] * j["counters"])) < 1e-9, j

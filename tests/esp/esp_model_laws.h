@@ -106,16 +106,24 @@ static inline void check_laws(const socmon_esp_soc *soc, const char *label)
         if (law_pkts(soc, MEM, 3) > law_pkts(soc, ACC, 5) || law_pkts(soc, MEM, 5) > law_pkts(soc, ACC, 3))
             fail_msg("%s: more DMA responses than requests", label);
     } else {
-        LAW_EQ(coh_req + coh_fwd + dma_req + cdma_req + l2_acc, 0, "no coherence monitors without caches");
+        /* Without the LLC, noc2ahbmst serves the CPUs' accesses from the coherence queues and DMA
+         * from the DMA queues: the same monitors, no forwards, no L2, no coherent DMA. */
+        LAW_EQ(coh_fwd + rsp_rcv + cdma_req + cdma_rsp + l2_acc, 0, "no forwards, L2 or coherent DMA without caches");
+        LAW_EQ(INJ(-1, 0), coh_req, "plane-0 flits == the CPUs' uncached request flits");
+        LAW_EQ(INJ(MEM, 2), rsp_snd, "mem plane-2 flits == answer flits to uncached loads");
+        LAW_EQ(INJ(ACC, 5), dma_req, "accelerator plane-5 flits == DMA request flits at memory");
+        LAW_EQ(INJ(MEM, 3), dma_rsp, "mem plane-3 flits == DMA response flits");
+        LAW_EQ(law_pkts(soc, -1, 0), st.uncached_accesses, "one plane-0 packet per uncached access");
         LAW_EQ(law_pkts(soc, ACC, 5), st.dma_lines[0],
                "DMA requests issued == non-coherent DMA lines");
     }
 #undef INJ
-    /* DDR counts AHB beats (tile_mem.vhd: hready and htrans /= IDLE): two per 16-byte line. */
+    /* DDR counts AHB beats (tile_mem.vhd: hready and htrans /= IDLE): two per 16-byte line, one
+     * per uncached word. */
     LAW_EQ(law_sum(soc, MEM, SOCMON_ESP_MON_DDR),
            2 * (law_sum(soc, MEM, SOCMON_ESP_MON_LLC_MISS) + st.llc_writebacks + st.llc_flush_writebacks +
-                st.dma_lines[0] + st.uncached_accesses),
-           "DDR beats == 2 x (LLC fills + write-backs + non-coherent DMA lines + uncached accesses)");
+                st.dma_lines[0]) + st.uncached_accesses,
+           "DDR beats == 2 x (LLC fills + write-backs + non-coherent DMA lines) + uncached accesses");
     /* Every cycle of a CPU or accelerator tile is spent at one op point. */
     uint64_t inv = 0;
     for (unsigned t = 0; t < n; t++) {

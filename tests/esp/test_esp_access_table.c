@@ -151,27 +151,33 @@ static void test_past_window(void **state)
     assert_int_not_equal(socmon_bus_write32(f->bus, addr(f, n, 0), 1), SOCMON_OK);
 }
 
-/* The wiring table as the guide §1 states it, through the model. */
+/* The wiring table as ESP's RTL wires the monitors (spec §2.2; src/hw/esp_monitor.h). */
 static void test_wiring_table(void **state)
 {
     (void)state;
     uint64_t noc = ESP_MON_RANGE(ESP_MON_NOC_INJ, ESP_NMON - 1);
-    assert_int_equal(esp_tile_wired(ESP_TILE_IO, 0, 1, 1, 6, 5), noc);
-    assert_int_equal(esp_tile_wired(ESP_TILE_EMPTY, 0, 1, 1, 6, 5), noc);
-    assert_int_equal(esp_tile_wired(ESP_TILE_MEM, 0, 0, 1, 6, 5), noc | ESP_MON_BIT(ESP_MON_DDR));
-    assert_int_equal(esp_tile_wired(ESP_TILE_MEM, 0, 1, 0, 6, 5),
-                     noc | ESP_MON_RANGE(ESP_MON_DDR, ESP_MON_COH_DMA_RSP) |
+    uint64_t dvfs = ESP_MON_RANGE(ESP_MON_DVFS, ESP_MON_DVFS + 3);   /* every non-empty tile */
+    uint64_t queues = ESP_MON_RANGE(ESP_MON_COH_REQ, ESP_MON_COH_DMA_RSP);
+    assert_int_equal(esp_tile_wired(ESP_TILE_IO, 0, 1, 6, 5), noc | dvfs);
+    assert_int_equal(esp_tile_wired(ESP_TILE_EMPTY, 0, 1, 6, 5), noc);
+    /* the memory tile's queues are there without the LLC; its hit and miss are not */
+    assert_int_equal(esp_tile_wired(ESP_TILE_MEM, 0, 0, 6, 5), noc | dvfs | ESP_MON_BIT(ESP_MON_DDR) | queues);
+    assert_int_equal(esp_tile_wired(ESP_TILE_MEM, 0, 1, 6, 5),
+                     noc | dvfs | ESP_MON_RANGE(ESP_MON_DDR, ESP_MON_COH_DMA_RSP) |
                          ESP_MON_RANGE(ESP_MON_LLC_HIT, ESP_MON_LLC_MISS));
-    assert_int_equal(esp_tile_wired(ESP_TILE_CPU, 1, 1, 1, 6, 5),
-                     noc | ESP_MON_RANGE(ESP_MON_L2_HIT, ESP_MON_L2_MISS) |
-                         ESP_MON_RANGE(ESP_MON_DVFS, ESP_MON_DVFS + 3));
-    assert_int_equal(esp_tile_wired(ESP_TILE_ACC, 0, 1, 0, 6, 5),
-                     noc | ESP_MON_RANGE(ESP_MON_ACC_TLB, ESP_MON_ACC_INVOC));
-    assert_int_equal(esp_tile_wired(ESP_TILE_ACC, 1, 0, 0, 6, 5),
-                     noc | ESP_MON_RANGE(ESP_MON_ACC_TLB, ESP_MON_ACC_INVOC));
+    assert_int_equal(esp_tile_wired(ESP_TILE_CPU, 1, 1, 6, 5),
+                     noc | dvfs | ESP_MON_RANGE(ESP_MON_L2_HIT, ESP_MON_L2_MISS));
+    assert_int_equal(esp_tile_wired(ESP_TILE_CPU, 1, 0, 6, 5), noc | dvfs);
+    assert_int_equal(esp_tile_wired(ESP_TILE_ACC, 0, 1, 6, 5),
+                     noc | dvfs | ESP_MON_RANGE(ESP_MON_ACC_TLB, ESP_MON_ACC_INVOC));
+    assert_int_equal(esp_tile_wired(ESP_TILE_ACC, 1, 0, 6, 5),
+                     noc | dvfs | ESP_MON_RANGE(ESP_MON_ACC_TLB, ESP_MON_ACC_INVOC));
+    assert_int_equal(esp_tile_wired(ESP_TILE_ACC, 1, 1, 6, 5),
+                     noc | dvfs | ESP_MON_RANGE(ESP_MON_L2_HIT, ESP_MON_L2_MISS) |
+                         ESP_MON_RANGE(ESP_MON_ACC_TLB, ESP_MON_ACC_INVOC));
     /* Fewer planes or queues: fewer NoC monitors. */
-    assert_int_equal(esp_tile_wired(ESP_TILE_IO, 0, 0, 0, 1, 2),
-                     ESP_MON_BIT(ESP_MON_NOC_INJ) | ESP_MON_RANGE(ESP_MON_NOC_QFULL, ESP_MON_NOC_QFULL + 1));
+    assert_int_equal(esp_tile_wired(ESP_TILE_IO, 0, 0, 1, 2),
+                     dvfs | ESP_MON_BIT(ESP_MON_NOC_INJ) | ESP_MON_RANGE(ESP_MON_NOC_QFULL, ESP_MON_NOC_QFULL + 1));
 }
 
 int main(void)

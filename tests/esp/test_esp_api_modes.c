@@ -81,7 +81,7 @@ static void expect(const esp_monitor_args_t *a, esp_monitor_vals_t *e)
         }
     for (unsigned t = 0; t < NT; t++) {
         int tt = all || t == a->tile_index;
-        int dv = d.tiles[t].type == SOCMON_ESP_TILE_CPU || d.tiles[t].type == SOCMON_ESP_TILE_ACC;
+        int dv = d.tiles[t].type != SOCMON_ESP_TILE_EMPTY; /* the RTL wires DVFS in every non-empty tile */
         for (unsigned p = 0; p < 4; p++)
             if (tt && (mask & 32) && dv)
                 e->dvfs_op[t][p] = val_of(t, 19 + p);
@@ -145,8 +145,10 @@ static void test_all_fills_every_field(void **state)
      * reference reads 40 NoC/DVFS words in every tile plus the typed ones. */
     assert_int_equal(s.reads, ndefined);
     assert_int_equal(s.writes, 2 * NT);
+    /* every tile of this SoC wires its 4 DVFS and 36 NoC words (no empty tile), so the two read
+     * the same; the reference reads undefined words too where a SoC has them */
     unsigned reference_reads = 40 * NT + 11 * SOC_NMEM + 2 * SOC_NCPU + 2 * 1 + 6 * SOC_NACC;
-    assert_true(s.reads < reference_reads);
+    assert_true(s.reads <= reference_reads);
 }
 
 /* Each mask bit alone reads exactly its set and freezes only the tiles it needs. */

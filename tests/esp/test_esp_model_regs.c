@@ -161,14 +161,15 @@ static void test_definedness_default(void **state)
 {
     fx *f = *state;
     static const unsigned cpu[] = {9, 10, 19, 20, 21, 22};
-    static const unsigned mem[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 11, 12};
+    static const unsigned mem[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 11, 12, 19, 20, 21, 22};
     static const unsigned acc_l2[] = {9, 10, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22};
     static const unsigned acc[] = {13, 14, 15, 16, 17, 18, 19, 20, 21, 22};
     expect_defined(f->soc, 0, cpu, 6);
-    expect_defined(f->soc, 1, mem, 11);
+    expect_defined(f->soc, 1, mem, 15);
     expect_defined(f->soc, 2, acc_l2, 12);
     expect_defined(f->soc, 3, acc, 10);
-    expect_defined(f->soc, 5, NULL, 0); /* io */
+    static const unsigned io[] = {19, 20, 21, 22}; /* the RTL wires DVFS in every non-empty tile */
+    expect_defined(f->soc, 5, io, 4);
     /* Undefined monitors cannot be made nonzero, even through the back door. */
     assert_int_equal(socmon_esp_soc_poke(f->soc, 5, SOCMON_ESP_MON_DDR, 1), SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "monitor 0"));
@@ -185,13 +186,16 @@ static void test_definedness_options(void **state)
     d.dvfs = 0;
     d.tiles[5].type = SOCMON_ESP_TILE_EMPTY;
     assert_int_equal(smn_esp_soc_new(&d, &soc), SOCMON_OK);
-    static const unsigned mem[] = {0};
-    static const unsigned acc[] = {13, 14, 15, 16, 17, 18};
-    expect_defined(soc, 0, NULL, 0);
-    expect_defined(soc, 1, mem, 1);
-    expect_defined(soc, 2, acc, 6); /* has_l2, but no cache hierarchy */
-    expect_defined(soc, 3, acc, 6);
-    expect_defined(soc, 5, NULL, 0);
+    /* DVFS off changes nothing (the RTL's op point is hard-wired); without the LLC the memory
+     * tile keeps its queue monitors */
+    static const unsigned cpu[] = {19, 20, 21, 22};
+    static const unsigned mem[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 19, 20, 21, 22};
+    static const unsigned acc[] = {13, 14, 15, 16, 17, 18, 19, 20, 21, 22};
+    expect_defined(soc, 0, cpu, 4);
+    expect_defined(soc, 1, mem, 13);
+    expect_defined(soc, 2, acc, 10); /* has_l2, but no cache hierarchy */
+    expect_defined(soc, 3, acc, 10);
+    expect_defined(soc, 5, NULL, 0); /* empty */
     smn_esp_soc_free(soc);
 }
 

@@ -38,7 +38,7 @@ const addCounter = opt('--add-counter', null);
 const wantFlat = Number(opt('--flat', 0));
 // the metric files' units that count events per interval (metrics/*.json), written out here so
 // the check does not lean on the page's own list
-const COUNT_UNITS = ['packets', 'cycles', 'messages', 'accesses', 'invocations', 'txns'];
+const COUNT_UNITS = ['packets', 'flits', 'beats', 'cycles', 'messages', 'accesses', 'invocations', 'txns'];
 // an average or latency in such a unit (Zynq's avg_wr_latency, cycles) is not a count
 const countMetric = (unit, name) => COUNT_UNITS.includes(unit) && !/avg|latency/.test(name);
 

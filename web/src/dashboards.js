@@ -26,12 +26,12 @@
     ],
     // The heat map (heatmap.js) shows the NoC per tile; these are memory and accelerators.
     esp: [
-      P('Off-chip memory (DDR) accesses per memory tile', ['ddr_rate']),
+      P('Off-chip memory (DDR) AHB beats per memory tile', ['ddr_rate']),
       P('LLC hit rate per memory tile', ['llc_hit_rate']),
       P('L2 hit rate', ['l2_hit_rate']),
       P('Accelerator utilisation', ['acc_util']),
       P('Accelerator communication share', ['acc_comm_share']),
-      P('Coherence and DMA messages at the memory tiles', ['coh_traffic', 'dma_traffic']),
+      P('Coherence and DMA flits at the memory tiles', ['coh_traffic', 'dma_traffic']),
       P('NoC injections per plane (all tiles)', ['noc_inj_plane0', 'noc_inj_plane1', 'noc_inj_plane2',
         'noc_inj_plane3', 'noc_inj_plane4', 'noc_inj_plane5']),
       P('NoC backpressure per plane (all tiles)', ['noc_bp_plane0', 'noc_bp_plane1', 'noc_bp_plane2',

@@ -11,7 +11,7 @@
   // Metric units that count events in one interval: their values depend on the interval's
   // length, so their labels name it. The metric files' other units are rates, ratios, shares,
   // times or names (metrics/*.json): they read the same at any interval.
-  const COUNTS = new Set(['packets', 'cycles', 'messages', 'accesses', 'invocations', 'txns', 'transactions',
+  const COUNTS = new Set(['packets', 'flits', 'cycles', 'messages', 'accesses', 'invocations', 'txns', 'transactions',
     'instructions', 'events', 'bytes', 'beats', 'faults', 'misses', 'hits']);
 
   const SUFFIX = [[1e12, 'T'], [1e9, 'G'], [1e6, 'M'], [1e3, 'k']];

@@ -43,7 +43,7 @@ int socmon_esp_mon_defined(const socmon_esp_soc_desc *d, unsigned tile, unsigned
         return 0;
     const socmon_esp_tile_desc *t = &d->tiles[tile];
     uint64_t wired = esp_tile_wired((unsigned)t->type, t->type == SOCMON_ESP_TILE_CPU || t->has_l2,
-                                    d->cache_hierarchy, d->dvfs, d->noc_planes, d->noc_queues);
+                                    d->cache_hierarchy, d->noc_planes, d->noc_queues);
     return (wired & ESP_MON_BIT(mon)) != 0;
 }
 

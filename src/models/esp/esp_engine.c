@@ -99,10 +99,12 @@ socmon_status esp_engine_new(socmon_esp_soc *soc)
 /* ---- DVFS op points: counted lazily, settled whenever a tile changes point
  * and before anyone can read the monitors ---- */
 
+/* What ESP's RTL counts: every tile's vf is hard-wired to op point 3 (src/hw/esp_monitor.h), so
+ * monitor 22 counts every cycle; the op point the model's activities set (op_point, the guide's
+ * residency) moves no monitor. */
 static void dvfs_settle(socmon_esp_soc *soc, unsigned t)
 {
-    esp_tile *tl = &soc->tiles[t];
-    esp_count(soc, t, ESP_MON_DVFS + tl->op_point, soc->cycles - soc->eng->op_since[t]);
+    esp_count(soc, t, ESP_MON_DVFS + ESP_DVFS_OPS - 1, soc->cycles - soc->eng->op_since[t]);
     soc->eng->op_since[t] = soc->cycles;
 }
 

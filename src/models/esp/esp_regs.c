@@ -14,7 +14,7 @@ uint64_t esp_defined_mask(const socmon_esp_soc_desc *d, unsigned tile)
 {
     const socmon_esp_tile_desc *td = &d->tiles[tile];
     return esp_tile_wired((unsigned)td->type, td->type == SOCMON_ESP_TILE_CPU || td->has_l2,
-                          d->cache_hierarchy, d->dvfs, d->noc_planes, d->noc_queues);
+                          d->cache_hierarchy, d->noc_planes, d->noc_queues);
 }
 
 void esp_tile_reset(esp_tile *t)

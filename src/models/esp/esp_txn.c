@@ -11,7 +11,7 @@
  *   DMA read    A->H req [H->Y fwd, Y->H rsp]* H->A data        (planes 5, 1, 2, 3;
  *                                                                coherent DMA: 3, 1, 2, 5)
  *   DMA write   A->H req+data [H->Y fwd, Y->H rsp]*             (planes 5 or 3, 1, 2)
- *   uncached    C->H req [H->C data]                            (plane 4)
+ *   uncached    C->H req [H->C data]                            (planes 0, 2)
  *
  * [..]* are recalls: of the LLC's victim from the L2 holding it (the LLC is
  * inclusive), and for a Get or coherent DMA of the requested line from the
@@ -317,11 +317,18 @@ int esp_txn_uncached(socmon_esp_soc *soc, esp_act *act, unsigned C, uint64_t lin
         return 0;
     soc->eng->st.uncached++;
     unsigned H = esp_home(soc, line);
-    on_recv(hop(ch, C, H, ESP_P_MISC, store ? ESP_FLITS_DATA : ESP_FLITS_CTRL), H,
-            ESP_MON_DDR);
+    /* Without an L2 the CPU tile's bridge (ahbslv2noc/axislv2noc in tile_cpu.vhd) sends its
+     * accesses on the coherence request plane and gets the data back on the response plane; the
+     * memory tile's noc2ahbmst takes them from and answers into the coherence queues, whose
+     * monitors (1 and 4) count them. A store is posted: no answer. An access is one 64-bit
+     * word: a request of 2 flits (3 with the stored word), an answer of 2, one AHB beat. */
+    esp_hop *req = hop(ch, C, H, ESP_P_COH_REQ, store ? ESP_FLITS_DATA : ESP_FLITS_CTRL);
+    on_recv(req, H, ESP_MON_COH_REQ);
+    on_recv(req, H, ESP_MON_DDR);
+    req->recv[req->nrecv - 1].n = 1;
     work(ch, 1, H, store ? ESP_W_DDR_WR : ESP_W_DDR_RD);
     if (!store)
-        hop(ch, H, C, ESP_P_MISC, ESP_FLITS_CTRL);
+        on_send(hop(ch, H, C, ESP_P_COH_RSP, ESP_FLITS_CTRL), H, ESP_MON_COH_RSP_SND);
     esp_chain_go(soc, ch);
     return 1;
 }
