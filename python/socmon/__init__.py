@@ -8,6 +8,8 @@ socmon's targets through its C library (libsocmon.so, through ctypes).
     sweep = socmon.read_sweep("esp.csv")          # one row per point (socmon sweep)
     r = socmon.stat("esp", workload="multifft")   # the totals socmon stat --json gives
     r["counters"]["tile0.l2_hits"]
+    fw = socmon.stat("ibex", program="fw.elf")    # fw.end, fw.exit_code, fw.output: how it ended, what it printed
+    rec.profile.call_tree                         # a program's exact profile (record -t ibex -- fw.elf)
 
 Tables are pandas DataFrames when pandas can be imported, and lists of dicts (one per row)
 otherwise; HAVE_PANDAS says which. The Tensix counters module is socmon.tensix. docs/python.md.
@@ -15,10 +17,10 @@ otherwise; HAVE_PANDAS says which. The Tensix counters module is socmon.tensix. 
 
 from ._lib import SocmonError, library_path
 from ._tables import HAVE_PANDAS
-from .docs import Recording, read, read_diff, read_recording, read_stat, read_sweep, stat
+from .docs import Profile, Recording, Stat, read, read_diff, read_profile, read_recording, read_stat, read_sweep, stat
 
-__all__ = ["SocmonError", "HAVE_PANDAS", "Recording", "read", "read_diff", "read_recording", "read_stat",
-           "read_sweep", "stat", "library_path", "__version__"]
+__all__ = ["SocmonError", "HAVE_PANDAS", "Profile", "Recording", "Stat", "read", "read_diff", "read_profile",
+           "read_recording", "read_stat", "read_sweep", "stat", "library_path", "__version__"]
 
 
 def _version():

@@ -72,6 +72,16 @@ socmon_source *smn_target_run_source(const smn_target_run *r)
     return r->src;
 }
 
+socmon_target *smn_target_run_target(const smn_target_run *r)
+{
+    return r->target;
+}
+
+int smn_target_run_has_program(const smn_target_run *r)
+{
+    return r->program;
+}
+
 const char *smn_target_run_workload(const smn_target_run *r)
 {
     return r->workload;

@@ -24,6 +24,10 @@ uint64_t smn_step_for(const socmon_set *set, uint64_t ns);
 socmon_status smn_target_run_open(const char *spec, const char *program, const char *workload, uint64_t duration_ns,
                                   smn_target_run **out);
 socmon_source *smn_target_run_source(const smn_target_run *r);
+/* The opened target (the run's own: closed with it). */
+socmon_target *smn_target_run_target(const smn_target_run *r);
+/* 1 if the run was given a program. */
+int smn_target_run_has_program(const smn_target_run *r);
 /* The workload a document names: the given one, or the target's default (NULL: none). */
 const char *smn_target_run_workload(const smn_target_run *r);
 /* SOCMON_OK, or SOCMON_ESTATE naming how a program ended when it did not halt (trapped, hung,

@@ -2,13 +2,16 @@
  * memory sink. The wiring is the commands' own (cli/cmd_report.c, cli/cmd_stat.c) without what
  * only a terminal needs (live lines, signals, a program's output on stdout); a target's run is
  * opened by the analysis layer (analysis/target_run.h), which may call targets. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis/target_run.h"
 #include "export/feed.h"
 #include "export/output.h"
 #include "socmon/document.h"
+#include "socmon/profile.h"
 #include "socmon/recording.h"
 
 typedef struct doc {
@@ -141,6 +144,54 @@ socmon_status socmon_document_functions(const char *path, const socmon_document_
     return st;
 }
 
+/* A program's console bytes as the model produces them (the CLI sends them to stdout). */
+typedef struct prog_output {
+    uint8_t *buf;
+    size_t len, cap;
+    int oom;
+} prog_output;
+
+static void collect_output(void *ctx, uint8_t byte)
+{
+    prog_output *po = ctx;
+    if (po->oom)
+        return;
+    if (po->len == po->cap) {
+        size_t cap = po->cap ? 2 * po->cap : 256;
+        uint8_t *b = realloc(po->buf, cap);
+        if (!b) {
+            po->oom = 1;
+            return;
+        }
+        po->buf = b;
+        po->cap = cap;
+    }
+    po->buf[po->len++] = byte;
+}
+
+/* How the program ended, as the document says it: the end's name and the exit status socmon stat
+ * gives it (cli/program.c: 0 halted or stopped by -d, 3 trapped out, 4 its cycle limit, 5 hangs). */
+static socmon_status program_end(doc *d, const prog_output *po)
+{
+    if (po->oom)
+        return socmon_fail(SOCMON_ENOMEM, "document: out of memory for the program's output (%zu bytes)", po->len);
+    char msg[256] = "";
+    socmon_program_end end = socmon_target_program_end(smn_target_run_target(d->run), msg, sizeof msg);
+    smn_program_run r = {.message = msg, .output = po->buf, .output_len = po->len};
+    switch ((int)end) {
+    case SOCMON_PROGRAM_HALTED: r.end = "halt"; r.exit_code = 0; break;
+    case SOCMON_PROGRAM_TRAPPED: r.end = "trap"; r.exit_code = 3; break;
+    case SOCMON_PROGRAM_LIMIT: r.end = "cycle_limit"; r.exit_code = 4; break;
+    case SOCMON_PROGRAM_HANG: r.end = "hang"; r.exit_code = 5; break;
+    default:   /* still running when the duration ran out */
+        r.end = "timeout";
+        r.exit_code = 0;
+        snprintf(msg, sizeof msg, "program still running when the duration ended");
+        break;
+    }
+    return smn_output_program(d->out, &r);
+}
+
 socmon_status socmon_document_stat(const char *spec, const char *workload, const char *program,
                                    const socmon_document_opts *o, char **out, size_t *len)
 {
@@ -149,11 +200,14 @@ socmon_status socmon_document_stat(const char *spec, const char *workload, const
         return st;
     o = opts_of(o);
     doc d = {0};
+    prog_output po = {0};
     st = smn_target_run_open(spec, program, workload, o->duration_ns, &d.run);
     if (st == SOCMON_OK) {
         d.src = smn_target_run_source(d.run);
         st = doc_open(&d, o, 0);
     }
+    if (st == SOCMON_OK && smn_target_run_has_program(d.run))
+        socmon_target_program_output(smn_target_run_target(d.run), collect_output, &po);
     socmon_feed_opts fo = {.doc = SOCMON_DOC_TOTALS, .title = "Performance counter stats",
                            .workload = d.run ? smn_target_run_workload(d.run) : NULL};
     if (st == SOCMON_OK)
@@ -161,10 +215,112 @@ socmon_status socmon_document_stat(const char *spec, const char *workload, const
     if (st == SOCMON_OK)
         st = socmon_pipeline_run(d.pipe, d.src);
     if (st == SOCMON_OK)
-        st = smn_target_run_check_end(d.run);
-    if (st == SOCMON_OK)
         st = socmon_pipeline_finish(d.pipe);
-    return doc_take(&d, st, out, len);
+    if (st == SOCMON_OK && smn_target_run_has_program(d.run))
+        st = program_end(&d, &po);
+    st = doc_take(&d, st, out, len);
+    free(po.buf);
+    return st;
+}
+
+/* The ELF a profile's lines come from: elf, else the program the recording names, from here or
+ * beside the recording (as report does, cli/report_profile.c). */
+static const char *profile_elf(const char *path, const char *elf, const socmon_profile *p, char *beside, size_t n)
+{
+    if (elf)
+        return elf;
+    elf = p->program;
+    if (elf && elf[0] && elf[0] != '/' && access(elf, R_OK) != 0) {
+        const char *slash = strrchr(path, '/');
+        if (slash && snprintf(beside, n, "%.*s/%s", (int)(slash - path), path, elf) < (int)n && access(beside, R_OK) == 0)
+            return beside;
+    }
+    return elf;
+}
+
+socmon_status socmon_document_profile(const char *path, const char *view, const char *event, const char *elf,
+                                      const socmon_document_opts *o, char **out, size_t *len)
+{
+    socmon_status st = check_args("socmon_document_profile", path, out);
+    if (st == SOCMON_OK && !view)
+        st = socmon_fail(SOCMON_EINVAL, "socmon_document_profile: NULL view");
+    if (st != SOCMON_OK)
+        return st;
+    o = opts_of(o);
+    smn_profile_view v = {0};
+    if (strcmp(view, "children") == 0)
+        v.kind = SMN_PV_CHILDREN;
+    else if (strcmp(view, "call-tree") == 0)
+        v.kind = SMN_PV_CALL_TREE;
+    else if (strcmp(view, "by-line") == 0)
+        v.kind = SMN_PV_LINES;
+    else if (strcmp(view, "folded") == 0)
+        v.kind = SMN_PV_FOLDED;
+    else
+        return socmon_fail(SOCMON_EINVAL, "profile view '%s' unknown (valid: children, call-tree, by-line, folded)",
+                           view);
+    doc d = {0};
+    socmon_profile *p = NULL;
+    socmon_profile_calls *calls = NULL;
+    socmon_profile_lines *lines = NULL;
+    char *folded = NULL;
+    const void *data = NULL;
+    size_t n = 0;
+    st = socmon_recording_open(path, &d.rec);
+    if (st == SOCMON_OK) {
+        st = socmon_recording_attachment(d.rec, "profile", &data, &n);
+        if (st == SOCMON_ENOENT)
+            st = socmon_fail(SOCMON_ENOENT, "%s: the recording has no program profile; record a program with "
+                             "'socmon record -t ibex -- prog.elf'", path);
+    }
+    if (st == SOCMON_OK && (st = socmon_profile_from_json(data, n, &p)) != SOCMON_OK) {
+        char why[512];
+        snprintf(why, sizeof why, "%s", socmon_errmsg());
+        st = socmon_fail(st, "%s: the program profile cannot be read (%s)", path, why);
+    }
+    size_t k = 0;
+    if (st == SOCMON_OK && (event || socmon_profile_event(p, "cycles", &k) != SOCMON_OK)) {
+        socmon_clear_error();
+        k = 0;
+        if (event)
+            st = socmon_profile_event(p, event, &k);
+    }
+    char beside[4096];
+    if (st == SOCMON_OK) {
+        v.p = p;
+        v.event = k;
+        switch (v.kind) {
+        case SMN_PV_CHILDREN:
+        case SMN_PV_CALL_TREE:
+            st = socmon_profile_calls_new(p, &calls);
+            v.calls = calls;
+            if (st == SOCMON_OK && calls->mismatch)
+                st = socmon_fail(SOCMON_ESTATE, "%s: the call tree's totals differ from the whole-program counters: "
+                                 "the profile does not add up", path);
+            break;
+        case SMN_PV_LINES:
+            st = socmon_profile_lines_new(p, profile_elf(path, elf, p, beside, sizeof beside), &lines);
+            v.lines = lines;
+            break;
+        default:
+            st = socmon_profile_folded(p, k, &folded, NULL);
+            v.folded = folded;
+            break;
+        }
+    }
+    if (st == SOCMON_OK)
+        st = smn_sink_memory(&d.sink);
+    socmon_output_opts oo = {.sep = ','};
+    if (st == SOCMON_OK)
+        st = smn_output_open(o->format ? o->format : "json", d.sink, &oo, &d.out);
+    if (st == SOCMON_OK)
+        st = smn_output_profile(d.out, &v);
+    st = doc_take(&d, st, out, len);
+    socmon_profile_calls_free(calls);
+    socmon_profile_lines_free(lines);
+    free(folded);
+    socmon_profile_free(p);
+    return st;
 }
 
 void socmon_document_free(char *text)

@@ -398,6 +398,35 @@ static socmon_status json_file_facts(socmon_output *o, const socmon_file_facts *
     return smn_sink_putc(o->sink, '\n');
 }
 
+/* How the program ended: "program": {end, exit_code, message, output}. The output is bytes, not
+ * necessarily UTF-8: each byte is the character of its value (U+0000..U+00FF), so a reader gets
+ * them back exactly (Python: .encode("latin-1")). */
+static socmon_status json_program(socmon_output *o, const smn_program_run *r)
+{
+    json_state *js = o->state;
+    if (!js || !js->doc)
+        return SOCMON_OK;
+    char *text = malloc(2 * r->output_len + 1);
+    size_t n = 0;
+    for (size_t i = 0; text && i < r->output_len; i++) {
+        uint8_t b = r->output[i];
+        if (b < 0x80) {
+            text[n++] = (char)b;
+        } else {
+            text[n++] = (char)(0xc0 | (b >> 6));
+            text[n++] = (char)(0x80 | (b & 0x3f));
+        }
+    }
+    json_t *out = text ? json_stringn(text, n) : NULL;
+    free(text);
+    json_t *prog = out ? json_pack("{s:s, s:i, s:s, s:o}", "end", r->end, "exit_code", r->exit_code, "message",
+                                   r->message ? r->message : "", "output", out)
+                       : NULL;
+    if (!prog || json_object_set_new(js->doc, "program", prog) != 0)
+        return nomem("the program's end");
+    return SOCMON_OK;
+}
+
 const socmon_output_format smn_format_json = {
     .name = "json", .begin = json_begin, .counters = json_counters, .metrics = json_metrics,
     .hotspots = json_hotspots, .begin_intervals = json_begin_intervals, .row = json_row, .functions = json_functions,
@@ -406,4 +435,5 @@ const socmon_output_format smn_format_json = {
     .profile = smn_json_profile,
     .inhibited = json_inhibited,
     .results = json_results,
+    .program = json_program,
 };

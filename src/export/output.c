@@ -258,6 +258,12 @@ socmon_status smn_output_results(socmon_output *o, const socmon_result *x, size_
     return st == SOCMON_OK && n && x && o->fmt->results ? o->fmt->results(o, x, n) : st;
 }
 
+socmon_status smn_output_program(socmon_output *o, const smn_program_run *r)
+{
+    socmon_status st = move(o, STAGE_BEGUN, STAGE_BEGUN, "smn_output_program");
+    return st == SOCMON_OK && r && o->fmt->program ? o->fmt->program(o, r) : st;
+}
+
 socmon_status smn_output_findings(socmon_output *o, socmon_findings *f)
 {
     if (!o || (o->stage != STAGE_BEGUN && o->stage != STAGE_INTERVALS)) {

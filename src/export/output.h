@@ -245,6 +245,19 @@ socmon_status smn_output_findings(socmon_output *o, socmon_findings *f);
  * (socmon_target_results: a NoC trace's drain cycle and latency). Table: a section "Run
  * results"; JSON: "results", [{name, value, unit, description}]; CSV: "result" records. */
 socmon_status smn_output_results(socmon_output *o, const socmon_result *x, size_t n);
+/* How a program the run ran ended, and what it printed (a library document of stat,
+ * socmon_document_stat; the CLI says these on stdout, stderr and in its exit status instead). */
+typedef struct smn_program_run {
+    const char *end;        /* "halt", "trap", "cycle_limit", "hang" or "timeout" */
+    const char *message;    /* the target's line saying how it ended */
+    int exit_code;          /* what socmon stat exits with for it: 0, 3, 4 or 5 */
+    const uint8_t *output;  /* the program's console bytes */
+    size_t output_len;
+} smn_program_run;
+/* After a document's totals, before end: how its program ended. JSON: "program", {end,
+ * exit_code, message, output}, output one character U+0000..U+00FF per byte; others show
+ * nothing. */
+socmon_status smn_output_program(socmon_output *o, const smn_program_run *r);
 /* 1 when the format shows them (smn_output_inhibited does something). */
 int smn_output_shows_inhibited(const socmon_output *o);
 

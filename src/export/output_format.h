@@ -45,6 +45,8 @@ typedef struct socmon_output_format {
     socmon_status (*check)(socmon_output *o, const socmon_check *c);            /* the whole document */
     socmon_status (*sweep)(socmon_output *o, const socmon_sweep *s);            /* the whole document */
     socmon_status (*profile)(socmon_output *o, const smn_profile_view *v);      /* the whole document */
+    /* how a document's program ended (smn_output_program) */
+    socmon_status (*program)(socmon_output *o, const smn_program_run *r);
     void (*release)(socmon_output *o);                    /* frees o->state, also after a failure */
 } socmon_output_format;
 

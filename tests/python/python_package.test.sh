@@ -24,6 +24,19 @@ SOCMON_GAPS_REC="$SOCMON_SRC/fuzz/corpus/fuzz_recording_v2/gaps.rec"
 export SOCMON_PROGRAM SOCMON_GAPS_REC
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+# programs that end otherwise than halting (socmon.stat's end): tests/ibex/cli's, built as
+# tests/ibex/ibex_cli.test.sh builds them; without the cross compiler those tests skip
+if riscv64-unknown-elf-gcc --version >/dev/null 2>&1; then
+    for s in trapout sleep; do
+        riscv64-unknown-elf-gcc -march=rv32imc_zicsr_zifencei -mabi=ilp32 -mno-relax -nostdlib -ffreestanding \
+            -static -T "$SOCMON_SRC/tests/ibex/programs/link.ld" -Wl,--no-relax -Wl,--no-warn-rwx-segments \
+            -o "$TMP/$s.elf" "$SOCMON_SRC/tests/ibex/cli/$s.S"
+    done
+    SOCMON_TRAP_PROGRAM="$TMP/trapout.elf" SOCMON_HANG_PROGRAM="$TMP/sleep.elf"
+    export SOCMON_TRAP_PROGRAM SOCMON_HANG_PROGRAM
+else
+    echo "python_package.test.sh: riscv64-unknown-elf-gcc not installed: the trap and hang runs skip"
+fi
 cd "$SOCMON_SRC/tests/python"
 
 echo "== 1. without pandas (python3: $(command -v python3))"

@@ -3,7 +3,9 @@ scripts/test-install.sh against an install prefix).
 
 Environment: SOCMON_BIN (the socmon CLI whose numbers the package must equal), SOCMON_PROGRAM (an
 Ibex program ELF), SOCMON_GAPS_REC (a recording with gaps), SOCMON_TEST_PANDAS (1: pandas must
-be in use, 0: it must not). The package and its library are found as a user's would be.
+be in use, 0: it must not); optional: SOCMON_TRAP_PROGRAM and SOCMON_HANG_PROGRAM (Ibex programs
+that trap out and sleep forever: tests/ibex/cli's trapout.S and sleep.S; their tests skip without).
+The package and its library are found as a user's would be.
 """
 
 import json
@@ -19,6 +21,8 @@ BIN = os.environ["SOCMON_BIN"]
 PROGRAM = os.environ["SOCMON_PROGRAM"]
 GAPS = os.environ["SOCMON_GAPS_REC"]
 WANT_PANDAS = os.environ.get("SOCMON_TEST_PANDAS")
+TRAP_PROGRAM = os.environ.get("SOCMON_TRAP_PROGRAM")
+HANG_PROGRAM = os.environ.get("SOCMON_HANG_PROGRAM")
 
 
 def cli(*args):
@@ -184,6 +188,169 @@ class Runs(Base):
             for k, v in p["counters"].items():
                 self.assertEqual(row["counter:" + k], v)
         self.assertEqual(records(socmon.read(csvp))[3]["option:soc"], "esp_4x4")
+
+
+class ProgramEnds(Base):
+    """socmon.stat on a program says what the firmware printed and how the run ended, as the CLI's
+    stdout, its stderr line and its exit status do (issue 39)."""
+
+    def cli_run(self, *args):
+        """The CLI's stat: (stdout bytes, stderr text, exit status, its stat --json document)."""
+        out = os.path.join(self.tmp, "stat.json")
+        p = subprocess.run([BIN, "stat", "--json", "-o", out] + list(args), stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE)
+        with open(out) as f:
+            doc = json.load(f)
+        return p.stdout, p.stderr.decode(), p.returncode, doc
+
+    def check(self, r, cli_args, end, exit_code):
+        stdout, stderr, rc, doc = self.cli_run(*cli_args)
+        self.assertEqual(r.end, end)
+        self.assertEqual(r.exit_code, exit_code)
+        self.assertEqual(r.exit_code, rc, "the CLI's exit status")
+        self.assertEqual(r.output_bytes, stdout, "what the firmware printed: the CLI's stdout")
+        self.assertEqual(r.output, stdout.decode("utf-8", "replace"))
+        if rc:
+            self.assertIn("socmon stat: " + r.end_message + "\n", stderr)
+        self.assertEqual(r["counters"], {c["name"]: c["value"] for c in doc["counters"]})
+        self.assertEqual(r["program"]["end"], end)   # the document says it too
+        self.assertIsInstance(r, dict)
+
+    def test_halt(self):
+        r = socmon.stat("ibex", program=PROGRAM)
+        self.check(r, ["-t", "ibex", "--", PROGRAM], "halt", 0)
+        self.assertEqual(r.end_message, "program halted")
+        self.assertIn("checksum ", r.output)
+
+    def test_cycle_limit(self):
+        r = socmon.stat("ibex", program=PROGRAM, max_cycles=1000)
+        self.check(r, ["-t", "ibex", "--max-cycles", "1000", "--", PROGRAM], "cycle_limit", 4)
+        self.assertIn("did not halt within 1000 cycles", r.end_message)
+
+    def test_timeout(self):
+        r = socmon.stat("ibex", program=PROGRAM, duration=2e-6)
+        self.check(r, ["-t", "ibex", "-d", "2us", "--", PROGRAM], "timeout", 0)
+        self.assertLess(r["counters"]["cycles"], 200)
+
+    @unittest.skipUnless(TRAP_PROGRAM, "SOCMON_TRAP_PROGRAM not set (no riscv64-unknown-elf-gcc)")
+    def test_trap(self):
+        r = socmon.stat("ibex", program=TRAP_PROGRAM)
+        self.check(r, ["-t", "ibex", "--", TRAP_PROGRAM], "trap", 3)
+        self.assertEqual(r.output, "before\n")
+        self.assertIn("trapped out: exception mcause 2", r.end_message)
+
+    @unittest.skipUnless(HANG_PROGRAM, "SOCMON_HANG_PROGRAM not set (no riscv64-unknown-elf-gcc)")
+    def test_hang(self):
+        r = socmon.stat("ibex", program=HANG_PROGRAM)
+        self.check(r, ["-t", "ibex", "--", HANG_PROGRAM], "hang", 5)
+        self.assertIn("sleeps forever", r.end_message)
+
+    def test_no_program_no_end(self):
+        r = socmon.stat("esp", workload="idle")
+        self.assertNotIn("program", r)
+        self.assertEqual((r.end, r.exit_code, r.end_message, r.output, r.output_bytes), (None,) * 5)
+
+    def test_document_read_back(self):
+        r = socmon.stat("ibex", program=PROGRAM, max_cycles=1000)
+        p = os.path.join(self.tmp, "r.json")
+        with open(p, "w") as f:
+            json.dump(r["document"], f)
+        for back in (socmon.read_stat(p), socmon.read(p)):
+            self.assertEqual((back.end, back.exit_code, back.end_message, back.output_bytes),
+                             (r.end, r.exit_code, r.end_message, r.output_bytes))
+
+    def test_output_bytes_exact(self):
+        # the document carries bytes one character each (U+0000..U+00FF): not-UTF-8 survives
+        p = os.path.join(self.tmp, "b.json")
+        with open(p, "w") as f:
+            json.dump({"counters": [], "program": {"end": "halt", "exit_code": 0, "message": "program halted",
+                                                   "output": "caf\u00c3\u00a9 \u00ff\n"}}, f)
+        r = socmon.read_stat(p)
+        self.assertEqual(r.output_bytes, b"caf\xc3\xa9 \xff\n")
+        self.assertEqual(r.output, "caf\u00e9 \ufffd\n")
+
+    def test_bad_program_fields(self):
+        good = {"end": "halt", "exit_code": 0, "message": "program halted", "output": ""}
+        cases = {
+            "unknown_end": (dict(good, end="exploded"), ['"end"', "'exploded'"]),
+            "no_end": ({k: v for k, v in good.items() if k != "end"}, ['no "end"']),
+            "no_exit_code": ({k: v for k, v in good.items() if k != "exit_code"}, ['no "exit_code"']),
+            "no_output": ({k: v for k, v in good.items() if k != "output"}, ['no "output"']),
+            "text_exit_code": (dict(good, exit_code="0"), ['"exit_code"']),
+            "bool_exit_code": (dict(good, exit_code=True), ['"exit_code"']),
+            "wide_output": (dict(good, output="\u20ac"), ['"output"']),
+            "list": ([good], ['"program"']),
+        }
+        for name, (prog, words) in cases.items():
+            p = os.path.join(self.tmp, name + ".json")
+            with open(p, "w") as f:
+                json.dump({"counters": [], "program": prog}, f)
+            for fn in (socmon.read_stat, socmon.read):
+                with self.assertRaises(socmon.SocmonError, msg="%s %s" % (fn.__name__, name)) as e:
+                    fn(p)
+                self.assertEqual(e.exception.status, "SOCMON_EINVAL")
+                for w in [p] + words:
+                    self.assertIn(w, str(e.exception), "%s %s" % (fn.__name__, name))
+
+
+class Profiles(Base):
+    """A program recording's exact profile from Python equals report's views (issue 39)."""
+
+    def setUp(self):
+        super().setUp()
+        self.rec = os.path.join(self.tmp, "prog.rec")
+        cli("record", "-q", "-t", "ibex", "-o", self.rec, "--", PROGRAM)
+
+    def report(self, *args):
+        return subprocess.run([BIN, "report", "-i", self.rec] + list(args), check=True, stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL).stdout.decode()
+
+    def test_views_equal_report(self):
+        prof = socmon.read_recording(self.rec).profile
+        self.assertIsInstance(prof, socmon.Profile)
+        self.assertEqual(prof.events[:2], ["cycles", "instret"])
+        edges = json.loads(self.report("--call-tree", "--json"))["edges"]
+        self.assertGreater(len(edges), 1)
+        self.assertRowsEqual(records(prof.call_tree), edges, "call tree")
+        lines = json.loads(self.report("--by-line", "--json"))
+        want = [dict([(k, x[k]) for k in ("file", "line", "function")] + [("pc", x.get("pc"))] +
+                     [(e, x[e]) for e in prof.events]) for x in lines["lines"]]
+        self.assertRowsEqual(records(prof.by_line), want, "by line")
+        self.assertEqual(prof.by_line_note, lines["note"])
+        kids = json.loads(self.report("--children", "--json"))["functions"]
+        self.assertRowsEqual(records(prof.children), kids, "children")
+        for event in ("cycles", "instret"):
+            text = self.report("--folded", "--event", event)
+            want = []
+            for ln in text.splitlines():
+                stack, value = ln.rsplit(" ", 1)
+                want.append({"stack": stack, "function": stack.split(";")[-1], "depth": stack.count(";") + 1,
+                             "value": int(value)})
+            got = records(prof.folded(event))
+            self.assertRowsEqual(got, want, "folded " + event)
+            total = json.loads(cli("report", "-i", self.rec, "--by-symbol", "--json"))["whole_program"][event]
+            self.assertEqual(sum(r["value"] for r in got), total, "folded %s sums to the run's" % event)
+
+    def test_read_profile_with_elf(self):
+        prof = socmon.read_profile(self.rec, elf=PROGRAM)
+        lines = json.loads(self.report("--by-line", "--json", "--elf", PROGRAM))["lines"]
+        self.assertEqual([(r["function"], r["cycles"]) for r in records(prof.by_line)],
+                         [(x["function"], x["cycles"]) for x in lines])
+
+    def test_no_profile_and_bad_event(self):
+        rec = os.path.join(self.tmp, "esp.rec")
+        cli("record", "-q", "-o", rec, "-t", "esp", "-w", "idle")
+        self.assertIsNone(socmon.read_recording(rec).profile)
+        with self.assertRaises(socmon.SocmonError) as e:
+            socmon.read_profile(rec)
+        self.assertEqual(e.exception.status, "SOCMON_ENOENT")
+        self.assertIn(rec, str(e.exception))
+        with self.assertRaises(socmon.SocmonError) as e:
+            socmon.read_profile(self.rec).folded("nosuch")
+        self.assertIn("nosuch", str(e.exception))
+        with self.assertRaises(socmon.SocmonError) as e:
+            socmon.read_profile(os.path.join(self.tmp, "none.rec"))
+        self.assertIn("none.rec", str(e.exception))
 
 
 class Errors(Base):
