@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hw/esp_monitor.h"
 #include "models/esp/esp_soc.h"
 #include "socmon/bus.h"
 
@@ -32,6 +33,19 @@ static uint64_t sum_mem(const socmon_esp_soc *soc, unsigned mon)
     return s;
 }
 
+/* Flits (the injection monitor) or packets (the model-only counter) tiles sent on plane p: all
+ * tiles, or the memory tiles only. */
+static uint64_t sent(const socmon_esp_soc *soc, unsigned p, int packets, int mem_only)
+{
+    const socmon_esp_soc_desc *d = socmon_esp_soc_get_desc(soc);
+    uint64_t s = 0;
+    for (unsigned t = 0; t < d->rows * d->cols; t++)
+        if (!mem_only || d->tiles[t].type == SOCMON_ESP_TILE_MEM)
+            s += packets ? smn_esp_soc_peek_xmon(soc, t, ESP_XMON_PKTS + p)
+                         : socmon_esp_soc_peek(soc, t, SOCMON_ESP_MON_NOC_INJ + p);
+    return s;
+}
+
 static void check(socmon_esp_soc *soc)
 {
     socmon_esp_model_stats st;
@@ -41,8 +55,15 @@ static void check(socmon_esp_soc *soc)
     for (unsigned p = 0; p < 6; p++)
         if (st.flits_injected[p] != st.flits_ejected[p])
             abort();
-    if (sum_mem(soc, SOCMON_ESP_MON_COH_REQ) != sum_mem(soc, SOCMON_ESP_MON_COH_RSP_SND) ||
-        sum_mem(soc, SOCMON_ESP_MON_COH_FWD) != sum_mem(soc, SOCMON_ESP_MON_COH_RSP_RCV))
+    /* The memory tiles' queue monitors count flits: every request flit on plane 0 reaches one, every
+     * forward flit on plane 1 leaves one. Packets pair the requests with their answers. */
+    if (sent(soc, 0, 0, 0) != sum_mem(soc, SOCMON_ESP_MON_COH_REQ) ||
+        sent(soc, 1, 0, 1) != sum_mem(soc, SOCMON_ESP_MON_COH_FWD) ||
+        sent(soc, 2, 0, 1) != sum_mem(soc, SOCMON_ESP_MON_COH_RSP_SND))
+        abort();
+    uint64_t req = sent(soc, 0, 1, 0), rsp = sent(soc, 2, 1, 1), answers = sent(soc, 2, 1, 0) - rsp;
+    if (socmon_esp_soc_get_desc(soc)->cache_hierarchy ? req != rsp || answers != sent(soc, 1, 1, 1)
+                                                       : rsp > req || answers != 0)
         abort();
 }
 
