@@ -6,15 +6,16 @@
  *   - noc:pattern=uniform at 0.26 flits/cycle/tile (0.9 x the RTL's saturation load, 1..5 flits),
  *     20,000 cycles of injection, then the drain.
  * Prints each run's flit hops, CPU seconds, M flit hops per CPU second and the ratio to ESP's router
- * RTL in Verilator (0.62-0.66 M traversals/s on this VM, near saturation: the fixture README;
- * `--rtl MHOPS` gives another figure). bench/esp_noc_speed.py runs the same against a build of an
- * older socmon.
+ * RTL in Verilator (0.86 M router traversals/s on this VM, 8x8 uniform near saturation, timing the
+ * testbench's simulation loop: tests/esp/noc_rtl/README.md, "Speed of the RTL"; `--rtl MHOPS` gives
+ * another figure). bench/esp_noc_speed.py runs the same against a build of an older socmon.
  *
  * Measured on the 2-core development VM (shared, RelWithDebInfo, best of 3; docs/performance.md,
- * "Issue 38"): multifft 24.4 M hops in 9.47 M cycles, 22.6-22.8 M flit hops/s (8.2 before the
- * sleeping routers and per-span monitors); uniform 2.11 M hops in 20,030 cycles, 17.2 M flit
- * hops/s (13.3-14.1 before). Run it from the source tree, or set SOCMON_SRC to it (a ccache build
- * may record __FILE__ relative to another tree). */
+ * "Issue 38"): multifft 24.4 M hops in 9.47 M cycles, 18.7-19.9 M flit hops/s at load average 3.5-4.6
+ * (21.3-22.0 at load 1.3 before the branch-free ports; 8.2 before the sleeping routers and per-span
+ * monitors); uniform 2.11 M hops in 20,030 cycles, 20.5-21.9 M flit hops/s (16.3-17.3 before the
+ * branch-free ports, 13.3-14.1 before that). Run it from the source tree, or set SOCMON_SRC to it
+ * (a ccache build may record __FILE__ relative to another tree). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,7 +77,7 @@ static int run(const socmon_esp_soc_desc *d, const char *workload, double rtl_mh
 
 int main(int argc, char **argv)
 {
-    double rtl = 0.64; /* the middle of 0.62-0.66 M router traversals/s */
+    double rtl = 0.86; /* tests/esp/noc_rtl/README.md: 0.86-0.87 M router traversals/s */
     if (argc == 3 && strcmp(argv[1], "--rtl") == 0)
         rtl = atof(argv[2]);
     else if (argc != 1) {

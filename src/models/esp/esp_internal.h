@@ -194,26 +194,28 @@ typedef uint16_t esp_route;      /* output port (bits 0-2); else the neighbour's
 #define ESP_ROUTE(o, in, nt) ((esp_route)((o) | (in) << 3 | (nt) << 6))
 
 /* 16-bit fields: a store through an 8-bit one may alias anything, and the compiler
- * would reload every pointer of the hot loop after it. */
+ * would reload every pointer of the hot loop after it. The fields decide() reads come first. */
 typedef struct esp_router {
+    uint64_t q[ESP_NDIRS];       /* FIFO ids, head in bits 0-15; the lanes past the count are 0 */
     uint16_t nonempty, full;     /* bit i: input FIFO i holds a flit / holds ESP_QDEPTH (stop_out) */
     uint16_t stopin;             /* bit o: output o's next FIFO is full (its full, set by that router),
                                     bit L: the sink is stopped */
     uint16_t outmask, linkmask;  /* bit o: output register o holds a flit; bit i: link[i] does */
     uint16_t locked;             /* bit o: output o is held by a worm (head forwarded, tail not) */
-    uint16_t qn[ESP_NDIRS];      /* flits in each input FIFO */
-    uint16_t out[ESP_NDIRS];     /* output registers */
-    uint16_t link[ESP_NDIRS];    /* arriving flits */
-    uint16_t cfg[ESP_NDIRS];     /* the input a locked output is held by */
+    uint16_t link[ESP_NDIRS];    /* arriving flits (0: void) */
+    uint16_t cfg[ESP_NDIRS];     /* the input a locked output is held by (or last forwarded from) */
     uint16_t lrg[ESP_NDIRS];     /* per output: the order of its four inputs, most to least preferred,
                                     as an index into the NoC's arbiter tables (0: the initial order) */
-    /* What the first half of a cycle decided, for the second (esp_noc.c) */
-    uint16_t stop, rd, fwdm, caplink, fwd[ESP_NDIRS], capid[ESP_NDIRS];
-    uint64_t q[ESP_NDIRS];       /* FIFO ids, head in bits 0-15 */
-    uint64_t listed;             /* the cycle + 1 it is on the plane's list for */
+    uint16_t qn[ESP_NDIRS];      /* flits in each input FIFO */
+    uint16_t out[ESP_NDIRS];     /* output registers */
+    /* What the first half of a cycle decided, for the second (esp_noc.c): the inputs read, the
+     * outputs forwarded into, the outputs that change (forwarded into, or their flit leaves), the
+     * input each output takes (3 bits each; 5: none), the links as they were */
+    uint16_t rd, fwdm, mov, sel, caplink, capid[ESP_NDIRS];
     /* Asleep: its last cycle changed nothing but its monitors, and nothing it decides from has
      * changed since (esp_noc.c, "Sleeping routers"). */
     uint16_t asleep;
+    uint64_t listed;             /* the cycle + 1 it is on the plane's list for */
     /* The monitors, counted per span (esp_noc.c): the cycle (mod 2^32) output register o has held
      * a flit since, input FIFO i has been full since, counted up to then. */
     uint32_t so[ESP_NDIRS], sf[ESP_NDIRS];
@@ -243,7 +245,8 @@ typedef struct esp_noc {
     esp_route *route;                        /* [tile * n + dst]: the output XY routing takes */
     int delta[ESP_NDIRS];                    /* by output: the neighbour's tile - this tile */
     /* The matrix arbiters, per output o, by order k (one of the 24 of its four inputs): the input
-     * a request mask gets (arb_grant[o][k][mask]), the order after input i is granted */
+     * a request mask gets (arb_grant[o][k][mask]; ESP_NDIRS for none), the order after input i is
+     * granted (arb_demote[o][k][i]) */
     uint8_t arb_grant[ESP_NDIRS][24][32];
     uint8_t arb_demote[ESP_NDIRS][24][ESP_NDIRS];
     uint64_t flits_in_net, pending;
