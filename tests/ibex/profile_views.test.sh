@@ -40,7 +40,7 @@ if [ -f "$TMP/b/callgraph.elf" ]; then
     expect 0 "callgraph.c:60" -- "$BIN" report -i "$TMP/callgraph.rec" --by-line
     # the tree's shape in the human view: fib calls itself, the handler under the trapping function
     expect 0 "fib -> fib" -- "$BIN" report -i "$TMP/callgraph.rec" --call-tree
-    expect 0 "raise_trap -> sm_exception" -- "$BIN" report -i "$TMP/callgraph.rec" --call-tree
+    expect 0 "raise_trap -> \[trap\] sm_exception" -- "$BIN" report -i "$TMP/callgraph.rec" --call-tree
     expect 0 "main -> tail_callee" -- "$BIN" report -i "$TMP/callgraph.rec" --call-tree
     expect 0 "apply -> square" -- "$BIN" report -i "$TMP/callgraph.rec" --call-tree
 
