@@ -1,7 +1,8 @@
 /* Trap frames in the call tree's views (issue 39, item 3): a frame a trap or an interrupt entered
  * (its node's trap) is an edge caller -> [trap] handler of its own, apart from ordinary calls of
  * the same function from the same caller, and its folded frame is named "[trap] handler"; the
- * counts are the same as without the mark (per function, the root, every event's sum). */
+ * counts are the same as without the mark (per function, the root, every event's sum). And a
+ * DWARF file name as addr2line gives it: relative names joined with the compile directory. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "analysis/profile_internal.h"
 #include "socmon/profile.h"
 
 /* _start calls main, main calls f twice (one frame); in f, h is entered by 3 traps (node 4) and
@@ -127,11 +129,33 @@ static void folded_names_trap_frames(void **state)
     socmon_profile_free(p);
 }
 
+static void file_names_as_addr2line(void **state)
+{
+    (void)state;
+    static const struct { const char *dir, *name, *want; } cases[] = {
+        {"/src/tests/ibex/profile", "../programs/crt0.S", "/src/tests/ibex/profile/../programs/crt0.S"},
+        {"/src/tests/ibex/profile", "trapframes.c", "/src/tests/ibex/profile/trapframes.c"},
+        {"/src/build/", "x.c", "/src/build/x.c"},
+        {"/", "x.c", "/x.c"},
+        {"rel/dir", "x.c", "rel/dir/x.c"},   /* a relative compile directory: joined all the same */
+        {"/src", "/usr/include/stdint.h", "/usr/include/stdint.h"},   /* absolute: as it is */
+        {NULL, "x.c", "x.c"},                 /* no DW_AT_comp_dir: nothing to join */
+        {"", "x.c", "x.c"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *s = smn_dwarf_file_name(cases[i].dir, cases[i].name);
+        assert_non_null(s);
+        assert_string_equal(s, cases[i].want);
+        free(s);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(trap_edges_apart_from_calls),
         cmocka_unit_test(folded_names_trap_frames),
+        cmocka_unit_test(file_names_as_addr2line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
