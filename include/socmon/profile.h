@@ -106,11 +106,14 @@ typedef struct socmon_profile_fn {
 } socmon_profile_fn;
 
 /* caller -> callee: the callee's frames entered from the caller's, and their inclusive counts
- * (an edge inside a recursion of the same edge counted once). */
+ * (an edge inside a recursion of the same edge counted once). A trap or interrupt taken in the
+ * caller's frame is an edge of its own, trap set: caller -> [trap] handler, apart from any
+ * ordinary call of the same function from the same caller. */
 typedef struct socmon_profile_edge {
     size_t caller, callee;
-    uint64_t calls;
+    uint64_t calls;               /* frames entered: calls, or traps taken when trap is set */
     uint64_t *incl;
+    int trap;                     /* 1: the callee's frames were entered by a trap or interrupt */
 } socmon_profile_edge;
 
 typedef struct socmon_profile_calls {
@@ -132,7 +135,8 @@ socmon_status socmon_profile_event(const socmon_profile *p, const char *name, si
 
 /* Folded stacks of event k, the input of flamegraph.pl, inferno and speedscope: one line per
  * call path whose own frame counted something, "outer;...;inner VALUE\n", sorted; the values
- * (signed, socmon_profile_signed) sum to the event's total. text is malloc'd. */
+ * (signed, socmon_profile_signed) sum to the event's total. A frame entered by a trap or an
+ * interrupt is named "[trap] handler" ("main;[trap] sm_vectors 2"). text is malloc'd. */
 socmon_status socmon_profile_folded(const socmon_profile *p, size_t k, char **text, size_t *len);
 
 /* Source lines (DWARF, read with elfutils' libdw from elf, the program's ELF): one row per

@@ -1,7 +1,9 @@
 /* The call tree's views (socmon/profile.h): per function self and inclusive counts, caller ->
  * callee edges, and folded stacks. Inclusive counts sum a frame with everything below it; a
  * function (or an edge) met again below one of its own frames is not added again, so recursion
- * counts once and no inclusive value exceeds the total. */
+ * counts once and no inclusive value exceeds the total. A frame entered by a trap or an interrupt
+ * (its node's trap) is shown as one: its edge is caller -> [trap] handler, apart from ordinary
+ * calls of the same function, and its folded frame is named "[trap] handler". */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,12 +31,15 @@ static int under_same(const socmon_profile *p, size_t i, size_t func)
     return 0;
 }
 
-/* 1 if an ancestor a of node i (not i) is the same caller -> callee edge as i. */
+/* 1 if an ancestor a of node i (not i) is the same caller -> callee edge as i (a trap's edge
+ * and a call's are not the same). */
 static int under_same_edge(const socmon_profile *p, size_t i)
 {
     size_t callee = p->nodes[i].func, caller = p->nodes[p->nodes[i].parent].func;
+    int trap = p->nodes[i].trap != 0;
     for (size_t a = p->nodes[i].parent; a != 0 && p->nodes[a].parent != 0; a = p->nodes[a].parent)
-        if (p->nodes[a].func == callee && p->nodes[p->nodes[a].parent].func == caller)
+        if (p->nodes[a].func == callee && (p->nodes[a].trap != 0) == trap &&
+            p->nodes[p->nodes[a].parent].func == caller)
             return 1;
     return 0;
 }
@@ -54,7 +59,9 @@ static int edge_by_incl(const void *a, const void *b)
         return x->incl[0] > y->incl[0] ? -1 : 1;
     if (x->caller != y->caller)
         return x->caller < y->caller ? -1 : 1;
-    return x->callee < y->callee ? -1 : x->callee > y->callee;
+    if (x->callee != y->callee)
+        return x->callee < y->callee ? -1 : 1;
+    return x->trap < y->trap ? -1 : x->trap > y->trap;
 }
 
 socmon_status socmon_profile_calls_new(const socmon_profile *p, socmon_profile_calls **out)
@@ -139,21 +146,23 @@ socmon_status socmon_profile_calls_new(const socmon_profile *p, socmon_profile_c
     qsort(fns, nf, sizeof *fns, by_incl);
     c->fns = fns;
     c->nfns = nf;
-    /* edges: one per (caller, callee) pair met, nodes below the root's first frames */
+    /* edges: one per (caller, callee, entered by a trap) met, nodes below the root's first frames */
     size_t ne = 0;
     for (size_t i = 1; i < N; i++) {
         size_t par = p->nodes[i].parent;
         if (par == 0)
             continue;
         size_t caller = p->nodes[par].func, callee = p->nodes[i].func, e = 0;
+        int trap = p->nodes[i].trap != 0;
         /* the edge of a sibling with the same pair, or of an earlier node: search the few before */
         for (size_t j = 0; j < ne; j++)
-            if (edges[j].caller == caller && edges[j].callee == callee) {
+            if (edges[j].caller == caller && edges[j].callee == callee && edges[j].trap == trap) {
                 e = j + 1;
                 break;
             }
         if (!e) {
-            edges[ne] = (socmon_profile_edge){.caller = caller, .callee = callee, .incl = eincl + ne * E};
+            edges[ne] = (socmon_profile_edge){.caller = caller, .callee = callee, .incl = eincl + ne * E,
+                                              .trap = trap};
             e = ++ne;
         }
         edge_of[i] = e;
@@ -204,6 +213,9 @@ socmon_status socmon_profile_event(const socmon_profile *p, const char *name, si
 
 /* ---- folded stacks ---- */
 
+/* what names a frame entered by a trap or an interrupt, before its function's name */
+#define TRAP_MARK "[trap] "
+
 typedef struct line {
     char *s;
     uint64_t v;
@@ -232,7 +244,7 @@ socmon_status socmon_profile_folded(const socmon_profile *p, size_t k, char **te
         size_t depth = 0, bytes = 32;
         for (size_t a = i; a != 0 && depth < p->nnodes; a = p->nodes[a].parent) {
             path[depth++] = a;
-            bytes += strlen(p->funcs[p->nodes[a].func].name) + 1;
+            bytes += strlen(p->funcs[p->nodes[a].func].name) + 1 + (p->nodes[a].trap ? sizeof TRAP_MARK - 1 : 0);
         }
         char *s = malloc(bytes);
         if (!s || (n == cap && SOCMON_GROW(v, cap, n, 64) != 0)) {
@@ -242,6 +254,10 @@ socmon_status socmon_profile_folded(const socmon_profile *p, size_t k, char **te
         }
         size_t u = 0;
         while (depth--) {
+            if (p->nodes[path[depth]].trap) {
+                memcpy(s + u, TRAP_MARK, sizeof TRAP_MARK - 1);
+                u += sizeof TRAP_MARK - 1;
+            }
             size_t l = strlen(p->funcs[p->nodes[path[depth]].func].name);
             memcpy(s + u, p->funcs[p->nodes[path[depth]].func].name, l);
             u += l;

@@ -1,8 +1,10 @@
 /* Source lines of a profile (socmon/profile.h): each instruction's file:line from the program's
- * DWARF line table, read with elfutils' libdw, summed per line and function; and one function's
+ * DWARF line table, read with elfutils' libdw (a relative file name joined with the unit's
+ * compile directory, as addr2line gives it), summed per line and function; and one function's
  * instructions annotated with their lines and counts. An ELF without DWARF (stripped, built
  * without -g) or one libdw cannot read gives a note and rows without lines, never an error:
  * the counts are the profile's, whatever the file says. */
+#include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <gelf.h>
 #include <fcntl.h>
@@ -58,6 +60,25 @@ int smn_dwarf_strings_check(Elf *e, char *why, size_t len)
     return 0;
 }
 
+/* A line table's file name as binutils' addr2line gives it: a relative one (libdw has joined it
+ * with its line-table directory already, which may itself be relative: "../programs/crt0.S")
+ * joined with the compile unit's directory, DW_AT_comp_dir; an absolute one, or one whose unit
+ * names no directory, as it is. malloc'd; NULL when out of memory. */
+char *smn_dwarf_file_name(const char *comp_dir, const char *name)
+{
+    if (name[0] == '/' || !comp_dir || !comp_dir[0])
+        return strdup(name);
+    size_t ld = strlen(comp_dir), ln = strlen(name);
+    char *s = malloc(ld + 1 + ln + 1);
+    if (!s)
+        return NULL;
+    memcpy(s, comp_dir, ld);
+    if (comp_dir[ld - 1] != '/')   /* "/" and "/build/" give no doubled slash */
+        s[ld++] = '/';
+    memcpy(s + ld, name, ln + 1);
+    return s;
+}
+
 int smn_dwarf_lines(Elf *e, const uint64_t *pcs, size_t n, char **file, unsigned *line)
 {
     char why[160];
@@ -80,7 +101,9 @@ int smn_dwarf_lines(Elf *e, const uint64_t *pcs, size_t n, char **file, unsigned
             continue;
         if (dwarf_lineno(l, &ln) != 0 || ln < 0 || !(src = dwarf_linesrc(l, NULL, NULL)))
             continue;
-        file[i] = strdup(src);
+        Dwarf_Attribute at;
+        const char *dir = src[0] == '/' ? NULL : dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &at));
+        file[i] = smn_dwarf_file_name(dir, src);
         line[i] = (unsigned)ln;
         found += file[i] != NULL;
     }

@@ -1,8 +1,10 @@
 /* A program's exact profile in the table, csv and json formats (report --children, --call-tree,
  * --by-line, --annotate; --folded is the same bytes in every format, output.c). The table shows
  * the chosen event first and the share of its total; csv and json carry every event under its
- * counter's name, as --by-symbol names them (docs/profile.md). Names from the ELF (functions,
- * source files) are escaped before a terminal sees them. */
+ * counter's name, as --by-symbol names them (docs/profile.md). A call-tree edge into a frame a
+ * trap or interrupt entered reads "caller -> [trap] handler" in the table and has trap set in
+ * csv and json. Names from the ELF (functions, source files) are escaped before a terminal sees
+ * them. */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,7 +84,7 @@ static socmon_status table_call_tree(socmon_output *o, const smn_profile_view *v
         put_count(o, 16, SV(k, e->incl[k]));
         put_count(o, 10, (int64_t)e->calls);
         put_text(o, "  ", 0, fname(p, e->caller), "");
-        put_text(o, " -> ", 0, fname(p, e->callee), "\n");
+        put_text(o, e->trap ? " -> [trap] " : " -> ", 0, fname(p, e->callee), "\n");
     }
     return smn_sink_putc(o->sink, '\n');
 }
@@ -219,6 +221,7 @@ socmon_status smn_json_profile(socmon_output *o, const smn_profile_view *v)
             json_t *r = json_object();
             json_object_set_new(r, "caller", str(fname(p, e->caller)));
             json_object_set_new(r, "callee", str(fname(p, e->callee)));
+            json_object_set_new(r, "trap", json_boolean(e->trap));
             json_object_set_new(r, "calls", json_integer((json_int_t)e->calls));
             put_events(r, p, e->incl, "");
             json_array_append_new(rows, r);
@@ -305,13 +308,13 @@ socmon_status smn_csv_profile(socmon_output *o, const smn_profile_view *v)
             csv_events(o, p, f->incl);
         }
     } else if (v->kind == SMN_PV_CALL_TREE) {
-        csv_header(o, "caller,callee,calls", p, "");
+        csv_header(o, "caller,callee,trap,calls", p, "");
         for (size_t i = 0; i < v->calls->nedges; i++) {
             const socmon_profile_edge *e = &v->calls->edges[i];
             csv_str(o, fname(p, e->caller));
             smn_sink_putc(o->sink, ',');
             csv_str(o, fname(p, e->callee));
-            smn_sink_printf(o->sink, ",%llu", (unsigned long long)e->calls);
+            smn_sink_printf(o->sink, ",%d,%llu", e->trap ? 1 : 0, (unsigned long long)e->calls);
             csv_events(o, p, e->incl);
         }
     } else if (v->kind == SMN_PV_LINES) {

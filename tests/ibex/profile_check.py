@@ -61,12 +61,21 @@ for prog in sorted({n.split('.')[0] for n in os.listdir(d) if n.endswith('.bysym
             s = 0
             for line in f:
                 stack, v = line.rsplit(' ', 1)
-                check(stack and ' ' not in stack, f'{prog}: folded line {line!r}')
+                # a frame is a function's name, or "[trap] name" for one a trap or interrupt entered
+                frames = [f[len('[trap] '):] if f.startswith('[trap] ') else f for f in stack.split(';')]
+                check(stack and all(f and ' ' not in f for f in frames), f'{prog}: folded line {line!r}')
                 s += int(v)
         check(s == whole[e], f'{prog}: folded {e} sums to {s}, total {whole[e]}')
-    # edges: calls add up to the callee's calls
+    # edges: calls add up to the callee's calls; one edge per (caller, callee, trap); a trap's edge
+    # is a trap's frame in the folded stacks too
     calls_in = {}
+    keys = [(r['caller'], r['callee'], r['trap']) for r in tree['edges']]
+    check(len(keys) == len(set(keys)), f'{prog}: an edge twice')
+    with open(os.path.join(d, f'{prog}.folded.cycles')) as f:
+        folded = f.read()
     for r in tree['edges']:
+        if r['trap'] and r['cycles']:
+            check(f"{r['caller']};[trap] {r['callee']}" in folded, f'{prog}: {r["caller"]} -> [trap] {r["callee"]} not folded')
         calls_in[r['callee']] = calls_in.get(r['callee'], 0) + r['calls']
         check(r['cycles'] <= whole['cycles'], f'{prog}: edge {r["caller"]}->{r["callee"]} above the total')
     for r in children['functions']:

@@ -1,18 +1,30 @@
 #!/bin/sh
 # report's views of a program's exact profile (issue 27): a recording of tests/ibex/profile's
-# callgraph (recursion, mutual recursion, a tail call, a function pointer, a trap; built with -g)
-# and of the committed cprog.elf; profile_check.py checks the chain of totals across --by-symbol,
+# callgraph (recursion, mutual recursion, a tail call, a function pointer, a trap; built with -g),
+# of the committed cprog.elf and of the committed tests/ibex/profile/elf/trapframes.elf (issue 39:
+# trap frames, tail calls, file names); profile_check.py checks the chain of totals across --by-symbol,
 # --children, --call-tree, --by-line, --folded and --annotate, and the HOT line. Then bad input:
 # a stripped ELF, corrupt DWARF, an unknown function, an unknown event, a recording without a
 # profile, views that do not mix.
 . "${SOCMON_SRC:?SOCMON_SRC must point at the source tree}/tests/support/expect.sh"
 PY=${PYTHON:-python3}
 E=$SOCMON_SRC/tests/cli/baseline/elf
-progs="$E/cprog.elf"
+TF=$SOCMON_SRC/tests/ibex/profile/elf/trapframes.elf
+progs="$E/cprog.elf $TF"
 if riscv64-unknown-elf-gcc --version >/dev/null 2>&1; then
     make -s -C "$SOCMON_SRC/tests/ibex/profile" O="$TMP/b" >"$TMP/make.log" 2>&1 ||
         { cat "$TMP/make.log"; bad "building tests/ibex/profile"; finish profile_views; }
     progs="$progs $TMP/b/callgraph.elf"
+    # the committed image is trapframes.c as `make image` builds it (tests/ibex/profile/README.md):
+    # with the compiler it was built with, the same bytes; with another, a note (it is kept, not rebuilt)
+    make -s -C "$SOCMON_SRC/tests/ibex/profile" image IO="$TMP/img" >>"$TMP/make.log" 2>&1 && ok ||
+        { cat "$TMP/make.log"; bad "make image"; }
+    if cmp -s "$TF" "$TMP/img/trapframes.elf"; then ok
+    elif riscv64-unknown-elf-gcc --version | grep -q '12.2.0-14+deb12u1+11+b2'; then
+        bad "elf/trapframes.elf is not what make image builds from trapframes.c (rebuild and commit it)"
+    else
+        echo "note: this riscv64-unknown-elf-gcc is not the one elf/trapframes.elf was built with: not compared"
+    fi
 else
     echo "note: riscv64-unknown-elf-gcc not installed: callgraph (the -g program) is not checked"
 fi
@@ -40,7 +52,7 @@ if [ -f "$TMP/b/callgraph.elf" ]; then
     expect 0 "callgraph.c:60" -- "$BIN" report -i "$TMP/callgraph.rec" --by-line
     # the tree's shape in the human view: fib calls itself, the handler under the trapping function
     expect 0 "fib -> fib" -- "$BIN" report -i "$TMP/callgraph.rec" --call-tree
-    expect 0 "raise_trap -> sm_exception" -- "$BIN" report -i "$TMP/callgraph.rec" --call-tree
+    expect 0 "raise_trap -> \[trap\] sm_exception" -- "$BIN" report -i "$TMP/callgraph.rec" --call-tree
     expect 0 "main -> tail_callee" -- "$BIN" report -i "$TMP/callgraph.rec" --call-tree
     expect 0 "apply -> square" -- "$BIN" report -i "$TMP/callgraph.rec" --call-tree
 
@@ -76,6 +88,59 @@ PYEOF
     expect 1 "nearest: hot" -- "$BIN" report -i "$TMP/callgraph.rec" --annotate hott
     expect 1 "no function 'zzzzzzzzzzzzzz'" -- "$BIN" report -i "$TMP/callgraph.rec" --annotate zzzzzzzzzzzzzz
 fi
+# trapframes (issue 39, item 3), the committed image: each trap a frame under the function it
+# interrupted, marked as one in the call tree (table, CSV, JSON) and the folded stacks; mret back
+# in that function's frame; the tail call and the fall-through as calls from main; every file
+# name joined with the compile directory as addr2line gives it (crt0.S's is relative)
+tf=$TMP/trapframes.rec
+for e in "do_ecall -> \[trap\] sm_vectors" "do_ecall -> \[trap\] sm_exception" "spin -> \[trap\] sm_vectors" \
+         "spin -> \[trap\] sm_timer_irq" " 2  main -> leaf$" " 2  main -> hop$" " 1  main -> fall_a$" " 1  main -> fall_b$"; do
+    expect 0 "$e" -- "$BIN" report -i "$tf" --call-tree
+done
+out=$("$BIN" report -i "$tf" --call-tree 2>&1)
+printf '%s\n' "$out" | grep -E -- '-> (sm_vectors|sm_exception|sm_timer_irq)$' && bad "a trap shown as a call" || ok
+printf '%s\n' "$out" | grep -E -- '(hop -> leaf|fall_a -> fall_b)$' && bad "a tail call or fall-through under the function it left" || ok
+expect 0 "^spin,sm_timer_irq,1,1," -- "$BIN" report -i "$tf" --call-tree -x,
+expect 0 "^main,leaf,0,2," -- "$BIN" report -i "$tf" --call-tree -x,
+"$BIN" report -i "$tf" --folded >"$TMP/tf.folded" 2>/dev/null && ok || bad "trapframes --folded"
+for l in "_start;main;spin;\[trap\] sm_timer_irq [0-9]" "_start;main;spin;\[trap\] sm_vectors [0-9]" \
+         "_start;main;do_ecall;\[trap\] sm_exception [0-9]" "_start;main;leaf [0-9]" "_start;main;fall_b [0-9]"; do
+    grep -q "^$l" "$TMP/tf.folded" && ok || { bad "trapframes --folded lacks '$l'"; cat "$TMP/tf.folded"; }
+done
+grep -E ';(sm_vectors|sm_exception|sm_timer_irq)( |;)' "$TMP/tf.folded" && bad "a trap's frame unmarked in --folded" || ok
+"$PY" - "$TMP/v/trapframes.tree.json" "$TMP/v/trapframes.children.json" "$TMP/v/trapframes.lines.json" <<'PYEOF' && ok || bad "trapframes: the views as data"
+import json, sys
+tree, children, lines = (json.load(open(f)) for f in sys.argv[1:4])
+traps = sorted((r['caller'], r['callee']) for r in tree['edges'] if r['trap'])
+assert traps == [('do_ecall', 'sm_exception'), ('do_ecall', 'sm_vectors'), ('spin', 'sm_timer_irq'),
+                 ('spin', 'sm_vectors')], traps
+assert all(r['calls'] == 1 for r in tree['edges'] if r['trap']), tree['edges']
+fn = {r['function']: r for r in children['functions']}
+# mret went back into the interrupted frames: each entered once, not again after its trap
+assert fn['spin']['calls'] == 1 and fn['do_ecall']['calls'] == 1, (fn['spin'], fn['do_ecall'])
+assert fn['leaf']['calls'] == 2 and fn['fall_b']['calls'] == 1, (fn['leaf'], fn['fall_b'])
+files = {r['file'] for r in lines['lines']}
+assert '/socmon/tests/ibex/profile/../programs/crt0.S' in files, files
+assert '/socmon/tests/ibex/profile/trapframes.c' in files, files
+assert all(f.startswith('/') or f == '??' for f in files), files
+PYEOF
+expect 0 "/socmon/tests/ibex/profile/../programs/crt0.S:[0-9]" -- "$BIN" report -i "$tf" --by-line
+expect 0 "trapframes.c:[0-9]" -- "$BIN" report -i "$tf" --annotate spin
+if command -v riscv64-unknown-elf-addr2line >/dev/null 2>&1; then
+    # the same names as binutils: every instruction of crt0's sm_puts and of spin against addr2line
+    for f in sm_puts spin; do
+        "$BIN" report -i "$tf" --annotate $f -x, >"$TMP/tf.$f.csv" 2>/dev/null && ok || bad "--annotate $f -x,"
+        "$PY" - "$TMP/tf.$f.csv" "$TF" <<'PYEOF' && ok || bad "--annotate $f: file names other than addr2line's"
+import csv, subprocess, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+ours = [f"{r['file']}:{r['line']}" for r in rows]
+a2l = subprocess.run(['riscv64-unknown-elf-addr2line', '-e', sys.argv[2]] + [r['pc'] for r in rows],
+                     capture_output=True, text=True, check=True).stdout.split()
+assert rows and ours == a2l, list(zip(ours, a2l))
+PYEOF
+    done
+fi
+
 # counters the program stopped (item 4): a program that never inhibits gets no note; one that stops
 # every counter for a stretch, without writing one, gets it, and mcycle + the inhibited cycles is
 # the run's cycles exactly; cprog (crt0 brackets its window) gets one line for all twelve

@@ -5,7 +5,8 @@
  * attribution too), once stepping (ibex_set_attribution with every instruction on its own, the
  * reference). Per PC the two must agree on every counter; per function, with the attribution;
  * the call tree's self counts must sum to the counters; and callgraph's tree must have the shape
- * its source gives (recursion, mutual recursion, a tail call, a function pointer, a trap).
+ * its source gives (recursion, mutual recursion, a tail call, a function pointer, a trap), and
+ * trapframes' its own (trap frames, a tail call, a fall-through; also its committed image).
  *
  * Skips only when the cross compiler is missing (scripts/install-deps.sh installs it); the
  * committed ELFs are checked even then. */
@@ -196,6 +197,76 @@ static void check_shape(const ibex_prof_node *nodes, size_t n, const ibex_symbol
     assert_string_equal(fname(syms, nodes[nodes[hot].parent].func), "main");
 }
 
+/* The node of func under a node of parent (any, when parent is NULL), entered by a trap or not;
+ * -1 when there is none; fails on two. */
+static int node_under(const ibex_prof_node *nodes, size_t n, const ibex_symbol *syms, size_t nsyms,
+                      const char *parent, const char *name, int trap)
+{
+    int found = -1;
+    for (int i = node_named(nodes, n, syms, nsyms, name, 0); i > 0;
+         i = node_named(nodes, n, syms, nsyms, name, (size_t)i + 1))
+        if ((!parent || strcmp(fname(syms, nodes[nodes[i].parent].func), parent) == 0) && nodes[i].trap == (uint32_t)trap) {
+            if (found >= 0)
+                fail_msg("two frames of %s under %s", name, parent ? parent : "(any)");
+            found = i;
+        }
+    return found;
+}
+
+/* the sum of a function's PCs for counter k */
+static uint64_t pcs_of(const ibex_prof_pc *pcs, size_t npcs, const ibex_symbol *syms, uint32_t func, unsigned k)
+{
+    uint64_t s = 0;
+    for (size_t i = 0; i < npcs; i++)
+        if (pcs[i].pc >= syms[func - 1].addr && pcs[i].pc < syms[func - 1].end)
+            s += pcs[i].v[k];
+    return s;
+}
+
+/* trapframes' tree (issue 39, item 3): each trap a frame (trap set) under the function it
+ * interrupted, the vector's jump to the handler a trap frame too; mret back in the interrupted
+ * frame, which is entered once and counts all of its own instructions; the tail call and the
+ * fall-through as calls from main, in place of the function they left */
+static void check_trapframes(const ibex_prof_node *nodes, size_t n, const ibex_symbol *syms, size_t nsyms,
+                             const ibex_prof_pc *pcs, size_t npcs)
+{
+    static const char *const traps[][2] = {{"do_ecall", "sm_vectors"}, {"do_ecall", "sm_exception"},
+                                           {"spin", "sm_vectors"}, {"spin", "sm_timer_irq"}};
+    for (size_t i = 0; i < 4; i++) {
+        int t = node_under(nodes, n, syms, nsyms, traps[i][0], traps[i][1], 1);
+        if (t < 0)
+            fail_msg("no trap frame %s under %s", traps[i][1], traps[i][0]);
+        assert_int_equal(nodes[t].calls, 1);
+        assert_true(nodes[t].v[0] > 0);
+    }
+    for (size_t i = 0; i < n; i++)   /* no handler entered as a call */
+        if (nodes[i].func && (strcmp(fname(syms, nodes[i].func), "sm_exception") == 0 ||
+                              strcmp(fname(syms, nodes[i].func), "sm_timer_irq") == 0 ||
+                              strcmp(fname(syms, nodes[i].func), "sm_vectors") == 0))
+            assert_int_equal(nodes[i].trap, 1);
+    static const char *const interrupted[] = {"do_ecall", "spin"};
+    for (size_t i = 0; i < 2; i++) {
+        int f = node_under(nodes, n, syms, nsyms, "main", interrupted[i], 0);
+        assert_true(f > 0);
+        assert_int_equal(nodes[f].calls, 1);
+        assert_int_equal(node_named(nodes, n, syms, nsyms, interrupted[i], (size_t)f + 1), -1);
+        for (unsigned k = 0; k < NK; k++)   /* every instruction of it, after the trap too */
+            assert_int_equal(nodes[f].v[k], pcs_of(pcs, npcs, syms, nodes[f].func, k));
+    }
+    int leaf = node_under(nodes, n, syms, nsyms, "main", "leaf", 0);
+    int hop = node_under(nodes, n, syms, nsyms, "main", "hop", 0);
+    assert_true(leaf > 0 && hop > 0);
+    assert_int_equal(nodes[leaf].calls, 2);   /* hop(20) and hop(10), each `j leaf` */
+    assert_int_equal(nodes[hop].calls, 2);
+    assert_int_equal(node_under(nodes, n, syms, nsyms, "hop", "leaf", 0), -1);
+    int fa = node_under(nodes, n, syms, nsyms, "main", "fall_a", 0);
+    int fb = node_under(nodes, n, syms, nsyms, "main", "fall_b", 0);
+    assert_true(fa > 0 && fb > 0);
+    assert_int_equal(nodes[fa].calls, 1);
+    assert_int_equal(nodes[fb].calls, 1);
+    assert_int_equal(nodes[fa].v[2], 1);   /* instret (counter 2, minstret): its one instruction */
+}
+
 static unsigned check_program(const char *cfgname, const char *elf)
 {
     ibex_symbol *syms = NULL;
@@ -277,6 +348,8 @@ static unsigned check_program(const char *cfgname, const char *elf)
     }
     if (strstr(elf, "callgraph"))
         check_shape(nodes, nn, syms, nsyms, pcs, npcs);
+    if (strstr(elf, "trapframes"))
+        check_trapframes(nodes, nn, syms, nsyms, pcs, npcs);
     /* slices nest: each lies inside the one it was entered from */
     size_t ns = 0;
     const ibex_prof_slice *sl = ibex_profile_slices(a, &ns, NULL);
@@ -308,6 +381,9 @@ static void test_profile_equals_stepping(void **state)
             bad += check_program(cfgs[c], path);
             n++;
         }
+        snprintf(path, sizeof path, "%s/tests/ibex/profile/elf/trapframes.elf", src);   /* committed */
+        bad += check_program(cfgs[c], path);
+        n++;
         if (!built)
             continue;
         DIR *d = opendir(out_dir);

@@ -124,7 +124,8 @@ void ibex_set_attribution(ibex_core *c, ibex_attr_fn fn, ibex_attr_range_fn rang
  * return, a trap or interrupt a frame of the handler's function under the interrupted one, mret
  * its end. A jump that leaves the frame's function without either (a tail call, longjmp, a
  * fall-through into the next symbol) resynchronises: back to the innermost frame whose function
- * holds the PC, else the top frame becomes the new function. Functions are syms (sorted, as
+ * holds the PC, else the top frame becomes the new function, one call of it from the same caller
+ * (a trap frame stays one: the vector's jump to its handler). Functions are syms (sorted, as
  * ibex_symbols_read gives them; copied): function 0 is "outside every symbol", i + 1 is syms[i].
  * Counts follow ibex_set_attribution's rules (mcountinhibit applied, a counter write counted to
  * the writer, cycles between instructions to the one after them), so a PC's counts summed over
