@@ -36,27 +36,10 @@ import sys
 import tempfile
 
 SRC = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from old_build import build_rev  # noqa: E402
 ARGS = ["record", "-t", "esp:soc=" + os.path.join(SRC, "socs/esp_8x8.soc"), "-w", "multifft", "-I", "50us", "-q", "-f"]
 OLD_MULTIFFT_HOPS = 24.4e6   # docs/performance.md, issue 29: the f9a12c7 model's flit hops in this run
-
-
-def build_rev(rev):
-    """The socmon CLI of commit rev, built in its own worktree and build directory."""
-    short = subprocess.run(["git", "-C", SRC, "rev-parse", "--short", rev], capture_output=True, text=True,
-                           check=True).stdout.strip()
-    wt = os.path.join(SRC, "build-rev-" + short)
-    binary = os.path.join(wt, "build", "socmon")
-    if os.path.exists(binary):
-        return binary
-    if not os.path.isdir(wt):
-        subprocess.run(["git", "-C", SRC, "worktree", "add", "--detach", wt, short], check=True,
-                       stdout=subprocess.DEVNULL)
-    print("building socmon at %s in %s (once) ..." % (short, wt), flush=True)
-    subprocess.run(["cmake", "-S", wt, "-B", os.path.join(wt, "build"), "-DCMAKE_BUILD_TYPE=RelWithDebInfo",
-                    "-DSOCMON_TESTS=OFF", "-DSOCMON_WEB=OFF"], check=True, stdout=subprocess.DEVNULL)
-    subprocess.run(["cmake", "--build", os.path.join(wt, "build"), "-j", "2", "--target", "socmon_cli"], check=True,
-                   stdout=subprocess.DEVNULL)
-    return binary
 
 
 def cpu_of(cmd, **kw):
@@ -97,7 +80,7 @@ def main():
     ap.add_argument("--repeat", type=int, default=3)
     a = ap.parse_args()
     os.environ.setdefault("SOCMON_DATADIR", SRC)
-    old = a.old or build_rev(a.rev)
+    old = a.old or build_rev(SRC, a.rev)
     new = os.path.join(a.new_build, "socmon")
 
     best = {}

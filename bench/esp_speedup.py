@@ -26,26 +26,9 @@ import tempfile
 import time
 
 SRC = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from old_build import build_rev  # noqa: E402
 ARGS = ["record", "-t", "esp:soc=" + os.path.join(SRC, "socs/esp_8x8.soc"), "-w", "multifft", "-I", "50us", "-q", "-f"]
-
-
-def build_rev(rev):
-    """The socmon CLI of commit rev, built in its own worktree and build directory."""
-    short = subprocess.run(["git", "-C", SRC, "rev-parse", "--short", rev], capture_output=True, text=True,
-                           check=True).stdout.strip()
-    wt = os.path.join(SRC, "build-rev-" + short)
-    binary = os.path.join(wt, "build", "socmon")
-    if os.path.exists(binary):
-        return binary
-    if not os.path.isdir(wt):
-        subprocess.run(["git", "-C", SRC, "worktree", "add", "--detach", wt, short], check=True,
-                       stdout=subprocess.DEVNULL)
-    print("building socmon at %s in %s (once) ..." % (short, wt), flush=True)
-    subprocess.run(["cmake", "-S", wt, "-B", os.path.join(wt, "build"), "-DCMAKE_BUILD_TYPE=RelWithDebInfo",
-                    "-DSOCMON_TESTS=OFF", "-DSOCMON_WEB=OFF"], check=True, stdout=subprocess.DEVNULL)
-    subprocess.run(["cmake", "--build", os.path.join(wt, "build"), "-j", "2", "--target", "socmon_cli"], check=True,
-                   stdout=subprocess.DEVNULL)
-    return binary
 
 
 def cpu_run(binary, out):
@@ -82,7 +65,7 @@ def main():
     ap.add_argument("--callgrind", action="store_true")
     a = ap.parse_args()
     os.environ.setdefault("SOCMON_DATADIR", SRC)
-    old = a.old or build_rev(a.rev)
+    old = a.old or build_rev(SRC, a.rev)
     with tempfile.TemporaryDirectory() as tmp:
         ro, rn = os.path.join(tmp, "old.rec"), os.path.join(tmp, "new.rec")
         best = {"old": float("inf"), "new": float("inf")}
