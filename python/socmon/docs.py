@@ -169,8 +169,9 @@ class Profile:
     events     the profile's events, in order
     children   one row per function that ran: function, calls, then every event's self count,
                then every event's inclusive count as EVENT_children (report --children --json)
-    call_tree  one row per caller -> callee edge: caller, callee, calls, then every event's
-               inclusive count of the callee under that caller (report --call-tree --json)
+    call_tree  one row per caller -> callee edge: caller, callee, trap (1: the callee was entered
+               by a trap, shown as "[trap] callee"), calls, then every event's inclusive count of the
+               callee under that caller (report --call-tree --json)
     by_line    one row per (file, line, function): file, line, function, pc (the instruction's
                address when the ELF has no line for it, else None), then every event
                (report --by-line --json); by_line_note says why lines are missing, or is None
@@ -205,7 +206,7 @@ class Profile:
 
     @property
     def call_tree(self):
-        return table(self._view("call-tree").get("edges", []), ["caller", "callee", "calls"] + self.events)
+        return table(self._view("call-tree").get("edges", []), ["caller", "callee", "trap", "calls"] + self.events)
 
     @property
     def by_line(self):

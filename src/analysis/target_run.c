@@ -87,6 +87,16 @@ const char *smn_target_run_workload(const smn_target_run *r)
     return r->workload;
 }
 
+int smn_target_run_program_output(smn_target_run *r, void (*fn)(void *ctx, uint8_t byte), void *ctx)
+{
+    return socmon_target_program_output(r->target, fn, ctx);
+}
+
+socmon_program_end smn_target_run_program_end(const smn_target_run *r, char *msg, size_t len)
+{
+    return socmon_target_program_end(r->target, msg, len);
+}
+
 socmon_status smn_target_run_check_end(const smn_target_run *r)
 {
     if (!r->program)

@@ -30,6 +30,11 @@ socmon_target *smn_target_run_target(const smn_target_run *r);
 int smn_target_run_has_program(const smn_target_run *r);
 /* The workload a document names: the given one, or the target's default (NULL: none). */
 const char *smn_target_run_workload(const smn_target_run *r);
+/* The program's console bytes, each to fn as it prints them (socmon_target_program_output), and
+ * how it ended (socmon_target_program_end): the run's target for the layers above analysis, which
+ * may not call a target. */
+int smn_target_run_program_output(smn_target_run *r, void (*fn)(void *ctx, uint8_t byte), void *ctx);
+socmon_program_end smn_target_run_program_end(const smn_target_run *r, char *msg, size_t len);
 /* SOCMON_OK, or SOCMON_ESTATE naming how a program ended when it did not halt (trapped, hung,
  * past its cycle limit). */
 socmon_status smn_target_run_check_end(const smn_target_run *r);

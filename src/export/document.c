@@ -176,7 +176,7 @@ static socmon_status program_end(doc *d, const prog_output *po)
     if (po->oom)
         return socmon_fail(SOCMON_ENOMEM, "document: out of memory for the program's output (%zu bytes)", po->len);
     char msg[256] = "";
-    socmon_program_end end = socmon_target_program_end(smn_target_run_target(d->run), msg, sizeof msg);
+    socmon_program_end end = smn_target_run_program_end(d->run, msg, sizeof msg);
     smn_program_run r = {.message = msg, .output = po->buf, .output_len = po->len};
     switch ((int)end) {
     case SOCMON_PROGRAM_HALTED: r.end = "halt"; r.exit_code = 0; break;
@@ -207,7 +207,7 @@ socmon_status socmon_document_stat(const char *spec, const char *workload, const
         st = doc_open(&d, o, 0);
     }
     if (st == SOCMON_OK && smn_target_run_has_program(d.run))
-        socmon_target_program_output(smn_target_run_target(d.run), collect_output, &po);
+        smn_target_run_program_output(d.run, collect_output, &po);
     socmon_feed_opts fo = {.doc = SOCMON_DOC_TOTALS, .title = "Performance counter stats",
                            .workload = d.run ? smn_target_run_workload(d.run) : NULL};
     if (st == SOCMON_OK)
