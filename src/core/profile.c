@@ -191,13 +191,28 @@ static void jch(jbuf *b, char c)
 
 static void jint(jbuf *b, int64_t v)
 {
+    static const char two[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                              "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                              "8081828384858687888990919293949596979899";
     char t[24];
     size_t i = sizeof t;
     uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-    do {
-        t[--i] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
+    if (v >= 0 && v < 10) {   /* most of a profile's values: 0 */
+        jch(b, (char)('0' + v));
+        return;
+    }
+    while (u >= 100) {
+        unsigned r = (unsigned)(u % 100) * 2;
+        u /= 100;
+        t[--i] = two[r + 1];
+        t[--i] = two[r];
+    }
+    if (u >= 10) {
+        t[--i] = two[u * 2 + 1];
+        t[--i] = two[u * 2];
+    } else {
+        t[--i] = (char)('0' + u);
+    }
     if (v < 0)
         t[--i] = '-';
     jmem(b, t + i, sizeof t - i);
