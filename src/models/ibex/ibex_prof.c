@@ -382,8 +382,9 @@ static uint32_t insn_len(const ibex_core *c, uint32_t off)
     return (c->ram[off] & 3) == 3 ? 4 : 2;
 }
 
-/* Marks the instruction starts of every function (ibex_profile_pcs with all). */
-static void mark_functions(ibex_core *c, uint8_t *want)
+/* Marks the instruction starts of every function (ibex_profile_pcs with all), widening
+ * [*first, *last] to the slots marked. */
+static void mark_functions(ibex_core *c, uint8_t *want, uint32_t *first, uint32_t *last)
 {
     const ibex_prof *p = c->prof;
     for (size_t f = 0; f < p->nsyms; f++) {
@@ -393,14 +394,19 @@ static void mark_functions(ibex_core *c, uint8_t *want)
         if (hi > IBEX_SS_RAM_SIZE || hi < lo)
             hi = IBEX_SS_RAM_SIZE;
         if (hi - lo > (64u << 10)) {   /* an open-ended label: up to its last PC that counted */
-            uint32_t last = lo;
+            uint32_t end = lo;
             for (uint32_t o = lo; o < hi; o += 2)
                 if (want[o >> 1])
-                    last = o + 2;
-            hi = last;
+                    end = o + 2;
+            hi = end;
         }
-        for (uint32_t o = lo; o + 1 < hi; o += insn_len(c, o))
+        for (uint32_t o = lo; o + 1 < hi; o += insn_len(c, o)) {
             want[o >> 1] |= 2;
+            if (o >> 1 < *first)
+                *first = o >> 1;
+            if (o >> 1 > *last)
+                *last = o >> 1;
+        }
     }
 }
 
@@ -416,6 +422,7 @@ socmon_status ibex_profile_pcs(ibex_core *c, int all, ibex_prof_pc **out, size_t
         return socmon_fail(SOCMON_ENOMEM, "ibex: out of memory for the profile");
     uint64_t val[IBEX_ATTR_COUNTERS];
     size_t n = 0;
+    uint32_t first = IBEX_PROF_OUTSIDE, last = 0;   /* the RAM slots want marks are in [first, last] */
     for (uint32_t i = 0; i <= IBEX_PROF_OUTSIDE; i++) {
         if (i < IBEX_PROF_OUTSIDE && !p->chunk[i >> IBEX_PROF_CHUNK_SHIFT]) {   /* never counted */
             i |= (1u << IBEX_PROF_CHUNK_SHIFT) - 1;
@@ -424,12 +431,18 @@ socmon_status ibex_profile_pcs(ibex_core *c, int all, ibex_prof_pc **out, size_t
         if (slot_values(c, i, val)) {
             want[i] = 1;
             n++;
+            if (i < IBEX_PROF_OUTSIDE) {
+                if (i < first)
+                    first = i;
+                last = i;
+            }
         }
     }
     if (all)
-        mark_functions(c, want);
-    n = 0;
-    for (uint32_t i = 0; i <= IBEX_PROF_OUTSIDE; i++)
+        mark_functions(c, want, &first, &last);
+    /* nothing below first is marked, nor between last and the outside slot */
+    n = want[IBEX_PROF_OUTSIDE] != 0;
+    for (uint32_t i = first; i < IBEX_PROF_OUTSIDE && i <= last; i++)
         n += want[i] != 0;
     ibex_prof_pc *v = calloc(n ? n : 1, sizeof *v);
     if (!v) {
@@ -437,7 +450,9 @@ socmon_status ibex_profile_pcs(ibex_core *c, int all, ibex_prof_pc **out, size_t
         return socmon_fail(SOCMON_ENOMEM, "ibex: out of memory for the profile");
     }
     size_t k = 0;
-    for (uint32_t i = 0; i <= IBEX_PROF_OUTSIDE; i++) {
+    for (uint32_t i = first; i <= IBEX_PROF_OUTSIDE; i++) {
+        if (i > last && i < IBEX_PROF_OUTSIDE)
+            i = IBEX_PROF_OUTSIDE;
         if (!want[i])
             continue;
         ibex_prof_pc *r = &v[k++];
