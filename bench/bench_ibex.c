@@ -11,11 +11,26 @@
  * counted to its PC and its call-stack frame, plus the per-function
  * attribution; goal (issue 27): at most 1.5x the plain run); and, for
  * reference, stepping: attributing every instruction on its own through the
- * callback (what the profile does while counters are inhibited). */
+ * callback (what the profile does while counters are inhibited).
+ *
+ * Then real code (issue 39): CoreMark (10 and 100 iterations) and Embench's sglib-combined,
+ * the ELF images in bench/ibex (bench/ibex/README.md), through the socmon command as a user runs it, in both
+ * configurations: the CPU time (user + system, the child's rusage) of `stat`, of `record` without
+ * a profile (`-t ibex:symbols=0`), of `record` with the exact profile but no slices (`slices=0`)
+ * and of `record` as it comes (the profile and its slices), best of $BENCH_IBEX_RUNS (default 5)
+ * runs interleaved, each with its ratio to record without a profile. Goal (issue 39): record as it
+ * comes at most 1.5x record without a profile on coremark_i100, at most 2x on coremark_i10. The
+ * socmon binary is $SOCMON_BIN or ./socmon (the bench target runs in the build directory), the
+ * programs $SOCMON_SRC/bench/ibex or the source tree's. */
+#include <spawn.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "hw/ibex_csr.h"
 #include "models/ibex/ibex_model.h"
@@ -134,6 +149,86 @@ static void attribute(void *ctx, uint32_t pc, const uint64_t *delta)
         a->sums[row][i] += delta[i];
 }
 
+extern char **environ;
+
+/* CPU seconds (user + system) one run of argv took, output to /dev/null; -1 if it failed */
+static double cpu_of(char *const argv[])
+{
+    posix_spawn_file_actions_t fa;
+    pid_t pid;
+    int ws, rc;
+    struct rusage ru;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", 1 /* O_WRONLY */, 0);
+    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", 1, 0);
+    rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc != 0 || wait4(pid, &ws, 0, &ru) != pid || !WIFEXITED(ws) || WEXITSTATUS(ws) != 0)
+        return -1;
+    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 + (double)ru.ru_stime.tv_sec +
+           (double)ru.ru_stime.tv_usec * 1e-6;
+}
+
+#ifndef SOCMON_SOURCE_DIR
+#define SOCMON_SOURCE_DIR "."
+#endif
+
+/* stat, record without a profile, with the profile (no slices), as it comes; 1 if one failed */
+static int programs(void)
+{
+    static const char *const progs[] = {"coremark_i100", "coremark_i10", "embench_sglib"};
+    static const char *const presets[] = {"small", "maxperf"};
+    static const char *const modes[] = {"stat", "record symbols=0", "record slices=0", "record"};
+    const char *bin = getenv("SOCMON_BIN") ? getenv("SOCMON_BIN") : "./socmon";
+    const char *src = getenv("SOCMON_SRC") ? getenv("SOCMON_SRC") : SOCMON_SOURCE_DIR;
+    int runs = getenv("BENCH_IBEX_RUNS") ? atoi(getenv("BENCH_IBEX_RUNS")) : 5;
+    char dir[] = "/tmp/bench_ibex.XXXXXX", out[64];
+    if (runs < 1)
+        runs = 1;
+    if (!mkdtemp(dir)) {
+        perror("bench_ibex: mkdtemp");
+        return 1;
+    }
+    snprintf(out, sizeof out, "%s/run.rec", dir);
+    printf("\nibex programs: CPU time (user + system), best of %d, ratio to record without a profile\n", runs);
+    for (size_t g = 0; g < sizeof progs / sizeof progs[0]; g++) {
+        for (size_t k = 0; k < 2; k++) {
+            char elf[4096], tgt[4][64];
+            double best[4];
+            snprintf(elf, sizeof elf, "%s/bench/ibex/%s.elf", src, progs[g]);
+            snprintf(tgt[0], sizeof tgt[0], "ibex:config=%s", presets[k]);
+            snprintf(tgt[1], sizeof tgt[1], "ibex:config=%s,symbols=0", presets[k]);
+            snprintf(tgt[2], sizeof tgt[2], "ibex:config=%s,slices=0", presets[k]);
+            snprintf(tgt[3], sizeof tgt[3], "ibex:config=%s", presets[k]);
+            for (int m = 0; m < 4; m++)
+                best[m] = 1e30;
+            for (int r = 0; r < runs; r++) {
+                for (int m = 0; m < 4; m++) {
+                    char *stat_argv[] = {(char *)bin, "stat", "-t", tgt[m], "--", elf, NULL};
+                    char *rec_argv[] = {(char *)bin, "record", "-t", tgt[m], "-o", out, "--", elf, NULL};
+                    double t = cpu_of(m == 0 ? stat_argv : rec_argv);
+                    if (t < 0) {
+                        fprintf(stderr, "bench_ibex: %s %s -t %s -- %s failed\n", bin, m ? "record" : "stat",
+                                tgt[m], elf);
+                        unlink(out);
+                        rmdir(dir);
+                        return 1;
+                    }
+                    if (t < best[m])
+                        best[m] = t;
+                }
+            }
+            printf("%-13s %-7s:", progs[g], presets[k]);
+            for (int m = 0; m < 4; m++)
+                printf(" %s %.3f s (%.2fx)%s", modes[m], best[m], best[m] / best[1], m < 3 ? "," : "\n");
+        }
+    }
+    printf("goal (issue 39): record <= 1.5x record symbols=0 on coremark_i100, <= 2x on coremark_i10\n");
+    unlink(out);
+    rmdir(dir);
+    return 0;
+}
+
 int main(void)
 {
     static const char *const presets[] = {"small", "maxperf"};
@@ -191,5 +286,5 @@ int main(void)
         printf("ibex %-7s: per-function attribution costs %.2fx (%.1f -> %.1f M instr/s); the exact profile "
                "%.2fx (%.1f M instr/s, goal <= 1.5x); stepping %.1fx\n", presets[k], rate[0][k] / rate[1][k],
                rate[0][k], rate[1][k], rate[0][k] / rate[2][k], rate[2][k], rate[0][k] / rate[3][k]);
-    return 0;
+    return programs();
 }

@@ -140,67 +140,274 @@ void socmon_profile_free(socmon_profile *p)
 
 /* ---- writing ---- */
 
-static json_t *u64(uint64_t v)
+/* The JSON is written straight into a buffer, byte for byte what jansson's json_dumps(JSON_COMPACT)
+ * made of the same document (a tree of a value per number was most of a short record's CPU):
+ * members in order, no spaces, integers as %lld, strings escaped as jansson escapes them. A string
+ * jansson would not take (not UTF-8) drops what it was in, as json_object_set_new and
+ * json_array_append_new dropped a NULL: the member, or the row. */
+typedef struct jbuf {
+    char *s;
+    size_t n, cap;
+    int oom;
+} jbuf;
+
+static int jreserve(jbuf *b, size_t more)
 {
-    return json_integer((json_int_t)(int64_t)v);
+    if (b->oom)
+        return -1;
+    if (b->n + more + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap < b->n + more + 1)
+            cap *= 2;
+        char *t = realloc(b->s, cap);
+        if (!t) {
+            b->oom = 1;
+            return -1;
+        }
+        b->s = t;
+        b->cap = cap;
+    }
+    return 0;
 }
 
-static json_t *values(const uint64_t *v, size_t n)
+static void jmem(jbuf *b, const char *s, size_t n)
 {
-    json_t *a = json_array();
-    for (size_t k = 0; a && k < n; k++)
-        json_array_append_new(a, u64(v[k]));
-    return a;
+    if (jreserve(b, n) == 0) {
+        memcpy(b->s + b->n, s, n);
+        b->n += n;
+    }
+}
+
+static void jlit(jbuf *b, const char *s)
+{
+    jmem(b, s, strlen(s));
+}
+
+static void jch(jbuf *b, char c)
+{
+    if (jreserve(b, 1) == 0)
+        b->s[b->n++] = c;
+}
+
+static void jint(jbuf *b, int64_t v)
+{
+    static const char two[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                              "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                              "8081828384858687888990919293949596979899";
+    char t[24];
+    size_t i = sizeof t;
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    if (v >= 0 && v < 10) {   /* most of a profile's values: 0 */
+        jch(b, (char)('0' + v));
+        return;
+    }
+    while (u >= 100) {
+        unsigned r = (unsigned)(u % 100) * 2;
+        u /= 100;
+        t[--i] = two[r + 1];
+        t[--i] = two[r];
+    }
+    if (u >= 10) {
+        t[--i] = two[u * 2 + 1];
+        t[--i] = two[u * 2];
+    } else {
+        t[--i] = (char)('0' + u);
+    }
+    if (v < 0)
+        t[--i] = '-';
+    jmem(b, t + i, sizeof t - i);
+}
+
+static void ju64(jbuf *b, uint64_t v)
+{
+    jint(b, (int64_t)v);
+}
+
+/* Whether jansson takes s as a string (UTF-8): ASCII always. */
+static int jstring_ok(const char *s)
+{
+    for (const unsigned char *c = (const unsigned char *)s; *c; c++)
+        if (*c >= 0x80) {
+            json_t *j = json_string(s);
+            json_decref(j);
+            return j != NULL;
+        }
+    return 1;
+}
+
+static void jstr(jbuf *b, const char *s)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    jch(b, '"');
+    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+        const unsigned char *run = c;
+        while (*c && *c >= 0x20 && *c != '"' && *c != '\\')
+            c++;
+        jmem(b, (const char *)run, (size_t)(c - run));
+        if (!*c)
+            break;
+        switch (*c) {
+        case '"': jlit(b, "\\\""); break;
+        case '\\': jlit(b, "\\\\"); break;
+        case '\b': jlit(b, "\\b"); break;
+        case '\f': jlit(b, "\\f"); break;
+        case '\n': jlit(b, "\\n"); break;
+        case '\r': jlit(b, "\\r"); break;
+        case '\t': jlit(b, "\\t"); break;
+        default: {
+            char u[6] = {'\\', 'u', '0', '0', hex[*c >> 4], hex[*c & 15]};
+            jmem(b, u, sizeof u);
+        }
+        }
+    }
+    jch(b, '"');
+}
+
+static void jvalues(jbuf *b, const uint64_t *v, size_t n)
+{
+    jch(b, '[');
+    for (size_t k = 0; k < n; k++) {
+        if (k)
+            jch(b, ',');
+        ju64(b, v[k]);
+    }
+    jch(b, ']');
+}
+
+/* "," before every row but the first kept */
+static void jsep(jbuf *b, int *first)
+{
+    if (!*first)
+        jch(b, ',');
+    *first = 0;
 }
 
 socmon_status socmon_profile_to_json(const socmon_profile *p, char **out, size_t *len)
 {
     if (!p || !out)
         return socmon_fail(SOCMON_EINVAL, "socmon_profile_to_json: NULL argument");
-    json_t *doc = json_object(), *ev = json_array(), *fn = json_array(), *in = json_array(), *nd = json_array(),
-           *sl = json_array();
-    json_object_set_new(doc, "format", json_string("socmon-profile"));
-    json_object_set_new(doc, "version", json_integer(1));
-    json_object_set_new(doc, "program", json_string(p->program ? p->program : ""));
-    json_object_set_new(doc, "arch", json_string(p->arch ? p->arch : ""));
-    for (size_t k = 0; k < p->nevents; k++)
-        json_array_append_new(ev, json_pack("{s:s,s:i}", "name", p->events[k] ? p->events[k] : "", "width",
-                                            (json_int_t)p->widths[k]));
-    for (size_t i = 0; i < p->nfuncs; i++)
-        json_array_append_new(fn, json_pack("[s,o,o]", p->funcs[i].name ? p->funcs[i].name : "", u64(p->funcs[i].lo),
-                                            u64(p->funcs[i].hi)));
-    for (size_t i = 0; i < p->ninsns; i++)
-        json_array_append_new(in, json_pack("[o,I,I,o,s]", u64(p->insns[i].pc), (json_int_t)p->insns[i].word,
-                                            (json_int_t)p->insns[i].func, values(p->insns[i].v, p->nevents),
-                                            p->insns[i].text ? p->insns[i].text : ""));
-    for (size_t i = 0; i < p->nnodes; i++)
-        json_array_append_new(nd, json_pack("[I,I,b,o,o]", (json_int_t)p->nodes[i].parent,
-                                            (json_int_t)p->nodes[i].func, p->nodes[i].trap, u64(p->nodes[i].calls),
-                                            values(p->nodes[i].v, p->nevents)));
-    for (size_t i = 0; i < p->nslices; i++)
-        json_array_append_new(sl, json_pack("[o,o,I,I]", u64(p->slices[i].t0_ns), u64(p->slices[i].t1_ns),
-                                            (json_int_t)p->slices[i].func, (json_int_t)p->slices[i].depth));
-    json_object_set_new(doc, "events", ev);
-    json_object_set_new(doc, "total", values(p->total, p->nevents));
-    json_object_set_new(doc, "functions", fn);
-    json_object_set_new(doc, "insns", in);
-    json_object_set_new(doc, "nodes", nd);
-    json_object_set_new(doc, "slices", sl);
-    json_object_set_new(doc, "slices_dropped", u64(p->slices_dropped));
-    if (p->ninhibited) {
-        json_t *ih = json_array();
-        for (size_t i = 0; i < p->ninhibited; i++)
-            json_array_append_new(ih, json_pack("[s,s,o,o]", p->inhibited[i].counter, p->inhibited[i].reg,
-                                                u64(p->inhibited[i].inhibited_cycles), u64(p->inhibited[i].run_cycles)));
-        json_object_set_new(doc, "inhibited", ih);
+    jbuf b = {0};
+    int first;
+    const char *program = p->program ? p->program : "", *arch = p->arch ? p->arch : "";
+    /* some 60 bytes a PC and a node, 30 a slice */
+    jreserve(&b, 4096 + (p->ninsns + p->nnodes) * (40 + 8 * p->nevents) + p->nslices * 32);
+    jlit(&b, "{\"format\":\"socmon-profile\",\"version\":1");
+    if (jstring_ok(program)) {
+        jlit(&b, ",\"program\":");
+        jstr(&b, program);
     }
-    char *s = json_dumps(doc, JSON_COMPACT);
-    json_decref(doc);
-    if (!s)
+    if (jstring_ok(arch)) {
+        jlit(&b, ",\"arch\":");
+        jstr(&b, arch);
+    }
+    jlit(&b, ",\"events\":[");
+    first = 1;
+    for (size_t k = 0; k < p->nevents; k++) {
+        const char *name = p->events[k] ? p->events[k] : "";
+        if (!jstring_ok(name))
+            continue;
+        jsep(&b, &first);
+        jlit(&b, "{\"name\":");
+        jstr(&b, name);
+        jlit(&b, ",\"width\":");
+        jint(&b, (int64_t)p->widths[k]);
+        jch(&b, '}');
+    }
+    jlit(&b, "],\"total\":");
+    jvalues(&b, p->total, p->nevents);
+    jlit(&b, ",\"functions\":[");
+    first = 1;
+    for (size_t i = 0; i < p->nfuncs; i++) {
+        const char *name = p->funcs[i].name ? p->funcs[i].name : "";
+        if (!jstring_ok(name))
+            continue;
+        jsep(&b, &first);
+        jch(&b, '[');
+        jstr(&b, name);
+        jch(&b, ',');
+        ju64(&b, p->funcs[i].lo);
+        jch(&b, ',');
+        ju64(&b, p->funcs[i].hi);
+        jch(&b, ']');
+    }
+    jlit(&b, "],\"insns\":[");
+    first = 1;
+    for (size_t i = 0; i < p->ninsns; i++) {
+        const char *text = p->insns[i].text ? p->insns[i].text : "";
+        if (!jstring_ok(text))
+            continue;
+        jsep(&b, &first);
+        jch(&b, '[');
+        ju64(&b, p->insns[i].pc);
+        jch(&b, ',');
+        jint(&b, (int64_t)p->insns[i].word);
+        jch(&b, ',');
+        jint(&b, (int64_t)p->insns[i].func);
+        jch(&b, ',');
+        jvalues(&b, p->insns[i].v, p->nevents);
+        jch(&b, ',');
+        jstr(&b, text);
+        jch(&b, ']');
+    }
+    jlit(&b, "],\"nodes\":[");
+    for (size_t i = 0; i < p->nnodes; i++) {
+        if (i)
+            jch(&b, ',');
+        jch(&b, '[');
+        jint(&b, (int64_t)p->nodes[i].parent);
+        jch(&b, ',');
+        jint(&b, (int64_t)p->nodes[i].func);
+        jlit(&b, p->nodes[i].trap ? ",true," : ",false,");
+        ju64(&b, p->nodes[i].calls);
+        jch(&b, ',');
+        jvalues(&b, p->nodes[i].v, p->nevents);
+        jch(&b, ']');
+    }
+    jlit(&b, "],\"slices\":[");
+    for (size_t i = 0; i < p->nslices; i++) {
+        if (i)
+            jch(&b, ',');
+        jch(&b, '[');
+        ju64(&b, p->slices[i].t0_ns);
+        jch(&b, ',');
+        ju64(&b, p->slices[i].t1_ns);
+        jch(&b, ',');
+        jint(&b, (int64_t)p->slices[i].func);
+        jch(&b, ',');
+        jint(&b, (int64_t)p->slices[i].depth);
+        jch(&b, ']');
+    }
+    jlit(&b, "],\"slices_dropped\":");
+    ju64(&b, p->slices_dropped);
+    if (p->ninhibited) {
+        jlit(&b, ",\"inhibited\":[");
+        first = 1;
+        for (size_t i = 0; i < p->ninhibited; i++) {
+            const socmon_inhibited *x = &p->inhibited[i];
+            if (!jstring_ok(x->counter) || !jstring_ok(x->reg))
+                continue;
+            jsep(&b, &first);
+            jch(&b, '[');
+            jstr(&b, x->counter);
+            jch(&b, ',');
+            jstr(&b, x->reg);
+            jch(&b, ',');
+            ju64(&b, x->inhibited_cycles);
+            jch(&b, ',');
+            ju64(&b, x->run_cycles);
+            jch(&b, ']');
+        }
+        jch(&b, ']');
+    }
+    jch(&b, '}');
+    if (b.oom || jreserve(&b, 0) != 0) {
+        free(b.s);
         return socmon_fail(SOCMON_ENOMEM, "profile: out of memory for its JSON");
-    *out = s;
+    }
+    b.s[b.n] = '\0';
+    *out = b.s;
     if (len)
-        *len = strlen(s);
+        *len = b.n;
     return SOCMON_OK;
 }
 

@@ -161,10 +161,13 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
     ibex_stop stop = IBEX_STOP_LIMIT;
     uint32_t alo, aspan;   /* PCs [alo, alo + aspan) go with c->attr_pc (ibex_set_attribution) */
     /* PROF: the slot of the instruction running (the dummy while stepping with counters inhibited) */
-    ibex_pslot *const pslots = PROF ? c->prof->slots : NULL;
-    ibex_pslot *const pdummy = PROF ? &c->prof->dummy : NULL;
-    ibex_pslot *ps = pdummy;
+    /* pbase[pi], nbase[pi]: the running instruction's slot and executions, pi its RAM halfword
+     * masked by pmask; stepping, pmask is 0 and the bases are the dummies (few registers: the
+     * loop runs short of them) */
     int pfast = PROF && c->prof->fast;
+    uint32_t pmask = pfast ? UINT32_MAX : 0, pi = 0;
+    ibex_pslot *pbase = !PROF ? NULL : pfast ? c->prof->slots : &c->prof->dummy;
+    uint64_t *nbase = !PROF ? NULL : pfast ? c->prof->n : &c->prof->dummy_n;
 
     if (c->boot_pending) {
         /* The controller's RESET, BOOT_SET and FIRST_FETCH cycles before the
@@ -173,6 +176,7 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
         c->ev[IBEX_CNT_CYCLE] += IBEX_BOOT_CYCLES;
         c->ev[IBEX_CNT_IF_WAIT] += IBEX_BOOT_CYCLES;
         if (PROF && pfast && pc - IBEX_SS_RAM_BASE < IBEX_SS_RAM_SIZE) {   /* to the first instruction */
+            ibex_pslot *const pslots = c->prof->slots;
             ibex_prof_mark(c->prof, (pc - IBEX_SS_RAM_BASE) >> 1);
             pslots[(pc - IBEX_SS_RAM_BASE) >> 1].d[IBEX_CNT_CYCLE] += IBEX_BOOT_CYCLES;
             pslots[(pc - IBEX_SS_RAM_BASE) >> 1].d[IBEX_CNT_IF_WAIT] += IBEX_BOOT_CYCLES;
@@ -208,20 +212,24 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
         uint64_t ev_ = (v);                                                   \
         c->ev[k] += ev_;                                                      \
         if (PROF)                                                             \
-            ps->d[k] += ev_;                                                  \
+            pbase[pi].d[k] += ev_;                                            \
     } while (0)
+/* An event every execution of the instruction has (a load's count and its NumCyclesLSU, a
+ * branch, a jump's count and fetch wait, a fast multiply's wait): the slot's n counts it, so the
+ * loop leaves the slot alone (ibex_prof_fold adds n times them, by the handler the slot ran). */
+#define EVS(k, v) (c->ev[k] += (v))
 #define CYC(v)                                                                \
     do {                                                                      \
         uint64_t cy_ = (v);                                                   \
         cyc += cy_;                                                           \
         if (PROF)                                                             \
-            ps->d[IBEX_CNT_CYCLE] += cy_;                                     \
+            pbase[pi].d[IBEX_CNT_CYCLE] += cy_;                               \
     } while (0)
 #define RET(v)                                                                \
     do {                                                                      \
         ret += (uint64_t)(v);                                                 \
         if (PROF)                                                             \
-            ps->d[IBEX_CNT_INSTRET] += (uint64_t)(v);                         \
+            pbase[pi].d[IBEX_CNT_INSTRET] += (uint64_t)(v);                   \
     } while (0)
 /* The instruction did not complete: it is neither retired nor compressed-retired. */
 #define UNRETIRE()                                                            \
@@ -229,7 +237,7 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
         RET(-1);                                                              \
         comp -= op->compressed;                                               \
         if (PROF)                                                             \
-            ps->d[IBEX_CNT_COMPRESSED] -= op->compressed;                     \
+            pbase[pi].d[IBEX_CNT_COMPRESSED] -= op->compressed;               \
     } while (0)
 #define EXCEPTION(cause, tval)                                                \
     do {                                                                      \
@@ -258,7 +266,7 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
     } while (0)
 #define TAKEN(cond)                                                           \
     do {                                                                      \
-        EV(IBEX_CNT_BRANCHES, 1);                                             \
+        EVS(IBEX_CNT_BRANCHES, 1);                                            \
         if (cond) {                                                           \
             CYC(t.br_taken - 1u);                                             \
             EV(IBEX_CNT_TAKEN, 1);                                            \
@@ -271,9 +279,9 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
     } while (0)
 #define JUMPED()                                                              \
     do {                                                                      \
-        EV(IBEX_CNT_JUMPS, 1);                                                \
+        EVS(IBEX_CNT_JUMPS, 1);                                               \
         if (t.jump_if) {                                                      \
-            EV(IBEX_CNT_IF_WAIT, t.jump_if);                                  \
+            EVS(IBEX_CNT_IF_WAIT, t.jump_if);                                 \
             bubble_at = seq + 1;                                              \
         }                                                                     \
     } while (0)
@@ -292,6 +300,9 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
             if (PROF) {
                 ibex_prof_resync(c);
                 pfast = c->prof->fast = c->inhibit == 0 && !c->prof->stepping;
+                pmask = pfast ? UINT32_MAX : 0;
+                pbase = pfast ? c->prof->slots : &c->prof->dummy;
+                nbase = pfast ? c->prof->n : &c->prof->dummy_n;
             }
             ibex_attr_enter(c, c->pc, &alo, &aspan);
             if (max_cycles && ibex_now(c) >= max_cycles) {
@@ -308,6 +319,7 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
                 c->ev[IBEX_CNT_CYCLE] += IRQ_CYCLES;
                 c->ev[IBEX_CNT_IF_WAIT] += IRQ_IF_CYCLES;
                 if (PROF && pfast && c->pc - IBEX_SS_RAM_BASE < IBEX_SS_RAM_SIZE) {
+                    ibex_pslot *const pslots = c->prof->slots;
                     ibex_prof_mark(c->prof, (c->pc - IBEX_SS_RAM_BASE) >> 1);
                     pslots[(c->pc - IBEX_SS_RAM_BASE) >> 1].d[IBEX_CNT_CYCLE] += IRQ_CYCLES;
                     pslots[(c->pc - IBEX_SS_RAM_BASE) >> 1].d[IBEX_CNT_IF_WAIT] += IRQ_IF_CYCLES;
@@ -334,10 +346,12 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
                 ibex_prof_fold(c, off >> 1);         /* the slot's counts of the instruction it held */
             }
             ibex_predecode(c, lo, (lo & 3) == 3 ? ld16(ram + off + 2) : 0, &ops[off >> 1]);
+            if (PROF)
+                c->prof->h[off >> 1] = ops[off >> 1].h;   /* what its n counts from now on */
         }
         if (PROF) {
-            ps = LIKELY(pfast) ? &pslots[off >> 1] : pdummy;
-            ps->n++;
+            pi = (off >> 1) & pmask;
+            nbase[pi]++;
         }
         seq++;
         cyc += op->cyc;
@@ -405,8 +419,8 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
                                               [H_LHU] = 2};
             uint32_t a = x[op->rs1] + (uint32_t)op->imm, v, aoff = a - IBEX_SS_RAM_BASE;
             unsigned size = size_of[op->h];
-            EV(IBEX_CNT_LOADS, 1);
-            EV(IBEX_CNT_LSU_WAIT, t.mem_lsu);
+            EVS(IBEX_CNT_LOADS, 1);
+            EVS(IBEX_CNT_LSU_WAIT, t.mem_lsu);
             if (UNLIKELY((a & 3) + size > 4)) {   /* split into two bus transactions */
                 CYC(1);
                 EV(IBEX_CNT_LSU_WAIT, t.split_lsu);
@@ -441,8 +455,8 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
         case H_SB: case H_SH: case H_SW: {
             unsigned size = op->h == H_SB ? 1 : op->h == H_SH ? 2 : 4;
             uint32_t a = x[op->rs1] + (uint32_t)op->imm, v = x[op->rs2], aoff = a - IBEX_SS_RAM_BASE;
-            EV(IBEX_CNT_STORES, 1);
-            EV(IBEX_CNT_LSU_WAIT, t.mem_lsu);
+            EVS(IBEX_CNT_STORES, 1);
+            EVS(IBEX_CNT_LSU_WAIT, t.mem_lsu);
             if (UNLIKELY((a & 3) + size > 4)) {
                 CYC(1);
                 EV(IBEX_CNT_LSU_WAIT, t.split_lsu);
@@ -500,13 +514,13 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
                 CYC(n);
                 EV(IBEX_CNT_MUL_WAIT, n - 1);
             } else {
-                EV(IBEX_CNT_MUL_WAIT, t.mul - 1u);
+                EVS(IBEX_CNT_MUL_WAIT, t.mul - 1u);
             }
             RD(x[op->rs1] * x[op->rs2]);
             pc += 4;
             break;
         case H_MULH: case H_MULHSU: case H_MULHU:
-            EV(IBEX_CNT_MUL_WAIT, t.mulh - 1u);
+            EVS(IBEX_CNT_MUL_WAIT, t.mulh - 1u);
             RD(mulh(x[op->rs1], x[op->rs2], op->h != H_MULHU, op->h == H_MULH));
             pc += 4;
             break;
@@ -554,7 +568,7 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
                 /* what it did to the counters, as counted (under the inhibit it may have set) */
                 ibex_sync(c);
                 for (unsigned k = 0; k < IBEX_ATTR_COUNTERS; k++)
-                    ps->d[k] += c->cnt[k] - before[k];
+                    pbase[pi].d[k] += c->cnt[k] - before[k];
             }
             LOAD();
             if (bad) {
@@ -627,7 +641,7 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
         /* No instruction: nothing to retire. A fault at the vector itself
          * would repeat forever. */
         if (PROF) {
-            ps = !pfast ? pdummy : off < IBEX_SS_RAM_SIZE ? &pslots[off >> 1] : &pslots[IBEX_PROF_OUTSIDE];
+            pi = (off < IBEX_SS_RAM_SIZE ? off >> 1 : IBEX_PROF_OUTSIDE) & pmask;
             if (off < IBEX_SS_RAM_SIZE)
                 ibex_prof_mark(c->prof, off >> 1);
         }
@@ -669,6 +683,7 @@ out:
 #undef LOAD
 #undef UNRETIRE
 #undef EV
+#undef EVS
 #undef CYC
 #undef RET
 #undef EXCEPTION

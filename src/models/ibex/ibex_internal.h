@@ -129,7 +129,6 @@ struct ibex_core {
  * not the static n * (op cycles, 1 instret, compressed) in d[]; with counters inhibited the loop
  * steps one instruction at a time and the attribution flush adds the counted deltas to d[]. */
 typedef struct ibex_pslot {
-    uint64_t n;
     uint64_t d[IBEX_ATTR_COUNTERS];
 } ibex_pslot;
 typedef struct ibex_frame {
@@ -143,6 +142,14 @@ typedef struct ibex_frame {
 struct ibex_prof {
     ibex_pslot *slots;             /* one per RAM halfword, then one for fetches outside RAM */
     ibex_pslot dummy;              /* where the loop's slot counts go while stepping */
+    /* each slot's executions n, apart from its events: the loop adds to n every instruction and
+     * to d[] only at an event, so what it touches per instruction is 8 bytes a halfword, not the
+     * 104 of a slot (on CoreMark half a MiB of slots, out of the caches) */
+    uint64_t *n;
+    uint64_t dummy_n;
+    /* the handler each slot's n counts (the op's h when decoded: a store that invalidates the op
+     * leaves it), for the events every execution of it has (ibex_prof_fold) */
+    uint8_t *h;
     int fast;
     int stepping;                  /* step whatever the inhibit (the halt's last edges, ibex_halt.c) */
     uint32_t *addr, *end;          /* the symbols' ranges */

@@ -237,12 +237,32 @@ void ibex_prof_fold(ibex_core *c, uint32_t slot)
 {
     ibex_pslot *s = &c->prof->slots[slot];
     const ibex_op *op = &c->ops[slot];
-    if (!s->n)
+    uint64_t n = c->prof->n[slot];
+    if (!n)
         return;
-    s->d[IBEX_CNT_CYCLE] += s->n * op->cyc;
-    s->d[IBEX_CNT_INSTRET] += s->n;
-    s->d[IBEX_CNT_COMPRESSED] += s->n * op->compressed;
-    s->n = 0;
+    s->d[IBEX_CNT_CYCLE] += n * op->cyc;
+    s->d[IBEX_CNT_INSTRET] += n;
+    s->d[IBEX_CNT_COMPRESSED] += n * op->compressed;
+    /* the events the loop counted through n (ibex_exec.c, EVS) */
+    const ibex_timing *t = &c->t;
+    uint8_t h = c->prof->h[slot];
+    if (h >= H_LB && h <= H_LHU) {
+        s->d[IBEX_CNT_LOADS] += n;
+        s->d[IBEX_CNT_LSU_WAIT] += n * t->mem_lsu;
+    } else if (h >= H_SB && h <= H_SW) {
+        s->d[IBEX_CNT_STORES] += n;
+        s->d[IBEX_CNT_LSU_WAIT] += n * t->mem_lsu;
+    } else if (h >= H_BEQ && h <= H_BGEU) {
+        s->d[IBEX_CNT_BRANCHES] += n;
+    } else if (h == H_JAL || h == H_JALR || h == H_FENCEI) {
+        s->d[IBEX_CNT_JUMPS] += n;
+        s->d[IBEX_CNT_IF_WAIT] += n * t->jump_if;
+    } else if (h == H_MUL && c->cfg.rv32m != IBEX_RV32M_SLOW) {
+        s->d[IBEX_CNT_MUL_WAIT] += n * (t->mul - 1u);
+    } else if (h == H_MULH || h == H_MULHSU || h == H_MULHU) {
+        s->d[IBEX_CNT_MUL_WAIT] += n * (t->mulh - 1u);
+    }
+    c->prof->n[slot] = 0;
 }
 
 static uint32_t slot_of(uint32_t pc)
@@ -266,6 +286,8 @@ void ibex_prof_free(ibex_core *c)
     if (!p)
         return;
     free(p->slots);
+    free(p->n);
+    free(p->h);
     free(p->addr);
     free(p->end);
     free(p->nodes);
@@ -281,9 +303,12 @@ void ibex_prof_reset(ibex_core *c)
     ibex_prof *p = c->prof;
     ibex_sync(c);
     for (uint32_t ch = 0; ch < IBEX_PROF_CHUNKS; ch++)   /* only chunks that may have counted */
-        if (p->chunk[ch])
+        if (p->chunk[ch]) {
             memset(&p->slots[ch << IBEX_PROF_CHUNK_SHIFT], 0, sizeof *p->slots << IBEX_PROF_CHUNK_SHIFT);
+            memset(&p->n[ch << IBEX_PROF_CHUNK_SHIFT], 0, sizeof *p->n << IBEX_PROF_CHUNK_SHIFT);
+        }
     memset(&p->slots[IBEX_PROF_OUTSIDE], 0, sizeof *p->slots);
+    p->n[IBEX_PROF_OUTSIDE] = 0;
     memset(p->hash, 0, p->hcap * sizeof *p->hash);
     memset(&p->nodes[0], 0, sizeof p->nodes[0]);
     p->nnodes = 1;
@@ -308,15 +333,20 @@ socmon_status ibex_profile_start(ibex_core *c, const ibex_symbol *syms, size_t n
     c->prof = p;
     /* calloc'd: the pages of code never run stay untouched */
     p->slots = calloc(IBEX_PROF_OUTSIDE + 1, sizeof *p->slots);
-    if (c->ran)   /* ops decoded before the profile: any slot may count without a decode */
+    p->n = calloc(IBEX_PROF_OUTSIDE + 1, sizeof *p->n);
+    p->h = calloc(IBEX_PROF_OUTSIDE + 1, sizeof *p->h);
+    if (c->ran && p->h) {   /* ops decoded before the profile: any slot may count without a decode */
         memset(p->chunk, 1, sizeof p->chunk);
+        for (uint32_t i = 0; i < IBEX_PROF_OUTSIDE; i++)
+            p->h[i] = c->ops[i].h;
+    }
     p->addr = malloc((nsyms + 1) * sizeof *p->addr);
     p->end = malloc((nsyms + 1) * sizeof *p->end);
     p->ncap = 1024;
     p->nodes = malloc(p->ncap * sizeof *p->nodes);
     p->max_slices = max_slices;
     p->slices = max_slices ? malloc(max_slices * sizeof *p->slices) : NULL;
-    if (!p->slots || !p->addr || !p->end || !p->nodes || grow_hash(p) != 0 || (max_slices && !p->slices)) {
+    if (!p->slots || !p->n || !p->h || !p->addr || !p->end || !p->nodes || grow_hash(p) != 0 || (max_slices && !p->slices)) {
         ibex_prof_free(c);
         return socmon_fail(SOCMON_ENOMEM, "ibex: out of memory for the profile");
     }
@@ -352,8 +382,9 @@ static uint32_t insn_len(const ibex_core *c, uint32_t off)
     return (c->ram[off] & 3) == 3 ? 4 : 2;
 }
 
-/* Marks the instruction starts of every function (ibex_profile_pcs with all). */
-static void mark_functions(ibex_core *c, uint8_t *want)
+/* Marks the instruction starts of every function (ibex_profile_pcs with all), widening
+ * [*first, *last] to the slots marked. */
+static void mark_functions(ibex_core *c, uint8_t *want, uint32_t *first, uint32_t *last)
 {
     const ibex_prof *p = c->prof;
     for (size_t f = 0; f < p->nsyms; f++) {
@@ -363,14 +394,19 @@ static void mark_functions(ibex_core *c, uint8_t *want)
         if (hi > IBEX_SS_RAM_SIZE || hi < lo)
             hi = IBEX_SS_RAM_SIZE;
         if (hi - lo > (64u << 10)) {   /* an open-ended label: up to its last PC that counted */
-            uint32_t last = lo;
+            uint32_t end = lo;
             for (uint32_t o = lo; o < hi; o += 2)
                 if (want[o >> 1])
-                    last = o + 2;
-            hi = last;
+                    end = o + 2;
+            hi = end;
         }
-        for (uint32_t o = lo; o + 1 < hi; o += insn_len(c, o))
+        for (uint32_t o = lo; o + 1 < hi; o += insn_len(c, o)) {
             want[o >> 1] |= 2;
+            if (o >> 1 < *first)
+                *first = o >> 1;
+            if (o >> 1 > *last)
+                *last = o >> 1;
+        }
     }
 }
 
@@ -386,6 +422,7 @@ socmon_status ibex_profile_pcs(ibex_core *c, int all, ibex_prof_pc **out, size_t
         return socmon_fail(SOCMON_ENOMEM, "ibex: out of memory for the profile");
     uint64_t val[IBEX_ATTR_COUNTERS];
     size_t n = 0;
+    uint32_t first = IBEX_PROF_OUTSIDE, last = 0;   /* the RAM slots want marks are in [first, last] */
     for (uint32_t i = 0; i <= IBEX_PROF_OUTSIDE; i++) {
         if (i < IBEX_PROF_OUTSIDE && !p->chunk[i >> IBEX_PROF_CHUNK_SHIFT]) {   /* never counted */
             i |= (1u << IBEX_PROF_CHUNK_SHIFT) - 1;
@@ -394,12 +431,18 @@ socmon_status ibex_profile_pcs(ibex_core *c, int all, ibex_prof_pc **out, size_t
         if (slot_values(c, i, val)) {
             want[i] = 1;
             n++;
+            if (i < IBEX_PROF_OUTSIDE) {
+                if (i < first)
+                    first = i;
+                last = i;
+            }
         }
     }
     if (all)
-        mark_functions(c, want);
-    n = 0;
-    for (uint32_t i = 0; i <= IBEX_PROF_OUTSIDE; i++)
+        mark_functions(c, want, &first, &last);
+    /* nothing below first is marked, nor between last and the outside slot */
+    n = want[IBEX_PROF_OUTSIDE] != 0;
+    for (uint32_t i = first; i < IBEX_PROF_OUTSIDE && i <= last; i++)
         n += want[i] != 0;
     ibex_prof_pc *v = calloc(n ? n : 1, sizeof *v);
     if (!v) {
@@ -407,7 +450,9 @@ socmon_status ibex_profile_pcs(ibex_core *c, int all, ibex_prof_pc **out, size_t
         return socmon_fail(SOCMON_ENOMEM, "ibex: out of memory for the profile");
     }
     size_t k = 0;
-    for (uint32_t i = 0; i <= IBEX_PROF_OUTSIDE; i++) {
+    for (uint32_t i = first; i <= IBEX_PROF_OUTSIDE; i++) {
+        if (i > last && i < IBEX_PROF_OUTSIDE)
+            i = IBEX_PROF_OUTSIDE;
         if (!want[i])
             continue;
         ibex_prof_pc *r = &v[k++];

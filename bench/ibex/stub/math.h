@@ -1,0 +1,1 @@
+double modf(double x, double *ip);

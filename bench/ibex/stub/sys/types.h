@@ -1,0 +1,1 @@
+#include <stddef.h>
