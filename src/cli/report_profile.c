@@ -4,12 +4,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/output.h"
 #include "cli/report_profile.h"
 #include "export/output.h"
+#include "export/profile_view.h"
 #include "socmon/profile.h"
 
 static const char *view_name(int v)
@@ -56,54 +56,15 @@ int cli_report_profile(cli_source *src, const cli_opts *o, const char *file, con
         socmon_clear_error();   /* an unreadable one was said when it was loaded */
         return 1;
     }
-    socmon_status st = SOCMON_OK;
-    size_t k = 0;
-    if (st == SOCMON_OK && (o->event || socmon_profile_event(p, "cycles", &k) != SOCMON_OK)) {
-        socmon_clear_error();
-        k = 0;
-        if (o->event)
-            st = socmon_profile_event(p, o->event, &k);
-    }
-    /* the ELF: --elf, else the path the program ran from (relative to where record ran: tried
-     * from here, then beside the recording) */
-    const char *elf = o->elf ? o->elf : p ? p->program : NULL;
-    char beside[4096];
-    if (!o->elf && elf && elf[0] && elf[0] != '/' && access(elf, R_OK) != 0) {
-        const char *slash = strrchr(file, '/');
-        if (slash && snprintf(beside, sizeof beside, "%.*s/%s", (int)(slash - file), file, elf) < (int)sizeof beside &&
-            access(beside, R_OK) == 0)
-            elf = beside;
-    }
-    smn_profile_view v = {.p = p, .event = k};
-    socmon_profile_calls *calls = NULL;
-    socmon_profile_lines *lines = NULL;
-    socmon_profile_annotation *ann = NULL;
-    char *folded = NULL;
-    if (st == SOCMON_OK) {
-        switch (o->profile_view) {
-        case CLI_PV_CHILDREN:
-        case CLI_PV_CALL_TREE:
-            v.kind = o->profile_view == CLI_PV_CHILDREN ? SMN_PV_CHILDREN : SMN_PV_CALL_TREE;
-            st = socmon_profile_calls_new(p, &calls);
-            v.calls = calls;
-            break;
-        case CLI_PV_LINES:
-            v.kind = SMN_PV_LINES;
-            st = socmon_profile_lines_new(p, elf, &lines);
-            v.lines = lines;
-            break;
-        case CLI_PV_ANNOTATE:
-            v.kind = SMN_PV_ANNOTATE;
-            st = socmon_profile_annotate(p, o->annotate, elf, &ann);
-            v.ann = ann;
-            break;
-        default:
-            v.kind = SMN_PV_FOLDED;
-            st = socmon_profile_folded(p, k, &folded, NULL);
-            v.folded = folded;
-            break;
-        }
-    }
+    static const smn_profile_view_kind kinds[] = {[CLI_PV_CHILDREN] = SMN_PV_CHILDREN, [CLI_PV_CALL_TREE] = SMN_PV_CALL_TREE,
+                                                  [CLI_PV_LINES] = SMN_PV_LINES, [CLI_PV_ANNOTATE] = SMN_PV_ANNOTATE,
+                                                  [CLI_PV_FOLDED] = SMN_PV_FOLDED};
+    smn_profile_view_data d;
+    socmon_status st = smn_profile_view_compute(&d, p, kinds[o->profile_view], o->event, o->annotate, o->elf, file);
+    const smn_profile_view v = d.v;
+    const socmon_profile_calls *calls = d.calls;
+    const socmon_profile_lines *lines = d.lines;
+    const socmon_profile_annotation *ann = d.ann;
     int rc;
     if (st != SOCMON_OK) {
         rc = cli_error("report", st);
@@ -122,9 +83,6 @@ int cli_report_profile(cli_source *src, const cli_opts *o, const char *file, con
             rc = 1;
         }
     }
-    socmon_profile_calls_free(calls);
-    socmon_profile_lines_free(lines);
-    socmon_profile_annotation_free(ann);
-    free(folded);
+    smn_profile_view_done(&d);
     return rc;
 }

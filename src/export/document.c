@@ -5,11 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "analysis/target_run.h"
 #include "export/feed.h"
 #include "export/output.h"
+#include "export/profile_view.h"
 #include "socmon/document.h"
 #include "socmon/profile.h"
 #include "socmon/recording.h"
@@ -223,21 +223,6 @@ socmon_status socmon_document_stat(const char *spec, const char *workload, const
     return st;
 }
 
-/* The ELF a profile's lines come from: elf, else the program the recording names, from here or
- * beside the recording (as report does, cli/report_profile.c). */
-static const char *profile_elf(const char *path, const char *elf, const socmon_profile *p, char *beside, size_t n)
-{
-    if (elf)
-        return elf;
-    elf = p->program;
-    if (elf && elf[0] && elf[0] != '/' && access(elf, R_OK) != 0) {
-        const char *slash = strrchr(path, '/');
-        if (slash && snprintf(beside, n, "%.*s/%s", (int)(slash - path), path, elf) < (int)n && access(beside, R_OK) == 0)
-            return beside;
-    }
-    return elf;
-}
-
 socmon_status socmon_document_profile(const char *path, const char *view, const char *event, const char *elf,
                                       const socmon_document_opts *o, char **out, size_t *len)
 {
@@ -247,23 +232,21 @@ socmon_status socmon_document_profile(const char *path, const char *view, const 
     if (st != SOCMON_OK)
         return st;
     o = opts_of(o);
-    smn_profile_view v = {0};
+    smn_profile_view_kind kind;
     if (strcmp(view, "children") == 0)
-        v.kind = SMN_PV_CHILDREN;
+        kind = SMN_PV_CHILDREN;
     else if (strcmp(view, "call-tree") == 0)
-        v.kind = SMN_PV_CALL_TREE;
+        kind = SMN_PV_CALL_TREE;
     else if (strcmp(view, "by-line") == 0)
-        v.kind = SMN_PV_LINES;
+        kind = SMN_PV_LINES;
     else if (strcmp(view, "folded") == 0)
-        v.kind = SMN_PV_FOLDED;
+        kind = SMN_PV_FOLDED;
     else
         return socmon_fail(SOCMON_EINVAL, "profile view '%s' unknown (valid: children, call-tree, by-line, folded)",
                            view);
     doc d = {0};
     socmon_profile *p = NULL;
-    socmon_profile_calls *calls = NULL;
-    socmon_profile_lines *lines = NULL;
-    char *folded = NULL;
+    smn_profile_view_data pv = {0};
     const void *data = NULL;
     size_t n = 0;
     st = socmon_recording_open(path, &d.rec);
@@ -278,47 +261,20 @@ socmon_status socmon_document_profile(const char *path, const char *view, const 
         snprintf(why, sizeof why, "%s", socmon_errmsg());
         st = socmon_fail(st, "%s: the program profile cannot be read (%s)", path, why);
     }
-    size_t k = 0;
-    if (st == SOCMON_OK && (event || socmon_profile_event(p, "cycles", &k) != SOCMON_OK)) {
-        socmon_clear_error();
-        k = 0;
-        if (event)
-            st = socmon_profile_event(p, event, &k);
-    }
-    char beside[4096];
-    if (st == SOCMON_OK) {
-        v.p = p;
-        v.event = k;
-        switch (v.kind) {
-        case SMN_PV_CHILDREN:
-        case SMN_PV_CALL_TREE:
-            st = socmon_profile_calls_new(p, &calls);
-            v.calls = calls;
-            if (st == SOCMON_OK && calls->mismatch)
-                st = socmon_fail(SOCMON_ESTATE, "%s: the call tree's totals differ from the whole-program counters: "
-                                 "the profile does not add up", path);
-            break;
-        case SMN_PV_LINES:
-            st = socmon_profile_lines_new(p, profile_elf(path, elf, p, beside, sizeof beside), &lines);
-            v.lines = lines;
-            break;
-        default:
-            st = socmon_profile_folded(p, k, &folded, NULL);
-            v.folded = folded;
-            break;
-        }
-    }
+    if (st == SOCMON_OK)
+        st = smn_profile_view_compute(&pv, p, kind, event, NULL, elf, path);
+    if (st == SOCMON_OK && pv.calls && pv.calls->mismatch)
+        st = socmon_fail(SOCMON_ESTATE, "%s: the call tree's totals differ from the whole-program counters: "
+                         "the profile does not add up", path);
     if (st == SOCMON_OK)
         st = smn_sink_memory(&d.sink);
     socmon_output_opts oo = {.sep = ','};
     if (st == SOCMON_OK)
         st = smn_output_open(o->format ? o->format : "json", d.sink, &oo, &d.out);
     if (st == SOCMON_OK)
-        st = smn_output_profile(d.out, &v);
+        st = smn_output_profile(d.out, &pv.v);
     st = doc_take(&d, st, out, len);
-    socmon_profile_calls_free(calls);
-    socmon_profile_lines_free(lines);
-    free(folded);
+    smn_profile_view_done(&pv);
     socmon_profile_free(p);
     return st;
 }

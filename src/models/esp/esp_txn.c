@@ -121,9 +121,15 @@ static void on_send(esp_hop *h, unsigned tile, unsigned mon)
     h->send[h->nsend++] = (esp_effect){(uint16_t)tile, (uint8_t)mon, amount(h, mon)};
 }
 
+/* n of them (an uncached word is one DDR beat, not a line's two) */
+static void on_recv_n(esp_hop *h, unsigned tile, unsigned mon, unsigned n)
+{
+    h->recv[h->nrecv++] = (esp_effect){(uint16_t)tile, (uint8_t)mon, (uint16_t)n};
+}
+
 static void on_recv(esp_hop *h, unsigned tile, unsigned mon)
 {
-    h->recv[h->nrecv++] = (esp_effect){(uint16_t)tile, (uint8_t)mon, amount(h, mon)};
+    on_recv_n(h, tile, mon, amount(h, mon));
 }
 
 unsigned esp_home(const socmon_esp_soc *soc, uint64_t line)
@@ -324,8 +330,7 @@ int esp_txn_uncached(socmon_esp_soc *soc, esp_act *act, unsigned C, uint64_t lin
      * word: a request of 2 flits (3 with the stored word), an answer of 2, one AHB beat. */
     esp_hop *req = hop(ch, C, H, ESP_P_COH_REQ, store ? ESP_FLITS_DATA : ESP_FLITS_CTRL);
     on_recv(req, H, ESP_MON_COH_REQ);
-    on_recv(req, H, ESP_MON_DDR);
-    req->recv[req->nrecv - 1].n = 1;
+    on_recv_n(req, H, ESP_MON_DDR, 1);
     work(ch, 1, H, store ? ESP_W_DDR_WR : ESP_W_DDR_RD);
     if (!store)
         on_send(hop(ch, H, C, ESP_P_COH_RSP, ESP_FLITS_CTRL), H, ESP_MON_COH_RSP_SND);
