@@ -114,12 +114,12 @@ static void dvfs_settle_all(socmon_esp_soc *soc)
         dvfs_settle(soc, t);
 }
 
+/* The op point an activity puts its tile at (the guide's residency); it moves no monitor, so
+ * nothing needs settling here. */
 void esp_set_op(socmon_esp_soc *soc, unsigned t, unsigned op)
 {
-    if (t == ESP_NO_TILE || soc->tiles[t].op_point == op)
-        return;
-    dvfs_settle(soc, t);
-    soc->tiles[t].op_point = op;
+    if (t != ESP_NO_TILE)
+        soc->tiles[t].op_point = op;
 }
 
 void esp_engine_reset(socmon_esp_soc *soc)
