@@ -76,7 +76,7 @@ void ibex_reset(ibex_core *c)
     c->mtime_adj = 0;
     c->irq_not_before = 0;
     c->req_ago = 0;
-    c->wfi_wake = 0;
+    c->id_empty = 0;
     c->halted = 0;
     c->halt_time = 0;
     c->finishing = 0;

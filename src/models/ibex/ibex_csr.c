@@ -17,7 +17,8 @@
  *   writeback stage (fixed upstream in 64184334) and its tick is lost to
  *   the write without it.
  * - every CSR write other than mscratch/mepc flushes the pipeline: 2 more
- *   cycles, one of them NumCyclesIF. */
+ *   cycles, one of them NumCyclesIF (the refetch, which an interrupt cuts
+ *   short: ibex_exec.c). */
 #include "models/ibex/ibex_internal.h"
 
 static int counter_exists(const ibex_core *c, unsigned i)
@@ -248,9 +249,15 @@ int ibex_csr_exec(ibex_core *c, const ibex_op *op, uint64_t seq)
     if (wb)
         c->ev[IBEX_CNT_INSTRET] += 1;
     if (writes && a != IBEX_CSR_MSCRATCH && a != IBEX_CSR_MEPC) {
+        /* FLUSH, then the refetch, in which an interrupt (also one this write
+         * enabled) is taken at once */
+        unsigned cut;
         c->ev[IBEX_CNT_CYCLE] += 2;
         c->ev[IBEX_CNT_IF_WAIT] += 1;
         c->bubble_at = seq + 1;
+        cut = ibex_irq_cut_refetch(c, ibex_now(c), 1);
+        c->ev[IBEX_CNT_CYCLE] -= cut;
+        c->ev[IBEX_CNT_IF_WAIT] -= cut;
     }
     return 0;
 }

@@ -61,17 +61,40 @@ static int irq_enabled(const ibex_core *c)
     return (c->mstatus & IBEX_MSTATUS_MIE) && (c->mie & IBEX_MIX_MTI);
 }
 
-/* The interrupt is taken before the first instruction that would enter ID
- * after the cycle in which it became pending (in that cycle the controller
- * halts IF, or, with ID empty, goes to IRQ_TAKEN), i.e. before an
- * instruction whose first cycle is >= pending + 1. Just after a WFI wakes,
- * FIRST_FETCH takes it at once. */
+/* The controller takes an enabled interrupt in the first cycle, at or after
+ * the one in which it became pending, in which ID is empty
+ * (rtl/ibex_controller.sv, DECODE: !stall && !special_req && !id_wb_pending;
+ * in the pending cycle it halts IF, so nothing new enters ID). Between two
+ * instructions that is the cycle the next one would have entered, so it is
+ * taken before an instruction whose first cycle is >= pending + 1. In the
+ * refetch after a PC change ID is empty too: ibex_irq_cut_refetch. Just after
+ * a WFI wakes, FIRST_FETCH takes it at once. c->id_empty marks both. */
 static uint64_t irq_take_cycle(const ibex_core *c)
 {
     uint64_t p = ibex_timer_irq_cycle(c);
-    if (p == UINT64_MAX || c->wfi_wake)
+    if (p == UINT64_MAX || c->id_empty)
         return p;
     return p + 1;
+}
+
+/* The last `refetch` cycles before `end` (the cycle the next instruction
+ * would enter ID) are a PC change's refetch, ID empty: a taken branch's or a
+ * jump's fetch wait, an mret's, a CSR flush's, and the second fetch of a
+ * target straddling a word. An interrupt enabled in them and pending before
+ * `end` is taken in the first of them at or after its pending cycle, so the
+ * rest are never spent (fixtures: irq_jump, irq_branch, irq_mret, irq_csr).
+ * Returns how many are cut; the caller takes them off its cycles and
+ * NumCyclesIF, and the next loop top takes the interrupt (c->id_empty). */
+unsigned ibex_irq_cut_refetch(ibex_core *c, uint64_t end, unsigned refetch)
+{
+    uint64_t p;
+    if (refetch == 0 || !irq_enabled(c))
+        return 0;
+    p = ibex_timer_irq_cycle(c);
+    if (p >= end)
+        return 0;
+    c->id_empty = 1;
+    return end - p < refetch ? (unsigned)(end - p) : refetch;
 }
 
 /* Cycles that may pass before the loop must look at the world again. */
@@ -254,14 +277,27 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
         limit = 0;                                                            \
         goto next;                                                            \
     } while (0)
-/* PC change to target (the cycles of the change are already charged). */
-#define REDIRECT(target)                                                      \
+/* PC change to target (the cycles of the change are already charged, the
+ * last `refetch` of them its fetch wait); an interrupt due in the refetch
+ * cuts it short (ibex_irq_cut_refetch). The check costs a compare: an
+ * interrupt can be due only once the limit is reached. */
+#define REDIRECT(target, refetch)                                             \
     do {                                                                      \
+        unsigned rf_ = (refetch);                                             \
         pc = (target);                                                        \
         if (UNLIKELY(straddles(c, pc))) {                                     \
             CYC(1);                                                           \
             EV(IBEX_CNT_IF_WAIT, 1);                                          \
             bubble_at = seq + 1;                                              \
+            rf_++;                                                            \
+        }                                                                     \
+        if (UNLIKELY(cyc >= limit)) {                                         \
+            unsigned cut_ = ibex_irq_cut_refetch(c, ibex_now(c) + cyc, rf_);  \
+            if (cut_) {                                                       \
+                CYC(-(uint64_t)cut_);                                         \
+                EV(IBEX_CNT_IF_WAIT, -(uint64_t)cut_);                        \
+                limit = 0;                                                    \
+            }                                                                 \
         }                                                                     \
     } while (0)
 #define TAKEN(cond)                                                           \
@@ -272,7 +308,7 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
             EV(IBEX_CNT_TAKEN, 1);                                            \
             EV(IBEX_CNT_IF_WAIT, 1);                                          \
             bubble_at = seq + 1;                                              \
-            REDIRECT(pc + (uint32_t)op->imm);                                 \
+            REDIRECT(pc + (uint32_t)op->imm, 1);                              \
         } else {                                                              \
             pc += op->len;                                                    \
         }                                                                     \
@@ -310,6 +346,7 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
                 break;
             }
             if (irq_enabled(c) && ibex_now(c) >= irq_take_cycle(c)) {
+                c->id_empty = 0;
                 c->bubble_at = c->seq + 1;
                 c->ld_rd = 0;
                 ibex_trap(c, IBEX_MCAUSE_IRQ | IBEX_CAUSE_IRQ_TIMER, 0, c->pc);
@@ -328,7 +365,7 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
                 LOAD();
                 continue;
             }
-            c->wfi_wake = 0;
+            c->id_empty = 0;
             limit = cycles_until_check(c, max_cycles);
             if (limit == 0)
                 limit = 1;
@@ -372,7 +409,7 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
         case H_JAL: {
             uint32_t link = pc + op->len;
             JUMPED();
-            REDIRECT(pc + (uint32_t)op->imm);
+            REDIRECT(pc + (uint32_t)op->imm, t.jump_if);
             RD(link);
             if (UNLIKELY(op->imm == 0) && !irq_enabled(c)) {
                 /* `j .` with interrupts off: nothing can ever end this loop */
@@ -392,7 +429,7 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
         case H_JALR: {
             uint32_t link = pc + op->len, target = (x[op->rs1] + (uint32_t)op->imm) & ~1u;
             JUMPED();
-            REDIRECT(target);
+            REDIRECT(target, t.jump_if);
             RD(link);
             if (PROF && (op->rd == 1 || op->rd == 5)) {
                 SAVE();
@@ -552,7 +589,7 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
              * slots are invalidated by every store already, so there is
              * nothing else to drop. */
             JUMPED();
-            REDIRECT(pc + 4);
+            REDIRECT(pc + 4, t.jump_if);
             break;
 
         case H_CSR: {
@@ -594,7 +631,8 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
             SAVE();
             do_mret(c);
             LOAD();
-            REDIRECT(pc);
+            limit = 0;   /* MIE may be on now, from the refetch cycle (FLUSH restores it) */
+            REDIRECT(pc, 1);
             if (PROF) {
                 SAVE();
                 ibex_prof_mret(c);
@@ -625,8 +663,14 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
                 }
                 c->now = p;
             }
-            c->wfi_wake = 1;
+            c->id_empty = 1;
             LOAD();
+            if (!irq_enabled(c)) {
+                /* no interrupt to take: FIRST_FETCH goes to DECODE, which waits
+                 * for the next instruction's fetch (fixtures: irq_wfi) */
+                CYC(1);
+                EV(IBEX_CNT_IF_WAIT, 1);
+            }
             limit = 0;
             break;
         default:

@@ -98,7 +98,8 @@ struct ibex_core {
     uint64_t mtime_adj;            /* mtime_q at cycle t is t + mtime_adj */
     uint64_t irq_not_before;       /* a mtimecmp write at cycle w: interrupt_q from w+2 */
     uint64_t req_ago;              /* cycles of the current instruction charged after its bus request */
-    int wfi_wake;                  /* just woke from WFI: the interrupt is taken at once */
+    int id_empty;                  /* ID holds no instruction now (a woken WFI's FIRST_FETCH, a refetch
+                                    * cut short): a pending interrupt is taken in this cycle */
     uint32_t fault_addr;           /* address of the bus transaction that got an error (mtval) */
     int halted;
     uint64_t halt_time;            /* cycle of the halting write's request */
@@ -213,6 +214,7 @@ void ibex_sync(ibex_core *c);
 /* Executes the CSR instruction op (at sequence number seq). Returns 0, or 1
  * if it is illegal (nothing done; the caller traps). ibex_sync must have run. */
 int ibex_csr_exec(ibex_core *c, const ibex_op *op, uint64_t seq);
+unsigned ibex_irq_cut_refetch(ibex_core *c, uint64_t end, unsigned refetch);
 /* A CSR's value as csrr reads it, or -1 if the access is illegal. */
 int ibex_csr_read(ibex_core *c, uint32_t addr, uint32_t *val, uint64_t seq);
 /* The same read in M-mode whatever the core's privilege: what a debugger or
