@@ -211,6 +211,11 @@ struct socmon_target_ops {
      * cycles to the drain, packets, latency): fills out[0..max) with the results of the run so
      * far; returns how many there are (more than max: call again with room). */
     size_t (*results)(void *priv, socmon_result *out, size_t max);
+    /* Optional, for a target that runs a command or a program (`-- ARGV`: the host's command,
+     * Ibex's ELF): open as open does, with argv (NULL-terminated, at least one word) as it
+     * was given, never pasted into an option. A target without it refuses an argv. */
+    socmon_status (*open_argv)(const socmon_target_ops *self, const socmon_kv *kv, size_t nkv,
+                               char *const argv[], void **priv, socmon_device **dev);
 };
 
 /* socmon_target_ops.caps */
@@ -241,10 +246,53 @@ socmon_status socmon_target_open_ops(const socmon_target_ops *ops, const socmon_
                                      size_t nopts, socmon_target **out);
 void socmon_target_close(socmon_target *t);
 /* socmon_target_open_kv for a target that runs a command (SOCMON_TARGET_RUNS_COMMAND), running
- * argv (NULL-terminated; NULL or empty: no command), passed as its option "command" with the
- * words separated by the byte 0x1f. SOCMON_EINVAL if spec's target runs no command. */
+ * argv (NULL-terminated; NULL or empty: no command; the op open_argv gets it as it is).
+ * SOCMON_EINVAL if spec's target runs no command. */
 socmon_status socmon_target_open_command(const char *spec, const socmon_kv *extra, size_t nextra,
                                          char *const argv[], socmon_target **out);
+
+/* ---- Target specs: "NAME[:key=value,...]", and a combined run's "SPEC;SPEC" (src/targets/spec.c,
+ * the one parser; nothing else cuts a spec's text) ---- */
+typedef struct socmon_spec socmon_spec;
+/* Parses one target's spec: its name and its options in order (keys are checked against the
+ * target's table when it is opened). SOCMON_EINVAL names what is wrong: empty, no name, an option
+ * that is not key=value, several targets (';'). */
+socmon_status socmon_spec_parse(const char *text, socmon_spec **out);
+/* A spec of target name with no options. */
+socmon_status socmon_spec_new(const char *name, socmon_spec **out);
+void socmon_spec_free(socmon_spec *s);
+const char *socmon_spec_name(const socmon_spec *s);
+/* The declaration of its target, NULL for a name no built-in target has. */
+const socmon_target_ops *socmon_spec_target(const socmon_spec *s);
+/* The options, in order (*kv valid until the spec changes); how many. */
+size_t socmon_spec_options(const socmon_spec *s, const socmon_kv **kv);
+/* The value of key, NULL when the spec does not set it. */
+const char *socmon_spec_get(const socmon_spec *s, const char *key);
+/* Sets key to a copy of value, replacing the spec's first value of key or adding it last; the
+ * value is kept whole (it may hold ',' or '='). */
+socmon_status socmon_spec_set(socmon_spec *s, const char *key, const char *value);
+/* socmon_spec_set for this opening only: socmon_spec_text, and so the opened target's
+ * socmon_target_spec, leave the option out (the CLI's -e, -C, -a and --trace-bus belong to the
+ * command line, not to the target's spec). */
+socmon_status socmon_spec_set_extra(socmon_spec *s, const char *key, const char *value);
+/* The command or program the target runs (the CLI's `-- ARGV`), copied; argv may be NULL (or
+ * empty): none. */
+socmon_status socmon_spec_set_argv(socmon_spec *s, char *const argv[]);
+/* The argv set, or NULL. */
+char *const *socmon_spec_argv(const socmon_spec *s);
+/* "NAME:key=value,..." (neither argv nor the extras are part of it), malloc'd, the caller's to
+ * free; NULL when out of memory. */
+char *socmon_spec_text(const socmon_spec *s);
+/* Opens the spec's target with its options and argv (the op open_argv). */
+socmon_status socmon_target_open_spec(const socmon_spec *spec, socmon_target **out);
+/* A spec's text as recordings, sweeps and agents carry it: its target's name (a combined run's
+ * first member's) into buf, cut to len - 1, returned; the declaration of its target (NULL for an
+ * unknown name or a combined run); the number of members (1 for one target, 0 for ""); member
+ * i's text into buf (NULL past the last). */
+const char *socmon_spec_name_of(const char *text, char *buf, size_t len);
+const socmon_target_ops *socmon_spec_ops_of(const char *text);
+size_t socmon_spec_members(const char *text);
+const char *socmon_spec_member(const char *text, size_t i, char *buf, size_t len);
 /* A program's output and end on a target that runs one (the ops program_output and
  * program_end): -1 / SOCMON_PROGRAM_RUNNING ("program still running" in msg) for a target
  * without them. */
@@ -328,6 +376,10 @@ socmon_target *socmon_target_member(const socmon_target *t, size_t i);
  * TARGET_NAME (zynq_ipc), with the references in its own file's later metrics. SOCMON_ENOENT
  * if no member has metrics. */
 socmon_status socmon_metrics_for_spec(const char *spec, socmon_metricset **out);
+/* The built-in metric set of a target: ops's, or (ops NULL) that of spec's target, or a combined
+ * spec's members' merged (socmon_metrics_for_spec). SOCMON_ENOENT when it has none. The one
+ * lookup: socmon_target_metrics and socmon_source_metricset use it. */
+socmon_status socmon_metrics_for_target(const socmon_target_ops *ops, const char *spec, socmon_metricset **out);
 
 /* Built-in metric files compiled into the library from metrics/NAME.json. */
 const char *socmon_builtin_metrics(const char *name);

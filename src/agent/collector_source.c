@@ -121,15 +121,13 @@ socmon_status collector_source(collector *c, const collector_source_opts *o, soc
         s->counters[i] = *socmon_set_counter(set, i);
         s->names[i] = socmon_set_full_name(set, i);
     }
-    char tname[64];
-    snprintf(tname, sizeof tname, "%.*s", (int)strcspn(h->target, ":;"), h->target);
     s->info = (socmon_source_info){.kind = "remote", .target = h->target, .device = h->device,
                                    .workload = *h->workload ? h->workload : NULL, .interval_ns = h->interval_ns,
                                    .simulated = h->simulated, .hardware = !h->simulated, .ncounters = n,
                                    .counters = s->counters, .names = s->names, .nparams = h->nparams,
                                    .param_names = (const char *const *)h->param_names,
                                    .param_values = h->param_values, .set = set,
-                                   .ops = strchr(h->target, ';') ? NULL : socmon_target_lookup(tname)};
+                                   .ops = socmon_spec_ops_of(h->target)};
     static const socmon_source_ops sops = {.size = sizeof sops, .kind = "remote", .run = csrc_run, .close = csrc_close};
     socmon_status st = socmon_source_new(&sops, s, &s->info, out);
     if (st != SOCMON_OK)

@@ -270,7 +270,7 @@ static socmon_status make_info(socmon_http *h)
     const socmon_live_schema *s = socmon_live_schema_of(h->lv);
     socmon_counter_list cl = {s->ncounters, s->counters, s->names, NULL, 0, NULL};
     char name[64];   /* the spec's target, whose declaration places the heat map */
-    snprintf(name, sizeof name, "%.*s", (int)strcspn(s->target ? s->target : "", ":"), s->target ? s->target : "");
+    socmon_spec_name_of(s->target, name, sizeof name);
     socmon_web_info_in in = {s->target, s->device, s->interval_ns, s->simulated, &cl, socmon_live_metrics(h->lv),
                              s->nparams, s->param_names, s->param_values, socmon_target_lookup(name), NULL, 0};   /* live: no phases (yet) */
     json_t *j = smn_web_info_json(&in);

@@ -69,25 +69,9 @@ socmon_status socmon_source_metricset(const socmon_source_info *info, const char
     *out = NULL;
     if (metric_file)
         return socmon_metricset_load_file(metric_file, out);
-    const char *spec = info->target ? info->target : "";
-    const socmon_target_ops *ops = info->ops ? info->ops : source_target_ops(spec);
-    if (strchr(spec, ';') && !(ops && ops->metrics)) {   /* a combined run: its members' files, merged */
-        socmon_status st = socmon_metrics_for_spec(spec, out);
-        if (st == SOCMON_ENOENT)
-            socmon_clear_error();
-        return st == SOCMON_ENOENT ? SOCMON_OK : st;
-    }
-    const char *text = ops && ops->metrics ? socmon_builtin_metrics(ops->metrics) : NULL;
-    if (!text)
-        return SOCMON_OK;   /* counters only */
-    char name[96];
-    snprintf(name, sizeof name, "metrics/%s.json", ops->metrics);
-    return socmon_metricset_load_string(text, name, out);
+    socmon_status st = socmon_metrics_for_target(info->ops, info->target, out);
+    if (st == SOCMON_ENOENT)
+        socmon_clear_error();   /* counters only */
+    return st == SOCMON_ENOENT ? SOCMON_OK : st;
 }
 
-const socmon_target_ops *source_target_ops(const char *spec)
-{
-    char name[64];
-    snprintf(name, sizeof name, "%.*s", (int)strcspn(spec, ":;") < 63 ? (int)strcspn(spec, ":;") : 63, spec);
-    return strchr(spec, ';') ? NULL : socmon_target_lookup(name);
-}

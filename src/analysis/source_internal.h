@@ -4,8 +4,6 @@
 
 #include "socmon/analysis.h"
 
-/* The declaration of spec's target (NULL for a combined spec or an unknown name). */
-const socmon_target_ops *source_target_ops(const char *spec);
 /* 1 if a recording made on target `spec` holds a model's simulated time (a v1 file does not say). */
 int source_spec_simulated(const char *spec);
 

@@ -65,27 +65,28 @@ static socmon_status rsrc_run(void *self, socmon_pipeline *p)
 int source_spec_simulated(const char *spec)
 {
     /* a combined run ("host;esp") is simulated only if every member is */
-    const char *semi = strchr(spec, ';');
-    if (semi) {
-        char first[256];
-        snprintf(first, sizeof first, "%.*s", (int)(semi - spec), spec);
-        return source_spec_simulated(first) && source_spec_simulated(semi + 1);
+    size_t n = socmon_spec_members(spec);
+    if (n > 1) {
+        char m[256];
+        for (size_t i = 0; i < n; i++)
+            if (!socmon_spec_member(spec, i, m, sizeof m) || !source_spec_simulated(m))
+                return 0;
+        return 1;
     }
-    const socmon_target_ops *ops = source_target_ops(spec);
+    const socmon_target_ops *ops = socmon_spec_ops_of(spec);
     if (!ops || !ops->simulated)
         return 0;
     /* The options by which a model target runs on silicon instead; a v2 file says which clock
      * stamped it, so only v1 files are guessed this way. */
-    static const char *const hw[] = {"devmem=1", "hw=1"};
-    for (const char *q = strchr(spec, ':'); q && *q; q = strchr(q, ',')) {
-        q++;
-        for (size_t i = 0; i < sizeof hw / sizeof hw[0]; i++) {
-            size_t n = strlen(hw[i]);
-            if (strncmp(q, hw[i], n) == 0 && (q[n] == ',' || q[n] == '\0'))
-                return 0;
-        }
+    socmon_spec *s = NULL;
+    if (socmon_spec_parse(spec, &s) != SOCMON_OK) {
+        socmon_clear_error();
+        return 1;
     }
-    return 1;
+    const char *devmem = socmon_spec_get(s, "devmem"), *hw = socmon_spec_get(s, "hw");
+    int sim = !(devmem && strcmp(devmem, "1") == 0) && !(hw && strcmp(hw, "1") == 0);
+    socmon_spec_free(s);
+    return sim;
 }
 
 static int safe_strings(rsrc *s)
@@ -197,7 +198,7 @@ socmon_status socmon_source_recording(socmon_recording *rec, socmon_source **out
                                    .ncounters = s->n, .counters = s->c, .names = (const char *const *)s->names,
                                    .nparams = s->np, .param_names = (const char *const *)s->params,
                                    .param_values = s->pvalues,
-                                   .ops = source_target_ops(s->target), .lost = s->lost};
+                                   .ops = socmon_spec_ops_of(s->target), .lost = s->lost};
     s->info.hardware = !s->info.simulated;
     static const socmon_source_ops sops = {.size = sizeof sops, .kind = "recording", .run = rsrc_run,
                                            .close = rsrc_close};

@@ -17,8 +17,7 @@
 typedef struct grid_point {
     socmon_sweep_point pub;
     char *target;
-    socmon_kv *kv;               /* keys and values point into kvbuf */
-    char *kvbuf;
+    socmon_spec *spec;           /* the parsed target spec: pub.options are its options */
 } grid_point;
 
 struct socmon_sweep_grid {
@@ -35,8 +34,7 @@ void socmon_sweep_grid_free(socmon_sweep_grid *g)
         return;
     for (size_t i = 0; i < g->n; i++) {
         free(g->p[i].target);
-        free(g->p[i].kv);
-        free(g->p[i].kvbuf);
+        socmon_spec_free(g->p[i].spec);
         free((char *)g->p[i].pub.workload);
         free((char *)g->p[i].pub.program);
     }
@@ -47,41 +45,28 @@ void socmon_sweep_grid_free(socmon_sweep_grid *g)
     free(g);
 }
 
-/* The spec's options split at commas into kv (keys checked against the target's table). */
+/* The spec's options, as the spec parser gives them (keys checked against the target's table). */
 static socmon_status split_options(grid_point *gp)
 {
     const char *spec = gp->target;
-    size_t nl = strcspn(spec, ":");
-    char name[64];
-    snprintf(name, sizeof name, "%.*s", (int)nl, spec);
-    const socmon_target_ops *ops = socmon_target_lookup(name);
+    socmon_status st = socmon_spec_parse(spec, &gp->spec);
+    if (st != SOCMON_OK)
+        return socmon_fail_prefix(st, "-t %s: ", spec);
+    const socmon_target_ops *ops = socmon_spec_target(gp->spec);
     if (!ops) {
         char known[256] = "";
         size_t k = 0;
         for (size_t i = 0; i < socmon_target_count() && k < sizeof known; i++)
             k += (size_t)snprintf(known + k, sizeof known - k, "%s%s", i ? ", " : "", socmon_target_at(i)->name);
-        return socmon_fail(SOCMON_EINVAL, "-t %s: unknown target '%s' (known: %s)", spec, name, known);
+        return socmon_fail(SOCMON_EINVAL, "-t %s: unknown target '%s' (known: %s)", spec, socmon_spec_name(gp->spec),
+                           known);
     }
-    if (!spec[nl] || !spec[nl + 1])
-        return SOCMON_OK;
-    gp->kvbuf = strdup(spec + nl + 1);
-    size_t cap = 1;
-    for (const char *c = gp->kvbuf; *c; c++)
-        cap += *c == ',';
-    gp->kv = calloc(cap, sizeof *gp->kv);
-    if (!gp->kvbuf || !gp->kv)
-        return socmon_fail(SOCMON_ENOMEM, "sweep grid: out of memory");
-    for (char *save = NULL, *p = strtok_r(gp->kvbuf, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
-        char *eq = strchr(p, '=');
-        if (!eq || eq == p)
-            return socmon_fail(SOCMON_EINVAL, "-t %s: option '%s' is not key=value", spec, p);
-        *eq = '\0';
-        socmon_status st = socmon_options_check_key(ops->name, ops->options, p);
-        if (st != SOCMON_OK)
+    const socmon_kv *kv = NULL;
+    gp->pub.noptions = socmon_spec_options(gp->spec, &kv);
+    for (size_t i = 0; i < gp->pub.noptions; i++)
+        if ((st = socmon_options_check_key(ops->name, ops->options, kv[i].key)) != SOCMON_OK)
             return socmon_fail_prefix(st, "-t %s: ", spec);
-        gp->kv[gp->pub.noptions++] = (socmon_kv){.key = p, .value = eq + 1};
-    }
-    gp->pub.options = gp->kv;
+    gp->pub.options = kv;
     return SOCMON_OK;
 }
 

@@ -14,15 +14,17 @@ struct smn_target_run {
     int program;
 };
 
-/* The spec with the program as its option (what the CLI's `-- PROGRAM` adds). */
-static char *spec_with(const char *spec, const char *program)
+/* The spec's target, with the program as its typed option (what the CLI's `-- PROGRAM` sets). */
+static socmon_status open_with(const char *text, const char *program, socmon_target **out)
 {
-    size_t n = strlen(spec) + (program ? strlen(program) + 10 : 0) + 1;
-    char *s = malloc(n);
-    if (s)
-        snprintf(s, n, "%s%s%s", spec, program ? (strchr(spec, ':') ? ",program=" : ":program=") : "",
-                 program ? program : "");
-    return s;
+    socmon_spec *s = NULL;
+    socmon_status st = socmon_spec_parse(text, &s);
+    if (st == SOCMON_OK && program)
+        st = socmon_spec_set(s, "program", program);
+    if (st == SOCMON_OK)
+        st = socmon_target_open_spec(s, out);
+    socmon_spec_free(s);
+    return st;
 }
 
 uint64_t smn_step_for(const socmon_set *set, uint64_t ns)
@@ -41,9 +43,7 @@ socmon_status smn_target_run_open(const char *spec, const char *program, const c
 {
     *out = NULL;
     smn_target_run *r = calloc(1, sizeof *r);
-    char *full = r ? spec_with(spec, program) : NULL;
-    socmon_status st = full ? socmon_target_open(full, &r->target) : socmon_fail(SOCMON_ENOMEM, "out of memory");
-    free(full);
+    socmon_status st = r ? open_with(spec, program, &r->target) : socmon_fail(SOCMON_ENOMEM, "out of memory");
     if (st == SOCMON_OK && socmon_target_is_hardware(r->target) && !duration_ns)
         st = socmon_fail(SOCMON_EINVAL, "target '%s' is hardware: give a duration to count for", spec);
     if (st == SOCMON_OK)

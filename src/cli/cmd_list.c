@@ -175,7 +175,7 @@ static int list_metrics(const char *target)
 static int list_workloads(const char *target)
 {
     char name[64];
-    snprintf(name, sizeof name, "%.*s", (int)strcspn(target, ":"), target);
+    socmon_spec_name_of(target, name, sizeof name);
     const socmon_target_ops *o = socmon_target_lookup(name);
     if (!o) {
         fprintf(stderr, "socmon: list: unknown target '%s' (see 'socmon list targets')\n", name);

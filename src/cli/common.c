@@ -66,63 +66,41 @@ static int has_option(const socmon_target_ops *ops, const char *name)
     return 0;
 }
 
-/* 1 if the spec's own options (after ':') set key. */
-static int spec_sets(const char *spec, const char *key)
+/* The target spec with what the command line adds to it, as typed options (a program's path is
+ * never pasted into the text); NULL (with a message) on failure. */
+static socmon_spec *build_spec(const cli_opts *o, socmon_status *st)
 {
-    const char *p = strchr(spec, ':');
-    size_t k = strlen(key);
-    while (p) {
-        p++;
-        if (strncmp(p, key, k) == 0 && p[k] == '=')
-            return 1;
-        p = strchr(p, ',');
-    }
-    return 0;
-}
-
-/* The target spec with what the command line adds to it; NULL (with a message) on failure. */
-static char *build_spec(const cli_opts *o, socmon_status *st)
-{
-    const char *target = o->target ? o->target : SOCMON_DEFAULT_TARGET;
-    char name[64];
-    snprintf(name, sizeof name, "%.*s", (int)strcspn(target, ":"), target);
-    const socmon_target_ops *ops = socmon_target_lookup(name);
-    if (ops && o->program && !has_option(ops, "program")) {
+    socmon_spec *s = NULL;
+    if ((*st = socmon_spec_parse(o->target ? o->target : SOCMON_DEFAULT_TARGET, &s)) != SOCMON_OK)
+        return NULL;
+    const socmon_target_ops *ops = socmon_spec_target(s);
+    const char *name = socmon_spec_name(s);
+    char cycles[32];
+    snprintf(cycles, sizeof cycles, "%llu", (unsigned long long)o->max_cycles);
+    if (ops && o->program && !has_option(ops, "program"))
         *st = socmon_fail(SOCMON_EINVAL, "target '%s' runs no program: '-- %s' counts a command on -t host, or "
                           "runs a program on a target that runs one (ibex)", name, o->program);
-        return NULL;
-    }
-    if (ops && o->max_cycles_set && !has_option(ops, "max_cycles")) {
+    else if (ops && o->max_cycles_set && !has_option(ops, "max_cycles"))
         *st = socmon_fail(SOCMON_EINVAL, "target '%s' has no cycle limit: --max-cycles is for targets that run "
                           "a program (ibex)", name);
+    else if (o->program)
+        *st = socmon_spec_set(s, "program", o->program);
+    if (*st == SOCMON_OK && o->max_cycles_set)
+        *st = socmon_spec_set(s, "max_cycles", cycles);
+    if (*st == SOCMON_OK && o->symbols && has_option(ops, "symbols") && !socmon_spec_get(s, "symbols") &&
+        socmon_spec_get(s, "program"))
+        *st = socmon_spec_set(s, "symbols", "1");
+    if (*st != SOCMON_OK) {
+        socmon_spec_free(s);
         return NULL;
     }
-    size_t len = strlen(target) + (o->program ? strlen(o->program) : 0) + 96;
-    char *spec = malloc(len);
-    if (!spec) {
-        *st = socmon_fail(SOCMON_ENOMEM, "out of memory");
-        return NULL;
-    }
-    size_t n = (size_t)snprintf(spec, len, "%s", target);
-    const char *sep = strchr(target, ':') ? "," : ":";
-#define ADD(...) (n += (size_t)snprintf(spec + n, len - n, __VA_ARGS__), sep = ",")
-    if (o->program)
-        ADD("%sprogram=%s", sep, o->program);
-    if (o->max_cycles_set)
-        ADD("%smax_cycles=%llu", sep, (unsigned long long)o->max_cycles);
-    if (o->symbols && has_option(ops, "symbols") && !spec_sets(target, "symbols") &&
-        (o->program || spec_sets(target, "program")))
-        ADD("%ssymbols=1", sep);
-#undef ADD
-    return spec;
+    return s;
 }
 
 /* 1 if spec's target runs the command after '--' (the host), as it declares. */
 static int runs_command(const char *spec)
 {
-    char name[64];
-    snprintf(name, sizeof name, "%.*s", (int)strcspn(spec, ":"), spec);
-    const socmon_target_ops *ops = socmon_target_lookup(name);
+    const socmon_target_ops *ops = socmon_spec_ops_of(spec);
     return ops && (ops->caps & SOCMON_TARGET_RUNS_COMMAND);
 }
 
@@ -138,33 +116,33 @@ static const char *runner_name(void)
 static socmon_status open_one(const cli_opts *o, socmon_target **t, const char **events_out)
 {
     socmon_status st = SOCMON_OK;
-    char *spec = build_spec(o, &st);
+    socmon_spec *spec = build_spec(o, &st);
     if (!spec)
         return st;
-    /* --trace-bus's path goes in as it is, never pasted into the spec, where a ',' or '=' in
-     * it would split it into options. */
-    socmon_kv trace = {.key = "trace_bus", .value = o->trace};
+    const socmon_target_ops *ops = socmon_spec_target(spec);
     const char *events = o->events;
-    if (runs_command(spec)) {
+    if (ops && (ops->caps & SOCMON_TARGET_RUNS_COMMAND)) {
         /* the host target opens the events -e names (perf event names, not globs over its
          * counters), on the command after '--' or on the CPUs of -a / -C */
-        socmon_kv kv[3];
-        size_t nkv = 0;
         if (o->events)
-            kv[nkv++] = (socmon_kv){.key = "events", .value = o->events};
-        if (o->cpus)
-            kv[nkv++] = (socmon_kv){.key = "cpus", .value = o->cpus};
-        if (o->all_cpus)
-            kv[nkv++] = (socmon_kv){.key = "all", .value = "1"};
-        st = socmon_target_open_command(spec, kv, nkv, o->command, t);
+            st = socmon_spec_set_extra(spec, "events", o->events);
+        if (st == SOCMON_OK && o->cpus)
+            st = socmon_spec_set_extra(spec, "cpus", o->cpus);
+        if (st == SOCMON_OK && o->all_cpus)
+            st = socmon_spec_set_extra(spec, "all", "1");
+        if (st == SOCMON_OK)
+            st = socmon_spec_set_argv(spec, o->command);
         events = NULL;
     } else if (o->cpus || o->command) {
-        st = socmon_fail(SOCMON_EINVAL, "target '%.*s': %s is for the %s target (-t %s)", (int)strcspn(spec, ":"),
-                         spec, o->cpus ? "-C" : "a command after '--'", runner_name(), runner_name());
-    } else {
-        st = socmon_target_open_kv(spec, &trace, o->trace ? 1 : 0, t);
+        st = socmon_fail(SOCMON_EINVAL, "target '%s': %s is for the %s target (-t %s)", socmon_spec_name(spec),
+                         o->cpus ? "-C" : "a command after '--'", runner_name(), runner_name());
+    } else if (o->trace) {
+        /* --trace-bus's path goes in whole, as a typed option: a ',' or '=' in it splits nothing */
+        st = socmon_spec_set_extra(spec, "trace_bus", o->trace);
     }
-    free(spec);
+    if (st == SOCMON_OK)
+        st = socmon_target_open_spec(spec, t);
+    socmon_spec_free(spec);
     *events_out = events;
     return st;
 }

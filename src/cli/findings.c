@@ -10,11 +10,9 @@
 static socmon_status builtin(socmon_findingset *fs, const char *spec)
 {
     socmon_status st = SOCMON_OK;
-    for (const char *p = spec; st == SOCMON_OK && *p;) {
-        size_t n = strcspn(p, ";"), k = strcspn(p, ":;");
-        char name[64];
-        snprintf(name, sizeof name, "%.*s", (int)(k < sizeof name ? k : sizeof name - 1), p);
-        const socmon_target_ops *ops = socmon_target_lookup(name);
+    char member[512];
+    for (size_t m = 0; st == SOCMON_OK && socmon_spec_member(spec, m, member, sizeof member); m++) {
+        const socmon_target_ops *ops = socmon_spec_ops_of(member);
         const char *text = ops && ops->metrics ? socmon_builtin_findings(ops->metrics) : NULL;
         char src[96];
         snprintf(src, sizeof src, "metrics/%s.findings.json", ops && ops->metrics ? ops->metrics : "");
@@ -22,7 +20,6 @@ static socmon_status builtin(socmon_findingset *fs, const char *spec)
             st = socmon_findingset_add_string(fs, text, src);
         if (st == SOCMON_EPARSE)   /* another member had these rules already (esp;esp) */
             st = strstr(socmon_errmsg(), "duplicate name") ? SOCMON_OK : st;
-        p += n + (p[n] == ';');
     }
     return st;
 }

@@ -245,7 +245,7 @@ static int show_help(void (*help)(FILE *), const char *cmd, const char *spec)
     if (!spec)
         return 0;
     char name[64];
-    snprintf(name, sizeof name, "%.*s", (int)strcspn(spec, ":"), spec);
+    socmon_spec_name_of(spec, name, sizeof name);
     const socmon_target_ops *t = socmon_target_lookup(name);
     if (!t) {
         fprintf(stderr, "socmon %s: unknown target '%s' (see 'socmon list targets')\n", cmd, name);
@@ -314,7 +314,7 @@ static int pre_target(int end, char **argv, char *name, size_t len)
         else if (strncmp(argv[i], "--target=", 9) == 0)
             v = argv[i] + 9;
         if (v && (!found || !runs_command(name))) {
-            snprintf(name, len, "%.*s", (int)strcspn(v, ":"), v);
+            socmon_spec_name_of(v, name, len);
             found = 1;
         }
     }

@@ -179,7 +179,7 @@ static socmon_status prom_begin(socmon_output *o)
     o->state = ps;
     ps->om = strcmp(fmt, "openmetrics") == 0;
     const char *spec = r->target ? r->target : "";
-    snprintf(ps->target, sizeof ps->target, "%.*s", (int)strcspn(spec, ":"), spec);
+    socmon_spec_name_of(spec, ps->target, sizeof ps->target);
 
     family f = {.type = "info"};
     socmon_status st = name_family(ps, &f, "target", NULL);

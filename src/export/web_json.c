@@ -44,7 +44,7 @@ json_t *smn_web_layout_json(const socmon_target_ops *ops, const char *target, co
                                size_t nparams, const char *const *names, const double *values)
 {
     char name[64];
-    snprintf(name, sizeof name, "%.*s", (int)strcspn(target ? target : "", ":"), target ? target : "");
+    socmon_spec_name_of(target, name, sizeof name);
     socmon_grid g = {0};
     size_t n = ops && ops->grid && counters ? ops->grid(counters->c, counters->n, nparams, names, values, &g, NULL, 0)
                                             : 0;

@@ -121,19 +121,15 @@ socmon_status socmon_metrics_for_spec(const char *spec, socmon_metricset **out)
     socmon_status st = all && descs ? SOCMON_OK : socmon_fail(SOCMON_ENOMEM, "metrics: out of memory");
     char names[256] = "";
     size_t nfiles = 0;
-    for (const char *p = spec; st == SOCMON_OK && *p;) {
-        size_t len = strcspn(p, ";");
-        char name[64];
-        snprintf(name, sizeof name, "%.*s", (int)strcspn(p, ":;") < 63 ? (int)strcspn(p, ":;") : 63, p);
+    char member[512], name[64];
+    for (size_t m = 0; st == SOCMON_OK && socmon_spec_member(spec, m, member, sizeof member); m++) {
+        socmon_spec_name_of(member, name, sizeof name);
         const socmon_target_ops *ops = socmon_target_lookup(name);
         const char *text = ops && ops->metrics ? socmon_builtin_metrics(ops->metrics) : NULL;
         if (text) {
             st = add_file(all, descs, name, text);
             snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", nfiles++ ? "+" : "", name);
         }
-        p += len;
-        if (*p == ';')
-            p++;
     }
     if (st == SOCMON_OK && !nfiles)
         st = socmon_fail(SOCMON_ENOENT, "no member of '%s' has built-in metrics", spec);

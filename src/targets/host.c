@@ -20,7 +20,7 @@
     "task-clock,context-switches,cpu-migrations,page-faults,cycles,instructions,branches,branch-misses"
 
 typedef struct host_opts {
-    const char *events, *cpus, *command;
+    const char *events, *cpus;
     int all, inherit, no_rdpmc;
 } host_opts;
 
@@ -32,8 +32,7 @@ typedef struct host_state {
                             the sampler's first sample (counting starts at its exec, so a command
                             that ends at once must not end before the baseline is read) */
     socmon_status start_st;
-    char **argv;         /* the command, split out of the command option */
-    char *argbuf;
+    char **argv;         /* the command (a copy of the argv it was opened with), or NULL */
 } host_state;
 
 static const socmon_option host_options[] = {
@@ -48,9 +47,6 @@ static const socmon_option host_options[] = {
      .def = "1", .offset = offsetof(host_opts, inherit)},
     {.name = "no_rdpmc", .type = SOCMON_OPT_BOOL, .help = "1: read counters with read(), never rdpmc", .def = "0",
      .offset = offsetof(host_opts, no_rdpmc)},
-    {.name = "command", .type = SOCMON_OPT_STRING, .arg = "CMD",
-     .help = "the command to count, words separated by the byte 0x1f (the CLI passes what follows --)",
-     .offset = offsetof(host_opts, command)},
     {0},
 };
 
@@ -64,26 +60,18 @@ static char *plus_to_comma(const char *s)
     return c;
 }
 
-static socmon_status split_command(host_state *h, const char *cmd)
+static socmon_status copy_command(host_state *h, char *const argv[])
 {
-    h->argbuf = strdup(cmd);
-    size_t n = 2;
-    for (const char *p = cmd; *p; p++)
-        n += *p == SOCMON_TARGET_CMD_SEP;
-    h->argv = calloc(n, sizeof *h->argv);
-    if (!h->argbuf || !h->argv)
+    size_t n = 0;
+    while (argv[n])
+        n++;
+    if (!argv[0][0])
+        return socmon_fail(SOCMON_EINVAL, "host: empty command");
+    if (!(h->argv = calloc(n + 1, sizeof *h->argv)))
         return socmon_fail(SOCMON_ENOMEM, "host: out of memory");
-    size_t k = 0;
-    char *p = h->argbuf;
-    h->argv[k++] = p;
-    for (; *p; p++)
-        if (*p == SOCMON_TARGET_CMD_SEP) {
-            *p = 0;
-            h->argv[k++] = p + 1;
-        }
-    h->argv[k] = NULL;
-    if (!h->argv[0][0])
-        return socmon_fail(SOCMON_EINVAL, "host: command=: empty command");
+    for (size_t i = 0; i < n; i++)
+        if (!(h->argv[i] = strdup(argv[i])))
+            return socmon_fail(SOCMON_ENOMEM, "host: out of memory");
     return SOCMON_OK;
 }
 
@@ -95,13 +83,15 @@ static void host_close(void *priv)
     if (h->have_child)
         host_child_end(&h->child);
     socmon_device_free(h->dev);
+    for (size_t i = 0; h->argv && h->argv[i]; i++)
+        free(h->argv[i]);
     free(h->argv);
-    free(h->argbuf);
     free(h);
 }
 
-static socmon_status host_open(const socmon_target_ops *self, const socmon_kv *kv, size_t nkv, void **priv,
-                               socmon_device **dev)
+/* The command after `--` (argv, or NULL: every CPU or those of cpus=). */
+static socmon_status host_open_argv(const socmon_target_ops *self, const socmon_kv *kv, size_t nkv,
+                                    char *const argv[], void **priv, socmon_device **dev)
 {
     host_opts o;
     memset(&o, 0, sizeof o);
@@ -117,8 +107,8 @@ static socmon_status host_open(const socmon_target_ops *self, const socmon_kv *k
     size_t nattr = 0;
     if (!events || (o.cpus && !cpus))
         st = socmon_fail(SOCMON_ENOMEM, "host: out of memory");
-    if (st == SOCMON_OK && o.command && *o.command)
-        st = split_command(h, o.command);
+    if (st == SOCMON_OK && argv && argv[0])
+        st = copy_command(h, argv);
     if (st == SOCMON_OK)
         st = socmon_perf_event_list_parse(events, NULL, &attrs, &nattr);
     int percpu = o.all || o.cpus || !h->argv;
@@ -147,6 +137,12 @@ static socmon_status host_open(const socmon_target_ops *self, const socmon_kv *k
     *priv = h;
     *dev = h->dev;
     return SOCMON_OK;
+}
+
+static socmon_status host_open(const socmon_target_ops *self, const socmon_kv *kv, size_t nkv, void **priv,
+                               socmon_device **dev)
+{
+    return host_open_argv(self, kv, nkv, NULL, priv, dev);
 }
 
 static socmon_status host_start(void *priv, const char *workload)
@@ -208,6 +204,7 @@ const socmon_target_ops smn_target_host_ops = {
     .metrics = "host",
     .simulated = 0,
     .open = host_open,
+    .open_argv = host_open_argv,
     .start = host_start,
     .advance = host_advance,
     .now_ns = host_now,

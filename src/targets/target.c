@@ -1,5 +1,6 @@
 /* Opening targets by spec ("esp:soc=my.soc") and the calls that forward to them. */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,8 +8,6 @@
 
 #include "core/error.h"
 #include "targets/target_internal.h"
-
-#define MAX_OPTS 32
 
 struct socmon_target {
     const socmon_target_ops *ops;
@@ -25,6 +24,33 @@ static void known_targets(char *buf, size_t len)
         used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", socmon_target_at(i)->name);
 }
 
+static socmon_status open_ops_argv(const socmon_target_ops *ops, const socmon_kv *opts, size_t nopts,
+                                   char *const argv[], socmon_target **out);
+
+socmon_status smn_target_open_spec_as(const socmon_spec *spec, const char *text, socmon_target **out)
+{
+    const socmon_target_ops *ops = socmon_spec_target(spec);
+    if (!ops) {
+        char known[256];
+        known_targets(known, sizeof known);
+        return socmon_fail(SOCMON_ENOENT, "unknown target '%s' (known: %s)", socmon_spec_name(spec), known);
+    }
+    const socmon_kv *kv = NULL;
+    size_t nkv = socmon_spec_options(spec, &kv);
+    socmon_status st = open_ops_argv(ops, kv, nkv, socmon_spec_argv(spec), out);
+    if (st == SOCMON_OK) {
+        char *s = strdup(text);
+        if (!s) {
+            socmon_target_close(*out);
+            *out = NULL;
+            return socmon_fail(SOCMON_ENOMEM, "socmon_target_open: out of memory");
+        }
+        free((*out)->spec);
+        (*out)->spec = s;
+    }
+    return st;
+}
+
 socmon_status socmon_target_open(const char *spec, socmon_target **out)
 {
     return socmon_target_open_kv(spec, NULL, 0, out);
@@ -37,81 +63,48 @@ socmon_status socmon_target_open_kv(const char *spec, const socmon_kv *extra, si
     if (nextra && !extra)
         return socmon_fail(SOCMON_EINVAL, "socmon_target_open_kv: %zu extra options but extra is NULL", nextra);
     *out = NULL;
-    if (!spec || !*spec)
-        return socmon_fail(SOCMON_EINVAL, "empty target spec (expected NAME or NAME:key=value,...)");
-    char *copy = strdup(spec);
-    if (!copy)
-        return socmon_fail(SOCMON_ENOMEM, "socmon_target_open: out of memory");
-    char *opts = strchr(copy, ':');
-    if (opts)
-        *opts++ = '\0';
-    const socmon_target_ops *ops = socmon_target_lookup(copy);
-    socmon_status st = SOCMON_OK;
-    socmon_kv kv[MAX_OPTS];
-    size_t nkv = 0;
-    if (!ops) {
-        char known[256];
-        known_targets(known, sizeof known);
-        st = socmon_fail(SOCMON_ENOENT, "unknown target '%s' (known: %s)", copy, known);
-    }
-    for (char *save = NULL, *p = (st == SOCMON_OK && opts) ? strtok_r(opts, ",", &save) : NULL; p;
-         p = strtok_r(NULL, ",", &save)) {
-        char *eq = strchr(p, '=');
-        if (!eq || eq == p) {
-            st = socmon_fail(SOCMON_EINVAL, "target '%s': option '%s' is not key=value", ops->name, p);
-            break;
-        }
-        *eq = '\0';
-        if ((st = socmon_options_check_key(ops->name, ops->options, p)) != SOCMON_OK)
-            break;
-        if (nkv == MAX_OPTS) {
-            st = socmon_fail(SOCMON_ERANGE, "target '%s': more than %d options", ops->name, MAX_OPTS);
-            break;
-        }
-        kv[nkv++] = (socmon_kv){.key = p, .value = eq + 1};
-    }
+    socmon_spec *s = NULL;
+    socmon_status st = socmon_spec_parse(spec, &s);
     /* An extra option replaces the spec's of the same key (the CLI's --trace-bus over a
-     * spec's trace_bus=, say); a key the spec itself gives twice is refused when opening. */
-    size_t nspec = nkv;
+     * spec's trace_bus=, say); a key the spec itself, or extra, gives twice is refused. */
     for (size_t i = 0; st == SOCMON_OK && i < nextra; i++) {
         if (!extra[i].key || !extra[i].value) {
             st = socmon_fail(SOCMON_EINVAL, "socmon_target_open_kv: extra option %zu has no key or value", i);
             break;
         }
-        if ((st = socmon_options_check_key(ops->name, ops->options, extra[i].key)) != SOCMON_OK)
-            break;
-        size_t j = 0;
-        while (j < nspec && strcmp(kv[j].key, extra[i].key) != 0)
-            j++;
-        if (j < nspec) {
-            kv[j].value = extra[i].value;
-            continue;
-        }
-        if (nkv == MAX_OPTS) {
-            st = socmon_fail(SOCMON_ERANGE, "target '%s': more than %d options", ops->name, MAX_OPTS);
-            break;
-        }
-        kv[nkv++] = extra[i];
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(extra[j].key, extra[i].key) == 0)
+                st = socmon_fail(SOCMON_EINVAL, "target '%s': option '%s' given twice (%s=%s, then %s=%s)",
+                                 socmon_spec_name(s), extra[i].key, extra[j].key, extra[j].value, extra[i].key,
+                                 extra[i].value);
+        if (st == SOCMON_OK)
+            st = socmon_spec_set_extra(s, extra[i].key, extra[i].value);
     }
     if (st == SOCMON_OK)
-        st = socmon_target_open_ops(ops, kv, nkv, out);
-    if (st == SOCMON_OK) {
-        char *s = strdup(spec);
-        if (!s) {
-            socmon_target_close(*out);
-            *out = NULL;
-            st = socmon_fail(SOCMON_ENOMEM, "socmon_target_open: out of memory");
-        } else {
-            free((*out)->spec);
-            (*out)->spec = s;
-        }
-    }
-    free(copy);
+        st = smn_target_open_spec_as(s, spec, out);
+    socmon_spec_free(s);
+    return st;
+}
+
+socmon_status socmon_target_open_spec(const socmon_spec *spec, socmon_target **out)
+{
+    if (!out || !spec)
+        return socmon_fail(SOCMON_EINVAL, "socmon_target_open_spec: NULL argument");
+    *out = NULL;
+    char *text = socmon_spec_text(spec);
+    socmon_status st = text ? smn_target_open_spec_as(spec, text, out) : socmon_fail(SOCMON_ENOMEM, "out of memory");
+    free(text);
     return st;
 }
 
 socmon_status socmon_target_open_ops(const socmon_target_ops *ops, const socmon_kv *opts, size_t nopts,
                                      socmon_target **out)
+{
+    return open_ops_argv(ops, opts, nopts, NULL, out);
+}
+
+static socmon_status open_ops_argv(const socmon_target_ops *ops, const socmon_kv *opts, size_t nopts,
+                                   char *const argv[], socmon_target **out)
 {
     if (!out)
         return socmon_fail(SOCMON_EINVAL, "socmon_target_open_ops: out is NULL");
@@ -140,7 +133,13 @@ socmon_status socmon_target_open_ops(const socmon_target_ops *ops, const socmon_
                                  ops->name, opts[i].key, opts[j].key, opts[j].value ? opts[j].value : "",
                                  opts[i].key, opts[i].value ? opts[i].value : "");
     }
-    if (st == SOCMON_OK)
+    /* argv only for a target that takes one, read only where the declaration's size has it */
+    int takes_argv = (!ops->size || ops->size > offsetof(socmon_target_ops, open_argv)) && ops->open_argv;
+    if (st == SOCMON_OK && argv && argv[0] && !takes_argv)
+        st = socmon_fail(SOCMON_EINVAL, "target '%s' runs no command or program ('-- %s')", ops->name, argv[0]);
+    else if (st == SOCMON_OK && argv && argv[0])
+        st = ops->open_argv(ops, opts, nopts, argv, &t->priv, &t->dev);
+    else if (st == SOCMON_OK)
         st = ops->open(ops, opts, nopts, &t->priv, &t->dev);
     if (st == SOCMON_OK && !t->dev) {
         ops->close(t->priv);
@@ -274,13 +273,25 @@ socmon_status socmon_target_metrics(const socmon_target *t, socmon_metricset **o
 {
     if (!t || !out)
         return socmon_fail(SOCMON_EINVAL, "socmon_target_metrics: NULL argument");
+    return socmon_metrics_for_target(t->ops, t->spec, out);
+}
+
+/* The one lookup of a target's built-in metric set (socmon_target_metrics and the analysis
+ * layer's socmon_source_metricset both come here). */
+socmon_status socmon_metrics_for_target(const socmon_target_ops *ops, const char *spec, socmon_metricset **out)
+{
+    if (!out)
+        return socmon_fail(SOCMON_EINVAL, "socmon_metrics_for_target: NULL argument");
     *out = NULL;
-    if (!t->ops->metrics && strchr(t->spec, ';'))
-        return socmon_metrics_for_spec(t->spec, out);
-    const char *text = socmon_builtin_metrics(t->ops->metrics);
+    spec = spec ? spec : "";
+    if (!ops)
+        ops = socmon_spec_ops_of(spec);
+    if (!(ops && ops->metrics) && socmon_spec_members(spec) > 1)
+        return socmon_metrics_for_spec(spec, out);   /* a combined run: its members' files, merged */
+    const char *text = ops ? socmon_builtin_metrics(ops->metrics) : NULL;
     if (!text)
-        return socmon_fail(SOCMON_ENOENT, "target '%s' has no built-in metrics", t->ops->name);
+        return socmon_fail(SOCMON_ENOENT, "target '%s' has no built-in metrics", ops ? ops->name : spec);
     char src[96];
-    snprintf(src, sizeof src, "metrics/%s.json", t->ops->metrics);
+    snprintf(src, sizeof src, "metrics/%s.json", ops->metrics);
     return socmon_metricset_load_string(text, src, out);
 }

@@ -14,39 +14,23 @@ socmon_status socmon_target_open_command(const char *spec, const socmon_kv *extr
     if (!out || !spec || (nextra && !extra))
         return socmon_fail(SOCMON_EINVAL, "socmon_target_open_command: NULL argument");
     *out = NULL;
-    char name[64];
-    snprintf(name, sizeof name, "%.*s", (int)strcspn(spec, ":"), spec);
-    const socmon_target_ops *ops = socmon_target_lookup(name);
-    if (ops && !(ops->caps & SOCMON_TARGET_RUNS_COMMAND))
-        return socmon_fail(SOCMON_EINVAL, "socmon_target_open_command: target '%s' runs no command", name);
-    size_t len = 1;
-    for (size_t i = 0; argv && argv[i]; i++) {
-        if (strchr(argv[i], SOCMON_TARGET_CMD_SEP))
-            return socmon_fail(SOCMON_EINVAL, "%s: command word %zu holds the byte 0x1f, which separates words",
-                               name, i);
-        len += strlen(argv[i]) + 1;
+    const socmon_target_ops *ops = socmon_spec_ops_of(spec);
+    if (ops && !(ops->caps & SOCMON_TARGET_RUNS_COMMAND)) {
+        char name[64];
+        return socmon_fail(SOCMON_EINVAL, "socmon_target_open_command: target '%s' runs no command",
+                           socmon_spec_name_of(spec, name, sizeof name));
     }
-    char *cmd = calloc(len, 1);
-    socmon_kv *kv = calloc(nextra + 1, sizeof *kv);
-    if (!cmd || !kv) {
-        free(cmd);
-        free(kv);
-        return socmon_fail(SOCMON_ENOMEM, "%s: out of memory", name);
-    }
-    for (size_t i = 0, k = 0; argv && argv[i]; i++) {
-        if (i)
-            cmd[k++] = SOCMON_TARGET_CMD_SEP;
-        memcpy(cmd + k, argv[i], strlen(argv[i]));
-        k += strlen(argv[i]);
-    }
-    if (nextra)
-        memcpy(kv, extra, nextra * sizeof *kv);
-    size_t nkv = nextra;
-    if (argv && argv[0])
-        kv[nkv++] = (socmon_kv){.key = "command", .value = cmd};
-    socmon_status st = socmon_target_open_kv(spec, kv, nkv, out);
-    free(cmd);
-    free(kv);
+    socmon_spec *s = NULL;
+    socmon_status st = socmon_spec_parse(spec, &s);
+    for (size_t i = 0; st == SOCMON_OK && i < nextra; i++)
+        st = !extra[i].key || !extra[i].value
+                 ? socmon_fail(SOCMON_EINVAL, "socmon_target_open_command: extra option %zu has no key or value", i)
+                 : socmon_spec_set_extra(s, extra[i].key, extra[i].value);
+    if (st == SOCMON_OK)
+        st = socmon_spec_set_argv(s, argv);
+    if (st == SOCMON_OK)
+        st = smn_target_open_spec_as(s, spec, out);
+    socmon_spec_free(s);
     return st;
 }
 

@@ -21,9 +21,9 @@ socmon_status smn_target_set_spec(socmon_target *t, const char *spec);
  * one above UINT64_MAX. The one reader of every integer target option (options.c). */
 int smn_option_read_u64(const char *v, uint64_t *out);
 
-/* Separates the words of the option "command" of a target that runs one (a spec cannot carry
- * an argv): socmon_target_open_command joins them, the target splits them. */
-#define SOCMON_TARGET_CMD_SEP '\x1f'
+/* Opens spec's target (options and argv); the opened target's socmon_target_spec reads text, the
+ * spec as its caller gave it (without the options the caller added, as socmon_target_open_kv). */
+socmon_status smn_target_open_spec_as(const socmon_spec *spec, const char *text, socmon_target **out);
 
 /* The target implementation's own state (what its open set as *priv). */
 void *smn_target_priv(const socmon_target *t);

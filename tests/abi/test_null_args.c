@@ -239,6 +239,8 @@ static void *make_opaque(const char *type)
             st = socmon_zynq_uio_set_timeout(o, 1000);
     } else if (!strcmp(type, "socmon_sweep"))
         st = socmon_sweep_new("id", 1, (socmon_sweep **)&o);
+    else if (!strcmp(type, "socmon_spec"))
+        st = socmon_spec_parse("esp:soc=esp_2x3", (socmon_spec **)&o);
     else if (!strcmp(type, "socmon_sweep_grid"))
         st = socmon_sweep_grid_parse("target esp\n", 11, "x.sweep", (socmon_sweep_grid **)&o);
     else if (!strcmp(type, "llk_perf_results")) {   /* a row: empty results write no file */

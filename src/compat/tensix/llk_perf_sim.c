@@ -1,6 +1,7 @@
 /* A simulated Tensix core for the host API and the Python module: an opened
  * "tensix" target (public API only: its bus and its core model), with the
  * three TRISC threads' counter calls around one kernel run. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,35 +27,39 @@ void llk_perf_sim_free(llk_perf_sim *s)
     free(s);
 }
 
-/* Checks options ("key=value,...", the keys of socmon_tensix_kernel_params_set) into p, with
- * messages naming the sim, and collects them for the target: every key but kernel, which the
- * target takes as its workload and the sim sets on the core. */
-static socmon_status parse(const char *options, char *buf, size_t cap, socmon_tensix_kernel_params *p,
-                           socmon_kv *kv, size_t *nkv, int *have_kernel)
+/* Checks options ("key=value,...", the keys of socmon_tensix_kernel_params_set; the spec parser
+ * cuts them) into p, with messages naming the sim, and makes the target's spec of them: every key
+ * but kernel, which the target takes as its workload and the sim sets on the core. */
+static socmon_status parse(const char *options, socmon_tensix_kernel_params *p, socmon_spec **target,
+                           int *have_kernel)
 {
-    *nkv = 0;
+    socmon_spec *given = NULL;
+    *target = NULL;
     *have_kernel = 0;
-    if (!options || !*options)
-        return SOCMON_OK;
-    if (strlen(options) >= cap)
-        return socmon_fail(SOCMON_ERANGE, "tensix sim: options longer than %zu characters", cap - 1);
-    strcpy(buf, options);
-    char *save = NULL;
-    for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-        char *eq = strchr(item, '=');
-        if (!eq)
-            return socmon_fail(SOCMON_EINVAL, "tensix sim: option '%s' is not key=value", item);
-        *eq = '\0';
-        socmon_status st = socmon_tensix_kernel_params_set(p, item, eq + 1);
-        if (st != SOCMON_OK)
-            return socmon_fail_prefix(st, "tensix sim: ");
-        if (strcmp(item, "kernel") == 0) {
+    size_t len = strlen(options ? options : "");
+    if (len > 500)
+        return socmon_fail(SOCMON_ERANGE, "tensix sim: options longer than 500 characters");
+    char text[520];
+    snprintf(text, sizeof text, "tensix%s%s", len ? ":" : "", len ? options : "");
+    socmon_status st = socmon_spec_parse(text, &given);
+    if (st == SOCMON_OK)
+        st = socmon_spec_new("tensix", target);
+    const socmon_kv *kv = NULL;
+    size_t n = socmon_spec_options(given, &kv);
+    if (st == SOCMON_OK && n > SIM_MAX_OPTIONS)
+        st = socmon_fail(SOCMON_ERANGE, "tensix sim: more than %d options", SIM_MAX_OPTIONS);
+    for (size_t i = 0; st == SOCMON_OK && i < n; i++) {
+        st = socmon_tensix_kernel_params_set(p, kv[i].key, kv[i].value);
+        if (st == SOCMON_OK && strcmp(kv[i].key, "kernel") == 0)
             *have_kernel = 1;
-        } else if (*nkv < SIM_MAX_OPTIONS) {
-            kv[(*nkv)++] = (socmon_kv){.key = item, .value = eq + 1};
-        } else {
-            return socmon_fail(SOCMON_ERANGE, "tensix sim: more than %d options", SIM_MAX_OPTIONS);
-        }
+        else if (st == SOCMON_OK)
+            st = socmon_spec_set(*target, kv[i].key, kv[i].value);
+    }
+    socmon_spec_free(given);
+    if (st != SOCMON_OK) {
+        socmon_spec_free(*target);
+        *target = NULL;
+        return socmon_fail_prefix(st, "tensix sim: ");
     }
     return SOCMON_OK;
 }
@@ -66,17 +71,19 @@ socmon_status llk_perf_sim_new(const char *options, llk_perf_sim **out)
     *out = NULL;
     socmon_tensix_kernel_params p;
     socmon_tensix_kernel_params_default(&p);
-    char buf[512];
-    socmon_kv kv[SIM_MAX_OPTIONS];
-    size_t nkv = 0;
+    socmon_spec *spec = NULL;
     int have_kernel = 0;
-    socmon_status st = parse(options, buf, sizeof buf, &p, kv, &nkv, &have_kernel);
+    socmon_status st = parse(options, &p, &spec, &have_kernel);
     if (st != SOCMON_OK)
         return st;
     llk_perf_sim *s = calloc(1, sizeof *s);
-    if (!s)
+    if (!s) {
+        socmon_spec_free(spec);
         return socmon_fail(SOCMON_ENOMEM, "llk_perf_sim_new: out of memory");
-    if ((st = socmon_target_open_kv("tensix", kv, nkv, &s->t)) != SOCMON_OK) {
+    }
+    st = socmon_target_open_spec(spec, &s->t);
+    socmon_spec_free(spec);
+    if (st != SOCMON_OK) {
         free(s);
         return socmon_fail_prefix(st, "tensix sim: ");
     }
