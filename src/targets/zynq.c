@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bus/window_bus.h"
 #include "core/error.h"
 #include "drivers/zynq/a9_events.h"
 #include "drivers/zynq/zynq_drv.h"
@@ -210,81 +211,24 @@ static socmon_status zynq_prepare(socmon_model_target *mt)
 }
 
 /* ---- on a board: the APM through UIO map 0, the PMUs through /dev/mem,
- * presented as one bus at the same addresses the model uses ---- */
-
-typedef struct board_bus {
-    socmon_bus *apm, *pmu;
-    uint64_t apm_base;
-} board_bus;
+ * presented as one bus (a window bus of two windows) at the same addresses
+ * the model uses ---- */
 
 #define PMU_SPAN (SOCMON_ZA9_CPU1_BASE + SOCMON_ZA9_WINDOW - SOCMON_ZA9_CPU0_BASE)
-
-static socmon_status board_route(board_bus *b, uint64_t addr, socmon_bus **bus, uint64_t *off)
-{
-    if (addr >= b->apm_base && addr - b->apm_base < SOCMON_ZAPM_WINDOW) {
-        *bus = b->apm;
-        *off = addr - b->apm_base;
-        return SOCMON_OK;
-    }
-    if (addr >= SOCMON_ZA9_CPU0_BASE && addr - SOCMON_ZA9_CPU0_BASE < PMU_SPAN) {
-        *bus = b->pmu;
-        *off = addr - SOCMON_ZA9_CPU0_BASE;
-        return SOCMON_OK;
-    }
-    return socmon_fail(SOCMON_EIO, "zynq board: address 0x%llx is in neither the APM nor a PMU window",
-                       (unsigned long long)addr);
-}
-
-static socmon_status board_read(void *priv, uint64_t addr, uint32_t *val)
-{
-    socmon_bus *bus = NULL;
-    uint64_t off = 0;
-    socmon_status st = board_route(priv, addr, &bus, &off);
-    return st ? st : socmon_bus_read32(bus, off, val);
-}
-
-static socmon_status board_write(void *priv, uint64_t addr, uint32_t val)
-{
-    socmon_bus *bus = NULL;
-    uint64_t off = 0;
-    socmon_status st = board_route(priv, addr, &bus, &off);
-    return st ? st : socmon_bus_write32(bus, off, val);
-}
-
-static void board_fence(void *priv)
-{
-    board_bus *b = priv;
-    socmon_bus_fence(b->apm);
-    socmon_bus_fence(b->pmu);
-}
-
-static void board_destroy(void *priv)
-{
-    board_bus *b = priv;
-    socmon_bus_free(b->apm);
-    socmon_bus_free(b->pmu);
-    free(b);
-}
-
-static const socmon_bus_ops board_ops = {
-    .read32 = board_read, .write32 = board_write, .fence = board_fence, .destroy = board_destroy};
 
 static socmon_status board_bus_open(const char *apm_dev, const char *mem_dev, uint64_t apm_base,
                                     socmon_bus **out)
 {
-    board_bus *b = calloc(1, sizeof *b);
-    if (!b)
-        return socmon_fail(SOCMON_ENOMEM, "zynq: out of memory");
-    b->apm_base = apm_base;
-    socmon_status st = smn_zapm_bus_uio(apm_dev, &b->apm);
+    smn_bus_window w[2] = {{.base = apm_base, .size = SOCMON_ZAPM_WINDOW},
+                           {.base = SOCMON_ZA9_CPU0_BASE, .size = PMU_SPAN}};
+    socmon_status st = smn_zapm_bus_uio(apm_dev, &w[0].inner);
     if (!st)
-        st = socmon_bus_mmio_open(mem_dev, SOCMON_ZA9_CPU0_BASE, PMU_SPAN, &b->pmu);
+        st = socmon_bus_mmio_open(mem_dev, SOCMON_ZA9_CPU0_BASE, PMU_SPAN, &w[1].inner);
     if (!st)
-        st = socmon_bus_new("zynq-board", &board_ops, b, out);
+        st = smn_bus_windows_new("zynq-board", w, 2, out);
     if (st) {
-        socmon_bus_free(b->apm);
-        socmon_bus_free(b->pmu);
-        free(b);
+        socmon_bus_free(w[0].inner);
+        socmon_bus_free(w[1].inner);
         return socmon_fail_prefix(st, "zynq hw=1: ");
     }
     return SOCMON_OK;

@@ -98,12 +98,57 @@ static void test_bad_arguments(void **state)
     socmon_bus_free(inner);   /* failures left it with the caller */
 }
 
+/* Two windows as one bus (Zynq's board: the APM through UIO, the PMUs through /dev/mem): each
+ * access reaches its own block at its offset, an address between them reaches neither, and
+ * overlapping windows are refused. */
+static socmon_bus *model_of(regfile *rf)
+{
+    socmon_bus *b;
+    assert_int_equal(socmon_bus_model_new(&b), SOCMON_OK);
+    assert_int_equal(socmon_bus_model_map(b, 0, sizeof rf->r, &rf_ops, rf), SOCMON_OK);
+    return b;
+}
+
+static void test_two_windows(void **state)
+{
+    (void)state;
+    regfile apm = {0}, pmu = {0};
+    smn_bus_window w[2] = {{.inner = model_of(&apm), .base = 0xF8007000ull, .size = 64},
+                           {.inner = model_of(&pmu), .base = 0xF8891000ull, .size = 64}};
+    socmon_bus *b = NULL;
+    assert_int_equal(smn_bus_windows_new("board", w, 2, &b), SOCMON_OK);
+    assert_string_equal(socmon_bus_name(b), "board");
+    assert_int_equal(socmon_bus_write32(b, 0xF8007008ull, 3), SOCMON_OK);
+    assert_int_equal(socmon_bus_write32(b, 0xF8891008ull, 5), SOCMON_OK);
+    assert_int_equal(apm.r[2], 3);
+    assert_int_equal(pmu.r[2], 5);
+    uint64_t v64 = 0;
+    assert_int_equal(socmon_bus_read64(b, 0xF8891008ull, &v64), SOCMON_OK);
+    assert_true(v64 == 5);
+    uint32_t v = 0;
+    assert_int_equal(socmon_bus_read32(b, 0xF8800000ull, &v), SOCMON_EIO);
+    assert_non_null(strstr(socmon_errmsg(), "board: 4-byte access at 0xf8800000 is in none of its 2 windows"));
+    assert_int_equal(socmon_bus_read64(b, 0xF800703Cull, &v64), SOCMON_EIO);   /* straddles the APM's end */
+    socmon_bus_free(b);   /* frees both inner buses (the leak check of the sanitizer runs holds it) */
+
+    socmon_bus *x = model_of(&apm), *y = model_of(&pmu);
+    smn_bus_window over[2] = {{.inner = x, .base = 0x1000, .size = 0x100}, {.inner = y, .base = 0x10F0, .size = 0x10}};
+    assert_int_equal(smn_bus_windows_new("x", over, 2, &b), SOCMON_EINVAL);
+    assert_non_null(strstr(socmon_errmsg(), "overlap"));
+    assert_null(b);
+    assert_int_equal(smn_bus_windows_new("x", over, 0, &b), SOCMON_EINVAL);
+    assert_int_equal(smn_bus_windows_new("x", over, 9, &b), SOCMON_EINVAL);
+    socmon_bus_free(x);
+    socmon_bus_free(y);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_moves_addresses),
         cmocka_unit_test(test_refuses_outside),
         cmocka_unit_test(test_bad_arguments),
+        cmocka_unit_test(test_two_windows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
