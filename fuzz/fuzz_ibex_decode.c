@@ -15,15 +15,15 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static const char *const m[] = {"fast", "single", "slow", "none"};
+    static const ibex_rv32m m[] = {IBEX_RV32M_FAST, IBEX_RV32M_SINGLE, IBEX_RV32M_SLOW, IBEX_RV32M_NONE};
     ibex_config cfg;
     ibex_core *c = NULL;
     ibex_stop why;
     if (size < 1)
         return 0;
-    if (ibex_config_preset(&cfg, (data[0] & 1) ? "maxperf" : "small") != SOCMON_OK ||
-        ibex_config_set(&cfg, "rv32m", m[data[0] >> 1 & 3]) != SOCMON_OK)
+    if (ibex_config_preset(&cfg, (data[0] & 1) ? "maxperf" : "small") != SOCMON_OK)
         abort();
+    cfg.rv32m = m[data[0] >> 1 & 3];
     cfg.mhpm_width = 1 + (data[0] >> 3) % 64;
     for (size_t i = 1; i + 1 < size; i += 2) {
         ibex_decoded d;

@@ -18,6 +18,7 @@
 #include "drivers/ibex/ibex_drv.h"
 #include "hw/ibex_csr.h"
 #include "models/ibex/ibex_model.h"
+#include "targets/ibex_config.h"
 #include "targets/model_target.h"
 
 /* Ibex's examples/simple_system is simulation-only (Verilator) and has no
@@ -35,14 +36,13 @@ typedef struct ibex_opts {
     const char *program, *trace_bus;
 } ibex_opts;
 
-static const char *const configs[] = {"small", "maxperf", NULL};
 static const char *const rv32ms[] = {"fast", "single", "slow", "none", NULL};
 static const char *const entries[] = {"boot", "elf", NULL};   /* ibex_entry order */
 static const ibex_rv32m rv32m_of[] = {IBEX_RV32M_FAST, IBEX_RV32M_SINGLE, IBEX_RV32M_SLOW, IBEX_RV32M_NONE};
 
 static const socmon_option ibex_options[] = {
     {.name = "config", .type = SOCMON_OPT_CHOICE, .help = "preset of ibex_configs.yaml", .def = "small",
-     .choices = configs, .offset = offsetof(ibex_opts, config)},
+     .choices = ibex_config_names, .offset = offsetof(ibex_opts, config)},
     {.name = "rv32m", .type = SOCMON_OPT_CHOICE, .help = "multiplier/divider (default: the preset's: small fast, "
      "maxperf single)", .choices = rv32ms, .offset = offsetof(ibex_opts, rv32m)},
     {.name = "wb_stage", .type = SOCMON_OPT_BOOL, .help = "writeback stage (default: the preset's: small 0, maxperf 1)",
@@ -94,23 +94,55 @@ typedef struct ibex_sim {
     char *program;              /* the ELF's path, as given */
 } ibex_sim;
 
-static socmon_status ibex_prepare(socmon_model_target *mt)
+/* 1 if option name was given (bit i of given: ibex_options[i]). */
+static int given_in(uint64_t given, const char *name)
 {
-    const ibex_opts *o = mt->opts;
-    ibex_config *cfg = mt->priv;
-    socmon_status st = ibex_config_preset(cfg, configs[o->config]);
+    for (size_t i = 0; ibex_options[i].name && i < 64; i++)
+        if (strcmp(ibex_options[i].name, name) == 0)
+            return (given >> i) & 1;
+    return 0;
+}
+
+/* The model's configuration from the options: the preset, then what was given over it. */
+static socmon_status config_of(const ibex_opts *o, uint64_t given, ibex_config *cfg)
+{
+    socmon_status st = ibex_config_preset(cfg, ibex_config_names[o->config]);
     if (st)
         return st;
-    if (smn_model_target_given(mt, "rv32m"))
+    if (given_in(given, "rv32m"))
         cfg->rv32m = rv32m_of[o->rv32m];
-    if (smn_model_target_given(mt, "wb_stage"))
+    if (given_in(given, "wb_stage"))
         cfg->wb_stage = o->wb_stage;
-    if (smn_model_target_given(mt, "bt_alu"))
+    if (given_in(given, "bt_alu"))
         cfg->bt_alu = o->bt_alu;
     cfg->mhpm_num = (unsigned)o->mhpm_num;
     cfg->mhpm_width = (unsigned)o->mhpm_width;
     cfg->entry = o->entry ? IBEX_ENTRY_ELF : IBEX_ENTRY_BOOT;
     return SOCMON_OK;
+}
+
+static socmon_status ibex_prepare(socmon_model_target *mt)
+{
+    return config_of(mt->opts, mt->given, mt->priv);
+}
+
+socmon_status smn_ibex_config(const char *options, ibex_config *cfg)
+{
+    char text[512];
+    socmon_spec *s = NULL;
+    snprintf(text, sizeof text, "ibex%s%s", options && *options ? ":" : "", options ? options : "");
+    socmon_status st = socmon_spec_parse(text, &s);
+    const socmon_kv *kv = NULL;
+    size_t n = socmon_spec_options(s, &kv);
+    ibex_opts o;
+    uint64_t given = 0;
+    memset(&o, 0, sizeof o);
+    if (st == SOCMON_OK)
+        st = socmon_options_parse("ibex", ibex_options, kv, n, &o, &given);
+    if (st == SOCMON_OK)
+        st = config_of(&o, given, cfg);
+    socmon_spec_free(s);
+    return st;
 }
 
 /* The number of symbols starting at or below pc. */

@@ -10,15 +10,17 @@
 #include <string.h>
 #include <cmocka.h>
 #include "ibex/ibex_asm.h"
+#include "targets/ibex_config.h"
 
 static ibex_core *run_prog(asm_prog *p, const char *preset, const char *key, const char *val)
 {
     ibex_config cfg;
     ibex_core *c;
     ibex_stop why;
-    assert_int_equal(ibex_config_preset(&cfg, preset), SOCMON_OK);
-    if (key)
-        assert_int_equal(ibex_config_set(&cfg, key, val), SOCMON_OK);
+    char opts[96];
+    snprintf(opts, sizeof opts, "config=%s%s%s%s%s", preset, key ? "," : "", key ? key : "", key ? "=" : "",
+             key ? val : "");
+    assert_int_equal(smn_ibex_config(opts, &cfg), SOCMON_OK);
     c = asm_core(p, &cfg);
     assert_non_null(c);
     assert_int_equal(ibex_run(c, 1000000, &why), SOCMON_OK);
@@ -233,19 +235,27 @@ static void test_options(void **state)
     assert_int_equal(cfg.mhpm_width, 40);
     assert_int_equal(ibex_config_preset(&cfg, "huge"), SOCMON_EINVAL);
     assert_non_null(strstr(socmon_errmsg(), "huge"));
-    assert_int_equal(ibex_config_set(&cfg, "mhpm_width", "65"), SOCMON_ERANGE);
+    assert_int_equal(smn_ibex_config("mhpm_width=65", &cfg), SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "1..64"));
-    assert_int_equal(ibex_config_set(&cfg, "mhpm_width", "0"), SOCMON_ERANGE);
-    assert_int_equal(ibex_config_set(&cfg, "mhpm_num", "30"), SOCMON_ERANGE);
-    assert_int_equal(ibex_config_set(&cfg, "mhpm_num", "x"), SOCMON_EINVAL);
-    assert_int_equal(ibex_config_set(&cfg, "wb_stage", "2"), SOCMON_ERANGE);
-    assert_int_equal(ibex_config_set(&cfg, "rv32m", "turbo"), SOCMON_EINVAL);
-    assert_int_equal(ibex_config_set(&cfg, "speed", "1"), SOCMON_ENOENT);
-    assert_int_equal(ibex_config_set(&cfg, "mhpm_num", "29"), SOCMON_OK);
-    assert_int_equal(ibex_config_set(&cfg, "config", "maxperf"), SOCMON_OK);
+    assert_int_equal(smn_ibex_config("mhpm_width=0", &cfg), SOCMON_ERANGE);
+    assert_int_equal(smn_ibex_config("mhpm_num=30", &cfg), SOCMON_ERANGE);
+    assert_int_equal(smn_ibex_config("mhpm_num=x", &cfg), SOCMON_EINVAL);
+    assert_int_not_equal(smn_ibex_config("wb_stage=2", &cfg), SOCMON_OK);
+    assert_non_null(strstr(socmon_errmsg(), "wb_stage"));
+    assert_int_not_equal(smn_ibex_config("rv32m=turbo", &cfg), SOCMON_OK);
+    assert_non_null(strstr(socmon_errmsg(), "turbo"));
+    assert_int_not_equal(smn_ibex_config("speed=1", &cfg), SOCMON_OK);
+    assert_non_null(strstr(socmon_errmsg(), "unknown option 'speed'"));
+    /* the options over the preset, in any order; rv32m, wb_stage and bt_alu only where given */
+    assert_int_equal(smn_ibex_config("mhpm_num=29,config=maxperf", &cfg), SOCMON_OK);
     assert_int_equal(cfg.mhpm_num, 29);
     assert_int_equal(cfg.wb_stage, 1);
     assert_int_equal(cfg.rv32m, IBEX_RV32M_SINGLE);
+    assert_int_equal(smn_ibex_config("config=maxperf,wb_stage=0,rv32m=slow", &cfg), SOCMON_OK);
+    assert_int_equal(cfg.wb_stage, 0);
+    assert_int_equal(cfg.bt_alu, 1);
+    assert_int_equal(cfg.rv32m, IBEX_RV32M_SLOW);
+    assert_string_equal(cfg.name, "maxperf");
 }
 
 int main(void)

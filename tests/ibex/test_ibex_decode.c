@@ -9,6 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "ibex/ibex_asm.h"
+#include "targets/ibex_config.h"
 
 static const struct {
     uint16_t c;
@@ -105,7 +106,7 @@ static void test_illegal(void **state)
     expect_illegal(&cfg, LW(1, 2, 0) | (3u << 12), "ld");
     expect_illegal(&cfg, SW(1, 2, 0) | (3u << 12), "sd");
     expect_illegal(&cfg, BEQ(1, 2, 8) | (2u << 12), "branch funct3 2");
-    assert_int_equal(ibex_config_set(&cfg, "rv32m", "none"), SOCMON_OK);
+    assert_int_equal(smn_ibex_config("rv32m=none", &cfg), SOCMON_OK);
     expect_illegal(&cfg, MUL(1, 2, 3), "mul with rv32m=none");
     expect_illegal(&cfg, DIV(1, 2, 3), "div with rv32m=none");
 }

@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include "models/ibex/ibex_model.h"
+#include "targets/ibex_config.h"
 
 static char src_dir[1024], out_dir[1100];
 
@@ -97,7 +98,7 @@ static void diff_lines(const char *cfgname, const char *name, const char *want, 
  * _n<count> (tests/ibex/fixtures/README.md). */
 static int config_of(const char *dir, ibex_config *cfg)
 {
-    char preset[32], opt[16];
+    char preset[32], opt[80];
     const char *us = strchr(dir, '_');
     size_t n = us ? (size_t)(us - dir) : strlen(dir);
     if (n >= sizeof preset)
@@ -108,12 +109,10 @@ static int config_of(const char *dir, ibex_config *cfg)
         return -1;
     if (!us)
         return 0;
-    snprintf(opt, sizeof opt, "%s", us + 2);
-    if (us[1] == 'w')
-        return ibex_config_set(cfg, "mhpm_width", opt) == SOCMON_OK ? 0 : -1;
-    if (us[1] == 'n')
-        return ibex_config_set(cfg, "mhpm_num", opt) == SOCMON_OK ? 0 : -1;
-    return -1;
+    if (us[1] != 'w' && us[1] != 'n')
+        return -1;
+    snprintf(opt, sizeof opt, "config=%s,%s=%s", preset, us[1] == 'w' ? "mhpm_width" : "mhpm_num", us + 2);
+    return smn_ibex_config(opt, cfg) == SOCMON_OK ? 0 : -1;
 }
 
 /* Runs program name in config cfgname; returns the number of mismatches. */

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include "ibex/ibex_asm.h"
+#include "targets/ibex_config.h"
 
 enum { CYC, RET, LSU, IFW, LD, ST, JMP, BR, TK, CMP, MULW, DIVW, NEV };
 static const unsigned cnt_index[NEV] = {0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
@@ -218,8 +219,7 @@ static void test_slow_mul(void **state)
     uint64_t d[NEV];
     ibex_core *c;
     (void)state;
-    assert_int_equal(ibex_config_preset(&cfg, "small"), SOCMON_OK);
-    assert_int_equal(ibex_config_set(&cfg, "rv32m", "slow"), SOCMON_OK);
+    assert_int_equal(smn_ibex_config("config=small,rv32m=slow", &cfg), SOCMON_OK);
     c = measure(&cfg, body_slow_mul, NULL, d);
     assert_int_equal(d[CYC], 2 + 4 + 33 + 33);
     assert_int_equal(d[MULW], 1 + 3 + 32 + 32);
@@ -236,8 +236,7 @@ static void test_rv32m_none(void **state)
     ibex_core *c;
     (void)state;
     (void)w;
-    assert_int_equal(ibex_config_preset(&cfg, "small"), SOCMON_OK);
-    assert_int_equal(ibex_config_set(&cfg, "rv32m", "none"), SOCMON_OK);
+    assert_int_equal(smn_ibex_config("config=small,rv32m=none", &cfg), SOCMON_OK);
     c = measure(&cfg, body_mul, ecall_handler, d);
     for (unsigned i = 0; i < NEV; i++)
         assert_int_equal(d[i], w[i]);
@@ -251,8 +250,7 @@ static void test_small_bt_alu(void **state)
     uint64_t d[NEV];
     ibex_core *c;
     (void)state;
-    assert_int_equal(ibex_config_preset(&cfg, "small"), SOCMON_OK);
-    assert_int_equal(ibex_config_set(&cfg, "bt_alu", "1"), SOCMON_OK);
+    assert_int_equal(smn_ibex_config("config=small,bt_alu=1", &cfg), SOCMON_OK);
     c = measure(&cfg, body_branch_taken, NULL, d);
     assert_int_equal(d[CYC], 2);
     assert_int_equal(d[IFW], 1);

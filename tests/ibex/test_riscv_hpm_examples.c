@@ -23,6 +23,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include "models/ibex/ibex_model.h"
+#include "targets/ibex_config.h"
 #include "socmon/riscv_hpm.h"
 
 static char src[1024], out[1200];
@@ -74,15 +75,9 @@ static ibex_core *run(const char *name, const char *preset, const char *opts)
     ibex_config cfg;
     ibex_core *c = NULL;
     ibex_stop why;
-    char path[1400], buf[128], *save = NULL, *kv;
-    assert_int_equal(ibex_config_preset(&cfg, preset), SOCMON_OK);
-    snprintf(buf, sizeof buf, "%s", opts);
-    for (kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
-        char *eq = strchr(kv, '=');
-        assert_non_null(eq);
-        *eq = '\0';
-        assert_int_equal(ibex_config_set(&cfg, kv, eq + 1), SOCMON_OK);
-    }
+    char path[1400], buf[160];
+    snprintf(buf, sizeof buf, "config=%s%s%s", preset, *opts ? "," : "", opts);
+    assert_int_equal(smn_ibex_config(buf, &cfg), SOCMON_OK);
     assert_int_equal(ibex_create(&cfg, &c), SOCMON_OK);
     snprintf(path, sizeof path, "%s/%s.elf", out, name);
     assert_int_equal(ibex_load_elf_file(c, path), SOCMON_OK);

@@ -46,10 +46,8 @@ typedef struct ibex_config {
 /* "small" (the default) or "maxperf", as ibex_configs.yaml defines them,
  * with mhpm_num = 10, mhpm_width = 40 and entry = boot. */
 socmon_status ibex_config_preset(ibex_config *cfg, const char *name);
-/* One option by name: "config" (re-applies a preset; the counter options
- * and entry stay), "rv32m" (fast|single|slow|none), "wb_stage" / "bt_alu"
- * (0|1), "mhpm_num" (0..29), "mhpm_width" (1..64), "entry" (boot|elf). */
-socmon_status ibex_config_set(ibex_config *cfg, const char *key, const char *value);
+/* The presets' names, NULL-terminated (the ibex target's choices for config). */
+extern const char *const ibex_config_names[];
 const char *ibex_rv32m_name(ibex_rv32m m);
 
 typedef struct ibex_core ibex_core;
