@@ -1,0 +1,55 @@
+#!/bin/sh
+# The exact profile's per-function values against the RTL's (tests/ibex/fixtures/README.md,
+# "Per-function fixtures"; issue 39): socmon records each program of the fixture in small and
+# maxperf and every function's self counts of the 12 counters (--children; --by-symbol's 10) must
+# equal the fixture's. No RTL needed, only the fixture. Every irq_* program and trapframes have
+# one in both configurations. With the cross compiler the programs are built (to the hashes of
+# images.sha256) and all 56 files are compared; without it only trapframes (its ELF is committed).
+# Then a fixture with one value changed, one with a function's line gone and one with a line
+# added must each fail, naming the function and the counter.
+set -eu
+: "${SOCMON_SRC:?}" "${SOCMON_BIN:?}"
+C="$SOCMON_SRC/tests/ibex/functions_check.py"
+F="$SOCMON_SRC/tests/ibex/fixtures"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+for cfg in small maxperf; do
+    for f in "$SOCMON_SRC"/tests/ibex/programs/irq_*.S; do
+        p=$(basename "$f" .S)
+        [ -f "$F/$cfg/$p.functions" ] || { echo "functions_fixture: no $cfg/$p.functions"; exit 1; }
+    done
+    [ -f "$F/$cfg/trapframes.functions" ] || { echo "functions_fixture: no $cfg/trapframes.functions"; exit 1; }
+done
+
+if command -v riscv64-unknown-elf-gcc >/dev/null 2>&1; then
+    make -s -C "$SOCMON_SRC/tests/ibex/programs" O="$tmp/elf" >"$tmp/make.log" 2>&1 || { cat "$tmp/make.log"; exit 1; }
+    python3 "$C" --socmon "$SOCMON_BIN" --elf-dir "$tmp/elf" --need 56 >"$tmp/all" || { cat "$tmp/all"; exit 1; }
+    [ "$(grep -c '^same     [a-z]*/irq_' "$tmp/all")" = 14 ] || { echo "functions_fixture: not 14 irq_* files the same"; cat "$tmp/all"; exit 1; }
+else
+    echo "functions_fixture: no riscv64-unknown-elf-gcc: trapframes only"
+    python3 "$C" --socmon "$SOCMON_BIN" --elf-dir "$tmp/none" --need 2 trapframes >"$tmp/all" || { cat "$tmp/all"; exit 1; }
+fi
+
+# a changed value, a function missing, a function too many: each fails and says where
+mutant() {   # name, then the sed script applied to maxperf/trapframes.functions
+    rm -rf "$tmp/fix"
+    cp -R "$F" "$tmp/fix"
+    sed -i "$2" "$tmp/fix/maxperf/trapframes.functions"
+    if python3 "$C" --socmon "$SOCMON_BIN" --elf-dir "$tmp/none" --fixtures "$tmp/fix" trapframes >"$tmp/out" 2>&1; then
+        echo "functions_fixture: a fixture with $1 passed the check"; cat "$tmp/out"; exit 1
+    fi
+}
+mutant "leaf's minstret one higher" 's/^leaf 195 158 /leaf 195 159 /'
+grep -q '^DIFFERS maxperf/trapframes leaf minstret: rtl 159, socmon --children 158$' "$tmp/out" || { cat "$tmp/out"; exit 1; }
+grep -q '^DIFFERS maxperf/trapframes leaf minstret: rtl 159, socmon --by-symbol 158$' "$tmp/out" || { cat "$tmp/out"; exit 1; }
+grep -q '^same     small/trapframes' "$tmp/out" || { cat "$tmp/out"; exit 1; }
+mutant "spin's NumCompressed one lower" 's/^\(spin \([0-9-]* \)\{9\}\)37 /\136 /'
+grep -q '^DIFFERS maxperf/trapframes spin mhpmcounter10: rtl 36, socmon --children 37$' "$tmp/out" || { cat "$tmp/out"; exit 1; }
+mutant "no line for spin" '/^spin /d'
+grep -q '^DIFFERS maxperf/trapframes spin mcycle: rtl 0, socmon --children 168$' "$tmp/out" || { cat "$tmp/out"; exit 1; }
+mutant "a function that never ran" '$a never_ran 1 0 0 0 0 0 0 0 0 0 0 0'
+grep -q '^DIFFERS maxperf/trapframes never_ran mcycle: rtl 1, socmon --children 0$' "$tmp/out" || { cat "$tmp/out"; exit 1; }
+mutant "a short line" 's/^leaf 195 /leaf /'
+grep -q 'trapframes.functions:[0-9]*: not a function and 12 counts' "$tmp/out" || { cat "$tmp/out"; exit 1; }
+echo "functions_fixture: ok ($(tail -1 "$tmp/all"))"
