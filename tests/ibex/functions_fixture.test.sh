@@ -2,7 +2,8 @@
 # The exact profile's per-function values against the RTL's (tests/ibex/fixtures/README.md,
 # "Per-function fixtures"; issue 39): socmon records each program of the fixture in small and
 # maxperf and every function's self counts of the 12 counters (--children; --by-symbol's 10) must
-# equal the fixture's. No RTL needed, only the fixture. Every irq_* program and trapframes have
+# equal the fixture's. No RTL needed, only the fixture (and, first, the fixture's attribution
+# script on a made-up dump). Every irq_* program and trapframes have
 # one in both configurations. With the cross compiler the programs are built (to the hashes of
 # images.sha256) and all 56 files are compared; without it only trapframes (its ELF is committed).
 # Then a fixture with one value changed, one with a function's line gone and one with a line
@@ -21,6 +22,39 @@ for cfg in small maxperf; do
     done
     [ -f "$F/$cfg/trapframes.functions" ] || { echo "functions_fixture: no $cfg/trapframes.functions"; exit 1; }
 done
+
+# the convention of tools/ibex_rtl/functions.py on a made-up probe dump (socmon_probe.sv's format;
+# inc bit i = counter i): the boot's cycles go to the first instruction, a refetch (ID empty) to the
+# instruction before it, an interrupt entry from its decision (ctrl_fsm_ns = IRQ_TAKEN, 7) to the
+# vector's instruction, minstret/NumInstrRetC to the PC in WB, a counter write (w/v) as new - old to
+# the instruction in ID at its edge
+cat >"$tmp/probe" <<'DUMP'
+0 0 1 0 0 0 0 11
+1 1 4 0 0 0 0 11
+2 4 5 0 0 0 0 11
+3 5 5 2 100080 1 100080 85
+4 5 5 0 100080 0 100080 11
+5 5 5 2 100200 1 100200 5
+6 5 7 0 100200 0 100200 11
+7 7 5 0 100200 0 100200 1
+8 5 5 0 100200 0 100200 11
+9 5 5 2 10001c 1 10001c 85
+a 5 5 2 100300 1 100204 5
+b 5 5 2 100304 0 100304 0
+w 0 c
+v 0 0
+c 5 5 1 100304 0 100304 409
+DUMP
+cat >"$tmp/want" <<'DUMP'
+0010001c 4 1 0 2 0 0 1 0 0 0 0 0
+00100080 5 1 0 4 0 0 1 0 0 0 0 0
+00100200 1 1 0 0 0 0 0 0 0 0 0 0
+00100204 0 1 0 0 0 0 0 0 0 0 0 0
+00100300 1 0 0 0 0 0 0 0 0 0 0 0
+00100304 -11 0 1 0 0 0 0 0 0 1 0 0
+DUMP
+python3 "$SOCMON_SRC/tools/ibex_rtl/functions.py" --pcs "$tmp/probe" "$SOCMON_SRC/tests/ibex/profile/elf/trapframes.elf" >"$tmp/got"
+diff "$tmp/want" "$tmp/got" || { echo "functions_fixture: functions.py's attribution of the made-up dump"; exit 1; }
 
 if command -v riscv64-unknown-elf-gcc >/dev/null 2>&1; then
     make -s -C "$SOCMON_SRC/tests/ibex/programs" O="$tmp/elf" >"$tmp/make.log" 2>&1 || { cat "$tmp/make.log"; exit 1; }
