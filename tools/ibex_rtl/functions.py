@@ -17,7 +17,10 @@ each CSR write of a counter (new - old) goes to one instruction:
   - from the cycle in which the controller decides to take an interrupt with ID empty (ctrl_fsm_ns
     = IRQ_TAKEN), through IRQ_TAKEN, to the cycle the handler's first instruction enters ID: that
     first instruction (the vector's), and the cycles before the first instruction enters ID after
-    reset (RESET, BOOT_SET, FIRST_FETCH): the first instruction.
+    reset (RESET, BOOT_SET, FIRST_FETCH): the first instruction;
+  - what the testbench's end-of-run read of minstret and NumInstrRetC adds to the raw counters (with
+    the writeback stage, when the run ends with the counters running and the instruction in WB not
+    counted yet, the speculative +1 of ibex_cs_registers' instr_ret_spec_i): the instruction in WB.
 A function's self count is the sum over the instructions whose PC is in it. Symbols are socmon's
 (src/models/ibex/ibex_syms.c): STT_FUNC and STT_NOTYPE symbols of executable sections, except
 mapping symbols ($x) and .L labels; of several at one address a sized one; a symbol without a size,
@@ -99,6 +102,11 @@ def attribute(probe_path):
             if p[0] == "w":
                 write_old[int(p[1])] = int(p[2], 16)
                 write_owner[int(p[1])] = owner     # the CSR instruction, in ID at the write's edge
+                continue
+            if p[0] == "end":   # the end-of-run read's speculative part: to the instruction in WB
+                for i, d in ((2, int(p[2], 16)), (10, int(p[3], 16))):
+                    if d:
+                        add(int(p[1], 16), COUNTERS.index(i), d)
                 continue
             if p[0] == "v":
                 i = int(p[1])

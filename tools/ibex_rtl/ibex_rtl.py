@@ -33,8 +33,7 @@ OUT/<config>/NAME.out, .counters and .windows (OUT default: tests/ibex/fixtures)
 name starts with halt_, or is whole or bootaddr, gets no .windows (as in the existing fixtures).
 `functions` runs each PROGRAM with the probe's per-cycle dump and writes only OUT/<config>/NAME.functions,
 the per-function self counts of the 12 counters under the attribution convention of functions.py,
-after checking that they add up to the counters' end values (a program that halts with its counters
-running fails that check on maxperf: the testbench's read counts the instruction in WB once more).
+after checking that they add up to the counters' end values (counters.txt).
 `check` does the same as `run` into a temporary directory and compares with the committed fixture
 files, byte for byte (.functions too, for the programs the fixture has one of), and says which differ
 (exit 1 if any differs).
@@ -365,8 +364,7 @@ def functions_table(probe, elf, vals, name):
         total = sum(v[col] for v in rows.values())
         w = 64 if i < 3 else functions.WIDTH
         if (total - vals[i]) % (1 << w):
-            die("%s: %s: the functions' counts add up to %d, the counter ends at %d (a program that "
-                "halts with its counters running is not covered: fixtures/README.md)"
+            die("%s: %s: the functions' counts add up to %d, the counter ends at %d"
                 % (name, functions.NAMES[col], total, vals[i]))
     return functions.table(rows)
 

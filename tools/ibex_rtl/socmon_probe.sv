@@ -15,6 +15,8 @@
 // and not inhibited, bit i = counter index i), without those a CSR write replaces at this edge.
 // A CSR write of counter i (low or high half) adds "w <i> <old>" at its edge and "v <i> <new>" at
 // the next: the write's change of the counter is new - old, and its increment is lost (write wins).
+// At the end: "end <pc_wb> <d2> <d10>", what the testbench's end-of-run read of minstret and
+// NumInstrRetC adds to the raw counters (the speculative read, below), and the PC in WB.
 // Left out: edges before the first reset (the simulator may give one), and edges at which nothing
 // counts, no instruction enters ID and the controller stays in DECODE (a program that inhibits
 // every counter dumps almost nothing).
@@ -52,8 +54,14 @@ module socmon_probe #(
     end
   end
 
+  // At the end, what the testbench's read of minstret and NumInstrRetC (mhpmcounter_get, after the
+  // last edge) adds to the raw counters: with the writeback stage, the speculative +1 of the
+  // instruction in WB when it has not been counted yet (ibex_cs_registers: instr_ret_spec_i).
   final begin
-    if (fd != 0) $fclose(fd);
+    if (fd != 0) begin
+      $fwrite(fd, "end %0h %0h %0h\n", pc_wb, cnt[2] - minstret_raw, cnt[10] - raw(10));
+      $fclose(fd);
+    end
   end
 
   // the raw value of counter i (ibex_cs_registers reads minstret and counter 10 speculatively)
