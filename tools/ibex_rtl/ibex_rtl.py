@@ -3,6 +3,7 @@
 
   ibex_rtl.py build  --ibex GITDIR [--rev REV] [--build DIR] [--config small|maxperf|all] [--jobs N]
   ibex_rtl.py run    [--build DIR] [--config ...] [--out DIR] [--elf-dir DIR] PROGRAM...
+  ibex_rtl.py functions [--build DIR] [--config ...] [--out DIR] [--elf-dir DIR] PROGRAM...
   ibex_rtl.py check  [--build DIR] [--config ...] [--elf-dir DIR] PROGRAM...
 
 This is the harness that tests/ibex/fixtures/README.md describes ("How the RTL was run"). Nothing of
@@ -22,15 +23,20 @@ What differs from upstream's FuseSoC flow, none of it touching the design:
   3. the RAM's hierarchical name given to the memory loader follows 1:
      TOP.ibex_simple_system.u_ram.u_ram (upstream: ...u_ram.u_ram.gen_generic.u_impl_generic).
 The changes of 2 and 3 are made by text substitutions below that fail loudly when upstream's text
-is not found. No signal tracing is built.
+is not found. No signal tracing is built. socmon's own probe (socmon_probe.sv beside this script,
+bound into ibex_core, no change to the design) is built in; it writes only when asked to.
 
 `run` runs each PROGRAM (an ELF, or a name looked up as ELF_DIR/NAME.elf; ELF_DIR defaults to the
 programs' build directory build/ibex_programs_build of this checkout, made with
 `make -C tests/ibex/programs O=...`) on each configuration and writes the fixture files
 OUT/<config>/NAME.out, .counters and .windows (OUT default: tests/ibex/fixtures). A program whose
 name starts with halt_, or is whole or bootaddr, gets no .windows (as in the existing fixtures).
-`check` does the same into a temporary directory and compares with the committed fixture files,
-byte for byte, and says which differ (exit 1 if any differs).
+`functions` runs each PROGRAM with the probe's per-cycle dump and writes only OUT/<config>/NAME.functions,
+the per-function self counts of the 12 counters under the attribution convention of functions.py,
+after checking that they add up to the counters' end values (counters.txt).
+`check` does the same as `run` into a temporary directory and compares with the committed fixture
+files, byte for byte (.functions too, for the programs the fixture has one of), and says which differ
+(exit 1 if any differs).
 
 Exit 0 on success, 1 if a build, a run or a check fails, 2 on bad arguments.
 """
@@ -43,6 +49,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import functions  # noqa: E402  (functions.py beside this file)
+
 try:
     import yaml
 except ImportError:  # pragma: no cover
@@ -54,6 +63,7 @@ FIXTURES = os.path.join(SRC_ROOT, "tests", "ibex", "fixtures")
 DEFAULT_REV = "0a13971f31691153c9c3f552f22f859888cdbfa0"
 TOP_CORE = "lowrisc:ibex:ibex_simple_system"
 NO_WINDOWS = ("whole", "bootaddr")
+PROBE = os.path.join(HERE, "socmon_probe.sv")   # our per-cycle dump (functions.py), bound into ibex_core
 
 COMMON = {
     "RV32E": "0", "RV32B": "ibex_pkg::RV32BNone", "RegFile": "ibex_pkg::RegFileFF",
@@ -280,6 +290,9 @@ def cmd_build(args):
     cores = index_cores(src)
     out = Resolved()
     resolve(cores, TOP_CORE, "sim", out, os.path.join(src, "_gen"))
+    probe_vlt = os.path.join(src, "_gen", "socmon_probe.vlt")
+    with open(probe_vlt, "w") as f:
+        f.write("`verilator_config\nlint_off -file \"*/socmon_probe.sv\"\n")
     ver = subprocess.run(["verilator", "--version"], stdout=subprocess.PIPE, text=True).stdout.strip()
     print("ibex_rtl.py: %s, Ibex %s: %d SystemVerilog files, %d waivers, %d C++ files"
           % (ver, args.rev[:12], len(out.sv), len(out.vlt), len(out.cpp)))
@@ -298,7 +311,7 @@ def cmd_build(args):
             cmd.append("+define+%s=%s" % (k, v) if k in DEFINES else "-G%s=%s" % (k, v))
         cmd += ["+incdir+" + d for d in out.incdirs]
         cmd += ["-CFLAGS", " ".join("-I" + d for d in out.incdirs)]
-        cmd += out.vlt + out.sv + out.cpp
+        cmd += out.vlt + [probe_vlt] + out.sv + [PROBE] + out.cpp
         with open(os.path.join(odir, "verilator.cmd"), "w") as f:
             f.write(" ".join(cmd) + "\n")
         print("ibex_rtl.py: building %s (log: %s/build.log)" % (cfg, odir), flush=True)
@@ -342,21 +355,44 @@ def parse_trace(path):
 NAMES = [(0, "mcycle"), (2, "minstret")] + [(i, "mhpmcounter%d" % i) for i in range(3, 13)]
 
 
-def run_one(sim, elf, name, outdir, want_windows):
+def functions_table(probe, elf, vals, name):
+    """The .functions text from the probe's dump (functions.py), after checking that its counts
+    add up, counter by counter, to the end values the testbench read (counters.txt)."""
+    rows = functions.wrap(functions.by_function(functions.attribute(probe),
+                                                functions.elf_symbols(elf)), functions.WIDTH)
+    for col, i in enumerate(functions.COUNTERS):
+        total = sum(v[col] for v in rows.values())
+        w = 64 if i < 3 else functions.WIDTH
+        if (total - vals[i]) % (1 << w):
+            die("%s: %s: the functions' counts add up to %d, the counter ends at %d"
+                % (name, functions.NAMES[col], total, vals[i]))
+    return functions.table(rows)
+
+
+def run_one(sim, elf, name, outdir, want_windows, want_functions=False, only_functions=False):
     with tempfile.TemporaryDirectory(prefix="ibex_rtl_") as tmp:
+        probe = os.path.join(tmp, "probe.txt")
         r = subprocess.run([sim, "--meminit=ram," + os.path.abspath(elf),
-                            "--term-after-cycles=50000000"], cwd=tmp,
+                            "--term-after-cycles=50000000"]
+                           + (["+socmon_probe=" + probe] if want_functions else []), cwd=tmp,
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         if r.returncode != 0 or not os.path.exists(os.path.join(tmp, "counters.txt")):
             print(r.stdout[-2000:], file=sys.stderr)
             die("%s: the simulation failed" % name)
-        shutil.copyfile(os.path.join(tmp, "ibex_simple_system.log"),
-                        os.path.join(outdir, name + ".out"))
         vals = {}
         with open(os.path.join(tmp, "counters.txt")) as f:
             for line in f:
                 i, v = line.split()
                 vals[int(i)] = int(v)
+        if want_functions:
+            if not os.path.exists(probe):
+                die("%s: no probe dump (a simulator built before socmon_probe.sv: ibex_rtl.py build)" % sim)
+            with open(os.path.join(outdir, name + ".functions"), "w") as f:
+                f.write(functions_table(probe, elf, vals, name))
+        if only_functions:
+            return
+        shutil.copyfile(os.path.join(tmp, "ibex_simple_system.log"),
+                        os.path.join(outdir, name + ".out"))
         with open(os.path.join(outdir, name + ".counters"), "w") as f:
             for i, cname in NAMES:
                 f.write("%s %d\n" % (cname, vals[i]))
@@ -382,8 +418,14 @@ def windows_wanted(name):
     return not name.startswith("halt_") and name not in NO_WINDOWS
 
 
-def cmd_run(args, out_root=None):
+def functions_wanted(cfg, name, out_root):
+    """`functions` writes a program's .functions; `check` compares it where the fixture has one."""
+    return os.path.exists(os.path.join(out_root, cfg, name + ".functions"))
+
+
+def cmd_run(args, out_root=None, check_functions=False):
     out_root = out_root or args.out
+    only = args.mode == "functions"
     for cfg in configs_of(args):
         sim = os.path.join(args.build, cfg, "Vibex_simple_system")
         if not os.path.exists(sim):
@@ -391,7 +433,8 @@ def cmd_run(args, out_root=None):
         odir = os.path.join(out_root, cfg)
         os.makedirs(odir, exist_ok=True)
         for name, elf in programs_of(args):
-            run_one(sim, elf, name, odir, windows_wanted(name))
+            fn = only or (check_functions and functions_wanted(cfg, name, FIXTURES))
+            run_one(sim, elf, name, odir, windows_wanted(name), fn, only)
             print("ibex_rtl.py: %s/%s" % (cfg, name), flush=True)
     return 0
 
@@ -399,11 +442,16 @@ def cmd_run(args, out_root=None):
 def cmd_check(args):
     bad = 0
     with tempfile.TemporaryDirectory(prefix="ibex_rtl_check_") as tmp:
-        cmd_run(args, tmp)
+        cmd_run(args, tmp, check_functions=True)
         for cfg in configs_of(args):
             for name, _ in programs_of(args):
-                for ext in (".out", ".counters", ".windows"):
+                only = not os.path.exists(os.path.join(FIXTURES, cfg, name + ".out"))
+                for ext in (".out", ".counters", ".windows", ".functions"):
+                    if only and ext != ".functions":   # (trapframes: only its .functions)
+                        continue
                     if ext == ".windows" and not windows_wanted(name):
+                        continue
+                    if ext == ".functions" and not functions_wanted(cfg, name, FIXTURES):
                         continue
                     a = os.path.join(FIXTURES, cfg, name + ext)
                     b = os.path.join(tmp, cfg, name + ext)
@@ -416,7 +464,7 @@ def cmd_check(args):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("mode", choices=("build", "run", "check"))
+    ap.add_argument("mode", choices=("build", "run", "functions", "check"))
     ap.add_argument("programs", nargs="*")
     ap.add_argument("--ibex", default="/work/.mirror/lowRISC+ibex/repo")
     ap.add_argument("--rev", default=DEFAULT_REV)
@@ -430,7 +478,7 @@ def main():
         return cmd_build(args)
     if not args.programs:
         die("%s: name at least one program" % args.mode, 2)
-    return cmd_run(args) if args.mode == "run" else cmd_check(args)
+    return cmd_check(args) if args.mode == "check" else cmd_run(args)
 
 
 if __name__ == "__main__":
