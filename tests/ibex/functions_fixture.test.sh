@@ -5,7 +5,7 @@
 # equal the fixture's. No RTL needed, only the fixture (and, first, the fixture's attribution
 # script on a made-up dump). Every irq_* program, trapframes, CoreMark and Embench have one in both
 # configurations. With the cross compiler the programs are built (to the hashes of images.sha256)
-# and all 82 files are compared; without it the three whose ELFs are committed (trapframes,
+# and all 84 files are compared; without it the three whose ELFs are committed (trapframes,
 # bench/ibex's coremark_i10 and embench_sglib).
 # Then a fixture with one value changed, one with a function's line gone and one with a line
 # added must each fail, naming the function and the counter.
@@ -62,7 +62,7 @@ diff "$tmp/want" "$tmp/got" || { echo "functions_fixture: functions.py's attribu
 
 if command -v riscv64-unknown-elf-gcc >/dev/null 2>&1; then
     make -s -C "$SOCMON_SRC/tests/ibex/programs" O="$tmp/elf" >"$tmp/make.log" 2>&1 || { cat "$tmp/make.log"; exit 1; }
-    python3 "$C" --socmon "$SOCMON_BIN" --elf-dir "$tmp/elf" --need 82 >"$tmp/all" || { cat "$tmp/all"; exit 1; }
+    python3 "$C" --socmon "$SOCMON_BIN" --elf-dir "$tmp/elf" --need 84 >"$tmp/all" || { cat "$tmp/all"; exit 1; }
     [ "$(grep -c '^same     [a-z]*/irq_' "$tmp/all")" = 14 ] || { echo "functions_fixture: not 14 irq_* files the same"; cat "$tmp/all"; exit 1; }
 else
     echo "functions_fixture: no riscv64-unknown-elf-gcc: only the committed ELFs"

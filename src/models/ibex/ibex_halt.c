@@ -84,6 +84,7 @@ void ibex_halt_edges(ibex_core *c)
     const ibex_attr_fn fn = c->attr_fn;
     const int wb = c->cfg.wb_stage != 0;
     int bubble = 0;   /* WB stage: no instruction entered WB at the last edge */
+    size_t wb_depth = 0;   /* the profile's frame of c->wb_op (0: the one on top) */
 
     if (c->finishing)
         return;   /* ran already */
@@ -100,6 +101,7 @@ void ibex_halt_edges(ibex_core *c)
     while (c->now < end) {
         uint64_t raw[IBEX_CNT_EVENTS] = {0}, t = c->now, r = end - t, n;
         uint64_t irqs = c->stats.interrupts, excs = c->stats.exceptions;
+        size_t depth = ibex_prof_depth(c);   /* the frame this step's counts go to */
         uint32_t pc = c->pc;
         const ibex_op *op = op_at(c, pc), *prev_wb = c->wb_op;
         unsigned stall = wb && op && c->ld_rd && (op->rs1 == c->ld_rd || op->rs2 == c->ld_rd);
@@ -149,10 +151,14 @@ void ibex_halt_edges(ibex_core *c)
                 take_back(c, IBEX_CNT_TAKEN, raw[IBEX_CNT_TAKEN]);
             }
             c->wb_op = done ? op : prev_wb;   /* (a WFI that sleeps leaves the loop without it) */
+            if (c->prof)
+                ibex_prof_flush_to(c, depth);
+            wb_depth = depth;   /* the instruction in WB ran in the frame on top at the step's start */
             bubble = !done || r > d;
             c->now = end;
         } else {
             bubble = c->bubble_at == c->seq + 1;
+            wb_depth = 0;
         }
         attribute(c, fn, pc);
         if (partial)
@@ -170,6 +176,8 @@ void ibex_halt_edges(ibex_core *c)
             }
         if (any)
             attribute(c, fn, IBEX_SS_RAM_BASE + (uint32_t)(w - c->ops) * 2u);
+        if (any && c->prof && wb_depth)
+            ibex_prof_flush_to(c, wb_depth);
     }
     c->wb_op = NULL;   /* frozen: a later read adds nothing */
     c->attr_fn = fn;

@@ -184,6 +184,13 @@ static inline void ibex_prof_mark(ibex_prof *p, uint32_t slot)
 void ibex_prof_call(ibex_core *c);
 void ibex_prof_ret(ibex_core *c);
 void ibex_prof_trap(ibex_core *c);
+/* The frames on the stack (ibex_prof_flush_to's depth). */
+size_t ibex_prof_depth(const ibex_core *c);
+/* The counter changes since the last flush go to the frame at depth - 1: the halt's last step
+ * (ibex_halt.c) gives what it takes back of a step that ran past the end, and the speculative
+ * count of the instruction in WB, to the frame that instruction ran in, not to a frame the step
+ * pushed for a trap entry that never ran. */
+void ibex_prof_flush_to(ibex_core *c, size_t depth);
 void ibex_prof_mret(ibex_core *c);
 /* At a range exit: the top frame follows the PC (tail calls, longjmp). */
 void ibex_prof_resync(ibex_core *c);

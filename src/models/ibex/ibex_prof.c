@@ -211,6 +211,24 @@ void ibex_prof_trap(ibex_core *c)
     push(c, func_of(c->prof, c->pc), 1);
 }
 
+size_t ibex_prof_depth(const ibex_core *c)
+{
+    return c->prof ? c->prof->depth : 0;
+}
+
+void ibex_prof_flush_to(ibex_core *c, size_t depth)
+{
+    ibex_prof *p = c->prof;
+    if (!p || depth == 0 || depth > p->depth)
+        return;
+    ibex_prof_node *n = &p->nodes[p->stack[depth - 1].node];
+    for (unsigned k = 0; k < IBEX_ATTR_COUNTERS; k++) {
+        uint64_t d = (c->cnt[k] - p->prev[k]) & mask_of(c, k);
+        n->v[k] = (n->v[k] + d) & mask_of(c, k);
+        p->prev[k] = c->cnt[k];
+    }
+}
+
 void ibex_prof_mret(ibex_core *c)
 {
     ibex_prof *p = c->prof;
