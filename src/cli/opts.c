@@ -2,6 +2,8 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <getopt.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -391,18 +393,119 @@ static const char *long_name(const struct option *lo, int val)
     return NULL;
 }
 
-/* A decimal count lo..hi of option opt (the agent's --ring, --max-clients); 0, or -1 after the message. */
-static int parse_count(const char *cmd, const char *opt, const char *s, unsigned long long lo,
-                       unsigned long long hi, unsigned long long *v)
+/* What an option sets in cli_opts, by its getopt value: the one table the parser reads (the
+ * options a target takes are its option table; these are the command line's). Options with a
+ * rule of their own (-t, -i, -a, --all, -x, --from, --http-host, the profile views) are in
+ * parse_opts's switch. */
+typedef enum { ACT_STR, ACT_FLAG, ACT_FORMAT, ACT_NUM, ACT_DURATION } act_kind;
+#define FIELD(f) .off = offsetof(cli_opts, f), .size = sizeof(((cli_opts *)0)->f)
+#define A_STR(v, f) {.val = (v), .kind = ACT_STR, FIELD(f)}
+#define FLAG(v, f) {.val = (v), .kind = ACT_FLAG, FIELD(f)}
+#define FORMAT(v, name) {.val = (v), .kind = ACT_FORMAT, FIELD(format), .format = (name)}
+#define NUM(v, f, b, l, h, w) {.val = (v), .kind = ACT_NUM, FIELD(f), .base = (b), .lo = (l), .hi = (h), .what = (w)}
+#define DUR(v, f, l, h, w, e, set) \
+    {.val = (v), .kind = ACT_DURATION, FIELD(f), .lo = (l), .hi = (h), .what = (w), .expect = (e), .set_off = (set)}
+static const struct action {
+    int val;
+    act_kind kind;
+    size_t off, size;            /* the field */
+    const char *format;          /* ACT_FORMAT: the output format it selects */
+    int base;                    /* ACT_NUM: 10, or 0 (hex too) */
+    unsigned long long lo, hi;   /* ACT_NUM, ACT_DURATION: the range (0, 0: any) */
+    const char *what;            /* the message for a bad value: ACT_NUM "<what>, got 'V'",
+                                    ACT_DURATION "bad <what> 'V' (<expect>)" */
+    const char *expect;
+    size_t set_off;              /* ACT_DURATION: an int set to 1 when given (0: none) */
+} actions[] = {
+    A_STR('C', cpus), A_STR('e', events), A_STR('w', workload),
+    A_STR('o', output), A_STR('F', metric_file), A_STR(OPT_LONG_FINDINGS, findings),
+    A_STR(0x180, html), A_STR('T', trace), A_STR(0x160, remote),
+    A_STR(0x161, token_file), A_STR('M', metrics), A_STR(0x1b5, event),
+    A_STR(0x1b6, elf), A_STR(0x150, perfetto), A_STR(0x170, http),
+    A_STR(0x171, port_file), A_STR(OPT_LONG_LISTEN, listen), A_STR(OPT_LONG_USER, user),
+    A_STR(OPT_LONG_HTTP_PORT_FILE, http_port_file), A_STR(OPT_LONG_RULES, rules),
+    A_STR(OPT_LONG_JUNIT, junit), A_STR(OPT_LONG_MARKDOWN, markdown),
+    FLAG('D', deltas), FLAG('P', append), FLAG('q', quiet),
+    FLAG('R', realtime), FLAG('S', summary), FLAG('K', stats),
+    FLAG('B', by_symbol), FLAG('G', no_big_num), FLAG(0x1c0, zeros),
+    FLAG('f', force), FLAG(0x172, no_pace), FLAG(OPT_LONG_ALLOW_CONFIG, allow_config),
+    FLAG(OPT_LONG_WAIT_COLLECTOR, wait_collector),
+    FLAG(OPT_LONG_EXIT_DRAINED, exit_when_drained), FLAG(OPT_LONG_ONLY_CHANGED, only_changed),
+    FLAG(OPT_LONG_UPDATE, update),
+    FORMAT('J', "json"), FORMAT(OPT_LONG_PROMETHEUS, "prometheus"),
+    FORMAT(OPT_LONG_OPENMETRICS, "openmetrics"),
+    NUM('r', repeat, 10, 1, 100000, "-r/--repeat takes a run count 1..100000"),
+    NUM('Y', max_cycles, 0, 1, 1ull << 53, "--max-cycles takes a cycle count 1..2^53"),
+    NUM('N', interval_count, 10, 1, UINT64_MAX, "--interval-count takes a count of intervals >= 1"),
+    NUM('E', every, 10, 1, 1000000000, "--every takes a count 1..1000000000"),
+    NUM(OPT_LONG_RING, ring, 10, 2, 1ull << 32, "--ring takes a number 2..4294967296"),
+    NUM(OPT_LONG_MAX_CLIENTS, max_clients, 10, 1, 1024, "--max-clients takes a number 1..1024"),
+    NUM(OPT_LONG_WIRE_VERSION, wire_version, 10, 1, 2, "--wire-version takes a number 1..2"),
+    DUR('L', flush_ns, 0, 0, "--flush", "expected e.g. 200ms, 1s; at least 1ns", 0),
+    DUR('d', duration_ns, 0, 0, "duration", "expected e.g. 500us, 10ms, 2s; at least 1ns", 0),
+    DUR('I', interval_ns, 0, 0, "interval", "expected e.g. 500us, 10ms, 2s; at least 1ns",
+        offsetof(cli_opts, interval_set)),
+    DUR(0x168, agent_timeout_ns, 1000000, 3600000000000ull, "--agent-timeout", "expected a time 1ms..1h, e.g. 10s",
+        offsetof(cli_opts, agent_timeout_set)),
+    FLAG('Y', max_cycles_set),   /* with the count above: the limit was given */
+};
+#undef FIELD
+#undef A_STR
+#undef FLAG
+#undef FORMAT
+#undef NUM
+#undef DUR
+
+static void store(cli_opts *o, size_t off, size_t size, unsigned long long v)
 {
-    char *end;
-    errno = 0;
-    *v = strtoull(s, &end, 10);
-    if (!*s || *end || errno || s[0] == '-' || *v < lo || *v > hi) {
-        fprintf(stderr, "socmon %s: %s takes a number %llu..%llu, got '%s'\n", cmd, opt, lo, hi, s);
-        return -1;
+    char *f = (char *)o + off;
+    if (size == sizeof(uint64_t)) {
+        uint64_t x = v;
+        memcpy(f, &x, sizeof x);
+    } else {
+        unsigned x = (unsigned)v;
+        memcpy(f, &x, sizeof x);
     }
-    return 0;
+}
+
+/* Applies every action of getopt value c with argument arg: 1 if c has some, 0 if none, or -1
+ * after the message for a bad value. */
+static int apply_actions(cli_opts *o, const char *cmd, int c, const char *arg)
+{
+    int any = 0;
+    for (size_t i = 0; i < sizeof actions / sizeof actions[0]; i++) {
+        const struct action *a = &actions[i];
+        if (a->val != c)
+            continue;
+        any = 1;
+        char *f = (char *)o + a->off, *end = NULL;
+        unsigned long long v = 0;
+        uint64_t ns = 0;
+        switch (a->kind) {
+        case ACT_STR: memcpy(f, &arg, sizeof arg); break;
+        case ACT_FLAG: *(int *)f = 1; break;
+        case ACT_FORMAT: memcpy(f, &a->format, sizeof a->format); break;
+        case ACT_NUM:
+            errno = 0;
+            v = strtoull(arg, &end, a->base);
+            if (*end || end == arg || arg[0] == '-' || errno || v < a->lo || v > a->hi) {
+                fprintf(stderr, "socmon %s: %s, got '%s'\n", cmd, a->what, arg);
+                return -1;
+            }
+            store(o, a->off, a->size, v);
+            break;
+        case ACT_DURATION:
+            if (a->set_off)
+                *(int *)((char *)o + a->set_off) = 1;
+            if (cli_parse_duration(arg, &ns) != 0 || (a->hi && (ns < a->lo || ns > a->hi))) {
+                fprintf(stderr, "socmon %s: bad %s '%s' (%s)\n", cmd, a->what, arg, a->expect);
+                return -1;
+            }
+            store(o, a->off, a->size, ns);
+            break;
+        }
+    }
+    return any;
 }
 
 static int parse_opts(int argc, char **argv, cli_optmask allowed, void (*help)(FILE *), cli_opts *o)
@@ -439,9 +542,13 @@ static int parse_opts(int argc, char **argv, cli_optmask allowed, void (*help)(F
     optind = 1;
     opterr = 0;
     int c, want_help = 0;
-    unsigned long long count;
     const char *spec = NULL; /* -t as given, for --help */
     while ((c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
+        int acted = c == '?' || c == ':' ? 0 : apply_actions(o, argv[0], c, optarg);
+        if (acted < 0)
+            return 2;
+        if (acted)
+            continue;
         switch (c) {
         case 't':
             if (o->ntargets == CLI_MAX_TARGETS) {
@@ -451,10 +558,6 @@ static int parse_opts(int argc, char **argv, cli_optmask allowed, void (*help)(F
             o->targets[o->ntargets++] = o->target = spec = optarg;
             o->target_set = 1;
             break;
-        case 'C': o->cpus = optarg; break;
-        case 'e': o->events = optarg; break;
-        case 'w': o->workload = optarg; break;
-        case 'o': o->output = optarg; break;
         case 'i':
             /* a second -i used to replace the first silently: the user meant one of them, say which we saw */
             if (o->input) {
@@ -481,41 +584,6 @@ static int parse_opts(int argc, char **argv, cli_optmask allowed, void (*help)(F
                 fprintf(stderr, "socmon: --all is no longer needed: every counter is counted; tables fold those that stayed 0 into one line, --zeros lists them\n");
             }
             break;
-        case 'D': o->deltas = 1; break;
-        case 'P': o->append = 1; break;
-        case 'F': o->metric_file = optarg; break;
-        case OPT_LONG_FINDINGS: o->findings = optarg; break;
-        case 'r': {
-            char *end;
-            errno = 0;
-            long v = strtol(optarg, &end, 10);
-            if (*end || end == optarg || errno || v < 1 || v > 100000) {
-                fprintf(stderr, "socmon %s: -r/--repeat takes a run count 1..100000, got '%s'\n", argv[0], optarg);
-                return 2;
-            }
-            o->repeat = (unsigned)v;
-            break;
-        }
-        case 'q': o->quiet = 1; break;
-        case 'R': o->realtime = 1; break;
-        case 'S': o->summary = 1; break;
-        case 'K': o->stats = 1; break;
-        case 0x180: o->html = optarg; break;
-        case 'J': o->format = "json"; break;
-        case OPT_LONG_PROMETHEUS: o->format = "prometheus"; break;
-        case OPT_LONG_OPENMETRICS: o->format = "openmetrics"; break;
-        case 'T': o->trace = optarg; break;
-        case 0x160: o->remote = optarg; break;   /* long-only options: values past any char */
-        case 0x161: o->token_file = optarg; break;
-        case 0x168:
-            o->agent_timeout_set = 1;
-            if (cli_parse_duration(optarg, &o->agent_timeout_ns) != 0 || o->agent_timeout_ns < 1000000 ||
-                o->agent_timeout_ns > 3600000000000ull) {
-                fprintf(stderr, "socmon %s: bad --agent-timeout '%s' (expected a time 1ms..1h, e.g. 10s)\n",
-                        argv[0], optarg);
-                return 2;
-            }
-            break;
         case 0x169:
             if (strcmp(optarg, "now") && strcmp(optarg, "oldest")) {
                 fprintf(stderr, "socmon %s: bad --from '%s' (expected now or oldest)\n", argv[0], optarg);
@@ -523,8 +591,6 @@ static int parse_opts(int argc, char **argv, cli_optmask allowed, void (*help)(F
             }
             o->from = strcmp(optarg, "now") == 0 ? CLI_FROM_NOW : CLI_FROM_OLDEST;
             break;
-        case 'M': o->metrics = optarg; break;
-        case 'B': o->by_symbol = 1; break;
         case 0x1b0: case 0x1b1: case 0x1b2: case 0x1b4: {
             int v = c == 0x1b0 ? CLI_PV_CHILDREN : c == 0x1b1 ? CLI_PV_CALL_TREE : c == 0x1b2 ? CLI_PV_LINES
                                                                                              : CLI_PV_FOLDED;
@@ -545,43 +611,6 @@ static int parse_opts(int argc, char **argv, cli_optmask allowed, void (*help)(F
             o->profile_view = CLI_PV_ANNOTATE;
             o->annotate = optarg;
             break;
-        case 0x1b5: o->event = optarg; break;
-        case 0x1b6: o->elf = optarg; break;
-        case 'G': o->no_big_num = 1; break;
-        case 0x1c0: o->zeros = 1; break;
-        case 'f': o->force = 1; break;
-        case 0x150: o->perfetto = optarg; break;
-        case 'L':
-            if (cli_parse_duration(optarg, &o->flush_ns) != 0) {
-                fprintf(stderr, "socmon %s: bad --flush '%s' (expected e.g. 200ms, 1s; at least 1ns)\n", argv[0],
-                        optarg);
-                return 2;
-            }
-            break;
-        case 'Y': {
-            char *end;
-            errno = 0;
-            unsigned long long v = strtoull(optarg, &end, 0);
-            if (*end || end == optarg || optarg[0] == '-' || errno || v < 1 || v > (1ull << 53)) {
-                fprintf(stderr, "socmon %s: --max-cycles takes a cycle count 1..2^53, got '%s'\n", argv[0], optarg);
-                return 2;
-            }
-            o->max_cycles = v;
-            o->max_cycles_set = 1;
-            break;
-        }
-        case 'N': {
-            char *end;
-            errno = 0;
-            unsigned long long v = strtoull(optarg, &end, 10);
-            if (*end || end == optarg || optarg[0] == '-' || errno || v < 1) {
-                fprintf(stderr, "socmon %s: --interval-count takes a count of intervals >= 1, got '%s'\n",
-                        argv[0], optarg);
-                return 2;
-            }
-            o->interval_count = v;
-            break;
-        }
         case 'x':
             if (cli_parse_sep(optarg, &o->sep) != 0) {
                 fprintf(stderr, "socmon %s: -x takes one separator character, got '%s'\n", argv[0], optarg);
@@ -589,27 +618,6 @@ static int parse_opts(int argc, char **argv, cli_optmask allowed, void (*help)(F
             }
             o->format = "csv";
             break;
-        case 'd':
-        case 'I':
-            o->interval_set |= c == 'I';
-            if (cli_parse_duration(optarg, c == 'd' ? &o->duration_ns : &o->interval_ns) != 0) {
-                fprintf(stderr, "socmon %s: bad %s '%s' (expected e.g. 500us, 10ms, 2s; at least 1ns)\n",
-                        argv[0], c == 'd' ? "duration" : "interval", optarg);
-                return 2;
-            }
-            break;
-        case 'E': {
-            char *end;
-            long v = strtol(optarg, &end, 10);
-            if (*end || v < 1 || v > 1000000000) {
-                fprintf(stderr, "socmon %s: --every takes a count 1..1000000000, got '%s'\n", argv[0], optarg);
-                return 2;
-            }
-            o->every = (unsigned)v;
-            break;
-        }
-        case 0x170: o->http = optarg; break;
-        case 0x171: o->port_file = optarg; break;
         case 0x173:
             if (o->nhttp_hosts == CLI_MAX_HTTP_HOSTS) {
                 fprintf(stderr, "socmon %s: more than %d --http-host (give several names in one, comma-separated)\n",
@@ -618,33 +626,6 @@ static int parse_opts(int argc, char **argv, cli_optmask allowed, void (*help)(F
             }
             o->http_hosts[o->nhttp_hosts++] = optarg;
             break;
-        case 0x172: o->no_pace = 1; break;
-        case OPT_LONG_LISTEN: o->listen = optarg; break;
-        case OPT_LONG_ALLOW_CONFIG: o->allow_config = 1; break;
-        case OPT_LONG_RING:
-            if (parse_count(argv[0], "--ring", optarg, 2, 1ull << 32, &count) != 0)
-                return 2;
-            o->ring = count;
-            break;
-        case OPT_LONG_MAX_CLIENTS:
-            if (parse_count(argv[0], "--max-clients", optarg, 1, 1024, &count) != 0)
-                return 2;
-            o->max_clients = (unsigned)count;
-            break;
-        case OPT_LONG_WIRE_VERSION:
-            if (parse_count(argv[0], "--wire-version", optarg, 1, 2, &count) != 0)
-                return 2;
-            o->wire_version = (unsigned)count;
-            break;
-        case OPT_LONG_WAIT_COLLECTOR: o->wait_collector = 1; break;
-        case OPT_LONG_EXIT_DRAINED: o->exit_when_drained = 1; break;
-        case OPT_LONG_USER: o->user = optarg; break;
-        case OPT_LONG_HTTP_PORT_FILE: o->http_port_file = optarg; break;
-        case OPT_LONG_ONLY_CHANGED: o->only_changed = 1; break;
-        case OPT_LONG_RULES: o->rules = optarg; break;
-        case OPT_LONG_JUNIT: o->junit = optarg; break;
-        case OPT_LONG_MARKDOWN: o->markdown = optarg; break;
-        case OPT_LONG_UPDATE: o->update = 1; break;
         case 'h': want_help = 1; break;
         default:
             if (want_help) /* --help wins over a bad option, as it did before -t joined it */
