@@ -19,8 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/recording_internal.h"
-#include "core/recording_v2.h"
+#include "recording/recording_internal.h"
+#include "recording/recording_v2.h"
 #include "socmon/sampler.h"
 #include "socmon/target.h"
 #include "support/clock.h"

@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/recording_internal.h" /* builds a recording field by field */
+#include "recording/recording_internal.h" /* builds a recording field by field */
 #include "socmon/timeline.h"
 #include "support/clock.h"
 #include "support/rng.h"

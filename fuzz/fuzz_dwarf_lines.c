@@ -16,7 +16,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "analysis/profile_internal.h"
+#include "results/profile_internal.h"
 
 static int image_fd(const uint8_t *data, size_t size)
 {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agent/http_internal.h"
+#include "serve/http_internal.h"
 
 static int judge(const http_access *a, const char *host)
 {

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/recording_internal.h"
+#include "recording/recording_internal.h"
 #include "recording_check.h"
 
 static void check(const uint8_t *data, size_t size)

@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/recording_internal.h"
-#include "core/recording_v2.h"
+#include "recording/recording_internal.h"
+#include "recording/recording_v2.h"
 #include "recording_check.h"
 
 /* An opened recording's pass (socmon_recording_open_buffer, smn_recording_each) against the

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "core/recording_internal.h"
+#include "recording/recording_internal.h"
 
 /* Traps on a failed check; else returns the serialised bytes (the caller
  * frees them) and their length in *len, for the caller's own comparison. */

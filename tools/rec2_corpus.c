@@ -17,8 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/recording_internal.h"
-#include "core/recording_v2.h"
+#include "recording/recording_internal.h"
+#include "recording/recording_v2.h"
 
 static socmon_status zero_read(void *drv, const uint32_t *idx, size_t n, uint64_t *out)
 {

@@ -8,7 +8,7 @@
 #include <stdatomic.h>
 
 #include "agent/agent.h"
-#include "agent/net.h"
+#include "serve/net.h"
 #include "agent/ring.h"
 #include "agent/wire.h"
 

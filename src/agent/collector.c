@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "agent/collector_internal.h"
-#include "agent/net.h"
+#include "serve/net.h"
 #include "core/clock.h"
 #include "socmon/status.h"
 #include "core/text.h"

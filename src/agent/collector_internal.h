@@ -4,7 +4,7 @@
 #define SOCMON_AGENT_COLLECTOR_INTERNAL_H
 
 #include "agent/collector.h"
-#include "agent/net.h"
+#include "serve/net.h"
 
 struct collector {
     int fd;

@@ -8,7 +8,7 @@
 
 #include "analysis/recording_facts.h"
 #include "core/error.h"
-#include "core/recording_internal.h"
+#include "recording/recording_internal.h"
 #include "core/text.h"
 #include "socmon/export.h"
 

@@ -9,7 +9,7 @@
 #include "analysis/recording_facts.h"
 #include "analysis/source_internal.h"
 #include "core/error.h"
-#include "core/recording_internal.h"
+#include "recording/recording_internal.h"
 #include "core/text.h"
 
 typedef struct rsrc {

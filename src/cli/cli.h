@@ -9,7 +9,7 @@
 #define SOCMON_DEFAULT_TARGET "esp"
 
 /* What a command sampling a target here opens: the target and a counter set (its metrics go with
- * the source, cli/source.h). */
+ * the source, cli/open_source.h). */
 typedef struct cli_session {
     socmon_target *target;
     socmon_set *set;

@@ -9,7 +9,7 @@
 #include <time.h>
 
 #include "agent/agent.h"
-#include "agent/net.h"
+#include "serve/net.h"
 #include "agent/privs.h"
 #include "cli/opts.h"
 #include "cli/serve.h"

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli/compare.h"
+#include "cli/run_pair.h"
 #include "core/text.h"
 #include "socmon/check.h"
 

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/compare.h"
+#include "cli/run_pair.h"
 #include "export/web_assets.h"
 
 #define DIFF_OPTS (OPT_FILES | OPT_DIFF | OPT_FORMAT | OPT_BIG_NUM | OPT_METRIC_FILE)

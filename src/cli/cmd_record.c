@@ -14,9 +14,9 @@
 #include <unistd.h>
 
 #include "cli/opts.h"
-#include "cli/output.h"
+#include "cli/print.h"
 #include "cli/program.h"
-#include "cli/source.h"
+#include "cli/open_source.h"
 #include "cli/stop.h"
 #include "analysis/recorder.h"
 #include "agent/collector_source.h"

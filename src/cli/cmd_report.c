@@ -9,11 +9,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli/findings.h"
+#include "cli/pick_rules.h"
 #include "cli/opts.h"
-#include "cli/output.h"
+#include "cli/print.h"
 #include "cli/report_profile.h"
-#include "cli/source.h"
+#include "cli/open_source.h"
 #include "export/output_format.h"
 #include "export/table.h"
 #include "export/web_assets.h"

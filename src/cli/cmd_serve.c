@@ -2,7 +2,7 @@
  *
  * The samples come from a local target (sampled here, paced to the wall clock on a model unless
  * --no-pace) or from a `socmon agent` (--remote); either way they go into the live view
- * (agent/live.h), which the HTTP server (agent/http.h) serves until SIGINT or SIGTERM. The run
+ * (serve/live.h), which the HTTP server (serve/http.h) serves until SIGINT or SIGTERM. The run
  * may end before that (the workload finished, -d elapsed): the page then shows the whole run and
  * says it ended, and the server stays up so it can still be looked at and scraped. */
 #include <errno.h>
@@ -12,13 +12,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "agent/http.h"
-#include "agent/live.h"
-#include "agent/net.h"
+#include "serve/http.h"
+#include "serve/live.h"
+#include "serve/net.h"
 #include "cli/opts.h"
 #include "cli/program.h"
 #include "cli/serve.h"
-#include "cli/source.h"
+#include "cli/open_source.h"
 #include "cli/stop.h"
 #include "core/text.h"
 

@@ -4,10 +4,10 @@
 #include <string.h>
 
 #include "cli/opts.h"
-#include "cli/findings.h"
-#include "cli/output.h"
+#include "cli/pick_rules.h"
+#include "cli/print.h"
 #include "cli/program.h"
-#include "cli/source.h"
+#include "cli/open_source.h"
 #include "cli/stop.h"
 #include "socmon/perf.h"
 

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/output.h"
+#include "cli/print.h"
 #include "cli/stop.h"
 #include "cli/sweep_run.h"
 #include "core/clock.h"

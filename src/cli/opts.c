@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agent/net.h"
+#include "serve/net.h"
 #include "cli/opts.h"
 #include "socmon/target.h"
 

@@ -102,7 +102,7 @@ typedef struct cli_opts {
     const char *token_file; /* --token-file FILE: the agent's token */
     uint64_t agent_timeout_ns; /* --agent-timeout TIME: an agent silent this long is gone (default 5 s) */
     int agent_timeout_set;
-    int from;               /* --from: CLI_FROM_NOW or CLI_FROM_OLDEST; 0: not given (cli/source.c decides) */
+    int from;               /* --from: CLI_FROM_NOW or CLI_FROM_OLDEST; 0: not given (cli/open_source.c decides) */
     const char *perfetto;   /* report --perfetto: the trace file to write */
     const char *html;       /* report --html FILE: the charts page to write */
     const char *http;       /* --http ADDR:PORT: where the live page and /metrics are served */

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/output.h"
+#include "cli/print.h"
 #include "cli/report_profile.h"
 #include "export/output.h"
 #include "export/profile_view.h"

@@ -3,7 +3,7 @@
 #define SOCMON_CLI_REPORT_PROFILE_H
 
 #include "cli/opts.h"
-#include "cli/source.h"
+#include "cli/open_source.h"
 #include "socmon/phase.h"
 #include "socmon/profile.h"
 

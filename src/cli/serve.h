@@ -4,8 +4,8 @@
 #ifndef SOCMON_CLI_SERVE_H
 #define SOCMON_CLI_SERVE_H
 
-#include "agent/http.h"
-#include "agent/live.h"
+#include "serve/http.h"
+#include "serve/live.h"
 #include "cli/opts.h"
 
 #define SERVE_DEFAULT_ADDR "127.0.0.1"

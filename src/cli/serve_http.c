@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "agent/net.h"
+#include "serve/net.h"
 #include "cli/serve.h"
 #include "export/web_assets.h"
 #include "socmon/status.h"

@@ -47,7 +47,7 @@ void smn_format_fixed(char *buf, size_t len, double v, int decimals, int group);
  * number of decimals in every row: counts (events, cycles, packets, ...) 0, "%" 2, rates
  * (".../s", ".../ms") and "B/cyc" 2, times (ns, us, ms) 1, anything else (ratios, scores,
  * per-instruction figures, no unit) 3. A metric file's "precision" overrides it (export's smn_metric_decimals); the
- * findings (analysis/findings.c) follow the same rule, so a number reads the same everywhere. */
+ * findings (results/findings.c) follow the same rule, so a number reads the same everywhere. */
 int smn_unit_decimals(const char *unit);
 
 /* A duration for humans: "1.200 ms", "3.000 s", "250 ns". */

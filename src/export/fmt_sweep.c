@@ -1,11 +1,11 @@
 /* The table of a sweep (socmon sweep) in the csv and json formats: one row per point, the same
- * fields in both (docs/sweep.md), read back by analysis/sweep_read.c for resuming and merging. */
+ * fields in both (docs/sweep.md), read back by results/sweep_read.c for resuming and merging. */
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "analysis/sweep_internal.h"
+#include "results/sweep_internal.h"
 #include "core/grow.h"
 #include "core/strmap.h"
 #include "core/text.h"

@@ -1,5 +1,5 @@
 /* The JSON the web page reads, built once for both places that serve it: the live API
- * (src/agent/http.c: GET /api/info and the rows of GET /api/stream) and the self-contained
+ * (src/serve/http.c: GET /api/info and the rows of GET /api/stream) and the self-contained
  * report (export/fmt_html.c: window.SOCMON_DATA). One builder keeps the two identical, so the
  * page has a single reader (docs/charts.md describes the shapes).
  *

@@ -22,7 +22,7 @@
 
 #include "agent/agent.h"
 #include "agent/collector.h"
-#include "agent/net.h"
+#include "serve/net.h"
 #include "core/clock.h"
 #include "socmon/socmon.h"
 

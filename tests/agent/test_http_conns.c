@@ -1,4 +1,4 @@
-/* The HTTP server's hold on its connections (src/agent/http_conns.c, issue 23), with deadlines
+/* The HTTP server's hold on its connections (src/serve/http_conns.c, issue 23), with deadlines
  * short enough for a unit test: a client that drips a byte every 100 ms without ever finishing its
  * request header is cut at the header deadline (libmicrohttpd's inactivity timeout never fired
  * for it); a page's event stream lives on far past that deadline; a connection beyond the
@@ -19,9 +19,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "agent/http.h"
-#include "agent/http_internal.h"
-#include "agent/live.h"
+#include "serve/http.h"
+#include "serve/http_internal.h"
+#include "serve/live.h"
 
 #define HEADER_MS 300
 

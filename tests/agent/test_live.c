@@ -1,4 +1,4 @@
-/* The live view (src/agent/live.c): merging samples into rows against a wall clock the test
+/* The live view (src/serve/live.c): merging samples into rows against a wall clock the test
  * drives, totals across wraps of narrow counters, gaps (explicit and by a seq jump), the bounded
  * history and what a reader that fell behind is told, the end of a run, and one producer with
  * concurrent readers (run under ASan in the sanitizer build). */
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "agent/live.h"
+#include "serve/live.h"
 #include "socmon/metrics.h"
 
 /* Two counters: an 8-bit one (wraps every 256 events) and a 64-bit one. */

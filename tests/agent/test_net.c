@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "agent/net.h"
+#include "serve/net.h"
 
 static void test_split(void **state)
 {

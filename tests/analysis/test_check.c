@@ -1,4 +1,4 @@
-/* Rules and their verdicts (src/analysis/rules.c, check.c): every limit form, comments, syntax
+/* Rules and their verdicts (src/results/rules.c, check.c): every limit form, comments, syntax
  * errors with their line numbers, and verdicts over diffs of stat-JSON runs written here: rise,
  * fall and both ways, absolute and relative, a baseline of 0, values of one run only, undefined
  * values, and a change beyond the limit that is not significant. */

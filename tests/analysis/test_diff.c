@@ -1,4 +1,4 @@
-/* Two runs paired (src/analysis/diff.c) from stat-JSON documents written here: pairing by kind
+/* Two runs paired (src/results/diff.c) from stat-JSON documents written here: pairing by kind
  * and key (a repeated key in order, what only one run has), exact integer deltas beyond 2^53,
  * the order (largest change first), significance by non-overlapping confidence intervals (with
  * Welch's p beside), by the prediction interval

@@ -1,4 +1,4 @@
-/* Findings rules (src/analysis/findings*.c) against figures worked out by hand: the host's
+/* Findings rules (src/results/findings*.c) against figures worked out by hand: the host's
  * topdown rule fed recorded-style counts (this VM has no PMU), a per-instance rule ranked and
  * cut to its "max", evidence through the run's metrics and their labels, the 3-significant-digit
  * rounding text and evidence share, and the loader's errors naming file, rule and word. */

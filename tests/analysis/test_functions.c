@@ -1,4 +1,4 @@
-/* A program's per-function rows (src/analysis/functions.c) against figures worked out by hand:
+/* A program's per-function rows (src/results/functions.c) against figures worked out by hand:
  * a function whose count is negative because it wrote a counter, the total equal to the
  * whole-program counters, a total that differs from them, idle functions, and a source without
  * per-function counters. */

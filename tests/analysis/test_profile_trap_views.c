@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "analysis/profile_internal.h"
+#include "results/profile_internal.h"
 #include "socmon/profile.h"
 
 /* _start calls main, main calls f twice (one frame); in f, h is entered by 3 traps (node 4) and

@@ -1,4 +1,4 @@
-/* Student's t and Welch's test (src/analysis/stats.c) against tabulated values: the 0.975
+/* Student's t and Welch's test (src/results/stats.c) against tabulated values: the 0.975
  * quantiles of t (any statistics table), and for what no table holds (a non-integer df, Welch's
  * p-values) values computed independently with mpmath 1.3 at 30 digits (betainc, findroot on the
  * same formulas). */

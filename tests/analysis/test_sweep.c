@@ -1,4 +1,4 @@
-/* Sweeps (src/analysis/sweep_grid.c, sweep.c, sweep_read.c, export/fmt_sweep.c): brace expansion
+/* Sweeps (src/results/sweep_grid.c, sweep.c, sweep_read.c, export/fmt_sweep.c): brace expansion
  * and grid order, sweep files, the grid's identity, shards, every error a grid can have; the
  * table's rows from runs, merging, and its CSV and JSON written and read back to the same rows. */
 #include <stdarg.h>

@@ -18,7 +18,7 @@ above = {"socmon/target.h", "socmon/sampler.h", "socmon/socmon.h"}
 
 def denied(layer):
     """Public headers a file of src/<layer>/ may not include despite the socmon/ rule."""
-    return above if layer in ("core", "bus", "drivers", "models", "metrics") else set()
+    return above if layer in ("core", "recording", "bus", "drivers", "models", "metrics") else set()
 
 def allowed(layer, sub):
     """Prefixes a file of src/<layer>/<sub>/ may include."""
@@ -26,24 +26,32 @@ def allowed(layer, sub):
     return {
         "hw": ["hw/"],
         "core": pub + ["core/"],
+        # the recording file (issue 40): writer, readers, codec, attachments, the timeline
+        "recording": pub + ["core/", "recording/"],
         "bus": pub + ["core/error.h", "core/grow.h", "bus/"],
         "drivers": pub + ["hw/", "core/", "bus/", "drivers/generic/", "drivers/perf/", f"drivers/{sub}/"],
         "models": pub + ["hw/", "core/", "bus/", f"models/{sub}/"],
         "metrics": pub + ["core/", "metrics/"],
         # the analysis layer (issue 24): sources over targets, recordings and regions (their public
         # API), the pipeline, the consumers' interface; metrics are evaluated here only
-        "analysis": pub + ["core/", "metrics/", "analysis/"],
-        "export": pub + ["core/", "metrics/", "analysis/", "export/"],
+        "analysis": pub + ["core/", "recording/", "metrics/", "analysis/"],
+        # what finished runs become (issue 40): runs, diff, check, rules, stats, sweeps, findings,
+        # profile views, functions; over the analysis layer's sources and pipeline
+        "results": pub + ["core/", "recording/", "metrics/", "analysis/", "results/"],
+        "export": pub + ["core/", "recording/", "metrics/", "analysis/", "results/", "export/"],
         # the top: the public API, the analysis layer and its consumers (export), the agent's
         # own parts, and core's three utilities that are no layer (the one escaping rule, the
         # monotonic clock, varints); never a target's, driver's, model's or core's internals
-        "agent": pub + ["analysis/", "export/", "agent/", "core/text.h", "core/clock.h", "core/varint.h"],
-        "cli": pub + ["analysis/", "export/", "agent/", "cli/", "core/text.h", "core/clock.h"],
+        "agent": pub + ["analysis/", "results/", "export/", "serve/", "agent/", "core/text.h", "core/clock.h",
+                        "core/varint.h"],
+        # the live store and the HTTP server (issue 40), which the agent and `socmon serve` run
+        "serve": pub + ["analysis/", "export/", "serve/", "core/text.h", "core/clock.h"],
+        "cli": pub + ["analysis/", "results/", "export/", "serve/", "agent/", "cli/", "core/text.h", "core/clock.h"],
         "compat": pub + [f"compat/{sub}/"] + sorted(compat_headers),
         # not the vendor APIs (include/compat): they sit on the library, not under it (issue 24)
-        "targets": pub + ["hw/", "core/", "bus/", "drivers/", "models/", "metrics/", "targets/"],
+        "targets": pub + ["hw/", "core/", "recording/", "bus/", "drivers/", "models/", "metrics/", "targets/"],
         # the region API (issue 14): code measuring itself through the perf driver's public API
-        "region": pub + ["core/", "region/"],
+        "region": pub + ["core/", "recording/", "region/"],
     }.get(layer)
 
 inc = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
@@ -110,7 +118,7 @@ def code_only(text):
 
 cmp_call = re.compile(r'\b(?:str|strn|mem|strcase|strncase)cmp\s*\(')
 literal = re.compile(r'"((?:\\.|[^"\\\n])*)"')
-for layer in ("cli", "export", "agent"):
+for layer in ("cli", "export", "agent", "serve"):
     ldir = os.path.join(src, "src", layer)
     for root, _, files in os.walk(ldir):
         for f in sorted(files):

@@ -40,11 +40,11 @@ plant() { # FILE INCLUDE: the tree with one bad include must fail, naming it
 }
 plant src/drivers/esp/esp_driver.c models/esp/esp_soc.h
 plant src/models/zynq/apm_model.c drivers/zynq/zynq_drv.h
-plant src/core/timeline.c targets/target_internal.h
+plant src/recording/timeline.c targets/target_internal.h
 plant src/compat/esp/esp_api.c drivers/esp/esp_driver.h
 plant src/hw/regfields.h core/error.h
 plant include/socmon/bus.h core/error.h
-plant src/core/timeline.c socmon/target.h
+plant src/recording/timeline.c socmon/target.h
 plant src/core/device.c socmon/sampler.h
 plant src/drivers/zynq/apm_drv.c socmon/socmon.h
 plant src/cli/main.c targets/model_target.h
@@ -65,7 +65,7 @@ plant_cmp() { # FILE NAME LINE: the tree with LINE appended to FILE must fail, n
     fi
     put_back "$1"
 }
-plant_cmp src/agent/live.c zynq 'static int planted(const char *t) { return strcmp(t, "zynq") == 0; }'
+plant_cmp src/serve/live.c zynq 'static int planted(const char *t) { return strcmp(t, "zynq") == 0; }'
 plant_cmp src/export/fmt_csv.c ibex 'static int planted(const char *t) { return !strncmp(t,
     "ibex:", 5); }'
 plant_cmp src/cli/opts.c tensix 'static int planted(const char *t) { return memcmp(t, "tensix", 6) == 0; }'

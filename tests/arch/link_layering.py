@@ -26,6 +26,7 @@ def allowed(layer, sub):
     """Units (layer or layer/sub) whose definitions an object of src/<layer>/<sub>/ may use."""
     return {
         "core": ["core"],
+        "recording": ["core", "recording"],
         "bus": ["core", "bus"],
         # drivers/perf is shared like drivers/generic: the Zynq A9 perf path is its user (issue 14)
         "drivers": ["core", "bus", "drivers/generic", "drivers/perf", f"drivers/{sub}"],
@@ -33,14 +34,15 @@ def allowed(layer, sub):
         "metrics": ["core", "metrics"],
         # the analysis layer runs sources over targets, recordings and regions (and asks the perf
         # driver which events it could not count)
-        "analysis": ["core", "metrics", "targets", "region", "drivers/perf", "analysis"],
+        "analysis": ["core", "recording", "metrics", "targets", "region", "drivers/perf", "analysis"],
+        "results": ["core", "recording", "metrics", "targets", "analysis", "results"],
         # and the spec parser's text helpers (a recording's target name), never a target itself
-        "export": ["core", "metrics", "analysis", "export", "targets/spec"],
+        "export": ["core", "recording", "metrics", "analysis", "results", "export", "targets/spec"],
         "compat": [f"compat/{sub}"],   # plus any public symbol, see above
         # never a vendor API (src/compat): the compat layers sit on the library, not under it
-        "targets": ["core", "bus", "drivers", "models", "metrics", "targets"],
+        "targets": ["core", "recording", "bus", "drivers", "models", "metrics", "targets"],
         # the region API (issue 14) uses the perf driver and the recording writer
-        "region": ["core", "bus", "drivers", "region"],
+        "region": ["core", "recording", "bus", "drivers", "region"],
     }.get(layer)
 
 

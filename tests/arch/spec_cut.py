@@ -13,13 +13,13 @@ import sys
 
 src = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("SOCMON_SRC", ".")
 NOT_SPECS = {
-    "src/agent/http_access.c": "a Host header's host:port",
+    "src/serve/http_access.c": "a Host header's host:port",
     "src/targets/target_caps.c": "a workload's NAME:ARGS (ops->workloads)",
     "src/targets/tensix.c": "one item of an option's value (thread:counter)",
     "src/cli/cmd_record.c": "the remote base attachment's 'seq:N'",
     "src/agent/agent.c": "a listening address's host:port",
     "src/agent/agent_server.c": "a peer's address:port",
-    "src/agent/net.c": "an address's host:port",
+    "src/serve/net.c": "an address's host:port",
     "src/export/prom_text.c": "an Accept header's media ranges",
 }
 cut = re.compile(r"""str(?:chr|rchr)\s*\([^;]*?,\s*'[:;=]'\s*\)|memchr\s*\([^;]*?,\s*'[:;=]'|"""

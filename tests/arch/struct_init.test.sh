@@ -21,7 +21,7 @@ rm -rf "$TMP/t" && mkdir -p "$TMP/t" && cp -R "$SRC/src" "$SRC/include" "$TMP/t/
 cp -R "$TMP/t" "$TMP/k"
 plant() { printf '%s\n' "$3" >> "$TMP/t/$1"; echo "$1 $2" >> "$TMP/want"; }   # FILE TYPE LINE
 : > "$TMP/want"
-plant src/core/timeline.c socmon_kv 'static const socmon_kv planted = {"a", "b"};'
+plant src/recording/timeline.c socmon_kv 'static const socmon_kv planted = {"a", "b"};'
 plant src/targets/esp.c socmon_sampler_opts 'static socmon_sampler_opts planted = {1000, 0, 0};'
 plant src/drivers/esp/esp_driver.c socmon_counter 'static const socmon_counter planted[] = {{.name = "a"}, {"b", "c"}};'
 plant src/models/esp/esp_soc.c socmon_kv 'static socmon_kv planted(void) { return (socmon_kv){"a", "b"}; }'
@@ -38,7 +38,7 @@ if [ "$(printf '%s\n' "$out" | grep -c 'initialised by position')" -ne 5 ]; then
 
 printf '%s\n' 'static const socmon_kv planted[] = {{.key = "a", .value = "b"}, {0}};' \
     'static socmon_sampler_opts planted2 = {0};' \
-    '/* socmon_kv old = {"a", "b"}; was how this was written */' >> "$TMP/k/src/core/timeline.c"
+    '/* socmon_kv old = {"a", "b"}; was how this was written */' >> "$TMP/k/src/recording/timeline.c"
 if out=$(python3 "$CHECK" "$TMP/k" 2>&1); then pass=$((pass + 1)); else
     fail=$((fail + 1)); echo "FAIL: named members, {0} or a comment were reported"; echo "$out"; fi
 

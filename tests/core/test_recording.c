@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "socmon/recording.h"
-#include "core/recording_internal.h"
-#include "core/timeline_internal.h"
+#include "recording/recording_internal.h"
+#include "recording/timeline_internal.h"
 #include "support/fake.h"
 #include "support/rng.h"
 

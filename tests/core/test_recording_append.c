@@ -19,8 +19,8 @@
 #include <unistd.h>
 
 #include "socmon/recording.h"
-#include "core/recording_internal.h"
-#include "core/recording_v2.h"
+#include "recording/recording_internal.h"
+#include "recording/recording_v2.h"
 #include "support/fake.h"
 
 #define NC 6

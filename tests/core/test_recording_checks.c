@@ -18,9 +18,9 @@
 #include <unistd.h>
 
 #include "socmon/recording.h"
-#include "core/recording_internal.h"
-#include "core/recording_v2.h"
-#include "core/timeline_internal.h"
+#include "recording/recording_internal.h"
+#include "recording/recording_v2.h"
+#include "recording/timeline_internal.h"
 #include "support/fake.h"
 
 #define NC 3

@@ -24,8 +24,8 @@
 
 #include "socmon/delta.h"
 #include "socmon/recording.h"
-#include "core/recording_internal.h"
-#include "core/recording_v2.h"
+#include "recording/recording_internal.h"
+#include "recording/recording_v2.h"
 #include "support/fake.h"
 #include "support/rng.h"
 

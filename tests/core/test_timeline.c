@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "socmon/timeline.h"
-#include "core/timeline_internal.h"
+#include "recording/timeline_internal.h"
 #include "support/rng.h"
 
 /* Expected samples kept flat: n samples of nc values. */

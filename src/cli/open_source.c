@@ -1,0 +1,182 @@
+/* Opening the source a command reads (cli/open_source.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agent/collector_source.h"
+#include "serve/net.h"
+#include "cli/open_source.h"
+#include "cli/stop.h"
+
+int cli_remote_idle_ms(const cli_opts *o)
+{
+    return o->agent_timeout_ns ? (int)((o->agent_timeout_ns + 999999) / 1000000) : COLLECTOR_IDLE_MS;
+}
+
+/* With --remote, what the agent samples is the agent's to choose: 0, or 2 after a message
+ * naming the option. Without it, the options of --remote alone are refused the same way. */
+static int check_remote_opts(const char *cmd, const cli_opts *o)
+{
+    int serve = strcmp(cmd, "serve") == 0;   /* serve's --token-file is its own server's token too */
+    const char *bad = !o->remote ? (o->token_file && !serve ? "--token-file" : o->agent_timeout_set ? "--agent-timeout"
+                                    : o->from ? "--from" : NULL)
+                      : o->target && strcmp(o->target, SOCMON_DEFAULT_TARGET) ? "-t" : o->workload ? "-w" : o->interval_set ? "-I" : o->program ? "--"
+                      : o->trace ? "--trace-bus" : o->realtime ? "--realtime" : o->max_cycles_set ? "--max-cycles"
+                      :  o->duration_ns && serve ? "-d" : o->no_pace ? "--no-pace"
+                      : o->interval_count ? "--interval-count" : o->repeat > 1 ? "-r" : NULL;
+    if (!bad)
+        return 0;
+    if (!o->remote)
+        fprintf(stderr, "socmon %s: %s is for --remote\n", cmd, bad);
+    else if (strcmp(bad, "-r") == 0)
+        fprintf(stderr, "socmon %s: -r is for local runs: a remote window cannot be run again\n", cmd);
+    else
+        fprintf(stderr, "socmon %s: %s is the agent's to choose with --remote (give it to 'socmon agent')\n", cmd, bad);
+    return 2;
+}
+
+static socmon_status open_remote(cli_source *s, const cli_opts *o)
+{
+    char token[NET_TOKEN_MAX];
+    collector *c = NULL;
+    socmon_status st = o->token_file ? net_read_token(o->token_file, token) : SOCMON_OK;
+    if (st == SOCMON_OK)
+        st = collector_connect(o->remote, o->token_file ? token : NULL, 10000, &c);
+    memset(token, 0, sizeof token);
+    /* -e asks the agent to count other events: it does so only with --allow-config */
+    if (st == SOCMON_OK && o->events)
+        st = collector_configure(c, o->events, 10000);
+    if (st != SOCMON_OK) {
+        collector_close(c);
+        return st;
+    }
+    /* A window of -d is the next D from now: an agent that has run for a while must not hand over
+     * the start of its run (issue 28). Without -d the whole of what the agent still holds. */
+    s->from = o->from ? o->from : o->duration_ns ? CLI_FROM_NOW : CLI_FROM_OLDEST;
+    collector_source_opts co = {.mode = s->from == CLI_FROM_NOW ? WIRE_SUB_LATEST : WIRE_SUB_OLDEST,
+                                .duration_ns = o->duration_ns, .idle_ms = cli_remote_idle_ms(o),
+                                .rebase = s->from == CLI_FROM_NOW || o->from};
+    /* rebase: the file starts at index 0 where it was asked to start; without --from or -d the
+     * file holds the agent's run as its seqs number it, so what the ring no longer had is a gap */
+    s->remote = 1;
+    return collector_source(c, &co, &s->src);
+}
+
+static socmon_status open_local(cli_source *s, const cli_opts *o, cli_interval_rule rule, int pace, int start)
+{
+    socmon_status st = cli_session_open(&s->sess, o);
+    if (st != SOCMON_OK)
+        return st;
+    cli_session *cs = &s->sess;
+    int hw = socmon_target_is_hardware(cs->target);
+    socmon_source_target_opts so = {.size = sizeof so, .workload = o->workload, .started = !start};
+    so.sampler = (socmon_sampler_opts){.interval_ns = rule == CLI_INTERVAL_STAT ? cli_stat_interval(cs->target, cs->set, o)
+                                                                                : cli_interval(cs->target, o->interval_ns, o->interval_set),
+                                       .duration_ns = o->duration_ns, .realtime = pace ? hw || !o->no_pace : o->realtime,
+                                       .max_intervals = o->interval_count};
+    if ((st = socmon_target_check_interval(cs->target, so.sampler.interval_ns)) != SOCMON_OK)
+        return st;
+    return socmon_source_target(cs->target, cs->set, &so, &s->src);
+}
+
+int cli_source_open(cli_source *s, const cli_opts *o, const char *cmd, cli_interval_rule rule, int pace, int start)
+{
+    memset(s, 0, sizeof *s);
+    int rc = check_remote_opts(cmd, o);
+    if (rc)
+        return rc;
+    socmon_status st = o->remote ? open_remote(s, o) : open_local(s, o, rule, pace, start);
+    if (st == SOCMON_OK) {
+        s->info = socmon_source_info_of(s->src);
+        st = socmon_source_metricset(s->info, o->metric_file, &s->ms);
+    }
+    return st == SOCMON_OK ? 0 : cli_error(cmd, st);
+}
+
+socmon_status cli_source_reopen(cli_source *s, const cli_opts *o, cli_interval_rule rule, int pace)
+{
+    socmon_source_close(s->src);
+    s->src = NULL;
+    cli_session_close(&s->sess);
+    socmon_status st = open_local(s, o, rule, pace, 1);
+    s->info = socmon_source_info_of(s->src);
+    return st;
+}
+
+/* All of stdin into memory (a pipe has no size to ask for, and cannot be read twice), then opened
+ * over those bytes like a file: *buf is the caller's to free after the recording. */
+static socmon_status load_stdin(socmon_recording **out, void **keep)
+{
+    size_t len = 0, cap = 1 << 16, got;
+    unsigned char *buf = malloc(cap);
+    *keep = NULL;
+    if (!buf)
+        return socmon_fail(SOCMON_ENOMEM, "reading the recording from stdin: out of memory");
+    while ((got = fread(buf + len, 1, cap - len, stdin)) > 0) {
+        len += got;
+        if (len < cap)
+            continue;
+        unsigned char *nb = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+        if (!nb) {
+            free(buf);
+            return socmon_fail(SOCMON_ENOMEM, "reading the recording from stdin: out of memory after %zu bytes", len);
+        }
+        buf = nb;
+        cap *= 2;
+    }
+    socmon_status st = ferror(stdin) ? socmon_fail(SOCMON_EIO, "reading the recording from stdin: %s", strerror(errno ? errno : EIO))
+                       : len == 0 ? socmon_fail(SOCMON_EINVAL, "-i -: stdin is empty (pipe a recording in: socmon "
+                                                               "report -i - < run.rec)")
+                                  : socmon_recording_open_buffer(buf, len, out);
+    if (st == SOCMON_OK && socmon_recording_streamed(*out))
+        *keep = buf;
+    else
+        free(buf);
+    return st;
+}
+
+/* Opened, not loaded (socmon_recording_open): every view reads the samples from the file a block
+ * at a time, so a recording of any length is reported in the memory of a block. */
+socmon_status cli_source_open_file(cli_source *s, const char *path, const char *metric_file)
+{
+    memset(s, 0, sizeof *s);
+    socmon_status st = strcmp(path, "-") == 0 ? load_stdin(&s->rec, &s->bytes) : socmon_recording_open(path, &s->rec);
+    if (st == SOCMON_OK)
+        st = socmon_source_recording(s->rec, &s->src);
+    if (st == SOCMON_OK) {
+        s->info = socmon_source_info_of(s->src);
+        st = socmon_source_metricset(s->info, metric_file, &s->ms);
+    }
+    return st;
+}
+
+void cli_source_say_lost(const cli_source *s, const char *cmd, const char *name)
+{
+    for (const char *p = s->info->lost, *nl; p && (nl = strchr(p, '\n')); p = nl + 1)
+        fprintf(stderr, "socmon %s: %s: %.*s\n", cmd, name, (int)(nl - p), p);
+}
+
+void cli_source_close(cli_source *s)
+{
+    socmon_source_close(s->src);
+    socmon_metricset_free(s->ms);
+    socmon_recording_free(s->rec);
+    free(s->bytes);
+    cli_session_close(&s->sess);
+    memset(s, 0, sizeof *s);
+}
+
+int cli_stop_requested(void *user)
+{
+    (void)user;
+    return cli_stop_signal();
+}
+
+socmon_status cli_pipeline_new(const cli_source *s, const cli_opts *o, const char *cmd, socmon_pipeline **p)
+{
+    socmon_pipeline_opts po = {.size = sizeof po, .ms = s->ms, .should_stop = cli_stop_requested};
+    socmon_status st = socmon_pipeline_new(s->info, &po, p);
+    if (st == SOCMON_OK)
+        cli_warn_metric_file(cmd, o->metric_file, s->ms, socmon_pipeline_metrics(*p));
+    return st;
+}
