@@ -232,8 +232,8 @@ typedef struct esp_plane {
     uint16_t *list, *next;       /* routers to visit this cycle and the next */
     unsigned nlist, nnext;
     uint64_t list_cycle;         /* the cycle list is for */
-    uint16_t *inj_list;          /* tiles with packets to inject */
-    unsigned ninj;
+    uint16_t *inj_list;          /* tiles with packets to inject, in the order they got them */
+    unsigned ninj, nready;       /* nready: those of them whose local input is not full */
     uint8_t *sink_stop;          /* [tile]: nonzero while its sink accepts nothing (a trace's stall) */
     unsigned p;                  /* its index */
 } esp_plane;
