@@ -225,8 +225,9 @@ typedef struct esp_plane {
     esp_router *r;               /* [tile] */
     esp_chain **fch;             /* [flit id] */
     uint16_t *fdst;              /* [flit id] */
-    uint8_t *fkind;              /* [flit id]: bit 0 head, bit 1 tail; a head's bits 2-4: the output
-                                    it takes at the router it is in or entering */
+    uint16_t *fkind;             /* [flit id]: bit 0 head, bit 1 tail; a head's bits 2-4: the output
+                                    it takes at the router it is in or entering (16 bits: a store
+                                    through a char type may alias anything, esp_router's note) */
     uint16_t *ffree;             /* free flit ids, a stack */
     unsigned nfree;
     uint16_t *list, *next;       /* routers to visit this cycle and the next */

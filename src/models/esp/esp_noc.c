@@ -49,6 +49,17 @@
 #include "models/esp/esp_internal.h"
 
 enum { N = ESP_DIR_NORTH, S = ESP_DIR_SOUTH, W = ESP_DIR_WEST, E = ESP_DIR_EAST, L = ESP_DIR_LOCAL };
+/* The cycle's code is inlined into one function (cycle_plane): on x86-64 GCC compiles it twice,
+ * for the baseline the build targets and for CPUs with BMI1/2 and AVX2 (x86-64-v3: shifts by a
+ * register without moves to CL, one-instruction bit clears), chosen when the library loads
+ * (target_clones, an ifunc): the same C, the same numbers. A clone inlines only what is marked
+ * always_inline. */
+#define ALWAYS_INLINE __attribute__((always_inline))
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__)
+#define HOT_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define HOT_CLONES
+#endif
 #define HEAD 1u
 #define TAIL 2u
 #define FLIT_IDS_PER_TILE (ESP_NDIRS * ESP_QDEPTH + ESP_NDIRS + 1) /* FIFOs, registers, an offer */
@@ -86,7 +97,7 @@ static esp_route route_of(unsigned cols, unsigned t, unsigned dst)
 }
 
 /* The neighbour's tile that output o of tile t feeds (o != L, inside the mesh). */
-static inline unsigned nb_tile(const esp_noc *noc, unsigned t, unsigned o)
+static inline ALWAYS_INLINE unsigned nb_tile(const esp_noc *noc, unsigned t, unsigned o)
 {
     return (unsigned)((int)t + noc->delta[o]);
 }
@@ -224,7 +235,7 @@ void esp_noc_clear(esp_noc *noc)
 
 /* Router t of plane pl is to be visited in cycle at (now + 1 from a commit): wakes it if it
  * sleeps, and lists it once on list (the list of cycle at). */
-static inline void wake_onto(esp_plane *pl, unsigned t, uint64_t at, uint16_t *list, unsigned *nlist)
+static inline ALWAYS_INLINE void wake_onto(esp_plane *pl, unsigned t, uint64_t at, uint16_t *list, unsigned *nlist)
 {
     esp_router *R = &pl->r[t];
     R->asleep = 0;
@@ -321,14 +332,14 @@ void esp_noc_send(socmon_esp_soc *soc, esp_chain *ch)
 }
 
 /* Puts router t on the plane's list for the next cycle (once), waking it if it sleeps. */
-static inline void list_next(esp_plane *pl, unsigned t, uint64_t now)
+static inline ALWAYS_INLINE void list_next(esp_plane *pl, unsigned t, uint64_t now)
 {
     wake_onto(pl, t, now + 1, pl->next, &pl->nnext);
 }
 
 /* The tiles whose local input is not full offer their queue's next flit (the testbench and
  * ESP's tile queues offer only while stop_out(4) is 0, so the router always takes it). */
-static void offer(socmon_esp_soc *soc, unsigned p, uint64_t now)
+static inline ALWAYS_INLINE void offer(socmon_esp_soc *soc, unsigned p, uint64_t now)
 {
     esp_noc *noc = &soc->eng->noc;
     esp_plane *pl = &noc->pl[p];
@@ -357,7 +368,7 @@ static void offer(socmon_esp_soc *soc, unsigned p, uint64_t now)
         unsigned id = pl->ffree[--pl->nfree];
         pl->fch[id] = ch;
         pl->fdst[id] = ch->hops[ch->cur].dst;
-        pl->fkind[id] = (uint8_t)(kind | (noc->route[(size_t)t * noc->n + pl->fdst[id]] & 7u) << 2);
+        pl->fkind[id] = (uint16_t)(kind | (noc->route[(size_t)t * noc->n + pl->fdst[id]] & 7u) << 2);
         soc->tiles[t].count[ESP_MON_NOC_INJ + p]++;
         if (!(R->outmask & 1u << L)) /* queue_full(L) counts this cycle: the offer, or the output */
             soc->tiles[t].count[ESP_MON_NOC_QFULL + p * ESP_NDIRS + L]++;
@@ -393,10 +404,10 @@ static void offer(socmon_esp_soc *soc, unsigned p, uint64_t now)
  * monitors are counted per span, in commit. The loops take only the ports with something to do,
  * their bodies select without branches (a branch on a port's state is as good as random under
  * load: callgrind counted 12 mispredictions a visit on the uniform run before). */
-static inline void decide(const esp_noc *noc, const esp_plane *pl, unsigned t)
+static inline ALWAYS_INLINE void decide(const esp_noc *noc, const esp_plane *pl, unsigned t)
 {
     esp_router *R = &pl->r[t];
-    const uint8_t *fk = pl->fkind;
+    const uint16_t *fk = pl->fkind;
     unsigned outm = R->outmask, linkm = R->linkmask, ne = R->nonempty, avail = ne | linkm;
 
     /* The flit at each input's head (the FIFO's, or the arriving one through the bypass; 0 and
@@ -436,7 +447,7 @@ static inline void decide(const esp_noc *noc, const esp_plane *pl, unsigned t)
 
 /* A flit left its destination's local output: its id goes back to the pool, its chain's hop
  * may be complete. */
-static void eject(socmon_esp_soc *soc, esp_plane *pl, unsigned p, unsigned id)
+static inline ALWAYS_INLINE void eject(socmon_esp_soc *soc, esp_plane *pl, unsigned p, unsigned id)
 {
     esp_chain *ch = pl->fch[id];
     pl->ffree[pl->nfree++] = (uint16_t)id;
@@ -448,7 +459,7 @@ static void eject(socmon_esp_soc *soc, esp_plane *pl, unsigned p, unsigned id)
 
 /* Output o of router R takes flit id (0: void) from input from in this cycle's
  * commit: its span, its worm lock, its arbiter. outm: the outputs that held a flit. */
-static inline void load_output(const esp_noc *noc, const esp_plane *pl, esp_router *R, unsigned o,
+static inline ALWAYS_INLINE void load_output(const esp_noc *noc, const esp_plane *pl, esp_router *R, unsigned o,
                                unsigned id, unsigned from, unsigned outm, uint32_t *cnt, uint32_t since)
 {
     R->out[o] = (uint16_t)id;
@@ -478,7 +489,7 @@ static inline void load_output(const esp_noc *noc, const esp_plane *pl, esp_rout
 
 /* The second half of router t's cycle: FIFOs read and written, output registers loaded (the
  * neighbours' links), worms locked and released, arbiters moved, flits ejected. */
-static inline void commit(socmon_esp_soc *soc, esp_plane *pl, unsigned p, unsigned t, uint64_t now)
+static inline ALWAYS_INLINE void commit(socmon_esp_soc *soc, esp_plane *pl, unsigned p, unsigned t, uint64_t now)
 {
     esp_noc *noc = &soc->eng->noc;
     esp_router *R = &pl->r[t];
@@ -543,7 +554,7 @@ static inline void commit(socmon_esp_soc *soc, esp_plane *pl, unsigned p, unsign
             /* a head: the output it takes there, computed once (the RTL's lookahead) */
             unsigned k = pl->fkind[id];
             if (k & HEAD)
-                pl->fkind[id] = (uint8_t)((k & (HEAD | TAIL)) |
+                pl->fkind[id] = (uint16_t)((k & (HEAD | TAIL)) |
                                           (noc->route[(size_t)nt * noc->n + pl->fdst[id]] & 7u) << 2);
         }
         load_output(noc, pl, R, o, id, from, outm, cnt, since);
@@ -560,7 +571,7 @@ static inline void commit(socmon_esp_soc *soc, esp_plane *pl, unsigned p, unsign
         list_next(pl, t, now);
 }
 
-static void cycle_plane(socmon_esp_soc *soc, unsigned p, uint64_t now)
+HOT_CLONES static void cycle_plane(socmon_esp_soc *soc, unsigned p, uint64_t now)
 {
     esp_plane *pl = &soc->eng->noc.pl[p];
     if (pl->list_cycle != now)
