@@ -251,6 +251,8 @@ typedef struct esp_noc {
     uint8_t arb_grant[ESP_NDIRS][24][32];
     uint8_t arb_demote[ESP_NDIRS][24][ESP_NDIRS];
     uint64_t flits_in_net, pending;
+    unsigned busy;                           /* bit p: plane p may have a router listed or a tile
+                                                that can offer (never clear when it has) */
     struct socmon_esp_soc *soc;              /* set by esp_noc_cycle: a wake counts a router's sleep */
     /* The cycle the NoC runs now and the plane it is at (in_cycle), or the next cycle it runs */
     uint64_t now;

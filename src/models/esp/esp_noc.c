@@ -229,6 +229,7 @@ void esp_noc_clear(esp_noc *noc)
     memset(noc->pend_head, 0, (size_t)noc->n * ESP_NPLANES * sizeof *noc->pend_head);
     memset(noc->pend_tail, 0, (size_t)noc->n * ESP_NPLANES * sizeof *noc->pend_tail);
     noc->flits_in_net = noc->pending = 0;
+    noc->busy = 0;
     noc->now = 0;
     noc->in_cycle = 0;
 }
@@ -267,6 +268,7 @@ void esp_noc_sink_stop(esp_noc *noc, unsigned plane, unsigned tile, int stopped)
             pl->list_cycle = noc->now + 1;
         }
         wake_onto(pl, tile, noc->now + 1, pl->list, &pl->nlist);
+        noc->busy |= 1u << plane;
         return;
     }
     if (pl->list_cycle != noc->now) {
@@ -274,6 +276,7 @@ void esp_noc_sink_stop(esp_noc *noc, unsigned plane, unsigned tile, int stopped)
         pl->list_cycle = noc->now;
     }
     wake_onto(pl, tile, noc->now, pl->list, &pl->nlist);
+    noc->busy |= 1u << plane;
 }
 
 void esp_noc_settle(socmon_esp_soc *soc)
@@ -325,7 +328,10 @@ void esp_noc_send(socmon_esp_soc *soc, esp_chain *ch)
         noc->pend_head[k] = ch;
         esp_plane *pl = &noc->pl[h->plane];
         pl->inj_list[pl->ninj++] = h->src;
-        pl->nready += !(pl->r[h->src].full & 1u << L);
+        if (!(pl->r[h->src].full & 1u << L)) {
+            pl->nready++;
+            noc->busy |= 1u << h->plane;
+        }
     }
     noc->pend_tail[k] = ch;
     noc->pending++;
@@ -489,12 +495,13 @@ static inline ALWAYS_INLINE void load_output(const esp_noc *noc, const esp_plane
 
 /* The second half of router t's cycle: FIFOs read and written, output registers loaded (the
  * neighbours' links), worms locked and released, arbiters moved, flits ejected. */
-static inline ALWAYS_INLINE void commit(socmon_esp_soc *soc, esp_plane *pl, unsigned p, unsigned t, uint64_t now)
+static inline ALWAYS_INLINE unsigned commit(socmon_esp_soc *soc, esp_plane *pl, unsigned p, unsigned t,
+                                            uint64_t now)
 {
     esp_noc *noc = &soc->eng->noc;
     esp_router *R = &pl->r[t];
     if (R->asleep)
-        return;
+        return 0;
     unsigned rd = R->rd, full = R->full, lv = R->caplink & ~full;
     uint16_t sent[ESP_NDIRS + 1]; /* by input: the flit it gave an output; [ESP_NDIRS]: none */
     uint32_t *cnt = soc->tiles[t].count + ESP_MON_NOC_QFULL + p * ESP_NDIRS;
@@ -566,14 +573,15 @@ static inline ALWAYS_INLINE void commit(socmon_esp_soc *soc, esp_plane *pl, unsi
             eject(soc, pl, p, R->out[L]);
         load_output(noc, pl, R, L, id, from, outm, cnt, since);
     }
-    soc->eng->st.flit_hops += POPCOUNT5[R->fwdm];
     if (R->nonempty | R->outmask | R->locked)
         list_next(pl, t, now);
+    return POPCOUNT5[R->fwdm];
 }
 
 HOT_CLONES static void cycle_plane(socmon_esp_soc *soc, unsigned p, uint64_t now)
 {
-    esp_plane *pl = &soc->eng->noc.pl[p];
+    esp_noc *noc = &soc->eng->noc;
+    esp_plane *pl = &noc->pl[p];
     if (pl->list_cycle != now)
         pl->nlist = 0; /* made for a cycle the engine skipped, the NoC idle: none of them holds a flit */
     if (pl->nready)
@@ -581,14 +589,17 @@ HOT_CLONES static void cycle_plane(socmon_esp_soc *soc, unsigned p, uint64_t now
     for (unsigned k = 0; k < pl->nlist; k++)
         decide(&soc->eng->noc, pl, pl->list[k]);
     pl->nnext = 0;
+    unsigned hops = 0;
     for (unsigned k = 0; k < pl->nlist; k++)
-        commit(soc, pl, p, pl->list[k], now);
+        hops += commit(soc, pl, p, pl->list[k], now);
+    soc->eng->st.flit_hops += hops;
     uint16_t *tmp = pl->list;
     pl->list = pl->next;
     pl->next = tmp;
     pl->nlist = pl->nnext;
     pl->nnext = 0;
     pl->list_cycle = now + 1;
+    noc->busy = (noc->busy & ~(1u << p)) | (unsigned)((pl->nlist | pl->nready) != 0) << p;
 }
 
 void esp_noc_cycle(socmon_esp_soc *soc)
@@ -600,11 +611,17 @@ void esp_noc_cycle(socmon_esp_soc *soc)
     noc->soc = soc;
     noc->now = now;
     noc->in_cycle = 1;
-    for (unsigned p = 0; p < ESP_NPLANES; p++) {
+    /* The planes with a router listed or a tile that can offer (most cycles move flits on one
+     * or two of the six); a plane's pass may give a later plane work in this cycle (an ejection's
+     * chain sends a packet or stops a sink). */
+    for (unsigned p = 0, todo; (todo = noc->busy >> p) != 0; p++) {
+        p += (unsigned)__builtin_ctz(todo);
         esp_plane *pl = &noc->pl[p];
         noc->cur = p;
         if (pl->nlist || pl->nready)
             cycle_plane(soc, p, now);
+        else
+            noc->busy &= ~(1u << p);
     }
     noc->in_cycle = 0;
     noc->now = now + 1;
