@@ -53,9 +53,11 @@ enum { N = ESP_DIR_NORTH, S = ESP_DIR_SOUTH, W = ESP_DIR_WEST, E = ESP_DIR_EAST,
  * for the baseline the build targets and for CPUs with BMI1/2 and AVX2 (x86-64-v3: shifts by a
  * register without moves to CL, one-instruction bit clears), chosen when the library loads
  * (target_clones, an ifunc): the same C, the same numbers. A clone inlines only what is marked
- * always_inline. */
+ * always_inline. Not under the sanitizers, whose runtimes need not expect an ifunc: they check
+ * the same C. */
 #define ALWAYS_INLINE __attribute__((always_inline))
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__) && \
+    !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 #define HOT_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
 #else
 #define HOT_CLONES
