@@ -238,7 +238,8 @@ void esp_noc_clear(esp_noc *noc)
 
 /* Router t of plane pl is to be visited in cycle at (now + 1 from a commit): wakes it if it
  * sleeps, and lists it once on list (the list of cycle at). */
-static inline ALWAYS_INLINE void wake_onto(esp_plane *pl, unsigned t, uint64_t at, uint16_t *list, unsigned *nlist)
+static inline ALWAYS_INLINE void wake_onto(esp_plane *pl, unsigned t, uint64_t at, uint16_t *list,
+                                           unsigned *nlist)
 {
     esp_router *R = &pl->r[t];
     R->asleep = 0;
@@ -468,7 +469,8 @@ static inline ALWAYS_INLINE void eject(socmon_esp_soc *soc, esp_plane *pl, unsig
 /* Output o of router R takes flit id (0: void) from input from in this cycle's
  * commit: its span, its worm lock, its arbiter. outm: the outputs that held a flit. */
 static inline ALWAYS_INLINE void load_output(const esp_noc *noc, const esp_plane *pl, esp_router *R, unsigned o,
-                               unsigned id, unsigned from, unsigned outm, uint32_t *cnt, uint32_t since)
+                                             unsigned id, unsigned from, unsigned outm, uint32_t *cnt,
+                                             uint32_t since)
 {
     R->out[o] = (uint16_t)id;
     if (!id) {
@@ -564,7 +566,7 @@ static inline ALWAYS_INLINE unsigned commit(socmon_esp_soc *soc, esp_plane *pl, 
             unsigned k = pl->fkind[id];
             if (k & HEAD)
                 pl->fkind[id] = (uint16_t)((k & (HEAD | TAIL)) |
-                                          (noc->route[(size_t)nt * noc->n + pl->fdst[id]] & 7u) << 2);
+                                           (noc->route[(size_t)nt * noc->n + pl->fdst[id]] & 7u) << 2);
         }
         load_output(noc, pl, R, o, id, from, outm, cnt, since);
     }
