@@ -10,12 +10,13 @@
  * testbench's simulation loop: tests/esp/noc_rtl/README.md, "Speed of the RTL"; `--rtl MHOPS` gives
  * another figure). bench/esp_noc_speed.py runs the same against a build of an older socmon.
  *
- * Measured on the 2-core development VM (shared, RelWithDebInfo, best of 3; docs/performance.md,
- * "Issue 38"): multifft 24.4 M hops in 9.47 M cycles, 18.7-19.9 M flit hops/s at load average 3.5-4.6
- * (21.3-22.0 at load 1.3 before the branch-free ports; 8.2 before the sleeping routers and per-span
- * monitors); uniform 2.11 M hops in 20,030 cycles, 20.5-21.9 M flit hops/s (16.3-17.3 before the
- * branch-free ports, 13.3-14.1 before that). Run it from the source tree, or set SOCMON_SRC to it
- * (a ccache build may record __FILE__ relative to another tree). */
+ * Measured on the 2-core development VM (shared, RelWithDebInfo; docs/performance.md, "Issue 38"):
+ * multifft 24.4 M hops in 9.47 M cycles, 22.9 M flit hops/s best of 7 at load average 2.4-3.3
+ * (22.0 before the offer walk, x86-64-v3 clones and plane mask of branch h/nocspeed; 8.2 before the
+ * sleeping routers and per-span monitors); uniform 2.11 M hops in 20,030 cycles, 24.5 M flit hops/s
+ * (24.0 before; 16.3-17.3 before the branch-free ports, 13.3-14.1 before that). Run it from the
+ * source tree, or set SOCMON_SRC to it (a ccache build may record __FILE__ relative to another
+ * tree). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

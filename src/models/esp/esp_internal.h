@@ -225,15 +225,16 @@ typedef struct esp_plane {
     esp_router *r;               /* [tile] */
     esp_chain **fch;             /* [flit id] */
     uint16_t *fdst;              /* [flit id] */
-    uint8_t *fkind;              /* [flit id]: bit 0 head, bit 1 tail; a head's bits 2-4: the output
-                                    it takes at the router it is in or entering */
+    uint16_t *fkind;             /* [flit id]: bit 0 head, bit 1 tail; a head's bits 2-4: the output
+                                    it takes at the router it is in or entering (16 bits: a store
+                                    through a char type may alias anything, esp_router's note) */
     uint16_t *ffree;             /* free flit ids, a stack */
     unsigned nfree;
     uint16_t *list, *next;       /* routers to visit this cycle and the next */
     unsigned nlist, nnext;
     uint64_t list_cycle;         /* the cycle list is for */
-    uint16_t *inj_list;          /* tiles with packets to inject */
-    unsigned ninj;
+    uint16_t *inj_list;          /* tiles with packets to inject, in the order they got them */
+    unsigned ninj, nready;       /* nready: those of them whose local input is not full */
     uint8_t *sink_stop;          /* [tile]: nonzero while its sink accepts nothing (a trace's stall) */
     unsigned p;                  /* its index */
 } esp_plane;
@@ -250,6 +251,8 @@ typedef struct esp_noc {
     uint8_t arb_grant[ESP_NDIRS][24][32];
     uint8_t arb_demote[ESP_NDIRS][24][ESP_NDIRS];
     uint64_t flits_in_net, pending;
+    unsigned busy;                           /* bit p: plane p may have a router listed or a tile
+                                                that can offer (never clear when it has) */
     struct socmon_esp_soc *soc;              /* set by esp_noc_cycle: a wake counts a router's sleep */
     /* The cycle the NoC runs now and the plane it is at (in_cycle), or the next cycle it runs */
     uint64_t now;

@@ -49,6 +49,19 @@
 #include "models/esp/esp_internal.h"
 
 enum { N = ESP_DIR_NORTH, S = ESP_DIR_SOUTH, W = ESP_DIR_WEST, E = ESP_DIR_EAST, L = ESP_DIR_LOCAL };
+/* The cycle's code is inlined into one function (cycle_plane): on x86-64 GCC compiles it twice,
+ * for the baseline the build targets and for CPUs with BMI1/2 and AVX2 (x86-64-v3: shifts by a
+ * register without moves to CL, one-instruction bit clears), chosen when the library loads
+ * (target_clones, an ifunc): the same C, the same numbers. A clone inlines only what is marked
+ * always_inline. Not under the sanitizers, whose runtimes need not expect an ifunc: they check
+ * the same C. */
+#define ALWAYS_INLINE __attribute__((always_inline))
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__) && \
+    !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+#define HOT_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define HOT_CLONES
+#endif
 #define HEAD 1u
 #define TAIL 2u
 #define FLIT_IDS_PER_TILE (ESP_NDIRS * ESP_QDEPTH + ESP_NDIRS + 1) /* FIFOs, registers, an offer */
@@ -86,7 +99,7 @@ static esp_route route_of(unsigned cols, unsigned t, unsigned dst)
 }
 
 /* The neighbour's tile that output o of tile t feeds (o != L, inside the mesh). */
-static inline unsigned nb_tile(const esp_noc *noc, unsigned t, unsigned o)
+static inline ALWAYS_INLINE unsigned nb_tile(const esp_noc *noc, unsigned t, unsigned o)
 {
     return (unsigned)((int)t + noc->delta[o]);
 }
@@ -212,19 +225,21 @@ void esp_noc_clear(esp_noc *noc)
         pl->nfree = nf;
         pl->nlist = pl->nnext = 0;
         pl->list_cycle = 0;
-        pl->ninj = 0;
+        pl->ninj = pl->nready = 0;
         memset(pl->sink_stop, 0, noc->n);
     }
     memset(noc->pend_head, 0, (size_t)noc->n * ESP_NPLANES * sizeof *noc->pend_head);
     memset(noc->pend_tail, 0, (size_t)noc->n * ESP_NPLANES * sizeof *noc->pend_tail);
     noc->flits_in_net = noc->pending = 0;
+    noc->busy = 0;
     noc->now = 0;
     noc->in_cycle = 0;
 }
 
 /* Router t of plane pl is to be visited in cycle at (now + 1 from a commit): wakes it if it
  * sleeps, and lists it once on list (the list of cycle at). */
-static inline void wake_onto(esp_plane *pl, unsigned t, uint64_t at, uint16_t *list, unsigned *nlist)
+static inline ALWAYS_INLINE void wake_onto(esp_plane *pl, unsigned t, uint64_t at, uint16_t *list,
+                                           unsigned *nlist)
 {
     esp_router *R = &pl->r[t];
     R->asleep = 0;
@@ -256,6 +271,7 @@ void esp_noc_sink_stop(esp_noc *noc, unsigned plane, unsigned tile, int stopped)
             pl->list_cycle = noc->now + 1;
         }
         wake_onto(pl, tile, noc->now + 1, pl->list, &pl->nlist);
+        noc->busy |= 1u << plane;
         return;
     }
     if (pl->list_cycle != noc->now) {
@@ -263,6 +279,7 @@ void esp_noc_sink_stop(esp_noc *noc, unsigned plane, unsigned tile, int stopped)
         pl->list_cycle = noc->now;
     }
     wake_onto(pl, tile, noc->now, pl->list, &pl->nlist);
+    noc->busy |= 1u << plane;
 }
 
 void esp_noc_settle(socmon_esp_soc *soc)
@@ -314,31 +331,38 @@ void esp_noc_send(socmon_esp_soc *soc, esp_chain *ch)
         noc->pend_head[k] = ch;
         esp_plane *pl = &noc->pl[h->plane];
         pl->inj_list[pl->ninj++] = h->src;
+        if (!(pl->r[h->src].full & 1u << L)) {
+            pl->nready++;
+            noc->busy |= 1u << h->plane;
+        }
     }
     noc->pend_tail[k] = ch;
     noc->pending++;
 }
 
 /* Puts router t on the plane's list for the next cycle (once), waking it if it sleeps. */
-static inline void list_next(esp_plane *pl, unsigned t, uint64_t now)
+static inline ALWAYS_INLINE void list_next(esp_plane *pl, unsigned t, uint64_t now)
 {
     wake_onto(pl, t, now + 1, pl->next, &pl->nnext);
 }
 
 /* The tiles whose local input is not full offer their queue's next flit (the testbench and
  * ESP's tile queues offer only while stop_out(4) is 0, so the router always takes it). */
-static void offer(socmon_esp_soc *soc, unsigned p, uint64_t now)
+static inline ALWAYS_INLINE void offer(socmon_esp_soc *soc, unsigned p, uint64_t now)
 {
     esp_noc *noc = &soc->eng->noc;
     esp_plane *pl = &noc->pl[p];
-    unsigned keep = 0;
-    for (unsigned i = 0; i < pl->ninj; i++) {
+    unsigned keep = 0, i = 0, ninj = pl->ninj;
+    /* Under load most waiting tiles' local inputs are full (multifft: 94% of them): the walk
+     * stops after the last tile that can offer, the rest keep their places. */
+    for (unsigned left = pl->nready; i < ninj && left; i++) {
         unsigned t = pl->inj_list[i];
         esp_router *R = &pl->r[t];
         if (R->full & (1u << L)) {
-            pl->inj_list[keep++] = (uint16_t)t; /* the usual case under load */
+            pl->inj_list[keep++] = (uint16_t)t;
             continue;
         }
+        left--;
         size_t k = (size_t)t * ESP_NPLANES + p;
         esp_chain *ch = noc->pend_head[k];
         unsigned nfl = ch->hops[ch->cur].flits;
@@ -353,7 +377,7 @@ static void offer(socmon_esp_soc *soc, unsigned p, uint64_t now)
         unsigned id = pl->ffree[--pl->nfree];
         pl->fch[id] = ch;
         pl->fdst[id] = ch->hops[ch->cur].dst;
-        pl->fkind[id] = (uint8_t)(kind | (noc->route[(size_t)t * noc->n + pl->fdst[id]] & 7u) << 2);
+        pl->fkind[id] = (uint16_t)(kind | (noc->route[(size_t)t * noc->n + pl->fdst[id]] & 7u) << 2);
         soc->tiles[t].count[ESP_MON_NOC_INJ + p]++;
         if (!(R->outmask & 1u << L)) /* queue_full(L) counts this cycle: the offer, or the output */
             soc->tiles[t].count[ESP_MON_NOC_QFULL + p * ESP_NDIRS + L]++;
@@ -375,8 +399,12 @@ static void offer(socmon_esp_soc *soc, unsigned p, uint64_t now)
         }
         if (noc->pend_head[k])
             pl->inj_list[keep++] = (uint16_t)t;
+        else
+            pl->nready--;
     }
-    pl->ninj = keep;
+    if (keep != i)
+        memmove(pl->inj_list + keep, pl->inj_list + i, (ninj - i) * sizeof *pl->inj_list);
+    pl->ninj = keep + (ninj - i);
 }
 
 /* The first half of router t's cycle: decides from the registers what each output does: R->fwdm,
@@ -385,10 +413,10 @@ static void offer(socmon_esp_soc *soc, unsigned p, uint64_t now)
  * monitors are counted per span, in commit. The loops take only the ports with something to do,
  * their bodies select without branches (a branch on a port's state is as good as random under
  * load: callgrind counted 12 mispredictions a visit on the uniform run before). */
-static inline void decide(const esp_noc *noc, const esp_plane *pl, unsigned t)
+static inline ALWAYS_INLINE void decide(const esp_noc *noc, const esp_plane *pl, unsigned t)
 {
     esp_router *R = &pl->r[t];
-    const uint8_t *fk = pl->fkind;
+    const uint16_t *fk = pl->fkind;
     unsigned outm = R->outmask, linkm = R->linkmask, ne = R->nonempty, avail = ne | linkm;
 
     /* The flit at each input's head (the FIFO's, or the arriving one through the bypass; 0 and
@@ -428,7 +456,7 @@ static inline void decide(const esp_noc *noc, const esp_plane *pl, unsigned t)
 
 /* A flit left its destination's local output: its id goes back to the pool, its chain's hop
  * may be complete. */
-static void eject(socmon_esp_soc *soc, esp_plane *pl, unsigned p, unsigned id)
+static inline ALWAYS_INLINE void eject(socmon_esp_soc *soc, esp_plane *pl, unsigned p, unsigned id)
 {
     esp_chain *ch = pl->fch[id];
     pl->ffree[pl->nfree++] = (uint16_t)id;
@@ -440,8 +468,9 @@ static void eject(socmon_esp_soc *soc, esp_plane *pl, unsigned p, unsigned id)
 
 /* Output o of router R takes flit id (0: void) from input from in this cycle's
  * commit: its span, its worm lock, its arbiter. outm: the outputs that held a flit. */
-static inline void load_output(const esp_noc *noc, const esp_plane *pl, esp_router *R, unsigned o,
-                               unsigned id, unsigned from, unsigned outm, uint32_t *cnt, uint32_t since)
+static inline ALWAYS_INLINE void load_output(const esp_noc *noc, const esp_plane *pl, esp_router *R, unsigned o,
+                                             unsigned id, unsigned from, unsigned outm, uint32_t *cnt,
+                                             uint32_t since)
 {
     R->out[o] = (uint16_t)id;
     if (!id) {
@@ -470,12 +499,13 @@ static inline void load_output(const esp_noc *noc, const esp_plane *pl, esp_rout
 
 /* The second half of router t's cycle: FIFOs read and written, output registers loaded (the
  * neighbours' links), worms locked and released, arbiters moved, flits ejected. */
-static inline void commit(socmon_esp_soc *soc, esp_plane *pl, unsigned p, unsigned t, uint64_t now)
+static inline ALWAYS_INLINE unsigned commit(socmon_esp_soc *soc, esp_plane *pl, unsigned p, unsigned t,
+                                            uint64_t now)
 {
     esp_noc *noc = &soc->eng->noc;
     esp_router *R = &pl->r[t];
     if (R->asleep)
-        return;
+        return 0;
     unsigned rd = R->rd, full = R->full, lv = R->caplink & ~full;
     uint16_t sent[ESP_NDIRS + 1]; /* by input: the flit it gave an output; [ESP_NDIRS]: none */
     uint32_t *cnt = soc->tiles[t].count + ESP_MON_NOC_QFULL + p * ESP_NDIRS;
@@ -509,6 +539,8 @@ static inline void commit(socmon_esp_soc *soc, esp_plane *pl, unsigned p, unsign
             U->stopin = (uint16_t)(U->stopin ^ 1u << OPPOSITE[i]);
             if (U->asleep)
                 list_next(pl, ut, now);
+        } else if (noc->pend_head[(size_t)t * ESP_NPLANES + p]) {
+            pl->nready += nf >> L & 1u ? -1u : 1u; /* its tile waits to offer */
         }
     }
     R->linkmask = (uint16_t)(R->linkmask & ~(1u << L)); /* an offer is always taken */
@@ -533,8 +565,8 @@ static inline void commit(socmon_esp_soc *soc, esp_plane *pl, unsigned p, unsign
             /* a head: the output it takes there, computed once (the RTL's lookahead) */
             unsigned k = pl->fkind[id];
             if (k & HEAD)
-                pl->fkind[id] = (uint8_t)((k & (HEAD | TAIL)) |
-                                          (noc->route[(size_t)nt * noc->n + pl->fdst[id]] & 7u) << 2);
+                pl->fkind[id] = (uint16_t)((k & (HEAD | TAIL)) |
+                                           (noc->route[(size_t)nt * noc->n + pl->fdst[id]] & 7u) << 2);
         }
         load_output(noc, pl, R, o, id, from, outm, cnt, since);
     }
@@ -545,29 +577,33 @@ static inline void commit(socmon_esp_soc *soc, esp_plane *pl, unsigned p, unsign
             eject(soc, pl, p, R->out[L]);
         load_output(noc, pl, R, L, id, from, outm, cnt, since);
     }
-    soc->eng->st.flit_hops += POPCOUNT5[R->fwdm];
     if (R->nonempty | R->outmask | R->locked)
         list_next(pl, t, now);
+    return POPCOUNT5[R->fwdm];
 }
 
-static void cycle_plane(socmon_esp_soc *soc, unsigned p, uint64_t now)
+HOT_CLONES static void cycle_plane(socmon_esp_soc *soc, unsigned p, uint64_t now)
 {
-    esp_plane *pl = &soc->eng->noc.pl[p];
+    esp_noc *noc = &soc->eng->noc;
+    esp_plane *pl = &noc->pl[p];
     if (pl->list_cycle != now)
         pl->nlist = 0; /* made for a cycle the engine skipped, the NoC idle: none of them holds a flit */
-    if (pl->ninj)
+    if (pl->nready)
         offer(soc, p, now);
     for (unsigned k = 0; k < pl->nlist; k++)
         decide(&soc->eng->noc, pl, pl->list[k]);
     pl->nnext = 0;
+    unsigned hops = 0;
     for (unsigned k = 0; k < pl->nlist; k++)
-        commit(soc, pl, p, pl->list[k], now);
+        hops += commit(soc, pl, p, pl->list[k], now);
+    soc->eng->st.flit_hops += hops;
     uint16_t *tmp = pl->list;
     pl->list = pl->next;
     pl->next = tmp;
     pl->nlist = pl->nnext;
     pl->nnext = 0;
     pl->list_cycle = now + 1;
+    noc->busy = (noc->busy & ~(1u << p)) | (unsigned)((pl->nlist | pl->nready) != 0) << p;
 }
 
 void esp_noc_cycle(socmon_esp_soc *soc)
@@ -579,11 +615,17 @@ void esp_noc_cycle(socmon_esp_soc *soc)
     noc->soc = soc;
     noc->now = now;
     noc->in_cycle = 1;
-    for (unsigned p = 0; p < ESP_NPLANES; p++) {
+    /* The planes with a router listed or a tile that can offer (most cycles move flits on one
+     * or two of the six); a plane's pass may give a later plane work in this cycle (an ejection's
+     * chain sends a packet or stops a sink). */
+    for (unsigned p = 0, todo; (todo = noc->busy >> p) != 0; p++) {
+        p += (unsigned)__builtin_ctz(todo);
         esp_plane *pl = &noc->pl[p];
         noc->cur = p;
-        if (pl->nlist || pl->ninj)
+        if (pl->nlist || pl->nready)
             cycle_plane(soc, p, now);
+        else
+            noc->busy &= ~(1u << p);
     }
     noc->in_cycle = 0;
     noc->now = now + 1;
