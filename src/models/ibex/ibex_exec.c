@@ -286,6 +286,12 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
         }                                                                     \
     } while (0)
 #define RD(v) (x[op->rd] = (v))
+/* The limit after a call or a return (SAVE restarted the cycle count it is checked against): 0,
+ * the loop's check at the next instruction, unless that check would find nothing to do; then
+ * what it would set (the profile's part done by ibex_prof_settle; a halt, an inhibit change or
+ * a woken WFI come with a check of their own, and the stop or interrupt it looks for is there
+ * when cycles_until_check says 0). */
+#define PROF_LIMIT() (ibex_prof_settle(c, &alo, &aspan) ? cycles_until_check(c, max_cycles) : 0)
 
     for (;;) {
         uint32_t off;
@@ -385,7 +391,7 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
                 SAVE();
                 ibex_prof_call(c);
                 LOAD();
-                limit = 0;   /* SAVE restarted the cycle count the limit is checked against */
+                limit = PROF_LIMIT();
             }
             break;
         }
@@ -398,12 +404,12 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
                 SAVE();
                 ibex_prof_call(c);
                 LOAD();
-                limit = 0;   /* SAVE restarted the cycle count the limit is checked against */
+                limit = PROF_LIMIT();
             } else if (PROF && op->rd == IBEX_RD_DISCARD && (op->rs1 == 1 || op->rs1 == 5) && op->imm == 0) {
                 SAVE();   /* a return: jalr x0, 0(ra|t0) */
                 ibex_prof_ret(c);
                 LOAD();
-                limit = 0;   /* SAVE restarted the cycle count the limit is checked against */
+                limit = PROF_LIMIT();
             }
             break;
         }
@@ -691,6 +697,7 @@ out:
 #undef TAKEN
 #undef JUMPED
 #undef RD
+#undef PROF_LIMIT
 }
 
 static __attribute__((noinline)) socmon_status run_plain(ibex_core *c, uint64_t max_cycles, ibex_stop *why)

@@ -186,6 +186,10 @@ void ibex_prof_trap(ibex_core *c);
 void ibex_prof_mret(ibex_core *c);
 /* At a range exit: the top frame follows the PC (tail calls, longjmp). */
 void ibex_prof_resync(ibex_core *c);
+/* After a call or a return, counters synced: when the loop's check at the next instruction would
+ * find nothing of the profile to do (counting fast, c->pc in the top frame), does what it would
+ * (the attribution flushed, its range [*lo, *lo + *span) the frame's) and returns 1; else 0. */
+int ibex_prof_settle(ibex_core *c, uint32_t *lo, uint32_t *span);
 /* Counts a slot's static events into d[] before it is decoded anew. */
 void ibex_prof_fold(ibex_core *c, uint32_t slot);
 /* The range of PCs of pc's function (or of the gap between symbols). */

@@ -38,17 +38,23 @@ static uint32_t func_of(const ibex_prof *p, uint32_t pc)
     return k && pc < p->end[k - 1] ? (uint32_t)k : 0;
 }
 
-void ibex_prof_range(const ibex_core *c, uint32_t pc, uint32_t *lo, uint32_t *hi)
+/* pc's function (as func_of) and its range (as ibex_prof_range), from one search. */
+static uint32_t func_range(const ibex_prof *p, uint32_t pc, uint32_t *lo, uint32_t *hi)
 {
-    const ibex_prof *p = c->prof;
     size_t k = upto(p, pc);
     if (k && pc < p->end[k - 1]) {   /* its function */
         *lo = p->addr[k - 1];
         *hi = p->end[k - 1];
-        return;
+        return (uint32_t)k;
     }
     *lo = k ? p->end[k - 1] : 0;   /* the gap between two symbols */
     *hi = k < p->nsyms ? p->addr[k] : 0;
+    return 0;
+}
+
+void ibex_prof_range(const ibex_core *c, uint32_t pc, uint32_t *lo, uint32_t *hi)
+{
+    func_range(c->prof, pc, lo, hi);
 }
 
 static int in_frame(const ibex_frame *f, uint32_t pc)
@@ -127,7 +133,8 @@ static uint32_t child(ibex_prof *p, uint32_t parent, uint32_t func, uint32_t tra
     return i;
 }
 
-static void push(ibex_core *c, uint32_t func, uint32_t trap)
+/* A frame of c->pc's function on top. */
+static void push(ibex_core *c, uint32_t trap)
 {
     ibex_prof *p = c->prof;
     if (p->depth == IBEX_PROF_MAX_DEPTH) {
@@ -136,11 +143,11 @@ static void push(ibex_core *c, uint32_t func, uint32_t trap)
     }
     uint32_t parent = p->depth ? p->stack[p->depth - 1].node : 0;
     ibex_frame *f = &p->stack[p->depth++];
+    uint32_t func = func_range(p, c->pc, &f->lo, &f->hi);
     f->func = func;
     f->trap = trap;
     f->node = child(p, parent, func, trap);
     p->nodes[f->node].calls++;
-    ibex_prof_range(c, c->pc, &f->lo, &f->hi);
     if (!in_frame(f, c->pc)) {   /* a PC outside the range it was pushed for */
         f->lo = c->pc;
         f->hi = c->pc + 1;
@@ -181,7 +188,7 @@ static void follow(ibex_core *c)
     }
     uint32_t trap = p->stack[p->depth - 1].trap;   /* a handler that jumps on is still the handler */
     pop(c);
-    push(c, func, trap);
+    push(c, trap);
 }
 
 static void sync_flush(ibex_core *c)
@@ -193,7 +200,7 @@ static void sync_flush(ibex_core *c)
 void ibex_prof_call(ibex_core *c)
 {
     sync_flush(c);
-    push(c, func_of(c->prof, c->pc), 0);
+    push(c, 0);
 }
 
 void ibex_prof_ret(ibex_core *c)
@@ -208,7 +215,7 @@ void ibex_prof_ret(ibex_core *c)
 void ibex_prof_trap(ibex_core *c)
 {
     sync_flush(c);
-    push(c, func_of(c->prof, c->pc), 1);
+    push(c, 1);
 }
 
 void ibex_prof_mret(ibex_core *c)
@@ -231,6 +238,21 @@ void ibex_prof_resync(ibex_core *c)
         return;
     sync_flush(c);
     follow(c);
+}
+
+int ibex_prof_settle(ibex_core *c, uint32_t *lo, uint32_t *span)
+{
+    ibex_prof *p = c->prof;
+    const ibex_frame *f = &p->stack[p->depth - 1];
+    if (!p->fast || !in_frame(f, c->pc))
+        return 0;   /* the loop's check follows the frames */
+    ibex_attr_flush(c);
+    /* ibex_attr_enter's range for c->pc: the frame's, which holds it (a function's range, or the
+     * gap between two symbols, holds every PC of it; a one-PC frame only its own) */
+    c->attr_pc = c->pc;
+    *lo = f->lo;
+    *span = f->hi - f->lo;   /* hi == 0: up to the end of the address space */
+    return 1;
 }
 
 void ibex_prof_fold(ibex_core *c, uint32_t slot)
@@ -318,7 +340,7 @@ void ibex_prof_reset(ibex_core *c)
     for (unsigned k = 0; k < IBEX_ATTR_COUNTERS; k++)
         p->prev[k] = c->cnt[k];
     p->fast = c->inhibit == 0;
-    push(c, func_of(p, c->pc), 0);
+    push(c, 0);
 }
 
 socmon_status ibex_profile_start(ibex_core *c, const ibex_symbol *syms, size_t nsyms, size_t max_slices)
