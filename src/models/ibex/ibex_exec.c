@@ -160,14 +160,13 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
     const ibex_op *op;
     ibex_stop stop = IBEX_STOP_LIMIT;
     uint32_t alo, aspan;   /* PCs [alo, alo + aspan) go with c->attr_pc (ibex_set_attribution) */
-    /* PROF: the slot of the instruction running (the dummy while stepping with counters inhibited) */
-    /* pbase[pi], nbase[pi]: the running instruction's slot and executions, pi its RAM halfword
-     * masked by pmask; stepping, pmask is 0 and the bases are the dummies (few registers: the
-     * loop runs short of them) */
+    /* PROF: pbase[pi], nbase[pi]: the running instruction's slot and executions, pi its RAM
+     * halfword; stepping with counters inhibited, the bases are the junk arrays (few registers:
+     * the loop runs short of them) */
     int pfast = PROF && c->prof->fast;
-    uint32_t pmask = pfast ? UINT32_MAX : 0, pi = 0;
-    ibex_pslot *pbase = !PROF ? NULL : pfast ? c->prof->slots : &c->prof->dummy;
-    uint64_t *nbase = !PROF ? NULL : pfast ? c->prof->n : &c->prof->dummy_n;
+    uint32_t pi = 0;
+    ibex_pslot *pbase = !PROF ? NULL : pfast ? c->prof->slots : c->prof->junk;
+    uint64_t *nbase = !PROF ? NULL : pfast ? c->prof->n : c->prof->junk_n;
 
     if (c->boot_pending) {
         /* The controller's RESET, BOOT_SET and FIRST_FETCH cycles before the
@@ -306,9 +305,8 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
             if (PROF) {
                 ibex_prof_resync(c);
                 pfast = c->prof->fast = c->inhibit == 0 && !c->prof->stepping;
-                pmask = pfast ? UINT32_MAX : 0;
-                pbase = pfast ? c->prof->slots : &c->prof->dummy;
-                nbase = pfast ? c->prof->n : &c->prof->dummy_n;
+                pbase = pfast ? c->prof->slots : c->prof->junk;
+                nbase = pfast ? c->prof->n : c->prof->junk_n;
             }
             ibex_attr_enter(c, c->pc, &alo, &aspan);
             if (max_cycles && ibex_now(c) >= max_cycles) {
@@ -356,7 +354,7 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
                 c->prof->h[off >> 1] = ops[off >> 1].h;   /* what its n counts from now on */
         }
         if (PROF) {
-            pi = (off >> 1) & pmask;
+            pi = off >> 1;
             nbase[pi]++;
         }
         seq++;
@@ -647,7 +645,7 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
         /* No instruction: nothing to retire. A fault at the vector itself
          * would repeat forever. */
         if (PROF) {
-            pi = (off < IBEX_SS_RAM_SIZE ? off >> 1 : IBEX_PROF_OUTSIDE) & pmask;
+            pi = off < IBEX_SS_RAM_SIZE ? off >> 1 : IBEX_PROF_OUTSIDE;
             if (off < IBEX_SS_RAM_SIZE)
                 ibex_prof_mark(c->prof, off >> 1);
         }

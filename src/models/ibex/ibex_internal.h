@@ -141,12 +141,16 @@ typedef struct ibex_frame {
 #define IBEX_PROF_CHUNKS (IBEX_PROF_OUTSIDE >> IBEX_PROF_CHUNK_SHIFT)
 struct ibex_prof {
     ibex_pslot *slots;             /* one per RAM halfword, then one for fetches outside RAM */
-    ibex_pslot dummy;              /* where the loop's slot counts go while stepping */
+    /* where the loop's slot counts go while stepping (the per-PC counts come from the attribution's
+     * flush then): as large as slots and n, so the loop indexes them as it does those, with no
+     * mask in a register; calloc'd (a mapping of its own, of which the halt's steps touch a page
+     * or two) and never read; junk_n is its first words */
+    ibex_pslot *junk;
     /* each slot's executions n, apart from its events: the loop adds to n every instruction and
      * to d[] only at an event, so what it touches per instruction is 8 bytes a halfword, not the
      * 104 of a slot (on CoreMark half a MiB of slots, out of the caches) */
     uint64_t *n;
-    uint64_t dummy_n;
+    uint64_t *junk_n;
     /* the handler each slot's n counts (the op's h when decoded: a store that invalidates the op
      * leaves it), for the events every execution of it has (ibex_prof_fold) */
     uint8_t *h;

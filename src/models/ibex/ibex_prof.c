@@ -314,6 +314,7 @@ void ibex_prof_free(ibex_core *c)
         return;
     free(p->slots);
     free(p->n);
+    free(p->junk);
     free(p->h);
     free(p->addr);
     free(p->end);
@@ -362,6 +363,8 @@ socmon_status ibex_profile_start(ibex_core *c, const ibex_symbol *syms, size_t n
     p->slots = calloc(IBEX_PROF_OUTSIDE + 1, sizeof *p->slots);
     p->n = calloc(IBEX_PROF_OUTSIDE + 1, sizeof *p->n);
     p->h = calloc(IBEX_PROF_OUTSIDE + 1, sizeof *p->h);
+    p->junk = calloc(IBEX_PROF_OUTSIDE + 1, sizeof *p->junk);
+    p->junk_n = p->junk ? p->junk->d : NULL;   /* as many words and more; both only written */
     if (c->ran && p->h) {   /* ops decoded before the profile: any slot may count without a decode */
         memset(p->chunk, 1, sizeof p->chunk);
         for (uint32_t i = 0; i < IBEX_PROF_OUTSIDE; i++)
@@ -373,7 +376,7 @@ socmon_status ibex_profile_start(ibex_core *c, const ibex_symbol *syms, size_t n
     p->nodes = malloc(p->ncap * sizeof *p->nodes);
     p->max_slices = max_slices;
     p->slices = max_slices ? malloc(max_slices * sizeof *p->slices) : NULL;
-    if (!p->slots || !p->n || !p->h || !p->addr || !p->end || !p->nodes || grow_hash(p) != 0 || (max_slices && !p->slices)) {
+    if (!p->slots || !p->n || !p->h || !p->junk || !p->addr || !p->end || !p->nodes || grow_hash(p) != 0 || (max_slices && !p->slices)) {
         ibex_prof_free(c);
         return socmon_fail(SOCMON_ENOMEM, "ibex: out of memory for the profile");
     }
