@@ -190,9 +190,10 @@ void ibex_prof_trap(ibex_core *c);
 void ibex_prof_mret(ibex_core *c);
 /* At a range exit: the top frame follows the PC (tail calls, longjmp). */
 void ibex_prof_resync(ibex_core *c);
-/* After a call or a return, counters synced: when the loop's check at the next instruction would
- * find nothing of the profile to do (counting fast, c->pc in the top frame), does what it would
- * (the attribution flushed, its range [*lo, *lo + *span) the frame's) and returns 1; else 0. */
+/* After a call or a return (which, counting fast, flushed the attribution with the frame): when
+ * the loop's check at the next instruction would find nothing of the profile to do (counting
+ * fast, c->pc in the top frame), does what it would (the attribution's range [*lo, *lo + *span)
+ * the frame's) and returns 1; else 0. */
 int ibex_prof_settle(ibex_core *c, uint32_t *lo, uint32_t *span);
 /* Counts a slot's static events into d[] before it is decoded anew. */
 void ibex_prof_fold(ibex_core *c, uint32_t slot);
@@ -206,6 +207,9 @@ void ibex_prof_reset(ibex_core *c);
 /* ibex_core.c: hands the counter changes since the last call to the
  * attribution callback (if any), for the instruction at c->attr_pc. */
 void ibex_attr_flush(ibex_core *c);
+/* ibex_attr_flush while the exact profile counts fast, and in the same pass the counters' change
+ * since prev added to v (the frame on top: what a call or a return flushes), prev moved on. */
+void ibex_attr_flush_frame(ibex_core *c, uint64_t *restrict v, uint64_t *restrict prev);
 /* Starts attributing to the instruction at pc: c->attr_pc = pc, and the
  * range [*lo, *lo + *span) of PCs that belong with it. */
 void ibex_attr_enter(ibex_core *c, uint32_t pc, uint32_t *lo, uint32_t *span);

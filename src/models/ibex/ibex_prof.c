@@ -202,16 +202,28 @@ static void sync_flush(ibex_core *c)
     flush(c);
 }
 
+/* sync_flush, and counting fast the attribution's flush with it (the loop's check at the next
+ * instruction would flush it at the same counters: ibex_prof_settle). */
+static void sync_flush_both(ibex_core *c)
+{
+    ibex_prof *p = c->prof;
+    ibex_sync(c);
+    if (p->fast)
+        ibex_attr_flush_frame(c, p->nodes[p->stack[p->depth - 1].node].v, p->prev);
+    else
+        flush(c);
+}
+
 void ibex_prof_call(ibex_core *c)
 {
-    sync_flush(c);
+    sync_flush_both(c);
     push(c, 0);
 }
 
 void ibex_prof_ret(ibex_core *c)
 {
     ibex_prof *p = c->prof;
-    sync_flush(c);
+    sync_flush_both(c);
     if (p->depth > 1 && !p->stack[p->depth - 1].trap)
         pop(c);
     follow(c);
@@ -251,7 +263,6 @@ int ibex_prof_settle(ibex_core *c, uint32_t *lo, uint32_t *span)
     const ibex_frame *f = &p->stack[p->depth - 1];
     if (!p->fast || !in_frame(f, c->pc))
         return 0;   /* the loop's check follows the frames */
-    ibex_attr_flush(c);
     /* ibex_attr_enter's range for c->pc: the frame's, which holds it (a function's range, or the
      * gap between two symbols, holds every PC of it; a one-PC frame only its own) */
     c->attr_pc = c->pc;
