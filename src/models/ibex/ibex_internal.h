@@ -137,7 +137,9 @@ typedef struct ibex_frame {
     uint32_t slice;                /* 1 + index into slices, 0: none */
 } ibex_frame;
 #define IBEX_PROF_OUTSIDE (IBEX_SS_RAM_SIZE / 2)   /* the slot of fetches outside RAM */
-#define IBEX_PROF_CHUNK_SHIFT 9u                   /* 512 slots (1 KiB of code) a chunk */
+/* 32 slots (64 bytes of code, 3.3 KiB of slots) a chunk: reading the slots of a chunk that never
+ * counted maps pages of zeros, and the functions' code that never ran is most of a program's */
+#define IBEX_PROF_CHUNK_SHIFT 5u
 #define IBEX_PROF_CHUNKS (IBEX_PROF_OUTSIDE >> IBEX_PROF_CHUNK_SHIFT)
 struct ibex_prof {
     ibex_pslot *slots;             /* one per RAM halfword, then one for fetches outside RAM */

@@ -497,7 +497,8 @@ socmon_status ibex_profile_pcs(ibex_core *c, int all, ibex_prof_pc **out, size_t
         if (!want[i])
             continue;
         ibex_prof_pc *r = &v[k++];
-        slot_values(c, i, r->v);
+        if (i == IBEX_PROF_OUTSIDE || p->chunk[i >> IBEX_PROF_CHUNK_SHIFT])
+            slot_values(c, i, r->v);   /* (else an instruction that never counted: zeros, calloc'd) */
         if (i == IBEX_PROF_OUTSIDE) {
             r->pc = 0xffffffffu;
             snprintf(r->text, sizeof r->text, "(fetch outside RAM)");
