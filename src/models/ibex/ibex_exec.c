@@ -160,11 +160,12 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
     const ibex_op *op;
     ibex_stop stop = IBEX_STOP_LIMIT;
     uint32_t alo, aspan;   /* PCs [alo, alo + aspan) go with c->attr_pc (ibex_set_attribution) */
-    /* PROF: pbase[pi], nbase[pi]: the running instruction's slot and executions, pi its RAM
-     * halfword; stepping with counters inhibited, the bases are the junk arrays (few registers:
-     * the loop runs short of them) */
+    /* PROF: nbase[i], pbase[i]: the executions and the slot of RAM halfword i; stepping with
+     * counters inhibited, the bases are the junk arrays. The running instruction's slot is
+     * pbase[op - ops] (PSLOT), its halfword not kept in a register of its own: the loop runs
+     * short of them, and the slot is wanted at an event only; a fetch fault's op is its
+     * halfword's, ops + IBEX_PROF_OUTSIDE outside RAM. */
     int pfast = PROF && c->prof->fast;
-    uint32_t pi = 0;
     ibex_pslot *pbase = !PROF ? NULL : pfast ? c->prof->slots : c->prof->junk;
     uint64_t *nbase = !PROF ? NULL : pfast ? c->prof->n : c->prof->junk_n;
 
@@ -184,6 +185,7 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
     }
     ibex_attr_enter(c, c->attr_fn ? c->attr_pc : pc, &alo, &aspan);
 
+#define PSLOT (pbase[op - ops])
 /* Hands the locals to the core (before anything out of line) and back. */
 #define SAVE()                                                                \
     do {                                                                      \
@@ -211,7 +213,7 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
         uint64_t ev_ = (v);                                                   \
         c->ev[k] += ev_;                                                      \
         if (PROF)                                                             \
-            pbase[pi].d[k] += ev_;                                            \
+            PSLOT.d[k] += ev_;                                                \
     } while (0)
 /* An event every execution of the instruction has (a load's count and its NumCyclesLSU, a
  * branch, a jump's count and fetch wait, a fast multiply's wait): the slot's n counts it, so the
@@ -222,13 +224,13 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
         uint64_t cy_ = (v);                                                   \
         cyc += cy_;                                                           \
         if (PROF)                                                             \
-            pbase[pi].d[IBEX_CNT_CYCLE] += cy_;                               \
+            PSLOT.d[IBEX_CNT_CYCLE] += cy_;                                   \
     } while (0)
 #define RET(v)                                                                \
     do {                                                                      \
         ret += (uint64_t)(v);                                                 \
         if (PROF)                                                             \
-            pbase[pi].d[IBEX_CNT_INSTRET] += (uint64_t)(v);                   \
+            PSLOT.d[IBEX_CNT_INSTRET] += (uint64_t)(v);                       \
     } while (0)
 /* The instruction did not complete: it is neither retired nor compressed-retired. */
 #define UNRETIRE()                                                            \
@@ -236,7 +238,7 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
         RET(-1);                                                              \
         comp -= op->compressed;                                               \
         if (PROF)                                                             \
-            pbase[pi].d[IBEX_CNT_COMPRESSED] -= op->compressed;               \
+            PSLOT.d[IBEX_CNT_COMPRESSED] -= op->compressed;                   \
     } while (0)
 #define EXCEPTION(cause, tval)                                                \
     do {                                                                      \
@@ -354,8 +356,7 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
                 c->prof->h[off >> 1] = ops[off >> 1].h;   /* what its n counts from now on */
         }
         if (PROF) {
-            pi = off >> 1;
-            nbase[pi]++;
+            nbase[off >> 1]++;
         }
         seq++;
         cyc += op->cyc;
@@ -572,7 +573,7 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
                 /* what it did to the counters, as counted (under the inhibit it may have set) */
                 ibex_sync(c);
                 for (unsigned k = 0; k < IBEX_ATTR_COUNTERS; k++)
-                    pbase[pi].d[k] += c->cnt[k] - before[k];
+                    PSLOT.d[k] += c->cnt[k] - before[k];
             }
             LOAD();
             if (bad) {
@@ -645,7 +646,7 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
         /* No instruction: nothing to retire. A fault at the vector itself
          * would repeat forever. */
         if (PROF) {
-            pi = off < IBEX_SS_RAM_SIZE ? off >> 1 : IBEX_PROF_OUTSIDE;
+            op = ops + (off < IBEX_SS_RAM_SIZE ? off >> 1 : IBEX_PROF_OUTSIDE);   /* (PSLOT's) */
             if (off < IBEX_SS_RAM_SIZE)
                 ibex_prof_mark(c->prof, off >> 1);
         }
@@ -696,6 +697,7 @@ out:
 #undef JUMPED
 #undef RD
 #undef PROF_LIMIT
+#undef PSLOT
 }
 
 static __attribute__((noinline)) socmon_status run_plain(ibex_core *c, uint64_t max_cycles, ibex_stop *why)
