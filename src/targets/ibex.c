@@ -97,6 +97,7 @@ typedef struct ibex_sim {
         uint32_t pc, row1;
     } rows[1024];
     uint64_t hpm_mask;
+    uint64_t mask[IBEX_ATTR_COUNTERS];   /* each counter's width as a mask (hpm_mask from 3 on) */
     char *program;              /* the ELF's path, as given */
 } ibex_sim;
 
@@ -169,10 +170,10 @@ static void row_range(void *ctx, uint32_t pc, uint32_t *lo, uint32_t *hi)
 static void attribute(void *ctx, uint32_t pc, const uint64_t *delta)
 {
     ibex_sim *s = ctx;
-    uint64_t *row = s->sums[find_row(s, pc)];
-    const uint64_t hm = s->hpm_mask;   /* a local: the stores to row could alias it */
+    uint64_t *restrict row = s->sums[find_row(s, pc)];
+    const uint64_t *restrict mask = s->mask;   /* no test of the index in the loop */
     for (unsigned i = 0; i < IBEX_ATTR_COUNTERS; i++)
-        row[i] = (row[i] + delta[i]) & (i < 3 ? UINT64_MAX : hm);
+        row[i] = (row[i] + delta[i]) & mask[i];
 }
 
 static void sim_free(ibex_sim *s)
@@ -247,6 +248,8 @@ static socmon_status ibex_model_new(socmon_model_target *mt, void **model)
     s->hz = o->clock_mhz * 1e6;
     s->max_cycles = o->max_cycles;
     s->hpm_mask = s->cfg.mhpm_width >= 64 ? UINT64_MAX : (UINT64_C(1) << s->cfg.mhpm_width) - 1;
+    for (unsigned i = 0; i < IBEX_ATTR_COUNTERS; i++)
+        s->mask[i] = i < 3 ? UINT64_MAX : s->hpm_mask;
     socmon_status st = ibex_create(&s->cfg, &s->core);
     if (st == SOCMON_OK && o->program) {
         s->has_program = 1;

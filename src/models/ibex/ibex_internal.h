@@ -167,6 +167,7 @@ struct ibex_prof {
     ibex_frame stack[IBEX_PROF_MAX_DEPTH];
     size_t depth;
     uint64_t prev[IBEX_ATTR_COUNTERS];   /* the counters at the last node flush */
+    uint64_t mask[IBEX_ATTR_COUNTERS];   /* each counter's width as a mask */
     ibex_prof_slice *slices;
     size_t nslices, max_slices;
     uint64_t dropped;

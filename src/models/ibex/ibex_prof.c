@@ -396,6 +396,8 @@ socmon_status ibex_profile_start(ibex_core *c, const ibex_symbol *syms, size_t n
         p->end[i] = syms[i].end;
     }
     p->nsyms = nsyms;
+    for (unsigned k = 0; k < IBEX_ATTR_COUNTERS; k++)
+        p->mask[k] = mask_of(c, k);
     ibex_prof_reset(c);
     for (unsigned k = 0; k < IBEX_ATTR_COUNTERS; k++)
         c->attr_prev[k] = c->cnt[k];
