@@ -178,9 +178,11 @@ void ibex_attr_flush_frame(ibex_core *c, uint64_t *restrict v, uint64_t *restric
     uint64_t *restrict aprev = c->attr_prev;
     /* the widths from an array: no test of the index in the loop (it runs at each of a CoreMark
      * run's 277,000 calls and returns) */
-    const uint64_t *restrict cnt = c->cnt, *restrict mask = c->prof->mask;
+    const uint64_t *restrict cnt = c->cnt, *restrict ev = c->ev, *restrict mask = c->prof->mask,
+                   *restrict evmask = c->prof->evmask;
+    _Static_assert(IBEX_ATTR_COUNTERS == IBEX_CNT_EVENTS, "a pending event per counter flushed");
     for (unsigned i = 0; i < IBEX_ATTR_COUNTERS; i++) {
-        uint64_t m = mask[i], x = cnt[i];
+        uint64_t m = mask[i], x = (cnt[i] + (ev[i] & evmask[i])) & m;   /* as ibex_sync makes it */
         v[i] = (v[i] + x - prev[i]) & m;   /* m is 2^w - 1: masking the sum is masking each part */
         prev[i] = x;
         d[i] = (x - aprev[i]) & m;

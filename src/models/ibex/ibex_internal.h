@@ -168,6 +168,7 @@ struct ibex_prof {
     size_t depth;
     uint64_t prev[IBEX_ATTR_COUNTERS];   /* the counters at the last node flush */
     uint64_t mask[IBEX_ATTR_COUNTERS];   /* each counter's width as a mask */
+    uint64_t evmask[IBEX_ATTR_COUNTERS]; /* all ones for a counter that exists (takes its events) */
     ibex_prof_slice *slices;
     size_t nslices, max_slices;
     uint64_t dropped;
@@ -210,8 +211,9 @@ void ibex_prof_reset(ibex_core *c);
 /* ibex_core.c: hands the counter changes since the last call to the
  * attribution callback (if any), for the instruction at c->attr_pc. */
 void ibex_attr_flush(ibex_core *c);
-/* ibex_attr_flush while the exact profile counts fast, and in the same pass the counters' change
- * since prev added to v (the frame on top: what a call or a return flushes), prev moved on. */
+/* ibex_attr_flush while the exact profile counts fast (nothing inhibited, nothing stepping), of the
+ * counters as ibex_sync would make them (the events stay pending), and in the same pass their
+ * change since prev added to v (the frame on top: what a call or a return flushes), prev moved on. */
 void ibex_attr_flush_frame(ibex_core *c, uint64_t *restrict v, uint64_t *restrict prev);
 /* Starts attributing to the instruction at pc: c->attr_pc = pc, and the
  * range [*lo, *lo + *span) of PCs that belong with it. */

@@ -203,15 +203,19 @@ static void sync_flush(ibex_core *c)
 }
 
 /* sync_flush, and counting fast the attribution's flush with it (the loop's check at the next
- * instruction would flush it at the same counters: ibex_prof_settle). */
+ * instruction would flush it at the same counters: ibex_prof_settle). Counting fast nothing is
+ * inhibited, so the counters ibex_sync would make are each the counter plus its pending events
+ * (of the counters that exist), cut to its width: the flush takes them so and leaves the events
+ * pending, the next sync applying them as it would have (sums modulo the width). */
 static void sync_flush_both(ibex_core *c)
 {
     ibex_prof *p = c->prof;
-    ibex_sync(c);
-    if (p->fast)
+    if (p->fast && !c->inhibit && !c->raw_ev) {
         ibex_attr_flush_frame(c, p->nodes[p->stack[p->depth - 1].node].v, p->prev);
-    else
-        flush(c);
+        return;
+    }
+    ibex_sync(c);
+    flush(c);
 }
 
 void ibex_prof_call(ibex_core *c)
@@ -396,8 +400,11 @@ socmon_status ibex_profile_start(ibex_core *c, const ibex_symbol *syms, size_t n
         p->end[i] = syms[i].end;
     }
     p->nsyms = nsyms;
-    for (unsigned k = 0; k < IBEX_ATTR_COUNTERS; k++)
+    unsigned top = 3 + c->cfg.mhpm_num;   /* ibex_sync's: the counters that take their events */
+    for (unsigned k = 0; k < IBEX_ATTR_COUNTERS; k++) {
         p->mask[k] = mask_of(c, k);
+        p->evmask[k] = k < top ? UINT64_MAX : 0;
+    }
     ibex_prof_reset(c);
     for (unsigned k = 0; k < IBEX_ATTR_COUNTERS; k++)
         c->attr_prev[k] = c->cnt[k];
