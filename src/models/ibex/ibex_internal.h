@@ -160,6 +160,9 @@ struct ibex_prof {
     int stepping;                  /* step whatever the inhibit (the halt's last edges, ibex_halt.c) */
     uint32_t *addr, *end;          /* the symbols' ranges */
     size_t nsyms;
+    struct {
+        uint32_t pc, k1;           /* 1 + how many symbols start at or below pc; 0: empty */
+    } upto[512];
     ibex_prof_node *nodes;
     size_t nnodes, ncap;
     uint32_t *hash;                /* open addressing: 1 + node index, 0 empty */

@@ -17,8 +17,8 @@ static uint64_t mask_of(const ibex_core *c, unsigned k)
     return k < 3 ? UINT64_MAX : c->hpm_mask;
 }
 
-/* How many symbols start at or below pc. */
-static size_t upto(const ibex_prof *p, uint32_t pc)
+/* How many symbols start at or below pc, by binary search. */
+static size_t upto_search(const ibex_prof *p, uint32_t pc)
 {
     size_t lo = 0, hi = p->nsyms;
     while (lo < hi) {
@@ -31,15 +31,27 @@ static size_t upto(const ibex_prof *p, uint32_t pc)
     return lo;
 }
 
+/* upto_search's answer, from a direct-mapped table of its answers by PC: the PCs the frames are
+ * pushed at and left for are some hundreds, searched at each of a CoreMark run's calls. */
+static size_t upto(ibex_prof *p, uint32_t pc)
+{
+    size_t h = (pc >> 1) & (sizeof p->upto / sizeof p->upto[0] - 1);
+    if (!p->upto[h].k1 || p->upto[h].pc != pc) {
+        p->upto[h].pc = pc;
+        p->upto[h].k1 = (uint32_t)upto_search(p, pc) + 1;
+    }
+    return p->upto[h].k1 - 1;
+}
+
 /* 1 + the index of pc's symbol, 0 outside every symbol. */
-static uint32_t func_of(const ibex_prof *p, uint32_t pc)
+static uint32_t func_of(ibex_prof *p, uint32_t pc)
 {
     size_t k = upto(p, pc);
     return k && pc < p->end[k - 1] ? (uint32_t)k : 0;
 }
 
 /* pc's function (as func_of) and its range (as ibex_prof_range), from one search. */
-static uint32_t func_range(const ibex_prof *p, uint32_t pc, uint32_t *lo, uint32_t *hi)
+static uint32_t func_range(ibex_prof *p, uint32_t pc, uint32_t *lo, uint32_t *hi)
 {
     size_t k = upto(p, pc);
     if (k && pc < p->end[k - 1]) {   /* its function */
