@@ -56,11 +56,17 @@ static socmon_status tally(socmon_bus *bus, uint64_t *kind, socmon_status st)
     return st;
 }
 
+/* One 32-bit read, bus and val checked already. */
+static inline socmon_status read32(socmon_bus *bus, uint64_t addr, uint32_t *val)
+{
+    return tally(bus, &bus->stats.reads, bus->ops.read32(bus->priv, addr, val));
+}
+
 socmon_status socmon_bus_read32(socmon_bus *bus, uint64_t addr, uint32_t *val)
 {
     if (!bus || !val)
         return socmon_fail(SOCMON_EINVAL, "socmon_bus_read32: %s is NULL", bus ? "val" : "bus");
-    return tally(bus, &bus->stats.reads, bus->ops.read32(bus->priv, addr, val));
+    return read32(bus, addr, val);
 }
 
 socmon_status socmon_bus_write32(socmon_bus *bus, uint64_t addr, uint32_t val)
@@ -106,14 +112,15 @@ socmon_status socmon_bus_read64_hilohi(socmon_bus *bus, uint64_t lo_addr, uint64
 {
     if (!val)
         return socmon_fail(SOCMON_EINVAL, "socmon_bus_read64_hilohi: val is NULL");
+    if (!bus)
+        return socmon_fail(SOCMON_EINVAL, "socmon_bus_read32: bus is NULL");
     if (max_tries == 0)
         max_tries = 8;
     uint32_t hi1, lo, hi2;
     for (unsigned i = 0; i < max_tries; i++) {
-        socmon_status st;
-        if ((st = socmon_bus_read32(bus, hi_addr, &hi1)) != SOCMON_OK ||
-            (st = socmon_bus_read32(bus, lo_addr, &lo)) != SOCMON_OK ||
-            (st = socmon_bus_read32(bus, hi_addr, &hi2)) != SOCMON_OK)
+        socmon_status st;   /* (three reads as socmon_bus_read32's, bus checked once) */
+        if ((st = read32(bus, hi_addr, &hi1)) != SOCMON_OK || (st = read32(bus, lo_addr, &lo)) != SOCMON_OK ||
+            (st = read32(bus, hi_addr, &hi2)) != SOCMON_OK)
             return st;
         /* Equal hi reads bracket the lo read: no carry crossed it. */
         if (hi1 == hi2) {

@@ -189,16 +189,27 @@ static void jch(jbuf *b, char c)
         b->s[b->n++] = c;
 }
 
-static void jint(jbuf *b, int64_t v)
+/* The rows of instructions, nodes and slices (most of a profile's bytes) are written with room
+ * made once a row: JROW_INT bytes an integer, then a character or an integer at a time without
+ * a check each (jc, ji). */
+#define JROW_INT 24u
+
+static inline void jc(jbuf *b, char c)
+{
+    b->s[b->n++] = c;
+}
+
+/* v as %lld, into room made already (JROW_INT bytes). */
+static inline void ji(jbuf *b, int64_t v)
 {
     static const char two[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
                               "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
                               "8081828384858687888990919293949596979899";
-    char t[24];
-    size_t i = sizeof t;
+    char t[2 * JROW_INT];   /* the digits end at t + JROW_INT; one fixed-size copy moves them */
+    size_t i = JROW_INT;
     uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
     if (v >= 0 && v < 10) {   /* most of a profile's values: 0 */
-        jch(b, (char)('0' + v));
+        jc(b, (char)('0' + v));
         return;
     }
     while (u >= 100) {
@@ -215,7 +226,26 @@ static void jint(jbuf *b, int64_t v)
     }
     if (v < 0)
         t[--i] = '-';
-    jmem(b, t + i, sizeof t - i);
+    memcpy(b->s + b->n, t + i, JROW_INT);   /* (the bytes past the digits are room, overwritten next) */
+    b->n += JROW_INT - i;
+}
+
+static void jint(jbuf *b, int64_t v)
+{
+    if (jreserve(b, JROW_INT) == 0)
+        ji(b, v);
+}
+
+/* [v0,v1,...] into room made already: 2 + n * (JROW_INT + 1) bytes. */
+static void jvals(jbuf *b, const uint64_t *v, size_t n)
+{
+    jc(b, '[');
+    for (size_t k = 0; k < n; k++) {
+        if (k)
+            jc(b, ',');
+        ji(b, (int64_t)v[k]);
+    }
+    jc(b, ']');
 }
 
 static void ju64(jbuf *b, uint64_t v)
@@ -332,50 +362,59 @@ socmon_status socmon_profile_to_json(const socmon_profile *p, char **out, size_t
     }
     jlit(&b, "],\"insns\":[");
     first = 1;
+    const size_t vals = 2 + p->nevents * (JROW_INT + 1);   /* a row's values */
     for (size_t i = 0; i < p->ninsns; i++) {
         const char *text = p->insns[i].text ? p->insns[i].text : "";
         if (!jstring_ok(text))
             continue;
-        jsep(&b, &first);
-        jch(&b, '[');
-        ju64(&b, p->insns[i].pc);
-        jch(&b, ',');
-        jint(&b, (int64_t)p->insns[i].word);
-        jch(&b, ',');
-        jint(&b, (int64_t)p->insns[i].func);
-        jch(&b, ',');
-        jvalues(&b, p->insns[i].v, p->nevents);
-        jch(&b, ',');
+        if (jreserve(&b, 8 + 3 * (JROW_INT + 1) + vals) != 0)
+            break;
+        if (!first)
+            jc(&b, ',');
+        first = 0;
+        jc(&b, '[');
+        ji(&b, (int64_t)p->insns[i].pc);
+        jc(&b, ',');
+        ji(&b, (int64_t)p->insns[i].word);
+        jc(&b, ',');
+        ji(&b, (int64_t)p->insns[i].func);
+        jc(&b, ',');
+        jvals(&b, p->insns[i].v, p->nevents);
+        jc(&b, ',');
         jstr(&b, text);
         jch(&b, ']');
     }
     jlit(&b, "],\"nodes\":[");
     for (size_t i = 0; i < p->nnodes; i++) {
+        if (jreserve(&b, 16 + 3 * (JROW_INT + 1) + vals) != 0)
+            break;
         if (i)
-            jch(&b, ',');
-        jch(&b, '[');
-        jint(&b, (int64_t)p->nodes[i].parent);
-        jch(&b, ',');
-        jint(&b, (int64_t)p->nodes[i].func);
-        jlit(&b, p->nodes[i].trap ? ",true," : ",false,");
-        ju64(&b, p->nodes[i].calls);
-        jch(&b, ',');
-        jvalues(&b, p->nodes[i].v, p->nevents);
-        jch(&b, ']');
+            jc(&b, ',');
+        jc(&b, '[');
+        ji(&b, (int64_t)p->nodes[i].parent);
+        jc(&b, ',');
+        ji(&b, (int64_t)p->nodes[i].func);
+        jmem(&b, p->nodes[i].trap ? ",true," : ",false,", p->nodes[i].trap ? 6 : 7);
+        ji(&b, (int64_t)p->nodes[i].calls);
+        jc(&b, ',');
+        jvals(&b, p->nodes[i].v, p->nevents);
+        jc(&b, ']');
     }
     jlit(&b, "],\"slices\":[");
     for (size_t i = 0; i < p->nslices; i++) {
+        if (jreserve(&b, 8 + 4 * (JROW_INT + 1)) != 0)
+            break;
         if (i)
-            jch(&b, ',');
-        jch(&b, '[');
-        ju64(&b, p->slices[i].t0_ns);
-        jch(&b, ',');
-        ju64(&b, p->slices[i].t1_ns);
-        jch(&b, ',');
-        jint(&b, (int64_t)p->slices[i].func);
-        jch(&b, ',');
-        jint(&b, (int64_t)p->slices[i].depth);
-        jch(&b, ']');
+            jc(&b, ',');
+        jc(&b, '[');
+        ji(&b, (int64_t)p->slices[i].t0_ns);
+        jc(&b, ',');
+        ji(&b, (int64_t)p->slices[i].t1_ns);
+        jc(&b, ',');
+        ji(&b, (int64_t)p->slices[i].func);
+        jc(&b, ',');
+        ji(&b, (int64_t)p->slices[i].depth);
+        jc(&b, ']');
     }
     jlit(&b, "],\"slices_dropped\":");
     ju64(&b, p->slices_dropped);

@@ -183,14 +183,14 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
     const ibex_op *op;
     ibex_stop stop = IBEX_STOP_LIMIT;
     uint32_t alo, aspan;   /* PCs [alo, alo + aspan) go with c->attr_pc (ibex_set_attribution) */
-    /* PROF: the slot of the instruction running (the dummy while stepping with counters inhibited) */
-    /* pbase[pi], nbase[pi]: the running instruction's slot and executions, pi its RAM halfword
-     * masked by pmask; stepping, pmask is 0 and the bases are the dummies (few registers: the
-     * loop runs short of them) */
+    /* PROF: nbase[i], pbase[i]: the executions and the slot of RAM halfword i; stepping with
+     * counters inhibited, the bases are the junk arrays. The running instruction's slot is
+     * pbase[op - ops] (PSLOT), its halfword not kept in a register of its own: the loop runs
+     * short of them, and the slot is wanted at an event only; a fetch fault's op is its
+     * halfword's, ops + IBEX_PROF_OUTSIDE outside RAM. */
     int pfast = PROF && c->prof->fast;
-    uint32_t pmask = pfast ? UINT32_MAX : 0, pi = 0;
-    ibex_pslot *pbase = !PROF ? NULL : pfast ? c->prof->slots : &c->prof->dummy;
-    uint64_t *nbase = !PROF ? NULL : pfast ? c->prof->n : &c->prof->dummy_n;
+    ibex_pslot *pbase = !PROF ? NULL : pfast ? c->prof->slots : c->prof->junk;
+    uint64_t *nbase = !PROF ? NULL : pfast ? c->prof->n : c->prof->junk_n;
 
     if (c->boot_pending) {
         /* The controller's RESET, BOOT_SET and FIRST_FETCH cycles before the
@@ -208,6 +208,7 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
     }
     ibex_attr_enter(c, c->attr_fn ? c->attr_pc : pc, &alo, &aspan);
 
+#define PSLOT (pbase[op - ops])
 /* Hands the locals to the core (before anything out of line) and back. */
 #define SAVE()                                                                \
     do {                                                                      \
@@ -235,7 +236,7 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
         uint64_t ev_ = (v);                                                   \
         c->ev[k] += ev_;                                                      \
         if (PROF)                                                             \
-            pbase[pi].d[k] += ev_;                                            \
+            PSLOT.d[k] += ev_;                                                \
     } while (0)
 /* An event every execution of the instruction has (a load's count and its NumCyclesLSU, a
  * branch, a jump's count and fetch wait, a fast multiply's wait): the slot's n counts it, so the
@@ -246,13 +247,13 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
         uint64_t cy_ = (v);                                                   \
         cyc += cy_;                                                           \
         if (PROF)                                                             \
-            pbase[pi].d[IBEX_CNT_CYCLE] += cy_;                               \
+            PSLOT.d[IBEX_CNT_CYCLE] += cy_;                                   \
     } while (0)
 #define RET(v)                                                                \
     do {                                                                      \
         ret += (uint64_t)(v);                                                 \
         if (PROF)                                                             \
-            pbase[pi].d[IBEX_CNT_INSTRET] += (uint64_t)(v);                   \
+            PSLOT.d[IBEX_CNT_INSTRET] += (uint64_t)(v);                       \
     } while (0)
 /* The instruction did not complete: it is neither retired nor compressed-retired. */
 #define UNRETIRE()                                                            \
@@ -260,7 +261,7 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
         RET(-1);                                                              \
         comp -= op->compressed;                                               \
         if (PROF)                                                             \
-            pbase[pi].d[IBEX_CNT_COMPRESSED] -= op->compressed;               \
+            PSLOT.d[IBEX_CNT_COMPRESSED] -= op->compressed;                   \
     } while (0)
 #define EXCEPTION(cause, tval)                                                \
     do {                                                                      \
@@ -322,6 +323,12 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
         }                                                                     \
     } while (0)
 #define RD(v) (x[op->rd] = (v))
+/* The limit after a call or a return (SAVE restarted the cycle count it is checked against): 0,
+ * the loop's check at the next instruction, unless that check would find nothing to do; then
+ * what it would set (the profile's part done by ibex_prof_settle; a halt, an inhibit change or
+ * a woken WFI come with a check of their own, and the stop or interrupt it looks for is there
+ * when cycles_until_check says 0). */
+#define PROF_LIMIT() (ibex_prof_settle(c, &alo, &aspan) ? cycles_until_check(c, max_cycles) : 0)
 
     for (;;) {
         uint32_t off;
@@ -336,9 +343,8 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
             if (PROF) {
                 ibex_prof_resync(c);
                 pfast = c->prof->fast = c->inhibit == 0 && !c->prof->stepping;
-                pmask = pfast ? UINT32_MAX : 0;
-                pbase = pfast ? c->prof->slots : &c->prof->dummy;
-                nbase = pfast ? c->prof->n : &c->prof->dummy_n;
+                pbase = pfast ? c->prof->slots : c->prof->junk;
+                nbase = pfast ? c->prof->n : c->prof->junk_n;
             }
             ibex_attr_enter(c, c->pc, &alo, &aspan);
             if (max_cycles && ibex_now(c) >= max_cycles) {
@@ -387,8 +393,7 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
                 c->prof->h[off >> 1] = ops[off >> 1].h;   /* what its n counts from now on */
         }
         if (PROF) {
-            pi = (off >> 1) & pmask;
-            nbase[pi]++;
+            nbase[off >> 1]++;
         }
         seq++;
         cyc += op->cyc;
@@ -422,7 +427,7 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
                 SAVE();
                 ibex_prof_call(c);
                 LOAD();
-                limit = 0;   /* SAVE restarted the cycle count the limit is checked against */
+                limit = PROF_LIMIT();
             }
             break;
         }
@@ -435,12 +440,12 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
                 SAVE();
                 ibex_prof_call(c);
                 LOAD();
-                limit = 0;   /* SAVE restarted the cycle count the limit is checked against */
+                limit = PROF_LIMIT();
             } else if (PROF && op->rd == IBEX_RD_DISCARD && (op->rs1 == 1 || op->rs1 == 5) && op->imm == 0) {
                 SAVE();   /* a return: jalr x0, 0(ra|t0) */
                 ibex_prof_ret(c);
                 LOAD();
-                limit = 0;   /* SAVE restarted the cycle count the limit is checked against */
+                limit = PROF_LIMIT();
             }
             break;
         }
@@ -605,7 +610,7 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
                 /* what it did to the counters, as counted (under the inhibit it may have set) */
                 ibex_sync(c);
                 for (unsigned k = 0; k < IBEX_ATTR_COUNTERS; k++)
-                    pbase[pi].d[k] += c->cnt[k] - before[k];
+                    PSLOT.d[k] += c->cnt[k] - before[k];
             }
             LOAD();
             if (bad) {
@@ -685,7 +690,7 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
         /* No instruction: nothing to retire. A fault at the vector itself
          * would repeat forever. */
         if (PROF) {
-            pi = (off < IBEX_SS_RAM_SIZE ? off >> 1 : IBEX_PROF_OUTSIDE) & pmask;
+            op = ops + (off < IBEX_SS_RAM_SIZE ? off >> 1 : IBEX_PROF_OUTSIDE);   /* (PSLOT's) */
             if (off < IBEX_SS_RAM_SIZE)
                 ibex_prof_mark(c->prof, off >> 1);
         }
@@ -735,6 +740,8 @@ out:
 #undef TAKEN
 #undef JUMPED
 #undef RD
+#undef PROF_LIMIT
+#undef PSLOT
 }
 
 static __attribute__((noinline)) socmon_status run_plain(ibex_core *c, uint64_t max_cycles, ibex_stop *why)

@@ -138,16 +138,22 @@ typedef struct ibex_frame {
     uint32_t slice;                /* 1 + index into slices, 0: none */
 } ibex_frame;
 #define IBEX_PROF_OUTSIDE (IBEX_SS_RAM_SIZE / 2)   /* the slot of fetches outside RAM */
-#define IBEX_PROF_CHUNK_SHIFT 9u                   /* 512 slots (1 KiB of code) a chunk */
+/* 32 slots (64 bytes of code, 3.3 KiB of slots) a chunk: reading the slots of a chunk that never
+ * counted maps pages of zeros, and the functions' code that never ran is most of a program's */
+#define IBEX_PROF_CHUNK_SHIFT 5u
 #define IBEX_PROF_CHUNKS (IBEX_PROF_OUTSIDE >> IBEX_PROF_CHUNK_SHIFT)
 struct ibex_prof {
     ibex_pslot *slots;             /* one per RAM halfword, then one for fetches outside RAM */
-    ibex_pslot dummy;              /* where the loop's slot counts go while stepping */
+    /* where the loop's slot counts go while stepping (the per-PC counts come from the attribution's
+     * flush then): as large as slots and n, so the loop indexes them as it does those, with no
+     * mask in a register; calloc'd (a mapping of its own, of which the halt's steps touch a page
+     * or two) and never read; junk_n is its first words */
+    ibex_pslot *junk;
     /* each slot's executions n, apart from its events: the loop adds to n every instruction and
      * to d[] only at an event, so what it touches per instruction is 8 bytes a halfword, not the
      * 104 of a slot (on CoreMark half a MiB of slots, out of the caches) */
     uint64_t *n;
-    uint64_t dummy_n;
+    uint64_t *junk_n;
     /* the handler each slot's n counts (the op's h when decoded: a store that invalidates the op
      * leaves it), for the events every execution of it has (ibex_prof_fold) */
     uint8_t *h;
@@ -155,6 +161,9 @@ struct ibex_prof {
     int stepping;                  /* step whatever the inhibit (the halt's last edges, ibex_halt.c) */
     uint32_t *addr, *end;          /* the symbols' ranges */
     size_t nsyms;
+    struct {
+        uint32_t pc, k1;           /* 1 + how many symbols start at or below pc; 0: empty */
+    } upto[512];
     ibex_prof_node *nodes;
     size_t nnodes, ncap;
     uint32_t *hash;                /* open addressing: 1 + node index, 0 empty */
@@ -162,6 +171,8 @@ struct ibex_prof {
     ibex_frame stack[IBEX_PROF_MAX_DEPTH];
     size_t depth;
     uint64_t prev[IBEX_ATTR_COUNTERS];   /* the counters at the last node flush */
+    uint64_t mask[IBEX_ATTR_COUNTERS];   /* each counter's width as a mask */
+    uint64_t evmask[IBEX_ATTR_COUNTERS]; /* all ones for a counter that exists (takes its events) */
     ibex_prof_slice *slices;
     size_t nslices, max_slices;
     uint64_t dropped;
@@ -194,6 +205,11 @@ void ibex_prof_flush_to(ibex_core *c, size_t depth);
 void ibex_prof_mret(ibex_core *c);
 /* At a range exit: the top frame follows the PC (tail calls, longjmp). */
 void ibex_prof_resync(ibex_core *c);
+/* After a call or a return (which, counting fast, flushed the attribution with the frame): when
+ * the loop's check at the next instruction would find nothing of the profile to do (counting
+ * fast, c->pc in the top frame), does what it would (the attribution's range [*lo, *lo + *span)
+ * the frame's) and returns 1; else 0. */
+int ibex_prof_settle(ibex_core *c, uint32_t *lo, uint32_t *span);
 /* Counts a slot's static events into d[] before it is decoded anew. */
 void ibex_prof_fold(ibex_core *c, uint32_t slot);
 /* The range of PCs of pc's function (or of the gap between symbols). */
@@ -206,6 +222,10 @@ void ibex_prof_reset(ibex_core *c);
 /* ibex_core.c: hands the counter changes since the last call to the
  * attribution callback (if any), for the instruction at c->attr_pc. */
 void ibex_attr_flush(ibex_core *c);
+/* ibex_attr_flush while the exact profile counts fast (nothing inhibited, nothing stepping), of the
+ * counters as ibex_sync would make them (the events stay pending), and in the same pass their
+ * change since prev added to v (the frame on top: what a call or a return flushes), prev moved on. */
+void ibex_attr_flush_frame(ibex_core *c, uint64_t *restrict v, uint64_t *restrict prev);
 /* Starts attributing to the instruction at pc: c->attr_pc = pc, and the
  * range [*lo, *lo + *span) of PCs that belong with it. */
 void ibex_attr_enter(ibex_core *c, uint32_t pc, uint32_t *lo, uint32_t *span);

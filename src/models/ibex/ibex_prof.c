@@ -17,8 +17,8 @@ static uint64_t mask_of(const ibex_core *c, unsigned k)
     return k < 3 ? UINT64_MAX : c->hpm_mask;
 }
 
-/* How many symbols start at or below pc. */
-static size_t upto(const ibex_prof *p, uint32_t pc)
+/* How many symbols start at or below pc, by binary search. */
+static size_t upto_search(const ibex_prof *p, uint32_t pc)
 {
     size_t lo = 0, hi = p->nsyms;
     while (lo < hi) {
@@ -31,24 +31,42 @@ static size_t upto(const ibex_prof *p, uint32_t pc)
     return lo;
 }
 
+/* upto_search's answer, from a direct-mapped table of its answers by PC: the PCs the frames are
+ * pushed at and left for are some hundreds, searched at each of a CoreMark run's calls. */
+static size_t upto(ibex_prof *p, uint32_t pc)
+{
+    size_t h = (pc >> 1) & (sizeof p->upto / sizeof p->upto[0] - 1);
+    if (!p->upto[h].k1 || p->upto[h].pc != pc) {
+        p->upto[h].pc = pc;
+        p->upto[h].k1 = (uint32_t)upto_search(p, pc) + 1;
+    }
+    return p->upto[h].k1 - 1;
+}
+
 /* 1 + the index of pc's symbol, 0 outside every symbol. */
-static uint32_t func_of(const ibex_prof *p, uint32_t pc)
+static uint32_t func_of(ibex_prof *p, uint32_t pc)
 {
     size_t k = upto(p, pc);
     return k && pc < p->end[k - 1] ? (uint32_t)k : 0;
 }
 
-void ibex_prof_range(const ibex_core *c, uint32_t pc, uint32_t *lo, uint32_t *hi)
+/* pc's function (as func_of) and its range (as ibex_prof_range), from one search. */
+static uint32_t func_range(ibex_prof *p, uint32_t pc, uint32_t *lo, uint32_t *hi)
 {
-    const ibex_prof *p = c->prof;
     size_t k = upto(p, pc);
     if (k && pc < p->end[k - 1]) {   /* its function */
         *lo = p->addr[k - 1];
         *hi = p->end[k - 1];
-        return;
+        return (uint32_t)k;
     }
     *lo = k ? p->end[k - 1] : 0;   /* the gap between two symbols */
     *hi = k < p->nsyms ? p->addr[k] : 0;
+    return 0;
+}
+
+void ibex_prof_range(const ibex_core *c, uint32_t pc, uint32_t *lo, uint32_t *hi)
+{
+    func_range(c->prof, pc, lo, hi);
 }
 
 static int in_frame(const ibex_frame *f, uint32_t pc)
@@ -56,15 +74,20 @@ static int in_frame(const ibex_frame *f, uint32_t pc)
     return pc >= f->lo && (f->hi == 0 || pc < f->hi);
 }
 
-/* The counters' change since the last flush to the frame on top. Synced counters. */
+/* The counters' change since the last flush to the frame on top. Synced counters. (The mask in
+ * a local: the stores through v and prev could otherwise alias it, and it was read again at each
+ * counter of each of some 600,000 flushes of a CoreMark run.) */
 static void flush(ibex_core *c)
 {
     ibex_prof *p = c->prof;
-    ibex_prof_node *n = &p->nodes[p->stack[p->depth - 1].node];
+    uint64_t *restrict v = p->nodes[p->stack[p->depth - 1].node].v;
+    uint64_t *restrict prev = p->prev;
+    const uint64_t *restrict cnt = c->cnt;
+    const uint64_t hm = c->hpm_mask;
     for (unsigned k = 0; k < IBEX_ATTR_COUNTERS; k++) {
-        uint64_t d = (c->cnt[k] - p->prev[k]) & mask_of(c, k);
-        n->v[k] = (n->v[k] + d) & mask_of(c, k);
-        p->prev[k] = c->cnt[k];
+        uint64_t m = k < 3 ? UINT64_MAX : hm;
+        v[k] = (v[k] + cnt[k] - prev[k]) & m;   /* m is 2^w - 1: masking the sum is masking each part */
+        prev[k] = cnt[k];
     }
 }
 
@@ -127,7 +150,8 @@ static uint32_t child(ibex_prof *p, uint32_t parent, uint32_t func, uint32_t tra
     return i;
 }
 
-static void push(ibex_core *c, uint32_t func, uint32_t trap)
+/* A frame of c->pc's function on top. */
+static void push(ibex_core *c, uint32_t trap)
 {
     ibex_prof *p = c->prof;
     if (p->depth == IBEX_PROF_MAX_DEPTH) {
@@ -136,11 +160,11 @@ static void push(ibex_core *c, uint32_t func, uint32_t trap)
     }
     uint32_t parent = p->depth ? p->stack[p->depth - 1].node : 0;
     ibex_frame *f = &p->stack[p->depth++];
+    uint32_t func = func_range(p, c->pc, &f->lo, &f->hi);
     f->func = func;
     f->trap = trap;
     f->node = child(p, parent, func, trap);
     p->nodes[f->node].calls++;
-    ibex_prof_range(c, c->pc, &f->lo, &f->hi);
     if (!in_frame(f, c->pc)) {   /* a PC outside the range it was pushed for */
         f->lo = c->pc;
         f->hi = c->pc + 1;
@@ -181,7 +205,7 @@ static void follow(ibex_core *c)
     }
     uint32_t trap = p->stack[p->depth - 1].trap;   /* a handler that jumps on is still the handler */
     pop(c);
-    push(c, func, trap);
+    push(c, trap);
 }
 
 static void sync_flush(ibex_core *c)
@@ -190,16 +214,32 @@ static void sync_flush(ibex_core *c)
     flush(c);
 }
 
+/* sync_flush, and counting fast the attribution's flush with it (the loop's check at the next
+ * instruction would flush it at the same counters: ibex_prof_settle). Counting fast nothing is
+ * inhibited, so the counters ibex_sync would make are each the counter plus its pending events
+ * (of the counters that exist), cut to its width: the flush takes them so and leaves the events
+ * pending, the next sync applying them as it would have (sums modulo the width). */
+static void sync_flush_both(ibex_core *c)
+{
+    ibex_prof *p = c->prof;
+    if (p->fast && !c->inhibit && !c->raw_ev) {
+        ibex_attr_flush_frame(c, p->nodes[p->stack[p->depth - 1].node].v, p->prev);
+        return;
+    }
+    ibex_sync(c);
+    flush(c);
+}
+
 void ibex_prof_call(ibex_core *c)
 {
-    sync_flush(c);
-    push(c, func_of(c->prof, c->pc), 0);
+    sync_flush_both(c);
+    push(c, 0);
 }
 
 void ibex_prof_ret(ibex_core *c)
 {
     ibex_prof *p = c->prof;
-    sync_flush(c);
+    sync_flush_both(c);
     if (p->depth > 1 && !p->stack[p->depth - 1].trap)
         pop(c);
     follow(c);
@@ -208,7 +248,7 @@ void ibex_prof_ret(ibex_core *c)
 void ibex_prof_trap(ibex_core *c)
 {
     sync_flush(c);
-    push(c, func_of(c->prof, c->pc), 1);
+    push(c, 1);
 }
 
 size_t ibex_prof_depth(const ibex_core *c)
@@ -249,6 +289,20 @@ void ibex_prof_resync(ibex_core *c)
         return;
     sync_flush(c);
     follow(c);
+}
+
+int ibex_prof_settle(ibex_core *c, uint32_t *lo, uint32_t *span)
+{
+    ibex_prof *p = c->prof;
+    const ibex_frame *f = &p->stack[p->depth - 1];
+    if (!p->fast || !in_frame(f, c->pc))
+        return 0;   /* the loop's check follows the frames */
+    /* ibex_attr_enter's range for c->pc: the frame's, which holds it (a function's range, or the
+     * gap between two symbols, holds every PC of it; a one-PC frame only its own) */
+    c->attr_pc = c->pc;
+    *lo = f->lo;
+    *span = f->hi - f->lo;   /* hi == 0: up to the end of the address space */
+    return 1;
 }
 
 void ibex_prof_fold(ibex_core *c, uint32_t slot)
@@ -305,6 +359,7 @@ void ibex_prof_free(ibex_core *c)
         return;
     free(p->slots);
     free(p->n);
+    free(p->junk);
     free(p->h);
     free(p->addr);
     free(p->end);
@@ -336,7 +391,7 @@ void ibex_prof_reset(ibex_core *c)
     for (unsigned k = 0; k < IBEX_ATTR_COUNTERS; k++)
         p->prev[k] = c->cnt[k];
     p->fast = c->inhibit == 0;
-    push(c, func_of(p, c->pc), 0);
+    push(c, 0);
 }
 
 socmon_status ibex_profile_start(ibex_core *c, const ibex_symbol *syms, size_t nsyms, size_t max_slices)
@@ -353,6 +408,8 @@ socmon_status ibex_profile_start(ibex_core *c, const ibex_symbol *syms, size_t n
     p->slots = calloc(IBEX_PROF_OUTSIDE + 1, sizeof *p->slots);
     p->n = calloc(IBEX_PROF_OUTSIDE + 1, sizeof *p->n);
     p->h = calloc(IBEX_PROF_OUTSIDE + 1, sizeof *p->h);
+    p->junk = calloc(IBEX_PROF_OUTSIDE + 1, sizeof *p->junk);
+    p->junk_n = p->junk ? p->junk->d : NULL;   /* as many words and more; both only written */
     if (c->ran && p->h) {   /* ops decoded before the profile: any slot may count without a decode */
         memset(p->chunk, 1, sizeof p->chunk);
         for (uint32_t i = 0; i < IBEX_PROF_OUTSIDE; i++)
@@ -364,7 +421,7 @@ socmon_status ibex_profile_start(ibex_core *c, const ibex_symbol *syms, size_t n
     p->nodes = malloc(p->ncap * sizeof *p->nodes);
     p->max_slices = max_slices;
     p->slices = max_slices ? malloc(max_slices * sizeof *p->slices) : NULL;
-    if (!p->slots || !p->n || !p->h || !p->addr || !p->end || !p->nodes || grow_hash(p) != 0 || (max_slices && !p->slices)) {
+    if (!p->slots || !p->n || !p->h || !p->junk || !p->addr || !p->end || !p->nodes || grow_hash(p) != 0 || (max_slices && !p->slices)) {
         ibex_prof_free(c);
         return socmon_fail(SOCMON_ENOMEM, "ibex: out of memory for the profile");
     }
@@ -373,6 +430,11 @@ socmon_status ibex_profile_start(ibex_core *c, const ibex_symbol *syms, size_t n
         p->end[i] = syms[i].end;
     }
     p->nsyms = nsyms;
+    unsigned top = 3 + c->cfg.mhpm_num;   /* ibex_sync's: the counters that take their events */
+    for (unsigned k = 0; k < IBEX_ATTR_COUNTERS; k++) {
+        p->mask[k] = mask_of(c, k);
+        p->evmask[k] = k < top ? UINT64_MAX : 0;
+    }
     ibex_prof_reset(c);
     for (unsigned k = 0; k < IBEX_ATTR_COUNTERS; k++)
         c->attr_prev[k] = c->cnt[k];
@@ -474,7 +536,8 @@ socmon_status ibex_profile_pcs(ibex_core *c, int all, ibex_prof_pc **out, size_t
         if (!want[i])
             continue;
         ibex_prof_pc *r = &v[k++];
-        slot_values(c, i, r->v);
+        if (i == IBEX_PROF_OUTSIDE || p->chunk[i >> IBEX_PROF_CHUNK_SHIFT])
+            slot_values(c, i, r->v);   /* (else an instruction that never counted: zeros, calloc'd) */
         if (i == IBEX_PROF_OUTSIDE) {
             r->pc = 0xffffffffu;
             snprintf(r->text, sizeof r->text, "(fetch outside RAM)");
