@@ -92,6 +92,10 @@ socmon_status smn_recording_serialize(const socmon_recording *rec, uint8_t **buf
 /* The writer's and reader's rules for a schema: what check_for_save refuses,
  * the reader refuses. */
 socmon_status smn_rec_check(const socmon_recording *rec);
+/* The index of a counter (a parameter) whose name is another's, -1 when none, -2 when out of
+ * memory (the reader names it in its message). */
+long smn_rec_dup_counter(const socmon_recording *rec);
+long smn_rec_dup_param(const socmon_recording *rec);
 /* The schema in v1's byte order (target, device, interval_ns, counters,
  * params), appended to a malloc'd buffer. */
 socmon_status smn_rec_schema_bytes(const socmon_recording *rec, uint8_t **buf, size_t *len);
