@@ -66,7 +66,7 @@ int main(void)
                 steps++;
             }
             double host = now_s() - t0;
-            socmon_esp_model_stats st;
+            smn_esp_model_stats st;
             smn_esp_soc_stats(soc, &st);
             uint64_t flits = 0;
             for (unsigned p = 0; p < 6; p++)

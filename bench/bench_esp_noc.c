@@ -66,7 +66,7 @@ static int run(const socmon_esp_soc_desc *d, const char *workload, double rtl_mh
             return 1;
         }
     double cpu = cpu_s() - t0;
-    socmon_esp_model_stats st;
+    smn_esp_model_stats st;
     smn_esp_soc_stats(soc, &st);
     double mhops = cpu > 0 ? st.flit_hops / cpu / 1e6 : 0;
     printf("esp 8x8 %-44.44s %11llu flit hops %9llu cycles %7.3f CPU s  %6.1f M flit hops/s  %5.0fx the RTL\n",

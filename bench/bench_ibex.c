@@ -3,11 +3,11 @@
  * program (load/add/store, ALU chain, multiply, compressed ops, a taken
  * branch per iteration), in the small and maxperf configurations.
  * Goal (issue 10): at least 50 M instructions/s, RelWithDebInfo.
- * Then the same with per-function attribution on (ibex_set_attribution,
+ * Then the same with per-function attribution on (smn_ibex_set_attribution,
  * what `socmon record -t ibex` and `report --by-symbol` use), with a callback
  * doing what the ibex target does: find the PC's function (a cached hit, else
  * a binary search of 64 symbols) and add the deltas to its row; with the exact
- * profile on as `socmon record` runs it (ibex_profile_start: every instruction
+ * profile on as `socmon record` runs it (smn_ibex_profile_start: every instruction
  * counted to its PC and its call-stack frame, plus the per-function
  * attribution; goal (issue 27): at most 1.5x the plain run); and, for
  * reference, stepping: attributing every instruction on its own through the
@@ -251,36 +251,36 @@ int main(void)
         ibex_stop why;
         ibex_stats st;
         double t0, dt;
-        if (ibex_config_preset(&cfg, presets[k]) != SOCMON_OK || ibex_create(&cfg, &c) != SOCMON_OK ||
-            ibex_load(c, IBEX_SS_RESET_PC, p.mem, p.n) != SOCMON_OK) {
+        if (smn_ibex_config_preset(&cfg, presets[k]) != SOCMON_OK || smn_ibex_create(&cfg, &c) != SOCMON_OK ||
+            smn_ibex_load(c, IBEX_SS_RESET_PC, p.mem, p.n) != SOCMON_OK) {
             fprintf(stderr, "bench_ibex: %s\n", socmon_errmsg());
             return 1;
         }
         if (attr)
-            ibex_set_attribution(c, attribute, attr == 3 ? NULL : range, &at);
-        if (attr == 2 && ibex_profile_start(c, syms, 64, 100000) != SOCMON_OK) {
+            smn_ibex_set_attribution(c, attribute, attr == 3 ? NULL : range, &at);
+        if (attr == 2 && smn_ibex_profile_start(c, syms, 64, 100000) != SOCMON_OK) {
             fprintf(stderr, "bench_ibex: %s\n", socmon_errmsg());
             return 1;
         }
         t0 = seconds();
-        if (ibex_run(c, 0, &why) != SOCMON_OK || why != IBEX_STOP_HALT) {
+        if (smn_ibex_run(c, 0, &why) != SOCMON_OK || why != IBEX_STOP_HALT) {
             fprintf(stderr, "bench_ibex: run did not halt\n");
             return 1;
         }
         dt = seconds() - t0;
-        ibex_get_stats(c, &st);
+        smn_ibex_get_stats(c, &st);
         rate[attr][k] = (double)st.instructions / dt / 1e6;
         printf("ibex %-7s: %llu instructions, %llu cycles (IPC %.3f) in %.3f s: %.1f M instr/s "
                "%s\n",
                presets[k], (unsigned long long)st.instructions,
-               (unsigned long long)ibex_counter(c, 0),
-               (double)ibex_counter(c, 2) / (double)ibex_counter(c, 0), dt,
+               (unsigned long long)smn_ibex_counter(c, 0),
+               (double)smn_ibex_counter(c, 2) / (double)smn_ibex_counter(c, 0), dt,
                (double)st.instructions / dt / 1e6,
                attr == 3   ? "stepping: attributing every instruction on its own"
                : attr == 2 ? "with the exact profile (per PC and call stack)"
                : attr      ? "with per-function attribution"
                            : "(goal >= 50), all counters on");
-        ibex_destroy(c);
+        smn_ibex_destroy(c);
     }
     for (int k = 0; k < 2; k++)
         printf("ibex %-7s: per-function attribution costs %.2fx (%.1f -> %.1f M instr/s); the exact profile "

@@ -64,8 +64,8 @@ static void kernel(const char *list, int no_rdpmc, const char *label)
 
 static void model(int rdpmc, const char *label)
 {
-    socmon_perf_model *m;
-    socmon_perf_model_opts mo = {.hw_counters = 4, .rdpmc = rdpmc, .paranoid = 2};
+    smn_perf_model *m;
+    smn_perf_model_opts mo = {.hw_counters = 4, .rdpmc = rdpmc, .paranoid = 2};
     smn_perf_model_new(&mo, &m);
     socmon_perf_attr *ev;
     size_t n;

@@ -39,8 +39,8 @@ int main(void)
         printf("  %-40s not here: %s\n", "on, task-clock (kernel)", socmon_errmsg());
     }
     socmon_regions_close(r);
-    socmon_perf_model *m;
-    socmon_perf_model_opts mo = {.hw_counters = 4, .rdpmc = 1, .paranoid = 2};
+    smn_perf_model *m;
+    smn_perf_model_opts mo = {.hw_counters = 4, .rdpmc = 1, .paranoid = 2};
     smn_perf_model_new(&mo, &m);
     socmon_regions_opts om = {.path = path, .events = "{cycles:u,instructions:u}",
         .sys = smn_perf_model_sys(m)};

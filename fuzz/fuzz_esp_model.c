@@ -48,7 +48,7 @@ static uint64_t sent(const socmon_esp_soc *soc, unsigned p, int packets, int mem
 
 static void check(socmon_esp_soc *soc)
 {
-    socmon_esp_model_stats st;
+    smn_esp_model_stats st;
     smn_esp_soc_stats(soc, &st);
     if (st.flits_in_network || st.packets_waiting)
         abort();

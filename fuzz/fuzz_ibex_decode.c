@@ -21,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ibex_stop why;
     if (size < 1)
         return 0;
-    if (ibex_config_preset(&cfg, (data[0] & 1) ? "maxperf" : "small") != SOCMON_OK)
+    if (smn_ibex_config_preset(&cfg, (data[0] & 1) ? "maxperf" : "small") != SOCMON_OK)
         abort();
     cfg.rv32m = m[data[0] >> 1 & 3];
     cfg.mhpm_width = 1 + (data[0] >> 3) % 64;
@@ -29,21 +29,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ibex_decoded d;
         uint16_t lo = (uint16_t)(data[i] | data[i + 1] << 8);
         uint16_t hi = i + 3 < size ? (uint16_t)(data[i + 2] | data[i + 3] << 8) : 0;
-        ibex_decode(&cfg, lo, hi, &d);
+        smn_ibex_decode(&cfg, lo, hi, &d);
         if ((d.len != 2 && d.len != 4) || d.rd > 31 || d.rs1 > 31 || d.rs2 > 31 || !d.mnemonic ||
             (d.len == 2) != ((lo & 3) != 3))
             abort();
     }
-    if (ibex_create(&cfg, &c) != SOCMON_OK)
+    if (smn_ibex_create(&cfg, &c) != SOCMON_OK)
         abort();
-    if (size > 1 && ibex_load(c, IBEX_SS_RESET_PC, data + 1,
+    if (size > 1 && smn_ibex_load(c, IBEX_SS_RESET_PC, data + 1,
                               size - 1 > 0x10000 ? 0x10000 : size - 1) != SOCMON_OK)
         abort();
-    ibex_set_reg(c, 1, IBEX_SS_RAM_BASE + 0x8000);
-    ibex_set_reg(c, 2, IBEX_SS_SIMCTRL_BASE);
-    ibex_set_reg(c, 3, IBEX_SS_TIMER_BASE);
-    ibex_set_reg(c, 4, 0x80000000u);
-    (void)ibex_run(c, 20000, &why);
-    ibex_destroy(c);
+    smn_ibex_set_reg(c, 1, IBEX_SS_RAM_BASE + 0x8000);
+    smn_ibex_set_reg(c, 2, IBEX_SS_SIMCTRL_BASE);
+    smn_ibex_set_reg(c, 3, IBEX_SS_TIMER_BASE);
+    smn_ibex_set_reg(c, 4, 0x80000000u);
+    (void)smn_ibex_run(c, 20000, &why);
+    smn_ibex_destroy(c);
     return 0;
 }

@@ -13,16 +13,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ibex_core *c = NULL;
     ibex_stop why;
     socmon_status st;
-    if (ibex_config_preset(&cfg, (size & 1) ? "maxperf" : "small") != SOCMON_OK ||
-        ibex_create(&cfg, &c) != SOCMON_OK)
+    if (smn_ibex_config_preset(&cfg, (size & 1) ? "maxperf" : "small") != SOCMON_OK ||
+        smn_ibex_create(&cfg, &c) != SOCMON_OK)
         abort();
-    st = ibex_load_elf_mem(c, data, size);
+    st = smn_ibex_load_elf_mem(c, data, size);
     if (st != SOCMON_OK) {
         if (!socmon_errmsg()[0])
             abort();   /* a failure must say why */
     } else {
-        (void)ibex_run(c, 20000, &why);
+        (void)smn_ibex_run(c, 20000, &why);
     }
-    ibex_destroy(c);
+    smn_ibex_destroy(c);
     return 0;
 }

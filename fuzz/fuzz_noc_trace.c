@@ -9,7 +9,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     esp_trace t;
-    if (esp_trace_parse((const char *)data, size, "fuzz.trace", &t) != SOCMON_OK)
+    if (smn_esp_trace_parse((const char *)data, size, "fuzz.trace", &t) != SOCMON_OK)
         return 0;
     unsigned n = t.rows * t.cols;
     if (t.rows < 1 || t.rows > 16 || t.cols < 1 || t.cols > 16 || t.plane > 5)
@@ -23,6 +23,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (size_t i = 0; i < t.nstall; i++)
         if (t.stall[i].tile >= n || t.stall[i].from >= t.stall[i].to)
             abort();
-    esp_trace_free(&t);
+    smn_esp_trace_free(&t);
     return 0;
 }

@@ -17,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint64_t ids[8], vals[8], en, run;
     for (size_t i = 0; i < 8; i++)
         ids[i] = i + 1;
-    if (perf_decode_group(buf, len, n, ids, vals, &en, &run) == SOCMON_OK && (run > en || buf[0] != n))
+    if (smn_perf_decode_group(buf, len, n, ids, vals, &en, &run) == SOCMON_OK && (run > en || buf[0] != n))
         __builtin_trap();
     return 0;
 }

@@ -143,15 +143,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         full[nc] = (char *)c[nc].name;
         nc++;
     }
-    socmon_counter_list list = {nc, c, (const char *const *)full, NULL, 0, NULL};
+    smn_counter_list list = {nc, c, (const char *const *)full, NULL, 0, NULL};
     for (int om = 0; om < 2; om++) {
-        socmon_sink *s;
-        socmon_output *o;
+        smn_sink *s;
+        smn_output *o;
         if (smn_sink_memory(&s) != SOCMON_OK)
             abort();
         if (smn_output_open(om ? "openmetrics" : "prometheus", s, NULL, &o) != SOCMON_OK)
             abort();
-        socmon_run_info run = {.doc = SOCMON_DOC_TOTALS, .target = target, .workload = target,
+        smn_run_info run = {.doc = SOCMON_DOC_TOTALS, .target = target, .workload = target,
                                .elapsed_ns = v[0], .recording = om, .interval_ns = om};
         if (smn_output_begin(o, &run) != SOCMON_OK || smn_output_counters(o, &list, v) != SOCMON_OK ||
             smn_output_end(o) != SOCMON_OK)

@@ -76,7 +76,7 @@ static void check_open(const uint8_t *data, size_t size, socmon_recording *rec)
 static void check(const uint8_t *data, size_t size)
 {
     /* the scan socmon_recwriter_reopen relies on: the same blocks as a load */
-    socmon_rec2_scan scan;
+    smn_rec2_scan scan;
     socmon_recording *srec = NULL;
     int scanned = size >= 12 && socmon_rec2_get(data + 8, 4) == SOCMON_REC2_VERSION &&
                   smn_rec2_scan_file(data, size, &scan, &srec) == SOCMON_OK;

@@ -53,8 +53,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
         static const char *const formats[] = {"table", "junit", "markdown"};
         for (size_t f = 0; f < 3; f++) {
-            socmon_sink *s;
-            socmon_output *o;
+            smn_sink *s;
+            smn_output *o;
             if (smn_sink_memory(&s) != SOCMON_OK || smn_output_open(formats[f], s, NULL, &o) != SOCMON_OK)
                 abort();
             if (smn_output_check(o, c) != SOCMON_OK || smn_output_end(o) != SOCMON_OK)

@@ -18,8 +18,8 @@ static void render(const socmon_diff *d)
 {
     static const char *const formats[] = {"table", "csv", "json"};
     for (size_t f = 0; f < 3; f++) {
-        socmon_sink *s;
-        socmon_output *o;
+        smn_sink *s;
+        smn_output *o;
         if (smn_sink_memory(&s) != SOCMON_OK)
             abort();
         if (smn_output_open(formats[f], s, NULL, &o) != SOCMON_OK)

@@ -14,8 +14,8 @@
 
 static socmon_sweep *rewrite(const socmon_sweep *s, const char *format)
 {
-    socmon_sink *sink;
-    socmon_output *o;
+    smn_sink *sink;
+    smn_output *o;
     if (smn_sink_memory(&sink) != SOCMON_OK || smn_output_open(format, sink, NULL, &o) != SOCMON_OK)
         abort();
     if (smn_output_sweep(o, s) != SOCMON_OK || smn_output_end(o) != SOCMON_OK) {

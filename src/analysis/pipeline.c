@@ -80,7 +80,7 @@ void socmon_pipeline_free(socmon_pipeline *p)
     if (!p)
         return;
     for (size_t i = 0; i < p->nc; i++)
-        pipeline_merger_free(&p->c[i]);
+        smn_pipeline_merger_free(&p->c[i]);
     socmon_metrics_free(p->m);
     socmon_scaling_free(p->sc);
     smn_spread_free(&p->csp);
@@ -102,7 +102,7 @@ socmon_status socmon_pipeline_add(socmon_pipeline *p, const socmon_consumer *c)
     pipeline_merger *m = &p->c[p->nc];
     memset(m, 0, sizeof *m);
     m->c = *c;
-    if (pipeline_merger_init(m, p->n, p->nm) != 0)
+    if (smn_pipeline_merger_init(m, p->n, p->nm) != 0)
         return nomem();
     p->nc++;
     return SOCMON_OK;
@@ -147,7 +147,7 @@ int socmon_pipeline_should_stop(socmon_pipeline *p)
 
 /* A consumer's call: an optional consumer's failure is kept (the first), and the run goes on
  * without it; another's stops the run. */
-socmon_status pipeline_call(pipeline_merger *m, socmon_status st)
+socmon_status smn_pipeline_call(pipeline_merger *m, socmon_status st)
 {
     if (st == SOCMON_OK)
         return st;
@@ -163,10 +163,10 @@ socmon_status socmon_pipeline_begin(socmon_pipeline *p)
 {
     if (!p)
         return socmon_fail(SOCMON_EINVAL, "socmon_pipeline_begin: p (the pipeline) is NULL");
-    return pipeline_begin(p, p->src_info);
+    return smn_pipeline_begin(p, p->src_info);
 }
 
-socmon_status pipeline_begin(socmon_pipeline *p, const socmon_source_info *info)
+socmon_status smn_pipeline_begin(socmon_pipeline *p, const socmon_source_info *info)
 {
     p->run++;
     p->have_prev = p->have_seq = p->have_first = 0;
@@ -175,15 +175,15 @@ socmon_status pipeline_begin(socmon_pipeline *p, const socmon_source_info *info)
     memset(p->run_bad, 0, p->n);
     p->run_badflags = 0;
     p->bad_intervals = 0;
-    pipeline_plausible_begin(p, info);
+    smn_pipeline_plausible_begin(p, info);
     /* kept in p: consumers may hold on to it until the pipeline is freed */
     p->ainfo = (socmon_analysis_info){.src = info, .ms = p->opts.ms, .metrics = p->m, .scaling = p->sc, .run = p->run};
     socmon_status st = SOCMON_OK;
     for (size_t i = 0; i < p->nc && st == SOCMON_OK; i++) {
         pipeline_merger *m = &p->c[i];
-        pipeline_merger_reset(m);
+        smn_pipeline_merger_reset(m);
         if (!m->off && m->c.ops->begin)
-            st = pipeline_call(m, m->c.ops->begin(m->c.self, &p->ainfo, &m->want));
+            st = smn_pipeline_call(m, m->c.ops->begin(m->c.self, &p->ainfo, &m->want));
     }
     return st;
 }
@@ -200,9 +200,9 @@ socmon_status socmon_pipeline_gap(socmon_pipeline *p, const socmon_gap *g)
     socmon_status st = SOCMON_OK;
     for (size_t i = 0; i < p->nc && st == SOCMON_OK; i++) {
         pipeline_merger *m = &p->c[i];
-        st = pipeline_merger_flush(p, m);
+        st = smn_pipeline_merger_flush(p, m);
         if (st == SOCMON_OK && !m->off && m->c.ops->gap)
-            st = pipeline_call(m, m->c.ops->gap(m->c.self, g));
+            st = smn_pipeline_call(m, m->c.ops->gap(m->c.self, g));
         m->lost += g->count;   /* the next row starts after the gap: LOST */
     }
     p->lost += g->count;
@@ -241,7 +241,7 @@ socmon_status socmon_pipeline_sample(socmon_pipeline *p, uint64_t seq, const soc
     for (size_t i = 0; i < p->nc && st == SOCMON_OK; i++) {
         pipeline_merger *m = &p->c[i];
         if (!m->off && m->c.ops->sample)
-            st = pipeline_call(m, m->c.ops->sample(m->c.self, seq, s));
+            st = smn_pipeline_call(m, m->c.ops->sample(m->c.self, seq, s));
     }
     if (st != SOCMON_OK)
         return st;
@@ -260,7 +260,7 @@ socmon_status socmon_pipeline_sample(socmon_pipeline *p, uint64_t seq, const soc
      * that interval is 0 ns long instead. */
     uint64_t dt = s->t_ns > p->prev_t ? s->t_ns - p->prev_t : 0;
     p->prev_t = s->t_ns;
-    if ((p->badflags = pipeline_plausible(p, s->v, dt)) != 0) {
+    if ((p->badflags = smn_pipeline_plausible(p, s->v, dt)) != 0) {
         p->bad_intervals++;
         p->run_badflags |= p->badflags;
         for (size_t i = 0; i < p->n; i++)
@@ -269,7 +269,7 @@ socmon_status socmon_pipeline_sample(socmon_pipeline *p, uint64_t seq, const soc
     p->elapsed += dt;
     p->intervals++;
     for (size_t i = 0; i < p->nc && st == SOCMON_OK; i++)
-        st = pipeline_merger_add(p, &p->c[i], seq, s, dt, flags);
+        st = smn_pipeline_merger_add(p, &p->c[i], seq, s, dt, flags);
     return st;
 }
 
@@ -281,14 +281,14 @@ socmon_status socmon_pipeline_tick(socmon_pipeline *p)
     for (size_t i = 0; i < p->nc && st == SOCMON_OK; i++) {
         pipeline_merger *m = &p->c[i];
         if (!m->off && m->c.ops->tick)
-            st = pipeline_call(m, m->c.ops->tick(m->c.self));
+            st = smn_pipeline_call(m, m->c.ops->tick(m->c.self));
     }
     return st;
 }
 
 /* values[i]: counter i's sum scaled by its time counters (rounded; 0 when it never ran), or the
  * sum itself; running[i] its share of time. */
-void pipeline_scale(const socmon_scaling *sc, size_t n, const uint64_t *d, uint64_t *out, double *running, double *tmp)
+void smn_pipeline_scale(const socmon_scaling *sc, size_t n, const uint64_t *d, uint64_t *out, double *running, double *tmp)
 {
     if (out != d)
         memcpy(out, d, n * sizeof *out);
@@ -301,7 +301,7 @@ void pipeline_scale(const socmon_scaling *sc, size_t n, const uint64_t *d, uint6
 }
 
 /* The metrics of deltas d over dt_ns (no length: no rates, NaN seconds); NaN where they fail. */
-void pipeline_eval(const socmon_pipeline *p, const uint64_t *d, const unsigned char *bad, uint64_t dt_ns, double *mv)
+void smn_pipeline_eval(const socmon_pipeline *p, const uint64_t *d, const unsigned char *bad, uint64_t dt_ns, double *mv)
 {
     if (!p->m)
         return;
@@ -318,15 +318,15 @@ socmon_status socmon_pipeline_end(socmon_pipeline *p, const char *reason)
         return socmon_fail(SOCMON_EINVAL, "socmon_pipeline_end: p (the pipeline) is NULL");
     socmon_status st = SOCMON_OK;
     for (size_t i = 0; i < p->nc; i++) {
-        socmon_status fst = pipeline_merger_flush(p, &p->c[i]);
+        socmon_status fst = smn_pipeline_merger_flush(p, &p->c[i]);
         if (st == SOCMON_OK)
             st = fst;
     }
-    pipeline_scale(p->sc, p->n, p->raw, p->values, p->running, p->x);
+    smn_pipeline_scale(p->sc, p->n, p->raw, p->values, p->running, p->x);
     const unsigned char *bad = p->run_badflags ? p->run_bad : NULL;
-    pipeline_eval(p, p->values, bad, p->elapsed, p->mv);
+    smn_pipeline_eval(p, p->values, bad, p->elapsed, p->mv);
     double lo;
-    unsigned vf = pipeline_value_flags(p, p->running, p->m ? p->mv : NULL, 0, p->lost, &lo) | p->run_badflags;
+    unsigned vf = smn_pipeline_value_flags(p, p->running, p->m ? p->mv : NULL, 0, p->lost, &lo) | p->run_badflags;
     p->t = (socmon_totals){.runs = 1, .elapsed_ns = p->elapsed, .samples = p->samples, .missed = p->missed,
                            .lost = p->lost, .intervals = p->intervals, .raw = p->raw, .values = p->values,
                            .running = p->sc ? p->running : NULL, .metrics = p->m ? p->mv : NULL,
@@ -340,7 +340,7 @@ socmon_status socmon_pipeline_end(socmon_pipeline *p, const char *reason)
     for (size_t i = 0; i < p->nc; i++) {
         pipeline_merger *m = &p->c[i];
         if (!m->off && m->c.ops->end) {
-            socmon_status est = pipeline_call(m, m->c.ops->end(m->c.self, &p->t, reason));
+            socmon_status est = smn_pipeline_call(m, m->c.ops->end(m->c.self, &p->t, reason));
             if (st == SOCMON_OK)
                 st = est;
         }
@@ -357,13 +357,13 @@ socmon_status socmon_pipeline_run(socmon_pipeline *p, socmon_source *src)
         return socmon_fail(SOCMON_EINVAL, "pipeline: run %u's source has %zu counters, the first had %zu", p->run + 1,
                            info->ncounters, p->n);
     p->src_info = info;
-    socmon_status st = pipeline_begin(p, info);
+    socmon_status st = smn_pipeline_begin(p, info);
     if (st == SOCMON_OK)
-        st = source_run(src, p);
+        st = smn_source_run(src, p);
     int stopped = st == SOCMON_ESTATE && socmon_pipeline_should_stop(p);
     if (stopped)
         socmon_clear_error();
-    socmon_status est = socmon_pipeline_end(p, source_end_reason(src));
+    socmon_status est = socmon_pipeline_end(p, smn_source_end_reason(src));
     if (st == SOCMON_OK || stopped)
         st = est;
     return st;
@@ -391,7 +391,7 @@ socmon_status socmon_pipeline_finish(socmon_pipeline *p)
     for (size_t i = 0; i < p->nc && st == SOCMON_OK; i++) {
         pipeline_merger *m = &p->c[i];
         if (!m->off && m->c.ops->finish)
-            st = pipeline_call(m, m->c.ops->finish(m->c.self, &p->t));
+            st = smn_pipeline_call(m, m->c.ops->finish(m->c.self, &p->t));
     }
     return st;
 }

@@ -52,37 +52,37 @@ struct socmon_pipeline {
     uint64_t *values;
     double *running, *x, *mv;
     socmon_totals t;
-    socmon_spread csp, msp;
+    smn_spread csp, msp;
     double el_mean;
 };
 
-socmon_status pipeline_begin(socmon_pipeline *p, const socmon_source_info *info);
-socmon_status pipeline_call(pipeline_merger *m, socmon_status st);
-void pipeline_scale(const socmon_scaling *sc, size_t n, const uint64_t *d, uint64_t *out, double *running, double *tmp);
+socmon_status smn_pipeline_begin(socmon_pipeline *p, const socmon_source_info *info);
+socmon_status smn_pipeline_call(pipeline_merger *m, socmon_status st);
+void smn_pipeline_scale(const socmon_scaling *sc, size_t n, const uint64_t *d, uint64_t *out, double *running, double *tmp);
 /* bad (or NULL): per counter, nonzero where its delta is implausible: metrics over it are NaN */
-void pipeline_eval(const socmon_pipeline *p, const uint64_t *d, const unsigned char *bad, uint64_t dt_ns, double *mv);
+void smn_pipeline_eval(const socmon_pipeline *p, const uint64_t *d, const unsigned char *bad, uint64_t dt_ns, double *mv);
 /* The blocks of info's counters for the dead-bus check (value_flags.c). */
-void pipeline_plausible_begin(socmon_pipeline *p, const socmon_source_info *info);
+void smn_pipeline_plausible_begin(socmon_pipeline *p, const socmon_source_info *info);
 /* Judges the interval of dt_ns that ended with values v and deltas p->d: p->bad[i] gets
  * SOCMON_VALUE_IMPLAUSIBLE where counter i's delta exceeds its maximum rate over dt_ns (with
  * a margin), SOCMON_VALUE_DEAD_BUS where its whole block reads all-ones; returns their OR. */
-unsigned pipeline_plausible(socmon_pipeline *p, const uint64_t *v, uint64_t dt_ns);
+unsigned smn_pipeline_plausible(socmon_pipeline *p, const uint64_t *v, uint64_t dt_ns);
 /* SOCMON_VALUE_* of values with these running shares (p->n of them), metric results mv (or
  * NULL), SOCMON_SAMPLE_* flags and samples lost before them; *min_running: the smallest share
  * of a perf counter (NaN: none). value_flags.c */
-unsigned pipeline_value_flags(const socmon_pipeline *p, const double *running, const double *mv, unsigned sflags,
+unsigned smn_pipeline_value_flags(const socmon_pipeline *p, const double *running, const double *mv, unsigned sflags,
                               uint64_t lost, double *min_running);
 
 /* rows.c: a consumer's rows */
-int pipeline_merger_init(pipeline_merger *m, size_t n, size_t nm);
-void pipeline_merger_free(pipeline_merger *m);
-void pipeline_merger_reset(pipeline_merger *m);
-socmon_status pipeline_merger_add(socmon_pipeline *p, pipeline_merger *m, uint64_t seq, const socmon_sample *s,
+int smn_pipeline_merger_init(pipeline_merger *m, size_t n, size_t nm);
+void smn_pipeline_merger_free(pipeline_merger *m);
+void smn_pipeline_merger_reset(pipeline_merger *m);
+socmon_status smn_pipeline_merger_add(socmon_pipeline *p, pipeline_merger *m, uint64_t seq, const socmon_sample *s,
                                   uint64_t dt, unsigned flags);
-socmon_status pipeline_merger_flush(socmon_pipeline *p, pipeline_merger *m);
+socmon_status smn_pipeline_merger_flush(socmon_pipeline *p, pipeline_merger *m);
 
 /* source.c */
-socmon_status source_run(socmon_source *s, socmon_pipeline *p);
-const char *source_end_reason(const socmon_source *s);
+socmon_status smn_source_run(socmon_source *s, socmon_pipeline *p);
+const char *smn_source_end_reason(const socmon_source *s);
 
 #endif

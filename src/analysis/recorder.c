@@ -2,7 +2,7 @@
 #include "analysis/recorder.h"
 #include "core/clock.h"
 
-static socmon_status fail(socmon_recorder *r, socmon_status st)
+static socmon_status fail(smn_recorder *r, socmon_status st)
 {
     r->failed = st != SOCMON_OK;
     return st;
@@ -11,7 +11,7 @@ static socmon_status fail(socmon_recorder *r, socmon_status st)
 /* Samples before index `to` that the file does not have are lost: a gap in the file. Only the
  * indices actually skipped count (what overlaps the file loses nothing more; a writer cannot go
  * back). */
-static socmon_status skip_to(socmon_recorder *r, uint64_t to)
+static socmon_status skip_to(smn_recorder *r, uint64_t to)
 {
     uint64_t next = socmon_recwriter_next_index(r->w);
     if (to <= next)
@@ -22,7 +22,7 @@ static socmon_status skip_to(socmon_recorder *r, uint64_t to)
 
 static socmon_status on_begin(void *self, const socmon_analysis_info *a, socmon_row_policy *want)
 {
-    socmon_recorder *r = self;
+    smn_recorder *r = self;
     (void)a;
     (void)want;   /* no rows: the file keeps the samples themselves */
     r->next_flush = smn_mono_ns() + r->flush_ns;
@@ -31,7 +31,7 @@ static socmon_status on_begin(void *self, const socmon_analysis_info *a, socmon_
 
 static socmon_status on_sample(void *self, uint64_t seq, const socmon_sample *s)
 {
-    socmon_recorder *r = self;
+    smn_recorder *r = self;
     socmon_status st = skip_to(r, seq);
     return st == SOCMON_OK ? fail(r, socmon_recwriter_append(r->w, s)) : st;
 }
@@ -43,7 +43,7 @@ static socmon_status on_gap(void *self, const socmon_gap *g)
 
 static socmon_status on_tick(void *self)
 {
-    socmon_recorder *r = self;
+    smn_recorder *r = self;
     if (!r->flush_ns || r->failed)
         return SOCMON_OK;
     uint64_t now = smn_mono_ns();
@@ -56,7 +56,7 @@ static socmon_status on_tick(void *self)
 static const socmon_consumer_ops recorder_ops = {.size = sizeof recorder_ops, .begin = on_begin,
                                                  .sample = on_sample, .gap = on_gap, .tick = on_tick};
 
-socmon_consumer smn_recorder_consumer(socmon_recorder *r)
+socmon_consumer smn_recorder_consumer(smn_recorder *r)
 {
     return (socmon_consumer){.ops = &recorder_ops, .self = r};
 }

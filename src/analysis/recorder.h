@@ -8,15 +8,15 @@
 
 #include "socmon/analysis.h"
 
-typedef struct socmon_recorder {
+typedef struct smn_recorder {
     socmon_recwriter *w;        /* the caller's: it opens and closes it */
     uint64_t flush_ns;          /* 0: no periodic flush */
     uint64_t next_flush;
     uint64_t lost;              /* samples recorded as lost */
     int failed;                 /* a write failed: the writer is not asked again */
-} socmon_recorder;
+} smn_recorder;
 
 /* The consumer writing to r->w (r stays the caller's). */
-socmon_consumer smn_recorder_consumer(socmon_recorder *r);
+socmon_consumer smn_recorder_consumer(smn_recorder *r);
 
 #endif

@@ -12,9 +12,9 @@
 #include "core/text.h"
 #include "socmon/export.h"
 
-void smn_recording_facts(socmon_recording *rec, const char *file, socmon_file_facts *out)
+void smn_recording_facts(socmon_recording *rec, const char *file, smn_file_facts *out)
 {
-    *out = (socmon_file_facts){.file = file, .counters = socmon_recording_ncounters(rec)};
+    *out = (smn_file_facts){.file = file, .counters = socmon_recording_ncounters(rec)};
     socmon_recording_get_info(rec, &out->info);
     out->samples = socmon_recording_nsamples(rec);
     uint64_t values = out->samples * out->counters;

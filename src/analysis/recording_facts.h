@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include "socmon/recording.h"
 
-typedef struct socmon_file_facts {
+typedef struct smn_file_facts {
     const char *file;              /* the file as the user named it ("stdin" for -), borrowed */
     socmon_recording_info info;    /* the file's own figures: blocks, bytes, what was lost */
     uint64_t samples;              /* samples read */
@@ -23,10 +23,10 @@ typedef struct socmon_file_facts {
                                       from the file); cut with "..." when they do not fit */
     const char *clock;             /* which clock stamped the samples: "real", "simulated", or
                                       "unknown" (v1 files do not say) */
-} socmon_file_facts;
+} smn_file_facts;
 
 /* The facts of rec, read back from `file` (borrowed by out). */
-void smn_recording_facts(socmon_recording *rec, const char *file, socmon_file_facts *out);
+void smn_recording_facts(socmon_recording *rec, const char *file, smn_file_facts *out);
 
 /* What of its run rec lost, one sentence a line, each ending in '\n' (a reader prefixes where it
  * comes from): gaps the writer recorded, damaged blocks, a cut-short end, timestamps that go

@@ -8,7 +8,7 @@
 #include "analysis/pipeline_internal.h"
 #include "core/clock.h"
 
-int pipeline_merger_init(pipeline_merger *m, size_t n, size_t nm)
+int smn_pipeline_merger_init(pipeline_merger *m, size_t n, size_t nm)
 {
     m->raw = calloc(n + 1, sizeof *m->raw);
     m->scaled = calloc(n + 1, sizeof *m->scaled);
@@ -17,13 +17,13 @@ int pipeline_merger_init(pipeline_merger *m, size_t n, size_t nm)
     m->mv = calloc(nm + 1, sizeof *m->mv);
     m->bad = calloc(n + 1, 1);
     if (!m->raw || !m->scaled || !m->running || !m->tmp || !m->mv || !m->bad) {
-        pipeline_merger_free(m);
+        smn_pipeline_merger_free(m);
         return -1;
     }
     return 0;
 }
 
-void pipeline_merger_free(pipeline_merger *m)
+void smn_pipeline_merger_free(pipeline_merger *m)
 {
     free(m->raw), free(m->scaled), free(m->running), free(m->tmp), free(m->mv), free(m->bad);
     m->raw = m->scaled = NULL;
@@ -31,7 +31,7 @@ void pipeline_merger_free(pipeline_merger *m)
     m->running = m->tmp = m->mv = NULL;
 }
 
-void pipeline_merger_reset(pipeline_merger *m)
+void smn_pipeline_merger_reset(pipeline_merger *m)
 {
     memset(&m->want, 0, sizeof m->want);
     m->n = 0;
@@ -43,21 +43,21 @@ void pipeline_merger_reset(pipeline_merger *m)
     m->badflags = 0;
 }
 
-socmon_status pipeline_merger_flush(socmon_pipeline *p, pipeline_merger *m)
+socmon_status smn_pipeline_merger_flush(socmon_pipeline *p, pipeline_merger *m)
 {
     if (!m->n || m->off)
         return SOCMON_OK;
-    pipeline_scale(p->sc, p->n, m->raw, m->scaled, m->running, m->tmp);
+    smn_pipeline_scale(p->sc, p->n, m->raw, m->scaled, m->running, m->tmp);
     const unsigned char *bad = m->badflags ? m->bad : NULL;
-    pipeline_eval(p, m->scaled, bad, m->dt, m->mv);
+    smn_pipeline_eval(p, m->scaled, bad, m->dt, m->mv);
     double lo;
-    unsigned vf = pipeline_value_flags(p, m->running, p->m ? m->mv : NULL, m->flags, m->lost, &lo) | m->badflags;
+    unsigned vf = smn_pipeline_value_flags(p, m->running, p->m ? m->mv : NULL, m->flags, m->lost, &lo) | m->badflags;
     socmon_row r = {.seq = m->seq, .first_seq = m->first_seq, .t_ns = m->t, .since_ns = p->elapsed, .dt_ns = m->dt,
                     .flags = m->flags, .missed = m->missed, .intervals = m->n, .index = p->intervals - 1,
                     .raw = m->raw, .deltas = m->scaled, .metrics = p->m ? m->mv : NULL, .samples = p->samples,
                     .run_missed = p->missed_so_far, .value_flags = vf, .min_running = lo,
                     .counter_running = p->sc ? m->running : NULL, .lost = m->lost, .implausible = bad};
-    socmon_status st = m->c.ops->row ? pipeline_call(m, m->c.ops->row(m->c.self, &r)) : SOCMON_OK;
+    socmon_status st = m->c.ops->row ? smn_pipeline_call(m, m->c.ops->row(m->c.self, &r)) : SOCMON_OK;
     memset(m->raw, 0, p->n * sizeof *m->raw);
     if (m->badflags)
         memset(m->bad, 0, p->n);
@@ -69,7 +69,7 @@ socmon_status pipeline_merger_flush(socmon_pipeline *p, pipeline_merger *m)
     return st;
 }
 
-socmon_status pipeline_merger_add(socmon_pipeline *p, pipeline_merger *m, uint64_t seq, const socmon_sample *s,
+socmon_status smn_pipeline_merger_add(socmon_pipeline *p, pipeline_merger *m, uint64_t seq, const socmon_sample *s,
                                   uint64_t dt, unsigned flags)
 {
     const socmon_row_policy *w = &m->want;
@@ -81,7 +81,7 @@ socmon_status pipeline_merger_add(socmon_pipeline *p, pipeline_merger *m, uint64
     socmon_status st = SOCMON_OK;
     int merging = w->merge > 1 || w->merge_ns;
     if (merging && (s->flags & SOCMON_SAMPLE_MISSED))
-        st = pipeline_merger_flush(p, m);
+        st = smn_pipeline_merger_flush(p, m);
     if (st != SOCMON_OK)
         return st;
     for (size_t i = 0; i < p->n; i++)
@@ -115,5 +115,5 @@ socmon_status pipeline_merger_add(socmon_pipeline *p, pipeline_merger *m, uint64
     } else if (w->merge > 1 && m->n < w->merge) {
         return SOCMON_OK;
     }
-    return pipeline_merger_flush(p, m);
+    return smn_pipeline_merger_flush(p, m);
 }

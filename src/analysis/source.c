@@ -51,12 +51,12 @@ void socmon_source_close(socmon_source *s)
     free(s);
 }
 
-socmon_status source_run(socmon_source *s, socmon_pipeline *p)
+socmon_status smn_source_run(socmon_source *s, socmon_pipeline *p)
 {
     return s->ops.run(s->self, p);
 }
 
-const char *source_end_reason(const socmon_source *s)
+const char *smn_source_end_reason(const socmon_source *s)
 {
     return s->info->end_reason && *s->info->end_reason ? s->info->end_reason : NULL;
 }

@@ -5,6 +5,6 @@
 #include "socmon/analysis.h"
 
 /* 1 if a recording made on target `spec` holds a model's simulated time (a v1 file does not say). */
-int source_spec_simulated(const char *spec);
+int smn_source_spec_simulated(const char *spec);
 
 #endif

@@ -62,14 +62,14 @@ static socmon_status rsrc_run(void *self, socmon_pipeline *p)
     return smn_recording_each(s->rec, feed_one, &f);
 }
 
-int source_spec_simulated(const char *spec)
+int smn_source_spec_simulated(const char *spec)
 {
     /* a combined run ("host;esp") is simulated only if every member is */
     size_t n = socmon_spec_members(spec);
     if (n > 1) {
         char m[256];
         for (size_t i = 0; i < n; i++)
-            if (!socmon_spec_member(spec, i, m, sizeof m) || !source_spec_simulated(m))
+            if (!socmon_spec_member(spec, i, m, sizeof m) || !smn_source_spec_simulated(m))
                 return 0;
         return 1;
     }
@@ -193,7 +193,7 @@ socmon_status socmon_source_recording(socmon_recording *rec, socmon_source **out
     socmon_recording_get_info(rec, &in);
     s->info = (socmon_source_info){.kind = "recording", .target = s->target, .device = s->device,
                                    .interval_ns = socmon_recording_interval_ns(rec),
-                                   .simulated = in.clock_known ? in.simulated : source_spec_simulated(s->target),
+                                   .simulated = in.clock_known ? in.simulated : smn_source_spec_simulated(s->target),
                                    .recording = 1, .samples = (size_t)socmon_recording_nsamples(rec),
                                    .ncounters = s->n, .counters = s->c, .names = (const char *const *)s->names,
                                    .nparams = s->np, .param_names = (const char *const *)s->params,

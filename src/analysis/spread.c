@@ -5,7 +5,7 @@
 
 #include "analysis/spread.h"
 
-int smn_spread_init(socmon_spread *s, size_t n)
+int smn_spread_init(smn_spread *s, size_t n)
 {
     s->n = n;
     s->mean = calloc(n + 1, sizeof *s->mean);
@@ -13,7 +13,7 @@ int smn_spread_init(socmon_spread *s, size_t n)
     return s->mean && s->m2 ? 0 : -1;
 }
 
-void smn_spread_add(socmon_spread *s, unsigned run, const double *x)
+void smn_spread_add(smn_spread *s, unsigned run, const double *x)
 {
     for (size_t i = 0; i < s->n; i++) {
         double d = x[i] - s->mean[i];
@@ -22,13 +22,13 @@ void smn_spread_add(socmon_spread *s, unsigned run, const double *x)
     }
 }
 
-void smn_spread_finish(socmon_spread *s, unsigned runs)
+void smn_spread_finish(smn_spread *s, unsigned runs)
 {
     for (size_t i = 0; i < s->n; i++)
         s->m2[i] = runs > 1 ? sqrt(s->m2[i] / (runs - 1) / runs) : 0;
 }
 
-void smn_spread_free(socmon_spread *s)
+void smn_spread_free(smn_spread *s)
 {
     free(s->mean);
     free(s->m2);

@@ -8,17 +8,17 @@
 
 #include <stddef.h>
 
-typedef struct socmon_spread {
+typedef struct smn_spread {
     size_t n;            /* values per run */
     double *mean, *m2;   /* after smn_spread_finish, m2 holds the standard deviation of the mean */
-} socmon_spread;
+} smn_spread;
 
 /* Returns 0, or -1 when out of memory (then smn_spread_free is still safe). */
-int smn_spread_init(socmon_spread *s, size_t n);
+int smn_spread_init(smn_spread *s, size_t n);
 /* Adds run number run (1 for the first) of s->n values x. */
-void smn_spread_add(socmon_spread *s, unsigned run, const double *x);
+void smn_spread_add(smn_spread *s, unsigned run, const double *x);
 /* After the last of runs runs: m2[i] becomes the standard deviation of mean[i] (0 for one run). */
-void smn_spread_finish(socmon_spread *s, unsigned runs);
-void smn_spread_free(socmon_spread *s);
+void smn_spread_finish(smn_spread *s, unsigned runs);
+void smn_spread_free(smn_spread *s);
 
 #endif

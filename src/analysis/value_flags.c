@@ -7,7 +7,7 @@
 
 #include "analysis/pipeline_internal.h"
 
-unsigned pipeline_value_flags(const socmon_pipeline *p, const double *running, const double *mv, unsigned sflags,
+unsigned smn_pipeline_value_flags(const socmon_pipeline *p, const double *running, const double *mv, unsigned sflags,
                               uint64_t lost, double *min_running)
 {
     unsigned f = 0;
@@ -44,7 +44,7 @@ unsigned pipeline_value_flags(const socmon_pipeline *p, const double *running, c
 #define PLAUSIBLE_MARGIN 1.25
 #define PLAUSIBLE_SLACK_NS 1e6
 
-void pipeline_plausible_begin(socmon_pipeline *p, const socmon_source_info *info)
+void smn_pipeline_plausible_begin(socmon_pipeline *p, const socmon_source_info *info)
 {
     /* a block is a run of counters of one instance in sample order (targets list a block's
      * counters together; one listed apart makes a block of its own) */
@@ -61,7 +61,7 @@ static uint64_t all_ones(unsigned width)
     return width >= 64 ? UINT64_MAX : (UINT64_C(1) << width) - 1;
 }
 
-unsigned pipeline_plausible(socmon_pipeline *p, const uint64_t *v, uint64_t dt_ns)
+unsigned smn_pipeline_plausible(socmon_pipeline *p, const uint64_t *v, uint64_t dt_ns)
 {
     const socmon_counter *c = p->src_info->counters;
     unsigned any = 0;

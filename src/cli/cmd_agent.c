@@ -135,7 +135,7 @@ int cmd_agent(int argc, char **argv)
     char who[64];
     int dropped = 0;
     /* --http: the live view the sampling hooks feed, served next to the collectors' port */
-    socmon_live *lv = NULL;
+    smn_live *lv = NULL;
     serve_http srv = {0};
     int hrc = 0;
     socmon_metricset *ms = NULL;

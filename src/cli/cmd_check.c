@@ -52,7 +52,7 @@ static int update(const char *baseline, const char *new_path)
     int more = !err && (size > COPY_MAX || len > size);   /* over the cap, or it grew while read */
     if (fp)
         fclose(fp);
-    socmon_sink *s = NULL;
+    smn_sink *s = NULL;
     socmon_status st = err ? socmon_fail(SOCMON_EIO, "--update: reading %s: %s", new_path, strerror(err))
                        : more ? socmon_fail(SOCMON_EINVAL, "--update: %s is over 1 GiB or still growing", new_path)
                        : !buf ? socmon_fail(SOCMON_ENOMEM, "--update: out of memory")

@@ -133,7 +133,7 @@ static int list_counters(const char *target, const char *events, int json)
         return rc;
     }
     const char *hdr[] = {"counter", "bits", "unit", "description"};
-    socmon_table *tab;
+    smn_table *tab;
     if (smn_table_new(4, "lrll", hdr, &tab) == SOCMON_OK) {
         for (size_t i = 0; i < socmon_set_size(set); i++) {
             const socmon_counter *c = socmon_set_counter(set, i);

@@ -66,10 +66,10 @@ typedef struct rec {
     const cli_opts *o;
     const char *path;
     cli_source src;
-    socmon_sink *file;      /* the recording (the writer writes its fd) */
+    smn_sink *file;      /* the recording (the writer writes its fd) */
     int appending;
     socmon_recwriter *w;
-    socmon_recorder rr;
+    smn_recorder rr;
     socmon_pipeline *p;
     cli_doc live;           /* the live lines (without -q) */
     uint64_t samples, next_progress;
@@ -241,7 +241,7 @@ static int open_file(rec *r)
 static int open_consumers(rec *r, size_t *shown)
 {
     const cli_opts *o = r->o;
-    r->rr = (socmon_recorder){.flush_ns = o->flush_ns};   /* its writer: open_file's */
+    r->rr = (smn_recorder){.flush_ns = o->flush_ns};   /* its writer: open_file's */
     socmon_consumer notes = {.ops = &notes_ops, .self = r}, file = smn_recorder_consumer(&r->rr);
     socmon_status st = cli_pipeline_new(&r->src, o, "record", &r->p);
     if (st == SOCMON_OK && r->src.remote)
@@ -256,7 +256,7 @@ static int open_consumers(rec *r, size_t *shown)
         return 2;
     if (o->quiet)
         return 0;
-    socmon_feed_opts fo = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .shown = shown, .nshown = nshown,
+    smn_feed_opts fo = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .shown = shown, .nshown = nshown,
                            .every = o->every};
     st = cli_doc_open(&r->live, o, "live", &fo);
     socmon_consumer lc = r->live.feed ? cli_doc_consumer(&r->live) : (socmon_consumer){0};

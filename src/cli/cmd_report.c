@@ -44,7 +44,7 @@ static int per_interval(cli_source *src, const cli_opts *o, const char *format, 
 {
     socmon_pipeline *p = NULL;
     cli_doc d = {0};
-    socmon_feed_opts fo = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .profile = prof};
+    smn_feed_opts fo = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .profile = prof};
     size_t pick[TABLE_METRICS_MAX];
     socmon_phase *phases = NULL;
     socmon_status st = cli_report_phases(src, &phases, &fo.nphases);
@@ -65,7 +65,7 @@ static int per_interval(cli_source *src, const cli_opts *o, const char *format, 
         st = cli_findings_load(o, src->info, &fs);
     fo.findings = fs;
     if (st == SOCMON_OK && fp) {   /* a file of its own: every counter's deltas */
-        socmon_output_opts oo = {.sep = o->sep, .deltas = 1, .no_big_num = o->no_big_num, .zeros = o->zeros};
+        smn_output_opts oo = {.sep = o->sep, .deltas = 1, .no_big_num = o->no_big_num, .zeros = o->zeros};
         st = smn_sink_file(fp, name, &d.co.sink);
         if (st == SOCMON_OK)
             st = smn_output_open(format, d.co.sink, &oo, &d.co.out);
@@ -105,7 +105,7 @@ static int per_interval(cli_source *src, const cli_opts *o, const char *format, 
 static int perfetto(cli_source *r, const cli_opts *o, const socmon_profile *prof)
 {
     const char *path = o->perfetto;
-    socmon_sink *file;
+    smn_sink *file;
     socmon_status st = smn_sink_path(path, SOCMON_PATH_PUBLISH, o->force, &file);
     if (st != SOCMON_OK)
         return cli_error("report", st);
@@ -163,7 +163,7 @@ static int summary(cli_source *src, const cli_opts *o, int by_symbol, const char
 {
     socmon_pipeline *p = NULL;
     cli_doc d = {0};
-    socmon_feed_opts fo = {.doc = SOCMON_DOC_TOTALS, .title = "Recording summary"};
+    smn_feed_opts fo = {.doc = SOCMON_DOC_TOTALS, .title = "Recording summary"};
     socmon_findingset *fs = NULL;
     socmon_status st = cli_pipeline_new(src, o, "report", &p);
     if (st == SOCMON_OK && !by_symbol)
@@ -186,7 +186,7 @@ static int summary(cli_source *src, const cli_opts *o, int by_symbol, const char
     if (by_symbol) {   /* the functions' counters as they were counted: unscaled */
         if (st == SOCMON_OK)
             st = socmon_functions_from_totals(src->info, socmon_pipeline_totals(p), o->old_all, &fns);
-        socmon_run_info run = {.doc = SOCMON_DOC_FUNCTIONS, .target = src->info->target};
+        smn_run_info run = {.doc = SOCMON_DOC_FUNCTIONS, .target = src->info->target};
         if (st == SOCMON_OK && (st = cli_output_open(&co, o, NULL)) == SOCMON_OK)
             st = smn_output_begin(co.out, &run);
         if (st == SOCMON_OK)

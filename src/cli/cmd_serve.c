@@ -54,7 +54,7 @@ void serve_wait_signal(void)
     sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
-int serve_start(serve_http *srv, socmon_live *lv, const cli_opts *o)
+int serve_start(serve_http *srv, smn_live *lv, const cli_opts *o)
 {
     char token[NET_TOKEN_MAX];
     socmon_status st;
@@ -102,11 +102,11 @@ static int serve(cli_opts *o)
     cli_source src;
     int rc = cli_source_open(&src, o, "serve", CLI_INTERVAL_TARGET, 1, 1);
     const socmon_source_info *in = src.info;
-    socmon_live *lv = NULL;
+    smn_live *lv = NULL;
     serve_http srv = {0};
-    socmon_live_schema ls = {0};
+    smn_live_schema ls = {0};
     if (!rc) {
-        ls = (socmon_live_schema){.target = in->target, .device = in->device, .workload = in->workload,
+        ls = (smn_live_schema){.target = in->target, .device = in->device, .workload = in->workload,
                                   .interval_ns = in->interval_ns, .simulated = in->simulated,
                                   .ncounters = in->ncounters, .counters = in->counters, .names = in->names,
                                   .nparams = in->nparams, .param_names = in->param_names,

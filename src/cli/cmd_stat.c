@@ -76,7 +76,7 @@ static socmon_status open_rows(cli_doc *d, const cli_opts *o, const socmon_metri
         lo.print_path = o->output;
     else
         lo.print_path = NULL, lo.to_stderr = 1;
-    socmon_feed_opts fo = {.doc = SOCMON_DOC_INTERVALS, .title = "interval counts", .shown = shown, .nshown = nshown,
+    smn_feed_opts fo = {.doc = SOCMON_DOC_INTERVALS, .title = "interval counts", .shown = shown, .nshown = nshown,
                            .perf_first = 1};
     return cli_doc_open(d, &lo, intervals_are_doc(o) ? NULL : "live", &fo);
 }
@@ -167,7 +167,7 @@ static int stat_cmd(const cli_opts *opts)
     size_t shown[6];
     unsigned runs = o->repeat ? o->repeat : 1;
     const char *workload = src.remote || o->workload || !src.info->ops->workloads ? NULL : src.info->ops->workloads[0];
-    socmon_feed_opts fo = {.doc = SOCMON_DOC_TOTALS, .title = "Performance counter stats", .workload = workload};
+    smn_feed_opts fo = {.doc = SOCMON_DOC_TOTALS, .title = "Performance counter stats", .workload = workload};
     socmon_findingset *fs = NULL;
     socmon_status st = cli_pipeline_new(&src, opts, "stat", &p);
     if (st == SOCMON_OK)
@@ -283,11 +283,11 @@ static int read_body(cli_session *cs, const cli_opts *o)
     if (st != SOCMON_OK) {
         rc = cli_error("read", st);
     } else {
-        socmon_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = "Counter values",
+        smn_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = "Counter values",
                                .target = socmon_target_spec(cs->target), .workload = o->workload,
                                .elapsed_ns = elapsed, .simulated = !socmon_target_is_hardware(cs->target)};
         const char *unsupported[64];   /* an -e event this machine cannot count: <not supported>, as stat */
-        socmon_counter_list cl = {.n = socmon_set_size(cs->set), .c = cs->schema, .names = cs->names,
+        smn_counter_list cl = {.n = socmon_set_size(cs->set), .c = cs->schema, .names = cs->names,
                                   .unsupported = unsupported,
                                   .nunsupported = unsupported_events(cs->target, unsupported, 64)};
         rc = cli_print_snapshot("read", o, &run, &cl, s.v);

@@ -18,7 +18,7 @@ socmon_status cli_output_open(cli_output *co, const cli_opts *o, const char *for
 {
     co->sink = NULL;
     co->out = NULL;
-    socmon_output_opts oo = {.sep = o->sep, .deltas = o->deltas, .no_big_num = o->no_big_num, .zeros = o->zeros};
+    smn_output_opts oo = {.sep = o->sep, .deltas = o->deltas, .no_big_num = o->no_big_num, .zeros = o->zeros};
     /* an exposition file is read whenever a collector likes: replaced whole, never rewritten */
     int whole = cli_format_is_exposition(format ? format : o->format);
     socmon_status st = o->print_path ? smn_sink_path(o->print_path, o->append ? SOCMON_PATH_APPEND : whole
@@ -34,7 +34,7 @@ socmon_status cli_output_open_whole(cli_output *co, const cli_opts *o, const cha
 {
     co->sink = NULL;
     co->out = NULL;
-    socmon_output_opts oo = {.sep = o->sep, .no_big_num = o->no_big_num, .zeros = o->zeros};
+    smn_output_opts oo = {.sep = o->sep, .no_big_num = o->no_big_num, .zeros = o->zeros};
     socmon_status st = path ? smn_sink_path(path, SOCMON_PATH_REPLACE, 0, &co->sink)
                             : smn_sink_file(stdout, "stdout", &co->sink);
     if (st == SOCMON_OK)
@@ -73,7 +73,7 @@ void cli_output_discard(cli_output *co)
     co->sink = NULL;
 }
 
-static socmon_status doc_open_now(void *user, socmon_output **out)
+static socmon_status doc_open_now(void *user, smn_output **out)
 {
     cli_doc *d = user;
     socmon_status st = cli_output_open(&d->co, &d->o, d->format);
@@ -81,7 +81,7 @@ static socmon_status doc_open_now(void *user, socmon_output **out)
     return st;
 }
 
-socmon_status cli_doc_open(cli_doc *d, const cli_opts *o, const char *format, socmon_feed_opts *fo)
+socmon_status cli_doc_open(cli_doc *d, const cli_opts *o, const char *format, smn_feed_opts *fo)
 {
     memset(d, 0, sizeof *d);
     d->o = *o;
@@ -110,14 +110,14 @@ int cli_doc_close(cli_doc *d, const char *cmd, socmon_status st)
     return cli_output_close(&d->co, cmd, st);
 }
 
-socmon_status cli_say_results(socmon_output *out, socmon_target *t)
+socmon_status cli_say_results(smn_output *out, socmon_target *t)
 {
     socmon_result r[32];
     size_t n = out ? socmon_target_results(t, r, 32) : 0;
     return n ? smn_output_results(out, r, n < 32 ? n : 32) : SOCMON_OK;
 }
 
-socmon_status cli_say_inhibited(socmon_output *out, const socmon_inhibited *x, size_t n, const char *cmd,
+socmon_status cli_say_inhibited(smn_output *out, const socmon_inhibited *x, size_t n, const char *cmd,
                                 const char *file)
 {
     if (out && smn_output_shows_inhibited(out))
@@ -131,8 +131,8 @@ socmon_status cli_say_inhibited(socmon_output *out, const socmon_inhibited *x, s
     return SOCMON_OK;
 }
 
-int cli_print_snapshot(const char *cmd, const cli_opts *o, const socmon_run_info *run,
-                       const socmon_counter_list *counters, const uint64_t *values)
+int cli_print_snapshot(const char *cmd, const cli_opts *o, const smn_run_info *run,
+                       const smn_counter_list *counters, const uint64_t *values)
 {
     cli_output co;
     socmon_status st = cli_output_open(&co, o, NULL);
@@ -145,7 +145,7 @@ int cli_print_snapshot(const char *cmd, const cli_opts *o, const socmon_run_info
 
 int cli_print_file_facts(const char *cmd, const cli_opts *o, socmon_recording *rec, const char *name)
 {
-    socmon_file_facts f;
+    smn_file_facts f;
     smn_recording_facts(rec, name, &f);
     cli_output co;
     socmon_status st = cli_output_open(&co, o, NULL);

@@ -9,8 +9,8 @@
 #include "export/output.h"
 
 typedef struct cli_output {
-    socmon_sink *sink;   /* stdout */
-    socmon_output *out;
+    smn_sink *sink;   /* stdout */
+    smn_output *out;
 } cli_output;
 
 /* Opens `format` (NULL: the one the options chose) on stdout, with the options' separator and --all. */
@@ -43,9 +43,9 @@ typedef struct cli_doc {
     cli_output co;
     cli_opts o;
     const char *format;      /* NULL: the options' */
-    socmon_feed *feed;
+    smn_feed *feed;
 } cli_doc;
-socmon_status cli_doc_open(cli_doc *d, const cli_opts *o, const char *format, socmon_feed_opts *fo);
+socmon_status cli_doc_open(cli_doc *d, const cli_opts *o, const char *format, smn_feed_opts *fo);
 socmon_consumer cli_doc_consumer(cli_doc *d);
 /* Ends the document if st is SOCMON_OK (and it was opened), closes and frees; reports the first
  * failure as "socmon: <cmd>: <message>". Returns the exit code (0 or 1). */
@@ -54,13 +54,13 @@ int cli_doc_close(cli_doc *d, const char *cmd, socmon_status st);
  * them (table: notes, JSON: data), else one line each on stderr ("socmon CMD: [FILE: ]note: ..."). */
 /* The target's run results (socmon_target_results) into a document of totals (nothing when the
  * run has none). */
-socmon_status cli_say_results(socmon_output *out, socmon_target *t);
-socmon_status cli_say_inhibited(socmon_output *out, const socmon_inhibited *x, size_t n, const char *cmd,
+socmon_status cli_say_results(smn_output *out, socmon_target *t);
+socmon_status cli_say_inhibited(smn_output *out, const socmon_inhibited *x, size_t n, const char *cmd,
                                 const char *file);
 
 /* The totals of `read` (a snapshot, no run): counters and hot spots. Returns the exit code. */
-int cli_print_snapshot(const char *cmd, const cli_opts *o, const socmon_run_info *run,
-                       const socmon_counter_list *counters, const uint64_t *values);
+int cli_print_snapshot(const char *cmd, const cli_opts *o, const smn_run_info *run,
+                       const smn_counter_list *counters, const uint64_t *values);
 /* What a recording file holds (report --stats), `name` as the user gave it. Returns the exit code. */
 int cli_print_file_facts(const char *cmd, const cli_opts *o, socmon_recording *rec, const char *name);
 

@@ -12,7 +12,7 @@
 #define SERVE_DEFAULT_PORT "7462"
 
 typedef struct serve_http {
-    socmon_http *h;
+    smn_http *h;
     const char *collectors;   /* set before serve_http_start by an agent: its --listen address,
                                  named to a collector that connects to the HTTP port by mistake */
 } serve_http;
@@ -22,11 +22,11 @@ typedef struct serve_http {
  * addresses, prints "<who>: serving http://ADDR:PORT/" on stderr and writes the port to port_file
  * (if not NULL). Its threads never take SIGINT/SIGTERM (the main thread's wait does). Returns 0,
  * or the exit code after printing the error. */
-int serve_http_start(serve_http *s, socmon_live *lv, const char *addr, const char *token,
+int serve_http_start(serve_http *s, smn_live *lv, const char *addr, const char *token,
                      const char *const *hosts, size_t nhosts, const char *port_file, const char *who);
 /* serve_http_start with serve's options: --http, --http-host, --token-file (the token of this
  * server, and of the agent with --remote), --port-file. */
-int serve_start(serve_http *srv, socmon_live *lv, const cli_opts *o);
+int serve_start(serve_http *srv, smn_live *lv, const cli_opts *o);
 /* Waits for SIGINT or SIGTERM (cli/stop.h's flag) without missing one that came just before. */
 void serve_wait_signal(void);
 /* Stops the server (NULL-safe; a server never started is fine). */

@@ -15,12 +15,12 @@
 #include "export/web_assets.h"
 #include "socmon/status.h"
 
-int serve_http_start(serve_http *s, socmon_live *lv, const char *addr, const char *token,
+int serve_http_start(serve_http *s, smn_live *lv, const char *addr, const char *token,
                      const char *const *hosts, size_t nhosts, const char *port_file, const char *who)
 {
     char what[64];
     snprintf(what, sizeof what, "%s: --http", who);
-    socmon_http_opts ho = {.listen = addr ? addr : SERVE_DEFAULT_ADDR ":" SERVE_DEFAULT_PORT, .token = token,
+    smn_http_opts ho = {.listen = addr ? addr : SERVE_DEFAULT_ADDR ":" SERVE_DEFAULT_PORT, .token = token,
                            .hosts = hosts, .nhosts = nhosts, .who = who,
                            .collectors = s->collectors};
     /* The server's threads (and the connection threads they start) inherit this mask: a signal

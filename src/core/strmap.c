@@ -22,17 +22,17 @@ static size_t hash_str(const char *s)
 
 /* The slot holding key, or the empty slot where it would go (the table is
  * never full, so the probe ends). */
-static socmon_strmap_slot *probe(const socmon_strmap *m, const char *key, size_t h)
+static smn_strmap_slot *probe(const smn_strmap *m, const char *key, size_t h)
 {
     size_t mask = m->nslot - 1;
     for (size_t i = h & mask;; i = (i + 1) & mask) {
-        socmon_strmap_slot *s = &m->slot[i];
+        smn_strmap_slot *s = &m->slot[i];
         if (!s->key || (s->hash == h && strcmp(s->key, key) == 0))
             return s;
     }
 }
 
-void smn_strmap_free(socmon_strmap *m)
+void smn_strmap_free(smn_strmap *m)
 {
     if (!m)
         return;
@@ -42,7 +42,7 @@ void smn_strmap_free(socmon_strmap *m)
     m->n = 0;
 }
 
-int smn_strmap_reserve(socmon_strmap *m, size_t n)
+int smn_strmap_reserve(smn_strmap *m, size_t n)
 {
     if (n <= m->nslot / 2)
         return 0;
@@ -52,9 +52,9 @@ int smn_strmap_reserve(socmon_strmap *m, size_t n)
             return -1;
         nslot *= 2;
     }
-    socmon_strmap_slot *old = m->slot;
+    smn_strmap_slot *old = m->slot;
     size_t nold = m->nslot;
-    socmon_strmap_slot *ns = calloc(nslot, sizeof *ns);
+    smn_strmap_slot *ns = calloc(nslot, sizeof *ns);
     if (!ns)
         return -1;
     m->slot = ns;
@@ -66,11 +66,11 @@ int smn_strmap_reserve(socmon_strmap *m, size_t n)
     return 0;
 }
 
-int smn_strmap_insert(socmon_strmap *m, const char *key, size_t value, size_t *found)
+int smn_strmap_insert(smn_strmap *m, const char *key, size_t value, size_t *found)
 {
     size_t h = hash_str(key);
     if (m->nslot) {
-        socmon_strmap_slot *s = probe(m, key, h);
+        smn_strmap_slot *s = probe(m, key, h);
         if (s->key) {
             if (found)
                 *found = s->value;
@@ -79,16 +79,16 @@ int smn_strmap_insert(socmon_strmap *m, const char *key, size_t value, size_t *f
     }
     if (m->n == SIZE_MAX || smn_strmap_reserve(m, m->n + 1))
         return -1;
-    *probe(m, key, h) = (socmon_strmap_slot){key, h, value};
+    *probe(m, key, h) = (smn_strmap_slot){key, h, value};
     m->n++;
     return 1;
 }
 
-int smn_strmap_find(const socmon_strmap *m, const char *key, size_t *value)
+int smn_strmap_find(const smn_strmap *m, const char *key, size_t *value)
 {
     if (!m->nslot)
         return 0;
-    const socmon_strmap_slot *s = probe(m, key, hash_str(key));
+    const smn_strmap_slot *s = probe(m, key, hash_str(key));
     if (!s->key)
         return 0;
     if (value)

@@ -12,34 +12,34 @@
 
 #include <stddef.h>
 
-typedef struct socmon_strmap_slot {
+typedef struct smn_strmap_slot {
     const char *key;   /* NULL: empty */
     size_t hash;
     size_t value;
-} socmon_strmap_slot;
+} smn_strmap_slot;
 
-typedef struct socmon_strmap {
-    socmon_strmap_slot *slot;
+typedef struct smn_strmap {
+    smn_strmap_slot *slot;
     size_t nslot;      /* 0 or a power of 2 */
     size_t n;          /* keys held */
-} socmon_strmap;
+} smn_strmap;
 
 /* An empty map; zero-initialising one ({0}) is the same. */
 #define SOCMON_STRMAP_INIT {NULL, 0, 0}
 
 /* Frees the table; the map is empty again and may be reused. */
-void smn_strmap_free(socmon_strmap *m);
+void smn_strmap_free(smn_strmap *m);
 
 /* Makes room for n keys in all, so that many inserts allocate nothing more.
  * 0, or -1 when out of memory (the map is unchanged). */
-int smn_strmap_reserve(socmon_strmap *m, size_t n);
+int smn_strmap_reserve(smn_strmap *m, size_t n);
 
 /* Adds key -> value unless key is there already. Returns 1 when added; 0
  * when key was there (*found, if not NULL, gets the value it has, which is
  * kept: the first definition wins); -1 when out of memory (map unchanged). */
-int smn_strmap_insert(socmon_strmap *m, const char *key, size_t value, size_t *found);
+int smn_strmap_insert(smn_strmap *m, const char *key, size_t value, size_t *found);
 
 /* 1 and *value (if not NULL) when key is in the map, else 0. */
-int smn_strmap_find(const socmon_strmap *m, const char *key, size_t *value);
+int smn_strmap_find(const smn_strmap *m, const char *key, size_t *value);
 
 #endif

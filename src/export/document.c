@@ -15,9 +15,9 @@
 #include "socmon/recording.h"
 
 typedef struct doc {
-    socmon_sink *sink;
-    socmon_output *out;
-    socmon_feed *feed;
+    smn_sink *sink;
+    smn_output *out;
+    smn_feed *feed;
     socmon_pipeline *pipe;
     socmon_metricset *ms;
     socmon_source *src;
@@ -54,7 +54,7 @@ static socmon_status doc_open(doc *d, const socmon_document_opts *o, int deltas)
         st = socmon_pipeline_new(info, &po, &d->pipe);
     if (st == SOCMON_OK)
         st = smn_sink_memory(&d->sink);
-    socmon_output_opts oo = {.sep = ',', .deltas = deltas};
+    smn_output_opts oo = {.sep = ',', .deltas = deltas};
     if (st == SOCMON_OK)
         st = smn_output_open(o->format ? o->format : "json", d->sink, &oo, &d->out);
     return st;
@@ -86,7 +86,7 @@ static socmon_status open_recording(doc *d, const char *path)
 }
 
 /* The output as the pipeline's consumer, through a feed (export/feed.h). */
-static socmon_status doc_feed(doc *d, const socmon_feed_opts *fo)
+static socmon_status doc_feed(doc *d, const smn_feed_opts *fo)
 {
     socmon_status st = smn_feed_new(d->out, fo, &d->feed);
     socmon_consumer c = st == SOCMON_OK ? smn_feed_consumer(d->feed) : (socmon_consumer){0};
@@ -110,7 +110,7 @@ socmon_status socmon_document_recording(const char *path, const socmon_document_
     st = open_recording(&d, path);
     if (st == SOCMON_OK)
         st = doc_open(&d, o, o->deltas);
-    socmon_feed_opts fo = {.doc = SOCMON_DOC_INTERVALS, .title = "recording"};
+    smn_feed_opts fo = {.doc = SOCMON_DOC_INTERVALS, .title = "recording"};
     if (st == SOCMON_OK)
         st = doc_feed(&d, &fo);
     if (st == SOCMON_OK)
@@ -134,7 +134,7 @@ socmon_status socmon_document_functions(const char *path, const socmon_document_
     const socmon_source_info *info = d.src ? socmon_source_info_of(d.src) : NULL;
     if (st == SOCMON_OK)   /* as report --by-symbol: the functions' counters as counted, unscaled */
         st = socmon_functions_from_totals(info, socmon_pipeline_totals(d.pipe), 0, &fns);
-    socmon_run_info run = {.doc = SOCMON_DOC_FUNCTIONS, .target = info ? info->target : NULL};
+    smn_run_info run = {.doc = SOCMON_DOC_FUNCTIONS, .target = info ? info->target : NULL};
     if (st == SOCMON_OK)
         st = smn_output_begin(d.out, &run);
     if (st == SOCMON_OK)
@@ -208,7 +208,7 @@ socmon_status socmon_document_stat(const char *spec, const char *workload, const
     }
     if (st == SOCMON_OK && smn_target_run_has_program(d.run))
         smn_target_run_program_output(d.run, collect_output, &po);
-    socmon_feed_opts fo = {.doc = SOCMON_DOC_TOTALS, .title = "Performance counter stats",
+    smn_feed_opts fo = {.doc = SOCMON_DOC_TOTALS, .title = "Performance counter stats",
                            .workload = d.run ? smn_target_run_workload(d.run) : NULL};
     if (st == SOCMON_OK)
         st = doc_feed(&d, &fo);
@@ -268,7 +268,7 @@ socmon_status socmon_document_profile(const char *path, const char *view, const 
                          "the profile does not add up", path);
     if (st == SOCMON_OK)
         st = smn_sink_memory(&d.sink);
-    socmon_output_opts oo = {.sep = ','};
+    smn_output_opts oo = {.sep = ','};
     if (st == SOCMON_OK)
         st = smn_output_open(o->format ? o->format : "json", d.sink, &oo, &d.out);
     if (st == SOCMON_OK)

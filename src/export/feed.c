@@ -8,9 +8,9 @@
 /* A summary table lists the ten largest hot spots; a terminal page, not the whole chip. */
 #define HOTSPOTS 10
 
-struct socmon_feed {
-    socmon_output *out;
-    socmon_feed_opts o;
+struct smn_feed {
+    smn_output *out;
+    smn_feed_opts o;
     const socmon_analysis_info *a;
     int begun, muted;
     uint64_t failed_at;     /* the interval whose row could not be written (1-based), or 0 */
@@ -20,7 +20,7 @@ struct socmon_feed {
     size_t *idx, n, nperf;
     uint64_t *values;
     double *running, *stddev, *mean;
-    socmon_counter_list list;
+    smn_counter_list list;
 };
 
 static socmon_status nomem(void)
@@ -30,7 +30,7 @@ static socmon_status nomem(void)
 
 /* The counters people see: every counter, or with perf_event time counters the events alone
  * (the perf_event ones first when perf_first), each with its share of time counted. */
-static socmon_status pick(socmon_feed *f, const socmon_analysis_info *a)
+static socmon_status pick(smn_feed *f, const socmon_analysis_info *a)
 {
     const socmon_source_info *s = a->src;
     const socmon_scaling *sc = a->scaling;
@@ -58,26 +58,26 @@ static socmon_status pick(socmon_feed *f, const socmon_analysis_info *a)
             f->idx[f->n++] = i;
             f->nperf += pass == 0;
         }
-    f->list = (socmon_counter_list){.n = f->n, .c = f->c, .names = f->names};
+    f->list = (smn_counter_list){.n = f->n, .c = f->c, .names = f->names};
     return SOCMON_OK;
 }
 
 static socmon_status begin(void *self, const socmon_analysis_info *a, socmon_row_policy *want)
 {
-    socmon_feed *f = self;
+    smn_feed *f = self;
     f->a = a;
     socmon_status st = pick(f, a);
     if (st != SOCMON_OK || f->o.doc != SOCMON_DOC_INTERVALS || f->begun)
         return st;
     const socmon_source_info *s = a->src;
-    socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = f->o.title, .target = s->target,
+    smn_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = f->o.title, .target = s->target,
                            .device = s->recording ? s->device : NULL,
                            .workload = f->o.workload ? f->o.workload : s->workload, .interval_ns = s->interval_ns,
                            .ncounters = f->o.perf_first ? f->n : s->ncounters, .simulated = s->simulated,
                            .recording = s->recording, .samples = s->samples, .nparams = s->nparams,
                            .param_names = s->param_names, .param_values = s->param_values, .ops = s->ops,
                            .profile = f->o.profile, .phases = f->o.phases, .nphases = f->o.nphases};
-    socmon_interval_cols cols = {.metrics = a->metrics, .shown = f->o.shown, .nshown = f->o.nshown,
+    smn_interval_cols cols = {.metrics = a->metrics, .shown = f->o.shown, .nshown = f->o.nshown,
                                  .counters = &f->list, .show_counts = f->o.perf_first ? f->nperf : 0};
     f->begun = 1;
     if ((st = smn_output_begin(f->out, &run)) == SOCMON_OK &&
@@ -91,7 +91,7 @@ static socmon_status begin(void *self, const socmon_analysis_info *a, socmon_row
 
 static socmon_status row(void *self, const socmon_row *r)
 {
-    socmon_feed *f = self;
+    smn_feed *f = self;
     if (f->muted)
         return SOCMON_OK;
     for (size_t k = 0; k < f->n; k++)
@@ -101,7 +101,7 @@ static socmon_status row(void *self, const socmon_row *r)
         smn_value_names(f->a->src, r->implausible, SOCMON_VALUE_IMPLAUSIBLE, bad, sizeof bad);
         smn_value_names(f->a->src, r->implausible, SOCMON_VALUE_DEAD_BUS, dead, sizeof dead);
     }
-    socmon_interval_row ir = {.t_ns = r->t_ns, .since_ns = r->since_ns, .dt_ns = r->dt_ns, .flags = r->flags,
+    smn_interval_row ir = {.t_ns = r->t_ns, .since_ns = r->since_ns, .dt_ns = r->dt_ns, .flags = r->flags,
                               .missed = r->missed, .metrics = r->metrics, .deltas = f->values, .index = r->index,
                               .intervals = r->intervals, .value_flags = r->value_flags,
                               .min_running = r->min_running, .lost = r->lost,
@@ -115,7 +115,7 @@ static socmon_status row(void *self, const socmon_row *r)
 
 /* The findings of the totals t into the document (before a timeline's end: the html page
  * carries them in its data). */
-static socmon_status findings(socmon_feed *f, const socmon_totals *t)
+static socmon_status findings(smn_feed *f, const socmon_totals *t)
 {
     socmon_findings *fd = NULL;
     if (!f->o.findings || !f->a)
@@ -126,7 +126,7 @@ static socmon_status findings(socmon_feed *f, const socmon_totals *t)
 
 static socmon_status end(void *self, const socmon_totals *t, const char *reason)
 {
-    socmon_feed *f = self;
+    smn_feed *f = self;
     (void)reason;
     if (f->o.doc != SOCMON_DOC_INTERVALS)
         return SOCMON_OK;
@@ -144,7 +144,7 @@ static socmon_status end(void *self, const socmon_totals *t, const char *reason)
 
 static socmon_status finish(void *self, const socmon_totals *t)
 {
-    socmon_feed *f = self;
+    smn_feed *f = self;
     if (f->o.doc != SOCMON_DOC_TOTALS || !f->a)
         return SOCMON_OK;
     const socmon_analysis_info *a = f->a;
@@ -160,7 +160,7 @@ static socmon_status finish(void *self, const socmon_totals *t)
         f->list.nunsupported = s->nunsupported;
         f->list.unsupported = s->unsupported;
     }
-    socmon_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = f->o.title, .target = s->target,
+    smn_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = f->o.title, .target = s->target,
                            .workload = f->o.workload ? f->o.workload : s->recording ? NULL : s->workload,
                            .elapsed_ns = t->elapsed_ns, .simulated = s->simulated, .recording = s->recording,
                            .samples = s->samples, .missed = t->missed, .runs = t->runs,
@@ -192,11 +192,11 @@ static socmon_status finish(void *self, const socmon_totals *t)
 static const socmon_consumer_ops feed_ops = {.size = sizeof feed_ops, .begin = begin, .row = row, .end = end,
                                              .finish = finish};
 
-socmon_status smn_feed_new(socmon_output *out, const socmon_feed_opts *o, socmon_feed **feed)
+socmon_status smn_feed_new(smn_output *out, const smn_feed_opts *o, smn_feed **feed)
 {
     if ((!out && !(o && o->open)) || !o || !feed)
         return socmon_fail(SOCMON_EINVAL, "smn_feed_new: NULL argument");
-    socmon_feed *f = calloc(1, sizeof *f);
+    smn_feed *f = calloc(1, sizeof *f);
     if (!f)
         return nomem();
     f->out = out;
@@ -205,7 +205,7 @@ socmon_status smn_feed_new(socmon_output *out, const socmon_feed_opts *o, socmon
     return SOCMON_OK;
 }
 
-void smn_feed_free(socmon_feed *f)
+void smn_feed_free(smn_feed *f)
 {
     if (!f)
         return;
@@ -213,17 +213,17 @@ void smn_feed_free(socmon_feed *f)
     free(f);
 }
 
-socmon_consumer smn_feed_consumer(socmon_feed *f)
+socmon_consumer smn_feed_consumer(smn_feed *f)
 {
     return (socmon_consumer){.ops = &feed_ops, .self = f};
 }
 
-void smn_feed_mute(socmon_feed *f)
+void smn_feed_mute(smn_feed *f)
 {
     f->muted = 1;
 }
 
-uint64_t smn_feed_failed_at(const socmon_feed *f)
+uint64_t smn_feed_failed_at(const smn_feed *f)
 {
     return f ? f->failed_at : 0;
 }

@@ -9,8 +9,8 @@
 #include "socmon/analysis.h"
 #include "socmon/findings.h"
 
-typedef struct socmon_feed_opts {
-    socmon_doc doc;             /* TOTALS: at finish; INTERVALS: rows as they come */
+typedef struct smn_feed_opts {
+    smn_doc doc;             /* TOTALS: at finish; INTERVALS: rows as they come */
     const char *title;          /* "Performance counter stats", "recording", ... */
     const char *workload;       /* the workload to name (NULL: the source's) */
     const size_t *shown;        /* INTERVALS: the metric results a human format shows */
@@ -27,20 +27,20 @@ typedef struct socmon_feed_opts {
                                           over the run's totals; NULL: none */
     /* TOTALS: opens the output when the totals are ready (a file named by -o is then written
      * only after a run that succeeded); with it, smn_feed_new's out may be NULL */
-    socmon_status (*open)(void *user, socmon_output **out);
+    socmon_status (*open)(void *user, smn_output **out);
     void *open_user;
-} socmon_feed_opts;
+} smn_feed_opts;
 
-typedef struct socmon_feed socmon_feed;
+typedef struct smn_feed smn_feed;
 
 /* A consumer writing to out (borrowed; the caller ends the document and frees it), or to what
  * o->open opens. */
-socmon_status smn_feed_new(socmon_output *out, const socmon_feed_opts *o, socmon_feed **feed);
-void smn_feed_free(socmon_feed *f);
-socmon_consumer smn_feed_consumer(socmon_feed *f);
+socmon_status smn_feed_new(smn_output *out, const smn_feed_opts *o, smn_feed **feed);
+void smn_feed_free(smn_feed *f);
+socmon_consumer smn_feed_consumer(smn_feed *f);
 /* The interval (1-based) whose row the output could not take, or 0. */
-uint64_t smn_feed_failed_at(const socmon_feed *f);
+uint64_t smn_feed_failed_at(const smn_feed *f);
 /* Stops writing rows (their reader went away); the run goes on. */
-void smn_feed_mute(socmon_feed *f);
+void smn_feed_mute(smn_feed *f);
 
 #endif

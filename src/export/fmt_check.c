@@ -57,7 +57,7 @@ static const socmon_diff_row *same_instructions(const socmon_diff *d, const char
 
 /* Under a failed rule: the cycles that rose while their instructions stayed the same, and why
  * that happens on an exact model (docs/check.md, "Cycles and code layout"). */
-static socmon_status layout_hint(socmon_output *o, const socmon_diff *d, const socmon_check_rule *r)
+static socmon_status layout_hint(smn_output *o, const socmon_diff *d, const socmon_check_rule *r)
 {
     char names[600] = "";
     size_t shown = 0, more = 0;
@@ -91,7 +91,7 @@ static socmon_status layout_hint(socmon_output *o, const socmon_diff *d, const s
                            names, more_s);
 }
 
-socmon_status smn_table_check(socmon_output *o, const socmon_check *c)
+socmon_status smn_table_check(smn_output *o, const socmon_check *c)
 {
     const socmon_diff *d = socmon_check_diff(c);
     char *a = smn_text_escape_dup(socmon_run_path(socmon_diff_baseline(d)));
@@ -110,7 +110,7 @@ socmon_status smn_table_check(socmon_output *o, const socmon_check *c)
         free(pat);
         free(lim);
         st = smn_sink_puts(o->sink, line);
-        socmon_table *t = NULL;
+        smn_table *t = NULL;
         static const char *const h[] = {"value", "baseline", "new", "why"};
         if (st == SOCMON_OK && r->failed)
             st = smn_table_new(4, "lrrl", h, &t);

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include "export/output_format.h"
 
-socmon_status smn_table_check(socmon_output *o, const socmon_check *c);
+socmon_status smn_table_check(smn_output *o, const socmon_check *c);
 /* A value as text for a check's report: an exact count, else 6 significant digits, "-" when
  * there is none. */
 void smn_check_value(char *buf, size_t len, const socmon_value *v);

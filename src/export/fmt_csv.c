@@ -22,7 +22,7 @@ typedef struct csv_state {
     int header, running;
 } csv_state;
 
-static socmon_status csv_begin(socmon_output *o)
+static socmon_status csv_begin(smn_output *o)
 {
     if (o->run.doc != SOCMON_DOC_TOTALS)
         return SOCMON_OK; /* a timeline's header names its columns: begin_intervals */
@@ -31,7 +31,7 @@ static socmon_status csv_begin(socmon_output *o)
     return SOCMON_OK;
 }
 
-static socmon_status header(socmon_output *o, int running)
+static socmon_status header(smn_output *o, int running)
 {
     csv_state *cs = o->state;
     if (!cs || cs->header)
@@ -49,7 +49,7 @@ static socmon_status header(socmon_output *o, int running)
 
 /* sd: the record's spread ("0.12%"), NULL for none; the field exists only in repeated runs, so
  * every record of a document has the same fields; pct likewise where the counters have it. */
-static socmon_status csv_record_pct(socmon_output *o, const char *type, const char *name, const char *inst,
+static socmon_status csv_record_pct(smn_output *o, const char *type, const char *name, const char *inst,
                                     const char *val, const char *unit, const char *sd, const char *pct)
 {
     socmon_status st = header(o, pct != NULL);
@@ -68,14 +68,14 @@ static socmon_status csv_record_pct(socmon_output *o, const char *type, const ch
     return st == SOCMON_OK ? smn_sink_putc(o->sink, '\n') : st;
 }
 
-static socmon_status csv_record(socmon_output *o, const char *type, const char *name, const char *inst,
+static socmon_status csv_record(smn_output *o, const char *type, const char *name, const char *inst,
                                 const char *val, const char *unit, const char *sd)
 {
     return csv_record_pct(o, type, name, inst, val, unit, sd, NULL);
 }
 
 /* perf -x's spread of a mean: "0.12%"; NULL without one. */
-static const char *spread(const socmon_output *o, const double *sd, size_t i, double mean, char *buf, size_t len)
+static const char *spread(const smn_output *o, const double *sd, size_t i, double mean, char *buf, size_t len)
 {
     if (o->run.runs < 2 || !sd)
         return NULL;
@@ -85,7 +85,7 @@ static const char *spread(const socmon_output *o, const double *sd, size_t i, do
     return buf;
 }
 
-static socmon_status counter_records(socmon_output *o, const socmon_counter_rows *r, const char *type,
+static socmon_status counter_records(smn_output *o, const smn_counter_rows *r, const char *type,
                                      const double *sd)
 {
     socmon_status st = SOCMON_OK;
@@ -109,17 +109,17 @@ static socmon_status counter_records(socmon_output *o, const socmon_counter_rows
     return st;
 }
 
-static socmon_status csv_counters(socmon_output *o, const socmon_counter_rows *r)
+static socmon_status csv_counters(smn_output *o, const smn_counter_rows *r)
 {
     return counter_records(o, r, "counter", o->run.counter_stddev);
 }
 
-static socmon_status csv_hotspots(socmon_output *o, const socmon_counter_rows *r)
+static socmon_status csv_hotspots(smn_output *o, const smn_counter_rows *r)
 {
     return counter_records(o, r, "hotspot", o->run.counter_stddev);
 }
 
-static socmon_status csv_metrics(socmon_output *o, const socmon_metricset *ms, const socmon_metrics *m,
+static socmon_status csv_metrics(smn_output *o, const socmon_metricset *ms, const socmon_metrics *m,
                                  const double *values)
 {
     socmon_status st = SOCMON_OK;
@@ -135,14 +135,14 @@ static socmon_status csv_metrics(socmon_output *o, const socmon_metricset *ms, c
     return st;
 }
 
-static size_t nresults(const socmon_output *o)
+static size_t nresults(const smn_output *o)
 {
     return o->cols.metrics ? socmon_metrics_nresults(o->cols.metrics) : 0;
 }
 
-static socmon_status csv_begin_intervals(socmon_output *o)
+static socmon_status csv_begin_intervals(smn_output *o)
 {
-    const socmon_interval_cols *c = &o->cols;
+    const smn_interval_cols *c = &o->cols;
     char sep = o->opts.sep;
     socmon_status st = smn_sink_printf(o->sink, "t_ns%cinterval_ns%cflags", sep, sep);
     if (o->run.nphases)   /* only with phases: other files keep their columns */
@@ -162,7 +162,7 @@ static socmon_status csv_begin_intervals(socmon_output *o)
 
 /* Metric values are plain numbers here (no labels, empty when undefined): columns a
  * spreadsheet can compute with. */
-static socmon_status csv_row(socmon_output *o, const socmon_interval_row *row)
+static socmon_status csv_row(smn_output *o, const smn_interval_row *row)
 {
     char sep = o->opts.sep, flags[400];
     smn_row_flags(row, flags, sizeof flags);
@@ -187,7 +187,7 @@ static socmon_status csv_row(socmon_output *o, const socmon_interval_row *row)
 
 /* A program's functions: "function,cycles,...,cpi,cycle_share", one record each, then "total"
  * (an empty field for a column the source lacks, 0 for a CPI without instructions). */
-static socmon_status csv_functions(socmon_output *o, const socmon_functions *f)
+static socmon_status csv_functions(smn_output *o, const socmon_functions *f)
 {
     char c = o->opts.sep;
     smn_sink_printf(o->sink, "function");
@@ -205,12 +205,12 @@ static socmon_status csv_functions(socmon_output *o, const socmon_functions *f)
 }
 
 /* A document with no records still has its header. */
-static socmon_status csv_end(socmon_output *o)
+static socmon_status csv_end(smn_output *o)
 {
     return header(o, 0);
 }
 
-static void csv_release(socmon_output *o)
+static void csv_release(smn_output *o)
 {
     free(o->state);
     o->state = NULL;
@@ -218,7 +218,7 @@ static void csv_release(socmon_output *o)
 
 /* What a recording file holds (report --stats): one header row and one row, the JSON format's
  * fields in its order. */
-static socmon_status csv_file_facts(socmon_output *o, const socmon_file_facts *f)
+static socmon_status csv_file_facts(smn_output *o, const smn_file_facts *f)
 {
     static const char *const names[] = {"file", "version", "samples", "counters", "blocks", "file_bytes",
                                         "bytes_per_value", "complete", "blocks_lost", "bytes_lost",
@@ -253,7 +253,7 @@ static socmon_status csv_file_facts(socmon_output *o, const socmon_file_facts *f
  * cycles it was stopped for, so a spreadsheet sees the hole that JSON's "inhibited" and the
  * table's note describe (issue 28). */
 /* The run's results: one "result" record each (name, value, unit). */
-static socmon_status csv_results(socmon_output *o, const socmon_result *x, size_t n)
+static socmon_status csv_results(smn_output *o, const socmon_result *x, size_t n)
 {
     socmon_status st = SOCMON_OK;
     for (size_t i = 0; i < n && st == SOCMON_OK; i++) {
@@ -264,7 +264,7 @@ static socmon_status csv_results(socmon_output *o, const socmon_result *x, size_
     return st;
 }
 
-static socmon_status csv_inhibited(socmon_output *o, const socmon_inhibited *x, size_t n)
+static socmon_status csv_inhibited(smn_output *o, const socmon_inhibited *x, size_t n)
 {
     socmon_status st = SOCMON_OK;
     for (size_t i = 0; i < n && st == SOCMON_OK; i++) {
@@ -275,7 +275,7 @@ static socmon_status csv_inhibited(socmon_output *o, const socmon_inhibited *x, 
     return st;
 }
 
-const socmon_output_format smn_format_csv = {
+const smn_output_format smn_format_csv = {
     .name = "csv", .begin = csv_begin, .counters = csv_counters, .metrics = csv_metrics,
     .hotspots = csv_hotspots, .inhibited = csv_inhibited, .results = csv_results, .begin_intervals = csv_begin_intervals, .row = csv_row, .functions = csv_functions,
     .end = csv_end, .release = csv_release, .file_facts = csv_file_facts, .diff = smn_csv_diff,

@@ -107,11 +107,11 @@ static void describe(char *buf, size_t len, const socmon_run *r)
 
 /* The rows of group grp from *at on: paired ones with baseline, new, delta, change (and the
  * significance with statistics), those of one run with that run's value. */
-static socmon_status table_section(socmon_output *o, const socmon_diff *d, int grp, int stats, size_t *at)
+static socmon_status table_section(smn_output *o, const socmon_diff *d, int grp, int stats, size_t *at)
 {
     static const char *const paired[] = {"kind", "name", "baseline", "new", "delta", "change", "significant"};
     static const char *const single[] = {"kind", "name", "value", "unit"};
-    socmon_table *t = NULL;
+    smn_table *t = NULL;
     socmon_status st = grp ? smn_table_new(4, "llrl", single, &t) : smn_table_new(stats ? 7 : 6, "llrrrrl", paired, &t);
     size_t n = socmon_diff_count(d);
     for (; st == SOCMON_OK && *at < n; (*at)++) {
@@ -150,7 +150,7 @@ static socmon_status table_section(socmon_output *o, const socmon_diff *d, int g
     return st;
 }
 
-socmon_status smn_table_diff(socmon_output *o, const socmon_diff *d)
+socmon_status smn_table_diff(smn_output *o, const socmon_diff *d)
 {
     char da[1024], db[1024];
     describe(da, sizeof da, socmon_diff_baseline(d));
@@ -210,7 +210,7 @@ static void csv_number(char *buf, size_t len, int has, int integer, int64_t i, d
         snprintf(buf, len, "%.17g", v);
 }
 
-socmon_status smn_csv_diff(socmon_output *o, const socmon_diff *d)
+socmon_status smn_csv_diff(smn_output *o, const socmon_diff *d)
 {
     static const char *const names[] = {"kind", "name", "instance", "event", "key", "unit", "baseline", "new",
                                         "delta", "ratio", "significant", "p", "new_instance", "new_key"};
@@ -275,7 +275,7 @@ json_t *smn_json_diff_row(const socmon_diff_row *r)
     return j;
 }
 
-socmon_status smn_json_diff(socmon_output *o, const socmon_diff *d)
+socmon_status smn_json_diff(smn_output *o, const socmon_diff *d)
 {
     const socmon_run *a = socmon_diff_baseline(d), *b = socmon_diff_new_run(d);
     json_t *rows = json_array();

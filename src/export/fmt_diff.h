@@ -5,9 +5,9 @@
 
 #include "export/output_format.h"
 
-socmon_status smn_table_diff(socmon_output *o, const socmon_diff *d);
-socmon_status smn_csv_diff(socmon_output *o, const socmon_diff *d);
-socmon_status smn_json_diff(socmon_output *o, const socmon_diff *d);
+socmon_status smn_table_diff(smn_output *o, const socmon_diff *d);
+socmon_status smn_csv_diff(smn_output *o, const socmon_diff *d);
+socmon_status smn_json_diff(smn_output *o, const socmon_diff *d);
 /* A value and a row's change for people, as the diff table writes them (and check, and the
  * page's titles): an exact count grouped when group is set ("-1,234", "+56"), a measure with
  * its unit's decimals (smn_unit_decimals), "-" when undefined. */

@@ -25,7 +25,7 @@ static void ungroup(char *s)
     *w = 0;
 }
 
-socmon_status smn_table_findings(socmon_output *o)
+socmon_status smn_table_findings(smn_output *o)
 {
     size_t n = socmon_findings_count(o->findings);
     if (!n)

@@ -62,7 +62,7 @@ static socmon_status nomem(void)
 }
 
 /* JSON text with '<' written \u003c (JSON strings are the only place it can be). */
-socmon_status smn_html_put_json(socmon_sink *s, const json_t *j)
+socmon_status smn_html_put_json(smn_sink *s, const json_t *j)
 {
     char *text = j ? json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
     if (!text)
@@ -84,7 +84,7 @@ socmon_status smn_html_put_json(socmon_sink *s, const json_t *j)
 
 /* An asset's text inside <script> or <style>: "</script" or "</style" in it would end the
  * element early, so its '/' is escaped ("<\/", the same in a JS string, regex or comment). */
-static socmon_status put_asset(socmon_sink *s, const unsigned char *data, size_t len)
+static socmon_status put_asset(smn_sink *s, const unsigned char *data, size_t len)
 {
     size_t from = 0;
     for (size_t i = 0; i + 1 < len; i++) {
@@ -107,7 +107,7 @@ static socmon_status put_asset(socmon_sink *s, const unsigned char *data, size_t
 /* Writes page text [p, end), each line that references assets/NAME replaced by the asset
  * itself: <link rel="stylesheet" href="assets/X"> by <style>, <script src="assets/X"> by
  * <script>. Everything else is copied as it is. */
-socmon_status smn_html_put_page(socmon_sink *s, const char *p, const char *end)
+socmon_status smn_html_put_page(smn_sink *s, const char *p, const char *end)
 {
     static const struct { const char *lead, *open, *close; } refs[] = {
         {"<link rel=\"stylesheet\" href=\"assets/", "<style>\n", "\n</style>\n"},
@@ -149,7 +149,7 @@ socmon_status smn_html_put_page(socmon_sink *s, const char *p, const char *end)
     return st;
 }
 
-static socmon_status html_begin(socmon_output *o)
+static socmon_status html_begin(smn_output *o)
 {
     if (o->run.doc != SOCMON_DOC_INTERVALS)
         return socmon_fail(SOCMON_EINVAL, "html: the page charts a timeline (report --html); a document of "
@@ -167,9 +167,9 @@ static int is_heat_counter(const char *name)
 }
 
 /* Which counters' deltas the rows carry, and how many intervals go in one row. */
-static void plan(socmon_output *o, html_state *h, json_t *info)
+static void plan(smn_output *o, html_state *h, json_t *info)
 {
-    const socmon_counter_list *cl = o->cols.counters;
+    const smn_counter_list *cl = o->cols.counters;
     size_t nin = o->run.samples > 1 ? o->run.samples - 1 : 0;
     size_t rows = nin && nin < MAX_ROWS ? nin : MAX_ROWS, max_rows = MAX_ROWS;
     json_t *lay = json_object_get(info, "layout");
@@ -200,11 +200,11 @@ static void plan(socmon_output *o, html_state *h, json_t *info)
     h->k = nin > max_rows ? (nin + max_rows - 1) / max_rows : 1;
 }
 
-static socmon_status html_begin_intervals(socmon_output *o)
+static socmon_status html_begin_intervals(smn_output *o)
 {
     html_state *h = o->state;
-    const socmon_counter_list *cl = o->cols.counters;
-    socmon_web_info_in in = {o->run.target, o->run.device, o->run.interval_ns, o->run.simulated, cl, o->cols.metrics,
+    const smn_counter_list *cl = o->cols.counters;
+    smn_web_info_in in = {o->run.target, o->run.device, o->run.interval_ns, o->run.simulated, cl, o->cols.metrics,
                              o->run.nparams, o->run.param_names, o->run.param_values, o->run.ops,
                              o->run.phases, o->run.nphases};
     json_t *info = smn_web_info_json(&in);
@@ -246,14 +246,14 @@ static socmon_status html_begin_intervals(socmon_output *o)
     return st;
 }
 
-static size_t html_merge(const socmon_output *o)
+static size_t html_merge(const smn_output *o)
 {
     const html_state *h = o->state;
     return h && h->k ? h->k : 1;
 }
 
 /* A row as the pipeline merged it: its metrics, and the deltas of the counters the page keeps. */
-static socmon_status html_row(socmon_output *o, const socmon_interval_row *row)
+static socmon_status html_row(smn_output *o, const smn_interval_row *row)
 {
     html_state *h = o->state;
     size_t nm = o->cols.metrics ? socmon_metrics_nresults(o->cols.metrics) : 0;
@@ -281,10 +281,10 @@ static socmon_status html_row(socmon_output *o, const socmon_interval_row *row)
 }
 
 /* The run's totals, kept for the end: the summary's tables show them. */
-static socmon_status html_run_totals(socmon_output *o, const smn_run_totals *t)
+static socmon_status html_run_totals(smn_output *o, const smn_run_totals *t)
 {
     html_state *h = o->state;
-    const socmon_counter_list *cl = o->cols.counters;
+    const smn_counter_list *cl = o->cols.counters;
     size_t nm = o->cols.metrics ? socmon_metrics_nresults(o->cols.metrics) : 0;
     json_t *c = json_array(), *m = json_array();
     int bad = !c || !m;
@@ -374,7 +374,7 @@ static json_t *profile_json(const socmon_profile *p)
 }
 
 /* The flame graph: the profile's data, then its stylesheet and script. */
-static socmon_status put_flame(socmon_output *o)
+static socmon_status put_flame(smn_output *o)
 {
     json_t *j = profile_json(o->run.profile);
     if (!j)
@@ -402,7 +402,7 @@ static socmon_status put_flame(socmon_output *o)
 }
 
 /* ",\n"findings": [...]": the same array as a JSON document's. */
-static socmon_status put_findings(socmon_output *o)
+static socmon_status put_findings(smn_output *o)
 {
     json_t *f = smn_json_findings(o->findings);
     socmon_status st = f ? smn_sink_puts(o->sink, ",\n\"findings\": ") : nomem();
@@ -412,7 +412,7 @@ static socmon_status put_findings(socmon_output *o)
     return st;
 }
 
-static socmon_status html_end_intervals(socmon_output *o)
+static socmon_status html_end_intervals(smn_output *o)
 {
     html_state *h = o->state;
     socmon_status st = SOCMON_OK;
@@ -451,7 +451,7 @@ static socmon_status html_end_intervals(socmon_output *o)
     return st;
 }
 
-static socmon_status html_end(socmon_output *o)
+static socmon_status html_end(smn_output *o)
 {
     html_state *h = o->state;
     if (h && h->rest == NULL && !h->begun)
@@ -459,7 +459,7 @@ static socmon_status html_end(socmon_output *o)
     return SOCMON_OK;
 }
 
-static void html_release(socmon_output *o)
+static void html_release(smn_output *o)
 {
     html_state *h = o->state;
     if (h) {
@@ -470,7 +470,7 @@ static void html_release(socmon_output *o)
     o->state = NULL;
 }
 
-const socmon_output_format smn_format_html = {
+const smn_output_format smn_format_html = {
     .name = "html", .needs_page = 1, .begin = html_begin, .begin_intervals = html_begin_intervals, .merge = html_merge,
     .row = html_row, .run_totals = html_run_totals,
     .end_intervals = html_end_intervals, .end = html_end, .release = html_release, .diff = smn_html_diff,

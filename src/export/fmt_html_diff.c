@@ -132,7 +132,7 @@ static json_t *document(const socmon_diff *d)
     return doc;
 }
 
-socmon_status smn_html_diff(socmon_output *o, const socmon_diff *d)
+socmon_status smn_html_diff(smn_output *o, const socmon_diff *d)
 {
     size_t len = 0;
     const char *page = (const char *)smn_web_asset("diff.html", &len, NULL);

@@ -26,7 +26,7 @@ typedef struct json_state {
 
 /* text, every line after the first indented by pad more spaces: a value dumped on its own as it
  * reads nested in a document dumped with JSON_INDENT(2). */
-static socmon_status put_nested(socmon_sink *k, const char *text, const char *pad)
+static socmon_status put_nested(smn_sink *k, const char *text, const char *pad)
 {
     socmon_status st = SOCMON_OK;
     for (const char *p = text, *nl; st == SOCMON_OK && *p; p = nl + 1) {
@@ -43,9 +43,9 @@ static socmon_status nomem(const char *what)
     return socmon_fail(SOCMON_ENOMEM, "json: out of memory for %s", what);
 }
 
-static socmon_status json_begin(socmon_output *o)
+static socmon_status json_begin(smn_output *o)
 {
-    const socmon_run_info *r = &o->run;
+    const smn_run_info *r = &o->run;
     json_state *js = calloc(1, sizeof *js);
     if (!js)
         return nomem("the document");
@@ -77,7 +77,7 @@ static socmon_status json_begin(socmon_output *o)
 
 /* Adds arr to the document under key; arr is released on every failure (jansson's _new calls
  * take their argument even when they fail). */
-static socmon_status put(socmon_output *o, const char *key, json_t *arr, int ok)
+static socmon_status put(smn_output *o, const char *key, json_t *arr, int ok)
 {
     json_state *js = o->state;
     if (!ok || !arr) {
@@ -95,7 +95,7 @@ static json_t *real_or_null(double v)
 /* A repeated run's spread on j: "stddev" (of the mean, as perf) and "stddev_pct", and the
  * statistics socmon diff reads: "mean" (unrounded), "sd" (of the runs) and "ci95", the mean's
  * 95 % confidence interval (Student t with runs - 1 degrees of freedom); 1 if fine. */
-static int add_spread(const socmon_output *o, json_t *j, const double *sd, size_t i, double mean)
+static int add_spread(const smn_output *o, json_t *j, const double *sd, size_t i, double mean)
 {
     if (!j || o->run.runs < 2 || !sd)
         return j != NULL;
@@ -110,7 +110,7 @@ static int add_spread(const socmon_output *o, json_t *j, const double *sd, size_
            json_object_set_new(j, "ci95", ci) == 0;
 }
 
-static socmon_status json_counters(socmon_output *o, const socmon_counter_rows *r)
+static socmon_status json_counters(smn_output *o, const smn_counter_rows *r)
 {
     json_t *arr = json_array();
     int ok = arr != NULL;
@@ -138,7 +138,7 @@ static socmon_status json_counters(socmon_output *o, const socmon_counter_rows *
     return put(o, "counters", arr, ok);
 }
 
-static socmon_status json_metrics(socmon_output *o, const socmon_metricset *ms, const socmon_metrics *m,
+static socmon_status json_metrics(smn_output *o, const socmon_metricset *ms, const socmon_metrics *m,
                                   const double *values)
 {
     json_t *arr = json_array();
@@ -157,7 +157,7 @@ static socmon_status json_metrics(socmon_output *o, const socmon_metricset *ms, 
     return put(o, "metrics", arr, ok);
 }
 
-static socmon_status json_hotspots(socmon_output *o, const socmon_counter_rows *r)
+static socmon_status json_hotspots(smn_output *o, const smn_counter_rows *r)
 {
     json_t *arr = json_array();
     int ok = arr != NULL;
@@ -170,7 +170,7 @@ static socmon_status json_hotspots(socmon_output *o, const socmon_counter_rows *
 }
 
 /* The document's members so far, and "intervals": [ after them: the rows follow as they come. */
-static socmon_status json_begin_intervals(socmon_output *o)
+static socmon_status json_begin_intervals(smn_output *o)
 {
     json_state *js = o->state;
     char *text = json_dumps(js->doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
@@ -190,7 +190,7 @@ static socmon_status json_begin_intervals(socmon_output *o)
 }
 
 /* One row, dumped as jansson would nest it in the document. */
-static socmon_status json_put_row(socmon_output *o, json_t *j)
+static socmon_status json_put_row(smn_output *o, json_t *j)
 {
     json_state *js = o->state;
     char *text = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
@@ -205,9 +205,9 @@ static socmon_status json_put_row(socmon_output *o, json_t *j)
 }
 
 /* The row's members after its times and flags, in the order they print. */
-static socmon_status json_row_members(socmon_output *o, const socmon_interval_row *row, json_t *j)
+static socmon_status json_row_members(smn_output *o, const smn_interval_row *row, json_t *j)
 {
-    const socmon_interval_cols *c = &o->cols;
+    const smn_interval_cols *c = &o->cols;
     /* the flags as data too, only when set: a row without them reads as before */
     if (((row->value_flags & SOCMON_VALUE_SCALED) &&
          json_object_set_new(j, "running_pct", real_or_null(row->min_running)) != 0) ||
@@ -239,7 +239,7 @@ static socmon_status json_row_members(socmon_output *o, const socmon_interval_ro
     return SOCMON_OK;
 }
 
-static socmon_status json_row(socmon_output *o, const socmon_interval_row *row)
+static socmon_status json_row(smn_output *o, const smn_interval_row *row)
 {
     char flags[400];
     smn_row_flags(row, flags, sizeof flags);
@@ -259,7 +259,7 @@ static socmon_status json_row(socmon_output *o, const socmon_interval_row *row)
  * the reals are %.6g (each row on a line of its own, the total's too): {"kind": "by-symbol", "functions": [rows], "total", "whole_program",
  * "total_matches"}; a row has the columns the source has, "cpi" (0 without instructions) and
  * "cycle_share". */
-static socmon_status fn_row(socmon_output *o, const socmon_function_row *r)
+static socmon_status fn_row(smn_output *o, const socmon_function_row *r)
 {
     json_t *j = json_string(r->name);   /* escaped as a JSON string */
     char *name = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
@@ -275,7 +275,7 @@ static socmon_status fn_row(socmon_output *o, const socmon_function_row *r)
                               r->share);
 }
 
-static socmon_status json_functions(socmon_output *o, const socmon_functions *f)
+static socmon_status json_functions(smn_output *o, const socmon_functions *f)
 {
     smn_sink_puts(o->sink, "{\"kind\": \"by-symbol\", \"functions\": [");
     for (size_t i = 0; i < f->n; i++) {
@@ -292,7 +292,7 @@ static socmon_status json_functions(socmon_output *o, const socmon_functions *f)
 
 /* Counters the program stopped: "inhibited": [{counter, register, inhibited_cycles, run_cycles,
  * counted_share}] in the document. */
-static socmon_status json_inhibited(socmon_output *o, const socmon_inhibited *x, size_t n)
+static socmon_status json_inhibited(smn_output *o, const socmon_inhibited *x, size_t n)
 {
     json_state *js = o->state;
     if (!js || !js->doc)
@@ -311,7 +311,7 @@ static socmon_status json_inhibited(socmon_output *o, const socmon_inhibited *x,
 }
 
 /* The run's results: "results": [{name, value, unit, description}], whole values as integers. */
-static socmon_status json_results(socmon_output *o, const socmon_result *x, size_t n)
+static socmon_status json_results(smn_output *o, const socmon_result *x, size_t n)
 {
     json_state *js = o->state;
     if (!js || !js->doc)
@@ -329,7 +329,7 @@ static socmon_status json_results(socmon_output *o, const socmon_result *x, size
 }
 
 /* A timeline's end: the rows' array closed, then what follows it in the document (findings). */
-static socmon_status json_end_stream(socmon_output *o)
+static socmon_status json_end_stream(smn_output *o)
 {
     json_state *js = o->state;
     socmon_status st = smn_sink_puts(o->sink, js->nrows ? "\n  ]" : "]");
@@ -347,7 +347,7 @@ static socmon_status json_end_stream(socmon_output *o)
     return st == SOCMON_OK ? smn_sink_puts(o->sink, "\n}\n") : st;
 }
 
-static socmon_status json_end(socmon_output *o)
+static socmon_status json_end(smn_output *o)
 {
     json_state *js = o->state;
     if (o->run.doc == SOCMON_DOC_FUNCTIONS)
@@ -364,7 +364,7 @@ static socmon_status json_end(socmon_output *o)
     return smn_sink_putc(o->sink, '\n');
 }
 
-static void json_release(socmon_output *o)
+static void json_release(smn_output *o)
 {
     json_state *js = o->state;
     if (js)
@@ -374,7 +374,7 @@ static void json_release(socmon_output *o)
 }
 
 /* What a recording file holds (report --stats): one object. */
-static socmon_status json_file_facts(socmon_output *o, const socmon_file_facts *f)
+static socmon_status json_file_facts(smn_output *o, const smn_file_facts *f)
 {
     const socmon_recording_info *in = &f->info;
     json_t *j = json_pack("{s:s, s:i, s:I, s:I, s:I, s:I, s:f, s:b, s:I, s:I, s:I, s:b, s:I, s:I, s:I, s:I, s:I, "
@@ -401,7 +401,7 @@ static socmon_status json_file_facts(socmon_output *o, const socmon_file_facts *
 /* How the program ended: "program": {end, exit_code, message, output}. The output is bytes, not
  * necessarily UTF-8: each byte is the character of its value (U+0000..U+00FF), so a reader gets
  * them back exactly (Python: .encode("latin-1")). */
-static socmon_status json_program(socmon_output *o, const smn_program_run *r)
+static socmon_status json_program(smn_output *o, const smn_program_run *r)
 {
     json_state *js = o->state;
     if (!js || !js->doc)
@@ -427,7 +427,7 @@ static socmon_status json_program(socmon_output *o, const smn_program_run *r)
     return SOCMON_OK;
 }
 
-const socmon_output_format smn_format_json = {
+const smn_output_format smn_format_json = {
     .name = "json", .begin = json_begin, .counters = json_counters, .metrics = json_metrics,
     .hotspots = json_hotspots, .begin_intervals = json_begin_intervals, .row = json_row, .functions = json_functions,
     .end = json_end, .release = json_release, .file_facts = json_file_facts, .diff = smn_json_diff,

@@ -11,7 +11,7 @@
 #include "export/fmt_check.h"
 
 /* Writes s escaped for XML text and attribute values. */
-static socmon_status put_xml(socmon_sink *k, const char *s)
+static socmon_status put_xml(smn_sink *k, const char *s)
 {
     char *clean = smn_text_escape_dup(s ? s : "");
     if (!clean)
@@ -32,7 +32,7 @@ static socmon_status put_xml(socmon_sink *k, const char *s)
 }
 
 /* "KEY: BASELINE -> NEW, CHANGE\n", or with why "KEY: BASELINE -> NEW: WHY\n" */
-static socmon_status put_item(socmon_sink *k, const socmon_check_item *it, int why)
+static socmon_status put_item(smn_sink *k, const socmon_check_item *it, int why)
 {
     char va[40], vb[40], ch[64], line[200];
     smn_check_value(va, sizeof va, it->row->a);
@@ -47,9 +47,9 @@ static socmon_status put_item(socmon_sink *k, const socmon_check_item *it, int w
     return st == SOCMON_OK ? smn_sink_putc(k, '\n') : st;
 }
 
-static socmon_status junit_check(socmon_output *o, const socmon_check *c)
+static socmon_status junit_check(smn_output *o, const socmon_check *c)
 {
-    socmon_sink *k = o->sink;
+    smn_sink *k = o->sink;
     const socmon_diff *d = socmon_check_diff(c);
     size_t n = socmon_check_count(c), f = socmon_check_failed(c);
     char buf[512];
@@ -102,4 +102,4 @@ static socmon_status junit_check(socmon_output *o, const socmon_check *c)
     return st == SOCMON_OK ? smn_sink_puts(k, "  </testsuite>\n</testsuites>\n") : st;
 }
 
-const socmon_output_format smn_format_junit = {.name = "junit", .check = junit_check};
+const smn_output_format smn_format_junit = {.name = "junit", .check = junit_check};

@@ -10,9 +10,9 @@
 #include "export/table.h"
 #include "socmon/sample.h"
 
-static socmon_status live_begin(socmon_output *o)
+static socmon_status live_begin(smn_output *o)
 {
-    const socmon_run_info *r = &o->run;
+    const smn_run_info *r = &o->run;
     if (r->doc == SOCMON_DOC_TOTALS)
         return smn_format_table.begin(o);
     char iv[32];
@@ -23,26 +23,26 @@ static socmon_status live_begin(socmon_output *o)
                               r->simulated ? " (simulated time)" : " (real time)");
 }
 
-static socmon_status live_counters(socmon_output *o, const socmon_counter_rows *r)
+static socmon_status live_counters(smn_output *o, const smn_counter_rows *r)
 {
     return smn_format_table.counters(o, r);
 }
 
-static socmon_status live_metrics(socmon_output *o, const socmon_metricset *ms, const socmon_metrics *m,
+static socmon_status live_metrics(smn_output *o, const socmon_metricset *ms, const socmon_metrics *m,
                                   const double *values)
 {
     return smn_format_table.metrics(o, ms, m, values);
 }
 
-static socmon_status live_hotspots(socmon_output *o, const socmon_counter_rows *r)
+static socmon_status live_hotspots(smn_output *o, const smn_counter_rows *r)
 {
     return smn_format_table.hotspots(o, r);
 }
 
-static socmon_status live_row(socmon_output *o, const socmon_interval_row *row)
+static socmon_status live_row(smn_output *o, const smn_interval_row *row)
 {
-    const socmon_interval_cols *c = &o->cols;
-    socmon_sink *s = o->sink;
+    const smn_interval_cols *c = &o->cols;
+    smn_sink *s = o->sink;
     /* One unit for the whole run (the interval's), so times line up and never switch units. */
     uint64_t tu = smn_time_unit_ns(o->run.interval_ns);
     char t[32];
@@ -89,17 +89,17 @@ static socmon_status live_row(socmon_output *o, const socmon_interval_row *row)
     return smn_sink_putc(s, '\n');
 }
 
-static socmon_status live_note(socmon_output *o, const char *text)
+static socmon_status live_note(smn_output *o, const char *text)
 {
     return smn_sink_printf(o->sink, "%s\n", text);
 }
 
-static socmon_status live_end(socmon_output *o)
+static socmon_status live_end(smn_output *o)
 {
     return smn_format_table.end(o);
 }
 
-const socmon_output_format smn_format_live = {
+const smn_output_format smn_format_live = {
     .name = "live", .selects_metrics = 1, .begin = live_begin, .counters = live_counters,
     .metrics = live_metrics, .hotspots = live_hotspots, .row = live_row, .note = live_note, .end = live_end,
 };

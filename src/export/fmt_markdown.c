@@ -10,7 +10,7 @@
 #include "core/text.h"
 #include "export/fmt_check.h"
 
-static socmon_status put_md(socmon_sink *k, const char *s)
+static socmon_status put_md(smn_sink *k, const char *s)
 {
     char *clean = smn_text_escape_dup(s ? s : "");
     if (!clean)
@@ -36,7 +36,7 @@ static socmon_status put_md(socmon_sink *k, const char *s)
     return st;
 }
 
-static socmon_status put_rule(socmon_sink *k, const socmon_check_rule *r)
+static socmon_status put_rule(smn_sink *k, const socmon_check_rule *r)
 {
     char buf[64];
     socmon_status st = put_md(k, r->rule->pattern);
@@ -48,9 +48,9 @@ static socmon_status put_rule(socmon_sink *k, const socmon_check_rule *r)
     return st == SOCMON_OK ? put_md(k, buf) : st;
 }
 
-static socmon_status md_check(socmon_output *o, const socmon_check *c)
+static socmon_status md_check(smn_output *o, const socmon_check *c)
 {
-    socmon_sink *k = o->sink;
+    smn_sink *k = o->sink;
     const socmon_diff *d = socmon_check_diff(c);
     size_t n = socmon_check_count(c), f = socmon_check_failed(c);
     char buf[200];
@@ -108,4 +108,4 @@ static socmon_status md_check(socmon_output *o, const socmon_check *c)
     return st;
 }
 
-const socmon_output_format smn_format_markdown = {.name = "markdown", .check = md_check};
+const smn_output_format smn_format_markdown = {.name = "markdown", .check = md_check};

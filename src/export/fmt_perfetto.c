@@ -63,7 +63,7 @@ static socmon_status nomem(void)
  * HELLO, so any bytes: those that are not UTF-8 become U+FFFD, then jansson
  * does the escaping, so the trace is always valid JSON. Not a hot path: once
  * per name (track metadata), not per sample. */
-static socmon_status put_str(socmon_sink *k, const char *s)
+static socmon_status put_str(smn_sink *k, const char *s)
 {
     const unsigned char *p = (const unsigned char *)(s ? s : "");
     size_t len = strlen((const char *)p), o = 0;
@@ -97,21 +97,21 @@ static socmon_status put_str(socmon_sink *k, const char *s)
 }
 
 /* A time in the trace's microseconds. */
-static socmon_status put_us(socmon_sink *k, uint64_t ns)
+static socmon_status put_us(smn_sink *k, uint64_t ns)
 {
     return smn_sink_printf(k, "%llu.%03u", (unsigned long long)(ns / 1000), (unsigned)(ns % 1000));
 }
 
-static socmon_status pf_begin(socmon_output *o)
+static socmon_status pf_begin(smn_output *o)
 {
-    const socmon_run_info *r = &o->run;
+    const smn_run_info *r = &o->run;
     if (r->doc != SOCMON_DOC_INTERVALS)
         return socmon_fail(SOCMON_EINVAL, "perfetto: a trace shows a timeline, not totals (socmon report -i FILE "
                                           "--perfetto OUT.json)");
     o->state = calloc(1, sizeof(pf_state));
     if (!o->state)
         return nomem();
-    socmon_sink *k = o->sink;
+    smn_sink *k = o->sink;
     socmon_status st = smn_sink_puts(k, "{\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"generator\":\"socmon "
                                            SOCMON_VERSION_STR(SOCMON_VERSION_MAJOR) "."
                                            SOCMON_VERSION_STR(SOCMON_VERSION_MINOR) "."
@@ -134,7 +134,7 @@ static socmon_status pf_begin(socmon_output *o)
 }
 
 /* A process's name and place (M events). */
-static socmon_status put_process(socmon_sink *k, unsigned pid, const char *a, const char *b)
+static socmon_status put_process(smn_sink *k, unsigned pid, const char *a, const char *b)
 {
     socmon_status st = smn_sink_printf(k, "{\"ph\":\"M\",\"pid\":%u,\"name\":\"process_sort_index\","
                                              "\"args\":{\"sort_index\":%u}},\n{\"ph\":\"M\",\"pid\":%u,\"name\":"
@@ -146,10 +146,10 @@ static socmon_status put_process(socmon_sink *k, unsigned pid, const char *a, co
     return st == SOCMON_OK ? smn_sink_puts(k, "}},\n") : st;
 }
 
-static socmon_status pf_begin_intervals(socmon_output *o)
+static socmon_status pf_begin_intervals(smn_output *o)
 {
     pf_state *s = o->state;
-    const socmon_counter_list *cl = o->cols.counters;
+    const smn_counter_list *cl = o->cols.counters;
     s->nc = cl ? cl->n : 0;
     s->nm = o->cols.metrics ? socmon_metrics_nresults(o->cols.metrics) : 0;
     s->pid = calloc(s->nc + 1, sizeof *s->pid);
@@ -158,7 +158,7 @@ static socmon_status pf_begin_intervals(socmon_output *o)
     s->have = calloc(s->nc + s->nm + 1, 1);
     if (!s->pid || !s->last_d || !s->last_m || !s->have)
         return nomem();
-    socmon_sink *k = o->sink;
+    smn_sink *k = o->sink;
     const char *dev = o->run.device ? o->run.device : "";
     s->k = smn_perfetto_merge(o->run.samples, s->nc + s->nm);
     socmon_status st = put_process(k, 1, dev, "metrics");
@@ -192,7 +192,7 @@ static socmon_status pf_begin_intervals(socmon_output *o)
 
 /* One counter event: track `name`, the key naming its unit (per_interval: its value is a delta over
  * that many intervals, 0 for a metric). */
-static socmon_status put_counter(socmon_sink *k, unsigned pid, const char *name, const char *unit, size_t per_interval,
+static socmon_status put_counter(smn_sink *k, unsigned pid, const char *name, const char *unit, size_t per_interval,
                                  uint64_t at_ns, const char *value)
 {
     socmon_status st = smn_sink_printf(k, "{\"ph\":\"C\",\"pid\":%u,\"ts\":", pid);
@@ -222,10 +222,10 @@ static socmon_status put_counter(socmon_sink *k, unsigned pid, const char *name,
 }
 
 /* The gap slice over [start, start + dt): what was counted over it, in args. */
-static socmon_status put_gap(socmon_output *o, const socmon_interval_row *row, uint64_t start)
+static socmon_status put_gap(smn_output *o, const smn_interval_row *row, uint64_t start)
 {
     pf_state *s = o->state;
-    socmon_sink *k = o->sink;
+    smn_sink *k = o->sink;
     socmon_status st = smn_sink_puts(k, "{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"name\":\"gap\",\"ts\":");
     if (st == SOCMON_OK)
         st = put_us(k, start);
@@ -259,11 +259,11 @@ static socmon_status put_gap(socmon_output *o, const socmon_interval_row *row, u
     return st == SOCMON_OK ? smn_sink_puts(k, "}}},\n") : st;
 }
 
-static socmon_status pf_row(socmon_output *o, const socmon_interval_row *row)
+static socmon_status pf_row(smn_output *o, const smn_interval_row *row)
 {
     pf_state *s = o->state;
-    socmon_sink *k = o->sink;
-    const socmon_counter_list *cl = o->cols.counters;
+    smn_sink *k = o->sink;
+    const smn_counter_list *cl = o->cols.counters;
     /* the interval [since - dt, since), on the trace's clock (since the first sample) */
     uint64_t since = row->since_ns, start = since >= row->dt_ns ? since - row->dt_ns : 0;
     int gap = (row->flags & SOCMON_SAMPLE_MISSED) != 0;
@@ -307,7 +307,7 @@ static uint64_t since_first(const pf_state *s, uint64_t t_ns)
 
 /* A complete event from t0 to t1 (us since the first sample) on thread tid, its closing brace
  * left to the caller (which may add "args"). */
-static socmon_status put_span(socmon_sink *k, int tid, const char *cat, const char *name, uint64_t t0, uint64_t t1)
+static socmon_status put_span(smn_sink *k, int tid, const char *cat, const char *name, uint64_t t0, uint64_t t1)
 {
     socmon_status st = smn_sink_printf(k, "{\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"cat\":\"%s\",\"name\":", tid, cat);
     if (st == SOCMON_OK)
@@ -323,10 +323,10 @@ static socmon_status put_span(socmon_sink *k, int tid, const char *cat, const ch
 
 /* The profile's function slices on the hart's thread, as complete events in entry order (a
  * frame before the frames it called), and what was dropped. */
-static socmon_status put_slices(socmon_output *o)
+static socmon_status put_slices(smn_output *o)
 {
     pf_state *s = o->state;
-    socmon_sink *k = o->sink;
+    smn_sink *k = o->sink;
     const socmon_profile *p = o->run.profile;
     socmon_status st = SOCMON_OK;
     for (size_t i = 0; st == SOCMON_OK && i < p->nslices; i++) {
@@ -352,10 +352,10 @@ static socmon_status put_slices(socmon_output *o)
 
 /* The workload's phases (run.phases) as complete events on a thread "phases" of their own, one
  * per phase, so the trace shows which stretch of the counter tracks is which mode. */
-static socmon_status put_phases(socmon_output *o)
+static socmon_status put_phases(smn_output *o)
 {
     pf_state *s = o->state;
-    socmon_sink *k = o->sink;
+    smn_sink *k = o->sink;
     socmon_status st = smn_sink_printf(k, "{\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"name\":\"thread_name\","
                                           "\"args\":{\"name\":\"phases\"}},\n", PHASE_TID);
     for (size_t i = 0; st == SOCMON_OK && i < o->run.nphases; i++) {
@@ -367,10 +367,10 @@ static socmon_status put_phases(socmon_output *o)
     return st;
 }
 
-static socmon_status pf_end(socmon_output *o)
+static socmon_status pf_end(smn_output *o)
 {
     pf_state *s = o->state;
-    socmon_sink *k = o->sink;
+    smn_sink *k = o->sink;
     socmon_status st = SOCMON_OK;
     if (s && s->any_row) {
         st = smn_sink_puts(k, "{\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"tid\":1,\"name\":\"end\",\"ts\":");
@@ -390,13 +390,13 @@ static socmon_status pf_end(socmon_output *o)
     return st;
 }
 
-static size_t pf_merge(const socmon_output *o)
+static size_t pf_merge(const smn_output *o)
 {
     const pf_state *s = o->state;
     return s && s->k ? s->k : 1;
 }
 
-static void pf_release(socmon_output *o)
+static void pf_release(smn_output *o)
 {
     pf_state *s = o->state;
     if (s) {
@@ -409,7 +409,7 @@ static void pf_release(socmon_output *o)
     o->state = NULL;
 }
 
-const socmon_output_format smn_format_perfetto = {
+const smn_output_format smn_format_perfetto = {
     .name = "perfetto", .begin = pf_begin, .begin_intervals = pf_begin_intervals, .merge = pf_merge, .row = pf_row,
     .end = pf_end,
     .release = pf_release,

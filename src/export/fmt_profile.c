@@ -27,7 +27,7 @@ static double share(int64_t v, int64_t total)
 /* ---- table ---- */
 
 /* pre, then s escaped, left-aligned in width columns (0: as long as it is), then post */
-static void put_text(socmon_output *o, const char *pre, int width, const char *s, const char *post)
+static void put_text(smn_output *o, const char *pre, int width, const char *s, const char *post)
 {
     char *esc = smn_text_clean(s) ? NULL : smn_text_escape_dup(s);
     smn_sink_printf(o->sink, "%s%-*s%s", pre, width, esc ? esc : s, post);
@@ -35,7 +35,7 @@ static void put_text(socmon_output *o, const char *pre, int width, const char *s
 }
 
 /* a count, signed modulo its event's width (socmon_profile_signed), grouped for a person */
-static void put_count(socmon_output *o, int width, int64_t v)
+static void put_count(smn_output *o, int width, int64_t v)
 {
     char b[40];
     smn_output_count(o, v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v, b + 1, sizeof b - 1);
@@ -45,7 +45,7 @@ static void put_count(socmon_output *o, int width, int64_t v)
 
 #define SV(k, v) socmon_profile_signed(p, (k), (v))
 
-static socmon_status table_children(socmon_output *o, const smn_profile_view *v)
+static socmon_status table_children(smn_output *o, const smn_profile_view *v)
 {
     const socmon_profile *p = v->p;
     const socmon_profile_calls *c = v->calls;
@@ -70,7 +70,7 @@ static socmon_status table_children(socmon_output *o, const smn_profile_view *v)
                                        : "equals the whole-program counter");
 }
 
-static socmon_status table_call_tree(socmon_output *o, const smn_profile_view *v)
+static socmon_status table_call_tree(smn_output *o, const smn_profile_view *v)
 {
     const socmon_profile *p = v->p;
     const socmon_profile_calls *c = v->calls;
@@ -89,7 +89,7 @@ static socmon_status table_call_tree(socmon_output *o, const smn_profile_view *v
     return smn_sink_putc(o->sink, '\n');
 }
 
-static socmon_status table_lines(socmon_output *o, const smn_profile_view *v)
+static socmon_status table_lines(smn_output *o, const smn_profile_view *v)
 {
     const socmon_profile *p = v->p;
     const socmon_profile_lines *l = v->lines;
@@ -119,7 +119,7 @@ static socmon_status table_lines(socmon_output *o, const smn_profile_view *v)
     return smn_sink_putc(o->sink, '\n');
 }
 
-static socmon_status table_annotate(socmon_output *o, const smn_profile_view *v)
+static socmon_status table_annotate(smn_output *o, const smn_profile_view *v)
 {
     const socmon_profile *p = v->p;
     const socmon_profile_annotation *a = v->ann;
@@ -154,7 +154,7 @@ static socmon_status table_annotate(socmon_output *o, const smn_profile_view *v)
     return smn_sink_putc(o->sink, '\n');
 }
 
-socmon_status smn_table_profile(socmon_output *o, const smn_profile_view *v)
+socmon_status smn_table_profile(smn_output *o, const smn_profile_view *v)
 {
     switch (v->kind) {
     case SMN_PV_CHILDREN: return table_children(o, v);
@@ -187,7 +187,7 @@ static void put_events(json_t *obj, const socmon_profile *p, const uint64_t *v, 
     }
 }
 
-static socmon_status json_doc(socmon_output *o, json_t *doc)
+static socmon_status json_doc(smn_output *o, json_t *doc)
 {
     char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     json_decref(doc);
@@ -198,7 +198,7 @@ static socmon_status json_doc(socmon_output *o, json_t *doc)
     return smn_sink_putc(o->sink, '\n');
 }
 
-socmon_status smn_json_profile(socmon_output *o, const smn_profile_view *v)
+socmon_status smn_json_profile(smn_output *o, const smn_profile_view *v)
 {
     const socmon_profile *p = v->p;
     json_t *doc = json_object(), *rows = json_array();
@@ -271,21 +271,21 @@ socmon_status smn_json_profile(socmon_output *o, const smn_profile_view *v)
 
 /* ---- csv: one record per row, every event a column ---- */
 
-static void csv_str(socmon_output *o, const char *s)
+static void csv_str(smn_output *o, const char *s)
 {
     char *esc = smn_text_clean(s) ? NULL : smn_text_escape_dup(s);
     smn_csv_write(o->sink, esc ? esc : s, ',');
     free(esc);
 }
 
-static void csv_events(socmon_output *o, const socmon_profile *p, const uint64_t *v)
+static void csv_events(smn_output *o, const socmon_profile *p, const uint64_t *v)
 {
     for (size_t k = 0; k < p->nevents; k++)
         smn_sink_printf(o->sink, ",%lld", (long long)socmon_profile_signed(p, k, v[k]));
     smn_sink_putc(o->sink, '\n');
 }
 
-static void csv_header(socmon_output *o, const char *lead, const socmon_profile *p, const char *suffix)
+static void csv_header(smn_output *o, const char *lead, const socmon_profile *p, const char *suffix)
 {
     smn_sink_puts(o->sink, lead);
     for (size_t k = 0; k < p->nevents; k++)
@@ -293,7 +293,7 @@ static void csv_header(socmon_output *o, const char *lead, const socmon_profile 
     smn_sink_putc(o->sink, '\n');
 }
 
-socmon_status smn_csv_profile(socmon_output *o, const smn_profile_view *v)
+socmon_status smn_csv_profile(smn_output *o, const smn_profile_view *v)
 {
     const socmon_profile *p = v->p;
     if (v->kind == SMN_PV_CHILDREN) {

@@ -4,8 +4,8 @@
 
 #include "export/output_format.h"
 
-socmon_status smn_table_profile(socmon_output *o, const smn_profile_view *v);
-socmon_status smn_csv_profile(socmon_output *o, const smn_profile_view *v);
-socmon_status smn_json_profile(socmon_output *o, const smn_profile_view *v);
+socmon_status smn_table_profile(smn_output *o, const smn_profile_view *v);
+socmon_status smn_csv_profile(smn_output *o, const smn_profile_view *v);
+socmon_status smn_json_profile(smn_output *o, const smn_profile_view *v);
 
 #endif

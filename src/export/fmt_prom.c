@@ -73,7 +73,7 @@ static void sample_name(const family *f, char *buf, size_t len)
 
 /* Names family f from `name` and the unit suffix: the first of name, name_2, ... whose family
  * and sample names no earlier family used; claims both. */
-static socmon_status name_family(prom_state *ps, family *f, const char *name, const socmon_prom_unit *u)
+static socmon_status name_family(prom_state *ps, family *f, const char *name, const smn_prom_unit *u)
 {
     int counter = strcmp(f->type, "counter") == 0;
     char sample[sizeof f->name + 8];
@@ -98,7 +98,7 @@ static socmon_status name_family(prom_state *ps, family *f, const char *name, co
 }
 
 /* # HELP, # TYPE and # UNIT of a family; help_more (may be NULL) is added to the help text. */
-static socmon_status metadata(socmon_output *o, const family *f, const char *help, const char *help_more)
+static socmon_status metadata(smn_output *o, const family *f, const char *help, const char *help_more)
 {
     prom_state *ps = o->state;
     char name[sizeof f->name + 8];
@@ -116,7 +116,7 @@ static socmon_status metadata(socmon_output *o, const family *f, const char *hel
     return f->unit ? smn_sink_printf(o->sink, "# UNIT %s %s\n", name, f->unit) : SOCMON_OK;
 }
 
-static void label(socmon_output *o, int *first, const char *key, const char *value)
+static void label(smn_output *o, int *first, const char *key, const char *value)
 {
     if (!value || !*value)
         return;   /* an empty value is an absent label to Prometheus: say nothing */
@@ -127,7 +127,7 @@ static void label(socmon_output *o, int *first, const char *key, const char *val
 }
 
 /* One series: name{target,inst[,counter]} value */
-static socmon_status series(socmon_output *o, const family *f, const char *inst, const char *counter,
+static socmon_status series(smn_output *o, const family *f, const char *inst, const char *counter,
                             const char *value)
 {
     prom_state *ps = o->state;
@@ -141,11 +141,11 @@ static socmon_status series(socmon_output *o, const family *f, const char *inst,
     return smn_sink_printf(o->sink, "%s %s\n", first ? "" : "}", value);
 }
 
-static socmon_status gauge(socmon_output *o, const char *name, const char *unit, const char *help, double v)
+static socmon_status gauge(smn_output *o, const char *name, const char *unit, const char *help, double v)
 {
     family f = {.type = "gauge"};
     char val[40];
-    socmon_prom_unit u;
+    smn_prom_unit u;
     smn_prom_unit_of(unit, &u);
     socmon_status st = name_family(o->state, &f, name, &u);
     if (st == SOCMON_OK)
@@ -154,7 +154,7 @@ static socmon_status gauge(socmon_output *o, const char *name, const char *unit,
                            : st;
 }
 
-static socmon_status counter_total(socmon_output *o, const char *name, const char *help, uint64_t v)
+static socmon_status counter_total(smn_output *o, const char *name, const char *help, uint64_t v)
 {
     family f = {.type = "counter"};
     char val[32];
@@ -166,9 +166,9 @@ static socmon_status counter_total(socmon_output *o, const char *name, const cha
 }
 
 /* The run's own series: what was sampled, for how long, and (read back or live) how much. */
-static socmon_status prom_begin(socmon_output *o)
+static socmon_status prom_begin(smn_output *o)
 {
-    const socmon_run_info *r = &o->run;
+    const smn_run_info *r = &o->run;
     const char *fmt = o->fmt->name;
     if (r->doc != SOCMON_DOC_TOTALS)
         return socmon_fail(SOCMON_EINVAL, "%s: a timeline has no Prometheus form; expose totals (stat, "
@@ -267,14 +267,14 @@ static int same_counter(const void *ctx, size_t a, size_t b)
     return strcmp(keys + a * KEYLEN, keys + b * KEYLEN) == 0;
 }
 
-static socmon_status counter_keys(const socmon_counter_rows *r, char **out)
+static socmon_status counter_keys(const smn_counter_rows *r, char **out)
 {
     char *keys = malloc(r->n * KEYLEN + 1);
     if (!keys)
         return nomem();
     for (size_t j = 0; j < r->n; j++) {
         const socmon_counter *c = &r->list->c[r->idx[j]];
-        socmon_prom_unit u;
+        smn_prom_unit u;
         smn_prom_unit_of(c->unit, &u);
         if (smn_prom_name(keys + j * KEYLEN, KEYLEN, c->name, &u, 1, 1) != 0) {
             free(keys);
@@ -287,7 +287,7 @@ static socmon_status counter_keys(const socmon_counter_rows *r, char **out)
 
 /* 1 if two of family f's members are counters of one instance: then only the counter's own name
  * keeps their series apart. */
-static int instance_twice(const socmon_counter_rows *r, const grouping *g, size_t f)
+static int instance_twice(const smn_counter_rows *r, const grouping *g, size_t f)
 {
     for (size_t a = 0; a < g->count[f]; a++)
         for (size_t b = a + 1; b < g->count[f]; b++) {
@@ -299,7 +299,7 @@ static int instance_twice(const socmon_counter_rows *r, const grouping *g, size_
     return 0;
 }
 
-static socmon_status prom_counters(socmon_output *o, const socmon_counter_rows *r)
+static socmon_status prom_counters(smn_output *o, const smn_counter_rows *r)
 {
     grouping g = {0};
     char *keys = NULL;
@@ -308,7 +308,7 @@ static socmon_status prom_counters(socmon_output *o, const socmon_counter_rows *
         st = group(&g, r->n, same_counter, keys);
     for (size_t f = 0; st == SOCMON_OK && f < g.nfam; f++) {
         const socmon_counter *c0 = &r->list->c[r->idx[g.order[g.start[f]]]];
-        socmon_prom_unit u;
+        smn_prom_unit u;
         smn_prom_unit_of(c0->unit, &u);
         family fam = {.type = "counter"};
         char more[96] = "";
@@ -321,7 +321,7 @@ static socmon_status prom_counters(socmon_output *o, const socmon_counter_rows *
         for (size_t k = 0; st == SOCMON_OK && k < g.count[f]; k++) {
             size_t i = r->idx[g.order[g.start[f] + k]];
             const socmon_counter *c = &r->list->c[i];
-            socmon_prom_unit uc;   /* "ns" and "s" share a family: each its own scale */
+            smn_prom_unit uc;   /* "ns" and "s" share a family: each its own scale */
             smn_prom_unit_of(c->unit, &uc);
             char val[40];
             if (smn_prom_unscaled(&uc))
@@ -352,7 +352,7 @@ static void label_legend(const socmon_metric_def *d, char *buf, size_t len)
         snprintf(buf + n, len - n, ")");
 }
 
-static socmon_status prom_metrics(socmon_output *o, const socmon_metricset *ms, const socmon_metrics *m,
+static socmon_status prom_metrics(smn_output *o, const socmon_metricset *ms, const socmon_metrics *m,
                                   const double *values)
 {
     (void)ms;
@@ -361,7 +361,7 @@ static socmon_status prom_metrics(socmon_output *o, const socmon_metricset *ms, 
     socmon_status st = group(&g, n, same_metric, m);
     for (size_t f = 0; st == SOCMON_OK && f < g.nfam; f++) {
         const socmon_metric_def *d = socmon_metrics_result(m, g.order[g.start[f]])->def;
-        socmon_prom_unit u;
+        smn_prom_unit u;
         smn_prom_unit_of(d->nlabels ? NULL : d->unit, &u);
         char desc[512], more[256] = "";
         if (d->nlabels)
@@ -385,13 +385,13 @@ static socmon_status prom_metrics(socmon_output *o, const socmon_metricset *ms, 
     return st;
 }
 
-static socmon_status prom_end(socmon_output *o)
+static socmon_status prom_end(smn_output *o)
 {
     prom_state *ps = o->state;
     return ps && ps->om ? smn_sink_puts(o->sink, "# EOF\n") : SOCMON_OK;
 }
 
-static void prom_release(socmon_output *o)
+static void prom_release(smn_output *o)
 {
     prom_state *ps = o->state;
     for (size_t i = 0; ps && i < ps->ntaken; i++)
@@ -402,12 +402,12 @@ static void prom_release(socmon_output *o)
     o->state = NULL;
 }
 
-const socmon_output_format smn_format_prometheus = {
+const smn_output_format smn_format_prometheus = {
     .name = "prometheus", .begin = prom_begin, .counters = prom_counters, .metrics = prom_metrics,
     .end = prom_end, .release = prom_release,
 };
 
-const socmon_output_format smn_format_openmetrics = {
+const smn_output_format smn_format_openmetrics = {
     .name = "openmetrics", .begin = prom_begin, .counters = prom_counters, .metrics = prom_metrics,
     .end = prom_end, .release = prom_release,
 };

@@ -21,7 +21,7 @@ typedef struct column {
 } column;
 
 typedef struct columns {
-    socmon_strmap map;          /* name -> column */
+    smn_strmap map;          /* name -> column */
     column *col;
     size_t n, cap;
 } columns;
@@ -107,7 +107,7 @@ static const char *cell(const socmon_sweep_row *r, const char *full, int kind, c
 
 /* A text field: as it is when it is UTF-8; else escaped \xNN as the JSON of the table has it
  * (smn_json_text), so both formats hold the same text. */
-static socmon_status csv_text(socmon_sink *sink, const char *s)
+static socmon_status csv_text(smn_sink *sink, const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
     size_t n;
@@ -121,7 +121,7 @@ static socmon_status csv_text(socmon_sink *sink, const char *s)
     return st;
 }
 
-socmon_status smn_csv_sweep(socmon_output *o, const socmon_sweep *s)
+socmon_status smn_csv_sweep(smn_output *o, const socmon_sweep *s)
 {
     static const char *const fixed[] = {"point", "sweep", "points", "target", "workload", "program", "status",
                                         "error", "recording"};
@@ -198,7 +198,7 @@ static json_t *json_row(const socmon_sweep_row *r)
     return j;
 }
 
-socmon_status smn_json_sweep(socmon_output *o, const socmon_sweep *s)
+socmon_status smn_json_sweep(smn_output *o, const socmon_sweep *s)
 {
     json_t *doc = json_object(), *meta = json_object(), *pts = json_array();
     int bad = !doc || !meta || !pts;

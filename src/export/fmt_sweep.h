@@ -4,7 +4,7 @@
 
 #include "export/output_format.h"
 
-socmon_status smn_csv_sweep(socmon_output *o, const socmon_sweep *s);
-socmon_status smn_json_sweep(socmon_output *o, const socmon_sweep *s);
+socmon_status smn_csv_sweep(smn_output *o, const socmon_sweep *s);
+socmon_status smn_json_sweep(smn_output *o, const socmon_sweep *s);
 
 #endif

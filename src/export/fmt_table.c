@@ -32,13 +32,13 @@ static const char *shown(char *buf, size_t cap, const char *s)
     return buf;
 }
 
-static socmon_status table_begin(socmon_output *o)
+static socmon_status table_begin(smn_output *o)
 {
-    const socmon_run_info *r = &o->run;
+    const smn_run_info *r = &o->run;
     if (r->doc != SOCMON_DOC_TOTALS)
         return SOCMON_OK; /* the timeline's heading comes with its table */
     /* A sink repeats its first failure, so the status of the last write covers them all. */
-    socmon_sink *s = o->sink;
+    smn_sink *s = o->sink;
     char tb[512], wb[512];
     smn_sink_printf(s, "\n %s for target '%s'", r->title ? r->title : "Results", shown(tb, sizeof tb, r->target));
     if (r->workload)
@@ -68,7 +68,7 @@ static socmon_status table_begin(socmon_output *o)
 }
 
 /* Writes t with the CLI's two-space indent and frees it. */
-static socmon_status write_table(socmon_output *o, socmon_table *t)
+static socmon_status write_table(smn_output *o, smn_table *t)
 {
     socmon_status st = smn_table_write(t, o->sink, "  ");
     smn_table_free(t);
@@ -76,7 +76,7 @@ static socmon_status write_table(socmon_output *o, socmon_table *t)
 }
 
 /* The end of a totals table: t as built (st: the status of building it), written and freed. */
-static socmon_status finish_table(socmon_output *o, socmon_table *t, socmon_status st)
+static socmon_status finish_table(smn_output *o, smn_table *t, socmon_status st)
 {
     if (st != SOCMON_OK) {
         smn_table_free(t);
@@ -87,7 +87,7 @@ static socmon_status finish_table(socmon_output *o, socmon_table *t, socmon_stat
 
 /* perf stat -r's spread after a value: "( +- 0.12% )"; "" for a single run and for a value
  * with no number to spread (undefined, or a label). */
-static void spread(const socmon_output *o, const double *sd, size_t i, double mean, char *buf, size_t len)
+static void spread(const smn_output *o, const double *sd, size_t i, double mean, char *buf, size_t len)
 {
     *buf = '\0';
     if (o->run.runs > 1 && sd && isfinite(mean))
@@ -100,7 +100,7 @@ static void spread(const socmon_output *o, const double *sd, size_t i, double me
 #define ZERO_FOLD_MIN 10
 
 /* Counter i stayed 0 and says nothing else: no spread over runs, and it was counted. */
-static int folds(const socmon_output *o, const socmon_counter_rows *r, size_t i)
+static int folds(const smn_output *o, const smn_counter_rows *r, size_t i)
 {
     const double *run = r->list->running, *sd = o->run.counter_stddev;
     return r->values[i] == 0 && !(run && (isnan(run[i]) || run[i] < 100)) &&
@@ -108,7 +108,7 @@ static int folds(const socmon_output *o, const socmon_counter_rows *r, size_t i)
 }
 
 /* "  (206 counters stayed 0: tile0.dvfs_op1, tile0.dvfs_op2, ... ; --zeros lists them)" */
-static socmon_status zero_note(socmon_output *o, const socmon_counter_rows *r, size_t nzero)
+static socmon_status zero_note(smn_output *o, const smn_counter_rows *r, size_t nzero)
 {
     socmon_status st = smn_sink_printf(o->sink, "  (%zu more counters stayed 0:", nzero);
     size_t listed = 0;
@@ -121,7 +121,7 @@ static socmon_status zero_note(socmon_output *o, const socmon_counter_rows *r, s
                            : st;
 }
 
-static socmon_status table_counters(socmon_output *o, const socmon_counter_rows *r)
+static socmon_status table_counters(smn_output *o, const smn_counter_rows *r)
 {
     int rep = o->run.runs > 1 && o->run.counter_stddev;
     const double *run = r->list->running;
@@ -130,7 +130,7 @@ static socmon_status table_counters(socmon_output *o, const socmon_counter_rows 
         nzero += (size_t)folds(o, r, r->idx[j]);
     int fold = nzero >= ZERO_FOLD_MIN;
     const char *hdr[] = {"counter", "value", "unit", "", ""};
-    socmon_table *t;
+    smn_table *t;
     socmon_status st = smn_table_new(3 + rep + (run != NULL), "lrlll", hdr, &t);
     for (size_t j = 0; j < r->n && st == SOCMON_OK; j++) {
         size_t i = r->idx[j];
@@ -155,7 +155,7 @@ static socmon_status table_counters(socmon_output *o, const socmon_counter_rows 
 }
 
 /* Metrics a counter selection (-e) leaves without inputs: said once, naming the first. */
-static socmon_status skipped_note(socmon_output *o, const socmon_metricset *ms, const socmon_metrics *m)
+static socmon_status skipped_note(smn_output *o, const socmon_metricset *ms, const socmon_metrics *m)
 {
     size_t nskip = 0, first = 0;
     for (size_t i = 0; ms && i < socmon_metricset_count(ms); i++)
@@ -169,7 +169,7 @@ static socmon_status skipped_note(socmon_output *o, const socmon_metricset *ms, 
 }
 
 /* "  (not computed here, their counters are absent: ipc, ghz)" */
-static socmon_status absent_note(socmon_output *o, const socmon_metrics *m, const double *values, size_t n)
+static socmon_status absent_note(smn_output *o, const socmon_metrics *m, const double *values, size_t n)
 {
     socmon_status st = smn_sink_printf(o->sink, "  (%zu not computed here, their counters are absent:", n);
     const char *sep = " ";
@@ -183,7 +183,7 @@ static socmon_status absent_note(socmon_output *o, const socmon_metrics *m, cons
     return st == SOCMON_OK ? smn_sink_puts(o->sink, ")\n") : st;
 }
 
-static socmon_status table_metrics(socmon_output *o, const socmon_metricset *ms, const socmon_metrics *m,
+static socmon_status table_metrics(smn_output *o, const socmon_metricset *ms, const socmon_metrics *m,
                                    const double *values)
 {
     /* Every result, idle tiles' 0 and undefined ones too: perf shows all it counted, and the
@@ -193,7 +193,7 @@ static socmon_status table_metrics(socmon_output *o, const socmon_metricset *ms,
     int rep = o->run.runs > 1 && o->run.metric_stddev;
     const char *hdr[] = {"metric", "instance", "value", "unit", "description"};
     const char *hdr_rep[] = {"metric", "instance", "value", "unit", "", "description"};
-    socmon_table *t;
+    smn_table *t;
     socmon_status st = smn_table_new(rep ? 6 : 5, rep ? "llrlll" : "llrll", rep ? hdr_rep : hdr, &t);
     if (st != SOCMON_OK)
         return st;
@@ -226,12 +226,12 @@ static socmon_status table_metrics(socmon_output *o, const socmon_metricset *ms,
 
 /* Hot spots: an aligned table like the others, so a long counter name never pushes the values
  * out of line. */
-static socmon_status table_hotspots(socmon_output *o, const socmon_counter_rows *r)
+static socmon_status table_hotspots(smn_output *o, const smn_counter_rows *r)
 {
     socmon_status st = smn_sink_printf(o->sink, "\n Hot spots over the run (largest %s):\n\n", r->pattern);
     if (!r->n)
         return smn_sink_puts(o->sink, "  none: every such counter read 0\n");
-    socmon_table *t;
+    smn_table *t;
     if (st != SOCMON_OK || (st = smn_table_new(3, "lrl", NULL, &t)) != SOCMON_OK)
         return st;
     for (size_t j = 0; j < r->n && st == SOCMON_OK; j++) {
@@ -250,7 +250,7 @@ static socmon_status table_hotspots(socmon_output *o, const socmon_counter_rows 
 
 /* A timeline's rows wait here for end_intervals, which knows the column widths and the span. */
 typedef struct timeline {
-    socmon_table *t;
+    smn_table *t;
     uint64_t unit_ns;   /* every time of the column in this one unit (smn_time_unit_ns) */
     uint64_t last_ns;   /* since_ns of the last row: the time the table covers */
     unsigned used;      /* the flag words its rows used: one footnote each (value_notes.c) */
@@ -270,9 +270,9 @@ static void metric_header(const socmon_metric_result_info *r, char *buf, size_t 
 }
 
 /* Timeline: time, the chosen metrics (or, with none, the sum of all deltas), flags. */
-static socmon_status table_begin_intervals(socmon_output *o)
+static socmon_status table_begin_intervals(smn_output *o)
 {
-    const socmon_interval_cols *c = &o->cols;
+    const smn_interval_cols *c = &o->cols;
     size_t ph = o->run.nphases ? 1 : 0;   /* the phase column, only with phases */
     size_t cols = 2 + ph + (c->nshown ? c->nshown : 1);
     char *align = malloc(cols + 1);
@@ -312,9 +312,9 @@ out:
     return st;
 }
 
-static socmon_status table_row(socmon_output *o, const socmon_interval_row *row)
+static socmon_status table_row(smn_output *o, const smn_interval_row *row)
 {
-    const socmon_interval_cols *c = &o->cols;
+    const smn_interval_cols *c = &o->cols;
     timeline *tl = o->state;
     size_t ph = o->run.nphases ? 1 : 0;
     size_t cols = 2 + ph + (c->nshown ? c->nshown : 1);
@@ -355,11 +355,11 @@ out:
     return st;
 }
 
-static socmon_status table_end_intervals(socmon_output *o)
+static socmon_status table_end_intervals(smn_output *o)
 {
-    const socmon_run_info *r = &o->run;
+    const smn_run_info *r = &o->run;
     timeline *tl = o->state;
-    socmon_table *t = tl->t;
+    smn_table *t = tl->t;
     o->state = NULL;
     char el[48];
     smn_output_elapsed(o, tl->last_ns, el, sizeof el);
@@ -381,13 +381,13 @@ static socmon_status table_end_intervals(socmon_output *o)
     return st == SOCMON_OK ? smn_table_findings(o) : st;
 }
 
-static socmon_status table_note(socmon_output *o, const char *text)
+static socmon_status table_note(smn_output *o, const char *text)
 {
     return smn_sink_printf(o->sink, "\n  %s\n", text);
 }
 
 /* Counters the program stopped: one note each, under the counts they qualify. */
-static socmon_status table_inhibited(socmon_output *o, const socmon_inhibited *x, size_t n)
+static socmon_status table_inhibited(smn_output *o, const socmon_inhibited *x, size_t n)
 {
     socmon_status st = SOCMON_OK;
     for (size_t i = 0; i < n && st == SOCMON_OK;) {
@@ -401,7 +401,7 @@ static socmon_status table_inhibited(socmon_output *o, const socmon_inhibited *x
 
 /* The run's results, after the counts: a value, its unit and what it is, one a line. Whole
  * values are grouped like counts; others get two decimals. */
-static socmon_status table_results(socmon_output *o, const socmon_result *x, size_t n)
+static socmon_status table_results(smn_output *o, const socmon_result *x, size_t n)
 {
     socmon_status st = smn_sink_printf(o->sink, "\n Run results:\n\n");
     for (size_t i = 0; i < n && st == SOCMON_OK; i++) {
@@ -418,7 +418,7 @@ static socmon_status table_results(socmon_output *o, const socmon_result *x, siz
  * writes them (thousands separators unless --no-big-num; a function that wrote a counter can
  * read a negative count, docs/ibex.md); "-" for a column the source lacks and a CPI without
  * instructions. */
-static socmon_status fn_row(socmon_output *o, const socmon_function_row *r)
+static socmon_status fn_row(smn_output *o, const socmon_function_row *r)
 {
     char nb[256];
     smn_sink_printf(o->sink, "  %-28s", shown(nb, sizeof nb, r->name));
@@ -437,7 +437,7 @@ static socmon_status fn_row(socmon_output *o, const socmon_function_row *r)
     return smn_sink_printf(o->sink, " %6.2f%%\n", r->share);
 }
 
-static socmon_status table_functions(socmon_output *o, const socmon_functions *f)
+static socmon_status table_functions(smn_output *o, const socmon_functions *f)
 {
     smn_sink_printf(o->sink, "\n Cycles by function (ELF symbol), every event attributed to the function whose "
                                 "instruction caused it:\n\n  %-28s", "function");
@@ -452,9 +452,9 @@ static socmon_status table_functions(socmon_output *o, const socmon_functions *f
 }
 
 /* Totals end as perf's do, with the elapsed time in seconds, "simulated" when it is a model's. */
-static socmon_status table_end(socmon_output *o)
+static socmon_status table_end(smn_output *o)
 {
-    const socmon_run_info *r = &o->run;
+    const smn_run_info *r = &o->run;
     if (r->doc != SOCMON_DOC_TOTALS)
         return SOCMON_OK;
     if (r->elapsed_ns)
@@ -464,7 +464,7 @@ static socmon_status table_end(socmon_output *o)
     return st == SOCMON_OK ? smn_sink_putc(o->sink, '\n') : st;
 }
 
-static void table_release(socmon_output *o)
+static void table_release(smn_output *o)
 {
     timeline *tl = o->state;
     if (tl)
@@ -475,7 +475,7 @@ static void table_release(socmon_output *o)
 
 /* What a recording file holds (report --stats): a person reads these, so counts are grouped like
  * every human output (--no-big-num: plain). */
-static socmon_status table_file_facts(socmon_output *o, const socmon_file_facts *f)
+static socmon_status table_file_facts(smn_output *o, const smn_file_facts *f)
 {
     char a[32], b[32], c[32];
     smn_output_count(o, f->samples, a, sizeof a);
@@ -494,7 +494,7 @@ static socmon_status table_file_facts(socmon_output *o, const socmon_file_facts 
     return st;
 }
 
-const socmon_output_format smn_format_table = {
+const smn_output_format smn_format_table = {
     .name = "table", .selects_metrics = 1, .begin = table_begin, .counters = table_counters,
     .metrics = table_metrics, .hotspots = table_hotspots, .begin_intervals = table_begin_intervals,
     .row = table_row, .end_intervals = table_end_intervals, .functions = table_functions, .note = table_note,

@@ -9,10 +9,10 @@
 
 /* JSON text with '<' written \u003c, so no "</script>" or "<!--" in a name can end or disturb
  * the script it sits in. */
-socmon_status smn_html_put_json(socmon_sink *s, const json_t *j);
+socmon_status smn_html_put_json(smn_sink *s, const json_t *j);
 /* Page text [p, end), each line referencing assets/NAME replaced by the embedded asset. */
-socmon_status smn_html_put_page(socmon_sink *s, const char *p, const char *end);
+socmon_status smn_html_put_page(smn_sink *s, const char *p, const char *end);
 /* The diff page (socmon diff --html). */
-socmon_status smn_html_diff(socmon_output *o, const socmon_diff *d);
+socmon_status smn_html_diff(smn_output *o, const socmon_diff *d);
 
 #endif

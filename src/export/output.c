@@ -13,7 +13,7 @@
 #include "socmon/sample.h"
 
 /* Adding a format: its file, and its line here. */
-static const socmon_output_format *const formats[] = {
+static const smn_output_format *const formats[] = {
     &smn_format_table,
     &smn_format_csv,
     &smn_format_json,
@@ -29,7 +29,7 @@ static const socmon_output_format *const formats[] = {
 
 enum { STAGE_OPEN, STAGE_BEGUN, STAGE_INTERVALS, STAGE_FACTS, STAGE_ENDED };
 
-const socmon_output_format *smn_output_format_find(const char *name)
+const smn_output_format *smn_output_format_find(const char *name)
 {
     for (size_t i = 0; name && i < NFORMATS; i++)
         if (strcmp(formats[i]->name, name) == 0)
@@ -42,12 +42,12 @@ const char *smn_output_format_name(size_t i)
     return i < NFORMATS ? formats[i]->name : NULL;
 }
 
-socmon_status smn_output_open(const char *name, socmon_sink *sink, const socmon_output_opts *opts,
-                                 socmon_output **out)
+socmon_status smn_output_open(const char *name, smn_sink *sink, const smn_output_opts *opts,
+                                 smn_output **out)
 {
     if (!sink || !out)
         return socmon_fail(SOCMON_EINVAL, "smn_output_open: NULL argument");
-    const socmon_output_format *f = smn_output_format_find(name);
+    const smn_output_format *f = smn_output_format_find(name);
     if (!f) {
         char known[128] = "";
         for (size_t i = 0; i < NFORMATS; i++)
@@ -59,17 +59,17 @@ socmon_status smn_output_open(const char *name, socmon_sink *sink, const socmon_
         if (st != SOCMON_OK)
             return st;
     }
-    socmon_output *o = calloc(1, sizeof *o);
+    smn_output *o = calloc(1, sizeof *o);
     if (!o)
         return socmon_fail(SOCMON_ENOMEM, "smn_output_open: out of memory");
     o->fmt = f;
     o->sink = sink;
-    o->opts = opts ? *opts : (socmon_output_opts){.sep = ','};
+    o->opts = opts ? *opts : (smn_output_opts){.sep = ','};
     *out = o;
     return SOCMON_OK;
 }
 
-void smn_output_free(socmon_output *o)
+void smn_output_free(smn_output *o)
 {
     if (!o)
         return;
@@ -79,13 +79,13 @@ void smn_output_free(socmon_output *o)
     free(o);
 }
 
-int smn_output_selects_metrics(const socmon_output *o)
+int smn_output_selects_metrics(const smn_output *o)
 {
     return o && o->fmt->selects_metrics;
 }
 
 /* Checks that a call comes at stage `from` and moves the output to stage `to`. */
-static socmon_status move(socmon_output *o, int from, int to, const char *call)
+static socmon_status move(smn_output *o, int from, int to, const char *call)
 {
     if (!o)
         return socmon_fail(SOCMON_EINVAL, "%s: NULL output", call);
@@ -100,7 +100,7 @@ static socmon_status move(socmon_output *o, int from, int to, const char *call)
     return SOCMON_OK;
 }
 
-socmon_status smn_output_begin(socmon_output *o, const socmon_run_info *run)
+socmon_status smn_output_begin(smn_output *o, const smn_run_info *run)
 {
     if (!run || !run->target)
         return socmon_fail(SOCMON_EINVAL, "smn_output_begin: need run information with a target");
@@ -110,7 +110,7 @@ socmon_status smn_output_begin(socmon_output *o, const socmon_run_info *run)
     return st == SOCMON_OK && o->fmt->begin ? o->fmt->begin(o) : st;
 }
 
-socmon_status smn_output_counters(socmon_output *o, const socmon_counter_list *s, const uint64_t *values)
+socmon_status smn_output_counters(smn_output *o, const smn_counter_list *s, const uint64_t *values)
 {
     if (!s || (s->n && !values))
         return socmon_fail(SOCMON_EINVAL, "smn_output_counters: NULL argument");
@@ -120,7 +120,7 @@ socmon_status smn_output_counters(socmon_output *o, const socmon_counter_list *s
     size_t *idx = calloc(s->n + 1, sizeof *idx);
     if (!idx)
         return socmon_fail(SOCMON_ENOMEM, "smn_output_counters: out of memory");
-    socmon_counter_rows r = {s, values, idx, 0, 0, NULL};
+    smn_counter_rows r = {s, values, idx, 0, 0, NULL};
     /* Every counter, zero or not: perf prints what it counted, and a reader must not have to
      * guess whether a missing counter read 0 or was not counted. */
     for (size_t i = 0; i < s->n; i++)
@@ -130,7 +130,7 @@ socmon_status smn_output_counters(socmon_output *o, const socmon_counter_list *s
     return st;
 }
 
-socmon_status smn_output_metrics(socmon_output *o, const socmon_metricset *ms, const socmon_metrics *m,
+socmon_status smn_output_metrics(smn_output *o, const socmon_metricset *ms, const socmon_metrics *m,
                                     const double *values)
 {
     if (m && !values)
@@ -151,7 +151,7 @@ static int by_value_desc(const void *a, const void *b)
     return x->v < y->v ? 1 : x->v > y->v ? -1 : (x->i > y->i) - (x->i < y->i);
 }
 
-socmon_status smn_output_hotspots(socmon_output *o, const socmon_counter_list *s, const uint64_t *values,
+socmon_status smn_output_hotspots(smn_output *o, const smn_counter_list *s, const uint64_t *values,
                                      const char *pattern, size_t n)
 {
     if (pattern && (!s || (s->n && !values)))
@@ -179,14 +179,14 @@ socmon_status smn_output_hotspots(socmon_output *o, const socmon_counter_list *s
             k = n;
         for (size_t j = 0; j < k; j++)
             idx[j] = h[j].i;
-        socmon_counter_rows r = {s, values, idx, k, 0, pattern};
+        smn_counter_rows r = {s, values, idx, k, 0, pattern};
         st = o->fmt->hotspots(o, &r);
     }
     free(h), free(idx);
     return st;
 }
 
-socmon_status smn_output_begin_intervals(socmon_output *o, const socmon_interval_cols *cols)
+socmon_status smn_output_begin_intervals(smn_output *o, const smn_interval_cols *cols)
 {
     if (!cols || !cols->counters || (cols->nshown && !cols->shown))
         return socmon_fail(SOCMON_EINVAL, "smn_output_begin_intervals: need the columns and counters");
@@ -201,13 +201,13 @@ socmon_status smn_output_begin_intervals(socmon_output *o, const socmon_interval
     return st == SOCMON_OK && o->fmt->begin_intervals ? o->fmt->begin_intervals(o) : st;
 }
 
-size_t smn_output_merge(const socmon_output *o)
+size_t smn_output_merge(const smn_output *o)
 {
     size_t k = o && o->stage == STAGE_INTERVALS && o->fmt->merge ? o->fmt->merge(o) : 1;
     return k ? k : 1;
 }
 
-socmon_status smn_output_row(socmon_output *o, const socmon_interval_row *row)
+socmon_status smn_output_row(smn_output *o, const smn_interval_row *row)
 {
     socmon_status st = move(o, STAGE_INTERVALS, STAGE_INTERVALS, "smn_output_row");
     if (st == SOCMON_OK && (!row || (o->cols.counters->n && !row->deltas)))
@@ -215,13 +215,13 @@ socmon_status smn_output_row(socmon_output *o, const socmon_interval_row *row)
     return st == SOCMON_OK && o->fmt->row ? o->fmt->row(o, row) : st;
 }
 
-socmon_status smn_output_end_intervals(socmon_output *o)
+socmon_status smn_output_end_intervals(smn_output *o)
 {
     socmon_status st = move(o, STAGE_INTERVALS, STAGE_BEGUN, "smn_output_end_intervals");
     return st == SOCMON_OK && o->fmt->end_intervals ? o->fmt->end_intervals(o) : st;
 }
 
-socmon_status smn_output_run_totals(socmon_output *o, const smn_run_totals *t)
+socmon_status smn_output_run_totals(smn_output *o, const smn_run_totals *t)
 {
     socmon_status st = move(o, STAGE_INTERVALS, STAGE_INTERVALS, "smn_output_run_totals");
     if (st == SOCMON_OK && (!t || (o->cols.counters->n && !t->values)))
@@ -229,7 +229,7 @@ socmon_status smn_output_run_totals(socmon_output *o, const smn_run_totals *t)
     return st == SOCMON_OK && o->fmt->run_totals ? o->fmt->run_totals(o, t) : st;
 }
 
-socmon_status smn_output_functions(socmon_output *o, const socmon_functions *f)
+socmon_status smn_output_functions(smn_output *o, const socmon_functions *f)
 {
     socmon_status st = move(o, STAGE_BEGUN, STAGE_BEGUN, "smn_output_functions");
     if (st == SOCMON_OK && (!f || o->run.doc != SOCMON_DOC_FUNCTIONS))
@@ -240,31 +240,31 @@ socmon_status smn_output_functions(socmon_output *o, const socmon_functions *f)
     return st == SOCMON_OK ? o->fmt->functions(o, f) : st;
 }
 
-socmon_status smn_output_note(socmon_output *o, const char *text)
+socmon_status smn_output_note(smn_output *o, const char *text)
 {
     socmon_status st = move(o, STAGE_BEGUN, STAGE_BEGUN, "smn_output_note");
     return st == SOCMON_OK && text && o->fmt->note ? o->fmt->note(o, text) : st;
 }
 
-socmon_status smn_output_inhibited(socmon_output *o, const socmon_inhibited *x, size_t n)
+socmon_status smn_output_inhibited(smn_output *o, const socmon_inhibited *x, size_t n)
 {
     socmon_status st = move(o, STAGE_BEGUN, STAGE_BEGUN, "smn_output_inhibited");
     return st == SOCMON_OK && n && x && o->fmt->inhibited ? o->fmt->inhibited(o, x, n) : st;
 }
 
-socmon_status smn_output_results(socmon_output *o, const socmon_result *x, size_t n)
+socmon_status smn_output_results(smn_output *o, const socmon_result *x, size_t n)
 {
     socmon_status st = move(o, STAGE_BEGUN, STAGE_BEGUN, "smn_output_results");
     return st == SOCMON_OK && n && x && o->fmt->results ? o->fmt->results(o, x, n) : st;
 }
 
-socmon_status smn_output_program(socmon_output *o, const smn_program_run *r)
+socmon_status smn_output_program(smn_output *o, const smn_program_run *r)
 {
     socmon_status st = move(o, STAGE_BEGUN, STAGE_BEGUN, "smn_output_program");
     return st == SOCMON_OK && r && o->fmt->program ? o->fmt->program(o, r) : st;
 }
 
-socmon_status smn_output_findings(socmon_output *o, socmon_findings *f)
+socmon_status smn_output_findings(smn_output *o, socmon_findings *f)
 {
     if (!o || (o->stage != STAGE_BEGUN && o->stage != STAGE_INTERVALS)) {
         socmon_findings_free(f);
@@ -275,12 +275,12 @@ socmon_status smn_output_findings(socmon_output *o, socmon_findings *f)
     return SOCMON_OK;
 }
 
-int smn_output_shows_inhibited(const socmon_output *o)
+int smn_output_shows_inhibited(const smn_output *o)
 {
     return o && o->fmt->inhibited != NULL;
 }
 
-socmon_status smn_output_file_facts(socmon_output *o, const socmon_file_facts *f)
+socmon_status smn_output_file_facts(smn_output *o, const smn_file_facts *f)
 {
     if (!f || !f->file)
         return socmon_fail(SOCMON_EINVAL, "smn_output_file_facts: need the facts of a named file");
@@ -291,7 +291,7 @@ socmon_status smn_output_file_facts(socmon_output *o, const socmon_file_facts *f
     return st == SOCMON_OK ? o->fmt->file_facts(o, f) : st;
 }
 
-socmon_status smn_output_diff(socmon_output *o, const socmon_diff *d)
+socmon_status smn_output_diff(smn_output *o, const socmon_diff *d)
 {
     if (!d)
         return socmon_fail(SOCMON_EINVAL, "smn_output_diff: NULL diff");
@@ -302,7 +302,7 @@ socmon_status smn_output_diff(socmon_output *o, const socmon_diff *d)
     return st == SOCMON_OK ? o->fmt->diff(o, d) : st;
 }
 
-socmon_status smn_output_check(socmon_output *o, const socmon_check *c)
+socmon_status smn_output_check(smn_output *o, const socmon_check *c)
 {
     if (!c)
         return socmon_fail(SOCMON_EINVAL, "smn_output_check: NULL check");
@@ -313,7 +313,7 @@ socmon_status smn_output_check(socmon_output *o, const socmon_check *c)
     return st == SOCMON_OK ? o->fmt->check(o, c) : st;
 }
 
-socmon_status smn_output_sweep(socmon_output *o, const socmon_sweep *s)
+socmon_status smn_output_sweep(smn_output *o, const socmon_sweep *s)
 {
     if (!s)
         return socmon_fail(SOCMON_EINVAL, "smn_output_sweep: NULL table");
@@ -323,7 +323,7 @@ socmon_status smn_output_sweep(socmon_output *o, const socmon_sweep *s)
     return st == SOCMON_OK ? o->fmt->sweep(o, s) : st;
 }
 
-socmon_status smn_output_profile(socmon_output *o, const smn_profile_view *v)
+socmon_status smn_output_profile(smn_output *o, const smn_profile_view *v)
 {
     if (!v || !v->p)
         return socmon_fail(SOCMON_EINVAL, "smn_output_profile: NULL view");
@@ -337,7 +337,7 @@ socmon_status smn_output_profile(socmon_output *o, const smn_profile_view *v)
 }
 
 /* The sink is flushed even after a failing end: its own error is the one to report then. */
-socmon_status smn_output_end(socmon_output *o)
+socmon_status smn_output_end(smn_output *o)
 {
     /* the facts of a file, a diff or a check were the whole document: nothing to close */
     int facts = o && o->stage == STAGE_FACTS;
@@ -349,7 +349,7 @@ socmon_status smn_output_end(socmon_output *o)
     return st != SOCMON_OK ? st : fst;
 }
 
-double smn_counter_spread_mean(const socmon_output *o, const uint64_t *values, size_t i)
+double smn_counter_spread_mean(const smn_output *o, const uint64_t *values, size_t i)
 {
     return o->run.counter_mean ? o->run.counter_mean[i] : (double)values[i];
 }
@@ -386,7 +386,7 @@ int smn_metric_decimals(const socmon_metric_def *d)
     return d->precision >= 0 ? d->precision : smn_unit_decimals(d->unit);
 }
 
-const char *smn_metric_human(const socmon_output *o, const socmon_metric_def *d, double v, char *buf,
+const char *smn_metric_human(const smn_output *o, const socmon_metric_def *d, double v, char *buf,
                                 size_t len, const char **unit)
 {
     const char *label = smn_metric_label(d, v);
@@ -399,19 +399,19 @@ const char *smn_metric_human(const socmon_output *o, const socmon_metric_def *d,
     return buf;
 }
 
-void smn_output_count(const socmon_output *o, uint64_t v, char *buf, size_t len)
+void smn_output_count(const smn_output *o, uint64_t v, char *buf, size_t len)
 {
     smn_format_count(buf, len, v, !o->opts.no_big_num);
 }
 
-void smn_output_elapsed(const socmon_output *o, uint64_t ns, char *buf, size_t len)
+void smn_output_elapsed(const smn_output *o, uint64_t ns, char *buf, size_t len)
 {
     char t[32];
     smn_format_ns(t, sizeof t, ns);
     snprintf(buf, len, "%s %stime elapsed", t, o->run.simulated ? "simulated " : "");
 }
 
-const char *smn_metric_desc(const socmon_output *o, const socmon_metric_def *d, char *buf, size_t len)
+const char *smn_metric_desc(const smn_output *o, const socmon_metric_def *d, char *buf, size_t len)
 {
     static const char from[] = "the interval", to[] = "the run";
     const char *at = o->run.doc == SOCMON_DOC_TOTALS && d->desc ? strstr(d->desc, from) : NULL;
@@ -426,7 +426,7 @@ void smn_result_name(const socmon_metric_result_info *r, char *buf, size_t len)
     snprintf(buf, len, "%s%s%s", r->instance, *r->instance ? "." : "", r->def->name);
 }
 
-void smn_row_flags(const socmon_interval_row *row, char *buf, size_t len)
+void smn_row_flags(const smn_interval_row *row, char *buf, size_t len)
 {
     unsigned used = 0;
     smn_row_flags_used(row, buf, len, &used);

@@ -37,17 +37,17 @@
 #include "socmon/sweep.h"
 #include "socmon/target.h"
 
-typedef struct socmon_output socmon_output;
+typedef struct smn_output smn_output;
 
-typedef enum socmon_doc {
+typedef enum smn_doc {
     SOCMON_DOC_TOTALS,     /* counts over a whole run: counters, metrics, hot spots */
     SOCMON_DOC_INTERVALS,  /* a timeline: one row per sampling interval */
     SOCMON_DOC_FUNCTIONS   /* a program's functions (smn_output_functions) */
-} socmon_doc;
+} smn_doc;
 
 /* What the document describes. Fields a document kind does not use are ignored. */
-typedef struct socmon_run_info {
-    socmon_doc doc;
+typedef struct smn_run_info {
+    smn_doc doc;
     const char *title;      /* "Performance counter stats", "recording", ...: table heading, JSON "kind" */
     const char *target;     /* the target spec */
     const char *device;     /* the device name, or NULL */
@@ -89,10 +89,10 @@ typedef struct socmon_run_info {
      * of phase slices, the html page bands. NULL / 0: no phases, and documents are as without. */
     const socmon_phase *phases;
     size_t nphases;
-} socmon_run_info;
+} smn_run_info;
 
 /* Counters with their full names ("tile0.l2_hits"): from a live set or a recording. */
-typedef struct socmon_counter_list {
+typedef struct smn_counter_list {
     size_t n;
     const socmon_counter *c;
     const char *const *names;
@@ -105,22 +105,22 @@ typedef struct socmon_counter_list {
      * counters. */
     size_t nunsupported;
     const char *const *unsupported;
-} socmon_counter_list;
+} smn_counter_list;
 
 /* The columns of a timeline. */
-typedef struct socmon_interval_cols {
+typedef struct smn_interval_cols {
     const socmon_metrics *metrics;  /* bound metrics, or NULL: rows then carry no metric values */
     const size_t *shown;            /* the metric results a human format shows (the -M choice or the
                                        first device-wide ones); machine formats show them all */
     size_t nshown;
-    const socmon_counter_list *counters; /* whose deltas rows carry (machine formats list them with
+    const smn_counter_list *counters; /* whose deltas rows carry (machine formats list them with
                                             the `deltas` option) */
     size_t show_counts;             /* human formats also show the deltas of the first this many
                                        counters (stat -I on a command: its perf events) */
-} socmon_interval_cols;
+} smn_interval_cols;
 
 /* One interval of a timeline. */
-typedef struct socmon_interval_row {
+typedef struct smn_interval_row {
     uint64_t t_ns;          /* the sample's timestamp */
     uint64_t since_ns;      /* time since the start of the run (what humans read) */
     uint64_t dt_ns;         /* the interval's length */
@@ -139,7 +139,7 @@ typedef struct socmon_interval_row {
      * NULL or "": none (smn_value_names builds them) */
     const char *implausible;
     const char *dead_bus;
-} socmon_interval_row;
+} smn_interval_row;
 
 /* The names of bad's counters (bit set in bad[i], and not in a dead block) as "a,b,c+N" into buf: with
  * SOCMON_VALUE_DEAD_BUS the instances of those counters, each once. */
@@ -152,14 +152,14 @@ const char *smn_row_phase(const socmon_phase *p, size_t n, uint64_t t_ns);
 
 /* A row's flags as words, "missed=2 short scaled=50.00% lost=3" (value_notes.c); the words
  * used set bits in *used (0 to start) for smn_row_footnotes. */
-void smn_row_flags_used(const socmon_interval_row *row, char *buf, size_t len, unsigned *used);
+void smn_row_flags_used(const smn_interval_row *row, char *buf, size_t len, unsigned *used);
 /* Only the words that say a row's values are wrong (implausible=, dead-bus=), "" when none: the
  * page's note on the row. */
-void smn_row_value_note(const socmon_interval_row *row, char *buf, size_t len);
+void smn_row_value_note(const smn_interval_row *row, char *buf, size_t len);
 /* One line per flag word used in a table ("  scaled=P%: ..."), after the table; nothing if none. */
-socmon_status smn_row_footnotes(socmon_sink *s, unsigned used);
+socmon_status smn_row_footnotes(smn_sink *s, unsigned used);
 
-typedef struct socmon_output_opts {
+typedef struct smn_output_opts {
     char sep;               /* CSV field separator */
     int deltas;             /* machine formats' timelines carry every counter's delta (report
                                --deltas). Counters that read 0 are always shown, as perf does. */
@@ -168,7 +168,7 @@ typedef struct socmon_output_opts {
     int zeros;              /* tables list every counter that stayed 0 (--zeros); without it a table
                                of totals folds ZERO_FOLD_MIN or more of them into one line. Machine
                                formats (CSV, JSON, Prometheus) always carry every counter. */
-} socmon_output_opts;
+} smn_output_opts;
 
 /* The spread of a repeated run's value as perf prints it: 100 * stddev / |mean| (0 for a mean of
  * 0 or a NaN). */
@@ -176,38 +176,38 @@ double smn_stddev_pct(double mean, double stddev);
 /* The mean a counter's spread is relative to: the unrounded mean over the runs, as a metric's
  * is, never the rounded count shown (three runs counting 0, 0, 1 show 0 with +- 100 %, as
  * the rate over them does, not +- 0 %). values: the counts shown, when there is no mean. */
-double smn_counter_spread_mean(const socmon_output *o, const uint64_t *values, size_t i);
+double smn_counter_spread_mean(const smn_output *o, const uint64_t *values, size_t i);
 
 /* Looks up a format by name ("table", "csv", "json", "live", "html"); NULL if none has that name. */
-const struct socmon_output_format *smn_output_format_find(const char *name);
+const struct smn_output_format *smn_output_format_find(const char *name);
 /* The name of registered format i, or NULL past the last (for listings). */
 const char *smn_output_format_name(size_t i);
 
 /* An output writing format `name` to sink (borrowed: the caller closes it after free). */
-socmon_status smn_output_open(const char *name, socmon_sink *sink, const socmon_output_opts *opts,
-                                 socmon_output **out);
-void smn_output_free(socmon_output *o);
+socmon_status smn_output_open(const char *name, smn_sink *sink, const smn_output_opts *opts,
+                                 smn_output **out);
+void smn_output_free(smn_output *o);
 /* 1 if the format shows only the chosen metric results (cols.shown) rather than all of them:
  * a command checks its choice only where it is used. */
-int smn_output_selects_metrics(const socmon_output *o);
+int smn_output_selects_metrics(const smn_output *o);
 
-socmon_status smn_output_begin(socmon_output *o, const socmon_run_info *run);
+socmon_status smn_output_begin(smn_output *o, const smn_run_info *run);
 /* values[i] belongs to counter i; every counter is shown, those that read 0 too. */
-socmon_status smn_output_counters(socmon_output *o, const socmon_counter_list *s, const uint64_t *values);
+socmon_status smn_output_counters(smn_output *o, const smn_counter_list *s, const uint64_t *values);
 /* ms (may be NULL) names metrics a counter selection left uncomputed; m NULL: nothing to show. */
-socmon_status smn_output_metrics(socmon_output *o, const socmon_metricset *ms, const socmon_metrics *m,
+socmon_status smn_output_metrics(smn_output *o, const socmon_metricset *ms, const socmon_metrics *m,
                                     const double *values);
 /* The n largest nonzero values among counters whose full name matches pattern (fnmatch). Nothing
  * is shown when pattern is NULL or no counter of s matches it. */
-socmon_status smn_output_hotspots(socmon_output *o, const socmon_counter_list *s, const uint64_t *values,
+socmon_status smn_output_hotspots(smn_output *o, const smn_counter_list *s, const uint64_t *values,
                                      const char *pattern, size_t n);
-socmon_status smn_output_begin_intervals(socmon_output *o, const socmon_interval_cols *cols);
+socmon_status smn_output_begin_intervals(smn_output *o, const smn_interval_cols *cols);
 /* After begin_intervals: how many intervals the format wants merged into one row (a page of a
  * long recording), 1 for every interval as it is. The analysis pipeline does the merging
  * (socmon/analysis.h: socmon_row_policy), the format only writes what it gets. */
-size_t smn_output_merge(const socmon_output *o);
-socmon_status smn_output_row(socmon_output *o, const socmon_interval_row *row);
-socmon_status smn_output_end_intervals(socmon_output *o);
+size_t smn_output_merge(const smn_output *o);
+socmon_status smn_output_row(smn_output *o, const smn_interval_row *row);
+socmon_status smn_output_end_intervals(smn_output *o);
 /* A timeline's run as a whole, from the pipeline's totals: the same numbers a document of totals
  * of the run gives (report --summary), so a page never sums or averages its rows into a figure
  * that disagrees with them. Arrays are borrowed for the call. */
@@ -218,33 +218,33 @@ typedef struct smn_run_totals {
 } smn_run_totals;
 /* Inside a timeline (before end_intervals), at most once. html: the page data's "run" (its
  * summary's tables); other formats show nothing (their rows are the document). */
-socmon_status smn_output_run_totals(socmon_output *o, const smn_run_totals *t);
+socmon_status smn_output_run_totals(smn_output *o, const smn_run_totals *t);
 /* The rows of a program's functions and their total, checked against the whole-program counters
  * (a FUNCTIONS document; table, CSV and JSON show them, other formats fail with SOCMON_ENOTSUP). */
-socmon_status smn_output_functions(socmon_output *o, const socmon_functions *f);
+socmon_status smn_output_functions(smn_output *o, const socmon_functions *f);
 /* A remark for people (a hint about options): human formats print it, machine formats omit it. */
-socmon_status smn_output_note(socmon_output *o, const char *text);
+socmon_status smn_output_note(smn_output *o, const char *text);
 /* A document of its own, instead of begin: what a recording file holds and what of it was lost
  * (report --stats), then end. The table, csv and json formats write it; others refuse it. */
-socmon_status smn_output_file_facts(socmon_output *o, const socmon_file_facts *f);
+socmon_status smn_output_file_facts(smn_output *o, const smn_file_facts *f);
 /* A document of its own, instead of begin: two runs compared (socmon diff), then end. The table,
  * csv, json and html formats write it. */
-socmon_status smn_output_diff(socmon_output *o, const socmon_diff *d);
+socmon_status smn_output_diff(smn_output *o, const socmon_diff *d);
 /* A document of its own: the verdicts of rules over a diff (socmon check), then end. The table,
  * junit and markdown formats write it. */
-socmon_status smn_output_check(socmon_output *o, const socmon_check *c);
+socmon_status smn_output_check(smn_output *o, const socmon_check *c);
 /* After a document's totals, before end: the counters the program stopped for part of its run
  * (socmon_target_inhibited, a recording's profile). Table: a note each; JSON: "inhibited", data;
  * a format without the op (csv) shows nothing: the caller says it elsewhere (stderr). */
-socmon_status smn_output_inhibited(socmon_output *o, const socmon_inhibited *x, size_t n);
+socmon_status smn_output_inhibited(smn_output *o, const socmon_inhibited *x, size_t n);
 /* Inside a document of totals or a timeline (before end_intervals): its findings, "where the
  * time went" (socmon/findings.h), which the output takes and frees. Table: a section at the end
  * (fmt_findings.c); JSON: "findings"; html: the page data's "findings"; others show nothing. */
-socmon_status smn_output_findings(socmon_output *o, socmon_findings *f);
+socmon_status smn_output_findings(smn_output *o, socmon_findings *f);
 /* After a document's totals, before end: the run's results that no counter holds
  * (socmon_target_results: a NoC trace's drain cycle and latency). Table: a section "Run
  * results"; JSON: "results", [{name, value, unit, description}]; CSV: "result" records. */
-socmon_status smn_output_results(socmon_output *o, const socmon_result *x, size_t n);
+socmon_status smn_output_results(smn_output *o, const socmon_result *x, size_t n);
 /* How a program the run ran ended, and what it printed (a library document of stat,
  * socmon_document_stat; the CLI says these on stdout, stderr and in its exit status instead). */
 typedef struct smn_program_run {
@@ -257,9 +257,9 @@ typedef struct smn_program_run {
 /* After a document's totals, before end: how its program ended. JSON: "program", {end,
  * exit_code, message, output}, output one character U+0000..U+00FF per byte; others show
  * nothing. */
-socmon_status smn_output_program(socmon_output *o, const smn_program_run *r);
+socmon_status smn_output_program(smn_output *o, const smn_program_run *r);
 /* 1 when the format shows them (smn_output_inhibited does something). */
-int smn_output_shows_inhibited(const socmon_output *o);
+int smn_output_shows_inhibited(const smn_output *o);
 
 /* A view of a program's exact profile: which one, and its data (the others NULL). */
 typedef enum smn_profile_view_kind {
@@ -279,12 +279,12 @@ typedef struct smn_profile_view {
     const char *folded;
 } smn_profile_view;
 /* A document of its own: a view of a program's profile (table, csv, json), then end. */
-socmon_status smn_output_profile(socmon_output *o, const smn_profile_view *v);
+socmon_status smn_output_profile(smn_output *o, const smn_profile_view *v);
 
 /* A document of its own: a sweep's table, one row per point (csv, json), then end. */
-socmon_status smn_output_sweep(socmon_output *o, const socmon_sweep *s);
+socmon_status smn_output_sweep(smn_output *o, const socmon_sweep *s);
 /* Finishes the document and flushes the sink: any write error of the document is returned here. */
-socmon_status smn_output_end(socmon_output *o);
+socmon_status smn_output_end(smn_output *o);
 
 /* The label a metric value stands for (a "hot direction" index), or NULL. */
 const char *smn_metric_label(const socmon_metric_def *d, double v);

@@ -9,53 +9,53 @@
 #include "export/output.h"
 
 /* Counters already chosen for display, in display order. */
-typedef struct socmon_counter_rows {
-    const socmon_counter_list *list;
+typedef struct smn_counter_rows {
+    const smn_counter_list *list;
     const uint64_t *values;     /* values[i] belongs to list counter i */
     const size_t *idx;          /* the counters to show */
     size_t n;
     size_t hidden;              /* counters left out because they read 0 */
     const char *pattern;        /* hot spots: the pattern they were chosen by */
-} socmon_counter_rows;
+} smn_counter_rows;
 
-typedef struct socmon_output_format {
+typedef struct smn_output_format {
     const char *name;
     int selects_metrics;        /* shows only cols.shown of a timeline's metric results */
     int needs_page;             /* made from the embedded web page: refused without it (SOCMON_WEB=OFF) */
-    socmon_status (*begin)(socmon_output *o);             /* o->run is set */
-    socmon_status (*counters)(socmon_output *o, const socmon_counter_rows *r);
-    socmon_status (*metrics)(socmon_output *o, const socmon_metricset *ms, const socmon_metrics *m,
+    socmon_status (*begin)(smn_output *o);             /* o->run is set */
+    socmon_status (*counters)(smn_output *o, const smn_counter_rows *r);
+    socmon_status (*metrics)(smn_output *o, const socmon_metricset *ms, const socmon_metrics *m,
                              const double *values);
-    socmon_status (*hotspots)(socmon_output *o, const socmon_counter_rows *r);
-    socmon_status (*begin_intervals)(socmon_output *o);   /* o->cols is set */
-    size_t (*merge)(const socmon_output *o);              /* intervals per row wanted; NULL: 1 */
-    socmon_status (*row)(socmon_output *o, const socmon_interval_row *row);
-    socmon_status (*end_intervals)(socmon_output *o);
+    socmon_status (*hotspots)(smn_output *o, const smn_counter_rows *r);
+    socmon_status (*begin_intervals)(smn_output *o);   /* o->cols is set */
+    size_t (*merge)(const smn_output *o);              /* intervals per row wanted; NULL: 1 */
+    socmon_status (*row)(smn_output *o, const smn_interval_row *row);
+    socmon_status (*end_intervals)(smn_output *o);
     /* a timeline's run totals (smn_output_run_totals); NULL: the format does not show them */
-    socmon_status (*run_totals)(socmon_output *o, const smn_run_totals *t);
-    socmon_status (*functions)(socmon_output *o, const socmon_functions *f);
-    socmon_status (*note)(socmon_output *o, const char *text);
+    socmon_status (*run_totals)(smn_output *o, const smn_run_totals *t);
+    socmon_status (*functions)(smn_output *o, const socmon_functions *f);
+    socmon_status (*note)(smn_output *o, const char *text);
     /* counters the program stopped for part of the run (a note for people, data in JSON) */
-    socmon_status (*inhibited)(socmon_output *o, const socmon_inhibited *x, size_t n);
+    socmon_status (*inhibited)(smn_output *o, const socmon_inhibited *x, size_t n);
     /* the run's results (smn_output_results) */
-    socmon_status (*results)(socmon_output *o, const socmon_result *x, size_t n);
-    socmon_status (*end)(socmon_output *o);
-    socmon_status (*file_facts)(socmon_output *o, const socmon_file_facts *f);  /* the whole document */
-    socmon_status (*diff)(socmon_output *o, const socmon_diff *d);              /* the whole document */
-    socmon_status (*check)(socmon_output *o, const socmon_check *c);            /* the whole document */
-    socmon_status (*sweep)(socmon_output *o, const socmon_sweep *s);            /* the whole document */
-    socmon_status (*profile)(socmon_output *o, const smn_profile_view *v);      /* the whole document */
+    socmon_status (*results)(smn_output *o, const socmon_result *x, size_t n);
+    socmon_status (*end)(smn_output *o);
+    socmon_status (*file_facts)(smn_output *o, const smn_file_facts *f);  /* the whole document */
+    socmon_status (*diff)(smn_output *o, const socmon_diff *d);              /* the whole document */
+    socmon_status (*check)(smn_output *o, const socmon_check *c);            /* the whole document */
+    socmon_status (*sweep)(smn_output *o, const socmon_sweep *s);            /* the whole document */
+    socmon_status (*profile)(smn_output *o, const smn_profile_view *v);      /* the whole document */
     /* how a document's program ended (smn_output_program) */
-    socmon_status (*program)(socmon_output *o, const smn_program_run *r);
-    void (*release)(socmon_output *o);                    /* frees o->state, also after a failure */
-} socmon_output_format;
+    socmon_status (*program)(smn_output *o, const smn_program_run *r);
+    void (*release)(smn_output *o);                    /* frees o->state, also after a failure */
+} smn_output_format;
 
-struct socmon_output {
-    const socmon_output_format *fmt;
-    socmon_sink *sink;
-    socmon_output_opts opts;
-    socmon_run_info run;
-    socmon_interval_cols cols;
+struct smn_output {
+    const smn_output_format *fmt;
+    smn_sink *sink;
+    smn_output_opts opts;
+    smn_run_info run;
+    smn_interval_cols cols;
     int stage;                  /* where in the call order the output is (output.c) */
     void *state;                /* the format's own */
     socmon_findings *findings;  /* smn_output_findings's, owned, or NULL: formats show them where
@@ -63,25 +63,25 @@ struct socmon_output {
 };
 
 /* The formats (one file each) and their registry entries in output.c. */
-extern const socmon_output_format smn_format_table;
-extern const socmon_output_format smn_format_csv;
-extern const socmon_output_format smn_format_json;
-extern const socmon_output_format smn_format_live;
-extern const socmon_output_format smn_format_prometheus;   /* fmt_prom.c: text 0.0.4 */
-extern const socmon_output_format smn_format_openmetrics;  /* fmt_prom.c: OpenMetrics 1.0 */
-extern const socmon_output_format smn_format_perfetto;
+extern const smn_output_format smn_format_table;
+extern const smn_output_format smn_format_csv;
+extern const smn_output_format smn_format_json;
+extern const smn_output_format smn_format_live;
+extern const smn_output_format smn_format_prometheus;   /* fmt_prom.c: text 0.0.4 */
+extern const smn_output_format smn_format_openmetrics;  /* fmt_prom.c: OpenMetrics 1.0 */
+extern const smn_output_format smn_format_perfetto;
 /* Intervals the perfetto format merges into one row for a recording of `samples` samples and
  * `tracks` counter and metric tracks: 1, or as many as keep the trace within
  * SMN_PERFETTO_MAX_POINTS track values (a trace the Perfetto UI can open; about 1 GB of JSON at
  * most). report says so when it merges. */
 #define SMN_PERFETTO_MAX_POINTS (UINT64_C(1) << 24)
 size_t smn_perfetto_merge(size_t samples, size_t tracks);
-extern const socmon_output_format smn_format_html;
-extern const socmon_output_format smn_format_junit;     /* fmt_junit.c: JUnit XML of a check */
-extern const socmon_output_format smn_format_markdown;  /* fmt_markdown.c: a check for a pull request */
+extern const smn_output_format smn_format_html;
+extern const smn_output_format smn_format_junit;     /* fmt_junit.c: JUnit XML of a check */
+extern const smn_output_format smn_format_markdown;  /* fmt_markdown.c: a check for a pull request */
 
 /* The findings section of a table ("Where the time went:"), nothing without findings. */
-socmon_status smn_table_findings(socmon_output *o);
+socmon_status smn_table_findings(smn_output *o);
 /* The findings as JSON, [{"target", "finding", "evidence": {...}, ...}], or NULL (out of memory). */
 struct json_t *smn_json_findings(const socmon_findings *f);
 
@@ -91,24 +91,24 @@ const char *smn_metric_text(const socmon_metric_def *d, double v, char *buf, siz
                                const char **unit);
 /* The same for people (table, live lines): a label, or the number with the metric's one
  * precision (smn_metric_decimals) and, unless opts.no_big_num, grouped digits. */
-const char *smn_metric_human(const socmon_output *o, const socmon_metric_def *d, double v, char *buf,
+const char *smn_metric_human(const smn_output *o, const socmon_metric_def *d, double v, char *buf,
                                 size_t len, const char **unit);
 /* Decimals a metric shows in every row of a human format: its file's "precision", or its
  * unit's (smn_unit_decimals). */
 int smn_metric_decimals(const socmon_metric_def *d);
 /* A counter value for people: grouped unless opts.no_big_num. */
-void smn_output_count(const socmon_output *o, uint64_t v, char *buf, size_t len);
+void smn_output_count(const smn_output *o, uint64_t v, char *buf, size_t len);
 /* An elapsed time for people, "simulated" when the run's time is a model's: "5.000 ms time
  * elapsed" or "5.000 ms simulated time elapsed". */
-void smn_output_elapsed(const socmon_output *o, uint64_t ns, char *buf, size_t len);
+void smn_output_elapsed(const smn_output *o, uint64_t ns, char *buf, size_t len);
 /* The description of a metric as a document of totals shows it: a definition says what a
  * value means for one interval ("... in the interval"), and in totals the value is over the
  * whole run, so "the interval" reads "the run" there. Returns buf (or d->desc unchanged). */
-const char *smn_metric_desc(const socmon_output *o, const socmon_metric_def *d, char *buf, size_t len);
+const char *smn_metric_desc(const smn_output *o, const socmon_metric_def *d, char *buf, size_t len);
 
 /* "instance.name", or "name" for a device-wide result. */
 void smn_result_name(const socmon_metric_result_info *r, char *buf, size_t len);
 /* A row's flags for machine formats and the table: "", "missed=3", "undef", "missed=3 undef". */
-void smn_row_flags(const socmon_interval_row *row, char *buf, size_t len);
+void smn_row_flags(const smn_interval_row *row, char *buf, size_t len);
 
 #endif

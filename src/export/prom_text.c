@@ -109,7 +109,7 @@ static void sanitize(char *out, size_t len, const char *in)
     out[n] = '\0';
 }
 
-void smn_prom_unit_of(const char *unit, socmon_prom_unit *u)
+void smn_prom_unit_of(const char *unit, smn_prom_unit *u)
 {
     u->suffix = NULL;
     u->strip = NULL;
@@ -129,12 +129,12 @@ void smn_prom_unit_of(const char *unit, socmon_prom_unit *u)
     u->suffix = u->buf[0] ? u->buf : NULL;
 }
 
-double smn_prom_scale(const socmon_prom_unit *u, double v)
+double smn_prom_scale(const smn_prom_unit *u, double v)
 {
     return v * u->mul / u->div;
 }
 
-int smn_prom_unscaled(const socmon_prom_unit *u)
+int smn_prom_unscaled(const smn_prom_unit *u)
 {
     return u->mul == 1 && u->div == 1;
 }
@@ -145,7 +145,7 @@ static int ends_with(const char *s, size_t n, const char *suffix)
     return n >= k && memcmp(s + n - k, suffix, k) == 0;
 }
 
-int smn_prom_name(char *buf, size_t len, const char *name, const socmon_prom_unit *u, unsigned n, int counter)
+int smn_prom_name(char *buf, size_t len, const char *name, const smn_prom_unit *u, unsigned n, int counter)
 {
     const char *suffix = u ? u->suffix : NULL;
     char base[161];   /* long names are cut here: a name never fails, "_2" keeps cut ones apart */
@@ -182,7 +182,7 @@ int smn_prom_reserved_suffix(const char *name)
     return 0;
 }
 
-static socmon_status escaped(socmon_sink *s, const char *text, int quote)
+static socmon_status escaped(smn_sink *s, const char *text, int quote)
 {
     socmon_status st = SOCMON_OK;
     const unsigned char *p = (const unsigned char *)(text ? text : "");
@@ -203,12 +203,12 @@ static socmon_status escaped(socmon_sink *s, const char *text, int quote)
     return st;
 }
 
-socmon_status smn_prom_help(socmon_sink *s, const char *text, int openmetrics)
+socmon_status smn_prom_help(smn_sink *s, const char *text, int openmetrics)
 {
     return escaped(s, text, openmetrics);
 }
 
-socmon_status smn_prom_label_value(socmon_sink *s, const char *text)
+socmon_status smn_prom_label_value(smn_sink *s, const char *text)
 {
     return escaped(s, text, 1);
 }

@@ -23,17 +23,17 @@ const char *smn_prom_negotiate(const char *accept);
  * unit is a scaled one: "ns" -> "seconds" / 1e9, "MB/s" -> "bytes_per_second" x 1e6; "%" ->
  * "percent"; NULL for a plain count such as "events" or no unit) and the factor mul / div the
  * value is scaled by (two numbers, so 250 ns is 2.5e-07 s, not 2.5000000000000004e-07). */
-typedef struct socmon_prom_unit {
+typedef struct smn_prom_unit {
     const char *suffix;   /* NULL: no unit in the name, no UNIT line */
     double mul, div;
     const char *strip;    /* socmon's abbreviation of the unit ("_ns"), dropped from a name's end */
     char buf[64];         /* holds a suffix made from an unknown unit */
-} socmon_prom_unit;
-void smn_prom_unit_of(const char *unit, socmon_prom_unit *u);
+} smn_prom_unit;
+void smn_prom_unit_of(const char *unit, smn_prom_unit *u);
 /* v in the unit's Prometheus form: v * mul / div. */
-double smn_prom_scale(const socmon_prom_unit *u, double v);
+double smn_prom_scale(const smn_prom_unit *u, double v);
 /* 1 if the unit keeps values as they are (mul == div == 1). */
-int smn_prom_unscaled(const socmon_prom_unit *u);
+int smn_prom_unscaled(const smn_prom_unit *u);
 
 /* A valid metric name: "socmon_" + name, lower case, every run of characters outside [a-z0-9_]
  * one '_' (':' too: it is for recording rules), then "_<n>" when n > 1 (telling apart two names
@@ -42,7 +42,7 @@ int smn_prom_unscaled(const socmon_prom_unit *u);
  * in seconds: "latency_seconds"; promtool rejects "_ns", "_ms", "_per_s", ...). For a counter
  * (counter != 0) a trailing "_total" of name is dropped (the sample adds it back). Returns 0, or
  * -1 if buf is too small. */
-int smn_prom_name(char *buf, size_t len, const char *name, const socmon_prom_unit *u, unsigned n, int counter);
+int smn_prom_name(char *buf, size_t len, const char *name, const smn_prom_unit *u, unsigned n, int counter);
 
 /* 1 if a gauge name ends in a suffix Prometheus reserves for counters, histograms and infos
  * (_total, _count, _sum, _bucket, _created, _info). */
@@ -50,8 +50,8 @@ int smn_prom_reserved_suffix(const char *name);
 
 /* Escaped text: HELP (\\ and \n; OpenMetrics also \") and label values (\\, \" and \n).
  * Bytes that are not UTF-8 become U+FFFD: a scrape with one bad byte fails as a whole. */
-socmon_status smn_prom_help(socmon_sink *s, const char *text, int openmetrics);
-socmon_status smn_prom_label_value(socmon_sink *s, const char *text);
+socmon_status smn_prom_help(smn_sink *s, const char *text, int openmetrics);
+socmon_status smn_prom_label_value(smn_sink *s, const char *text);
 
 /* A value as Go's strconv.FormatFloat(v, 'g', -1, 64) writes it, as Prometheus's own clients
  * do: the shortest digits that read back exactly, NaN, +Inf, -Inf. Returns buf. */

@@ -13,7 +13,7 @@
 #include "core/error.h"
 #include "export/sink.h"
 
-static socmon_status remember(socmon_sink *s, socmon_status st)
+static socmon_status remember(smn_sink *s, socmon_status st)
 {
     if (st != SOCMON_OK && s->err == SOCMON_OK) {
         s->err = st;
@@ -22,12 +22,12 @@ static socmon_status remember(socmon_sink *s, socmon_status st)
     return st;
 }
 
-static socmon_status repeat(const socmon_sink *s)
+static socmon_status repeat(const smn_sink *s)
 {
     return socmon_fail(s->err, "%s", s->msg);
 }
 
-socmon_status smn_sink_write(socmon_sink *s, const void *buf, size_t len)
+socmon_status smn_sink_write(smn_sink *s, const void *buf, size_t len)
 {
     if (!s || (!buf && len))
         return socmon_fail(SOCMON_EINVAL, "smn_sink_write: NULL argument");
@@ -36,17 +36,17 @@ socmon_status smn_sink_write(socmon_sink *s, const void *buf, size_t len)
     return len ? remember(s, s->ops->write(s, buf, len)) : SOCMON_OK;
 }
 
-socmon_status smn_sink_puts(socmon_sink *s, const char *str)
+socmon_status smn_sink_puts(smn_sink *s, const char *str)
 {
     return smn_sink_write(s, str ? str : "", str ? strlen(str) : 0);
 }
 
-socmon_status smn_sink_putc(socmon_sink *s, char c)
+socmon_status smn_sink_putc(smn_sink *s, char c)
 {
     return smn_sink_write(s, &c, 1);
 }
 
-socmon_status smn_sink_vprintf(socmon_sink *s, const char *fmt, va_list ap)
+socmon_status smn_sink_vprintf(smn_sink *s, const char *fmt, va_list ap)
 {
     char small[256];
     va_list ap2;
@@ -72,7 +72,7 @@ socmon_status smn_sink_vprintf(socmon_sink *s, const char *fmt, va_list ap)
     return st;
 }
 
-socmon_status smn_sink_printf(socmon_sink *s, const char *fmt, ...)
+socmon_status smn_sink_printf(smn_sink *s, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -81,7 +81,7 @@ socmon_status smn_sink_printf(socmon_sink *s, const char *fmt, ...)
     return st;
 }
 
-socmon_status smn_sink_flush(socmon_sink *s)
+socmon_status smn_sink_flush(smn_sink *s)
 {
     if (!s)
         return socmon_fail(SOCMON_EINVAL, "smn_sink_flush: NULL sink");
@@ -90,7 +90,7 @@ socmon_status smn_sink_flush(socmon_sink *s)
     return remember(s, s->ops->flush(s));
 }
 
-socmon_status smn_sink_close(socmon_sink *s)
+socmon_status smn_sink_close(smn_sink *s)
 {
     if (!s)
         return SOCMON_OK;
@@ -106,7 +106,7 @@ socmon_status smn_sink_close(socmon_sink *s)
 /* ---- a borrowed FILE (stdout); the sinks by path are sink_path.c ---- */
 
 typedef struct file_sink {
-    socmon_sink base;
+    smn_sink base;
     FILE *fp;
     char name[];   /* for messages */
 } file_sink;
@@ -117,7 +117,7 @@ static socmon_status file_failed(const file_sink *f, const char *what)
     return socmon_fail(SOCMON_EIO, "%s %s: %s", what, f->name, strerror(e));
 }
 
-static socmon_status file_write(socmon_sink *s, const void *buf, size_t len)
+static socmon_status file_write(smn_sink *s, const void *buf, size_t len)
 {
     file_sink *f = (file_sink *)s;
     errno = 0;
@@ -126,7 +126,7 @@ static socmon_status file_write(socmon_sink *s, const void *buf, size_t len)
     return SOCMON_OK;
 }
 
-static socmon_status file_flush(socmon_sink *s)
+static socmon_status file_flush(smn_sink *s)
 {
     file_sink *f = (file_sink *)s;
     errno = 0;
@@ -135,7 +135,7 @@ static socmon_status file_flush(socmon_sink *s)
     return SOCMON_OK;
 }
 
-static socmon_status file_close(socmon_sink *s)
+static socmon_status file_close(smn_sink *s)
 {
     file_sink *f = (file_sink *)s;
     socmon_status st = s->err == SOCMON_OK ? file_flush(s) : SOCMON_OK;
@@ -143,9 +143,9 @@ static socmon_status file_close(socmon_sink *s)
     return st;
 }
 
-static const socmon_sink_ops file_ops = {file_write, file_flush, file_close};
+static const smn_sink_ops file_ops = {file_write, file_flush, file_close};
 
-socmon_status smn_sink_file(FILE *fp, const char *name, socmon_sink **out)
+socmon_status smn_sink_file(FILE *fp, const char *name, smn_sink **out)
 {
     if (!fp || !out)
         return socmon_fail(SOCMON_EINVAL, "smn_sink_file: NULL argument");
@@ -161,7 +161,7 @@ socmon_status smn_sink_file(FILE *fp, const char *name, socmon_sink **out)
     return SOCMON_OK;
 }
 
-void smn_sink_cancel(socmon_sink *s, socmon_status why)
+void smn_sink_cancel(smn_sink *s, socmon_status why)
 {
     if (s && s->err == SOCMON_OK) {
         s->err = why != SOCMON_OK ? why : SOCMON_ESTATE;
@@ -172,12 +172,12 @@ void smn_sink_cancel(socmon_sink *s, socmon_status why)
 /* ---- memory sink ---- */
 
 typedef struct mem_sink {
-    socmon_sink base;
+    smn_sink base;
     char *buf;     /* always NUL-terminated once allocated */
     size_t len, cap;
 } mem_sink;
 
-static socmon_status mem_write(socmon_sink *s, const void *buf, size_t len)
+static socmon_status mem_write(smn_sink *s, const void *buf, size_t len)
 {
     mem_sink *m = (mem_sink *)s;
     if (len > SIZE_MAX / 2 - m->len)
@@ -198,12 +198,12 @@ static socmon_status mem_write(socmon_sink *s, const void *buf, size_t len)
     return SOCMON_OK;
 }
 
-static socmon_status mem_flush(socmon_sink *s)
+static socmon_status mem_flush(smn_sink *s)
 {
     return SOCMON_OK;
 }
 
-static socmon_status mem_close(socmon_sink *s)
+static socmon_status mem_close(smn_sink *s)
 {
     mem_sink *m = (mem_sink *)s;
     free(m->buf);
@@ -211,9 +211,9 @@ static socmon_status mem_close(socmon_sink *s)
     return SOCMON_OK;
 }
 
-static const socmon_sink_ops mem_ops = {mem_write, mem_flush, mem_close};
+static const smn_sink_ops mem_ops = {mem_write, mem_flush, mem_close};
 
-socmon_status smn_sink_memory(socmon_sink **out)
+socmon_status smn_sink_memory(smn_sink **out)
 {
     if (!out)
         return socmon_fail(SOCMON_EINVAL, "smn_sink_memory: NULL argument");
@@ -225,7 +225,7 @@ socmon_status smn_sink_memory(socmon_sink **out)
     return SOCMON_OK;
 }
 
-const char *smn_sink_memory_data(const socmon_sink *s, size_t *len)
+const char *smn_sink_memory_data(const smn_sink *s, size_t *len)
 {
     if (!s || s->ops != &mem_ops)
         return NULL;

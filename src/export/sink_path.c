@@ -34,9 +34,9 @@
 #include "export/sink.h"
 
 typedef struct path_sink {
-    socmon_sink base;
+    smn_sink base;
     FILE *fp;
-    socmon_path_mode mode;
+    smn_path_mode mode;
     char *path, *dir;
     char *tmp;        /* the new file's name while it has one (replace; publish without O_TMPFILE) */
     int force;
@@ -50,14 +50,14 @@ static socmon_status io_error(const path_sink *p, const char *what)
                        strerror(errno ? errno : EIO));
 }
 
-static socmon_status ps_write(socmon_sink *s, const void *buf, size_t len)
+static socmon_status ps_write(smn_sink *s, const void *buf, size_t len)
 {
     path_sink *p = (path_sink *)s;
     errno = 0;
     return fwrite(buf, 1, len, p->fp) == len ? SOCMON_OK : io_error(p, "writing");
 }
 
-static socmon_status ps_flush(socmon_sink *s)
+static socmon_status ps_flush(smn_sink *s)
 {
     path_sink *p = (path_sink *)s;
     errno = 0;
@@ -76,7 +76,7 @@ static void ps_free(path_sink *p)
     free(p);
 }
 
-static socmon_status ps_close(socmon_sink *s)
+static socmon_status ps_close(smn_sink *s)
 {
     path_sink *p = (path_sink *)s;
     int ok = s->err == SOCMON_OK;   /* a failed write or a cancel: a replaced PATH stays as it was */
@@ -100,7 +100,7 @@ static socmon_status ps_close(socmon_sink *s)
     return st;
 }
 
-static const socmon_sink_ops path_ops = {ps_write, ps_flush, ps_close};
+static const smn_sink_ops path_ops = {ps_write, ps_flush, ps_close};
 
 static const char *type_name(mode_t m)
 {
@@ -348,7 +348,7 @@ static char *dir_of(const char *path)
     return slash == path ? strdup("/") : slash ? strndup(path, (size_t)(slash - path)) : strdup(".");
 }
 
-socmon_status smn_sink_path(const char *path, socmon_path_mode mode, int force, socmon_sink **out)
+socmon_status smn_sink_path(const char *path, smn_path_mode mode, int force, smn_sink **out)
 {
     if (!out)
         return socmon_fail(SOCMON_EINVAL, "smn_sink_path: NULL argument");
@@ -396,12 +396,12 @@ socmon_status smn_sink_check_path(const char *path)
     return st;
 }
 
-int smn_sink_fd(const socmon_sink *s)
+int smn_sink_fd(const smn_sink *s)
 {
     return s && s->ops == &path_ops ? fileno(((const path_sink *)s)->fp) : -1;
 }
 
-int smn_sink_is_published(const socmon_sink *s)
+int smn_sink_is_published(const smn_sink *s)
 {
     return s && s->ops == &path_ops && ((const path_sink *)s)->published;
 }
@@ -429,7 +429,7 @@ static socmon_status link_file(path_sink *p)
     return SOCMON_OK;
 }
 
-socmon_status smn_sink_publish(socmon_sink *s, int *moved_old)
+socmon_status smn_sink_publish(smn_sink *s, int *moved_old)
 {
     path_sink *p = (path_sink *)s;
     if (moved_old)

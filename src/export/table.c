@@ -6,7 +6,7 @@
 #include "core/error.h"
 #include "export/table.h"
 
-struct socmon_table {
+struct smn_table {
     size_t ncols;
     char *align;
     char **cells;      /* row-major, rows * ncols */
@@ -15,11 +15,11 @@ struct socmon_table {
 };
 
 socmon_status smn_table_new(size_t ncols, const char *align, const char *const *headers,
-                               socmon_table **out)
+                               smn_table **out)
 {
     if (!out || ncols == 0 || !align || strlen(align) < ncols)
         return socmon_fail(SOCMON_EINVAL, "smn_table_new: need ncols > 0 and an alignment per column");
-    socmon_table *t = calloc(1, sizeof *t);
+    smn_table *t = calloc(1, sizeof *t);
     if (!t || !(t->align = strdup(align))) {
         free(t);
         return socmon_fail(SOCMON_ENOMEM, "smn_table_new: out of memory");
@@ -38,7 +38,7 @@ socmon_status smn_table_new(size_t ncols, const char *align, const char *const *
     return SOCMON_OK;
 }
 
-void smn_table_free(socmon_table *t)
+void smn_table_free(smn_table *t)
 {
     if (!t)
         return;
@@ -49,7 +49,7 @@ void smn_table_free(socmon_table *t)
     free(t);
 }
 
-socmon_status smn_table_add(socmon_table *t, const char *const *cells)
+socmon_status smn_table_add(smn_table *t, const char *const *cells)
 {
     if (!t || !cells)
         return socmon_fail(SOCMON_EINVAL, "smn_table_add: NULL argument");
@@ -76,12 +76,12 @@ socmon_status smn_table_add(socmon_table *t, const char *const *cells)
     return SOCMON_OK;
 }
 
-size_t smn_table_rows(const socmon_table *t)
+size_t smn_table_rows(const smn_table *t)
 {
     return t ? t->rows - (size_t)t->has_header : 0;
 }
 
-socmon_status smn_table_write(const socmon_table *t, socmon_sink *s, const char *indent)
+socmon_status smn_table_write(const smn_table *t, smn_sink *s, const char *indent)
 {
     if (!t || !s)
         return socmon_fail(SOCMON_EINVAL, "smn_table_write: NULL argument");
@@ -118,9 +118,9 @@ socmon_status smn_table_write(const socmon_table *t, socmon_sink *s, const char 
 
 /* The FILE forms keep their old signatures for callers that print straight to a stream;
  * they go through a borrowed-FILE sink so both forms write the same bytes. */
-void smn_table_print(const socmon_table *t, FILE *fp, const char *indent)
+void smn_table_print(const smn_table *t, FILE *fp, const char *indent)
 {
-    socmon_sink *s;
+    smn_sink *s;
     if (!t || !fp || smn_sink_file(fp, "table", &s) != SOCMON_OK)
         return;
     smn_table_write(t, s, indent);
@@ -138,7 +138,7 @@ int smn_csv_needs_quotes(const char *s, char sep)
     return 0;
 }
 
-socmon_status smn_csv_write(socmon_sink *s, const char *field, char sep)
+socmon_status smn_csv_write(smn_sink *s, const char *field, char sep)
 {
     if (!field)
         field = "";
@@ -159,7 +159,7 @@ socmon_status smn_csv_write(socmon_sink *s, const char *field, char sep)
 
 void smn_csv_field(FILE *fp, const char *field, char sep)
 {
-    socmon_sink *s;
+    smn_sink *s;
     if (!fp || smn_sink_file(fp, "csv", &s) != SOCMON_OK)
         return;
     smn_csv_write(s, field, sep);

@@ -9,21 +9,21 @@
 #include "export/sink.h"
 #include "socmon/status.h"
 
-typedef struct socmon_table socmon_table;
+typedef struct smn_table smn_table;
 
 /* ncols columns; align[i] is 'l' or 'r'. headers may be NULL (no header row). */
 socmon_status smn_table_new(size_t ncols, const char *align, const char *const *headers,
-                               socmon_table **out);
-void smn_table_free(socmon_table *t);
+                               smn_table **out);
+void smn_table_free(smn_table *t);
 /* Adds a row of ncols cells (copied; NULL prints as empty). */
-socmon_status smn_table_add(socmon_table *t, const char *const *cells);
-size_t smn_table_rows(const socmon_table *t);
+socmon_status smn_table_add(smn_table *t, const char *const *cells);
+size_t smn_table_rows(const smn_table *t);
 /* Writes the rows with columns padded to their widest cell (computed from the cells, so a
  * long name widens its column rather than pushing values out of line), separated by two
  * spaces; each line starts with indent. */
-socmon_status smn_table_write(const socmon_table *t, socmon_sink *s, const char *indent);
+socmon_status smn_table_write(const smn_table *t, smn_sink *s, const char *indent);
 /* The same to a FILE (errors are not reported: for quick listings). */
-void smn_table_print(const socmon_table *t, FILE *fp, const char *indent);
+void smn_table_print(const smn_table *t, FILE *fp, const char *indent);
 
 /* 1 if a CSV field must be quoted: it holds sep, a quote, CR or LF, or
  * leading/trailing space (RFC 4180, plus the spaces spreadsheets trim). */
@@ -31,7 +31,7 @@ int smn_csv_needs_quotes(const char *s, char sep);
 
 /* Writes one CSV field: quoted (with doubled quotes) when it holds sep, a
  * quote, CR or LF, or leading/trailing space. NULL writes an empty field. */
-socmon_status smn_csv_write(socmon_sink *s, const char *field, char sep);
+socmon_status smn_csv_write(smn_sink *s, const char *field, char sep);
 /* The same to a FILE. */
 void smn_csv_field(FILE *fp, const char *field, char sep);
 

@@ -36,7 +36,7 @@ static void word(char *buf, size_t len, unsigned *used, int w, const char *one)
     *used |= 1u << w;
 }
 
-void smn_row_flags_used(const socmon_interval_row *row, char *buf, size_t len, unsigned *used)
+void smn_row_flags_used(const smn_interval_row *row, char *buf, size_t len, unsigned *used)
 {
     if (!len)
         return;
@@ -69,9 +69,9 @@ void smn_row_flags_used(const socmon_interval_row *row, char *buf, size_t len, u
     }
 }
 
-void smn_row_value_note(const socmon_interval_row *row, char *buf, size_t len)
+void smn_row_value_note(const smn_interval_row *row, char *buf, size_t len)
 {
-    socmon_interval_row r = {.value_flags = row->value_flags & (SOCMON_VALUE_IMPLAUSIBLE | SOCMON_VALUE_DEAD_BUS),
+    smn_interval_row r = {.value_flags = row->value_flags & (SOCMON_VALUE_IMPLAUSIBLE | SOCMON_VALUE_DEAD_BUS),
                              .implausible = row->implausible, .dead_bus = row->dead_bus};
     unsigned used = 0;
     smn_row_flags_used(&r, buf, len, &used);
@@ -115,7 +115,7 @@ void smn_value_names(const socmon_source_info *info, const unsigned char *bad, u
         snprintf(buf + at, len - at, "+%zu", more);
 }
 
-socmon_status smn_row_footnotes(socmon_sink *s, unsigned used)
+socmon_status smn_row_footnotes(smn_sink *s, unsigned used)
 {
     socmon_status st = SOCMON_OK;
     for (int w = 0; w < NWORDS && st == SOCMON_OK; w++)

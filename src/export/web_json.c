@@ -16,7 +16,7 @@
 
 /* The page's grid from the target's grid op: the export knows no target, the target knows
  * where its counters sit. NULL when out of memory. */
-static json_t *grid_json(const socmon_target_ops *ops, const socmon_counter_list *cl, size_t np,
+static json_t *grid_json(const socmon_target_ops *ops, const smn_counter_list *cl, size_t np,
                          const char *const *names, const double *values, const socmon_grid *g, size_t n)
 {
     socmon_grid_tile *t = calloc(n, sizeof *t);
@@ -40,7 +40,7 @@ static json_t *grid_json(const socmon_target_ops *ops, const socmon_counter_list
     return lay;
 }
 
-json_t *smn_web_layout_json(const socmon_target_ops *ops, const char *target, const socmon_counter_list *counters,
+json_t *smn_web_layout_json(const socmon_target_ops *ops, const char *target, const smn_counter_list *counters,
                                size_t nparams, const char *const *names, const double *values)
 {
     char name[64];
@@ -56,7 +56,7 @@ json_t *smn_web_layout_json(const socmon_target_ops *ops, const char *target, co
 
 /* ---- info ---- */
 
-static json_t *counters_json(const socmon_counter_list *cl)
+static json_t *counters_json(const smn_counter_list *cl)
 {
     json_t *arr = json_array();
     for (size_t i = 0; arr && i < cl->n; i++) {
@@ -119,7 +119,7 @@ static json_t *phases_json(const socmon_phase *p, size_t n)
     return arr;
 }
 
-json_t *smn_web_info_json(const socmon_web_info_in *in)
+json_t *smn_web_info_json(const smn_web_info_in *in)
 {
     if (!in || !in->target || !in->counters || (in->nparams && (!in->param_names || !in->param_values))) {
         socmon_fail(SOCMON_EINVAL, "web info: need a target, its counters and, with parameters, their names and values");

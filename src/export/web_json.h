@@ -22,12 +22,12 @@
 
 #define SOCMON_WEB_INFO_VERSION 1
 
-typedef struct socmon_web_info_in {
+typedef struct smn_web_info_in {
     const char *target;                 /* the target spec */
     const char *device;                 /* the device name, or NULL */
     uint64_t interval_ns;
     int simulated;                      /* timestamps are a model's simulated time */
-    const socmon_counter_list *counters;
+    const smn_counter_list *counters;
     const socmon_metrics *metrics;      /* bound metrics, or NULL */
     size_t nparams;                     /* the device's parameters (clock_hz, rows, cols, ...) */
     const char *const *param_names;
@@ -37,18 +37,18 @@ typedef struct socmon_web_info_in {
     const socmon_phase *phases;         /* the workload's phases: the info's "phases", the charts'
                                            bands; NULL / 0: no "phases" member */
     size_t nphases;
-} socmon_web_info_in;
+} smn_web_info_in;
 
 /* The whole info object; NULL (with socmon_fail's message) when out of memory or given no
  * target or counters. The caller owns the reference. */
-json_t *smn_web_info_json(const socmon_web_info_in *in);
+json_t *smn_web_info_json(const smn_web_info_in *in);
 
 /* What the page needs to draw the target's own picture, from the grid op of ops (the target's
  * declaration; socmon_target_ops.grid): {"kind" (the grid's, e.g. "esp-grid"), "cols", "rows",
  * "planes", "tiles":[{"instance":"tile3","x":0,"y":1,"type":"cpu|mem|acc|io|empty"}]}. A target
  * without a grid op, or whose op finds no grid in these counters and parameters:
  * {"kind":"<target name>"}. NULL when out of memory. */
-json_t *smn_web_layout_json(const socmon_target_ops *ops, const char *target, const socmon_counter_list *counters,
+json_t *smn_web_layout_json(const socmon_target_ops *ops, const char *target, const smn_counter_list *counters,
                                size_t nparams, const char *const *names, const double *values);
 
 /* One row object as text into buf (always terminated when len > 0). No allocation, so a

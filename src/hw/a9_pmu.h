@@ -101,7 +101,7 @@ enum {
 #define ZA9_EVCNTR_INFO(n) [ZA9_REG_EVCNTR0 + n] = {"PMXEVCNTR" #n, 0x000u + 4u * n, 0, 0, 0, 0, 0}
 #define ZA9_EVTYPER_INFO(n) \
     [ZA9_REG_EVTYPER0 + n] = {"PMXEVTYPER" #n, 0x400u + 4u * n, 0, 0, 0, 0, ~0xFFu}
-static const socmon_reginfo ZA9_REGINFO[ZA9_NREGS] SM_UNUSED = {
+static const smn_reginfo ZA9_REGINFO[ZA9_NREGS] SM_UNUSED = {
     ZA9_EVCNTR_INFO(0), ZA9_EVCNTR_INFO(1), ZA9_EVCNTR_INFO(2),
     ZA9_EVCNTR_INFO(3), ZA9_EVCNTR_INFO(4), ZA9_EVCNTR_INFO(5),
     [ZA9_REG_CCNTR] = {"PMCCNTR", A_ZA9_PMCCNTR, 0, 0, 0, 0, 0},
@@ -117,7 +117,7 @@ static const socmon_reginfo ZA9_REGINFO[ZA9_NREGS] SM_UNUSED = {
 /* Index of the register at byte offset off in ZA9_REGINFO, or -1. */
 static inline int za9_reg_index(uint64_t off)
 {
-    const socmon_reginfo *ri =
+    const smn_reginfo *ri =
         off < SOCMON_ZA9_WINDOW ? socmon_reginfo_find(ZA9_REGINFO, ZA9_NREGS, (uint32_t)off)
                                 : NULL;
     return ri ? (int)(ri - ZA9_REGINFO) : -1;

@@ -67,7 +67,7 @@ enum { ESP_CSR_VALID = 0, ESP_CSR_TILE_ID = 1, ESP_CSR_ARIANE_HARTID = 2, ESP_CS
  * ESP_MON_REGINFO and ESP_UNUSED_REGINFO for them, whose addr is the first
  * word of their range. */
 #define ESP_CSR_REGINFO(name, i, reset) {name, A_ESP_CSR0 + 4u * (i), (reset), 0, 0, 0, 0}
-static const socmon_reginfo ESP_TILE_REGINFO[] SM_UNUSED = {
+static const smn_reginfo ESP_TILE_REGINFO[] SM_UNUSED = {
     {"BURST", A_ESP_BURST, 0, 0, 0, 0, 0},
     ESP_CSR_REGINFO("VALID", 0, 1), ESP_CSR_REGINFO("TILE_ID", 1, 0),
     ESP_CSR_REGINFO("ARIANE_HARTID", 2, 0), ESP_CSR_REGINFO("ACC_COH", 3, 0),
@@ -91,14 +91,14 @@ static const socmon_reginfo ESP_TILE_REGINFO[] SM_UNUSED = {
 #undef ESP_CSR_REGINFO
 enum { ESP_TILE_NREGS = 1 + ESP_NCSR };
 
-static const socmon_reginfo ESP_MON_REGINFO SM_UNUSED =
+static const smn_reginfo ESP_MON_REGINFO SM_UNUSED =
     {"MON", A_ESP_MON0, 0, 0xFFFFFFFFu, 0, 0, 0};
-static const socmon_reginfo ESP_UNUSED_REGINFO SM_UNUSED =
+static const smn_reginfo ESP_UNUSED_REGINFO SM_UNUSED =
     {"UNUSED", A_ESP_UNUSED0, 0, 0, 0, 0, 0xFFFFFFFFu};
 
 /* The access of the word at byte offset off (word aligned) of a tile
  * window; NULL past the window. */
-static inline const socmon_reginfo *esp_tile_reginfo(uint32_t off)
+static inline const smn_reginfo *esp_tile_reginfo(uint32_t off)
 {
     if (off >= ESP_TILE_SIZE)
         return NULL;

@@ -4,7 +4,7 @@
  *
  * Sources: rtl/ibex_pkg.sv (csr_num_e, bit positions), rtl/ibex_cs_registers.sv
  * (read/write decode, mcountinhibit and mhpmevent layout, reset values),
- * rtl/ibex_counter.sv (counter update rule), examples/simple_system/rtl/
+ * rtl/smn_ibex_counter.sv (counter update rule), examples/simple_system/rtl/
  * ibex_simple_system.sv, shared/rtl/timer.sv, shared/rtl/sim/simulator_ctrl.sv.
  * The facts are also summarised in ../shared/specs/riscv_hpm_ibex.md §1 and §7.
  * Like every src/hw header this includes nothing from socmon. */
@@ -79,7 +79,7 @@ enum {
 };
 
 #define IBEX_MHPM_NUM_MAX 29u     /* MHPMCounterNum: counters 3 .. 3+num-1 */
-#define IBEX_MHPM_WIDTH_MAX 64u   /* MHPMCounterWidth: 1..64 (no RTL assertion, ibex_counter works) */
+#define IBEX_MHPM_WIDTH_MAX 64u   /* MHPMCounterWidth: 1..64 (no RTL assertion, smn_ibex_counter works) */
 
 /* mcountinhibit: bit 0, bit 2 and bits 3..(2+num) are writable; bit 1 and
  * the bits of unimplemented counters read 0 (since e53a02ab). Reset 0. */

@@ -42,7 +42,7 @@
 
 /* One register's access behaviour. Bits in none of the masks are plain
  * read/write storage. */
-typedef struct socmon_reginfo {
+typedef struct smn_reginfo {
     const char *name;
     uint32_t addr;     /* byte offset in the block */
     uint32_t reset;    /* value after reset */
@@ -50,10 +50,10 @@ typedef struct socmon_reginfo {
     uint32_t w1c;      /* writing 1 clears the bit, writing 0 leaves it */
     uint32_t cor;      /* a read returns the bit, then clears it */
     uint32_t rsvd;     /* read 0, ignore writes */
-} socmon_reginfo;
+} smn_reginfo;
 
 /* The entry for byte offset addr in a table of n, or NULL. */
-static inline const socmon_reginfo *socmon_reginfo_find(const socmon_reginfo *t, size_t n,
+static inline const smn_reginfo *socmon_reginfo_find(const smn_reginfo *t, size_t n,
                                                        uint32_t addr)
 {
     for (size_t i = 0; i < n; i++)
@@ -63,7 +63,7 @@ static inline const socmon_reginfo *socmon_reginfo_find(const socmon_reginfo *t,
 }
 
 /* The value a write of val leaves in a register holding old. */
-static inline uint32_t socmon_reg_write(const socmon_reginfo *ri, uint32_t old, uint32_t val)
+static inline uint32_t socmon_reg_write(const smn_reginfo *ri, uint32_t old, uint32_t val)
 {
     uint32_t keep = ri->ro | ri->w1c | ri->cor | ri->rsvd;
     uint32_t v = (old & keep) | (val & ~keep);
@@ -72,7 +72,7 @@ static inline uint32_t socmon_reg_write(const socmon_reginfo *ri, uint32_t old, 
 }
 
 /* What a read returns; *storage loses its clear-on-read bits. */
-static inline uint32_t socmon_reg_read(const socmon_reginfo *ri, uint32_t *storage)
+static inline uint32_t socmon_reg_read(const smn_reginfo *ri, uint32_t *storage)
 {
     uint32_t v = *storage & ~ri->rsvd;
     *storage &= ~ri->cor;

@@ -103,7 +103,7 @@ enum { TENSIX_ROLE_REF, TENSIX_ROLE_MODE, TENSIX_ROLE_CTRL, TENSIX_ROLE_OUT_L, T
     {#bank "_OUT_L", A_TENSIX_##bank##_OUT_L, 0, 0xFFFFFFFFu, 0, 0, 0},                        \
     {#bank "_OUT_H", A_TENSIX_##bank##_OUT_H, 0, 0xFFFFFFFFu, 0, 0, 0}
 
-static const socmon_reginfo TENSIX_REGINFO[] SM_UNUSED = {
+static const smn_reginfo TENSIX_REGINFO[] SM_UNUSED = {
     TENSIX_BANK_REGINFO(INSTRN_THREAD),
     TENSIX_BANK_REGINFO(FPU),
     TENSIX_BANK_REGINFO(TDMA_UNPACK),
@@ -118,7 +118,7 @@ enum { TENSIX_REG_ALL = TENSIX_NBANKS * TENSIX_NROLES, TENSIX_REG_MUX_CTRL, TENS
  * (an unmodelled register of the debug window). */
 static inline int tensix_reg_index(uint32_t off)
 {
-    const socmon_reginfo *ri = socmon_reginfo_find(TENSIX_REGINFO, TENSIX_NREGS, off);
+    const smn_reginfo *ri = socmon_reginfo_find(TENSIX_REGINFO, TENSIX_NREGS, off);
     return ri ? (int)(ri - TENSIX_REGINFO) : -1;
 }
 

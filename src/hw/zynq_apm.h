@@ -117,7 +117,7 @@ enum {
     [ZAPM_REG_SR] = {"SR", A_ZAPM_SR, 0, 0xFFFFFFFFu, 0, 0, 0}, \
     [ZAPM_REG_GIE] = {"GIE", A_ZAPM_GIE, 0, 0, 0, 0, ~1u},
 
-static const socmon_reginfo ZAPM_REGINFO[ZAPM_NREGS] SM_UNUSED = {
+static const smn_reginfo ZAPM_REGINFO[ZAPM_NREGS] SM_UNUSED = {
     ZAPM_REGINFO_COMMON_ROWS
     [ZAPM_REG_IE] = {"IE", A_ZAPM_IE, 0, 0, 0, 0, ~ZAPM_IE_PROFILE_READ},
     [ZAPM_REG_IS] = {"IS", A_ZAPM_IS, 0, 0, ZAPM_IXR_MASK, 0, ~ZAPM_IXR_MASK},
@@ -127,7 +127,7 @@ static const socmon_reginfo ZAPM_REGINFO[ZAPM_NREGS] SM_UNUSED = {
 /* The same registers in Advanced mode (spec §1.3, §1.6): CR reads back bits
  * 0-7, 16, 17; IE and IS hold the 13 interrupt bits (ZAPM_IXR_ADV_MASK,
  * src/hw/zynq_apm_adv.h). Same indices as ZAPM_REGINFO. */
-static const socmon_reginfo ZAPM_REGINFO_ADV[ZAPM_NREGS] SM_UNUSED = {
+static const smn_reginfo ZAPM_REGINFO_ADV[ZAPM_NREGS] SM_UNUSED = {
     ZAPM_REGINFO_COMMON_ROWS
     [ZAPM_REG_IE] = {"IE", A_ZAPM_IE, 0, 0, 0, 0, ~0x1FFFu},
     [ZAPM_REG_IS] = {"IS", A_ZAPM_IS, 0, 0, 0x1FFFu, 0, ~0x1FFFu},
@@ -137,7 +137,7 @@ static const socmon_reginfo ZAPM_REGINFO_ADV[ZAPM_NREGS] SM_UNUSED = {
 /* Index of the register at byte offset off in ZAPM_REGINFO, or -1. */
 static inline int zapm_reg_index(uint64_t off)
 {
-    const socmon_reginfo *ri =
+    const smn_reginfo *ri =
         off < SOCMON_ZAPM_WINDOW ? socmon_reginfo_find(ZAPM_REGINFO, ZAPM_NREGS, (uint32_t)off)
                                  : NULL;
     return ri ? (int)(ri - ZAPM_REGINFO) : -1;

@@ -88,7 +88,7 @@ enum {
     ZAPM_XREG_MSR0, ZAPM_XREG_MSR1, ZAPM_XREG_MSR2, ZAPM_XREG_ID, ZAPM_XREG_IDMASK,
     ZAPM_XREG_RID, ZAPM_XREG_RIDMASK, ZAPM_XREG_FEC, ZAPM_XREG_SWD, ZAPM_NXREGS
 };
-static const socmon_reginfo ZAPM_XREGINFO[ZAPM_NXREGS] SM_UNUSED = {
+static const smn_reginfo ZAPM_XREGINFO[ZAPM_NXREGS] SM_UNUSED = {
     [ZAPM_XREG_MSR0] = {"MSR0", A_ZAPM_MSR0, 0, 0, 0, 0, 0},
     [ZAPM_XREG_MSR1] = {"MSR1", A_ZAPM_MSR1, 0, 0, 0, 0, 0},
     [ZAPM_XREG_MSR2] = {"MSR2", A_ZAPM_MSR2, 0, 0, 0, 0, 0xFFFF0000u},
@@ -102,7 +102,7 @@ static const socmon_reginfo ZAPM_XREGINFO[ZAPM_NXREGS] SM_UNUSED = {
 
 static inline int zapm_xreg_index(uint64_t off)
 {
-    const socmon_reginfo *ri =
+    const smn_reginfo *ri =
         off < 0x10000u ? socmon_reginfo_find(ZAPM_XREGINFO, ZAPM_NXREGS, (uint32_t)off) : NULL;
     return ri ? (int)(ri - ZAPM_XREGINFO) : -1;
 }

@@ -53,15 +53,15 @@ typedef struct expr_tree {
 } expr_tree;
 
 /* Parses text into t (zeroed by the caller). On failure returns SOCMON_EPARSE
- * with a message "column N: ..." and leaves t for expr_tree_free. */
-socmon_status expr_parse(const char *text, expr_tree *t);
-void expr_tree_free(expr_tree *t);
+ * with a message "column N: ..." and leaves t for smn_expr_tree_free. */
+socmon_status smn_expr_parse(const char *text, expr_tree *t);
+void smn_expr_tree_free(expr_tree *t);
 
-const char *expr_fn_name(int fn);
+const char *smn_expr_fn_name(int fn);
 /* Whether fn aggregates over instances when given this many arguments. */
-int expr_fn_is_aggregate(int fn, int nargs);
+int smn_expr_fn_is_aggregate(int fn, int nargs);
 
 /* Splits "inst.name" at its dot: returns the position of the dot or NULL. */
-const char *expr_name_dot(const char *name);
+const char *smn_expr_name_dot(const char *name);
 
 #endif

@@ -35,18 +35,18 @@ static const struct { const char *name; int min_args, max_args; } fns[] = {
 };
 #define NFNS ((int)(sizeof fns / sizeof fns[0]))
 
-const char *expr_fn_name(int fn)
+const char *smn_expr_fn_name(int fn)
 {
     return fn >= 0 && fn < NFNS ? fns[fn].name : "?";
 }
 
-int expr_fn_is_aggregate(int fn, int nargs)
+int smn_expr_fn_is_aggregate(int fn, int nargs)
 {
     return fn == FN_SUM || fn == FN_AVG || fn == FN_COUNT ||
            ((fn == FN_MIN || fn == FN_MAX) && nargs == 1);
 }
 
-const char *expr_name_dot(const char *name)
+const char *smn_expr_name_dot(const char *name)
 {
     return strchr(name, '.');
 }
@@ -328,7 +328,7 @@ static socmon_status parse_primary(parser *p, int *out)
             return st;
         }
         if (p->tok == T_LP) {
-            if (expr_name_dot(name)) {
+            if (smn_expr_name_dot(name)) {
                 st = socmon_fail(SOCMON_EPARSE, "column %d: '%s' is not a function", at, name);
                 free(name);
                 return st;
@@ -458,7 +458,7 @@ static socmon_status parse_cond(parser *p, int *out)
     return SOCMON_OK;
 }
 
-socmon_status expr_parse(const char *text, expr_tree *t)
+socmon_status smn_expr_parse(const char *text, expr_tree *t)
 {
     size_t len = strlen(text);
     if (len > SOCMON_EXPR_MAX_LEN)
@@ -487,7 +487,7 @@ socmon_status expr_parse(const char *text, expr_tree *t)
     return SOCMON_OK;
 }
 
-void expr_tree_free(expr_tree *t)
+void smn_expr_tree_free(expr_tree *t)
 {
     if (!t)
         return;

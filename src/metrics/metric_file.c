@@ -26,7 +26,7 @@ static void metric_free(metric *m)
         for (size_t i = 0; i < m->def.nlabels; i++)
             free(m->labels[i]);
     free(m->labels);
-    expr_tree_free(&m->tree);
+    smn_expr_tree_free(&m->tree);
 }
 
 void socmon_metricset_free(socmon_metricset *ms)
@@ -50,7 +50,7 @@ const socmon_metric_def *socmon_metricset_def(const socmon_metricset *ms, size_t
     return ms && i < ms->n ? &ms->m[i].def : NULL;
 }
 
-socmon_status metricset_add(socmon_metricset *ms, metric *m)
+socmon_status smn_metricset_add(socmon_metricset *ms, metric *m)
 {
     /* Room first, then the name: a failure of either leaves the set as it was.
      * The map keeps m->name, a string that stays put when ms->m moves. */
@@ -224,20 +224,20 @@ static socmon_status load_metric(socmon_metricset *ms, const char *src, size_t i
     if (jg) {
         char where[300];
         snprintf(where, sizeof where, "%s: metric '%s' (metrics[%zu]): ", src, name, i);
-        if ((st = metric_guard_expr(where, jg, m.expr, &guarded)))
+        if ((st = smn_metric_guard_expr(where, jg, m.expr, &guarded)))
             goto fail;
     }
     json_t *jr = json_object_get(o, "range");
     if (jr) {
         char where[300], *ranged = NULL;
         snprintf(where, sizeof where, "%s: metric '%s' (metrics[%zu]): ", src, name, i);
-        st = metric_range_expr(where, jr, guarded ? guarded : m.expr, &ranged);
+        st = smn_metric_range_expr(where, jr, guarded ? guarded : m.expr, &ranged);
         free(guarded);
         guarded = ranged;
         if (st)
             goto fail;
     }
-    st = expr_parse(guarded ? guarded : m.expr, &m.tree);
+    st = smn_expr_parse(guarded ? guarded : m.expr, &m.tree);
     free(guarded);
     if (st) {
         if (st == SOCMON_EPARSE)
@@ -246,7 +246,7 @@ static socmon_status load_metric(socmon_metricset *ms, const char *src, size_t i
                                : jr ? " with range" : "");
         goto fail;
     }
-    return metricset_add(ms, &m);
+    return smn_metricset_add(ms, &m);
 fail:
     metric_free(&m);
     return st;

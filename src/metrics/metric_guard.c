@@ -21,7 +21,7 @@
 #include "core/error.h"
 #include "metrics/metrics_internal.h"
 
-socmon_status metric_guard_expr(const char *where, json_t *guard, const char *expr, char **out)
+socmon_status smn_metric_guard_expr(const char *where, json_t *guard, const char *expr, char **out)
 {
     *out = NULL;
     if (!json_is_object(guard) || json_object_size(guard) == 0)
@@ -60,7 +60,7 @@ socmon_status metric_guard_expr(const char *where, json_t *guard, const char *ex
  * it is no measurement of that quantity, whatever the counters did (a counter the program
  * inhibited, zeroed or wrote while the others ran on), so it is undefined rather than shown:
  * `((expr) >= lo && (expr) <= hi) ? (expr) : 0/0`. */
-socmon_status metric_range_expr(const char *where, json_t *range, const char *expr, char **out)
+socmon_status smn_metric_range_expr(const char *where, json_t *range, const char *expr, char **out)
 {
     *out = NULL;
     double lo = NAN, hi = NAN;

@@ -32,7 +32,7 @@ typedef struct binder {
     const socmon_metric_schema *sc;
     cref *byname;       /* counters sorted by (name, instance index, schema index) */
     iref *inst_sorted;  /* instances sorted by name, for "inst.name" */
-    socmon_strmap params;   /* parameter name -> index (the first of a name counts) */
+    smn_strmap params;   /* parameter name -> index (the first of a name counts) */
     int **mres;         /* per metric: result index per instance, or [0] if device-wide */
     char *mper;         /* per metric: compiled per instance */
     char *mabsent;      /* per metric: reads a name the schema lacks (as NaN), itself or through
@@ -226,7 +226,7 @@ static int resolve_dotted(binder *b, const char *name, const char *dot, resolved
 static int resolve(binder *b, const char *name, int inst, resolved *r, int *own)
 {
     memset(r, 0, sizeof *r);
-    const char *dot = expr_name_dot(name);
+    const char *dot = smn_expr_name_dot(name);
     if (dot)
         return resolve_dotted(b, name, dot, r);
     long j = find_metric(b, name);
@@ -311,7 +311,7 @@ static int qualifies(binder *b, const expr_tree *t, int node, int inst, int *own
     case EX_NAME:
         return resolve(b, n->name, inst, &r, own) == R_OK;
     case EX_CALL:
-        if (expr_fn_is_aggregate(n->op, n->nargs))
+        if (smn_expr_fn_is_aggregate(n->op, n->nargs))
             return 1;
         for (int a = n->a; a >= 0; a = t->nodes[a].next)
             if (!qualifies(b, t, a, inst, own))
@@ -493,7 +493,7 @@ static socmon_status compile(binder *b, const expr_tree *t, int node, int inst)
             return st;
         return emit(b, OP_SEL, 0, 0, 0, -2);
     case EX_CALL:
-        if (expr_fn_is_aggregate(n->op, n->nargs))
+        if (smn_expr_fn_is_aggregate(n->op, n->nargs))
             return compile_aggregate_once(b, t, node);
         for (int a = n->a; a >= 0; a = t->nodes[a].next)
             if ((st = compile(b, t, a, inst)))

@@ -58,7 +58,7 @@ struct socmon_metrics {
 
 /* Runs the program; out has m->nres entries. bad (or NULL): per counter, nonzero where its
  * delta is not to be used (it reads as NaN). */
-void metrics_run(const socmon_metrics *m, const uint64_t *deltas, const unsigned char *bad, double interval_s,
+void smn_metrics_run(const socmon_metrics *m, const uint64_t *deltas, const unsigned char *bad, double interval_s,
                  double *out);
 
 #endif

@@ -38,7 +38,7 @@ static double delta_of(const uint64_t *deltas, const unsigned char *bad, uint32_
     return bad && bad[i] ? NAN : (double)deltas[i];
 }
 
-void metrics_run(const socmon_metrics *m, const uint64_t *deltas, const unsigned char *bad, double interval_s,
+void smn_metrics_run(const socmon_metrics *m, const uint64_t *deltas, const unsigned char *bad, double interval_s,
                  double *out)
 {
     if (m->ncode == 0)   /* nothing bound: code may be NULL */
@@ -133,7 +133,7 @@ socmon_status socmon_metrics_eval(socmon_metrics *m, const uint64_t *deltas, dou
     if (!m || !out || (!deltas && m->ncounters))
         return socmon_fail(SOCMON_EINVAL, "socmon_metrics_eval: %s is NULL",
                            !m ? "metrics" : !out ? "out" : "deltas");
-    metrics_run(m, deltas, NULL, interval_s, out);
+    smn_metrics_run(m, deltas, NULL, interval_s, out);
     return SOCMON_OK;
 }
 
@@ -142,7 +142,7 @@ socmon_status smn_metrics_eval_masked(socmon_metrics *m, const uint64_t *deltas,
 {
     if (!m || !out || (!deltas && m->ncounters))
         return socmon_fail(SOCMON_EINVAL, "metrics: eval of %s", !m ? "no metrics" : "NULL values");
-    metrics_run(m, deltas, bad, interval_s, out);
+    smn_metrics_run(m, deltas, bad, interval_s, out);
     return SOCMON_OK;
 }
 
@@ -162,14 +162,14 @@ socmon_status socmon_expr_eval(const char *expr, const socmon_metric_schema *sch
         free(mt.name);
         return socmon_fail(SOCMON_ENOMEM, "out of memory evaluating an expression");
     }
-    socmon_status st = expr_parse(expr, &mt.tree);
+    socmon_status st = smn_expr_parse(expr, &mt.tree);
     if (st) {
         free(mt.name);
         free(mt.expr);
-        expr_tree_free(&mt.tree);
+        smn_expr_tree_free(&mt.tree);
         return st == SOCMON_EPARSE ? socmon_fail_prefix(st, "expr ") : st;
     }
-    if ((st = metricset_add(&ms, &mt))) {
+    if ((st = smn_metricset_add(&ms, &mt))) {
         free(ms.m);
         smn_strmap_free(&ms.names);
         return st;
@@ -177,7 +177,7 @@ socmon_status socmon_expr_eval(const char *expr, const socmon_metric_schema *sch
     socmon_metrics *m = NULL;
     if (!(st = socmon_metrics_bind(&ms, schema, &m))) {
         if (m->nres == 1) {
-            metrics_run(m, deltas, NULL, interval_s, out);
+            smn_metrics_run(m, deltas, NULL, interval_s, out);
         } else {
             st = socmon_fail(SOCMON_ENOENT, "expr: %s", m->skipped[0]);
         }
@@ -185,7 +185,7 @@ socmon_status socmon_expr_eval(const char *expr, const socmon_metric_schema *sch
     socmon_metrics_free(m);
     free(ms.m[0].name);
     free(ms.m[0].expr);
-    expr_tree_free(&ms.m[0].tree);
+    smn_expr_tree_free(&ms.m[0].tree);
     free(ms.m);
     smn_strmap_free(&ms.names);
     return st;

@@ -20,7 +20,7 @@
 #include "core/varint.h"
 #include "socmon/delta.h"
 
-socmon_status smn_rec2_block_init(socmon_rec2_block *b, size_t ncounters, size_t cap)
+socmon_status smn_rec2_block_init(smn_rec2_block *b, size_t ncounters, size_t cap)
 {
     memset(b, 0, sizeof *b);
     b->ncounters = ncounters;
@@ -39,7 +39,7 @@ socmon_status smn_rec2_block_init(socmon_rec2_block *b, size_t ncounters, size_t
     return SOCMON_OK;
 }
 
-void smn_rec2_block_free(socmon_rec2_block *b)
+void smn_rec2_block_free(smn_rec2_block *b)
 {
     free(b->t);
     free(b->flags);
@@ -103,7 +103,7 @@ static size_t put_column(uint8_t *out, const uint64_t *vals, size_t m, int layou
     return w;
 }
 
-size_t smn_rec2_encode(socmon_rec2_block *b, const uint8_t *widths, int layout, uint8_t *out)
+size_t smn_rec2_encode(smn_rec2_block *b, const uint8_t *widths, int layout, uint8_t *out)
 {
     size_t n = b->n, m = n - 1, w = 0, cap = b->cap;
     uint64_t *tmp = b->tmp;
@@ -213,7 +213,7 @@ static socmon_status get_column(in *r, uint64_t *vals, size_t m, int layout, uin
 }
 
 socmon_status smn_rec2_decode(const uint8_t *raw, size_t len, const uint8_t *widths, size_t n,
-                                 uint64_t first_t, socmon_rec2_block *b)
+                                 uint64_t first_t, smn_rec2_block *b)
 {
     if (n < 1 || n > b->cap)
         return socmon_fail(SOCMON_EPARSE, "block of %zu samples out of range 1..%zu", n, b->cap);

@@ -101,14 +101,14 @@ long smn_rec_dup_param(const socmon_recording *rec);
 socmon_status smn_rec_schema_bytes(const socmon_recording *rec, uint8_t **buf, size_t *len);
 
 /* A bounds-checked cursor over untrusted bytes. */
-typedef struct socmon_rec_reader {
+typedef struct smn_rec_reader {
     const uint8_t *p;
     size_t len, pos;
-} socmon_rec_reader;
+} smn_rec_reader;
 /* Reads the schema written by smn_rec_schema_bytes into rec (counters,
  * params, target, device, interval). Failures are SOCMON_EPARSE naming the
  * offset (r->p[0] is offset 0 of the file). */
-socmon_status smn_rec_parse_schema(socmon_rec_reader *r, socmon_recording *rec);
+socmon_status smn_rec_parse_schema(smn_rec_reader *r, socmon_recording *rec);
 /* SOCMON_EPARSE "recording: offset N: ..." */
 socmon_status smn_rec_bad(size_t off, const char *fmt, ...) SOCMON_PRINTF(2, 3);
 
@@ -125,9 +125,9 @@ socmon_status smn_rec2_parse_limit(const uint8_t *buf, size_t len, uint64_t max_
 socmon_status smn_recording_write_fd(const socmon_recording *rec, int fd, const socmon_recwriter_opts *opts,
                                         int layout);
 
-/* What socmon_rec2_scan found in a v2 file: where its last good block ends
+/* What smn_rec2_scan found in a v2 file: where its last good block ends
  * and how the writer should continue (socmon_recwriter_reopen). */
-typedef struct socmon_rec2_scan {
+typedef struct smn_rec2_scan {
     uint64_t good_end;       /* file offset just after the last good block (after the header if none) */
     uint64_t next_index;     /* the last good sample's index + 1 (0 if none) */
     uint64_t last_t;         /* the last good sample's timestamp */
@@ -139,11 +139,11 @@ typedef struct socmon_rec2_scan {
      * and one past the reader's limit, which the reader would call damage */
     unsigned nattach;
     char attach_names[SOCMON_REC2_MAX_ATTACHMENTS][SOCMON_REC2_MAX_ATTACH_NAME + 1];
-} socmon_rec2_scan;
+} smn_rec2_scan;
 /* Reads a v2 file as smn_rec2_parse does (same checks) without keeping its
  * samples: *out gets the schema and info, an empty timeline; memory is one
  * block. */
-socmon_status smn_rec2_scan_file(const uint8_t *buf, size_t len, socmon_rec2_scan *scan, socmon_recording **out);
+socmon_status smn_rec2_scan_file(const uint8_t *buf, size_t len, smn_rec2_scan *scan, socmon_recording **out);
 /* A new writer and its header (socmon_recwriter_open's core, for a
  * recording's schema); layout as for smn_recording_write_fd. */
 socmon_status smn_rec2_writer_new(int fd, const socmon_recording *rec, const socmon_recwriter_opts *opts,
@@ -152,7 +152,7 @@ socmon_status smn_rec2_writer_new(int fd, const socmon_recording *rec, const soc
 const char *smn_rec_errno_name(int e);
 /* A writer that continues after scan->good_end of fd (recording_write.c). */
 socmon_status smn_rec2_writer_resume(int fd, const socmon_recording *rec, const socmon_recwriter_opts *opts,
-                                        const socmon_rec2_scan *scan, socmon_recwriter **out);
+                                        const smn_rec2_scan *scan, socmon_recwriter **out);
 
 /* CRC-32 (IEEE 802.3, reflected, as in zlib and PNG) of buf, continuing from
  * crc (0 to start). */

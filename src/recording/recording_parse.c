@@ -21,7 +21,7 @@
 
 /* ---- reading ---- */
 
-typedef socmon_rec_reader reader;
+typedef smn_rec_reader reader;
 
 #define bad smn_rec_bad
 socmon_status smn_rec_bad(size_t off, const char *fmt, ...)

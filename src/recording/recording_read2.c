@@ -34,7 +34,7 @@ typedef struct rd {
     size_t nc;
     uint32_t block_samples;
     uint8_t *widths;
-    socmon_rec2_block blk;
+    smn_rec2_block blk;
     uint8_t *raw;
     size_t raw_cap;
     ZSTD_DCtx *dctx;
@@ -54,7 +54,7 @@ typedef struct rd {
     void *user;
     int mapped;            /* p is a page-aligned read-only mapping of the file */
     size_t released;       /* bytes before this offset were given back to the kernel (a mapping) */
-    socmon_rec2_scan *scan; /* a scan's result: it gets the attachments' names */
+    smn_rec2_scan *scan; /* a scan's result: it gets the attachments' names */
     size_t good_end;       /* offset just after the last good block */
     int ended;             /* the file had its end record */
     uint64_t good_samples; /* samples in the good blocks */
@@ -64,7 +64,7 @@ enum { BLOCK_OK, BLOCK_CUT, BLOCK_DAMAGED, BLOCK_FATAL };
 
 /* A scan keeps no attachment but their names, for a writer that continues the file: the
  * reader takes the first of a name and at most SOCMON_REC2_MAX_ATTACHMENTS, so does this. */
-static void scan_attachment(socmon_rec2_scan *scan, const uint8_t *p)
+static void scan_attachment(smn_rec2_scan *scan, const uint8_t *p)
 {
     char name[SOCMON_REC2_MAX_ATTACH_NAME + 1];
     if (!scan || scan->nattach >= SOCMON_REC2_MAX_ATTACHMENTS || !smn_rec2_attach_name(p, name))
@@ -216,7 +216,7 @@ static int read_block(rd *r, size_t pos, size_t *end, socmon_status *fatal)
     }
     if (!r->have_block)
         know_t(r->rec, 0, t0);
-    socmon_rec2_block *b = &r->blk;
+    smn_rec2_block *b = &r->blk;
     for (size_t i = 0; i < n; i++) {
         uint64_t prev = i ? b->t[i - 1] : r->last_t;
         if ((i || r->have_block) && b->t[i] < prev)
@@ -307,7 +307,7 @@ static socmon_status parse_header(rd *r, size_t *body_end)
     uint32_t stored = (uint32_t)socmon_rec2_get(r->p + end, 4), crc = smn_crc32(0, r->p, end);
     if (stored != crc)
         return smn_rec_bad(end, "header checksum mismatch: file says 0x%08x, header gives 0x%08x", stored, crc);
-    socmon_rec_reader hr = {r->p, end, SOCMON_REC2_FIXED_HDR};
+    smn_rec_reader hr = {r->p, end, SOCMON_REC2_FIXED_HDR};
     socmon_status st = smn_rec_parse_schema(&hr, r->rec);
     if (st != SOCMON_OK)
         return st;
@@ -531,7 +531,7 @@ int smn_rec2_inflate(ZSTD_DCtx *dctx, const uint8_t *src, size_t comp, size_t ra
 
 static socmon_status run(rd *rp, socmon_recording **out);
 
-socmon_status smn_rec2_scan_file(const uint8_t *buf, size_t len, socmon_rec2_scan *scan, socmon_recording **out)
+socmon_status smn_rec2_scan_file(const uint8_t *buf, size_t len, smn_rec2_scan *scan, socmon_recording **out)
 {
     memset(scan, 0, sizeof *scan);
     rd r = {.p = buf, .len = len, .first_damage = UINT64_MAX, .max_values = UINT64_MAX, .scan_only = 1, .scan = scan};

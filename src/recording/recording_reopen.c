@@ -102,7 +102,7 @@ static socmon_status same_schema(const socmon_recording *f, const socmon_recordi
 }
 
 /* Maps fd's len bytes, scans them and checks the schema; *scan says where to continue. */
-static socmon_status scan_fd(int fd, size_t len, const socmon_recording *want, int sim, socmon_rec2_scan *scan)
+static socmon_status scan_fd(int fd, size_t len, const socmon_recording *want, int sim, smn_rec2_scan *scan)
 {
     if (len < SOCMON_REC2_FIXED_HDR)
         return socmon_fail(SOCMON_EPARSE, "%zu bytes: too short for a recording header", len);
@@ -158,7 +158,7 @@ socmon_status socmon_recwriter_reopen(int fd, const socmon_set *set, const char 
     socmon_status st = socmon_recording_new(set, target, interval_ns, &want);
     if (st != SOCMON_OK)
         return st;
-    socmon_rec2_scan scan;
+    smn_rec2_scan scan;
     st = scan_fd(fd, (size_t)sb.st_size, want, opts ? opts->simulated : 0, &scan);
     if (st == SOCMON_OK && (uint64_t)sb.st_size != scan.good_end && ftruncate(fd, (off_t)scan.good_end) != 0)
         st = socmon_fail(errno == EACCES || errno == EPERM ? SOCMON_EPERM : SOCMON_EIO,

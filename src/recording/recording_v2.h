@@ -63,16 +63,16 @@ enum {
 #define SOCMON_REC2_DEFAULT_LAYOUT SOCMON_REC2_LAYOUT_PLANES
 
 /* Samples in columns: value i of counter j is v[j * cap + i]. */
-typedef struct socmon_rec2_block {
+typedef struct smn_rec2_block {
     size_t ncounters, cap, n;
     uint64_t *t;
     uint32_t *flags, *missed;
     uint64_t *v;
     uint64_t *tmp, *tmp2;  /* cap values each of scratch for the codec */
-} socmon_rec2_block;
+} smn_rec2_block;
 
-socmon_status smn_rec2_block_init(socmon_rec2_block *b, size_t ncounters, size_t cap);
-void smn_rec2_block_free(socmon_rec2_block *b);
+socmon_status smn_rec2_block_init(smn_rec2_block *b, size_t ncounters, size_t cap);
+void smn_rec2_block_free(smn_rec2_block *b);
 
 /* The most bytes the codec writes for n samples of ncounters counters (the
  * reader refuses a block that claims more). */
@@ -82,14 +82,14 @@ size_t smn_rec2_raw_bound(size_t ncounters, size_t n);
  * widths[j] is counter j's width (1..64). Returns the length. A value wider
  * than its counter (a driver that does not mask) makes that column 64 bits
  * wide in this block, so nothing is ever lost. */
-size_t smn_rec2_encode(socmon_rec2_block *b, const uint8_t *widths, int layout, uint8_t *out);
+size_t smn_rec2_encode(smn_rec2_block *b, const uint8_t *widths, int layout, uint8_t *out);
 
 /* Decodes n samples (1..b->cap) from raw into b; t[0] comes from the block
  * header. Strict: every byte must be used, every value within its column's
  * width. Failures are SOCMON_EPARSE with a message (no offset: the caller
  * knows where the block is). */
 socmon_status smn_rec2_decode(const uint8_t *raw, size_t len, const uint8_t *widths, size_t n,
-                                 uint64_t first_t, socmon_rec2_block *b);
+                                 uint64_t first_t, smn_rec2_block *b);
 
 /* Decompresses the one zstd frame src[0..comp) that must yield exactly raw
  * bytes into *buf (capacity *cap, grown by realloc as output arrives, so a

@@ -27,7 +27,7 @@ struct socmon_recwriter {
     int fd;
     uint8_t *widths;
     int level, layout;
-    socmon_rec2_block blk;
+    smn_rec2_block blk;
     uint8_t *raw, *comp;
     size_t raw_cap, comp_cap;
     ZSTD_CCtx *cctx;
@@ -244,7 +244,7 @@ socmon_status smn_rec2_writer_new(int fd, const socmon_recording *rec, const soc
 }
 
 socmon_status smn_rec2_writer_resume(int fd, const socmon_recording *rec, const socmon_recwriter_opts *opts,
-                                        const socmon_rec2_scan *scan, socmon_recwriter **out)
+                                        const smn_rec2_scan *scan, socmon_recwriter **out)
 {
     socmon_recwriter_opts o = opts ? *opts : (socmon_recwriter_opts){0};
     /* the reader refuses a block longer than the header's block size */
@@ -297,7 +297,7 @@ static socmon_status failed_again(const socmon_recwriter *w)
 /* Encodes, compresses and writes the pending samples as one block. */
 static socmon_status write_block(socmon_recwriter *w)
 {
-    socmon_rec2_block *b = &w->blk;
+    smn_rec2_block *b = &w->blk;
     if (b->n == 0)
         return SOCMON_OK;
     size_t raw = smn_rec2_encode(b, w->widths, w->layout, w->raw);
@@ -337,7 +337,7 @@ socmon_status socmon_recwriter_append(socmon_recwriter *w, const socmon_sample *
         return socmon_fail(SOCMON_EINVAL, "recwriter_append: %s is NULL", w ? "sample" : "writer");
     if (w->failed)
         return failed_again(w);
-    socmon_rec2_block *b = &w->blk;
+    smn_rec2_block *b = &w->blk;
     if (s->n != b->ncounters)
         return socmon_fail(SOCMON_EINVAL, "recwriter_append: sample has %zu values, the recording has %zu counters",
                            s->n, b->ncounters);

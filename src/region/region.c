@@ -87,7 +87,7 @@ static socmon_status thread_state(socmon_regions *r, region_thread **out)
     return SOCMON_OK;
 }
 
-void region_thread_exit(void *p)
+void smn_region_thread_exit(void *p)
 {
     region_thread *t = p;
     socmon_regions *r = t->owner;

@@ -55,6 +55,6 @@ struct socmon_regions {
 };
 
 /* The thread key's destructor: a thread that used the handle has exited. */
-void region_thread_exit(void *p);
+void smn_region_thread_exit(void *p);
 
 #endif

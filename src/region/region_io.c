@@ -41,7 +41,7 @@ socmon_status socmon_regions_open(const socmon_regions_opts *o, socmon_regions *
     /* Events stay as written: each alone unless braced ({cycles,instructions}). Forcing one group
      * is wrong for software events: a page-faults event in a group led by task-clock (another
      * software PMU) counts nothing on Linux 6.18 (seen here: 0 of 256 faults). */
-    if (st == SOCMON_OK && pthread_key_create(&r->key, region_thread_exit) != 0)
+    if (st == SOCMON_OK && pthread_key_create(&r->key, smn_region_thread_exit) != 0)
         st = socmon_fail(SOCMON_ENOMEM, "regions: no thread key left");
     if (st) {
         free(r->ev);

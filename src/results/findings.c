@@ -344,7 +344,7 @@ socmon_status socmon_findings_eval(const socmon_findingset *fs, const socmon_ana
     rv.inst = calloc(s->ncounters + 1, sizeof *rv.inst);
     socmon_findings *f = calloc(1, sizeof *f);
     socmon_status st = rv.c && rv.v && rv.bad && rv.pn && rv.pv && rv.out && rv.inst && f ? SOCMON_OK : nomem();
-    socmon_strmap seen = SOCMON_STRMAP_INIT;   /* a program's recording has thousands of functions */
+    smn_strmap seen = SOCMON_STRMAP_INIT;   /* a program's recording has thousands of functions */
     for (size_t i = 0; st == SOCMON_OK && i < s->ncounters; i++) {
         const char *inst = s->counters[i].instance;
         int added = inst && *inst ? smn_strmap_insert(&seen, inst, rv.ninst, NULL) : 0;

@@ -20,7 +20,7 @@
 #define TEXT_MAX 1000             /* bytes of a rule's text */
 #define LINES_MAX 1000            /* "max" */
 
-void frule_free(frule *r)
+void smn_frule_free(frule *r)
 {
     if (!r)
         return;
@@ -50,7 +50,7 @@ void socmon_findingset_free(socmon_findingset *fs)
     if (!fs)
         return;
     for (size_t i = 0; i < fs->n; i++)
-        frule_free(&fs->r[i]);
+        smn_frule_free(&fs->r[i]);
     free(fs->r);
     free(fs);
 }
@@ -239,7 +239,7 @@ static socmon_status parse_argmax(const char *src, size_t i, frule *r, json_t *a
     st = strings(src, i, r->name, lab, "labels", &nl, &r->labels);
     if (st == SOCMON_OK && nl != n)
         st = ffail(src, i, r->name, "\"labels\" has %zu names for the %zu of \"argmax\"", nl, n);
-    if (st != SOCMON_OK) {   /* frule_free frees nargmax labels: these may be fewer */
+    if (st != SOCMON_OK) {   /* smn_frule_free frees nargmax labels: these may be fewer */
         for (size_t k = 0; r->labels && k < nl; k++)
             free(r->labels[k]);
         free(r->labels);
@@ -397,7 +397,7 @@ socmon_status socmon_findingset_add_string(socmon_findingset *fs, const char *te
                 st = ffail(src, done, tmp[done].name, "%s", "duplicate name: a rule of this target has it already");
         }
         if (st != SOCMON_OK)
-            frule_free(&tmp[done]);
+            smn_frule_free(&tmp[done]);
     }
     if (st == SOCMON_OK && n) {
         frule *grown = realloc(fs->r, (fs->n + n) * sizeof *grown);
@@ -414,7 +414,7 @@ socmon_status socmon_findingset_add_string(socmon_findingset *fs, const char *te
     }
     if (st != SOCMON_OK)
         for (size_t j = 0; j < done && tmp; j++)
-            frule_free(&tmp[j]);
+            smn_frule_free(&tmp[j]);
     free(tmp);
     json_decref(root);
     return st;

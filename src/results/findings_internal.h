@@ -31,6 +31,6 @@ struct socmon_findingset {
     frule *r;
 };
 
-void frule_free(frule *r);
+void smn_frule_free(frule *r);
 
 #endif

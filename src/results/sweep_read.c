@@ -317,7 +317,7 @@ static socmon_status check_header(char **h, size_t nh, const char *name)
     for (size_t i = NFIXED; i < nh; i++)
         if (!smn_text_clean(h[i]))
             return socmon_fail(SOCMON_EINVAL, "%s: column %zu's name is not clean UTF-8 text", name, i + 1);
-    socmon_strmap seen = {0};
+    smn_strmap seen = {0};
     socmon_status st = SOCMON_OK;
     for (size_t i = NFIXED; i < nh && st == SOCMON_OK; i++) {
         int added = smn_strmap_insert(&seen, h[i], i, NULL);

@@ -33,10 +33,10 @@
 #define HTTP_HEADER_MS 5000     /* an idle connection's time to send a whole request header */
 #define HTTP_FD_RESERVE 8       /* fds left to the rest of the program (the agent's collectors) */
 
-struct socmon_http {
+struct smn_http {
     struct MHD_Daemon *d;
     http_conns *conns;
-    socmon_live *lv;
+    smn_live *lv;
     http_access acc;    /* the token and the Host names */
     http_log log;
     int log_ready;
@@ -48,7 +48,7 @@ struct socmon_http {
 };
 
 /* Binds and listens on spec under the agent's rule: loopback, or a token. */
-static socmon_status bind_listen(socmon_http *h, const char *spec, int have_token, int *fd)
+static socmon_status bind_listen(smn_http *h, const char *spec, int have_token, int *fd)
 {
     int loopback = 0;
     char bound[NET_ADDR_MAX];
@@ -146,9 +146,9 @@ static enum MHD_Result send_asset(struct MHD_Connection *c, const char *name, co
 
 /* The schema made at start, plus the run's time origin once the first sample came (t0_ns: the
  * page's time axis starts there even when the history no longer holds the first rows). */
-static enum MHD_Result send_info(socmon_http *h, struct MHD_Connection *c)
+static enum MHD_Result send_info(smn_http *h, struct MHD_Connection *c)
 {
-    socmon_live_state ls;
+    smn_live_state ls;
     socmon_live_snapshot(h->lv, NULL, NULL, &ls);
     char *text = malloc(h->info_len + 40);
     if (!text)
@@ -172,7 +172,7 @@ static void clip(char *buf, size_t len, const char *s)
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method,
                                   const char *version, const char *upload, size_t *upload_len, void **con_cls)
 {
-    socmon_http *h = cls;
+    smn_http *h = cls;
     (void)version;
     (void)upload;
     if (!*con_cls) {   /* the first call of a request: its header is whole; no deadline now */
@@ -251,7 +251,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 static void mhd_log(void *cls, const char *fmt, va_list ap) SOCMON_PRINTF(2, 0);
 static void mhd_log(void *cls, const char *fmt, va_list ap)
 {
-    socmon_http *h = cls;
+    smn_http *h = cls;
     char line[HTTP_LOG_LINE];
     vsnprintf(line, sizeof line, fmt, ap);
     /* a page closed while its stream was open is how streams end, not an error */
@@ -265,13 +265,13 @@ static void mhd_log(void *cls, const char *fmt, va_list ap)
     http_logf(&h->log, fmt, "%s", line);
 }
 
-static socmon_status make_info(socmon_http *h)
+static socmon_status make_info(smn_http *h)
 {
-    const socmon_live_schema *s = socmon_live_schema_of(h->lv);
-    socmon_counter_list cl = {s->ncounters, s->counters, s->names, NULL, 0, NULL};
+    const smn_live_schema *s = socmon_live_schema_of(h->lv);
+    smn_counter_list cl = {s->ncounters, s->counters, s->names, NULL, 0, NULL};
     char name[64];   /* the spec's target, whose declaration places the heat map */
     socmon_spec_name_of(s->target, name, sizeof name);
-    socmon_web_info_in in = {s->target, s->device, s->interval_ns, s->simulated, &cl, socmon_live_metrics(h->lv),
+    smn_web_info_in in = {s->target, s->device, s->interval_ns, s->simulated, &cl, socmon_live_metrics(h->lv),
                              s->nparams, s->param_names, s->param_values, socmon_target_lookup(name), NULL, 0};   /* live: no phases (yet) */
     json_t *j = smn_web_info_json(&in);
     if (!j)
@@ -284,7 +284,7 @@ static socmon_status make_info(socmon_http *h)
     return SOCMON_OK;
 }
 
-static void http_free(socmon_http *h)
+static void http_free(smn_http *h)
 {
     http_conns_free(h->conns);
     if (h->log_ready)
@@ -296,7 +296,7 @@ static void http_free(socmon_http *h)
 
 /* Connections at once: what was asked for (default 32), but no more than the fd limit leaves
  * room for, or the server would spend its time failing accept() (issue 23). */
-static void pick_limits(socmon_http *h, const socmon_http_opts *opts, http_conns_opts *co)
+static void pick_limits(smn_http *h, const smn_http_opts *opts, http_conns_opts *co)
 {
     unsigned want = opts->max_conns ? opts->max_conns : HTTP_DEFAULT_CONNS;
     unsigned room = http_fd_room(HTTP_FD_RESERVE);
@@ -314,12 +314,12 @@ static void pick_limits(socmon_http *h, const socmon_http_opts *opts, http_conns
     co->collectors = opts->collectors;
 }
 
-socmon_status socmon_http_start(socmon_live *lv, const socmon_http_opts *opts, socmon_http **out)
+socmon_status socmon_http_start(smn_live *lv, const smn_http_opts *opts, smn_http **out)
 {
     if (!out || !lv || !opts || !opts->listen)
         return socmon_fail(SOCMON_EINVAL, "socmon_http_start: no live view, options or address");
     *out = NULL;
-    socmon_http *h = calloc(1, sizeof *h);
+    smn_http *h = calloc(1, sizeof *h);
     if (!h)
         return socmon_fail(SOCMON_ENOMEM, "http: out of memory");
     h->lv = lv;
@@ -365,17 +365,17 @@ socmon_status socmon_http_start(socmon_live *lv, const socmon_http_opts *opts, s
     return SOCMON_OK;
 }
 
-uint16_t socmon_http_port(const socmon_http *h)
+uint16_t socmon_http_port(const smn_http *h)
 {
     return h->port;
 }
 
-const char *socmon_http_url(const socmon_http *h)
+const char *socmon_http_url(const smn_http *h)
 {
     return h->url;
 }
 
-void socmon_http_stop(socmon_http *h)
+void socmon_http_stop(smn_http *h)
 {
     if (!h)
         return;

@@ -23,9 +23,9 @@
 #include <stdio.h>
 #include "serve/live.h"
 
-typedef struct socmon_http socmon_http;
+typedef struct smn_http smn_http;
 
-typedef struct socmon_http_opts {
+typedef struct smn_http_opts {
     const char *listen;      /* ADDR:PORT ("127.0.0.1:8080", "[::1]:0", "0.0.0.0:80"); port 0: any
                                 free one (socmon_http_port tells which) */
     const char *token;       /* required from clients when not NULL; must be given for a
@@ -42,17 +42,17 @@ typedef struct socmon_http_opts {
     const char *who;         /* prefix of log lines ("socmon serve"); NULL: "socmon http" */
     const char *collectors;  /* the agent's --listen address, named to a collector that connects
                                 here by mistake (http_conns.c); NULL: no agent beside this server */
-} socmon_http_opts;
+} smn_http_opts;
 
 /* Binds, listens and serves lv from threads of its own until socmon_http_stop. lv must outlive
  * the server. Fails with a message naming the address: a bad ADDR:PORT, a non-loopback address
  * without a token, an address in use. */
-socmon_status socmon_http_start(socmon_live *lv, const socmon_http_opts *opts, socmon_http **out);
+socmon_status socmon_http_start(smn_live *lv, const smn_http_opts *opts, smn_http **out);
 /* The port it listens on (the one chosen for port 0). */
-uint16_t socmon_http_port(const socmon_http *h);
+uint16_t socmon_http_port(const smn_http *h);
 /* "http://127.0.0.1:PORT/" (IPv6 in brackets), for messages. */
-const char *socmon_http_url(const socmon_http *h);
+const char *socmon_http_url(const smn_http *h);
 /* Ends every stream (socmon_live_close on the view), stops the server and frees it. */
-void socmon_http_stop(socmon_http *h);
+void socmon_http_stop(smn_http *h);
 
 #endif

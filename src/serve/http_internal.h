@@ -80,7 +80,7 @@ typedef struct http_conns_opts {
     unsigned per_ip;          /* of which one address may hold */
     unsigned header_ms;       /* an idle connection must complete a request header within this */
     http_log *log;
-    const char *collectors;   /* socmon_http_opts.collectors */
+    const char *collectors;   /* smn_http_opts.collectors */
 } http_conns_opts;
 
 /* Ready to accept, but not yet accepting (http_conns_start). Fails only out of memory. */
@@ -112,12 +112,12 @@ unsigned http_fd_room(unsigned reserve);
 struct MHD_Response *http_text_response(const char *text, size_t len, const char *mime);
 
 /* GET /api/stream: rows of lv as server-sent events. counters: the ?counters= globs, or NULL. */
-struct MHD_Response *http_stream_response(socmon_live *lv, const char *counters);
+struct MHD_Response *http_stream_response(smn_live *lv, const char *counters);
 
 /* GET /metrics: the exposition of lv's totals and latest metrics. openmetrics: the Accept header
  * asked for OpenMetrics. Sets *status (200, or 503 when the format is not built in or the text
  * could not be made) and *mime. */
-struct MHD_Response *http_metrics_response(socmon_live *lv, int openmetrics, unsigned *status,
+struct MHD_Response *http_metrics_response(smn_live *lv, int openmetrics, unsigned *status,
                                            const char **mime);
 
 #endif

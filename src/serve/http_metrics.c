@@ -17,25 +17,25 @@
 #define MIME_PROM "text/plain; version=0.0.4; charset=utf-8"
 #define MIME_OPENMETRICS "application/openmetrics-text; version=1.0.0; charset=utf-8"
 
-static socmon_status expose(socmon_live *lv, const char *format, socmon_sink *sink)
+static socmon_status expose(smn_live *lv, const char *format, smn_sink *sink)
 {
-    const socmon_live_schema *sch = socmon_live_schema_of(lv);
+    const smn_live_schema *sch = socmon_live_schema_of(lv);
     size_t nc = sch->ncounters, nm = socmon_live_nmetrics(lv);
     uint64_t *tot = calloc(nc + 1, sizeof *tot);
     double *m = calloc(nm + 1, sizeof *m);
-    socmon_output *o = NULL;
+    smn_output *o = NULL;
     socmon_status st = !tot || !m ? socmon_fail(SOCMON_ENOMEM, "out of memory") : SOCMON_OK;
-    socmon_live_state ls = {0};
+    smn_live_state ls = {0};
     uint64_t rows = st == SOCMON_OK ? socmon_live_snapshot(lv, tot, m, &ls) : 0;
-    socmon_output_opts oo = {.sep = ','};
+    smn_output_opts oo = {.sep = ','};
     if (st == SOCMON_OK)
         st = smn_output_open(format, sink, &oo, &o);
     /* recording: samples and missed intervals are known, as they are for a recording */
-    socmon_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = "live", .target = sch->target,
+    smn_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = "live", .target = sch->target,
                            .device = sch->device, .workload = sch->workload, .elapsed_ns = ls.elapsed_ns,
                            .interval_ns = sch->interval_ns, .ncounters = nc, .simulated = sch->simulated,
                            .recording = 1, .samples = (size_t)ls.samples, .missed = ls.missed};
-    socmon_counter_list cl = {nc, sch->counters, sch->names, NULL, 0, NULL};
+    smn_counter_list cl = {nc, sch->counters, sch->names, NULL, 0, NULL};
     if (st == SOCMON_OK)
         st = smn_output_begin(o, &run);
     if (st == SOCMON_OK)
@@ -51,7 +51,7 @@ static socmon_status expose(socmon_live *lv, const char *format, socmon_sink *si
     return st;
 }
 
-struct MHD_Response *http_metrics_response(socmon_live *lv, int openmetrics, unsigned *status, const char **mime)
+struct MHD_Response *http_metrics_response(smn_live *lv, int openmetrics, unsigned *status, const char **mime)
 {
     const char *format = openmetrics ? "openmetrics" : "prometheus";
     char msg[300];
@@ -62,7 +62,7 @@ struct MHD_Response *http_metrics_response(socmon_live *lv, int openmetrics, uns
         snprintf(msg, sizeof msg, "socmon: the '%s' output format is not built into this socmon\n", format);
         return http_text_response(msg, strlen(msg), *mime);
     }
-    socmon_sink *sink = NULL;
+    smn_sink *sink = NULL;
     socmon_status st = smn_sink_memory(&sink);
     if (st == SOCMON_OK)
         st = expose(lv, format, sink);

@@ -21,7 +21,7 @@
 #define STREAM_WAIT_MS 1000
 
 typedef struct stream {
-    socmon_live *lv;
+    smn_live *lv;
     uint64_t cursor;
     size_t nc, nm, nsel;
     size_t *sel;            /* counters whose deltas rows carry */
@@ -75,7 +75,7 @@ static int set_text(stream *s, const char *text, size_t len)
     return 0;
 }
 
-static int put_row(stream *s, const socmon_live_entry *e)
+static int put_row(stream *s, const smn_live_entry *e)
 {
     for (size_t i = 0; i < s->nsel; i++)
         s->dsel[i] = s->d[s->sel[i]];
@@ -117,7 +117,7 @@ static int fill(stream *s)
         s->head = NULL;
         return rc;
     }
-    socmon_live_entry e;
+    smn_live_entry e;
     int rc = socmon_live_next(s->lv, &s->cursor, &e, s->m, s->d, STREAM_WAIT_MS);
     if (rc < 0)
         return -1;
@@ -174,7 +174,7 @@ static int selected(const char *name, const char *globs)
 }
 
 /* retry, then the counters event naming the deltas' order. */
-static int make_head(stream *s, const socmon_live_schema *sch)
+static int make_head(stream *s, const smn_live_schema *sch)
 {
     json_t *names = json_array(), *o = json_object();
     int bad = !names || !o;
@@ -194,9 +194,9 @@ static int make_head(stream *s, const socmon_live_schema *sch)
     return s->head ? 0 : -1;
 }
 
-struct MHD_Response *http_stream_response(socmon_live *lv, const char *counters)
+struct MHD_Response *http_stream_response(smn_live *lv, const char *counters)
 {
-    const socmon_live_schema *sch = socmon_live_schema_of(lv);
+    const smn_live_schema *sch = socmon_live_schema_of(lv);
     stream *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;

@@ -27,7 +27,7 @@ static uint64_t mono_ns(void *user)
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static socmon_status copy_params(socmon_live *lv, const socmon_live_schema *s)
+static socmon_status copy_params(smn_live *lv, const smn_live_schema *s)
 {
     size_t n = s->nparams;
     lv->pnames = calloc(n + 1, sizeof *lv->pnames);
@@ -46,9 +46,9 @@ static socmon_status copy_params(socmon_live *lv, const socmon_live_schema *s)
     return SOCMON_OK;
 }
 
-static socmon_status open_pipeline(socmon_live *lv);
+static socmon_status open_pipeline(smn_live *lv);
 
-static socmon_status alloc_state(socmon_live *lv)
+static socmon_status alloc_state(smn_live *lv)
 {
     size_t nc = lv->nc, nm = lv->nm, cap = lv->cap;
     /* +1: calloc(0) may return NULL, and a schema may have no metrics */
@@ -67,15 +67,15 @@ static socmon_status alloc_state(socmon_live *lv)
     return SOCMON_OK;
 }
 
-socmon_status socmon_live_new(const socmon_live_schema *schema, const socmon_live_opts *opts,
-                              socmon_live **out)
+socmon_status socmon_live_new(const smn_live_schema *schema, const smn_live_opts *opts,
+                              smn_live **out)
 {
     if (!out)
         return socmon_fail(SOCMON_EINVAL, "socmon_live_new: out is NULL");
     *out = NULL;
     if (!schema || (schema->ncounters && (!schema->counters || !schema->names)))
         return socmon_fail(SOCMON_EINVAL, "socmon_live_new: schema without counters or names");
-    socmon_live *lv = calloc(1, sizeof *lv);
+    smn_live *lv = calloc(1, sizeof *lv);
     if (!lv)
         return socmon_fail(SOCMON_ENOMEM, "live view: out of memory");
     lv->schema = *schema;
@@ -108,7 +108,7 @@ socmon_status socmon_live_new(const socmon_live_schema *schema, const socmon_liv
     return SOCMON_OK;
 }
 
-void socmon_live_free(socmon_live *lv)
+void socmon_live_free(smn_live *lv)
 {
     if (!lv)
         return;
@@ -131,15 +131,15 @@ void socmon_live_free(socmon_live *lv)
 }
 
 /* The slot of the next entry, under mu. */
-static socmon_live_entry *claim(socmon_live *lv, size_t *slot)
+static smn_live_entry *claim(smn_live *lv, size_t *slot)
 {
     *slot = (size_t)(lv->next_id % lv->cap);
-    socmon_live_entry *e = &lv->ring[*slot];
+    smn_live_entry *e = &lv->ring[*slot];
     memset(e, 0, sizeof *e);
     return e;
 }
 
-static void publish(socmon_live *lv)
+static void publish(smn_live *lv)
 {
     lv->next_id++;
     pthread_cond_broadcast(&lv->cv);
@@ -149,13 +149,13 @@ static void publish(socmon_live *lv)
 /* A row of the pipeline becomes an entry. */
 static socmon_status on_row(void *self, const socmon_row *r)
 {
-    socmon_live *lv = self;
+    smn_live *lv = self;
     for (size_t i = 0; i < lv->nc; i++)
         lv->totals[i] += r->raw[i];
     pthread_mutex_lock(&lv->mu);
     size_t slot;
-    socmon_live_entry *e = claim(lv, &slot);
-    *e = (socmon_live_entry){.kind = SOCMON_LIVE_ROW, .seq = r->seq, .first_seq = r->first_seq, .t_ns = r->t_ns,
+    smn_live_entry *e = claim(lv, &slot);
+    *e = (smn_live_entry){.kind = SOCMON_LIVE_ROW, .seq = r->seq, .first_seq = r->first_seq, .t_ns = r->t_ns,
                              .dt_ns = r->dt_ns, .flags = r->flags, .missed = r->missed};
     memcpy(lv->ring_d + slot * lv->nc, r->raw, lv->nc * sizeof *r->raw);
     for (size_t i = 0; i < lv->nm; i++)
@@ -171,11 +171,11 @@ static socmon_status on_row(void *self, const socmon_row *r)
 
 static socmon_status on_gap(void *self, const socmon_gap *g)
 {
-    socmon_live *lv = self;
+    smn_live *lv = self;
     pthread_mutex_lock(&lv->mu);
     size_t slot;
-    socmon_live_entry *e = claim(lv, &slot);
-    *e = (socmon_live_entry){.kind = SOCMON_LIVE_GAP, .count = g->count, .t0_ns = g->t0_ns, .t1_ns = g->t1_ns};
+    smn_live_entry *e = claim(lv, &slot);
+    *e = (smn_live_entry){.kind = SOCMON_LIVE_GAP, .count = g->count, .t0_ns = g->t0_ns, .t1_ns = g->t1_ns};
     lv->pub_missed += g->count;
     publish(lv);
     return SOCMON_OK;
@@ -183,7 +183,7 @@ static socmon_status on_gap(void *self, const socmon_gap *g)
 
 static socmon_status on_sample(void *self, uint64_t seq, const socmon_sample *s)
 {
-    socmon_live *lv = self;
+    smn_live *lv = self;
     (void)seq;
     if (!lv->have_first) {
         lv->first_t = s->t_ns;
@@ -198,7 +198,7 @@ static socmon_status on_sample(void *self, uint64_t seq, const socmon_sample *s)
 
 static socmon_status on_begin(void *self, const socmon_analysis_info *a, socmon_row_policy *want)
 {
-    socmon_live *lv = self;
+    smn_live *lv = self;
     (void)a;
     *want = (socmon_row_policy){.rows = 1, .merge_ns = lv->opts.row_ns, .clock = lv->opts.clock,
                                 .clock_user = lv->opts.clock_user};
@@ -207,12 +207,12 @@ static socmon_status on_begin(void *self, const socmon_analysis_info *a, socmon_
 
 static socmon_status on_end(void *self, const socmon_totals *t, const char *reason)
 {
-    socmon_live *lv = self;
+    smn_live *lv = self;
     (void)t;
     (void)reason;
     pthread_mutex_lock(&lv->mu);
     size_t slot;
-    socmon_live_entry *e = claim(lv, &slot);
+    smn_live_entry *e = claim(lv, &slot);
     e->kind = SOCMON_LIVE_END;
     lv->pub_ended = 1;
     lv->ended = 1;
@@ -223,9 +223,9 @@ static socmon_status on_end(void *self, const socmon_totals *t, const char *reas
 static const socmon_consumer_ops live_ops = {.size = sizeof live_ops, .begin = on_begin, .sample = on_sample,
                                              .row = on_row, .gap = on_gap, .end = on_end};
 
-static socmon_status open_pipeline(socmon_live *lv)
+static socmon_status open_pipeline(smn_live *lv)
 {
-    const socmon_live_schema *s = &lv->schema;
+    const smn_live_schema *s = &lv->schema;
     lv->info = (socmon_source_info){.kind = "live", .target = s->target, .device = s->device, .workload = s->workload,
                                     .interval_ns = s->interval_ns, .simulated = s->simulated,
                                     .ncounters = s->ncounters, .counters = s->counters, .names = s->names,
@@ -243,13 +243,13 @@ static socmon_status open_pipeline(socmon_live *lv)
     return st;
 }
 
-socmon_pipeline *socmon_live_pipeline(socmon_live *lv)
+socmon_pipeline *socmon_live_pipeline(smn_live *lv)
 {
     lv->begun = 1;   /* the caller runs a source into it (socmon_pipeline_run begins the run) */
     return lv->p;
 }
 
-static socmon_status push(socmon_live *lv, uint64_t seq, const socmon_sample *s, unsigned flags)
+static socmon_status push(smn_live *lv, uint64_t seq, const socmon_sample *s, unsigned flags)
 {
     if (!lv || !s || s->n != lv->nc || (lv->nc && !s->v))
         return socmon_fail(SOCMON_EINVAL, "live view: sample of %zu values for %zu counters", s ? s->n : 0,
@@ -261,17 +261,17 @@ static socmon_status push(socmon_live *lv, uint64_t seq, const socmon_sample *s,
     return st == SOCMON_OK ? socmon_pipeline_sample(lv->p, seq, s, flags) : st;
 }
 
-socmon_status socmon_live_push(socmon_live *lv, uint64_t seq, const socmon_sample *s)
+socmon_status socmon_live_push(smn_live *lv, uint64_t seq, const socmon_sample *s)
 {
     return push(lv, seq, s, 0);
 }
 
-socmon_status socmon_live_replay(socmon_live *lv, uint64_t seq, const socmon_sample *s)
+socmon_status socmon_live_replay(smn_live *lv, uint64_t seq, const socmon_sample *s)
 {
     return push(lv, seq, s, SOCMON_PAST);
 }
 
-void socmon_live_gap(socmon_live *lv, uint64_t first_seq, uint64_t count, uint64_t t0_ns, uint64_t t1_ns)
+void socmon_live_gap(smn_live *lv, uint64_t first_seq, uint64_t count, uint64_t t0_ns, uint64_t t1_ns)
 {
     if (!lv || lv->ended || !count)
         return;
@@ -281,7 +281,7 @@ void socmon_live_gap(socmon_live *lv, uint64_t first_seq, uint64_t count, uint64
     socmon_pipeline_gap(lv->p, &g);
 }
 
-void socmon_live_end(socmon_live *lv)
+void socmon_live_end(smn_live *lv)
 {
     if (!lv || lv->ended)
         return;
@@ -292,8 +292,8 @@ void socmon_live_end(socmon_live *lv)
 }
 
 socmon_status socmon_live_new_from_set(const socmon_set *set, const char *target, const char *workload,
-                                       uint64_t interval_ns, int simulated, const socmon_metricset *ms, const socmon_live_opts *opts,
-                                       socmon_live **out)
+                                       uint64_t interval_ns, int simulated, const socmon_metricset *ms, const smn_live_opts *opts,
+                                       smn_live **out)
 {
     if (!set || !out)
         return socmon_fail(SOCMON_EINVAL, "socmon_live_new_from_set: set or out is NULL");
@@ -310,7 +310,7 @@ socmon_status socmon_live_new_from_set(const socmon_set *set, const char *target
     }
     for (size_t i = 0; st == SOCMON_OK && i < np; i++)
         st = socmon_device_param_at(dev, i, &pn[i], &pv[i]);
-    socmon_live_schema s = {.target = target, .device = socmon_device_name(dev), .workload = workload,
+    smn_live_schema s = {.target = target, .device = socmon_device_name(dev), .workload = workload,
                             .interval_ns = interval_ns,
                             .simulated = simulated, .ncounters = n, .counters = c, .names = names,
                             .nparams = np, .param_names = pn, .param_values = pv, .ms = ms};

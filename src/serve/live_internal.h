@@ -10,9 +10,9 @@
 #define LIVE_DEFAULT_ROW_NS 50000000ull
 #define LIVE_DEFAULT_HISTORY 600
 
-struct socmon_live {
-    socmon_live_schema schema;
-    socmon_live_opts opts;
+struct smn_live {
+    smn_live_schema schema;
+    smn_live_opts opts;
     char **pnames;                /* copies of the device parameters */
     socmon_counter *own_counters; /* socmon_live_new_from_set: the set's counters, contiguous */
     const char **own_names;
@@ -31,7 +31,7 @@ struct socmon_live {
     /* shared: under mu */
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    socmon_live_entry *ring;      /* history: entry id lives at slot id % cap */
+    smn_live_entry *ring;      /* history: entry id lives at slot id % cap */
     double *ring_m;               /* nm per slot */
     uint64_t *ring_d;             /* nc per slot */
     size_t cap;

@@ -7,27 +7,27 @@
 
 #include "serve/live_internal.h"
 
-const socmon_live_schema *socmon_live_schema_of(const socmon_live *lv)
+const smn_live_schema *socmon_live_schema_of(const smn_live *lv)
 {
     return &lv->schema;
 }
 
-const socmon_metrics *socmon_live_metrics(const socmon_live *lv)
+const socmon_metrics *socmon_live_metrics(const smn_live *lv)
 {
     return lv->metrics;
 }
 
-size_t socmon_live_nmetrics(const socmon_live *lv)
+size_t socmon_live_nmetrics(const smn_live *lv)
 {
     return lv->nm;
 }
 
-static uint64_t oldest_locked(const socmon_live *lv)
+static uint64_t oldest_locked(const smn_live *lv)
 {
     return lv->next_id > lv->cap ? lv->next_id - lv->cap : 0;
 }
 
-uint64_t socmon_live_oldest(socmon_live *lv)
+uint64_t socmon_live_oldest(smn_live *lv)
 {
     pthread_mutex_lock(&lv->mu);
     uint64_t id = oldest_locked(lv);
@@ -35,7 +35,7 @@ uint64_t socmon_live_oldest(socmon_live *lv)
     return id;
 }
 
-int socmon_live_next(socmon_live *lv, uint64_t *cursor, socmon_live_entry *e, double *m, uint64_t *d,
+int socmon_live_next(smn_live *lv, uint64_t *cursor, smn_live_entry *e, double *m, uint64_t *d,
                      int timeout_ms)
 {
     struct timespec dl;
@@ -75,7 +75,7 @@ int socmon_live_next(socmon_live *lv, uint64_t *cursor, socmon_live_entry *e, do
     return rc;
 }
 
-uint64_t socmon_live_snapshot(socmon_live *lv, uint64_t *totals, double *m, socmon_live_state *state)
+uint64_t socmon_live_snapshot(smn_live *lv, uint64_t *totals, double *m, smn_live_state *state)
 {
     pthread_mutex_lock(&lv->mu);
     if (totals)
@@ -83,14 +83,14 @@ uint64_t socmon_live_snapshot(socmon_live *lv, uint64_t *totals, double *m, socm
     if (m)
         memcpy(m, lv->pub_m, lv->nm * sizeof *m);
     if (state)
-        *state = (socmon_live_state){lv->rows,    lv->pub_elapsed, lv->pub_samples, lv->pub_missed,
+        *state = (smn_live_state){lv->rows,    lv->pub_elapsed, lv->pub_samples, lv->pub_missed,
                                      lv->pub_ended, lv->pub_started, lv->pub_t0};
     uint64_t rows = lv->rows;
     pthread_mutex_unlock(&lv->mu);
     return rows;
 }
 
-void socmon_live_close(socmon_live *lv)
+void socmon_live_close(smn_live *lv)
 {
     if (!lv)
         return;

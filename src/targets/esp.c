@@ -60,7 +60,7 @@ static const char *const esp_workloads[] = {"multifft", "cpu_stream", "acc_sweep
                                             "noc-trace:FILE",
                                             "noc:pattern=P,rate=R,len=N|mix,seed=S,plane=P,cycles=C,hot=T", NULL};
 
-static socmon_status esp_prepare(socmon_model_target *mt)
+static socmon_status esp_prepare(smn_model_target *mt)
 {
     const esp_opts *eo = mt->opts;
     esp_state *s = mt->priv;
@@ -76,7 +76,7 @@ static socmon_status esp_prepare(socmon_model_target *mt)
     return socmon_esp_desc_check(&s->desc);
 }
 
-static socmon_status esp_hw_bus(socmon_model_target *mt, socmon_bus **bus)
+static socmon_status esp_hw_bus(smn_model_target *mt, socmon_bus **bus)
 {
     const esp_opts *eo = mt->opts;
     const socmon_esp_soc_desc *d = &((esp_state *)mt->priv)->desc;
@@ -93,34 +93,34 @@ static socmon_status esp_hw_bus(socmon_model_target *mt, socmon_bus **bus)
     return st;
 }
 
-static socmon_status esp_model_new(socmon_model_target *mt, void **model)
+static socmon_status esp_model_new(smn_model_target *mt, void **model)
 {
     return smn_esp_soc_new(&((esp_state *)mt->priv)->desc, (socmon_esp_soc **)model);
 }
 
-static socmon_status esp_map(socmon_model_target *mt, socmon_bus *bus)
+static socmon_status esp_map(smn_model_target *mt, socmon_bus *bus)
 {
     return smn_esp_soc_map(mt->model, bus);
 }
 
-static socmon_status esp_device_new(socmon_model_target *mt, socmon_bus *bus, socmon_device **dev)
+static socmon_status esp_device_new(smn_model_target *mt, socmon_bus *bus, socmon_device **dev)
 {
     /* The model-only counters only where the model answers: not on silicon (devmem=1). */
     const esp_opts *eo = mt->opts;
     return smn_esp_device_new(bus, &((esp_state *)mt->priv)->desc, "esp", !eo->devmem, dev);
 }
 
-static socmon_status esp_start(socmon_model_target *mt, const char *workload)
+static socmon_status esp_start(smn_model_target *mt, const char *workload)
 {
     return socmon_esp_soc_start(mt->model, workload);
 }
 
-static socmon_status esp_advance(socmon_model_target *mt, uint64_t ns, int *done)
+static socmon_status esp_advance(smn_model_target *mt, uint64_t ns, int *done)
 {
     return socmon_esp_soc_advance(mt->model, ns, done);
 }
 
-static uint64_t esp_now(socmon_model_target *mt)
+static uint64_t esp_now(smn_model_target *mt)
 {
     return socmon_esp_soc_now_ns(mt->model);
 }
@@ -130,7 +130,7 @@ static void esp_model_free(void *model)
     smn_esp_soc_free(model);
 }
 
-static const socmon_model_target_decl esp_decl = {
+static const smn_model_target_decl esp_decl = {
     .opts_size = sizeof(esp_opts),
     .priv_size = sizeof(esp_state),
     .hw_option = "devmem=1",
@@ -167,7 +167,7 @@ const socmon_target_ops smn_target_esp_ops = {
     .simulated = 1,
     .hotspots = "*.noc_out_*",
     SOCMON_MODEL_TARGET_OPS(esp_decl),
-    .grid = esp_grid,
+    .grid = smn_esp_grid,
     .min_interval_ns = 1000, /* one sample reads 59 monitors a tile over the NoC */
     .phases = esp_phases,
     .results = esp_results,

@@ -31,7 +31,7 @@ static const char *tile_type(unsigned has)
     return has & HAS_ACC ? "acc" : has & HAS_MEM ? "mem" : has & HAS_L2 ? "cpu" : has & HAS_ANY ? "io" : "empty";
 }
 
-size_t esp_grid(const socmon_counter *counters, size_t ncounters, size_t nparams, const char *const *names,
+size_t smn_esp_grid(const socmon_counter *counters, size_t ncounters, size_t nparams, const char *const *names,
                 const double *values, socmon_grid *grid, socmon_grid_tile *tiles, size_t max)
 {
     double rows, cols, planes = 0;

@@ -4,7 +4,7 @@
 
 #include "socmon/target.h"
 
-size_t esp_grid(const socmon_counter *counters, size_t ncounters, size_t nparams, const char *const *names,
+size_t smn_esp_grid(const socmon_counter *counters, size_t ncounters, size_t nparams, const char *const *names,
                 const double *values, socmon_grid *grid, socmon_grid_tile *tiles, size_t max);
 
 #endif

@@ -81,7 +81,7 @@ static void host_close(void *priv)
     if (!h)
         return;
     if (h->have_child)
-        host_child_end(&h->child);
+        smn_host_child_end(&h->child);
     socmon_device_free(h->dev);
     for (size_t i = 0; h->argv && h->argv[i]; i++)
         free(h->argv[i]);
@@ -112,7 +112,7 @@ static socmon_status host_open_argv(const socmon_target_ops *self, const socmon_
     if (st == SOCMON_OK)
         st = socmon_perf_event_list_parse(events, NULL, &attrs, &nattr);
     int percpu = o.all || o.cpus || !h->argv;
-    if (st == SOCMON_OK && h->argv && (st = host_child_fork(&h->child, h->argv)) == SOCMON_OK)
+    if (st == SOCMON_OK && h->argv && (st = smn_host_child_fork(&h->child, h->argv)) == SOCMON_OK)
         h->have_child = 1;
     if (st == SOCMON_OK) {
         socmon_perf_opts po = {.events = attrs, .nevents = nattr, .no_rdpmc = o.no_rdpmc};
@@ -159,7 +159,7 @@ static socmon_status host_start(void *priv, const char *workload)
 static void release(host_state *h)
 {
     if (h->armed && !h->child.started)
-        h->start_st = host_child_start(&h->child);
+        h->start_st = smn_host_child_start(&h->child);
 }
 
 static socmon_status host_advance(void *priv, uint64_t ns, int *done)
@@ -167,7 +167,7 @@ static socmon_status host_advance(void *priv, uint64_t ns, int *done)
     (void)ns;
     host_state *h = priv;
     release(h);
-    *done = h->have_child && h->child.started && host_child_poll(&h->child);
+    *done = h->have_child && h->child.started && smn_host_child_poll(&h->child);
     if (h->start_st != SOCMON_OK)
         return socmon_fail(h->start_st, "host: cannot run the command: %s", strerror(h->child.exec_errno));
     return SOCMON_OK;
@@ -188,7 +188,7 @@ static int host_wait(void *priv, uint64_t deadline_ns)
         }
         return 0;
     }
-    return host_child_wait(&h->child, deadline_ns);
+    return smn_host_child_wait(&h->child, deadline_ns);
 }
 
 static uint64_t host_now(void *priv)
@@ -212,7 +212,7 @@ const socmon_target_ops smn_target_host_ops = {
     .default_interval_ns = 100000000u,
     .wait = host_wait,
     .caps = SOCMON_TARGET_RUNS_COMMAND,
-    .list_events = host_list_events,
+    .list_events = smn_host_list_events,
     .min_interval_ns = 1000000, /* a sample reads every event with a syscall each: below 1 ms the reads are the run */
 };
 
@@ -238,7 +238,7 @@ socmon_status socmon_host_target_status(const socmon_target *t, int *wstatus)
     host_state *h = state_of(t);
     if (!h || !wstatus)
         return socmon_fail(SOCMON_EINVAL, "socmon_host_target_status: not a host target");
-    if (!h->have_child || !host_child_poll(&h->child))
+    if (!h->have_child || !smn_host_child_poll(&h->child))
         return socmon_fail(SOCMON_ESTATE, "host: %s", h->have_child ? "the command is still running" : "no command");
     *wstatus = h->child.wstatus;
     return SOCMON_OK;

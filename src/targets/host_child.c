@@ -24,7 +24,7 @@
 #include "core/error.h"
 #include "targets/host_child.h"
 
-socmon_status host_child_fork(host_child *c, char *const argv[])
+socmon_status smn_host_child_fork(host_child *c, char *const argv[])
 {
     memset(c, 0, sizeof *c);
     c->go_fd = c->err_fd = c->pidfd = -1;
@@ -84,7 +84,7 @@ socmon_status host_child_fork(host_child *c, char *const argv[])
     return SOCMON_OK;
 }
 
-socmon_status host_child_start(host_child *c)
+socmon_status smn_host_child_start(host_child *c)
 {
     if (!c->pid || c->started)
         return socmon_fail(SOCMON_ESTATE, "host: the command was already started");
@@ -103,14 +103,14 @@ socmon_status host_child_start(host_child *c)
     c->err_fd = -1;
     if (r == (ssize_t)sizeof e) {
         c->exec_errno = e;
-        host_child_wait(c, UINT64_MAX);
+        smn_host_child_wait(c, UINT64_MAX);
         return socmon_fail(e == ENOENT ? SOCMON_ENOENT : SOCMON_EPERM, "host: cannot run the command: %s",
                            strerror(e));
     }
     return SOCMON_OK;
 }
 
-int host_child_poll(host_child *c)
+int smn_host_child_poll(host_child *c)
 {
     if (!c->pid || c->exited)
         return c->exited;
@@ -126,9 +126,9 @@ int host_child_poll(host_child *c)
     return c->exited;
 }
 
-int host_child_wait(host_child *c, uint64_t deadline_ns)
+int smn_host_child_wait(host_child *c, uint64_t deadline_ns)
 {
-    while (!host_child_poll(c)) {
+    while (!smn_host_child_poll(c)) {
         uint64_t now = smn_mono_ns();
         if (now >= deadline_ns)
             return 0;
@@ -150,7 +150,7 @@ int host_child_wait(host_child *c, uint64_t deadline_ns)
     return 1;
 }
 
-void host_child_end(host_child *c)
+void smn_host_child_end(host_child *c)
 {
     if (c->pid && !c->exited) {
         if (!c->started) {
@@ -159,9 +159,9 @@ void host_child_end(host_child *c)
         } else {
             kill(c->pid, SIGTERM);
         }
-        if (!host_child_wait(c, smn_mono_ns() + 1000000000u)) {
+        if (!smn_host_child_wait(c, smn_mono_ns() + 1000000000u)) {
             kill(c->pid, SIGKILL);
-            host_child_wait(c, UINT64_MAX);
+            smn_host_child_wait(c, UINT64_MAX);
         }
     }
     if (c->go_fd >= 0)

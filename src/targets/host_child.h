@@ -16,15 +16,15 @@ typedef struct host_child {
 } host_child;
 
 /* Forks argv[0] with argv, held before exec. */
-socmon_status host_child_fork(host_child *c, char *const argv[]);
+socmon_status smn_host_child_fork(host_child *c, char *const argv[]);
 /* Releases it; fails with the exec's errno (SOCMON_ENOENT / SOCMON_EPERM) if exec failed. */
-socmon_status host_child_start(host_child *c);
+socmon_status smn_host_child_start(host_child *c);
 /* Reaps it if it has exited (no waiting): 1 if it has exited. */
-int host_child_poll(host_child *c);
+int smn_host_child_poll(host_child *c);
 /* Waits until it exits or CLOCK_MONOTONIC reaches deadline_ns: 1 if it exited. */
-int host_child_wait(host_child *c, uint64_t deadline_ns);
+int smn_host_child_wait(host_child *c, uint64_t deadline_ns);
 /* Ends a child still there (a held one is released into _exit; a running one gets SIGTERM,
  * then SIGKILL after a second) and reaps it; closes the descriptors. */
-void host_child_end(host_child *c);
+void smn_host_child_end(host_child *c);
 
 #endif

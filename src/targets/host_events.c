@@ -35,12 +35,12 @@ static void pmu_events(FILE *fp, const char *pmu)
     closedir(d);
 }
 
-void host_list_events(FILE *fp)
+void smn_host_list_events(FILE *fp)
 {
     char name[96];
     size_t col = 0;
     fprintf(fp, "\nevents (-e; modifiers :u :k :h; {a,b} groups; raw rNNNN; pmu/term=value,.../):\n  generic:");
-    for (size_t i = 0; perf_generic_name(i, name, sizeof name); i++) {
+    for (size_t i = 0; smn_perf_generic_name(i, name, sizeof name); i++) {
         if (col + strlen(name) + 1 > 90) {
             fprintf(fp, "\n   ");
             col = 0;

@@ -4,6 +4,6 @@
 
 #include <stdio.h>
 
-void host_list_events(FILE *fp);
+void smn_host_list_events(FILE *fp);
 
 #endif

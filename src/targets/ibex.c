@@ -42,7 +42,7 @@ static const ibex_rv32m rv32m_of[] = {IBEX_RV32M_FAST, IBEX_RV32M_SINGLE, IBEX_R
 
 static const socmon_option ibex_options[] = {
     {.name = "config", .type = SOCMON_OPT_CHOICE, .help = "preset of ibex_configs.yaml", .def = "small",
-     .choices = ibex_config_names, .offset = offsetof(ibex_opts, config)},
+     .choices = smn_ibex_config_names, .offset = offsetof(ibex_opts, config)},
     {.name = "rv32m", .type = SOCMON_OPT_CHOICE, .help = "multiplier/divider (default: the preset's: small fast, "
      "maxperf single)", .choices = rv32ms, .offset = offsetof(ibex_opts, rv32m)},
     {.name = "wb_stage", .type = SOCMON_OPT_BOOL, .help = "writeback stage (default: the preset's: small 0, maxperf 1)",
@@ -113,7 +113,7 @@ static int given_in(uint64_t given, const char *name)
 /* The model's configuration from the options: the preset, then what was given over it. */
 static socmon_status config_of(const ibex_opts *o, uint64_t given, ibex_config *cfg)
 {
-    socmon_status st = ibex_config_preset(cfg, ibex_config_names[o->config]);
+    socmon_status st = smn_ibex_config_preset(cfg, smn_ibex_config_names[o->config]);
     if (st)
         return st;
     if (given_in(given, "rv32m"))
@@ -128,7 +128,7 @@ static socmon_status config_of(const ibex_opts *o, uint64_t given, ibex_config *
     return SOCMON_OK;
 }
 
-static socmon_status ibex_prepare(socmon_model_target *mt)
+static socmon_status ibex_prepare(smn_model_target *mt)
 {
     return config_of(mt->opts, mt->given, mt->priv);
 }
@@ -212,10 +212,10 @@ static void sim_free(ibex_sim *s)
 {
     if (!s)
         return;
-    ibex_destroy(s->core);
+    smn_ibex_destroy(s->core);
     for (size_t i = 0; s->funcs && i <= s->nsyms; i++)
         free(s->funcs[i]);
-    ibex_symbols_free(s->syms, s->nsyms);
+    smn_ibex_symbols_free(s->syms, s->nsyms);
     free(s->funcs);
     free(s->sums);
     free(s->program);
@@ -251,7 +251,7 @@ static socmon_status instance_name(ibex_sim *s, size_t row, const char *sym)
 
 static socmon_status load_symbols(ibex_sim *s, const char *path, size_t max_slices)
 {
-    socmon_status st = ibex_symbols_read(path, &s->syms, &s->nsyms);
+    socmon_status st = smn_ibex_symbols_read(path, &s->syms, &s->nsyms);
     if (st)
         return st;
     if (s->nsyms + 1 > IBEX_ATTRBUS_MAX_FUNCS)
@@ -266,11 +266,11 @@ static socmon_status load_symbols(ibex_sim *s, const char *path, size_t max_slic
     for (size_t i = 0; i < s->nsyms; i++)
         if ((st = instance_name(s, i + 1, s->syms[i].name)))
             return st;
-    ibex_set_attribution(s->core, attribute, row_range, s);
-    return ibex_profile_start(s->core, s->syms, s->nsyms, max_slices);
+    smn_ibex_set_attribution(s->core, attribute, row_range, s);
+    return smn_ibex_profile_start(s->core, s->syms, s->nsyms, max_slices);
 }
 
-static socmon_status ibex_model_new(socmon_model_target *mt, void **model)
+static socmon_status ibex_model_new(smn_model_target *mt, void **model)
 {
     const ibex_opts *o = mt->opts;
     ibex_sim *s = calloc(1, sizeof *s);
@@ -282,10 +282,10 @@ static socmon_status ibex_model_new(socmon_model_target *mt, void **model)
     s->hpm_mask = s->cfg.mhpm_width >= 64 ? UINT64_MAX : (UINT64_C(1) << s->cfg.mhpm_width) - 1;
     for (unsigned i = 0; i < IBEX_ATTR_COUNTERS; i++)
         s->mask[i] = i < 3 ? UINT64_MAX : s->hpm_mask;
-    socmon_status st = ibex_create(&s->cfg, &s->core);
+    socmon_status st = smn_ibex_create(&s->cfg, &s->core);
     if (st == SOCMON_OK && o->program) {
         s->has_program = 1;
-        st = ibex_load_elf_file(s->core, o->program);
+        st = smn_ibex_load_elf_file(s->core, o->program);
         if (st == SOCMON_OK && o->symbols)
             st = load_symbols(s, o->program, (size_t)o->slices);
         /* as given, like the target's spec: report finds a relative one beside the recording too */
@@ -324,25 +324,25 @@ static socmon_status attr_write(void *model, uint64_t off, uint32_t val)
 
 static const socmon_regmodel_ops attr_ops = {.read = attr_read, .write = attr_write};
 
-static socmon_status ibex_map(socmon_model_target *mt, socmon_bus *bus)
+static socmon_status ibex_map(smn_model_target *mt, socmon_bus *bus)
 {
     ibex_sim *s = mt->model;
-    socmon_status st = ibex_map_csrs(s->core, bus);
+    socmon_status st = smn_ibex_map_csrs(s->core, bus);
     if (st == SOCMON_OK && s->sums)
         st = socmon_bus_model_map(bus, IBEX_ATTRBUS_BASE, (s->nsyms + 1) * (uint64_t)IBEX_ATTRBUS_STRIDE,
                                   &attr_ops, s);
     return st;
 }
 
-static socmon_status ibex_device_new_cb(socmon_model_target *mt, socmon_bus *bus, socmon_device **dev)
+static socmon_status ibex_device_new_cb(smn_model_target *mt, socmon_bus *bus, socmon_device **dev)
 {
     const ibex_sim *s = mt->model;
     ibex_drv_config dc = {s->cfg.mhpm_num, s->cfg.mhpm_width, s->hz, s->sums ? s->nsyms + 1 : 0,
                           (const char *const *)s->funcs};
-    return ibex_device_new(bus, &dc, dev);
+    return smn_ibex_device_new(bus, &dc, dev);
 }
 
-static socmon_status ibex_start(socmon_model_target *mt, const char *workload)
+static socmon_status ibex_start(smn_model_target *mt, const char *workload)
 {
     const ibex_sim *s = mt->model;
     if (workload && strcmp(workload, "program") != 0)
@@ -357,11 +357,11 @@ static socmon_status ibex_start(socmon_model_target *mt, const char *workload)
 static void finish(ibex_sim *s, ibex_stop why)
 {
     ibex_stats st;
-    ibex_get_stats(s->core, &st);
-    uint32_t pc = ibex_pc(s->core);
+    smn_ibex_get_stats(s->core, &st);
+    uint32_t pc = smn_ibex_pc(s->core);
     s->done = 1;
     /* the run ends when the program did, not at the end of the interval */
-    uint64_t end_ns = (uint64_t)((double)ibex_time(s->core) * 1e9 / s->hz + 0.5);
+    uint64_t end_ns = (uint64_t)((double)smn_ibex_time(s->core) * 1e9 / s->hz + 0.5);
     if (end_ns < s->t_ns)
         s->t_ns = end_ns;
     switch (why) {
@@ -393,7 +393,7 @@ static void finish(ibex_sim *s, ibex_stop why)
     }
 }
 
-static socmon_status ibex_advance(socmon_model_target *mt, uint64_t ns, int *done)
+static socmon_status ibex_advance(smn_model_target *mt, uint64_t ns, int *done)
 {
     ibex_sim *s = mt->model;
     if (s->done) {
@@ -412,7 +412,7 @@ static socmon_status ibex_advance(socmon_model_target *mt, uint64_t ns, int *don
         return SOCMON_OK;
     }
     ibex_stop why = IBEX_STOP_LIMIT;
-    socmon_status st = ibex_run(s->core, until, &why);
+    socmon_status st = smn_ibex_run(s->core, until, &why);
     if (st == SOCMON_ESTATE) {
         /* a fetch fault at the trap vector: the core cannot go on */
         finish(s, IBEX_STOP_SPIN);
@@ -424,13 +424,13 @@ static socmon_status ibex_advance(socmon_model_target *mt, uint64_t ns, int *don
     }
     if (st)
         return st;
-    if (why != IBEX_STOP_LIMIT || (s->max_cycles && ibex_time(s->core) >= s->max_cycles))
+    if (why != IBEX_STOP_LIMIT || (s->max_cycles && smn_ibex_time(s->core) >= s->max_cycles))
         finish(s, why);
     *done = s->done;
     return SOCMON_OK;
 }
 
-static uint64_t ibex_now_ns(socmon_model_target *mt)
+static uint64_t ibex_now_ns(smn_model_target *mt)
 {
     return ((ibex_sim *)mt->model)->t_ns;
 }
@@ -440,7 +440,7 @@ static void ibex_model_free(void *model)
     sim_free(model);
 }
 
-static const socmon_model_target_decl ibex_decl = {
+static const smn_model_target_decl ibex_decl = {
     .opts_size = sizeof(ibex_opts),
     .priv_size = sizeof(ibex_config),
     .prepare = ibex_prepare,
@@ -460,7 +460,7 @@ static void ibex_program_output(void *priv, void (*fn)(void *ctx, uint8_t byte),
 {
     ibex_sim *s = smn_model_target_model(priv);
     if (s)
-        ibex_set_output(s->core, fn, ctx);
+        smn_ibex_set_output(s->core, fn, ctx);
 }
 
 static socmon_program_end ibex_program_end(void *priv, char *msg, size_t len)
@@ -478,16 +478,16 @@ static size_t ibex_inhibited(void *priv, socmon_inhibited *out, size_t max)
     if (!s)
         return 0;
     size_t n = 0;
-    uint64_t run = ibex_core_cycles(s->core);
+    uint64_t run = smn_ibex_core_cycles(s->core);
     for (unsigned k = 0; k < IBEX_ATTR_COUNTERS; k++) {
         if (!(k == 0 || k == 2 || (k >= 3 && k < 3 + s->cfg.mhpm_num)))
             continue;
-        uint64_t inh = ibex_inhibited_cycles(s->core, k);
+        uint64_t inh = smn_ibex_inhibited_cycles(s->core, k);
         if (!inh)
             continue;
         if (n < max) {
             socmon_inhibited *x = &out[n];
-            snprintf(x->counter, sizeof x->counter, "%s", ibex_drv_counter_name(k));
+            snprintf(x->counter, sizeof x->counter, "%s", smn_ibex_drv_counter_name(k));
             if (k == 0 || k == 2)
                 snprintf(x->reg, sizeof x->reg, "%s", k ? "minstret" : "mcycle");
             else
@@ -516,11 +516,11 @@ static socmon_status ibex_profile(void *priv, socmon_profile **out)
     ibex_prof_pc *pcs = NULL;
     size_t npcs = 0, nnodes = 0, nslices = 0;
     uint64_t dropped = 0;
-    socmon_status st = ibex_profile_pcs(s->core, 1, &pcs, &npcs);
+    socmon_status st = smn_ibex_profile_pcs(s->core, 1, &pcs, &npcs);
     if (st)
         return st;
-    const ibex_prof_node *nodes = ibex_profile_nodes(s->core, &nnodes);
-    const ibex_prof_slice *slices = ibex_profile_slices(s->core, &nslices, &dropped);
+    const ibex_prof_node *nodes = smn_ibex_profile_nodes(s->core, &nnodes);
+    const ibex_prof_slice *slices = smn_ibex_profile_slices(s->core, &nslices, &dropped);
     socmon_profile *p = NULL;
     if ((st = socmon_profile_new(nev, s->nsyms + 1, npcs, nnodes, nslices, &p))) {
         free(pcs);
@@ -528,9 +528,9 @@ static socmon_status ibex_profile(void *priv, socmon_profile **out)
     }
     int bad = !(p->program = strdup(s->program ? s->program : "")) || !(p->arch = strdup("rv32imc"));
     for (unsigned j = 0; j < nev; j++) {
-        bad |= !(p->events[j] = strdup(ibex_drv_counter_name(ev[j])));
+        bad |= !(p->events[j] = strdup(smn_ibex_drv_counter_name(ev[j])));
         p->widths[j] = ev[j] < 3 ? 64 : s->cfg.mhpm_width;
-        p->total[j] = ibex_counter(s->core, ev[j]);
+        p->total[j] = smn_ibex_counter(s->core, ev[j]);
     }
     for (size_t f = 0; f <= s->nsyms; f++) {
         bad |= !(p->funcs[f].name = strdup(s->funcs[f]));

@@ -8,7 +8,7 @@
 #include "core/error.h"
 #include "targets/model_target.h"
 
-int smn_model_target_given(const socmon_model_target *mt, const char *name)
+int smn_model_target_given(const smn_model_target *mt, const char *name)
 {
     size_t i = 0;
     for (const socmon_option *o = mt->ops->options; o && o->name && i < 64; o++, i++)
@@ -19,7 +19,7 @@ int smn_model_target_given(const socmon_model_target *mt, const char *name)
 
 void smn_model_target_close(void *priv)
 {
-    socmon_model_target *mt = priv;
+    smn_model_target *mt = priv;
     if (!mt)
         return;
     socmon_device_free(mt->dev);   /* before the driver state and buses it uses */
@@ -57,7 +57,7 @@ static socmon_status no_counters(void *drv, const uint32_t *idx, size_t n, uint6
 
 /* The placeholder device of a driver=none target: its name says why it has
  * no counters, which is what socmon_set_new's "has no counters" then shows. */
-static socmon_status placeholder_device(socmon_model_target *mt, socmon_device **dev)
+static socmon_status placeholder_device(smn_model_target *mt, socmon_device **dev)
 {
     static const socmon_device_ops ops = {.size = sizeof ops, .read = no_counters};
     char name[96];
@@ -65,9 +65,9 @@ static socmon_status placeholder_device(socmon_model_target *mt, socmon_device *
     return socmon_device_new(name, &ops, (void *)mt->ops->name, dev);
 }
 
-static socmon_status build(socmon_model_target *mt, const socmon_kv *kv, size_t nkv)
+static socmon_status build(smn_model_target *mt, const socmon_kv *kv, size_t nkv)
 {
-    const socmon_model_target_decl *d = mt->decl;
+    const smn_model_target_decl *d = mt->decl;
     socmon_status st = d->prepare ? d->prepare(mt) : SOCMON_OK;
     if (st == SOCMON_OK && d->hw_bus)
         st = d->hw_bus(mt, &mt->bus);
@@ -91,12 +91,12 @@ static socmon_status build(socmon_model_target *mt, const socmon_kv *kv, size_t 
 socmon_status smn_model_target_open(const socmon_target_ops *self, const socmon_kv *kv, size_t nkv,
                                        void **priv, socmon_device **dev)
 {
-    const socmon_model_target_decl *d = self ? self->impl : NULL;
+    const smn_model_target_decl *d = self ? self->impl : NULL;
     if (!d || !d->model_new || !d->map || !d->device_new || !d->start || !d->advance || !d->now_ns ||
         !d->model_free)
         return socmon_fail(SOCMON_EINVAL, "target '%s': model target declaration incomplete",
                            self ? self->name : "?");
-    socmon_model_target *mt = calloc(1, sizeof *mt);
+    smn_model_target *mt = calloc(1, sizeof *mt);
     void *opts = calloc(1, d->opts_size ? d->opts_size : 1);
     if (mt)
         mt->priv = calloc(1, d->priv_size ? d->priv_size : 1);
@@ -127,7 +127,7 @@ socmon_status smn_model_target_open(const socmon_target_ops *self, const socmon_
 
 socmon_status smn_model_target_start(void *priv, const char *workload)
 {
-    socmon_model_target *mt = priv;
+    smn_model_target *mt = priv;
     if (!mt->model)
         return workload ? socmon_fail(SOCMON_ENOTSUP,
                                       "%s: workload '%s': on hardware (%s) the board runs its own "
@@ -141,7 +141,7 @@ socmon_status smn_model_target_start(void *priv, const char *workload)
 
 socmon_status smn_model_target_advance(void *priv, uint64_t ns, int *done)
 {
-    socmon_model_target *mt = priv;
+    smn_model_target *mt = priv;
     int d = 0;
     socmon_status st = SOCMON_OK;
     if (!mt->model) {
@@ -160,21 +160,21 @@ socmon_status smn_model_target_advance(void *priv, uint64_t ns, int *done)
 
 uint64_t smn_model_target_now(void *priv)
 {
-    socmon_model_target *mt = priv;
+    smn_model_target *mt = priv;
     return mt->model ? mt->decl->now_ns(mt) : smn_mono_ns() - mt->t0_ns;
 }
 
 int smn_model_target_hardware(void *priv)
 {
-    return ((socmon_model_target *)priv)->model == NULL;
+    return ((smn_model_target *)priv)->model == NULL;
 }
 
 socmon_bus *smn_model_target_bus(void *priv)
 {
-    return ((socmon_model_target *)priv)->use;
+    return ((smn_model_target *)priv)->use;
 }
 
 void *smn_model_target_model(void *priv)
 {
-    return ((socmon_model_target *)priv)->model;
+    return ((smn_model_target *)priv)->model;
 }

@@ -13,7 +13,7 @@
  *
  * Declaring a target:
  *
- *   static const socmon_model_target_decl my_decl = {
+ *   static const smn_model_target_decl my_decl = {
  *       .opts_size = sizeof(my_opts), .priv_size = sizeof(my_state),
  *       .model_new = my_model_new, .map = my_map, .device_new = my_device_new,
  *       .start = my_start, .advance = my_advance, .now_ns = my_now,
@@ -31,11 +31,11 @@
 
 #include "socmon/target.h"
 
-typedef struct socmon_model_target socmon_model_target;
+typedef struct smn_model_target smn_model_target;
 
 /* The callbacks a concrete target fills. All take the opened instance; its
  * parsed options are mt->opts (during open only), its own state mt->priv. */
-typedef struct socmon_model_target_decl {
+typedef struct smn_model_target_decl {
     size_t opts_size;   /* the struct the option table's offsets point into */
     size_t priv_size;   /* the target's own state, zeroed at open, freed at close */
     /* For messages when a hardware instance is asked for a workload: the
@@ -43,31 +43,31 @@ typedef struct socmon_model_target_decl {
     const char *hw_option;
     /* Optional, first: checks the options as a whole and derives what the
      * other callbacks need into mt->priv (e.g. load a SoC description). */
-    socmon_status (*prepare)(socmon_model_target *mt);
+    socmon_status (*prepare)(smn_model_target *mt);
     /* Optional: if the options ask for real hardware, opens a bus onto it
      * into *bus; otherwise leaves *bus NULL and the model is built. */
-    socmon_status (*hw_bus)(socmon_model_target *mt, socmon_bus **bus);
+    socmon_status (*hw_bus)(smn_model_target *mt, socmon_bus **bus);
     /* The model: create it from the options, map its registers on bus. */
-    socmon_status (*model_new)(socmon_model_target *mt, void **model);
-    socmon_status (*map)(socmon_model_target *mt, socmon_bus *bus);
+    socmon_status (*model_new)(smn_model_target *mt, void **model);
+    socmon_status (*map)(smn_model_target *mt, socmon_bus *bus);
     /* The driver side, over bus (model or hardware, maybe traced). */
-    socmon_status (*device_new)(socmon_model_target *mt, socmon_bus *bus, socmon_device **dev);
+    socmon_status (*device_new)(smn_model_target *mt, socmon_bus *bus, socmon_device **dev);
     /* Model only (the generic part answers for hardware). */
-    socmon_status (*start)(socmon_model_target *mt, const char *workload);
-    socmon_status (*advance)(socmon_model_target *mt, uint64_t ns, int *done);
-    uint64_t (*now_ns)(socmon_model_target *mt);
+    socmon_status (*start)(smn_model_target *mt, const char *workload);
+    socmon_status (*advance)(smn_model_target *mt, uint64_t ns, int *done);
+    uint64_t (*now_ns)(smn_model_target *mt);
     /* Optional, hardware: 1 once a run of elapsed_ns has ended (default: never). */
-    int (*hw_done)(socmon_model_target *mt, uint64_t elapsed_ns);
+    int (*hw_done)(smn_model_target *mt, uint64_t elapsed_ns);
     /* Optional: frees driver-side state kept in priv; runs after the device
      * is freed and before the bus goes. */
-    void (*unbind)(socmon_model_target *mt);
+    void (*unbind)(smn_model_target *mt);
     void (*model_free)(void *model);
-} socmon_model_target_decl;
+} smn_model_target_decl;
 
 /* One opened model target. */
-struct socmon_model_target {
+struct smn_model_target {
     const socmon_target_ops *ops;
-    const socmon_model_target_decl *decl;
+    const smn_model_target_decl *decl;
     const void *opts;          /* parsed options; valid during open only */
     uint64_t given;            /* bit i: option table entry i was given */
     void *priv;                /* decl->priv_size bytes */
@@ -86,7 +86,7 @@ struct socmon_model_target {
 };
 
 /* 1 if option `name` of mt's table was given (not just defaulted). */
-int smn_model_target_given(const socmon_model_target *mt, const char *name);
+int smn_model_target_given(const smn_model_target *mt, const char *name);
 
 socmon_status smn_model_target_open(const socmon_target_ops *self, const socmon_kv *kv, size_t nkv,
                                        void **priv, socmon_device **dev);

@@ -133,7 +133,7 @@ static socmon_status parse_item(tx_state *t, const char *item)
     return st;
 }
 
-static socmon_status tx_prepare(socmon_model_target *mt)
+static socmon_status tx_prepare(smn_model_target *mt)
 {
     const tx_opts *o = mt->opts;
     tx_state *t = mt->priv;
@@ -169,19 +169,19 @@ static socmon_status tx_prepare(socmon_model_target *mt)
     return socmon_tensix_slots_check(t->slots, t->nslots, NULL, NULL);
 }
 
-static socmon_status tx_model_new(socmon_model_target *mt, void **model)
+static socmon_status tx_model_new(smn_model_target *mt, void **model)
 {
     return smn_tensix_core_new(&((tx_state *)mt->priv)->params, (socmon_tensix_core **)model);
 }
 
-static socmon_status tx_map(socmon_model_target *mt, socmon_bus *bus)
+static socmon_status tx_map(smn_model_target *mt, socmon_bus *bus)
 {
     /* the target's clock is the core's, with or without a driver (driver=none) */
     ((tx_state *)mt->priv)->clock_hz = socmon_tensix_core_params(mt->model)->platform->clock_hz;
     return smn_tensix_core_map(mt->model, bus, SOCMON_TENSIX_REGS_BASE, L1_BASE);
 }
 
-static socmon_status tx_device_new(socmon_model_target *mt, socmon_bus *bus, socmon_device **dev)
+static socmon_status tx_device_new(smn_model_target *mt, socmon_bus *bus, socmon_device **dev)
 {
     tx_state *t = mt->priv;
     const uint32_t *w = t->slots;
@@ -213,7 +213,7 @@ static socmon_status tx_device_new(socmon_model_target *mt, socmon_bus *bus, soc
     return st;
 }
 
-static void tx_unbind(socmon_model_target *mt)
+static void tx_unbind(smn_model_target *mt)
 {
     tx_state *t = mt->priv;
     for (unsigned th = 0; th < SOCMON_TENSIX_NTHREADS; th++)
@@ -226,7 +226,7 @@ static void tx_model_free(void *model)
     smn_tensix_core_free(model);
 }
 
-static socmon_status tx_start(socmon_model_target *mt, const char *workload)
+static socmon_status tx_start(smn_model_target *mt, const char *workload)
 {
     tx_state *t = mt->priv;
     socmon_tensix_core *core = mt->model;
@@ -251,7 +251,7 @@ static socmon_status tx_start(socmon_model_target *mt, const char *workload)
     return SOCMON_OK;
 }
 
-static socmon_status tx_advance(socmon_model_target *mt, uint64_t ns, int *done)
+static socmon_status tx_advance(smn_model_target *mt, uint64_t ns, int *done)
 {
     tx_state *t = mt->priv;
     socmon_tensix_core *core = mt->model;
@@ -289,12 +289,12 @@ static socmon_status tx_advance(socmon_model_target *mt, uint64_t ns, int *done)
     return SOCMON_OK;
 }
 
-static uint64_t tx_now(socmon_model_target *mt)
+static uint64_t tx_now(smn_model_target *mt)
 {
     return ((const tx_state *)mt->priv)->ns;
 }
 
-static const socmon_model_target_decl tx_decl = {
+static const smn_model_target_decl tx_decl = {
     .opts_size = sizeof(tx_opts),
     .priv_size = sizeof(tx_state),
     .prepare = tx_prepare,

@@ -107,7 +107,7 @@ typedef struct zynq_state {
     unsigned nevents;                      /* 0: the SPA set */
     uint8_t events[SOCMON_ZA9_NCOUNTERS];
     unsigned apm_nsel;                     /* 0: the default selection */
-    socmon_zapm_sel apm_sel[SOCMON_ZAPM_MAX_SEL];
+    smn_zapm_sel apm_sel[SOCMON_ZAPM_MAX_SEL];
     socmon_device *dev;                    /* the model's: its asked_* parameters follow the run */
     double asked0[SOCMON_ZAPM_MAX_SLOTS][2];      /* bytes asked of each slot before t0 (write, read) */
 } zynq_state;
@@ -116,7 +116,7 @@ typedef struct zynq_state {
  * over the run so far, phase by phase ("mixed" asks a quarter, all, then nothing, and less of
  * each later slot), so a port's throughput is weighed against what was asked of it in the same
  * time (metrics/zynq.findings.json). Before any time has passed: what is asked now. */
-static socmon_status zynq_asked_params(socmon_model_target *mt)
+static socmon_status zynq_asked_params(smn_model_target *mt)
 {
     zynq_state *z = mt->priv;
     const socmon_zynq_soc *soc = mt->model;
@@ -154,7 +154,7 @@ static socmon_status parse_events(const char *list, zynq_state *z)
     return SOCMON_OK;
 }
 
-static socmon_status zynq_prepare(socmon_model_target *mt)
+static socmon_status zynq_prepare(smn_model_target *mt)
 {
     const zynq_opts *o = mt->opts;
     zynq_state *z = mt->priv;
@@ -189,7 +189,7 @@ static socmon_status zynq_prepare(socmon_model_target *mt)
     d->apm.ncounters = (unsigned)o->apm_counters;
     d->apm.scale = 1u << o->apm_scale;
     z->apm_nsel = 0;
-    if (o->apm_sel && (st = zapm_sel_parse(o->apm_sel, z->apm_sel, &z->apm_nsel)))
+    if (o->apm_sel && (st = smn_zapm_sel_parse(o->apm_sel, z->apm_sel, &z->apm_nsel)))
         return socmon_fail_prefix(st, "zynq: ");
     if (o->apm_sel && z->apm_nsel > d->apm.ncounters)
         return socmon_fail(SOCMON_ERANGE, "zynq: apm_sel has %u selections for apm_counters=%u",
@@ -234,7 +234,7 @@ static socmon_status board_bus_open(const char *apm_dev, const char *mem_dev, ui
     return SOCMON_OK;
 }
 
-static socmon_status zynq_hw_bus(socmon_model_target *mt, socmon_bus **bus)
+static socmon_status zynq_hw_bus(smn_model_target *mt, socmon_bus **bus)
 {
     const zynq_opts *o = mt->opts;
     if (!o->hw)
@@ -242,7 +242,7 @@ static socmon_status zynq_hw_bus(socmon_model_target *mt, socmon_bus **bus)
     return board_bus_open(o->apm_dev, o->mem_dev, ((zynq_state *)mt->priv)->desc.apm_base, bus);
 }
 
-static socmon_status zynq_model_new(socmon_model_target *mt, void **model)
+static socmon_status zynq_model_new(smn_model_target *mt, void **model)
 {
     zynq_state *z = mt->priv;
     socmon_status st = smn_zynq_soc_new(&z->desc, (socmon_zynq_soc **)model);
@@ -251,7 +251,7 @@ static socmon_status zynq_model_new(socmon_model_target *mt, void **model)
     return st;
 }
 
-static socmon_status zynq_map(socmon_model_target *mt, socmon_bus *bus)
+static socmon_status zynq_map(smn_model_target *mt, socmon_bus *bus)
 {
     return smn_zynq_soc_map(mt->model, bus);
 }
@@ -260,17 +260,17 @@ static socmon_status zynq_map(socmon_model_target *mt, socmon_bus *bus)
  * metric file needs besides counters (clocks, bus width, CCNT divider).
  * Programming the blocks takes model time (access_ns per access): the
  * target's clock starts where it ends. */
-static socmon_status zynq_device_new(socmon_model_target *mt, socmon_bus *bus, socmon_device **dev)
+static socmon_status zynq_device_new(smn_model_target *mt, socmon_bus *bus, socmon_device **dev)
 {
     zynq_state *z = mt->priv;
     const socmon_zynq_desc *d = &z->desc;
-    socmon_zapm_config ac = {.nslots = d->nslots, .clock_hz = d->apm_hz,
+    smn_zapm_config ac = {.nslots = d->nslots, .clock_hz = d->apm_hz,
                              .bus_width_bytes = d->bus_width_bytes, .mode = d->apm.mode,
                              .ncounters = d->apm.ncounters, .nsel = z->apm_nsel,
                              .scale = d->apm.scale,
                              .gcc_width = d->apm.mode == SOCMON_ZAPM_ADVANCED ? d->gcc_width : 0};
     memcpy(ac.sel, z->apm_sel, sizeof ac.sel);
-    socmon_za9_config pc;
+    smn_za9_config pc;
     smn_za9_config_spa(&pc, d->cpu_hz);
     pc.ccnt_div64 = z->div64;
     if (z->nevents) {
@@ -291,13 +291,13 @@ static socmon_status zynq_device_new(socmon_model_target *mt, socmon_bus *bus, s
 }
 
 /* On the grid: a workload of duration_ms then ends on it too. */
-static socmon_status zynq_start(socmon_model_target *mt, const char *workload)
+static socmon_status zynq_start(smn_model_target *mt, const char *workload)
 {
     zynq_state *z = mt->priv;
     return smn_zynq_soc_start_at(mt->model, workload, z->duration_ns, z->grid_ns);
 }
 
-static socmon_status zynq_advance(socmon_model_target *mt, uint64_t ns, int *done)
+static socmon_status zynq_advance(smn_model_target *mt, uint64_t ns, int *done)
 {
     zynq_state *z = mt->priv;
     uint64_t now = socmon_zynq_soc_now_ns(mt->model);
@@ -314,13 +314,13 @@ static socmon_status zynq_advance(socmon_model_target *mt, uint64_t ns, int *don
     return z->dev ? zynq_asked_params(mt) : SOCMON_OK;
 }
 
-static uint64_t zynq_now(socmon_model_target *mt)
+static uint64_t zynq_now(smn_model_target *mt)
 {
     const zynq_state *z = mt->priv;
     return z->grid_ns - z->t0_ns;
 }
 
-static int zynq_hw_done(socmon_model_target *mt, uint64_t elapsed_ns)
+static int zynq_hw_done(smn_model_target *mt, uint64_t elapsed_ns)
 {
     uint64_t duration = ((zynq_state *)mt->priv)->duration_ns;
     return duration && elapsed_ns >= duration;
@@ -331,7 +331,7 @@ static void zynq_model_free(void *model)
     smn_zynq_soc_free(model);
 }
 
-static const socmon_model_target_decl zynq_decl = {
+static const smn_model_target_decl zynq_decl = {
     .opts_size = sizeof(zynq_opts),
     .priv_size = sizeof(zynq_state),
     .hw_option = "hw=1",

@@ -193,8 +193,8 @@ static void *make_opaque(const char *type)
         int fd = open("w.rec", O_WRONLY | O_CREAT | O_TRUNC, 0600);
         st = socmon_recwriter_open(fd, esp_set, "esp", 100000, NULL, (socmon_recwriter **)&o);
     } else if (!strcmp(type, "socmon_regions")) {
-        socmon_perf_model *m;
-        socmon_perf_model_opts mo = {.hw_counters = 4, .paranoid = 2, .rdpmc = 1};
+        smn_perf_model *m;
+        smn_perf_model_opts mo = {.hw_counters = 4, .paranoid = 2, .rdpmc = 1};
         st = smn_perf_model_new(&mo, &m);
         socmon_regions_opts ro = {.path = "regions.rec", .events = "cycles:u", .sys = smn_perf_model_sys(m)};
         if (!st)

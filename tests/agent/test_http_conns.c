@@ -29,8 +29,8 @@ static const socmon_counter counters[] = {{.name = "a", .instance = "", .unit = 
 static const char *const names[] = {"a"};
 
 typedef struct fix {
-    socmon_live *lv;
-    socmon_http *h;
+    smn_live *lv;
+    smn_http *h;
     FILE *log;
     uint16_t port;
 } fix;
@@ -46,12 +46,12 @@ static int setup(void **state)
 {
     fix *f = calloc(1, sizeof *f);
     assert_non_null(f);
-    socmon_live_schema s = {.target = "fake", .interval_ns = 1000000, .ncounters = 1, .counters = counters,
+    smn_live_schema s = {.target = "fake", .interval_ns = 1000000, .ncounters = 1, .counters = counters,
                             .names = names};
     assert_int_equal(socmon_live_new(&s, NULL, &f->lv), SOCMON_OK);
     f->log = tmpfile();
     assert_non_null(f->log);
-    socmon_http_opts o = {.listen = "127.0.0.1:0", .max_conns = 4, .max_per_addr = 3, .header_timeout_ms = HEADER_MS,
+    smn_http_opts o = {.listen = "127.0.0.1:0", .max_conns = 4, .max_per_addr = 3, .header_timeout_ms = HEADER_MS,
                           .log = f->log, .who = "test"};
     assert_int_equal(socmon_http_start(f->lv, &o, &f->h), SOCMON_OK);
     f->port = socmon_http_port(f->h);

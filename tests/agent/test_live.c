@@ -31,7 +31,7 @@ static const char *metric_text =
 typedef struct fix {
     uint64_t now;               /* the fake wall clock */
     socmon_metricset *ms;
-    socmon_live *lv;
+    smn_live *lv;
     uint64_t v[2];              /* current raw register values */
     uint64_t t;                 /* target time */
     uint64_t seq;
@@ -47,10 +47,10 @@ static fix *fix_new(uint64_t row_ns, size_t history)
     fix *f = calloc(1, sizeof *f);
     assert_non_null(f);
     assert_int_equal(socmon_metricset_load_string(metric_text, "test", &f->ms), SOCMON_OK);
-    socmon_live_schema s = {.target = "fake", .device = "fakedev", .interval_ns = 1000, .ncounters = 2,
+    smn_live_schema s = {.target = "fake", .device = "fakedev", .interval_ns = 1000, .ncounters = 2,
                             .counters = counters, .names = names, .nparams = 1, .param_names = pnames,
                             .param_values = pvalues, .ms = f->ms};
-    socmon_live_opts o = {.row_ns = row_ns, .history = history, .clock = fake_clock, .clock_user = f};
+    smn_live_opts o = {.row_ns = row_ns, .history = history, .clock = fake_clock, .clock_user = f};
     assert_int_equal(socmon_live_new(&s, &o, &f->lv), SOCMON_OK);
     return f;
 }
@@ -73,7 +73,7 @@ static void step(fix *f, uint64_t da, uint64_t db, uint64_t dt, uint64_t dwall, 
     assert_int_equal(socmon_live_push(f->lv, f->seq++, &s), SOCMON_OK);
 }
 
-static int next(fix *f, uint64_t *cur, socmon_live_entry *e, double *m, uint64_t *d)
+static int next(fix *f, uint64_t *cur, smn_live_entry *e, double *m, uint64_t *d)
 {
     return socmon_live_next(f->lv, cur, e, m, d, 0);
 }
@@ -84,7 +84,7 @@ static void test_merge_rows(void **state)
     assert_int_equal(socmon_live_nmetrics(f->lv), 2);
     step(f, 0, 0, 0, 0, 0, 0);   /* baseline: no row */
     uint64_t cur = socmon_live_oldest(f->lv), d[2];
-    socmon_live_entry e;
+    smn_live_entry e;
     double m[2];
     assert_int_equal(next(f, &cur, &e, m, d), 0);
     /* The first interval is a row at once (no row yet), then every 10 us of wall clock. */
@@ -117,7 +117,7 @@ static void test_merge_rows(void **state)
     assert_true(fabs(m[0] - 40 / 5e-6) < 1e-3);
     assert_true(fabs(m[1] - 8) < 1e-9);
     uint64_t tot[2];
-    socmon_live_state ls;
+    smn_live_state ls;
     assert_int_equal(socmon_live_snapshot(f->lv, tot, m, &ls), 2);
     assert_int_equal(ls.rows, 2);
     assert_int_equal(ls.elapsed_ns, 6000);
@@ -139,7 +139,7 @@ static void test_row_pacing(void **state)
 {
     fix *f = fix_new(100, 100);
     uint64_t cur = 0;
-    socmon_live_entry e;
+    smn_live_entry e;
     step(f, 0, 0, 0, 0, 0, 0);
     step(f, 1, 0, 100, 100, 0, 0);          /* first row */
     assert_int_equal(next(f, &cur, &e, NULL, NULL), 1);
@@ -182,7 +182,7 @@ static void test_gaps(void **state)
 {
     fix *f = fix_new(2, 100);
     uint64_t cur = 0, d[2], tot[2];
-    socmon_live_entry e;
+    smn_live_entry e;
     step(f, 0, 0, 0, 0, 0, 0);
     step(f, 7, 7, 1000, 1, 0, 0);           /* row seq 1 */
     step(f, 3, 3, 1000, 0, 0, 0);           /* pending (no wall time passed) */
@@ -217,7 +217,7 @@ static void test_gaps(void **state)
     assert_int_equal(next(f, &cur, &e, NULL, d), 1);
     assert_int_equal(e.kind, SOCMON_LIVE_GAP);
     assert_int_equal(e.count, 11);
-    socmon_live_state ls;
+    smn_live_state ls;
     socmon_live_snapshot(f->lv, NULL, NULL, &ls);
     assert_int_equal(ls.missed, 4 + 11);
     /* a seq going backwards is refused and changes nothing */
@@ -234,7 +234,7 @@ static void test_missed_starts_row(void **state)
 {
     fix *f = fix_new(100, 100);
     uint64_t cur = 0, d[2];
-    socmon_live_entry e;
+    smn_live_entry e;
     step(f, 0, 0, 0, 0, 0, 0);
     step(f, 1, 0, 1000, 200, 0, 0);         /* row */
     step(f, 1, 0, 1000, 1, 0, 0);           /* pending */
@@ -250,7 +250,7 @@ static void test_missed_starts_row(void **state)
     assert_int_equal(e.flags, SOCMON_SAMPLE_MISSED);
     assert_int_equal(e.missed, 2);
     assert_int_equal(e.dt_ns, 4000);
-    socmon_live_state ls;
+    smn_live_state ls;
     socmon_live_snapshot(f->lv, NULL, NULL, &ls);
     assert_int_equal(ls.samples, 5);
     assert_int_equal(ls.missed, 2);
@@ -262,7 +262,7 @@ static void test_replay_rows(void **state)
 {
     fix *f = fix_new(5000, 100);
     uint64_t cur = 0, d[2];
-    socmon_live_entry e;
+    smn_live_entry e;
     socmon_sample s = {.n = 2, .v = f->v};
     for (int i = 0; i <= 12; i++) {   /* 1 us apart, no wall time at all */
         f->v[0] = (f->v[0] + 1) & 0xff;
@@ -297,7 +297,7 @@ static void test_history_bound(void **state)
     assert_int_equal(socmon_live_oldest(f->lv), 6);
     /* a reader still at 0 is told it lost 6 entries and gets the oldest kept */
     uint64_t cur = 0;
-    socmon_live_entry e;
+    smn_live_entry e;
     assert_int_equal(next(f, &cur, &e, NULL, NULL), 1);
     assert_int_equal(e.skipped, 6);
     assert_int_equal(e.seq, 7);
@@ -312,8 +312,8 @@ static void test_end(void **state)
 {
     fix *f = fix_new(100, 10);
     uint64_t cur = 0, d[2], tot[2];
-    socmon_live_entry e;
-    socmon_live_state ls = {0};
+    smn_live_entry e;
+    smn_live_state ls = {0};
     step(f, 0, 0, 0, 0, 0, 0);
     step(f, 2, 0, 1000, 200, 0, 0);
     step(f, 3, 0, 1000, 1, 0, 0);           /* pending until the end */
@@ -341,8 +341,8 @@ static void test_end(void **state)
 
 static void test_no_metrics(void **state)
 {
-    socmon_live_schema s = {.target = "fake", .ncounters = 2, .counters = counters, .names = names};
-    socmon_live *lv;
+    smn_live_schema s = {.target = "fake", .ncounters = 2, .counters = counters, .names = names};
+    smn_live *lv;
     assert_int_equal(socmon_live_new(&s, NULL, &lv), SOCMON_OK);
     assert_null(socmon_live_metrics(lv));
     assert_int_equal(socmon_live_nmetrics(lv), 0);
@@ -366,7 +366,7 @@ static void test_no_metrics(void **state)
 #define CONC_SAMPLES 20000
 
 typedef struct reader_arg {
-    socmon_live *lv;
+    smn_live *lv;
     uint64_t sum[2], rows, last_seq;
     int ordered, ended, skipped;
 } reader_arg;
@@ -376,7 +376,7 @@ static void *reader(void *p)
     reader_arg *r = p;
     uint64_t cur = socmon_live_oldest(r->lv), d[2];
     double m[2];
-    socmon_live_entry e;
+    smn_live_entry e;
     r->ordered = 1;
     while (!r->ended) {
         int rc = socmon_live_next(r->lv, &cur, &e, m, d, 5000);
@@ -405,11 +405,11 @@ static void test_concurrent(void **state)
 {
     socmon_metricset *ms;
     assert_int_equal(socmon_metricset_load_string(metric_text, "test", &ms), SOCMON_OK);
-    socmon_live_schema s = {.target = "fake", .ncounters = 2, .counters = counters, .names = names,
+    smn_live_schema s = {.target = "fake", .ncounters = 2, .counters = counters, .names = names,
                             .nparams = 1, .param_names = pnames, .param_values = pvalues, .ms = ms};
     /* 1 us rows on the real clock: many rows, none lost (history bigger than the run) */
-    socmon_live_opts o = {.row_ns = 1000, .history = CONC_SAMPLES + 10};
-    socmon_live *lv;
+    smn_live_opts o = {.row_ns = 1000, .history = CONC_SAMPLES + 10};
+    smn_live *lv;
     assert_int_equal(socmon_live_new(&s, &o, &lv), SOCMON_OK);
     reader_arg r[2] = {{.lv = lv}, {.lv = lv}};
     pthread_t th[2];

@@ -111,7 +111,7 @@ static void whole_file_lost_nothing(void **state)
     assert_int_equal(n, 0);
     socmon_recording *rec = NULL;
     assert_int_equal(socmon_recording_load(f->path, &rec), SOCMON_OK);
-    socmon_file_facts ff;
+    smn_file_facts ff;
     smn_recording_facts(rec, "a.rec", &ff);
     assert_string_equal(ff.file, "a.rec");
     assert_int_equal(ff.samples, 10);
@@ -150,7 +150,7 @@ static void killed_recorder_is_cut_short(void **state)
                                   "block (16 samples, 16.000 us at the 1.000 us interval) after that is missing");
     socmon_recording *rec = NULL;
     assert_int_equal(socmon_recording_load(f->cut, &rec), SOCMON_OK);
-    socmon_file_facts ff;
+    smn_file_facts ff;
     smn_recording_facts(rec, "cut.rec", &ff);
     assert_false(ff.info.complete);
     assert_int_equal(ff.samples, 4);
@@ -200,7 +200,7 @@ static void attachment_names(void **state)
         assert_int_equal(close(fd), 0);
         socmon_recording *rec = NULL;
         assert_int_equal(socmon_recording_load(f->path, &rec), SOCMON_OK);
-        socmon_file_facts ff;
+        smn_file_facts ff;
         smn_recording_facts(rec, "a.rec", &ff);
         uint64_t bytes = 0, fb = 0;
         for (size_t i = 0; socmon_recording_attachment_at(rec, i, NULL, &fb); i++)

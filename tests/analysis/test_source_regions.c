@@ -55,8 +55,8 @@ static void regions_totals(void **state)
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     close(fd);
-    socmon_perf_model *m;
-    socmon_perf_model_opts mo = {.hw_counters = 4, .paranoid = 2, .rdpmc = 1};
+    smn_perf_model *m;
+    smn_perf_model_opts mo = {.hw_counters = 4, .paranoid = 2, .rdpmc = 1};
     assert_int_equal(smn_perf_model_new(&mo, &m), SOCMON_OK);
     smn_perf_model_set_rate(m, 0, 0, 2.0);   /* cycles: 2 per ns */
     socmon_regions_opts o = {.path = path, .events = "cycles:u", .sys = smn_perf_model_sys(m)};

@@ -11,7 +11,7 @@
 #include "export/output.h"
 #include "analysis/spread.h"
 
-static void add_runs(socmon_spread *s, const double *runs, size_t nruns, size_t nvals)
+static void add_runs(smn_spread *s, const double *runs, size_t nruns, size_t nvals)
 {
     for (size_t r = 0; r < nruns; r++)
         smn_spread_add(s, (unsigned)(r + 1), runs + r * nvals);
@@ -30,7 +30,7 @@ static void test_spread_known_values(void **state)
         runs[r * 3 + 1] = 1234;
         runs[r * 3 + 2] = -x[r];
     }
-    socmon_spread s;
+    smn_spread s;
     assert_int_equal(smn_spread_init(&s, 3), 0);
     add_runs(&s, runs, 8, 3);
     assert_true(fabs(s.mean[0] - 5) < 1e-12);
@@ -49,7 +49,7 @@ static void test_spread_known_values(void **state)
 static void test_spread_large_close_values(void **state)
 {
     static const double runs[] = {1e12 + 1, 1e12 + 2, 1e12 + 3};
-    socmon_spread s;
+    smn_spread s;
     assert_int_equal(smn_spread_init(&s, 1), 0);
     add_runs(&s, runs, 3, 1);
     assert_true(fabs(s.mean[0] - (1e12 + 2)) < 1e-3);
@@ -60,7 +60,7 @@ static void test_spread_large_close_values(void **state)
 /* One run has no spread; two runs a and b give |a - b| / 2. A mean of 0 or NaN prints 0%. */
 static void test_spread_edges(void **state)
 {
-    socmon_spread s;
+    smn_spread s;
     static const double one[] = {42};
     assert_int_equal(smn_spread_init(&s, 1), 0);
     add_runs(&s, one, 1, 1);

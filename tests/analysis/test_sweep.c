@@ -223,8 +223,8 @@ static void table_rows(void **state)
 /* s written in format and read back. */
 static socmon_sweep *round_trip(const socmon_sweep *s, const char *format, char **text)
 {
-    socmon_sink *sink;
-    socmon_output *o;
+    smn_sink *sink;
+    smn_output *o;
     assert_int_equal(smn_sink_memory(&sink), SOCMON_OK);
     assert_int_equal(smn_output_open(format, sink, NULL, &o), SOCMON_OK);
     assert_int_equal(smn_output_sweep(o, s), SOCMON_OK);

@@ -147,21 +147,21 @@ static void test_pipeline_flags(void **state)
 /* The rows through a format, as the CLI's feed hands them over. */
 static char *render(const char *format, const seen *s, socmon_pipeline *p, const socmon_metricset *ms)
 {
-    socmon_sink *sink = NULL;
-    socmon_output *out = NULL;
+    smn_sink *sink = NULL;
+    smn_output *out = NULL;
     assert_int_equal(smn_sink_memory(&sink), SOCMON_OK);
-    socmon_output_opts oo = {.sep = ','};
+    smn_output_opts oo = {.sep = ','};
     assert_int_equal(smn_output_open(format, sink, &oo, &out), SOCMON_OK);
-    socmon_run_info ri = {.doc = SOCMON_DOC_INTERVALS, .title = "intervals", .target = "test", .interval_ns = 1000000,
+    smn_run_info ri = {.doc = SOCMON_DOC_INTERVALS, .title = "intervals", .target = "test", .interval_ns = 1000000,
                           .ncounters = N};
-    socmon_counter_list list = {N, counters, names, NULL, 0, NULL};
+    smn_counter_list list = {N, counters, names, NULL, 0, NULL};
     (void)ms;
-    socmon_interval_cols cols = {.counters = &list, .metrics = socmon_pipeline_metrics(p)};
+    smn_interval_cols cols = {.counters = &list, .metrics = socmon_pipeline_metrics(p)};
     assert_int_equal(smn_output_begin(out, &ri), SOCMON_OK);
     assert_int_equal(smn_output_begin_intervals(out, &cols), SOCMON_OK);
     for (size_t k = 0; k < s->nrows; k++) {
         const socmon_row *r = &s->rows[k];
-        socmon_interval_row ir = {.t_ns = r->t_ns, .since_ns = r->since_ns, .dt_ns = r->dt_ns, .flags = r->flags,
+        smn_interval_row ir = {.t_ns = r->t_ns, .since_ns = r->since_ns, .dt_ns = r->dt_ns, .flags = r->flags,
                                   .missed = r->missed, .metrics = r->metrics, .deltas = r->deltas, .index = r->index,
                                   .intervals = r->intervals, .value_flags = r->value_flags,
                                   .min_running = r->min_running, .lost = r->lost};

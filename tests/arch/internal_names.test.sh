@@ -1,7 +1,7 @@
 #!/bin/sh
-# libsocmon.a has at most 10 internal globals with the public socmon_ prefix
-# (tests/arch/internal_names.py), and the checker catches what it exists for:
-# a static library with 11 hidden socmon_ functions must fail, naming them;
+# libsocmon.a has no internal global with the public socmon_ prefix and none without a prefix
+# (tests/arch/internal_names.py), and the checker catches what it exists for: a static library
+# with hidden socmon_ functions must fail, naming them, and so must one with bare ones (ibex_*);
 # the same functions named smn_ must pass.
 set -u
 SRC=${SOCMON_SRC:?SOCMON_SRC must point at the source tree}
@@ -34,6 +34,14 @@ elif printf '%s' "$out" | grep -q 'socmon_planted_10' &&
 else
     fail=$((fail + 1)); echo "FAIL: the message does not name the internal globals (or names the exported one)"
     echo "$out"
+fi
+if ! planted ibex_; then fail=$((fail + 1)); echo "FAIL: cannot build the planted library"; fi
+if out=$(python3 "$CHECK" "$TMP/p.a" "$TMP/p.so" 2>&1); then
+    fail=$((fail + 1)); echo "FAIL: internal globals without a prefix were not caught"
+elif printf '%s' "$out" | grep -q 'without a prefix: ibex_planted_3'; then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1)); echo "FAIL: the message does not name the bare globals"; echo "$out"
 fi
 if ! planted smn_; then fail=$((fail + 1)); echo "FAIL: cannot build the planted library"; fi
 if python3 "$CHECK" "$TMP/p.a" "$TMP/p.so" >/dev/null 2>&1; then pass=$((pass + 1)); else

@@ -204,7 +204,7 @@ static void test_reader_flags_backwards_v2(void **state)
     assert_int_equal(in.end_mismatch, 0);
     expect_text(in.what, "2 timestamps go backwards (first: sample 4 at 500 ns, after 4000 ns)");
     /* the scan that appending uses sees the same file */
-    socmon_rec2_scan scan;
+    smn_rec2_scan scan;
     socmon_recording *srec = NULL;
     assert_int_equal(smn_rec2_scan_file(b, len, &scan, &srec), SOCMON_OK);
     socmon_recording_get_info(srec, &in);

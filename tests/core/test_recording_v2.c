@@ -251,7 +251,7 @@ static void test_v2_codec_both_layouts(void **state)
     uint64_t seed = 7;
     for (int round = 0; round < 40; round++) {
         size_t n = 1 + rng_next(&seed) % 300;
-        socmon_rec2_block b, d;
+        smn_rec2_block b, d;
         assert_int_equal(smn_rec2_block_init(&b, NC_MAX, n), SOCMON_OK);
         assert_int_equal(smn_rec2_block_init(&d, NC_MAX, n), SOCMON_OK);
         b.n = n;

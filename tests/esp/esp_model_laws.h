@@ -46,7 +46,7 @@ static inline uint64_t law_acc64(const socmon_esp_soc *soc, unsigned t, unsigned
 static inline void check_laws(const socmon_esp_soc *soc, const char *label)
 {
     const socmon_esp_soc_desc *d = socmon_esp_soc_get_desc(soc);
-    socmon_esp_model_stats st;
+    smn_esp_model_stats st;
     smn_esp_soc_stats(soc, &st);
     const int MEM = SOCMON_ESP_TILE_MEM, ACC = SOCMON_ESP_TILE_ACC;
     unsigned n = d->rows * d->cols;

@@ -41,7 +41,7 @@ static void wr(fx *f, unsigned t, uint32_t off, uint32_t v)
     assert_int_equal(socmon_bus_write32(f->bus, addr(f, t, off), v), SOCMON_OK);
 }
 
-static uint32_t reset_value(const socmon_reginfo *ri, unsigned t)
+static uint32_t reset_value(const smn_reginfo *ri, unsigned t)
 {
     return ri->addr == A_ESP_CSR0 + 4u * ESP_CSR_TILE_ID ? t : ri->reset;
 }
@@ -62,7 +62,7 @@ static void test_table_facts(void **state)
     assert_int_equal(ESP_MON_REGINFO.ro, 0xFFFFFFFFu);
     assert_int_equal(ESP_UNUSED_REGINFO.rsvd, 0xFFFFFFFFu);
     /* Burst register: all 32 bits stored (burst <= pwdata), reset 0. */
-    const socmon_reginfo *b = esp_tile_reginfo(A_ESP_BURST);
+    const smn_reginfo *b = esp_tile_reginfo(A_ESP_BURST);
     assert_string_equal(b->name, "BURST");
     assert_int_equal(b->reset | b->ro | b->rsvd, 0);
     /* VALID reads 1 after reset; 32 CSRs from 0x180. */
@@ -87,7 +87,7 @@ static void test_reset_values(void **state)
     fx *f = *state;
     for (unsigned t = 0; t < f->d.rows * f->d.cols; t++)
         for (uint32_t off = 0; off < ESP_TILE_SIZE; off += 4) {
-            const socmon_reginfo *ri = esp_tile_reginfo(off);
+            const smn_reginfo *ri = esp_tile_reginfo(off);
             uint32_t want = ri == &ESP_MON_REGINFO ? 0 : reset_value(ri, t);
             if (rd(f, t, off) != want)
                 fail_msg("tile %u offset 0x%x (%s): read 0x%x, table says 0x%x", t, off, ri->name,
@@ -109,7 +109,7 @@ static void test_writes_follow_table(void **state)
     uint64_t csr_writes = 0;
     for (size_t p = 0; p < sizeof pats / sizeof pats[0]; p++)
         for (uint32_t off = 0; off < ESP_TILE_SIZE; off += 4) {
-            const socmon_reginfo *ri = esp_tile_reginfo(off);
+            const smn_reginfo *ri = esp_tile_reginfo(off);
             uint32_t before = rd(f, t, off);
             wr(f, t, off, pats[p]);
             uint32_t want;

@@ -33,7 +33,7 @@ static void test_counts_known_in_advance(void **state)
     assert_non_null(soc);
     esp_monitor_args_t all = {ESP_MON_READ_ALL, 0, 0, 0, 0, 0};
     esp_monitor_vals_t s, e;
-    socmon_esp_model_stats m0, m1;
+    smn_esp_model_stats m0, m1;
     esp_monitor(all, &s);
     smn_esp_soc_stats(soc, &m0);
 
@@ -118,7 +118,7 @@ static void test_wrap_while_counting(void **state)
     esp_monitor_vals_t *s = esp_monitor_vals_alloc(), *e = esp_monitor_vals_alloc();
     esp_monitor(a, s);
     unsigned ddr0 = esp_monitor(single, NULL);
-    socmon_esp_model_stats m0, m1;
+    smn_esp_model_stats m0, m1;
     smn_esp_soc_stats(soc, &m0);
     assert_int_equal(socmon_esp_soc_acc_invoke(soc, 1, 65536, SOCMON_ESP_COH_NONE), SOCMON_OK);
     smn_esp_soc_stats(soc, &m1);

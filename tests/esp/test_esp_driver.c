@@ -236,7 +236,7 @@ static void test_live_reads_and_errors(void **state)
     socmon_esp_soc_desc d;
     socmon_esp_soc_desc_default(&d);
     fx_open(&f, &d);
-    socmon_esp_drv *drv = NULL;
+    smn_esp_drv *drv = NULL;
     assert_int_equal(smn_esp_drv_new(f.bus, &d, &drv), SOCMON_OK);
     assert_int_equal(socmon_esp_soc_poke(f.soc, 2, SOCMON_ESP_MON_ACC_MEM_LO, 0xFFFFFFFF), SOCMON_OK);
     assert_int_equal(socmon_esp_soc_poke(f.soc, 2, SOCMON_ESP_MON_ACC_MEM_HI, 2), SOCMON_OK);

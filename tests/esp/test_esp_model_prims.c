@@ -166,7 +166,7 @@ static void test_cpu_evictions(void **state)
 
 static void test_flush(void **state)
 {
-    socmon_esp_model_stats st;
+    smn_esp_model_stats st;
     assert_int_equal(socmon_esp_soc_cpu_access(*state, 0, 0, 128, 1024), SOCMON_OK); /* 64 dirty lines */
     assert_int_equal(socmon_esp_soc_flush(*state, 0), SOCMON_OK);
     assert_int_equal(pk(state, MEM, SOCMON_ESP_MON_COH_REQ), 64 * 2 + 64 * 3); /* Gets, dirty Puts */

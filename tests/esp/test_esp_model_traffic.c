@@ -59,7 +59,7 @@ static void test_stall_and_after(void **state)
      * second stall on tile 5 outlasts the run */
     write_trace("mesh 2 3\nplane 1\n0 0 1 2\n10 3 5 3\nstall 1 0 500\nstall 5 400 100000\n");
     run(soc, workload);
-    socmon_esp_model_stats st;
+    smn_esp_model_stats st;
     smn_esp_soc_stats(soc, &st);
     assert_int_equal(st.packets[1], 2);
     assert_int_equal(st.flits_injected[1], 5);
@@ -97,7 +97,7 @@ static void test_pattern_on_model(void **state)
     assert_int_equal(smn_esp_soc_new(&d, &b), SOCMON_OK);
     run(a, "noc:pattern=bitcomp,rate=0.4,len=mix,seed=3,cycles=2000,plane=5");
     run(b, "noc:pattern=bitcomp,rate=0.4,len=mix,seed=3,cycles=2000,plane=5");
-    socmon_esp_model_stats sa, sb;
+    smn_esp_model_stats sa, sb;
     smn_esp_soc_stats(a, &sa);
     smn_esp_soc_stats(b, &sb);
     assert_memory_equal(&sa, &sb, sizeof sa);

@@ -44,7 +44,7 @@ static void run_all_workloads(const socmon_esp_soc_desc *d, const char *socname)
         assert_int_equal(smn_esp_soc_new(d, &soc), SOCMON_OK);
         run_to_done(soc, w[i]);
         check_laws(soc, label);
-        socmon_esp_model_stats st;
+        smn_esp_model_stats st;
         smn_esp_soc_stats(soc, &st);
         uint64_t packets = 0;
         for (unsigned p = 0; p < 6; p++)
@@ -92,7 +92,7 @@ static void test_multifft_covers_the_modes(void **state)
     int done = 0;
     while (!done)
         assert_int_equal(socmon_esp_soc_advance(soc, 200000, &done), SOCMON_OK);
-    socmon_esp_model_stats st;
+    smn_esp_model_stats st;
     smn_esp_soc_stats(soc, &st);
     for (unsigned m = 0; m < 4; m++)
         if (st.dma_lines[m] == 0)
@@ -145,7 +145,7 @@ static void test_laws_each_mode(void **state)
             assert_int_equal(socmon_esp_soc_acc_invoke(soc, 0, 40000, (socmon_esp_coherence)m),
                              SOCMON_OK);
         check_laws(soc, label);
-        socmon_esp_model_stats st;
+        smn_esp_model_stats st;
         smn_esp_soc_stats(soc, &st);
         assert_int_equal(st.dma_lines[m], 2 * 2500);
         smn_esp_soc_free(soc);
@@ -260,7 +260,7 @@ static void test_reset_mid_workload(void **state)
     /* Past the L2 and LLC flush noc_stress begins with (about 330 us: esp-model.md §3), into
      * its DMA traffic. */
     assert_int_equal(socmon_esp_soc_advance(soc, 600000, &done), SOCMON_OK);
-    socmon_esp_model_stats st;
+    smn_esp_model_stats st;
     smn_esp_soc_stats(soc, &st);
     assert_true(st.flits_in_network > 0);
     assert_int_equal(socmon_esp_soc_reset(soc), SOCMON_OK);
@@ -348,7 +348,7 @@ static void test_causality_mid_run(void **state)
             assert_true(law_pkts(soc, -1, 2) - law_pkts(soc, MEM, 2) <= law_pkts(soc, MEM, 1));
             assert_true(law_sum(soc, MEM, SOCMON_ESP_MON_COH_RSP_RCV) <=
                         law_sum(soc, -1, SOCMON_ESP_MON_NOC_INJ + 2) - law_sum(soc, MEM, SOCMON_ESP_MON_NOC_INJ + 2));
-            socmon_esp_model_stats st;
+            smn_esp_model_stats st;
             smn_esp_soc_stats(soc, &st);
             for (unsigned p = 0; p < 6; p++)
                 assert_true(st.flits_ejected[p] <= st.flits_injected[p]);

@@ -14,7 +14,7 @@
 
 static socmon_status parse(const char *text, esp_trace *t)
 {
-    return esp_trace_parse(text, strlen(text), "t.trace", t);
+    return smn_esp_trace_parse(text, strlen(text), "t.trace", t);
 }
 
 static void test_valid(void **state)
@@ -37,11 +37,11 @@ static void test_valid(void **state)
     assert_int_equal(t.stall[0].tile, 5);
     assert_int_equal(t.stall[0].from, 10);
     assert_int_equal(t.stall[0].to, 40);
-    esp_trace_free(&t);
+    smn_esp_trace_free(&t);
     /* no packets at all is a trace too (nothing flows) */
     assert_int_equal(parse("mesh 1 2\n", &t), SOCMON_OK);
     assert_int_equal(t.npkt, 0);
-    esp_trace_free(&t);
+    smn_esp_trace_free(&t);
 }
 
 static void test_errors(void **state)
@@ -85,21 +85,21 @@ static void test_errors(void **state)
     }
     /* a NUL byte and a line over 511 characters */
     esp_trace t;
-    assert_int_equal(esp_trace_parse("mesh 2 3\n0 1\0 2 3\n", 18, "t.trace", &t), SOCMON_EPARSE);
+    assert_int_equal(smn_esp_trace_parse("mesh 2 3\n0 1\0 2 3\n", 18, "t.trace", &t), SOCMON_EPARSE);
     assert_non_null(strstr(socmon_errmsg(), "t.trace:2: field 'line': contains a NUL byte"));
     char longline[700] = "mesh 2 3\n";
     memset(longline + 9, ' ', 600);
     longline[609] = '\0';
     assert_int_equal(parse(longline, &t), SOCMON_EPARSE);
     assert_non_null(strstr(socmon_errmsg(), "t.trace:2: field 'line': longer than 511"));
-    assert_int_equal(esp_trace_load("/nonexistent/x.trace", &t), SOCMON_ENOENT);
+    assert_int_equal(smn_esp_trace_load("/nonexistent/x.trace", &t), SOCMON_ENOENT);
     assert_non_null(strstr(socmon_errmsg(), "/nonexistent/x.trace"));
 }
 
 static esp_pattern pat4x4(const char *args)
 {
     esp_pattern p;
-    assert_int_equal(esp_pattern_parse(args, 4, 4, &p), SOCMON_OK);
+    assert_int_equal(smn_esp_pattern_parse(args, 4, 4, &p), SOCMON_OK);
     return p;
 }
 
@@ -109,21 +109,21 @@ static void test_pattern_dests(void **state)
     /* 4x4, tile = 4r + c */
     esp_pattern p = pat4x4("pattern=transpose");
     for (unsigned t = 0; t < 16; t++)
-        assert_int_equal(esp_pattern_dest(&p, t), (t % 4) * 4 + t / 4);
+        assert_int_equal(smn_esp_pattern_dest(&p, t), (t % 4) * 4 + t / 4);
     p = pat4x4("pattern=bitcomp");
     for (unsigned t = 0; t < 16; t++)
-        assert_int_equal(esp_pattern_dest(&p, t), t ^ 15u);
+        assert_int_equal(smn_esp_pattern_dest(&p, t), t ^ 15u);
     p = pat4x4("pattern=neighbor");
     for (unsigned t = 0; t < 16; t++)
-        assert_int_equal(esp_pattern_dest(&p, t), (t / 4) * 4 + (t % 4 + 1) % 4);
+        assert_int_equal(smn_esp_pattern_dest(&p, t), (t / 4) * 4 + (t % 4 + 1) % 4);
     p = pat4x4("pattern=tornado");   /* ceil(4/2) - 1 = 1 along each dimension */
     for (unsigned t = 0; t < 16; t++)
-        assert_int_equal(esp_pattern_dest(&p, t), ((t / 4 + 1) % 4) * 4 + (t % 4 + 1) % 4);
+        assert_int_equal(smn_esp_pattern_dest(&p, t), ((t / 4 + 1) % 4) * 4 + (t % 4 + 1) % 4);
     /* uniform: never itself, every other tile reached, about equally */
     p = pat4x4("pattern=uniform,seed=7");
     unsigned hits[16] = {0};
     for (unsigned i = 0; i < 15000; i++) {
-        unsigned d = esp_pattern_dest(&p, 5);
+        unsigned d = smn_esp_pattern_dest(&p, 5);
         assert_true(d < 16 && d != 5);
         hits[d]++;
     }
@@ -134,7 +134,7 @@ static void test_pattern_dests(void **state)
     p = pat4x4("pattern=hotspot,hot=9,seed=3");
     unsigned hot = 0;
     for (unsigned i = 0; i < 20000; i++) {
-        unsigned d = esp_pattern_dest(&p, 0);
+        unsigned d = smn_esp_pattern_dest(&p, 0);
         assert_true(d < 16 && d != 0);
         hot += d == 9;
     }
@@ -142,12 +142,12 @@ static void test_pattern_dests(void **state)
     if (share < expect - 0.02 || share > expect + 0.02)
         fail_msg("hotspot: share %.3f, expected %.3f", share, expect);
     for (unsigned i = 0; i < 1000; i++)
-        assert_int_not_equal(esp_pattern_dest(&p, 9), 9);
+        assert_int_not_equal(smn_esp_pattern_dest(&p, 9), 9);
     /* 2x3: transpose's definition off the square (c mod R, r mod C) */
-    assert_int_equal(esp_pattern_parse("pattern=transpose", 2, 3, &p), SOCMON_OK);
-    assert_int_equal(esp_pattern_dest(&p, 1), 3);   /* (0,1) -> (1,0) */
-    assert_int_equal(esp_pattern_dest(&p, 2), 0);   /* (0,2) -> (0,0) */
-    assert_int_equal(esp_pattern_dest(&p, 4), 4);   /* (1,1): the diagonal sends nothing */
+    assert_int_equal(smn_esp_pattern_parse("pattern=transpose", 2, 3, &p), SOCMON_OK);
+    assert_int_equal(smn_esp_pattern_dest(&p, 1), 3);   /* (0,1) -> (1,0) */
+    assert_int_equal(smn_esp_pattern_dest(&p, 2), 0);   /* (0,2) -> (0,0) */
+    assert_int_equal(smn_esp_pattern_dest(&p, 4), 4);   /* (1,1): the diagonal sends nothing */
 }
 
 static void test_pattern_draws(void **state)
@@ -157,7 +157,7 @@ static void test_pattern_draws(void **state)
     esp_pattern p = pat4x4("pattern=uniform,rate=0.5,len=4,seed=11");
     unsigned long flits = 0;
     for (unsigned i = 0; i < 100000; i++) {
-        unsigned f = esp_pattern_draw(&p);
+        unsigned f = smn_esp_pattern_draw(&p);
         assert_true(f == 0 || f == 4);
         flits += f;
     }
@@ -166,7 +166,7 @@ static void test_pattern_draws(void **state)
     unsigned lens[6] = {0};
     flits = 0;
     for (unsigned i = 0; i < 100000; i++) {
-        unsigned f = esp_pattern_draw(&p);
+        unsigned f = smn_esp_pattern_draw(&p);
         assert_true(f <= 5);
         lens[f]++;
         flits += f;
@@ -179,11 +179,11 @@ static void test_pattern_draws(void **state)
     esp_pattern c = pat4x4("pattern=hotspot,rate=0.3,len=mix,seed=43");
     int differ = 0;
     for (unsigned i = 0; i < 5000; i++) {
-        unsigned fa = esp_pattern_draw(&a), fb = esp_pattern_draw(&b), fc = esp_pattern_draw(&c);
+        unsigned fa = smn_esp_pattern_draw(&a), fb = smn_esp_pattern_draw(&b), fc = smn_esp_pattern_draw(&c);
         assert_int_equal(fa, fb);
-        unsigned da = esp_pattern_dest(&a, i % 16), db = esp_pattern_dest(&b, i % 16);
+        unsigned da = smn_esp_pattern_dest(&a, i % 16), db = smn_esp_pattern_dest(&b, i % 16);
         assert_int_equal(da, db);
-        differ |= fa != fc || da != esp_pattern_dest(&c, i % 16);
+        differ |= fa != fc || da != smn_esp_pattern_dest(&c, i % 16);
     }
     assert_true(differ);
 }
@@ -210,7 +210,7 @@ static void test_pattern_errors(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         esp_pattern p;
-        socmon_status st = esp_pattern_parse(cases[i].args, 4, 4, &p);
+        socmon_status st = smn_esp_pattern_parse(cases[i].args, 4, 4, &p);
         if (st != SOCMON_EPARSE || !strstr(socmon_errmsg(), cases[i].msg))
             fail_msg("case %zu: status %d, message '%s', expected '%s'", i, (int)st, socmon_errmsg(), cases[i].msg);
     }

@@ -21,7 +21,7 @@ static const socmon_counter fx_counters[NCTR] = {
 static const char *const fx_names[NCTR] = {"tile0.l2_hits", "tile0.l2_misses", "tile1.l2_hits",
                                            "tile1.l2_misses", "a_counter_with_a_rather_long_name",
                                            "tile1.odd"};
-static const socmon_counter_list fx_list = {NCTR, fx_counters, fx_names, NULL, 0, NULL};
+static const smn_counter_list fx_list = {NCTR, fx_counters, fx_names, NULL, 0, NULL};
 /* tile1 saw nothing: its hit rate is 0/0, undefined. */
 static const uint64_t fx_values[NCTR] = {[T0_HITS] = 300, [T0_MISS] = 100, [LONG] = 123456789012ull, [ODD] = 5};
 
@@ -40,8 +40,8 @@ typedef struct fx {
     socmon_metricset *ms;
     socmon_metrics *m;
     double mv[16];
-    socmon_sink *sink;
-    socmon_output *out;
+    smn_sink *sink;
+    smn_output *out;
 } fx;
 
 static inline void fx_setup(fx *f)
@@ -55,7 +55,7 @@ static inline void fx_setup(fx *f)
 }
 
 /* Opens format `name` on a fresh memory sink with the given options. */
-static inline void fx_open_opts(fx *f, const char *name, const socmon_output_opts *oo)
+static inline void fx_open_opts(fx *f, const char *name, const smn_output_opts *oo)
 {
     assert_int_equal(smn_sink_memory(&f->sink), SOCMON_OK);
     assert_int_equal(smn_output_open(name, f->sink, oo, &f->out), SOCMON_OK);
@@ -64,7 +64,7 @@ static inline void fx_open_opts(fx *f, const char *name, const socmon_output_opt
 /* Opens format `name` with thousands separators (the default). */
 static inline void fx_open(fx *f, const char *name, char sep, int deltas)
 {
-    socmon_output_opts oo = {.sep = sep, .deltas = deltas};
+    smn_output_opts oo = {.sep = sep, .deltas = deltas};
     fx_open_opts(f, name, &oo);
 }
 
@@ -90,7 +90,7 @@ static inline void fx_teardown(fx *f)
 /* The totals of a run through the interface, as the CLI's stat does. */
 static inline void fx_totals(fx *f)
 {
-    socmon_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = "Stats", .target = "fx", .workload = "w",
+    smn_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = "Stats", .target = "fx", .workload = "w",
                            .elapsed_ns = 1500000};
     assert_int_equal(smn_output_begin(f->out, &run), SOCMON_OK);
     assert_int_equal(smn_output_counters(f->out, &fx_list, fx_values), SOCMON_OK);
@@ -102,13 +102,13 @@ static inline void fx_totals(fx *f)
 /* Two intervals, the second marked missed and undefined. */
 static inline void fx_timeline(fx *f, const size_t *shown, size_t nshown)
 {
-    socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .target = "fx", .device = "dev",
+    smn_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .target = "fx", .device = "dev",
                            .interval_ns = 1000, .ncounters = NCTR, .recording = 1, .samples = 3};
-    socmon_interval_cols cols = {f->m, shown, nshown, &fx_list, 0};
+    smn_interval_cols cols = {f->m, shown, nshown, &fx_list, 0};
     assert_int_equal(smn_output_begin(f->out, &run), SOCMON_OK);
     assert_int_equal(smn_output_begin_intervals(f->out, &cols), SOCMON_OK);
-    socmon_interval_row r1 = {.t_ns = 5000, .since_ns = 1000, .dt_ns = 1000, .flags = 0, .missed = 0, .metrics = f->mv, .deltas = fx_values};
-    socmon_interval_row r2 = {.t_ns = 7000, .since_ns = 3000, .dt_ns = 2000, .flags = SOCMON_SAMPLE_MISSED | SOCMON_SAMPLE_UNDEF, .missed = 1, .metrics = f->mv, .deltas = fx_values};
+    smn_interval_row r1 = {.t_ns = 5000, .since_ns = 1000, .dt_ns = 1000, .flags = 0, .missed = 0, .metrics = f->mv, .deltas = fx_values};
+    smn_interval_row r2 = {.t_ns = 7000, .since_ns = 3000, .dt_ns = 2000, .flags = SOCMON_SAMPLE_MISSED | SOCMON_SAMPLE_UNDEF, .missed = 1, .metrics = f->mv, .deltas = fx_values};
     assert_int_equal(smn_output_row(f->out, &r1), SOCMON_OK);
     assert_int_equal(smn_output_row(f->out, &r2), SOCMON_OK);
     assert_int_equal(smn_output_end_intervals(f->out), SOCMON_OK);

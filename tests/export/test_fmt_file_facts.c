@@ -14,10 +14,10 @@
 #include "export/output.h"
 
 /* A damaged file: one gap, one damaged block; a name a CSV field must quote. */
-static socmon_file_facts facts(void)
+static smn_file_facts facts(void)
 {
     /* bytes per value exact in binary: JSON writes reals to 17 digits */
-    socmon_file_facts f = {.file = "my, rec", .samples = 1234567, .counters = 3, .bytes_per_value = 0.5,
+    smn_file_facts f = {.file = "my, rec", .samples = 1234567, .counters = 3, .bytes_per_value = 0.5,
                            .clock = "real", .attachments = 1, .attachment_bytes = 5000,
                            .attachment_names = "profile"};
     f.info.version = 2, f.info.blocks = 4321, f.info.file_bytes = 1911111;
@@ -28,12 +28,12 @@ static socmon_file_facts facts(void)
 }
 
 /* What format `name` writes for f (no_big_num as given); st gets file_facts' status. */
-static void render(const char *name, const socmon_file_facts *f, int no_big_num, char *out, size_t cap,
+static void render(const char *name, const smn_file_facts *f, int no_big_num, char *out, size_t cap,
                    socmon_status *st)
 {
-    socmon_sink *s = NULL;
-    socmon_output *o = NULL;
-    socmon_output_opts oo = {.sep = ',', .no_big_num = no_big_num};
+    smn_sink *s = NULL;
+    smn_output *o = NULL;
+    smn_output_opts oo = {.sep = ',', .no_big_num = no_big_num};
     assert_int_equal(smn_sink_memory(&s), SOCMON_OK);
     assert_int_equal(smn_output_open(name, s, &oo, &o), SOCMON_OK);
     *st = smn_output_file_facts(o, f);
@@ -50,7 +50,7 @@ static void render(const char *name, const socmon_file_facts *f, int no_big_num,
 static void table_as_report_prints_it(void **state)
 {
     (void)state;
-    socmon_file_facts f = facts();
+    smn_file_facts f = facts();
     char got[2048];
     socmon_status st;
     render("table", &f, 0, got, sizeof got, &st);
@@ -75,7 +75,7 @@ static void table_as_report_prints_it(void **state)
 static void csv_one_header_one_row(void **state)
 {
     (void)state;
-    socmon_file_facts f = facts();
+    smn_file_facts f = facts();
     char got[2048];
     socmon_status st;
     render("csv", &f, 0, got, sizeof got, &st);
@@ -90,7 +90,7 @@ static void csv_one_header_one_row(void **state)
 static void json_one_object(void **state)
 {
     (void)state;
-    socmon_file_facts f = facts();
+    smn_file_facts f = facts();
     char got[2048];
     socmon_status st;
     render("json", &f, 0, got, sizeof got, &st);
@@ -112,7 +112,7 @@ static void json_one_object(void **state)
 static void other_formats_refuse(void **state)
 {
     (void)state;
-    socmon_file_facts f = facts();
+    smn_file_facts f = facts();
     char got[256];
     socmon_status st;
     render("live", &f, 0, got, sizeof got, &st);

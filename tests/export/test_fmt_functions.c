@@ -26,10 +26,10 @@ static socmon_functions fns = {.n = 3, .rows = rows, .total = {"total", {2000, 1
 /* The document format `name` writes for f (a FUNCTIONS document), into *text (freed by caller). */
 static char *render(const char *name, char sep, const socmon_functions *f)
 {
-    socmon_sink *s = NULL;
-    socmon_output *o = NULL;
-    socmon_output_opts oo = {.sep = sep};
-    socmon_run_info run = {.doc = SOCMON_DOC_FUNCTIONS, .target = "ibex"};
+    smn_sink *s = NULL;
+    smn_output *o = NULL;
+    smn_output_opts oo = {.sep = sep};
+    smn_run_info run = {.doc = SOCMON_DOC_FUNCTIONS, .target = "ibex"};
     assert_int_equal(smn_sink_memory(&s), SOCMON_OK);
     assert_int_equal(smn_output_open(name, s, &oo, &o), SOCMON_OK);
     assert_int_equal(smn_output_begin(o, &run), SOCMON_OK);
@@ -123,10 +123,10 @@ static void test_json(void **state)
 static void test_refused(void **state)
 {
     (void)state;
-    socmon_sink *s = NULL;
-    socmon_output *o = NULL;
-    socmon_run_info totals = {.doc = SOCMON_DOC_TOTALS, .target = "ibex"};
-    socmon_run_info run = {.doc = SOCMON_DOC_FUNCTIONS, .target = "ibex"};
+    smn_sink *s = NULL;
+    smn_output *o = NULL;
+    smn_run_info totals = {.doc = SOCMON_DOC_TOTALS, .target = "ibex"};
+    smn_run_info run = {.doc = SOCMON_DOC_FUNCTIONS, .target = "ibex"};
     assert_int_equal(smn_sink_memory(&s), SOCMON_OK);
     assert_int_equal(smn_output_open("table", s, NULL, &o), SOCMON_OK);
     assert_int_equal(smn_output_functions(o, &fns), SOCMON_ESTATE);   /* before begin */

@@ -15,13 +15,13 @@
 /* A timeline of one row whose metric values differ from the run's, then the run's totals. */
 static void timeline(fx *f, const smn_run_totals *rt)
 {
-    socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .target = "fx", .interval_ns = 1000,
+    smn_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .target = "fx", .interval_ns = 1000,
                            .ncounters = NCTR, .recording = 1, .samples = 2};
-    socmon_interval_cols cols = {f->m, NULL, 0, &fx_list, 0};
+    smn_interval_cols cols = {f->m, NULL, 0, &fx_list, 0};
     double row_mv[16];
     for (size_t i = 0; i < 16; i++)
         row_mv[i] = 1.0;
-    socmon_interval_row r = {.t_ns = 1000, .since_ns = 1000, .dt_ns = 1000, .metrics = row_mv, .deltas = fx_values};
+    smn_interval_row r = {.t_ns = 1000, .since_ns = 1000, .dt_ns = 1000, .metrics = row_mv, .deltas = fx_values};
     assert_int_equal(smn_output_begin(f->out, &run), SOCMON_OK);
     assert_int_equal(smn_output_begin_intervals(f->out, &cols), SOCMON_OK);
     assert_int_equal(smn_output_row(f->out, &r), SOCMON_OK);
@@ -89,8 +89,8 @@ static void test_order_and_arguments(void **state)
     fx_open(&f, "csv", ',', 0);
     smn_run_totals rt = {.elapsed_ns = 1, .values = fx_values, .metrics = f.mv};
     assert_int_equal(smn_output_run_totals(f.out, &rt), SOCMON_ESTATE);   /* before begin */
-    socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .target = "fx", .interval_ns = 1000, .ncounters = NCTR};
-    socmon_interval_cols cols = {f.m, NULL, 0, &fx_list, 0};
+    smn_run_info run = {.doc = SOCMON_DOC_INTERVALS, .target = "fx", .interval_ns = 1000, .ncounters = NCTR};
+    smn_interval_cols cols = {f.m, NULL, 0, &fx_list, 0};
     assert_int_equal(smn_output_begin(f.out, &run), SOCMON_OK);
     assert_int_equal(smn_output_run_totals(f.out, &rt), SOCMON_ESTATE);   /* outside the timeline */
     assert_int_equal(smn_output_begin_intervals(f.out, &cols), SOCMON_OK);

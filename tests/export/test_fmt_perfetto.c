@@ -46,8 +46,8 @@ static json_t *render(int rows)
     if (rows) {
         fx_timeline(&f, NULL, 0);
     } else {
-        socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .target = "fx", .device = "dev", .interval_ns = 1000};
-        socmon_interval_cols cols = {f.m, NULL, 0, &fx_list, 0};
+        smn_run_info run = {.doc = SOCMON_DOC_INTERVALS, .target = "fx", .device = "dev", .interval_ns = 1000};
+        smn_interval_cols cols = {f.m, NULL, 0, &fx_list, 0};
         assert_int_equal(smn_output_begin(f.out, &run), SOCMON_OK);
         assert_int_equal(smn_output_begin_intervals(f.out, &cols), SOCMON_OK);
         assert_int_equal(smn_output_end_intervals(f.out), SOCMON_OK);
@@ -126,7 +126,7 @@ static void test_no_rows_and_totals(void **state)
     fx f;
     fx_setup(&f);
     fx_open(&f, "perfetto", ',', 0);
-    socmon_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = "Stats", .target = "fx"};
+    smn_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = "Stats", .target = "fx"};
     assert_int_equal(smn_output_begin(f.out, &run), SOCMON_EINVAL);
     assert_non_null(strstr(socmon_errmsg(), "a trace shows a timeline, not totals"));
     fx_close(&f);
@@ -142,12 +142,12 @@ static void test_names_not_utf8(void **state)
     for (size_t i = 0; i < NCTR; i++)
         names[i] = fx_names[i];
     names[0] = "tile0.\xc3(\"q\xff";
-    const socmon_counter_list list = {NCTR, fx_counters, names, NULL, 0, NULL};
+    const smn_counter_list list = {NCTR, fx_counters, names, NULL, 0, NULL};
     fx f;
     fx_setup(&f);
     fx_open(&f, "perfetto", ',', 0);
-    socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .target = "b\xff\"d", .device = "dev", .interval_ns = 1000};
-    socmon_interval_cols cols = {f.m, NULL, 0, &list, 0};
+    smn_run_info run = {.doc = SOCMON_DOC_INTERVALS, .target = "b\xff\"d", .device = "dev", .interval_ns = 1000};
+    smn_interval_cols cols = {f.m, NULL, 0, &list, 0};
     assert_int_equal(smn_output_begin(f.out, &run), SOCMON_OK);
     assert_int_equal(smn_output_begin_intervals(f.out, &cols), SOCMON_OK);
     assert_int_equal(smn_output_end_intervals(f.out), SOCMON_OK);
@@ -181,11 +181,11 @@ static void test_profile_slices(void **state)
     fx f;
     fx_setup(&f);
     fx_open(&f, "perfetto", ',', 0);
-    socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .target = "fx", .device = "dev", .interval_ns = 1000,
+    smn_run_info run = {.doc = SOCMON_DOC_INTERVALS, .target = "fx", .device = "dev", .interval_ns = 1000,
                            .profile = p};
-    socmon_interval_cols cols = {f.m, NULL, 0, &fx_list, 0};
-    socmon_interval_row r1 = {.t_ns = 5000, .since_ns = 1000, .dt_ns = 1000, .metrics = f.mv, .deltas = fx_values};
-    socmon_interval_row r2 = {.t_ns = 7000, .since_ns = 3000, .dt_ns = 2000, .metrics = f.mv, .deltas = fx_values};
+    smn_interval_cols cols = {f.m, NULL, 0, &fx_list, 0};
+    smn_interval_row r1 = {.t_ns = 5000, .since_ns = 1000, .dt_ns = 1000, .metrics = f.mv, .deltas = fx_values};
+    smn_interval_row r2 = {.t_ns = 7000, .since_ns = 3000, .dt_ns = 2000, .metrics = f.mv, .deltas = fx_values};
     assert_int_equal(smn_output_begin(f.out, &run), SOCMON_OK);
     assert_int_equal(smn_output_begin_intervals(f.out, &cols), SOCMON_OK);
     assert_int_equal(smn_output_row(f.out, &r1), SOCMON_OK);

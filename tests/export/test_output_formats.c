@@ -109,7 +109,7 @@ static void render_repeated(const char *format, char **text)
     fx_open(&f, format, ',', 0);
     double csd[NCTR] = {[T0_HITS] = 3, [T0_MISS] = 0.5, [LONG] = 0, [ODD] = 1};
     double msd[NRES] = {[R_RATE0] = 1.5, [R_RATE1] = NAN, [R_HITS] = 3, [R_SEVENTH] = 0.25};
-    socmon_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = "Stats", .target = "fx", .elapsed_ns = 1500000,
+    smn_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = "Stats", .target = "fx", .elapsed_ns = 1500000,
                            .runs = 5, .counter_stddev = csd, .metric_stddev = msd};
     assert_int_equal(smn_output_begin(f.out, &run), SOCMON_OK);
     assert_int_equal(smn_output_counters(f.out, &fx_list, fx_values), SOCMON_OK);
@@ -301,12 +301,12 @@ static void test_live_without_metric_values(void **state)
     fx f;
     fx_setup(&f);
     fx_open(&f, "live", ',', 0);
-    socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .target = "fx", .workload = "w",
+    smn_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .target = "fx", .workload = "w",
                            .interval_ns = 2000000, .ncounters = NCTR, .simulated = 1};
-    socmon_interval_cols cols = {f.m, shown, 3, &fx_list, 0};
+    smn_interval_cols cols = {f.m, shown, 3, &fx_list, 0};
     assert_int_equal(smn_output_begin(f.out, &run), SOCMON_OK);
     assert_int_equal(smn_output_begin_intervals(f.out, &cols), SOCMON_OK);
-    socmon_interval_row r = {.t_ns = 9, .since_ns = 2000000, .dt_ns = 2000000, .flags = SOCMON_SAMPLE_MISSED, .missed = 3, .metrics = NULL, .deltas = fx_values};
+    smn_interval_row r = {.t_ns = 9, .since_ns = 2000000, .dt_ns = 2000000, .flags = SOCMON_SAMPLE_MISSED, .missed = 3, .metrics = NULL, .deltas = fx_values};
     assert_int_equal(smn_output_row(f.out, &r), SOCMON_OK);
     assert_string_equal(fx_text(&f), "recording target 'fx', workload w, 6 counters every 2.000 ms (simulated time)\n"
                                      "     2.000 ms  events=123,456,789,417  MISSED 3 intervals\n");
@@ -327,17 +327,17 @@ static void varied_timeline(fx *f, const char *format, int no_big_num, const siz
 {
     static const double rate[] = {75, 100.0 / 3, 100, 0.5}, hits[] = {300, 1234567, 7, 0},
                         seventh[] = {42.857142, 1e6 / 7, 1, 0.25};
-    socmon_output_opts oo = {.sep = ',', .no_big_num = no_big_num};
+    smn_output_opts oo = {.sep = ',', .no_big_num = no_big_num};
     fx_open_opts(f, format, &oo);
-    socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .target = "fx", .device = "dev",
+    smn_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .target = "fx", .device = "dev",
                            .interval_ns = 1000, .ncounters = NCTR, .recording = 1, .samples = 5, .simulated = 1};
-    socmon_interval_cols cols = {f->m, sh, nsh, &fx_list, 0};
+    smn_interval_cols cols = {f->m, sh, nsh, &fx_list, 0};
     assert_int_equal(smn_output_begin(f->out, &run), SOCMON_OK);
     assert_int_equal(smn_output_begin_intervals(f->out, &cols), SOCMON_OK);
     for (size_t i = 0; i < 4; i++) {
         double mv[NRES] = {[R_RATE0] = rate[i], [R_RATE1] = NAN, [R_HITS] = hits[i], [R_BUSIER] = 0,
                            [R_SEVENTH] = seventh[i]};
-        socmon_interval_row r = {.t_ns = 1000 * (i + 1), .since_ns = 1000 * (i + 1), .dt_ns = 1000, .flags = 0, .missed = 0, .metrics = mv, .deltas = fx_values};
+        smn_interval_row r = {.t_ns = 1000 * (i + 1), .since_ns = 1000 * (i + 1), .dt_ns = 1000, .flags = 0, .missed = 0, .metrics = mv, .deltas = fx_values};
         assert_int_equal(smn_output_row(f->out, &r), SOCMON_OK);
     }
     assert_int_equal(smn_output_end_intervals(f->out), SOCMON_OK);
@@ -419,7 +419,7 @@ static void test_big_num(void **state)
     assert_non_null(strstr(fx_text(&f), "hits=1234567 events"));
     assert_false(has_grouped(fx_text(&f)));
     fx_close(&f);
-    socmon_output_opts plain = {.sep = ',', .no_big_num = 1};
+    smn_output_opts plain = {.sep = ',', .no_big_num = 1};
     fx_open_opts(&f, "table", &plain);
     fx_totals(&f);
     assert_non_null(strstr(fx_text(&f), "  a_counter_with_a_rather_long_name  123456789012  cycles\n"));
@@ -490,14 +490,14 @@ static void test_alignment_with_long_names(void **state)
     socmon_metric_schema sch = {.ncounters = NCTR, .counters = fx_counters, .nparams = 0, .param_names = NULL, .param_values = NULL};
     assert_int_equal(socmon_metrics_bind(ms, &sch, &m), SOCMON_OK);
     fx_open(&f, "table", ',', 0);
-    socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .target = "fx", .interval_ns = 1000};
+    smn_run_info run = {.doc = SOCMON_DOC_INTERVALS, .target = "fx", .interval_ns = 1000};
     size_t sh[] = {0};
-    socmon_interval_cols cols = {m, sh, 1, &fx_list, 0};
+    smn_interval_cols cols = {m, sh, 1, &fx_list, 0};
     assert_int_equal(smn_output_begin(f.out, &run), SOCMON_OK);
     assert_int_equal(smn_output_begin_intervals(f.out, &cols), SOCMON_OK);
     double v[] = {100.0 / 3, 5, 100};
     for (size_t i = 0; i < 3; i++) {
-        socmon_interval_row r = {.t_ns = i + 1, .since_ns = 1000 * (i + 1), .dt_ns = 1000, .flags = 0, .missed = 0, .metrics = &v[i], .deltas = fx_values};
+        smn_interval_row r = {.t_ns = i + 1, .since_ns = 1000 * (i + 1), .dt_ns = 1000, .flags = 0, .missed = 0, .metrics = &v[i], .deltas = fx_values};
         assert_int_equal(smn_output_row(f.out, &r), SOCMON_OK);
     }
     assert_int_equal(smn_output_end_intervals(f.out), SOCMON_OK);
@@ -518,7 +518,7 @@ static void test_simulated_time(void **state)
     assert_non_null(strstr(fx_text(&f), "recording of 'fx' (dev), 5 samples, 4.000 us simulated time elapsed\n"));
     fx_close(&f);
     fx_open(&f, "table", ',', 0);
-    socmon_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = "S", .target = "fx", .elapsed_ns = 1234000,
+    smn_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = "S", .target = "fx", .elapsed_ns = 1234000,
                            .simulated = 1};
     assert_int_equal(smn_output_begin(f.out, &run), SOCMON_OK);
     assert_int_equal(smn_output_metrics(f.out, f.ms, f.m, f.mv), SOCMON_OK);
@@ -542,7 +542,7 @@ static void test_totals_say_over_the_run(void **state)
     fx f;
     fx_setup(&f);
     fx_open(&f, "table", ',', 0);
-    socmon_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = "S", .target = "fx"};
+    smn_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = "S", .target = "fx"};
     assert_int_equal(smn_output_begin(f.out, &run), SOCMON_OK);
     assert_int_equal(smn_output_metrics(f.out, ms, m, &v), SOCMON_OK);
     assert_int_equal(smn_output_end(f.out), SOCMON_OK);
@@ -560,7 +560,7 @@ static void test_hotspot_sections(void **state)
     fx f;
     fx_setup(&f);
     fx_open(&f, "table", ',', 0);
-    socmon_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = "T", .target = "fx"};
+    smn_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = "T", .target = "fx"};
     assert_int_equal(smn_output_begin(f.out, &run), SOCMON_OK);
     /* Matching counters that all read 0: the section says so. */
     assert_int_equal(smn_output_hotspots(f.out, &fx_list, fx_values, "tile1.l2_*", 10), SOCMON_OK);
@@ -593,8 +593,8 @@ static void test_registry(void **state)
     }
     assert_non_null(smn_output_format_find("html"));
     assert_null(smn_output_format_find("yaml"));
-    socmon_sink *s;
-    socmon_output *o = NULL;
+    smn_sink *s;
+    smn_output *o = NULL;
     assert_int_equal(smn_sink_memory(&s), SOCMON_OK);
     assert_int_equal(smn_output_open("yaml", s, NULL, &o), SOCMON_ENOENT);
     assert_non_null(strstr(socmon_errmsg(), "'yaml' "));
@@ -613,17 +613,17 @@ static void test_call_order(void **state)
     fx f;
     fx_setup(&f);
     fx_open(&f, "json", ',', 0);
-    socmon_interval_cols cols = {f.m, shown, 3, &fx_list, 0};
-    socmon_interval_row row = {.t_ns = 1, .since_ns = 1, .dt_ns = 1, .flags = 0, .missed = 0, .metrics = f.mv, .deltas = fx_values};
+    smn_interval_cols cols = {f.m, shown, 3, &fx_list, 0};
+    smn_interval_row row = {.t_ns = 1, .since_ns = 1, .dt_ns = 1, .flags = 0, .missed = 0, .metrics = f.mv, .deltas = fx_values};
     assert_int_equal(smn_output_counters(f.out, &fx_list, fx_values), SOCMON_ESTATE);
     assert_non_null(strstr(socmon_errmsg(), "begin was not called"));
-    socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .target = "fx"};
+    smn_run_info run = {.doc = SOCMON_DOC_INTERVALS, .target = "fx"};
     assert_int_equal(smn_output_begin(f.out, NULL), SOCMON_EINVAL);
     assert_int_equal(smn_output_begin(f.out, &run), SOCMON_OK);
     assert_int_equal(smn_output_begin(f.out, &run), SOCMON_ESTATE);
     assert_int_equal(smn_output_row(f.out, &row), SOCMON_ESTATE);
     size_t bad[] = {NRES};
-    socmon_interval_cols badcols = {f.m, bad, 1, &fx_list, 0};
+    smn_interval_cols badcols = {f.m, bad, 1, &fx_list, 0};
     assert_int_equal(smn_output_begin_intervals(f.out, &badcols), SOCMON_ERANGE);
     assert_int_equal(smn_output_begin_intervals(f.out, &cols), SOCMON_OK);
     assert_int_equal(smn_output_counters(f.out, &fx_list, fx_values), SOCMON_ESTATE);

@@ -21,7 +21,7 @@
 static void name_is(const char *name, const char *unit, unsigned n, int counter, const char *want)
 {
     char buf[200];
-    socmon_prom_unit u;
+    smn_prom_unit u;
     smn_prom_unit_of(unit, &u);
     assert_int_equal(smn_prom_name(buf, sizeof buf, name, &u, n, counter), 0);
     if (strcmp(buf, want) != 0)
@@ -58,7 +58,7 @@ static void test_names(void **state)
 
 static void test_units_scale(void **state)
 {
-    socmon_prom_unit u;
+    smn_prom_unit u;
     smn_prom_unit_of("ns", &u);
     assert_string_equal(u.suffix, "seconds");
     /* 250 ns is exactly what 2.5e-07 reads back as, not 2.5000000000000004e-07 */
@@ -107,7 +107,7 @@ static void test_go_floats(void **state)
 
 static char *escape(int help, int om, const char *in)
 {
-    socmon_sink *s;
+    smn_sink *s;
     assert_int_equal(smn_sink_memory(&s), SOCMON_OK);
     assert_int_equal(help ? smn_prom_help(s, in, om) : smn_prom_label_value(s, in), SOCMON_OK);
     char *out = strdup(smn_sink_memory_data(s, NULL));
@@ -153,7 +153,7 @@ static void test_negotiate(void **state)
     assert_null(smn_prom_content_type("json"));
 }
 
-static char *render(const char *format, const socmon_run_info *run, const socmon_counter_list *list,
+static char *render(const char *format, const smn_run_info *run, const smn_counter_list *list,
                     const uint64_t *values, int metrics)
 {
     fx f;
@@ -171,7 +171,7 @@ static char *render(const char *format, const socmon_run_info *run, const socmon
     return text;
 }
 
-static const socmon_run_info fx_run = {.doc = SOCMON_DOC_TOTALS, .title = "Stats", .target = "fx:a=\"1\"",
+static const smn_run_info fx_run = {.doc = SOCMON_DOC_TOTALS, .title = "Stats", .target = "fx:a=\"1\"",
                                        .workload = "w", .elapsed_ns = 1500000, .simulated = 1};
 
 static void expect_text(char *got, const char *want)
@@ -231,7 +231,7 @@ static void test_prometheus_document(void **state)
 
 static void test_openmetrics_document(void **state)
 {
-    socmon_run_info run = fx_run;
+    smn_run_info run = fx_run;
     run.recording = 1;
     run.samples = 12;
     run.missed = 3;
@@ -273,7 +273,7 @@ static void test_collisions(void **state)
         {.name = "hits", .instance = "t1", .unit = "events", .width = 32},
     };
     static const char *const names[] = {"t0.Hits", "t0.hits", "elapsed_seconds", "t1.hits"};
-    static const socmon_counter_list list = {4, c, names, NULL, 0, NULL};
+    static const smn_counter_list list = {4, c, names, NULL, 0, NULL};
     static const uint64_t v[] = {1, 2, 3, 4};
     char *t = render("openmetrics", &fx_run, &list, v, 0);
     assert_non_null(strstr(t, "# HELP socmon_hits upper\n# TYPE socmon_hits counter\n"
@@ -293,11 +293,11 @@ static void test_collisions(void **state)
 
 static void test_timeline_refused(void **state)
 {
-    socmon_sink *s;
-    socmon_output *o;
+    smn_sink *s;
+    smn_output *o;
     assert_int_equal(smn_sink_memory(&s), SOCMON_OK);
     assert_int_equal(smn_output_open("openmetrics", s, NULL, &o), SOCMON_OK);
-    socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .target = "fx"};
+    smn_run_info run = {.doc = SOCMON_DOC_INTERVALS, .target = "fx"};
     assert_int_equal(smn_output_begin(o, &run), SOCMON_EINVAL);
     assert_non_null(strstr(socmon_errmsg(), "openmetrics: a timeline has no Prometheus form"));
     smn_output_free(o);
@@ -324,7 +324,7 @@ static void test_replace_sink(void **state)
     fputs("old\n", f);
     fclose(f);
     chmod(path, 0640);
-    socmon_sink *s;
+    smn_sink *s;
     /* written, then cancelled (a document abandoned): the old file stays, nothing left over */
     assert_int_equal(smn_sink_path(path, SOCMON_PATH_REPLACE, 0, &s), SOCMON_OK);
     assert_int_equal(smn_sink_puts(s, "half"), SOCMON_OK);

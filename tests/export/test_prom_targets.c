@@ -126,14 +126,14 @@ static void check_document(const char *text, int om, const char *where)
     free(c.seen);
 }
 
-static void render(const char *format, const socmon_counter_list *list, const uint64_t *v, const socmon_metricset *ms,
+static void render(const char *format, const smn_counter_list *list, const uint64_t *v, const socmon_metricset *ms,
                    const socmon_metrics *m, const double *mv, const char *spec)
 {
-    socmon_sink *s;
-    socmon_output *o;
+    smn_sink *s;
+    smn_output *o;
     assert_int_equal(smn_sink_memory(&s), SOCMON_OK);
     assert_int_equal(smn_output_open(format, s, NULL, &o), SOCMON_OK);
-    socmon_run_info run = {.doc = SOCMON_DOC_TOTALS, .target = spec, .device = "dev \"1\"", .workload = "w\\x",
+    smn_run_info run = {.doc = SOCMON_DOC_TOTALS, .target = spec, .device = "dev \"1\"", .workload = "w\\x",
                            .elapsed_ns = 123456789, .simulated = 1, .interval_ns = 1000, .recording = 1,
                            .samples = 7, .missed = 2};
     assert_int_equal(smn_output_begin(o, &run), SOCMON_OK);
@@ -171,7 +171,7 @@ static void one_target(const char *spec)
         names[i] = socmon_set_full_name(set, i);
         v[i] = i % 3 == 0 ? 0 : i % 3 == 1 ? UINT64_MAX : i * 1000003;
     }
-    socmon_counter_list list = {n, c, names, NULL, 0, NULL};
+    smn_counter_list list = {n, c, names, NULL, 0, NULL};
     size_t np = socmon_device_nparams(dev);
     const char **pn = calloc(np + 1, sizeof *pn);
     double *pv = calloc(np + 1, sizeof *pv);

@@ -17,7 +17,7 @@
 
 static void test_memory_sink(void **state)
 {
-    socmon_sink *s;
+    smn_sink *s;
     assert_int_equal(smn_sink_memory(&s), SOCMON_OK);
     size_t len = 99;
     assert_string_equal(smn_sink_memory_data(s, &len), "");
@@ -45,7 +45,7 @@ static void test_path_sink_roundtrip(void **state)
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     close(fd);
-    socmon_sink *s;
+    smn_sink *s;
     assert_int_equal(smn_sink_path(path, SOCMON_PATH_PLAIN, 0, &s), SOCMON_OK);
     assert_int_equal(smn_sink_printf(s, "%s=%d\n", "n", 7), SOCMON_OK);
     assert_int_equal(smn_sink_close(s), SOCMON_OK);
@@ -60,7 +60,7 @@ static void test_path_sink_roundtrip(void **state)
 
 static void test_path_sink_bad_path(void **state)
 {
-    socmon_sink *s = NULL;
+    smn_sink *s = NULL;
     assert_int_equal(smn_sink_path("/nonexistent-dir/x.csv", SOCMON_PATH_PLAIN, 0, &s), SOCMON_ENOENT);
     assert_null(s);
     assert_non_null(strstr(socmon_errmsg(), "/nonexistent-dir/x.csv"));
@@ -72,7 +72,7 @@ static void test_file_sink_full_device(void **state)
     FILE *fp = fopen("/dev/full", "w");
     if (!fp)
         skip();
-    socmon_sink *s;
+    smn_sink *s;
     assert_int_equal(smn_sink_file(fp, "/dev/full", &s), SOCMON_OK);
     /* A small write only fills stdio's buffer; the flush is where the device says no. */
     assert_int_equal(smn_sink_puts(s, "hello\n"), SOCMON_OK);
@@ -89,7 +89,7 @@ static void test_file_sink_full_device(void **state)
 
 static void test_path_sink_full_device(void **state)
 {
-    socmon_sink *s;
+    smn_sink *s;
     if (smn_sink_path("/dev/full", SOCMON_PATH_PLAIN, 0, &s) != SOCMON_OK)
         skip();
     /* More than any stdio buffer: fails at the write itself. */
@@ -103,11 +103,11 @@ static void test_path_sink_full_device(void **state)
 
 /* A sink that takes `budget` bytes and then fails, as a socket whose peer went away would. */
 typedef struct failing {
-    socmon_sink base;
+    smn_sink base;
     size_t budget, written;
 } failing;
 
-static socmon_status failing_write(socmon_sink *s, const void *buf, size_t len)
+static socmon_status failing_write(smn_sink *s, const void *buf, size_t len)
 {
     failing *f = (failing *)s;
     if (f->written + len > f->budget)
@@ -116,20 +116,20 @@ static socmon_status failing_write(socmon_sink *s, const void *buf, size_t len)
     return SOCMON_OK;
 }
 
-static socmon_status failing_flush(socmon_sink *s)
+static socmon_status failing_flush(smn_sink *s)
 {
     return SOCMON_OK;
 }
 
-static socmon_status failing_close(socmon_sink *s)
+static socmon_status failing_close(smn_sink *s)
 {
     free(s);
     return SOCMON_OK;
 }
 
-static const socmon_sink_ops failing_ops = {failing_write, failing_flush, failing_close};
+static const smn_sink_ops failing_ops = {failing_write, failing_flush, failing_close};
 
-static socmon_sink *failing_new(size_t budget)
+static smn_sink *failing_new(size_t budget)
 {
     failing *f = calloc(1, sizeof *f);
     assert_non_null(f);
@@ -147,11 +147,11 @@ static void test_output_on_failing_sink(void **state)
         for (size_t b = 0; b < 3; b++) {
             fx f;
             fx_setup(&f);
-            socmon_sink *s = failing_new(budgets[b]);
-            socmon_output *o;
-            socmon_output_opts oo = {.sep = ',', .deltas = 1};
+            smn_sink *s = failing_new(budgets[b]);
+            smn_output *o;
+            smn_output_opts oo = {.sep = ',', .deltas = 1};
             assert_int_equal(smn_output_open(formats[i], s, &oo, &o), SOCMON_OK);
-            socmon_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = "T", .target = "fx"};
+            smn_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = "T", .target = "fx"};
             socmon_status st = smn_output_begin(o, &run);
             if (st == SOCMON_OK)
                 st = smn_output_counters(o, &fx_list, fx_values);
@@ -172,9 +172,9 @@ static void test_output_on_failing_sink(void **state)
 static void test_table_and_csv_report_sink_errors(void **state)
 {
     const char *hdr[] = {"a", "b"};
-    socmon_table *t;
+    smn_table *t;
     assert_int_equal(smn_table_new(2, "lr", hdr, &t), SOCMON_OK);
-    socmon_sink *s = failing_new(3);
+    smn_sink *s = failing_new(3);
     assert_int_equal(smn_table_write(t, s, "  "), SOCMON_EIO);
     smn_table_free(t);
     assert_int_equal(smn_sink_close(s), SOCMON_EIO);
@@ -210,7 +210,7 @@ static void test_publish_and_continue(void **state)
     assert_non_null(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/a.rec", dir);
     snprintf(old, sizeof old, "%s.old", path);
-    socmon_sink *s, *s2;
+    smn_sink *s, *s2;
     int moved = 7;
     /* abandoned before publish: nothing left in the directory */
     assert_int_equal(smn_sink_path(path, SOCMON_PATH_PUBLISH, 0, &s), SOCMON_OK);

@@ -57,15 +57,15 @@ static char *render(const char *format, socmon_pipeline *p, const socmon_metrics
     assert_int_equal(t->runs, 3);
     assert_non_null(t->counter_stddev);
     assert_non_null(t->counter_mean);
-    socmon_sink *sink = NULL;
-    socmon_output *out = NULL;
+    smn_sink *sink = NULL;
+    smn_output *out = NULL;
     assert_int_equal(smn_sink_memory(&sink), SOCMON_OK);
-    socmon_output_opts oo = {.sep = ','};
+    smn_output_opts oo = {.sep = ','};
     assert_int_equal(smn_output_open(format, sink, &oo, &out), SOCMON_OK);
-    socmon_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = "Stats", .target = "test", .elapsed_ns = t->elapsed_ns,
+    smn_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = "Stats", .target = "test", .elapsed_ns = t->elapsed_ns,
                            .runs = t->runs, .counter_stddev = t->counter_stddev, .metric_stddev = t->metric_stddev,
                            .counter_mean = t->counter_mean};
-    socmon_counter_list list = {2, counters, names, NULL, 0, NULL};
+    smn_counter_list list = {2, counters, names, NULL, 0, NULL};
     assert_int_equal(smn_output_begin(out, &run), SOCMON_OK);
     assert_int_equal(smn_output_counters(out, &list, t->values), SOCMON_OK);
     assert_int_equal(smn_output_metrics(out, ms, socmon_pipeline_metrics(p), t->metrics), SOCMON_OK);

@@ -56,7 +56,7 @@ static void table_fn(FILE *fp, void *arg)
 static void test_table_alignment(void **state)
 {
     const char *hdr[] = {"name", "value", "unit"};
-    socmon_table *t;
+    smn_table *t;
     assert_int_equal(smn_table_new(3, "lrl", hdr, &t), SOCMON_OK);
     const char *r1[] = {"tile0.l2_hits", "7", "events"};
     const char *r2[] = {"x", "123456", NULL};

@@ -51,7 +51,7 @@ static const socmon_counter esp_c[] = {
 };
 static const char *const esp_n[] = {"tile0.l2_hits", "tile1.ddr_accesses", "tile2.acc_tot_cycles", "tile2.l2_hits",
                                     "tile3.noc_inj_p0"};
-static const socmon_counter_list esp_list = {5, esp_c, esp_n, NULL, 0, NULL};
+static const smn_counter_list esp_list = {5, esp_c, esp_n, NULL, 0, NULL};
 static const char *const esp_pn[] = {"clock_hz", "rows", "cols", "noc_planes"};
 static const double esp_pv[] = {78e6, 2, 2, 6};
 
@@ -133,7 +133,7 @@ static void test_info(void **state)
     fx_setup(&f);
     const char *pn[] = {"clock_hz"};
     double pv[] = {1e9};
-    socmon_web_info_in in = {"fx:a=1", "dev", 1000, 1, &fx_list, f.m, 1, pn, pv, NULL, NULL, 0};
+    smn_web_info_in in = {"fx:a=1", "dev", 1000, 1, &fx_list, f.m, 1, pn, pv, NULL, NULL, 0};
     json_t *info = smn_web_info_json(&in);
     assert_non_null(info);
     assert_int_equal(json_integer_value(json_object_get(info, "version")), 1);
@@ -145,7 +145,7 @@ static void test_info(void **state)
     assert_string_equal(json_string_value(json_object_get(json_object_get(info, "layout"), "kind")), "fx");
     assert_null(json_object_get(info, "phases"));   /* a run without phases has no member */
     socmon_phase ph[] = {{.name = "llc_coherent", .t0_ns = 5, .t1_ns = 9}};
-    socmon_web_info_in inp = in;
+    smn_web_info_in inp = in;
     inp.phases = ph;
     inp.nphases = 1;
     json_t *withp = smn_web_info_json(&inp);
@@ -262,9 +262,9 @@ static void test_html_merges(void **state)
     fx_setup(&f);
     fx_open(&f, "html", ',', 0);
     enum { N = 9000 };
-    socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .target = "fx", .interval_ns = 1000,
+    smn_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .target = "fx", .interval_ns = 1000,
                            .recording = 1, .samples = N + 1};
-    socmon_interval_cols cols = {.metrics = f.m, .counters = &fx_list};
+    smn_interval_cols cols = {.metrics = f.m, .counters = &fx_list};
     assert_int_equal(smn_output_begin(f.out, &run), SOCMON_OK);
     assert_int_equal(smn_output_begin_intervals(f.out, &cols), SOCMON_OK);
     assert_int_equal(smn_output_merge(f.out), 3);
@@ -273,7 +273,7 @@ static void test_html_merges(void **state)
         mv[i] = (double)i + 0.5;
     for (size_t i = 0; i < N / 3; i++) {
         uint64_t dv[NCTR] = {[T0_HITS] = i, [T0_MISS] = 3};
-        socmon_interval_row r = {.t_ns = 3000 * (i + 1), .since_ns = 3000 * (i + 1), .dt_ns = 3000, .metrics = mv,
+        smn_interval_row r = {.t_ns = 3000 * (i + 1), .since_ns = 3000 * (i + 1), .dt_ns = 3000, .metrics = mv,
                                  .deltas = dv, .index = 3 * i + 2, .intervals = 3};
         assert_int_equal(smn_output_row(f.out, &r), SOCMON_OK);
     }
@@ -300,7 +300,7 @@ static void test_html_refuses_totals(void **state)
     fx f;
     fx_setup(&f);
     fx_open(&f, "html", ',', 0);
-    socmon_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = "Stats", .target = "fx"};
+    smn_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = "Stats", .target = "fx"};
     assert_int_equal(smn_output_begin(f.out, &run), SOCMON_EINVAL);
     assert_non_null(strstr(socmon_errmsg(), "totals has no html form"));
     fx_close(&f);
@@ -333,10 +333,10 @@ static void test_html_flame(void **state)
     fx f;
     fx_setup(&f);
     fx_open(&f, "html", ',', 0);
-    socmon_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .target = "fx", .device = "dev",
+    smn_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .target = "fx", .device = "dev",
                            .interval_ns = 1000, .ncounters = NCTR, .recording = 1, .samples = 2, .profile = p};
-    socmon_interval_cols cols = {.metrics = f.m, .counters = &fx_list};
-    socmon_interval_row r1 = {.t_ns = 1000, .since_ns = 1000, .dt_ns = 1000, .metrics = f.mv, .deltas = fx_values};
+    smn_interval_cols cols = {.metrics = f.m, .counters = &fx_list};
+    smn_interval_row r1 = {.t_ns = 1000, .since_ns = 1000, .dt_ns = 1000, .metrics = f.mv, .deltas = fx_values};
     assert_int_equal(smn_output_begin(f.out, &run), SOCMON_OK);
     assert_int_equal(smn_output_begin_intervals(f.out, &cols), SOCMON_OK);
     assert_int_equal(smn_output_row(f.out, &r1), SOCMON_OK);

@@ -28,14 +28,14 @@ static void test_offsets_and_fields(void **state)
     assert_int_equal(SM_FIELD_EX32(0x80000001u, CTL, EN), 1);
 }
 
-static const socmon_reginfo table[] = {
+static const smn_reginfo table[] = {
     {"IS", 0x38, 0, 0x100, 0x3, 0x0, 0xf0000000u},
     {"CNT", 0x40, 0x5, 0, 0, 0x4, 0},
 };
 
 static void test_access_rules(void **state)
 {
-    const socmon_reginfo *is = socmon_reginfo_find(table, 2, 0x38);
+    const smn_reginfo *is = socmon_reginfo_find(table, 2, 0x38);
     assert_non_null(is);
     assert_null(socmon_reginfo_find(table, 2, 0x3c));
     /* read-only bit kept, W1C bits cleared by 1s, reserved bits stay 0, plain bits written */
@@ -43,7 +43,7 @@ static void test_access_rules(void **state)
     assert_int_equal(socmon_reg_write(is, 0x3, 0x1), 0x2);       /* clears only what is written 1 */
     assert_int_equal(socmon_reg_write(is, 0x0, 0x3), 0x0);       /* writing 1 never sets a W1C bit */
     assert_int_equal(socmon_reg_write(is, 0x0, 0x100), 0x0);     /* nor a read-only one */
-    const socmon_reginfo *cnt = socmon_reginfo_find(table, 2, 0x40);
+    const smn_reginfo *cnt = socmon_reginfo_find(table, 2, 0x40);
     uint32_t storage = cnt->reset;
     assert_int_equal(socmon_reg_read(cnt, &storage), 0x5);      /* returns, then clears bit 2 */
     assert_int_equal(storage, 0x1);

@@ -161,10 +161,10 @@ static inline void asm_halt(asm_prog *p)
 static inline ibex_core *asm_core(const asm_prog *p, const ibex_config *cfg)
 {
     ibex_core *c = NULL;
-    if (ibex_create(cfg, &c) != SOCMON_OK)
+    if (smn_ibex_create(cfg, &c) != SOCMON_OK)
         return NULL;
-    if (ibex_load(c, IBEX_SS_RAM_BASE, p->mem, sizeof p->mem) != SOCMON_OK) {
-        ibex_destroy(c);
+    if (smn_ibex_load(c, IBEX_SS_RAM_BASE, p->mem, sizeof p->mem) != SOCMON_OK) {
+        smn_ibex_destroy(c);
         return NULL;
     }
     return c;

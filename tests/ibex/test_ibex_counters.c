@@ -23,7 +23,7 @@ static ibex_core *run_prog(asm_prog *p, const char *preset, const char *key, con
     assert_int_equal(smn_ibex_config(opts, &cfg), SOCMON_OK);
     c = asm_core(p, &cfg);
     assert_non_null(c);
-    assert_int_equal(ibex_run(c, 1000000, &why), SOCMON_OK);
+    assert_int_equal(smn_ibex_run(c, 1000000, &why), SOCMON_OK);
     assert_int_equal(why, IBEX_STOP_HALT);
     return c;
 }
@@ -52,12 +52,12 @@ static void width_case(unsigned width, uint32_t want_lo, uint32_t want_hi)
     asm_halt(&p);
     snprintf(w, sizeof w, "%u", width);
     c = run_prog(&p, "small", "mhpm_width", w);
-    assert_int_equal(ibex_reg(c, 10), want_lo);
-    assert_int_equal(ibex_reg(c, 11), want_hi);
-    assert_int_equal(ibex_reg(c, 12), 0);
-    assert_int_equal(ibex_reg(c, 13), 0);
-    assert_int_equal(ibex_counter(c, 3), 0);
-    ibex_destroy(c);
+    assert_int_equal(smn_ibex_reg(c, 10), want_lo);
+    assert_int_equal(smn_ibex_reg(c, 11), want_hi);
+    assert_int_equal(smn_ibex_reg(c, 12), 0);
+    assert_int_equal(smn_ibex_reg(c, 13), 0);
+    assert_int_equal(smn_ibex_counter(c, 3), 0);
+    smn_ibex_destroy(c);
 }
 
 static void test_widths(void **state)
@@ -93,12 +93,12 @@ static void test_halves(void **state)
     asm32(&p, CSRR(13, IBEX_CSR_MCYCLEH));                 /* 64-bit: all 32 bits */
     asm_halt(&p);
     c = run_prog(&p, "small", NULL, NULL);
-    assert_int_equal(ibex_reg(c, 10), 0x12345678u);
-    assert_int_equal(ibex_reg(c, 11), 0x99u);
-    assert_int_equal(ibex_reg(c, 12), 0x99u);
-    assert_int_equal(ibex_reg(c, 13), 0xABCDEF99u);
-    assert_int_equal(ibex_counter(c, 3), (uint64_t)0x99 << 32);
-    ibex_destroy(c);
+    assert_int_equal(smn_ibex_reg(c, 10), 0x12345678u);
+    assert_int_equal(smn_ibex_reg(c, 11), 0x99u);
+    assert_int_equal(smn_ibex_reg(c, 12), 0x99u);
+    assert_int_equal(smn_ibex_reg(c, 13), 0xABCDEF99u);
+    assert_int_equal(smn_ibex_counter(c, 3), (uint64_t)0x99 << 32);
+    smn_ibex_destroy(c);
 }
 
 /* csrw mcycle, X while counting: the next instruction reads X + 2 (the
@@ -116,16 +116,16 @@ static void test_write_wins(void **state)
     asm32(&p, CSRR(11, IBEX_CSR_MINSTRET));
     asm_halt(&p);
     c = run_prog(&p, "small", NULL, NULL);
-    assert_int_equal(ibex_reg(c, 10), 1002);
-    assert_int_equal(ibex_reg(c, 11), 1000);   /* the writer's own tick is lost */
-    ibex_destroy(c);
+    assert_int_equal(smn_ibex_reg(c, 10), 1002);
+    assert_int_equal(smn_ibex_reg(c, 11), 1000);   /* the writer's own tick is lost */
+    smn_ibex_destroy(c);
     c = run_prog(&p, "maxperf", NULL, NULL);
-    assert_int_equal(ibex_reg(c, 10), 1002);
+    assert_int_equal(smn_ibex_reg(c, 10), 1002);
     /* writeback stage, before upstream 64184334 and b7d62a24: the writer
      * retires after the write (+1) and the read after the flush bubble adds
      * the speculative +1 (issue #2252) */
-    assert_int_equal(ibex_reg(c, 11), 1002);
-    ibex_destroy(c);
+    assert_int_equal(smn_ibex_reg(c, 11), 1002);
+    smn_ibex_destroy(c);
 }
 
 /* mcountinhibit: -1 reads back 0x1ffd with 10 counters, 0x5 with none;
@@ -152,19 +152,19 @@ static void test_csr_values(void **state)
     asm32(&p, CSRR(17, IBEX_CSR_MCOUNTEREN));
     asm_halt(&p);
     c = run_prog(&p, "small", NULL, NULL);
-    assert_int_equal(ibex_reg(c, 10), 0);
-    assert_int_equal(ibex_reg(c, 11), 0x1FFD);
-    assert_int_equal(ibex_reg(c, 12), 0x1);
-    assert_int_equal(ibex_reg(c, 13), 0x200);
-    assert_int_equal(ibex_reg(c, 14), 0);
-    assert_int_equal(ibex_reg(c, 15), 0x1);
-    assert_int_equal(ibex_reg(c, 16), 0);
-    assert_int_equal(ibex_reg(c, 17), 0);
-    ibex_destroy(c);
+    assert_int_equal(smn_ibex_reg(c, 10), 0);
+    assert_int_equal(smn_ibex_reg(c, 11), 0x1FFD);
+    assert_int_equal(smn_ibex_reg(c, 12), 0x1);
+    assert_int_equal(smn_ibex_reg(c, 13), 0x200);
+    assert_int_equal(smn_ibex_reg(c, 14), 0);
+    assert_int_equal(smn_ibex_reg(c, 15), 0x1);
+    assert_int_equal(smn_ibex_reg(c, 16), 0);
+    assert_int_equal(smn_ibex_reg(c, 17), 0);
+    smn_ibex_destroy(c);
     c = run_prog(&p, "small", "mhpm_num", "0");
-    assert_int_equal(ibex_reg(c, 11), 0x5);
-    assert_int_equal(ibex_reg(c, 12), 0);
-    ibex_destroy(c);
+    assert_int_equal(smn_ibex_reg(c, 11), 0x5);
+    assert_int_equal(smn_ibex_reg(c, 12), 0);
+    smn_ibex_destroy(c);
 }
 
 /* Illegal counter accesses trap (mcause 2, mtval = the instruction) and
@@ -190,13 +190,13 @@ static void test_illegal_accesses(void **state)
         asm32(&p, bad[i]);
     asm_halt(&p);
     c = run_prog(&p, "small", NULL, NULL);
-    assert_int_equal(ibex_reg(c, 20), 4);
-    assert_int_equal(ibex_csr_peek(c, IBEX_CSR_MCAUSE, &v), SOCMON_OK);
+    assert_int_equal(smn_ibex_reg(c, 20), 4);
+    assert_int_equal(smn_ibex_csr_peek(c, IBEX_CSR_MCAUSE, &v), SOCMON_OK);
     assert_int_equal(v, IBEX_CAUSE_ILLEGAL);
-    assert_int_equal(ibex_csr_peek(c, IBEX_CSR_MTVAL, &v), SOCMON_OK);
+    assert_int_equal(smn_ibex_csr_peek(c, IBEX_CSR_MTVAL, &v), SOCMON_OK);
     assert_int_equal(v, 0x72302573u);
-    assert_int_not_equal(ibex_csr_peek(c, IBEX_CSR_CYCLE, &v), SOCMON_OK);
-    ibex_destroy(c);
+    assert_int_not_equal(smn_ibex_csr_peek(c, IBEX_CSR_CYCLE, &v), SOCMON_OK);
+    smn_ibex_destroy(c);
 }
 
 /* The instruction writing mcountinhibit is judged by the old value: an
@@ -215,13 +215,13 @@ static void test_inhibit_timing(void **state)
     asm32(&p, CSRW(IBEX_CSR_MCOUNTINHIBIT, 31));  /* itself counted */
     asm_halt(&p);
     c = run_prog(&p, "small", NULL, NULL);
-    assert_int_equal(ibex_counter(c, 0), 3);
-    assert_int_equal(ibex_counter(c, 2), 1);      /* the stopping write */
-    ibex_destroy(c);
+    assert_int_equal(smn_ibex_counter(c, 0), 3);
+    assert_int_equal(smn_ibex_counter(c, 2), 1);      /* the stopping write */
+    smn_ibex_destroy(c);
     c = run_prog(&p, "maxperf", NULL, NULL);
-    assert_int_equal(ibex_counter(c, 0), 3);
-    assert_int_equal(ibex_counter(c, 2), 1);      /* the starting write (retires in WB) */
-    ibex_destroy(c);
+    assert_int_equal(smn_ibex_counter(c, 0), 3);
+    assert_int_equal(smn_ibex_counter(c, 2), 1);      /* the starting write (retires in WB) */
+    smn_ibex_destroy(c);
 }
 
 /* Options: bad values name the value and the range. */
@@ -229,11 +229,11 @@ static void test_options(void **state)
 {
     ibex_config cfg;
     (void)state;
-    assert_int_equal(ibex_config_preset(&cfg, "small"), SOCMON_OK);
+    assert_int_equal(smn_ibex_config_preset(&cfg, "small"), SOCMON_OK);
     assert_int_equal(cfg.rv32m, IBEX_RV32M_FAST);
     assert_int_equal(cfg.mhpm_num, 10);
     assert_int_equal(cfg.mhpm_width, 40);
-    assert_int_equal(ibex_config_preset(&cfg, "huge"), SOCMON_EINVAL);
+    assert_int_equal(smn_ibex_config_preset(&cfg, "huge"), SOCMON_EINVAL);
     assert_non_null(strstr(socmon_errmsg(), "huge"));
     assert_int_equal(smn_ibex_config("mhpm_width=65", &cfg), SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "1..64"));

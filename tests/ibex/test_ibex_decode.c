@@ -45,9 +45,9 @@ static void decode_pair(uint16_t c16, uint32_t w, const char *text)
 {
     ibex_config cfg;
     ibex_decoded a, b;
-    assert_int_equal(ibex_config_preset(&cfg, "small"), SOCMON_OK);
-    ibex_decode(&cfg, c16, 0, &a);
-    ibex_decode(&cfg, (uint16_t)w, (uint16_t)(w >> 16), &b);
+    assert_int_equal(smn_ibex_config_preset(&cfg, "small"), SOCMON_OK);
+    smn_ibex_decode(&cfg, c16, 0, &a);
+    smn_ibex_decode(&cfg, (uint16_t)w, (uint16_t)(w >> 16), &b);
     if (strcmp(a.mnemonic, b.mnemonic) != 0 || a.rd != b.rd || a.rs1 != b.rs1 || a.rs2 != b.rs2 ||
         a.imm != b.imm || a.iclass != b.iclass)
         print_error("%s: %s rd%u rs1 %u rs2 %u imm %d vs %s rd%u rs1 %u rs2 %u imm %d\n", text,
@@ -77,7 +77,7 @@ static void test_compressed_expansion(void **state)
 static void expect_illegal(const ibex_config *cfg, uint32_t w, const char *what)
 {
     ibex_decoded d;
-    ibex_decode(cfg, (uint16_t)w, (uint16_t)(w >> 16), &d);
+    smn_ibex_decode(cfg, (uint16_t)w, (uint16_t)(w >> 16), &d);
     if (d.iclass != IBEX_IC_ILLEGAL)
         print_error("%s (0x%08x) decoded as %s\n", what, w, d.mnemonic);
     assert_int_equal(d.iclass, IBEX_IC_ILLEGAL);
@@ -87,7 +87,7 @@ static void test_illegal(void **state)
 {
     ibex_config cfg;
     (void)state;
-    assert_int_equal(ibex_config_preset(&cfg, "small"), SOCMON_OK);
+    assert_int_equal(smn_ibex_config_preset(&cfg, "small"), SOCMON_OK);
     expect_illegal(&cfg, 0x0000, "c.addi4spn imm 0 (all zeros)");
     expect_illegal(&cfg, 0x4002, "c.lwsp rd=0");
     expect_illegal(&cfg, 0x8002, "c.jr x0");
@@ -116,35 +116,35 @@ static void test_operands(void **state)
     ibex_config cfg;
     ibex_decoded d;
     (void)state;
-    assert_int_equal(ibex_config_preset(&cfg, "maxperf"), SOCMON_OK);
-    ibex_decode(&cfg, (uint16_t)BLT(3, 4, -8), (uint16_t)(BLT(3, 4, -8) >> 16), &d);
+    assert_int_equal(smn_ibex_config_preset(&cfg, "maxperf"), SOCMON_OK);
+    smn_ibex_decode(&cfg, (uint16_t)BLT(3, 4, -8), (uint16_t)(BLT(3, 4, -8) >> 16), &d);
     assert_string_equal(d.mnemonic, "blt");
     assert_int_equal(d.iclass, IBEX_IC_BRANCH);
     assert_int_equal(d.rs1, 3);
     assert_int_equal(d.rs2, 4);
     assert_int_equal(d.imm, -8);
-    ibex_decode(&cfg, (uint16_t)JAL(1, -2048), (uint16_t)(JAL(1, -2048) >> 16), &d);
+    smn_ibex_decode(&cfg, (uint16_t)JAL(1, -2048), (uint16_t)(JAL(1, -2048) >> 16), &d);
     assert_int_equal(d.imm, -2048);
     assert_int_equal(d.rd, 1);
-    ibex_decode(&cfg, (uint16_t)SW(5, 6, -1), (uint16_t)(SW(5, 6, -1) >> 16), &d);
+    smn_ibex_decode(&cfg, (uint16_t)SW(5, 6, -1), (uint16_t)(SW(5, 6, -1) >> 16), &d);
     assert_int_equal(d.iclass, IBEX_IC_STORE);
     assert_int_equal(d.imm, -1);
     /* csrrs with rs1 = x0 is a read: no register operand */
-    ibex_decode(&cfg, (uint16_t)CSRR(7, 0xB00), (uint16_t)(CSRR(7, 0xB00) >> 16), &d);
+    smn_ibex_decode(&cfg, (uint16_t)CSRR(7, 0xB00), (uint16_t)(CSRR(7, 0xB00) >> 16), &d);
     assert_int_equal(d.iclass, IBEX_IC_CSR);
     assert_int_equal(d.csr, 0xB00);
     assert_int_equal(d.rd, 7);
     assert_int_equal(d.rs1, 0);
-    ibex_decode(&cfg, (uint16_t)CSRRWI(0, 0x320, 31), (uint16_t)(CSRRWI(0, 0x320, 31) >> 16), &d);
+    smn_ibex_decode(&cfg, (uint16_t)CSRRWI(0, 0x320, 31), (uint16_t)(CSRRWI(0, 0x320, 31) >> 16), &d);
     assert_string_equal(d.mnemonic, "csrrwi");
     assert_int_equal(d.imm, 31);
     assert_int_equal(d.rs1, 0);
-    ibex_decode(&cfg, (uint16_t)FENCE_I, (uint16_t)(FENCE_I >> 16), &d);
+    smn_ibex_decode(&cfg, (uint16_t)FENCE_I, (uint16_t)(FENCE_I >> 16), &d);
     assert_int_equal(d.iclass, IBEX_IC_FENCEI);
-    ibex_decode(&cfg, (uint16_t)MULH(1, 2, 3), (uint16_t)(MULH(1, 2, 3) >> 16), &d);
+    smn_ibex_decode(&cfg, (uint16_t)MULH(1, 2, 3), (uint16_t)(MULH(1, 2, 3) >> 16), &d);
     assert_int_equal(d.iclass, IBEX_IC_MULH);
     /* x0 destinations are reported as 0 */
-    ibex_decode(&cfg, (uint16_t)NOP, 0, &d);
+    smn_ibex_decode(&cfg, (uint16_t)NOP, 0, &d);
     assert_int_equal(d.rd, 0);
 }
 
@@ -172,13 +172,13 @@ static void test_store_into_code(void **state)
     asm_put32(&p, IBEX_SS_RESET_PC, LUI(1, (patch_at + 0x800) >> 12));
     asm_put32(&p, IBEX_SS_RESET_PC + 4,
               ADDI(1, 1, (int32_t)((patch_at & 0xFFF) ^ 0x800) - 0x800));
-    assert_int_equal(ibex_config_preset(&cfg, "small"), SOCMON_OK);
+    assert_int_equal(smn_ibex_config_preset(&cfg, "small"), SOCMON_OK);
     c = asm_core(&p, &cfg);
     assert_non_null(c);
-    assert_int_equal(ibex_run(c, 100000, &why), SOCMON_OK);
+    assert_int_equal(smn_ibex_run(c, 100000, &why), SOCMON_OK);
     assert_int_equal(why, IBEX_STOP_HALT);
-    assert_int_equal(ibex_reg(c, 10), 101);
-    ibex_destroy(c);
+    assert_int_equal(smn_ibex_reg(c, 10), 101);
+    smn_ibex_destroy(c);
 }
 
 int main(void)

@@ -55,7 +55,7 @@ static socmon_device *open_dev(fake_csrs *f, socmon_bus **bus, const ibex_drv_co
 {
     socmon_device *dev = NULL;
     assert_int_equal(socmon_bus_new("fake-csr", &fake_ops, f, bus), SOCMON_OK);
-    assert_int_equal(ibex_device_new(*bus, cfg, &dev), SOCMON_OK);
+    assert_int_equal(smn_ibex_device_new(*bus, cfg, &dev), SOCMON_OK);
     return dev;
 }
 
@@ -120,11 +120,11 @@ static void test_layout(void **state)
     socmon_device *bad = NULL;
     assert_int_equal(socmon_bus_new("fake-csr", &fake_ops, &f, &bus), SOCMON_OK);
     cfg.mhpm_num = 30;
-    assert_int_equal(ibex_device_new(bus, &cfg, &bad), SOCMON_ERANGE);
+    assert_int_equal(smn_ibex_device_new(bus, &cfg, &bad), SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "mhpm_num 30 out of range 0..29"));
     cfg.mhpm_num = 10;
     cfg.mhpm_width = 65;
-    assert_int_equal(ibex_device_new(bus, &cfg, &bad), SOCMON_ERANGE);
+    assert_int_equal(smn_ibex_device_new(bus, &cfg, &bad), SOCMON_ERANGE);
     assert_null(bad);
     socmon_bus_free(bus);
 }
@@ -220,34 +220,34 @@ static void test_model_csr_bus_and_attribution(void **state)
     for (int run = 0; run < 4; run++) {
         int preset = run % 2;
         ibex_config cfg;
-        assert_int_equal(ibex_config_preset(&cfg, preset ? "maxperf" : "small"), SOCMON_OK);
+        assert_int_equal(smn_ibex_config_preset(&cfg, preset ? "maxperf" : "small"), SOCMON_OK);
         ibex_core *c = asm_core(&p, &cfg);
         static attr_sum a;
         memset(&a, 0, sizeof a);
-        ibex_set_attribution(c, add, run >= 2 ? range16 : NULL, &a);
+        smn_ibex_set_attribution(c, add, run >= 2 ? range16 : NULL, &a);
         socmon_bus *bus;
         assert_int_equal(socmon_bus_model_new(&bus), SOCMON_OK);
-        assert_int_equal(ibex_map_csrs(c, bus), SOCMON_OK);
+        assert_int_equal(smn_ibex_map_csrs(c, bus), SOCMON_OK);
         uint64_t v = 1;
         assert_int_equal(socmon_bus_read64_hilohi(bus, IBEX_CSRBUS_ADDR(0xB00), IBEX_CSRBUS_ADDR(0xB80), 0, &v),
                          SOCMON_OK);
         assert_int_equal(v, 0);   /* at reset every counter reads 0 */
         ibex_stop why;
-        assert_int_equal(ibex_run(c, 100000, &why), SOCMON_OK);
+        assert_int_equal(smn_ibex_run(c, 100000, &why), SOCMON_OK);
         assert_int_equal(why, IBEX_STOP_HALT);
         assert_int_equal(a.first_pc, IBEX_SS_RESET_PC);   /* the boot cycles went to the first instruction */
         for (unsigned i = 0; i < IBEX_ATTR_COUNTERS; i++) {
             if (i == 1)
                 continue;
             uint64_t mask = i < 3 ? UINT64_MAX : (UINT64_C(1) << cfg.mhpm_width) - 1;
-            if ((a.sum[i] & mask) != ibex_counter(c, i))
+            if ((a.sum[i] & mask) != smn_ibex_counter(c, i))
                 fail_msg("%s counter %u: attributed %llu, counter %llu", cfg.name, i,
-                         (unsigned long long)(a.sum[i] & mask), (unsigned long long)ibex_counter(c, i));
+                         (unsigned long long)(a.sum[i] & mask), (unsigned long long)smn_ibex_counter(c, i));
             uint32_t lo = 0;
             assert_int_equal(socmon_bus_read32(bus, IBEX_CSRBUS_ADDR(0xB00 + i), &lo), SOCMON_OK);
-            assert_int_equal(lo, (uint32_t)ibex_counter(c, i));
+            assert_int_equal(lo, (uint32_t)smn_ibex_counter(c, i));
         }
-        assert_true(ibex_counter(c, IBEX_CNT_DIV_WAIT) > 0);
+        assert_true(smn_ibex_counter(c, IBEX_CNT_DIV_WAIT) > 0);
         /* attributing runs inside a range gives each range exactly what it gets per instruction */
         if (run < 2)
             each[preset] = a;
@@ -257,7 +257,7 @@ static void test_model_csr_bus_and_attribution(void **state)
         assert_int_equal(socmon_bus_read32(bus, IBEX_CSRBUS_ADDR(0xB01), &x), SOCMON_EIO);   /* illegal */
         assert_int_equal(socmon_bus_write32(bus, IBEX_CSRBUS_ADDR(0xB00), 0), SOCMON_EIO);  /* read-only */
         socmon_bus_free(bus);
-        ibex_destroy(c);
+        smn_ibex_destroy(c);
     }
 }
 
@@ -270,14 +270,14 @@ static void test_spin_stops(void **state)
     asm32(&p, ADDI(5, 0, 1));
     asm32(&p, JAL(0, 0));
     ibex_config cfg;
-    assert_int_equal(ibex_config_preset(&cfg, "small"), SOCMON_OK);
+    assert_int_equal(smn_ibex_config_preset(&cfg, "small"), SOCMON_OK);
     ibex_core *c = asm_core(&p, &cfg);
     ibex_stop why;
-    assert_int_equal(ibex_run(c, 1000000, &why), SOCMON_OK);
+    assert_int_equal(smn_ibex_run(c, 1000000, &why), SOCMON_OK);
     assert_int_equal(why, IBEX_STOP_SPIN);
-    assert_true(ibex_time(c) < 100);
-    assert_int_equal(ibex_pc(c), IBEX_SS_RESET_PC + 4);
-    ibex_destroy(c);
+    assert_true(smn_ibex_time(c) < 100);
+    assert_int_equal(smn_ibex_pc(c), IBEX_SS_RESET_PC + 4);
+    smn_ibex_destroy(c);
 }
 
 /* The two clock edges after the halting store (ibex_halt.c): their events go to the
@@ -327,13 +327,13 @@ static void test_halt_edges(void **state)
     asm32(&p, JAL(0, 0));
     for (int preset = 0; preset < 2; preset++) {
         ibex_config cfg;
-        assert_int_equal(ibex_config_preset(&cfg, preset ? "maxperf" : "small"), SOCMON_OK);
+        assert_int_equal(smn_ibex_config_preset(&cfg, preset ? "maxperf" : "small"), SOCMON_OK);
         ibex_core *c = asm_core(&p, &cfg);
         static pc_deltas a;
         memset(&a, 0, sizeof a);
-        ibex_set_attribution(c, per_pc, NULL, &a);
+        smn_ibex_set_attribution(c, per_pc, NULL, &a);
         ibex_stop why;
-        assert_int_equal(ibex_run(c, 100000, &why), SOCMON_OK);
+        assert_int_equal(smn_ibex_run(c, 100000, &why), SOCMON_OK);
         assert_int_equal(why, IBEX_STOP_HALT);
         const uint64_t *s = deltas_at(&a, st), *ca = deltas_at(&a, st + 4), *dv = deltas_at(&a, st + 6);
         if (!preset) {
@@ -361,24 +361,24 @@ static void test_halt_edges(void **state)
             uint64_t sum = 0;
             for (unsigned k = 0; k < a.n; k++)
                 sum += a.d[k][i];
-            before[i] = ibex_counter(c, i);
+            before[i] = smn_ibex_counter(c, i);
             if (i != 1 && sum != before[i])
                 fail_msg("%s counter %u: attributed %llu, counter %llu", cfg.name, i,
                          (unsigned long long)sum, (unsigned long long)before[i]);
         }
-        /* what a debugger reads now is what ibex_counter says: the speculative part is frozen in */
+        /* what a debugger reads now is what smn_ibex_counter says: the speculative part is frozen in */
         uint32_t v;
-        assert_int_equal(ibex_csr_peek(c, IBEX_CSR_MINSTRET, &v), SOCMON_OK);
+        assert_int_equal(smn_ibex_csr_peek(c, IBEX_CSR_MINSTRET, &v), SOCMON_OK);
         assert_int_equal(v, (uint32_t)before[IBEX_CNT_INSTRET]);
         unsigned calls = a.n;
-        uint64_t t = ibex_time(c);
-        assert_int_equal(ibex_run(c, 100000, &why), SOCMON_OK);
+        uint64_t t = smn_ibex_time(c);
+        assert_int_equal(smn_ibex_run(c, 100000, &why), SOCMON_OK);
         assert_int_equal(why, IBEX_STOP_HALT);
-        assert_int_equal(ibex_time(c), t);
+        assert_int_equal(smn_ibex_time(c), t);
         for (unsigned i = 0; i < IBEX_ATTR_COUNTERS; i++)
-            assert_int_equal(ibex_counter(c, i), before[i]);
+            assert_int_equal(smn_ibex_counter(c, i), before[i]);
         assert_int_equal(a.n, calls);
-        ibex_destroy(c);
+        smn_ibex_destroy(c);
     }
 }
 

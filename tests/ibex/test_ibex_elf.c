@@ -70,7 +70,7 @@ static ibex_core *core_entry(const char *entry)
     char opts[32];
     snprintf(opts, sizeof opts, "entry=%s", entry ? entry : "boot");
     assert_int_equal(smn_ibex_config(opts, &cfg), SOCMON_OK);
-    assert_int_equal(ibex_create(&cfg, &c), SOCMON_OK);
+    assert_int_equal(smn_ibex_create(&cfg, &c), SOCMON_OK);
     return c;
 }
 
@@ -83,11 +83,11 @@ static ibex_core *core(void)
 static const char *load_and_run(ibex_core *c, const image *im, uint32_t pc)
 {
     ibex_stop why;
-    assert_int_equal(ibex_load_elf_mem(c, im, sizeof *im), SOCMON_OK);
-    assert_int_equal(ibex_pc(c), pc);
-    assert_int_equal(ibex_run(c, 10000, &why), SOCMON_OK);
+    assert_int_equal(smn_ibex_load_elf_mem(c, im, sizeof *im), SOCMON_OK);
+    assert_int_equal(smn_ibex_pc(c), pc);
+    assert_int_equal(smn_ibex_run(c, 10000, &why), SOCMON_OK);
     assert_int_equal(why, IBEX_STOP_HALT);
-    return ibex_output(c, NULL);
+    return smn_ibex_output(c, NULL);
 }
 
 static void test_valid_runs(void **state)
@@ -97,7 +97,7 @@ static void test_valid_runs(void **state)
     (void)state;
     make_image(&im);
     assert_string_equal(load_and_run(c, &im, 0x00100200u), "k");
-    ibex_destroy(c);
+    smn_ibex_destroy(c);
 }
 
 /* Ibex starts at the boot address whatever e_entry says; entry=elf starts at e_entry. */
@@ -110,26 +110,26 @@ static void test_entry(void **state)
     add_boot_segment(&im);
     ibex_core *c = core_entry(NULL);   /* the default */
     assert_string_equal(load_and_run(c, &im, IBEX_SS_RESET_PC), "b");
-    ibex_destroy(c);
+    smn_ibex_destroy(c);
     c = core_entry("boot");
     assert_string_equal(load_and_run(c, &im, IBEX_SS_RESET_PC), "b");
-    ibex_destroy(c);
+    smn_ibex_destroy(c);
     c = core_entry("elf");
     assert_string_equal(load_and_run(c, &im, 0x00100200u), "k");
-    ibex_destroy(c);
+    smn_ibex_destroy(c);
 
     /* the RTL never looks at e_entry: one outside RAM only matters to entry=elf */
     im.eh.e_entry = 0x00020000u;
     c = core_entry("boot");
     assert_string_equal(load_and_run(c, &im, IBEX_SS_RESET_PC), "b");
-    ibex_destroy(c);
+    smn_ibex_destroy(c);
     c = core_entry("elf");
-    assert_int_equal(ibex_load_elf_mem(c, &im, sizeof im), SOCMON_ERANGE);
+    assert_int_equal(smn_ibex_load_elf_mem(c, &im, sizeof im), SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "entry point 0x00020000"));
-    ibex_destroy(c);
+    smn_ibex_destroy(c);
 
     /* the option: boot by default, with any preset, bad values named */
-    assert_int_equal(ibex_config_preset(&cfg, "maxperf"), SOCMON_OK);
+    assert_int_equal(smn_ibex_config_preset(&cfg, "maxperf"), SOCMON_OK);
     assert_int_equal(cfg.entry, IBEX_ENTRY_BOOT);
     assert_int_equal(smn_ibex_config("entry=elf,config=small", &cfg), SOCMON_OK);
     assert_int_equal(cfg.entry, IBEX_ENTRY_ELF);
@@ -140,13 +140,13 @@ static void test_entry(void **state)
 static void expect_error(const image *im, size_t n, socmon_status want, const char *text)
 {
     ibex_core *c = core();
-    socmon_status st = ibex_load_elf_mem(c, im, n);
+    socmon_status st = smn_ibex_load_elf_mem(c, im, n);
     if (st != want || !strstr(socmon_errmsg(), text))
         print_error("got %d '%s', want %d '...%s...'\n", st, socmon_errmsg(), want, text);
     assert_int_equal(st, want);
     assert_non_null(strstr(socmon_errmsg(), text));
-    assert_int_equal(ibex_pc(c), IBEX_SS_RESET_PC);   /* nothing loaded */
-    ibex_destroy(c);
+    assert_int_equal(smn_ibex_pc(c), IBEX_SS_RESET_PC);   /* nothing loaded */
+    smn_ibex_destroy(c);
 }
 
 static void test_bad_files(void **state)
@@ -199,7 +199,7 @@ static void test_file_errors(void **state)
     FILE *f;
     image im;
     (void)state;
-    assert_int_equal(ibex_load_elf_file(c, "/nonexistent/prog.elf"), SOCMON_ENOENT);
+    assert_int_equal(smn_ibex_load_elf_file(c, "/nonexistent/prog.elf"), SOCMON_ENOENT);
     assert_non_null(strstr(socmon_errmsg(), "/nonexistent/prog.elf"));
     make_image(&im);
     im.eh.e_ident[EI_CLASS] = ELFCLASS64;
@@ -207,11 +207,11 @@ static void test_file_errors(void **state)
     assert_non_null(f);
     assert_int_equal(fwrite(&im, sizeof im, 1, f), 1);
     fclose(f);
-    assert_int_equal(ibex_load_elf_file(c, "ibex_elf_test.elf"), SOCMON_EPARSE);
+    assert_int_equal(smn_ibex_load_elf_file(c, "ibex_elf_test.elf"), SOCMON_EPARSE);
     assert_non_null(strstr(socmon_errmsg(), "ibex_elf_test.elf"));
     assert_non_null(strstr(socmon_errmsg(), "RV32"));
     remove("ibex_elf_test.elf");
-    ibex_destroy(c);
+    smn_ibex_destroy(c);
 }
 
 int main(void)

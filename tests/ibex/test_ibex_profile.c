@@ -1,8 +1,8 @@
-/* The exact profile (ibex_profile_start) against the model's own per-instruction counts: every
+/* The exact profile (smn_ibex_profile_start) against the model's own per-instruction counts: every
  * program of tests/ibex/programs and tests/ibex/profile (built here with Debian's
  * riscv64-unknown-elf-gcc) and the committed ELFs of tests/cli/baseline/elf runs twice in each
  * configuration: once with the profile on (as `socmon record` runs it, with per-function
- * attribution too), once stepping (ibex_set_attribution with every instruction on its own, the
+ * attribution too), once stepping (smn_ibex_set_attribution with every instruction on its own, the
  * reference). Per PC the two must agree on every counter; per function, with the attribution;
  * the call tree's self counts must sum to the counters; and callgraph's tree must have the shape
  * its source gives (recursion, mutual recursion, a tail call, a function pointer, a trap), and
@@ -123,9 +123,9 @@ static ibex_core *load(const char *cfgname, const char *elf)
 {
     ibex_config cfg;
     ibex_core *c = NULL;
-    assert_int_equal(ibex_config_preset(&cfg, cfgname), SOCMON_OK);
-    assert_int_equal(ibex_create(&cfg, &c), SOCMON_OK);
-    if (ibex_load_elf_file(c, elf) != SOCMON_OK)
+    assert_int_equal(smn_ibex_config_preset(&cfg, cfgname), SOCMON_OK);
+    assert_int_equal(smn_ibex_create(&cfg, &c), SOCMON_OK);
+    if (smn_ibex_load_elf_file(c, elf) != SOCMON_OK)
         fail_msg("%s: %s", elf, socmon_errmsg());
     return c;
 }
@@ -272,7 +272,7 @@ static unsigned check_program(const char *cfgname, const char *elf)
     ibex_symbol *syms = NULL;
     size_t nsyms = 0;
     unsigned bad = 0;
-    if (ibex_symbols_read(elf, &syms, &nsyms) != SOCMON_OK)
+    if (smn_ibex_symbols_read(elf, &syms, &nsyms) != SOCMON_OK)
         fail_msg("%s: %s", elf, socmon_errmsg());
     stepped ref = {calloc(PCS + 1, sizeof *ref.pc), calloc(PCS + 1, 1), calloc(PCS + 1, sizeof *ref.slots), 0};
     byfunc bf = {syms, nsyms, calloc(nsyms + 1, sizeof *bf.row)};
@@ -282,23 +282,23 @@ static unsigned check_program(const char *cfgname, const char *elf)
     assert_non_null(bf.row);
 
     ibex_core *a = load(cfgname, elf), *b = load(cfgname, elf);
-    ibex_set_attribution(a, fn_add, fn_range, &bf);
-    assert_int_equal(ibex_profile_start(a, syms, nsyms, 1000), SOCMON_OK);
-    ibex_set_attribution(b, step_fn, NULL, &ref);
+    smn_ibex_set_attribution(a, fn_add, fn_range, &bf);
+    assert_int_equal(smn_ibex_profile_start(a, syms, nsyms, 1000), SOCMON_OK);
+    smn_ibex_set_attribution(b, step_fn, NULL, &ref);
     ibex_stop wa, wb;
     /* in pieces, as the target runs it between samples */
     for (uint64_t until = 5000;; until += 5000) {
-        assert_int_equal(ibex_run(a, until, &wa), SOCMON_OK);
+        assert_int_equal(smn_ibex_run(a, until, &wa), SOCMON_OK);
         if (wa != IBEX_STOP_LIMIT || until > 50000000)
             break;
     }
-    assert_int_equal(ibex_run(b, 50005000, &wb), SOCMON_OK);
+    assert_int_equal(smn_ibex_run(b, 50005000, &wb), SOCMON_OK);
     assert_int_equal(wa, wb);
-    const ibex_config *cfg = ibex_get_config(a);
+    const ibex_config *cfg = smn_ibex_get_config(a);
 
     ibex_prof_pc *pcs = NULL;
     size_t npcs = 0;
-    assert_int_equal(ibex_profile_pcs(a, 0, &pcs, &npcs), SOCMON_OK);
+    assert_int_equal(smn_ibex_profile_pcs(a, 0, &pcs, &npcs), SOCMON_OK);
     assert_true(npcs > 0);
     uint64_t sum[NK] = {0}, (*byf)[NK] = calloc(nsyms + 1, sizeof *byf);
     size_t seen = 0;
@@ -330,7 +330,7 @@ static unsigned check_program(const char *cfgname, const char *elf)
                         (unsigned long long)bf.row[f][k]);
     /* the whole: PCs and the tree's nodes sum to the counters */
     size_t nn = 0;
-    const ibex_prof_node *nodes = ibex_profile_nodes(a, &nn);
+    const ibex_prof_node *nodes = smn_ibex_profile_nodes(a, &nn);
     uint64_t nsum[NK] = {0};
     for (size_t i = 0; i < nn; i++) {
         assert_true(nodes[i].parent < (i ? i : 1));
@@ -338,7 +338,7 @@ static unsigned check_program(const char *cfgname, const char *elf)
             nsum[k] += nodes[i].v[k];
     }
     for (unsigned k = 0; k < NK; k++) {
-        uint64_t want = ibex_counter(a, k);
+        uint64_t want = smn_ibex_counter(a, k);
         if ((sum[k] & mask_of(cfg, k)) != want || (nsum[k] & mask_of(cfg, k)) != want) {
             if (bad++ < 10)
                 fprintf(stderr, "%s %s: counter %u = %llu: PCs sum to %llu, nodes to %llu\n", cfgname, elf, k,
@@ -352,7 +352,7 @@ static unsigned check_program(const char *cfgname, const char *elf)
         check_trapframes(nodes, nn, syms, nsyms, pcs, npcs);
     /* slices nest: each lies inside the one it was entered from */
     size_t ns = 0;
-    const ibex_prof_slice *sl = ibex_profile_slices(a, &ns, NULL);
+    const ibex_prof_slice *sl = smn_ibex_profile_slices(a, &ns, NULL);
     for (size_t i = 0; i < ns; i++)
         assert_true(sl[i].t0 <= sl[i].t1);
 
@@ -362,9 +362,9 @@ static unsigned check_program(const char *cfgname, const char *elf)
     free(ref.touched);
     free(ref.slots);
     free(bf.row);
-    ibex_destroy(a);
-    ibex_destroy(b);
-    ibex_symbols_free(syms, nsyms);
+    smn_ibex_destroy(a);
+    smn_ibex_destroy(b);
+    smn_ibex_symbols_free(syms, nsyms);
     return bad;
 }
 

@@ -105,7 +105,7 @@ static int config_of(const char *dir, ibex_config *cfg)
         return -1;
     memcpy(preset, dir, n);
     preset[n] = '\0';
-    if (ibex_config_preset(cfg, preset) != SOCMON_OK)
+    if (smn_ibex_config_preset(cfg, preset) != SOCMON_OK)
         return -1;
     if (!us)
         return 0;
@@ -142,19 +142,19 @@ static int check_program(const char *cfgname, const char *name)
         free(want_cnt);
         return 1;
     }
-    assert_int_equal(ibex_create(&cfg, &c), SOCMON_OK);
+    assert_int_equal(smn_ibex_create(&cfg, &c), SOCMON_OK);
     snprintf(path, sizeof path, "%s/%s.elf", out_dir, name);
-    if (ibex_load_elf_file(c, path) != SOCMON_OK) {
+    if (smn_ibex_load_elf_file(c, path) != SOCMON_OK) {
         print_error("%s/%s: %s\n", cfgname, name, socmon_errmsg());
         bad = 1;
         goto out;
     }
-    assert_int_equal(ibex_run(c, 200000000, &why), SOCMON_OK);
+    assert_int_equal(smn_ibex_run(c, 200000000, &why), SOCMON_OK);
     if (why != IBEX_STOP_HALT) {
         print_error("%s/%s: did not halt (stop reason %d)\n", cfgname, name, (int)why);
         bad++;
     }
-    got = ibex_output(c, &got_len);
+    got = smn_ibex_output(c, &got_len);
     if (got_len != want_len || memcmp(got, want_out, want_len) != 0) {
         diff_lines(cfgname, name, want_out, got);
         bad++;
@@ -171,14 +171,14 @@ static int check_program(const char *cfgname, const char *name)
             idx = 2;
         else if (sscanf(cname, "mhpmcounter%u", &idx) != 1)
             continue;
-        if (ibex_counter(c, idx) != v) {
+        if (smn_ibex_counter(c, idx) != v) {
             fprintf(stderr, "%s/%s: final %s: RTL %llu, model %llu\n", cfgname, name, cname, v,
-                        (unsigned long long)ibex_counter(c, idx));
+                        (unsigned long long)smn_ibex_counter(c, idx));
             bad++;
         }
     }
 out:
-    ibex_destroy(c);
+    smn_ibex_destroy(c);
     free(want_out);
     free(want_cnt);
     return bad;

@@ -51,10 +51,10 @@ static ibex_core *measure(const ibex_config *cfg, emit_fn body, emit_fn handler,
     asm_window_close_and_halt(&p);
     c = asm_core(&p, cfg);
     assert_non_null(c);
-    assert_int_equal(ibex_run(c, 100000, &why), SOCMON_OK);
+    assert_int_equal(smn_ibex_run(c, 100000, &why), SOCMON_OK);
     assert_int_equal(why, IBEX_STOP_HALT);
     for (unsigned i = 0; i < NEV; i++)
-        d[i] = ibex_counter(c, cnt_index[i]) - overhead[i];
+        d[i] = smn_ibex_counter(c, cnt_index[i]) - overhead[i];
     return c;
 }
 
@@ -63,7 +63,7 @@ static void check(const char *preset, emit_fn body, emit_fn handler, const uint6
     ibex_config cfg;
     uint64_t d[NEV];
     ibex_core *c;
-    assert_int_equal(ibex_config_preset(&cfg, preset), SOCMON_OK);
+    assert_int_equal(smn_ibex_config_preset(&cfg, preset), SOCMON_OK);
     c = measure(&cfg, body, handler, d);
     for (unsigned i = 0; i < NEV; i++) {
         if (d[i] != want[i])
@@ -72,7 +72,7 @@ static void check(const char *preset, emit_fn body, emit_fn handler, const uint6
     }
     for (unsigned i = 0; i < NEV; i++)
         assert_int_equal(d[i], want[i]);
-    ibex_destroy(c);
+    smn_ibex_destroy(c);
 }
 
 #define CASE(name, body_stmts, small_want, maxperf_want)                                   \
@@ -164,13 +164,13 @@ static void test_illegal(void **state)
     ibex_core *c;
     (void)state;
     check("small", body_illegal, ecall_handler, w);
-    assert_int_equal(ibex_config_preset(&cfg, "small"), SOCMON_OK);
+    assert_int_equal(smn_ibex_config_preset(&cfg, "small"), SOCMON_OK);
     c = measure(&cfg, body_illegal, ecall_handler, d);
-    assert_int_equal(ibex_csr_peek(c, IBEX_CSR_MCAUSE, &v), SOCMON_OK);
+    assert_int_equal(smn_ibex_csr_peek(c, IBEX_CSR_MCAUSE, &v), SOCMON_OK);
     assert_int_equal(v, IBEX_CAUSE_ILLEGAL);
-    assert_int_equal(ibex_csr_peek(c, IBEX_CSR_MTVAL, &v), SOCMON_OK);
+    assert_int_equal(smn_ibex_csr_peek(c, IBEX_CSR_MTVAL, &v), SOCMON_OK);
     assert_int_equal(v, 0xFFFFFFFFu);
-    ibex_destroy(c);
+    smn_ibex_destroy(c);
 }
 
 /* Results of the M extension's corner cases. */
@@ -190,19 +190,19 @@ static void test_mdiv_results(void **state)
     uint64_t d[NEV];
     ibex_core *c;
     (void)state;
-    assert_int_equal(ibex_config_preset(&cfg, "small"), SOCMON_OK);
+    assert_int_equal(smn_ibex_config_preset(&cfg, "small"), SOCMON_OK);
     c = measure(&cfg, body_mdiv_results, NULL, d);
-    assert_int_equal(ibex_reg(c, 9), 0x80000000u);
-    assert_int_equal(ibex_reg(c, 10), 0);
-    assert_int_equal(ibex_reg(c, 11), 0xFFFFFFFFu);
-    assert_int_equal(ibex_reg(c, 12), 100);
-    assert_int_equal(ibex_reg(c, 13), 0xFFFFFFFFu);
-    assert_int_equal(ibex_reg(c, 14), 0);
-    assert_int_equal(ibex_reg(c, 15), 0xFFFFFFFEu);
+    assert_int_equal(smn_ibex_reg(c, 9), 0x80000000u);
+    assert_int_equal(smn_ibex_reg(c, 10), 0);
+    assert_int_equal(smn_ibex_reg(c, 11), 0xFFFFFFFFu);
+    assert_int_equal(smn_ibex_reg(c, 12), 100);
+    assert_int_equal(smn_ibex_reg(c, 13), 0xFFFFFFFFu);
+    assert_int_equal(smn_ibex_reg(c, 14), 0);
+    assert_int_equal(smn_ibex_reg(c, 15), 0xFFFFFFFEu);
     assert_int_equal(d[CYC], 37 + 37 + 2 + 2 + 2 + 4 + 4);
     assert_int_equal(d[DIVW], 36 + 36 + 1 + 1 + 1);
     assert_int_equal(d[MULW], 3 + 3);
-    ibex_destroy(c);
+    smn_ibex_destroy(c);
 }
 
 /* rv32m=slow: MUL stalls per significant bit of op_b, MULH 32 cycles. */
@@ -223,8 +223,8 @@ static void test_slow_mul(void **state)
     c = measure(&cfg, body_slow_mul, NULL, d);
     assert_int_equal(d[CYC], 2 + 4 + 33 + 33);
     assert_int_equal(d[MULW], 1 + 3 + 32 + 32);
-    assert_int_equal(ibex_reg(c, 9), 0);   /* mulh(7, 5) */
-    ibex_destroy(c);
+    assert_int_equal(smn_ibex_reg(c, 9), 0);   /* mulh(7, 5) */
+    smn_ibex_destroy(c);
 }
 
 /* rv32m=none: M instructions are illegal (trap, not counted). */
@@ -240,7 +240,7 @@ static void test_rv32m_none(void **state)
     c = measure(&cfg, body_mul, ecall_handler, d);
     for (unsigned i = 0; i < NEV; i++)
         assert_int_equal(d[i], w[i]);
-    ibex_destroy(c);
+    smn_ibex_destroy(c);
 }
 
 /* The parameters vary independently: small with the branch target ALU. */
@@ -254,10 +254,10 @@ static void test_small_bt_alu(void **state)
     c = measure(&cfg, body_branch_taken, NULL, d);
     assert_int_equal(d[CYC], 2);
     assert_int_equal(d[IFW], 1);
-    ibex_destroy(c);
+    smn_ibex_destroy(c);
     c = measure(&cfg, body_load_aligned, NULL, d);
     assert_int_equal(d[CYC], 2);   /* still no writeback stage */
-    ibex_destroy(c);
+    smn_ibex_destroy(c);
 }
 
 int main(void)

@@ -69,7 +69,7 @@ static void need_cc(void)
 }
 
 /* Runs ELF name in preset with options "key=value,..." (may be ""); returns
- * the halted core; its SimCtrl output through ibex_output. */
+ * the halted core; its SimCtrl output through smn_ibex_output. */
 static ibex_core *run(const char *name, const char *preset, const char *opts)
 {
     ibex_config cfg;
@@ -78,10 +78,10 @@ static ibex_core *run(const char *name, const char *preset, const char *opts)
     char path[1400], buf[160];
     snprintf(buf, sizeof buf, "config=%s%s%s", preset, *opts ? "," : "", opts);
     assert_int_equal(smn_ibex_config(buf, &cfg), SOCMON_OK);
-    assert_int_equal(ibex_create(&cfg, &c), SOCMON_OK);
+    assert_int_equal(smn_ibex_create(&cfg, &c), SOCMON_OK);
     snprintf(path, sizeof path, "%s/%s.elf", out, name);
-    assert_int_equal(ibex_load_elf_file(c, path), SOCMON_OK);
-    assert_int_equal(ibex_run(c, 100000000, &why), SOCMON_OK);
+    assert_int_equal(smn_ibex_load_elf_file(c, path), SOCMON_OK);
+    assert_int_equal(smn_ibex_run(c, 100000000, &why), SOCMON_OK);
     assert_int_equal(why, IBEX_STOP_HALT);
     return c;
 }
@@ -91,7 +91,7 @@ static ibex_core *run(const char *name, const char *preset, const char *opts)
 static uint64_t field(ibex_core *c, const char *key, int base)
 {
     size_t len, kl = strlen(key);
-    const char *o = ibex_output(c, &len), *p = o;
+    const char *o = smn_ibex_output(c, &len), *p = o;
     while (p && p < o + len) {
         if (strncmp(p, key, kl) == 0 && p[kl] == ' ')
             return strtoull(p + kl + 1, NULL, base);
@@ -186,7 +186,7 @@ static void check_example(const char *preset, uint64_t mul_wait)
         snprintf(key, sizeof key, "%s %s", names[i], socmon_hpm_ibex_event_name(i));
         v[i] = field(c, key, 10);
         /* counting stopped before the printout: the model still holds these values */
-        assert_int_equal(v[i], ibex_counter(c, i));
+        assert_int_equal(v[i], smn_ibex_counter(c, i));
     }
     /* what the kernel does, whatever the compiler made of the loop: 64 loads of data[]
      * plus the volatile divisor, 64 stores, 64 MULs, one DIV (by 7: 36 wait cycles) */
@@ -208,7 +208,7 @@ static void check_example(const char *preset, uint64_t mul_wait)
     {
         char want[64], key2[32];
         size_t len;
-        const char *o = ibex_output(c, &len);
+        const char *o = smn_ibex_output(c, &len);
         uint32_t pm = (uint32_t)v[3] * 1000u / (uint32_t)cyc;
         snprintf(want, sizeof want, "stack.lsu_wait %u.%u%%\n", pm / 10, pm % 10);
         assert_non_null(strstr(o, want));
@@ -219,7 +219,7 @@ static void check_example(const char *preset, uint64_t mul_wait)
         snprintf(key2, sizeof key2, "CPI %u.%02u\n", pm / 100, pm % 100);
         assert_non_null(strstr(o, key2));
     }
-    ibex_destroy(c);
+    smn_ibex_destroy(c);
 }
 
 static void test_example_small(void **state)
@@ -240,7 +240,7 @@ static void test_example_maxperf(void **state)
 static void phase_line(ibex_core *c, const char *name, unsigned v[5], char top[32])
 {
     size_t len, nl = strlen(name);
-    const char *o = ibex_output(c, &len), *p = o;
+    const char *o = smn_ibex_output(c, &len), *p = o;
     while (p && !(strncmp(p, name, nl) == 0 && p[nl] == ' ')) {
         p = strchr(p, '\n');
         p = p ? p + 1 : NULL;
@@ -286,7 +286,7 @@ static void check_phases(const char *preset, const char *mul_top)
     for (i = 0; i < 128; i++)
         x = (x & 1) ? x * 3 + 1 : x >> 1;
     assert_int_equal(field(c, "x", 10), x);
-    ibex_destroy(c);
+    smn_ibex_destroy(c);
 }
 
 static void test_phases(void **state)
@@ -365,9 +365,9 @@ static void check_api(const char *preset, const char *opts, unsigned num, unsign
     for (i = 0; i < 32; i++) {
         if (i == 1)
             continue;
-        assert_int_equal(fieldn(c, "final.lo", i) | fieldn(c, "final.hi", i) << 32, ibex_counter(c, i));
+        assert_int_equal(fieldn(c, "final.lo", i) | fieldn(c, "final.hi", i) << 32, smn_ibex_counter(c, i));
     }
-    ibex_destroy(c);
+    smn_ibex_destroy(c);
 }
 
 /* The windows' counts on small, from spec §7's measured costs: the start's flush
@@ -378,7 +378,7 @@ static void check_api(const char *preset, const char *opts, unsigned num, unsign
 static void window(ibex_core *c, const char *title, unsigned v[32])
 {
     size_t len;
-    const char *w = strstr(ibex_output(c, &len), title);
+    const char *w = strstr(smn_ibex_output(c, &len), title);
     unsigned n, x, got = 0;
     assert_non_null(w);
     memset(v, 0, 32 * sizeof v[0]);
@@ -419,7 +419,7 @@ static void test_api_small(void **state)
     check_api("small", "", 10, 40);
     c = run("hpm_api", "small", "");
     check_windows_small(c);
-    ibex_destroy(c);
+    smn_ibex_destroy(c);
 }
 
 static void test_api_maxperf(void **state)

@@ -50,8 +50,8 @@ static void read_all(socmon_device *d, uint64_t *v)
 static void multiplexed_estimates(void **state)
 {
     (void)state;
-    socmon_perf_model *m;
-    socmon_perf_model_opts mo = {.hw_counters = 4, .paranoid = 2};
+    smn_perf_model *m;
+    smn_perf_model_opts mo = {.hw_counters = 4, .paranoid = 2};
     assert_int_equal(smn_perf_model_new(&mo, &m), SOCMON_OK);
     for (unsigned c = 0; c < 6; c++)
         assert_int_equal(smn_perf_model_set_rate(m, 0, c, 1.0 + c), SOCMON_OK);
@@ -101,8 +101,8 @@ static void multiplexed_estimates(void **state)
 static void groups_that_cannot_fit(void **state)
 {
     (void)state;
-    socmon_perf_model *m;
-    socmon_perf_model_opts mo = {.hw_counters = 2, .paranoid = 2};
+    smn_perf_model *m;
+    smn_perf_model_opts mo = {.hw_counters = 2, .paranoid = 2};
     assert_int_equal(smn_perf_model_new(&mo, &m), SOCMON_OK);
     socmon_perf_attr ev[3] = {hw("cycles", HW_CYCLES, 0), hw("instructions", HW_INSTR, 0), hw("branches", HW_BR, 0)};
     socmon_perf_opts o = {.events = ev, .nevents = 3, .mode = SOCMON_PERF_THREAD, .sys = smn_perf_model_sys(m)};
@@ -136,8 +136,8 @@ static void groups_that_cannot_fit(void **state)
 static void no_pmu(void **state)
 {
     (void)state;
-    socmon_perf_model *m;
-    socmon_perf_model_opts mo = {.hw_counters = 0, .paranoid = 2};
+    smn_perf_model *m;
+    smn_perf_model_opts mo = {.hw_counters = 0, .paranoid = 2};
     assert_int_equal(smn_perf_model_new(&mo, &m), SOCMON_OK);
     socmon_perf_attr *ev;
     size_t n;
@@ -172,8 +172,8 @@ static void no_pmu(void **state)
 static void permissions(void **state)
 {
     (void)state;
-    socmon_perf_model *m;
-    socmon_perf_model_opts mo = {.hw_counters = 4, .paranoid = 2};
+    smn_perf_model *m;
+    smn_perf_model_opts mo = {.hw_counters = 4, .paranoid = 2};
     assert_int_equal(smn_perf_model_new(&mo, &m), SOCMON_OK);
     socmon_perf_attr a = hw("cycles", 0, -1);
     socmon_perf_opts o = {.events = &a, .nevents = 1, .mode = SOCMON_PERF_CPU, .cpus = "0-1",
@@ -213,8 +213,8 @@ static void permissions(void **state)
 static void rdpmc_reads(void **state)
 {
     (void)state;
-    socmon_perf_model *m;
-    socmon_perf_model_opts mo = {.hw_counters = 4, .paranoid = 2, .rdpmc = 1, .rdpmc_races = 3};
+    smn_perf_model *m;
+    smn_perf_model_opts mo = {.hw_counters = 4, .paranoid = 2, .rdpmc = 1, .rdpmc_races = 3};
     assert_int_equal(smn_perf_model_new(&mo, &m), SOCMON_OK);
     smn_perf_model_set_rate(m, 0, HW_CYCLES, 3.0);
     smn_perf_model_set_rate(m, 0, HW_INSTR, 2.0);
@@ -244,16 +244,16 @@ static void decode_group(void **state)
     (void)state;
     uint64_t ids[2] = {11, 12}, vals[2], en, run;
     uint64_t ok[7] = {2, 1000, 500, 7, 12, 9, 11}; /* members in the other order */
-    assert_int_equal(perf_decode_group(ok, sizeof ok, 2, ids, vals, &en, &run), SOCMON_OK);
+    assert_int_equal(smn_perf_decode_group(ok, sizeof ok, 2, ids, vals, &en, &run), SOCMON_OK);
     assert_true(vals[0] == 9 && vals[1] == 7 && en == 1000 && run == 500);
-    assert_int_equal(perf_decode_group(ok, sizeof ok - 8, 2, ids, vals, &en, &run), SOCMON_EIO);
-    assert_int_equal(perf_decode_group(ok, 13, 2, ids, vals, &en, &run), SOCMON_EIO);
+    assert_int_equal(smn_perf_decode_group(ok, sizeof ok - 8, 2, ids, vals, &en, &run), SOCMON_EIO);
+    assert_int_equal(smn_perf_decode_group(ok, 13, 2, ids, vals, &en, &run), SOCMON_EIO);
     uint64_t nr3[7] = {3, 1000, 500, 7, 12, 9, 11};
-    assert_int_equal(perf_decode_group(nr3, sizeof nr3, 2, ids, vals, &en, &run), SOCMON_EIO);
+    assert_int_equal(smn_perf_decode_group(nr3, sizeof nr3, 2, ids, vals, &en, &run), SOCMON_EIO);
     uint64_t badid[7] = {2, 1000, 500, 7, 13, 9, 11};
-    assert_int_equal(perf_decode_group(badid, sizeof badid, 2, ids, vals, &en, &run), SOCMON_EIO);
+    assert_int_equal(smn_perf_decode_group(badid, sizeof badid, 2, ids, vals, &en, &run), SOCMON_EIO);
     uint64_t runmore[7] = {2, 100, 500, 7, 12, 9, 11};
-    assert_int_equal(perf_decode_group(runmore, sizeof runmore, 2, ids, vals, &en, &run), SOCMON_EIO);
+    assert_int_equal(smn_perf_decode_group(runmore, sizeof runmore, 2, ids, vals, &en, &run), SOCMON_EIO);
 }
 
 /* Scaling on synthetic deltas: the four cases perf distinguishes. */

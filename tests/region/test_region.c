@@ -59,8 +59,8 @@ static uint64_t total(socmon_recording *rec, const char *inst, const char *name)
 static void nesting_exact(void **state)
 {
     (void)state;
-    socmon_perf_model *m;
-    socmon_perf_model_opts mo = {.hw_counters = 4, .paranoid = 2, .rdpmc = 1};
+    smn_perf_model *m;
+    smn_perf_model_opts mo = {.hw_counters = 4, .paranoid = 2, .rdpmc = 1};
     assert_int_equal(smn_perf_model_new(&mo, &m), SOCMON_OK);
     smn_perf_model_set_rate(m, 0, 0, 2.0); /* cycles: 2 per ns */
     smn_perf_model_set_rate(m, 0, 1, 1.0); /* instructions: 1 per ns */
@@ -104,8 +104,8 @@ static void depth_and_null(void **state)
     assert_int_equal(socmon_region_end(NULL, "x"), SOCMON_OK);
     assert_int_equal(socmon_regions_close(NULL), SOCMON_OK);
     SOCMON_REGION_BEGIN(NULL, "compiled out");
-    socmon_perf_model *m;
-    socmon_perf_model_opts mo = {.hw_counters = 4, .paranoid = 2};
+    smn_perf_model *m;
+    smn_perf_model_opts mo = {.hw_counters = 4, .paranoid = 2};
     smn_perf_model_new(&mo, &m);
     socmon_regions_opts o = {.path = path, .events = "cycles:u", .sys = smn_perf_model_sys(m)};
     socmon_regions *r;

@@ -36,7 +36,7 @@ static void test_table_matches_bank_map(void **state)
     assert_int_equal(sizeof TENSIX_REGINFO / sizeof TENSIX_REGINFO[0], TENSIX_NREGS);
     for (unsigned b = 0; b < TENSIX_NBANKS; b++) {
         const tensix_bank_regs *r = tensix_bank(b);
-        const socmon_reginfo *ri = &TENSIX_REGINFO[b * TENSIX_NROLES];
+        const smn_reginfo *ri = &TENSIX_REGINFO[b * TENSIX_NROLES];
         assert_int_equal(ri[TENSIX_ROLE_REF].addr, r->ref);
         assert_int_equal(ri[TENSIX_ROLE_MODE].addr, r->mode);
         assert_int_equal(ri[TENSIX_ROLE_CTRL].addr, r->ctrl);
@@ -74,7 +74,7 @@ static void test_writes_follow_table(void **state)
     static const uint32_t patterns[] = {0xFFFFFFFFu, 0x5A5A5A5Au, 0x00000000u, 0xA5A5A5A7u};
     for (size_t p = 0; p < sizeof patterns / sizeof patterns[0]; p++) {
         for (unsigned i = 0; i < TENSIX_NREGS; i++) {
-            const socmon_reginfo *ri = &TENSIX_REGINFO[i];
+            const smn_reginfo *ri = &TENSIX_REGINFO[i];
             uint32_t before = rd(f, ri->addr);
             wr(f, ri->addr, patterns[p]);
             assert_int_equal(rd(f, ri->addr), socmon_reg_write(ri, before, patterns[p]));
@@ -94,7 +94,7 @@ static void test_read_only_out_registers(void **state)
     wr(f, r->ctrl, 1);
     assert_int_equal(socmon_tensix_core_advance(f->c, 777, NULL), SOCMON_OK);
     for (unsigned role = TENSIX_ROLE_OUT_L; role <= TENSIX_ROLE_OUT_H; role++) {
-        const socmon_reginfo *ri = &TENSIX_REGINFO[TENSIX_BANK_FPU * TENSIX_NROLES + role];
+        const smn_reginfo *ri = &TENSIX_REGINFO[TENSIX_BANK_FPU * TENSIX_NROLES + role];
         assert_int_equal(ri->ro, 0xFFFFFFFFu);
         uint32_t before = rd(f, ri->addr);
         wr(f, ri->addr, ~before);

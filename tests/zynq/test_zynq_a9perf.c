@@ -45,7 +45,7 @@ static int own_perf_errno(void)
 static void test_perf_device(void **state)
 {
     (void)state;
-    socmon_za9_config cfg;
+    smn_za9_config cfg;
     smn_za9_config_spa(&cfg, 666e6);
     cfg.ncores = 1;
     socmon_device *dev = NULL;
@@ -98,15 +98,15 @@ static void test_perf_device(void **state)
 static void test_perf_path_model(void **state)
 {
     (void)state;
-    socmon_za9_config cfg;
+    smn_za9_config cfg;
     smn_za9_config_spa(&cfg, 666e6);
     cfg.ncores = 2;
-    socmon_perf_model *m;
-    socmon_perf_model_opts mo = {.hw_counters = 7, .paranoid = 2, .privileged = 1};
+    smn_perf_model *m;
+    smn_perf_model_opts mo = {.hw_counters = 7, .paranoid = 2, .privileged = 1};
     assert_int_equal(smn_perf_model_new(&mo, &m), SOCMON_OK);
     smn_perf_model_set_rate(m, 0, 0, 0.666); /* cycles at 666 MHz */
-    socmon_zynq_part part;
-    socmon_status pst = za9_perf_part_new_sys(&cfg, smn_perf_model_sys(m), &part);
+    smn_zynq_part part;
+    socmon_status pst = smn_za9_perf_part_new_sys(&cfg, smn_perf_model_sys(m), &part);
     if (pst)
         fail_msg("%s", socmon_errmsg());
     assert_int_equal(part.ncounters, 2 * (1 + cfg.nevents));
@@ -123,12 +123,12 @@ static void test_perf_path_model(void **state)
 
     mo.privileged = 0;
     assert_int_equal(smn_perf_model_new(&mo, &m), SOCMON_OK);
-    assert_int_equal(za9_perf_part_new_sys(&cfg, smn_perf_model_sys(m), &part), SOCMON_EPERM);
+    assert_int_equal(smn_za9_perf_part_new_sys(&cfg, smn_perf_model_sys(m), &part), SOCMON_EPERM);
     assert_non_null(strstr(socmon_errmsg(), "perf_event_paranoid"));
     smn_perf_model_free(m);
-    mo = (socmon_perf_model_opts){.hw_counters = 0, .privileged = 1};
+    mo = (smn_perf_model_opts){.hw_counters = 0, .privileged = 1};
     assert_int_equal(smn_perf_model_new(&mo, &m), SOCMON_OK);
-    assert_int_equal(za9_perf_part_new_sys(&cfg, smn_perf_model_sys(m), &part), SOCMON_ENOTSUP);
+    assert_int_equal(smn_za9_perf_part_new_sys(&cfg, smn_perf_model_sys(m), &part), SOCMON_ENOTSUP);
     assert_non_null(strstr(socmon_errmsg(), "arm,cortex-a9-pmu"));
     smn_perf_model_free(m);
 }

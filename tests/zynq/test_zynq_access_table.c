@@ -53,7 +53,7 @@ static void wr(fx *f, uint64_t addr, uint32_t v)
 }
 
 /* What a register holding `old` reads after writing `val`, per its entry. */
-static uint32_t expect_after(const socmon_reginfo *ri, uint32_t old, uint32_t val)
+static uint32_t expect_after(const smn_reginfo *ri, uint32_t old, uint32_t val)
 {
     uint32_t keep = ri->ro | ri->w1c | ri->rsvd;
     return ((old & keep) | (val & ~keep)) & ~(val & ri->w1c) & ~ri->rsvd;
@@ -78,7 +78,7 @@ static void test_apm_reset_values_and_masks(void **state)
     assert_int_equal(ZAPM_IXR_MASK, 0x6u);
     assert_int_equal(ZAPM_REGINFO[ZAPM_REG_IS].w1c, ZAPM_IXR_MASK);
     for (int r = 0; r < ZAPM_NREGS; r++) {
-        const socmon_reginfo *ri = &ZAPM_REGINFO[r];
+        const smn_reginfo *ri = &ZAPM_REGINFO[r];
         assert_int_equal(zapm_reg_index(ri->addr), r);
         if (apm_computed(r))
             continue;
@@ -87,7 +87,7 @@ static void test_apm_reset_values_and_masks(void **state)
     assert_int_equal(rd(f, b + A_ZAPM_SICR), 0x100u);
     /* all ones, then all zeros, into each plain register: the table's masks */
     for (int r = 0; r < ZAPM_NREGS; r++) {
-        const socmon_reginfo *ri = &ZAPM_REGINFO[r];
+        const smn_reginfo *ri = &ZAPM_REGINFO[r];
         if (apm_computed(r))
             continue;
         uint32_t old = rd(f, b + ri->addr);
@@ -160,7 +160,7 @@ static void test_pmu_reset_values_and_masks(void **state)
     assert_int_equal(SM_FIELD_EX32(ZA9_REGINFO[ZA9_REG_CR].reset, ZA9_PMCR, N), 6);
     assert_int_equal(ZA9_REGINFO[ZA9_REG_OVSR].w1c, 0x8000003Fu);
     for (int r = 0; r < ZA9_NREGS; r++) {
-        const socmon_reginfo *ri = &ZA9_REGINFO[r];
+        const smn_reginfo *ri = &ZA9_REGINFO[r];
         assert_int_equal(za9_reg_index(ri->addr), r);
         assert_int_equal(rd(f, b + ri->addr), ri->reset & ~ri->rsvd);
     }
@@ -168,7 +168,7 @@ static void test_pmu_reset_values_and_masks(void **state)
     assert_int_equal(rd(f, b + A_ZA9_PMDEVTYPE), 0x16u);
     wr(f, b + A_ZA9_PMLAR, ZA9_LAR_KEY);
     for (int r = 0; r < ZA9_NREGS; r++) {
-        const socmon_reginfo *ri = &ZA9_REGINFO[r];
+        const smn_reginfo *ri = &ZA9_REGINFO[r];
         uint32_t old = rd(f, b + ri->addr);
         wr(f, b + ri->addr, 0xFFFFFFFFu);
         uint32_t want = expect_after(ri, old, 0xFFFFFFFFu);

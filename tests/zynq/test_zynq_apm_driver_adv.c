@@ -23,7 +23,7 @@ typedef struct fx {
     socmon_device *dev;
 } fx;
 
-static void make(fx *f, unsigned scale, const socmon_zapm_config *ac_in)
+static void make(fx *f, unsigned scale, const smn_zapm_config *ac_in)
 {
     socmon_zynq_desc d;
     socmon_zynq_desc_default(&d);
@@ -63,7 +63,7 @@ static void test_given_selection_end_to_end(void **state)
 {
     (void)state;
     fx f;
-    socmon_zapm_config ac = {.nslots = 2, .clock_hz = 200e6, .bus_width_bytes = 8,
+    smn_zapm_config ac = {.nslots = 2, .clock_hz = 200e6, .bus_width_bytes = 8,
                              .mode = SOCMON_ZAPM_ADVANCED, .ncounters = 10, .nsel = 6,
                              .sel = {{0, 0}, {0, 2}, {0, 4}, {0, 13}, {0, 3}, {1, 0}},
                              .gcc_width = 64};
@@ -89,7 +89,7 @@ static void test_given_selection_end_to_end(void **state)
 static void test_default_selection(void **state)
 {
     (void)state;
-    socmon_zapm_sel sel[SOCMON_ZAPM_MAX_SEL];
+    smn_zapm_sel sel[SOCMON_ZAPM_MAX_SEL];
     /* slot 0's SPA six, then slot 1's bytes and transactions */
     assert_int_equal(smn_zapm_default_sel(3, 10, sel), 10);
     static const char *want[10] = {"wr_bytes", "wr_txns", "wr_lat", "rd_bytes", "rd_txns",
@@ -103,7 +103,7 @@ static void test_default_selection(void **state)
     assert_null(smn_zapm_metric_name(23));
     assert_string_equal(smn_zapm_metric_name(30), "ext_events");
     fx f;
-    socmon_zapm_config ac = {.nslots = 2, .clock_hz = 200e6, .mode = SOCMON_ZAPM_ADVANCED};
+    smn_zapm_config ac = {.nslots = 2, .clock_hz = 200e6, .mode = SOCMON_ZAPM_ADVANCED};
     make(&f, 1, &ac);
     assert_int_equal(socmon_device_ncounters(f.dev), 10);
     assert_int_equal(get(&f, "slot0.wr_lat"), 100 * 50);
@@ -118,7 +118,7 @@ static void test_scale_widens_counters(void **state)
      * hands out register * 4 over 34 bits, so deltas are in bytes */
     (void)state;
     fx f;
-    socmon_zapm_config ac = {.nslots = 2, .clock_hz = 200e6, .mode = SOCMON_ZAPM_ADVANCED,
+    smn_zapm_config ac = {.nslots = 2, .clock_hz = 200e6, .mode = SOCMON_ZAPM_ADVANCED,
                              .nsel = 2, .sel = {{0, 2}, {0, 0}}, .scale = 4};
     make(&f, 4, &ac);
     assert_int_equal(socmon_device_counter(f.dev, 0)->width, 34);
@@ -131,7 +131,7 @@ static void test_live_counters_without_sampled(void **state)
 {
     (void)state;
     fx f;
-    socmon_zapm_config ac = {.nslots = 2, .clock_hz = 200e6, .mode = SOCMON_ZAPM_ADVANCED,
+    smn_zapm_config ac = {.nslots = 2, .clock_hz = 200e6, .mode = SOCMON_ZAPM_ADVANCED,
                              .nsel = 1, .sel = {{0, 1}}, .no_sampled = 1};
     make(&f, 1, &ac);
     assert_int_equal(socmon_device_counter(f.dev, 0)->reg,
@@ -140,7 +140,7 @@ static void test_live_counters_without_sampled(void **state)
     unmake(&f);
 }
 
-static void config_fails(const socmon_zapm_config *ac, socmon_status want, const char *needle)
+static void config_fails(const smn_zapm_config *ac, socmon_status want, const char *needle)
 {
     socmon_bus *bus;
     socmon_device *dev = NULL;
@@ -155,14 +155,14 @@ static void config_fails(const socmon_zapm_config *ac, socmon_status want, const
 static void test_driver_config_errors(void **state)
 {
     (void)state;
-    socmon_zapm_config ac = {.nslots = 2, .clock_hz = 200e6, .mode = SOCMON_ZAPM_ADVANCED,
+    smn_zapm_config ac = {.nslots = 2, .clock_hz = 200e6, .mode = SOCMON_ZAPM_ADVANCED,
                              .nsel = 2, .sel = {{0, 2}, {0, 2}}};
     config_fails(&ac, SOCMON_EINVAL, "slot0.wr_bytes selected twice");
-    ac.sel[1] = (socmon_zapm_sel){2, 2};
+    ac.sel[1] = (smn_zapm_sel){2, 2};
     config_fails(&ac, SOCMON_ERANGE, "slot 2 out of range 0..1");
-    ac.sel[1] = (socmon_zapm_sel){1, 25};
+    ac.sel[1] = (smn_zapm_sel){1, 25};
     config_fails(&ac, SOCMON_ERANGE, "metric 25");
-    ac.sel[1] = (socmon_zapm_sel){1, 2};
+    ac.sel[1] = (smn_zapm_sel){1, 2};
     ac.ncounters = 1;
     config_fails(&ac, SOCMON_ERANGE, "2 selections for 1 counters");
     ac.ncounters = 11;
@@ -192,9 +192,9 @@ static void open_fails(const char *spec, socmon_status want, const char *needle)
 static void test_sel_numbers_are_decimal(void **state)
 {
     (void)state;
-    socmon_zapm_sel sel[SOCMON_ZAPM_MAX_SEL];
+    smn_zapm_sel sel[SOCMON_ZAPM_MAX_SEL];
     unsigned n = 0;
-    assert_int_equal(zapm_sel_parse("0:010+1:8", sel, &n), SOCMON_OK);
+    assert_int_equal(smn_zapm_sel_parse("0:010+1:8", sel, &n), SOCMON_OK);
     assert_int_equal(n, 2);
     assert_int_equal(sel[0].slot, 0);
     assert_int_equal(sel[0].metric, 10);

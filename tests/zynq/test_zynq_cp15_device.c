@@ -17,7 +17,7 @@
 static void test_same_counters_both_ways(void **state)
 {
     cfx **pair = *state, *a = pair[0], *b = pair[1];
-    socmon_za9_config cfg;
+    smn_za9_config cfg;
     smn_za9_config_spa(&cfg, 500e6);
     cfg.ccnt_div64 = 1;
     socmon_cp15 cps[2];
@@ -59,7 +59,7 @@ static void test_same_counters_both_ways(void **state)
 static void test_bad_arguments(void **state)
 {
     cfx **pair = *state, *b = pair[1];
-    socmon_za9_config cfg;
+    smn_za9_config cfg;
     smn_za9_config_spa(&cfg, 500e6);
     socmon_cp15 cps[2];
     socmon_device *dev = NULL;

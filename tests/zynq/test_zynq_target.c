@@ -302,14 +302,14 @@ static void test_driver_protocol(void **state)
     assert_int_equal(socmon_bus_model_new(&mb), SOCMON_OK);
     assert_int_equal(smn_zynq_soc_map(soc, mb), SOCMON_OK);
     assert_int_equal(socmon_bus_record_new(mb, count_sr, &c, &rb), SOCMON_OK);
-    socmon_zynq_part parts[2];
-    socmon_zapm_config ac = {.nslots = 2, .clock_hz = 200e6, .bus_width_bytes = 8};
+    smn_zynq_part parts[2];
+    smn_zapm_config ac = {.nslots = 2, .clock_hz = 200e6, .bus_width_bytes = 8};
     assert_int_equal(smn_zapm_part_new(rb, d.apm_base, &ac, &parts[0]), SOCMON_OK);
-    socmon_za9_config pc;
+    smn_za9_config pc;
     smn_za9_config_spa(&pc, d.cpu_hz);
     assert_int_equal(smn_za9_part_new(rb, &pc, &parts[1]), SOCMON_OK);
     socmon_device *dev;
-    assert_int_equal(zynq_parts_device_new("z", parts, 2, &dev), SOCMON_OK);
+    assert_int_equal(smn_zynq_parts_device_new("z", parts, 2, &dev), SOCMON_OK);
     /* the driver left SICR at 0: reading samples must not reset counters */
     uint32_t v;
     assert_int_equal(socmon_bus_read32(mb, d.apm_base + A_ZAPM_SICR, &v), SOCMON_OK);
@@ -341,16 +341,16 @@ static void test_driver_errors(void **state)
 {
     (void)state;
     socmon_bus *mb;
-    socmon_zynq_part p;
+    smn_zynq_part p;
     assert_int_equal(socmon_bus_model_new(&mb), SOCMON_OK);
-    socmon_zapm_config ac = {.nslots = 9, .clock_hz = 200e6, .bus_width_bytes = 8};
+    smn_zapm_config ac = {.nslots = 9, .clock_hz = 200e6, .bus_width_bytes = 8};
     assert_int_equal(smn_zapm_part_new(mb, 0, &ac, &p), SOCMON_ERANGE);
     assert_non_null(strstr(socmon_errmsg(), "slots 9"));
     ac.nslots = 1;
     /* nothing mapped there: the bus error comes back with the address */
     assert_int_equal(smn_zapm_part_new(mb, 0x1000, &ac, &p), SOCMON_EIO);
     assert_non_null(strstr(socmon_errmsg(), "0x1000"));
-    socmon_za9_config pc;
+    smn_za9_config pc;
     smn_za9_config_spa(&pc, 666e6);
     pc.events[1] = pc.events[0];
     assert_int_equal(smn_za9_part_new(mb, &pc, &p), SOCMON_EINVAL);

@@ -228,8 +228,8 @@ static void test_public_driver_reads_the_model(void **state)
     socmon_zynq_desc_default(&f.d);
     f.d.nslots = 3;
     fx_open(&f);
-    socmon_zapm_config ac = {.nslots = f.d.nslots, .clock_hz = f.d.apm_hz, .bus_width_bytes = f.d.bus_width_bytes};
-    socmon_za9_config pc;
+    smn_zapm_config ac = {.nslots = f.d.nslots, .clock_hz = f.d.apm_hz, .bus_width_bytes = f.d.bus_width_bytes};
+    smn_za9_config pc;
     smn_za9_config_spa(&pc, f.d.cpu_hz);
     socmon_device *dev = NULL;
     assert_int_equal(smn_zynq_device_new(f.bus, f.d.apm_base, &ac, &pc, &dev), SOCMON_OK);
@@ -270,7 +270,7 @@ static void test_public_driver_reads_the_model(void **state)
     assert_true(v2[3] > v1[3]);       /* core 1 keeps running */
 
     /* bad arguments are refused with a message naming the value */
-    socmon_zapm_config bad = ac;
+    smn_zapm_config bad = ac;
     bad.nslots = 9;
     socmon_device *d2 = NULL;
     assert_int_equal(smn_zapm_device_new(f.bus, f.d.apm_base, &bad, &d2), SOCMON_ERANGE);

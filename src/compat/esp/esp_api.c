@@ -35,7 +35,7 @@ typedef struct buf_node {
 static struct esp_api_ctx {
     pthread_mutex_t lock;
     int have_desc;
-    socmon_esp_api_soc info;               /* the SoC as the user sees it (real monitor base) */
+    smn_esp_api_soc info;               /* the SoC as the user sees it (real monitor base) */
     socmon_esp_api_layout checked;           /* last layout found to match desc */
     int have_checked;
     int mapped;

@@ -7,18 +7,18 @@
 #include "socmon/esp.h"
 
 /* An SoC description with what each call needs precomputed. */
-typedef struct socmon_esp_api_soc {
+typedef struct smn_esp_api_soc {
     socmon_esp_soc_desc desc;
     unsigned nmem, nacc;
     unsigned mem[SOCMON_ESP_MAX_TILES], acc[SOCMON_ESP_MAX_TILES];  /* global tile indices */
     uint64_t defined[SOCMON_ESP_MAX_TILES];   /* bit m: monitor m defined in the tile */
-} socmon_esp_api_soc;
+} smn_esp_api_soc;
 
 /* Fills everything but desc from desc. */
-void smn_esp_api_soc_init(socmon_esp_api_soc *s);
+void smn_esp_api_soc_init(smn_esp_api_soc *s);
 
 /* Checks esp_monitor's arguments for SoC s, each only where the mode uses it. */
-socmon_status smn_esp_api_check_args(const socmon_esp_api_soc *s, const esp_monitor_args_t *a,
+socmon_status smn_esp_api_check_args(const smn_esp_api_soc *s, const esp_monitor_args_t *a,
                                  const void *vals);
 
 /* One planned read: monitor mon of tile goes to byte offset dst of the
@@ -28,7 +28,7 @@ typedef void (*socmon_esp_api_emit_fn)(void *user, unsigned tile, unsigned mon, 
                                        size_t dst2);
 
 /* Calls emit for every defined monitor the call (mode, mask, indices) reads. */
-void smn_esp_api_plan(const socmon_esp_api_soc *s, const socmon_esp_api_layout *l,
+void smn_esp_api_plan(const smn_esp_api_soc *s, const socmon_esp_api_layout *l,
                   const esp_monitor_args_t *a, socmon_esp_api_emit_fn emit, void *user);
 
 /* Records st as this thread's last API status and returns it. */

@@ -6,7 +6,7 @@
 #include "compat/esp/esp_api.h"
 #include "socmon/esp.h"
 
-void smn_esp_api_soc_init(socmon_esp_api_soc *s)
+void smn_esp_api_soc_init(smn_esp_api_soc *s)
 {
     const socmon_esp_soc_desc *d = &s->desc;
     s->nmem = socmon_esp_desc_tiles_of(d, SOCMON_ESP_TILE_MEM, s->mem, SOCMON_ESP_MAX_TILES);
@@ -19,7 +19,7 @@ void smn_esp_api_soc_init(socmon_esp_api_soc *s)
     }
 }
 
-socmon_status smn_esp_api_check_args(const socmon_esp_api_soc *s, const esp_monitor_args_t *a,
+socmon_status smn_esp_api_check_args(const smn_esp_api_soc *s, const esp_monitor_args_t *a,
                                  const void *vals)
 {
     unsigned nt = s->desc.rows * s->desc.cols;
@@ -69,7 +69,7 @@ socmon_status smn_esp_api_check_args(const socmon_esp_api_soc *s, const esp_moni
     return SOCMON_OK;
 }
 
-void smn_esp_api_plan(const socmon_esp_api_soc *s, const socmon_esp_api_layout *l,
+void smn_esp_api_plan(const smn_esp_api_soc *s, const socmon_esp_api_layout *l,
                   const esp_monitor_args_t *a, socmon_esp_api_emit_fn emit, void *user)
 {
     const socmon_esp_soc_desc *d = &s->desc;

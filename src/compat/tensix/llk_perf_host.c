@@ -181,14 +181,14 @@ static const unsigned bank_order[] = {SOCMON_TENSIX_BANK_INSTRN_THREAD, SOCMON_T
 static void format_counters(const llk_perf_results *r, tx_text *t)
 {
     if (!r || r->n == 0) {
-        tx_text_add(t, "No counter results to display.\n");
+        smn_tx_text_add(t, "No counter results to display.\n");
         return;
     }
-    tx_text_add(t, "\n");
-    tx_text_rep(t, "=", 100);
-    tx_text_add(t, "\nPERFORMANCE COUNTER RESULTS\n");
-    tx_text_rep(t, "=", 100);
-    tx_text_add(t, "\nNOTE: Each bank has one output register; all threads read the same bank values.\n"
+    smn_tx_text_add(t, "\n");
+    smn_tx_text_rep(t, "=", 100);
+    smn_tx_text_add(t, "\nPERFORMANCE COUNTER RESULTS\n");
+    smn_tx_text_rep(t, "=", 100);
+    smn_tx_text_add(t, "\nNOTE: Each bank has one output register; all threads read the same bank values.\n"
                    "NOTE: L1 mux0/mux1 cannot be measured simultaneously.\n");
     for (unsigned th = 0; th < SOCMON_TENSIX_NTHREADS; th++) {
         int any = 0;
@@ -196,11 +196,11 @@ static void format_counters(const llk_perf_results *r, tx_text *t)
             any |= r->rows[i].thread == th;
         if (!any)
             continue;
-        tx_text_add(t, "\n");
-        tx_text_rep(t, "\xe2\x94\x80", 100);
-        tx_text_add(t, "\n  THREAD: %s\n", socmon_tensix_thread_name(th));
-        tx_text_rep(t, "\xe2\x94\x80", 100);
-        tx_text_add(t, "\n");
+        smn_tx_text_add(t, "\n");
+        smn_tx_text_rep(t, "\xe2\x94\x80", 100);
+        smn_tx_text_add(t, "\n  THREAD: %s\n", socmon_tensix_thread_name(th));
+        smn_tx_text_rep(t, "\xe2\x94\x80", 100);
+        smn_tx_text_add(t, "\n");
         for (unsigned b = 0; b < SOCMON_TENSIX_NBANKS; b++) {
             const llk_perf_row *first = NULL;
             for (size_t i = 0; i < r->n && !first; i++)
@@ -208,15 +208,15 @@ static void format_counters(const llk_perf_results *r, tx_text *t)
                     first = &r->rows[i];
             if (!first)
                 continue;
-            tx_text_add(t, "\n  \xe2\x94\x8c\xe2\x94\x80 %s (cycles: ", first->bank_name);
-            tx_text_commas(t, first->cycles, 0);
-            tx_text_add(t, ")\n  \xe2\x94\x82 %-40s %15s %12s\n  \xe2\x94\x82 ", "Counter Name", "Count", "Rate");
-            tx_text_rep(t, "\xe2\x94\x80", 40);
-            tx_text_add(t, " ");
-            tx_text_rep(t, "\xe2\x94\x80", 15);
-            tx_text_add(t, " ");
-            tx_text_rep(t, "\xe2\x94\x80", 12);
-            tx_text_add(t, "\n");
+            smn_tx_text_add(t, "\n  \xe2\x94\x8c\xe2\x94\x80 %s (cycles: ", first->bank_name);
+            smn_tx_text_commas(t, first->cycles, 0);
+            smn_tx_text_add(t, ")\n  \xe2\x94\x82 %-40s %15s %12s\n  \xe2\x94\x82 ", "Counter Name", "Count", "Rate");
+            smn_tx_text_rep(t, "\xe2\x94\x80", 40);
+            smn_tx_text_add(t, " ");
+            smn_tx_text_rep(t, "\xe2\x94\x80", 15);
+            smn_tx_text_add(t, " ");
+            smn_tx_text_rep(t, "\xe2\x94\x80", 12);
+            smn_tx_text_add(t, "\n");
             for (size_t i = 0; i < r->n; i++) {
                 const llk_perf_row *w = &r->rows[i];
                 if (w->thread != th || w->bank != bank_order[b])
@@ -226,36 +226,36 @@ static void format_counters(const llk_perf_results *r, tx_text *t)
                     snprintf(name, sizeof name, "%s (mux%d)", w->counter_name, w->l1_mux);
                 else
                     snprintf(name, sizeof name, "%s", w->counter_name);
-                tx_text_add(t, "  \xe2\x94\x82 %-40s ", name);
+                smn_tx_text_add(t, "  \xe2\x94\x82 %-40s ", name);
                 if (w->undefined) {
-                    tx_text_add(t, "%15s %12s\n", "undefined", "-");
+                    smn_tx_text_add(t, "%15s %12s\n", "undefined", "-");
                     continue;
                 }
-                tx_text_commas(t, w->count, 15);
-                tx_text_add(t, " %12.4f\n", w->cycles ? (double)w->count / w->cycles : 0.0);
+                smn_tx_text_commas(t, w->count, 15);
+                smn_tx_text_add(t, " %12.4f\n", w->cycles ? (double)w->count / w->cycles : 0.0);
             }
-            tx_text_add(t, "  \xe2\x94\x94");
-            tx_text_rep(t, "\xe2\x94\x80", 70);
-            tx_text_add(t, "\n");
+            smn_tx_text_add(t, "  \xe2\x94\x94");
+            smn_tx_text_rep(t, "\xe2\x94\x80", 70);
+            smn_tx_text_add(t, "\n");
         }
     }
-    tx_text_add(t, "\n");
-    tx_text_rep(t, "=", 100);
-    tx_text_add(t, "\n\n");
+    smn_tx_text_add(t, "\n");
+    smn_tx_text_rep(t, "=", 100);
+    smn_tx_text_add(t, "\n\n");
 }
 
 socmon_status llk_perf_format_counters(const llk_perf_results *r, char *buf, size_t cap, size_t *len)
 {
     tx_text t = {0};
     format_counters(r, &t);
-    return tx_text_finish(&t, buf, cap, len);
+    return smn_tx_text_finish(&t, buf, cap, len);
 }
 
 socmon_status llk_perf_print_counters(const llk_perf_results *r, FILE *fp)
 {
     tx_text t = {0};
     format_counters(r, &t);
-    return tx_text_print(&t, fp);
+    return smn_tx_text_print(&t, fp);
 }
 
 #define COUNTER_COLUMNS "thread,bank,counter_name,counter_id,cycles,count,l1_mux"
@@ -270,19 +270,19 @@ socmon_status llk_perf_export_counters(const llk_perf_results *r, const char *fi
     if (r->n == 0)
         return SOCMON_OK;   /* as counters.py: nothing to write */
     tx_text head = {0}, rows = {0};
-    tx_text_add(&head, COUNTER_COLUMNS);
-    tx_csv_params_header(&head, params, nparams);
+    smn_tx_text_add(&head, COUNTER_COLUMNS);
+    smn_tx_csv_params_header(&head, params, nparams);
     for (size_t i = 0; i < r->n; i++) {
         const llk_perf_row *w = &r->rows[i];
-        tx_text_add(&rows, "%s,%s,%s,%u,", w->thread_name, w->bank_name, w->counter_name, w->counter_id);
+        smn_tx_text_add(&rows, "%s,%s,%s,%u,", w->thread_name, w->bank_name, w->counter_name, w->counter_id);
         if (w->undefined)
-            tx_text_add(&rows, ",,");   /* never a number for an undefined result */
+            smn_tx_text_add(&rows, ",,");   /* never a number for an undefined result */
         else
-            tx_text_add(&rows, "%u,%u,", w->cycles, w->count);
+            smn_tx_text_add(&rows, "%u,%u,", w->cycles, w->count);
         if (w->l1_mux >= 0)
-            tx_text_add(&rows, "%d", w->l1_mux);
-        tx_csv_params_values(&rows, params, nparams);
-        tx_text_add(&rows, "\n");
+            smn_tx_text_add(&rows, "%d", w->l1_mux);
+        smn_tx_csv_params_values(&rows, params, nparams);
+        smn_tx_text_add(&rows, "\n");
     }
-    return tx_csv_export(filename, worker_id, &head, &rows);
+    return smn_tx_csv_export(filename, worker_id, &head, &rows);
 }

@@ -243,41 +243,41 @@ static const struct mres *get(const llk_perf_metrics *m, const char *name)
 
 static void format_metrics(const llk_perf_metrics *m, tx_text *t)
 {
-    tx_text_add(t, "\n");
-    tx_text_rep(t, "=", 100);
-    tx_text_add(t, "\nKERNEL METRICS (platform %s)\n", llk_perf_metrics_platform(m));
-    tx_text_rep(t, "=", 100);
-    tx_text_add(t, "\n");
+    smn_tx_text_add(t, "\n");
+    smn_tx_text_rep(t, "=", 100);
+    smn_tx_text_add(t, "\nKERNEL METRICS (platform %s)\n", llk_perf_metrics_platform(m));
+    smn_tx_text_rep(t, "=", 100);
+    smn_tx_text_add(t, "\n");
     if (m->warning[0])
-        tx_text_add(t, "  WARNING: %s\n", m->warning);
+        smn_tx_text_add(t, "  WARNING: %s\n", m->warning);
     const mres *u = get(m, "unpack_util"), *ub = get(m, "unpack_est_bpc");
     const mres *p = get(m, "pack_util"), *pb = get(m, "pack_est_bpc");
     const mres *nb = get(m, "noc_bytes_per_cycle"), *nt = get(m, "noc_txn_per_cycle");
     const mres *b = get(m, "dominant_bound"), *bs = get(m, "dominant_bound_score");
     const mres *bt = get(m, "dominant_bound_per_thread");
     if (u && ub)
-        tx_text_add(t, "  Unpacker  util=%.3f \xe2\x86\x92 est ~%.2f B/cyc\n", u->value, ub->value);
+        smn_tx_text_add(t, "  Unpacker  util=%.3f \xe2\x86\x92 est ~%.2f B/cyc\n", u->value, ub->value);
     if (p && pb)
-        tx_text_add(t, "  Packer    util=%.3f \xe2\x86\x92 est ~%.2f B/cyc\n", p->value, pb->value);
+        smn_tx_text_add(t, "  Packer    util=%.3f \xe2\x86\x92 est ~%.2f B/cyc\n", p->value, pb->value);
     if (nb && nt)
-        tx_text_add(t, "  NoC       %.2f B/cyc (txn/cyc %.2f)\n", nb->value, nt->value);
+        smn_tx_text_add(t, "  NoC       %.2f B/cyc (txn/cyc %.2f)\n", nb->value, nt->value);
     if (b && b->label)
-        tx_text_add(t, "  Bound     %s (score %.3f)\n", b->label, bs ? bs->value : NAN);
+        smn_tx_text_add(t, "  Bound     %s (score %.3f)\n", b->label, bs ? bs->value : NAN);
     if (bt && bt->label)
-        tx_text_add(t, "  Per thread %s (risc score from per-thread mean stall and issue rates)\n", bt->label);
-    tx_text_add(t, "\n");
+        smn_tx_text_add(t, "  Per thread %s (risc score from per-thread mean stall and issue rates)\n", bt->label);
+    smn_tx_text_add(t, "\n");
     for (size_t i = 0; i < m->n; i++) {
         const mres *r = &m->res[i];
-        tx_text_add(t, "  %-24s ", r->name);
+        smn_tx_text_add(t, "  %-24s ", r->name);
         if (r->label)
-            tx_text_add(t, "%12s\n", r->label);
+            smn_tx_text_add(t, "%12s\n", r->label);
         else if (isnan(r->value))
-            tx_text_add(t, "%12s  %s\n", "N/A", r->unit);
+            smn_tx_text_add(t, "%12s  %s\n", "N/A", r->unit);
         else
-            tx_text_add(t, "%12.4f  %s\n", r->value, r->unit);
+            smn_tx_text_add(t, "%12.4f  %s\n", r->value, r->unit);
     }
-    tx_text_rep(t, "=", 100);
-    tx_text_add(t, "\n\n");
+    smn_tx_text_rep(t, "=", 100);
+    smn_tx_text_add(t, "\n\n");
 }
 
 socmon_status llk_perf_format_metrics(const llk_perf_metrics *m, char *buf, size_t cap, size_t *len)
@@ -286,7 +286,7 @@ socmon_status llk_perf_format_metrics(const llk_perf_metrics *m, char *buf, size
         return socmon_fail(SOCMON_EINVAL, "format_metrics: metrics is NULL");
     tx_text t = {0};
     format_metrics(m, &t);
-    return tx_text_finish(&t, buf, cap, len);
+    return smn_tx_text_finish(&t, buf, cap, len);
 }
 
 socmon_status llk_perf_print_metrics(const llk_perf_metrics *m, FILE *fp)
@@ -295,7 +295,7 @@ socmon_status llk_perf_print_metrics(const llk_perf_metrics *m, FILE *fp)
         return socmon_fail(SOCMON_EINVAL, "print_metrics: metrics is NULL");
     tx_text t = {0};
     format_metrics(m, &t);
-    return tx_text_print(&t, fp);
+    return smn_tx_text_print(&t, fp);
 }
 
 socmon_status llk_perf_export_metrics(const llk_perf_metrics *m, const char *filename,
@@ -309,16 +309,16 @@ socmon_status llk_perf_export_metrics(const llk_perf_metrics *m, const char *fil
         return SOCMON_OK;   /* as tt-llk's export_metrics on empty results: no file */
     tx_text head = {0}, row = {0};
     for (size_t i = 0; i < m->n; i++) {
-        tx_text_add(&head, "%s%s", i ? "," : "", m->res[i].name);
+        smn_tx_text_add(&head, "%s%s", i ? "," : "", m->res[i].name);
         if (i)
-            tx_text_add(&row, ",");
+            smn_tx_text_add(&row, ",");
         if (m->res[i].label)
-            tx_text_add(&row, "%s", m->res[i].label);
+            smn_tx_text_add(&row, "%s", m->res[i].label);
         else if (!isnan(m->res[i].value))
-            tx_text_add(&row, "%.10g", m->res[i].value);
+            smn_tx_text_add(&row, "%.10g", m->res[i].value);
     }
-    tx_csv_params_header(&head, params, nparams);
-    tx_csv_params_values(&row, params, nparams);
-    tx_text_add(&row, "\n");
-    return tx_csv_export(filename, worker_id, &head, &row);
+    smn_tx_csv_params_header(&head, params, nparams);
+    smn_tx_csv_params_values(&row, params, nparams);
+    smn_tx_text_add(&row, "\n");
+    return smn_tx_csv_export(filename, worker_id, &head, &row);
 }

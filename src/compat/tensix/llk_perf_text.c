@@ -25,7 +25,7 @@ static int grow(tx_text *t, size_t more)
     return 1;
 }
 
-void tx_text_add(tx_text *t, const char *fmt, ...)
+void smn_tx_text_add(tx_text *t, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -39,13 +39,13 @@ void tx_text_add(tx_text *t, const char *fmt, ...)
     t->len += (size_t)n;
 }
 
-void tx_text_rep(tx_text *t, const char *s, unsigned n)
+void smn_tx_text_rep(tx_text *t, const char *s, unsigned n)
 {
     for (unsigned i = 0; i < n; i++)
-        tx_text_add(t, "%s", s);
+        smn_tx_text_add(t, "%s", s);
 }
 
-void tx_text_commas(tx_text *t, uint64_t v, int width)
+void smn_tx_text_commas(tx_text *t, uint64_t v, int width)
 {
     char digits[32], out[48];
     int nd = snprintf(digits, sizeof digits, "%llu", (unsigned long long)v), k = 0;
@@ -55,10 +55,10 @@ void tx_text_commas(tx_text *t, uint64_t v, int width)
         out[k++] = digits[i];
     }
     out[k] = '\0';
-    tx_text_add(t, "%*s", width, out);
+    smn_tx_text_add(t, "%*s", width, out);
 }
 
-socmon_status tx_text_finish(tx_text *t, char *buf, size_t cap, size_t *len)
+socmon_status smn_tx_text_finish(tx_text *t, char *buf, size_t cap, size_t *len)
 {
     if (t->oom) {
         free(t->buf);
@@ -76,7 +76,7 @@ socmon_status tx_text_finish(tx_text *t, char *buf, size_t cap, size_t *len)
     return SOCMON_OK;
 }
 
-socmon_status tx_text_print(tx_text *t, FILE *fp)
+socmon_status smn_tx_text_print(tx_text *t, FILE *fp)
 {
     socmon_status st = SOCMON_OK;
     if (t->oom)
@@ -98,31 +98,31 @@ static int needs_quotes(const char *s)
     return (n && (s[0] == ' ' || s[n - 1] == ' ')) || strpbrk(s, ",\"\r\n") != NULL;
 }
 
-void tx_csv_field(tx_text *t, const char *s)
+void smn_tx_csv_field(tx_text *t, const char *s)
 {
     if (!needs_quotes(s)) {
-        tx_text_add(t, "%s", s);
+        smn_tx_text_add(t, "%s", s);
         return;
     }
-    tx_text_add(t, "\"");
+    smn_tx_text_add(t, "\"");
     for (const char *p = s; *p; p++)
-        tx_text_add(t, *p == '"' ? "\"\"" : "%c", *p);
-    tx_text_add(t, "\"");
+        smn_tx_text_add(t, *p == '"' ? "\"\"" : "%c", *p);
+    smn_tx_text_add(t, "\"");
 }
 
-void tx_csv_params_header(tx_text *t, const socmon_kv *params, size_t n)
+void smn_tx_csv_params_header(tx_text *t, const socmon_kv *params, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        tx_text_add(t, ",");
-        tx_csv_field(t, params[i].key ? params[i].key : "");
+        smn_tx_text_add(t, ",");
+        smn_tx_csv_field(t, params[i].key ? params[i].key : "");
     }
 }
 
-void tx_csv_params_values(tx_text *t, const socmon_kv *params, size_t n)
+void smn_tx_csv_params_values(tx_text *t, const socmon_kv *params, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        tx_text_add(t, ",");
-        tx_csv_field(t, params[i].value ? params[i].value : "");
+        smn_tx_text_add(t, ",");
+        smn_tx_csv_field(t, params[i].value ? params[i].value : "");
     }
 }
 
@@ -165,7 +165,7 @@ static socmon_status csv_append(const char *filename, const char *worker_id, con
     return SOCMON_OK;
 }
 
-socmon_status tx_csv_export(const char *filename, const char *worker_id, tx_text *head, tx_text *rows)
+socmon_status smn_tx_csv_export(const char *filename, const char *worker_id, tx_text *head, tx_text *rows)
 {
     socmon_status st = head->oom || rows->oom
                            ? socmon_fail(SOCMON_ENOMEM, "tensix export: out of memory")

@@ -31,7 +31,7 @@ _Static_assert(SAME(SOCMON_ESP_TILE_EMPTY, ESP_TILE_EMPTY) && SAME(SOCMON_ESP_TI
                "socmon/esp.h and hw/esp_monitor.h disagree on the tile types");
 #undef SAME
 
-struct socmon_esp_drv {
+struct smn_esp_drv {
     socmon_bus *bus;
     socmon_esp_soc_desc desc;
 };
@@ -71,7 +71,7 @@ socmon_status socmon_esp_desc_check(const socmon_esp_soc_desc *d)
 }
 
 socmon_status smn_esp_drv_new(socmon_bus *bus, const socmon_esp_soc_desc *d,
-                                 socmon_esp_drv **out)
+                                 smn_esp_drv **out)
 {
     if (!out)
         return socmon_fail(SOCMON_EINVAL, "esp driver: out is NULL");
@@ -81,7 +81,7 @@ socmon_status smn_esp_drv_new(socmon_bus *bus, const socmon_esp_soc_desc *d,
     socmon_status st = socmon_esp_desc_check(d);
     if (st != SOCMON_OK)
         return st;
-    socmon_esp_drv *drv = malloc(sizeof *drv);
+    smn_esp_drv *drv = malloc(sizeof *drv);
     if (!drv)
         return socmon_fail(SOCMON_ENOMEM, "esp driver: out of memory");
     drv->bus = bus;
@@ -90,33 +90,33 @@ socmon_status smn_esp_drv_new(socmon_bus *bus, const socmon_esp_soc_desc *d,
     return SOCMON_OK;
 }
 
-void smn_esp_drv_free(socmon_esp_drv *drv)
+void smn_esp_drv_free(smn_esp_drv *drv)
 {
     free(drv);
 }
 
-const socmon_esp_soc_desc *smn_esp_drv_desc(const socmon_esp_drv *drv)
+const socmon_esp_soc_desc *smn_esp_drv_desc(const smn_esp_drv *drv)
 {
     return &drv->desc;
 }
 
-socmon_bus *smn_esp_drv_bus(const socmon_esp_drv *drv)
+socmon_bus *smn_esp_drv_bus(const smn_esp_drv *drv)
 {
     return drv->bus;
 }
 
-uint64_t smn_esp_drv_addr(const socmon_esp_drv *drv, unsigned tile, int mon)
+uint64_t smn_esp_drv_addr(const smn_esp_drv *drv, unsigned tile, int mon)
 {
     uint64_t tbase = drv->desc.monitor_base + (uint64_t)tile * ESP_TILE_SIZE;
     return mon < 0 ? tbase + A_ESP_BURST : tbase + esp_mon_offset((unsigned)mon);
 }
 
-static unsigned ntiles(const socmon_esp_drv *drv)
+static unsigned ntiles(const smn_esp_drv *drv)
 {
     return drv->desc.rows * drv->desc.cols;
 }
 
-static socmon_status check_tile(const socmon_esp_drv *drv, unsigned tile)
+static socmon_status check_tile(const smn_esp_drv *drv, unsigned tile)
 {
     if (tile >= ntiles(drv))
         return socmon_fail(SOCMON_ERANGE, "tile_index %u out of range 0..%u", tile,
@@ -124,7 +124,7 @@ static socmon_status check_tile(const socmon_esp_drv *drv, unsigned tile)
     return SOCMON_OK;
 }
 
-socmon_status smn_esp_drv_burst(socmon_esp_drv *drv, unsigned tile, int on)
+socmon_status smn_esp_drv_burst(smn_esp_drv *drv, unsigned tile, int on)
 {
     socmon_status st = check_tile(drv, tile);
     if (st != SOCMON_OK)
@@ -139,7 +139,7 @@ socmon_status smn_esp_drv_burst(socmon_esp_drv *drv, unsigned tile, int on)
     return st;
 }
 
-socmon_status smn_esp_drv_release_all(socmon_esp_drv *drv)
+socmon_status smn_esp_drv_release_all(smn_esp_drv *drv)
 {
     for (unsigned t = 0; t < ntiles(drv); t++) {
         socmon_status st = socmon_bus_write32(drv->bus, smn_esp_drv_addr(drv, t, -1), 0);
@@ -150,7 +150,7 @@ socmon_status smn_esp_drv_release_all(socmon_esp_drv *drv)
     return SOCMON_OK;
 }
 
-socmon_status smn_esp_drv_read(socmon_esp_drv *drv, unsigned tile, unsigned mon,
+socmon_status smn_esp_drv_read(smn_esp_drv *drv, unsigned tile, unsigned mon,
                                   uint32_t *val)
 {
     socmon_status st = check_tile(drv, tile);
@@ -164,7 +164,7 @@ socmon_status smn_esp_drv_read(socmon_esp_drv *drv, unsigned tile, unsigned mon,
     return socmon_bus_read32(drv->bus, smn_esp_drv_addr(drv, tile, (int)mon), val);
 }
 
-socmon_status smn_esp_drv_read64_live(socmon_esp_drv *drv, unsigned tile, unsigned mon_lo,
+socmon_status smn_esp_drv_read64_live(smn_esp_drv *drv, unsigned tile, unsigned mon_lo,
                                          uint64_t *val)
 {
     socmon_status st = check_tile(drv, tile);
@@ -188,7 +188,7 @@ typedef struct esp_ctr {
 } esp_ctr;
 
 typedef struct esp_dev {
-    socmon_esp_drv *drv;
+    smn_esp_drv *drv;
     esp_ctr *c;
     size_t n;
 } esp_dev;
@@ -206,8 +206,8 @@ static void touch(uint8_t *touched, uint16_t *order, unsigned *nt, unsigned t)
  * freeze every tile of order[0..nt) back to back, so their snapshots are as close in time as the
  * bus allows, then read (reads(user)), then release. Within a snapshot a lo/hi pair cannot tear,
  * so two plain reads suffice. */
-static socmon_status snapshot(socmon_esp_drv *drv, const uint16_t *order, unsigned nt,
-                              socmon_status (*reads)(socmon_esp_drv *drv, void *user), void *user)
+static socmon_status snapshot(smn_esp_drv *drv, const uint16_t *order, unsigned nt,
+                              socmon_status (*reads)(smn_esp_drv *drv, void *user), void *user)
 {
     socmon_status st = SOCMON_OK;
     unsigned frozen = 0;
@@ -236,7 +236,7 @@ typedef struct dev_reads {
     uint64_t *out;
 } dev_reads;
 
-static socmon_status read_counters(socmon_esp_drv *drv, void *user)
+static socmon_status read_counters(smn_esp_drv *drv, void *user)
 {
     const dev_reads *r = user;
     socmon_status st = SOCMON_OK;
@@ -265,7 +265,7 @@ static socmon_status dev_read(void *priv, const uint32_t *idx, size_t n, uint64_
 
 /* ---- the monitors word by word, for holders of an "esp" target's device (socmon/esp.h) ---- */
 
-static socmon_status esp_drv_of(socmon_device *dev, const char *who, socmon_esp_drv **drv)
+static socmon_status esp_drv_of(socmon_device *dev, const char *who, smn_esp_drv **drv)
 {
     if (!smn_device_reads_with(dev, dev_read))
         return socmon_fail(SOCMON_EINVAL, "%s: device '%s' is not an ESP monitor device (open an "
@@ -281,7 +281,7 @@ typedef struct word_reads {
     uint32_t *out;
 } word_reads;
 
-static socmon_status read_words(socmon_esp_drv *drv, void *user)
+static socmon_status read_words(smn_esp_drv *drv, void *user)
 {
     const word_reads *r = user;
     socmon_status st = SOCMON_OK;
@@ -294,7 +294,7 @@ static socmon_status read_words(socmon_esp_drv *drv, void *user)
 socmon_status socmon_esp_monitors_read(socmon_device *dev, size_t n, const unsigned *tile,
                                        const unsigned *mon, uint32_t *out)
 {
-    socmon_esp_drv *drv = NULL;
+    smn_esp_drv *drv = NULL;
     socmon_status st = esp_drv_of(dev, "socmon_esp_monitors_read", &drv);
     if (st != SOCMON_OK)
         return st;
@@ -318,14 +318,14 @@ socmon_status socmon_esp_monitors_read(socmon_device *dev, size_t n, const unsig
 socmon_status socmon_esp_monitor_read_live(socmon_device *dev, unsigned tile, unsigned mon,
                                            uint32_t *val)
 {
-    socmon_esp_drv *drv = NULL;
+    smn_esp_drv *drv = NULL;
     socmon_status st = esp_drv_of(dev, "socmon_esp_monitor_read_live", &drv);
     return st == SOCMON_OK ? smn_esp_drv_read(drv, tile, mon, val) : st;
 }
 
 socmon_status socmon_esp_monitors_release(socmon_device *dev)
 {
-    socmon_esp_drv *drv = NULL;
+    smn_esp_drv *drv = NULL;
     socmon_status st = esp_drv_of(dev, "socmon_esp_monitors_release", &drv);
     return st == SOCMON_OK ? smn_esp_drv_release_all(drv) : st;
 }

@@ -18,36 +18,36 @@
 #include "hw/esp_monitor.h"
 #include "socmon/esp.h"
 
-typedef struct socmon_esp_drv socmon_esp_drv;
+typedef struct smn_esp_drv smn_esp_drv;
 
 /* A driver for SoC d's monitors on bus. It does not own bus; it copies d
  * (checked with socmon_esp_desc_check). */
 socmon_status smn_esp_drv_new(socmon_bus *bus, const socmon_esp_soc_desc *d,
-                                 socmon_esp_drv **out);
-void smn_esp_drv_free(socmon_esp_drv *drv);
-const socmon_esp_soc_desc *smn_esp_drv_desc(const socmon_esp_drv *drv);
-socmon_bus *smn_esp_drv_bus(const socmon_esp_drv *drv);
+                                 smn_esp_drv **out);
+void smn_esp_drv_free(smn_esp_drv *drv);
+const socmon_esp_soc_desc *smn_esp_drv_desc(const smn_esp_drv *drv);
+socmon_bus *smn_esp_drv_bus(const smn_esp_drv *drv);
 
 /* Bus address of monitor mon (0..58) of tile t; mon -1 is the burst register. */
-uint64_t smn_esp_drv_addr(const socmon_esp_drv *drv, unsigned tile, int mon);
+uint64_t smn_esp_drv_addr(const smn_esp_drv *drv, unsigned tile, int mon);
 
 /* Writes burst=0 to every tile: a snapshot left frozen by a crashed user would
  * otherwise make the next 0->1 write a no-op and serve stale values. */
-socmon_status smn_esp_drv_release_all(socmon_esp_drv *drv);
+socmon_status smn_esp_drv_release_all(smn_esp_drv *drv);
 
 /* Freeze (on=1) or release (on=0) tile t's counters, fenced so the freeze
  * lands before later reads and the release after earlier ones.
  * SOCMON_ERANGE for a tile past the grid. */
-socmon_status smn_esp_drv_burst(socmon_esp_drv *drv, unsigned tile, int on);
+socmon_status smn_esp_drv_burst(smn_esp_drv *drv, unsigned tile, int on);
 
 /* One 32-bit monitor read: live, or the snapshot while the tile is frozen.
  * SOCMON_ERANGE for a tile or monitor out of range. */
-socmon_status smn_esp_drv_read(socmon_esp_drv *drv, unsigned tile, unsigned mon,
+socmon_status smn_esp_drv_read(smn_esp_drv *drv, unsigned tile, unsigned mon,
                                   uint32_t *val);
 
 /* A lo/hi pair (mon_lo 14 or 16, and mon_lo+1) read live with hi-lo-hi, so a
  * carry between the two reads cannot give a value off by 2^32. */
-socmon_status smn_esp_drv_read64_live(socmon_esp_drv *drv, unsigned tile, unsigned mon_lo,
+socmon_status smn_esp_drv_read64_live(smn_esp_drv *drv, unsigned tile, unsigned mon_lo,
                                          uint64_t *val);
 
 /* A device over the driver: one counter per defined monitor per tile,

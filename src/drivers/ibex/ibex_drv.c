@@ -37,7 +37,7 @@ static const char *const hpm_names[IBEX_CNT_MAX] = {
     [29] = "mhpmcounter29", [30] = "mhpmcounter30", [31] = "mhpmcounter31",
 };
 
-const char *ibex_drv_counter_name(unsigned i)
+const char *smn_ibex_drv_counter_name(unsigned i)
 {
     if (i < IBEX_CNT_EVENTS)
         return events[i].name;
@@ -55,7 +55,7 @@ static socmon_counter csr_counter(const ibex_drv_config *cfg, unsigned i)
     unsigned w = width_of(cfg, i);
     unsigned csr = IBEX_CSR_MCYCLE + i;
     socmon_counter c = {
-        .name = ibex_drv_counter_name(i),
+        .name = smn_ibex_drv_counter_name(i),
         .instance = "",
         .desc = i < IBEX_CNT_EVENTS ? events[i].desc : "mhpmcounter without an event (never counts)",
         .unit = i < IBEX_CNT_EVENTS ? events[i].unit : "events",
@@ -67,7 +67,7 @@ static socmon_counter csr_counter(const ibex_drv_config *cfg, unsigned i)
     return c;
 }
 
-socmon_status ibex_device_new(socmon_bus *bus, const ibex_drv_config *cfg, socmon_device **out)
+socmon_status smn_ibex_device_new(socmon_bus *bus, const ibex_drv_config *cfg, socmon_device **out)
 {
     if (!cfg || !out)
         return socmon_fail(SOCMON_EINVAL, "ibex driver: NULL config or output pointer");

@@ -20,13 +20,13 @@ typedef struct ibex_drv_config {
 
 /* Counter i's name ("cycles", "instret", "lsu_wait", ...; "mhpmcounterN" for
  * 13..31), or NULL for 1 (time: no counter) and out of range. */
-const char *ibex_drv_counter_name(unsigned i);
+const char *smn_ibex_drv_counter_name(unsigned i);
 
 /* The device "ibex": counters cycles, instret (64 bits), then mhpmcounter3..
  * under their event names (mhpm_width bits); for each function f, counters
  * f.fn_cycles, f.fn_instret, f.fn_lsu_wait ... (the events of counters 0, 2
  * and the implemented ones of 3..12, same widths). Parameters: clock_hz,
  * mhpm_num, mhpm_width. The device does not own the bus. */
-socmon_status ibex_device_new(socmon_bus *bus, const ibex_drv_config *cfg, socmon_device **out);
+socmon_status smn_ibex_device_new(socmon_bus *bus, const ibex_drv_config *cfg, socmon_device **out);
 
 #endif

@@ -67,7 +67,7 @@ static socmon_status parse(const char *list, const char *what, int **cpus, size_
     return st;
 }
 
-socmon_status perf_cpu_list(const char *list, int **cpus, size_t *n)
+socmon_status smn_perf_cpu_list(const char *list, int **cpus, size_t *n)
 {
     if (list)
         return parse(list, "CPU list", cpus, n);

@@ -9,6 +9,6 @@
 
 /* "0-3,6" into a sorted, de-duplicated malloc'd array (free it); NULL: every online CPU
  * (/sys/devices/system/cpu/online). Errors name the bad item. */
-socmon_status perf_cpu_list(const char *list, int **cpus, size_t *n);
+socmon_status smn_perf_cpu_list(const char *list, int **cpus, size_t *n);
 
 #endif

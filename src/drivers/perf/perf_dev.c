@@ -47,7 +47,7 @@ static socmon_status drv_read(void *p, const uint32_t *idx, size_t n, uint64_t *
     socmon_status st = SOCMON_OK;
     for (size_t g = 0; g < d->ng && st == SOCMON_OK; g++)
         if (want[g])
-            st = perf_read_group(d, g);
+            st = smn_perf_read_group(d, g);
     if (st)
         return st;
     for (size_t i = 0; i < n; i++)
@@ -261,7 +261,7 @@ static socmon_status check_online(const char *list, const int *cpus, size_t n)
 {
     int *on = NULL;
     size_t non = 0;
-    if (perf_cpu_list(NULL, &on, &non) != SOCMON_OK) {
+    if (smn_perf_cpu_list(NULL, &on, &non) != SOCMON_OK) {
         socmon_clear_error();
         return SOCMON_OK;   /* no online list to check against: the kernel will say */
     }
@@ -297,7 +297,7 @@ socmon_status socmon_perf_device_new(const char *name, const socmon_perf_opts *o
     int *cpus = NULL;
     size_t ncpu = 1;
     socmon_status st = SOCMON_OK;
-    if (o->mode == SOCMON_PERF_CPU && (st = perf_cpu_list(o->cpus, &cpus, &ncpu)) != SOCMON_OK)
+    if (o->mode == SOCMON_PERF_CPU && (st = smn_perf_cpu_list(o->cpus, &cpus, &ncpu)) != SOCMON_OK)
         return st;
     if (cpus && o->cpus && (!o->sys || o->sys == socmon_perf_sys_kernel()) && (st = check_online(o->cpus, cpus, ncpu))) {
         free(cpus);

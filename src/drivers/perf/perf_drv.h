@@ -47,11 +47,11 @@ typedef struct perf_drv {
 /* Decodes one GROUP|TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING|ID read of n events with the
  * given ids: values[i] for ids[i], the group's times. len is the byte count read.
  * SOCMON_EIO naming what is wrong with the buffer. */
-socmon_status perf_decode_group(const uint64_t *buf, size_t len, size_t n, const uint64_t *ids, uint64_t *values,
+socmon_status smn_perf_decode_group(const uint64_t *buf, size_t len, size_t n, const uint64_t *ids, uint64_t *values,
                                 uint64_t *enabled, uint64_t *running);
 /* Reads group gi into d->val (read(), or rdpmc when allowed and the group is not multiplexed). */
-socmon_status perf_read_group(perf_drv *d, size_t gi);
+socmon_status smn_perf_read_group(perf_drv *d, size_t gi);
 /* 1 and the counts if every member could be read by rdpmc now; 0: use read(). */
-int perf_rdpmc_group(perf_drv *d, size_t gi, uint64_t *values, uint64_t *enabled, uint64_t *running);
+int smn_perf_rdpmc_group(perf_drv *d, size_t gi, uint64_t *values, uint64_t *enabled, uint64_t *running);
 
 #endif

@@ -44,7 +44,7 @@ static const char *const ops[][2] = {{"loads", "load"}, {"stores", "store"}, {"p
 #define NCACHE (sizeof caches / sizeof caches[0])
 #define NOPS (sizeof ops / sizeof ops[0])
 
-int perf_generic_name(size_t i, char *buf, size_t len)
+int smn_perf_generic_name(size_t i, char *buf, size_t len)
 {
     if (i < NSYM) {
         snprintf(buf, len, "%s", symbols[i].name);
@@ -61,7 +61,7 @@ int perf_generic_name(size_t i, char *buf, size_t len)
     return 1;
 }
 
-int perf_generic_lookup(const char *name, socmon_perf_attr *out)
+int smn_perf_generic_lookup(const char *name, socmon_perf_attr *out)
 {
     for (size_t i = 0; i < NSYM; i++)
         if (strcmp(name, symbols[i].name) == 0) {
@@ -73,7 +73,7 @@ int perf_generic_lookup(const char *name, socmon_perf_attr *out)
         }
     char buf[64];
     for (size_t i = 0; i < NCACHE * NOPS * 2; i++) {
-        perf_generic_name(NSYM + i, buf, sizeof buf);
+        smn_perf_generic_name(NSYM + i, buf, sizeof buf);
         if (strcmp(name, buf) == 0) {
             size_t c = i / (NOPS * 2), op = i / 2 % NOPS, miss = i % 2;
             out->type = HWC;

@@ -12,7 +12,7 @@
 #include "core/error.h"
 #include "drivers/perf/perf_names.h"
 
-size_t perf_edit_distance(const char *a, const char *b, size_t cap)
+size_t smn_perf_edit_distance(const char *a, const char *b, size_t cap)
 {
     size_t la = strlen(a), lb = strlen(b);
     if (la > 127 || lb > 127)
@@ -39,10 +39,10 @@ size_t perf_edit_distance(const char *a, const char *b, size_t cap)
     return row[lb];
 }
 
-void perf_suggest_add(const char *name, const char *cand, char *sugg, size_t len, int *count, int max)
+void smn_perf_suggest_add(const char *name, const char *cand, char *sugg, size_t len, int *count, int max)
 {
     size_t n = strlen(name), cap = n < 6 ? 2 : n / 3;
-    if (*count >= max || perf_edit_distance(name, cand, cap) > cap)
+    if (*count >= max || smn_perf_edit_distance(name, cand, cap) > cap)
         return;
     char quoted[160];
     snprintf(quoted, sizeof quoted, "'%s'", cand);
@@ -90,10 +90,10 @@ static socmon_status not_found(const char *name, const socmon_perf_names *names)
 {
     char sugg[512] = "", buf[96];
     int count = 0;
-    for (size_t i = 0; perf_generic_name(i, buf, sizeof buf); i++)
-        perf_suggest_add(name, buf, sugg, sizeof sugg, &count, 3);
+    for (size_t i = 0; smn_perf_generic_name(i, buf, sizeof buf); i++)
+        smn_perf_suggest_add(name, buf, sugg, sizeof sugg, &count, 3);
     if (count < 3)
-        perf_sysfs_suggest(NULL, name, names, sugg, sizeof sugg, &count, 3);
+        smn_perf_sysfs_suggest(NULL, name, names, sugg, sizeof sugg, &count, 3);
     if (count)
         return socmon_fail(SOCMON_ENOENT, "no event '%s' (did you mean %s?)", name, sugg);
     return socmon_fail(SOCMON_ENOENT, "no event '%s' (`socmon list host` lists the events; raw events are "
@@ -116,7 +116,7 @@ static socmon_status parse_pmu_form(const char *name, const socmon_perf_names *n
     pmu[s1 - name] = 0;
     memcpy(body, s1 + 1, (size_t)(s2 - s1 - 1));
     body[s2 - s1 - 1] = 0;
-    socmon_status st = perf_sysfs_parse(pmu, body, names, out);
+    socmon_status st = smn_perf_sysfs_parse(pmu, body, names, out);
     if (st)
         return st;
     const char *mods = s2 + 1;
@@ -155,7 +155,7 @@ socmon_status socmon_perf_event_parse(const char *name, const socmon_perf_names 
         mods = colon + 1;
     }
     uint64_t raw;
-    if (perf_generic_lookup(base, out) || (is_raw(base, &raw) && (out->type = 4 /* PERF_TYPE_RAW */, out->config = raw,
+    if (smn_perf_generic_lookup(base, out) || (is_raw(base, &raw) && (out->type = 4 /* PERF_TYPE_RAW */, out->config = raw,
                                                                   snprintf(out->pmu, sizeof out->pmu, "cpu"), 1)))
         return apply_mods(name, mods, out);
     if (colon)
@@ -163,7 +163,7 @@ socmon_status socmon_perf_event_parse(const char *name, const socmon_perf_names 
     if (base[0] == 'r' && base[1] == '0' && (base[2] == 'x' || base[2] == 'X'))
         return socmon_fail(SOCMON_EPARSE, "event '%s': a raw event is r followed by hex digits, without 0x "
                            "(r%s)", name, base + 3);
-    int pf = names && names->no_pfm ? 0 : perf_pfm_lookup(name, out);
+    int pf = names && names->no_pfm ? 0 : smn_perf_pfm_lookup(name, out);
     if (pf < 0)
         return SOCMON_EPARSE;
     if (pf > 0) {

@@ -30,7 +30,7 @@ int socmon_perf_have_pfm(void)
     return 1;
 }
 
-int perf_pfm_lookup(const char *name, socmon_perf_attr *out)
+int smn_perf_pfm_lookup(const char *name, socmon_perf_attr *out)
 {
     pthread_once(&pfm_once, pfm_init);
     if (pfm_init_rc != PFM_SUCCESS)
@@ -76,7 +76,7 @@ int socmon_perf_have_pfm(void)
     return 0;
 }
 
-int perf_pfm_lookup(const char *name, socmon_perf_attr *out)
+int smn_perf_pfm_lookup(const char *name, socmon_perf_attr *out)
 {
     (void)name;
     (void)out;

@@ -54,7 +54,7 @@ static int read_one(perf_drv *d, volatile struct perf_event_mmap_page *pg, uint6
     return 0;
 }
 
-int perf_rdpmc_group(perf_drv *d, size_t gi, uint64_t *values, uint64_t *enabled, uint64_t *running)
+int smn_perf_rdpmc_group(perf_drv *d, size_t gi, uint64_t *values, uint64_t *enabled, uint64_t *running)
 {
     const perf_group *g = &d->g[gi];
     if (!d->rdpmc_ok || !d->sys->rdpmc)

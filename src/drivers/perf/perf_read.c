@@ -10,7 +10,7 @@
 #include "core/error.h"
 #include "drivers/perf/perf_drv.h"
 
-socmon_status perf_decode_group(const uint64_t *buf, size_t len, size_t n, const uint64_t *ids, uint64_t *values,
+socmon_status smn_perf_decode_group(const uint64_t *buf, size_t len, size_t n, const uint64_t *ids, uint64_t *values,
                                 uint64_t *enabled, uint64_t *running)
 {
     if (len % 8 || len < 3 * 8)
@@ -40,14 +40,14 @@ socmon_status perf_decode_group(const uint64_t *buf, size_t len, size_t n, const
     return SOCMON_OK;
 }
 
-socmon_status perf_read_group(perf_drv *d, size_t gi)
+socmon_status smn_perf_read_group(perf_drv *d, size_t gi)
 {
     const perf_group *g = &d->g[gi];
     uint64_t values[64], ids[64], en = 0, run = 0;
     uint64_t *vals = values, *idv = ids;
     if (g->n > 64)
         return socmon_fail(SOCMON_ERANGE, "perf: a group of %zu events (at most 64)", g->n);
-    if (!perf_rdpmc_group(d, gi, vals, &en, &run)) {
+    if (!smn_perf_rdpmc_group(d, gi, vals, &en, &run)) {
         long got = d->sys->read(d->sys->ctx, g->leader_fd, d->buf, d->buflen * 8);
         if (got == 0)
             return socmon_fail(SOCMON_EIO, "perf: the group of '%s' lost the PMU to another user (a pinned group "
@@ -57,7 +57,7 @@ socmon_status perf_read_group(perf_drv *d, size_t gi)
                                strerror((int)-got));
         for (size_t i = 0; i < g->n; i++)
             idv[i] = d->ev[g->first + i].id;
-        socmon_status st = perf_decode_group(d->buf, (size_t)got, g->n, idv, vals, &en, &run);
+        socmon_status st = smn_perf_decode_group(d->buf, (size_t)got, g->n, idv, vals, &en, &run);
         if (st)
             return socmon_fail_prefix(st, "'%s': ", d->ev[g->first].name);
     } else {

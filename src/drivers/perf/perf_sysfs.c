@@ -128,7 +128,7 @@ static socmon_status one_term(const char *ev, const char *dir, const char *pmu, 
     }
     char sugg[384] = "";
     int count = 0;
-    perf_sysfs_suggest(pmu, term, names, sugg, sizeof sugg, &count, 3);
+    smn_perf_sysfs_suggest(pmu, term, names, sugg, sizeof sugg, &count, 3);
     return socmon_fail(SOCMON_ENOENT, "event '%s': PMU '%s' has no term or event '%s'%s%s%s", ev, pmu, term,
                        count ? " (did you mean " : "", sugg, count ? "?)" : "");
 }
@@ -152,7 +152,7 @@ static socmon_status parse_terms(const char *ev, const char *dir, const char *pm
     return SOCMON_OK;
 }
 
-socmon_status perf_sysfs_parse(const char *pmu, const char *body, const socmon_perf_names *names,
+socmon_status smn_perf_sysfs_parse(const char *pmu, const char *body, const socmon_perf_names *names,
                                socmon_perf_attr *out)
 {
     const char *ev = out->name;
@@ -164,7 +164,7 @@ socmon_status perf_sysfs_parse(const char *pmu, const char *body, const socmon_p
     if (read_line(path, line, sizeof line) != 0) {
         char sugg[384] = "";
         int count = 0;
-        perf_sysfs_suggest(NULL, pmu, names, sugg, sizeof sugg, &count, 3);
+        smn_perf_sysfs_suggest(NULL, pmu, names, sugg, sizeof sugg, &count, 3);
         return socmon_fail(SOCMON_ENOENT, "event '%s': no PMU '%s' here (%s%s%s)", ev, pmu,
                            count ? "did you mean " : "none under ", count ? sugg : dir, count ? "?" : "");
     }
@@ -184,11 +184,11 @@ static void suggest_dir(const char *dir, const char *name, char *sugg, size_t le
         return;
     for (struct dirent *e; (e = readdir(d)) && *count < max;)
         if (e->d_name[0] != '.')
-            perf_suggest_add(name, e->d_name, sugg, len, count, max);
+            smn_perf_suggest_add(name, e->d_name, sugg, len, count, max);
     closedir(d);
 }
 
-void perf_sysfs_suggest(const char *pmu, const char *name, const socmon_perf_names *names, char *sugg, size_t len,
+void smn_perf_sysfs_suggest(const char *pmu, const char *name, const socmon_perf_names *names, char *sugg, size_t len,
                         int *count, int max)
 {
     char dir[512];

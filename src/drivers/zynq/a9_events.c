@@ -7,7 +7,7 @@
 #include "core/error.h"
 #include "drivers/zynq/a9_events.h"
 
-static const socmon_za9_event events[] = {
+static const smn_za9_event events[] = {
     {0x00, "sw_incr", "software increment (PMSWINC writes)"},
     {0x01, "l1i_refill", "L1 instruction cache refills"},
     {0x02, "itlb_refill", "instruction micro-TLB refills"},
@@ -68,7 +68,7 @@ static const socmon_za9_event events[] = {
 
 #define NEVENTS (sizeof events / sizeof events[0])
 
-const socmon_za9_event *smn_za9_event_by_code(unsigned code)
+const smn_za9_event *smn_za9_event_by_code(unsigned code)
 {
     for (size_t i = 0; i < NEVENTS; i++)
         if (events[i].code == code)
@@ -81,7 +81,7 @@ size_t smn_za9_event_count(void)
     return NEVENTS;
 }
 
-const socmon_za9_event *smn_za9_event_at(size_t i)
+const smn_za9_event *smn_za9_event_at(size_t i)
 {
     return i < NEVENTS ? &events[i] : NULL;
 }

@@ -50,7 +50,7 @@ static void cp15_destroy(void *p)
     free(p);
 }
 
-static socmon_status core_init(const socmon_cp15 *cp, const socmon_za9_config *cfg)
+static socmon_status core_init(const socmon_cp15 *cp, const smn_za9_config *cfg)
 {
     uint32_t v;
     socmon_status st = cpr(cp, ZA9_CP_PMCR, &v);
@@ -79,12 +79,12 @@ static socmon_status core_init(const socmon_cp15 *cp, const socmon_za9_config *c
     return st;
 }
 
-socmon_status smn_za9_cp15_part_new(const socmon_cp15 *cps, const socmon_za9_config *cfg,
-                                       socmon_zynq_part *out)
+socmon_status smn_za9_cp15_part_new(const socmon_cp15 *cps, const smn_za9_config *cfg,
+                                       smn_zynq_part *out)
 {
     if (!cps || !cfg || !out)
         return socmon_fail(SOCMON_EINVAL, "a9 pmu (cp15): NULL argument");
-    socmon_status st = za9_check_config(cfg);
+    socmon_status st = smn_za9_check_config(cfg);
     if (st)
         return st;
     for (unsigned k = 0; k < cfg->ncores; k++)
@@ -94,7 +94,7 @@ socmon_status smn_za9_cp15_part_new(const socmon_cp15 *cps, const socmon_za9_con
     za9_cp15_drv *d = calloc(1, sizeof *d);
     if (!d)
         return socmon_fail(SOCMON_ENOMEM, "a9 pmu (cp15): out of memory");
-    za9_fill_counters(&d->d, cfg, 0);
+    smn_za9_fill_counters(&d->d, cfg, 0);
     for (unsigned i = 0; i < d->d.ncores * d->d.per_core; i++)
         d->d.c[i].width = 32;   /* the registers' width, as the window path */
     for (unsigned k = 0; k < cfg->ncores; k++) {

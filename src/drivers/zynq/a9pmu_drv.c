@@ -13,12 +13,12 @@
 
 #include "drivers/zynq/a9pmu_internal.h"
 
-void smn_za9_config_spa(socmon_za9_config *cfg, double cpu_hz)
+void smn_za9_config_spa(smn_za9_config *cfg, double cpu_hz)
 {
     static const uint8_t spa[SOCMON_ZA9_NCOUNTERS] = {
         ZA9_EV_INST_RENAME, ZA9_EV_L1D_REFILL, ZA9_EV_L1D_ACCESS,
         ZA9_EV_DCACHE_STALL, ZA9_EV_MEM_WRITE_STALL, ZA9_EV_BR_MIS_PRED};
-    *cfg = (socmon_za9_config){0};
+    *cfg = (smn_za9_config){0};
     cfg->ncores = 2;
     cfg->bases[0] = SOCMON_ZA9_CPU0_BASE;
     cfg->bases[1] = SOCMON_ZA9_CPU1_BASE;
@@ -28,7 +28,7 @@ void smn_za9_config_spa(socmon_za9_config *cfg, double cpu_hz)
     cfg->cpu_hz = cpu_hz;
 }
 
-socmon_status za9_check_config(const socmon_za9_config *cfg)
+socmon_status smn_za9_check_config(const smn_za9_config *cfg)
 {
     if (cfg->ncores < 1 || cfg->ncores > SOCMON_ZA9_MAX_CORES)
         return socmon_fail(SOCMON_ERANGE, "a9 pmu: cores %u out of range 1..%u", cfg->ncores,
@@ -52,7 +52,7 @@ socmon_status za9_check_config(const socmon_za9_config *cfg)
 
 /* Fills the counter list shared by the bus and perf paths; reg is the
  * register address on the bus path and 0 on the perf path. */
-void za9_fill_counters(za9_drv *d, const socmon_za9_config *cfg, int bus_path)
+void smn_za9_fill_counters(za9_drv *d, const smn_za9_config *cfg, int bus_path)
 {
     d->ncores = cfg->ncores;
     d->per_core = 1 + cfg->nevents;
@@ -67,7 +67,7 @@ void za9_fill_counters(za9_drv *d, const socmon_za9_config *cfg, int bus_path)
         c->reg = bus_path ? cfg->bases[k] + A_ZA9_PMCCNTR : 0;
         c->max_rate_hz = cfg->ccnt_div64 ? cfg->cpu_hz / 64 : cfg->cpu_hz;
         for (unsigned n = 0; n < cfg->nevents; n++) {
-            const socmon_za9_event *e = smn_za9_event_by_code(cfg->events[n]);
+            const smn_za9_event *e = smn_za9_event_by_code(cfg->events[n]);
             c = &d->c[k * d->per_core + 1 + n];
             c->name = e->name;
             c->instance = d->inst[k];
@@ -101,7 +101,7 @@ static void pmu_destroy(void *p)
     free(p);
 }
 
-static socmon_status core_init(socmon_bus *bus, uint64_t b, const socmon_za9_config *cfg)
+static socmon_status core_init(socmon_bus *bus, uint64_t b, const smn_za9_config *cfg)
 {
     uint32_t v;
     socmon_status st = socmon_bus_write32(bus, b + A_ZA9_PMLAR, ZA9_LAR_KEY);
@@ -135,19 +135,19 @@ static socmon_status core_init(socmon_bus *bus, uint64_t b, const socmon_za9_con
     return st;
 }
 
-socmon_status smn_za9_part_new(socmon_bus *bus, const socmon_za9_config *cfg,
-                                  socmon_zynq_part *out)
+socmon_status smn_za9_part_new(socmon_bus *bus, const smn_za9_config *cfg,
+                                  smn_zynq_part *out)
 {
     if (!bus || !cfg || !out)
         return socmon_fail(SOCMON_EINVAL, "a9 pmu: NULL argument");
-    socmon_status st = za9_check_config(cfg);
+    socmon_status st = smn_za9_check_config(cfg);
     if (st)
         return st;
     za9_drv *d = calloc(1, sizeof *d);
     if (!d)
         return socmon_fail(SOCMON_ENOMEM, "a9 pmu: out of memory");
     d->bus = bus;
-    za9_fill_counters(d, cfg, 1);
+    smn_za9_fill_counters(d, cfg, 1);
     for (unsigned k = 0; k < cfg->ncores; k++)
         if ((st = core_init(bus, cfg->bases[k], cfg)) != SOCMON_OK) {
             free(d);

@@ -2,7 +2,7 @@
  * /dev/mem needed, the kernel shares the PMU safely): a user of the generic perf driver
  * (src/drivers/perf/, socmon/perf.h), which does the opening, the group reads and the
  * permission messages. The public entry is for Arm Linux only (elsewhere the A9's raw event
- * codes would go to another CPU's PMU); za9_perf_part_new_sys runs the same code on any host
+ * codes would go to another CPU's PMU); smn_za9_perf_part_new_sys runs the same code on any host
  * against a given kernel interface, which is how the tests drive it through the kernel model.
  *
  * What a board needs (docs/install.md, "Building for a Zynq board"): a kernel with
@@ -50,21 +50,21 @@ static socmon_status perf_read(void *p, const uint32_t *idx, size_t n, uint64_t 
     return st ? socmon_fail_prefix(st, "a9 perf: ") : SOCMON_OK;
 }
 
-socmon_status za9_perf_part_new_sys(const socmon_za9_config *cfg_in, const socmon_perf_sys *sys,
-                                    socmon_zynq_part *out)
+socmon_status smn_za9_perf_part_new_sys(const smn_za9_config *cfg_in, const socmon_perf_sys *sys,
+                                    smn_zynq_part *out)
 {
     if (!cfg_in || !out)
         return socmon_fail(SOCMON_EINVAL, "a9 perf: NULL argument");
-    socmon_status st = za9_check_config(cfg_in);
+    socmon_status st = smn_za9_check_config(cfg_in);
     if (st)
         return st;
-    socmon_za9_config cfg = *cfg_in;
+    smn_za9_config cfg = *cfg_in;
     cfg.ccnt_div64 = 0; /* perf's cycles event counts every cycle */
     za9_perf *z = calloc(1, sizeof *z);
     socmon_perf_attr ev[1 + SOCMON_ZA9_NCOUNTERS];
     if (!z)
         return socmon_fail(SOCMON_ENOMEM, "a9 perf: out of memory");
-    za9_fill_counters(&z->d, &cfg, 0);
+    smn_za9_fill_counters(&z->d, &cfg, 0);
     /* one pinned group per core: the cycle counter leads, the raw A9 event numbers follow */
     memset(ev, 0, sizeof ev);
     for (unsigned i = 0; i < z->d.per_core; i++) {
@@ -104,10 +104,10 @@ socmon_status za9_perf_part_new_sys(const socmon_za9_config *cfg_in, const socmo
     return SOCMON_OK;
 }
 
-socmon_status smn_za9_perf_part_new(const socmon_za9_config *cfg, socmon_zynq_part *out)
+socmon_status smn_za9_perf_part_new(const smn_za9_config *cfg, smn_zynq_part *out)
 {
 #if defined(__linux__) && (defined(__arm__) || defined(__aarch64__))
-    return za9_perf_part_new_sys(cfg, NULL, out);
+    return smn_za9_perf_part_new_sys(cfg, NULL, out);
 #else
     (void)cfg;
     (void)out;

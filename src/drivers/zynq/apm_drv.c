@@ -78,7 +78,7 @@ static void apm_destroy(void *p)
     free(p);
 }
 
-static void profile_counters(zapm_drv *d, const socmon_zapm_config *cfg)
+static void profile_counters(zapm_drv *d, const smn_zapm_config *cfg)
 {
     for (unsigned s = 0; s < d->nslots; s++) {
         for (unsigned j = 0; j < SOCMON_ZAPM_PER_SLOT; j++) {
@@ -103,10 +103,10 @@ static void profile_counters(zapm_drv *d, const socmon_zapm_config *cfg)
 }
 
 /* Checks the selections and makes a counter of each; fills msr[3]. */
-static socmon_status advanced_counters(zapm_drv *d, const socmon_zapm_config *cfg,
+static socmon_status advanced_counters(zapm_drv *d, const smn_zapm_config *cfg,
                                        uint32_t msr[3])
 {
-    socmon_zapm_sel def[SOCMON_ZAPM_MAX_SEL];
+    smn_zapm_sel def[SOCMON_ZAPM_MAX_SEL];
     unsigned nctr = cfg->ncounters ? cfg->ncounters : SOCMON_ZAPM_MAX_SEL;
     if (nctr > SOCMON_ZAPM_MAX_SEL)
         return socmon_fail(SOCMON_ERANGE, "apm: ncounters %u out of range 1..%u", nctr,
@@ -121,7 +121,7 @@ static socmon_status advanced_counters(zapm_drv *d, const socmon_zapm_config *cf
     if (cfg->gcc_width != 0 && cfg->gcc_width != 32 && cfg->gcc_width != 64)
         return socmon_fail(SOCMON_ERANGE, "apm: gcc_width %d invalid (0, 32 or 64)",
                            cfg->gcc_width);
-    const socmon_zapm_sel *sel = cfg->sel;
+    const smn_zapm_sel *sel = cfg->sel;
     unsigned nsel = cfg->nsel;
     if (nsel == 0) {
         nsel = smn_zapm_default_sel(d->nslots, nctr, def);
@@ -129,7 +129,7 @@ static socmon_status advanced_counters(zapm_drv *d, const socmon_zapm_config *cf
     }
     double width = cfg->bus_width_bytes ? cfg->bus_width_bytes : 8;
     for (unsigned k = 0; k < nsel; k++) {
-        const zapm_metric_info *mi = zapm_metric_info_of(sel[k].metric);
+        const zapm_metric_info *mi = smn_zapm_metric_info_of(sel[k].metric);
         if (!mi)
             return socmon_fail(SOCMON_ERANGE, "apm: selection %u: metric %u is no APM metric "
                                "(0..22 or 30)", k, sel[k].metric);
@@ -189,8 +189,8 @@ static socmon_status program(zapm_drv *d, const uint32_t msr[3])
     return st;
 }
 
-socmon_status smn_zapm_part_new(socmon_bus *bus, uint64_t base, const socmon_zapm_config *cfg,
-                                   socmon_zynq_part *out)
+socmon_status smn_zapm_part_new(socmon_bus *bus, uint64_t base, const smn_zapm_config *cfg,
+                                   smn_zynq_part *out)
 {
     if (!bus || !cfg || !out)
         return socmon_fail(SOCMON_EINVAL, "apm: NULL argument");

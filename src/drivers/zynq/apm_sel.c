@@ -12,7 +12,7 @@
 #include "drivers/zynq/zynq_drv.h"
 
 _Static_assert(SOCMON_ZAPM_MAX_SEL == SOCMON_ZAPM_ADV_COUNTERS,
-               "socmon_zapm_config.sel has one entry per Advanced-mode counter");
+               "smn_zapm_config.sel has one entry per Advanced-mode counter");
 
 /* rate: increments per core clock (x bus width when per_byte; 0: a live
  * value, not a count). */
@@ -43,18 +43,18 @@ static const zapm_metric_info infos[ZAPM_NMETRICS] = {
     [ZAPM_M_EXT_EVENT] = {"ext_events", "events", "external events", 1, 0},
 };
 
-const zapm_metric_info *zapm_metric_info_of(unsigned metric)
+const zapm_metric_info *smn_zapm_metric_info_of(unsigned metric)
 {
     return metric < ZAPM_NMETRICS && infos[metric].name ? &infos[metric] : NULL;
 }
 
 const char *smn_zapm_metric_name(unsigned metric)
 {
-    const zapm_metric_info *i = zapm_metric_info_of(metric);
+    const zapm_metric_info *i = smn_zapm_metric_info_of(metric);
     return i ? i->name : NULL;
 }
 
-unsigned smn_zapm_default_sel(unsigned nslots, unsigned ncounters, socmon_zapm_sel *sel)
+unsigned smn_zapm_default_sel(unsigned nslots, unsigned ncounters, smn_zapm_sel *sel)
 {
     static const uint8_t spa[6] = {ZAPM_M_WR_BYTES, ZAPM_M_WR_TXNS, ZAPM_M_WR_LAT,
                                    ZAPM_M_RD_BYTES, ZAPM_M_RD_TXNS, ZAPM_M_RD_LAT};
@@ -66,15 +66,15 @@ unsigned smn_zapm_default_sel(unsigned nslots, unsigned ncounters, socmon_zapm_s
         ncounters = SOCMON_ZAPM_MAX_SEL;
     unsigned n = 0;
     for (unsigned j = 0; j < 6 && n < ncounters; j++)
-        sel[n++] = (socmon_zapm_sel){0, spa[j]};
+        sel[n++] = (smn_zapm_sel){0, spa[j]};
     for (unsigned s = 1; s < nslots && s < SOCMON_ZAPM_MAX_SLOTS; s++)
         for (unsigned j = 0; j < 4 && n < ncounters; j++)
-            sel[n++] = (socmon_zapm_sel){(uint8_t)s, more[j]};
+            sel[n++] = (smn_zapm_sel){(uint8_t)s, more[j]};
     return n;
 }
 
 /* One "SLOT:METRIC" item; METRIC a name or a number. */
-static socmon_status parse_item(const char *it, socmon_zapm_sel *out)
+static socmon_status parse_item(const char *it, smn_zapm_sel *out)
 {
     char *end;
     const char *colon = strchr(it, ':');
@@ -96,7 +96,7 @@ static socmon_status parse_item(const char *it, socmon_zapm_sel *out)
         if (*end)
             metric = ZAPM_NMETRICS;
     }
-    if (!zapm_metric_info_of(metric >= ZAPM_NMETRICS ? ZAPM_NMETRICS : (unsigned)metric))
+    if (!smn_zapm_metric_info_of(metric >= ZAPM_NMETRICS ? ZAPM_NMETRICS : (unsigned)metric))
         return socmon_fail(SOCMON_ENOENT, "apm_sel item '%s': '%s' is no APM metric (a name such "
                            "as wr_bytes, rd_lat_max, or a number 0..22, 30)", it, m);
     out->slot = (uint8_t)slot;
@@ -104,7 +104,7 @@ static socmon_status parse_item(const char *it, socmon_zapm_sel *out)
     return SOCMON_OK;
 }
 
-socmon_status zapm_sel_parse(const char *list, socmon_zapm_sel *sel, unsigned *nsel)
+socmon_status smn_zapm_sel_parse(const char *list, smn_zapm_sel *sel, unsigned *nsel)
 {
     char buf[256];
     if (!list || !sel || !nsel)

@@ -10,7 +10,7 @@
 
 typedef struct zdev {
     size_t nparts;
-    socmon_zynq_part *parts;
+    smn_zynq_part *parts;
     size_t *first;          /* device index of each part's counter 0 */
     size_t cap;             /* scratch capacity */
     uint32_t *lidx;         /* local indices for one part */
@@ -78,7 +78,7 @@ static socmon_status zdev_read(void *p, const uint32_t *idx, size_t n, uint64_t 
 
 static const socmon_device_ops zdev_ops = {.read = zdev_read, .destroy = zdev_destroy};
 
-socmon_status zynq_parts_device_new(const char *name, socmon_zynq_part *parts, size_t nparts,
+socmon_status smn_zynq_parts_device_new(const char *name, smn_zynq_part *parts, size_t nparts,
                                     socmon_device **out)
 {
     socmon_status st;
@@ -125,8 +125,8 @@ socmon_status zynq_parts_device_new(const char *name, socmon_zynq_part *parts, s
 /* ---- the public device calls (include/socmon/zynq.h) ---- */
 
 /* What metrics/zynq.json needs besides counters, for the blocks present. */
-static socmon_status set_params(socmon_device *dev, const socmon_zapm_config *apm,
-                                const socmon_za9_config *pmu)
+static socmon_status set_params(socmon_device *dev, const smn_zapm_config *apm,
+                                const smn_za9_config *pmu)
 {
     socmon_status st = SOCMON_OK;
     if (apm) {
@@ -145,12 +145,12 @@ static socmon_status set_params(socmon_device *dev, const socmon_zapm_config *ap
     return st;
 }
 
-static socmon_status finish(const char *name, socmon_zynq_part *parts, size_t n,
-                            const socmon_zapm_config *apm, const socmon_za9_config *pmu,
+static socmon_status finish(const char *name, smn_zynq_part *parts, size_t n,
+                            const smn_zapm_config *apm, const smn_za9_config *pmu,
                             socmon_device **out)
 {
     socmon_device *dev = NULL;
-    socmon_status st = zynq_parts_device_new(name, parts, n, &dev);
+    socmon_status st = smn_zynq_parts_device_new(name, parts, n, &dev);
     if (!st && (st = set_params(dev, apm, pmu)) != SOCMON_OK)
         socmon_device_free(dev);
     if (!st)
@@ -158,52 +158,52 @@ static socmon_status finish(const char *name, socmon_zynq_part *parts, size_t n,
     return st;
 }
 
-socmon_status smn_zapm_device_new(socmon_bus *bus, uint64_t base, const socmon_zapm_config *cfg,
+socmon_status smn_zapm_device_new(socmon_bus *bus, uint64_t base, const smn_zapm_config *cfg,
                                      socmon_device **out)
 {
     if (!out)
         return socmon_fail(SOCMON_EINVAL, "apm: NULL output");
-    socmon_zynq_part part;
+    smn_zynq_part part;
     socmon_status st = smn_zapm_part_new(bus, base, cfg, &part);
     return st ? st : finish("zynq-apm", &part, 1, cfg, NULL, out);
 }
 
-socmon_status smn_za9_device_new(socmon_bus *bus, const socmon_za9_config *cfg,
+socmon_status smn_za9_device_new(socmon_bus *bus, const smn_za9_config *cfg,
                                     socmon_device **out)
 {
     if (!out)
         return socmon_fail(SOCMON_EINVAL, "a9 pmu: NULL output");
-    socmon_zynq_part part;
+    smn_zynq_part part;
     socmon_status st = smn_za9_part_new(bus, cfg, &part);
     return st ? st : finish("zynq-a9pmu", &part, 1, NULL, cfg, out);
 }
 
-socmon_status smn_za9_cp15_device_new(const socmon_cp15 *cps, const socmon_za9_config *cfg,
+socmon_status smn_za9_cp15_device_new(const socmon_cp15 *cps, const smn_za9_config *cfg,
                                          socmon_device **out)
 {
     if (!out)
         return socmon_fail(SOCMON_EINVAL, "a9 pmu (cp15): NULL output");
-    socmon_zynq_part part;
+    smn_zynq_part part;
     socmon_status st = smn_za9_cp15_part_new(cps, cfg, &part);
     return st ? st : finish("zynq-a9cp15", &part, 1, NULL, cfg, out);
 }
 
-socmon_status smn_za9_perf_device_new(const socmon_za9_config *cfg, socmon_device **out)
+socmon_status smn_za9_perf_device_new(const smn_za9_config *cfg, socmon_device **out)
 {
     if (!out)
         return socmon_fail(SOCMON_EINVAL, "a9 perf: NULL output");
-    socmon_zynq_part part;
+    smn_zynq_part part;
     socmon_status st = smn_za9_perf_part_new(cfg, &part);
     return st ? st : finish("zynq-a9perf", &part, 1, NULL, cfg, out);
 }
 
 socmon_status smn_zynq_device_new(socmon_bus *bus, uint64_t apm_base,
-                                     const socmon_zapm_config *apm, const socmon_za9_config *pmu,
+                                     const smn_zapm_config *apm, const smn_za9_config *pmu,
                                      socmon_device **out)
 {
     if (!apm || !pmu || !out)
         return socmon_fail(SOCMON_EINVAL, "zynq: NULL argument");
-    socmon_zynq_part parts[2];
+    smn_zynq_part parts[2];
     socmon_status st = smn_zapm_part_new(bus, apm_base, apm, &parts[0]);
     if (st)
         return st;

@@ -83,7 +83,7 @@ static socmon_status check_spec(const socmon_esp_soc *soc, const esp_spec *s, un
     return SOCMON_OK;
 }
 
-socmon_status esp_act_start(socmon_esp_soc *soc, const esp_spec *s)
+socmon_status smn_esp_act_start(socmon_esp_soc *soc, const esp_spec *s)
 {
     esp_engine *e = soc->eng;
     unsigned tile;
@@ -122,7 +122,7 @@ socmon_status esp_act_start(socmon_esp_soc *soc, const esp_spec *s)
         a->writes = lines - a->reads;
         a->phase = PH_TLB;
         a->phase_end = soc->cycles + tlb_cycles(s->a);
-        esp_count(soc, tile, ESP_MON_ACC_INVOC, 1);
+        smn_esp_count(soc, tile, ESP_MON_ACC_INVOC, 1);
         e->st.invocations++;
         break;
     }
@@ -136,7 +136,7 @@ socmon_status esp_act_start(socmon_esp_soc *soc, const esp_spec *s)
     case ACT_TRAFFIC:
         break;
     }
-    esp_set_op(soc, tile, 0);
+    smn_esp_set_op(soc, tile, 0);
     a->idx = e->nacts;
     a->wake_at = ESP_NO_CYCLE;
     e->awake[a->idx / 64] |= UINT64_C(1) << (a->idx % 64);
@@ -157,16 +157,16 @@ static void cpu_step(socmon_esp_soc *soc, esp_act *a)
     /* Stores spread evenly among the loads. */
     int store = (i + 1) * a->stores / a->total > i * a->stores / a->total;
     if (soc->desc.cache_hierarchy)
-        esp_txn_l2_access(soc, a, a->tile, line, store);
+        smn_esp_txn_l2_access(soc, a, a->tile, line, store);
     else
-        esp_txn_uncached(soc, a, a->tile, line, store);
+        smn_esp_txn_uncached(soc, a, a->tile, line, store);
 }
 
 static void acc_dma_phase(socmon_esp_soc *soc, esp_act *a, uint64_t n, int write)
 {
     int busy = a->outstanding > 0;
     if (a->issued < n && a->outstanding < ESP_ACC_MAX_OUT) {
-        esp_txn_dma(soc, a, a->tile, a->base / ESP_LINE + a->issued, write, a->mode);
+        smn_esp_txn_dma(soc, a, a->tile, a->base / ESP_LINE + a->issued, write, a->mode);
         a->issued++;
         busy = 1;
     }
@@ -254,7 +254,7 @@ static void flush_step(socmon_esp_soc *soc, esp_act *a)
         } else {
             for (unsigned t = 0; t < soc->ntiles; t++)
                 if (e->c.l2[t].sets && e->c.l2[t].tag[s])
-                    esp_txn_l2_evict(soc, a, t, s);
+                    smn_esp_txn_l2_evict(soc, a, t, s);
             a->fslot = s + 1;
             a->phase_end = now + ESP_L2_FLUSH_SLOT + ESP_L2_FLUSH_PUT;
             return;
@@ -273,10 +273,10 @@ static void flush_step(socmon_esp_soc *soc, esp_act *a)
             uint64_t dirty = 0;
             for (unsigned s = 0; s < llc->sets * llc->ways; s++)
                 if (llc->tag[s] && llc->dirty[s]) {
-                    esp_count(soc, t, ESP_MON_DDR, ESP_DDR_BEATS); /* the line's AHB beats */
+                    smn_esp_count(soc, t, ESP_MON_DDR, ESP_DDR_BEATS); /* the line's AHB beats */
                     dirty++;
                 }
-            esp_cache_clear(llc);
+            smn_esp_cache_clear(llc);
             wb += dirty;
             cycles += (uint64_t)llc->sets * ESP_LLC_FLUSH_SET + dirty * ESP_DDR_WR;
         }
@@ -290,7 +290,7 @@ static void flush_step(socmon_esp_soc *soc, esp_act *a)
         a->finished = 1;
 }
 
-void esp_act_step(socmon_esp_soc *soc, esp_act *a)
+void smn_esp_act_step(socmon_esp_soc *soc, esp_act *a)
 {
     switch (a->kind) {
     case ACT_CPU: cpu_step(soc, a); break;
@@ -299,7 +299,7 @@ void esp_act_step(socmon_esp_soc *soc, esp_act *a)
     /* Over at the end of the cycle before until: reaped as cycle until begins, as when an advance
      * ends at until (esp_engine.c). */
     case ACT_IDLE: a->finished = soc->cycles + 1 >= a->until; break;
-    case ACT_TRAFFIC: esp_traffic_step(soc, a); break;
+    case ACT_TRAFFIC: smn_esp_traffic_step(soc, a); break;
     }
 }
 
@@ -318,7 +318,7 @@ static void doze(esp_act *a, uint64_t from, uint64_t wake_at, int tlb, int mem, 
  * in a DMA phase with nothing left to issue now (all issued, or 8 lines in flight) and
  * something in flight; idle time. The counts stand still between events, so a sleeping
  * activity costs the run loop nothing (issue 29: 55 accelerators mostly wait on the NoC). */
-int esp_act_doze(socmon_esp_soc *soc, esp_act *a)
+int smn_esp_act_doze(socmon_esp_soc *soc, esp_act *a)
 {
     uint64_t next = soc->cycles + 1;
     if (a->finished)
@@ -344,7 +344,7 @@ int esp_act_doze(socmon_esp_soc *soc, esp_act *a)
             return 1;
         }
         return 0;
-    case ACT_IDLE: /* wakes for its last step, in the cycle before until (esp_act_step) */
+    case ACT_IDLE: /* wakes for its last step, in the cycle before until (smn_esp_act_step) */
         if (a->until <= next + 1)
             return 0;
         doze(a, next, a->until - 1, 0, 0, 0);
@@ -353,7 +353,7 @@ int esp_act_doze(socmon_esp_soc *soc, esp_act *a)
         return 0;
     case ACT_TRAFFIC: {
         /* A sparse trace: nothing to offer until its next packet or stall. */
-        uint64_t at = esp_traffic_next(soc);
+        uint64_t at = smn_esp_traffic_next(soc);
         if (at == ESP_NO_CYCLE || at <= next)
             return 0;
         doze(a, next, at, 0, 0, 0);
@@ -363,7 +363,7 @@ int esp_act_doze(socmon_esp_soc *soc, esp_act *a)
     return 0;
 }
 
-void esp_act_catch_up(esp_act *a, uint64_t upto)
+void smn_esp_act_catch_up(esp_act *a, uint64_t upto)
 {
     uint64_t n = upto - a->sleep_from;
     a->pend_tlb += n * a->inc_tlb;
@@ -373,11 +373,11 @@ void esp_act_catch_up(esp_act *a, uint64_t upto)
 }
 
 /* The first cycle at which a needs a step; soc->cycles if it is busy now. */
-uint64_t esp_act_next(const socmon_esp_soc *soc, const esp_act *a)
+uint64_t smn_esp_act_next(const socmon_esp_soc *soc, const esp_act *a)
 {
     if (a->asleep)
         return a->wake_at == ESP_NO_CYCLE ? soc->cycles : a->wake_at;
-    if (a->kind == ACT_IDLE) /* its last step is in the cycle before until (esp_act_step) */
+    if (a->kind == ACT_IDLE) /* its last step is in the cycle before until (smn_esp_act_step) */
         return a->until > soc->cycles ? a->until - 1 : soc->cycles;
     if (a->kind == ACT_ACC && (a->phase == PH_TLB || a->phase == PH_COMPUTE))
         return a->phase_end;
@@ -387,7 +387,7 @@ uint64_t esp_act_next(const socmon_esp_soc *soc, const esp_act *a)
 }
 
 /* Fast-forward of n cycles in which every activity only waits. */
-void esp_act_skip(socmon_esp_soc *soc, esp_act *a, uint64_t n)
+void smn_esp_act_skip(socmon_esp_soc *soc, esp_act *a, uint64_t n)
 {
     (void)soc;
     if (a->kind != ACT_ACC || a->asleep)
@@ -397,13 +397,13 @@ void esp_act_skip(socmon_esp_soc *soc, esp_act *a, uint64_t n)
     a->pend_tot += n;
 }
 
-void esp_act_settle(socmon_esp_soc *soc, esp_act *a)
+void smn_esp_act_settle(socmon_esp_soc *soc, esp_act *a)
 {
     /* Sums commute: adding them late gives the monitors the same values. */
     if (a->kind != ACT_ACC)
         return; /* only accelerators count cycles; the others may have no tile */
-    esp_count(soc, a->tile, ESP_MON_ACC_TLB, a->pend_tlb);
-    esp_count(soc, a->tile, ESP_MON_ACC_MEM_LO, a->pend_mem);
-    esp_count(soc, a->tile, ESP_MON_ACC_TOT_LO, a->pend_tot);
+    smn_esp_count(soc, a->tile, ESP_MON_ACC_TLB, a->pend_tlb);
+    smn_esp_count(soc, a->tile, ESP_MON_ACC_MEM_LO, a->pend_mem);
+    smn_esp_count(soc, a->tile, ESP_MON_ACC_TOT_LO, a->pend_tot);
     a->pend_tlb = a->pend_mem = a->pend_tot = 0;
 }

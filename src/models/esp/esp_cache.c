@@ -7,7 +7,7 @@
 #include "core/error.h"
 #include "models/esp/esp_internal.h"
 
-socmon_status esp_cache_init(esp_cache *c, unsigned sets, unsigned ways, int with_holder)
+socmon_status smn_esp_cache_init(esp_cache *c, unsigned sets, unsigned ways, int with_holder)
 {
     memset(c, 0, sizeof *c);
     size_t n = (size_t)sets * ways;
@@ -18,14 +18,14 @@ socmon_status esp_cache_init(esp_cache *c, unsigned sets, unsigned ways, int wit
     c->stamp = calloc(n, sizeof *c->stamp);
     c->holder = with_holder ? calloc(n, sizeof *c->holder) : NULL;
     if (!c->tag || !c->dirty || !c->stamp || (with_holder && !c->holder)) {
-        esp_cache_destroy(c);
+        smn_esp_cache_destroy(c);
         return socmon_fail(SOCMON_ENOMEM, "esp model: out of memory for a %u-line cache",
                            sets * ways);
     }
     return SOCMON_OK;
 }
 
-void esp_cache_destroy(esp_cache *c)
+void smn_esp_cache_destroy(esp_cache *c)
 {
     free(c->tag);
     free(c->dirty);
@@ -34,7 +34,7 @@ void esp_cache_destroy(esp_cache *c)
     memset(c, 0, sizeof *c);
 }
 
-void esp_cache_clear(esp_cache *c)
+void smn_esp_cache_clear(esp_cache *c)
 {
     size_t n = (size_t)c->sets * c->ways;
     if (n == 0)
@@ -47,7 +47,7 @@ void esp_cache_clear(esp_cache *c)
     c->clock = 0;
 }
 
-int esp_cache_find(esp_cache *c, uint64_t line)
+int smn_esp_cache_find(esp_cache *c, uint64_t line)
 {
     unsigned base = (unsigned)(line % c->sets) * c->ways;
     for (unsigned w = 0; w < c->ways; w++)
@@ -58,7 +58,7 @@ int esp_cache_find(esp_cache *c, uint64_t line)
     return -1;
 }
 
-int esp_cache_victim(const esp_cache *c, uint64_t line)
+int smn_esp_cache_victim(const esp_cache *c, uint64_t line)
 {
     unsigned base = (unsigned)(line % c->sets) * c->ways;
     int best = 0;
@@ -71,7 +71,7 @@ int esp_cache_victim(const esp_cache *c, uint64_t line)
     return best;
 }
 
-void esp_cache_fill(esp_cache *c, unsigned slot, uint64_t line, int dirty)
+void smn_esp_cache_fill(esp_cache *c, unsigned slot, uint64_t line, int dirty)
 {
     c->tag[slot] = line + 1;
     c->dirty[slot] = (uint8_t)(dirty != 0);

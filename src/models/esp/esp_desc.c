@@ -37,7 +37,7 @@ void socmon_esp_soc_desc_default(socmon_esp_soc_desc *d)
     d->clock_hz = 78e6;
 }
 
-const char *esp_tile_type_name(socmon_esp_tile_type t)
+const char *smn_esp_tile_type_name(socmon_esp_tile_type t)
 {
     switch (t) {
     case SOCMON_ESP_TILE_EMPTY: return "empty";

@@ -16,9 +16,9 @@ static void free_caches(socmon_esp_soc *soc)
 {
     esp_engine *e = soc->eng;
     for (unsigned t = 0; e->c.l2 && t < soc->ntiles; t++)
-        esp_cache_destroy(&e->c.l2[t]);
+        smn_esp_cache_destroy(&e->c.l2[t]);
     for (unsigned t = 0; e->c.llc && t < soc->ntiles; t++)
-        esp_cache_destroy(&e->c.llc[t]);
+        smn_esp_cache_destroy(&e->c.llc[t]);
     free(e->c.l2);
     free(e->c.llc);
 }
@@ -33,15 +33,15 @@ static void free_acts(esp_engine *e)
     e->wake_next = ESP_NO_CYCLE;
 }
 
-void esp_engine_free(socmon_esp_soc *soc)
+void smn_esp_engine_free(socmon_esp_soc *soc)
 {
     esp_engine *e = soc->eng;
     if (!e)
         return;
     free_caches(soc);
-    esp_traffic_free(e);
-    esp_noc_destroy(&e->noc);
-    esp_mem_destroy(&e->ms);
+    smn_esp_traffic_free(e);
+    smn_esp_noc_destroy(&e->noc);
+    smn_esp_mem_destroy(&e->ms);
     for (unsigned i = 0; i < e->nblocks; i++)
         free(e->blocks[i]);
     free(e->blocks);
@@ -57,7 +57,7 @@ void esp_engine_free(socmon_esp_soc *soc)
     soc->eng = NULL;
 }
 
-socmon_status esp_engine_new(socmon_esp_soc *soc)
+socmon_status smn_esp_engine_new(socmon_esp_soc *soc)
 {
     const socmon_esp_soc_desc *d = &soc->desc;
     esp_engine *e = calloc(1, sizeof *e);
@@ -73,24 +73,24 @@ socmon_status esp_engine_new(socmon_esp_soc *soc)
     e->c.llc = calloc(n, sizeof *e->c.llc);
     e->wake_next = ESP_NO_CYCLE;
     if (!e->cpu || !e->acc || !e->mem || !e->op_since || !e->c.l2 || !e->c.llc) {
-        esp_engine_free(soc);
+        smn_esp_engine_free(soc);
         return socmon_fail(SOCMON_ENOMEM, "esp model: out of memory");
     }
     e->ncpu = socmon_esp_desc_tiles_of(d, SOCMON_ESP_TILE_CPU, e->cpu, n);
     e->nacc = socmon_esp_desc_tiles_of(d, SOCMON_ESP_TILE_ACC, e->acc, n);
     e->nmem = socmon_esp_desc_tiles_of(d, SOCMON_ESP_TILE_MEM, e->mem, n);
-    socmon_status st = esp_noc_init(&e->noc, d->rows, d->cols);
+    socmon_status st = smn_esp_noc_init(&e->noc, d->rows, d->cols);
     if (st == SOCMON_OK)
-        st = esp_mem_init(&e->ms, n);
+        st = smn_esp_mem_init(&e->ms, n);
     for (unsigned t = 0; st == SOCMON_OK && t < n && d->cache_hierarchy; t++) {
         const socmon_esp_tile_desc *td = &d->tiles[t];
         if (td->type == SOCMON_ESP_TILE_CPU || (td->type == SOCMON_ESP_TILE_ACC && td->has_l2))
-            st = esp_cache_init(&e->c.l2[t], ESP_L2_SETS, ESP_L2_WAYS, 0);
+            st = smn_esp_cache_init(&e->c.l2[t], ESP_L2_SETS, ESP_L2_WAYS, 0);
         else if (td->type == SOCMON_ESP_TILE_MEM)
-            st = esp_cache_init(&e->c.llc[t], ESP_LLC_SETS, ESP_LLC_WAYS, 1);
+            st = smn_esp_cache_init(&e->c.llc[t], ESP_LLC_SETS, ESP_LLC_WAYS, 1);
     }
     if (st != SOCMON_OK) {
-        esp_engine_free(soc);
+        smn_esp_engine_free(soc);
         return st;
     }
     return SOCMON_OK;
@@ -104,7 +104,7 @@ socmon_status esp_engine_new(socmon_esp_soc *soc)
  * residency) moves no monitor. */
 static void dvfs_settle(socmon_esp_soc *soc, unsigned t)
 {
-    esp_count(soc, t, ESP_MON_DVFS + ESP_DVFS_OPS - 1, soc->cycles - soc->eng->op_since[t]);
+    smn_esp_count(soc, t, ESP_MON_DVFS + ESP_DVFS_OPS - 1, soc->cycles - soc->eng->op_since[t]);
     soc->eng->op_since[t] = soc->cycles;
 }
 
@@ -116,13 +116,13 @@ static void dvfs_settle_all(socmon_esp_soc *soc)
 
 /* The op point an activity puts its tile at (the guide's residency); it moves no monitor, so
  * nothing needs settling here. */
-void esp_set_op(socmon_esp_soc *soc, unsigned t, unsigned op)
+void smn_esp_set_op(socmon_esp_soc *soc, unsigned t, unsigned op)
 {
     if (t != ESP_NO_TILE)
         soc->tiles[t].op_point = op;
 }
 
-void esp_engine_reset(socmon_esp_soc *soc)
+void smn_esp_engine_reset(socmon_esp_soc *soc)
 {
     esp_engine *e = soc->eng;
     /* Chains still on the NoC go back to the pool with their blocks. */
@@ -132,14 +132,14 @@ void esp_engine_reset(socmon_esp_soc *soc)
     e->blocks = NULL;
     e->nblocks = 0;
     e->free_chains = NULL;
-    esp_traffic_free(e);
-    esp_noc_clear(&e->noc);
-    esp_mem_clear(&e->ms, soc->ntiles);
+    smn_esp_traffic_free(e);
+    smn_esp_noc_clear(&e->noc);
+    smn_esp_mem_clear(&e->ms, soc->ntiles);
     for (unsigned t = 0; t < soc->ntiles; t++) {
         if (e->c.l2[t].sets)
-            esp_cache_clear(&e->c.l2[t]);
+            smn_esp_cache_clear(&e->c.l2[t]);
         if (e->c.llc[t].sets)
-            esp_cache_clear(&e->c.llc[t]);
+            smn_esp_cache_clear(&e->c.llc[t]);
         e->op_since[t] = 0;
     }
     free_acts(e);
@@ -165,9 +165,9 @@ static void set_awake(esp_engine *e, unsigned i, int on)
     e->awake[i / 64] = on ? e->awake[i / 64] | bit : e->awake[i / 64] & ~bit;
 }
 
-void esp_act_wake(socmon_esp_soc *soc, esp_act *a, uint64_t at)
+void smn_esp_act_wake(socmon_esp_soc *soc, esp_act *a, uint64_t at)
 {
-    esp_act_catch_up(a, at);
+    smn_esp_act_catch_up(a, at);
     a->asleep = 0;
     a->wake_at = ESP_NO_CYCLE;
     set_awake(soc->eng, a->idx, 1);
@@ -183,7 +183,7 @@ static void wake_timers(socmon_esp_soc *soc)
         if (!a->asleep || a->wake_at == ESP_NO_CYCLE)
             continue;
         if (a->wake_at <= soc->cycles)
-            esp_act_wake(soc, a, soc->cycles);
+            smn_esp_act_wake(soc, a, soc->cycles);
         else if (a->wake_at < e->wake_next)
             e->wake_next = a->wake_at;
     }
@@ -200,8 +200,8 @@ static void reap(socmon_esp_soc *soc)
         }
         unsigned t = a->tile;
         if (a->asleep)
-            esp_act_catch_up(a, soc->cycles);
-        esp_act_settle(soc, a);
+            smn_esp_act_catch_up(a, soc->cycles);
+        smn_esp_act_settle(soc, a);
         free(a);
         esp_act *last = e->acts[--e->nacts];
         set_awake(e, e->nacts, 0);
@@ -211,7 +211,7 @@ static void reap(socmon_esp_soc *soc)
             set_awake(e, i, !last->asleep);
         }
         if (!tile_busy(e, t))
-            esp_set_op(soc, t, 3);
+            smn_esp_set_op(soc, t, 3);
     }
 }
 
@@ -220,14 +220,14 @@ static socmon_status next_group(socmon_esp_soc *soc)
     esp_engine *e = soc->eng;
     if (e->next_spec >= e->nscript) {
         e->script_running = 0;
-        esp_phase_end(soc);
+        smn_esp_phase_end(soc);
         return SOCMON_OK;
     }
     unsigned g = e->script[e->next_spec].group;
     while (e->next_spec < e->nscript && e->script[e->next_spec].group == g) {
         if (e->script[e->next_spec].phase)
-            esp_phase_begin(soc, e->script[e->next_spec].phase);
-        socmon_status st = esp_act_start(soc, &e->script[e->next_spec++]);
+            smn_esp_phase_begin(soc, e->script[e->next_spec].phase);
+        socmon_status st = smn_esp_act_start(soc, &e->script[e->next_spec++]);
         if (st != SOCMON_OK) {
             e->script_running = 0;
             return st;
@@ -238,7 +238,7 @@ static socmon_status next_group(socmon_esp_soc *soc)
 
 static int quiet(const socmon_esp_soc *soc)
 {
-    return soc->eng->nacts == 0 && esp_noc_idle(&soc->eng->noc) && soc->eng->ms.nheap == 0;
+    return soc->eng->nacts == 0 && smn_esp_noc_idle(&soc->eng->noc) && soc->eng->ms.nheap == 0;
 }
 
 /* Runs to cycle target, or until everything is quiet if stop_when_quiet. */
@@ -258,43 +258,43 @@ static socmon_status run(socmon_esp_soc *soc, uint64_t target, int stop_when_qui
         }
         if (stop_when_quiet && !e->script_running && quiet(soc))
             break;
-        if (esp_noc_idle(&e->noc)) {
+        if (smn_esp_noc_idle(&e->noc)) {
             /* With the NoC empty, a transaction in flight waits on a cache or DDR (esp_mem.c):
              * nothing happens before the first of them is done, so an activity asleep until
              * one of its transactions arrives does not hold the clock back. */
-            uint64_t mem_next = esp_mem_next(&e->ms);
+            uint64_t mem_next = smn_esp_mem_next(&e->ms);
             uint64_t next = target < mem_next ? target : mem_next;
             for (unsigned i = 0; i < e->nacts && next > soc->cycles; i++) {
                 const esp_act *a = e->acts[i];
                 if (mem_next != ESP_NO_CYCLE && a->asleep && a->wake_at == ESP_NO_CYCLE)
                     continue;
-                uint64_t t = esp_act_next(soc, a);
+                uint64_t t = smn_esp_act_next(soc, a);
                 next = t < next ? t : next;
             }
             if (next > soc->cycles) {
                 for (unsigned i = 0; i < e->nacts; i++)
-                    esp_act_skip(soc, e->acts[i], next - soc->cycles);
+                    smn_esp_act_skip(soc, e->acts[i], next - soc->cycles);
                 soc->cycles = next;
                 continue;
             }
         }
         /* The activities that are awake, in order; one that falls asleep leaves the loop
-         * until its event (esp_act_doze). */
+         * until its event (smn_esp_act_doze). */
         int finished = 0; /* reap has work only once an activity has finished */
         for (unsigned w = 0; w * 64 < e->nacts; w++)
             for (uint64_t bits = e->awake[w]; bits; bits &= bits - 1) {
                 esp_act *a = e->acts[w * 64 + (unsigned)__builtin_ctzll(bits)];
                 esp_act_cycle(soc, a);
                 finished |= a->finished;
-                if (esp_act_doze(soc, a)) {
+                if (smn_esp_act_doze(soc, a)) {
                     set_awake(e, a->idx, 0);
                     if (a->wake_at < e->wake_next)
                         e->wake_next = a->wake_at;
                 }
             }
         if (e->ms.nheap)
-            esp_mem_release(soc);
-        esp_noc_cycle(soc);
+            smn_esp_mem_release(soc);
+        smn_esp_noc_cycle(soc);
         soc->cycles++;
         if (finished || e->reap_due) {
             e->reap_due = 0;
@@ -310,15 +310,15 @@ static socmon_status run(socmon_esp_soc *soc, uint64_t target, int stop_when_qui
     if (e->script_running && e->nacts == 0 && e->next_spec >= e->nscript)
         e->script_running = 0;
     dvfs_settle_all(soc);
-    esp_noc_settle(soc);
+    smn_esp_noc_settle(soc);
     for (unsigned i = 0; i < e->nacts; i++) {
         if (e->acts[i]->asleep)
-            esp_act_catch_up(e->acts[i], soc->cycles);
-        esp_act_settle(soc, e->acts[i]);
+            smn_esp_act_catch_up(e->acts[i], soc->cycles);
+        smn_esp_act_settle(soc, e->acts[i]);
     }
     if (st == SOCMON_OK && e->oom)
         st = socmon_fail(SOCMON_ENOMEM, "esp model: out of memory for NoC transactions");
-    if (st == SOCMON_OK && esp_traffic_overflow(soc))
+    if (st == SOCMON_OK && smn_esp_traffic_overflow(soc))
         st = socmon_fail(SOCMON_ERANGE, "esp noc traffic: 1048576 packets wait at their sources, far above what "
                          "the NoC drains: give a lower rate= or fewer cycles= (or a shorter trace)");
     return st;
@@ -339,7 +339,7 @@ static socmon_status run_one(socmon_esp_soc *soc, const esp_spec *s, const char 
     if (soc->eng->script_running)
         return socmon_fail(SOCMON_ESTATE, "esp %s: a workload is running; let it finish "
                            "(advance until done) first", who);
-    socmon_status st = esp_act_start(soc, s);
+    socmon_status st = smn_esp_act_start(soc, s);
     if (st != SOCMON_OK)
         return st;
     uint64_t limit = soc->cycles + RUN_LIMIT;
@@ -379,7 +379,7 @@ socmon_status socmon_esp_soc_start(socmon_esp_soc *soc, const char *workload)
     esp_engine *e = soc->eng;
     if (e->script_running || !quiet(soc))
         return socmon_fail(SOCMON_ESTATE, "esp start: a workload is still running");
-    socmon_status st = esp_script_build(soc, workload ? workload : socmon_esp_workloads()[0]);
+    socmon_status st = smn_esp_script_build(soc, workload ? workload : socmon_esp_workloads()[0]);
     if (st != SOCMON_OK)
         return st;
     e->next_spec = 0;
@@ -416,7 +416,7 @@ socmon_status socmon_esp_soc_advance(socmon_esp_soc *soc, uint64_t ns, int *done
     return st;
 }
 
-void smn_esp_soc_stats(const socmon_esp_soc *soc, socmon_esp_model_stats *out)
+void smn_esp_soc_stats(const socmon_esp_soc *soc, smn_esp_model_stats *out)
 {
     if (!out)
         return;

@@ -40,22 +40,22 @@ struct socmon_esp_soc {
 
 /* Which monitors are wired in a tile of this type (bit m = monitor m), from
  * the wiring table of hw/esp_monitor.h. */
-uint64_t esp_defined_mask(const socmon_esp_soc_desc *d, unsigned tile);
+uint64_t smn_esp_defined_mask(const socmon_esp_soc_desc *d, unsigned tile);
 /* Puts a tile's registers in their reset state (counters, snapshot, the
  * access table's reset values, TILE_ID = the tile's index). */
-void esp_tile_reset(esp_tile *t);
+void smn_esp_tile_reset(esp_tile *t);
 /* Adds n to a live monitor if it is wired in the tile; wraps modulo 2^32. The
  * two 64-bit accelerator pairs (14/15, 16/17) carry from lo into hi. */
-void esp_count(socmon_esp_soc *soc, unsigned tile, unsigned mon, uint64_t n);
-const char *esp_tile_type_name(socmon_esp_tile_type t);
+void smn_esp_count(socmon_esp_soc *soc, unsigned tile, unsigned mon, uint64_t n);
+const char *smn_esp_tile_type_name(socmon_esp_tile_type t);
 
 /* Engine hooks (esp_engine.c). */
-socmon_status esp_engine_new(socmon_esp_soc *soc);
-void esp_engine_free(socmon_esp_soc *soc);
-void esp_engine_reset(socmon_esp_soc *soc);
+socmon_status smn_esp_engine_new(socmon_esp_soc *soc);
+void smn_esp_engine_free(socmon_esp_soc *soc);
+void smn_esp_engine_reset(socmon_esp_soc *soc);
 #define ESP_NO_TILE UINT32_MAX
 /* Moves a tile to DVFS op point op (ESP_NO_TILE: ignored). */
-void esp_set_op(socmon_esp_soc *soc, unsigned tile, unsigned op);
+void smn_esp_set_op(socmon_esp_soc *soc, unsigned tile, unsigned op);
 
 /* ---- workload model ---- */
 
@@ -89,18 +89,18 @@ typedef struct esp_cache {
     uint64_t clock;
 } esp_cache;
 
-socmon_status esp_cache_init(esp_cache *c, unsigned sets, unsigned ways, int with_holder);
-void esp_cache_destroy(esp_cache *c);
-void esp_cache_clear(esp_cache *c);
+socmon_status smn_esp_cache_init(esp_cache *c, unsigned sets, unsigned ways, int with_holder);
+void smn_esp_cache_destroy(esp_cache *c);
+void smn_esp_cache_clear(esp_cache *c);
 /* Way index holding line (touching it for LRU), or -1. */
-int esp_cache_find(esp_cache *c, uint64_t line);
+int smn_esp_cache_find(esp_cache *c, uint64_t line);
 /* Way to fill line into: an invalid way, else the least recently used. */
-int esp_cache_victim(const esp_cache *c, uint64_t line);
+int smn_esp_cache_victim(const esp_cache *c, uint64_t line);
 static inline unsigned esp_cache_slot(const esp_cache *c, uint64_t line, int way)
 {
     return (unsigned)(line % c->sets) * c->ways + (unsigned)way;
 }
-void esp_cache_fill(esp_cache *c, unsigned slot, uint64_t line, int dirty);
+void smn_esp_cache_fill(esp_cache *c, unsigned slot, uint64_t line, int dirty);
 
 /* A monitor a hop moves, and by how much: the memory tile's queue monitors (1..8) count their
  * FIFO's read or write strobes, one per flit (ESP's tile_mem.vhd), DDR counts AHB beats, the
@@ -129,7 +129,7 @@ typedef struct esp_chain {
     uint8_t nhops, cur;
     uint16_t flits_out, flits_in; /* of the current hop */
     /* The cycle the current hop's head entered its source router: the NoC sets it (a traffic
-     * workload's latency is from it to the cycle esp_chain_arrived is called, the tail's). */
+     * workload's latency is from it to the cycle smn_esp_chain_arrived is called, the tail's). */
     uint64_t t_head;
     esp_hop hops[ESP_MAX_HOPS];
     struct esp_chain *next;      /* pending-injection list or free list */
@@ -253,54 +253,54 @@ typedef struct esp_noc {
     uint64_t flits_in_net, pending;
     unsigned busy;                           /* bit p: plane p may have a router listed or a tile
                                                 that can offer (never clear when it has) */
-    struct socmon_esp_soc *soc;              /* set by esp_noc_cycle: a wake counts a router's sleep */
+    struct socmon_esp_soc *soc;              /* set by smn_esp_noc_cycle: a wake counts a router's sleep */
     /* The cycle the NoC runs now and the plane it is at (in_cycle), or the next cycle it runs */
     uint64_t now;
     unsigned cur;
     int in_cycle;
 } esp_noc;
 
-socmon_status esp_noc_init(esp_noc *noc, unsigned rows, unsigned cols);
-void esp_noc_destroy(esp_noc *noc);
-void esp_noc_clear(esp_noc *noc);
+socmon_status smn_esp_noc_init(esp_noc *noc, unsigned rows, unsigned cols);
+void smn_esp_noc_destroy(esp_noc *noc);
+void smn_esp_noc_clear(esp_noc *noc);
 /* Hands a chain's current hop to its source tile's injection queue. */
-void esp_noc_send(socmon_esp_soc *soc, esp_chain *ch);
+void smn_esp_noc_send(socmon_esp_soc *soc, esp_chain *ch);
 /* One cycle (number soc->cycles) of every plane: route, eject, inject. */
-void esp_noc_cycle(socmon_esp_soc *soc);
-int esp_noc_idle(const esp_noc *noc);
+void smn_esp_noc_cycle(socmon_esp_soc *soc);
+int smn_esp_noc_idle(const esp_noc *noc);
 /* Adds the sleeping routers' monitor counts up to cycle soc->cycles: before anyone can read them. */
-void esp_noc_settle(socmon_esp_soc *soc);
+void smn_esp_noc_settle(socmon_esp_soc *soc);
 /* A trace's stall: tile's sink on plane accepts no flit while stopped (flits wait in its router). */
-void esp_noc_sink_stop(esp_noc *noc, unsigned plane, unsigned tile, int stopped);
+void smn_esp_noc_sink_stop(esp_noc *noc, unsigned plane, unsigned tile, int stopped);
 
 /* Transactions (esp_txn.c). Each returns 1 if it left work in flight whose
  * completion will be reported to act, 0 if it finished at once. */
-esp_chain *esp_chain_alloc(socmon_esp_soc *soc, struct esp_act *act);
-void esp_chain_free(socmon_esp_soc *soc, esp_chain *ch);
+esp_chain *smn_esp_chain_alloc(socmon_esp_soc *soc, struct esp_act *act);
+void smn_esp_chain_free(socmon_esp_soc *soc, esp_chain *ch);
 /* The last flit of ch's current hop arrived. */
-void esp_chain_arrived(socmon_esp_soc *soc, esp_chain *ch);
-int esp_txn_l2_access(socmon_esp_soc *soc, struct esp_act *act, unsigned tile, uint64_t line,
+void smn_esp_chain_arrived(socmon_esp_soc *soc, esp_chain *ch);
+int smn_esp_txn_l2_access(socmon_esp_soc *soc, struct esp_act *act, unsigned tile, uint64_t line,
                       int store);
-int esp_txn_dma(socmon_esp_soc *soc, struct esp_act *act, unsigned acc_tile, uint64_t line,
+int smn_esp_txn_dma(socmon_esp_soc *soc, struct esp_act *act, unsigned acc_tile, uint64_t line,
                 int write, socmon_esp_coherence mode);
-int esp_txn_uncached(socmon_esp_soc *soc, struct esp_act *act, unsigned tile, uint64_t line,
+int smn_esp_txn_uncached(socmon_esp_soc *soc, struct esp_act *act, unsigned tile, uint64_t line,
                      int store);
-/* The memory system's time (esp_mem.c). esp_chain_go: ch's point ch->cur is reached now (its
+/* The memory system's time (esp_mem.c). smn_esp_chain_go: ch's point ch->cur is reached now (its
  * transaction issued, or its previous hop arrived): the tile's work is booked, then the next
  * hop is sent, or the requester told, at once or from the delay heap when the work is done. */
-void esp_chain_go(socmon_esp_soc *soc, esp_chain *ch);
+void smn_esp_chain_go(socmon_esp_soc *soc, esp_chain *ch);
 /* The chain has no hop left: tells its activity. */
-void esp_chain_done(socmon_esp_soc *soc, esp_chain *ch);
-socmon_status esp_mem_init(esp_memsys *m, unsigned ntiles);
-void esp_mem_destroy(esp_memsys *m);
-void esp_mem_clear(esp_memsys *m, unsigned ntiles);
+void smn_esp_chain_done(socmon_esp_soc *soc, esp_chain *ch);
+socmon_status smn_esp_mem_init(esp_memsys *m, unsigned ntiles);
+void smn_esp_mem_destroy(esp_memsys *m);
+void smn_esp_mem_clear(esp_memsys *m, unsigned ntiles);
 /* Moves on the chains whose work is done by cycle soc->cycles. */
-void esp_mem_release(socmon_esp_soc *soc);
+void smn_esp_mem_release(socmon_esp_soc *soc);
 /* The first cycle a chain waits for; ESP_NO_CYCLE if none. */
-uint64_t esp_mem_next(const esp_memsys *m);
+uint64_t smn_esp_mem_next(const esp_memsys *m);
 /* Writes one private-cache line back (Put); 1 if a Put was sent. */
-int esp_txn_l2_evict(socmon_esp_soc *soc, struct esp_act *act, unsigned tile, unsigned slot);
-unsigned esp_home(const socmon_esp_soc *soc, uint64_t line);
+int smn_esp_txn_l2_evict(socmon_esp_soc *soc, struct esp_act *act, unsigned tile, unsigned slot);
+unsigned smn_esp_home(const socmon_esp_soc *soc, uint64_t line);
 
 /* Activities (esp_engine.c). */
 typedef enum { ACT_CPU, ACT_ACC, ACT_FLUSH, ACT_IDLE, ACT_TRAFFIC } esp_act_kind;
@@ -324,10 +324,10 @@ typedef struct esp_act {
     /* idle */
     uint64_t until;
     /* acc: cycles counted but not yet added to the tile's TLB, memory and
-     * total-cycle monitors (esp_act_settle adds them): one add per cycle
+     * total-cycle monitors (smn_esp_act_settle adds them): one add per cycle
      * here instead of a 64-bit monitor update */
     uint64_t pend_tlb, pend_mem, pend_tot;
-    /* Asleep (esp_act_doze): the run loop skips a, and the cycles from sleep_from on count
+    /* Asleep (smn_esp_act_doze): the run loop skips a, and the cycles from sleep_from on count
      * inc_* each when it wakes, at wake_at (ESP_NO_CYCLE: when one of its transactions
      * arrives) or when the engine settles the monitors. idx: a's place in the engine's acts. */
     unsigned idx;
@@ -351,28 +351,28 @@ typedef struct esp_caches {
 
 struct esp_spec;
 /* Activities (esp_acts.c). */
-socmon_status esp_act_start(socmon_esp_soc *soc, const struct esp_spec *s);
-void esp_act_step(socmon_esp_soc *soc, esp_act *a);
+socmon_status smn_esp_act_start(socmon_esp_soc *soc, const struct esp_spec *s);
+void smn_esp_act_step(socmon_esp_soc *soc, esp_act *a);
 /* The first cycle at which a needs a step; soc->cycles if it is busy now. */
-uint64_t esp_act_next(const socmon_esp_soc *soc, const esp_act *a);
+uint64_t smn_esp_act_next(const socmon_esp_soc *soc, const esp_act *a);
 /* Fast-forward of n cycles in which a only waits. */
-void esp_act_skip(socmon_esp_soc *soc, esp_act *a, uint64_t n);
+void smn_esp_act_skip(socmon_esp_soc *soc, esp_act *a, uint64_t n);
 /* Adds the cycles a has counted so far to its tile's monitors: before anyone
  * can read them, and before a is freed. */
-void esp_act_settle(socmon_esp_soc *soc, esp_act *a);
+void smn_esp_act_settle(socmon_esp_soc *soc, esp_act *a);
 #define ESP_NO_CYCLE UINT64_MAX
 /* After a's step in cycle soc->cycles: if a would only wait and count from the next cycle
  * until an event (a transaction's arrival, the end of its TLB load, compute or idle time),
  * it falls asleep; 1 if it did. */
-int esp_act_doze(socmon_esp_soc *soc, esp_act *a);
+int smn_esp_act_doze(socmon_esp_soc *soc, esp_act *a);
 /* Counts a's sleep up to cycle upto (not included). */
-void esp_act_catch_up(esp_act *a, uint64_t upto);
+void smn_esp_act_catch_up(esp_act *a, uint64_t upto);
 /* Wakes a sleeping a to step in cycle at (esp_engine.c: puts it back in the run loop). */
-void esp_act_wake(socmon_esp_soc *soc, esp_act *a, uint64_t at);
+void smn_esp_act_wake(socmon_esp_soc *soc, esp_act *a, uint64_t at);
 
 /* One cycle of a: the two common ways of only waiting inline (a CPU stalled
  * on a miss; an accelerator with all its DMA lines in flight, which counts
- * a memory and a total cycle), the rest in esp_act_step. */
+ * a memory and a total cycle), the rest in smn_esp_act_step. */
 static inline void esp_act_cycle(socmon_esp_soc *soc, esp_act *a)
 {
     if (a->kind == ACT_CPU && a->outstanding)
@@ -383,7 +383,7 @@ static inline void esp_act_cycle(socmon_esp_soc *soc, esp_act *a)
         a->pend_tot++;
         return;
     }
-    esp_act_step(soc, a);
+    smn_esp_act_step(soc, a);
 }
 
 /* A workload script entry: one activity; entries with the same group start
@@ -431,25 +431,25 @@ typedef struct esp_engine {
 
 /* Workload phases (esp_phases.c): a group whose spec names a phase begins it at the current
  * cycle and ends the one before; the script's end ends the last. */
-void esp_phase_begin(socmon_esp_soc *soc, const char *name);
-void esp_phase_end(socmon_esp_soc *soc);
+void smn_esp_phase_begin(socmon_esp_soc *soc, const char *name);
+void smn_esp_phase_end(socmon_esp_soc *soc);
 
 /* Traffic you choose (esp_traffic.c): the workloads noc-trace:FILE and noc:ARGS. build
  * parses them for this SoC and adds their one activity (ACT_TRAFFIC) to the script; 0 if
  * name is neither (then *handled is 0). */
-socmon_status esp_traffic_build(socmon_esp_soc *soc, const char *name, int *handled);
-void esp_traffic_free(esp_engine *e);
-void esp_traffic_step(socmon_esp_soc *soc, esp_act *a);
+socmon_status smn_esp_traffic_build(socmon_esp_soc *soc, const char *name, int *handled);
+void smn_esp_traffic_free(esp_engine *e);
+void smn_esp_traffic_step(socmon_esp_soc *soc, esp_act *a);
 /* The next cycle the traffic activity has something to do (a packet to offer, a stall to
  * begin or end), ESP_NO_CYCLE if none. */
-uint64_t esp_traffic_next(const socmon_esp_soc *soc);
+uint64_t smn_esp_traffic_next(const socmon_esp_soc *soc);
 /* A traffic packet's tail left its destination in cycle soc->cycles. */
-void esp_traffic_arrived(socmon_esp_soc *soc, const esp_chain *ch);
+void smn_esp_traffic_arrived(socmon_esp_soc *soc, const esp_chain *ch);
 /* 1 if the traffic stopped offering because 2^20 packets waited at their sources. */
-int esp_traffic_overflow(const socmon_esp_soc *soc);
+int smn_esp_traffic_overflow(const socmon_esp_soc *soc);
 
 /* Workload scripts (esp_workloads.c). */
-socmon_status esp_script_build(socmon_esp_soc *soc, const char *name);
-socmon_status esp_script_add(esp_engine *e, const esp_spec *s);
+socmon_status smn_esp_script_build(socmon_esp_soc *soc, const char *name);
+socmon_status smn_esp_script_add(esp_engine *e, const esp_spec *s);
 
 #endif

@@ -17,7 +17,7 @@
 #include "core/error.h"
 #include "models/esp/esp_internal.h"
 
-socmon_status esp_mem_init(esp_memsys *m, unsigned ntiles)
+socmon_status smn_esp_mem_init(esp_memsys *m, unsigned ntiles)
 {
     memset(m, 0, sizeof *m);
     m->llc_free = calloc(ntiles, sizeof *m->llc_free);
@@ -25,13 +25,13 @@ socmon_status esp_mem_init(esp_memsys *m, unsigned ntiles)
     m->l2_free = calloc(ntiles, sizeof *m->l2_free);
     m->waiting = calloc((size_t)ntiles * ESP_NPLANES, sizeof *m->waiting);
     if (!m->llc_free || !m->ddr_free || !m->l2_free || !m->waiting) {
-        esp_mem_destroy(m);
+        smn_esp_mem_destroy(m);
         return socmon_fail(SOCMON_ENOMEM, "esp model: out of memory");
     }
     return SOCMON_OK;
 }
 
-void esp_mem_destroy(esp_memsys *m)
+void smn_esp_mem_destroy(esp_memsys *m)
 {
     free(m->llc_free);
     free(m->ddr_free);
@@ -41,7 +41,7 @@ void esp_mem_destroy(esp_memsys *m)
     memset(m, 0, sizeof *m);
 }
 
-void esp_mem_clear(esp_memsys *m, unsigned ntiles)
+void smn_esp_mem_clear(esp_memsys *m, unsigned ntiles)
 {
     memset(m->llc_free, 0, ntiles * sizeof *m->llc_free);
     memset(m->ddr_free, 0, ntiles * sizeof *m->ddr_free);
@@ -142,7 +142,7 @@ static void hold(socmon_esp_soc *soc, esp_chain *ch)
     uint16_t *w = &soc->eng->ms.waiting[(size_t)h->dst * ESP_NPLANES + h->plane];
     ch->wplane = (uint8_t)(h->plane + 1);
     if (++*w == ESP_MEM_QDEPTH)
-        esp_noc_sink_stop(&soc->eng->noc, h->plane, h->dst, 1);
+        smn_esp_noc_sink_stop(&soc->eng->noc, h->plane, h->dst, 1);
 }
 
 static void unhold(socmon_esp_soc *soc, esp_chain *ch)
@@ -154,18 +154,18 @@ static void unhold(socmon_esp_soc *soc, esp_chain *ch)
     uint16_t *w = &soc->eng->ms.waiting[(size_t)h->dst * ESP_NPLANES + p];
     ch->wplane = 0;
     if ((*w)-- == ESP_MEM_QDEPTH)
-        esp_noc_sink_stop(&soc->eng->noc, p, h->dst, 0);
+        smn_esp_noc_sink_stop(&soc->eng->noc, p, h->dst, 0);
 }
 
 static void proceed(socmon_esp_soc *soc, esp_chain *ch)
 {
     if (ch->cur < ch->nhops)
-        esp_noc_send(soc, ch);
+        smn_esp_noc_send(soc, ch);
     else
-        esp_chain_done(soc, ch);
+        smn_esp_chain_done(soc, ch);
 }
 
-void esp_chain_go(socmon_esp_soc *soc, esp_chain *ch)
+void smn_esp_chain_go(socmon_esp_soc *soc, esp_chain *ch)
 {
     unsigned w = ch->work[ch->cur];
     uint64_t now = soc->cycles;
@@ -187,7 +187,7 @@ void esp_chain_go(socmon_esp_soc *soc, esp_chain *ch)
     }
 }
 
-void esp_mem_release(socmon_esp_soc *soc)
+void smn_esp_mem_release(socmon_esp_soc *soc)
 {
     esp_memsys *m = &soc->eng->ms;
     while (m->nheap && m->heap[0]->due <= soc->cycles) {
@@ -197,7 +197,7 @@ void esp_mem_release(socmon_esp_soc *soc)
     }
 }
 
-uint64_t esp_mem_next(const esp_memsys *m)
+uint64_t smn_esp_mem_next(const esp_memsys *m)
 {
     return m->nheap ? m->heap[0]->due : ESP_NO_CYCLE;
 }

@@ -33,13 +33,13 @@
  * every later cycle until something it decides from changes: a flit arriving on a link (its
  * upstream's commit lists it, as ever), a downstream FIFO's full flag, its sink's stop, an offer.
  * So it falls asleep, off the lists; its monitors need no visit (below). A downstream router whose
- * full flag changes wakes the upstream router feeding that input; esp_noc_sink_stop wakes the
+ * full flag changes wakes the upstream router feeding that input; smn_esp_noc_sink_stop wakes the
  * sink's router for the next cycle its plane decides in (this one if the plane has not run yet: as the live flag it reads).
  *
  * Monitors per span. queue_full(Q) is added when output register Q stops holding a flit (the
  * cycles since it began: so[Q]), a stop counter when its FIFO stops being full (sf), and both up
  * to the current cycle when the engine settles the monitors before anyone can read them
- * (esp_noc_settle, at the end of every run); the offers on the local input count queue_full(L)
+ * (smn_esp_noc_settle, at the end of every run); the offers on the local input count queue_full(L)
  * as they are made, in the cycles the local output holds no flit. Stamps are 32-bit: the
  * counters wrap modulo 2^32, so a span's length modulo 2^32 is what they add. */
 #include <stdlib.h>
@@ -148,7 +148,7 @@ static void arb_tables(esp_noc *noc)
     }
 }
 
-socmon_status esp_noc_init(esp_noc *noc, unsigned rows, unsigned cols)
+socmon_status smn_esp_noc_init(esp_noc *noc, unsigned rows, unsigned cols)
 {
     memset(noc, 0, sizeof *noc);
     noc->rows = rows;
@@ -187,14 +187,14 @@ socmon_status esp_noc_init(esp_noc *noc, unsigned rows, unsigned cols)
     noc->delta[W] = -1;
     noc->delta[E] = 1;
     arb_tables(noc);
-    esp_noc_clear(noc);
+    smn_esp_noc_clear(noc);
     return SOCMON_OK;
 oom:
-    esp_noc_destroy(noc);
+    smn_esp_noc_destroy(noc);
     return socmon_fail(SOCMON_ENOMEM, "esp model: out of memory for a %ux%u NoC", rows, cols);
 }
 
-void esp_noc_destroy(esp_noc *noc)
+void smn_esp_noc_destroy(esp_noc *noc)
 {
     for (unsigned p = 0; p < ESP_NPLANES; p++) {
         esp_plane *pl = &noc->pl[p];
@@ -214,7 +214,7 @@ void esp_noc_destroy(esp_noc *noc)
     memset(noc, 0, sizeof *noc);
 }
 
-void esp_noc_clear(esp_noc *noc)
+void smn_esp_noc_clear(esp_noc *noc)
 {
     for (unsigned p = 0; p < ESP_NPLANES; p++) {
         esp_plane *pl = &noc->pl[p];
@@ -249,7 +249,7 @@ static inline ALWAYS_INLINE void wake_onto(esp_plane *pl, unsigned t, uint64_t a
     }
 }
 
-void esp_noc_sink_stop(esp_noc *noc, unsigned plane, unsigned tile, int stopped)
+void smn_esp_noc_sink_stop(esp_noc *noc, unsigned plane, unsigned tile, int stopped)
 {
     esp_plane *pl = &noc->pl[plane];
     pl->sink_stop[tile] = (uint8_t)(stopped != 0);
@@ -275,14 +275,14 @@ void esp_noc_sink_stop(esp_noc *noc, unsigned plane, unsigned tile, int stopped)
         return;
     }
     if (pl->list_cycle != noc->now) {
-        pl->nlist = 0; /* a stale list (esp_noc_cycle) */
+        pl->nlist = 0; /* a stale list (smn_esp_noc_cycle) */
         pl->list_cycle = noc->now;
     }
     wake_onto(pl, tile, noc->now, pl->list, &pl->nlist);
     noc->busy |= 1u << plane;
 }
 
-void esp_noc_settle(socmon_esp_soc *soc)
+void smn_esp_noc_settle(socmon_esp_soc *soc)
 {
     esp_noc *noc = &soc->eng->noc;
     uint32_t upto = (uint32_t)soc->cycles;
@@ -304,23 +304,23 @@ void esp_noc_settle(socmon_esp_soc *soc)
         }
 }
 
-int esp_noc_idle(const esp_noc *noc)
+int smn_esp_noc_idle(const esp_noc *noc)
 {
     return noc->flits_in_net == 0 && noc->pending == 0;
 }
 
-void esp_noc_send(socmon_esp_soc *soc, esp_chain *ch)
+void smn_esp_noc_send(socmon_esp_soc *soc, esp_chain *ch)
 {
     esp_noc *noc = &soc->eng->noc;
     const esp_hop *h = &ch->hops[ch->cur];
     for (unsigned i = 0; i < h->nsend; i++)
-        esp_count(soc, h->send[i].tile, h->send[i].mon, h->send[i].n);
+        smn_esp_count(soc, h->send[i].tile, h->send[i].mon, h->send[i].n);
     ch->flits_out = ch->flits_in = 0;
     if (h->src == h->dst) {
         /* A hop from a tile to itself never touches the NoC (the RTL routes no input to its
          * own output). */
         ch->flits_in = h->flits;
-        esp_chain_arrived(soc, ch);
+        smn_esp_chain_arrived(soc, ch);
         return;
     }
     size_t k = (size_t)h->src * ESP_NPLANES + h->plane;
@@ -463,7 +463,7 @@ static inline ALWAYS_INLINE void eject(socmon_esp_soc *soc, esp_plane *pl, unsig
     soc->eng->noc.flits_in_net--;
     soc->eng->st.flits_ejected[p]++;
     if (++ch->flits_in == ch->hops[ch->cur].flits)
-        esp_chain_arrived(soc, ch); /* a send goes to a tile's injection queue, no router */
+        smn_esp_chain_arrived(soc, ch); /* a send goes to a tile's injection queue, no router */
 }
 
 /* Output o of router R takes flit id (0: void) from input from in this cycle's
@@ -606,10 +606,10 @@ HOT_CLONES static void cycle_plane(socmon_esp_soc *soc, unsigned p, uint64_t now
     noc->busy = (noc->busy & ~(1u << p)) | (unsigned)((pl->nlist | pl->nready) != 0) << p;
 }
 
-void esp_noc_cycle(socmon_esp_soc *soc)
+void smn_esp_noc_cycle(socmon_esp_soc *soc)
 {
     esp_noc *noc = &soc->eng->noc;
-    if (esp_noc_idle(noc))
+    if (smn_esp_noc_idle(noc))
         return;
     uint64_t now = soc->cycles;
     noc->soc = soc;

@@ -21,7 +21,7 @@
 
 static const char *const pattern_names[] = {"uniform", "transpose", "bitcomp", "hotspot", "neighbor", "tornado"};
 
-const char *esp_pattern_name(esp_pattern_kind k)
+const char *smn_esp_pattern_name(esp_pattern_kind k)
 {
     return (unsigned)k < 6 ? pattern_names[k] : "?";
 }
@@ -52,7 +52,7 @@ static unsigned uniform_other(esp_pattern *p, unsigned src)
     return d >= src ? d + 1 : d;
 }
 
-unsigned esp_pattern_dest(esp_pattern *p, unsigned src)
+unsigned smn_esp_pattern_dest(esp_pattern *p, unsigned src)
 {
     unsigned R = p->rows, C = p->cols, n = R * C, r = src / C, c = src % C;
     if (n < 2)
@@ -76,7 +76,7 @@ unsigned esp_pattern_dest(esp_pattern *p, unsigned src)
     return src;
 }
 
-unsigned esp_pattern_draw(esp_pattern *p)
+unsigned smn_esp_pattern_draw(esp_pattern *p)
 {
     double mean = p->len ? p->len : 3.0;
     if (unit(p) >= p->rate / mean)
@@ -157,7 +157,7 @@ static socmon_status field(esp_pattern *p, const char *key, const char *v, unsig
     }
 }
 
-socmon_status esp_pattern_parse(const char *args, unsigned rows, unsigned cols, esp_pattern *out)
+socmon_status smn_esp_pattern_parse(const char *args, unsigned rows, unsigned cols, esp_pattern *out)
 {
     if (!args || !out)
         return socmon_fail(SOCMON_EINVAL, "noc pattern: %s is NULL", args ? "out" : "args");

@@ -11,7 +11,7 @@ static uint64_t cycle_ns(const socmon_esp_soc *soc)
     return (uint64_t)ceill((long double)soc->cycles * 1e9L / soc->desc.clock_hz);
 }
 
-void esp_phase_end(socmon_esp_soc *soc)
+void smn_esp_phase_end(socmon_esp_soc *soc)
 {
     esp_engine *e = soc->eng;
     if (!e->phase_open)
@@ -23,10 +23,10 @@ void esp_phase_end(socmon_esp_soc *soc)
         e->nphases--;
 }
 
-void esp_phase_begin(socmon_esp_soc *soc, const char *name)
+void smn_esp_phase_begin(socmon_esp_soc *soc, const char *name)
 {
     esp_engine *e = soc->eng;
-    esp_phase_end(soc);
+    smn_esp_phase_end(soc);
     if (e->nphases == ESP_MAX_PHASES)
         return;   /* the built-in scripts stay well below; a longer one loses its last phases */
     socmon_phase *p = &e->phases[e->nphases++];

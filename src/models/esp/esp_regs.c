@@ -10,14 +10,14 @@
 #include "core/error.h"
 #include "models/esp/esp_internal.h"
 
-uint64_t esp_defined_mask(const socmon_esp_soc_desc *d, unsigned tile)
+uint64_t smn_esp_defined_mask(const socmon_esp_soc_desc *d, unsigned tile)
 {
     const socmon_esp_tile_desc *td = &d->tiles[tile];
     return esp_tile_wired((unsigned)td->type, td->type == SOCMON_ESP_TILE_CPU || td->has_l2,
                           d->cache_hierarchy, d->noc_planes, d->noc_queues);
 }
 
-void esp_tile_reset(esp_tile *t)
+void smn_esp_tile_reset(esp_tile *t)
 {
     memset(t->count, 0, sizeof t->count);
     memset(t->frozen, 0, sizeof t->frozen);
@@ -32,7 +32,7 @@ void esp_tile_reset(esp_tile *t)
     t->op_point = 3; /* idle tiles sit at the lowest V/F point */
 }
 
-void esp_count(socmon_esp_soc *soc, unsigned tile, unsigned mon, uint64_t n)
+void smn_esp_count(socmon_esp_soc *soc, unsigned tile, unsigned mon, uint64_t n)
 {
     esp_tile *t = &soc->tiles[tile];
     if (!(t->defined & ESP_MON_BIT(mon)) || n == 0)
@@ -56,7 +56,7 @@ static socmon_status outside(const esp_tile *t, uint64_t off)
 static socmon_status tile_read(void *model, uint64_t off, uint32_t *val)
 {
     esp_tile *t = model;
-    const socmon_reginfo *ri = off < ESP_TILE_SIZE ? esp_tile_reginfo((uint32_t)off) : NULL;
+    const smn_reginfo *ri = off < ESP_TILE_SIZE ? esp_tile_reginfo((uint32_t)off) : NULL;
     if (!ri)
         return outside(t, off);
     if (ri == &ESP_MON_REGINFO) {
@@ -71,7 +71,7 @@ static socmon_status tile_read(void *model, uint64_t off, uint32_t *val)
 static socmon_status tile_write(void *model, uint64_t off, uint32_t val)
 {
     esp_tile *t = model;
-    const socmon_reginfo *ri = off < ESP_TILE_SIZE ? esp_tile_reginfo((uint32_t)off) : NULL;
+    const smn_reginfo *ri = off < ESP_TILE_SIZE ? esp_tile_reginfo((uint32_t)off) : NULL;
     if (!ri)
         return outside(t, off);
     /* Monitor words are read-only and the unused words reserved: the table
@@ -170,7 +170,7 @@ socmon_status socmon_esp_soc_poke(socmon_esp_soc *soc, unsigned tile, unsigned m
     if (!(soc->tiles[tile].defined & ESP_MON_BIT(mon)))
         return socmon_fail(SOCMON_ERANGE,
                            "esp poke: monitor %u is not defined in tile %u (%s): it always reads 0",
-                           mon, tile, esp_tile_type_name(soc->desc.tiles[tile].type));
+                           mon, tile, smn_esp_tile_type_name(soc->desc.tiles[tile].type));
     soc->tiles[tile].count[mon] = v;
     return SOCMON_OK;
 }

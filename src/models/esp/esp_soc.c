@@ -34,7 +34,7 @@ static socmon_status check_desc(const socmon_esp_soc_desc *d)
         if (d->tiles[t].has_l2 && ty != SOCMON_ESP_TILE_ACC)
             return socmon_fail(SOCMON_EINVAL, "esp soc: tile %u (%s): only accelerator tiles "
                                "take has_l2 (CPU tiles always have an L2)", t,
-                               esp_tile_type_name(ty));
+                               smn_esp_tile_type_name(ty));
         if (memchr(d->tiles[t].name, '\0', sizeof d->tiles[t].name) == NULL)
             return socmon_fail(SOCMON_EINVAL, "esp soc: tile %u name is not terminated", t);
     }
@@ -44,7 +44,7 @@ static socmon_status check_desc(const socmon_esp_soc_desc *d)
 static void reset_tiles(socmon_esp_soc *soc)
 {
     for (unsigned t = 0; t < soc->ntiles; t++)
-        esp_tile_reset(&soc->tiles[t]);
+        smn_esp_tile_reset(&soc->tiles[t]);
 }
 
 socmon_status smn_esp_soc_new(const socmon_esp_soc_desc *d, socmon_esp_soc **out)
@@ -68,10 +68,10 @@ socmon_status smn_esp_soc_new(const socmon_esp_soc_desc *d, socmon_esp_soc **out
     for (unsigned t = 0; t < soc->ntiles; t++) {
         soc->tiles[t].soc = soc;
         soc->tiles[t].index = t;
-        soc->tiles[t].defined = esp_defined_mask(d, t);
+        soc->tiles[t].defined = smn_esp_defined_mask(d, t);
     }
     reset_tiles(soc);
-    st = esp_engine_new(soc);
+    st = smn_esp_engine_new(soc);
     if (st != SOCMON_OK) {
         free(soc->tiles);
         free(soc);
@@ -85,7 +85,7 @@ void smn_esp_soc_free(socmon_esp_soc *soc)
 {
     if (!soc)
         return;
-    esp_engine_free(soc);
+    smn_esp_engine_free(soc);
     free(soc->tiles);
     free(soc);
 }
@@ -102,7 +102,7 @@ socmon_status socmon_esp_soc_reset(socmon_esp_soc *soc)
     reset_tiles(soc);
     soc->cycles = 0;
     soc->ns = 0;
-    esp_engine_reset(soc);
+    smn_esp_engine_reset(soc);
     return SOCMON_OK;
 }
 

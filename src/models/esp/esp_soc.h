@@ -28,7 +28,7 @@ socmon_status smn_esp_soc_map(socmon_esp_soc *soc, socmon_bus *model_bus);
 uint32_t smn_esp_soc_peek_xmon(const socmon_esp_soc *soc, unsigned tile, unsigned w);
 
 /* Counts since reset. */
-typedef struct socmon_esp_model_stats {
+typedef struct smn_esp_model_stats {
     uint64_t cycles;
     uint64_t packets[6];          /* packets that entered the NoC, per plane */
     uint64_t flits_injected[6], flits_ejected[6];
@@ -41,11 +41,11 @@ typedef struct socmon_esp_model_stats {
     uint64_t llc_flush_writebacks;/* dirty LLC lines written to DDR by flushes */
     uint64_t uncached_accesses;   /* CPU accesses without a cache hierarchy */
     uint64_t invocations;
-} socmon_esp_model_stats;
+} smn_esp_model_stats;
 /* The phases of the running workload so far (the target's op phases): how many, out[0..max)
  * filled; the one still running ends at the current time. */
 size_t smn_esp_soc_phases(const socmon_esp_soc *soc, socmon_phase *out, size_t max);
-void smn_esp_soc_stats(const socmon_esp_soc *soc, socmon_esp_model_stats *out);
+void smn_esp_soc_stats(const socmon_esp_soc *soc, smn_esp_model_stats *out);
 /* The run results of a noc-trace or noc workload (the target's op results): cycles to the
  * drain, packets and flits delivered, latency min/mean/p99/max; how many (0 after any other
  * workload), out[0..max) filled. */

@@ -164,7 +164,7 @@ static socmon_status line(tparser *p, char **tok, int ntok)
     return perr(p, "directive", tok[0], "unknown (expected plane, stall, or a packet: CYCLE SRC DST FLITS)");
 }
 
-void esp_trace_free(esp_trace *t)
+void smn_esp_trace_free(esp_trace *t)
 {
     if (!t)
         return;
@@ -173,7 +173,7 @@ void esp_trace_free(esp_trace *t)
     memset(t, 0, sizeof *t);
 }
 
-socmon_status esp_trace_parse(const char *text, size_t len, const char *src, esp_trace *out)
+socmon_status smn_esp_trace_parse(const char *text, size_t len, const char *src, esp_trace *out)
 {
     if (!out || (!text && len))
         return socmon_fail(SOCMON_EINVAL, "esp trace parse: %s is NULL", out ? "text" : "out");
@@ -216,11 +216,11 @@ socmon_status esp_trace_parse(const char *text, size_t len, const char *src, esp
         st = socmon_fail(SOCMON_EPARSE, "%s: field 'mesh': missing (the trace must begin with 'mesh ROWS COLS')",
                          p.src);
     if (st != SOCMON_OK)
-        esp_trace_free(out);
+        smn_esp_trace_free(out);
     return st;
 }
 
-socmon_status esp_trace_load(const char *path, esp_trace *out)
+socmon_status smn_esp_trace_load(const char *path, esp_trace *out)
 {
     if (!path || !out)
         return socmon_fail(SOCMON_EINVAL, "esp trace load: %s is NULL", path ? "out" : "path");
@@ -229,7 +229,7 @@ socmon_status esp_trace_load(const char *path, esp_trace *out)
     socmon_status st = smn_file_read(path, MAX_FILE, "noc trace", &text, &n);
     if (st != SOCMON_OK)
         return st;
-    st = esp_trace_parse(text, n, path, out);
+    st = smn_esp_trace_parse(text, n, path, out);
     free(text);
     return st;
 }

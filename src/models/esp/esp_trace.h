@@ -33,10 +33,10 @@ typedef struct esp_trace {
 /* Parses a trace held in text[0..len) (no NUL needed; a NUL byte is an error); src names it in
  * messages ("t.trace:4: field 'dst': 6 out of range 0..5"). Every error is SOCMON_EPARSE and
  * names the line and the field. On failure *out holds nothing to free. */
-socmon_status esp_trace_parse(const char *text, size_t len, const char *src, esp_trace *out);
+socmon_status smn_esp_trace_parse(const char *text, size_t len, const char *src, esp_trace *out);
 /* Reads and parses the file path (at most 64 MiB). */
-socmon_status esp_trace_load(const char *path, esp_trace *out);
-void esp_trace_free(esp_trace *t);
+socmon_status smn_esp_trace_load(const char *path, esp_trace *out);
+void smn_esp_trace_free(esp_trace *t);
 
 /* ---- synthetic patterns (esp_pattern.c) ---- */
 typedef enum esp_pattern_kind {
@@ -60,12 +60,12 @@ typedef struct esp_pattern {
 
 /* Parses "pattern=P,rate=R,len=N|mix,seed=S,plane=P,cycles=C,hot=T" (every key but pattern
  * optional) for a rows x cols mesh. Errors are SOCMON_EPARSE naming the field and the value. */
-socmon_status esp_pattern_parse(const char *args, unsigned rows, unsigned cols, esp_pattern *out);
+socmon_status smn_esp_pattern_parse(const char *args, unsigned rows, unsigned cols, esp_pattern *out);
 /* The destination of a packet from src under the pattern; src itself when the pattern sends
  * nothing from src (transpose's diagonal). Draws from the generator for uniform and hotspot. */
-unsigned esp_pattern_dest(esp_pattern *p, unsigned src);
+unsigned smn_esp_pattern_dest(esp_pattern *p, unsigned src);
 /* One tile's Bernoulli draw for one cycle: 0, or the flits of the packet it offers now. */
-unsigned esp_pattern_draw(esp_pattern *p);
-const char *esp_pattern_name(esp_pattern_kind k);
+unsigned smn_esp_pattern_draw(esp_pattern *p);
+const char *smn_esp_pattern_name(esp_pattern_kind k);
 
 #endif

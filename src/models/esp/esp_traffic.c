@@ -6,7 +6,7 @@
  * its cycle, and the NoC injects from there one flit per cycle while the local input has room.
  * The run ends when the last packet's tail has left its destination. The NoC tells two
  * things (esp_internal.h): the cycle a packet's head entered its source router (t_head) and,
- * by calling esp_chain_arrived, the cycle its tail left the destination; nothing here
+ * by calling smn_esp_chain_arrived, the cycle its tail left the destination; nothing here
  * depends on how the NoC moves flits in between. */
 #include <stdlib.h>
 #include <string.h>
@@ -44,15 +44,15 @@ typedef struct esp_traffic {
     int overflow;                /* MAX_WAITING reached: nothing more is offered, the run fails */
 } esp_traffic;
 
-void esp_traffic_free(esp_engine *e)
+void smn_esp_traffic_free(esp_engine *e)
 {
     esp_traffic *t = e->traffic;
     if (!t)
         return;
     for (unsigned p = 0; p < ESP_NPLANES; p++)
         for (unsigned i = 0; i < e->noc.n; i++)
-            esp_noc_sink_stop(&e->noc, p, i, 0);
-    esp_trace_free(&t->tr);
+            smn_esp_noc_sink_stop(&e->noc, p, i, 0);
+    smn_esp_trace_free(&t->tr);
     free(t->ev);
     free(t->stops);
     free(t->lat);
@@ -72,7 +72,7 @@ static socmon_status load_trace(socmon_esp_soc *soc, esp_traffic *t, const char 
 {
     if (!*path)
         return socmon_fail(SOCMON_EPARSE, "noc-trace: no file given (noc-trace:FILE)");
-    socmon_status st = esp_trace_load(path, &t->tr);
+    socmon_status st = smn_esp_trace_load(path, &t->tr);
     if (st != SOCMON_OK)
         return st;
     if (t->tr.rows != soc->desc.rows || t->tr.cols != soc->desc.cols)
@@ -95,10 +95,10 @@ static socmon_status load_trace(socmon_esp_soc *soc, esp_traffic *t, const char 
     return SOCMON_OK;
 }
 
-socmon_status esp_traffic_build(socmon_esp_soc *soc, const char *name, int *handled)
+socmon_status smn_esp_traffic_build(socmon_esp_soc *soc, const char *name, int *handled)
 {
     esp_engine *e = soc->eng;
-    esp_traffic_free(e);
+    smn_esp_traffic_free(e);
     int trace = strncmp(name, "noc-trace:", 10) == 0, pattern = strncmp(name, "noc:", 4) == 0;
     *handled = trace || pattern;
     if (!*handled)
@@ -110,14 +110,14 @@ socmon_status esp_traffic_build(socmon_esp_soc *soc, const char *name, int *hand
     }
     e->traffic = t;
     socmon_status st = trace ? load_trace(soc, t, name + 10)
-                             : esp_pattern_parse(name + 4, soc->desc.rows, soc->desc.cols, &t->pat);
+                             : smn_esp_pattern_parse(name + 4, soc->desc.rows, soc->desc.cols, &t->pat);
     if (pattern)
         t->plane = t->pat.plane;
     e->nscript = 0;
     if (st == SOCMON_OK)
-        st = esp_script_add(e, &(esp_spec){.kind = ACT_TRAFFIC});
+        st = smn_esp_script_add(e, &(esp_spec){.kind = ACT_TRAFFIC});
     if (st != SOCMON_OK)
-        esp_traffic_free(e);
+        smn_esp_traffic_free(e);
     return st;
 }
 
@@ -127,20 +127,20 @@ static void offer(socmon_esp_soc *soc, esp_act *a, unsigned src, unsigned dst, u
         soc->eng->traffic->overflow = 1;
         return;
     }
-    esp_chain *ch = esp_chain_alloc(soc, a);
+    esp_chain *ch = smn_esp_chain_alloc(soc, a);
     if (!ch)
         return; /* the engine reports it */
     ch->nhops = 1;
     ch->hops[0] = (esp_hop){.src = (uint16_t)src, .dst = (uint16_t)dst, .flits = (uint16_t)flits,
                             .plane = (uint8_t)plane};
-    esp_noc_send(soc, ch);
+    smn_esp_noc_send(soc, ch);
 }
 
 static void clear_stops(socmon_esp_soc *soc, esp_traffic *t)
 {
     for (unsigned i = 0; i < soc->ntiles; i++) {
         t->stops[i] = 0;
-        esp_noc_sink_stop(&soc->eng->noc, t->plane, i, 0);
+        smn_esp_noc_sink_stop(&soc->eng->noc, t->plane, i, 0);
     }
     t->next_ev = t->nev;
 }
@@ -150,7 +150,7 @@ static int exhausted(const esp_traffic *t)
     return t->overflow || t->is_trace ? t->next_pkt == t->tr.npkt : t->gen >= t->pat.cycles;
 }
 
-void esp_traffic_step(socmon_esp_soc *soc, esp_act *a)
+void smn_esp_traffic_step(socmon_esp_soc *soc, esp_act *a)
 {
     esp_traffic *t = soc->eng->traffic;
     if (!t->started) {
@@ -161,7 +161,7 @@ void esp_traffic_step(socmon_esp_soc *soc, esp_act *a)
     for (; t->next_ev < t->nev && t->ev[t->next_ev].cycle <= now; t->next_ev++) {
         const stall_ev *v = &t->ev[t->next_ev];
         t->stops[v->tile] = (unsigned)((int)t->stops[v->tile] + v->delta);
-        esp_noc_sink_stop(&soc->eng->noc, t->plane, v->tile, t->stops[v->tile] != 0);
+        smn_esp_noc_sink_stop(&soc->eng->noc, t->plane, v->tile, t->stops[v->tile] != 0);
     }
     if (t->is_trace) {
         for (; t->next_pkt < t->tr.npkt && t->tr.pkt[t->next_pkt].cycle <= now; t->next_pkt++) {
@@ -170,10 +170,10 @@ void esp_traffic_step(socmon_esp_soc *soc, esp_act *a)
         }
     } else if (t->gen <= now && t->gen < t->pat.cycles) {
         for (unsigned src = 0; src < soc->ntiles; src++) {
-            unsigned flits = esp_pattern_draw(&t->pat);
+            unsigned flits = smn_esp_pattern_draw(&t->pat);
             if (!flits)
                 continue;
-            unsigned dst = esp_pattern_dest(&t->pat, src);
+            unsigned dst = smn_esp_pattern_dest(&t->pat, src);
             if (dst != src)
                 offer(soc, a, src, dst, flits, t->plane);
         }
@@ -184,12 +184,12 @@ void esp_traffic_step(socmon_esp_soc *soc, esp_act *a)
         clear_stops(soc, t);   /* nothing left to hold: a stall in force must not outlive the run */
 }
 
-int esp_traffic_overflow(const socmon_esp_soc *soc)
+int smn_esp_traffic_overflow(const socmon_esp_soc *soc)
 {
     return soc->eng->traffic && soc->eng->traffic->overflow;
 }
 
-uint64_t esp_traffic_next(const socmon_esp_soc *soc)
+uint64_t smn_esp_traffic_next(const socmon_esp_soc *soc)
 {
     const esp_traffic *t = soc->eng->traffic;
     if (!t->started)
@@ -204,7 +204,7 @@ uint64_t esp_traffic_next(const socmon_esp_soc *soc)
     return next;
 }
 
-void esp_traffic_arrived(socmon_esp_soc *soc, const esp_chain *ch)
+void smn_esp_traffic_arrived(socmon_esp_soc *soc, const esp_chain *ch)
 {
     esp_engine *e = soc->eng;
     esp_traffic *t = e->traffic;
@@ -215,7 +215,7 @@ void esp_traffic_arrived(socmon_esp_soc *soc, const esp_chain *ch)
         return;
     }
     t->lat[t->nlat++] = soc->cycles - ch->t_head;
-    t->flits += ch->hops[ch->cur - 1].flits;   /* esp_chain_arrived has moved cur past it */
+    t->flits += ch->hops[ch->cur - 1].flits;   /* smn_esp_chain_arrived has moved cur past it */
     t->end = soc->cycles + 1 - t->base;
     /* The last packet out: stalls still in force hold nothing, and must not outlive the run. */
     if (ch->act && ch->act->outstanding == 1 && exhausted(t))

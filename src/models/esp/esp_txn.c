@@ -29,7 +29,7 @@
 
 #define CHAIN_BLOCK 256
 
-esp_chain *esp_chain_alloc(socmon_esp_soc *soc, esp_act *act)
+esp_chain *smn_esp_chain_alloc(socmon_esp_soc *soc, esp_act *act)
 {
     esp_engine *e = soc->eng;
     if (!e->free_chains) {
@@ -56,26 +56,26 @@ esp_chain *esp_chain_alloc(socmon_esp_soc *soc, esp_act *act)
     return ch;
 }
 
-void esp_chain_free(socmon_esp_soc *soc, esp_chain *ch)
+void smn_esp_chain_free(socmon_esp_soc *soc, esp_chain *ch)
 {
     ch->next = soc->eng->free_chains;
     soc->eng->free_chains = ch;
 }
 
-void esp_chain_arrived(socmon_esp_soc *soc, esp_chain *ch)
+void smn_esp_chain_arrived(socmon_esp_soc *soc, esp_chain *ch)
 {
     const esp_hop *h = &ch->hops[ch->cur];
     for (unsigned i = 0; i < h->nrecv; i++)
-        esp_count(soc, h->recv[i].tile, h->recv[i].mon, h->recv[i].n);
+        smn_esp_count(soc, h->recv[i].tile, h->recv[i].mon, h->recv[i].n);
     ch->cur++;
-    esp_chain_go(soc, ch);
+    smn_esp_chain_go(soc, ch);
 }
 
-void esp_chain_done(socmon_esp_soc *soc, esp_chain *ch)
+void smn_esp_chain_done(socmon_esp_soc *soc, esp_chain *ch)
 {
     if (ch->act) {
         if (ch->act->kind == ACT_TRAFFIC)
-            esp_traffic_arrived(soc, ch);
+            smn_esp_traffic_arrived(soc, ch);
         ch->act->outstanding--;
         /* A finished activity whose last transaction this was leaves in this cycle, whatever
          * the step the engine was asked to run (its tile's DVFS point changes then). */
@@ -83,9 +83,9 @@ void esp_chain_done(socmon_esp_soc *soc, esp_chain *ch)
             soc->eng->reap_due = 1;
         /* Arrivals come in the NoC's part of the cycle: the activity steps in the next. */
         if (ch->act->asleep && ch->act->wake_at == ESP_NO_CYCLE)
-            esp_act_wake(soc, ch->act, soc->cycles + 1);
+            smn_esp_act_wake(soc, ch->act, soc->cycles + 1);
     }
-    esp_chain_free(soc, ch);
+    smn_esp_chain_free(soc, ch);
 }
 
 static esp_hop *hop(esp_chain *ch, unsigned src, unsigned dst, unsigned plane, unsigned flits)
@@ -132,7 +132,7 @@ static void on_recv(esp_hop *h, unsigned tile, unsigned mon)
     on_recv_n(h, tile, mon, amount(h, mon));
 }
 
-unsigned esp_home(const socmon_esp_soc *soc, uint64_t line)
+unsigned smn_esp_home(const socmon_esp_soc *soc, uint64_t line)
 {
     /* Memory is interleaved over the memory tiles page by page. */
     const esp_engine *e = soc->eng;
@@ -173,7 +173,7 @@ static unsigned llc_get(socmon_esp_soc *soc, esp_chain *ch, unsigned H, uint64_t
 {
     esp_cache *llc = &soc->eng->c.llc[H];
     esp_hop *h0 = &ch->hops[0];
-    int w = esp_cache_find(llc, line);
+    int w = smn_esp_cache_find(llc, line);
     work(ch, 1, H, ESP_W_LLC); /* hop 1 leaves H (data, or a recall's forward), or the chain ends there */
     if (w >= 0) {
         on_recv(h0, H, ESP_MON_LLC_HIT);
@@ -182,7 +182,7 @@ static unsigned llc_get(socmon_esp_soc *soc, esp_chain *ch, unsigned H, uint64_t
     on_recv(h0, H, ESP_MON_LLC_MISS);
     on_recv(h0, H, ESP_MON_DDR); /* the fill */
     unsigned wk = ESP_W_LLC | ESP_W_FILL;
-    unsigned s = esp_cache_slot(llc, line, esp_cache_victim(llc, line));
+    unsigned s = esp_cache_slot(llc, line, smn_esp_cache_victim(llc, line));
     if (llc->tag[s]) {
         int dirty = llc->dirty[s];
         if (llc->holder[s])
@@ -194,18 +194,18 @@ static unsigned llc_get(socmon_esp_soc *soc, esp_chain *ch, unsigned H, uint64_t
         }
     }
     work(ch, 1, H, wk);
-    esp_cache_fill(llc, s, line, 0);
+    smn_esp_cache_fill(llc, s, line, 0);
     return s;
 }
 
-int esp_txn_l2_evict(socmon_esp_soc *soc, esp_act *act, unsigned tile, unsigned slot)
+int smn_esp_txn_l2_evict(socmon_esp_soc *soc, esp_act *act, unsigned tile, unsigned slot)
 {
     esp_cache *l2 = &soc->eng->c.l2[tile];
     if (!l2->tag[slot])
         return 0;
     uint64_t line = l2->tag[slot] - 1;
     int dirty = l2->dirty[slot];
-    unsigned H = esp_home(soc, line);
+    unsigned H = smn_esp_home(soc, line);
     esp_cache *llc = &soc->eng->c.llc[H];
     int s = slot_of(llc, line);
     if (s >= 0) {
@@ -214,14 +214,14 @@ int esp_txn_l2_evict(socmon_esp_soc *soc, esp_act *act, unsigned tile, unsigned 
     }
     l2->tag[slot] = 0;
     l2->dirty[slot] = 0;
-    esp_chain *ch = esp_chain_alloc(soc, act);
+    esp_chain *ch = smn_esp_chain_alloc(soc, act);
     if (!ch)
         return 0;
     on_recv(hop(ch, tile, H, ESP_P_COH_REQ, dirty ? ESP_FLITS_DATA : ESP_FLITS_CTRL), H,
             ESP_MON_COH_REQ);
     work(ch, 1, H, ESP_W_LLC); /* PutS/PutM: one pass of the LLC's controller */
     on_send(hop(ch, H, tile, ESP_P_COH_RSP, ESP_FLITS_CTRL), H, ESP_MON_COH_RSP_SND);
-    esp_chain_go(soc, ch);
+    smn_esp_chain_go(soc, ch);
     return 1;
 }
 
@@ -234,27 +234,27 @@ static int l2_access(socmon_esp_soc *soc, esp_act *act, unsigned X, uint64_t lin
     esp_engine *e = soc->eng;
     esp_cache *l2 = &e->c.l2[X];
     e->st.l2_accesses++;
-    int w = esp_cache_find(l2, line);
+    int w = smn_esp_cache_find(l2, line);
     if (w >= 0) {
-        esp_count(soc, X, ESP_MON_L2_HIT, 1);
+        smn_esp_count(soc, X, ESP_MON_L2_HIT, 1);
         if (store)
             l2->dirty[esp_cache_slot(l2, line, w)] = 1;
         if (!timed_hit)
             return 0;
-        esp_chain *ch = esp_chain_alloc(soc, act);
+        esp_chain *ch = smn_esp_chain_alloc(soc, act);
         if (!ch)
             return 0;
         work(ch, 0, X, ESP_W_L2_LOOKUP); /* no hop: the requester is told when it is done */
-        esp_chain_go(soc, ch);
+        smn_esp_chain_go(soc, ch);
         return 1;
     }
-    esp_count(soc, X, ESP_MON_L2_MISS, 1);
-    unsigned vs = esp_cache_slot(l2, line, esp_cache_victim(l2, line));
-    esp_txn_l2_evict(soc, NULL, X, vs);
-    esp_chain *ch = esp_chain_alloc(soc, act);
+    smn_esp_count(soc, X, ESP_MON_L2_MISS, 1);
+    unsigned vs = esp_cache_slot(l2, line, smn_esp_cache_victim(l2, line));
+    smn_esp_txn_l2_evict(soc, NULL, X, vs);
+    esp_chain *ch = smn_esp_chain_alloc(soc, act);
     if (!ch)
         return 0;
-    unsigned H = esp_home(soc, line);
+    unsigned H = smn_esp_home(soc, line);
     esp_cache *llc = &e->c.llc[H];
     work(ch, 0, X, ESP_W_L2_LOOKUP); /* the miss is found, then the Get leaves */
     on_recv(hop(ch, X, H, ESP_P_COH_REQ, ESP_FLITS_CTRL), H, ESP_MON_COH_REQ);
@@ -264,27 +264,27 @@ static int l2_access(socmon_esp_soc *soc, esp_act *act, unsigned X, uint64_t lin
     on_send(hop(ch, H, X, ESP_P_COH_RSP, ESP_FLITS_DATA), H, ESP_MON_COH_RSP_SND);
     work(ch, ch->nhops, X, ESP_W_L2_FILL);
     llc->holder[s] = (uint16_t)(X + 1);
-    esp_cache_fill(l2, vs, line, store);
-    esp_chain_go(soc, ch);
+    smn_esp_cache_fill(l2, vs, line, store);
+    smn_esp_chain_go(soc, ch);
     return 1;
 }
 
-int esp_txn_l2_access(socmon_esp_soc *soc, esp_act *act, unsigned X, uint64_t line, int store)
+int smn_esp_txn_l2_access(socmon_esp_soc *soc, esp_act *act, unsigned X, uint64_t line, int store)
 {
     return l2_access(soc, act, X, line, store, 0);
 }
 
-int esp_txn_dma(socmon_esp_soc *soc, esp_act *act, unsigned A, uint64_t line, int write,
+int smn_esp_txn_dma(socmon_esp_soc *soc, esp_act *act, unsigned A, uint64_t line, int write,
                 socmon_esp_coherence mode)
 {
     esp_engine *e = soc->eng;
     e->st.dma_lines[mode]++;
     if (mode == SOCMON_ESP_COH_FULL)
         return l2_access(soc, act, A, line, write, 1);
-    esp_chain *ch = esp_chain_alloc(soc, act);
+    esp_chain *ch = smn_esp_chain_alloc(soc, act);
     if (!ch)
         return 0;
-    unsigned H = esp_home(soc, line);
+    unsigned H = smn_esp_home(soc, line);
     /* LLC-coherent and coherent DMA are one path in the RTL: the accelerator's DMA engine sends
      * REQ_DMA_READ/WRITE on the LLC-coherent DMA queues for both (esp_acc_dma.vhd), which the
      * memory tile's LLC wrapper reads (tile_mem.vhd: its DMA port is the coherent_dma queue,
@@ -312,17 +312,17 @@ int esp_txn_dma(socmon_esp_soc *soc, esp_act *act, unsigned A, uint64_t line, in
     if (!write)
         on_send(hop(ch, H, A, rsp_plane, ESP_FLITS_DATA), H,
                 coh ? ESP_MON_COH_DMA_RSP : ESP_MON_DMA_RSP);
-    esp_chain_go(soc, ch);
+    smn_esp_chain_go(soc, ch);
     return 1;
 }
 
-int esp_txn_uncached(socmon_esp_soc *soc, esp_act *act, unsigned C, uint64_t line, int store)
+int smn_esp_txn_uncached(socmon_esp_soc *soc, esp_act *act, unsigned C, uint64_t line, int store)
 {
-    esp_chain *ch = esp_chain_alloc(soc, act);
+    esp_chain *ch = smn_esp_chain_alloc(soc, act);
     if (!ch)
         return 0;
     soc->eng->st.uncached++;
-    unsigned H = esp_home(soc, line);
+    unsigned H = smn_esp_home(soc, line);
     /* Without an L2 the CPU tile's bridge (ahbslv2noc/axislv2noc in tile_cpu.vhd) sends its
      * accesses on the coherence request plane and gets the data back on the response plane; the
      * memory tile's noc2ahbmst takes them from and answers into the coherence queues, whose
@@ -334,6 +334,6 @@ int esp_txn_uncached(socmon_esp_soc *soc, esp_act *act, unsigned C, uint64_t lin
     work(ch, 1, H, store ? ESP_W_DDR_WR : ESP_W_DDR_RD);
     if (!store)
         on_send(hop(ch, H, C, ESP_P_COH_RSP, ESP_FLITS_CTRL), H, ESP_MON_COH_RSP_SND);
-    esp_chain_go(soc, ch);
+    smn_esp_chain_go(soc, ch);
     return 1;
 }

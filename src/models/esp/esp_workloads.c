@@ -23,7 +23,7 @@ const char *const *socmon_esp_workloads(void)
     return names;
 }
 
-socmon_status esp_script_add(esp_engine *e, const esp_spec *s)
+socmon_status smn_esp_script_add(esp_engine *e, const esp_spec *s)
 {
     if (SOCMON_GROW(e->script, e->capscript, e->nscript, 64))
         return socmon_fail(SOCMON_ENOMEM, "esp model: out of memory for a workload script");
@@ -45,7 +45,7 @@ static void add(builder *b, esp_spec s)
     s.phase = b->phase;
     b->phase = NULL;
     if (b->st == SOCMON_OK)
-        b->st = esp_script_add(b->e, &s);
+        b->st = smn_esp_script_add(b->e, &s);
 }
 
 static void next(builder *b)
@@ -229,11 +229,11 @@ static socmon_status parse_acc_args(const char *name, const char *args, uint64_t
     return SOCMON_OK;
 }
 
-socmon_status esp_script_build(socmon_esp_soc *soc, const char *name)
+socmon_status smn_esp_script_build(socmon_esp_soc *soc, const char *name)
 {
     builder b = {soc, soc->eng, 0, SOCMON_OK, NULL};
     int traffic = 0;
-    socmon_status tst = esp_traffic_build(soc, name, &traffic);   /* noc-trace:FILE, noc:ARGS */
+    socmon_status tst = smn_esp_traffic_build(soc, name, &traffic);   /* noc-trace:FILE, noc:ARGS */
     if (traffic)
         return tst;
     int w = -1;

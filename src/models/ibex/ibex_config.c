@@ -16,13 +16,13 @@
 
 static const char *const rv32m_names[] = {"none", "slow", "fast", "single"};
 
-const char *ibex_rv32m_name(ibex_rv32m m)
+const char *smn_ibex_rv32m_name(ibex_rv32m m)
 {
     return (unsigned)m < 4 ? rv32m_names[m] : "?";
 }
 
 /* The presets, the one place they are written (the ibex target's option `config` chooses among
- * ibex_config_names). */
+ * smn_ibex_config_names). */
 static const struct {
     const char *name;
     ibex_rv32m rv32m;
@@ -32,9 +32,9 @@ static const struct {
     {"maxperf", IBEX_RV32M_SINGLE, 1, 1},
 };
 
-const char *const ibex_config_names[] = {"small", "maxperf", NULL};
+const char *const smn_ibex_config_names[] = {"small", "maxperf", NULL};
 
-socmon_status ibex_config_preset(ibex_config *cfg, const char *name)
+socmon_status smn_ibex_config_preset(ibex_config *cfg, const char *name)
 {
     if (!cfg || !name)
         return socmon_fail(SOCMON_EINVAL, "ibex: NULL config or preset name");

@@ -5,7 +5,7 @@
 #include "core/error.h"
 #include "models/ibex/ibex_internal.h"
 
-socmon_status ibex_create(const ibex_config *cfg, ibex_core **out)
+socmon_status smn_ibex_create(const ibex_config *cfg, ibex_core **out)
 {
     ibex_core *c;
     if (!cfg || !out)
@@ -26,7 +26,7 @@ socmon_status ibex_create(const ibex_config *cfg, ibex_core **out)
     /* one slot per halfword; calloc leaves them all H_DECODE */
     c->ops = calloc(IBEX_SS_RAM_SIZE / 2, sizeof *c->ops);
     if (!c->ram || !c->ops) {
-        ibex_destroy(c);
+        smn_ibex_destroy(c);
         return socmon_fail(SOCMON_ENOMEM, "ibex: out of memory for %u KiB of RAM",
                            IBEX_SS_RAM_SIZE / 1024);
     }
@@ -34,24 +34,24 @@ socmon_status ibex_create(const ibex_config *cfg, ibex_core **out)
     c->cfg = *cfg;
     c->cfg.wb_stage = cfg->wb_stage != 0;
     c->cfg.bt_alu = cfg->bt_alu != 0;
-    ibex_timing_init(&c->cfg, &c->t);
-    ibex_reset(c);
+    smn_ibex_timing_init(&c->cfg, &c->t);
+    smn_ibex_reset(c);
     *out = c;
     return SOCMON_OK;
 }
 
-void ibex_destroy(ibex_core *c)
+void smn_ibex_destroy(ibex_core *c)
 {
     if (!c)
         return;
-    ibex_prof_free(c);
+    smn_ibex_prof_free(c);
     free(c->ram);
     free(c->ops);
     free(c->out_buf);
     free(c);
 }
 
-void ibex_reset(ibex_core *c)
+void smn_ibex_reset(ibex_core *c)
 {
     memset(c->x, 0, sizeof c->x);
     c->pc = IBEX_SS_RESET_PC;
@@ -60,11 +60,11 @@ void ibex_reset(ibex_core *c)
     c->mie = c->mscratch = c->mepc = c->mcause = c->mtval = c->cpuctrlsts = 0;
     c->mtvec = (IBEX_SS_BOOT_ADDR & IBEX_MTVEC_BASE_MASK) | IBEX_MTVEC_MODE;
     c->misa = IBEX_MISA_BASE | (c->cfg.rv32m != IBEX_RV32M_NONE ? IBEX_MISA_M : 0);
-    ibex_counters_reset(c);
+    smn_ibex_counters_reset(c);
     /* Counters run from reset (mcountinhibit resets to 0): the controller's
      * RESET, BOOT_SET and FIRST_FETCH cycles before the first instruction
      * reaches ID count as cycles and as NumCyclesIF (fixtures: whole). */
-    c->boot_pending = 1;   /* charged by the first ibex_run: at reset every counter reads 0 */
+    c->boot_pending = 1;   /* charged by the first smn_ibex_run: at reset every counter reads 0 */
     c->attr_pc = IBEX_SS_RESET_PC;
     memset(c->attr_prev, 0, sizeof c->attr_prev);
     c->seq = 0;
@@ -84,16 +84,16 @@ void ibex_reset(ibex_core *c)
     c->out_len = 0;
     memset(&c->stats, 0, sizeof c->stats);
     if (c->prof)
-        ibex_prof_reset(c);
+        smn_ibex_prof_reset(c);
     /* the predecoded slots stay valid: RAM is kept */
 }
 
-const ibex_config *ibex_get_config(const ibex_core *c)
+const ibex_config *smn_ibex_get_config(const ibex_core *c)
 {
     return &c->cfg;
 }
 
-socmon_status ibex_load(ibex_core *c, uint32_t addr, const void *data, size_t n)
+socmon_status smn_ibex_load(ibex_core *c, uint32_t addr, const void *data, size_t n)
 {
     uint32_t off = addr - IBEX_SS_RAM_BASE;
     if (!c || (!data && n))
@@ -111,13 +111,13 @@ socmon_status ibex_load(ibex_core *c, uint32_t addr, const void *data, size_t n)
     return SOCMON_OK;
 }
 
-void ibex_set_output(ibex_core *c, ibex_output_fn fn, void *ctx)
+void smn_ibex_set_output(ibex_core *c, ibex_output_fn fn, void *ctx)
 {
     c->out_fn = fn;
     c->out_ctx = ctx;
 }
 
-void ibex_output_byte(ibex_core *c, uint8_t b)
+void smn_ibex_output_byte(ibex_core *c, uint8_t b)
 {
     if (c->out_fn) {
         c->out_fn(c->out_ctx, b);
@@ -135,16 +135,16 @@ void ibex_output_byte(ibex_core *c, uint8_t b)
     c->out_buf[c->out_len] = '\0';
 }
 
-const char *ibex_output(const ibex_core *c, size_t *len)
+const char *smn_ibex_output(const ibex_core *c, size_t *len)
 {
     if (len)
         *len = c->out_len;
     return c->out_buf && c->out_len ? c->out_buf : "";
 }
 
-void ibex_set_attribution(ibex_core *c, ibex_attr_fn fn, ibex_attr_range_fn range, void *ctx)
+void smn_ibex_set_attribution(ibex_core *c, ibex_attr_fn fn, ibex_attr_range_fn range, void *ctx)
 {
-    ibex_sync(c);
+    smn_ibex_sync(c);
     c->attr_fn = fn;
     c->attr_range = range;
     c->attr_ctx = ctx;
@@ -153,7 +153,7 @@ void ibex_set_attribution(ibex_core *c, ibex_attr_fn fn, ibex_attr_range_fn rang
         c->attr_prev[i] = c->cnt[i];
 }
 
-void ibex_attr_flush(ibex_core *c)
+void smn_ibex_attr_flush(ibex_core *c)
 {
     uint64_t d[IBEX_ATTR_COUNTERS];
     int any = 0;
@@ -167,12 +167,12 @@ void ibex_attr_flush(ibex_core *c)
         c->attr_prev[i] = c->cnt[i];
     }
     if (any && c->prof && !c->prof->fast)   /* stepping: the profile's per-PC counts come from here */
-        ibex_prof_step_add(c, c->attr_pc, d);
+        smn_ibex_prof_step_add(c, c->attr_pc, d);
     if (any && c->attr_fn)
         c->attr_fn(c->attr_ctx, c->attr_pc, d);
 }
 
-void ibex_attr_flush_frame(ibex_core *c, uint64_t *restrict v, uint64_t *restrict prev)
+void smn_ibex_attr_flush_frame(ibex_core *c, uint64_t *restrict v, uint64_t *restrict prev)
 {
     uint64_t d[IBEX_ATTR_COUNTERS], any = 0;
     uint64_t *restrict aprev = c->attr_prev;
@@ -182,7 +182,7 @@ void ibex_attr_flush_frame(ibex_core *c, uint64_t *restrict v, uint64_t *restric
                    *restrict evmask = c->prof->evmask;
     _Static_assert(IBEX_ATTR_COUNTERS == IBEX_CNT_EVENTS, "a pending event per counter flushed");
     for (unsigned i = 0; i < IBEX_ATTR_COUNTERS; i++) {
-        uint64_t m = mask[i], x = (cnt[i] + (ev[i] & evmask[i])) & m;   /* as ibex_sync makes it */
+        uint64_t m = mask[i], x = (cnt[i] + (ev[i] & evmask[i])) & m;   /* as smn_ibex_sync makes it */
         v[i] = (v[i] + x - prev[i]) & m;   /* m is 2^w - 1: masking the sum is masking each part */
         prev[i] = x;
         d[i] = (x - aprev[i]) & m;
@@ -193,14 +193,14 @@ void ibex_attr_flush_frame(ibex_core *c, uint64_t *restrict v, uint64_t *restric
         c->attr_fn(c->attr_ctx, c->attr_pc, d);
 }
 
-void ibex_attr_enter(ibex_core *c, uint32_t pc, uint32_t *lo, uint32_t *span)
+void smn_ibex_attr_enter(ibex_core *c, uint32_t pc, uint32_t *lo, uint32_t *span)
 {
     uint32_t l = pc, h = pc + 1;
     c->attr_pc = pc;
     if (c->prof) {
         /* the profile's frames follow functions; with counters inhibited it steps */
         if (c->prof->fast)
-            ibex_prof_range(c, pc, &l, &h);
+            smn_ibex_prof_range(c, pc, &l, &h);
         if (pc < l || (h != 0 && pc >= h)) {
             l = pc;
             h = pc + 1;
@@ -224,58 +224,58 @@ void ibex_attr_enter(ibex_core *c, uint32_t pc, uint32_t *lo, uint32_t *span)
     *span = h - l;   /* h == 0: up to the end of the address space */
 }
 
-uint64_t ibex_counter(ibex_core *c, unsigned i)
+uint64_t smn_ibex_counter(ibex_core *c, unsigned i)
 {
-    ibex_sync(c);
+    smn_ibex_sync(c);
     if (i >= IBEX_CNT_MAX || i == IBEX_CNT_TIME || (i >= 3 && i >= 3 + c->cfg.mhpm_num))
         return 0;
     return c->cnt[i];
 }
 
-uint64_t ibex_core_cycles(ibex_core *c)
+uint64_t smn_ibex_core_cycles(ibex_core *c)
 {
-    ibex_sync(c);
+    smn_ibex_sync(c);
     return c->core_cycles;
 }
 
-uint64_t ibex_inhibited_cycles(ibex_core *c, unsigned i)
+uint64_t smn_ibex_inhibited_cycles(ibex_core *c, unsigned i)
 {
-    ibex_sync(c);
+    smn_ibex_sync(c);
     return i < IBEX_CNT_EVENTS ? c->inhibited[i] : 0;
 }
 
-uint64_t ibex_time(ibex_core *c)
+uint64_t smn_ibex_time(ibex_core *c)
 {
     return ibex_now(c);
 }
 
-uint32_t ibex_pc(const ibex_core *c)
+uint32_t smn_ibex_pc(const ibex_core *c)
 {
     return c->pc;
 }
 
-uint32_t ibex_reg(const ibex_core *c, unsigned r)
+uint32_t smn_ibex_reg(const ibex_core *c, unsigned r)
 {
     return r < 32 ? c->x[r] : 0;
 }
 
-void ibex_set_reg(ibex_core *c, unsigned r, uint32_t v)
+void smn_ibex_set_reg(ibex_core *c, unsigned r, uint32_t v)
 {
     if (r > 0 && r < 32)
         c->x[r] = v;
 }
 
-socmon_status ibex_csr_peek(ibex_core *c, uint32_t csr, uint32_t *val)
+socmon_status smn_ibex_csr_peek(ibex_core *c, uint32_t csr, uint32_t *val)
 {
     uint32_t v;
-    ibex_sync(c);
-    if (csr > 0xFFF || ibex_csr_read_m(c, csr, &v, c->seq + 1) != 0)
+    smn_ibex_sync(c);
+    if (csr > 0xFFF || smn_ibex_csr_read_m(c, csr, &v, c->seq + 1) != 0)
         return socmon_fail(SOCMON_ENOENT, "ibex: CSR 0x%03x is not readable in M-mode", csr);
     *val = v;
     return SOCMON_OK;
 }
 
-void ibex_get_stats(const ibex_core *c, ibex_stats *st)
+void smn_ibex_get_stats(const ibex_core *c, ibex_stats *st)
 {
     *st = c->stats;
     st->instructions = c->seq;

@@ -1,5 +1,5 @@
 /* Ibex's CSRs and performance counters as rtl/ibex_cs_registers.sv and
- * rtl/ibex_counter.sv implement them at commit 0a13971f.
+ * rtl/smn_ibex_counter.sv implement them at commit 0a13971f.
  *
  * Counter rules (../shared/specs/riscv_hpm_ibex.md §1.3-§1.6 and §7):
  * - counters update at the clock edge; a CSR write to a counter replaces
@@ -31,7 +31,7 @@ static uint64_t counter_mask(const ibex_core *c, unsigned i)
     return i < 3 ? UINT64_MAX : c->hpm_mask;
 }
 
-void ibex_sync(ibex_core *c)
+void smn_ibex_sync(ibex_core *c)
 {
     unsigned top = 3 + c->cfg.mhpm_num;
     if (top > IBEX_CNT_EVENTS)
@@ -55,7 +55,7 @@ void ibex_sync(ibex_core *c)
         c->ev[i] = 0;
 }
 
-void ibex_counters_reset(ibex_core *c)
+void smn_ibex_counters_reset(ibex_core *c)
 {
     for (unsigned i = 0; i < IBEX_CNT_MAX; i++)
         c->cnt[i] = 0;
@@ -137,7 +137,7 @@ static int csr_value(ibex_core *c, uint32_t a, uint32_t *val, uint64_t seq)
     case IBEX_CSR_MEPC: *val = c->mepc; return 0;
     case IBEX_CSR_MCAUSE: *val = c->mcause; return 0;
     case IBEX_CSR_MTVAL: *val = c->mtval; return 0;
-    case IBEX_CSR_MIP: *val = ibex_timer_pending(c) ? IBEX_MIX_MTI : 0; return 0;
+    case IBEX_CSR_MIP: *val = smn_ibex_timer_pending(c) ? IBEX_MIX_MTI : 0; return 0;
     case IBEX_CSR_MCOUNTINHIBIT: *val = c->inhibit; return 0;
     case IBEX_CSR_CPUCTRLSTS: *val = c->cpuctrlsts; return 0;
     default:
@@ -149,7 +149,7 @@ static int csr_value(ibex_core *c, uint32_t a, uint32_t *val, uint64_t seq)
     }
 }
 
-int ibex_csr_read(ibex_core *c, uint32_t a, uint32_t *val, uint64_t seq)
+int smn_ibex_csr_read(ibex_core *c, uint32_t a, uint32_t *val, uint64_t seq)
 {
     /* the program's own access: CSR bits 9:8 are the lowest privilege that may touch it */
     if ((a >> 8 & 3) > c->priv)
@@ -157,7 +157,7 @@ int ibex_csr_read(ibex_core *c, uint32_t a, uint32_t *val, uint64_t seq)
     return csr_value(c, a, val, seq);
 }
 
-int ibex_csr_read_m(ibex_core *c, uint32_t a, uint32_t *val, uint64_t seq)
+int smn_ibex_csr_read_m(ibex_core *c, uint32_t a, uint32_t *val, uint64_t seq)
 {
     return csr_value(c, a, val, seq);
 }
@@ -210,7 +210,7 @@ static void plain_write(ibex_core *c, uint32_t a, uint32_t w)
     }
 }
 
-int ibex_csr_exec(ibex_core *c, const ibex_op *op, uint64_t seq)
+int smn_ibex_csr_exec(ibex_core *c, const ibex_op *op, uint64_t seq)
 {
     uint32_t a = op->aux, old, w, nv;
     unsigned kind = op->sub & 3, wb = c->cfg.wb_stage != 0;
@@ -219,7 +219,7 @@ int ibex_csr_exec(ibex_core *c, const ibex_op *op, uint64_t seq)
     unsigned ci = a & 31;
     uint64_t cur = 0;
 
-    if (ibex_csr_read(c, a, &old, seq) != 0)
+    if (smn_ibex_csr_read(c, a, &old, seq) != 0)
         return 1;
     if (writes && (a >> 10) == 3)
         return 1;   /* 0xC00-0xFFF are read-only */
@@ -232,7 +232,7 @@ int ibex_csr_exec(ibex_core *c, const ibex_op *op, uint64_t seq)
     c->ev[IBEX_CNT_CYCLE] += 1;
     if (!wb)
         c->ev[IBEX_CNT_INSTRET] += 1;
-    ibex_sync(c);
+    smn_ibex_sync(c);
 
     if (writes) {
         if (is_counter)
@@ -255,7 +255,7 @@ int ibex_csr_exec(ibex_core *c, const ibex_op *op, uint64_t seq)
         c->ev[IBEX_CNT_CYCLE] += 2;
         c->ev[IBEX_CNT_IF_WAIT] += 1;
         c->bubble_at = seq + 1;
-        cut = ibex_irq_cut_refetch(c, ibex_now(c), 1);
+        cut = smn_ibex_irq_cut_refetch(c, ibex_now(c), 1);
         c->ev[IBEX_CNT_CYCLE] -= cut;
         c->ev[IBEX_CNT_IF_WAIT] -= cut;
     }

@@ -13,9 +13,9 @@ static socmon_status csr_read(void *model, uint64_t off, uint32_t *val)
     ibex_core *c = model;
     uint32_t csr = (uint32_t)(off / 4);
     /* a read syncs the counters: give any pending change to the attribution first */
-    ibex_sync(c);
-    ibex_attr_flush(c);
-    socmon_status st = ibex_csr_peek(c, csr, val);
+    smn_ibex_sync(c);
+    smn_ibex_attr_flush(c);
+    socmon_status st = smn_ibex_csr_peek(c, csr, val);
     return st ? socmon_fail(SOCMON_EIO, "ibex: CSR 0x%03x is not readable in M-mode", csr) : SOCMON_OK;
 }
 
@@ -28,7 +28,7 @@ static socmon_status csr_write(void *model, uint64_t off, uint32_t val)
 
 static const socmon_regmodel_ops csr_ops = {.read = csr_read, .write = csr_write};
 
-socmon_status ibex_map_csrs(ibex_core *c, socmon_bus *bus)
+socmon_status smn_ibex_map_csrs(ibex_core *c, socmon_bus *bus)
 {
     return socmon_bus_model_map(bus, IBEX_CSRBUS_BASE, IBEX_CSRBUS_SIZE, &csr_ops, c);
 }

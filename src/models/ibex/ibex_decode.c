@@ -298,7 +298,7 @@ static uint8_t static_cycles(const ibex_timing *t, const ibex_config *cfg, uint8
     }
 }
 
-void ibex_predecode(const ibex_core *c, uint16_t lo, uint16_t hi, ibex_op *op)
+void smn_ibex_predecode(const ibex_core *c, uint16_t lo, uint16_t hi, ibex_op *op)
 {
     uint32_t w;
     memset(op, 0, sizeof *op);
@@ -354,7 +354,7 @@ static const struct {
     [H_WFI] = {"wfi", IBEX_IC_WFI}, [H_ILLEGAL] = {"illegal", IBEX_IC_ILLEGAL},
 };
 
-void ibex_decode(const ibex_config *cfg, uint16_t lo, uint16_t hi, ibex_decoded *d)
+void smn_ibex_decode(const ibex_config *cfg, uint16_t lo, uint16_t hi, ibex_decoded *d)
 {
     static const char *const csr_names[8] = {"csrr?", "csrrw", "csrrs", "csrrc",
                                              "csrr?i", "csrrwi", "csrrsi", "csrrci"};
@@ -362,8 +362,8 @@ void ibex_decode(const ibex_config *cfg, uint16_t lo, uint16_t hi, ibex_decoded 
     ibex_op op;
     memset(&tmp, 0, sizeof tmp);
     tmp.cfg = *cfg;
-    ibex_timing_init(cfg, &tmp.t);
-    ibex_predecode(&tmp, lo, hi, &op);
+    smn_ibex_timing_init(cfg, &tmp.t);
+    smn_ibex_predecode(&tmp, lo, hi, &op);
     memset(d, 0, sizeof *d);
     d->iclass = handler_info[op.h].ic;
     d->mnemonic = handler_info[op.h].name;

@@ -61,10 +61,10 @@ static void end(text *t)
         t->buf[t->n < t->len ? t->n : t->len - 1] = '\0';
 }
 
-void ibex_disasm(const ibex_config *cfg, uint32_t pc, uint16_t lo, uint16_t hi, char *buf, size_t len)
+void smn_ibex_disasm(const ibex_config *cfg, uint32_t pc, uint16_t lo, uint16_t hi, char *buf, size_t len)
 {
     ibex_decoded d;
-    ibex_decode(cfg, lo, hi, &d);
+    smn_ibex_decode(cfg, lo, hi, &d);
     const char *m = d.mnemonic;
     size_t ml = strlen(m);
     text t = {buf, 0, len};

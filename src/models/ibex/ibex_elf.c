@@ -151,7 +151,7 @@ static socmon_status check_and_load(ibex_core *c, char *img, size_t n, int load)
         goto done;
     }
     if (load) {
-        ibex_reset(c);   /* PC at the boot address */
+        smn_ibex_reset(c);   /* PC at the boot address */
         if (c->cfg.entry == IBEX_ENTRY_ELF)
             c->pc = c->attr_pc = eh->e_entry;
     }
@@ -160,7 +160,7 @@ done:
     return st;
 }
 
-socmon_status ibex_load_elf_mem(ibex_core *c, const void *image, size_t n)
+socmon_status smn_ibex_load_elf_mem(ibex_core *c, const void *image, size_t n)
 {
     char *img;
     socmon_status st;
@@ -185,7 +185,7 @@ socmon_status ibex_load_elf_mem(ibex_core *c, const void *image, size_t n)
     return st;
 }
 
-socmon_status ibex_load_elf_file(ibex_core *c, const char *path)
+socmon_status smn_ibex_load_elf_file(ibex_core *c, const char *path)
 {
     FILE *f;
     char *buf = NULL;
@@ -220,7 +220,7 @@ socmon_status ibex_load_elf_file(ibex_core *c, const char *path)
         return socmon_fail(SOCMON_EIO, "ibex: cannot read '%s'", path);
     }
     fclose(f);
-    st = ibex_load_elf_mem(c, buf, len);
+    st = smn_ibex_load_elf_mem(c, buf, len);
     free(buf);
     if (st != SOCMON_OK)
         return socmon_fail_prefix(st, "%s: ", path);

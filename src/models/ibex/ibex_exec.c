@@ -14,7 +14,7 @@
  *   before it stalls one cycle (stall_ld_hz, counted as NumCyclesLSU);
  * - the slow multiplier and the divider depend on the operands.
  * Events are summed in locals (cycles, retired, compressed) and in c->ev;
- * ibex_sync() applies them to the counters at the points that need them.
+ * smn_ibex_sync() applies them to the counters at the points that need them.
  *
  * The bubble/WB bookkeeping (bubble_at, wb_op) exists only for the
  * speculative minstret read of the writeback configuration (ibex_csr.c). */
@@ -67,11 +67,11 @@ static int irq_enabled(const ibex_core *c)
  * in the pending cycle it halts IF, so nothing new enters ID). Between two
  * instructions that is the cycle the next one would have entered, so it is
  * taken before an instruction whose first cycle is >= pending + 1. In the
- * refetch after a PC change ID is empty too: ibex_irq_cut_refetch. Just after
+ * refetch after a PC change ID is empty too: smn_ibex_irq_cut_refetch. Just after
  * a WFI wakes, FIRST_FETCH takes it at once. c->id_empty marks both. */
 static uint64_t irq_take_cycle(const ibex_core *c)
 {
-    uint64_t p = ibex_timer_irq_cycle(c);
+    uint64_t p = smn_ibex_timer_irq_cycle(c);
     if (p == UINT64_MAX || c->id_empty)
         return p;
     return p + 1;
@@ -85,12 +85,12 @@ static uint64_t irq_take_cycle(const ibex_core *c)
  * rest are never spent (fixtures: irq_jump, irq_branch, irq_mret, irq_csr).
  * Returns how many are cut; the caller takes them off its cycles and
  * NumCyclesIF, and the next loop top takes the interrupt (c->id_empty). */
-unsigned ibex_irq_cut_refetch(ibex_core *c, uint64_t end, unsigned refetch)
+unsigned smn_ibex_irq_cut_refetch(ibex_core *c, uint64_t end, unsigned refetch)
 {
     uint64_t p;
     if (refetch == 0 || !irq_enabled(c))
         return 0;
-    p = ibex_timer_irq_cycle(c);
+    p = smn_ibex_timer_irq_cycle(c);
     if (p >= end)
         return 0;
     c->id_empty = 1;
@@ -113,7 +113,7 @@ static uint64_t cycles_until_check(const ibex_core *c, uint64_t max_cycles)
     return lim;
 }
 
-void ibex_trap(ibex_core *c, uint32_t cause, uint32_t tval, uint32_t epc)
+void smn_ibex_trap(ibex_core *c, uint32_t cause, uint32_t tval, uint32_t epc)
 {
     uint32_t ms = c->mstatus;
     c->mepc = epc;
@@ -182,7 +182,7 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
     uint64_t cyc = 0, ret = 0, comp = 0, limit = 0;
     const ibex_op *op;
     ibex_stop stop = IBEX_STOP_LIMIT;
-    uint32_t alo, aspan;   /* PCs [alo, alo + aspan) go with c->attr_pc (ibex_set_attribution) */
+    uint32_t alo, aspan;   /* PCs [alo, alo + aspan) go with c->attr_pc (smn_ibex_set_attribution) */
     /* PROF: nbase[i], pbase[i]: the executions and the slot of RAM halfword i; stepping with
      * counters inhibited, the bases are the junk arrays. The running instruction's slot is
      * pbase[op - ops] (PSLOT), its halfword not kept in a register of its own: the loop runs
@@ -206,7 +206,7 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
         }
         c->boot_pending = 0;
     }
-    ibex_attr_enter(c, c->attr_fn ? c->attr_pc : pc, &alo, &aspan);
+    smn_ibex_attr_enter(c, c->attr_fn ? c->attr_pc : pc, &alo, &aspan);
 
 #define PSLOT (pbase[op - ops])
 /* Hands the locals to the core (before anything out of line) and back. */
@@ -240,7 +240,7 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
     } while (0)
 /* An event every execution of the instruction has (a load's count and its NumCyclesLSU, a
  * branch, a jump's count and fetch wait, a fast multiply's wait): the slot's n counts it, so the
- * loop leaves the slot alone (ibex_prof_fold adds n times them, by the handler the slot ran). */
+ * loop leaves the slot alone (smn_ibex_prof_fold adds n times them, by the handler the slot ran). */
 #define EVS(k, v) (c->ev[k] += (v))
 #define CYC(v)                                                                \
     do {                                                                      \
@@ -271,16 +271,16 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
         bubble_at = seq + 1;                                                  \
         ldrd = 0;                                                             \
         SAVE();                                                               \
-        ibex_trap(c, (cause), (tval), pc);                                    \
+        smn_ibex_trap(c, (cause), (tval), pc);                                    \
         if (PROF)                                                             \
-            ibex_prof_trap(c);                                                \
+            smn_ibex_prof_trap(c);                                                \
         LOAD();                                                               \
         limit = 0;                                                            \
         goto next;                                                            \
     } while (0)
 /* PC change to target (the cycles of the change are already charged, the
  * last `refetch` of them its fetch wait); an interrupt due in the refetch
- * cuts it short (ibex_irq_cut_refetch). The check costs a compare: an
+ * cuts it short (smn_ibex_irq_cut_refetch). The check costs a compare: an
  * interrupt can be due only once the limit is reached. */
 #define REDIRECT(target, refetch)                                             \
     do {                                                                      \
@@ -293,7 +293,7 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
             rf_++;                                                            \
         }                                                                     \
         if (UNLIKELY(cyc >= limit)) {                                         \
-            unsigned cut_ = ibex_irq_cut_refetch(c, ibex_now(c) + cyc, rf_);  \
+            unsigned cut_ = smn_ibex_irq_cut_refetch(c, ibex_now(c) + cyc, rf_);  \
             if (cut_) {                                                       \
                 CYC(-(uint64_t)cut_);                                         \
                 EV(IBEX_CNT_IF_WAIT, -(uint64_t)cut_);                        \
@@ -325,28 +325,28 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
 #define RD(v) (x[op->rd] = (v))
 /* The limit after a call or a return (SAVE restarted the cycle count it is checked against): 0,
  * the loop's check at the next instruction, unless that check would find nothing to do; then
- * what it would set (the profile's part done by ibex_prof_settle; a halt, an inhibit change or
+ * what it would set (the profile's part done by smn_ibex_prof_settle; a halt, an inhibit change or
  * a woken WFI come with a check of their own, and the stop or interrupt it looks for is there
  * when cycles_until_check says 0). */
-#define PROF_LIMIT() (ibex_prof_settle(c, &alo, &aspan) ? cycles_until_check(c, max_cycles) : 0)
+#define PROF_LIMIT() (smn_ibex_prof_settle(c, &alo, &aspan) ? cycles_until_check(c, max_cycles) : 0)
 
     for (;;) {
         uint32_t off;
         if (UNLIKELY(cyc >= limit) || UNLIKELY((uint32_t)(pc - alo) >= aspan)) {
             SAVE();
-            ibex_sync(c);
-            ibex_attr_flush(c);
+            smn_ibex_sync(c);
+            smn_ibex_attr_flush(c);
             if (c->halted) {
                 stop = IBEX_STOP_HALT;   /* the halt's cycles still go to the halting store */
                 break;
             }
             if (PROF) {
-                ibex_prof_resync(c);
+                smn_ibex_prof_resync(c);
                 pfast = c->prof->fast = c->inhibit == 0 && !c->prof->stepping;
                 pbase = pfast ? c->prof->slots : c->prof->junk;
                 nbase = pfast ? c->prof->n : c->prof->junk_n;
             }
-            ibex_attr_enter(c, c->pc, &alo, &aspan);
+            smn_ibex_attr_enter(c, c->pc, &alo, &aspan);
             if (max_cycles && ibex_now(c) >= max_cycles) {
                 stop = IBEX_STOP_LIMIT;
                 break;
@@ -355,9 +355,9 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
                 c->id_empty = 0;
                 c->bubble_at = c->seq + 1;
                 c->ld_rd = 0;
-                ibex_trap(c, IBEX_MCAUSE_IRQ | IBEX_CAUSE_IRQ_TIMER, 0, c->pc);
+                smn_ibex_trap(c, IBEX_MCAUSE_IRQ | IBEX_CAUSE_IRQ_TIMER, 0, c->pc);
                 if (PROF)
-                    ibex_prof_trap(c);   /* the entry's cycles below go to the handler's frame */
+                    smn_ibex_prof_trap(c);   /* the entry's cycles below go to the handler's frame */
                 /* the entry's cycles go to the handler's first instruction */
                 c->ev[IBEX_CNT_CYCLE] += IRQ_CYCLES;
                 c->ev[IBEX_CNT_IF_WAIT] += IRQ_IF_CYCLES;
@@ -367,7 +367,7 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
                     pslots[(c->pc - IBEX_SS_RAM_BASE) >> 1].d[IBEX_CNT_CYCLE] += IRQ_CYCLES;
                     pslots[(c->pc - IBEX_SS_RAM_BASE) >> 1].d[IBEX_CNT_IF_WAIT] += IRQ_IF_CYCLES;
                 }
-                ibex_attr_enter(c, c->pc, &alo, &aspan);
+                smn_ibex_attr_enter(c, c->pc, &alo, &aspan);
                 LOAD();
                 continue;
             }
@@ -386,9 +386,9 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
                 goto fetch_fault;
             if (PROF) {
                 ibex_prof_mark(c->prof, off >> 1);   /* its slot counts from now on */
-                ibex_prof_fold(c, off >> 1);         /* the slot's counts of the instruction it held */
+                smn_ibex_prof_fold(c, off >> 1);         /* the slot's counts of the instruction it held */
             }
-            ibex_predecode(c, lo, (lo & 3) == 3 ? ld16(ram + off + 2) : 0, &ops[off >> 1]);
+            smn_ibex_predecode(c, lo, (lo & 3) == 3 ? ld16(ram + off + 2) : 0, &ops[off >> 1]);
             if (PROF)
                 c->prof->h[off >> 1] = ops[off >> 1].h;   /* what its n counts from now on */
         }
@@ -425,7 +425,7 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
             }
             if (PROF && (op->rd == 1 || op->rd == 5)) {   /* a call: ra or t0 links */
                 SAVE();
-                ibex_prof_call(c);
+                smn_ibex_prof_call(c);
                 LOAD();
                 limit = PROF_LIMIT();
             }
@@ -438,12 +438,12 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
             RD(link);
             if (PROF && (op->rd == 1 || op->rd == 5)) {
                 SAVE();
-                ibex_prof_call(c);
+                smn_ibex_prof_call(c);
                 LOAD();
                 limit = PROF_LIMIT();
             } else if (PROF && op->rd == IBEX_RD_DISCARD && (op->rs1 == 1 || op->rs1 == 5) && op->imm == 0) {
                 SAVE();   /* a return: jalr x0, 0(ra|t0) */
-                ibex_prof_ret(c);
+                smn_ibex_prof_ret(c);
                 LOAD();
                 limit = PROF_LIMIT();
             }
@@ -474,8 +474,8 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
                 int err;
                 c->req_ago = op->cyc + ((a & 3) + size > 4);
                 SAVE();
-                ibex_sync(c);
-                err = ibex_bus_load(c, a, size, &v);
+                smn_ibex_sync(c);
+                err = smn_ibex_bus_load(c, a, size, &v);
                 LOAD();
                 if (err) {
                     /* request (+ second request) then trap entry, in both
@@ -517,8 +517,8 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
                 int err;
                 c->req_ago = op->cyc + ((a & 3) + size > 4);
                 SAVE();
-                ibex_sync(c);
-                err = ibex_bus_store(c, a, size, v);
+                smn_ibex_sync(c);
+                err = smn_ibex_bus_store(c, a, size, v);
                 LOAD();
                 limit = 0;   /* a halt, or a timer write that moves the interrupt */
                 if (err) {
@@ -552,7 +552,7 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
 
         case H_MUL:
             if (slow_mul) {
-                unsigned n = ibex_slow_mul_cycles(x[op->rs2]);
+                unsigned n = smn_ibex_slow_mul_cycles(x[op->rs2]);
                 CYC(n);
                 EV(IBEX_CNT_MUL_WAIT, n - 1);
             } else {
@@ -600,15 +600,15 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
         case H_CSR: {
             int bad;
             uint64_t before[IBEX_ATTR_COUNTERS];
-            RET(-1);   /* ibex_csr_exec counts the CSR instruction itself */
+            RET(-1);   /* smn_ibex_csr_exec counts the CSR instruction itself */
             SAVE();
-            ibex_sync(c);
+            smn_ibex_sync(c);
             if (PROF)
                 memcpy(before, c->cnt, sizeof before);
-            bad = ibex_csr_exec(c, op, seq);
+            bad = smn_ibex_csr_exec(c, op, seq);
             if (PROF) {
                 /* what it did to the counters, as counted (under the inhibit it may have set) */
-                ibex_sync(c);
+                smn_ibex_sync(c);
                 for (unsigned k = 0; k < IBEX_ATTR_COUNTERS; k++)
                     PSLOT.d[k] += c->cnt[k] - before[k];
             }
@@ -640,7 +640,7 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
             REDIRECT(pc, 1);
             if (PROF) {
                 SAVE();
-                ibex_prof_mret(c);
+                smn_ibex_prof_mret(c);
                 LOAD();
                 limit = 0;   /* SAVE restarted the cycle count the limit is checked against */
             }
@@ -653,10 +653,10 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
             bubble_at = seq + 1;
             pc += 4;
             SAVE();
-            ibex_sync(c);
-            if (!((c->mie & IBEX_MIX_MTI) && ibex_timer_pending(c))) {
+            smn_ibex_sync(c);
+            if (!((c->mie & IBEX_MIX_MTI) && smn_ibex_timer_pending(c))) {
                 /* Asleep with the core clock gated: mtime runs, mcycle does not. */
-                uint64_t p = ibex_timer_irq_cycle(c);
+                uint64_t p = smn_ibex_timer_irq_cycle(c);
                 if (!(c->mie & IBEX_MIX_MTI) || p == UINT64_MAX) {
                     stop = IBEX_STOP_SLEEP;
                     goto out;
@@ -702,7 +702,7 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
         SAVE();
         if ((c->mtvec & IBEX_MTVEC_BASE_MASK) == pc && c->stats.last_cause == IBEX_CAUSE_INSN_ACCESS &&
             c->stats.exceptions > 0) {
-            ibex_sync(c);
+            smn_ibex_sync(c);
             c->stats.instructions = c->seq;
             if (why)
                 *why = IBEX_STOP_LIMIT;
@@ -710,20 +710,20 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
                                "ibex: instruction fetch fault at the trap vector 0x%08x: the core "
                                "cannot make progress", pc);
         }
-        ibex_trap(c, IBEX_CAUSE_INSN_ACCESS, pc, pc);
+        smn_ibex_trap(c, IBEX_CAUSE_INSN_ACCESS, pc, pc);
         if (PROF)
-            ibex_prof_trap(c);
+            smn_ibex_prof_trap(c);
         LOAD();
         limit = 0;
     }
     SAVE();
 out:
-    ibex_sync(c);
+    smn_ibex_sync(c);
     if (stop == IBEX_STOP_HALT)
-        ibex_halt_edges(c);   /* the simulation ends two edges after the halting request */
-    ibex_attr_flush(c);
+        smn_ibex_halt_edges(c);   /* the simulation ends two edges after the halting request */
+    smn_ibex_attr_flush(c);
     if (PROF)
-        ibex_prof_resync(c);   /* and the frames' counts up to date */
+        smn_ibex_prof_resync(c);   /* and the frames' counts up to date */
     c->stats.instructions = c->seq;
     if (why)
         *why = stop;
@@ -754,7 +754,7 @@ static __attribute__((noinline)) socmon_status run_prof(ibex_core *c, uint64_t m
     return run_loop(c, max_cycles, why, 1);
 }
 
-socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why)
+socmon_status smn_ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why)
 {
     c->untouched = 0;   /* stores and decoding write ram and ops */
     c->ran = 1;

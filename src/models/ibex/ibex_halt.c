@@ -8,7 +8,7 @@
  * (RTL fixtures: tests/ibex/programs/halt_*.S, docs/ibex.md).
  *
  * The model runs the instructions that start before the end one at a time
- * (ibex_run with a limit of one cycle, so nothing of the interpreter is
+ * (smn_ibex_run with a limit of one cycle, so nothing of the interpreter is
  * repeated here) and takes back what the last one would only do after the
  * last edge. An instruction's cycles are, in order: load-use stall cycles
  * (WB stage), cycles up to the one in which it completes (retires, or with
@@ -52,7 +52,7 @@ static void attribute(ibex_core *c, ibex_attr_fn fn, uint32_t pc)
 {
     c->attr_fn = fn;
     c->attr_pc = pc;
-    ibex_attr_flush(c);
+    smn_ibex_attr_flush(c);
     c->attr_fn = NULL;
 }
 
@@ -73,12 +73,12 @@ static const ibex_op *op_at(ibex_core *c, uint32_t pc)
         }
         if (c->prof)   /* the run finds it decoded: its slot may count from now on */
             ibex_prof_mark(c->prof, off >> 1);
-        ibex_predecode(c, lo, hi, op);
+        smn_ibex_predecode(c, lo, hi, op);
     }
     return op;
 }
 
-void ibex_halt_edges(ibex_core *c)
+void smn_ibex_halt_edges(ibex_core *c)
 {
     const uint64_t end = c->halt_time + 3;   /* cycles w + 1 and w + 2 run */
     const ibex_attr_fn fn = c->attr_fn;
@@ -89,9 +89,9 @@ void ibex_halt_edges(ibex_core *c)
     if (c->finishing)
         return;   /* ran already */
     c->finishing = 1;
-    c->halted = 0;   /* lets ibex_run step; SimCtrl ignores further halt writes */
-    ibex_sync(c);
-    ibex_attr_flush(c);
+    c->halted = 0;   /* lets smn_ibex_run step; SimCtrl ignores further halt writes */
+    smn_ibex_sync(c);
+    smn_ibex_attr_flush(c);
     c->attr_fn = NULL;   /* each step is reported below, after its trim */
     if (c->prof) {
         /* the exact profile takes each step's counts, trimmed, from the attribution's flush */
@@ -101,7 +101,7 @@ void ibex_halt_edges(ibex_core *c)
     while (c->now < end) {
         uint64_t raw[IBEX_CNT_EVENTS] = {0}, t = c->now, r = end - t, n;
         uint64_t irqs = c->stats.interrupts, excs = c->stats.exceptions;
-        size_t depth = ibex_prof_depth(c);   /* the frame this step's counts go to */
+        size_t depth = smn_ibex_prof_depth(c);   /* the frame this step's counts go to */
         uint32_t pc = c->pc;
         const ibex_op *op = op_at(c, pc), *prev_wb = c->wb_op;
         unsigned stall = wb && op && c->ld_rd && (op->rs1 == c->ld_rd || op->rs2 == c->ld_rd);
@@ -111,13 +111,13 @@ void ibex_halt_edges(ibex_core *c)
             /* still waiting for the load's data at the end: it never issues */
             c->ev[IBEX_CNT_CYCLE] += r;
             c->ev[IBEX_CNT_LSU_WAIT] += r;
-            ibex_sync(c);
+            smn_ibex_sync(c);
             attribute(c, fn, pc);
             bubble = 1;
             break;
         }
         c->raw_ev = raw;
-        if (ibex_run(c, t + 1, NULL) != SOCMON_OK) {   /* one step (a spin or sleep ends it too) */
+        if (smn_ibex_run(c, t + 1, NULL) != SOCMON_OK) {   /* one step (a spin or sleep ends it too) */
             c->raw_ev = NULL;
             socmon_clear_error();   /* a fetch fault at the trap vector: nothing runs any more */
             c->now = end;
@@ -152,7 +152,7 @@ void ibex_halt_edges(ibex_core *c)
             }
             c->wb_op = done ? op : prev_wb;   /* (a WFI that sleeps leaves the loop without it) */
             if (c->prof)
-                ibex_prof_flush_to(c, depth);
+                smn_ibex_prof_flush_to(c, depth);
             wb_depth = depth;   /* the instruction in WB ran in the frame on top at the step's start */
             bubble = !done || r > d;
             c->now = end;
@@ -177,7 +177,7 @@ void ibex_halt_edges(ibex_core *c)
         if (any)
             attribute(c, fn, IBEX_SS_RAM_BASE + (uint32_t)(w - c->ops) * 2u);
         if (any && c->prof && wb_depth)
-            ibex_prof_flush_to(c, wb_depth);
+            smn_ibex_prof_flush_to(c, wb_depth);
     }
     c->wb_op = NULL;   /* frozen: a later read adds nothing */
     c->attr_fn = fn;

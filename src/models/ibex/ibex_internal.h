@@ -71,7 +71,7 @@ struct ibex_core {
      * need not clear their 17 MiB, which would touch every page of a core that runs a program
      * of a few KiB (a sweep or a test creates one per run) */
     int untouched;
-    int ran;                       /* ibex_run was called: ops may hold decoded instructions */
+    int ran;                       /* smn_ibex_run was called: ops may hold decoded instructions */
 
     /* CSRs */
     unsigned priv;                 /* 3 = M, 0 = U */
@@ -104,7 +104,7 @@ struct ibex_core {
     int halted;
     uint64_t halt_time;            /* cycle of the halting write's request */
     int finishing;                 /* its last edges run or ran (ibex_halt.c); SimCtrl's sim_finish != 0 */
-    uint64_t *raw_ev;              /* if set, ibex_sync adds the events it applies, inhibited or not */
+    uint64_t *raw_ev;              /* if set, smn_ibex_sync adds the events it applies, inhibited or not */
     unsigned ld_rd;                /* WB stage: rd of the load now in WB, else 0 */
 
     ibex_output_fn out_fn;
@@ -115,7 +115,7 @@ struct ibex_core {
     ibex_stats stats;
     int boot_pending;              /* reset's boot cycles are charged by the first run */
 
-    /* per-instruction attribution (ibex_set_attribution) */
+    /* per-instruction attribution (smn_ibex_set_attribution) */
     ibex_attr_fn attr_fn;
     ibex_attr_range_fn attr_range;
     void *attr_ctx;
@@ -125,7 +125,7 @@ struct ibex_core {
     ibex_prof *prof;               /* the exact profile, or NULL */
 };
 
-/* The exact profile (ibex_prof.c, ibex_profile_start). While no counter is inhibited ("fast"),
+/* The exact profile (ibex_prof.c, smn_ibex_profile_start). While no counter is inhibited ("fast"),
  * each RAM halfword's slot counts its executions (n) and every event of its instruction that is
  * not the static n * (op cycles, 1 instret, compressed) in d[]; with counters inhibited the loop
  * steps one instruction at a time and the attribution flush adds the counted deltas to d[]. */
@@ -155,7 +155,7 @@ struct ibex_prof {
     uint64_t *n;
     uint64_t *junk_n;
     /* the handler each slot's n counts (the op's h when decoded: a store that invalidates the op
-     * leaves it), for the events every execution of it has (ibex_prof_fold) */
+     * leaves it), for the events every execution of it has (smn_ibex_prof_fold) */
     uint8_t *h;
     int fast;
     int stepping;                  /* step whatever the inhibit (the halt's last edges, ibex_halt.c) */
@@ -177,7 +177,7 @@ struct ibex_prof {
     size_t nslices, max_slices;
     uint64_t dropped;
     /* Chunks of slots that may be non-zero. slots is 57 MiB, calloc'd, of which a program of a
-     * few KiB runs a few pages: reading or clearing all of it (every ibex_profile_pcs and
+     * few KiB runs a few pages: reading or clearing all of it (every smn_ibex_profile_pcs and
      * reset) cost most of a short record's time in page faults. A slot counts only at a PC the
      * run decoded (or the boot, an interrupt entry or a fetch fault put cycles on), so those
      * mark their chunk; a core that ran before the profile started may hold decoded ops, and
@@ -192,71 +192,71 @@ static inline void ibex_prof_mark(ibex_prof *p, uint32_t slot)
 }
 
 /* ibex_prof.c. The stack operations run with the locals saved (c->pc the new PC) and sync. */
-void ibex_prof_call(ibex_core *c);
-void ibex_prof_ret(ibex_core *c);
-void ibex_prof_trap(ibex_core *c);
-/* The frames on the stack (ibex_prof_flush_to's depth). */
-size_t ibex_prof_depth(const ibex_core *c);
+void smn_ibex_prof_call(ibex_core *c);
+void smn_ibex_prof_ret(ibex_core *c);
+void smn_ibex_prof_trap(ibex_core *c);
+/* The frames on the stack (smn_ibex_prof_flush_to's depth). */
+size_t smn_ibex_prof_depth(const ibex_core *c);
 /* The counter changes since the last flush go to the frame at depth - 1: the halt's last step
  * (ibex_halt.c) gives what it takes back of a step that ran past the end, and the speculative
  * count of the instruction in WB, to the frame that instruction ran in, not to a frame the step
  * pushed for a trap entry that never ran. */
-void ibex_prof_flush_to(ibex_core *c, size_t depth);
-void ibex_prof_mret(ibex_core *c);
+void smn_ibex_prof_flush_to(ibex_core *c, size_t depth);
+void smn_ibex_prof_mret(ibex_core *c);
 /* At a range exit: the top frame follows the PC (tail calls, longjmp). */
-void ibex_prof_resync(ibex_core *c);
+void smn_ibex_prof_resync(ibex_core *c);
 /* After a call or a return (which, counting fast, flushed the attribution with the frame): when
  * the loop's check at the next instruction would find nothing of the profile to do (counting
  * fast, c->pc in the top frame), does what it would (the attribution's range [*lo, *lo + *span)
  * the frame's) and returns 1; else 0. */
-int ibex_prof_settle(ibex_core *c, uint32_t *lo, uint32_t *span);
+int smn_ibex_prof_settle(ibex_core *c, uint32_t *lo, uint32_t *span);
 /* Counts a slot's static events into d[] before it is decoded anew. */
-void ibex_prof_fold(ibex_core *c, uint32_t slot);
+void smn_ibex_prof_fold(ibex_core *c, uint32_t slot);
 /* The range of PCs of pc's function (or of the gap between symbols). */
-void ibex_prof_range(const ibex_core *c, uint32_t pc, uint32_t *lo, uint32_t *hi);
-/* Counted deltas of the instruction at pc while stepping (from ibex_attr_flush). */
-void ibex_prof_step_add(ibex_core *c, uint32_t pc, const uint64_t *d);
-void ibex_prof_free(ibex_core *c);
-void ibex_prof_reset(ibex_core *c);
+void smn_ibex_prof_range(const ibex_core *c, uint32_t pc, uint32_t *lo, uint32_t *hi);
+/* Counted deltas of the instruction at pc while stepping (from smn_ibex_attr_flush). */
+void smn_ibex_prof_step_add(ibex_core *c, uint32_t pc, const uint64_t *d);
+void smn_ibex_prof_free(ibex_core *c);
+void smn_ibex_prof_reset(ibex_core *c);
 
 /* ibex_core.c: hands the counter changes since the last call to the
  * attribution callback (if any), for the instruction at c->attr_pc. */
-void ibex_attr_flush(ibex_core *c);
-/* ibex_attr_flush while the exact profile counts fast (nothing inhibited, nothing stepping), of the
- * counters as ibex_sync would make them (the events stay pending), and in the same pass their
+void smn_ibex_attr_flush(ibex_core *c);
+/* smn_ibex_attr_flush while the exact profile counts fast (nothing inhibited, nothing stepping), of the
+ * counters as smn_ibex_sync would make them (the events stay pending), and in the same pass their
  * change since prev added to v (the frame on top: what a call or a return flushes), prev moved on. */
-void ibex_attr_flush_frame(ibex_core *c, uint64_t *restrict v, uint64_t *restrict prev);
+void smn_ibex_attr_flush_frame(ibex_core *c, uint64_t *restrict v, uint64_t *restrict prev);
 /* Starts attributing to the instruction at pc: c->attr_pc = pc, and the
  * range [*lo, *lo + *span) of PCs that belong with it. */
-void ibex_attr_enter(ibex_core *c, uint32_t pc, uint32_t *lo, uint32_t *span);
+void smn_ibex_attr_enter(ibex_core *c, uint32_t pc, uint32_t *lo, uint32_t *span);
 
 /* ibex_decode.c: fills *op for the instruction at RAM halfword lo/hi. */
-void ibex_predecode(const ibex_core *c, uint16_t lo, uint16_t hi, ibex_op *op);
+void smn_ibex_predecode(const ibex_core *c, uint16_t lo, uint16_t hi, ibex_op *op);
 /* ibex_timing.c */
-void ibex_timing_init(const ibex_config *cfg, ibex_timing *t);
-unsigned ibex_slow_mul_cycles(uint32_t op_b);
+void smn_ibex_timing_init(const ibex_config *cfg, ibex_timing *t);
+unsigned smn_ibex_slow_mul_cycles(uint32_t op_b);
 
 /* ibex_counters.c: apply pending events (with the current inhibit). */
-void ibex_sync(ibex_core *c);
+void smn_ibex_sync(ibex_core *c);
 /* Executes the CSR instruction op (at sequence number seq). Returns 0, or 1
- * if it is illegal (nothing done; the caller traps). ibex_sync must have run. */
-int ibex_csr_exec(ibex_core *c, const ibex_op *op, uint64_t seq);
-unsigned ibex_irq_cut_refetch(ibex_core *c, uint64_t end, unsigned refetch);
+ * if it is illegal (nothing done; the caller traps). smn_ibex_sync must have run. */
+int smn_ibex_csr_exec(ibex_core *c, const ibex_op *op, uint64_t seq);
+unsigned smn_ibex_irq_cut_refetch(ibex_core *c, uint64_t end, unsigned refetch);
 /* A CSR's value as csrr reads it, or -1 if the access is illegal. */
-int ibex_csr_read(ibex_core *c, uint32_t addr, uint32_t *val, uint64_t seq);
+int smn_ibex_csr_read(ibex_core *c, uint32_t addr, uint32_t *val, uint64_t seq);
 /* The same read in M-mode whatever the core's privilege: what a debugger or
- * the monitor sees (ibex_csr_peek, the CSR bus), not the program. */
-int ibex_csr_read_m(ibex_core *c, uint32_t addr, uint32_t *val, uint64_t seq);
-void ibex_counters_reset(ibex_core *c);
+ * the monitor sees (smn_ibex_csr_peek, the CSR bus), not the program. */
+int smn_ibex_csr_read_m(ibex_core *c, uint32_t addr, uint32_t *val, uint64_t seq);
+void smn_ibex_counters_reset(ibex_core *c);
 
 /* ibex_mem.c: device and out-of-RAM accesses. size 1, 2, 4. Return 0, or 1
  * on a bus error. Callers have synced the counters (the timer reads mtime). */
-int ibex_bus_load(ibex_core *c, uint32_t addr, unsigned size, uint32_t *val);
-int ibex_bus_store(ibex_core *c, uint32_t addr, unsigned size, uint32_t val);
-int ibex_timer_pending(const ibex_core *c);
+int smn_ibex_bus_load(ibex_core *c, uint32_t addr, unsigned size, uint32_t *val);
+int smn_ibex_bus_store(ibex_core *c, uint32_t addr, unsigned size, uint32_t val);
+int smn_ibex_timer_pending(const ibex_core *c);
 /* The first cycle in which the timer interrupt is pending (interrupt_q = 1),
  * UINT64_MAX if never (until software writes the timer). */
-uint64_t ibex_timer_irq_cycle(const ibex_core *c);
+uint64_t smn_ibex_timer_irq_cycle(const ibex_core *c);
 /* Marks the predecoded slots covering [addr, addr+size) stale. */
 static inline void ibex_invalidate(ibex_core *c, uint32_t off, unsigned size)
 {
@@ -268,12 +268,12 @@ static inline void ibex_invalidate(ibex_core *c, uint32_t off, unsigned size)
 }
 
 /* ibex_halt.c: after the halting write, runs the core's remaining clock
- * edges (ibex_run calls it once, when it stops at the halt). */
-void ibex_halt_edges(ibex_core *c);
+ * edges (smn_ibex_run calls it once, when it stops at the halt). */
+void smn_ibex_halt_edges(ibex_core *c);
 
 /* ibex_trap.c */
-void ibex_trap(ibex_core *c, uint32_t cause, uint32_t tval, uint32_t epc);
-void ibex_output_byte(ibex_core *c, uint8_t b);
+void smn_ibex_trap(ibex_core *c, uint32_t cause, uint32_t tval, uint32_t epc);
+void smn_ibex_output_byte(ibex_core *c, uint8_t b);
 
 static inline uint64_t ibex_now(const ibex_core *c)
 {

@@ -25,7 +25,7 @@ static uint64_t req_cycle(const ibex_core *c)
 
 /* interrupt_q(t+1) = (mtime_q(t) >= mtimecmp | interrupt_q(t)) & ~mtimecmp write(t),
  * with mtime_q(t) = t + mtime_adj. */
-uint64_t ibex_timer_irq_cycle(const ibex_core *c)
+uint64_t smn_ibex_timer_irq_cycle(const ibex_core *c)
 {
     uint64_t t, p;
     if (c->timer_irq)
@@ -39,9 +39,9 @@ uint64_t ibex_timer_irq_cycle(const ibex_core *c)
     return p > c->irq_not_before ? p : c->irq_not_before;
 }
 
-int ibex_timer_pending(const ibex_core *c)
+int smn_ibex_timer_pending(const ibex_core *c)
 {
-    return ibex_now(c) >= ibex_timer_irq_cycle(c);
+    return ibex_now(c) >= smn_ibex_timer_irq_cycle(c);
 }
 
 static uint32_t merge(uint32_t old, uint32_t val, unsigned be)
@@ -76,7 +76,7 @@ static int word_access(ibex_core *c, uint32_t waddr, unsigned be, int we, uint32
         uint32_t off = waddr - IBEX_SS_SIMCTRL_BASE;
         if (we && (be & 1)) {
             if (off == IBEX_SS_SIMCTRL_OUT)
-                ibex_output_byte(c, (uint8_t)wdata);
+                smn_ibex_output_byte(c, (uint8_t)wdata);
             else if (off == IBEX_SS_SIMCTRL_CTRL && (wdata & 1) && !c->halted && !c->finishing) {
                 c->halted = 1;
                 c->halt_time = req_cycle(c);
@@ -96,7 +96,7 @@ static int word_access(ibex_core *c, uint32_t waddr, unsigned be, int we, uint32
                 uint32_t half = merge(*rdata, wdata, be);
                 uint64_t nt = hi ? ((uint64_t)half << 32 | (t & 0xFFFFFFFFu))
                                  : ((t & ~UINT64_C(0xFFFFFFFF)) | half);
-                if (ibex_timer_irq_cycle(c) <= w)
+                if (smn_ibex_timer_irq_cycle(c) <= w)
                     c->timer_irq = 1;   /* interrupt_q was already set */
                 c->mtime_adj = nt - (w + 1);
             }
@@ -146,12 +146,12 @@ static int access(ibex_core *c, uint32_t addr, unsigned size, int we, uint32_t v
     return err;
 }
 
-int ibex_bus_load(ibex_core *c, uint32_t addr, unsigned size, uint32_t *val)
+int smn_ibex_bus_load(ibex_core *c, uint32_t addr, unsigned size, uint32_t *val)
 {
     return access(c, addr, size, 0, 0, val);
 }
 
-int ibex_bus_store(ibex_core *c, uint32_t addr, unsigned size, uint32_t val)
+int smn_ibex_bus_store(ibex_core *c, uint32_t addr, unsigned size, uint32_t val)
 {
     uint32_t unused;
     return access(c, addr, size, 1, val, &unused);

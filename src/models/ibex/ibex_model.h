@@ -45,22 +45,22 @@ typedef struct ibex_config {
 
 /* "small" (the default) or "maxperf", as ibex_configs.yaml defines them,
  * with mhpm_num = 10, mhpm_width = 40 and entry = boot. */
-socmon_status ibex_config_preset(ibex_config *cfg, const char *name);
+socmon_status smn_ibex_config_preset(ibex_config *cfg, const char *name);
 /* The presets' names, NULL-terminated (the ibex target's choices for config). */
-extern const char *const ibex_config_names[];
-const char *ibex_rv32m_name(ibex_rv32m m);
+extern const char *const smn_ibex_config_names[];
+const char *smn_ibex_rv32m_name(ibex_rv32m m);
 
 typedef struct ibex_core ibex_core;
 
-socmon_status ibex_create(const ibex_config *cfg, ibex_core **out);
-void ibex_destroy(ibex_core *c);
+socmon_status smn_ibex_create(const ibex_config *cfg, ibex_core **out);
+void smn_ibex_destroy(ibex_core *c);
 /* Back to the state after reset: registers, CSRs and counters 0, PC at the
  * reset entry (0x100080), timer and SimCtrl cleared. RAM is kept. */
-void ibex_reset(ibex_core *c);
-const ibex_config *ibex_get_config(const ibex_core *c);
+void smn_ibex_reset(ibex_core *c);
+const ibex_config *smn_ibex_get_config(const ibex_core *c);
 
 /* Copies n bytes into RAM at addr (the whole range must be inside RAM). */
-socmon_status ibex_load(ibex_core *c, uint32_t addr, const void *data, size_t n);
+socmon_status smn_ibex_load(ibex_core *c, uint32_t addr, const void *data, size_t n);
 /* Loads an RV32 little-endian ELF executable from memory or a file: every
  * PT_LOAD segment into RAM (bss zeroed), then resets the core with the PC
  * where the RTL starts, the boot address 0x100080, whatever e_entry says
@@ -68,15 +68,15 @@ socmon_status ibex_load(ibex_core *c, uint32_t addr, const void *data, size_t n)
  * SOCMON_EPARSE (not ELF, not RV32, truncated, no loadable segment) or
  * SOCMON_ERANGE (a segment outside RAM; with entry = elf, also e_entry
  * outside RAM) with a message. */
-socmon_status ibex_load_elf_mem(ibex_core *c, const void *image, size_t n);
-socmon_status ibex_load_elf_file(ibex_core *c, const char *path);
+socmon_status smn_ibex_load_elf_mem(ibex_core *c, const void *image, size_t n);
+socmon_status smn_ibex_load_elf_file(ibex_core *c, const char *path);
 
 /* SimCtrl output: each byte the program writes to 0x20000 goes to fn
  * (called once per byte, in order). Without a callback the bytes collect in
- * a buffer that ibex_output returns. */
+ * a buffer that smn_ibex_output returns. */
 typedef void (*ibex_output_fn)(void *ctx, uint8_t byte);
-void ibex_set_output(ibex_core *c, ibex_output_fn fn, void *ctx);
-const char *ibex_output(const ibex_core *c, size_t *len);
+void smn_ibex_set_output(ibex_core *c, ibex_output_fn fn, void *ctx);
+const char *smn_ibex_output(const ibex_core *c, size_t *len);
 
 typedef enum ibex_stop {
     IBEX_STOP_HALT,      /* the program wrote 1 to SimCtrl's halt register */
@@ -92,11 +92,11 @@ typedef enum ibex_stop {
  * runs those cycles (the instructions that issue in them count, a store
  * there reaches SimCtrl) and the counters stay as they are then; running
  * again after a halt changes nothing. */
-socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why);
+socmon_status smn_ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why);
 
 /* Per-instruction attribution (for per-function profiles): with a callback
  * set, fn gets, for a run of consecutive instructions inside one range, the
- * PC of the first and what each counter (indices as ibex_counter, 0..12)
+ * PC of the first and what each counter (indices as smn_ibex_counter, 0..12)
  * changed by over them, modulo its width: increments as the RTL counts them
  * (mcountinhibit applied), a CSR write to a counter as the change it made.
  * A range is what range(ctx, pc, &lo, &hi) says contains pc (a function:
@@ -114,7 +114,7 @@ socmon_status ibex_run(ibex_core *c, uint64_t max_cycles, ibex_stop *why);
 #define IBEX_ATTR_COUNTERS 13u
 typedef void (*ibex_attr_fn)(void *ctx, uint32_t pc, const uint64_t *delta);
 typedef void (*ibex_attr_range_fn)(void *ctx, uint32_t pc, uint32_t *lo, uint32_t *hi);
-void ibex_set_attribution(ibex_core *c, ibex_attr_fn fn, ibex_attr_range_fn range, void *ctx);
+void smn_ibex_set_attribution(ibex_core *c, ibex_attr_fn fn, ibex_attr_range_fn range, void *ctx);
 
 /* The exact profile (socmon record's call tree, source lines and annotation): with it on, the
  * model counts every instruction's events to its PC and to the frame of a call stack it follows
@@ -124,8 +124,8 @@ void ibex_set_attribution(ibex_core *c, ibex_attr_fn fn, ibex_attr_range_fn rang
  * fall-through into the next symbol) resynchronises: back to the innermost frame whose function
  * holds the PC, else the top frame becomes the new function, one call of it from the same caller
  * (a trap frame stays one: the vector's jump to its handler). Functions are syms (sorted, as
- * ibex_symbols_read gives them; copied): function 0 is "outside every symbol", i + 1 is syms[i].
- * Counts follow ibex_set_attribution's rules (mcountinhibit applied, a counter write counted to
+ * smn_ibex_symbols_read gives them; copied): function 0 is "outside every symbol", i + 1 is syms[i].
+ * Counts follow smn_ibex_set_attribution's rules (mcountinhibit applied, a counter write counted to
  * the writer, cycles between instructions to the one after them), so a PC's counts summed over
  * a function equal that function's attribution, and nodes' self counts sum to the counters.
  * While no counter is inhibited the run keeps its speed within bench_ibex's budget (1.5x); with
@@ -137,7 +137,7 @@ typedef struct ibex_prof_pc {
     uint32_t word;               /* the instruction (16 bits for a compressed one) */
     uint32_t func;
     uint64_t v[IBEX_ATTR_COUNTERS];
-    char text[48];               /* as ibex_disasm writes it */
+    char text[48];               /* as smn_ibex_disasm writes it */
 } ibex_prof_pc;
 typedef struct ibex_prof_node {
     uint32_t parent;             /* node 0 is the root (the run), its own parent */
@@ -147,39 +147,39 @@ typedef struct ibex_prof_node {
     uint64_t v[IBEX_ATTR_COUNTERS];   /* self counts */
 } ibex_prof_node;
 typedef struct ibex_prof_slice {
-    uint64_t t0, t1;             /* ungated cycles (ibex_time) of entry and exit */
+    uint64_t t0, t1;             /* ungated cycles (smn_ibex_time) of entry and exit */
     uint32_t func, depth;        /* depth 0: the outermost frame */
 } ibex_prof_slice;
-socmon_status ibex_profile_start(ibex_core *c, const ibex_symbol *syms, size_t nsyms, size_t max_slices);
+socmon_status smn_ibex_profile_start(ibex_core *c, const ibex_symbol *syms, size_t nsyms, size_t max_slices);
 /* Every PC that counted something, by address (malloc'd; free it); with all, every instruction
  * of every function too (a symbol's range walked instruction by instruction; one of more than
  * 64 KiB, an unsized label's up to the next symbol, only up to its last PC that counted). */
-socmon_status ibex_profile_pcs(ibex_core *c, int all, ibex_prof_pc **out, size_t *n);
+socmon_status smn_ibex_profile_pcs(ibex_core *c, int all, ibex_prof_pc **out, size_t *n);
 /* The call tree so far (valid until the next run); nodes' parents come before them. */
-const ibex_prof_node *ibex_profile_nodes(ibex_core *c, size_t *n);
+const ibex_prof_node *smn_ibex_profile_nodes(ibex_core *c, size_t *n);
 /* Slices so far (open frames end at the current time), those dropped past max_slices, and the
  * frames a stack deeper than its limit (IBEX_PROF_MAX_DEPTH) could not push. */
-const ibex_prof_slice *ibex_profile_slices(ibex_core *c, size_t *n, uint64_t *dropped);
+const ibex_prof_slice *smn_ibex_profile_slices(ibex_core *c, size_t *n, uint64_t *dropped);
 #define IBEX_PROF_MAX_DEPTH 4096u
 #define IBEX_PROF_MAX_NODES 262144u   /* further call paths count to their caller's node */
 
 /* Counter i (0 = mcycle, 2 = minstret, 3.. = mhpmcounterN) as the RTL holds
  * it (0 if not implemented), the value a debugger would read after halt. */
-uint64_t ibex_counter(ibex_core *c, unsigned i);
+uint64_t smn_ibex_counter(ibex_core *c, unsigned i);
 /* Core clock cycles since reset (clock-gated sleep excluded: what mcycle counts while it counts),
  * and of them those during which the program had counter i (0..12) inhibited (mcountinhibit):
- * with no counter write, mcycle + ibex_inhibited_cycles(c, 0) == ibex_core_cycles(c). */
-uint64_t ibex_core_cycles(ibex_core *c);
-uint64_t ibex_inhibited_cycles(ibex_core *c, unsigned i);
+ * with no counter write, mcycle + smn_ibex_inhibited_cycles(c, 0) == smn_ibex_core_cycles(c). */
+uint64_t smn_ibex_core_cycles(ibex_core *c);
+uint64_t smn_ibex_inhibited_cycles(ibex_core *c, unsigned i);
 /* Ungated clock cycles since reset (what mtime counts). */
-uint64_t ibex_time(ibex_core *c);
+uint64_t smn_ibex_time(ibex_core *c);
 /* Architectural state, for tests and tools. */
-uint32_t ibex_pc(const ibex_core *c);
-uint32_t ibex_reg(const ibex_core *c, unsigned r);
-void ibex_set_reg(ibex_core *c, unsigned r, uint32_t v);
+uint32_t smn_ibex_pc(const ibex_core *c);
+uint32_t smn_ibex_reg(const ibex_core *c, unsigned r);
+void smn_ibex_set_reg(ibex_core *c, unsigned r, uint32_t v);
 /* CSR value as a csrr in M-mode would read it now; SOCMON_ENOENT if the
  * access would trap. */
-socmon_status ibex_csr_peek(ibex_core *c, uint32_t csr, uint32_t *val);
+socmon_status smn_ibex_csr_peek(ibex_core *c, uint32_t csr, uint32_t *val);
 
 typedef struct ibex_stats {
     uint64_t instructions;   /* executed (also those inhibited or trapping) */
@@ -188,7 +188,7 @@ typedef struct ibex_stats {
     uint32_t last_cause;     /* mcause of the last trap */
     uint32_t last_epc;
 } ibex_stats;
-void ibex_get_stats(const ibex_core *c, ibex_stats *st);
+void smn_ibex_get_stats(const ibex_core *c, ibex_stats *st);
 
 /* Function symbols of an ELF file (FUNC, and untyped labels of assembly, in
  * executable sections), sorted by address, one per address; each covers
@@ -197,14 +197,14 @@ struct ibex_symbol {
     uint32_t addr, end;
     char *name;
 };
-socmon_status ibex_symbols_read(const char *path, ibex_symbol **syms, size_t *n);
-void ibex_symbols_free(ibex_symbol *syms, size_t n);
+socmon_status smn_ibex_symbols_read(const char *path, ibex_symbol **syms, size_t *n);
+void smn_ibex_symbols_free(ibex_symbol *syms, size_t n);
 
 /* Maps the CSR file onto a socmon model bus: CSR N is the read-only 32-bit
  * register at IBEX_CSRBUS_ADDR(N) (src/hw/ibex_csr.h); a CSR csrr could not
  * read is a bus error. The driver (src/drivers/ibex) reads counters there. */
 typedef struct socmon_bus socmon_bus;
-socmon_status ibex_map_csrs(ibex_core *c, socmon_bus *bus);
+socmon_status smn_ibex_map_csrs(ibex_core *c, socmon_bus *bus);
 
 /* ---- the predecoder, exposed for tests and the decoder fuzzer ---- */
 /* Instruction classes (what the timing table is indexed by). */
@@ -227,9 +227,9 @@ typedef struct ibex_decoded {
  * (ignored for a 16-bit instruction), as the model will execute it with
  * config cfg. Never fails: anything not RV32IMC/Zicsr/Zifencei (or M with
  * rv32m=none) is IBEX_IC_ILLEGAL. */
-void ibex_decode(const ibex_config *cfg, uint16_t lo, uint16_t hi, ibex_decoded *d);
+void smn_ibex_decode(const ibex_config *cfg, uint16_t lo, uint16_t hi, ibex_decoded *d);
 /* The instruction at pc as text, the assembler's syntax with ABI register names ("lw ra, 12(sp)";
  * a compressed one as the instruction it expands to). */
-void ibex_disasm(const ibex_config *cfg, uint32_t pc, uint16_t lo, uint16_t hi, char *buf, size_t len);
+void smn_ibex_disasm(const ibex_config *cfg, uint32_t pc, uint16_t lo, uint16_t hi, char *buf, size_t len);
 
 #endif

@@ -1,11 +1,11 @@
 /* The exact profile: counts per PC and a call tree followed by the calling convention
- * (ibex_model.h: ibex_profile_start says the rules).
+ * (ibex_model.h: smn_ibex_profile_start says the rules).
  *
  * Per PC, the loop itself counts (ibex_exec.c, fast mode): a slot's executions n and the events
  * that are not n times its static ones; the static part is folded in when the slot is decoded
  * anew (self-modifying code) and when the profile is read. Per frame, the counters are read at
  * each change of the stack: the frame on top gets what they moved since the last change (the
- * same counted deltas as ibex_set_attribution's, so nothing is counted twice or lost). */
+ * same counted deltas as smn_ibex_set_attribution's, so nothing is counted twice or lost). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,7 +50,7 @@ static uint32_t func_of(ibex_prof *p, uint32_t pc)
     return k && pc < p->end[k - 1] ? (uint32_t)k : 0;
 }
 
-/* pc's function (as func_of) and its range (as ibex_prof_range), from one search. */
+/* pc's function (as func_of) and its range (as smn_ibex_prof_range), from one search. */
 static uint32_t func_range(ibex_prof *p, uint32_t pc, uint32_t *lo, uint32_t *hi)
 {
     size_t k = upto(p, pc);
@@ -64,7 +64,7 @@ static uint32_t func_range(ibex_prof *p, uint32_t pc, uint32_t *lo, uint32_t *hi
     return 0;
 }
 
-void ibex_prof_range(const ibex_core *c, uint32_t pc, uint32_t *lo, uint32_t *hi)
+void smn_ibex_prof_range(const ibex_core *c, uint32_t pc, uint32_t *lo, uint32_t *hi)
 {
     func_range(c->prof, pc, lo, hi);
 }
@@ -210,33 +210,33 @@ static void follow(ibex_core *c)
 
 static void sync_flush(ibex_core *c)
 {
-    ibex_sync(c);
+    smn_ibex_sync(c);
     flush(c);
 }
 
 /* sync_flush, and counting fast the attribution's flush with it (the loop's check at the next
- * instruction would flush it at the same counters: ibex_prof_settle). Counting fast nothing is
- * inhibited, so the counters ibex_sync would make are each the counter plus its pending events
+ * instruction would flush it at the same counters: smn_ibex_prof_settle). Counting fast nothing is
+ * inhibited, so the counters smn_ibex_sync would make are each the counter plus its pending events
  * (of the counters that exist), cut to its width: the flush takes them so and leaves the events
  * pending, the next sync applying them as it would have (sums modulo the width). */
 static void sync_flush_both(ibex_core *c)
 {
     ibex_prof *p = c->prof;
     if (p->fast && !c->inhibit && !c->raw_ev) {
-        ibex_attr_flush_frame(c, p->nodes[p->stack[p->depth - 1].node].v, p->prev);
+        smn_ibex_attr_flush_frame(c, p->nodes[p->stack[p->depth - 1].node].v, p->prev);
         return;
     }
-    ibex_sync(c);
+    smn_ibex_sync(c);
     flush(c);
 }
 
-void ibex_prof_call(ibex_core *c)
+void smn_ibex_prof_call(ibex_core *c)
 {
     sync_flush_both(c);
     push(c, 0);
 }
 
-void ibex_prof_ret(ibex_core *c)
+void smn_ibex_prof_ret(ibex_core *c)
 {
     ibex_prof *p = c->prof;
     sync_flush_both(c);
@@ -245,18 +245,18 @@ void ibex_prof_ret(ibex_core *c)
     follow(c);
 }
 
-void ibex_prof_trap(ibex_core *c)
+void smn_ibex_prof_trap(ibex_core *c)
 {
     sync_flush(c);
     push(c, 1);
 }
 
-size_t ibex_prof_depth(const ibex_core *c)
+size_t smn_ibex_prof_depth(const ibex_core *c)
 {
     return c->prof ? c->prof->depth : 0;
 }
 
-void ibex_prof_flush_to(ibex_core *c, size_t depth)
+void smn_ibex_prof_flush_to(ibex_core *c, size_t depth)
 {
     ibex_prof *p = c->prof;
     if (!p || depth == 0 || depth > p->depth)
@@ -269,7 +269,7 @@ void ibex_prof_flush_to(ibex_core *c, size_t depth)
     }
 }
 
-void ibex_prof_mret(ibex_core *c)
+void smn_ibex_prof_mret(ibex_core *c)
 {
     ibex_prof *p = c->prof;
     sync_flush(c);
@@ -282,7 +282,7 @@ void ibex_prof_mret(ibex_core *c)
     follow(c);
 }
 
-void ibex_prof_resync(ibex_core *c)
+void smn_ibex_prof_resync(ibex_core *c)
 {
     ibex_prof *p = c->prof;
     if (in_frame(&p->stack[p->depth - 1], c->pc))
@@ -291,13 +291,13 @@ void ibex_prof_resync(ibex_core *c)
     follow(c);
 }
 
-int ibex_prof_settle(ibex_core *c, uint32_t *lo, uint32_t *span)
+int smn_ibex_prof_settle(ibex_core *c, uint32_t *lo, uint32_t *span)
 {
     ibex_prof *p = c->prof;
     const ibex_frame *f = &p->stack[p->depth - 1];
     if (!p->fast || !in_frame(f, c->pc))
         return 0;   /* the loop's check follows the frames */
-    /* ibex_attr_enter's range for c->pc: the frame's, which holds it (a function's range, or the
+    /* smn_ibex_attr_enter's range for c->pc: the frame's, which holds it (a function's range, or the
      * gap between two symbols, holds every PC of it; a one-PC frame only its own) */
     c->attr_pc = c->pc;
     *lo = f->lo;
@@ -305,7 +305,7 @@ int ibex_prof_settle(ibex_core *c, uint32_t *lo, uint32_t *span)
     return 1;
 }
 
-void ibex_prof_fold(ibex_core *c, uint32_t slot)
+void smn_ibex_prof_fold(ibex_core *c, uint32_t slot)
 {
     ibex_pslot *s = &c->prof->slots[slot];
     const ibex_op *op = &c->ops[slot];
@@ -343,7 +343,7 @@ static uint32_t slot_of(uint32_t pc)
     return off < IBEX_SS_RAM_SIZE ? off >> 1 : IBEX_PROF_OUTSIDE;
 }
 
-void ibex_prof_step_add(ibex_core *c, uint32_t pc, const uint64_t *d)
+void smn_ibex_prof_step_add(ibex_core *c, uint32_t pc, const uint64_t *d)
 {
     uint32_t slot = slot_of(pc);
     ibex_pslot *s = &c->prof->slots[slot];
@@ -352,7 +352,7 @@ void ibex_prof_step_add(ibex_core *c, uint32_t pc, const uint64_t *d)
         s->d[k] += d[k];
 }
 
-void ibex_prof_free(ibex_core *c)
+void smn_ibex_prof_free(ibex_core *c)
 {
     ibex_prof *p = c->prof;
     if (!p)
@@ -371,10 +371,10 @@ void ibex_prof_free(ibex_core *c)
 }
 
 /* Empty tree and counts from the counters as they are now, the frame of the PC on top. */
-void ibex_prof_reset(ibex_core *c)
+void smn_ibex_prof_reset(ibex_core *c)
 {
     ibex_prof *p = c->prof;
-    ibex_sync(c);
+    smn_ibex_sync(c);
     for (uint32_t ch = 0; ch < IBEX_PROF_CHUNKS; ch++)   /* only chunks that may have counted */
         if (p->chunk[ch]) {
             memset(&p->slots[ch << IBEX_PROF_CHUNK_SHIFT], 0, sizeof *p->slots << IBEX_PROF_CHUNK_SHIFT);
@@ -394,12 +394,12 @@ void ibex_prof_reset(ibex_core *c)
     push(c, 0);
 }
 
-socmon_status ibex_profile_start(ibex_core *c, const ibex_symbol *syms, size_t nsyms, size_t max_slices)
+socmon_status smn_ibex_profile_start(ibex_core *c, const ibex_symbol *syms, size_t nsyms, size_t max_slices)
 {
     if (!c || (!syms && nsyms))
         return socmon_fail(SOCMON_EINVAL, "ibex: profile: NULL core or symbols");
-    ibex_prof_free(c);
-    ibex_attr_flush(c);
+    smn_ibex_prof_free(c);
+    smn_ibex_attr_flush(c);
     ibex_prof *p = calloc(1, sizeof *p);
     if (!p)
         return socmon_fail(SOCMON_ENOMEM, "ibex: out of memory for the profile");
@@ -422,7 +422,7 @@ socmon_status ibex_profile_start(ibex_core *c, const ibex_symbol *syms, size_t n
     p->max_slices = max_slices;
     p->slices = max_slices ? malloc(max_slices * sizeof *p->slices) : NULL;
     if (!p->slots || !p->n || !p->h || !p->junk || !p->addr || !p->end || !p->nodes || grow_hash(p) != 0 || (max_slices && !p->slices)) {
-        ibex_prof_free(c);
+        smn_ibex_prof_free(c);
         return socmon_fail(SOCMON_ENOMEM, "ibex: out of memory for the profile");
     }
     for (size_t i = 0; i < nsyms; i++) {
@@ -430,12 +430,12 @@ socmon_status ibex_profile_start(ibex_core *c, const ibex_symbol *syms, size_t n
         p->end[i] = syms[i].end;
     }
     p->nsyms = nsyms;
-    unsigned top = 3 + c->cfg.mhpm_num;   /* ibex_sync's: the counters that take their events */
+    unsigned top = 3 + c->cfg.mhpm_num;   /* smn_ibex_sync's: the counters that take their events */
     for (unsigned k = 0; k < IBEX_ATTR_COUNTERS; k++) {
         p->mask[k] = mask_of(c, k);
         p->evmask[k] = k < top ? UINT64_MAX : 0;
     }
-    ibex_prof_reset(c);
+    smn_ibex_prof_reset(c);
     for (unsigned k = 0; k < IBEX_ATTR_COUNTERS; k++)
         c->attr_prev[k] = c->cnt[k];
     return SOCMON_OK;
@@ -449,7 +449,7 @@ static int slot_values(ibex_core *c, uint32_t i, uint64_t *val)
     unsigned top = 3 + c->cfg.mhpm_num;
     int any = 0;
     if (i < IBEX_PROF_OUTSIDE)
-        ibex_prof_fold(c, i);
+        smn_ibex_prof_fold(c, i);
     for (unsigned k = 0; k < IBEX_ATTR_COUNTERS; k++) {
         val[k] = k == IBEX_CNT_TIME || k >= top ? 0 : s->d[k] & mask_of(c, k);
         any |= val[k] != 0;
@@ -462,7 +462,7 @@ static uint32_t insn_len(const ibex_core *c, uint32_t off)
     return (c->ram[off] & 3) == 3 ? 4 : 2;
 }
 
-/* Marks the instruction starts of every function (ibex_profile_pcs with all), widening
+/* Marks the instruction starts of every function (smn_ibex_profile_pcs with all), widening
  * [*first, *last] to the slots marked. */
 static void mark_functions(ibex_core *c, uint8_t *want, uint32_t *first, uint32_t *last)
 {
@@ -490,13 +490,13 @@ static void mark_functions(ibex_core *c, uint8_t *want, uint32_t *first, uint32_
     }
 }
 
-socmon_status ibex_profile_pcs(ibex_core *c, int all, ibex_prof_pc **out, size_t *nout)
+socmon_status smn_ibex_profile_pcs(ibex_core *c, int all, ibex_prof_pc **out, size_t *nout)
 {
     ibex_prof *p = c ? c->prof : NULL;
     *out = NULL;
     *nout = 0;
     if (!p)
-        return socmon_fail(SOCMON_ESTATE, "ibex: no profile (ibex_profile_start)");
+        return socmon_fail(SOCMON_ESTATE, "ibex: no profile (smn_ibex_profile_start)");
     uint8_t *want = calloc(IBEX_PROF_OUTSIDE + 1, 1);
     if (!want)
         return socmon_fail(SOCMON_ENOMEM, "ibex: out of memory for the profile");
@@ -550,7 +550,7 @@ socmon_status ibex_profile_pcs(ibex_core *c, int all, ibex_prof_pc **out, size_t
         r->pc = IBEX_SS_RAM_BASE + off;
         r->word = (lo & 3) == 3 ? (uint32_t)lo | (uint32_t)hi << 16 : lo;
         r->func = func_of(p, r->pc);
-        ibex_disasm(&c->cfg, r->pc, lo, hi, r->text, sizeof r->text);
+        smn_ibex_disasm(&c->cfg, r->pc, lo, hi, r->text, sizeof r->text);
     }
     free(want);
     *out = v;
@@ -558,7 +558,7 @@ socmon_status ibex_profile_pcs(ibex_core *c, int all, ibex_prof_pc **out, size_t
     return SOCMON_OK;
 }
 
-const ibex_prof_node *ibex_profile_nodes(ibex_core *c, size_t *n)
+const ibex_prof_node *smn_ibex_profile_nodes(ibex_core *c, size_t *n)
 {
     ibex_prof *p = c ? c->prof : NULL;
     *n = 0;
@@ -573,7 +573,7 @@ const ibex_prof_node *ibex_profile_nodes(ibex_core *c, size_t *n)
     return p->nodes;
 }
 
-const ibex_prof_slice *ibex_profile_slices(ibex_core *c, size_t *n, uint64_t *dropped)
+const ibex_prof_slice *smn_ibex_profile_slices(ibex_core *c, size_t *n, uint64_t *dropped)
 {
     ibex_prof *p = c ? c->prof : NULL;
     *n = 0;
@@ -581,7 +581,7 @@ const ibex_prof_slice *ibex_profile_slices(ibex_core *c, size_t *n, uint64_t *dr
         *dropped = 0;
     if (!p)
         return NULL;
-    ibex_sync(c);
+    smn_ibex_sync(c);
     for (size_t i = 0; i < p->depth; i++) {
         ibex_prof_slice *sl = p->stack[i].slice ? &p->slices[p->stack[i].slice - 1] : NULL;
         if (sl)

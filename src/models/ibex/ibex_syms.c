@@ -26,7 +26,7 @@ static int by_addr(const void *a, const void *b)
     return (y->end > y->addr) - (x->end > x->addr);
 }
 
-void ibex_symbols_free(ibex_symbol *syms, size_t n)
+void smn_ibex_symbols_free(ibex_symbol *syms, size_t n)
 {
     for (size_t i = 0; syms && i < n; i++)
         free(syms[i].name);
@@ -48,7 +48,7 @@ static int wanted(Elf *e, const GElf_Sym *s, const char *name)
     return scn && gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_EXECINSTR);
 }
 
-socmon_status ibex_symbols_read(const char *path, ibex_symbol **out, size_t *nout)
+socmon_status smn_ibex_symbols_read(const char *path, ibex_symbol **out, size_t *nout)
 {
     *out = NULL;
     *nout = 0;
@@ -121,7 +121,7 @@ done:
         elf_end(e);
     close(fd);
     if (st != SOCMON_OK) {
-        ibex_symbols_free(v, n);
+        smn_ibex_symbols_free(v, n);
         return st;
     }
     *out = v;

@@ -12,7 +12,7 @@
  * and 33 cycles for MULH*. docs/ibex.md has the full table. */
 #include "models/ibex/ibex_internal.h"
 
-void ibex_timing_init(const ibex_config *cfg, ibex_timing *t)
+void smn_ibex_timing_init(const ibex_config *cfg, ibex_timing *t)
 {
     t->mem = cfg->wb_stage ? 1 : 2;
     t->mem_lsu = cfg->wb_stage ? 0 : 1;
@@ -33,7 +33,7 @@ void ibex_timing_init(const ibex_config *cfg, ibex_timing *t)
         t->mulh = 2;
         break;
     case IBEX_RV32M_SLOW:
-        t->mul = 0;   /* operand-dependent: ibex_slow_mul_cycles */
+        t->mul = 0;   /* operand-dependent: smn_ibex_slow_mul_cycles */
         t->mulh = 33;
         break;
     default:
@@ -45,7 +45,7 @@ void ibex_timing_init(const ibex_config *cfg, ibex_timing *t)
 
 /* MUL on the slow multiplier: MD_IDLE, then MD_COMP while op_b shifted right
  * is non-zero (at most 31), then MD_LAST. */
-unsigned ibex_slow_mul_cycles(uint32_t op_b)
+unsigned smn_ibex_slow_mul_cycles(uint32_t op_b)
 {
     unsigned len = 0;
     while (op_b) {

@@ -10,8 +10,8 @@
 
 /* ---- a model of the kernel, for tests and benchmarks ---- */
 
-typedef struct socmon_perf_model socmon_perf_model;
-typedef struct socmon_perf_model_opts {
+typedef struct smn_perf_model smn_perf_model;
+typedef struct smn_perf_model_opts {
     unsigned hw_counters;     /* general-purpose counters the modelled PMU has (0: no PMU:
                                  hardware events fail with ENOENT, as in a VM) */
     int rdpmc;                /* 1: the mmap pages allow user rdpmc (cap_user_rdpmc) */
@@ -22,26 +22,26 @@ typedef struct socmon_perf_model_opts {
     uint64_t tick_ns;         /* how often multiplexed groups rotate (0: 1 ms, the kernel's
                                  default perf_event_mux_interval_ms) */
     unsigned rdpmc_races;     /* the next N rdpmc reads see the page change under them */
-} socmon_perf_model_opts;
+} smn_perf_model_opts;
 
-socmon_status smn_perf_model_new(const socmon_perf_model_opts *opts, socmon_perf_model **out);
-void smn_perf_model_free(socmon_perf_model *m);
+socmon_status smn_perf_model_new(const smn_perf_model_opts *opts, smn_perf_model **out);
+void smn_perf_model_free(smn_perf_model *m);
 /* The model as a kernel interface (valid until the model is freed). */
-const socmon_perf_sys *smn_perf_model_sys(socmon_perf_model *m);
+const socmon_perf_sys *smn_perf_model_sys(smn_perf_model *m);
 /* Every event of this type and config counts per_ns events per ns of time while it is on
  * a counter (hardware) or enabled (software); task-clock and cpu-clock count time itself. */
-socmon_status smn_perf_model_set_rate(socmon_perf_model *m, uint32_t type, uint64_t config, double per_ns);
+socmon_status smn_perf_model_set_rate(smn_perf_model *m, uint32_t type, uint64_t config, double per_ns);
 /* n events of this type and config happen now (page faults, context switches): every
  * enabled event of that kind counts them. */
-socmon_status smn_perf_model_inject(socmon_perf_model *m, uint32_t type, uint64_t config, uint64_t n);
+socmon_status smn_perf_model_inject(smn_perf_model *m, uint32_t type, uint64_t config, uint64_t n);
 /* Makes ns of time pass. Groups that do not all fit on the counters rotate every tick
  * (all or nothing, pinned first), so time_enabled and time_running differ as they do on a
  * real PMU; a pinned group that cannot fit goes into error (its reads return 0 bytes). */
-socmon_status smn_perf_model_advance(socmon_perf_model *m, uint64_t ns);
+socmon_status smn_perf_model_advance(smn_perf_model *m, uint64_t ns);
 /* The monitored task execs: events opened with enable_on_exec start counting. */
-void smn_perf_model_exec(socmon_perf_model *m);
+void smn_perf_model_exec(smn_perf_model *m);
 /* What the event would have counted had it run all the time it was enabled (the oracle
  * a scaled estimate is checked against), by the fd the driver got. */
-socmon_status smn_perf_model_truth(const socmon_perf_model *m, int fd, double *count);
+socmon_status smn_perf_model_truth(const smn_perf_model *m, int fd, double *count);
 
 #endif

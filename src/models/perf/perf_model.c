@@ -14,7 +14,7 @@
 #include "core/error.h"
 #include "models/perf/perf_model.h"
 
-static pm_event *by_fd(socmon_perf_model *m, int fd)
+static pm_event *by_fd(smn_perf_model *m, int fd)
 {
     int i = fd - PM_FD_BASE;
     return i >= 0 && i < m->nev && !m->ev[i].closed ? &m->ev[i] : NULL;
@@ -22,7 +22,7 @@ static pm_event *by_fd(socmon_perf_model *m, int fd)
 
 static int m_open(void *ctx, void *attr, int pid, int cpu, int group_fd, unsigned long flags)
 {
-    socmon_perf_model *m = ctx;
+    smn_perf_model *m = ctx;
     (void)flags;
     const struct perf_event_attr *a = attr;
     if (a->size < PERF_ATTR_SIZE_VER0)
@@ -35,7 +35,7 @@ static int m_open(void *ctx, void *attr, int pid, int cpu, int group_fd, unsigne
         return -EACCES;
     if (a->type > PERF_TYPE_BREAKPOINT)
         return -ENOENT;
-    int hw = pm_is_hw(a);
+    int hw = smn_pm_is_hw(a);
     if (hw && m->o.hw_counters == 0)
         return -ENOENT;
     if (a->type == PERF_TYPE_SOFTWARE && a->config >= PERF_COUNT_SW_MAX)
@@ -66,7 +66,7 @@ static int m_open(void *ctx, void *attr, int pid, int cpu, int group_fd, unsigne
     e->slot = -1;
     e->enabled = !a->disabled;
     m->nev++;
-    pm_schedule(m);
+    smn_pm_schedule(m);
     return PM_FD_BASE + m->nev - 1;
 }
 
@@ -86,7 +86,7 @@ static size_t put_one(const pm_event *e, int fd, uint64_t fmt, uint64_t *w)
 
 static long m_read(void *ctx, int fd, void *buf, size_t len)
 {
-    socmon_perf_model *m = ctx;
+    smn_perf_model *m = ctx;
     pm_event *e = by_fd(m, fd);
     if (!e)
         return -EBADF;
@@ -129,7 +129,7 @@ static void reset(pm_event *e)
 
 static int m_ioctl(void *ctx, int fd, unsigned long req, unsigned long arg)
 {
-    socmon_perf_model *m = ctx;
+    smn_perf_model *m = ctx;
     pm_event *e = by_fd(m, fd);
     if (!e)
         return -EBADF;
@@ -151,13 +151,13 @@ static int m_ioctl(void *ctx, int fd, unsigned long req, unsigned long arg)
         else
             return -ENOTTY;
     }
-    pm_schedule(m);
+    smn_pm_schedule(m);
     return 0;
 }
 
 static void *m_mmap_page(void *ctx, int fd)
 {
-    socmon_perf_model *m = ctx;
+    smn_perf_model *m = ctx;
     pm_event *e = by_fd(m, fd);
     if (!e)
         return NULL;
@@ -166,7 +166,7 @@ static void *m_mmap_page(void *ctx, int fd)
         if (!e->page)
             return NULL;
         memset(e->page, 0, 4096);
-        pm_update_page(m, e);
+        smn_pm_update_page(m, e);
     }
     return e->page;
 }
@@ -179,20 +179,20 @@ static void m_munmap_page(void *ctx, void *page)
 
 static int m_close(void *ctx, int fd)
 {
-    socmon_perf_model *m = ctx;
+    smn_perf_model *m = ctx;
     pm_event *e = by_fd(m, fd);
     if (!e)
         return -EBADF;
     e->closed = 1;
     free(e->page);
     e->page = NULL;
-    pm_schedule(m);
+    smn_pm_schedule(m);
     return 0;
 }
 
 static uint64_t m_rdpmc(void *ctx, unsigned idx)
 {
-    socmon_perf_model *m = ctx;
+    smn_perf_model *m = ctx;
     for (int i = 0; i < m->nev; i++) {
         pm_event *e = &m->ev[i];
         if (e->closed || e->slot != (int)idx || e->cpu != -1) /* rdpmc: self-monitoring only */
@@ -208,18 +208,18 @@ static uint64_t m_rdpmc(void *ctx, unsigned idx)
     return 0;
 }
 
-socmon_status smn_perf_model_new(const socmon_perf_model_opts *opts, socmon_perf_model **out)
+socmon_status smn_perf_model_new(const smn_perf_model_opts *opts, smn_perf_model **out)
 {
     if (!out)
         return socmon_fail(SOCMON_EINVAL, "perf model: NULL argument");
-    socmon_perf_model_opts o = {0};
+    smn_perf_model_opts o = {0};
     if (opts)
         o = *opts;
     if (o.hw_counters > 64 || o.pmc_width > 64 || (o.pmc_width && o.pmc_width < 8) || o.paranoid < -1 ||
         o.paranoid > 4)
         return socmon_fail(SOCMON_ERANGE, "perf model: hw_counters %u (0..64), pmc_width %u (8..64) or paranoid %d "
                            "(-1..4) out of range", o.hw_counters, o.pmc_width, o.paranoid);
-    socmon_perf_model *m = calloc(1, sizeof *m);
+    smn_perf_model *m = calloc(1, sizeof *m);
     if (!m)
         return socmon_fail(SOCMON_ENOMEM, "perf model: out of memory");
     m->o = o;
@@ -231,7 +231,7 @@ socmon_status smn_perf_model_new(const socmon_perf_model_opts *opts, socmon_perf
     return SOCMON_OK;
 }
 
-void smn_perf_model_free(socmon_perf_model *m)
+void smn_perf_model_free(smn_perf_model *m)
 {
     if (!m)
         return;
@@ -240,12 +240,12 @@ void smn_perf_model_free(socmon_perf_model *m)
     free(m);
 }
 
-const socmon_perf_sys *smn_perf_model_sys(socmon_perf_model *m)
+const socmon_perf_sys *smn_perf_model_sys(smn_perf_model *m)
 {
     return m ? &m->sys : NULL;
 }
 
-socmon_status smn_perf_model_set_rate(socmon_perf_model *m, uint32_t type, uint64_t config, double per_ns)
+socmon_status smn_perf_model_set_rate(smn_perf_model *m, uint32_t type, uint64_t config, double per_ns)
 {
     if (!m || type >= 8 || config >= 32 || !(per_ns >= 0))
         return socmon_fail(SOCMON_EINVAL, "perf model: rate for type %u config %llu: type < 8, config < 32, rate >= 0",
@@ -254,7 +254,7 @@ socmon_status smn_perf_model_set_rate(socmon_perf_model *m, uint32_t type, uint6
     return SOCMON_OK;
 }
 
-socmon_status smn_perf_model_inject(socmon_perf_model *m, uint32_t type, uint64_t config, uint64_t n)
+socmon_status smn_perf_model_inject(smn_perf_model *m, uint32_t type, uint64_t config, uint64_t n)
 {
     if (!m)
         return SOCMON_EINVAL;
@@ -270,21 +270,21 @@ socmon_status smn_perf_model_inject(socmon_perf_model *m, uint32_t type, uint64_
             e->count += (double)n;
     }
     for (int i = 0; i < m->nev; i++)
-        pm_update_page(m, &m->ev[i]);
+        smn_pm_update_page(m, &m->ev[i]);
     return SOCMON_OK;
 }
 
-void smn_perf_model_exec(socmon_perf_model *m)
+void smn_perf_model_exec(smn_perf_model *m)
 {
     if (!m)
         return;
     for (int i = 0; i < m->nev; i++)
         if (!m->ev[i].closed && m->ev[i].attr.enable_on_exec)
             m->ev[i].enabled = 1;
-    pm_schedule(m);
+    smn_pm_schedule(m);
 }
 
-socmon_status smn_perf_model_truth(const socmon_perf_model *m, int fd, double *count)
+socmon_status smn_perf_model_truth(const smn_perf_model *m, int fd, double *count)
 {
     if (!m || !count)
         return SOCMON_EINVAL;

@@ -29,8 +29,8 @@ typedef struct pm_event {
     struct perf_event_mmap_page *page;
 } pm_event;
 
-struct socmon_perf_model {
-    socmon_perf_model_opts o;
+struct smn_perf_model {
+    smn_perf_model_opts o;
     pm_event ev[PM_MAX_EVENTS];
     int nev;
     double rate[8][32];      /* per type (0..5 used) and config (< 32) */
@@ -41,10 +41,10 @@ struct socmon_perf_model {
     socmon_perf_sys sys;
 };
 
-int pm_is_hw(const struct perf_event_attr *a);
-int pm_group_running(const socmon_perf_model *m, int leader);
+int smn_pm_is_hw(const struct perf_event_attr *a);
+int smn_pm_group_running(const smn_perf_model *m, int leader);
 /* Chooses which groups sit on the counters for the next tick and updates the pages. */
-void pm_schedule(socmon_perf_model *m);
-void pm_update_page(socmon_perf_model *m, pm_event *e);
+void smn_pm_schedule(smn_perf_model *m);
+void smn_pm_update_page(smn_perf_model *m, pm_event *e);
 
 #endif

@@ -11,18 +11,18 @@
 
 #include "models/perf/perf_model.h"
 
-int pm_is_hw(const struct perf_event_attr *a)
+int smn_pm_is_hw(const struct perf_event_attr *a)
 {
     return a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_HW_CACHE || a->type == PERF_TYPE_RAW;
 }
 
-static int leader_live(const socmon_perf_model *m, int i)
+static int leader_live(const smn_perf_model *m, int i)
 {
     const pm_event *e = &m->ev[i];
     return !e->closed && e->leader == i && e->enabled && !e->error;
 }
 
-static unsigned hw_in_group(const socmon_perf_model *m, int leader)
+static unsigned hw_in_group(const smn_perf_model *m, int leader)
 {
     unsigned n = 0;
     for (int i = 0; i < m->nev; i++)
@@ -30,7 +30,7 @@ static unsigned hw_in_group(const socmon_perf_model *m, int leader)
     return n;
 }
 
-int pm_group_running(const socmon_perf_model *m, int leader)
+int smn_pm_group_running(const smn_perf_model *m, int leader)
 {
     if (!leader_live(m, leader))
         return 0;
@@ -42,7 +42,7 @@ int pm_group_running(const socmon_perf_model *m, int leader)
     return 0;
 }
 
-void pm_update_page(socmon_perf_model *m, pm_event *e)
+void smn_pm_update_page(smn_perf_model *m, pm_event *e)
 {
     struct perf_event_mmap_page *pg = e->page;
     if (!pg)
@@ -74,7 +74,7 @@ void pm_update_page(socmon_perf_model *m, pm_event *e)
 }
 
 /* One CPU's PMU (cpu -1: the monitored task's, wherever it runs): its groups onto its counters. */
-static void schedule_cpu(socmon_perf_model *m, int cpu)
+static void schedule_cpu(smn_perf_model *m, int cpu)
 {
     unsigned free_ctr = m->o.hw_counters;
     unsigned char used[64] = {0};
@@ -119,7 +119,7 @@ static void schedule_cpu(socmon_perf_model *m, int cpu)
     }
 }
 
-void pm_schedule(socmon_perf_model *m)
+void smn_pm_schedule(smn_perf_model *m)
 {
     for (int i = 0; i < m->nev; i++)
         m->ev[i].slot = -1;
@@ -127,10 +127,10 @@ void pm_schedule(socmon_perf_model *m)
     for (int cpu = -1; cpu < (int)ncpus; cpu++)
         schedule_cpu(m, cpu);
     for (int i = 0; i < m->nev; i++)
-        pm_update_page(m, &m->ev[i]);
+        smn_pm_update_page(m, &m->ev[i]);
 }
 
-static double rate_of(const socmon_perf_model *m, const struct perf_event_attr *a)
+static double rate_of(const smn_perf_model *m, const struct perf_event_attr *a)
 {
     if (a->type == PERF_TYPE_SOFTWARE && (a->config == PERF_COUNT_SW_TASK_CLOCK || a->config == PERF_COUNT_SW_CPU_CLOCK))
         return 1.0;
@@ -139,7 +139,7 @@ static double rate_of(const socmon_perf_model *m, const struct perf_event_attr *
     return 0;
 }
 
-static void pass_time(socmon_perf_model *m, uint64_t dt)
+static void pass_time(smn_perf_model *m, uint64_t dt)
 {
     for (int i = 0; i < m->nev; i++) {
         pm_event *e = &m->ev[i];
@@ -156,7 +156,7 @@ static void pass_time(socmon_perf_model *m, uint64_t dt)
     }
 }
 
-socmon_status smn_perf_model_advance(socmon_perf_model *m, uint64_t ns)
+socmon_status smn_perf_model_advance(smn_perf_model *m, uint64_t ns)
 {
     if (!m)
         return SOCMON_EINVAL;
@@ -164,7 +164,7 @@ socmon_status smn_perf_model_advance(socmon_perf_model *m, uint64_t ns)
     while (ns) {
         if (m->tick_left == 0) {
             m->rot++;
-            pm_schedule(m);
+            smn_pm_schedule(m);
             m->tick_left = tick;
         }
         uint64_t dt = ns < m->tick_left ? ns : m->tick_left;
@@ -173,6 +173,6 @@ socmon_status smn_perf_model_advance(socmon_perf_model *m, uint64_t ns)
         m->tick_left -= dt;
     }
     for (int i = 0; i < m->nev; i++)
-        pm_update_page(m, &m->ev[i]);
+        smn_pm_update_page(m, &m->ev[i]);
     return SOCMON_OK;
 }

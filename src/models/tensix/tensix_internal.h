@@ -57,30 +57,30 @@ typedef struct tx_activity {
 
 /* tensix_kernel.c */
 /* Sets a signal's ratio to its parent in phase ph, clamped to 0..1. */
-void tx_set_ratio(socmon_tensix_core *c, int ph, const char *name, double r);
-socmon_status tx_kernel_init(socmon_tensix_core *c);
-void tx_kernel_begin(socmon_tensix_core *c);
+void smn_tx_set_ratio(socmon_tensix_core *c, int ph, const char *name, double r);
+socmon_status smn_tx_kernel_init(socmon_tensix_core *c);
+void smn_tx_kernel_begin(socmon_tensix_core *c);
 /* Runs n cycles of the kernel (crossing phases as needed). */
-void tx_kernel_step(socmon_tensix_core *c, uint64_t n);
-uint64_t tx_signal_total(const socmon_tensix_core *c, unsigned sig);
-int tx_signal_index(unsigned bank, unsigned counter_id, unsigned l1_mux);
+void smn_tx_kernel_step(socmon_tensix_core *c, uint64_t n);
+uint64_t smn_tx_signal_total(const socmon_tensix_core *c, unsigned sig);
+int smn_tx_signal_index(unsigned bank, unsigned counter_id, unsigned l1_mux);
 
 /* tensix_shapes.c: the kernels as data */
 typedef struct tx_shape tx_shape;
-const tx_shape *tx_shape_of(socmon_tensix_kernel k);   /* NULL if out of range */
+const tx_shape *smn_tx_shape_of(socmon_tensix_kernel k);   /* NULL if out of range */
 /* Unscaled math-stage cycles per tile by kind. */
-void tx_shape_math(const tx_shape *s, unsigned fidelity_phases, int float32, double *fpu, double *sfpu,
+void smn_tx_shape_math(const tx_shape *s, unsigned fidelity_phases, int float32, double *fpu, double *sfpu,
                    double *move);
-unsigned tx_shape_operands(const tx_shape *s);
-unsigned tx_shape_out_tiles(const tx_shape *s);
+unsigned smn_tx_shape_operands(const tx_shape *s);
+unsigned smn_tx_shape_out_tiles(const tx_shape *s);
 /* The kernel's changes to the pipeline's rules in phase ph (none for matmul). */
-void tx_shape_rates(socmon_tensix_core *c, int ph, const tx_activity *a);
+void smn_tx_shape_rates(socmon_tensix_core *c, int ph, const tx_activity *a);
 
 /* tensix_regs.c */
-void tx_regs_reset(socmon_tensix_core *c);
+void smn_tx_regs_reset(socmon_tensix_core *c);
 /* Cycles until the earliest mode-1 auto-stop; UINT64_MAX if none pending. */
-uint64_t tx_regs_next_deadline(const socmon_tensix_core *c);
-void tx_regs_expire(socmon_tensix_core *c);
+uint64_t smn_tx_regs_next_deadline(const socmon_tensix_core *c);
+void smn_tx_regs_expire(socmon_tensix_core *c);
 
 /* The two regions the core maps on a model bus; tests drive them directly. */
 extern const socmon_regmodel_ops smn_tensix_regs_ops;

@@ -180,7 +180,7 @@ socmon_status socmon_tensix_kernel_costs(const socmon_tensix_kernel_params *p,
         return socmon_fail(SOCMON_ERANGE, "tiles %llu out of range 1..%llu",
                            (unsigned long long)p->tiles, (unsigned long long)TX_MAX_TILES);
     if ((unsigned)p->format >= SOCMON_TENSIX_NFORMATS || (unsigned)p->fidelity >= SOCMON_TENSIX_NFIDELITIES ||
-        (unsigned)p->bound >= SOCMON_TENSIX_NBOUNDS || !tx_shape_of(p->kernel))
+        (unsigned)p->bound >= SOCMON_TENSIX_NBOUNDS || !smn_tx_shape_of(p->kernel))
         return socmon_fail(SOCMON_EINVAL,
                            "kernel parameters out of range (format %d, fidelity %d, bound %d, kernel %d)",
                            (int)p->format, (int)p->fidelity, (int)p->bound, (int)p->kernel);
@@ -188,11 +188,11 @@ socmon_status socmon_tensix_kernel_costs(const socmon_tensix_kernel_params *p,
     uint64_t bytes = format_tile_bytes[p->format];
     /* Each of the two unpackers moves one operand at half the unpack peak. */
     o->unpack = div_up(bytes * 2, (uint64_t)pf->unpack_peak_bpc);
-    const tx_shape *shape = tx_shape_of(p->kernel);
+    const tx_shape *shape = smn_tx_shape_of(p->kernel);
     double fpu, sfpu, move;
-    tx_shape_math(shape, p->fidelity + 1u, p->format == SOCMON_TENSIX_FMT_FLOAT32, &fpu, &sfpu, &move);
+    smn_tx_shape_math(shape, p->fidelity + 1u, p->format == SOCMON_TENSIX_FMT_FLOAT32, &fpu, &sfpu, &move);
     o->math = (uint64_t)(fpu + sfpu + move);
-    o->pack = div_up(bytes * tx_shape_out_tiles(shape), (uint64_t)pf->pack_peak_bpc);
+    o->pack = div_up(bytes * smn_tx_shape_out_tiles(shape), (uint64_t)pf->pack_peak_bpc);
     o->noc = div_up(bytes, (uint64_t)pf->noc_word_bytes);
     o->overhead = TX_ISSUE_GAP;
     uint64_t g = o->overhead;
@@ -221,7 +221,7 @@ socmon_status socmon_tensix_kernel_costs(const socmon_tensix_kernel_params *p,
     return SOCMON_OK;
 }
 
-int tx_signal_index(unsigned bank, unsigned counter_id, unsigned l1_mux)
+int smn_tx_signal_index(unsigned bank, unsigned counter_id, unsigned l1_mux)
 {
     return tensix_event_index(bank, counter_id, l1_mux);
 }
@@ -255,7 +255,7 @@ static const char *const chains[][2] = {
     {"WAITING_FOR_PACK_IDLE_2", "THREAD_STALLS_2"},
 };
 
-void tx_set_ratio(socmon_tensix_core *c, int ph, const char *name, double r)
+void smn_tx_set_ratio(socmon_tensix_core *c, int ph, const char *name, double r)
 {
     int s = sig(name);
     if (s < 0)
@@ -296,73 +296,73 @@ static void rates(socmon_tensix_core *c, int ph, const tx_activity *a)
     char name[48];
     for (int t = 0; t < 3; t++) {
         snprintf(name, sizeof name, "CFG_INSTRN_AVAILABLE_%d", t);
-        tx_set_ratio(c, ph, name, act[t] ? frac(2, P) : 0);
+        smn_tx_set_ratio(c, ph, name, act[t] ? frac(2, P) : 0);
         snprintf(name, sizeof name, "SYNC_INSTRN_AVAILABLE_%d", t);
-        tx_set_ratio(c, ph, name, stall[t] > 0 ? 1 : 0);
+        smn_tx_set_ratio(c, ph, name, stall[t] > 0 ? 1 : 0);
         snprintf(name, sizeof name, "THREAD_STALLS_%d", t);
-        tx_set_ratio(c, ph, name, frac(stall[t], P));
+        smn_tx_set_ratio(c, ph, name, frac(stall[t], P));
         snprintf(name, sizeof name, "THREAD_INSTRUCTIONS_%d", t);
-        tx_set_ratio(c, ph, name, frac(instr[t], P));
+        smn_tx_set_ratio(c, ph, name, frac(instr[t], P));
     }
-    tx_set_ratio(c, ph, "THCON_INSTRN_AVAILABLE_0", a->tu ? frac(1, P) : 0);
-    tx_set_ratio(c, ph, "UNPACK_INSTRN_AVAILABLE_0", a->tu ? frac(P - a->g, P) : 0);
-    tx_set_ratio(c, ph, "MOVE_INSTRN_AVAILABLE_1", a->tm ? frac(1, P) : 0);
-    tx_set_ratio(c, ph, "FPU_INSTRN_AVAILABLE_1", a->tm ? frac(a->M + src_wait, P) : 0);
-    tx_set_ratio(c, ph, "PACK_INSTRN_AVAILABLE_2", a->tk ? frac(a->K, P) : 0);
-    tx_set_ratio(c, ph, "WAITING_FOR_SRCA_CLEAR", 1);
-    tx_set_ratio(c, ph, "WAITING_FOR_SRCB_CLEAR", 1);
-    tx_set_ratio(c, ph, "WAITING_FOR_SRCA_VALID", frac(src_wait, stall1));
-    tx_set_ratio(c, ph, "WAITING_FOR_SRCB_VALID", frac(src_wait, stall1));
-    tx_set_ratio(c, ph, "WAITING_FOR_NONFULL_SEM_1", frac(dest_wait, stall1));
-    tx_set_ratio(c, ph, "WAITING_FOR_NONZERO_SEM_2", 1);
+    smn_tx_set_ratio(c, ph, "THCON_INSTRN_AVAILABLE_0", a->tu ? frac(1, P) : 0);
+    smn_tx_set_ratio(c, ph, "UNPACK_INSTRN_AVAILABLE_0", a->tu ? frac(P - a->g, P) : 0);
+    smn_tx_set_ratio(c, ph, "MOVE_INSTRN_AVAILABLE_1", a->tm ? frac(1, P) : 0);
+    smn_tx_set_ratio(c, ph, "FPU_INSTRN_AVAILABLE_1", a->tm ? frac(a->M + src_wait, P) : 0);
+    smn_tx_set_ratio(c, ph, "PACK_INSTRN_AVAILABLE_2", a->tk ? frac(a->K, P) : 0);
+    smn_tx_set_ratio(c, ph, "WAITING_FOR_SRCA_CLEAR", 1);
+    smn_tx_set_ratio(c, ph, "WAITING_FOR_SRCB_CLEAR", 1);
+    smn_tx_set_ratio(c, ph, "WAITING_FOR_SRCA_VALID", frac(src_wait, stall1));
+    smn_tx_set_ratio(c, ph, "WAITING_FOR_SRCB_VALID", frac(src_wait, stall1));
+    smn_tx_set_ratio(c, ph, "WAITING_FOR_NONFULL_SEM_1", frac(dest_wait, stall1));
+    smn_tx_set_ratio(c, ph, "WAITING_FOR_NONZERO_SEM_2", 1);
     /* The engine a thread drives is often still busy when it stalls. */
-    tx_set_ratio(c, ph, "WAITING_FOR_UNPACK_IDLE_0", 0.5);
-    tx_set_ratio(c, ph, "WAITING_FOR_MATH_IDLE_1", 0.1);
-    tx_set_ratio(c, ph, "WAITING_FOR_PACK_IDLE_2", 0.5);
+    smn_tx_set_ratio(c, ph, "WAITING_FOR_UNPACK_IDLE_0", 0.5);
+    smn_tx_set_ratio(c, ph, "WAITING_FOR_MATH_IDLE_1", 0.1);
+    smn_tx_set_ratio(c, ph, "WAITING_FOR_PACK_IDLE_2", 0.5);
 
     /* Math: 15/16 of the math cycles run FPU ops, 2/16 SFPU, overlapping 1/16. */
-    tx_set_ratio(c, ph, "FPU_OR_SFPU_INSTRN", a->tm ? frac(a->M, P) : 0);
-    tx_set_ratio(c, ph, "FPU_INSTRUCTION", 15.0 / 16);
-    tx_set_ratio(c, ph, "SFPU_INSTRUCTION", 2.0 / 16);
+    smn_tx_set_ratio(c, ph, "FPU_OR_SFPU_INSTRN", a->tm ? frac(a->M, P) : 0);
+    smn_tx_set_ratio(c, ph, "FPU_INSTRUCTION", 15.0 / 16);
+    smn_tx_set_ratio(c, ph, "SFPU_INSTRUCTION", 2.0 / 16);
 
     /* An unpacker is busy from issue until its data is written: while math
      * holds the source register it stays busy with the write port blocked. */
     double busy = a->tu ? frac(P - a->g, P) : 0;
-    tx_set_ratio(c, ph, "UNPACK0_BUSY_THREAD0", busy);
-    tx_set_ratio(c, ph, "UNPACK1_BUSY_THREAD0", busy);
-    tx_set_ratio(c, ph, "SRCA_WRITE_AVAILABLE", frac(a->U0, P - a->g));
-    tx_set_ratio(c, ph, "SRCB_WRITE_AVAILABLE", frac(a->U1, P - a->g));
-    tx_set_ratio(c, ph, "SRCA_WRITE", 0.97);   /* 3% of write slots lost to L1 arbitration */
-    tx_set_ratio(c, ph, "SRCB_WRITE", 0.97);
-    tx_set_ratio(c, ph, "UNPACK0_BUSY_THREAD1", a->tm ? frac(1, P) : 0);
-    tx_set_ratio(c, ph, "UNPACK1_BUSY_THREAD1", a->tm ? frac(1, P) : 0);
-    tx_set_ratio(c, ph, "DATA_HAZARD_STALLS_MOVD2A", a->tm ? frac(1, P) : 0);
-    tx_set_ratio(c, ph, "MATH_INSTRN_AVAILABLE", a->tm ? frac(a->M + src_wait, P) : 0);
-    tx_set_ratio(c, ph, "MATH_INSTRN_STARTED", frac(a->im, a->M + src_wait));
+    smn_tx_set_ratio(c, ph, "UNPACK0_BUSY_THREAD0", busy);
+    smn_tx_set_ratio(c, ph, "UNPACK1_BUSY_THREAD0", busy);
+    smn_tx_set_ratio(c, ph, "SRCA_WRITE_AVAILABLE", frac(a->U0, P - a->g));
+    smn_tx_set_ratio(c, ph, "SRCB_WRITE_AVAILABLE", frac(a->U1, P - a->g));
+    smn_tx_set_ratio(c, ph, "SRCA_WRITE", 0.97);   /* 3% of write slots lost to L1 arbitration */
+    smn_tx_set_ratio(c, ph, "SRCB_WRITE", 0.97);
+    smn_tx_set_ratio(c, ph, "UNPACK0_BUSY_THREAD1", a->tm ? frac(1, P) : 0);
+    smn_tx_set_ratio(c, ph, "UNPACK1_BUSY_THREAD1", a->tm ? frac(1, P) : 0);
+    smn_tx_set_ratio(c, ph, "DATA_HAZARD_STALLS_MOVD2A", a->tm ? frac(1, P) : 0);
+    smn_tx_set_ratio(c, ph, "MATH_INSTRN_AVAILABLE", a->tm ? frac(a->M + src_wait, P) : 0);
+    smn_tx_set_ratio(c, ph, "MATH_INSTRN_STARTED", frac(a->im, a->M + src_wait));
 
-    tx_set_ratio(c, ph, "PACKER_BUSY", a->tk ? frac(a->K, P) : 0);
-    tx_set_ratio(c, ph, "PACKER_DEST_READ_AVAILABLE", 0.9);
-    tx_set_ratio(c, ph, "AVAILABLE_MATH", a->tk ? frac(a->K + dest_wait, P) : 0);
+    smn_tx_set_ratio(c, ph, "PACKER_BUSY", a->tk ? frac(a->K, P) : 0);
+    smn_tx_set_ratio(c, ph, "PACKER_DEST_READ_AVAILABLE", 0.9);
+    smn_tx_set_ratio(c, ph, "AVAILABLE_MATH", a->tk ? frac(a->K + dest_wait, P) : 0);
 
     /* L1: inputs arrive on ring 0 (one operand per channel), outputs leave on ring 1. */
     double req = a->nin > 0 ? ceil(a->nin / 8) : 0;
-    tx_set_ratio(c, ph, "NOC_RING0_INCOMING_0", frac(a->nin, P));
-    tx_set_ratio(c, ph, "NOC_RING0_INCOMING_1", frac(a->nin, P));
-    tx_set_ratio(c, ph, "NOC_RING0_OUTGOING_0", frac(req, P));
-    tx_set_ratio(c, ph, "NOC_RING0_OUTGOING_1", frac(req, P));
-    tx_set_ratio(c, ph, "L1_ARB_TDMA_BUNDLE_1", frac(0.03 * a->K, P));
-    tx_set_ratio(c, ph, "L1_ARB_TDMA_BUNDLE_0", frac(0.03 * U, P));
-    tx_set_ratio(c, ph, "L1_ARB_UNPACKER", frac(0.03 * (a->U0 + a->U1), P));
-    tx_set_ratio(c, ph, "L1_NO_ARB_UNPACKER", frac(0.97 * U, P));
+    smn_tx_set_ratio(c, ph, "NOC_RING0_INCOMING_0", frac(a->nin, P));
+    smn_tx_set_ratio(c, ph, "NOC_RING0_INCOMING_1", frac(a->nin, P));
+    smn_tx_set_ratio(c, ph, "NOC_RING0_OUTGOING_0", frac(req, P));
+    smn_tx_set_ratio(c, ph, "NOC_RING0_OUTGOING_1", frac(req, P));
+    smn_tx_set_ratio(c, ph, "L1_ARB_TDMA_BUNDLE_1", frac(0.03 * a->K, P));
+    smn_tx_set_ratio(c, ph, "L1_ARB_TDMA_BUNDLE_0", frac(0.03 * U, P));
+    smn_tx_set_ratio(c, ph, "L1_ARB_UNPACKER", frac(0.03 * (a->U0 + a->U1), P));
+    smn_tx_set_ratio(c, ph, "L1_NO_ARB_UNPACKER", frac(0.97 * U, P));
     /* Output is split over both ring-1 channels. */
-    tx_set_ratio(c, ph, "NOC_RING1_OUTGOING_0", frac(ceil(a->nout / 2), P));
-    tx_set_ratio(c, ph, "NOC_RING1_OUTGOING_1", frac(floor(a->nout / 2), P));
-    tx_set_ratio(c, ph, "NOC_RING1_INCOMING_0", frac(a->nout > 0 ? ceil(a->nout / 8) : 0, P));
-    tx_set_ratio(c, ph, "NOC_RING1_INCOMING_1", frac(req, P));
-    tx_set_ratio(c, ph, "TDMA_BUNDLE_1_ARB", frac(0.02 * a->K, P));
-    tx_set_ratio(c, ph, "TDMA_BUNDLE_0_ARB", frac(0.02 * U, P));
-    tx_set_ratio(c, ph, "TDMA_EXT_UNPACK_9_10", a->tm ? frac(1, P) : 0);
-    tx_set_ratio(c, ph, "TDMA_PACKER_2_WR", frac(0.5 * a->K, P));
+    smn_tx_set_ratio(c, ph, "NOC_RING1_OUTGOING_0", frac(ceil(a->nout / 2), P));
+    smn_tx_set_ratio(c, ph, "NOC_RING1_OUTGOING_1", frac(floor(a->nout / 2), P));
+    smn_tx_set_ratio(c, ph, "NOC_RING1_INCOMING_0", frac(a->nout > 0 ? ceil(a->nout / 8) : 0, P));
+    smn_tx_set_ratio(c, ph, "NOC_RING1_INCOMING_1", frac(req, P));
+    smn_tx_set_ratio(c, ph, "TDMA_BUNDLE_1_ARB", frac(0.02 * a->K, P));
+    smn_tx_set_ratio(c, ph, "TDMA_BUNDLE_0_ARB", frac(0.02 * U, P));
+    smn_tx_set_ratio(c, ph, "TDMA_EXT_UNPACK_9_10", a->tm ? frac(1, P) : 0);
+    smn_tx_set_ratio(c, ph, "TDMA_PACKER_2_WR", frac(0.5 * a->K, P));
 }
 
 static void order_signals(socmon_tensix_core *c)
@@ -380,7 +380,7 @@ static void order_signals(socmon_tensix_core *c)
                 c->order[n++] = s;
 }
 
-socmon_status tx_kernel_init(socmon_tensix_core *c)
+socmon_status smn_tx_kernel_init(socmon_tensix_core *c)
 {
     socmon_status st = socmon_tensix_kernel_costs(&c->p, &c->costs);
     if (st != SOCMON_OK)
@@ -408,7 +408,7 @@ socmon_status tx_kernel_init(socmon_tensix_core *c)
     double fmt = (double)format_tile_bytes[c->p.format];
     const socmon_tensix_platform *pf = c->p.platform;
     double flits = ceil(fmt / pf->noc_word_bytes);
-    double U1 = tx_shape_operands(tx_shape_of(c->p.kernel)) > 1 ? U : 0;
+    double U1 = smn_tx_shape_operands(smn_tx_shape_of(c->p.kernel)) > 1 ? U : 0;
 
     tx_activity fill = {.P = U + g, .U0 = U, .U1 = U1, .g = g, .nin = flits, .iu = 6,
                         .tu = 1, .tm = 1, .tk = 1};
@@ -421,9 +421,9 @@ socmon_status tx_kernel_init(socmon_tensix_core *c)
     rates(c, TX_PH_FILL, &fill);
     rates(c, TX_PH_STEADY, &steady);
     rates(c, TX_PH_DRAIN, &drain);
-    tx_shape_rates(c, TX_PH_FILL, &fill);
-    tx_shape_rates(c, TX_PH_STEADY, &steady);
-    tx_shape_rates(c, TX_PH_DRAIN, &drain);
+    smn_tx_shape_rates(c, TX_PH_FILL, &fill);
+    smn_tx_shape_rates(c, TX_PH_STEADY, &steady);
+    smn_tx_shape_rates(c, TX_PH_DRAIN, &drain);
     c->phase = TX_PH_IDLE;
     c->phase_left = 0;
     return SOCMON_OK;
@@ -453,7 +453,7 @@ static void enter_phase(socmon_tensix_core *c, int ph)
     }
 }
 
-void tx_kernel_begin(socmon_tensix_core *c)
+void smn_tx_kernel_begin(socmon_tensix_core *c)
 {
     enter_phase(c, TX_PH_FILL);
 }
@@ -468,7 +468,7 @@ static void recompute(socmon_tensix_core *c)
     }
 }
 
-void tx_kernel_step(socmon_tensix_core *c, uint64_t n)
+void smn_tx_kernel_step(socmon_tensix_core *c, uint64_t n)
 {
     while (n > 0) {
         if (c->phase == TX_PH_IDLE) {
@@ -490,22 +490,22 @@ socmon_status socmon_tensix_core_set_kernel(socmon_tensix_core *c, socmon_tensix
 {
     if (!c)
         return socmon_fail(SOCMON_EINVAL, "tensix core: NULL");
-    if (!tx_shape_of(k))
+    if (!smn_tx_shape_of(k))
         return socmon_fail(SOCMON_EINVAL, "tensix core: kernel %d out of range 0..%d", (int)k,
                            SOCMON_TENSIX_NKERNELS - 1);
     /* Bank counts so far into the totals, so new ratios never lower them. */
     enter_phase(c, TX_PH_IDLE);
     socmon_tensix_kernel old = c->p.kernel;
     c->p.kernel = k;
-    socmon_status st = tx_kernel_init(c);
+    socmon_status st = smn_tx_kernel_init(c);
     if (st != SOCMON_OK) {
         c->p.kernel = old;
-        (void)tx_kernel_init(c);
+        (void)smn_tx_kernel_init(c);
     }
     return st;
 }
 
-uint64_t tx_signal_total(const socmon_tensix_core *c, unsigned s)
+uint64_t smn_tx_signal_total(const socmon_tensix_core *c, unsigned s)
 {
     return c->base[s] + c->inphase[s];
 }

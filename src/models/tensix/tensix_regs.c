@@ -33,7 +33,7 @@ static void bank_start(socmon_tensix_core *c, unsigned b)
     k->start_cycle = c->now;
     k->stop_cycle = c->now;
     for (unsigned s = 0; s < TX_NSIG; s++)
-        k->start_cnt[s] = k->stop_cnt[s] = tx_signal_total(c, s);
+        k->start_cnt[s] = k->stop_cnt[s] = smn_tx_signal_total(c, s);
     if (b == TENSIX_BANK_L1) {
         k->mux = mux_bit(c->reg[TENSIX_REG_MUX_CTRL]);
         c->l1_undef = 0;
@@ -50,7 +50,7 @@ static void bank_stop(socmon_tensix_core *c, unsigned b)
     k->running = 0;
     k->stop_cycle = c->now;
     for (unsigned s = 0; s < TX_NSIG; s++)
-        k->stop_cnt[s] = tx_signal_total(c, s);
+        k->stop_cnt[s] = smn_tx_signal_total(c, s);
 }
 
 /* Start first, then stop: a write of 3 from 0 leaves an empty, stopped window. */
@@ -78,14 +78,14 @@ static uint64_t bank_count(const socmon_tensix_core *c, unsigned b)
 {
     const tx_bank *k = &c->bank[b];
     unsigned sel = SM_FIELD_EX32(bank_reg(c, b, TENSIX_ROLE_MODE), TENSIX_MODE, SEL);
-    int s = tx_signal_index(b, sel, b == TENSIX_BANK_L1 ? k->mux : 0);
+    int s = smn_tx_signal_index(b, sel, b == TENSIX_BANK_L1 ? k->mux : 0);
     if (s < 0)
         return 0;   /* unknown counter ids read 0 */
-    uint64_t end = k->running ? tx_signal_total(c, (unsigned)s) : k->stop_cnt[s];
+    uint64_t end = k->running ? smn_tx_signal_total(c, (unsigned)s) : k->stop_cnt[s];
     return end - k->start_cnt[s];
 }
 
-void tx_regs_reset(socmon_tensix_core *c)
+void smn_tx_regs_reset(socmon_tensix_core *c)
 {
     memset(c->bank, 0, sizeof c->bank);
     for (unsigned i = 0; i < TENSIX_NREGS; i++)
@@ -93,7 +93,7 @@ void tx_regs_reset(socmon_tensix_core *c)
     c->l1_undef = 0;
 }
 
-uint64_t tx_regs_next_deadline(const socmon_tensix_core *c)
+uint64_t smn_tx_regs_next_deadline(const socmon_tensix_core *c)
 {
     uint64_t best = UINT64_MAX;
     for (unsigned b = 0; b < TENSIX_NBANKS; b++) {
@@ -108,7 +108,7 @@ uint64_t tx_regs_next_deadline(const socmon_tensix_core *c)
     return best;
 }
 
-void tx_regs_expire(socmon_tensix_core *c)
+void smn_tx_regs_expire(socmon_tensix_core *c)
 {
     for (unsigned b = 0; b < TENSIX_NBANKS; b++) {
         const tx_bank *k = &c->bank[b];
@@ -203,12 +203,12 @@ socmon_status smn_tensix_core_new(const socmon_tensix_kernel_params *p, socmon_t
     if (!c->p.platform)
         c->p.platform = socmon_tensix_platform_at(0);
     c->l1 = calloc(1, TENSIX_L1_SIZE);
-    socmon_status st = c->l1 ? tx_kernel_init(c) : socmon_fail(SOCMON_ENOMEM, "tensix L1: out of memory");
+    socmon_status st = c->l1 ? smn_tx_kernel_init(c) : socmon_fail(SOCMON_ENOMEM, "tensix L1: out of memory");
     if (st != SOCMON_OK) {
         smn_tensix_core_free(c);
         return st;
     }
-    tx_regs_reset(c);
+    smn_tx_regs_reset(c);
     *out = c;
     return SOCMON_OK;
 }
@@ -237,7 +237,7 @@ socmon_status socmon_tensix_core_kernel_start(socmon_tensix_core *c)
 {
     if (!c)
         return socmon_fail(SOCMON_EINVAL, "tensix core: NULL");
-    tx_kernel_begin(c);
+    smn_tx_kernel_begin(c);
     return SOCMON_OK;
 }
 
@@ -247,18 +247,18 @@ socmon_status socmon_tensix_core_advance(socmon_tensix_core *c, uint64_t cycles,
         return socmon_fail(SOCMON_EINVAL, "tensix core: NULL");
     while (cycles > 0) {
         /* Split at mode-1 auto-stops so they freeze exactly at their period. */
-        uint64_t step = tx_regs_next_deadline(c);
+        uint64_t step = smn_tx_regs_next_deadline(c);
         if (step == 0) {
-            tx_regs_expire(c);
+            smn_tx_regs_expire(c);
             continue;
         }
         if (step > cycles)
             step = cycles;
-        tx_kernel_step(c, step);
+        smn_tx_kernel_step(c, step);
         cycles -= step;
-        tx_regs_expire(c);
+        smn_tx_regs_expire(c);
     }
-    tx_regs_expire(c);
+    smn_tx_regs_expire(c);
     if (done)
         *done = c->phase == TX_PH_IDLE;
     return SOCMON_OK;
@@ -277,8 +277,8 @@ const socmon_tensix_kernel_params *socmon_tensix_core_params(const socmon_tensix
 uint64_t socmon_tensix_core_signal(const socmon_tensix_core *c, unsigned bank, unsigned counter_id,
                                    unsigned l1_mux)
 {
-    int s = tx_signal_index(bank, counter_id, l1_mux);
-    return s < 0 ? UINT64_MAX : tx_signal_total(c, (unsigned)s);
+    int s = smn_tx_signal_index(bank, counter_id, l1_mux);
+    return s < 0 ? UINT64_MAX : smn_tx_signal_total(c, (unsigned)s);
 }
 
 int socmon_tensix_core_l1_undefined(const socmon_tensix_core *c)

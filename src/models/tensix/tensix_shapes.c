@@ -88,7 +88,7 @@ static const tx_shape shapes[SOCMON_TENSIX_NKERNELS] = {
     },
 };
 
-const tx_shape *tx_shape_of(socmon_tensix_kernel k)
+const tx_shape *smn_tx_shape_of(socmon_tensix_kernel k)
 {
     return (unsigned)k < SOCMON_TENSIX_NKERNELS ? &shapes[k] : NULL;
 }
@@ -110,7 +110,7 @@ socmon_status socmon_tensix_kernel_parse(const char *s, socmon_tensix_kernel *ou
                        SOCMON_TENSIX_KERNEL_NAMES);
 }
 
-void tx_shape_math(const tx_shape *s, unsigned fidelity_phases, int float32, double *fpu, double *sfpu,
+void smn_tx_shape_math(const tx_shape *s, unsigned fidelity_phases, int float32, double *fpu, double *sfpu,
                    double *move)
 {
     double w = float32 ? 2 : 1;
@@ -119,12 +119,12 @@ void tx_shape_math(const tx_shape *s, unsigned fidelity_phases, int float32, dou
     *move = s->move;
 }
 
-unsigned tx_shape_operands(const tx_shape *s)
+unsigned smn_tx_shape_operands(const tx_shape *s)
 {
     return s->operands;
 }
 
-unsigned tx_shape_out_tiles(const tx_shape *s)
+unsigned smn_tx_shape_out_tiles(const tx_shape *s)
 {
     return s->out_tiles;
 }
@@ -134,33 +134,33 @@ static double frac(double n, double d)
     return d > 0 ? n / d : 0;
 }
 
-void tx_shape_rates(socmon_tensix_core *c, int ph, const tx_activity *a)
+void smn_tx_shape_rates(socmon_tensix_core *c, int ph, const tx_activity *a)
 {
     const tx_shape *s = &shapes[c->p.kernel];
     if (c->p.kernel == SOCMON_TENSIX_KERNEL_MATMUL)
         return;   /* matmul's rules are the pipeline's own */
     double fpu, sfpu, move;
-    tx_shape_math(s, (unsigned)c->p.fidelity + 1, c->p.format == SOCMON_TENSIX_FMT_FLOAT32, &fpu, &sfpu,
+    smn_tx_shape_math(s, (unsigned)c->p.fidelity + 1, c->p.format == SOCMON_TENSIX_FMT_FLOAT32, &fpu, &sfpu,
                   &move);
     /* MOVE cycles are math-thread work but neither FPU nor SFPU. */
     double compute = fpu + sfpu;
-    tx_set_ratio(c, ph, "FPU_OR_SFPU_INSTRN", a->tm ? frac(a->M * frac(compute, compute + move), a->P) : 0);
-    tx_set_ratio(c, ph, "FPU_INSTRUCTION", frac(fpu, compute));
-    tx_set_ratio(c, ph, "SFPU_INSTRUCTION", frac(sfpu, compute));
+    smn_tx_set_ratio(c, ph, "FPU_OR_SFPU_INSTRN", a->tm ? frac(a->M * frac(compute, compute + move), a->P) : 0);
+    smn_tx_set_ratio(c, ph, "FPU_INSTRUCTION", frac(fpu, compute));
+    smn_tx_set_ratio(c, ph, "SFPU_INSTRUCTION", frac(sfpu, compute));
     if (s->operands < 2) {
         /* No srcB operand: unpacker 1 and its channel stay idle. */
         static const char *const idle[] = {"UNPACK1_BUSY_THREAD0", "UNPACK1_BUSY_THREAD1",
                                            "WAITING_FOR_SRCB_CLEAR", "WAITING_FOR_SRCB_VALID",
                                            "NOC_RING0_INCOMING_1"};
         for (size_t i = 0; i < sizeof idle / sizeof idle[0]; i++)
-            tx_set_ratio(c, ph, idle[i], 0);
+            smn_tx_set_ratio(c, ph, idle[i], 0);
     }
     const int act[3] = {a->tu, a->tm, a->tk};
     for (size_t i = 0; i < MAX_INSTR && s->instr[i].name; i++) {
         const char *n = s->instr[i].name;
         unsigned t = (unsigned)(n[strlen(n) - 1] - '0');
-        tx_set_ratio(c, ph, n, t < 3 && act[t] ? frac(s->instr[i].v, a->P) : 0);
+        smn_tx_set_ratio(c, ph, n, t < 3 && act[t] ? frac(s->instr[i].v, a->P) : 0);
     }
     for (size_t i = 0; i < MAX_WAITS && s->waits[i].name; i++)
-        tx_set_ratio(c, ph, s->waits[i].name, s->waits[i].v);
+        smn_tx_set_ratio(c, ph, s->waits[i].name, s->waits[i].v);
 }

@@ -2,7 +2,7 @@
  * side of the same per-core state the memory-mapped window shows.
  *
  * Encodings come from src/hw/a9_pmu.h's ZA9_CP15 table (spec §5.1). Most map
- * to a window offset and go through za9_read/za9_write, so the two
+ * to a window offset and go through smn_za9_read/smn_za9_write, so the two
  * interfaces cannot drift apart; PMSELR is CP15's own and redirects
  * PMXEVTYPER/PMXEVCNTR to the selected counter's window register. The
  * CoreSight lock is not consulted: it guards the memory-mapped interface
@@ -50,7 +50,7 @@ static socmon_status pmu_of(socmon_zynq_soc *soc, unsigned core, za9_model **p)
 {
     if (!soc)
         return socmon_fail(SOCMON_EINVAL, "cp15: NULL model");
-    *p = zynq_soc_pmu(soc, core);
+    *p = smn_zynq_soc_pmu(soc, core);
     if (!*p)
         return socmon_fail(SOCMON_ERANGE, "cp15: core %u out of range 0..%u", core,
                            SOCMON_ZYNQ_NCORES - 1);
@@ -68,7 +68,7 @@ static socmon_status cp15_read(za9_model *p, unsigned opc1, unsigned crn, unsign
     socmon_status st = resolve(p, "MRC", opc1, crn, crm, opc2, &e, &off);
     if (st)
         return st;
-    *val = e->kind == ZA9_CP15_SELR ? p->selr : za9_read(p, off);
+    *val = e->kind == ZA9_CP15_SELR ? p->selr : smn_za9_read(p, off);
     return SOCMON_OK;
 }
 
@@ -83,7 +83,7 @@ static socmon_status cp15_write(za9_model *p, unsigned opc1, unsigned crn, unsig
     if (e->kind == ZA9_CP15_SELR)
         p->selr = val & ZA9_SELR_MASK;   /* bits 31:5 are reserved: ignored */
     else
-        za9_write(p, off, val);
+        smn_za9_write(p, off, val);
     return SOCMON_OK;
 }
 
@@ -112,7 +112,7 @@ socmon_status socmon_zynq_cp15_write(socmon_zynq_soc *soc, unsigned core, unsign
         return st;
     zynq_lock(soc);
     if (!(st = cp15_write(p, opc1, crn, crm, opc2, val)))
-        zynq_irq_sync(soc);   /* PMINTENSET, PMOVSR W1C...: the PMU line may have moved */
+        smn_zynq_irq_sync(soc);   /* PMINTENSET, PMOVSR W1C...: the PMU line may have moved */
     zynq_unlock(soc);
     return st;
 }

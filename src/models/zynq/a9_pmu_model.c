@@ -15,7 +15,7 @@
 
 #include "models/zynq/zynq_internal.h"
 
-void za9_init(za9_model *p)
+void smn_za9_init(za9_model *p)
 {
     memset(p, 0, sizeof *p);
     for (unsigned r = 0; r < ZA9_NREGS; r++)
@@ -28,7 +28,7 @@ static double clamp01(double x)
     return x < 0 ? 0 : (x > 1 ? 1 : x);
 }
 
-double za9_event_rate(const socmon_zynq_cpu_profile *p, unsigned code)
+double smn_za9_event_rate(const socmon_zynq_cpu_profile *p, unsigned code)
 {
     double inst = p->ipc;
     double ldst = inst * p->ldst_per_inst;
@@ -92,7 +92,7 @@ static void add32(uint32_t *c, uint64_t inc, uint32_t *ovs, uint32_t bit)
     *c = (uint32_t)s;
 }
 
-void za9_advance(za9_model *p, uint64_t cycles)
+void smn_za9_advance(za9_model *p, uint64_t cycles)
 {
     double a = p->active_frac + clamp01(p->prof.util) * (double)cycles;
     uint64_t active = (uint64_t)a;
@@ -124,7 +124,7 @@ void za9_advance(za9_model *p, uint64_t cycles)
         if (i < nseen) {
             cnt = seen_cnt[i];
         } else {
-            double e = p->acc[ev] + za9_event_rate(&p->prof, ev) * (double)active;
+            double e = p->acc[ev] + smn_za9_event_rate(&p->prof, ev) * (double)active;
             cnt = (uint64_t)e;
             p->acc[ev] = e - (double)cnt;
             seen_ev[nseen] = ev;
@@ -134,12 +134,12 @@ void za9_advance(za9_model *p, uint64_t cycles)
     }
 }
 
-int za9_irq(const za9_model *p)
+int smn_za9_irq(const za9_model *p)
 {
     return (p->reg[ZA9_REG_OVSR] & p->inten & ZA9_CNT_MASK) != 0;
 }
 
-uint32_t za9_read(za9_model *p, uint64_t off)
+uint32_t smn_za9_read(za9_model *p, uint64_t off)
 {
     uint32_t v = 0;
     int r = za9_reg_index(off);
@@ -156,7 +156,7 @@ uint32_t za9_read(za9_model *p, uint64_t off)
 
 static socmon_status pmu_read(void *model, uint64_t off, uint32_t *val)
 {
-    *val = za9_read(model, off);
+    *val = smn_za9_read(model, off);
     return SOCMON_OK;
 }
 
@@ -164,7 +164,7 @@ static socmon_status pmu_read(void *model, uint64_t off, uint32_t *val)
  * what follows is the SET/CLR pairs and the actions. No lock here: CP15
  * writes come this way too, and the CoreSight lock guards only the
  * memory-mapped interface (pmu_write). */
-void za9_write(za9_model *p, uint64_t off, uint32_t v)
+void smn_za9_write(za9_model *p, uint64_t off, uint32_t v)
 {
     int r = za9_reg_index(off);
     if (r >= 0)
@@ -205,8 +205,8 @@ static socmon_status pmu_write(void *model, uint64_t off, uint32_t v)
         return SOCMON_OK;
     }
     if (!p->locked)   /* writes are ignored while the lock is set */
-        za9_write(p, off, v);
+        smn_za9_write(p, off, v);
     return SOCMON_OK;
 }
 
-const socmon_regmodel_ops za9_regops = {.read = pmu_read, .write = pmu_write};
+const socmon_regmodel_ops smn_za9_regops = {.read = pmu_read, .write = pmu_write};

@@ -2,7 +2,7 @@
  * selectors, incrementers and ranges, sampled copies, the ID filter and the
  * registers only Advanced mode has.
  *
- * apm_model.c plays the traffic and calls zadv_event for each AXI event of
+ * apm_model.c plays the traffic and calls smn_zadv_event for each AXI event of
  * a slot; here each counter whose selector names that slot and metric takes
  * it. Behaviour follows the axi_perf_mon v5.0 rev 9 HDL (eejlny/S2NN-HLS @
  * 170c1667, axi_perf_mon_v5_0_*.v), summarised in docs/zynq.md:
@@ -34,7 +34,7 @@ static int in_range(const zapm_model *m, unsigned n, uint64_t v)
     return c >= lo && c <= hi;
 }
 
-int zadv_id_match(const zapm_model *m, int is_read, uint32_t id)
+int smn_zadv_id_match(const zapm_model *m, int is_read, uint32_t id)
 {
     if (!(m->reg[ZAPM_REG_CTL] & R_ZAPM_CTL_IDFILTER_MASK))
         return 1;
@@ -50,7 +50,7 @@ int zadv_id_match(const zapm_model *m, int is_read, uint32_t id)
     return ((id ^ f) & ~mask) == 0;
 }
 
-void zadv_event(zapm_model *m, unsigned slot, int is_read, unsigned metric, uint32_t id,
+void smn_zadv_event(zapm_model *m, unsigned slot, int is_read, unsigned metric, uint32_t id,
                 uint64_t n, uint64_t add, uint64_t incval)
 {
     (void)is_read;
@@ -87,7 +87,7 @@ static int live_value(const zapm_model *m, unsigned sel, uint64_t *v)
     }
 }
 
-void zadv_tick(zapm_model *m, uint64_t cycles)
+void smn_zadv_tick(zapm_model *m, uint64_t cycles)
 {
     for (unsigned k = 0; k < m->cfg.ncounters; k++) {
         uint64_t v;
@@ -106,7 +106,7 @@ static uint32_t mc_view(const zapm_model *m, unsigned k)
     return (uint32_t)(acc >> m->cfg.scale_log2);
 }
 
-void zadv_reset(zapm_model *m, int sampled_too)
+void smn_zadv_reset(zapm_model *m, int sampled_too)
 {
     for (unsigned k = 0; k < SOCMON_ZAPM_ADV_COUNTERS; k++) {
         m->ctr[k].acc = 0;
@@ -120,7 +120,7 @@ void zadv_reset(zapm_model *m, int sampled_too)
     }
 }
 
-void zadv_latch(zapm_model *m)
+void smn_zadv_latch(zapm_model *m)
 {
     if (!m->cfg.sampled)
         return;
@@ -146,7 +146,7 @@ static int xreg_present(const zapm_model *m, int x)
     return m->cfg.id32 || (x != ZAPM_XREG_RID && x != ZAPM_XREG_RIDMASK);
 }
 
-int zadv_read(zapm_model *m, uint64_t off, uint32_t *val)
+int smn_zadv_read(zapm_model *m, uint64_t off, uint32_t *val)
 {
     int x = zapm_xreg_index(off);
     if (x >= 0 && xreg_present(m, x)) {
@@ -178,7 +178,7 @@ int zadv_read(zapm_model *m, uint64_t off, uint32_t *val)
     return 1;
 }
 
-int zadv_write(zapm_model *m, uint64_t off, uint32_t v)
+int smn_zadv_write(zapm_model *m, uint64_t off, uint32_t v)
 {
     int x = zapm_xreg_index(off);
     if (x >= 0 && xreg_present(m, x)) {

@@ -21,7 +21,7 @@ static void minmax_reset(zapm_slot *s)
     s->wr_minmax = s->rd_minmax = ZAPM_MINMAX_RESET;   /* min all-ones, max 0 */
 }
 
-void zapm_init(zapm_model *m, unsigned nslots, unsigned bus_width, const zapm_cfg *cfg,
+void smn_zapm_init(zapm_model *m, unsigned nslots, unsigned bus_width, const zapm_cfg *cfg,
                uint64_t seed)
 {
     memset(m, 0, sizeof *m);
@@ -44,7 +44,7 @@ void zapm_init(zapm_model *m, unsigned nslots, unsigned bus_width, const zapm_cf
         s->rd.rng = seed ^ (0x1001u + 2 * i);
         s->wr.id_count = s->rd.id_count = 1;
     }
-    zadv_reset(m, 1);
+    smn_zadv_reset(m, 1);
 }
 
 static void reset_counters(zapm_model *m, int sampled_too)
@@ -58,7 +58,7 @@ static void reset_counters(zapm_model *m, int sampled_too)
             s->s_wr_minmax = s->s_rd_minmax = ZAPM_MINMAX_RESET;
         }
     }
-    zadv_reset(m, sampled_too);
+    smn_zadv_reset(m, sampled_too);
 }
 
 /* The sample pulse (SR read or interval lapse). */
@@ -71,7 +71,7 @@ static void latch(zapm_model *m)
         s->s_rd_minmax = s->rd_minmax;
     }
     if (m->advanced)
-        zadv_latch(m);
+        smn_zadv_latch(m);
     if (m->reg[ZAPM_REG_SICR] & R_ZAPM_SICR_MCNTR_RST_MASK)
         reset_counters(m, 0);
 }
@@ -107,15 +107,15 @@ static uint64_t gcc_raw(const zapm_model *m)
 static void step_to(zapm_model *m, uint64_t T)
 {
     if (m->advanced && zapm_counting(m))
-        zadv_tick(m, T - m->now);
+        smn_zadv_tick(m, T - m->now);
     uint64_t before = gcc_raw(m);
-    zapm_run_all(m, T);
+    smn_zapm_run_all(m, T);
     m->now = T;
     if (m->advanced && m->gcc_width == 32 && (before >> 32) != (gcc_raw(m) >> 32))
         m->reg[ZAPM_REG_IS] |= ZAPM_IXR_GCC_OVF;
 }
 
-void zapm_advance_to(zapm_model *m, uint64_t T)
+void smn_zapm_advance_to(zapm_model *m, uint64_t T)
 {
     if (T <= m->now)
         return;
@@ -128,7 +128,7 @@ void zapm_advance_to(zapm_model *m, uint64_t T)
     step_to(m, T);
 }
 
-int zapm_irq(const zapm_model *m)
+int smn_zapm_irq(const zapm_model *m)
 {
     return (m->reg[ZAPM_REG_GIE] & R_ZAPM_GIE_EN_MASK) &&
            (m->reg[ZAPM_REG_IS] & m->reg[ZAPM_REG_IE]) != 0;
@@ -196,7 +196,7 @@ static socmon_status apm_read(void *model, uint64_t off, uint32_t *val)
         return SOCMON_OK;
     }
     if (m->advanced) {
-        if (!zadv_read(m, off, val))
+        if (!smn_zadv_read(m, off, val))
             *val = 0;
         return SOCMON_OK;
     }
@@ -213,7 +213,7 @@ static socmon_status apm_write(void *model, uint64_t off, uint32_t v)
     int r = zapm_reg_index(off);
     if (r < 0) {
         if (m->advanced)
-            zadv_write(m, off, v);
+            smn_zadv_write(m, off, v);
         return SOCMON_OK;   /* counters and undecoded addresses ignore writes */
     }
     if (r == ZAPM_REG_CTL && m->gcc_running)
@@ -235,4 +235,4 @@ static socmon_status apm_write(void *model, uint64_t off, uint32_t v)
     return SOCMON_OK;
 }
 
-const socmon_regmodel_ops zapm_regops = {.read = apm_read, .write = apm_write};
+const socmon_regmodel_ops smn_zapm_regops = {.read = apm_read, .write = apm_write};

@@ -35,7 +35,7 @@ static void minmax_add(uint32_t *mm, uint64_t lat)
     *mm = (mx << 16) | mn;
 }
 
-void zapm_set_ids(zapm_model *m, unsigned slot, int is_read, uint32_t base, uint32_t count)
+void smn_zapm_set_ids(zapm_model *m, unsigned slot, int is_read, uint32_t base, uint32_t count)
 {
     zapm_chan *c = is_read ? &m->slot[slot].rd : &m->slot[slot].wr;
     c->id_base = base;
@@ -59,19 +59,19 @@ static void adv_done(zapm_model *m, zapm_slot *s, int is_read, uint32_t id, uint
                      uint32_t rbeats_left)
 {
     unsigned si = (unsigned)(s - m->slot);
-    if (!zadv_id_match(m, is_read, id))
+    if (!smn_zadv_id_match(m, is_read, id))
         return;
     if (is_read) {
-        zadv_event(m, si, 1, ZAPM_M_RD_BYTES, id, n * rbeats_left, m->bus_width, 1);
-        zadv_event(m, si, 1, ZAPM_M_RD_LAT, id, n, lat, 1);
-        zadv_event(m, si, 1, ZAPM_M_RLASTS, id, n, 1, 1);
+        smn_zadv_event(m, si, 1, ZAPM_M_RD_BYTES, id, n * rbeats_left, m->bus_width, 1);
+        smn_zadv_event(m, si, 1, ZAPM_M_RD_LAT, id, n, lat, 1);
+        smn_zadv_event(m, si, 1, ZAPM_M_RLASTS, id, n, 1, 1);
     } else {
-        zadv_event(m, si, 0, ZAPM_M_WR_BYTES, id, n, bytes, beats);
-        zadv_event(m, si, 0, ZAPM_M_WR_BEATS, id, n, beats, beats);
-        zadv_event(m, si, 0, ZAPM_M_WR_LAT, id, n, lat, 1);
-        zadv_event(m, si, 0, ZAPM_M_WR_SLV_IDLE, id, n, idle, idle);
-        zadv_event(m, si, 0, ZAPM_M_BVALIDS, id, n, 1, 1);
-        zadv_event(m, si, 0, ZAPM_M_WLASTS, id, n, 1, 1);
+        smn_zadv_event(m, si, 0, ZAPM_M_WR_BYTES, id, n, bytes, beats);
+        smn_zadv_event(m, si, 0, ZAPM_M_WR_BEATS, id, n, beats, beats);
+        smn_zadv_event(m, si, 0, ZAPM_M_WR_LAT, id, n, lat, 1);
+        smn_zadv_event(m, si, 0, ZAPM_M_WR_SLV_IDLE, id, n, idle, idle);
+        smn_zadv_event(m, si, 0, ZAPM_M_BVALIDS, id, n, 1, 1);
+        smn_zadv_event(m, si, 0, ZAPM_M_WLASTS, id, n, 1, 1);
     }
     uint32_t l = lat > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)lat;
     uint32_t *mn = is_read ? &s->rd_min : &s->wr_min, *mx = is_read ? &s->rd_max : &s->wr_max;
@@ -81,7 +81,7 @@ static void adv_done(zapm_model *m, zapm_slot *s, int is_read, uint32_t id, uint
         *mx = l;
 }
 
-void zapm_set_chan(zapm_model *m, unsigned slot, int is_read, double period, uint32_t bytes,
+void smn_zapm_set_chan(zapm_model *m, unsigned slot, int is_read, double period, uint32_t bytes,
                    double lat, double jit)
 {
     zapm_chan *c = is_read ? &m->slot[slot].rd : &m->slot[slot].wr;
@@ -157,8 +157,8 @@ static void accept(zapm_model *m, zapm_slot *s, zapm_chan *c, uint64_t t_iss, ui
     c->last_accept = t_acc + 1;               /* one address handshake per cycle */
     c->k++;
     if (cnt && m->advanced) {
-        if (zadv_id_match(m, c->is_read, q->id))
-            zadv_event(m, (unsigned)(s - m->slot), c->is_read,
+        if (smn_zadv_id_match(m, c->is_read, q->id))
+            smn_zadv_event(m, (unsigned)(s - m->slot), c->is_read,
                        c->is_read ? ZAPM_M_RD_TXNS : ZAPM_M_WR_TXNS, q->id, 1, 1, 1);
     } else if (cnt) {
         s->mc[c->is_read ? SOCMON_ZAPM_RD_TXNS : SOCMON_ZAPM_WR_TXNS]++;
@@ -208,9 +208,9 @@ static void chan_bulk(zapm_model *m, zapm_slot *s, zapm_chan *c, uint64_t T, int
         for (uint64_t i = 0; i < nid; i++) {
             uint32_t id = txn_id(c, c->k + i);
             uint64_t n_i = (nb - i + c->id_count - 1) / c->id_count;
-            if (!zadv_id_match(m, c->is_read, id))
+            if (!smn_zadv_id_match(m, c->is_read, id))
                 continue;
-            zadv_event(m, si, c->is_read, c->is_read ? ZAPM_M_RD_TXNS : ZAPM_M_WR_TXNS, id, n_i,
+            smn_zadv_event(m, si, c->is_read, c->is_read ? ZAPM_M_RD_TXNS : ZAPM_M_WR_TXNS, id, n_i,
                        1, 1);
             adv_done(m, s, c->is_read, id, n_i, lc, c->beats, c->bytes, L - c->beats, c->beats);
         }
@@ -261,8 +261,8 @@ static void chan_run(zapm_model *m, zapm_slot *s, zapm_chan *c, uint64_t T)
             if (seen > x->beats)
                 seen = x->beats;
             if (cnt && m->advanced) {
-                if (seen > x->beats_seen && zadv_id_match(m, 1, x->id))
-                    zadv_event(m, (unsigned)(s - m->slot), 1, ZAPM_M_RD_BYTES, x->id,
+                if (seen > x->beats_seen && smn_zadv_id_match(m, 1, x->id))
+                    smn_zadv_event(m, (unsigned)(s - m->slot), 1, ZAPM_M_RD_BYTES, x->id,
                                seen - x->beats_seen, m->bus_width, 1);
             } else if (cnt) {
                 s->mc[SOCMON_ZAPM_RD_BYTES] += (uint32_t)(seen - x->beats_seen) * m->bus_width;
@@ -272,7 +272,7 @@ static void chan_run(zapm_model *m, zapm_slot *s, zapm_chan *c, uint64_t T)
     }
 }
 
-void zapm_run_all(zapm_model *m, uint64_t T)
+void smn_zapm_run_all(zapm_model *m, uint64_t T)
 {
     for (unsigned i = 0; i < m->nslots; i++) {
         chan_run(m, &m->slot[i], &m->slot[i].wr, T);

@@ -65,7 +65,7 @@ typedef struct zapm_model {
     int advanced;                   /* 0: Profile mode (no global clock counter) */
     int gcc_width;                  /* Advanced mode only */
     zapm_cfg cfg;
-    const socmon_reginfo *ri;       /* ZAPM_REGINFO or ZAPM_REGINFO_ADV */
+    const smn_reginfo *ri;       /* ZAPM_REGINFO or ZAPM_REGINFO_ADV */
     uint64_t now;                   /* core clock cycles */
     uint32_t reg[ZAPM_NREGS];       /* ZAPM_REGINFO's registers (GCC and SR computed) */
     /* sample interval counter */
@@ -91,32 +91,32 @@ static inline int zapm_counting(const zapm_model *m)
     return (cr & R_ZAPM_CTL_MCNTR_EN_MASK) && !(cr & R_ZAPM_CTL_MCNTR_RESET_MASK);
 }
 /* Plays every slot's traffic up to and including cycle T (apm_traffic.c). */
-void zapm_run_all(zapm_model *m, uint64_t T);
+void smn_zapm_run_all(zapm_model *m, uint64_t T);
 
-void zapm_init(zapm_model *m, unsigned nslots, unsigned bus_width, const zapm_cfg *cfg,
+void smn_zapm_init(zapm_model *m, unsigned nslots, unsigned bus_width, const zapm_cfg *cfg,
                uint64_t seed);
 /* AXI IDs of a channel's transactions from its next one on (count >= 1). */
-void zapm_set_ids(zapm_model *m, unsigned slot, int is_read, uint32_t base, uint32_t count);
+void smn_zapm_set_ids(zapm_model *m, unsigned slot, int is_read, uint32_t base, uint32_t count);
 
 /* Advanced mode (apm_advanced.c). One event of a slot: n events each adding
  * add to the metric, with incrementer value incval each (HDL
  * metric_sel_n_cnt.v); id is the transaction's AXI ID for the filter. */
-void zadv_event(zapm_model *m, unsigned slot, int is_read, unsigned metric, uint32_t id,
+void smn_zadv_event(zapm_model *m, unsigned slot, int is_read, unsigned metric, uint32_t id,
                 uint64_t n, uint64_t add, uint64_t incval);
 /* Live metrics 12-15 and their incrementers over `cycles` cycles of counting. */
-void zadv_tick(zapm_model *m, uint64_t cycles);
-int zadv_id_match(const zapm_model *m, int is_read, uint32_t id);
-void zadv_reset(zapm_model *m, int sampled_too);
-void zadv_latch(zapm_model *m);
+void smn_zadv_tick(zapm_model *m, uint64_t cycles);
+int smn_zadv_id_match(const zapm_model *m, int is_read, uint32_t id);
+void smn_zadv_reset(zapm_model *m, int sampled_too);
+void smn_zadv_latch(zapm_model *m);
 /* Registers only Advanced mode has, and its counters: 1 if off is one. */
-int zadv_read(zapm_model *m, uint64_t off, uint32_t *val);
-int zadv_write(zapm_model *m, uint64_t off, uint32_t v);
+int smn_zadv_read(zapm_model *m, uint64_t off, uint32_t *val);
+int smn_zadv_write(zapm_model *m, uint64_t off, uint32_t v);
 /* lat/jit in cycles; period in cycles (0: idle); restarts the schedule at now. */
-void zapm_set_chan(zapm_model *m, unsigned slot, int is_read, double period, uint32_t bytes,
+void smn_zapm_set_chan(zapm_model *m, unsigned slot, int is_read, double period, uint32_t bytes,
                    double lat, double jit);
-void zapm_advance_to(zapm_model *m, uint64_t cycle);
-int zapm_irq(const zapm_model *m);
-extern const socmon_regmodel_ops zapm_regops;
+void smn_zapm_advance_to(zapm_model *m, uint64_t cycle);
+int smn_zapm_irq(const zapm_model *m);
+extern const socmon_regmodel_ops smn_zapm_regops;
 
 typedef struct za9_model {
     uint32_t reg[ZA9_NREGS];        /* ZA9_REGINFO's registers: counters, types, PMOVSR, PMCR... */
@@ -129,18 +129,18 @@ typedef struct za9_model {
     double acc[256];                /* fractional events carried over, per event number */
 } za9_model;
 
-void za9_init(za9_model *p);
+void smn_za9_init(za9_model *p);
 /* Runs the core for `cycles` cycles of its clock with its current profile. */
-void za9_advance(za9_model *p, uint64_t cycles);
-int za9_irq(const za9_model *p);
+void smn_za9_advance(za9_model *p, uint64_t cycles);
+int smn_za9_irq(const za9_model *p);
 /* Events per non-idle cycle of event `code` under profile p (0 if unimplemented). */
-double za9_event_rate(const socmon_zynq_cpu_profile *p, unsigned code);
-extern const socmon_regmodel_ops za9_regops;
+double smn_za9_event_rate(const socmon_zynq_cpu_profile *p, unsigned code);
+extern const socmon_regmodel_ops smn_za9_regops;
 /* A register of the window by offset, as the memory-mapped interface sees it
  * but without the CoreSight lock (CP15 accesses come this way too). */
-uint32_t za9_read(za9_model *p, uint64_t off);
-void za9_write(za9_model *p, uint64_t off, uint32_t v);
+uint32_t smn_za9_read(za9_model *p, uint64_t off);
+void smn_za9_write(za9_model *p, uint64_t off, uint32_t v);
 /* Core `core`'s PMU state, or NULL if core is out of range (zynq_soc.c). */
-za9_model *zynq_soc_pmu(socmon_zynq_soc *soc, unsigned core);
+za9_model *smn_zynq_soc_pmu(socmon_zynq_soc *soc, unsigned core);
 
 #endif

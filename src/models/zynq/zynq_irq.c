@@ -19,16 +19,16 @@
 
 static const char *const line_names[ZYNQ_NLINES] = {"apm", "pmu0", "pmu1"};
 
-unsigned zynq_irq_lines(const socmon_zynq_soc *soc)
+unsigned smn_zynq_irq_lines(const socmon_zynq_soc *soc)
 {
-    unsigned v = zapm_irq(&soc->apm) ? 1u << SOCMON_ZYNQ_IRQ_APM : 0;
+    unsigned v = smn_zapm_irq(&soc->apm) ? 1u << SOCMON_ZYNQ_IRQ_APM : 0;
     for (unsigned c = 0; c < SOCMON_ZYNQ_NCORES; c++)
-        if (za9_irq(&soc->pmu[c]))
+        if (smn_za9_irq(&soc->pmu[c]))
             v |= 1u << (SOCMON_ZYNQ_IRQ_PMU0 + c);
     return v;
 }
 
-unsigned zynq_irq_armed(const socmon_zynq_soc *soc)
+unsigned smn_zynq_irq_armed(const socmon_zynq_soc *soc)
 {
     /* a status bit can only raise the line through an enable that is set */
     unsigned v = (soc->apm.reg[ZAPM_REG_GIE] & R_ZAPM_GIE_EN_MASK) && soc->apm.reg[ZAPM_REG_IE]
@@ -40,20 +40,20 @@ unsigned zynq_irq_armed(const socmon_zynq_soc *soc)
     return v;
 }
 
-unsigned zynq_irq_listened(const socmon_zynq_soc *soc)
+unsigned smn_zynq_irq_listened(const socmon_zynq_soc *soc)
 {
     const zynq_irq_state *q = &soc->irq;
     return (q->fn ? (1u << ZYNQ_NLINES) - 1 : 0) | (q->uio ? 1u << SOCMON_ZYNQ_IRQ_APM : 0);
 }
 
-unsigned zynq_irq_note(socmon_zynq_soc *soc)
+unsigned smn_zynq_irq_note(socmon_zynq_soc *soc)
 {
     zynq_irq_state *q = &soc->irq;
-    unsigned lines = zynq_irq_lines(soc);
+    unsigned lines = smn_zynq_irq_lines(soc);
     unsigned rose = lines & ~q->level;
     q->level = lines;
     /* only handlers consume the queue; waiters look at `rose` directly */
-    unsigned handled = zynq_irq_listened(soc);
+    unsigned handled = smn_zynq_irq_listened(soc);
     for (unsigned l = 0; l < ZYNQ_NLINES; l++)
         if ((rose & handled & (1u << l)) && !(q->pending & (1u << l))) {
             q->pending |= 1u << l;
@@ -62,7 +62,7 @@ unsigned zynq_irq_note(socmon_zynq_soc *soc)
     return rose;
 }
 
-void zynq_irq_deliver(socmon_zynq_soc *soc)
+void smn_zynq_irq_deliver(socmon_zynq_soc *soc)
 {
     zynq_irq_state *q = &soc->irq;
     if (q->depth || q->in_handler)
@@ -82,10 +82,10 @@ void zynq_irq_deliver(socmon_zynq_soc *soc)
          * interrupt and runs first; a user handler (a bare-metal driver's
          * ISR) sees what it left */
         if (l == SOCMON_ZYNQ_IRQ_APM && q->uio)
-            zynq_uio_kernel_irq(q->uio);
+            smn_zynq_uio_kernel_irq(q->uio);
         if (q->fn)
             q->fn(q->ctx, soc, (socmon_zynq_irq)l, q->edge_ns[l]);
-        zynq_irq_note(soc);
+        smn_zynq_irq_note(soc);
         /* the UIO driver's line is level sensitive (zynq_uio.c): still
          * high after its handler (a lapse between its read and its write
          * of IS), it is taken again */
@@ -97,10 +97,10 @@ void zynq_irq_deliver(socmon_zynq_soc *soc)
     q->in_handler = 0;
 }
 
-void zynq_irq_sync(socmon_zynq_soc *soc)
+void smn_zynq_irq_sync(socmon_zynq_soc *soc)
 {
-    zynq_irq_note(soc);
-    zynq_irq_deliver(soc);
+    smn_zynq_irq_note(soc);
+    smn_zynq_irq_deliver(soc);
 }
 
 socmon_status socmon_zynq_soc_set_irq_handler(socmon_zynq_soc *soc, socmon_zynq_irq_fn fn, void *ctx)
@@ -108,7 +108,7 @@ socmon_status socmon_zynq_soc_set_irq_handler(socmon_zynq_soc *soc, socmon_zynq_
     if (!soc)
         return socmon_fail(SOCMON_EINVAL, "zynq: NULL model");
     /* take the levels as they are now: a line already high is no new edge */
-    zynq_irq_note(soc);
+    smn_zynq_irq_note(soc);
     soc->irq.fn = fn;
     soc->irq.ctx = ctx;
     if (!fn && !soc->irq.uio)
@@ -117,7 +117,7 @@ socmon_status socmon_zynq_soc_set_irq_handler(socmon_zynq_soc *soc, socmon_zynq_
 }
 
 /* What gates the line, for the message of a wait that timed out. */
-socmon_status zynq_irq_wait_failed(const socmon_zynq_soc *soc, socmon_zynq_irq line, uint64_t max_ns)
+socmon_status smn_zynq_irq_wait_failed(const socmon_zynq_soc *soc, socmon_zynq_irq line, uint64_t max_ns)
 {
     const char *name = line_names[line];
     if (line == SOCMON_ZYNQ_IRQ_APM) {
@@ -148,14 +148,14 @@ static socmon_status wait_locked(socmon_zynq_soc *soc, socmon_zynq_irq line, uin
     if (waited_ns)
         *waited_ns = 0;
     unsigned bit = 1u << line;
-    zynq_irq_sync(soc);
-    if (zynq_irq_lines(soc) & bit)
+    smn_zynq_irq_sync(soc);
+    if (smn_zynq_irq_lines(soc) & bit)
         return SOCMON_OK;
     uint64_t t0 = soc->now_ns;
-    unsigned rose = zynq_time_to(soc, t0 + max_ns, bit);
+    unsigned rose = smn_zynq_time_to(soc, t0 + max_ns, bit);
     if (waited_ns)
         *waited_ns = (rose ? soc->irq.stop_ns : soc->now_ns) - t0;
-    return rose ? SOCMON_OK : zynq_irq_wait_failed(soc, line, max_ns);
+    return rose ? SOCMON_OK : smn_zynq_irq_wait_failed(soc, line, max_ns);
 }
 
 socmon_status socmon_zynq_soc_wait_irq(socmon_zynq_soc *soc, socmon_zynq_irq line, uint64_t max_ns,

@@ -112,13 +112,13 @@ socmon_status smn_zynq_soc_new(const socmon_zynq_desc *d, socmon_zynq_soc **out)
                     d->apm.sampled != 0, 0, d->apm.id32 != 0, d->gcc_width};
     while ((1u << cfg.scale_log2) < d->apm.scale)
         cfg.scale_log2++;
-    zapm_init(&soc->apm, d->nslots, d->bus_width_bytes, &cfg, d->seed);
+    smn_zapm_init(&soc->apm, d->nslots, d->bus_width_bytes, &cfg, d->seed);
     for (unsigned s = 0; s < d->nslots; s++)
         for (int r = 0; r < 2; r++)
-            zapm_set_ids(&soc->apm, s, r, d->traffic.id_base, d->traffic.id_count);
+            smn_zapm_set_ids(&soc->apm, s, r, d->traffic.id_base, d->traffic.id_count);
     for (unsigned c = 0; c < SOCMON_ZYNQ_NCORES; c++)
-        za9_init(&soc->pmu[c]);
-    if ((st = zynq_time_init(soc))) {
+        smn_za9_init(&soc->pmu[c]);
+    if ((st = smn_zynq_time_init(soc))) {
         free(soc);
         return st;
     }
@@ -130,7 +130,7 @@ void smn_zynq_soc_free(socmon_zynq_soc *soc)
 {
     if (!soc)
         return;
-    zynq_time_free(soc);
+    smn_zynq_time_free(soc);
     free(soc);
 }
 
@@ -143,9 +143,9 @@ socmon_status smn_zynq_soc_map(socmon_zynq_soc *soc, socmon_bus *bus)
 {
     /* through the windows of zynq_time.c: each access costs access_ns */
     socmon_status st = socmon_bus_model_map(bus, soc->d.apm_base, SOCMON_ZAPM_WINDOW,
-                                            &zynq_window_ops, &soc->irq.win[0]);
+                                            &smn_zynq_window_ops, &soc->irq.win[0]);
     for (unsigned c = 0; !st && c < SOCMON_ZYNQ_NCORES; c++)
-        st = socmon_bus_model_map(bus, soc->d.pmu_base[c], SOCMON_ZA9_WINDOW, &zynq_window_ops,
+        st = socmon_bus_model_map(bus, soc->d.pmu_base[c], SOCMON_ZA9_WINDOW, &smn_zynq_window_ops,
                                   &soc->irq.win[1 + c]);
     return st ? socmon_fail_prefix(st, "zynq: ") : SOCMON_OK;
 }
@@ -175,16 +175,16 @@ static void apply_traffic(socmon_zynq_soc *soc, unsigned slot, const socmon_zynq
     double hz = (double)soc->apm_hz;
     double lat = snap(t->lat_ns * hz / 1e9), jit = snap(t->lat_jitter_ns * hz / 1e9);
     double wr = t->wr_mbps * scale, rd = t->rd_mbps * scale;
-    zapm_set_chan(&soc->apm, slot, 0, wr > 0 ? t->burst_bytes * hz / (wr * 1e6) : 0,
+    smn_zapm_set_chan(&soc->apm, slot, 0, wr > 0 ? t->burst_bytes * hz / (wr * 1e6) : 0,
                   t->burst_bytes, lat, jit);
-    zapm_set_chan(&soc->apm, slot, 1, rd > 0 ? t->burst_bytes * hz / (rd * 1e6) : 0,
+    smn_zapm_set_chan(&soc->apm, slot, 1, rd > 0 ? t->burst_bytes * hz / (rd * 1e6) : 0,
                   t->burst_bytes, lat, jit);
     if (slot < SOCMON_ZAPM_MAX_SLOTS) {
         soc->asked_bps[slot][0] = wr * 1e6;
         soc->asked_bps[slot][1] = rd * 1e6;
     }
-    zapm_set_ids(&soc->apm, slot, 0, t->id_base, t->id_count);
-    zapm_set_ids(&soc->apm, slot, 1, t->id_base, t->id_count);
+    smn_zapm_set_ids(&soc->apm, slot, 0, t->id_base, t->id_count);
+    smn_zapm_set_ids(&soc->apm, slot, 1, t->id_base, t->id_count);
 }
 
 static const socmon_zynq_cpu_profile prof_compute = {.util = 0.95, .ipc = 1.1,
@@ -264,15 +264,15 @@ socmon_status smn_zynq_soc_start_at(socmon_zynq_soc *soc, const char *workload,
 static void run_to(socmon_zynq_soc *soc, uint64_t t)
 {
     for (unsigned c = 0; c < SOCMON_ZYNQ_NCORES; c++)
-        za9_advance(&soc->pmu[c], cycles_at(t, soc->cpu_hz) - cycles_at(soc->now_ns, soc->cpu_hz));
-    zapm_advance_to(&soc->apm, cycles_at(t, soc->apm_hz));
+        smn_za9_advance(&soc->pmu[c], cycles_at(t, soc->cpu_hz) - cycles_at(soc->now_ns, soc->cpu_hz));
+    smn_zapm_advance_to(&soc->apm, cycles_at(t, soc->apm_hz));
     for (unsigned s = 0; s < soc->d.nslots && s < SOCMON_ZAPM_MAX_SLOTS; s++)
         for (int k = 0; k < 2; k++)
             soc->asked_bytes[s][k] += soc->asked_bps[s][k] * (double)(t - soc->now_ns) / 1e9;
     soc->now_ns = t;
 }
 
-void zynq_soc_run_plain(socmon_zynq_soc *soc, uint64_t end)
+void smn_zynq_soc_run_plain(socmon_zynq_soc *soc, uint64_t end)
 {
     while (soc->now_ns < end) {
         if (soc->started && soc->workload == WL_MIXED) {
@@ -300,7 +300,7 @@ static socmon_status advance_locked(socmon_zynq_soc *soc, uint64_t ns, int *done
     uint64_t wl_end = soc->start_ns + soc->duration_ns;
     if (soc->started && soc->duration_ns && soc->now_ns < wl_end && end > wl_end)
         end = wl_end;
-    zynq_time_to(soc, end, 0);
+    smn_zynq_time_to(soc, end, 0);
     if (done)
         *done = soc->started && soc->duration_ns &&
                 soc->now_ns - soc->start_ns >= soc->duration_ns;
@@ -374,12 +374,12 @@ socmon_status socmon_zynq_soc_set_cpu(socmon_zynq_soc *soc, unsigned core,
 
 int socmon_zynq_apm_irq(const socmon_zynq_soc *soc)
 {
-    return zapm_irq(&soc->apm);
+    return smn_zapm_irq(&soc->apm);
 }
 
 int socmon_zynq_pmu_irq(const socmon_zynq_soc *soc, unsigned core)
 {
-    return core < SOCMON_ZYNQ_NCORES && za9_irq(&soc->pmu[core]);
+    return core < SOCMON_ZYNQ_NCORES && smn_za9_irq(&soc->pmu[core]);
 }
 
 uint32_t smn_zynq_apm_peek(const socmon_zynq_soc *soc, unsigned k)
@@ -431,7 +431,7 @@ uint64_t smn_zynq_apm_stalls(const socmon_zynq_soc *soc, unsigned slot)
 }
 
 /* For the CP15 accessor (a9_cp15.c): the same PMU state the window shows. */
-za9_model *zynq_soc_pmu(socmon_zynq_soc *soc, unsigned core)
+za9_model *smn_zynq_soc_pmu(socmon_zynq_soc *soc, unsigned core)
 {
     return soc && core < SOCMON_ZYNQ_NCORES ? &soc->pmu[core] : NULL;
 }

@@ -38,7 +38,7 @@ typedef struct zynq_irq_state {
     unsigned level;            /* line levels as last seen, bit = socmon_zynq_irq */
     unsigned pending;          /* rising edges not yet handed to the handlers */
     uint64_t edge_ns[ZYNQ_NLINES];
-    uint64_t stop_ns;          /* when zynq_time_to last stopped at an edge */
+    uint64_t stop_ns;          /* when smn_zynq_time_to last stopped at an edge */
     int depth;                 /* register accesses in progress */
     int in_handler;            /* a handler is running: edges queue, never nest */
     void *snap;                /* scratch copy of the model part for the edge search */
@@ -75,7 +75,7 @@ struct socmon_zynq_soc {
 
 /* zynq_soc.c: plays the model (workload phases included) to time t, with no
  * regard for interrupts; the workload's end does not stop it. */
-void zynq_soc_run_plain(socmon_zynq_soc *soc, uint64_t t);
+void smn_zynq_soc_run_plain(socmon_zynq_soc *soc, uint64_t t);
 
 /* The model's lock (irq.lock), taken around each public entry that runs it. */
 static inline void zynq_lock(socmon_zynq_soc *soc)
@@ -88,40 +88,40 @@ static inline void zynq_unlock(socmon_zynq_soc *soc)
 }
 
 /* zynq_time.c */
-socmon_status zynq_time_init(socmon_zynq_soc *soc);
-void zynq_time_free(socmon_zynq_soc *soc);
+socmon_status smn_zynq_time_init(socmon_zynq_soc *soc);
+void smn_zynq_time_free(socmon_zynq_soc *soc);
 /* The window contexts' ops: every access costs irq.access_ns, then acts. */
-extern const socmon_regmodel_ops zynq_window_ops;
+extern const socmon_regmodel_ops smn_zynq_window_ops;
 /* Runs the model to time t, stopping at each rising edge someone listens to
  * (a handler, a waiter, the UIO device) so it is seen at its exact
  * nanosecond; outside a register access the handlers run there. Returns the
  * lines of `stop` that rose (then the clock is at that edge, or later if a
  * handler's own accesses took time; irq.stop_ns holds the edge), or 0 once
  * at t. */
-unsigned zynq_time_to(socmon_zynq_soc *soc, uint64_t t, unsigned stop);
+unsigned smn_zynq_time_to(socmon_zynq_soc *soc, uint64_t t, unsigned stop);
 
 /* zynq_irq.c */
 /* Line levels now: bit SOCMON_ZYNQ_IRQ_APM = GIE & |(IS & IE), bit PMUn =
  * |(PMOVSR & PMINTEN) of core n. */
-unsigned zynq_irq_lines(const socmon_zynq_soc *soc);
+unsigned smn_zynq_irq_lines(const socmon_zynq_soc *soc);
 /* Lines that are low but could rise by time alone (their enables are set). */
-unsigned zynq_irq_armed(const socmon_zynq_soc *soc);
+unsigned smn_zynq_irq_armed(const socmon_zynq_soc *soc);
 /* Lines whose edges a handler (the user's, the UIO device's) needs at their
  * exact time. */
-unsigned zynq_irq_listened(const socmon_zynq_soc *soc);
+unsigned smn_zynq_irq_listened(const socmon_zynq_soc *soc);
 /* Compares the lines with the levels last seen: a rising edge is queued for
  * the handlers at the current time; returns the lines that rose. */
-unsigned zynq_irq_note(socmon_zynq_soc *soc);
+unsigned smn_zynq_irq_note(socmon_zynq_soc *soc);
 /* Runs the handlers for queued edges unless inside a register access or a
  * handler (then the outermost caller does). */
-void zynq_irq_deliver(socmon_zynq_soc *soc);
+void smn_zynq_irq_deliver(socmon_zynq_soc *soc);
 /* SOCMON_EAGAIN naming the line and the registers that gate it. */
-socmon_status zynq_irq_wait_failed(const socmon_zynq_soc *soc, socmon_zynq_irq line, uint64_t max_ns);
+socmon_status smn_zynq_irq_wait_failed(const socmon_zynq_soc *soc, socmon_zynq_irq line, uint64_t max_ns);
 /* For register paths that do not go through the bus (the A9's CP15
  * accessor): note and deliver what the access changed. */
-void zynq_irq_sync(socmon_zynq_soc *soc);
+void smn_zynq_irq_sync(socmon_zynq_soc *soc);
 
 /* zynq_uio.c: the UIO device's interrupt handler, run on an APM edge. */
-void zynq_uio_kernel_irq(struct socmon_zynq_uio *u);
+void smn_zynq_uio_kernel_irq(struct socmon_zynq_uio *u);
 
 #endif

@@ -7,7 +7,7 @@
  * model rather than of the bus: time is the model's.
  *
  * Interrupt handlers and waiters need the exact time a line rises, so time
- * runs in one function, zynq_time_to. While no line that someone listens to
+ * runs in one function, smn_zynq_time_to. While no line that someone listens to
  * could rise by time alone (its enables clear, or it is already high), the
  * model simply runs. Otherwise it runs in growing steps from a saved copy of
  * the model part of the state; once a step ends with a new line high, it
@@ -22,7 +22,7 @@
 #include "core/error.h"
 #include "models/zynq/zynq_soc.h"
 
-socmon_status zynq_time_init(socmon_zynq_soc *soc)
+socmon_status smn_zynq_time_init(socmon_zynq_soc *soc)
 {
     zynq_irq_state *q = &soc->irq;
     q->snap = malloc(ZYNQ_MODEL_BYTES);
@@ -39,13 +39,13 @@ socmon_status zynq_time_init(socmon_zynq_soc *soc)
         return socmon_fail(SOCMON_ENOMEM, "zynq: cannot make the model's lock");
     }
     q->access_ns = SOCMON_ZYNQ_ACCESS_NS_DEFAULT;
-    q->win[0] = (zynq_window){soc, &zapm_regops, &soc->apm};
+    q->win[0] = (zynq_window){soc, &smn_zapm_regops, &soc->apm};
     for (unsigned c = 0; c < SOCMON_ZYNQ_NCORES; c++)
-        q->win[1 + c] = (zynq_window){soc, &za9_regops, &soc->pmu[c]};
+        q->win[1 + c] = (zynq_window){soc, &smn_za9_regops, &soc->pmu[c]};
     return SOCMON_OK;
 }
 
-void zynq_time_free(socmon_zynq_soc *soc)
+void smn_zynq_time_free(socmon_zynq_soc *soc)
 {
     free(soc->irq.snap);
     soc->irq.snap = NULL;
@@ -86,8 +86,8 @@ static unsigned run_to_edge(socmon_zynq_soc *soc, uint64_t t, unsigned low)
     for (;;) {
         uint64_t lo = soc->now_ns, hi = t - lo > step ? lo + step : t;
         save(soc);
-        zynq_soc_run_plain(soc, hi);
-        if (!(zynq_irq_lines(soc) & low)) {
+        smn_zynq_soc_run_plain(soc, hi);
+        if (!(smn_zynq_irq_lines(soc) & low)) {
             if (hi == t)
                 return 0;
             step = step < (UINT64_MAX >> 2) ? step * 2 : step;
@@ -97,8 +97,8 @@ static unsigned run_to_edge(socmon_zynq_soc *soc, uint64_t t, unsigned low)
         while (hi - lo > 1) {
             uint64_t mid = lo + (hi - lo) / 2;
             restore(soc);
-            zynq_soc_run_plain(soc, mid);
-            if (zynq_irq_lines(soc) & low) {
+            smn_zynq_soc_run_plain(soc, mid);
+            if (smn_zynq_irq_lines(soc) & low) {
                 hi = mid;
             } else {
                 lo = mid;
@@ -106,12 +106,12 @@ static unsigned run_to_edge(socmon_zynq_soc *soc, uint64_t t, unsigned low)
             }
         }
         restore(soc);
-        zynq_soc_run_plain(soc, hi);
-        return zynq_irq_lines(soc) & low;
+        smn_zynq_soc_run_plain(soc, hi);
+        return smn_zynq_irq_lines(soc) & low;
     }
 }
 
-unsigned zynq_time_to(socmon_zynq_soc *soc, uint64_t t, unsigned stop)
+unsigned smn_zynq_time_to(socmon_zynq_soc *soc, uint64_t t, unsigned stop)
 {
     uint64_t delivered_at = UINT64_MAX;
     while (soc->now_ns < t) {
@@ -120,21 +120,21 @@ unsigned zynq_time_to(socmon_zynq_soc *soc, uint64_t t, unsigned stop)
          * pass cannot hold the clock */
         if (soc->irq.pending && !soc->irq.depth && delivered_at != soc->now_ns) {
             delivered_at = soc->now_ns;
-            zynq_irq_deliver(soc);
+            smn_zynq_irq_deliver(soc);
             continue;
         }
-        unsigned lines = zynq_irq_lines(soc);
-        unsigned search = zynq_irq_armed(soc) & ~lines & (zynq_irq_listened(soc) | stop);
+        unsigned lines = smn_zynq_irq_lines(soc);
+        unsigned search = smn_zynq_irq_armed(soc) & ~lines & (smn_zynq_irq_listened(soc) | stop);
         if (!search) {
-            zynq_soc_run_plain(soc, t);
-            zynq_irq_note(soc);
+            smn_zynq_soc_run_plain(soc, t);
+            smn_zynq_irq_note(soc);
             break;
         }
         run_to_edge(soc, t, search);
-        unsigned rose = zynq_irq_note(soc);
+        unsigned rose = smn_zynq_irq_note(soc);
         if (rose & stop)
             soc->irq.stop_ns = soc->now_ns;
-        zynq_irq_deliver(soc);
+        smn_zynq_irq_deliver(soc);
         if (rose & stop)
             return rose & stop;
     }
@@ -151,15 +151,15 @@ static void access_begin(zynq_window *w)
     uint64_t ns = soc->irq.access_ns;
     if (ns > ZYNQ_TIME_MAX - soc->now_ns)
         ns = ZYNQ_TIME_MAX - soc->now_ns;   /* the clock's end: accesses go on, time stops */
-    zynq_time_to(soc, soc->now_ns + ns, 0);
+    smn_zynq_time_to(soc, soc->now_ns + ns, 0);
 }
 
 static void access_end(zynq_window *w)
 {
     socmon_zynq_soc *soc = w->soc;
-    zynq_irq_note(soc);
+    smn_zynq_irq_note(soc);
     soc->irq.depth--;
-    zynq_irq_deliver(soc);
+    smn_zynq_irq_deliver(soc);
 }
 
 static socmon_status win_read(void *ctx, uint64_t off, uint32_t *val)
@@ -184,4 +184,4 @@ static socmon_status win_write(void *ctx, uint64_t off, uint32_t val)
     return st;
 }
 
-const socmon_regmodel_ops zynq_window_ops = {.read = win_read, .write = win_write};
+const socmon_regmodel_ops smn_zynq_window_ops = {.read = win_read, .write = win_write};

@@ -76,21 +76,21 @@ socmon_status socmon_zynq_uio_new(socmon_zynq_soc *soc, socmon_zynq_uio **out)
     memcpy(u->page, &u->param, sizeof u->param);
     socmon_status st = socmon_bus_model_new(&u->bus);
     if (!st)
-        st = socmon_bus_model_map(u->bus, 0, SOCMON_ZAPM_WINDOW, &zynq_window_ops, &soc->irq.win[0]);
+        st = socmon_bus_model_map(u->bus, 0, SOCMON_ZAPM_WINDOW, &smn_zynq_window_ops, &soc->irq.win[0]);
     if (st) {
         socmon_bus_free(u->bus);
         free(u);
         return socmon_fail_prefix(st, "zynq uio: ");
     }
-    zynq_irq_note(soc);
+    smn_zynq_irq_note(soc);
     soc->irq.uio = u;
     /* level sensitive: a line already high is served as soon as the
      * handler is registered */
-    if (zynq_irq_lines(soc) & (1u << SOCMON_ZYNQ_IRQ_APM)) {
+    if (smn_zynq_irq_lines(soc) & (1u << SOCMON_ZYNQ_IRQ_APM)) {
         soc->irq.pending |= 1u << SOCMON_ZYNQ_IRQ_APM;
         soc->irq.edge_ns[SOCMON_ZYNQ_IRQ_APM] = soc->now_ns;
     }
-    zynq_irq_deliver(soc);
+    smn_zynq_irq_deliver(soc);
     *out = u;
     return SOCMON_OK;
 }
@@ -118,7 +118,7 @@ const void *socmon_zynq_uio_map1(const socmon_zynq_uio *u)
     return u ? u->page : NULL;
 }
 
-void zynq_uio_kernel_irq(socmon_zynq_uio *u)
+void smn_zynq_uio_kernel_irq(socmon_zynq_uio *u)
 {
     uint32_t isr = 0;
     /* a failed access leaves isr 0, as a bus error would leave the
@@ -151,7 +151,7 @@ socmon_status socmon_zynq_uio_read(socmon_zynq_uio *u, void *buf, size_t count)
                            "count), other sizes fail with EINVAL",
                            count);
     socmon_zynq_soc *soc = u->soc;
-    zynq_irq_sync(soc);
+    smn_zynq_irq_sync(soc);
     if (u->events == u->seen) {
         uint64_t max = u->timeout_ns;
         if (max > ZYNQ_TIME_MAX - soc->now_ns)
@@ -160,10 +160,10 @@ socmon_status socmon_zynq_uio_read(socmon_zynq_uio *u, void *buf, size_t count)
         /* an edge whose handler cannot run yet (a read from inside a
          * handler) leaves the count alone: wait on to the deadline */
         while (u->events == u->seen && soc->now_ns < deadline)
-            if (!zynq_time_to(soc, deadline, 1u << SOCMON_ZYNQ_IRQ_APM))
+            if (!smn_zynq_time_to(soc, deadline, 1u << SOCMON_ZYNQ_IRQ_APM))
                 break;
         if (u->events == u->seen)
-            return socmon_fail_prefix(zynq_irq_wait_failed(soc, SOCMON_ZYNQ_IRQ_APM, max),
+            return socmon_fail_prefix(smn_zynq_irq_wait_failed(soc, SOCMON_ZYNQ_IRQ_APM, max),
                                       "zynq uio read: ");
     }
     u->seen = u->events;
