@@ -162,6 +162,61 @@ static void test_hello_round_trip(void **state)
     wire_buf_free(&b);
 }
 
+/* The HELLO's field table (wire_hello.c) checks each field as its row says, with the field named:
+ * a zero interval or width, a rate that is no finite rate >= 0, seqs out of order, an empty
+ * counter name; and the flag goes out as 0 or 1 whatever int it was. */
+static void test_hello_fields_checked(void **state)
+{
+    (void)state;
+    static const struct {
+        uint64_t interval, oldest, next;
+        unsigned width;
+        double rate;
+        const char *name, *msg;
+    } bad[] = {
+        {0, 0, 0, 32, 0, "a", "interval is 0"},
+        {1, 5, 4, 32, 0, "a", "oldest seq 5 is past next seq 4"},
+        {1, 0, 0, 0, 0, "a", "counter 0 width is 0 (1..64)"},
+        {1, 0, 0, 65, 0, "a", "counter 0 width"},
+        {1, 0, 0, 32, -1, "a", "counter 0 max rate -1 is not a finite rate >= 0"},
+        {1, 0, 0, 32, 1.0 / 0.0, "a", "counter 0 max rate inf is not a finite rate >= 0"},
+        {1, 0, 0, 32, 0, "", "counter 0 has an empty name"},
+    };
+    char *pn[1] = {"clock_hz"};
+    double pv[1] = {1};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        socmon_counter c = {.name = bad[k].name, .instance = "i", .desc = "", .unit = "", .width = bad[k].width,
+                            .max_rate_hz = bad[k].rate};
+        wire_hello h = {WIRE_VERSION, "t", "d", "w", bad[k].interval, 0, 0, 2, bad[k].oldest, bad[k].next, 0, 0, 1, &c,
+                        1, pn, pv};
+        wire_buf b = {0};
+        uint32_t len;
+        wire_hello g;
+        assert_int_equal(wire_put_hello(&b, &h), SOCMON_OK);
+        const uint8_t *p = one_frame(&b, WIRE_HELLO, &len);
+        assert_int_equal(wire_get_hello(p, len, &g), SOCMON_EPARSE);
+        if (!strstr(socmon_errmsg(), bad[k].msg))
+            fail_msg("case %zu: '%s' lacks '%s'", k, socmon_errmsg(), bad[k].msg);
+        wire_buf_free(&b);
+    }
+    socmon_counter c = {.name = "a", .instance = "", .desc = "", .unit = "", .width = 40, .max_rate_hz = 2e9,
+                        .reg = 0x100, .reg_hi = 0x104};
+    wire_hello h = {WIRE_VERSION, "t", "d", "", 7, 9, 42, 2, 3, 5, WIRE_HELLO_ENDED, 6, 1, &c, 1, pn, pv};
+    wire_buf b = {0};
+    uint32_t len;
+    wire_hello g;
+    assert_int_equal(wire_put_hello(&b, &h), SOCMON_OK);
+    const uint8_t *p = one_frame(&b, WIRE_HELLO, &len);
+    assert_int_equal(wire_get_hello(p, len, &g), SOCMON_OK);
+    assert_int_equal(g.simulated, 1);   /* 42 went out as 1 */
+    assert_true(g.interval_ns == 7 && g.duration_ns == 9 && g.ring_capacity == 2 && g.oldest_seq == 3 &&
+                g.next_seq == 5 && g.flags == WIRE_HELLO_ENDED && g.config_gen == 6);
+    assert_true(g.counters[0].width == 40 && g.counters[0].max_rate_hz == 2e9 && g.counters[0].reg == 0x100 &&
+                g.counters[0].reg_hi == 0x104);
+    wire_hello_free(&g);
+    wire_buf_free(&b);
+}
+
 /* The HELLO of a hostile agent: a name that is not an identifier is refused with the byte named
  * (and shown escaped), free text keeps its words with its control bytes escaped. */
 static void test_hello_strings_checked(void **state)
@@ -353,7 +408,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_small_frames_round_trip),
         cmocka_unit_test(test_hello_round_trip),
-        cmocka_unit_test(test_hello_strings_checked),
+        cmocka_unit_test(test_hello_fields_checked), cmocka_unit_test(test_hello_strings_checked),
         cmocka_unit_test(test_samples_round_trip_with_wraps),
         cmocka_unit_test(test_header_limits),
         cmocka_unit_test(test_counts_checked_before_allocating),
