@@ -5,7 +5,8 @@
  * of max_cycles or can never make progress (ibex_target.h says which).
  *
  * With symbols=1 every instruction's counter changes are added to the
- * function (ELF symbol) it belongs to; the table of those sums is mapped on
+ * function (ELF symbol) it belongs to; the table of those sums (the model's
+ * per-function table, src/models/ibex/ibex_fntable.c) is mapped on
  * the bus after the CSRs (src/hw/ibex_csr.h) and the driver lists them as
  * counters f.fn_cycles, f.fn_instret, ..., so they are sampled, recorded and
  * reported like any other counter (`socmon report --by-symbol`). */
@@ -85,19 +86,8 @@ typedef struct ibex_sim {
     int has_program, done;
     socmon_program_end outcome;
     char why[200];
-    ibex_symbol *syms;          /* sorted; attribution table row i+1 (row 0: no symbol) */
-    size_t nsyms;
-    char **funcs;               /* instance names: "_unknown", then one per symbol */
-    uint64_t (*sums)[IBEX_ATTR_COUNTERS];
-    size_t last;                /* row of the last PC's symbol (a cache for the search) */
-    /* the search's answers by PC, direct-mapped (row + 1; 0: empty): the attribution asks for
-     * the row of each range's first PC, at each of a CoreMark run's 300,000 calls and returns,
-     * and a few hundred PCs make them all */
-    struct {
-        uint32_t pc, row1;
-    } rows[1024];
+    smn_ibex_fntable *fns;      /* with symbols=1: the per-function table (the f.fn_* counters) */
     uint64_t hpm_mask;
-    uint64_t mask[IBEX_ATTR_COUNTERS];   /* each counter's width as a mask (hpm_mask from 3 on) */
     char *program;              /* the ELF's path, as given */
 } ibex_sim;
 
@@ -152,122 +142,14 @@ socmon_status smn_ibex_config(const char *options, ibex_config *cfg)
     return st;
 }
 
-/* The number of symbols starting at or below pc. */
-static size_t symbols_upto(const ibex_sim *s, uint32_t pc)
-{
-    size_t lo = 0, hi = s->nsyms;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (s->syms[mid].addr <= pc)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-/* pc's row of the attribution table: 1 + its symbol's index, 0 outside every symbol. */
-static size_t find_row(ibex_sim *s, uint32_t pc)
-{
-    if (s->last && pc >= s->syms[s->last - 1].addr && pc < s->syms[s->last - 1].end)
-        return s->last;
-    size_t h = (pc >> 1) & (sizeof s->rows / sizeof s->rows[0] - 1), row;
-    if (s->rows[h].row1 && s->rows[h].pc == pc) {
-        row = s->rows[h].row1 - 1;
-    } else {
-        size_t k = symbols_upto(s, pc);
-        row = k && pc < s->syms[k - 1].end ? k : 0;
-        s->rows[h].pc = pc;
-        s->rows[h].row1 = (uint32_t)row + 1;
-    }
-    s->last = row;
-    return row;
-}
-
-/* The PCs that go with pc's row: its symbol's [addr, end), or the gap between symbols. */
-static void row_range(void *ctx, uint32_t pc, uint32_t *lo, uint32_t *hi)
-{
-    ibex_sim *s = ctx;
-    size_t row = find_row(s, pc);
-    if (row) {
-        *lo = s->syms[row - 1].addr;
-        *hi = s->syms[row - 1].end;
-        return;
-    }
-    size_t k = symbols_upto(s, pc);   /* syms[k] is the first symbol above pc */
-    *lo = k ? s->syms[k - 1].end : 0;
-    *hi = k < s->nsyms ? s->syms[k].addr : 0;   /* 0: to the end of the address space */
-}
-
-static void attribute(void *ctx, uint32_t pc, const uint64_t *delta)
-{
-    ibex_sim *s = ctx;
-    uint64_t *restrict row = s->sums[find_row(s, pc)];
-    const uint64_t *restrict mask = s->mask;   /* no test of the index in the loop */
-    for (unsigned i = 0; i < IBEX_ATTR_COUNTERS; i++)
-        row[i] = (row[i] + delta[i]) & mask[i];
-}
-
 static void sim_free(ibex_sim *s)
 {
     if (!s)
         return;
     smn_ibex_destroy(s->core);
-    for (size_t i = 0; s->funcs && i <= s->nsyms; i++)
-        free(s->funcs[i]);
-    smn_ibex_symbols_free(s->syms, s->nsyms);
-    free(s->funcs);
-    free(s->sums);
+    smn_ibex_fntable_free(s->fns);
     free(s->program);
     free(s);
-}
-
-/* Counter instances are [A-Za-z0-9_-]+ and unique: other characters (gcc's
- * "f.part.0", "f.cold") become '_', and a name already taken gets "-2",
- * "-3", ... in address order. */
-static socmon_status instance_name(ibex_sim *s, size_t row, const char *sym)
-{
-    size_t len = strlen(sym) + 16;
-    char *p = malloc(len);
-    if (!p)
-        return socmon_fail(SOCMON_ENOMEM, "ibex: out of memory for symbols");
-    for (size_t i = 0; i <= strlen(sym); i++) {
-        char ch = sym[i];
-        p[i] = !ch || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-               ch == '-' || ch == '_' ? ch : '_';
-    }
-    size_t base = strlen(p);
-    for (unsigned k = 2;; k++) {
-        size_t j = 0;
-        while (j < row && strcmp(s->funcs[j], p) != 0)
-            j++;
-        if (j == row)
-            break;
-        snprintf(p + base, len - base, "-%u", k);
-    }
-    s->funcs[row] = p;
-    return SOCMON_OK;
-}
-
-static socmon_status load_symbols(ibex_sim *s, const char *path, size_t max_slices)
-{
-    socmon_status st = smn_ibex_symbols_read(path, &s->syms, &s->nsyms);
-    if (st)
-        return st;
-    if (s->nsyms + 1 > IBEX_ATTRBUS_MAX_FUNCS)
-        return socmon_fail(SOCMON_ERANGE, "ibex: '%s' has %zu function symbols; per-function counters "
-                           "take at most %u", path, s->nsyms, IBEX_ATTRBUS_MAX_FUNCS - 1);
-    s->funcs = calloc(s->nsyms + 1, sizeof *s->funcs);
-    s->sums = calloc(s->nsyms + 1, sizeof *s->sums);
-    if (!s->funcs || !s->sums)
-        return socmon_fail(SOCMON_ENOMEM, "ibex: out of memory for %zu symbols", s->nsyms);
-    if ((st = instance_name(s, 0, "_unknown")))   /* code outside every symbol */
-        return st;
-    for (size_t i = 0; i < s->nsyms; i++)
-        if ((st = instance_name(s, i + 1, s->syms[i].name)))
-            return st;
-    smn_ibex_set_attribution(s->core, attribute, row_range, s);
-    return smn_ibex_profile_start(s->core, s->syms, s->nsyms, max_slices);
 }
 
 static socmon_status ibex_model_new(smn_model_target *mt, void **model)
@@ -280,14 +162,12 @@ static socmon_status ibex_model_new(smn_model_target *mt, void **model)
     s->hz = o->clock_mhz * 1e6;
     s->max_cycles = o->max_cycles;
     s->hpm_mask = s->cfg.mhpm_width >= 64 ? UINT64_MAX : (UINT64_C(1) << s->cfg.mhpm_width) - 1;
-    for (unsigned i = 0; i < IBEX_ATTR_COUNTERS; i++)
-        s->mask[i] = i < 3 ? UINT64_MAX : s->hpm_mask;
     socmon_status st = smn_ibex_create(&s->cfg, &s->core);
     if (st == SOCMON_OK && o->program) {
         s->has_program = 1;
         st = smn_ibex_load_elf_file(s->core, o->program);
         if (st == SOCMON_OK && o->symbols)
-            st = load_symbols(s, o->program, (size_t)o->slices);
+            st = smn_ibex_fntable_new(s->core, &s->cfg, o->program, (size_t)o->slices, &s->fns);
         /* as given, like the target's spec: report finds a relative one beside the recording too */
         if (st == SOCMON_OK && !(s->program = strdup(o->program)))
             st = socmon_fail(SOCMON_ENOMEM, "ibex: out of memory");
@@ -302,43 +182,20 @@ static socmon_status ibex_model_new(smn_model_target *mt, void **model)
     return SOCMON_OK;
 }
 
-/* ---- the attribution table on the bus (read-only) ---- */
-static socmon_status attr_read(void *model, uint64_t off, uint32_t *val)
-{
-    ibex_sim *s = model;
-    uint64_t f = off / IBEX_ATTRBUS_STRIDE, k = off % IBEX_ATTRBUS_STRIDE / 8;
-    if (f > s->nsyms || k >= IBEX_ATTR_COUNTERS)
-        return socmon_fail(SOCMON_EIO, "ibex: attribution table: no counter at offset 0x%llx",
-                           (unsigned long long)off);
-    uint64_t v = s->sums[f][k];
-    *val = (uint32_t)(off % 8 ? v >> 32 : v);
-    return SOCMON_OK;
-}
-
-static socmon_status attr_write(void *model, uint64_t off, uint32_t val)
-{
-    (void)model;
-    (void)val;
-    return socmon_fail(SOCMON_EIO, "ibex: attribution table is read-only (offset 0x%llx)", (unsigned long long)off);
-}
-
-static const socmon_regmodel_ops attr_ops = {.read = attr_read, .write = attr_write};
-
 static socmon_status ibex_map(smn_model_target *mt, socmon_bus *bus)
 {
     ibex_sim *s = mt->model;
     socmon_status st = smn_ibex_map_csrs(s->core, bus);
-    if (st == SOCMON_OK && s->sums)
-        st = socmon_bus_model_map(bus, IBEX_ATTRBUS_BASE, (s->nsyms + 1) * (uint64_t)IBEX_ATTRBUS_STRIDE,
-                                  &attr_ops, s);
+    if (st == SOCMON_OK && s->fns)
+        st = smn_ibex_fntable_map(s->fns, bus);
     return st;
 }
 
 static socmon_status ibex_device_new_cb(smn_model_target *mt, socmon_bus *bus, socmon_device **dev)
 {
     const ibex_sim *s = mt->model;
-    ibex_drv_config dc = {s->cfg.mhpm_num, s->cfg.mhpm_width, s->hz, s->sums ? s->nsyms + 1 : 0,
-                          (const char *const *)s->funcs};
+    ibex_drv_config dc = {s->cfg.mhpm_num, s->cfg.mhpm_width, s->hz, smn_ibex_fntable_rows(s->fns),
+                          smn_ibex_fntable_names(s->fns)};
     return smn_ibex_device_new(bus, &dc, dev);
 }
 
@@ -506,7 +363,7 @@ static size_t ibex_inhibited(void *priv, socmon_inhibited *out, size_t max)
 static socmon_status ibex_profile(void *priv, socmon_profile **out)
 {
     ibex_sim *s = smn_model_target_model(priv);
-    if (!s || !s->sums)
+    if (!s || !s->fns)
         return socmon_fail(SOCMON_ENOENT, "ibex: no profile: it needs a program and symbols=1 "
                            "('socmon record' turns it on)");
     unsigned ev[IBEX_ATTR_COUNTERS], nev = 0;
@@ -521,8 +378,11 @@ static socmon_status ibex_profile(void *priv, socmon_profile **out)
         return st;
     const ibex_prof_node *nodes = smn_ibex_profile_nodes(s->core, &nnodes);
     const ibex_prof_slice *slices = smn_ibex_profile_slices(s->core, &nslices, &dropped);
+    size_t nsyms = 0;
+    const ibex_symbol *syms = smn_ibex_fntable_symbols(s->fns, &nsyms);
+    const char *const *names = smn_ibex_fntable_names(s->fns);
     socmon_profile *p = NULL;
-    if ((st = socmon_profile_new(nev, s->nsyms + 1, npcs, nnodes, nslices, &p))) {
+    if ((st = socmon_profile_new(nev, nsyms + 1, npcs, nnodes, nslices, &p))) {
         free(pcs);
         return st;
     }
@@ -532,10 +392,10 @@ static socmon_status ibex_profile(void *priv, socmon_profile **out)
         p->widths[j] = ev[j] < 3 ? 64 : s->cfg.mhpm_width;
         p->total[j] = smn_ibex_counter(s->core, ev[j]);
     }
-    for (size_t f = 0; f <= s->nsyms; f++) {
-        bad |= !(p->funcs[f].name = strdup(s->funcs[f]));
-        p->funcs[f].lo = f ? s->syms[f - 1].addr : 0;
-        p->funcs[f].hi = f ? s->syms[f - 1].end : 0;
+    for (size_t f = 0; f <= nsyms; f++) {
+        bad |= !(p->funcs[f].name = strdup(names[f]));
+        p->funcs[f].lo = f ? syms[f - 1].addr : 0;
+        p->funcs[f].hi = f ? syms[f - 1].end : 0;
     }
     for (size_t i = 0; i < npcs; i++) {
         p->insns[i].pc = pcs[i].pc == 0xffffffffu ? UINT64_MAX : pcs[i].pc;

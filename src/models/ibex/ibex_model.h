@@ -206,6 +206,21 @@ void smn_ibex_symbols_free(ibex_symbol *syms, size_t n);
 typedef struct socmon_bus socmon_bus;
 socmon_status smn_ibex_map_csrs(ibex_core *c, socmon_bus *bus);
 
+/* The per-function table (ibex_fntable.c): the ELF's function symbols at path, each a row of the
+ * IBEX_ATTR_COUNTERS counters summed over its instructions (cut to cfg's widths), row 0 for code
+ * outside every symbol. _new installs it as c's attribution and starts c's exact profile (up to
+ * max_slices slices); the caller frees it after the core. _map answers it as read-only registers
+ * at IBEX_ATTRBUS_BASE (src/hw/ibex_csr.h). _names: each row's counter instance ("_unknown",
+ * then the symbols' names made [A-Za-z0-9_-]+ and unique); _symbols: the rows' symbols. */
+typedef struct smn_ibex_fntable smn_ibex_fntable;
+socmon_status smn_ibex_fntable_new(ibex_core *c, const ibex_config *cfg, const char *path, size_t max_slices,
+                                   smn_ibex_fntable **out);
+void smn_ibex_fntable_free(smn_ibex_fntable *t);
+size_t smn_ibex_fntable_rows(const smn_ibex_fntable *t);
+const char *const *smn_ibex_fntable_names(const smn_ibex_fntable *t);
+const ibex_symbol *smn_ibex_fntable_symbols(const smn_ibex_fntable *t, size_t *n);
+socmon_status smn_ibex_fntable_map(smn_ibex_fntable *t, socmon_bus *bus);
+
 /* ---- the predecoder, exposed for tests and the decoder fuzzer ---- */
 /* Instruction classes (what the timing table is indexed by). */
 typedef enum ibex_iclass {

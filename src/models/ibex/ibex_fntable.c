@@ -1,0 +1,206 @@
+/* The per-function table behind the ibex target's f.fn_* counters: every instruction's counter
+ * changes (the attribution hook, smn_ibex_set_attribution) summed per ELF function symbol, one
+ * row a function (row 0: code outside every symbol), answered as a read-only register block at
+ * IBEX_ATTRBUS_BASE (src/hw/ibex_csr.h: a row every IBEX_ATTRBUS_STRIDE bytes, a counter every 8,
+ * low word first), which the Ibex driver reads like any counter. A model of its own, beside the
+ * core's CSRs: the target only creates it and maps it. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "hw/ibex_csr.h"
+#include "models/ibex/ibex_model.h"
+#include "socmon/bus.h"
+
+struct smn_ibex_fntable {
+    ibex_symbol *syms;          /* sorted; row i+1 (row 0: no symbol) */
+    size_t nsyms;
+    char **funcs;               /* instance names: "_unknown", then one per symbol */
+    uint64_t (*sums)[IBEX_ATTR_COUNTERS];
+    size_t last;                /* row of the last PC's symbol (a cache for the search) */
+    /* the search's answers by PC, direct-mapped (row + 1; 0: empty): the attribution asks for
+     * the row of each range's first PC, at each of a CoreMark run's 300,000 calls and returns,
+     * and a few hundred PCs make them all */
+    struct {
+        uint32_t pc, row1;
+    } rows[1024];
+    uint64_t mask[IBEX_ATTR_COUNTERS];   /* each counter's width as a mask */
+};
+
+/* The number of symbols starting at or below pc. */
+static size_t symbols_upto(const smn_ibex_fntable *t, uint32_t pc)
+{
+    size_t lo = 0, hi = t->nsyms;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (t->syms[mid].addr <= pc)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* pc's row: 1 + its symbol's index, 0 outside every symbol. */
+static size_t find_row(smn_ibex_fntable *t, uint32_t pc)
+{
+    if (t->last && pc >= t->syms[t->last - 1].addr && pc < t->syms[t->last - 1].end)
+        return t->last;
+    size_t h = (pc >> 1) & (sizeof t->rows / sizeof t->rows[0] - 1), row;
+    if (t->rows[h].row1 && t->rows[h].pc == pc) {
+        row = t->rows[h].row1 - 1;
+    } else {
+        size_t k = symbols_upto(t, pc);
+        row = k && pc < t->syms[k - 1].end ? k : 0;
+        t->rows[h].pc = pc;
+        t->rows[h].row1 = (uint32_t)row + 1;
+    }
+    t->last = row;
+    return row;
+}
+
+/* The PCs that go with pc's row: its symbol's [addr, end), or the gap between symbols. */
+static void row_range(void *ctx, uint32_t pc, uint32_t *lo, uint32_t *hi)
+{
+    smn_ibex_fntable *t = ctx;
+    size_t row = find_row(t, pc);
+    if (row) {
+        *lo = t->syms[row - 1].addr;
+        *hi = t->syms[row - 1].end;
+        return;
+    }
+    size_t k = symbols_upto(t, pc);   /* syms[k] is the first symbol above pc */
+    *lo = k ? t->syms[k - 1].end : 0;
+    *hi = k < t->nsyms ? t->syms[k].addr : 0;   /* 0: to the end of the address space */
+}
+
+static void attribute(void *ctx, uint32_t pc, const uint64_t *delta)
+{
+    smn_ibex_fntable *t = ctx;
+    uint64_t *restrict row = t->sums[find_row(t, pc)];
+    const uint64_t *restrict mask = t->mask;   /* no test of the index in the loop */
+    for (unsigned i = 0; i < IBEX_ATTR_COUNTERS; i++)
+        row[i] = (row[i] + delta[i]) & mask[i];
+}
+
+void smn_ibex_fntable_free(smn_ibex_fntable *t)
+{
+    if (!t)
+        return;
+    for (size_t i = 0; t->funcs && i <= t->nsyms; i++)
+        free(t->funcs[i]);
+    smn_ibex_symbols_free(t->syms, t->nsyms);
+    free(t->funcs);
+    free(t->sums);
+    free(t);
+}
+
+/* Counter instances are [A-Za-z0-9_-]+ and unique: other characters (gcc's
+ * "f.part.0", "f.cold") become '_', and a name already taken gets "-2",
+ * "-3", ... in address order. */
+static socmon_status instance_name(smn_ibex_fntable *t, size_t row, const char *sym)
+{
+    size_t len = strlen(sym) + 16;
+    char *p = malloc(len);
+    if (!p)
+        return socmon_fail(SOCMON_ENOMEM, "ibex: out of memory for symbols");
+    for (size_t i = 0; i <= strlen(sym); i++) {
+        char ch = sym[i];
+        p[i] = !ch || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+               ch == '-' || ch == '_' ? ch : '_';
+    }
+    size_t base = strlen(p);
+    for (unsigned k = 2;; k++) {
+        size_t j = 0;
+        while (j < row && strcmp(t->funcs[j], p) != 0)
+            j++;
+        if (j == row)
+            break;
+        snprintf(p + base, len - base, "-%u", k);
+    }
+    t->funcs[row] = p;
+    return SOCMON_OK;
+}
+
+socmon_status smn_ibex_fntable_new(ibex_core *core, const ibex_config *cfg, const char *path, size_t max_slices,
+                                   smn_ibex_fntable **out)
+{
+    *out = NULL;
+    smn_ibex_fntable *t = calloc(1, sizeof *t);
+    if (!t)
+        return socmon_fail(SOCMON_ENOMEM, "ibex: out of memory");
+    uint64_t hpm = cfg->mhpm_width >= 64 ? UINT64_MAX : (UINT64_C(1) << cfg->mhpm_width) - 1;
+    for (unsigned i = 0; i < IBEX_ATTR_COUNTERS; i++)
+        t->mask[i] = i < 3 ? UINT64_MAX : hpm;
+    socmon_status st = smn_ibex_symbols_read(path, &t->syms, &t->nsyms);
+    if (st == SOCMON_OK && t->nsyms + 1 > IBEX_ATTRBUS_MAX_FUNCS)
+        st = socmon_fail(SOCMON_ERANGE, "ibex: '%s' has %zu function symbols; per-function counters "
+                         "take at most %u", path, t->nsyms, IBEX_ATTRBUS_MAX_FUNCS - 1);
+    if (st == SOCMON_OK) {
+        t->funcs = calloc(t->nsyms + 1, sizeof *t->funcs);
+        t->sums = calloc(t->nsyms + 1, sizeof *t->sums);
+        if (!t->funcs || !t->sums)
+            st = socmon_fail(SOCMON_ENOMEM, "ibex: out of memory for %zu symbols", t->nsyms);
+    }
+    if (st == SOCMON_OK)
+        st = instance_name(t, 0, "_unknown");   /* code outside every symbol */
+    for (size_t i = 0; st == SOCMON_OK && i < t->nsyms; i++)
+        st = instance_name(t, i + 1, t->syms[i].name);
+    if (st == SOCMON_OK) {
+        smn_ibex_set_attribution(core, attribute, row_range, t);
+        st = smn_ibex_profile_start(core, t->syms, t->nsyms, max_slices);
+    }
+    if (st != SOCMON_OK) {
+        smn_ibex_set_attribution(core, NULL, NULL, NULL);
+        smn_ibex_fntable_free(t);
+        return st;
+    }
+    *out = t;
+    return SOCMON_OK;
+}
+
+size_t smn_ibex_fntable_rows(const smn_ibex_fntable *t)
+{
+    return t ? t->nsyms + 1 : 0;
+}
+
+const char *const *smn_ibex_fntable_names(const smn_ibex_fntable *t)
+{
+    return t ? (const char *const *)t->funcs : NULL;
+}
+
+const ibex_symbol *smn_ibex_fntable_symbols(const smn_ibex_fntable *t, size_t *n)
+{
+    *n = t ? t->nsyms : 0;
+    return t ? t->syms : NULL;
+}
+
+/* ---- the table on the bus (read-only) ---- */
+static socmon_status table_read(void *model, uint64_t off, uint32_t *val)
+{
+    smn_ibex_fntable *t = model;
+    uint64_t f = off / IBEX_ATTRBUS_STRIDE, k = off % IBEX_ATTRBUS_STRIDE / 8;
+    if (f > t->nsyms || k >= IBEX_ATTR_COUNTERS)
+        return socmon_fail(SOCMON_EIO, "ibex: attribution table: no counter at offset 0x%llx",
+                           (unsigned long long)off);
+    uint64_t v = t->sums[f][k];
+    *val = (uint32_t)(off % 8 ? v >> 32 : v);
+    return SOCMON_OK;
+}
+
+static socmon_status table_write(void *model, uint64_t off, uint32_t val)
+{
+    (void)model;
+    (void)val;
+    return socmon_fail(SOCMON_EIO, "ibex: attribution table is read-only (offset 0x%llx)", (unsigned long long)off);
+}
+
+static const socmon_regmodel_ops table_ops = {.read = table_read, .write = table_write};
+
+socmon_status smn_ibex_fntable_map(smn_ibex_fntable *t, socmon_bus *bus)
+{
+    return socmon_bus_model_map(bus, IBEX_ATTRBUS_BASE, (t->nsyms + 1) * (uint64_t)IBEX_ATTRBUS_STRIDE, &table_ops,
+                                t);
+}
