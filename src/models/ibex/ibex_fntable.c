@@ -11,6 +11,7 @@
 
 #include "core/error.h"
 #include "hw/ibex_csr.h"
+#include "models/ibex/ibex_internal.h"
 #include "models/ibex/ibex_model.h"
 #include "socmon/bus.h"
 
@@ -19,67 +20,14 @@ struct smn_ibex_fntable {
     size_t nsyms;
     char **funcs;               /* instance names: "_unknown", then one per symbol */
     uint64_t (*sums)[IBEX_ATTR_COUNTERS];
-    size_t last;                /* row of the last PC's symbol (a cache for the search) */
-    /* the search's answers by PC, direct-mapped (row + 1; 0: empty): the attribution asks for
-     * the row of each range's first PC, at each of a CoreMark run's 300,000 calls and returns,
-     * and a few hundred PCs make them all */
-    struct {
-        uint32_t pc, row1;
-    } rows[1024];
+    const ibex_core *core;      /* whose profile finds a PC's row (the same symbols, the same rows) */
     uint64_t mask[IBEX_ATTR_COUNTERS];   /* each counter's width as a mask */
 };
-
-/* The number of symbols starting at or below pc. */
-static size_t symbols_upto(const smn_ibex_fntable *t, uint32_t pc)
-{
-    size_t lo = 0, hi = t->nsyms;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (t->syms[mid].addr <= pc)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-/* pc's row: 1 + its symbol's index, 0 outside every symbol. */
-static size_t find_row(smn_ibex_fntable *t, uint32_t pc)
-{
-    if (t->last && pc >= t->syms[t->last - 1].addr && pc < t->syms[t->last - 1].end)
-        return t->last;
-    size_t h = (pc >> 1) & (sizeof t->rows / sizeof t->rows[0] - 1), row;
-    if (t->rows[h].row1 && t->rows[h].pc == pc) {
-        row = t->rows[h].row1 - 1;
-    } else {
-        size_t k = symbols_upto(t, pc);
-        row = k && pc < t->syms[k - 1].end ? k : 0;
-        t->rows[h].pc = pc;
-        t->rows[h].row1 = (uint32_t)row + 1;
-    }
-    t->last = row;
-    return row;
-}
-
-/* The PCs that go with pc's row: its symbol's [addr, end), or the gap between symbols. */
-static void row_range(void *ctx, uint32_t pc, uint32_t *lo, uint32_t *hi)
-{
-    smn_ibex_fntable *t = ctx;
-    size_t row = find_row(t, pc);
-    if (row) {
-        *lo = t->syms[row - 1].addr;
-        *hi = t->syms[row - 1].end;
-        return;
-    }
-    size_t k = symbols_upto(t, pc);   /* syms[k] is the first symbol above pc */
-    *lo = k ? t->syms[k - 1].end : 0;
-    *hi = k < t->nsyms ? t->syms[k].addr : 0;   /* 0: to the end of the address space */
-}
 
 static void attribute(void *ctx, uint32_t pc, const uint64_t *delta)
 {
     smn_ibex_fntable *t = ctx;
-    uint64_t *restrict row = t->sums[find_row(t, pc)];
+    uint64_t *restrict row = t->sums[smn_ibex_prof_func(t->core, pc)];
     const uint64_t *restrict mask = t->mask;   /* no test of the index in the loop */
     for (unsigned i = 0; i < IBEX_ATTR_COUNTERS; i++)
         row[i] = (row[i] + delta[i]) & mask[i];
@@ -148,9 +96,13 @@ socmon_status smn_ibex_fntable_new(ibex_core *core, const ibex_config *cfg, cons
         st = instance_name(t, 0, "_unknown");   /* code outside every symbol */
     for (size_t i = 0; st == SOCMON_OK && i < t->nsyms; i++)
         st = instance_name(t, i + 1, t->syms[i].name);
-    if (st == SOCMON_OK) {
-        smn_ibex_set_attribution(core, attribute, row_range, t);
+    /* the profile (started first) follows the same symbols: its search answers for the rows,
+     * and with a profile the attribution's ranges are its frames' (no range callback) */
+    if (st == SOCMON_OK)
         st = smn_ibex_profile_start(core, t->syms, t->nsyms, max_slices);
+    if (st == SOCMON_OK) {
+        t->core = core;
+        smn_ibex_set_attribution(core, attribute, NULL, t);
     }
     if (st != SOCMON_OK) {
         smn_ibex_set_attribution(core, NULL, NULL, NULL);

@@ -214,6 +214,9 @@ int smn_ibex_prof_settle(ibex_core *c, uint32_t *lo, uint32_t *span);
 void smn_ibex_prof_fold(ibex_core *c, uint32_t slot);
 /* The range of PCs of pc's function (or of the gap between symbols). */
 void smn_ibex_prof_range(const ibex_core *c, uint32_t pc, uint32_t *lo, uint32_t *hi);
+/* pc's function in the profile's numbering: 1 + its symbol's index, 0 outside every symbol
+ * (the per-function table's rows are the same: ibex_fntable.c). */
+uint32_t smn_ibex_prof_func(const ibex_core *c, uint32_t pc);
 /* Counted deltas of the instruction at pc while stepping (from smn_ibex_attr_flush). */
 void smn_ibex_prof_step_add(ibex_core *c, uint32_t pc, const uint64_t *d);
 void smn_ibex_prof_free(ibex_core *c);

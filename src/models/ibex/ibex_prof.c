@@ -69,6 +69,11 @@ void smn_ibex_prof_range(const ibex_core *c, uint32_t pc, uint32_t *lo, uint32_t
     func_range(c->prof, pc, lo, hi);
 }
 
+uint32_t smn_ibex_prof_func(const ibex_core *c, uint32_t pc)
+{
+    return func_of(c->prof, pc);
+}
+
 static int in_frame(const ibex_frame *f, uint32_t pc)
 {
     return pc >= f->lo && (f->hi == 0 || pc < f->hi);
