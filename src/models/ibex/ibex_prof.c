@@ -79,13 +79,12 @@ static int in_frame(const ibex_frame *f, uint32_t pc)
     return pc >= f->lo && (f->hi == 0 || pc < f->hi);
 }
 
-/* The counters' change since the last flush to the frame on top. Synced counters. (The mask in
- * a local: the stores through v and prev could otherwise alias it, and it was read again at each
+/* The counters' change since the last flush to the node whose counts are v (flush: the frame on
+ * top; smn_ibex_prof_flush_to: one below it). Synced counters. (The mask in a local: the stores through v and prev could otherwise alias it, and it was read again at each
  * counter of each of some 600,000 flushes of a CoreMark run.) */
-static void flush(ibex_core *c)
+static inline void flush_into(ibex_core *c, uint64_t *restrict v)
 {
     ibex_prof *p = c->prof;
-    uint64_t *restrict v = p->nodes[p->stack[p->depth - 1].node].v;
     uint64_t *restrict prev = p->prev;
     const uint64_t *restrict cnt = c->cnt;
     const uint64_t hm = c->hpm_mask;
@@ -94,6 +93,12 @@ static void flush(ibex_core *c)
         v[k] = (v[k] + cnt[k] - prev[k]) & m;   /* m is 2^w - 1: masking the sum is masking each part */
         prev[k] = cnt[k];
     }
+}
+
+static void flush(ibex_core *c)
+{
+    ibex_prof *p = c->prof;
+    flush_into(c, p->nodes[p->stack[p->depth - 1].node].v);
 }
 
 static size_t hash_slot(const ibex_prof *p, uint32_t parent, uint32_t func, uint32_t trap)
@@ -266,12 +271,7 @@ void smn_ibex_prof_flush_to(ibex_core *c, size_t depth)
     ibex_prof *p = c->prof;
     if (!p || depth == 0 || depth > p->depth)
         return;
-    ibex_prof_node *n = &p->nodes[p->stack[depth - 1].node];
-    for (unsigned k = 0; k < IBEX_ATTR_COUNTERS; k++) {
-        uint64_t d = (c->cnt[k] - p->prev[k]) & mask_of(c, k);
-        n->v[k] = (n->v[k] + d) & mask_of(c, k);
-        p->prev[k] = c->cnt[k];
-    }
+    flush_into(c, p->nodes[p->stack[depth - 1].node].v);
 }
 
 void smn_ibex_prof_mret(ibex_core *c)
