@@ -38,8 +38,8 @@ uint64_t smn_step_for(const socmon_set *set, uint64_t ns)
     return ns;
 }
 
-socmon_status smn_target_run_open(const char *spec, const char *program, const char *workload, uint64_t duration_ns,
-                                  smn_target_run **out)
+socmon_status smn_target_run_open(const char *spec, const char *program, const char *workload, uint64_t interval_ns,
+                                  uint64_t duration_ns, smn_target_run **out)
 {
     *out = NULL;
     smn_target_run *r = calloc(1, sizeof *r);
@@ -48,6 +48,8 @@ socmon_status smn_target_run_open(const char *spec, const char *program, const c
         st = socmon_fail(SOCMON_EINVAL, "target '%s' is hardware: give a duration to count for", spec);
     if (st == SOCMON_OK)
         st = socmon_set_new(socmon_target_device(r->target), NULL, &r->set);
+    if (st == SOCMON_OK && interval_ns)
+        st = socmon_target_check_interval(r->target, interval_ns);
     if (st == SOCMON_OK) {
         const socmon_target_ops *ops = socmon_target_ops_of(r->target);
         r->workload = workload || !ops || !ops->workloads ? workload : ops->workloads[0];
@@ -55,7 +57,7 @@ socmon_status smn_target_run_open(const char *spec, const char *program, const c
         socmon_source_target_opts so = {.size = sizeof so, .workload = workload};
         int hw = socmon_target_is_hardware(r->target);
         uint64_t step = hw && ops && ops->default_interval_ns ? ops->default_interval_ns : SMN_RUN_MAX_STEP_NS;
-        so.sampler = (socmon_sampler_opts){.interval_ns = smn_step_for(r->set, step), .duration_ns = duration_ns,
+        so.sampler = (socmon_sampler_opts){.interval_ns = interval_ns ? interval_ns : smn_step_for(r->set, step), .duration_ns = duration_ns,
                                            .realtime = socmon_target_is_hardware(r->target)};
         st = socmon_source_target(r->target, r->set, &so, &r->src);
     }
@@ -95,17 +97,6 @@ int smn_target_run_program_output(smn_target_run *r, void (*fn)(void *ctx, uint8
 socmon_program_end smn_target_run_program_end(const smn_target_run *r, char *msg, size_t len)
 {
     return socmon_target_program_end(r->target, msg, len);
-}
-
-socmon_status smn_target_run_check_end(const smn_target_run *r)
-{
-    if (!r->program)
-        return SOCMON_OK;
-    char msg[256] = "";
-    socmon_program_end end = socmon_target_program_end(r->target, msg, sizeof msg);
-    if ((int)end < 0 || end == SOCMON_PROGRAM_HALTED)
-        return SOCMON_OK;
-    return socmon_fail(SOCMON_ESTATE, "the program did not halt: %s", *msg ? msg : "it was still running");
 }
 
 void smn_target_run_close(smn_target_run *r)

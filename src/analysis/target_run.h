@@ -19,10 +19,11 @@ typedef struct smn_target_run smn_target_run;
  * socmon stat's step, cli_stat_interval, and of a target run's). */
 uint64_t smn_step_for(const socmon_set *set, uint64_t ns);
 
-/* program and workload may be NULL; duration_ns is required for hardware (a model runs its
- * workload to its end). */
-socmon_status smn_target_run_open(const char *spec, const char *program, const char *workload, uint64_t duration_ns,
-                                  smn_target_run **out);
+/* program and workload may be NULL; interval_ns 0 is the target's default (the one place it is
+ * decided: a hardware target's default interval, else SMN_RUN_MAX_STEP_NS, shortened by
+ * smn_step_for); duration_ns is required for hardware (a model runs its workload to its end). */
+socmon_status smn_target_run_open(const char *spec, const char *program, const char *workload, uint64_t interval_ns,
+                                  uint64_t duration_ns, smn_target_run **out);
 socmon_source *smn_target_run_source(const smn_target_run *r);
 /* The opened target (the run's own: closed with it). */
 socmon_target *smn_target_run_target(const smn_target_run *r);
@@ -35,9 +36,6 @@ const char *smn_target_run_workload(const smn_target_run *r);
  * may not call a target. */
 int smn_target_run_program_output(smn_target_run *r, void (*fn)(void *ctx, uint8_t byte), void *ctx);
 socmon_program_end smn_target_run_program_end(const smn_target_run *r, char *msg, size_t len);
-/* SOCMON_OK, or SOCMON_ESTATE naming how a program ended when it did not halt (trapped, hung,
- * past its cycle limit). */
-socmon_status smn_target_run_check_end(const smn_target_run *r);
 void smn_target_run_close(smn_target_run *r);
 
 #endif

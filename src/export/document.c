@@ -1,12 +1,12 @@
-/* Documents in memory (socmon/document.h): a source, the pipeline and one output format into a
- * memory sink. The wiring is the commands' own (cli/cmd_report.c, cli/cmd_stat.c) without what
- * only a terminal needs (live lines, signals, a program's output on stdout); a target's run is
- * opened by the analysis layer (analysis/target_run.h), which may call targets. */
+/* Documents in memory (socmon/document.h): a run plan's session (analysis/session.h) and one
+ * output format into a memory sink, without what only a terminal needs (live lines, signals, a
+ * program's output on stdout). The session opens and runs the source; this file only says what
+ * to run and where its rows go. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/target_run.h"
+#include "analysis/session.h"
 #include "export/feed.h"
 #include "export/output.h"
 #include "export/profile_view.h"
@@ -18,24 +18,17 @@ typedef struct doc {
     smn_sink *sink;
     smn_output *out;
     smn_feed *feed;
-    socmon_pipeline *pipe;
-    socmon_metricset *ms;
-    socmon_source *src;
-    socmon_recording *rec;
-    smn_target_run *run;
+    smn_session *sess;        /* the run (analysis/session.h); NULL for a profile's view */
+    socmon_recording *rec;    /* a profile's recording */
 } doc;
 
 static void doc_free(doc *d)
 {
-    socmon_pipeline_free(d->pipe);
+    smn_session_close(d->sess);   /* before the feed: the pipeline's finish still calls it */
     smn_feed_free(d->feed);
     smn_output_free(d->out);
     smn_sink_close(d->sink);
-    if (!d->run)   /* a target run's source is its own: closed with it */
-        socmon_source_close(d->src);
-    socmon_metricset_free(d->ms);
     socmon_recording_free(d->rec);
-    smn_target_run_close(d->run);
 }
 
 static const socmon_document_opts *opts_of(const socmon_document_opts *o)
@@ -44,14 +37,10 @@ static const socmon_document_opts *opts_of(const socmon_document_opts *o)
     return o ? o : &none;
 }
 
-/* The metric set, the pipeline and the output on a memory sink, for d->src. */
-static socmon_status doc_open(doc *d, const socmon_document_opts *o, int deltas)
+/* The plan's session and the output on a memory sink. */
+static socmon_status doc_open(doc *d, const smn_run_plan *plan, const socmon_document_opts *o, int deltas)
 {
-    const socmon_source_info *info = socmon_source_info_of(d->src);
-    socmon_status st = socmon_source_metricset(info, o->metric_file, &d->ms);
-    socmon_pipeline_opts po = {.size = sizeof po, .ms = d->ms};
-    if (st == SOCMON_OK)
-        st = socmon_pipeline_new(info, &po, &d->pipe);
+    socmon_status st = smn_session_open(plan, &d->sess);
     if (st == SOCMON_OK)
         st = smn_sink_memory(&d->sink);
     smn_output_opts oo = {.sep = ',', .deltas = deltas};
@@ -79,18 +68,12 @@ static socmon_status doc_take(doc *d, socmon_status st, char **out, size_t *len)
     return st;
 }
 
-static socmon_status open_recording(doc *d, const char *path)
-{
-    socmon_status st = socmon_recording_open(path, &d->rec);
-    return st == SOCMON_OK ? socmon_source_recording(d->rec, &d->src) : st;
-}
-
 /* The output as the pipeline's consumer, through a feed (export/feed.h). */
 static socmon_status doc_feed(doc *d, const smn_feed_opts *fo)
 {
     socmon_status st = smn_feed_new(d->out, fo, &d->feed);
     socmon_consumer c = st == SOCMON_OK ? smn_feed_consumer(d->feed) : (socmon_consumer){0};
-    return st == SOCMON_OK ? socmon_pipeline_add(d->pipe, &c) : st;
+    return st == SOCMON_OK ? smn_session_add(d->sess, &c) : st;
 }
 
 static socmon_status check_args(const char *what, const void *a, char **out)
@@ -107,14 +90,13 @@ socmon_status socmon_document_recording(const char *path, const socmon_document_
         return st;
     o = opts_of(o);
     doc d = {0};
-    st = open_recording(&d, path);
-    if (st == SOCMON_OK)
-        st = doc_open(&d, o, o->deltas);
+    smn_run_plan plan = {.recording = path, .metric_file = o->metric_file};
+    st = doc_open(&d, &plan, o, o->deltas);
     smn_feed_opts fo = {.doc = SOCMON_DOC_INTERVALS, .title = "recording"};
     if (st == SOCMON_OK)
         st = doc_feed(&d, &fo);
     if (st == SOCMON_OK)
-        st = socmon_pipeline_run(d.pipe, d.src);
+        st = smn_session_run(d.sess);
     return doc_take(&d, st, out, len);
 }
 
@@ -126,14 +108,13 @@ socmon_status socmon_document_functions(const char *path, const socmon_document_
     o = opts_of(o);
     doc d = {0};
     socmon_functions *fns = NULL;
-    st = open_recording(&d, path);
+    smn_run_plan plan = {.recording = path, .metric_file = o->metric_file};
+    st = doc_open(&d, &plan, o, 0);
     if (st == SOCMON_OK)
-        st = doc_open(&d, o, 0);
-    if (st == SOCMON_OK)
-        st = socmon_pipeline_run(d.pipe, d.src);
-    const socmon_source_info *info = d.src ? socmon_source_info_of(d.src) : NULL;
+        st = smn_session_run(d.sess);
+    const socmon_source_info *info = d.sess ? smn_session_info(d.sess) : NULL;
     if (st == SOCMON_OK)   /* as report --by-symbol: the functions' counters as counted, unscaled */
-        st = socmon_functions_from_totals(info, socmon_pipeline_totals(d.pipe), 0, &fns);
+        st = socmon_functions_from_totals(info, smn_session_totals(d.sess), 0, &fns);
     smn_run_info run = {.doc = SOCMON_DOC_FUNCTIONS, .target = info ? info->target : NULL};
     if (st == SOCMON_OK)
         st = smn_output_begin(d.out, &run);
@@ -169,26 +150,15 @@ static void collect_output(void *ctx, uint8_t byte)
     po->buf[po->len++] = byte;
 }
 
-/* How the program ended, as the document says it: the end's name and the exit status socmon stat
- * gives it (cli/program.c: 0 halted or stopped by -d, 3 trapped out, 4 its cycle limit, 5 hangs). */
+/* How the program ended, as the document says it: the session's words and exit status. */
 static socmon_status program_end(doc *d, const prog_output *po)
 {
     if (po->oom)
         return socmon_fail(SOCMON_ENOMEM, "document: out of memory for the program's output (%zu bytes)", po->len);
-    char msg[256] = "";
-    socmon_program_end end = smn_target_run_program_end(d->run, msg, sizeof msg);
-    smn_program_run r = {.message = msg, .output = po->buf, .output_len = po->len};
-    switch ((int)end) {
-    case SOCMON_PROGRAM_HALTED: r.end = "halt"; r.exit_code = 0; break;
-    case SOCMON_PROGRAM_TRAPPED: r.end = "trap"; r.exit_code = 3; break;
-    case SOCMON_PROGRAM_LIMIT: r.end = "cycle_limit"; r.exit_code = 4; break;
-    case SOCMON_PROGRAM_HANG: r.end = "hang"; r.exit_code = 5; break;
-    default:   /* still running when the duration ran out */
-        r.end = "timeout";
-        r.exit_code = 0;
-        snprintf(msg, sizeof msg, "program still running when the duration ended");
-        break;
-    }
+    smn_session_end e;
+    smn_session_exit(d->sess, &e);
+    smn_program_run r = {.message = e.message, .output = po->buf, .output_len = po->len, .end = e.end,
+                         .exit_code = e.exit_code};
     return smn_output_program(d->out, &r);
 }
 
@@ -201,22 +171,17 @@ socmon_status socmon_document_stat(const char *spec, const char *workload, const
     o = opts_of(o);
     doc d = {0};
     prog_output po = {0};
-    st = smn_target_run_open(spec, program, workload, o->duration_ns, &d.run);
-    if (st == SOCMON_OK) {
-        d.src = smn_target_run_source(d.run);
-        st = doc_open(&d, o, 0);
-    }
-    if (st == SOCMON_OK && smn_target_run_has_program(d.run))
-        smn_target_run_program_output(d.run, collect_output, &po);
+    smn_run_plan plan = {.spec = spec, .program = program, .workload = workload, .duration_ns = o->duration_ns,
+                         .metric_file = o->metric_file};
+    st = doc_open(&d, &plan, o, 0);
+    int has_program = st == SOCMON_OK && smn_session_program_output(d.sess, collect_output, &po);
     smn_feed_opts fo = {.doc = SOCMON_DOC_TOTALS, .title = "Performance counter stats",
-                           .workload = d.run ? smn_target_run_workload(d.run) : NULL};
+                           .workload = d.sess ? smn_session_workload(d.sess) : NULL};
     if (st == SOCMON_OK)
         st = doc_feed(&d, &fo);
     if (st == SOCMON_OK)
-        st = socmon_pipeline_run(d.pipe, d.src);
-    if (st == SOCMON_OK)
-        st = socmon_pipeline_finish(d.pipe);
-    if (st == SOCMON_OK && smn_target_run_has_program(d.run))
+        st = smn_session_run(d.sess);
+    if (st == SOCMON_OK && has_program)
         st = program_end(&d, &po);
     st = doc_take(&d, st, out, len);
     free(po.buf);
