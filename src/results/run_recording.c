@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/session.h"
 #include "results/run_internal.h"
 #include "core/error.h"
 #include "socmon/analysis.h"
@@ -160,47 +161,35 @@ static void collect_free(collect *c)
 socmon_status smn_run_read_recording(const char *path, const char *metric_file, size_t max_points,
                                      socmon_run **out)
 {
-    socmon_recording *rec = NULL;
-    socmon_source *src = NULL;
-    socmon_metricset *ms = NULL;
-    socmon_pipeline *p = NULL;
+    smn_session *sess = NULL;
     socmon_run *r = NULL;
     collect c = {.max_points = max_points ? max_points : 600};
-    socmon_status st = socmon_recording_open(path, &rec);
-    if (st == SOCMON_OK)
-        st = socmon_source_recording(rec, &src);
-    const socmon_source_info *info = src ? socmon_source_info_of(src) : NULL;
+    smn_run_plan plan = {.recording = path, .metric_file = metric_file};
+    socmon_status st = smn_session_open(&plan, &sess);
+    const socmon_source_info *info = sess ? smn_session_info(sess) : NULL;
     /* totals over a run that lost samples or blocks would be short: a comparison of them misleads */
     if (st == SOCMON_OK && info->lost && *info->lost) {
         size_t len = strcspn(info->lost, "\n");
         st = socmon_fail(SOCMON_EINVAL, "%s: %.*s (its totals would be short: not compared)", path, (int)len,
                          info->lost);
     }
-    if (st == SOCMON_OK)
-        st = socmon_source_metricset(info, metric_file, &ms);
-    socmon_pipeline_opts po = {.size = sizeof po, .ms = ms};
-    if (st == SOCMON_OK)
-        st = socmon_pipeline_new(info, &po, &p);
     c.info = info;
     c.nc = info ? info->ncounters : 0;
     socmon_consumer cons = {.ops = &collect_ops, .self = &c};
     if (st == SOCMON_OK)
-        st = socmon_pipeline_add(p, &cons);
+        st = smn_session_add(sess, &cons);
     if (st == SOCMON_OK)
-        st = socmon_pipeline_run(p, src);
+        st = smn_session_run(sess);
     if (st == SOCMON_OK)
         st = smn_run_new(path, "recording", &r);
     if (st == SOCMON_OK)
         st = smn_run_set_facts(r, info->target, info->workload, 1, info->simulated);
     if (st == SOCMON_OK)
-        st = add_values(r, info, &c, socmon_pipeline_totals(p));
+        st = add_values(r, info, &c, smn_session_totals(sess));
     if (st == SOCMON_OK)
         st = add_grid(r, info);
     collect_free(&c);
-    socmon_pipeline_free(p);
-    socmon_metricset_free(ms);
-    socmon_source_close(src);
-    socmon_recording_free(rec);
+    smn_session_close(sess);
     if (st != SOCMON_OK) {
         socmon_run_free(r);
         return st;
