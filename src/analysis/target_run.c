@@ -57,7 +57,8 @@ socmon_status smn_target_run_open(const char *spec, const char *program, const c
         socmon_source_target_opts so = {.size = sizeof so, .workload = workload};
         int hw = socmon_target_is_hardware(r->target);
         uint64_t step = hw && ops && ops->default_interval_ns ? ops->default_interval_ns : SMN_RUN_MAX_STEP_NS;
-        so.sampler = (socmon_sampler_opts){.interval_ns = interval_ns ? interval_ns : smn_step_for(r->set, step), .duration_ns = duration_ns,
+        so.sampler = (socmon_sampler_opts){.interval_ns = interval_ns ? interval_ns : smn_step_for(r->set, step),
+                                           .duration_ns = duration_ns,
                                            .realtime = socmon_target_is_hardware(r->target)};
         st = socmon_source_target(r->target, r->set, &so, &r->src);
     }

@@ -24,7 +24,7 @@ typedef struct doc {
 
 static void doc_free(doc *d)
 {
-    smn_session_close(d->sess);   /* before the feed: the pipeline's finish still calls it */
+    smn_session_close(d->sess);   /* before the feed: its pipeline holds the feed as a consumer */
     smn_feed_free(d->feed);
     smn_output_free(d->out);
     smn_sink_close(d->sink);

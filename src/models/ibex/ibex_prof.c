@@ -80,8 +80,9 @@ static int in_frame(const ibex_frame *f, uint32_t pc)
 }
 
 /* The counters' change since the last flush to the node whose counts are v (flush: the frame on
- * top; smn_ibex_prof_flush_to: one below it). Synced counters. (The mask in a local: the stores through v and prev could otherwise alias it, and it was read again at each
- * counter of each of some 600,000 flushes of a CoreMark run.) */
+ * top; smn_ibex_prof_flush_to: one below it). Synced counters. (The mask in a local: the stores
+ * through v and prev could otherwise alias it, and it was read again at each counter of each of
+ * some 600,000 flushes of a CoreMark run.) */
 static inline void flush_into(ibex_core *c, uint64_t *restrict v)
 {
     ibex_prof *p = c->prof;
