@@ -1,18 +1,20 @@
 /* A run plan's session (analysis/session.h): the one place a source, its metric set and the
  * pipeline over them are put together and run. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "analysis/session.h"
-#include "analysis/target_run.h"
+#include "socmon/host.h"
 #include "socmon/recording.h"
 
 struct smn_session {
     smn_run_plan plan;
     smn_target_run *run;      /* a target's (else NULL) */
-    socmon_recording *rec;    /* a recording's (else NULL) */
-    socmon_source *src;       /* the recording's source (a target run's is its own) */
+    socmon_recording *rec;    /* a recording opened from the plan's path (else NULL) */
+    socmon_source *src;       /* a recording's or the caller's source (a target run's is its own) */
     socmon_metricset *ms;
     socmon_pipeline *pipe;
     void (*out_fn)(void *ctx, uint8_t byte);
@@ -25,46 +27,81 @@ static socmon_source *source_of(const smn_session *s)
     return s->run ? smn_target_run_source(s->run) : s->src;
 }
 
+static socmon_target *target_of(const smn_session *s)
+{
+    return s->run ? smn_target_run_target(s->run) : NULL;
+}
+
+static void usage_error(const smn_session *s)
+{
+    if (s->plan.usage_error)
+        *s->plan.usage_error = 1;
+}
+
+/* A workload given by name or file that does not parse is the request's fault. */
+static socmon_status checked(const smn_session *s, socmon_status st)
+{
+    if (st == SOCMON_EPARSE && s->plan.workload)
+        usage_error(s);
+    return st;
+}
+
 static socmon_status open_target(smn_session *s)
 {
     const smn_run_plan *p = &s->plan;
-    socmon_status st = smn_target_run_open(p->spec, p->program, p->workload, p->interval_ns, p->duration_ns, &s->run);
-    if (st == SOCMON_OK && s->out_fn)
-        smn_target_run_program_output(s->run, s->out_fn, s->out_ctx);
-    return st;
+    socmon_status st = checked(s, smn_target_run_open(&p->target, p->workload, &p->sampling, &s->run));
+    if (st != SOCMON_OK)
+        return st;
+    if (s->out_fn)
+        socmon_target_program_output(target_of(s), s->out_fn, s->out_ctx);
+    return SOCMON_OK;
+}
+
+static int wants_target(const smn_run_plan *p)
+{
+    const smn_target_want *w = &p->target;
+    return w->nspecs || w->program || w->command || w->events || w->trace_bus || p->workload || p->repeat > 1 ||
+           p->sampling.interval_ns || p->sampling.duration_ns;
 }
 
 static socmon_status check_plan(const smn_run_plan *p)
 {
     if (!p)
         return socmon_fail(SOCMON_EINVAL, "run plan: NULL");
-    if (!p->spec == !p->recording)
-        return socmon_fail(SOCMON_EINVAL, "run plan: give a target spec or a recording, %s",
-                           p->spec ? "not both" : "not neither");
-    if (p->recording && (p->program || p->workload || p->repeat > 1 || p->duration_ns || p->interval_ns))
-        return socmon_fail(SOCMON_EINVAL, "run plan: a recording is read as it was recorded: no %s",
-                           p->program ? "program" : p->workload ? "workload" : p->repeat > 1 ? "repeats"
-                           : p->duration_ns ? "duration" : "interval");
+    int given = !!p->recording + !!p->opened + !!p->source;
+    if (given > 1)
+        return socmon_fail(SOCMON_EINVAL, "run plan: give one source: a recording, an open recording or a source");
+    if (given && wants_target(p))
+        return socmon_fail(SOCMON_EINVAL, "run plan: a %s is read as it was made: no target, program, workload, "
+                           "repeats, interval or duration", p->source ? "source" : "recording");
     return SOCMON_OK;
+}
+
+static socmon_status open_source(smn_session *s)
+{
+    const smn_run_plan *p = &s->plan;
+    if (p->source) {
+        s->src = p->source;
+        return SOCMON_OK;
+    }
+    if (!p->recording && !p->opened)
+        return open_target(s);
+    socmon_status st = p->opened ? SOCMON_OK : socmon_recording_open(p->recording, &s->rec);
+    return st == SOCMON_OK ? socmon_source_recording(p->opened ? p->opened : s->rec, &s->src) : st;
 }
 
 socmon_status smn_session_open(const smn_run_plan *plan, smn_session **out)
 {
     *out = NULL;
     socmon_status st = check_plan(plan);
-    if (st != SOCMON_OK)
-        return st;
-    smn_session *s = calloc(1, sizeof *s);
-    if (!s)
-        return socmon_fail(SOCMON_ENOMEM, "run plan: out of memory");
-    s->plan = *plan;
-    if (plan->spec) {
-        st = open_target(s);
-    } else {
-        st = socmon_recording_open(plan->recording, &s->rec);
-        if (st == SOCMON_OK)
-            st = socmon_source_recording(s->rec, &s->src);
+    smn_session *s = st == SOCMON_OK ? calloc(1, sizeof *s) : NULL;
+    if (!s) {
+        if (plan && plan->source)
+            socmon_source_close(plan->source);
+        return st != SOCMON_OK ? st : socmon_fail(SOCMON_ENOMEM, "run plan: out of memory");
     }
+    s->plan = *plan;
+    st = open_source(s);
     const socmon_source_info *info = st == SOCMON_OK ? socmon_source_info_of(source_of(s)) : NULL;
     if (st == SOCMON_OK)
         st = socmon_source_metricset(info, plan->metric_file, &s->ms);
@@ -84,14 +121,34 @@ socmon_status smn_session_add(smn_session *s, const socmon_consumer *c)
     return socmon_pipeline_add(s->pipe, c);
 }
 
+socmon_pipeline *smn_session_pipeline(const smn_session *s)
+{
+    return s->pipe;
+}
+
 const socmon_source_info *smn_session_info(const smn_session *s)
 {
     return socmon_source_info_of(source_of(s));
 }
 
+const socmon_metricset *smn_session_metricset(const smn_session *s)
+{
+    return s->ms;
+}
+
 const socmon_metrics *smn_session_metrics(const smn_session *s)
 {
     return socmon_pipeline_metrics(s->pipe);
+}
+
+socmon_target *smn_session_target(const smn_session *s)
+{
+    return target_of(s);
+}
+
+socmon_set *smn_session_set(const smn_session *s)
+{
+    return s->run ? smn_target_run_set(s->run) : NULL;
 }
 
 const char *smn_session_workload(const smn_session *s)
@@ -105,30 +162,85 @@ int smn_session_program_output(smn_session *s, void (*fn)(void *ctx, uint8_t byt
         return 0;
     s->out_fn = fn;
     s->out_ctx = ctx;
-    smn_target_run_program_output(s->run, fn, ctx);
+    socmon_target_program_output(target_of(s), fn, ctx);
     return 1;
+}
+
+/* Hardware never ends by itself: a run on it needs a duration or a command, unless the plan
+ * runs until it is stopped (serve). Checked when a run starts, not at open, since a plan may
+ * only read the counters once (socmon read). */
+static socmon_status check_bounded(const smn_session *s)
+{
+    const smn_run_plan *p = &s->plan;
+    socmon_target *t = s->run ? target_of(s) : NULL;
+    if (t && socmon_target_is_hardware(t) && !p->sampling.duration_ns && !p->sampling.until_stopped &&
+        !p->target.command) {
+        usage_error(s);
+        return socmon_fail(SOCMON_EINVAL, "target '%s' is hardware: give a duration with -d",
+                           socmon_target_ops_of(t)->name);
+    }
+    return SOCMON_OK;
+}
+
+socmon_status smn_session_start(smn_session *s)
+{
+    if (!s->run || !s->plan.sampling.started)
+        return socmon_fail(SOCMON_ESTATE, "run plan: only a target run opened as started by its caller is started");
+    socmon_status st = check_bounded(s);
+    return st != SOCMON_OK ? st : checked(s, smn_target_run_start(s->run));
+}
+
+/* One run over the source; a target's bus trace is flushed at its end (its last bytes, or the
+ * error of any of its writes). */
+static socmon_status run_once(smn_session *s)
+{
+    socmon_status st = checked(s, socmon_pipeline_run(s->pipe, source_of(s)));
+    if (st == SOCMON_OK && s->run)
+        st = socmon_target_trace_flush(target_of(s));
+    return st;
 }
 
 socmon_status smn_session_run(smn_session *s)
 {
     unsigned n = s->plan.repeat > 1 ? s->plan.repeat : 1;
-    socmon_status st = SOCMON_OK;
+    socmon_status st = check_bounded(s);
     for (unsigned r = 0; r < n && st == SOCMON_OK; r++) {
         if (r > 0) {   /* each repeat from a fresh start: the target reopened, as perf runs a command again */
+            if (s->plan.on_repeat) {
+                smn_session_end e;
+                smn_session_exit(s, &e);
+                s->plan.on_repeat(s->plan.user, r, &e);
+            }
             smn_target_run_close(s->run);
             s->run = NULL;
             st = open_target(s);
         }
         if (st == SOCMON_OK)
-            st = socmon_pipeline_run(s->pipe, source_of(s));
+            st = run_once(s);
+        if (st != SOCMON_OK && n > 1)
+            socmon_fail_prefix(st, "a repeated run: ");
         if (st == SOCMON_OK)
             s->runs++;
         if (st == SOCMON_OK && socmon_pipeline_should_stop(s->pipe))
             break;   /* stopped: the runs so far, the stopped one included */
     }
-    if (st == SOCMON_OK && s->run)
+    int totals = s->plan.totals == SMN_TOTALS_ALWAYS || (s->plan.totals == SMN_TOTALS_AUTO && s->run);
+    if (st == SOCMON_OK && totals && s->plan.source && !socmon_pipeline_totals(s->pipe)->intervals &&
+        !socmon_pipeline_should_stop(s->pipe)) {
+        /* a live stream's window with nothing in it: its totals would be a run that never was */
+        const socmon_source_info *in = smn_session_info(s);
+        return socmon_fail(SOCMON_ESTATE, "%s's stream sent no whole interval: its run is over (%s), so there is no "
+                           "live window to count; 'socmon record --remote' gets what its ring still holds",
+                           in->target ? in->target : "the agent", in->end_reason ? in->end_reason : "ended");
+    }
+    if (st == SOCMON_OK && totals)
         st = socmon_pipeline_finish(s->pipe);
     return st;
+}
+
+unsigned smn_session_runs(const smn_session *s)
+{
+    return s->runs;
 }
 
 const socmon_totals *smn_session_totals(const smn_session *s)
@@ -136,23 +248,84 @@ const socmon_totals *smn_session_totals(const smn_session *s)
     return socmon_pipeline_totals(s->pipe);
 }
 
+size_t smn_session_inhibited(const smn_session *s, socmon_inhibited *out, size_t max)
+{
+    return s->run ? socmon_target_inhibited(target_of(s), out, max) : 0;
+}
+
+size_t smn_session_results(const smn_session *s, socmon_result *out, size_t max)
+{
+    return s->run ? socmon_target_results(target_of(s), out, max) : 0;
+}
+
+/* The host target running a command: the run's own, or a member of a combined run. */
+static const socmon_target *host_of(const smn_session *s)
+{
+    const socmon_target *t = target_of(s);
+    if (!t || socmon_host_target_pid(t))
+        return t && socmon_host_target_pid(t) ? t : NULL;
+    for (size_t i = 0; socmon_target_member(t, i); i++)
+        if (socmon_host_target_pid(socmon_target_member(t, i)))
+            return socmon_target_member(t, i);
+    return NULL;
+}
+
+/* The host's command as a shell reports it: its status, 128+N when signal N ended it, 127 (not
+ * found) or 126 (not executable) when it could not be run. */
+static void host_exit(const socmon_target *host, smn_session_end *e)
+{
+    int err = socmon_host_target_exec_errno(host), ws;
+    e->program = 1;
+    if (err) {
+        e->end = err == ENOENT ? "not_found" : "not_executable";
+        e->exit_code = err == ENOENT ? 127 : 126;
+        return;
+    }
+    e->end = "exit";
+    if (socmon_host_target_status(host, &ws) != SOCMON_OK) {
+        socmon_clear_error();
+        return;
+    }
+    if (WIFSIGNALED(ws)) {
+        e->end = "signal";
+        e->bad = 1;
+        e->exit_code = 128 + WTERMSIG(ws);
+        snprintf(e->message, sizeof e->message, "the command was killed by signal %d (%s)", WTERMSIG(ws),
+                 strsignal(WTERMSIG(ws)));
+    } else if (WIFEXITED(ws)) {
+        e->exit_code = WEXITSTATUS(ws);
+    }
+}
+
 void smn_session_exit(const smn_session *s, smn_session_end *e)
 {
     memset(e, 0, sizeof *e);
+    const socmon_target *host = host_of(s);
+    if (host) {
+        host_exit(host, e);
+        return;
+    }
     if (!s->run || !smn_target_run_has_program(s->run))
         return;
     e->program = 1;
-    switch ((int)smn_target_run_program_end(s->run, e->message, sizeof e->message)) {
+    switch ((int)socmon_target_program_end(target_of(s), e->message, sizeof e->message)) {
     case SOCMON_PROGRAM_HALTED: e->end = "halt"; e->exit_code = 0; break;
-    case SOCMON_PROGRAM_TRAPPED: e->end = "trap"; e->exit_code = 3; break;
-    case SOCMON_PROGRAM_LIMIT: e->end = "cycle_limit"; e->exit_code = 4; break;
-    case SOCMON_PROGRAM_HANG: e->end = "hang"; e->exit_code = 5; break;
+    case SOCMON_PROGRAM_TRAPPED: e->end = "trap"; e->exit_code = 3; e->bad = 1; break;
+    case SOCMON_PROGRAM_LIMIT: e->end = "cycle_limit"; e->exit_code = 4; e->bad = 1; break;
+    case SOCMON_PROGRAM_HANG: e->end = "hang"; e->exit_code = 5; e->bad = 1; break;
     default:   /* still running when the duration ran out */
         e->end = "timeout";
         e->exit_code = 0;
         snprintf(e->message, sizeof e->message, "program still running when the duration ended");
         break;
     }
+}
+
+int smn_session_failed_exit(const smn_session *s, int rc)
+{
+    const socmon_target *host = s ? host_of(s) : NULL;
+    int e = host ? socmon_host_target_exec_errno(host) : 0;
+    return e ? (e == ENOENT ? 127 : 126) : rc;
 }
 
 void smn_session_close(smn_session *s)

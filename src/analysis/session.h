@@ -1,60 +1,94 @@
 /* Internal: a run plan and the session that runs it (issue 40, item 2). A plan says what a run
- * is: its source (a target's spec with its program and workload, or a recording's path), the
- * interval and duration (0: the target's default, decided in smn_target_run_open alone),
- * repeats, the metric file and the consumers. The session opens the source, the metric set and
- * the pipeline from it, runs it (each repeat from a fresh target), and says how it ended: the
- * totals and the exit status the docs give a program's end. A caller adds consumers and reads
- * the outcome; it never assembles a source and a pipeline itself. Its first user is the
- * library's documents (export/document.c); the CLI's commands move onto it next. */
+ * is: its source (a target with its program or command and workload, a recording, or a source
+ * the caller opened such as an agent's stream), how it samples (analysis/target_run.h: the one
+ * place a default interval is decided), repeats, the metric file. The session opens the source,
+ * the metric set and the pipeline, runs it (each repeat from a fresh target), and says how it
+ * ended: the totals, the program's end and the exit status the docs give it. Callers (the CLI's
+ * commands, export/document.c, results/run_recording.c) add consumers and read the outcome;
+ * none assembles a source and a pipeline itself (tests/arch/run_assembled.py). */
 #ifndef SOCMON_ANALYSIS_SESSION_H
 #define SOCMON_ANALYSIS_SESSION_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include "analysis/target_run.h"
 #include "socmon/analysis.h"
+#include "socmon/result.h"
+
+typedef enum smn_plan_totals {
+    SMN_TOTALS_AUTO = 0,   /* a target's run finishes with its totals; a recording's does not */
+    SMN_TOTALS_ALWAYS,     /* the totals to every consumer at the end (report --summary) */
+    SMN_TOTALS_NEVER
+} smn_plan_totals;
+
+struct smn_session_end;
 
 typedef struct smn_run_plan {
-    /* the source: a target (spec, with program and workload optional) or a recording */
-    const char *spec;
-    const char *program;
-    const char *workload;
+    /* the source: a recording (a path or one the caller opened), a source the caller opened,
+     * or else the target `target` wants (no specs: the default target) */
     const char *recording;
-    uint64_t interval_ns;     /* 0: the target's default */
-    uint64_t duration_ns;     /* 0: the workload's end (required for hardware) */
-    unsigned repeat;          /* 0 or 1: one run; N: N runs, each from a fresh target */
-    const char *metric_file;  /* NULL: the target's own metrics */
+    socmon_recording *opened;   /* the caller's; it outlives the session */
+    socmon_source *source;      /* the session's from open on (closed by it, also on failure) */
+    smn_target_want target;
+    const char *workload;       /* NULL: the target's default */
+    smn_sampling sampling;      /* a target's; a recording or source samples as it was made */
+    unsigned repeat;            /* 0 or 1: one run; N: N runs, each from a fresh target */
+    const char *metric_file;    /* NULL: the target's own metrics */
+    smn_plan_totals totals;
     int (*should_stop)(void *user);
     void *user;
+    /* between repeats: how the run that just ended ended (its program, if it ran one) */
+    void (*on_repeat)(void *user, unsigned run, const struct smn_session_end *e);
+    int *usage_error;           /* if set: 1 when open or run failed for the request itself (a
+                                   hardware target without a duration, a workload that does not
+                                   parse): the CLI's exit status 2 */
 } smn_run_plan;
 
 typedef struct smn_session smn_session;
 
-/* Opens the plan's source, metric set and pipeline (no run yet). Exactly one of spec and
- * recording; repeat > 1 only with a target. */
+/* Opens the plan's source, metric set and pipeline (no run yet). */
 socmon_status smn_session_open(const smn_run_plan *plan, smn_session **out);
 /* Adds a consumer (its ops and self stay the caller's), before run. */
 socmon_status smn_session_add(smn_session *s, const socmon_consumer *c);
+socmon_pipeline *smn_session_pipeline(const smn_session *s);
 const socmon_source_info *smn_session_info(const smn_session *s);
+const socmon_metricset *smn_session_metricset(const smn_session *s);
 const socmon_metrics *smn_session_metrics(const smn_session *s);
-/* The workload the run names: the plan's, or the target's default (NULL: none, or a recording). */
+/* The run's target and its counters (NULL for a recording or a stream): what a command shows of
+ * the target itself (read's snapshot, a recording's attachments). */
+socmon_target *smn_session_target(const smn_session *s);
+socmon_set *smn_session_set(const smn_session *s);
+/* The workload the run names: the plan's, or the target's default (NULL: none, or not a target). */
 const char *smn_session_workload(const smn_session *s);
 /* The program's console bytes, each to fn as it prints them, on every run: 1, or 0 when the
  * plan has no program (fn is not called). */
 int smn_session_program_output(smn_session *s, void (*fn)(void *ctx, uint8_t byte), void *ctx);
-/* Every run, then (with a target) the means over them to every consumer's finish. */
+/* Starts a target's workload for a plan with sampling.started (record: once its file exists). */
+socmon_status smn_session_start(smn_session *s);
+/* Every run, then (per plan.totals) the totals, or means over the runs, to every consumer. */
 socmon_status smn_session_run(smn_session *s);
+unsigned smn_session_runs(const smn_session *s);
 /* The last run's totals, or the means after a target's runs. */
 const socmon_totals *smn_session_totals(const smn_session *s);
+/* Counters the program stopped for part of the run, and what no counter holds (a NoC trace's
+ * drain and latency): up to max into out, how many there are (0 without a target). */
+size_t smn_session_inhibited(const smn_session *s, socmon_inhibited *out, size_t max);
+size_t smn_session_results(const smn_session *s, socmon_result *out, size_t max);
 
-/* How the program ended, in the words and exit status socmon stat gives it (docs/cli.md):
- * "halt" 0, "trap" 3, "cycle_limit" 4, "hang" 5, "timeout" 0 (still running at -d's end). */
+/* How the run's program or command ended, in the words and exit status the docs give it
+ * (docs/cli.md): a program "halt" 0, "trap" 3, "cycle_limit" 4, "hang" 5, "timeout" 0 (still
+ * running at the duration's end); the host's command "exit" with its status, "signal" 128+N,
+ * "not_found" 127, "not_executable" 126 (as a shell). */
 typedef struct smn_session_end {
-    int program;              /* 0: no program ran (the rest is empty) */
+    int program;              /* 0: no program or command ran (the rest is empty) */
     const char *end;
     int exit_code;
+    int bad;                  /* the end deserves a line (trapped, limit, hang, signal) */
     char message[256];
 } smn_session_end;
 void smn_session_exit(const smn_session *s, smn_session_end *e);
+/* rc, or 127 / 126 when the host's command could not be run at all (the run failed for it). */
+int smn_session_failed_exit(const smn_session *s, int rc);
 
 void smn_session_close(smn_session *s);
 

@@ -1,11 +1,12 @@
-/* Internal: a target run from its spec alone, as socmon stat makes one (the wiring the library's
- * documents need, socmon/document.h): the target opened with the program as its option, every
- * counter selected, and a source stepping it at the longest interval no counter can wrap twice
- * in. Closing the run closes all three. */
+/* Internal: a target run, as a run plan's session makes one (analysis/session.h): the target
+ * opened from what the plan wants (analysis/target_open.h), its counters selected, and a source
+ * stepping it at the plan's interval, or the default this file alone decides. Closing the run
+ * closes all three. */
 #ifndef SOCMON_ANALYSIS_TARGET_RUN_H
 #define SOCMON_ANALYSIS_TARGET_RUN_H
 
 #include <stdint.h>
+#include "analysis/target_open.h"
 #include "socmon/analysis.h"
 
 typedef struct smn_target_run smn_target_run;
@@ -14,28 +15,47 @@ typedef struct smn_target_run smn_target_run;
  * step-size invariant and the sampler sums wrap-safe deltas), and 1 s keeps a model's clock
  * arithmetic far from its limits. */
 #define SMN_RUN_MAX_STEP_NS 1000000000ull
+/* The interval of a target that suggests none. */
+#define SMN_RUN_DEFAULT_INTERVAL_NS 1000000ull
 
-/* ns, shortened to the longest interval in which no counter of set can wrap twice (the rule of
- * socmon stat's step, cli_stat_interval, and of a target run's). */
+/* What a run's default interval is for (interval_ns 0). */
+typedef enum smn_step_rule {
+    SMN_STEP_TOTALS = 0,   /* totals (stat, documents): on a model the longest step no counter can
+                              wrap twice in, at most SMN_RUN_MAX_STEP_NS; on hardware or paced to
+                              the wall clock the target's interval, no longer than that bound */
+    SMN_STEP_ROWS          /* rows a person reads (record, serve): the target's interval */
+} smn_step_rule;
+
+typedef struct smn_sampling {
+    uint64_t interval_ns;      /* 0: the default for rule */
+    smn_step_rule rule;
+    uint64_t duration_ns;      /* 0: the workload's end (required for hardware without a command) */
+    int until_stopped;         /* no duration needed: the run ends when should_stop says (serve) */
+    int realtime;              /* a model paced to the wall clock */
+    uint64_t max_intervals;    /* 0: no limit */
+    int started;               /* the caller starts the workload (smn_target_run_start) */
+} smn_sampling;
+
+/* ns, shortened to the longest interval in which no counter of set can wrap twice. */
 uint64_t smn_step_for(const socmon_set *set, uint64_t ns);
+/* The interval a run of t's set samples at: the one place a default interval is decided. */
+uint64_t smn_run_interval(const socmon_target *t, const socmon_set *set, const smn_sampling *s);
 
-/* program and workload may be NULL; interval_ns 0 is the target's default (the one place it is
- * decided: a hardware target's default interval, else SMN_RUN_MAX_STEP_NS, shortened by
- * smn_step_for); duration_ns is required for hardware (a model runs its workload to its end). */
-socmon_status smn_target_run_open(const char *spec, const char *program, const char *workload, uint64_t interval_ns,
-                                  uint64_t duration_ns, smn_target_run **out);
+/* Opens the target w wants and a source over it sampling as s says, running workload (NULL:
+ * the target's default). */
+socmon_status smn_target_run_open(const smn_target_want *w, const char *workload, const smn_sampling *s,
+                                  smn_target_run **out);
+/* Starts the workload of a run opened with s->started (record starts it before its file is
+ * published, so that a target failing to start leaves no file). */
+socmon_status smn_target_run_start(smn_target_run *r);
 socmon_source *smn_target_run_source(const smn_target_run *r);
 /* The opened target (the run's own: closed with it). */
 socmon_target *smn_target_run_target(const smn_target_run *r);
+socmon_set *smn_target_run_set(const smn_target_run *r);
 /* 1 if the run was given a program. */
 int smn_target_run_has_program(const smn_target_run *r);
 /* The workload a document names: the given one, or the target's default (NULL: none). */
 const char *smn_target_run_workload(const smn_target_run *r);
-/* The program's console bytes, each to fn as it prints them (socmon_target_program_output), and
- * how it ended (socmon_target_program_end): the run's target for the layers above analysis, which
- * may not call a target. */
-int smn_target_run_program_output(smn_target_run *r, void (*fn)(void *ctx, uint8_t byte), void *ctx);
-socmon_program_end smn_target_run_program_end(const smn_target_run *r, char *msg, size_t len);
 void smn_target_run_close(smn_target_run *r);
 
 #endif

@@ -4,9 +4,10 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include "analysis/target_open.h"
 #include "socmon/socmon.h"
 
-#define SOCMON_DEFAULT_TARGET "esp"
+#define SOCMON_DEFAULT_TARGET SMN_DEFAULT_TARGET
 
 /* What a command sampling a target here opens: the target and a counter set (its metrics go with
  * the source, cli/open_source.h). */
@@ -30,9 +31,6 @@ int cmd_serve(int argc, char **argv);
 
 /* Prints "socmon: <what>: <message>" for a failed status and returns exit code 1. */
 int cli_error(const char *what, socmon_status st);
-/* cli_error for a failed run: 2 (a usage error) when the workload given with -w could not be
- * parsed (SOCMON_EPARSE: a NoC trace or pattern with a bad line or field), else 1. */
-int cli_run_error(const char *what, socmon_status st, const char *workload);
 /* "200us", "1.5ms", "2s", "100ns"; a bare number means milliseconds (like perf -I). */
 int cli_parse_duration(const char *s, uint64_t *ns);
 int cli_parse_sep(const char *s, char *sep);
@@ -43,16 +41,10 @@ int cli_parse_sep(const char *s, char *sep);
  * counters and the spec does not say). A program or a cycle limit for a target that takes none
  * is an error naming it. Then selects o's events (-e). */
 struct cli_opts;
+/* What o asks of the target (analysis/target_open.h): -t (several: combined), '-- PROGRAM' or the
+ * host's command, -e, -C, -a, --trace-bus, --max-cycles, per-function counters. */
+smn_target_want cli_target_want(const struct cli_opts *o);
 socmon_status cli_session_open(cli_session *cs, const struct cli_opts *o);
 void cli_session_close(cli_session *cs);
-/* The end of a run: the --trace-bus log's last bytes written, or the error of any of its writes. */
-socmon_status cli_trace_flush(cli_session *cs);
-
-/* The interval to sample at: the user's, else the target's default, else 1 ms. */
-uint64_t cli_interval(const socmon_target *t, uint64_t given_ns, int given);
-/* The interval stat samples at: -I if given; else, on a model, the longest no counter of set can
- * wrap twice in (at most 1 s); on hardware or with --realtime the target's default, no longer
- * than that bound. */
-uint64_t cli_stat_interval(const socmon_target *t, const socmon_set *set, const struct cli_opts *o);
 
 #endif

@@ -11,6 +11,7 @@
 #include "agent/agent.h"
 #include "serve/net.h"
 #include "agent/privs.h"
+#include "analysis/target_run.h"
 #include "cli/opts.h"
 #include "cli/serve.h"
 #include "cli/stop.h"
@@ -126,7 +127,7 @@ int cmd_agent(int argc, char **argv)
     }
     FILE *devnull = o.quiet ? fopen("/dev/null", "w") : NULL;
     agent_opts ao = {.listen = o.listen, .token = o.token_file ? token : NULL, .workload = o.workload,
-                     .events = o.events, .interval_ns = cli_interval(cs.target, o.interval_ns, o.interval_set),
+                     .events = o.events, .interval_ns = smn_run_interval(cs.target, cs.set, &(smn_sampling){.interval_ns = o.interval_set ? o.interval_ns : 0, .rule = SMN_STEP_ROWS}),
                      .duration_ns = o.duration_ns, .pace = !o.no_pace, .allow_config = o.allow_config,
                      .wait_collector = o.wait_collector, .ring = (size_t)o.ring, .max_clients = o.max_clients,
                      .wire_version = o.wire_version,

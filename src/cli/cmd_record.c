@@ -70,7 +70,6 @@ typedef struct rec {
     int appending;
     socmon_recwriter *w;
     smn_recorder rr;
-    socmon_pipeline *p;
     cli_doc live;           /* the live lines (without -q) */
     uint64_t samples, next_progress;
     uint64_t first_seq, last_seq, first_t, last_t;   /* what arrived from an agent */
@@ -92,7 +91,7 @@ static void remote_arrived(const rec *r, char *buf, size_t len)
 {
     char n[32], span[32];
     int have = 0;   /* a start asked for (--from, -d): the file's index 0 is the agent's seq base */
-    uint64_t base = collector_source_base(r->src.src, &have);
+    uint64_t base = collector_source_base(r->src.remote, &have);
     smn_format_count(n, sizeof n, r->samples, !r->o->no_big_num);
     smn_format_ns(span, sizeof span, r->samples ? r->last_t - r->first_t : 0);
     int k = snprintf(buf, len, "%s sample%s from agent %s (target %s)", n, r->samples == 1 ? "" : "s", r->o->remote,
@@ -116,7 +115,7 @@ static socmon_status remember_base(rec *r)
 {
     int have = 0;
     char doc[64];
-    uint64_t base = collector_source_base(r->src.src, &have);
+    uint64_t base = collector_source_base(r->src.remote, &have);
     int n = snprintf(doc, sizeof doc, "{\"first_seq\": %llu}", (unsigned long long)base);
     return have ? socmon_recwriter_attach(r->w, REMOTE_BASE, doc, (size_t)n) : SOCMON_OK;
 }
@@ -212,22 +211,22 @@ static int open_file(rec *r)
         if ((st = remembered_base(r->path, &base)) != SOCMON_OK)
             return cli_error("record", st);
         if (base)
-            collector_source_set_base(r->src.src, base);
-        collector_source_start(r->src.src, WIRE_SUB_SEQ, base + socmon_recwriter_next_index(r->w));
+            collector_source_set_base(r->src.remote, base);
+        collector_source_start(r->src.remote, WIRE_SUB_SEQ, base + socmon_recwriter_next_index(r->w));
         return 0;
     }
     if ((st = socmon_recwriter_open(fd, info->set, info->target, info->interval_ns, &wo, &r->w)) != SOCMON_OK)
         return write_error(r->path, st);
     if (!r->src.remote) {   /* the header's parameters, to see at the end which moved */
-        const socmon_device *dev = socmon_target_device(r->src.sess.target);
+        const socmon_device *dev = socmon_target_device(smn_session_target(r->src.sess));
         r->nparams0 = socmon_device_nparams(dev);
         if (r->nparams0 && !(r->params0 = calloc(r->nparams0, sizeof *r->params0)))
             return cli_error("record", socmon_fail(SOCMON_ENOMEM, "record: out of memory"));
         for (size_t i = 0; i < r->nparams0; i++)
             socmon_device_param_at(dev, i, NULL, &r->params0[i]);
     }
-    if (!r->src.remote && (st = socmon_target_start(r->src.sess.target, o->workload)) != SOCMON_OK)
-        return cli_program_failed(&r->src.sess, cli_run_error("record", st, o->workload));
+    if (!r->src.remote && (st = smn_session_start(r->src.sess)) != SOCMON_OK)
+        return cli_source_error(&r->src, "record", st);
     /* PATH names the file only now that it holds a header: never an unreadable recording. */
     if ((st = smn_sink_publish(r->file, &moved)) != SOCMON_OK)
         return cli_error("record", st);
@@ -243,14 +242,13 @@ static int open_consumers(rec *r, size_t *shown)
     const cli_opts *o = r->o;
     r->rr = (smn_recorder){.flush_ns = o->flush_ns};   /* its writer: open_file's */
     socmon_consumer notes = {.ops = &notes_ops, .self = r}, file = smn_recorder_consumer(&r->rr);
-    socmon_status st = cli_pipeline_new(&r->src, o, "record", &r->p);
-    if (st == SOCMON_OK && r->src.remote)
-        st = socmon_pipeline_add(r->p, &notes);   /* before the file: it sees the gap the file will skip */
+    socmon_status st = r->src.remote ? smn_session_add(r->src.sess, &notes) : SOCMON_OK;   /* before the file: it
+                                                                                  sees the gap the file will skip */
     if (st == SOCMON_OK)
-        st = socmon_pipeline_add(r->p, &file);
+        st = smn_session_add(r->src.sess, &file);
     if (st != SOCMON_OK)
         return cli_error("record", st);
-    const socmon_metrics *m = socmon_pipeline_metrics(r->p);
+    const socmon_metrics *m = smn_session_metrics(r->src.sess);
     size_t nshown = m ? cli_pick_metrics(m, o->metrics, shown, o->metrics ? LIVE_PICK_MAX : LIVE_MAX) : 0;
     if (m && o->metrics && cli_check_metric_patterns("record", r->src.ms, m, o->metrics, "not selected by -e"))
         return 2;
@@ -262,7 +260,7 @@ static int open_consumers(rec *r, size_t *shown)
     socmon_consumer lc = r->live.feed ? cli_doc_consumer(&r->live) : (socmon_consumer){0};
     lc.optional = 1;   /* a failing display must not stop the recording */
     if (st == SOCMON_OK)
-        socmon_pipeline_add(r->p, &lc);
+        smn_session_add(r->src.sess, &lc);
     return 0;
 }
 
@@ -273,7 +271,7 @@ static socmon_status attach_profile(rec *r)
     socmon_profile *prof = NULL;
     char *json = NULL;
     size_t len = 0;
-    if (r->src.remote || socmon_target_profile(r->src.sess.target, &prof) != SOCMON_OK) {
+    if (r->src.remote || socmon_target_profile(smn_session_target(r->src.sess), &prof) != SOCMON_OK) {
         socmon_clear_error();
         return SOCMON_OK;
     }
@@ -291,7 +289,7 @@ static socmon_status attach_profile(rec *r)
 static socmon_status attach_phases(rec *r)
 {
     socmon_phase ph[64];
-    size_t n = r->src.remote ? 0 : socmon_target_phases(r->src.sess.target, ph, 64);
+    size_t n = r->src.remote ? 0 : socmon_target_phases(smn_session_target(r->src.sess), ph, 64);
     char *text = NULL;
     size_t len = 0;
     if (n == 0)
@@ -309,7 +307,7 @@ static socmon_status attach_phases(rec *r)
 static socmon_status attach_params(rec *r)
 {
     /* (--append continues another run's header: its parameters are that run's) */
-    const socmon_device *dev = r->src.remote || r->appending ? NULL : socmon_target_device(r->src.sess.target);
+    const socmon_device *dev = r->src.remote || r->appending ? NULL : socmon_target_device(smn_session_target(r->src.sess));
     size_t n = socmon_device_nparams(dev), len = 0, cap = 0;
     char *text = NULL;
     socmon_status st = SOCMON_OK;
@@ -339,7 +337,7 @@ static socmon_status attach_params(rec *r)
 /* The first line of a remote run: the agent, and where its stream starts (--from). */
 static void say_remote_start(const rec *r)
 {
-    const wire_hello *h = collector_hello(collector_source_collector(r->src.src));
+    const wire_hello *h = collector_hello(collector_source_collector(r->src.remote));
     const socmon_source_info *info = r->src.info;
     char start[200];
     if (r->appending)
@@ -378,7 +376,7 @@ static void ring_held(const wire_hello *h, uint64_t next_seq, int big, char *buf
  * Returns 0 (the run goes on) or the exit code. */
 static int refuse_ended_run(const rec *r)
 {
-    const wire_hello *h = collector_hello(collector_source_collector(r->src.src));
+    const wire_hello *h = collector_hello(collector_source_collector(r->src.remote));
     if (r->o->append || r->src.from != CLI_FROM_NOW || !(h->flags & WIRE_HELLO_ENDED))
         return 0;
     char held[128], taken[32];
@@ -397,7 +395,7 @@ static int remote_nothing(const rec *r)
 {
     if (r->appending ? r->samples > 0 : r->samples > 1)
         return 0;
-    collector *c = collector_source_collector(r->src.src);
+    collector *c = collector_source_collector(r->src.remote);
     collector_stats cs;
     collector_get_stats(c, &cs);
     char held[128];
@@ -439,7 +437,7 @@ static int finish(rec *r, socmon_status st, int rc)
         rc = write_error(r->path, wst);
     /* The live lines' first write error: said below when their reader went away, else reported. */
     socmon_consumer lc = r->live.feed ? cli_doc_consumer(&r->live) : (socmon_consumer){0};
-    socmon_status lst = r->live.feed ? socmon_pipeline_consumer_status(r->p, &lc) : SOCMON_OK;
+    socmon_status lst = r->live.feed ? socmon_pipeline_consumer_status(smn_session_pipeline(r->src.sess), &lc) : SOCMON_OK;
     int live_gone = lst != SOCMON_OK && cli_reader_gone(o->to_stderr ? STDERR_FILENO : STDOUT_FILENO);
     uint64_t gone_at = live_gone ? smn_feed_failed_at(r->live.feed) : 0;
     if (live_gone) {
@@ -454,7 +452,7 @@ static int finish(rec *r, socmon_status st, int rc)
     if (out_gone)
         cli_drop_stdout();
     FILE *to = rc || o->to_stderr || out_gone ? stderr : stdout;
-    const socmon_totals *t = socmon_pipeline_totals(r->p);
+    const socmon_totals *t = smn_session_totals(r->src.sess);
     if (live_gone)
         fprintf(stderr, "socmon record: the reader of the live lines went away (EPIPE) at interval %llu: no more "
                         "live lines; the recording went on to its end\n", (unsigned long long)(gone_at ? gone_at : 1));
@@ -463,7 +461,7 @@ static int finish(rec *r, socmon_status st, int rc)
                         "dropped; the recording went on to its end\n");
     if (r->src.remote) {
         collector_stats cs;
-        collector_get_stats(collector_source_collector(r->src.src), &cs);
+        collector_get_stats(collector_source_collector(r->src.remote), &cs);
         char what[512], bbuf[32], nbuf[32], lbuf[32];
         remote_arrived(r, what, sizeof what);
         smn_format_count(bbuf, sizeof bbuf, cs.bytes, !o->no_big_num);
@@ -494,8 +492,10 @@ static int finish(rec *r, socmon_status st, int rc)
         if (!rc)
             rc = cli_stop_exit_code();
     }
-    if (rc == 0 && !r->src.remote)
-        rc = cli_program_exit(&r->src.sess, "record");
+    smn_session_end e;
+    smn_session_exit(r->src.sess, &e);
+    if (rc == 0)
+        rc = cli_program_exit("record", &e);
     return rc;
 }
 
@@ -550,11 +550,8 @@ int cmd_record(int argc, char **argv)
         return cli_error("record", st);
     o.symbols = 1;   /* a program's recording holds its per-function counters (report --by-symbol) */
     size_t shown[LIVE_PICK_MAX];
-    rc = cli_source_open(&r.src, &o, "record", CLI_INTERVAL_TARGET, 0, 0);
-    if (!rc && r.src.info->hardware && !r.src.remote && !o.duration_ns && !o.command) {
-        fprintf(stderr, "socmon record: target '%s' is hardware: give a duration with -d\n", r.src.info->ops->name);
-        rc = 2;
-    }
+    rc = cli_source_open(&r.src, &o, "record", (cli_how){.rule = SMN_STEP_ROWS, .caller_starts = 1,
+                                                         .totals = SMN_TOTALS_NEVER});
     /* an -e event this machine cannot count (perf's <not supported>) is said, not dropped in silence */
     for (size_t i = 0; !rc && r.src.info->nunsupported && i < r.src.info->nunsupported; i++)
         fprintf(stderr, "%s%s%s", i ? ", " : "socmon record: <not supported> here, so not in the recording: ",
@@ -571,7 +568,6 @@ int cmd_record(int argc, char **argv)
         smn_sink_close(r.file);
         smn_feed_free(r.live.feed);
         cli_output_discard(&r.live.co);
-        socmon_pipeline_free(r.p);
         cli_source_close(&r.src);
         free(r.params0);
         return rc;
@@ -582,14 +578,10 @@ int cmd_record(int argc, char **argv)
         say_remote_start(&r);
     if (r.appending && !o.quiet)
         fprintf(stderr, "socmon record: continuing '%s' at seq %llu\n", r.path,
-                (unsigned long long)(collector_source_base(r.src.src, &(int){0}) + socmon_recwriter_next_index(r.w)));
-    if (!r.src.remote)
-        cli_program_attach(&r.src.sess);
-    st = socmon_pipeline_run(r.p, r.src.src);
-    if ((st == SOCMON_OK || cli_stop_signal()) && !r.src.remote)   /* the bus trace's write errors (--trace-bus) */
-        st = cli_trace_flush(&r.src.sess);
+                (unsigned long long)(collector_source_base(r.src.remote, &(int){0}) + socmon_recwriter_next_index(r.w)));
+    smn_session_program_output(r.src.sess, cli_program_to_stdout, NULL);
+    st = smn_session_run(r.src.sess);   /* and the bus trace's write errors (--trace-bus) */
     rc = finish(&r, st, 0);
-    socmon_pipeline_free(r.p);
     cli_source_close(&r.src);
     free(r.params0);
     return rc;

@@ -42,27 +42,27 @@ static void help(FILE *fp)
 static int per_interval(cli_source *src, const cli_opts *o, const char *format, FILE *fp, const char *name,
                         size_t *nmetrics, const socmon_profile *prof)
 {
-    socmon_pipeline *p = NULL;
     cli_doc d = {0};
     smn_feed_opts fo = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .profile = prof};
     size_t pick[TABLE_METRICS_MAX];
     socmon_phase *phases = NULL;
     socmon_status st = cli_report_phases(src, &phases, &fo.nphases);
     fo.phases = phases;
-    if (st == SOCMON_OK)
-        st = cli_pipeline_new(src, o, "report", &p);
-    const socmon_metrics *m = socmon_pipeline_metrics(p);
+    int rc = st == SOCMON_OK ? cli_source_read(src, o, SMN_TOTALS_NEVER) : cli_error("report", st);
+    if (rc) {
+        free(phases);
+        return rc;
+    }
+    const socmon_metrics *m = smn_session_metrics(src->sess);
     size_t nm = m ? socmon_metrics_nresults(m) : 0;
     if (nmetrics)
         *nmetrics = nm;
-    if (st == SOCMON_OK && o->metrics && cli_check_metric_patterns("report", src->ms, m, o->metrics, "this recording lacks")) {
-        socmon_pipeline_free(p);
+    if (o->metrics && cli_check_metric_patterns("report", src->ms, m, o->metrics, "this recording lacks")) {
         free(phases);
         return 2;
     }
     socmon_findingset *fs = NULL;
-    if (st == SOCMON_OK)
-        st = cli_findings_load(o, src->info, &fs);
+    st = cli_findings_load(o, src->info, &fs);
     fo.findings = fs;
     if (st == SOCMON_OK && fp) {   /* a file of its own: every counter's deltas */
         smn_output_opts oo = {.sep = o->sep, .deltas = 1, .no_big_num = o->no_big_num, .zeros = o->zeros};
@@ -83,17 +83,16 @@ static int per_interval(cli_source *src, const cli_opts *o, const char *format, 
     }
     socmon_consumer c = d.feed ? cli_doc_consumer(&d) : (socmon_consumer){0};
     if (st == SOCMON_OK)
-        st = socmon_pipeline_add(p, &c);
+        st = smn_session_add(src->sess, &c);
     if (st == SOCMON_OK)
-        st = socmon_pipeline_run(p, src->src);
+        st = smn_session_run(src->sess);
     if (st == SOCMON_OK && !o->metrics && nm > fo.nshown) {
         char note[160];
         snprintf(note, sizeof note, "%zu of %zu metric results shown; choose with -M 'name*', or use -x, / --json for all",
                  fo.nshown, nm);
         st = smn_output_note(d.co.out, note);
     }
-    socmon_pipeline_free(p);
-    int rc = cli_doc_close(&d, "report", st);
+    rc = cli_doc_close(&d, "report", st);
     socmon_findingset_free(fs);
     free(phases);
     return rc;
@@ -161,31 +160,30 @@ static int perfetto(cli_source *r, const cli_opts *o, const socmon_profile *prof
 /* The totals of the whole recording (--summary), or per function (--by-symbol). */
 static int summary(cli_source *src, const cli_opts *o, int by_symbol, const char *file, const socmon_profile *prof)
 {
-    socmon_pipeline *p = NULL;
     cli_doc d = {0};
     smn_feed_opts fo = {.doc = SOCMON_DOC_TOTALS, .title = "Recording summary"};
     socmon_findingset *fs = NULL;
-    socmon_status st = cli_pipeline_new(src, o, "report", &p);
-    if (st == SOCMON_OK && !by_symbol)
+    int rc = cli_source_read(src, o, by_symbol ? SMN_TOTALS_NEVER : SMN_TOTALS_ALWAYS);
+    if (rc)
+        return rc;
+    socmon_status st = SOCMON_OK;
+    if (!by_symbol)
         st = cli_findings_load(o, src->info, &fs);
     fo.findings = fs;
     if (st == SOCMON_OK && !by_symbol)
         st = cli_doc_open(&d, o, NULL, &fo);
     socmon_consumer c = d.feed ? cli_doc_consumer(&d) : (socmon_consumer){0};
     if (st == SOCMON_OK && d.feed)
-        st = socmon_pipeline_add(p, &c);
+        st = smn_session_add(src->sess, &c);
     if (st == SOCMON_OK)
-        st = socmon_pipeline_run(p, src->src);
-    if (st == SOCMON_OK && !by_symbol)
-        st = socmon_pipeline_finish(p);
+        st = smn_session_run(src->sess);
     if (st == SOCMON_OK && !by_symbol && prof)   /* counters the program stopped: in the summary's document */
         st = cli_say_inhibited(d.co.out, prof->inhibited, prof->ninhibited, "report", file);
-    int rc = 0;
     socmon_functions *fns = NULL;
     cli_output co = {0};
     if (by_symbol) {   /* the functions' counters as they were counted: unscaled */
         if (st == SOCMON_OK)
-            st = socmon_functions_from_totals(src->info, socmon_pipeline_totals(p), o->old_all, &fns);
+            st = socmon_functions_from_totals(src->info, smn_session_totals(src->sess), o->old_all, &fns);
         smn_run_info run = {.doc = SOCMON_DOC_FUNCTIONS, .target = src->info->target};
         if (st == SOCMON_OK && (st = cli_output_open(&co, o, NULL)) == SOCMON_OK)
             st = smn_output_begin(co.out, &run);
@@ -201,7 +199,6 @@ static int summary(cli_source *src, const cli_opts *o, int by_symbol, const char
     } else {
         rc = cli_doc_close(&d, "report", st);
     }
-    socmon_pipeline_free(p);
     socmon_findingset_free(fs);
     return rc;
 }

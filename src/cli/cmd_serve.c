@@ -68,7 +68,7 @@ int serve_start(serve_http *srv, smn_live *lv, const cli_opts *o)
 
 /* What the source says as it ends: a local run's end, an agent's end or failure. The page stays
  * up with what came: it is the record of the run, and stopping the server would lose it. */
-static void say_end(const cli_source *src, socmon_status st, const socmon_pipeline *p, const serve_http *srv)
+static void say_end(const cli_source *src, socmon_status st, const serve_http *srv)
 {
     if (cli_stop_signal())
         return;
@@ -80,7 +80,7 @@ static void say_end(const cli_source *src, socmon_status st, const socmon_pipeli
         fprintf(stderr, "socmon serve: the agent's run ended; still serving %s (Ctrl-C ends)\n", socmon_http_url(srv->h));
     } else {
         fprintf(stderr, "socmon serve: the run ended after %llu samples; still serving %s (Ctrl-C ends)\n",
-                (unsigned long long)socmon_pipeline_totals(p)->samples, socmon_http_url(srv->h));
+                (unsigned long long)smn_session_totals(src->sess)->samples, socmon_http_url(srv->h));
     }
 }
 
@@ -100,7 +100,8 @@ static const socmon_consumer_ops gap_notes = {.size = sizeof gap_notes, .gap = s
 static int serve(cli_opts *o)
 {
     cli_source src;
-    int rc = cli_source_open(&src, o, "serve", CLI_INTERVAL_TARGET, 1, 1);
+    int rc = cli_source_open(&src, o, "serve", (cli_how){.rule = SMN_STEP_ROWS, .pace = 1, .until_stopped = 1,
+                                                       .totals = SMN_TOTALS_NEVER});
     const socmon_source_info *in = src.info;
     smn_live *lv = NULL;
     serve_http srv = {0};
@@ -122,24 +123,25 @@ static int serve(cli_opts *o)
         if (src.remote)
             fprintf(stderr, "socmon serve: showing agent %s (target %s, %zu counters)\n", o->remote, in->target,
                     in->ncounters);
-        else
-            cli_program_attach(&src.sess);
-        socmon_pipeline *p = socmon_live_pipeline(lv);
-        socmon_pipeline_set_should_stop(p, cli_stop_requested, NULL);
-        socmon_consumer notes = {.ops = &gap_notes};
-        socmon_status st = src.remote ? socmon_pipeline_add(p, &notes) : SOCMON_OK;
+        smn_session_program_output(src.sess, cli_program_to_stdout, NULL);
+        socmon_consumer notes = {.ops = &gap_notes}, view = smn_live_consumer(lv);
+        socmon_status st = src.remote ? smn_session_add(src.sess, &notes) : SOCMON_OK;
         if (st == SOCMON_OK)
-            st = socmon_pipeline_run(p, src.src);
+            st = smn_session_add(src.sess, &view);
+        if (st == SOCMON_OK)
+            st = smn_session_run(src.sess);
         socmon_live_end(lv);
         if (st != SOCMON_OK && !src.remote)
-            rc = cli_error("serve", st);
+            rc = cli_source_error(&src, "serve", st);
         if (!rc) {   /* a local run that failed was said above, and ends serve */
-            say_end(&src, st, p, &srv);
+            say_end(&src, st, &srv);
             if (!cli_stop_signal())
                 serve_wait_signal();
         }
-        if (!rc && !src.remote)
-            rc = cli_program_exit(&src.sess, "serve");
+        smn_session_end e;
+        smn_session_exit(src.sess, &e);
+        if (!rc)
+            rc = cli_program_exit("serve", &e);
     }
     serve_http_stop(&srv);
     socmon_live_free(lv);

@@ -101,46 +101,33 @@ static int check_stat_opts(const cli_opts *o)
     return 0;
 }
 
-/* The runs: one, or with -r N each from a fresh start (the target reopened, as perf runs the
- * command again), the pipeline keeping the mean and spread. Returns the exit code. */
-static int stat_runs(cli_source *src, socmon_pipeline *p, const cli_opts *o, unsigned *runs)
+/* stat --remote: samples the agent dropped are said (no delta spans them); a window with nothing
+ * in it is the session's error. */
+static void remote_window(const socmon_totals *t)
 {
-    for (unsigned r = 1; r <= *runs; r++) {
-        socmon_status st = SOCMON_OK;
-        if (r > 1 && (st = cli_source_reopen(src, o, CLI_INTERVAL_STAT, 0)) != SOCMON_OK)
-            return cli_error("stat", st);
-        if (!src->remote)
-            cli_program_attach(&src->sess);
-        st = socmon_pipeline_run(p, src->src);
-        if (st == SOCMON_OK && !src->remote)
-            st = cli_trace_flush(&src->sess);
-        if (st != SOCMON_OK) {
-            int rc = cli_run_error(*runs > 1 ? "stat: a repeated run" : "stat", st, src->remote ? NULL : o->workload);
-            return src->remote ? rc : cli_program_failed(&src->sess, rc);
-        }
-        if (cli_stop_signal()) {   /* SIGINT/SIGTERM: the runs so far, the stopped one included */
-            *runs = r;
-            break;
-        }
-        if (r < *runs)
-            cli_program_exit(&src->sess, "stat"); /* says how an earlier run's program ended, if badly */
-    }
-    return 0;
-}
-
-/* stat --remote: a window of an agent's stream with nothing in it is an error; samples the
- * agent dropped are said (no delta spans them). */
-static int remote_window(const cli_opts *o, const socmon_source_info *info, const socmon_totals *t)
-{
-    if (t->intervals == 0 && !cli_stop_signal())
-        return cli_error("stat", socmon_fail(SOCMON_ESTATE, "agent %s sent no whole interval: its run is over (%s), "
-                                             "so there is no live window to count; 'socmon record --remote' gets "
-                                             "what its ring still holds", o->remote,
-                                             info->end_reason ? info->end_reason : "ended"));
     if (t->lost)
         fprintf(stderr, "socmon stat: the agent dropped %llu samples in this window; the counts cover the %llu "
                 "intervals received whole\n", (unsigned long long)t->lost, (unsigned long long)t->intervals);
-    return 0;
+}
+
+/* Between repeats: how an earlier run's program ended, if badly (the last run's goes last). */
+static void say_repeat(void *user, unsigned run, const smn_session_end *e)
+{
+    (void)user;
+    (void)run;
+    cli_program_exit("stat", e);
+}
+
+/* The totals' document after the runs: counters the program stopped (said, never a silent
+ * hole) and what no counter holds (a NoC trace's drain and latency). */
+static socmon_status say_notes(cli_doc *totals, const smn_session *sess)
+{
+    socmon_inhibited ih[32];
+    socmon_result r[32];
+    smn_output *out = totals->feed ? totals->co.out : NULL;
+    size_t nih = smn_session_inhibited(sess, ih, 32), nr = out ? smn_session_results(sess, r, 32) : 0;
+    socmon_status st = cli_say_inhibited(out, ih, nih < 32 ? nih : 32, "stat", NULL);
+    return st == SOCMON_OK && nr ? smn_output_results(out, r, nr < 32 ? nr : 32) : st;
 }
 
 static int stat_cmd(const cli_opts *opts)
@@ -153,60 +140,47 @@ static int stat_cmd(const cli_opts *opts)
         return rc;
     cli_stop_install();
     cli_source src;
-    if ((rc = cli_source_open(&src, opts, "stat", CLI_INTERVAL_STAT, 0, 1)) != 0) {
+    if ((rc = cli_source_open(&src, opts, "stat", (cli_how){.rule = SMN_STEP_TOTALS, .totals = SMN_TOTALS_ALWAYS,
+                                                                       .on_repeat = say_repeat})) != 0) {
         cli_source_close(&src);
         return rc;
     }
-    if (src.info->hardware && !src.remote && !o->duration_ns && !o->command) {
-        fprintf(stderr, "socmon stat: target '%s' is hardware: give a duration with -d\n", src.info->ops->name);
-        cli_source_close(&src);
-        return 2;
-    }
-    socmon_pipeline *p = NULL;
+    smn_session *sess = src.sess;
     cli_doc totals = {0}, rows = {0};
     size_t shown[6];
-    unsigned runs = o->repeat ? o->repeat : 1;
-    const char *workload = src.remote || o->workload || !src.info->ops->workloads ? NULL : src.info->ops->workloads[0];
-    smn_feed_opts fo = {.doc = SOCMON_DOC_TOTALS, .title = "Performance counter stats", .workload = workload};
+    smn_feed_opts fo = {.doc = SOCMON_DOC_TOTALS, .title = "Performance counter stats",
+                        .workload = smn_session_workload(sess)};
     socmon_findingset *fs = NULL;
-    socmon_status st = cli_pipeline_new(&src, opts, "stat", &p);
-    if (st == SOCMON_OK)
-        st = cli_findings_load(o, src.info, &fs);
+    socmon_status st = cli_findings_load(o, src.info, &fs);
     fo.findings = fs;
     if (st == SOCMON_OK && !intervals_are_doc(o))
         st = cli_doc_open(&totals, o, NULL, &fo);
     socmon_consumer tc = totals.feed ? cli_doc_consumer(&totals) : (socmon_consumer){0};
     if (st == SOCMON_OK && totals.feed)
-        st = socmon_pipeline_add(p, &tc);
+        st = smn_session_add(sess, &tc);
     if (st == SOCMON_OK && o->command && o->interval_set) {
-        socmon_status ost = open_rows(&rows, o, socmon_pipeline_metrics(p), shown);
+        socmon_status ost = open_rows(&rows, o, smn_session_metrics(sess), shown);
         socmon_consumer rc_ = rows.feed ? cli_doc_consumer(&rows) : (socmon_consumer){0};
         rc_.optional = !intervals_are_doc(o);   /* live lines that fail do not stop the count */
         if (ost == SOCMON_OK)
-            ost = socmon_pipeline_add(p, &rc_);
+            ost = smn_session_add(sess, &rc_);
         if (ost != SOCMON_OK && intervals_are_doc(o))   /* the document is the output; live lines are not */
             st = ost;
     }
     if (st != SOCMON_OK)
         rc = cli_error("stat", st);
-    if (!rc)
-        rc = stat_runs(&src, p, opts, &runs);
+    smn_session_program_output(sess, cli_program_to_stdout, NULL);
+    if (!rc && (st = smn_session_run(sess)) != SOCMON_OK)
+        rc = cli_source_error(&src, "stat", st);
     if (rows.feed) {
         socmon_consumer rc_ = cli_doc_consumer(&rows);
-        socmon_status cst = cli_output_finish(&rows.co, socmon_pipeline_consumer_status(p, &rc_));
+        socmon_status cst = cli_output_finish(&rows.co, socmon_pipeline_consumer_status(smn_session_pipeline(sess), &rc_));
         if (!rc && intervals_are_doc(o) && cst != SOCMON_OK)   /* a full disk fails the run */
             rc = cli_error("stat", cst);
     }
     if (!rc && src.remote)
-        rc = remote_window(o, src.info, socmon_pipeline_totals(p));
-    st = rc ? SOCMON_ESTATE : socmon_pipeline_finish(p);
-    if (st == SOCMON_OK && !rc && !src.remote) {   /* counters the program stopped: said, never a silent hole */
-        socmon_inhibited ih[32];
-        size_t nih = socmon_target_inhibited(src.sess.target, ih, 32);
-        st = cli_say_inhibited(totals.feed ? totals.co.out : NULL, ih, nih < 32 ? nih : 32, "stat", NULL);
-        if (st == SOCMON_OK && totals.feed)   /* what no counter holds: a NoC trace's drain and latency */
-            st = cli_say_results(totals.co.out, src.sess.target);
-    }
+        remote_window(smn_session_totals(sess));
+    st = rc ? SOCMON_ESTATE : say_notes(&totals, sess);
     if (totals.feed && !rc) {
         rc = cli_doc_close(&totals, "stat", st);
     } else if (totals.feed) {   /* a failed run prints no totals */
@@ -217,34 +191,14 @@ static int stat_cmd(const cli_opts *opts)
         fprintf(stderr, "socmon stat: stopped by %s: the counts so far\n", cli_stop_name());
         rc = cli_stop_exit_code();
     }
-    if (rc == 0 && !src.remote)
-        rc = cli_program_exit(&src.sess, "stat");
-    socmon_pipeline_free(p);
-    smn_feed_free(rows.feed);   /* after the pipeline: its finish still calls the consumer */
+    smn_session_end e;
+    smn_session_exit(sess, &e);
+    if (rc == 0)
+        rc = cli_program_exit("stat", &e);
+    smn_feed_free(rows.feed);   /* the session's pipeline finished with the consumer */
     socmon_findingset_free(fs);
     cli_source_close(&src);
     return rc;
-}
-
-/* read -w/-d: the workload run through the sampler first (so no counter is read after wrapping
- * twice), its samples unused. */
-static socmon_status run_only(cli_session *cs, const cli_opts *o, uint64_t *elapsed)
-{
-    socmon_source_target_opts so = {.size = sizeof so, .workload = o->workload,
-                                    .sampler = {.interval_ns = cli_stat_interval(cs->target, cs->set, o),
-                                                .duration_ns = o->duration_ns, .realtime = o->realtime}};
-    socmon_source *src = NULL;
-    socmon_pipeline *p = NULL;
-    uint64_t t0 = socmon_target_now_ns(cs->target);
-    socmon_status st = socmon_source_target(cs->target, cs->set, &so, &src);
-    if (st == SOCMON_OK)
-        st = socmon_pipeline_new(socmon_source_info_of(src), NULL, &p);
-    if (st == SOCMON_OK)
-        st = socmon_pipeline_run(p, src);
-    *elapsed = socmon_target_now_ns(cs->target) - t0;
-    socmon_pipeline_free(p);
-    socmon_source_close(src);
-    return st;
 }
 
 /* The events the machine could not count (perf's <not supported>), of t's perf_event device or of
@@ -268,31 +222,49 @@ static size_t unsupported_events(const socmon_target *t, const char **out, size_
     return n;
 }
 
-static int read_body(cli_session *cs, const cli_opts *o)
+/* socmon read: the counters' values now; with -w or -d the run first (sampled, so no counter
+ * is read after wrapping twice), its samples unused. */
+static int read_cmd(const cli_opts *o)
 {
+    cli_source src;
+    int rc = cli_source_open(&src, o, "read", (cli_how){.rule = SMN_STEP_TOTALS, .totals = SMN_TOTALS_NEVER});
+    if (rc) {
+        cli_source_close(&src);
+        return rc;
+    }
+    socmon_target *t = smn_session_target(src.sess);
+    socmon_set *set = smn_session_set(src.sess);
     socmon_sample s = {0};
-    uint64_t elapsed = 0;
-    socmon_status st = SOCMON_OK;
-    if (o->workload || o->duration_ns)
-        st = run_only(cs, o, &elapsed);
-    if (st == SOCMON_OK && (st = socmon_sample_alloc(cs->set, &s)) == SOCMON_OK)
-        st = socmon_set_read(cs->set, socmon_target_now_ns(cs->target), &s);
+    uint64_t t0 = socmon_target_now_ns(t);
+    socmon_status st = o->workload || o->duration_ns ? smn_session_run(src.sess) : SOCMON_OK;
+    uint64_t elapsed = socmon_target_now_ns(t) - t0;
+    if (st == SOCMON_OK && (st = socmon_sample_alloc(set, &s)) == SOCMON_OK)
+        st = socmon_set_read(set, socmon_target_now_ns(t), &s);
     if (st == SOCMON_OK)
-        st = cli_trace_flush(cs);
-    int rc;
+        st = socmon_target_trace_flush(t);
+    size_t n = socmon_set_size(set);
+    socmon_counter *schema = calloc(n ? n : 1, sizeof *schema);
+    const char **names = calloc(n ? n : 1, sizeof *names);
+    if (st == SOCMON_OK && (!schema || !names))
+        st = socmon_fail(SOCMON_ENOMEM, "read: out of memory");
+    for (size_t i = 0; st == SOCMON_OK && i < n; i++) {
+        schema[i] = *socmon_set_counter(set, i);
+        names[i] = socmon_set_full_name(set, i);
+    }
     if (st != SOCMON_OK) {
-        rc = cli_error("read", st);
+        rc = cli_source_error(&src, "read", st);
     } else {
-        smn_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = "Counter values",
-                               .target = socmon_target_spec(cs->target), .workload = o->workload,
-                               .elapsed_ns = elapsed, .simulated = !socmon_target_is_hardware(cs->target)};
+        smn_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = "Counter values", .target = socmon_target_spec(t),
+                            .workload = o->workload, .elapsed_ns = elapsed, .simulated = !socmon_target_is_hardware(t)};
         const char *unsupported[64];   /* an -e event this machine cannot count: <not supported>, as stat */
-        smn_counter_list cl = {.n = socmon_set_size(cs->set), .c = cs->schema, .names = cs->names,
-                                  .unsupported = unsupported,
-                                  .nunsupported = unsupported_events(cs->target, unsupported, 64)};
+        smn_counter_list cl = {.n = n, .c = schema, .names = names, .unsupported = unsupported,
+                               .nunsupported = unsupported_events(t, unsupported, 64)};
         rc = cli_print_snapshot("read", o, &run, &cl, s.v);
     }
+    free(schema);
+    free(names);
     socmon_sample_free(&s);
+    cli_source_close(&src);
     return rc;
 }
 
@@ -307,5 +279,7 @@ int cmd_stat(int argc, char **argv)
 
 int cmd_read(int argc, char **argv)
 {
-    return cli_run_session(argc, argv, READ_OPTS, read_help, "read", read_body);
+    cli_opts o;
+    int rc = cli_parse_opts(argc, argv, READ_OPTS, read_help, &o);
+    return rc >= 0 ? rc : read_cmd(&o);
 }

@@ -58,49 +58,53 @@ static socmon_status open_remote(cli_source *s, const cli_opts *o)
                                 .rebase = s->from == CLI_FROM_NOW || o->from};
     /* rebase: the file starts at index 0 where it was asked to start; without --from or -d the
      * file holds the agent's run as its seqs number it, so what the ring no longer had is a gap */
-    s->remote = 1;
-    return collector_source(c, &co, &s->src);
+    return collector_source(c, &co, &s->remote);
 }
 
-static socmon_status open_local(cli_source *s, const cli_opts *o, cli_interval_rule rule, int pace, int start)
+/* The plan of o's run: the agent's stream, or a target sampled here. */
+static smn_run_plan plan_of(cli_source *s, const cli_opts *o, cli_how how)
 {
-    socmon_status st = cli_session_open(&s->sess, o);
-    if (st != SOCMON_OK)
-        return st;
-    cli_session *cs = &s->sess;
-    int hw = socmon_target_is_hardware(cs->target);
-    socmon_source_target_opts so = {.size = sizeof so, .workload = o->workload, .started = !start};
-    so.sampler = (socmon_sampler_opts){.interval_ns = rule == CLI_INTERVAL_STAT ? cli_stat_interval(cs->target, cs->set, o)
-                                                                                : cli_interval(cs->target, o->interval_ns, o->interval_set),
-                                       .duration_ns = o->duration_ns, .realtime = pace ? hw || !o->no_pace : o->realtime,
-                                       .max_intervals = o->interval_count};
-    if ((st = socmon_target_check_interval(cs->target, so.sampler.interval_ns)) != SOCMON_OK)
-        return st;
-    return socmon_source_target(cs->target, cs->set, &so, &s->src);
+    smn_run_plan p = {.source = s->remote, .metric_file = o->metric_file, .totals = how.totals,
+                      .should_stop = cli_stop_requested, .on_repeat = how.on_repeat, .usage_error = &s->usage};
+    if (s->remote)
+        return p;
+    p.target = cli_target_want(o);
+    p.workload = o->workload;
+    p.repeat = o->repeat;
+    p.sampling = (smn_sampling){.interval_ns = o->interval_set ? o->interval_ns : 0, .rule = how.rule,
+                                .duration_ns = o->duration_ns, .realtime = how.pace ? !o->no_pace : o->realtime,
+                                .max_intervals = o->interval_count, .started = how.caller_starts,
+                                .until_stopped = how.until_stopped};
+    return p;
 }
 
-int cli_source_open(cli_source *s, const cli_opts *o, const char *cmd, cli_interval_rule rule, int pace, int start)
+static int opened(cli_source *s, const cli_opts *o, const char *cmd, socmon_status st)
+{
+    if (st != SOCMON_OK)
+        return cli_source_error(s, cmd, st);
+    s->info = smn_session_info(s->sess);
+    s->ms = smn_session_metricset(s->sess);
+    cli_warn_metric_file(cmd, o->metric_file, s->ms, smn_session_metrics(s->sess));
+    return 0;
+}
+
+int cli_source_open(cli_source *s, const cli_opts *o, const char *cmd, cli_how how)
 {
     memset(s, 0, sizeof *s);
     int rc = check_remote_opts(cmd, o);
     if (rc)
         return rc;
-    socmon_status st = o->remote ? open_remote(s, o) : open_local(s, o, rule, pace, start);
-    if (st == SOCMON_OK) {
-        s->info = socmon_source_info_of(s->src);
-        st = socmon_source_metricset(s->info, o->metric_file, &s->ms);
-    }
-    return st == SOCMON_OK ? 0 : cli_error(cmd, st);
+    socmon_status st = o->remote ? open_remote(s, o) : SOCMON_OK;
+    smn_run_plan p = plan_of(s, o, how);
+    if (st == SOCMON_OK)
+        st = smn_session_open(&p, &s->sess);
+    return opened(s, o, cmd, st);
 }
 
-socmon_status cli_source_reopen(cli_source *s, const cli_opts *o, cli_interval_rule rule, int pace)
+int cli_source_error(const cli_source *s, const char *cmd, socmon_status st)
 {
-    socmon_source_close(s->src);
-    s->src = NULL;
-    cli_session_close(&s->sess);
-    socmon_status st = open_local(s, o, rule, pace, 1);
-    s->info = socmon_source_info_of(s->src);
-    return st;
+    int rc = cli_error(cmd, st);
+    return s->usage ? 2 : smn_session_failed_exit(s->sess, rc);
 }
 
 /* All of stdin into memory (a pipe has no size to ask for, and cannot be read twice), then opened
@@ -137,17 +141,33 @@ static socmon_status load_stdin(socmon_recording **out, void **keep)
 
 /* Opened, not loaded (socmon_recording_open): every view reads the samples from the file a block
  * at a time, so a recording of any length is reported in the memory of a block. */
+/* The session over s's recording (closing one made before): its info stays as the file's. */
+static socmon_status read_plan(cli_source *s, const char *metric_file, smn_plan_totals totals)
+{
+    smn_session_close(s->sess);
+    s->sess = NULL;
+    smn_run_plan p = {.opened = s->rec, .metric_file = metric_file, .totals = totals,
+                      .should_stop = cli_stop_requested};
+    socmon_status st = smn_session_open(&p, &s->sess);
+    s->info = st == SOCMON_OK ? smn_session_info(s->sess) : NULL;
+    s->ms = st == SOCMON_OK ? smn_session_metricset(s->sess) : NULL;
+    return st;
+}
+
 socmon_status cli_source_open_file(cli_source *s, const char *path, const char *metric_file)
 {
     memset(s, 0, sizeof *s);
     socmon_status st = strcmp(path, "-") == 0 ? load_stdin(&s->rec, &s->bytes) : socmon_recording_open(path, &s->rec);
-    if (st == SOCMON_OK)
-        st = socmon_source_recording(s->rec, &s->src);
-    if (st == SOCMON_OK) {
-        s->info = socmon_source_info_of(s->src);
-        st = socmon_source_metricset(s->info, metric_file, &s->ms);
-    }
-    return st;
+    return st == SOCMON_OK ? read_plan(s, metric_file, SMN_TOTALS_NEVER) : st;
+}
+
+int cli_source_read(cli_source *s, const cli_opts *o, smn_plan_totals totals)
+{
+    socmon_status st = read_plan(s, o->metric_file, totals);
+    if (st != SOCMON_OK)
+        return cli_error("report", st);
+    cli_warn_metric_file("report", o->metric_file, s->ms, smn_session_metrics(s->sess));
+    return 0;
 }
 
 void cli_source_say_lost(const cli_source *s, const char *cmd, const char *name)
@@ -158,11 +178,9 @@ void cli_source_say_lost(const cli_source *s, const char *cmd, const char *name)
 
 void cli_source_close(cli_source *s)
 {
-    socmon_source_close(s->src);
-    socmon_metricset_free(s->ms);
+    smn_session_close(s->sess);   /* closes the agent's stream too */
     socmon_recording_free(s->rec);
     free(s->bytes);
-    cli_session_close(&s->sess);
     memset(s, 0, sizeof *s);
 }
 
@@ -170,13 +188,4 @@ int cli_stop_requested(void *user)
 {
     (void)user;
     return cli_stop_signal();
-}
-
-socmon_status cli_pipeline_new(const cli_source *s, const cli_opts *o, const char *cmd, socmon_pipeline **p)
-{
-    socmon_pipeline_opts po = {.size = sizeof po, .ms = s->ms, .should_stop = cli_stop_requested};
-    socmon_status st = socmon_pipeline_new(s->info, &po, p);
-    if (st == SOCMON_OK)
-        cli_warn_metric_file(cmd, o->metric_file, s->ms, socmon_pipeline_metrics(*p));
-    return st;
 }

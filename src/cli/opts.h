@@ -129,13 +129,6 @@ typedef struct cli_opts {
  * code (0 after --help, 2 on a usage error, with the message printed). */
 int cli_parse_opts(int argc, char **argv, cli_optmask allowed, void (*help)(FILE *), cli_opts *o);
 
-/* The frame of a command that works on a live target: parses the options, opens the session
- * they name (reporting a failure as "socmon: <cmd>: ..."), runs body and closes the session.
- * Returns the exit code. */
-int cli_run_session(int argc, char **argv, cli_optmask allowed, void (*help)(FILE *), const char *cmd,
-                    int (*body)(cli_session *cs, const cli_opts *o));
-/* The same frame for options already parsed (a command that looked at them first: stat --remote). */
-int cli_run_parsed(const cli_opts *o, const char *cmd, int (*body)(cli_session *cs, const cli_opts *o));
 
 /* Picks the metric results a line or table shows: those whose name matches
  * o->metrics (comma-separated globs), or else the first `max` device-wide

@@ -110,13 +110,6 @@ int cli_doc_close(cli_doc *d, const char *cmd, socmon_status st)
     return cli_output_close(&d->co, cmd, st);
 }
 
-socmon_status cli_say_results(smn_output *out, socmon_target *t)
-{
-    socmon_result r[32];
-    size_t n = out ? socmon_target_results(t, r, 32) : 0;
-    return n ? smn_output_results(out, r, n < 32 ? n : 32) : SOCMON_OK;
-}
-
 socmon_status cli_say_inhibited(smn_output *out, const socmon_inhibited *x, size_t n, const char *cmd,
                                 const char *file)
 {

@@ -52,9 +52,6 @@ socmon_consumer cli_doc_consumer(cli_doc *d);
 int cli_doc_close(cli_doc *d, const char *cmd, socmon_status st);
 /* Counters the program stopped for part of its run: into out's document when its format shows
  * them (table: notes, JSON: data), else one line each on stderr ("socmon CMD: [FILE: ]note: ..."). */
-/* The target's run results (socmon_target_results) into a document of totals (nothing when the
- * run has none). */
-socmon_status cli_say_results(smn_output *out, socmon_target *t);
 socmon_status cli_say_inhibited(smn_output *out, const socmon_inhibited *x, size_t n, const char *cmd,
                                 const char *file);
 

@@ -1,18 +1,15 @@
-/* A program run by a target (ibex): its output and its exit status (program.c). */
+/* A program run by a target (ibex) or a command run by the host: its output and its exit status,
+ * as the session says how it ended (analysis/session.h, smn_session_exit). */
 #ifndef SOCMON_CLI_PROGRAM_H
 #define SOCMON_CLI_PROGRAM_H
 
-#include "cli/cli.h"
+#include "analysis/session.h"
 
-enum { CLI_EXIT_TRAPPED = 3, CLI_EXIT_LIMIT = 4, CLI_EXIT_HANG = 5 };
-
-/* Sends the program's output of cs's target (if it runs one) to stdout as it is produced. */
-void cli_program_attach(cli_session *cs);
-/* The exit status for how the program ended, with a line on stderr unless it halted. */
-int cli_program_exit(const cli_session *cs, const char *cmd);
-
-/* rc, or 127 / 126 when the host's command could not be run (not found / not executable),
- * as a shell reports it. */
-int cli_program_failed(const cli_session *cs, int rc);
+/* A program's console byte to stdout as the model produces it (socmon's own results then go to
+ * stderr or -o FILE, as perf stat does); a line is flushed whole. */
+void cli_program_to_stdout(void *ctx, uint8_t byte);
+/* The exit status for how the program ended (e), with a line on stderr when it ended badly
+ * (trapped, over its cycle limit, hung, killed by a signal). */
+int cli_program_exit(const char *cmd, const smn_session_end *e);
 
 #endif

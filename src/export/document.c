@@ -171,7 +171,9 @@ socmon_status socmon_document_stat(const char *spec, const char *workload, const
     o = opts_of(o);
     doc d = {0};
     prog_output po = {0};
-    smn_run_plan plan = {.spec = spec, .program = program, .workload = workload, .duration_ns = o->duration_ns,
+    const char *specs[] = {spec};
+    smn_run_plan plan = {.target = {.specs = specs, .nspecs = 1, .spec_given = 1, .program = program},
+                         .workload = workload, .sampling = {.duration_ns = o->duration_ns},
                          .metric_file = o->metric_file};
     st = doc_open(&d, &plan, o, 0);
     int has_program = st == SOCMON_OK && smn_session_program_output(d.sess, collect_output, &po);

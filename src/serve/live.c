@@ -243,10 +243,10 @@ static socmon_status open_pipeline(smn_live *lv)
     return st;
 }
 
-socmon_pipeline *socmon_live_pipeline(smn_live *lv)
+socmon_consumer smn_live_consumer(smn_live *lv)
 {
-    lv->begun = 1;   /* the caller runs a source into it (socmon_pipeline_run begins the run) */
-    return lv->p;
+    lv->begun = 1;   /* the run's pipeline begins and ends the view; its own stays unused */
+    return (socmon_consumer){.ops = &live_ops, .self = lv};
 }
 
 static socmon_status push(smn_live *lv, uint64_t seq, const socmon_sample *s, unsigned flags)

@@ -21,6 +21,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "socmon/analysis.h"
 #include "socmon/device.h"
 #include "socmon/metrics.h"
 #include "socmon/sample.h"
@@ -85,11 +86,11 @@ socmon_status socmon_live_new_from_set(const socmon_set *set, const char *target
 
 /* ---- producer (one thread) ---- */
 
-/* The view is a consumer of an analysis pipeline (socmon/analysis.h) it owns: a source can be run
- * into it (socmon_pipeline_run, which ends the view's run at the source's end), or samples pushed
- * one by one with the calls below. Use one way or the other. */
-struct socmon_pipeline;
-struct socmon_pipeline *socmon_live_pipeline(smn_live *lv);
+/* The view is a consumer: of a run's pipeline (smn_live_consumer: a session's, whose metrics are
+ * the view's own, from the same metric set over the same counters; the run's end ends the view),
+ * or of a pipeline it owns, fed with samples pushed one by one with the calls below. Use one way
+ * or the other. */
+socmon_consumer smn_live_consumer(smn_live *lv);
 
 /* A sample with its sequence number. The first sample (and the first after a gap) is the
  * baseline the next one's deltas are taken against: it makes no row. A seq that jumps without

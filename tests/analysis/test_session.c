@@ -1,8 +1,12 @@
-/* A run plan's session (analysis/session.h, issue 40 item 2): a plan that names no source, or
- * two, or gives a recording what only a target has, is refused naming what; a target's repeats
+/* A run plan's session (analysis/session.h, issue 40 item 2): a plan that gives two sources, or
+ * gives a recording what only a target has, is refused naming what; a target's repeats
  * are runs from a fresh start whose means equal one run of a deterministic model; a program's
- * end is the status socmon stat documents (halt 0, still running at -d's end "timeout" 0); a
- * recording is read as recorded; an interval below the target's minimum is refused. */
+ * end is the status socmon stat documents (halt 0, still running at -d's end "timeout" 0), and
+ * the host's command's too (its status, 128+N for signal N, 127 not found, 126 not
+ * executable); a hardware run with no end is the request's fault (exit 2) unless the plan runs
+ * until stopped, and only when it runs (a plan may read the counters once); a workload that
+ * does not parse is the request's fault; a recording is read as recorded; an interval below
+ * the target's minimum is refused. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -12,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis/session.h"
 #include "socmon/status.h"
@@ -26,6 +31,10 @@ static int setup(void **state)
     snprintf(rec, sizeof rec, "%s/fuzz/corpus/fuzz_recording_v2/blocks.rec", src ? src : ".");
     return 0;
 }
+
+/* A plan's one target spec. */
+#define ONE_SPEC(text) .specs = (const char *const[]){text}, .nspecs = 1
+#define ONE(text) {ONE_SPEC(text)}
 
 static void refused_as(const smn_run_plan *p, socmon_status want, const char *words)
 {
@@ -45,18 +54,18 @@ static void bad_plans(void **state)
 {
     (void)state;
     refused(NULL, "NULL");
-    refused(&(smn_run_plan){0}, "not neither");
-    refused(&(smn_run_plan){.spec = "esp", .recording = rec}, "not both");
+    refused(&(smn_run_plan){.recording = rec, .opened = (socmon_recording *)1}, "give one source");
+    refused(&(smn_run_plan){.target = ONE("esp"), .recording = rec}, "no target");
     refused(&(smn_run_plan){.recording = rec, .repeat = 2}, "repeats");
-    refused(&(smn_run_plan){.recording = rec, .program = elf}, "program");
-    refused_as(&(smn_run_plan){.spec = "esp", .interval_ns = 1}, SOCMON_ERANGE, "interval 1 ns is below");
+    refused(&(smn_run_plan){.recording = rec, .target = {.program = elf}}, "program");
+    refused_as(&(smn_run_plan){.target = ONE("esp"), .sampling = {.interval_ns = 1}}, SOCMON_ERANGE, "interval 1 ns is below");
 }
 
 /* A finished session's totals: runs and the first counter's value (a copy: the session goes). */
 static unsigned run_esp(unsigned repeat, uint64_t *v0, uint64_t *elapsed)
 {
     smn_session *s = NULL;
-    smn_run_plan p = {.spec = "esp", .repeat = repeat};
+    smn_run_plan p = {.target = ONE("esp"), .repeat = repeat};
     assert_int_equal(smn_session_open(&p, &s), SOCMON_OK);
     assert_string_equal(smn_session_workload(s), "multifft");   /* no workload given: the target's first */
     assert_int_equal(smn_session_run(s), SOCMON_OK);
@@ -108,11 +117,106 @@ static void program_ends(void **state)
 {
     (void)state;
     size_t whole = 0, part = 0;
-    program_end(&(smn_run_plan){.spec = "ibex", .program = elf}, "halt", 0, &whole);
+    program_end(&(smn_run_plan){.target = {ONE_SPEC("ibex"), .program = elf}}, "halt", 0, &whole);
     assert_true(whole > 100);   /* CoreMark's report */
     /* 1 ms of an 82 ms run: still running when the duration ends */
-    program_end(&(smn_run_plan){.spec = "ibex", .program = elf, .duration_ns = 1000000}, "timeout", 0, &part);
+    program_end(&(smn_run_plan){.target = {ONE_SPEC("ibex"), .program = elf}, .sampling = {.duration_ns = 1000000}}, "timeout", 0, &part);
     assert_true(part < whole);
+}
+
+/* The host's command, run under a plan, ends as a shell would say. */
+static int stop_now(void *user)
+{
+    (void)user;
+    return 1;
+}
+
+static void command_end(const char *script, const char *end, int code)
+{
+    char *const argv[] = {"/bin/sh", "-c", (char *)script, NULL};
+    smn_session *s = NULL;
+    smn_run_plan p = {.target = {ONE_SPEC("host"), .command = argv}};
+    assert_int_equal(smn_session_open(&p, &s), SOCMON_OK);
+    assert_int_equal(smn_session_run(s), SOCMON_OK);
+    smn_session_end e;
+    smn_session_exit(s, &e);
+    assert_int_equal(e.program, 1);
+    assert_string_equal(e.end, end);
+    assert_int_equal(e.exit_code, code);
+    smn_session_close(s);
+}
+
+static void command_not_run(char *path, int code)
+{
+    char *const argv[] = {path, NULL};
+    smn_session *s = NULL;
+    int usage = 0;
+    smn_run_plan p = {.target = {ONE_SPEC("host"), .command = argv}, .usage_error = &usage};
+    socmon_status st = smn_session_open(&p, &s);
+    if (st == SOCMON_OK)
+        st = smn_session_run(s);
+    assert_int_not_equal(st, SOCMON_OK);
+    /* the exit status is the command's (as a shell), whichever step found it could not be run */
+    assert_int_equal(s ? smn_session_failed_exit(s, 1) : code, code);
+    if (s) {
+        smn_session_end e;
+        smn_session_exit(s, &e);
+        assert_string_equal(e.end, code == 127 ? "not_found" : "not_executable");
+    }
+    assert_int_equal(usage, 0);
+    smn_session_close(s);
+}
+
+static void command_ends(void **state)
+{
+    (void)state;
+    command_end("exit 0", "exit", 0);
+    command_end("exit 3", "exit", 3);
+    command_end("kill -TERM $$", "signal", 128 + 15);
+    command_not_run("/nonexistent/socmon-test-command", 127);
+    command_not_run("/dev/null", 126);
+}
+
+static void request_at_fault(void **state)
+{
+    (void)state;
+    smn_session *s = NULL;
+    int usage = 0;
+    /* the host with no command and no duration: refused when it would run, not before */
+    smn_run_plan p = {.target = ONE("host"), .usage_error = &usage};
+    assert_int_equal(smn_session_open(&p, &s), SOCMON_OK);
+    assert_int_equal(usage, 0);
+    assert_int_equal(smn_session_run(s), SOCMON_EINVAL);
+    assert_int_equal(usage, 1);
+    assert_non_null(strstr(socmon_errmsg(), "give a duration"));
+    smn_session_close(s);
+    /* until stopped, it runs: stopped at once by should_stop, it is one run */
+    usage = 0;
+    p.sampling.until_stopped = 1;
+    p.should_stop = stop_now;
+    assert_int_equal(smn_session_open(&p, &s), SOCMON_OK);
+    assert_int_equal(smn_session_run(s), SOCMON_OK);
+    assert_int_equal(usage, 0);
+    smn_session_close(s);
+    /* a workload file that does not parse (a trace that does not begin with its mesh) */
+    usage = 0;
+    char path[] = "/tmp/test_session_XXXXXX", workload[64];
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, "garbage line\n", 13), 13);
+    close(fd);
+    snprintf(workload, sizeof workload, "noc-trace:%s", path);
+    smn_run_plan w = {.target = ONE("esp"), .workload = workload, .usage_error = &usage};
+    s = (smn_session *)1;
+    socmon_status st = smn_session_open(&w, &s);
+    if (st == SOCMON_OK) {
+        st = smn_session_run(s);
+        smn_session_close(s);
+    }
+    unlink(path);
+    assert_int_equal(st, SOCMON_EPARSE);
+    assert_int_equal(usage, 1);
+    assert_non_null(strstr(socmon_errmsg(), "mesh"));
 }
 
 static void recording_as_recorded(void **state)
@@ -133,6 +237,8 @@ int main(void)
         cmocka_unit_test(bad_plans),
         cmocka_unit_test(repeats_are_fresh_runs),
         cmocka_unit_test(program_ends),
+        cmocka_unit_test(command_ends),
+        cmocka_unit_test(request_at_fault),
         cmocka_unit_test(recording_as_recorded),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
