@@ -1,7 +1,8 @@
 #!/bin/sh
 # The run is assembled in one place (tests/arch/run_assembled.py), and the check catches what it
 # exists for: a file outside the session that opens a recording's source and makes a pipeline,
-# planted in a copy of the tree, fails it, and so does a listed file that no longer does.
+# planted in a copy of the tree, fails it, and so does a command that opens a target run and
+# adds a consumer to a pipeline of its own.
 set -eu
 SRC=${SOCMON_SRC:?SOCMON_SRC must point at the source tree}
 CHECK="$SRC/tests/arch/run_assembled.py"
@@ -22,9 +23,15 @@ if python3 "$CHECK" "$TMP/tree" >"$TMP/out" 2>&1; then
 fi
 grep -q "src/export/document.c: opens a source and a pipeline together" "$TMP/out"
 rm -rf "$TMP/tree/src" && cp -R "$SRC/src" "$TMP/tree/src"
-sed -i 's/socmon_pipeline_add(/socmon_pipeline_added(/g; s/cli_pipeline_new(/cli_pipeline_made(/g; s/socmon_pipeline_new(/socmon_pipeline_made(/g' "$TMP/tree/src/cli/cmd_stat.c"
+cat >>"$TMP/tree/src/cli/cmd_stat.c" <<'C'
+static void planted(const smn_target_want *w, smn_target_run **r, socmon_pipeline **p)
+{
+    smn_target_run_open(w, NULL, NULL, r);
+    socmon_pipeline_add(*p, NULL);
+}
+C
 if python3 "$CHECK" "$TMP/tree" >"$TMP/out" 2>&1; then
-    echo "run_assembled: a listed file that no longer assembles a run passed"; exit 1
+    echo "run_assembled: a target run and a consumer planted in cli/cmd_stat.c passed"; exit 1
 fi
-grep -q "src/cli/cmd_stat.c: no longer assembles a run" "$TMP/out"
+grep -q "src/cli/cmd_stat.c: opens a source and a pipeline together" "$TMP/out"
 echo "run_assembled: ok"
