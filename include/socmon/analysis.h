@@ -16,7 +16,7 @@
  * Metrics are evaluated here and nowhere else: consumers receive values, never an evaluator.
  *
  * A pipeline is fed either by running a source (socmon_pipeline_run) or by pushing samples itself
- * (socmon_pipeline_sample and friends: the agent's sampling thread does). Single-threaded: one
+ * (socmon_pipeline_sample and friends: a source's run does). Single-threaded: one
  * producer per pipeline. */
 #ifndef SOCMON_ANALYSIS_H
 #define SOCMON_ANALYSIS_H
@@ -281,7 +281,7 @@ const socmon_totals *socmon_pipeline_totals(const socmon_pipeline *p);
 /* The first failure of an optional consumer (SOCMON_OK if none); its message was kept. */
 socmon_status socmon_pipeline_consumer_status(const socmon_pipeline *p, const socmon_consumer *c);
 
-/* ---- feeding a pipeline by hand (a source's run, the agent's sampling thread) ---- */
+/* ---- feeding a pipeline by hand (a source's run) ---- */
 
 enum { SOCMON_PAST = 1u << 0 };       /* the sample is of the past (a ring replayed at connect) */
 

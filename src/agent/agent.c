@@ -1,11 +1,12 @@
 /* The agent's lifecycle and its sampling thread (see agent.h).
  *
- * The sampling thread is socmon_sampler_run with a callback that copies each
- * sample into the preallocated ring, calls the hooks and nudges the server
- * through a pipe only when the server is about to sleep (so a fast run costs
- * no system call per sample). Its CPU time and the bus accesses are read on
- * that thread every 64 samples and at the end, and published through atomics.
- * Nothing on that path allocates: tests/agent/test_agent_alloc.c checks it. */
+ * The sampling thread runs the caller's session, whose consumers include
+ * the ring: its sample op copies each sample into the preallocated ring and
+ * nudges the server through a pipe only when the server is about to sleep
+ * (so a fast run costs no system call per sample). Its CPU time and the bus
+ * accesses are read on that thread every 64 samples and at the end, and
+ * published through atomics. Nothing on that path allocates:
+ * tests/agent/test_agent_alloc.c checks it. */
 #define _GNU_SOURCE   /* pipe2, accept4 */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,7 +21,6 @@
 #include "socmon/status.h"
 #include "core/text.h"
 #include "socmon/bus.h"
-#include "socmon/sampler.h"
 
 #define DEFAULT_LISTEN "127.0.0.1:7461"
 #define STATS_EVERY 64
@@ -160,16 +160,21 @@ socmon_status agent_schema(agent *a, uint64_t first_seq)
     return SOCMON_OK;
 }
 
-socmon_status agent_new(socmon_target *t, socmon_set *set, const agent_opts *o, agent **out)
+static const socmon_consumer_ops ring_ops;
+static int stop_asked(void *user);
+
+socmon_status agent_new(smn_session *sess, const agent_opts *o, agent **out)
 {
     *out = NULL;
-    if (!t || !set || !o || o->interval_ns == 0)
-        return socmon_fail(SOCMON_EINVAL, "agent: NULL target or set, or a zero interval");
+    socmon_target *t = sess ? smn_session_target(sess) : NULL;
+    if (!t || !o || o->interval_ns == 0)
+        return socmon_fail(SOCMON_EINVAL, "agent: no session of a target, or a zero interval");
     agent *a = calloc(1, sizeof *a);
     if (!a)
         return socmon_fail(SOCMON_ENOMEM, "agent: out of memory");
+    a->sess = sess;
     a->t = t;
-    a->set = set;
+    a->set = smn_session_set(sess);
     a->o = *o;
     a->lfd = a->wake[0] = a->wake[1] = -1;
     if (!a->o.listen)
@@ -206,6 +211,10 @@ socmon_status agent_new(socmon_target *t, socmon_set *set, const agent_opts *o, 
                          "127.0.0.1", a->addr);
     if (st == SOCMON_OK && pipe2(a->wake, O_NONBLOCK | O_CLOEXEC) != 0)
         st = socmon_fail(SOCMON_EIO, "agent: pipe: %s", strerror(errno));
+    if (st == SOCMON_OK)
+        st = smn_session_add(sess, &(socmon_consumer){.ops = &ring_ops, .self = a});
+    if (st == SOCMON_OK)
+        smn_session_set_should_stop(sess, stop_asked, a);
     if (st != SOCMON_OK) {
         agent_free(a);
         return st;
@@ -254,31 +263,34 @@ static void nudge(agent *a)
     }
 }
 
-static void push(agent *a, const socmon_sample *s)
+/* The ring as the session's consumer: every raw sample, no rows (nothing evaluated for it). */
+static socmon_status ring_begin(void *self, const socmon_analysis_info *ai, socmon_row_policy *want)
 {
-    uint64_t seq = ring_push(a->ring, s);
-    if (a->o.hooks.on_sample)
-        a->o.hooks.on_sample(a->o.hooks.user, seq, s);
+    (void)self;
+    (void)ai;
+    *want = (socmon_row_policy){.rows = 0};
+    return SOCMON_OK;
+}
+
+static socmon_status ring_sample(void *self, uint64_t seq, const socmon_sample *s)
+{
+    agent *a = self;
+    (void)seq;   /* the ring numbers the samples on across CONFIGs */
+    ring_push(a->ring, s);
     if (++a->nsamples % STATS_EVERY == 0)
         publish_stats(a);
     if (a->nudge_every <= 1 || a->nsamples % a->nudge_every == 0)
         nudge(a);
+    return SOCMON_OK;
 }
 
-static socmon_status on_sample(void *user, const socmon_sample *prev, const socmon_sample *cur,
-                               const uint64_t *deltas)
+static const socmon_consumer_ops ring_ops = {.size = sizeof ring_ops, .begin = ring_begin, .sample = ring_sample};
+
+/* Polled by the session between samples: the agent stops, or a CONFIG waits for the run to end. */
+static int stop_asked(void *user)
 {
     agent *a = user;
-    (void)deltas;
-    /* The sampler's first sample reaches a callback only as prev of the second. */
-    if (a->nsamples == 0)
-        push(a, prev);
-    push(a, cur);
-    if (atomic_load(&a->stop))
-        return SOCMON_ESTATE;   /* no message: formatting one is not needed to stop */
-    if (atomic_load(&a->config_pending))
-        return SOCMON_ESTATE;
-    return SOCMON_OK;
+    return atomic_load(&a->stop) || atomic_load(&a->config_pending);
 }
 
 static void *sampler_main(void *arg)
@@ -296,19 +308,14 @@ static void *sampler_main(void *arg)
     }
     pthread_mutex_unlock(&a->mu);
     socmon_status st = SOCMON_OK;
-    uint64_t t0 = socmon_target_now_ns(a->t), elapsed = 0;
+    uint64_t t0 = socmon_target_now_ns(a->t);
     while (!atomic_load(&a->stop)) {
-        socmon_sampler_opts so = {.interval_ns = a->o.interval_ns,
-                                  .duration_ns = a->o.duration_ns ? a->o.duration_ns - elapsed : 0,
-                                  .realtime = a->o.pace};
-        st = socmon_sampler_run(a->t, a->set, &so, NULL, on_sample, a, NULL);
-        if (st == SOCMON_ESTATE && atomic_load(&a->config_pending) && !atomic_load(&a->stop)) {
-            uint64_t now = socmon_target_now_ns(a->t);
-            elapsed = now - t0;
-            if (a->o.duration_ns && elapsed >= a->o.duration_ns) {
-                st = SOCMON_OK;
+        st = smn_session_run(a->sess);
+        if (st == SOCMON_OK && atomic_load(&a->config_pending) && !atomic_load(&a->stop)) {
+            /* stopped for a CONFIG: the next run samples what remains of the duration */
+            a->elapsed_ns = socmon_target_now_ns(a->t) - t0;
+            if (a->o.duration_ns && a->elapsed_ns >= a->o.duration_ns)
                 break;
-            }
             agent_config_wait(a);
             continue;
         }
@@ -336,8 +343,6 @@ static void *sampler_main(void *arg)
     pthread_mutex_unlock(&a->mu);
     nudge(a);
     ring_end(a->ring, code, reason);
-    if (a->o.hooks.on_end)
-        a->o.hooks.on_end(a->o.hooks.user, code, reason);
     atomic_store(&a->run_ended, 1);
     atomic_store(&a->armed, 1);
     nudge(a);
@@ -346,7 +351,7 @@ static void *sampler_main(void *arg)
 
 socmon_status agent_start(agent *a)
 {
-    socmon_status st = socmon_target_start(a->t, a->o.workload);
+    socmon_status st = smn_session_start(a->sess);
     if (st != SOCMON_OK)
         return st;
     /* The server first: a collector may connect before the first sample. */
@@ -429,7 +434,6 @@ void agent_free(agent *a)
     ring_free(a->ring);
     free(a->masks);
     schema_free(a);
-    socmon_set_free(a->own_set);
     pthread_mutex_destroy(&a->mu);
     pthread_cond_destroy(&a->cv);
     free(a);

@@ -30,29 +30,30 @@ void agent_config_wait(agent *a)
     while (atomic_load(&a->config_pending) && !atomic_load(&a->stop))
         pthread_cond_wait(&a->cv, &a->mu);
     pthread_mutex_unlock(&a->mu);
-    /* The live view (agent --http) follows the new schema before its next sample. */
-    if (a->o.hooks.on_config)
-        a->o.hooks.on_config(a->o.hooks.user, a->set);
 }
 
 void agent_config_swap(agent *a)
 {
-    socmon_set *set = NULL;
-    socmon_status st = socmon_set_new(socmon_target_device(a->t), a->config_events[0] ? a->config_events : NULL, &set);
+    /* the session's counters anew (the old set goes with it), sampling what remains of the run */
+    uint64_t left = a->o.duration_ns ? a->o.duration_ns - a->elapsed_ns : 0;
+    socmon_status st = smn_session_reselect(a->sess, a->config_events[0] ? a->config_events : NULL, left);
     char msg[WIRE_MAX_STR + 600];
     snprintf(msg, sizeof msg, "CONFIG '%s' failed: %s", a->config_events, socmon_errmsg());
-    socmon_set *old_set = a->set, *old_own = a->own_set;
     if (st == SOCMON_OK) {
         ring_state rs;
         ring_get_state(a->ring, &rs);
-        a->set = set;
+        a->set = smn_session_set(a->sess);
         if ((st = agent_schema(a, rs.next)) != SOCMON_OK) {
             snprintf(msg, sizeof msg, "CONFIG '%s' failed: %s", a->config_events, socmon_errmsg());
-            a->set = old_set;
-            socmon_set_free(set);
+            /* the old counters back, as the ring and HELLO still describe them */
+            if (smn_session_reselect(a->sess, a->events[0] ? a->events : NULL, left) == SOCMON_OK) {
+                a->set = smn_session_set(a->sess);
+            } else {
+                agent_log(a, "CONFIG: the old counters could not be chosen again (%s): the run stops",
+                          socmon_errmsg());
+                atomic_store(&a->stop, 1);
+            }
         } else {
-            a->own_set = set;
-            socmon_set_free(old_own);
             snprintf(a->events, sizeof a->events, "%s", a->config_events);
             a->config_gen++;
             agent_log(a, "CONFIG applied: now counting %zu counters ('%s'), config generation %llu, from seq %llu",

@@ -15,9 +15,10 @@
 typedef struct agent_client agent_client;
 
 struct agent {
+    smn_session *sess;          /* the caller's: the run, its target and counters (a CONFIG
+                                   chooses them anew: smn_session_reselect) */
     socmon_target *t;
-    socmon_set *set;            /* the caller's, or the one a CONFIG made (then owned: own_set) */
-    socmon_set *own_set;
+    socmon_set *set;            /* the session's, followed through CONFIGs */
     agent_opts o;
     char events[WIRE_MAX_STR + 1];
     char token[NET_TOKEN_MAX];  /* zero-padded: compared over the whole buffer */
@@ -53,6 +54,7 @@ struct agent {
     uint64_t config_gen;        /* bumped by every applied CONFIG */
 
     uint64_t nsamples;          /* sampling thread only */
+    uint64_t elapsed_ns;        /* sampling thread: the run's target time before this CONFIG */
     uint32_t nudge_every;       /* samples between nudges (1 but for an unpaced model) */
     atomic_uint_fast64_t samples, cpu_ns, bus_accesses;
     atomic_uint_fast64_t clients_total, refused, bytes_sent, nclients;

@@ -20,6 +20,10 @@ struct smn_session {
     void (*out_fn)(void *ctx, uint8_t byte);
     void *out_ctx;
     unsigned runs;            /* runs done */
+    socmon_consumer consumers[8];   /* as added: a reselected run's new pipeline takes them again */
+    size_t nconsumers;
+    int (*should_stop)(void *user);
+    void *stop_user;
 };
 
 static socmon_source *source_of(const smn_session *s)
@@ -105,6 +109,8 @@ socmon_status smn_session_open(const smn_run_plan *plan, smn_session **out)
     const socmon_source_info *info = st == SOCMON_OK ? socmon_source_info_of(source_of(s)) : NULL;
     if (st == SOCMON_OK)
         st = socmon_source_metricset(info, plan->metric_file, &s->ms);
+    s->should_stop = plan->should_stop;
+    s->stop_user = plan->user;
     socmon_pipeline_opts po = {.size = sizeof po, .ms = s->ms, .should_stop = plan->should_stop, .user = plan->user};
     if (st == SOCMON_OK)
         st = socmon_pipeline_new(info, &po, &s->pipe);
@@ -118,7 +124,49 @@ socmon_status smn_session_open(const smn_run_plan *plan, smn_session **out)
 
 socmon_status smn_session_add(smn_session *s, const socmon_consumer *c)
 {
-    return socmon_pipeline_add(s->pipe, c);
+    socmon_status st = socmon_pipeline_add(s->pipe, c);
+    if (st == SOCMON_OK && s->nconsumers < sizeof s->consumers / sizeof s->consumers[0])
+        s->consumers[s->nconsumers++] = *c;   /* the pipeline took at most as many */
+    return st;
+}
+
+void smn_session_set_should_stop(smn_session *s, int (*fn)(void *user), void *user)
+{
+    s->should_stop = fn;
+    s->stop_user = user;
+    socmon_pipeline_set_should_stop(s->pipe, fn, user);
+}
+
+socmon_status smn_session_reselect(smn_session *s, const char *events, uint64_t duration_ns)
+{
+    if (!s->run)
+        return socmon_fail(SOCMON_ESTATE, "run plan: only a target's counters can be chosen anew");
+    socmon_status st = smn_target_run_reselect(s->run, events, duration_ns);
+    if (st != SOCMON_OK)
+        return st;
+    /* the old pipeline was bound to the old counters: a new one, its metrics bound anew (a
+     * metric whose counters are no longer selected has no value), with the same consumers */
+    const socmon_source_info *info = smn_session_info(s);
+    socmon_metricset *ms = NULL;
+    if (socmon_source_metricset(info, s->plan.metric_file, &ms) != SOCMON_OK) {
+        socmon_clear_error();
+        ms = NULL;
+    }
+    socmon_pipeline *pipe = NULL;
+    socmon_pipeline_opts po = {.size = sizeof po, .ms = ms, .should_stop = s->should_stop, .user = s->stop_user};
+    st = socmon_pipeline_new(info, &po, &pipe);
+    for (size_t i = 0; st == SOCMON_OK && i < s->nconsumers; i++)
+        st = socmon_pipeline_add(pipe, &s->consumers[i]);
+    if (st != SOCMON_OK) {
+        socmon_pipeline_free(pipe);
+        socmon_metricset_free(ms);
+        return st;
+    }
+    socmon_pipeline_free(s->pipe);
+    socmon_metricset_free(s->ms);
+    s->pipe = pipe;
+    s->ms = ms;
+    return SOCMON_OK;
 }
 
 socmon_pipeline *smn_session_pipeline(const smn_session *s)

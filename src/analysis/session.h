@@ -50,6 +50,14 @@ typedef struct smn_session smn_session;
 socmon_status smn_session_open(const smn_run_plan *plan, smn_session **out);
 /* Adds a consumer (its ops and self stay the caller's), before run. */
 socmon_status smn_session_add(smn_session *s, const socmon_consumer *c);
+/* Replaces the plan's should_stop (the agent's: it stops, or a CONFIG waits), between runs. */
+void smn_session_set_should_stop(smn_session *s, int (*fn)(void *user), void *user);
+/* A target's counters chosen anew between two runs (the agent's CONFIG): the counters events
+ * selects (socmon_set_new's patterns) on the same, still running target, a new source sampling
+ * for duration_ns (0: to the workload's end) and a new pipeline with the same consumers and
+ * the metrics bound anew; the next smn_session_run runs them. On failure all stays as it was.
+ * smn_session_set, _info, _pipeline and _metricset then give the new ones. */
+socmon_status smn_session_reselect(smn_session *s, const char *events, uint64_t duration_ns);
 socmon_pipeline *smn_session_pipeline(const smn_session *s);
 const socmon_source_info *smn_session_info(const smn_session *s);
 const socmon_metricset *smn_session_metricset(const smn_session *s);

@@ -156,9 +156,10 @@ socmon_status smn_target_open_want(const smn_target_want *w, socmon_target **t, 
 {
     *t = NULL;
     *set = NULL;
-    const char *events = NULL;
+    const char *events = w->ops ? w->events : NULL;
     const char *text = w->nspecs ? w->specs[0] : SMN_DEFAULT_TARGET;
-    socmon_status st = w->nspecs > 1 ? open_combined(w, t) : open_one(text, w, t, &events);
+    socmon_status st = w->ops ? socmon_target_open_ops(w->ops, NULL, 0, t)
+                       : w->nspecs > 1 ? open_combined(w, t) : open_one(text, w, t, &events);
     if (st != SOCMON_OK)
         return st;
     if ((st = socmon_set_new(socmon_target_device(*t), events, set)) == SOCMON_OK)

@@ -13,6 +13,9 @@
 #define SMN_DEFAULT_TARGET "esp"
 
 typedef struct smn_target_want {
+    /* a target declared by its caller (socmon_target_open_ops, no options), opened in place of
+     * a spec: a test's or an embedder's own ops table */
+    const socmon_target_ops *ops;
     const char *const *specs;   /* the target specs; several: one combined run (socmon_target_combine) */
     size_t nspecs;              /* 0: SMN_DEFAULT_TARGET */
     int spec_given;             /* the user named the target (else -e may name the host's events) */

@@ -13,6 +13,7 @@ struct smn_target_run {
     const char *workload;     /* the given one, or the target's default */
     const char *given;        /* the given one (NULL: the target starts its default) */
     int program;
+    socmon_sampler_opts sampler;
 };
 
 uint64_t smn_step_for(const socmon_set *set, uint64_t ns)
@@ -59,6 +60,7 @@ socmon_status smn_target_run_open(const smn_target_want *w, const char *workload
                                            .duration_ns = s->duration_ns, .realtime = s->realtime,
                                            .max_intervals = s->max_intervals};
         st = socmon_target_check_interval(r->target, so.sampler.interval_ns);
+        r->sampler = so.sampler;
     }
     if (st == SOCMON_OK)
         st = socmon_source_target(r->target, r->set, &so, &r->src);
@@ -73,6 +75,26 @@ socmon_status smn_target_run_open(const smn_target_want *w, const char *workload
 socmon_status smn_target_run_start(smn_target_run *r)
 {
     return socmon_target_start(r->target, r->given);
+}
+
+socmon_status smn_target_run_reselect(smn_target_run *r, const char *events, uint64_t duration_ns)
+{
+    socmon_set *set = NULL;
+    socmon_source *src = NULL;
+    socmon_source_target_opts so = {.size = sizeof so, .workload = r->given, .started = 1, .sampler = r->sampler};
+    so.sampler.duration_ns = duration_ns;
+    socmon_status st = socmon_set_new(socmon_target_device(r->target), events, &set);
+    if (st == SOCMON_OK)
+        st = socmon_source_target(r->target, set, &so, &src);
+    if (st != SOCMON_OK) {
+        socmon_set_free(set);
+        return st;
+    }
+    socmon_source_close(r->src);
+    socmon_set_free(r->set);
+    r->src = src;
+    r->set = set;
+    return SOCMON_OK;
 }
 
 socmon_source *smn_target_run_source(const smn_target_run *r)

@@ -49,6 +49,10 @@ socmon_status smn_target_run_open(const smn_target_want *w, const char *workload
  * published, so that a target failing to start leaves no file). */
 socmon_status smn_target_run_start(smn_target_run *r);
 socmon_source *smn_target_run_source(const smn_target_run *r);
+/* The counters events select on the same target (socmon_set_new's patterns; NULL: all), and a
+ * new source over them, already started, sampling for duration_ns (0: to the workload's end):
+ * the agent's CONFIG between two runs. On failure the old set and source stay. */
+socmon_status smn_target_run_reselect(smn_target_run *r, const char *events, uint64_t duration_ns);
 /* The opened target (the run's own: closed with it). */
 socmon_target *smn_target_run_target(const smn_target_run *r);
 socmon_set *smn_target_run_set(const smn_target_run *r);

@@ -11,7 +11,8 @@
 #include "agent/agent.h"
 #include "serve/net.h"
 #include "agent/privs.h"
-#include "analysis/target_run.h"
+#include "cli/open_source.h"
+#include "serve/live.h"
 #include "cli/opts.h"
 #include "cli/serve.h"
 #include "cli/stop.h"
@@ -34,29 +35,6 @@ static void help(FILE *fp)
             "per-function counters streamed too (report --by-symbol of a remote recording works); the\n"
             "program's own output is not shown. See docs/agent.md.\n\n");
     cli_help_opts(fp, AGENT_OPTS);
-}
-
-/* --http: the sampling hooks feed the live view, so a board serves its own live page and
- * /metrics next to the collectors' port. They run on the sampling thread: socmon_live_push
- * neither allocates nor waits beyond one short lock per row. */
-static void on_sample(void *user, uint64_t seq, const socmon_sample *s)
-{
-    socmon_live_push(user, seq, s);
-}
-
-static void on_end(void *user, int32_t status, const char *reason)
-{
-    (void)status;
-    (void)reason;
-    socmon_live_end(user);
-}
-
-/* The live view's schema is fixed: a collector's CONFIG (--allow-config) replaced the counters,
- * so the page's run ends here; /metrics keeps the totals it had. */
-static void on_config(void *user, const socmon_set *set)
-{
-    (void)set;
-    socmon_live_end(user);
 }
 
 static void sleep_ms(unsigned ms)
@@ -104,6 +82,18 @@ static int serve(agent *ag, const cli_opts *o)
     return 0;
 }
 
+/* Frees what cmd_agent made, in the reverse order; rc is returned. */
+static int done(int rc, agent *ag, serve_http *srv, smn_live *lv, cli_source *src, FILE *devnull)
+{
+    serve_http_stop(srv);
+    agent_free(ag);
+    socmon_live_free(lv);
+    cli_source_close(src);
+    if (devnull)
+        fclose(devnull);
+    return rc;
+}
+
 int cmd_agent(int argc, char **argv)
 {
     cli_opts o;
@@ -120,55 +110,45 @@ int cmd_agent(int argc, char **argv)
         return cli_error("agent", st);
     cli_stop_install();
     o.symbols = 1;   /* a program's stream carries its per-function counters, as record's file does */
-    cli_session cs;
-    if ((st = cli_session_open(&cs, &o)) != SOCMON_OK) {
-        cli_session_close(&cs);
-        return cli_error("agent", st);
+    /* the run is a plan the session runs on the agent's sampling thread; the agent starts it */
+    cli_source src;
+    if ((rc = cli_source_open(&src, &o, "agent", (cli_how){.rule = SMN_STEP_ROWS, .pace = 1, .caller_starts = 1,
+                                                             .until_stopped = 1, .totals = SMN_TOTALS_NEVER})) != 0) {
+        cli_source_close(&src);
+        return rc;
     }
+    const socmon_source_info *in = src.info;
+    socmon_target *t = smn_session_target(src.sess);
     FILE *devnull = o.quiet ? fopen("/dev/null", "w") : NULL;
     agent_opts ao = {.listen = o.listen, .token = o.token_file ? token : NULL, .workload = o.workload,
-                     .events = o.events, .interval_ns = smn_run_interval(cs.target, cs.set, &(smn_sampling){.interval_ns = o.interval_set ? o.interval_ns : 0, .rule = SMN_STEP_ROWS}),
-                     .duration_ns = o.duration_ns, .pace = !o.no_pace, .allow_config = o.allow_config,
-                     .wait_collector = o.wait_collector, .ring = (size_t)o.ring, .max_clients = o.max_clients,
-                     .wire_version = o.wire_version,
+                     .events = o.events, .interval_ns = in->interval_ns, .duration_ns = o.duration_ns,
+                     .pace = !o.no_pace, .allow_config = o.allow_config, .wait_collector = o.wait_collector,
+                     .ring = (size_t)o.ring, .max_clients = o.max_clients, .wire_version = o.wire_version,
                      .log = devnull};
     agent *ag = NULL;
     char who[64];
     int dropped = 0;
-    /* --http: the live view the sampling hooks feed, served next to the collectors' port */
+    /* --http: the live view, one more consumer of the run, served next to the collectors' port */
     smn_live *lv = NULL;
     serve_http srv = {0};
     int hrc = 0;
-    socmon_metricset *ms = NULL;
-    st = o.http ? socmon_target_metrics(cs.target, &ms) : SOCMON_OK;
-    if (st == SOCMON_ENOENT) {   /* a target without metrics: the page shows the counters */
-        socmon_clear_error();
-        st = SOCMON_OK;
-    }
-    if (st == SOCMON_OK && o.http)
-        st = socmon_live_new_from_set(cs.set, socmon_target_spec(cs.target), o.workload, ao.interval_ns,
-                                      !socmon_target_is_hardware(cs.target), ms, NULL, &lv);
-    if (lv)
-        ao.hooks = (agent_hooks){.user = lv, .on_sample = on_sample, .on_end = on_end, .on_config = on_config};
+    st = o.http ? socmon_live_new_from_set(smn_session_set(src.sess), in->target, o.workload, in->interval_ns,
+                                           in->simulated, src.ms, NULL, &lv)
+                : SOCMON_OK;
+    socmon_consumer view = lv ? smn_live_consumer(lv) : (socmon_consumer){0};
+    if (st == SOCMON_OK && lv)
+        st = smn_session_add(src.sess, &view);
     /* Bound (a port below 1024 needs root) and the target open: root is no longer needed.
      * The port file is written before the drop on purpose: its directory (e.g. /run) may be
      * writable by root only. It therefore means "listening", not "dropped": the line
      * "running as user ..." below is the signal that root is gone. */
-    if (st != SOCMON_OK || (st = agent_new(cs.target, cs.set, &ao, &ag)) != SOCMON_OK ||
+    if (st != SOCMON_OK || (st = agent_new(src.sess, &ao, &ag)) != SOCMON_OK ||
         (o.port_file && (st = net_write_port_file(o.port_file, agent_port(ag))) != SOCMON_OK) ||
         (o.http && (srv.collectors = agent_address(ag)) &&
          (hrc = serve_http_start(&srv, lv, o.http, o.token_file ? token : NULL, o.http_hosts,
                                            (size_t)o.nhttp_hosts, o.http_port_file, "socmon agent")) != 0) ||
-        (st = agent_drop_privileges(o.user, &dropped, who, sizeof who)) != SOCMON_OK) {
-        serve_http_stop(&srv);
-        agent_free(ag);
-        socmon_live_free(lv);
-        socmon_metricset_free(ms);
-        cli_session_close(&cs);
-        if (devnull)
-            fclose(devnull);
-        return hrc ? hrc : cli_error("agent", st);
-    }
+        (st = agent_drop_privileges(o.user, &dropped, who, sizeof who)) != SOCMON_OK)
+        return done(hrc ? hrc : cli_error("agent", st), ag, &srv, lv, &src, devnull);
     /* The threads must not take SIGINT/SIGTERM: the main thread's flag is what stops the run. */
     sigset_t block, old;
     sigemptyset(&block);
@@ -177,20 +157,12 @@ int cmd_agent(int argc, char **argv)
     pthread_sigmask(SIG_BLOCK, &block, &old);
     st = agent_start(ag);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
-    if (st != SOCMON_OK) {
-        serve_http_stop(&srv);
-        agent_free(ag);
-        socmon_live_free(lv);
-        socmon_metricset_free(ms);
-        cli_session_close(&cs);
-        if (devnull)
-            fclose(devnull);
-        return cli_error("agent", st);
-    }
+    if (st != SOCMON_OK)
+        return done(cli_source_error(&src, "agent", st), ag, &srv, lv, &src, devnull);
     fprintf(stderr, "socmon agent: listening on %s (target %s, %zu counters, interval %.6g ms, ring %zu samples%s%s%s)\n",
-            agent_address(ag), socmon_target_spec(cs.target), socmon_set_size(cs.set), (double)ao.interval_ns / 1e6,
-            ao.ring ? ao.ring : agent_default_ring(socmon_set_size(cs.set)), o.token_file ? ", token required" : "",
-            socmon_target_is_hardware(cs.target) || ao.pace ? ", paced" : ", unpaced",
+            agent_address(ag), socmon_target_spec(t), in->ncounters, (double)ao.interval_ns / 1e6,
+            ao.ring ? ao.ring : agent_default_ring(in->ncounters), o.token_file ? ", token required" : "",
+            socmon_target_is_hardware(t) || ao.pace ? ", paced" : ", unpaced",
             dropped ? ", root dropped" : "");
     if (dropped)
         fprintf(stderr, "socmon agent: running as user '%s' from now on\n", who);
@@ -198,11 +170,5 @@ int cmd_agent(int argc, char **argv)
     agent_stop(ag);
     serve_http_stop(&srv);
     print_cost(ag);
-    agent_free(ag);
-    socmon_live_free(lv);
-    socmon_metricset_free(ms);
-    cli_session_close(&cs);
-    if (devnull)
-        fclose(devnull);
-    return rc;
+    return done(rc, ag, &srv, lv, &src, devnull);
 }

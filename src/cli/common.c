@@ -61,31 +61,3 @@ smn_target_want cli_target_want(const cli_opts *o)
                              .max_cycles = o->max_cycles, .max_cycles_set = o->max_cycles_set, .symbols = o->symbols,
                              .workload = o->workload};
 }
-
-socmon_status cli_session_open(cli_session *cs, const cli_opts *o)
-{
-    memset(cs, 0, sizeof *cs);
-    smn_target_want w = cli_target_want(o);
-    socmon_status st = smn_target_open_want(&w, &cs->target, &cs->set);
-    if (st != SOCMON_OK)
-        return st;
-    size_t n = socmon_set_size(cs->set);
-    cs->schema = calloc(n, sizeof *cs->schema);
-    cs->names = calloc(n, sizeof *cs->names);
-    if (!cs->schema || !cs->names)
-        return SOCMON_ENOMEM;
-    for (size_t i = 0; i < n; i++) {
-        cs->schema[i] = *socmon_set_counter(cs->set, i);
-        cs->names[i] = socmon_set_full_name(cs->set, i);
-    }
-    return SOCMON_OK;
-}
-
-void cli_session_close(cli_session *cs)
-{
-    free(cs->schema);
-    free(cs->names);
-    socmon_set_free(cs->set);
-    socmon_target_close(cs->target);
-    memset(cs, 0, sizeof *cs);
-}

@@ -17,8 +17,9 @@ int cli_remote_idle_ms(const cli_opts *o)
  * naming the option. Without it, the options of --remote alone are refused the same way. */
 static int check_remote_opts(const char *cmd, const cli_opts *o)
 {
-    int serve = strcmp(cmd, "serve") == 0;   /* serve's --token-file is its own server's token too */
-    const char *bad = !o->remote ? (o->token_file && !serve ? "--token-file" : o->agent_timeout_set ? "--agent-timeout"
+    /* serve's and the agent's --token-file is their own server's token */
+    int serve = strcmp(cmd, "serve") == 0, own_token = serve || strcmp(cmd, "agent") == 0;
+    const char *bad = !o->remote ? (o->token_file && !own_token ? "--token-file" : o->agent_timeout_set ? "--agent-timeout"
                                     : o->from ? "--from" : NULL)
                       : o->target && strcmp(o->target, SOCMON_DEFAULT_TARGET) ? "-t" : o->workload ? "-w" : o->interval_set ? "-I" : o->program ? "--"
                       : o->trace ? "--trace-bus" : o->realtime ? "--realtime" : o->max_cycles_set ? "--max-cycles"

@@ -147,9 +147,13 @@ static void publish(smn_live *lv)
 }
 
 /* A row of the pipeline becomes an entry. */
+/* The view's schema is fixed: a later run of the same pipeline's consumers (the agent's after a
+ * CONFIG, over other counters) finds the view ended and leaves it so; /metrics keeps its totals. */
 static socmon_status on_row(void *self, const socmon_row *r)
 {
     smn_live *lv = self;
+    if (lv->ended)
+        return SOCMON_OK;
     for (size_t i = 0; i < lv->nc; i++)
         lv->totals[i] += r->raw[i];
     pthread_mutex_lock(&lv->mu);
@@ -172,6 +176,8 @@ static socmon_status on_row(void *self, const socmon_row *r)
 static socmon_status on_gap(void *self, const socmon_gap *g)
 {
     smn_live *lv = self;
+    if (lv->ended)
+        return SOCMON_OK;
     pthread_mutex_lock(&lv->mu);
     size_t slot;
     smn_live_entry *e = claim(lv, &slot);
@@ -185,7 +191,7 @@ static socmon_status on_sample(void *self, uint64_t seq, const socmon_sample *s)
 {
     smn_live *lv = self;
     (void)seq;
-    if (!lv->have_first) {
+    if (!lv->have_first && !lv->ended) {
         lv->first_t = s->t_ns;
         lv->have_first = 1;
         pthread_mutex_lock(&lv->mu);   /* once per run */
@@ -200,7 +206,7 @@ static socmon_status on_begin(void *self, const socmon_analysis_info *a, socmon_
 {
     smn_live *lv = self;
     (void)a;
-    *want = (socmon_row_policy){.rows = 1, .merge_ns = lv->opts.row_ns, .clock = lv->opts.clock,
+    *want = (socmon_row_policy){.rows = !lv->ended, .merge_ns = lv->opts.row_ns, .clock = lv->opts.clock,
                                 .clock_user = lv->opts.clock_user};
     return SOCMON_OK;
 }
@@ -210,6 +216,8 @@ static socmon_status on_end(void *self, const socmon_totals *t, const char *reas
     smn_live *lv = self;
     (void)t;
     (void)reason;
+    if (lv->ended)
+        return SOCMON_OK;
     pthread_mutex_lock(&lv->mu);
     size_t slot;
     smn_live_entry *e = claim(lv, &slot);
@@ -287,8 +295,8 @@ void socmon_live_end(smn_live *lv)
         return;
     if (!lv->begun && socmon_pipeline_begin(lv->p) == SOCMON_OK)
         lv->begun = 1;
+    socmon_pipeline_end(lv->p, NULL);   /* its last row, then on_end marks the view ended */
     lv->ended = 1;
-    socmon_pipeline_end(lv->p, NULL);
 }
 
 socmon_status socmon_live_new_from_set(const socmon_set *set, const char *target, const char *workload,

@@ -4,7 +4,8 @@
  * must be none, over a whole run of the virtual ESP SoC served to a
  * collector. The path counted is everything a board's agent does: the
  * sampler, the driver's register reads through the bus into the model's
- * registers, the ring, the hooks and the server's wake-up. Only the model's
+ * registers, the session's pipeline, the ring, a consumer of the test's own and the
+ * server's wake-up. Only the model's
  * simulation of the workload (what the hardware does by itself, with its
  * own transaction pools) is left out, by a target that wraps the ESP
  * target's advance. A second test shows the shim sees an allocation there when one
@@ -74,7 +75,9 @@ typedef struct hooks_state {
     int alloc_in_hook;   /* the second test: allocate once on the sampling path */
 } hooks_state;
 
-static void hook_sample(void *user, uint64_t seq, const socmon_sample *s)
+/* The test's own consumer of the run, beside the agent's ring: it sees every sample on the
+ * sampling thread, where the counting starts, and the run's end, where it stops. */
+static socmon_status hook_sample(void *user, uint64_t seq, const socmon_sample *s)
 {
     hooks_state *h = user;
     (void)s;
@@ -87,15 +90,27 @@ static void hook_sample(void *user, uint64_t seq, const socmon_sample *s)
         free(p);
     }
     atomic_fetch_add(&h->samples, 1);
+    return SOCMON_OK;
 }
 
-static void hook_end(void *user, int32_t status, const char *reason)
+static socmon_status hook_end(void *user, const socmon_totals *t, const char *reason)
 {
-    (void)user, (void)status, (void)reason;
+    (void)user, (void)t, (void)reason;
 #ifndef NO_SHIM
     in_sampling = 0;
 #endif
+    return SOCMON_OK;
 }
+
+static socmon_status hook_begin(void *user, const socmon_analysis_info *ai, socmon_row_policy *want)
+{
+    (void)user, (void)ai;
+    *want = (socmon_row_policy){.rows = 0};
+    return SOCMON_OK;
+}
+
+static const socmon_consumer_ops hook_ops = {.size = sizeof hook_ops, .begin = hook_begin, .sample = hook_sample,
+                                             .end = hook_end};
 
 static socmon_status count(void *user, uint64_t seq, const socmon_sample *s)
 {
@@ -123,21 +138,24 @@ static socmon_status advance_unwatched(void *priv, uint64_t ns, int *done)
 /* One run of 20 ms at 50 us (401 samples) on the ESP model, unpaced, all of it collected. */
 static unsigned long run(int alloc_in_hook, uint64_t *collected, unsigned long *hooked)
 {
-    socmon_target *t;
-    socmon_set *set;
     esp_ops = socmon_target_lookup("esp");
     assert_non_null(esp_ops);
     socmon_target_ops ops = *esp_ops;
     ops.advance = advance_unwatched;
-    assert_int_equal(socmon_target_open_ops(&ops, NULL, 0, &t), SOCMON_OK);
-    assert_int_equal(socmon_set_new(socmon_target_device(t), NULL, &set), SOCMON_OK);
+    /* the agent's run as a board's: a plan over the target, started by the agent */
+    smn_run_plan plan = {.target = {.ops = &ops}, .workload = "multifft",
+                         .sampling = {.interval_ns = 50000, .rule = SMN_STEP_ROWS, .duration_ns = 20000000,
+                                      .started = 1},
+                         .totals = SMN_TOTALS_NEVER};
+    smn_session *sess;
+    assert_int_equal(smn_session_open(&plan, &sess), SOCMON_OK);
     hooks_state hs = {0};
     hs.alloc_in_hook = alloc_in_hook;
+    assert_int_equal(smn_session_add(sess, &(socmon_consumer){.ops = &hook_ops, .self = &hs}), SOCMON_OK);
     agent_opts o = {.listen = "127.0.0.1:0", .workload = "multifft", .interval_ns = 50000,
-                    .duration_ns = 20000000, .pace = 0, .wait_collector = 1, .log = stderr,
-                    .hooks = {&hs, hook_sample, NULL, hook_end, NULL}};
+                    .duration_ns = 20000000, .pace = 0, .wait_collector = 1, .log = stderr};
     agent *a;
-    assert_int_equal(agent_new(t, set, &o, &a), SOCMON_OK);
+    assert_int_equal(agent_new(sess, &o, &a), SOCMON_OK);
 #ifndef NO_SHIM
     atomic_store(&sampling_allocs, 0);
 #endif
@@ -153,8 +171,7 @@ static unsigned long run(int alloc_in_hook, uint64_t *collected, unsigned long *
     collector_close(c);
     agent_stop(a);
     agent_free(a);
-    socmon_set_free(set);
-    socmon_target_close(t);
+    smn_session_close(sess);
     *hooked = atomic_load(&hs.samples);
 #ifndef NO_SHIM
     return atomic_load(&sampling_allocs);

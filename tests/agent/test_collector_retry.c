@@ -93,14 +93,16 @@ static void *fake_main(void *arg)
 /* A HELLO from a real agent (the ESP model), as bytes on the wire. */
 static void capture_hello(fake *f)
 {
-    socmon_target *t;
-    socmon_set *set;
-    assert_int_equal(socmon_target_open("esp", &t), SOCMON_OK);
-    assert_int_equal(socmon_set_new(socmon_target_device(t), NULL, &set), SOCMON_OK);
+    smn_run_plan plan = {.target = {.specs = (const char *const[]){"esp"}, .nspecs = 1},
+                         .sampling = {.interval_ns = 1000000, .rule = SMN_STEP_ROWS, .duration_ns = 1000000,
+                                      .realtime = 1, .started = 1},
+                         .totals = SMN_TOTALS_NEVER};
+    smn_session *sess;
+    assert_int_equal(smn_session_open(&plan, &sess), SOCMON_OK);
     agent_opts o = {.listen = "127.0.0.1:0", .interval_ns = 1000000, .duration_ns = 1000000, .pace = 1,
                     .wait_collector = 1, .log = stderr};
     agent *a;
-    assert_int_equal(agent_new(t, set, &o, &a), SOCMON_OK);
+    assert_int_equal(agent_new(sess, &o, &a), SOCMON_OK);
     assert_int_equal(agent_start(a), SOCMON_OK);
     char addr[64];
     snprintf(addr, sizeof addr, "127.0.0.1:%u", agent_port(a));
@@ -117,8 +119,7 @@ static void capture_hello(fake *f)
     close(fd);
     agent_stop(a);
     agent_free(a);
-    socmon_set_free(set);
-    socmon_target_close(t);
+    smn_session_close(sess);
 }
 
 static void start_fake(fake *f, pthread_t *th, uint32_t code, int errors)

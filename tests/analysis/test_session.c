@@ -6,7 +6,9 @@
  * executable); a hardware run with no end is the request's fault (exit 2) unless the plan runs
  * until stopped, and only when it runs (a plan may read the counters once); a workload that
  * does not parse is the request's fault; a recording is read as recorded; an interval below
- * the target's minimum is refused. */
+ * the target's minimum is refused; a target's counters chosen anew between two runs (the
+ * agent's CONFIG) reach the same consumers from the still running target, a bad choice
+ * leaving all as it was. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -20,6 +22,7 @@
 
 #include "analysis/session.h"
 #include "socmon/status.h"
+#include "socmon/target.h"
 
 static char elf[1024], rec[1024];
 
@@ -219,6 +222,74 @@ static void request_at_fault(void **state)
     assert_non_null(strstr(socmon_errmsg(), "mesh"));
 }
 
+/* Samples seen and their width, and the run stopped after `stop_after` of them. */
+typedef struct widths {
+    size_t samples, width, begins;
+    size_t stop_after;
+} widths;
+
+static socmon_status w_begin(void *self, const socmon_analysis_info *a, socmon_row_policy *want)
+{
+    (void)a;
+    ((widths *)self)->begins++;
+    *want = (socmon_row_policy){.rows = 0};
+    return SOCMON_OK;
+}
+
+static socmon_status w_sample(void *self, uint64_t seq, const socmon_sample *smp)
+{
+    (void)seq;
+    widths *w = self;
+    w->samples++;
+    w->width = smp->n;
+    return SOCMON_OK;
+}
+
+static int w_stop(void *user)
+{
+    widths *w = user;
+    return w->stop_after && w->samples >= w->stop_after;
+}
+
+static void reselected(void **state)
+{
+    (void)state;
+    static const socmon_consumer_ops ops = {.size = sizeof ops, .begin = w_begin, .sample = w_sample};
+    widths w = {.stop_after = 5};
+    smn_session *s = NULL;
+    smn_run_plan p = {.target = ONE("esp"), .sampling = {.interval_ns = 100000, .rule = SMN_STEP_ROWS, .started = 1},
+                      .totals = SMN_TOTALS_NEVER};
+    assert_int_equal(smn_session_open(&p, &s), SOCMON_OK);
+    assert_int_equal(smn_session_add(s, &(socmon_consumer){.ops = &ops, .self = &w}), SOCMON_OK);
+    smn_session_set_should_stop(s, w_stop, &w);
+    assert_int_equal(smn_session_start(s), SOCMON_OK);
+    assert_int_equal(smn_session_run(s), SOCMON_OK);   /* stopped after 5 samples */
+    size_t all = socmon_set_size(smn_session_set(s));
+    assert_int_equal(w.width, all);
+    uint64_t t_stop = socmon_target_now_ns(smn_session_target(s));
+    /* a pattern that matches nothing: refused, the old counters stay */
+    assert_int_not_equal(smn_session_reselect(s, "nosuch*", 0), SOCMON_OK);
+    assert_int_equal(socmon_set_size(smn_session_set(s)), all);
+    /* tile0's counters for 1 ms more of the same run */
+    assert_int_equal(smn_session_reselect(s, "tile0.*", 1000000), SOCMON_OK);
+    size_t tile0 = socmon_set_size(smn_session_set(s));
+    assert_true(tile0 > 0 && tile0 < all);
+    assert_int_equal(smn_session_info(s)->ncounters, tile0);
+    w.stop_after = 0;
+    size_t before = w.samples;
+    assert_int_equal(smn_session_run(s), SOCMON_OK);
+    assert_int_equal(w.begins, 2);                /* the same consumer, a second run */
+    assert_int_equal(w.width, tile0);
+    assert_int_equal(w.samples - before, 11);     /* 1 ms at 100 us: a first reading and 10 */
+    /* the target ran on, not from reset: its time continues from the first run's stop */
+    assert_true(socmon_target_now_ns(smn_session_target(s)) >= t_stop + 1000000);
+    smn_session_close(s);
+    /* a recording's counters are the file's */
+    assert_int_equal(smn_session_open(&(smn_run_plan){.recording = rec}, &s), SOCMON_OK);
+    assert_int_equal(smn_session_reselect(s, NULL, 0), SOCMON_ESTATE);
+    smn_session_close(s);
+}
+
 static void recording_as_recorded(void **state)
 {
     (void)state;
@@ -239,6 +310,7 @@ int main(void)
         cmocka_unit_test(program_ends),
         cmocka_unit_test(command_ends),
         cmocka_unit_test(request_at_fault),
+        cmocka_unit_test(reselected),
         cmocka_unit_test(recording_as_recorded),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
