@@ -102,18 +102,24 @@ static void count_byte(void *ctx, uint8_t b)
     (*(size_t *)ctx)++;
 }
 
-static void program_end(const smn_run_plan *p, const char *end, int code, size_t *bytes)
+/* A finished session's program or command ended as `end` with exit status code; closes s. */
+static void ended_as(smn_session *s, const char *end, int code)
 {
-    smn_session *s = NULL;
-    assert_int_equal(smn_session_open(p, &s), SOCMON_OK);
-    assert_int_equal(smn_session_program_output(s, count_byte, bytes), 1);
-    assert_int_equal(smn_session_run(s), SOCMON_OK);
     smn_session_end e;
     smn_session_exit(s, &e);
     assert_int_equal(e.program, 1);
     assert_string_equal(e.end, end);
     assert_int_equal(e.exit_code, code);
     smn_session_close(s);
+}
+
+static void program_end(const smn_run_plan *p, const char *end, int code, size_t *bytes)
+{
+    smn_session *s = NULL;
+    assert_int_equal(smn_session_open(p, &s), SOCMON_OK);
+    assert_int_equal(smn_session_program_output(s, count_byte, bytes), 1);
+    assert_int_equal(smn_session_run(s), SOCMON_OK);
+    ended_as(s, end, code);
 }
 
 static void program_ends(void **state)
@@ -127,13 +133,13 @@ static void program_ends(void **state)
     assert_true(part < whole);
 }
 
-/* The host's command, run under a plan, ends as a shell would say. */
 static int stop_now(void *user)
 {
     (void)user;
     return 1;
 }
 
+/* The host's command, run under a plan, ends as a shell would say. */
 static void command_end(const char *script, const char *end, int code)
 {
     char *const argv[] = {"/bin/sh", "-c", (char *)script, NULL};
@@ -141,12 +147,7 @@ static void command_end(const char *script, const char *end, int code)
     smn_run_plan p = {.target = {ONE_SPEC("host"), .command = argv}};
     assert_int_equal(smn_session_open(&p, &s), SOCMON_OK);
     assert_int_equal(smn_session_run(s), SOCMON_OK);
-    smn_session_end e;
-    smn_session_exit(s, &e);
-    assert_int_equal(e.program, 1);
-    assert_string_equal(e.end, end);
-    assert_int_equal(e.exit_code, code);
-    smn_session_close(s);
+    ended_as(s, end, code);
 }
 
 static void command_not_run(char *path, int code)
