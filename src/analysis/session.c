@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "analysis/run_attach.h"
 #include "analysis/session.h"
 #include "socmon/host.h"
 #include "socmon/recording.h"
@@ -24,6 +25,8 @@ struct smn_session {
     size_t nconsumers;
     int (*should_stop)(void *user);
     void *stop_user;
+    double *params0;          /* the target's parameters when it was opened (a header's) */
+    size_t nparams0;
 };
 
 static socmon_source *source_of(const smn_session *s)
@@ -58,6 +61,15 @@ static socmon_status open_target(smn_session *s)
         return st;
     if (s->out_fn)
         socmon_target_program_output(target_of(s), s->out_fn, s->out_ctx);
+    /* the parameters as a recording's header takes them now, to see at the end which moved */
+    const socmon_device *dev = socmon_target_device(target_of(s));
+    free(s->params0);
+    s->nparams0 = socmon_device_nparams(dev);
+    s->params0 = calloc(s->nparams0 ? s->nparams0 : 1, sizeof *s->params0);
+    if (!s->params0)
+        return socmon_fail(SOCMON_ENOMEM, "run plan: out of memory");
+    for (size_t i = 0; i < s->nparams0; i++)
+        socmon_device_param_at(dev, i, NULL, &s->params0[i]);
     return SOCMON_OK;
 }
 
@@ -167,6 +179,19 @@ socmon_status smn_session_reselect(smn_session *s, const char *events, uint64_t 
     s->pipe = pipe;
     s->ms = ms;
     return SOCMON_OK;
+}
+
+socmon_status smn_session_attach(const smn_session *s, socmon_recwriter *w, int params)
+{
+    socmon_target *t = target_of(s);
+    if (!t)
+        return SOCMON_OK;   /* a recording's or an agent's run: its target is not here */
+    socmon_status st = smn_attach_profile(t, w);
+    if (st == SOCMON_OK)
+        st = smn_attach_phases(t, w);
+    if (st == SOCMON_OK && params)
+        st = smn_attach_params(t, w, s->params0, s->nparams0);
+    return st;
 }
 
 socmon_pipeline *smn_session_pipeline(const smn_session *s)
@@ -386,5 +411,6 @@ void smn_session_close(smn_session *s)
         socmon_source_close(s->src);
     socmon_recording_free(s->rec);
     smn_target_run_close(s->run);
+    free(s->params0);
     free(s);
 }

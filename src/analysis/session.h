@@ -50,6 +50,10 @@ typedef struct smn_session smn_session;
 socmon_status smn_session_open(const smn_run_plan *plan, smn_session **out);
 /* Adds a consumer (its ops and self stay the caller's), before run. */
 socmon_status smn_session_add(smn_session *s, const socmon_consumer *c);
+/* What the run's target leaves beside its samples, attached to the recording w makes, at the
+ * run's end: the program's profile, the workload's phases and, if params, the parameters that
+ * moved since the target was opened (analysis/run_attach.h); nothing without a target here. */
+socmon_status smn_session_attach(const smn_session *s, socmon_recwriter *w, int params);
 /* Replaces the plan's should_stop (the agent's: it stops, or a CONFIG waits), between runs. */
 void smn_session_set_should_stop(smn_session *s, int (*fn)(void *user), void *user);
 /* A target's counters chosen anew between two runs (the agent's CONFIG): the counters events

@@ -73,8 +73,6 @@ typedef struct rec {
     cli_doc live;           /* the live lines (without -q) */
     uint64_t samples, next_progress;
     uint64_t first_seq, last_seq, first_t, last_t;   /* what arrived from an agent */
-    double *params0;        /* the device's parameters as the header holds them */
-    size_t nparams0;
 } rec;
 
 /* "socmon: record: writing 'PATH': No space left on device" */
@@ -217,14 +215,6 @@ static int open_file(rec *r)
     }
     if ((st = socmon_recwriter_open(fd, info->set, info->target, info->interval_ns, &wo, &r->w)) != SOCMON_OK)
         return write_error(r->path, st);
-    if (!r->src.remote) {   /* the header's parameters, to see at the end which moved */
-        const socmon_device *dev = socmon_target_device(smn_session_target(r->src.sess));
-        r->nparams0 = socmon_device_nparams(dev);
-        if (r->nparams0 && !(r->params0 = calloc(r->nparams0, sizeof *r->params0)))
-            return cli_error("record", socmon_fail(SOCMON_ENOMEM, "record: out of memory"));
-        for (size_t i = 0; i < r->nparams0; i++)
-            socmon_device_param_at(dev, i, NULL, &r->params0[i]);
-    }
     if (!r->src.remote && (st = smn_session_start(r->src.sess)) != SOCMON_OK)
         return cli_source_error(&r->src, "record", st);
     /* PATH names the file only now that it holds a header: never an unreadable recording. */
@@ -262,76 +252,6 @@ static int open_consumers(rec *r, size_t *shown)
     if (st == SOCMON_OK)
         smn_session_add(r->src.sess, &lc);
     return 0;
-}
-
-/* A program's exact profile (a model that sees every instruction keeps one: ibex) goes with the
- * recording, for report's call tree, lines and annotation; a target without one adds nothing. */
-static socmon_status attach_profile(rec *r)
-{
-    socmon_profile *prof = NULL;
-    char *json = NULL;
-    size_t len = 0;
-    if (r->src.remote || socmon_target_profile(smn_session_target(r->src.sess), &prof) != SOCMON_OK) {
-        socmon_clear_error();
-        return SOCMON_OK;
-    }
-    socmon_status st = socmon_profile_to_json(prof, &json, &len);
-    if (st == SOCMON_OK)
-        st = socmon_recwriter_attach(r->w, "profile", json, len);
-    free(json);
-    socmon_profile_free(prof);
-    return st;
-}
-
-/* The workload's phases (esp's multifft: its coherence modes) go with the recording as its
- * attachment "phases", for report's phase column, Perfetto's phase slices and the page's bands;
- * a target without phases adds nothing, so its recordings stay as they were. */
-static socmon_status attach_phases(rec *r)
-{
-    socmon_phase ph[64];
-    size_t n = r->src.remote ? 0 : socmon_target_phases(smn_session_target(r->src.sess), ph, 64);
-    char *text = NULL;
-    size_t len = 0;
-    if (n == 0)
-        return SOCMON_OK;
-    socmon_status st = socmon_phases_format(ph, n < 64 ? n : 64, &text, &len);
-    if (st == SOCMON_OK)
-        st = socmon_recwriter_attach(r->w, "phases", text, len);
-    free(text);
-    return st;
-}
-
-/* Parameters that followed the run (the traffic Zynq's workload asked of each slot so far) go
- * with the recording as its attachment "params", their values at the end, so report weighs the
- * run as stat does; a run whose parameters stayed as the header has them adds nothing. */
-static socmon_status attach_params(rec *r)
-{
-    /* (--append continues another run's header: its parameters are that run's) */
-    const socmon_device *dev = r->src.remote || r->appending ? NULL : socmon_target_device(smn_session_target(r->src.sess));
-    size_t n = socmon_device_nparams(dev), len = 0, cap = 0;
-    char *text = NULL;
-    socmon_status st = SOCMON_OK;
-    for (size_t i = 0; i < n && st == SOCMON_OK; i++) {
-        const char *name;
-        double v;
-        socmon_device_param_at(dev, i, &name, &v);
-        if (i < r->nparams0 && (v == r->params0[i] || (isnan(v) && isnan(r->params0[i]))))
-            continue;
-        int k = snprintf(NULL, 0, "%s %.17g\n", name, v);
-        if (len + (size_t)k + 1 > cap) {
-            char *g = realloc(text, cap = (len + (size_t)k + 1) * 2);
-            if (!g) {
-                st = socmon_fail(SOCMON_ENOMEM, "record: out of memory");
-                break;
-            }
-            text = g;
-        }
-        len += (size_t)snprintf(text + len, cap - len, "%s %.17g\n", name, v);
-    }
-    if (st == SOCMON_OK && len)
-        st = socmon_recwriter_attach(r->w, "params", text, len);
-    free(text);
-    return st;
 }
 
 /* The first line of a remote run: the agent, and where its stream starts (--from). */
@@ -417,11 +337,8 @@ static int finish(rec *r, socmon_status st, int rc)
     /* Keep what was recorded even if the run stopped early: the pending block, then the end.
      * After a write failure the writer is not asked again: the file stays as it was. */
     socmon_recwriter_stats ws = {0};
-    socmon_status wst = r->rr.failed ? st : attach_profile(r);
-    if (wst == SOCMON_OK && !r->rr.failed)
-        wst = attach_phases(r);
-    if (wst == SOCMON_OK && !r->rr.failed)
-        wst = attach_params(r);
+    /* (--append continues another run's header: its parameters are that run's) */
+    socmon_status wst = r->rr.failed ? st : smn_session_attach(r->src.sess, r->w, !r->appending);
     if (wst == SOCMON_OK)
         wst = socmon_recwriter_flush(r->w);
     socmon_recwriter_get_stats(r->w, &ws);
@@ -569,7 +486,6 @@ int cmd_record(int argc, char **argv)
         smn_feed_free(r.live.feed);
         cli_output_discard(&r.live.co);
         cli_source_close(&r.src);
-        free(r.params0);
         return rc;
     }
     if (!r.src.remote)
@@ -583,6 +499,5 @@ int cmd_record(int argc, char **argv)
     st = smn_session_run(r.src.sess);   /* and the bus trace's write errors (--trace-bus) */
     rc = finish(&r, st, 0);
     cli_source_close(&r.src);
-    free(r.params0);
     return rc;
 }

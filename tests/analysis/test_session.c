@@ -8,7 +8,8 @@
  * does not parse is the request's fault; a recording is read as recorded; an interval below
  * the target's minimum is refused; a target's counters chosen anew between two runs (the
  * agent's CONFIG) reach the same consumers from the still running target, a bad choice
- * leaving all as it was. */
+ * leaving all as it was; what a run leaves beside its samples is attached to a recording (a
+ * workload's phases, a program's profile, the parameters that moved; none for a recording). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -21,6 +22,7 @@
 #include <unistd.h>
 
 #include "analysis/session.h"
+#include "socmon/recording.h"
 #include "socmon/status.h"
 #include "socmon/target.h"
 
@@ -291,6 +293,55 @@ static void reselected(void **state)
     smn_session_close(s);
 }
 
+/* The attachments a session's run leaves in a fresh recording, read back: their names, "+"-joined. */
+static void attached(const smn_run_plan *p, int params, char *names, size_t len)
+{
+    smn_session *s = NULL;
+    assert_int_equal(smn_session_open(p, &s), SOCMON_OK);
+    assert_int_equal(smn_session_run(s), SOCMON_OK);
+    char path[] = "/tmp/test_session_rec_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    socmon_recwriter *w = NULL;
+    const socmon_source_info *in = smn_session_info(s);
+    assert_int_equal(socmon_recwriter_open(fd, smn_session_set(s), in->target, in->interval_ns, NULL, &w), SOCMON_OK);
+    assert_int_equal(smn_session_attach(s, w, params), SOCMON_OK);
+    assert_int_equal(socmon_recwriter_close(w), SOCMON_OK);
+    close(fd);
+    smn_session_close(s);
+    socmon_recording *rec2 = NULL;
+    assert_int_equal(socmon_recording_open(path, &rec2), SOCMON_OK);
+    names[0] = 0;
+    for (size_t i = 0; i < socmon_recording_nattachments(rec2); i++) {
+        size_t n = 0;
+        const char *name = socmon_recording_attachment_at(rec2, i, &n, NULL);
+        assert_true(n > 0);
+        snprintf(names + strlen(names), len - strlen(names), "%s%s", *names ? "+" : "", name);
+    }
+    socmon_recording_free(rec2);
+    unlink(path);
+}
+
+static void attachments(void **state)
+{
+    (void)state;
+    char names[256];
+    attached(&(smn_run_plan){.target = ONE("esp"), .workload = "multifft"}, 1, names, sizeof names);
+    assert_string_equal(names, "phases");    /* multifft's coherence modes; no parameter moved */
+    attached(&(smn_run_plan){.target = {ONE_SPEC("ibex"), .program = elf, .symbols = 1}}, 1, names, sizeof names);
+    assert_string_equal(names, "profile");   /* CoreMark's exact profile */
+    /* the traffic Zynq's workload moves its slots' parameters: attached unless asked not to */
+    attached(&(smn_run_plan){.target = ONE("zynq"), .sampling = {.duration_ns = 10000000}}, 1, names, sizeof names);
+    assert_non_null(strstr(names, "params"));
+    attached(&(smn_run_plan){.target = ONE("zynq"), .sampling = {.duration_ns = 10000000}}, 0, names, sizeof names);
+    assert_null(strstr(names, "params"));
+    /* a recording's run has no target here: nothing to attach */
+    smn_session *s = NULL;
+    assert_int_equal(smn_session_open(&(smn_run_plan){.recording = rec}, &s), SOCMON_OK);
+    assert_int_equal(smn_session_attach(s, NULL, 1), SOCMON_OK);
+    smn_session_close(s);
+}
+
 static void recording_as_recorded(void **state)
 {
     (void)state;
@@ -312,6 +363,7 @@ int main(void)
         cmocka_unit_test(command_ends),
         cmocka_unit_test(request_at_fault),
         cmocka_unit_test(reselected),
+        cmocka_unit_test(attachments),
         cmocka_unit_test(recording_as_recorded),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
