@@ -11,12 +11,13 @@
 #include "agent/agent.h"
 #include "serve/net.h"
 #include "agent/privs.h"
+#include "cli/cli_rw.h"
 #include "cli/opts.h"
 #include "cli/serve.h"
 #include "cli/stop.h"
 
 #define AGENT_OPTS (OPT_TARGET | OPT_WORKLOAD | OPT_INTERVAL | OPT_DURATION | OPT_EVENTS | OPT_AGENT | OPT_PROGRAM | \
-                    OPT_MAX_CYCLES)
+                    OPT_MAX_CYCLES | OPT_REMOTE_WRITE)
 
 static void help(FILE *fp)
 {
@@ -117,6 +118,9 @@ int cmd_agent(int argc, char **argv)
     socmon_status st;
     if (o.token_file && (st = net_read_token(o.token_file, token)) != SOCMON_OK)
         return cli_error("agent", st);
+    smn_rw *rw = NULL;
+    if ((rc = cli_rw_open(&o, "agent", &rw)) != 0)
+        return rc;
     cli_stop_install();
     o.symbols = 1;   /* a program's stream carries its per-function counters, as record's file does */
     cli_session cs;
@@ -139,7 +143,7 @@ int cmd_agent(int argc, char **argv)
     serve_http srv = {0};
     int hrc = 0;
     socmon_metricset *ms = NULL;
-    st = o.http ? socmon_target_metrics(cs.target, &ms) : SOCMON_OK;
+    st = o.http || rw ? socmon_target_metrics(cs.target, &ms) : SOCMON_OK;
     if (st == SOCMON_ENOENT) {   /* a target without metrics: the page shows the counters */
         socmon_clear_error();
         st = SOCMON_OK;
@@ -149,6 +153,8 @@ int cmd_agent(int argc, char **argv)
                                       !socmon_target_is_hardware(cs.target), ms, NULL, &lv);
     if (lv)
         ao.hooks = (agent_hooks){.user = lv, .on_sample = on_sample, .on_end = on_end, .on_config = on_config};
+    if (st == SOCMON_OK)   /* --remote-write: after the live view's hooks */
+        st = cli_rw_agent(rw, &ao, cs.set, socmon_target_spec(cs.target), ms, !socmon_target_is_hardware(cs.target));
     /* Bound (a port below 1024 needs root) and the target open: root is no longer needed.
      * The port file is written before the drop on purpose: its directory (e.g. /run) may be
      * writable by root only. It therefore means "listening", not "dropped": the line
@@ -161,6 +167,7 @@ int cmd_agent(int argc, char **argv)
         (st = agent_drop_privileges(o.user, &dropped, who, sizeof who)) != SOCMON_OK) {
         serve_http_stop(&srv);
         agent_free(ag);
+        smn_rw_free(rw);
         socmon_live_free(lv);
         socmon_metricset_free(ms);
         cli_session_close(&cs);
@@ -179,6 +186,7 @@ int cmd_agent(int argc, char **argv)
     if (st != SOCMON_OK) {
         serve_http_stop(&srv);
         agent_free(ag);
+        smn_rw_free(rw);
         socmon_live_free(lv);
         socmon_metricset_free(ms);
         cli_session_close(&cs);
@@ -197,6 +205,7 @@ int cmd_agent(int argc, char **argv)
     agent_stop(ag);
     serve_http_stop(&srv);
     print_cost(ag);
+    cli_rw_close(rw, "agent", stderr);
     agent_free(ag);
     socmon_live_free(lv);
     socmon_metricset_free(ms);

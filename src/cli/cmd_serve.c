@@ -15,6 +15,7 @@
 #include "serve/http.h"
 #include "serve/live.h"
 #include "serve/net.h"
+#include "cli/cli_rw.h"
 #include "cli/opts.h"
 #include "cli/program.h"
 #include "cli/serve.h"
@@ -23,7 +24,8 @@
 #include "core/text.h"
 
 #define SERVE_OPTS (OPT_TARGET | OPT_EVENTS | OPT_WORKLOAD | OPT_DURATION | OPT_INTERVAL | OPT_INTERVAL_COUNT | \
-                    OPT_METRIC_FILE | OPT_PROGRAM | OPT_MAX_CYCLES | OPT_TRACE | OPT_HTTP | OPT_REMOTE)
+                    OPT_METRIC_FILE | OPT_PROGRAM | OPT_MAX_CYCLES | OPT_TRACE | OPT_HTTP | OPT_REMOTE | \
+                    OPT_REMOTE_WRITE)
 
 static void help(FILE *fp)
 {
@@ -97,7 +99,7 @@ static socmon_status say_gap(void *self, const socmon_gap *g)
 static const socmon_consumer_ops gap_notes = {.size = sizeof gap_notes, .gap = say_gap};
 
 /* The source's samples into the live view, served until SIGINT/SIGTERM; returns the exit code. */
-static int serve(cli_opts *o)
+static int serve(cli_opts *o, smn_rw *rw)
 {
     cli_source src;
     int rc = cli_source_open(&src, o, "serve", CLI_INTERVAL_TARGET, 1, 1);
@@ -129,8 +131,12 @@ static int serve(cli_opts *o)
         socmon_consumer notes = {.ops = &gap_notes};
         socmon_status st = src.remote ? socmon_pipeline_add(p, &notes) : SOCMON_OK;
         if (st == SOCMON_OK)
+            st = cli_rw_add(rw, p);
+        if (st == SOCMON_OK)
             st = socmon_pipeline_run(p, src.src);
         socmon_live_end(lv);
+        cli_rw_close(rw, "serve", stderr);   /* the run's end is the pushes' end */
+        rw = NULL;
         if (st != SOCMON_OK && !src.remote)
             rc = cli_error("serve", st);
         if (!rc) {   /* a local run that failed was said above, and ends serve */
@@ -142,6 +148,7 @@ static int serve(cli_opts *o)
             rc = cli_program_exit(&src.sess, "serve");
     }
     serve_http_stop(&srv);
+    smn_rw_free(rw);
     socmon_live_free(lv);
     cli_source_close(&src);
     return rc;
@@ -153,6 +160,9 @@ int cmd_serve(int argc, char **argv)
     int rc = cli_parse_opts(argc, argv, SERVE_OPTS, help, &o);
     if (rc >= 0)
         return rc;
+    smn_rw *rw = NULL;
+    if ((rc = cli_rw_open(&o, "serve", &rw)) != 0)
+        return rc;
     cli_stop_install();
-    return serve(&o);
+    return serve(&o, rw);
 }
