@@ -463,6 +463,8 @@ void smn_rw_free(smn_rw *rw)
     socmon_pipeline_free(rw->own_p);
     free(rw->own_counters);
     free(rw->own_names);
+    free(rw->own_pnames);
+    free(rw->own_pvalues);
     smn_rw_curl_free(rw);
     pthread_mutex_destroy(&rw->mu);
     pthread_cond_destroy(&rw->cv);

@@ -22,11 +22,23 @@ socmon_status smn_rw_attach_set(smn_rw *rw, const socmon_set *set, const char *t
         rw->own_counters[i] = *socmon_set_counter(set, i);
         rw->own_names[i] = socmon_set_full_name(set, i);
     }
+    /* the device's parameters: metrics over clock_hz (latencies in ns) need them */
     const socmon_device *dev = socmon_set_device(set);
+    size_t np = socmon_device_nparams(dev);
+    rw->own_pnames = calloc(np + 1, sizeof *rw->own_pnames);
+    rw->own_pvalues = calloc(np + 1, sizeof *rw->own_pvalues);
+    if (!rw->own_pnames || !rw->own_pvalues)
+        return socmon_fail(SOCMON_ENOMEM, "remote write: out of memory");
+    for (size_t i = 0; i < np; i++) {
+        socmon_status pst = socmon_device_param_at(dev, i, &rw->own_pnames[i], &rw->own_pvalues[i]);
+        if (pst != SOCMON_OK)
+            return pst;
+    }
     rw->own_info = (socmon_source_info){.kind = "target", .target = target, .device = socmon_device_name(dev),
                                         .workload = workload, .interval_ns = interval_ns, .simulated = simulated,
                                         .ncounters = n, .counters = rw->own_counters, .names = rw->own_names,
-                                        .set = set};
+                                        .nparams = np, .param_names = rw->own_pnames,
+                                        .param_values = rw->own_pvalues, .set = set};
     socmon_pipeline_opts po = {.size = sizeof po, .ms = ms};
     socmon_consumer c = smn_rw_consumer(rw);
     c.optional = 0;

@@ -3,6 +3,7 @@
  * name what failed (no connection, TLS, a timeout, the receiver's own message). */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include <curl/curl.h>
 
@@ -26,6 +27,21 @@ static size_t keep_body(char *data, size_t size, size_t n, void *user)
     memcpy(b->buf + b->len, data, len < room ? len : room);
     b->len += len < room ? len : room;
     return len;
+}
+
+/* A request in flight when the end's drain time runs out is given up: the end of a run never
+ * waits longer than drain_ns for a receiver that does not answer. */
+static int progress(void *user, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow)
+{
+    (void)dltotal, (void)dlnow, (void)ultotal, (void)ulnow;
+    smn_rw *rw = user;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    uint64_t now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    pthread_mutex_lock(&rw->mu);
+    int late = rw->draining && now >= rw->deadline_ns;
+    pthread_mutex_unlock(&rw->mu);
+    return late;
 }
 
 static int make_handle(smn_rw *rw)
@@ -56,6 +72,9 @@ static int make_handle(smn_rw *rw)
     curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
     curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
     curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, keep_body);
+    curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, progress);
+    curl_easy_setopt(c, CURLOPT_XFERINFODATA, rw);
+    curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
     rw->curl = c;
     rw->headers = h;
     return 0;
@@ -75,6 +94,7 @@ static const char *what_failed(CURLcode rc)
     case CURLE_RECV_ERROR:
     case CURLE_SEND_ERROR: return "the connection broke";
     case CURLE_WEIRD_SERVER_REPLY: return "the answer is not HTTP";
+    case CURLE_ABORTED_BY_CALLBACK: return "given up at the end of the run";
     default: return "the request failed";
     }
 }

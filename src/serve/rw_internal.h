@@ -56,6 +56,8 @@ struct smn_rw {
     socmon_source_info own_info;
     socmon_counter *own_counters;
     const char **own_names;
+    const char **own_pnames;
+    double *own_pvalues;
     int own_ended;
 };
 
