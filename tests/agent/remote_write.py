@@ -10,6 +10,8 @@
   retried     a receiver answering 503, then 429, then 204 gets the same body again until it
               takes it: nothing is dropped
   slow        a receiver that never answers in time does not delay sampling: no interval missed
+  commands    `record --remote` and `serve` push too: what a receiver got (snappy and protobuf read
+              here) equals the recording, and the series are serve's /metrics
 
 usage: remote_write.py SCENARIO TMPDIR"""
 
@@ -20,6 +22,7 @@ import re
 import subprocess
 import sys
 import time
+import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rw_lib  # noqa: E402
@@ -197,8 +200,53 @@ def slow(tmp):
         bad("the summary: " + out)
 
 
+def commands(tmp):
+    # record --remote: an agent without --remote-write, its collector pushing what it records (the
+    # Agent helper's own recorder is stopped at once, so this one is the agent's only collector)
+    fake = rw_lib.FakeReceiver([(204, b"")])
+    b = rw_lib.Agent(tmp, "zynq", ["-t", "zynq", "-w", "steady", "-I", "100ms", "-d", "2s"])
+    b.r.kill()
+    b.r.wait()
+    port = open(os.path.join(tmp, "zynq.port")).read().strip()
+    rc, out, _, _ = run(["record", "--remote", "127.0.0.1:" + port, "--from", "oldest", "-q", "-o", b.rec,
+                         "--push-interval", "200ms", "--remote-write", fake.url()])
+    text = b.metrics()
+    b.kill()
+    if rc != 0 or not re.search(r"socmon record: remote write to \S+: 10 points sent in \d+ requests? \(0 retried\), "
+                                r"0 dropped", out):
+        bad("record --remote --remote-write: rc %d: %s" % (rc, out))
+    stored = rw_lib.received(fake)
+    rw_lib.same_series(stored, text)
+    _, units = rw_lib.parse_exposition(text)
+    rw_lib.compare(stored, rw_lib.recording_bins(b.rec, 2)[0], units, 200)
+
+    # serve: a local run pushed as it is shown; its /metrics (up after the run) has the same series
+    fake3 = rw_lib.FakeReceiver([(204, b"")])
+    pf = os.path.join(tmp, "serve.port")
+    err = os.path.join(tmp, "serve.err")
+    p = subprocess.Popen([BIN, "serve", "-t", "zynq", "-w", "steady", "-I", "100ms", "-d", "1s", "--http",
+                          "127.0.0.1:0", "--port-file", pf, "--push-interval", "100ms", "--remote-write",
+                          fake3.url()], stderr=open(err, "w"), stdout=subprocess.DEVNULL)
+    try:
+        rw_lib.wait_for(lambda: "remote write to" in open(err).read(), "serve's remote-write summary")
+        with urllib.request.urlopen("http://127.0.0.1:%s/metrics" % open(pf).read().strip(), timeout=10) as r:
+            text = r.read().decode()
+        log = open(err).read()
+        if not re.search(r"socmon serve: remote write to \S+: 10 points sent in \d+ requests? \(0 retried\), 0 dropped",
+                         log):
+            bad("serve's summary: " + log)
+        stored = rw_lib.received(fake3)
+        rw_lib.same_series(stored, text)
+        n = [v for k, pts in stored.items() if dict(k)["__name__"] == "socmon_samples_total" for _, v in pts]
+        if n != [float(i) for i in range(2, 12)]:
+            bad("serve pushed socmon_samples_total %r, not 2..11" % n)
+    finally:
+        p.terminate()
+        p.wait(30)
+
+
 if __name__ == "__main__":
     {"prometheus": prometheus, "outage": outage, "refused": refused, "retried": retried,
-     "slow": slow}[sys.argv[1]](sys.argv[2])
+     "slow": slow, "commands": commands}[sys.argv[1]](sys.argv[2])
     print("%s: %s" % (sys.argv[1], "FAILED" if rw_lib.errors else "passed"))
     sys.exit(1 if rw_lib.errors else 0)

@@ -334,3 +334,100 @@ def same_series(stored, metrics_text):
         if name.endswith("_total") and k in served and not same(pts[-1][1], served[k]):
             bad("%s%s: last pushed %r, /metrics %r" % (name, k[1], pts[-1][1], served[k]))
     return served
+
+
+# ---- what a fake receiver got: snappy's block format and the WriteRequest, read here ----
+
+def _varint(b, i):
+    v = shift = 0
+    while True:
+        c = b[i]
+        i += 1
+        v |= (c & 0x7f) << shift
+        shift += 7
+        if c < 0x80:
+            return v, i
+
+
+def unsnappy(b):
+    """Snappy's block format (the format description of google/snappy): a varint length, then
+    literals and back-references."""
+    n, i = _varint(b, 0)
+    out = bytearray()
+    while i < len(b):
+        tag = b[i]
+        i += 1
+        kind = tag & 3
+        if kind == 0:
+            ln = tag >> 2
+            if ln >= 60:
+                k = ln - 59
+                ln = int.from_bytes(b[i:i + k], "little")
+                i += k
+            ln += 1
+            out += b[i:i + ln]
+            i += ln
+            continue
+        if kind == 1:
+            ln, off = ((tag >> 2) & 7) + 4, ((tag >> 5) << 8) | b[i]
+            i += 1
+        else:
+            k = 2 if kind == 2 else 4
+            ln, off = (tag >> 2) + 1, int.from_bytes(b[i:i + k], "little")
+            i += k
+        for _ in range(ln):
+            out.append(out[-off])
+    if len(out) != n:
+        raise ValueError("snappy: %d bytes, the header says %d" % (len(out), n))
+    return bytes(out)
+
+
+def _fields(b):
+    i = 0
+    while i < len(b):
+        key, i = _varint(b, i)
+        field, wt = key >> 3, key & 7
+        if wt == 0:
+            v, i = _varint(b, i)
+        elif wt == 1:
+            v, i = b[i:i + 8], i + 8
+        elif wt == 2:
+            ln, i = _varint(b, i)
+            v, i = b[i:i + ln], i + ln
+        elif wt == 5:
+            v, i = b[i:i + 4], i + 4
+        else:
+            raise ValueError("protobuf: wire type %d" % wt)
+        yield field, v
+
+
+def write_request(body):
+    """[(labels dict, [(ms, value)])] of a snappy-compressed WriteRequest."""
+    import struct
+    out = []
+    for f, ts in _fields(unsnappy(body)):
+        if f != 1:
+            continue
+        labels, samples = {}, []
+        for g, v in _fields(ts):
+            if g == 1:
+                lab = dict(_fields(v))
+                labels[lab.get(1, b"").decode()] = lab.get(2, b"").decode()
+            elif g == 2:
+                s = dict(_fields(v))
+                val = struct.unpack("<d", s.get(1, b"\0" * 8))[0]
+                t = s.get(2, 0)
+                samples.append((t - (1 << 64) if t >= 1 << 63 else t, val))
+        out.append((labels, samples))
+    return out
+
+
+def received(fake):
+    """Everything a fake receiver was sent, as Prometheus.raw gives it."""
+    stored = {}
+    for _, body in fake.requests:
+        for labels, samples in write_request(body):
+            stored.setdefault(tuple(sorted(labels.items())), []).extend(samples)
+    for v in stored.values():
+        v.sort()
+    return stored
