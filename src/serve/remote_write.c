@@ -7,6 +7,7 @@
  * renders each as the text exposition /metrics would serve at that row, gathers the series
  * (rw_encode.c) and posts them; a point leaves the ring when taken, so the producer's "drop the
  * oldest" never races a request in flight. */
+#include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -172,8 +173,8 @@ static void copy_point(const smn_rw *rw, smn_rw_point *dst, const smn_rw_point *
     dst->tot = tot;
     dst->m = m;
     memcpy(tot, src->tot, rw->nc * sizeof *tot);
-    if (rw->nm)
-        memcpy(m, src->m, rw->nm * sizeof *m);
+    for (size_t i = 0; i < rw->nm; i++)   /* a row without metric values: none known (NaN) */
+        m[i] = src->m ? src->m[i] : NAN;
 }
 
 static socmon_status rw_row(void *self, const socmon_row *r)
@@ -198,8 +199,6 @@ static socmon_status rw_row(void *self, const socmon_row *r)
             rw->st.dropped++;
         }
         copy_point(rw, &rw->slots[(rw->head + rw->count) % rw->o.queue], &p);
-        if (!r->metrics && rw->nm)
-            memset(rw->slots[(rw->head + rw->count) % rw->o.queue].m, 0, rw->nm * sizeof(double));
         rw->count++;
         rw->st.points++;
         pthread_cond_signal(&rw->cv);
