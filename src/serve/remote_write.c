@@ -17,7 +17,7 @@
 
 #include <curl/curl.h>
 
-#include "core/error.h"
+#include "socmon/status.h"
 #include "core/text.h"
 #include "export/output.h"
 #include "export/prom_text.h"
@@ -35,12 +35,30 @@ static uint64_t now_ns(clockid_t c)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* libcurl's global init is the process's, by libcurl's design: done once, whoever asks first. */
 static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
 static CURLcode curl_init_rc;
 
 static void init_curl(void)
 {
     curl_init_rc = curl_global_init(CURL_GLOBAL_DEFAULT);
+}
+
+/* url escaped for a message, with what stands between "://" and an '@' before the path (user
+ * and password) as "xxxxx": a URL refused is shown without its credential too. */
+static void redacted(char *out, size_t len, const char *url)
+{
+    char copy[512];
+    snprintf(copy, sizeof copy, "%s", url);
+    char *scheme = strstr(copy, "://");
+    char *host = scheme ? scheme + 3 : copy;
+    char *at = strchr(host, '@'), *slash = strchr(host, '/');
+    if (at && (!slash || at < slash)) {
+        char tail[512];
+        snprintf(tail, sizeof tail, "xxxxx%s", at);
+        snprintf(host, sizeof copy - (size_t)(host - copy), "%s", tail);
+    }
+    smn_text_escape(out, len, copy);
 }
 
 /* The URL checked: http or https with a host; shown (in logs and errors) with any password
@@ -51,7 +69,7 @@ static socmon_status check_url(const char *url, char *shown, size_t len)
     if (!h)
         return socmon_fail(SOCMON_ENOMEM, "remote write: out of memory");
     char esc[300];
-    smn_text_escape(esc, sizeof esc, url);
+    redacted(esc, sizeof esc, url);
     socmon_status st = SOCMON_OK;
     char *scheme = NULL, *host = NULL, *out = NULL;
     CURLUcode rc = curl_url_set(h, CURLUPART_URL, url, 0);
@@ -151,16 +169,25 @@ static socmon_status rw_begin(void *self, const socmon_analysis_info *a, socmon_
     rw->slots = calloc(nslots, sizeof *rw->slots);
     rw->values = calloc(nslots, per + 1);
     rw->tot = calloc(rw->nc + 1, sizeof *rw->tot);
-    if (!rw->slots || !rw->values || !rw->tot)
+    if (!rw->slots || !rw->values || !rw->tot) {
+        free(rw->slots);   /* no queue: rows are not taken (rw_row tests slots) */
+        free(rw->values);
+        free(rw->tot);
+        rw->slots = NULL;
+        rw->values = NULL;
+        rw->tot = NULL;
         return socmon_fail(SOCMON_ENOMEM, "remote write: out of memory for a queue of %zu points of %zu values",
                            rw->o.queue, rw->nc + rw->nm);
+    }
     rw->batch = rw->slots + rw->o.queue;
     for (size_t i = 0; i < nslots; i++) {
         rw->slots[i].tot = (uint64_t *)(void *)(rw->values + i * per);
         rw->slots[i].m = (double *)(void *)(rw->values + i * per + rw->nc * sizeof(uint64_t));
     }
-    if (pthread_create(&rw->th, NULL, sender_main, rw) != 0)
+    if (pthread_create(&rw->th, NULL, sender_main, rw) != 0) {
+        rw->ended = 1;   /* rows are not queued for a sender that is not there */
         return socmon_fail(SOCMON_EIO, "remote write: cannot start the sender thread");
+    }
     rw->started = 1;
     return SOCMON_OK;
 }
@@ -345,6 +372,11 @@ static int deliver(smn_rw *rw, size_t n, const uint8_t *body, size_t len)
             rw->failing = 0;
             return 1;
         }
+        pthread_mutex_lock(&rw->mu);
+        int late = rw->draining && now_ns(CLOCK_REALTIME) >= rw->deadline_ns;
+        pthread_mutex_unlock(&rw->mu);
+        if (late)
+            return 0;   /* the end's time is up: what is left is counted, not retried */
         if (!a.retry) {
             if (!rw->refusal_said)
                 say(rw, "the receiver refused %zu point%s: %s; such a push is not sent again (later refusals are "

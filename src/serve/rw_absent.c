@@ -1,7 +1,7 @@
 /* The remote writer of a build without libprotobuf-c, libsnappy or libcurl (CMakeLists.txt):
  * --remote-write fails at once, saying what the build lacked, instead of an option that is
  * missing or silently does nothing. The other calls are never reached without a writer. */
-#include "core/error.h"
+#include "socmon/status.h"
 #include "serve/remote_write.h"
 
 socmon_status smn_rw_new(const smn_rw_opts *o, smn_rw **out)

@@ -13,7 +13,7 @@
 
 #include <snappy-c.h>
 
-#include "core/error.h"
+#include "socmon/status.h"
 #include "core/text.h"
 #include "serve/remote_write.pb-c.h"
 #include "serve/rw_encode.h"

@@ -3,7 +3,7 @@
  * pipeline's per-sample work (deltas, metrics once per merged row) allocates nothing. */
 #include <stdlib.h>
 
-#include "core/error.h"
+#include "socmon/status.h"
 #include "serve/rw_internal.h"
 
 socmon_status smn_rw_attach_set(smn_rw *rw, const socmon_set *set, const char *target, const char *workload,
