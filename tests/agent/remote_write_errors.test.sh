@@ -9,6 +9,9 @@ REC="record -t zynq -I 100ms -d 500ms -q -o $TMP/r.rec"
 
 expect 2 "remote write URL 'ftp://example.org/x': the scheme is 'ftp', not http or https" -- \
     "$BIN" $REC --remote-write ftp://example.org/x
+# a URL refused is named without its password
+out=$("$BIN" $REC --remote-write "ftp://board7:s3cret@example.org/x" 2>&1)
+case "$out" in *s3cret*) bad "the password shows: $out" ;; *"'ftp://xxxxx@example.org/x'"*) ok ;; *) bad "not named: $out" ;; esac
 expect 2 "remote write URL 'not a url': " -- "$BIN" $REC --remote-write "not a url"
 expect 2 "remote write URL 'http://': " -- "$BIN" agent -t zynq --remote-write "http://"
 expect 2 "--remote-write-token-file goes with --remote-write URL, which was not given" -- \
