@@ -26,6 +26,10 @@ PKGS="$PKGS gcc-arm-linux-gnueabihf g++-arm-linux-gnueabihf qemu-user"
 # The host CPU through perf_event (issue 14): libpfm4 names every event the CPU's tables know;
 # PAPI and perf are the peers bench/ measures socmon against (never linked into the library).
 PKGS="$PKGS libpfm4-dev libpapi-dev linux-perf"
+# Prometheus Remote-Write (issue 41): libprotobuf-c encodes the WriteRequest (protoc-c compiles
+# src/serve/remote_write.proto at build time), libsnappy compresses it, libcurl posts it over HTTP
+# and TLS; the tests push into Debian's prometheus (above) started as a remote-write receiver.
+PKGS="$PKGS libprotobuf-c-dev protobuf-c-compiler libsnappy-dev libcurl4-openssl-dev"
 
 missing=""
 for p in $PKGS; do

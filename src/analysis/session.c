@@ -27,6 +27,13 @@ struct smn_session {
     void *stop_user;
     double *params0;          /* the target's parameters when it was opened (a header's) */
     size_t nparams0;
+    /* pipelines and metric sets a reselect replaced, kept to the close (target_run.c says why) */
+    struct retired_pipe {
+        socmon_pipeline *pipe;
+        socmon_metricset *ms;
+        struct retired_pipe *next;
+    } *retired;
+    int broken;               /* a reselect failed half-way: the pipeline is not the source's */
 };
 
 static socmon_source *source_of(const smn_session *s)
@@ -166,16 +173,21 @@ socmon_status smn_session_reselect(smn_session *s, const char *events, uint64_t 
     }
     socmon_pipeline *pipe = NULL;
     socmon_pipeline_opts po = {.size = sizeof po, .ms = ms, .should_stop = s->should_stop, .user = s->stop_user};
-    st = socmon_pipeline_new(info, &po, &pipe);
+    struct retired_pipe *old = malloc(sizeof *old);
+    st = old ? socmon_pipeline_new(info, &po, &pipe) : socmon_fail(SOCMON_ENOMEM, "run plan: out of memory");
     for (size_t i = 0; st == SOCMON_OK && i < s->nconsumers; i++)
         st = socmon_pipeline_add(pipe, &s->consumers[i]);
     if (st != SOCMON_OK) {
+        /* the target run has the new counters already: the old pipeline's schema no longer
+           matches them, so the session cannot run on (its next run fails) */
         socmon_pipeline_free(pipe);
         socmon_metricset_free(ms);
+        free(old);
+        s->broken = 1;
         return st;
     }
-    socmon_pipeline_free(s->pipe);
-    socmon_metricset_free(s->ms);
+    *old = (struct retired_pipe){.pipe = s->pipe, .ms = s->ms, .next = s->retired};
+    s->retired = old;
     s->pipe = pipe;
     s->ms = ms;
     return SOCMON_OK;
@@ -276,6 +288,9 @@ static socmon_status run_once(smn_session *s)
 socmon_status smn_session_run(smn_session *s)
 {
     unsigned n = s->plan.repeat > 1 ? s->plan.repeat : 1;
+    if (s->broken)
+        return socmon_fail(SOCMON_ESTATE, "run plan: its counters were chosen anew but no pipeline could be "
+                           "made for them");
     socmon_status st = check_bounded(s);
     for (unsigned r = 0; r < n && st == SOCMON_OK; r++) {
         if (r > 0) {   /* each repeat from a fresh start: the target reopened, as perf runs a command again */
@@ -411,6 +426,13 @@ void smn_session_close(smn_session *s)
         socmon_source_close(s->src);
     socmon_recording_free(s->rec);
     smn_target_run_close(s->run);
+    while (s->retired) {
+        struct retired_pipe *next = s->retired->next;
+        socmon_pipeline_free(s->retired->pipe);
+        socmon_metricset_free(s->retired->ms);
+        free(s->retired);
+        s->retired = next;
+    }
     free(s->params0);
     free(s);
 }

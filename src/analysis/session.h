@@ -59,7 +59,10 @@ void smn_session_set_should_stop(smn_session *s, int (*fn)(void *user), void *us
 /* A target's counters chosen anew between two runs (the agent's CONFIG): the counters events
  * selects (socmon_set_new's patterns) on the same, still running target, a new source sampling
  * for duration_ns (0: to the workload's end) and a new pipeline with the same consumers and
- * the metrics bound anew; the next smn_session_run runs them. On failure all stays as it was.
+ * the metrics bound anew; the next smn_session_run runs them. Counters that cannot be chosen
+ * (a pattern that matches nothing) leave all as it was; a pipeline that cannot be made for them
+ * (out of memory) leaves a session whose runs fail. What the old ones gave consumers stays
+ * valid until smn_session_close.
  * smn_session_set, _info, _pipeline and _metricset then give the new ones. */
 socmon_status smn_session_reselect(smn_session *s, const char *events, uint64_t duration_ns);
 socmon_pipeline *smn_session_pipeline(const smn_session *s);

@@ -14,6 +14,13 @@ struct smn_target_run {
     const char *given;        /* the given one (NULL: the target starts its default) */
     int program;
     socmon_sampler_opts sampler;
+    /* sources and sets a reselect replaced: kept to the close, since a consumer may hold on
+     * to what its begin was given (an info, the counters) after its run (a sender thread) */
+    struct retired {
+        socmon_source *src;
+        socmon_set *set;
+        struct retired *next;
+    } *retired;
 };
 
 uint64_t smn_step_for(const socmon_set *set, uint64_t ns)
@@ -83,15 +90,18 @@ socmon_status smn_target_run_reselect(smn_target_run *r, const char *events, uin
     socmon_source *src = NULL;
     socmon_source_target_opts so = {.size = sizeof so, .workload = r->given, .started = 1, .sampler = r->sampler};
     so.sampler.duration_ns = duration_ns;
-    socmon_status st = socmon_set_new(socmon_target_device(r->target), events, &set);
+    struct retired *old = malloc(sizeof *old);
+    socmon_status st = old ? socmon_set_new(socmon_target_device(r->target), events, &set)
+                           : socmon_fail(SOCMON_ENOMEM, "out of memory");
     if (st == SOCMON_OK)
         st = socmon_source_target(r->target, set, &so, &src);
     if (st != SOCMON_OK) {
         socmon_set_free(set);
+        free(old);
         return st;
     }
-    socmon_source_close(r->src);
-    socmon_set_free(r->set);
+    *old = (struct retired){.src = r->src, .set = r->set, .next = r->retired};
+    r->retired = old;
     r->src = src;
     r->set = set;
     return SOCMON_OK;
@@ -128,6 +138,13 @@ void smn_target_run_close(smn_target_run *r)
         return;
     socmon_source_close(r->src);
     socmon_set_free(r->set);
+    while (r->retired) {
+        struct retired *next = r->retired->next;
+        socmon_source_close(r->retired->src);
+        socmon_set_free(r->retired->set);
+        free(r->retired);
+        r->retired = next;
+    }
     socmon_target_close(r->target);
     free(r);
 }

@@ -11,6 +11,7 @@
 #include "agent/agent.h"
 #include "serve/net.h"
 #include "agent/privs.h"
+#include "cli/cli_rw.h"
 #include "cli/open_source.h"
 #include "serve/live.h"
 #include "cli/opts.h"
@@ -18,7 +19,7 @@
 #include "cli/stop.h"
 
 #define AGENT_OPTS (OPT_TARGET | OPT_WORKLOAD | OPT_INTERVAL | OPT_DURATION | OPT_EVENTS | OPT_AGENT | OPT_PROGRAM | \
-                    OPT_MAX_CYCLES)
+                    OPT_MAX_CYCLES | OPT_REMOTE_WRITE)
 
 static void help(FILE *fp)
 {
@@ -83,10 +84,11 @@ static int serve(agent *ag, const cli_opts *o)
 }
 
 /* Frees what cmd_agent made, in the reverse order; rc is returned. */
-static int done(int rc, agent *ag, serve_http *srv, smn_live *lv, cli_source *src, FILE *devnull)
+static int done(int rc, agent *ag, serve_http *srv, smn_rw *rw, smn_live *lv, cli_source *src, FILE *devnull)
 {
     serve_http_stop(srv);
     agent_free(ag);
+    smn_rw_free(rw);   /* before the session: its sender reads the run's metrics */
     socmon_live_free(lv);
     cli_source_close(src);
     if (devnull)
@@ -108,6 +110,9 @@ int cmd_agent(int argc, char **argv)
     socmon_status st;
     if (o.token_file && (st = net_read_token(o.token_file, token)) != SOCMON_OK)
         return cli_error("agent", st);
+    smn_rw *rw = NULL;
+    if ((rc = cli_rw_open(&o, "agent", &rw)) != 0)
+        return rc;
     cli_stop_install();
     o.symbols = 1;   /* a program's stream carries its per-function counters, as record's file does */
     /* the run is a plan the session runs on the agent's sampling thread; the agent starts it */
@@ -115,6 +120,7 @@ int cmd_agent(int argc, char **argv)
     if ((rc = cli_source_open(&src, &o, "agent", (cli_how){.rule = SMN_STEP_ROWS, .pace = 1, .caller_starts = 1,
                                                              .until_stopped = 1, .totals = SMN_TOTALS_NEVER})) != 0) {
         cli_source_close(&src);
+        smn_rw_free(rw);
         return rc;
     }
     const socmon_source_info *in = src.info;
@@ -138,6 +144,8 @@ int cmd_agent(int argc, char **argv)
     socmon_consumer view = lv ? smn_live_consumer(lv) : (socmon_consumer){0};
     if (st == SOCMON_OK && lv)
         st = smn_session_add(src.sess, &view);
+    if (st == SOCMON_OK)   /* --remote-write: one more consumer of the run */
+        st = cli_rw_add(rw, src.sess);
     /* Bound (a port below 1024 needs root) and the target open: root is no longer needed.
      * The port file is written before the drop on purpose: its directory (e.g. /run) may be
      * writable by root only. It therefore means "listening", not "dropped": the line
@@ -148,7 +156,7 @@ int cmd_agent(int argc, char **argv)
          (hrc = serve_http_start(&srv, lv, o.http, o.token_file ? token : NULL, o.http_hosts,
                                            (size_t)o.nhttp_hosts, o.http_port_file, "socmon agent")) != 0) ||
         (st = agent_drop_privileges(o.user, &dropped, who, sizeof who)) != SOCMON_OK)
-        return done(hrc ? hrc : cli_error("agent", st), ag, &srv, lv, &src, devnull);
+        return done(hrc ? hrc : cli_error("agent", st), ag, &srv, rw, lv, &src, devnull);
     /* The threads must not take SIGINT/SIGTERM: the main thread's flag is what stops the run. */
     sigset_t block, old;
     sigemptyset(&block);
@@ -158,7 +166,7 @@ int cmd_agent(int argc, char **argv)
     st = agent_start(ag);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (st != SOCMON_OK)
-        return done(cli_source_error(&src, "agent", st), ag, &srv, lv, &src, devnull);
+        return done(cli_source_error(&src, "agent", st), ag, &srv, rw, lv, &src, devnull);
     fprintf(stderr, "socmon agent: listening on %s (target %s, %zu counters, interval %.6g ms, ring %zu samples%s%s%s)\n",
             agent_address(ag), socmon_target_spec(t), in->ncounters, (double)ao.interval_ns / 1e6,
             ao.ring ? ao.ring : agent_default_ring(in->ncounters), o.token_file ? ", token required" : "",
@@ -170,5 +178,7 @@ int cmd_agent(int argc, char **argv)
     agent_stop(ag);
     serve_http_stop(&srv);
     print_cost(ag);
-    return done(rc, ag, &srv, lv, &src, devnull);
+    cli_rw_close(rw, "agent", stderr);
+    rw = NULL;
+    return done(rc, ag, &srv, rw, lv, &src, devnull);
 }

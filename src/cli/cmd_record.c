@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/cli_rw.h"
 #include "cli/opts.h"
 #include "cli/print.h"
 #include "cli/program.h"
@@ -27,7 +28,7 @@
 #define RECORD_OPTS (OPT_TARGET | OPT_EVENTS | OPT_WORKLOAD | OPT_DURATION | OPT_INTERVAL | OPT_OUTPUT | \
                      OPT_REALTIME | OPT_QUIET | OPT_EVERY | OPT_TRACE | OPT_METRICS | OPT_PROGRAM | OPT_MAX_CYCLES | OPT_CPUS | \
                      OPT_INTERVAL_COUNT | OPT_BIG_NUM | OPT_ALL | OPT_METRIC_FILE | OPT_FLUSH | OPT_FORCE | \
-                     OPT_REMOTE | OPT_APPEND)
+                     OPT_REMOTE | OPT_APPEND | OPT_REMOTE_WRITE)
 #define LIVE_MAX 6
 #define LIVE_PICK_MAX 32
 
@@ -73,6 +74,7 @@ typedef struct rec {
     cli_doc live;           /* the live lines (without -q) */
     uint64_t samples, next_progress;
     uint64_t first_seq, last_seq, first_t, last_t;   /* what arrived from an agent */
+    smn_rw *rw;             /* --remote-write */
 } rec;
 
 /* "socmon: record: writing 'PATH': No space left on device" */
@@ -236,6 +238,8 @@ static int open_consumers(rec *r, size_t *shown)
                                                                                   sees the gap the file will skip */
     if (st == SOCMON_OK)
         st = smn_session_add(r->src.sess, &file);
+    if (st == SOCMON_OK)
+        st = cli_rw_add(r->rw, r->src.sess);
     if (st != SOCMON_OK)
         return cli_error("record", st);
     const socmon_metrics *m = smn_session_metrics(r->src.sess);
@@ -399,6 +403,8 @@ static int finish(rec *r, socmon_status st, int rc)
         smn_format_count(bbuf, sizeof bbuf, bytes, !o->no_big_num);
         fprintf(to, "wrote %s samples (%s intervals missed) to %s (%s bytes)\n", nbuf, mbuf, r->path, bbuf);
     }
+    cli_rw_close(r->rw, "record", to);
+    r->rw = NULL;
     /* not hidden by -q: the recording holds values that are not counts (docs/output.md) */
     if (t && t->implausible_intervals)
         fprintf(stderr, "socmon record: %llu interval%s had implausible values (a counter moved more than its maximum "
@@ -460,6 +466,8 @@ int cmd_record(int argc, char **argv)
         return 2;
     }
     rec r = {.o = &o, .path = o.output ? o.output : "socmon.rec"};
+    if ((rc = cli_rw_open(&o, "record", &r.rw)) != 0)
+        return rc;
     cli_stop_install();   /* now: a signal while starting up stops the run at its first sample */
     /* Find out now, not after a long run, that the recording cannot be written. */
     socmon_status st = o.append ? SOCMON_OK : smn_sink_path(r.path, SOCMON_PATH_PUBLISH, o.force, &r.file);
@@ -485,6 +493,7 @@ int cmd_record(int argc, char **argv)
         smn_sink_close(r.file);
         smn_feed_free(r.live.feed);
         cli_output_discard(&r.live.co);
+        smn_rw_free(r.rw);
         cli_source_close(&r.src);
         return rc;
     }

@@ -15,6 +15,7 @@
 #include "serve/http.h"
 #include "serve/live.h"
 #include "serve/net.h"
+#include "cli/cli_rw.h"
 #include "cli/opts.h"
 #include "cli/program.h"
 #include "cli/serve.h"
@@ -23,7 +24,8 @@
 #include "core/text.h"
 
 #define SERVE_OPTS (OPT_TARGET | OPT_EVENTS | OPT_WORKLOAD | OPT_DURATION | OPT_INTERVAL | OPT_INTERVAL_COUNT | \
-                    OPT_METRIC_FILE | OPT_PROGRAM | OPT_MAX_CYCLES | OPT_TRACE | OPT_HTTP | OPT_REMOTE)
+                    OPT_METRIC_FILE | OPT_PROGRAM | OPT_MAX_CYCLES | OPT_TRACE | OPT_HTTP | OPT_REMOTE | \
+                    OPT_REMOTE_WRITE)
 
 static void help(FILE *fp)
 {
@@ -97,7 +99,7 @@ static socmon_status say_gap(void *self, const socmon_gap *g)
 static const socmon_consumer_ops gap_notes = {.size = sizeof gap_notes, .gap = say_gap};
 
 /* The source's samples into the live view, served until SIGINT/SIGTERM; returns the exit code. */
-static int serve(cli_opts *o)
+static int serve(cli_opts *o, smn_rw *rw)
 {
     cli_source src;
     int rc = cli_source_open(&src, o, "serve", (cli_how){.rule = SMN_STEP_ROWS, .pace = 1, .until_stopped = 1,
@@ -129,8 +131,12 @@ static int serve(cli_opts *o)
         if (st == SOCMON_OK)
             st = smn_session_add(src.sess, &view);
         if (st == SOCMON_OK)
+            st = cli_rw_add(rw, src.sess);
+        if (st == SOCMON_OK)
             st = smn_session_run(src.sess);
         socmon_live_end(lv);
+        cli_rw_close(rw, "serve", stderr);   /* the run's end is the pushes' end */
+        rw = NULL;
         if (st != SOCMON_OK && !src.remote)
             rc = cli_source_error(&src, "serve", st);
         if (!rc) {   /* a local run that failed was said above, and ends serve */
@@ -144,6 +150,7 @@ static int serve(cli_opts *o)
             rc = cli_program_exit("serve", &e);
     }
     serve_http_stop(&srv);
+    smn_rw_free(rw);
     socmon_live_free(lv);
     cli_source_close(&src);
     return rc;
@@ -155,6 +162,9 @@ int cmd_serve(int argc, char **argv)
     int rc = cli_parse_opts(argc, argv, SERVE_OPTS, help, &o);
     if (rc >= 0)
         return rc;
+    smn_rw *rw = NULL;
+    if ((rc = cli_rw_open(&o, "serve", &rw)) != 0)
+        return rc;
     cli_stop_install();
-    return serve(&o);
+    return serve(&o, rw);
 }

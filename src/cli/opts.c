@@ -21,6 +21,7 @@ enum { OPT_LONG_LISTEN = 0x190, OPT_LONG_ALLOW_CONFIG, OPT_LONG_RING, OPT_LONG_M
        OPT_LONG_EXIT_DRAINED, OPT_LONG_USER, OPT_LONG_HTTP_PORT_FILE, OPT_LONG_WIRE_VERSION };
 /* socmon diff's and check's */
 enum { OPT_LONG_ONLY_CHANGED = 0x1a0, OPT_LONG_RULES, OPT_LONG_JUNIT, OPT_LONG_MARKDOWN, OPT_LONG_UPDATE };
+enum { OPT_LONG_RW = 0x1d0, OPT_LONG_RW_TOKEN, OPT_LONG_RW_PUSH, OPT_LONG_RW_QUEUE };   /* --remote-write's */
 
 #define STR_(x) #x
 #define STR(x) STR_(x)
@@ -220,6 +221,18 @@ static const struct {
     {OPT_HTTP, {"no-pace", no_argument, 0, 0x172},
      "    --no-pace         run a model as fast as it goes instead of at wall-clock pace"},
     {OPT_AGENT, {"quiet", no_argument, 0, 'q'}, "-q, --quiet           no log of connections"},
+    {OPT_REMOTE_WRITE, {"remote-write", required_argument, 0, OPT_LONG_RW},
+     "    --remote-write URL  push the series of /metrics to a Prometheus Remote-Write receiver\n"
+     "                        (http://HOST:9090/api/v1/write; user:password@HOST for basic auth;\n"
+     "                        docs/prometheus.md); a slow or absent receiver never holds up sampling"},
+    {OPT_REMOTE_WRITE, {"remote-write-token-file", required_argument, 0, OPT_LONG_RW_TOKEN},
+     "    --remote-write-token-file FILE  send the token on FILE's first line as a bearer token"},
+    {OPT_REMOTE_WRITE, {"push-interval", required_argument, 0, OPT_LONG_RW_PUSH},
+     "    --push-interval TIME  one point per TIME of the run, its intervals merged (default 1s;\n"
+     "                        at most one per sampling interval)"},
+    {OPT_REMOTE_WRITE, {"remote-write-queue", required_argument, 0, OPT_LONG_RW_QUEUE},
+     "    --remote-write-queue N  points held while the receiver is down (default 600), then the\n"
+     "                        oldest are dropped and counted (socmon_remote_write_dropped_total)"},
 };
 
 #define NOPTS (sizeof table / sizeof table[0])
@@ -425,6 +438,7 @@ static const struct action {
     A_STR(0x171, port_file), A_STR(OPT_LONG_LISTEN, listen), A_STR(OPT_LONG_USER, user),
     A_STR(OPT_LONG_HTTP_PORT_FILE, http_port_file), A_STR(OPT_LONG_RULES, rules),
     A_STR(OPT_LONG_JUNIT, junit), A_STR(OPT_LONG_MARKDOWN, markdown),
+    A_STR(OPT_LONG_RW, rw.url), A_STR(OPT_LONG_RW_TOKEN, rw.token_file),
     FLAG('D', deltas), FLAG('P', append), FLAG('q', quiet),
     FLAG('R', realtime), FLAG('S', summary), FLAG('K', stats),
     FLAG('B', by_symbol), FLAG('G', no_big_num), FLAG(0x1c0, zeros),
@@ -441,6 +455,9 @@ static const struct action {
     NUM(OPT_LONG_RING, ring, 10, 2, 1ull << 32, "--ring takes a number 2..4294967296"),
     NUM(OPT_LONG_MAX_CLIENTS, max_clients, 10, 1, 1024, "--max-clients takes a number 1..1024"),
     NUM(OPT_LONG_WIRE_VERSION, wire_version, 10, 1, 2, "--wire-version takes a number 1..2"),
+    NUM(OPT_LONG_RW_QUEUE, rw.queue, 10, 1, 1000000, "--remote-write-queue takes a number of points 1..1000000"),
+    DUR(OPT_LONG_RW_PUSH, rw.push_ns, 1000000, 3600000000000ull, "--push-interval", "expected a time 1ms..1h, e.g. 1s",
+        0),
     DUR('L', flush_ns, 0, 0, "--flush", "expected e.g. 200ms, 1s; at least 1ns", 0),
     DUR('d', duration_ns, 0, 0, "duration", "expected e.g. 500us, 10ms, 2s; at least 1ns", 0),
     DUR('I', interval_ns, 0, 0, "interval", "expected e.g. 500us, 10ms, 2s; at least 1ns",

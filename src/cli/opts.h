@@ -55,8 +55,17 @@ typedef uint64_t cli_optmask;
  * --folded, --event E, --elf FILE */
 #define OPT_PROFILE OPT_BIT(37)
 #define OPT_FINDINGS OPT_BIT(38) /* --findings FILE (stat, report: rules added to the target's) */
+/* --remote-write URL, --remote-write-token-file FILE, --push-interval TIME, --remote-write-queue N */
+#define OPT_REMOTE_WRITE OPT_BIT(39)
 
 enum { CLI_FROM_NOW = 1, CLI_FROM_OLDEST };
+
+typedef struct cli_rw_opts {
+    const char *url;        /* --remote-write URL: push the series of /metrics there */
+    const char *token_file; /* --remote-write-token-file FILE: its bearer token */
+    uint64_t push_ns;       /* --push-interval TIME (0: 1 s) */
+    uint64_t queue;         /* --remote-write-queue N (0: 600 points) */
+} cli_rw_opts;
 enum { CLI_PV_CHILDREN = 1, CLI_PV_CALL_TREE, CLI_PV_LINES, CLI_PV_ANNOTATE, CLI_PV_FOLDED };
 
 #define CLI_MAX_TARGETS 8
@@ -123,6 +132,7 @@ typedef struct cli_opts {
     int only_changed;       /* diff --only-changed */
     const char *rules, *junit, *markdown; /* check --rules FILE, --junit FILE, --markdown FILE */
     int update;             /* check --update: NEW becomes the baseline */
+    cli_rw_opts rw;         /* --remote-write and its options (cli/cli_rw.h) */
 } cli_opts;
 
 /* Parses argv (argv[0] is the subcommand). Returns -1 to continue, or an exit
