@@ -15,19 +15,8 @@
 
 /* ---- csv: fixed columns, then option:, counter: and metric: columns in order of first use ---- */
 
-typedef struct column {
-    char *name;                 /* "counter:NAME", made here */
-    int kind;                   /* 'o', 'c', 'm' */
-} column;
-
-typedef struct columns {
-    smn_strmap map;          /* name -> column */
-    column *col;
-    size_t n, cap;
-} columns;
-
 /* Adds column prefix+name unless the table has it (the map borrows the column's own copy). */
-static socmon_status add_col(columns *c, const char *prefix, const char *name, int kind)
+static socmon_status add_col(smn_sweep_columns *c, const char *prefix, const char *name, int kind)
 {
     char local[256];
     size_t len = strlen(prefix) + strlen(name) + 1;
@@ -47,11 +36,11 @@ static socmon_status add_col(columns *c, const char *prefix, const char *name, i
         free(own);
         return socmon_fail(SOCMON_ENOMEM, "sweep table: out of memory");
     }
-    c->col[c->n++] = (column){own, kind};
+    c->col[c->n++] = (smn_sweep_column){own, kind};
     return SOCMON_OK;
 }
 
-static void columns_free(columns *c)
+void smn_sweep_columns_free(smn_sweep_columns *c)
 {
     smn_strmap_free(&c->map);
     for (size_t i = 0; i < c->n; i++)
@@ -59,7 +48,7 @@ static void columns_free(columns *c)
     free(c->col);
 }
 
-static socmon_status collect(const socmon_sweep *s, columns *c)
+socmon_status smn_sweep_columns_collect(const socmon_sweep *s, smn_sweep_columns *c)
 {
     socmon_status st = SOCMON_OK;
     /* options first, then counters, then metrics: each kind's columns together */
@@ -78,30 +67,47 @@ static socmon_status collect(const socmon_sweep *s, columns *c)
     return st;
 }
 
-/* The cell of column name (kind) in row r into buf ("" when the row has none). */
-static const char *cell(const socmon_sweep_row *r, const char *full, int kind, char *buf, size_t len)
+const char *smn_sweep_row_option(const socmon_sweep_row *r, const char *key)
 {
-    buf[0] = '\0';
-    const char *name = full + strlen(kind == 'o' ? SMN_SWEEP_OPTION_COL : kind == 'c' ? SMN_SWEEP_COUNTER_COL
-                                                                                       : SMN_SWEEP_METRIC_COL);
-    if (kind == 'o') {
-        for (size_t k = 0; k < r->point.noptions; k++)
-            if (strcmp(r->point.options[k].key, name) == 0)
-                return r->point.options[k].value;
-        return buf;
-    }
+    for (size_t k = 0; k < r->point.noptions; k++)
+        if (strcmp(r->point.options[k].key, key) == 0)
+            return r->point.options[k].value;
+    return NULL;
+}
+
+const socmon_value *smn_sweep_row_value(const socmon_sweep_row *r, const char *key, int counter)
+{
     for (size_t k = 0; k < r->nvalues; k++) {
         const socmon_value *v = &r->values[k];
-        if ((v->kind == SOCMON_VALUE_COUNTER) != (kind == 'c') || strcmp(v->key, name) != 0)
-            continue;
-        if (v->defined && v->integer)
-            snprintf(buf, len, "%lld", (long long)v->i);
-        else if (v->defined && isfinite(v->v))
-            snprintf(buf, len, "%.17g", v->v);
-        else   /* the run has the value but it is undefined (JSON's null); empty: no such value */
-            snprintf(buf, len, "null");
-        break;
+        if ((v->kind == SOCMON_VALUE_COUNTER) == (counter != 0) && strcmp(v->key, key) == 0)
+            return v;
     }
+    return NULL;
+}
+
+const char *smn_sweep_column_key(const smn_sweep_column *c)
+{
+    return c->name + strlen(c->kind == 'o' ? SMN_SWEEP_OPTION_COL : c->kind == 'c' ? SMN_SWEEP_COUNTER_COL
+                                                                                  : SMN_SWEEP_METRIC_COL);
+}
+
+/* The cell of column c in row r into buf ("" when the row has none). */
+static const char *cell(const socmon_sweep_row *r, const smn_sweep_column *c, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (c->kind == 'o') {
+        const char *o = smn_sweep_row_option(r, smn_sweep_column_key(c));
+        return o ? o : buf;
+    }
+    const socmon_value *v = smn_sweep_row_value(r, smn_sweep_column_key(c), c->kind == 'c');
+    if (!v)
+        return buf;
+    if (v->defined && v->integer)
+        snprintf(buf, len, "%lld", (long long)v->i);
+    else if (v->defined && isfinite(v->v))
+        snprintf(buf, len, "%.17g", v->v);
+    else   /* the run has the value but it is undefined (JSON's null); empty: no such value */
+        snprintf(buf, len, "null");
     return buf;
 }
 
@@ -126,8 +132,8 @@ socmon_status smn_csv_sweep(smn_output *o, const socmon_sweep *s)
     static const char *const fixed[] = {"point", "sweep", "points", "target", "workload", "program", "status",
                                         "error", "recording"};
     enum { NF = sizeof fixed / sizeof fixed[0] };
-    columns c = {0};
-    socmon_status st = collect(s, &c);
+    smn_sweep_columns c = {0};
+    socmon_status st = smn_sweep_columns_collect(s, &c);
     for (size_t i = 0; st == SOCMON_OK && i < NF + c.n; i++) {
         smn_csv_write(o->sink, i < NF ? fixed[i] : c.col[i - NF].name, ',');
         st = smn_sink_putc(o->sink, i + 1 == NF + c.n ? '\n' : ',');
@@ -140,11 +146,11 @@ socmon_status smn_csv_sweep(smn_output *o, const socmon_sweep *s)
         const char *f[NF] = {point, socmon_sweep_id(s), total, r->point.target, r->point.workload, r->point.program,
                              r->ok ? "ok" : "failed", r->error, r->recording};
         for (size_t i = 0; st == SOCMON_OK && i < NF + c.n; i++) {
-            csv_text(o->sink, i < NF ? f[i] : cell(r, c.col[i - NF].name, c.col[i - NF].kind, buf, sizeof buf));
+            csv_text(o->sink, i < NF ? f[i] : cell(r, &c.col[i - NF], buf, sizeof buf));
             st = smn_sink_putc(o->sink, i + 1 == NF + c.n ? '\n' : ',');
         }
     }
-    columns_free(&c);
+    smn_sweep_columns_free(&c);
     return st;
 }
 
