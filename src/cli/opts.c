@@ -14,7 +14,7 @@
 static int parse_opts(int argc, char **argv, cli_optmask allowed, void (*help)(FILE *), cli_opts *o);
 
 /* Long-only options whose getopt value is no character (above 'z': no short form). */
-enum { OPT_LONG_PROMETHEUS = 0x7101, OPT_LONG_OPENMETRICS };
+enum { OPT_LONG_PROMETHEUS = 0x7101, OPT_LONG_OPENMETRICS, OPT_LONG_PARQUET };
 enum { OPT_LONG_FINDINGS = 0x7110 };
 /* socmon agent's own long-only options */
 enum { OPT_LONG_LISTEN = 0x190, OPT_LONG_ALLOW_CONFIG, OPT_LONG_RING, OPT_LONG_MAX_CLIENTS, OPT_LONG_WAIT_COLLECTOR,
@@ -39,6 +39,9 @@ static const struct {
     {OPT_FORMAT, {"field-separator", required_argument, 0, 'x'},
      "-x, --field-separator SEP  CSV output with this separator (e.g. -x,)"},
     {OPT_FORMAT, {"json", no_argument, 0, 'J'}, "    --json            JSON output"},
+    {OPT_FORMAT, {"parquet", required_argument, 0, OPT_LONG_PARQUET},
+     "    --parquet FILE    the CSV's table as Parquet into FILE, typed and compressed, for DuckDB,\n"
+     "                        pandas, Spark (docs/parquet.md); stat and diff: -o FILE.parquet too"},
     {OPT_EXPOSITION, {"prometheus", no_argument, 0, OPT_LONG_PROMETHEUS},
      "    --prometheus      Prometheus text exposition 0.0.4 of the totals (docs/prometheus.md); with\n"
      "                        -o DIR/NAME.prom for node_exporter's textfile collector, which never\n"
@@ -424,7 +427,7 @@ static const struct action {
     A_STR(0x1b6, elf), A_STR(0x150, perfetto), A_STR(0x170, http),
     A_STR(0x171, port_file), A_STR(OPT_LONG_LISTEN, listen), A_STR(OPT_LONG_USER, user),
     A_STR(OPT_LONG_HTTP_PORT_FILE, http_port_file), A_STR(OPT_LONG_RULES, rules),
-    A_STR(OPT_LONG_JUNIT, junit), A_STR(OPT_LONG_MARKDOWN, markdown),
+    A_STR(OPT_LONG_JUNIT, junit), A_STR(OPT_LONG_MARKDOWN, markdown), A_STR(OPT_LONG_PARQUET, parquet),
     FLAG('D', deltas), FLAG('P', append), FLAG('q', quiet),
     FLAG('R', realtime), FLAG('S', summary), FLAG('K', stats),
     FLAG('B', by_symbol), FLAG('G', no_big_num), FLAG(0x1c0, zeros),
@@ -506,6 +509,35 @@ static int apply_actions(cli_opts *o, const char *cmd, int c, const char *arg)
         }
     }
     return any;
+}
+
+/* --parquet FILE, or -o FILE.parquet with no other format asked for: the Parquet format into
+ * FILE. report has no -o: the file is where its document goes (print_path), as stat's -o is.
+ * 0, or -1 after the message. */
+static int pick_parquet(const char *cmd, cli_opts *o)
+{
+    size_t n = o->output ? strlen(o->output) : 0;
+    int by_name = n > 8 && strcmp(o->output + n - 8, ".parquet") == 0 && strcmp(o->format, "table") == 0;
+    if (!o->parquet && !by_name)
+        return 0;
+    if (o->parquet && strcmp(o->format, "table") != 0) {
+        fprintf(stderr, "socmon %s: --parquet %s and the %s format: give one format\n", cmd, o->parquet, o->format);
+        return -1;
+    }
+    if (o->parquet && o->output && strcmp(o->parquet, o->output) != 0) {
+        fprintf(stderr, "socmon %s: --parquet %s and -o %s: give one file\n", cmd, o->parquet, o->output);
+        return -1;
+    }
+    if (o->append) {
+        fprintf(stderr, "socmon %s: --append with Parquet (%s): a Parquet file is one document with its footer "
+                        "at the end; write the file anew\n", cmd, o->parquet ? o->parquet : o->output);
+        return -1;
+    }
+    o->format = "parquet";
+    if (o->parquet)
+        o->output = o->parquet;
+    o->print_path = o->output;
+    return 0;
 }
 
 static int parse_opts(int argc, char **argv, cli_optmask allowed, void (*help)(FILE *), cli_opts *o)
@@ -649,6 +681,8 @@ static int parse_opts(int argc, char **argv, cli_optmask allowed, void (*help)(F
         fprintf(stderr, "socmon %s: --interval-count needs -I (the interval it counts)\n", argv[0]);
         return 2;
     }
+    if ((allowed & OPT_FORMAT) && pick_parquet(argv[0], o) != 0)
+        return 2;
     if (o->append && !o->output) {
         fprintf(stderr, "socmon %s: --append adds to the file -o names: give -o FILE\n", argv[0]);
         return 2;
