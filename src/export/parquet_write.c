@@ -58,6 +58,7 @@ struct smn_pq {
     void *user;
     column *col;
     size_t ncol, cap;
+    smn_strmap names;        /* column name -> index; borrows the columns' names */
     size_t group_limit, page_rows;
     size_t group_rows, group_bytes;
     uint64_t rows;
@@ -67,6 +68,7 @@ struct smn_pq {
     size_t nrg, rg_cap;
     int started, closed, failed;
     smn_pq_buf page, comp;   /* scratch: one page's bytes, compressed */
+    ZSTD_CCtx *zc;           /* one context for every page: making one costs more than a small page */
 };
 
 socmon_status smn_pq_new(smn_pq_out out, void *user, smn_pq **w)
@@ -105,10 +107,12 @@ void smn_pq_free(smn_pq *w)
         smn_pq_buf_free(&w->col[i].vals);
     }
     free(w->col);
+    smn_strmap_free(&w->names);
     free(w->meta);
     free(w->rg_rows);
     smn_pq_buf_free(&w->page);
     smn_pq_buf_free(&w->comp);
+    ZSTD_freeCCtx(w->zc);
     free(w);
 }
 
@@ -139,10 +143,9 @@ socmon_status smn_pq_column(smn_pq *w, const char *name, smn_pq_type type, int n
         return socmon_fail(SOCMON_EINVAL, "parquet writer: column '%s': unknown type %d", name, (int)type);
     if (!*name || !valid_utf8(name))
         return socmon_fail(SOCMON_EINVAL, "parquet writer: a column name must be non-empty UTF-8");
-    /* a linear check: the tables socmon writes have at most thousands of columns, declared once */
-    for (size_t i = 0; i < w->ncol; i++)
-        if (strcmp(w->col[i].name, name) == 0)
-            return socmon_fail(SOCMON_EINVAL, "parquet writer: column '%s' declared twice", name);
+    /* by a map: a table may have tens of thousands of columns (a sweep's every counter) */
+    if (smn_strmap_find(&w->names, name, NULL))
+        return socmon_fail(SOCMON_EINVAL, "parquet writer: column '%s' declared twice", name);
     if (w->ncol == w->cap) {
         size_t cap = w->cap ? w->cap * 2 : 16;
         column *c = realloc(w->col, cap * sizeof *c);
@@ -153,8 +156,10 @@ socmon_status smn_pq_column(smn_pq *w, const char *name, smn_pq_type type, int n
     }
     column *c = &w->col[w->ncol];
     *c = (column){.type = type, .nullable = nullable != 0};
-    if (!(c->name = strdup(name)))
+    if (!(c->name = strdup(name)) || smn_strmap_insert(&w->names, c->name, w->ncol, NULL) < 0) {
+        free(c->name);
         return socmon_fail(SOCMON_ENOMEM, "parquet writer: out of memory");
+    }
     w->ncol++;
     return SOCMON_OK;
 }
@@ -371,7 +376,9 @@ static socmon_status write_page(smn_pq *w, int kind, size_t nvalues, int encodin
         w->comp.p = p;
         w->comp.cap = bound;
     }
-    size_t clen = ZSTD_compress(w->comp.p, bound, w->page.p, w->page.n, ZSTD_LEVEL);
+    if (!w->zc && !(w->zc = ZSTD_createCCtx()))
+        return socmon_fail(SOCMON_ENOMEM, "parquet writer: out of memory");
+    size_t clen = ZSTD_compressCCtx(w->zc, w->comp.p, bound, w->page.p, w->page.n, ZSTD_LEVEL);
     if (ZSTD_isError(clen))
         return socmon_fail(SOCMON_EIO, "parquet writer: zstd: %s", ZSTD_getErrorName(clen));
     smn_pq_buf h = {0};
@@ -451,7 +458,7 @@ static socmon_status write_data_page(smn_pq *w, const column *c, size_t r0, size
                 acc = 0;
             }
         }
-    } else {
+    } else if (nv) {   /* a page of nulls only has no values (and its column maybe no buffer) */
         smn_pq_buf_put(&w->page, c->vals.p + *v * 8, nv * 8);
     }
     *v += nv;
