@@ -390,22 +390,27 @@ static socmon_status pq_diff(smn_output *o, const socmon_diff *d)
 enum { S_POINT, S_SWEEP, S_POINTS, S_TARGET, S_WORKLOAD, S_PROGRAM, S_STATUS, S_ERROR, S_RECORDING, S_FIXED };
 
 /* A counter column is INT64 when every value in it is an exact count, else DOUBLE. */
-static smn_pq_type counter_type(const socmon_sweep *s, const smn_sweep_column *c)
+static socmon_status column_types(const socmon_sweep *s, const smn_sweep_columns *c, smn_sweep_cell *cells,
+                                  smn_pq_type *type)
 {
-    for (size_t i = 0; i < socmon_sweep_count(s); i++) {
-        const socmon_value *v = smn_sweep_row_value(socmon_sweep_row_at(s, i), smn_sweep_column_key(c), 1);
-        if (v && v->defined && !v->integer)
-            return SMN_PQ_DOUBLE;
+    for (size_t i = 0; i < c->n; i++)
+        type[i] = c->col[i].kind == 'o' ? SMN_PQ_STRING : c->col[i].kind == 'm' ? SMN_PQ_DOUBLE : SMN_PQ_INT64;
+    socmon_status st = SOCMON_OK;
+    for (size_t k = 0; st == SOCMON_OK && k < socmon_sweep_count(s); k++) {
+        st = smn_sweep_row_cells(c, socmon_sweep_row_at(s, k), cells);
+        for (size_t i = 0; st == SOCMON_OK && i < c->n; i++)
+            if (c->col[i].kind == 'c' && cells[i].value && cells[i].value->defined && !cells[i].value->integer)
+                type[i] = SMN_PQ_DOUBLE;
     }
-    return SMN_PQ_INT64;
+    return st;
 }
 
-static socmon_status sweep_cell(smn_pq *w, size_t col, const socmon_sweep_row *r, const smn_sweep_column *c,
+static socmon_status sweep_cell(smn_pq *w, size_t col, const smn_sweep_column *c, const smn_sweep_cell *x,
                                 smn_pq_type type)
 {
     if (c->kind == 'o')
-        return set_text(w, col, smn_sweep_row_option(r, smn_sweep_column_key(c)));
-    const socmon_value *v = smn_sweep_row_value(r, smn_sweep_column_key(c), c->kind == 'c');
+        return set_text(w, col, x->option);
+    const socmon_value *v = x->value;
     if (!v || !v->defined)
         return SOCMON_OK;   /* none, or undefined: null (the CSV's "" and "null") */
     if (type == SMN_PQ_INT64)
@@ -426,14 +431,15 @@ static socmon_status pq_sweep(smn_output *o, const socmon_sweep *s)
     if (st == SOCMON_OK)
         st = smn_sweep_columns_collect(s, &c);
     smn_pq_type *type = st == SOCMON_OK ? calloc(c.n + 1, sizeof *type) : NULL;
-    if (st == SOCMON_OK && !type)
+    smn_sweep_cell *cells = st == SOCMON_OK ? calloc(c.n + 1, sizeof *cells) : NULL;
+    if (st == SOCMON_OK && (!type || !cells))
         st = socmon_fail(SOCMON_ENOMEM, "parquet: out of memory");
     if (st == SOCMON_OK)
+        st = column_types(s, &c, cells, type);
+    if (st == SOCMON_OK)
         st = declare(ps->w, fixed, S_FIXED);
-    for (size_t i = 0; i < c.n && st == SOCMON_OK; i++) {
-        type[i] = c.col[i].kind == 'o' ? SMN_PQ_STRING : c.col[i].kind == 'm' ? SMN_PQ_DOUBLE : counter_type(s, &c.col[i]);
+    for (size_t i = 0; i < c.n && st == SOCMON_OK; i++)
         st = smn_pq_column(ps->w, c.col[i].name, type[i], 1);
-    }
     smn_pq *w = st == SOCMON_OK ? ps->w : NULL;
     for (size_t k = 0; st == SOCMON_OK && k < socmon_sweep_count(s); k++) {
         const socmon_sweep_row *r = socmon_sweep_row_at(s, k);
@@ -446,12 +452,15 @@ static socmon_status pq_sweep(smn_output *o, const socmon_sweep *s)
                               r->error, r->recording};
         for (size_t i = 0; i < sizeof text / sizeof text[0] && st == SOCMON_OK; i++)
             st = set_text(w, S_TARGET + i, text[i]);
+        if (st == SOCMON_OK)
+            st = smn_sweep_row_cells(&c, r, cells);
         for (size_t i = 0; i < c.n && st == SOCMON_OK; i++)
-            st = sweep_cell(w, S_FIXED + i, r, &c.col[i], type[i]);
+            st = sweep_cell(w, S_FIXED + i, &c.col[i], &cells[i], type[i]);
         if (st == SOCMON_OK)
             st = smn_pq_end_row(w);
     }
     free(type);
+    free(cells);
     smn_sweep_columns_free(&c);
     return st == SOCMON_OK ? finish(o) : st;
 }

@@ -67,39 +67,49 @@ socmon_status smn_sweep_columns_collect(const socmon_sweep *s, smn_sweep_columns
     return st;
 }
 
-const char *smn_sweep_row_option(const socmon_sweep_row *r, const char *key)
+/* Looks prefix+key up among the columns: its index, or (size_t)-1. */
+static size_t column_of(const smn_sweep_columns *c, const char *prefix, const char *key, char *buf, size_t len)
 {
-    for (size_t k = 0; k < r->point.noptions; k++)
-        if (strcmp(r->point.options[k].key, key) == 0)
-            return r->point.options[k].value;
-    return NULL;
+    size_t pl = strlen(prefix), kl = strlen(key), i;
+    char *full = pl + kl + 1 <= len ? buf : malloc(pl + kl + 1);
+    if (!full)
+        return (size_t)-1;
+    memcpy(full, prefix, pl);
+    memcpy(full + pl, key, kl + 1);
+    int found = smn_strmap_find(&c->map, full, &i);
+    if (full != buf)
+        free(full);
+    return found ? i : (size_t)-1;
 }
 
-const socmon_value *smn_sweep_row_value(const socmon_sweep_row *r, const char *key, int counter)
+/* One pass over the row's options and values, each found by the columns' map: a row's cells
+ * cost its values, not its values times the columns (a campaign's table has hundreds of each). */
+socmon_status smn_sweep_row_cells(const smn_sweep_columns *c, const socmon_sweep_row *r, smn_sweep_cell *cell)
 {
+    char buf[256];
+    memset(cell, 0, c->n * sizeof *cell);
+    for (size_t k = 0; k < r->point.noptions; k++) {
+        size_t i = column_of(c, SMN_SWEEP_OPTION_COL, r->point.options[k].key, buf, sizeof buf);
+        if (i != (size_t)-1 && !cell[i].option)   /* the first of a key, as the table reads it */
+            cell[i].option = r->point.options[k].value;
+    }
     for (size_t k = 0; k < r->nvalues; k++) {
         const socmon_value *v = &r->values[k];
-        if ((v->kind == SOCMON_VALUE_COUNTER) == (counter != 0) && strcmp(v->key, key) == 0)
-            return v;
+        int counter = v->kind == SOCMON_VALUE_COUNTER;
+        size_t i = column_of(c, counter ? SMN_SWEEP_COUNTER_COL : SMN_SWEEP_METRIC_COL, v->key, buf, sizeof buf);
+        if (i != (size_t)-1 && !cell[i].value)
+            cell[i].value = v;
     }
-    return NULL;
+    return SOCMON_OK;
 }
 
-const char *smn_sweep_column_key(const smn_sweep_column *c)
-{
-    return c->name + strlen(c->kind == 'o' ? SMN_SWEEP_OPTION_COL : c->kind == 'c' ? SMN_SWEEP_COUNTER_COL
-                                                                                  : SMN_SWEEP_METRIC_COL);
-}
-
-/* The cell of column c in row r into buf ("" when the row has none). */
-static const char *cell(const socmon_sweep_row *r, const smn_sweep_column *c, char *buf, size_t len)
+/* The cell of column c into buf ("" when the row has none). */
+static const char *cell_text(const smn_sweep_column *c, const smn_sweep_cell *x, char *buf, size_t len)
 {
     buf[0] = '\0';
-    if (c->kind == 'o') {
-        const char *o = smn_sweep_row_option(r, smn_sweep_column_key(c));
-        return o ? o : buf;
-    }
-    const socmon_value *v = smn_sweep_row_value(r, smn_sweep_column_key(c), c->kind == 'c');
+    if (c->kind == 'o')
+        return x->option ? x->option : buf;
+    const socmon_value *v = x->value;
     if (!v)
         return buf;
     if (v->defined && v->integer)
@@ -134,6 +144,9 @@ socmon_status smn_csv_sweep(smn_output *o, const socmon_sweep *s)
     enum { NF = sizeof fixed / sizeof fixed[0] };
     smn_sweep_columns c = {0};
     socmon_status st = smn_sweep_columns_collect(s, &c);
+    smn_sweep_cell *cells = st == SOCMON_OK ? calloc(c.n + 1, sizeof *cells) : NULL;
+    if (st == SOCMON_OK && !cells)
+        st = socmon_fail(SOCMON_ENOMEM, "sweep table: out of memory");
     for (size_t i = 0; st == SOCMON_OK && i < NF + c.n; i++) {
         smn_csv_write(o->sink, i < NF ? fixed[i] : c.col[i - NF].name, ',');
         st = smn_sink_putc(o->sink, i + 1 == NF + c.n ? '\n' : ',');
@@ -145,11 +158,13 @@ socmon_status smn_csv_sweep(smn_output *o, const socmon_sweep *s)
         snprintf(total, sizeof total, "%zu", socmon_sweep_total(s));
         const char *f[NF] = {point, socmon_sweep_id(s), total, r->point.target, r->point.workload, r->point.program,
                              r->ok ? "ok" : "failed", r->error, r->recording};
+        st = smn_sweep_row_cells(&c, r, cells);
         for (size_t i = 0; st == SOCMON_OK && i < NF + c.n; i++) {
-            csv_text(o->sink, i < NF ? f[i] : cell(r, &c.col[i - NF], buf, sizeof buf));
+            csv_text(o->sink, i < NF ? f[i] : cell_text(&c.col[i - NF], &cells[i - NF], buf, sizeof buf));
             st = smn_sink_putc(o->sink, i + 1 == NF + c.n ? '\n' : ',');
         }
     }
+    free(cells);
     smn_sweep_columns_free(&c);
     return st;
 }

@@ -21,11 +21,14 @@ typedef struct smn_sweep_columns {
 
 socmon_status smn_sweep_columns_collect(const socmon_sweep *s, smn_sweep_columns *c);
 void smn_sweep_columns_free(smn_sweep_columns *c);
-/* The option's or value's key a column is of (its name past "option:" ...). */
-const char *smn_sweep_column_key(const smn_sweep_column *c);
-/* A row's option value, or its counter's (counter 1) or metric's value, of that key; NULL: none. */
-const char *smn_sweep_row_option(const socmon_sweep_row *r, const char *key);
-const socmon_value *smn_sweep_row_value(const socmon_sweep_row *r, const char *key, int counter);
+/* A row's cell of one column: the option's value ('o'), or the counter's or metric's value;
+ * both NULL where the row has none. */
+typedef struct smn_sweep_cell {
+    const char *option;
+    const socmon_value *value;
+} smn_sweep_cell;
+/* Row r's cells of every column of c, into cell[0..c->n). */
+socmon_status smn_sweep_row_cells(const smn_sweep_columns *c, const socmon_sweep_row *r, smn_sweep_cell *cell);
 
 socmon_status smn_csv_sweep(smn_output *o, const socmon_sweep *s);
 socmon_status smn_json_sweep(smn_output *o, const socmon_sweep *s);
