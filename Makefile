@@ -51,8 +51,10 @@ test-plain: build
 # sanitizers in sh_baseline's --html cases). Nor the two that run the 8x8 SoC at length for its
 # numbers (sh_noc_counts: every count of 27 runs; sh_wire_bytes: 20,001 samples of 2,840 counters
 # streamed): the code they run is the same in the unit tests and remote_record, which the
-# sanitizers check. Saves about 5 minutes of a CI run.
-ASAN_SKIP = ^sh_(ctest_labels|docs_facts|make_targets|manpage|internal_names|layering|struct_init|noc_counts|wire_bytes|recording_long|noc_rtl_fixture|noc_rtl_tool)$$
+# sanitizers check. Nor the 10,000-point Parquet campaign (sh_parquet_campaign: 10,000 stat processes;
+# its writer and format code run under the sanitizers in sh_parquet_tables and sh_parquet_fuzz).
+# Saves about 5 minutes of a CI run.
+ASAN_SKIP = ^sh_(ctest_labels|docs_facts|make_targets|manpage|internal_names|layering|struct_init|noc_counts|wire_bytes|recording_long|noc_rtl_fixture|noc_rtl_tool|parquet_campaign)$$
 # -O1, as the sanitizers' documentation advises: the models' tests run 1.3-2x as fast as at -O0
 # with the same checks (and -O1's analysis finds format truncations -O0 does not).
 test-asan: deps

@@ -53,8 +53,10 @@ else
 fi
 
 # Browser-side packages from the npm registry, pinned by web/package-lock.json: uPlot (the
-# build embeds it into the library; it is never committed) and playwright-core (the page tests
-# drive Debian's chromium with it). The machine's own node/npm is used: Debian's nodejs package
+# build embeds it into the library; it is never committed), playwright-core (the page tests
+# drive Debian's chromium with it), and the two Parquet readers the Parquet tests check socmon's
+# files with: DuckDB (@duckdb/node-api, its engine a binary inside the registry's package) and
+# hyparquet (pure JavaScript; hyparquet-compressors brings its zstd). The machine's own node/npm is used: Debian's nodejs package
 # is older and would replace it. Reinstalled only when the lock file changed.
 web="$(dirname "$0")/../web"
 if ! command -v npm >/dev/null 2>&1; then
@@ -62,7 +64,7 @@ if ! command -v npm >/dev/null 2>&1; then
     exit 1
 fi
 if [ ! -f "$web/node_modules/.package-lock.json" ] || [ "$web/package-lock.json" -nt "$web/node_modules/.package-lock.json" ]; then
-    echo "install-deps: npm ci in web/ (uplot, playwright-core)"
+    echo "install-deps: npm ci in web/ (uplot, playwright-core, @duckdb/node-api, hyparquet)"
     (cd "$web" && npm ci --no-audit --no-fund --loglevel=error)
 else
     echo "install-deps: web/node_modules up to date"

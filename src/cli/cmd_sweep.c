@@ -27,7 +27,7 @@ typedef struct sweep_cli {
     const char *const *programs;
     size_t nprograms;
     unsigned jobs;
-    int json, quiet;
+    int json, parquet, quiet;
 } sweep_cli;
 
 static void help(FILE *fp)
@@ -56,8 +56,13 @@ static void help(FILE *fp)
             "                      'run' lines) instead of -t, -w and '--'\n"
             "  -j, --jobs N        points at once (default: the number of CPUs)\n"
             "  -o FILE             the table to write (and resume): CSV, or JSON with --json or a\n"
-            "                      name ending in .json (default: CSV on stdout)\n"
+            "                      name ending in .json, or Parquet with a name ending in .parquet\n"
+            "                      (default: CSV on stdout)\n"
+            "  -o DIR/             one file per shard, DIR/shard-K-of-N.parquet (.json with --json):\n"
+            "                      a campaign is then one query, SELECT ... FROM 'DIR/*.parquet'\n"
             "  --json              the table as JSON: {\"sweep\": {...}, \"points\": [...]}\n"
+            "  --parquet FILE      the table as Parquet (docs/parquet.md); it is written, never\n"
+            "                      resumed: an existing FILE is refused\n"
             "  --record-dir DIR    also keep a recording of each point (DIR/point-NNNN.rec)\n"
             "  --shard K/N         run only the points i with i %% N == K-1\n"
             "  -q, --quiet         no progress bar and no closing summary: only errors\n"
@@ -94,13 +99,14 @@ static int parse_jobs(const char *s, unsigned *out)
 /* -1 to go on, else the exit code. */
 static int parse(int argc, char **argv, sweep_cli *c)
 {
-    enum { O_JSON = 1000, O_RECORD_DIR, O_SHARD, O_MAX_CYCLES, O_METRIC_FILE };
+    enum { O_JSON = 1000, O_RECORD_DIR, O_SHARD, O_MAX_CYCLES, O_METRIC_FILE, O_PARQUET };
     static const struct option longs[] = {
         {"file", required_argument, 0, 'f'},       {"jobs", required_argument, 0, 'j'},
         {"json", no_argument, 0, O_JSON},          {"record-dir", required_argument, 0, O_RECORD_DIR},
         {"shard", required_argument, 0, O_SHARD},  {"quiet", no_argument, 0, 'q'},
         {"max-cycles", required_argument, 0, O_MAX_CYCLES},
         {"metric-file", required_argument, 0, O_METRIC_FILE},
+        {"parquet", required_argument, 0, O_PARQUET},
         {"duration", required_argument, 0, 'd'},   {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
@@ -126,6 +132,12 @@ static int parse(int argc, char **argv, sweep_cli *c)
             break;
         case 'o': c->output = optarg; break;
         case O_JSON: c->json = 1; break;
+        case O_PARQUET:
+            if (c->output && strcmp(c->output, optarg) != 0)
+                return usage_error("--parquet %s and -o: give one file", optarg);
+            c->output = optarg;
+            c->parquet = 1;
+            break;
         case O_RECORD_DIR: c->record_dir = optarg; break;
         case O_SHARD: c->shard = optarg; break;
         case 'q': c->quiet = 1; break;
@@ -156,14 +168,46 @@ static int parse(int argc, char **argv, sweep_cli *c)
         return usage_error("%s: give the grid either in the sweep file or by -t, -w and '--', not both", c->file);
     if (!c->file && !c->ntargets)
         return usage_error("%s", "no grid: give -t SPEC (with {a,b} choices) or -f SWEEPFILE");
+    if (c->parquet && c->json)
+        return usage_error("--parquet %s and --json: give one format", c->output);
     return -1;
 }
 
-/* The table's format: JSON with --json or a .json name, else CSV. */
-static const char *format_of(int json, const char *path)
+static int ends_with(const char *s, const char *tail)
 {
-    size_t n = path ? strlen(path) : 0;
-    return json || (n > 5 && strcmp(path + n - 5, ".json") == 0) ? "json" : "csv";
+    size_t n = s ? strlen(s) : 0, k = strlen(tail);
+    return n > k && strcmp(s + n - k, tail) == 0;
+}
+
+/* The table's format: JSON with --json or a .json name, Parquet with --parquet or a .parquet
+ * name, else CSV. */
+static const char *format_of(int json, int parquet, const char *path)
+{
+    if (json || parquet)
+        return json ? "json" : "parquet";
+    return ends_with(path, ".json") ? "json" : ends_with(path, ".parquet") ? "parquet" : "csv";
+}
+
+/* -o DIR/ (or an existing directory): the shard's own file in it, DIR/shard-K-of-N.parquet
+ * (.json with --json), DIR made if it is not there, into buf; buf stays "" for a file. 0, or
+ * the exit status after the message. */
+static int shard_file(const sweep_cli *c, unsigned k, unsigned n, char *buf, size_t len)
+{
+    struct stat sb;
+    int dir = stat(c->output, &sb) == 0 && S_ISDIR(sb.st_mode);
+    if (!dir && !ends_with(c->output, "/"))
+        return 0;
+    if (!dir && mkdir(c->output, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "socmon sweep: -o %s: cannot make the directory: %s\n", c->output, strerror(errno));
+        return 2;
+    }
+    const char *slash = ends_with(c->output, "/") ? "" : "/";
+    if ((size_t)snprintf(buf, len, "%s%sshard-%u-of-%u.%s", c->output, slash, k, n, c->json ? "json" : "parquet")
+        >= len) {
+        fprintf(stderr, "socmon sweep: -o %s: the directory's name is too long\n", c->output);
+        return 2;
+    }
+    return 0;
 }
 
 static int write_table(const char *format, const char *path, const socmon_sweep *t)
@@ -214,6 +258,14 @@ static int point_done(void *user, const socmon_sweep_point *p, const socmon_run 
 static int open_table(const sweep_cli *c, const socmon_sweep_grid *g, socmon_sweep **out)
 {
     struct stat sb;
+    if (c->output && stat(c->output, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0 &&
+        strcmp(format_of(c->json, c->parquet, c->output), "parquet") == 0) {
+        /* socmon writes Parquet and never reads it: the table to resume is a CSV or JSON one */
+        fprintf(stderr, "socmon sweep: -o %s exists, and a Parquet table is not resumed (socmon writes Parquet, "
+                        "it does not read it): remove it to run the sweep again, or resume with a CSV or JSON -o "
+                        "and convert with 'socmon sweep merge TABLE -o %s'\n", c->output, c->output);
+        return 2;
+    }
     if (c->output && stat(c->output, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0) {
         socmon_status st = socmon_sweep_load(c->output, out);
         if (st != SOCMON_OK) {
@@ -235,21 +287,29 @@ static int open_table(const sweep_cli *c, const socmon_sweep_grid *g, socmon_swe
     return st == SOCMON_OK ? 0 : cli_error("sweep", st);
 }
 
-static int run_sweep(const sweep_cli *c, socmon_sweep_grid *g)
+static int run_sweep(const sweep_cli *given, socmon_sweep_grid *g)
 {
     unsigned sk = 1, sn = 1;
-    socmon_status st = c->shard ? socmon_sweep_shard_parse(c->shard, &sk, &sn) : SOCMON_OK;
+    socmon_status st = given->shard ? socmon_sweep_shard_parse(given->shard, &sk, &sn) : SOCMON_OK;
     if (st != SOCMON_OK) {
         cli_error("sweep", st);
         return 2;
     }
+    sweep_cli cc = *given;
+    const sweep_cli *c = &cc;
+    char path[4096] = "";
+    int rc = cc.output ? shard_file(&cc, sk, sn, path, sizeof path) : 0;
+    if (rc)
+        return rc;
+    if (path[0])
+        cc.output = path;
     /* -o FILE that cannot be written is found now, not after the first point */
     if (c->output && (st = smn_sink_check_path(c->output)) != SOCMON_OK) {
         cli_error("sweep", st);
         return 2;
     }
     socmon_sweep *table = NULL;
-    int rc = open_table(c, g, &table);
+    rc = open_table(c, g, &table);
     if (rc)
         return rc;
     size_t total = socmon_sweep_grid_count(g), ntodo = 0, done = 0;
@@ -270,7 +330,7 @@ static int run_sweep(const sweep_cli *c, socmon_sweep_grid *g)
     if (done && !c->quiet)
         fprintf(stderr, "socmon sweep: resuming %s: %zu of %zu points done, %zu to run\n", c->output, done,
                 done + ntodo, ntodo);
-    sweep_state s = {.table = table, .format = format_of(c->json, c->output), .output = c->output};
+    sweep_state s = {.table = table, .format = format_of(c->json, c->parquet, c->output), .output = c->output};
     cli_stop_install();
     sweep_run_opts ro = {.grid = g, .todo = todo, .ntodo = ntodo, .jobs = c->jobs, .record_dir = c->record_dir,
                          .progress = c->quiet ? SWEEP_PROGRESS_NONE : isatty(2) ? SWEEP_PROGRESS_BAR : SWEEP_PROGRESS_LINES, .done_before = done, .point_done = point_done,
@@ -341,7 +401,7 @@ static int merge(int argc, char **argv)
         cli_error("sweep merge", st);
         return 2;
     }
-    int rc = write_table(format_of(json, output), output, all);
+    int rc = write_table(format_of(json, 0, output), output, all);
     size_t missing = socmon_sweep_total(all) - socmon_sweep_count(all), failed = 0;
     for (size_t i = 0; i < socmon_sweep_count(all); i++)
         failed += !socmon_sweep_row_at(all, i)->ok;

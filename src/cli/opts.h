@@ -75,7 +75,9 @@ typedef struct cli_opts {
     const char *target, *events, *workload, *output, *input, *trace, *metrics;
     const char *metric_file; /* --metric-file: a user's metric file instead of the target's */
     const char *findings;    /* --findings: a user's findings rules, added to the target's */
-    const char *format;     /* output format: "table", "csv" (-x) or "json" (--json) */
+    const char *format;     /* output format: "table", "csv" (-x), "json" (--json), "parquet" (--parquet,
+                               -o FILE.parquet), ... */
+    const char *parquet;    /* --parquet FILE: the document as Parquet into FILE */
     char sep;
     int no_big_num;         /* --no-big-num: no thousands separators in tables and live lines */
     int zeros;              /* --zeros: tables list the counters that stayed 0 instead of folding them */

@@ -19,8 +19,10 @@ socmon_status cli_output_open(cli_output *co, const cli_opts *o, const char *for
     co->sink = NULL;
     co->out = NULL;
     smn_output_opts oo = {.sep = o->sep, .deltas = o->deltas, .no_big_num = o->no_big_num, .zeros = o->zeros};
-    /* an exposition file is read whenever a collector likes: replaced whole, never rewritten */
-    int whole = cli_format_is_exposition(format ? format : o->format);
+    /* an exposition file is read whenever a collector likes: replaced whole, never rewritten; a
+     * Parquet file is read from its footer, at the end: half of one is no file at all */
+    const char *f = format ? format : o->format;
+    int whole = cli_format_is_exposition(f) || strcmp(f, "parquet") == 0;
     socmon_status st = o->print_path ? smn_sink_path(o->print_path, o->append ? SOCMON_PATH_APPEND : whole
                                                         ? SOCMON_PATH_REPLACE : SOCMON_PATH_PLAIN, 0, &co->sink)
                        : o->to_stderr ? smn_sink_file(stderr, "stderr", &co->sink)

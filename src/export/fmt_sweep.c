@@ -15,19 +15,8 @@
 
 /* ---- csv: fixed columns, then option:, counter: and metric: columns in order of first use ---- */
 
-typedef struct column {
-    char *name;                 /* "counter:NAME", made here */
-    int kind;                   /* 'o', 'c', 'm' */
-} column;
-
-typedef struct columns {
-    smn_strmap map;          /* name -> column */
-    column *col;
-    size_t n, cap;
-} columns;
-
 /* Adds column prefix+name unless the table has it (the map borrows the column's own copy). */
-static socmon_status add_col(columns *c, const char *prefix, const char *name, int kind)
+static socmon_status add_col(smn_sweep_columns *c, const char *prefix, const char *name, int kind)
 {
     char local[256];
     size_t len = strlen(prefix) + strlen(name) + 1;
@@ -47,11 +36,11 @@ static socmon_status add_col(columns *c, const char *prefix, const char *name, i
         free(own);
         return socmon_fail(SOCMON_ENOMEM, "sweep table: out of memory");
     }
-    c->col[c->n++] = (column){own, kind};
+    c->col[c->n++] = (smn_sweep_column){own, kind};
     return SOCMON_OK;
 }
 
-static void columns_free(columns *c)
+void smn_sweep_columns_free(smn_sweep_columns *c)
 {
     smn_strmap_free(&c->map);
     for (size_t i = 0; i < c->n; i++)
@@ -59,7 +48,7 @@ static void columns_free(columns *c)
     free(c->col);
 }
 
-static socmon_status collect(const socmon_sweep *s, columns *c)
+socmon_status smn_sweep_columns_collect(const socmon_sweep *s, smn_sweep_columns *c)
 {
     socmon_status st = SOCMON_OK;
     /* options first, then counters, then metrics: each kind's columns together */
@@ -78,30 +67,57 @@ static socmon_status collect(const socmon_sweep *s, columns *c)
     return st;
 }
 
-/* The cell of column name (kind) in row r into buf ("" when the row has none). */
-static const char *cell(const socmon_sweep_row *r, const char *full, int kind, char *buf, size_t len)
+/* Looks prefix+key up among the columns: its index, or (size_t)-1. */
+static size_t column_of(const smn_sweep_columns *c, const char *prefix, const char *key, char *buf, size_t len)
 {
-    buf[0] = '\0';
-    const char *name = full + strlen(kind == 'o' ? SMN_SWEEP_OPTION_COL : kind == 'c' ? SMN_SWEEP_COUNTER_COL
-                                                                                       : SMN_SWEEP_METRIC_COL);
-    if (kind == 'o') {
-        for (size_t k = 0; k < r->point.noptions; k++)
-            if (strcmp(r->point.options[k].key, name) == 0)
-                return r->point.options[k].value;
-        return buf;
+    size_t pl = strlen(prefix), kl = strlen(key), i;
+    char *full = pl + kl + 1 <= len ? buf : malloc(pl + kl + 1);
+    if (!full)
+        return (size_t)-1;
+    memcpy(full, prefix, pl);
+    memcpy(full + pl, key, kl + 1);
+    int found = smn_strmap_find(&c->map, full, &i);
+    if (full != buf)
+        free(full);
+    return found ? i : (size_t)-1;
+}
+
+/* One pass over the row's options and values, each found by the columns' map: a row's cells
+ * cost its values, not its values times the columns (a campaign's table has hundreds of each). */
+socmon_status smn_sweep_row_cells(const smn_sweep_columns *c, const socmon_sweep_row *r, smn_sweep_cell *cell)
+{
+    char buf[256];
+    memset(cell, 0, c->n * sizeof *cell);
+    for (size_t k = 0; k < r->point.noptions; k++) {
+        size_t i = column_of(c, SMN_SWEEP_OPTION_COL, r->point.options[k].key, buf, sizeof buf);
+        if (i != (size_t)-1 && !cell[i].option)   /* the first of a key, as the table reads it */
+            cell[i].option = r->point.options[k].value;
     }
     for (size_t k = 0; k < r->nvalues; k++) {
         const socmon_value *v = &r->values[k];
-        if ((v->kind == SOCMON_VALUE_COUNTER) != (kind == 'c') || strcmp(v->key, name) != 0)
-            continue;
-        if (v->defined && v->integer)
-            snprintf(buf, len, "%lld", (long long)v->i);
-        else if (v->defined && isfinite(v->v))
-            snprintf(buf, len, "%.17g", v->v);
-        else   /* the run has the value but it is undefined (JSON's null); empty: no such value */
-            snprintf(buf, len, "null");
-        break;
+        int counter = v->kind == SOCMON_VALUE_COUNTER;
+        size_t i = column_of(c, counter ? SMN_SWEEP_COUNTER_COL : SMN_SWEEP_METRIC_COL, v->key, buf, sizeof buf);
+        if (i != (size_t)-1 && !cell[i].value)
+            cell[i].value = v;
     }
+    return SOCMON_OK;
+}
+
+/* The cell of column c into buf ("" when the row has none). */
+static const char *cell_text(const smn_sweep_column *c, const smn_sweep_cell *x, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (c->kind == 'o')
+        return x->option ? x->option : buf;
+    const socmon_value *v = x->value;
+    if (!v)
+        return buf;
+    if (v->defined && v->integer)
+        snprintf(buf, len, "%lld", (long long)v->i);
+    else if (v->defined && isfinite(v->v))
+        snprintf(buf, len, "%.17g", v->v);
+    else   /* the run has the value but it is undefined (JSON's null); empty: no such value */
+        snprintf(buf, len, "null");
     return buf;
 }
 
@@ -126,8 +142,11 @@ socmon_status smn_csv_sweep(smn_output *o, const socmon_sweep *s)
     static const char *const fixed[] = {"point", "sweep", "points", "target", "workload", "program", "status",
                                         "error", "recording"};
     enum { NF = sizeof fixed / sizeof fixed[0] };
-    columns c = {0};
-    socmon_status st = collect(s, &c);
+    smn_sweep_columns c = {0};
+    socmon_status st = smn_sweep_columns_collect(s, &c);
+    smn_sweep_cell *cells = st == SOCMON_OK ? calloc(c.n + 1, sizeof *cells) : NULL;
+    if (st == SOCMON_OK && !cells)
+        st = socmon_fail(SOCMON_ENOMEM, "sweep table: out of memory");
     for (size_t i = 0; st == SOCMON_OK && i < NF + c.n; i++) {
         smn_csv_write(o->sink, i < NF ? fixed[i] : c.col[i - NF].name, ',');
         st = smn_sink_putc(o->sink, i + 1 == NF + c.n ? '\n' : ',');
@@ -139,12 +158,14 @@ socmon_status smn_csv_sweep(smn_output *o, const socmon_sweep *s)
         snprintf(total, sizeof total, "%zu", socmon_sweep_total(s));
         const char *f[NF] = {point, socmon_sweep_id(s), total, r->point.target, r->point.workload, r->point.program,
                              r->ok ? "ok" : "failed", r->error, r->recording};
+        st = smn_sweep_row_cells(&c, r, cells);
         for (size_t i = 0; st == SOCMON_OK && i < NF + c.n; i++) {
-            csv_text(o->sink, i < NF ? f[i] : cell(r, c.col[i - NF].name, c.col[i - NF].kind, buf, sizeof buf));
+            csv_text(o->sink, i < NF ? f[i] : cell_text(&c.col[i - NF], &cells[i - NF], buf, sizeof buf));
             st = smn_sink_putc(o->sink, i + 1 == NF + c.n ? '\n' : ',');
         }
     }
-    columns_free(&c);
+    free(cells);
+    smn_sweep_columns_free(&c);
     return st;
 }
 

@@ -24,6 +24,7 @@ static const smn_output_format *const formats[] = {
     &smn_format_html,
     &smn_format_junit,
     &smn_format_markdown,
+    &smn_format_parquet,
 };
 #define NFORMATS (sizeof formats / sizeof formats[0])
 

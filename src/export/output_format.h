@@ -79,6 +79,7 @@ size_t smn_perfetto_merge(size_t samples, size_t tracks);
 extern const smn_output_format smn_format_html;
 extern const smn_output_format smn_format_junit;     /* fmt_junit.c: JUnit XML of a check */
 extern const smn_output_format smn_format_markdown;  /* fmt_markdown.c: a check for a pull request */
+extern const smn_output_format smn_format_parquet;   /* fmt_parquet.c: the CSV's tables, typed */
 
 /* The findings section of a table ("Where the time went:"), nothing without findings. */
 socmon_status smn_table_findings(smn_output *o);

@@ -17,7 +17,8 @@ import json
 import os
 import sys
 
-KNOWN = {"unit", "cli", "browser", "network", "slow", "example", "fuzz", "arm", "thread", "remote_write"}
+KNOWN = {"unit", "cli", "browser", "network", "slow", "example", "fuzz", "arm", "thread", "remote_write",
+         "parquet"}
 src, tests_json = sys.argv[1], sys.argv[2]
 unit_count = int(sys.argv[3]) if len(sys.argv) > 3 else None
 tests = json.load(open(tests_json))["tests"]

@@ -578,9 +578,9 @@ static void test_hotspot_sections(void **state)
 static void test_registry(void **state)
 {
     const char *names[] = {"table", "csv", "json", "live", "prometheus", "openmetrics", "perfetto", "html",
-                           "junit", "markdown"};
+                           "junit", "markdown", "parquet"};
     /* Human formats show the chosen metrics of a timeline; machine formats all of them. */
-    int want[] = {1, 0, 0, 1, 0, 0, 0, 0, 0, 0};
+    int want[] = {1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0};
     size_t nn = sizeof names / sizeof names[0], n = 0;
     char known[320] = "(known: ";
     while (smn_output_format_name(n))
