@@ -144,16 +144,6 @@ static int label_cmp(const void *a, const void *b)
     return strcmp(((const smn_rw_label *)a)->name, ((const smn_rw_label *)b)->name);
 }
 
-static char *dup_n(const char *s, size_t n)
-{
-    char *d = malloc(n + 1);
-    if (d) {
-        memcpy(d, s, n);
-        d[n] = '\0';
-    }
-    return d;
-}
-
 /* A new series for the parsed line: __name__, its labels and the extra ones, sorted. */
 static socmon_status new_series(smn_rw_batch *b, const char *key, size_t keylen, const parsed *pl,
                                 const smn_rw_label *extra, size_t nextra)
@@ -169,7 +159,7 @@ static socmon_status new_series(smn_rw_batch *b, const char *key, size_t keylen,
     smn_rw_series *s = &b->s[b->n];
     memset(s, 0, sizeof *s);
     s->labels = calloc(pl->nlabels + nextra + 1, sizeof *s->labels);
-    s->key = dup_n(key, keylen);
+    s->key = strndup(key, keylen);
     if (!s->labels || !s->key) {
         series_free(s);
         return nomem();

@@ -36,21 +36,11 @@ void socmon_spec_free(socmon_spec *s)
     free(s);
 }
 
-static char *dup_n(const char *p, size_t n)
-{
-    char *d = malloc(n + 1);
-    if (d) {
-        memcpy(d, p, n);
-        d[n] = '\0';
-    }
-    return d;
-}
-
 static socmon_status add(socmon_spec *s, const char *key, size_t klen, const char *value, size_t vlen)
 {
     if (s->nkv == SPEC_MAX_OPTS)
         return socmon_fail(SOCMON_ERANGE, "target '%s': more than %d options", s->name, SPEC_MAX_OPTS);
-    char *k = dup_n(key, klen), *v = dup_n(value, vlen);
+    char *k = strndup(key, klen), *v = strndup(value, vlen);
     if (!k || !v) {
         free(k);
         free(v);
@@ -71,7 +61,7 @@ socmon_status socmon_spec_parse(const char *text, socmon_spec **out)
         return socmon_fail(SOCMON_EINVAL, "target spec '%s' names several targets (';'): open each member", text);
     socmon_spec *s = calloc(1, sizeof *s);
     size_t nl = strcspn(text, ":");
-    if (!s || !(s->name = dup_n(text, nl))) {
+    if (!s || !(s->name = strndup(text, nl))) {
         free(s);
         return socmon_fail(SOCMON_ENOMEM, "target spec: out of memory");
     }
