@@ -11,6 +11,7 @@
 #include "agent/agent.h"
 #include "serve/net.h"
 #include "agent/privs.h"
+#include "cli/help.h"
 #include "cli/cli_rw.h"
 #include "cli/open_source.h"
 #include "serve/live.h"
@@ -23,18 +24,7 @@
 
 static void help(FILE *fp)
 {
-    fprintf(fp,
-            "usage: socmon agent [-t TARGET] [-w WORKLOAD] [-I INTERVAL] [-d DURATION] [-e EVENTS]\n"
-            "                    [--listen ADDR:PORT] [--token-file FILE] [options] [-- PROGRAM.elf]\n\n"
-            "Runs on the target (a board, or anywhere with a model target): samples the counters every\n"
-            "interval in one thread into a bounded ring and serves them to collectors over TCP\n"
-            "('socmon record --remote', 'socmon stat --remote'). A collector that falls behind or\n"
-            "reconnects gets every sample still in the ring, or an explicit gap. When the run ends the\n"
-            "agent keeps serving the ring until SIGINT/SIGTERM, then prints its own CPU time and bus\n"
-            "accesses per sample. On hardware it samples until stopped unless -d is given. A target\n"
-            "that runs a program (-t ibex -- prog.elf) runs it as 'socmon record' does, its\n"
-            "per-function counters streamed too (report --by-symbol of a remote recording works); the\n"
-            "program's own output is not shown. See docs/agent.md.\n\n");
+    cli_help_intro(fp, "agent");
     cli_help_opts(fp, AGENT_OPTS);
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli/help.h"
 #include "cli/run_pair.h"
 #include "core/text.h"
 #include "socmon/check.h"
@@ -15,19 +16,7 @@
 
 static void help(FILE *fp)
 {
-    fprintf(fp, "usage: socmon check BASELINE NEW --rules FILE [--junit FILE] [--markdown FILE] [--update]\n\n"
-                "The CI gate: compares NEW with BASELINE as 'socmon diff' does (each a recording or\n"
-                "the JSON of socmon stat) and checks every rule of the rules file against the values\n"
-                "its pattern matches. Exit status 0 when every rule holds, 1 when one fails (the\n"
-                "failing values listed), 2 for bad input (a file, a rule: with its line number, a\n"
-                "rule that matches no value).\n\n"
-                "A rule is a line 'PATTERN LIMIT'; '#' starts a comment. PATTERN is a glob over the\n"
-                "values' names: counters (tile0.l2_hits, cycles), metrics (instance.metric or\n"
-                "metric), functions (fn.FUNCTION.EVENT). LIMIT is the change allowed: +N or +N%%\n"
-                "(a rise beyond it fails), -N or -N%% (a fall beyond it fails), \xc2\xb1N or +-N (either\n"
-                "way); N in the value's unit, or %% of the baseline. With stat -r N on a side, a\n"
-                "change beyond the limit fails only when it is significant. A value only one run has\n"
-                "fails the rules that match it.\n\n");
+    cli_help_intro(fp, "check");
     cli_help_opts(fp, CHECK_OPTS);
     fprintf(fp, "\nexample rules file:\n"
                 "  # firmware: no function may get slower, the whole program by at most 0.5%%\n"

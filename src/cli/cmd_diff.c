@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/help.h"
 #include "cli/run_pair.h"
 #include "export/web_assets.h"
 
@@ -9,18 +10,7 @@
 
 static void help(FILE *fp)
 {
-    fprintf(fp, "usage: socmon diff [options] BASELINE NEW\n\n"
-                "Compares two runs value by value: every counter, every metric and, for programs'\n"
-                "recordings (record -t ibex -- prog.elf), every function's counts. BASELINE and NEW are\n"
-                "each a recording (socmon record) or the JSON of socmon stat (also stat -r N). Values\n"
-                "pair by kind, name and instance; tiles of two layouts (ESP 2x3 against 4x4) pair by\n"
-                "their kind and order among the tiles of that kind, never by index (the table says\n"
-                "so; stderr warns where kinds differ). The table shows baseline, new, delta and relative\n"
-                "change, largest change first, then what only one run has (another SoC size, another\n"
-                "target). A model's run is exact: any change is real. With stat -r N on either side\n"
-                "(hardware, the host) a change is called significant only when the two means' 95%%\n"
-                "confidence intervals do not overlap (Welch's p is shown beside it). Exit status 0,\n"
-                "2 for bad input, 1 when the output cannot be written.\n\n");
+    cli_help_intro(fp, "diff");
     cli_help_opts(fp, DIFF_OPTS);
     fprintf(fp, "\nexamples:\n"
                 "  socmon diff base.rec new.rec -e 'fn.*.cycles' --only-changed\n"

@@ -2,24 +2,13 @@
 #include <getopt.h>
 #include <string.h>
 
+#include "cli/help.h"
 #include "cli/cli.h"
 #include "export/catalog.h"
 
 static void help(FILE *fp)
 {
-    fprintf(fp, "usage: socmon list [targets|TARGET|counters|metrics|workloads] [-t TARGET] [-e PATTERNS] [--json]\n\n"
-                "  targets     built-in targets with their options and workloads (default)\n"
-                "  TARGET      one target (esp, zynq, tensix): its options with their ranges and\n"
-                "              defaults, workloads, metrics\n"
-                "  counters    every counter of a target: name, width, unit, description\n"
-                "  metrics     the target's derived metrics with their formulas\n"
-                "  workloads   the workloads a model target can run\n\n"
-                "  -t, --target SPEC     NAME or NAME:key=value,... (default " SOCMON_DEFAULT_TARGET ")\n"
-                "  -e, --events PATTERNS comma-separated globs on counter names (counters only)\n"
-                "      --json            counters as one JSON object: each counter's name, instance, width,\n"
-                "                        unit, description, and the vendor's number for it where the\n"
-                "                        target has one (ESP: \"monitor\", null for model-only counters)\n"
-                "  -h, --help\n");
+    cli_help_intro(fp, "list");
 }
 
 int cmd_list(int argc, char **argv)

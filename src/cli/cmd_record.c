@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/help.h"
 #include "cli/cli_rw.h"
 #include "cli/opts.h"
 #include "cli/print.h"
@@ -34,31 +35,7 @@
 
 static void help(FILE *fp)
 {
-    fprintf(fp, "usage: socmon record [options]\n\n"
-                "Samples the selected counters every interval while the workload runs (or for the\n"
-                "duration), prints one line per interval with the target's device-wide metrics, and\n"
-                "writes the timeline to a recording for 'socmon report'. Intervals missed because the\n"
-                "host was late are recorded as missed, never merged. With a program (-t ibex --\n"
-                "prog.elf) the program's output goes to stdout, the live lines to stderr, and the\n"
-                "recording holds per-function counters for 'socmon report --by-symbol'.\n\n"
-                "The recording is written as the run goes and synced every --flush period, so a\n"
-                "recorder that is killed loses at most that much. An existing FILE is moved to\n"
-                "FILE.old (--force: overwritten); a device node, FIFO or symlink at FILE is refused\n"
-                "(--force: written through, never replaced); a second recorder on the same FILE stops\n"
-                "with an error. SIGINT (Ctrl-C) or SIGTERM stops the run at the next sample (within\n"
-                "one interval), writes the last block, closes the file, prints the summary so far and\n"
-                "exits 130 or 143; a second Ctrl-C kills at once. A full disk stops the run with exit\n"
-                "status 1; the file then reads up to its last whole block. When the reader of the live\n"
-                "lines goes away (record | head), the live lines stop with a note on stderr and the\n"
-                "recording goes on to its end (exit status 0); when the reader of a FIFO given as -o\n"
-                "goes away, the run stops there with exit status 1.\n\n"
-                "With --remote HOST:PORT the samples come from 'socmon agent' there (docs/agent.md):\n"
-                "the same file, samples the agent no longer had recorded as an explicit gap; -d is\n"
-                "the target's time from the first sample received. --from now starts at the agent's\n"
-                "next sample, --from oldest at the oldest it still holds; with -d the default is now\n"
-                "(the next D of the run), without it oldest (all the agent holds, then on to the\n"
-                "end). --append continues -o FILE after its last sample, so a collector killed and\n"
-                "restarted yields one file.\n\n");
+    cli_help_intro(fp, "record");
     cli_help_opts(fp, RECORD_OPTS);
 }
 

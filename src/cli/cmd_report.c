@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli/help.h"
 #include "cli/pick_rules.h"
 #include "cli/opts.h"
 #include "cli/print.h"
@@ -26,15 +27,7 @@
 
 static void help(FILE *fp)
 {
-    fprintf(fp, "usage: socmon report [options]\n\n"
-                "Reads a recording made by 'socmon record' (-i - : from stdin). By default prints one\n"
-                "row per interval with the first device-wide metrics (choose others with -M; CSV and\n"
-                "JSON hold every metric and, with --deltas, every counter delta); --summary prints\n"
-                "totals, metrics and hot spots over the whole recording; --by-symbol, for a program's\n"
-                "recording (record -t ibex -- prog.elf), one row per function with a total that equals\n"
-                "the whole-program counters. --perfetto OUT.json writes the intervals as a trace for the\n"
-                "Perfetto UI, --html FILE the charts of the recording as one page that opens offline\n"
-                "in a browser, instead of rows on stdout.\n\n");
+    cli_help_intro(fp, "report");
     cli_help_opts(fp, REPORT_OPTS);
 }
 

@@ -15,6 +15,7 @@
 #include "serve/http.h"
 #include "serve/live.h"
 #include "serve/net.h"
+#include "cli/help.h"
 #include "cli/cli_rw.h"
 #include "cli/opts.h"
 #include "cli/program.h"
@@ -29,18 +30,7 @@
 
 static void help(FILE *fp)
 {
-    fprintf(fp, "usage: socmon serve [-t TARGET | --remote HOST:PORT] [--http ADDR:PORT] [options]\n\n"
-                "Serves live charts of a run on one time axis to a web browser (open the address it\n"
-                "prints), and the counters as monotonic totals and the metrics as gauges on /metrics\n"
-                "for Prometheus. The samples come from a local target, sampled every interval (a model\n"
-                "is paced to the wall clock, as a board would be, unless --no-pace), or from a 'socmon\n"
-                "agent' (--remote). Rows are merged to at most about 20 a second whatever the interval;\n"
-                "the last 30 s stay on hand for a page opened late. When the run ends the server stays\n"
-                "up until SIGINT (Ctrl-C) or SIGTERM, and exits 0 then.\n\n"
-                "The server listens on 127.0.0.1:" SERVE_DEFAULT_PORT " unless --http says otherwise; an\n"
-                "address other than loopback needs --token-file (clients then send 'Authorization:\n"
-                "Bearer TOKEN' or open the page with ?token=TOKEN). It answers requests whose Host is\n"
-                "localhost or an IP address, and the names of --http-host. docs/live.md has the routes.\n\n");
+    cli_help_intro(fp, "serve");
     cli_help_opts(fp, SERVE_OPTS);
 }
 

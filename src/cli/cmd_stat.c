@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/help.h"
 #include "cli/opts.h"
 #include "cli/pick_rules.h"
 #include "cli/print.h"
@@ -20,34 +21,13 @@
 
 static void stat_help(FILE *fp)
 {
-    fprintf(fp, "usage: socmon stat [options]\n"
-                "       socmon stat [-e EVENTS] [-r N] [-a | -C LIST] [options] -- COMMAND [ARGS...]\n\n"
-                "With a command (and no -t, or -t host) it counts the command through Linux perf_event,\n"
-                "as perf stat does: -e takes perf event names (cycles, page-faults, r003c,\n"
-                "cpu/event=0x3c,umask=0x0/, libpfm4 names), the counts go to stderr, and the exit status\n"
-                "is the command's (128+N when signal N killed it; 127/126 when it could not be run).\n"
-                "Multiplexed counts are scaled and show the share of time they counted, (50.00%%);\n"
-                "events this machine cannot count show <not supported>. -I T adds a line per\n"
-                "interval with each event's count (with -x or --json the intervals are the output,\n"
-                "as perf stat -I -x). docs/host.md.\n\n"
-                "Runs a workload on the target and prints how much every counter moved, the target's\n"
-                "derived metrics, and hot spots. The counters are sampled every interval while it runs,\n"
-                "so none can wrap twice unseen, and the deltas are summed.\n\n"
-                "With a program (socmon stat -t ibex -- prog.elf) the program's output goes to stdout\n"
-                "and the counts to stderr (or -o FILE); exit status 3: it trapped out, 4: it did not\n"
-                "halt within --max-cycles, 5: it hangs (sleeps or spins forever).\n\n"
-                "SIGINT (Ctrl-C) or SIGTERM stops the run at the next sample (within one interval) and\n"
-                "prints the counts so far with the time elapsed so far; exit status 130 or 143.\n\n"
-                "With --remote HOST:PORT the counts are over a live window of 'socmon agent' there:\n"
-                "from its latest sample for -d of the target's time (or until its run ends).\n\n");
+    cli_help_intro(fp, "stat");
     cli_help_opts(fp, STAT_OPTS);
 }
 
 static void read_help(FILE *fp)
 {
-    fprintf(fp, "usage: socmon read [options]\n\n"
-                "Prints the current raw value of every selected counter. With -w or -d, first runs\n"
-                "that workload (or for that long) on a model target.\n\n");
+    cli_help_intro(fp, "read");
     cli_help_opts(fp, READ_OPTS);
 }
 

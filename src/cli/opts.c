@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/help.h"
 #include "cli/opts.h"
 #include "cli/opts_table.h"
 #include "socmon/target.h"
@@ -16,9 +17,15 @@ static int parse_opts(int argc, char **argv, cli_optmask allowed, void (*help)(F
 
 void cli_help_opts(FILE *fp, cli_optmask allowed)
 {
-    for (size_t i = 0; i < cli_nopts; i++)
-        if (cli_opt_table[i].bit & allowed)
-            fprintf(fp, "  %s\n", cli_opt_table[i].help);
+    for (size_t i = 0; i < cli_nopts; i++) {
+        size_t len = 0;
+        const char *text = cli_opt_table[i].bit & allowed ? cli_help_option(cli_opt_table[i].key, &len) : NULL;
+        if (text) {
+            fputs("  ", fp);
+            cli_help_write(fp, text, len);
+            fputs("\n", fp);
+        }
+    }
     if (allowed & OPT_PROGRAM)
         fprintf(fp, "  -- COMMAND [ARGS...]  the command to count on the host (-t host, the default with a\n"
                     "                        command); its output is its own, socmon's goes to stderr\n"

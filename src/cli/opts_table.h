@@ -1,5 +1,5 @@
 /* Internal to the CLI's option parser (opts.c): the options every subcommand may take, each
- * with the commands' mask bits that take it and its line of --help (opts_table.c), and the
+ * with the commands' mask bits that take it and the key of its --help lines (opts_table.c), and the
  * getopt values of the long-only ones. */
 #ifndef SOCMON_CLI_OPTS_TABLE_H
 #define SOCMON_CLI_OPTS_TABLE_H
@@ -22,7 +22,7 @@ enum { OPT_LONG_RW = 0x1d0, OPT_LONG_RW_TOKEN, OPT_LONG_RW_PUSH, OPT_LONG_RW_QUE
 typedef struct cli_opt_entry {
     cli_optmask bit;    /* the option is taken by a command whose mask has any of these bits */
     struct option lo;
-    const char *help;
+    const char *key;    /* its --help lines' heading in docs/help/options.txt: "BITS name" */
 } cli_opt_entry;
 
 /* The parser's getopt arrays are sized by this (opts_table.c checks the table fits). */
