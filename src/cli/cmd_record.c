@@ -21,7 +21,7 @@
 #include "cli/open_source.h"
 #include "cli/stop.h"
 #include "analysis/recorder.h"
-#include "agent/collector_source.h"
+#include "agent/remote_record.h"
 #include "core/clock.h"
 #include "socmon/status.h"
 #include "export/table.h"
@@ -49,8 +49,7 @@ typedef struct rec {
     socmon_recwriter *w;
     smn_recorder rr;
     cli_doc live;           /* the live lines (without -q) */
-    uint64_t samples, next_progress;
-    uint64_t first_seq, last_seq, first_t, last_t;   /* what arrived from an agent */
+    remote_record remote;   /* --remote: what the agent's stream says */
     smn_rw *rw;             /* --remote-write */
 } rec;
 
@@ -62,108 +61,12 @@ static int write_error(const char *path, socmon_status st)
     return cli_error(what, st);
 }
 
-/* "1 sample from agent HOST:PORT (target esp) over 0 ns of target time (seq 700)",
- * "1,001 samples from ... over 1.000 s of target time (seq 700..1700)". */
-static void remote_arrived(const rec *r, char *buf, size_t len)
+/* A line of the agent's stream's (remote_record.h). */
+static void say_line(void *user, const char *line)
 {
-    char n[32], span[32];
-    int have = 0;   /* a start asked for (--from, -d): the file's index 0 is the agent's seq base */
-    uint64_t base = collector_source_base(r->src.remote, &have);
-    smn_format_count(n, sizeof n, r->samples, !r->o->no_big_num);
-    smn_format_ns(span, sizeof span, r->samples ? r->last_t - r->first_t : 0);
-    int k = snprintf(buf, len, "%s sample%s from agent %s (target %s)", n, r->samples == 1 ? "" : "s", r->o->remote,
-                     r->src.info->target);
-    if (k < 0 || (size_t)k >= len || !r->samples)
-        return;
-    if (r->first_seq == r->last_seq)
-        snprintf(buf + k, len - (size_t)k, " over %s of target time (seq %llu)", span,
-                 (unsigned long long)(base + r->first_seq));
-    else
-        snprintf(buf + k, len - (size_t)k, " over %s of target time (seq %llu..%llu)", span,
-                 (unsigned long long)(base + r->first_seq), (unsigned long long)(base + r->last_seq));
+    (void)user;
+    fprintf(stderr, "socmon record: %s\n", line);
 }
-
-/* A start asked for (--from, or -d's now): the file's index 0 is the agent's seq `base` (the
- * collector source rebases). The file says so (attachment REMOTE_BASE), for an --append that
- * continues it to ask the agent for the right seq. Nothing without a base (a whole run's file
- * is indexed by the agent's seqs). */
-#define REMOTE_BASE "agent_seq_base"
-static socmon_status remember_base(rec *r)
-{
-    int have = 0;
-    char doc[64];
-    uint64_t base = collector_source_base(r->src.remote, &have);
-    int n = snprintf(doc, sizeof doc, "{\"first_seq\": %llu}", (unsigned long long)base);
-    return have ? socmon_recwriter_attach(r->w, REMOTE_BASE, doc, (size_t)n) : SOCMON_OK;
-}
-
-/* --append: the agent's seq of the file's index 0 (0 for a file that starts at the agent's seq 0). */
-static socmon_status remembered_base(const char *path, uint64_t *base)
-{
-    socmon_recording *file = NULL;
-    const void *data = NULL;
-    size_t len = 0;
-    *base = 0;
-    /* opened, not loaded: only its attachment is wanted, and a long file is no load's to hold */
-    socmon_status st = socmon_recording_open(path, &file);
-    if (st == SOCMON_OK && socmon_recording_attachment(file, REMOTE_BASE, &data, &len) == SOCMON_OK) {
-        char doc[64];
-        snprintf(doc, sizeof doc, "%.*s", (int)(len < sizeof doc ? len : sizeof doc - 1), (const char *)data);
-        const char *p = strchr(doc, ':');
-        char *end = NULL;
-        *base = p ? strtoull(p + 1, &end, 10) : 0;
-        if (!p || end == p + 1)
-            st = socmon_fail(SOCMON_EPARSE, "--append '%s': its %s attachment '%s' holds no seq", path, REMOTE_BASE,
-                             doc);
-    }
-    socmon_recording_free(file);
-    if (st == SOCMON_EPARSE)
-        return st;
-    socmon_clear_error();   /* a file the reader refuses: reopen says why */
-    return SOCMON_OK;
-}
-
-/* An agent's stream: what it no longer had, and a progress line a second (remote runs only). */
-static socmon_status note_sample(void *self, uint64_t seq, const socmon_sample *s)
-{
-    rec *r = self;
-    uint64_t next = socmon_recwriter_next_index(r->w);
-    if (!r->samples && !r->appending) {
-        socmon_status st = remember_base(r);
-        if (st != SOCMON_OK)
-            return st;
-    }
-    if (!r->samples)
-        r->first_seq = seq, r->first_t = s->t_ns;
-    r->last_seq = seq, r->last_t = s->t_ns;
-    if (seq > next)
-        fprintf(stderr, "socmon record: the agent's ring starts at seq %llu: samples %llu..%llu are gone (%llu "
-                "lost); the file records them as a gap\n", (unsigned long long)seq, (unsigned long long)next,
-                (unsigned long long)seq - 1, (unsigned long long)(seq - next));
-    r->samples++;
-    uint64_t now = smn_mono_ns();
-    if (!r->o->quiet && !r->live.feed && now >= r->next_progress) {   /* the live lines say it otherwise */
-        char what[512];
-        remote_arrived(r, what, sizeof what);
-        fprintf(stderr, "socmon record: %s, %llu lost so far\n", what,
-                (unsigned long long)(r->rr.lost + (seq > next ? seq - next : 0)));
-        r->next_progress = now + 1000000000u;
-    }
-    return SOCMON_OK;
-}
-
-static socmon_status note_gap(void *self, const socmon_gap *g)
-{
-    rec *r = self;
-    uint64_t next = socmon_recwriter_next_index(r->w), to = g->first_seq + g->count;
-    if (to > next)
-        fprintf(stderr, "socmon record: the agent no longer had samples %llu..%llu (%llu lost: its ring is too small "
-                "for how late this collector was); the file says so\n", (unsigned long long)next,
-                (unsigned long long)(to - 1), (unsigned long long)(to - next));
-    return SOCMON_OK;
-}
-
-static const socmon_consumer_ops notes_ops = {.size = sizeof notes_ops, .sample = note_sample, .gap = note_gap};
 
 /* The file: a new one published safely (export/sink.h), or with --append (remote) the existing one
  * continued after its last sample. A workload the target refuses must not move an existing
@@ -181,19 +84,16 @@ static int open_file(rec *r)
         return cli_error("record", st);
     int fd = smn_sink_fd(r->file), moved = 0;
     if (smn_sink_is_published(r->file) && o->append) {
-        r->appending = 1;
+        r->appending = r->remote.appending = 1;
         if ((st = socmon_recwriter_reopen(fd, info->set, info->target, info->interval_ns, &wo, &r->w)) != SOCMON_OK)
             return cli_error("record", socmon_fail_prefix(st, "--append '%s': ", r->path));
-        uint64_t base = 0;
-        if ((st = remembered_base(r->path, &base)) != SOCMON_OK)
-            return cli_error("record", st);
-        if (base)
-            collector_source_set_base(r->src.remote, base);
-        collector_source_start(r->src.remote, WIRE_SUB_SEQ, base + socmon_recwriter_next_index(r->w));
-        return 0;
+        r->remote.w = r->w;
+        st = remote_record_continue(&r->remote, r->path);
+        return st == SOCMON_OK ? 0 : cli_error("record", st);
     }
     if ((st = socmon_recwriter_open(fd, info->set, info->target, info->interval_ns, &wo, &r->w)) != SOCMON_OK)
         return write_error(r->path, st);
+    r->remote.w = r->w;
     if (!r->src.remote && (st = smn_session_start(r->src.sess)) != SOCMON_OK)
         return cli_source_error(&r->src, "record", st);
     /* PATH names the file only now that it holds a header: never an unreadable recording. */
@@ -210,7 +110,7 @@ static int open_consumers(rec *r, size_t *shown)
 {
     const cli_opts *o = r->o;
     r->rr = (smn_recorder){.flush_ns = o->flush_ns};   /* its writer: open_file's */
-    socmon_consumer notes = {.ops = &notes_ops, .self = r}, file = smn_recorder_consumer(&r->rr);
+    socmon_consumer notes = remote_record_consumer(&r->remote), file = smn_recorder_consumer(&r->rr);
     socmon_status st = r->src.remote ? smn_session_add(r->src.sess, &notes) : SOCMON_OK;   /* before the file: it
                                                                                   sees the gap the file will skip */
     if (st == SOCMON_OK)
@@ -233,79 +133,6 @@ static int open_consumers(rec *r, size_t *shown)
     if (st == SOCMON_OK)
         smn_session_add(r->src.sess, &lc);
     return 0;
-}
-
-/* The first line of a remote run: the agent, and where its stream starts (--from). */
-static void say_remote_start(const rec *r)
-{
-    const wire_hello *h = collector_hello(collector_source_collector(r->src.remote));
-    const socmon_source_info *info = r->src.info;
-    char start[200];
-    if (r->appending)
-        snprintf(start, sizeof start, "appending after the file's last sample");
-    else if (r->src.from == CLI_FROM_NOW)
-        snprintf(start, sizeof start, "--from now: from its next sample (after the %llu it has taken)%s",
-                 (unsigned long long)h->next_seq, r->o->duration_ns ? ", -d counted from it" : "");
-    else
-        snprintf(start, sizeof start, "--from oldest: from the oldest sample it holds (seq %llu of %llu taken)",
-                 (unsigned long long)h->oldest_seq, (unsigned long long)h->next_seq);
-    fprintf(stderr, "socmon record: from agent %s (target %s, %zu counters, interval %.6g ms), %s\n", r->o->remote,
-            info->target, info->ncounters, (double)info->interval_ns / 1e6, start);
-}
-
-/* What an agent whose run is over still holds: "its ring holds 6 samples (seq 0..5)". The ring
- * keeps the newest of what was taken (next_seq - 1 the last), at most its capacity. */
-static void ring_held(const wire_hello *h, uint64_t next_seq, int big, char *buf, size_t len)
-{
-    uint64_t oldest = h->oldest_seq;
-    if (next_seq > oldest && next_seq - oldest > h->ring_capacity)
-        oldest = next_seq - h->ring_capacity;
-    char n[32];
-    smn_format_count(n, sizeof n, next_seq > oldest ? next_seq - oldest : 0, big);
-    if (next_seq <= oldest)
-        snprintf(buf, len, "its ring holds no sample");
-    else if (next_seq - oldest == 1)
-        snprintf(buf, len, "its ring holds 1 sample (seq %llu)", (unsigned long long)oldest);
-    else
-        snprintf(buf, len, "its ring holds %s samples (seq %llu..%llu)", n, (unsigned long long)oldest,
-                 (unsigned long long)next_seq - 1);
-}
-
-/* --from now (and -d's now) joining an agent whose run is over would wait for samples that never
- * come and write a file of none (issue 37 item 8): the HELLO says the run is over (its flag
- * WIRE_HELLO_ENDED), so this says so before any file is made, and what --from oldest would get.
- * Returns 0 (the run goes on) or the exit code. */
-static int refuse_ended_run(const rec *r)
-{
-    const wire_hello *h = collector_hello(collector_source_collector(r->src.remote));
-    if (r->o->append || r->src.from != CLI_FROM_NOW || !(h->flags & WIRE_HELLO_ENDED))
-        return 0;
-    char held[128], taken[32];
-    ring_held(h, h->next_seq, !r->o->no_big_num, held, sizeof held);
-    smn_format_count(taken, sizeof taken, h->next_seq, !r->o->no_big_num);
-    fprintf(stderr, "socmon record: the run of agent %s has ended (it took %s sample%s): --from now%s would wait "
-            "for a sample that never comes, so nothing was recorded; %s: 'socmon record --remote %s --from oldest' "
-            "records %s\n", r->o->remote, taken, h->next_seq == 1 ? "" : "s", r->o->from ? "" : " (where -d counts from)",
-            held, r->o->remote, h->next_seq - h->oldest_seq == 1 ? "it" : "them");
-    return 1;
-}
-
-/* A remote run that recorded no interval (a new file: fewer than two samples, the first being the
- * baseline; --append: no sample) is a failure, said with why: the agent's run ended. */
-static int remote_nothing(const rec *r)
-{
-    if (r->appending ? r->samples > 0 : r->samples > 1)
-        return 0;
-    collector *c = collector_source_collector(r->src.remote);
-    collector_stats cs;
-    collector_get_stats(c, &cs);
-    char held[128];
-    ring_held(collector_hello(c), cs.next_seq, !r->o->no_big_num, held, sizeof held);
-    fprintf(stderr, "socmon record: recorded no interval: the agent's run ended (%s) before %s; %s%s\n",
-            r->src.info->end_reason ? r->src.info->end_reason : "its END came",
-            r->appending ? "a sample after the file's last" : r->samples ? "a second sample" : "its first sample",
-            held, r->src.from == CLI_FROM_NOW && !r->appending ? ", which --from oldest records" : "");
-    return 1;
 }
 
 /* The end: the pending block and the end record, then the summary. Returns the exit code. */
@@ -361,17 +188,21 @@ static int finish(rec *r, socmon_status st, int rc)
         collector_stats cs;
         collector_get_stats(collector_source_collector(r->src.remote), &cs);
         char what[512], bbuf[32], nbuf[32], lbuf[32];
-        remote_arrived(r, what, sizeof what);
+        remote_record_arrived(&r->remote, what, sizeof what);
         smn_format_count(bbuf, sizeof bbuf, cs.bytes, !o->no_big_num);
-        smn_format_count(nbuf, sizeof nbuf, r->samples, !o->no_big_num);
+        smn_format_count(nbuf, sizeof nbuf, r->remote.samples, !o->no_big_num);
         smn_format_count(lbuf, sizeof lbuf, r->rr.lost, !o->no_big_num);
         /* "wrote 1,001 samples (0 lost at the agent): 1,001 samples from agent ... to FILE (...)" */
         fprintf(to, "wrote %s sample%s (%s lost at the agent): %s, to %s (%s bytes received)\n",
-                nbuf, r->samples == 1 ? "" : "s", lbuf, what, r->path, bbuf);
+                nbuf, r->remote.samples == 1 ? "" : "s", lbuf, what, r->path, bbuf);
         if (r->src.info->end_reason && !o->quiet)
             fprintf(stderr, "socmon record: the agent's run ended: %s\n", r->src.info->end_reason);
-        if (!rc && !sig)
-            rc = remote_nothing(r);
+        char why[1024];
+        if (!rc && !sig && remote_record_nothing(&r->remote, r->src.info->end_reason, r->src.from == CLI_FROM_NOW, why,
+                                                 sizeof why)) {
+            fprintf(stderr, "socmon record: %s\n", why);
+            rc = 1;
+        }
     } else {
         /* grouped like every other count a person reads (--no-big-num: plain) */
         char nbuf[32], mbuf[32], bbuf[32];
@@ -458,8 +289,16 @@ int cmd_record(int argc, char **argv)
     for (size_t i = 0; !rc && r.src.info->nunsupported && i < r.src.info->nunsupported; i++)
         fprintf(stderr, "%s%s%s", i ? ", " : "socmon record: <not supported> here, so not in the recording: ",
                 r.src.info->unsupported[i], i + 1 == r.src.info->nunsupported ? "\n" : "");
-    if (!rc && r.src.remote)   /* before any file: none is made for a run that is over */
-        rc = refuse_ended_run(&r);
+    char line[1024];
+    if (!rc && r.src.remote) {
+        r.remote = (remote_record){.src = r.src.remote, .agent = o.remote, .target = r.src.info->target,
+                                   .big = !o.no_big_num, .lost = &r.rr.lost, .say = say_line};
+        /* before any file: none is made for a run that is over */
+        if (!o.append && r.src.from == CLI_FROM_NOW && remote_record_ended(&r.remote, o.from != 0, line, sizeof line)) {
+            fprintf(stderr, "socmon record: %s\n", line);
+            rc = 1;
+        }
+    }
     if (!rc)   /* first: a bad -M must not move an existing recording aside */
         rc = open_consumers(&r, shown);
     if (!rc)
@@ -476,8 +315,12 @@ int cmd_record(int argc, char **argv)
     }
     if (!r.src.remote)
         warn_long(&r);
-    if (r.src.remote && !o.quiet)
-        say_remote_start(&r);
+    r.remote.progress = !o.quiet && !r.live.feed;   /* the live lines say it otherwise */
+    if (r.src.remote && !o.quiet) {
+        remote_record_start_line(&r.remote, r.src.from == CLI_FROM_NOW, o.duration_ns != 0, r.src.info->ncounters,
+                                 r.src.info->interval_ns, line, sizeof line);
+        fprintf(stderr, "socmon record: %s\n", line);
+    }
     if (r.appending && !o.quiet)
         fprintf(stderr, "socmon record: continuing '%s' at seq %llu\n", r.path,
                 (unsigned long long)(collector_source_base(r.src.remote, &(int){0}) + socmon_recwriter_next_index(r.w)));
