@@ -9,107 +9,42 @@
 #include "cli/print.h"
 #include "socmon/target.h"
 
-int cli_format_is_exposition(const char *format)
+smn_dest cli_dest(const cli_opts *o, const char *format)
 {
-    return format && (strcmp(format, "prometheus") == 0 || strcmp(format, "openmetrics") == 0);
+    return (smn_dest){.format = format ? format : o->format, .path = o->print_path, .append = o->append,
+                      .to_stderr = o->to_stderr,
+                      .opts = {.sep = o->sep, .deltas = o->deltas, .no_big_num = o->no_big_num, .zeros = o->zeros}};
 }
 
 socmon_status cli_output_open(cli_output *co, const cli_opts *o, const char *format)
 {
-    co->sink = NULL;
-    co->out = NULL;
-    smn_output_opts oo = {.sep = o->sep, .deltas = o->deltas, .no_big_num = o->no_big_num, .zeros = o->zeros};
-    /* an exposition file is read whenever a collector likes: replaced whole, never rewritten; a
-     * Parquet file is read from its footer, at the end: half of one is no file at all */
-    const char *f = format ? format : o->format;
-    int whole = cli_format_is_exposition(f) || strcmp(f, "parquet") == 0;
-    socmon_status st = o->print_path ? smn_sink_path(o->print_path, o->append ? SOCMON_PATH_APPEND : whole
-                                                        ? SOCMON_PATH_REPLACE : SOCMON_PATH_PLAIN, 0, &co->sink)
-                       : o->to_stderr ? smn_sink_file(stderr, "stderr", &co->sink)
-                                      : smn_sink_file(stdout, "stdout", &co->sink);
-    if (st == SOCMON_OK)
-        st = smn_output_open(format ? format : o->format, co->sink, &oo, &co->out);
-    return st;
+    smn_dest d = cli_dest(o, format);
+    return smn_dest_open(co, &d);
 }
 
 socmon_status cli_output_open_whole(cli_output *co, const cli_opts *o, const char *format, const char *path)
 {
-    co->sink = NULL;
-    co->out = NULL;
-    smn_output_opts oo = {.sep = o->sep, .no_big_num = o->no_big_num, .zeros = o->zeros};
-    socmon_status st = path ? smn_sink_path(path, SOCMON_PATH_REPLACE, 0, &co->sink)
-                            : smn_sink_file(stdout, "stdout", &co->sink);
-    if (st == SOCMON_OK)
-        st = smn_output_open(format ? format : o->format, co->sink, &oo, &co->out);
-    return st;
-}
-
-socmon_status cli_output_finish(cli_output *co, socmon_status st)
-{
-    if (st == SOCMON_OK && co->out)
-        st = smn_output_end(co->out);
-    char msg[512] = "";
-    if (st != SOCMON_OK) {
-        snprintf(msg, sizeof msg, "%s", socmon_errmsg());
-        smn_sink_cancel(co->sink, st);   /* a file being replaced keeps its old content */
-    }
-    smn_output_free(co->out);
-    socmon_status cst = smn_sink_close(co->sink);
-    co->out = NULL;
-    co->sink = NULL;
-    /* closing may set a message of its own: the first failure's is the one to keep */
-    return st != SOCMON_OK ? socmon_fail(st, "%s", msg) : cst;
+    smn_dest d = cli_dest(o, format);
+    d.path = path;
+    return smn_dest_open_whole(co, &d);
 }
 
 int cli_output_close(cli_output *co, const char *cmd, socmon_status st)
 {
-    st = cli_output_finish(co, st);
+    st = smn_dest_finish(co, st);
     return st == SOCMON_OK ? 0 : cli_error(cmd, st);
-}
-
-void cli_output_discard(cli_output *co)
-{
-    smn_output_free(co->out);
-    smn_sink_close(co->sink);
-    co->out = NULL;
-    co->sink = NULL;
-}
-
-static socmon_status doc_open_now(void *user, smn_output **out)
-{
-    cli_doc *d = user;
-    socmon_status st = cli_output_open(&d->co, &d->o, d->format);
-    *out = d->co.out;
-    return st;
 }
 
 socmon_status cli_doc_open(cli_doc *d, const cli_opts *o, const char *format, smn_feed_opts *fo)
 {
-    memset(d, 0, sizeof *d);
-    d->o = *o;
-    d->format = format;
-    socmon_status st = SOCMON_OK;
-    if (fo->doc == SOCMON_DOC_TOTALS) {
-        fo->open = doc_open_now;
-        fo->open_user = d;
-    } else {
-        st = cli_output_open(&d->co, &d->o, format);
-    }
-    return st == SOCMON_OK ? smn_feed_new(d->co.out, fo, &d->feed) : st;
-}
-
-socmon_consumer cli_doc_consumer(cli_doc *d)
-{
-    return smn_feed_consumer(d->feed);
+    smn_dest dest = cli_dest(o, format);
+    return smn_dest_doc_open(d, &dest, fo);
 }
 
 int cli_doc_close(cli_doc *d, const char *cmd, socmon_status st)
 {
-    smn_feed_free(d->feed);
-    d->feed = NULL;
-    if (!d->co.sink)
-        return st == SOCMON_OK ? 0 : cli_error(cmd, st);
-    return cli_output_close(&d->co, cmd, st);
+    st = smn_dest_doc_finish(d, st);
+    return st == SOCMON_OK ? 0 : cli_error(cmd, st);
 }
 
 socmon_status cli_say_inhibited(smn_output *out, const socmon_inhibited *x, size_t n, const char *cmd,

@@ -5,29 +5,21 @@
 #define SOCMON_CLI_PRINT_H
 
 #include "cli/opts.h"
-#include "export/feed.h"
-#include "export/output.h"
+#include "export/dest.h"
 
-typedef struct cli_output {
-    smn_sink *sink;   /* stdout */
-    smn_output *out;
-} cli_output;
-
-/* Opens `format` (NULL: the one the options chose) on stdout, with the options' separator and --all. */
+/* The options' place for a document in `format` (NULL: the options' own): -o FILE (print_path),
+ * --append, stderr when a program owns stdout, -x's separator, --deltas, --no-big-num, --zeros. */
+smn_dest cli_dest(const cli_opts *o, const char *format);
+typedef smn_dest_output cli_output;
+typedef smn_dest_doc cli_doc;
+/* smn_dest_open / smn_dest_open_whole (on path) of cli_dest(o, format). */
 socmon_status cli_output_open(cli_output *co, const cli_opts *o, const char *format);
-/* Opens `format` (NULL: the options') on path, replaced whole when the document ends without
- * error (never half a file), or on stdout when path is NULL. */
 socmon_status cli_output_open_whole(cli_output *co, const cli_opts *o, const char *format, const char *path);
-/* 1 for the Prometheus formats ("prometheus", "openmetrics"): one document per file, written
- * with -o FILE beside it and renamed over it (smn_sink_path, SOCMON_PATH_REPLACE). */
-int cli_format_is_exposition(const char *format);
-/* Ends the document if st is still SOCMON_OK, closes the sink and frees; reports the first
- * failure as "socmon: <cmd>: <message>". Returns the exit code (0 or 1). */
+#define cli_format_is_exposition smn_format_is_exposition
+#define cli_output_finish smn_dest_finish
+#define cli_output_discard smn_dest_discard
+/* smn_dest_finish, reporting the first failure as "socmon: <cmd>: <message>": the exit code (0 or 1). */
 int cli_output_close(cli_output *co, const char *cmd, socmon_status st);
-/* cli_output_close without the report: returns the first failure, its message kept. */
-socmon_status cli_output_finish(cli_output *co, socmon_status st);
-/* Frees an output that wrote nothing, without ending its document (a usage error came up). */
-void cli_output_discard(cli_output *co);
 
 /* 1 when fd is a pipe, FIFO or socket whose reader has gone (record | head): with SIGPIPE
  * ignored, writes there fail with EPIPE. A full disk or a broken terminal is not this. */
@@ -36,19 +28,10 @@ int cli_reader_gone(int fd);
  * instead of failing again at exit (main's check of stdout). */
 void cli_drop_stdout(void);
 
-/* A document a command writes through the analysis pipeline (export/feed.h): the options'
- * format on their output (stdout, -o FILE, stderr). Totals open the output only when they are
- * ready (feed opts' open); a timeline opens it at once. */
-typedef struct cli_doc {
-    cli_output co;
-    cli_opts o;
-    const char *format;      /* NULL: the options' */
-    smn_feed *feed;
-} cli_doc;
+/* A document through the pipeline (export/dest.h) at cli_dest(o, format). */
 socmon_status cli_doc_open(cli_doc *d, const cli_opts *o, const char *format, smn_feed_opts *fo);
-socmon_consumer cli_doc_consumer(cli_doc *d);
-/* Ends the document if st is SOCMON_OK (and it was opened), closes and frees; reports the first
- * failure as "socmon: <cmd>: <message>". Returns the exit code (0 or 1). */
+#define cli_doc_consumer(d) smn_feed_consumer((d)->feed)
+/* smn_dest_doc_finish, reporting the first failure: the exit code (0 or 1). */
 int cli_doc_close(cli_doc *d, const char *cmd, socmon_status st);
 /* Counters the program stopped for part of its run: into out's document when its format shows
  * them (table: notes, JSON: data), else one line each on stderr ("socmon CMD: [FILE: ]note: ..."). */
