@@ -1,12 +1,12 @@
 /* One getopt table for every subcommand; each says which options it takes. */
 #include <errno.h>
-#include <fnmatch.h>
 #include <getopt.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/metric_pick.h"
 #include "cli/help.h"
 #include "cli/opts.h"
 #include "cli/opts_table.h"
@@ -512,80 +512,21 @@ static int parse_opts(int argc, char **argv, cli_optmask allowed, void (*help)(F
     return -1;
 }
 
-/* 1 if name matches one of the comma-separated globs; the list may be of any length. */
-static int matches_any(const char *name, const char *patterns)
+static void say_cmd(void *cmd, const char *line)
 {
-    char *buf = strdup(patterns);
-    int hit = 0;
-    char *save = NULL;
-    for (char *p = buf ? strtok_r(buf, ",", &save) : NULL; p && !hit; p = strtok_r(NULL, ",", &save)) {
-        while (*p == ' ')
-            p++;
-        hit = *p && fnmatch(p, name, 0) == 0;
-    }
-    free(buf);
-    return hit;
+    fprintf(stderr, "socmon %s: %s\n", (const char *)cmd, line);
 }
 
 int cli_check_metric_patterns(const char *cmd, const socmon_metricset *ms, const socmon_metrics *m,
                               const char *patterns, const char *lacking)
 {
-    char *buf = strdup(patterns);
-    if (!buf) {
-        fprintf(stderr, "socmon %s: out of memory\n", cmd);
-        return 1;
-    }
-    int rc = 0;
-    char *save = NULL;
-    for (char *p = strtok_r(buf, ",", &save); p && !rc; p = strtok_r(NULL, ",", &save)) {
-        while (*p == ' ')
-            p++;
-        int shown = 0;
-        for (size_t i = 0; m && i < socmon_metrics_nresults(m) && !shown; i++)
-            shown = fnmatch(p, socmon_metrics_result(m, i)->def->name, 0) == 0;
-        if (shown)
-            continue;
-        /* No result: either no such metric, or one the counters at hand cannot compute. */
-        rc = 2;
-        size_t nm = ms ? socmon_metricset_count(ms) : 0, j = 0;
-        while (j < nm && fnmatch(p, socmon_metricset_def(ms, j)->name, 0) != 0)
-            j++;
-        if (j == nm) {
-            fprintf(stderr, "socmon %s: -M '%s' matches no metric (see 'socmon list metrics'%s)\n", cmd, p,
-                    ms ? "" : "; this target has none");
-            continue;
-        }
-        const char *why = m ? socmon_metrics_skipped(m, j) : NULL;
-        fprintf(stderr, "socmon %s: -M '%s' matches metric %s, which needs counters %s: %s\n", cmd, p,
-                socmon_metricset_def(ms, j)->name, lacking, why ? why : "none of its counters are there");
-    }
-    free(buf);
-    return rc;
+    socmon_status st = smn_metrics_check_patterns(ms, m, patterns, lacking, say_cmd, (void *)cmd);
+    return st == SOCMON_OK ? 0 : st == SOCMON_ENOMEM ? cli_error(cmd, st) : 2;
 }
 
 void cli_warn_metric_file(const char *cmd, const char *path, const socmon_metricset *ms, const socmon_metrics *m)
 {
-    size_t nm = ms ? socmon_metricset_count(ms) : 0;
-    if (!path || (m && socmon_metrics_nresults(m) > 0))
-        return;
-    if (nm == 0) {
-        fprintf(stderr, "socmon %s: warning: %s defines no metrics\n", cmd, path);
-        return;
-    }
-    const char *why = m ? socmon_metrics_skipped(m, 0) : NULL;
-    fprintf(stderr, "socmon %s: warning: none of the %zu metric%s in %s can be computed from these counters "
-                    "(a file for another target?); the first, %s: %s\n",
-            cmd, nm, nm == 1 ? "" : "s", path, socmon_metricset_def(ms, 0)->name,
-            why ? why : "none of its counters are there");
-}
-
-size_t cli_pick_metrics(const socmon_metrics *m, const char *patterns, size_t *out, size_t max)
-{
-    size_t k = 0;
-    for (size_t i = 0; m && i < socmon_metrics_nresults(m) && k < max; i++) {
-        const socmon_metric_result_info *r = socmon_metrics_result(m, i);
-        if (patterns ? matches_any(r->def->name, patterns) : !*r->instance)
-            out[k++] = i;
-    }
-    return k;
+    char line[1024];
+    if (smn_metric_file_unused(path, ms, m, line, sizeof line))
+        say_cmd((void *)cmd, line);
 }

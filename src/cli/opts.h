@@ -3,6 +3,7 @@
 #define SOCMON_CLI_OPTS_H
 
 #include <stdint.h>
+#include "analysis/metric_pick.h"
 #include "cli/cli.h"
 
 /* Which options a command takes: one bit each (a group for options that only go together), in a
@@ -142,10 +143,8 @@ typedef struct cli_opts {
 int cli_parse_opts(int argc, char **argv, cli_optmask allowed, void (*help)(FILE *), cli_opts *o);
 
 
-/* Picks the metric results a line or table shows: those whose name matches
- * o->metrics (comma-separated globs), or else the first `max` device-wide
- * ones. Returns how many were put in out[] (at most max). */
-size_t cli_pick_metrics(const socmon_metrics *m, const char *patterns, size_t *out, size_t max);
+/* The metric results a line or table shows (analysis/metric_pick.h). */
+#define cli_pick_metrics smn_metrics_pick
 
 /* Checks each item of -M's list against the bound metrics m of set ms: an item that gives no
  * result is an error, said as "matches no metric" or, for a metric the counters cannot
