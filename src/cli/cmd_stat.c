@@ -10,7 +10,7 @@
 #include "cli/program.h"
 #include "cli/open_source.h"
 #include "cli/stop.h"
-#include "socmon/perf.h"
+#include "analysis/snapshot.h"
 
 #define STAT_OPTS (OPT_TARGET | OPT_EVENTS | OPT_WORKLOAD | OPT_FORMAT | OPT_EXPOSITION | OPT_ALL | OPT_DURATION | \
                    OPT_INTERVAL | OPT_REALTIME | OPT_TRACE | OPT_OUTPUT | OPT_PROGRAM | OPT_MAX_CYCLES | \
@@ -181,69 +181,25 @@ static int stat_cmd(const cli_opts *opts)
     return rc;
 }
 
-/* The events the machine could not count (perf's <not supported>), of t's perf_event device or of
- * a member's: up to max names into out; returns how many. */
-static size_t unsupported_events(const socmon_target *t, const char **out, size_t max)
-{
-    const socmon_device *d = socmon_target_device((socmon_target *)t);
-    if (socmon_perf_device_unsupported(d, 0, NULL, NULL) == SOCMON_EINVAL) {
-        socmon_clear_error();
-        for (size_t i = 0; socmon_target_member(t, i); i++) {
-            size_t n = unsupported_events(socmon_target_member(t, i), out, max);
-            if (n)
-                return n;
-        }
-        return 0;
-    }
-    size_t n = 0;
-    while (n < max && socmon_perf_device_unsupported(d, n, &out[n], NULL) == SOCMON_OK)
-        n++;
-    socmon_clear_error();
-    return n;
-}
-
-/* socmon read: the counters' values now; with -w or -d the run first (sampled, so no counter
- * is read after wrapping twice), its samples unused. */
+/* socmon read: the counters' values now; with -w or -d the run first (analysis/snapshot.h). */
 static int read_cmd(const cli_opts *o)
 {
     cli_source src;
     int rc = cli_source_open(&src, o, "read", (cli_how){.rule = SMN_STEP_TOTALS, .totals = SMN_TOTALS_NEVER});
-    if (rc) {
-        cli_source_close(&src);
-        return rc;
-    }
-    socmon_target *t = smn_session_target(src.sess);
-    socmon_set *set = smn_session_set(src.sess);
-    socmon_sample s = {0};
-    uint64_t t0 = socmon_target_now_ns(t);
-    socmon_status st = o->workload || o->duration_ns ? smn_session_run(src.sess) : SOCMON_OK;
-    uint64_t elapsed = socmon_target_now_ns(t) - t0;
-    if (st == SOCMON_OK && (st = socmon_sample_alloc(set, &s)) == SOCMON_OK)
-        st = socmon_set_read(set, socmon_target_now_ns(t), &s);
-    if (st == SOCMON_OK)
-        st = socmon_target_trace_flush(t);
-    size_t n = socmon_set_size(set);
-    socmon_counter *schema = calloc(n ? n : 1, sizeof *schema);
-    const char **names = calloc(n ? n : 1, sizeof *names);
-    if (st == SOCMON_OK && (!schema || !names))
-        st = socmon_fail(SOCMON_ENOMEM, "read: out of memory");
-    for (size_t i = 0; st == SOCMON_OK && i < n; i++) {
-        schema[i] = *socmon_set_counter(set, i);
-        names[i] = socmon_set_full_name(set, i);
-    }
-    if (st != SOCMON_OK) {
+    smn_snapshot x = {0};
+    socmon_status st = rc ? SOCMON_OK : smn_session_snapshot(src.sess, o->workload || o->duration_ns, &x);
+    socmon_target *t = rc ? NULL : smn_session_target(src.sess);
+    if (!rc && st != SOCMON_OK) {
         rc = cli_source_error(&src, "read", st);
-    } else {
+    } else if (!rc) {
         smn_run_info run = {.doc = SOCMON_DOC_TOTALS, .title = "Counter values", .target = socmon_target_spec(t),
-                            .workload = o->workload, .elapsed_ns = elapsed, .simulated = !socmon_target_is_hardware(t)};
-        const char *unsupported[64];   /* an -e event this machine cannot count: <not supported>, as stat */
-        smn_counter_list cl = {.n = n, .c = schema, .names = names, .unsupported = unsupported,
-                               .nunsupported = unsupported_events(t, unsupported, 64)};
-        rc = cli_print_snapshot("read", o, &run, &cl, s.v);
+                            .workload = o->workload, .elapsed_ns = x.elapsed_ns,
+                            .simulated = !socmon_target_is_hardware(t)};
+        smn_counter_list cl = {.n = x.n, .c = x.schema, .names = x.names, .unsupported = x.unsupported,
+                               .nunsupported = x.nunsupported};
+        rc = cli_print_snapshot("read", o, &run, &cl, x.s.v);
     }
-    free(schema);
-    free(names);
-    socmon_sample_free(&s);
+    smn_snapshot_free(&x);
     cli_source_close(&src);
     return rc;
 }
