@@ -22,8 +22,6 @@ int cmd_serve(int argc, char **argv);
 
 /* Prints "socmon: <what>: <message>" for a failed status and returns exit code 1. */
 int cli_error(const char *what, socmon_status st);
-/* "200us", "1.5ms", "2s", "100ns"; a bare number means milliseconds (like perf -I). */
-int cli_parse_duration(const char *s, uint64_t *ns);
 int cli_parse_sep(const char *s, char *sep);
 
 struct cli_opts;

@@ -4,11 +4,24 @@
 
 #include "cli/help.h"
 #include "cli/cli.h"
-#include "export/catalog.h"
+#include "export/counter_list.h"
+#include "results/catalog.h"
 
 static void help(FILE *fp)
 {
     cli_help_intro(fp, "list");
+}
+
+static socmon_status list_counters(const char *target, const char *events, int json)
+{
+    socmon_target *t = NULL;
+    socmon_set *set = NULL;
+    socmon_status st = socmon_target_open(target, &t);
+    if (st == SOCMON_OK && (st = socmon_set_new(socmon_target_device(t), events, &set)) == SOCMON_OK)
+        st = smn_counter_list_write(stdout, socmon_target_spec(t), socmon_target_device(t), set, json);
+    socmon_set_free(set);
+    socmon_target_close(t);
+    return st;
 }
 
 int cmd_list(int argc, char **argv)
@@ -47,7 +60,7 @@ int cmd_list(int argc, char **argv)
         fprintf(stderr, "socmon: list: unknown list '%s' (targets, a target's name, counters, metrics, workloads)\n", what);
         return 2;
     }
-    socmon_status st = kind == 1 ? smn_catalog_counters(stdout, target, events, json)
+    socmon_status st = kind == 1 ? list_counters(target, events, json)
                        : kind == 2 ? smn_catalog_metrics(stdout, target)
                        : kind == 3 ? smn_catalog_workloads(stdout, target) : SOCMON_OK;
     if (kind == 4)

@@ -1,6 +1,4 @@
 /* Helpers shared by the subcommands: errors, durations, opening a session. */
-#include <ctype.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,32 +15,6 @@ int cli_error(const char *what, socmon_status st)
     smn_text_escape(msg, sizeof msg, socmon_errmsg());
     fprintf(stderr, "socmon: %s: %s\n", what, *msg ? msg : socmon_status_str(st));
     return 1;
-}
-
-int cli_parse_duration(const char *s, uint64_t *ns)
-{
-    char *end = NULL;
-    if (!s || !*s || isspace((unsigned char)*s))
-        return -1;
-    double v = strtod(s, &end);
-    if (end == s || !(v > 0) || !isfinite(v))
-        return -1;
-    double scale;
-    if (!*end || strcmp(end, "ms") == 0)
-        scale = 1e6;
-    else if (strcmp(end, "us") == 0)
-        scale = 1e3;
-    else if (strcmp(end, "ns") == 0)
-        scale = 1;
-    else if (strcmp(end, "s") == 0)
-        scale = 1e9;
-    else
-        return -1;
-    double r = v * scale;
-    if (r < 1 || r > 1e18)
-        return -1;
-    *ns = (uint64_t)llround(r);
-    return 0;
 }
 
 int cli_parse_sep(const char *s, char *sep)

@@ -10,6 +10,7 @@
 #include "cli/help.h"
 #include "cli/opts.h"
 #include "cli/opts_table.h"
+#include "core/argv.h"
 #include "socmon/target.h"
 
 static int parse_opts(int argc, char **argv, cli_optmask allowed, void (*help)(FILE *), cli_opts *o);
@@ -191,29 +192,17 @@ static const char *long_name(const struct option *lo, int val)
 }
 
 /* What an option sets in cli_opts, by its getopt value: the one table the parser reads (the
- * options a target takes are its option table; these are the command line's). Options with a
- * rule of their own (-t, -i, -a, --all, -x, --from, --http-host, the profile views) are in
- * parse_opts's switch. */
-typedef enum { ACT_STR, ACT_FLAG, ACT_FORMAT, ACT_NUM, ACT_DURATION } act_kind;
+ * options a target takes are its option table; these are the command line's; core/argv.h
+ * applies them). Options with a rule of their own (-t, -i, -a, --all, -x, --from, --http-host,
+ * the profile views) are in parse_opts's switch. */
 #define FIELD(f) .off = offsetof(cli_opts, f), .size = sizeof(((cli_opts *)0)->f)
-#define A_STR(v, f) {.val = (v), .kind = ACT_STR, FIELD(f)}
-#define FLAG(v, f) {.val = (v), .kind = ACT_FLAG, FIELD(f)}
-#define FORMAT(v, name) {.val = (v), .kind = ACT_FORMAT, FIELD(format), .format = (name)}
-#define NUM(v, f, b, l, h, w) {.val = (v), .kind = ACT_NUM, FIELD(f), .base = (b), .lo = (l), .hi = (h), .what = (w)}
+#define A_STR(v, f) {.val = (v), .kind = SMN_ARG_STR, FIELD(f)}
+#define FLAG(v, f) {.val = (v), .kind = SMN_ARG_FLAG, FIELD(f)}
+#define FORMAT(v, name) {.val = (v), .kind = SMN_ARG_CONST, FIELD(format), .value = (name)}
+#define NUM(v, f, b, l, h, w) {.val = (v), .kind = SMN_ARG_NUM, FIELD(f), .base = (b), .lo = (l), .hi = (h), .what = (w)}
 #define DUR(v, f, l, h, w, e, set) \
-    {.val = (v), .kind = ACT_DURATION, FIELD(f), .lo = (l), .hi = (h), .what = (w), .expect = (e), .set_off = (set)}
-static const struct action {
-    int val;
-    act_kind kind;
-    size_t off, size;            /* the field */
-    const char *format;          /* ACT_FORMAT: the output format it selects */
-    int base;                    /* ACT_NUM: 10, or 0 (hex too) */
-    unsigned long long lo, hi;   /* ACT_NUM, ACT_DURATION: the range (0, 0: any) */
-    const char *what;            /* the message for a bad value: ACT_NUM "<what>, got 'V'",
-                                    ACT_DURATION "bad <what> 'V' (<expect>)" */
-    const char *expect;
-    size_t set_off;              /* ACT_DURATION: an int set to 1 when given (0: none) */
-} actions[] = {
+    {.val = (v), .kind = SMN_ARG_DURATION, FIELD(f), .lo = (l), .hi = (h), .what = (w), .expect = (e), .set_off = (set)}
+static const smn_arg_action actions[] = {
     A_STR('C', cpus), A_STR('e', events), A_STR('w', workload),
     A_STR('o', output), A_STR('F', metric_file), A_STR(OPT_LONG_FINDINGS, findings),
     A_STR(0x180, html), A_STR('T', trace), A_STR(0x160, remote),
@@ -256,58 +245,6 @@ static const struct action {
 #undef FORMAT
 #undef NUM
 #undef DUR
-
-static void store(cli_opts *o, size_t off, size_t size, unsigned long long v)
-{
-    char *f = (char *)o + off;
-    if (size == sizeof(uint64_t)) {
-        uint64_t x = v;
-        memcpy(f, &x, sizeof x);
-    } else {
-        unsigned x = (unsigned)v;
-        memcpy(f, &x, sizeof x);
-    }
-}
-
-/* Applies every action of getopt value c with argument arg: 1 if c has some, 0 if none, or -1
- * after the message for a bad value. */
-static int apply_actions(cli_opts *o, const char *cmd, int c, const char *arg)
-{
-    int any = 0;
-    for (size_t i = 0; i < sizeof actions / sizeof actions[0]; i++) {
-        const struct action *a = &actions[i];
-        if (a->val != c)
-            continue;
-        any = 1;
-        char *f = (char *)o + a->off, *end = NULL;
-        unsigned long long v = 0;
-        uint64_t ns = 0;
-        switch (a->kind) {
-        case ACT_STR: memcpy(f, &arg, sizeof arg); break;
-        case ACT_FLAG: *(int *)f = 1; break;
-        case ACT_FORMAT: memcpy(f, &a->format, sizeof a->format); break;
-        case ACT_NUM:
-            errno = 0;
-            v = strtoull(arg, &end, a->base);
-            if (*end || end == arg || arg[0] == '-' || errno || v < a->lo || v > a->hi) {
-                fprintf(stderr, "socmon %s: %s, got '%s'\n", cmd, a->what, arg);
-                return -1;
-            }
-            store(o, a->off, a->size, v);
-            break;
-        case ACT_DURATION:
-            if (a->set_off)
-                *(int *)((char *)o + a->set_off) = 1;
-            if (cli_parse_duration(arg, &ns) != 0 || (a->hi && (ns < a->lo || ns > a->hi))) {
-                fprintf(stderr, "socmon %s: bad %s '%s' (%s)\n", cmd, a->what, arg, a->expect);
-                return -1;
-            }
-            store(o, a->off, a->size, ns);
-            break;
-        }
-    }
-    return any;
-}
 
 /* --parquet FILE, or -o FILE.parquet with no other format asked for: the Parquet format into
  * FILE. report has no -o: the file is where its document goes (print_path), as stat's -o is.
@@ -374,9 +311,13 @@ static int parse_opts(int argc, char **argv, cli_optmask allowed, void (*help)(F
     int c, want_help = 0;
     const char *spec = NULL; /* -t as given, for --help */
     while ((c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
-        int acted = c == '?' || c == ':' ? 0 : apply_actions(o, argv[0], c, optarg);
-        if (acted < 0)
+        char err[512];
+        int acted = c == '?' || c == ':' ? 0 : smn_arg_apply(actions, sizeof actions / sizeof actions[0], o, c, optarg,
+                                                             err, sizeof err);
+        if (acted < 0) {
+            fprintf(stderr, "socmon %s: %s\n", argv[0], err);
             return 2;
+        }
         if (acted)
             continue;
         switch (c) {

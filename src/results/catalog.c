@@ -1,12 +1,9 @@
-/* socmon list's documents (catalog.h). */
-#include <jansson.h>
+/* socmon list's documents of the targets' declarations (catalog.h). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "export/catalog.h"
-#include "export/table.h"
+#include "results/catalog.h"
 #include "socmon/metrics.h"
-#include "socmon/sample.h"
 
 /* A target's options, from its option table (the one its parser uses), one per line, each
  * after the first aligned under it. */
@@ -65,76 +62,6 @@ void smn_catalog_target(FILE *fp, const socmon_target_ops *o)
             (double)(o->default_interval_ns ? o->default_interval_ns : 1000000) / 1e6);
     if (o->list_events)
         o->list_events(fp);
-}
-
-/* The counters of set as one JSON document: each counter's name, instance, width, unit,
- * description and, where the device numbers its counters (ESP's "monitor"), that number (null
- * for a counter the vendor has none for). */
-static socmon_status counters_json(FILE *fp, socmon_target *t, socmon_set *set)
-{
-    const socmon_device *dev = socmon_target_device(t);
-    const char *iname = socmon_device_index_name(dev);
-    json_t *arr = json_array(), *doc = json_pack("{s:s, s:s, s:o}", "target", socmon_target_spec(t), "device",
-                                                 socmon_device_name(dev), "counters", arr);
-    if (!doc)
-        return socmon_fail(SOCMON_ENOMEM, "list: out of memory");
-    if (iname)
-        json_object_set_new(doc, "index", json_string(iname));
-    for (size_t i = 0; i < socmon_set_size(set); i++) {
-        const socmon_counter *c = socmon_set_counter(set, i);
-        json_t *o = json_pack("{s:s, s:s, s:I, s:s, s:s}", "name", socmon_set_full_name(set, i), "instance",
-                              c->instance ? c->instance : "", "width", (json_int_t)c->width, "unit",
-                              c->unit ? c->unit : "", "description", c->desc ? c->desc : "");
-        uint64_t v;
-        if (o && iname)
-            json_object_set_new(o, iname, socmon_device_counter_index(dev, socmon_set_index(set, i), &v)
-                                              ? json_integer((json_int_t)v) : json_null());
-        if (!o || json_array_append_new(arr, o)) {
-            json_decref(doc);
-            return socmon_fail(SOCMON_ENOMEM, "list: out of memory");
-        }
-    }
-    int bad = json_dumpf(doc, fp, JSON_INDENT(1) | JSON_PRESERVE_ORDER) != 0 || fputc('\n', fp) == EOF;
-    json_decref(doc);
-    return bad ? socmon_fail(SOCMON_EIO, "list: writing stdout failed") : SOCMON_OK;
-}
-
-static void counters_table(FILE *fp, socmon_target *t, socmon_set *set)
-{
-    const char *hdr[] = {"counter", "bits", "unit", "description"};
-    smn_table *tab;
-    if (smn_table_new(4, "lrll", hdr, &tab) == SOCMON_OK) {
-        for (size_t i = 0; i < socmon_set_size(set); i++) {
-            const socmon_counter *c = socmon_set_counter(set, i);
-            char bits[8];
-            snprintf(bits, sizeof bits, "%u", c->width);
-            const char *row[] = {socmon_set_full_name(set, i), bits, c->unit, c->desc};
-            smn_table_add(tab, row);
-        }
-        smn_table_print(tab, fp, "");
-        smn_table_free(tab);
-    }
-    fprintf(fp, "%zu counters on %s\n", socmon_set_size(set), socmon_device_name(socmon_target_device(t)));
-}
-
-socmon_status smn_catalog_counters(FILE *fp, const char *spec, const char *events, int json)
-{
-    socmon_target *t;
-    socmon_set *set;
-    socmon_status st = socmon_target_open(spec, &t);
-    if (st != SOCMON_OK)
-        return st;
-    if ((st = socmon_set_new(socmon_target_device(t), events, &set)) != SOCMON_OK) {
-        socmon_target_close(t);
-        return st;
-    }
-    if (json)
-        st = counters_json(fp, t, set);
-    else
-        counters_table(fp, t, set);
-    socmon_set_free(set);
-    socmon_target_close(t);
-    return st;
 }
 
 socmon_status smn_catalog_metrics(FILE *fp, const char *spec)
