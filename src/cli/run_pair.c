@@ -7,25 +7,6 @@
 #include "cli/run_pair.h"
 #include "core/text.h"
 
-#define MAX_GLOBS 64
-
-/* Splits a comma-separated glob list in place; returns how many, or -1 past max. */
-static int split(char *list, const char **out, int max)
-{
-    int n = 0;
-    char *save = NULL;
-    for (char *p = list ? strtok_r(list, ",", &save) : NULL; p; p = strtok_r(NULL, ",", &save)) {
-        while (*p == ' ')
-            p++;
-        if (!*p)
-            continue;
-        if (n == max)
-            return -1;
-        out[n++] = p;
-    }
-    return n;
-}
-
 int cli_compare_open(cli_compare *c, const cli_opts *o, const char *cmd, void (*help)(FILE *))
 {
     memset(c, 0, sizeof *c);
@@ -35,22 +16,8 @@ int cli_compare_open(cli_compare *c, const cli_opts *o, const char *cmd, void (*
         help(stderr);
         return 2;
     }
-    const char *ev[MAX_GLOBS], *mv[MAX_GLOBS];
-    c->ebuf = o->events ? strdup(o->events) : NULL;
-    c->mbuf = o->metrics ? strdup(o->metrics) : NULL;
-    int ne = split(c->ebuf, ev, MAX_GLOBS), nm = split(c->mbuf, mv, MAX_GLOBS);
-    socmon_run_opts ro = {.size = sizeof ro, .metric_file = o->metric_file};
-    socmon_status st = ne < 0 || nm < 0 ? socmon_fail(SOCMON_EINVAL, "more than %d globs in %s", MAX_GLOBS,
-                                                      ne < 0 ? "-e" : "-M")
-                                        : SOCMON_OK;
-    if (st == SOCMON_OK)
-        st = socmon_run_open(o->files[0], &ro, &c->a);
-    if (st == SOCMON_OK)
-        st = socmon_run_open(o->files[1], &ro, &c->b);
-    socmon_diff_opts dopts = {.size = sizeof dopts, .events = ev, .nevents = ne > 0 ? (size_t)ne : 0, .metrics = mv,
-                              .nmetrics = nm > 0 ? (size_t)nm : 0, .only_changed = o->only_changed};
-    if (st == SOCMON_OK)
-        st = socmon_diff_new(c->a, c->b, &dopts, &c->d);
+    socmon_status st = smn_run_pair_open(c, o->files[0], o->files[1], o->metric_file, o->events, o->metrics,
+                                         o->only_changed);
     for (size_t i = 0; st == SOCMON_OK && i < socmon_diff_warning_count(c->d); i++) {
         char *w = smn_text_escape_dup(socmon_diff_warning(c->d, i));
         fprintf(stderr, "socmon %s: warning: %s\n", cmd, w ? w : "out of memory");
@@ -61,18 +28,7 @@ int cli_compare_open(cli_compare *c, const cli_opts *o, const char *cmd, void (*
     char *msg = smn_text_escape_dup(socmon_errmsg());
     fprintf(stderr, "socmon %s: %s\n", cmd, msg ? msg : "out of memory");
     free(msg);
-    cli_compare_close(c);
     return 2;
-}
-
-void cli_compare_close(cli_compare *c)
-{
-    socmon_diff_free(c->d);
-    socmon_run_free(c->a);
-    socmon_run_free(c->b);
-    free(c->ebuf);
-    free(c->mbuf);
-    memset(c, 0, sizeof *c);
 }
 
 int cli_compare_write(const cli_opts *o, const char *cmd, const char *format, const char *path,
