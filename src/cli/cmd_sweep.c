@@ -5,18 +5,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/print.h"
 #include "cli/stop.h"
-#include "cli/sweep_run.h"
-#include "core/clock.h"
 #include "core/text.h"
+#include "export/sweep_campaign.h"
 
 #define SWEEP_MAX_TARGETS 32
 #define SWEEP_MAX_RUN_ARGS 32
-#define SWEEP_SAVE_EVERY_S 1.0   /* the table is rewritten at most this often while points end */
 
 typedef struct sweep_cli {
     const char *targets[SWEEP_MAX_TARGETS];
@@ -173,193 +170,48 @@ static int parse(int argc, char **argv, sweep_cli *c)
     return -1;
 }
 
-static int ends_with(const char *s, const char *tail)
+/* How the campaign talks (export/sweep_campaign.h): its lines to stderr as they come, its failures
+ * as every command reports them; it stops when a signal asked. */
+static void say(void *user, const char *text)
 {
-    size_t n = s ? strlen(s) : 0, k = strlen(tail);
-    return n > k && strcmp(s + n - k, tail) == 0;
+    (void)user;
+    fputs(text, stderr);
+    fflush(stderr);
 }
 
-/* The table's format: JSON with --json or a .json name, Parquet with --parquet or a .parquet
- * name, else CSV. */
-static const char *format_of(int json, int parquet, const char *path)
+static void report(void *user, const char *what, socmon_status st)
 {
-    if (json || parquet)
-        return json ? "json" : "parquet";
-    return ends_with(path, ".json") ? "json" : ends_with(path, ".parquet") ? "parquet" : "csv";
+    (void)user;
+    cli_error(what, st);
 }
 
-/* -o DIR/ (or an existing directory): the shard's own file in it, DIR/shard-K-of-N.parquet
- * (.json with --json), DIR made if it is not there, into buf; buf stays "" for a file. 0, or
- * the exit status after the message. */
-static int shard_file(const sweep_cli *c, unsigned k, unsigned n, char *buf, size_t len)
+static int stop_asked(void *user)
 {
-    struct stat sb;
-    int dir = stat(c->output, &sb) == 0 && S_ISDIR(sb.st_mode);
-    if (!dir && !ends_with(c->output, "/"))
-        return 0;
-    if (!dir && mkdir(c->output, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "socmon sweep: -o %s: cannot make the directory: %s\n", c->output, strerror(errno));
-        return 2;
-    }
-    const char *slash = ends_with(c->output, "/") ? "" : "/";
-    if ((size_t)snprintf(buf, len, "%s%sshard-%u-of-%u.%s", c->output, slash, k, n, c->json ? "json" : "parquet")
-        >= len) {
-        fprintf(stderr, "socmon sweep: -o %s: the directory's name is too long\n", c->output);
-        return 2;
-    }
-    return 0;
+    (void)user;
+    return cli_stop_signal();
 }
 
-static int write_table(const char *format, const char *path, const socmon_sweep *t)
-{
-    cli_opts o;
-    memset(&o, 0, sizeof o);
-    o.sep = ',';
-    o.format = format;
-    cli_output co;
-    socmon_status st = cli_output_open_whole(&co, &o, NULL, path);
-    if (st == SOCMON_OK)
-        st = smn_output_sweep(co.out, t);
-    return cli_output_close(&co, "sweep", st);
-}
+static const smn_sweep_talk talk = {.say = say, .error = report};
 
-typedef struct sweep_state {
-    socmon_sweep *table;
-    const char *format, *output;
-    double saved;                /* when the table was last written */
-    int write_failed;
-} sweep_state;
-
-static double now_s(void)
+static int run_sweep(const sweep_cli *c, const socmon_sweep_grid *g)
 {
-    return (double)smn_mono_ns() / 1e9;
-}
-
-static int point_done(void *user, const socmon_sweep_point *p, const socmon_run *run, const char *error,
-                      const char *recording)
-{
-    sweep_state *s = user;
-    socmon_status st = socmon_sweep_set(s->table, p, run, error, recording);
-    if (st != SOCMON_OK) {
-        cli_error("sweep", st);
-        return 1;
-    }
-    if (s->output && now_s() - s->saved >= SWEEP_SAVE_EVERY_S) {
-        s->saved = now_s();
-        if (write_table(s->format, s->output, s->table) != 0) {
-            s->write_failed = 1;
-            return 1;
-        }
-    }
-    return 0;
-}
-
-/* The table to continue: the points -o FILE already holds for this grid, or a new one. */
-static int open_table(const sweep_cli *c, const socmon_sweep_grid *g, socmon_sweep **out)
-{
-    struct stat sb;
-    if (c->output && stat(c->output, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0 &&
-        strcmp(format_of(c->json, c->parquet, c->output), "parquet") == 0) {
-        /* socmon writes Parquet and never reads it: the table to resume is a CSV or JSON one */
-        fprintf(stderr, "socmon sweep: -o %s exists, and a Parquet table is not resumed (socmon writes Parquet, "
-                        "it does not read it): remove it to run the sweep again, or resume with a CSV or JSON -o "
-                        "and convert with 'socmon sweep merge TABLE -o %s'\n", c->output, c->output);
-        return 2;
-    }
-    if (c->output && stat(c->output, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0) {
-        socmon_status st = socmon_sweep_load(c->output, out);
-        if (st != SOCMON_OK) {
-            fprintf(stderr, "socmon sweep: -o %s exists and is not a sweep's table to resume (%s): give another -o, "
-                            "or remove it\n", c->output, socmon_errmsg());
-            return 2;
-        }
-        if (strcmp(socmon_sweep_id(*out), socmon_sweep_grid_id(g)) != 0) {
-            fprintf(stderr, "socmon sweep: -o %s holds the table of another sweep (grid %s, this one is %s: other "
-                            "points or run options): give another -o, or remove it to start over\n",
-                    c->output, socmon_sweep_id(*out), socmon_sweep_grid_id(g));
-            socmon_sweep_free(*out);
-            *out = NULL;
-            return 2;
-        }
-        return 0;
-    }
-    socmon_status st = socmon_sweep_new(socmon_sweep_grid_id(g), socmon_sweep_grid_count(g), out);
-    return st == SOCMON_OK ? 0 : cli_error("sweep", st);
-}
-
-static int run_sweep(const sweep_cli *given, socmon_sweep_grid *g)
-{
-    unsigned sk = 1, sn = 1;
-    socmon_status st = given->shard ? socmon_sweep_shard_parse(given->shard, &sk, &sn) : SOCMON_OK;
-    if (st != SOCMON_OK) {
-        cli_error("sweep", st);
-        return 2;
-    }
-    sweep_cli cc = *given;
-    const sweep_cli *c = &cc;
-    char path[4096] = "";
-    int rc = cc.output ? shard_file(&cc, sk, sn, path, sizeof path) : 0;
-    if (rc)
-        return rc;
-    if (path[0])
-        cc.output = path;
-    /* -o FILE that cannot be written is found now, not after the first point */
-    if (c->output && (st = smn_sink_check_path(c->output)) != SOCMON_OK) {
-        cli_error("sweep", st);
-        return 2;
-    }
-    socmon_sweep *table = NULL;
-    rc = open_table(c, g, &table);
-    if (rc)
-        return rc;
-    size_t total = socmon_sweep_grid_count(g), ntodo = 0, done = 0;
-    size_t *todo = calloc(total, sizeof *todo);
-    if (!todo) {
-        socmon_sweep_free(table);
-        return cli_error("sweep", socmon_fail(SOCMON_ENOMEM, "out of memory"));
-    }
-    for (size_t i = 0; i < total; i++) {
-        if (i % sn != sk - 1)
-            continue;
-        const socmon_sweep_row *have = socmon_sweep_find(table, i);
-        if (have && have->ok)
-            done++;
-        else
-            todo[ntodo++] = i;
-    }
-    if (done && !c->quiet)
-        fprintf(stderr, "socmon sweep: resuming %s: %zu of %zu points done, %zu to run\n", c->output, done,
-                done + ntodo, ntodo);
-    sweep_state s = {.table = table, .format = format_of(c->json, c->parquet, c->output), .output = c->output};
-    cli_stop_install();
-    sweep_run_opts ro = {.grid = g, .todo = todo, .ntodo = ntodo, .jobs = c->jobs, .record_dir = c->record_dir,
-                         .progress = c->quiet ? SWEEP_PROGRESS_NONE : isatty(2) ? SWEEP_PROGRESS_BAR : SWEEP_PROGRESS_LINES, .done_before = done, .point_done = point_done,
-                         .user = &s};
-    sweep_run_result res;
-    double t0 = now_s();
-    st = sweep_run(&ro, &res);
-    free(todo);
-    if (st != SOCMON_OK) {
-        socmon_sweep_free(table);
-        return cli_error("sweep", st);
-    }
-    rc = s.write_failed ? 1 : write_table(s.format, c->output, table);
-    size_t failed = 0;
-    for (size_t i = 0; i < socmon_sweep_count(table); i++)
-        failed += !socmon_sweep_row_at(table, i)->ok;
-    if (!c->quiet || res.stopped)
-        fprintf(stderr, "socmon sweep: %zu of %zu points ran in %.1f s (%zu ok, %zu failed)%s%s%s\n",
-                res.ok + res.failed, ntodo, now_s() - t0, res.ok, res.failed, c->output ? "; table: " : "",
-                c->output ? c->output : "", c->output ? "" : "");
-    if (res.stopped) {
-        fprintf(stderr, "socmon sweep: stopped by %s: run the same command again to finish the sweep\n",
-                cli_stop_name());
-        rc = cli_stop_exit_code();
-    } else if (!rc && failed) {
-        rc = 1;
-    }
-    socmon_sweep_free(table);
-    return rc;
+    char self[4096];   /* the points run as processes of this very program */
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0 || (size_t)n >= sizeof self - 1)
+        return cli_error("sweep", socmon_fail(SOCMON_EIO, "cannot find this program's path (/proc/self/exe): %s",
+                                              strerror(errno)));
+    self[n] = '\0';
+    smn_sweep_campaign sc = {
+        .grid = g, .output = c->output, .json = c->json, .parquet = c->parquet, .shard = c->shard, .jobs = c->jobs,
+        .record_dir = c->record_dir, .quiet = c->quiet, .exe = self, .arm_stop = cli_stop_install,
+        .progress = c->quiet ? SMN_SWEEP_PROGRESS_NONE : isatty(2) ? SMN_SWEEP_PROGRESS_BAR : SMN_SWEEP_PROGRESS_LINES,
+        .should_stop = stop_asked, .talk = talk};
+    smn_sweep_outcome out;
+    smn_sweep_campaign_run(&sc, &out);
+    if (!out.stopped)
+        return out.exit;
+    fprintf(stderr, "socmon sweep: stopped by %s: run the same command again to finish the sweep\n", cli_stop_name());
+    return cli_stop_exit_code();
 }
 
 /* socmon sweep merge A B ... [-o FILE] [--json] */
@@ -383,43 +235,9 @@ static int merge(int argc, char **argv)
     }
     if (optind >= argc)
         return usage_error("%s", "merge: name the tables to merge (socmon sweep merge A B ... -o FILE)");
-    socmon_sweep *all = NULL;
-    socmon_status st = SOCMON_OK;
-    for (int i = optind; i < argc && st == SOCMON_OK; i++) {
-        socmon_sweep *one = NULL;
-        st = socmon_sweep_load(argv[i], &one);
-        if (st == SOCMON_OK && !all) {
-            all = one;
-            continue;
-        }
-        if (st == SOCMON_OK)
-            st = socmon_sweep_merge(all, one, argv[i]);
-        socmon_sweep_free(one);
-    }
-    if (st != SOCMON_OK) {
-        socmon_sweep_free(all);
-        cli_error("sweep merge", st);
-        return 2;
-    }
-    int rc = write_table(format_of(json, 0, output), output, all);
-    size_t missing = socmon_sweep_total(all) - socmon_sweep_count(all), failed = 0;
-    for (size_t i = 0; i < socmon_sweep_count(all); i++)
-        failed += !socmon_sweep_row_at(all, i)->ok;
-    if (missing) {
-        fprintf(stderr, "socmon sweep merge: the tables hold %zu of the sweep's %zu points; missing:",
-                socmon_sweep_count(all), socmon_sweep_total(all));
-        size_t shown = 0;
-        for (size_t i = 0; i < socmon_sweep_total(all) && shown < 10; i++)
-            if (!socmon_sweep_find(all, i)) {
-                fprintf(stderr, " %zu", i);
-                shown++;
-            }
-        fprintf(stderr, "%s\n", missing > shown ? " ..." : "");
-    }
-    if (failed)
-        fprintf(stderr, "socmon sweep merge: %zu point%s failed\n", failed, failed == 1 ? "" : "s");
-    socmon_sweep_free(all);
-    return rc ? rc : missing || failed ? 1 : 0;
+    smn_sweep_outcome out;
+    smn_sweep_campaign_merge((const char *const *)argv + optind, (size_t)(argc - optind), json, output, &talk, &out);
+    return out.exit;
 }
 
 static void run_line_help(FILE *fp)

@@ -1,4 +1,4 @@
-/* The points of a sweep run as processes of this program (sweep_run.h). */
+/* The points of a sweep run as processes of the socmon program (sweep_exec.h). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -11,8 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli/stop.h"
-#include "cli/sweep_run.h"
+#include "results/sweep_exec.h"
 #include "core/clock.h"
 #include "core/text.h"
 
@@ -29,16 +28,46 @@ typedef struct slot {
 } slot;
 
 typedef struct runner {
-    const sweep_run_opts *o;
-    char self[4096];
+    const smn_sweep_exec_opts *o;
     char dir[1024];              /* the temporary directory of the points' files */
     slot *slots;
     size_t next, ended;
-    sweep_run_result *res;
+    smn_sweep_exec_result *res;
     uint64_t t0_ns;              /* when the sweep started (smn_mono_ns) */
     int bar_drawn;
-    double line_at;              /* SWEEP_PROGRESS_LINES: when the last line was written */
+    double line_at;              /* SMN_SWEEP_PROGRESS_LINES: when the last line was written */
 } runner;
+
+static void vsayf(const smn_sweep_talk *t, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+static void vsayf(const smn_sweep_talk *t, const char *fmt, va_list ap)
+{
+    if (!t->say)
+        return;
+    char small[512], *text = small;
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    if (n >= (int)sizeof small && (text = malloc((size_t)n + 1)) != NULL)
+        vsnprintf(text, (size_t)n + 1, fmt, again);
+    va_end(again);
+    if (n >= 0)
+        t->say(t->user, text ? text : "socmon sweep: out of memory saying why\n");
+    if (text != small)
+        free(text);
+}
+
+void smn_sweep_sayf(const smn_sweep_talk *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsayf(t, fmt, ap);
+    va_end(ap);
+}
+
+static int stop_asked(const runner *r)
+{
+    return r->o->should_stop && r->o->should_stop(r->o->user) != 0;
+}
 
 /* Seconds since the sweep started. */
 static double since(const runner *r)
@@ -60,8 +89,8 @@ static void fmt_time(char *buf, size_t len, double s)
  * (the closing summary follows the last). */
 static void draw_bar(runner *r, int final)
 {
-    if (r->o->progress == SWEEP_PROGRESS_NONE ||
-        (r->o->progress == SWEEP_PROGRESS_LINES && (final || since(r) - r->line_at < SWEEP_LINE_EVERY_S)))
+    if (r->o->progress == SMN_SWEEP_PROGRESS_NONE ||
+        (r->o->progress == SMN_SWEEP_PROGRESS_LINES && (final || since(r) - r->line_at < SMN_SWEEP_LINE_EVERY_S)))
         return;
     size_t total = r->o->done_before + r->o->ntodo, done = r->o->done_before + r->ended;
     size_t running = r->next - r->ended;
@@ -78,15 +107,14 @@ static void draw_bar(runner *r, int final)
     else if (done == total)
         snprintf(eta, sizeof eta, "0:00");
     fmt_time(el, sizeof el, t);
-    if (r->o->progress == SWEEP_PROGRESS_LINES) {
+    if (r->o->progress == SMN_SWEEP_PROGRESS_LINES) {
         r->line_at = t;
-        fprintf(stderr, "socmon sweep: %zu/%zu points done, %zu failed, %s elapsed, ETA %s\n", done, total,
-                r->res->failed, el, eta);
+        smn_sweep_sayf(&r->o->talk, "socmon sweep: %zu/%zu points done, %zu failed, %s elapsed, ETA %s\n", done,
+                       total, r->res->failed, el, eta);
         return;
     }
-    fprintf(stderr, "\r\033[Ksweep [%s] %zu/%zu done, %zu failed, %zu running  %s elapsed, ETA %s%s", bar, done, total,
-            r->res->failed, running, el, eta, final ? "\n" : "");
-    fflush(stderr);
+    smn_sweep_sayf(&r->o->talk, "\r\033[Ksweep [%s] %zu/%zu done, %zu failed, %zu running  %s elapsed, ETA %s%s",
+                   bar, done, total, r->res->failed, running, el, eta, final ? "\n" : "");
     r->bar_drawn = !final;
 }
 
@@ -95,15 +123,15 @@ static void say(runner *r, const char *fmt, ...) __attribute__((format(printf, 2
 static void say(runner *r, const char *fmt, ...)
 {
     if (r->bar_drawn)
-        fputs("\r\033[K", stderr);
+        smn_sweep_sayf(&r->o->talk, "\r\033[K");
     va_list ap;
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsayf(&r->o->talk, fmt, ap);
     va_end(ap);
     draw_bar(r, 0);
 }
 
-/* Starts self with argv, stdout to /dev/null and stderr to errpath. */
+/* Starts the program with argv, stdout to /dev/null and stderr to errpath. */
 static pid_t spawn(runner *r, char **argv, const char *errpath)
 {
     fflush(NULL);
@@ -117,11 +145,10 @@ static pid_t spawn(runner *r, char **argv, const char *errpath)
     int err = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     if (in < 0 || out < 0 || err < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
         _exit(126);
-    execv(r->self, argv);
-    dprintf(2, "socmon sweep: cannot run %s: %s\n", r->self, strerror(errno));
+    execv(r->o->exe, argv);
+    dprintf(2, "socmon sweep: cannot run %s: %s\n", r->o->exe, strerror(errno));
     _exit(127);
 }
-
 /* argv for one point's command ("stat" or "record"); strings borrowed from the point, the grid
  * and s. Returns 0, or -1 when it does not fit. */
 static int point_argv(runner *r, slot *s, const char *cmd, char **argv, size_t cap)
@@ -132,7 +159,7 @@ static int point_argv(runner *r, slot *s, const char *cmd, char **argv, size_t c
     size_t nextra = socmon_sweep_grid_nrun_args(r->o->grid);
     if (nextra + 16 > cap)
         return -1;
-    argv[n++] = r->self;
+    argv[n++] = (char *)r->o->exe;
     argv[n++] = (char *)cmd;
     argv[n++] = "-t";
     argv[n++] = (char *)p->target;
@@ -240,7 +267,7 @@ static int finish_point(runner *r, slot *s, const socmon_run *run, const char *e
  * nonzero when the sweep must stop starting points. */
 static int reap(runner *r, slot *s, int status)
 {
-    int stopped = cli_stop_signal() != 0;
+    int stopped = stop_asked(r);
     int ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
     if (stopped && !ok) {   /* cut short by the stop: not a result, the point stays to do */
         s->state = SLOT_FREE;
@@ -291,10 +318,8 @@ static int reap(runner *r, slot *s, int status)
 
 static socmon_status setup(runner *r)
 {
-    ssize_t n = readlink("/proc/self/exe", r->self, sizeof r->self - 1);
-    if (n <= 0 || (size_t)n >= sizeof r->self - 1)
-        return socmon_fail(SOCMON_EIO, "cannot find this program's path (/proc/self/exe): %s", strerror(errno));
-    r->self[n] = '\0';
+    if (!r->o->exe || !*r->o->exe)
+        return socmon_fail(SOCMON_EINVAL, "sweep: no program to run the points with");
     const char *tmp = getenv("TMPDIR");
     snprintf(r->dir, sizeof r->dir, "%.900s/socmon-sweep-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(r->dir))
@@ -317,7 +342,7 @@ static void slot_files(runner *r, slot *s, size_t k)
     }
 }
 
-socmon_status sweep_run(const sweep_run_opts *o, sweep_run_result *res)
+socmon_status smn_sweep_exec(const smn_sweep_exec_opts *o, smn_sweep_exec_result *res)
 {
     memset(res, 0, sizeof *res);
     if (!o->ntodo)
@@ -338,7 +363,7 @@ socmon_status sweep_run(const sweep_run_opts *o, sweep_run_result *res)
     int halt = 0;
     draw_bar(&r, 0);
     for (;;) {
-        halt |= cli_stop_signal() != 0;
+        halt |= stop_asked(&r);
         for (unsigned k = 0; !halt && k < jobs && r.next < o->ntodo; k++) {
             slot *s = &r.slots[k];
             if (s->state != SLOT_FREE)
@@ -367,12 +392,12 @@ socmon_status sweep_run(const sweep_run_opts *o, sweep_run_result *res)
                 break;
             }
         /* a stop asked from outside the terminal (kill) reaches the sweep only: pass it on */
-        if (cli_stop_signal())
+        if (stop_asked(&r))
             for (unsigned k = 0; k < jobs; k++)
                 if (r.slots[k].state != SLOT_FREE)
                     kill(r.slots[k].pid, SIGTERM);
     }
-    res->stopped = cli_stop_signal() != 0;
+    res->stopped = stop_asked(&r);
     draw_bar(&r, 1);
     for (unsigned k = 0; k < jobs; k++) {
         unlink(r.slots[k].json);
