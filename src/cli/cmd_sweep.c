@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/help.h"
 #include "cli/print.h"
 #include "cli/stop.h"
 #include "core/text.h"
@@ -29,43 +30,7 @@ typedef struct sweep_cli {
 
 static void help(FILE *fp)
 {
-    fprintf(fp,
-            "usage: socmon sweep [options] [-- PROGRAM.elf...]\n"
-            "       socmon sweep -f SWEEPFILE [options]\n"
-            "       socmon sweep merge TABLE... [-o FILE] [--json]\n\n"
-            "Runs 'socmon stat' once per point of a grid and writes one table of every point's\n"
-            "counters and metrics. The grid is each target spec with its {a,b,...} choices expanded\n"
-            "to a cross product, times each workload of -w, times each program after '--':\n"
-            "  socmon sweep -t 'esp:soc={esp_2x3,esp_4x4}' -w multifft,acc_sweep -o esp.csv\n"
-            "  socmon sweep -t 'ibex:config={small,maxperf}' --json -o ibex.json -- a.elf b.elf\n"
-            "Points run in parallel, each in a process of its own (a progress bar on a terminal, a\n"
-            "line every 10 s in a log); one that fails is kept in the\n"
-            "table with its error and the others go on (exit status 1 if any failed). With -o FILE\n"
-            "the table is rewritten as points end, and running the same sweep again with the same\n"
-            "FILE runs only the points it lacks (resume after Ctrl-C; failed points run again).\n"
-            "--shard K/N runs the fixed K-th of N subsets; 'socmon sweep merge' joins the shards'\n"
-            "tables (docs/sweep.md shows Slurm, GNU parallel and Kubernetes). Exit status 0, 1 when\n"
-            "a point failed, 2 for bad input, 130/143 when stopped by SIGINT/SIGTERM.\n\n"
-            "options:\n"
-            "  -t SPEC             a target spec; an option's value may be {a,b,...} (repeatable)\n"
-            "  -w LIST             workloads, comma-separated (default: each target's own)\n"
-            "  -f, --file FILE     the grid from a sweep file ('target', 'workload', 'program' and\n"
-            "                      'run' lines) instead of -t, -w and '--'\n"
-            "  -j, --jobs N        points at once (default: the number of CPUs)\n"
-            "  -o FILE             the table to write (and resume): CSV, or JSON with --json or a\n"
-            "                      name ending in .json, or Parquet with a name ending in .parquet\n"
-            "                      (default: CSV on stdout)\n"
-            "  -o DIR/             one file per shard, DIR/shard-K-of-N.parquet (.json with --json):\n"
-            "                      a campaign is then one query, SELECT ... FROM 'DIR/*.parquet'\n"
-            "  --json              the table as JSON: {\"sweep\": {...}, \"points\": [...]}\n"
-            "  --parquet FILE      the table as Parquet (docs/parquet.md); it is written, never\n"
-            "                      resumed: an existing FILE is refused\n"
-            "  --record-dir DIR    also keep a recording of each point (DIR/point-NNNN.rec)\n"
-            "  --shard K/N         run only the points i with i %% N == K-1\n"
-            "  -q, --quiet         no progress bar and no closing summary: only errors\n"
-            "  -e, -I, -d, --max-cycles, --metric-file\n"
-            "                      given to every point's stat, as 'socmon stat' takes them\n"
-            "  -h, --help          this help\n");
+    cli_help_intro(fp, "sweep");
 }
 
 static int usage_error(const char *fmt, const char *arg) __attribute__((format(printf, 1, 0)));
