@@ -3,15 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agent/collector_source.h"
-#include "serve/net.h"
+#include "agent/remote_open.h"
 #include "cli/open_source.h"
 #include "cli/stop.h"
-
-int cli_remote_idle_ms(const cli_opts *o)
-{
-    return o->agent_timeout_ns ? (int)((o->agent_timeout_ns + 999999) / 1000000) : COLLECTOR_IDLE_MS;
-}
 
 /* With --remote, what the agent samples is the agent's to choose: 0, or 2 after a message
  * naming the option. Without it, the options of --remote alone are refused the same way. */
@@ -34,32 +28,6 @@ static int check_remote_opts(const char *cmd, const cli_opts *o)
     else
         fprintf(stderr, "socmon %s: %s is the agent's to choose with --remote (give it to 'socmon agent')\n", cmd, bad);
     return 2;
-}
-
-static socmon_status open_remote(cli_source *s, const cli_opts *o)
-{
-    char token[NET_TOKEN_MAX];
-    collector *c = NULL;
-    socmon_status st = o->token_file ? net_read_token(o->token_file, token) : SOCMON_OK;
-    if (st == SOCMON_OK)
-        st = collector_connect(o->remote, o->token_file ? token : NULL, 10000, &c);
-    memset(token, 0, sizeof token);
-    /* -e asks the agent to count other events: it does so only with --allow-config */
-    if (st == SOCMON_OK && o->events)
-        st = collector_configure(c, o->events, 10000);
-    if (st != SOCMON_OK) {
-        collector_close(c);
-        return st;
-    }
-    /* A window of -d is the next D from now: an agent that has run for a while must not hand over
-     * the start of its run (issue 28). Without -d the whole of what the agent still holds. */
-    s->from = o->from ? o->from : o->duration_ns ? CLI_FROM_NOW : CLI_FROM_OLDEST;
-    collector_source_opts co = {.mode = s->from == CLI_FROM_NOW ? WIRE_SUB_LATEST : WIRE_SUB_OLDEST,
-                                .duration_ns = o->duration_ns, .idle_ms = cli_remote_idle_ms(o),
-                                .rebase = s->from == CLI_FROM_NOW || o->from};
-    /* rebase: the file starts at index 0 where it was asked to start; without --from or -d the
-     * file holds the agent's run as its seqs number it, so what the ring no longer had is a gap */
-    return collector_source(c, &co, &s->remote);
 }
 
 /* The plan of o's run: the agent's stream, or a target sampled here. */
@@ -95,7 +63,9 @@ int cli_source_open(cli_source *s, const cli_opts *o, const char *cmd, cli_how h
     int rc = check_remote_opts(cmd, o);
     if (rc)
         return rc;
-    socmon_status st = o->remote ? open_remote(s, o) : SOCMON_OK;
+    remote_open_opts ro = {.addr = o->remote, .token_file = o->token_file, .events = o->events, .from = o->from,
+                           .duration_ns = o->duration_ns, .idle_ns = o->agent_timeout_ns};
+    socmon_status st = o->remote ? remote_open(&ro, &s->remote, &s->from) : SOCMON_OK;
     smn_run_plan p = plan_of(s, o, how);
     if (st == SOCMON_OK)
         st = smn_session_open(&p, &s->sess);

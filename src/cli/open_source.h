@@ -49,7 +49,5 @@ int cli_source_error(const cli_source *s, const char *cmd, socmon_status st);
 
 /* A pipeline's should_stop: SIGINT or SIGTERM came (cli/stop.h). */
 int cli_stop_requested(void *user);
-/* --agent-timeout in ms: how long an agent may send nothing. */
-int cli_remote_idle_ms(const cli_opts *o);
 
 #endif

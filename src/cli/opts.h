@@ -59,7 +59,7 @@ typedef uint64_t cli_optmask;
 /* --remote-write URL, --remote-write-token-file FILE, --push-interval TIME, --remote-write-queue N */
 #define OPT_REMOTE_WRITE OPT_BIT(39)
 
-enum { CLI_FROM_NOW = 1, CLI_FROM_OLDEST };
+enum { CLI_FROM_NOW = 1, CLI_FROM_OLDEST };   /* agent/remote_open.h's REMOTE_FROM_* */
 
 typedef struct cli_rw_opts {
     const char *url;        /* --remote-write URL: push the series of /metrics there */
