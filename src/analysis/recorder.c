@@ -1,5 +1,9 @@
 /* The recording writer as a consumer (analysis/recorder.h). */
+#include <math.h>
+#include <stdio.h>
+
 #include "analysis/recorder.h"
+#include "core/text.h"
 #include "core/clock.h"
 
 static socmon_status fail(smn_recorder *r, socmon_status st)
@@ -59,4 +63,23 @@ static const socmon_consumer_ops recorder_ops = {.size = sizeof recorder_ops, .b
 socmon_consumer smn_recorder_consumer(smn_recorder *r)
 {
     return (socmon_consumer){.ops = &recorder_ops, .self = r};
+}
+
+int smn_recorder_too_long(uint64_t duration_ns, uint64_t interval_ns, size_t ncounters, char *buf, size_t len)
+{
+    if (!duration_ns || !interval_ns || !ncounters)
+        return 0;
+    double samples = floor((double)duration_ns / (double)interval_ns) + 1, values = samples * (double)ncounters;
+    if (values <= (double)SOCMON_RECORDING_LOAD_MAX_VALUES)
+        return 0;
+    char a[32], b[32], c[32], d[32];
+    smn_format_count(a, sizeof a, (uint64_t)samples, 1);
+    smn_format_count(b, sizeof b, ncounters, 1);
+    smn_format_count(c, sizeof c, values < 1.8e19 ? (uint64_t)values : UINT64_MAX, 1);
+    smn_format_count(d, sizeof d, SOCMON_RECORDING_LOAD_MAX_VALUES, 1);
+    snprintf(buf, len, "this run will record about %s samples of %s counters (%s values), more than the %s a load "
+             "holds: report's --stats, --summary, rows, -x, and --json read it a block at a time, --html and "
+             "--perfetto merge its intervals, and socmon_recording_load refuses it (socmon_recording_open reads it)",
+             a, b, c, d);
+    return 1;
 }

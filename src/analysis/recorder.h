@@ -18,5 +18,9 @@ typedef struct smn_recorder {
 
 /* The consumer writing to r->w (r stays the caller's). */
 socmon_consumer smn_recorder_consumer(smn_recorder *r);
+/* Before a run of duration_ns at interval_ns of ncounters whose recording no load can hold
+ * (SOCMON_RECORDING_LOAD_MAX_VALUES): 1 and the line saying what reads it whole and what a
+ * block at a time, so the user knows before the run, not after; else 0. */
+int smn_recorder_too_long(uint64_t duration_ns, uint64_t interval_ns, size_t ncounters, char *buf, size_t len);
 
 #endif

@@ -4,7 +4,6 @@
  * run stays in memory; the writer's pending block is written and synced every --flush period of
  * wall-clock time, so a killed recorder loses at most that. The file is created safely
  * (a publishing sink, export/sink.h) before the run starts, and SIGINT/SIGTERM end the run cleanly (cli/stop.h). */
-#include <math.h>
 #include <poll.h>
 #include <stdio.h>
 #include <signal.h>
@@ -230,28 +229,6 @@ static int finish(rec *r, socmon_status st, int rc)
     return rc;
 }
 
-/* Before a run of -d whose recording no load can hold (SOCMON_RECORDING_LOAD_MAX_VALUES): what
- * reads it whole and what reads it a block at a time, so the user knows before the run, not after. */
-static void warn_long(const rec *r)
-{
-    const socmon_source_info *in = r->src.info;
-    if (!r->o->duration_ns || !in->interval_ns || !in->ncounters)
-        return;
-    double samples = floor((double)r->o->duration_ns / (double)in->interval_ns) + 1,
-           values = samples * (double)in->ncounters;
-    if (values <= (double)SOCMON_RECORDING_LOAD_MAX_VALUES)
-        return;
-    char a[32], b[32], c[32], d[32];
-    smn_format_count(a, sizeof a, (uint64_t)samples, 1);
-    smn_format_count(b, sizeof b, in->ncounters, 1);
-    smn_format_count(c, sizeof c, values < 1.8e19 ? (uint64_t)values : UINT64_MAX, 1);
-    smn_format_count(d, sizeof d, SOCMON_RECORDING_LOAD_MAX_VALUES, 1);
-    fprintf(stderr, "socmon record: this run will record about %s samples of %s counters (%s values), more than the "
-                    "%s a load holds: report's --stats, --summary, rows, -x, and --json read it a block at a time, "
-                    "--html and --perfetto merge its intervals, and socmon_recording_load refuses it "
-                    "(socmon_recording_open reads it)\n", a, b, c, d);
-}
-
 int cmd_record(int argc, char **argv)
 {
     cli_opts o;
@@ -313,8 +290,9 @@ int cmd_record(int argc, char **argv)
         cli_source_close(&r.src);
         return rc;
     }
-    if (!r.src.remote)
-        warn_long(&r);
+    if (!r.src.remote && smn_recorder_too_long(o.duration_ns, r.src.info->interval_ns, r.src.info->ncounters, line,
+                                               sizeof line))
+        fprintf(stderr, "socmon record: %s\n", line);
     r.remote.progress = !o.quiet && !r.live.feed;   /* the live lines say it otherwise */
     if (r.src.remote && !o.quiet) {
         remote_record_start_line(&r.remote, r.src.from == CLI_FROM_NOW, o.duration_ns != 0, r.src.info->ncounters,
