@@ -10,6 +10,7 @@
 #include "cli/help.h"
 #include "cli/opts.h"
 #include "cli/opts_table.h"
+#include "results/catalog.h"
 #include "core/argv.h"
 #include "socmon/target.h"
 
@@ -42,29 +43,10 @@ void cli_help_opts(FILE *fp, cli_optmask allowed)
 static int show_help(void (*help)(FILE *), const char *cmd, const char *spec)
 {
     help(stdout);
-    if (!spec)
-        return 0;
-    char name[64];
-    socmon_spec_name_of(spec, name, sizeof name);
-    const socmon_target_ops *t = socmon_target_lookup(name);
-    if (!t) {
-        fprintf(stderr, "socmon %s: unknown target '%s' (see 'socmon list targets')\n", cmd, name);
-        return 2;
-    }
-    size_t len = t->options ? socmon_options_help(t->options, "  ", NULL, 0) : 0;
-    if (!len) {
-        printf("\nTarget '%s' has no options.\n", t->name);
-        return 0;
-    }
-    char *text = malloc(len + 1);
-    if (!text)
-        return 0;
-    socmon_options_help(t->options, "  ", text, len + 1);
-    printf("\nOptions of target '%s' (-t %s:key=value,...):\n%s", t->name, t->name, text);
-    if (text[len - 1] != '\n')
-        printf("\n");
-    free(text);
-    return 0;
+    socmon_status st = spec ? smn_catalog_options(stdout, spec) : SOCMON_OK;
+    if (st == SOCMON_ENOENT)
+        fprintf(stderr, "socmon %s: %s\n", cmd, socmon_errmsg());
+    return st == SOCMON_ENOENT ? 2 : 0;
 }
 
 /* '-- PROGRAM' anywhere: takes the program out of argv (into args, which has room for argc + 1
@@ -161,25 +143,16 @@ int cli_parse_opts(int argc, char **argv, cli_optmask allowed, void (*help)(FILE
     return rc;
 }
 
-/* A comma-separated list (-e, -M) with an empty item (",", "a,,b", "a,") is a mistake worth
- * naming: the item's position says which comma. Returns 0 if every item has text. */
+/* A comma-separated list (-e, -M) with an empty item is a mistake worth naming (core/argv.h):
+ * 0 if every item has text, else -1 after the message. */
 static int check_items(const char *cmd, const char *opt, const char *list)
 {
-    size_t pos = 1;
-    for (const char *p = list;; pos++) {
-        size_t len = strcspn(p, ","), sp = strspn(p, " ");
-        if (sp >= len) {
-            fprintf(stderr, "socmon %s: %s '%s': item %zu is empty (%s); give comma-separated items, "
-                            "e.g. 'tile*.l2_*,tile1.ddr_*' (a device's counters) or 'task-clock,page-faults' "
-                            "(perf events, with a command)\n", cmd, opt, list, pos,
-                    !*list ? "nothing given" : pos == 1 ? "before the first comma"
-                    : !p[len] ? "after the last comma" : "between two commas");
-            return -1;
-        }
-        if (!p[len])
-            return 0;
-        p += len + 1;
-    }
+    char err[1024];
+    if (smn_arg_list_check(list, err, sizeof err) == 0)
+        return 0;
+    fprintf(stderr, "socmon %s: %s '%s': %s; give comma-separated items, e.g. 'tile*.l2_*,tile1.ddr_*' (a device's "
+                    "counters) or 'task-clock,page-faults' (perf events, with a command)\n", cmd, opt, list, err);
+    return -1;
 }
 
 /* The long name of the option whose getopt value is val, or NULL. */

@@ -84,3 +84,20 @@ int smn_arg_apply(const smn_arg_action *actions, size_t n, void *out, int val, c
     }
     return any;
 }
+
+int smn_arg_list_check(const char *list, char *err, size_t errlen)
+{
+    size_t pos = 1;
+    for (const char *p = list;; pos++) {
+        size_t len = strcspn(p, ","), sp = strspn(p, " ");
+        if (sp >= len) {
+            snprintf(err, errlen, "item %zu is empty (%s)", pos,
+                     !*list ? "nothing given" : pos == 1 ? "before the first comma"
+                     : !p[len] ? "after the last comma" : "between two commas");
+            return -1;
+        }
+        if (!p[len])
+            return 0;
+        p += len + 1;
+    }
+}

@@ -37,4 +37,8 @@ typedef struct smn_arg_action {
 int smn_arg_apply(const smn_arg_action *actions, size_t n, void *out, int val, const char *arg, char *err,
                   size_t errlen);
 
+/* A comma-separated list (-e, -M) of which every item has text: 0, or -1 with which item is
+ * empty in err ("item 2 is empty (between two commas)"). */
+int smn_arg_list_check(const char *list, char *err, size_t errlen);
+
 #endif

@@ -96,3 +96,26 @@ socmon_status smn_catalog_workloads(FILE *fp, const char *spec)
         fprintf(fp, "%s%s\n", *w, w == o->workloads ? " (default)" : "");
     return SOCMON_OK;
 }
+
+socmon_status smn_catalog_options(FILE *fp, const char *spec)
+{
+    char name[64];
+    socmon_spec_name_of(spec, name, sizeof name);
+    const socmon_target_ops *t = socmon_target_lookup(name);
+    if (!t)
+        return socmon_fail(SOCMON_ENOENT, "unknown target '%s' (see 'socmon list targets')", name);
+    size_t len = t->options ? socmon_options_help(t->options, "  ", NULL, 0) : 0;
+    if (!len) {
+        fprintf(fp, "\nTarget '%s' has no options.\n", t->name);
+        return SOCMON_OK;
+    }
+    char *text = malloc(len + 1);
+    if (!text)
+        return SOCMON_OK;
+    socmon_options_help(t->options, "  ", text, len + 1);
+    fprintf(fp, "\nOptions of target '%s' (-t %s:key=value,...):\n%s", t->name, t->name, text);
+    if (text[len - 1] != '\n')
+        fprintf(fp, "\n");
+    free(text);
+    return SOCMON_OK;
+}

@@ -18,4 +18,9 @@ socmon_status smn_catalog_metrics(FILE *fp, const char *spec);
 /* The workloads of target spec's kind, the first marked the default. */
 socmon_status smn_catalog_workloads(FILE *fp, const char *spec);
 
+/* The options of the target spec names, as --help -t SPEC shows them: "Options of target 'T'
+ * (-t T:key=value,...):" and its option table's help, or that it has none; SOCMON_ENOENT for
+ * no such target. */
+socmon_status smn_catalog_options(FILE *fp, const char *spec);
+
 #endif
