@@ -1,10 +1,8 @@
 /* socmon check BASELINE NEW --rules FILE: the CI gate over a diff (socmon/check.h;
  * docs/check.md). Exit 0 when every rule holds, 1 when one fails, 2 for bad input. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli/help.h"
 #include "cli/run_pair.h"
@@ -12,7 +10,6 @@
 #include "socmon/check.h"
 
 #define CHECK_OPTS (OPT_FILES | OPT_CHECK | OPT_METRIC_FILE | OPT_BIG_NUM)
-#define COPY_MAX ((size_t)1 << 30)
 
 static void help(FILE *fp)
 {
@@ -30,32 +27,9 @@ static void help(FILE *fp)
 /* --update: BASELINE becomes a byte-for-byte copy of NEW, never half a file. */
 static int update(const char *baseline, const char *new_path)
 {
-    FILE *fp = fopen(new_path, "rb");
-    struct stat sb;
-    int err = !fp ? errno : fstat(fileno(fp), &sb) != 0 ? errno : 0;
-    size_t size = !err ? (size_t)sb.st_size : 0;
-    char *buf = !err && size <= COPY_MAX ? malloc(size + 1) : NULL;
-    size_t len = buf ? fread(buf, 1, size + 1, fp) : 0;
-    if (!err && buf && ferror(fp))
-        err = errno ? errno : EIO;
-    int more = !err && (size > COPY_MAX || len > size);   /* over the cap, or it grew while read */
-    if (fp)
-        fclose(fp);
-    smn_sink *s = NULL;
-    socmon_status st = err ? socmon_fail(SOCMON_EIO, "--update: reading %s: %s", new_path, strerror(err))
-                       : more ? socmon_fail(SOCMON_EINVAL, "--update: %s is over 1 GiB or still growing", new_path)
-                       : !buf ? socmon_fail(SOCMON_ENOMEM, "--update: out of memory")
-                              : smn_sink_path(baseline, SOCMON_PATH_REPLACE, 0, &s);
-    if (st == SOCMON_OK)
-        st = smn_sink_write(s, buf, len);
-    if (st != SOCMON_OK && s)
-        smn_sink_cancel(s, st);
-    socmon_status cst = s ? smn_sink_close(s) : SOCMON_OK;
-    free(buf);
-    if (st == SOCMON_OK)
-        st = cst;
+    socmon_status st = smn_dest_copy_file(baseline, new_path);
     if (st != SOCMON_OK)
-        return cli_error("check", st);
+        return cli_error("check", socmon_fail_prefix(st, "--update: "));
     fprintf(stderr, "socmon check: %s is now a copy of %s (the new baseline)\n", baseline, new_path);
     return 0;
 }

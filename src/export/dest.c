@@ -1,6 +1,9 @@
 /* Where a document goes (dest.h). */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "export/dest.h"
 
@@ -84,4 +87,33 @@ socmon_status smn_dest_doc_finish(smn_dest_doc *d, socmon_status st)
     smn_feed_free(d->feed);
     d->feed = NULL;
     return d->co.sink ? smn_dest_finish(&d->co, st) : st;
+}
+
+#define COPY_MAX ((size_t)1 << 30)
+
+socmon_status smn_dest_copy_file(const char *to, const char *from)
+{
+    FILE *fp = fopen(from, "rb");
+    struct stat sb;
+    int err = !fp ? errno : fstat(fileno(fp), &sb) != 0 ? errno : 0;
+    size_t size = !err ? (size_t)sb.st_size : 0;
+    char *buf = !err && size <= COPY_MAX ? malloc(size + 1) : NULL;
+    size_t len = buf ? fread(buf, 1, size + 1, fp) : 0;
+    if (!err && buf && ferror(fp))
+        err = errno ? errno : EIO;
+    int more = !err && (size > COPY_MAX || len > size);   /* over the cap, or it grew while read */
+    if (fp)
+        fclose(fp);
+    smn_sink *s = NULL;
+    socmon_status st = err ? socmon_fail(SOCMON_EIO, "reading %s: %s", from, strerror(err))
+                       : more ? socmon_fail(SOCMON_EINVAL, "%s is over 1 GiB or still growing", from)
+                       : !buf ? socmon_fail(SOCMON_ENOMEM, "out of memory")
+                              : smn_sink_path(to, SOCMON_PATH_REPLACE, 0, &s);
+    if (st == SOCMON_OK)
+        st = smn_sink_write(s, buf, len);
+    if (st != SOCMON_OK && s)
+        smn_sink_cancel(s, st);
+    socmon_status cst = s ? smn_sink_close(s) : SOCMON_OK;
+    free(buf);
+    return st == SOCMON_OK ? cst : st;
 }

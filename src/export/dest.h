@@ -48,4 +48,8 @@ socmon_status smn_dest_doc_open(smn_dest_doc *d, const smn_dest *dest, smn_feed_
 /* Frees the feed, then smn_dest_finish (nothing to finish if the output never opened). */
 socmon_status smn_dest_doc_finish(smn_dest_doc *d, socmon_status st);
 
+/* Makes `to` a copy of the file `from` (at most 1 GiB), whole or not at all: `to` is replaced
+ * only once every byte is written (check --update's new baseline). */
+socmon_status smn_dest_copy_file(const char *to, const char *from);
+
 #endif

@@ -1,9 +1,9 @@
-/* Which findings rules a command uses (cli/pick_rules.h). */
+/* Which findings rules a run uses (findings_pick.h). */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/pick_rules.h"
+#include "results/findings_pick.h"
 #include "socmon/target.h"
 
 /* Each member of a spec ("esp:soc=x;host"): its target's built-in rules. */
@@ -24,22 +24,23 @@ static socmon_status builtin(socmon_findingset *fs, const char *spec)
     return st;
 }
 
-socmon_status cli_findings_load(const cli_opts *o, const socmon_source_info *info, socmon_findingset **out)
+socmon_status smn_findings_pick(const char *target, const char *metric_file, const char *findings_file,
+                                socmon_findingset **out)
 {
     *out = NULL;
     socmon_findingset *fs = NULL;
     socmon_status st = socmon_findingset_new(&fs);
-    if (st == SOCMON_OK && info && info->target)
-        st = builtin(fs, info->target);
-    size_t len = o->metric_file ? strlen(o->metric_file) : 0;
-    if (st == SOCMON_OK && len > 5 && strcmp(o->metric_file + len - 5, ".json") == 0) {
+    if (st == SOCMON_OK && target)
+        st = builtin(fs, target);
+    size_t len = metric_file ? strlen(metric_file) : 0;
+    if (st == SOCMON_OK && len > 5 && strcmp(metric_file + len - 5, ".json") == 0) {
         char beside[4096];
-        snprintf(beside, sizeof beside, "%.*s.findings.json", (int)(len - 5), o->metric_file);
+        snprintf(beside, sizeof beside, "%.*s.findings.json", (int)(len - 5), metric_file);
         if (access(beside, F_OK) == 0)
             st = socmon_findingset_add_file(fs, beside);
     }
-    if (st == SOCMON_OK && o->findings)
-        st = socmon_findingset_add_file(fs, o->findings);
+    if (st == SOCMON_OK && findings_file)
+        st = socmon_findingset_add_file(fs, findings_file);
     if (st != SOCMON_OK || socmon_findingset_count(fs) == 0) {
         socmon_findingset_free(fs);
         return st;
