@@ -1,9 +1,9 @@
 /* Opening the source a command reads (cli/open_source.h). */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "agent/remote_open.h"
+#include "analysis/recording_stream.h"
 #include "cli/open_source.h"
 #include "cli/stop.h"
 
@@ -78,38 +78,6 @@ int cli_source_error(const cli_source *s, const char *cmd, socmon_status st)
     return s->usage ? 2 : smn_session_failed_exit(s->sess, rc);
 }
 
-/* All of stdin into memory (a pipe has no size to ask for, and cannot be read twice), then opened
- * over those bytes like a file: *buf is the caller's to free after the recording. */
-static socmon_status load_stdin(socmon_recording **out, void **keep)
-{
-    size_t len = 0, cap = 1 << 16, got;
-    unsigned char *buf = malloc(cap);
-    *keep = NULL;
-    if (!buf)
-        return socmon_fail(SOCMON_ENOMEM, "reading the recording from stdin: out of memory");
-    while ((got = fread(buf + len, 1, cap - len, stdin)) > 0) {
-        len += got;
-        if (len < cap)
-            continue;
-        unsigned char *nb = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
-        if (!nb) {
-            free(buf);
-            return socmon_fail(SOCMON_ENOMEM, "reading the recording from stdin: out of memory after %zu bytes", len);
-        }
-        buf = nb;
-        cap *= 2;
-    }
-    socmon_status st = ferror(stdin) ? socmon_fail(SOCMON_EIO, "reading the recording from stdin: %s", strerror(errno ? errno : EIO))
-                       : len == 0 ? socmon_fail(SOCMON_EINVAL, "-i -: stdin is empty (pipe a recording in: socmon "
-                                                               "report -i - < run.rec)")
-                                  : socmon_recording_open_buffer(buf, len, out);
-    if (st == SOCMON_OK && socmon_recording_streamed(*out))
-        *keep = buf;
-    else
-        free(buf);
-    return st;
-}
-
 /* Opened, not loaded (socmon_recording_open): every view reads the samples from the file a block
  * at a time, so a recording of any length is reported in the memory of a block. */
 /* The session over s's recording (closing one made before): its info stays as the file's. */
@@ -128,7 +96,9 @@ static socmon_status read_plan(cli_source *s, const char *metric_file, smn_plan_
 socmon_status cli_source_open_file(cli_source *s, const char *path, const char *metric_file)
 {
     memset(s, 0, sizeof *s);
-    socmon_status st = strcmp(path, "-") == 0 ? load_stdin(&s->rec, &s->bytes) : socmon_recording_open(path, &s->rec);
+    static const char empty[] = "-i -: stdin is empty (pipe a recording in: socmon report -i - < run.rec)";
+    socmon_status st = strcmp(path, "-") == 0 ? smn_recording_read_stream(stdin, "stdin", empty, &s->rec, &s->bytes)
+                                              : socmon_recording_open(path, &s->rec);
     return st == SOCMON_OK ? read_plan(s, metric_file, SMN_TOTALS_NEVER) : st;
 }
 
