@@ -66,6 +66,12 @@ typedef struct agent_stats {
     uint64_t bytes_sent;
 } agent_stats;
 void agent_get_stats(agent *a, agent_stats *out);
+/* Serves until should_stop (-1), or with exit_when_drained until every collector has the end
+ * (0); the run's end is said once, a failed run's error ends the wait (1). (agent_wait.c) */
+int agent_wait(agent *a, int exit_when_drained, int (*should_stop)(void *user), void *user,
+               void (*say)(void *user, const char *line));
+/* "N samples; sampling thread CPU ... us/sample ...": what the agent itself cost. */
+void agent_cost_line(agent *a, char *buf, size_t len);
 
 /* Default ring size for n counters: 65536 samples, fewer when that would take
  * more than 64 MiB of values, never fewer than 64. */

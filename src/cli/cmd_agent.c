@@ -6,7 +6,6 @@
  * --exit-when-drained, for the last collector to receive the end), then prints the agent's own
  * cost: CPU time and bus accesses per sample. docs/agent.md tells how to run it on a board. */
 #include <signal.h>
-#include <time.h>
 
 #include "agent/agent.h"
 #include "serve/net.h"
@@ -28,49 +27,10 @@ static void help(FILE *fp)
     cli_help_opts(fp, AGENT_OPTS);
 }
 
-static void sleep_ms(unsigned ms)
+static void say(void *user, const char *line)
 {
-    struct timespec ts = {0, (long)ms * 1000000L};
-    nanosleep(&ts, NULL);
-}
-
-static void print_cost(agent *ag)
-{
-    agent_stats s;
-    agent_get_stats(ag, &s);
-    double n = s.samples ? (double)s.samples : 1;
-    fprintf(stderr, "socmon agent: %llu samples; sampling thread CPU %.2f us/sample (%.3f s); %.1f bus accesses/sample; "
-            "%llu bytes sent; %llu collectors (%llu refused or dropped); %llu samples overwritten before a collector "
-            "read them\n", (unsigned long long)s.samples, (double)s.cpu_ns / n / 1e3, (double)s.cpu_ns / 1e9,
-            (double)s.bus_accesses / n, (unsigned long long)s.bytes_sent, (unsigned long long)s.clients_total,
-            (unsigned long long)s.refused, (unsigned long long)s.overwritten);
-}
-
-/* Serves until a signal (or drained); the exit code. */
-static int serve(agent *ag, const cli_opts *o)
-{
-    int said_end = 0;
-    while (!cli_stop_signal()) {
-        if (agent_run_ended(ag) && !said_end) {
-            char msg[512];
-            socmon_status st = agent_run_status(ag, msg, sizeof msg);
-            if (st != SOCMON_OK) {
-                fprintf(stderr, "socmon agent: %s\n", msg);
-                return 1;
-            }
-            agent_stats s;
-            agent_get_stats(ag, &s);
-            fprintf(stderr, "socmon agent: run ended (%s) after %llu samples; %s\n", msg,
-                    (unsigned long long)s.samples, o->exit_when_drained ? "exiting once collectors have it all"
-                                                                       : "serving the ring until SIGINT/SIGTERM");
-            said_end = 1;
-        }
-        if (o->exit_when_drained && agent_drained(ag))
-            return 0;
-        sleep_ms(20);
-    }
-    fprintf(stderr, "socmon agent: stopped by %s\n", cli_stop_name());
-    return 0;
+    (void)user;
+    fprintf(stderr, "socmon agent: %s\n", line);
 }
 
 /* Frees what cmd_agent made, in the reverse order; rc is returned. */
@@ -164,10 +124,15 @@ int cmd_agent(int argc, char **argv)
             dropped ? ", root dropped" : "");
     if (dropped)
         fprintf(stderr, "socmon agent: running as user '%s' from now on\n", who);
-    rc = serve(ag, &o);
+    rc = agent_wait(ag, o.exit_when_drained, cli_stop_requested, NULL, say);
+    if (rc < 0)
+        fprintf(stderr, "socmon agent: stopped by %s\n", cli_stop_name());
+    rc = rc < 0 ? 0 : rc;
     agent_stop(ag);
     serve_http_stop(&srv);
-    print_cost(ag);
+    char cost[768];
+    agent_cost_line(ag, cost, sizeof cost);
+    say(NULL, cost);
     cli_rw_close(rw, "agent", stderr);
     rw = NULL;
     return done(rc, ag, &srv, rw, lv, &src, devnull);
