@@ -43,6 +43,19 @@ void remote_record_arrived(const remote_record *r, char *buf, size_t len)
                  (unsigned long long)(base + r->first_seq), (unsigned long long)(base + r->last_seq));
 }
 
+void remote_record_wrote(const remote_record *r, const char *path, char *buf, size_t len)
+{
+    collector_stats cs;
+    collector_get_stats(collector_source_collector(r->src), &cs);
+    char what[512], bbuf[32], nbuf[32], lbuf[32];
+    remote_record_arrived(r, what, sizeof what);
+    smn_format_count(bbuf, sizeof bbuf, cs.bytes, r->big);
+    smn_format_count(nbuf, sizeof nbuf, r->samples, r->big);
+    smn_format_count(lbuf, sizeof lbuf, *r->lost, r->big);
+    snprintf(buf, len, "wrote %s sample%s (%s lost at the agent): %s, to %s (%s bytes received)", nbuf,
+             r->samples == 1 ? "" : "s", lbuf, what, path, bbuf);
+}
+
 static socmon_status remember_base(remote_record *r)
 {
     int have = 0;

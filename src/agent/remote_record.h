@@ -36,6 +36,8 @@ void remote_record_start_line(const remote_record *r, int from_now, int duration
                               uint64_t interval_ns, char *buf, size_t len);
 /* "1,001 samples from agent HOST:PORT (target esp) over 1.000 s of target time (seq 700..1700)" */
 void remote_record_arrived(const remote_record *r, char *buf, size_t len);
+/* "wrote 1,001 samples (0 lost at the agent): <arrived>, to PATH (N bytes received)" */
+void remote_record_wrote(const remote_record *r, const char *path, char *buf, size_t len);
 /* --from now joining a run that is over would wait for a sample that never comes: 1 with the
  * line that says so and what --from oldest would get, else 0. from_given: --from was given
  * (else -d's now). */

@@ -184,16 +184,9 @@ static int finish(rec *r, socmon_status st, int rc)
         fprintf(stderr, "socmon record: the reader of stdout went away (EPIPE): the program's output after that was "
                         "dropped; the recording went on to its end\n");
     if (r->src.remote) {
-        collector_stats cs;
-        collector_get_stats(collector_source_collector(r->src.remote), &cs);
-        char what[512], bbuf[32], nbuf[32], lbuf[32];
-        remote_record_arrived(&r->remote, what, sizeof what);
-        smn_format_count(bbuf, sizeof bbuf, cs.bytes, !o->no_big_num);
-        smn_format_count(nbuf, sizeof nbuf, r->remote.samples, !o->no_big_num);
-        smn_format_count(lbuf, sizeof lbuf, r->rr.lost, !o->no_big_num);
-        /* "wrote 1,001 samples (0 lost at the agent): 1,001 samples from agent ... to FILE (...)" */
-        fprintf(to, "wrote %s sample%s (%s lost at the agent): %s, to %s (%s bytes received)\n",
-                nbuf, r->remote.samples == 1 ? "" : "s", lbuf, what, r->path, bbuf);
+        char wrote[1024];
+        remote_record_wrote(&r->remote, r->path, wrote, sizeof wrote);
+        fprintf(to, "%s\n", wrote);
         if (r->src.info->end_reason && !o->quiet)
             fprintf(stderr, "socmon record: the agent's run ended: %s\n", r->src.info->end_reason);
         char why[1024];

@@ -16,6 +16,7 @@
 #include "cli/report_profile.h"
 #include "cli/open_source.h"
 #include "export/output_format.h"
+#include "export/perfetto_notes.h"
 #include "export/table.h"
 #include "export/web_assets.h"
 
@@ -91,6 +92,12 @@ static int per_interval(cli_source *src, const cli_opts *o, const char *format, 
     return rc;
 }
 
+static void say(void *user, const char *line)
+{
+    (void)user;
+    fprintf(stderr, "socmon report: %s\n", line);
+}
+
 /* report --perfetto OUT: the trace is written to a file no one sees until it is whole (the
  * scheme of record -o, a publishing sink: export/sink.h), then published as OUT (an existing OUT moves to OUT.old
  * unless --force), so a failure never leaves half a JSON document under the name. */
@@ -123,30 +130,7 @@ static int perfetto(cli_source *r, const cli_opts *o, const socmon_profile *prof
         return rc;
     if (moved)
         fprintf(stderr, "socmon report: moved the existing '%s' to '%s.old'\n", path, path);
-    size_t rows = r->info->samples;
-    char slices[96] = "";
-    char nrows[32], nslices[32];
-    smn_format_count(nrows, sizeof nrows, rows ? rows - 1 : 0, !o->no_big_num);
-    if (prof) {
-        smn_format_count(nslices, sizeof nslices, prof->nslices, !o->no_big_num);
-        snprintf(slices, sizeof slices, ", %s function slices on hart 0", nslices);
-    }
-    fprintf(stderr, "socmon report: wrote %s: %s intervals, %zu counter and %zu metric tracks%s (open it in "
-                    "https://ui.perfetto.dev)\n", path, nrows, r->info->ncounters, nm, slices);
-    size_t k = smn_perfetto_merge(rows, r->info->ncounters + nm);
-    if (k > 1) {
-        char a[32], b[32];
-        smn_format_count(a, sizeof a, rows - 1, !o->no_big_num);
-        smn_format_count(b, sizeof b, (rows - 1 + k - 1) / k, !o->no_big_num);
-        fprintf(stderr, "socmon report: %s: a long recording: its %s intervals are %s rows of %zu merged intervals "
-                        "(deltas summed, metrics over the merged time), so that the trace opens; -x, writes every "
-                        "interval\n", path, a, b, k);
-    }
-    if (prof && prof->slices_dropped)
-        fprintf(stderr, "socmon report: %s: the profile dropped %llu function entries past the %zu it kept: the "
-                        "trace lacks their slices (the trace says so at the last one kept; record with "
-                        "-t ibex:slices=N to keep more)\n", path, (unsigned long long)prof->slices_dropped,
-                prof->nslices);
+    smn_perfetto_notes(path, r->info->samples, r->info->ncounters, nm, prof, !o->no_big_num, say, NULL);
     return 0;
 }
 
