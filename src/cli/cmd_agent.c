@@ -13,8 +13,6 @@
 #include "cli/help.h"
 #include "cli/cli_rw.h"
 #include "cli/open_source.h"
-#include "serve/live.h"
-#include "cli/opts.h"
 #include "cli/serve.h"
 #include "cli/stop.h"
 

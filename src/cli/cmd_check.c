@@ -2,12 +2,10 @@
  * docs/check.md). Exit 0 when every rule holds, 1 when one fails, 2 for bad input. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "cli/help.h"
 #include "cli/run_pair.h"
 #include "core/text.h"
-#include "socmon/check.h"
 
 #define CHECK_OPTS (OPT_FILES | OPT_CHECK | OPT_METRIC_FILE | OPT_BIG_NUM)
 

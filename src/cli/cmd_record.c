@@ -4,25 +4,19 @@
  * run stays in memory; the writer's pending block is written and synced every --flush period of
  * wall-clock time, so a killed recorder loses at most that. The file is created safely
  * (a publishing sink, export/sink.h) before the run starts, and SIGINT/SIGTERM end the run cleanly (cli/stop.h). */
-#include <poll.h>
 #include <stdio.h>
 #include <signal.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/help.h"
 #include "cli/cli_rw.h"
-#include "cli/opts.h"
 #include "cli/print.h"
 #include "cli/program.h"
 #include "cli/open_source.h"
 #include "cli/stop.h"
 #include "analysis/recorder.h"
 #include "agent/remote_record.h"
-#include "core/clock.h"
-#include "socmon/status.h"
 #include "export/table.h"
 
 #define RECORD_OPTS (OPT_TARGET | OPT_EVENTS | OPT_WORKLOAD | OPT_DURATION | OPT_INTERVAL | OPT_OUTPUT | \

@@ -1,7 +1,6 @@
 /* socmon report: a recording shown per interval or summed, or written as a Perfetto trace
  * (--perfetto); what the file holds (--stats) and what it lost: analysis/recording_facts.h. */
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <unistd.h>
 #include <stdint.h>
@@ -11,11 +10,8 @@
 
 #include "cli/help.h"
 #include "cli/pick_rules.h"
-#include "cli/opts.h"
 #include "cli/print.h"
 #include "cli/report_profile.h"
-#include "cli/open_source.h"
-#include "export/output_format.h"
 #include "export/perfetto_notes.h"
 #include "export/table.h"
 #include "export/web_assets.h"

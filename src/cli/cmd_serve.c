@@ -5,19 +5,12 @@
  * (serve/live.h), which the HTTP server (serve/http.h) serves until SIGINT or SIGTERM. The run
  * may end before that (the workload finished, -d elapsed): the page then shows the whole run and
  * says it ended, and the server stays up so it can still be looked at and scraped. */
-#include <errno.h>
 #include <signal.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include "serve/http.h"
-#include "serve/live.h"
 #include "serve/net.h"
 #include "cli/help.h"
 #include "cli/cli_rw.h"
-#include "cli/opts.h"
 #include "cli/program.h"
 #include "cli/serve.h"
 #include "cli/open_source.h"

@@ -1,10 +1,7 @@
 /* socmon stat and socmon read: counts over a run, and one snapshot. */
-#include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cli/help.h"
-#include "cli/opts.h"
 #include "cli/pick_rules.h"
 #include "cli/print.h"
 #include "cli/program.h"

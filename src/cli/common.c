@@ -1,9 +1,6 @@
 /* Helpers shared by the subcommands: errors, durations, opening a session. */
-#include <stdlib.h>
 #include <string.h>
 
-#include "analysis/target_open.h"
-#include "analysis/target_run.h"
 #include "cli/opts.h"
 #include "core/text.h"
 

@@ -1,18 +1,15 @@
 /* One getopt table for every subcommand; each says which options it takes. */
-#include <errno.h>
 #include <getopt.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/metric_pick.h"
 #include "cli/help.h"
 #include "cli/opts.h"
 #include "cli/opts_table.h"
 #include "results/catalog.h"
 #include "core/argv.h"
-#include "socmon/target.h"
 
 static int parse_opts(int argc, char **argv, cli_optmask allowed, void (*help)(FILE *), cli_opts *o);
 

@@ -3,11 +3,9 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "cli/print.h"
-#include "socmon/target.h"
 
 smn_dest cli_dest(const cli_opts *o, const char *format)
 {

@@ -1,6 +1,5 @@
 /* report: the recording's workload phases, read once per document. */
 #include "cli/report_profile.h"
-#include "socmon/recording.h"
 
 socmon_status cli_report_phases(cli_source *src, socmon_phase **out, size_t *n)
 {

@@ -2,15 +2,11 @@
  * --annotate FUNCTION, --folded): the recording's "profile" attachment read back, the view
  * computed by the library, printed through the output interface. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
 #include "cli/print.h"
 #include "cli/report_profile.h"
-#include "export/output.h"
 #include "export/profile_view.h"
-#include "socmon/profile.h"
 
 static const char *view_name(int v)
 {

@@ -1,19 +1,13 @@
 /* Starting the live view's HTTP server from command-line options (serve.h): the token file,
  * the address, the port file that lets scripts and tests ask for port 0 without races (the
  * agent's helpers in agent/net.h, so both servers follow the same rules). */
-#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "serve/net.h"
 #include "cli/serve.h"
 #include "export/web_assets.h"
-#include "socmon/status.h"
 
 int serve_http_start(serve_http *s, smn_live *lv, const char *addr, const char *token,
                      const char *const *hosts, size_t nhosts, const char *port_file, const char *who)
