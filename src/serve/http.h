@@ -54,5 +54,10 @@ uint16_t socmon_http_port(const smn_http *h);
 const char *socmon_http_url(const smn_http *h);
 /* Ends every stream (socmon_live_close on the view), stops the server and frees it. */
 void socmon_http_stop(smn_http *h);
+/* socmon_http_start for a command (http_serve.c): its threads block SIGINT and SIGTERM, and the
+ * port is written to port_file (NULL: none); *port_failed says the port file failed (the server
+ * is stopped again). */
+socmon_status smn_http_serve(smn_live *lv, const smn_http_opts *ho, const char *port_file, smn_http **out,
+                             int *port_failed);
 
 #endif
