@@ -113,6 +113,8 @@ static socmon_status open_source(smn_session *s)
     return st == SOCMON_OK ? socmon_source_recording(p->opened ? p->opened : s->rec, &s->src) : st;
 }
 
+static socmon_status check_bounded(const smn_session *s);
+
 socmon_status smn_session_open(const smn_run_plan *plan, smn_session **out)
 {
     *out = NULL;
@@ -126,6 +128,9 @@ socmon_status smn_session_open(const smn_run_plan *plan, smn_session **out)
     s->plan = *plan;
     st = open_source(s);
     const socmon_source_info *info = st == SOCMON_OK ? socmon_source_info_of(source_of(s)) : NULL;
+    if (st == SOCMON_OK && plan->sampling.started)   /* its caller will start it: refused now, before
+                                                       anything is said of the run (record) */
+        st = check_bounded(s);
     if (st == SOCMON_OK)
         st = socmon_source_metricset(info, plan->metric_file, &s->ms);
     s->should_stop = plan->should_stop;

@@ -211,6 +211,15 @@ static void hardware_needs_an_end(void **state)
     assert_int_equal(usage, 1);
     assert_non_null(strstr(socmon_errmsg(), "give a duration"));
     smn_session_close(s);
+    /* a plan its caller starts (record) is refused at open, before anything is said of its run */
+    usage = 0;
+    s = (smn_session *)1;
+    p.sampling.started = 1;
+    assert_int_equal(smn_session_open(&p, &s), SOCMON_EINVAL);
+    assert_null(s);
+    assert_int_equal(usage, 1);
+    assert_non_null(strstr(socmon_errmsg(), "give a duration"));
+    p.sampling.started = 0;
     /* until stopped, it runs: stopped at once by should_stop, it is one run */
     usage = 0;
     p.sampling.until_stopped = 1;
