@@ -8,12 +8,15 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import threading
 import time
+import sys
 import urllib.parse
 import urllib.request
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from prom_scrape import free_port  # noqa: E402,F401  (one port picker for the Prometheus tests)
 
 DEADLINE = 60
 BIN = os.environ.get("SOCMON_BIN", "socmon")
@@ -23,14 +26,6 @@ errors = []
 def bad(msg):
     errors.append(msg)
     print("FAIL: " + msg, flush=True)
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 def wait_for(cond, what, deadline=DEADLINE):
