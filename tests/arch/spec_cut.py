@@ -16,7 +16,7 @@ NOT_SPECS = {
     "src/serve/http_access.c": "a Host header's host:port",
     "src/targets/target_caps.c": "a workload's NAME:ARGS (ops->workloads)",
     "src/targets/tensix.c": "one item of an option's value (thread:counter)",
-    "src/cli/cmd_record.c": "the remote base attachment's 'seq:N'",
+    "src/agent/remote_record.c": "the remote base attachment's 'seq:N'",
     "src/agent/agent.c": "a listening address's host:port",
     "src/agent/agent_server.c": "a peer's address:port",
     "src/serve/net.c": "an address's host:port",
