@@ -85,13 +85,22 @@ socmon_status smn_catalog_metrics(FILE *fp, const char *spec)
     return SOCMON_OK;
 }
 
-socmon_status smn_catalog_workloads(FILE *fp, const char *spec)
+/* The declaration of the target spec names, or NULL with the message. */
+static const socmon_target_ops *declared(const char *spec)
 {
     char name[64];
     socmon_spec_name_of(spec, name, sizeof name);
     const socmon_target_ops *o = socmon_target_lookup(name);
     if (!o)
-        return socmon_fail(SOCMON_ENOENT, "unknown target '%s' (see 'socmon list targets')", name);
+        socmon_fail(SOCMON_ENOENT, "unknown target '%s' (see 'socmon list targets')", name);
+    return o;
+}
+
+socmon_status smn_catalog_workloads(FILE *fp, const char *spec)
+{
+    const socmon_target_ops *o = declared(spec);
+    if (!o)
+        return SOCMON_ENOENT;
     for (const char *const *w = o->workloads; w && *w; w++)
         fprintf(fp, "%s%s\n", *w, w == o->workloads ? " (default)" : "");
     return SOCMON_OK;
@@ -99,11 +108,9 @@ socmon_status smn_catalog_workloads(FILE *fp, const char *spec)
 
 socmon_status smn_catalog_options(FILE *fp, const char *spec)
 {
-    char name[64];
-    socmon_spec_name_of(spec, name, sizeof name);
-    const socmon_target_ops *t = socmon_target_lookup(name);
+    const socmon_target_ops *t = declared(spec);
     if (!t)
-        return socmon_fail(SOCMON_ENOENT, "unknown target '%s' (see 'socmon list targets')", name);
+        return SOCMON_ENOENT;
     size_t len = t->options ? socmon_options_help(t->options, "  ", NULL, 0) : 0;
     if (!len) {
         fprintf(fp, "\nTarget '%s' has no options.\n", t->name);

@@ -1,0 +1,20 @@
+# What embed_metrics.cmake and embed_help.cmake share: each file of FILES as a NUL-ended byte
+# array named PREFIX<i> (appended to BODY_VAR) and a {"NAME", array} row for it (TABLE_VAR),
+# NAME being the file's name less SUFFIX (a regex); I_VAR counts the arrays across calls.
+function(embed_table FILES SUFFIX PREFIX BODY_VAR TABLE_VAR I_VAR)
+  set(body "${${BODY_VAR}}")
+  set(table "")
+  set(i ${${I_VAR}})
+  foreach(f ${FILES})
+    get_filename_component(name ${f} NAME)
+    string(REGEX REPLACE "${SUFFIX}$" "" name "${name}")
+    file(READ ${f} hex HEX)
+    string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," hex "${hex}")
+    string(APPEND body "static const char ${PREFIX}${i}[] = {${hex}0x00};\n")
+    string(APPEND table "    {\"${name}\", ${PREFIX}${i}},\n")
+    math(EXPR i "${i}+1")
+  endforeach()
+  set(${BODY_VAR} "${body}" PARENT_SCOPE)
+  set(${TABLE_VAR} "${table}" PARENT_SCOPE)
+  set(${I_VAR} ${i} PARENT_SCOPE)
+endfunction()
