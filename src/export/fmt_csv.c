@@ -275,10 +275,18 @@ static socmon_status csv_inhibited(smn_output *o, const socmon_inhibited *x, siz
     return st;
 }
 
+static const smn_timeline_ops csv_timeline = {
+    .begin_intervals = csv_begin_intervals, .row = csv_row,
+};
+
+static const smn_document_ops csv_documents = {
+    .file_facts = csv_file_facts, .diff = smn_csv_diff, .sweep = smn_csv_sweep,
+    .profile = smn_csv_profile,
+};
+
 const smn_output_format smn_format_csv = {
     .name = "csv", .begin = csv_begin, .counters = csv_counters, .metrics = csv_metrics,
-    .hotspots = csv_hotspots, .inhibited = csv_inhibited, .results = csv_results, .begin_intervals = csv_begin_intervals, .row = csv_row, .functions = csv_functions,
-    .end = csv_end, .release = csv_release, .file_facts = csv_file_facts, .diff = smn_csv_diff,
-    .sweep = smn_csv_sweep,
-    .profile = smn_csv_profile,
+    .hotspots = csv_hotspots, .inhibited = csv_inhibited, .results = csv_results,
+    .functions = csv_functions, .end = csv_end, .release = csv_release, .timeline = &csv_timeline,
+    .documents = &csv_documents,
 };

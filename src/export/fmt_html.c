@@ -470,8 +470,16 @@ static void html_release(smn_output *o)
     o->state = NULL;
 }
 
+static const smn_timeline_ops html_timeline = {
+    .begin_intervals = html_begin_intervals, .merge = html_merge, .row = html_row,
+    .run_totals = html_run_totals, .end_intervals = html_end_intervals,
+};
+
+static const smn_document_ops html_documents = {
+    .diff = smn_html_diff,
+};
+
 const smn_output_format smn_format_html = {
-    .name = "html", .needs_page = 1, .begin = html_begin, .begin_intervals = html_begin_intervals, .merge = html_merge,
-    .row = html_row, .run_totals = html_run_totals,
-    .end_intervals = html_end_intervals, .end = html_end, .release = html_release, .diff = smn_html_diff,
+    .name = "html", .needs_page = 1, .begin = html_begin, .end = html_end, .release = html_release,
+    .timeline = &html_timeline, .documents = &html_documents,
 };

@@ -427,13 +427,18 @@ static socmon_status json_program(smn_output *o, const smn_program_run *r)
     return SOCMON_OK;
 }
 
+static const smn_timeline_ops json_timeline = {
+    .begin_intervals = json_begin_intervals, .row = json_row,
+};
+
+static const smn_document_ops json_documents = {
+    .file_facts = json_file_facts, .diff = smn_json_diff, .sweep = smn_json_sweep,
+    .profile = smn_json_profile,
+};
+
 const smn_output_format smn_format_json = {
     .name = "json", .begin = json_begin, .counters = json_counters, .metrics = json_metrics,
-    .hotspots = json_hotspots, .begin_intervals = json_begin_intervals, .row = json_row, .functions = json_functions,
-    .end = json_end, .release = json_release, .file_facts = json_file_facts, .diff = smn_json_diff,
-    .sweep = smn_json_sweep,
-    .profile = smn_json_profile,
-    .inhibited = json_inhibited,
-    .results = json_results,
-    .program = json_program,
+    .hotspots = json_hotspots, .functions = json_functions, .end = json_end,
+    .release = json_release, .inhibited = json_inhibited, .results = json_results,
+    .program = json_program, .timeline = &json_timeline, .documents = &json_documents,
 };

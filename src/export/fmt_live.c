@@ -99,7 +99,12 @@ static socmon_status live_end(smn_output *o)
     return smn_format_table.end(o);
 }
 
+static const smn_timeline_ops live_timeline = {
+    .row = live_row,
+};
+
 const smn_output_format smn_format_live = {
     .name = "live", .selects_metrics = 1, .begin = live_begin, .counters = live_counters,
-    .metrics = live_metrics, .hotspots = live_hotspots, .row = live_row, .note = live_note, .end = live_end,
+    .metrics = live_metrics, .hotspots = live_hotspots, .note = live_note, .end = live_end,
+    .timeline = &live_timeline,
 };

@@ -465,8 +465,16 @@ static socmon_status pq_sweep(smn_output *o, const socmon_sweep *s)
     return st == SOCMON_OK ? finish(o) : st;
 }
 
+static const smn_timeline_ops pq_timeline = {
+    .begin_intervals = pq_begin_intervals, .row = pq_row,
+};
+
+static const smn_document_ops pq_documents = {
+    .diff = pq_diff, .sweep = pq_sweep,
+};
+
 const smn_output_format smn_format_parquet = {
     .name = "parquet", .counters = pq_counters, .metrics = pq_metrics, .hotspots = pq_hotspots,
-    .inhibited = pq_inhibited, .results = pq_results, .begin_intervals = pq_begin_intervals, .row = pq_row,
-    .end = pq_end, .release = pq_release, .diff = pq_diff, .sweep = pq_sweep,
+    .inhibited = pq_inhibited, .results = pq_results, .end = pq_end, .release = pq_release,
+    .timeline = &pq_timeline, .documents = &pq_documents,
 };

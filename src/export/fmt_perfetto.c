@@ -409,8 +409,11 @@ static void pf_release(smn_output *o)
     o->state = NULL;
 }
 
+static const smn_timeline_ops pf_timeline = {
+    .begin_intervals = pf_begin_intervals, .merge = pf_merge, .row = pf_row,
+};
+
 const smn_output_format smn_format_perfetto = {
-    .name = "perfetto", .begin = pf_begin, .begin_intervals = pf_begin_intervals, .merge = pf_merge, .row = pf_row,
-    .end = pf_end,
-    .release = pf_release,
+    .name = "perfetto", .begin = pf_begin, .end = pf_end, .release = pf_release,
+    .timeline = &pf_timeline,
 };

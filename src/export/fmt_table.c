@@ -494,12 +494,18 @@ static socmon_status table_file_facts(smn_output *o, const smn_file_facts *f)
     return st;
 }
 
+static const smn_timeline_ops table_timeline = {
+    .begin_intervals = table_begin_intervals, .row = table_row, .end_intervals = table_end_intervals,
+};
+
+static const smn_document_ops table_documents = {
+    .file_facts = table_file_facts, .diff = smn_table_diff, .check = smn_table_check,
+    .profile = smn_table_profile,
+};
+
 const smn_output_format smn_format_table = {
     .name = "table", .selects_metrics = 1, .begin = table_begin, .counters = table_counters,
-    .metrics = table_metrics, .hotspots = table_hotspots, .begin_intervals = table_begin_intervals,
-    .row = table_row, .end_intervals = table_end_intervals, .functions = table_functions, .note = table_note,
-    .end = table_end, .release = table_release, .file_facts = table_file_facts, .diff = smn_table_diff, .check = smn_table_check,
-    .profile = smn_table_profile,
-    .inhibited = table_inhibited,
-    .results = table_results,
+    .metrics = table_metrics, .hotspots = table_hotspots, .functions = table_functions,
+    .note = table_note, .end = table_end, .release = table_release, .inhibited = table_inhibited,
+    .results = table_results, .timeline = &table_timeline, .documents = &table_documents,
 };

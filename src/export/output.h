@@ -14,7 +14,9 @@
  *                                                          --call-tree, --by-line, --annotate, --folded)
  * The format decides how each piece looks and where it goes (its byte sink); the caller never
  * asks which format it talks to. A format is found by name (smn_output_format_find), so adding
- * one is a file with its ops table and one line in the registry (export/output.c).
+ * one is a file with its ops table and one line in the registry (export/output.c). A format
+ * renders a timeline or a document of its own only if it has their ops (export/output_format.h):
+ * a new kind of document adds its ops there, beside diff's and check's, not to every format.
  *
  * Strings and arrays passed to begin and begin_intervals are borrowed until end and
  * end_intervals return. */
