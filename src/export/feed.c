@@ -78,7 +78,8 @@ static socmon_status begin(void *self, const socmon_analysis_info *a, socmon_row
                            .param_names = s->param_names, .param_values = s->param_values, .ops = s->ops,
                            .profile = f->o.profile, .phases = f->o.phases, .nphases = f->o.nphases};
     smn_interval_cols cols = {.metrics = a->metrics, .shown = f->o.shown, .nshown = f->o.nshown,
-                                 .counters = &f->list, .show_counts = f->o.perf_first ? f->nperf : 0};
+                                 .counters = &f->list, .show_counts = f->o.perf_first ? f->nperf : 0,
+                                 .from = f->idx, .src = s};
     f->begun = 1;
     if ((st = smn_output_begin(f->out, &run)) == SOCMON_OK &&
         (st = smn_output_begin_intervals(f->out, &cols)) == SOCMON_OK) {
@@ -94,20 +95,7 @@ static socmon_status row(void *self, const socmon_row *r)
     smn_feed *f = self;
     if (f->muted)
         return SOCMON_OK;
-    for (size_t k = 0; k < f->n; k++)
-        f->values[k] = r->deltas[f->idx[k]];
-    char bad[128] = "", dead[128] = "";
-    if (r->implausible) {
-        smn_value_names(f->a->src, r->implausible, SOCMON_VALUE_IMPLAUSIBLE, bad, sizeof bad);
-        smn_value_names(f->a->src, r->implausible, SOCMON_VALUE_DEAD_BUS, dead, sizeof dead);
-    }
-    smn_interval_row ir = {.t_ns = r->t_ns, .since_ns = r->since_ns, .dt_ns = r->dt_ns, .flags = r->flags,
-                              .missed = r->missed, .metrics = r->metrics, .deltas = f->values, .index = r->index,
-                              .intervals = r->intervals, .value_flags = r->value_flags,
-                              .min_running = r->min_running, .lost = r->lost,
-                              .phase = smn_row_phase(f->o.phases, f->o.nphases, r->t_ns),
-                              .implausible = bad, .dead_bus = dead};
-    socmon_status st = smn_output_row(f->out, &ir);
+    socmon_status st = smn_output_row(f->out, r);
     if (st != SOCMON_OK && !f->failed_at)
         f->failed_at = r->index + 1;
     return st;
@@ -133,10 +121,7 @@ static socmon_status end(void *self, const socmon_totals *t, const char *reason)
     if (f->muted)
         return smn_output_end_intervals(f->out);
     /* the run's own totals, as a document of totals (finish) gives them */
-    for (size_t k = 0; k < f->n; k++)
-        f->values[k] = t->values[f->idx[k]];
-    smn_run_totals rt = {.elapsed_ns = t->elapsed_ns, .values = f->values, .metrics = t->metrics};
-    socmon_status st = smn_output_run_totals(f->out, &rt);
+    socmon_status st = smn_output_run_totals(f->out, t);
     if (st == SOCMON_OK)
         st = findings(f, t);
     return st == SOCMON_OK ? smn_output_end_intervals(f->out) : st;

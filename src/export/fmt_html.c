@@ -253,14 +253,14 @@ static size_t html_merge(const smn_output *o)
 }
 
 /* A row as the pipeline merged it: its metrics, and the deltas of the counters the page keeps. */
-static socmon_status html_row(smn_output *o, const smn_interval_row *row)
+static socmon_status html_row(smn_output *o, const socmon_row *row)
 {
     html_state *h = o->state;
     size_t nm = o->cols.metrics ? socmon_metrics_nresults(o->cols.metrics) : 0;
     for (size_t j = 0; j < h->nd; j++)
-        h->dv[j] = row->deltas[h->dsel[j]];
+        h->dv[j] = row->deltas[smn_col(o, h->dsel[j])];
     char note[400];
-    smn_row_value_note(row, note, sizeof note);
+    smn_row_value_note(o, row, note, sizeof note);
     for (;;) {
         size_t need = smn_web_row_text(h->buf, h->cap, (size_t)row->index, row->t_ns, row->dt_ns, row->flags,
                                           row->missed, row->metrics, nm, h->dv, h->nd, note);
@@ -281,7 +281,7 @@ static socmon_status html_row(smn_output *o, const smn_interval_row *row)
 }
 
 /* The run's totals, kept for the end: the summary's tables show them. */
-static socmon_status html_run_totals(smn_output *o, const smn_run_totals *t)
+static socmon_status html_run_totals(smn_output *o, const socmon_totals *t)
 {
     html_state *h = o->state;
     const smn_counter_list *cl = o->cols.counters;
@@ -289,7 +289,7 @@ static socmon_status html_run_totals(smn_output *o, const smn_run_totals *t)
     json_t *c = json_array(), *m = json_array();
     int bad = !c || !m;
     for (size_t i = 0; !bad && i < cl->n; i++)
-        bad |= json_array_append_new(c, json_integer((json_int_t)t->values[i])) != 0;
+        bad |= json_array_append_new(c, json_integer((json_int_t)t->values[smn_col(o, i)])) != 0;
     for (size_t i = 0; !bad && i < nm; i++)
         bad |= json_array_append_new(m, t->metrics && isfinite(t->metrics[i]) ? json_real(t->metrics[i])
                                                                                : json_null()) != 0;

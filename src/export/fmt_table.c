@@ -312,7 +312,7 @@ out:
     return st;
 }
 
-static socmon_status table_row(smn_output *o, const smn_interval_row *row)
+static socmon_status table_row(smn_output *o, const socmon_row *row)
 {
     const smn_interval_cols *c = &o->cols;
     timeline *tl = o->state;
@@ -329,7 +329,8 @@ static socmon_status table_row(smn_output *o, const smn_interval_row *row)
     smn_format_time(text[k], sizeof text[k], row->since_ns, tl->unit_ns, !o->opts.no_big_num);
     if (ph) {
         k++;
-        snprintf(text[k], sizeof text[k], "%s", row->phase && *row->phase ? row->phase : "-");
+        const char *phase = smn_output_row_phase(o, row);
+        snprintf(text[k], sizeof text[k], "%s", phase && *phase ? phase : "-");
     }
     for (size_t j = 0; j < c->nshown; j++) {
         k++;
@@ -340,12 +341,12 @@ static socmon_status table_row(smn_output *o, const smn_interval_row *row)
     if (!c->nshown) {
         uint64_t sum = 0;
         for (size_t i = 0; i < c->counters->n; i++)
-            sum += row->deltas[i];
+            sum += row->deltas[smn_col(o, i)];
         k++;
         smn_output_count(o, sum, text[k], sizeof text[k]);
     }
     k++;
-    smn_row_flags_used(row, text[k], sizeof text[k], &tl->used);
+    smn_row_flags_used(o, row, text[k], sizeof text[k], &tl->used);
     for (size_t i = 0; i < cols; i++)
         cell[i] = text[i];
     st = smn_table_add(tl->t, cell);

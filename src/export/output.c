@@ -222,7 +222,7 @@ size_t smn_output_merge(const smn_output *o)
     return k ? k : 1;
 }
 
-socmon_status smn_output_row(smn_output *o, const smn_interval_row *row)
+socmon_status smn_output_row(smn_output *o, const socmon_row *row)
 {
     socmon_status st = move(o, STAGE_INTERVALS, STAGE_INTERVALS, "smn_output_row");
     if (st == SOCMON_OK && (!row || (o->cols.counters->n && !row->deltas)))
@@ -236,7 +236,7 @@ socmon_status smn_output_end_intervals(smn_output *o)
     return st == SOCMON_OK && timeline(o)->end_intervals ? timeline(o)->end_intervals(o) : st;
 }
 
-socmon_status smn_output_run_totals(smn_output *o, const smn_run_totals *t)
+socmon_status smn_output_run_totals(smn_output *o, const socmon_totals *t)
 {
     socmon_status st = move(o, STAGE_INTERVALS, STAGE_INTERVALS, "smn_output_run_totals");
     if (st == SOCMON_OK && (!t || (o->cols.counters->n && !t->values)))
@@ -441,8 +441,8 @@ void smn_result_name(const socmon_metric_result_info *r, char *buf, size_t len)
     snprintf(buf, len, "%s%s%s", r->instance, *r->instance ? "." : "", r->def->name);
 }
 
-void smn_row_flags(const smn_interval_row *row, char *buf, size_t len)
+void smn_row_flags(const smn_output *o, const socmon_row *row, char *buf, size_t len)
 {
     unsigned used = 0;
-    smn_row_flags_used(row, buf, len, &used);
+    smn_row_flags_used(o, row, buf, len, &used);
 }

@@ -24,10 +24,10 @@ typedef struct smn_counter_rows {
 typedef struct smn_timeline_ops {
     socmon_status (*begin_intervals)(smn_output *o);   /* o->cols is set */
     size_t (*merge)(const smn_output *o);              /* intervals per row wanted; NULL: 1 */
-    socmon_status (*row)(smn_output *o, const smn_interval_row *row);
+    socmon_status (*row)(smn_output *o, const socmon_row *row);
     socmon_status (*end_intervals)(smn_output *o);
     /* a timeline's run totals (smn_output_run_totals); NULL: the format does not show them */
-    socmon_status (*run_totals)(smn_output *o, const smn_run_totals *t);
+    socmon_status (*run_totals)(smn_output *o, const socmon_totals *t);
 } smn_timeline_ops;
 
 /* Documents of their own, each the whole document (called instead of begin, then only end). A
@@ -78,6 +78,12 @@ struct smn_output {
                                    their document ends (smn_table_findings, smn_json_findings) */
 };
 
+/* Counter i of cols.counters: its index in the pipeline's rows and totals (cols.from). */
+static inline size_t smn_col(const smn_output *o, size_t i)
+{
+    return o->cols.from ? o->cols.from[i] : i;
+}
+
 /* The formats (one file each) and their registry entries in output.c. */
 extern const smn_output_format smn_format_table;
 extern const smn_output_format smn_format_csv;
@@ -126,6 +132,18 @@ const char *smn_metric_desc(const smn_output *o, const socmon_metric_def *d, cha
 /* "instance.name", or "name" for a device-wide result. */
 void smn_result_name(const socmon_metric_result_info *r, char *buf, size_t len);
 /* A row's flags for machine formats and the table: "", "missed=3", "undef", "missed=3 undef". */
-void smn_row_flags(const smn_interval_row *row, char *buf, size_t len);
+void smn_row_flags(const smn_output *o, const socmon_row *row, char *buf, size_t len);
+/* A row's flags as words, "missed=2 short scaled=50.00% lost=3" (value_notes.c); the words
+ * used set bits in *used (0 to start) for smn_row_footnotes. */
+void smn_row_flags_used(const smn_output *o, const socmon_row *row, char *buf, size_t len, unsigned *used);
+/* Only the words that say a row's values are wrong (implausible=, dead-bus=), "" when none: the
+ * page's note on the row. */
+void smn_row_value_note(const smn_output *o, const socmon_row *row, char *buf, size_t len);
+/* The counters a row's implausible bits mark (bit SOCMON_VALUE_IMPLAUSIBLE) or the blocks
+ * (SOCMON_VALUE_DEAD_BUS), as smn_value_names writes them, into buf; NULL when the row marks
+ * none or the columns name no source (cols.src). */
+const char *smn_row_bad_names(const smn_output *o, const socmon_row *row, unsigned bit, char *buf, size_t len);
+/* The run's phase a row belongs to (smn_row_phase), NULL when the run has no phases. */
+const char *smn_output_row_phase(const smn_output *o, const socmon_row *row);
 
 #endif
