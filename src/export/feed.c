@@ -74,8 +74,7 @@ static socmon_status begin(void *self, const socmon_analysis_info *a, socmon_row
                            .device = s->recording ? s->device : NULL,
                            .workload = f->o.workload ? f->o.workload : s->workload, .interval_ns = s->interval_ns,
                            .ncounters = f->o.perf_first ? f->n : s->ncounters, .simulated = s->simulated,
-                           .recording = s->recording, .samples = s->samples, .nparams = s->nparams,
-                           .param_names = s->param_names, .param_values = s->param_values, .ops = s->ops,
+                           .recording = s->recording, .samples = s->samples,
                            .profile = f->o.profile, .phases = f->o.phases, .nphases = f->o.nphases};
     smn_interval_cols cols = {.metrics = a->metrics, .shown = f->o.shown, .nshown = f->o.nshown,
                                  .counters = &f->list, .show_counts = f->o.perf_first ? f->nperf : 0,

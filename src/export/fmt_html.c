@@ -204,9 +204,10 @@ static socmon_status html_begin_intervals(smn_output *o)
 {
     html_state *h = o->state;
     const smn_counter_list *cl = o->cols.counters;
+    const socmon_source_info *src = o->cols.src;   /* the device's parameters and the target's grid */
     smn_web_info_in in = {o->run.target, o->run.device, o->run.interval_ns, o->run.simulated, cl, o->cols.metrics,
-                             o->run.nparams, o->run.param_names, o->run.param_values, o->run.ops,
-                             o->run.phases, o->run.nphases};
+                             src ? src->nparams : 0, src ? src->param_names : NULL, src ? src->param_values : NULL,
+                             src ? src->ops : NULL, o->run.phases, o->run.nphases};
     json_t *info = smn_web_info_json(&in);
     h->begun = 1;
     h->dv = calloc(cl->n + 1, sizeof *h->dv);

@@ -75,13 +75,8 @@ typedef struct smn_run_info {
     const double *counter_stddev;
     const double *metric_stddev;
     const double *counter_mean;     /* optional: per counter of counters(), the unrounded mean */
-    /* The device's parameters (clock_hz, an ESP SoC's rows and cols, ...), optional: the html
-     * format draws the target's grid (ops below) from them. */
-    size_t nparams;
-    const char *const *param_names;
-    const double *param_values;
-    /* Optional: the target's declaration; the html format places its heat map by its grid op. */
-    const socmon_target_ops *ops;
+    /* A timeline's device parameters and target declaration (the html format draws the target's
+     * grid and places its heat map by them) are its source's, cols.src: not copied here. */
     /* INTERVALS, optional: the program's exact profile the recording carries (its attachment
      * "profile"): the html format adds a flame graph of its call tree, the perfetto format its
      * function slices on a track per hart. NULL: no profile, and the document is as without. */
@@ -123,7 +118,8 @@ typedef struct smn_interval_cols {
      * of the source: from[i] is counters' counter i's index among them (NULL: i itself). */
     const size_t *from;
     const socmon_source_info *src;  /* the source, naming the counters and blocks a row's
-                                       implausible bits mark (NULL: no names) */
+                                       implausible bits mark, with the device's parameters and
+                                       the target's declaration (NULL: none of them known) */
 } smn_interval_cols;
 
 /* The names of bad's counters (bit set in bad[i], and not in a dead block) as "a,b,c+N" into buf: with
