@@ -18,6 +18,7 @@ struct smn_feed {
     socmon_counter *c;
     const char **names;
     size_t *idx, n, nperf;
+    size_t ncap;            /* the source's counters the arrays were made for */
     uint64_t *values;
     double *running, *stddev, *mean;
     smn_counter_list list;
@@ -28,14 +29,15 @@ static socmon_status nomem(void)
     return socmon_fail(SOCMON_ENOMEM, "output: out of memory");
 }
 
-/* The counters people see: every counter, or with perf_event time counters the events alone
- * (the perf_event ones first when perf_first), each with its share of time counted. */
-static socmon_status pick(smn_feed *f, const socmon_analysis_info *a)
+/* The arrays for a source of n counters. A later run of the pipeline has the same schema: they
+ * stay where they are then, since a timeline's columns point into them (cols.counters,
+ * cols.from) until it ends. */
+static socmon_status make_arrays(smn_feed *f, size_t n)
 {
-    const socmon_source_info *s = a->src;
-    const socmon_scaling *sc = a->scaling;
-    size_t n = s->ncounters;
+    if (f->c && f->ncap == n)
+        return SOCMON_OK;
     free(f->c), free(f->names), free(f->idx), free(f->values), free(f->running), free(f->stddev), free(f->mean);
+    f->ncap = n;
     f->c = calloc(n + 1, sizeof *f->c);
     f->names = calloc(n + 1, sizeof *f->names);
     f->idx = calloc(n + 1, sizeof *f->idx);
@@ -43,8 +45,25 @@ static socmon_status pick(smn_feed *f, const socmon_analysis_info *a)
     f->running = calloc(n + 1, sizeof *f->running);
     f->stddev = calloc(n + 1, sizeof *f->stddev);
     f->mean = calloc(n + 1, sizeof *f->mean);
-    if (!f->c || !f->names || !f->idx || !f->values || !f->running || !f->stddev || !f->mean)
+    if (!f->c || !f->names || !f->idx || !f->values || !f->running || !f->stddev || !f->mean) {
+        f->ncap = 0;
+        free(f->c), f->c = NULL;    /* made again next time */
         return nomem();
+    }
+    return SOCMON_OK;
+}
+
+/* The counters people see: every counter, or with perf_event time counters the events alone
+ * (the perf_event ones first when perf_first), each with its share of time counted; each run's
+ * names are its own source's. */
+static socmon_status pick(smn_feed *f, const socmon_analysis_info *a)
+{
+    const socmon_source_info *s = a->src;
+    const socmon_scaling *sc = a->scaling;
+    size_t n = s->ncounters;
+    socmon_status st = make_arrays(f, n);
+    if (st != SOCMON_OK)
+        return st;
     f->n = f->nperf = 0;
     for (int pass = f->o.perf_first ? 0 : 1; pass < 2; pass++)
         for (size_t i = 0; i < n; i++) {
