@@ -18,6 +18,7 @@ struct smn_feed {
     socmon_counter *c;
     const char **names;
     size_t *idx, n, nperf;
+    size_t ncap;            /* the source's counters the arrays were made for */
     uint64_t *values;
     double *running, *stddev, *mean;
     smn_counter_list list;
@@ -28,14 +29,15 @@ static socmon_status nomem(void)
     return socmon_fail(SOCMON_ENOMEM, "output: out of memory");
 }
 
-/* The counters people see: every counter, or with perf_event time counters the events alone
- * (the perf_event ones first when perf_first), each with its share of time counted. */
-static socmon_status pick(smn_feed *f, const socmon_analysis_info *a)
+/* The arrays for a source of n counters. A later run of the pipeline has the same schema: they
+ * stay where they are then, since a timeline's columns point into them (cols.counters,
+ * cols.from) until it ends. */
+static socmon_status make_arrays(smn_feed *f, size_t n)
 {
-    const socmon_source_info *s = a->src;
-    const socmon_scaling *sc = a->scaling;
-    size_t n = s->ncounters;
+    if (f->c && f->ncap == n)
+        return SOCMON_OK;
     free(f->c), free(f->names), free(f->idx), free(f->values), free(f->running), free(f->stddev), free(f->mean);
+    f->ncap = n;
     f->c = calloc(n + 1, sizeof *f->c);
     f->names = calloc(n + 1, sizeof *f->names);
     f->idx = calloc(n + 1, sizeof *f->idx);
@@ -43,8 +45,25 @@ static socmon_status pick(smn_feed *f, const socmon_analysis_info *a)
     f->running = calloc(n + 1, sizeof *f->running);
     f->stddev = calloc(n + 1, sizeof *f->stddev);
     f->mean = calloc(n + 1, sizeof *f->mean);
-    if (!f->c || !f->names || !f->idx || !f->values || !f->running || !f->stddev || !f->mean)
+    if (!f->c || !f->names || !f->idx || !f->values || !f->running || !f->stddev || !f->mean) {
+        f->ncap = 0;
+        free(f->c), f->c = NULL;    /* made again next time */
         return nomem();
+    }
+    return SOCMON_OK;
+}
+
+/* The counters people see: every counter, or with perf_event time counters the events alone
+ * (the perf_event ones first when perf_first), each with its share of time counted; each run's
+ * names are its own source's. */
+static socmon_status pick(smn_feed *f, const socmon_analysis_info *a)
+{
+    const socmon_source_info *s = a->src;
+    const socmon_scaling *sc = a->scaling;
+    size_t n = s->ncounters;
+    socmon_status st = make_arrays(f, n);
+    if (st != SOCMON_OK)
+        return st;
     f->n = f->nperf = 0;
     for (int pass = f->o.perf_first ? 0 : 1; pass < 2; pass++)
         for (size_t i = 0; i < n; i++) {
@@ -74,11 +93,11 @@ static socmon_status begin(void *self, const socmon_analysis_info *a, socmon_row
                            .device = s->recording ? s->device : NULL,
                            .workload = f->o.workload ? f->o.workload : s->workload, .interval_ns = s->interval_ns,
                            .ncounters = f->o.perf_first ? f->n : s->ncounters, .simulated = s->simulated,
-                           .recording = s->recording, .samples = s->samples, .nparams = s->nparams,
-                           .param_names = s->param_names, .param_values = s->param_values, .ops = s->ops,
+                           .recording = s->recording, .samples = s->samples,
                            .profile = f->o.profile, .phases = f->o.phases, .nphases = f->o.nphases};
     smn_interval_cols cols = {.metrics = a->metrics, .shown = f->o.shown, .nshown = f->o.nshown,
-                                 .counters = &f->list, .show_counts = f->o.perf_first ? f->nperf : 0};
+                                 .counters = &f->list, .show_counts = f->o.perf_first ? f->nperf : 0,
+                                 .from = f->idx, .src = s};
     f->begun = 1;
     if ((st = smn_output_begin(f->out, &run)) == SOCMON_OK &&
         (st = smn_output_begin_intervals(f->out, &cols)) == SOCMON_OK) {
@@ -94,20 +113,7 @@ static socmon_status row(void *self, const socmon_row *r)
     smn_feed *f = self;
     if (f->muted)
         return SOCMON_OK;
-    for (size_t k = 0; k < f->n; k++)
-        f->values[k] = r->deltas[f->idx[k]];
-    char bad[128] = "", dead[128] = "";
-    if (r->implausible) {
-        smn_value_names(f->a->src, r->implausible, SOCMON_VALUE_IMPLAUSIBLE, bad, sizeof bad);
-        smn_value_names(f->a->src, r->implausible, SOCMON_VALUE_DEAD_BUS, dead, sizeof dead);
-    }
-    smn_interval_row ir = {.t_ns = r->t_ns, .since_ns = r->since_ns, .dt_ns = r->dt_ns, .flags = r->flags,
-                              .missed = r->missed, .metrics = r->metrics, .deltas = f->values, .index = r->index,
-                              .intervals = r->intervals, .value_flags = r->value_flags,
-                              .min_running = r->min_running, .lost = r->lost,
-                              .phase = smn_row_phase(f->o.phases, f->o.nphases, r->t_ns),
-                              .implausible = bad, .dead_bus = dead};
-    socmon_status st = smn_output_row(f->out, &ir);
+    socmon_status st = smn_output_row(f->out, r);
     if (st != SOCMON_OK && !f->failed_at)
         f->failed_at = r->index + 1;
     return st;
@@ -133,10 +139,7 @@ static socmon_status end(void *self, const socmon_totals *t, const char *reason)
     if (f->muted)
         return smn_output_end_intervals(f->out);
     /* the run's own totals, as a document of totals (finish) gives them */
-    for (size_t k = 0; k < f->n; k++)
-        f->values[k] = t->values[f->idx[k]];
-    smn_run_totals rt = {.elapsed_ns = t->elapsed_ns, .values = f->values, .metrics = t->metrics};
-    socmon_status st = smn_output_run_totals(f->out, &rt);
+    socmon_status st = smn_output_run_totals(f->out, t);
     if (st == SOCMON_OK)
         st = findings(f, t);
     return st == SOCMON_OK ? smn_output_end_intervals(f->out) : st;

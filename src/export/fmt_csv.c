@@ -162,16 +162,17 @@ static socmon_status csv_begin_intervals(smn_output *o)
 
 /* Metric values are plain numbers here (no labels, empty when undefined): columns a
  * spreadsheet can compute with. */
-static socmon_status csv_row(smn_output *o, const smn_interval_row *row)
+static socmon_status csv_row(smn_output *o, const socmon_row *row)
 {
     char sep = o->opts.sep, flags[400];
-    smn_row_flags(row, flags, sizeof flags);
+    smn_row_flags(o, row, flags, sizeof flags);
     smn_sink_printf(o->sink, "%llu%c%llu%c", (unsigned long long)row->t_ns, sep,
                        (unsigned long long)row->dt_ns, sep);
     socmon_status st = smn_csv_write(o->sink, flags, sep);
     if (st == SOCMON_OK && o->run.nphases) {
         smn_sink_putc(o->sink, sep);
-        st = smn_csv_write(o->sink, row->phase ? row->phase : "", sep);
+        const char *phase = smn_output_row_phase(o, row);
+        st = smn_csv_write(o->sink, phase ? phase : "", sep);
     }
     for (size_t k = 0; k < nresults(o) && st == SOCMON_OK; k++) {
         double x = row->metrics ? row->metrics[k] : NAN; /* not evaluated: empty, columns stay aligned */
@@ -181,7 +182,7 @@ static socmon_status csv_row(smn_output *o, const smn_interval_row *row)
         st = smn_csv_write(o->sink, isnan(x) ? "" : v, sep);
     }
     for (size_t i = 0; o->opts.deltas && i < o->cols.counters->n && st == SOCMON_OK; i++)
-        st = smn_sink_printf(o->sink, "%c%llu", sep, (unsigned long long)row->deltas[i]);
+        st = smn_sink_printf(o->sink, "%c%llu", sep, (unsigned long long)row->deltas[smn_col(o, i)]);
     return st == SOCMON_OK ? smn_sink_putc(o->sink, '\n') : st;
 }
 
@@ -275,10 +276,18 @@ static socmon_status csv_inhibited(smn_output *o, const socmon_inhibited *x, siz
     return st;
 }
 
+static const smn_timeline_ops csv_timeline = {
+    .begin_intervals = csv_begin_intervals, .row = csv_row,
+};
+
+static const smn_document_ops csv_documents = {
+    .file_facts = csv_file_facts, .diff = smn_csv_diff, .sweep = smn_csv_sweep,
+    .profile = smn_csv_profile,
+};
+
 const smn_output_format smn_format_csv = {
     .name = "csv", .begin = csv_begin, .counters = csv_counters, .metrics = csv_metrics,
-    .hotspots = csv_hotspots, .inhibited = csv_inhibited, .results = csv_results, .begin_intervals = csv_begin_intervals, .row = csv_row, .functions = csv_functions,
-    .end = csv_end, .release = csv_release, .file_facts = csv_file_facts, .diff = smn_csv_diff,
-    .sweep = smn_csv_sweep,
-    .profile = smn_csv_profile,
+    .hotspots = csv_hotspots, .inhibited = csv_inhibited, .results = csv_results,
+    .functions = csv_functions, .end = csv_end, .release = csv_release, .timeline = &csv_timeline,
+    .documents = &csv_documents,
 };

@@ -204,9 +204,10 @@ static socmon_status html_begin_intervals(smn_output *o)
 {
     html_state *h = o->state;
     const smn_counter_list *cl = o->cols.counters;
+    const socmon_source_info *src = o->cols.src;   /* the device's parameters and the target's grid */
     smn_web_info_in in = {o->run.target, o->run.device, o->run.interval_ns, o->run.simulated, cl, o->cols.metrics,
-                             o->run.nparams, o->run.param_names, o->run.param_values, o->run.ops,
-                             o->run.phases, o->run.nphases};
+                             src ? src->nparams : 0, src ? src->param_names : NULL, src ? src->param_values : NULL,
+                             src ? src->ops : NULL, o->run.phases, o->run.nphases};
     json_t *info = smn_web_info_json(&in);
     h->begun = 1;
     h->dv = calloc(cl->n + 1, sizeof *h->dv);
@@ -253,14 +254,14 @@ static size_t html_merge(const smn_output *o)
 }
 
 /* A row as the pipeline merged it: its metrics, and the deltas of the counters the page keeps. */
-static socmon_status html_row(smn_output *o, const smn_interval_row *row)
+static socmon_status html_row(smn_output *o, const socmon_row *row)
 {
     html_state *h = o->state;
     size_t nm = o->cols.metrics ? socmon_metrics_nresults(o->cols.metrics) : 0;
     for (size_t j = 0; j < h->nd; j++)
-        h->dv[j] = row->deltas[h->dsel[j]];
+        h->dv[j] = row->deltas[smn_col(o, h->dsel[j])];
     char note[400];
-    smn_row_value_note(row, note, sizeof note);
+    smn_row_value_note(o, row, note, sizeof note);
     for (;;) {
         size_t need = smn_web_row_text(h->buf, h->cap, (size_t)row->index, row->t_ns, row->dt_ns, row->flags,
                                           row->missed, row->metrics, nm, h->dv, h->nd, note);
@@ -281,7 +282,7 @@ static socmon_status html_row(smn_output *o, const smn_interval_row *row)
 }
 
 /* The run's totals, kept for the end: the summary's tables show them. */
-static socmon_status html_run_totals(smn_output *o, const smn_run_totals *t)
+static socmon_status html_run_totals(smn_output *o, const socmon_totals *t)
 {
     html_state *h = o->state;
     const smn_counter_list *cl = o->cols.counters;
@@ -289,7 +290,7 @@ static socmon_status html_run_totals(smn_output *o, const smn_run_totals *t)
     json_t *c = json_array(), *m = json_array();
     int bad = !c || !m;
     for (size_t i = 0; !bad && i < cl->n; i++)
-        bad |= json_array_append_new(c, json_integer((json_int_t)t->values[i])) != 0;
+        bad |= json_array_append_new(c, json_integer((json_int_t)t->values[smn_col(o, i)])) != 0;
     for (size_t i = 0; !bad && i < nm; i++)
         bad |= json_array_append_new(m, t->metrics && isfinite(t->metrics[i]) ? json_real(t->metrics[i])
                                                                                : json_null()) != 0;
@@ -470,8 +471,16 @@ static void html_release(smn_output *o)
     o->state = NULL;
 }
 
+static const smn_timeline_ops html_timeline = {
+    .begin_intervals = html_begin_intervals, .merge = html_merge, .row = html_row,
+    .run_totals = html_run_totals, .end_intervals = html_end_intervals,
+};
+
+static const smn_document_ops html_documents = {
+    .diff = smn_html_diff,
+};
+
 const smn_output_format smn_format_html = {
-    .name = "html", .needs_page = 1, .begin = html_begin, .begin_intervals = html_begin_intervals, .merge = html_merge,
-    .row = html_row, .run_totals = html_run_totals,
-    .end_intervals = html_end_intervals, .end = html_end, .release = html_release, .diff = smn_html_diff,
+    .name = "html", .needs_page = 1, .begin = html_begin, .end = html_end, .release = html_release,
+    .timeline = &html_timeline, .documents = &html_documents,
 };

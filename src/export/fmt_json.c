@@ -205,18 +205,22 @@ static socmon_status json_put_row(smn_output *o, json_t *j)
 }
 
 /* The row's members after its times and flags, in the order they print. */
-static socmon_status json_row_members(smn_output *o, const smn_interval_row *row, json_t *j)
+static socmon_status json_row_members(smn_output *o, const socmon_row *row, json_t *j)
 {
     const smn_interval_cols *c = &o->cols;
+    const char *phase = smn_output_row_phase(o, row);
+    char bad[128], dead[128];
+    const char *implausible = row->value_flags & SOCMON_VALUE_IMPLAUSIBLE
+                                  ? smn_row_bad_names(o, row, SOCMON_VALUE_IMPLAUSIBLE, bad, sizeof bad) : NULL;
+    const char *dead_bus = row->value_flags & SOCMON_VALUE_DEAD_BUS
+                               ? smn_row_bad_names(o, row, SOCMON_VALUE_DEAD_BUS, dead, sizeof dead) : NULL;
     /* the flags as data too, only when set: a row without them reads as before */
     if (((row->value_flags & SOCMON_VALUE_SCALED) &&
          json_object_set_new(j, "running_pct", real_or_null(row->min_running)) != 0) ||
         ((row->value_flags & SOCMON_VALUE_LOST) && json_object_set_new(j, "lost", json_integer((json_int_t)row->lost)) != 0) ||
-        (row->phase && json_object_set_new(j, "phase", json_string(row->phase)) != 0) ||
-        ((row->value_flags & SOCMON_VALUE_IMPLAUSIBLE) && row->implausible &&
-         json_object_set_new(j, "implausible", json_string(row->implausible)) != 0) ||
-        ((row->value_flags & SOCMON_VALUE_DEAD_BUS) && row->dead_bus &&
-         json_object_set_new(j, "dead_bus", json_string(row->dead_bus)) != 0))
+        (phase && json_object_set_new(j, "phase", json_string(phase)) != 0) ||
+        (implausible && json_object_set_new(j, "implausible", json_string(implausible)) != 0) ||
+        (dead_bus && json_object_set_new(j, "dead_bus", json_string(dead_bus)) != 0))
         return nomem("an interval's flags");
     json_t *mo = json_object();
     if (!mo || json_object_set_new(j, "metrics", mo) != 0)
@@ -234,15 +238,15 @@ static socmon_status json_row_members(smn_output *o, const smn_interval_row *row
     if (!co || json_object_set_new(j, "deltas", co) != 0)
         return nomem("an interval's deltas");
     for (size_t i = 0; i < c->counters->n; i++)
-        if (json_object_set_new(co, c->counters->names[i], json_integer((json_int_t)row->deltas[i])) != 0)
+        if (json_object_set_new(co, c->counters->names[i], json_integer((json_int_t)row->deltas[smn_col(o, i)])) != 0)
             return nomem("an interval's deltas");
     return SOCMON_OK;
 }
 
-static socmon_status json_row(smn_output *o, const smn_interval_row *row)
+static socmon_status json_row(smn_output *o, const socmon_row *row)
 {
     char flags[400];
-    smn_row_flags(row, flags, sizeof flags);
+    smn_row_flags(o, row, flags, sizeof flags);
     json_t *j = json_pack("{s:I, s:I, s:s}", "t_ns", (json_int_t)row->t_ns, "interval_ns", (json_int_t)row->dt_ns,
                           "flags", flags);
     if (!j)
@@ -427,13 +431,18 @@ static socmon_status json_program(smn_output *o, const smn_program_run *r)
     return SOCMON_OK;
 }
 
+static const smn_timeline_ops json_timeline = {
+    .begin_intervals = json_begin_intervals, .row = json_row,
+};
+
+static const smn_document_ops json_documents = {
+    .file_facts = json_file_facts, .diff = smn_json_diff, .sweep = smn_json_sweep,
+    .profile = smn_json_profile,
+};
+
 const smn_output_format smn_format_json = {
     .name = "json", .begin = json_begin, .counters = json_counters, .metrics = json_metrics,
-    .hotspots = json_hotspots, .begin_intervals = json_begin_intervals, .row = json_row, .functions = json_functions,
-    .end = json_end, .release = json_release, .file_facts = json_file_facts, .diff = smn_json_diff,
-    .sweep = smn_json_sweep,
-    .profile = smn_json_profile,
-    .inhibited = json_inhibited,
-    .results = json_results,
-    .program = json_program,
+    .hotspots = json_hotspots, .functions = json_functions, .end = json_end,
+    .release = json_release, .inhibited = json_inhibited, .results = json_results,
+    .program = json_program, .timeline = &json_timeline, .documents = &json_documents,
 };

@@ -102,4 +102,10 @@ static socmon_status junit_check(smn_output *o, const socmon_check *c)
     return st == SOCMON_OK ? smn_sink_puts(k, "  </testsuite>\n</testsuites>\n") : st;
 }
 
-const smn_output_format smn_format_junit = {.name = "junit", .check = junit_check};
+static const smn_document_ops junit_documents = {
+    .check = junit_check,
+};
+
+const smn_output_format smn_format_junit = {
+    .name = "junit", .documents = &junit_documents,
+};

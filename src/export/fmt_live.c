@@ -39,7 +39,7 @@ static socmon_status live_hotspots(smn_output *o, const smn_counter_rows *r)
     return smn_format_table.hotspots(o, r);
 }
 
-static socmon_status live_row(smn_output *o, const smn_interval_row *row)
+static socmon_status live_row(smn_output *o, const socmon_row *row)
 {
     const smn_interval_cols *c = &o->cols;
     smn_sink *s = o->sink;
@@ -51,7 +51,7 @@ static socmon_status live_row(smn_output *o, const smn_interval_row *row)
     for (size_t i = 0; i < c->show_counts && i < c->counters->n; i++) {
         char v[32];
         const char *unit = c->counters->c[i].unit;
-        smn_output_count(o, row->deltas[i], v, sizeof v);
+        smn_output_count(o, row->deltas[smn_col(o, i)], v, sizeof v);
         /* "events" says nothing a count does not; ns and bytes do */
         int bare = !unit || !*unit || strcmp(unit, "events") == 0;
         smn_sink_printf(s, "  %s=%s%s%s", c->counters->names[i], v, bare ? "" : " ", bare ? "" : unit);
@@ -71,7 +71,7 @@ static socmon_status live_row(smn_output *o, const smn_interval_row *row)
     } else if (!c->show_counts) {
         uint64_t sum = 0;
         for (size_t i = 0; i < c->counters->n; i++)
-            sum += row->deltas[i];
+            sum += row->deltas[smn_col(o, i)];
         char v[32];
         smn_output_count(o, sum, v, sizeof v);
         smn_sink_printf(s, "  events=%s", v);
@@ -82,10 +82,15 @@ static socmon_status live_row(smn_output *o, const smn_interval_row *row)
         smn_sink_puts(s, "  UNDEFINED values");
     if (row->flags & SOCMON_SAMPLE_SHORT)
         smn_sink_puts(s, "  (short interval)");
-    if ((row->value_flags & SOCMON_VALUE_IMPLAUSIBLE) && row->implausible && *row->implausible)
-        smn_sink_printf(s, "  IMPLAUSIBLE %s", row->implausible);
-    if ((row->value_flags & SOCMON_VALUE_DEAD_BUS) && row->dead_bus && *row->dead_bus)
-        smn_sink_printf(s, "  DEAD BUS %s", row->dead_bus);
+    char names[128];
+    const char *bad = row->value_flags & SOCMON_VALUE_IMPLAUSIBLE
+                          ? smn_row_bad_names(o, row, SOCMON_VALUE_IMPLAUSIBLE, names, sizeof names) : NULL;
+    if (bad && *bad)
+        smn_sink_printf(s, "  IMPLAUSIBLE %s", bad);
+    const char *dead = row->value_flags & SOCMON_VALUE_DEAD_BUS
+                           ? smn_row_bad_names(o, row, SOCMON_VALUE_DEAD_BUS, names, sizeof names) : NULL;
+    if (dead && *dead)
+        smn_sink_printf(s, "  DEAD BUS %s", dead);
     return smn_sink_putc(s, '\n');
 }
 
@@ -99,7 +104,12 @@ static socmon_status live_end(smn_output *o)
     return smn_format_table.end(o);
 }
 
+static const smn_timeline_ops live_timeline = {
+    .row = live_row,
+};
+
 const smn_output_format smn_format_live = {
     .name = "live", .selects_metrics = 1, .begin = live_begin, .counters = live_counters,
-    .metrics = live_metrics, .hotspots = live_hotspots, .row = live_row, .note = live_note, .end = live_end,
+    .metrics = live_metrics, .hotspots = live_hotspots, .note = live_note, .end = live_end,
+    .timeline = &live_timeline,
 };

@@ -108,4 +108,10 @@ static socmon_status md_check(smn_output *o, const socmon_check *c)
     return st;
 }
 
-const smn_output_format smn_format_markdown = {.name = "markdown", .check = md_check};
+static const smn_document_ops md_documents = {
+    .check = md_check,
+};
+
+const smn_output_format smn_format_markdown = {
+    .name = "markdown", .documents = &md_documents,
+};

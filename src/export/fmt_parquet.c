@@ -289,24 +289,25 @@ static socmon_status pq_begin_intervals(smn_output *o)
     return st;
 }
 
-static socmon_status pq_row(smn_output *o, const smn_interval_row *row)
+static socmon_status pq_row(smn_output *o, const socmon_row *row)
 {
     pq_state *ps = o->state;
     smn_pq *w = ps->w;
     char flags[400];
-    smn_row_flags(row, flags, sizeof flags);
+    smn_row_flags(o, row, flags, sizeof flags);
     socmon_status st = set_count(w, I_T, row->t_ns, "t_ns");
     if (st == SOCMON_OK)
         st = set_count(w, I_DT, row->dt_ns, "interval_ns");
     if (st == SOCMON_OK)
         st = set_text(w, I_FLAGS, flags);
     size_t col = I_FLAGS + 1;
+    const char *phase = smn_output_row_phase(o, row);
     if (st == SOCMON_OK && o->run.nphases)
-        st = set_text(w, col++, row->phase ? row->phase : "");
+        st = set_text(w, col++, phase ? phase : "");
     for (size_t k = 0; k < nresults(o) && st == SOCMON_OK; k++)
         st = set_measure(w, col++, row->metrics ? row->metrics[k] : NAN);
     for (size_t i = 0; o->opts.deltas && i < o->cols.counters->n && st == SOCMON_OK; i++)
-        st = set_count(w, col++, row->deltas[i], o->cols.counters->names[i]);
+        st = set_count(w, col++, row->deltas[smn_col(o, i)], o->cols.counters->names[i]);
     return st == SOCMON_OK ? smn_pq_end_row(w) : st;
 }
 
@@ -465,8 +466,16 @@ static socmon_status pq_sweep(smn_output *o, const socmon_sweep *s)
     return st == SOCMON_OK ? finish(o) : st;
 }
 
+static const smn_timeline_ops pq_timeline = {
+    .begin_intervals = pq_begin_intervals, .row = pq_row,
+};
+
+static const smn_document_ops pq_documents = {
+    .diff = pq_diff, .sweep = pq_sweep,
+};
+
 const smn_output_format smn_format_parquet = {
     .name = "parquet", .counters = pq_counters, .metrics = pq_metrics, .hotspots = pq_hotspots,
-    .inhibited = pq_inhibited, .results = pq_results, .begin_intervals = pq_begin_intervals, .row = pq_row,
-    .end = pq_end, .release = pq_release, .diff = pq_diff, .sweep = pq_sweep,
+    .inhibited = pq_inhibited, .results = pq_results, .end = pq_end, .release = pq_release,
+    .timeline = &pq_timeline, .documents = &pq_documents,
 };

@@ -222,7 +222,7 @@ static socmon_status put_counter(smn_sink *k, unsigned pid, const char *name, co
 }
 
 /* The gap slice over [start, start + dt): what was counted over it, in args. */
-static socmon_status put_gap(smn_output *o, const smn_interval_row *row, uint64_t start)
+static socmon_status put_gap(smn_output *o, const socmon_row *row, uint64_t start)
 {
     pf_state *s = o->state;
     smn_sink *k = o->sink;
@@ -241,7 +241,7 @@ static socmon_status put_gap(smn_output *o, const smn_interval_row *row, uint64_
         if (st == SOCMON_OK)
             st = put_str(k, o->cols.counters->names[i]);
         if (st == SOCMON_OK)
-            st = smn_sink_printf(k, ":%llu", (unsigned long long)row->deltas[i]);
+            st = smn_sink_printf(k, ":%llu", (unsigned long long)row->deltas[smn_col(o, i)]);
     }
     if (st == SOCMON_OK)
         st = smn_sink_puts(k, "},\"metrics\":{");
@@ -259,7 +259,7 @@ static socmon_status put_gap(smn_output *o, const smn_interval_row *row, uint64_
     return st == SOCMON_OK ? smn_sink_puts(k, "}}},\n") : st;
 }
 
-static socmon_status pf_row(smn_output *o, const smn_interval_row *row)
+static socmon_status pf_row(smn_output *o, const socmon_row *row)
 {
     pf_state *s = o->state;
     smn_sink *k = o->sink;
@@ -270,7 +270,7 @@ static socmon_status pf_row(smn_output *o, const smn_interval_row *row)
     socmon_status st = gap ? put_gap(o, row, start) : SOCMON_OK;
     char num[32];
     for (size_t i = 0; st == SOCMON_OK && i < s->nc; i++) {
-        uint64_t d = gap ? 0 : row->deltas[i];
+        uint64_t d = gap ? 0 : row->deltas[smn_col(o, i)];
         if (s->have[i] && s->last_d[i] == d)
             continue;
         snprintf(num, sizeof num, "%llu", (unsigned long long)d);
@@ -409,8 +409,11 @@ static void pf_release(smn_output *o)
     o->state = NULL;
 }
 
+static const smn_timeline_ops pf_timeline = {
+    .begin_intervals = pf_begin_intervals, .merge = pf_merge, .row = pf_row,
+};
+
 const smn_output_format smn_format_perfetto = {
-    .name = "perfetto", .begin = pf_begin, .begin_intervals = pf_begin_intervals, .merge = pf_merge, .row = pf_row,
-    .end = pf_end,
-    .release = pf_release,
+    .name = "perfetto", .begin = pf_begin, .end = pf_end, .release = pf_release,
+    .timeline = &pf_timeline,
 };

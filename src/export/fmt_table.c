@@ -312,7 +312,7 @@ out:
     return st;
 }
 
-static socmon_status table_row(smn_output *o, const smn_interval_row *row)
+static socmon_status table_row(smn_output *o, const socmon_row *row)
 {
     const smn_interval_cols *c = &o->cols;
     timeline *tl = o->state;
@@ -329,7 +329,8 @@ static socmon_status table_row(smn_output *o, const smn_interval_row *row)
     smn_format_time(text[k], sizeof text[k], row->since_ns, tl->unit_ns, !o->opts.no_big_num);
     if (ph) {
         k++;
-        snprintf(text[k], sizeof text[k], "%s", row->phase && *row->phase ? row->phase : "-");
+        const char *phase = smn_output_row_phase(o, row);
+        snprintf(text[k], sizeof text[k], "%s", phase && *phase ? phase : "-");
     }
     for (size_t j = 0; j < c->nshown; j++) {
         k++;
@@ -340,12 +341,12 @@ static socmon_status table_row(smn_output *o, const smn_interval_row *row)
     if (!c->nshown) {
         uint64_t sum = 0;
         for (size_t i = 0; i < c->counters->n; i++)
-            sum += row->deltas[i];
+            sum += row->deltas[smn_col(o, i)];
         k++;
         smn_output_count(o, sum, text[k], sizeof text[k]);
     }
     k++;
-    smn_row_flags_used(row, text[k], sizeof text[k], &tl->used);
+    smn_row_flags_used(o, row, text[k], sizeof text[k], &tl->used);
     for (size_t i = 0; i < cols; i++)
         cell[i] = text[i];
     st = smn_table_add(tl->t, cell);
@@ -494,12 +495,18 @@ static socmon_status table_file_facts(smn_output *o, const smn_file_facts *f)
     return st;
 }
 
+static const smn_timeline_ops table_timeline = {
+    .begin_intervals = table_begin_intervals, .row = table_row, .end_intervals = table_end_intervals,
+};
+
+static const smn_document_ops table_documents = {
+    .file_facts = table_file_facts, .diff = smn_table_diff, .check = smn_table_check,
+    .profile = smn_table_profile,
+};
+
 const smn_output_format smn_format_table = {
     .name = "table", .selects_metrics = 1, .begin = table_begin, .counters = table_counters,
-    .metrics = table_metrics, .hotspots = table_hotspots, .begin_intervals = table_begin_intervals,
-    .row = table_row, .end_intervals = table_end_intervals, .functions = table_functions, .note = table_note,
-    .end = table_end, .release = table_release, .file_facts = table_file_facts, .diff = smn_table_diff, .check = smn_table_check,
-    .profile = smn_table_profile,
-    .inhibited = table_inhibited,
-    .results = table_results,
+    .metrics = table_metrics, .hotspots = table_hotspots, .functions = table_functions,
+    .note = table_note, .end = table_end, .release = table_release, .inhibited = table_inhibited,
+    .results = table_results, .timeline = &table_timeline, .documents = &table_documents,
 };

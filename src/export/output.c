@@ -30,6 +30,20 @@ static const smn_output_format *const formats[] = {
 
 enum { STAGE_OPEN, STAGE_BEGUN, STAGE_INTERVALS, STAGE_FACTS, STAGE_ENDED };
 
+/* A format without timeline or document ops has each of them NULL. */
+static const smn_timeline_ops no_timeline;
+static const smn_document_ops no_documents;
+
+static const smn_timeline_ops *timeline(const smn_output *o)
+{
+    return o->fmt->timeline ? o->fmt->timeline : &no_timeline;
+}
+
+static const smn_document_ops *documents(const smn_output *o)
+{
+    return o->fmt->documents ? o->fmt->documents : &no_documents;
+}
+
 const smn_output_format *smn_output_format_find(const char *name)
 {
     for (size_t i = 0; name && i < NFORMATS; i++)
@@ -199,35 +213,35 @@ socmon_status smn_output_begin_intervals(smn_output *o, const smn_interval_cols 
     socmon_status st = move(o, STAGE_BEGUN, STAGE_INTERVALS, "smn_output_begin_intervals");
     if (st == SOCMON_OK)
         o->cols = *cols;
-    return st == SOCMON_OK && o->fmt->begin_intervals ? o->fmt->begin_intervals(o) : st;
+    return st == SOCMON_OK && timeline(o)->begin_intervals ? timeline(o)->begin_intervals(o) : st;
 }
 
 size_t smn_output_merge(const smn_output *o)
 {
-    size_t k = o && o->stage == STAGE_INTERVALS && o->fmt->merge ? o->fmt->merge(o) : 1;
+    size_t k = o && o->stage == STAGE_INTERVALS && timeline(o)->merge ? timeline(o)->merge(o) : 1;
     return k ? k : 1;
 }
 
-socmon_status smn_output_row(smn_output *o, const smn_interval_row *row)
+socmon_status smn_output_row(smn_output *o, const socmon_row *row)
 {
     socmon_status st = move(o, STAGE_INTERVALS, STAGE_INTERVALS, "smn_output_row");
     if (st == SOCMON_OK && (!row || (o->cols.counters->n && !row->deltas)))
         st = socmon_fail(SOCMON_EINVAL, "smn_output_row: need a row with deltas");
-    return st == SOCMON_OK && o->fmt->row ? o->fmt->row(o, row) : st;
+    return st == SOCMON_OK && timeline(o)->row ? timeline(o)->row(o, row) : st;
 }
 
 socmon_status smn_output_end_intervals(smn_output *o)
 {
     socmon_status st = move(o, STAGE_INTERVALS, STAGE_BEGUN, "smn_output_end_intervals");
-    return st == SOCMON_OK && o->fmt->end_intervals ? o->fmt->end_intervals(o) : st;
+    return st == SOCMON_OK && timeline(o)->end_intervals ? timeline(o)->end_intervals(o) : st;
 }
 
-socmon_status smn_output_run_totals(smn_output *o, const smn_run_totals *t)
+socmon_status smn_output_run_totals(smn_output *o, const socmon_totals *t)
 {
     socmon_status st = move(o, STAGE_INTERVALS, STAGE_INTERVALS, "smn_output_run_totals");
     if (st == SOCMON_OK && (!t || (o->cols.counters->n && !t->values)))
         st = socmon_fail(SOCMON_EINVAL, "smn_output_run_totals: need the totals, with a value per counter");
-    return st == SOCMON_OK && o->fmt->run_totals ? o->fmt->run_totals(o, t) : st;
+    return st == SOCMON_OK && timeline(o)->run_totals ? timeline(o)->run_totals(o, t) : st;
 }
 
 socmon_status smn_output_functions(smn_output *o, const socmon_functions *f)
@@ -286,10 +300,10 @@ socmon_status smn_output_file_facts(smn_output *o, const smn_file_facts *f)
     if (!f || !f->file)
         return socmon_fail(SOCMON_EINVAL, "smn_output_file_facts: need the facts of a named file");
     socmon_status st = move(o, STAGE_OPEN, STAGE_FACTS, "smn_output_file_facts");
-    if (st == SOCMON_OK && !o->fmt->file_facts)
+    if (st == SOCMON_OK && !documents(o)->file_facts)
         return socmon_fail(SOCMON_EINVAL, "the %s format cannot show a file's facts (table, csv or json can)",
                            o->fmt->name);
-    return st == SOCMON_OK ? o->fmt->file_facts(o, f) : st;
+    return st == SOCMON_OK ? documents(o)->file_facts(o, f) : st;
 }
 
 socmon_status smn_output_diff(smn_output *o, const socmon_diff *d)
@@ -297,10 +311,10 @@ socmon_status smn_output_diff(smn_output *o, const socmon_diff *d)
     if (!d)
         return socmon_fail(SOCMON_EINVAL, "smn_output_diff: NULL diff");
     socmon_status st = move(o, STAGE_OPEN, STAGE_FACTS, "smn_output_diff");
-    if (st == SOCMON_OK && !o->fmt->diff)
+    if (st == SOCMON_OK && !documents(o)->diff)
         return socmon_fail(SOCMON_EINVAL, "the %s format cannot show a comparison (table, csv, json or html can)",
                            o->fmt->name);
-    return st == SOCMON_OK ? o->fmt->diff(o, d) : st;
+    return st == SOCMON_OK ? documents(o)->diff(o, d) : st;
 }
 
 socmon_status smn_output_check(smn_output *o, const socmon_check *c)
@@ -308,10 +322,10 @@ socmon_status smn_output_check(smn_output *o, const socmon_check *c)
     if (!c)
         return socmon_fail(SOCMON_EINVAL, "smn_output_check: NULL check");
     socmon_status st = move(o, STAGE_OPEN, STAGE_FACTS, "smn_output_check");
-    if (st == SOCMON_OK && !o->fmt->check)
+    if (st == SOCMON_OK && !documents(o)->check)
         return socmon_fail(SOCMON_EINVAL, "the %s format cannot show a check (table, junit or markdown can)",
                            o->fmt->name);
-    return st == SOCMON_OK ? o->fmt->check(o, c) : st;
+    return st == SOCMON_OK ? documents(o)->check(o, c) : st;
 }
 
 socmon_status smn_output_sweep(smn_output *o, const socmon_sweep *s)
@@ -319,9 +333,9 @@ socmon_status smn_output_sweep(smn_output *o, const socmon_sweep *s)
     if (!s)
         return socmon_fail(SOCMON_EINVAL, "smn_output_sweep: NULL table");
     socmon_status st = move(o, STAGE_OPEN, STAGE_FACTS, "smn_output_sweep");
-    if (st == SOCMON_OK && !o->fmt->sweep)
+    if (st == SOCMON_OK && !documents(o)->sweep)
         return socmon_fail(SOCMON_EINVAL, "the %s format cannot show a sweep's table (csv or json can)", o->fmt->name);
-    return st == SOCMON_OK ? o->fmt->sweep(o, s) : st;
+    return st == SOCMON_OK ? documents(o)->sweep(o, s) : st;
 }
 
 socmon_status smn_output_profile(smn_output *o, const smn_profile_view *v)
@@ -331,10 +345,10 @@ socmon_status smn_output_profile(smn_output *o, const smn_profile_view *v)
     socmon_status st = move(o, STAGE_OPEN, STAGE_FACTS, "smn_output_profile");
     if (st == SOCMON_OK && v->kind == SMN_PV_FOLDED)   /* folded stacks are a format of their own */
         return smn_sink_puts(o->sink, v->folded ? v->folded : "");
-    if (st == SOCMON_OK && !o->fmt->profile)
+    if (st == SOCMON_OK && !documents(o)->profile)
         return socmon_fail(SOCMON_EINVAL, "the %s format cannot show a profile (table, csv or json can)",
                            o->fmt->name);
-    return st == SOCMON_OK ? o->fmt->profile(o, v) : st;
+    return st == SOCMON_OK ? documents(o)->profile(o, v) : st;
 }
 
 /* The sink is flushed even after a failing end: its own error is the one to report then. */
@@ -427,8 +441,8 @@ void smn_result_name(const socmon_metric_result_info *r, char *buf, size_t len)
     snprintf(buf, len, "%s%s%s", r->instance, *r->instance ? "." : "", r->def->name);
 }
 
-void smn_row_flags(const smn_interval_row *row, char *buf, size_t len)
+void smn_row_flags(const smn_output *o, const socmon_row *row, char *buf, size_t len)
 {
     unsigned used = 0;
-    smn_row_flags_used(row, buf, len, &used);
+    smn_row_flags_used(o, row, buf, len, &used);
 }

@@ -14,7 +14,9 @@
  *                                                          --call-tree, --by-line, --annotate, --folded)
  * The format decides how each piece looks and where it goes (its byte sink); the caller never
  * asks which format it talks to. A format is found by name (smn_output_format_find), so adding
- * one is a file with its ops table and one line in the registry (export/output.c).
+ * one is a file with its ops table and one line in the registry (export/output.c). A format
+ * renders a timeline or a document of its own only if it has their ops (export/output_format.h):
+ * a new kind of document adds its ops there, beside diff's and check's, not to every format.
  *
  * Strings and arrays passed to begin and begin_intervals are borrowed until end and
  * end_intervals return. */
@@ -73,13 +75,8 @@ typedef struct smn_run_info {
     const double *counter_stddev;
     const double *metric_stddev;
     const double *counter_mean;     /* optional: per counter of counters(), the unrounded mean */
-    /* The device's parameters (clock_hz, an ESP SoC's rows and cols, ...), optional: the html
-     * format draws the target's grid (ops below) from them. */
-    size_t nparams;
-    const char *const *param_names;
-    const double *param_values;
-    /* Optional: the target's declaration; the html format places its heat map by its grid op. */
-    const socmon_target_ops *ops;
+    /* A timeline's device parameters and target declaration (the html format draws the target's
+     * grid and places its heat map by them) are its source's, cols.src: not copied here. */
     /* INTERVALS, optional: the program's exact profile the recording carries (its attachment
      * "profile"): the html format adds a flame graph of its call tree, the perfetto format its
      * function slices on a track per hart. NULL: no profile, and the document is as without. */
@@ -117,29 +114,13 @@ typedef struct smn_interval_cols {
                                             the `deltas` option) */
     size_t show_counts;             /* human formats also show the deltas of the first this many
                                        counters (stat -I on a command: its perf events) */
+    /* Rows and totals are the pipeline's own (socmon_row, socmon_totals), a value per counter
+     * of the source: from[i] is counters' counter i's index among them (NULL: i itself). */
+    const size_t *from;
+    const socmon_source_info *src;  /* the source, naming the counters and blocks a row's
+                                       implausible bits mark, with the device's parameters and
+                                       the target's declaration (NULL: none of them known) */
 } smn_interval_cols;
-
-/* One interval of a timeline. */
-typedef struct smn_interval_row {
-    uint64_t t_ns;          /* the sample's timestamp */
-    uint64_t since_ns;      /* time since the start of the run (what humans read) */
-    uint64_t dt_ns;         /* the interval's length */
-    unsigned flags;         /* SOCMON_SAMPLE_MISSED, SOCMON_SAMPLE_UNDEF */
-    unsigned missed;        /* intervals missed before this one */
-    const double *metrics;  /* one per result of cols.metrics, or NULL (not evaluated) */
-    const uint64_t *deltas; /* one per counter of cols.counters */
-    uint64_t index;         /* the run's count of intervals up to this row's last, 0-based */
-    size_t intervals;       /* intervals merged into this row (smn_output_merge); 0 reads as 1 */
-    unsigned value_flags;   /* SOCMON_VALUE_* (socmon/analysis.h), 0: none known */
-    double min_running;     /* with SOCMON_VALUE_SCALED: the smallest running share, percent */
-    uint64_t lost;          /* with SOCMON_VALUE_LOST: samples lost in the gap before the row */
-    const char *phase;      /* with the run's phases: the one the row's end falls in, "" for none */
-    /* With SOCMON_VALUE_IMPLAUSIBLE / SOCMON_VALUE_DEAD_BUS: the counters whose deltas are
-     * implausible, and the blocks that read all-ones, as "a,b" (cut with "+N" past a few);
-     * NULL or "": none (smn_value_names builds them) */
-    const char *implausible;
-    const char *dead_bus;
-} smn_interval_row;
 
 /* The names of bad's counters (bit set in bad[i], and not in a dead block) as "a,b,c+N" into buf: with
  * SOCMON_VALUE_DEAD_BUS the instances of those counters, each once. */
@@ -150,12 +131,6 @@ void smn_value_names(const socmon_source_info *info, const unsigned char *bad, u
  * holds it, NULL when there are no phases (the formats then add no column). */
 const char *smn_row_phase(const socmon_phase *p, size_t n, uint64_t t_ns);
 
-/* A row's flags as words, "missed=2 short scaled=50.00% lost=3" (value_notes.c); the words
- * used set bits in *used (0 to start) for smn_row_footnotes. */
-void smn_row_flags_used(const smn_interval_row *row, char *buf, size_t len, unsigned *used);
-/* Only the words that say a row's values are wrong (implausible=, dead-bus=), "" when none: the
- * page's note on the row. */
-void smn_row_value_note(const smn_interval_row *row, char *buf, size_t len);
 /* One line per flag word used in a table ("  scaled=P%: ..."), after the table; nothing if none. */
 socmon_status smn_row_footnotes(smn_sink *s, unsigned used);
 
@@ -206,19 +181,17 @@ socmon_status smn_output_begin_intervals(smn_output *o, const smn_interval_cols 
  * long recording), 1 for every interval as it is. The analysis pipeline does the merging
  * (socmon/analysis.h: socmon_row_policy), the format only writes what it gets. */
 size_t smn_output_merge(const smn_output *o);
-socmon_status smn_output_row(smn_output *o, const smn_interval_row *row);
+/* One row of the pipeline's (merged as smn_output_merge asked), its values per counter of
+ * the source: cols.from picks the columns' counters. */
+socmon_status smn_output_row(smn_output *o, const socmon_row *row);
 socmon_status smn_output_end_intervals(smn_output *o);
-/* A timeline's run as a whole, from the pipeline's totals: the same numbers a document of totals
- * of the run gives (report --summary), so a page never sums or averages its rows into a figure
- * that disagrees with them. Arrays are borrowed for the call. */
-typedef struct smn_run_totals {
-    uint64_t elapsed_ns;
-    const uint64_t *values;     /* per counter of cols.counters: its total over the run */
-    const double *metrics;      /* per result of cols.metrics (NaN: undefined), or NULL */
-} smn_run_totals;
-/* Inside a timeline (before end_intervals), at most once. html: the page data's "run" (its
- * summary's tables); other formats show nothing (their rows are the document). */
-socmon_status smn_output_run_totals(smn_output *o, const smn_run_totals *t);
+/* A timeline's run as a whole: the pipeline's totals of it (its elapsed time, the values per
+ * counter of the source, cols.from picking the columns', and the metrics), the same numbers a
+ * document of totals of the run gives (report --summary), so a page never sums or averages its
+ * rows into a figure that disagrees with them. Borrowed for the call. Inside a timeline (before
+ * end_intervals), at most once. html: the page data's "run" (its summary's tables); other
+ * formats show nothing (their rows are the document). */
+socmon_status smn_output_run_totals(smn_output *o, const socmon_totals *t);
 /* The rows of a program's functions and their total, checked against the whole-program counters
  * (a FUNCTIONS document; table, CSV and JSON show them, other formats fail with SOCMON_ENOTSUP). */
 socmon_status smn_output_functions(smn_output *o, const socmon_functions *f);

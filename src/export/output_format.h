@@ -1,6 +1,7 @@
 /* What an output format implements, and the helpers formats share.
  *
- * A format is an ops table; export/output.c checks the order of calls, picks the counters to
+ * A format is an ops table (with a table of timeline ops and one of whole documents, for the
+ * formats that render them); export/output.c checks the order of calls, picks the counters to
  * show (zero filtering, hot spot ranking) and then calls the format, so a format only renders.
  * Every op may be NULL: the format has nothing to write for that piece. */
 #ifndef SOCMON_EXPORT_OUTPUT_FORMAT_H
@@ -18,6 +19,30 @@ typedef struct smn_counter_rows {
     const char *pattern;        /* hot spots: the pattern they were chosen by */
 } smn_counter_rows;
 
+/* A timeline's pieces (begin_intervals ... end_intervals), for a format that renders timelines.
+ * A format without them (NULL) takes a timeline's calls and writes nothing for them. */
+typedef struct smn_timeline_ops {
+    socmon_status (*begin_intervals)(smn_output *o);   /* o->cols is set */
+    size_t (*merge)(const smn_output *o);              /* intervals per row wanted; NULL: 1 */
+    socmon_status (*row)(smn_output *o, const socmon_row *row);
+    socmon_status (*end_intervals)(smn_output *o);
+    /* a timeline's run totals (smn_output_run_totals); NULL: the format does not show them */
+    socmon_status (*run_totals)(smn_output *o, const socmon_totals *t);
+} smn_timeline_ops;
+
+/* Documents of their own, each the whole document (called instead of begin, then only end). A
+ * format points to these only if it renders one of them, and refuses the others (NULL), so a
+ * new kind of document adds an op here and to the formats that render it, not to every format. */
+typedef struct smn_document_ops {
+    socmon_status (*file_facts)(smn_output *o, const smn_file_facts *f);
+    socmon_status (*diff)(smn_output *o, const socmon_diff *d);
+    socmon_status (*check)(smn_output *o, const socmon_check *c);
+    socmon_status (*sweep)(smn_output *o, const socmon_sweep *s);
+    socmon_status (*profile)(smn_output *o, const smn_profile_view *v);
+} smn_document_ops;
+
+/* A format: the pieces of a run's document (totals, functions and what follows them), and
+ * through timeline and documents the other kinds it renders (NULL: none). */
 typedef struct smn_output_format {
     const char *name;
     int selects_metrics;        /* shows only cols.shown of a timeline's metric results */
@@ -27,27 +52,18 @@ typedef struct smn_output_format {
     socmon_status (*metrics)(smn_output *o, const socmon_metricset *ms, const socmon_metrics *m,
                              const double *values);
     socmon_status (*hotspots)(smn_output *o, const smn_counter_rows *r);
-    socmon_status (*begin_intervals)(smn_output *o);   /* o->cols is set */
-    size_t (*merge)(const smn_output *o);              /* intervals per row wanted; NULL: 1 */
-    socmon_status (*row)(smn_output *o, const smn_interval_row *row);
-    socmon_status (*end_intervals)(smn_output *o);
-    /* a timeline's run totals (smn_output_run_totals); NULL: the format does not show them */
-    socmon_status (*run_totals)(smn_output *o, const smn_run_totals *t);
     socmon_status (*functions)(smn_output *o, const socmon_functions *f);
     socmon_status (*note)(smn_output *o, const char *text);
     /* counters the program stopped for part of the run (a note for people, data in JSON) */
     socmon_status (*inhibited)(smn_output *o, const socmon_inhibited *x, size_t n);
     /* the run's results (smn_output_results) */
     socmon_status (*results)(smn_output *o, const socmon_result *x, size_t n);
-    socmon_status (*end)(smn_output *o);
-    socmon_status (*file_facts)(smn_output *o, const smn_file_facts *f);  /* the whole document */
-    socmon_status (*diff)(smn_output *o, const socmon_diff *d);              /* the whole document */
-    socmon_status (*check)(smn_output *o, const socmon_check *c);            /* the whole document */
-    socmon_status (*sweep)(smn_output *o, const socmon_sweep *s);            /* the whole document */
-    socmon_status (*profile)(smn_output *o, const smn_profile_view *v);      /* the whole document */
     /* how a document's program ended (smn_output_program) */
     socmon_status (*program)(smn_output *o, const smn_program_run *r);
+    socmon_status (*end)(smn_output *o);
     void (*release)(smn_output *o);                    /* frees o->state, also after a failure */
+    const smn_timeline_ops *timeline;
+    const smn_document_ops *documents;
 } smn_output_format;
 
 struct smn_output {
@@ -61,6 +77,12 @@ struct smn_output {
     socmon_findings *findings;  /* smn_output_findings's, owned, or NULL: formats show them where
                                    their document ends (smn_table_findings, smn_json_findings) */
 };
+
+/* Counter i of cols.counters: its index in the pipeline's rows and totals (cols.from). */
+static inline size_t smn_col(const smn_output *o, size_t i)
+{
+    return o->cols.from ? o->cols.from[i] : i;
+}
 
 /* The formats (one file each) and their registry entries in output.c. */
 extern const smn_output_format smn_format_table;
@@ -110,6 +132,18 @@ const char *smn_metric_desc(const smn_output *o, const socmon_metric_def *d, cha
 /* "instance.name", or "name" for a device-wide result. */
 void smn_result_name(const socmon_metric_result_info *r, char *buf, size_t len);
 /* A row's flags for machine formats and the table: "", "missed=3", "undef", "missed=3 undef". */
-void smn_row_flags(const smn_interval_row *row, char *buf, size_t len);
+void smn_row_flags(const smn_output *o, const socmon_row *row, char *buf, size_t len);
+/* A row's flags as words, "missed=2 short scaled=50.00% lost=3" (value_notes.c); the words
+ * used set bits in *used (0 to start) for smn_row_footnotes. */
+void smn_row_flags_used(const smn_output *o, const socmon_row *row, char *buf, size_t len, unsigned *used);
+/* Only the words that say a row's values are wrong (implausible=, dead-bus=), "" when none: the
+ * page's note on the row. */
+void smn_row_value_note(const smn_output *o, const socmon_row *row, char *buf, size_t len);
+/* The counters a row's implausible bits mark (bit SOCMON_VALUE_IMPLAUSIBLE) or the blocks
+ * (SOCMON_VALUE_DEAD_BUS), as smn_value_names writes them, into buf; NULL when the row marks
+ * none or the columns name no source (cols.src). */
+const char *smn_row_bad_names(const smn_output *o, const socmon_row *row, unsigned bit, char *buf, size_t len);
+/* The run's phase a row belongs to (smn_row_phase), NULL when the run has no phases. */
+const char *smn_output_row_phase(const smn_output *o, const socmon_row *row);
 
 #endif

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "export/output.h"
+#include "export/output_format.h"
 
 enum { W_MISSED, W_UNDEF, W_SHORT, W_SCALED, W_LOST, W_IMPLAUSIBLE, W_DEAD, NWORDS };
 
@@ -36,45 +36,70 @@ static void word(char *buf, size_t len, unsigned *used, int w, const char *one)
     *used |= 1u << w;
 }
 
-void smn_row_flags_used(const smn_interval_row *row, char *buf, size_t len, unsigned *used)
+/* A name list is at most this long (a row's flags stay one readable line). */
+#define NAMES_LEN 128
+
+const char *smn_row_bad_names(const smn_output *o, const socmon_row *row, unsigned bit, char *buf, size_t len)
+{
+    if (!row->implausible || !o->cols.src)
+        return NULL;
+    smn_value_names(o->cols.src, row->implausible, bit, buf, len);
+    return buf;
+}
+
+const char *smn_output_row_phase(const smn_output *o, const socmon_row *row)
+{
+    return smn_row_phase(o->run.phases, o->run.nphases, row->t_ns);
+}
+
+/* The words of a row's flags, of those in `flags` and `value_flags` alone. */
+static void flag_words(const smn_output *o, const socmon_row *row, unsigned flags, unsigned value_flags,
+                       char *buf, size_t len, unsigned *used)
 {
     if (!len)
         return;
     *buf = '\0';
     char one[64];
-    if (row->flags & SOCMON_SAMPLE_MISSED) {
+    if (flags & SOCMON_SAMPLE_MISSED) {
         snprintf(one, sizeof one, "missed=%u", row->missed);
         word(buf, len, used, W_MISSED, one);
     }
-    if (row->flags & SOCMON_SAMPLE_UNDEF)
+    if (flags & SOCMON_SAMPLE_UNDEF)
         word(buf, len, used, W_UNDEF, "undef");
-    if (row->flags & SOCMON_SAMPLE_SHORT)
+    if (flags & SOCMON_SAMPLE_SHORT)
         word(buf, len, used, W_SHORT, "short");
-    if ((row->value_flags & SOCMON_VALUE_SCALED) && !isnan(row->min_running)) {
+    if ((value_flags & SOCMON_VALUE_SCALED) && !isnan(row->min_running)) {
         snprintf(one, sizeof one, "scaled=%.2f%%", row->min_running);
         word(buf, len, used, W_SCALED, one);
     }
-    if (row->value_flags & SOCMON_VALUE_LOST) {
+    if (value_flags & SOCMON_VALUE_LOST) {
         snprintf(one, sizeof one, "lost=%llu", (unsigned long long)row->lost);
         word(buf, len, used, W_LOST, one);
     }
-    char many[160];
-    if ((row->value_flags & SOCMON_VALUE_IMPLAUSIBLE) && row->implausible && *row->implausible) {
-        snprintf(many, sizeof many, "implausible=%s", row->implausible);
+    char names[NAMES_LEN], many[160];
+    const char *bad = value_flags & SOCMON_VALUE_IMPLAUSIBLE
+                          ? smn_row_bad_names(o, row, SOCMON_VALUE_IMPLAUSIBLE, names, sizeof names) : NULL;
+    if (bad && *bad) {
+        snprintf(many, sizeof many, "implausible=%s", bad);
         word(buf, len, used, W_IMPLAUSIBLE, many);
     }
-    if ((row->value_flags & SOCMON_VALUE_DEAD_BUS) && row->dead_bus && *row->dead_bus) {
-        snprintf(many, sizeof many, "dead-bus=%s", row->dead_bus);
+    const char *dead = value_flags & SOCMON_VALUE_DEAD_BUS
+                           ? smn_row_bad_names(o, row, SOCMON_VALUE_DEAD_BUS, names, sizeof names) : NULL;
+    if (dead && *dead) {
+        snprintf(many, sizeof many, "dead-bus=%s", dead);
         word(buf, len, used, W_DEAD, many);
     }
 }
 
-void smn_row_value_note(const smn_interval_row *row, char *buf, size_t len)
+void smn_row_flags_used(const smn_output *o, const socmon_row *row, char *buf, size_t len, unsigned *used)
 {
-    smn_interval_row r = {.value_flags = row->value_flags & (SOCMON_VALUE_IMPLAUSIBLE | SOCMON_VALUE_DEAD_BUS),
-                             .implausible = row->implausible, .dead_bus = row->dead_bus};
+    flag_words(o, row, row->flags, row->value_flags, buf, len, used);
+}
+
+void smn_row_value_note(const smn_output *o, const socmon_row *row, char *buf, size_t len)
+{
     unsigned used = 0;
-    smn_row_flags_used(&r, buf, len, &used);
+    flag_words(o, row, 0, row->value_flags & (SOCMON_VALUE_IMPLAUSIBLE | SOCMON_VALUE_DEAD_BUS), buf, len, &used);
 }
 
 /* At most this many names in a word: a row's flags stay one readable line. */

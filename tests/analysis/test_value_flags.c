@@ -160,12 +160,7 @@ static char *render(const char *format, const seen *s, socmon_pipeline *p, const
     assert_int_equal(smn_output_begin(out, &ri), SOCMON_OK);
     assert_int_equal(smn_output_begin_intervals(out, &cols), SOCMON_OK);
     for (size_t k = 0; k < s->nrows; k++) {
-        const socmon_row *r = &s->rows[k];
-        smn_interval_row ir = {.t_ns = r->t_ns, .since_ns = r->since_ns, .dt_ns = r->dt_ns, .flags = r->flags,
-                                  .missed = r->missed, .metrics = r->metrics, .deltas = r->deltas, .index = r->index,
-                                  .intervals = r->intervals, .value_flags = r->value_flags,
-                                  .min_running = r->min_running, .lost = r->lost};
-        assert_int_equal(smn_output_row(out, &ir), SOCMON_OK);
+        assert_int_equal(smn_output_row(out, &s->rows[k]), SOCMON_OK);
     }
     assert_int_equal(smn_output_end_intervals(out), SOCMON_OK);
     assert_int_equal(smn_output_end(out), SOCMON_OK);

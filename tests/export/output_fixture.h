@@ -104,11 +104,11 @@ static inline void fx_timeline(fx *f, const size_t *shown, size_t nshown)
 {
     smn_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .target = "fx", .device = "dev",
                            .interval_ns = 1000, .ncounters = NCTR, .recording = 1, .samples = 3};
-    smn_interval_cols cols = {f->m, shown, nshown, &fx_list, 0};
+    smn_interval_cols cols = {f->m, shown, nshown, &fx_list, 0, NULL, NULL};
     assert_int_equal(smn_output_begin(f->out, &run), SOCMON_OK);
     assert_int_equal(smn_output_begin_intervals(f->out, &cols), SOCMON_OK);
-    smn_interval_row r1 = {.t_ns = 5000, .since_ns = 1000, .dt_ns = 1000, .flags = 0, .missed = 0, .metrics = f->mv, .deltas = fx_values};
-    smn_interval_row r2 = {.t_ns = 7000, .since_ns = 3000, .dt_ns = 2000, .flags = SOCMON_SAMPLE_MISSED | SOCMON_SAMPLE_UNDEF, .missed = 1, .metrics = f->mv, .deltas = fx_values};
+    socmon_row r1 = {.t_ns = 5000, .since_ns = 1000, .dt_ns = 1000, .flags = 0, .missed = 0, .metrics = f->mv, .deltas = fx_values};
+    socmon_row r2 = {.t_ns = 7000, .since_ns = 3000, .dt_ns = 2000, .flags = SOCMON_SAMPLE_MISSED | SOCMON_SAMPLE_UNDEF, .missed = 1, .metrics = f->mv, .deltas = fx_values};
     assert_int_equal(smn_output_row(f->out, &r1), SOCMON_OK);
     assert_int_equal(smn_output_row(f->out, &r2), SOCMON_OK);
     assert_int_equal(smn_output_end_intervals(f->out), SOCMON_OK);

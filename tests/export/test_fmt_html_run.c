@@ -13,15 +13,15 @@
 #include "output_fixture.h"
 
 /* A timeline of one row whose metric values differ from the run's, then the run's totals. */
-static void timeline(fx *f, const smn_run_totals *rt)
+static void timeline(fx *f, const socmon_totals *rt)
 {
     smn_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .target = "fx", .interval_ns = 1000,
                            .ncounters = NCTR, .recording = 1, .samples = 2};
-    smn_interval_cols cols = {f->m, NULL, 0, &fx_list, 0};
+    smn_interval_cols cols = {f->m, NULL, 0, &fx_list, 0, NULL, NULL};
     double row_mv[16];
     for (size_t i = 0; i < 16; i++)
         row_mv[i] = 1.0;
-    smn_interval_row r = {.t_ns = 1000, .since_ns = 1000, .dt_ns = 1000, .metrics = row_mv, .deltas = fx_values};
+    socmon_row r = {.t_ns = 1000, .since_ns = 1000, .dt_ns = 1000, .metrics = row_mv, .deltas = fx_values};
     assert_int_equal(smn_output_begin(f->out, &run), SOCMON_OK);
     assert_int_equal(smn_output_begin_intervals(f->out, &cols), SOCMON_OK);
     assert_int_equal(smn_output_row(f->out, &r), SOCMON_OK);
@@ -38,7 +38,7 @@ static void test_html_carries_the_run(void **state)
     fx f;
     fx_setup(&f);
     fx_open(&f, "html", ',', 0);
-    smn_run_totals rt = {.elapsed_ns = 123456789, .values = fx_values, .metrics = f.mv};
+    socmon_totals rt = {.elapsed_ns = 123456789, .values = fx_values, .metrics = f.mv};
     timeline(&f, &rt);
     const char *text = fx_text(&f), *at = strstr(text, "\"run\": ");
     assert_non_null(at);
@@ -74,7 +74,7 @@ static void test_other_formats_leave_it_out(void **state)
     fx f;
     fx_setup(&f);
     fx_open(&f, "json", ',', 0);
-    smn_run_totals rt = {.elapsed_ns = 123456789, .values = fx_values, .metrics = f.mv};
+    socmon_totals rt = {.elapsed_ns = 123456789, .values = fx_values, .metrics = f.mv};
     timeline(&f, &rt);
     assert_null(strstr(fx_text(&f), "123456789"));
     fx_close(&f);
@@ -87,15 +87,15 @@ static void test_order_and_arguments(void **state)
     fx f;
     fx_setup(&f);
     fx_open(&f, "csv", ',', 0);
-    smn_run_totals rt = {.elapsed_ns = 1, .values = fx_values, .metrics = f.mv};
+    socmon_totals rt = {.elapsed_ns = 1, .values = fx_values, .metrics = f.mv};
     assert_int_equal(smn_output_run_totals(f.out, &rt), SOCMON_ESTATE);   /* before begin */
     smn_run_info run = {.doc = SOCMON_DOC_INTERVALS, .target = "fx", .interval_ns = 1000, .ncounters = NCTR};
-    smn_interval_cols cols = {f.m, NULL, 0, &fx_list, 0};
+    smn_interval_cols cols = {f.m, NULL, 0, &fx_list, 0, NULL, NULL};
     assert_int_equal(smn_output_begin(f.out, &run), SOCMON_OK);
     assert_int_equal(smn_output_run_totals(f.out, &rt), SOCMON_ESTATE);   /* outside the timeline */
     assert_int_equal(smn_output_begin_intervals(f.out, &cols), SOCMON_OK);
     assert_int_equal(smn_output_run_totals(f.out, NULL), SOCMON_EINVAL);
-    smn_run_totals none = {.elapsed_ns = 1};
+    socmon_totals none = {.elapsed_ns = 1};
     assert_int_equal(smn_output_run_totals(f.out, &none), SOCMON_EINVAL);   /* counters, no values */
     assert_int_equal(smn_output_run_totals(NULL, &rt), SOCMON_EINVAL);
     assert_int_equal(smn_output_end_intervals(f.out), SOCMON_OK);

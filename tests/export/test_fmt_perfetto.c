@@ -47,7 +47,7 @@ static json_t *render(int rows)
         fx_timeline(&f, NULL, 0);
     } else {
         smn_run_info run = {.doc = SOCMON_DOC_INTERVALS, .target = "fx", .device = "dev", .interval_ns = 1000};
-        smn_interval_cols cols = {f.m, NULL, 0, &fx_list, 0};
+        smn_interval_cols cols = {f.m, NULL, 0, &fx_list, 0, NULL, NULL};
         assert_int_equal(smn_output_begin(f.out, &run), SOCMON_OK);
         assert_int_equal(smn_output_begin_intervals(f.out, &cols), SOCMON_OK);
         assert_int_equal(smn_output_end_intervals(f.out), SOCMON_OK);
@@ -147,7 +147,7 @@ static void test_names_not_utf8(void **state)
     fx_setup(&f);
     fx_open(&f, "perfetto", ',', 0);
     smn_run_info run = {.doc = SOCMON_DOC_INTERVALS, .target = "b\xff\"d", .device = "dev", .interval_ns = 1000};
-    smn_interval_cols cols = {f.m, NULL, 0, &list, 0};
+    smn_interval_cols cols = {f.m, NULL, 0, &list, 0, NULL, NULL};
     assert_int_equal(smn_output_begin(f.out, &run), SOCMON_OK);
     assert_int_equal(smn_output_begin_intervals(f.out, &cols), SOCMON_OK);
     assert_int_equal(smn_output_end_intervals(f.out), SOCMON_OK);
@@ -183,9 +183,9 @@ static void test_profile_slices(void **state)
     fx_open(&f, "perfetto", ',', 0);
     smn_run_info run = {.doc = SOCMON_DOC_INTERVALS, .target = "fx", .device = "dev", .interval_ns = 1000,
                            .profile = p};
-    smn_interval_cols cols = {f.m, NULL, 0, &fx_list, 0};
-    smn_interval_row r1 = {.t_ns = 5000, .since_ns = 1000, .dt_ns = 1000, .metrics = f.mv, .deltas = fx_values};
-    smn_interval_row r2 = {.t_ns = 7000, .since_ns = 3000, .dt_ns = 2000, .metrics = f.mv, .deltas = fx_values};
+    smn_interval_cols cols = {f.m, NULL, 0, &fx_list, 0, NULL, NULL};
+    socmon_row r1 = {.t_ns = 5000, .since_ns = 1000, .dt_ns = 1000, .metrics = f.mv, .deltas = fx_values};
+    socmon_row r2 = {.t_ns = 7000, .since_ns = 3000, .dt_ns = 2000, .metrics = f.mv, .deltas = fx_values};
     assert_int_equal(smn_output_begin(f.out, &run), SOCMON_OK);
     assert_int_equal(smn_output_begin_intervals(f.out, &cols), SOCMON_OK);
     assert_int_equal(smn_output_row(f.out, &r1), SOCMON_OK);

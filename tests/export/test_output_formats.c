@@ -303,10 +303,10 @@ static void test_live_without_metric_values(void **state)
     fx_open(&f, "live", ',', 0);
     smn_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .target = "fx", .workload = "w",
                            .interval_ns = 2000000, .ncounters = NCTR, .simulated = 1};
-    smn_interval_cols cols = {f.m, shown, 3, &fx_list, 0};
+    smn_interval_cols cols = {f.m, shown, 3, &fx_list, 0, NULL, NULL};
     assert_int_equal(smn_output_begin(f.out, &run), SOCMON_OK);
     assert_int_equal(smn_output_begin_intervals(f.out, &cols), SOCMON_OK);
-    smn_interval_row r = {.t_ns = 9, .since_ns = 2000000, .dt_ns = 2000000, .flags = SOCMON_SAMPLE_MISSED, .missed = 3, .metrics = NULL, .deltas = fx_values};
+    socmon_row r = {.t_ns = 9, .since_ns = 2000000, .dt_ns = 2000000, .flags = SOCMON_SAMPLE_MISSED, .missed = 3, .metrics = NULL, .deltas = fx_values};
     assert_int_equal(smn_output_row(f.out, &r), SOCMON_OK);
     assert_string_equal(fx_text(&f), "recording target 'fx', workload w, 6 counters every 2.000 ms (simulated time)\n"
                                      "     2.000 ms  events=123,456,789,417  MISSED 3 intervals\n");
@@ -331,13 +331,13 @@ static void varied_timeline(fx *f, const char *format, int no_big_num, const siz
     fx_open_opts(f, format, &oo);
     smn_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .target = "fx", .device = "dev",
                            .interval_ns = 1000, .ncounters = NCTR, .recording = 1, .samples = 5, .simulated = 1};
-    smn_interval_cols cols = {f->m, sh, nsh, &fx_list, 0};
+    smn_interval_cols cols = {f->m, sh, nsh, &fx_list, 0, NULL, NULL};
     assert_int_equal(smn_output_begin(f->out, &run), SOCMON_OK);
     assert_int_equal(smn_output_begin_intervals(f->out, &cols), SOCMON_OK);
     for (size_t i = 0; i < 4; i++) {
         double mv[NRES] = {[R_RATE0] = rate[i], [R_RATE1] = NAN, [R_HITS] = hits[i], [R_BUSIER] = 0,
                            [R_SEVENTH] = seventh[i]};
-        smn_interval_row r = {.t_ns = 1000 * (i + 1), .since_ns = 1000 * (i + 1), .dt_ns = 1000, .flags = 0, .missed = 0, .metrics = mv, .deltas = fx_values};
+        socmon_row r = {.t_ns = 1000 * (i + 1), .since_ns = 1000 * (i + 1), .dt_ns = 1000, .flags = 0, .missed = 0, .metrics = mv, .deltas = fx_values};
         assert_int_equal(smn_output_row(f->out, &r), SOCMON_OK);
     }
     assert_int_equal(smn_output_end_intervals(f->out), SOCMON_OK);
@@ -492,12 +492,12 @@ static void test_alignment_with_long_names(void **state)
     fx_open(&f, "table", ',', 0);
     smn_run_info run = {.doc = SOCMON_DOC_INTERVALS, .target = "fx", .interval_ns = 1000};
     size_t sh[] = {0};
-    smn_interval_cols cols = {m, sh, 1, &fx_list, 0};
+    smn_interval_cols cols = {m, sh, 1, &fx_list, 0, NULL, NULL};
     assert_int_equal(smn_output_begin(f.out, &run), SOCMON_OK);
     assert_int_equal(smn_output_begin_intervals(f.out, &cols), SOCMON_OK);
     double v[] = {100.0 / 3, 5, 100};
     for (size_t i = 0; i < 3; i++) {
-        smn_interval_row r = {.t_ns = i + 1, .since_ns = 1000 * (i + 1), .dt_ns = 1000, .flags = 0, .missed = 0, .metrics = &v[i], .deltas = fx_values};
+        socmon_row r = {.t_ns = i + 1, .since_ns = 1000 * (i + 1), .dt_ns = 1000, .flags = 0, .missed = 0, .metrics = &v[i], .deltas = fx_values};
         assert_int_equal(smn_output_row(f.out, &r), SOCMON_OK);
     }
     assert_int_equal(smn_output_end_intervals(f.out), SOCMON_OK);
@@ -613,8 +613,8 @@ static void test_call_order(void **state)
     fx f;
     fx_setup(&f);
     fx_open(&f, "json", ',', 0);
-    smn_interval_cols cols = {f.m, shown, 3, &fx_list, 0};
-    smn_interval_row row = {.t_ns = 1, .since_ns = 1, .dt_ns = 1, .flags = 0, .missed = 0, .metrics = f.mv, .deltas = fx_values};
+    smn_interval_cols cols = {f.m, shown, 3, &fx_list, 0, NULL, NULL};
+    socmon_row row = {.t_ns = 1, .since_ns = 1, .dt_ns = 1, .flags = 0, .missed = 0, .metrics = f.mv, .deltas = fx_values};
     assert_int_equal(smn_output_counters(f.out, &fx_list, fx_values), SOCMON_ESTATE);
     assert_non_null(strstr(socmon_errmsg(), "begin was not called"));
     smn_run_info run = {.doc = SOCMON_DOC_INTERVALS, .target = "fx"};
@@ -623,7 +623,7 @@ static void test_call_order(void **state)
     assert_int_equal(smn_output_begin(f.out, &run), SOCMON_ESTATE);
     assert_int_equal(smn_output_row(f.out, &row), SOCMON_ESTATE);
     size_t bad[] = {NRES};
-    smn_interval_cols badcols = {f.m, bad, 1, &fx_list, 0};
+    smn_interval_cols badcols = {f.m, bad, 1, &fx_list, 0, NULL, NULL};
     assert_int_equal(smn_output_begin_intervals(f.out, &badcols), SOCMON_ERANGE);
     assert_int_equal(smn_output_begin_intervals(f.out, &cols), SOCMON_OK);
     assert_int_equal(smn_output_counters(f.out, &fx_list, fx_values), SOCMON_ESTATE);

@@ -273,8 +273,8 @@ static void test_html_merges(void **state)
         mv[i] = (double)i + 0.5;
     for (size_t i = 0; i < N / 3; i++) {
         uint64_t dv[NCTR] = {[T0_HITS] = i, [T0_MISS] = 3};
-        smn_interval_row r = {.t_ns = 3000 * (i + 1), .since_ns = 3000 * (i + 1), .dt_ns = 3000, .metrics = mv,
-                                 .deltas = dv, .index = 3 * i + 2, .intervals = 3};
+        socmon_row r = {.t_ns = 3000 * (i + 1), .since_ns = 3000 * (i + 1), .dt_ns = 3000, .metrics = mv,
+                       .deltas = dv, .index = 3 * i + 2, .intervals = 3};
         assert_int_equal(smn_output_row(f.out, &r), SOCMON_OK);
     }
     assert_int_equal(smn_output_end_intervals(f.out), SOCMON_OK);
@@ -336,7 +336,7 @@ static void test_html_flame(void **state)
     smn_run_info run = {.doc = SOCMON_DOC_INTERVALS, .title = "recording", .target = "fx", .device = "dev",
                            .interval_ns = 1000, .ncounters = NCTR, .recording = 1, .samples = 2, .profile = p};
     smn_interval_cols cols = {.metrics = f.m, .counters = &fx_list};
-    smn_interval_row r1 = {.t_ns = 1000, .since_ns = 1000, .dt_ns = 1000, .metrics = f.mv, .deltas = fx_values};
+    socmon_row r1 = {.t_ns = 1000, .since_ns = 1000, .dt_ns = 1000, .metrics = f.mv, .deltas = fx_values};
     assert_int_equal(smn_output_begin(f.out, &run), SOCMON_OK);
     assert_int_equal(smn_output_begin_intervals(f.out, &cols), SOCMON_OK);
     assert_int_equal(smn_output_row(f.out, &r1), SOCMON_OK);
