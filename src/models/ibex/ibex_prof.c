@@ -79,6 +79,16 @@ static int in_frame(const ibex_frame *f, uint32_t pc)
     return pc >= f->lo && (f->hi == 0 || pc < f->hi);
 }
 
+int smn_ibex_prof_frame_range(const ibex_core *c, uint32_t pc, uint32_t *lo, uint32_t *hi)
+{
+    const ibex_prof *p = c->prof;
+    if (!p->depth || !in_frame(&p->stack[p->depth - 1], pc))
+        return 0;
+    *lo = p->stack[p->depth - 1].lo;
+    *hi = p->stack[p->depth - 1].hi;
+    return 1;
+}
+
 /* The counters' change since the last flush to the node whose counts are v (flush: the frame on
  * top; smn_ibex_prof_flush_to: one below it). Synced counters. (The mask in a local: the stores
  * through v and prev could otherwise alias it, and it was read again at each counter of each of
