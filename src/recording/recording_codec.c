@@ -39,6 +39,40 @@ socmon_status smn_rec2_block_init(smn_rec2_block *b, size_t ncounters, size_t ca
     return SOCMON_OK;
 }
 
+socmon_status smn_rec2_block_grow(smn_rec2_block *b, size_t cap)
+{
+    if (cap <= b->cap)
+        return SOCMON_OK;
+    size_t nc = b->ncounters, old = b->cap;
+    uint64_t *t = realloc(b->t, cap * sizeof *t);
+    if (t)
+        b->t = t;
+    uint32_t *flags = realloc(b->flags, cap * sizeof *flags);
+    if (flags)
+        b->flags = flags;
+    uint32_t *missed = realloc(b->missed, cap * sizeof *missed);
+    if (missed)
+        b->missed = missed;
+    uint64_t *tmp = realloc(b->tmp, cap * sizeof *tmp);
+    if (tmp)
+        b->tmp = tmp;
+    uint64_t *tmp2 = realloc(b->tmp2, cap * sizeof *tmp2);
+    if (tmp2)
+        b->tmp2 = tmp2;
+    uint64_t *v = nc ? realloc(b->v, nc * cap * sizeof *v) : b->v;
+    if (v)
+        b->v = v;
+    if (!t || !flags || !missed || !tmp || !tmp2 || !v)   /* what did grow stays, unused: cap is the old one */
+        return socmon_fail(SOCMON_ENOMEM, "recording: out of memory for a block of %zu samples of %zu counters",
+                           cap, nc);
+    /* each column to its new place, the last first: column j moves up by j * (cap - old) values,
+     * over where the columns above it were */
+    for (size_t j = nc; j-- > 1;)
+        memmove(v + j * cap, v + j * old, b->n * sizeof *v);
+    b->cap = cap;
+    return SOCMON_OK;
+}
+
 void smn_rec2_block_free(smn_rec2_block *b)
 {
     free(b->t);

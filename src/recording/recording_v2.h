@@ -73,6 +73,10 @@ typedef struct smn_rec2_block {
 
 socmon_status smn_rec2_block_init(smn_rec2_block *b, size_t ncounters, size_t cap);
 void smn_rec2_block_free(smn_rec2_block *b);
+/* Makes room for cap samples (more than b->cap; b->cap otherwise stays), keeping the n held: the
+ * writer starts a block small and grows it as samples come, so a recording of a few samples of a
+ * thousand counters touches the pages those samples take rather than a whole block's. */
+socmon_status smn_rec2_block_grow(smn_rec2_block *b, size_t cap);
 
 /* The most bytes the codec writes for n samples of ncounters counters (the
  * reader refuses a block that claims more). */

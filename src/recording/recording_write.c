@@ -27,7 +27,8 @@ struct socmon_recwriter {
     int fd;
     uint8_t *widths;
     int level, layout;
-    smn_rec2_block blk;
+    smn_rec2_block blk;        /* room for blk.cap samples, grown up to block_cap as they come */
+    size_t block_cap;          /* the samples a block holds (the header's block size) */
     uint8_t *raw, *comp;
     size_t raw_cap, comp_cap;
     ZSTD_CCtx *cctx;
@@ -162,6 +163,9 @@ static void free_writer(socmon_recwriter *w)
     free(w);
 }
 
+/* The samples a writer's block has room for at first (doubled as they come, up to a block). */
+#define BLOCK_START 16u
+
 /* Builds a writer for rec's schema (rec is copied from, not kept) without
  * writing anything; *cap_out is its block size. */
 static socmon_status make_writer(int fd, const socmon_recording *rec, const socmon_recwriter_opts *opts, int layout,
@@ -203,7 +207,11 @@ static socmon_status make_writer(int fd, const socmon_recording *rec, const socm
     struct stat sb;
     w->base = lseek(fd, 0, SEEK_CUR);
     w->regular = w->base >= 0 && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && !(fcntl(fd, F_GETFL) & O_APPEND);
-    st = smn_rec2_block_init(&w->blk, nc, cap);
+    /* the block's columns start small and grow as samples come (smn_rec2_block_grow): a block of
+     * 1,128 counters (a program's per-function counters) is 4 MiB, every page of it touched at
+     * the first sample when its columns are laid out whole */
+    w->block_cap = cap;
+    st = smn_rec2_block_init(&w->blk, nc, cap < BLOCK_START ? cap : BLOCK_START);
     w->widths = malloc(nc + 1);
     w->raw_cap = smn_rec2_raw_bound(nc, cap);
     w->raw = malloc(w->raw_cap);
@@ -352,6 +360,12 @@ socmon_status socmon_recwriter_append(socmon_recwriter *w, const socmon_sample *
                            (unsigned long long)w->next_index, (unsigned long long)s->t_ns,
                            (unsigned long long)w->last_t);
     size_t i = b->n;
+    if (i == b->cap) {
+        size_t room = 2 * b->cap < w->block_cap ? 2 * b->cap : w->block_cap;
+        socmon_status st = smn_rec2_block_grow(b, room);
+        if (st != SOCMON_OK)
+            return st;
+    }
     if (i == 0)
         w->block_first = w->next_index;
     w->next_index++;
@@ -363,7 +377,7 @@ socmon_status socmon_recwriter_append(socmon_recwriter *w, const socmon_sample *
     b->n++;
     w->stats.samples++;
     w->last_t = s->t_ns;
-    return b->n == b->cap ? write_block(w) : SOCMON_OK;
+    return b->n == w->block_cap ? write_block(w) : SOCMON_OK;
 }
 
 /* fdatasync, where the descriptor can be synced: a pipe or a socket cannot

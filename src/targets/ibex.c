@@ -357,6 +357,34 @@ static size_t ibex_inhibited(void *priv, socmon_inhibited *out, size_t max)
     return n;
 }
 
+/* ibex_profile's walk of the model's rows (smn_ibex_profile_pcs_each): the profile made when
+ * their number is known, each row into it as it comes. */
+typedef struct prof_build {
+    ibex_sim *s;
+    unsigned ev[IBEX_ATTR_COUNTERS], nev;
+    size_t nnodes, nslices;
+    socmon_profile *p;
+    int bad;
+} prof_build;
+
+static socmon_status take_row(void *ctx, const ibex_prof_pc *row, size_t i)
+{
+    prof_build *b = ctx;
+    if (!row) {
+        size_t nsyms = 0;
+        smn_ibex_fntable_symbols(b->s->fns, &nsyms);
+        return socmon_profile_new(b->nev, nsyms + 1, i, b->nnodes, b->nslices, &b->p);
+    }
+    socmon_profile_insn *in = &b->p->insns[i];
+    in->pc = row->pc == 0xffffffffu ? UINT64_MAX : row->pc;
+    in->word = row->word;
+    in->func = row->func;
+    b->bad |= !(in->text = strdup(row->text));
+    for (unsigned j = 0; j < b->nev; j++)
+        in->v[j] = row->v[b->ev[j]];
+    return SOCMON_OK;
+}
+
 /* The model's exact profile as socmon/profile.h has it: the implemented counters as events
  * (under the driver's names, as --by-symbol shows them), the attribution table's function
  * names, cycles turned into the target's nanoseconds. */
@@ -366,54 +394,44 @@ static socmon_status ibex_profile(void *priv, socmon_profile **out)
     if (!s || !s->fns)
         return socmon_fail(SOCMON_ENOENT, "ibex: no profile: it needs a program and symbols=1 "
                            "('socmon record' turns it on)");
-    unsigned ev[IBEX_ATTR_COUNTERS], nev = 0;
+    prof_build b = {.s = s};
     for (unsigned k = 0; k < IBEX_ATTR_COUNTERS; k++)
         if (k == 0 || k == 2 || (k >= 3 && k < 3 + s->cfg.mhpm_num))
-            ev[nev++] = k;
-    ibex_prof_pc *pcs = NULL;
-    size_t npcs = 0, nnodes = 0, nslices = 0;
+            b.ev[b.nev++] = k;
     uint64_t dropped = 0;
-    socmon_status st = smn_ibex_profile_pcs(s->core, 1, &pcs, &npcs);
-    if (st)
+    /* (the nodes and slices first, for their numbers: reading them syncs the counters, which the
+     * rows of PCs do not read) */
+    const ibex_prof_node *nodes = smn_ibex_profile_nodes(s->core, &b.nnodes);
+    const ibex_prof_slice *slices = smn_ibex_profile_slices(s->core, &b.nslices, &dropped);
+    socmon_status st = smn_ibex_profile_pcs_each(s->core, 1, take_row, &b);
+    socmon_profile *p = b.p;
+    if (st) {
+        socmon_profile_free(p);
         return st;
-    const ibex_prof_node *nodes = smn_ibex_profile_nodes(s->core, &nnodes);
-    const ibex_prof_slice *slices = smn_ibex_profile_slices(s->core, &nslices, &dropped);
+    }
     size_t nsyms = 0;
     const ibex_symbol *syms = smn_ibex_fntable_symbols(s->fns, &nsyms);
     const char *const *names = smn_ibex_fntable_names(s->fns);
-    socmon_profile *p = NULL;
-    if ((st = socmon_profile_new(nev, nsyms + 1, npcs, nnodes, nslices, &p))) {
-        free(pcs);
-        return st;
-    }
-    int bad = !(p->program = strdup(s->program ? s->program : "")) || !(p->arch = strdup("rv32imc"));
-    for (unsigned j = 0; j < nev; j++) {
-        bad |= !(p->events[j] = strdup(smn_ibex_drv_counter_name(ev[j])));
-        p->widths[j] = ev[j] < 3 ? 64 : s->cfg.mhpm_width;
-        p->total[j] = smn_ibex_counter(s->core, ev[j]);
+    int bad = b.bad || !(p->program = strdup(s->program ? s->program : "")) || !(p->arch = strdup("rv32imc"));
+    for (unsigned j = 0; j < b.nev; j++) {
+        bad |= !(p->events[j] = strdup(smn_ibex_drv_counter_name(b.ev[j])));
+        p->widths[j] = b.ev[j] < 3 ? 64 : s->cfg.mhpm_width;
+        p->total[j] = smn_ibex_counter(s->core, b.ev[j]);
     }
     for (size_t f = 0; f <= nsyms; f++) {
         bad |= !(p->funcs[f].name = strdup(names[f]));
         p->funcs[f].lo = f ? syms[f - 1].addr : 0;
         p->funcs[f].hi = f ? syms[f - 1].end : 0;
     }
-    for (size_t i = 0; i < npcs; i++) {
-        p->insns[i].pc = pcs[i].pc == 0xffffffffu ? UINT64_MAX : pcs[i].pc;
-        p->insns[i].word = pcs[i].word;
-        p->insns[i].func = pcs[i].func;
-        bad |= !(p->insns[i].text = strdup(pcs[i].text));
-        for (unsigned j = 0; j < nev; j++)
-            p->insns[i].v[j] = pcs[i].v[ev[j]];
-    }
-    for (size_t i = 0; i < nnodes; i++) {
+    for (size_t i = 0; i < b.nnodes; i++) {
         p->nodes[i].parent = nodes[i].parent;
         p->nodes[i].func = nodes[i].func;
         p->nodes[i].trap = (int)nodes[i].trap;
         p->nodes[i].calls = nodes[i].calls;
-        for (unsigned j = 0; j < nev; j++)
-            p->nodes[i].v[j] = nodes[i].v[ev[j]];
+        for (unsigned j = 0; j < b.nev; j++)
+            p->nodes[i].v[j] = nodes[i].v[b.ev[j]];
     }
-    for (size_t i = 0; i < nslices; i++) {
+    for (size_t i = 0; i < b.nslices; i++) {
         p->slices[i].t0_ns = (uint64_t)((double)slices[i].t0 * 1e9 / s->hz + 0.5);
         p->slices[i].t1_ns = (uint64_t)((double)slices[i].t1 * 1e9 / s->hz + 0.5);
         p->slices[i].func = slices[i].func;
@@ -427,7 +445,6 @@ static socmon_status ibex_profile(void *priv, socmon_profile **out)
         p->ninhibited = nih;
     }
     bad |= nih && !p->inhibited;
-    free(pcs);
     if (bad) {
         socmon_profile_free(p);
         return socmon_fail(SOCMON_ENOMEM, "ibex: out of memory for the profile");

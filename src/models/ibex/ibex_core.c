@@ -198,9 +198,15 @@ void smn_ibex_attr_enter(ibex_core *c, uint32_t pc, uint32_t *lo, uint32_t *span
     uint32_t l = pc, h = pc + 1;
     c->attr_pc = pc;
     if (c->prof) {
-        /* the profile's frames follow functions; with counters inhibited it steps */
+        /* the profile's frames follow functions; with counters inhibited it steps, but with every
+         * counter inhibited nothing counts and every step's deltas are zero: the attribution then
+         * goes with the top frame, the loop's check coming where a step's would follow the frames
+         * (a CSR instruction, which may write a counter or the inhibit, is attributed at its own
+         * PC: ibex_exec.c). CoreMark runs some 35,000 instructions so, its start and its end. */
         if (c->prof->fast)
             smn_ibex_prof_range(c, pc, &l, &h);
+        else if (!c->prof->stepping && c->inhibit == c->inhibit_mask)
+            smn_ibex_prof_frame_range(c, pc, &l, &h);
         if (pc < l || (h != 0 && pc >= h)) {
             l = pc;
             h = pc + 1;

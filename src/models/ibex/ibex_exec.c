@@ -603,6 +603,11 @@ static inline __attribute__((always_inline)) socmon_status run_loop(ibex_core *c
             RET(-1);   /* smn_ibex_csr_exec counts the CSR instruction itself */
             SAVE();
             smn_ibex_sync(c);
+            /* with every counter inhibited the attribution's range may be a frame's
+             * (smn_ibex_attr_enter): what this instruction does to the counters is its own, as a
+             * step's would be (nothing counted since the last flush: no delta moves with it) */
+            if (PROF && !pfast)
+                c->attr_pc = pc;
             if (PROF)
                 memcpy(before, c->cnt, sizeof before);
             bad = smn_ibex_csr_exec(c, op, seq);

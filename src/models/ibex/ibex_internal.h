@@ -214,6 +214,9 @@ int smn_ibex_prof_settle(ibex_core *c, uint32_t *lo, uint32_t *span);
 void smn_ibex_prof_fold(ibex_core *c, uint32_t slot);
 /* The range of PCs of pc's function (or of the gap between symbols). */
 void smn_ibex_prof_range(const ibex_core *c, uint32_t pc, uint32_t *lo, uint32_t *hi);
+/* The top frame's range [*lo, *hi) (hi == 0: to the end of the address space) if it holds pc:
+ * returns 1; else 0. */
+int smn_ibex_prof_frame_range(const ibex_core *c, uint32_t pc, uint32_t *lo, uint32_t *hi);
 /* pc's function in the profile's numbering: 1 + its symbol's index, 0 outside every symbol
  * (the per-function table's rows are the same: ibex_fntable.c). */
 uint32_t smn_ibex_prof_func(const ibex_core *c, uint32_t pc);

@@ -79,6 +79,16 @@ static int in_frame(const ibex_frame *f, uint32_t pc)
     return pc >= f->lo && (f->hi == 0 || pc < f->hi);
 }
 
+int smn_ibex_prof_frame_range(const ibex_core *c, uint32_t pc, uint32_t *lo, uint32_t *hi)
+{
+    const ibex_prof *p = c->prof;
+    if (!p->depth || !in_frame(&p->stack[p->depth - 1], pc))
+        return 0;
+    *lo = p->stack[p->depth - 1].lo;
+    *hi = p->stack[p->depth - 1].hi;
+    return 1;
+}
+
 /* The counters' change since the last flush to the node whose counts are v (flush: the frame on
  * top; smn_ibex_prof_flush_to: one below it). Synced counters. (The mask in a local: the stores
  * through v and prev could otherwise alias it, and it was read again at each counter of each of
@@ -496,11 +506,9 @@ static void mark_functions(ibex_core *c, uint8_t *want, uint32_t *first, uint32_
     }
 }
 
-socmon_status smn_ibex_profile_pcs(ibex_core *c, int all, ibex_prof_pc **out, size_t *nout)
+socmon_status smn_ibex_profile_pcs_each(ibex_core *c, int all, ibex_prof_pc_fn fn, void *ctx)
 {
     ibex_prof *p = c ? c->prof : NULL;
-    *out = NULL;
-    *nout = 0;
     if (!p)
         return socmon_fail(SOCMON_ESTATE, "ibex: no profile (smn_ibex_profile_start)");
     uint8_t *want = calloc(IBEX_PROF_OUTSIDE + 1, 1);
@@ -530,37 +538,67 @@ socmon_status smn_ibex_profile_pcs(ibex_core *c, int all, ibex_prof_pc **out, si
     n = want[IBEX_PROF_OUTSIDE] != 0;
     for (uint32_t i = first; i < IBEX_PROF_OUTSIDE && i <= last; i++)
         n += want[i] != 0;
-    ibex_prof_pc *v = calloc(n ? n : 1, sizeof *v);
-    if (!v) {
-        free(want);
-        return socmon_fail(SOCMON_ENOMEM, "ibex: out of memory for the profile");
-    }
+    socmon_status st = fn(ctx, NULL, n);
     size_t k = 0;
-    for (uint32_t i = first; i <= IBEX_PROF_OUTSIDE; i++) {
+    for (uint32_t i = first; st == SOCMON_OK && i <= IBEX_PROF_OUTSIDE; i++) {
         if (i > last && i < IBEX_PROF_OUTSIDE)
             i = IBEX_PROF_OUTSIDE;
         if (!want[i])
             continue;
-        ibex_prof_pc *r = &v[k++];
+        ibex_prof_pc row;
+        ibex_prof_pc *r = &row;
+        memset(r, 0, sizeof *r);
         if (i == IBEX_PROF_OUTSIDE || p->chunk[i >> IBEX_PROF_CHUNK_SHIFT])
-            slot_values(c, i, r->v);   /* (else an instruction that never counted: zeros, calloc'd) */
+            slot_values(c, i, r->v);   /* (else an instruction that never counted: zeros) */
         if (i == IBEX_PROF_OUTSIDE) {
             r->pc = 0xffffffffu;
             snprintf(r->text, sizeof r->text, "(fetch outside RAM)");
-            continue;
+        } else {
+            uint32_t off = 2 * i;
+            uint16_t lo = (uint16_t)(c->ram[off] | c->ram[off + 1] << 8), hi = 0;
+            if ((lo & 3) == 3 && off + 3 < IBEX_SS_RAM_SIZE)
+                hi = (uint16_t)(c->ram[off + 2] | c->ram[off + 3] << 8);
+            r->pc = IBEX_SS_RAM_BASE + off;
+            r->word = (lo & 3) == 3 ? (uint32_t)lo | (uint32_t)hi << 16 : lo;
+            r->func = func_of(p, r->pc);
+            smn_ibex_disasm(&c->cfg, r->pc, lo, hi, r->text, sizeof r->text);
         }
-        uint32_t off = 2 * i;
-        uint16_t lo = (uint16_t)(c->ram[off] | c->ram[off + 1] << 8), hi = 0;
-        if ((lo & 3) == 3 && off + 3 < IBEX_SS_RAM_SIZE)
-            hi = (uint16_t)(c->ram[off + 2] | c->ram[off + 3] << 8);
-        r->pc = IBEX_SS_RAM_BASE + off;
-        r->word = (lo & 3) == 3 ? (uint32_t)lo | (uint32_t)hi << 16 : lo;
-        r->func = func_of(p, r->pc);
-        smn_ibex_disasm(&c->cfg, r->pc, lo, hi, r->text, sizeof r->text);
+        st = fn(ctx, r, k++);
     }
     free(want);
-    *out = v;
-    *nout = k;
+    return st;
+}
+
+/* smn_ibex_profile_pcs's rows, gathered into one array. */
+typedef struct pcs_array {
+    ibex_prof_pc *v;
+    size_t n;
+} pcs_array;
+
+static socmon_status gather(void *ctx, const ibex_prof_pc *row, size_t i)
+{
+    pcs_array *a = ctx;
+    if (!row) {
+        a->v = calloc(i ? i : 1, sizeof *a->v);
+        return a->v ? SOCMON_OK : socmon_fail(SOCMON_ENOMEM, "ibex: out of memory for the profile");
+    }
+    a->v[i] = *row;
+    a->n = i + 1;
+    return SOCMON_OK;
+}
+
+socmon_status smn_ibex_profile_pcs(ibex_core *c, int all, ibex_prof_pc **out, size_t *nout)
+{
+    pcs_array a = {NULL, 0};
+    *out = NULL;
+    *nout = 0;
+    socmon_status st = smn_ibex_profile_pcs_each(c, all, gather, &a);
+    if (st != SOCMON_OK) {
+        free(a.v);
+        return st;
+    }
+    *out = a.v;
+    *nout = a.n;
     return SOCMON_OK;
 }
 
