@@ -1,6 +1,6 @@
-/* The CLI's side of the output interface (export/output.h): the format the options chose
- * (table, or csv with -x, or json with --json), written to stdout, and the one sequence every
- * command that prints totals uses. No command knows which format it talks to. */
+/* The CLI's side of the output interface (export/dest.h): the options' format (table, csv with
+ * -x, json with --json, ...) on the options' place (stdout, -o FILE, stderr when a program owns
+ * stdout), and the errors said as "socmon: CMD: ...". No command knows which format it talks to. */
 #ifndef SOCMON_CLI_PRINT_H
 #define SOCMON_CLI_PRINT_H
 

@@ -1,6 +1,6 @@
-/* Starting the live view's HTTP server from command-line options (serve.h): the token file,
- * the address, the port file that lets scripts and tests ask for port 0 without races (the
- * agent's helpers in agent/net.h, so both servers follow the same rules). */
+/* Starting the live view's HTTP server from command-line options (serve.h): the address, the
+ * token, the Host names, the port file (serve/http_serve.c starts it), and the lines saying
+ * where it serves. */
 #include <stdio.h>
 
 #include "cli/serve.h"
