@@ -127,10 +127,23 @@ static smn_sweep_outcome run(fixture *f, socmon_status want)
     return out;
 }
 
+/* Points run as processes of SOCMON_BIN. Under the cross build's qemu-user a point's process
+ * cannot run the armhf binary it execs (no binfmt handler), so the cases that run points are
+ * skipped there, saying so; their refusals and the campaign's bookkeeping still run. */
+static int points_cannot_run(void)
+{
+    if (!getenv("SOCMON_UNDER_EMULATOR"))
+        return 0;
+    print_message("points not run: under an emulator a point's process cannot exec the target binary\n");
+    return 1;
+}
+
 /* a failing point is said and kept; the table then resumes with it alone */
 static void failed_point_and_resume(void **state)
 {
     fixture *f = *state;
+    if (points_cannot_run())
+        skip();
     smn_sweep_outcome out = run(f, SOCMON_OK);
     assert_int_equal(out.exit, 1);
     assert_false(out.stopped);
@@ -198,6 +211,8 @@ static void refusals(void **state)
     assert_non_null(strstr(socmon_errmsg(), "a Parquet table is not resumed"));
 
     /* -o DIR/: the shard's own file in it, made with the directory */
+    if (points_cannot_run())
+        return;
     char dir[160];
     snprintf(dir, sizeof dir, "%s/camp/", f->dir);
     f->c.output = dir;
