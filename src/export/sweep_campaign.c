@@ -8,8 +8,7 @@
 #include <sys/stat.h>
 
 #include "export/sweep_campaign.h"
-#include "export/output.h"
-#include "export/sink.h"
+#include "export/dest.h"
 #include "core/clock.h"
 
 #define SAVE_EVERY_S 1.0   /* the table is rewritten at most this often while points end */
@@ -61,25 +60,12 @@ static socmon_status refuse(const smn_sweep_talk *t, smn_sweep_outcome *out, soc
 
 socmon_status smn_sweep_table_write(const char *format, const char *path, const socmon_sweep *table)
 {
-    smn_sink *sink = NULL;
-    smn_output *out = NULL;
-    smn_output_opts oo = {.sep = ','};
-    socmon_status st = path ? smn_sink_path(path, SOCMON_PATH_REPLACE, 0, &sink) : smn_sink_file(stdout, "stdout", &sink);
+    smn_dest d = {.format = format, .path = path, .opts = {.sep = ','}};
+    smn_dest_output co;
+    socmon_status st = smn_dest_open_whole(&co, &d);
     if (st == SOCMON_OK)
-        st = smn_output_open(format, sink, &oo, &out);
-    if (st == SOCMON_OK)
-        st = smn_output_sweep(out, table);
-    if (st == SOCMON_OK)
-        st = smn_output_end(out);
-    char msg[512] = "";
-    if (st != SOCMON_OK) {
-        snprintf(msg, sizeof msg, "%s", socmon_errmsg());
-        smn_sink_cancel(sink, st);   /* a file being replaced keeps its old content */
-    }
-    smn_output_free(out);
-    socmon_status cst = smn_sink_close(sink);
-    /* closing may set a message of its own: the first failure's is the one to keep */
-    return st != SOCMON_OK ? socmon_fail(st, "%s", msg) : cst;
+        st = smn_output_sweep(co.out, table);
+    return smn_dest_finish(&co, st);
 }
 
 /* Writes the table; a failure is told as "sweep"'s. 0, or 1 after the message. */
