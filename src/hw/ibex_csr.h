@@ -169,7 +169,12 @@ enum {
 
 /* Per-function attribution (socmon's, not Ibex's): a table the target
  * maps after the CSRs, one block of IBEX_CNT_EVENTS 64-bit counters (lo
- * word, then hi word) per function, in the order the target lists them. */
+ * word, then hi word) per function, in the order the target lists them.
+ * Its registers are 64 bits wide: a 64-bit access reads a counter whole
+ * (the driver reads them so: one access where the bus has 64-bit accesses,
+ * else hi-lo-hi over the two words), a 32-bit access reads one word. No
+ * silicon has it, so its width is ours to choose: reading 1,128 counters
+ * (CoreMark's 94 functions) hi-lo-hi was 3 accesses each at every sample. */
 #define IBEX_ATTRBUS_BASE 0x10000u
 #define IBEX_ATTRBUS_STRIDE 0x80u          /* bytes per function: 13 counters * 8, rounded up */
 #define IBEX_ATTRBUS_MAX_FUNCS 0x2000u     /* 1 MiB of table */

@@ -249,6 +249,17 @@ static void test_64bit_native_and_split(void **state)
     assert_int_equal(s.reads, 1);
     assert_int_equal(s.writes, 1);
     assert_int_equal(socmon_bus_read64(bus, 0x1004, &v), SOCMON_EIO); /* 8-byte alignment */
+    /* in the region of the last access (the fast path) and after another region's */
+    assert_int_equal(socmon_bus_read64(bus, 0x1010, &v), SOCMON_OK);
+    assert_true(v == 0xA5A5A5A5DEADBEFFull);
+    uint32_t v32;
+    assert_int_equal(socmon_bus_read32(bus, 0x2000, &v32), SOCMON_OK);
+    p.reads = 0;
+    assert_int_equal(socmon_bus_read64(bus, 0x1018, &v), SOCMON_OK);
+    assert_true(v == 0xA5A5A5A5DEADBF07ull);
+    assert_int_equal(w.r64, 3);
+    assert_int_equal(p.reads, 0);
+    assert_int_equal(socmon_bus_read64(bus, 0x1100, &v), SOCMON_EIO); /* past the region: unmapped */
 
     /* split: hi-lo-hi for a read, low word then high word for a write */
     assert_int_equal(socmon_bus_read64(bus, 0x2010, &v), SOCMON_OK);

@@ -10,6 +10,7 @@ typedef struct regslot {
     uint64_t reg;
     uint64_t reg_hi;  /* 0: a single register */
     unsigned width;
+    int whole;        /* one 64-bit register at reg (reg_hi == reg + 4): socmon_bus_read64 */
 } regslot;
 
 typedef struct regdev {
@@ -24,7 +25,9 @@ static socmon_status read_slot(regdev *d, uint32_t i, uint64_t *out)
     const regslot *s = &d->slot[i];
     socmon_status st;
     uint64_t v;
-    if (s->reg_hi) {
+    if (s->whole) {
+        st = socmon_bus_read64(d->bus, s->reg, &v);
+    } else if (s->reg_hi) {
         st = socmon_bus_read64_hilohi(d->bus, s->reg, s->reg_hi, 0, &v);
     } else {
         uint32_t w = 0;
@@ -77,6 +80,12 @@ static socmon_status check_counter(const char *name, const socmon_counter *c, si
 socmon_status smn_regdev_new(const char *name, socmon_bus *bus, const socmon_counter *counters,
                                 size_t n, socmon_device **out)
 {
+    return smn_regdev_new_whole(name, bus, counters, n, n, out);
+}
+
+socmon_status smn_regdev_new_whole(const char *name, socmon_bus *bus, const socmon_counter *counters, size_t n,
+                                   size_t whole_from, socmon_device **out)
+{
     if (!out)
         return socmon_fail(SOCMON_EINVAL, "regdev: out is NULL");
     *out = NULL;
@@ -101,6 +110,7 @@ socmon_status smn_regdev_new(const char *name, socmon_bus *bus, const socmon_cou
         d->slot[i].reg = counters[i].reg;
         d->slot[i].reg_hi = counters[i].reg_hi;
         d->slot[i].width = counters[i].width;
+        d->slot[i].whole = i >= whole_from && counters[i].reg_hi == counters[i].reg + 4;
     }
 
     socmon_device *dev;

@@ -18,4 +18,10 @@
 socmon_status smn_regdev_new(const char *name, socmon_bus *bus, const socmon_counter *counters,
                                 size_t n, socmon_device **out);
 
+/* The same, where counters[whole_from..n) with reg_hi == reg + 4 are 64-bit registers (a block
+ * whose registers are 64 bits wide, low word at reg): read with socmon_bus_read64, one access
+ * where the bus has 64-bit accesses there, else hi-lo-hi over the two words as above. */
+socmon_status smn_regdev_new_whole(const char *name, socmon_bus *bus, const socmon_counter *counters, size_t n,
+                                   size_t whole_from, socmon_device **out);
+
 #endif

@@ -114,7 +114,8 @@ socmon_status smn_ibex_device_new(socmon_bus *bus, const ibex_drv_config *cfg, s
             c->reg_hi = w > 32 ? IBEX_ATTRBUS_ADDR(f, i) + 4 : 0;
         }
     }
-    socmon_status st = smn_regdev_new("ibex", bus, cs, n, out);
+    /* the table's 64-bit registers are read whole (hw/ibex_csr.h), the CSRs' lo/hi pairs hi-lo-hi */
+    socmon_status st = smn_regdev_new_whole("ibex", bus, cs, n, nidx, out);
     if (st == SOCMON_OK && ((st = socmon_device_set_param(*out, "clock_hz", cfg->clock_hz)) ||
                             (st = socmon_device_set_param(*out, "mhpm_num", cfg->mhpm_num)) ||
                             (st = socmon_device_set_param(*out, "mhpm_width", cfg->mhpm_width)))) {

@@ -142,6 +142,18 @@ static socmon_status table_read(void *model, uint64_t off, uint32_t *val)
     return SOCMON_OK;
 }
 
+/* A counter whole: the table's registers are 64 bits wide (hw/ibex_csr.h). */
+static socmon_status table_read64(void *model, uint64_t off, uint64_t *val)
+{
+    smn_ibex_fntable *t = model;
+    uint64_t f = off / IBEX_ATTRBUS_STRIDE, k = off % IBEX_ATTRBUS_STRIDE / 8;
+    if (f > t->nsyms || k >= IBEX_ATTR_COUNTERS)
+        return socmon_fail(SOCMON_EIO, "ibex: attribution table: no counter at offset 0x%llx",
+                           (unsigned long long)off);
+    *val = t->sums[f][k];
+    return SOCMON_OK;
+}
+
 static socmon_status table_write(void *model, uint64_t off, uint32_t val)
 {
     (void)model;
@@ -149,7 +161,17 @@ static socmon_status table_write(void *model, uint64_t off, uint32_t val)
     return socmon_fail(SOCMON_EIO, "ibex: attribution table is read-only (offset 0x%llx)", (unsigned long long)off);
 }
 
-static const socmon_regmodel_ops table_ops = {.read = table_read, .write = table_write};
+static socmon_status table_write64(void *model, uint64_t off, uint64_t val)
+{
+    (void)val;
+    return table_write(model, off, 0);
+}
+
+static const socmon_regmodel_ops table_ops = {.read = table_read,
+                                              .write = table_write,
+                                              .read64 = table_read64,
+                                              .write64 = table_write64,
+                                              .size = sizeof(socmon_regmodel_ops)};
 
 socmon_status smn_ibex_fntable_map(smn_ibex_fntable *t, socmon_bus *bus)
 {
