@@ -27,6 +27,7 @@ struct socmon_recwriter {
     int fd;
     uint8_t *widths;
     int level, layout;
+    int level_given;           /* the caller chose level (else the default): attachments use it too */
     smn_rec2_block blk;        /* room for blk.cap samples, grown up to block_cap as they come */
     size_t block_cap;          /* the samples a block holds (the header's block size) */
     uint8_t *raw, *comp;
@@ -172,6 +173,7 @@ static socmon_status make_writer(int fd, const socmon_recording *rec, const socm
                                  socmon_recwriter **out, size_t *cap_out)
 {
     socmon_recwriter_opts o = opts ? *opts : (socmon_recwriter_opts){0};
+    int level_given = o.level != 0;
     if (o.level == 0)
         o.level = SOCMON_REC2_DEFAULT_LEVEL;
     if (o.level < 1 || o.level > 19)
@@ -203,6 +205,7 @@ static socmon_status make_writer(int fd, const socmon_recording *rec, const socm
         return socmon_fail(SOCMON_ENOMEM, "recwriter: out of memory");
     w->fd = fd;
     w->level = o.level;
+    w->level_given = level_given;
     w->layout = layout < 0 ? SOCMON_REC2_DEFAULT_LAYOUT : layout;
     struct stat sb;
     w->base = lseek(fd, 0, SEEK_CUR);
@@ -422,6 +425,8 @@ socmon_status socmon_recwriter_flush(socmon_recwriter *w)
     return st != SOCMON_OK ? st : sync_fd(w);
 }
 
+enum { ATTACH_FAST_BYTES = 256 * 1024 };
+
 socmon_status socmon_recwriter_attach(socmon_recwriter *w, const char *name, const void *data, size_t len)
 {
     if (!w || !name || (!data && len))
@@ -439,7 +444,11 @@ socmon_status socmon_recwriter_attach(socmon_recwriter *w, const char *name, con
     socmon_status st = write_block(w);
     uint8_t *b = NULL;
     size_t n = 0;
-    if (st == SOCMON_OK && (st = smn_rec2_attach_encode(name, data, len, w->level, &b, &n)) == SOCMON_OK)
+    /* A large attachment (an Ibex profile's JSON: CoreMark's is megabytes) at zstd level 1
+     * unless the caller chose a level: on such text both faster and smaller than the default 3
+     * (docs/recording-format.md, "Attachments"). A small one keeps the writer's level. */
+    int level = !w->level_given && len >= ATTACH_FAST_BYTES ? 1 : w->level;
+    if (st == SOCMON_OK && (st = smn_rec2_attach_encode(name, data, len, level, &b, &n)) == SOCMON_OK)
         st = put(w, b, n, "an attachment");
     if (st == SOCMON_OK) {
         w->good_end = w->stats.bytes;

@@ -2,7 +2,8 @@
  * docs/recording-format.md, "Attachments"): written between blocks and at the end they read back
  * byte for byte with the samples around them intact; a reopened file keeps them; a damaged
  * payload or header is damage (not complete, the attachment missing, the samples all there);
- * a second one of a name, a name too long or empty, and a NULL argument are refused. */
+ * a second one of a name, a name too long or empty, and a NULL argument are refused; a large one is
+ * compressed at zstd level 1 unless the writer was given a level. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -15,6 +16,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <zstd.h>
 
 #include "socmon/recording.h"
 #include "support/fake.h"
@@ -232,6 +235,68 @@ static void refused(void **state)
     close(fd);
 }
 
+/* One attachment of len bytes of text (words in an order of their own) with writer level `level`
+ * (0: the default); the bytes its record takes in the file. */
+static uint64_t attach_bytes(const char *text, size_t len, int level)
+{
+    int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+    assert_true(fd >= 0);
+    socmon_recwriter_opts o = {.size = sizeof o, .block_samples = 8, .level = level};
+    socmon_recwriter *w = NULL;
+    assert_int_equal(socmon_recwriter_open(fd, set, "fake", 1000, &o, &w), SOCMON_OK);
+    assert_int_equal(socmon_recwriter_attach(w, "doc", text, len), SOCMON_OK);
+    assert_int_equal(socmon_recwriter_close(w), SOCMON_OK);
+    close(fd);
+    socmon_recording *rec = NULL;
+    assert_int_equal(socmon_recording_load(path, &rec), SOCMON_OK);
+    const void *d;
+    size_t n;
+    uint64_t fb = 0;
+    assert_int_equal(socmon_recording_attachment(rec, "doc", &d, &n), SOCMON_OK);
+    assert_int_equal(n, len);
+    assert_memory_equal(d, text, len);
+    assert_string_equal(socmon_recording_attachment_at(rec, 0, &n, &fb), "doc");
+    socmon_recording_free(rec);
+    return fb;
+}
+
+static size_t zstd_bytes(const char *text, size_t len, int level)
+{
+    size_t cap = ZSTD_compressBound(len);
+    void *b = malloc(cap);
+    assert_non_null(b);
+    size_t n = ZSTD_compress(b, cap, text, len, level);
+    assert_false(ZSTD_isError(n));
+    free(b);
+    return n;
+}
+
+/* A large attachment (a profile's JSON) is compressed at zstd level 1 unless the writer was
+ * given a level; a small one at the writer's level (the default 3). */
+static void large_ones_at_level_1(void **state)
+{
+    (void)state;
+    size_t big = 400000, small = 4000;
+    char *text = malloc(big);
+    assert_non_null(text);
+    static const char *const words[] = {"[1048576,", "411082863,", "1,", "[0,0,0,12],", "\"jal zero\"],",
+                                        "[5,1,0,3],", "0x10a188", "addi sp,", "-16],"};
+    uint32_t x = 12345;
+    for (size_t i = 0; i < big;) {
+        x = x * 1103515245u + 12345u;
+        const char *wd = words[(x >> 16) % 9];
+        for (size_t k = 0; wd[k] && i < big; k++)
+            text[i++] = wd[k];
+    }
+    assert_true(zstd_bytes(text, big, 1) != zstd_bytes(text, big, 3));   /* the test can tell them apart */
+    uint64_t hdr = attach_bytes(text, big, 3) - zstd_bytes(text, big, 3);   /* the record's own bytes */
+    assert_true(hdr > 0 && hdr < 100);
+    assert_int_equal(attach_bytes(text, big, 0) - hdr, zstd_bytes(text, big, 1));
+    assert_int_equal(attach_bytes(text, big, 5) - hdr, zstd_bytes(text, big, 5));
+    assert_int_equal(attach_bytes(text, small, 0) - hdr, zstd_bytes(text, small, 3));
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -239,6 +304,7 @@ int main(void)
         cmocka_unit_test(reopened_keeps_them),
         cmocka_unit_test(damage),
         cmocka_unit_test(refused),
+        cmocka_unit_test(large_ones_at_level_1),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
