@@ -321,7 +321,7 @@ socmon_status socmon_profile_to_json(const socmon_profile *p, char **out, size_t
     const char *program = p->program ? p->program : "", *arch = p->arch ? p->arch : "";
     /* some 60 bytes a PC and a node, 30 a slice */
     jreserve(&b, 4096 + (p->ninsns + p->nnodes) * (40 + 8 * p->nevents) + p->nslices * 32);
-    jlit(&b, "{\"format\":\"socmon-profile\",\"version\":1");
+    jlit(&b, "{\"format\":\"socmon-profile\",\"version\":2");
     if (jstring_ok(program)) {
         jlit(&b, ",\"program\":");
         jstr(&b, program);
@@ -400,16 +400,21 @@ socmon_status socmon_profile_to_json(const socmon_profile *p, char **out, size_t
         jvals(&b, p->nodes[i].v, p->nevents);
         jc(&b, ']');
     }
+    /* version 2: a slice's start after the previous slice's start and its length, not the two
+     * times: small numbers that repeat as the program's calls repeat (CoreMark's 100,000
+     * slices: 1.7 MB of text instead of 2.7 MB, and 28 KB once compressed instead of 680 KB) */
     jlit(&b, "],\"slices\":[");
+    uint64_t t_prev = 0;
     for (size_t i = 0; i < p->nslices; i++) {
         if (jreserve(&b, 8 + 4 * (JROW_INT + 1)) != 0)
             break;
         if (i)
             jc(&b, ',');
         jc(&b, '[');
-        ji(&b, (int64_t)p->slices[i].t0_ns);
+        ji(&b, (int64_t)(p->slices[i].t0_ns - t_prev));
+        t_prev = p->slices[i].t0_ns;
         jc(&b, ',');
-        ji(&b, (int64_t)p->slices[i].t1_ns);
+        ji(&b, (int64_t)(p->slices[i].t1_ns - p->slices[i].t0_ns));
         jc(&b, ',');
         ji(&b, (int64_t)p->slices[i].func);
         jc(&b, ',');
@@ -564,7 +569,7 @@ static int check_sums(reader *r, const socmon_profile *p)
     return 0;
 }
 
-static int read_rows(reader *r, socmon_profile *p, const json_t *doc)
+static int read_rows(reader *r, socmon_profile *p, const json_t *doc, int version)
 {
     const json_t *ev = json_object_get(doc, "events");
     for (size_t k = 0; k < p->nevents; k++) {
@@ -614,16 +619,34 @@ static int read_rows(reader *r, socmon_profile *p, const json_t *doc)
     }
     if (check_sums(r, p) != 0)
         return -1;
+    /* version 1: [t0, t1, ...]; version 2: [t0 - the previous slice's t0 (two's complement),
+     * t1 - t0, ...], the same times once added up */
     const json_t *sl = json_object_get(doc, "slices");
+    uint64_t t_prev = 0;
     for (size_t i = 0; i < p->nslices; i++) {
         const json_t *x = json_array_get(sl, i);
         socmon_profile_slice *q = &p->slices[i];
         size_t depth;
-        if (json_array_size(x) != 4 || get_u64(json_array_get(x, 0), &q->t0_ns) ||
-            get_u64(json_array_get(x, 1), &q->t1_ns) || q->t1_ns < q->t0_ns ||
+        uint64_t a, b;
+        if (json_array_size(x) != 4 || get_u64(json_array_get(x, 0), &a) || get_u64(json_array_get(x, 1), &b) ||
             get_index(json_array_get(x, 2), p->nfuncs, &q->func) ||
             get_index(json_array_get(x, 3), 1u << 16, &depth))
-            return bad(r, "slice %zu: [t0, t1, function, depth] with t0 <= t1", i);
+            return bad(r, "slice %zu: [%s, function, depth]%s", i, version == 1 ? "t0, t1" : "t0 step, length",
+                       version == 1 ? " with t0 <= t1" : "");
+        if (version == 1) {
+            q->t0_ns = a;
+            q->t1_ns = b;
+        } else {
+            q->t0_ns = t_prev + a;
+            q->t1_ns = q->t0_ns + b;
+            if ((int64_t)a < 0 ? q->t0_ns > t_prev : q->t0_ns < t_prev)
+                return bad(r, "slice %zu: starts outside 0..2^64-1 ns", i);
+            if ((int64_t)b < 0)
+                return bad(r, "slice %zu: a negative length", i);
+            t_prev = q->t0_ns;
+        }
+        if (q->t1_ns < q->t0_ns)
+            return bad(r, "slice %zu: ends before it starts (or past the largest time)", i);
         q->depth = (unsigned)depth;
     }
     if (get_u64(json_object_get(doc, "slices_dropped"), &p->slices_dropped) != 0)
@@ -663,9 +686,10 @@ socmon_status socmon_profile_from_json(const char *text, size_t len, socmon_prof
                  *prog = json_object_get(doc, "program"), *arch = json_object_get(doc, "arch");
     socmon_status st = SOCMON_OK;
     socmon_profile *p = NULL;
-    if (!json_is_string(fmt) || strcmp(json_string_value(fmt), "socmon-profile") != 0 ||
-        json_integer_value(json_object_get(doc, "version")) != 1)
-        st = socmon_fail(SOCMON_EPARSE, "profile: not a socmon profile of version 1");
+    json_int_t vj = json_integer_value(json_object_get(doc, "version"));
+    int version = vj == 1 || vj == 2 ? (int)vj : 0;   /* 2: the slices' times as steps (above) */
+    if (!json_is_string(fmt) || strcmp(json_string_value(fmt), "socmon-profile") != 0 || !version)
+        st = socmon_fail(SOCMON_EPARSE, "profile: not a socmon profile of version 1 or 2");
     else if (!json_is_array(ev) || !json_is_array(fn) || !json_is_array(in) || !json_is_array(nd) ||
              !json_is_array(sl) || !printable(prog, 4096) || !printable(arch, 32))
         st = socmon_fail(SOCMON_EPARSE, "profile: program, arch (printable), events, functions, insns, nodes "
@@ -677,7 +701,7 @@ socmon_status socmon_profile_from_json(const char *text, size_t len, socmon_prof
         st = socmon_fail(SOCMON_ENOMEM, "profile: out of memory");
     if (st == SOCMON_OK) {
         reader r = {""};
-        if (read_rows(&r, p, doc) != 0)
+        if (read_rows(&r, p, doc, version) != 0)
             st = socmon_fail(SOCMON_EPARSE, "profile: %s", r.what);
     }
     json_decref(doc);

@@ -2,11 +2,15 @@
  * json_dumps(JSON_COMPACT) makes of it (the document parsed and written again is the same text),
  * with the strings escaped as jansson escapes them, 64-bit values as signed integers, and a
  * string jansson would not take (not UTF-8) dropping its row or member as the tree of values did
- * (the recordings' profiles of bench/ibex and the profile tests' programs came out the same bytes). */
+ * (the recordings' profiles of bench/ibex and the profile tests' programs came out the same bytes).
+ * Version 2 writes a slice's start as the step from the previous slice's start and its length
+ * (small numbers that repeat with the program's calls); the reader takes version 1's absolute
+ * times too, and refuses steps that leave 0..2^64-1 or a negative length. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -99,11 +103,94 @@ static void not_utf8_drops_as_before(void **state)
     socmon_profile_free(p);
 }
 
+static void slices_as_steps(void **state)
+{
+    (void)state;
+    socmon_profile *p = sample("p.elf", "(fetch outside RAM)");
+    char *s = NULL;
+    assert_int_equal(socmon_profile_to_json(p, &s, NULL), SOCMON_OK);
+    assert_non_null(strstr(s, "{\"format\":\"socmon-profile\",\"version\":2,"));
+    /* (0, 100) and (10, 90): steps 0 and 10, lengths 100 and 80 */
+    assert_non_null(strstr(s, "\"slices\":[[0,100,1,0],[10,80,2,1]],\"slices_dropped\":3"));
+    free(s);
+    socmon_profile_free(p);
+}
+
+/* A document whose counts add up (test_profile_sums' seed), with version V and slices S. */
+static socmon_status parse_slices(int version, const char *slices, socmon_profile **p)
+{
+    char doc[2048];
+    snprintf(doc, sizeof doc,
+             "{\"format\": \"socmon-profile\", \"version\": %d, \"program\": \"p.elf\", \"arch\": \"rv32imc\", "
+             "\"events\": [{\"name\": \"cycles\", \"width\": 64}], \"total\": [5], "
+             "\"functions\": [[\"_unknown\", 0, 0], [\"main\", 1048720, 1048736]], "
+             "\"insns\": [[1048720, 17665, 1, [5], \"\"]], "
+             "\"nodes\": [[0, 0, false, 0, [0]], [0, 1, false, 1, [5]]], "
+             "\"slices\": %s, \"slices_dropped\": 0}",
+             version, slices);
+    *p = NULL;
+    return socmon_profile_from_json(doc, strlen(doc), p);
+}
+
+static void slices_read_in_both_versions(void **state)
+{
+    (void)state;
+    socmon_profile *a = NULL, *b = NULL;
+    assert_int_equal(parse_slices(1, "[[100, 500, 1, 0], [120, 130, 1, 1], [600, 600, 1, 0]]", &a), SOCMON_OK);
+    assert_int_equal(parse_slices(2, "[[100, 400, 1, 0], [20, 10, 1, 1], [480, 0, 1, 0]]", &b), SOCMON_OK);
+    assert_int_equal(a->nslices, 3);
+    assert_int_equal(b->nslices, 3);
+    for (size_t i = 0; i < 3; i++) {
+        assert_true(a->slices[i].t0_ns == b->slices[i].t0_ns);
+        assert_true(a->slices[i].t1_ns == b->slices[i].t1_ns);
+        assert_int_equal(a->slices[i].depth, b->slices[i].depth);
+    }
+    assert_true(b->slices[2].t0_ns == 600 && b->slices[2].t1_ns == 600);
+    /* written again, read again: the same times */
+    char *s = NULL;
+    size_t n = 0;
+    assert_int_equal(socmon_profile_to_json(a, &s, &n), SOCMON_OK);
+    socmon_profile *c = NULL;
+    assert_int_equal(socmon_profile_from_json(s, n, &c), SOCMON_OK);
+    for (size_t i = 0; i < 3; i++)
+        assert_true(c->slices[i].t0_ns == a->slices[i].t0_ns && c->slices[i].t1_ns == a->slices[i].t1_ns);
+    free(s);
+    socmon_profile_free(a);
+    socmon_profile_free(b);
+    socmon_profile_free(c);
+    /* a step back is allowed (a start is a time, the previous one may be later), not one past 0 */
+    assert_int_equal(parse_slices(2, "[[100, 0, 1, 0], [-40, 5, 1, 0]]", &a), SOCMON_OK);
+    assert_true(a->slices[1].t0_ns == 60 && a->slices[1].t1_ns == 65);
+    socmon_profile_free(a);
+    static const struct { int v; const char *slices, *msg; } bad[] = {
+        {2, "[[100, 0, 1, 0], [-101, 5, 1, 0]]", "slice 1: starts outside 0..2^64-1 ns"},
+        {2, "[[-1, 0, 1, 0]]", "slice 0: starts outside 0..2^64-1 ns"},
+        {2, "[[100, -1, 1, 0]]", "slice 0: a negative length"},
+        {2, "[[9223372036854775807, 0, 1, 0], [9223372036854775807, 0, 1, 0], [9, 0, 1, 0]]",
+         "slice 2: starts outside 0..2^64-1 ns"},
+        {2, "[[2, 0, 1, 0], [9223372036854775807, 9223372036854775807, 1, 0]]",
+         "slice 1: ends before it starts (or past the largest time)"},
+        {1, "[[100, 99, 1, 0]]", "slice 0: ends before it starts (or past the largest time)"},
+        {2, "[[1, 2, 3]]", "slice 0: [t0 step, length, function, depth]"},
+        {1, "[[1, 2, 5, 0]]", "slice 0: [t0, t1, function, depth] with t0 <= t1"},
+        {3, "[]", "not a socmon profile of version 1 or 2"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        socmon_profile *q = NULL;
+        assert_int_equal(parse_slices(bad[i].v, bad[i].slices, &q), SOCMON_EPARSE);
+        assert_null(q);
+        if (!strstr(socmon_errmsg(), bad[i].msg))
+            fail_msg("case %zu: '%s' does not say '%s'", i, socmon_errmsg(), bad[i].msg);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(same_as_jansson),
         cmocka_unit_test(not_utf8_drops_as_before),
+        cmocka_unit_test(slices_as_steps),
+        cmocka_unit_test(slices_read_in_both_versions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
