@@ -45,7 +45,10 @@ socmon_status socmon_pipeline_new(const socmon_source_info *schema, const socmon
     p->bad = calloc(n + 1, 1);
     p->run_bad = calloc(n + 1, 1);
     p->group_end = calloc(n + 1, sizeof *p->group_end);
-    st = p->prev && p->d && p->raw && p->values && p->running && p->x && p->bad && p->run_bad && p->group_end
+    p->max_rate = calloc(n + 1, sizeof *p->max_rate);
+    p->ones = calloc(n + 1, sizeof *p->ones);
+    st = p->prev && p->d && p->raw && p->values && p->running && p->x && p->bad && p->run_bad && p->group_end &&
+                 p->max_rate && p->ones
              ? SOCMON_OK
              : nomem();
     if (st == SOCMON_OK && (st = socmon_scaling_new(schema->counters, schema->names, n, &p->sc)) == SOCMON_OK) {
@@ -86,7 +89,7 @@ void socmon_pipeline_free(socmon_pipeline *p)
     smn_spread_free(&p->csp);
     smn_spread_free(&p->msp);
     free(p->prev), free(p->d), free(p->raw), free(p->values), free(p->running), free(p->x), free(p->mv);
-    free(p->bad), free(p->run_bad), free(p->group_end);
+    free(p->bad), free(p->run_bad), free(p->group_end), free(p->max_rate), free(p->ones);
     free(p);
 }
 

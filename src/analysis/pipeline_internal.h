@@ -48,6 +48,8 @@ struct socmon_pipeline {
     unsigned badflags, run_badflags;
     uint64_t bad_intervals;
     size_t *group_end;        /* per counter: one past the last counter of its block */
+    double *max_rate;         /* per counter: its max_rate_hz, and its all-ones value (its width's */
+    uint64_t *ones;           /* mask), in arrays of their own: read at every sample */
     /* the totals */
     uint64_t *values;
     double *running, *x, *mv;

@@ -44,6 +44,11 @@ unsigned smn_pipeline_value_flags(const socmon_pipeline *p, const double *runnin
 #define PLAUSIBLE_MARGIN 1.25
 #define PLAUSIBLE_SLACK_NS 1e6
 
+static uint64_t all_ones(unsigned width)
+{
+    return width >= 64 ? UINT64_MAX : (UINT64_C(1) << width) - 1;
+}
+
 void smn_pipeline_plausible_begin(socmon_pipeline *p, const socmon_source_info *info)
 {
     /* a block is a run of counters of one instance in sample order (targets list a block's
@@ -53,31 +58,33 @@ void smn_pipeline_plausible_begin(socmon_pipeline *p, const socmon_source_info *
         const char *a = info->counters[i].instance ? info->counters[i].instance : "";
         const char *b = i + 1 < n && info->counters[i + 1].instance ? info->counters[i + 1].instance : "";
         p->group_end[i] = i + 1 < n && strcmp(a, b) == 0 ? p->group_end[i + 1] : i + 1;
+        p->max_rate[i] = info->counters[i].max_rate_hz;
+        p->ones[i] = all_ones(info->counters[i].width);
     }
-}
-
-static uint64_t all_ones(unsigned width)
-{
-    return width >= 64 ? UINT64_MAX : (UINT64_C(1) << width) - 1;
 }
 
 unsigned smn_pipeline_plausible(socmon_pipeline *p, const uint64_t *v, uint64_t dt_ns)
 {
-    const socmon_counter *c = p->src_info->counters;
+    /* (the rates and widths from arrays of their own, the interval's span once: a program's
+     * per-function counters are 1,128 of them at every sample) */
+    const double *restrict rates = p->max_rate;
+    const uint64_t *restrict ones = p->ones, *restrict d = p->d;
+    unsigned char *restrict badv = p->bad;
+    const double span = (double)dt_ns * PLAUSIBLE_MARGIN + PLAUSIBLE_SLACK_NS;
     unsigned any = 0;
     for (size_t i = 0; i < p->n; i++) {
         unsigned char b = 0;
-        double rate = c[i].max_rate_hz;
-        if (rate > 0 && (double)p->d[i] > rate * ((double)dt_ns * PLAUSIBLE_MARGIN + PLAUSIBLE_SLACK_NS) / 1e9)
+        double rate = rates[i];
+        if (rate > 0 && (double)d[i] > rate * span / 1e9)
             b = SOCMON_VALUE_IMPLAUSIBLE;
-        p->bad[i] = b;
+        badv[i] = b;
         any |= b;
     }
     /* a dead bus answers every read with all-ones: a block of two or more counters that all
      * read so at once (one counter alone may legitimately pass through all-ones) */
     for (size_t i = 0; i < p->n;) {
         size_t e = p->group_end[i], k = i;
-        while (k < e && v[k] == all_ones(c[k].width))
+        while (k < e && v[k] == ones[k])
             k++;
         if (k == e && e - i >= 2) {
             for (k = i; k < e; k++)
