@@ -56,17 +56,23 @@ static socmon_status check(model_bus *mb, uint64_t addr, const region **out)
     return SOCMON_OK;
 }
 
+/* The region of the last access, if it holds addr and addr is aligned (align: 4 or 8), else NULL:
+ * the common case of a read, which needs no lookup (a driver reads a tile's window in a run, an
+ * Ibex profile's per-function table of 1,128 counters at every sample). */
+static inline const region *last_holding(const model_bus *mb, uint64_t addr, uint64_t align)
+{
+    const region *r = mb->last < mb->n ? &mb->r[mb->last] : NULL;
+    return r && !(addr & (align - 1)) && addr >= r->base && addr - r->base < r->size ? r : NULL;
+}
+
 static socmon_status mb_read_other(model_bus *mb, uint64_t addr, uint32_t *val);
 
 static socmon_status mb_read(void *priv, uint64_t addr, uint32_t *val)
 {
     model_bus *mb = priv;
-    const region *r = mb->last < mb->n ? &mb->r[mb->last] : NULL;
-    /* The common case first: an aligned read in the region of the last access
-     * (a driver reads a tile's window in a run); the rest apart, so this part
-     * needs no stack frame (a per-function table of 1,128 counters is read
-     * hi-lo-hi at every sample of an Ibex profile). */
-    if (r && !(addr & 3) && addr >= r->base && addr - r->base < r->size && r->ops->read)
+    const region *r = last_holding(mb, addr, 4);
+    /* the rest apart, so this part needs no stack frame */
+    if (r && r->ops->read)
         return r->ops->read(r->model, addr - r->base, val);
     return mb_read_other(mb, addr, val);
 }
@@ -114,10 +120,8 @@ static socmon_status mb_read64_other(model_bus *mb, uint64_t addr, uint64_t *val
 static socmon_status mb_read64(void *priv, uint64_t addr, uint64_t *val)
 {
     model_bus *mb = priv;
-    const region *r = mb->last < mb->n ? &mb->r[mb->last] : NULL;
-    /* as mb_read: an aligned read in the region of the last access first (an Ibex profile's
-     * per-function table, 1,128 64-bit counters at every sample) */
-    if (r && !(addr & 7) && addr >= r->base && addr - r->base < r->size && r->ops->read64)
+    const region *r = last_holding(mb, addr, 8);   /* as mb_read */
+    if (r && r->ops->read64)
         return r->ops->read64(r->model, addr - r->base, val);
     return mb_read64_other(mb, addr, val);
 }

@@ -130,28 +130,29 @@ const ibex_symbol *smn_ibex_fntable_symbols(const smn_ibex_fntable *t, size_t *n
 }
 
 /* ---- the table on the bus (read-only) ---- */
-static socmon_status table_read(void *model, uint64_t off, uint32_t *val)
+/* The counter at byte offset off (either of its words). */
+static socmon_status counter_at(const smn_ibex_fntable *t, uint64_t off, uint64_t *v)
 {
-    smn_ibex_fntable *t = model;
     uint64_t f = off / IBEX_ATTRBUS_STRIDE, k = off % IBEX_ATTRBUS_STRIDE / 8;
     if (f > t->nsyms || k >= IBEX_ATTR_COUNTERS)
         return socmon_fail(SOCMON_EIO, "ibex: attribution table: no counter at offset 0x%llx",
                            (unsigned long long)off);
-    uint64_t v = t->sums[f][k];
-    *val = (uint32_t)(off % 8 ? v >> 32 : v);
+    *v = t->sums[f][k];
     return SOCMON_OK;
+}
+
+static socmon_status table_read(void *model, uint64_t off, uint32_t *val)
+{
+    uint64_t v = 0;
+    socmon_status st = counter_at(model, off, &v);
+    *val = (uint32_t)(off % 8 ? v >> 32 : v);
+    return st;
 }
 
 /* A counter whole: the table's registers are 64 bits wide (hw/ibex_csr.h). */
 static socmon_status table_read64(void *model, uint64_t off, uint64_t *val)
 {
-    smn_ibex_fntable *t = model;
-    uint64_t f = off / IBEX_ATTRBUS_STRIDE, k = off % IBEX_ATTRBUS_STRIDE / 8;
-    if (f > t->nsyms || k >= IBEX_ATTR_COUNTERS)
-        return socmon_fail(SOCMON_EIO, "ibex: attribution table: no counter at offset 0x%llx",
-                           (unsigned long long)off);
-    *val = t->sums[f][k];
-    return SOCMON_OK;
+    return counter_at(model, off, val);
 }
 
 static socmon_status table_write(void *model, uint64_t off, uint32_t val)
