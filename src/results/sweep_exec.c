@@ -6,9 +6,12 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <poll.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "results/sweep_exec.h"
@@ -22,6 +25,7 @@ typedef enum { SLOT_FREE, SLOT_STAT, SLOT_RECORD } slot_state;
 typedef struct slot {
     slot_state state;
     pid_t pid;
+    int pidfd;                   /* a pidfd of pid (poll: it ends), or -1 (a kernel without them) */
     const socmon_sweep_point *p;
     socmon_run *run;             /* the point's counts while its recording is made */
     char json[4096], err[4096], rec[4096];
@@ -31,6 +35,7 @@ typedef struct runner {
     const smn_sweep_exec_opts *o;
     char dir[1024];              /* the temporary directory of the points' files */
     slot *slots;
+    struct pollfd *fds;          /* wait_point's, one per slot */
     size_t next, ended;
     smn_sweep_exec_result *res;
     uint64_t t0_ns;              /* when the sweep started (smn_mono_ns) */
@@ -195,6 +200,11 @@ static int start(runner *r, slot *s, const char *cmd)
     s->pid = spawn(r, argv, s->err);
     if (s->pid < 0)
         return -1;
+#ifdef SYS_pidfd_open
+    s->pidfd = (int)syscall(SYS_pidfd_open, s->pid, 0);
+#else
+    s->pidfd = -1;
+#endif
     s->state = strcmp(cmd, "stat") == 0 ? SLOT_STAT : SLOT_RECORD;
     return 0;
 }
@@ -342,6 +352,42 @@ static void slot_files(runner *r, slot *s, size_t k)
     }
 }
 
+/* Waits for one of the sweep's own points to end, never for another child of the caller's (a
+ * library that took any child's status, as waitpid(-1) does, would lose the application's): a
+ * look at each running point, then poll on their pidfds until one ends, or, where the kernel
+ * has no pidfds, a look every 10 ms. Returns the slot whose point ended, with its status (a
+ * point's process reaped by someone else reads as exit 127), or NULL when a signal came or
+ * none runs: the caller looks at the stop and starts points again. */
+static slot *wait_point(runner *r, unsigned jobs, int *status)
+{
+    for (;;) {
+        unsigned n = 0;
+        int all_fds = 1;
+        for (unsigned k = 0; k < jobs; k++) {
+            slot *s = &r->slots[k];
+            if (s->state == SLOT_FREE)
+                continue;
+            pid_t w = waitpid(s->pid, status, WNOHANG);
+            if (w == s->pid || (w < 0 && errno == ECHILD)) {
+                if (w < 0)
+                    *status = 127 << 8;
+                if (s->pidfd >= 0)
+                    close(s->pidfd);
+                s->pidfd = -1;
+                return s;
+            }
+            if (s->pidfd < 0)
+                all_fds = 0;
+            else
+                r->fds[n++] = (struct pollfd){.fd = s->pidfd, .events = POLLIN};
+        }
+        if (!n && all_fds)
+            return NULL;
+        if (poll(r->fds, n, all_fds ? -1 : 10) < 0 && errno == EINTR)
+            return NULL;
+    }
+}
+
 socmon_status smn_sweep_exec(const smn_sweep_exec_opts *o, smn_sweep_exec_result *res)
 {
     memset(res, 0, sizeof *res);
@@ -355,7 +401,10 @@ socmon_status smn_sweep_exec(const smn_sweep_exec_opts *o, smn_sweep_exec_result
     if (jobs > o->ntodo)
         jobs = (unsigned)o->ntodo;
     r.slots = calloc(jobs, sizeof *r.slots);
-    if (!r.slots) {
+    r.fds = calloc(jobs, sizeof *r.fds);
+    if (!r.slots || !r.fds) {
+        free(r.slots);
+        free(r.fds);
         rmdir(r.dir);
         return socmon_fail(SOCMON_ENOMEM, "sweep: out of memory");
     }
@@ -380,17 +429,9 @@ socmon_status smn_sweep_exec(const smn_sweep_exec_opts *o, smn_sweep_exec_result
         if (!busy && (halt || r.next >= o->ntodo))
             break;
         int status;
-        pid_t pid = waitpid(-1, &status, 0);
-        if (pid < 0) {
-            if (errno == EINTR)
-                continue;
-            break;   /* ECHILD: nothing left to wait for */
-        }
-        for (unsigned k = 0; k < jobs; k++)
-            if (r.slots[k].state != SLOT_FREE && r.slots[k].pid == pid) {
-                halt |= reap(&r, &r.slots[k], status);
-                break;
-            }
+        slot *ended = wait_point(&r, jobs, &status);
+        if (ended)
+            halt |= reap(&r, ended, status);
         /* a stop asked from outside the terminal (kill) reaches the sweep only: pass it on */
         if (stop_asked(&r))
             for (unsigned k = 0; k < jobs; k++)
@@ -405,5 +446,6 @@ socmon_status smn_sweep_exec(const smn_sweep_exec_opts *o, smn_sweep_exec_result
     }
     rmdir(r.dir);
     free(r.slots);
+    free(r.fds);
     return SOCMON_OK;
 }

@@ -1,6 +1,7 @@
 /* A sweep campaign through the library (export/sweep_campaign.c, results/sweep_exec.c), as the
  * CLI drives it: points run as processes of socmon ($SOCMON_BIN), a failing one kept in the table,
- * resume, a stop asked before any point, the refusals of bad input, merge. What the campaign says
+ * resume, a stop asked before any point, the refusals of bad input, merge, and the caller's own
+ * children left alone (the points are waited for by pid). What the campaign says
  * reaches the talk's callbacks only: the library writes nothing to stderr or stdout. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "export/sweep_campaign.h"
@@ -262,6 +264,25 @@ static void exec_needs_a_program(void **state)
     assert_non_null(strstr(socmon_errmsg(), "no program"));
 }
 
+/* the caller's own children are not the sweep's to reap: one that ended before the sweep still
+ * has its status for the caller afterwards (waitpid(-1) in the library took it) */
+static void callers_children_kept(void **state)
+{
+    fixture *f = *state;
+    if (points_cannot_run())
+        skip();
+    pid_t child = fork();
+    assert_true(child >= 0);
+    if (child == 0)
+        _exit(7);
+    smn_sweep_outcome out = run(f, SOCMON_OK);
+    assert_int_equal(out.exit, 1);   /* the failing point, as ever */
+    int status = 0;
+    assert_int_equal(waitpid(child, &status, 0), child);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 7);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -270,6 +291,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(refusals, setup, teardown),
         cmocka_unit_test_setup_teardown(merging, setup, teardown),
         cmocka_unit_test_setup_teardown(exec_needs_a_program, setup, teardown),
+        cmocka_unit_test_setup_teardown(callers_children_kept, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
