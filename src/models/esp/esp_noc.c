@@ -432,8 +432,16 @@ static inline ALWAYS_INLINE void decide(const esp_noc *noc, const esp_plane *pl,
             return;
         }
     }
+    if (!avail) {
+        /* No flit at any input: only the output registers whose flits leave change ("Passes") */
+        unsigned mov = outm & ~R->stopin;
+        R->mov = (uint16_t)mov;
+        R->pass = 2;
+        if (!mov && (outm | R->locked))
+            R->asleep = 1;
+        return;
+    }
     R->pass = 0;
-
     /* The flit at each input's head (the FIFO's, or the arriving one through the bypass; 0 and
      * fkind[0] = 0: none), and the outputs the heads among them request: bit 5 * o + i. */
     uint32_t reqm = 0;
@@ -545,6 +553,35 @@ static inline ALWAYS_INLINE unsigned commit_pass(socmon_esp_soc *soc, esp_plane 
     return 1;
 }
 
+/* A visit with no flit at any input (multifft: 7.8 M of 36 M): the registers whose flits leave go
+ * void, the local one's flit is ejected, as the general commit does them. */
+static inline ALWAYS_INLINE unsigned commit_drain(socmon_esp_soc *soc, esp_plane *pl, unsigned p, unsigned t,
+                                                  uint64_t now)
+{
+    esp_noc *noc = &soc->eng->noc;
+    esp_router *R = &pl->r[t];
+    uint32_t *cnt = soc->tiles[t].count + ESP_MON_NOC_QFULL + p * ESP_NDIRS;
+    uint32_t since = (uint32_t)(now + 1);
+    unsigned mov = R->mov;
+    for (unsigned m = mov & ~(1u << L); m; m &= m - 1) {
+        unsigned o = (unsigned)__builtin_ctz(m), in = OPPOSITE[o];
+        esp_router *NB = &pl->r[nb_tile(noc, t, o)];
+        NB->link[in] = 0;
+        NB->linkmask = (uint16_t)(NB->linkmask & ~(1u << in));
+        R->out[o] = 0;
+        cnt[o] += since - R->so[o];
+    }
+    if (mov >> L & 1u) {
+        eject(soc, pl, p, R->out[L]);
+        R->out[L] = 0;
+        cnt[L] += since - R->so[L];
+    }
+    R->outmask = (uint16_t)(R->outmask & ~mov);
+    if (R->outmask | R->locked)
+        list_next(pl, t, now);
+    return 0;
+}
+
 /* The second half of router t's cycle: FIFOs read and written, output registers loaded (the
  * neighbours' links), worms locked and released, arbiters moved, flits ejected. */
 static inline ALWAYS_INLINE unsigned commit(socmon_esp_soc *soc, esp_plane *pl, unsigned p, unsigned t,
@@ -555,7 +592,7 @@ static inline ALWAYS_INLINE unsigned commit(socmon_esp_soc *soc, esp_plane *pl, 
     if (R->asleep)
         return 0;
     if (R->pass)
-        return commit_pass(soc, pl, p, t, now);
+        return R->pass == 1 ? commit_pass(soc, pl, p, t, now) : commit_drain(soc, pl, p, t, now);
     unsigned rd = R->rd, full = R->full, lv = R->caplink & ~full;
     uint16_t sent[ESP_NDIRS + 1]; /* by input: the flit it gave an output; [ESP_NDIRS]: none */
     uint32_t *cnt = soc->tiles[t].count + ESP_MON_NOC_QFULL + p * ESP_NDIRS;
