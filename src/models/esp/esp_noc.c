@@ -418,28 +418,31 @@ static inline ALWAYS_INLINE void decide(const esp_noc *noc, const esp_plane *pl,
     esp_router *R = &pl->r[t];
     const uint16_t *fk = pl->fkind;
     unsigned outm = R->outmask, linkm = R->linkmask, ne = R->nonempty, avail = ne | linkm;
-    if (!ne && linkm && !(linkm & (linkm - 1))) {
-        /* One flit, on a link, at an empty FIFO: a pass if its output takes it and no other
-         * output's flit leaves (see "Passes"). */
-        unsigned i = (unsigned)__builtin_ctz(linkm), id = R->link[i], k = fk[id], o = k >> 2;
-        unsigned lk = R->locked >> o & 1u, stopin = R->stopin;
-        unsigned ok = k & HEAD ? !lk : lk && R->cfg[o] == i;
-        if (ok && i != o && !((outm & ~stopin) & ~(1u << o)) && !(stopin >> o & 1u)) {
-            R->capid[i] = (uint16_t)id;
-            R->rd = (uint16_t)(1u << i);
-            R->fwdm = (uint16_t)(1u << o);
-            R->pass = 1;
+    if (!(ne | (linkm & (linkm - 1)))) { /* no FIFO holds a flit, at most one link does */
+        unsigned stopin = R->stopin;
+        if (linkm) {
+            /* One flit, on a link, at an empty FIFO: a pass if its output takes it (a head: the
+             * output is free; a worm's flit: its input holds the output) and is not stopped, and
+             * no other output's flit leaves (see "Passes"). */
+            unsigned i = (unsigned)__builtin_ctz(linkm), id = R->link[i], k = fk[id], o = k >> 2;
+            unsigned lk = R->locked >> o & 1u;
+            unsigned ok = k & HEAD ? !lk : lk && R->cfg[o] == i;
+            if (ok && i != o && !(outm & ~stopin & ~(1u << o)) && !(stopin >> o & 1u)) {
+                R->capid[i] = (uint16_t)id;
+                R->rd = (uint16_t)(1u << i);
+                R->fwdm = (uint16_t)(1u << o);
+                R->pass = 1;
+                return;
+            }
+        } else {
+            /* No flit at any input: only the output registers whose flits leave change */
+            unsigned mov = outm & ~stopin;
+            R->mov = (uint16_t)mov;
+            R->pass = 2;
+            if (!mov && (outm | R->locked))
+                R->asleep = 1;
             return;
         }
-    }
-    if (!avail) {
-        /* No flit at any input: only the output registers whose flits leave change ("Passes") */
-        unsigned mov = outm & ~R->stopin;
-        R->mov = (uint16_t)mov;
-        R->pass = 2;
-        if (!mov && (outm | R->locked))
-            R->asleep = 1;
-        return;
     }
     R->pass = 0;
     /* The flit at each input's head (the FIFO's, or the arriving one through the bypass; 0 and
@@ -589,10 +592,11 @@ static inline ALWAYS_INLINE unsigned commit(socmon_esp_soc *soc, esp_plane *pl, 
 {
     esp_noc *noc = &soc->eng->noc;
     esp_router *R = &pl->r[t];
-    if (R->asleep)
-        return 0;
-    if (R->pass)
+    if (R->asleep | R->pass) { /* one test on the general visit's way */
+        if (R->asleep)
+            return 0;
         return R->pass == 1 ? commit_pass(soc, pl, p, t, now) : commit_drain(soc, pl, p, t, now);
+    }
     unsigned rd = R->rd, full = R->full, lv = R->caplink & ~full;
     uint16_t sent[ESP_NDIRS + 1]; /* by input: the flit it gave an output; [ESP_NDIRS]: none */
     uint32_t *cnt = soc->tiles[t].count + ESP_MON_NOC_QFULL + p * ESP_NDIRS;
