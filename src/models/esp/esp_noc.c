@@ -429,9 +429,7 @@ static inline ALWAYS_INLINE void decide(const esp_noc *noc, const esp_plane *pl,
             unsigned ok = k & HEAD ? !lk : lk && R->cfg[o] == i;
             if (ok && i != o && !(outm & ~stopin & ~(1u << o)) && !(stopin >> o & 1u)) {
                 R->capid[i] = (uint16_t)id;
-                R->rd = (uint16_t)(1u << i);
-                R->fwdm = (uint16_t)(1u << o);
-                R->pass = 1;
+                R->pass = (uint16_t)(1u | i << 2 | o << 5);
                 return;
             }
         } else {
@@ -526,7 +524,7 @@ static inline ALWAYS_INLINE void load_output(const esp_noc *noc, const esp_plane
 /* Passes. Most visits (multifft: 19 M of 36 M) take one flit from a link into an empty FIFO
  * and forward it at once (the bypass) into its output, the only output whose register changes:
  * a worm's flit through a router it holds, or a head to a free output. decide() marks such a
- * visit (R->pass: the input in R->rd, the output in R->fwdm) and its commit is the general
+ * visit (R->pass: bit 0, the input in bits 2-4, the output in 5-7) and its commit is the general
  * one's work for it, in the same order, without the loops: the FIFO is unchanged (written and
  * read in one cycle), no full flag changes, no other register moves. */
 static inline ALWAYS_INLINE unsigned commit_pass(socmon_esp_soc *soc, esp_plane *pl, unsigned p, unsigned t,
@@ -534,10 +532,8 @@ static inline ALWAYS_INLINE unsigned commit_pass(socmon_esp_soc *soc, esp_plane 
 {
     esp_noc *noc = &soc->eng->noc;
     esp_router *R = &pl->r[t];
-    unsigned i = (unsigned)__builtin_ctz(R->rd), o = (unsigned)__builtin_ctz(R->fwdm), id = R->capid[i];
-    uint32_t *cnt = soc->tiles[t].count + ESP_MON_NOC_QFULL + p * ESP_NDIRS;
-    uint32_t since = (uint32_t)(now + 1);
-    unsigned outm = R->outmask;
+    unsigned i = R->pass >> 2 & 7u, o = R->pass >> 5, id = R->capid[i];
+    unsigned kind = pl->fkind[id], outm = R->outmask, locked = R->locked;
     R->linkmask = (uint16_t)(R->linkmask & ~(1u << L)); /* an offer is always taken */
     R->link[L] = 0;
     if (o != L) {
@@ -546,12 +542,27 @@ static inline ALWAYS_INLINE unsigned commit_pass(socmon_esp_soc *soc, esp_plane 
         NB->link[in] = (uint16_t)id;
         NB->linkmask = (uint16_t)(NB->linkmask | 1u << in);
         list_next(pl, nt, now);
-        pl->fkind[id] = (uint16_t)((pl->fkind[id] & (HEAD | TAIL)) |
+        pl->fkind[id] = (uint16_t)((kind & (HEAD | TAIL)) |
                                    (noc->route[(size_t)nt * noc->n + pl->fdst[id]] & 7u) << 2);
     } else if (outm >> L & 1u) {
         eject(soc, pl, p, R->out[L]);
     }
-    load_output(noc, pl, R, o, id, i, outm, cnt, since);
+    /* load_output's work for a flit (never void here) */
+    R->out[o] = (uint16_t)id;
+    if (!(outm >> o & 1u)) {
+        R->outmask = (uint16_t)(outm | 1u << o);
+        R->so[o] = (uint32_t)(now + 1);
+    }
+    if (locked >> o & 1u) {
+        if (kind & TAIL)
+            R->locked = (uint16_t)(locked & ~(1u << o));
+    } else {
+        R->lrg[o] = noc->arb_demote[o][R->lrg[o]][i];
+        if (!(kind & TAIL)) {
+            R->locked = (uint16_t)(locked | 1u << o);
+            R->cfg[o] = (uint16_t)i;
+        }
+    }
     list_next(pl, t, now); /* its register holds the flit */
     return 1;
 }
@@ -595,7 +606,7 @@ static inline ALWAYS_INLINE unsigned commit(socmon_esp_soc *soc, esp_plane *pl, 
     if (R->asleep | R->pass) { /* one test on the general visit's way */
         if (R->asleep)
             return 0;
-        return R->pass == 1 ? commit_pass(soc, pl, p, t, now) : commit_drain(soc, pl, p, t, now);
+        return R->pass & 1u ? commit_pass(soc, pl, p, t, now) : commit_drain(soc, pl, p, t, now);
     }
     unsigned rd = R->rd, full = R->full, lv = R->caplink & ~full;
     uint16_t sent[ESP_NDIRS + 1]; /* by input: the flit it gave an output; [ESP_NDIRS]: none */
