@@ -19,7 +19,11 @@
  * writes only the router's own scratch fields; commit() writes the router's own state, its
  * output registers, which are its neighbours' links, and the stop masks of the routers feeding
  * its inputs (its full flags, as they read them). The order routers are visited in does not
- * matter.
+ * matter to any router's state. Two kinds of visit, most of them under load, commit without the
+ * general loops ("Passes", below): a pass (one flit from a link through an empty FIFO into the
+ * only output that moves) and a drain (no flit at any input). They keep their places on the
+ * lists, whose order is the order of a cycle's ejections (their chains book memory units and
+ * send packets).
  *
  * The monitors count what sync_noc_xy.vhd routes to mon_noc, every cycle: tile_inject (23 + P)
  * the cycles a flit is offered on the local input; queue_full(Q) (29 + 5P + Q) the cycles output
