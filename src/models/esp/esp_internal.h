@@ -215,6 +215,8 @@ typedef struct esp_router {
     /* Asleep: its last cycle changed nothing but its monitors, and nothing it decides from has
      * changed since (esp_noc.c, "Sleeping routers"). */
     uint16_t asleep;
+    uint16_t pass;               /* this cycle's decision: 0 general, bit 0 a pass (its input and
+                                    output above), 2 only registers draining (esp_noc.c, "Passes") */
     uint64_t listed;             /* the cycle + 1 it is on the plane's list for */
     /* The monitors, counted per span (esp_noc.c): the cycle (mod 2^32) output register o has held
      * a flit since, input FIFO i has been full since, counted up to then. */

@@ -19,7 +19,11 @@
  * writes only the router's own scratch fields; commit() writes the router's own state, its
  * output registers, which are its neighbours' links, and the stop masks of the routers feeding
  * its inputs (its full flags, as they read them). The order routers are visited in does not
- * matter.
+ * matter to any router's state. Two kinds of visit, most of them under load, commit without the
+ * general loops ("Passes", below): a pass (one flit from a link through an empty FIFO into the
+ * only output that moves) and a drain (no flit at any input). They keep their places on the
+ * lists, whose order is the order of a cycle's ejections (their chains book memory units and
+ * send packets).
  *
  * The monitors count what sync_noc_xy.vhd routes to mon_noc, every cycle: tile_inject (23 + P)
  * the cycles a flit is offered on the local input; queue_full(Q) (29 + 5P + Q) the cycles output
@@ -418,7 +422,31 @@ static inline ALWAYS_INLINE void decide(const esp_noc *noc, const esp_plane *pl,
     esp_router *R = &pl->r[t];
     const uint16_t *fk = pl->fkind;
     unsigned outm = R->outmask, linkm = R->linkmask, ne = R->nonempty, avail = ne | linkm;
-
+    if (!(ne | (linkm & (linkm - 1)))) { /* no FIFO holds a flit, at most one link does */
+        unsigned stopin = R->stopin;
+        if (linkm) {
+            /* One flit, on a link, at an empty FIFO: a pass if its output takes it (a head: the
+             * output is free; a worm's flit: its input holds the output) and is not stopped, and
+             * no other output's flit leaves (see "Passes"). */
+            unsigned i = (unsigned)__builtin_ctz(linkm), id = R->link[i], k = fk[id], o = k >> 2;
+            unsigned lk = R->locked >> o & 1u;
+            unsigned ok = k & HEAD ? !lk : lk && R->cfg[o] == i;
+            if (ok && i != o && !(outm & ~stopin & ~(1u << o)) && !(stopin >> o & 1u)) {
+                R->capid[i] = (uint16_t)id;
+                R->pass = (uint16_t)(1u | i << 2 | o << 5);
+                return;
+            }
+        } else {
+            /* No flit at any input: only the output registers whose flits leave change */
+            unsigned mov = outm & ~stopin;
+            R->mov = (uint16_t)mov;
+            R->pass = 2;
+            if (!mov && (outm | R->locked))
+                R->asleep = 1;
+            return;
+        }
+    }
+    R->pass = 0;
     /* The flit at each input's head (the FIFO's, or the arriving one through the bypass; 0 and
      * fkind[0] = 0: none), and the outputs the heads among them request: bit 5 * o + i. */
     uint32_t reqm = 0;
@@ -497,6 +525,81 @@ static inline ALWAYS_INLINE void load_output(const esp_noc *noc, const esp_plane
     }
 }
 
+/* Passes. Most visits (multifft: 19 M of 36 M) take one flit from a link into an empty FIFO
+ * and forward it at once (the bypass) into its output, the only output whose register changes:
+ * a worm's flit through a router it holds, or a head to a free output. decide() marks such a
+ * visit (R->pass: bit 0, the input in bits 2-4, the output in 5-7) and its commit is the general
+ * one's work for it, in the same order, without the loops: the FIFO is unchanged (written and
+ * read in one cycle), no full flag changes, no other register moves. */
+static inline ALWAYS_INLINE unsigned commit_pass(socmon_esp_soc *soc, esp_plane *pl, unsigned p, unsigned t,
+                                                 uint64_t now)
+{
+    esp_noc *noc = &soc->eng->noc;
+    esp_router *R = &pl->r[t];
+    unsigned i = R->pass >> 2 & 7u, o = R->pass >> 5, id = R->capid[i];
+    unsigned kind = pl->fkind[id], outm = R->outmask, locked = R->locked;
+    R->linkmask = (uint16_t)(R->linkmask & ~(1u << L)); /* an offer is always taken */
+    R->link[L] = 0;
+    if (o != L) {
+        unsigned nt = nb_tile(noc, t, o), in = OPPOSITE[o];
+        esp_router *NB = &pl->r[nt];
+        NB->link[in] = (uint16_t)id;
+        NB->linkmask = (uint16_t)(NB->linkmask | 1u << in);
+        list_next(pl, nt, now);
+        pl->fkind[id] = (uint16_t)((kind & (HEAD | TAIL)) |
+                                   (noc->route[(size_t)nt * noc->n + pl->fdst[id]] & 7u) << 2);
+    } else if (outm >> L & 1u) {
+        eject(soc, pl, p, R->out[L]);
+    }
+    /* load_output's work for a flit (never void here) */
+    R->out[o] = (uint16_t)id;
+    if (!(outm >> o & 1u)) {
+        R->outmask = (uint16_t)(outm | 1u << o);
+        R->so[o] = (uint32_t)(now + 1);
+    }
+    if (locked >> o & 1u) {
+        if (kind & TAIL)
+            R->locked = (uint16_t)(locked & ~(1u << o));
+    } else {
+        R->lrg[o] = noc->arb_demote[o][R->lrg[o]][i];
+        if (!(kind & TAIL)) {
+            R->locked = (uint16_t)(locked | 1u << o);
+            R->cfg[o] = (uint16_t)i;
+        }
+    }
+    list_next(pl, t, now); /* its register holds the flit */
+    return 1;
+}
+
+/* A visit with no flit at any input (multifft: 7.8 M of 36 M): the registers whose flits leave go
+ * void, the local one's flit is ejected, as the general commit does them. */
+static inline ALWAYS_INLINE unsigned commit_drain(socmon_esp_soc *soc, esp_plane *pl, unsigned p, unsigned t,
+                                                  uint64_t now)
+{
+    esp_noc *noc = &soc->eng->noc;
+    esp_router *R = &pl->r[t];
+    uint32_t *cnt = soc->tiles[t].count + ESP_MON_NOC_QFULL + p * ESP_NDIRS;
+    uint32_t since = (uint32_t)(now + 1);
+    unsigned mov = R->mov;
+    for (unsigned m = mov & ~(1u << L); m; m &= m - 1) {
+        unsigned o = (unsigned)__builtin_ctz(m), in = OPPOSITE[o];
+        esp_router *NB = &pl->r[nb_tile(noc, t, o)];
+        NB->link[in] = 0;
+        NB->linkmask = (uint16_t)(NB->linkmask & ~(1u << in));
+        R->out[o] = 0;
+        cnt[o] += since - R->so[o];
+    }
+    if (mov >> L & 1u) {
+        eject(soc, pl, p, R->out[L]);
+        R->out[L] = 0;
+        cnt[L] += since - R->so[L];
+    }
+    R->outmask = (uint16_t)(R->outmask & ~mov);
+    if (R->outmask | R->locked)
+        list_next(pl, t, now);
+    return 0;
+}
+
 /* The second half of router t's cycle: FIFOs read and written, output registers loaded (the
  * neighbours' links), worms locked and released, arbiters moved, flits ejected. */
 static inline ALWAYS_INLINE unsigned commit(socmon_esp_soc *soc, esp_plane *pl, unsigned p, unsigned t,
@@ -504,8 +607,11 @@ static inline ALWAYS_INLINE unsigned commit(socmon_esp_soc *soc, esp_plane *pl, 
 {
     esp_noc *noc = &soc->eng->noc;
     esp_router *R = &pl->r[t];
-    if (R->asleep)
-        return 0;
+    if (R->asleep | R->pass) { /* one test on the general visit's way */
+        if (R->asleep)
+            return 0;
+        return R->pass & 1u ? commit_pass(soc, pl, p, t, now) : commit_drain(soc, pl, p, t, now);
+    }
     unsigned rd = R->rd, full = R->full, lv = R->caplink & ~full;
     uint16_t sent[ESP_NDIRS + 1]; /* by input: the flit it gave an output; [ESP_NDIRS]: none */
     uint32_t *cnt = soc->tiles[t].count + ESP_MON_NOC_QFULL + p * ESP_NDIRS;
@@ -562,11 +668,10 @@ static inline ALWAYS_INLINE unsigned commit(socmon_esp_soc *soc, esp_plane *pl, 
             next[nnext] = (uint16_t)nt;
             nnext += NB->listed != nx;
             NB->listed = nx;
-            /* a head: the output it takes there, computed once (the RTL's lookahead) */
-            unsigned k = pl->fkind[id];
-            if (k & HEAD)
-                pl->fkind[id] = (uint16_t)((k & (HEAD | TAIL)) |
-                                           (noc->route[(size_t)nt * noc->n + pl->fdst[id]] & 7u) << 2);
+            /* the output it takes there, computed once (the RTL's lookahead); a body flit's is
+             * its worm's, which a pass reads */
+            pl->fkind[id] = (uint16_t)((pl->fkind[id] & (HEAD | TAIL)) |
+                                       (noc->route[(size_t)nt * noc->n + pl->fdst[id]] & 7u) << 2);
         }
         load_output(noc, pl, R, o, id, from, outm, cnt, since);
     }
