@@ -380,8 +380,15 @@ static socmon_status take_row(void *ctx, const ibex_prof_pc *row, size_t i)
     in->word = row->word;
     in->func = row->func;
     b->bad |= !(in->text = strdup(row->text));
+    /* the values are zeros already (socmon_profile_new): most of a program's instructions never
+     * ran (CoreMark: 11,290 of 14,687), and writing their zeros would give 1 MB of pages of their
+     * own, where reading them maps the zero page (on this VM 0.65 us a page against 2.3) */
+    uint64_t any = 0;
     for (unsigned j = 0; j < b->nev; j++)
-        in->v[j] = row->v[b->ev[j]];
+        any |= row->v[b->ev[j]];
+    if (any)
+        for (unsigned j = 0; j < b->nev; j++)
+            in->v[j] = row->v[b->ev[j]];
     return SOCMON_OK;
 }
 

@@ -480,7 +480,7 @@ static uint32_t insn_len(const ibex_core *c, uint32_t off)
 
 /* Marks the instruction starts of every function (smn_ibex_profile_pcs with all), widening
  * [*first, *last] to the slots marked. */
-static void mark_functions(ibex_core *c, uint8_t *want, uint32_t *first, uint32_t *last)
+static void mark_functions(ibex_core *c, uint64_t *want, uint32_t *first, uint32_t *last)
 {
     const ibex_prof *p = c->prof;
     for (size_t f = 0; f < p->nsyms; f++) {
@@ -492,12 +492,12 @@ static void mark_functions(ibex_core *c, uint8_t *want, uint32_t *first, uint32_
         if (hi - lo > (64u << 10)) {   /* an open-ended label: up to its last PC that counted */
             uint32_t end = lo;
             for (uint32_t o = lo; o < hi; o += 2)
-                if (want[o >> 1])
+                if (want[o >> 7] >> (o >> 1 & 63) & 1u)
                     end = o + 2;
             hi = end;
         }
         for (uint32_t o = lo; o + 1 < hi; o += insn_len(c, o)) {
-            want[o >> 1] |= 2;
+            want[o >> 7] |= UINT64_C(1) << (o >> 1 & 63);
             if (o >> 1 < *first)
                 *first = o >> 1;
             if (o >> 1 > *last)
@@ -511,9 +511,11 @@ socmon_status smn_ibex_profile_pcs_each(ibex_core *c, int all, ibex_prof_pc_fn f
     ibex_prof *p = c ? c->prof : NULL;
     if (!p)
         return socmon_fail(SOCMON_ESTATE, "ibex: no profile (smn_ibex_profile_start)");
-    uint8_t *want = calloc(IBEX_PROF_OUTSIDE + 1, 1);
+    /* a bit a slot (64 KiB, not a byte a slot's 512 KiB: its pages are touched where marked) */
+    uint64_t *want = calloc(IBEX_PROF_OUTSIDE / 64 + 1, sizeof *want);
     if (!want)
         return socmon_fail(SOCMON_ENOMEM, "ibex: out of memory for the profile");
+#define WANTED(i) ((unsigned)(want[(i) >> 6] >> ((i) & 63) & 1u))
     uint64_t val[IBEX_ATTR_COUNTERS];
     size_t n = 0;
     uint32_t first = IBEX_PROF_OUTSIDE, last = 0;   /* the RAM slots want marks are in [first, last] */
@@ -523,7 +525,7 @@ socmon_status smn_ibex_profile_pcs_each(ibex_core *c, int all, ibex_prof_pc_fn f
             continue;
         }
         if (slot_values(c, i, val)) {
-            want[i] = 1;
+            want[i >> 6] |= UINT64_C(1) << (i & 63);
             n++;
             if (i < IBEX_PROF_OUTSIDE) {
                 if (i < first)
@@ -535,15 +537,15 @@ socmon_status smn_ibex_profile_pcs_each(ibex_core *c, int all, ibex_prof_pc_fn f
     if (all)
         mark_functions(c, want, &first, &last);
     /* nothing below first is marked, nor between last and the outside slot */
-    n = want[IBEX_PROF_OUTSIDE] != 0;
+    n = WANTED(IBEX_PROF_OUTSIDE);
     for (uint32_t i = first; i < IBEX_PROF_OUTSIDE && i <= last; i++)
-        n += want[i] != 0;
+        n += WANTED(i);
     socmon_status st = fn(ctx, NULL, n);
     size_t k = 0;
     for (uint32_t i = first; st == SOCMON_OK && i <= IBEX_PROF_OUTSIDE; i++) {
         if (i > last && i < IBEX_PROF_OUTSIDE)
             i = IBEX_PROF_OUTSIDE;
-        if (!want[i])
+        if (!WANTED(i))
             continue;
         ibex_prof_pc row;
         ibex_prof_pc *r = &row;
@@ -568,6 +570,7 @@ socmon_status smn_ibex_profile_pcs_each(ibex_core *c, int all, ibex_prof_pc_fn f
     free(want);
     return st;
 }
+#undef WANTED
 
 /* smn_ibex_profile_pcs's rows, gathered into one array. */
 typedef struct pcs_array {
