@@ -10,6 +10,7 @@ struct socmon_bus {
     void *priv;
     char *name;
     socmon_bus_stats stats;
+    smn_bus_run_fn run;          /* the backend's run reader (smn_bus_read64_run), or NULL */
 };
 
 socmon_status socmon_bus_new(const char *name, const socmon_bus_ops *ops, void *priv,
@@ -155,6 +156,34 @@ socmon_status socmon_bus_write64(socmon_bus *bus, uint64_t addr, uint64_t val)
         return tally(bus, &bus->stats.writes, st);
     st = socmon_bus_write32(bus, addr, (uint32_t)val);
     return st ? st : socmon_bus_write32(bus, addr + 4, (uint32_t)(val >> 32));
+}
+
+void smn_bus_set_run(socmon_bus *bus, smn_bus_run_fn fn)
+{
+    if (bus)
+        bus->run = fn;
+}
+
+socmon_status smn_bus_read64_run(socmon_bus *bus, uint64_t addr, size_t n, uint64_t *vals, size_t *done)
+{
+    if (done)
+        *done = 0;
+    if (!bus || (!vals && n))
+        return socmon_fail(SOCMON_EINVAL, "smn_bus_read64_run: %s is NULL", bus ? "vals" : "bus");
+    socmon_status st = bus->run ? bus->run(bus->priv, addr, n, vals) : SOCMON_ENOTSUP;
+    if (st != SOCMON_ENOTSUP) {
+        bus->stats.reads += n;
+        if (st != SOCMON_OK)
+            bus->stats.errors++;
+        return st;   /* (n reads, failed or not) */
+    }
+    for (size_t i = 0; i < n; i++) {
+        if ((st = socmon_bus_read64(bus, addr + 8 * i, &vals[i])) != SOCMON_OK)
+            return st;
+        if (done)
+            *done = i + 1;
+    }
+    return SOCMON_OK;
 }
 
 void *smn_bus_backend_priv(socmon_bus *bus, socmon_bus_read_fn read_fn)

@@ -13,6 +13,7 @@ typedef struct region {
     uint64_t base, size;
     const socmon_regmodel_ops *ops;
     void *model;
+    smn_regmodel_run_fn run;     /* its run reader (smn_bus_model_set_run), or NULL */
 } region;
 
 typedef struct model_bus {
@@ -140,6 +141,21 @@ static socmon_status mb_write64(void *priv, uint64_t addr, uint64_t val)
     return st ? st : r->ops->write64(r->model, addr - r->base, val);
 }
 
+/* n consecutive 64-bit registers through the run reader of the region that holds them all. */
+static socmon_status mb_read64_run(void *priv, uint64_t addr, size_t n, uint64_t *vals)
+{
+    model_bus *mb = priv;
+    const region *r = last_holding(mb, addr, 8);
+    if (!r) {
+        if (addr & 7)
+            return SOCMON_ENOTSUP;   /* socmon_bus_read64's error, each */
+        r = find(mb, addr);
+    }
+    if (!r || !r->run || n > (r->size - (addr - r->base)) / 8)
+        return SOCMON_ENOTSUP;
+    return r->run(r->model, addr - r->base, n, vals);
+}
+
 static void mb_fence(void *priv)
 {
     (void)priv; /* models apply accesses in program order already */
@@ -163,6 +179,8 @@ socmon_status socmon_bus_model_new(socmon_bus **out)
     socmon_status st = socmon_bus_new("model", &model_ops, mb, out);
     if (st != SOCMON_OK)
         free(mb);
+    else
+        smn_bus_set_run(*out, mb_read64_run);
     return st;
 }
 
@@ -203,8 +221,21 @@ socmon_status socmon_bus_model_map(socmon_bus *bus, uint64_t base, uint64_t size
     if (SOCMON_GROW(mb->r, mb->cap, mb->n, 8))
         return socmon_fail(SOCMON_ENOMEM, "model bus: out of memory");
     memmove(&mb->r[at + 1], &mb->r[at], (mb->n - at) * sizeof *mb->r);
-    mb->r[at] = (region){base, size, ops, model};
+    mb->r[at] = (region){base, size, ops, model, NULL};
     mb->n++;
     mb->last = 0;
     return SOCMON_OK;
+}
+
+socmon_status smn_bus_model_set_run(socmon_bus *bus, uint64_t base, smn_regmodel_run_fn fn)
+{
+    model_bus *mb = model_of(bus);
+    if (!mb)
+        return socmon_fail(SOCMON_EINVAL, "smn_bus_model_set_run: bus '%s' is not a model bus", socmon_bus_name(bus));
+    for (size_t i = 0; i < mb->n; i++)
+        if (mb->r[i].base == base) {
+            mb->r[i].run = fn;
+            return SOCMON_OK;
+        }
+    return socmon_fail(SOCMON_EINVAL, "smn_bus_model_set_run: no region mapped at 0x%llx", (unsigned long long)base);
 }

@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "bus/bus_internal.h"
 #include "drivers/generic/regdev.h"
 #include "socmon/bus.h"
 
@@ -265,6 +266,77 @@ static void test_whole_64bit_registers(void **state)
     }
 }
 
+/* A run of 64-bit registers read in one go where the model bus's region has a run reader
+ * (smn_bus_model_set_run): one call for counters 1..3, counted as 3 reads; a set that asks for
+ * them out of order, or past the region's run, reads them one at a time, with the same values. */
+typedef struct runs {
+    uint64_t reg[4];
+    unsigned calls, r64;
+} runs;
+
+static socmon_status runs_read(void *model, uint64_t off, uint32_t *val)
+{
+    runs *w = model;
+    *val = (uint32_t)(w->reg[off / 8 % 4] >> (off % 8 ? 32 : 0));
+    return SOCMON_OK;
+}
+
+static socmon_status runs_read64(void *model, uint64_t off, uint64_t *val)
+{
+    runs *w = model;
+    w->r64++;
+    *val = w->reg[off / 8 % 4];
+    return SOCMON_OK;
+}
+
+static socmon_status runs_run(void *model, uint64_t off, size_t n, uint64_t *vals)
+{
+    runs *w = model;
+    w->calls++;
+    for (size_t i = 0; i < n; i++)
+        vals[i] = w->reg[off / 8 + i];
+    return SOCMON_OK;
+}
+
+static void test_runs_of_64bit_registers(void **state)
+{
+    (void)state;
+    static const socmon_regmodel_ops ops = {.read = runs_read, .read64 = runs_read64};
+    const socmon_counter cs[] = {
+        {.name = "a", .instance = "", .unit = "events", .width = 64, .reg = 0x100, .reg_hi = 0x104},
+        {.name = "b", .instance = "", .unit = "events", .width = 64, .reg = 0x108, .reg_hi = 0x10c},
+        {.name = "c", .instance = "", .unit = "events", .width = 40, .reg = 0x110, .reg_hi = 0x114},
+        {.name = "d", .instance = "", .unit = "events", .width = 64, .reg = 0x118, .reg_hi = 0x11c},
+    };
+    runs w = {.reg = {1, 0x5555666677778888ull, 0xAB00000001ull, 4}};
+    socmon_bus *bus;
+    socmon_device *dev;
+    assert_int_equal(socmon_bus_model_new(&bus), SOCMON_OK);
+    assert_int_equal(socmon_bus_model_map(bus, 0x100, 0x20, &ops, &w), SOCMON_OK);
+    assert_int_equal(smn_bus_model_set_run(bus, 0x100, runs_run), SOCMON_OK);
+    assert_int_equal(smn_bus_model_set_run(bus, 0x200, runs_run), SOCMON_EINVAL);   /* no region there */
+    assert_int_equal(smn_regdev_new_whole("runs", bus, cs, 4, 1, &dev), SOCMON_OK);
+    uint32_t all[] = {0, 1, 2, 3}, shuffled[] = {3, 2, 1};
+    uint64_t v[4];
+    socmon_bus_stats s;
+    socmon_bus_stats_reset(bus);
+    assert_int_equal(socmon_device_read(dev, all, 4, v), SOCMON_OK);
+    assert_true(v[0] == 1 && v[1] == 0x5555666677778888ull && v[2] == 0xAB00000001ull && v[3] == 4);
+    socmon_bus_stats_get(bus, &s);
+    assert_int_equal(w.calls, 1);   /* b, c, d in one go; a (before whole_from) hi-lo-hi */
+    assert_int_equal(w.r64, 0);
+    assert_int_equal(s.reads, 3 + 3);
+    w.reg[2] = 0xFFFFFFFFFFFFull;   /* c is 40 bits wide: a run's values are cut to their widths too */
+    assert_int_equal(socmon_device_read(dev, all, 4, v), SOCMON_OK);
+    assert_true(v[2] == 0xFFFFFFFFFFull);
+    assert_int_equal(socmon_device_read(dev, shuffled, 3, v), SOCMON_OK);
+    assert_true(v[0] == 4 && v[1] == 0xFFFFFFFFFFull && v[2] == 0x5555666677778888ull);
+    assert_int_equal(w.calls, 2);
+    assert_int_equal(w.r64, 3);
+    socmon_device_free(dev);
+    socmon_bus_free(bus);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -275,6 +347,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_read_errors_name_counter, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_tables, setup, teardown),
         cmocka_unit_test(test_whole_64bit_registers),
+        cmocka_unit_test(test_runs_of_64bit_registers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "core/error.h"
+#include "bus/bus_internal.h"
 #include "drivers/generic/regdev.h"
 #include "socmon/delta.h"
 
@@ -11,6 +12,7 @@ typedef struct regslot {
     uint64_t reg_hi;  /* 0: a single register */
     unsigned width;
     int whole;        /* one 64-bit register at reg (reg_hi == reg + 4): socmon_bus_read64 */
+    uint32_t run;     /* whole: how many whole slots from this one have registers 8 bytes apart */
 } regslot;
 
 typedef struct regdev {
@@ -40,14 +42,36 @@ static socmon_status read_slot(regdev *d, uint32_t i, uint64_t *out)
     return SOCMON_OK;
 }
 
+/* How many of idx[k..n) are 64-bit registers one after another (a run read in one go): the
+ * slots' runs, as far as idx asks for them in order. */
+static size_t run_at(const regdev *d, const uint32_t *idx, size_t k, size_t n)
+{
+    size_t m = d->slot[idx[k]].run;
+    if (m > n - k)
+        m = n - k;
+    for (size_t j = 1; j < m; j++)
+        if (idx[k + j] != idx[k] + j)
+            return j;
+    return m ? m : 1;
+}
+
 static socmon_status regdev_read(void *drv, const uint32_t *idx, size_t n, uint64_t *out)
 {
     regdev *d = drv;
-    for (size_t k = 0; k < n; k++) {
-        socmon_status st = read_slot(d, idx[k], &out[k]);
+    for (size_t k = 0; k < n;) {
+        size_t m = run_at(d, idx, k, n), done = 0;
+        socmon_status st;
+        if (m > 1) {   /* a block of 64-bit registers (the Ibex profile's table): one run */
+            st = smn_bus_read64_run(d->bus, d->slot[idx[k]].reg, m, &out[k], &done);
+            for (size_t j = 0; st == SOCMON_OK && j < m; j++)
+                out[k + j] &= socmon_width_mask(d->slot[idx[k + j]].width);
+        } else {
+            st = read_slot(d, idx[k], &out[k]);
+        }
         if (st != SOCMON_OK)
             return socmon_fail_prefix(st, "device '%s': counter %s: ", socmon_device_name(d->dev),
-                                      socmon_device_full_name(d->dev, idx[k]));
+                                      socmon_device_full_name(d->dev, idx[k + done]));
+        k += m;
     }
     return SOCMON_OK;
 }
@@ -112,6 +136,11 @@ socmon_status smn_regdev_new_whole(const char *name, socmon_bus *bus, const socm
         d->slot[i].width = counters[i].width;
         d->slot[i].whole = i >= whole_from && counters[i].reg_hi == counters[i].reg + 4;
     }
+    for (size_t i = n; i-- > 0;)
+        d->slot[i].run = !d->slot[i].whole ? 0
+                         : i + 1 < n && d->slot[i + 1].whole && d->slot[i + 1].reg == d->slot[i].reg + 8
+                             ? d->slot[i + 1].run + 1
+                             : 1;
 
     socmon_device *dev;
     socmon_status st = socmon_device_new(name, &regdev_ops, d, &dev);

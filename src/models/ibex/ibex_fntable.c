@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bus/bus_internal.h"
 #include "core/error.h"
 #include "hw/ibex_csr.h"
 #include "models/ibex/ibex_internal.h"
@@ -155,6 +156,18 @@ static socmon_status table_read64(void *model, uint64_t off, uint64_t *val)
     return counter_at(model, off, val);
 }
 
+/* n counters one after another from off (a run of one function's row: the driver's read of
+ * every sample, smn_bus_read64_run). */
+static socmon_status table_read64_run(void *model, uint64_t off, size_t n, uint64_t *vals)
+{
+    const smn_ibex_fntable *t = model;
+    uint64_t f = off / IBEX_ATTRBUS_STRIDE, k = off % IBEX_ATTRBUS_STRIDE / 8;
+    if (off % 8 || f > t->nsyms || k + n > IBEX_ATTR_COUNTERS)
+        return SOCMON_ENOTSUP;   /* not within one row: read one at a time (and each says why) */
+    memcpy(vals, &t->sums[f][k], n * sizeof *vals);
+    return SOCMON_OK;
+}
+
 static socmon_status table_write(void *model, uint64_t off, uint32_t val)
 {
     (void)model;
@@ -176,6 +189,7 @@ static const socmon_regmodel_ops table_ops = {.read = table_read,
 
 socmon_status smn_ibex_fntable_map(smn_ibex_fntable *t, socmon_bus *bus)
 {
-    return socmon_bus_model_map(bus, IBEX_ATTRBUS_BASE, (t->nsyms + 1) * (uint64_t)IBEX_ATTRBUS_STRIDE, &table_ops,
-                                t);
+    socmon_status st = socmon_bus_model_map(bus, IBEX_ATTRBUS_BASE, (t->nsyms + 1) * (uint64_t)IBEX_ATTRBUS_STRIDE,
+                                            &table_ops, t);
+    return st != SOCMON_OK ? st : smn_bus_model_set_run(bus, IBEX_ATTRBUS_BASE, table_read64_run);
 }
