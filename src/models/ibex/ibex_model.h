@@ -166,6 +166,10 @@ const ibex_prof_node *smn_ibex_profile_nodes(ibex_core *c, size_t *n);
 /* Slices so far (open frames end at the current time), those dropped past max_slices, and the
  * frames a stack deeper than its limit (IBEX_PROF_MAX_DEPTH) could not push. */
 const ibex_prof_slice *smn_ibex_profile_slices(ibex_core *c, size_t *n, uint64_t *dropped);
+/* The same slices, handed over (malloc'd: the caller frees them, or reallocs them as the ibex
+ * target does to turn them into a socmon_profile's in place, 2.4 MB on CoreMark that need not be
+ * copied): the profile keeps none from then on, and takes no more. */
+ibex_prof_slice *smn_ibex_profile_slices_take(ibex_core *c, size_t *n, uint64_t *dropped);
 #define IBEX_PROF_MAX_DEPTH 4096u
 #define IBEX_PROF_MAX_NODES 262144u   /* further call paths count to their caller's node */
 

@@ -639,3 +639,17 @@ const ibex_prof_slice *smn_ibex_profile_slices(ibex_core *c, size_t *n, uint64_t
         *dropped = p->dropped;
     return p->slices;
 }
+
+ibex_prof_slice *smn_ibex_profile_slices_take(ibex_core *c, size_t *n, uint64_t *dropped)
+{
+    smn_ibex_profile_slices(c, n, dropped);   /* (open frames' slices end now) */
+    ibex_prof *p = c ? c->prof : NULL;
+    if (!p)
+        return NULL;
+    ibex_prof_slice *out = p->slices;
+    for (size_t i = 0; i < p->depth; i++)
+        p->stack[i].slice = 0;   /* a later return has no slice to end */
+    p->slices = NULL;
+    p->nslices = p->max_slices = 0;
+    return out;
+}
