@@ -212,7 +212,7 @@ static void test_bad_tables(void **state)
  * hi-lo-hi; on a region without 64-bit callbacks the same counters are read hi-lo-hi. */
 typedef struct wide64 {
     uint64_t reg[4];
-    unsigned r32, r64;
+    unsigned r32, r64, calls;   /* 32-bit reads, 64-bit reads, run reads */
 } wide64;
 
 static socmon_status wide_read(void *model, uint64_t off, uint32_t *val)
@@ -269,29 +269,9 @@ static void test_whole_64bit_registers(void **state)
 /* A run of 64-bit registers read in one go where the model bus's region has a run reader
  * (smn_bus_model_set_run): one call for counters 1..3, counted as 3 reads; a set that asks for
  * them out of order, or past the region's run, reads them one at a time, with the same values. */
-typedef struct runs {
-    uint64_t reg[4];
-    unsigned calls, r64;
-} runs;
-
-static socmon_status runs_read(void *model, uint64_t off, uint32_t *val)
+static socmon_status wide_run(void *model, uint64_t off, size_t n, uint64_t *vals)
 {
-    runs *w = model;
-    *val = (uint32_t)(w->reg[off / 8 % 4] >> (off % 8 ? 32 : 0));
-    return SOCMON_OK;
-}
-
-static socmon_status runs_read64(void *model, uint64_t off, uint64_t *val)
-{
-    runs *w = model;
-    w->r64++;
-    *val = w->reg[off / 8 % 4];
-    return SOCMON_OK;
-}
-
-static socmon_status runs_run(void *model, uint64_t off, size_t n, uint64_t *vals)
-{
-    runs *w = model;
+    wide64 *w = model;
     w->calls++;
     for (size_t i = 0; i < n; i++)
         vals[i] = w->reg[off / 8 + i];
@@ -301,20 +281,20 @@ static socmon_status runs_run(void *model, uint64_t off, size_t n, uint64_t *val
 static void test_runs_of_64bit_registers(void **state)
 {
     (void)state;
-    static const socmon_regmodel_ops ops = {.read = runs_read, .read64 = runs_read64};
+    static const socmon_regmodel_ops ops = {.read = wide_read, .read64 = wide_read64};
     const socmon_counter cs[] = {
         {.name = "a", .instance = "", .unit = "events", .width = 64, .reg = 0x100, .reg_hi = 0x104},
         {.name = "b", .instance = "", .unit = "events", .width = 64, .reg = 0x108, .reg_hi = 0x10c},
         {.name = "c", .instance = "", .unit = "events", .width = 40, .reg = 0x110, .reg_hi = 0x114},
         {.name = "d", .instance = "", .unit = "events", .width = 64, .reg = 0x118, .reg_hi = 0x11c},
     };
-    runs w = {.reg = {1, 0x5555666677778888ull, 0xAB00000001ull, 4}};
+    wide64 w = {.reg = {1, 0x5555666677778888ull, 0xAB00000001ull, 4}};
     socmon_bus *bus;
     socmon_device *dev;
     assert_int_equal(socmon_bus_model_new(&bus), SOCMON_OK);
     assert_int_equal(socmon_bus_model_map(bus, 0x100, 0x20, &ops, &w), SOCMON_OK);
-    assert_int_equal(smn_bus_model_set_run(bus, 0x100, runs_run), SOCMON_OK);
-    assert_int_equal(smn_bus_model_set_run(bus, 0x200, runs_run), SOCMON_EINVAL);   /* no region there */
+    assert_int_equal(smn_bus_model_set_run(bus, 0x100, wide_run), SOCMON_OK);
+    assert_int_equal(smn_bus_model_set_run(bus, 0x200, wide_run), SOCMON_EINVAL);   /* no region there */
     assert_int_equal(smn_regdev_new_whole("runs", bus, cs, 4, 1, &dev), SOCMON_OK);
     uint32_t all[] = {0, 1, 2, 3}, shuffled[] = {3, 2, 1};
     uint64_t v[4];
