@@ -184,7 +184,7 @@ static int programs(void)
     const char *bin = getenv("SOCMON_BIN") ? getenv("SOCMON_BIN") : "./socmon";
     const char *src = getenv("SOCMON_SRC") ? getenv("SOCMON_SRC") : SOCMON_SOURCE_DIR;
     int runs = getenv("BENCH_IBEX_RUNS") ? atoi(getenv("BENCH_IBEX_RUNS")) : 9;
-    char dir[] = "/tmp/bench_ibex.XXXXXX", out[64];
+    char dir[] = "/tmp/bench_ibex.XXXXXX", out[64], missed[512] = "";
     if (runs < 1)
         runs = 1;
     if (!mkdtemp(dir)) {
@@ -223,12 +223,19 @@ static int programs(void)
             printf("%-13s %-7s:", progs[g], presets[k]);
             for (int m = 0; m < 4; m++)
                 printf(" %s %.3f s (%.2fx)%s", modes[m], best[m], best[m] / best[1], m < 3 ? "," : "\n");
+            /* the goal's programs: record as it comes against record without a profile */
+            double goal = strcmp(progs[g], "coremark_i100") == 0 ? 1.5 : strcmp(progs[g], "coremark_i10") == 0 ? 2 : 0;
+            if (goal > 0 && best[3] / best[1] > goal) {
+                snprintf(missed + strlen(missed), sizeof missed - strlen(missed), " %s %s %.2fx > %.1fx;",
+                         progs[g], presets[k], best[3] / best[1], goal);
+            }
         }
     }
-    printf("goal (issue 39): record <= 1.5x record symbols=0 on coremark_i100, <= 2x on coremark_i10\n");
+    printf("goal (issue 39): record <= 1.5x record symbols=0 on coremark_i100, <= 2x on coremark_i10: %s%s\n",
+           missed[0] ? "MISSED:" : "met in this run", missed);
     unlink(out);
     rmdir(dir);
-    return 0;
+    return 0;   /* a figure, not a test (the host's load moves it): the line above says met or MISSED */
 }
 
 int main(void)
