@@ -66,6 +66,11 @@ void agent_config_swap(agent *a)
             if (agent_client_id(a->clients[i]) == a->config_client)
                 wire_put_error(agent_client_out(a->clients[i]), WIRE_ERR_CONFIG, msg);
     }
+    /* What the CONFIG replaced goes now, not at the close (each CONFIG would keep a set, a source
+     * and a pipeline to the end: a collector sending them in a loop grew the agent): the old run
+     * has ended and the sampling thread waits for config_pending, the agent's one consumer (the
+     * ring) keeps nothing its begin was given, and the schema took the counters from the device. */
+    smn_session_drop_retired(a->sess);
     pthread_mutex_lock(&a->mu);
     atomic_store(&a->config_pending, 0);
     pthread_cond_broadcast(&a->cv);

@@ -198,6 +198,20 @@ socmon_status smn_session_reselect(smn_session *s, const char *events, uint64_t 
     return SOCMON_OK;
 }
 
+size_t smn_session_drop_retired(smn_session *s)
+{
+    size_t n = 0;
+    while (s && s->retired) {
+        struct retired_pipe *next = s->retired->next;
+        socmon_pipeline_free(s->retired->pipe);
+        socmon_metricset_free(s->retired->ms);
+        free(s->retired);
+        s->retired = next;
+        n++;
+    }
+    return n + (s && s->run ? smn_target_run_drop_retired(s->run) : 0);
+}
+
 socmon_status smn_session_attach(const smn_session *s, socmon_recwriter *w, int params)
 {
     socmon_target *t = target_of(s);
@@ -427,17 +441,11 @@ void smn_session_close(smn_session *s)
         return;
     socmon_pipeline_free(s->pipe);
     socmon_metricset_free(s->ms);
+    smn_session_drop_retired(s);   /* (the run's retired sets and sources too, before the run goes) */
     if (!s->run)
         socmon_source_close(s->src);
     socmon_recording_free(s->rec);
     smn_target_run_close(s->run);
-    while (s->retired) {
-        struct retired_pipe *next = s->retired->next;
-        socmon_pipeline_free(s->retired->pipe);
-        socmon_metricset_free(s->retired->ms);
-        free(s->retired);
-        s->retired = next;
-    }
     free(s->params0);
     free(s);
 }

@@ -132,19 +132,27 @@ const char *smn_target_run_workload(const smn_target_run *r)
     return r->workload;
 }
 
+size_t smn_target_run_drop_retired(smn_target_run *r)
+{
+    size_t n = 0;
+    while (r && r->retired) {
+        struct retired *next = r->retired->next;
+        socmon_source_close(r->retired->src);
+        socmon_set_free(r->retired->set);
+        free(r->retired);
+        r->retired = next;
+        n++;
+    }
+    return n;
+}
+
 void smn_target_run_close(smn_target_run *r)
 {
     if (!r)
         return;
     socmon_source_close(r->src);
     socmon_set_free(r->set);
-    while (r->retired) {
-        struct retired *next = r->retired->next;
-        socmon_source_close(r->retired->src);
-        socmon_set_free(r->retired->set);
-        free(r->retired);
-        r->retired = next;
-    }
+    smn_target_run_drop_retired(r);
     socmon_target_close(r->target);
     free(r);
 }

@@ -54,6 +54,9 @@ socmon_source *smn_target_run_source(const smn_target_run *r);
  * the agent's CONFIG between two runs. On failure the old set and source stay; the old ones
  * replaced stay valid until the close (a consumer may still read what its begin was given). */
 socmon_status smn_target_run_reselect(smn_target_run *r, const char *events, uint64_t duration_ns);
+/* Frees the sets and sources reselects replaced (kept until now); how many. Only when nothing
+ * holds what they gave (smn_session_drop_retired says when). */
+size_t smn_target_run_drop_retired(smn_target_run *r);
 /* The opened target (the run's own: closed with it). */
 socmon_target *smn_target_run_target(const smn_target_run *r);
 socmon_set *smn_target_run_set(const smn_target_run *r);

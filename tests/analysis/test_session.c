@@ -316,6 +316,18 @@ static void reselected(void **state)
     assert_int_equal(w.samples - before, 11);     /* 1 ms at 100 us: a first reading and 10 */
     /* the target ran on, not from reset: its time continues from the first run's stop */
     assert_true(socmon_target_now_ns(smn_session_target(s)) >= t_stop + 1000000);
+    /* what the reselect replaced can go before the close (the agent, between CONFIGs): the
+     * pipeline with its metric set, and the counter set with its source; the session runs on */
+    assert_int_equal(smn_session_drop_retired(s), 2);
+    assert_int_equal(smn_session_drop_retired(s), 0);
+    for (int k = 0; k < 3; k++) {
+        assert_int_equal(smn_session_reselect(s, k % 2 ? "tile0.*" : "tile1.*", 100000), SOCMON_OK);
+        assert_int_equal(smn_session_drop_retired(s), 2);
+        before = w.samples;
+        assert_int_equal(smn_session_run(s), SOCMON_OK);
+        assert_int_equal(w.samples - before, 2);   /* 100 us at 100 us: a first reading and 1 */
+        assert_int_equal(w.width, socmon_set_size(smn_session_set(s)));
+    }
     smn_session_close(s);
     /* a recording's counters are the file's */
     assert_int_equal(smn_session_open(&(smn_run_plan){.recording = rec}, &s), SOCMON_OK);
