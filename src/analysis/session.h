@@ -62,7 +62,7 @@ void smn_session_set_should_stop(smn_session *s, int (*fn)(void *user), void *us
  * the metrics bound anew; the next smn_session_run runs them. Counters that cannot be chosen
  * (a pattern that matches nothing) leave all as it was; a pipeline that cannot be made for them
  * (out of memory) leaves a session whose runs fail. What the old ones gave consumers stays
- * valid until smn_session_close.
+ * valid until smn_session_close or smn_session_drop_retired.
  * smn_session_set, _info, _pipeline and _metricset then give the new ones. */
 socmon_status smn_session_reselect(smn_session *s, const char *events, uint64_t duration_ns);
 /* Frees what reselects replaced (pipelines, metric sets, counter sets, sources) before the close:

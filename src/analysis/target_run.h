@@ -52,7 +52,8 @@ socmon_source *smn_target_run_source(const smn_target_run *r);
 /* The counters events select on the same target (socmon_set_new's patterns; NULL: all), and a
  * new source over them, already started, sampling for duration_ns (0: to the workload's end):
  * the agent's CONFIG between two runs. On failure the old set and source stay; the old ones
- * replaced stay valid until the close (a consumer may still read what its begin was given). */
+ * replaced stay valid until the close or smn_target_run_drop_retired (a consumer may still read
+ * what its begin was given). */
 socmon_status smn_target_run_reselect(smn_target_run *r, const char *events, uint64_t duration_ns);
 /* Frees the sets and sources reselects replaced (kept until now); how many. Only when nothing
  * holds what they gave (smn_session_drop_retired says when). */
