@@ -26,8 +26,12 @@ void agent_config_wait(agent *a)
     char c = 1;
     ssize_t n = write(a->wake[1], &c, 1);
     (void)n;
+    /* Until the server has applied this CONFIG (2 -> 0). Not until 0: the collector's next CONFIG
+     * may set 1 before this thread wakes, and waiting on that one (which waits for this thread to
+     * pause) hung the agent, every later CONFIG refused as "another is in progress". On a 1 the
+     * sampler's run stops at once and it comes back here for the new CONFIG. */
     pthread_mutex_lock(&a->mu);
-    while (atomic_load(&a->config_pending) && !atomic_load(&a->stop))
+    while (atomic_load(&a->config_pending) == 2 && !atomic_load(&a->stop))
         pthread_cond_wait(&a->cv, &a->mu);
     pthread_mutex_unlock(&a->mu);
 }

@@ -7,6 +7,10 @@ what a misbehaving peer does, which socmon's own collector never would.
                                           a version 2 agent does not speak); prints the ERROR
   wire_client.py stuck HOST:PORT READY    subscribes from the oldest sample, touches READY, never reads
   wire_client.py config HOST:PORT EVENTS  SUBSCRIBE then CONFIG; prints the answer's type (and message)
+  wire_client.py configs HOST:PORT N PID EVENTS...
+                                          SUBSCRIBE, then N CONFIGs cycling through EVENTS, each
+                                          answered by a HELLO; prints the agent's (PID's) resident
+                                          memory after the first N/4 and after all N, in KiB
   wire_client.py fake_agent PORTFILE VER  listens on 127.0.0.1:0 (port to PORTFILE), answers one
                                           client with a HELLO whose header says version VER
   (The fake agents speak version 1, which socmon's collector still reads; frames to an agent are
@@ -290,6 +294,34 @@ def main():
             if f[0] == ERROR:
                 print("ERROR %d: %s" % error_text(f[1]))
                 return 0
+    if cmd == "configs":
+        n, pid, sets = int(sys.argv[3]), sys.argv[4], sys.argv[5:]
+        s = connect(addr)
+        s.sendall(frame(SUBSCRIBE, subscribe(0)))
+        f = read_frame(s)
+        assert f and f[0] == HELLO, f
+        rss = []
+        for k in range(n):
+            s.sendall(frame(CONFIG, string(sets[k % len(sets)])))
+            while True:
+                try:
+                    f = read_frame(s)
+                except socket.timeout:
+                    print("CONFIG %d (events '%s'): no answer in time" % (k, sets[k % len(sets)]))
+                    return 1
+                if f is None:
+                    print("closed after %d CONFIGs" % k)
+                    return 1
+                if f[0] == ERROR:
+                    print("CONFIG %d: ERROR %d: %s" % ((k,) + error_text(f[1])))
+                    return 1
+                if f[0] == HELLO:
+                    break
+            if k + 1 in (n // 4, n):
+                with open("/proc/%s/status" % pid) as st:
+                    rss.append(next(int(l.split()[1]) for l in st if l.startswith("VmRSS:")))
+        print("resident after %d CONFIGs: %d KiB, after %d: %d KiB" % (n // 4, rss[0], n, rss[1]))
+        return 0
     if cmd == "hold":
         mode = sys.argv[6] if len(sys.argv) > 6 else ""
         return hold(addr, int(sys.argv[3]), sys.argv[4], float(sys.argv[5]), mode == "subscribe", mode == "keep")
