@@ -179,7 +179,10 @@ static void test_bounded_drops_oldest(void **state)
     receiver r = {.answers = {503}, .nanswers = 1};
     receiver_start(&r);
     socmon_consumer c;
-    smn_rw *rw = writer(&r, 5, 100000000u, &c);
+    /* 1 s to drain (every answer a 503: the sender retries until then): time enough for a first
+     * request, its 503 and a retry however late the sender thread gets a CPU. With 100 ms it
+     * failed once under load 7-9, when the retry did not come in time. */
+    smn_rw *rw = writer(&r, 5, 1000000000u, &c);
     rows(&c, 200, 0);
     smn_rw_finish(rw);
     smn_rw_stats s;
