@@ -212,6 +212,11 @@ size_t smn_session_drop_retired(smn_session *s)
     return n + (s && s->run ? smn_target_run_drop_retired(s->run) : 0);
 }
 
+size_t smn_session_nconsumers(const smn_session *s)
+{
+    return s->nconsumers;
+}
+
 socmon_status smn_session_attach(const smn_session *s, socmon_recwriter *w, int params)
 {
     socmon_target *t = target_of(s);

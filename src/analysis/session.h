@@ -71,6 +71,9 @@ socmon_status smn_session_reselect(smn_session *s, const char *events, uint64_t 
  * How many replaced generations it freed (a pipeline with its metric set, a counter set with its
  * source: two a reselect). */
 size_t smn_session_drop_retired(smn_session *s);
+/* How many consumers smn_session_add added (the agent: whether any beside its own may hold what a
+ * begin gave them, so that drop_retired is not safe). */
+size_t smn_session_nconsumers(const smn_session *s);
 socmon_pipeline *smn_session_pipeline(const smn_session *s);
 const socmon_source_info *smn_session_info(const smn_session *s);
 const socmon_metricset *smn_session_metricset(const smn_session *s);
