@@ -111,13 +111,15 @@ int cmd_agent(int argc, char **argv)
     sigaddset(&block, SIGINT);
     sigaddset(&block, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &block, &old);
+    /* Read before the threads start: a CONFIG applied at once frees the first source's info. */
+    size_t ncounters = in->ncounters, ring = ao.ring ? ao.ring : agent_default_ring(in->ncounters);
     st = agent_start(ag);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (st != SOCMON_OK)
         return done(cli_source_error(&src, "agent", st), ag, &srv, rw, lv, &src, devnull);
     fprintf(stderr, "socmon agent: listening on %s (target %s, %zu counters, interval %.6g ms, ring %zu samples%s%s%s)\n",
-            agent_address(ag), socmon_target_spec(t), in->ncounters, (double)ao.interval_ns / 1e6,
-            ao.ring ? ao.ring : agent_default_ring(in->ncounters), o.token_file ? ", token required" : "",
+            agent_address(ag), socmon_target_spec(t), ncounters, (double)ao.interval_ns / 1e6, ring,
+            o.token_file ? ", token required" : "",
             socmon_target_is_hardware(t) || ao.pace ? ", paced" : ", unpaced",
             dropped ? ", root dropped" : "");
     if (dropped)
