@@ -72,15 +72,12 @@ void agent_config_swap(agent *a)
     }
     /* What the CONFIG replaced goes now, not at the close (each CONFIG would keep a set, a source
      * and a pipeline to the end: a collector sending them in a loop grew the agent): the old run
-     * has ended and the sampling thread waits for config_pending, the agent's one consumer (the
-     * ring) keeps nothing its begin was given, and the schema took the counters from the device.
-     * Only while the ring is the session's one consumer: the live view of --http and the remote
-     * writer keep the first run's counter set, source info and metric set to the close (their
-     * schema is fixed), and dropping them had /metrics and the pushes read freed memory (a crash
-     * after the first CONFIGs: tests/agent/agent_config_http.test.sh). With them, what a CONFIG
-     * replaced stays to the close, as before smn_session_drop_retired. */
-    if (smn_session_nconsumers(a->sess) == 1)
-        smn_session_drop_retired(a->sess);
+     * has ended and the sampling thread waits for config_pending, and the ring keeps nothing its
+     * begin was given. The live view of --http and the remote writer keep what the session began
+     * with and what their first begin gave to the close (their schema is fixed), and
+     * drop_retired keeps those two generations: freeing them had /metrics and the pushes read
+     * freed memory (tests/agent/agent_config_http.test.sh). */
+    smn_session_drop_retired(a->sess);
     pthread_mutex_lock(&a->mu);
     atomic_store(&a->config_pending, 0);
     pthread_cond_broadcast(&a->cv);

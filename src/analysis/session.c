@@ -1,6 +1,7 @@
 /* A run plan's session (analysis/session.h): the one place a source, its metric set and the
  * pipeline over them are put together and run. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,12 +28,16 @@ struct smn_session {
     void *stop_user;
     double *params0;          /* the target's parameters when it was opened (a header's) */
     size_t nparams0;
-    /* pipelines and metric sets a reselect replaced, kept to the close (target_run.c says why) */
+    /* pipelines and metric sets a reselect replaced, kept to the close (target_run.c says why)
+     * or to smn_session_drop_retired; numbered as the target run numbers its sets */
     struct retired_pipe {
         socmon_pipeline *pipe;
         socmon_metricset *ms;
+        unsigned gen;
         struct retired_pipe *next;
     } *retired;
+    unsigned gen;             /* reselects done */
+    unsigned begun_gen;       /* the generation the first run began on (UINT_MAX: none yet) */
     int broken;               /* a reselect failed half-way: the pipeline is not the source's */
 };
 
@@ -126,6 +131,7 @@ socmon_status smn_session_open(const smn_run_plan *plan, smn_session **out)
         return st != SOCMON_OK ? st : socmon_fail(SOCMON_ENOMEM, "run plan: out of memory");
     }
     s->plan = *plan;
+    s->begun_gen = UINT_MAX;
     st = open_source(s);
     const socmon_source_info *info = st == SOCMON_OK ? socmon_source_info_of(source_of(s)) : NULL;
     if (st == SOCMON_OK && plan->sampling.started)   /* its caller will start it: refused now, before
@@ -191,30 +197,39 @@ socmon_status smn_session_reselect(smn_session *s, const char *events, uint64_t 
         s->broken = 1;
         return st;
     }
-    *old = (struct retired_pipe){.pipe = s->pipe, .ms = s->ms, .next = s->retired};
+    *old = (struct retired_pipe){.pipe = s->pipe, .ms = s->ms, .gen = s->gen++, .next = s->retired};
     s->retired = old;
     s->pipe = pipe;
     s->ms = ms;
     return SOCMON_OK;
 }
 
-size_t smn_session_drop_retired(smn_session *s)
+/* Frees the generations reselects replaced but keep_a and keep_b (UINT_MAX: none). */
+static size_t drop_gens(smn_session *s, unsigned keep_a, unsigned keep_b)
 {
     size_t n = 0;
-    while (s && s->retired) {
-        struct retired_pipe *next = s->retired->next;
-        socmon_pipeline_free(s->retired->pipe);
-        socmon_metricset_free(s->retired->ms);
-        free(s->retired);
-        s->retired = next;
+    for (struct retired_pipe **at = &s->retired; *at;) {
+        struct retired_pipe *g = *at;
+        if (g->gen == keep_a || g->gen == keep_b) {
+            at = &g->next;
+            continue;
+        }
+        *at = g->next;
+        socmon_pipeline_free(g->pipe);
+        socmon_metricset_free(g->ms);
+        free(g);
         n++;
     }
-    return n + (s && s->run ? smn_target_run_drop_retired(s->run) : 0);
+    return n + (s->run ? smn_target_run_drop_retired(s->run, keep_a, keep_b) : 0);
 }
 
-size_t smn_session_nconsumers(const smn_session *s)
+size_t smn_session_drop_retired(smn_session *s)
 {
-    return s->nconsumers;
+    /* Kept: the first generation (what consumers made before any run were built on: the live
+     * view's counter set and metric set) and the one the first run began on (a consumer may
+     * keep what its first begin gave to the close: the remote writer's info and metrics; that
+     * is the second generation when a CONFIG came before the first sample). */
+    return s ? drop_gens(s, 0, s->begun_gen) : 0;
 }
 
 socmon_status smn_session_attach(const smn_session *s, socmon_recwriter *w, int params)
@@ -303,6 +318,8 @@ socmon_status smn_session_start(smn_session *s)
  * error of any of its writes). */
 static socmon_status run_once(smn_session *s)
 {
+    if (s->begun_gen == UINT_MAX)
+        s->begun_gen = s->gen;
     socmon_status st = checked(s, socmon_pipeline_run(s->pipe, source_of(s)));
     if (st == SOCMON_OK && s->run)
         st = socmon_target_trace_flush(target_of(s));
@@ -446,7 +463,7 @@ void smn_session_close(smn_session *s)
         return;
     socmon_pipeline_free(s->pipe);
     socmon_metricset_free(s->ms);
-    smn_session_drop_retired(s);   /* (the run's retired sets and sources too, before the run goes) */
+    drop_gens(s, UINT_MAX, UINT_MAX);   /* (the run's retired sets and sources too, before the run goes) */
     if (!s->run)
         socmon_source_close(s->src);
     socmon_recording_free(s->rec);

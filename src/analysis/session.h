@@ -65,15 +65,13 @@ void smn_session_set_should_stop(smn_session *s, int (*fn)(void *user), void *us
  * valid until smn_session_close or smn_session_drop_retired.
  * smn_session_set, _info, _pipeline and _metricset then give the new ones. */
 socmon_status smn_session_reselect(smn_session *s, const char *events, uint64_t duration_ns);
-/* Frees what reselects replaced (pipelines, metric sets, counter sets, sources) before the close:
- * for a caller that knows no consumer holds what their begins were given and no run is under
- * way (the agent, between its CONFIGs: else each CONFIG would keep one of each to the end).
- * How many replaced generations it freed (a pipeline with its metric set, a counter set with its
- * source: two a reselect). */
+/* Frees what reselects replaced (pipelines, metric sets, counter sets, sources) before the close,
+ * but for the first generation and the one the first run began on: a consumer may hold what it
+ * was made with and what its first begin gave to the close, nothing a later begin gave. For a
+ * caller between runs (the agent, between its CONFIGs: else each CONFIG would keep one of each
+ * to the end). How many replaced generations it freed (a pipeline with its metric set, a
+ * counter set with its source: two a reselect). */
 size_t smn_session_drop_retired(smn_session *s);
-/* How many consumers smn_session_add added (the agent: whether any beside its own may hold what a
- * begin gave them, so that drop_retired is not safe). */
-size_t smn_session_nconsumers(const smn_session *s);
 socmon_pipeline *smn_session_pipeline(const smn_session *s);
 const socmon_source_info *smn_session_info(const smn_session *s);
 const socmon_metricset *smn_session_metricset(const smn_session *s);

@@ -1,4 +1,5 @@
 /* A target run (analysis/target_run.h). */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,8 +20,10 @@ struct smn_target_run {
     struct retired {
         socmon_source *src;
         socmon_set *set;
+        unsigned gen;   /* which: 0 the first, n after n reselects */
         struct retired *next;
     } *retired;
+    unsigned gen;       /* reselects done */
 };
 
 uint64_t smn_step_for(const socmon_set *set, uint64_t ns)
@@ -100,7 +103,7 @@ socmon_status smn_target_run_reselect(smn_target_run *r, const char *events, uin
         free(old);
         return st;
     }
-    *old = (struct retired){.src = r->src, .set = r->set, .next = r->retired};
+    *old = (struct retired){.src = r->src, .set = r->set, .gen = r->gen++, .next = r->retired};
     r->retired = old;
     r->src = src;
     r->set = set;
@@ -132,15 +135,19 @@ const char *smn_target_run_workload(const smn_target_run *r)
     return r->workload;
 }
 
-size_t smn_target_run_drop_retired(smn_target_run *r)
+size_t smn_target_run_drop_retired(smn_target_run *r, unsigned keep_a, unsigned keep_b)
 {
     size_t n = 0;
-    while (r && r->retired) {
-        struct retired *next = r->retired->next;
-        socmon_source_close(r->retired->src);
-        socmon_set_free(r->retired->set);
-        free(r->retired);
-        r->retired = next;
+    for (struct retired **at = r ? &r->retired : NULL; at && *at;) {
+        struct retired *g = *at;
+        if (g->gen == keep_a || g->gen == keep_b) {
+            at = &g->next;
+            continue;
+        }
+        *at = g->next;
+        socmon_source_close(g->src);
+        socmon_set_free(g->set);
+        free(g);
         n++;
     }
     return n;
@@ -152,7 +159,7 @@ void smn_target_run_close(smn_target_run *r)
         return;
     socmon_source_close(r->src);
     socmon_set_free(r->set);
-    smn_target_run_drop_retired(r);
+    smn_target_run_drop_retired(r, UINT_MAX, UINT_MAX);
     socmon_target_close(r->target);
     free(r);
 }

@@ -55,9 +55,10 @@ socmon_source *smn_target_run_source(const smn_target_run *r);
  * replaced stay valid until the close or smn_target_run_drop_retired (a consumer may still read
  * what its begin was given). */
 socmon_status smn_target_run_reselect(smn_target_run *r, const char *events, uint64_t duration_ns);
-/* Frees the sets and sources reselects replaced (kept until now); how many. Only when nothing
- * holds what they gave (smn_session_drop_retired says when). */
-size_t smn_target_run_drop_retired(smn_target_run *r);
+/* Frees the sets and sources reselects replaced (kept until now) but generations keep_a and
+ * keep_b (0: the first, n: the one the n-th reselect made; UINT_MAX: none); how many. Only those
+ * nothing holds (smn_session_drop_retired says which). */
+size_t smn_target_run_drop_retired(smn_target_run *r, unsigned keep_a, unsigned keep_b);
 /* The opened target (the run's own: closed with it). */
 socmon_target *smn_target_run_target(const smn_target_run *r);
 socmon_set *smn_target_run_set(const smn_target_run *r);

@@ -259,12 +259,14 @@ static void workload_that_does_not_parse(void **state)
 typedef struct widths {
     size_t samples, width, begins;
     size_t stop_after;
+    const socmon_source_info *first; /* what the first begin gave (a consumer may keep it to the close) */
 } widths;
 
 static socmon_status w_begin(void *self, const socmon_analysis_info *a, socmon_row_policy *want)
 {
-    (void)a;
-    ((widths *)self)->begins++;
+    widths *w = self;
+    if (!w->begins++)
+        w->first = a->src;
     *want = (socmon_row_policy){.rows = 0};
     return SOCMON_OK;
 }
@@ -317,12 +319,15 @@ static void reselected(void **state)
     /* the target ran on, not from reset: its time continues from the first run's stop */
     assert_true(socmon_target_now_ns(smn_session_target(s)) >= t_stop + 1000000);
     /* what the reselect replaced can go before the close (the agent, between CONFIGs): the
-     * pipeline with its metric set, and the counter set with its source; the session runs on */
-    assert_int_equal(smn_session_drop_retired(s), 2);
+     * pipeline with its metric set, and the counter set with its source; the session runs on.
+     * Not the first generation: the consumers were made with it and their first begin gave it
+     * (the live view and the remote writer keep it to the close) */
     assert_int_equal(smn_session_drop_retired(s), 0);
     for (int k = 0; k < 3; k++) {
         assert_int_equal(smn_session_reselect(s, k % 2 ? "tile0.*" : "tile1.*", 100000), SOCMON_OK);
         assert_int_equal(smn_session_drop_retired(s), 2);
+        assert_int_equal(w.first->ncounters, all);   /* still there (ASan: not freed) */
+        assert_non_null(strstr(w.first->names[all - 1], "."));
         before = w.samples;
         assert_int_equal(smn_session_run(s), SOCMON_OK);
         assert_int_equal(w.samples - before, 2);   /* 100 us at 100 us: a first reading and 1 */
@@ -332,6 +337,37 @@ static void reselected(void **state)
     /* a recording's counters are the file's */
     assert_int_equal(smn_session_open(&(smn_run_plan){.recording = rec}, &s), SOCMON_OK);
     assert_int_equal(smn_session_reselect(s, NULL, 0), SOCMON_ESTATE);
+    smn_session_close(s);
+}
+
+/* A reselect before the first run (the agent's CONFIG before its first sample): the consumers'
+ * first begin is on the second generation, which drop_retired keeps with the first. */
+static void reselected_before_first_run(void **state)
+{
+    (void)state;
+    static const socmon_consumer_ops ops = {.size = sizeof ops, .begin = w_begin, .sample = w_sample};
+    widths w = {0};
+    smn_session *s = NULL;
+    smn_run_plan p = {.target = ONE("esp"), .sampling = {.interval_ns = 100000, .rule = SMN_STEP_ROWS, .started = 1},
+                      .totals = SMN_TOTALS_NEVER};
+    assert_int_equal(smn_session_open(&p, &s), SOCMON_OK);
+    assert_int_equal(smn_session_add(s, &(socmon_consumer){.ops = &ops, .self = &w}), SOCMON_OK);
+    assert_int_equal(smn_session_start(s), SOCMON_OK);
+    assert_int_equal(smn_session_reselect(s, "tile0.*", 200000), SOCMON_OK);
+    size_t tile0 = socmon_set_size(smn_session_set(s));
+    assert_int_equal(smn_session_drop_retired(s), 0);   /* the first generation stays */
+    assert_int_equal(smn_session_run(s), SOCMON_OK);
+    assert_int_equal(w.first->ncounters, tile0);
+    assert_int_equal(smn_session_reselect(s, "tile1.*", 200000), SOCMON_OK);
+    assert_int_equal(smn_session_drop_retired(s), 0);   /* nor the one the first run began on */
+    assert_int_equal(w.first->ncounters, tile0);
+    assert_non_null(strstr(w.first->names[0], "tile0."));
+    assert_int_equal(smn_session_run(s), SOCMON_OK);
+    assert_int_equal(smn_session_reselect(s, "tile2.*", 200000), SOCMON_OK);
+    assert_int_equal(smn_session_drop_retired(s), 2);   /* tile1's went */
+    assert_int_equal(smn_session_run(s), SOCMON_OK);
+    assert_int_equal(w.begins, 3);
+    assert_non_null(strstr(w.first->names[tile0 - 1], "tile0."));
     smn_session_close(s);
 }
 
@@ -406,6 +442,7 @@ int main(void)
         cmocka_unit_test(hardware_needs_an_end),
         cmocka_unit_test(workload_that_does_not_parse),
         cmocka_unit_test(reselected),
+        cmocka_unit_test(reselected_before_first_run),
         cmocka_unit_test(attachments),
         cmocka_unit_test(recording_as_recorded),
     };
