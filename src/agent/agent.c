@@ -376,6 +376,34 @@ int agent_drained(agent *a)
     return atomic_load(&a->drained);
 }
 
+void agent_fail(agent *a, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    agent_log(a, "%s", msg);
+    pthread_mutex_lock(&a->mu);
+    if (!a->failed) {
+        a->failed = 1;
+        snprintf(a->fail_msg, sizeof a->fail_msg, "%s", msg);
+    }
+    atomic_store(&a->stop, 1);   /* the sampling thread ends its run */
+    pthread_cond_broadcast(&a->cv);
+    pthread_mutex_unlock(&a->mu);
+}
+
+int agent_failed(agent *a, char *msg, size_t len)
+{
+    pthread_mutex_lock(&a->mu);
+    int f = a->failed;
+    if (f && msg)
+        snprintf(msg, len, "%s", a->fail_msg);
+    pthread_mutex_unlock(&a->mu);
+    return f;
+}
+
 void agent_stop(agent *a)
 {
     atomic_store(&a->stop, 1);

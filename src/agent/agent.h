@@ -54,6 +54,8 @@ int agent_drained(agent *a);
 void agent_stop(agent *a);
 /* The run's status: SOCMON_OK, or the sampler's failure (message in msg). */
 socmon_status agent_run_status(agent *a, char *msg, size_t len);
+/* Nonzero once the agent stopped itself because it could not serve on (its message in msg). */
+int agent_failed(agent *a, char *msg, size_t len);
 void agent_free(agent *a);
 
 typedef struct agent_stats {

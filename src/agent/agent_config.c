@@ -53,9 +53,8 @@ void agent_config_swap(agent *a)
             if (smn_session_reselect(a->sess, a->events[0] ? a->events : NULL, left) == SOCMON_OK) {
                 a->set = smn_session_set(a->sess);
             } else {
-                agent_log(a, "CONFIG: the old counters could not be chosen again (%s): the run stops",
-                          socmon_errmsg());
-                atomic_store(&a->stop, 1);
+                agent_fail(a, "CONFIG: the old counters could not be chosen again (%s): the run stops",
+                           socmon_errmsg());
             }
         } else {
             snprintf(a->events, sizeof a->events, "%s", a->config_events);

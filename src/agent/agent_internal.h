@@ -45,6 +45,9 @@ struct agent {
     int subscribed;             /* some collector subscribed (for wait_collector) */
     socmon_status run_st;
     char run_msg[512];
+    /* the agent stopped itself: its server thread could not go on (agent_fail) */
+    int failed;
+    char fail_msg[512];
     /* CONFIG: the server posts a request, the sampling thread applies it between runs */
     atomic_int config_pending;  /* 1: asked, 2: sampler paused, 3: run over (refuse), 0: done */
     uint64_t config_client;     /* which client asked (its id), to answer it */
@@ -81,6 +84,9 @@ socmon_status agent_schema(agent *a, uint64_t first_seq);
 /* CONFIG (agent_config.c): the sampling thread, its run stopped for a
  * request, waits here while the server swaps the set; the server calls
  * agent_config_swap when it sees config_pending == 2. */
+/* The agent cannot serve on (the server thread out of memory, poll failing, a CONFIG that left
+ * no counters): says why, stops the agent; agent_wait returns 1 with msg. */
+void agent_fail(agent *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void agent_config_wait(agent *a);
 void agent_config_swap(agent *a);
 uint64_t agent_client_id(const agent_client *c);

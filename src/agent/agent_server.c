@@ -566,7 +566,7 @@ void *agent_server_main(void *arg)
         if (pfcap < k + 2) {
             struct pollfd *np = realloc(pf, (k + 2) * sizeof *np);
             if (!np) {
-                agent_log(a, "server: out of memory; stopping");
+                agent_fail(a, "server: out of memory for its poll set (%zu connections); stopping", k);
                 break;
             }
             pf = np;
@@ -595,8 +595,10 @@ void *agent_server_main(void *arg)
                    (c->cursor < rs.next || (rs.ended && !c->end_sent));
         }
         int n = poll(pf, k + 2, busy ? 0 : 100);
-        if (n < 0 && errno != EINTR)
+        if (n < 0 && errno != EINTR) {
+            agent_fail(a, "server: poll failed (%s); stopping", strerror(errno));
             break;
+        }
         if (n <= 0)
             continue;
         if (pf[1].revents) {

@@ -11,6 +11,11 @@ int agent_wait(agent *ag, int exit_when_drained, int (*should_stop)(void *user),
     int said_end = 0;
     char line[768];
     while (!should_stop(user)) {
+        char why[512];
+        if (agent_failed(ag, why, sizeof why)) {   /* nothing serves the collectors any more */
+            say(user, why);
+            return 1;
+        }
         if (agent_run_ended(ag) && !said_end) {
             char msg[512];
             if (agent_run_status(ag, msg, sizeof msg) != SOCMON_OK) {

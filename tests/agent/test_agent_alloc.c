@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <poll.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,10 +58,16 @@ void *calloc(size_t n, size_t m)
     return __libc_calloc(n, m);
 }
 
+static _Thread_local int is_main;   /* the test's own thread */
+static atomic_int fail_poll_set;     /* the third test: the server thread's first poll set fails */
+
 void *realloc(void *p, size_t n)
 {
     if (in_sampling)
         atomic_fetch_add(&sampling_allocs, 1);
+    /* the server's poll set, first made for no client (two fds: the listener and its wake pipe) */
+    if (!is_main && !p && n == 2 * sizeof(struct pollfd) && atomic_exchange(&fail_poll_set, 0))
+        return NULL;
     return __libc_realloc(p, n);
 }
 
@@ -204,11 +211,60 @@ static void test_shim_sees_an_allocation(void **state)
     assert_int_equal(collected, 401);
 }
 
+/* The server thread out of memory: it cannot serve, so the agent stops itself and its wait
+ * returns 1 with the reason (it went on waiting for SIGTERM, with --exit-when-drained for ever,
+ * while nothing served the collectors). */
+static char said[512];
+static void say_line(void *user, const char *line)
+{
+    (void)user;
+    snprintf(said, sizeof said, "%s", line);
+}
+
+static int give_up(void *user)
+{
+    return ++*(int *)user > 500;   /* 10 s of agent_wait's 20 ms steps */
+}
+
+static void test_server_failure_ends_the_wait(void **state)
+{
+    (void)state;
+#ifdef NO_SHIM
+    skip();
+#else
+    smn_run_plan plan = {.target = {.ops = socmon_target_lookup("esp")}, .workload = "multifft",
+                         .sampling = {.interval_ns = 50000, .rule = SMN_STEP_ROWS, .duration_ns = 20000000,
+                                      .started = 1},
+                         .totals = SMN_TOTALS_NEVER};
+    smn_session *sess;
+    assert_int_equal(smn_session_open(&plan, &sess), SOCMON_OK);
+    agent_opts o = {.listen = "127.0.0.1:0", .workload = "multifft", .interval_ns = 50000,
+                    .duration_ns = 20000000, .pace = 0, .wait_collector = 1, .log = stderr};
+    agent *a;
+    assert_int_equal(agent_new(sess, &o, &a), SOCMON_OK);
+    atomic_store(&fail_poll_set, 1);
+    assert_int_equal(agent_start(a), SOCMON_OK);
+    int steps = 0;
+    assert_int_equal(agent_wait(a, 1, give_up, &steps, say_line), 1);
+    assert_int_equal(atomic_load(&fail_poll_set), 0);   /* the failure was the one injected */
+    assert_non_null(strstr(said, "server: out of memory"));
+    char msg[512];
+    assert_true(agent_failed(a, msg, sizeof msg));
+    agent_stop(a);
+    agent_free(a);
+    smn_session_close(sess);
+#endif
+}
+
 int main(void)
 {
+#ifndef NO_SHIM
+    is_main = 1;
+#endif
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sampling_path_allocates_nothing),
         cmocka_unit_test(test_shim_sees_an_allocation),
+        cmocka_unit_test(test_server_failure_ends_the_wait),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
