@@ -214,6 +214,7 @@ static void test_shim_sees_an_allocation(void **state)
 /* The server thread out of memory: it cannot serve, so the agent stops itself and its wait
  * returns 1 with the reason (it went on waiting for SIGTERM, with --exit-when-drained for ever,
  * while nothing served the collectors). */
+#ifndef NO_SHIM
 static char said[512];
 static void say_line(void *user, const char *line)
 {
@@ -225,6 +226,7 @@ static int give_up(void *user)
 {
     return ++*(int *)user > 500;   /* 10 s of agent_wait's 20 ms steps */
 }
+#endif
 
 static void test_server_failure_ends_the_wait(void **state)
 {
