@@ -81,12 +81,12 @@ struct agent {
 void *agent_server_main(void *arg);
 /* Builds masks, hello template and ring for a->set (agent_new and CONFIG). */
 socmon_status agent_schema(agent *a, uint64_t first_seq);
-/* CONFIG (agent_config.c): the sampling thread, its run stopped for a
- * request, waits here while the server swaps the set; the server calls
- * agent_config_swap when it sees config_pending == 2. */
 /* The agent cannot serve on (the server thread out of memory, poll failing, a CONFIG that left
  * no counters): says why, stops the agent; agent_wait returns 1 with msg. */
 void agent_fail(agent *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* CONFIG (agent_config.c): the sampling thread, its run stopped for a
+ * request, waits here while the server swaps the set; the server calls
+ * agent_config_swap when it sees config_pending == 2. */
 void agent_config_wait(agent *a);
 void agent_config_swap(agent *a);
 uint64_t agent_client_id(const agent_client *c);

@@ -111,7 +111,8 @@ int cmd_agent(int argc, char **argv)
     sigaddset(&block, SIGINT);
     sigaddset(&block, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &block, &old);
-    /* Read before the threads start: a CONFIG applied at once frees the first source's info. */
+    /* Read before the threads start: from then on the server thread's CONFIGs replace the source
+     * (ThreadSanitizer reported this line's reads while a CONFIG freed what it replaced). */
     size_t ncounters = in->ncounters, ring = ao.ring ? ao.ring : agent_default_ring(in->ncounters);
     st = agent_start(ag);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
