@@ -340,9 +340,11 @@ static void *sampler_main(void *arg)
        this it stayed pending for good and every later CONFIG was "another in progress". */
     if (atomic_load(&a->config_pending) != 0)
         atomic_store(&a->config_pending, 3);
+    /* Under a->mu: a stop can end this thread's wait for a CONFIG while the server thread swaps
+     * the ring (agent_schema changes the pointer under a->mu, then frees the old ring). */
+    ring_end(a->ring, code, reason);
     pthread_mutex_unlock(&a->mu);
     nudge(a);
-    ring_end(a->ring, code, reason);
     atomic_store(&a->run_ended, 1);
     atomic_store(&a->armed, 1);
     nudge(a);
