@@ -147,8 +147,8 @@ socmon_status wire_get_samples2(const uint8_t *p, size_t len, const uint64_t *ma
                                 wire_samples *s)
 {
     wire_rd r = {p, len, 0, "SAMPLES", SOCMON_OK};
-    uint32_t n;
-    unsigned base;
+    uint32_t n = 0; /* get_head sets it on SOCMON_OK (-O3 cannot tell) */
+    unsigned base = 0;
     size_t nc = s->ncounters;
     socmon_status rc = get_head(&r, nc, &s->first_seq, &n, &base);
     if (rc != SOCMON_OK)

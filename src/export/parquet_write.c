@@ -174,7 +174,8 @@ uint64_t smn_pq_rows(const smn_pq *w)
     return w ? w->rows : 0;
 }
 
-/* The column a cell goes to, checked: its index, its type, once per row. */
+/* The column a cell goes to, checked: its index, its type, once per row. Its callers start c at
+ * NULL: -O3 inlines this and cannot tell that socmon_fail never returns SOCMON_OK. */
 static socmon_status cell(smn_pq *w, size_t col, int want, column **out)
 {
     if (!w)
@@ -208,7 +209,7 @@ static socmon_status present(smn_pq *w, column *c)
 
 socmon_status smn_pq_set_int64(smn_pq *w, size_t col, int64_t v)
 {
-    column *c;
+    column *c = NULL;
     socmon_status st = cell(w, col, SMN_PQ_INT64, &c);
     if (st != SOCMON_OK)
         return st;
@@ -218,7 +219,7 @@ socmon_status smn_pq_set_int64(smn_pq *w, size_t col, int64_t v)
 
 socmon_status smn_pq_set_double(smn_pq *w, size_t col, double v)
 {
-    column *c;
+    column *c = NULL;
     socmon_status st = cell(w, col, SMN_PQ_DOUBLE, &c);
     if (st != SOCMON_OK)
         return st;
@@ -230,7 +231,7 @@ socmon_status smn_pq_set_double(smn_pq *w, size_t col, double v)
 
 socmon_status smn_pq_set_string(smn_pq *w, size_t col, const char *s)
 {
-    column *c;
+    column *c = NULL;
     socmon_status st = cell(w, col, SMN_PQ_STRING, &c);
     if (st != SOCMON_OK)
         return st;
@@ -268,7 +269,7 @@ socmon_status smn_pq_set_string(smn_pq *w, size_t col, const char *s)
 
 socmon_status smn_pq_set_bool(smn_pq *w, size_t col, int v)
 {
-    column *c;
+    column *c = NULL;
     socmon_status st = cell(w, col, SMN_PQ_BOOLEAN, &c);
     if (st != SOCMON_OK)
         return st;
@@ -279,7 +280,7 @@ socmon_status smn_pq_set_bool(smn_pq *w, size_t col, int v)
 
 socmon_status smn_pq_set_null(smn_pq *w, size_t col)
 {
-    column *c;
+    column *c = NULL;
     socmon_status st = cell(w, col, -1, &c);
     if (st != SOCMON_OK)
         return st;

@@ -236,7 +236,7 @@ static void admit(http_conns *hc, int fd, const struct sockaddr_storage *addr, s
         snprintf(why, sizeof why, "all %u connections are busy", hc->o.max_conns);
     else if (!free_slot)   /* not after has_room(); kept for safety */
         snprintf(why, sizeof why, "too many connections are being opened at once");
-    if (!why[0]) {
+    if (!why[0] && free_slot) { /* free_slot: why says so when it is NULL, which -O3 cannot see */
         if (victim)
             cut(victim);
         memset(free_slot, 0, sizeof *free_slot);

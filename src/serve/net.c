@@ -55,7 +55,7 @@ socmon_status net_split(const char *spec, char *host, size_t hostlen, unsigned *
 static socmon_status resolve(const char *spec, int passive, struct addrinfo **res)
 {
     char host[NET_ADDR_MAX], port[8];
-    unsigned p;
+    unsigned p = 0; /* net_split sets it on SOCMON_OK (-O3 cannot tell) */
     socmon_status st = net_split(spec, host, sizeof host, &p);
     if (st != SOCMON_OK)
         return st;

@@ -69,7 +69,8 @@ const char *socmon_tensix_bound_name(socmon_tensix_bound b)
     return (unsigned)b < SOCMON_TENSIX_NBOUNDS ? bound_names[b] : "?";
 }
 
-/* The index of s in names (case-insensitive); else an error naming what and the valid set. */
+/* The index of s in names (case-insensitive); else an error naming what and the valid set. Its
+ * callers start *out at 0: -O3 cannot tell that socmon_fail never returns SOCMON_OK. */
 static socmon_status lookup(const char *what, const char *s, const char *const *names, unsigned n,
                             int *out)
 {
@@ -89,7 +90,7 @@ static socmon_status lookup(const char *what, const char *s, const char *const *
 
 socmon_status socmon_tensix_format_parse(const char *s, socmon_tensix_format *out)
 {
-    int i;
+    int i = 0;
     socmon_status st = lookup("format", s, format_names, SOCMON_TENSIX_NFORMATS, &i);
     if (st == SOCMON_OK)
         *out = (socmon_tensix_format)i;
@@ -98,7 +99,7 @@ socmon_status socmon_tensix_format_parse(const char *s, socmon_tensix_format *ou
 
 socmon_status socmon_tensix_fidelity_parse(const char *s, socmon_tensix_fidelity *out)
 {
-    int i;
+    int i = 0;
     socmon_status st = lookup("fidelity", s, fidelity_names, SOCMON_TENSIX_NFIDELITIES, &i);
     if (st == SOCMON_OK)
         *out = (socmon_tensix_fidelity)i;
@@ -107,7 +108,7 @@ socmon_status socmon_tensix_fidelity_parse(const char *s, socmon_tensix_fidelity
 
 socmon_status socmon_tensix_bound_parse(const char *s, socmon_tensix_bound *out)
 {
-    int i;
+    int i = 0;
     socmon_status st = lookup("bound", s, bound_names, SOCMON_TENSIX_NBOUNDS, &i);
     if (st == SOCMON_OK)
         *out = (socmon_tensix_bound)i;
