@@ -36,6 +36,16 @@ void agent_config_wait(agent *a)
     pthread_mutex_unlock(&a->mu);
 }
 
+/* The old counters back, as the ring and HELLO still describe them, after a CONFIG that chose
+ * its counters but could not go on (no schema, or no pipeline for them: out of memory). */
+static void config_restore(agent *a, uint64_t left)
+{
+    if (smn_session_reselect(a->sess, a->events[0] ? a->events : NULL, left) == SOCMON_OK)
+        a->set = smn_session_set(a->sess);
+    else
+        agent_fail(a, "CONFIG: the old counters could not be chosen again (%s): the run stops", socmon_errmsg());
+}
+
 void agent_config_swap(agent *a)
 {
     /* the session's counters anew (the old set goes with it), sampling what remains of the run */
@@ -49,19 +59,18 @@ void agent_config_swap(agent *a)
         a->set = smn_session_set(a->sess);
         if ((st = agent_schema(a, rs.next)) != SOCMON_OK) {
             snprintf(msg, sizeof msg, "CONFIG '%s' failed: %s", a->config_events, socmon_errmsg());
-            /* the old counters back, as the ring and HELLO still describe them */
-            if (smn_session_reselect(a->sess, a->events[0] ? a->events : NULL, left) == SOCMON_OK) {
-                a->set = smn_session_set(a->sess);
-            } else {
-                agent_fail(a, "CONFIG: the old counters could not be chosen again (%s): the run stops",
-                           socmon_errmsg());
-            }
+            config_restore(a, left);
         } else {
             snprintf(a->events, sizeof a->events, "%s", a->config_events);
             a->config_gen++;
             agent_log(a, "CONFIG applied: now counting %zu counters ('%s'), config generation %llu, from seq %llu",
                       a->nc, a->events, (unsigned long long)a->config_gen, (unsigned long long)rs.next);
         }
+    } else if (smn_session_broken(a->sess)) {
+        /* the target counts the new counters but no pipeline reads them, and a->set is the
+         * counter set the reselect retired, which drop_retired below may free: left so, the
+         * agent's next run failed and a->set pointed at freed memory */
+        config_restore(a, left);
     }
     if (st != SOCMON_OK) {
         agent_log(a, "%s", msg);

@@ -36,7 +36,8 @@ struct smn_session {
         unsigned gen;
         struct retired_pipe *next;
     } *retired;
-    unsigned gen;             /* reselects done */
+    unsigned gen;             /* the target run's generation: reselects that chose counters */
+    unsigned pipe_gen;        /* the generation pipe and ms were made for: gen but while broken */
     unsigned begun_gen;       /* the generation the first run began on (UINT_MAX: none yet) */
     int broken;               /* a reselect failed half-way: the pipeline is not the source's */
 };
@@ -171,21 +172,27 @@ socmon_status smn_session_reselect(smn_session *s, const char *events, uint64_t 
 {
     if (!s->run)
         return socmon_fail(SOCMON_ESTATE, "run plan: only a target's counters can be chosen anew");
-    socmon_status st = smn_target_run_reselect(s->run, events, duration_ns);
-    if (st != SOCMON_OK)
-        return st;
-    /* the old pipeline was bound to the old counters: a new one, its metrics bound anew (a
-     * metric whose counters are no longer selected has no value), with the same consumers */
-    const socmon_source_info *info = smn_session_info(s);
+    /* The old pipeline was bound to the old counters: a new one, its metrics bound anew (a
+     * metric whose counters are no longer selected has no value), with the same consumers.
+     * What can fail without the new counters (the metric set: the target's or the plan's file;
+     * the retired pipeline's entry) comes first, so that it leaves all as it was. A metric set
+     * that could not be loaded once gave a pipeline without metrics, silently. */
     socmon_metricset *ms = NULL;
-    if (socmon_source_metricset(info, s->plan.metric_file, &ms) != SOCMON_OK) {
-        socmon_clear_error();
-        ms = NULL;
+    socmon_status st = socmon_source_metricset(smn_session_info(s), s->plan.metric_file, &ms);
+    struct retired_pipe *old = st == SOCMON_OK ? malloc(sizeof *old) : NULL;
+    if (st == SOCMON_OK && !old)
+        st = socmon_fail(SOCMON_ENOMEM, "run plan: out of memory");
+    if (st == SOCMON_OK)
+        st = smn_target_run_reselect(s->run, events, duration_ns);
+    if (st != SOCMON_OK) {
+        socmon_metricset_free(ms);
+        free(old);
+        return st;
     }
+    const socmon_source_info *info = smn_session_info(s);
     socmon_pipeline *pipe = NULL;
     socmon_pipeline_opts po = {.size = sizeof po, .ms = ms, .should_stop = s->should_stop, .user = s->stop_user};
-    struct retired_pipe *old = malloc(sizeof *old);
-    st = old ? socmon_pipeline_new(info, &po, &pipe) : socmon_fail(SOCMON_ENOMEM, "run plan: out of memory");
+    st = socmon_pipeline_new(info, &po, &pipe);
     for (size_t i = 0; st == SOCMON_OK && i < s->nconsumers; i++)
         st = socmon_pipeline_add(pipe, &s->consumers[i]);
     if (st != SOCMON_OK) {
@@ -194,14 +201,27 @@ socmon_status smn_session_reselect(smn_session *s, const char *events, uint64_t 
         socmon_pipeline_free(pipe);
         socmon_metricset_free(ms);
         free(old);
+        /* The target run numbered its old counters and went on to the next generation: so does
+         * the count here, while the pipeline keeps its own (pipe_gen), under which it is retired
+         * when a later reselect replaces it. Numbered one behind, the generations kept by
+         * drop_retired were a pipeline with the wrong counter set (and the first run's set freed
+         * under a consumer that kept it). */
+        s->gen++;
         s->broken = 1;
         return st;
     }
-    *old = (struct retired_pipe){.pipe = s->pipe, .ms = s->ms, .gen = s->gen++, .next = s->retired};
+    *old = (struct retired_pipe){.pipe = s->pipe, .ms = s->ms, .gen = s->pipe_gen, .next = s->retired};
     s->retired = old;
     s->pipe = pipe;
     s->ms = ms;
+    s->pipe_gen = ++s->gen;
+    s->broken = 0;   /* a pipeline for the counters chosen: a failed reselect before is mended */
     return SOCMON_OK;
+}
+
+int smn_session_broken(const smn_session *s)
+{
+    return s && s->broken;
 }
 
 /* Frees the generations reselects replaced but keep_a and keep_b (UINT_MAX: none). */
