@@ -26,21 +26,9 @@
 #include "agent/agent.h"
 #include "agent/collector.h"
 #include "socmon/socmon.h"
-
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define NO_SHIM 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define NO_SHIM 1
-#endif
-#endif
+#include "support/libc_alloc.h"
 
 #ifndef NO_SHIM
-extern void *__libc_malloc(size_t);
-extern void *__libc_calloc(size_t, size_t);
-extern void *__libc_realloc(void *, size_t);
-extern void __libc_free(void *);
-
 static _Thread_local int in_sampling;   /* set by the hooks on the sampling thread */
 static atomic_ulong sampling_allocs;
 
