@@ -68,8 +68,8 @@ void agent_config_swap(agent *a)
         }
     } else if (smn_session_broken(a->sess)) {
         /* the target counts the new counters but no pipeline reads them, and a->set is the
-         * counter set the reselect retired, which drop_retired below may free: left so, the
-         * agent's next run failed and a->set pointed at freed memory */
+         * counter set the reselect retired: left so, the agent's next run failed, and a->set
+         * was freed by the first drop_retired after a later CONFIG mended the session */
         config_restore(a, left);
     }
     if (st != SOCMON_OK) {

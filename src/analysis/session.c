@@ -249,7 +249,10 @@ size_t smn_session_drop_retired(smn_session *s)
      * view's counter set and metric set) and the one the first run began on (a consumer may
      * keep what its first begin gave to the close: the remote writer's info and metrics; that
      * is the second generation when a CONFIG came before the first sample). */
-    return s ? drop_gens(s, 0, s->begun_gen) : 0;
+    if (!s || s->broken)
+        return 0; /* the pipeline still there reads its generation's source, which the target run
+                     retired: nothing goes until a reselect mends the session */
+    return drop_gens(s, 0, s->begun_gen);
 }
 
 socmon_status smn_session_attach(const smn_session *s, socmon_recwriter *w, int params)

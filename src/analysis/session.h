@@ -73,7 +73,8 @@ int smn_session_broken(const smn_session *s);
  * was made with and what its first begin gave to the close, nothing a later begin gave. For a
  * caller between runs (the agent, between its CONFIGs: else each CONFIG would keep one of each
  * to the end). How many replaced generations it freed (a pipeline with its metric set, a
- * counter set with its source: two a reselect). */
+ * counter set with its source: two a reselect). None while the session is broken
+ * (smn_session_broken): its pipeline was made for a generation retired. */
 size_t smn_session_drop_retired(smn_session *s);
 socmon_pipeline *smn_session_pipeline(const smn_session *s);
 const socmon_source_info *smn_session_info(const smn_session *s);
