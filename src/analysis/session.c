@@ -37,9 +37,9 @@ struct smn_session {
         struct retired_pipe *next;
     } *retired;
     unsigned gen;             /* the target run's generation: reselects that chose counters */
-    unsigned pipe_gen;        /* the generation pipe and ms were made for: gen but while broken */
+    unsigned pipe_gen;        /* the generation pipe and ms were made for: gen, but behind it when
+                                 a reselect failed half-way (broken: the pipeline is not the source's) */
     unsigned begun_gen;       /* the generation the first run began on (UINT_MAX: none yet) */
-    int broken;               /* a reselect failed half-way: the pipeline is not the source's */
 };
 
 static socmon_source *source_of(const smn_session *s)
@@ -196,32 +196,28 @@ socmon_status smn_session_reselect(smn_session *s, const char *events, uint64_t 
     for (size_t i = 0; st == SOCMON_OK && i < s->nconsumers; i++)
         st = socmon_pipeline_add(pipe, &s->consumers[i]);
     if (st != SOCMON_OK) {
-        /* the target run has the new counters already: the old pipeline's schema no longer
-           matches them, so the session cannot run on (its next run fails) */
+        /* The target run has the new counters already (its next generation): the old pipeline's
+         * schema no longer matches them, so the session is broken, its runs fail, until a
+         * reselect succeeds. gen follows the target run, the pipeline keeps its own (pipe_gen,
+         * under which it is retired later): numbered one behind, drop_retired once kept a
+         * pipeline with the wrong counter set and freed the first run's set under a consumer. */
         socmon_pipeline_free(pipe);
         socmon_metricset_free(ms);
         free(old);
-        /* The target run numbered its old counters and went on to the next generation: so does
-         * the count here, while the pipeline keeps its own (pipe_gen), under which it is retired
-         * when a later reselect replaces it. Numbered one behind, the generations kept by
-         * drop_retired were a pipeline with the wrong counter set (and the first run's set freed
-         * under a consumer that kept it). */
         s->gen++;
-        s->broken = 1;
         return st;
     }
     *old = (struct retired_pipe){.pipe = s->pipe, .ms = s->ms, .gen = s->pipe_gen, .next = s->retired};
     s->retired = old;
     s->pipe = pipe;
     s->ms = ms;
-    s->pipe_gen = ++s->gen;
-    s->broken = 0;   /* a pipeline for the counters chosen: a failed reselect before is mended */
+    s->pipe_gen = ++s->gen;   /* a pipeline for the counters chosen: a failed reselect is mended */
     return SOCMON_OK;
 }
 
 int smn_session_broken(const smn_session *s)
 {
-    return s && s->broken;
+    return s && s->pipe_gen != s->gen;
 }
 
 /* Frees the generations reselects replaced but keep_a and keep_b (UINT_MAX: none). */
@@ -249,7 +245,7 @@ size_t smn_session_drop_retired(smn_session *s)
      * view's counter set and metric set) and the one the first run began on (a consumer may
      * keep what its first begin gave to the close: the remote writer's info and metrics; that
      * is the second generation when a CONFIG came before the first sample). */
-    if (!s || s->broken)
+    if (!s || smn_session_broken(s))
         return 0; /* the pipeline still there reads its generation's source, which the target run
                      retired: nothing goes until a reselect mends the session */
     return drop_gens(s, 0, s->begun_gen);
@@ -352,7 +348,7 @@ static socmon_status run_once(smn_session *s)
 socmon_status smn_session_run(smn_session *s)
 {
     unsigned n = s->plan.repeat > 1 ? s->plan.repeat : 1;
-    if (s->broken)
+    if (smn_session_broken(s))
         return socmon_fail(SOCMON_ESTATE, "run plan: its counters were chosen anew but no pipeline could be "
                            "made for them");
     socmon_status st = check_bounded(s);

@@ -60,10 +60,11 @@ void smn_session_set_should_stop(smn_session *s, int (*fn)(void *user), void *us
  * selects (socmon_set_new's patterns) on the same, still running target, a new source sampling
  * for duration_ns (0: to the workload's end) and a new pipeline with the same consumers and
  * the metrics bound anew; the next smn_session_run runs them. Counters that cannot be chosen
- * (a pattern that matches nothing) or a metric set that cannot be loaded leave all as it was; a pipeline that cannot be made for them
- * (out of memory) leaves a session whose runs fail until a reselect succeeds (smn_session_broken
- * says which; the agent then chooses its old counters again). What the old ones gave consumers stays
- * valid until smn_session_close or smn_session_drop_retired.
+ * (a pattern that matches nothing) or a metric set that cannot be loaded leave all as it was;
+ * a pipeline that cannot be made for them (out of memory) leaves a session whose runs fail
+ * until a reselect succeeds (smn_session_broken says so; the agent then chooses its old
+ * counters again). What the old ones gave consumers stays valid until smn_session_close or
+ * smn_session_drop_retired.
  * smn_session_set, _info, _pipeline and _metricset then give the new ones. */
 socmon_status smn_session_reselect(smn_session *s, const char *events, uint64_t duration_ns);
 /* 1 when a reselect chose counters but made no pipeline for them: the runs fail until one does. */

@@ -30,7 +30,6 @@
 #include "support/libc_alloc.h"
 
 #ifndef NO_SHIM
-
 static long fail_in = -1; /* allocations left before the one that fails; -1: none fails */
 static int failed;        /* the armed failure happened */
 
